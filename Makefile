@@ -1,0 +1,140 @@
+# gpuplan - GPU capacity planner. See README.md; `make test` runs every test.
+-include config.mk
+
+VERSION   = 0.1.0
+CC       ?= cc
+PREFIX   ?= /usr/local
+MANPREFIX ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/gpuplan
+PKG_CONFIG ?= pkg-config
+
+WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS   ?= -O2 -g
+STDFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CORE_PKGS = yaml-0.1 libcjson
+UI_PKGS   = ncursesw
+CORE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(CORE_PKGS) 2>/dev/null)
+CORE_LIBS   := $(shell $(PKG_CONFIG) --libs $(CORE_PKGS) 2>/dev/null) -lm
+UI_CFLAGS   := $(shell $(PKG_CONFIG) --cflags $(UI_PKGS) 2>/dev/null)
+UI_LIBS     := $(shell $(PKG_CONFIG) --libs $(UI_PKGS) 2>/dev/null)
+TEST_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+ALL_CFLAGS  = $(STDFLAGS) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -DGPUPLAN_VERSION='"$(VERSION)"' \
+              -DGPUPLAN_DATADIR='"$(DATADIR)"' -MMD -MP
+LDFLAGS  ?=
+
+B = build
+CORE_SRC = $(sort $(wildcard src/*.c))
+UI_SRC   = $(sort $(wildcard ui/*.c))
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+UI_OBJ   = $(UI_SRC:%.c=$(B)/%.o)
+UI_LIBOBJ = $(filter-out $(B)/ui/main.o,$(UI_OBJ))
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+CORE_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/test_ui_%,$(UNIT_SRC)))
+UI_TESTS   = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter tests/unit/test_ui_%,$(UNIT_SRC)))
+BENCH_SRC = $(sort $(wildcard tests/bench/*.c))
+FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+
+ifeq ($(V),1)
+Q =
+msg = @true
+else
+Q = @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+all: gpuplan
+
+gpuplan: $(B)/libgpuplan.a $(UI_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UI_OBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
+
+$(B)/libgpuplan.a: $(CORE_OBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $(CORE_OBJ)
+
+# The core never sees ncurses' flags: a curses include in src/ fails to build.
+$(B)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -c -o $@ $<
+
+$(B)/ui/%.o: ui/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -c -o $@ $<
+
+$(B)/tests/test_ui_%: tests/unit/test_ui_%.c $(UI_LIBOBJ) $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -Iui -o $@ $< $(UI_LIBOBJ) \
+		$(B)/libgpuplan.a $(TEST_LIBS) $(UI_LIBS) $(CORE_LIBS)
+
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -Isrc -o $@ $< $(B)/libgpuplan.a $(TEST_LIBS) $(CORE_LIBS)
+
+$(B)/bench/%: tests/bench/%.c $(B)/libgpuplan.a $(UI_LIBOBJ)
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -Iui -o $@ $< $(UI_LIBOBJ) \
+		$(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
+
+# Fuzz targets are replayed over their corpus with a plain driver (no clang needed);
+# `make fuzz` builds them with libFuzzer.
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -Isrc -o $@ $< tests/fuzz/replay_main.c \
+		$(B)/libgpuplan.a $(CORE_LIBS)
+
+deps:
+	@sh tests/deps.sh
+
+# deps may install packages, so the build that follows runs in a fresh make that sees them.
+run: deps
+	@$(MAKE) --no-print-directory gpuplan
+	./gpuplan
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+check: gpuplan $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
+	@sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
+
+bench: gpuplan $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+	@for b in $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%); do $$b || exit 1; done
+	@sh tests/bench/process.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+format-check:
+	@clang-format --dry-run --Werror src/*.c src/*.h ui/*.c ui/*.h
+
+install: gpuplan
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \
+		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
+	cp -f gpuplan $(DESTDIR)$(PREFIX)/bin/gpuplan
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/gpuplan
+	cp -f catalog/gpus.yaml $(DESTDIR)$(DATADIR)/gpus.yaml
+	cp -f catalog/models/*.json $(DESTDIR)$(DATADIR)/models/
+	cp -f man/gpuplan.1 $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1
+	cp -f man/gpuplan-scenario.5 $(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5
+	if [ -f contrib/gpuplan.bash ]; then mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions && \
+		cp -f contrib/gpuplan.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/gpuplan $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1 \
+		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B) gpuplan
+
+.PHONY: all deps run test check bench fuzz format-check install uninstall clean
+.SECONDARY:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

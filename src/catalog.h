@@ -1,0 +1,74 @@
+/* catalog.h - the GPUs and models gpuplan knows by id.
+ *
+ * The catalog is loaded once at start (catalog/gpus.yaml and catalog/models/ *.json, then
+ * the user's $XDG_CONFIG_HOME/gpuplan/ files, which add or override entries), is not
+ * changed afterwards, and outlives every scenario. Scenarios copy what they use (a struct
+ * gpu, a struct model) so they never point into it.
+ */
+#ifndef GPUPLAN_CATALOG_H
+#define GPUPLAN_CATALOG_H
+
+#include "dtype.h"
+#include "error.h"
+#include "model.h"
+
+struct gpu {
+	char id[32];     /* "h100-sxm-80gb" */
+	char name[64];   /* "NVIDIA H100 SXM5 80GB" */
+	char vendor[16]; /* nvidia | amd | intel */
+	double memory_bytes;
+	double hbm_bytes_per_s;
+	double peak_flops[DTYPE_COUNT];   /* dense peak per precision; 0 = not supported */
+	double sparse_flops[DTYPE_COUNT]; /* datasheet 2:4 figures, shown, never used as peaks */
+	char link[24];                    /* nvlink4, pcie, infinity-fabric, ... */
+	double link_bytes_per_s;          /* GPU-to-GPU, per GPU, both directions together */
+	int link_domain;                  /* GPUs one link domain joins */
+	char pcie[16];                    /* gen5x16 */
+	double pcie_bytes_per_s;          /* per direction */
+	double power_w;                   /* board power at load */
+	double price_per_hour;            /* indicative USD per GPU-hour */
+	int gpus_per_node;
+	double network_bytes_per_s; /* scale-out bandwidth per GPU */
+};
+
+struct catalog_model {
+	char id[48];
+	struct model model;
+};
+
+#define CATALOG_MAX_GPUS 96
+#define CATALOG_MAX_MODELS 160
+
+struct catalog {
+	int ngpus;
+	struct gpu gpus[CATALOG_MAX_GPUS];
+	char gpu_origin[CATALOG_MAX_GPUS][256];     /* file each entry came from */
+	int nmodels;
+	struct catalog_model models[CATALOG_MAX_MODELS];
+	char model_origin[CATALOG_MAX_MODELS][256]; /* file each entry came from */
+};
+
+/* Allocates an empty catalog; NULL when out of memory. catalog_free(NULL) is a no-op. */
+struct catalog *catalog_new(void);
+void catalog_free(struct catalog *cat);
+
+/* Reads DIR/gpus.yaml and DIR/models/ *.json into cat; entries whose id is already there
+ * are replaced (so a user catalog loaded second overrides the built-in one). A missing
+ * gpus.yaml or models/ folder is not an error when optional is true. Returns 0 or -1. */
+int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct gp_error *err);
+
+/* Loads the built-in catalog (the first of: $GPUPLAN_CATALOG, ./catalog beside the
+ * executable, GPUPLAN_DATADIR) then the user's ($XDG_CONFIG_HOME/gpuplan or
+ * ~/.config/gpuplan). exe_path may be NULL. Returns 0 or -1. */
+int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
+
+/* Lookups by exact id; NULL when absent. */
+const struct gpu *catalog_find_gpu(const struct catalog *cat, const char *id);
+const struct catalog_model *catalog_find_model(const struct catalog *cat, const char *id);
+
+/* The known id closest to a misspelt one (edit distance), for "did you mean"; NULL if none
+ * is close. */
+const char *catalog_suggest_gpu(const struct catalog *cat, const char *id);
+const char *catalog_suggest_model(const struct catalog *cat, const char *id);
+
+#endif

@@ -1,0 +1,23 @@
+/* cli.h - the command-line front end: parses arguments, calls the core, prints.
+ *
+ * Thin by design: each command loads the catalog and the scenario (applying --set), calls
+ * the core and prints its result. Exit status: 0 success, 2 bad usage or input, 1 I/O or
+ * internal failure (SPEC "Command line").
+ */
+#ifndef GPUPLAN_CLI_H
+#define GPUPLAN_CLI_H
+
+#include "catalog.h"
+#include "scenario.h"
+
+#define CLI_UI_ASCII 1u /* --ascii: draw with ASCII only */
+
+/* The terminal UI, supplied by ui/ so that src/ never links curses. path is the file the
+ * scenario came from (NULL for the built-in one). Returns the exit status. */
+typedef int (*cli_ui_fn)(const struct catalog *cat, struct scenario *s, const char *path,
+			 unsigned flags);
+
+/* Runs the command line; returns the process exit status. */
+int cli_main(int argc, char **argv, cli_ui_fn ui);
+
+#endif

@@ -1,0 +1,69 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int gp_error_set(struct gp_error *err, enum gp_error_code code, const char *file, int line,
+		 int column, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->code = code;
+	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	err->line = line;
+	err->column = column;
+	err->field[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void gp_error_set_field(struct gp_error *err, const char *field)
+{
+	if (err)
+		snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
+}
+
+char *gp_error_format(const struct gp_error *err, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (err->file[0]) {
+		n += snprintf(buf + n, size - n, "%s:", err->file);
+		if (n < size && err->line > 0)
+			n += snprintf(buf + n, size - n, "%d:", err->line);
+		if (n < size && err->line > 0 && err->column > 0)
+			n += snprintf(buf + n, size - n, "%d:", err->column);
+		if (n < size)
+			n += snprintf(buf + n, size - n, " ");
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "%s", err->message);
+	return buf;
+}
+
+int gp_error_exit_status(const struct gp_error *err)
+{
+	return (err->code == GP_EINPUT || err->code == GP_EUSAGE) ? 2 : 1;
+}
+
+void gp_problems_init(struct gp_problems *p)
+{
+	p->count = 0;
+	p->dropped = 0;
+}
+
+void gp_problems_add(struct gp_problems *p, const struct gp_error *err)
+{
+	if (p->count < GP_MAX_PROBLEMS)
+		p->items[p->count++] = *err;
+	else
+		p->dropped++;
+}

@@ -1,0 +1,89 @@
+/* model.h - a transformer's architecture and its exact parameter count.
+ *
+ * A struct model holds the architecture as the scenario file gives it (after any preset or
+ * Hugging Face config has filled it in). All fields are plain values, so a copy is an
+ * assignment. A zero shape field means "not given".
+ */
+#ifndef GPUPLAN_MODEL_H
+#define GPUPLAN_MODEL_H
+
+#include <stdbool.h>
+
+enum mlp_kind { MLP_GATED, MLP_PLAIN }; /* SwiGLU/GeGLU (3 matrices) | GELU (2 matrices) */
+enum norm_kind { NORM_RMSNORM, NORM_LAYERNORM }; /* weight only | weight and bias */
+
+struct moe_shape {
+	int experts;      /* routed experts per MoE layer; 0 = dense model */
+	int active;       /* routed experts per token (top-k) */
+	int shared;       /* shared experts, always active (DeepSeek, Qwen2-MoE) */
+	int expert_ffn;   /* intermediate size of one routed expert */
+	int shared_ffn;   /* intermediate size of one shared expert; 0 = expert_ffn */
+	int dense_layers; /* leading layers with a dense MLP of size ffn (DeepSeek-V3: 3) */
+};
+
+struct mla_shape { /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0 = not MLA */
+	int q_rank;   /* q_lora_rank; 0 = queries projected directly */
+	int kv_rank;  /* kv_lora_rank */
+	int rope_dim; /* qk_rope_head_dim */
+	int nope_dim; /* qk_nope_head_dim */
+	int v_dim;    /* v_head_dim */
+};
+
+struct model {
+	char preset[48];     /* catalog id the fields came from, or "" */
+	char hf_config[256]; /* config.json path as written in the scenario, or "" */
+	double params;       /* total parameters when given by size; 0 = count from the shape */
+	int layers;
+	int hidden;
+	int heads;
+	int kv_heads;   /* GQA/MQA; 0 = heads */
+	int head_dim;   /* 0 = hidden / heads */
+	int ffn;        /* MLP intermediate size (dense layers) */
+	int vocab;
+	enum mlp_kind mlp;
+	enum norm_kind norm;
+	bool tied_embeddings;
+	bool attention_bias; /* biases on q, k, v and o */
+	int max_context;
+	struct moe_shape moe;
+	struct mla_shape mla;
+	/* Details that make counts exact; Hugging Face import fills them. */
+	bool qkv_bias;        /* biases on q, k, v only (Qwen2) */
+	bool mlp_bias;        /* biases on the MLP matrices (GPT-2, OPT, BLOOM, Falcon-RW) */
+	bool qk_norm;         /* per-head norm on q and k (Qwen3) */
+	int norms_per_layer;  /* 0 = 2 (pre-attention, pre-MLP); Gemma 2 has 4 */
+	int position_embeddings; /* learned absolute positions (GPT-2 1024, OPT 2050); 0 = none */
+	bool embedding_norm;  /* a norm right after the embedding (BLOOM) */
+	bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon) */
+	int sliding_window;   /* tokens one layer attends to; 0 = all */
+};
+
+/* Parameter counts in parameters (not bytes). */
+struct model_params {
+	double total;      /* every parameter, embeddings and output head included */
+	double active;     /* used per token: non-expert + top-k routed + shared experts */
+	double embedding;  /* input embedding (+ learned positions) */
+	double head;       /* output projection; 0 when tied */
+	double attention;  /* one layer's attention matrices, biases and q/k norms */
+	double mlp;        /* one dense layer's MLP */
+	double expert;     /* one routed expert */
+	double router;     /* one MoE layer's router */
+	double norms;      /* one layer's norms */
+	double largest_layer; /* the largest single layer (DeepSpeed's ZeRO-3 prefetch buckets) */
+};
+
+/* Fills out with the architecture the plan uses: the shape fields as given, or, for a
+ * model given only by `params`, the standard shape documented in model.c (a Llama-style
+ * decoder whose count matches params). *assumed (when not NULL) says whether the shape was
+ * assumed. kv_heads and head_dim are filled in from their defaults. Never fails. */
+void model_resolve(const struct model *in, struct model *out, bool *assumed);
+
+/* Exact parameter counts of a resolved model. When m->params is set and the shape was
+ * given too, total is m->params and the other figures are scaled to match. */
+void model_count_params(const struct model *m, struct model_params *out);
+
+/* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
+ * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */
+double model_kv_elems_per_token_layer(const struct model *m);
+
+#endif

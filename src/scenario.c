@@ -1,0 +1,811 @@
+#include "scenario.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hf_config.h"
+
+static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
+static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
+static const char *const recomputes[] = {"none", "selective", "full", NULL};
+static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
+static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
+static const char *const mlps[] = {"gated", "plain", NULL};
+static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
+static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
+static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4",
+					     NULL};
+static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
+static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
+static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
+
+#define OFF(member) offsetof(struct scenario, member)
+#define BIG 1e30
+#define INT_FIELD(k, m, lo, hi, ap, doc) \
+	{k, FIELD_INT, UNIT_COUNT, lo, hi, false, OFF(m), sizeof(int), NULL, ap, doc}
+#define INT_AUTO(k, m, lo, hi, ap, doc) \
+	{k, FIELD_INT, UNIT_COUNT, lo, hi, true, OFF(m), sizeof(int), NULL, ap, doc}
+#define NUM_FIELD(k, m, u, lo, hi, ap, doc) \
+	{k, FIELD_NUM, u, lo, hi, false, OFF(m), sizeof(double), NULL, ap, doc}
+#define NUM_AUTO(k, m, u, lo, hi, ap, doc) \
+	{k, FIELD_NUM, u, lo, hi, true, OFF(m), sizeof(double), NULL, ap, doc}
+#define BOOL_FIELD(k, m, ap, doc) \
+	{k, FIELD_BOOL, UNIT_NONE, 0, 1, false, OFF(m), sizeof(bool), NULL, ap, doc}
+#define ENUM_FIELD(k, m, names, ap, doc) \
+	{k, FIELD_ENUM, UNIT_NONE, 0, 0, false, OFF(m), sizeof(int), names, ap, doc}
+#define DTYPE_FIELD(k, m, names, ap, doc) \
+	{k, FIELD_DTYPE, UNIT_NONE, 0, 0, false, OFF(m), sizeof(enum dtype), names, ap, doc}
+#define STR_FIELD(k, m, ap, doc) \
+	{k, FIELD_STR, UNIT_NONE, 0, 0, false, OFF(m), sizeof(((struct scenario *)0)->m), NULL, ap, doc}
+
+/* The order here is the order files are written in. Ranges are what can be physical:
+ * anything outside is a typo, not a scenario. */
+const struct field scenario_fields[] = {
+	INT_FIELD("gpuplan", version, 1, 1, 0, "schema version (1)"),
+	STR_FIELD("name", name, 0, "the scenario's title"),
+	STR_FIELD("notes", notes, 0, "free text, kept verbatim"),
+
+	STR_FIELD("model.preset", model.preset, 0, "a catalog model; the fields below override it"),
+	STR_FIELD("model.hf_config", model.hf_config, 0,
+		  "a Hugging Face config.json, relative to the scenario file"),
+	NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
+		  "total parameters (7B); with shape fields it replaces the computed count"),
+	INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers"),
+	INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)"),
+	INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads"),
+	INT_AUTO("model.kv_heads", model.kv_heads, 1, 65536, 0,
+		 "key/value heads (GQA, MQA); auto = heads"),
+	INT_AUTO("model.head_dim", model.head_dim, 1, 65536, 0, "per-head size; auto = hidden/heads"),
+	INT_FIELD("model.ffn", model.ffn, 1, 16777216, 0, "MLP intermediate size"),
+	INT_FIELD("model.vocab", model.vocab, 1, 16777216, 0, "vocabulary size"),
+	ENUM_FIELD("model.mlp", model.mlp, mlps, 0, "gated (SwiGLU/GeGLU, 3 matrices) | plain (GELU, 2)"),
+	ENUM_FIELD("model.norm", model.norm, norms, 0, "rmsnorm | layernorm"),
+	BOOL_FIELD("model.tied_embeddings", model.tied_embeddings, 0,
+		   "output head shares the embedding matrix"),
+	BOOL_FIELD("model.attention_bias", model.attention_bias, 0, "biases on q, k, v and o"),
+	INT_FIELD("model.max_context", model.max_context, 1, 1e8, 0, "longest context, tokens"),
+	INT_FIELD("model.moe.experts", model.moe.experts, 0, 65536, 0, "routed experts (0 = dense)"),
+	INT_FIELD("model.moe.active", model.moe.active, 0, 65536, 0, "routed experts per token"),
+	INT_FIELD("model.moe.shared", model.moe.shared, 0, 65536, 0, "shared experts"),
+	INT_FIELD("model.moe.expert_ffn", model.moe.expert_ffn, 0, 16777216, 0,
+		  "one expert's intermediate size"),
+	INT_FIELD("model.moe.shared_ffn", model.moe.shared_ffn, 0, 16777216, 0,
+		  "one shared expert's intermediate size (0 = expert_ffn)"),
+	INT_FIELD("model.moe.dense_layers", model.moe.dense_layers, 0, 10000, 0,
+		  "leading layers with a dense MLP"),
+	INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank"),
+	INT_FIELD("model.mla.kv_rank", model.mla.kv_rank, 0, 1048576, 0,
+		  "MLA key/value LoRA rank (0 = not MLA)"),
+	INT_FIELD("model.mla.rope_dim", model.mla.rope_dim, 0, 65536, 0, "MLA rotary head size"),
+	INT_FIELD("model.mla.nope_dim", model.mla.nope_dim, 0, 65536, 0, "MLA non-rotary head size"),
+	INT_FIELD("model.mla.v_dim", model.mla.v_dim, 0, 65536, 0, "MLA value head size"),
+	BOOL_FIELD("model.qkv_bias", model.qkv_bias, 0, "biases on q, k and v only (Qwen2)"),
+	BOOL_FIELD("model.mlp_bias", model.mlp_bias, 0, "biases on the MLP matrices"),
+	BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)"),
+	INT_FIELD("model.norms_per_layer", model.norms_per_layer, 0, 16, 0,
+		  "norms in each layer (0 = 2)"),
+	INT_FIELD("model.position_embeddings", model.position_embeddings, 0, 1e8, 0,
+		  "learned absolute positions (0 = rotary or none)"),
+	BOOL_FIELD("model.embedding_norm", model.embedding_norm, 0, "a norm after the embedding"),
+	BOOL_FIELD("model.parallel_block", model.parallel_block, 0,
+		   "attention and MLP side by side (GPT-J, Falcon)"),
+	INT_FIELD("model.sliding_window", model.sliding_window, 0, 1e8, 0,
+		  "tokens one layer attends to (0 = all)"),
+
+	ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
+		   "train | finetune | online | offline"),
+	DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
+		    "compute precision: fp32 | tf32 | bf16 | fp16 | fp8"),
+	INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
+		  "tokens per training sequence"),
+	INT_FIELD("workload.micro_batch", workload.micro_batch, 1, 1e6, APPLIES_TRAINING,
+		  "sequences per GPU per forward pass"),
+	INT_AUTO("workload.global_batch", workload.global_batch, 1, 1e9, APPLIES_TRAINING,
+		 "sequences per optimizer step; auto = micro_batch x dp"),
+	NUM_FIELD("workload.tokens", workload.tokens, UNIT_COUNT, 0, 1e20,
+		  APPLIES_TRAINING | APPLIES_OFFLINE, "tokens to train on or generate (2T)"),
+	ENUM_FIELD("workload.optimizer", workload.optimizer, optimizers, APPLIES_TRAINING,
+		   "adamw | adam8bit | sgd | none"),
+	DTYPE_FIELD("workload.grad_dtype", workload.grad_dtype, grad_dtypes, APPLIES_TRAINING,
+		    "gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)"),
+	ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
+		   "activation recomputation: none | selective | full"),
+	BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
+		   "FlashAttention (no stored attention scores)"),
+	ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods,
+		   APPLIES_FINETUNE, "full | lora | qlora"),
+	INT_FIELD("workload.finetune.rank", workload.finetune.rank, 1, 65536, APPLIES_FINETUNE,
+		  "LoRA rank"),
+	{"workload.finetune.targets", FIELD_TARGETS, UNIT_NONE, 0, 0, false,
+	 OFF(workload.finetune.targets), sizeof(unsigned), lora_targets, APPLIES_FINETUNE,
+	 "LoRA target matrices: [q, k, v, o, gate, up, down]"},
+	DTYPE_FIELD("workload.finetune.base_weights", workload.finetune.base_weights, base_dtypes,
+		    APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)"),
+	INT_FIELD("workload.prompt_tokens", workload.prompt_tokens, 0, 1e8, APPLIES_INFERENCE,
+		  "prompt tokens per request"),
+	INT_FIELD("workload.output_tokens", workload.output_tokens, 1, 1e8, APPLIES_INFERENCE,
+		  "generated tokens per request"),
+	INT_AUTO("workload.batch", workload.batch, 1, 1e8, APPLIES_INFERENCE,
+		 "concurrent sequences; auto = the most that fit"),
+	DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
+		    "inference weight format: bf16 | fp16 | fp8 | int8 | int4"),
+	DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
+		    "KV cache format"),
+	NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
+		  APPLIES_ONLINE, "requests per day (1M)"),
+	NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
+		  "peak load over the daily average"),
+	NUM_FIELD("workload.slo.ttft", workload.slo.ttft_s, UNIT_SECONDS, 0, 86400,
+		  APPLIES_INFERENCE, "time-to-first-token target (1s; 0 = none)"),
+	NUM_FIELD("workload.slo.tpot", workload.slo.tpot_s, UNIT_SECONDS, 0, 3600,
+		  APPLIES_INFERENCE, "time-per-output-token target (50ms; 0 = none)"),
+	NUM_FIELD("workload.measured_tokens_per_s", workload.measured_tokens_per_s, UNIT_COUNT, 0,
+		  1e12, 0, "measured tokens/s per GPU; replaces the modelled throughput"),
+	NUM_FIELD("workload.deadline", workload.deadline_s, UNIT_SECONDS, 0, 3.2e9, 0,
+		  "time available (5d; 0 = none)"),
+
+	STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it"),
+	INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs"),
+	INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node"),
+	NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1, 1e15, 0,
+		  "scale-out bandwidth per GPU (400Gb/s)"),
+	NUM_FIELD("hardware.storage", hardware.storage_bytes_per_s, UNIT_BYTES_PER_S, 0, 1e15, 0,
+		  "data loading bandwidth per node (2GB/s; 0 = not modelled)"),
+	NUM_FIELD("hardware.price_per_gpu_hour", hardware.gpu.price_per_hour, UNIT_USD, 0, 1e6, 0,
+		  "USD per GPU-hour"),
+	NUM_FIELD("hardware.pue", hardware.pue, UNIT_NONE, 1, 5, 0,
+		  "power usage effectiveness of the data centre"),
+	NUM_FIELD("hardware.mtbf_gpu_hours", hardware.mtbf_gpu_hours, UNIT_NONE, 1, 1e12, 0,
+		  "mean GPU-hours between job interruptions"),
+	NUM_FIELD("hardware.memory", hardware.gpu.memory_bytes, UNIT_BYTES, 1e6, 1e15, 0,
+		  "GPU memory (overrides the catalog)"),
+	NUM_FIELD("hardware.hbm_bandwidth", hardware.gpu.hbm_bytes_per_s, UNIT_BYTES_PER_S, 1e6,
+		  1e15, 0, "GPU memory bandwidth (overrides the catalog)"),
+	NUM_FIELD("hardware.link_bandwidth", hardware.gpu.link_bytes_per_s, UNIT_BYTES_PER_S, 1e6,
+		  1e15, 0, "GPU-to-GPU bandwidth within a node (overrides the catalog)"),
+	NUM_FIELD("hardware.power", hardware.gpu.power_w, UNIT_WATTS, 1, 1e6, 0,
+		  "board power per GPU (overrides the catalog)"),
+
+	INT_FIELD("parallel.tp", parallel.tp, 1, 65536, 0, "tensor-parallel degree"),
+	INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages"),
+	INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)"),
+	INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree"),
+	INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
+		  "interleaved pipeline chunks per stage"),
+	INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3"),
+	BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
+		   "Megatron sequence parallelism"),
+	ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
+		   "none | optimizer | optimizer+params"),
+
+	NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
+		 "model FLOPs utilization; auto = modelled"),
+	NUM_AUTO("efficiency.hbm", efficiency.hbm, UNIT_RATIO, 1e-4, 1, 0,
+		 "achieved / peak memory bandwidth; auto = modelled"),
+	NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
+		 "achieved / peak link bandwidth; auto = modelled"),
+	{NULL, 0, 0, 0, 0, false, 0, 0, NULL, 0, NULL},
+};
+
+int scenario_field_count(void)
+{
+	int n = 0;
+	while (scenario_fields[n].key)
+		n++;
+	return n;
+}
+
+const struct field *scenario_field_find(const char *key)
+{
+	for (const struct field *f = scenario_fields; f->key; f++)
+		if (strcmp(f->key, key) == 0)
+			return f;
+	return NULL;
+}
+
+/* Damerau-free Levenshtein distance, bounded strings. */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int row[128];
+
+	if (la > 127 || lb > 127)
+		return 1000;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			int v = prev + cost;
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static const char *last_part(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? dot + 1 : key;
+}
+
+const char *scenario_field_suggest(const char *key, const char *prefix)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+	size_t plen = prefix ? strlen(prefix) : 0;
+
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		int d;
+		if (plen && strncmp(f->key, prefix, plen) != 0)
+			continue;
+		d = edit_distance(key, f->key);
+		/* also compare the last component, so "batchsize" finds "batch" in any section */
+		if (strchr(key, '.') == NULL || plen) {
+			int d2 = edit_distance(last_part(key), last_part(f->key));
+			if (d2 < d)
+				d = d2;
+		}
+		if (d < bestd) {
+			bestd = d;
+			best = f->key;
+		}
+	}
+	/* a suggestion must be closer than a rewrite of the whole word */
+	if (best && bestd <= (int)strlen(last_part(key)) / 2 + 2)
+		return best;
+	return NULL;
+}
+
+bool scenario_field_applies(const struct scenario *s, const struct field *f)
+{
+	if (!f->applies)
+		return true;
+	return (f->applies & (1u << s->workload.kind)) != 0;
+}
+
+static void *field_ptr(struct scenario *s, const struct field *f)
+{
+	return (char *)s + f->offset;
+}
+
+static const void *field_cptr(const struct scenario *s, const struct field *f)
+{
+	return (const char *)s + f->offset;
+}
+
+static int name_index(const char *const *names, const char *text)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(names[i], text) == 0)
+			return i;
+	return -1;
+}
+
+static void names_list(const char *const *names, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; names[i] && n < size; i++)
+		n += snprintf(buf + n, size - n, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* Parses "[q, k, v]", "q,k,v" or "q k v" into target bits. */
+static int parse_targets(const char *text, unsigned *out, char *bad, size_t badsize)
+{
+	unsigned bits = 0;
+	const char *p = text;
+	char word[32];
+
+	while (*p) {
+		size_t n = 0;
+		while (*p == ' ' || *p == ',' || *p == '[' || *p == ']' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		while (*p && *p != ' ' && *p != ',' && *p != ']' && *p != '\t' &&
+		       n < sizeof(word) - 1)
+			word[n++] = *p++;
+		word[n] = '\0';
+		int i = name_index(lora_targets, word);
+		if (i < 0) {
+			snprintf(bad, badsize, "%s", word);
+			return -1;
+		}
+		bits |= 1u << i;
+	}
+	if (!bits) {
+		snprintf(bad, badsize, "%s", text);
+		return -1;
+	}
+	*out = bits;
+	return 0;
+}
+
+static bool is_auto(const char *text)
+{
+	return strcmp(text, "auto") == 0;
+}
+
+/* Copies the folder of path (with its slash) before rel into buf, unless rel is absolute. */
+static void relative_to(const char *path, const char *rel, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	if (rel[0] == '/' || !slash || strcmp(path, "-") == 0)
+		snprintf(buf, size, "%s", rel);
+	else
+		snprintf(buf, size, "%.*s%s", (int)(slash - path + 1), path, rel);
+}
+
+static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
+		      const char *text, struct gp_error *err)
+{
+	if (strcmp(f->key, "model.preset") == 0) {
+		const struct catalog_model *cm = cat ? catalog_find_model(cat, text) : NULL;
+		if (!cm) {
+			const char *near = cat ? catalog_suggest_model(cat, text) : NULL;
+			if (near)
+				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+						    "unknown model '%s' (did you mean '%s'?)", text,
+						    near);
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "unknown model '%s' (expected a catalog id; see "
+					    "'gpuplan catalog models')",
+					    text);
+		}
+		s->model = cm->model;
+		snprintf(s->model.preset, sizeof(s->model.preset), "%s", cm->id);
+		return 0;
+	}
+	if (strcmp(f->key, "hardware.gpu") == 0) {
+		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
+		if (!g) {
+			const char *near = cat ? catalog_suggest_gpu(cat, text) : NULL;
+			if (near)
+				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+						    "unknown GPU '%s' (did you mean '%s'?)", text,
+						    near);
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "unknown GPU '%s' (expected a catalog id; see "
+					    "'gpuplan catalog gpus')",
+					    text);
+		}
+		s->hardware.gpu = *g;
+		return 0;
+	}
+	/* model.hf_config */
+	{
+		char path[1024];
+		struct model m;
+		relative_to(s->path, text, path, sizeof(path));
+		if (hf_config_load_file(path, &m, err) != 0)
+			return -1;
+		snprintf(m.hf_config, sizeof(m.hf_config), "%s", text);
+		snprintf(m.preset, sizeof(m.preset), "%s", s->model.preset);
+		s->model = m;
+		return 0;
+	}
+}
+
+int scenario_field_set(struct scenario *s, const struct catalog *cat, const struct field *f,
+		       const char *text, struct gp_error *err)
+{
+	const char *why = NULL;
+	double v;
+	char list[160];
+	int rc = -1;
+
+	switch (f->type) {
+	case FIELD_STR:
+		if (strlen(text) >= f->size) {
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s is too long (%zu bytes; at most %zu)", f->key, strlen(text),
+				     f->size - 1);
+			break;
+		}
+		if (strcmp(f->key, "model.preset") == 0 || strcmp(f->key, "hardware.gpu") == 0 ||
+		    strcmp(f->key, "model.hf_config") == 0) {
+			rc = set_preset(s, cat, f, text, err);
+			break;
+		}
+		memcpy(field_ptr(s, f), text, strlen(text) + 1);
+		rc = 0;
+		break;
+	case FIELD_BOOL:
+		if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
+			*(bool *)field_ptr(s, f) = text[0] == 't';
+			rc = 0;
+		} else {
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: '%s' is not a boolean (expected true or false)", f->key,
+				     text);
+		}
+		break;
+	case FIELD_ENUM:
+	case FIELD_DTYPE: {
+		int i = name_index(f->names, text);
+		if (i < 0) {
+			names_list(f->names, list, sizeof(list));
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s: unknown value '%s' (expected %s)",
+				     f->key, text, list);
+			break;
+		}
+		if (f->type == FIELD_ENUM) {
+			*(int *)field_ptr(s, f) = i;
+		} else {
+			enum dtype d;
+			dtype_parse(f->names[i], &d);
+			*(enum dtype *)field_ptr(s, f) = d;
+		}
+		rc = 0;
+		break;
+	}
+	case FIELD_TARGETS: {
+		unsigned bits;
+		char bad[64];
+		if (parse_targets(text, &bits, bad, sizeof(bad)) != 0) {
+			names_list(f->names, list, sizeof(list));
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: unknown target '%s' (expected a list of %s)", f->key, bad,
+				     list);
+			break;
+		}
+		*(unsigned *)field_ptr(s, f) = bits;
+		rc = 0;
+		break;
+	}
+	case FIELD_INT:
+	case FIELD_NUM:
+		if (f->auto_ok && is_auto(text)) {
+			if (f->type == FIELD_INT)
+				*(int *)field_ptr(s, f) = 0;
+			else
+				*(double *)field_ptr(s, f) = 0;
+			rc = 0;
+			break;
+		}
+		if (units_parse(f->unit, text, &v, &why) != 0) {
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s: cannot read '%s' (expected %s%s)",
+				     f->key, text, why, f->auto_ok ? " or auto" : "");
+			break;
+		}
+		if (f->type == FIELD_INT && v != floor(v)) {
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: '%s' is not a whole number (expected a count from %.0f "
+				     "to %.0f)",
+				     f->key, text, f->min, f->max);
+			break;
+		}
+		if (v < f->min || v > f->max) {
+			char lo[32], hi[32];
+			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->min, 6, lo,
+					   sizeof(lo));
+			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->max, 6, hi,
+					   sizeof(hi));
+			if (f->unit == UNIT_COUNT || f->unit == UNIT_NONE) {
+				snprintf(lo, sizeof(lo), "%.15g", f->min);
+				snprintf(hi, sizeof(hi), "%.15g", f->max);
+			}
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: %s is out of range (expected %s to %s%s)", f->key, text, lo,
+				     hi, f->auto_ok ? " or auto" : "");
+			break;
+		}
+		if (f->type == FIELD_INT)
+			*(int *)field_ptr(s, f) = (int)v;
+		else
+			*(double *)field_ptr(s, f) = v;
+		rc = 0;
+		break;
+	}
+	if (rc != 0)
+		gp_error_set_field(err, f->key);
+	return rc;
+}
+
+int scenario_set(struct scenario *s, const struct catalog *cat, const char *key,
+		 const char *text, struct gp_error *err)
+{
+	const struct field *f = scenario_field_find(key);
+
+	if (!f) {
+		const char *near = scenario_field_suggest(key, NULL);
+		if (near)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "unknown key '%s' (did you mean '%s'?)", key, near);
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "unknown key '%s' (expected a scenario field such as "
+				    "workload.seq_len)",
+				    key);
+	}
+	return scenario_field_set(s, cat, f, text, err);
+}
+
+int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			    struct gp_error *err)
+{
+	const char *eq = strchr(kv, '=');
+	char key[128];
+	const char *value;
+
+	if (!eq || eq == kv)
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				    "'%s' is not an assignment (expected KEY=VALUE, e.g. "
+				    "hardware.count=16)",
+				    kv);
+	if ((size_t)(eq - kv) >= sizeof(key))
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "key too long in '%s'", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	/* tolerate spaces around '=' as typed on the :set line */
+	for (size_t n = strlen(key); n && key[n - 1] == ' '; n--)
+		key[n - 1] = '\0';
+	value = eq + 1;
+	while (*value == ' ')
+		value++;
+	return scenario_set(s, cat, key[0] == ' ' ? key + strspn(key, " ") : key, value, err);
+}
+
+char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf,
+			    size_t size)
+{
+	const void *p = field_cptr(s, f);
+
+	switch (f->type) {
+	case FIELD_STR:
+		snprintf(buf, size, "%s", (const char *)p);
+		break;
+	case FIELD_BOOL:
+		snprintf(buf, size, "%s", *(const bool *)p ? "true" : "false");
+		break;
+	case FIELD_ENUM: {
+		int i = *(const int *)p, n = 0;
+		while (f->names[n])
+			n++;
+		snprintf(buf, size, "%s", i >= 0 && i < n ? f->names[i] : "?");
+		break;
+	}
+	case FIELD_DTYPE:
+		snprintf(buf, size, "%s", dtype_name(*(const enum dtype *)p));
+		break;
+	case FIELD_TARGETS: {
+		unsigned bits = *(const unsigned *)p;
+		size_t n = snprintf(buf, size, "[");
+		int first = 1;
+		for (int i = 0; f->names[i] && n < size; i++) {
+			if (!(bits & (1u << i)))
+				continue;
+			n += snprintf(buf + n, size - n, "%s%s", first ? "" : ", ", f->names[i]);
+			first = 0;
+		}
+		if (n < size)
+			snprintf(buf + n, size - n, "]");
+		break;
+	}
+	case FIELD_INT: {
+		int v = *(const int *)p;
+		if (f->auto_ok && v == 0)
+			snprintf(buf, size, "auto");
+		else
+			snprintf(buf, size, "%d", v);
+		break;
+	}
+	case FIELD_NUM: {
+		double v = *(const double *)p;
+		if (f->auto_ok && v == 0)
+			snprintf(buf, size, "auto");
+		else
+			units_format(f->unit, v, buf, size);
+		break;
+	}
+	}
+	return buf;
+}
+
+bool scenario_field_equal(const struct scenario *a, const struct scenario *b,
+			  const struct field *f)
+{
+	const void *pa = field_cptr(a, f), *pb = field_cptr(b, f);
+
+	switch (f->type) {
+	case FIELD_STR:
+		return strcmp((const char *)pa, (const char *)pb) == 0;
+	case FIELD_BOOL:
+		return *(const bool *)pa == *(const bool *)pb;
+	case FIELD_ENUM:
+	case FIELD_INT:
+		return *(const int *)pa == *(const int *)pb;
+	case FIELD_DTYPE:
+		return *(const enum dtype *)pa == *(const enum dtype *)pb;
+	case FIELD_TARGETS:
+		return *(const unsigned *)pa == *(const unsigned *)pb;
+	case FIELD_NUM:
+		return *(const double *)pa == *(const double *)pb;
+	}
+	return false;
+}
+
+void scenario_init(struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->version = SCENARIO_VERSION;
+	s->model.mlp = MLP_GATED;
+	s->model.norm = NORM_RMSNORM;
+
+	s->workload.kind = WL_TRAIN;
+	s->workload.precision = DTYPE_BF16;
+	s->workload.seq_len = 4096;
+	s->workload.micro_batch = 1;
+	s->workload.global_batch = 0;
+	s->workload.optimizer = OPT_ADAMW;
+	s->workload.grad_dtype = DTYPE_BF16;
+	s->workload.recompute = RECOMPUTE_NONE;
+	s->workload.flash_attention = true;
+	s->workload.finetune.method = FT_LORA;
+	s->workload.finetune.rank = 16;
+	s->workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O;
+	s->workload.finetune.base_weights = DTYPE_BF16;
+	s->workload.prompt_tokens = 512;
+	s->workload.output_tokens = 128;
+	s->workload.batch = 1;
+	s->workload.weights = DTYPE_BF16;
+	s->workload.kv_cache = DTYPE_BF16;
+	s->workload.peak_factor = 1;
+
+	s->hardware.count = 1;
+	s->hardware.gpu.gpus_per_node = 8;
+	/* A modern cloud data centre: hyperscalers report 1.1-1.2, the Uptime Institute's
+	 * industry-wide survey average is about 1.58 (2023). */
+	s->hardware.pue = 1.2;
+	/* Llama 3 paper, Table 5: 419 unexpected interruptions on 16,384 GPUs in 54 days,
+	 * one per ~50,700 GPU-hours. */
+	s->hardware.mtbf_gpu_hours = 50000;
+
+	s->parallel.tp = 1;
+	s->parallel.pp = 1;
+	s->parallel.dp = 0;
+	s->parallel.ep = 1;
+	s->parallel.virtual_stages = 1;
+	s->parallel.zero = 0;
+	s->parallel.offload = OFFLOAD_NONE;
+}
+
+int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct gp_error *err)
+{
+	scenario_init(s);
+	snprintf(s->name, sizeof(s->name), "Llama 3.1 8B pre-training on 8 x H100");
+	if (scenario_set(s, cat, "model.preset", "llama-3.1-8b", err) != 0 ||
+	    scenario_set(s, cat, "hardware.gpu", "h100-sxm-80gb", err) != 0)
+		return -1;
+	s->hardware.count = 8;
+	s->workload.seq_len = 8192;
+	s->workload.micro_batch = 1;
+	s->workload.global_batch = 512;
+	s->workload.tokens = 1e12;
+	s->workload.recompute = RECOMPUTE_SELECTIVE;
+	s->parallel.zero = 1;
+	return 0;
+}
+
+static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+
+/* Adds a problem at the position of key (or of its section, or of the file). */
+static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
+		    const char *fmt, ...)
+{
+	struct gp_error e;
+	va_list ap;
+	int line = 0, col = 0;
+
+	if (src) {
+		for (int i = 0; i < src->nkeys; i++) {
+			if (strcmp(src->keys[i].key, key) == 0) {
+				line = src->keys[i].line;
+				col = src->keys[i].column;
+				break;
+			}
+		}
+	}
+	memset(&e, 0, sizeof(e));
+	e.code = GP_EINPUT;
+	snprintf(e.file, sizeof(e.file), "%s", src ? src->file : "");
+	e.line = line;
+	e.column = col;
+	snprintf(e.field, sizeof(e.field), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	va_end(ap);
+	gp_problems_add(out, &e);
+}
+
+void scenario_validate(const struct scenario *s, const struct scenario_source *src,
+		       struct gp_problems *out)
+{
+	const struct model *m = &s->model;
+	const struct parallel *par = &s->parallel;
+	int heads = m->heads, kv = m->kv_heads ? m->kv_heads : m->heads;
+	bool shaped = m->layers || m->hidden || m->heads;
+	long long span = (long long)par->tp * par->pp * par->ep;
+
+	if (!m->preset[0] && !m->hf_config[0] && m->params == 0 && !shaped)
+		problem(out, src, "model", "no model given (expected model.preset, "
+			"model.hf_config, model.params or the shape fields)");
+	if (shaped) {
+		if (!m->layers || !m->hidden || !heads || !m->vocab)
+			problem(out, src, m->layers ? (m->hidden ? (heads ? "model.vocab" : "model.heads")
+					: "model.hidden") : "model.layers",
+				"incomplete model shape (expected layers, hidden, heads and vocab "
+				"together)");
+		if (heads && kv > heads)
+			problem(out, src, "model.kv_heads",
+				"kv_heads %d is above heads %d (expected at most heads)", kv, heads);
+		if (heads && kv && heads % kv != 0)
+			problem(out, src, "model.kv_heads",
+				"heads %d are not a multiple of kv_heads %d (each key/value head "
+				"serves a whole group of query heads)", heads, kv);
+		if (heads && m->hidden && !m->head_dim && m->hidden % heads != 0)
+			problem(out, src, "model.hidden",
+				"hidden %d is not divisible by heads %d (give model.head_dim)",
+				m->hidden, heads);
+		if (!m->ffn && !m->moe.experts)
+			problem(out, src, "model.ffn", "no MLP size (expected model.ffn)");
+	}
+	if (m->moe.experts) {
+		if (m->moe.active < 1 || m->moe.active > m->moe.experts)
+			problem(out, src, "model.moe.active",
+				"moe.active %d must be from 1 to moe.experts %d", m->moe.active,
+				m->moe.experts);
+		if (!m->moe.expert_ffn)
+			problem(out, src, "model.moe.expert_ffn", "MoE model without moe.expert_ffn");
+	}
+	if (!s->hardware.gpu.id[0])
+		problem(out, src, "hardware.gpu", "no GPU given (expected hardware.gpu, a catalog id)");
+	if (heads && shaped && heads % par->tp != 0)
+		problem(out, src, "parallel.tp",
+			"tp %d does not divide the %d attention heads (expected a divisor of heads)",
+			par->tp, heads);
+	if (span > s->hardware.count)
+		problem(out, src, "parallel.tp",
+			"tp x pp x ep = %lld is more than the %d GPUs (expected at most "
+			"hardware.count)", span, s->hardware.count);
+	else if (s->hardware.count % span != 0)
+		problem(out, src, "parallel.tp",
+			"tp x pp x ep = %lld does not divide the %d GPUs", span, s->hardware.count);
+	if (par->dp && span * par->dp > s->hardware.count)
+		problem(out, src, "parallel.dp",
+			"tp x pp x ep x dp = %lld is more than the %d GPUs", span * par->dp,
+			s->hardware.count);
+	if (m->layers && par->pp > m->layers)
+		problem(out, src, "parallel.pp", "pp %d is more than the %d layers", par->pp,
+			m->layers);
+	if (par->ep > 1 && (!m->moe.experts || m->moe.experts % par->ep != 0))
+		problem(out, src, "parallel.ep",
+			"ep %d needs a MoE model whose experts it divides (experts: %d)", par->ep,
+			m->moe.experts);
+	if (par->virtual_stages > 1 && par->pp < 2)
+		problem(out, src, "parallel.virtual_stages",
+			"virtual_stages %d needs pipeline parallelism (pp at least 2)",
+			par->virtual_stages);
+	if (par->sequence_parallel && par->tp < 2)
+		problem(out, src, "parallel.sequence_parallel",
+			"sequence_parallel needs tensor parallelism (tp at least 2)");
+	if (s->workload.kind == WL_FINETUNE && s->workload.finetune.method == FT_QLORA &&
+	    s->workload.finetune.base_weights != DTYPE_NF4 &&
+	    s->workload.finetune.base_weights != DTYPE_INT4)
+		problem(out, src, "workload.finetune.base_weights",
+			"qlora keeps a 4-bit base (expected nf4 or int4, got %s)",
+			dtype_name(s->workload.finetune.base_weights));
+}

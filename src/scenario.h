@@ -1,0 +1,215 @@
+/* scenario.h - one capacity question: model + workload + hardware + parallel layout.
+ *
+ * struct scenario holds no heap pointers (ids and text are fixed arrays), so a copy is an
+ * assignment: live preview, undo and baseline comparison are copies. Presets are applied
+ * by copying: setting model.preset copies the catalog model into s->model, setting
+ * hardware.gpu copies the catalog GPU into s->hardware.gpu; fields set afterwards
+ * override them.
+ *
+ * Every field a file or --set may name is described by the field table (scenario_fields),
+ * which the loader, the saver, --set, `check`, `diff` and the terminal UI all use.
+ */
+#ifndef GPUPLAN_SCENARIO_H
+#define GPUPLAN_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "dtype.h"
+#include "error.h"
+#include "model.h"
+#include "units.h"
+
+#define SCENARIO_VERSION 1
+
+enum workload_kind { WL_TRAIN, WL_FINETUNE, WL_ONLINE, WL_OFFLINE, WL_COUNT };
+enum optimizer { OPT_ADAMW, OPT_ADAM8BIT, OPT_SGD, OPT_NONE };
+enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
+enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
+
+/* LoRA target matrices, as a bit set. */
+enum lora_target {
+	LORA_Q = 1 << 0,
+	LORA_K = 1 << 1,
+	LORA_V = 1 << 2,
+	LORA_O = 1 << 3,
+	LORA_GATE = 1 << 4,
+	LORA_UP = 1 << 5,
+	LORA_DOWN = 1 << 6,
+};
+
+struct finetune {
+	enum ft_method method;
+	int rank;
+	unsigned targets;         /* enum lora_target bits */
+	enum dtype base_weights;  /* frozen base: bf16/fp16 for LoRA, nf4 for QLoRA */
+};
+
+struct slo {
+	double ttft_s; /* 0 = none */
+	double tpot_s; /* 0 = none */
+};
+
+struct workload {
+	enum workload_kind kind;
+	enum dtype precision;   /* compute and activation precision */
+	int seq_len;
+	int micro_batch;
+	int global_batch;       /* sequences per optimizer step; 0 = micro_batch x dp */
+	double tokens;          /* tokens to process (train, finetune, offline); 0 = not given */
+	enum optimizer optimizer;
+	enum dtype grad_dtype;  /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
+	enum recompute recompute;
+	bool flash_attention;
+	struct finetune finetune;
+	int prompt_tokens;
+	int output_tokens;
+	int batch;              /* concurrent sequences; 0 = auto (the most that fit) */
+	enum dtype weights;     /* inference weight format */
+	enum dtype kv_cache;
+	double requests_per_day;
+	double peak_factor;
+	struct slo slo;
+	double measured_tokens_per_s; /* per GPU; 0 = model it */
+	double deadline_s;            /* 0 = none */
+};
+
+struct hardware {
+	struct gpu gpu;        /* a copy of the catalog entry with overrides applied */
+	int count;
+	double storage_bytes_per_s; /* data loading per node; 0 = not modelled */
+	double pue;
+	double mtbf_gpu_hours;
+};
+
+struct parallel {
+	int tp;
+	int pp;
+	int dp;                /* 0 = auto: count / (tp x pp) */
+	int ep;
+	int virtual_stages;
+	int zero;              /* 0..3 */
+	bool sequence_parallel;
+	enum offload offload;
+};
+
+struct efficiency {          /* 0 = auto (the calibrated model) */
+	double mfu;
+	double hbm;
+	double network;
+};
+
+struct scenario {
+	int version;
+	char name[128];
+	char notes[4096];
+	char path[512];        /* the file it was read from; "" for the built-in one, "-" stdin */
+	struct model model;
+	struct workload workload;
+	struct hardware hardware;
+	struct parallel parallel;
+	struct efficiency efficiency;
+};
+
+/* The defaults every file starts from: no model, no GPU, train in bf16 (see scenario.c). */
+void scenario_init(struct scenario *s);
+
+/* The built-in scenario `gpuplan` opens without a file (needs the catalog's presets).
+ * Returns 0 or -1. */
+int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct gp_error *err);
+
+/* The field table. */
+enum field_type {
+	FIELD_INT,     /* int; count suffixes accepted ("32k") but the value must be whole */
+	FIELD_NUM,     /* double with a unit */
+	FIELD_BOOL,    /* true | false */
+	FIELD_ENUM,    /* int holding an index into names */
+	FIELD_DTYPE,   /* enum dtype restricted to the names listed */
+	FIELD_STR,     /* char[size] */
+	FIELD_TARGETS, /* unsigned bit set of LoRA targets: [q, k, v] or "q,k,v" */
+};
+
+/* Where a field applies, as bits of (1 << enum workload_kind); 0 = always. */
+#define APPLIES_TRAIN (1u << WL_TRAIN)
+#define APPLIES_FINETUNE (1u << WL_FINETUNE)
+#define APPLIES_ONLINE (1u << WL_ONLINE)
+#define APPLIES_OFFLINE (1u << WL_OFFLINE)
+#define APPLIES_TRAINING (APPLIES_TRAIN | APPLIES_FINETUNE)
+#define APPLIES_INFERENCE (APPLIES_ONLINE | APPLIES_OFFLINE)
+
+struct field {
+	const char *key;   /* path in the file: "workload.seq_len" */
+	enum field_type type;
+	enum unit_kind unit;
+	double min, max;   /* inclusive range of the value (SI units) */
+	bool auto_ok;      /* "auto" is accepted and stored as 0 */
+	size_t offset;     /* into struct scenario */
+	size_t size;       /* FIELD_STR: the array's size */
+	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE: accepted names, NULL-terminated;
+				     for FIELD_ENUM the value is the index */
+	unsigned applies;  /* APPLIES_* bits; 0 = every workload */
+	const char *doc;   /* one line: meaning, unit, default */
+};
+
+/* The table, terminated by an entry whose key is NULL. */
+extern const struct field scenario_fields[];
+
+/* Number of entries in scenario_fields. */
+int scenario_field_count(void);
+
+/* The field with this key, or NULL. */
+const struct field *scenario_field_find(const char *key);
+
+/* The known key closest to a misspelt one, for "did you mean"; NULL when none is close.
+ * prefix restricts candidates to one section ("workload."), may be NULL. */
+const char *scenario_field_suggest(const char *key, const char *prefix);
+
+/* Parses text as the value of field f and stores it in s. Presets are applied: setting
+ * model.preset copies the catalog model, hardware.gpu the catalog GPU (cat may be NULL
+ * only when no preset is set). model.hf_config reads the file, relative to the folder of
+ * s->path. On error returns -1 with err->message saying what was expected and err->field
+ * set; s is unchanged. */
+int scenario_field_set(struct scenario *s, const struct catalog *cat, const struct field *f,
+		       const char *text, struct gp_error *err);
+
+/* scenario_field_find + scenario_field_set; an unknown key names the closest known one. */
+int scenario_set(struct scenario *s, const struct catalog *cat, const char *key,
+		 const char *text, struct gp_error *err);
+
+/* Applies a "KEY=VALUE" assignment (--set, :set). */
+int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			    struct gp_error *err);
+
+/* Formats the field's value in canonical file form ("7B", "auto", "[q, k, v]", "bf16").
+ * Returns buf. */
+char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf,
+			    size_t size);
+
+/* Whether field f has the same value in a and b. */
+bool scenario_field_equal(const struct scenario *a, const struct scenario *b,
+			  const struct field *f);
+
+/* Whether the field matters for s's workload kind (for the UI and the saver). */
+bool scenario_field_applies(const struct scenario *s, const struct field *f);
+
+/* Where each key of a scenario was read, so that problems found after loading can point at
+ * a line and column. Filled by the loader; may be absent (NULL) everywhere it is taken. */
+#define SCENARIO_MAX_KEYS 160
+struct scenario_source {
+	char file[256];
+	int nkeys;
+	struct {
+		char key[64];
+		int line, column; /* 1-based */
+	} keys[SCENARIO_MAX_KEYS];
+};
+
+/* Adds every problem of s to problems: values that cannot be together (tp not dividing
+ * heads, tp x pp x ep above the GPU count, kv_heads above heads, ...), a missing model or
+ * GPU. Positions come from src when given. */
+void scenario_validate(const struct scenario *s, const struct scenario_source *src,
+		       struct gp_problems *problems);
+
+#endif

@@ -1,0 +1,53 @@
+/* scenario_yaml.h - scenario files: read strictly, write canonically. The only file that
+ * includes yaml.h.
+ *
+ * Reading rejects, with FILE:LINE:COL, unknown keys (naming the closest known one),
+ * duplicate keys, wrong node kinds, anchors and aliases, tabs, invalid UTF-8, files over
+ * SCENARIO_MAX_FILE_BYTES and nesting deeper than SCENARIO_MAX_DEPTH, unreadable numbers
+ * and out-of-range values. Presets (model.preset, model.hf_config, hardware.gpu) are
+ * applied before the fields that override them, whatever their order in the file.
+ *
+ * Writing uses libyaml's emitter in the field table's order, with human units, leaving out
+ * fields equal to their preset or default, notes kept verbatim; loading a saved file and
+ * saving it again gives the same bytes.
+ */
+#ifndef GPUPLAN_SCENARIO_YAML_H
+#define GPUPLAN_SCENARIO_YAML_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "error.h"
+#include "scenario.h"
+
+#define SCENARIO_MAX_FILE_BYTES (1 << 20)
+#define SCENARIO_MAX_DEPTH 8
+
+/* Parses len bytes of YAML into *s (which starts from scenario_init()). name is used in
+ * messages and as s->path. Every problem found is added to problems (when not NULL);
+ * returns 0 when there were none, -1 otherwise with the first in err. src (may be NULL)
+ * receives each key's position for later validation messages. */
+int scenario_parse(const char *text, size_t len, const char *name, const struct catalog *cat,
+		   struct scenario *s, struct scenario_source *src, struct gp_problems *problems,
+		   struct gp_error *err);
+
+/* Reads path ("-" for standard input) and parses it. GP_EIO when it cannot be read. */
+int scenario_load_file(const char *path, const struct catalog *cat, struct scenario *s,
+		       struct scenario_source *src, struct gp_problems *problems,
+		       struct gp_error *err);
+
+/* Writes s in canonical form into a malloc'd, NUL-terminated buffer (*out, *len); the
+ * caller frees *out. Returns 0 or -1. */
+int scenario_format_yaml(const struct scenario *s, const struct catalog *cat, char **out,
+			 size_t *len, struct gp_error *err);
+
+/* Writes only the model: block (for `gpuplan import`). */
+int scenario_format_model_yaml(const struct model *m, char **out, size_t *len,
+			       struct gp_error *err);
+
+/* Saves atomically: a temporary file in the same folder, fsync, rename, fsync of the
+ * folder. On failure the old file is left as it was. Returns 0 or -1 (GP_EIO). */
+int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
+		       struct gp_error *err);
+
+#endif
