@@ -1,0 +1,60 @@
+#!/bin/sh
+# Golden tests: every shipped scenario (scenarios/**/*.yaml) has an expectation,
+# tests/golden/expected/<path under scenarios/ with .json>, whose pinned figures
+# `gpuplan report FILE --json` must match within the tolerance stated there (with its
+# source). Fails on any mismatch, on a scenario without an expectation and on an
+# expectation without a scenario. Needs cc and libcjson (build dependencies anyway).
+# Run from the top of the tree: sh tests/golden/run-golden.sh [EXPECTED.json...]
+GPUPLAN=${GPUPLAN:-./gpuplan}
+CC=${CC:-cc}
+B=build/golden
+cmp=$B/golden_cmp
+mkdir -p $B
+if [ ! -x $cmp ] || [ tests/golden/golden_cmp.c -nt $cmp ]; then
+	# shellcheck disable=SC2046
+	$CC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O1 \
+		$(pkg-config --cflags libcjson) -o $cmp tests/golden/golden_cmp.c \
+		$(pkg-config --libs libcjson) -lm || { echo "cannot build $cmp"; exit 1; }
+fi
+if [ ! -x "$GPUPLAN" ]; then
+	echo "no $GPUPLAN (run make first)"
+	exit 1
+fi
+
+failed=0
+passed=0
+
+if [ $# -gt 0 ]; then
+	list="$*"
+else
+	# every scenario needs an expectation ...
+	for s in $(find scenarios -name '*.yaml' | sort); do
+		e=tests/golden/expected/${s#scenarios/}
+		e=${e%.yaml}.json
+		if [ ! -f "$e" ]; then
+			echo "FAIL $s: no expectation ($e)"
+			failed=$((failed + 1))
+		fi
+	done
+	# ... and every expectation its scenario
+	list=$(find tests/golden/expected -name '*.json' | sort)
+	for e in $list; do
+		s=scenarios/${e#tests/golden/expected/}
+		s=${s%.json}.yaml
+		if [ ! -f "$s" ]; then
+			echo "FAIL $e: no scenario $s"
+			failed=$((failed + 1))
+		fi
+	done
+fi
+
+for e in $list; do
+	if $cmp -g "$GPUPLAN" "$e" 2>$B/err; then
+		passed=$((passed + 1))
+	else
+		cat $B/err
+		failed=$((failed + 1))
+	fi
+done
+echo "golden: $passed passed, $failed failed"
+[ $failed = 0 ]
