@@ -1,0 +1,122 @@
+#!/bin/sh
+# Man pages and completion: groff reports no warnings on either page; every key of the
+# field table (src/scenario.c) has an entry in gpuplan-scenario(5); every command, option
+# and environment variable of the SPEC is in gpuplan(1), and every key of the terminal UI;
+# the key list in contrib/gpuplan.bash is the one tests/man/gen-keys.sh generates; the
+# completion completes commands, keys and values.
+# Run from the top of the tree: sh tests/man/run-man.sh
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+man1=man/gpuplan.1
+man5=man/gpuplan-scenario.5
+tmp=${TMPDIR:-/tmp}/gpuplan-man.$$
+trap 'rm -f "$tmp"' EXIT INT TERM
+
+# 1. groff: no warnings at all (-ww), no output, exit 0
+if ! command -v groff >/dev/null 2>&1; then
+	fail "groff not found (Debian: apt-get install groff-base)"
+else
+	for page in $man1 $man5; do
+		if ! groff -man -ww -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
+			fail "groff -man -ww -z $page:"
+			cat "$tmp"
+		fi
+	done
+fi
+
+# 2. every scenario key has its own entry (".B key") in gpuplan-scenario(5)
+keys=$(sh tests/man/gen-keys.sh)
+[ -n "$keys" ] || fail "tests/man/gen-keys.sh found no keys in src/scenario.c"
+n=0
+for k in $keys; do
+	n=$((n + 1))
+	grep -qxF ".B $k" $man5 || fail "$man5: no entry for key '$k' (expected a line '.B $k')"
+done
+echo "scenario keys: $n"
+
+# ... and no entry for a key that is not in the table
+for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
+	on && prev == ".TP" && $1 == ".B" { print $2 } { prev = $0 }' $man5); do
+	echo "$keys" | grep -qxF "$k" || fail "$man5: entry for '$k', which is not a key of src/scenario.c"
+done
+
+# 3. gpuplan(1): every command of the SPEC (in the synopsis and with its own entry)
+for c in report explain diff search import catalog check fmt; do
+	grep -qxF ".B $c" $man1 || fail "$man1: command '$c' missing from the synopsis"
+	grep -qE "^\.B[IR]? \"?$c( |\"|$)" $man1 || fail "$man1: command '$c' has no entry"
+done
+# options (as groff source: \- for each dash)
+for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '\-o' \
+	'\-\-ascii' '\-\-help' '\-\-version'; do
+	grep -qF "$o" $man1 || fail "$man1: option '$o' missing"
+done
+# environment
+for v in NO_COLOR GPUPLAN_CATALOG XDG_CONFIG_HOME LANG LC_ALL TERM; do
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' $man1 | grep -qE "^\.BR? (.*\" )?$v( |$)" ||
+		fail "$man1: environment variable $v missing"
+done
+# sections
+for s in SYNOPSIS DESCRIPTION COMMANDS OPTIONS ENVIRONMENT FILES "EXIT STATUS" EXAMPLES; do
+	grep -qx "\.SH $s" $man1 || fail "$man1: no $s section"
+done
+# exit statuses 0, 1, 2
+for x in 0 1 2; do
+	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' $man1 | grep -qx ".B $x" ||
+		fail "$man1: exit status $x not described"
+done
+# terminal UI keys (issue 4) and the command line (SPEC)
+for k in Tab Shift\\-Tab Enter Esc Left Right Ctrl\\-R F1 ':set' ':w' ':e' ':q' ':q!' ':help'; do
+	grep -qF "$k" $man1 || fail "$man1: UI key '$k' missing"
+done
+for k in u b e j k '?' '+' ':'; do
+	sed -n '/^\.SS Keys/,/^\.SS Command line/p' $man1 | grep -qE "^\.B[R]? (.*, )?\\\\?\\$k( |,|$)|^\\.B[R]? .*\"?\\$k\"?( |$)" ||
+		fail "$man1: UI key '$k' has no entry under Keys"
+done
+# keys of the UI's key table, when it exists: each named key must be in the page
+if [ -f ui/keys.c ]; then
+	for k in $(sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p' ui/keys.c | sort -u); do
+		grep -qF "$k" $man1 || fail "$man1: key '$k' of ui/keys.c missing"
+	done
+fi
+
+# 4. the completion's key list is the generated one, and it completes
+comp=contrib/gpuplan.bash
+if [ ! -f $comp ]; then
+	fail "no $comp"
+else
+	sed -n '/^# BEGIN KEYS/,/^# END KEYS/p' $comp | sed -e '1,2d' -e '$d' | sed '$d' >"$tmp"
+	if ! echo "$keys" | cmp -s - "$tmp"; then
+		fail "$comp: key list out of sync with src/scenario.c; regenerate with tests/man/gen-keys.sh"
+		echo "$keys" | diff - "$tmp"
+	fi
+	if command -v bash >/dev/null 2>&1; then
+		out=$(bash -c '
+			source contrib/gpuplan.bash || exit 1
+			t() { COMP_LINE=$1; COMP_POINT=${#1}; read -ra COMP_WORDS <<<"$1"
+			      COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; echo "${COMPREPLY[*]}"; }
+			t "gpuplan re"
+			t "gpuplan report x.yaml --set workload.se"
+			t "gpuplan report x.yaml --set workload.kind=o"
+			t "gpuplan catalog m"
+			t "gpuplan search x.yaml --by c"
+			t "gpuplan explain x.yaml memory.per_gpu.o"
+		' 2>&1)
+		expect="report
+workload.seq_len=
+online offline
+models
+cost
+memory.per_gpu.optimizer memory.per_gpu.overhead"
+		if [ "$out" != "$expect" ]; then
+			fail "$comp: completions differ"
+			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"
+		fi
+	fi
+fi
+
+echo "man: $failed failed"
+[ $failed = 0 ]
