@@ -56,6 +56,10 @@ struct model {
 	bool embedding_norm;  /* a norm right after the embedding (BLOOM) */
 	bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon) */
 	int sliding_window;   /* tokens one layer attends to; 0 = all */
+	int embed_dim;        /* token embedding width when it differs from hidden, with a
+			       * project_in/project_out pair (OPT-350m word_embed_proj_dim);
+			       * 0 = hidden */
+	bool no_final_norm;   /* no norm after the last layer (OPT-350m, post-LN) */
 };
 
 /* Parameter counts in parameters (not bytes). */
@@ -65,11 +69,16 @@ struct model_params {
 	double embedding;  /* input embedding (+ learned positions) */
 	double head;       /* output projection; 0 when tied */
 	double attention;  /* one layer's attention matrices, biases and q/k norms */
-	double mlp;        /* one dense layer's MLP */
+	double mlp;        /* one dense layer's MLP; 0 when every layer is MoE */
 	double expert;     /* one routed expert */
 	double router;     /* one MoE layer's router */
+	double shared;     /* one MoE layer's shared experts, all of them */
 	double norms;      /* one layer's norms */
-	double largest_layer; /* the largest single layer (DeepSpeed's ZeRO-3 prefetch buckets) */
+	double final_norm; /* outside the layers besides embedding and head: the final norm
+			    * (and OPT-350m's project_out) */
+	double largest_layer; /* the largest single module's own parameters, as DeepSpeed's
+			       * ZeRO-3 estimator counts it (largest_layer_params: usually the
+			       * embedding or a single projection matrix) */
 };
 
 /* Fills out with the architecture the plan uses: the shape fields as given, or, for a
@@ -81,6 +90,10 @@ void model_resolve(const struct model *in, struct model *out, bool *assumed);
 /* Exact parameter counts of a resolved model. When m->params is set and the shape was
  * given too, total is m->params and the other figures are scaled to match. */
 void model_count_params(const struct model *m, struct model_params *out);
+
+/* How many layers have a mixture-of-experts MLP (0 for a dense model); the others have a
+ * dense MLP of size ffn. */
+int model_moe_layers(const struct model *m);
 
 /* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
  * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */
