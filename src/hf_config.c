@@ -622,12 +622,16 @@ int hf_config_parse(const char *text, size_t len, const char *file, struct model
 	}
 	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!root) {
+		size_t rest;
 		off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-		if (off >= len)
-			return fail_at(&c, off, "", "invalid JSON: unexpected end of the text");
+		for (rest = off; rest < len && is_space(text[rest]); rest++)
+			;
+		if (rest >= len)
+			return fail_at(&c, len, "", "invalid JSON: unexpected end of the text");
 		if (text[off] > ' ' && text[off] < 0x7f)
-			return fail_at(&c, off, "", "invalid JSON near '%c'", text[off]);
-		return fail_at(&c, off, "", "invalid JSON");
+			return fail_at(&c, off, "", "invalid JSON: unexpected '%c'", text[off]);
+		return fail_at(&c, off, "", "invalid JSON: unexpected byte 0x%02x",
+			       (unsigned char)text[off]);
 	}
 	off = (size_t)(end - text);
 	while (off < len && is_space(text[off]))
