@@ -45,28 +45,28 @@ static const struct {
 	const char *arch;
 	enum family fam;
 } families[] = {
-	{"llama", "LlamaForCausalLM", FAM_LLAMA},
-	{"mistral", "MistralForCausalLM", FAM_MISTRAL},
-	{"mixtral", "MixtralForCausalLM", FAM_MIXTRAL},
-	{"qwen2", "Qwen2ForCausalLM", FAM_QWEN2},
-	{"qwen3", "Qwen3ForCausalLM", FAM_QWEN3},
-	{"qwen3_moe", "Qwen3MoeForCausalLM", FAM_QWEN3_MOE},
-	{"gemma", "GemmaForCausalLM", FAM_GEMMA},
-	{"gemma2", "Gemma2ForCausalLM", FAM_GEMMA2},
-	{"phi3", "Phi3ForCausalLM", FAM_PHI3},
-	{"gpt2", "GPT2LMHeadModel", FAM_GPT2},
-	{"falcon", "FalconForCausalLM", FAM_FALCON},
-	{"RefinedWeb", "RWForCausalLM", FAM_FALCON},
-	{"RefinedWebModel", NULL, FAM_FALCON},
-	{"opt", "OPTForCausalLM", FAM_OPT},
-	{"bloom", "BloomForCausalLM", FAM_BLOOM},
-	{NULL, "BloomModel", FAM_BLOOM},
-	{"deepseek_v2", "DeepseekV2ForCausalLM", FAM_DEEPSEEK},
-	{"deepseek_v3", "DeepseekV3ForCausalLM", FAM_DEEPSEEK},
+    {"llama", "LlamaForCausalLM", FAM_LLAMA},
+    {"mistral", "MistralForCausalLM", FAM_MISTRAL},
+    {"mixtral", "MixtralForCausalLM", FAM_MIXTRAL},
+    {"qwen2", "Qwen2ForCausalLM", FAM_QWEN2},
+    {"qwen3", "Qwen3ForCausalLM", FAM_QWEN3},
+    {"qwen3_moe", "Qwen3MoeForCausalLM", FAM_QWEN3_MOE},
+    {"gemma", "GemmaForCausalLM", FAM_GEMMA},
+    {"gemma2", "Gemma2ForCausalLM", FAM_GEMMA2},
+    {"phi3", "Phi3ForCausalLM", FAM_PHI3},
+    {"gpt2", "GPT2LMHeadModel", FAM_GPT2},
+    {"falcon", "FalconForCausalLM", FAM_FALCON},
+    {"RefinedWeb", "RWForCausalLM", FAM_FALCON},
+    {"RefinedWebModel", NULL, FAM_FALCON},
+    {"opt", "OPTForCausalLM", FAM_OPT},
+    {"bloom", "BloomForCausalLM", FAM_BLOOM},
+    {NULL, "BloomModel", FAM_BLOOM},
+    {"deepseek_v2", "DeepseekV2ForCausalLM", FAM_DEEPSEEK},
+    {"deepseek_v3", "DeepseekV3ForCausalLM", FAM_DEEPSEEK},
 };
 
-#define KNOWN_TYPES                                                                             \
-	"llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, phi3, gpt2, falcon, " \
+#define KNOWN_TYPES                                                                                \
+	"llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, phi3, gpt2, falcon, "    \
 	"opt, bloom, deepseek_v2, deepseek_v3"
 
 struct hf {
@@ -135,7 +135,7 @@ static size_t key_offset(const char *t, size_t n, const char *key)
 }
 
 static int fail_at(struct hf *c, size_t off, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int fail_at(struct hf *c, size_t off, const char *field, const char *fmt, ...)
 {
@@ -321,9 +321,10 @@ static int read_qwen3_moe(struct hf *c, struct model *m)
 	}
 	m->moe.dense_layers = dense;
 	if (dense && !m->ffn)
-		return fail_at(c, key_offset(c->text, c->len, NULL), "intermediate_size",
-			       "missing 'intermediate_size' (a %s config with dense layers needs it)",
-			       c->type);
+		return fail_at(
+		    c, key_offset(c->text, c->len, NULL), "intermediate_size",
+		    "missing 'intermediate_size' (a %s config with dense layers needs it)",
+		    c->type);
 	return 0;
 }
 
@@ -376,7 +377,7 @@ static int read_falcon(struct hf *c, struct model *m)
 	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
 	    opt_bool(c, "new_decoder_architecture",
 		     has_key(c, "n_head_kv") || strcmp(c->type, "RefinedWeb") == 0 ||
-			     strcmp(c->type, "RWForCausalLM") == 0,
+			 strcmp(c->type, "RWForCausalLM") == 0,
 		     &new_arch) ||
 	    opt_bool(c, "multi_query", hf_keys, &multi_query) ||
 	    opt_bool(c, "parallel_attn", hf_keys, &parallel) ||
@@ -503,8 +504,7 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		if (read_llama_like(c, m, true, false, 2048))
 			return -1;
 		/* Phi-3-mini attends over a sliding window of sliding_window tokens. */
-		return fam == FAM_PHI3 ? opt_int(c, "sliding_window", 0, 0, &m->sliding_window)
-				       : 0;
+		return fam == FAM_PHI3 ? opt_int(c, "sliding_window", 0, 0, &m->sliding_window) : 0;
 	case FAM_MISTRAL: /* MistralConfig and MixtralConfig default to 4096 x 32 tokens */
 		if (read_llama_like(c, m, true, false, 131072))
 			return -1;
@@ -598,9 +598,9 @@ static int find_family(struct hf *c, enum family *fam)
 		return fail_at(c, key_offset(c->text, c->len, "model_type"), "model_type",
 			       "unknown model_type '%.80s' (known: " KNOWN_TYPES ")",
 			       type->valuestring);
-	return fail_at(c, key_offset(c->text, c->len, NULL), "model_type",
-		       "missing 'model_type' (and no known name in 'architectures'; known: " KNOWN_TYPES
-		       ")");
+	return fail_at(
+	    c, key_offset(c->text, c->len, NULL), "model_type",
+	    "missing 'model_type' (and no known name in 'architectures'; known: " KNOWN_TYPES ")");
 }
 
 int hf_config_parse(const char *text, size_t len, const char *file, struct model *out,

@@ -25,13 +25,13 @@
  * Among those shapes the one whose exact count is closest to params is taken; a tie goes
  * to the aspect nearest 128, then to the narrower model. Given 6,738,415,616 (Llama 2 7B)
  * it returns Llama 2 7B's shape exactly. */
-#define STD_VOCAB         32000
-#define STD_HEAD_DIM      128
-#define STD_FFN_MULTIPLE  256
-#define STD_ASPECT        128.0
-#define STD_ASPECT_MIN    96
-#define STD_ASPECT_MAX    136
-#define STD_MAX_HIDDEN_K  1024 /* hidden up to 131072 */
+#define STD_VOCAB	 32000
+#define STD_HEAD_DIM	 128
+#define STD_FFN_MULTIPLE 256
+#define STD_ASPECT	 128.0
+#define STD_ASPECT_MIN	 96
+#define STD_ASPECT_MAX	 136
+#define STD_MAX_HIDDEN_K 1024 /* hidden up to 131072 */
 
 static int std_ffn(int hidden)
 {
@@ -259,7 +259,8 @@ void model_count_params(const struct model *in, struct model_params *out)
 		 * them as one MLP of n_shared x moe_intermediate_size, the same count. */
 		out->expert = mlp_params(m, m->moe.expert_ffn);
 		out->router = h * experts;
-		out->shared = m->moe.shared > 0 ? m->moe.shared * mlp_params(m, m->moe.shared_ffn) : 0;
+		out->shared =
+		    m->moe.shared > 0 ? m->moe.shared * mlp_params(m, m->moe.shared_ffn) : 0;
 	}
 
 	out->total = out->embedding + out->head + out->final_norm +
@@ -281,8 +282,8 @@ void model_count_params(const struct model *in, struct model_params *out)
 		largest = max2(largest, mlp_largest(m, m->moe.expert_ffn));
 		largest = max2(largest, out->router);
 		if (m->moe.shared > 0)
-			largest = max2(largest, mlp_largest(m, (double)m->moe.shared *
-								     m->moe.shared_ffn));
+			largest = max2(largest,
+				       mlp_largest(m, (double)m->moe.shared * m->moe.shared_ffn));
 	}
 	out->largest_layer = largest;
 
