@@ -8,7 +8,6 @@
 #include "hf_config.h"
 
 #include <cJSON.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -173,6 +172,19 @@ static const char *kind_name(const cJSON *it)
 	return "a number";
 }
 
+/* The largest value a key may hold: the ranges of the scenario's model fields (so an
+ * imported model is a valid scenario, and no loop over layers runs for ever). */
+static int key_max(const char *key)
+{
+	if (strcmp(key, "num_hidden_layers") == 0 || strcmp(key, "n_layer") == 0)
+		return 10000;
+	if (strcmp(key, "max_position_embeddings") == 0 || strcmp(key, "n_positions") == 0 ||
+	    strcmp(key, "seq_length") == 0 || strcmp(key, "max_sequence_length") == 0 ||
+	    strcmp(key, "sliding_window") == 0)
+		return 100000000;
+	return 16777216;
+}
+
 /* An integer >= min under key: 1 when found (and *out set), 0 when absent or null, -1 on
  * a value that is not such an integer. */
 static int get_int(struct hf *c, const char *key, int min, int *out)
@@ -187,10 +199,13 @@ static int get_int(struct hf *c, const char *key, int min, int *out)
 	if (!cJSON_IsNumber(it))
 		return fail_at(c, off, key, "'%s' must be an integer, not %s", key, kind_name(it));
 	v = it->valuedouble;
-	if (v != floor(v) || v > INT_MAX)
+	if (v != floor(v))
 		return fail_at(c, off, key, "'%s' must be an integer (got %.17g)", key, v);
 	if (v < min)
 		return fail_at(c, off, key, "'%s' must be at least %d (got %.17g)", key, min, v);
+	if (v > key_max(key))
+		return fail_at(c, off, key, "'%s' must be at most %d (got %.17g)", key,
+			       key_max(key), v);
 	*out = (int)v;
 	return 1;
 }

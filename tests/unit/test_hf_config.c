@@ -491,6 +491,9 @@ static void test_error_unknown_architecture(void **state)
 	e = parse_fail("{\"hidden_size\": 64}");
 	assert_string_equal(e.field, "model_type");
 	assert_non_null(strstr(e.message, "missing 'model_type'"));
+	/* A layer count beyond the scenario's range (and no loop over two billion layers). */
+	e = parse_fail("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 2000000000}");
+	assert_string_equal(e.field, "num_hidden_layers");
 	e = parse_fail("{\"model_type\": 7}");
 	assert_string_equal(e.field, "model_type");
 }
@@ -518,6 +521,10 @@ static void test_error_bad_values(void **state)
 	assert_string_equal(e.field, "hidden_size");
 	assert_non_null(strstr(e.message, "string"));
 	snprintf(text, sizeof(text), "%s \"hidden_size\": 1e12}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	assert_non_null(strstr(e.message, "at most"));
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 1e400}", head);
 	e = parse_fail(text);
 	assert_string_equal(e.field, "hidden_size");
 	snprintf(text, sizeof(text), "%s \"hidden_size\": 0}", head);
