@@ -82,13 +82,17 @@ struct model_params {
 };
 
 /* Fills out with the architecture the plan uses: the shape fields as given, or, for a
- * model given only by `params`, the standard shape documented in model.c (a Llama-style
- * decoder whose count matches params). *assumed (when not NULL) says whether the shape was
- * assumed. kv_heads and head_dim are filled in from their defaults. Never fails. */
+ * model given only by `params` (params > 0 with layers or hidden missing), the standard
+ * shape documented in model.c (a Llama-style decoder whose count matches params; params is
+ * kept, so the reported total is exactly params). *assumed (when not NULL) says whether
+ * the shape was assumed. kv_heads, head_dim, norms_per_layer and moe.shared_ffn are filled
+ * in from their defaults. in and out may be the same. Never fails. */
 void model_resolve(const struct model *in, struct model *out, bool *assumed);
 
-/* Exact parameter counts of a resolved model. When m->params is set and the shape was
- * given too, total is m->params and the other figures are scaled to match. */
+/* Exact parameter counts of a resolved model (defaults are applied here too, but a model
+ * given only by params counts nothing until model_resolve gives it a shape). When
+ * m->params is set and the shape was given too, total is m->params and the other figures
+ * are scaled to match. Pure arithmetic: no allocation, no loop over layers. */
 void model_count_params(const struct model *m, struct model_params *out);
 
 /* How many layers have a mixture-of-experts MLP (0 for a dense model); the others have a

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "hf_config.h"
 
@@ -540,6 +541,36 @@ static void test_error_bad_values(void **state)
 	assert_int_equal(e.column, 53); /* the top-level -1, not the nested 1 at 34 */
 }
 
+/* Adding a model is dropping its config.json into catalog/models: every one imports. */
+static void test_catalog_models_import(void **state)
+{
+	DIR *d = opendir("catalog/models");
+	struct dirent *de;
+	int n = 0;
+	(void)state;
+	if (!d)
+		skip(); /* the catalog is not in this tree */
+	while ((de = readdir(d)) != NULL) {
+		char path[512], buf[700];
+		struct model m, r;
+		struct model_params p;
+		struct gp_error err = {0};
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		snprintf(path, sizeof(path), "catalog/models/%s", de->d_name);
+		if (hf_config_load_file(path, &m, &err) != 0)
+			fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+		model_resolve(&m, &r, NULL);
+		model_count_params(&r, &p);
+		assert_true(p.total > 1e8 && p.active > 1e8 && p.active <= p.total);
+		assert_true(r.max_context > 0);
+		n++;
+	}
+	closedir(d);
+	assert_true(n > 0);
+}
+
 static void test_error_file(void **state)
 {
 	struct model m;
@@ -574,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_error_missing_field),
 		cmocka_unit_test(test_error_unknown_architecture),
 		cmocka_unit_test(test_error_bad_values),
+		cmocka_unit_test(test_catalog_models_import),
 		cmocka_unit_test(test_error_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
