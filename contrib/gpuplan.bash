@@ -45,6 +45,8 @@ model.position_embeddings
 model.embedding_norm
 model.parallel_block
 model.sliding_window
+model.embed_dim
+model.no_final_norm
 workload.kind
 workload.precision
 workload.seq_len
@@ -143,7 +145,7 @@ _gpuplan_values()
 	model.mlp) echo gated plain ;;
 	model.norm) echo rmsnorm layernorm ;;
 	model.tied_embeddings | model.attention_bias | model.qkv_bias | model.mlp_bias | \
-		model.qk_norm | model.embedding_norm | model.parallel_block | \
+		model.qk_norm | model.embedding_norm | model.parallel_block | model.no_final_norm | \
 		workload.flash_attention | parallel.sequence_parallel) echo true false ;;
 	esac
 }
