@@ -16,6 +16,18 @@ if [ ! -x $cmp ] || [ tests/golden/golden_cmp.c -nt $cmp ]; then
 		$(pkg-config --cflags libcjson) -o $cmp tests/golden/golden_cmp.c \
 		$(pkg-config --libs libcjson) -lm || { echo "cannot build $cmp"; exit 1; }
 fi
+# The comparer's self-test: it must pass what holds and catch each of 11 mismatches.
+st=tests/golden/selftest
+if ! $cmp -g $st/fake-gpuplan $st/pass.json; then
+	echo "FAIL golden_cmp self-test: $st/pass.json should pass"
+	exit 1
+fi
+n=$($cmp -g $st/fake-gpuplan $st/fail.json 2>&1 | grep -c '^FAIL')
+if [ "$n" != 11 ]; then
+	echo "FAIL golden_cmp self-test: $st/fail.json gave $n failures, expected 11"
+	exit 1
+fi
+
 if [ ! -x "$GPUPLAN" ]; then
 	echo "no $GPUPLAN (run make first)"
 	exit 1
@@ -50,6 +62,7 @@ fi
 
 for e in $list; do
 	if $cmp -g "$GPUPLAN" "$e" 2>$B/err; then
+		echo "ok   $e"
 		passed=$((passed + 1))
 	else
 		cat $B/err
