@@ -68,19 +68,35 @@ for x in 0 1 2; do
 	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' $man1 | grep -qx ".B $x" ||
 		fail "$man1: exit status $x not described"
 done
-# terminal UI keys (issue 4) and the command line (SPEC)
-for k in Tab Shift\\-Tab Enter Esc Left Right Ctrl\\-R F1 ':set' ':w' ':e' ':q' ':q!' ':help'; do
-	grep -qF "$k" $man1 || fail "$man1: UI key '$k' missing"
+# every key bound in the UI's key table (ui/keys.c, when it is there) has an entry under
+# Keys: the key names as the page writes them, one a line
+keys_section=$(sed -n '/^\.SS Keys/,/^\.SS Command line/p' $man1 | grep -E '^\.BR? ' |
+	sed -e 's/^\.BR* //' -e 's/\\-/-/g' -e 's/"//g' -e 's/,/ /g' | tr -s ' ' '\n')
+# the keys of issue 4, and the command line of the SPEC
+for k in Tab Shift-Tab Up Down j k Enter Esc + - Left Right u Ctrl-R b e F1 '?' :; do
+	echo "$keys_section" | grep -qxF -- "$k" || fail "$man1: UI key '$k' has no entry under Keys"
 done
-for k in u b e j k '?' '+' ':'; do
-	sed -n '/^\.SS Keys/,/^\.SS Command line/p' $man1 | grep -qE "^\.B[R]? (.*, )?\\\\?\\$k( |,|$)|^\\.B[R]? .*\"?\\$k\"?( |$)" ||
-		fail "$man1: UI key '$k' has no entry under Keys"
+for k in ':set ' ':w ' ':e ' ':q' ':q!' ':help'; do
+	sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qF "$k" ||
+		fail "$man1: command line '$k' missing"
 done
-# keys of the UI's key table, when it exists: each named key must be in the page
 if [ -f ui/keys.c ]; then
-	for k in $(sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p' ui/keys.c | sort -u); do
-		grep -qF "$k" $man1 || fail "$man1: key '$k' of ui/keys.c missing"
+	ui_keys=$(sed -n '/^static const struct key_binding bindings\[\]/,/^};/p' ui/keys.c |
+		sed -n 's/^[[:space:]]*{\(.*\), ACT_[A-Z_0-9]*},.*/\1/p' | sed \
+		-e "s/^'\\\\t'$/Tab/" -e "s/^'\\\\[nr]'$/Enter/" -e "s/^'\\(.\\)'$/\\1/" \
+		-e 's/^KEYF(KEY_BTAB)$/Shift-Tab/' -e 's/^KEYF(KEY_UP)$/Up/' -e 's/^KEYF(KEY_DOWN)$/Down/' \
+		-e 's/^KEYF(KEY_LEFT)$/Left/' -e 's/^KEYF(KEY_RIGHT)$/Right/' \
+		-e 's/^KEYF(KEY_PPAGE)$/PgUp/' -e 's/^KEYF(KEY_NPAGE)$/PgDn/' \
+		-e 's/^KEYF(KEY_HOME)$/Home/' -e 's/^KEYF(KEY_END)$/End/' -e 's/^KEYF(KEY_ENTER)$/Enter/' \
+		-e 's/^KEYF(KEY_F(\([0-9]*\)))$/F\1/' \
+		-e "s/^KEY_CTRL('\\(.\\)')$/Ctrl-\\1/" | sort -u)
+	[ -n "$ui_keys" ] || fail "ui/keys.c: no key bindings found (has the table moved?)"
+	for k in $ui_keys; do
+		case $k in Ctrl-?) k=$(echo "$k" | tr '[:lower:]' '[:upper:]' | sed 's/^CTRL/Ctrl/') ;; esac
+		echo "$keys_section" | grep -qxF -- "$k" ||
+			fail "$man1: key '$k' of ui/keys.c has no entry under Keys"
 	done
+	echo "UI keys: $(echo "$ui_keys" | wc -l)"
 fi
 
 # 4. the completion's key list is the generated one, and it completes
@@ -114,6 +130,22 @@ memory.per_gpu.optimizer memory.per_gpu.overhead"
 		if [ "$out" != "$expect" ]; then
 			fail "$comp: completions differ"
 			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"
+		fi
+		# catalog ids come from the program itself, when it is built
+		if [ -x ./gpuplan ] && ./gpuplan catalog gpus >/dev/null 2>&1; then
+			out=$(bash -c '
+				source contrib/gpuplan.bash || exit 1
+				t() { COMP_LINE=$1; COMP_POINT=${#1}; read -ra COMP_WORDS <<<"$1"
+				      COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; echo "${COMPREPLY[*]}"; }
+				t "./gpuplan report x.yaml --set hardware.gpu=h20"
+				t "./gpuplan report x.yaml --set model.preset=llama-3.1-"
+			' 2>&1)
+			expect="h200 h200-nvl
+llama-3.1-405b llama-3.1-70b llama-3.1-8b"
+			if [ "$out" != "$expect" ]; then
+				fail "$comp: catalog id completions differ"
+				printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"
+			fi
 		fi
 	fi
 fi
