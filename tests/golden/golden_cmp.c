@@ -2,6 +2,8 @@
  *
  *   golden_cmp [-g GPUPLAN] EXPECTED.json      run the scenario, compare, exit 1 on a mismatch
  *   golden_cmp [-g GPUPLAN] -p FILE KEY...     print the keys' values as checks, for pinning
+ *   golden_cmp -s A.json B.json                the two reports are the same, but for
+ *                                              scenario.file (for `gpuplan fmt`)
  *
  * An expectation file (tests/golden/expected/<scenario path>.json) is one object:
  *
@@ -615,6 +617,68 @@ static int pin(const char *scenario, char **keys, int nkeys)
 	return 0;
 }
 
+/* Whether two JSON values are the same; prints the first difference under path. */
+static int same_json(const cJSON *a, const cJSON *b, const char *path)
+{
+	char sub[512], sa[128], sb[128];
+	const cJSON *el;
+
+	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
+		int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
+		cJSON_ArrayForEach(el, a)
+		{
+			snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", el->string);
+			if (strcmp(sub, "scenario.file") == 0)
+				continue;
+			if (!same_json(el, cJSON_GetObjectItemCaseSensitive(b, el->string), sub))
+				return 0;
+		}
+		if (na != nb) {
+			fprintf(stderr, "%s: %d keys vs %d\n", path[0] ? path : "(top)", na, nb);
+			return 0;
+		}
+		return 1;
+	}
+	if (cJSON_IsArray(a) && cJSON_IsArray(b)) {
+		int n = cJSON_GetArraySize(a);
+		if (n != cJSON_GetArraySize(b)) {
+			fprintf(stderr, "%s: %d elements vs %d\n", path, n, cJSON_GetArraySize(b));
+			return 0;
+		}
+		for (int i = 0; i < n; i++) {
+			snprintf(sub, sizeof(sub), "%s[%d]", path, i);
+			if (!same_json(cJSON_GetArrayItem(a, i), cJSON_GetArrayItem(b, i), sub))
+				return 0;
+		}
+		return 1;
+	}
+	if ((cJSON_IsNumber(a) && cJSON_IsNumber(b) && a->valuedouble == b->valuedouble) ||
+	    (cJSON_IsString(a) && cJSON_IsString(b) &&
+	     strcmp(a->valuestring, b->valuestring) == 0) ||
+	    (cJSON_IsBool(a) && cJSON_IsBool(b) && cJSON_IsTrue(a) == cJSON_IsTrue(b)) ||
+	    (cJSON_IsNull(a) && cJSON_IsNull(b)))
+		return 1;
+	describe(a, sa, sizeof(sa));
+	describe(b, sb, sizeof(sb));
+	fprintf(stderr, "%s: %s vs %s\n", path, sa, sb);
+	return 0;
+}
+
+static int same_files(const char *pa, const char *pb)
+{
+	char *ta = read_file(pa), *tb = read_file(pb);
+	cJSON *a = ta ? cJSON_Parse(ta) : NULL, *b = tb ? cJSON_Parse(tb) : NULL;
+	int ok = a && b && same_json(a, b, "");
+
+	if (!a || !b)
+		fprintf(stderr, "%s: not JSON\n", !a ? pa : pb);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	free(ta);
+	free(tb);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -623,11 +687,14 @@ int main(int argc, char **argv)
 		gpuplan = argv[i + 1];
 		i += 2;
 	}
+	if (argc == 4 && strcmp(argv[1], "-s") == 0)
+		return same_files(argv[2], argv[3]);
 	if (i + 1 < argc && strcmp(argv[i], "-p") == 0)
 		return pin(argv[i + 1], argv + i + 2, argc - i - 2);
 	if (i + 1 != argc) {
 		fprintf(stderr, "usage: golden_cmp [-g GPUPLAN] EXPECTED.json\n"
-				"       golden_cmp [-g GPUPLAN] -p SCENARIO KEY...\n");
+				"       golden_cmp [-g GPUPLAN] -p SCENARIO KEY...\n"
+				"       golden_cmp -s A.json B.json\n");
 		return 2;
 	}
 	return check_file(argv[i]);

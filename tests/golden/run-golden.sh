@@ -69,5 +69,30 @@ for e in $list; do
 		failed=$((failed + 1))
 	fi
 done
+# `gpuplan fmt` on every shipped scenario: idempotent, and the results never change
+# (issue 5). Only when the whole set is run.
+if [ $# -eq 0 ]; then
+	for s in $(find scenarios -name '*.yaml' | sort); do
+		if ! "$GPUPLAN" fmt "$s" >$B/fmt1.yaml 2>$B/err ||
+			! "$GPUPLAN" fmt $B/fmt1.yaml >$B/fmt2.yaml 2>>$B/err; then
+			echo "FAIL $s: gpuplan fmt failed"
+			cat $B/err
+			failed=$((failed + 1))
+		elif ! cmp -s $B/fmt1.yaml $B/fmt2.yaml; then
+			echo "FAIL $s: gpuplan fmt is not idempotent"
+			diff $B/fmt1.yaml $B/fmt2.yaml | head -20
+			failed=$((failed + 1))
+		elif ! "$GPUPLAN" report "$s" --json >$B/r1.json 2>$B/err ||
+			! "$GPUPLAN" report $B/fmt1.yaml --json >$B/r2.json 2>>$B/err ||
+			! $cmp -s $B/r1.json $B/r2.json 2>>$B/err; then
+			echo "FAIL $s: the report of its gpuplan fmt output differs"
+			cat $B/err
+			failed=$((failed + 1))
+		else
+			passed=$((passed + 1))
+		fi
+	done
+fi
+
 echo "golden: $passed passed, $failed failed"
 [ $failed = 0 ]
