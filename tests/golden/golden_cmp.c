@@ -355,7 +355,9 @@ static void check_json(const cJSON *check, struct run *runs, int nruns, int cur)
 			    strcmp(el->valuestring, got->valuestring) == 0)
 				return;
 		}
-		fail(cur, key, "got %s, expected one of %s", got_s, cJSON_PrintUnformatted(one_of));
+		char *list = cJSON_PrintUnformatted(one_of);
+		fail(cur, key, "got %s, expected one of %s", got_s, list ? list : "?");
+		free(list);
 		return;
 	}
 	if (lo || hi) {
@@ -469,9 +471,10 @@ static void check_text(const cJSON *check, const char *text, int cur)
 		{
 			const char *q = cJSON_IsString(el) ? strstr(p, el->valuestring) : NULL;
 			if (!q) {
+				char *list = cJSON_PrintUnformatted(order);
 				fail(cur, what, "\"%s\" not found after the earlier items of %s",
-				     cJSON_IsString(el) ? el->valuestring : "?",
-				     cJSON_PrintUnformatted(order));
+				     cJSON_IsString(el) ? el->valuestring : "?", list ? list : "?");
+				free(list);
 				break;
 			}
 			p = q + strlen(el->valuestring);
