@@ -609,10 +609,13 @@ static int pin(const char *scenario, char **keys, int nkeys)
 		char s[128];
 		describe(v, s, sizeof(s));
 		if (cJSON_IsNumber(v))
-			printf("    {\"key\": \"%s\", \"value\": %.6g, \"rel\": 0.02},\n", keys[i],
-			       v->valuedouble);
+			printf("    {\"key\": \"%s\", \"value\": %.6g, \"rel\": 0.02, \"source\": "
+			       "\"regression guard: the value gpuplan gave on DATE; 2%%\"},\n",
+			       keys[i], v->valuedouble);
 		else
-			printf("    {\"key\": \"%s\", \"value\": %s},\n", keys[i], s);
+			printf("    {\"key\": \"%s\", \"value\": %s, \"source\": \"regression guard: "
+			       "the value gpuplan gave on DATE\"},\n",
+			       keys[i], s);
 	}
 	cJSON_Delete(r.json);
 	free(r.text);
