@@ -1,0 +1,797 @@
+/* cli.c - gpuplan's command line: parse arguments, load, call the core, print.
+ *
+ * Every command builds its whole output in memory and writes it only once nothing can
+ * fail any more, so an error leaves standard output empty (SPEC "Command line": a message
+ * on stderr, nothing on stdout, exit 2 for bad usage or input, 1 for I/O).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "diff.h"
+#include "error.h"
+#include "file.h"
+#include "hf_config.h"
+#include "model.h"
+#include "plan.h"
+#include "report.h"
+#include "report_json.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "units.h"
+
+#if defined(__has_include)
+#if __has_include("explain.h")
+#include "explain.h"
+#define CLI_HAVE_EXPLAIN 1
+#endif
+#endif
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "unknown"
+#endif
+
+#define EXIT_USAGE 2
+#define EXIT_IO 1
+
+#define MAX_ARGS 8
+#define MAX_SETS 64
+
+/* options a command accepts */
+enum {
+	OPT_SET = 1u << 0,
+	OPT_JSON = 1u << 1,
+	OPT_MARKDOWN = 1u << 2,
+	OPT_OUTPUT = 1u << 3,
+	OPT_ASCII = 1u << 4,
+	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware */
+};
+
+struct cli {
+	const char *cmd; /* "report", or NULL for the terminal UI */
+	char exe[PATH_MAX];
+	struct catalog *cat;
+	int nargs;
+	const char *args[MAX_ARGS];
+	int nsets;
+	const char *sets[MAX_SETS];
+	bool json, markdown, ascii, help, hardware;
+	const char *output;
+	const char *top, *by;
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct cli *c);
+	unsigned opts;
+	int min_args, max_args;
+	const char *usage;
+	const char *help;
+};
+
+static int cli_usage_error(struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static const struct command *command_find(const char *name);
+
+/* Messages ----------------------------------------------------------------------------- */
+
+static int cli_usage_error(struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+	const struct command *cmd = c->cmd ? command_find(c->cmd) : NULL;
+
+	fprintf(stderr, "gpuplan%s%s: ", c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "usage: %s\n", cmd->usage);
+	else
+		fprintf(stderr, "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]..., or gpuplan "
+				"COMMAND ...; see gpuplan --help\n");
+	return EXIT_USAGE;
+}
+
+/* Prints an error as FILE:LINE:COL: message (with fallback as the file when it names
+ * none); returns its exit status. */
+static int cli_print_error(const struct gp_error *err, const char *fallback)
+{
+	char buf[1024];
+	struct gp_error e = *err;
+
+	if (!e.file[0] && fallback)
+		snprintf(e.file, sizeof(e.file), "%s", fallback);
+	fprintf(stderr, "%s\n", gp_error_format(&e, buf, sizeof(buf)));
+	return gp_error_exit_status(err);
+}
+
+static void cli_print_problems(const struct gp_problems *probs, const char *fallback)
+{
+	for (int i = 0; i < probs->count; i++)
+		cli_print_error(&probs->items[i], fallback);
+	if (probs->dropped)
+		fprintf(stderr, "%s: %d more problems not shown\n", fallback ? fallback : "gpuplan",
+			probs->dropped);
+}
+
+/* Writes text to standard output; 0, or EXIT_IO with a message. */
+static int cli_write(const char *text, size_t len)
+{
+	if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout) != 0) {
+		fprintf(stderr, "gpuplan: writing standard output: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+/* Writes the buffer, or says it ran out of memory. */
+static int cli_write_buf(const struct report_buf *b)
+{
+	if (b->failed) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	return cli_write(b->data ? b->data : "", b->len);
+}
+
+/* Loading ------------------------------------------------------------------------------ */
+
+static int cli_load_catalog(struct cli *c)
+{
+	struct gp_error err = {0};
+	ssize_t n;
+
+	if (c->cat)
+		return 0;
+	/* the catalog lives beside the executable: resolve it even when run through $PATH */
+	n = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
+	c->exe[n > 0 ? n : 0] = '\0';
+	c->cat = catalog_new();
+	if (!c->cat) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : NULL, &err) != 0)
+		return cli_print_error(&err, "catalog");
+	return 0;
+}
+
+/* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
+ * when validate is true, refuses a scenario with problems, printing all of them. Returns
+ * 0 or the exit status. */
+static int cli_load(struct cli *c, const char *path, struct scenario *s,
+		    struct scenario_source *src, bool validate)
+{
+	struct gp_problems *probs;
+	struct gp_error err = {0};
+	int rc;
+
+	if ((rc = cli_load_catalog(c)) != 0)
+		return rc;
+	probs = malloc(sizeof(*probs));
+	if (!probs) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	gp_problems_init(probs);
+	if (src)
+		memset(src, 0, sizeof(*src));
+	if (path) {
+		if (scenario_load_file(path, c->cat, s, src, probs, &err) != 0) {
+			if (probs->count)
+				cli_print_problems(probs, path);
+			else
+				cli_print_error(&err, path);
+			rc = probs->count ? EXIT_USAGE : gp_error_exit_status(&err);
+			if (!probs->count && err.code == GP_OK)
+				rc = EXIT_USAGE;
+			goto out;
+		}
+	} else if (scenario_init_builtin(s, c->cat, &err) != 0) {
+		rc = cli_print_error(&err, "built-in scenario");
+		goto out;
+	}
+	for (int i = 0; i < c->nsets; i++) {
+		if (scenario_set_assignment(s, c->cat, c->sets[i], &err) != 0) {
+			char buf[1024];
+			err.file[0] = '\0';
+			fprintf(stderr, "--set %s: %s\n", c->sets[i], gp_error_format(&err, buf, sizeof(buf)));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (validate) {
+		gp_problems_init(probs);
+		scenario_validate(s, src, probs);
+		if (probs->count) {
+			cli_print_problems(probs, path ? path : "built-in scenario");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(probs);
+	return rc;
+}
+
+/* Commands ----------------------------------------------------------------------------- */
+
+static int cmd_report(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *p = malloc(sizeof(*p));
+	struct report_buf b = {0};
+	int rc;
+
+	if (!s || !src || !p) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	plan_compute(s, p);
+	if (c->json) {
+		struct cJSON *j = report_json_build(s, p);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	if (c->markdown)
+		report_markdown(&b, s, p);
+	else
+		report_text(&b, s, p);
+	rc = cli_write_buf(&b);
+out:
+	report_buf_release(&b);
+	free(s);
+	free(src);
+	free(p);
+	return rc;
+}
+
+static int cmd_explain(struct cli *c)
+{
+#ifdef CLI_HAVE_EXPLAIN
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *p = malloc(sizeof(*p));
+	size_t size = 1 << 16;
+	char *buf = malloc(size);
+	struct gp_error err = {0};
+	int rc;
+
+	if (!s || !src || !p || !buf) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	plan_compute(s, p);
+	if (c->nargs < 2) {
+		const char *const *keys = explain_keys();
+		cli_usage_error(c, "missing KEY; keys it explains:");
+		for (int i = 0; keys && keys[i]; i++)
+			fprintf(stderr, "  %s\n", keys[i]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	buf[0] = '\0';
+	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
+		rc = cli_print_error(&err, NULL);
+		goto out;
+	}
+	rc = cli_write(buf, strlen(buf));
+out:
+	free(s);
+	free(src);
+	free(p);
+	free(buf);
+	return rc;
+#else
+	(void)c;
+	fprintf(stderr, "gpuplan explain: not available in this build (src/explain.h missing)\n");
+	return EXIT_IO;
+#endif
+}
+
+static int cmd_diff(struct cli *c)
+{
+	struct scenario *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *pa = malloc(sizeof(*pa)), *pb = malloc(sizeof(*pb));
+	struct diff *d = malloc(sizeof(*d));
+	struct report_buf out = {0};
+	int rc;
+
+	if (!a || !b || !src || !pa || !pb || !d) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0) {
+		rc = cli_usage_error(c, "standard input ('-') can be only one of A and B");
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], a, src, true)) != 0 ||
+	    (rc = cli_load(c, c->args[1], b, src, true)) != 0)
+		goto out;
+	plan_compute(a, pa);
+	plan_compute(b, pb);
+	diff_compute(a, pa, b, pb, d);
+	if (c->json) {
+		struct cJSON *j = report_json_diff(d, a, pa, b, pb);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	if (c->markdown)
+		diff_markdown(&out, d, c->args[0], c->args[1]);
+	else
+		diff_text(&out, d, c->args[0], c->args[1]);
+	rc = cli_write_buf(&out);
+out:
+	report_buf_release(&out);
+	free(a);
+	free(b);
+	free(src);
+	free(pa);
+	free(pb);
+	free(d);
+	return rc;
+}
+
+static int cmd_search(struct cli *c)
+{
+	(void)c;
+	fprintf(stderr, "gpuplan search: search is not implemented yet\n");
+	return EXIT_IO;
+}
+
+static int cmd_import(struct cli *c)
+{
+	struct model m;
+	struct gp_error err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (hf_config_load_file(c->args[0], &m, &err) != 0)
+		return cli_print_error(&err, c->args[0]);
+	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
+		return cli_print_error(&err, c->args[0]);
+	if (c->output) {
+		rc = file_write_atomic(c->output, text, len, &err) != 0 ? cli_print_error(&err, c->output)
+									: 0;
+	} else {
+		rc = cli_write(text, len);
+	}
+	free(text);
+	return rc;
+}
+
+static int cmd_check(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct gp_problems *probs = malloc(sizeof(*probs)), *vp = malloc(sizeof(*vp));
+	struct gp_error err = {0};
+	const char *path = c->args[0];
+	int rc = 0, load_rc;
+
+	if (!s || !src || !probs || !vp) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load_catalog(c)) != 0)
+		goto out;
+	gp_problems_init(probs);
+	gp_problems_init(vp);
+	memset(src, 0, sizeof(*src));
+	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
+	if (load_rc != 0 && !probs->count) {
+		/* nothing was read (a missing file): nothing to validate either */
+		rc = cli_print_error(&err, path);
+		goto out;
+	}
+	for (int i = 0; i < c->nsets; i++) {
+		struct gp_error e = {0};
+		if (scenario_set_assignment(s, c->cat, c->sets[i], &e) != 0) {
+			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
+			gp_problems_add(probs, &e);
+		}
+	}
+	scenario_validate(s, src, vp);
+	/* A value the loader rejected is still unset; leave out the validation problems that
+	 * only repeat it. */
+	for (int i = 0; i < vp->count; i++) {
+		bool repeat = false;
+		for (int j = 0; j < probs->count && vp->items[i].field[0]; j++) {
+			const char *f = probs->items[j].field;
+			size_t n = strlen(vp->items[i].field);
+			if (f[0] && strncmp(f, vp->items[i].field, n) == 0 &&
+			    (f[n] == '\0' || f[n] == '.'))
+				repeat = true;
+		}
+		if (!repeat)
+			gp_problems_add(probs, &vp->items[i]);
+	}
+	if (probs->count || probs->dropped) {
+		cli_print_problems(probs, path);
+		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
+			probs->count + probs->dropped == 1 ? "" : "s");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	{
+		char line[600];
+		snprintf(line, sizeof(line), "%s: ok\n", path);
+		rc = cli_write(line, strlen(line));
+	}
+out:
+	free(s);
+	free(src);
+	free(probs);
+	free(vp);
+	return rc;
+}
+
+static int cmd_fmt(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct gp_error err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
+		goto out;
+	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
+		rc = cli_print_error(&err, c->args[0]);
+		goto out;
+	}
+	if (c->output)
+		rc = file_write_atomic(c->output, text, len, &err) != 0 ? cli_print_error(&err, c->output)
+									 : 0;
+	else
+		rc = cli_write(text, len);
+out:
+	free(text);
+	free(s);
+	return rc;
+}
+
+static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
+{
+	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16, DTYPE_FP16,
+					   DTYPE_FP8, DTYPE_INT8};
+
+	report_buf_printf(b, "GPUs (dense peak TFLOP/s per precision; '-' = not supported)\n");
+	report_buf_printf(b, "%-16s %7s %10s %6s %6s %6s %6s %6s %6s\n", "ID", "MEMORY", "HBM BW",
+			  "FP32", "TF32", "BF16", "FP16", "FP8", "INT8");
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		char mem[32], bw[32], link[32], pcie[32], price[32], power[32];
+		bool any_sparse = false;
+
+		units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
+		units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
+		report_buf_printf(b, "%-16s %7s %10s", g->id, mem, bw);
+		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+			double v = g->peak_flops[shown[k]];
+			if (v > 0)
+				report_buf_printf(b, " %6.4g", v / 1e12);
+			else
+				report_buf_printf(b, " %6s", "-");
+			if (g->sparse_flops[shown[k]] > 0)
+				any_sparse = true;
+		}
+		report_buf_printf(b, "\n%-16s %s\n", "", g->name);
+		if (any_sparse) {
+			report_buf_printf(b, "%-16s sparse 2:4 (shown, never used as peak):", "");
+			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
+				if (g->sparse_flops[shown[k]] > 0)
+					report_buf_printf(b, " %s %.4g", dtype_name(shown[k]),
+							  g->sparse_flops[shown[k]] / 1e12);
+			report_buf_printf(b, "\n");
+		}
+		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
+		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
+		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
+		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
+		report_buf_printf(b, "%-16s link %s %s, PCIe %s %s, %s, %s/h\n", "",
+				  g->link[0] ? g->link : "-", link, g->pcie[0] ? g->pcie : "-", pcie,
+				  power, price);
+		report_buf_printf(b, "%-16s from %s\n", "", cat->gpu_origin[i]);
+	}
+}
+
+static void catalog_models(struct report_buf *b, const struct catalog *cat)
+{
+	report_buf_printf(b, "Models\n%-16s %8s %8s %6s %6s %9s %8s  %s\n", "ID", "PARAMS", "ACTIVE",
+			  "LAYERS", "HIDDEN", "HEADS/KV", "CONTEXT", "FILE");
+	for (int i = 0; i < cat->nmodels; i++) {
+		struct model m;
+		struct model_params n;
+		char tot[32], act[32], hk[32];
+
+		model_resolve(&cat->models[i].model, &m, NULL);
+		model_count_params(&m, &n);
+		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
+		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
+		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
+		report_buf_printf(b, "%-16s %8s %8s %6d %6d %9s %8d  %s\n", cat->models[i].id, tot,
+				  act, m.layers, m.hidden, hk, m.max_context, cat->model_origin[i]);
+	}
+}
+
+static int cmd_catalog(struct cli *c)
+{
+	struct report_buf b = {0};
+	const char *what = c->nargs ? c->args[0] : "all";
+	int rc;
+
+	if (strcmp(what, "all") && strcmp(what, "gpus") && strcmp(what, "models"))
+		return cli_usage_error(c, "unknown catalog '%s' (expected gpus or models)", what);
+	if ((rc = cli_load_catalog(c)) != 0)
+		return rc;
+	if (strcmp(what, "models"))
+		catalog_gpus(&b, c->cat);
+	if (!strcmp(what, "all"))
+		report_buf_printf(&b, "\n");
+	if (strcmp(what, "gpus"))
+		catalog_models(&b, c->cat);
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
+}
+
+static const struct command commands[] = {
+	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
+	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
+	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
+	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
+	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
+	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE KEY [--set KEY=VALUE]...",
+	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
+	 "then the result and its source. KEY as in the JSON report, e.g.\n"
+	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},
+	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN, 2, 2,
+	 "gpuplan diff A B [--json | --markdown] [--set KEY=VALUE]...",
+	 "Two scenarios side by side: every input that differs, every result that differs with\n"
+	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
+	 "marked with '!!'. --set applies to both.\n"},
+	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_SEARCH, 1, 1,
+	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json]",
+	 "The best parallel layouts for the scenario, ranked (not implemented yet).\n"},
+	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json [-o FILE]",
+	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
+	 "or written atomically to FILE.\n"},
+	{"catalog", cmd_catalog, 0, 0, 1, "gpuplan catalog [gpus | models]",
+	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
+	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"},
+	{"check", cmd_check, OPT_SET, 1, 1, "gpuplan check FILE [--set KEY=VALUE]...",
+	 "Validates a scenario and prints every problem as FILE:LINE:COL: message. Exit status 2\n"
+	 "when there is any, 0 (and 'FILE: ok') when there is none.\n"},
+	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
+	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
+	 "output or atomically to OUT.\n"},
+	{NULL, NULL, 0, 0, 0, NULL, NULL},
+};
+
+static const struct command *command_find(const char *name)
+{
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (strcmp(cmd->name, name) == 0)
+			return cmd;
+	return NULL;
+}
+
+static void cli_print_help(void)
+{
+	printf("gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
+	       GPUPLAN_VERSION);
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		printf("       %s\n", cmd->usage);
+	printf("\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
+	       "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
+	       "'gpuplan COMMAND --help' says more about one command.\n\n"
+	       "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
+	       "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
+}
+
+/* Distance between two short words, for "did you mean". */
+static int cli_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
+
+	if (la >= 32 || lb >= 32)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* Parses argv[first..] into c for a command that accepts opts; returns 0 or the exit
+ * status of a usage error. */
+static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned opts)
+{
+	bool only_args = false;
+
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		const char *value = NULL;
+
+		if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (c->nargs == MAX_ARGS)
+				return cli_usage_error(c, "too many arguments");
+			c->args[c->nargs++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_args = true;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			c->help = true;
+		} else if ((opts & OPT_SET) && (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0)) {
+			value = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!value)
+				return cli_usage_error(c, "--set needs KEY=VALUE (e.g. --set hardware.count=16)");
+			if (c->nsets == MAX_SETS)
+				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
+			c->sets[c->nsets++] = value;
+		} else if ((opts & OPT_JSON) && strcmp(a, "--json") == 0) {
+			c->json = true;
+		} else if ((opts & OPT_MARKDOWN) && strcmp(a, "--markdown") == 0) {
+			c->markdown = true;
+		} else if ((opts & OPT_ASCII) && strcmp(a, "--ascii") == 0) {
+			c->ascii = true;
+		} else if ((opts & OPT_OUTPUT) &&
+			   (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+			    strncmp(a, "--output=", 9) == 0)) {
+			value = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!value || !value[0])
+				return cli_usage_error(c, "%s needs a file name", a);
+			c->output = value;
+		} else if ((opts & OPT_SEARCH) && strcmp(a, "--hardware") == 0) {
+			c->hardware = true;
+		} else if ((opts & OPT_SEARCH) && (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
+			value = i + 1 < argc ? argv[++i] : NULL;
+			if (!value)
+				return cli_usage_error(c, "%s needs a value", a);
+			if (a[2] == 't')
+				c->top = value;
+			else
+				c->by = value;
+		} else {
+			return cli_usage_error(c, "unknown option '%s'", a);
+		}
+	}
+	if (c->json && c->markdown)
+		return cli_usage_error(c, "--json and --markdown cannot be used together");
+	if (c->top) {
+		char *end;
+		long n = strtol(c->top, &end, 10);
+		if (*end || n < 1 || n > 100000)
+			return cli_usage_error(c, "--top '%s' is not a count (expected 1 or more)", c->top);
+	}
+	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))
+		return cli_usage_error(c, "--by '%s' (expected time or cost)", c->by);
+	return 0;
+}
+
+static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
+{
+	struct scenario *s;
+	const char *path;
+	int rc;
+
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII)) != 0)
+		return rc;
+	if (c->help) {
+		cli_print_help();
+		return fflush(stdout) ? EXIT_IO : 0;
+	}
+	if (c->nargs > 1)
+		return cli_usage_error(c, "too many arguments");
+	path = c->nargs ? c->args[0] : NULL;
+	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
+	    !strchr(path, '.')) {
+		for (const struct command *cmd = commands; cmd->name; cmd++)
+			if (cli_distance(path, cmd->name) <= 2)
+				return cli_usage_error(c, "'%s' is neither a command nor a file (did you "
+							  "mean '%s'?)",
+						       path, cmd->name);
+	}
+	if (!ui)
+		return cli_usage_error(c, "this build has no terminal UI");
+	s = malloc(sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	/* the UI shows validation problems beside the fields: only unreadable files stop it */
+	rc = cli_load(c, path, s, NULL, false);
+	if (rc == 0)
+		rc = ui(c->cat, s, path, c->ascii ? CLI_UI_ASCII : 0);
+	free(s);
+	return rc;
+}
+
+int cli_main(int argc, char **argv, cli_ui_fn ui)
+{
+	struct cli *c = calloc(1, sizeof(*c));
+	const struct command *cmd;
+	int rc;
+
+	if (!c) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("gpuplan %s\n", GPUPLAN_VERSION);
+		rc = fflush(stdout) ? EXIT_IO : 0;
+	} else if (argc >= 2 && (cmd = command_find(argv[1])) != NULL) {
+		c->cmd = cmd->name;
+		rc = cli_parse(c, argc, argv, 2, cmd->opts);
+		if (rc == 0 && c->help) {
+			printf("usage: %s\n\n%s", cmd->usage, cmd->help);
+			rc = fflush(stdout) ? EXIT_IO : 0;
+		} else if (rc == 0 && c->nargs < cmd->min_args) {
+			rc = cli_usage_error(c, "missing %s", c->nargs ? "argument" : "FILE");
+		} else if (rc == 0 && c->nargs > cmd->max_args) {
+			rc = cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
+		} else if (rc == 0 && c->output && strcmp(c->output, "-") == 0) {
+			rc = cli_usage_error(c, "-o - : leave out -o to write to standard output");
+		} else if (rc == 0) {
+			rc = cmd->run(c);
+		}
+	} else {
+		rc = cli_run_ui(c, argc, argv, ui);
+	}
+	catalog_free(c->cat);
+	free(c);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/* report_json.h - the JSON report (SPEC "The JSON report"), built with cJSON.
+ *
+ * The only file besides hf_config.c that includes cJSON.h; callers see cJSON trees only as
+ * struct cJSON pointers they pass back here or free with report_json_free().
+ */
+#ifndef GPUPLAN_REPORT_JSON_H
+#define GPUPLAN_REPORT_JSON_H
+
+#include "diff.h"
+#include "plan.h"
+#include "scenario.h"
+
+struct cJSON;
+
+#define REPORT_JSON_SCHEMA "gpuplan.report/1"
+#define REPORT_JSON_DIFF_SCHEMA "gpuplan.diff/1"
+
+/* The whole report of s and its plan p as a new cJSON object: every SPEC key (a figure
+ * that does not apply is null, bytes and parameter counts are integers) plus compatible
+ * extras (layout, memory.per_gpu.overhead_parts, memory.host, compute.hfu,
+ * compute.peak_flops, time.parts, assumptions). NULL when out of memory. The caller frees
+ * it with report_json_free(). */
+struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
+
+/* One top-level section of that report ("time", "throughput", "latency", "cost",
+ * "bottleneck", "memory", ...), for reports that embed parts of it (`search --json`).
+ * NULL for an unknown name or when out of memory. */
+struct cJSON *report_json_section(const struct scenario *s, const struct plan *p,
+				  const char *name);
+
+/* The comparison of two scenarios (`diff --json`): schema, a and b (file, name), inputs
+ * [{key, a, b}], results [{key, a, b, change, relative}], verdicts [{key, a, b}], and
+ * the two full reports under reports.a and reports.b. NULL when out of memory. */
+struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
+			       const struct plan *pa, const struct scenario *b,
+			       const struct plan *pb);
+
+/* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
+ * of memory. */
+char *report_json_print(const struct cJSON *json);
+
+/* Frees a tree; NULL is a no-op. */
+void report_json_free(struct cJSON *json);
+
+#endif
