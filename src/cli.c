@@ -403,7 +403,7 @@ static int cmd_check(struct cli *c)
 	struct gp_problems *probs = malloc(sizeof(*probs)), *vp = malloc(sizeof(*vp));
 	struct gp_error err = {0};
 	const char *path = c->args[0];
-	int rc = 0, load_rc;
+	int rc = 0, load_rc, nread;
 
 	if (!s || !src || !probs || !vp) {
 		fprintf(stderr, "gpuplan: out of memory\n");
@@ -431,9 +431,10 @@ static int cmd_check(struct cli *c)
 	scenario_validate(s, src, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
 	 * only repeat it. */
+	nread = probs->count;
 	for (int i = 0; i < vp->count; i++) {
 		bool repeat = false;
-		for (int j = 0; j < probs->count && vp->items[i].field[0]; j++) {
+		for (int j = 0; j < nread && vp->items[i].field[0]; j++) {
 			const char *f = probs->items[j].field;
 			size_t n = strlen(vp->items[i].field);
 			if (f[0] && strncmp(f, vp->items[i].field, n) == 0 &&

@@ -71,7 +71,8 @@ bool diff_any(const struct diff *d)
 	return d->ninputs || d->nresults || d->fits_changed || d->binding_changed;
 }
 
-/* "+1.2 GB (+5.3%)": the change in the figure's unit and relative to a. */
+/* "+1.2 GB (+5.3%)": the change in the figure's unit (without its suffix: the key names
+ * it) and relative to a; a ratio's change is in percentage points. */
 static void change_text(const struct diff_result *r, char *buf, size_t size)
 {
 	char abs_text[48], rel[32] = "";
@@ -80,12 +81,25 @@ static void change_text(const struct diff_result *r, char *buf, size_t size)
 		snprintf(buf, size, "%s", isnan(r->a) ? "now applies" : "no longer applies");
 		return;
 	}
-	report_figure_format(r->figure, fabs(r->change), abs_text, sizeof(abs_text));
-	if (!isnan(r->relative))
+	units_format_human(r->figure->unit, fabs(r->change), 3, abs_text, sizeof(abs_text));
+	if (r->figure->unit == UNIT_RATIO) /* "5%" of a ratio is 5 points */
+		abs_text[strcspn(abs_text, "%")] = '\0';
+	if (isnan(r->relative))
+		rel[0] = '\0';
+	else if (fabs(r->relative) >= 10)
+		snprintf(rel, sizeof(rel), " (x%.3g)", r->b / r->a);
+	else if (fabs(r->relative) >= 1)
+		snprintf(rel, sizeof(rel), " (%+.0f%%)", 100 * r->relative);
+	else
 		snprintf(rel, sizeof(rel), " (%+.1f%%)", 100 * r->relative);
-	/* a ratio's change is in percentage points, not a percentage of a percentage */
 	snprintf(buf, size, "%s%s%s%s", r->change < 0 ? "-" : "+", abs_text,
 		 r->figure->unit == UNIT_RATIO ? " pts" : "", rel);
+}
+
+/* A value for the text columns: without the suffix, which the key already names. */
+static void value_text(const struct diff_result *r, double v, char *buf, size_t size)
+{
+	units_format_human(r->figure->unit, v, 3, buf, size);
 }
 
 static const char *fits_text(bool fits)
@@ -93,42 +107,69 @@ static const char *fits_text(bool fits)
 	return fits ? "fits" : "does not fit";
 }
 
+/* One row: key, a, b, note, within 80 columns. Values too wide for their column go on
+ * lines of their own (cut at 70 characters: the Markdown and JSON forms keep them whole),
+ * and a note that does not fit after the values goes on the next line. */
+static void text_row(struct report_buf *out, const char *mark, const char *key, const char *a,
+		     const char *b, const char *note)
+{
+	char row[512], k[64];
+	int n;
+
+	snprintf(k, sizeof(k), "%s%s", mark[0] ? "!! " : "  ", key);
+	if (!a[0])
+		a = "(empty)";
+	if (!b[0])
+		b = "(empty)";
+	if (strlen(a) > 12 || strlen(b) > 12) {
+		report_buf_printf(out, "%s%s%s\n", k, note[0] ? "  " : "", note);
+		report_buf_printf(out, strlen(a) > 70 ? "       A: %.67s...\n" : "       A: %s\n", a);
+		report_buf_printf(out, strlen(b) > 70 ? "       B: %.67s...\n" : "       B: %s\n", b);
+		return;
+	}
+	n = snprintf(row, sizeof(row), "%-36s %-11s %-11s %s", k, a, b, note);
+	if (n > 80)
+		n = snprintf(row, sizeof(row), "%-36s %-11s %s\n%*s%s", k, a, b, 49, "", note);
+	while (n > 0 && row[n - 1] == ' ')
+		row[--n] = '\0';
+	report_buf_printf(out, "%s\n", row);
+}
+
 int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
 	      const char *name_b)
 {
-	/* key 34 + a 14 + b 14 + change: 80 columns for most rows */
-	report_buf_printf(out, "%-34s %-14.14s %-14.14s\n", "", name_a, name_b);
+	/* key 34 + a 15 + b 15 + change: 80 columns for most rows */
+	report_buf_printf(out, "A: %s\nB: %s\n", name_a, name_b);
 	if (!diff_any(d)) {
 		report_buf_printf(out, "no differences\n");
 		return out->failed ? -1 : 0;
 	}
 	if (d->fits_changed || d->binding_changed) {
-		report_buf_printf(out, "VERDICTS\n");
+		report_buf_printf(out, "\nCHANGED VERDICTS%*s%-11s %s\n", 37 - 16, "", "A", "B");
 		if (d->fits_changed)
-			report_buf_printf(out, "!! %-31s %-14s %-14s %s\n", "memory.fits",
-					  fits_text(d->fits_a), fits_text(d->fits_b),
-					  d->fits_b ? "(now fits)" : "(NO LONGER FITS)");
+			text_row(out, "!!", "memory.fits", fits_text(d->fits_a), fits_text(d->fits_b),
+				 d->fits_b ? "now fits" : "NO LONGER FITS");
 		if (d->binding_changed)
-			report_buf_printf(out, "!! %-31s %-14s %-14s\n", "bottleneck.binding",
-					  bottleneck_name(d->binding_a),
-					  bottleneck_name(d->binding_b));
+			text_row(out, "!!", "bottleneck.binding", bottleneck_name(d->binding_a),
+				 bottleneck_name(d->binding_b), "");
 	}
 	if (d->ninputs) {
-		report_buf_printf(out, "INPUTS\n");
+		report_buf_printf(out, "\nINPUTS%*s%-11s %s\n", 37 - 6, "", "A", "B");
 		for (int i = 0; i < d->ninputs; i++) {
 			const struct diff_input *in = &d->inputs[i];
-			report_buf_printf(out, "   %-31s %-14s %s\n", in->field->key, in->a, in->b);
+			text_row(out, "", in->field->key, in->a, in->b, "");
 		}
 	}
 	if (d->nresults) {
-		report_buf_printf(out, "RESULTS\n");
+		report_buf_printf(out, "\nRESULTS%*s%-11s %-11s %s\n", 37 - 7, "", "A", "B",
+				  "CHANGE");
 		for (int i = 0; i < d->nresults; i++) {
 			const struct diff_result *r = &d->results[i];
 			char ta[48], tb[48], tc[64];
-			report_figure_format(r->figure, r->a, ta, sizeof(ta));
-			report_figure_format(r->figure, r->b, tb, sizeof(tb));
+			value_text(r, r->a, ta, sizeof(ta));
+			value_text(r, r->b, tb, sizeof(tb));
 			change_text(r, tc, sizeof(tc));
-			report_buf_printf(out, "   %-31s %-14s %-14s %s\n", r->figure->key, ta, tb, tc);
+			text_row(out, "", r->figure->key, ta, tb, tc);
 		}
 	}
 	return out->failed ? -1 : 0;

@@ -76,7 +76,7 @@ const struct report_figure report_figures[] = {
 	    tokens_per_s_per_gpu, false),
 	FIG("latency.ttft_s", "time to first token", UNIT_SECONDS, "", ttft_s, false),
 	FIG("latency.tpot_s", "time per output token", UNIT_SECONDS, "", tpot_s, false),
-	FIG("capacity_plan.max_batch", "max batch", UNIT_NONE, " sequences", max_batch, false),
+	FIG("capacity_plan.max_batch", "max batch", UNIT_COUNT, " sequences", max_batch, false),
 	FIG("capacity_plan.replicas", "replicas", UNIT_NONE, "", replicas, false),
 	FIG("capacity_plan.gpus_required", "GPUs required", UNIT_NONE, "", gpus_required, false),
 	FIG("cost.usd_total", "cost in total", UNIT_USD, "", usd_total, false),
@@ -371,12 +371,13 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 /* The figures that apply (not NAN), two side by side per line. */
 static void figure_rows(struct report_buf *b, const struct plan *p, const char *const *keys)
 {
-	int col = 0;
+	int col = 0, width = 0;
 
 	for (int i = 0; keys[i]; i++) {
 		const struct report_figure *f = report_figure_find(keys[i]);
 		char t[48];
 		double v;
+		int n;
 
 		if (!f)
 			continue;
@@ -384,14 +385,22 @@ static void figure_rows(struct report_buf *b, const struct plan *p, const char *
 		if (isnan(v))
 			continue;
 		report_figure_format(f, v, t, sizeof(t));
-		if (col)
-			report_buf_printf(b, " %-22s %s", f->label, t);
-		else
-			report_buf_printf(b, "  %-22s %-14s", f->label, t);
-		if (++col == 2) {
+		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
+		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
+			while (!b->failed && b->len && b->data[b->len - 1] == ' ')
+				b->data[--b->len] = '\0';
 			report_buf_printf(b, "\n");
 			col = 0;
 		}
+		if (col) {
+			report_buf_printf(b, " %-22s %s\n", f->label, t);
+			col = 0;
+			continue;
+		}
+		/* the first column: pad it so the second lines up, trimmed if none follows */
+		report_buf_printf(b, "  %-22s %-14s", f->label, t);
+		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14);
+		col = 1;
 	}
 	if (col) {
 		while (!b->failed && b->len && b->data[b->len - 1] == ' ')

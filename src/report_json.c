@@ -280,6 +280,56 @@ char *report_json_print(const struct cJSON *json)
 	return out;
 }
 
+struct cJSON *report_json_parse(const char *text)
+{
+	return cJSON_Parse(text);
+}
+
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path,
+				      double *number, const char **text)
+{
+	const cJSON *o = json;
+	const char *p = path;
+
+	while (o && *p) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char name[64];
+
+		if (n >= sizeof(name) || !cJSON_IsObject(o))
+			return REPORT_JSON_MISSING;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		o = cJSON_GetObjectItemCaseSensitive(o, name);
+		p += n + (dot ? 1 : 0);
+	}
+	if (!o)
+		return REPORT_JSON_MISSING;
+	if (cJSON_IsNull(o))
+		return REPORT_JSON_NULL;
+	if (cJSON_IsBool(o)) {
+		if (number)
+			*number = cJSON_IsTrue(o) ? 1 : 0;
+		return REPORT_JSON_BOOL;
+	}
+	if (cJSON_IsNumber(o)) {
+		if (number)
+			*number = o->valuedouble;
+		return REPORT_JSON_NUMBER;
+	}
+	if (cJSON_IsString(o)) {
+		if (text)
+			*text = o->valuestring;
+		return REPORT_JSON_STRING;
+	}
+	if (cJSON_IsArray(o)) {
+		if (number)
+			*number = cJSON_GetArraySize(o);
+		return REPORT_JSON_ARRAY;
+	}
+	return REPORT_JSON_OBJECT;
+}
+
 void report_json_free(struct cJSON *json)
 {
 	cJSON_Delete(json);

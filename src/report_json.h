@@ -39,6 +39,26 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
  * of memory. */
 char *report_json_print(const struct cJSON *json);
 
+/* Parses JSON text (a report read back, in tests and golden checks); NULL when it is not
+ * JSON. Free with report_json_free(). */
+struct cJSON *report_json_parse(const char *text);
+
+enum report_json_kind {
+	REPORT_JSON_MISSING,
+	REPORT_JSON_NULL,
+	REPORT_JSON_BOOL,
+	REPORT_JSON_NUMBER,
+	REPORT_JSON_STRING,
+	REPORT_JSON_ARRAY,
+	REPORT_JSON_OBJECT,
+};
+
+/* What is at a dotted path ("memory.per_gpu.weights") of a tree. For a number, *number
+ * (when not NULL) receives it; for a boolean, 0 or 1; for a string, *text (when not NULL)
+ * points into the tree; for an array, *number is its length. */
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path,
+				      double *number, const char **text);
+
 /* Frees a tree; NULL is a no-op. */
 void report_json_free(struct cJSON *json);
 
