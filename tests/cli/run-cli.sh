@@ -2,9 +2,9 @@
 # Shell tests of the whole program: every command's success path, exit codes, standard
 # output kept empty on errors, FILE:LINE:COL messages, --set, '-' for standard input, the
 # JSON report's keys, fmt idempotence and check listing every problem.
-# Run from anywhere; uses ./gpuplan at the top of the tree (make builds it).
+# Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
 cd "$(dirname "$0")/../.." || exit 1
-G=./gpuplan
+G=${GPUPLAN:-./gpuplan}
 D=tests/data/cli
 T=${TMPDIR:-/tmp}/gpuplan-cli.$$
 mkdir -p "$T" || exit 1
