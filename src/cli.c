@@ -191,9 +191,8 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 				cli_print_problems(probs, path);
 			else
 				cli_print_error(&err, path);
-			rc = probs->count ? EXIT_USAGE : gp_error_exit_status(&err);
-			if (!probs->count && err.code == GP_OK)
-				rc = EXIT_USAGE;
+			/* an unreadable file is an I/O failure (1), anything in it bad input (2) */
+			rc = err.code == GP_OK ? EXIT_USAGE : gp_error_exit_status(&err);
 			goto out;
 		}
 	} else if (scenario_init_builtin(s, c->cat, &err) != 0) {
@@ -416,7 +415,7 @@ static int cmd_check(struct cli *c)
 	gp_problems_init(vp);
 	memset(src, 0, sizeof(*src));
 	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
-	if (load_rc != 0 && !probs->count) {
+	if (load_rc != 0 && (!probs->count || err.code == GP_EIO)) {
 		/* nothing was read (a missing file): nothing to validate either */
 		rc = cli_print_error(&err, path);
 		goto out;
