@@ -255,9 +255,9 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
 }
 
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
-static void wrapped(struct report_buf *b, const char *label, const char *text)
+static void wrapped(struct report_buf *b, int indent, const char *label, const char *text)
 {
-	const int indent = 11, width = 80;
+	const int width = 80;
 	int col = indent;
 	const char *w = text;
 
@@ -291,7 +291,7 @@ static void header_line(struct report_buf *b, const char *label,
 	if (t.failed) {
 		b->failed = true;
 	} else {
-		wrapped(b, label, t.data ? t.data : "");
+		wrapped(b, 11, label, t.data ? t.data : "");
 	}
 	report_buf_release(&t);
 }
@@ -369,9 +369,10 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 }
 
 /* The figures that apply (not NAN), two side by side per line. */
-static void figure_rows(struct report_buf *b, const struct plan *p, const char *const *keys)
+static void figure_rows(struct report_buf *b, const char *title, const struct plan *p,
+			const char *const *keys)
 {
-	int col = 0, width = 0;
+	int col = 0, width = 0, shown = 0;
 
 	for (int i = 0; keys[i]; i++) {
 		const struct report_figure *f = report_figure_find(keys[i]);
@@ -384,6 +385,8 @@ static void figure_rows(struct report_buf *b, const struct plan *p, const char *
 		v = report_figure_value(f, p);
 		if (isnan(v))
 			continue;
+		if (!shown++)
+			report_buf_printf(b, "\n%s\n", title);
 		report_figure_format(f, v, t, sizeof(t));
 		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
 		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
@@ -429,11 +432,9 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	char pk[32], t[32];
 
 	if (is_training(s)) {
-		report_buf_printf(b, "\nTIME AND THROUGHPUT\n");
-		figure_rows(b, p, train);
+		figure_rows(b, "TIME AND THROUGHPUT", p, train);
 	} else {
-		report_buf_printf(b, "\nLATENCY AND THROUGHPUT\n");
-		figure_rows(b, p, infer);
+		figure_rows(b, "LATENCY AND THROUGHPUT", p, infer);
 		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) && !isnan(p->slo_batch))
 			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n", p->slo_batch);
 	}
@@ -442,11 +443,9 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	if (!isnan(p->hfu))
 		report_buf_printf(b, ", HFU %s", human(UNIT_RATIO, p->hfu, t, sizeof(t)));
 	report_buf_printf(b, ")\n");
-	report_buf_printf(b, "\nCOST AND ENERGY\n");
-	figure_rows(b, p, money);
+	figure_rows(b, "COST AND ENERGY", p, money);
 	if (is_training(s)) {
-		report_buf_printf(b, "\nRELIABILITY\n");
-		figure_rows(b, p, rel);
+		figure_rows(b, "RELIABILITY", p, rel);
 	}
 }
 
@@ -491,7 +490,7 @@ static void text_warnings(struct report_buf *b, const struct plan *p)
 	report_buf_printf(b, "\nWARNINGS\n");
 	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
 		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-		wrapped(b, "  -", msg);
+		wrapped(b, 4, "  -", msg);
 	}
 }
 
