@@ -121,15 +121,15 @@ static void text_row(struct report_buf *out, const char *mark, const char *key, 
 		a = "(empty)";
 	if (!b[0])
 		b = "(empty)";
-	if (strlen(a) > 12 || strlen(b) > 12) {
+	if (strlen(a) > 13 || strlen(b) > 13) {
 		report_buf_printf(out, "%s%s%s\n", k, note[0] ? "  " : "", note);
 		report_buf_printf(out, strlen(a) > 70 ? "       A: %.67s...\n" : "       A: %s\n", a);
 		report_buf_printf(out, strlen(b) > 70 ? "       B: %.67s...\n" : "       B: %s\n", b);
 		return;
 	}
-	n = snprintf(row, sizeof(row), "%-36s %-11s %-11s %s", k, a, b, note);
+	n = snprintf(row, sizeof(row), "%-35s %-12s %-12s %s", k, a, b, note);
 	if (n > 80)
-		n = snprintf(row, sizeof(row), "%-36s %-11s %s\n%*s%s", k, a, b, 49, "", note);
+		n = snprintf(row, sizeof(row), "%-35s %-12s %s\n%*s%s", k, a, b, 49, "", note);
 	while (n > 0 && row[n - 1] == ' ')
 		row[--n] = '\0';
 	report_buf_printf(out, "%s\n", row);
@@ -145,7 +145,7 @@ int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
 		return out->failed ? -1 : 0;
 	}
 	if (d->fits_changed || d->binding_changed) {
-		report_buf_printf(out, "\nCHANGED VERDICTS%*s%-11s %s\n", 37 - 16, "", "A", "B");
+		report_buf_printf(out, "\n%-35s %-12s %s\n", "CHANGED VERDICTS", "A", "B");
 		if (d->fits_changed)
 			text_row(out, "!!", "memory.fits", fits_text(d->fits_a), fits_text(d->fits_b),
 				 d->fits_b ? "now fits" : "NO LONGER FITS");
@@ -154,15 +154,14 @@ int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
 				 bottleneck_name(d->binding_b), "");
 	}
 	if (d->ninputs) {
-		report_buf_printf(out, "\nINPUTS%*s%-11s %s\n", 37 - 6, "", "A", "B");
+		report_buf_printf(out, "\n%-35s %-12s %s\n", "INPUTS", "A", "B");
 		for (int i = 0; i < d->ninputs; i++) {
 			const struct diff_input *in = &d->inputs[i];
 			text_row(out, "", in->field->key, in->a, in->b, "");
 		}
 	}
 	if (d->nresults) {
-		report_buf_printf(out, "\nRESULTS%*s%-11s %-11s %s\n", 37 - 7, "", "A", "B",
-				  "CHANGE");
+		report_buf_printf(out, "\n%-35s %-12s %-12s %s\n", "RESULTS", "A", "B", "CHANGE");
 		for (int i = 0; i < d->nresults; i++) {
 			const struct diff_result *r = &d->results[i];
 			char ta[48], tb[48], tc[64];

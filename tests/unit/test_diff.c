@@ -155,7 +155,7 @@ static void test_verdicts(void **state)
 	assert_non_null(strstr(out.data, "!! memory.fits"));
 	assert_non_null(strstr(out.data, "NO LONGER FITS"));
 	assert_non_null(strstr(out.data, "!! bottleneck.binding"));
-	assert_non_null(strstr(out.data, "compute     capacity"));
+	assert_non_null(strstr(out.data, "compute      capacity"));
 	assert_non_null(strstr(out.data, "+60 GB (+100%)"));
 	/* verdicts come before the inputs and results */
 	assert_true(strstr(out.data, "memory.fits") < strstr(out.data, "INPUTS"));
