@@ -492,12 +492,24 @@ out:
 	return rc;
 }
 
+/* The folder part of a path ("" when none) and its last part. */
+static void split_path(const char *path, char *dir, size_t size, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 0, path);
+	*base = slash ? slash + 1 : path;
+}
+
 static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 {
 	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16, DTYPE_FP16,
 					   DTYPE_FP8, DTYPE_INT8};
+	const char *origin = "";
 
-	report_buf_printf(b, "GPUs (dense peak TFLOP/s per precision; '-' = not supported)\n");
+	report_buf_printf(b, "GPUs: dense peak TFLOP/s per precision ('-' not supported); the "
+			     "2:4 sparse\nfigures of datasheets are shown below them and never "
+			     "used as peaks\n\n");
 	report_buf_printf(b, "%-16s %7s %10s %6s %6s %6s %6s %6s %6s\n", "ID", "MEMORY", "HBM BW",
 			  "FP32", "TF32", "BF16", "FP16", "FP8", "INT8");
 	for (int i = 0; i < cat->ngpus; i++) {
@@ -505,6 +517,10 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 		char mem[32], bw[32], link[32], pcie[32], price[32], power[32];
 		bool any_sparse = false;
 
+		if (strcmp(origin, cat->gpu_origin[i]) != 0) {
+			origin = cat->gpu_origin[i];
+			report_buf_printf(b, "(from %s)\n", origin);
+		}
 		units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
 		units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
 		report_buf_printf(b, "%-16s %7s %10s", g->id, mem, bw);
@@ -517,42 +533,58 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 			if (g->sparse_flops[shown[k]] > 0)
 				any_sparse = true;
 		}
-		report_buf_printf(b, "\n%-16s %s\n", "", g->name);
+		report_buf_printf(b, "\n");
 		if (any_sparse) {
-			report_buf_printf(b, "%-16s sparse 2:4 (shown, never used as peak):", "");
-			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-				if (g->sparse_flops[shown[k]] > 0)
-					report_buf_printf(b, " %s %.4g", dtype_name(shown[k]),
-							  g->sparse_flops[shown[k]] / 1e12);
+			report_buf_printf(b, "%-35s", "  sparse 2:4 (not a peak)");
+			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+				double v = g->sparse_flops[shown[k]];
+				if (v > 0)
+					report_buf_printf(b, " %6.4g", v / 1e12);
+				else
+					report_buf_printf(b, " %6s", "");
+			}
+			while (!b->failed && b->data[b->len - 1] == ' ')
+				b->data[--b->len] = '\0';
 			report_buf_printf(b, "\n");
 		}
 		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
 		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
 		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
 		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
-		report_buf_printf(b, "%-16s link %s %s, PCIe %s %s, %s, %s/h\n", "",
-				  g->link[0] ? g->link : "-", link, g->pcie[0] ? g->pcie : "-", pcie,
-				  power, price);
-		report_buf_printf(b, "%-16s from %s\n", "", cat->gpu_origin[i]);
+		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power, price);
+		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
+				  g->pcie[0] ? g->pcie : "-", pcie);
 	}
 }
 
 static void catalog_models(struct report_buf *b, const struct catalog *cat)
 {
-	report_buf_printf(b, "Models\n%-16s %8s %8s %6s %6s %9s %8s  %s\n", "ID", "PARAMS", "ACTIVE",
-			  "LAYERS", "HIDDEN", "HEADS/KV", "CONTEXT", "FILE");
+	char last[256] = "\x01";
+
+	report_buf_printf(b, "Models: parameters counted from each config\n\n");
+	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE",
+			  "LAYERS", "HIDDEN", "HEADS/KV", "CONTEXT");
 	for (int i = 0; i < cat->nmodels; i++) {
 		struct model m;
 		struct model_params n;
-		char tot[32], act[32], hk[32];
+		char tot[32], act[32], hk[32], dir[256];
+		const char *base;
 
+		split_path(cat->model_origin[i], dir, sizeof(dir), &base);
+		if (strcmp(dir, last) != 0) {
+			snprintf(last, sizeof(last), "%s", dir);
+			report_buf_printf(b, "(from %s/)\n", dir[0] ? dir : ".");
+		}
 		model_resolve(&cat->models[i].model, &m, NULL);
 		model_count_params(&m, &n);
 		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
 		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
 		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
-		report_buf_printf(b, "%-16s %8s %8s %6d %6d %9s %8d  %s\n", cat->models[i].id, tot,
-				  act, m.layers, m.hidden, hk, m.max_context, cat->model_origin[i]);
+		/* the folder heading says where it came from; name the file when it is not ID.json */
+		snprintf(dir, sizeof(dir), "%s.json", cat->models[i].id);
+		report_buf_printf(b, "%-16s %7s %7s %6d %6d %8s %7d%s%s\n", cat->models[i].id, tot,
+				  act, m.layers, m.hidden, hk, m.max_context,
+				  strcmp(base, dir) ? "  " : "", strcmp(base, dir) ? base : "");
 	}
 }
 
