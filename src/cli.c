@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -26,6 +27,7 @@
 #include "report_json.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
+#include "search.h"
 #include "units.h"
 
 #if defined(__has_include)
@@ -366,11 +368,122 @@ out:
 	return rc;
 }
 
+/* One ranked layout in two lines of at most 80 columns: what to run, then what it gives. */
+static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
+			       const struct catalog *cat, const struct search_result *r)
+{
+	static const char *const recs[] = {"none", "selective", "full"};
+	static const char *const offl[] = {"", ", offload optimizer", ", offload optimizer+params"};
+	const struct plan *p = &r->plan;
+	struct scenario s = *s0;
+	struct report_buf l = {0};
+	char t1[32], t2[32], t3[32];
+	bool infer = s0->workload.kind == WL_ONLINE || s0->workload.kind == WL_OFFLINE;
+
+	search_apply(&s, cat, r);
+	snprintf(t1, sizeof(t1), "%3d.", rank);
+	report_buf_printf(&l, "%d x %s: tp %d, pp %d, dp %d", r->count, r->gpu,
+			  r->parallel.tp, r->parallel.pp, p->dp);
+	if (r->parallel.ep > 1)
+		report_buf_printf(&l, ", ep %d", r->parallel.ep);
+	if (infer) {
+		report_buf_printf(&l, ", batch ");
+		report_buf_printf(&l, r->batch ? "%d" : "auto", r->batch);
+		report_buf_printf(&l, ", weights %s, KV %s", dtype_name(r->weights),
+				  dtype_name(r->kv_cache));
+	} else {
+		if (r->parallel.virtual_stages > 1)
+			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
+		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s",
+				  r->parallel.zero, r->micro_batch, recs[r->recompute % 3],
+				  r->parallel.sequence_parallel ? ", sp" : "",
+				  offl[r->parallel.offload % 3]);
+	}
+	report_wrap(b, 5, t1, l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	l.len = 0;
+	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
+	report_buf_printf(&l, "%s/GPU", t1);
+	if (infer) {
+		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
+	} else {
+		units_format_human(UNIT_SECONDS, p->step_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->total_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", step %s, total %s", t2, t3);
+	}
+	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
+	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
+	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
+			  r->meets_target ? "" : " (misses target)");
+	report_wrap(b, 5, "", l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	report_buf_release(&l);
+}
+
 static int cmd_search(struct cli *c)
 {
-	(void)c;
-	fprintf(stderr, "gpuplan search: search is not implemented yet\n");
-	return EXIT_IO;
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct search_options opt = {0};
+	struct search_stats stats = {0};
+	struct search_result *res = NULL;
+	struct report_buf b = {0};
+	struct timespec t0, t1;
+	double seconds;
+	int rc, n;
+
+	opt.top = c->top ? atoi(c->top) : 10;
+	if (!s || !src || !(res = calloc((size_t)opt.top, sizeof(*res)))) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	opt.by = c->by && strcmp(c->by, "cost") == 0 ? SEARCH_BY_COST : SEARCH_BY_TIME;
+	opt.hardware = c->hardware;
+	opt.cat = c->cat;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	n = search_run(s, &opt, res, &stats);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (c->json) {
+		struct cJSON *j = report_json_search(s, c->cat, res, n, stats.evaluated, seconds);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	{
+		char dt[32];
+		units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
+		report_buf_printf(&b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
+				  s->name[0] ? s->name : c->args[0], stats.evaluated, dt,
+				  stats.fitting, n, opt.by == SEARCH_BY_COST ? "cost" : "time",
+				  opt.hardware ? " over the catalog's GPUs" : "");
+	}
+	if (n == 0)
+		report_buf_printf(&b, "no layout fits%s\n",
+				  opt.hardware ? "" : " (try --hardware for more or other GPUs)");
+	for (int i = 0; i < n; i++)
+		search_text_result(&b, i + 1, s, c->cat, &res[i]);
+	rc = cli_write_buf(&b);
+out:
+	report_buf_release(&b);
+	free(res);
+	free(s);
+	free(src);
+	return rc;
 }
 
 static int cmd_import(struct cli *c)
@@ -625,8 +738,11 @@ static const struct command commands[] = {
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
 	 "marked with '!!'. --set applies to both.\n"},
 	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_SEARCH, 1, 1,
-	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json]",
-	 "The best parallel layouts for the scenario, ranked (not implemented yet).\n"},
+	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json] [--set KEY=VALUE]...",
+	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
+	 "tp, pp, dp, ep, ZeRO, micro-batch, recompute, sequence parallel, offload, interleaving\n"
+	 "for training; tp, pp, batch, weight and KV formats for inference. --hardware searches\n"
+	 "the catalog's GPU types and counts too. --top N (default 10) results.\n"},
 	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
 	 "or written atomically to FILE.\n"},

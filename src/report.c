@@ -255,7 +255,7 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
 }
 
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
-static void wrapped(struct report_buf *b, int indent, const char *label, const char *text)
+void report_wrap(struct report_buf *b, int indent, const char *label, const char *text)
 {
 	const int width = 80;
 	int col = indent;
@@ -291,7 +291,7 @@ static void header_line(struct report_buf *b, const char *label,
 	if (t.failed) {
 		b->failed = true;
 	} else {
-		wrapped(b, 11, label, t.data ? t.data : "");
+		report_wrap(b, 11, label, t.data ? t.data : "");
 	}
 	report_buf_release(&t);
 }
@@ -490,7 +490,7 @@ static void text_warnings(struct report_buf *b, const struct plan *p)
 	report_buf_printf(b, "\nWARNINGS\n");
 	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
 		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-		wrapped(b, 4, "  -", msg);
+		report_wrap(b, 4, "  -", msg);
 	}
 }
 

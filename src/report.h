@@ -28,6 +28,10 @@ void report_buf_printf(struct report_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_buf_release(struct report_buf *b);
 
+/* Appends label padded to indent columns, then text word-wrapped at 80 columns with every
+ * further line indented by indent, then a newline. */
+void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);
+
 /* One numeric figure of the report, as the JSON report names it. */
 struct report_figure {
 	const char *key;    /* "memory.per_gpu.weights" */

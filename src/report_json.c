@@ -261,6 +261,80 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 	return r;
 }
 
+static const char *const recompute_names[] = {"none", "selective", "full"};
+static const char *const offload_names[] = {"none", "optimizer", "optimizer+params"};
+
+static cJSON *search_result(const struct scenario *s0, const struct catalog *cat,
+			    const struct search_result *r)
+{
+	static const char *const sections[] = {"time", "throughput", "latency", "cost",
+					       "bottleneck"};
+	struct scenario s = *s0;
+	cJSON *o = cJSON_CreateObject(), *full;
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	search_apply(&s, cat, r);
+	bad |= put_num(o, "parallel.tp", r->parallel.tp, true);
+	bad |= put_num(o, "parallel.pp", r->parallel.pp, true);
+	bad |= put_num(o, "parallel.dp", r->plan.dp, true);
+	bad |= put_num(o, "parallel.ep", r->parallel.ep, true);
+	bad |= put_num(o, "parallel.zero", r->parallel.zero, true);
+	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
+	bad |= put_str(o, "parallel.recompute", recompute_names[r->recompute % 3]);
+	bad |= put(o, "parallel.sequence_parallel", cJSON_CreateBool(r->parallel.sequence_parallel));
+	bad |= put_str(o, "parallel.offload", offload_names[r->parallel.offload % 3]);
+	bad |= put_num(o, "parallel.virtual_stages", r->parallel.virtual_stages, true);
+	bad |= put_str(o, "hardware.gpu", r->gpu);
+	bad |= put_num(o, "hardware.count", r->count, true);
+	bad |= put(o, "memory.fits", cJSON_CreateBool(r->plan.mem.fits));
+	bad |= put_num(o, "memory.per_gpu.total", r->plan.mem.total, true);
+	if (s.workload.kind == WL_ONLINE || s.workload.kind == WL_OFFLINE) {
+		bad |= put_num(o, "workload.batch", r->batch, true);
+		bad |= put_str(o, "workload.weights", dtype_name(r->weights));
+		bad |= put_str(o, "workload.kv_cache", dtype_name(r->kv_cache));
+	}
+	bad |= put(o, "meets_target", cJSON_CreateBool(r->meets_target));
+	bad |= put_num(o, "score", r->score, false);
+	full = report_json_build(&s, &r->plan);
+	if (!full)
+		bad = 1;
+	for (size_t i = 0; full && i < sizeof(sections) / sizeof(sections[0]); i++)
+		bad |= put(o, sections[i],
+			   cJSON_DetachItemFromObjectCaseSensitive(full, sections[i]));
+	cJSON_Delete(full);
+	if (bad) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct cJSON *report_json_search(const struct scenario *s, const struct catalog *cat,
+				 const struct search_result *results, int n, long evaluated,
+				 double seconds)
+{
+	cJSON *r = cJSON_CreateObject(), *list;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", "gpuplan.search/1");
+	bad |= put_num(r, "evaluated", (double)evaluated, true);
+	bad |= put_num(r, "seconds", seconds, false);
+	list = cJSON_AddArrayToObject(r, "results");
+	if (!list)
+		bad = 1;
+	for (int i = 0; list && i < n; i++)
+		bad |= add_to(list, search_result(s, cat, &results[i]));
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
 char *report_json_print(const struct cJSON *json)
 {
 	char *text = cJSON_Print(json), *out;

@@ -6,9 +6,11 @@
 #ifndef GPUPLAN_REPORT_JSON_H
 #define GPUPLAN_REPORT_JSON_H
 
+#include "catalog.h"
 #include "diff.h"
 #include "plan.h"
 #include "scenario.h"
+#include "search.h"
 
 struct cJSON;
 
@@ -34,6 +36,16 @@ struct cJSON *report_json_section(const struct scenario *s, const struct plan *p
 struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pa, const struct scenario *b,
 			       const struct plan *pb);
+
+/* The search report (SPEC "The search report"): evaluated, seconds and results, best
+ * first, each with parallel, hardware, memory.fits, memory.per_gpu.total and the report's
+ * time, throughput, latency, cost and bottleneck objects, plus meets_target and the
+ * workload settings the search chose. s is the scenario searched (each result is applied
+ * to a copy of it); cat may be NULL when no result changes the GPU. NULL when out of
+ * memory. */
+struct cJSON *report_json_search(const struct scenario *s, const struct catalog *cat,
+				 const struct search_result *results, int n, long evaluated,
+				 double seconds);
 
 /* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
  * of memory. */

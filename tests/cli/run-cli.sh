@@ -257,7 +257,39 @@ else
 fi
 
 # --- search, import, catalog ----------------------------------------------------------
-run_error 1 search $D/train.yaml && has "$T/err" 'not implemented' "search says it is not there yet"
+run 0 search $D/train.yaml --top 3 && {
+	has "$T/out" 'layouts evaluated' "search says how many layouts it computed"
+	has "$T/out" '^  1\. ' "search ranks"
+	lacks "$T/out" '^  4\. ' "search --top 3"
+	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search text wider than 80 columns"; fi
+}
+run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search --by cost"
+run 0 search $D/train.yaml --top 2 --json && {
+	has "$T/out" '"evaluated":' "search --json"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["evaluated"], int) and d["evaluated"] > 0
+assert isinstance(d["seconds"], float)
+assert 1 <= len(d["results"]) <= 2
+for r in d["results"]:
+    for k in ("tp", "pp", "dp", "ep", "zero", "micro_batch", "recompute", "sequence_parallel",
+              "offload", "virtual_stages"):
+        assert k in r["parallel"], k
+    assert "gpu" in r["hardware"] and "count" in r["hardware"]
+    assert isinstance(r["memory"]["fits"], bool)
+    assert isinstance(r["memory"]["per_gpu"]["total"], int)
+    for k in ("time", "throughput", "latency", "cost", "bottleneck"):
+        assert isinstance(r[k], dict), k
+    assert "binding" in r["bottleneck"]
+' "$T/out" && ok || bad "search --json content"
+	fi
+}
+run_error 2 search $D/train.yaml --top 0
+run_error 2 search $D/train.yaml --by speed
+run_error 2 search $D/train.yaml --top
+run_error 2 search $D/invalid.yaml
 run 0 import $D/llama-2-7b-config.json && {
 	has "$T/out" '^model:' "import writes a model: block"
 	has "$T/out" 'layers: 32' "import: the layer count"
