@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,7 +55,8 @@ enum {
 	OPT_MARKDOWN = 1u << 2,
 	OPT_OUTPUT = 1u << 3,
 	OPT_ASCII = 1u << 4,
-	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware */
+	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
+	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
 };
 
 struct cli {
@@ -65,8 +67,10 @@ struct cli {
 	const char *args[MAX_ARGS];
 	int nsets;
 	const char *sets[MAX_SETS];
-	bool json, markdown, ascii, help, hardware;
+	bool json, markdown, ascii, help, hardware, scaling;
 	const char *output;
+	const char *solve_key; /* --max KEY or --min KEY */
+	bool solve_max;
 	const char *top, *by;
 };
 
@@ -424,6 +428,122 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	report_buf_release(&l);
 }
 
+/* A CSV field for a figure: empty when it does not apply. */
+static void csv_num(struct report_buf *b, double v)
+{
+	if (isfinite(v))
+		report_buf_printf(b, ",%.6g", v);
+	else
+		report_buf_printf(b, ",");
+}
+
+/* `search --scaling`: the best layout by time at each power-of-two GPU count up to four
+ * times the scenario's (at least 8), as CSV in SI units. */
+static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
+{
+	int counts[20], n = 0, top = s->hardware.count * 4 > 8 ? s->hardware.count * 4 : 8;
+	struct search_result *out;
+	struct report_buf b = {0};
+	int rc;
+
+	for (int k = 1; k <= top && k <= (1 << 20) && n < 20; k *= 2)
+		counts[n++] = k;
+	out = calloc((size_t)n, sizeof(*out));
+	if (!out) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	search_scaling(s, opt, counts, n, out);
+	report_buf_printf(&b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,step_s,total_s,"
+			      "tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,usd_total,"
+			      "usd_per_million_tokens,mfu,binding\n");
+	for (int i = 0; i < n; i++) {
+		const struct plan *p = &out[i].plan;
+		if (!out[i].count) {
+			report_buf_printf(&b, "%d,false,,,,,,,,,,,,,,,\n", counts[i]);
+			continue;
+		}
+		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d", counts[i], out[i].gpu,
+				  out[i].parallel.tp, out[i].parallel.pp, p->dp, out[i].parallel.zero,
+				  out[i].micro_batch);
+		csv_num(&b, p->step_s);
+		csv_num(&b, p->total_s);
+		csv_num(&b, p->tokens_per_s);
+		csv_num(&b, p->tokens_per_s_per_gpu);
+		csv_num(&b, p->usd_per_hour);
+		csv_num(&b, p->usd_total);
+		csv_num(&b, p->usd_per_million_tokens);
+		csv_num(&b, p->mfu);
+		report_buf_printf(&b, ",%s\n", bottleneck_name(p->binding));
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	free(out);
+	return rc;
+}
+
+static int cmd_solve(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct gp_error err = {0};
+	const struct field *f;
+	double value;
+	char text[160], line[512];
+	int rc;
+
+	if (!s || !src) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (!c->solve_key) {
+		rc = cli_usage_error(c, "missing --max KEY or --min KEY");
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
+		char buf[1024];
+		fprintf(stderr, "gpuplan solve: %s\n", gp_error_format(&err, buf, sizeof(buf)));
+		rc = gp_error_exit_status(&err);
+		goto out;
+	}
+	/* write the value back through the field table, so it prints as a file would */
+	f = scenario_field_find(c->solve_key);
+	if (f->type == FIELD_INT)
+		snprintf(text, sizeof(text), "%.0f", value);
+	else
+		units_format(f->unit, value, text, sizeof(text));
+	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
+		scenario_field_format(s, f, text, sizeof(text));
+	if (c->json) {
+		struct cJSON *j = report_json_solve(f->key, c->solve_max, value, text);
+		char *out = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!out) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(out, strlen(out));
+		free(out);
+		goto out;
+	} else {
+		snprintf(line, sizeof(line), "%s=%s\n(the %s value that fits%s)\n", f->key, text,
+			 c->solve_max ? "largest" : "smallest",
+			 s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
+					 s->workload.slo.tpot_s > 0
+				 ? " and meets the deadline or SLO"
+				 : "");
+	}
+	rc = cli_write(line, strlen(line));
+out:
+	free(s);
+	free(src);
+	return rc;
+}
+
 static int cmd_search(struct cli *c)
 {
 	struct scenario *s = malloc(sizeof(*s));
@@ -447,6 +567,10 @@ static int cmd_search(struct cli *c)
 	opt.by = c->by && strcmp(c->by, "cost") == 0 ? SEARCH_BY_COST : SEARCH_BY_TIME;
 	opt.hardware = c->hardware;
 	opt.cat = c->cat;
+	if (c->scaling) {
+		rc = search_scaling_csv(s, &opt);
+		goto out;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	n = search_run(s, &opt, res, &stats);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -738,11 +862,18 @@ static const struct command commands[] = {
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
 	 "marked with '!!'. --set applies to both.\n"},
 	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_SEARCH, 1, 1,
-	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json] [--set KEY=VALUE]...",
+	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json | --scaling]\n"
+	 "              [--set KEY=VALUE]...",
 	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
 	 "tp, pp, dp, ep, ZeRO, micro-batch, recompute, sequence parallel, offload, interleaving\n"
 	 "for training; tp, pp, batch, weight and KV formats for inference. --hardware searches\n"
-	 "the catalog's GPU types and counts too. --top N (default 10) results.\n"},
+	 "the catalog's GPU types and counts too. --top N (default 10) results. --scaling:\n"
+	 "the best layout at each power-of-two GPU count, as CSV.\n"},
+	{"solve", cmd_solve, OPT_SET | OPT_JSON | OPT_SOLVE, 1, 1,
+	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
+	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
+	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
+	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
 	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
 	 "or written atomically to FILE.\n"},
@@ -845,6 +976,16 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			c->output = value;
 		} else if ((opts & OPT_SEARCH) && strcmp(a, "--hardware") == 0) {
 			c->hardware = true;
+		} else if ((opts & OPT_SEARCH) && strcmp(a, "--scaling") == 0) {
+			c->scaling = true;
+		} else if ((opts & OPT_SOLVE) && (strcmp(a, "--max") == 0 || strcmp(a, "--min") == 0)) {
+			value = i + 1 < argc ? argv[++i] : NULL;
+			if (!value)
+				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)", a, a);
+			if (c->solve_key)
+				return cli_usage_error(c, "give one of --max KEY or --min KEY");
+			c->solve_key = value;
+			c->solve_max = a[3] == 'a';
 		} else if ((opts & OPT_SEARCH) && (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
 			value = i + 1 < argc ? argv[++i] : NULL;
 			if (!value)
@@ -859,6 +1000,8 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	}
 	if (c->json && c->markdown)
 		return cli_usage_error(c, "--json and --markdown cannot be used together");
+	if (c->json && c->scaling)
+		return cli_usage_error(c, "--scaling writes CSV; leave out --json");
 	if (c->top) {
 		char *end;
 		long n = strtol(c->top, &end, 10);

@@ -335,6 +335,24 @@ struct cJSON *report_json_search(const struct scenario *s, const struct catalog 
 	return r;
 }
 
+struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text)
+{
+	cJSON *r = cJSON_CreateObject();
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "key", key);
+	bad |= put_str(r, "goal", maximize ? "max" : "min");
+	bad |= put_num(r, "value", value, false);
+	bad |= put_str(r, "text", text);
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
 char *report_json_print(const struct cJSON *json)
 {
 	char *text = cJSON_Print(json), *out;

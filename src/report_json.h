@@ -47,6 +47,10 @@ struct cJSON *report_json_search(const struct scenario *s, const struct catalog 
 				 const struct search_result *results, int n, long evaluated,
 				 double seconds);
 
+/* A goal-seek answer (`solve --json`): {key, goal: "max"|"min", value (SI units), text
+ * (the value as a scenario file writes it)}. NULL when out of memory. */
+struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text);
+
 /* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
  * of memory. */
 char *report_json_print(const struct cJSON *json);

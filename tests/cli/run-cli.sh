@@ -58,7 +58,7 @@ lacks() {
 # --- top level ------------------------------------------------------------------------
 run 0 --version && has "$T/out" '^gpuplan [0-9]' "--version"
 run 0 --help && has "$T/out" 'gpuplan report FILE' "--help lists commands"
-for c in report explain diff search import catalog check fmt; do
+for c in report explain diff search solve import catalog check fmt; do
 	run 0 "$c" --help && has "$T/out" "usage: gpuplan $c" "$c --help"
 done
 run_error 2 reprot && has "$T/err" "did you mean 'report'" "a misspelt command"
@@ -286,6 +286,27 @@ for r in d["results"]:
 ' "$T/out" && ok || bad "search --json content"
 	fi
 }
+run 0 search $D/train.yaml --scaling && {
+	has "$T/out" '^gpus,fits,gpu,tp,pp,dp,' "search --scaling CSV header"
+	has "$T/out" '^64,true,' "search --scaling row for the scenario's count"
+	n=$(awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { print bad ? "ragged" : "even" }' "$T/out")
+	[ "$n" = even ] && ok || bad "search --scaling rows have different field counts"
+}
+run_error 2 search $D/train.yaml --scaling --json
+run 0 solve $D/train.yaml --max workload.micro_batch && {
+	has "$T/out" '^workload.micro_batch=[0-9][0-9]*$' "solve prints KEY=VALUE"
+	v=$(sed -n 's/^workload.micro_batch=//p' "$T/out")
+	# the answer fits, and one more does not
+	run 0 report $D/train.yaml --json --set workload.micro_batch="$v" &&
+		has "$T/out" '"fits":[[:space:]]*true' "solve: the maximum fits"
+	run 0 report $D/train.yaml --json --set workload.micro_batch=$((v + 1)) &&
+		has "$T/out" '"fits":[[:space:]]*false' "solve: one more does not fit"
+}
+run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
+run_error 2 solve $D/train.yaml
+run_error 2 solve $D/train.yaml --max no.such.key
+run_error 2 solve $D/train.yaml --max name
+run_error 2 solve $D/train.yaml --max workload.seq_len --min hardware.count
 run_error 2 search $D/train.yaml --top 0
 run_error 2 search $D/train.yaml --by speed
 run_error 2 search $D/train.yaml --top
