@@ -377,7 +377,7 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 			       const struct catalog *cat, const struct search_result *r)
 {
 	static const char *const recs[] = {"none", "selective", "full"};
-	static const char *const offl[] = {"", ", offload optimizer", ", offload optimizer+params"};
+	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
 	const struct plan *p = &r->plan;
 	struct scenario s = *s0;
 	struct report_buf l = {0};
