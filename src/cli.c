@@ -43,7 +43,7 @@
 #endif
 
 #define EXIT_USAGE 2
-#define EXIT_IO 1
+#define EXIT_IO	   1
 
 #define MAX_ARGS 8
 #define MAX_SETS 64
@@ -83,7 +83,8 @@ struct command {
 	const char *help;
 };
 
-static int cli_usage_error(struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cli_usage_error(struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static const struct command *command_find(const char *name);
 
@@ -209,7 +210,8 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		if (scenario_set_assignment(s, c->cat, c->sets[i], &err) != 0) {
 			char buf[1024];
 			err.file[0] = '\0';
-			fprintf(stderr, "--set %s: %s\n", c->sets[i], gp_error_format(&err, buf, sizeof(buf)));
+			fprintf(stderr, "--set %s: %s\n", c->sets[i],
+				gp_error_format(&err, buf, sizeof(buf)));
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -386,8 +388,8 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 
 	search_apply(&s, cat, r);
 	snprintf(t1, sizeof(t1), "%3d.", rank);
-	report_buf_printf(&l, "%d x %s: tp %d, pp %d, dp %d", r->count, r->gpu,
-			  r->parallel.tp, r->parallel.pp, p->dp);
+	report_buf_printf(&l, "%d x %s: tp %d, pp %d, dp %d", r->count, r->gpu, r->parallel.tp,
+			  r->parallel.pp, p->dp);
 	if (r->parallel.ep > 1)
 		report_buf_printf(&l, ", ep %d", r->parallel.ep);
 	if (infer) {
@@ -398,8 +400,8 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	} else {
 		if (r->parallel.virtual_stages > 1)
 			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
-		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s",
-				  r->parallel.zero, r->micro_batch, recs[r->recompute % 3],
+		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero,
+				  r->micro_batch, recs[r->recompute % 3],
 				  r->parallel.sequence_parallel ? ", sp" : "",
 				  offl[r->parallel.offload % 3]);
 	}
@@ -464,8 +466,8 @@ static int search_scaling_csv(const struct scenario *s, const struct search_opti
 			continue;
 		}
 		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d", counts[i], out[i].gpu,
-				  out[i].parallel.tp, out[i].parallel.pp, p->dp, out[i].parallel.zero,
-				  out[i].micro_batch);
+				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
+				  out[i].parallel.zero, out[i].micro_batch);
 		csv_num(&b, p->step_s);
 		csv_num(&b, p->total_s);
 		csv_num(&b, p->tokens_per_s);
@@ -533,9 +535,9 @@ static int cmd_solve(struct cli *c)
 		snprintf(line, sizeof(line), "%s=%s\n(the %s value that fits%s)\n", f->key, text,
 			 c->solve_max ? "largest" : "smallest",
 			 s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
-					 s->workload.slo.tpot_s > 0
-				 ? " and meets the deadline or SLO"
-				 : "");
+				 s->workload.slo.tpot_s > 0
+			     ? " and meets the deadline or SLO"
+			     : "");
 	}
 	rc = cli_write(line, strlen(line));
 out:
@@ -591,7 +593,8 @@ static int cmd_search(struct cli *c)
 	{
 		char dt[32];
 		units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
-		report_buf_printf(&b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
+		report_buf_printf(&b,
+				  "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
 				  s->name[0] ? s->name : c->args[0], stats.evaluated, dt,
 				  stats.fitting, n, opt.by == SEARCH_BY_COST ? "cost" : "time",
 				  opt.hardware ? " over the catalog's GPUs" : "");
@@ -623,8 +626,9 @@ static int cmd_import(struct cli *c)
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(&err, c->args[0]);
 	if (c->output) {
-		rc = file_write_atomic(c->output, text, len, &err) != 0 ? cli_print_error(&err, c->output)
-									: 0;
+		rc = file_write_atomic(c->output, text, len, &err) != 0
+			 ? cli_print_error(&err, c->output)
+			 : 0;
 	} else {
 		rc = cli_write(text, len);
 	}
@@ -719,8 +723,9 @@ static int cmd_fmt(struct cli *c)
 		goto out;
 	}
 	if (c->output)
-		rc = file_write_atomic(c->output, text, len, &err) != 0 ? cli_print_error(&err, c->output)
-									 : 0;
+		rc = file_write_atomic(c->output, text, len, &err) != 0
+			 ? cli_print_error(&err, c->output)
+			 : 0;
 	else
 		rc = cli_write(text, len);
 out:
@@ -740,8 +745,8 @@ static void split_path(const char *path, char *dir, size_t size, const char **ba
 
 static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 {
-	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16, DTYPE_FP16,
-					   DTYPE_FP8, DTYPE_INT8};
+	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16,
+					   DTYPE_FP16, DTYPE_FP8,  DTYPE_INT8};
 	const char *origin = "";
 
 	report_buf_printf(b, "GPUs: dense peak TFLOP/s per precision ('-' not supported); the "
@@ -788,7 +793,8 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
 		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
 		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
-		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power, price);
+		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
+				  price);
 		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
 				  g->pcie[0] ? g->pcie : "-", pcie);
 	}
@@ -799,8 +805,8 @@ static void catalog_models(struct report_buf *b, const struct catalog *cat)
 	char last[256] = "\x01";
 
 	report_buf_printf(b, "Models: parameters counted from each config\n\n");
-	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE",
-			  "LAYERS", "HIDDEN", "HEADS/KV", "CONTEXT");
+	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE", "LAYERS",
+			  "HIDDEN", "HEADS/KV", "CONTEXT");
 	for (int i = 0; i < cat->nmodels; i++) {
 		struct model m;
 		struct model_params n;
@@ -817,7 +823,8 @@ static void catalog_models(struct report_buf *b, const struct catalog *cat)
 		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
 		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
 		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
-		/* the folder heading says where it came from; name the file when it is not ID.json */
+		/* the folder heading says where it came from; name the file when it is not ID.json
+		 */
 		snprintf(dir, sizeof(dir), "%s.json", cat->models[i].id);
 		report_buf_printf(b, "%-16s %7s %7s %6d %6d %8s %7d%s%s\n", cat->models[i].id, tot,
 				  act, m.layers, m.hidden, hk, m.max_context,
@@ -846,6 +853,7 @@ static int cmd_catalog(struct cli *c)
 	return rc;
 }
 
+/* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
 	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
@@ -888,6 +896,7 @@ static const struct command commands[] = {
 	 "output or atomically to OUT.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
+/* clang-format on */
 
 static const struct command *command_find(const char *name)
 {
@@ -904,11 +913,12 @@ static void cli_print_help(void)
 	       GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
 		printf("       %s\n", cmd->usage);
-	printf("\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
-	       "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
-	       "'gpuplan COMMAND --help' says more about one command.\n\n"
-	       "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
-	       "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
+	printf(
+	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
+	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
+	    "'gpuplan COMMAND --help' says more about one command.\n\n"
+	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
+	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
 }
 
 /* Distance between two short words, for "did you mean". */
@@ -954,10 +964,12 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			only_args = true;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			c->help = true;
-		} else if ((opts & OPT_SET) && (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0)) {
+		} else if ((opts & OPT_SET) &&
+			   (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0)) {
 			value = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!value)
-				return cli_usage_error(c, "--set needs KEY=VALUE (e.g. --set hardware.count=16)");
+				return cli_usage_error(
+				    c, "--set needs KEY=VALUE (e.g. --set hardware.count=16)");
 			if (c->nsets == MAX_SETS)
 				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
 			c->sets[c->nsets++] = value;
@@ -978,15 +990,18 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			c->hardware = true;
 		} else if ((opts & OPT_SEARCH) && strcmp(a, "--scaling") == 0) {
 			c->scaling = true;
-		} else if ((opts & OPT_SOLVE) && (strcmp(a, "--max") == 0 || strcmp(a, "--min") == 0)) {
+		} else if ((opts & OPT_SOLVE) &&
+			   (strcmp(a, "--max") == 0 || strcmp(a, "--min") == 0)) {
 			value = i + 1 < argc ? argv[++i] : NULL;
 			if (!value)
-				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)", a, a);
+				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)",
+						       a, a);
 			if (c->solve_key)
 				return cli_usage_error(c, "give one of --max KEY or --min KEY");
 			c->solve_key = value;
 			c->solve_max = a[3] == 'a';
-		} else if ((opts & OPT_SEARCH) && (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
+		} else if ((opts & OPT_SEARCH) &&
+			   (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
 			value = i + 1 < argc ? argv[++i] : NULL;
 			if (!value)
 				return cli_usage_error(c, "%s needs a value", a);
@@ -1006,7 +1021,8 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 		char *end;
 		long n = strtol(c->top, &end, 10);
 		if (*end || n < 1 || n > 100000)
-			return cli_usage_error(c, "--top '%s' is not a count (expected 1 or more)", c->top);
+			return cli_usage_error(c, "--top '%s' is not a count (expected 1 or more)",
+					       c->top);
 	}
 	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))
 		return cli_usage_error(c, "--by '%s' (expected time or cost)", c->by);
@@ -1032,9 +1048,11 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	    !strchr(path, '.')) {
 		for (const struct command *cmd = commands; cmd->name; cmd++)
 			if (cli_distance(path, cmd->name) <= 2)
-				return cli_usage_error(c, "'%s' is neither a command nor a file (did you "
-							  "mean '%s'?)",
-						       path, cmd->name);
+				return cli_usage_error(
+				    c,
+				    "'%s' is neither a command nor a file (did you "
+				    "mean '%s'?)",
+				    path, cmd->name);
 	}
 	if (!ui)
 		return cli_usage_error(c, "this build has no terminal UI");
@@ -1073,7 +1091,8 @@ int cli_main(int argc, char **argv, cli_ui_fn ui)
 		} else if (rc == 0 && c->nargs < cmd->min_args) {
 			rc = cli_usage_error(c, "missing %s", c->nargs ? "argument" : "FILE");
 		} else if (rc == 0 && c->nargs > cmd->max_args) {
-			rc = cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
+			rc =
+			    cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
 		} else if (rc == 0 && c->output && strcmp(c->output, "-") == 0) {
 			rc = cli_usage_error(c, "-o - : leave out -o to write to standard output");
 		} else if (rc == 0) {

@@ -123,8 +123,10 @@ static void text_row(struct report_buf *out, const char *mark, const char *key, 
 		b = "(empty)";
 	if (strlen(a) > 13 || strlen(b) > 13) {
 		report_buf_printf(out, "%s%s%s\n", k, note[0] ? "  " : "", note);
-		report_buf_printf(out, strlen(a) > 70 ? "       A: %.67s...\n" : "       A: %s\n", a);
-		report_buf_printf(out, strlen(b) > 70 ? "       B: %.67s...\n" : "       B: %s\n", b);
+		report_buf_printf(out, strlen(a) > 70 ? "       A: %.67s...\n" : "       A: %s\n",
+				  a);
+		report_buf_printf(out, strlen(b) > 70 ? "       B: %.67s...\n" : "       B: %s\n",
+				  b);
 		return;
 	}
 	n = snprintf(row, sizeof(row), "%-35s %-12s %-12s %s", k, a, b, note);
@@ -135,8 +137,7 @@ static void text_row(struct report_buf *out, const char *mark, const char *key, 
 	report_buf_printf(out, "%s\n", row);
 }
 
-int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
-	      const char *name_b)
+int diff_text(struct report_buf *out, const struct diff *d, const char *name_a, const char *name_b)
 {
 	/* key 34 + a 15 + b 15 + change: 80 columns for most rows */
 	report_buf_printf(out, "A: %s\nB: %s\n", name_a, name_b);
@@ -147,8 +148,8 @@ int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
 	if (d->fits_changed || d->binding_changed) {
 		report_buf_printf(out, "\n%-35s %-12s %s\n", "CHANGED VERDICTS", "A", "B");
 		if (d->fits_changed)
-			text_row(out, "!!", "memory.fits", fits_text(d->fits_a), fits_text(d->fits_b),
-				 d->fits_b ? "now fits" : "NO LONGER FITS");
+			text_row(out, "!!", "memory.fits", fits_text(d->fits_a),
+				 fits_text(d->fits_b), d->fits_b ? "now fits" : "NO LONGER FITS");
 		if (d->binding_changed)
 			text_row(out, "!!", "bottleneck.binding", bottleneck_name(d->binding_a),
 				 bottleneck_name(d->binding_b), "");
@@ -189,13 +190,15 @@ int diff_markdown(struct report_buf *out, const struct diff *d, const char *name
 		return out->failed ? -1 : 0;
 	}
 	if (d->fits_changed || d->binding_changed) {
-		report_buf_printf(out, "## Changed verdicts\n\n| verdict | a | b |\n| --- | --- | --- |\n");
+		report_buf_printf(
+		    out, "## Changed verdicts\n\n| verdict | a | b |\n| --- | --- | --- |\n");
 		if (d->fits_changed)
-			report_buf_printf(out, "| **memory.fits** | %s | **%s** |\n", fits_text(d->fits_a),
-					  fits_text(d->fits_b));
+			report_buf_printf(out, "| **memory.fits** | %s | **%s** |\n",
+					  fits_text(d->fits_a), fits_text(d->fits_b));
 		if (d->binding_changed)
 			report_buf_printf(out, "| **bottleneck.binding** | %s | **%s** |\n",
-					  bottleneck_name(d->binding_a), bottleneck_name(d->binding_b));
+					  bottleneck_name(d->binding_a),
+					  bottleneck_name(d->binding_b));
 		report_buf_printf(out, "\n");
 	}
 	if (d->ninputs) {
@@ -218,7 +221,8 @@ int diff_markdown(struct report_buf *out, const struct diff *d, const char *name
 			report_figure_format(r->figure, r->a, ta, sizeof(ta));
 			report_figure_format(r->figure, r->b, tb, sizeof(tb));
 			change_text(r, tc, sizeof(tc));
-			report_buf_printf(out, "| `%s` | %s | %s | %s |\n", r->figure->key, ta, tb, tc);
+			report_buf_printf(out, "| `%s` | %s | %s | %s |\n", r->figure->key, ta, tb,
+					  tc);
 		}
 	}
 	return out->failed ? -1 : 0;

@@ -14,7 +14,7 @@
 #include "report.h"
 #include "scenario.h"
 
-#define DIFF_MAX_INPUTS 192
+#define DIFF_MAX_INPUTS	 192
 #define DIFF_MAX_RESULTS 64
 
 struct diff_input {
@@ -25,7 +25,7 @@ struct diff_input {
 struct diff_result {
 	const struct report_figure *figure;
 	double a, b;
-	double change;   /* b - a; NAN when either is NAN */
+	double change;	 /* b - a; NAN when either is NAN */
 	double relative; /* (b - a) / |a|; NAN when a is 0 or either is NAN */
 };
 
@@ -49,8 +49,7 @@ bool diff_any(const struct diff *d);
 
 /* The diff in two columns at 80 columns, changed verdicts marked with "!!". name_a and
  * name_b head the columns. Returns 0, or -1 when out of memory. */
-int diff_text(struct report_buf *out, const struct diff *d, const char *name_a,
-	      const char *name_b);
+int diff_text(struct report_buf *out, const struct diff *d, const char *name_a, const char *name_b);
 
 /* The diff as Markdown tables, changed verdicts in bold. Returns 0 or -1. */
 int diff_markdown(struct report_buf *out, const struct diff *d, const char *name_a,

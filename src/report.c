@@ -50,6 +50,7 @@ void report_buf_release(struct report_buf *b)
 	b->failed = false;
 }
 
+/* clang-format off */
 #define PO(m) offsetof(struct plan, m)
 #define FIG(k, l, u, sfx, m, i) {k, l, u, sfx, PO(m), i}
 
@@ -98,6 +99,7 @@ const struct report_figure report_figures[] = {
 	FIG("bottleneck.shares.data_io", "data I/O", UNIT_RATIO, "", shares[BN_DATA_IO], false),
 	{NULL, NULL, UNIT_NONE, NULL, 0, false},
 };
+/* clang-format on */
 
 const struct report_figure *report_figure_find(const char *key)
 {
@@ -112,8 +114,7 @@ double report_figure_value(const struct report_figure *fig, const struct plan *p
 	return *(const double *)((const char *)p + fig->offset);
 }
 
-char *report_figure_format(const struct report_figure *fig, double value, char *buf,
-			   size_t size)
+char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size)
 {
 	int n = units_format_human(fig->unit, value, 3, buf, size);
 
@@ -137,8 +138,8 @@ const char *report_source_hbm(const struct scenario *s)
 const char *report_source_network(const struct scenario *s)
 {
 	return s->efficiency.network > 0
-		       ? "given in the scenario (efficiency.network)"
-		       : "modelled (achievable fraction of the link bandwidth, NCCL)";
+		   ? "given in the scenario (efficiency.network)"
+		   : "modelled (achievable fraction of the link bandwidth, NCCL)";
 }
 
 const char *report_workload_name(enum workload_kind k)
@@ -167,23 +168,22 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 	human(UNIT_COUNT, p->params, tot, sizeof(tot));
 	human(UNIT_COUNT, p->active_params, act, sizeof(act));
 	report_buf_printf(b, "%s, %s parameters",
-			  s->model.preset[0]     ? s->model.preset
+			  s->model.preset[0]	  ? s->model.preset
 			  : s->model.hf_config[0] ? s->model.hf_config
-						 : "custom",
+						  : "custom",
 			  tot);
 	if (p->active_params != p->params && !isnan(p->active_params))
 		report_buf_printf(b, " (%s active)", act);
 	if (m->layers)
-		report_buf_printf(b, ", %d layers x %d, %d/%d heads", m->layers, m->hidden, m->heads,
-				  m->kv_heads ? m->kv_heads : m->heads);
+		report_buf_printf(b, ", %d layers x %d, %d/%d heads", m->layers, m->hidden,
+				  m->heads, m->kv_heads ? m->kv_heads : m->heads);
 	if (m->moe.experts)
 		report_buf_printf(b, ", MoE %d experts top-%d", m->moe.experts, m->moe.active);
 	if (p->shape_assumed)
 		report_buf_printf(b, " (shape assumed)");
 }
 
-static void describe_workload(struct report_buf *b, const struct scenario *s,
-			      const struct plan *p)
+static void describe_workload(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
 	static const char *const opts[] = {"adamw", "adam8bit", "sgd", "none"};
@@ -194,9 +194,11 @@ static void describe_workload(struct report_buf *b, const struct scenario *s,
 	report_buf_printf(b, "%s, %s", report_workload_name(w->kind), dtype_name(w->precision));
 	if (is_training(s)) {
 		report_buf_printf(b, ", seq %d, micro-batch %d, global batch %d", w->seq_len,
-				  w->micro_batch, p->global_batch ? p->global_batch : w->global_batch);
+				  w->micro_batch,
+				  p->global_batch ? p->global_batch : w->global_batch);
 		if (w->tokens > 0)
-			report_buf_printf(b, ", %s tokens", human(UNIT_COUNT, w->tokens, t, sizeof(t)));
+			report_buf_printf(b, ", %s tokens",
+					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
 		report_buf_printf(b, ", %s, recompute %s", opts[w->optimizer & 3],
 				  recs[w->recompute % 3]);
 		if (w->kind == WL_FINETUNE) {
@@ -217,23 +219,24 @@ static void describe_workload(struct report_buf *b, const struct scenario *s,
 			report_buf_printf(b, ", %s requests/day",
 					  human(UNIT_COUNT, w->requests_per_day, t, sizeof(t)));
 		if (w->kind == WL_OFFLINE && w->tokens > 0)
-			report_buf_printf(b, ", %s tokens", human(UNIT_COUNT, w->tokens, t, sizeof(t)));
+			report_buf_printf(b, ", %s tokens",
+					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
 	}
 	if (w->deadline_s > 0)
-		report_buf_printf(b, ", deadline %s", human(UNIT_SECONDS, w->deadline_s, t, sizeof(t)));
+		report_buf_printf(b, ", deadline %s",
+				  human(UNIT_SECONDS, w->deadline_s, t, sizeof(t)));
 }
 
-static void describe_hardware(struct report_buf *b, const struct scenario *s,
-			      const struct plan *p)
+static void describe_hardware(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct gpu *g = &s->hardware.gpu;
 	char mem[32], bw[32], pk[32];
 
-	report_buf_printf(b, "%d x %s (%s, %s, %s %s)", s->hardware.count,
-			  g->id[0] ? g->id : "no GPU", human(UNIT_BYTES, g->memory_bytes, mem, sizeof(mem)),
-			  human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, bw, sizeof(bw)),
-			  human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
-			  dtype_name(s->workload.precision));
+	report_buf_printf(
+	    b, "%d x %s (%s, %s, %s %s)", s->hardware.count, g->id[0] ? g->id : "no GPU",
+	    human(UNIT_BYTES, g->memory_bytes, mem, sizeof(mem)),
+	    human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, bw, sizeof(bw)),
+	    human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)), dtype_name(s->workload.precision));
 	if (s->hardware.count > g->gpus_per_node && g->gpus_per_node > 0)
 		report_buf_printf(b, ", %d per node", g->gpus_per_node);
 }
@@ -282,7 +285,8 @@ void report_wrap(struct report_buf *b, int indent, const char *label, const char
 }
 
 static void header_line(struct report_buf *b, const char *label,
-			void (*fn)(struct report_buf *, const struct scenario *, const struct plan *),
+			void (*fn)(struct report_buf *, const struct scenario *,
+				   const struct plan *),
 			const struct scenario *s, const struct plan *p)
 {
 	struct report_buf t = {0};
@@ -338,8 +342,7 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 	const struct plan_memory *m = &p->mem;
 	char cap[32], t1[32], t2[32], t3[32];
 
-	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 38,
-			  "share of capacity");
+	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 38, "share of capacity");
 	mem_row(b, "weights", m->weights, m->capacity);
 	if (is_training(s)) {
 		mem_row(b, "gradients", m->gradients, m->capacity);
@@ -414,31 +417,44 @@ static void figure_rows(struct report_buf *b, const char *title, const struct pl
 
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const train[] = {
-		"time.step_s", "time.total_s", "throughput.tokens_per_s",
-		"throughput.tokens_per_s_per_gpu", "compute.flops_per_token", "compute.flops_total",
-		"time.gpu_hours", "compute.mfu", "capacity_plan.gpus_required", NULL};
-	static const char *const infer[] = {
-		"latency.ttft_s", "latency.tpot_s", "throughput.tokens_per_s",
-		"throughput.tokens_per_s_per_gpu", "capacity_plan.max_batch",
-		"capacity_plan.replicas", "capacity_plan.gpus_required", "time.total_s",
-		"compute.flops_per_token", NULL};
-	static const char *const money[] = {
-		"cost.usd_per_hour", "cost.usd_total", "cost.usd_per_million_tokens", "energy.kwh",
-		NULL};
+	static const char *const train[] = {"time.step_s",
+					    "time.total_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "compute.flops_per_token",
+					    "compute.flops_total",
+					    "time.gpu_hours",
+					    "compute.mfu",
+					    "capacity_plan.gpus_required",
+					    NULL};
+	static const char *const infer[] = {"latency.ttft_s",
+					    "latency.tpot_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "capacity_plan.max_batch",
+					    "capacity_plan.replicas",
+					    "capacity_plan.gpus_required",
+					    "time.total_s",
+					    "compute.flops_per_token",
+					    NULL};
+	static const char *const money[] = {"cost.usd_per_hour", "cost.usd_total",
+					    "cost.usd_per_million_tokens", "energy.kwh", NULL};
 	static const char *const rel[] = {"reliability.expected_interruptions",
-					  "reliability.checkpoint_interval_s", "reliability.goodput",
-					  NULL};
+					  "reliability.checkpoint_interval_s",
+					  "reliability.goodput", NULL};
 	char pk[32], t[32];
 
 	if (is_training(s)) {
 		figure_rows(b, "TIME AND THROUGHPUT", p, train);
 	} else {
 		figure_rows(b, "LATENCY AND THROUGHPUT", p, infer);
-		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) && !isnan(p->slo_batch))
-			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n", p->slo_batch);
+		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
+		    !isnan(p->slo_batch))
+			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",
+					  p->slo_batch);
 	}
-	report_buf_printf(b, "  (peak %s %s dense per GPU", human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
+	report_buf_printf(b, "  (peak %s %s dense per GPU",
+			  human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
 			  dtype_name(s->workload.precision));
 	if (!isnan(p->hfu))
 		report_buf_printf(b, ", HFU %s", human(UNIT_RATIO, p->hfu, t, sizeof(t)));
@@ -463,7 +479,8 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 {
 	char t1[32], t2[32], t3[32];
 
-	report_buf_printf(b, "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
+	report_buf_printf(b,
+			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
 	human(UNIT_BYTES, p->mem.total, t1, sizeof(t1));
 	human(UNIT_BYTES, p->mem.capacity, t2, sizeof(t2));
 	report_buf_printf(b, "  1. capacity        %s: %s of %s per GPU%s\n",
@@ -475,7 +492,8 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 		verdict_share(b, p, "", BN_DATA_IO, "data I/O", "used");
 	verdict_share(b, p, "3.", BN_COMPUTE, "compute", "used");
 	if (!isnan(p->mfu))
-		report_buf_printf(b, "     MFU %s of %s %s peak\n", human(UNIT_RATIO, p->mfu, t3, sizeof(t3)),
+		report_buf_printf(b, "     MFU %s of %s %s peak\n",
+				  human(UNIT_RATIO, p->mfu, t3, sizeof(t3)),
 				  human(UNIT_FLOPS, p->peak_flops, t1, sizeof(t1)),
 				  dtype_name(s->workload.precision));
 	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
@@ -552,18 +570,19 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 		double v;
 		bool show;
 	} rows[] = {
-		{"weights", m->weights, true},
-		{"gradients", m->gradients, is_training(s)},
-		{"optimizer states", m->optimizer, is_training(s)},
-		{"activations", m->activations, true},
-		{"KV cache", m->kv_cache, !is_training(s)},
-		{"overhead: CUDA context", m->cuda_context, true},
-		{"overhead: allocator fragmentation", m->fragmentation, true},
-		{"overhead: communication buffers", m->comm_buffers, true},
+	    {"weights", m->weights, true},
+	    {"gradients", m->gradients, is_training(s)},
+	    {"optimizer states", m->optimizer, is_training(s)},
+	    {"activations", m->activations, true},
+	    {"KV cache", m->kv_cache, !is_training(s)},
+	    {"overhead: CUDA context", m->cuda_context, true},
+	    {"overhead: allocator fragmentation", m->fragmentation, true},
+	    {"overhead: communication buffers", m->comm_buffers, true},
 	};
 	char t[32], c[32];
 
-	report_buf_printf(b, "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
+	report_buf_printf(b,
+			  "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
 			  human(UNIT_BYTES, m->capacity, c, sizeof(c)));
 	report_buf_printf(b, "| part | bytes | share of capacity |\n| --- | ---: | ---: |\n");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -588,18 +607,36 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 
 int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const train[] = {
-		"time.step_s", "time.total_s", "time.gpu_hours", "throughput.tokens_per_s",
-		"throughput.tokens_per_s_per_gpu", "compute.flops_per_token", "compute.flops_total",
-		"compute.mfu", "capacity_plan.gpus_required", "cost.usd_per_hour", "cost.usd_total",
-		"cost.usd_per_million_tokens", "energy.kwh", "reliability.expected_interruptions",
-		"reliability.checkpoint_interval_s", "reliability.goodput", NULL};
-	static const char *const infer[] = {
-		"latency.ttft_s", "latency.tpot_s", "throughput.tokens_per_s",
-		"throughput.tokens_per_s_per_gpu", "capacity_plan.max_batch",
-		"capacity_plan.replicas", "capacity_plan.gpus_required", "time.total_s",
-		"cost.usd_per_hour", "cost.usd_total", "cost.usd_per_million_tokens", "energy.kwh",
-		NULL};
+	static const char *const train[] = {"time.step_s",
+					    "time.total_s",
+					    "time.gpu_hours",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "compute.flops_per_token",
+					    "compute.flops_total",
+					    "compute.mfu",
+					    "capacity_plan.gpus_required",
+					    "cost.usd_per_hour",
+					    "cost.usd_total",
+					    "cost.usd_per_million_tokens",
+					    "energy.kwh",
+					    "reliability.expected_interruptions",
+					    "reliability.checkpoint_interval_s",
+					    "reliability.goodput",
+					    NULL};
+	static const char *const infer[] = {"latency.ttft_s",
+					    "latency.tpot_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "capacity_plan.max_batch",
+					    "capacity_plan.replicas",
+					    "capacity_plan.gpus_required",
+					    "time.total_s",
+					    "cost.usd_per_hour",
+					    "cost.usd_total",
+					    "cost.usd_per_million_tokens",
+					    "energy.kwh",
+					    NULL};
 	struct report_buf t = {0};
 	char v1[32], v2[32], v3[32];
 
@@ -646,7 +683,8 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 
 	md_memory(b, s, p);
 
-	report_buf_printf(b, "\n## %s\n\n", is_training(s) ? "Time and cost" : "Latency, throughput and cost");
+	report_buf_printf(b, "\n## %s\n\n",
+			  is_training(s) ? "Time and cost" : "Latency, throughput and cost");
 	md_figure_table(b, p, is_training(s) ? train : infer);
 
 	report_buf_printf(b, "\n## Bottlenecks\n\nJudged in order: capacity (does it load), then "
@@ -666,17 +704,21 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 		report_buf_printf(b, "None.\n");
 	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
 		char msg[320];
-		report_buf_printf(b, "- %s\n", plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
+		report_buf_printf(b, "- %s\n",
+				  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
 	}
 
-	report_buf_printf(b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
+	report_buf_printf(
+	    b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
 	report_buf_printf(b, "| dense peak per GPU (%s) | %s | catalog: %s |\n",
 			  dtype_name(s->workload.precision),
 			  human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)), s->hardware.gpu.id);
 	report_buf_printf(b, "| matrix-multiply efficiency | %s | %s |\n",
-			  human(UNIT_RATIO, p->matmul_efficiency, v1, sizeof(v1)), report_source_mfu(s));
+			  human(UNIT_RATIO, p->matmul_efficiency, v1, sizeof(v1)),
+			  report_source_mfu(s));
 	report_buf_printf(b, "| HBM efficiency | %s | %s |\n",
-			  human(UNIT_RATIO, p->hbm_efficiency, v1, sizeof(v1)), report_source_hbm(s));
+			  human(UNIT_RATIO, p->hbm_efficiency, v1, sizeof(v1)),
+			  report_source_hbm(s));
 	report_buf_printf(b, "| network efficiency | %s | %s |\n",
 			  human(UNIT_RATIO, p->network_efficiency, v1, sizeof(v1)),
 			  report_source_network(s));
@@ -687,8 +729,9 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 			  human(UNIT_USD, s->hardware.gpu.price_per_hour, v1, sizeof(v1)));
 	report_buf_printf(b, "| PUE | %.2f | scenario (default 1.2: hyperscaler reports) |\n",
 			  s->hardware.pue);
-	report_buf_printf(b, "| MTBF per GPU | %.0f GPU-h | scenario (default: Llama 3 paper, "
-			     "Table 5) |\n",
+	report_buf_printf(b,
+			  "| MTBF per GPU | %.0f GPU-h | scenario (default: Llama 3 paper, "
+			  "Table 5) |\n",
 			  s->hardware.mtbf_gpu_hours);
 	if (p->shape_assumed)
 		report_buf_printf(b, "| model shape | assumed | standard shape for the given "

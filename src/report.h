@@ -25,7 +25,7 @@ struct report_buf {
 };
 
 void report_buf_printf(struct report_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void report_buf_release(struct report_buf *b);
 
 /* Appends label padded to indent columns, then text word-wrapped at 80 columns with every
@@ -34,12 +34,12 @@ void report_wrap(struct report_buf *b, int indent, const char *label, const char
 
 /* One numeric figure of the report, as the JSON report names it. */
 struct report_figure {
-	const char *key;    /* "memory.per_gpu.weights" */
-	const char *label;  /* "weights" */
+	const char *key;   /* "memory.per_gpu.weights" */
+	const char *label; /* "weights" */
 	enum unit_kind unit;
 	const char *suffix; /* appended to the human form (" tokens/s"), may be "" */
-	size_t offset;      /* of the double in struct plan */
-	bool integer;       /* written as a whole number in JSON (bytes, parameter counts) */
+	size_t offset;	    /* of the double in struct plan */
+	bool integer;	    /* written as a whole number in JSON (bytes, parameter counts) */
 };
 
 /* The figures, in report order, terminated by an entry whose key is NULL. The JSON report
@@ -53,8 +53,7 @@ const struct report_figure *report_figure_find(const char *key);
 double report_figure_value(const struct report_figure *fig, const struct plan *p);
 
 /* The figure's value for people: "75.2 GB", "1.2M tokens/s", "-" for NAN. Returns buf. */
-char *report_figure_format(const struct report_figure *fig, double value, char *buf,
-			   size_t size);
+char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size);
 
 /* The source of an efficiency or default the plan used, in a few words, for the
  * assumptions sections: which of the scenario's values were given and which modelled. */

@@ -94,8 +94,8 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
 	bad |= put_num(r, "memory.per_gpu.overhead_parts.cuda_context", p->mem.cuda_context, true);
-	bad |= put_num(r, "memory.per_gpu.overhead_parts.fragmentation", p->mem.fragmentation,
-		       true);
+	bad |=
+	    put_num(r, "memory.per_gpu.overhead_parts.fragmentation", p->mem.fragmentation, true);
 	bad |= put_num(r, "memory.per_gpu.overhead_parts.comm_buffers", p->mem.comm_buffers, true);
 	bad |= put_num(r, "memory.host", p->mem.host, true);
 	bad |= put_num(r, "compute.hfu", p->hfu, false);
@@ -104,6 +104,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_num(r, "compute.attention_flops_per_token", p->attention_flops_per_token, false);
 	bad |= put_num(r, "compute.flops_per_step", p->flops_per_step, false);
 	{
+		/* clang-format off */
 		static const struct {
 			const char *key;
 			size_t offset;
@@ -114,12 +115,14 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 			PART(ep_comm_s),  PART(offload_s),   PART(optimizer_s),    PART(data_s),
 #undef PART
 		};
+		/* clang-format on */
 		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 			bad |= put_num(r, parts[i].key,
 				       *(const double *)((const char *)&p->parts + parts[i].offset),
 				       false);
 	}
-	bad |= put_num(r, "latency.decode_compute_bound_batch", p->decode_compute_bound_batch, false);
+	bad |=
+	    put_num(r, "latency.decode_compute_bound_batch", p->decode_compute_bound_batch, false);
 	bad |= put_num(r, "capacity_plan.slo_batch", p->slo_batch, false);
 	bad |= put_num(r, "reliability.checkpoint_write_s", p->checkpoint_write_s, false);
 
@@ -128,7 +131,8 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 		bad = 1;
 	for (int i = 0; warnings && i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
 		char msg[320];
-		cJSON *w = cJSON_CreateString(plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
+		cJSON *w =
+		    cJSON_CreateString(plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
 		if (!w || !cJSON_AddItemToArray(warnings, w)) {
 			cJSON_Delete(w);
 			bad = 1;
@@ -170,8 +174,7 @@ struct cJSON *report_json_build(const struct scenario *s, const struct plan *p)
 	return r;
 }
 
-struct cJSON *report_json_section(const struct scenario *s, const struct plan *p,
-				  const char *name)
+struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name)
 {
 	cJSON *r = report_json_build(s, p), *sec;
 
@@ -283,7 +286,8 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put_num(o, "parallel.zero", r->parallel.zero, true);
 	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
 	bad |= put_str(o, "parallel.recompute", recompute_names[r->recompute % 3]);
-	bad |= put(o, "parallel.sequence_parallel", cJSON_CreateBool(r->parallel.sequence_parallel));
+	bad |=
+	    put(o, "parallel.sequence_parallel", cJSON_CreateBool(r->parallel.sequence_parallel));
 	bad |= put_str(o, "parallel.offload", offload_names[r->parallel.offload % 3]);
 	bad |= put_num(o, "parallel.virtual_stages", r->parallel.virtual_stages, true);
 	bad |= put_str(o, "hardware.gpu", r->gpu);
@@ -301,8 +305,8 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	if (!full)
 		bad = 1;
 	for (size_t i = 0; full && i < sizeof(sections) / sizeof(sections[0]); i++)
-		bad |= put(o, sections[i],
-			   cJSON_DetachItemFromObjectCaseSensitive(full, sections[i]));
+		bad |=
+		    put(o, sections[i], cJSON_DetachItemFromObjectCaseSensitive(full, sections[i]));
 	cJSON_Delete(full);
 	if (bad) {
 		cJSON_Delete(o);
@@ -377,8 +381,8 @@ struct cJSON *report_json_parse(const char *text)
 	return cJSON_Parse(text);
 }
 
-enum report_json_kind report_json_get(const struct cJSON *json, const char *path,
-				      double *number, const char **text)
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path, double *number,
+				      const char **text)
 {
 	const cJSON *o = json;
 	const char *p = path;

@@ -14,7 +14,7 @@
 
 struct cJSON;
 
-#define REPORT_JSON_SCHEMA "gpuplan.report/1"
+#define REPORT_JSON_SCHEMA	"gpuplan.report/1"
 #define REPORT_JSON_DIFF_SCHEMA "gpuplan.diff/1"
 
 /* The whole report of s and its plan p as a new cJSON object: every SPEC key (a figure
@@ -27,8 +27,7 @@ struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
 /* One top-level section of that report ("time", "throughput", "latency", "cost",
  * "bottleneck", "memory", ...), for reports that embed parts of it (`search --json`).
  * NULL for an unknown name or when out of memory. */
-struct cJSON *report_json_section(const struct scenario *s, const struct plan *p,
-				  const char *name);
+struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name);
 
 /* The comparison of two scenarios (`diff --json`): schema, a and b (file, name), inputs
  * [{key, a, b}], results [{key, a, b, change, relative}], verdicts [{key, a, b}], and
@@ -72,8 +71,8 @@ enum report_json_kind {
 /* What is at a dotted path ("memory.per_gpu.weights") of a tree. For a number, *number
  * (when not NULL) receives it; for a boolean, 0 or 1; for a string, *text (when not NULL)
  * points into the tree; for an array, *number is its length. */
-enum report_json_kind report_json_get(const struct cJSON *json, const char *path,
-				      double *number, const char **text);
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path, double *number,
+				      const char **text);
 
 /* Frees a tree; NULL is a no-op. */
 void report_json_free(struct cJSON *json);
