@@ -60,7 +60,8 @@ enum {
 };
 
 struct cli {
-	const char *cmd; /* "report", or NULL for the terminal UI */
+	const char *cmd;   /* "report", or NULL for the terminal UI */
+	const char *argv0; /* where the catalog is looked for when /proc is not mounted */
 	char exe[PATH_MAX];
 	struct catalog *cat;
 	int nargs;
@@ -167,9 +168,26 @@ static int cli_load_catalog(struct cli *c)
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
-	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : NULL, &err) != 0)
+	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
 		return cli_print_error(&err, "catalog");
 	return 0;
+}
+
+/* A problem with a field that a --set changed points at that --set, not at the file. */
+static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
+{
+	for (int i = 0; i < probs->count; i++) {
+		struct gp_error *e = &probs->items[i];
+		size_t n = strlen(e->field);
+
+		for (int k = c->nsets - 1; n && k >= 0; k--) {
+			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=') {
+				snprintf(e->file, sizeof(e->file), "--set %s", c->sets[k]);
+				e->line = e->column = 0;
+				break;
+			}
+		}
+	}
 }
 
 /* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
@@ -219,6 +237,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (validate) {
 		gp_problems_init(probs);
 		scenario_validate(s, src, probs);
+		cli_blame_sets(c, probs);
 		if (probs->count) {
 			cli_print_problems(probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
@@ -669,6 +688,7 @@ static int cmd_check(struct cli *c)
 		}
 	}
 	scenario_validate(s, src, vp);
+	cli_blame_sets(c, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
 	 * only repeat it. */
 	nread = probs->count;
@@ -1079,6 +1099,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui)
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
+	c->argv0 = argc > 0 ? argv[0] : NULL;
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		rc = fflush(stdout) ? EXIT_IO : 0;

@@ -172,6 +172,8 @@ run_error 2 report $D/train.yaml --set hardware.count=abc && {
 }
 run_error 2 report $D/train.yaml --set hardware.cont=8 && has "$T/err" "did you mean 'hardware.count'" "--set typo"
 run_error 2 report $D/train.yaml --set nokeyvalue
+# a value --set makes invalid is blamed on the --set, not on a line of the file
+run_error 2 report $D/train.yaml --set parallel.tp=3 && has "$T/err" '^--set parallel.tp=3: ' "--set that fails validation"
 run_error 2 report $D/train.yaml --set
 "$G" report - --json <$D/train.yaml >"$T/out" 2>"$T/err" && ok || bad "report - (standard input)"
 has "$T/out" '"file":[[:space:]]*"-"' "report - names standard input"
