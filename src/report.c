@@ -468,10 +468,8 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 static void verdict_share(struct report_buf *b, const struct plan *p, const char *num,
 			  enum bottleneck bn, const char *label, const char *what)
 {
-	char t[32];
-
-	report_buf_printf(b, "  %-3s%-15s %6s  %s%s\n", num, label,
-			  human(UNIT_RATIO, p->shares[bn], t, sizeof(t)), what,
+	/* fixed decimals keep the column straight from 0.01% to 250% */
+	report_buf_printf(b, "  %-3s%-15s %6.1f%%  %s%s\n", num, label, 100 * p->shares[bn], what,
 			  p->binding == bn ? "  <- BINDING" : "");
 }
 
