@@ -476,6 +476,8 @@ static void verdict_share(struct report_buf *b, const struct plan *p, const char
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	char t1[32], t2[32], t3[32];
+	/* the time shares are fractions of the training step or of a decode step (plan_time.c) */
+	const char *when = is_training(s) ? "of the step time" : "of each token's time";
 
 	report_buf_printf(b,
 			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
@@ -484,11 +486,11 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 	report_buf_printf(b, "  1. capacity        %s: %s of %s per GPU%s\n",
 			  p->mem.fits ? "loads" : "DOES NOT LOAD", t1, t2,
 			  p->binding == BN_CAPACITY ? "   <- BINDING" : "");
-	verdict_share(b, p, "2.", BN_HBM, "HBM bandwidth", "used");
-	verdict_share(b, p, "", BN_INTERCONNECT, "interconnect", "used");
+	verdict_share(b, p, "2.", BN_HBM, "HBM bandwidth", when);
+	verdict_share(b, p, "", BN_INTERCONNECT, "interconnect", when);
 	if (p->shares[BN_DATA_IO] > 0 || p->binding == BN_DATA_IO)
-		verdict_share(b, p, "", BN_DATA_IO, "data I/O", "used");
-	verdict_share(b, p, "3.", BN_COMPUTE, "compute", "used");
+		verdict_share(b, p, "", BN_DATA_IO, "data I/O", "of the compute time, to load data");
+	verdict_share(b, p, "3.", BN_COMPUTE, "compute", when);
 	if (!isnan(p->mfu))
 		report_buf_printf(b, "     MFU %s of %s %s peak\n",
 				  human(UNIT_RATIO, p->mfu, t3, sizeof(t3)),
