@@ -72,11 +72,11 @@ run 0 report $D/train.yaml && {
 	has "$T/out" 'binding bottleneck' "report text"
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "report text wider than 80 columns"; fi
 	# verdicts in the order capacity, then bandwidth and interconnect, then compute
-	order=$(sed -n '/^VERDICTS/,/^$/p' "$T/out" | grep -n -e 'capacity ' -e 'HBM bandwidth' \
-		-e 'interconnect' -e 'compute ' | grep -v VERDICTS | cut -d: -f2 |
-		sed 's/^ *[0-9.]* *//; s/ .*//' | tr '\n' ' ')
+	order=$(sed -n '/^VERDICTS/,/^$/p' "$T/out" |
+		grep -E '^  ([0-9]\. |   )(capacity|HBM bandwidth|interconnect|data I/O|compute) ' |
+		sed 's/^  [0-9. ]*//; s/ .*//' | tr '\n' ' ')
 	case "$order" in
-	"capacity HBM interconnect compute "*) ok ;;
+	"capacity HBM interconnect compute "|"capacity HBM interconnect data compute ") ok ;;
 	*) bad "verdict order: '$order'" ;;
 	esac
 }
