@@ -489,7 +489,8 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 	verdict_share(b, p, "2.", BN_HBM, "HBM bandwidth", when);
 	verdict_share(b, p, "", BN_INTERCONNECT, "interconnect", when);
 	if (p->shares[BN_DATA_IO] > 0 || p->binding == BN_DATA_IO)
-		verdict_share(b, p, "", BN_DATA_IO, "data I/O", "of the compute time, to load data");
+		verdict_share(b, p, "", BN_DATA_IO, "data I/O",
+			      "of the compute time, to load data");
 	verdict_share(b, p, "3.", BN_COMPUTE, "compute", when);
 	if (!isnan(p->mfu))
 		report_buf_printf(b, "     MFU %s of %s %s peak\n",
@@ -665,10 +666,16 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 		b->failed = true;
 	report_buf_release(&t);
 	if (is_training(s)) {
-		report_buf_printf(b, "- **Time:** %s in total at %s per step; **cost** %s\n",
+		report_buf_printf(b, "- **Time:** %s in total at %s per step; **cost** %s",
 				  human(UNIT_SECONDS, p->total_s, v1, sizeof(v1)),
 				  human(UNIT_SECONDS, p->step_s, v2, sizeof(v2)),
 				  human(UNIT_USD, p->usd_total, v3, sizeof(v3)));
+		if (s->workload.deadline_s > 0 && !isnan(p->total_s))
+			report_buf_printf(
+			    b, "; deadline %s %s",
+			    human(UNIT_SECONDS, s->workload.deadline_s, v1, sizeof(v1)),
+			    p->total_s <= s->workload.deadline_s ? "met" : "**missed**");
+		report_buf_printf(b, "\n");
 	} else {
 		report_buf_printf(b, "- **Latency:** first token %s, then %s per token\n",
 				  human(UNIT_SECONDS, p->ttft_s, v1, sizeof(v1)),
@@ -676,8 +683,14 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	}
 	if (s->notes[0]) {
 		report_buf_printf(b, "\n> ");
-		for (const char *c = s->notes; *c; c++)
-			report_buf_printf(b, c[0] == '\n' && c[1] ? "\n> " : "%c", *c);
+		for (const char *c = s->notes; *c; c++) {
+			if (c[0] != '\n')
+				report_buf_printf(b, "%c", *c);
+			else if (c[1] == '\n')
+				report_buf_printf(b, "\n>"); /* a blank line inside the quote */
+			else if (c[1])
+				report_buf_printf(b, "\n> ");
+		}
 		report_buf_printf(b, "\n");
 	}
 
