@@ -329,7 +329,7 @@ static void mem_row(struct report_buf *b, const char *label, double v, double ca
 
 	human(UNIT_BYTES, v, t, sizeof(t));
 	if (capacity > 0 && !isnan(v))
-		snprintf(pct, sizeof(pct), "%5.1f%%", 100 * v / capacity);
+		human(UNIT_RATIO, v / capacity, pct, sizeof(pct));
 	else
 		snprintf(pct, sizeof(pct), "-");
 	report_buf_printf(b, "  %-13s %10s  ", label, t);
@@ -468,8 +468,11 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 static void verdict_share(struct report_buf *b, const struct plan *p, const char *num,
 			  enum bottleneck bn, const char *label, const char *what)
 {
-	/* fixed decimals keep the column straight from 0.01% to 250% */
-	report_buf_printf(b, "  %-3s%-15s %6.1f%%  %s%s\n", num, label, 100 * p->shares[bn], what,
+	char t[32];
+
+	/* right-aligned, so 0.0121% and 250% share a column */
+	report_buf_printf(b, "  %-3s%-15s %8s  %s%s\n", num, label,
+			  human(UNIT_RATIO, p->shares[bn], t, sizeof(t)), what,
 			  p->binding == bn ? "  <- BINDING" : "");
 }
 
@@ -589,13 +592,14 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (!rows[i].show)
 			continue;
-		report_buf_printf(b, "| %s | %s | %.1f%% |\n", rows[i].label,
+		report_buf_printf(b, "| %s | %s | %s |\n", rows[i].label,
 				  human(UNIT_BYTES, rows[i].v, t, sizeof(t)),
-				  m->capacity > 0 ? 100 * rows[i].v / m->capacity : 0.0);
+				  human(UNIT_RATIO, m->capacity > 0 ? rows[i].v / m->capacity : NAN,
+					c, sizeof(c)));
 	}
-	report_buf_printf(b, "| **total** | **%s** | **%.1f%%** |\n",
-			  human(UNIT_BYTES, m->total, t, sizeof(t)),
-			  m->capacity > 0 ? 100 * m->total / m->capacity : 0.0);
+	report_buf_printf(
+	    b, "| **total** | **%s** | **%s** |\n", human(UNIT_BYTES, m->total, t, sizeof(t)),
+	    human(UNIT_RATIO, m->capacity > 0 ? m->total / m->capacity : NAN, c, sizeof(c)));
 	human(UNIT_BYTES, fabs(m->headroom), t, sizeof(t));
 	if (m->fits)
 		report_buf_printf(b, "\n**Fits**, with %s of headroom.\n", t);
