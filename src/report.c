@@ -342,7 +342,7 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 	const struct plan_memory *m = &p->mem;
 	char cap[32], t1[32], t2[32], t3[32];
 
-	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 38, "share of capacity");
+	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 42, "share of capacity");
 	mem_row(b, "weights", m->weights, m->capacity);
 	if (is_training(s)) {
 		mem_row(b, "gradients", m->gradients, m->capacity);
