@@ -62,6 +62,12 @@ for c in report explain diff search solve import catalog check fmt; do
 	run 0 "$c" --help && has "$T/out" "usage: gpuplan $c" "$c --help"
 done
 run_error 2 reprot && has "$T/err" "did you mean 'report'" "a misspelt command"
+# the terminal UI is never started on a file that cannot be read
+run_error 2 $D/bad-syntax.yaml && has "$T/err" "^$D/bad-syntax.yaml:7:" "gpuplan FILE on a bad file"
+run_error 1 $D/no-such-file.yaml
+run_error 2 $D/train.yaml --set hardware.count=abc
+run_error 2 --ascii --jsn
+run_error 2 $D/train.yaml $D/serve.yaml
 run_error 2 report --json --markdown $D/train.yaml
 
 # --- report ---------------------------------------------------------------------------
