@@ -1002,7 +1002,8 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 		} else if ((opts & OPT_OUTPUT) &&
 			   (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
 			    strncmp(a, "--output=", 9) == 0)) {
-			value = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			value = strncmp(a, "--output=", 9) == 0 ? a + 9
+								: (i + 1 < argc ? argv[++i] : NULL);
 			if (!value || !value[0])
 				return cli_usage_error(c, "%s needs a file name", a);
 			c->output = value;

@@ -214,6 +214,7 @@ run 0 report "$T/f1.yaml" --json && {
 	grep -v '"file"' "$T/train.json" >"$T/b.json"
 	cmp -s "$T/a.json" "$T/b.json" && ok || bad "fmt changed the results"
 }
+run 0 fmt $D/train.yaml --output="$T/f3.yaml" && { cmp -s "$T/f1.yaml" "$T/f3.yaml" && ok || bad "fmt --output=FILE"; }
 run_error 2 fmt $D/bad-syntax.yaml
 run_error 2 fmt $D/train.yaml -o
 run_error 1 fmt $D/train.yaml -o "$T/no-such-dir/x.yaml"
