@@ -310,9 +310,6 @@ static int cmd_explain(struct cli *c)
 		rc = EXIT_IO;
 		goto out;
 	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
-		goto out;
-	plan_compute(s, p);
 	if (c->nargs < 2) {
 		const char *const *keys = explain_keys();
 		cli_usage_error(c, "missing KEY; keys it explains:");
@@ -321,9 +318,14 @@ static int cmd_explain(struct cli *c)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	plan_compute(s, p);
 	buf[0] = '\0';
 	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
-		rc = cli_print_error(&err, NULL);
+		char msg[1024];
+		fprintf(stderr, "gpuplan explain: %s\n", gp_error_format(&err, msg, sizeof(msg)));
+		rc = gp_error_exit_status(&err);
 		goto out;
 	}
 	rc = cli_write(buf, strlen(buf));
