@@ -8,6 +8,15 @@
 
 #include "dtype.h"
 
+/* The judged verdicts come from explain.c (helper "time") when it is built in, so the text
+ * report and the terminal UI's results pane say the same thing in the same order. */
+#if defined(__has_include)
+#if __has_include("explain.h")
+#include "explain.h"
+#define REPORT_HAVE_VERDICTS 1
+#endif
+#endif
+
 void report_buf_printf(struct report_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -465,6 +474,7 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	}
 }
 
+#ifndef REPORT_HAVE_VERDICTS
 static void verdict_share(struct report_buf *b, const struct plan *p, const char *num,
 			  enum bottleneck bn, const char *label, const char *what)
 {
@@ -476,8 +486,33 @@ static void verdict_share(struct report_buf *b, const struct plan *p, const char
 			  p->binding == bn ? "  <- BINDING" : "");
 }
 
+#endif
+
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
+#ifdef REPORT_HAVE_VERDICTS
+	struct explain_verdict v[EXPLAIN_VERDICTS];
+
+	(void)s;
+	report_buf_printf(b,
+			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
+	explain_verdicts(p, v);
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
+		struct report_buf line = {0};
+		char num[8];
+		static const char *const states[] = {"ok", "WARNING", "FAIL"};
+
+		snprintf(num, sizeof(num), "  %d.", i + 1);
+		report_buf_printf(&line, "%s (%s): %s", v[i].topic,
+				  states[v[i].state <= VERDICT_FAIL ? v[i].state : VERDICT_FAIL],
+				  v[i].text);
+		if (line.failed)
+			b->failed = true;
+		report_wrap(b, 5, num, line.data ? line.data : "");
+		report_buf_release(&line);
+	}
+	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
+#else
 	char t1[32], t2[32], t3[32];
 	/* the time shares are fractions of the training step or of a decode step (plan_time.c) */
 	const char *when = is_training(s) ? "of the step time" : "of each token's time";
@@ -501,6 +536,7 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 				  human(UNIT_FLOPS, p->peak_flops, t1, sizeof(t1)),
 				  dtype_name(s->workload.precision));
 	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
+#endif
 }
 
 static void text_warnings(struct report_buf *b, const struct plan *p)

@@ -79,10 +79,11 @@ run 0 report $D/train.yaml && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "report text wider than 80 columns"; fi
 	# verdicts in the order capacity, then bandwidth and interconnect, then compute
 	order=$(sed -n '/^VERDICTS/,/^$/p' "$T/out" |
-		grep -E '^  ([0-9]\. |   )(capacity|HBM bandwidth|interconnect|data I/O|compute) ' |
-		sed 's/^  [0-9. ]*//; s/ .*//' | tr '\n' ' ')
+		grep -E '^  ([0-9]\. |   )(capacity|HBM bandwidth|bandwidth|interconnect|data I/O|compute)' |
+		sed 's/^  [0-9. ]*//; s/[ :(].*//' | tr '\n' ' ')
 	case "$order" in
-	"capacity HBM interconnect compute "|"capacity HBM interconnect data compute ") ok ;;
+	"capacity HBM interconnect compute " | "capacity HBM interconnect data compute " | \
+		"capacity bandwidth compute ") ok ;;
 	*) bad "verdict order: '$order'" ;;
 	esac
 }

@@ -102,17 +102,17 @@ static void test_text_verdict_order(void **state)
 	report_text(&b, &s, &p);
 	v = strstr(b.data, "VERDICTS");
 	assert_non_null(v);
+	/* the numbered verdicts, whichever words say them (explain.c's when built in) */
 	cap = strstr(v, "1. capacity");
 	assert_non_null(cap);
-	hbm = strstr(cap, "2. HBM bandwidth");
-	net = strstr(cap, "interconnect");
-	comp = strstr(cap, "3. compute");
-	assert_non_null(cap);
+	hbm = strstr(cap, "2. ");
 	assert_non_null(hbm);
+	net = strstr(hbm, "interconnect");
+	comp = strstr(hbm, "3. compute");
 	assert_non_null(net);
 	assert_non_null(comp);
 	assert_true(cap < hbm && hbm < net && net < comp);
-	assert_non_null(strstr(cap, "DOES NOT LOAD"));
+	assert_true(strstr(hbm, "bandwidth") < comp);
 	assert_non_null(strstr(v, "binding bottleneck: capacity"));
 	/* the bar of a part larger than the capacity is capped and marked */
 	assert_non_null(strstr(b.data, "|#"));
@@ -137,8 +137,7 @@ static void test_text_memory_parts(void **state)
 	assert_non_null(strstr(b.data, "KV cache"));
 	assert_null(strstr(b.data, "  optimizer")); /* inference has no optimizer states */
 	assert_non_null(strstr(b.data, "12 GB"));
-	assert_non_null(strstr(b.data, "loads:"));
-	assert_non_null(strstr(b.data, "<- BINDING"));
+	assert_non_null(strstr(b.data, "FITS:"));
 	assert_non_null(strstr(b.data, "binding bottleneck: hbm_bandwidth"));
 	report_buf_release(&b);
 }
