@@ -5,6 +5,11 @@
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
 cd "$(dirname "$0")/../.." || exit 1
 G=${GPUPLAN:-./gpuplan}
+# A program built elsewhere (make asan: build-asan/gpuplan) has no catalog beside it.
+if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
+	GPUPLAN_CATALOG=$PWD/catalog
+	export GPUPLAN_CATALOG
+fi
 D=tests/data/cli
 T=${TMPDIR:-/tmp}/gpuplan-cli.$$
 mkdir -p "$T" || exit 1
