@@ -165,7 +165,7 @@ int diff_text(struct report_buf *out, const struct diff *d, const char *name_a, 
 		report_buf_printf(out, "\n%-35s %-12s %-12s %s\n", "RESULTS", "A", "B", "CHANGE");
 		for (int i = 0; i < d->nresults; i++) {
 			const struct diff_result *r = &d->results[i];
-			char ta[48], tb[48], tc[64];
+			char ta[48], tb[48], tc[128];
 			value_text(r, r->a, ta, sizeof(ta));
 			value_text(r, r->b, tb, sizeof(tb));
 			change_text(r, tc, sizeof(tc));
@@ -217,7 +217,7 @@ int diff_markdown(struct report_buf *out, const struct diff *d, const char *name
 				       "| --- | ---: | ---: | ---: |\n");
 		for (int i = 0; i < d->nresults; i++) {
 			const struct diff_result *r = &d->results[i];
-			char ta[48], tb[48], tc[64];
+			char ta[48], tb[48], tc[128];
 			report_figure_format(r->figure, r->a, ta, sizeof(ta));
 			report_figure_format(r->figure, r->b, tb, sizeof(tb));
 			change_text(r, tc, sizeof(tc));

@@ -499,7 +499,7 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 	explain_verdicts(p, v);
 	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
 		struct report_buf line = {0};
-		char num[8];
+		char num[16];
 		static const char *const states[] = {"ok", "WARNING", "FAIL"};
 
 		snprintf(num, sizeof(num), "  %d.", i + 1);
