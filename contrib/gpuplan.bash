@@ -98,7 +98,7 @@ efficiency.network
 "
 # END KEYS
 
-_gpuplan_commands="report explain diff search import catalog check fmt"
+_gpuplan_commands="report explain diff search solve import catalog check fmt"
 
 # Keys of the JSON report, for `gpuplan explain FILE KEY` (SPEC "The JSON report").
 _gpuplan_report_keys="model.params model.active_params
@@ -168,7 +168,7 @@ _gpuplan()
 	for ((i = 1; i < ${#words[@]} - 1; i++)); do
 		w=${words[i]}
 		case $w in
-		--set | -o | --top | --by) ((i++)) ;;
+		--set | -o | --output | --top | --by | --max | --min) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then
@@ -196,8 +196,12 @@ _gpuplan()
 		fi
 		return
 		;;
-	-o)
+	-o | --output)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	--max | --min)
+		mapfile -t COMPREPLY < <(compgen -W "$_gpuplan_keys" -- "$cur")
 		return
 		;;
 	--by)
@@ -221,11 +225,12 @@ _gpuplan()
 		fi
 		;;
 	diff) opts="--json --markdown --set" ;;
-	search) opts="--top --by --hardware --json --set" ;;
-	import) opts="-o" files=json ;;
+	search) opts="--top --by --hardware --json --scaling --set" ;;
+	solve) opts="--max --min --json --set" ;;
+	import) opts="-o --output" files=json ;;
 	catalog) opts="gpus models" files= ;;
 	check) opts="--set" ;;
-	fmt) opts="-o --set" ;;
+	fmt) opts="-o --output --set" ;;
 	*) opts="--set" ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
