@@ -1,0 +1,318 @@
+/* test_time.c - the time model against published runs (shared/reference/training.md and
+ * inference.md, copied here with their sources). One set of calibration constants in
+ * src/plan_time.c serves every row; nothing here is tuned per row. Each test prints its
+ * per-row errors (see build/test.log). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "time_rows.h"
+
+static double rel_err(double got, double want)
+{
+	return (got - want) / want;
+}
+
+/* ---- Megatron-LM weak scaling: Narayanan et al. (SC'21), Table 1 ----
+ * A100-80GB, mixed precision, full recomputation, s = 2048, V = 51,200, 8 GPUs per node,
+ * 8 x 200 Gb/s HDR per node. TFLOP/s per GPU counts recomputation with the paper's own
+ * formula F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) per iteration; we apply that formula
+ * to gpuplan's step time. The table does not give the micro-batch: we take 1 (the smallest
+ * pipeline bubble). No interleaving, no FlashAttention (2021). */
+struct megatron_row {
+	double params_b;
+	int heads, hidden, layers, tp, pp, gpus, batch;
+	double tflops;
+};
+
+static const struct megatron_row megatron[] = {
+	{1.7, 24, 2304, 24, 1, 1, 32, 512, 137},
+	{3.6, 32, 3072, 30, 2, 1, 64, 512, 138},
+	{7.5, 32, 4096, 36, 4, 1, 128, 512, 142},
+	{18.4, 48, 6144, 40, 8, 1, 256, 1024, 135},
+	{39.1, 64, 8192, 48, 8, 2, 512, 1536, 138},
+	{76.1, 80, 10240, 60, 8, 4, 1024, 1792, 140},
+	{145.6, 96, 12288, 80, 8, 8, 1536, 2304, 148},
+	{310.1, 128, 16384, 96, 8, 16, 1920, 2160, 155},
+	{529.6, 128, 20480, 105, 8, 35, 2520, 2520, 163},
+	{1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 163},
+};
+
+static void megatron_scenario(const struct megatron_row *r, struct scenario *s)
+{
+	scenario_init(s);
+	model_gpt(&s->model, r->layers, r->hidden, r->heads, 51200, 2048);
+	s->workload.kind = WL_TRAIN;
+	s->workload.precision = DTYPE_FP16;
+	s->workload.seq_len = 2048;
+	s->workload.micro_batch = 1;
+	s->workload.global_batch = r->batch;
+	s->workload.recompute = RECOMPUTE_FULL;
+	s->workload.flash_attention = false;
+	s->workload.grad_dtype = DTYPE_FP16;
+	gpu_a100_80gb(&s->hardware.gpu);
+	s->hardware.count = r->gpus;
+	s->parallel.tp = r->tp;
+	s->parallel.pp = r->pp;
+	s->parallel.zero = 0;
+}
+
+static double megatron_flops(const struct megatron_row *r)
+{
+	double B = r->batch, s = 2048, l = r->layers, h = r->hidden, V = 51200;
+	return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+}
+
+static void test_megatron_table1(void **state)
+{
+	double sum = 0, worst = 0;
+	int n = (int)(sizeof(megatron) / sizeof(megatron[0]));
+	(void)state;
+	printf("Megatron-LM Table 1 (A100): TFLOP/s per GPU, hardware FLOPs\n");
+	for (int i = 0; i < n; i++) {
+		struct scenario s;
+		struct plan p;
+		double got, e;
+		megatron_scenario(&megatron[i], &s);
+		plan_compute(&s, &p);
+		got = megatron_flops(&megatron[i]) / (p.step_s * megatron[i].gpus) / 1e12;
+		e = rel_err(got, megatron[i].tflops);
+		printf("  %7.1fB tp%d pp%-2d  paper %5.1f  gpuplan %6.1f  %+6.1f%%\n",
+		       megatron[i].params_b, megatron[i].tp, megatron[i].pp, megatron[i].tflops, got,
+		       100 * e);
+		sum += fabs(e);
+		if (fabs(e) > worst)
+			worst = fabs(e);
+	}
+	printf("  mean |error| %.1f%%, worst %.1f%%\n", 100 * sum / n, 100 * worst);
+	assert_true(worst <= 0.15);
+	assert_true(sum / n <= 0.07);
+}
+
+/* ---- MosaicML llm-foundry on H100 (scripts/train/benchmarking/README.md) ----
+ * MPT: 4h GELU MLP, MHA, LayerNorm without biases, tied embeddings, vocab 50,432 (the
+ * GPT-NeoX tokenizer padded), FSDP FULL_SHARD (= ZeRO-3), bf16, FlashAttention, activation
+ * checkpointing = full recomputation; parameter counts from the table. */
+struct mosaic_row {
+	const char *name;
+	int layers, d, heads, seq, gpus, micro, accum;
+	bool ckpt;
+	double params, tokens_per_s_gpu;
+};
+
+static const struct mosaic_row mosaic[] = {
+	{"70b", 80, 8192, 64, 2048, 64, 8, 4, true, 64862437376.0, 1039},
+	{"30b", 48, 7168, 64, 2048, 32, 14, 3, true, 29975214080.0, 2308},
+	{"13b", 40, 5120, 40, 2048, 8, 2, 1, false, 12853954560.0, 4792},
+	{"7b", 32, 4096, 32, 2048, 8, 6, 1, false, 6658859008.0, 10643},
+	{"7b", 32, 4096, 32, 4096, 8, 16, 2, true, 6667247616.0, 8611},
+	{"7b", 32, 4096, 32, 8192, 8, 8, 2, true, 6684024832.0, 6935},
+	{"1b", 24, 2048, 16, 2048, 8, 14, 1, false, 1315950592.0, 45455},
+};
+
+static void mosaic_scenario(const struct mosaic_row *r, struct scenario *s)
+{
+	scenario_init(s);
+	model_gpt(&s->model, r->layers, r->d, r->heads, 50432, 0);
+	s->model.attention_bias = false;
+	s->model.mlp_bias = false;
+	s->model.max_context = r->seq;
+	s->model.params = r->params;
+	s->workload.kind = WL_TRAIN;
+	s->workload.precision = DTYPE_BF16;
+	s->workload.seq_len = r->seq;
+	s->workload.micro_batch = r->micro;
+	s->workload.global_batch = r->micro * r->accum * r->gpus;
+	s->workload.recompute = r->ckpt ? RECOMPUTE_FULL : RECOMPUTE_NONE;
+	s->workload.flash_attention = true;
+	gpu_h100_sxm(&s->hardware.gpu);
+	s->hardware.count = r->gpus;
+	s->parallel.zero = 3;
+}
+
+static void test_mosaicml_h100(void **state)
+{
+	double sum = 0, worst = 0;
+	int n = (int)(sizeof(mosaic) / sizeof(mosaic[0]));
+	(void)state;
+	printf("MosaicML llm-foundry (H100, FSDP): tokens/s per GPU\n");
+	for (int i = 0; i < n; i++) {
+		struct scenario s;
+		struct plan p;
+		double e;
+		mosaic_scenario(&mosaic[i], &s);
+		plan_compute(&s, &p);
+		e = rel_err(p.tokens_per_s_per_gpu, mosaic[i].tokens_per_s_gpu);
+		printf("  %-4s s=%-5d  measured %6.0f  gpuplan %7.0f  %+6.1f%%  (MFU %.1f%%)\n",
+		       mosaic[i].name, mosaic[i].seq, mosaic[i].tokens_per_s_gpu,
+		       p.tokens_per_s_per_gpu, 100 * e, 100 * p.mfu);
+		sum += fabs(e);
+		if (fabs(e) > worst)
+			worst = fabs(e);
+	}
+	printf("  mean |error| %.1f%%, worst %.1f%%\n", 100 * sum / n, 100 * worst);
+	assert_true(worst <= 0.15);
+	assert_true(sum / n <= 0.07);
+}
+
+/* ---- Megatron-LM's end-to-end estimate: time ~ 8 T P / (n X) ----
+ * GPT-3 175B, 300B tokens, 1024 A100 at X = 140 TFLOP/s: about 34 days; 1T parameters,
+ * 450B tokens, 3072 A100 at 163 TFLOP/s: about 84 days. X counts hardware FLOPs (8N with
+ * full recomputation); efficiency.mfu is in model FLOPs (6N), so X given means
+ * mfu = X (6/8) / peak. The model is given by its size, so FLOPs are the 6N convention. */
+static void estimate_days(double params, double tokens, int gpus, double x, double days)
+{
+	struct scenario s;
+	struct plan p;
+	double got;
+
+	scenario_init(&s);
+	s.model.params = params;
+	s.workload.tokens = tokens;
+	s.workload.seq_len = 2048;
+	s.workload.recompute = RECOMPUTE_FULL;
+	gpu_a100_80gb(&s.hardware.gpu);
+	s.hardware.count = gpus;
+	s.efficiency.mfu = x * 6 / 8 / 312e12;
+	plan_compute(&s, &p);
+	got = p.total_s / 86400;
+	printf("  %.0fB params, %.0fB tokens, %d GPUs, X %.0fT: paper %.0f d, gpuplan %.1f d "
+	       "(%+.1f%%); 8TP/(nX) = %.1f d\n",
+	       params / 1e9, tokens / 1e9, gpus, x / 1e12, days, got, 100 * rel_err(got, days),
+	       8 * tokens * params / (gpus * x) / 86400);
+	assert_true(fabs(rel_err(got, days)) <= 0.05);
+	/* the formula path itself */
+	assert_true(fabs(rel_err(8 * tokens * params / (gpus * x) / 86400, days)) <= 0.05);
+	/* hardware FLOPs per token are 8N in this case */
+	assert_true(fabs(rel_err(p.hw_flops_per_token, 8 * p.params)) < 0.02);
+}
+
+static void test_megatron_days(void **state)
+{
+	(void)state;
+	printf("Megatron-LM end-to-end estimates\n");
+	estimate_days(175e9, 300e9, 1024, 140e12, 34);
+	estimate_days(1e12, 450e9, 3072, 163e12, 84);
+}
+
+/* ---- llama.cpp batch-1 decode (XiongjieDai/GPU-Benchmarks-on-LLM-Inference) ----
+ * tg 512: tokens/s generating 512 tokens at batch 1 from an empty prompt. Q4_K_M is
+ * ~4.85 bits per weight; gpuplan's int4 format is the memory model's 4-bit layout with
+ * its group scales, a little smaller, so Q4 rows read ~5-8% fewer bytes than llama.cpp
+ * does. Two GPUs split the layers (pipeline), so pp = 2. */
+struct llama_row {
+	const char *gpu;
+	bool big, q4;
+	int gpus;
+	double tg512;
+};
+
+static const struct llama_row llamacpp[] = {
+	{"rtx-3090", false, true, 1, 115.42}, {"rtx-3090", false, false, 1, 47.40},
+	{"rtx-4090", false, true, 1, 130.58}, {"rtx-4090", false, false, 1, 54.84},
+	{"rtx-4090", true, true, 2, 19.22},   {"rtx-3090", true, true, 2, 16.57},
+};
+
+static void test_llamacpp_decode(void **state)
+{
+	double worst = 0, sum = 0;
+	int n = (int)(sizeof(llamacpp) / sizeof(llamacpp[0]));
+	(void)state;
+	printf("llama.cpp tg 512 (batch-1 decode), tokens/s\n");
+	for (int i = 0; i < n; i++) {
+		const struct llama_row *r = &llamacpp[i];
+		struct scenario s;
+		struct plan p;
+		double got, e;
+		scenario_init(&s);
+		model_llama3(&s.model, r->big);
+		s.workload.kind = WL_ONLINE;
+		s.workload.precision = DTYPE_FP16;
+		s.workload.weights = r->q4 ? DTYPE_INT4 : DTYPE_FP16;
+		s.workload.kv_cache = DTYPE_FP16;
+		s.workload.batch = 1;
+		s.workload.prompt_tokens = 0;
+		s.workload.output_tokens = 512;
+		if (strcmp(r->gpu, "rtx-4090") == 0)
+			gpu_rtx4090(&s.hardware.gpu);
+		else
+			gpu_rtx3090(&s.hardware.gpu);
+		s.hardware.count = r->gpus;
+		s.parallel.pp = r->gpus;
+		plan_compute(&s, &p);
+		got = 1 / p.tpot_s;
+		e = rel_err(got, r->tg512);
+		printf("  %-9s %s x%d %-6s  measured %6.2f  gpuplan %6.2f  %+6.1f%%\n", r->gpu,
+		       r->big ? "70B" : "8B ", r->gpus, r->q4 ? "Q4_K_M" : "F16", r->tg512, got,
+		       100 * e);
+		sum += fabs(e);
+		if (fabs(e) > worst)
+			worst = fabs(e);
+	}
+	printf("  mean |error| %.1f%%, worst %.1f%%\n", 100 * sum / n, 100 * worst);
+	assert_true(worst <= 0.20);
+}
+
+/* ---- TensorRT-LLM, Llama 3.1 8B FP8 on one H100 SXM (perf-overview.md) ----
+ * trtllm-bench throughput, in-flight batching at maximum load, total output tokens/s.
+ * The FP8 checkpoint quantises the KV cache to FP8 too; the batch is the most sequences
+ * whose KV cache fits (batch: auto). All eight columns are listed; the five the issue
+ * names are held to 25%, the others are printed. */
+struct trt_row {
+	int isl, osl;
+	double tps;
+	bool held;
+};
+
+static const struct trt_row trt[] = {
+	{128, 128, 28312, true},    {128, 2048, 22714, true},  {128, 4096, 14325, false},
+	{500, 2000, 17660, true},   {1000, 1000, 15220, true}, {2048, 2048, 9305, true},
+	{5000, 500, 3459, false},   {20000, 2000, 1351, false},
+};
+
+static void test_trtllm_h100(void **state)
+{
+	double worst = 0;
+	(void)state;
+	printf("TensorRT-LLM Llama 3.1 8B FP8, 1 x H100: output tokens/s\n");
+	for (unsigned i = 0; i < sizeof(trt) / sizeof(trt[0]); i++) {
+		struct scenario s;
+		struct plan p;
+		double e;
+		scenario_init(&s);
+		model_llama3(&s.model, false);
+		s.model.max_context = 131072;
+		s.workload.kind = WL_OFFLINE;
+		s.workload.precision = DTYPE_FP8;
+		s.workload.weights = DTYPE_FP8;
+		s.workload.kv_cache = DTYPE_FP8;
+		s.workload.batch = 0;
+		s.workload.prompt_tokens = trt[i].isl;
+		s.workload.output_tokens = trt[i].osl;
+		gpu_h100_sxm(&s.hardware.gpu);
+		plan_compute(&s, &p);
+		e = rel_err(p.tokens_per_s, trt[i].tps);
+		printf("  %5d/%-5d  measured %6.0f  gpuplan %6.0f  %+6.1f%%  batch %.0f%s\n",
+		       trt[i].isl, trt[i].osl, trt[i].tps, p.tokens_per_s, 100 * e, p.max_batch,
+		       trt[i].held ? "" : "  (not held)");
+		if (trt[i].held && fabs(e) > worst)
+			worst = fabs(e);
+	}
+	printf("  worst held |error| %.1f%%\n", 100 * worst);
+	assert_true(worst <= 0.25);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_megatron_table1),
+		cmocka_unit_test(test_mosaicml_h100),
+		cmocka_unit_test(test_megatron_days),
+		cmocka_unit_test(test_llamacpp_decode),
+		cmocka_unit_test(test_trtllm_h100),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
