@@ -135,18 +135,12 @@
 
 /* Pre-tokenised data read as uint32 token ids (Megatron's .bin files use uint16 when the
  * vocabulary allows; 4 is the conservative choice). */
-#ifndef DATA_BYTES_PER_TOKEN
-#define DATA_BYTES_PER_TOKEN 4.0
-#endif
+#define DATA_BYTES_PER_TOKEN PLAN_DATA_BYTES_PER_TOKEN
 /* Checkpoint write bandwidth per node when hardware.storage is not given: a share of a
  * parallel file system (Lustre/GPFS deliver 1-10 GB/s per client). */
-#ifndef CKPT_BYTES_PER_S_PER_NODE
-#define CKPT_BYTES_PER_S_PER_NODE 2e9
-#endif
+#define CKPT_BYTES_PER_S_PER_NODE PLAN_CKPT_BYTES_PER_S_PER_NODE
 /* Time to restart after an interruption: detect, reschedule, load the checkpoint. */
-#ifndef RESTART_S
-#define RESTART_S 600.0
-#endif
+#define RESTART_S PLAN_RESTART_S
 /* CPU Adam (ZeRO-Offload) streams the optimizer states through host memory at about this
  * rate per GPU it serves. */
 #ifndef HOST_OPT_BYTES_PER_S
