@@ -39,9 +39,6 @@
 #ifndef GEMM_RIDGE_REF
 #define GEMM_RIDGE_REF 306.0
 #endif
-#ifndef GEMM_RIDGE_EXP
-#define GEMM_RIDGE_EXP 0.5
-#endif
 #ifndef GEMM_EFF_CAP
 #define GEMM_EFF_CAP 0.90
 #endif
@@ -263,9 +260,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
-	c->emax = GEMM_EFF_MAX * pow(c->peak * elem_bytes(s->workload.precision) /
-					     (c->hbm / e_hbm) / GEMM_RIDGE_REF,
-				     -GEMM_RIDGE_EXP);
+	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(s->workload.precision) /
+				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
 	p->hbm_efficiency = e_hbm;
@@ -668,6 +664,15 @@ static void time_train(struct tctx *c)
 
 /* ---- inference ---- */
 
+struct lines {
+	double tc0, tc1; /* GEMMs on tensor cores */
+	double cc1;      /* GEMMs on CUDA cores (through the origin) */
+	double m0;       /* the weight read */
+	double a1;       /* attention per sequence: max(FLOPs, KV read) */
+	double c_att1;   /* its FLOP part alone */
+	double kv1;      /* its KV read alone */
+};
+
 struct infer {
 	double F;          /* matmul FLOPs per token on the token's path (all stages), /tp */
 	double W;          /* weight bytes read per decode step on the path */
@@ -678,6 +683,8 @@ struct infer {
 	double tp_per_tok; /* per step, per sequence: TP all-reduce bytes time */
 	double elt_per_tok;/* per token: elementwise traffic time */
 	double prefill_P;  /* prompt tokens */
+	double ctx;        /* average context of a decode step */
+	struct lines *l;   /* the decode lines at ctx, computed once */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -688,14 +695,6 @@ struct infer {
  *  - attention over each sequence's cached context: the slower of its FLOPs and the KV
  *    read, both proportional to B (FlashDecoding / paged attention are memory-bound).
  * Every term is a line in B, which keeps the SLO batch closed-form. */
-struct lines {
-	double tc0, tc1; /* GEMMs on tensor cores */
-	double cc1;      /* GEMMs on CUDA cores (through the origin) */
-	double m0;       /* the weight read */
-	double a1;       /* attention per sequence: max(FLOPs, KV read) */
-	double c_att1;   /* its FLOP part alone */
-	double kv1;      /* its KV read alone */
-};
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx,
 			 struct lines *l)
@@ -716,9 +715,13 @@ static double gemm_compute_s(const struct lines *l, double B)
 
 static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
 {
-	struct lines l;
-	decode_lines(c, in, ctx, &l);
-	return dmax(gemm_compute_s(&l, B), l.m0) + l.a1 * B + in->fixed +
+	struct lines tmp;
+	const struct lines *l = in->l;
+	if (!l || ctx != in->ctx) {
+		decode_lines(c, in, ctx, &tmp);
+		l = &tmp;
+	}
+	return dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
 	       B * (in->tp_per_tok + in->elt_per_tok);
 }
 
@@ -764,6 +767,7 @@ static void time_infer(struct tctx *c)
 	const struct gpu *g = &s->hardware.gpu;
 	struct shape sh;
 	struct infer in;
+	struct lines lines_ctx;
 	double t = p->tp, pp = p->pp;
 	double n = s->hardware.count > 0 ? s->hardware.count : 1;
 	double per_replica = t * pp;
@@ -839,6 +843,10 @@ static void time_infer(struct tctx *c)
 			 (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) /
 			 c->hbm;
 	in.prefill_P = P;
+	in.ctx = ctx;
+	in.l = NULL;
+	decode_lines(c, &in, ctx, &lines_ctx);
+	in.l = &lines_ctx;
 
 	maxb = p->max_batch;
 	if (!(maxb >= 1)) {
