@@ -34,7 +34,7 @@
  * fed, so the sustained fraction falls as a power of the ridge point (H100 bf16: 295; FP8:
  * 590). Capped at GEMM_EFF_CAP for GPUs with a low ridge. */
 #ifndef GEMM_EFF_MAX
-#define GEMM_EFF_MAX 0.85
+#define GEMM_EFF_MAX 0.82
 #endif
 #ifndef GEMM_RIDGE_REF
 #define GEMM_RIDGE_REF 306.0
@@ -45,7 +45,7 @@
 /* Each GEMM dimension x (after tensor-parallel sharding) costs a factor x / (x + D):
  * tiles that do not fill the GPU's SMs, wave quantisation, prologue/epilogue. */
 #ifndef GEMM_DIM_HALF
-#define GEMM_DIM_HALF 112.0
+#define GEMM_DIM_HALF 110.0
 #endif
 /* FlashAttention (Dao et al. 2022/2023) relative to a GEMM of the same shape: the softmax,
  * online rescaling and causal masking cost tensor-core time; FA2 reaches ~50-70% of peak
@@ -93,7 +93,7 @@
  * activation reads and writes its input (plain: 2 ffn; gated: 3 ffn). Backward moves
  * twice as much. Korthikanti et al. 2023, Section 4.1 list the same tensors. */
 #ifndef ELT_H
-#define ELT_H 25.0
+#define ELT_H 18.0
 #endif
 #ifndef ELT_FFN_PLAIN
 #define ELT_FFN_PLAIN 2.0
@@ -105,18 +105,18 @@
  * forward (QK^T write 2, softmax read 2 + write 2, dropout mask 1 + write 2, read by AV 2);
  * the backward moves twice that. */
 #ifndef SCORE_BYTES_FWD
-#define SCORE_BYTES_FWD 6.5
+#define SCORE_BYTES_FWD 11.0
 #endif
 /* Per layer per decode step or prefill: kernel launches and synchronisation (about a dozen
  * kernels of a few microseconds each; CUDA graphs shorten it). */
 #ifndef DECODE_LAYER_S
-#define DECODE_LAYER_S 3e-6
+#define DECODE_LAYER_S 20e-6
 #endif
 /* CUDA-core operations per weight per decode step, spent converting or dequantising weights
  * before the multiply (llama.cpp's matrix-vector kernels; fp8 on GPUs with FP8 tensor cores
  * needs none). */
 #ifndef DECODE_TOKEN_S
-#define DECODE_TOKEN_S 1e-3
+#define DECODE_TOKEN_S 0.8e-3
 #endif
 #ifndef DEQUANT_OPS_16BIT
 #define DEQUANT_OPS_16BIT 15.0
@@ -125,7 +125,7 @@
 #define DEQUANT_OPS_8BIT 14.0
 #endif
 #ifndef DEQUANT_OPS_4BIT
-#define DEQUANT_OPS_4BIT 5.0
+#define DEQUANT_OPS_4BIT 7.0
 #endif
 
 /* ---- documented assumptions (not calibrated) ---- */
