@@ -106,7 +106,7 @@ static void formula(struct ex *e, const char *lhs, const char *sym)
 }
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 {
@@ -145,13 +145,15 @@ static void ex_params(struct ex *e, const struct scenario *s, const struct plan 
 	if (!active) {
 		formula(e, "params", "embedding + head + layers x (attention + MLP + norms)");
 		if (p->model.moe.experts > 0)
-			put(e, "           (MLP of an MoE layer = experts x expert + router + shared)\n");
+			put(e, "           (MLP of an MoE layer = experts x expert + router + "
+			       "shared)\n");
 		numbers(e, "params", "%s + %s + %s x (%s + %s + %s)", cnt(e, c->embedding),
 			cnt(e, c->head), plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
 			cnt(e, c->norms));
 		result(e, "params", cnt(e, p->params));
 		if (p->shape_assumed)
-			put(e, "\n  the model was given by its size only: a standard shape was assumed\n");
+			put(e, "\n  the model was given by its size only: a standard shape was "
+			       "assumed\n");
 		source(e, "the architecture's matrices, counted one by one (model.c)");
 		return;
 	}
@@ -226,8 +228,9 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack; NCCL and "
 			  "ZeRO-3 buckets");
 	} else if (strcmp(part, "total") == 0) {
-		formula(e, "total", "weights + gradients + optimizer + activations + kv_cache "
-				    "+ overhead");
+		formula(e, "total",
+			"weights + gradients + optimizer + activations + kv_cache "
+			"+ overhead");
 		numbers(e, "total", "%s + %s + %s + %s + %s + %s", byt(e, m->weights),
 			byt(e, m->gradients), byt(e, m->optimizer), byt(e, m->activations),
 			byt(e, m->kv_cache), byt(e, m->overhead));
@@ -262,19 +265,21 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 
 	if (training(s)) {
 		bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
-		formula(e, "flops/token", lora ? "4 N + attention (LoRA: no weight gradients)"
-					       : "6 N + attention");
+		formula(e, "flops/token",
+			lora ? "4 N + attention (LoRA: no weight gradients)" : "6 N + attention");
 		put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
 		if (p->shape_assumed)
-			numbers(e, "flops/token", "6 x %s (attention %s shown apart: the model "
-						  "is given by size)",
+			numbers(e, "flops/token",
+				"6 x %s (attention %s shown apart: the model "
+				"is given by size)",
 				cnt(e, N), cnt(e, p->attention_flops_per_token));
 		else
 			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
 				cnt(e, p->attention_flops_per_token));
 		result(e, "flops/token", cnt(e, p->flops_per_token));
-		put(e, "\n  with recomputation the hardware runs %s per token (HFU counts "
-		       "those)\n",
+		put(e,
+		    "\n  with recomputation the hardware runs %s per token (HFU counts "
+		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
 		source(e, "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
 			  "(attention, recomputation)");
@@ -328,9 +333,9 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 static void ex_parts(struct ex *e, const struct plan *p)
 {
 	static const char *const names[] = {
-		"matmuls", "attention", "memory-bound", "tensor-par. comm", "pipeline p2p",
-		"pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers", "expert all-to-all",
-		"offload (PCIe)", "optimizer step", "data loading",
+	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
+	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
+	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
 	};
 	const double *part = &p->parts.matmul_s;
 	put(e, "\n  where the time goes:\n");
@@ -350,7 +355,7 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 		numbers(e, "step", "%d x %s + %s + %s + %s + %s", p->micro_batches,
 			sec(e, (p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
 				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s) /
-				       (p->micro_batches > 0 ? p->micro_batches : 1)),
+				   (p->micro_batches > 0 ? p->micro_batches : 1)),
 			sec(e, p->parts.bubble_s), sec(e, p->parts.dp_comm_s),
 			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s));
 		result(e, "step", sec(e, p->step_s));
@@ -370,8 +375,8 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 {
 	if (isnan(p->total_s)) {
 		not_applicable(e, s->workload.kind == WL_ONLINE
-					  ? "online serving runs as long as it is needed"
-					  : "no token count (workload.tokens) is given");
+				      ? "online serving runs as long as it is needed"
+				      : "no token count (workload.tokens) is given");
 		return;
 	}
 	formula(e, "total", "tokens / tokens per second");
@@ -395,8 +400,7 @@ static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct pl
 	source(e, "definition");
 }
 
-static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan *p,
-		      bool per_gpu)
+static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan *p, bool per_gpu)
 {
 	const struct workload *w = &s->workload;
 	int n = s->hardware.count;
@@ -418,8 +422,8 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 	if (per_gpu)
 		put(e, "\n  per GPU: %s / %d = %s\n", plain(e, p->tokens_per_s), n,
 		    plain(e, p->tokens_per_s_per_gpu));
-	source(e, training(s) ? "the step time above" :
-				"continuous batching: B sequences decode together (Orca, vLLM)");
+	source(e, training(s) ? "the step time above"
+			      : "continuous batching: B sequences decode together (Orca, vLLM)");
 }
 
 static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -430,8 +434,8 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	}
 	formula(e, "tpot", "max(GEMM FLOPs, weight read) + attention KV read + fixed");
 	numbers(e, "tpot", "%s + %s + %s", sec(e, fmax(p->parts.matmul_s, 0)),
-		sec(e, p->parts.attention_s), sec(e, p->tpot_s - p->parts.attention_s -
-					       fmax(p->parts.matmul_s, 0)));
+		sec(e, p->parts.attention_s),
+		sec(e, p->tpot_s - p->parts.attention_s - fmax(p->parts.matmul_s, 0)));
 	result(e, "tpot", sec(e, p->tpot_s));
 	put(e, "\n  weights %s read at %s x %s;\n  decode turns compute-bound at batch %s\n",
 	    byt(e, p->mem.weights * p->pp), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
@@ -488,16 +492,17 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (w->kind == WL_ONLINE) {
-		formula(e, "replicas", "requests/day x peak x output / 86400 / tokens/s per replica");
+		formula(e, "replicas",
+			"requests/day x peak x output / 86400 / tokens/s per replica");
 		numbers(e, "replicas", "%s x %s x %d / 86400 / %s", cnt(e, w->requests_per_day),
 			plain(e, w->peak_factor), w->output_tokens,
-			plain(e, p->tokens_per_s / fmax(1, floor(s->hardware.count /
-								     (double)(p->tp * p->pp)))));
+			plain(e, p->tokens_per_s /
+				     fmax(1, floor(s->hardware.count / (double)(p->tp * p->pp)))));
 	} else {
 		formula(e, "replicas", "tokens / (deadline x tokens/s per replica)");
 		numbers(e, "replicas", "%s / (%s x %s)", cnt(e, w->tokens), sec(e, w->deadline_s),
-			plain(e, p->tokens_per_s / fmax(1, floor(s->hardware.count /
-								     (double)(p->tp * p->pp)))));
+			plain(e, p->tokens_per_s /
+				     fmax(1, floor(s->hardware.count / (double)(p->tp * p->pp)))));
 	}
 	result(e, "replicas", plain(e, p->replicas));
 	put(e, "\n  GPUs required = replicas x tp x pp = %s x %d = %s\n", plain(e, p->replicas),
@@ -592,36 +597,39 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		numbers(e, "capacity", "%s / %s", byt(e, p->mem.total), byt(e, p->mem.capacity));
 		break;
 	case BN_COMPUTE:
-		formula(e, "compute", training(s) ? "(matmuls + attention) / step"
-						  : "(GEMM + attention FLOP time) / tpot");
+		formula(e, "compute",
+			training(s) ? "(matmuls + attention) / step"
+				    : "(GEMM + attention FLOP time) / tpot");
 		numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s), sec(e, t->attention_s),
 			sec(e, p->step_s));
 		break;
 	case BN_HBM:
-		formula(e, "hbm_bandwidth", training(s) ? "(memory-bound ops + optimizer) / step"
-							: "(weights + KV cache read) / tpot");
+		formula(e, "hbm_bandwidth",
+			training(s) ? "(memory-bound ops + optimizer) / step"
+				    : "(weights + KV cache read) / tpot");
 		numbers(e, "hbm_bandwidth", "%s / %s", sec(e, p->shares[BN_HBM] * p->step_s),
 			sec(e, p->step_s));
 		break;
 	case BN_INTERCONNECT:
 		formula(e, "interconnect", "(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
-		numbers(e, "interconnect", "%s / %s", sec(e, p->shares[BN_INTERCONNECT] * p->step_s),
-			sec(e, p->step_s));
+		numbers(e, "interconnect", "%s / %s",
+			sec(e, p->shares[BN_INTERCONNECT] * p->step_s), sec(e, p->step_s));
 		break;
 	default:
 		if (s->hardware.storage_bytes_per_s <= 0) {
-			formula(e, "data_io", "token bytes per step / storage bandwidth, over the step");
+			formula(e, "data_io",
+				"token bytes per step / storage bandwidth, over the step");
 			put(e, "  not modelled: hardware.storage is not given\n");
 			return;
 		}
 		formula(e, "data_io", "tokens x bytes per token / (storage x nodes) / step");
-		numbers(e, "data_io", "%d x %d x %s B / (%s x %s) / step",
-			p->global_batch, s->workload.seq_len, plain(e, PLAN_DATA_BYTES_PER_TOKEN),
-			h(e, UNIT_BYTES_PER_S, s->hardware.storage_bytes_per_s),
-			plain(e, ceil(s->hardware.count /
-				      (double)(s->hardware.gpu.gpus_per_node > 0
-						       ? s->hardware.gpu.gpus_per_node
-						       : 8))));
+		numbers(
+		    e, "data_io", "%d x %d x %s B / (%s x %s) / step", p->global_batch,
+		    s->workload.seq_len, plain(e, PLAN_DATA_BYTES_PER_TOKEN),
+		    h(e, UNIT_BYTES_PER_S, s->hardware.storage_bytes_per_s),
+		    plain(e, ceil(s->hardware.count / (double)(s->hardware.gpu.gpus_per_node > 0
+								   ? s->hardware.gpu.gpus_per_node
+								   : 8))));
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
@@ -644,45 +652,45 @@ static void ex_binding(struct ex *e, const struct scenario *s, const struct plan
 /* ---- the key table ---- */
 
 static const char *const keys[] = {
-	"model.params",
-	"model.active_params",
-	"memory.per_gpu.weights",
-	"memory.per_gpu.gradients",
-	"memory.per_gpu.optimizer",
-	"memory.per_gpu.activations",
-	"memory.per_gpu.kv_cache",
-	"memory.per_gpu.overhead",
-	"memory.per_gpu.total",
-	"memory.capacity",
-	"memory.headroom",
-	"compute.flops_per_token",
-	"compute.flops_total",
-	"compute.mfu",
-	"time.step_s",
-	"time.total_s",
-	"time.gpu_hours",
-	"throughput.tokens_per_s",
-	"throughput.tokens_per_s_per_gpu",
-	"latency.ttft_s",
-	"latency.tpot_s",
-	"capacity_plan.max_batch",
-	"capacity_plan.replicas",
-	"capacity_plan.gpus_required",
-	"cost.usd_total",
-	"cost.usd_per_hour",
-	"cost.usd_per_million_tokens",
-	"energy.kwh",
-	"reliability.expected_interruptions",
-	"reliability.checkpoint_interval_s",
-	"reliability.goodput",
-	"bottleneck.shares.capacity",
-	"bottleneck.shares.compute",
-	"bottleneck.shares.hbm_bandwidth",
-	"bottleneck.shares.interconnect",
-	"bottleneck.shares.data_io",
-	"memory.fits",
-	"bottleneck.binding",
-	NULL,
+    "model.params",
+    "model.active_params",
+    "memory.per_gpu.weights",
+    "memory.per_gpu.gradients",
+    "memory.per_gpu.optimizer",
+    "memory.per_gpu.activations",
+    "memory.per_gpu.kv_cache",
+    "memory.per_gpu.overhead",
+    "memory.per_gpu.total",
+    "memory.capacity",
+    "memory.headroom",
+    "compute.flops_per_token",
+    "compute.flops_total",
+    "compute.mfu",
+    "time.step_s",
+    "time.total_s",
+    "time.gpu_hours",
+    "throughput.tokens_per_s",
+    "throughput.tokens_per_s_per_gpu",
+    "latency.ttft_s",
+    "latency.tpot_s",
+    "capacity_plan.max_batch",
+    "capacity_plan.replicas",
+    "capacity_plan.gpus_required",
+    "cost.usd_total",
+    "cost.usd_per_hour",
+    "cost.usd_per_million_tokens",
+    "energy.kwh",
+    "reliability.expected_interruptions",
+    "reliability.checkpoint_interval_s",
+    "reliability.goodput",
+    "bottleneck.shares.capacity",
+    "bottleneck.shares.compute",
+    "bottleneck.shares.hbm_bandwidth",
+    "bottleneck.shares.interconnect",
+    "bottleneck.shares.data_io",
+    "memory.fits",
+    "bottleneck.binding",
+    NULL,
 };
 
 const char *const *explain_keys(void)
@@ -781,12 +789,12 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		if (strcmp(part, "fits") == 0)
 			headline(&e, key, p->mem.fits ? "true" : "false");
 		else {
-			static const char *const mk[] = {"weights", "gradients", "optimizer",
-							 "activations", "kv_cache", "overhead",
-							 "total", "capacity", "headroom"};
-			const double mv[] = {p->mem.weights, p->mem.gradients, p->mem.optimizer,
-					     p->mem.activations, p->mem.kv_cache, p->mem.overhead,
-					     p->mem.total, p->mem.capacity, p->mem.headroom};
+			static const char *const mk[] = {"weights",	"gradients", "optimizer",
+							 "activations", "kv_cache",  "overhead",
+							 "total",	"capacity",  "headroom"};
+			const double mv[] = {p->mem.weights,	 p->mem.gradients, p->mem.optimizer,
+					     p->mem.activations, p->mem.kv_cache,  p->mem.overhead,
+					     p->mem.total,	 p->mem.capacity,  p->mem.headroom};
 			for (unsigned j = 0; j < sizeof(mk) / sizeof(mk[0]); j++)
 				if (strcmp(part, mk[j]) == 0)
 					v = &mv[j];
@@ -823,7 +831,7 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		ex_tpot(&e, s, p);
 	} else if (strncmp(key, "capacity_plan.", 14) == 0) {
 		const char *what = last_part(key);
-		double v = strcmp(what, "max_batch") == 0 ? p->max_batch
+		double v = strcmp(what, "max_batch") == 0  ? p->max_batch
 			   : strcmp(what, "replicas") == 0 ? p->replicas
 							   : p->gpus_required;
 		headline(&e, key, plain(&e, v));
@@ -867,13 +875,14 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 {
 	char a[48], b[48];
 	double bw = p->shares[BN_HBM] > p->shares[BN_INTERCONNECT] ? p->shares[BN_HBM]
-								  : p->shares[BN_INTERCONNECT];
+								   : p->shares[BN_INTERCONNECT];
 
 	out[0].topic = "capacity";
 	units_format_human(UNIT_BYTES, p->mem.total, 3, a, sizeof(a));
 	units_format_human(UNIT_BYTES, p->mem.capacity, 3, b, sizeof(b));
-	out[0].state = !p->mem.fits ? VERDICT_FAIL : p->shares[BN_CAPACITY] > 0.9 ? VERDICT_WARN
-										 : VERDICT_OK;
+	out[0].state = !p->mem.fits		      ? VERDICT_FAIL
+		       : p->shares[BN_CAPACITY] > 0.9 ? VERDICT_WARN
+						      : VERDICT_OK;
 	snprintf(out[0].text, sizeof(out[0].text), "%s: %s of %s per GPU (%.0f%%)",
 		 p->mem.fits ? "fits" : "does not fit", a, b, 100 * p->shares[BN_CAPACITY]);
 
@@ -887,6 +896,7 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 	out[2].topic = "compute";
 	out[2].state = !(p->mfu > 0.2) ? VERDICT_WARN : VERDICT_OK;
 	units_format_human(UNIT_FLOPS, p->peak_flops, 4, a, sizeof(a));
-	snprintf(out[2].text, sizeof(out[2].text), "MFU %.1f%% of %s dense, compute %.0f%% of the time",
-		 100 * p->mfu, a, 100 * p->shares[BN_COMPUTE]);
+	snprintf(out[2].text, sizeof(out[2].text),
+		 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
+		 100 * p->shares[BN_COMPUTE]);
 }

@@ -32,9 +32,9 @@ const char *explain_suggest(const char *key);
 enum verdict_state { VERDICT_OK, VERDICT_WARN, VERDICT_FAIL };
 
 struct explain_verdict {
-	const char *topic;        /* "capacity", "bandwidth and interconnect", "compute" */
+	const char *topic; /* "capacity", "bandwidth and interconnect", "compute" */
 	enum verdict_state state;
-	char text[160];           /* one line: "fits: 61.2 GB of 80 GB (77%)" */
+	char text[160]; /* one line: "fits: 61.2 GB of 80 GB (77%)" */
 };
 
 #define EXPLAIN_VERDICTS 3

@@ -147,13 +147,13 @@
 struct tctx {
 	const struct scenario *s;
 	struct plan *p;
-	double peak;      /* FLOP/s, dense, at the compute precision */
-	double fp32;      /* CUDA-core FP32 FLOP/s (0 = unknown) */
-	double hbm;       /* bytes/s achieved */
-	double link;      /* bytes/s per direction achieved, inside a node */
-	double net;       /* bytes/s per direction achieved, between nodes */
-	double act;       /* bytes per activation element */
-	double emax;      /* fraction of peak a large GEMM reaches on this GPU */
+	double peak;		      /* FLOP/s, dense, at the compute precision */
+	double fp32;		      /* CUDA-core FP32 FLOP/s (0 = unknown) */
+	double hbm;		      /* bytes/s achieved */
+	double link;		      /* bytes/s per direction achieved, inside a node */
+	double net;		      /* bytes/s per direction achieved, between nodes */
+	double act;		      /* bytes per activation element */
+	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
 };
 
@@ -256,7 +256,9 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 		c->net = c->link;
 	c->act = dtype_bytes(s->workload.precision);
 	if (c->act > 2 || s->workload.precision == DTYPE_FP8)
-		c->act = s->workload.precision == DTYPE_FP8 ? 2 : c->act; /* fp8 GEMMs keep 16-bit activations */
+		c->act = s->workload.precision == DTYPE_FP8
+			     ? 2
+			     : c->act; /* fp8 GEMMs keep 16-bit activations */
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
@@ -289,11 +291,11 @@ static void set_nan(struct plan *p)
 
 struct shape {
 	double h, qd, kvd, hd, heads, layers, vocab;
-	double ffn;        /* dense MLP width */
-	double mats;       /* MLP matrices: 3 gated, 2 plain */
+	double ffn;	   /* dense MLP width */
+	double mats;	   /* MLP matrices: 3 gated, 2 plain */
 	double moe_layers; /* layers with routed experts */
 	double experts, active, expert_ffn, shared_ffn_total;
-	double window;     /* tokens one layer attends to (0 = all) */
+	double window; /* tokens one layer attends to (0 = all) */
 };
 
 static void shape_get(const struct plan *p, struct shape *sh)
@@ -318,8 +320,8 @@ static void shape_get(const struct plan *p, struct shape *sh)
 			sh->moe_layers = 0;
 		sh->active = m->moe.active;
 		sh->expert_ffn = m->moe.expert_ffn;
-		sh->shared_ffn_total =
-			(double)m->moe.shared * (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
+		sh->shared_ffn_total = (double)m->moe.shared *
+				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
 	}
 	sh->window = m->sliding_window;
 }
@@ -347,8 +349,8 @@ struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, s
 };
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
-static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double t,
-			     double ep, bool moe)
+static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double t, double ep,
+			     bool moe)
 {
 	double w = c->act, g = 0;
 
@@ -390,9 +392,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
-	double gpn = gpus_per_node(s), domain = s->hardware.gpu.link_domain > 0
-						      ? s->hardware.gpu.link_domain
-						      : gpn;
+	double gpn = gpus_per_node(s),
+	       domain = s->hardware.gpu.link_domain > 0 ? s->hardware.gpu.link_domain : gpn;
 	double tp_bw = t <= domain && t <= gpn ? c->link : c->net;
 	double tp_lat = t <= domain && t <= gpn ? LINK_LAT_S : NET_LAT_S;
 	double dense_layers = sh->layers - sh->moe_layers;
@@ -422,8 +423,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	per_layer_att = att;
 
 	/* memory-bound elementwise work; sequence parallelism shards the h-sized tensors */
-	ffn_eff = sh->moe_layers > 0 ? (sh->active * sh->expert_ffn + sh->shared_ffn_total)
-				     : sh->ffn;
+	ffn_eff =
+	    sh->moe_layers > 0 ? (sh->active * sh->expert_ffn + sh->shared_ffn_total) : sh->ffn;
 	mem = T * c->act *
 	      (ELT_H * sh->h / (s->parallel.sequence_parallel ? t : 1) +
 	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff / t) /
@@ -445,7 +446,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		bool inside = ep * t <= gpn;
 		double bw = inside ? c->link : c->net;
 		double vol = T * sh->active * sh->h * c->act * (ep - 1) / ep;
-		per_layer_ep = 2 * (fwd + 1) * (vol / bw + (ep - 1) * (inside ? LINK_LAT_S : NET_LAT_S));
+		per_layer_ep =
+		    2 * (fwd + 1) * (vol / bw + (ep - 1) * (inside ? LINK_LAT_S : NET_LAT_S));
 		per_layer_ep *= sh->moe_layers / sh->layers;
 	}
 
@@ -546,7 +548,8 @@ static void time_train(struct tctx *c)
 			double zc = 2 * gather_s(all * wbytes, dp, bw, lat) +
 				    gather_s(local * gbytes, dp, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * sh.layers / pp) + gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
+			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * sh.layers / pp) +
+			     gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
 			dp_s = zc * m;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
@@ -563,16 +566,25 @@ static void time_train(struct tctx *c)
 		double local = trainable / (t * pp) / (p->zero >= 1 ? dp : 1);
 		double bpp = 0;
 		switch (w->optimizer) {
-		case OPT_ADAMW: bpp = 24 + gbytes + wbytes; break;
-		case OPT_ADAM8BIT: bpp = 12 + gbytes + wbytes; break;
-		case OPT_SGD: bpp = 16 + gbytes + wbytes; break;
-		case OPT_NONE: bpp = 0; break;
+		case OPT_ADAMW:
+			bpp = 24 + gbytes + wbytes;
+			break;
+		case OPT_ADAM8BIT:
+			bpp = 12 + gbytes + wbytes;
+			break;
+		case OPT_SGD:
+			bpp = 16 + gbytes + wbytes;
+			break;
+		case OPT_NONE:
+			bpp = 0;
+			break;
 		}
 		if (s->parallel.offload != OFFLOAD_NONE) {
 			/* ZeRO-Offload: gradients down and weights up over PCIe, CPU Adam
 			 * (Ren et al. 2021) */
-			double pcie = s->hardware.gpu.pcie_bytes_per_s > 0 ? s->hardware.gpu.pcie_bytes_per_s
-									  : 16e9;
+			double pcie = s->hardware.gpu.pcie_bytes_per_s > 0
+					  ? s->hardware.gpu.pcie_bytes_per_s
+					  : 16e9;
 			off = local * (gbytes + wbytes) / pcie + local * bpp / HOST_OPT_BYTES_PER_S;
 			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS)
 				off += m * 2 * p->params / (t * pp) * wbytes / pcie;
@@ -586,7 +598,8 @@ static void time_train(struct tctx *c)
 	step_compute = pipeline + dp_exposed + z3 + opt + off;
 	/* data loading: prefetching hides it unless storage is slower than the GPUs */
 	if (s->hardware.storage_bytes_per_s > 0) {
-		t_data = tokens_step * DATA_BYTES_PER_TOKEN / (s->hardware.storage_bytes_per_s * nodes);
+		t_data =
+		    tokens_step * DATA_BYTES_PER_TOKEN / (s->hardware.storage_bytes_per_s * nodes);
 		data = dmax(t_data - step_compute, 0);
 		if (data > 0)
 			plan_warn(p, PW_DATA_STARVED, t_data, step_compute);
@@ -649,7 +662,7 @@ static void time_train(struct tctx *c)
 		double obpp = p->mem.optimizer_bytes_per_param;
 		double ckpt = p->params * wbytes + trainable * obpp;
 		double bw = (s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
-								  : CKPT_BYTES_PER_S_PER_NODE) *
+								 : CKPT_BYTES_PER_S_PER_NODE) *
 			    nodes;
 		double lost;
 		p->expected_interruptions = n * hours / s->hardware.mtbf_gpu_hours;
@@ -666,25 +679,25 @@ static void time_train(struct tctx *c)
 
 struct lines {
 	double tc0, tc1; /* GEMMs on tensor cores */
-	double cc1;      /* GEMMs on CUDA cores (through the origin) */
-	double m0;       /* the weight read */
-	double a1;       /* attention per sequence: max(FLOPs, KV read) */
-	double c_att1;   /* its FLOP part alone */
-	double kv1;      /* its KV read alone */
+	double cc1;	 /* GEMMs on CUDA cores (through the origin) */
+	double m0;	 /* the weight read */
+	double a1;	 /* attention per sequence: max(FLOPs, KV read) */
+	double c_att1;	 /* its FLOP part alone */
+	double kv1;	 /* its KV read alone */
 };
 
 struct infer {
-	double F;          /* matmul FLOPs per token on the token's path (all stages), /tp */
-	double W;          /* weight bytes read per decode step on the path */
-	double sNK;        /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
-	double kvb;        /* KV-cache bytes per token of context, this GPU's share x stages */
-	double attn_tok;   /* attention FLOPs per token per context token (4 L qd / tp) */
-	double fixed;      /* per step: launches, dequantisation, TP latency */
-	double tp_per_tok; /* per step, per sequence: TP all-reduce bytes time */
-	double elt_per_tok;/* per token: elementwise traffic time */
-	double prefill_P;  /* prompt tokens */
-	double ctx;        /* average context of a decode step */
-	struct lines *l;   /* the decode lines at ctx, computed once */
+	double F;	    /* matmul FLOPs per token on the token's path (all stages), /tp */
+	double W;	    /* weight bytes read per decode step on the path */
+	double sNK;	    /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
+	double kvb;	    /* KV-cache bytes per token of context, this GPU's share x stages */
+	double attn_tok;    /* attention FLOPs per token per context token (4 L qd / tp) */
+	double fixed;	    /* per step: launches, dequantisation, TP latency */
+	double tp_per_tok;  /* per step, per sequence: TP all-reduce bytes time */
+	double elt_per_tok; /* per token: elementwise traffic time */
+	double prefill_P;   /* prompt tokens */
+	double ctx;	    /* average context of a decode step */
+	struct lines *l;    /* the decode lines at ctx, computed once */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -696,8 +709,7 @@ struct infer {
  *    read, both proportional to B (FlashDecoding / paged attention are memory-bound).
  * Every term is a line in B, which keeps the SLO batch closed-form. */
 
-static void decode_lines(const struct tctx *c, const struct infer *in, double ctx,
-			 struct lines *l)
+static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
 	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
@@ -777,7 +789,7 @@ static void time_infer(struct tctx *c)
 	double ctx = P + O / 2;
 	double N = p->active_params;
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
-						      : dtype_bytes(w->weights);
+							: dtype_bytes(w->weights);
 	double gpn = gpus_per_node(s);
 	double bw = t <= gpn ? c->link : c->net, lat = t <= gpn ? LINK_LAT_S : NET_LAT_S;
 	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
@@ -798,13 +810,14 @@ static void time_infer(struct tctx *c)
 	{
 		/* FLOP-weighted shape factor of one layer's GEMMs at this tp */
 		double a_in = sh.h * (sh.qd + 2 * sh.kvd) / t, a_out = sh.qd * sh.h / t;
-		double f = sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
+		double f =
+		    sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
 		double m_up = sh.h * f * (sh.mats - 1) / t, m_dn = f * sh.h / t;
 		double sum = a_in + a_out + m_up + m_dn;
 		in.sNK = sum > 0 ? (a_in * sat((sh.qd + 2 * sh.kvd) / t) * sat(sh.h) +
 				    a_out * sat(sh.qd / t) * sat(sh.h) +
 				    (m_up + m_dn) * sat(f / t) * sat(sh.h)) /
-					   sum
+				       sum
 				 : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token * pp;
@@ -829,7 +842,8 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
-	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S + (c->fp32 > 0 ? nonemb / t * dq / c->fp32 : 0);
+	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
+		   (c->fp32 > 0 ? nonemb / t * dq / c->fp32 : 0);
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;
@@ -839,9 +853,9 @@ static void time_infer(struct tctx *c)
 	}
 	if (pp > 1)
 		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
-	in.elt_per_tok = sh.layers * c->act *
-			 (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) /
-			 c->hbm;
+	in.elt_per_tok =
+	    sh.layers * c->act *
+	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
 	in.l = NULL;
@@ -889,10 +903,12 @@ static void time_infer(struct tctx *c)
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
 			double pf = prefill_s(c, &in, P, P);
-			double targets[2] = {w->slo.tpot_s, w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
+			double targets[2] = {w->slo.tpot_s,
+					     w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
 			for (int k = 0; k < 2; k++) {
 				double x = targets[k], bcomp, bmem;
-				if ((k == 0 && w->slo.tpot_s <= 0) || (k == 1 && w->slo.ttft_s <= 0))
+				if ((k == 0 && w->slo.tpot_s <= 0) ||
+				    (k == 1 && w->slo.ttft_s <= 0))
 					continue;
 				bcomp = fmax(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
 					     largest_b(f0, l.cc1 + l.a1 + f1, x));
@@ -908,7 +924,8 @@ static void time_infer(struct tctx *c)
 			}
 			p->slo_batch = lim >= 1 ? lim : 0;
 			if (p->slo_batch < 1 || (w->batch > 0 && w->batch > p->slo_batch))
-				plan_warn(p, PW_SLO_MISSED, w->batch > 0 ? w->batch : maxb, p->slo_batch);
+				plan_warn(p, PW_SLO_MISSED, w->batch > 0 ? w->batch : maxb,
+					  p->slo_batch);
 		}
 	}
 
@@ -985,8 +1002,8 @@ static void finish(const struct tctx *c)
 		/* board power at load x time x PUE; training and saturated serving keep GPUs
 		 * near their board power, so no utilisation scaling */
 		if (g->power_w > 0)
-			p->kwh = g->power_w * n * p->total_s / 3600 * (s->hardware.pue > 0 ? s->hardware.pue : 1) /
-				 1000;
+			p->kwh = g->power_w * n * p->total_s / 3600 *
+				 (s->hardware.pue > 0 ? s->hardware.pue : 1) / 1000;
 	}
 	if (p->tokens_per_s > 0)
 		p->usd_per_million_tokens = p->usd_per_hour / (p->tokens_per_s * 3600) * 1e6;
