@@ -305,6 +305,164 @@ static void test_trtllm_h100(void **state)
 	assert_true(worst <= 0.25);
 }
 
+
+/* ---- each part answers to its knob (physics, not calibration) ---- */
+static void base_train(struct scenario *s)
+{
+	scenario_init(s);
+	model_llama3(&s->model, true);
+	s->workload.seq_len = 4096;
+	s->workload.global_batch = 1024;
+	s->workload.tokens = 1e12;
+	s->workload.recompute = RECOMPUTE_SELECTIVE;
+	gpu_h100_sxm(&s->hardware.gpu);
+	s->hardware.count = 256;
+	s->parallel.tp = 8;
+	s->parallel.pp = 4;
+	s->parallel.zero = 1;
+}
+
+static void test_parts_respond(void **state)
+{
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+
+	/* interleaving shrinks the bubble (p-1)/(v m) */
+	base_train(&s);
+	plan_compute(&s, &a);
+	assert_true(a.parts.bubble_s > 0);
+	s.parallel.virtual_stages = 4;
+	plan_compute(&s, &b);
+	assert_true(fabs(b.parts.bubble_s / b.step_s - a.parts.bubble_s / a.step_s / 4) <
+		    0.02 * a.parts.bubble_s / a.step_s + 1e-3);
+	assert_true(b.parts.pp_comm_s > a.parts.pp_comm_s);
+
+	/* full recomputation: 8N hardware FLOPs, slower steps, lower MFU, HFU above MFU */
+	base_train(&s);
+	plan_compute(&s, &a);
+	s.workload.recompute = RECOMPUTE_FULL;
+	plan_compute(&s, &b);
+	assert_true(b.step_s > a.step_s);
+	assert_true(b.hfu > b.mfu);
+	assert_true(b.hw_flops_per_token > 7.5 * b.active_params);
+
+	/* FlashAttention beats materialised scores at long sequences */
+	base_train(&s);
+	s.workload.seq_len = 16384;
+	plan_compute(&s, &a);
+	s.workload.flash_attention = false;
+	plan_compute(&s, &b);
+	assert_true(b.parts.attention_s > 1.5 * a.parts.attention_s);
+
+	/* sequence parallelism shards the elementwise work across tp */
+	base_train(&s);
+	plan_compute(&s, &a);
+	s.parallel.sequence_parallel = true;
+	plan_compute(&s, &b);
+	assert_true(b.parts.memory_bound_s < a.parts.memory_bound_s);
+
+	/* tensor parallelism across nodes goes over the slower network */
+	base_train(&s);
+	s.parallel.tp = 16;
+	s.parallel.pp = 2;
+	plan_compute(&s, &a);
+	s.parallel.tp = 8;
+	s.parallel.pp = 4;
+	plan_compute(&s, &b);
+	assert_true(a.parts.tp_comm_s > 2 * b.parts.tp_comm_s);
+
+	/* ZeRO-3 gathers cost something, and a slow network exposes them */
+	base_train(&s);
+	s.parallel.tp = 1;
+	s.parallel.pp = 1;
+	s.parallel.zero = 3;
+	s.workload.recompute = RECOMPUTE_FULL;
+	plan_compute(&s, &a);
+	s.hardware.gpu.network_bytes_per_s = 1e9;
+	plan_compute(&s, &b);
+	assert_true(b.parts.zero3_s > a.parts.zero3_s);
+	assert_true(b.binding == BN_INTERCONNECT);
+
+	/* the data-parallel reduction hides behind the backward until the network is slow */
+	base_train(&s);
+	s.model.layers = 8;
+	plan_compute(&s, &a);
+	s.hardware.gpu.network_bytes_per_s = 0.5e9;
+	plan_compute(&s, &b);
+	assert_true(b.parts.dp_comm_s > a.parts.dp_comm_s);
+
+	/* optimizer offload: no GPU optimizer step, PCIe traffic instead */
+	base_train(&s);
+	plan_compute(&s, &a);
+	s.parallel.offload = OFFLOAD_OPTIMIZER;
+	plan_compute(&s, &b);
+	assert_true(a.parts.optimizer_s > 0 && b.parts.optimizer_s == 0);
+	assert_true(b.parts.offload_s > 0);
+
+	/* MoE: active parameters set the FLOPs; expert parallelism across nodes costs
+	 * all-to-all time */
+	base_train(&s);
+	s.model.moe.experts = 8;
+	s.model.moe.active = 2;
+	s.model.moe.expert_ffn = 14336;
+	s.model.layers = 32;
+	s.model.hidden = 4096;
+	s.model.heads = 32;
+	s.parallel.tp = 1;
+	s.parallel.pp = 1;
+	s.parallel.ep = 8;
+	plan_compute(&s, &a);
+	assert_true(a.active_params < 0.5 * a.params);
+	assert_true(fabs(a.flops_per_token - 6 * a.active_params - a.attention_flops_per_token) <
+		    1e-6 * a.flops_per_token);
+	assert_true(a.parts.ep_comm_s > 0);
+	s.parallel.ep = 1;
+	plan_compute(&s, &b);
+	assert_true(b.parts.ep_comm_s == 0);
+
+	/* LoRA: no weight gradients, so 4N and a faster step than full fine-tuning */
+	base_train(&s);
+	s.workload.kind = WL_FINETUNE;
+	s.workload.finetune.method = FT_FULL;
+	plan_compute(&s, &a);
+	s.workload.finetune.method = FT_LORA;
+	plan_compute(&s, &b);
+	assert_true(b.step_s < a.step_s);
+	assert_true(b.flops_per_token < a.flops_per_token);
+
+	/* inference: a bigger batch decodes more tokens per second, each a little later; the
+	 * memory-bound share falls as the batch grows */
+	scenario_init(&s);
+	model_llama3(&s.model, false);
+	s.workload.kind = WL_ONLINE;
+	s.workload.batch = 1;
+	gpu_h100_sxm(&s.hardware.gpu);
+	plan_compute(&s, &a);
+	s.workload.batch = 64;
+	plan_compute(&s, &b);
+	assert_true(b.tokens_per_s > 20 * a.tokens_per_s);
+	assert_true(b.tpot_s > a.tpot_s);
+	assert_true(a.binding == BN_HBM);
+	assert_true(b.shares[BN_COMPUTE] > a.shares[BN_COMPUTE]);
+
+	/* tensor parallelism splits the weight read: tpot drops, all-reduces appear */
+	s.workload.batch = 1;
+	s.hardware.count = 4;
+	s.parallel.tp = 4;
+	plan_compute(&s, &b);
+	assert_true(b.tpot_s < a.tpot_s / 2);
+	assert_true(b.parts.tp_comm_s > 0);
+
+	/* efficiency.hbm overrides the modelled bandwidth efficiency */
+	s.hardware.count = 1;
+	s.parallel.tp = 1;
+	s.efficiency.hbm = 0.4;
+	plan_compute(&s, &b);
+	assert_true(b.tpot_s > 1.5 * a.tpot_s);
+	assert_true(b.hbm_efficiency == 0.4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_megatron_days),
 		cmocka_unit_test(test_llamacpp_decode),
 		cmocka_unit_test(test_trtllm_h100),
+		cmocka_unit_test(test_parts_respond),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
