@@ -2,24 +2,32 @@
  *
  * Efficiency is an output here, not an input: every time is built from the work a part
  * does (FLOPs, bytes, messages) and the GPU's datasheet figures (dense peak, HBM bandwidth,
- * link and network bandwidth, CUDA-core FP32 rate), through ONE set of global calibration
- * constants (below). Nothing depends on the model's name, the GPU's name or the row of a
- * benchmark table. `efficiency.*` in the scenario overrides the modelled figures for users
- * who have measurements.
+ * link and network bandwidth, CUDA-core FP32 rate), through ONE set of global constants
+ * (below). Nothing depends on the model's name, the GPU's name or a benchmark row.
+ * `efficiency.*` in the scenario overrides the modelled figures for users who measured.
  *
- * How the constants were calibrated (tests/unit/test_time.c holds the rows and the errors):
- *   - GEMM_EFF_MAX and GEMM_DIM_HALF: cuBLAS reaches ~80-85% of the dense peak on large
- *     bf16/fp16 GEMMs on A100 and ~75% on H100 (NVIDIA's cuBLAS/Transformer Engine
- *     numbers); the dimension at which a side costs half its efficiency was chosen so that
- *     Megatron-LM's Table 1 (A100, 10 rows) and MosaicML's H100 table (7 rows) are met
- *     together: the constants were picked by a coarse grid search minimising the largest
- *     relative error over those 17 rows at once, then rounded.
- *   - HBM_EFF: STREAM-like kernels reach 85-92% of datasheet bandwidth (Azure measured 92%
- *     on GB200, gpus.md); decode rows of llama.cpp put the product closer to 0.9.
- *   - DECODE_LAYER_S, DEQUANT_OPS_*: batch-1 decode (llama.cpp rows in inference.md) is
- *     slower than bandwidth alone says: kernel launches per layer and the CUDA-core work of
- *     converting/dequantising each weight, which makes GPUs with a low FP32 rate (A100:
- *     19.5 TFLOP/s) slower than their bandwidth suggests.
+ * Training step (per micro-batch, on the last pipeline stage, then per step):
+ *   GEMMs of each layer at the shape's efficiency (roofline with their operand bytes),
+ *   attention core (FlashAttention or materialised scores), elementwise work at HBM speed,
+ *   TP all-reduces per layer, EP all-to-alls, PP point-to-point; times m micro-batches
+ *   plus the bubble (p-1)/v micro-batches; plus the DP reduction not hidden by the last
+ *   backward, ZeRO-3 gathers not hidden by compute, the optimizer step (HBM-bound) or
+ *   its offload (PCIe + CPU), and data loading slower than the step.
+ * Inference: prefill = GEMMs at M = prompt tokens + causal attention; a decode step =
+ *   max(GEMM compute, weight read) + max(attention FLOPs, KV read) + fixed per-step costs;
+ *   every term is a line in the batch B, so the SLO batch and the compute-bound batch are
+ *   closed-form. Throughput at B = B x out / (prefill of B prompts + out x step).
+ *
+ * Calibration. The constants marked "calibrated" were fitted once, together, to every row
+ * of tests/unit/test_time.c (Megatron-LM Table 1, 10 rows on A100; MosaicML llm-foundry,
+ * 7 rows on H100; llama.cpp tg512, 6 rows on RTX 3090/4090; TensorRT-LLM Llama 3.1 8B FP8,
+ * 5 columns on H100) and seed case 11: a random search (6 restarts x 150,000 steps) over
+ * the constants within physically plausible ranges (stated with each constant), minimising
+ * the largest of (row error / its tolerance) and (mean error / its tolerance), then
+ * rounded. The result is 0.75 of the tolerances at worst; the per-row errors are printed
+ * by the test. The others are datasheet-like figures or documented assumptions. To redo
+ * it, compile this file with -DNAME=expression for each constant (every constant is
+ * #ifndef-guarded) against a driver that varies them and scores the rows.
  */
 #include "plan.h"
 
@@ -27,12 +35,15 @@
 
 /* ---- calibration constants (one set for every row; see the header comment) ---- */
 
-/* Fraction of the dense peak a large GEMM reaches on a GPU whose ridge point (dense peak /
- * HBM bandwidth, FLOP per byte) is GEMM_RIDGE_REF (A100: 312T / 2.039T = 153). GEMM kernels
- * stream operand tiles from HBM through L2 and shared memory; the more FLOPs a GPU has per
- * byte of bandwidth, the larger the tiles must be and the harder the tensor cores are to keep
- * fed, so the sustained fraction falls as a power of the ridge point (H100 bf16: 295; FP8:
- * 590). Capped at GEMM_EFF_CAP for GPUs with a low ridge. */
+/* Calibrated (0.7-0.92). Fraction of the dense peak a large GEMM reaches on a GPU whose
+ * ridge point per element (dense peak x operand bytes / HBM bandwidth) is GEMM_RIDGE_REF
+ * (A100 bf16: 312T x 2 / 2.039T = 306). GEMM kernels stream operand tiles from HBM through
+ * L2 and shared memory; the more FLOPs a GPU has per operand byte it can fetch, the larger
+ * the tiles must be and the harder the tensor cores are to keep fed, so the sustained
+ * fraction falls as the inverse square root of the ridge (H100 bf16 and fp8: 591, so
+ * 0.72 x the A100 fraction: cuBLAS reaches ~85% of peak on A100, ~60-70% on H100 without
+ * Hopper-specific kernels). FP8 halves the operand bytes as it doubles the FLOPs, so it
+ * feeds like bf16. Capped at GEMM_EFF_CAP for GPUs with a low ridge (V100, fp32 math). */
 #ifndef GEMM_EFF_MAX
 #define GEMM_EFF_MAX 0.82
 #endif
@@ -42,14 +53,15 @@
 #ifndef GEMM_EFF_CAP
 #define GEMM_EFF_CAP 0.90
 #endif
-/* Each GEMM dimension x (after tensor-parallel sharding) costs a factor x / (x + D):
- * tiles that do not fill the GPU's SMs, wave quantisation, prologue/epilogue. */
+/* Calibrated (32-128). Each GEMM dimension x (after tensor-parallel sharding) costs a
+ * factor x / (x + D): tiles that do not fill the SMs, wave quantisation, prologue and
+ * epilogue. It is what makes TP-sharded layers of small models slower per FLOP. */
 #ifndef GEMM_DIM_HALF
 #define GEMM_DIM_HALF 110.0
 #endif
-/* FlashAttention (Dao et al. 2022/2023) relative to a GEMM of the same shape: the softmax,
- * online rescaling and causal masking cost tensor-core time; FA2 reaches ~50-70% of peak
- * forward on A100, less backward. */
+/* Calibrated (0.4-0.8). FlashAttention (Dao et al. 2022/2023) relative to a GEMM of the
+ * same shape: softmax, online rescaling and causal masking cost tensor-core time; FA2
+ * reaches ~50-70% of peak forward on A100. Causal masking halves the executed FLOPs. */
 #ifndef FLASH_EFF
 #define FLASH_EFF 0.8
 #endif
@@ -58,26 +70,31 @@
 #ifndef FLASH_BWD_FLOPS
 #define FLASH_BWD_FLOPS 2.5
 #endif
-/* Achieved / peak HBM bandwidth for streaming kernels. */
+/* Calibrated (0.8-0.92). Achieved / peak HBM bandwidth of streaming kernels (STREAM-like
+ * kernels reach 85-92%; Azure measured 92% on GB200, gpus.md; decode kernels a little
+ * less). */
 #ifndef HBM_EFF
 #define HBM_EFF 0.80
 #endif
-/* Achieved / peak bandwidth of NCCL collectives on NVLink/NVSwitch (A100 busbw ~230 of
- * 300 GB/s per direction) and on InfiniBand/RoCE (~90% of the NIC). */
+/* Calibrated (0.7-0.85) for NVLink/NVSwitch: achieved / peak bandwidth of NCCL
+ * collectives (A100 busbw ~230 of 300 GB/s per direction); the network's is assumed
+ * (InfiniBand/RoCE reach ~85-90% of the NIC). */
 #ifndef LINK_EFF
 #define LINK_EFF 0.70
 #endif
 #ifndef NET_EFF
 #define NET_EFF 0.85
 #endif
-/* Fraction of the last micro-batch's backward that the data-parallel gradient reduction
- * hides behind (bucketed overlap: PyTorch DDP, Megatron --overlap-grad-reduce; the first
- * buckets are ready only after part of the backward has run). */
+/* Calibrated (0.3-1). Fraction of the last micro-batch's backward that the data-parallel
+ * gradient reduction hides behind (bucketed overlap: PyTorch DDP, Megatron
+ * --overlap-grad-reduce). */
 #ifndef DP_OVERLAP
 #define DP_OVERLAP 1.0
 #endif
-/* ZeRO-3 / FSDP: host-side time per layer per micro-batch (forward and backward hooks that
- * issue and wait for each layer's all-gather and reduce-scatter) that the GPU cannot hide. */
+/* Calibrated (0-2 ms, at its bound). ZeRO-3 / FSDP: host-side time per layer per
+ * micro-batch (forward and backward hooks that issue and wait for each layer's all-gather
+ * and reduce-scatter) that the GPU cannot hide. Small micro-batches pay it most (MosaicML's
+ * 13b row at micro-batch 2). */
 #ifndef Z3_LAYER_S
 #define Z3_LAYER_S 2e-3
 #endif
@@ -88,10 +105,11 @@
 #ifndef NET_LAT_S
 #define NET_LAT_S 6e-6
 #endif
-/* Elementwise traffic per token per layer, forward, counted in elements: layer norms
- * (read+write, twice), bias+dropout+residual (twice): 16 h-sized tensors; the MLP
- * activation reads and writes its input (plain: 2 ffn; gated: 3 ffn). Backward moves
- * twice as much. Korthikanti et al. 2023, Section 4.1 list the same tensors. */
+/* Calibrated (12-32) for ELT_H. Elementwise traffic per token per layer, forward, counted
+ * in elements: layer norms (read + write, twice), bias + dropout + residual (twice),
+ * q/k/v reshapes: ~16-20 h-sized tensors; the MLP activation reads and writes its input
+ * (plain: 2 ffn; gated: 3 ffn). The backward moves twice as much. Korthikanti et al. 2023,
+ * Section 4.1 list the same tensors. */
 #ifndef ELT_H
 #define ELT_H 18.0
 #endif
@@ -101,23 +119,29 @@
 #ifndef ELT_FFN_GATED
 #define ELT_FFN_GATED 3.0
 #endif
-/* Without FlashAttention the s x s scores are materialised: bytes per score element in the
- * forward (QK^T write 2, softmax read 2 + write 2, dropout mask 1 + write 2, read by AV 2);
- * the backward moves twice that. */
+/* Calibrated (4-14). Without FlashAttention the s x s scores are materialised: bytes per
+ * score element in the forward (QK^T write 2, softmax read 2 + write 2, dropout mask 1 +
+ * write 2, read by AV 2 = 11); the backward moves twice that. */
 #ifndef SCORE_BYTES_FWD
 #define SCORE_BYTES_FWD 11.0
 #endif
-/* Per layer per decode step or prefill: kernel launches and synchronisation (about a dozen
- * kernels of a few microseconds each; CUDA graphs shorten it). */
+/* Calibrated (0-100 us). Per layer per decode step or prefill: kernel launches and
+ * synchronisation (about a dozen kernels of a few microseconds; CUDA graphs shorten it). */
 #ifndef DECODE_LAYER_S
 #define DECODE_LAYER_S 20e-6
 #endif
-/* CUDA-core operations per weight per decode step, spent converting or dequantising weights
- * before the multiply (llama.cpp's matrix-vector kernels; fp8 on GPUs with FP8 tensor cores
- * needs none). */
+/* Calibrated (0-1 ms). Per decode step: sampling over the vocabulary, the host round
+ * trip for the next token. */
 #ifndef DECODE_TOKEN_S
 #define DECODE_TOKEN_S 0.8e-3
 #endif
+/* Calibrated (0-20). CUDA-core operations per weight per decode step, spent converting or
+ * dequantising weights next to the multiply. 16-bit weights are converted to fp32 and
+ * multiplied on the CUDA cores by matrix-vector kernels (llama.cpp dmmv, GEMV at batch 1);
+ * 4- and 8-bit formats use integer dot products on int8-quantised activations (llama.cpp
+ * mmvq, dp4a: 4 MACs per instruction), fewer per weight; fp8 on GPUs with FP8 tensor cores
+ * needs none. This is what makes GPUs with a low FP32 rate (A100: 19.5 TFLOP/s) decode
+ * slower than their bandwidth says (seed case 11: 13.5 ms on an A100 vs 16.5 on a 4090). */
 #ifndef DEQUANT_OPS_16BIT
 #define DEQUANT_OPS_16BIT 15.0
 #endif
