@@ -823,6 +823,20 @@ static void time_infer(struct tctx *c)
 	if (deployed < 1)
 		deployed = 1;
 
+	maxb = p->max_batch;
+	if (!(maxb >= 1)) {
+		double room = p->mem.capacity - (p->mem.total - p->mem.kv_cache);
+		double per_seq = p->mem.kv_bytes_per_token * (P + O);
+		maxb = per_seq > 0 ? floor(room / per_seq) : 1;
+		if (maxb < 1) {
+			maxb = 1;
+			plan_warn(p, PW_KV_NO_ROOM, room, per_seq);
+		}
+		if (isnan(p->max_batch) || p->max_batch < 1)
+			p->max_batch = maxb;
+	}
+	B = w->batch > 0 ? w->batch : maxb;
+
 	/* every matmul weight except the input embedding (a lookup) is read per step */
 	nonemb = N - p->counts.embedding;
 	if (p->model.tied_embeddings)
@@ -831,6 +845,13 @@ static void time_infer(struct tctx *c)
 		nonemb = N;
 	in.F = 2 * nonemb / t;
 	in.W = nonemb * wbpp / t;
+	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
+		/* a decode step reads every expert some sequence of the batch routed to: of E
+		 * experts with top-k routing, E (1 - (1 - k/E)^B) are touched per layer
+		 * (uniform routing); the active count already holds k of them */
+		double touched = sh.experts * (1 - pow(1 - sh.active / sh.experts, B));
+		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
+	}
 	{
 		/* FLOP-weighted shape factor of one layer's GEMMs at this tp */
 		double a_in = sh.h * (sh.qd + 2 * sh.kvd) / t, a_out = sh.qd * sh.h / t;
@@ -844,7 +865,7 @@ static void time_infer(struct tctx *c)
 				       sum
 				 : 1;
 	}
-	in.kvb = p->mem.kv_bytes_per_token * pp;
+	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd / t;
 	/* dequantising or converting each weight on the CUDA cores, once per step */
 	switch (w->weights) {
@@ -885,20 +906,6 @@ static void time_infer(struct tctx *c)
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
-
-	maxb = p->max_batch;
-	if (!(maxb >= 1)) {
-		double room = p->mem.capacity - (p->mem.total - p->mem.kv_cache);
-		double per_seq = p->mem.kv_bytes_per_token * (P + O);
-		maxb = per_seq > 0 ? floor(room / per_seq) : 1;
-		if (maxb < 1) {
-			maxb = 1;
-			plan_warn(p, PW_KV_NO_ROOM, room, per_seq);
-		}
-		if (isnan(p->max_batch) || p->max_batch < 1)
-			p->max_batch = maxb;
-	}
-	B = w->batch > 0 ? w->batch : maxb;
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
 	p->attention_flops_per_token = 4 * sh.layers * ctx * sh.qd;

@@ -454,6 +454,29 @@ static void test_parts_respond(void **state)
 	assert_true(b.tpot_s < a.tpot_s / 2);
 	assert_true(b.parts.tp_comm_s > 0);
 
+	/* MoE decode: batch 1 reads the active experts, a large batch nearly all of them
+	 * (Mixtral 8x7B: 12.9B active of 46.7B) */
+	{
+		struct scenario m;
+		struct plan one, many;
+		scenario_init(&m);
+		model_llama3(&m.model, false);
+		m.model.vocab = 32000;
+		m.model.moe.experts = 8;
+		m.model.moe.active = 2;
+		m.model.moe.expert_ffn = 14336;
+		m.workload.kind = WL_ONLINE;
+		m.workload.batch = 1;
+		gpu_h100_sxm(&m.hardware.gpu);
+		m.hardware.gpu.memory_bytes = 141e9; /* room for 93 GB of bf16 weights */
+		plan_compute(&m, &one);
+		m.workload.batch = 64;
+		plan_compute(&m, &many);
+		assert_true(one.tpot_s < 0.5 * one.params * 2 / 3.35e12);
+		assert_true(one.tpot_s > one.active_params * 2 / 3.35e12);
+		assert_true(many.tpot_s > one.params * 2 / 3.35e12);
+	}
+
 	/* efficiency.hbm overrides the modelled bandwidth efficiency */
 	s.hardware.count = 1;
 	s.parallel.tp = 1;
