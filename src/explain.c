@@ -177,6 +177,25 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 	const struct plan_memory *m = &p->mem;
 	double trainable = p->trainable_params;
 
+	if (!training(s) && (strcmp(part, "gradients") == 0 || strcmp(part, "optimizer") == 0)) {
+		not_applicable(e, "inference keeps no gradients or optimizer states");
+		return;
+	}
+	if (training(s) && strcmp(part, "kv_cache") == 0) {
+		not_applicable(e, "training keeps no KV cache");
+		return;
+	}
+	if (!training(s) && strcmp(part, "activations") == 0) {
+		formula(e, "activations", "max(prefill of one prompt, decode step of the batch)");
+		numbers(e, "activations", "max(%s, decode working set)",
+			byt(e, m->activations_per_layer));
+		result(e, "activations", byt(e, m->activations));
+		put(e,
+		    "\n  the scheduler prefills prompts through a token budget; the decode step\n"
+		    "  keeps the batch's hidden states and fp32 logits\n");
+		source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
+		return;
+	}
 	if (strcmp(part, "weights") == 0) {
 		formula(e, "weights", "parameters x bytes per parameter / shards");
 		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
