@@ -399,7 +399,7 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 		return;
 	}
 	formula(e, "total", "tokens / tokens per second");
-	numbers(e, "total", "%s / %s", cnt(e, s->workload.tokens), plain(e, p->tokens_per_s));
+	numbers(e, "total", "%s / %s", cnt(e, s->workload.tokens), cnt(e, p->tokens_per_s));
 	result(e, "total", sec(e, p->total_s));
 	put(e, "\n  = 6 N D / (GPUs x peak x MFU) = %s x %s / (%d x %s x %s)\n",
 	    cnt(e, p->flops_per_token), cnt(e, s->workload.tokens), s->hardware.count,
@@ -434,13 +434,15 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "tokens/s", "replicas x B x out / (prefill + out x tpot)");
 		numbers(e, "tokens/s", "%d x %d x %d / (prefill + %d x %s)",
 			n / (p->tp * p->pp > 0 ? p->tp * p->pp : 1),
-			w->batch > 0 ? w->batch : (int)p->max_batch, w->output_tokens,
-			w->output_tokens, sec(e, p->tpot_s));
+			w->batch > 0	    ? w->batch
+			: p->slo_batch >= 1 ? (int)p->slo_batch
+					    : (int)p->max_batch,
+			w->output_tokens, w->output_tokens, sec(e, p->tpot_s));
 	}
-	result(e, "tokens/s", plain(e, p->tokens_per_s));
+	result(e, "tokens/s", cnt(e, p->tokens_per_s));
 	if (per_gpu)
-		put(e, "\n  per GPU: %s / %d = %s\n", plain(e, p->tokens_per_s), n,
-		    plain(e, p->tokens_per_s_per_gpu));
+		put(e, "\n  per GPU: %s / %d = %s\n", cnt(e, p->tokens_per_s), n,
+		    cnt(e, p->tokens_per_s_per_gpu));
 	source(e, training(s) ? "the step time above"
 			      : "continuous batching: B sequences decode together (Orca, vLLM)");
 }
@@ -495,6 +497,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		if (!isnan(p->slo_batch))
 			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
+		return;
+	}
+	if (training(s) && strcmp(what, "replicas") == 0) {
+		not_applicable(e, "training: see capacity_plan.gpus_required");
 		return;
 	}
 	if (isnan(p->gpus_required)) {
@@ -643,12 +649,15 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		}
 		formula(e, "data_io", "tokens x bytes per token / (storage x nodes) / step");
 		numbers(
-		    e, "data_io", "%d x %d x %s B / (%s x %s) / step", p->global_batch,
+		    e, "data_io", "%d x %d x %s B / (%s x %s) / %s", p->global_batch,
 		    s->workload.seq_len, plain(e, PLAN_DATA_BYTES_PER_TOKEN),
 		    h(e, UNIT_BYTES_PER_S, s->hardware.storage_bytes_per_s),
 		    plain(e, ceil(s->hardware.count / (double)(s->hardware.gpu.gpus_per_node > 0
 								   ? s->hardware.gpu.gpus_per_node
-								   : 8))));
+								   : 8))),
+		    sec(e, p->step_s - p->parts.data_s));
+		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
+		    sec(e, p->step_s));
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
@@ -661,10 +670,10 @@ static void ex_binding(struct ex *e, const struct scenario *s, const struct plan
 {
 	(void)s;
 	formula(e, "binding", "capacity if it does not fit, else the largest share");
-	put(e, "  shares:\n");
+	result(e, "binding", bottleneck_name(p->binding));
+	put(e, "\n  shares:\n");
 	for (int i = 0; i < BN_COUNT; i++)
 		put(e, "    %-14s %s\n", bottleneck_name((enum bottleneck)i), pct(e, p->shares[i]));
-	result(e, "binding", bottleneck_name(p->binding));
 	source(e, "seed case 15: capacity, then bandwidth and interconnect, then compute");
 }
 
@@ -840,7 +849,7 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		ex_gpu_hours(&e, s, p);
 	} else if (strncmp(key, "throughput.", 11) == 0) {
 		bool per_gpu = strcmp(key, "throughput.tokens_per_s_per_gpu") == 0;
-		headline(&e, key, plain(&e, per_gpu ? p->tokens_per_s_per_gpu : p->tokens_per_s));
+		headline(&e, key, cnt(&e, per_gpu ? p->tokens_per_s_per_gpu : p->tokens_per_s));
 		ex_tokens(&e, s, p, per_gpu);
 	} else if (strcmp(key, "latency.ttft_s") == 0) {
 		headline(&e, key, sec(&e, p->ttft_s));

@@ -911,12 +911,7 @@ static void time_infer(struct tctx *c)
 	p->attention_flops_per_token = 4 * sh.layers * ctx * sh.qd;
 	p->flops_per_token = 2 * N + p->attention_flops_per_token;
 	p->hw_flops_per_token = p->flops_per_token;
-	p->flops_per_step = p->flops_per_token * B;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;
-
-	p->tpot_s = decode_step_s(c, &in, B, ctx);
-	p->ttft_s = ttft_s(c, &in, B, P, O);
-	p->step_s = p->tpot_s;
 
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
@@ -960,11 +955,19 @@ static void time_infer(struct tctx *c)
 		}
 	}
 
+	/* batch: auto is the most sequences that fit and, under an SLO, meet it */
+	if (w->batch <= 0 && p->slo_batch >= 1)
+		B = p->slo_batch;
+	p->flops_per_step = p->flops_per_token * B;
+	p->tpot_s = decode_step_s(c, &in, B, ctx);
+	p->ttft_s = ttft_s(c, &in, B, P, O);
+	p->step_s = p->tpot_s;
+
 	/* throughput: per replica (tp x pp GPUs) at a batch; a measured figure per GPU
 	 * replaces the model */
 	Bplan = B;
 	if (!isnan(p->slo_batch) && p->slo_batch >= 1)
-		Bplan = w->batch > 0 ? fmin(B, p->slo_batch) : p->slo_batch;
+		Bplan = fmin(B, p->slo_batch);
 	tok_per_gpu_model = replica_tps(c, &in, B, P, O) / per_replica;
 	if (w->measured_tokens_per_s > 0) {
 		tps = w->measured_tokens_per_s * per_replica;
