@@ -3,7 +3,8 @@
  * Times plan_compute (memory + time) and plan_compute_time alone over many iterations of
  * a few scenarios and prints nanoseconds per plan. malloc, calloc, realloc and free are
  * interposed (forwarding to glibc's __libc_* entry points) to count calls made while a
- * plan is computed; any call fails the benchmark. The goal for the time model is < 200 ns.
+ * plan is computed; any call fails the benchmark. The goal for the time model is < 200 ns
+ * of CPU time (thread CPU clock, so a busy machine does not inflate it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ static void llama(struct model *m, int layers, int hidden, int heads, int ffn)
 static double now_s(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: a busy machine does not count */
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -145,6 +146,14 @@ int main(void)
 		       names[i], t_all * 1e9, t_time * 1e9, allocations - before);
 		if (allocations != before) {
 			printf("  FAIL: plan_compute allocated\n");
+			failed = 1;
+		}
+		/* the goal is 200 ns; CI machines are noisy, so only a gross regression
+		 * (5x the goal) fails */
+		if (t_time > 200e-9)
+			printf("  note: time part above the 200 ns goal\n");
+		if (t_time > 1000e-9) {
+			printf("  FAIL: time part above 1 us\n");
 			failed = 1;
 		}
 		if (!isfinite(p.step_s)) {
