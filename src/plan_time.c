@@ -259,6 +259,15 @@ static double elem_bytes(enum dtype t)
 	return b > 0 ? b : 2;
 }
 
+/* Adds a warning unless the memory part already gave the same one. */
+static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return;
+	plan_warn(p, code, a, b);
+}
+
 static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 {
 	const struct gpu *g = &s->hardware.gpu;
@@ -290,6 +299,14 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
+	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
+	{
+		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
+		if (g->gpus_per_node > 0 && domain > g->gpus_per_node)
+			domain = g->gpus_per_node;
+		if (domain > 0 && p->tp > domain)
+			warn_once(p, PW_TP_ACROSS_NODES, p->tp, domain);
+	}
 	p->hbm_efficiency = e_hbm;
 	p->network_efficiency = e_net;
 	p->peak_flops = c->peak;
@@ -612,7 +629,7 @@ static void time_train(struct tctx *c)
 			off = local * (gbytes + wbytes) / pcie + local * bpp / HOST_OPT_BYTES_PER_S;
 			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS)
 				off += m * 2 * p->params / (t * pp) * wbytes / pcie;
-			if (off > 0.5 * pipeline)
+			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {
 			opt = local * bpp / c->hbm;
@@ -625,8 +642,10 @@ static void time_train(struct tctx *c)
 		t_data =
 		    tokens_step * DATA_BYTES_PER_TOKEN / (s->hardware.storage_bytes_per_s * nodes);
 		data = dmax(t_data - step_compute, 0);
-		if (data > 0)
-			plan_warn(p, PW_DATA_STARVED, t_data, step_compute);
+		if (data > 0) /* bytes/s the GPUs consume vs what storage gives */
+			plan_warn(p, PW_DATA_STARVED,
+				  tokens_step * DATA_BYTES_PER_TOKEN / step_compute,
+				  s->hardware.storage_bytes_per_s * nodes);
 	}
 	step = step_compute + data;
 
@@ -949,9 +968,6 @@ static void time_infer(struct tctx *c)
 				}
 			}
 			p->slo_batch = lim >= 1 ? lim : 0;
-			if (p->slo_batch < 1 || (w->batch > 0 && w->batch > p->slo_batch))
-				plan_warn(p, PW_SLO_MISSED, w->batch > 0 ? w->batch : maxb,
-					  p->slo_batch);
 		}
 	}
 
@@ -962,6 +978,11 @@ static void time_infer(struct tctx *c)
 	p->tpot_s = decode_step_s(c, &in, B, ctx);
 	p->ttft_s = ttft_s(c, &in, B, P, O);
 	p->step_s = p->tpot_s;
+	/* the latency achieved against the target it misses */
+	if (w->slo.tpot_s > 0 && p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
+		plan_warn(p, PW_SLO_MISSED, p->tpot_s, w->slo.tpot_s);
+	if (w->slo.ttft_s > 0 && p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
+		plan_warn(p, PW_SLO_MISSED, p->ttft_s, w->slo.ttft_s);
 
 	/* throughput: per replica (tp x pp GPUs) at a batch; a measured figure per GPU
 	 * replaces the model */

@@ -330,10 +330,12 @@ static void test_properties(void **state)
 	s.workload.batch = (int)a.slo_batch;
 	plan_compute(&s, &b);
 	assert_true(b.tpot_s <= 0.02 + 1e-12 && b.ttft_s <= 1 + 1e-12);
+	assert_false(has_warning(&b, PW_SLO_MISSED));
 	if (a.slo_batch < a.max_batch) {
 		s.workload.batch = (int)a.slo_batch + 1;
 		plan_compute(&s, &b);
 		assert_true(b.tpot_s > 0.02 || b.ttft_s > 1);
+		assert_true(has_warning(&b, PW_SLO_MISSED));
 	}
 	assert_true(a.decode_compute_bound_batch > 1);
 }

@@ -371,6 +371,12 @@ static void test_parts_respond(void **state)
 	s.parallel.pp = 4;
 	plan_compute(&s, &b);
 	assert_true(a.parts.tp_comm_s > 2 * b.parts.tp_comm_s);
+	{
+		bool warned = false;
+		for (int i = 0; i < a.nwarnings; i++)
+			warned |= a.warnings[i].code == PW_TP_ACROSS_NODES;
+		assert_true(warned);
+	}
 
 	/* ZeRO-3 gathers cost something, and a slow network exposes them */
 	base_train(&s);
