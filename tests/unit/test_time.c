@@ -79,6 +79,9 @@ static void test_megatron_table1(void **state)
 		megatron_scenario(&megatron[i], &s);
 		plan_compute(&s, &p);
 		got = megatron_flops(&megatron[i]) / (p.step_s * megatron[i].gpus) / 1e12;
+		/* gpuplan's own hardware FLOPs agree with the paper's formula */
+		assert_true(fabs(rel_err(p.hw_flops_per_token * megatron[i].batch * 2048,
+					 megatron_flops(&megatron[i]))) < 0.03);
 		e = rel_err(got, megatron[i].tflops);
 		printf("  %7.1fB tp%d pp%-2d  paper %5.1f  gpuplan %6.1f  %+6.1f%%\n",
 		       megatron[i].params_b, megatron[i].tp, megatron[i].pp, megatron[i].tflops, got,
