@@ -235,6 +235,15 @@ static double gpus_per_node(const struct scenario *s)
 	return g > 0 ? g : 8;
 }
 
+/* Adds a warning unless the memory part already gave the same one. */
+static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return;
+	plan_warn(p, code, a, b);
+}
+
 /* The dense peak at the compute precision, or the nearest precision the GPU has. */
 static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec)
 {
@@ -245,11 +254,11 @@ static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec
 		return g->peak_flops[prec];
 	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (g->peak_flops[order[i]] > 0) {
-			plan_warn(p, PW_NO_PRECISION_PEAK, (double)order[i], (double)prec);
+			warn_once(p, PW_NO_PRECISION_PEAK, (double)order[i], (double)prec);
 			return g->peak_flops[order[i]];
 		}
 	}
-	plan_warn(p, PW_NO_PRECISION_PEAK, -1, (double)prec);
+	warn_once(p, PW_NO_PRECISION_PEAK, -1, (double)prec);
 	return 1e12; /* a GPU without any figure: 1 TFLOP/s keeps the figures finite */
 }
 
@@ -257,15 +266,6 @@ static double elem_bytes(enum dtype t)
 {
 	double b = dtype_bytes(t);
 	return b > 0 ? b : 2;
-}
-
-/* Adds a warning unless the memory part already gave the same one. */
-static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
-{
-	for (int i = 0; i < p->nwarnings; i++)
-		if (p->warnings[i].code == code)
-			return;
-	plan_warn(p, code, a, b);
 }
 
 static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
@@ -287,11 +287,9 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	c->net = (g->network_bytes_per_s > 0 ? g->network_bytes_per_s : 12.5e9) * e_net;
 	if (c->net > c->link)
 		c->net = c->link;
-	c->act = dtype_bytes(s->workload.precision);
-	if (c->act > 2 || s->workload.precision == DTYPE_FP8)
-		c->act = s->workload.precision == DTYPE_FP8
-			     ? 2
-			     : c->act; /* fp8 GEMMs keep 16-bit activations */
+	/* activations: 4 bytes under fp32/tf32, else 16-bit (fp8 GEMMs keep bf16 activations
+	 * between them, Transformer Engine) */
+	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
@@ -549,14 +547,15 @@ static void time_train(struct tctx *c)
 	/* FLOPs per token. Model FLOPs: 6N (forward 2N, backward 4N; Kaplan et al. 2020)
 	 * with active parameters for MoE, plus attention 12 L s d (Megatron-LM, Narayanan
 	 * et al. 2021, eq. 3; MosaicML's convention: L x 2 x 2 x d x s per token, x3).
-	 * LoRA: forward 2N + input gradients 2N (frozen weights get no weight gradients). */
+	 * LoRA: forward 2N + input gradients 2N (frozen weights get no weight gradients);
+	 * the attention core has no weights, so its backward (dQ, dK, dV) is unchanged. */
 	attn_model = 12 * sh.layers * keys_full(&sh, sq) * sh.qd;
 	p->attention_flops_per_token = attn_model;
 	p->flops_per_token = (lora ? 4 : 6) * N;
 	/* a model given only by its size: the published 6N convention, attention shown
 	 * apart (seed cases 4-6) */
 	if (!p->shape_assumed)
-		p->flops_per_token += lora ? attn_model * 2 / 3 : attn_model;
+		p->flops_per_token += attn_model;
 	/* hardware FLOPs add what recomputation executes again: full = one more forward of
 	 * the layers (8N; the output layer is not recomputed), selective = the attention
 	 * scores (Korthikanti et al. 2023, Section 5) */
