@@ -739,6 +739,7 @@ struct infer {
 	double elt_per_tok; /* per token: elementwise traffic time */
 	double prefill_P;   /* prompt tokens */
 	double ctx;	    /* average context of a decode step */
+	double pp;	    /* pipeline stages of a replica */
 	struct lines *l;    /* the decode lines at ctx, computed once */
 };
 
@@ -789,18 +790,27 @@ static double prefill_s(const struct tctx *c, const struct infer *in, double M, 
 	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
+/* Pipeline stages work on different micro-batches at once once the batch can fill them:
+ * B sequences travel as pp micro-batches of B / pp, so a step costs what a step of B / pp
+ * costs through all stages (batch 1, llama.cpp's layer split: no overlap). */
+static double micro(const struct infer *in, double B)
+{
+	return in->pp > 1 && B >= in->pp ? B / in->pp : B;
+}
+
 static double replica_tps(const struct tctx *c, const struct infer *in, double B, double P,
 			  double O)
 {
 	double ctx = P + O / 2;
-	double t = prefill_s(c, in, B * P, P) + O * decode_step_s(c, in, B, ctx);
+	double t =
+	    prefill_s(c, in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
 	return B * O / t;
 }
 
 static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
-	return prefill_s(c, in, P, P) + (B > 1 ? decode_step_s(c, in, B, P + O / 2) : 0);
+	return prefill_s(c, in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target (b > 0); 0 when even B = 1 misses. */
@@ -921,6 +931,7 @@ static void time_infer(struct tctx *c)
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
+	in.pp = pp;
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
@@ -966,6 +977,9 @@ static void time_infer(struct tctx *c)
 					lim = fmin(lim, fmax(1, fmin(bcomp, bmem)));
 				}
 			}
+			/* the bounds are in micro-batches of B / pp */
+			if (pp > 1 && lim >= 1)
+				lim = fmin(maxb, lim * pp);
 			p->slo_batch = lim >= 1 ? lim : 0;
 		}
 	}
@@ -974,7 +988,7 @@ static void time_infer(struct tctx *c)
 	if (w->batch <= 0 && p->slo_batch >= 1)
 		B = p->slo_batch;
 	p->flops_per_step = p->flops_per_token * B;
-	p->tpot_s = decode_step_s(c, &in, B, ctx);
+	p->tpot_s = decode_step_s(c, &in, micro(&in, B), ctx);
 	p->ttft_s = ttft_s(c, &in, B, P, O);
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses */
