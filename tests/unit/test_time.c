@@ -455,12 +455,14 @@ static void test_parts_respond(void **state)
 	assert_true(a.binding == BN_HBM);
 	assert_true(b.shares[BN_COMPUTE] > a.shares[BN_COMPUTE]);
 
-	/* tensor parallelism splits the weight read: tpot drops, all-reduces appear */
+	/* tensor parallelism splits the weight read: tpot drops, all-reduces appear; the
+	 * per-layer launch and sampling costs do not shrink, so 4 GPUs give less than 4x */
 	s.workload.batch = 1;
 	s.hardware.count = 4;
 	s.parallel.tp = 4;
 	plan_compute(&s, &b);
-	assert_true(b.tpot_s < a.tpot_s / 2);
+	assert_true(b.tpot_s < 0.6 * a.tpot_s);
+	assert_true(b.tpot_s > a.tpot_s / 4);
 	assert_true(b.parts.tp_comm_s > 0);
 
 	/* MoE decode: batch 1 reads the active experts, a large batch nearly all of them
