@@ -390,6 +390,24 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 	}
 }
 
+/* Which peak and efficiency a time rests on (seed case 5: the report says which). */
+static void peak_note(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	char text[400];
+	snprintf(text, sizeof(text),
+		 "peak: %s, the dense %s figure (2:4 sparse datasheet figures are never used); "
+		 "MFU %s, %s",
+		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(s->workload.precision), pct(e, p->mfu),
+		 s->efficiency.mfu > 0 ? "as set by efficiency.mfu" : "modelled");
+	put(e, "\n");
+	wrapped(e, "  ", text);
+	if (s->efficiency.mfu >= 0.99)
+		wrapped(e, "  ",
+			"an MFU of 100% is the datasheet ceiling, not a plan: real "
+			"training reaches 30-55% (Megatron-LM 44-52% on A100, MosaicML "
+			"37-46% on H100)");
+}
+
 static void ex_total(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->total_s)) {
@@ -401,10 +419,15 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 	formula(e, "total", "tokens / tokens per second");
 	numbers(e, "total", "%s / %s", cnt(e, s->workload.tokens), cnt(e, p->tokens_per_s));
 	result(e, "total", sec(e, p->total_s));
-	put(e, "\n  = 6 N D / (GPUs x peak x MFU) = %s x %s / (%d x %s x %s)\n",
-	    cnt(e, p->flops_per_token), cnt(e, s->workload.tokens), s->hardware.count,
-	    h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu));
-	source(e, "Narayanan et al. 2021, Section 5.1: time ~ 8 T P / (n X)");
+	if (training(s)) {
+		numbers(e, "total", "flops/token x tokens / (GPUs x peak x MFU)");
+		numbers(e, "total", "%s x %s / (%d x %s x %s)", cnt(e, p->flops_per_token),
+			cnt(e, s->workload.tokens), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu));
+		peak_note(e, s, p);
+	}
+	source(e, training(s) ? "Narayanan et al. 2021, Section 5.1: time ~ 8 T P / (n X)"
+			      : "the throughput above, over the tokens to generate");
 }
 
 static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -513,7 +536,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		numbers(e, "gpus", "%s / (%s x %s x %s)", h(e, UNIT_NONE, p->flops_total),
 			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
 		result(e, "gpus", plain(e, p->gpus_required));
-		source(e, "seed case 6");
+		peak_note(e, s, p);
+		source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds); the "
+			  "article's printed 4.25 A100s for LLaMA-33B does not follow from its "
+			  "own formula");
 		return;
 	}
 	if (w->kind == WL_ONLINE) {

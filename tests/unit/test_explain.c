@@ -139,6 +139,28 @@ static void test_unknown_key(void **state)
 	assert_int_equal(buf[16], 'x');
 }
 
+/* seed 5: the explanation says which peak and efficiency the time rests on */
+static void test_seed5_names_peak(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	scenario_init(&s);
+	s.model.params = 175e9;
+	s.workload.tokens = 166.7e9;
+	s.workload.precision = DTYPE_FP32;
+	s.efficiency.mfu = 1;
+	gpu_a100_80gb(&s.hardware.gpu);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.total_s", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "19.5 TFLOP/s"));
+	assert_non_null(strstr(buf, "fp32"));
+	assert_non_null(strstr(buf, "datasheet ceiling"));
+	assert_non_null(strstr(buf, "284 y"));
+}
+
 /* seed 15: capacity first, then bandwidth and interconnect, then compute */
 static void test_seed15_verdict_order(void **state)
 {
@@ -170,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_every_key_training),
 		cmocka_unit_test(test_every_key_online),
 		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_seed5_names_peak),
 		cmocka_unit_test(test_seed15_verdict_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
