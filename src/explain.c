@@ -64,6 +64,13 @@ static const char *plain(struct ex *e, double v)
 	return h(e, UNIT_NONE, v);
 }
 
+/* GPUs of one replica (tp x pp), in double: extreme layouts overflow an int */
+static double replica_gpus(const struct plan *p)
+{
+	double r = (double)p->tp * p->pp;
+	return r > 0 ? r : 1;
+}
+
 static bool training(const struct scenario *s)
 {
 	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
@@ -455,11 +462,11 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
 	} else {
 		formula(e, "tokens/s", "replicas x B x out / (prefill + out x tpot)");
-		numbers(e, "tokens/s", "%d x %d x %d / (prefill + %d x %s)",
-			n / (p->tp * p->pp > 0 ? p->tp * p->pp : 1),
-			w->batch > 0	    ? w->batch
-			: p->slo_batch >= 1 ? (int)p->slo_batch
-					    : (int)p->max_batch,
+		numbers(e, "tokens/s", "%s x %s x %d / (prefill + %d x %s)",
+			plain(e, fmax(1, floor(n / replica_gpus(p)))),
+			plain(e, w->batch > 0	     ? w->batch
+				 : p->slo_batch >= 1 ? p->slo_batch
+						     : p->max_batch),
 			w->output_tokens, w->output_tokens, sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
@@ -548,16 +555,16 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		numbers(e, "replicas", "%s x %s x %d / 86400 / %s", cnt(e, w->requests_per_day),
 			plain(e, w->peak_factor), w->output_tokens,
 			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / (double)(p->tp * p->pp)))));
+				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
 	} else {
 		formula(e, "replicas", "tokens / (deadline x tokens/s per replica)");
 		numbers(e, "replicas", "%s / (%s x %s)", cnt(e, w->tokens), sec(e, w->deadline_s),
 			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / (double)(p->tp * p->pp)))));
+				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
 	}
 	result(e, "replicas", plain(e, p->replicas));
-	put(e, "\n  GPUs required = replicas x tp x pp = %s x %d = %s\n", plain(e, p->replicas),
-	    p->tp * p->pp, plain(e, p->gpus_required));
+	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
+	    plain(e, replica_gpus(p)), plain(e, p->gpus_required));
 	if (w->measured_tokens_per_s > 0)
 		put(e, "  throughput is the measured %s tokens/s per GPU\n",
 		    plain(e, w->measured_tokens_per_s));
