@@ -9,6 +9,9 @@
 
 #include <cmocka.h>
 
+#include <stdlib.h>
+
+#include "explain.h"
 #include "time_rows.h"
 
 static double rel_err(double got, double want)
@@ -497,6 +500,94 @@ static void test_parts_respond(void **state)
 	assert_true(b.hbm_efficiency == 0.4);
 }
 
+/* ---- any valid-looking scenario plans to finite figures, and explains itself ---- */
+static double r01(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (double)((*seed >> 8) & 0xffffff) / 0xffffff;
+}
+
+static int ri(unsigned *seed, int lo, int hi)
+{
+	return lo + (int)(r01(seed) * (hi - lo) + 0.5);
+}
+
+static void test_random_scenarios_finite(void **state)
+{
+	static char buf[1 << 16];
+	unsigned seed = 12345;
+	(void)state;
+	for (int it = 0; it < 3000; it++) {
+		struct scenario s;
+		struct plan p;
+		struct explain_verdict v[EXPLAIN_VERDICTS];
+		scenario_init(&s);
+		if (r01(&seed) < 0.25) {
+			s.model.params = pow(10, 6 + 7 * r01(&seed));
+		} else {
+			s.model.layers = ri(&seed, 1, 200);
+			s.model.heads = ri(&seed, 1, 128);
+			s.model.hidden = s.model.heads * ri(&seed, 1, 256);
+			s.model.ffn = ri(&seed, 1, 100000);
+			s.model.vocab = ri(&seed, 1, 260000);
+			s.model.mlp = r01(&seed) < 0.5 ? MLP_GATED : MLP_PLAIN;
+			if (r01(&seed) < 0.25) {
+				s.model.moe.experts = ri(&seed, 2, 256);
+				s.model.moe.active = ri(&seed, 1, s.model.moe.experts);
+				s.model.moe.expert_ffn = ri(&seed, 1, 20000);
+			}
+			if (r01(&seed) < 0.1)
+				s.model.sliding_window = ri(&seed, 1, 100000);
+		}
+		s.workload.kind = (enum workload_kind)ri(&seed, 0, 3);
+		s.workload.precision = (enum dtype)ri(&seed, 0, 4);
+		s.workload.seq_len = ri(&seed, 1, 200000);
+		s.workload.micro_batch = ri(&seed, 1, 64);
+		s.workload.global_batch = r01(&seed) < 0.5 ? 0 : ri(&seed, 1, 10000);
+		s.workload.tokens = r01(&seed) < 0.5 ? pow(10, 15 * r01(&seed)) : 0;
+		s.workload.recompute = (enum recompute)ri(&seed, 0, 2);
+		s.workload.flash_attention = r01(&seed) < 0.5;
+		s.workload.finetune.method = (enum ft_method)ri(&seed, 0, 2);
+		s.workload.prompt_tokens = ri(&seed, 0, 100000);
+		s.workload.output_tokens = ri(&seed, 1, 10000);
+		s.workload.batch = r01(&seed) < 0.5 ? 0 : ri(&seed, 1, 4096);
+		s.workload.weights = (enum dtype)ri(&seed, 0, 6);
+		s.workload.requests_per_day = r01(&seed) < 0.5 ? pow(10, 9 * r01(&seed)) : 0;
+		s.workload.slo.tpot_s = r01(&seed) < 0.5 ? r01(&seed) : 0;
+		s.workload.slo.ttft_s = r01(&seed) < 0.5 ? 5 * r01(&seed) : 0;
+		s.workload.measured_tokens_per_s = r01(&seed) < 0.2 ? 1000 * r01(&seed) : 0;
+		s.workload.deadline_s = r01(&seed) < 0.5 ? 1e7 * r01(&seed) : 0;
+		switch (ri(&seed, 0, 3)) {
+		case 0: gpu_a100_80gb(&s.hardware.gpu); break;
+		case 1: gpu_h100_sxm(&s.hardware.gpu); break;
+		case 2: gpu_rtx4090(&s.hardware.gpu); break;
+		default: gpu_rtx3090(&s.hardware.gpu); break;
+		}
+		s.hardware.count = ri(&seed, 1, 20000);
+		s.hardware.storage_bytes_per_s = r01(&seed) < 0.5 ? 1e10 * r01(&seed) : 0;
+		s.parallel.tp = ri(&seed, 1, 16);
+		s.parallel.pp = ri(&seed, 1, 16);
+		s.parallel.ep = ri(&seed, 1, 8);
+		s.parallel.virtual_stages = ri(&seed, 1, 4);
+		s.parallel.zero = ri(&seed, 0, 3);
+		s.parallel.sequence_parallel = r01(&seed) < 0.5;
+		s.parallel.offload = (enum offload)ri(&seed, 0, 2);
+		plan_compute(&s, &p);
+		assert_true(isfinite(p.step_s) && p.step_s > 0);
+		assert_true(isfinite(p.tokens_per_s) && p.tokens_per_s > 0);
+		for (int b = 0; b < BN_COUNT; b++) {
+			if (!(isfinite(p.shares[b]) && p.shares[b] >= 0))
+				printf("it %d kind %d share %d = %g (capacity %g total %g)\n", it,
+				       s.workload.kind, b, p.shares[b], p.mem.capacity, p.mem.total);
+			assert_true(isfinite(p.shares[b]) && p.shares[b] >= 0);
+		}
+		assert_true(p.binding >= 0 && p.binding < BN_COUNT);
+		for (const char *const *k = explain_keys(); *k; k++)
+			assert_int_equal(explain_key(&s, &p, *k, buf, sizeof(buf), NULL), 0);
+		explain_verdicts(&p, v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_llamacpp_decode),
 		cmocka_unit_test(test_trtllm_h100),
 		cmocka_unit_test(test_parts_respond),
+		cmocka_unit_test(test_random_scenarios_finite),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
