@@ -205,10 +205,11 @@ static void test_megatron_days(void **state)
 }
 
 /* ---- llama.cpp batch-1 decode (XiongjieDai/GPU-Benchmarks-on-LLM-Inference) ----
- * tg 512: tokens/s generating 512 tokens at batch 1 from an empty prompt. Q4_K_M is
- * ~4.85 bits per weight; gpuplan's int4 format is the memory model's 4-bit layout with
- * its group scales, a little smaller, so Q4 rows read ~5-8% fewer bytes than llama.cpp
- * does. Two GPUs split the layers (pipeline), so pp = 2. */
+ * tg 512: tokens/s generating 512 tokens at batch 1 from an empty prompt. Q4_K_M averages
+ * ~4.85 bits per weight (some tensors, e.g. the output layer, in Q6_K); gpuplan has no
+ * Q4_K_M format and uses its int4 path instead: 4-bit values with an fp16 scale per group
+ * of 128 (the memory model's 4.125 bits), so for Q4 rows it reads ~15% fewer bytes than
+ * llama.cpp does. Two GPUs split the layers (pipeline), so pp = 2. */
 struct llama_row {
 	const char *gpu;
 	bool big, q4;
