@@ -344,8 +344,7 @@ static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char 
 	return 0;
 }
 
-/* Parses the text of a gpus.yaml (named file in messages) into cat. */
-static int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len,
+int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len,
 			      const char *file, struct gp_error *err)
 {
 	struct ynode *root = NULL;
