@@ -349,7 +349,8 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 	}
 	if (depth + 1 > r->max_depth) {
 		report(&r->sink, n->line, n->column, NULL,
-		       "nesting deeper than %d levels (a scenario needs at most 4)", r->max_depth);
+		       "nesting deeper than %d levels (expected a few levels of keys)",
+		       r->max_depth);
 		return -1;
 	}
 	for (size_t cap = 0;;) {

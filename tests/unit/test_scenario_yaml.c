@@ -584,6 +584,28 @@ static void test_unreadable_file(void **state)
 	assert_string_equal(err.file, "tests/data/no-such-file.yaml");
 }
 
+static void test_standard_input(void **state)
+{
+	int saved = dup(0), fd = open("tests/data/scenarios/inference.yaml", O_RDONLY);
+	struct scenario s;
+	struct gp_error err;
+	int rc;
+
+	(void)state;
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(dup2(fd, 0), 0);
+	close(fd);
+	rc = scenario_load_file("-", cat, &s, NULL, NULL, &err);
+	dup2(saved, 0);
+	close(saved);
+	assert_int_equal(rc, 0);
+	assert_string_equal(s.path, "-");
+	assert_int_equal(s.workload.kind, WL_ONLINE);
+	assert_int_equal(s.workload.batch, 0); /* auto */
+	assert_true(s.workload.requests_per_day == 5e6);
+	assert_true(s.workload.slo.tpot_s == 0.05);
+}
+
 /* ---- saving ------------------------------------------------------------------------------ */
 
 static void test_round_trip_fixtures(void **state)
@@ -972,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_huge_file_is_refused),
 		cmocka_unit_test(test_many_bad_keys_stay_fast),
 		cmocka_unit_test(test_unreadable_file),
+		cmocka_unit_test(test_standard_input),
 		cmocka_unit_test(test_round_trip_fixtures),
 		cmocka_unit_test(test_round_trip_every_field),
 		cmocka_unit_test(test_saved_form_is_short_and_ordered),
