@@ -19,7 +19,7 @@
 
 /* A catalog file is small; anything much larger is not one. */
 #define CATALOG_MAX_FILE_BYTES (4 << 20)
-#define GPUS_MAX_DEPTH 4
+#define GPUS_MAX_DEPTH	       4
 
 /* Copies src into dst (size bytes), cut short when longer. */
 static void copy_text(char *dst, size_t size, const char *src)
@@ -136,34 +136,43 @@ struct gkey {
 };
 
 #define GOFF(m) offsetof(struct gpu, m)
-#define GSTR(k, m) {k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), true}
-#define GNUM(k, m, u) {k, GK_NUM, u, GOFF(m), sizeof(double), true}
-#define GINT(k, m) {k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true}
+#define GSTR(k, m)                                                                                 \
+	{                                                                                          \
+		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), true                  \
+	}
+#define GNUM(k, m, u)                                                                              \
+	{                                                                                          \
+		k, GK_NUM, u, GOFF(m), sizeof(double), true                                        \
+	}
+#define GINT(k, m)                                                                                 \
+	{                                                                                          \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
+	}
 
 /* The keys of one entry; every one is required except sparse. */
 static const struct gkey gpu_keys[] = {
-	GSTR("id", id),
-	GSTR("name", name),
-	GSTR("vendor", vendor),
-	GNUM("memory", memory_bytes, UNIT_BYTES),
-	GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
-	{"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true},
-	{"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false},
-	GSTR("link", link),
-	GNUM("link_bandwidth", link_bytes_per_s, UNIT_BYTES_PER_S),
-	GINT("link_domain", link_domain),
-	GSTR("pcie", pcie),
-	GNUM("pcie_bandwidth", pcie_bytes_per_s, UNIT_BYTES_PER_S),
-	GNUM("power", power_w, UNIT_WATTS),
-	GNUM("price_per_hour", price_per_hour, UNIT_USD),
-	GINT("gpus_per_node", gpus_per_node),
-	GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
-	{NULL, GK_STR, UNIT_NONE, 0, 0, false},
+    GSTR("id", id),
+    GSTR("name", name),
+    GSTR("vendor", vendor),
+    GNUM("memory", memory_bytes, UNIT_BYTES),
+    GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
+    {"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true},
+    {"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false},
+    GSTR("link", link),
+    GNUM("link_bandwidth", link_bytes_per_s, UNIT_BYTES_PER_S),
+    GINT("link_domain", link_domain),
+    GSTR("pcie", pcie),
+    GNUM("pcie_bandwidth", pcie_bytes_per_s, UNIT_BYTES_PER_S),
+    GNUM("power", power_w, UNIT_WATTS),
+    GNUM("price_per_hour", price_per_hour, UNIT_USD),
+    GINT("gpus_per_node", gpus_per_node),
+    GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
+    {NULL, GK_STR, UNIT_NONE, 0, 0, false},
 };
 
 /* Precisions a peak may be given for. */
-static const char *const peak_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4",
-					 NULL};
+static const char *const peak_names[] = {"fp32", "tf32", "bf16", "fp16",
+					 "fp8",	 "int8", "int4", NULL};
 
 static int node_error(struct gp_error *err, const char *file, const struct ynode *n,
 		      const char *fmt, const char *a, const char *b)
@@ -178,7 +187,8 @@ static const char *closest_key(const char *key, const char *const *names, size_t
 	const char *best = NULL;
 	int bestd = 1000;
 
-	for (const char *const *p = names; *p; p = (const char *const *)((const char *)p + stride)) {
+	for (const char *const *p = names; *p;
+	     p = (const char *const *)((const char *)p + stride)) {
 		int d = edit_distance(key, *p);
 		if (d < bestd) {
 			bestd = d;
@@ -188,8 +198,8 @@ static const char *closest_key(const char *key, const char *const *names, size_t
 	return best && bestd <= (int)strlen(key) / 2 + 1 && bestd < (int)strlen(key) ? best : NULL;
 }
 
-static int unknown(struct gp_error *err, const char *file, const struct ynode *k,
-		   const char *near, const char *where)
+static int unknown(struct gp_error *err, const char *file, const struct ynode *k, const char *near,
+		   const char *where)
 {
 	if (near)
 		return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
@@ -239,7 +249,8 @@ static int read_peaks(const struct ynode *v, const char *file, const char *key, 
 			if (strcmp(peak_names[j], k->text) == 0)
 				break;
 		if (!peak_names[j])
-			return unknown(err, file, k, closest_key(k->text, peak_names, sizeof(char *)),
+			return unknown(err, file, k,
+				       closest_key(k->text, peak_names, sizeof(char *)),
 				       "fp32, tf32, bf16, fp16, fp8, int8, int4");
 		dtype_parse(peak_names[j], &d);
 		if (seen[d])
@@ -259,9 +270,10 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 
 	memset(g, 0, sizeof(*g));
 	if (entry->kind != YNODE_MAPPING)
-		return gp_error_set(err, GP_EINPUT, file, entry->line, entry->column,
-				    "expected a GPU entry (a mapping with id:, name:, ...), found %s",
-				    ynode_kind_name(entry));
+		return gp_error_set(
+		    err, GP_EINPUT, file, entry->line, entry->column,
+		    "expected a GPU entry (a mapping with id:, name:, ...), found %s",
+		    ynode_kind_name(entry));
 	for (size_t i = 0; i + 1 < entry->n; i += 2) {
 		const struct ynode *k = &entry->items[i], *v = &entry->items[i + 1];
 		const struct gkey *gk;
@@ -286,8 +298,8 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 		case GK_STR:
 			if (v->kind != YNODE_SCALAR)
 				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
-						    "%s: expected a single value, found %s", gk->key,
-						    ynode_kind_name(v));
+						    "%s: expected a single value, found %s",
+						    gk->key, ynode_kind_name(v));
 			if (v->len == 0 || v->len >= gk->size || memchr(v->text, '\0', v->len))
 				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
 						    "%s: expected 1 to %zu characters", gk->key,
@@ -320,8 +332,10 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 			return node_error(err, file, entry, "GPU entry %s lacks '%s'",
 					  g->id[0] ? g->id : "(no id)", gk->key);
 	if (g->memory_bytes <= 0 || g->hbm_bytes_per_s <= 0)
-		return node_error(err, file, entry, "GPU entry %s: memory and hbm_bandwidth must be "
-				  "above zero%s", g->id, "");
+		return node_error(err, file, entry,
+				  "GPU entry %s: memory and hbm_bandwidth must be "
+				  "above zero%s",
+				  g->id, "");
 	return 0;
 }
 
@@ -344,8 +358,8 @@ static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char 
 	return 0;
 }
 
-int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len,
-			      const char *file, struct gp_error *err)
+int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
+		       struct gp_error *err)
 {
 	struct ynode *root = NULL;
 	const struct ynode *list = NULL;
@@ -384,7 +398,8 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len,
 	}
 	if (list->kind != YNODE_SEQUENCE) {
 		gp_error_set(err, GP_EINPUT, file, list->line, list->column,
-			     "gpus: expected a list of GPU entries, found %s", ynode_kind_name(list));
+			     "gpus: expected a list of GPU entries, found %s",
+			     ynode_kind_name(list));
 		goto out;
 	}
 	for (size_t i = 0; i < list->n; i++) {
@@ -397,10 +412,11 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len,
 			for (size_t m = 0; m + 1 < e->n; m += 2) {
 				if (strcmp(e->items[m].text, "id") == 0 &&
 				    strcmp(e->items[m + 1].text, g.id) == 0) {
-					gp_error_set(err, GP_EINPUT, file, list->items[i].line,
-						     list->items[i].column,
-						     "duplicate GPU id '%s' (first given at line %d)",
-						     g.id, e->items[m + 1].line);
+					gp_error_set(
+					    err, GP_EINPUT, file, list->items[i].line,
+					    list->items[i].column,
+					    "duplicate GPU id '%s' (first given at line %d)", g.id,
+					    e->items[m + 1].line);
 					goto out;
 				}
 			}
@@ -491,9 +507,10 @@ static int catalog_load_models(struct catalog *cat, const char *dir, int optiona
 
 		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
 		if (l >= sizeof(cat->models[0].id)) {
-			gp_error_set(err, GP_EINPUT, file, 0, 0, "model id '%.*s' is too long "
-				     "(at most %zu characters)", (int)l, names[i],
-				     sizeof(cat->models[0].id) - 1);
+			gp_error_set(err, GP_EINPUT, file, 0, 0,
+				     "model id '%.*s' is too long "
+				     "(at most %zu characters)",
+				     (int)l, names[i], sizeof(cat->models[0].id) - 1);
 			goto out;
 		}
 		snprintf(id, sizeof(id), "%.*s", (int)l, names[i]);

@@ -40,11 +40,10 @@ static void sink_add(struct sink *k, const struct gp_error *e)
 	k->count++;
 }
 
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt,
-		   ...) __attribute__((format(printf, 5, 6)));
+static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt,
-		   ...)
+static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
 {
 	struct gp_error e;
 	va_list ap;
@@ -223,9 +222,10 @@ static void reader_report_parser(struct reader *r)
 		unsigned v = (unsigned)p->problem_value;
 		offset_position(r->text, r->len, p->problem_offset, &line, &column);
 		if (p->problem && strstr(p->problem, "control characters"))
-			report(&r->sink, line, column, NULL,
-			       "not a text file: control character 0x%02X (expected UTF-8 YAML text)",
-			       v);
+			report(
+			    &r->sink, line, column, NULL,
+			    "not a text file: control character 0x%02X (expected UTF-8 YAML text)",
+			    v);
 		else if (p->problem && (strstr(p->problem, "UTF-8") || strstr(p->problem, "octet")))
 			report(&r->sink, line, column, NULL,
 			       "invalid UTF-8: %s (byte 0x%02X; expected UTF-8 YAML text)",
@@ -317,7 +317,8 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 		return 0;
 	case YAML_SCALAR_EVENT:
 		reader_check_props(r, ev, ev->data.scalar.anchor, ev->data.scalar.tag,
-				   ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit);
+				   ev->data.scalar.plain_implicit ||
+				       ev->data.scalar.quoted_implicit);
 		n->kind = YNODE_SCALAR;
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		n->len = ev->data.scalar.length;
@@ -386,9 +387,8 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 	}
 }
 
-int ynode_read(const char *text, size_t len, const char *file, int max_depth,
-	       struct ynode **root, struct gp_problems *problems, int *nproblems,
-	       struct gp_error *err)
+int ynode_read(const char *text, size_t len, const char *file, int max_depth, struct ynode **root,
+	       struct gp_problems *problems, int *nproblems, struct gp_error *err)
 {
 	struct reader r;
 	yaml_event_t ev;
@@ -487,7 +487,7 @@ out:
 struct record {
 	const struct field *f;
 	const char *text; /* points into the tree or to joined */
-	char *joined;     /* a list value written out, owned */
+	char *joined;	  /* a list value written out, owned */
 	int key_line, key_column;
 	int line, column; /* of the value */
 };
@@ -606,16 +606,14 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 		if (d >= bestd || d > (int)strlen(local) / 3 + 1)
 			near = NULL;
 	}
-	if (!near && best[0] && bestd <= (int)strlen(local) / 3 + 1 &&
-	    bestd < (int)strlen(local)) {
+	if (!near && best[0] && bestd <= (int)strlen(local) / 3 + 1 && bestd < (int)strlen(local)) {
 		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
 		       local, best);
 		return;
 	}
 	if (near) {
-		report(&w->sink, k->line, k->column, full,
-		       "unknown key '%s' (did you mean '%s'?)", local,
-		       strncmp(near, prefix, plen) == 0 ? near + plen : near);
+		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
+		       local, strncmp(near, prefix, plen) == 0 ? near + plen : near);
 		return;
 	}
 	if (nchildren <= 10 && ln < sizeof(list))
@@ -623,8 +621,8 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 		       local, list);
 	else
 		report(&w->sink, k->line, k->column, full,
-		       "unknown key '%s' (expected a key of '%.*s'; see gpuplan-scenario(5))", local,
-		       plen ? (int)plen - 1 : 0, prefix);
+		       "unknown key '%s' (expected a key of '%.*s'; see gpuplan-scenario(5))",
+		       local, plen ? (int)plen - 1 : 0, prefix);
 }
 
 static void source_add(struct walker *w, const char *key, int line, int column)
@@ -863,8 +861,9 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	if (sink_done(&w.sink))
 		goto out;
 	if (!root || (root->kind == YNODE_SCALAR && root->plain && root->len == 0)) {
-		report(&w.sink, 1, 1, NULL,
-		       "empty file (expected a scenario: keys such as model:, workload:, hardware:)");
+		report(
+		    &w.sink, 1, 1, NULL,
+		    "empty file (expected a scenario: keys such as model:, workload:, hardware:)");
 		goto out;
 	}
 	if (root->kind != YNODE_MAPPING) {
@@ -1081,8 +1080,8 @@ static void writer_level(struct writer *w, const char *prefix)
 }
 
 /* Emits the fields marked in emit (below only, when not NULL: "model.") as one document. */
-static int write_document(const struct scenario *s, const bool *emit, const char *only,
-			  char **out, size_t *len, struct gp_error *err)
+static int write_document(const struct scenario *s, const bool *emit, const char *only, char **out,
+			  size_t *len, struct gp_error *err)
 {
 	struct writer w;
 	struct outbuf o = {NULL, 0, 0};
@@ -1142,8 +1141,7 @@ static int write_document(const struct scenario *s, const bool *emit, const char
 
 /* The scenario a file holding only s's presets would load as: what s is compared with so
  * that fields equal to their preset or default are left out. */
-static void preset_base(const struct scenario *s, const struct catalog *cat,
-			struct scenario *base)
+static void preset_base(const struct scenario *s, const struct catalog *cat, struct scenario *base)
 {
 	scenario_init(base);
 	snprintf(base->path, sizeof(base->path), "%s", s->path);
@@ -1188,8 +1186,7 @@ out:
 	return rc;
 }
 
-int scenario_format_model_yaml(const struct model *m, char **out, size_t *len,
-			       struct gp_error *err)
+int scenario_format_model_yaml(const struct model *m, char **out, size_t *len, struct gp_error *err)
 {
 	struct scenario *s = malloc(sizeof(*s)), *base = malloc(sizeof(*base));
 	bool *emit = calloc((size_t)scenario_field_count(), sizeof(*emit));
