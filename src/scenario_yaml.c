@@ -48,6 +48,12 @@ static void report(struct sink *k, int line, int column, const char *field, cons
 	struct gp_error e;
 	va_list ap;
 
+	if (k->count > 0 && k->problems && k->problems->count >= GP_MAX_PROBLEMS) {
+		/* the list is full and the first error kept: count it only */
+		k->problems->dropped++;
+		k->count++;
+		return;
+	}
 	memset(&e, 0, sizeof(e));
 	e.code = GP_EINPUT;
 	snprintf(e.file, sizeof(e.file), "%s", k->file ? k->file : "");

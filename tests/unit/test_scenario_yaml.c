@@ -565,7 +565,8 @@ static void test_many_bad_keys_stay_fast(void **state)
 	gp_problems_init(&p);
 	t0 = now_s();
 	assert_int_equal(scenario_parse(text, n, "keys.yaml", cat, &s, NULL, &p, &err), -1);
-	assert_true(now_s() - t0 < 0.5 * time_factor());
+	/* linear: about 0.2 s here; with a suggestion for each key it would take seconds */
+	assert_true(now_s() - t0 < 1.0 * time_factor());
 	assert_int_equal(p.count, GP_MAX_PROBLEMS);
 	assert_int_equal(p.count + p.dropped, i);
 	free(text);
