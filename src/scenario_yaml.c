@@ -604,18 +604,17 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 			snprintf(best, sizeof(best), "%s", name);
 		}
 	}
+	if (best[0] && bestd <= (int)strlen(local) / 3 + 1 && bestd < (int)strlen(local)) {
+		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
+		       local, best);
+		return;
+	}
 	/* a key of another section, written here ("seq_len" at the top) */
 	near = strchr(local, '.') ? NULL : scenario_field_suggest(local, NULL);
 	if (near) {
 		const char *dot = strrchr(near, '.');
-		int d = edit_distance(local, dot ? dot + 1 : near);
-		if (d >= bestd || d > (int)strlen(local) / 3 + 1)
+		if (edit_distance(local, dot ? dot + 1 : near) > (int)strlen(local) / 3 + 1)
 			near = NULL;
-	}
-	if (!near && best[0] && bestd <= (int)strlen(local) / 3 + 1 && bestd < (int)strlen(local)) {
-		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
-		       local, best);
-		return;
 	}
 	if (near) {
 		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
@@ -649,6 +648,11 @@ static int join_list(struct walker *w, const struct ynode *v, const char *full, 
 	size_t n = 1;
 	char *buf;
 
+	if (v->n == 0) {
+		report(&w->sink, v->line, v->column, full,
+		       "%s: empty list (expected at least one of q, k, v, o, gate, up, down)", full);
+		return -1;
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->items[i].kind != YNODE_SCALAR) {
 			if (v->items[i].kind != YNODE_BAD)

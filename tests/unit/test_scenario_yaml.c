@@ -367,6 +367,33 @@ static void test_bad_inputs(void **state)
 }
 
 /* Every file in tests/data/bad/ is either in the table or a layout problem for validate. */
+/* "did you mean" prefers a key of the same section, then one of another section. */
+static void test_suggestions(void **state)
+{
+	static const char *const cases[][2] = {
+		{"model: {moe: {expert: 8}}\n", "unknown key 'expert' (did you mean 'experts'?)"},
+		{"model: {mla: {rank: 8}}\n", "unknown key 'rank' (did you mean 'q_rank'?)"},
+		{"workload: {slo: {ttf: 1s}}\n", "unknown key 'ttf' (did you mean 'ttft'?)"},
+		{"hardwar: {count: 1}\n", "unknown key 'hardwar' (did you mean 'hardware'?)"},
+		{"tp: 2\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
+		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
+		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
+		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected one of tp, pp, dp, ep, "
+					   "virtual_stages, zero, sequence_parallel, offload)"},
+		{"model: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'model'"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scenario s;
+		struct gp_error err;
+		if (parse_text(cases[i][0], &s, NULL, &err) != -1 || !strstr(err.message, cases[i][1]))
+			fail_msg("'%s' gave '%s' (expected '%s')", cases[i][0], err.message,
+				 cases[i][1]);
+		assert_int_equal(err.line, 1);
+	}
+}
+
 static void test_bad_folder_is_covered(void **state)
 {
 	DIR *d = opendir(BAD);
@@ -989,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_set_assignment),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_folder_is_covered),
+		cmocka_unit_test(test_suggestions),
 		cmocka_unit_test(test_collects_every_problem),
 		cmocka_unit_test(test_impossible_layouts_point_at_their_keys),
 		cmocka_unit_test(test_deep_nesting_is_refused),
