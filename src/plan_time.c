@@ -208,13 +208,21 @@ static double gemm_s(struct tctx *c, double m, double n, double k, double count,
 	return t_c > t_m ? t_c : t_m;
 }
 
-/* Ring all-reduce: 2 (n-1)/n of the message through each GPU's link (Patarasuk and Yuan
- * 2009; NCCL docs), plus a latency per ring step. */
+/* Latency of a collective: NCCL switches to tree (or NVLS) algorithms when messages are
+ * small, so the latency grows with log2 of the group, not with the ring's n - 1 hops
+ * (NCCL docs; Sanders et al. 2009 on double binary trees). */
+static double hops(double n)
+{
+	return n > 1 ? ceil(log2(n)) : 0;
+}
+
+/* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
+ * and Yuan 2009; NCCL docs), plus a latency per hop of a reduce and a broadcast tree. */
 static double allreduce_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return 2 * (n - 1) / n * bytes / bw + 2 * (n - 1) * lat;
+	return 2 * (n - 1) / n * bytes / bw + 2 * hops(n) * lat;
 }
 
 /* Reduce-scatter or all-gather: (n-1)/n of the (whole) message. */
@@ -222,7 +230,7 @@ static double gather_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return (n - 1) / n * bytes / bw + (n - 1) * lat;
+	return (n - 1) / n * bytes / bw + hops(n) * lat;
 }
 
 static double dmax(double a, double b)
@@ -922,7 +930,7 @@ static void time_infer(struct tctx *c)
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;
 	if (t > 1) {
-		in.fixed += 2 * sh.layers * 2 * (t - 1) * lat;
+		in.fixed += 2 * sh.layers * 2 * hops(t) * lat;
 		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) / t * sh.h * c->act / bw;
 	}
 	if (pp > 1)
@@ -1039,7 +1047,7 @@ static void time_infer(struct tctx *c)
 	/* decode parts at the scenario's batch */
 	{
 		struct lines l;
-		double tp = t > 1 ? 2 * sh.layers * 2 * (t - 1) * lat + B * in.tp_per_tok : 0;
+		double tp = t > 1 ? 2 * sh.layers * 2 * hops(t) * lat + B * in.tp_per_tok : 0;
 		double cs, ms;
 		decode_lines(c, &in, ctx, &l);
 		cs = gemm_compute_s(&l, B) + l.c_att1 * B;
