@@ -25,7 +25,7 @@
  * the constants within physically plausible ranges (stated with each constant), minimising
  * the largest of (row error / its tolerance) and (mean error / its tolerance) plus half the
  * average (row error / tolerance), so that no family of rows is left with a bias; then
- * rounded. Every row ends within 0.75 of its tolerance (the per-row errors are printed by
+ * rounded. Every row ends within 0.8 of its tolerance (the per-row errors are printed by
  * the test). The others are datasheet-like figures or documented assumptions. To redo
  * it, compile this file with -DNAME=expression for each constant (every constant is
  * #ifndef-guarded) against a driver that varies them and scores the rows.
