@@ -93,8 +93,8 @@ static void test_shipped_scenarios_load(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_default_file_is_the_builtin),
-		cmocka_unit_test(test_shipped_scenarios_load),
+	    cmocka_unit_test(test_default_file_is_the_builtin),
+	    cmocka_unit_test(test_shipped_scenarios_load),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
