@@ -49,7 +49,7 @@ static const char *exp_path;
 static int failures;
 
 static void fail(int run, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void fail(int run, const char *what, const char *fmt, ...)
 {
@@ -224,7 +224,9 @@ static double expr_atom(struct expr *e)
 		if (cJSON_IsBool(v))
 			return cJSON_IsTrue(v) ? 1 : 0;
 		snprintf(e->err, sizeof(e->err), "'%s' is %s", name,
-			 !v ? "missing" : cJSON_IsNull(v) ? "null" : "not a number");
+			 !v		   ? "missing"
+			 : cJSON_IsNull(v) ? "null"
+					   : "not a number");
 		return NAN;
 	}
 	snprintf(e->err, sizeof(e->err), "unexpected '%s'", e->p);
@@ -408,7 +410,8 @@ static void check_json(const cJSON *check, struct run *runs, int nruns, int cur)
 	}
 	if (cJSON_IsBool(want)) {
 		if (!cJSON_IsBool(got) || cJSON_IsTrue(want) != cJSON_IsTrue(got))
-			fail(cur, key, "got %s, expected %s", got_s, cJSON_IsTrue(want) ? "true" : "false");
+			fail(cur, key, "got %s, expected %s", got_s,
+			     cJSON_IsTrue(want) ? "true" : "false");
 		return;
 	}
 	if (cJSON_IsNull(want)) {
@@ -570,15 +573,17 @@ static int check_file(const char *path)
 	if (!cJSON_IsArray(checks) || cJSON_GetArraySize(checks) == 0)
 		fail(0, "file", "no checks on the scenario's report");
 	for (int i = 0; i < n; i++) {
-		const cJSON *cs = i == 0 ? checks : cJSON_GetObjectItemCaseSensitive(specs[i], "checks");
+		const cJSON *cs =
+		    i == 0 ? checks : cJSON_GetObjectItemCaseSensitive(specs[i], "checks");
 		if (!r[i].text)
 			continue;
 		cJSON_ArrayForEach(el, cs)
 		{
 			const cJSON *src = cJSON_GetObjectItemCaseSensitive(el, "source");
 			if (!cJSON_IsString(src) && !cJSON_IsString(source))
-				fail(i, "source", "a check without a source (say where the figure and "
-						  "its tolerance come from)");
+				fail(i, "source",
+				     "a check without a source (say where the figure and "
+				     "its tolerance come from)");
 			if (r[i].json)
 				check_json(el, r, n, i);
 			else
@@ -613,9 +618,10 @@ static int pin(const char *scenario, char **keys, int nkeys)
 			       "\"regression guard: the value gpuplan gave on DATE; 2%%\"},\n",
 			       keys[i], v->valuedouble);
 		else
-			printf("    {\"key\": \"%s\", \"value\": %s, \"source\": \"regression guard: "
-			       "the value gpuplan gave on DATE\"},\n",
-			       keys[i], s);
+			printf(
+			    "    {\"key\": \"%s\", \"value\": %s, \"source\": \"regression guard: "
+			    "the value gpuplan gave on DATE\"},\n",
+			    keys[i], s);
 	}
 	cJSON_Delete(r.json);
 	free(r.text);
