@@ -100,7 +100,8 @@ efficiency.network
 
 _gpuplan_commands="report explain diff search solve import catalog check fmt"
 
-# Keys of the JSON report, for `gpuplan explain FILE KEY` (SPEC "The JSON report").
+# Keys of the JSON report, for `gpuplan explain FILE KEY` (SPEC "The JSON report"), when
+# `gpuplan explain` cannot list them itself.
 _gpuplan_report_keys="model.params model.active_params
 memory.per_gpu.weights memory.per_gpu.gradients memory.per_gpu.optimizer
 memory.per_gpu.activations memory.per_gpu.kv_cache memory.per_gpu.overhead
@@ -120,6 +121,14 @@ _gpuplan_ids()
 	local exe=$1 what=$2
 	"$exe" catalog "$what" 2>/dev/null |
 		awk '$1 ~ /^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*$|^[a-z]+[0-9][a-z0-9.]*$/ { print $1 }'
+}
+
+# The keys `gpuplan explain` explains: it lists them when given no KEY.
+_gpuplan_explain_keys()
+{
+	local keys
+	keys=$("$1" explain /dev/null 2>&1 </dev/null | awk '/^  [a-z_]+\.[a-z_.]+$/ { print $1 }')
+	echo "${keys:-$_gpuplan_report_keys}"
 }
 
 # The values a --set KEY may take, where they are a short list.
@@ -221,7 +230,7 @@ _gpuplan()
 		opts="--set"
 		if ((nargs == 1)); then
 			files=
-			opts="$opts $_gpuplan_report_keys"
+			opts="$opts $(_gpuplan_explain_keys "$exe")"
 		fi
 		;;
 	diff) opts="--json --markdown --set" ;;
