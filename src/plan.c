@@ -385,6 +385,10 @@ struct mctx {
 	double b;           /* micro-batch */
 	double kv_elem_b;
 	double trainable;   /* trainable parameters, whole model */
+	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
+	double prefill;     /* inference: working set of one prompt's prefill */
+	double decode_seq;  /* inference: decode working set per sequence */
+	double seq_tokens;  /* inference: tokens cached per sequence */
 };
 
 /* Working set of one sequence's decode step (inference): one token through the widest
@@ -461,8 +465,8 @@ static double layers_in_flight(const struct mctx *x, const struct stage *st)
 
 /* Fills mem for one stage at `batch` concurrent sequences (inference; ignored when
  * training). */
-static void stage_memory(const struct mctx *x, const struct stage *st, double batch,
-			 struct plan_memory *mem)
+/* Fills mem for one stage; for inference without any sequence (stage_finish adds them). */
+static void stage_memory(const struct mctx *x, const struct stage *st, struct plan_memory *mem)
 {
 	const struct scenario *s = x->s;
 	const struct model *m = x->m;
@@ -542,9 +546,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, double ba
 		/* activations */
 		{
 			double b = x->b, s_len = x->act.s;
-			double per_dense = act_layer_token(m, &x->act, false) * s_len * b;
-			double per_moe = act_layer_token(m, &x->act, true) * s_len * b;
-			double per = st->layers > 0 ? (st->dense * per_dense + st->moe * per_moe) /
+			double per = st->layers > 0 ? (st->dense * x->per_dense +
+						       st->moe * x->per_moe) /
 							      st->layers
 						    : 0;
 			double lif = layers_in_flight(x, st);
@@ -568,7 +571,6 @@ static void stage_memory(const struct mctx *x, const struct stage *st, double ba
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = NAN;
 	} else {
-		double kv_tok, seq_tokens, e = act_bytes(s->workload.precision);
 		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
 						     : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
 		mem->weights = x->w_b * (nonexp + expert);
@@ -583,26 +585,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, double ba
 		 * layer and token; MLA caches kv_rank + rope_dim per layer (DeepSeek-V2,
 		 * Section 2.1.2), the same on every tp rank. A sliding window caps the tokens
 		 * each layer keeps. */
-		kv_tok = heads_kv * x->kv_elem_b * st->layers;
-		seq_tokens = (double)s->workload.prompt_tokens + s->workload.output_tokens;
-		if (m->sliding_window > 0)
-			seq_tokens = dmin(seq_tokens, m->sliding_window);
-		mem->kv_bytes_per_token = kv_tok;
-		mem->kv_tokens = batch * seq_tokens;
-		mem->kv_cache = kv_tok * mem->kv_tokens;
-
-		/* Working set: prefill of one prompt (vLLM schedules prompts through a token
-		 * budget) or the decode step of the whole batch with its fp32 logits (gathered
-		 * on the first tp rank), whichever is larger. */
-		{
-			double prefill = s->workload.prompt_tokens *
-					 act_infer_token(m, e, x->tp, s->workload.prompt_tokens,
-							 s->workload.flash_attention);
-			double decode = batch * decode_seq_bytes(x);
-			mem->activations = dmax(prefill, decode);
-			mem->activations_per_layer = prefill;
-			mem->layers_in_flight = NAN;
-		}
+		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
+		mem->kv_tokens = 0;
+		mem->kv_cache = 0;
+		mem->activations = x->prefill;
+		mem->activations_per_layer = x->prefill;
+		mem->layers_in_flight = NAN;
 	}
 
 	/* overhead */
@@ -613,12 +601,24 @@ static void stage_memory(const struct mctx *x, const struct stage *st, double ba
 			groups += 1;
 		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
 	}
+	mem->capacity = s->hardware.gpu.memory_bytes;
+}
+
+/* Inference: adds `batch` sequences' KV cache and the working set, which is the prefill of
+ * one prompt (vLLM schedules prompts through a token budget) or the decode step of the
+ * whole batch, whichever is larger. Then the totals, for every workload. */
+static void stage_finish(const struct mctx *x, double batch, struct plan_memory *mem)
+{
+	if (!x->training) {
+		mem->kv_tokens = batch * x->seq_tokens;
+		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens;
+		mem->activations = dmax(x->prefill, batch * x->decode_seq);
+	}
 	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 					      mem->activations + mem->kv_cache);
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->capacity = s->hardware.gpu.memory_bytes;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
 }
@@ -802,31 +802,46 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	}
 	x.trainable = p->trainable_params;
 
+	/* activations that do not depend on the stage */
+	if (x.training) {
+		double sb = x.act.s * x.b;
+		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, false) * sb : 0;
+		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, true) * sb : 0;
+	} else {
+		double e = act_bytes(wl->precision);
+		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
+		if (m->sliding_window > 0)
+			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
+		x.prefill = wl->prompt_tokens * act_infer_token(m, e, x.tp, wl->prompt_tokens,
+								 wl->flash_attention);
+		x.decode_seq = decode_seq_bytes(&x);
+	}
+
 	/* the most loaded GPU: first or last pipeline stage */
 	{
 		struct stage first, last;
 		struct plan_memory a, b;
 		double batch = 1;
+		int nst = x.pp > 1 ? 2 : 1;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
+		stage_memory(&x, &first, &a);
+		if (nst == 2)
+			stage_memory(&x, &last, &b);
 		p->max_batch = NAN;
 		if (!x.training) {
 			/* max_batch: the most sequences whose KV cache (and decode working set)
 			 * fits beside everything else, on the tighter stage:
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
-			for (int i = 0; i < (x.pp > 1 ? 2 : 1); i++) {
-				struct plan_memory z;
-				const struct stage *st = i ? &last : &first;
-				double X, k, d = decode_seq_bytes(&x), P, mb;
-				stage_memory(&x, st, 0, &z);
-				k = z.kv_bytes_per_token *
-				    dmin((double)wl->prompt_tokens + wl->output_tokens,
-					 m->sliding_window > 0 ? m->sliding_window : INFINITY);
-				P = z.activations;
-				X = (z.capacity - z.cuda_context - z.comm_buffers) / (1 + FRAGMENTATION) -
-				    z.weights;
+			for (int i = 0; i < nst; i++) {
+				const struct plan_memory *z = i ? &b : &a;
+				double X, k, d = x.decode_seq, P = x.prefill, mb;
+				k = z->kv_bytes_per_token * x.seq_tokens;
+				X = (z->capacity - z->cuda_context - z->comm_buffers) /
+					    (1 + FRAGMENTATION) -
+				    z->weights;
 				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
 					       : INFINITY;
 				mb = floor(dmax(0, mb));
@@ -845,9 +860,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			batch = wl->batch > 0 ? wl->batch : dmin(dmax(1, best), 1e9);
 			p->global_batch = (int)batch;
 		}
-		stage_memory(&x, &first, batch, &a);
-		if (x.pp > 1) {
-			stage_memory(&x, &last, batch, &b);
+		stage_finish(&x, batch, &a);
+		if (nst == 2) {
+			stage_finish(&x, batch, &b);
 			p->mem = b.total > a.total ? b : a;
 		} else {
 			p->mem = a;
