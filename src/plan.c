@@ -718,24 +718,21 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 
 	/* layers */
 	x.L = m->layers > 0 ? m->layers : 0;
-	x.Ld = m->moe.experts > 0 ? dmin(dmax(0, m->moe.dense_layers), x.L) : x.L;
-	x.Lm = x.L - x.Ld;
+	x.Lm = dmin(model_moe_layers(m), x.L);
+	x.Ld = x.L - x.Lm;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
-		double E = m->moe.experts > 0 ? m->moe.experts : 0;
-		double rest = c->total - c->embedding - c->head - x.L * (c->attention + c->norms) -
-			      x.Ld * c->mlp - x.Lm * (c->router + E * c->expert);
-		double final_norm = (m->norm == NORM_LAYERNORM ? 2.0 : 1.0) * m->hidden *
-				    (m->embedding_norm ? 2 : 1);
-		x.shared_layer = x.Lm > 0 && m->moe.shared > 0 ? dmax(0, rest - final_norm) / x.Lm
-							       : 0;
-		x.other = rest - x.Lm * x.shared_layer;
+		double E = x.Lm > 0 ? m->moe.experts : 0;
+		x.shared_layer = x.Lm > 0 ? c->shared : 0;
+		/* the final norm (and anything outside the layers, embedding and head), kept
+		 * as the remainder so that the parts add up to the total exactly */
+		x.other = c->total - c->embedding - c->head - x.L * (c->attention + c->norms) -
+			  x.Ld * c->mlp - x.Lm * (c->router + E * c->expert + x.shared_layer);
 		/* Megatron keeps a copy of tied embeddings on the last stage for the output
 		 * layer and all-reduces their gradients with the first. */
 		if (m->tied_embeddings && x.pp > 1 && x.L > 0)
-			x.tied_copy = c->embedding * (m->vocab /
-						      dmax(1, (double)m->vocab + m->position_embeddings));
+			x.tied_copy = (double)m->vocab * (m->embed_dim > 0 ? m->embed_dim : m->hidden);
 	}
 
 	/* bytes per parameter */
