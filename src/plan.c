@@ -387,18 +387,19 @@ struct mctx {
 	double trainable;   /* trainable parameters, whole model */
 	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
 	double prefill;     /* inference: working set of one prompt's prefill */
-	double decode_seq;  /* inference: decode working set per sequence */
+	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
 	double seq_tokens;  /* inference: tokens cached per sequence */
 };
 
 /* Working set of one sequence's decode step (inference): one token through the widest
- * layer part, plus its fp32 logits, gathered in full on the first tp rank (vLLM). */
-static double decode_seq_bytes(const struct mctx *x)
+ * layer part; on the last stage also its fp32 logits, gathered in full on the first tp
+ * rank (vLLM's logits processor). */
+static double decode_seq_bytes(const struct mctx *x, bool last)
 {
 	const struct workload *wl = &x->s->workload;
 	double ctx = (double)wl->prompt_tokens + wl->output_tokens;
 	return act_infer_token(x->m, act_bytes(wl->precision), x->tp, ctx, wl->flash_attention) +
-	       4.0 * x->m->vocab;
+	       (last ? 4.0 * x->m->vocab : 0);
 }
 
 /* Stage layout: the loaded stage holds ceil(L / pp) layers; the first stage gets the
@@ -607,12 +608,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 /* Inference: adds `batch` sequences' KV cache and the working set, which is the prefill of
  * one prompt (vLLM schedules prompts through a token budget) or the decode step of the
  * whole batch, whichever is larger. Then the totals, for every workload. */
-static void stage_finish(const struct mctx *x, double batch, struct plan_memory *mem)
+static void stage_finish(const struct mctx *x, const struct stage *st, double batch,
+			 struct plan_memory *mem)
 {
 	if (!x->training) {
 		mem->kv_tokens = batch * x->seq_tokens;
 		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens;
-		mem->activations = dmax(x->prefill, batch * x->decode_seq);
+		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
 	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 					      mem->activations + mem->kv_cache);
@@ -811,7 +813,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
 		x.prefill = wl->prompt_tokens * act_infer_token(m, e, x.tp, wl->prompt_tokens,
 								 wl->flash_attention);
-		x.decode_seq = decode_seq_bytes(&x);
+		x.decode_seq[0] = decode_seq_bytes(&x, false);
+		x.decode_seq[1] = decode_seq_bytes(&x, true);
 	}
 
 	/* the most loaded GPU: first or last pipeline stage */
@@ -834,7 +837,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			double best = INFINITY, free_b = 0, per_seq = 0;
 			for (int i = 0; i < nst; i++) {
 				const struct plan_memory *z = i ? &b : &a;
-				double X, k, d = x.decode_seq, P = x.prefill, mb;
+				double X, k, d = x.decode_seq[i ? last.last : first.last];
+				double P = x.prefill, mb;
 				k = z->kv_bytes_per_token * x.seq_tokens;
 				X = (z->capacity - z->cuda_context - z->comm_buffers) /
 					    (1 + FRAGMENTATION) -
@@ -857,9 +861,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			batch = wl->batch > 0 ? wl->batch : dmin(dmax(1, best), 1e9);
 			p->global_batch = (int)batch;
 		}
-		stage_finish(&x, batch, &a);
+		stage_finish(&x, &first, batch, &a);
 		if (nst == 2) {
-			stage_finish(&x, batch, &b);
+			stage_finish(&x, &last, batch, &b);
 			p->mem = b.total > a.total ? b : a;
 		} else {
 			p->mem = a;
