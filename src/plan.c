@@ -440,9 +440,10 @@ static void stage_params(const struct mctx *x, const struct stage *st, double *n
 
 /* Layer-micro-batches of activations held by a stage with the 1F1B schedule (Narayanan et
  * al. 2021; Korthikanti Section 4.2.3): stage i holds min(m, pp - i) micro-batches of its
- * L/pp layers, so the first holds L layers' worth. Interleaved (v chunks per stage): the
- * first stage runs pp v + pp - 1 chunk forwards ahead (Megatron's warm-up), i.e.
- * L (1 + (pp - 1)/(pp v)) layers' worth; the last stage (pp - 1) v + ... see below. */
+ * L/pp layers, so the first holds L layers' worth and the last one micro-batch of L/pp.
+ * Interleaved (v chunks of L/(pp v) layers per stage): the first stage has pp v + pp - 1
+ * chunk forwards in flight, i.e. L (1 + (pp - 1)/(pp v)) layers' worth (Korthikanti
+ * Section 4.2.3), the last (v - 1) pp + 1. */
 static double layers_in_flight(const struct mctx *x, const struct stage *st)
 {
 	double p = x->pp, v = x->vs, m = x->micro_batches;
@@ -464,8 +465,6 @@ static double layers_in_flight(const struct mctx *x, const struct stage *st)
 	return chunks * st->layers / v;
 }
 
-/* Fills mem for one stage at `batch` concurrent sequences (inference; ignored when
- * training). */
 /* Fills mem for one stage; for inference without any sequence (stage_finish adds them). */
 static void stage_memory(const struct mctx *x, const struct stage *st, struct plan_memory *mem)
 {
@@ -679,7 +678,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	const struct model *m;
 	const struct model_params *c;
 	int count = imax(1, s->hardware.count);
-	int cells;
+	double cells;
 	bool fp32;
 
 	memset(&x, 0, sizeof(x));
@@ -706,10 +705,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
-	cells = x.tp * x.pp * x.ep;
-	x.dp = par->dp > 0 ? par->dp : imax(1, count / cells);
-	if ((double)cells * x.dp > count || (par->dp <= 0 && count % cells != 0))
-		plan_warn(p, PW_LAYOUT_INVALID, (double)cells * x.dp, count);
+	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
+	x.dp = par->dp > 0 ? par->dp : (int)dmax(1, floor(count / cells));
+	if (cells * x.dp > count || (par->dp <= 0 && fmod(count, cells) != 0))
+		plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
 	x.replicas = (double)x.dp * x.ep;
 	p->tp = x.tp;
 	p->pp = x.pp;
@@ -760,7 +759,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		}
 		x.b = imax(1, wl->micro_batch);
 		p->global_batch = wl->global_batch > 0 ? wl->global_batch
-						       : (int)(x.b * x.replicas);
+						       : (int)dmin(x.b * x.replicas, 2e9);
 		{
 			double per_step = x.b * x.replicas;
 			x.micro_batches = dmax(1, floor(p->global_batch / per_step));
