@@ -256,7 +256,18 @@ struct act_in {
 	enum recompute rc;
 	double lora_attn; /* LoRA: rank x adapted attention matrices */
 	double lora_mlp;  /* LoRA: rank x adapted MLP matrices (per expert in MoE layers) */
+	bool frozen;      /* LoRA/QLoRA: base weights take no gradient */
+	unsigned targets; /* LoRA target bits (enum lora_target) */
 };
+
+/* Whether a linear layer's input is kept for backward: only to compute its weight's
+ * gradient (dX = dY W needs W, not X). PyTorch's mm/addmm save their input only when the
+ * weight requires grad (pytorch/pytorch#42371, fixed by #45777), bitsandbytes' 4-bit matmul
+ * never saves it, so frozen layers keep it only for their LoRA adapter's A matrix. */
+static bool keeps_input(const struct act_in *a, unsigned targets)
+{
+	return !a->frozen || (a->targets & targets) != 0;
+}
 
 /* Stored activations of one transformer layer, bytes per token (multiply by s x b),
  * derived tensor by tensor as Korthikanti et al. ("Reducing Activation Recomputation in
@@ -283,29 +294,42 @@ struct act_in {
  * terms (Korthikanti Section 4.2); full recompute keeps only the layer input. GQA shrinks
  * K and V; MLA stores its latents and per-head Q/K/V; a MoE layer stores its router
  * probabilities (fp32), each token's k dispatched copies before and after its experts and
- * the experts' intermediates (dropless routing, balanced over ep ranks). */
+ * the experts' intermediates (dropless routing, balanced over ep ranks). With a frozen base
+ * (LoRA, QLoRA) the inputs of linear layers without an adapter are not kept
+ * (keeps_input); each adapter adds its rank-r intermediate. */
 static double act_layer_token(const struct model *m, const struct act_in *a, bool moe)
 {
 	double h = m->hidden, e = a->e, t = a->t;
 	double repl = 0, split = 0;
 	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
 	double heads_l = local_heads(m->heads, t);
-	double nm = m->mlp == MLP_GATED ? 3 : 2;
+	double nm;
 
 	if (a->rc == RECOMPUTE_FULL)
 		return e * h / a->rt;
 
+	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
+	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
+	bool in_o = a->flash || keeps_input(a, LORA_O); /* FlashAttention saves its output */
+	bool in_up = keeps_input(a, m->mlp == MLP_GATED ? LORA_GATE | LORA_UP : LORA_UP);
+	bool in_down = keeps_input(a, LORA_DOWN);
+
 	repl += norms * e * h; /* norm inputs */
-	repl += e * h;         /* attention input (norm output) */
+	if (in_qkv || (shared_in && in_up))
+		repl += e * h; /* attention input (norm output) */
 	if (m->mla.kv_rank > 0) {
 		double qk = m->mla.nope_dim + m->mla.rope_dim;
-		if (m->mla.q_rank > 0)
-			repl += 2 * e * m->mla.q_rank; /* q latent: norm input and output */
-		repl += e * (m->mla.kv_rank + m->mla.rope_dim) + e * m->mla.kv_rank;
-		split += e * heads_l * (2 * qk + 2.0 * m->mla.v_dim); /* Q, K, V, o input */
+		if (m->mla.q_rank > 0) /* q latent: norm input, and norm output for q_b */
+			repl += e * m->mla.q_rank * (1 + keeps_input(a, LORA_Q));
+		/* kv latent and rotary key (norm input), normed latent (kv_b input) */
+		repl += e * (m->mla.kv_rank + m->mla.rope_dim) +
+			e * m->mla.kv_rank * keeps_input(a, LORA_K | LORA_V);
+		split += e * heads_l * (2 * qk + m->mla.v_dim); /* Q, K, V */
+		split += e * heads_l * m->mla.v_dim * in_o;   /* o input */
 	} else {
 		double kv_l = local_heads(m->kv_heads, t);
-		split += e * m->head_dim * (2 * heads_l + 2 * kv_l); /* Q, K, V, o input */
+		split += e * m->head_dim * (heads_l + 2 * kv_l); /* Q, K, V */
+		split += e * m->head_dim * heads_l * in_o;       /* o input */
 		if (m->qk_norm)
 			split += e * m->head_dim * (heads_l + kv_l);
 	}
@@ -314,13 +338,16 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 	else if (a->rc != RECOMPUTE_SELECTIVE)
 		split += heads_l * a->s * (e + (a->mask > 0 ? a->mask + e : 0));
 	repl += a->mask * h; /* attention output dropout */
-	if (!(m->parallel_block && norms == 1))
+	if (!shared_in && in_up)
 		repl += e * h; /* MLP input (norm output) */
+	/* MLP intermediates per unit of ffn: gate and up (or the activation input), plus the
+	 * down-projection input when its weight or adapter trains */
+	nm = (m->mlp == MLP_GATED ? 2 : 1) + in_down;
 	if (moe && m->moe.experts > 0) {
 		double k = m->moe.active;
 		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
-		repl += 4.0 * m->moe.experts; /* router probabilities, fp32 */
-		repl += 2 * k * e * h;        /* dispatched copies in and out of the experts */
+		repl += 4.0 * m->moe.experts;   /* router probabilities, fp32 */
+		repl += k * e * h * (1 + in_up); /* dispatched copies out of (and into) experts */
 		split += k * nm * e * m->moe.expert_ffn / t;
 		split += m->moe.shared * nm * e * sffn / t;
 		split += e * (k + m->moe.shared) * a->lora_mlp;
@@ -559,11 +586,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				act += x->act.mask * s_len * b * m->hidden / x->act.rt *
 				       (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
 			/* output layer and loss on the last stage: final norm input and head
-			 * input (e s b h each) and the fp32 softmax over the vocabulary-parallel
-			 * logits (Korthikanti: 4 s b h / t (1 + V / h)) */
+			 * input (e s b h each; a frozen head keeps no input) and the fp32
+			 * softmax over the vocabulary-parallel logits (Korthikanti:
+			 * 4 s b h / t (1 + V / h)) */
 			if (st->last)
 				act += s_len * b *
-				       (2 * x->act.e * m->hidden / x->act.rt + 4.0 * m->vocab / x->tp);
+				       ((x->lora ? 1 : 2) * x->act.e * m->hidden / x->act.rt +
+					4.0 * m->vocab / x->tp);
 			mem->activations = act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
@@ -774,6 +803,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.rt = x.sp ? x.tp : 1;
 		x.act.flash = wl->flash_attention;
 		x.act.rc = wl->recompute;
+		x.act.frozen = x.lora;
+		x.act.targets = wl->finetune.targets;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {

@@ -368,6 +368,48 @@ static void test_activations_llama(void **state)
 		    32 * p->mem.activations_per_layer + sq * (4 * h + 4 * 32000.0), "llama total");
 }
 
+/* LoRA: a frozen linear layer keeps no input (PyTorch's mm saves its input only for the
+ * weight gradient; bitsandbytes' 4-bit matmul never does), so only adapted matrices keep
+ * theirs, plus each adapter's rank-r intermediate; a frozen head keeps no input either.
+ * Llama-2-7B, r 16 on q, k, v, o, FlashAttention: per token norm inputs 4h, QKV input 2h,
+ * Q K V 6h, attention output 2h (saved by FlashAttention), gate and up 2 x 2f, log-sum-exp
+ * 4 x 32, adapters 2 x 16 x 4. */
+static void test_activations_lora(void **state)
+{
+	(void)state;
+	struct scenario s;
+	const struct plan *p;
+	double h = 4096, f = 11008, sq = 2048;
+
+	scenario_init(&s);
+	s.model.layers = 32;
+	s.model.hidden = 4096;
+	s.model.heads = 32;
+	s.model.ffn = 11008;
+	s.model.vocab = 32000;
+	s.workload.kind = WL_FINETUNE;
+	s.workload.seq_len = (int)sq;
+	s.workload.finetune.method = FT_LORA;
+	s.workload.finetune.rank = 16;
+	s.workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O;
+	gpu_set(&s, "rtx-4090", 24 * GIB);
+	p = compute(&s);
+	check_exact(p->mem.activations_per_layer, sq * (14 * h + 4 * f + 128 + 128), "lora qkvo");
+	check_exact(p->mem.activations,
+		    32 * p->mem.activations_per_layer + sq * (2 * h + 4 * 32000.0), "lora total");
+	/* every matrix adapted: the MLP input and down-projection input are kept too */
+	s.workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP |
+				      LORA_DOWN;
+	p = compute(&s);
+	check_exact(p->mem.activations_per_layer,
+		    sq * (16 * h + 6 * f + 128 + 2 * 16 * 7), "lora all");
+	/* and never more than full fine-tuning */
+	double lora = p->mem.activations;
+	s.workload.finetune.method = FT_FULL;
+	p = compute(&s);
+	assert_true(lora <= p->mem.activations + 2.0 * 16 * 7 * 32 * sq);
+}
+
 /* MoE: each token's k expert copies are stored on their way in and out, with the experts'
  * intermediates; the router's fp32 probabilities too. Mixtral-8x7B-like. */
 static void test_activations_moe(void **state)
@@ -619,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_korthikanti_per_layer),
 		cmocka_unit_test(test_korthikanti_pipeline),
 		cmocka_unit_test(test_activations_llama),
+		cmocka_unit_test(test_activations_lora),
 		cmocka_unit_test(test_activations_moe),
 		cmocka_unit_test(test_kv_opt13b),
 		cmocka_unit_test(test_kv_gqa_mla),
