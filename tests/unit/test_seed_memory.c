@@ -24,6 +24,10 @@
 
 static struct plan plan_buf;
 
+/* The catalog (catalog/gpus.yaml) writes the datasheets' "24GB" and "80GB" as decimal
+ * bytes; the cards' real capacities are binary. Every case runs with both. */
+static bool decimal_sizes;
+
 static const struct plan *compute(const struct scenario *s)
 {
 	plan_compute_memory(s, &plan_buf);
@@ -49,17 +53,17 @@ static void gpu_set(struct scenario *s, const char *id, double bytes, int count)
 
 static void rtx4090(struct scenario *s, int count)
 {
-	gpu_set(s, "rtx-4090", 24564 * MIB, count);
+	gpu_set(s, "rtx-4090", decimal_sizes ? 24e9 : 24564 * MIB, count);
 }
 
 static void a100_80(struct scenario *s, int count)
 {
-	gpu_set(s, "a100-80gb-sxm", 81920 * MIB, count);
+	gpu_set(s, "a100-80gb-sxm", decimal_sizes ? 80e9 : 81920 * MIB, count);
 }
 
 static void h100_80(struct scenario *s, int count)
 {
-	gpu_set(s, "h100-sxm-80gb", 81559 * MIB, count);
+	gpu_set(s, "h100-sxm-80gb", decimal_sizes ? 80e9 : 81559 * MIB, count);
 }
 
 /* configs/Llama-2-7b-hf.json and Llama-2-70b-hf.json; Llama-2-13B: 40 layers, hidden
@@ -437,5 +441,8 @@ int main(void)
 		cmocka_unit_test(test_case16_max_batch),
 		cmocka_unit_test(test_deepspeed_t0_3b),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests_name("binary gpu sizes", tests, NULL, NULL);
+	decimal_sizes = true;
+	failed += cmocka_run_group_tests_name("decimal gpu sizes", tests, NULL, NULL);
+	return failed;
 }
