@@ -51,8 +51,11 @@
 #define ZERO3_LIVE_LAYERS 2.0
 
 /* Quantized formats, bits per weight including their scales:
- * - int4: 4-bit weights in groups of 128 with one fp16 scale per group (GPTQ symmetric /
- *   AWQ as served by vLLM's Marlin kernels, TensorRT-LLM W4A16): 4 + 16/128 = 4.125 bits.
+ * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
+ *   point (the AutoGPTQ/AutoAWQ checkpoint layout vLLM loads: qweight, scales and packed
+ *   qzeros per group): 4 + (16 + 4)/128 = 4.156 bits. The embedding and head are taken in
+ *   the same format, as llama.cpp's 4-bit files store them (GPTQ/AWQ keep them 16-bit: about
+ *   1 GB more for a 70B model with a 32k vocabulary).
  * - nf4: QLoRA (Dettmers et al. 2023, Section 3, "Double Quantization"): blocks of 64 with
  *   an 8-bit absmax, whose fp32 scales are themselves grouped by 256: 4 + 8/64 +
  *   32/(64 x 256) = 4.127 bits.
@@ -60,6 +63,7 @@
  *   of `hidden` inputs, taken as 16/hidden bits per weight.
  * - fp8: per-tensor scales, negligible. */
 #define INT4_GROUP 128.0
+#define INT4_GROUP_BITS (16.0 + 4.0) /* fp16 scale + 4-bit zero point */
 #define NF4_BITS (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
 
 const char *bottleneck_name(enum bottleneck b)
@@ -197,7 +201,7 @@ static double weight_bytes(enum dtype t, double hidden)
 {
 	switch (t) {
 	case DTYPE_INT4:
-		return (4.0 + 16.0 / INT4_GROUP) / 8.0;
+		return (4.0 + INT4_GROUP_BITS / INT4_GROUP) / 8.0;
 	case DTYPE_NF4:
 		return NF4_BITS / 8.0;
 	case DTYPE_INT8:

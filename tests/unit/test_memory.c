@@ -578,14 +578,54 @@ static void test_quantized_weights(void **state)
 	s.workload.weights = DTYPE_FP8;
 	p = compute(&s);
 	assert_true(rel_err(p->mem.weights, 8e9) < 1e-9);
-	/* int4: 4 bits + one fp16 scale per group of 128 = 4.125 bits */
+	/* int4: 4 bits + an fp16 scale and a 4-bit zero point per group of 128 = 4.156 bits */
 	s.workload.weights = DTYPE_INT4;
 	p = compute(&s);
-	assert_true(rel_err(p->mem.weights, 8e9 * 4.125 / 8) < 1e-9);
+	assert_true(rel_err(p->mem.weights, 8e9 * 4.15625 / 8) < 1e-9);
 	assert_true(p->mem.weight_bytes_per_param > 0.5);
 	/* llama.cpp's Q4_0 (4.5 bits) Llama 3 8B file is 4.58 GB: int4 with group-128 scales
 	 * is smaller, 4-bit without scales smaller still */
 	assert_true(p->mem.weights > 8e9 * 0.5 && p->mem.weights < 4.58e9 * 1.05);
+}
+
+/* llama.cpp GGUF file sizes (XiongjieDai/GPU-Benchmarks-on-LLM-Inference README; its "GB"
+ * are GiB): F16 files hold the 16-bit weights, so they match the bf16 weights within 1%;
+ * Q4_0 files (4.5 bits a weight) are larger than int4 with group-128 scales (4.156 bits),
+ * which is larger than 4.0 bits. */
+static void test_gguf_sizes(void **state)
+{
+	(void)state;
+	const struct {
+		int layers, hidden, heads, kv_heads, ffn, vocab;
+		double f16_gib, q4_gib; /* q4: Q4_0 (Llama 2) or Q4_K_M (Llama 3) */
+	} rows[] = {
+		{32, 4096, 32, 32, 11008, 32000, 12.63, 3.82},   /* Llama 2 7B */
+		{80, 8192, 64, 8, 28672, 32000, 128.3, 36.37},   /* Llama 2 70B */
+		{32, 4096, 32, 8, 14336, 128256, 14.96, 4.58},   /* Llama 3 8B */
+		{80, 8192, 64, 8, 28672, 128256, 131.42, 39.59}, /* Llama 3 70B */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct scenario s;
+		const struct plan *p;
+		scenario_init(&s);
+		s.model.layers = rows[i].layers;
+		s.model.hidden = rows[i].hidden;
+		s.model.heads = rows[i].heads;
+		s.model.kv_heads = rows[i].kv_heads;
+		s.model.ffn = rows[i].ffn;
+		s.model.vocab = rows[i].vocab;
+		s.workload.kind = WL_OFFLINE;
+		s.workload.weights = DTYPE_BF16;
+		gpu_set(&s, "big", 1e12);
+		p = compute(&s);
+		if (rel_err(p->mem.weights, rows[i].f16_gib * GIB) > 0.01)
+			fail_msg("row %zu: bf16 %.2f GiB vs F16 file %.2f GiB", i,
+				 p->mem.weights / GIB, rows[i].f16_gib);
+		s.workload.weights = DTYPE_INT4;
+		p = compute(&s);
+		assert_true(p->mem.weights > p->params * 0.5);
+		assert_true(p->mem.weights < rows[i].q4_gib * GIB);
+	}
 }
 
 /* ---- Warnings ------------------------------------------------------------------------- */
@@ -666,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_kv_opt13b),
 		cmocka_unit_test(test_kv_gqa_mla),
 		cmocka_unit_test(test_quantized_weights),
+		cmocka_unit_test(test_gguf_sizes),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_nan_figures),
 	};
