@@ -43,7 +43,7 @@
  * one rank (tp, pp, data-parallel, ep). LL/LL128 buffers come on top; this is the bulk. */
 #define NCCL_BUFFSIZE 4194304.0
 #define NCCL_CHANNELS 16.0
-#define NCCL_PEERS 2.0
+#define NCCL_PEERS    2.0
 
 /* ZeRO-3 gathers each layer's parameters before use and prefetches the next one: DeepSpeed's
  * estimator (estimate_zero3_model_states_mem_needs) counts 4 bytes x the largest layer's
@@ -62,9 +62,9 @@
  * - int8: one fp16 scale per output channel (LLM.int8(), SmoothQuant W8A8): 16 bits per row
  *   of `hidden` inputs, taken as 16/hidden bits per weight.
  * - fp8: per-tensor scales, negligible. */
-#define INT4_GROUP 128.0
+#define INT4_GROUP	128.0
 #define INT4_GROUP_BITS (16.0 + 4.0) /* fp16 scale + 4-bit zero point */
-#define NF4_BITS (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
+#define NF4_BITS	(4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
 
 const char *bottleneck_name(enum bottleneck b)
 {
@@ -97,8 +97,9 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		return buf;
 	switch (w->code) {
 	case PW_SHAPE_ASSUMED:
-		snprintf(buf, size, "model given by parameter count only: a standard llama-style "
-				    "shape is assumed for activations and kv cache");
+		snprintf(buf, size,
+			 "model given by parameter count only: a standard llama-style "
+			 "shape is assumed for activations and kv cache");
 		break;
 	case PW_DOES_NOT_FIT:
 		units_format_human(UNIT_BYTES, w->a, 3, a, sizeof(a));
@@ -116,9 +117,10 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 w->a, w->b);
 		break;
 	case PW_BATCH_NOT_DIVISIBLE:
-		snprintf(buf, size,
-			 "global batch %.0f is not a multiple of micro_batch x data replicas (%.0f)",
-			 w->a, w->b);
+		snprintf(
+		    buf, size,
+		    "global batch %.0f is not a multiple of micro_batch x data replicas (%.0f)",
+		    w->a, w->b);
 		break;
 	case PW_LAYERS_NOT_DIVISIBLE:
 		snprintf(buf, size,
@@ -126,9 +128,10 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 w->a, w->b);
 		break;
 	case PW_TP_ACROSS_NODES:
-		snprintf(buf, size,
-			 "tensor parallelism of %.0f spans more than the %.0f gpus of one link domain",
-			 w->a, w->b);
+		snprintf(
+		    buf, size,
+		    "tensor parallelism of %.0f spans more than the %.0f gpus of one link domain",
+		    w->a, w->b);
 		break;
 	case PW_NO_PRECISION_PEAK:
 		snprintf(buf, size, "the gpu has no %s peak; using its %s peak", dtype_name_d(w->b),
@@ -156,14 +159,15 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		break;
 	case PW_LAYOUT_INVALID:
 		snprintf(buf, size,
-			 "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f", w->a,
-			 w->b);
+			 "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f",
+			 w->a, w->b);
 		break;
 	case PW_OFFLOAD_PCIE_BOUND:
 		units_format_human(UNIT_SECONDS, w->a, 3, a, sizeof(a));
 		units_format_human(UNIT_SECONDS, w->b, 3, b, sizeof(b));
-		snprintf(buf, size, "offload traffic over pcie takes %s per step, more than the %s "
-				    "of compute it hides behind",
+		snprintf(buf, size,
+			 "offload traffic over pcie takes %s per step, more than the %s "
+			 "of compute it hides behind",
 			 a, b);
 		break;
 	default:
@@ -251,16 +255,16 @@ static double local_heads(double heads, double t)
 }
 
 struct act_in {
-	double e;     /* bytes per stored activation element */
-	double mask;  /* bytes per dropout-mask element: 1, or 0 without dropout */
-	double s;     /* sequence length */
-	double t;     /* tensor-parallel size */
-	double rt;    /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double e;    /* bytes per stored activation element */
+	double mask; /* bytes per dropout-mask element: 1, or 0 without dropout */
+	double s;    /* sequence length */
+	double t;    /* tensor-parallel size */
+	double rt;   /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
 	bool flash;
 	enum recompute rc;
 	double lora_attn; /* LoRA: rank x adapted attention matrices */
 	double lora_mlp;  /* LoRA: rank x adapted MLP matrices (per expert in MoE layers) */
-	bool frozen;      /* LoRA/QLoRA: base weights take no gradient */
+	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
 };
 
@@ -329,11 +333,11 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 		repl += e * (m->mla.kv_rank + m->mla.rope_dim) +
 			e * m->mla.kv_rank * keeps_input(a, LORA_K | LORA_V);
 		split += e * heads_l * (2 * qk + m->mla.v_dim); /* Q, K, V */
-		split += e * heads_l * m->mla.v_dim * in_o;   /* o input */
+		split += e * heads_l * m->mla.v_dim * in_o;	/* o input */
 	} else {
 		double kv_l = local_heads(m->kv_heads, t);
 		split += e * m->head_dim * (heads_l + 2 * kv_l); /* Q, K, V */
-		split += e * m->head_dim * heads_l * in_o;       /* o input */
+		split += e * m->head_dim * heads_l * in_o;	 /* o input */
 		if (m->qk_norm)
 			split += e * m->head_dim * (heads_l + kv_l);
 	}
@@ -350,7 +354,7 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 	if (moe && m->moe.experts > 0) {
 		double k = m->moe.active;
 		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
-		repl += 4.0 * m->moe.experts;   /* router probabilities, fp32 */
+		repl += 4.0 * m->moe.experts;	 /* router probabilities, fp32 */
 		repl += k * e * h * (1 + in_up); /* dispatched copies out of (and into) experts */
 		split += k * nm * e * m->moe.expert_ffn / t;
 		split += m->moe.shared * nm * e * sffn / t;
@@ -368,16 +372,15 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
  * stream and norm output plus the larger of the attention and MLP intermediates (nothing
  * is kept for a backward pass). ctx is the number of keys each query sees (score matrices
  * without FlashAttention). */
-static double act_infer_token(const struct model *m, double e, double t, double ctx,
-			      bool flash)
+static double act_infer_token(const struct model *m, double e, double t, double ctx, bool flash)
 {
 	double heads_l = local_heads(m->heads, t);
 	double nm = m->mlp == MLP_GATED ? 3 : 2;
 	double attn, mlp;
 
 	if (m->mla.kv_rank > 0)
-		attn = e * heads_l *
-		       (2.0 * (m->mla.nope_dim + m->mla.rope_dim) + 2.0 * m->mla.v_dim);
+		attn =
+		    e * heads_l * (2.0 * (m->mla.nope_dim + m->mla.rope_dim) + 2.0 * m->mla.v_dim);
 	else
 		attn = e * m->head_dim * (2 * heads_l + 2 * local_heads(m->kv_heads, t));
 	if (!flash)
@@ -385,8 +388,10 @@ static double act_infer_token(const struct model *m, double e, double t, double 
 	mlp = e * nm * m->ffn / t;
 	if (m->moe.experts > 0) {
 		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
-		mlp = dmax(mlp, e * nm * (m->moe.active * (double)m->moe.expert_ffn +
-					  m->moe.shared * sffn) / t);
+		mlp = dmax(mlp,
+			   e * nm *
+			       (m->moe.active * (double)m->moe.expert_ffn + m->moe.shared * sffn) /
+			       t);
 	}
 	return 2 * e * m->hidden + dmax(attn, mlp);
 }
@@ -402,24 +407,24 @@ struct mctx {
 	const struct model *m;
 	const struct model_params *c;
 	int tp, pp, dp, ep, vs, zero;
-	double replicas;    /* data replicas: dp x ep */
+	double replicas; /* data replicas: dp x ep */
 	bool training, lora, sp;
-	double L, Ld, Lm;   /* layers: all, dense, MoE */
-	double shared_layer; /* shared-expert parameters of one MoE layer */
-	double other;       /* final norm and anything else outside the layers */
-	double tied_copy;   /* tied embeddings with pp > 1: the last stage's copy */
-	double w_b, g_b, o_b; /* bytes per param: weights; trainable grads and optimizer */
+	double L, Ld, Lm;	/* layers: all, dense, MoE */
+	double shared_layer;	/* shared-expert parameters of one MoE layer */
+	double other;		/* final norm and anything else outside the layers */
+	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
+	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_layer_dense, ad_layer_moe_ne, ad_layer_expert; /* adapter params per layer */
 	double micro_batches;
 	struct act_in act;
-	double b;           /* micro-batch */
+	double b; /* micro-batch */
 	double kv_elem_b;
-	double trainable;   /* trainable parameters, whole model */
+	double trainable;	   /* trainable parameters, whole model */
 	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
-	double prefill;     /* inference: working set of one prompt's prefill */
-	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
-	double seq_tokens;  /* inference: tokens cached per sequence */
+	double prefill;		   /* inference: working set of one prompt's prefill */
+	double decode_seq[2];	   /* inference: decode working set per sequence: [last stage] */
+	double seq_tokens;	   /* inference: tokens cached per sequence */
 };
 
 /* Working set of one sequence's decode step (inference): one token through the widest
@@ -465,8 +470,7 @@ static void stage_params(const struct mctx *x, const struct stage *st, double *n
 	*nonexp = embed / t + (st->last ? x->other / t : 0) +
 		  st->layers * (c->attention / t + c->norms) + st->dense * c->mlp / t +
 		  st->moe * (c->router + x->shared_layer / t);
-	*expert = x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert / (x->ep * t)
-					: 0;
+	*expert = x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert / (x->ep * t) : 0;
 }
 
 /* Layer-micro-batches of activations held by a stage with the 1F1B schedule (Narayanan et
@@ -570,17 +574,18 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		/* ZeRO-3 gathered parameters: two layers' worth of the tp shard, never more
 		 * than what this GPU does not already hold. */
 		if (x->zero >= 3)
-			mem->comm_buffers += dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
-							  x->c->largest_layer / x->tp,
-						  dmax(0, weights_full - mem->weights));
+			mem->comm_buffers +=
+			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
+				     x->c->largest_layer / x->tp,
+				 dmax(0, weights_full - mem->weights));
 
 		/* activations */
 		{
 			double b = x->b, s_len = x->act.s;
-			double per = st->layers > 0 ? (st->dense * x->per_dense +
-						       st->moe * x->per_moe) /
-							      st->layers
-						    : 0;
+			double per =
+			    st->layers > 0
+				? (st->dense * x->per_dense + st->moe * x->per_moe) / st->layers
+				: 0;
 			double lif = layers_in_flight(x, st);
 			double act = lif * per;
 
@@ -604,8 +609,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = NAN;
 	} else {
-		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
-						     : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
+		double heads_kv = m->mla.kv_rank > 0
+				      ? m->mla.kv_rank + m->mla.rope_dim
+				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
 		mem->weights = x->w_b * (nonexp + expert);
 		mem->weight_bytes_per_param = x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
@@ -766,7 +772,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		/* Megatron keeps a copy of tied embeddings on the last stage for the output
 		 * layer and all-reduces their gradients with the first. */
 		if (m->tied_embeddings && x.pp > 1 && x.L > 0)
-			x.tied_copy = (double)m->vocab * (m->embed_dim > 0 ? m->embed_dim : m->hidden);
+			x.tied_copy =
+			    (double)m->vocab * (m->embed_dim > 0 ? m->embed_dim : m->hidden);
 	}
 
 	/* bytes per parameter */
@@ -791,8 +798,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.o_b = optimizer_bytes(wl->optimizer, true);
 		}
 		x.b = imax(1, wl->micro_batch);
-		p->global_batch = wl->global_batch > 0 ? wl->global_batch
-						       : (int)dmin(x.b * x.replicas, 2e9);
+		p->global_batch =
+		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
 		{
 			double per_step = x.b * x.replicas;
 			x.micro_batches = dmax(1, floor(p->global_batch / per_step));
@@ -845,8 +852,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
 		if (m->sliding_window > 0)
 			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
-		x.prefill = wl->prompt_tokens * act_infer_token(m, e, x.tp, wl->prompt_tokens,
-								 wl->flash_attention);
+		x.prefill = wl->prompt_tokens *
+			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
 		x.decode_seq[0] = decode_seq_bytes(&x, false);
 		x.decode_seq[1] = decode_seq_bytes(&x, true);
 	}
@@ -875,7 +882,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				double P = x.prefill, mb;
 				k = z->kv_bytes_per_token * x.seq_tokens;
 				X = (z->capacity - z->cuda_context - z->comm_buffers) /
-					    (1 + FRAGMENTATION) -
+					(1 + FRAGMENTATION) -
 				    z->weights;
 				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
 					       : INFINITY;
