@@ -133,9 +133,15 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		    "tensor parallelism of %.0f spans more than the %.0f gpus of one link domain",
 		    w->a, w->b);
 		break;
-	case PW_NO_PRECISION_PEAK:
-		snprintf(buf, size, "the gpu has no %s peak; using its %s peak", dtype_name_d(w->b),
-			 dtype_name_d(w->a));
+	case PW_NO_PRECISION_PEAK: /* a = the dtype whose peak is used, -1 for none; b = asked */
+		if (w->a < 0)
+			snprintf(buf, size,
+				 "the gpu has no %s peak nor any other; compute time is a "
+				 "placeholder",
+				 dtype_name_d(w->b));
+		else
+			snprintf(buf, size, "the gpu has no %s peak; using its %s peak",
+				 dtype_name_d(w->b), dtype_name_d(w->a));
 		break;
 	case PW_PRECISION_WEIGHT_MISMATCH:
 		snprintf(buf, size, "compute precision %s differs from the weight format %s",
