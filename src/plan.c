@@ -515,7 +515,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	double z1 = x->zero >= 1, z2 = x->zero >= 2, z3 = x->zero >= 3;
 	double rne = x->replicas, rex = x->dp; /* ZeRO divisors: non-expert, expert */
 
-	memset(mem, 0, sizeof(*mem));
+	/* every field is written below or here: no memset on this hot path */
+	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
 	if (x->training) {
@@ -726,7 +727,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	double cells;
 	bool fp32;
 
-	memset(&x, 0, sizeof(x));
+	/* fields that not every path sets (no memset of the whole context: hot path) */
+	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = 0;
+	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
+	x.act.lora_attn = x.act.lora_mlp = 0;
+	x.micro_batches = x.b = x.kv_elem_b = 0;
+	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = 0;
+	x.decode_seq[0] = x.decode_seq[1] = 0;
 	p->nwarnings = 0;
 	model_resolve(&s->model, &p->model, &p->shape_assumed);
 	model_count_params(&p->model, &p->counts);
