@@ -130,9 +130,11 @@ static void test_large_space(void **state)
 	s.workload.global_batch = 2048;
 	s.workload.tokens = 15e12;
 	int n = search_run(&s, &opt, res, &st);
-	assert_true(st.evaluated >= 10000);
+	assert_true(st.layouts >= 10000);
+	assert_true(st.evaluated <= st.layouts && st.evaluated > 0);
 	assert_true(n == 3);
-	assert_true(res[0].parallel.tp * res[0].parallel.pp >= 8); /* 405B needs model parallelism */
+	/* 405B's 6.5 TB of model states need sharding: ZeRO-3, or tp x pp of at least 8 */
+	assert_true(res[0].parallel.zero == 3 || res[0].parallel.tp * res[0].parallel.pp >= 8);
 }
 
 static void test_solve(void **state)
