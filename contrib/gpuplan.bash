@@ -47,6 +47,7 @@ model.parallel_block
 model.sliding_window
 model.embed_dim
 model.no_final_norm
+model.dropout
 workload.kind
 workload.precision
 workload.seq_len
@@ -155,6 +156,7 @@ _gpuplan_values()
 	model.norm) echo rmsnorm layernorm ;;
 	model.tied_embeddings | model.attention_bias | model.qkv_bias | model.mlp_bias | \
 		model.qk_norm | model.embedding_norm | model.parallel_block | model.no_final_norm | \
+		model.dropout | \
 		workload.flash_attention | parallel.sequence_parallel) echo true false ;;
 	esac
 }
