@@ -69,11 +69,15 @@ for e in $list; do
 		failed=$((failed + 1))
 	fi
 done
-# `gpuplan fmt` on every shipped scenario: idempotent, and the results never change
-# (issue 5). Only when the whole set is run.
+# `gpuplan check` passes every shipped scenario, and `gpuplan fmt` on each is idempotent
+# and never changes a result (issue 5). Only when the whole set is run.
 if [ $# -eq 0 ]; then
 	for s in $(find scenarios -name '*.yaml' | sort); do
-		if ! "$GPUPLAN" fmt "$s" >$B/fmt1.yaml 2>$B/err ||
+		if ! "$GPUPLAN" check "$s" >$B/out 2>$B/err; then
+			echo "FAIL $s: gpuplan check finds problems"
+			cat $B/out $B/err
+			failed=$((failed + 1))
+		elif ! "$GPUPLAN" fmt "$s" >$B/fmt1.yaml 2>$B/err ||
 			! "$GPUPLAN" fmt $B/fmt1.yaml >$B/fmt2.yaml 2>>$B/err; then
 			echo "FAIL $s: gpuplan fmt failed"
 			cat $B/err
