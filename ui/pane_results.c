@@ -1,0 +1,383 @@
+/* pane_results.c - the Results pane: the per-GPU memory bar against capacity with its
+ * legend, headroom and the fit verdict; time, throughput, latency, cost and energy; the
+ * bottleneck bars with the binding one marked; the warnings. With a baseline pinned each
+ * figure shows its change against it. */
+#include "app.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bars.h"
+
+enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
+
+struct figure {
+	const char *key;   /* as in the JSON report */
+	const char *label;
+	size_t offset;     /* a double in struct plan */
+	enum fig_format fmt;
+	int better;        /* +1 higher is better, -1 lower is better */
+	unsigned applies;  /* APPLIES_* bits */
+};
+
+#define PLAN_OFF(m) offsetof(struct plan, m)
+#define TRAINING APPLIES_TRAINING
+#define INFERENCE APPLIES_INFERENCE
+#define ALL (APPLIES_TRAINING | APPLIES_INFERENCE)
+
+static const struct figure figures[] = {
+	{"time.step_s", "step time", PLAN_OFF(step_s), FMT_SECONDS, -1, TRAINING},
+	{"latency.ttft_s", "ttft", PLAN_OFF(ttft_s), FMT_SECONDS, -1, INFERENCE},
+	{"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
+	{"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1,
+	 TRAINING | APPLIES_OFFLINE},
+	{"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
+	{"compute.mfu", "mfu", PLAN_OFF(mfu), FMT_RATIO, +1, TRAINING},
+	{"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
+	{"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
+	 APPLIES_ONLINE},
+	{"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
+	{"cost.usd_per_hour", "cost per hour", PLAN_OFF(usd_per_hour), FMT_USD, -1,
+	 APPLIES_ONLINE},
+	{"cost.usd_per_million_tokens", "$ per M tokens", PLAN_OFF(usd_per_million_tokens),
+	 FMT_USD, -1, ALL},
+	{"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
+};
+#define NFIGURES ((int)(sizeof(figures) / sizeof(figures[0])))
+
+static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	 "optim",
+						 "activ",   "kv cache", "other"};
+static const char *const mem_keys[MEM_PARTS] = {
+	"memory.per_gpu.weights",     "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
+	"memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
+static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bandwidth",
+						"interconnect", "data i/o"};
+static const char *const bn_keys[BN_COUNT] = {
+	"bottleneck.shares.capacity", "bottleneck.shares.compute",
+	"bottleneck.shares.hbm_bandwidth", "bottleneck.shares.interconnect",
+	"bottleneck.shares.data_io"};
+
+static bool fig_applies(const struct app *a, const struct figure *f)
+{
+	return (f->applies & (1u << a->scn.workload.kind)) != 0;
+}
+
+static double fig_value(const struct plan *p, const struct figure *f)
+{
+	return *(const double *)((const char *)p + f->offset);
+}
+
+/* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
+static void num3(double v, char *buf, size_t size)
+{
+	double m = fabs(v);
+	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : "%.2f", v);
+}
+
+static void fmt_bytes(double v, char *buf, size_t size)
+{
+	units_format_human(UNIT_BYTES, v, 3, buf, size);
+}
+
+static void fig_format(enum fig_format fmt, double v, char *buf, size_t size)
+{
+	char n[48];
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	switch (fmt) {
+	case FMT_SECONDS:
+		units_format_human(UNIT_SECONDS, v, 3, buf, size);
+		break;
+	case FMT_TOKENS:
+		units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+		snprintf(buf, size, "%s tok/s", n);
+		break;
+	case FMT_RATIO:
+		num3(v * 100, n, sizeof(n));
+		snprintf(buf, size, "%s%%", n);
+		break;
+	case FMT_USD:
+		if (fabs(v) >= 1e4) {
+			units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+			snprintf(buf, size, "$%s", n);
+		} else {
+			num3(v, n, sizeof(n));
+			snprintf(buf, size, "$%s", n);
+		}
+		break;
+	case FMT_KWH:
+		if (v >= 1e6) {
+			num3(v / 1e6, n, sizeof(n));
+			snprintf(buf, size, "%s GWh", n);
+		} else if (v >= 1e3) {
+			num3(v / 1e3, n, sizeof(n));
+			snprintf(buf, size, "%s MWh", n);
+		} else {
+			num3(v, n, sizeof(n));
+			snprintf(buf, size, "%s kWh", n);
+		}
+		break;
+	case FMT_COUNT:
+		units_format_human(UNIT_COUNT, v, 3, buf, size);
+		break;
+	case FMT_BYTES:
+		fmt_bytes(v, buf, size);
+		break;
+	}
+}
+
+void pane_results_items(struct app *a)
+{
+	int n = 0;
+
+	a->result_keys[n++] = "memory.per_gpu.total";
+	a->result_keys[n++] = "memory.headroom";
+	for (int i = 0; i < NFIGURES && n < RESULT_MAX_ITEMS; i++)
+		if (fig_applies(a, &figures[i]))
+			a->result_keys[n++] = figures[i].key;
+	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
+		a->result_keys[n++] = bn_keys[b];
+	a->nresult_items = n;
+}
+
+void pane_results_value(const struct app *a, const char *key, char *buf, size_t size)
+{
+	const struct plan *p = &a->plan;
+	const double *mem = &p->mem.weights;
+
+	buf[0] = '\0';
+	if (strcmp(key, "memory.per_gpu.total") == 0)
+		fmt_bytes(p->mem.total, buf, size);
+	else if (strcmp(key, "memory.headroom") == 0)
+		fmt_bytes(p->mem.headroom, buf, size);
+	for (int i = 0; i < MEM_PARTS; i++)
+		if (strcmp(key, mem_keys[i]) == 0)
+			fmt_bytes(mem[i], buf, size);
+	for (int i = 0; i < NFIGURES; i++)
+		if (strcmp(key, figures[i].key) == 0)
+			fig_format(figures[i].fmt, fig_value(p, &figures[i]), buf, size);
+	for (int b = 0; b < BN_COUNT; b++)
+		if (strcmp(key, bn_keys[b]) == 0)
+			snprintf(buf, size, "%.0f%%%s", p->shares[b] * 100,
+				 p->binding == (enum bottleneck)b ? " (binding)" : "");
+}
+
+static bool item_selected(const struct app *a, const char *key)
+{
+	return a->focus == PANE_RESULTS && a->mode != MODE_PICK && a->nresult_items &&
+	       strcmp(a->result_keys[a->sel[PANE_RESULTS]], key) == 0;
+}
+
+/* The change of now against then, with an up or down mark coloured by whether it is an
+ * improvement: "▲ 12%". Nothing when there is no baseline or no change. */
+static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now,
+		       double then, int better)
+{
+	const struct glyphs *g = a->theme.g;
+	double rel;
+	char n[32];
+	int role;
+
+	if (!a->has_baseline || !isfinite(now) || !isfinite(then) || now == then || width < 4)
+		return;
+	role = (now > then) == (better > 0) ? ROLE_GOOD : ROLE_BAD;
+	if (then != 0 && fabs(rel = (now - then) / fabs(then)) < 100) {
+		num3(fabs(rel) * 100, n, sizeof(n));
+		draw_textf(a, w, y, x, width, role, "%s%s%%", now > then ? g->up : g->down, n);
+	} else {
+		draw_textf(a, w, y, x, width, role, "%s", now > then ? g->up : g->down);
+	}
+}
+
+/* One "label  value  change" line; the selected item drawn selected. */
+static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const char *label,
+			const char *value, double now, double then, int better)
+{
+	int width = getmaxx(w);
+	bool sel = item_selected(a, key);
+	int vx = 16, dx = width - 9;
+
+	if (sel) {
+		wattrset(w, a->theme.attr[ROLE_SELECTED]);
+		mvwhline(w, y, 1, ' ', width - 1);
+		wattrset(w, A_NORMAL);
+	}
+	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
+	draw_text(a, w, y, vx, dx - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
+	draw_delta(a, w, y, dx, width - dx, now, then, better);
+}
+
+static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	const struct plan_memory *m = &a->plan.mem;
+	const struct glyphs *g = a->theme.g;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+	double scale = m->capacity > m->total ? m->capacity : m->total;
+	int cells[MEM_PARTS], filled, cap_at = -1, cx = x;
+
+	filled = bars_stack(parts, MEM_PARTS, scale, width, cells);
+	if (m->total > m->capacity && m->capacity > 0)
+		cap_at = bars_marker(m->capacity, scale, width);
+	for (int i = 0; i < MEM_PARTS; i++) {
+		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+		for (int c = 0; c < cells[i]; c++, cx++)
+			mvwaddstr(w, y, cx, cx - x == cap_at ? g->over : g->mem_part[i]);
+	}
+	wattrset(w, a->theme.attr[ROLE_MEM_FREE]);
+	for (int c = filled; c < width; c++, cx++)
+		mvwaddstr(w, y, cx, g->mem_free);
+	wattrset(w, A_NORMAL);
+}
+
+/* The legend flows over as many lines as it needs (at most two); returns lines used. */
+static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	const struct plan_memory *m = &a->plan.mem;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+	int cx = x, line = 0;
+
+	for (int i = 0; i < MEM_PARTS; i++) {
+		char v[32], item[64];
+		int iw;
+		if (!(parts[i] > 0))
+			continue;
+		fmt_bytes(parts[i], v, sizeof(v));
+		snprintf(item, sizeof(item), "%s %s", mem_names[i], v);
+		iw = 1 + text_width(item) + 2;
+		if (cx + iw > x + width + 2 && cx > x) {
+			if (line == 1)
+				break;
+			line++;
+			cx = x;
+		}
+		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+		mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
+		wattrset(w, A_NORMAL);
+		draw_text(a, w, y + line, cx + 1, x + width - cx - 1, ROLE_LABEL, item);
+		cx += iw;
+	}
+	return line + 1;
+}
+
+static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
+{
+	const struct glyphs *g = a->theme.g;
+	int width = getmaxx(w), bx = 16, bw = width - bx - 8, full, eighths;
+	double share = a->plan.shares[b];
+	bool binding = a->plan.binding == (enum bottleneck)b;
+	bool sel = item_selected(a, bn_keys[b]);
+	char pct[16];
+
+	if (sel) {
+		wattrset(w, a->theme.attr[ROLE_SELECTED]);
+		mvwhline(w, y, 1, ' ', width - 1);
+		wattrset(w, A_NORMAL);
+	}
+	draw_text(a, w, y, 2, bx - 3, sel ? ROLE_SELECTED : binding ? ROLE_BINDING : ROLE_LABEL,
+		  bn_labels[b]);
+	if (bw < 4)
+		return;
+	bars_fill(isfinite(share) ? share : 0, bw, &full, &eighths);
+	wattrset(w, a->theme.attr[binding ? ROLE_BINDING : ROLE_BAR]);
+	for (int c = 0; c < full; c++)
+		mvwaddstr(w, y, bx + c, g->bar_full);
+	if (eighths && full < bw && g->bar_eighth[eighths][0])
+		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
+	wattrset(w, A_NORMAL);
+	snprintf(pct, sizeof(pct), "%4.0f%%", isfinite(share) ? share * 100 : 0);
+	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
+	if (binding)
+		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
+}
+
+void pane_results_draw(struct app *a, WINDOW *w)
+{
+	const struct plan *p = &a->plan, *bp = &a->base_plan;
+	const struct glyphs *g = a->theme.g;
+	int height = getmaxy(w), width = getmaxx(w), y = 1, x = 2, inner = width - 4;
+	char v[64], c[64], right[48];
+
+	werase(w);
+	/* the column separator down the left edge */
+	for (int r = 1; r < height; r++)
+		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
+	snprintf(right, sizeof(right), "%s %s", p->mem.fits ? "fits" : "does not fit",
+		 p->mem.fits ? g->ok : g->bad);
+	draw_header(a, w, PANE_RESULTS, "Results", right);
+	if (!a->theme.color && !p->mem.fits)
+		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
+			  ROLE_HEADER_FOCUS, right);
+
+	/* memory */
+	fmt_bytes(p->mem.total, v, sizeof(v));
+	fmt_bytes(p->mem.capacity, c, sizeof(c));
+	{
+		char line[160];
+		snprintf(line, sizeof(line), "%s of %s", v, c);
+		draw_figure(a, w, y, "memory.per_gpu.total", "memory/gpu", line, p->mem.total,
+			    bp->mem.total, -1);
+	}
+	y++;
+	if (y < height)
+		draw_memory_bar(a, w, y++, x, inner);
+	if (y < height)
+		y += draw_memory_legend(a, w, y, x, inner);
+	if (y < height) {
+		char line[160];
+		fmt_bytes(p->mem.headroom, v, sizeof(v));
+		if (p->mem.capacity > 0)
+			snprintf(line, sizeof(line), "%s (%.0f%%)", v,
+				 p->mem.headroom / p->mem.capacity * 100);
+		else
+			snprintf(line, sizeof(line), "%s", v);
+		draw_figure(a, w, y, "memory.headroom", "headroom", line, p->mem.headroom,
+			    bp->mem.headroom, +1);
+		draw_text(a, w, y, width - 9, 8, p->mem.fits ? ROLE_GOOD : ROLE_BAD,
+			  p->mem.fits ? g->ok : g->bad);
+		if (a->has_baseline && bp->mem.fits != p->mem.fits)
+			draw_text(a, w, y, width - 9, 8, p->mem.fits ? ROLE_GOOD : ROLE_BAD,
+				  p->mem.fits ? "now fits" : "no fit");
+		y++;
+	}
+
+	/* time, throughput, latency, cost, energy */
+	for (int i = 0; i < NFIGURES && y < height; i++) {
+		const struct figure *f = &figures[i];
+		if (!fig_applies(a, f))
+			continue;
+		fig_format(f->fmt, fig_value(p, f), v, sizeof(v));
+		if (f->fmt == FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && inner > 36) {
+			char per[32];
+			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per, sizeof(per));
+			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
+		}
+		draw_figure(a, w, y++, f->key, f->label, v, fig_value(p, f), fig_value(bp, f),
+			    f->better);
+	}
+
+	/* bottlenecks */
+	if (y < height) {
+		draw_text(a, w, y, 1, width - 2, ROLE_HEADER, "bottlenecks");
+		if (p->nwarnings)
+			draw_textf(a, w, y, width - 13, 12, ROLE_WARN, "%2d warning%s",
+				   p->nwarnings, p->nwarnings == 1 ? " " : "s");
+		y++;
+	}
+	for (int b = 0; b < BN_COUNT && y < height; b++)
+		draw_bottleneck(a, w, y++, b);
+
+	/* warnings, as many as there is room for */
+	for (int i = 0; i < p->nwarnings && y < height; i++) {
+		char msg[256];
+		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+		draw_textf(a, w, y++, 1, width - 2, ROLE_WARN, "! %s", msg);
+	}
+	wnoutrefresh(w);
+}
