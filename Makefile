@@ -23,6 +23,7 @@ ALL_CFLAGS  = $(STDFLAGS) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -DGPUPLAN_VERSION='"
 LDFLAGS  ?=
 
 B = build
+BIN = gpuplan
 CORE_SRC = $(sort $(wildcard src/*.c))
 UI_SRC   = $(sort $(wildcard ui/*.c))
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
@@ -43,9 +44,9 @@ Q = @
 msg = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-all: gpuplan
+all: $(BIN)
 
-gpuplan: $(B)/libgpuplan.a $(UI_OBJ)
+$(BIN): $(B)/libgpuplan.a $(UI_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(UI_OBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
 
@@ -100,10 +101,21 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory check
 
-check: gpuplan $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
-	@sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
+# Shell tests run the program named by $GPUPLAN, so the sanitizer build tests its own.
+check: $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
+	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
-bench: gpuplan $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+# The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+asan:
+	@$(MAKE) --no-print-directory B=build-asan BIN=build-asan/gpuplan \
+		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+
+# Memcheck over the reports of every shipped scenario.
+valgrind: $(BIN)
+	@GPUPLAN=./$(BIN) sh tests/valgrind.sh
+
+bench: $(BIN) $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 	@for b in $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%); do $$b || exit 1; done
 	@sh tests/bench/process.sh
 
@@ -113,7 +125,7 @@ fuzz:
 format-check:
 	@clang-format --dry-run --Werror src/*.c src/*.h ui/*.c ui/*.h
 
-install: gpuplan
+install: $(BIN)
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \
 		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
 	cp -f gpuplan $(DESTDIR)$(PREFIX)/bin/gpuplan
@@ -132,9 +144,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf $(B) gpuplan
+	rm -rf build build-asan build-fuzz gpuplan
 
-.PHONY: all deps run test check bench fuzz format-check install uninstall clean
+.PHONY: all deps run test check asan valgrind bench fuzz format-check install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -122,7 +122,7 @@ int file_write_atomic(const char *path, const char *data, size_t len, struct gp_
 	/* make the rename itself durable */
 	slash = strrchr(path, '/');
 	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path ? slash - path : 1), path);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash > path ? slash - path : 1), path);
 	else
 		snprintf(dir, sizeof(dir), ".");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -56,6 +56,10 @@ struct model {
 	bool embedding_norm;  /* a norm right after the embedding (BLOOM) */
 	bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon) */
 	int sliding_window;   /* tokens one layer attends to; 0 = all */
+	int embed_dim;        /* token embedding width when it differs from hidden, with a
+			       * project_in/project_out pair (OPT-350m word_embed_proj_dim);
+			       * 0 = hidden */
+	bool no_final_norm;   /* no norm after the last layer (OPT-350m, post-LN) */
 };
 
 /* Parameter counts in parameters (not bytes). */
@@ -65,22 +69,35 @@ struct model_params {
 	double embedding;  /* input embedding (+ learned positions) */
 	double head;       /* output projection; 0 when tied */
 	double attention;  /* one layer's attention matrices, biases and q/k norms */
-	double mlp;        /* one dense layer's MLP */
+	double mlp;        /* one dense layer's MLP; 0 when every layer is MoE */
 	double expert;     /* one routed expert */
 	double router;     /* one MoE layer's router */
+	double shared;     /* one MoE layer's shared experts, all of them */
 	double norms;      /* one layer's norms */
-	double largest_layer; /* the largest single layer (DeepSpeed's ZeRO-3 prefetch buckets) */
+	double final_norm; /* outside the layers besides embedding and head: the final norm
+			    * (and OPT-350m's project_out) */
+	double largest_layer; /* the largest single module's own parameters, as DeepSpeed's
+			       * ZeRO-3 estimator counts it (largest_layer_params: usually the
+			       * embedding or a single projection matrix) */
 };
 
 /* Fills out with the architecture the plan uses: the shape fields as given, or, for a
- * model given only by `params`, the standard shape documented in model.c (a Llama-style
- * decoder whose count matches params). *assumed (when not NULL) says whether the shape was
- * assumed. kv_heads and head_dim are filled in from their defaults. Never fails. */
+ * model given only by `params` (params > 0 with layers or hidden missing), the standard
+ * shape documented in model.c (a Llama-style decoder whose count matches params; params is
+ * kept, so the reported total is exactly params). *assumed (when not NULL) says whether
+ * the shape was assumed. kv_heads, head_dim, norms_per_layer and moe.shared_ffn are filled
+ * in from their defaults. in and out may be the same. Never fails. */
 void model_resolve(const struct model *in, struct model *out, bool *assumed);
 
-/* Exact parameter counts of a resolved model. When m->params is set and the shape was
- * given too, total is m->params and the other figures are scaled to match. */
+/* Exact parameter counts of a resolved model (defaults are applied here too, but a model
+ * given only by params counts nothing until model_resolve gives it a shape). When
+ * m->params is set and the shape was given too, total is m->params and the other figures
+ * are scaled to match. Pure arithmetic: no allocation, no loop over layers. */
 void model_count_params(const struct model *m, struct model_params *out);
+
+/* How many layers have a mixture-of-experts MLP (0 for a dense model); the others have a
+ * dense MLP of size ffn. */
+int model_moe_layers(const struct model *m);
 
 /* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
  * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */

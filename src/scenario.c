@@ -95,6 +95,10 @@ const struct field scenario_fields[] = {
 		   "attention and MLP side by side (GPT-J, Falcon)"),
 	INT_FIELD("model.sliding_window", model.sliding_window, 0, 1e8, 0,
 		  "tokens one layer attends to (0 = all)"),
+	INT_FIELD("model.embed_dim", model.embed_dim, 0, 1048576, 0,
+		  "embedding width when projected to hidden (OPT-350m; 0 = hidden)"),
+	BOOL_FIELD("model.no_final_norm", model.no_final_norm, 0,
+		   "no norm after the last layer (OPT-350m)"),
 
 	ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 		   "train | finetune | online | offline"),

@@ -189,6 +189,12 @@ static int shortest(double x, char *buf, size_t size)
 {
 	int n = 0;
 
+	/* %g writes 80 as "8e+01" at one digit: prefer a form without an exponent */
+	for (int prec = 1; prec <= 17; prec++) {
+		n = snprintf(buf, size, "%.*g", prec, x);
+		if (!strchr(buf, 'e') && strtod(buf, NULL) == x)
+			return n;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		n = snprintf(buf, size, "%.*g", prec, x);
 		if (strtod(buf, NULL) == x)

@@ -1,0 +1,319 @@
+/* model.c - a transformer's architecture and its exact parameter count.
+ *
+ * The counts follow the modules of the Hugging Face implementations, matrix by matrix
+ * (modeling_llama.py, modeling_mistral.py, modeling_mixtral.py, modeling_qwen2.py,
+ * modeling_qwen3.py, modeling_qwen3_moe.py, modeling_gemma2.py, modeling_phi3.py,
+ * modeling_gpt2.py, modeling_falcon.py, modeling_opt.py, modeling_bloom.py and DeepSeek's
+ * modeling_deepseek.py). A fused projection (Phi-3's qkv_proj and gate_up_proj, GPT-2's
+ * c_attn, Falcon's and BLOOM's query_key_value) holds the same parameters as the separate
+ * ones, so it is counted as if separate.
+ */
+#include "model.h"
+
+#include <math.h>
+
+/* The standard shape for a model given only by its size: a Llama-style decoder as in
+ * Touvron et al. 2023 (LLaMA, Table 2; Llama 2, Table 1) and Meta's modeling_llama.py:
+ * - SwiGLU MLP (3 matrices), RMSNorm (2 per layer + a final one), rotary positions, no
+ *   biases, untied input and output embeddings, the 32000-token Llama vocabulary;
+ * - head_dim 128, heads = hidden / 128, kv_heads = heads (no GQA);
+ * - ffn = 8/3 x hidden rounded up to a multiple of 256 (Llama's multiple_of = 256: 4096 ->
+ *   11008, 5120 -> 13824, 8192 -> 22016);
+ * - hidden a multiple of 128 and layers such that hidden / layers lies between 96 and 136,
+ *   the span of the Llama family (7B 4096/32 = 128, 13B 5120/40 = 128, 33B 6656/60 = 111,
+ *   65B and Llama 2 70B 8192/80 = 102, Llama 3.1 405B 16384/126 = 130).
+ * Among those shapes the one whose exact count is closest to params is taken; a tie goes
+ * to the aspect nearest 128, then to the narrower model. Given 6,738,415,616 (Llama 2 7B)
+ * it returns Llama 2 7B's shape exactly. */
+#define STD_VOCAB	 32000
+#define STD_HEAD_DIM	 128
+#define STD_FFN_MULTIPLE 256
+#define STD_ASPECT	 128.0
+#define STD_ASPECT_MIN	 96
+#define STD_ASPECT_MAX	 136
+#define STD_MAX_HIDDEN_K 1024 /* hidden up to 131072 */
+
+static int std_ffn(int hidden)
+{
+	int ffn = (8 * hidden + 2) / 3; /* ceil(8/3 x hidden) */
+	return (ffn + STD_FFN_MULTIPLE - 1) / STD_FFN_MULTIPLE * STD_FFN_MULTIPLE;
+}
+
+static void std_shape(double params, struct model *out)
+{
+	double best_err = INFINITY, best_pen = INFINITY;
+	int best_h = STD_HEAD_DIM, best_l = 1;
+
+	for (int k = 1; k <= STD_MAX_HIDDEN_K; k++) {
+		double h = (double)k * STD_HEAD_DIM;
+		double ffn = std_ffn(k * STD_HEAD_DIM);
+		/* Per layer: q, k, v, o (4 h^2), gate/up/down (3 h ffn), two RMSNorm weights. */
+		double per_layer = 4 * h * h + 3 * h * ffn + 2 * h;
+		/* Embedding and untied head (2 V h) and the final norm (h). */
+		double fixed = 2.0 * STD_VOCAB * h + h;
+		int lo = (int)ceil(h / STD_ASPECT_MAX), hi = (int)floor(h / STD_ASPECT_MIN);
+		double exact;
+		int cand[2];
+
+		if (fixed + lo * per_layer - params > best_err)
+			break; /* wider models only count more from here on */
+		if (lo < 1)
+			lo = 1;
+		if (hi < lo)
+			hi = lo;
+		exact = (params - fixed) / per_layer;
+		cand[0] = exact < lo ? lo : exact > hi ? hi : (int)floor(exact);
+		cand[1] = cand[0] < hi ? cand[0] + 1 : cand[0];
+		for (int i = 0; i < 2; i++) {
+			double err = fabs(fixed + cand[i] * per_layer - params);
+			double pen = fabs(log(h / cand[i] / STD_ASPECT));
+			if (err < best_err || (err == best_err && pen < best_pen)) {
+				best_err = err;
+				best_pen = pen;
+				best_h = k * STD_HEAD_DIM;
+				best_l = cand[i];
+			}
+		}
+	}
+	out->layers = best_l;
+	out->hidden = best_h;
+	out->heads = best_h / STD_HEAD_DIM;
+	out->kv_heads = out->heads;
+	out->head_dim = STD_HEAD_DIM;
+	out->ffn = std_ffn(best_h);
+	out->vocab = STD_VOCAB;
+	out->mlp = MLP_GATED;
+	out->norm = NORM_RMSNORM;
+	out->tied_embeddings = false;
+	out->attention_bias = false;
+	out->qkv_bias = false;
+	out->mlp_bias = false;
+	out->qk_norm = false;
+	out->norms_per_layer = 2;
+	out->position_embeddings = 0;
+	out->embedding_norm = false;
+	out->parallel_block = false;
+	out->embed_dim = 0;
+	out->no_final_norm = false;
+	out->moe = (struct moe_shape){0};
+	out->mla = (struct mla_shape){0};
+}
+
+/* The defaults of the shape fields: kv_heads = heads; head_dim = hidden / heads, or for
+ * MLA the query/key head size nope + rope (modeling_deepseek.py's q_head_dim); two norms a
+ * layer (pre-attention and pre-MLP), one for a parallel block (GPT-J, Falcon-7B's single
+ * input_layernorm); a shared expert as wide as a routed one. */
+static void fill_defaults(struct model *m)
+{
+	if (!m->kv_heads)
+		m->kv_heads = m->heads;
+	if (!m->head_dim) {
+		if (m->mla.kv_rank)
+			m->head_dim = m->mla.nope_dim + m->mla.rope_dim;
+		else if (m->heads)
+			m->head_dim = m->hidden / m->heads;
+	}
+	if (!m->norms_per_layer)
+		m->norms_per_layer = m->parallel_block ? 1 : 2;
+	if (m->moe.shared && !m->moe.shared_ffn)
+		m->moe.shared_ffn = m->moe.expert_ffn;
+}
+
+void model_resolve(const struct model *in, struct model *out, bool *assumed)
+{
+	bool std = in->params > 0 && (in->layers <= 0 || in->hidden <= 0);
+
+	*out = *in;
+	if (std)
+		std_shape(in->params, out);
+	fill_defaults(out);
+	if (assumed)
+		*assumed = std;
+}
+
+int model_moe_layers(const struct model *m)
+{
+	int n;
+
+	if (m->moe.experts <= 0 || m->layers <= 0)
+		return 0;
+	n = m->layers - (m->moe.dense_layers > 0 ? m->moe.dense_layers : 0);
+	return n > 0 ? n : 0;
+}
+
+/* A norm over width features: RMSNorm has a weight, LayerNorm a weight and a bias. */
+static double norm_params(const struct model *m, double width)
+{
+	return m->norm == NORM_LAYERNORM ? 2 * width : width;
+}
+
+/* One MLP of intermediate size ffn: gate, up and down (SwiGLU, Shazeer 2020) or up and
+ * down (GELU); biases, where present, on each matrix's output. */
+static double mlp_params(const struct model *m, double ffn)
+{
+	double h = m->hidden;
+
+	if (m->mlp == MLP_GATED)
+		return 3 * h * ffn + (m->mlp_bias ? 2 * ffn + h : 0);
+	return 2 * h * ffn + (m->mlp_bias ? ffn + h : 0);
+}
+
+/* The largest single matrix of one layer's MLP of size ffn, with its bias. */
+static double mlp_largest(const struct model *m, double ffn)
+{
+	return m->hidden * ffn + (m->mlp_bias ? ffn : 0);
+}
+
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* One layer's attention; *largest gets its largest single matrix. */
+static double attention_params(const struct model *m, double *largest)
+{
+	double h = m->hidden, heads = m->heads;
+
+	if (m->mla.kv_rank) {
+		/* Multi-head latent attention, DeepSeek-V2 paper Section 2.1 and
+		 * modeling_deepseek.py DeepseekV3Attention: queries through a low-rank
+		 * q_a_proj, q_a_layernorm, q_b_proj (or one q_proj when q_lora_rank is
+		 * null); keys and values through kv_a_proj_with_mqa (the latent plus the
+		 * shared rotary key), kv_a_layernorm and kv_b_proj; then o_proj. Biases
+		 * (attention_bias) sit on q_a_proj, kv_a_proj_with_mqa and o_proj only. */
+		const struct mla_shape *a = &m->mla;
+		double qk = a->nope_dim + a->rope_dim;
+		double q, kv_a, kv_b, o, n = 0;
+
+		if (a->q_rank) {
+			double q_a = h * a->q_rank, q_b = (double)a->q_rank * heads * qk;
+			q = q_a + norm_params(m, a->q_rank) + q_b;
+			if (m->attention_bias)
+				q += a->q_rank;
+			n = max2(q_a, q_b);
+		} else {
+			q = h * heads * qk;
+			n = q;
+		}
+		kv_a = h * (a->kv_rank + a->rope_dim) +
+		       (m->attention_bias ? a->kv_rank + a->rope_dim : 0);
+		kv_b = (double)a->kv_rank * heads * (a->nope_dim + a->v_dim);
+		o = heads * a->v_dim * h + (m->attention_bias ? h : 0);
+		*largest = max2(max2(n, kv_a), max2(kv_b, o));
+		return q + kv_a + norm_params(m, a->kv_rank) + kv_b + o;
+	}
+
+	/* q, k, v and o with grouped-query attention (Ainslie et al. 2023): k and v have
+	 * kv_heads heads. head_dim may differ from hidden / heads (Gemma 2: 3584 / 16 heads
+	 * with head_dim 256; Qwen3). */
+	double qd = heads * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
+	double p = h * qd + 2 * h * kvd + qd * h;
+
+	if (m->attention_bias) /* Llama's attention_bias, GPT-2, OPT, BLOOM: q, k, v, o */
+		p += qd + 2 * kvd + h;
+	else if (m->qkv_bias) /* Qwen2: q, k and v only (modeling_qwen2.py) */
+		p += qd + 2 * kvd;
+	if (m->qk_norm) /* Qwen3 q_norm and k_norm: one RMSNorm over head_dim each */
+		p += 2 * norm_params(m, m->head_dim);
+	*largest = max2(h * qd + (m->attention_bias || m->qkv_bias ? qd : 0),
+			qd * h + (m->attention_bias ? h : 0));
+	return p;
+}
+
+void model_count_params(const struct model *in, struct model_params *out)
+{
+	struct model mm = *in;
+	const struct model *m = &mm;
+	double h, e, attn_largest = 0, largest;
+	int moe_layers, dense_layers, experts, active;
+
+	fill_defaults(&mm);
+	*out = (struct model_params){0};
+	h = m->hidden;
+	e = m->embed_dim > 0 ? m->embed_dim : h;
+	moe_layers = model_moe_layers(m);
+	dense_layers = (m->layers > 0 ? m->layers : 0) - moe_layers;
+	experts = moe_layers ? m->moe.experts : 0;
+	active = m->moe.active < experts ? m->moe.active : experts;
+	if (active < 0)
+		active = 0;
+
+	/* Token embedding (vocab x embed width), learned absolute positions (GPT-2 wpe,
+	 * OPT embed_positions, always hidden wide), BLOOM's word_embeddings_layernorm and
+	 * OPT's project_in when the embedding is narrower than hidden. */
+	out->embedding = (double)m->vocab * e + (double)m->position_embeddings * h;
+	if (m->embedding_norm)
+		out->embedding += norm_params(m, h);
+	if (e != h)
+		out->embedding += e * h;
+	out->head = m->tied_embeddings ? 0 : (double)m->vocab * e;
+	out->final_norm = (m->no_final_norm ? 0 : norm_params(m, h)) + (e != h ? h * e : 0);
+
+	out->attention = attention_params(m, &attn_largest);
+	out->norms = m->norms_per_layer * norm_params(m, h);
+	out->mlp = dense_layers > 0 ? mlp_params(m, m->ffn) : 0;
+	if (experts) {
+		/* Each routed expert is an MLP of expert_ffn (Mixtral's w1/w2/w3, DeepSeek's
+		 * DeepseekV3MLP); the router is a bias-free hidden x experts linear gate. Shared
+		 * experts (DeepSeek-V2 Section 2.2) are counted per expert: DeepSeek builds
+		 * them as one MLP of n_shared x moe_intermediate_size, the same count. */
+		out->expert = mlp_params(m, m->moe.expert_ffn);
+		out->router = h * experts;
+		out->shared =
+		    m->moe.shared > 0 ? m->moe.shared * mlp_params(m, m->moe.shared_ffn) : 0;
+	}
+
+	out->total = out->embedding + out->head + out->final_norm +
+		     (m->layers > 0 ? m->layers : 0) * (out->attention + out->norms) +
+		     dense_layers * out->mlp +
+		     moe_layers * (experts * out->expert + out->router + out->shared);
+	/* Active per token: everything but the routed experts a token does not visit
+	 * (Mixtral paper Section 2: 13B of 47B; DeepSeek-V3 report: 37B of 671B). */
+	out->active = out->total - (double)moe_layers * (experts - active) * out->expert;
+
+	/* DeepSpeed's estimate_zero3_model_states_mem_needs_all_live takes the largest
+	 * sum of one module's own parameters (p.numel() over m.parameters(recurse=False)):
+	 * an embedding, the head, or one linear layer. */
+	largest = max2((double)m->vocab * e, (double)m->position_embeddings * h);
+	largest = max2(largest, attn_largest);
+	if (dense_layers > 0)
+		largest = max2(largest, mlp_largest(m, m->ffn));
+	if (experts) {
+		largest = max2(largest, mlp_largest(m, m->moe.expert_ffn));
+		largest = max2(largest, out->router);
+		if (m->moe.shared > 0)
+			largest = max2(largest,
+				       mlp_largest(m, (double)m->moe.shared * m->moe.shared_ffn));
+	}
+	out->largest_layer = largest;
+
+	/* A size given with the shape wins; the parts keep their proportions. */
+	if (m->params > 0 && out->total > 0) {
+		double f = m->params / out->total;
+		out->total = m->params;
+		out->active *= f;
+		out->embedding *= f;
+		out->head *= f;
+		out->attention *= f;
+		out->mlp *= f;
+		out->expert *= f;
+		out->router *= f;
+		out->shared *= f;
+		out->norms *= f;
+		out->final_norm *= f;
+		out->largest_layer *= f;
+	}
+}
+
+double model_kv_elems_per_token_layer(const struct model *m)
+{
+	int kv = m->kv_heads ? m->kv_heads : m->heads;
+	int hd = m->head_dim ? m->head_dim : (m->heads ? m->hidden / m->heads : 0);
+
+	/* MLA caches the compressed latent c_KV (kv_rank) and the shared rotary key
+	 * (rope_dim) per token (DeepSeek-V2 paper Section 2.1.2, Table 1). */
+	if (m->mla.kv_rank)
+		return (double)m->mla.kv_rank + m->mla.rope_dim;
+	/* One key and one value vector per KV head. */
+	return 2.0 * kv * hd;
+}

@@ -1,0 +1,462 @@
+#include "search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Layout rules follow Megatron-LM's (Narayanan et al. 2021, Section 3): tensor parallelism
+ * inside a node (its all-reduces need NVLink), pipeline stages across nodes, data
+ * parallelism over what is left; tp must divide the attention heads. */
+
+#define MAX_DIV 64
+
+static int divisors(int n, int *out, int max)
+{
+	int k = 0;
+	for (int d = 1; d <= n && k < max; d++)
+		if (n % d == 0)
+			out[k++] = d;
+	return k;
+}
+
+/* Pipeline depths worth trying: divisors of the layer count and powers of two (stages may
+ * hold uneven layer counts, as Llama 3 405B's 126 layers on 16 stages do). */
+static int pipeline_depths(int layers, int *out, int max)
+{
+	int k = 0;
+	for (int d = 1; d <= layers && k < max; d++) {
+		bool pow2 = (d & (d - 1)) == 0;
+		if (layers % d == 0 || pow2)
+			out[k++] = d;
+	}
+	return k;
+}
+
+/* Whether a planned scenario meets what it asks for. */
+static bool meets_target(const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+
+	if (!p->mem.fits)
+		return false;
+	if (w->deadline_s > 0 && isfinite(p->total_s) && p->total_s > w->deadline_s)
+		return false;
+	if (w->kind == WL_ONLINE || w->kind == WL_OFFLINE) {
+		if (w->slo.ttft_s > 0 && isfinite(p->ttft_s) && p->ttft_s > w->slo.ttft_s)
+			return false;
+		if (w->slo.tpot_s > 0 && isfinite(p->tpot_s) && p->tpot_s > w->slo.tpot_s)
+			return false;
+		if (w->kind == WL_ONLINE && w->requests_per_day > 0 && isfinite(p->gpus_required) &&
+		    p->gpus_required > s->hardware.count)
+			return false;
+	}
+	return true;
+}
+
+/* Lower is better: seconds per token processed, or USD per token. */
+static double score_of(const struct scenario *s, const struct plan *p, enum search_by by)
+{
+	double tps = p->tokens_per_s;
+
+	if (!isfinite(tps) || tps <= 0)
+		return INFINITY;
+	if (by == SEARCH_BY_COST)
+		return s->hardware.count * s->hardware.gpu.price_per_hour / 3600.0 / tps;
+	return 1.0 / tps;
+}
+
+struct ranking {
+	struct search_result *out;
+	int n, cap;
+	struct search_stats *stats;
+	enum search_by by;
+};
+
+static bool better(const struct search_result *a, const struct search_result *b)
+{
+	if (a->meets_target != b->meets_target)
+		return a->meets_target;
+	return a->score < b->score;
+}
+
+/* Inserts the candidate in s / p if it ranks among the best. */
+static void consider(struct ranking *r, const struct scenario *s, const struct plan *p)
+{
+	struct search_result c;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.meets_target = meets_target(s, p);
+	c.score = score_of(s, p, r->by);
+	if (!isfinite(c.score))
+		return;
+	if (r->n == r->cap && !better(&c, &r->out[r->n - 1]))
+		return;
+	snprintf(c.gpu, sizeof(c.gpu), "%s", s->hardware.gpu.id);
+	c.count = s->hardware.count;
+	c.parallel = s->parallel;
+	c.parallel.dp = p->dp;
+	c.micro_batch = s->workload.micro_batch;
+	c.recompute = s->workload.recompute;
+	c.batch = s->workload.batch;
+	c.weights = s->workload.weights;
+	c.kv_cache = s->workload.kv_cache;
+	c.plan = *p;
+	i = r->n < r->cap ? r->n++ : r->cap - 1;
+	while (i > 0 && better(&c, &r->out[i - 1])) {
+		r->out[i] = r->out[i - 1];
+		i--;
+	}
+	r->out[i] = c;
+}
+
+/* Computes memory, and time only for what fits. Returns whether it fit. */
+static bool evaluate(struct ranking *r, const struct scenario *s, struct plan *p)
+{
+	r->stats->evaluated++;
+	plan_compute_memory(s, p);
+	if (!p->mem.fits)
+		return false;
+	r->stats->fitting++;
+	r->stats->timed++;
+	plan_compute_time(s, p);
+	consider(r, s, p);
+	return true;
+}
+
+struct space {
+	bool full; /* every option; false: the reduced set used across hardware */
+	bool cross_node_tp;
+};
+
+static void search_training(struct ranking *r, struct scenario *s, const struct space *sp,
+			    struct plan *p)
+{
+	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV];
+	int heads, layers, count = s->hardware.count, node = s->hardware.gpu.gpus_per_node;
+	int ntp, npp, nep = 1, gb = s->workload.global_batch;
+	static const int vstages[] = {1, 2, 4};
+	static const enum recompute rcs[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+	const struct model *m;
+
+	plan_compute_memory(s, p); /* resolves the shape (an assumed one, too) */
+	m = &p->model;
+	heads = m->heads > 0 ? m->heads : 1;
+	layers = m->layers > 0 ? m->layers : 1;
+	ntp = divisors(heads, tps, MAX_DIV);
+	npp = pipeline_depths(layers, pps, MAX_DIV);
+	if (m->moe.experts > 0)
+		nep = divisors(m->moe.experts, eps, MAX_DIV);
+	else
+		eps[0] = 1;
+	if (node < 1)
+		node = 1;
+
+	for (int a = 0; a < ntp; a++) {
+		int tp = tps[a];
+		if (tp > count || (!sp->cross_node_tp && tp > node))
+			continue;
+		for (int b = 0; b < npp; b++) {
+			int pp = pps[b];
+			if ((long)tp * pp > count)
+				break;
+			for (int c = 0; c < nep; c++) {
+				int ep = eps[c];
+				long span = (long)tp * pp * ep;
+				if (span > count || count % span)
+					continue;
+				int dp = (int)(count / span);
+				s->parallel.tp = tp;
+				s->parallel.pp = pp;
+				s->parallel.ep = ep;
+				s->parallel.dp = dp;
+				for (int v = 0; v < (sp->full ? 3 : 1); v++) {
+					int vs = vstages[v];
+					if (vs > 1 && (pp < 2 || layers % (pp * vs)))
+						continue;
+					s->parallel.virtual_stages = vs;
+					for (int z = 0; z <= 3; z++) {
+						if (!sp->full && z != 1 && z != 3)
+							continue;
+						s->parallel.zero = z;
+						for (int o = 0; o < 3; o++) {
+							if (o && (!sp->full || z == 0))
+								continue;
+							if (o == OFFLOAD_OPTIMIZER_PARAMS && z != 3)
+								continue;
+							s->parallel.offload = (enum offload)o;
+							for (int q = 0; q < (tp > 1 ? 2 : 1); q++) {
+								if (!sp->full && q == 0 && tp > 1)
+									continue;
+								s->parallel.sequence_parallel = q;
+								for (int k = 0; k < 3; k++) {
+									if (!sp->full && k == 0)
+										continue;
+									s->workload.recompute = rcs[k];
+									/* a larger micro-batch never needs less
+									 * memory: stop at the first that fails */
+									for (int mb = 1; mb <= 256; mb *= 2) {
+										if (gb && gb % ((long)mb * dp))
+											break;
+										if (!gb && mb > 64)
+											break;
+										s->workload.micro_batch = mb;
+										if (!evaluate(r, s, p))
+											break;
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+static void search_inference(struct ranking *r, struct scenario *s, const struct space *sp,
+			     struct plan *p)
+{
+	int tps[MAX_DIV];
+	int count = s->hardware.count, node = s->hardware.gpu.gpus_per_node, ntp;
+	enum dtype weights0 = s->workload.weights, kv0 = s->workload.kv_cache;
+	enum dtype wopts[4] = {weights0, DTYPE_FP8, DTYPE_INT8, DTYPE_INT4};
+	enum dtype kopts[2] = {kv0, DTYPE_FP8};
+
+	plan_compute_memory(s, p);
+	ntp = divisors(p->model.heads > 0 ? p->model.heads : 1, tps, MAX_DIV);
+	if (node < 1)
+		node = 1;
+	for (int a = 0; a < ntp; a++) {
+		int tp = tps[a];
+		if (tp > count || (!sp->cross_node_tp && tp > node))
+			continue;
+		for (int pp = 1; (long)pp * tp <= count && pp <= 64; pp *= 2) {
+			if (count % (tp * pp))
+				continue;
+			s->parallel.tp = tp;
+			s->parallel.pp = pp;
+			s->parallel.ep = 1;
+			s->parallel.dp = count / (tp * pp);
+			for (int w = 0; w < 4; w++) {
+				if (w && wopts[w] == weights0)
+					continue;
+				if (w && !sp->full)
+					break;
+				s->workload.weights = wopts[w];
+				for (int k = 0; k < 2; k++) {
+					if (k && (kopts[k] == kv0 || !sp->full))
+						continue;
+					s->workload.kv_cache = kopts[k];
+					evaluate(r, s, p);
+				}
+			}
+		}
+	}
+	s->workload.weights = weights0;
+	s->workload.kv_cache = kv0;
+}
+
+static void search_layouts(struct ranking *r, struct scenario *s, const struct space *sp,
+			   struct plan *p)
+{
+	if (s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE)
+		search_inference(r, s, sp, p);
+	else
+		search_training(r, s, sp, p);
+}
+
+int search_run(const struct scenario *s0, const struct search_options *opt,
+	       struct search_result *out, struct search_stats *stats)
+{
+	struct scenario s = *s0;
+	struct plan p;
+	struct search_stats dummy;
+	struct ranking r;
+	struct space sp = {.full = !opt->hardware, .cross_node_tp = opt->cross_node_tp};
+
+	if (!stats)
+		stats = &dummy;
+	memset(stats, 0, sizeof(*stats));
+	r.out = out;
+	r.n = 0;
+	r.cap = opt->top > 0 ? opt->top : 1;
+	r.stats = stats;
+	r.by = opt->by;
+
+	if (!opt->hardware || !opt->cat) {
+		search_layouts(&r, &s, &sp, &p);
+		return r.n;
+	}
+	int max = opt->max_gpus > 0 ? opt->max_gpus : 4096;
+	for (int g = 0; g < opt->cat->ngpus; g++) {
+		const struct gpu *gpu = &opt->cat->gpus[g];
+		if (gpu->peak_flops[s0->workload.precision] <= 0)
+			continue;
+		s = *s0;
+		s.hardware.gpu = *gpu;
+		int node = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 1;
+		/* powers of two within a node, then whole nodes doubling */
+		for (int count = 1; count <= max; count = count < node && count * 2 > node ?
+								  node : count * 2) {
+			s.hardware.count = count;
+			search_layouts(&r, &s, &sp, &p);
+		}
+	}
+	return r.n;
+}
+
+void search_apply(struct scenario *s, const struct catalog *cat, const struct search_result *r)
+{
+	if (strcmp(s->hardware.gpu.id, r->gpu) != 0 && cat) {
+		const struct gpu *g = catalog_find_gpu(cat, r->gpu);
+		if (g)
+			s->hardware.gpu = *g;
+	}
+	s->hardware.count = r->count;
+	s->parallel = r->parallel;
+	s->workload.micro_batch = r->micro_batch;
+	s->workload.recompute = r->recompute;
+	s->workload.batch = r->batch;
+	s->workload.weights = r->weights;
+	s->workload.kv_cache = r->kv_cache;
+}
+
+/* Sets a numeric field through the field table (its text form reads back exactly). */
+static int set_number(struct scenario *s, const struct field *f, double v)
+{
+	char buf[64];
+	if (f->type == FIELD_INT)
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	else
+		units_format(f->unit, v, buf, sizeof(buf));
+	return scenario_field_set(s, NULL, f, buf, NULL);
+}
+
+/* GPUs come in multiples of one model replica's tp x pp x ep. */
+static double whole_replicas(const struct scenario *s, double count)
+{
+	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	return span > 1 ? ceil(count / span) * span : count;
+}
+
+static bool works(const struct scenario *base, const struct field *f, double v)
+{
+	struct scenario s = *base;
+	struct plan p;
+
+	if (strcmp(f->key, "hardware.count") == 0)
+		v = whole_replicas(base, v);
+
+	if (set_number(&s, f, v) != 0)
+		return false;
+	if (strcmp(f->key, "hardware.count") == 0)
+		s.parallel.dp = 0; /* more GPUs go to data parallelism */
+	plan_compute(&s, &p);
+	return meets_target(&s, &p);
+}
+
+int search_solve(const struct scenario *s, const char *key, bool maximize, double *value,
+		 struct gp_error *err)
+{
+	const struct field *f = scenario_field_find(key);
+	double good, bad, lo, hi;
+	bool integral;
+
+	if (!f) {
+		const char *near = scenario_field_suggest(key, NULL);
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "unknown key '%s'%s%s%s", key,
+				    near ? " (did you mean '" : "", near ? near : "",
+				    near ? "'?)" : "");
+	}
+	if (f->type != FIELD_INT && f->type != FIELD_NUM)
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				    "%s is not a number (goal seek needs a numeric field)", key);
+	integral = f->type == FIELD_INT;
+	lo = f->min > 0 ? f->min : (integral ? 1 : 1e-9);
+	hi = f->max;
+	/* the current value is the natural start; walk outward by doubling */
+	{
+		char buf[64];
+		double cur;
+		scenario_field_format(s, f, buf, sizeof(buf));
+		if (units_parse(f->unit, buf, &cur, NULL) != 0 || cur <= 0)
+			cur = lo;
+		if (maximize) {
+			if (!works(s, f, cur)) {
+				if (!works(s, f, lo))
+					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+							    "no %s fits and meets the target, "
+							    "not even %g", key, lo);
+				good = lo;
+				bad = cur;
+			} else {
+				good = cur;
+				bad = cur * 2;
+				while (bad <= hi && works(s, f, bad)) {
+					good = bad;
+					bad *= 2;
+				}
+				if (bad > hi) {
+					if (works(s, f, hi)) {
+						*value = hi;
+						return 0;
+					}
+					bad = hi;
+				}
+			}
+		} else {
+			if (!works(s, f, cur)) {
+				bad = cur;
+				good = cur * 2;
+				while (good <= hi && !works(s, f, good)) {
+					bad = good;
+					good *= 2;
+				}
+				if (good > hi) {
+					if (!works(s, f, hi))
+						return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+								    "no %s up to %g fits and "
+								    "meets the target", key, hi);
+					good = hi;
+				}
+			} else {
+				good = cur;
+				bad = lo;
+				if (works(s, f, lo)) {
+					*value = lo;
+					return 0;
+				}
+			}
+		}
+	}
+	/* bisect between a value that works and one that does not */
+	for (int i = 0; i < 200; i++) {
+		double mid = integral ? floor((good + bad) / 2) : (good + bad) / 2;
+		if (integral ? fabs(good - bad) <= 1 : fabs(good - bad) <= 1e-6 * fabs(good))
+			break;
+		if (works(s, f, mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	*value = strcmp(key, "hardware.count") == 0 ? whole_replicas(s, good) : good;
+	return 0;
+}
+
+void search_scaling(const struct scenario *s, const struct search_options *opt,
+		    const int *counts, int n, struct search_result *out)
+{
+	struct search_options o = *opt;
+	o.top = 1;
+	o.hardware = false;
+	o.by = SEARCH_BY_TIME;
+	for (int i = 0; i < n; i++) {
+		struct scenario t = *s;
+		t.hardware.count = counts[i];
+		t.parallel.dp = 0;
+		memset(&out[i], 0, sizeof(out[i]));
+		if (search_run(&t, &o, &out[i], NULL) < 1 || !out[i].plan.mem.fits)
+			out[i].count = 0;
+	}
+}

@@ -1,0 +1,68 @@
+/* search.h - the layouts (and, optionally, GPU types and counts) that fit, ranked.
+ *
+ * Enumerates parallel layouts for a scenario, keeps those that fit (and meet the deadline
+ * or SLO when the scenario gives one), and ranks them by time or cost. Allocation-free:
+ * the caller provides the result array; each candidate is a modified copy of one working
+ * scenario, its memory computed first and its time only when it fits.
+ */
+#ifndef GPUPLAN_SEARCH_H
+#define GPUPLAN_SEARCH_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "plan.h"
+#include "scenario.h"
+
+enum search_by { SEARCH_BY_TIME, SEARCH_BY_COST };
+
+struct search_options {
+	enum search_by by;
+	int top;              /* results wanted (at most the array's size) */
+	bool hardware;        /* also over the catalog's GPUs and counts (needs cat) */
+	int max_gpus;         /* largest count tried with hardware; 0 = 4096 */
+	bool cross_node_tp;   /* allow tp beyond one node's GPUs */
+	const struct catalog *cat;
+};
+
+/* One ranked candidate: the inputs it changes and the figures it gives. */
+struct search_result {
+	char gpu[32];
+	int count;
+	struct parallel parallel;
+	int micro_batch;
+	enum recompute recompute;
+	int batch;            /* inference: concurrent sequences (0 = auto) */
+	enum dtype weights;
+	enum dtype kv_cache;
+	double score;         /* lower is better: seconds per token, or USD per token */
+	bool meets_target;    /* deadline / SLO met (true when none is given) */
+	struct plan plan;
+};
+
+struct search_stats {
+	long evaluated;       /* layouts whose memory was computed */
+	long fitting;         /* of those, layouts that fit */
+	long timed;           /* layouts whose time was computed */
+};
+
+/* Searches around s; writes up to opt->top best results (best first) into out and returns
+ * how many. Pure: no allocation, no I/O. */
+int search_run(const struct scenario *s, const struct search_options *opt,
+	       struct search_result *out, struct search_stats *stats);
+
+/* Writes a result's layout into s (the scenario it came from), e.g. to apply it. */
+void search_apply(struct scenario *s, const struct catalog *cat, const struct search_result *r);
+
+/* Goal seek: the largest (maximize) or smallest value of the numeric field key for which
+ * s still fits and meets its deadline or SLO, keeping everything else. Returns 0 with
+ * *value set, or -1 when no value in the field's range works (err says why). */
+int search_solve(const struct scenario *s, const char *key, bool maximize, double *value,
+		 struct gp_error *err);
+
+/* Scaling: for each GPU count in counts[], the best layout by time. out[i].count == 0 when
+ * nothing fits at counts[i]. */
+void search_scaling(const struct scenario *s, const struct search_options *opt,
+		    const int *counts, int n, struct search_result *out);
+
+#endif

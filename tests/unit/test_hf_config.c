@@ -1,0 +1,612 @@
+/* test_hf_config.c - real Hugging Face config.json files give the published parameter
+ * counts, and bad configs give errors that name the key and its place.
+ *
+ * The configs are copies in tests/data/configs (sources in its README.md); the expected
+ * counts come from shared/reference/param_counts.md unless a comment names another source.
+ * Tests run from the repository root (make check). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+
+#include "hf_config.h"
+
+#define DATA "tests/data/configs/"
+
+#define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
+
+static void assert_within(double got, double want, double rel)
+{
+	if (!(fabs(got - want) <= rel * fabs(want)))
+		fail_msg("%.0f is not within %g%% of %.0f (off by %.3f%%)", got, rel * 100, want,
+			 (got - want) / want * 100);
+}
+
+/* Loads DATA name, resolves it and counts it. */
+static void load(const char *name, struct model *r, struct model_params *p)
+{
+	char path[256];
+	struct model m;
+	struct gp_error err = {0};
+	char buf[700];
+	bool assumed = true;
+
+	snprintf(path, sizeof(path), DATA "%s", name);
+	if (hf_config_load_file(path, &m, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+	assert_string_equal(m.preset, "");
+	assert_string_equal(m.hf_config, "");
+	assert_true(m.params == 0);
+	model_resolve(&m, r, &assumed);
+	assert_false(assumed);
+	model_count_params(r, p);
+}
+
+/* Parses text expecting failure; returns the error. */
+static struct gp_error parse_fail(const char *text)
+{
+	struct model m;
+	struct gp_error err = {0};
+
+	assert_int_equal(hf_config_parse(text, strlen(text), "c.json", &m, &err), -1);
+	assert_int_equal(err.code, GP_EINPUT);
+	assert_string_equal(err.file, "c.json");
+	return err;
+}
+
+static void parse_ok(const char *text, struct model *r, struct model_params *p)
+{
+	struct model m;
+	struct gp_error err = {0};
+	char buf[700];
+
+	if (hf_config_parse(text, strlen(text), NULL, &m, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+	model_resolve(&m, r, NULL);
+	model_count_params(r, p);
+}
+
+/* Dense models of param_counts.md: within 0.1% (all are in fact exact). */
+static void test_dense_reference_counts(void **state)
+{
+	static const struct {
+		const char *file;
+		double total;
+	} rows[] = {
+		{"Llama-2-7b-hf.json", 6738415616.0},
+		{"Llama-2-70b-hf.json", 68976648192.0},
+		{"Meta-Llama-3-8B.json", 8030261248.0},
+		{"Mistral-7B-v0.1.json", 7241732096.0},
+		{"Qwen2-7B.json", 7615616512.0},
+		{"gemma-2-9b.json", 9241705984.0},
+		{"gpt2.json", 124439808.0},
+		{"Phi-3-mini-4k-instruct.json", 3821079552.0},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct model r;
+		struct model_params p;
+		load(rows[i].file, &r, &p);
+		assert_within(p.total, rows[i].total, 0.001);
+		assert_count(p.total, rows[i].total);
+		assert_true(p.active == p.total);
+	}
+}
+
+static void test_mixtral(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+	load("Mixtral-8x7B-v0.1.json", &r, &p);
+	assert_within(p.total, 46702792704.0, 0.01);
+	assert_within(p.active, 12879925248.0, 0.01);
+	assert_count(p.total, 46702792704LL);
+	assert_count(p.active, 12879925248LL);
+	assert_int_equal(r.moe.experts, 8);
+	assert_int_equal(r.moe.active, 2);
+	assert_int_equal(r.moe.expert_ffn, 14336);
+	assert_int_equal(r.sliding_window, 0); /* "sliding_window": null */
+	assert_int_equal(r.max_context, 32768);
+}
+
+/* Published MoE active counts look truncated, not rounded: the module-by-module counts are
+ * 37.55B (DeepSeek-V3, published "37B") and 3.353B (Qwen3-30B-A3B, "3.3B"), 1.5% and 1.6%
+ * above the headline figures, while their totals (671.03B, 30.53B) match to 0.1%. So the
+ * active counts are checked exactly against the modules, and the headline figure as a
+ * truncation (37B <= x < 38B), not within 1% of it. */
+static void test_deepseek_v3(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double attn, expert, dense, fixed;
+	(void)state;
+	load("DeepSeek-V3.json", &r, &p);
+	assert_int_equal(r.mla.q_rank, 1536);
+	assert_int_equal(r.mla.kv_rank, 512);
+	assert_int_equal(r.mla.rope_dim, 64);
+	assert_int_equal(r.mla.nope_dim, 128);
+	assert_int_equal(r.mla.v_dim, 128);
+	assert_int_equal(r.moe.experts, 256);
+	assert_int_equal(r.moe.active, 8);
+	assert_int_equal(r.moe.shared, 1);
+	assert_int_equal(r.moe.shared_ffn, 2048);
+	assert_int_equal(r.moe.expert_ffn, 2048);
+	assert_int_equal(r.moe.dense_layers, 3);
+	assert_int_equal(r.ffn, 18432);
+	assert_int_equal(r.max_context, 163840);
+	assert_false(r.tied_embeddings);
+	/* DeepSeek-V3 report / README_WEIGHTS: 671B main model (MTP module excluded). */
+	assert_within(p.total, 671e9, 0.01);
+	assert_within(p.total, 671e9, 0.001);
+	/* Active: embedding, head, final norm, 61 attentions and norm pairs, 3 dense MLPs,
+	 * and per MoE layer the router, 8 routed and 1 shared expert (modeling_deepseek.py). */
+	attn = 7168.0 * 1536 + 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512 +
+	       512.0 * 128 * 256 + 128.0 * 128 * 7168;
+	expert = 3.0 * 7168 * 2048;
+	dense = 3.0 * 7168 * 18432;
+	fixed = 2.0 * 129280 * 7168 + 7168 + 61 * (attn + 2 * 7168) + 3 * dense;
+	assert_count(p.active, fixed + 58 * (7168 * 256 + 9 * expert));
+	assert_true(p.active >= 37e9 && p.active < 38e9);
+	assert_true(model_kv_elems_per_token_layer(&r) == 576);
+}
+
+static void test_qwen3_moe(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double attn, expert, fixed;
+	(void)state;
+	load("Qwen3-30B-A3B.json", &r, &p);
+	assert_true(r.qk_norm);
+	assert_int_equal(r.head_dim, 128);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(r.moe.experts, 128);
+	assert_int_equal(r.moe.active, 8);
+	assert_int_equal(r.moe.expert_ffn, 768);
+	assert_int_equal(r.moe.dense_layers, 0);
+	assert_int_equal(r.moe.shared, 0);
+	assert_int_equal(r.sliding_window, 0);
+	assert_int_equal(r.max_context, 40960);
+	/* Qwen3-30B-A3B card: 30.5B total, 3.3B active. */
+	assert_within(p.total, 30.5e9, 0.01);
+	assert_within(p.total, 30.5e9, 0.002);
+	attn = 2048.0 * 4096 * 2 + 2048.0 * 512 * 2 + 2 * 128;
+	expert = 3.0 * 2048 * 768;
+	fixed = 2.0 * 151936 * 2048 + 2048 + 48 * (attn + 2 * 2048 + 2048 * 128);
+	assert_count(p.active, fixed + 48 * 8 * expert);
+	assert_count(p.total, fixed + 48 * 128 * expert);
+	assert_true(p.active >= 3.3e9 && p.active < 3.4e9);
+}
+
+static void test_other_moe_catalog(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+	/* Qwen3-235B-A22B card: 235B total, 22B active. */
+	load("qwen3-235b-a22b.json", &r, &p);
+	assert_within(p.total, 235e9, 0.01);
+	assert_within(p.active, 22e9, 0.01);
+	/* Mixtral-8x22B (mistral.ai release post): 141B total, 39B active. */
+	load("mixtral-8x22b.json", &r, &p);
+	assert_within(p.total, 141e9, 0.01);
+	assert_within(p.active, 39e9, 0.01);
+}
+
+static void test_falcon_40b_rw_keys(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double tied;
+	(void)state;
+	/* The old "RefinedWeb" spelling: n_layer, n_head, n_head_kv; no published exact count
+	 * ("40B" on the card). Falcon ties lm_head to word_embeddings (transformers'
+	 * FalconForCausalLM; vLLM PR #3590), so the count is 41,303,293,952. The "41.8B" the
+	 * Hugging Face hub shows counts the checkpoint's duplicate lm_head tensor as well. */
+	load("falcon-40b.json", &r, &p);
+	assert_int_equal(r.layers, 60);
+	assert_int_equal(r.hidden, 8192);
+	assert_int_equal(r.heads, 128);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.head_dim, 64);
+	assert_int_equal(r.ffn, 4 * 8192);
+	assert_int_equal(r.norms_per_layer, 2); /* ln_attn and ln_mlp */
+	assert_int_equal(r.norm, NORM_LAYERNORM);
+	assert_int_equal(r.mlp, MLP_PLAIN);
+	assert_true(r.parallel_block);
+	assert_true(r.tied_embeddings);
+	assert_false(r.attention_bias);
+	assert_false(r.mlp_bias);
+	assert_int_equal(r.max_context, 2048);
+	/* query_key_value (128 + 2 x 8) x 64 wide, dense, two MLP matrices, two LayerNorms. */
+	tied = 60 * (8192.0 * 144 * 64 + 8192.0 * 8192 + 2 * 8192.0 * 32768 + 4 * 8192) +
+	       65024.0 * 8192 + 2 * 8192;
+	assert_count(p.total, tied);
+	assert_within(p.total + 65024.0 * 8192, 41.8e9, 0.001);
+}
+
+static void test_falcon_new_keys(void **state)
+{
+	/* The same model in transformers' own spelling (configuration_falcon.py). */
+	static const char *text =
+		"{\"model_type\": \"falcon\", \"architectures\": [\"FalconForCausalLM\"],\n"
+		" \"num_hidden_layers\": 60, \"hidden_size\": 8192, \"num_attention_heads\": 128,\n"
+		" \"num_kv_heads\": 8, \"new_decoder_architecture\": true, \"parallel_attn\": true,\n"
+		" \"bias\": false, \"alibi\": false, \"vocab_size\": 65024}";
+	/* Falcon-7B's: multi-query (one K/V head), one input_layernorm (parallel_attn). */
+	static const char *text7 =
+		"{\"model_type\": \"RefinedWebModel\", \"hidden_size\": 4544, \"n_head\": 71,\n"
+		" \"n_layer\": 32, \"multi_query\": true, \"parallel_attn\": true, \"bias\": false,\n"
+		" \"vocab_size\": 65024}";
+	struct model r, rw;
+	struct model_params p, prw;
+	(void)state;
+	parse_ok(text, &r, &p);
+	load("falcon-40b.json", &rw, &prw);
+	assert_true(p.total == prw.total);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.norms_per_layer, 2);
+	parse_ok(text7, &r, &p);
+	assert_int_equal(r.kv_heads, 1);
+	assert_int_equal(r.norms_per_layer, 1);
+	/* query_key_value 4544 x (4544 + 2 x 64), dense, 4h MLP, one LayerNorm; tied. */
+	assert_count(p.total, 32 * (4544.0 * 4672 + 4544.0 * 4544 + 2 * 4544.0 * 18176 +
+				    2 * 4544) +
+				      65024.0 * 4544 + 2 * 4544);
+	/* HF hub "7.22B" counts the duplicate lm_head tensor too. */
+	assert_within(p.total + 65024.0 * 4544, 7.22e9, 0.001);
+}
+
+static void test_bloom_176b(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+	/* bigscience/bloom card: 176,247,271,424. Keys n_embed and num_attention_heads. */
+	load("bloom-176b.json", &r, &p);
+	assert_count(p.total, 176247271424LL);
+	assert_int_equal(r.layers, 70);
+	assert_int_equal(r.hidden, 14336);
+	assert_int_equal(r.heads, 112);
+	assert_true(r.embedding_norm);
+	assert_true(r.tied_embeddings);
+	assert_int_equal(r.position_embeddings, 0); /* ALiBi */
+}
+
+static void test_opt(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+	/* OPT-13B (param_counts.md: 40 layers, hidden 5120). Module by module from
+	 * modeling_opt.py: embed_tokens 50272 x 5120, embed_positions 2050 x 5120, per layer
+	 * q/k/v/out_proj with biases, fc1/fc2 with biases, two LayerNorms; final_layer_norm;
+	 * lm_head tied: 12,853,473,280 (the "13B" of Zhang et al. 2022, Table 1). */
+	load("opt-13b.json", &r, &p);
+	assert_int_equal(r.layers, 40);
+	assert_int_equal(r.hidden, 5120);
+	assert_int_equal(r.position_embeddings, 2050);
+	assert_int_equal(r.max_context, 2048);
+	assert_count(p.total, 50272.0 * 5120 + 2050.0 * 5120 +
+				      40 * (4 * (5120.0 * 5120 + 5120) + 2 * 5120.0 * 20480 +
+					    20480 + 5120 + 4 * 5120) +
+				      2 * 5120);
+	assert_within(p.total, 13e9, 0.015);
+	/* OPT-350m: 512-wide embeddings with project_in/out, post-LN without a final norm:
+	 * 331,196,416 (facebook/opt-350m pytorch_model.bin, 388 tensors). */
+	load("opt-350m.json", &r, &p);
+	assert_int_equal(r.embed_dim, 512);
+	assert_true(r.no_final_norm);
+	assert_count(p.total, 331196416LL);
+}
+
+static void test_catalog_dense(void **state)
+{
+	static const struct {
+		const char *file;
+		double total;
+		double rel;
+	} rows[] = {
+		{"llama-2-13b.json", 13015864320.0, 0.001},    /* HF safetensors metadata */
+		{"llama-3.1-405b.json", 405853388800.0, 0.001}, /* HF safetensors metadata */
+		{"qwen2.5-72b.json", 72.7e9, 0.001},            /* Qwen2.5-72B card: 72.7B */
+		{"qwen3-8b.json", 8.2e9, 0.002},                /* Qwen3-8B card: 8.2B */
+		{"llama-33b.json", 32.5e9, 0.001},              /* LLaMA paper Table 2: 32.5B */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct model r;
+		struct model_params p;
+		load(rows[i].file, &r, &p);
+		assert_within(p.total, rows[i].total, rows[i].rel);
+	}
+}
+
+static void test_fields(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+	load("Llama-2-7b-hf.json", &r, &p);
+	assert_int_equal(r.max_context, 4096);
+	assert_int_equal(r.kv_heads, 32);
+	assert_int_equal(r.mlp, MLP_GATED);
+	assert_int_equal(r.norm, NORM_RMSNORM);
+	assert_true(model_kv_elems_per_token_layer(&r) == 8192);
+	load("Meta-Llama-3-8B.json", &r, &p);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.vocab, 128256);
+	assert_true(model_kv_elems_per_token_layer(&r) == 2048);
+	load("Mistral-7B-v0.1.json", &r, &p);
+	assert_int_equal(r.sliding_window, 4096);
+	load("Qwen2-7B.json", &r, &p);
+	assert_true(r.qkv_bias);
+	assert_false(r.attention_bias);
+	assert_int_equal(r.sliding_window, 0); /* use_sliding_window false */
+	load("gemma-2-9b.json", &r, &p);
+	assert_int_equal(r.head_dim, 256);
+	assert_int_equal(r.norms_per_layer, 4);
+	assert_true(r.tied_embeddings);
+	assert_int_equal(r.mlp, MLP_GATED); /* GeGLU despite hidden_activation gelu */
+	load("gpt2.json", &r, &p);
+	assert_int_equal(r.ffn, 3072); /* n_inner absent: 4h */
+	assert_int_equal(r.position_embeddings, 1024);
+	assert_int_equal(r.max_context, 1024);
+	assert_true(r.tied_embeddings && r.attention_bias && r.mlp_bias);
+	assert_int_equal(r.norm, NORM_LAYERNORM);
+	assert_int_equal(r.mlp, MLP_PLAIN);
+	load("Phi-3-mini-4k-instruct.json", &r, &p);
+	assert_int_equal(r.sliding_window, 2047);
+	load("llama-33b.json", &r, &p);
+	assert_int_equal(r.max_context, 2048); /* max_sequence_length */
+	assert_int_equal(r.kv_heads, 52);      /* no num_key_value_heads: MHA */
+}
+
+static void test_architectures_without_model_type(void **state)
+{
+	static const char *text = "{\"architectures\": [\"Foo\", \"GPT2LMHeadModel\"],\n"
+				  " \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_inner\": null,\n"
+				  " \"vocab_size\": 50257}";
+	struct model r;
+	struct model_params p;
+	(void)state;
+	parse_ok(text, &r, &p);
+	assert_count(p.total, 124439808LL);
+}
+
+static void test_qwen3_moe_dense_layers(void **state)
+{
+	/* mlp_only_layers and decoder_sparse_step (modeling_qwen3_moe.py): with step 2,
+	 * layer i is sparse when i + 1 is even (1, 3, 5); listing 0 and 3 makes 3 dense too.
+	 * Dense: 0, 2, 3, 4; sparse: 1, 5. */
+	static const char *text =
+		"{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 6, \"hidden_size\": 64,\n"
+		" \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16,\n"
+		" \"intermediate_size\": 128, \"moe_intermediate_size\": 32, \"num_experts\": 4,\n"
+		" \"num_experts_per_tok\": 2, \"decoder_sparse_step\": 2, \"mlp_only_layers\": [0, 3],\n"
+		" \"vocab_size\": 100}";
+	struct model r;
+	struct model_params p;
+	(void)state;
+	parse_ok(text, &r, &p);
+	assert_int_equal(r.moe.dense_layers, 4);
+	assert_int_equal(model_moe_layers(&r), 2);
+	assert_count(p.mlp, 3 * 64 * 128);
+	assert_count(p.total, 2 * 100 * 64 + 64 + 6 * (p.attention + 2 * 64) + 4 * p.mlp +
+				      2 * (4 * 3 * 64 * 32 + 64 * 4));
+}
+
+static void test_deepseek_v2_lite_keys(void **state)
+{
+	/* DeepSeek-V2-Lite's shape: q_lora_rank null (one q_proj), 2 shared experts, first
+	 * layer dense. Published: 15.7B total (HF hub). */
+	static const char *text =
+		"{\"model_type\": \"deepseek_v2\", \"num_hidden_layers\": 27, \"hidden_size\": 2048,\n"
+		" \"num_attention_heads\": 16, \"num_key_value_heads\": 16, \"intermediate_size\": 10944,\n"
+		" \"q_lora_rank\": null, \"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64,\n"
+		" \"qk_nope_head_dim\": 128, \"v_head_dim\": 128, \"n_routed_experts\": 64,\n"
+		" \"n_shared_experts\": 2, \"num_experts_per_tok\": 6, \"moe_intermediate_size\": 1408,\n"
+		" \"first_k_dense_replace\": 1, \"moe_layer_freq\": 1, \"vocab_size\": 102400,\n"
+		" \"tie_word_embeddings\": false, \"max_position_embeddings\": 163840}";
+	struct model r;
+	struct model_params p;
+	(void)state;
+	parse_ok(text, &r, &p);
+	assert_int_equal(r.mla.q_rank, 0);
+	assert_int_equal(r.moe.dense_layers, 1);
+	assert_int_equal(r.moe.shared, 2);
+	assert_count(p.attention, 2048.0 * 16 * 192 + 2048.0 * 576 + 512 + 512.0 * 16 * 256 +
+					  16.0 * 128 * 2048);
+	assert_count(p.shared, 2 * 3.0 * 2048 * 1408);
+	assert_within(p.total, 15.7e9, 0.001);
+}
+
+static void test_error_malformed_json(void **state)
+{
+	struct gp_error e;
+	char buf[700];
+	(void)state;
+	e = parse_fail("{\n  \"model_type\": \"llama\",\n  \"hidden_size\": ]\n}");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 18);
+	assert_non_null(strstr(e.message, "invalid JSON"));
+	assert_string_equal(gp_error_format(&e, buf, sizeof(buf)),
+			    "c.json:3:18: invalid JSON: unexpected ']'");
+	/* Unterminated: the error is at the end of the text. */
+	e = parse_fail("{\n  \"a\": 1,\n");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 1);
+	assert_non_null(strstr(e.message, "end of the text"));
+	/* Columns count characters: the two-byte 'é' is one column. */
+	e = parse_fail("{\"é\": 1 2}");
+	assert_int_equal(e.line, 1);
+	assert_int_equal(e.column, 9);
+	/* Text after the object. */
+	e = parse_fail("{\"a\": 1}\n}");
+	assert_int_equal(e.line, 2);
+	assert_int_equal(e.column, 1);
+	/* Not an object; empty. */
+	e = parse_fail("[1, 2]");
+	assert_non_null(strstr(e.message, "JSON object"));
+	e = parse_fail("");
+	assert_int_equal(e.line, 1);
+	assert_int_equal(e.column, 1);
+}
+
+static void test_error_missing_field(void **state)
+{
+	struct gp_error e;
+	(void)state;
+	e = parse_fail("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_attention_heads\": 32,"
+		       " \"intermediate_size\": 11008, \"vocab_size\": 32000}");
+	assert_string_equal(e.field, "num_hidden_layers");
+	assert_non_null(strstr(e.message, "missing 'num_hidden_layers'"));
+	assert_int_equal(e.line, 1);
+	/* DeepSeek without its MLA rank. */
+	e = parse_fail("{\"model_type\": \"deepseek_v3\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
+		       " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
+	assert_string_equal(e.field, "kv_lora_rank");
+	assert_non_null(strstr(e.message, "kv_lora_rank"));
+	/* Mixtral without its expert count. */
+	e = parse_fail("{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
+		       " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
+	assert_string_equal(e.field, "num_local_experts");
+}
+
+static void test_error_unknown_architecture(void **state)
+{
+	struct gp_error e;
+	(void)state;
+	e = parse_fail("{\n  \"model_type\": \"mamba\",\n  \"architectures\": [\"MambaForCausalLM\"]\n}");
+	assert_string_equal(e.field, "model_type");
+	assert_non_null(strstr(e.message, "'mamba'"));
+	assert_int_equal(e.line, 2);
+	assert_int_equal(e.column, 17);
+	e = parse_fail("{\"hidden_size\": 64}");
+	assert_string_equal(e.field, "model_type");
+	assert_non_null(strstr(e.message, "missing 'model_type'"));
+	/* A layer count beyond the scenario's range (and no loop over two billion layers). */
+	e = parse_fail("{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 2000000000}");
+	assert_string_equal(e.field, "num_hidden_layers");
+	e = parse_fail("{\"model_type\": 7}");
+	assert_string_equal(e.field, "model_type");
+}
+
+static void test_error_bad_values(void **state)
+{
+	static const char *head = "{\"model_type\": \"llama\", \"num_hidden_layers\": 32,\n"
+				  " \"num_attention_heads\": 32, \"intermediate_size\": 11008,"
+				  " \"vocab_size\": 32000,\n";
+	char text[512];
+	struct gp_error e;
+	(void)state;
+	snprintf(text, sizeof(text), "%s \"hidden_size\": -4096}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	assert_non_null(strstr(e.message, "-4096"));
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 17);
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 4096.5}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	assert_non_null(strstr(e.message, "integer"));
+	snprintf(text, sizeof(text), "%s \"hidden_size\": \"4096\"}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	assert_non_null(strstr(e.message, "string"));
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 1e12}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	assert_non_null(strstr(e.message, "at most"));
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 1e400}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 0}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "hidden_size");
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 4096, \"tie_word_embeddings\": 1}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "tie_word_embeddings");
+	/* A nested key of the same name is not the top-level one. */
+	snprintf(text, sizeof(text),
+		 "%s \"rope_scaling\": {\"hidden_size\": 1}, \"hidden_size\": -1}", head);
+	e = parse_fail(text);
+	assert_int_equal(e.column, 53); /* the top-level -1, not the nested 1 at 34 */
+}
+
+/* Adding a model is dropping its config.json into catalog/models: every one imports. */
+static void test_catalog_models_import(void **state)
+{
+	DIR *d = opendir("catalog/models");
+	struct dirent *de;
+	int n = 0;
+	(void)state;
+	if (!d)
+		skip(); /* the catalog is not in this tree */
+	while ((de = readdir(d)) != NULL) {
+		char path[512], buf[700];
+		struct model m, r;
+		struct model_params p;
+		struct gp_error err = {0};
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		snprintf(path, sizeof(path), "catalog/models/%s", de->d_name);
+		if (hf_config_load_file(path, &m, &err) != 0)
+			fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+		model_resolve(&m, &r, NULL);
+		model_count_params(&r, &p);
+		assert_true(p.total > 1e8 && p.active > 1e8 && p.active <= p.total);
+		assert_true(r.max_context > 0);
+		n++;
+	}
+	closedir(d);
+	assert_true(n > 0);
+}
+
+static void test_error_file(void **state)
+{
+	struct model m;
+	struct gp_error e = {0};
+	(void)state;
+	assert_int_equal(hf_config_load_file(DATA "no-such-config.json", &m, &e), -1);
+	assert_int_equal(e.code, GP_EIO);
+	assert_string_equal(e.file, DATA "no-such-config.json");
+	/* NULL error pointer is accepted. */
+	assert_int_equal(hf_config_parse("{", 1, NULL, &m, NULL), -1);
+	assert_int_equal(hf_config_parse("{\"model_type\": \"x\"}", 19, NULL, &m, NULL), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dense_reference_counts),
+		cmocka_unit_test(test_mixtral),
+		cmocka_unit_test(test_deepseek_v3),
+		cmocka_unit_test(test_qwen3_moe),
+		cmocka_unit_test(test_other_moe_catalog),
+		cmocka_unit_test(test_falcon_40b_rw_keys),
+		cmocka_unit_test(test_falcon_new_keys),
+		cmocka_unit_test(test_bloom_176b),
+		cmocka_unit_test(test_opt),
+		cmocka_unit_test(test_catalog_dense),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_architectures_without_model_type),
+		cmocka_unit_test(test_qwen3_moe_dense_layers),
+		cmocka_unit_test(test_deepseek_v2_lite_keys),
+		cmocka_unit_test(test_error_malformed_json),
+		cmocka_unit_test(test_error_missing_field),
+		cmocka_unit_test(test_error_unknown_architecture),
+		cmocka_unit_test(test_error_bad_values),
+		cmocka_unit_test(test_catalog_models_import),
+		cmocka_unit_test(test_error_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,467 @@
+/* test_model.c - exact parameter counts from shapes written by hand, the standard shape for
+ * a model given only by size, and KV-cache sizes. The Hugging Face import of the same
+ * models is tested in test_hf_config.c. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+
+/* Exact: every count here is an integer far below 2^53, so doubles hold it exactly. */
+#define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
+
+static void assert_within(double got, double want, double rel)
+{
+	if (!(fabs(got - want) <= rel * fabs(want)))
+		fail_msg("%.0f is not within %g%% of %.0f (off by %.3f%%)", got, rel * 100, want,
+			 (got - want) / want * 100);
+}
+
+static struct model llama2_7b(void)
+{
+	/* Llama 2 paper Table 1 and meta-llama/Llama-2-7b-hf config.json. */
+	struct model m = {0};
+	m.layers = 32;
+	m.hidden = 4096;
+	m.heads = 32;
+	m.ffn = 11008;
+	m.vocab = 32000;
+	m.mlp = MLP_GATED;
+	m.norm = NORM_RMSNORM;
+	m.max_context = 4096;
+	return m;
+}
+
+static void count(const struct model *in, struct model_params *p)
+{
+	struct model r;
+	bool assumed = true;
+	model_resolve(in, &r, &assumed);
+	assert_false(assumed);
+	model_count_params(&r, p);
+}
+
+static void test_llama2_7b(void **state)
+{
+	struct model m = llama2_7b();
+	struct model_params p;
+	(void)state;
+	count(&m, &p);
+	/* HF safetensors metadata: 6,738,415,616. */
+	assert_count(p.total, 6738415616LL);
+	assert_count(p.active, p.total);
+	assert_count(p.embedding, 32000LL * 4096);
+	assert_count(p.head, 32000LL * 4096);
+	assert_count(p.attention, 4LL * 4096 * 4096);
+	assert_count(p.mlp, 3LL * 4096 * 11008);
+	assert_count(p.norms, 2 * 4096);
+	assert_count(p.final_norm, 4096);
+	assert_count(p.expert, 0);
+	assert_count(p.router, 0);
+	/* DeepSpeed's largest module: the 32000 x 4096 embedding (or head). */
+	assert_count(p.largest_layer, 32000LL * 4096);
+}
+
+static void test_llama2_70b_gqa(void **state)
+{
+	struct model m = llama2_7b();
+	struct model_params p;
+	(void)state;
+	m.layers = 80;
+	m.hidden = 8192;
+	m.heads = 64;
+	m.kv_heads = 8;
+	m.ffn = 28672;
+	count(&m, &p);
+	/* PEFT "all params" for Llama-2-70b-hf: 68,976,648,192. */
+	assert_count(p.total, 68976648192LL);
+	/* q and o are 8192 x 8192; k and v 8192 x 1024. */
+	assert_count(p.attention, 2LL * 8192 * 8192 + 2LL * 8192 * 1024);
+}
+
+static void test_tied_embeddings_and_resolve_defaults(void **state)
+{
+	struct model m = llama2_7b(), r;
+	struct model_params untied, tied;
+	bool assumed = true;
+	(void)state;
+	model_resolve(&m, &r, &assumed);
+	assert_false(assumed);
+	assert_int_equal(r.kv_heads, 32);
+	assert_int_equal(r.head_dim, 128);
+	assert_int_equal(r.norms_per_layer, 2);
+	model_count_params(&r, &untied);
+	m.tied_embeddings = true;
+	count(&m, &tied);
+	assert_count(tied.head, 0);
+	assert_count(untied.total - tied.total, 32000LL * 4096);
+
+	/* A parallel block (GPT-J, Falcon-7B) has one norm per layer by default. */
+	m.parallel_block = true;
+	model_resolve(&m, &r, NULL);
+	assert_int_equal(r.norms_per_layer, 1);
+	/* An explicit count wins. */
+	m.norms_per_layer = 2;
+	model_resolve(&m, &r, NULL);
+	assert_int_equal(r.norms_per_layer, 2);
+}
+
+static void test_gpt2_biases_layernorm_positions(void **state)
+{
+	/* openai-community/gpt2: 12 layers, 768 wide, 12 heads, 4h GELU MLP, 1024 learned
+	 * positions, LayerNorm with bias, biases everywhere, tied. HF: 124,439,808. */
+	struct model m = {0};
+	struct model_params p;
+	(void)state;
+	m.layers = 12;
+	m.hidden = 768;
+	m.heads = 12;
+	m.ffn = 3072;
+	m.vocab = 50257;
+	m.mlp = MLP_PLAIN;
+	m.norm = NORM_LAYERNORM;
+	m.tied_embeddings = true;
+	m.attention_bias = true;
+	m.mlp_bias = true;
+	m.position_embeddings = 1024;
+	count(&m, &p);
+	assert_count(p.total, 124439808LL);
+	assert_count(p.embedding, 50257LL * 768 + 1024 * 768);
+	assert_count(p.head, 0);
+	/* c_attn 768 x 2304 + 2304, c_proj 768 x 768 + 768 */
+	assert_count(p.attention, 768LL * 2304 + 2304 + 768 * 768 + 768);
+	/* c_fc 768 x 3072 + 3072, c_proj 3072 x 768 + 768 */
+	assert_count(p.mlp, 2LL * 768 * 3072 + 3072 + 768);
+	assert_count(p.norms, 2 * 2 * 768);
+	assert_count(p.final_norm, 2 * 768);
+}
+
+static void test_gemma2_head_dim_and_four_norms(void **state)
+{
+	/* Gemma 2 9B: head_dim 256 with 16 heads on a 3584-wide model; 4 norms a layer.
+	 * Gemma 2 report Table 1: 8,324,201,984 non-embedding + 917,504,000 embedding. */
+	struct model m = {0};
+	struct model_params p;
+	(void)state;
+	m.layers = 42;
+	m.hidden = 3584;
+	m.heads = 16;
+	m.kv_heads = 8;
+	m.head_dim = 256;
+	m.ffn = 14336;
+	m.vocab = 256000;
+	m.tied_embeddings = true;
+	m.norms_per_layer = 4;
+	count(&m, &p);
+	assert_count(p.total, 9241705984LL);
+	assert_count(p.total - p.embedding, 8324201984LL);
+	assert_count(p.attention, 3584LL * 4096 * 2 + 3584LL * 2048 * 2);
+}
+
+static void test_qwen_biases_and_qk_norm(void **state)
+{
+	struct model m = llama2_7b();
+	struct model_params base, p;
+	(void)state;
+	m.kv_heads = 8;
+	count(&m, &base);
+	/* Qwen2: biases on q (4096), k and v (1024 each), not on o. */
+	m.qkv_bias = true;
+	count(&m, &p);
+	assert_count(p.attention - base.attention, 4096 + 2 * 1024);
+	/* attention_bias adds o's bias too (and includes q, k, v). */
+	m.attention_bias = true;
+	count(&m, &p);
+	assert_count(p.attention - base.attention, 4096 + 2 * 1024 + 4096);
+	/* Qwen3 q_norm and k_norm: one RMSNorm weight over head_dim each. */
+	m.qkv_bias = m.attention_bias = false;
+	m.qk_norm = true;
+	count(&m, &p);
+	assert_count(p.attention - base.attention, 2 * 128);
+	assert_count(p.total - base.total, 32 * 2 * 128);
+	/* mlp_bias on a gated MLP: gate and up (ffn each) and down (hidden). */
+	m.qk_norm = false;
+	m.mlp_bias = true;
+	count(&m, &p);
+	assert_count(p.mlp - base.mlp, 2 * 11008 + 4096);
+}
+
+static struct model mixtral_8x7b(void)
+{
+	struct model m = llama2_7b();
+	m.kv_heads = 8;
+	m.ffn = 14336;
+	m.moe.experts = 8;
+	m.moe.active = 2;
+	m.moe.expert_ffn = 14336;
+	return m;
+}
+
+static void test_mixtral_moe(void **state)
+{
+	struct model m = mixtral_8x7b();
+	struct model_params p;
+	(void)state;
+	count(&m, &p);
+	/* HF card: 46,702,792,704 total; 12,879,925,248 active (Mixtral paper: 47B/13B). */
+	assert_count(p.total, 46702792704LL);
+	assert_count(p.active, 12879925248LL);
+	assert_count(p.expert, 3LL * 4096 * 14336);
+	assert_count(p.router, 4096 * 8);
+	assert_count(p.mlp, 0); /* every layer is MoE */
+	assert_int_equal(model_moe_layers(&m), 32);
+}
+
+static struct model deepseek_v3(void)
+{
+	/* deepseek-ai/DeepSeek-V3 config.json */
+	struct model m = {0};
+	m.layers = 61;
+	m.hidden = 7168;
+	m.heads = 128;
+	m.kv_heads = 128;
+	m.ffn = 18432;
+	m.vocab = 129280;
+	m.mla = (struct mla_shape){.q_rank = 1536, .kv_rank = 512, .rope_dim = 64,
+				   .nope_dim = 128, .v_dim = 128};
+	m.moe = (struct moe_shape){.experts = 256, .active = 8, .shared = 1, .expert_ffn = 2048,
+				   .dense_layers = 3};
+	return m;
+}
+
+static void test_deepseek_v3_mla_moe(void **state)
+{
+	struct model m = deepseek_v3(), r;
+	struct model_params p;
+	double attn, expert;
+	(void)state;
+	count(&m, &p);
+	/* modeling_deepseek.py DeepseekV3Attention, module by module. */
+	attn = 7168.0 * 1536 + 1536 +   /* q_a_proj, q_a_layernorm */
+	       1536.0 * 128 * 192 +     /* q_b_proj */
+	       7168.0 * (512 + 64) + 512 + /* kv_a_proj_with_mqa, kv_a_layernorm */
+	       512.0 * 128 * 256 +      /* kv_b_proj */
+	       128.0 * 128 * 7168;      /* o_proj */
+	assert_count(p.attention, attn);
+	expert = 3.0 * 7168 * 2048;
+	assert_count(p.expert, expert);
+	assert_count(p.shared, expert);
+	assert_count(p.router, 7168 * 256);
+	assert_count(p.mlp, 3.0 * 7168 * 18432);
+	assert_int_equal(model_moe_layers(&m), 58);
+	assert_count(p.total, 2.0 * 129280 * 7168 + 7168 + 61 * (attn + 2 * 7168) +
+				      3 * p.mlp + 58 * (256 * expert + 7168 * 256 + expert));
+	/* DeepSeek-V3 report: 671B total (MTP module excluded). */
+	assert_within(p.total, 671e9, 0.01);
+	/* KV cache per token per layer: the 512 latent + the 64 rotary key (DeepSeek-V2
+	 * paper Section 2.1.2). */
+	model_resolve(&m, &r, NULL);
+	assert_true(model_kv_elems_per_token_layer(&r) == 576);
+	assert_int_equal(r.head_dim, 192); /* q/k head: nope + rope */
+}
+
+static void test_kv_elems(void **state)
+{
+	struct model m = llama2_7b(), r;
+	(void)state;
+	model_resolve(&m, &r, NULL);
+	/* Llama 2 7B: 2 x 32 x 128 = 8192 elements (a 16-bit cache: 0.5 MiB per token over
+	 * 32 layers). */
+	assert_true(model_kv_elems_per_token_layer(&r) == 8192);
+	/* Unresolved model: defaults applied. */
+	assert_true(model_kv_elems_per_token_layer(&m) == 8192);
+	/* GQA: Llama 3 8B has 8 KV heads: 2048. */
+	m.kv_heads = 8;
+	assert_true(model_kv_elems_per_token_layer(&m) == 2048);
+	/* Gemma 2: 8 KV heads of 256. */
+	m.head_dim = 256;
+	assert_true(model_kv_elems_per_token_layer(&m) == 4096);
+}
+
+static void test_params_with_shape_scales(void **state)
+{
+	struct model m = mixtral_8x7b();
+	struct model_params exact, p;
+	double f;
+	(void)state;
+	count(&m, &exact);
+	m.params = 50e9;
+	count(&m, &p);
+	f = 50e9 / exact.total;
+	assert_true(p.total == 50e9);
+	assert_within(p.active, exact.active * f, 1e-12);
+	assert_within(p.expert, exact.expert * f, 1e-12);
+	assert_within(p.embedding, exact.embedding * f, 1e-12);
+	assert_within(p.largest_layer, exact.largest_layer * f, 1e-12);
+}
+
+static void test_standard_shape_recovers_llama(void **state)
+{
+	struct model m = {0}, r;
+	struct model_params p;
+	bool assumed = false;
+	(void)state;
+	/* Llama 2 7B's exact count gives back Llama 2 7B's shape. */
+	m.params = 6738415616.0;
+	model_resolve(&m, &r, &assumed);
+	assert_true(assumed);
+	assert_int_equal(r.hidden, 4096);
+	assert_int_equal(r.layers, 32);
+	assert_int_equal(r.heads, 32);
+	assert_int_equal(r.kv_heads, 32);
+	assert_int_equal(r.head_dim, 128);
+	assert_int_equal(r.ffn, 11008);
+	assert_int_equal(r.vocab, 32000);
+	assert_int_equal(r.mlp, MLP_GATED);
+	assert_int_equal(r.norm, NORM_RMSNORM);
+	assert_false(r.tied_embeddings);
+	model_count_params(&r, &p);
+	assert_true(p.total == 6738415616.0);
+	/* And Llama 2 13B's (40 x 5120, ffn 13824: HF 13,015,864,320). */
+	m.params = 13015864320.0;
+	model_resolve(&m, &r, &assumed);
+	assert_int_equal(r.hidden, 5120);
+	assert_int_equal(r.layers, 40);
+	assert_int_equal(r.ffn, 13824);
+}
+
+static void test_standard_shape_any_size(void **state)
+{
+	static const double sizes[] = {125e6, 350e6, 1.3e9, 3e9, 7e9, 34e9, 70e9, 175e9, 1e12};
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct model m = {0}, r;
+		struct model_params p;
+		bool assumed = false;
+		double aspect;
+		m.params = sizes[i];
+		model_resolve(&m, &r, &assumed);
+		assert_true(assumed);
+		assert_int_equal(r.hidden % 128, 0);
+		assert_int_equal(r.heads, r.hidden / 128);
+		assert_int_equal(r.head_dim, 128);
+		assert_int_equal(r.ffn % 256, 0);
+		assert_true(r.ffn >= 8.0 / 3 * r.hidden && r.ffn < 8.0 / 3 * r.hidden + 256);
+		aspect = (double)r.hidden / r.layers;
+		assert_true(aspect >= 96 && aspect <= 136);
+		/* The reported total is the size given... */
+		model_count_params(&r, &p);
+		assert_true(p.total == sizes[i]);
+		/* ...and the shape's own exact count is close to it: within a layer's share
+		 * (whole layers, ffn in steps of 256); below 1B the embedding dominates and
+		 * few shapes fall in the aspect band (125M: 896 x 7 layers, 128.0M). */
+		r.params = 0;
+		model_count_params(&r, &p);
+		assert_within(p.total, sizes[i], sizes[i] >= 1e9 ? 0.01 : 0.03);
+		if (sizes[i] >= 30e9)
+			assert_within(p.total, sizes[i], 0.002);
+	}
+}
+
+static void test_largest_layer(void **state)
+{
+	struct model m = llama2_7b();
+	struct model_params p;
+	(void)state;
+	/* A small vocabulary and a wide MLP: one MLP matrix is the largest module. */
+	m.vocab = 1000;
+	m.ffn = 65536;
+	count(&m, &p);
+	assert_count(p.largest_layer, 4096LL * 65536);
+	/* Experts: one expert matrix, not the whole layer. */
+	m = mixtral_8x7b();
+	m.vocab = 1000;
+	count(&m, &p);
+	assert_count(p.largest_layer, 4096LL * 14336);
+}
+
+static void test_narrow_embedding_no_final_norm(void **state)
+{
+	/* OPT-350m: 512-wide embedding with project_in/project_out to 1024, post-LN with no
+	 * final norm, 2050 learned positions, biases, tied. 331,196,416 parameters
+	 * (pytorch_model.bin: 388 tensors). */
+	struct model m = {0};
+	struct model_params p;
+	(void)state;
+	m.layers = 24;
+	m.hidden = 1024;
+	m.heads = 16;
+	m.ffn = 4096;
+	m.vocab = 50272;
+	m.mlp = MLP_PLAIN;
+	m.norm = NORM_LAYERNORM;
+	m.tied_embeddings = true;
+	m.attention_bias = true;
+	m.mlp_bias = true;
+	m.position_embeddings = 2050;
+	m.embed_dim = 512;
+	m.no_final_norm = true;
+	count(&m, &p);
+	assert_count(p.total, 331196416LL);
+	assert_count(p.embedding, 50272LL * 512 + 2050 * 1024 + 512 * 1024);
+	assert_count(p.final_norm, 1024 * 512); /* project_out */
+}
+
+static void test_embedding_norm(void **state)
+{
+	/* BLOOM 176B: word_embeddings_layernorm, LayerNorm, biases, tied, 4h MLP.
+	 * bigscience/bloom card: 176,247,271,424. */
+	struct model m = {0};
+	struct model_params p;
+	(void)state;
+	m.layers = 70;
+	m.hidden = 14336;
+	m.heads = 112;
+	m.ffn = 4 * 14336;
+	m.vocab = 250880;
+	m.mlp = MLP_PLAIN;
+	m.norm = NORM_LAYERNORM;
+	m.tied_embeddings = true;
+	m.attention_bias = true;
+	m.mlp_bias = true;
+	m.embedding_norm = true;
+	count(&m, &p);
+	assert_count(p.total, 176247271424LL);
+	assert_count(p.embedding, 250880LL * 14336 + 2 * 14336);
+}
+
+static void test_empty_model(void **state)
+{
+	struct model m = {0}, r;
+	struct model_params p;
+	bool assumed = true;
+	(void)state;
+	model_resolve(&m, &r, &assumed);
+	assert_false(assumed);
+	model_count_params(&r, &p);
+	assert_true(p.total == 0 && p.active == 0);
+	assert_true(model_kv_elems_per_token_layer(&r) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_llama2_7b),
+		cmocka_unit_test(test_llama2_70b_gqa),
+		cmocka_unit_test(test_tied_embeddings_and_resolve_defaults),
+		cmocka_unit_test(test_gpt2_biases_layernorm_positions),
+		cmocka_unit_test(test_gemma2_head_dim_and_four_norms),
+		cmocka_unit_test(test_qwen_biases_and_qk_norm),
+		cmocka_unit_test(test_mixtral_moe),
+		cmocka_unit_test(test_deepseek_v3_mla_moe),
+		cmocka_unit_test(test_kv_elems),
+		cmocka_unit_test(test_params_with_shape_scales),
+		cmocka_unit_test(test_standard_shape_recovers_llama),
+		cmocka_unit_test(test_standard_shape_any_size),
+		cmocka_unit_test(test_largest_layer),
+		cmocka_unit_test(test_narrow_embedding_no_final_norm),
+		cmocka_unit_test(test_embedding_norm),
+		cmocka_unit_test(test_empty_model),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

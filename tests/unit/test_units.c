@@ -1,0 +1,200 @@
+/* Units: every form SPEC "Numbers in files and on the command line" names, both ways. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "units.h"
+
+static double parse_ok(enum unit_kind k, const char *text)
+{
+	double v = -12345;
+	const char *why = NULL;
+	int rc = units_parse(k, text, &v, &why);
+	if (rc != 0)
+		fail_msg("'%s' did not parse (%s)", text, why);
+	return v;
+}
+
+static void parse_bad(enum unit_kind k, const char *text)
+{
+	double v = 42;
+	const char *why = NULL;
+	if (units_parse(k, text, &v, &why) == 0)
+		fail_msg("'%s' parsed as %g but should be an error", text, v);
+	assert_non_null(why);
+	assert_true(v == 42); /* an error never writes a value */
+}
+
+static void test_counts(void **state)
+{
+	(void)state;
+	assert_true(parse_ok(UNIT_COUNT, "7B") == 7e9);
+	assert_true(parse_ok(UNIT_COUNT, "2T") == 2e12);
+	assert_true(parse_ok(UNIT_COUNT, "1.5M") == 1.5e6);
+	assert_true(parse_ok(UNIT_COUNT, "32k") == 32e3);
+	assert_true(parse_ok(UNIT_COUNT, "6.74B") == 6.74e9);
+	assert_true(parse_ok(UNIT_COUNT, "4096") == 4096);
+	assert_true(parse_ok(UNIT_COUNT, "1e9") == 1e9);
+	assert_true(parse_ok(UNIT_COUNT, " 70G ") == 70e9);
+	parse_bad(UNIT_COUNT, "7b"); /* lowercase b is bits, not billions */
+	parse_bad(UNIT_COUNT, "7m"); /* m is minutes, M is a million */
+	parse_bad(UNIT_COUNT, "");
+	parse_bad(UNIT_COUNT, "B");
+	parse_bad(UNIT_COUNT, "seven");
+	parse_bad(UNIT_COUNT, "nan");
+	parse_bad(UNIT_COUNT, "inf");
+	parse_bad(UNIT_COUNT, "-inf");
+	parse_bad(UNIT_COUNT, "0x10");
+	parse_bad(UNIT_COUNT, "1e400");
+	parse_bad(UNIT_COUNT, "1e300T"); /* overflows after scaling */
+	parse_bad(UNIT_COUNT, "7BB");
+}
+
+static void test_bytes(void **state)
+{
+	(void)state;
+	assert_true(parse_ok(UNIT_BYTES, "80GB") == 80e9);
+	assert_true(parse_ok(UNIT_BYTES, "80GiB") == 80.0 * 1073741824.0);
+	assert_true(parse_ok(UNIT_BYTES, "512MB") == 512e6);
+	assert_true(parse_ok(UNIT_BYTES, "1.5TB") == 1.5e12);
+	assert_true(parse_ok(UNIT_BYTES, "80 GB") == 80e9);
+	assert_true(parse_ok(UNIT_BYTES, "4096") == 4096);
+	parse_bad(UNIT_BYTES, "80Gb"); /* bits are for links, not sizes */
+	parse_bad(UNIT_BYTES, "80G B");
+	parse_bad(UNIT_BYTES, "80GBs");
+	parse_bad(UNIT_BYTES, "80gb");
+}
+
+static void test_bandwidth(void **state)
+{
+	(void)state;
+	assert_true(parse_ok(UNIT_BYTES_PER_S, "3.35TB/s") == 3.35e12);
+	assert_true(parse_ok(UNIT_BYTES_PER_S, "900GB/s") == 900e9);
+	assert_true(parse_ok(UNIT_BYTES_PER_S, "400Gb/s") == 50e9);
+	assert_true(parse_ok(UNIT_BITS_PER_S, "400Gb/s") == 50e9);
+	assert_true(parse_ok(UNIT_BYTES_PER_S, "2GB/s") == 2e9);
+	assert_true(parse_ok(UNIT_BYTES_PER_S, "25GiB/s") == 25.0 * 1073741824.0);
+	parse_bad(UNIT_BYTES_PER_S, "3.35TB");
+	parse_bad(UNIT_BYTES_PER_S, "3.35 TBps");
+}
+
+static void test_durations(void **state)
+{
+	(void)state;
+	assert_true(parse_ok(UNIT_SECONDS, "50ms") == 0.05);
+	assert_true(parse_ok(UNIT_SECONDS, "90s") == 90);
+	assert_true(parse_ok(UNIT_SECONDS, "30m") == 1800);
+	assert_true(parse_ok(UNIT_SECONDS, "10h") == 36000);
+	assert_true(parse_ok(UNIT_SECONDS, "5d") == 432000);
+	assert_true(parse_ok(UNIT_SECONDS, "1") == 1);
+	parse_bad(UNIT_SECONDS, "5M"); /* a million, not minutes */
+	parse_bad(UNIT_SECONDS, "5days");
+	parse_bad(UNIT_SECONDS, "d");
+}
+
+static void test_other_kinds(void **state)
+{
+	(void)state;
+	assert_true(parse_ok(UNIT_FLOPS, "989.4T") == 989.4e12);
+	assert_true(parse_ok(UNIT_FLOPS, "19.5TFLOP/s") == 19.5e12);
+	assert_true(parse_ok(UNIT_FLOPS, "312TFLOPS") == 312e12);
+	assert_true(parse_ok(UNIT_WATTS, "700W") == 700);
+	assert_true(parse_ok(UNIT_WATTS, "1.2kW") == 1200);
+	assert_true(parse_ok(UNIT_RATIO, "0.4") == 0.4);
+	assert_true(fabs(parse_ok(UNIT_RATIO, "40%") - 0.4) < 1e-15);
+	assert_true(parse_ok(UNIT_USD, "2.5") == 2.5);
+	assert_true(parse_ok(UNIT_USD, "$2.5") == 2.5);
+	parse_bad(UNIT_USD, "2.5EUR");
+	parse_bad(UNIT_NONE, "3x");
+}
+
+/* Canonical text reads back as exactly the same double, for awkward values too. */
+static void roundtrip(enum unit_kind k, double v)
+{
+	char buf[64];
+	double back = -1;
+	units_format(k, v, buf, sizeof(buf));
+	if (units_parse(k, buf, &back, NULL) != 0 || back != v)
+		fail_msg("%.17g formatted as '%s' read back as %.17g", v, buf, back);
+}
+
+static void test_format_canonical(void **state)
+{
+	char buf[64];
+	(void)state;
+	units_format(UNIT_COUNT, 7e9, buf, sizeof(buf));
+	assert_string_equal(buf, "7B");
+	units_format(UNIT_COUNT, 6.74e9, buf, sizeof(buf));
+	assert_string_equal(buf, "6.74B");
+	units_format(UNIT_COUNT, 2e12, buf, sizeof(buf));
+	assert_string_equal(buf, "2T");
+	units_format(UNIT_COUNT, 4096, buf, sizeof(buf));
+	assert_string_equal(buf, "4096");
+	units_format(UNIT_BYTES, 80e9, buf, sizeof(buf));
+	assert_string_equal(buf, "80GB");
+	units_format(UNIT_BYTES, 80.0 * 1073741824.0, buf, sizeof(buf));
+	assert_string_equal(buf, "80GiB");
+	units_format(UNIT_BYTES_PER_S, 3.35e12, buf, sizeof(buf));
+	assert_string_equal(buf, "3.35TB/s");
+	units_format(UNIT_BITS_PER_S, 50e9, buf, sizeof(buf));
+	assert_string_equal(buf, "400Gb/s");
+	units_format(UNIT_SECONDS, 432000, buf, sizeof(buf));
+	assert_string_equal(buf, "5d");
+	units_format(UNIT_SECONDS, 0.05, buf, sizeof(buf));
+	assert_string_equal(buf, "50ms");
+	units_format(UNIT_SECONDS, 1800, buf, sizeof(buf));
+	assert_string_equal(buf, "30m");
+	units_format(UNIT_WATTS, 700, buf, sizeof(buf));
+	assert_string_equal(buf, "700W");
+
+	double vals[] = {1, 3, 0.1, 1.0 / 3, 6738415616.0, 1e-7, 123456789.123, 2.0e15, 7.5e9,
+			 1073741824.0 * 1.5, 0.7, 1e18};
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		roundtrip(UNIT_COUNT, vals[i]);
+		roundtrip(UNIT_BYTES, vals[i]);
+		roundtrip(UNIT_BYTES_PER_S, vals[i]);
+		roundtrip(UNIT_BITS_PER_S, vals[i]);
+		roundtrip(UNIT_SECONDS, vals[i]);
+		roundtrip(UNIT_FLOPS, vals[i]);
+		roundtrip(UNIT_RATIO, vals[i]);
+		roundtrip(UNIT_USD, vals[i]);
+	}
+}
+
+static void test_format_human(void **state)
+{
+	char buf[64];
+	(void)state;
+	units_format_human(UNIT_BYTES, 140e9, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "140 GB");
+	units_format_human(UNIT_BYTES, 13.476e9, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "13.5 GB");
+	units_format_human(UNIT_BYTES_PER_S, 3.35e12, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "3.35 TB/s");
+	units_format_human(UNIT_SECONDS, 8.97e9, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "284 y");
+	units_format_human(UNIT_SECONDS, 0.0165, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "16.5 ms");
+	units_format_human(UNIT_RATIO, 0.4, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "40%");
+	units_format_human(UNIT_COUNT, 6.74e9, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "6.74B");
+	units_format_human(UNIT_BYTES, NAN, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts),	      cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_bandwidth),     cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_other_kinds),   cmocka_unit_test(test_format_canonical),
+		cmocka_unit_test(test_format_human),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
