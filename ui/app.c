@@ -101,6 +101,8 @@ void app_compute(struct app *a)
 		return;
 	a->dirty &= ~DIRTY_CALC;
 	plan_compute(&a->scn, &a->plan);
+	gp_problems_init(&a->problems);
+	scenario_validate(&a->scn, NULL, &a->problems);
 	a->computes++;
 	/* Rebuild the rows (the workload kind decides which fields show), keeping each
 	 * selection on the same field when it is still there. */
@@ -123,6 +125,14 @@ void app_compute(struct app *a)
 	if (a->sel[PANE_RESULTS] >= a->nresult_items)
 		a->sel[PANE_RESULTS] = a->nresult_items ? a->nresult_items - 1 : 0;
 	a->dirty |= DIRTY_DRAW;
+}
+
+const struct gp_error *app_field_problem(const struct app *a, const struct field *f)
+{
+	for (int i = 0; f && i < a->problems.count; i++)
+		if (strcmp(a->problems.items[i].field, f->key) == 0)
+			return &a->problems.items[i];
+	return NULL;
 }
 
 void app_init(struct app *a, const struct catalog *cat, const struct scenario *s,

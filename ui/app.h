@@ -80,6 +80,7 @@ struct app {
 	struct scenario saved;          /* as last read or written: unsaved edits differ */
 	struct scenario edit_base;      /* before the edit or pick in progress */
 	struct plan plan;
+	struct gp_problems problems;    /* scenario_validate's findings, shown beside fields */
 	bool has_baseline;
 	struct scenario base_scn;
 	struct plan base_plan;
@@ -136,6 +137,9 @@ void app_compute(struct app *a);
 
 /* The field selected in the focused pane; NULL on Results or a line that is not a field. */
 const struct field *app_selected_field(const struct app *a);
+
+/* The first validation problem of field f; NULL when it has none. */
+const struct gp_error *app_field_problem(const struct app *a, const struct field *f);
 
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);
@@ -199,6 +203,8 @@ void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, cons
 int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt,
 	       ...) __attribute__((format(printf, 7, 8)));
 void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);
+/* Erases a popup window and draws its border with title in it. */
+void draw_frame(struct app *a, WINDOW *w, const char *title);
 /* Display columns of a UTF-8 string (one per character; the glyphs used are all narrow). */
 int text_width(const char *s);
 

@@ -275,6 +275,10 @@ static void draw_status(struct app *a)
 			a->cur_x = width - 1;
 	} else if (a->status[0]) {
 		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
+	} else if (a->mode == MODE_NORMAL) {
+		const struct gp_error *e = app_field_problem(a, app_selected_field(a));
+		if (e)
+			draw_text(a, w, 0, 0, width, ROLE_WARN, e->message);
 	}
 	wnoutrefresh(w);
 }
@@ -299,6 +303,23 @@ static WINDOW *popup(struct app *a, int h, int w, int y, int x)
 		delwin(a->w_popup);
 	a->w_popup = newwin(h, w, y, x);
 	return a->w_popup;
+}
+
+void draw_frame(struct app *a, WINDOW *w, const char *title)
+{
+	int width = getmaxx(w);
+
+	werase(w);
+	wattrset(w, a->theme.attr[ROLE_POPUP]);
+	/* box() would use the alternate character set, which is not ASCII: draw the ASCII
+	 * twin explicitly when the glyphs must be ASCII */
+	if (a->theme.utf8)
+		box(w, 0, 0);
+	else
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	wattrset(w, A_NORMAL);
+	if (title)
+		draw_textf(a, w, 0, 2, width - 4, ROLE_HEADER_FOCUS, " %s ", title);
 }
 
 void app_draw(struct app *a)
@@ -327,11 +348,20 @@ void app_draw(struct app *a)
 	if (a->mode == MODE_HELP) {
 		help_draw(a, popup(a, body.h, body.w, body.y, body.x));
 	} else if (a->mode == MODE_PICK) {
-		int w = body.w - 4 < 76 ? body.w - 4 : 76;
-		picker_draw(a, popup(a, body.h, w, body.y, 2));
+		int w = body.w < 80 ? body.w : 80;
+		picker_draw(a, popup(a, body.h, w, body.y, 0));
 	} else if (a->mode == MODE_EXPLAIN) {
-		int w = body.w - 8 < 90 ? body.w - 8 : 90;
-		int h = body.h - 2 < 18 ? body.h - 2 : 18;
+		int w = body.w - 4 < 96 ? body.w - 4 : 96, h = 3;
+		/* as tall as the text, wrapped, and no taller than the body */
+		for (const char *p = a->explain_text; *p;) {
+			size_t n = strcspn(p, "\n");
+			h += n ? (int)((n + (size_t)w - 5) / (size_t)(w - 4)) : 1;
+			p += n;
+			if (*p)
+				p++;
+		}
+		if (h > body.h - 2)
+			h = body.h - 2;
 		explain_draw(a, popup(a, h, w, body.y + 1, (body.w - w) / 2));
 	} else if (a->w_popup) {
 		delwin(a->w_popup);

@@ -49,20 +49,19 @@ void explain_draw(struct app *a, WINDOW *w)
 	int height = getmaxy(w), width = getmaxx(w), y = 1;
 	const char *p = a->explain_text;
 
-	werase(w);
-	wattrset(w, a->theme.attr[ROLE_HEADER_FOCUS]);
-	mvwhline(w, 0, 0, ' ', width);
-	wattrset(w, A_NORMAL);
-	draw_textf(a, w, 0, 0, width, ROLE_HEADER_FOCUS, " Explain %s", a->explain_key);
+	char title[96];
+
+	snprintf(title, sizeof(title), "Explain %s", a->explain_key);
+	draw_frame(a, w, title);
 	/* one line per text line, wrapped at the window's width */
-	while (*p && y < height) {
+	while (*p && y < height - 1) {
 		size_t n = strcspn(p, "\n");
 		const char *line = p;
-		while (y < height) {
-			size_t take = n > (size_t)(width - 2) ? (size_t)(width - 2) : n;
+		while (y < height - 1) {
+			size_t take = n > (size_t)(width - 4) ? (size_t)(width - 4) : n;
 			char buf[512];
 			snprintf(buf, sizeof(buf), "%.*s", (int)take, line);
-			draw_text(a, w, y++, 1, width - 2, ROLE_POPUP, buf);
+			draw_text(a, w, y++, 2, width - 4, ROLE_POPUP, buf);
 			line += take;
 			n -= take;
 			if (!n)

@@ -42,15 +42,11 @@ void help_draw(struct app *a, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n = help_lines();
 
-	werase(w);
-	wattrset(w, a->theme.attr[ROLE_HEADER_FOCUS]);
-	mvwhline(w, 0, 0, ' ', width);
-	wattrset(w, A_NORMAL);
-	draw_text(a, w, 0, 0, width, ROLE_HEADER_FOCUS, " Help  (any key closes)");
-	for (int i = 0; i + 1 < height && a->help_top + i < n; i++) {
+	draw_frame(a, w, "Help (any key closes)");
+	for (int i = 0; i + 2 < height && a->help_top + i < n; i++) {
 		const char *line = help_text[a->help_top + i];
 		bool heading = line[0] && line[0] != ' ';
-		draw_text(a, w, i + 1, 1, width - 2, heading ? ROLE_HEADER : ROLE_NORMAL, line);
+		draw_text(a, w, i + 1, 2, width - 4, heading ? ROLE_HEADER : ROLE_NORMAL, line);
 	}
 	wnoutrefresh(w);
 }

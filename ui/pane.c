@@ -91,7 +91,12 @@ void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
 			continue;
 		}
 		value_text(a, r->f, v, sizeof(v));
-		if (selected)
+		if (app_field_problem(a, r->f)) {
+			/* a value that cannot go with the others: marked beside the field, the
+			 * problem itself on the status line when the field is selected */
+			draw_text(a, w, y, LABEL_W + 1, 1, ROLE_WARN, "!");
+			role = selected ? ROLE_SELECTED : ROLE_WARN;
+		} else if (selected)
 			role = ROLE_SELECTED;
 		else if (!scenario_field_equal(&a->scn, &a->saved, r->f))
 			role = ROLE_CHANGED;

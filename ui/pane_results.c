@@ -39,9 +39,9 @@ static const struct figure figures[] = {
 	{"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
 	 APPLIES_ONLINE},
 	{"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
-	{"cost.usd_per_hour", "cost per hour", PLAN_OFF(usd_per_hour), FMT_USD, -1,
+	{"cost.usd_per_hour", "cost/hour", PLAN_OFF(usd_per_hour), FMT_USD, -1,
 	 APPLIES_ONLINE},
-	{"cost.usd_per_million_tokens", "$ per M tokens", PLAN_OFF(usd_per_million_tokens),
+	{"cost.usd_per_million_tokens", "$/M tokens", PLAN_OFF(usd_per_million_tokens),
 	 FMT_USD, -1, ALL},
 	{"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
 };
@@ -52,7 +52,7 @@ static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	 "optim",
 static const char *const mem_keys[MEM_PARTS] = {
 	"memory.per_gpu.weights",     "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
 	"memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
-static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bandwidth",
+static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw",
 						"interconnect", "data i/o"};
 static const char *const bn_keys[BN_COUNT] = {
 	"bottleneck.shares.capacity", "bottleneck.shares.compute",
@@ -200,7 +200,7 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 {
 	int width = getmaxx(w);
 	bool sel = item_selected(a, key);
-	int vx = 16, dx = width - 9;
+	int vx = 15, dx = a->has_baseline ? width - 7 : width;
 
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
@@ -269,7 +269,7 @@ static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 {
 	const struct glyphs *g = a->theme.g;
-	int width = getmaxx(w), bx = 16, bw = width - bx - 8, full, eighths;
+	int width = getmaxx(w), bx = 15, bw = width - bx - 8, full, eighths;
 	double share = a->plan.shares[b];
 	bool binding = a->plan.binding == (enum bottleneck)b;
 	bool sel = item_selected(a, bn_keys[b]);
@@ -320,7 +320,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	fmt_bytes(p->mem.capacity, c, sizeof(c));
 	{
 		char line[160];
-		snprintf(line, sizeof(line), "%s of %s", v, c);
+		snprintf(line, sizeof(line), "%s / %s", v, c);
 		draw_figure(a, w, y, "memory.per_gpu.total", "memory/gpu", line, p->mem.total,
 			    bp->mem.total, -1);
 	}
@@ -333,17 +333,12 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		char line[160];
 		fmt_bytes(p->mem.headroom, v, sizeof(v));
 		if (p->mem.capacity > 0)
-			snprintf(line, sizeof(line), "%s (%.0f%%)", v,
-				 p->mem.headroom / p->mem.capacity * 100);
+			snprintf(line, sizeof(line), "%s (%.0f%%) %s", v,
+				 p->mem.headroom / p->mem.capacity * 100, p->mem.fits ? g->ok : g->bad);
 		else
-			snprintf(line, sizeof(line), "%s", v);
+			snprintf(line, sizeof(line), "%s %s", v, p->mem.fits ? g->ok : g->bad);
 		draw_figure(a, w, y, "memory.headroom", "headroom", line, p->mem.headroom,
 			    bp->mem.headroom, +1);
-		draw_text(a, w, y, width - 9, 8, p->mem.fits ? ROLE_GOOD : ROLE_BAD,
-			  p->mem.fits ? g->ok : g->bad);
-		if (a->has_baseline && bp->mem.fits != p->mem.fits)
-			draw_text(a, w, y, width - 9, 8, p->mem.fits ? ROLE_GOOD : ROLE_BAD,
-				  p->mem.fits ? "now fits" : "no fit");
 		y++;
 	}
 
@@ -364,7 +359,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 
 	/* bottlenecks */
 	if (y < height) {
-		draw_text(a, w, y, 1, width - 2, ROLE_HEADER, "bottlenecks");
+		draw_text(a, w, y, 2, width - 3, ROLE_HEADER, "bottlenecks");
 		if (p->nwarnings)
 			draw_textf(a, w, y, width - 13, 12, ROLE_WARN, "%2d warning%s",
 				   p->nwarnings, p->nwarnings == 1 ? " " : "s");
@@ -377,7 +372,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	for (int i = 0; i < p->nwarnings && y < height; i++) {
 		char msg[256];
 		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-		draw_textf(a, w, y++, 1, width - 2, ROLE_WARN, "! %s", msg);
+		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
 	}
 	wnoutrefresh(w);
 }

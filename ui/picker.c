@@ -58,28 +58,25 @@ void picker_open(struct app *a, enum picker_kind kind)
 void picker_draw(struct app *a, WINDOW *w)
 {
 	struct picker *pk = &a->pick;
-	int height = getmaxy(w), width = getmaxx(w), visible = height - 3;
+	int height = getmaxy(w), width = getmaxx(w), visible = height - 4;
 	char line[160];
 
-	werase(w);
-	wattrset(w, a->theme.attr[ROLE_HEADER_FOCUS]);
-	mvwhline(w, 0, 0, ' ', width);
-	wattrset(w, A_NORMAL);
-	draw_textf(a, w, 0, 0, width, ROLE_HEADER_FOCUS, " Choose a %s  (%d of %d)",
-		   pk->kind == PICK_MODEL ? "model" : "GPU", pk->n,
-		   pk->kind == PICK_MODEL ? a->cat->nmodels : a->cat->ngpus);
-	draw_textf(a, w, 1, 1, width - 2, ROLE_LABEL, "filter: ");
-	draw_text(a, w, 1, 9, width - 10, ROLE_EDIT, pk->filter.buf[0] ? pk->filter.buf : "");
+	snprintf(line, sizeof(line), "Choose a %s (%d of %d)",
+		 pk->kind == PICK_MODEL ? "model" : "GPU", pk->n,
+		 pk->kind == PICK_MODEL ? a->cat->nmodels : a->cat->ngpus);
+	draw_frame(a, w, line);
+	draw_textf(a, w, 1, 2, width - 4, ROLE_LABEL, "filter: ");
+	draw_text(a, w, 1, 10, width - 12, ROLE_EDIT, pk->filter.buf);
 	a->cur_win = w;
 	a->cur_y = 1;
-	a->cur_x = 9 + line_edit_cursor_col(&pk->filter);
+	a->cur_x = 10 + line_edit_cursor_col(&pk->filter);
 	if (pk->kind == PICK_MODEL)
 		snprintf(line, sizeof(line), "%-22s %9s %9s %6s %8s", "id", "params", "active",
 			 "layers", "context");
 	else
 		snprintf(line, sizeof(line), "%-18s %8s %10s %9s %8s", "id", "memory", "bandwidth",
 			 "bf16", "$/h");
-	draw_text(a, w, 2, 1, width - 2, ROLE_HEADER, line);
+	draw_text(a, w, 2, 2, width - 4, ROLE_HEADER, line);
 	if (visible < 1)
 		visible = 1;
 	if (pk->sel < pk->top)
@@ -111,12 +108,12 @@ void picker_draw(struct app *a, WINDOW *w)
 		}
 		if (sel) {
 			wattrset(w, a->theme.attr[ROLE_SELECTED]);
-			mvwhline(w, 3 + i, 0, ' ', width);
+			mvwhline(w, 3 + i, 1, ' ', width - 2);
 			wattrset(w, A_NORMAL);
 		}
-		draw_text(a, w, 3 + i, 1, width - 2, sel ? ROLE_SELECTED : ROLE_NORMAL, line);
+		draw_text(a, w, 3 + i, 2, width - 4, sel ? ROLE_SELECTED : ROLE_NORMAL, line);
 	}
 	if (pk->n == 0)
-		draw_text(a, w, 3, 1, width - 2, ROLE_DIM, "nothing matches");
+		draw_text(a, w, 3, 2, width - 4, ROLE_DIM, "nothing matches");
 	wnoutrefresh(w);
 }

@@ -74,7 +74,7 @@ new_shell() {
 # run_ui ARGS: types the command that starts the program, recording its pid and the tty
 # state before and after.
 run_ui() {
-	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; echo EXIT=\$?; stty -g >$TMP/stty.after" Enter
+	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
 }
 
 ui_pid() { cat "$TMP/pid"; }

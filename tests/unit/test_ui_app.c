@@ -219,6 +219,19 @@ static void test_command_line(void **state)
 	assert_int_equal(app.mode, MODE_NORMAL);
 }
 
+static void test_problems_beside_fields(void **state)
+{
+	const struct field *tp = scenario_field_find("parallel.tp");
+	(void)state;
+	assert_null(app_field_problem(&app, tp));
+	/* tp 3 divides neither the 32 heads nor the 8 GPUs */
+	keys(":set parallel.tp=3\r");
+	assert_non_null(app_field_problem(&app, tp));
+	assert_non_null(strstr(app_field_problem(&app, tp)->message, "tp 3"));
+	keys("u");
+	assert_null(app_field_problem(&app, tp));
+}
+
 static void test_baseline(void **state)
 {
 	(void)state;
@@ -347,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup(test_typing, setup),
 		cmocka_unit_test_setup(test_kind_shows_fields_that_apply, setup),
 		cmocka_unit_test_setup(test_command_line, setup),
+		cmocka_unit_test_setup(test_problems_beside_fields, setup),
 		cmocka_unit_test_setup(test_baseline, setup),
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
