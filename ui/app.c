@@ -135,8 +135,8 @@ const struct gp_error *app_field_problem(const struct app *a, const struct field
 	return NULL;
 }
 
-void app_init(struct app *a, const struct catalog *cat, const struct scenario *s,
-	      const char *path, unsigned flags)
+void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
+	      unsigned flags)
 {
 	memset(a, 0, sizeof(*a));
 	a->cat = cat;
@@ -259,8 +259,8 @@ static void step(struct app *a, int dir, bool cycle)
 	commit(a, &before);
 	{
 		char v[160];
-		app_status(a, false, "%s = %s", f->key, scenario_field_format(&a->scn, f, v,
-									  sizeof(v)));
+		app_status(a, false, "%s = %s", f->key,
+			   scenario_field_format(&a->scn, f, v, sizeof(v)));
 	}
 }
 
@@ -391,7 +391,8 @@ static void pick_key(struct app *a, int key)
 		a->mode = MODE_NORMAL;
 		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
 			commit(a, &a->edit_base);
-		app_status(a, false, "%s = %s", pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		app_status(a, false, "%s = %s",
+			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
 		break;
 	case EDIT_CANCEL:
@@ -498,7 +499,8 @@ static void open_file(struct app *a, const char *file, bool force)
 		return;
 	}
 	if (!force && app_unsaved(a)) {
-		app_status(a, true, "unsaved edits (:w to save them, or :e! %s to drop them)", file);
+		app_status(a, true, "unsaved edits (:w to save them, or :e! %s to drop them)",
+			   file);
 		return;
 	}
 	memset(&err, 0, sizeof(err));
@@ -656,7 +658,8 @@ static void prompt_key(struct app *a, int key)
 
 static void command_key(struct app *a, int key)
 {
-	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) && a->line.len == 0) {
+	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
+	    a->line.len == 0) {
 		a->mode = MODE_NORMAL;
 		a->status[0] = '\0';
 		return;
@@ -715,8 +718,9 @@ static void baseline(struct app *a)
 		a->has_baseline = true;
 		a->base_scn = a->scn;
 		a->base_plan = a->plan;
-		app_status(a, false, "baseline pinned: results now show the change against it "
-				     "(b again to clear)");
+		app_status(a, false,
+			   "baseline pinned: results now show the change against it "
+			   "(b again to clear)");
 	}
 	a->dirty |= DIRTY_DRAW;
 }

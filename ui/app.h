@@ -18,8 +18,8 @@
 #include "scenario.h"
 #include "theme.h"
 
-#define DIRTY_CALC 1u   /* the scenario changed: recompute the plan */
-#define DIRTY_DRAW 2u   /* something shown changed: redraw */
+#define DIRTY_CALC   1u /* the scenario changed: recompute the plan */
+#define DIRTY_DRAW   2u /* something shown changed: redraw */
 #define DIRTY_LAYOUT 4u /* the terminal's size changed: rebuild the windows */
 
 #define UNDO_MAX 64
@@ -36,9 +36,9 @@ enum mode {
 
 enum prompt_kind {
 	PROMPT_NONE,
-	PROMPT_SAVE_AS,   /* a file name, then save */
-	PROMPT_QUIT,      /* unsaved edits: quit anyway? */
-	PROMPT_RECOVER,   /* a recovery file was found: restore it? */
+	PROMPT_SAVE_AS, /* a file name, then save */
+	PROMPT_QUIT,	/* unsaved edits: quit anyway? */
+	PROMPT_RECOVER, /* a recovery file was found: restore it? */
 };
 
 enum picker_kind { PICK_MODEL, PICK_GPU };
@@ -60,7 +60,7 @@ struct pane_row {
 	enum row_kind kind;
 	const struct field *f; /* ROW_FIELD */
 	const char *label;
-	int info;              /* ROW_INFO: which line (pane-specific) */
+	int info; /* ROW_INFO: which line (pane-specific) */
 };
 
 #define PANE_MAX_ROWS 64
@@ -75,12 +75,12 @@ struct pane_rows {
 
 struct app {
 	const struct catalog *cat;
-	unsigned flags;                 /* CLI_UI_* */
-	struct scenario scn;            /* what is shown; tentative while a field is typed */
-	struct scenario saved;          /* as last read or written: unsaved edits differ */
-	struct scenario edit_base;      /* before the edit or pick in progress */
+	unsigned flags;		   /* CLI_UI_* */
+	struct scenario scn;	   /* what is shown; tentative while a field is typed */
+	struct scenario saved;	   /* as last read or written: unsaved edits differ */
+	struct scenario edit_base; /* before the edit or pick in progress */
 	struct plan plan;
-	struct gp_problems problems;    /* scenario_validate's findings, shown beside fields */
+	struct gp_problems problems; /* scenario_validate's findings, shown beside fields */
 	bool has_baseline;
 	struct scenario base_scn;
 	struct plan base_plan;
@@ -88,16 +88,16 @@ struct app {
 	int undo_head, nundo;
 	struct scenario redo[UNDO_MAX]; /* a stack */
 	int nredo;
-	char path[512];                 /* "" for the built-in scenario */
+	char path[512]; /* "" for the built-in scenario */
 
 	unsigned dirty;
 	enum mode mode;
 	enum prompt_kind prompt;
-	int focus;                      /* enum pane_id */
-	int sel[PANE_COUNT];            /* selected row (Results: item) of each pane */
-	int top[PANE_COUNT];            /* first row shown */
+	int focus;			       /* enum pane_id */
+	int sel[PANE_COUNT];		       /* selected row (Results: item) of each pane */
+	int top[PANE_COUNT];		       /* first row shown */
 	struct pane_rows rows[PANE_COUNT - 1]; /* the input panes' rows, rebuilt on change */
-	struct line_edit line;          /* the field, command or prompt being typed */
+	struct line_edit line;		       /* the field, command or prompt being typed */
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
@@ -112,22 +112,22 @@ struct app {
 	bool quit;
 	int exit_status;
 	char recover_path[1024];
-	unsigned long computes;         /* plan_compute calls, for tests and the bench */
-	bool pending_recover;           /* a recovery file was found at start */
+	unsigned long computes; /* plan_compute calls, for tests and the bench */
+	bool pending_recover;	/* a recovery file was found at start */
 
 	/* the screen */
-	bool screen;                    /* curses is up */
+	bool screen; /* curses is up */
 	struct layout lay;
 	struct theme theme;
 	WINDOW *w_title, *w_status, *w_legend, *w_pane[PANE_COUNT], *w_popup;
-	WINDOW *cur_win;                /* where the cursor goes, NULL for hidden */
+	WINDOW *cur_win; /* where the cursor goes, NULL for hidden */
 	int cur_y, cur_x;
-	int cursor_shown;               /* -1 unknown, 0, 1 */
+	int cursor_shown; /* -1 unknown, 0, 1 */
 };
 
 /* Sets up a (stopped) app on s; path is NULL or "" for the built-in scenario. */
-void app_init(struct app *a, const struct catalog *cat, const struct scenario *s,
-	      const char *path, unsigned flags);
+void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
+	      unsigned flags);
 
 /* Handles one key (keys.h encoding), in whatever mode the app is in. */
 void app_handle_key(struct app *a, int key);
@@ -146,7 +146,7 @@ bool app_unsaved(const struct app *a);
 
 /* Sets the status line; error draws it as an error. */
 void app_status(struct app *a, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
 void app_command(struct app *a, const char *cmd);
@@ -169,8 +169,7 @@ void pane_workload_rows(const struct app *a, struct pane_rows *out);
 void pane_hardware_rows(const struct app *a, struct pane_rows *out);
 
 /* Building the rows (pane.c): a field row when key applies to the workload; another row. */
-void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key,
-		   const char *label);
+void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key, const char *label);
 void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *label, int info);
 
 /* Draws the info line `info` of a pane at (y, x) within width w (pane_*.c). */
@@ -184,7 +183,7 @@ void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size);
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */
 void app_screen_layout(struct app *a); /* (re)builds the windows for the terminal's size */
 void app_screen_stop(struct app *a);   /* deletes the windows (not endwin) */
-void app_draw(struct app *a);          /* every window, wnoutrefresh, one doupdate */
+void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate */
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
 void pane_results_draw(struct app *a, WINDOW *w);
 void pane_results_items(struct app *a);
@@ -200,8 +199,8 @@ void explain_draw(struct app *a, WINDOW *w);
 
 /* Helpers the panes share (draw.c). */
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
-int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt,
-	       ...) __attribute__((format(printf, 7, 8)));
+int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
 void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);
 /* Erases a popup window and draws its border with title in it. */
 void draw_frame(struct app *a, WINDOW *w, const char *title);

@@ -47,8 +47,7 @@ void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, cons
 	wattrset(w, A_NORMAL);
 }
 
-int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt,
-	       ...)
+int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -88,7 +87,7 @@ void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const ch
 
 static void delete_windows(struct app *a)
 {
-	WINDOW **all[] = {&a->w_title, &a->w_status, &a->w_legend, &a->w_popup,
+	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,
 			  &a->w_pane[0], &a->w_pane[1], &a->w_pane[2], &a->w_pane[3]};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (*all[i])
@@ -171,13 +170,13 @@ static void draw_title(struct app *a)
 						file++;
 					skip--;
 				}
-				snprintf(right, sizeof(right), "%s%s%s ", base, a->theme.g->ellipsis,
-					 file);
+				snprintf(right, sizeof(right), "%s%s%s ", base,
+					 a->theme.g->ellipsis, file);
 			} else {
 				snprintf(right, sizeof(right), "%s%s ", base, file);
 			}
-			draw_text(a, w, 0, width - text_width(right), text_width(right),
-				  ROLE_TITLE, right);
+			draw_text(a, w, 0, width - text_width(right), text_width(right), ROLE_TITLE,
+				  right);
 		}
 	}
 	wnoutrefresh(w);
@@ -188,26 +187,29 @@ struct legend_item {
 };
 
 static const struct legend_item legend_normal[] = {
-	{"F1", "Help"}, {"Tab", "Pane"}, {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
-	{"b", "Base"},	{"e", "Explain"}, {":", "Cmd"},	  {"q", "Quit"},  {NULL, NULL},
+    {"F1", "Help"}, {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
+    {"b", "Base"},  {"e", "Explain"}, {":", "Cmd"},	 {"q", "Quit"},	 {NULL, NULL},
 };
 static const struct legend_item legend_edit[] = {
-	{"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"},
-	{NULL, NULL},
+    {"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"}, {NULL, NULL},
 };
 static const struct legend_item legend_pick[] = {
-	{"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"},
-	{NULL, NULL},
+    {"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"}, {NULL, NULL},
 };
 static const struct legend_item legend_command[] = {
-	{"Enter", "Run"}, {"Esc", "Cancel"}, {"set", "K=V"}, {"w", "[FILE]"}, {"e", "FILE"},
-	{"q", "Quit"},	  {NULL, NULL},
+    {"Enter", "Run"}, {"Esc", "Cancel"}, {"set", "K=V"}, {"w", "[FILE]"},
+    {"e", "FILE"},    {"q", "Quit"},	 {NULL, NULL},
 };
 static const struct legend_item legend_prompt[] = {
-	{"y", "Yes"}, {"n", "No"}, {"Esc", "Cancel"}, {NULL, NULL},
+    {"y", "Yes"},
+    {"n", "No"},
+    {"Esc", "Cancel"},
+    {NULL, NULL},
 };
 static const struct legend_item legend_view[] = {
-	{"Up/Down", "Scroll"}, {"any key", "Close"}, {NULL, NULL},
+    {"Up/Down", "Scroll"},
+    {"any key", "Close"},
+    {NULL, NULL},
 };
 
 static void draw_legend(struct app *a)

@@ -167,9 +167,8 @@ int line_edit_cursor_col(const struct line_edit *e)
 	return col;
 }
 
-int field_edit_apply(const struct scenario *base, const struct catalog *cat,
-		     const struct field *f, const char *text, struct scenario *out,
-		     struct gp_error *err)
+int field_edit_apply(const struct scenario *base, const struct catalog *cat, const struct field *f,
+		     const char *text, struct scenario *out, struct gp_error *err)
 {
 	/* static: a scenario is several kilobytes and this runs on every keystroke; the UI is
 	 * single-threaded. */
@@ -209,12 +208,23 @@ bool field_is_choice(const struct field *f)
 bool field_step_doubles(const struct field *f)
 {
 	static const char *const doubling[] = {
-		"workload.seq_len",	  "workload.micro_batch",  "workload.global_batch",
-		"workload.batch",	  "workload.prompt_tokens", "workload.output_tokens",
-		"workload.finetune.rank", "hardware.count",	    "hardware.gpus_per_node",
-		"parallel.tp",		  "parallel.pp",	    "parallel.dp",
-		"parallel.ep",		  "model.max_context",	    "model.moe.experts",
-		"parallel.virtual_stages", NULL,
+	    "workload.seq_len",
+	    "workload.micro_batch",
+	    "workload.global_batch",
+	    "workload.batch",
+	    "workload.prompt_tokens",
+	    "workload.output_tokens",
+	    "workload.finetune.rank",
+	    "hardware.count",
+	    "hardware.gpus_per_node",
+	    "parallel.tp",
+	    "parallel.pp",
+	    "parallel.dp",
+	    "parallel.ep",
+	    "model.max_context",
+	    "model.moe.experts",
+	    "parallel.virtual_stages",
+	    NULL,
 	};
 	if (f->type == FIELD_NUM)
 		return f->unit != UNIT_NONE && f->unit != UNIT_USD && f->unit != UNIT_RATIO;

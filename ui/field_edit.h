@@ -17,16 +17,16 @@
 
 struct line_edit {
 	char buf[LINE_EDIT_MAX]; /* UTF-8, NUL-terminated */
-	int len;                 /* bytes */
-	int cur;                 /* cursor, a byte offset at a character boundary */
+	int len;		 /* bytes */
+	int cur;		 /* cursor, a byte offset at a character boundary */
 };
 
 enum edit_result {
 	EDIT_UNHANDLED, /* not an editing key */
-	EDIT_MOVED,     /* cursor moved, text unchanged */
-	EDIT_CHANGED,   /* text changed */
-	EDIT_ACCEPT,    /* Enter */
-	EDIT_CANCEL,    /* Esc */
+	EDIT_MOVED,	/* cursor moved, text unchanged */
+	EDIT_CHANGED,	/* text changed */
+	EDIT_ACCEPT,	/* Enter */
+	EDIT_CANCEL,	/* Esc */
 };
 
 /* Starts editing text, the cursor at its end. */
@@ -42,9 +42,8 @@ int line_edit_cursor_col(const struct line_edit *e);
 /* Parses text as f's value onto a copy of base and, when it reads, stores that copy in
  * *out and returns 0; otherwise returns -1 with err filled and *out untouched. Blank text
  * is an error ("expected a value"). */
-int field_edit_apply(const struct scenario *base, const struct catalog *cat,
-		     const struct field *f, const char *text, struct scenario *out,
-		     struct gp_error *err);
+int field_edit_apply(const struct scenario *base, const struct catalog *cat, const struct field *f,
+		     const char *text, struct scenario *out, struct gp_error *err);
 
 /* Whether +/- double and halve f (counts, batches, sizes, rates) rather than add one. */
 bool field_step_doubles(const struct field *f);

@@ -9,9 +9,9 @@
 
 /* A key as the UI passes it around: a character is its code point; a curses function key
  * (KEY_UP, KEY_F(1), KEY_RESIZE) is KEYF(code), so the two never collide. */
-#define KEYF(k) (0x40000000 | (k))
-#define KEY_CTRL(c) ((c) & 0x1f)
-#define KEY_ESC 27
+#define KEYF(k)	    (0x40000000 | (k))
+#define KEY_CTRL(c) ((c)&0x1f)
+#define KEY_ESC	    27
 
 enum action {
 	ACT_NONE,

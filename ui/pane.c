@@ -108,8 +108,7 @@ void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
 }
 
 /* Appends a field row for key when it exists and applies to the scenario's workload. */
-void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key,
-		   const char *label)
+void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key, const char *label)
 {
 	const struct field *f = scenario_field_find(key);
 

@@ -14,50 +14,47 @@
 enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
 
 struct figure {
-	const char *key;   /* as in the JSON report */
+	const char *key; /* as in the JSON report */
 	const char *label;
-	size_t offset;     /* a double in struct plan */
+	size_t offset; /* a double in struct plan */
 	enum fig_format fmt;
-	int better;        /* +1 higher is better, -1 lower is better */
-	unsigned applies;  /* APPLIES_* bits */
+	int better;	  /* +1 higher is better, -1 lower is better */
+	unsigned applies; /* APPLIES_* bits */
 };
 
 #define PLAN_OFF(m) offsetof(struct plan, m)
-#define TRAINING APPLIES_TRAINING
-#define INFERENCE APPLIES_INFERENCE
-#define ALL (APPLIES_TRAINING | APPLIES_INFERENCE)
+#define TRAINING    APPLIES_TRAINING
+#define INFERENCE   APPLIES_INFERENCE
+#define ALL	    (APPLIES_TRAINING | APPLIES_INFERENCE)
 
 static const struct figure figures[] = {
-	{"time.step_s", "step time", PLAN_OFF(step_s), FMT_SECONDS, -1, TRAINING},
-	{"latency.ttft_s", "ttft", PLAN_OFF(ttft_s), FMT_SECONDS, -1, INFERENCE},
-	{"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
-	{"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1,
-	 TRAINING | APPLIES_OFFLINE},
-	{"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
-	{"compute.mfu", "mfu", PLAN_OFF(mfu), FMT_RATIO, +1, TRAINING},
-	{"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
-	{"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
-	 APPLIES_ONLINE},
-	{"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
-	{"cost.usd_per_hour", "cost/hour", PLAN_OFF(usd_per_hour), FMT_USD, -1,
-	 APPLIES_ONLINE},
-	{"cost.usd_per_million_tokens", "$/M tokens", PLAN_OFF(usd_per_million_tokens),
-	 FMT_USD, -1, ALL},
-	{"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
+    {"time.step_s", "step time", PLAN_OFF(step_s), FMT_SECONDS, -1, TRAINING},
+    {"latency.ttft_s", "ttft", PLAN_OFF(ttft_s), FMT_SECONDS, -1, INFERENCE},
+    {"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
+    {"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1, TRAINING | APPLIES_OFFLINE},
+    {"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
+    {"compute.mfu", "mfu", PLAN_OFF(mfu), FMT_RATIO, +1, TRAINING},
+    {"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
+    {"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
+     APPLIES_ONLINE},
+    {"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
+    {"cost.usd_per_hour", "cost/hour", PLAN_OFF(usd_per_hour), FMT_USD, -1, APPLIES_ONLINE},
+    {"cost.usd_per_million_tokens", "$/M tokens", PLAN_OFF(usd_per_million_tokens), FMT_USD, -1,
+     ALL},
+    {"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
 };
 #define NFIGURES ((int)(sizeof(figures) / sizeof(figures[0])))
 
-static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	 "optim",
+static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	"optim",
 						 "activ",   "kv cache", "other"};
 static const char *const mem_keys[MEM_PARTS] = {
-	"memory.per_gpu.weights",     "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
-	"memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
-static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw",
-						"interconnect", "data i/o"};
+    "memory.per_gpu.weights",	  "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
+    "memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
+static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw", "interconnect",
+						"data i/o"};
 static const char *const bn_keys[BN_COUNT] = {
-	"bottleneck.shares.capacity", "bottleneck.shares.compute",
-	"bottleneck.shares.hbm_bandwidth", "bottleneck.shares.interconnect",
-	"bottleneck.shares.data_io"};
+    "bottleneck.shares.capacity", "bottleneck.shares.compute", "bottleneck.shares.hbm_bandwidth",
+    "bottleneck.shares.interconnect", "bottleneck.shares.data_io"};
 
 static bool fig_applies(const struct app *a, const struct figure *f)
 {
@@ -175,8 +172,8 @@ static bool item_selected(const struct app *a, const char *key)
 
 /* The change of now against then, with an up or down mark coloured by whether it is an
  * improvement: "▲ 12%". Nothing when there is no baseline or no change. */
-static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now,
-		       double then, int better)
+static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now, double then,
+		       int better)
 {
 	const struct glyphs *g = a->theme.g;
 	double rel;
@@ -280,7 +277,10 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		mvwhline(w, y, 1, ' ', width - 1);
 		wattrset(w, A_NORMAL);
 	}
-	draw_text(a, w, y, 2, bx - 3, sel ? ROLE_SELECTED : binding ? ROLE_BINDING : ROLE_LABEL,
+	draw_text(a, w, y, 2, bx - 3,
+		  sel	    ? ROLE_SELECTED
+		  : binding ? ROLE_BINDING
+			    : ROLE_LABEL,
 		  bn_labels[b]);
 	if (bw < 4)
 		return;
@@ -295,6 +295,83 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
+}
+
+static const struct {
+	const char *label;
+	size_t offset; /* a double in struct plan_time_parts */
+} time_parts[] = {
+    {"matmul", offsetof(struct plan_time_parts, matmul_s)},
+    {"attention", offsetof(struct plan_time_parts, attention_s)},
+    {"memory-bound", offsetof(struct plan_time_parts, memory_bound_s)},
+    {"tp comm", offsetof(struct plan_time_parts, tp_comm_s)},
+    {"pp comm", offsetof(struct plan_time_parts, pp_comm_s)},
+    {"pp bubble", offsetof(struct plan_time_parts, bubble_s)},
+    {"dp comm", offsetof(struct plan_time_parts, dp_comm_s)},
+    {"zero-3 gather", offsetof(struct plan_time_parts, zero3_s)},
+    {"ep comm", offsetof(struct plan_time_parts, ep_comm_s)},
+    {"offload", offsetof(struct plan_time_parts, offload_s)},
+    {"optimizer", offsetof(struct plan_time_parts, optimizer_s)},
+    {"data", offsetof(struct plan_time_parts, data_s)},
+};
+
+/* Where a step's time goes, then layout, compute and reliability figures. */
+static void draw_details(struct app *a, WINDOW *w, int y, int height)
+{
+	const struct plan *p = &a->plan;
+	int width = getmaxx(w);
+	double sum = 0;
+	char v[64], v2[64];
+	bool training = a->scn.workload.kind == WL_TRAIN || a->scn.workload.kind == WL_FINETUNE;
+
+	for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]); i++) {
+		double t = *(const double *)((const char *)&p->parts + time_parts[i].offset);
+		if (isfinite(t) && t > 0)
+			sum += t;
+	}
+	if (sum > 0 && y < height) {
+		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
+			  training ? "step time by part" : "time by part");
+		for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]) && y < height;
+		     i++) {
+			double t =
+			    *(const double *)((const char *)&p->parts + time_parts[i].offset);
+			if (!isfinite(t) || t <= 0)
+				continue;
+			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
+			draw_text(a, w, y, 2, 12, ROLE_LABEL, time_parts[i].label);
+			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %3.0f%%", v,
+				   t / sum * 100);
+		}
+	}
+	if (y + 1 < height) {
+		y++;
+		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
+		draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+			   "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp, p->dp, p->ep);
+		if (y < height && training)
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+				   "batch        %d sequences, %d micro-batches, zero %d",
+				   p->global_batch, p->micro_batches, p->zero);
+		if (y < height && isfinite(p->flops_per_token)) {
+			units_format_human(UNIT_COUNT, p->flops_per_token, 3, v, sizeof(v));
+			units_format_human(UNIT_FLOPS, p->peak_flops, 3, v2, sizeof(v2));
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+				   "compute      %s FLOP/token, peak %s", v, v2);
+		}
+		if (y < height && p->mem.host > 0) {
+			fmt_bytes(p->mem.host, v, sizeof(v));
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL, "host memory  %s per GPU",
+				   v);
+		}
+		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
+			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
+			draw_textf(
+			    a, w, y++, 2, width - 3, ROLE_LABEL,
+			    "reliability  %.0f interruptions, checkpoint every %s, goodput %.0f%%",
+			    p->expected_interruptions, v, p->goodput * 100);
+		}
+	}
 }
 
 void pane_results_draw(struct app *a, WINDOW *w)
@@ -334,7 +411,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		fmt_bytes(p->mem.headroom, v, sizeof(v));
 		if (p->mem.capacity > 0)
 			snprintf(line, sizeof(line), "%s (%.0f%%) %s", v,
-				 p->mem.headroom / p->mem.capacity * 100, p->mem.fits ? g->ok : g->bad);
+				 p->mem.headroom / p->mem.capacity * 100,
+				 p->mem.fits ? g->ok : g->bad);
 		else
 			snprintf(line, sizeof(line), "%s %s", v, p->mem.fits ? g->ok : g->bad);
 		draw_figure(a, w, y, "memory.headroom", "headroom", line, p->mem.headroom,
@@ -350,7 +428,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		fig_format(f->fmt, fig_value(p, f), v, sizeof(v));
 		if (f->fmt == FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && inner > 36) {
 			char per[32];
-			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per, sizeof(per));
+			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per,
+					   sizeof(per));
 			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
 		}
 		draw_figure(a, w, y++, f->key, f->label, v, fig_value(p, f), fig_value(bp, f),
@@ -374,5 +453,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
 		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
 	}
+	/* a taller terminal shows where the time goes and the rest of the plan */
+	if (y + 4 < height)
+		draw_details(a, w, y + 1, height);
 	wnoutrefresh(w);
 }

@@ -28,8 +28,8 @@ static bool contains(const char *hay, const char *needle)
 void picker_filter(struct app *a)
 {
 	struct picker *pk = &a->pick;
-	const char *current = pk->kind == PICK_MODEL ? a->edit_base.model.preset
-						     : a->edit_base.hardware.gpu.id;
+	const char *current =
+	    pk->kind == PICK_MODEL ? a->edit_base.model.preset : a->edit_base.hardware.gpu.id;
 	int total = pk->kind == PICK_MODEL ? a->cat->nmodels : a->cat->ngpus;
 
 	pk->n = 0;
@@ -103,8 +103,8 @@ void picker_draw(struct app *a, WINDOW *w)
 			char mem[24], bw[24];
 			units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
 			units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
-			snprintf(line, sizeof(line), "%-18s %8s %10s %6.0f TF %8.2f", g->id, mem, bw,
-				 g->peak_flops[DTYPE_BF16] / 1e12, g->price_per_hour);
+			snprintf(line, sizeof(line), "%-18s %8s %10s %6.0f TF %8.2f", g->id, mem,
+				 bw, g->peak_flops[DTYPE_BF16] / 1e12, g->price_per_hour);
 		}
 		if (sel) {
 			wattrset(w, a->theme.attr[ROLE_SELECTED]);

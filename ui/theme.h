@@ -17,22 +17,22 @@
 
 enum role {
 	ROLE_NORMAL,
-	ROLE_TITLE,       /* the title line */
-	ROLE_TITLE_MARK,  /* the unsaved-edits mark */
-	ROLE_HEADER,      /* a pane's header line */
+	ROLE_TITLE,	 /* the title line */
+	ROLE_TITLE_MARK, /* the unsaved-edits mark */
+	ROLE_HEADER,	 /* a pane's header line */
 	ROLE_HEADER_FOCUS,
 	ROLE_LABEL,
 	ROLE_VALUE,
-	ROLE_CHANGED,     /* a value that differs from the saved scenario */
-	ROLE_SELECTED,    /* the selected row */
-	ROLE_EDIT,        /* a field being typed */
-	ROLE_ERROR,       /* a field that does not read; an error message */
+	ROLE_CHANGED,  /* a value that differs from the saved scenario */
+	ROLE_SELECTED, /* the selected row */
+	ROLE_EDIT,     /* a field being typed */
+	ROLE_ERROR,    /* a field that does not read; an error message */
 	ROLE_WARN,
-	ROLE_GOOD,        /* fits; better than the baseline */
-	ROLE_BAD,         /* does not fit; worse than the baseline */
-	ROLE_DIM,         /* secondary text */
-	ROLE_KEY,         /* a key in the legend */
-	ROLE_KEY_TEXT,    /* its meaning */
+	ROLE_GOOD,	  /* fits; better than the baseline */
+	ROLE_BAD,	  /* does not fit; worse than the baseline */
+	ROLE_DIM,	  /* secondary text */
+	ROLE_KEY,	  /* a key in the legend */
+	ROLE_KEY_TEXT,	  /* its meaning */
 	ROLE_MEM_WEIGHTS, /* the memory bar's parts, in this order */
 	ROLE_MEM_GRADIENTS,
 	ROLE_MEM_OPTIMIZER,
@@ -40,9 +40,9 @@ enum role {
 	ROLE_MEM_KV_CACHE,
 	ROLE_MEM_OVERHEAD,
 	ROLE_MEM_FREE,
-	ROLE_BAR,         /* a bottleneck bar */
-	ROLE_BINDING,     /* the binding bottleneck */
-	ROLE_POPUP,       /* help, picker and explanation windows */
+	ROLE_BAR,     /* a bottleneck bar */
+	ROLE_BINDING, /* the binding bottleneck */
+	ROLE_POPUP,   /* help, picker and explanation windows */
 	ROLE_COUNT
 };
 
@@ -50,16 +50,16 @@ enum role {
 
 struct glyphs {
 	const char *mem_part[MEM_PARTS]; /* the fill of each memory part */
-	const char *mem_free;            /* capacity not used */
-	const char *over;                /* the capacity mark on an over-full bar */
+	const char *mem_free;		 /* capacity not used */
+	const char *over;		 /* the capacity mark on an over-full bar */
 	const char *bar_full;
-	const char *bar_eighth[8];       /* [0] unused; 1..7 eighths of a cell */
+	const char *bar_eighth[8]; /* [0] unused; 1..7 eighths of a cell */
 	const char *bar_empty;
-	const char *up, *down;           /* change against the baseline */
-	const char *binding;             /* marks the binding bottleneck */
-	const char *sep;                 /* the column separator */
-	const char *ok, *bad;            /* fit verdict */
-	const char *unsaved;             /* the title's unsaved-edits mark */
+	const char *up, *down; /* change against the baseline */
+	const char *binding;   /* marks the binding bottleneck */
+	const char *sep;       /* the column separator */
+	const char *ok, *bad;  /* fit verdict */
+	const char *unsaved;   /* the title's unsaved-edits mark */
 	const char *ellipsis;
 	const char *more_up, *more_down; /* a pane has rows above/below */
 };

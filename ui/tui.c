@@ -105,8 +105,9 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
-		fprintf(stderr, "gpuplan: cannot drive the terminal '%s' (set TERM to one "
-				"terminfo knows, e.g. xterm-256color)\n",
+		fprintf(stderr,
+			"gpuplan: cannot drive the terminal '%s' (set TERM to one "
+			"terminfo knows, e.g. xterm-256color)\n",
 			term ? term : "");
 		return 1;
 	}

@@ -4,7 +4,7 @@
 # exits 0 when every check passes. GPUPLAN=path overrides the binary.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-BIN=$(pwd)/${GPUPLAN:-gpuplan}
+BIN=${GPUPLAN:-$(pwd)/gpuplan}
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux is not installed (run 'make deps')"
 	exit 1
