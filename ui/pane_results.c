@@ -11,6 +11,13 @@
 
 #include "bars.h"
 
+#if defined(__has_include)
+#if __has_include("explain.h")
+#include "explain.h"
+#define HAVE_VERDICTS 1
+#endif
+#endif
+
 enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
 
 struct figure {
@@ -55,6 +62,10 @@ static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw",
 static const char *const bn_keys[BN_COUNT] = {
     "bottleneck.shares.capacity", "bottleneck.shares.compute", "bottleneck.shares.hbm_bandwidth",
     "bottleneck.shares.interconnect", "bottleneck.shares.data_io"};
+
+/* Judging order (seed case 15): capacity, then bandwidth and interconnect, then compute. */
+static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
+						   BN_DATA_IO};
 
 static bool fig_applies(const struct app *a, const struct figure *f)
 {
@@ -138,7 +149,7 @@ void pane_results_items(struct app *a)
 		if (fig_applies(a, &figures[i]))
 			a->result_keys[n++] = figures[i].key;
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
-		a->result_keys[n++] = bn_keys[b];
+		a->result_keys[n++] = bn_keys[bn_order[b]];
 	a->nresult_items = n;
 }
 
@@ -406,6 +417,35 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		draw_memory_bar(a, w, y++, x, inner);
 	if (y < height)
 		y += draw_memory_legend(a, w, y, x, inner);
+#ifdef HAVE_VERDICTS
+	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
+	 * bandwidth and interconnect, then compute; the first stands for the headroom */
+	{
+		struct explain_verdict vd[EXPLAIN_VERDICTS];
+		explain_verdicts(p, vd);
+		for (int i = 0; i < EXPLAIN_VERDICTS && y < height; i++, y++) {
+			int role = vd[i].state == VERDICT_OK	 ? ROLE_GOOD
+				   : vd[i].state == VERDICT_WARN ? ROLE_WARN
+								 : ROLE_BAD;
+			const char *mark = vd[i].state == VERDICT_OK	 ? g->ok
+					   : vd[i].state == VERDICT_WARN ? "!"
+									 : g->bad;
+			bool sel = i == 0 && item_selected(a, "memory.headroom");
+			int end = a->has_baseline && i == 0 ? width - 7 : width;
+			if (sel) {
+				wattrset(w, a->theme.attr[ROLE_SELECTED]);
+				mvwhline(w, y, 1, ' ', width - 1);
+				wattrset(w, A_NORMAL);
+			}
+			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
+			draw_text(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
+				  vd[i].text);
+			if (i == 0)
+				draw_delta(a, w, y, width - 7, 7, p->mem.headroom, bp->mem.headroom,
+					   +1);
+		}
+	}
+#else
 	if (y < height) {
 		char line[160];
 		fmt_bytes(p->mem.headroom, v, sizeof(v));
@@ -419,6 +459,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			    bp->mem.headroom, +1);
 		y++;
 	}
+#endif
 
 	/* time, throughput, latency, cost, energy */
 	for (int i = 0; i < NFIGURES && y < height; i++) {
@@ -436,7 +477,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			    f->better);
 	}
 
-	/* bottlenecks */
+#ifndef HAVE_VERDICTS
 	if (y < height) {
 		draw_text(a, w, y, 2, width - 3, ROLE_HEADER, "bottlenecks");
 		if (p->nwarnings)
@@ -444,13 +485,22 @@ void pane_results_draw(struct app *a, WINDOW *w)
 				   p->nwarnings, p->nwarnings == 1 ? " " : "s");
 		y++;
 	}
-	for (int b = 0; b < BN_COUNT && y < height; b++)
-		draw_bottleneck(a, w, y++, b);
+#endif
+	for (int i = 0; i < BN_COUNT && y < height; i++)
+		draw_bottleneck(a, w, y++, bn_order[i]);
 
 	/* warnings, as many as there is room for */
 	for (int i = 0; i < p->nwarnings && y < height; i++) {
 		char msg[256];
 		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+		if (y == height - 1 && i < p->nwarnings - 1) {
+			/* the last line left: say how many did not fit */
+			char more[32];
+			int mw = snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
+			draw_textf(a, w, y, 2, width - 3 - mw, ROLE_WARN, "! %s", msg);
+			draw_text(a, w, y++, width - mw - 1, mw, ROLE_WARN, more);
+			break;
+		}
 		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
 	}
 	/* a taller terminal shows where the time goes and the rest of the plan */
