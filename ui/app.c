@@ -491,7 +491,7 @@ int app_save(struct app *a, const char *path)
 
 static void open_file(struct app *a, const char *file, bool force)
 {
-	static struct scenario t;
+	struct scenario t;
 	struct gp_error err;
 
 	if (!file[0]) {
@@ -593,7 +593,7 @@ void app_command(struct app *a, const char *cmd)
 
 static void restore_recovery(struct app *a)
 {
-	static struct scenario t;
+	struct scenario t;
 	struct gp_error err;
 
 	memset(&err, 0, sizeof(err));

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
+
 int text_width(const char *s)
 {
 	int n = 0;
@@ -129,7 +131,7 @@ void app_screen_layout(struct app *a)
 
 void app_screen_start(struct app *a)
 {
-	bool ascii = (a->flags & 1u) != 0; /* CLI_UI_ASCII */
+	bool ascii = (a->flags & CLI_UI_ASCII) != 0;
 
 	theme_init(&a->theme, theme_locale_utf8(), theme_env_no_color(), ascii);
 	a->screen = true;

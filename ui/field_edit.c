@@ -170,9 +170,7 @@ int line_edit_cursor_col(const struct line_edit *e)
 int field_edit_apply(const struct scenario *base, const struct catalog *cat, const struct field *f,
 		     const char *text, struct scenario *out, struct gp_error *err)
 {
-	/* static: a scenario is several kilobytes and this runs on every keystroke; the UI is
-	 * single-threaded. */
-	static struct scenario tmp;
+	struct scenario tmp;
 	const char *p = text;
 
 	while (*p == ' ')
