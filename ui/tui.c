@@ -89,26 +89,34 @@ static void offer_recovery(void)
 int tui_run(const struct catalog *cat, struct scenario *s, const char *path, unsigned flags)
 {
 	SCREEN *scr;
+	FILE *in = stdin;
 	int r, status = 0;
 	wint_t ch;
 
 	/* Only the character set comes from the environment: numbers keep their dot. */
 	setlocale(LC_CTYPE, "");
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	/* `gpuplan -` read the scenario from standard input: keys come from the terminal */
+	if (!isatty(STDIN_FILENO))
+		in = fopen("/dev/tty", "r");
+	if (!in || !isatty(fileno(in)) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gpuplan: the terminal UI needs a terminal (for a report without "
 				"one: gpuplan report FILE)\n");
+		if (in && in != stdin)
+			fclose(in);
 		return 2;
 	}
 	app_init(&app, cat, s, path, flags);
 	offer_recovery();
 	install_signals();
-	scr = newterm(NULL, stdout, stdin);
+	scr = newterm(NULL, stdout, in);
 	if (!scr) {
 		const char *term = getenv("TERM");
 		fprintf(stderr,
 			"gpuplan: cannot drive the terminal '%s' (set TERM to one "
 			"terminfo knows, e.g. xterm-256color)\n",
 			term ? term : "");
+		if (in != stdin)
+			fclose(in);
 		return 1;
 	}
 	set_escdelay(25);
@@ -148,6 +156,8 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 	app_screen_stop(&app);
 	endwin();
 	delscreen(scr);
+	if (in != stdin)
+		fclose(in);
 	if (got_signal && app_unsaved(&app) && got_signal != SIGHUP)
 		fprintf(stderr, "gpuplan: unsaved edits written to %s\n", app.recover_path);
 	*s = app.scn;

@@ -199,6 +199,20 @@ fi
 screen | head -1 | grep -Eq '●|\*' && bad "a freshly opened file has no unsaved mark" ||
 	ok "a freshly opened file has no unsaved mark"
 
+# 9b. the scenario on standard input: keys still come from the terminal
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+run_ui "- <$TMP/a.yaml"
+if wait_for 'Results' && wait_for '^ seq len +4096'; then
+	T send-keys q
+	wait_for 'EXIT=0' && ok "gpuplan - reads the scenario from standard input" ||
+		bad "gpuplan - quits"
+else
+	bad "gpuplan - reads the scenario from standard input"
+fi
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+
 # 10. :e on a bad file keeps the scenario
 printf 'gpuplan: 1\nmodel:\n  preset: no-such-model\n' >"$TMP/bad.yaml"
 T send-keys : "e $TMP/missing.yaml" Enter
