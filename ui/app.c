@@ -460,6 +460,21 @@ int app_write_recovery(struct app *a)
 	return scenario_save_file(&a->scn, a->cat, a->recover_path, &err);
 }
 
+bool app_offer_recovery(struct app *a)
+{
+	struct stat st;
+
+	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
+	if (stat(a->recover_path, &st) != 0)
+		return false;
+	a->pending_recover = true;
+	a->mode = MODE_PROMPT;
+	a->prompt = PROMPT_RECOVER;
+	app_status(a, false, "restore them? (y/n)  unsaved edits from a lost session: %s",
+		   a->recover_path);
+	return true;
+}
+
 int app_save(struct app *a, const char *path)
 {
 	struct gp_error err;
@@ -646,9 +661,12 @@ static void prompt_key(struct app *a, int key)
 	} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
 		a->mode = MODE_NORMAL;
 		a->prompt = PROMPT_NONE;
-		if (kind == PROMPT_RECOVER) {
+		if (kind == PROMPT_RECOVER && (key == 'n' || key == 'N')) {
 			unlink(a->recover_path);
 			app_status(a, false, "recovery file removed");
+		} else if (kind == PROMPT_RECOVER) {
+			/* only a plain no drops the edits; Esc keeps them for the next start */
+			app_status(a, false, "recovery file kept: %s", a->recover_path);
 		} else {
 			a->status[0] = '\0';
 		}

@@ -157,6 +157,10 @@ int app_save(struct app *a, const char *path);
 /* The recovery file for a scenario path (or the built-in one when path is ""). */
 void app_recover_path(const char *path, char *buf, size_t size);
 
+/* When the recovery file of the scenario's path exists, asks (on the status line) whether
+ * to restore it; y restores, n removes it, Esc keeps it. Returns whether it asked. */
+bool app_offer_recovery(struct app *a);
+
 /* Writes unsaved edits to the recovery file; 0 or -1. Not for signal handlers. */
 int app_write_recovery(struct app *a);
 

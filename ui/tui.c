@@ -7,13 +7,11 @@
  */
 #include "tui.h"
 
-#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -72,20 +70,6 @@ static void handle(int r, wint_t ch)
 	app_handle_key(&app, key);
 }
 
-static void offer_recovery(void)
-{
-	struct stat st;
-
-	app_recover_path(app.path, app.recover_path, sizeof(app.recover_path));
-	if (stat(app.recover_path, &st) != 0)
-		return;
-	app.pending_recover = true;
-	app.mode = MODE_PROMPT;
-	app.prompt = PROMPT_RECOVER;
-	app_status(&app, false, "restore them? (y/n)  unsaved edits from a lost session: %s",
-		   app.recover_path);
-}
-
 int tui_run(const struct catalog *cat, struct scenario *s, const char *path, unsigned flags)
 {
 	SCREEN *scr;
@@ -106,7 +90,7 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 		return 2;
 	}
 	app_init(&app, cat, s, path, flags);
-	offer_recovery();
+	app_offer_recovery(&app);
 	install_signals();
 	scr = newterm(NULL, stdout, in);
 	if (!scr) {

@@ -336,6 +336,47 @@ static void test_recover_path(void **state)
 	assert_string_equal(buf, "/home/u/.local/state/gpuplan/recover.yaml");
 }
 
+static void test_recovery(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-rec-XXXXXX", file[256], rec[300];
+	struct scenario s = app.scn;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/r.yaml", dir);
+	app_save(&app, file);
+	/* nothing unsaved: no recovery file */
+	assert_int_equal(app_write_recovery(&app), 0);
+	app_recover_path(file, rec, sizeof(rec));
+	assert_int_not_equal(access(rec, F_OK), 0);
+	keys(":set hardware.count=32\r");
+	assert_int_equal(app_write_recovery(&app), 0);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* the next start on the file asks; Esc keeps the file */
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	key(KEY_ESC);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* y restores the edits, unsaved, and removes the file */
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	keys("y");
+	assert_int_equal(app.scn.hardware.count, 32);
+	assert_true(app_unsaved(&app));
+	assert_string_equal(app.path, file);
+	assert_int_not_equal(access(rec, F_OK), 0);
+	assert_false(app_offer_recovery(&app));
+	/* n removes it without restoring */
+	assert_int_equal(app_write_recovery(&app), 0);
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	keys("n");
+	assert_int_equal(app.scn.hardware.count, 8);
+	assert_int_not_equal(access(rec, F_OK), 0);
+	unlink(file);
+	rmdir(dir);
+}
+
 static void test_explain(void **state)
 {
 	(void)state;
@@ -365,6 +406,7 @@ int main(void)
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
+		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
