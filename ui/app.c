@@ -1,7 +1,6 @@
 /* app.c - what each key does to the state; nothing here draws. */
 #include "app.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -872,7 +871,16 @@ void app_handle_key(struct app *a, int key)
 		a->dirty |= DIRTY_DRAW;
 		break;
 	case MODE_EXPLAIN:
-		a->mode = MODE_NORMAL;
+		if (key == KEYF(KEY_DOWN) || key == 'j')
+			a->explain_top++;
+		else if (key == KEYF(KEY_UP) || key == 'k')
+			a->explain_top = a->explain_top > 0 ? a->explain_top - 1 : 0;
+		else if (key == KEYF(KEY_NPAGE) || key == ' ')
+			a->explain_top += 10;
+		else if (key == KEYF(KEY_PPAGE))
+			a->explain_top = a->explain_top > 10 ? a->explain_top - 10 : 0;
+		else
+			a->mode = MODE_NORMAL;
 		a->dirty |= DIRTY_DRAW;
 		break;
 	}

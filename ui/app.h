@@ -106,6 +106,7 @@ struct app {
 	int help_top;
 	char explain_key[64];
 	char explain_text[4096];
+	int explain_top; /* first line shown */
 	int nresult_items;
 	const char *result_keys[RESULT_MAX_ITEMS];
 
@@ -200,6 +201,7 @@ void picker_filter(struct app *a);
 void picker_draw(struct app *a, WINDOW *w);
 void explain_open(struct app *a, const char *key);
 void explain_draw(struct app *a, WINDOW *w);
+int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at width */
 
 /* Helpers the panes share (draw.c). */
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);

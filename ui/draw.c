@@ -355,18 +355,13 @@ void app_draw(struct app *a)
 		int w = body.w < 80 ? body.w : 80;
 		picker_draw(a, popup(a, body.h, w, body.y, 0));
 	} else if (a->mode == MODE_EXPLAIN) {
-		int w = body.w - 4 < 96 ? body.w - 4 : 96, h = 3;
-		/* as tall as the text, wrapped, and no taller than the body */
-		for (const char *p = a->explain_text; *p;) {
-			size_t n = strcspn(p, "\n");
-			h += n ? (int)((n + (size_t)w - 5) / (size_t)(w - 4)) : 1;
-			p += n;
-			if (*p)
-				p++;
-		}
-		if (h > body.h - 2)
-			h = body.h - 2;
-		explain_draw(a, popup(a, h, w, body.y + 1, (body.w - w) / 2));
+		/* explanations are written for 80 columns: as wide as that allows, as tall as
+		 * the text, and no taller than the body */
+		int w = body.w < 86 ? body.w : 86;
+		int h = explain_lines(a, w - 4) + 2;
+		if (h > body.h)
+			h = body.h;
+		explain_draw(a, popup(a, h, w, body.y, (body.w - w) / 2));
 	} else if (a->w_popup) {
 		delwin(a->w_popup);
 		a->w_popup = NULL;

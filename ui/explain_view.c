@@ -21,6 +21,7 @@ void explain_open(struct app *a, const char *key)
 	snprintf(a->explain_key, sizeof(a->explain_key), "%s", key);
 	a->explain_text[0] = '\0';
 	a->mode = MODE_EXPLAIN;
+	a->explain_top = 0;
 	a->dirty |= DIRTY_DRAW;
 	if (f) {
 		scenario_field_format(&a->scn, f, value, sizeof(value));
@@ -44,32 +45,97 @@ void explain_open(struct app *a, const char *key)
 		 key, value, key);
 }
 
+/* Characters (not bytes) in the first n bytes of s. */
+static int chars(const char *s, int n)
+{
+	int c = 0;
+	for (int i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return c;
+}
+
+/* Bytes of s that hold its first c characters (stopping at the end of s). */
+static int bytes_of(const char *s, int len, int c)
+{
+	int i = 0;
+	while (i < len && c > 0) {
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		c--;
+	}
+	return i;
+}
+
+/* Wraps text at spaces into lines of at most width columns, a continuation indented like
+ * the line it continues; draws lines skip.. into w from row y0 while row < ymax (w may be
+ * NULL to count). Returns the number of lines. */
+static int wrap_text(struct app *a, WINDOW *w, const char *text, int width, int skip, int y0,
+		     int ymax)
+{
+	int count = 0;
+
+	if (width < 8)
+		width = 8;
+	while (*text) {
+		int len = (int)strcspn(text, "\n"), indent = 0;
+		const char *line = text;
+		bool first = true;
+
+		while (indent < len && line[indent] == ' ')
+			indent++;
+		if (indent > width / 2)
+			indent = width / 2;
+		do {
+			int lead = first ? 0 : indent;
+			int avail = width - lead, take = len;
+			if (chars(line, len) > avail) {
+				int cut = bytes_of(line, len, avail), sp = cut;
+				while (sp > 0 && line[sp] != ' ')
+					sp--;
+				take = sp > 0 ? sp : cut;
+			}
+			if (w && count >= skip && y0 + count - skip < ymax) {
+				char buf[512];
+				snprintf(buf, sizeof(buf), "%.*s", take, line);
+				draw_text(a, w, y0 + count - skip, 2 + lead, avail, ROLE_POPUP,
+					  buf);
+			}
+			count++;
+			line += take;
+			len -= take;
+			while (len > 0 && *line == ' ') {
+				line++;
+				len--;
+			}
+			first = false;
+		} while (len > 0);
+		text = line;
+		if (*text == '\n')
+			text++;
+	}
+	return count;
+}
+
+int explain_lines(struct app *a, int width)
+{
+	return wrap_text(a, NULL, a->explain_text, width, 0, 0, 0);
+}
+
 void explain_draw(struct app *a, WINDOW *w)
 {
-	int height = getmaxy(w), width = getmaxx(w), y = 1;
-	const char *p = a->explain_text;
-
+	int height = getmaxy(w), width = getmaxx(w), n, visible = height - 2;
 	char title[96];
 
-	snprintf(title, sizeof(title), "Explain %s", a->explain_key);
+	n = explain_lines(a, width - 4);
+	if (a->explain_top > n - visible)
+		a->explain_top = n - visible;
+	if (a->explain_top < 0)
+		a->explain_top = 0;
+	snprintf(title, sizeof(title), "Explain %s%s", a->explain_key,
+		 n > visible ? "  (Up/Down scroll)" : "");
 	draw_frame(a, w, title);
-	/* one line per text line, wrapped at the window's width */
-	while (*p && y < height - 1) {
-		size_t n = strcspn(p, "\n");
-		const char *line = p;
-		while (y < height - 1) {
-			size_t take = n > (size_t)(width - 4) ? (size_t)(width - 4) : n;
-			char buf[512];
-			snprintf(buf, sizeof(buf), "%.*s", (int)take, line);
-			draw_text(a, w, y++, 2, width - 4, ROLE_POPUP, buf);
-			line += take;
-			n -= take;
-			if (!n)
-				break;
-		}
-		p = line + n;
-		if (*p == '\n')
-			p++;
-	}
+	wrap_text(a, w, a->explain_text, width - 4, a->explain_top, 1, height - 1);
 	wnoutrefresh(w);
 }

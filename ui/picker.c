@@ -74,8 +74,8 @@ void picker_draw(struct app *a, WINDOW *w)
 		snprintf(line, sizeof(line), "%-22s %9s %9s %6s %8s", "id", "params", "active",
 			 "layers", "context");
 	else
-		snprintf(line, sizeof(line), "%-18s %8s %10s %9s %8s", "id", "memory", "bandwidth",
-			 "bf16", "$/h");
+		snprintf(line, sizeof(line), "%-18s %7s %10s %8s %6s  %s", "id", "memory",
+			 "bandwidth", "bf16", "$/h", "name");
 	draw_text(a, w, 2, 2, width - 4, ROLE_HEADER, line);
 	if (visible < 1)
 		visible = 1;
@@ -103,8 +103,14 @@ void picker_draw(struct app *a, WINDOW *w)
 			char mem[24], bw[24];
 			units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
 			units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
-			snprintf(line, sizeof(line), "%-18s %8s %10s %6.0f TF %8.2f", g->id, mem,
-				 bw, g->peak_flops[DTYPE_BF16] / 1e12, g->price_per_hour);
+			char tf[24];
+			if (g->peak_flops[DTYPE_BF16] > 0)
+				snprintf(tf, sizeof(tf), "%.0f TF",
+					 g->peak_flops[DTYPE_BF16] / 1e12);
+			else
+				snprintf(tf, sizeof(tf), "-");
+			snprintf(line, sizeof(line), "%-18s %7s %10s %8s %6.2f  %s", g->id, mem, bw,
+				 tf, g->price_per_hour, g->name);
 		}
 		if (sel) {
 			wattrset(w, a->theme.attr[ROLE_SELECTED]);
