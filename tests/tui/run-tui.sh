@@ -74,10 +74,25 @@ new_shell() {
 # run_ui ARGS: types the command that starts the program, recording its pid and the tty
 # state before and after.
 run_ui() {
+	rm -f "$TMP/pid"
 	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
 }
 
 ui_pid() { cat "$TMP/pid"; }
+
+# wait_line N PATTERN: polls until line N of the screen matches PATTERN (a layout marker
+# that only the right terminal size draws there).
+wait_line() {
+	i=0
+	while [ $i -lt 100 ]; do
+		if T capture-pane -p 2>/dev/null | sed -n "$1p" | grep -Eq -- "$2"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
 
 results_of() { cut -c41-80; }
 
@@ -166,13 +181,13 @@ T resize-window -t 0 -x 60 -y 20
 wait_for 'terminal too small' && ok "says the terminal is too small at 60x20" ||
 	bad "says the terminal is too small at 60x20"
 T resize-window -t 0 -x 80 -y 24
-wait_for 'Results' && ! screen | grep -q 'too small' && ok "recovers when the terminal grows" ||
-	bad "recovers when the terminal grows"
+wait_line 8 '^ 2 Workload' && ! screen | grep -q 'too small' &&
+	ok "recovers when the terminal grows" || bad "recovers when the terminal grows"
 T resize-window -t 0 -x 120 -y 40
-wait_for 'Results' && [ "$(screen | wc -l)" -ge 40 ] && screen | grep -Eq 'F1 ?Help' &&
+wait_line 40 'F1 ?Help' && ! screen | sed -n 8p | grep -q '^ 2 Workload' &&
 	ok "uses a larger terminal" || bad "uses a larger terminal"
 T resize-window -t 0 -x 80 -y 24
-wait_for 'Results'
+wait_line 8 '^ 2 Workload' || bad "back at 80x24"
 
 # 9. save, quit, reopen
 T send-keys : "w $TMP/a.yaml" Enter
