@@ -66,7 +66,8 @@ new_shell() {
 	nsock=$((nsock + 1))
 	SOCK=gpuplan-test-$$-$nsock
 	T new-session -d -x 80 -y 24 \
-		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' $* sh"
+		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' \
+		GPUPLAN_CATALOG='${GPUPLAN_CATALOG:-$(pwd)/catalog}' $* sh"
 	T set-option -g status off >/dev/null
 	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
 }
