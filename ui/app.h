@@ -105,7 +105,7 @@ struct app {
 	bool status_error;
 	int help_top;
 	char explain_key[64];
-	char explain_text[4096];
+	char explain_text[8192];
 	int explain_top; /* first line shown */
 	int nresult_items;
 	const char *result_keys[RESULT_MAX_ITEMS];

@@ -24,6 +24,10 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 		}
 	} else if (f->type == FIELD_STR && !buf[0]) {
 		snprintf(buf, size, "-");
+	} else if (f->type == FIELD_NUM &&
+		   *(const double *)((const char *)&a->scn + f->offset) == 0) {
+		/* 0 is "not given" for these (no deadline, no SLO, storage not modelled) */
+		snprintf(buf, size, "-");
 	}
 }
 

@@ -35,6 +35,7 @@ void pane_model_rows(const struct app *a, struct pane_rows *out)
 		pane_rows_add(a, out, "model.mla.kv_rank", "mla kv rank");
 	}
 	pane_rows_add(a, out, "model.params", "params (size)");
+	pane_rows_add(a, out, "model.hf_config", "hf config");
 }
 
 void pane_model_info(const struct app *a, WINDOW *w, int y, int x, int width, int info)

@@ -300,6 +300,18 @@ new_shell LANG=C LC_ALL=C
 run_ui
 wait_for 'Results'
 screen >"$TMP/ascii.txt"
+# the popups too: help, the picker and an explanation, with their frames
+T send-keys '?'
+wait_for ':set KEY=VALUE'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 3 g Enter
+wait_for 'Choose a GPU'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 4 e
+wait_for 'Explain'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape
+wait_gone 'Explain'
 high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/ascii.txt" | wc -c)
 utf=$(LC_ALL=C tr -d '\000-\177' <"$TMP/utf8.txt" | wc -c)
 [ "$high" -eq 0 ] && ok "LANG=C draws ASCII only" || bad "LANG=C draws ASCII only ($high bytes >= 0x80)"
