@@ -8,6 +8,8 @@
 #ifndef GPUPLAN_CATALOG_H
 #define GPUPLAN_CATALOG_H
 
+#include <stddef.h>
+
 #include "dtype.h"
 #include "error.h"
 #include "model.h"
@@ -56,6 +58,11 @@ void catalog_free(struct catalog *cat);
  * are replaced (so a user catalog loaded second overrides the built-in one). A missing
  * gpus.yaml or models/ folder is not an error when optional is true. Returns 0 or -1. */
 int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct gp_error *err);
+
+/* Parses the text of a gpus.yaml (len bytes; file names it in messages) into cat, with the
+ * same rules as catalog_load_dir: strict keys, FILE:LINE:COL errors, ids replaced. */
+int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
+		       struct gp_error *err);
 
 /* Loads the built-in catalog (the first of: $GPUPLAN_CATALOG, ./catalog beside the
  * executable, GPUPLAN_DATADIR) then the user's ($XDG_CONFIG_HOME/gpuplan or

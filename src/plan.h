@@ -166,6 +166,11 @@ struct plan {
 	struct plan_warning warnings[PLAN_MAX_WARNINGS];
 };
 
+/* Assumptions of the time model that the explanations quote (src/plan_time.c). */
+#define PLAN_DATA_BYTES_PER_TOKEN 4.0   /* pre-tokenised uint32 token ids */
+#define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9 /* checkpoint writes when hardware.storage is 0 */
+#define PLAN_RESTART_S 600.0            /* detect, reschedule, reload after a failure */
+
 /* Computes every figure of s into p. Pure: no allocation, no I/O. */
 void plan_compute(const struct scenario *s, struct plan *p);
 

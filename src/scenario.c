@@ -714,13 +714,25 @@ static void problem(struct gp_problems *out, const struct scenario_source *src, 
 	va_list ap;
 	int line = 0, col = 0;
 
+	/* the key itself, else its section ("parallel" for parallel.tp), else the file's top */
 	if (src) {
-		for (int i = 0; i < src->nkeys; i++) {
-			if (strcmp(src->keys[i].key, key) == 0) {
-				line = src->keys[i].line;
-				col = src->keys[i].column;
-				break;
+		char k[64];
+		snprintf(k, sizeof(k), "%s", key);
+		for (;;) {
+			for (int i = 0; i < src->nkeys && !line; i++) {
+				if (strcmp(src->keys[i].key, k) == 0) {
+					line = src->keys[i].line;
+					col = src->keys[i].column;
+				}
 			}
+			char *dot = strrchr(k, '.');
+			if (line || !dot)
+				break;
+			*dot = '\0';
+		}
+		if (!line && src->file[0]) {
+			line = 1;
+			col = 1;
 		}
 	}
 	memset(&e, 0, sizeof(e));

@@ -1,0 +1,626 @@
+#include "catalog.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "hf_config.h"
+#include "scenario_yaml.h"
+#include "units.h"
+
+#ifndef GPUPLAN_DATADIR
+#define GPUPLAN_DATADIR "/usr/local/share/gpuplan"
+#endif
+
+/* A catalog file is small; anything much larger is not one. */
+#define CATALOG_MAX_FILE_BYTES (4 << 20)
+#define GPUS_MAX_DEPTH	       4
+
+/* Copies src into dst (size bytes), cut short when longer. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+struct catalog *catalog_new(void)
+{
+	return calloc(1, sizeof(struct catalog));
+}
+
+void catalog_free(struct catalog *cat)
+{
+	free(cat);
+}
+
+const struct gpu *catalog_find_gpu(const struct catalog *cat, const char *id)
+{
+	for (int i = 0; cat && id && i < cat->ngpus; i++)
+		if (strcmp(cat->gpus[i].id, id) == 0)
+			return &cat->gpus[i];
+	return NULL;
+}
+
+const struct catalog_model *catalog_find_model(const struct catalog *cat, const char *id)
+{
+	for (int i = 0; cat && id && i < cat->nmodels; i++)
+		if (strcmp(cat->models[i].id, id) == 0)
+			return &cat->models[i];
+	return NULL;
+}
+
+/* Levenshtein distance; large for long strings. */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int row[128];
+
+	if (la > 127 || lb > 127)
+		return 1000;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int v = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* The closest of n ids (stride bytes apart) to id, when close enough to be a typo. */
+static const char *suggest(const char *id, const char *first, int n, size_t stride)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+
+	if (!id)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *cand = first + (size_t)i * stride;
+		int d = edit_distance(id, cand);
+		/* "h100" is a prefix of "h100-sxm-80gb": count that as close */
+		if (strlen(id) >= 2 && strncmp(cand, id, strlen(id)) == 0 && d > 2)
+			d = 2;
+		if (d < bestd) {
+			bestd = d;
+			best = cand;
+		}
+	}
+	if (best && bestd <= (int)strlen(id) / 2 + 1 && bestd < (int)strlen(id))
+		return best;
+	return NULL;
+}
+
+const char *catalog_suggest_gpu(const struct catalog *cat, const char *id)
+{
+	if (!cat || !cat->ngpus)
+		return NULL;
+	return suggest(id, cat->gpus[0].id, cat->ngpus, sizeof(cat->gpus[0]));
+}
+
+const char *catalog_suggest_model(const struct catalog *cat, const char *id)
+{
+	if (!cat || !cat->nmodels)
+		return NULL;
+	return suggest(id, cat->models[0].id, cat->nmodels, sizeof(cat->models[0]));
+}
+
+/* ---- gpus.yaml ----------------------------------------------------------------------- */
+
+enum gkey_type { GK_STR, GK_NUM, GK_INT, GK_PEAKS };
+
+struct gkey {
+	const char *key;
+	enum gkey_type type;
+	enum unit_kind unit;
+	size_t offset, size;
+	bool required;
+};
+
+#define GOFF(m) offsetof(struct gpu, m)
+#define GSTR(k, m)                                                                                 \
+	{                                                                                          \
+		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), true                  \
+	}
+#define GNUM(k, m, u)                                                                              \
+	{                                                                                          \
+		k, GK_NUM, u, GOFF(m), sizeof(double), true                                        \
+	}
+#define GINT(k, m)                                                                                 \
+	{                                                                                          \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
+	}
+
+/* The keys of one entry; every one is required except sparse. */
+static const struct gkey gpu_keys[] = {
+    GSTR("id", id),
+    GSTR("name", name),
+    GSTR("vendor", vendor),
+    GNUM("memory", memory_bytes, UNIT_BYTES),
+    GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
+    {"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true},
+    {"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false},
+    GSTR("link", link),
+    GNUM("link_bandwidth", link_bytes_per_s, UNIT_BYTES_PER_S),
+    GINT("link_domain", link_domain),
+    GSTR("pcie", pcie),
+    GNUM("pcie_bandwidth", pcie_bytes_per_s, UNIT_BYTES_PER_S),
+    GNUM("power", power_w, UNIT_WATTS),
+    GNUM("price_per_hour", price_per_hour, UNIT_USD),
+    GINT("gpus_per_node", gpus_per_node),
+    GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
+    {NULL, GK_STR, UNIT_NONE, 0, 0, false},
+};
+
+/* Precisions a peak may be given for. */
+static const char *const peak_names[] = {"fp32", "tf32", "bf16", "fp16",
+					 "fp8",	 "int8", "int4", NULL};
+
+static int node_error(struct gp_error *err, const char *file, const struct ynode *n,
+		      const char *fmt, const char *a, const char *b)
+{
+	char msg[300];
+	snprintf(msg, sizeof(msg), fmt, a, b);
+	return gp_error_set(err, GP_EINPUT, file, n->line, n->column, "%s", msg);
+}
+
+static const char *closest_key(const char *key, const char *const *names, size_t stride)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+
+	for (const char *const *p = names; *p;
+	     p = (const char *const *)((const char *)p + stride)) {
+		int d = edit_distance(key, *p);
+		if (d < bestd) {
+			bestd = d;
+			best = *p;
+		}
+	}
+	return best && bestd <= (int)strlen(key) / 2 + 1 && bestd < (int)strlen(key) ? best : NULL;
+}
+
+static int unknown(struct gp_error *err, const char *file, const struct ynode *k, const char *near,
+		   const char *where)
+{
+	if (near)
+		return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+				    "unknown key '%.64s' (did you mean '%s'?)", k->text, near);
+	return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+			    "unknown key '%.64s' (expected a key of %s)", k->text, where);
+}
+
+static int read_number(const struct ynode *v, enum unit_kind unit, const char *file,
+		       const char *key, double *out, struct gp_error *err)
+{
+	const char *why = NULL;
+
+	if (v->kind != YNODE_SCALAR)
+		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+				    "%s: expected a number, found %s", key, ynode_kind_name(v));
+	if (units_parse(unit, v->text, out, &why) != 0)
+		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+				    "%s: cannot read '%.64s' (expected %s)", key, v->text,
+				    why ? why : units_expected(unit));
+	if (*out < 0)
+		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+				    "%s: '%.64s' is negative (expected a positive value)", key,
+				    v->text);
+	return 0;
+}
+
+static int read_peaks(const struct ynode *v, const char *file, const char *key, double *peaks,
+		      struct gp_error *err)
+{
+	bool seen[DTYPE_COUNT] = {false};
+
+	if (v->kind != YNODE_MAPPING)
+		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+				    "%s: expected a mapping of precisions (bf16: 989.4T), found %s",
+				    key, ynode_kind_name(v));
+	for (size_t i = 0; i + 1 < v->n; i += 2) {
+		const struct ynode *k = &v->items[i];
+		enum dtype d;
+		int j;
+
+		if (k->kind != YNODE_SCALAR)
+			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					    "expected a precision name, found %s",
+					    ynode_kind_name(k));
+		for (j = 0; peak_names[j]; j++)
+			if (strcmp(peak_names[j], k->text) == 0)
+				break;
+		if (!peak_names[j])
+			return unknown(err, file, k,
+				       closest_key(k->text, peak_names, sizeof(char *)),
+				       "fp32, tf32, bf16, fp16, fp8, int8, int4");
+		dtype_parse(peak_names[j], &d);
+		if (seen[d])
+			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					    "duplicate key '%s'", k->text);
+		seen[d] = true;
+		if (read_number(&v->items[i + 1], UNIT_FLOPS, file, k->text, &peaks[d], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
+		    struct gp_error *err)
+{
+	bool seen[sizeof(gpu_keys) / sizeof(gpu_keys[0])] = {false};
+
+	memset(g, 0, sizeof(*g));
+	if (entry->kind != YNODE_MAPPING)
+		return gp_error_set(
+		    err, GP_EINPUT, file, entry->line, entry->column,
+		    "expected a GPU entry (a mapping with id:, name:, ...), found %s",
+		    ynode_kind_name(entry));
+	for (size_t i = 0; i + 1 < entry->n; i += 2) {
+		const struct ynode *k = &entry->items[i], *v = &entry->items[i + 1];
+		const struct gkey *gk;
+		char *p;
+
+		if (k->kind != YNODE_SCALAR)
+			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					    "expected a key name, found %s", ynode_kind_name(k));
+		for (gk = gpu_keys; gk->key; gk++)
+			if (strcmp(gk->key, k->text) == 0)
+				break;
+		if (!gk->key)
+			return unknown(err, file, k,
+				       closest_key(k->text, &gpu_keys[0].key, sizeof(gpu_keys[0])),
+				       "a GPU entry");
+		if (seen[gk - gpu_keys])
+			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					    "duplicate key '%s'", k->text);
+		seen[gk - gpu_keys] = true;
+		p = (char *)g + gk->offset;
+		switch (gk->type) {
+		case GK_STR:
+			if (v->kind != YNODE_SCALAR)
+				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+						    "%s: expected a single value, found %s",
+						    gk->key, ynode_kind_name(v));
+			if (v->len == 0 || v->len >= gk->size || memchr(v->text, '\0', v->len))
+				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+						    "%s: expected 1 to %zu characters", gk->key,
+						    gk->size - 1);
+			memcpy(p, v->text, v->len + 1);
+			break;
+		case GK_NUM:
+			if (read_number(v, gk->unit, file, gk->key, (double *)p, err) != 0)
+				return -1;
+			break;
+		case GK_INT: {
+			double x;
+			if (read_number(v, gk->unit, file, gk->key, &x, err) != 0)
+				return -1;
+			if (x != (double)(int)x || x < 1 || x > 1e6)
+				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+						    "%s: '%.64s' is not a count from 1 to 1000000",
+						    gk->key, v->text);
+			*(int *)p = (int)x;
+			break;
+		}
+		case GK_PEAKS:
+			if (read_peaks(v, file, gk->key, (double *)p, err) != 0)
+				return -1;
+			break;
+		}
+	}
+	for (const struct gkey *gk = gpu_keys; gk->key; gk++)
+		if (gk->required && !seen[gk - gpu_keys])
+			return node_error(err, file, entry, "GPU entry %s lacks '%s'",
+					  g->id[0] ? g->id : "(no id)", gk->key);
+	if (g->memory_bytes <= 0 || g->hbm_bytes_per_s <= 0)
+		return node_error(err, file, entry,
+				  "GPU entry %s: memory and hbm_bandwidth must be "
+				  "above zero%s",
+				  g->id, "");
+	return 0;
+}
+
+static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char *origin,
+			   struct gp_error *err)
+{
+	int i;
+
+	for (i = 0; i < cat->ngpus; i++)
+		if (strcmp(cat->gpus[i].id, g->id) == 0)
+			break;
+	if (i == cat->ngpus) {
+		if (cat->ngpus == CATALOG_MAX_GPUS)
+			return gp_error_set(err, GP_EINPUT, origin, 0, 0,
+					    "too many GPUs (at most %d)", CATALOG_MAX_GPUS);
+		cat->ngpus++;
+	}
+	cat->gpus[i] = *g;
+	copy_text(cat->gpu_origin[i], sizeof(cat->gpu_origin[i]), origin);
+	return 0;
+}
+
+int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
+		       struct gp_error *err)
+{
+	struct ynode *root = NULL;
+	const struct ynode *list = NULL;
+	int rc = -1;
+
+	if (ynode_read(text, len, file, GPUS_MAX_DEPTH, &root, NULL, NULL, err) != 0)
+		goto out;
+	if (!root || root->kind != YNODE_MAPPING) {
+		gp_error_set(err, GP_EINPUT, file, root ? root->line : 1, root ? root->column : 1,
+			     "expected a mapping with the key 'gpus:'");
+		goto out;
+	}
+	for (size_t i = 0; i + 1 < root->n; i += 2) {
+		const struct ynode *k = &root->items[i];
+		static const char *const top[] = {"gpus", NULL};
+		if (k->kind != YNODE_SCALAR || strcmp(k->text, "gpus") != 0) {
+			if (k->kind != YNODE_SCALAR)
+				gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					     "expected a key name, found %s", ynode_kind_name(k));
+			else
+				unknown(err, file, k, closest_key(k->text, top, sizeof(char *)),
+					"the catalog ('gpus:')");
+			goto out;
+		}
+		if (list) {
+			gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+				     "duplicate key 'gpus'");
+			goto out;
+		}
+		list = &root->items[i + 1];
+	}
+	if (!list) {
+		gp_error_set(err, GP_EINPUT, file, root->line, root->column,
+			     "no 'gpus:' list in the catalog");
+		goto out;
+	}
+	if (list->kind != YNODE_SEQUENCE) {
+		gp_error_set(err, GP_EINPUT, file, list->line, list->column,
+			     "gpus: expected a list of GPU entries, found %s",
+			     ynode_kind_name(list));
+		goto out;
+	}
+	for (size_t i = 0; i < list->n; i++) {
+		struct gpu g;
+		if (read_gpu(&list->items[i], file, &g, err) != 0)
+			goto out;
+		/* an id given twice in one file is a mistake; a later file may override */
+		for (size_t j = 0; j < i; j++) {
+			const struct ynode *e = &list->items[j];
+			for (size_t m = 0; m + 1 < e->n; m += 2) {
+				if (strcmp(e->items[m].text, "id") == 0 &&
+				    strcmp(e->items[m + 1].text, g.id) == 0) {
+					gp_error_set(
+					    err, GP_EINPUT, file, list->items[i].line,
+					    list->items[i].column,
+					    "duplicate GPU id '%s' (first given at line %d)", g.id,
+					    e->items[m + 1].line);
+					goto out;
+				}
+			}
+		}
+		if (catalog_add_gpu(cat, &g, file, err) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	ynode_free(root);
+	return rc;
+}
+
+/* ---- models -------------------------------------------------------------------------- */
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int catalog_add_model(struct catalog *cat, const char *id, const struct model *m,
+			     const char *origin, struct gp_error *err)
+{
+	int i;
+
+	for (i = 0; i < cat->nmodels; i++)
+		if (strcmp(cat->models[i].id, id) == 0)
+			break;
+	if (i == cat->nmodels) {
+		if (cat->nmodels == CATALOG_MAX_MODELS)
+			return gp_error_set(err, GP_EINPUT, origin, 0, 0,
+					    "too many models (at most %d)", CATALOG_MAX_MODELS);
+		cat->nmodels++;
+	}
+	copy_text(cat->models[i].id, sizeof(cat->models[i].id), id);
+	cat->models[i].model = *m;
+	cat->models[i].model.preset[0] = '\0';
+	cat->models[i].model.hf_config[0] = '\0';
+	copy_text(cat->model_origin[i], sizeof(cat->model_origin[i]), origin);
+	return 0;
+}
+
+/* Reads every DIR/models/ *.json in name order. */
+static int catalog_load_models(struct catalog *cat, const char *dir, int optional,
+			       struct gp_error *err)
+{
+	char path[4096];
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/models", dir);
+	d = opendir(path);
+	if (!d) {
+		if (optional)
+			return 0;
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open the models folder");
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t l = strlen(de->d_name);
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".json") != 0 || de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **nn = realloc(names, ncap * sizeof(*nn));
+			if (!nn) {
+				gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+				goto out;
+			}
+			names = nn;
+			cap = ncap;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), compare_names);
+	for (size_t i = 0; i < n; i++) {
+		char file[4400], id[64];
+		struct model m;
+		size_t l = strlen(names[i]) - 5;
+
+		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
+		if (l >= sizeof(cat->models[0].id)) {
+			gp_error_set(err, GP_EINPUT, file, 0, 0,
+				     "model id '%.*s' is too long "
+				     "(at most %zu characters)",
+				     (int)l, names[i], sizeof(cat->models[0].id) - 1);
+			goto out;
+		}
+		snprintf(id, sizeof(id), "%.*s", (int)l, names[i]);
+		memset(&m, 0, sizeof(m));
+		if (hf_config_load_file(file, &m, err) != 0)
+			goto out;
+		if (catalog_add_model(cat, id, &m, file, err) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return rc;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct gp_error *err)
+{
+	char path[4096];
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (snprintf(path, sizeof(path), "%s/gpus.yaml", dir) >= (int)sizeof(path))
+		return gp_error_set(err, GP_EIO, dir, 0, 0, "path too long");
+	if (!optional || file_exists(path)) {
+		if (file_read_all(path, CATALOG_MAX_FILE_BYTES, &text, &len, err) != 0)
+			return -1;
+		rc = catalog_parse_gpus(cat, text, len, path, err);
+		free(text);
+		if (rc != 0)
+			return -1;
+	}
+	return catalog_load_models(cat, dir, optional, err);
+}
+
+/* The folder of the running program: from exe_path when it names one, else /proc. */
+static bool exe_dir(const char *exe_path, char *buf, size_t size)
+{
+	const char *slash;
+
+	if (exe_path && strchr(exe_path, '/')) {
+		slash = strrchr(exe_path, '/');
+		snprintf(buf, size, "%.*s", (int)(slash - exe_path ? slash - exe_path : 1),
+			 exe_path);
+		return true;
+	}
+	{
+		ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+		char *s;
+		if (n <= 0 || (size_t)n >= size - 1)
+			return false;
+		buf[n] = '\0';
+		s = strrchr(buf, '/');
+		if (!s)
+			return false;
+		if (s == buf)
+			s[1] = '\0';
+		else
+			*s = '\0';
+		return true;
+	}
+}
+
+int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err)
+{
+	const char *env = getenv("GPUPLAN_CATALOG");
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char dir[4096], probe[4200], user[4096];
+
+	if (env && env[0]) {
+		if (catalog_load_dir(cat, env, 0, err) != 0)
+			return -1;
+	} else {
+		bool found = false;
+		if (exe_dir(exe_path, dir, sizeof(dir) - 16)) {
+			size_t l = strlen(dir);
+			snprintf(dir + l, sizeof(dir) - l, "/catalog");
+			snprintf(probe, sizeof(probe), "%s/gpus.yaml", dir);
+			if (file_exists(probe)) {
+				if (catalog_load_dir(cat, dir, 0, err) != 0)
+					return -1;
+				found = true;
+			}
+		}
+		if (!found) {
+			snprintf(probe, sizeof(probe), "%s/gpus.yaml", GPUPLAN_DATADIR);
+			if (!file_exists(probe))
+				return gp_error_set(err, GP_EIO, NULL, 0, 0,
+						    "no catalog found (looked in $GPUPLAN_CATALOG, "
+						    "'catalog' beside the program and %s)",
+						    GPUPLAN_DATADIR);
+			if (catalog_load_dir(cat, GPUPLAN_DATADIR, 0, err) != 0)
+				return -1;
+		}
+	}
+	/* the user's catalog adds or overrides entries by id */
+	if (xdg && xdg[0] == '/')
+		snprintf(user, sizeof(user), "%s/gpuplan", xdg);
+	else if (home && home[0])
+		snprintf(user, sizeof(user), "%s/.config/gpuplan", home);
+	else
+		return 0;
+	return catalog_load_dir(cat, user, 1, err);
+}

@@ -1,0 +1,1131 @@
+/* cli.c - gpuplan's command line: parse arguments, load, call the core, print.
+ *
+ * Every command builds its whole output in memory and writes it only once nothing can
+ * fail any more, so an error leaves standard output empty (SPEC "Command line": a message
+ * on stderr, nothing on stdout, exit 2 for bad usage or input, 1 for I/O).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "diff.h"
+#include "error.h"
+#include "file.h"
+#include "hf_config.h"
+#include "model.h"
+#include "plan.h"
+#include "report.h"
+#include "report_json.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "search.h"
+#include "units.h"
+
+#if defined(__has_include)
+#if __has_include("explain.h")
+#include "explain.h"
+#define CLI_HAVE_EXPLAIN 1
+#endif
+#endif
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "unknown"
+#endif
+
+#define EXIT_USAGE 2
+#define EXIT_IO	   1
+
+#define MAX_ARGS 8
+#define MAX_SETS 64
+
+/* options a command accepts */
+enum {
+	OPT_SET = 1u << 0,
+	OPT_JSON = 1u << 1,
+	OPT_MARKDOWN = 1u << 2,
+	OPT_OUTPUT = 1u << 3,
+	OPT_ASCII = 1u << 4,
+	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
+	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
+};
+
+struct cli {
+	const char *cmd;   /* "report", or NULL for the terminal UI */
+	const char *argv0; /* where the catalog is looked for when /proc is not mounted */
+	char exe[PATH_MAX];
+	struct catalog *cat;
+	int nargs;
+	const char *args[MAX_ARGS];
+	int nsets;
+	const char *sets[MAX_SETS];
+	bool json, markdown, ascii, help, hardware, scaling;
+	const char *output;
+	const char *solve_key; /* --max KEY or --min KEY */
+	bool solve_max;
+	const char *top, *by;
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct cli *c);
+	unsigned opts;
+	int min_args, max_args;
+	const char *usage;
+	const char *help;
+};
+
+static int cli_usage_error(struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static const struct command *command_find(const char *name);
+
+/* Messages ----------------------------------------------------------------------------- */
+
+static int cli_usage_error(struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+	const struct command *cmd = c->cmd ? command_find(c->cmd) : NULL;
+
+	fprintf(stderr, "gpuplan%s%s: ", c->cmd ? " " : "", c->cmd ? c->cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, "usage: %s\n", cmd->usage);
+	else
+		fprintf(stderr, "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]..., or gpuplan "
+				"COMMAND ...; see gpuplan --help\n");
+	return EXIT_USAGE;
+}
+
+/* Prints an error as FILE:LINE:COL: message (with fallback as the file when it names
+ * none); returns its exit status. */
+static int cli_print_error(const struct gp_error *err, const char *fallback)
+{
+	char buf[1024];
+	struct gp_error e = *err;
+
+	if (!e.file[0] && fallback)
+		snprintf(e.file, sizeof(e.file), "%s", fallback);
+	fprintf(stderr, "%s\n", gp_error_format(&e, buf, sizeof(buf)));
+	return gp_error_exit_status(err);
+}
+
+static void cli_print_problems(const struct gp_problems *probs, const char *fallback)
+{
+	for (int i = 0; i < probs->count; i++)
+		cli_print_error(&probs->items[i], fallback);
+	if (probs->dropped)
+		fprintf(stderr, "%s: %d more problems not shown\n", fallback ? fallback : "gpuplan",
+			probs->dropped);
+}
+
+/* Writes text to standard output; 0, or EXIT_IO with a message. */
+static int cli_write(const char *text, size_t len)
+{
+	if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout) != 0) {
+		fprintf(stderr, "gpuplan: writing standard output: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+/* Writes the buffer, or says it ran out of memory. */
+static int cli_write_buf(const struct report_buf *b)
+{
+	if (b->failed) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	return cli_write(b->data ? b->data : "", b->len);
+}
+
+/* Loading ------------------------------------------------------------------------------ */
+
+static int cli_load_catalog(struct cli *c)
+{
+	struct gp_error err = {0};
+	ssize_t n;
+
+	if (c->cat)
+		return 0;
+	/* the catalog lives beside the executable: resolve it even when run through $PATH */
+	n = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
+	c->exe[n > 0 ? n : 0] = '\0';
+	c->cat = catalog_new();
+	if (!c->cat) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
+		return cli_print_error(&err, "catalog");
+	return 0;
+}
+
+/* A problem with a field that a --set changed points at that --set, not at the file. */
+static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
+{
+	for (int i = 0; i < probs->count; i++) {
+		struct gp_error *e = &probs->items[i];
+		size_t n = strlen(e->field);
+
+		for (int k = c->nsets - 1; n && k >= 0; k--) {
+			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=') {
+				snprintf(e->file, sizeof(e->file), "--set %s", c->sets[k]);
+				e->line = e->column = 0;
+				break;
+			}
+		}
+	}
+}
+
+/* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
+ * when validate is true, refuses a scenario with problems, printing all of them. Returns
+ * 0 or the exit status. */
+static int cli_load(struct cli *c, const char *path, struct scenario *s,
+		    struct scenario_source *src, bool validate)
+{
+	struct gp_problems *probs;
+	struct gp_error err = {0};
+	int rc;
+
+	if ((rc = cli_load_catalog(c)) != 0)
+		return rc;
+	probs = malloc(sizeof(*probs));
+	if (!probs) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	gp_problems_init(probs);
+	if (src)
+		memset(src, 0, sizeof(*src));
+	if (path) {
+		if (scenario_load_file(path, c->cat, s, src, probs, &err) != 0) {
+			if (probs->count)
+				cli_print_problems(probs, path);
+			else
+				cli_print_error(&err, path);
+			/* an unreadable file is an I/O failure (1), anything in it bad input (2) */
+			rc = err.code == GP_OK ? EXIT_USAGE : gp_error_exit_status(&err);
+			goto out;
+		}
+	} else if (scenario_init_builtin(s, c->cat, &err) != 0) {
+		rc = cli_print_error(&err, "built-in scenario");
+		goto out;
+	}
+	for (int i = 0; i < c->nsets; i++) {
+		if (scenario_set_assignment(s, c->cat, c->sets[i], &err) != 0) {
+			char buf[1024];
+			err.file[0] = '\0';
+			fprintf(stderr, "--set %s: %s\n", c->sets[i],
+				gp_error_format(&err, buf, sizeof(buf)));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (validate) {
+		gp_problems_init(probs);
+		scenario_validate(s, src, probs);
+		cli_blame_sets(c, probs);
+		if (probs->count) {
+			cli_print_problems(probs, path ? path : "built-in scenario");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(probs);
+	return rc;
+}
+
+/* Commands ----------------------------------------------------------------------------- */
+
+static int cmd_report(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *p = malloc(sizeof(*p));
+	struct report_buf b = {0};
+	int rc;
+
+	if (!s || !src || !p) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	plan_compute(s, p);
+	if (c->json) {
+		struct cJSON *j = report_json_build(s, p);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	if (c->markdown)
+		report_markdown(&b, s, p);
+	else
+		report_text(&b, s, p);
+	rc = cli_write_buf(&b);
+out:
+	report_buf_release(&b);
+	free(s);
+	free(src);
+	free(p);
+	return rc;
+}
+
+static int cmd_explain(struct cli *c)
+{
+#ifdef CLI_HAVE_EXPLAIN
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *p = malloc(sizeof(*p));
+	size_t size = 1 << 16;
+	char *buf = malloc(size);
+	struct gp_error err = {0};
+	int rc;
+
+	if (!s || !src || !p || !buf) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (c->nargs < 2) {
+		const char *const *keys = explain_keys();
+		cli_usage_error(c, "missing KEY; keys it explains:");
+		for (int i = 0; keys && keys[i]; i++)
+			fprintf(stderr, "  %s\n", keys[i]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	plan_compute(s, p);
+	buf[0] = '\0';
+	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
+		char msg[1024];
+		fprintf(stderr, "gpuplan explain: %s\n", gp_error_format(&err, msg, sizeof(msg)));
+		rc = gp_error_exit_status(&err);
+		goto out;
+	}
+	rc = cli_write(buf, strlen(buf));
+out:
+	free(s);
+	free(src);
+	free(p);
+	free(buf);
+	return rc;
+#else
+	(void)c;
+	fprintf(stderr, "gpuplan explain: not available in this build (src/explain.h missing)\n");
+	return EXIT_IO;
+#endif
+}
+
+static int cmd_diff(struct cli *c)
+{
+	struct scenario *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct plan *pa = malloc(sizeof(*pa)), *pb = malloc(sizeof(*pb));
+	struct diff *d = malloc(sizeof(*d));
+	struct report_buf out = {0};
+	int rc;
+
+	if (!a || !b || !src || !pa || !pb || !d) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0) {
+		rc = cli_usage_error(c, "standard input ('-') can be only one of A and B");
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], a, src, true)) != 0 ||
+	    (rc = cli_load(c, c->args[1], b, src, true)) != 0)
+		goto out;
+	plan_compute(a, pa);
+	plan_compute(b, pb);
+	diff_compute(a, pa, b, pb, d);
+	if (c->json) {
+		struct cJSON *j = report_json_diff(d, a, pa, b, pb);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	if (c->markdown)
+		diff_markdown(&out, d, c->args[0], c->args[1]);
+	else
+		diff_text(&out, d, c->args[0], c->args[1]);
+	rc = cli_write_buf(&out);
+out:
+	report_buf_release(&out);
+	free(a);
+	free(b);
+	free(src);
+	free(pa);
+	free(pb);
+	free(d);
+	return rc;
+}
+
+/* One ranked layout in two lines of at most 80 columns: what to run, then what it gives. */
+static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
+			       const struct catalog *cat, const struct search_result *r)
+{
+	static const char *const recs[] = {"none", "selective", "full"};
+	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
+	const struct plan *p = &r->plan;
+	struct scenario s = *s0;
+	struct report_buf l = {0};
+	char t1[32], t2[32], t3[32];
+	bool infer = s0->workload.kind == WL_ONLINE || s0->workload.kind == WL_OFFLINE;
+
+	search_apply(&s, cat, r);
+	snprintf(t1, sizeof(t1), "%3d.", rank);
+	report_buf_printf(&l, "%d x %s: tp %d, pp %d, dp %d", r->count, r->gpu, r->parallel.tp,
+			  r->parallel.pp, p->dp);
+	if (r->parallel.ep > 1)
+		report_buf_printf(&l, ", ep %d", r->parallel.ep);
+	if (infer) {
+		report_buf_printf(&l, ", batch ");
+		report_buf_printf(&l, r->batch ? "%d" : "auto", r->batch);
+		report_buf_printf(&l, ", weights %s, KV %s", dtype_name(r->weights),
+				  dtype_name(r->kv_cache));
+	} else {
+		if (r->parallel.virtual_stages > 1)
+			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
+		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero,
+				  r->micro_batch, recs[r->recompute % 3],
+				  r->parallel.sequence_parallel ? ", sp" : "",
+				  offl[r->parallel.offload % 3]);
+	}
+	report_wrap(b, 5, t1, l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	l.len = 0;
+	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
+	report_buf_printf(&l, "%s/GPU", t1);
+	if (infer) {
+		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
+	} else {
+		units_format_human(UNIT_SECONDS, p->step_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->total_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", step %s, total %s", t2, t3);
+	}
+	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
+	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
+	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
+			  r->meets_target ? "" : " (misses target)");
+	report_wrap(b, 5, "", l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	report_buf_release(&l);
+}
+
+/* A CSV field for a figure: empty when it does not apply. */
+static void csv_num(struct report_buf *b, double v)
+{
+	if (isfinite(v))
+		report_buf_printf(b, ",%.6g", v);
+	else
+		report_buf_printf(b, ",");
+}
+
+/* `search --scaling`: the best layout by time at each power-of-two GPU count up to four
+ * times the scenario's (at least 8), as CSV in SI units. */
+static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
+{
+	int counts[20], n = 0, top = s->hardware.count * 4 > 8 ? s->hardware.count * 4 : 8;
+	struct search_result *out;
+	struct report_buf b = {0};
+	int rc;
+
+	for (int k = 1; k <= top && k <= (1 << 20) && n < 20; k *= 2)
+		counts[n++] = k;
+	out = calloc((size_t)n, sizeof(*out));
+	if (!out) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	search_scaling(s, opt, counts, n, out);
+	report_buf_printf(&b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,step_s,total_s,"
+			      "tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,usd_total,"
+			      "usd_per_million_tokens,mfu,binding\n");
+	for (int i = 0; i < n; i++) {
+		const struct plan *p = &out[i].plan;
+		if (!out[i].count) {
+			report_buf_printf(&b, "%d,false,,,,,,,,,,,,,,,\n", counts[i]);
+			continue;
+		}
+		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d", counts[i], out[i].gpu,
+				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
+				  out[i].parallel.zero, out[i].micro_batch);
+		csv_num(&b, p->step_s);
+		csv_num(&b, p->total_s);
+		csv_num(&b, p->tokens_per_s);
+		csv_num(&b, p->tokens_per_s_per_gpu);
+		csv_num(&b, p->usd_per_hour);
+		csv_num(&b, p->usd_total);
+		csv_num(&b, p->usd_per_million_tokens);
+		csv_num(&b, p->mfu);
+		report_buf_printf(&b, ",%s\n", bottleneck_name(p->binding));
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	free(out);
+	return rc;
+}
+
+static int cmd_solve(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct gp_error err = {0};
+	const struct field *f;
+	double value;
+	char text[160], line[512];
+	int rc;
+
+	if (!s || !src) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (!c->solve_key) {
+		rc = cli_usage_error(c, "missing --max KEY or --min KEY");
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
+		char buf[1024];
+		fprintf(stderr, "gpuplan solve: %s\n", gp_error_format(&err, buf, sizeof(buf)));
+		rc = gp_error_exit_status(&err);
+		goto out;
+	}
+	/* write the value back through the field table, so it prints as a file would */
+	f = scenario_field_find(c->solve_key);
+	if (f->type == FIELD_INT)
+		snprintf(text, sizeof(text), "%.0f", value);
+	else
+		units_format(f->unit, value, text, sizeof(text));
+	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
+		scenario_field_format(s, f, text, sizeof(text));
+	if (c->json) {
+		struct cJSON *j = report_json_solve(f->key, c->solve_max, value, text);
+		char *out = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!out) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(out, strlen(out));
+		free(out);
+		goto out;
+	} else {
+		snprintf(line, sizeof(line), "%s=%s\n(the %s value that fits%s)\n", f->key, text,
+			 c->solve_max ? "largest" : "smallest",
+			 s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
+				 s->workload.slo.tpot_s > 0
+			     ? " and meets the deadline or SLO"
+			     : "");
+	}
+	rc = cli_write(line, strlen(line));
+out:
+	free(s);
+	free(src);
+	return rc;
+}
+
+static int cmd_search(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct search_options opt = {0};
+	struct search_stats stats = {0};
+	struct search_result *res = NULL;
+	struct report_buf b = {0};
+	struct timespec t0, t1;
+	double seconds;
+	int rc, n;
+
+	opt.top = c->top ? atoi(c->top) : 10;
+	if (!s || !src || !(res = calloc((size_t)opt.top, sizeof(*res)))) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
+		goto out;
+	opt.by = c->by && strcmp(c->by, "cost") == 0 ? SEARCH_BY_COST : SEARCH_BY_TIME;
+	opt.hardware = c->hardware;
+	opt.cat = c->cat;
+	if (c->scaling) {
+		rc = search_scaling_csv(s, &opt);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	n = search_run(s, &opt, res, &stats);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (c->json) {
+		struct cJSON *j = report_json_search(s, c->cat, res, n, stats.evaluated, seconds);
+		char *text = j ? report_json_print(j) : NULL;
+		report_json_free(j);
+		if (!text) {
+			fprintf(stderr, "gpuplan: out of memory\n");
+			rc = EXIT_IO;
+			goto out;
+		}
+		rc = cli_write(text, strlen(text));
+		free(text);
+		goto out;
+	}
+	{
+		char dt[32];
+		units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
+		report_buf_printf(&b,
+				  "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
+				  s->name[0] ? s->name : c->args[0], stats.evaluated, dt,
+				  stats.fitting, n, opt.by == SEARCH_BY_COST ? "cost" : "time",
+				  opt.hardware ? " over the catalog's GPUs" : "");
+	}
+	if (n == 0)
+		report_buf_printf(&b, "no layout fits%s\n",
+				  opt.hardware ? "" : " (try --hardware for more or other GPUs)");
+	for (int i = 0; i < n; i++)
+		search_text_result(&b, i + 1, s, c->cat, &res[i]);
+	rc = cli_write_buf(&b);
+out:
+	report_buf_release(&b);
+	free(res);
+	free(s);
+	free(src);
+	return rc;
+}
+
+static int cmd_import(struct cli *c)
+{
+	struct model m;
+	struct gp_error err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (hf_config_load_file(c->args[0], &m, &err) != 0)
+		return cli_print_error(&err, c->args[0]);
+	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
+		return cli_print_error(&err, c->args[0]);
+	if (c->output) {
+		rc = file_write_atomic(c->output, text, len, &err) != 0
+			 ? cli_print_error(&err, c->output)
+			 : 0;
+	} else {
+		rc = cli_write(text, len);
+	}
+	free(text);
+	return rc;
+}
+
+static int cmd_check(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct gp_problems *probs = malloc(sizeof(*probs)), *vp = malloc(sizeof(*vp));
+	struct gp_error err = {0};
+	const char *path = c->args[0];
+	int rc = 0, load_rc, nread;
+
+	if (!s || !src || !probs || !vp) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		rc = EXIT_IO;
+		goto out;
+	}
+	if ((rc = cli_load_catalog(c)) != 0)
+		goto out;
+	gp_problems_init(probs);
+	gp_problems_init(vp);
+	memset(src, 0, sizeof(*src));
+	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
+	if (load_rc != 0 && (!probs->count || err.code == GP_EIO)) {
+		/* nothing was read (a missing file): nothing to validate either */
+		rc = cli_print_error(&err, path);
+		goto out;
+	}
+	for (int i = 0; i < c->nsets; i++) {
+		struct gp_error e = {0};
+		if (scenario_set_assignment(s, c->cat, c->sets[i], &e) != 0) {
+			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
+			gp_problems_add(probs, &e);
+		}
+	}
+	scenario_validate(s, src, vp);
+	cli_blame_sets(c, vp);
+	/* A value the loader rejected is still unset; leave out the validation problems that
+	 * only repeat it. */
+	nread = probs->count;
+	for (int i = 0; i < vp->count; i++) {
+		bool repeat = false;
+		for (int j = 0; j < nread && vp->items[i].field[0]; j++) {
+			const char *f = probs->items[j].field;
+			size_t n = strlen(vp->items[i].field);
+			if (f[0] && strncmp(f, vp->items[i].field, n) == 0 &&
+			    (f[n] == '\0' || f[n] == '.'))
+				repeat = true;
+		}
+		if (!repeat)
+			gp_problems_add(probs, &vp->items[i]);
+	}
+	if (probs->count || probs->dropped) {
+		cli_print_problems(probs, path);
+		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
+			probs->count + probs->dropped == 1 ? "" : "s");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	{
+		char line[600];
+		snprintf(line, sizeof(line), "%s: ok\n", path);
+		rc = cli_write(line, strlen(line));
+	}
+out:
+	free(s);
+	free(src);
+	free(probs);
+	free(vp);
+	return rc;
+}
+
+static int cmd_fmt(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct gp_error err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
+		goto out;
+	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
+		rc = cli_print_error(&err, c->args[0]);
+		goto out;
+	}
+	if (c->output)
+		rc = file_write_atomic(c->output, text, len, &err) != 0
+			 ? cli_print_error(&err, c->output)
+			 : 0;
+	else
+		rc = cli_write(text, len);
+out:
+	free(text);
+	free(s);
+	return rc;
+}
+
+/* The folder part of a path ("" when none) and its last part. */
+static void split_path(const char *path, char *dir, size_t size, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 0, path);
+	*base = slash ? slash + 1 : path;
+}
+
+static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
+{
+	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16,
+					   DTYPE_FP16, DTYPE_FP8,  DTYPE_INT8};
+	const char *origin = "";
+
+	report_buf_printf(b, "GPUs: dense peak TFLOP/s per precision ('-' not supported); the "
+			     "2:4 sparse\nfigures of datasheets are shown below them and never "
+			     "used as peaks\n\n");
+	report_buf_printf(b, "%-16s %7s %10s %6s %6s %6s %6s %6s %6s\n", "ID", "MEMORY", "HBM BW",
+			  "FP32", "TF32", "BF16", "FP16", "FP8", "INT8");
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		char mem[32], bw[32], link[32], pcie[32], price[32], power[32];
+		bool any_sparse = false;
+
+		if (strcmp(origin, cat->gpu_origin[i]) != 0) {
+			origin = cat->gpu_origin[i];
+			report_buf_printf(b, "(from %s)\n", origin);
+		}
+		units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
+		units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
+		report_buf_printf(b, "%-16s %7s %10s", g->id, mem, bw);
+		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+			double v = g->peak_flops[shown[k]];
+			if (v > 0)
+				report_buf_printf(b, " %6.4g", v / 1e12);
+			else
+				report_buf_printf(b, " %6s", "-");
+			if (g->sparse_flops[shown[k]] > 0)
+				any_sparse = true;
+		}
+		report_buf_printf(b, "\n");
+		if (any_sparse) {
+			report_buf_printf(b, "%-35s", "  sparse 2:4 (not a peak)");
+			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+				double v = g->sparse_flops[shown[k]];
+				if (v > 0)
+					report_buf_printf(b, " %6.4g", v / 1e12);
+				else
+					report_buf_printf(b, " %6s", "");
+			}
+			while (!b->failed && b->data[b->len - 1] == ' ')
+				b->data[--b->len] = '\0';
+			report_buf_printf(b, "\n");
+		}
+		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
+		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
+		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
+		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
+		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
+				  price);
+		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
+				  g->pcie[0] ? g->pcie : "-", pcie);
+	}
+}
+
+static void catalog_models(struct report_buf *b, const struct catalog *cat)
+{
+	char last[256] = "\x01";
+
+	report_buf_printf(b, "Models: parameters counted from each config\n\n");
+	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE", "LAYERS",
+			  "HIDDEN", "HEADS/KV", "CONTEXT");
+	for (int i = 0; i < cat->nmodels; i++) {
+		struct model m;
+		struct model_params n;
+		char tot[32], act[32], hk[32], dir[256];
+		const char *base;
+
+		split_path(cat->model_origin[i], dir, sizeof(dir), &base);
+		if (strcmp(dir, last) != 0) {
+			snprintf(last, sizeof(last), "%s", dir);
+			report_buf_printf(b, "(from %s/)\n", dir[0] ? dir : ".");
+		}
+		model_resolve(&cat->models[i].model, &m, NULL);
+		model_count_params(&m, &n);
+		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
+		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
+		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
+		/* the folder heading says where it came from; name the file when it is not ID.json
+		 */
+		snprintf(dir, sizeof(dir), "%s.json", cat->models[i].id);
+		report_buf_printf(b, "%-16s %7s %7s %6d %6d %8s %7d%s%s\n", cat->models[i].id, tot,
+				  act, m.layers, m.hidden, hk, m.max_context,
+				  strcmp(base, dir) ? "  " : "", strcmp(base, dir) ? base : "");
+	}
+}
+
+static int cmd_catalog(struct cli *c)
+{
+	struct report_buf b = {0};
+	const char *what = c->nargs ? c->args[0] : "all";
+	int rc;
+
+	if (strcmp(what, "all") && strcmp(what, "gpus") && strcmp(what, "models"))
+		return cli_usage_error(c, "unknown catalog '%s' (expected gpus or models)", what);
+	if ((rc = cli_load_catalog(c)) != 0)
+		return rc;
+	if (strcmp(what, "models"))
+		catalog_gpus(&b, c->cat);
+	if (!strcmp(what, "all"))
+		report_buf_printf(&b, "\n");
+	if (strcmp(what, "gpus"))
+		catalog_models(&b, c->cat);
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
+}
+
+/* clang-format off */
+static const struct command commands[] = {
+	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
+	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
+	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
+	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
+	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
+	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE KEY [--set KEY=VALUE]...",
+	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
+	 "then the result and its source. KEY as in the JSON report, e.g.\n"
+	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},
+	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN, 2, 2,
+	 "gpuplan diff A B [--json | --markdown] [--set KEY=VALUE]...",
+	 "Two scenarios side by side: every input that differs, every result that differs with\n"
+	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
+	 "marked with '!!'. --set applies to both.\n"},
+	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_SEARCH, 1, 1,
+	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json | --scaling]\n"
+	 "              [--set KEY=VALUE]...",
+	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
+	 "tp, pp, dp, ep, ZeRO, micro-batch, recompute, sequence parallel, offload, interleaving\n"
+	 "for training; tp, pp, batch, weight and KV formats for inference. --hardware searches\n"
+	 "the catalog's GPU types and counts too. --top N (default 10) results. --scaling:\n"
+	 "the best layout at each power-of-two GPU count, as CSV.\n"},
+	{"solve", cmd_solve, OPT_SET | OPT_JSON | OPT_SOLVE, 1, 1,
+	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
+	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
+	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
+	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
+	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json [-o FILE]",
+	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
+	 "or written atomically to FILE.\n"},
+	{"catalog", cmd_catalog, 0, 0, 1, "gpuplan catalog [gpus | models]",
+	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
+	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"},
+	{"check", cmd_check, OPT_SET, 1, 1, "gpuplan check FILE [--set KEY=VALUE]...",
+	 "Validates a scenario and prints every problem as FILE:LINE:COL: message. Exit status 2\n"
+	 "when there is any, 0 (and 'FILE: ok') when there is none.\n"},
+	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
+	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
+	 "output or atomically to OUT.\n"},
+	{NULL, NULL, 0, 0, 0, NULL, NULL},
+};
+/* clang-format on */
+
+static const struct command *command_find(const char *name)
+{
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (strcmp(cmd->name, name) == 0)
+			return cmd;
+	return NULL;
+}
+
+static void cli_print_help(void)
+{
+	printf("gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
+	       GPUPLAN_VERSION);
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		printf("       %s\n", cmd->usage);
+	printf(
+	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
+	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
+	    "'gpuplan COMMAND --help' says more about one command.\n\n"
+	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
+	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
+}
+
+/* Distance between two short words, for "did you mean". */
+static int cli_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
+
+	if (la >= 32 || lb >= 32)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* Parses argv[first..] into c for a command that accepts opts; returns 0 or the exit
+ * status of a usage error. */
+static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned opts)
+{
+	bool only_args = false;
+
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		const char *value = NULL;
+
+		if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (c->nargs == MAX_ARGS)
+				return cli_usage_error(c, "too many arguments");
+			c->args[c->nargs++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_args = true;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			c->help = true;
+		} else if ((opts & OPT_SET) &&
+			   (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0)) {
+			value = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!value)
+				return cli_usage_error(
+				    c, "--set needs KEY=VALUE (e.g. --set hardware.count=16)");
+			if (c->nsets == MAX_SETS)
+				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
+			c->sets[c->nsets++] = value;
+		} else if ((opts & OPT_JSON) && strcmp(a, "--json") == 0) {
+			c->json = true;
+		} else if ((opts & OPT_MARKDOWN) && strcmp(a, "--markdown") == 0) {
+			c->markdown = true;
+		} else if ((opts & OPT_ASCII) && strcmp(a, "--ascii") == 0) {
+			c->ascii = true;
+		} else if ((opts & OPT_OUTPUT) &&
+			   (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+			    strncmp(a, "--output=", 9) == 0)) {
+			value = strncmp(a, "--output=", 9) == 0 ? a + 9
+								: (i + 1 < argc ? argv[++i] : NULL);
+			if (!value || !value[0])
+				return cli_usage_error(c, "%s needs a file name", a);
+			c->output = value;
+		} else if ((opts & OPT_SEARCH) && strcmp(a, "--hardware") == 0) {
+			c->hardware = true;
+		} else if ((opts & OPT_SEARCH) && strcmp(a, "--scaling") == 0) {
+			c->scaling = true;
+		} else if ((opts & OPT_SOLVE) &&
+			   (strcmp(a, "--max") == 0 || strcmp(a, "--min") == 0)) {
+			value = i + 1 < argc ? argv[++i] : NULL;
+			if (!value)
+				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)",
+						       a, a);
+			if (c->solve_key)
+				return cli_usage_error(c, "give one of --max KEY or --min KEY");
+			c->solve_key = value;
+			c->solve_max = a[3] == 'a';
+		} else if ((opts & OPT_SEARCH) &&
+			   (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
+			value = i + 1 < argc ? argv[++i] : NULL;
+			if (!value)
+				return cli_usage_error(c, "%s needs a value", a);
+			if (a[2] == 't')
+				c->top = value;
+			else
+				c->by = value;
+		} else {
+			return cli_usage_error(c, "unknown option '%s'", a);
+		}
+	}
+	if (c->json && c->markdown)
+		return cli_usage_error(c, "--json and --markdown cannot be used together");
+	if (c->json && c->scaling)
+		return cli_usage_error(c, "--scaling writes CSV; leave out --json");
+	if (c->top) {
+		char *end;
+		long n = strtol(c->top, &end, 10);
+		if (*end || n < 1 || n > 100000)
+			return cli_usage_error(c, "--top '%s' is not a count (expected 1 or more)",
+					       c->top);
+	}
+	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))
+		return cli_usage_error(c, "--by '%s' (expected time or cost)", c->by);
+	return 0;
+}
+
+static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
+{
+	struct scenario *s;
+	const char *path;
+	int rc;
+
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII)) != 0)
+		return rc;
+	if (c->help) {
+		cli_print_help();
+		return fflush(stdout) ? EXIT_IO : 0;
+	}
+	if (c->nargs > 1)
+		return cli_usage_error(c, "too many arguments");
+	path = c->nargs ? c->args[0] : NULL;
+	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
+	    !strchr(path, '.')) {
+		for (const struct command *cmd = commands; cmd->name; cmd++)
+			if (cli_distance(path, cmd->name) <= 2)
+				return cli_usage_error(
+				    c,
+				    "'%s' is neither a command nor a file (did you "
+				    "mean '%s'?)",
+				    path, cmd->name);
+	}
+	if (!ui)
+		return cli_usage_error(c, "this build has no terminal UI");
+	s = malloc(sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	/* the UI shows validation problems beside the fields: only unreadable files stop it */
+	rc = cli_load(c, path, s, NULL, false);
+	if (rc == 0)
+		rc = ui(c->cat, s, path, c->ascii ? CLI_UI_ASCII : 0);
+	free(s);
+	return rc;
+}
+
+int cli_main(int argc, char **argv, cli_ui_fn ui)
+{
+	struct cli *c = calloc(1, sizeof(*c));
+	const struct command *cmd;
+	int rc;
+
+	if (!c) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	c->argv0 = argc > 0 ? argv[0] : NULL;
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("gpuplan %s\n", GPUPLAN_VERSION);
+		rc = fflush(stdout) ? EXIT_IO : 0;
+	} else if (argc >= 2 && (cmd = command_find(argv[1])) != NULL) {
+		c->cmd = cmd->name;
+		rc = cli_parse(c, argc, argv, 2, cmd->opts);
+		if (rc == 0 && c->help) {
+			printf("usage: %s\n\n%s", cmd->usage, cmd->help);
+			rc = fflush(stdout) ? EXIT_IO : 0;
+		} else if (rc == 0 && c->nargs < cmd->min_args) {
+			rc = cli_usage_error(c, "missing %s", c->nargs ? "argument" : "FILE");
+		} else if (rc == 0 && c->nargs > cmd->max_args) {
+			rc =
+			    cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
+		} else if (rc == 0 && c->output && strcmp(c->output, "-") == 0) {
+			rc = cli_usage_error(c, "-o - : leave out -o to write to standard output");
+		} else if (rc == 0) {
+			rc = cmd->run(c);
+		}
+	} else {
+		rc = cli_run_ui(c, argc, argv, ui);
+	}
+	catalog_free(c->cat);
+	free(c);
+	return rc;
+}

@@ -1,0 +1,963 @@
+#include "explain.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+/* An explanation being written: the text so far and scratch space for numbers. */
+struct ex {
+	char *buf;
+	size_t size, len;
+	char num[16][48];
+	int nn;
+};
+
+static void put(struct ex *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct ex *e, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (e->len + 1 >= e->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(e->buf + e->len, e->size - e->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		e->len += (size_t)n < e->size - e->len ? (size_t)n : e->size - e->len - 1;
+}
+
+/* A number for people, 3 significant digits, with its unit ("140 GB", "3.35 TB/s"). */
+static const char *h(struct ex *e, enum unit_kind k, double v)
+{
+	char *b = e->num[e->nn++ % 16];
+	units_format_human(k, v, 3, b, sizeof(e->num[0]));
+	return b;
+}
+
+static const char *cnt(struct ex *e, double v)
+{
+	return h(e, UNIT_COUNT, v);
+}
+
+static const char *sec(struct ex *e, double v)
+{
+	return h(e, UNIT_SECONDS, v);
+}
+
+static const char *byt(struct ex *e, double v)
+{
+	return h(e, UNIT_BYTES, v);
+}
+
+static const char *pct(struct ex *e, double v)
+{
+	return h(e, UNIT_RATIO, v);
+}
+
+static const char *plain(struct ex *e, double v)
+{
+	return h(e, UNIT_NONE, v);
+}
+
+/* GPUs of one replica (tp x pp), in double: extreme layouts overflow an int */
+static double replica_gpus(const struct plan *p)
+{
+	double r = (double)p->tp * p->pp;
+	return r > 0 ? r : 1;
+}
+
+static bool training(const struct scenario *s)
+{
+	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+}
+
+/* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
+ * the prefix's width. */
+static void wrapped(struct ex *e, const char *prefix, const char *text)
+{
+	int indent = (int)strlen(prefix), col = indent;
+	const char *w = text;
+
+	put(e, "%s", prefix);
+	while (*w) {
+		const char *end = w;
+		int len;
+		while (*end && *end != ' ')
+			end++;
+		len = (int)(end - w);
+		if (col > indent && col + 1 + len > 80) {
+			put(e, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			put(e, " ");
+			col++;
+		}
+		put(e, "%.*s", len, w);
+		col += len;
+		w = end;
+		while (*w == ' ')
+			w++;
+	}
+	put(e, "\n");
+}
+
+/* The three parts every explanation has. */
+static void formula(struct ex *e, const char *lhs, const char *sym)
+{
+	put(e, "  %s = %s\n", lhs, sym);
+}
+
+static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
+{
+	char line[400], prefix[48];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	snprintf(prefix, sizeof(prefix), "  %*s = ", (int)strlen(lhs), "");
+	wrapped(e, prefix, line);
+}
+
+static void result(struct ex *e, const char *lhs, const char *value)
+{
+	put(e, "  %*s = %s\n", (int)strlen(lhs), "", value);
+}
+
+static void source(struct ex *e, const char *text)
+{
+	put(e, "\n");
+	wrapped(e, "  source: ", text);
+}
+
+static void not_applicable(struct ex *e, const char *why)
+{
+	put(e, "  not applicable: %s\n", why);
+}
+
+/* ---- model ---- */
+
+static void ex_params(struct ex *e, const struct scenario *s, const struct plan *p, bool active)
+{
+	const struct model_params *c = &p->counts;
+	double L = p->model.layers;
+	(void)s;
+	if (!active) {
+		formula(e, "params", "embedding + head + layers x (attention + MLP + norms)");
+		if (p->model.moe.experts > 0)
+			put(e, "           (MLP of an MoE layer = experts x expert + router + "
+			       "shared)\n");
+		numbers(e, "params", "%s + %s + %s x (%s + %s + %s)", cnt(e, c->embedding),
+			cnt(e, c->head), plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
+			cnt(e, c->norms));
+		result(e, "params", cnt(e, p->params));
+		if (p->shape_assumed)
+			put(e, "\n  the model was given by its size only: a standard shape was "
+			       "assumed\n");
+		source(e, "the architecture's matrices, counted one by one (model.c)");
+		return;
+	}
+	formula(e, "active", "params - (experts - active) x expert per MoE layer");
+	if (p->model.moe.experts > 0)
+		numbers(e, "active", "%s - (%d - %d) x %s x %s", cnt(e, p->params),
+			p->model.moe.experts, p->model.moe.active, cnt(e, c->expert),
+			plain(e, L - p->model.moe.dense_layers));
+	else
+		numbers(e, "active", "%s (a dense model: every parameter is active)",
+			cnt(e, p->params));
+	result(e, "active", cnt(e, p->active_params));
+	source(e, "Switch Transformer / Mixtral: each token runs top-k routed experts");
+}
+
+/* ---- memory ---- */
+
+static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
+		      const char *part)
+{
+	const struct plan_memory *m = &p->mem;
+	double trainable = p->trainable_params;
+
+	if (!training(s) && (strcmp(part, "gradients") == 0 || strcmp(part, "optimizer") == 0)) {
+		not_applicable(e, "inference keeps no gradients or optimizer states");
+		return;
+	}
+	if (training(s) && strcmp(part, "kv_cache") == 0) {
+		not_applicable(e, "training keeps no KV cache");
+		return;
+	}
+	if (!training(s) && strcmp(part, "activations") == 0) {
+		formula(e, "activations", "max(prefill of one prompt, decode step of the batch)");
+		numbers(e, "activations", "max(%s, decode working set)",
+			byt(e, m->activations_per_layer));
+		result(e, "activations", byt(e, m->activations));
+		put(e,
+		    "\n  the scheduler prefills prompts through a token budget; the decode step\n"
+		    "  keeps the batch's hidden states and fp32 logits\n");
+		source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
+		return;
+	}
+	if (strcmp(part, "weights") == 0) {
+		formula(e, "weights", "parameters x bytes per parameter / shards");
+		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
+			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
+		result(e, "weights", byt(e, m->weights));
+		put(e, "\n  shards = tp x pp%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "");
+		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
+			  "per-group scales");
+	} else if (strcmp(part, "gradients") == 0) {
+		formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
+		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
+			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
+		result(e, "gradients", byt(e, m->gradients));
+		put(e, "\n  shards = tp x pp%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "");
+		source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
+			  "main_grad (4 B)");
+	} else if (strcmp(part, "optimizer") == 0) {
+		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
+		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+		result(e, "optimizer", byt(e, m->optimizer));
+		put(e, "\n  AdamW: fp32 master + momentum + variance = 12 B per parameter\n");
+		if (s->parallel.offload != OFFLOAD_NONE)
+			put(e, "  offloaded: %s per GPU live in host memory instead\n",
+			    byt(e, m->host));
+		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
+			  "8-bit Adam: 6 B (Dettmers et al.)");
+	} else if (strcmp(part, "activations") == 0) {
+		formula(e, "activations", "bytes per layer per micro-batch x layers in flight");
+		numbers(e, "activations", "%s x %s", byt(e, m->activations_per_layer),
+			plain(e, m->layers_in_flight));
+		result(e, "activations", byt(e, m->activations));
+		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
+			  "FlashAttention drops the 5 a s / h scores");
+	} else if (strcmp(part, "kv_cache") == 0) {
+		formula(e, "kv_cache", "bytes per token x tokens cached");
+		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
+			cnt(e, m->kv_tokens));
+		result(e, "kv_cache", byt(e, m->kv_cache));
+		put(e, "\n  bytes per token = 2 (K, V) x layers x kv_heads x head_dim x bytes "
+		       "/ tp\n");
+		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
+			  "token");
+	} else if (strcmp(part, "overhead") == 0) {
+		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
+		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
+			byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		result(e, "overhead", byt(e, m->overhead));
+		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack; NCCL and "
+			  "ZeRO-3 buckets");
+	} else if (strcmp(part, "total") == 0) {
+		formula(e, "total",
+			"weights + gradients + optimizer + activations + kv_cache "
+			"+ overhead");
+		numbers(e, "total", "%s + %s + %s + %s + %s + %s", byt(e, m->weights),
+			byt(e, m->gradients), byt(e, m->optimizer), byt(e, m->activations),
+			byt(e, m->kv_cache), byt(e, m->overhead));
+		result(e, "total", byt(e, m->total));
+		put(e, "\n  %s of %s: %s\n", byt(e, m->total), byt(e, m->capacity),
+		    m->fits ? "fits" : "does not fit");
+		source(e, "the sum of the parts above, on the most loaded GPU");
+	} else if (strcmp(part, "capacity") == 0) {
+		formula(e, "capacity", "the GPU's memory");
+		numbers(e, "capacity", "%s (%s)", byt(e, m->capacity), s->hardware.gpu.id);
+		result(e, "capacity", byt(e, m->capacity));
+		source(e, "the vendor's datasheet (catalog/gpus.yaml), or hardware.memory");
+	} else if (strcmp(part, "headroom") == 0) {
+		formula(e, "headroom", "capacity - total");
+		numbers(e, "headroom", "%s - %s", byt(e, m->capacity), byt(e, m->total));
+		result(e, "headroom", byt(e, m->headroom));
+		source(e, "negative headroom means the plan does not fit");
+	} else if (strcmp(part, "fits") == 0) {
+		formula(e, "fits", "total <= capacity");
+		numbers(e, "fits", "%s <= %s", byt(e, m->total), byt(e, m->capacity));
+		result(e, "fits", m->fits ? "true" : "false");
+		source(e, "capacity is judged first: a plan that does not load does not run");
+	}
+}
+
+/* ---- compute ---- */
+
+static void ex_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double N = p->active_params;
+
+	if (training(s)) {
+		bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+		formula(e, "flops/token",
+			lora ? "4 N + attention (LoRA: no weight gradients)" : "6 N + attention");
+		put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
+		if (p->shape_assumed)
+			numbers(e, "flops/token",
+				"6 x %s (attention %s shown apart: the model "
+				"is given by size)",
+				cnt(e, N), cnt(e, p->attention_flops_per_token));
+		else
+			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
+				cnt(e, p->attention_flops_per_token));
+		result(e, "flops/token", cnt(e, p->flops_per_token));
+		put(e,
+		    "\n  with recomputation the hardware runs %s per token (HFU counts "
+		    "those)\n",
+		    cnt(e, p->hw_flops_per_token));
+		source(e, "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
+			  "(attention, recomputation)");
+	} else {
+		formula(e, "flops/token", "2 N + 4 x layers x context x heads x head_dim");
+		numbers(e, "flops/token", "2 x %s + %s", cnt(e, N),
+			cnt(e, p->attention_flops_per_token));
+		result(e, "flops/token", cnt(e, p->flops_per_token));
+		put(e, "\n  context = prompt + output / 2, the average a token attends to\n");
+		source(e, "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
+	}
+}
+
+static void ex_flops_total(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (isnan(p->flops_total)) {
+		not_applicable(e, "no token count (workload.tokens) is given");
+		return;
+	}
+	if (training(s)) {
+		formula(e, "flops", "flops per token x tokens");
+		numbers(e, "flops", "%s x %s", cnt(e, p->flops_per_token),
+			cnt(e, s->workload.tokens));
+	} else {
+		formula(e, "flops", "flops per token x tokens x (prompt + output) / output");
+		numbers(e, "flops", "%s x %s x %d / %d", cnt(e, p->flops_per_token),
+			cnt(e, s->workload.tokens),
+			s->workload.prompt_tokens + s->workload.output_tokens,
+			s->workload.output_tokens);
+	}
+	result(e, "flops", h(e, UNIT_NONE, p->flops_total));
+	source(e, "the work of the whole run, in model FLOPs");
+}
+
+static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
+	numbers(e, "mfu", "%s x %s / (%d x %s)", cnt(e, p->flops_per_token),
+		plain(e, p->tokens_per_s), s->hardware.count, h(e, UNIT_FLOPS, p->peak_flops));
+	result(e, "mfu", pct(e, p->mfu));
+	if (s->efficiency.mfu > 0)
+		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");
+	else
+		put(e, "\n  an output of the time model: GEMMs at %s of peak, HFU %s\n",
+		    pct(e, p->matmul_efficiency), pct(e, p->hfu));
+	source(e, "PaLM (Chowdhery et al. 2022), Appendix B: MFU against the dense peak");
+}
+
+/* ---- time ---- */
+
+static void ex_parts(struct ex *e, const struct plan *p)
+{
+	static const char *const names[] = {
+	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
+	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
+	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
+	};
+	const double *part = &p->parts.matmul_s;
+	put(e, "\n  where the time goes:\n");
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(part[i] > 0))
+			continue;
+		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, part[i]),
+		    pct(e, part[i] / p->step_s));
+	}
+}
+
+static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (training(s)) {
+		formula(e, "step", "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer");
+		put(e, "  %4s   micro-batch = matmuls + attention + memory-bound + comm\n", "");
+		numbers(e, "step", "%d x %s + %s + %s + %s + %s", p->micro_batches,
+			sec(e, (p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
+				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s) /
+				   (p->micro_batches > 0 ? p->micro_batches : 1)),
+			sec(e, p->parts.bubble_s), sec(e, p->parts.dp_comm_s),
+			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s));
+		result(e, "step", sec(e, p->step_s));
+		ex_parts(e, p);
+		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",
+		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops));
+		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
+			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
+	} else {
+		formula(e, "step", "one decode step = tpot");
+		result(e, "step", sec(e, p->step_s));
+		source(e, "see latency.tpot_s");
+	}
+}
+
+/* Which peak and efficiency a time rests on (seed case 5: the report says which). */
+static void peak_note(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	char text[400];
+	snprintf(text, sizeof(text),
+		 "peak: %s, the dense %s figure (2:4 sparse datasheet figures are never used); "
+		 "MFU %s, %s",
+		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(s->workload.precision), pct(e, p->mfu),
+		 s->efficiency.mfu > 0 ? "as set by efficiency.mfu" : "modelled");
+	put(e, "\n");
+	wrapped(e, "  ", text);
+	if (s->efficiency.mfu >= 0.99)
+		wrapped(e, "  ",
+			"an MFU of 100% is the datasheet ceiling, not a plan: real "
+			"training reaches 30-55% (Megatron-LM 44-52% on A100, MosaicML "
+			"37-46% on H100)");
+}
+
+static void ex_total(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (isnan(p->total_s)) {
+		not_applicable(e, s->workload.kind == WL_ONLINE
+				      ? "online serving runs as long as it is needed"
+				      : "no token count (workload.tokens) is given");
+		return;
+	}
+	formula(e, "total", "tokens / tokens per second");
+	numbers(e, "total", "%s / %s", cnt(e, s->workload.tokens), cnt(e, p->tokens_per_s));
+	result(e, "total", sec(e, p->total_s));
+	if (training(s)) {
+		numbers(e, "total", "flops/token x tokens / (GPUs x peak x MFU)");
+		numbers(e, "total", "%s x %s / (%d x %s x %s)", cnt(e, p->flops_per_token),
+			cnt(e, s->workload.tokens), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu));
+		peak_note(e, s, p);
+	}
+	source(e, training(s) ? "Narayanan et al. 2021, Section 5.1: time ~ 8 T P / (n X)"
+			      : "the throughput above, over the tokens to generate");
+}
+
+static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (isnan(p->gpu_hours)) {
+		not_applicable(e, "no total time");
+		return;
+	}
+	formula(e, "gpu_hours", "GPUs x total seconds / 3600");
+	numbers(e, "gpu_hours", "%d x %s / 3600", s->hardware.count, plain(e, p->total_s));
+	result(e, "gpu_hours", plain(e, p->gpu_hours));
+	source(e, "definition");
+}
+
+static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan *p, bool per_gpu)
+{
+	const struct workload *w = &s->workload;
+	int n = s->hardware.count;
+	if (training(s)) {
+		formula(e, "tokens/s", "global batch x seq / step");
+		numbers(e, "tokens/s", "%d x %d / %s", p->global_batch, w->seq_len,
+			sec(e, p->step_s));
+	} else if (w->measured_tokens_per_s > 0) {
+		formula(e, "tokens/s", "measured per GPU x GPUs");
+		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
+	} else {
+		formula(e, "tokens/s", "replicas x B x out / (prefill + out x tpot)");
+		numbers(e, "tokens/s", "%s x %s x %d / (prefill + %d x %s)",
+			plain(e, fmax(1, floor(n / replica_gpus(p)))),
+			plain(e, w->batch > 0	     ? w->batch
+				 : p->slo_batch >= 1 ? p->slo_batch
+						     : p->max_batch),
+			w->output_tokens, w->output_tokens, sec(e, p->tpot_s));
+	}
+	result(e, "tokens/s", cnt(e, p->tokens_per_s));
+	if (per_gpu)
+		put(e, "\n  per GPU: %s / %d = %s\n", cnt(e, p->tokens_per_s), n,
+		    cnt(e, p->tokens_per_s_per_gpu));
+	source(e, training(s) ? "the step time above"
+			      : "continuous batching: B sequences decode together (Orca, vLLM)");
+}
+
+static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (training(s)) {
+		not_applicable(e, "training has no decode");
+		return;
+	}
+	formula(e, "tpot", "max(GEMM FLOPs, weight read) + attention KV read + fixed");
+	numbers(e, "tpot", "%s + %s + %s", sec(e, fmax(p->parts.matmul_s, 0)),
+		sec(e, p->parts.attention_s),
+		sec(e, p->tpot_s - p->parts.attention_s - fmax(p->parts.matmul_s, 0)));
+	result(e, "tpot", sec(e, p->tpot_s));
+	put(e, "\n  weights %s read at %s x %s;\n  decode turns compute-bound at batch %s\n",
+	    byt(e, p->mem.weights * p->pp), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
+	    pct(e, p->hbm_efficiency), plain(e, p->decode_compute_bound_batch));
+	source(e, "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
+		  "and TensorRT-LLM");
+}
+
+static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (training(s)) {
+		not_applicable(e, "training has no prefill");
+		return;
+	}
+	formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
+	result(e, "ttft", sec(e, p->ttft_s));
+	put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
+	    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
+	source(e, "TTFT definition (inference.md); queueing is not included");
+}
+
+/* ---- capacity plan, cost, energy, reliability ---- */
+
+static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
+			     const char *what)
+{
+	const struct workload *w = &s->workload;
+	if (strcmp(what, "max_batch") == 0) {
+		if (training(s) || isnan(p->max_batch)) {
+			not_applicable(e, "training: the batch is given");
+			return;
+		}
+		formula(e, "max_batch", "(capacity - weights - overhead) / KV bytes per sequence");
+		numbers(e, "max_batch", "(%s - %s - %s) / (%s x %d)", byt(e, p->mem.capacity),
+			byt(e, p->mem.weights), byt(e, p->mem.overhead),
+			byt(e, p->mem.kv_bytes_per_token), w->prompt_tokens + w->output_tokens);
+		result(e, "max_batch", plain(e, p->max_batch));
+		if (!isnan(p->slo_batch))
+			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
+		return;
+	}
+	if (training(s) && strcmp(what, "replicas") == 0) {
+		not_applicable(e, "training: see capacity_plan.gpus_required");
+		return;
+	}
+	if (isnan(p->gpus_required)) {
+		not_applicable(e, training(s) ? "no deadline (workload.deadline) is given"
+					      : "no load (requests_per_day) or deadline given");
+		return;
+	}
+	if (training(s)) {
+		formula(e, "gpus", "FLOPs / (peak x MFU x deadline), rounded up");
+		numbers(e, "gpus", "%s / (%s x %s x %s)", h(e, UNIT_NONE, p->flops_total),
+			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
+		result(e, "gpus", plain(e, p->gpus_required));
+		peak_note(e, s, p);
+		source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds); the "
+			  "article's printed 4.25 A100s for LLaMA-33B does not follow from its "
+			  "own formula");
+		return;
+	}
+	if (w->kind == WL_ONLINE) {
+		formula(e, "replicas",
+			"requests/day x peak x output / 86400 / tokens/s per replica");
+		numbers(e, "replicas", "%s x %s x %d / 86400 / %s", cnt(e, w->requests_per_day),
+			plain(e, w->peak_factor), w->output_tokens,
+			plain(e, p->tokens_per_s /
+				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
+	} else {
+		formula(e, "replicas", "tokens / (deadline x tokens/s per replica)");
+		numbers(e, "replicas", "%s / (%s x %s)", cnt(e, w->tokens), sec(e, w->deadline_s),
+			plain(e, p->tokens_per_s /
+				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
+	}
+	result(e, "replicas", plain(e, p->replicas));
+	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
+	    plain(e, replica_gpus(p)), plain(e, p->gpus_required));
+	if (w->measured_tokens_per_s > 0)
+		put(e, "  throughput is the measured %s tokens/s per GPU\n",
+		    plain(e, w->measured_tokens_per_s));
+	source(e, "seed cases 7 and 8, rounded up");
+}
+
+static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p, const char *what)
+{
+	double price = s->hardware.gpu.price_per_hour;
+	if (strcmp(what, "usd_per_hour") == 0) {
+		formula(e, "usd/hour", "price per GPU-hour x GPUs");
+		numbers(e, "usd/hour", "%s x %d", h(e, UNIT_USD, price), s->hardware.count);
+		result(e, "usd/hour", h(e, UNIT_USD, p->usd_per_hour));
+	} else if (strcmp(what, "usd_total") == 0) {
+		if (isnan(p->usd_total)) {
+			not_applicable(e, "no total time");
+			return;
+		}
+		formula(e, "usd", "price per GPU-hour x GPUs x hours");
+		numbers(e, "usd", "%s x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
+			plain(e, p->total_s / 3600));
+		result(e, "usd", h(e, UNIT_USD, p->usd_total));
+	} else {
+		formula(e, "usd/Mtok", "usd per hour / (tokens/s x 3600) x 1e6");
+		numbers(e, "usd/Mtok", "%s / (%s x 3600) x 1e6", h(e, UNIT_USD, p->usd_per_hour),
+			plain(e, p->tokens_per_s));
+		result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
+	}
+	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");
+}
+
+static void ex_energy(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (isnan(p->kwh)) {
+		not_applicable(e, "no total time, or no power figure");
+		return;
+	}
+	formula(e, "kwh", "power x GPUs x hours x PUE / 1000");
+	numbers(e, "kwh", "%s x %d x %s x %s / 1000", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
+		s->hardware.count, plain(e, p->total_s / 3600), plain(e, s->hardware.pue));
+	result(e, "kwh", plain(e, p->kwh));
+	put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
+	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
+}
+
+static void ex_reliability(struct ex *e, const struct scenario *s, const struct plan *p,
+			   const char *what)
+{
+	double n = s->hardware.count, mtbf = s->hardware.mtbf_gpu_hours;
+	double mtbf_job = mtbf * 3600 / n;
+	if (isnan(p->expected_interruptions)) {
+		not_applicable(e, "reliability is modelled for training runs with a token count");
+		return;
+	}
+	if (strcmp(what, "expected_interruptions") == 0) {
+		formula(e, "interruptions", "GPUs x hours / MTBF per GPU");
+		numbers(e, "interruptions", "%d x %s / %s", s->hardware.count,
+			plain(e, p->total_s / 3600), plain(e, mtbf));
+		result(e, "interruptions", plain(e, p->expected_interruptions));
+		source(e, "Llama 3 paper, Table 5: 419 unexpected interruptions, 16,384 GPUs, "
+			  "54 days");
+	} else if (strcmp(what, "checkpoint_interval_s") == 0) {
+		formula(e, "interval", "sqrt(2 x checkpoint write time x MTBF of the job)");
+		numbers(e, "interval", "sqrt(2 x %s x %s)", sec(e, p->checkpoint_write_s),
+			sec(e, mtbf_job));
+		result(e, "interval", sec(e, p->checkpoint_interval_s));
+		put(e, "\n  write time = (weights + optimizer states) / storage bandwidth x nodes\n"
+		       "  MTBF of the job = MTBF per GPU / GPUs\n");
+		source(e, "Young 1974; Daly 2006");
+	} else {
+		formula(e, "goodput", "1 - write / interval - (interval / 2 + restart) / MTBF");
+		numbers(e, "goodput", "1 - %s / %s - (%s / 2 + %s) / %s",
+			sec(e, p->checkpoint_write_s), sec(e, p->checkpoint_interval_s),
+			sec(e, p->checkpoint_interval_s), sec(e, PLAN_RESTART_S), sec(e, mtbf_job));
+		result(e, "goodput", pct(e, p->goodput));
+		source(e, "Young/Daly; Llama 3 reports more than 90% effective training time");
+	}
+}
+
+/* ---- bottlenecks ---- */
+
+static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p, int b)
+{
+	const struct plan_time_parts *t = &p->parts;
+	switch (b) {
+	case BN_CAPACITY:
+		formula(e, "capacity", "memory used / memory of the GPU");
+		numbers(e, "capacity", "%s / %s", byt(e, p->mem.total), byt(e, p->mem.capacity));
+		break;
+	case BN_COMPUTE:
+		formula(e, "compute",
+			training(s) ? "(matmuls + attention) / step"
+				    : "(GEMM + attention FLOP time) / tpot");
+		numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s), sec(e, t->attention_s),
+			sec(e, p->step_s));
+		break;
+	case BN_HBM:
+		formula(e, "hbm_bandwidth",
+			training(s) ? "(memory-bound ops + optimizer) / step"
+				    : "(weights + KV cache read) / tpot");
+		numbers(e, "hbm_bandwidth", "%s / %s", sec(e, p->shares[BN_HBM] * p->step_s),
+			sec(e, p->step_s));
+		break;
+	case BN_INTERCONNECT:
+		formula(e, "interconnect", "(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
+		numbers(e, "interconnect", "%s / %s",
+			sec(e, p->shares[BN_INTERCONNECT] * p->step_s), sec(e, p->step_s));
+		break;
+	default:
+		if (s->hardware.storage_bytes_per_s <= 0) {
+			formula(e, "data_io",
+				"token bytes per step / storage bandwidth, over the step");
+			put(e, "  not modelled: hardware.storage is not given\n");
+			return;
+		}
+		formula(e, "data_io", "tokens x bytes per token / (storage x nodes) / step");
+		numbers(
+		    e, "data_io", "%d x %d x %s B / (%s x %s) / %s", p->global_batch,
+		    s->workload.seq_len, plain(e, PLAN_DATA_BYTES_PER_TOKEN),
+		    h(e, UNIT_BYTES_PER_S, s->hardware.storage_bytes_per_s),
+		    plain(e, ceil(s->hardware.count / (double)(s->hardware.gpu.gpus_per_node > 0
+								   ? s->hardware.gpu.gpus_per_node
+								   : 8))),
+		    sec(e, p->step_s - p->parts.data_s));
+		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
+		    sec(e, p->step_s));
+		break;
+	}
+	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
+	    bottleneck_name(p->binding));
+	source(e, "shares of the step time (training) or of a decode step (inference)");
+}
+
+static void ex_binding(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	(void)s;
+	formula(e, "binding", "capacity if it does not fit, else the largest share");
+	result(e, "binding", bottleneck_name(p->binding));
+	put(e, "\n  shares:\n");
+	for (int i = 0; i < BN_COUNT; i++)
+		put(e, "    %-14s %s\n", bottleneck_name((enum bottleneck)i), pct(e, p->shares[i]));
+	source(e, "seed case 15: capacity, then bandwidth and interconnect, then compute");
+}
+
+/* ---- the key table ---- */
+
+static const char *const keys[] = {
+    "model.params",
+    "model.active_params",
+    "memory.per_gpu.weights",
+    "memory.per_gpu.gradients",
+    "memory.per_gpu.optimizer",
+    "memory.per_gpu.activations",
+    "memory.per_gpu.kv_cache",
+    "memory.per_gpu.overhead",
+    "memory.per_gpu.total",
+    "memory.capacity",
+    "memory.headroom",
+    "compute.flops_per_token",
+    "compute.flops_total",
+    "compute.mfu",
+    "time.step_s",
+    "time.total_s",
+    "time.gpu_hours",
+    "throughput.tokens_per_s",
+    "throughput.tokens_per_s_per_gpu",
+    "latency.ttft_s",
+    "latency.tpot_s",
+    "capacity_plan.max_batch",
+    "capacity_plan.replicas",
+    "capacity_plan.gpus_required",
+    "cost.usd_total",
+    "cost.usd_per_hour",
+    "cost.usd_per_million_tokens",
+    "energy.kwh",
+    "reliability.expected_interruptions",
+    "reliability.checkpoint_interval_s",
+    "reliability.goodput",
+    "bottleneck.shares.capacity",
+    "bottleneck.shares.compute",
+    "bottleneck.shares.hbm_bandwidth",
+    "bottleneck.shares.interconnect",
+    "bottleneck.shares.data_io",
+    "memory.fits",
+    "bottleneck.binding",
+    NULL,
+};
+
+const char *const *explain_keys(void)
+{
+	return keys;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int row[96];
+
+	if (la > 95 || lb > 95)
+		return 1000;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int v = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static const char *last_part(const char *k)
+{
+	const char *d = strrchr(k, '.');
+	return d ? d + 1 : k;
+}
+
+const char *explain_suggest(const char *key)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+	for (int i = 0; keys[i]; i++) {
+		int d = edit_distance(key, keys[i]);
+		int d2 = edit_distance(last_part(key), last_part(keys[i]));
+		if (d2 < d)
+			d = d2;
+		if (d < bestd) {
+			bestd = d;
+			best = keys[i];
+		}
+	}
+	return bestd <= (int)strlen(last_part(key)) / 2 + 2 ? best : NULL;
+}
+
+static void headline(struct ex *e, const char *key, const char *value)
+{
+	put(e, "%s = %s\n\n", key, value);
+}
+
+int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
+		size_t size, struct gp_error *err)
+{
+	struct ex e;
+	int i;
+
+	for (i = 0; keys[i]; i++)
+		if (strcmp(keys[i], key) == 0)
+			break;
+	if (!keys[i]) {
+		const char *near = explain_suggest(key);
+		if (size)
+			buf[0] = '\0';
+		if (near)
+			return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+					    "unknown key '%s' (did you mean '%s'?)", key, near);
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				    "unknown key '%s' (expected a key of the JSON report, "
+				    "e.g. 'time.total_s')",
+				    key);
+	}
+	memset(&e, 0, sizeof(e));
+	e.buf = buf;
+	e.size = size;
+	if (size)
+		buf[0] = '\0';
+
+	if (strncmp(key, "model.", 6) == 0) {
+		bool active = strcmp(key, "model.active_params") == 0;
+		headline(&e, key, cnt(&e, active ? p->active_params : p->params));
+		ex_params(&e, s, p, active);
+	} else if (strncmp(key, "memory.", 7) == 0) {
+		const char *part = last_part(key);
+		const double *v = NULL;
+		if (strcmp(part, "fits") == 0)
+			headline(&e, key, p->mem.fits ? "true" : "false");
+		else {
+			static const char *const mk[] = {"weights",	"gradients", "optimizer",
+							 "activations", "kv_cache",  "overhead",
+							 "total",	"capacity",  "headroom"};
+			const double mv[] = {p->mem.weights,	 p->mem.gradients, p->mem.optimizer,
+					     p->mem.activations, p->mem.kv_cache,  p->mem.overhead,
+					     p->mem.total,	 p->mem.capacity,  p->mem.headroom};
+			for (unsigned j = 0; j < sizeof(mk) / sizeof(mk[0]); j++)
+				if (strcmp(part, mk[j]) == 0)
+					v = &mv[j];
+			headline(&e, key, v ? byt(&e, *v) : "-");
+		}
+		ex_memory(&e, s, p, part);
+	} else if (strcmp(key, "compute.flops_per_token") == 0) {
+		headline(&e, key, cnt(&e, p->flops_per_token));
+		ex_flops_per_token(&e, s, p);
+	} else if (strcmp(key, "compute.flops_total") == 0) {
+		headline(&e, key, h(&e, UNIT_NONE, p->flops_total));
+		ex_flops_total(&e, s, p);
+	} else if (strcmp(key, "compute.mfu") == 0) {
+		headline(&e, key, pct(&e, p->mfu));
+		ex_mfu(&e, s, p);
+	} else if (strcmp(key, "time.step_s") == 0) {
+		headline(&e, key, sec(&e, p->step_s));
+		ex_step(&e, s, p);
+	} else if (strcmp(key, "time.total_s") == 0) {
+		headline(&e, key, sec(&e, p->total_s));
+		ex_total(&e, s, p);
+	} else if (strcmp(key, "time.gpu_hours") == 0) {
+		headline(&e, key, plain(&e, p->gpu_hours));
+		ex_gpu_hours(&e, s, p);
+	} else if (strncmp(key, "throughput.", 11) == 0) {
+		bool per_gpu = strcmp(key, "throughput.tokens_per_s_per_gpu") == 0;
+		headline(&e, key, cnt(&e, per_gpu ? p->tokens_per_s_per_gpu : p->tokens_per_s));
+		ex_tokens(&e, s, p, per_gpu);
+	} else if (strcmp(key, "latency.ttft_s") == 0) {
+		headline(&e, key, sec(&e, p->ttft_s));
+		ex_ttft(&e, s, p);
+	} else if (strcmp(key, "latency.tpot_s") == 0) {
+		headline(&e, key, sec(&e, p->tpot_s));
+		ex_tpot(&e, s, p);
+	} else if (strncmp(key, "capacity_plan.", 14) == 0) {
+		const char *what = last_part(key);
+		double v = strcmp(what, "max_batch") == 0  ? p->max_batch
+			   : strcmp(what, "replicas") == 0 ? p->replicas
+							   : p->gpus_required;
+		headline(&e, key, plain(&e, v));
+		ex_capacity_plan(&e, s, p, what);
+	} else if (strncmp(key, "cost.", 5) == 0) {
+		const char *what = last_part(key);
+		double v = strcmp(what, "usd_total") == 0      ? p->usd_total
+			   : strcmp(what, "usd_per_hour") == 0 ? p->usd_per_hour
+							       : p->usd_per_million_tokens;
+		headline(&e, key, h(&e, UNIT_USD, v));
+		ex_cost(&e, s, p, what);
+	} else if (strcmp(key, "energy.kwh") == 0) {
+		headline(&e, key, plain(&e, p->kwh));
+		ex_energy(&e, s, p);
+	} else if (strncmp(key, "reliability.", 12) == 0) {
+		const char *what = last_part(key);
+		if (strcmp(what, "expected_interruptions") == 0)
+			headline(&e, key, plain(&e, p->expected_interruptions));
+		else if (strcmp(what, "checkpoint_interval_s") == 0)
+			headline(&e, key, sec(&e, p->checkpoint_interval_s));
+		else
+			headline(&e, key, pct(&e, p->goodput));
+		ex_reliability(&e, s, p, what);
+	} else if (strncmp(key, "bottleneck.shares.", 18) == 0) {
+		int b;
+		for (b = 0; b < BN_COUNT; b++)
+			if (strcmp(last_part(key), bottleneck_name((enum bottleneck)b)) == 0)
+				break;
+		if (b == BN_COUNT)
+			b = BN_DATA_IO;
+		headline(&e, key, pct(&e, p->shares[b]));
+		ex_share(&e, s, p, b);
+	} else {
+		headline(&e, key, bottleneck_name(p->binding));
+		ex_binding(&e, s, p);
+	}
+	return 0;
+}
+
+void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_VERDICTS])
+{
+	char a[48], b[48];
+	double bw = p->shares[BN_HBM] > p->shares[BN_INTERCONNECT] ? p->shares[BN_HBM]
+								   : p->shares[BN_INTERCONNECT];
+
+	out[0].topic = "capacity";
+	units_format_human(UNIT_BYTES, p->mem.total, 3, a, sizeof(a));
+	units_format_human(UNIT_BYTES, p->mem.capacity, 3, b, sizeof(b));
+	out[0].state = !p->mem.fits		      ? VERDICT_FAIL
+		       : p->shares[BN_CAPACITY] > 0.9 ? VERDICT_WARN
+						      : VERDICT_OK;
+	snprintf(out[0].text, sizeof(out[0].text), "%s: %s of %s per GPU (%.0f%%)",
+		 p->mem.fits ? "fits" : "does not fit", a, b, 100 * p->shares[BN_CAPACITY]);
+
+	out[1].topic = "bandwidth and interconnect";
+	out[1].state = p->shares[BN_DATA_IO] > 1 || bw > 0.5 ? VERDICT_WARN : VERDICT_OK;
+	snprintf(out[1].text, sizeof(out[1].text),
+		 "memory bandwidth %.0f%%, interconnect %.0f%%, data loading %.0f%% of the time%s",
+		 100 * p->shares[BN_HBM], 100 * p->shares[BN_INTERCONNECT],
+		 100 * p->shares[BN_DATA_IO], p->shares[BN_DATA_IO] > 1 ? " (starved)" : "");
+
+	out[2].topic = "compute";
+	out[2].state = !(p->mfu > 0.2) ? VERDICT_WARN : VERDICT_OK;
+	units_format_human(UNIT_FLOPS, p->peak_flops, 4, a, sizeof(a));
+	snprintf(out[2].text, sizeof(out[2].text),
+		 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
+		 100 * p->shares[BN_COMPUTE]);
+}

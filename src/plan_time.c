@@ -1,0 +1,1114 @@
+/* plan_time.c - step time, throughput, latency, cost, energy, reliability and bottlenecks.
+ *
+ * Efficiency is an output here, not an input: every time is built from the work a part
+ * does (FLOPs, bytes, messages) and the GPU's datasheet figures (dense peak, HBM bandwidth,
+ * link and network bandwidth, CUDA-core FP32 rate), through ONE set of global constants
+ * (below). Nothing depends on the model's name, the GPU's name or a benchmark row.
+ * `efficiency.*` in the scenario overrides the modelled figures for users who measured.
+ *
+ * Training step (per micro-batch, on the last pipeline stage, then per step):
+ *   GEMMs of each layer at the shape's efficiency (roofline with their operand bytes),
+ *   attention core (FlashAttention or materialised scores), elementwise work at HBM speed,
+ *   TP all-reduces per layer, EP all-to-alls, PP point-to-point; times m micro-batches
+ *   plus the bubble (p-1)/v micro-batches; plus the DP reduction not hidden by the last
+ *   backward, ZeRO-3 gathers not hidden by compute, the optimizer step (HBM-bound) or
+ *   its offload (PCIe + CPU), and data loading slower than the step.
+ * Inference: prefill = GEMMs at M = prompt tokens + causal attention; a decode step =
+ *   max(GEMM compute, weight read) + max(attention FLOPs, KV read) + fixed per-step costs;
+ *   every term is a line in the batch B, so the SLO batch and the compute-bound batch are
+ *   closed-form. Throughput at B = B x out / (prefill of B prompts + out x step).
+ *
+ * Calibration. The constants marked "calibrated" were fitted once, together, to every row
+ * of tests/unit/test_time.c (Megatron-LM Table 1, 10 rows on A100; MosaicML llm-foundry,
+ * 7 rows on H100; llama.cpp tg512, 6 rows on RTX 3090/4090; TensorRT-LLM Llama 3.1 8B FP8,
+ * 5 columns on H100) and seed case 11: a random search (6 restarts x 150,000 steps) over
+ * the constants within physically plausible ranges (stated with each constant), minimising
+ * the largest of (row error / its tolerance) and (mean error / its tolerance) plus half the
+ * average (row error / tolerance), so that no family of rows is left with a bias; then
+ * rounded. Every row ends within 0.8 of its tolerance (the per-row errors are printed by
+ * the test). The others are datasheet-like figures or documented assumptions. To redo
+ * it, compile this file with -DNAME=expression for each constant (every constant is
+ * #ifndef-guarded) against a driver that varies them and scores the rows.
+ */
+#include "plan.h"
+
+#include <math.h>
+
+/* ---- calibration constants (one set for every row; see the header comment) ---- */
+
+/* Calibrated (0.7-0.92). Fraction of the dense peak a large GEMM reaches on a GPU whose
+ * ridge point per element (dense peak x operand bytes / HBM bandwidth) is GEMM_RIDGE_REF
+ * (A100 bf16: 312T x 2 / 2.039T = 306). GEMM kernels stream operand tiles from HBM through
+ * L2 and shared memory; the more FLOPs a GPU has per operand byte it can fetch, the larger
+ * the tiles must be and the harder the tensor cores are to keep fed, so the sustained
+ * fraction falls as the inverse square root of the ridge (H100 bf16 and fp8: 591, so
+ * 0.72 x the A100 fraction: cuBLAS reaches ~85% of peak on A100, ~60-70% on H100 without
+ * Hopper-specific kernels). FP8 halves the operand bytes as it doubles the FLOPs, so it
+ * feeds like bf16. Capped at GEMM_EFF_CAP for GPUs with a low ridge (V100, fp32 math). */
+#ifndef GEMM_EFF_MAX
+#define GEMM_EFF_MAX 0.82
+#endif
+#ifndef GEMM_RIDGE_REF
+#define GEMM_RIDGE_REF 306.0
+#endif
+#ifndef GEMM_EFF_CAP
+#define GEMM_EFF_CAP 0.90
+#endif
+/* Calibrated (32-128). Each GEMM dimension x (after tensor-parallel sharding) costs a
+ * factor x / (x + D): tiles that do not fill the SMs, wave quantisation, prologue and
+ * epilogue. It is what makes TP-sharded layers of small models slower per FLOP. */
+#ifndef GEMM_DIM_HALF
+#define GEMM_DIM_HALF 96.0
+#endif
+/* Calibrated (0.4-0.8). FlashAttention (Dao et al. 2022/2023) relative to a GEMM of the
+ * same shape: softmax, online rescaling and causal masking cost tensor-core time; FA2
+ * reaches ~50-70% of peak forward on A100. Causal masking halves the executed FLOPs. */
+#ifndef FLASH_EFF
+#define FLASH_EFF 0.77
+#endif
+/* FlashAttention backward executes 2.5x the forward FLOPs (5 matmuls vs 2: S and P are
+ * recomputed; FlashAttention-2 paper, Section 3.2). */
+#ifndef FLASH_BWD_FLOPS
+#define FLASH_BWD_FLOPS 2.5
+#endif
+/* Calibrated (0.8-0.92). Achieved / peak HBM bandwidth of streaming kernels (STREAM-like
+ * kernels reach 85-92%; Azure measured 92% on GB200, gpus.md; decode kernels a little
+ * less). */
+#ifndef HBM_EFF
+#define HBM_EFF 0.91
+#endif
+/* Calibrated (0.7-0.85) for NVLink/NVSwitch: achieved / peak bandwidth of NCCL
+ * collectives (A100 busbw ~230 of 300 GB/s per direction); the network's is assumed
+ * (InfiniBand/RoCE reach ~85-90% of the NIC). */
+#ifndef LINK_EFF
+#define LINK_EFF 0.70
+#endif
+#ifndef NET_EFF
+#define NET_EFF 0.85
+#endif
+/* Calibrated (0.3-1). Fraction of the last micro-batch's backward that the data-parallel
+ * gradient reduction hides behind (bucketed overlap: PyTorch DDP, Megatron
+ * --overlap-grad-reduce). */
+#ifndef DP_OVERLAP
+#define DP_OVERLAP 1.0
+#endif
+/* Calibrated (0-2 ms, at its bound). ZeRO-3 / FSDP: host-side time per layer per
+ * micro-batch (forward and backward hooks that issue and wait for each layer's all-gather
+ * and reduce-scatter) that the GPU cannot hide. Small micro-batches pay it most (MosaicML's
+ * 13b row at micro-batch 2). */
+#ifndef Z3_LAYER_S
+#define Z3_LAYER_S 2e-3
+#endif
+/* Per ring step latency of a collective (NCCL: a few microseconds per hop). */
+#ifndef LINK_LAT_S
+#define LINK_LAT_S 2e-6
+#endif
+#ifndef NET_LAT_S
+#define NET_LAT_S 6e-6
+#endif
+/* Calibrated (12-32) for ELT_H. Elementwise traffic per token per layer, forward, counted
+ * in elements: layer norms (read + write, twice), bias + dropout + residual (twice),
+ * q/k/v reshapes: ~16-20 h-sized tensors; the MLP activation reads and writes its input
+ * (plain: 2 ffn; gated: 3 ffn). The backward moves twice as much. Korthikanti et al. 2023,
+ * Section 4.1 list the same tensors. */
+#ifndef ELT_H
+#define ELT_H 22.0
+#endif
+#ifndef ELT_FFN_PLAIN
+#define ELT_FFN_PLAIN 2.0
+#endif
+#ifndef ELT_FFN_GATED
+#define ELT_FFN_GATED 3.0
+#endif
+/* Calibrated (4-14). Without FlashAttention the s x s scores are materialised: bytes per
+ * score element in the forward (QK^T write 2, softmax read 2 + write 2, dropout mask 1 +
+ * write 2, read by AV 2 = 11); the backward moves twice that. */
+#ifndef SCORE_BYTES_FWD
+#define SCORE_BYTES_FWD 8.6
+#endif
+/* Calibrated (0-100 us). Per layer per decode step or prefill: kernel launches and
+ * synchronisation (about a dozen kernels of a few microseconds; CUDA graphs shorten it). */
+#ifndef DECODE_LAYER_S
+#define DECODE_LAYER_S 60e-6
+#endif
+/* Calibrated (0-1 ms). Per decode step: sampling over the vocabulary, the host round
+ * trip for the next token. */
+#ifndef DECODE_TOKEN_S
+#define DECODE_TOKEN_S 0.3e-3
+#endif
+/* Calibrated (0-20). CUDA-core operations per weight per decode step, spent converting or
+ * dequantising weights next to the multiply. 16-bit weights are converted to fp32 and
+ * multiplied on the CUDA cores by matrix-vector kernels (llama.cpp dmmv, GEMV at batch 1);
+ * 4- and 8-bit formats use integer dot products on int8-quantised activations (llama.cpp
+ * mmvq, dp4a: 4 MACs per instruction), fewer per weight; fp8 on GPUs with FP8 tensor cores
+ * needs none. This is what makes GPUs with a low FP32 rate (A100: 19.5 TFLOP/s) decode
+ * slower than their bandwidth says (seed case 11: 13.5 ms on an A100 vs 16.5 on a 4090). */
+#ifndef DEQUANT_OPS_16BIT
+#define DEQUANT_OPS_16BIT 11.5
+#endif
+#ifndef DEQUANT_OPS_8BIT
+#define DEQUANT_OPS_8BIT 14.0
+#endif
+#ifndef DEQUANT_OPS_4BIT
+#define DEQUANT_OPS_4BIT 8.7
+#endif
+
+/* ---- documented assumptions (not calibrated) ---- */
+
+/* Pre-tokenised data read as uint32 token ids (Megatron's .bin files use uint16 when the
+ * vocabulary allows; 4 is the conservative choice). */
+#define DATA_BYTES_PER_TOKEN PLAN_DATA_BYTES_PER_TOKEN
+/* Checkpoint write bandwidth per node when hardware.storage is not given: a share of a
+ * parallel file system (Lustre/GPFS deliver 1-10 GB/s per client). */
+#define CKPT_BYTES_PER_S_PER_NODE PLAN_CKPT_BYTES_PER_S_PER_NODE
+/* Time to restart after an interruption: detect, reschedule, load the checkpoint. */
+#define RESTART_S PLAN_RESTART_S
+/* CPU Adam (ZeRO-Offload) streams the optimizer states through host memory at about this
+ * rate per GPU it serves. */
+#ifndef HOST_OPT_BYTES_PER_S
+#define HOST_OPT_BYTES_PER_S 25e9
+#endif
+
+struct tctx {
+	const struct scenario *s;
+	struct plan *p;
+	double peak;		      /* FLOP/s, dense, at the compute precision */
+	double fp32;		      /* CUDA-core FP32 FLOP/s (0 = unknown) */
+	double hbm;		      /* bytes/s achieved */
+	double link;		      /* bytes/s per direction achieved, inside a node */
+	double net;		      /* bytes/s per direction achieved, between nodes */
+	double act;		      /* bytes per activation element */
+	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
+	double gemm_flops, gemm_time; /* for matmul_efficiency */
+};
+
+static double sat(double x)
+{
+	return x > 0 ? x / (x + GEMM_DIM_HALF) : 0;
+}
+
+static double gemm_eff(const struct tctx *c, double m, double n, double k)
+{
+	return c->emax * sat(m) * sat(n) * sat(k);
+}
+
+/* One GEMM (m x k) . (k x n), count times: the slower of its compute at the shape's
+ * efficiency and its operand traffic at HBM bandwidth (roofline, Williams et al. 2009). */
+static double gemm_s(struct tctx *c, double m, double n, double k, double count, double wbytes)
+{
+	double flops = 2 * m * n * k * count;
+	double t_c, t_m;
+
+	if (flops <= 0)
+		return 0;
+	t_c = flops / (c->peak * gemm_eff(c, m, n, k));
+	t_m = count * ((m * k + m * n) * c->act + k * n * wbytes) / c->hbm;
+	c->gemm_flops += flops;
+	c->gemm_time += t_c > t_m ? t_c : t_m;
+	return t_c > t_m ? t_c : t_m;
+}
+
+/* Latency of a collective: NCCL switches to tree (or NVLS) algorithms when messages are
+ * small, so the latency grows with log2 of the group, not with the ring's n - 1 hops
+ * (NCCL docs; Sanders et al. 2009 on double binary trees). */
+static double hops(double n)
+{
+	return n > 1 ? ceil(log2(n)) : 0;
+}
+
+/* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
+ * and Yuan 2009; NCCL docs), plus a latency per hop of a reduce and a broadcast tree. */
+static double allreduce_s(double bytes, double n, double bw, double lat)
+{
+	if (n <= 1 || bytes <= 0)
+		return 0;
+	return 2 * (n - 1) / n * bytes / bw + 2 * hops(n) * lat;
+}
+
+/* Reduce-scatter or all-gather: (n-1)/n of the (whole) message. */
+static double gather_s(double bytes, double n, double bw, double lat)
+{
+	if (n <= 1 || bytes <= 0)
+		return 0;
+	return (n - 1) / n * bytes / bw + hops(n) * lat;
+}
+
+static double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static double gpus_per_node(const struct scenario *s)
+{
+	int g = s->hardware.gpu.gpus_per_node;
+	return g > 0 ? g : 8;
+}
+
+/* Adds a warning unless the memory part already gave the same one. */
+static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return;
+	plan_warn(p, code, a, b);
+}
+
+/* The dense peak at the compute precision, or the nearest precision the GPU has. */
+static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec)
+{
+	static const enum dtype order[] = {DTYPE_BF16, DTYPE_FP16, DTYPE_TF32, DTYPE_FP32};
+	const struct gpu *g = &s->hardware.gpu;
+
+	if ((unsigned)prec < DTYPE_COUNT && g->peak_flops[prec] > 0)
+		return g->peak_flops[prec];
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (g->peak_flops[order[i]] > 0) {
+			warn_once(p, PW_NO_PRECISION_PEAK, (double)order[i], (double)prec);
+			return g->peak_flops[order[i]];
+		}
+	}
+	warn_once(p, PW_NO_PRECISION_PEAK, -1, (double)prec);
+	return 1e12; /* a GPU without any figure: 1 TFLOP/s keeps the figures finite */
+}
+
+static double elem_bytes(enum dtype t)
+{
+	double b = dtype_bytes(t);
+	return b > 0 ? b : 2;
+}
+
+static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
+{
+	const struct gpu *g = &s->hardware.gpu;
+	double e_hbm = s->efficiency.hbm > 0 ? s->efficiency.hbm : HBM_EFF;
+	double e_link = s->efficiency.network > 0 ? s->efficiency.network : LINK_EFF;
+	double e_net = s->efficiency.network > 0 ? s->efficiency.network : NET_EFF;
+	double link = g->link_bytes_per_s > 0 ? g->link_bytes_per_s / 2 : g->pcie_bytes_per_s;
+
+	c->s = s;
+	c->p = p;
+	c->peak = peak_for(s, p, s->workload.precision);
+	c->fp32 = g->peak_flops[DTYPE_FP32];
+	c->hbm = (g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12) * e_hbm;
+	if (link <= 0)
+		link = 16e9; /* PCIe Gen3 x16 when nothing is known */
+	c->link = link * e_link;
+	c->net = (g->network_bytes_per_s > 0 ? g->network_bytes_per_s : 12.5e9) * e_net;
+	if (c->net > c->link)
+		c->net = c->link;
+	/* activations: 4 bytes under fp32/tf32, else 16-bit (fp8 GEMMs keep bf16 activations
+	 * between them, Transformer Engine) */
+	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
+	c->gemm_flops = c->gemm_time = 0;
+	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
+	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
+	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(s->workload.precision) /
+				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
+	if (c->emax > GEMM_EFF_CAP)
+		c->emax = GEMM_EFF_CAP;
+	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
+	{
+		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
+		if (g->gpus_per_node > 0 && domain > g->gpus_per_node)
+			domain = g->gpus_per_node;
+		if (domain > 0 && p->tp > domain)
+			warn_once(p, PW_TP_ACROSS_NODES, p->tp, domain);
+	}
+	p->hbm_efficiency = e_hbm;
+	p->network_efficiency = e_net;
+	p->peak_flops = c->peak;
+}
+
+static void set_nan(struct plan *p)
+{
+	p->flops_per_token = p->hw_flops_per_token = p->attention_flops_per_token = NAN;
+	p->flops_per_step = p->flops_total = NAN;
+	p->mfu = p->hfu = p->matmul_efficiency = NAN;
+	p->step_s = p->total_s = p->gpu_hours = NAN;
+	p->tokens_per_s = p->tokens_per_s_per_gpu = NAN;
+	p->ttft_s = p->tpot_s = p->decode_compute_bound_batch = NAN;
+	p->slo_batch = p->replicas = p->gpus_required = NAN;
+	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
+	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
+	p->goodput = NAN;
+	for (int i = 0; i < BN_COUNT; i++)
+		p->shares[i] = 0;
+}
+
+/* ---- the shape of one layer ---- */
+
+struct shape {
+	double h, qd, kvd, hd, heads, layers, vocab;
+	double ffn;	   /* dense MLP width */
+	double mats;	   /* MLP matrices: 3 gated, 2 plain */
+	double moe_layers; /* layers with routed experts */
+	double experts, active, expert_ffn, shared_ffn_total;
+	double window; /* tokens one layer attends to (0 = all) */
+};
+
+static void shape_get(const struct plan *p, struct shape *sh)
+{
+	const struct model *m = &p->model;
+
+	sh->h = m->hidden > 0 ? m->hidden : 1;
+	sh->heads = m->heads > 0 ? m->heads : 1;
+	sh->hd = m->head_dim > 0 ? m->head_dim : sh->h / sh->heads;
+	sh->qd = sh->heads * sh->hd;
+	sh->kvd = (m->kv_heads > 0 ? m->kv_heads : sh->heads) * sh->hd;
+	sh->layers = m->layers > 0 ? m->layers : 1;
+	sh->vocab = m->vocab;
+	sh->ffn = m->ffn;
+	sh->mats = m->mlp == MLP_GATED ? 3 : 2;
+	sh->experts = m->moe.experts;
+	sh->moe_layers = 0;
+	sh->active = sh->expert_ffn = sh->shared_ffn_total = 0;
+	if (m->moe.experts > 0) {
+		sh->moe_layers = sh->layers - m->moe.dense_layers;
+		if (sh->moe_layers < 0)
+			sh->moe_layers = 0;
+		sh->active = m->moe.active;
+		sh->expert_ffn = m->moe.expert_ffn;
+		sh->shared_ffn_total = (double)m->moe.shared *
+				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
+	}
+	sh->window = m->sliding_window;
+}
+
+/* Keys one query attends to on average: causal masking halves a full sequence; a sliding
+ * window caps it. */
+static double keys_causal(const struct shape *sh, double s)
+{
+	double k = s / 2;
+	if (sh->window > 0 && sh->window < k)
+		k = sh->window;
+	return k;
+}
+
+/* Keys per query as the FLOP conventions count them (Megatron, MosaicML: the full s). */
+static double keys_full(const struct shape *sh, double s)
+{
+	return sh->window > 0 && sh->window < s ? sh->window : s;
+}
+
+/* ---- training ---- */
+
+struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, seconds */
+	double matmul, attention, membound, tp, ep, pp, bwd;
+};
+
+/* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
+static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double t, double ep,
+			     bool moe)
+{
+	double w = c->act, g = 0;
+
+	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) / t, sh->h, 1, w);
+	g += gemm_s(c, T, sh->h, sh->qd / t, 1, w);
+	if (!moe) {
+		g += gemm_s(c, T, sh->ffn / t, sh->h, sh->mats - 1, w);
+		g += gemm_s(c, T, sh->h, sh->ffn / t, 1, w);
+	} else {
+		/* each GPU holds experts/ep experts and receives T x active x ep / experts
+		 * tokens for each (balanced routing) */
+		double local = sh->experts / ep;
+		double te = T * sh->active * ep / sh->experts;
+		g += gemm_s(c, te, sh->expert_ffn / t, sh->h, (sh->mats - 1) * local, w);
+		g += gemm_s(c, te, sh->h, sh->expert_ffn / t, local, w);
+		if (sh->shared_ffn_total > 0) {
+			g += gemm_s(c, T, sh->shared_ffn_total / t, sh->h, sh->mats - 1, w);
+			g += gemm_s(c, T, sh->h, sh->shared_ffn_total / t, 1, w);
+		}
+		g += gemm_s(c, T, sh->experts, sh->h, 1, w); /* router */
+	}
+	return g;
+}
+
+static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
+			     double *fwd_passes_out)
+{
+	const struct scenario *s = c->s;
+	const struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	double t = p->tp, pp = p->pp, ep = p->ep > 0 ? p->ep : 1;
+	double b = w->micro_batch > 0 ? w->micro_batch : 1, sq = w->seq_len > 0 ? w->seq_len : 1;
+	double T = b * sq;
+	bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+	/* forward passes per micro-batch: full recomputation runs the layers' forward again
+	 * in the backward (Chen et al. 2016; Megatron --recompute-granularity full) */
+	double fwd = w->recompute == RECOMPUTE_FULL ? 2 : 1;
+	/* backward = 2 x forward: input gradients and weight gradients; LoRA freezes the
+	 * base weights, so only the input gradients (Hu et al. 2021) */
+	double bwd = lora ? 1 : 2;
+	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
+	double gpn = gpus_per_node(s),
+	       domain = s->hardware.gpu.link_domain > 0 ? s->hardware.gpu.link_domain : gpn;
+	double tp_bw = t <= domain && t <= gpn ? c->link : c->net;
+	double tp_lat = t <= domain && t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double dense_layers = sh->layers - sh->moe_layers;
+	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
+	double per_layer_mm, per_layer_att, per_layer_mem, per_layer_tp, per_layer_ep;
+	double Ls = sh->layers / pp;
+
+	*fwd_passes_out = fwd;
+	gd = layer_gemm_fwd(c, sh, T, t, ep, false);
+	if (sh->moe_layers > 0)
+		gm = layer_gemm_fwd(c, sh, T, t, ep, true);
+	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd);
+
+	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
+	if (w->flash_attention) {
+		double keys = keys_causal(sh, sq);
+		double eff = gemm_eff(c, sq, keys, sh->hd) * FLASH_EFF;
+		flops_hd = 4 * T * keys * sh->qd / t;
+		att = flops_hd / (c->peak * eff) * (attn_fwd_passes + FLASH_BWD_FLOPS);
+	} else {
+		double keys = keys_full(sh, sq);
+		double heads_local = sh->heads / t;
+		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
+		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD / c->hbm;
+		att = (bmm + scores) * (attn_fwd_passes + 2);
+	}
+	per_layer_att = att;
+
+	/* memory-bound elementwise work; sequence parallelism shards the h-sized tensors */
+	ffn_eff =
+	    sh->moe_layers > 0 ? (sh->active * sh->expert_ffn + sh->shared_ffn_total) : sh->ffn;
+	mem = T * c->act *
+	      (ELT_H * sh->h / (s->parallel.sequence_parallel ? t : 1) +
+	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff / t) /
+	      c->hbm;
+	per_layer_mem = mem * (fwd + 2);
+
+	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
+	 * MLP), 2 backward, again in a recomputed forward (Megatron-LM, Shoeybi et al. 2019,
+	 * Section 3); sequence parallelism turns each into reduce-scatter + all-gather, the
+	 * same bytes (Korthikanti et al. 2023) */
+	per_layer_tp = 0;
+	if (t > 1)
+		per_layer_tp = (2 * fwd + 2) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
+
+	/* expert parallelism: dispatch and combine all-to-all per MoE layer, forward and
+	 * backward (GShard, Lepikhin et al. 2020) */
+	per_layer_ep = 0;
+	if (sh->moe_layers > 0 && ep > 1) {
+		bool inside = ep * t <= gpn;
+		double bw = inside ? c->link : c->net;
+		double vol = T * sh->active * sh->h * c->act * (ep - 1) / ep;
+		per_layer_ep =
+		    2 * (fwd + 1) * (vol / bw + (ep - 1) * (inside ? LINK_LAT_S : NET_LAT_S));
+		per_layer_ep *= sh->moe_layers / sh->layers;
+	}
+
+	mb->matmul = Ls * per_layer_mm;
+	mb->attention = Ls * per_layer_att;
+	mb->membound = Ls * per_layer_mem;
+	mb->tp = Ls * per_layer_tp;
+	mb->ep = Ls * per_layer_ep;
+	/* the output layer on the last stage: forward + backward, never recomputed; logits
+	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
+	if (sh->vocab > 0) {
+		mb->matmul += gemm_s(c, T, sh->vocab / t, sh->h, 1, c->act) * (1 + bwd);
+		mb->membound += T * sh->vocab / t * 4 * 3 / c->hbm;
+	}
+	/* pipeline point-to-point: activations forward, their gradients backward, once per
+	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
+	mb->pp = 0;
+	if (pp > 1) {
+		double v = p->virtual_stages > 0 ? p->virtual_stages : 1;
+		/* stages are tp x dp ranks apart (Megatron's rank order) */
+		double bw = t * p->dp * pp <= gpn ? c->link : c->net;
+		double lat = bw == c->link ? LINK_LAT_S : NET_LAT_S;
+		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
+	}
+	/* the backward of this micro-batch (for overlapping the gradient reduction) */
+	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
+}
+
+static void time_train(struct tctx *c)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	struct shape sh;
+	struct train_mb mb;
+	double fwd_passes;
+	double t = p->tp, pp = p->pp, dp = p->dp, v = p->virtual_stages > 0 ? p->virtual_stages : 1;
+	double n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double gpn = gpus_per_node(s);
+	double nodes = ceil(n / gpn);
+	double m = p->micro_batches > 0 ? p->micro_batches : 1;
+	double sq = w->seq_len > 0 ? w->seq_len : 1;
+	double gb = p->global_batch > 0 ? p->global_batch : w->micro_batch * dp;
+	double tokens_step = gb * sq;
+	double N = p->active_params;
+	double layer_params = N - p->counts.embedding - p->counts.head;
+	bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+	double trainable = lora ? p->trainable_params : p->params;
+	double wbytes = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param : c->act;
+	double gbytes = p->mem.grad_bytes_per_param > 0 ? p->mem.grad_bytes_per_param : 2;
+	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
+	double step_compute, step, t_data = 0, attn_model;
+
+	shape_get(p, &sh);
+	if (layer_params < 0)
+		layer_params = N;
+
+	/* FLOPs per token. Model FLOPs: 6N (forward 2N, backward 4N; Kaplan et al. 2020)
+	 * with active parameters for MoE, plus attention 12 L s d (Megatron-LM, Narayanan
+	 * et al. 2021, eq. 3; MosaicML's convention: L x 2 x 2 x d x s per token, x3).
+	 * LoRA: forward 2N + input gradients 2N (frozen weights get no weight gradients);
+	 * the attention core has no weights, so its backward (dQ, dK, dV) is unchanged. */
+	attn_model = 12 * sh.layers * keys_full(&sh, sq) * sh.qd;
+	p->attention_flops_per_token = attn_model;
+	p->flops_per_token = (lora ? 4 : 6) * N;
+	/* a model given only by its size: the published 6N convention, attention shown
+	 * apart (seed cases 4-6) */
+	if (!p->shape_assumed)
+		p->flops_per_token += attn_model;
+	/* hardware FLOPs add what recomputation executes again: full = one more forward of
+	 * the layers (8N; the output layer is not recomputed), selective = the attention
+	 * scores (Korthikanti et al. 2023, Section 5) */
+	p->hw_flops_per_token = p->flops_per_token;
+	if (w->recompute == RECOMPUTE_FULL)
+		p->hw_flops_per_token += 2 * layer_params + attn_model / 3;
+	else if (w->recompute == RECOMPUTE_SELECTIVE)
+		p->hw_flops_per_token += attn_model / 3;
+	p->flops_per_step = p->flops_per_token * tokens_step;
+	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
+
+	train_microbatch(c, &sh, &mb, &fwd_passes);
+	t_mb = mb.matmul + mb.attention + mb.membound + mb.tp + mb.ep + mb.pp;
+	/* 1F1B with v interleaved chunks: bubble (p-1)/(v m) of the ideal time (Narayanan
+	 * et al. 2021, Section 2.2) */
+	pipeline = (m + (pp - 1) / v) * t_mb;
+
+	/* data-parallel gradient reduction over the slowest link the group spans: its
+	 * members are tp apart, so it leaves the node once tp x dp > GPUs per node */
+	{
+		bool spans = t * dp > gpn;
+		double bw = spans ? c->net : c->link, lat = spans ? NET_LAT_S : LINK_LAT_S;
+		double local = (lora ? trainable : p->params) / (t * pp);
+		if (p->zero >= 3) {
+			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
+			 * again for the backward, reduce-scatter the gradients, every
+			 * micro-batch; prefetching overlaps them with the micro-batch's compute
+			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
+			double all = p->params / (t * pp);
+			double zc = 2 * gather_s(all * wbytes, dp, bw, lat) +
+				    gather_s(local * gbytes, dp, bw, lat);
+			double compute = mb.matmul + mb.attention + mb.membound;
+			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * sh.layers / pp) +
+			     gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
+			dp_s = zc * m;
+		} else {
+			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
+			 * bytes), bucketed and overlapped with the last micro-batch's backward
+			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
+			dp_s = allreduce_s(local * gbytes, dp, bw, lat);
+			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
+		}
+	}
+
+	/* optimizer step: memory-bound over the states of this GPU's shard: AdamW reads
+	 * master, m, v, gradient and writes master, m, v, weight */
+	{
+		double local = trainable / (t * pp) / (p->zero >= 1 ? dp : 1);
+		double bpp = 0;
+		switch (w->optimizer) {
+		case OPT_ADAMW:
+			bpp = 24 + gbytes + wbytes;
+			break;
+		case OPT_ADAM8BIT:
+			bpp = 12 + gbytes + wbytes;
+			break;
+		case OPT_SGD:
+			bpp = 16 + gbytes + wbytes;
+			break;
+		case OPT_NONE:
+			bpp = 0;
+			break;
+		}
+		if (s->parallel.offload != OFFLOAD_NONE) {
+			/* ZeRO-Offload: gradients down and weights up over PCIe, CPU Adam
+			 * (Ren et al. 2021) */
+			double pcie = s->hardware.gpu.pcie_bytes_per_s > 0
+					  ? s->hardware.gpu.pcie_bytes_per_s
+					  : 16e9;
+			off = local * (gbytes + wbytes) / pcie + local * bpp / HOST_OPT_BYTES_PER_S;
+			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS)
+				off += m * 2 * p->params / (t * pp) * wbytes / pcie;
+			if (off > pipeline)
+				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
+		} else {
+			opt = local * bpp / c->hbm;
+		}
+	}
+
+	step_compute = pipeline + dp_exposed + z3 + opt + off;
+	/* data loading: prefetching hides it unless storage is slower than the GPUs */
+	if (s->hardware.storage_bytes_per_s > 0) {
+		t_data =
+		    tokens_step * DATA_BYTES_PER_TOKEN / (s->hardware.storage_bytes_per_s * nodes);
+		data = dmax(t_data - step_compute, 0);
+		if (data > 0) /* bytes/s the GPUs consume vs what storage gives */
+			plan_warn(p, PW_DATA_STARVED,
+				  tokens_step * DATA_BYTES_PER_TOKEN / step_compute,
+				  s->hardware.storage_bytes_per_s * nodes);
+	}
+	step = step_compute + data;
+
+	p->parts.matmul_s = m * mb.matmul;
+	p->parts.attention_s = m * mb.attention;
+	p->parts.memory_bound_s = m * mb.membound;
+	p->parts.tp_comm_s = m * mb.tp;
+	p->parts.ep_comm_s = m * mb.ep;
+	p->parts.pp_comm_s = m * mb.pp;
+	p->parts.bubble_s = (pp - 1) / v * t_mb;
+	p->parts.dp_comm_s = dp_exposed;
+	p->parts.zero3_s = z3;
+	p->parts.offload_s = off;
+	p->parts.optimizer_s = opt;
+	p->parts.data_s = data;
+	p->matmul_efficiency = c->gemm_time > 0 ? c->gemm_flops / (c->gemm_time * c->peak) : NAN;
+
+	/* a measured MFU replaces the model: the same parts, scaled to the measured time */
+	if (s->efficiency.mfu > 0) {
+		double want = p->flops_per_step / (n * c->peak * s->efficiency.mfu);
+		double k = want / step;
+		double *part = &p->parts.matmul_s;
+		for (unsigned i = 0; i < sizeof(p->parts) / sizeof(double); i++)
+			part[i] *= k;
+		step_compute *= k;
+		step = want;
+	}
+
+	p->step_s = step;
+	p->tokens_per_s = tokens_step / step;
+	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
+	p->mfu = p->flops_per_token * p->tokens_per_s / (n * c->peak);
+	p->hfu = p->hw_flops_per_token * p->tokens_per_s / (n * c->peak);
+	p->total_s = w->tokens > 0 ? w->tokens / p->tokens_per_s : NAN;
+
+	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up (seed case 6) */
+	if (w->deadline_s > 0 && w->tokens > 0) {
+		p->gpus_required = ceil(p->flops_total / (c->peak * p->mfu * w->deadline_s) - 1e-9);
+		if (p->total_s > w->deadline_s)
+			plan_warn(p, PW_DEADLINE_MISSED, p->total_s, w->deadline_s);
+	}
+
+	/* shares of the step (seconds of each kind over the step) */
+	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) / step;
+	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) / step;
+	p->shares[BN_INTERCONNECT] = (p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.dp_comm_s +
+				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) /
+				     step;
+	p->shares[BN_DATA_IO] = t_data > 0 ? t_data / step_compute : 0;
+
+	/* reliability: interruptions = GPU-hours / MTBF per GPU (Llama 3 paper, Table 5);
+	 * checkpoint = weights + optimizer states; Young (1974) / Daly (2006) interval
+	 * sqrt(2 x write time x MTBF of the job) */
+	if (!isnan(p->total_s) && s->hardware.mtbf_gpu_hours > 0) {
+		double hours = p->total_s / 3600;
+		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 / n;
+		double obpp = p->mem.optimizer_bytes_per_param;
+		double ckpt = p->params * wbytes + trainable * obpp;
+		double bw = (s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
+								 : CKPT_BYTES_PER_S_PER_NODE) *
+			    nodes;
+		double lost;
+		p->expected_interruptions = n * hours / s->hardware.mtbf_gpu_hours;
+		p->checkpoint_write_s = ckpt / bw;
+		p->checkpoint_interval_s = sqrt(2 * p->checkpoint_write_s * mtbf_job);
+		/* per interval: the write; per failure: half an interval redone + restart */
+		lost = p->checkpoint_write_s / p->checkpoint_interval_s +
+		       (p->checkpoint_interval_s / 2 + RESTART_S) / mtbf_job;
+		p->goodput = lost < 1 ? 1 - lost : 0;
+	}
+}
+
+/* ---- inference ---- */
+
+struct lines {
+	double tc0, tc1; /* GEMMs on tensor cores */
+	double cc1;	 /* GEMMs on CUDA cores (through the origin) */
+	double m0;	 /* the weight read */
+	double a1;	 /* attention per sequence: max(FLOPs, KV read) */
+	double c_att1;	 /* its FLOP part alone */
+	double kv1;	 /* its KV read alone */
+};
+
+struct infer {
+	double F;	    /* matmul FLOPs per token on the token's path (all stages), /tp */
+	double W;	    /* weight bytes read per decode step on the path */
+	double sNK;	    /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
+	double kvb;	    /* KV-cache bytes per token of context, this GPU's share x stages */
+	double attn_tok;    /* attention FLOPs per token per context token (4 L qd / tp) */
+	double fixed;	    /* per step: launches, dequantisation, TP latency */
+	double tp_per_tok;  /* per step, per sequence: TP all-reduce bytes time */
+	double elt_per_tok; /* per token: elementwise traffic time */
+	double prefill_P;   /* prompt tokens */
+	double ctx;	    /* average context of a decode step */
+	double pp;	    /* pipeline stages of a replica */
+	struct lines *l;    /* the decode lines at ctx, computed once */
+};
+
+/* A decode step at batch B is two kinds of kernels that run one after the other:
+ *  - the GEMMs over the weights: the slower of their compute and the weight read. The
+ *    tensor-core path pads the B rows to a tile (sat(B) = B / (B + D): time
+ *    F (B + D) / (peak emax sNK)); a matrix-vector kernel on the CUDA cores costs
+ *    F B / FP32 rate; kernels take the faster (cuBLAS GEMV vs GEMM, llama.cpp's mmvq);
+ *  - attention over each sequence's cached context: the slower of its FLOPs and the KV
+ *    read, both proportional to B (FlashDecoding / paged attention are memory-bound).
+ * Every term is a line in B, which keeps the SLO batch closed-form. */
+
+static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
+{
+	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
+	l->tc0 = l->tc1 * GEMM_DIM_HALF;
+	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
+	l->m0 = in->W / c->hbm;
+	l->c_att1 = ctx * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
+	l->kv1 = ctx * in->kvb / c->hbm;
+	l->a1 = dmax(l->c_att1, l->kv1);
+}
+
+static double gemm_compute_s(const struct lines *l, double B)
+{
+	return fmin(l->tc0 + l->tc1 * B, l->cc1 * B);
+}
+
+static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
+{
+	struct lines tmp;
+	const struct lines *l = in->l;
+	if (!l || ctx != in->ctx) {
+		decode_lines(c, in, ctx, &tmp);
+		l = &tmp;
+	}
+	return dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
+	       B * (in->tp_per_tok + in->elt_per_tok);
+}
+
+/* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
+ * prompt, the weights read once. */
+static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
+{
+	double mm = in->F * (M + GEMM_DIM_HALF) / (c->peak * c->emax * in->sNK);
+	double att = M * (P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
+	double mem = in->W / c->hbm;
+	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
+}
+
+/* Pipeline stages work on different micro-batches at once once the batch can fill them:
+ * B sequences travel as pp micro-batches of B / pp, so a step costs what a step of B / pp
+ * costs through all stages (batch 1, llama.cpp's layer split: no overlap). */
+static double micro(const struct infer *in, double B)
+{
+	return in->pp > 1 && B >= in->pp ? B / in->pp : B;
+}
+
+static double replica_tps(const struct tctx *c, const struct infer *in, double B, double P,
+			  double O)
+{
+	double ctx = P + O / 2;
+	double t =
+	    prefill_s(c, in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
+	return B * O / t;
+}
+
+static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
+{
+	/* a new request's prompt, plus the decode step of the others it waits behind */
+	return prefill_s(c, in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
+}
+
+/* The largest B >= 1 with a + b B <= target (b > 0); 0 when even B = 1 misses. */
+static double largest_b(double a, double b, double target)
+{
+	double x;
+	if (b <= 0)
+		return a <= target ? INFINITY : 0;
+	x = floor((target - a) / b);
+	return x >= 1 ? x : 0;
+}
+
+static void time_infer(struct tctx *c)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	const struct gpu *g = &s->hardware.gpu;
+	struct shape sh;
+	struct infer in;
+	struct lines lines_ctx;
+	double t = p->tp, pp = p->pp;
+	double n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double per_replica = t * pp;
+	double deployed = floor(n / per_replica);
+	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	double O = w->output_tokens > 0 ? w->output_tokens : 1;
+	double ctx = P + O / 2;
+	double N = p->active_params;
+	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
+							: dtype_bytes(w->weights);
+	double gpn = gpus_per_node(s);
+	double bw = t <= gpn ? c->link : c->net, lat = t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
+	double nonemb;
+
+	shape_get(p, &sh);
+	if (deployed < 1)
+		deployed = 1;
+
+	maxb = p->max_batch;
+	if (!(maxb >= 1)) {
+		double room = p->mem.capacity - (p->mem.total - p->mem.kv_cache);
+		double per_seq = p->mem.kv_bytes_per_token * (P + O);
+		maxb = per_seq > 0 ? floor(room / per_seq) : 1;
+		if (maxb < 1) {
+			maxb = 1;
+			plan_warn(p, PW_KV_NO_ROOM, room, per_seq);
+		}
+		if (isnan(p->max_batch) || p->max_batch < 1)
+			p->max_batch = maxb;
+	}
+	B = w->batch > 0 ? w->batch : maxb;
+
+	/* every matmul weight except the input embedding (a lookup) is read per step */
+	nonemb = N - p->counts.embedding;
+	if (p->model.tied_embeddings)
+		nonemb = N; /* the tied embedding is the output layer's weight */
+	if (nonemb <= 0)
+		nonemb = N;
+	in.F = 2 * nonemb / t;
+	in.W = nonemb * wbpp / t;
+	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
+		/* a decode step reads every expert some sequence of the batch routed to: of E
+		 * experts with top-k routing, E (1 - (1 - k/E)^B) are touched per layer
+		 * (uniform routing); the active count already holds k of them */
+		double touched = sh.experts * (1 - pow(1 - sh.active / sh.experts, B));
+		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
+	}
+	{
+		/* FLOP-weighted shape factor of one layer's GEMMs at this tp */
+		double a_in = sh.h * (sh.qd + 2 * sh.kvd) / t, a_out = sh.qd * sh.h / t;
+		double f =
+		    sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
+		double m_up = sh.h * f * (sh.mats - 1) / t, m_dn = f * sh.h / t;
+		double sum = a_in + a_out + m_up + m_dn;
+		in.sNK = sum > 0 ? (a_in * sat((sh.qd + 2 * sh.kvd) / t) * sat(sh.h) +
+				    a_out * sat(sh.qd / t) * sat(sh.h) +
+				    (m_up + m_dn) * sat(f / t) * sat(sh.h)) /
+				       sum
+				 : 1;
+	}
+	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
+	in.attn_tok = 4 * sh.layers * sh.qd / t;
+	/* dequantising or converting each weight on the CUDA cores, once per step */
+	switch (w->weights) {
+	case DTYPE_INT4:
+	case DTYPE_NF4:
+		dq = DEQUANT_OPS_4BIT;
+		break;
+	case DTYPE_INT8:
+		dq = DEQUANT_OPS_8BIT;
+		break;
+	case DTYPE_FP8:
+		dq = g->peak_flops[DTYPE_FP8] > 0 ? 0 : DEQUANT_OPS_8BIT;
+		break;
+	case DTYPE_BF16:
+	case DTYPE_FP16:
+		dq = DEQUANT_OPS_16BIT;
+		break;
+	default:
+		dq = 0;
+		break;
+	}
+	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
+		   (c->fp32 > 0 ? nonemb / t * dq / c->fp32 : 0);
+	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
+	 * hand the token on (pp - 1) times */
+	in.tp_per_tok = 0;
+	if (t > 1) {
+		in.fixed += 2 * sh.layers * 2 * hops(t) * lat;
+		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) / t * sh.h * c->act / bw;
+	}
+	if (pp > 1)
+		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
+	in.elt_per_tok =
+	    sh.layers * c->act *
+	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
+	in.prefill_P = P;
+	in.ctx = ctx;
+	in.pp = pp;
+	in.l = NULL;
+	decode_lines(c, &in, ctx, &lines_ctx);
+	in.l = &lines_ctx;
+
+	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
+	p->attention_flops_per_token = 4 * sh.layers * ctx * sh.qd;
+	p->flops_per_token = 2 * N + p->attention_flops_per_token;
+	p->hw_flops_per_token = p->flops_per_token;
+	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;
+
+	/* batch where decode turns compute-bound: compute(B) = memory(B) */
+	{
+		struct lines l;
+		double f0 = in.fixed, f1 = in.tp_per_tok + in.elt_per_tok;
+		double bt, bc;
+		decode_lines(c, &in, ctx, &l);
+		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
+		bt = (l.m0 - l.tc0) / l.tc1;
+		bc = l.m0 / l.cc1;
+		p->decode_compute_bound_batch = fmax(1, ceil(fmax(bt, bc)));
+
+		/* the largest batch meeting the SLO: each term is linear in B, so each bound is
+		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
+		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
+			double lim = maxb;
+			double pf = prefill_s(c, &in, P, P);
+			double targets[2] = {w->slo.tpot_s,
+					     w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
+			for (int k = 0; k < 2; k++) {
+				double x = targets[k], bcomp, bmem;
+				if ((k == 0 && w->slo.tpot_s <= 0) ||
+				    (k == 1 && w->slo.ttft_s <= 0))
+					continue;
+				bcomp = fmax(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
+					     largest_b(f0, l.cc1 + l.a1 + f1, x));
+				bmem = largest_b(l.m0 + f0, l.a1 + f1, x);
+				if (k == 0) {
+					lim = fmin(lim, fmin(bcomp, bmem));
+				} else if (x < 0) {
+					lim = 0; /* the prompt alone takes longer than the target */
+				} else {
+					/* one request alone waits for no decode step */
+					lim = fmin(lim, fmax(1, fmin(bcomp, bmem)));
+				}
+			}
+			/* the bounds are in micro-batches of B / pp */
+			if (pp > 1 && lim >= 1)
+				lim = fmin(maxb, lim * pp);
+			p->slo_batch = lim >= 1 ? lim : 0;
+		}
+	}
+
+	/* batch: auto is the most sequences that fit and, under an SLO, meet it */
+	if (w->batch <= 0 && p->slo_batch >= 1)
+		B = p->slo_batch;
+	p->flops_per_step = p->flops_per_token * B;
+	p->tpot_s = decode_step_s(c, &in, micro(&in, B), ctx);
+	p->ttft_s = ttft_s(c, &in, B, P, O);
+	p->step_s = p->tpot_s;
+	/* the latency achieved against the target it misses */
+	if (w->slo.tpot_s > 0 && p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
+		plan_warn(p, PW_SLO_MISSED, p->tpot_s, w->slo.tpot_s);
+	if (w->slo.ttft_s > 0 && p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
+		plan_warn(p, PW_SLO_MISSED, p->ttft_s, w->slo.ttft_s);
+
+	/* throughput: per replica (tp x pp GPUs) at a batch; a measured figure per GPU
+	 * replaces the model */
+	Bplan = B;
+	if (!isnan(p->slo_batch) && p->slo_batch >= 1)
+		Bplan = fmin(B, p->slo_batch);
+	tok_per_gpu_model = replica_tps(c, &in, B, P, O) / per_replica;
+	if (w->measured_tokens_per_s > 0) {
+		tps = w->measured_tokens_per_s * per_replica;
+		tps_plan = tps;
+	} else {
+		tps = tok_per_gpu_model * per_replica;
+		tps_plan = replica_tps(c, &in, Bplan, P, O);
+	}
+	p->tokens_per_s = tps * deployed;
+	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
+	p->mfu = p->flops_per_token * p->tokens_per_s * (P + O) / O / (n * c->peak);
+	p->hfu = p->mfu;
+	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
+
+	if (w->kind == WL_ONLINE) {
+		/* requests per day x peak factor x output tokens / 86,400 s */
+		double need = w->requests_per_day * w->peak_factor * O / 86400;
+		if (need > 0) {
+			p->replicas = ceil(need / tps_plan - 1e-9);
+			p->gpus_required = p->replicas * per_replica;
+		}
+	} else {
+		if (w->tokens > 0) {
+			p->total_s = w->tokens / p->tokens_per_s;
+			if (w->deadline_s > 0) {
+				p->replicas = ceil(w->tokens / (tps_plan * w->deadline_s) - 1e-9);
+				p->gpus_required = p->replicas * per_replica;
+				if (p->total_s > w->deadline_s)
+					plan_warn(p, PW_DEADLINE_MISSED, p->total_s, w->deadline_s);
+			}
+		}
+	}
+
+	/* decode parts at the scenario's batch */
+	{
+		struct lines l;
+		double tp = t > 1 ? 2 * sh.layers * 2 * hops(t) * lat + B * in.tp_per_tok : 0;
+		double cs, ms;
+		decode_lines(c, &in, ctx, &l);
+		cs = gemm_compute_s(&l, B) + l.c_att1 * B;
+		ms = l.m0 + l.kv1 * B + B * in.elt_per_tok;
+		p->parts.matmul_s = gemm_compute_s(&l, B);
+		p->parts.attention_s = l.a1 * B;
+		p->parts.memory_bound_s = B * in.elt_per_tok;
+		p->parts.tp_comm_s = tp;
+		p->shares[BN_COMPUTE] = cs / p->tpot_s;
+		p->shares[BN_HBM] = ms / p->tpot_s;
+		p->shares[BN_INTERCONNECT] = tp / p->tpot_s;
+	}
+}
+
+/* ---- everything after the time ---- */
+
+static void finish(const struct tctx *c)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct gpu *g = &s->hardware.gpu;
+	double n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double best = -1;
+
+	p->usd_per_hour = g->price_per_hour > 0 ? g->price_per_hour * n : NAN;
+	if (!isnan(p->total_s)) {
+		p->gpu_hours = p->total_s * n / 3600;
+		p->usd_total = p->usd_per_hour * p->total_s / 3600;
+		/* board power at load x time x PUE; training and saturated serving keep GPUs
+		 * near their board power, so no utilisation scaling */
+		if (g->power_w > 0)
+			p->kwh = g->power_w * n * p->total_s / 3600 *
+				 (s->hardware.pue > 0 ? s->hardware.pue : 1) / 1000;
+	}
+	if (p->tokens_per_s > 0)
+		p->usd_per_million_tokens = p->usd_per_hour / (p->tokens_per_s * 3600) * 1e6;
+
+	p->shares[BN_CAPACITY] = p->mem.capacity > 0 ? p->mem.total / p->mem.capacity : 0;
+	/* the binding constraint: capacity when it does not fit, else the largest share */
+	if (!p->mem.fits) {
+		p->binding = BN_CAPACITY;
+		return;
+	}
+	p->binding = BN_COMPUTE;
+	for (int i = BN_COMPUTE; i < BN_COUNT; i++) {
+		if (p->shares[i] > best) {
+			best = p->shares[i];
+			p->binding = (enum bottleneck)i;
+		}
+	}
+}
+
+void plan_compute_time(const struct scenario *s, struct plan *p)
+{
+	struct tctx c;
+
+	set_nan(p);
+	ctx_init(&c, s, p);
+	if (s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE)
+		time_train(&c);
+	else
+		time_infer(&c);
+	finish(&c);
+}

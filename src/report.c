@@ -1,0 +1,793 @@
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+
+/* The judged verdicts come from explain.c (helper "time") when it is built in, so the text
+ * report and the terminal UI's results pane say the same thing in the same order. */
+#if defined(__has_include)
+#if __has_include("explain.h")
+#include "explain.h"
+#define REPORT_HAVE_VERDICTS 1
+#endif
+#endif
+
+void report_buf_printf(struct report_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->failed)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->len;
+		va_start(ap, fmt);
+		n = b->data ? vsnprintf(b->data + b->len, room, fmt, ap) : -2;
+		va_end(ap);
+		if (n == -1) {
+			b->failed = true;
+			return;
+		}
+		if (n >= 0 && (size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t want = b->len + (n > 0 ? (size_t)n : 0) + 1;
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < want)
+			cap *= 2;
+		char *nd = realloc(b->data, cap);
+		if (!nd) {
+			b->failed = true;
+			return;
+		}
+		b->data = nd;
+		b->cap = cap;
+	}
+}
+
+void report_buf_release(struct report_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->failed = false;
+}
+
+/* clang-format off */
+#define PO(m) offsetof(struct plan, m)
+#define FIG(k, l, u, sfx, m, i) {k, l, u, sfx, PO(m), i}
+
+const struct report_figure report_figures[] = {
+	FIG("model.params", "parameters", UNIT_COUNT, "", params, true),
+	FIG("model.active_params", "active parameters", UNIT_COUNT, "", active_params, true),
+	FIG("memory.per_gpu.weights", "weights", UNIT_BYTES, "", mem.weights, true),
+	FIG("memory.per_gpu.gradients", "gradients", UNIT_BYTES, "", mem.gradients, true),
+	FIG("memory.per_gpu.optimizer", "optimizer", UNIT_BYTES, "", mem.optimizer, true),
+	FIG("memory.per_gpu.activations", "activations", UNIT_BYTES, "", mem.activations, true),
+	FIG("memory.per_gpu.kv_cache", "KV cache", UNIT_BYTES, "", mem.kv_cache, true),
+	FIG("memory.per_gpu.overhead", "overhead", UNIT_BYTES, "", mem.overhead, true),
+	FIG("memory.per_gpu.total", "total", UNIT_BYTES, "", mem.total, true),
+	FIG("memory.capacity", "capacity", UNIT_BYTES, "", mem.capacity, true),
+	FIG("memory.headroom", "headroom", UNIT_BYTES, "", mem.headroom, true),
+	FIG("compute.flops_per_token", "FLOPs per token", UNIT_NONE, "", flops_per_token, false),
+	FIG("compute.flops_total", "FLOPs in total", UNIT_NONE, "", flops_total, false),
+	FIG("compute.mfu", "MFU", UNIT_RATIO, "", mfu, false),
+	FIG("time.step_s", "step time", UNIT_SECONDS, "", step_s, false),
+	FIG("time.total_s", "total time", UNIT_SECONDS, "", total_s, false),
+	FIG("time.gpu_hours", "GPU-hours", UNIT_NONE, " GPU-h", gpu_hours, false),
+	FIG("throughput.tokens_per_s", "throughput", UNIT_COUNT, " tokens/s", tokens_per_s, false),
+	FIG("throughput.tokens_per_s_per_gpu", "per GPU", UNIT_COUNT, " tokens/s",
+	    tokens_per_s_per_gpu, false),
+	FIG("latency.ttft_s", "time to first token", UNIT_SECONDS, "", ttft_s, false),
+	FIG("latency.tpot_s", "time per output token", UNIT_SECONDS, "", tpot_s, false),
+	FIG("capacity_plan.max_batch", "max batch", UNIT_COUNT, " sequences", max_batch, false),
+	FIG("capacity_plan.replicas", "replicas", UNIT_NONE, "", replicas, false),
+	FIG("capacity_plan.gpus_required", "GPUs required", UNIT_NONE, "", gpus_required, false),
+	FIG("cost.usd_total", "cost in total", UNIT_USD, "", usd_total, false),
+	FIG("cost.usd_per_hour", "cost per hour", UNIT_USD, "/h", usd_per_hour, false),
+	FIG("cost.usd_per_million_tokens", "per million tokens", UNIT_USD, "", usd_per_million_tokens,
+	    false),
+	FIG("energy.kwh", "energy", UNIT_NONE, " kWh", kwh, false),
+	FIG("reliability.expected_interruptions", "expected interruptions", UNIT_NONE, "",
+	    expected_interruptions, false),
+	FIG("reliability.checkpoint_interval_s", "checkpoint interval", UNIT_SECONDS, "",
+	    checkpoint_interval_s, false),
+	FIG("reliability.goodput", "goodput", UNIT_RATIO, "", goodput, false),
+	FIG("bottleneck.shares.capacity", "capacity", UNIT_RATIO, "", shares[BN_CAPACITY], false),
+	FIG("bottleneck.shares.compute", "compute", UNIT_RATIO, "", shares[BN_COMPUTE], false),
+	FIG("bottleneck.shares.hbm_bandwidth", "HBM bandwidth", UNIT_RATIO, "", shares[BN_HBM],
+	    false),
+	FIG("bottleneck.shares.interconnect", "interconnect", UNIT_RATIO, "",
+	    shares[BN_INTERCONNECT], false),
+	FIG("bottleneck.shares.data_io", "data I/O", UNIT_RATIO, "", shares[BN_DATA_IO], false),
+	{NULL, NULL, UNIT_NONE, NULL, 0, false},
+};
+/* clang-format on */
+
+const struct report_figure *report_figure_find(const char *key)
+{
+	for (const struct report_figure *f = report_figures; f->key; f++)
+		if (strcmp(f->key, key) == 0)
+			return f;
+	return NULL;
+}
+
+double report_figure_value(const struct report_figure *fig, const struct plan *p)
+{
+	return *(const double *)((const char *)p + fig->offset);
+}
+
+char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size)
+{
+	int n = units_format_human(fig->unit, value, 3, buf, size);
+
+	if (!isnan(value) && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s", fig->suffix);
+	return buf;
+}
+
+const char *report_source_mfu(const struct scenario *s)
+{
+	return s->efficiency.mfu > 0 ? "given in the scenario (efficiency.mfu)"
+				     : "modelled from the GEMM shapes and the GPU (plan_time.c)";
+}
+
+const char *report_source_hbm(const struct scenario *s)
+{
+	return s->efficiency.hbm > 0 ? "given in the scenario (efficiency.hbm)"
+				     : "modelled (achievable fraction of the datasheet bandwidth)";
+}
+
+const char *report_source_network(const struct scenario *s)
+{
+	return s->efficiency.network > 0
+		   ? "given in the scenario (efficiency.network)"
+		   : "modelled (achievable fraction of the link bandwidth, NCCL)";
+}
+
+const char *report_workload_name(enum workload_kind k)
+{
+	static const char *const names[] = {"train", "finetune", "online", "offline"};
+	return (unsigned)k < WL_COUNT ? names[k] : "?";
+}
+
+static char *human(enum unit_kind u, double v, char *buf, size_t size)
+{
+	units_format_human(u, v, 3, buf, size);
+	return buf;
+}
+
+static bool is_training(const struct scenario *s)
+{
+	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+}
+
+/* "llama-2-7b (6.74B parameters)", or the shape when there is no preset. */
+static void describe_model(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	char tot[32], act[32];
+	const struct model *m = &p->model;
+
+	human(UNIT_COUNT, p->params, tot, sizeof(tot));
+	human(UNIT_COUNT, p->active_params, act, sizeof(act));
+	report_buf_printf(b, "%s, %s parameters",
+			  s->model.preset[0]	  ? s->model.preset
+			  : s->model.hf_config[0] ? s->model.hf_config
+						  : "custom",
+			  tot);
+	if (p->active_params != p->params && !isnan(p->active_params))
+		report_buf_printf(b, " (%s active)", act);
+	if (m->layers)
+		report_buf_printf(b, ", %d layers x %d, %d/%d heads", m->layers, m->hidden,
+				  m->heads, m->kv_heads ? m->kv_heads : m->heads);
+	if (m->moe.experts)
+		report_buf_printf(b, ", MoE %d experts top-%d", m->moe.experts, m->moe.active);
+	if (p->shape_assumed)
+		report_buf_printf(b, " (shape assumed)");
+}
+
+static void describe_workload(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	static const char *const opts[] = {"adamw", "adam8bit", "sgd", "none"};
+	static const char *const recs[] = {"none", "selective", "full"};
+	static const char *const fts[] = {"full", "lora", "qlora"};
+	char t[32];
+
+	report_buf_printf(b, "%s, %s", report_workload_name(w->kind), dtype_name(w->precision));
+	if (is_training(s)) {
+		report_buf_printf(b, ", seq %d, micro-batch %d, global batch %d", w->seq_len,
+				  w->micro_batch,
+				  p->global_batch ? p->global_batch : w->global_batch);
+		if (w->tokens > 0)
+			report_buf_printf(b, ", %s tokens",
+					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
+		report_buf_printf(b, ", %s, recompute %s", opts[w->optimizer & 3],
+				  recs[w->recompute % 3]);
+		if (w->kind == WL_FINETUNE) {
+			report_buf_printf(b, ", %s", fts[w->finetune.method % 3]);
+			if (w->finetune.method != FT_FULL)
+				report_buf_printf(b, " rank %d on %s base", w->finetune.rank,
+						  dtype_name(w->finetune.base_weights));
+		}
+	} else {
+		report_buf_printf(b, ", weights %s, KV %s, prompt %d, output %d, batch ",
+				  dtype_name(w->weights), dtype_name(w->kv_cache), w->prompt_tokens,
+				  w->output_tokens);
+		if (w->batch)
+			report_buf_printf(b, "%d", w->batch);
+		else
+			report_buf_printf(b, "auto");
+		if (w->kind == WL_ONLINE && w->requests_per_day > 0)
+			report_buf_printf(b, ", %s requests/day",
+					  human(UNIT_COUNT, w->requests_per_day, t, sizeof(t)));
+		if (w->kind == WL_OFFLINE && w->tokens > 0)
+			report_buf_printf(b, ", %s tokens",
+					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
+	}
+	if (w->deadline_s > 0)
+		report_buf_printf(b, ", deadline %s",
+				  human(UNIT_SECONDS, w->deadline_s, t, sizeof(t)));
+}
+
+static void describe_hardware(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct gpu *g = &s->hardware.gpu;
+	char mem[32], bw[32], pk[32];
+
+	report_buf_printf(
+	    b, "%d x %s (%s, %s, %s %s)", s->hardware.count, g->id[0] ? g->id : "no GPU",
+	    human(UNIT_BYTES, g->memory_bytes, mem, sizeof(mem)),
+	    human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, bw, sizeof(bw)),
+	    human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)), dtype_name(s->workload.precision));
+	if (s->hardware.count > g->gpus_per_node && g->gpus_per_node > 0)
+		report_buf_printf(b, ", %d per node", g->gpus_per_node);
+}
+
+static void describe_layout(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	static const char *const offl[] = {"none", "optimizer", "optimizer+params"};
+
+	report_buf_printf(b, "tp %d, pp %d, dp %d, ep %d", p->tp, p->pp, p->dp, p->ep);
+	if (p->virtual_stages > 1)
+		report_buf_printf(b, ", %d virtual stages", p->virtual_stages);
+	if (is_training(s)) {
+		report_buf_printf(b, ", ZeRO %d", p->zero);
+		if (s->parallel.sequence_parallel)
+			report_buf_printf(b, ", sequence parallel");
+		if (s->parallel.offload != OFFLOAD_NONE)
+			report_buf_printf(b, ", offload %s", offl[s->parallel.offload % 3]);
+	}
+}
+
+/* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
+void report_wrap(struct report_buf *b, int indent, const char *label, const char *text)
+{
+	const int width = 80;
+	int col = indent;
+	const char *w = text;
+
+	report_buf_printf(b, "%-*s", indent, label);
+	while (*w) {
+		const char *e = strchr(w, ' ');
+		int n = e ? (int)(e - w) : (int)strlen(w);
+		if (col > indent && col + 1 + n > width) {
+			report_buf_printf(b, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			report_buf_printf(b, " ");
+			col++;
+		}
+		report_buf_printf(b, "%.*s", n, w);
+		col += n;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	report_buf_printf(b, "\n");
+}
+
+static void header_line(struct report_buf *b, const char *label,
+			void (*fn)(struct report_buf *, const struct scenario *,
+				   const struct plan *),
+			const struct scenario *s, const struct plan *p)
+{
+	struct report_buf t = {0};
+
+	fn(&t, s, p);
+	if (t.failed) {
+		b->failed = true;
+	} else {
+		report_wrap(b, 11, label, t.data ? t.data : "");
+	}
+	report_buf_release(&t);
+}
+
+#define BAR_WIDTH 36
+
+static void bar(struct report_buf *b, double part, double capacity)
+{
+	int n = 0;
+	bool over = false;
+
+	if (capacity > 0 && part > 0) {
+		double f = part / capacity;
+		if (f > 1) {
+			over = true;
+			f = 1;
+		}
+		n = (int)lround(f * BAR_WIDTH);
+		if (n == 0)
+			n = 1; /* a part that exists is never drawn as nothing */
+	}
+	report_buf_printf(b, "|");
+	for (int i = 0; i < BAR_WIDTH; i++)
+		report_buf_printf(b, "%c", i < n ? '#' : ' ');
+	report_buf_printf(b, "%c", over ? '>' : '|');
+}
+
+static void mem_row(struct report_buf *b, const char *label, double v, double capacity)
+{
+	char t[32], pct[16];
+
+	human(UNIT_BYTES, v, t, sizeof(t));
+	if (capacity > 0 && !isnan(v))
+		human(UNIT_RATIO, v / capacity, pct, sizeof(pct));
+	else
+		snprintf(pct, sizeof(pct), "-");
+	report_buf_printf(b, "  %-13s %10s  ", label, t);
+	bar(b, v, capacity);
+	report_buf_printf(b, " %7s\n", pct);
+}
+
+static void text_memory(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	char cap[32], t1[32], t2[32], t3[32];
+
+	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 42, "share of capacity");
+	mem_row(b, "weights", m->weights, m->capacity);
+	if (is_training(s)) {
+		mem_row(b, "gradients", m->gradients, m->capacity);
+		mem_row(b, "optimizer", m->optimizer, m->capacity);
+		mem_row(b, "activations", m->activations, m->capacity);
+	} else {
+		mem_row(b, "activations", m->activations, m->capacity);
+		mem_row(b, "KV cache", m->kv_cache, m->capacity);
+	}
+	mem_row(b, "overhead", m->overhead, m->capacity);
+	report_buf_printf(b, "    (CUDA context %s, allocator fragmentation %s, comm buffers %s)\n",
+			  human(UNIT_BYTES, m->cuda_context, t1, sizeof(t1)),
+			  human(UNIT_BYTES, m->fragmentation, t2, sizeof(t2)),
+			  human(UNIT_BYTES, m->comm_buffers, t3, sizeof(t3)));
+	mem_row(b, "total", m->total, m->capacity);
+	human(UNIT_BYTES, m->capacity, cap, sizeof(cap));
+	human(UNIT_BYTES, fabs(m->headroom), t1, sizeof(t1));
+	if (m->fits)
+		report_buf_printf(b, "  FITS: %s of %s, headroom %s\n",
+				  human(UNIT_BYTES, m->total, t2, sizeof(t2)), cap, t1);
+	else
+		report_buf_printf(b, "  DOES NOT FIT: %s needed, %s available, %s short\n",
+				  human(UNIT_BYTES, m->total, t2, sizeof(t2)), cap, t1);
+	if (m->host > 0)
+		report_buf_printf(b, "  offloaded to host memory: %s per GPU\n",
+				  human(UNIT_BYTES, m->host, t1, sizeof(t1)));
+}
+
+/* The figures that apply (not NAN), two side by side per line. */
+static void figure_rows(struct report_buf *b, const char *title, const struct plan *p,
+			const char *const *keys)
+{
+	int col = 0, width = 0, shown = 0;
+
+	for (int i = 0; keys[i]; i++) {
+		const struct report_figure *f = report_figure_find(keys[i]);
+		char t[48];
+		double v;
+		int n;
+
+		if (!f)
+			continue;
+		v = report_figure_value(f, p);
+		if (isnan(v))
+			continue;
+		if (!shown++)
+			report_buf_printf(b, "\n%s\n", title);
+		report_figure_format(f, v, t, sizeof(t));
+		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
+		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
+			while (!b->failed && b->len && b->data[b->len - 1] == ' ')
+				b->data[--b->len] = '\0';
+			report_buf_printf(b, "\n");
+			col = 0;
+		}
+		if (col) {
+			report_buf_printf(b, " %-22s %s\n", f->label, t);
+			col = 0;
+			continue;
+		}
+		/* the first column: pad it so the second lines up, trimmed if none follows */
+		report_buf_printf(b, "  %-22s %-14s", f->label, t);
+		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14);
+		col = 1;
+	}
+	if (col) {
+		while (!b->failed && b->len && b->data[b->len - 1] == ' ')
+			b->data[--b->len] = '\0';
+		report_buf_printf(b, "\n");
+	}
+}
+
+static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	static const char *const train[] = {"time.step_s",
+					    "time.total_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "compute.flops_per_token",
+					    "compute.flops_total",
+					    "time.gpu_hours",
+					    "compute.mfu",
+					    "capacity_plan.gpus_required",
+					    NULL};
+	static const char *const infer[] = {"latency.ttft_s",
+					    "latency.tpot_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "capacity_plan.max_batch",
+					    "capacity_plan.replicas",
+					    "capacity_plan.gpus_required",
+					    "time.total_s",
+					    "compute.flops_per_token",
+					    NULL};
+	static const char *const money[] = {"cost.usd_per_hour", "cost.usd_total",
+					    "cost.usd_per_million_tokens", "energy.kwh", NULL};
+	static const char *const rel[] = {"reliability.expected_interruptions",
+					  "reliability.checkpoint_interval_s",
+					  "reliability.goodput", NULL};
+	char pk[32], t[32];
+
+	if (is_training(s)) {
+		figure_rows(b, "TIME AND THROUGHPUT", p, train);
+	} else {
+		figure_rows(b, "LATENCY AND THROUGHPUT", p, infer);
+		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
+		    !isnan(p->slo_batch))
+			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",
+					  p->slo_batch);
+	}
+	report_buf_printf(b, "  (peak %s %s dense per GPU",
+			  human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
+			  dtype_name(s->workload.precision));
+	if (!isnan(p->hfu))
+		report_buf_printf(b, ", HFU %s", human(UNIT_RATIO, p->hfu, t, sizeof(t)));
+	report_buf_printf(b, ")\n");
+	figure_rows(b, "COST AND ENERGY", p, money);
+	if (is_training(s)) {
+		figure_rows(b, "RELIABILITY", p, rel);
+	}
+}
+
+#ifndef REPORT_HAVE_VERDICTS
+static void verdict_share(struct report_buf *b, const struct plan *p, const char *num,
+			  enum bottleneck bn, const char *label, const char *what)
+{
+	char t[32];
+
+	/* right-aligned, so 0.0121% and 250% share a column */
+	report_buf_printf(b, "  %-3s%-15s %8s  %s%s\n", num, label,
+			  human(UNIT_RATIO, p->shares[bn], t, sizeof(t)), what,
+			  p->binding == bn ? "  <- BINDING" : "");
+}
+
+#endif
+
+static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+#ifdef REPORT_HAVE_VERDICTS
+	struct explain_verdict v[EXPLAIN_VERDICTS];
+
+	(void)s;
+	report_buf_printf(b,
+			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
+	explain_verdicts(p, v);
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
+		struct report_buf line = {0};
+		char num[16];
+		static const char *const states[] = {"ok", "WARNING", "FAIL"};
+
+		snprintf(num, sizeof(num), "  %d.", i + 1);
+		report_buf_printf(&line, "%s (%s): %s", v[i].topic,
+				  states[v[i].state <= VERDICT_FAIL ? v[i].state : VERDICT_FAIL],
+				  v[i].text);
+		if (line.failed)
+			b->failed = true;
+		report_wrap(b, 5, num, line.data ? line.data : "");
+		report_buf_release(&line);
+	}
+	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
+#else
+	char t1[32], t2[32], t3[32];
+	/* the time shares are fractions of the training step or of a decode step (plan_time.c) */
+	const char *when = is_training(s) ? "of the step time" : "of each token's time";
+
+	report_buf_printf(b,
+			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
+	human(UNIT_BYTES, p->mem.total, t1, sizeof(t1));
+	human(UNIT_BYTES, p->mem.capacity, t2, sizeof(t2));
+	report_buf_printf(b, "  1. capacity        %s: %s of %s per GPU%s\n",
+			  p->mem.fits ? "loads" : "DOES NOT LOAD", t1, t2,
+			  p->binding == BN_CAPACITY ? "   <- BINDING" : "");
+	verdict_share(b, p, "2.", BN_HBM, "HBM bandwidth", when);
+	verdict_share(b, p, "", BN_INTERCONNECT, "interconnect", when);
+	if (p->shares[BN_DATA_IO] > 0 || p->binding == BN_DATA_IO)
+		verdict_share(b, p, "", BN_DATA_IO, "data I/O",
+			      "of the compute time, to load data");
+	verdict_share(b, p, "3.", BN_COMPUTE, "compute", when);
+	if (!isnan(p->mfu))
+		report_buf_printf(b, "     MFU %s of %s %s peak\n",
+				  human(UNIT_RATIO, p->mfu, t3, sizeof(t3)),
+				  human(UNIT_FLOPS, p->peak_flops, t1, sizeof(t1)),
+				  dtype_name(s->workload.precision));
+	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
+#endif
+}
+
+static void text_warnings(struct report_buf *b, const struct plan *p)
+{
+	char msg[320];
+
+	if (!p->nwarnings)
+		return;
+	report_buf_printf(b, "\nWARNINGS\n");
+	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+		report_wrap(b, 4, "  -", msg);
+	}
+}
+
+int report_text(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	report_buf_printf(b, "%s\n", s->name[0] ? s->name : "(unnamed scenario)");
+	if (s->path[0])
+		report_buf_printf(b, "(%s)\n", strcmp(s->path, "-") ? s->path : "standard input");
+	report_buf_printf(b, "\n");
+	header_line(b, "model", describe_model, s, p);
+	header_line(b, "workload", describe_workload, s, p);
+	header_line(b, "hardware", describe_hardware, s, p);
+	header_line(b, "layout", describe_layout, s, p);
+	text_memory(b, s, p);
+	text_time(b, s, p);
+	text_verdicts(b, s, p);
+	text_warnings(b, p);
+	return b->failed ? -1 : 0;
+}
+
+/* Markdown ------------------------------------------------------------------------------ */
+
+/* Text in a table cell: pipes escaped. */
+static void md_cell(struct report_buf *b, const char *text)
+{
+	for (const char *c = text; *c; c++) {
+		if (*c == '|')
+			report_buf_printf(b, "\\|");
+		else if (*c == '\n')
+			report_buf_printf(b, " ");
+		else
+			report_buf_printf(b, "%c", *c);
+	}
+}
+
+static void md_figure_table(struct report_buf *b, const struct plan *p, const char *const *keys)
+{
+	report_buf_printf(b, "| figure | value | key |\n| --- | ---: | --- |\n");
+	for (int i = 0; keys[i]; i++) {
+		const struct report_figure *f = report_figure_find(keys[i]);
+		char t[48];
+		double v;
+
+		if (!f)
+			continue;
+		v = report_figure_value(f, p);
+		if (isnan(v))
+			continue;
+		report_buf_printf(b, "| %s | %s | `%s` |\n", f->label,
+				  report_figure_format(f, v, t, sizeof(t)), f->key);
+	}
+}
+
+static void md_memory(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	struct {
+		const char *label;
+		double v;
+		bool show;
+	} rows[] = {
+	    {"weights", m->weights, true},
+	    {"gradients", m->gradients, is_training(s)},
+	    {"optimizer states", m->optimizer, is_training(s)},
+	    {"activations", m->activations, true},
+	    {"KV cache", m->kv_cache, !is_training(s)},
+	    {"overhead: CUDA context", m->cuda_context, true},
+	    {"overhead: allocator fragmentation", m->fragmentation, true},
+	    {"overhead: communication buffers", m->comm_buffers, true},
+	};
+	char t[32], c[32];
+
+	report_buf_printf(b,
+			  "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
+			  human(UNIT_BYTES, m->capacity, c, sizeof(c)));
+	report_buf_printf(b, "| part | bytes | share of capacity |\n| --- | ---: | ---: |\n");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!rows[i].show)
+			continue;
+		report_buf_printf(b, "| %s | %s | %s |\n", rows[i].label,
+				  human(UNIT_BYTES, rows[i].v, t, sizeof(t)),
+				  human(UNIT_RATIO, m->capacity > 0 ? rows[i].v / m->capacity : NAN,
+					c, sizeof(c)));
+	}
+	report_buf_printf(
+	    b, "| **total** | **%s** | **%s** |\n", human(UNIT_BYTES, m->total, t, sizeof(t)),
+	    human(UNIT_RATIO, m->capacity > 0 ? m->total / m->capacity : NAN, c, sizeof(c)));
+	human(UNIT_BYTES, fabs(m->headroom), t, sizeof(t));
+	if (m->fits)
+		report_buf_printf(b, "\n**Fits**, with %s of headroom.\n", t);
+	else
+		report_buf_printf(b, "\n**Does not fit**: %s short.\n", t);
+	if (m->host > 0)
+		report_buf_printf(b, "Offloaded to host memory: %s per GPU.\n",
+				  human(UNIT_BYTES, m->host, t, sizeof(t)));
+}
+
+int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	static const char *const train[] = {"time.step_s",
+					    "time.total_s",
+					    "time.gpu_hours",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "compute.flops_per_token",
+					    "compute.flops_total",
+					    "compute.mfu",
+					    "capacity_plan.gpus_required",
+					    "cost.usd_per_hour",
+					    "cost.usd_total",
+					    "cost.usd_per_million_tokens",
+					    "energy.kwh",
+					    "reliability.expected_interruptions",
+					    "reliability.checkpoint_interval_s",
+					    "reliability.goodput",
+					    NULL};
+	static const char *const infer[] = {"latency.ttft_s",
+					    "latency.tpot_s",
+					    "throughput.tokens_per_s",
+					    "throughput.tokens_per_s_per_gpu",
+					    "capacity_plan.max_batch",
+					    "capacity_plan.replicas",
+					    "capacity_plan.gpus_required",
+					    "time.total_s",
+					    "cost.usd_per_hour",
+					    "cost.usd_total",
+					    "cost.usd_per_million_tokens",
+					    "energy.kwh",
+					    NULL};
+	struct report_buf t = {0};
+	char v1[32], v2[32], v3[32];
+
+	report_buf_printf(b, "# ");
+	md_cell(b, s->name[0] ? s->name : "Unnamed scenario");
+	report_buf_printf(b, "\n\n");
+	if (s->path[0] && strcmp(s->path, "-"))
+		report_buf_printf(b, "Scenario file: `%s`\n\n", s->path);
+
+	report_buf_printf(b, "## Summary\n\n");
+	report_buf_printf(b, "- **Verdict:** %s; binding bottleneck **%s**\n",
+			  p->mem.fits ? "fits in memory" : "**does not fit in memory**",
+			  bottleneck_name(p->binding));
+	describe_model(&t, s, p);
+	report_buf_printf(b, "- **Model:** %s\n", t.data ? t.data : "");
+	t.len = 0;
+	describe_workload(&t, s, p);
+	report_buf_printf(b, "- **Workload:** %s\n", t.data ? t.data : "");
+	t.len = 0;
+	describe_hardware(&t, s, p);
+	report_buf_printf(b, "- **Hardware:** %s\n", t.data ? t.data : "");
+	t.len = 0;
+	describe_layout(&t, s, p);
+	report_buf_printf(b, "- **Layout:** %s\n", t.data ? t.data : "");
+	if (t.failed)
+		b->failed = true;
+	report_buf_release(&t);
+	if (is_training(s)) {
+		report_buf_printf(b, "- **Time:** %s in total at %s per step; **cost** %s",
+				  human(UNIT_SECONDS, p->total_s, v1, sizeof(v1)),
+				  human(UNIT_SECONDS, p->step_s, v2, sizeof(v2)),
+				  human(UNIT_USD, p->usd_total, v3, sizeof(v3)));
+		if (s->workload.deadline_s > 0 && !isnan(p->total_s))
+			report_buf_printf(
+			    b, "; deadline %s %s",
+			    human(UNIT_SECONDS, s->workload.deadline_s, v1, sizeof(v1)),
+			    p->total_s <= s->workload.deadline_s ? "met" : "**missed**");
+		report_buf_printf(b, "\n");
+	} else {
+		report_buf_printf(b, "- **Latency:** first token %s, then %s per token\n",
+				  human(UNIT_SECONDS, p->ttft_s, v1, sizeof(v1)),
+				  human(UNIT_SECONDS, p->tpot_s, v2, sizeof(v2)));
+	}
+	if (s->notes[0]) {
+		report_buf_printf(b, "\n> ");
+		for (const char *c = s->notes; *c; c++) {
+			if (c[0] != '\n')
+				report_buf_printf(b, "%c", *c);
+			else if (c[1] == '\n')
+				report_buf_printf(b, "\n>"); /* a blank line inside the quote */
+			else if (c[1])
+				report_buf_printf(b, "\n> ");
+		}
+		report_buf_printf(b, "\n");
+	}
+
+	md_memory(b, s, p);
+
+	report_buf_printf(b, "\n## %s\n\n",
+			  is_training(s) ? "Time and cost" : "Latency, throughput and cost");
+	md_figure_table(b, p, is_training(s) ? train : infer);
+
+	report_buf_printf(b, "\n## Bottlenecks\n\nJudged in order: capacity (does it load), then "
+			     "bandwidth and interconnect (does it run well), then compute.\n\n");
+	report_buf_printf(b, "| resource | share | |\n| --- | ---: | --- |\n");
+	{
+		static const enum bottleneck order[] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT,
+							BN_DATA_IO, BN_COMPUTE};
+		for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+			report_buf_printf(b, "| %s | %s | %s |\n", bottleneck_name(order[i]),
+					  human(UNIT_RATIO, p->shares[order[i]], v1, sizeof(v1)),
+					  p->binding == order[i] ? "**binding**" : "");
+	}
+
+	report_buf_printf(b, "\n## Warnings\n\n");
+	if (!p->nwarnings)
+		report_buf_printf(b, "None.\n");
+	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+		char msg[320];
+		report_buf_printf(b, "- %s\n",
+				  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
+	}
+
+	report_buf_printf(
+	    b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
+	report_buf_printf(b, "| dense peak per GPU (%s) | %s | catalog: %s |\n",
+			  dtype_name(s->workload.precision),
+			  human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)), s->hardware.gpu.id);
+	report_buf_printf(b, "| matrix-multiply efficiency | %s | %s |\n",
+			  human(UNIT_RATIO, p->matmul_efficiency, v1, sizeof(v1)),
+			  report_source_mfu(s));
+	report_buf_printf(b, "| HBM efficiency | %s | %s |\n",
+			  human(UNIT_RATIO, p->hbm_efficiency, v1, sizeof(v1)),
+			  report_source_hbm(s));
+	report_buf_printf(b, "| network efficiency | %s | %s |\n",
+			  human(UNIT_RATIO, p->network_efficiency, v1, sizeof(v1)),
+			  report_source_network(s));
+	report_buf_printf(b, "| memory bandwidth | %s | catalog: %s |\n",
+			  human(UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s, v1, sizeof(v1)),
+			  s->hardware.gpu.id);
+	report_buf_printf(b, "| price per GPU-hour | %s | catalog or scenario (indicative) |\n",
+			  human(UNIT_USD, s->hardware.gpu.price_per_hour, v1, sizeof(v1)));
+	report_buf_printf(b, "| PUE | %.2f | scenario (default 1.2: hyperscaler reports) |\n",
+			  s->hardware.pue);
+	report_buf_printf(b,
+			  "| MTBF per GPU | %.0f GPU-h | scenario (default: Llama 3 paper, "
+			  "Table 5) |\n",
+			  s->hardware.mtbf_gpu_hours);
+	if (p->shape_assumed)
+		report_buf_printf(b, "| model shape | assumed | standard shape for the given "
+				     "parameter count (model.c) |\n");
+	return b->failed ? -1 : 0;
+}

@@ -1,0 +1,78 @@
+/* report.h - a plan as text for people: the 80-column text report and the Markdown review
+ * document, and the table of reported figures that the JSON report and `diff` share.
+ *
+ * Nothing here prints: each function appends to a struct report_buf, which the front end
+ * writes out. Numbers are formatted with units_format_human().
+ */
+#ifndef GPUPLAN_REPORT_H
+#define GPUPLAN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "units.h"
+
+/* A growing, NUL-terminated text buffer. Start it zeroed ({0}); report_buf_release() frees
+ * it. An allocation failure sets failed and makes later appends no-ops, so a caller checks
+ * once at the end. */
+struct report_buf {
+	char *data; /* NULL until something is appended */
+	size_t len;
+	size_t cap;
+	bool failed;
+};
+
+void report_buf_printf(struct report_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void report_buf_release(struct report_buf *b);
+
+/* Appends label padded to indent columns, then text word-wrapped at 80 columns with every
+ * further line indented by indent, then a newline. */
+void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);
+
+/* One numeric figure of the report, as the JSON report names it. */
+struct report_figure {
+	const char *key;   /* "memory.per_gpu.weights" */
+	const char *label; /* "weights" */
+	enum unit_kind unit;
+	const char *suffix; /* appended to the human form (" tokens/s"), may be "" */
+	size_t offset;	    /* of the double in struct plan */
+	bool integer;	    /* written as a whole number in JSON (bytes, parameter counts) */
+};
+
+/* The figures, in report order, terminated by an entry whose key is NULL. The JSON report
+ * writes each at its key's path; `diff` compares them. */
+extern const struct report_figure report_figures[];
+
+/* The figure with this key, or NULL. */
+const struct report_figure *report_figure_find(const char *key);
+
+/* The figure's value in p (NAN when it does not apply). */
+double report_figure_value(const struct report_figure *fig, const struct plan *p);
+
+/* The figure's value for people: "75.2 GB", "1.2M tokens/s", "-" for NAN. Returns buf. */
+char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size);
+
+/* The source of an efficiency or default the plan used, in a few words, for the
+ * assumptions sections: which of the scenario's values were given and which modelled. */
+const char *report_source_mfu(const struct scenario *s);
+const char *report_source_hbm(const struct scenario *s);
+const char *report_source_network(const struct scenario *s);
+
+/* The workload kind's name ("train"). */
+const char *report_workload_name(enum workload_kind k);
+
+/* The text report, readable at 80 columns: header, itemized memory with a bar per part
+ * against the capacity, time, throughput, latency, cost, energy, reliability, the verdicts
+ * in the order capacity, bandwidth and interconnect, compute, and the warnings. ASCII only,
+ * so it survives any terminal, pipe or e-mail.
+ * Returns 0, or -1 when out of memory. */
+int report_text(struct report_buf *b, const struct scenario *s, const struct plan *p);
+
+/* The Markdown review document: summary, memory table, time and cost, bottlenecks,
+ * warnings and the assumptions used. Returns 0, or -1 when out of memory. */
+int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p);
+
+#endif

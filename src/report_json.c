@@ -1,0 +1,432 @@
+#include "report_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "dtype.h"
+#include "report.h"
+
+/* The object at a dotted path under root ("memory.per_gpu"), created as needed; NULL when
+ * out of memory or when a non-object is in the way. */
+static cJSON *object_at(cJSON *root, const char *path, size_t len)
+{
+	cJSON *o = root;
+	const char *p = path, *end = path + len;
+
+	while (o && p < end) {
+		const char *dot = memchr(p, '.', (size_t)(end - p));
+		size_t n = dot ? (size_t)(dot - p) : (size_t)(end - p);
+		char name[64];
+		cJSON *child;
+
+		if (n >= sizeof(name))
+			return NULL;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		child = cJSON_GetObjectItemCaseSensitive(o, name);
+		if (!child)
+			child = cJSON_AddObjectToObject(o, name);
+		else if (!cJSON_IsObject(child))
+			return NULL;
+		o = child;
+		p += n + (dot ? 1 : 0);
+	}
+	return o;
+}
+
+/* A number, or null when it does not apply (NAN) or is not finite. */
+static cJSON *number(double v, bool integer)
+{
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	return cJSON_CreateNumber(integer ? round(v) : v);
+}
+
+/* Adds value at a dotted key ("memory.per_gpu.weights"); frees value on failure.
+ * Returns 0 or -1. */
+static int put(cJSON *root, const char *key, cJSON *value)
+{
+	const char *last = strrchr(key, '.');
+	cJSON *o;
+
+	if (!value)
+		return -1;
+	o = last ? object_at(root, key, (size_t)(last - key)) : root;
+	if (!o || !cJSON_AddItemToObject(o, last ? last + 1 : key, value)) {
+		cJSON_Delete(value);
+		return -1;
+	}
+	return 0;
+}
+
+static int put_num(cJSON *root, const char *key, double v, bool integer)
+{
+	return put(root, key, number(v, integer));
+}
+
+static int put_str(cJSON *root, const char *key, const char *text)
+{
+	return put(root, key, text ? cJSON_CreateString(text) : cJSON_CreateNull());
+}
+
+static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
+{
+	int bad = 0;
+	cJSON *warnings;
+
+	bad |= put_str(r, "schema", REPORT_JSON_SCHEMA);
+	bad |= put_str(r, "scenario.name", s->name);
+	bad |= put_str(r, "scenario.file", s->path[0] ? s->path : NULL);
+	for (const struct report_figure *f = report_figures; f->key; f++) {
+		bad |= put_num(r, f->key, report_figure_value(f, p), f->integer);
+		/* memory.fits follows memory.headroom; the shares follow binding */
+		if (strcmp(f->key, "memory.headroom") == 0)
+			bad |= put(r, "memory.fits", cJSON_CreateBool(p->mem.fits));
+		if (strcmp(f->key, "reliability.goodput") == 0)
+			bad |= put_str(r, "bottleneck.binding", bottleneck_name(p->binding));
+	}
+
+	/* extras, after the SPEC keys of each object */
+	bad |= put_num(r, "model.trainable_params", p->trainable_params, true);
+	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
+	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
+	bad |= put_num(r, "memory.per_gpu.overhead_parts.cuda_context", p->mem.cuda_context, true);
+	bad |=
+	    put_num(r, "memory.per_gpu.overhead_parts.fragmentation", p->mem.fragmentation, true);
+	bad |= put_num(r, "memory.per_gpu.overhead_parts.comm_buffers", p->mem.comm_buffers, true);
+	bad |= put_num(r, "memory.host", p->mem.host, true);
+	bad |= put_num(r, "compute.hfu", p->hfu, false);
+	bad |= put_num(r, "compute.peak_flops", p->peak_flops, false);
+	bad |= put_num(r, "compute.hw_flops_per_token", p->hw_flops_per_token, false);
+	bad |= put_num(r, "compute.attention_flops_per_token", p->attention_flops_per_token, false);
+	bad |= put_num(r, "compute.flops_per_step", p->flops_per_step, false);
+	{
+		/* clang-format off */
+		static const struct {
+			const char *key;
+			size_t offset;
+		} parts[] = {
+#define PART(n) {"time.parts." #n, offsetof(struct plan_time_parts, n)}
+			PART(matmul_s),   PART(attention_s), PART(memory_bound_s), PART(tp_comm_s),
+			PART(pp_comm_s),  PART(bubble_s),    PART(dp_comm_s),      PART(zero3_s),
+			PART(ep_comm_s),  PART(offload_s),   PART(optimizer_s),    PART(data_s),
+#undef PART
+		};
+		/* clang-format on */
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			bad |= put_num(r, parts[i].key,
+				       *(const double *)((const char *)&p->parts + parts[i].offset),
+				       false);
+	}
+	bad |=
+	    put_num(r, "latency.decode_compute_bound_batch", p->decode_compute_bound_batch, false);
+	bad |= put_num(r, "capacity_plan.slo_batch", p->slo_batch, false);
+	bad |= put_num(r, "reliability.checkpoint_write_s", p->checkpoint_write_s, false);
+
+	warnings = cJSON_AddArrayToObject(r, "warnings");
+	if (!warnings)
+		bad = 1;
+	for (int i = 0; warnings && i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+		char msg[320];
+		cJSON *w =
+		    cJSON_CreateString(plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
+		if (!w || !cJSON_AddItemToArray(warnings, w)) {
+			cJSON_Delete(w);
+			bad = 1;
+		}
+	}
+
+	bad |= put_num(r, "layout.tp", p->tp, true);
+	bad |= put_num(r, "layout.pp", p->pp, true);
+	bad |= put_num(r, "layout.dp", p->dp, true);
+	bad |= put_num(r, "layout.ep", p->ep, true);
+	bad |= put_num(r, "layout.virtual_stages", p->virtual_stages, true);
+	bad |= put_num(r, "layout.zero", p->zero, true);
+	bad |= put_num(r, "layout.micro_batches", p->micro_batches, true);
+	bad |= put_num(r, "layout.global_batch", p->global_batch, true);
+
+	bad |= put_str(r, "assumptions.gpu", s->hardware.gpu.id);
+	bad |= put_str(r, "assumptions.precision", dtype_name(s->workload.precision));
+	bad |= put_num(r, "assumptions.peak_flops", p->peak_flops, false);
+	bad |= put_num(r, "assumptions.matmul_efficiency", p->matmul_efficiency, false);
+	bad |= put_str(r, "assumptions.matmul_efficiency_source", report_source_mfu(s));
+	bad |= put_num(r, "assumptions.hbm_efficiency", p->hbm_efficiency, false);
+	bad |= put_str(r, "assumptions.hbm_efficiency_source", report_source_hbm(s));
+	bad |= put_num(r, "assumptions.network_efficiency", p->network_efficiency, false);
+	bad |= put_str(r, "assumptions.network_efficiency_source", report_source_network(s));
+	bad |= put_num(r, "assumptions.pue", s->hardware.pue, false);
+	bad |= put_num(r, "assumptions.mtbf_gpu_hours", s->hardware.mtbf_gpu_hours, false);
+	bad |= put_num(r, "assumptions.price_per_gpu_hour", s->hardware.gpu.price_per_hour, false);
+	return bad ? -1 : 0;
+}
+
+struct cJSON *report_json_build(const struct scenario *s, const struct plan *p)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	if (r && build_into(r, s, p) != 0) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name)
+{
+	cJSON *r = report_json_build(s, p), *sec;
+
+	if (!r)
+		return NULL;
+	sec = cJSON_DetachItemFromObjectCaseSensitive(r, name);
+	cJSON_Delete(r);
+	return sec;
+}
+
+static cJSON *verdict(const char *key, const char *a, const char *b)
+{
+	cJSON *v = cJSON_CreateObject();
+
+	if (v && (!cJSON_AddStringToObject(v, "key", key) || !cJSON_AddStringToObject(v, "a", a) ||
+		  !cJSON_AddStringToObject(v, "b", b))) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int add_to(cJSON *array, cJSON *item)
+{
+	if (!item || !cJSON_AddItemToArray(array, item)) {
+		cJSON_Delete(item);
+		return -1;
+	}
+	return 0;
+}
+
+struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
+			       const struct plan *pa, const struct scenario *b,
+			       const struct plan *pb)
+{
+	cJSON *r = cJSON_CreateObject(), *inputs, *results, *verdicts, *ra, *rb;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_DIFF_SCHEMA);
+	bad |= put_str(r, "a.file", a->path[0] ? a->path : NULL);
+	bad |= put_str(r, "a.name", a->name);
+	bad |= put_str(r, "b.file", b->path[0] ? b->path : NULL);
+	bad |= put_str(r, "b.name", b->name);
+	inputs = cJSON_AddArrayToObject(r, "inputs");
+	results = cJSON_AddArrayToObject(r, "results");
+	verdicts = cJSON_AddArrayToObject(r, "verdicts");
+	if (!inputs || !results || !verdicts) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	for (int i = 0; i < d->ninputs; i++) {
+		cJSON *o = cJSON_CreateObject();
+		if (o && (!cJSON_AddStringToObject(o, "key", d->inputs[i].field->key) ||
+			  !cJSON_AddStringToObject(o, "a", d->inputs[i].a) ||
+			  !cJSON_AddStringToObject(o, "b", d->inputs[i].b)))
+			bad = 1;
+		bad |= add_to(inputs, o);
+	}
+	for (int i = 0; i < d->nresults; i++) {
+		const struct diff_result *x = &d->results[i];
+		bool integer = x->figure->integer;
+		cJSON *o = cJSON_CreateObject();
+		if (o && (!cJSON_AddStringToObject(o, "key", x->figure->key) ||
+			  !cJSON_AddItemToObject(o, "a", number(x->a, integer)) ||
+			  !cJSON_AddItemToObject(o, "b", number(x->b, integer)) ||
+			  !cJSON_AddItemToObject(o, "change", number(x->change, integer)) ||
+			  !cJSON_AddItemToObject(o, "relative", number(x->relative, false))))
+			bad = 1;
+		bad |= add_to(results, o);
+	}
+	if (d->fits_changed)
+		bad |= add_to(verdicts, verdict("memory.fits", d->fits_a ? "fits" : "does not fit",
+						d->fits_b ? "fits" : "does not fit"));
+	if (d->binding_changed)
+		bad |= add_to(verdicts, verdict("bottleneck.binding", bottleneck_name(d->binding_a),
+						bottleneck_name(d->binding_b)));
+	ra = report_json_build(a, pa);
+	rb = report_json_build(b, pb);
+	bad |= put(r, "reports.a", ra);
+	bad |= put(r, "reports.b", rb);
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+static const char *const recompute_names[] = {"none", "selective", "full"};
+static const char *const offload_names[] = {"none", "optimizer", "optimizer+params"};
+
+static cJSON *search_result(const struct scenario *s0, const struct catalog *cat,
+			    const struct search_result *r)
+{
+	static const char *const sections[] = {"time", "throughput", "latency", "cost",
+					       "bottleneck"};
+	struct scenario s = *s0;
+	cJSON *o = cJSON_CreateObject(), *full;
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	search_apply(&s, cat, r);
+	bad |= put_num(o, "parallel.tp", r->parallel.tp, true);
+	bad |= put_num(o, "parallel.pp", r->parallel.pp, true);
+	bad |= put_num(o, "parallel.dp", r->plan.dp, true);
+	bad |= put_num(o, "parallel.ep", r->parallel.ep, true);
+	bad |= put_num(o, "parallel.zero", r->parallel.zero, true);
+	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
+	bad |= put_str(o, "parallel.recompute", recompute_names[r->recompute % 3]);
+	bad |=
+	    put(o, "parallel.sequence_parallel", cJSON_CreateBool(r->parallel.sequence_parallel));
+	bad |= put_str(o, "parallel.offload", offload_names[r->parallel.offload % 3]);
+	bad |= put_num(o, "parallel.virtual_stages", r->parallel.virtual_stages, true);
+	bad |= put_str(o, "hardware.gpu", r->gpu);
+	bad |= put_num(o, "hardware.count", r->count, true);
+	bad |= put(o, "memory.fits", cJSON_CreateBool(r->plan.mem.fits));
+	bad |= put_num(o, "memory.per_gpu.total", r->plan.mem.total, true);
+	if (s.workload.kind == WL_ONLINE || s.workload.kind == WL_OFFLINE) {
+		bad |= put_num(o, "workload.batch", r->batch, true);
+		bad |= put_str(o, "workload.weights", dtype_name(r->weights));
+		bad |= put_str(o, "workload.kv_cache", dtype_name(r->kv_cache));
+	}
+	bad |= put(o, "meets_target", cJSON_CreateBool(r->meets_target));
+	bad |= put_num(o, "score", r->score, false);
+	full = report_json_build(&s, &r->plan);
+	if (!full)
+		bad = 1;
+	for (size_t i = 0; full && i < sizeof(sections) / sizeof(sections[0]); i++)
+		bad |=
+		    put(o, sections[i], cJSON_DetachItemFromObjectCaseSensitive(full, sections[i]));
+	cJSON_Delete(full);
+	if (bad) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct cJSON *report_json_search(const struct scenario *s, const struct catalog *cat,
+				 const struct search_result *results, int n, long evaluated,
+				 double seconds)
+{
+	cJSON *r = cJSON_CreateObject(), *list;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", "gpuplan.search/1");
+	bad |= put_num(r, "evaluated", (double)evaluated, true);
+	bad |= put_num(r, "seconds", seconds, false);
+	list = cJSON_AddArrayToObject(r, "results");
+	if (!list)
+		bad = 1;
+	for (int i = 0; list && i < n; i++)
+		bad |= add_to(list, search_result(s, cat, &results[i]));
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text)
+{
+	cJSON *r = cJSON_CreateObject();
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "key", key);
+	bad |= put_str(r, "goal", maximize ? "max" : "min");
+	bad |= put_num(r, "value", value, false);
+	bad |= put_str(r, "text", text);
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+char *report_json_print(const struct cJSON *json)
+{
+	char *text = cJSON_Print(json), *out;
+	size_t n;
+
+	if (!text)
+		return NULL;
+	/* cJSON allocates with its own hooks; hand back plain malloc'd text with a newline */
+	n = strlen(text);
+	out = malloc(n + 2);
+	if (out) {
+		memcpy(out, text, n);
+		out[n] = '\n';
+		out[n + 1] = '\0';
+	}
+	cJSON_free(text);
+	return out;
+}
+
+struct cJSON *report_json_parse(const char *text)
+{
+	return cJSON_Parse(text);
+}
+
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path, double *number,
+				      const char **text)
+{
+	const cJSON *o = json;
+	const char *p = path;
+
+	while (o && *p) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char name[64];
+
+		if (n >= sizeof(name) || !cJSON_IsObject(o))
+			return REPORT_JSON_MISSING;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		o = cJSON_GetObjectItemCaseSensitive(o, name);
+		p += n + (dot ? 1 : 0);
+	}
+	if (!o)
+		return REPORT_JSON_MISSING;
+	if (cJSON_IsNull(o))
+		return REPORT_JSON_NULL;
+	if (cJSON_IsBool(o)) {
+		if (number)
+			*number = cJSON_IsTrue(o) ? 1 : 0;
+		return REPORT_JSON_BOOL;
+	}
+	if (cJSON_IsNumber(o)) {
+		if (number)
+			*number = o->valuedouble;
+		return REPORT_JSON_NUMBER;
+	}
+	if (cJSON_IsString(o)) {
+		if (text)
+			*text = o->valuestring;
+		return REPORT_JSON_STRING;
+	}
+	if (cJSON_IsArray(o)) {
+		if (number)
+			*number = cJSON_GetArraySize(o);
+		return REPORT_JSON_ARRAY;
+	}
+	return REPORT_JSON_OBJECT;
+}
+
+void report_json_free(struct cJSON *json)
+{
+	cJSON_Delete(json);
+}

@@ -1,0 +1,80 @@
+/* report_json.h - the JSON report (SPEC "The JSON report"), built with cJSON.
+ *
+ * The only file besides hf_config.c that includes cJSON.h; callers see cJSON trees only as
+ * struct cJSON pointers they pass back here or free with report_json_free().
+ */
+#ifndef GPUPLAN_REPORT_JSON_H
+#define GPUPLAN_REPORT_JSON_H
+
+#include "catalog.h"
+#include "diff.h"
+#include "plan.h"
+#include "scenario.h"
+#include "search.h"
+
+struct cJSON;
+
+#define REPORT_JSON_SCHEMA	"gpuplan.report/1"
+#define REPORT_JSON_DIFF_SCHEMA "gpuplan.diff/1"
+
+/* The whole report of s and its plan p as a new cJSON object: every SPEC key (a figure
+ * that does not apply is null, bytes and parameter counts are integers) plus compatible
+ * extras (layout, memory.per_gpu.overhead_parts, memory.host, compute.hfu,
+ * compute.peak_flops, time.parts, assumptions). NULL when out of memory. The caller frees
+ * it with report_json_free(). */
+struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
+
+/* One top-level section of that report ("time", "throughput", "latency", "cost",
+ * "bottleneck", "memory", ...), for reports that embed parts of it (`search --json`).
+ * NULL for an unknown name or when out of memory. */
+struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name);
+
+/* The comparison of two scenarios (`diff --json`): schema, a and b (file, name), inputs
+ * [{key, a, b}], results [{key, a, b, change, relative}], verdicts [{key, a, b}], and
+ * the two full reports under reports.a and reports.b. NULL when out of memory. */
+struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
+			       const struct plan *pa, const struct scenario *b,
+			       const struct plan *pb);
+
+/* The search report (SPEC "The search report"): evaluated, seconds and results, best
+ * first, each with parallel, hardware, memory.fits, memory.per_gpu.total and the report's
+ * time, throughput, latency, cost and bottleneck objects, plus meets_target and the
+ * workload settings the search chose. s is the scenario searched (each result is applied
+ * to a copy of it); cat may be NULL when no result changes the GPU. NULL when out of
+ * memory. */
+struct cJSON *report_json_search(const struct scenario *s, const struct catalog *cat,
+				 const struct search_result *results, int n, long evaluated,
+				 double seconds);
+
+/* A goal-seek answer (`solve --json`): {key, goal: "max"|"min", value (SI units), text
+ * (the value as a scenario file writes it)}. NULL when out of memory. */
+struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text);
+
+/* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
+ * of memory. */
+char *report_json_print(const struct cJSON *json);
+
+/* Parses JSON text (a report read back, in tests and golden checks); NULL when it is not
+ * JSON. Free with report_json_free(). */
+struct cJSON *report_json_parse(const char *text);
+
+enum report_json_kind {
+	REPORT_JSON_MISSING,
+	REPORT_JSON_NULL,
+	REPORT_JSON_BOOL,
+	REPORT_JSON_NUMBER,
+	REPORT_JSON_STRING,
+	REPORT_JSON_ARRAY,
+	REPORT_JSON_OBJECT,
+};
+
+/* What is at a dotted path ("memory.per_gpu.weights") of a tree. For a number, *number
+ * (when not NULL) receives it; for a boolean, 0 or 1; for a string, *text (when not NULL)
+ * points into the tree; for an array, *number is its length. */
+enum report_json_kind report_json_get(const struct cJSON *json, const char *path, double *number,
+				      const char **text);
+
+/* Frees a tree; NULL is a no-op. */
+void report_json_free(struct cJSON *json);
+
+#endif

@@ -1,0 +1,1236 @@
+#include "scenario_yaml.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "file.h"
+
+/*
+ * Reading happens in three steps, each over plain data:
+ *  1. ynode_read: libyaml's event parser (never its document loader, which expands
+ *     aliases) builds a small tree of our own nodes, rejecting anchors, aliases, tags,
+ *     deep nesting and anything libyaml itself cannot read. No libyaml structure outlives
+ *     the function.
+ *  2. the scenario walker checks every key against the field table (unknown keys,
+ *     duplicates, node kinds) and collects (field, value, position) records;
+ *  3. the records are applied: presets first (model.preset, model.hf_config,
+ *     hardware.gpu), then every other field in file order, so fields override presets
+ *     wherever they are written.
+ */
+
+/* ---- problems ------------------------------------------------------------------------ */
+
+struct sink {
+	const char *file;
+	struct gp_problems *problems;
+	struct gp_error *err;
+	int count; /* problems reported so far */
+};
+
+static void sink_add(struct sink *k, const struct gp_error *e)
+{
+	if (k->count == 0 && k->err)
+		*k->err = *e;
+	if (k->problems)
+		gp_problems_add(k->problems, e);
+	k->count++;
+}
+
+static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
+{
+	struct gp_error e;
+	va_list ap;
+
+	if (k->count > 0 && k->problems && k->problems->count >= GP_MAX_PROBLEMS) {
+		/* the list is full and the first error kept: count it only */
+		k->problems->dropped++;
+		k->count++;
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.code = GP_EINPUT;
+	snprintf(e.file, sizeof(e.file), "%s", k->file ? k->file : "");
+	e.line = line;
+	e.column = column;
+	snprintf(e.field, sizeof(e.field), "%s", field ? field : "");
+	va_start(ap, fmt);
+	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	va_end(ap);
+	sink_add(k, &e);
+}
+
+/* Whether another problem is worth details that cost time (suggestions): a file of a
+ * million bad keys must still be rejected quickly. */
+static bool sink_wants_more(const struct sink *k)
+{
+	if (k->problems)
+		return k->problems->count < GP_MAX_PROBLEMS;
+	return k->count == 0;
+}
+
+/* Whether reading can stop: without a list, only the first problem is kept. */
+static bool sink_done(const struct sink *k)
+{
+	return !k->problems && k->count > 0;
+}
+
+/* ---- positions ----------------------------------------------------------------------- */
+
+/* Line and column (1-based, columns in characters) of byte offset off in text. */
+static void offset_position(const char *text, size_t len, size_t off, int *line, int *column)
+{
+	int l = 1, c = 1;
+
+	if (off > len)
+		off = len;
+	for (size_t i = 0; i < off; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if ((ch & 0xc0) != 0x80) {
+			c++;
+		}
+	}
+	*line = l;
+	*column = c;
+}
+
+/* Byte offset of a libyaml mark (0-based line and character column); len when beyond. */
+static size_t mark_offset(const char *text, size_t len, size_t line, size_t column)
+{
+	size_t i = 0;
+
+	while (line > 0 && i < len) {
+		if (text[i] == '\n')
+			line--;
+		else if (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))
+			line--;
+		i++;
+	}
+	while (column > 0 && i < len) {
+		i++;
+		while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
+			i++;
+		column--;
+	}
+	return i;
+}
+
+/* Byte offset of the first invalid UTF-8 sequence in text, or len when it is all valid
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). libyaml checks
+ * this too, but points at the byte after the fault. */
+static size_t utf8_invalid_at(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+		unsigned cp, min;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			n = 2;
+			cp = c & 0x1f;
+			min = 0x80;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 3;
+			cp = c & 0x0f;
+			min = 0x800;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 4;
+			cp = c & 0x07;
+			min = 0x10000;
+		} else {
+			return i;
+		}
+		if (i + n > len)
+			return i;
+		for (size_t k = 1; k < n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+/* ---- the tree reader ----------------------------------------------------------------- */
+
+struct reader {
+	yaml_parser_t parser;
+	const char *text;
+	size_t len;
+	int max_depth;
+	struct sink sink;
+	bool anchor_seen, alias_seen, tag_seen;
+};
+
+const char *ynode_kind_name(const struct ynode *n)
+{
+	switch (n->kind) {
+	case YNODE_SCALAR:
+		return "a value";
+	case YNODE_SEQUENCE:
+		return "a list";
+	case YNODE_MAPPING:
+		return "a mapping";
+	case YNODE_BAD:
+		break;
+	}
+	return "an alias";
+}
+
+static void ynode_release(struct ynode *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		ynode_release(&n->items[i]);
+	free(n->items);
+	free(n->text);
+}
+
+void ynode_free(struct ynode *root)
+{
+	if (!root)
+		return;
+	ynode_release(root);
+	free(root);
+}
+
+/* Reports libyaml's own error in our words; always fatal. */
+static void reader_report_parser(struct reader *r)
+{
+	yaml_parser_t *p = &r->parser;
+	int line, column;
+
+	if (p->error == YAML_MEMORY_ERROR) {
+		struct gp_error e;
+		gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
+		sink_add(&r->sink, &e);
+		return;
+	}
+	if (p->error == YAML_READER_ERROR) {
+		unsigned v = (unsigned)p->problem_value;
+		offset_position(r->text, r->len, p->problem_offset, &line, &column);
+		if (p->problem && strstr(p->problem, "control characters"))
+			report(
+			    &r->sink, line, column, NULL,
+			    "not a text file: control character 0x%02X (expected UTF-8 YAML text)",
+			    v);
+		else if (p->problem && (strstr(p->problem, "UTF-8") || strstr(p->problem, "octet")))
+			report(&r->sink, line, column, NULL,
+			       "invalid UTF-8: %s (byte 0x%02X; expected UTF-8 YAML text)",
+			       p->problem, v & 0xff);
+		else
+			report(&r->sink, line, column, NULL, "cannot read the text: %s",
+			       p->problem ? p->problem : "unknown reader error");
+		return;
+	}
+	{
+		size_t ml = p->problem_mark.line, mc = p->problem_mark.column;
+		size_t off = mark_offset(r->text, r->len, ml, mc);
+		size_t ls = off;
+		bool tab = off < r->len && r->text[off] == '\t';
+
+		/* a tab anywhere in the indentation of the line the error is on */
+		while (ls > 0 && r->text[ls - 1] != '\n' && r->text[ls - 1] != '\r')
+			ls--;
+		for (size_t i = ls; !tab && i < r->len && (r->text[i] == ' ' || r->text[i] == '\t');
+		     i++) {
+			if (r->text[i] == '\t') {
+				tab = true;
+				off = i;
+			}
+		}
+		if (tab) {
+			offset_position(r->text, r->len, off, &line, &column);
+			report(&r->sink, line, column, NULL,
+			       "tab character in indentation (YAML indents with spaces only)");
+			return;
+		}
+		line = (int)ml + 1;
+		column = (int)mc + 1;
+		if (p->context)
+			report(&r->sink, line, column, NULL, "invalid YAML: %s %s", p->context,
+			       p->problem ? p->problem : "");
+		else
+			report(&r->sink, line, column, NULL, "invalid YAML: %s",
+			       p->problem ? p->problem : "syntax error");
+	}
+}
+
+static int reader_next(struct reader *r, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&r->parser, ev)) {
+		reader_report_parser(r);
+		return -1;
+	}
+	return 0;
+}
+
+static void reader_check_props(struct reader *r, const yaml_event_t *ev, const yaml_char_t *anchor,
+			       const yaml_char_t *tag, int implicit)
+{
+	int line = (int)ev->start_mark.line + 1, column = (int)ev->start_mark.column + 1;
+
+	if (anchor && !r->anchor_seen) {
+		r->anchor_seen = true;
+		report(&r->sink, line, column, NULL,
+		       "anchor '&%s' is not allowed (anchors and aliases are not supported; write "
+		       "the value out)",
+		       (const char *)anchor);
+	}
+	if (tag && !implicit && !r->tag_seen) {
+		r->tag_seen = true;
+		report(&r->sink, line, column, NULL,
+		       "tag '%s' is not allowed (expected plain values)", (const char *)tag);
+	}
+}
+
+/* Reads the node that ev starts into n (zeroed by the caller). depth counts the
+ * collections n is inside. Returns 0 or -1 (fatal; n holds what was read so far). */
+static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n, int depth)
+{
+	yaml_event_type_t end;
+
+	n->line = (int)ev->start_mark.line + 1;
+	n->column = (int)ev->start_mark.column + 1;
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		n->kind = YNODE_BAD;
+		if (!r->alias_seen) {
+			r->alias_seen = true;
+			report(&r->sink, n->line, n->column, NULL,
+			       "alias '*%s' is not allowed (anchors and aliases are not supported; "
+			       "write the value out)",
+			       (const char *)ev->data.alias.anchor);
+		}
+		return 0;
+	case YAML_SCALAR_EVENT:
+		reader_check_props(r, ev, ev->data.scalar.anchor, ev->data.scalar.tag,
+				   ev->data.scalar.plain_implicit ||
+				       ev->data.scalar.quoted_implicit);
+		n->kind = YNODE_SCALAR;
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		n->len = ev->data.scalar.length;
+		n->text = malloc(n->len + 1);
+		if (!n->text) {
+			struct gp_error e;
+			gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
+			sink_add(&r->sink, &e);
+			return -1;
+		}
+		memcpy(n->text, ev->data.scalar.value, n->len);
+		n->text[n->len] = '\0';
+		return 0;
+	case YAML_SEQUENCE_START_EVENT:
+		reader_check_props(r, ev, ev->data.sequence_start.anchor,
+				   ev->data.sequence_start.tag, ev->data.sequence_start.implicit);
+		n->kind = YNODE_SEQUENCE;
+		end = YAML_SEQUENCE_END_EVENT;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		reader_check_props(r, ev, ev->data.mapping_start.anchor, ev->data.mapping_start.tag,
+				   ev->data.mapping_start.implicit);
+		n->kind = YNODE_MAPPING;
+		end = YAML_MAPPING_END_EVENT;
+		break;
+	default:
+		report(&r->sink, n->line, n->column, NULL, "invalid YAML: unexpected event");
+		return -1;
+	}
+	if (depth + 1 > r->max_depth) {
+		report(&r->sink, n->line, n->column, NULL,
+		       "nesting deeper than %d levels (expected a few levels of keys)",
+		       r->max_depth);
+		return -1;
+	}
+	for (size_t cap = 0;;) {
+		yaml_event_t child;
+		int rc;
+
+		if (reader_next(r, &child) != 0)
+			return -1;
+		if (child.type == end) {
+			yaml_event_delete(&child);
+			return 0;
+		}
+		if (n->n == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+			struct ynode *items = realloc(n->items, ncap * sizeof(*items));
+			if (!items) {
+				struct gp_error e;
+				yaml_event_delete(&child);
+				gp_error_set(&e, GP_EIO, r->sink.file, 0, 0,
+					     "out of memory reading YAML");
+				sink_add(&r->sink, &e);
+				return -1;
+			}
+			n->items = items;
+			cap = ncap;
+		}
+		memset(&n->items[n->n], 0, sizeof(n->items[0]));
+		n->n++;
+		rc = reader_node(r, &child, &n->items[n->n - 1], depth + 1);
+		yaml_event_delete(&child);
+		if (rc != 0)
+			return -1;
+	}
+}
+
+int ynode_read(const char *text, size_t len, const char *file, int max_depth, struct ynode **root,
+	       struct gp_problems *problems, int *nproblems, struct gp_error *err)
+{
+	struct reader r;
+	yaml_event_t ev;
+	struct ynode *tree = NULL;
+	int rc = -1, have_event = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.text = text;
+	r.len = len;
+	r.max_depth = max_depth;
+	r.sink.file = file;
+	r.sink.problems = problems;
+	r.sink.err = err;
+	*root = NULL;
+	{
+		size_t bad = utf8_invalid_at(text, len);
+		if (bad < len) {
+			int line, column;
+			offset_position(text, len, bad, &line, &column);
+			report(&r.sink, line, column, NULL,
+			       "invalid UTF-8: byte 0x%02X does not start a valid character "
+			       "(expected UTF-8 text)",
+			       (unsigned char)text[bad]);
+			if (nproblems)
+				*nproblems = 1;
+			return -1;
+		}
+	}
+	if (!yaml_parser_initialize(&r.parser)) {
+		gp_error_set(err, GP_EIO, file, 0, 0, "out of memory reading YAML");
+		if (nproblems)
+			*nproblems = 1;
+		return -1;
+	}
+	yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
+	yaml_parser_set_encoding(&r.parser, YAML_UTF8_ENCODING);
+
+	/* STREAM-START, then DOCUMENT-START or STREAM-END (an empty file) */
+	if (reader_next(&r, &ev) != 0)
+		goto out;
+	yaml_event_delete(&ev);
+	if (reader_next(&r, &ev) != 0)
+		goto out;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		rc = 0;
+		goto out;
+	}
+	yaml_event_delete(&ev);
+	if (reader_next(&r, &ev) != 0)
+		goto out;
+	have_event = 1;
+	tree = calloc(1, sizeof(*tree));
+	if (!tree) {
+		struct gp_error e;
+		gp_error_set(&e, GP_EIO, file, 0, 0, "out of memory reading YAML");
+		sink_add(&r.sink, &e);
+		goto out;
+	}
+	if (reader_node(&r, &ev, tree, 0) != 0)
+		goto out;
+	yaml_event_delete(&ev);
+	have_event = 0;
+	/* DOCUMENT-END, then STREAM-END: one document per file */
+	if (reader_next(&r, &ev) != 0)
+		goto out;
+	yaml_event_delete(&ev);
+	if (reader_next(&r, &ev) != 0)
+		goto out;
+	if (ev.type != YAML_STREAM_END_EVENT) {
+		report(&r.sink, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, NULL,
+		       "a second YAML document (expected one per file)");
+		yaml_event_delete(&ev);
+		goto out;
+	}
+	yaml_event_delete(&ev);
+	rc = 0;
+out:
+	if (have_event)
+		yaml_event_delete(&ev);
+	yaml_parser_delete(&r.parser);
+	if (nproblems)
+		*nproblems = r.sink.count;
+	if (rc != 0) {
+		ynode_free(tree);
+		return -1;
+	}
+	*root = tree;
+	return r.sink.count ? -1 : 0;
+}
+
+/* ---- the scenario walker ------------------------------------------------------------- */
+
+#define KEY_MAX 128
+
+struct record {
+	const struct field *f;
+	const char *text; /* points into the tree or to joined */
+	char *joined;	  /* a list value written out, owned */
+	int key_line, key_column;
+	int line, column; /* of the value */
+};
+
+struct walker {
+	struct sink sink;
+	struct record *records;
+	int nrecords;
+	int *seen; /* per field index: 1 + record index, or 0 */
+	struct {
+		char key[KEY_MAX];
+		int line;
+	} sections[32];
+	int nsections;
+	struct scenario_source *src;
+};
+
+/* Levenshtein distance of two short strings; large for long ones. */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int row[KEY_MAX];
+
+	if (la >= KEY_MAX || lb >= KEY_MAX)
+		return 1000;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int v = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* Whether key (full, dotted) names a section: some field lies below it. */
+static bool is_section(const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const struct field *f = scenario_fields; f->key; f++)
+		if (strncmp(f->key, key, n) == 0 && f->key[n] == '.')
+			return true;
+	return false;
+}
+
+/* The name of the child of section prefix ("" or "model.") that field key lies in. */
+static size_t child_name(const char *key, size_t plen, char *buf, size_t size)
+{
+	const char *rest = key + plen, *dot = strchr(rest, '.');
+	size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
+
+	snprintf(buf, size, "%.*s", (int)n, rest);
+	return n;
+}
+
+/* Message for an unknown key at section prefix: the closest name at this level, else the
+ * closest field anywhere, else the names this level takes. */
+static void unknown_key(struct walker *w, const struct ynode *k, const char *prefix,
+			const char *full)
+{
+	size_t plen = strlen(prefix);
+	const char *local = k->text;
+	char best[KEY_MAX] = "", name[KEY_MAX], list[200] = "";
+	int bestd = 1000, nchildren = 0;
+	size_t ln = 0;
+	const char *near;
+
+	if (!sink_wants_more(&w->sink)) {
+		report(&w->sink, k->line, k->column, full, "unknown key '%s'", local);
+		return;
+	}
+	char last[KEY_MAX] = "";
+
+	if (strchr(local, '.') && scenario_field_find(full)) {
+		char first[KEY_MAX];
+		child_name(local, 0, first, sizeof(first));
+		report(&w->sink, k->line, k->column, full,
+		       "dotted key '%s' (expected it nested: '%s:' with '%s:' under it)", local,
+		       first, local + strlen(first) + 1);
+		return;
+	}
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		int d;
+		if (strncmp(f->key, prefix, plen) != 0)
+			continue;
+		child_name(f->key, plen, name, sizeof(name));
+		/* each child once: the fields of a subsection are contiguous */
+		if (strcmp(name, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", name);
+		nchildren++;
+		if (ln < sizeof(list))
+			ln += (size_t)snprintf(list + ln, sizeof(list) - ln, "%s%s",
+					       nchildren > 1 ? ", " : "", name);
+		d = edit_distance(local, name);
+		if (d < bestd) {
+			bestd = d;
+			snprintf(best, sizeof(best), "%s", name);
+		}
+	}
+	if (best[0] && bestd <= (int)strlen(local) / 3 + 1 && bestd < (int)strlen(local)) {
+		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
+		       local, best);
+		return;
+	}
+	/* a key of another section, written here ("seq_len" at the top) */
+	near = strchr(local, '.') ? NULL : scenario_field_suggest(local, NULL);
+	if (near) {
+		const char *dot = strrchr(near, '.');
+		if (edit_distance(local, dot ? dot + 1 : near) > (int)strlen(local) / 3 + 1)
+			near = NULL;
+	}
+	if (near) {
+		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
+		       local, strncmp(near, prefix, plen) == 0 ? near + plen : near);
+		return;
+	}
+	if (nchildren <= 10 && ln < sizeof(list))
+		report(&w->sink, k->line, k->column, full, "unknown key '%s' (expected one of %s)",
+		       local, list);
+	else
+		report(&w->sink, k->line, k->column, full,
+		       "unknown key '%s' (expected a key of '%.*s'; see gpuplan-scenario(5))",
+		       local, plen ? (int)plen - 1 : 0, prefix);
+}
+
+static void source_add(struct walker *w, const char *key, int line, int column)
+{
+	struct scenario_source *src = w->src;
+
+	if (!src || src->nkeys >= SCENARIO_MAX_KEYS)
+		return;
+	snprintf(src->keys[src->nkeys].key, sizeof(src->keys[0].key), "%s", key);
+	src->keys[src->nkeys].line = line;
+	src->keys[src->nkeys].column = column;
+	src->nkeys++;
+}
+
+/* Joins a list of plain values ("[q, k, v]") into "q, k, v". */
+static int join_list(struct walker *w, const struct ynode *v, const char *full, char **out)
+{
+	size_t n = 1;
+	char *buf;
+
+	if (v->n == 0) {
+		report(&w->sink, v->line, v->column, full,
+		       "%s: empty list (expected at least one of q, k, v, o, gate, up, down)", full);
+		return -1;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->items[i].kind != YNODE_SCALAR) {
+			if (v->items[i].kind != YNODE_BAD)
+				report(&w->sink, v->items[i].line, v->items[i].column, full,
+				       "%s: expected a list of names, found %s in it", full,
+				       ynode_kind_name(&v->items[i]));
+			return -1;
+		}
+		n += v->items[i].len + 2;
+	}
+	buf = malloc(n);
+	if (!buf) {
+		report(&w->sink, v->line, v->column, full, "out of memory");
+		return -1;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0, at = 0; i < v->n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? ", " : "", v->items[i].text);
+	*out = buf;
+	return 0;
+}
+
+static void walk_mapping(struct walker *w, const struct ynode *map, const char *prefix);
+
+static void walk_pair(struct walker *w, const struct ynode *k, const struct ynode *v,
+		      const char *prefix)
+{
+	char full[KEY_MAX];
+	const struct field *f;
+
+	if (k->kind != YNODE_SCALAR) {
+		if (k->kind != YNODE_BAD)
+			report(&w->sink, k->line, k->column, NULL,
+			       "expected a key name here, found %s", ynode_kind_name(k));
+		return;
+	}
+	if (strlen(prefix) + k->len >= sizeof(full) || memchr(k->text, '\0', k->len)) {
+		report(&w->sink, k->line, k->column, NULL, "unknown key (too long)");
+		return;
+	}
+	snprintf(full, sizeof(full), "%s%s", prefix, k->text);
+
+	if (!strchr(k->text, '.') && is_section(full)) {
+		for (int i = 0; i < w->nsections; i++) {
+			if (strcmp(w->sections[i].key, full) == 0) {
+				report(&w->sink, k->line, k->column, full,
+				       "duplicate key '%s' (first given at line %d)", k->text,
+				       w->sections[i].line);
+				return;
+			}
+		}
+		if (w->nsections < (int)(sizeof(w->sections) / sizeof(w->sections[0]))) {
+			snprintf(w->sections[w->nsections].key, KEY_MAX, "%s", full);
+			w->sections[w->nsections].line = k->line;
+			w->nsections++;
+		}
+		source_add(w, full, k->line, k->column);
+		if (v->kind == YNODE_MAPPING) {
+			char sub[KEY_MAX + 1];
+			snprintf(sub, sizeof(sub), "%s.", full);
+			walk_mapping(w, v, sub);
+		} else if (v->kind == YNODE_SCALAR && v->plain && v->len == 0) {
+			/* "efficiency:" with nothing under it: an empty section */
+		} else if (v->kind != YNODE_BAD) {
+			report(&w->sink, v->line, v->column, full,
+			       "%s: expected a mapping of keys under it, found %s", full,
+			       ynode_kind_name(v));
+		}
+		return;
+	}
+
+	f = strchr(k->text, '.') ? NULL : scenario_field_find(full);
+	if (!f) {
+		unknown_key(w, k, prefix, full);
+		return;
+	}
+	{
+		int idx = (int)(f - scenario_fields);
+		struct record *rec;
+
+		if (w->seen[idx]) {
+			report(&w->sink, k->line, k->column, full,
+			       "duplicate key '%s' (first given at line %d)", k->text,
+			       w->records[w->seen[idx] - 1].key_line);
+			return;
+		}
+		source_add(w, full, k->line, k->column);
+		rec = &w->records[w->nrecords];
+		memset(rec, 0, sizeof(*rec));
+		rec->f = f;
+		rec->key_line = k->line;
+		rec->key_column = k->column;
+		rec->line = v->line;
+		rec->column = v->column;
+		switch (v->kind) {
+		case YNODE_SCALAR:
+			if (memchr(v->text, '\0', v->len)) {
+				report(&w->sink, v->line, v->column, full,
+				       "%s: the value contains a NUL character", full);
+				return;
+			}
+			rec->text = v->text;
+			break;
+		case YNODE_SEQUENCE:
+			if (f->type != FIELD_TARGETS) {
+				report(&w->sink, v->line, v->column, full,
+				       "%s: expected a single value, found a list", full);
+				return;
+			}
+			if (join_list(w, v, full, &rec->joined) != 0)
+				return;
+			rec->text = rec->joined;
+			break;
+		case YNODE_MAPPING:
+			report(&w->sink, v->line, v->column, full,
+			       "%s: expected a single value, found a mapping", full);
+			return;
+		case YNODE_BAD:
+			return;
+		}
+		w->seen[idx] = ++w->nrecords;
+	}
+}
+
+static void walk_mapping(struct walker *w, const struct ynode *map, const char *prefix)
+{
+	for (size_t i = 0; i + 1 < map->n && !sink_done(&w->sink); i += 2)
+		walk_pair(w, &map->items[i], &map->items[i + 1], prefix);
+}
+
+static bool is_preset_key(const char *key)
+{
+	return strcmp(key, "model.preset") == 0 || strcmp(key, "model.hf_config") == 0 ||
+	       strcmp(key, "hardware.gpu") == 0;
+}
+
+static void apply_record(struct walker *w, struct scenario *s, const struct catalog *cat,
+			 const struct record *rec)
+{
+	struct gp_error e;
+	const struct field *f = rec->f;
+
+	memset(&e, 0, sizeof(e));
+	if (strcmp(f->key, "gpuplan") == 0) {
+		double v;
+		if (units_parse(UNIT_NONE, rec->text, &v, NULL) == 0 && v != SCENARIO_VERSION) {
+			report(&w->sink, rec->line, rec->column, f->key,
+			       "unsupported schema version '%s' (this gpuplan reads version %d)",
+			       rec->text, SCENARIO_VERSION);
+			return;
+		}
+	}
+	if (scenario_field_set(s, cat, f, rec->text, &e) == 0)
+		return;
+	if (e.code == GP_EIO || !e.file[0]) {
+		/* point at the value; a file the value names that cannot be read is bad input
+		 * of this file */
+		if (e.code == GP_EIO && strcmp(f->key, "model.hf_config") == 0) {
+			char msg[sizeof(e.message)];
+			snprintf(msg, sizeof(msg), "%s: cannot read '%.80s': %.200s", f->key,
+				 rec->text, e.message);
+			snprintf(e.message, sizeof(e.message), "%s", msg);
+		}
+		if (e.code == GP_EIO && strcmp(f->key, "model.hf_config") == 0)
+			e.code = GP_EINPUT;
+		snprintf(e.file, sizeof(e.file), "%s", w->sink.file);
+		e.line = rec->line;
+		e.column = rec->column;
+	}
+	/* else: an error inside the Hugging Face config, with its own file and position */
+	snprintf(e.field, sizeof(e.field), "%s", f->key);
+	sink_add(&w->sink, &e);
+}
+
+int scenario_parse(const char *text, size_t len, const char *name, const struct catalog *cat,
+		   struct scenario *s, struct scenario_source *src, struct gp_problems *problems,
+		   struct gp_error *err)
+{
+	struct walker w;
+	struct ynode *root = NULL;
+	int nfields = scenario_field_count(), nread = 0, rc = -1;
+	int start = problems ? problems->count : 0;
+	const char *const presets[] = {"model.preset", "model.hf_config", "hardware.gpu"};
+
+	memset(&w, 0, sizeof(w));
+	w.sink.file = name;
+	w.sink.problems = problems;
+	w.sink.err = err;
+	w.src = src;
+	scenario_init(s);
+	snprintf(s->path, sizeof(s->path), "%s", name ? name : "");
+	if (src) {
+		memset(src, 0, sizeof(*src));
+		snprintf(src->file, sizeof(src->file), "%s", name ? name : "");
+	}
+	if (len > SCENARIO_MAX_FILE_BYTES) {
+		report(&w.sink, 1, 1, NULL, "file is larger than the %d-byte limit",
+		       SCENARIO_MAX_FILE_BYTES);
+		return -1;
+	}
+	w.records = calloc((size_t)nfields, sizeof(*w.records));
+	w.seen = calloc((size_t)nfields, sizeof(*w.seen));
+	if (!w.records || !w.seen) {
+		struct gp_error e;
+		gp_error_set(&e, GP_EIO, name, 0, 0, "out of memory");
+		sink_add(&w.sink, &e);
+		goto out;
+	}
+
+	if (ynode_read(text, len, name, SCENARIO_MAX_DEPTH, &root, problems, &nread, err) != 0 &&
+	    !root) {
+		w.sink.count += nread;
+		goto out;
+	}
+	w.sink.count += nread;
+	if (sink_done(&w.sink))
+		goto out;
+	if (!root || (root->kind == YNODE_SCALAR && root->plain && root->len == 0)) {
+		report(
+		    &w.sink, 1, 1, NULL,
+		    "empty file (expected a scenario: keys such as model:, workload:, hardware:)");
+		goto out;
+	}
+	if (root->kind != YNODE_MAPPING) {
+		if (root->kind != YNODE_BAD)
+			report(&w.sink, root->line, root->column, NULL,
+			       "expected a mapping of keys at the top (model:, workload:, "
+			       "hardware: ...), found %s",
+			       ynode_kind_name(root));
+		goto out;
+	}
+	walk_mapping(&w, root, "");
+	if (sink_done(&w.sink))
+		goto out;
+
+	/* presets first, in a fixed order, then everything else in file order */
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		const struct field *f = scenario_field_find(presets[p]);
+		int idx = (int)(f - scenario_fields);
+		if (w.seen[idx])
+			apply_record(&w, s, cat, &w.records[w.seen[idx] - 1]);
+	}
+	for (int i = 0; i < w.nrecords && !sink_done(&w.sink); i++)
+		if (!is_preset_key(w.records[i].f->key))
+			apply_record(&w, s, cat, &w.records[i]);
+out:
+	rc = w.sink.count ? -1 : 0;
+	if (problems && problems->count > start) {
+		/* in file order, so `gpuplan check` reads top to bottom */
+		for (int i = start + 1; i < problems->count; i++) {
+			struct gp_error e = problems->items[i];
+			int j = i;
+			while (j > start && (problems->items[j - 1].line > e.line ||
+					     (problems->items[j - 1].line == e.line &&
+					      problems->items[j - 1].column > e.column))) {
+				problems->items[j] = problems->items[j - 1];
+				j--;
+			}
+			problems->items[j] = e;
+		}
+		if (err)
+			*err = problems->items[start];
+	}
+	if (w.records)
+		for (int i = 0; i < w.nrecords; i++)
+			free(w.records[i].joined);
+	free(w.records);
+	free(w.seen);
+	ynode_free(root);
+	return rc;
+}
+
+int scenario_load_file(const char *path, const struct catalog *cat, struct scenario *s,
+		       struct scenario_source *src, struct gp_problems *problems,
+		       struct gp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct gp_error e;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	if (file_read_all(path, SCENARIO_MAX_FILE_BYTES, &text, &len, &e) != 0) {
+		scenario_init(s);
+		if (e.code == GP_EINPUT) {
+			e.line = 1;
+			e.column = 1;
+		}
+		if (problems)
+			gp_problems_add(problems, &e);
+		if (err)
+			*err = e;
+		return -1;
+	}
+	rc = scenario_parse(text, len, path, cat, s, src, problems, err);
+	free(text);
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+struct outbuf {
+	char *data;
+	size_t len, cap;
+};
+
+static int outbuf_write(void *data, unsigned char *buffer, size_t size)
+{
+	struct outbuf *o = data;
+
+	if (o->len + size + 1 > o->cap) {
+		size_t ncap = o->cap ? o->cap : 1024;
+		char *nd;
+		while (o->len + size + 1 > ncap)
+			ncap *= 2;
+		nd = realloc(o->data, ncap);
+		if (!nd)
+			return 0;
+		o->data = nd;
+		o->cap = ncap;
+	}
+	memcpy(o->data + o->len, buffer, size);
+	o->len += size;
+	o->data[o->len] = '\0';
+	return 1;
+}
+
+struct writer {
+	yaml_emitter_t emitter;
+	const struct scenario *s;
+	const bool *emit; /* per field index */
+	int failed;
+};
+
+static void writer_emit(struct writer *w, yaml_event_t *ev, int ok)
+{
+	if (w->failed)
+		return;
+	if (!ok) {
+		w->failed = 1;
+		return;
+	}
+	if (!yaml_emitter_emit(&w->emitter, ev))
+		w->failed = 1;
+}
+
+static void writer_scalar(struct writer *w, const char *text, yaml_scalar_style_t style)
+{
+	yaml_event_t ev;
+	int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)text,
+					      (int)strlen(text), 1, 1, style);
+	writer_emit(w, &ev, ok);
+}
+
+static void writer_mapping(struct writer *w, int start)
+{
+	yaml_event_t ev;
+	int ok = start ? yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							     YAML_BLOCK_MAPPING_STYLE)
+		       : yaml_mapping_end_event_initialize(&ev);
+	writer_emit(w, &ev, ok);
+}
+
+static void writer_value(struct writer *w, const struct field *f)
+{
+	char buf[4200];
+
+	if (f->type == FIELD_TARGETS) {
+		unsigned bits = *(const unsigned *)((const char *)w->s + f->offset);
+		yaml_event_t ev;
+		int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							      YAML_FLOW_SEQUENCE_STYLE);
+		writer_emit(w, &ev, ok);
+		for (int i = 0; f->names[i]; i++)
+			if (bits & (1u << i))
+				writer_scalar(w, f->names[i], YAML_ANY_SCALAR_STYLE);
+		ok = yaml_sequence_end_event_initialize(&ev);
+		writer_emit(w, &ev, ok);
+		return;
+	}
+	scenario_field_format(w->s, f, buf, sizeof(buf));
+	if (strcmp(f->key, "notes") == 0)
+		writer_scalar(w, buf, YAML_LITERAL_SCALAR_STYLE);
+	else
+		writer_scalar(w, buf, YAML_ANY_SCALAR_STYLE);
+}
+
+static bool writer_any_below(const struct writer *w, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+
+	for (int i = 0; scenario_fields[i].key; i++)
+		if (w->emit[i] && strncmp(scenario_fields[i].key, prefix, plen) == 0)
+			return true;
+	return false;
+}
+
+/* Writes the fields below prefix ("" or "model.") in table order; a subsection is written
+ * whole where its first field is. */
+static void writer_level(struct writer *w, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	char done[16][KEY_MAX];
+	int ndone = 0;
+
+	for (int i = 0; scenario_fields[i].key; i++) {
+		const struct field *f = &scenario_fields[i];
+		char child[KEY_MAX], sub[KEY_MAX + 1];
+		int j;
+
+		if (strncmp(f->key, prefix, plen) != 0)
+			continue;
+		if (!strchr(f->key + plen, '.')) {
+			if (w->emit[i]) {
+				writer_scalar(w, f->key + plen, YAML_ANY_SCALAR_STYLE);
+				writer_value(w, f);
+			}
+			continue;
+		}
+		child_name(f->key, plen, child, sizeof(child));
+		for (j = 0; j < ndone; j++)
+			if (strcmp(done[j], child) == 0)
+				break;
+		if (j < ndone || ndone == 16)
+			continue;
+		snprintf(done[ndone++], KEY_MAX, "%s", child);
+		snprintf(sub, sizeof(sub), "%s%s.", prefix, child);
+		if (!writer_any_below(w, sub))
+			continue;
+		writer_scalar(w, child, YAML_ANY_SCALAR_STYLE);
+		writer_mapping(w, 1);
+		writer_level(w, sub);
+		writer_mapping(w, 0);
+	}
+}
+
+/* Emits the fields marked in emit (below only, when not NULL: "model.") as one document. */
+static int write_document(const struct scenario *s, const bool *emit, const char *only, char **out,
+			  size_t *len, struct gp_error *err)
+{
+	struct writer w;
+	struct outbuf o = {NULL, 0, 0};
+	yaml_event_t ev;
+	int ok;
+
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	w.emit = emit;
+	if (!yaml_emitter_initialize(&w.emitter))
+		return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory writing YAML");
+	yaml_emitter_set_output(&w.emitter, outbuf_write, &o);
+	yaml_emitter_set_unicode(&w.emitter, 1);
+	yaml_emitter_set_indent(&w.emitter, 2);
+	yaml_emitter_set_width(&w.emitter, -1);
+	yaml_emitter_set_break(&w.emitter, YAML_LN_BREAK);
+
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	writer_emit(&w, &ev, ok);
+	ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	writer_emit(&w, &ev, ok);
+	writer_mapping(&w, 1);
+	if (only) {
+		char name[KEY_MAX];
+		child_name(only, 0, name, sizeof(name));
+		writer_scalar(&w, name, YAML_ANY_SCALAR_STYLE);
+		writer_mapping(&w, 1);
+		writer_level(&w, only);
+		writer_mapping(&w, 0);
+	} else {
+		writer_level(&w, "");
+	}
+	writer_mapping(&w, 0);
+	ok = yaml_document_end_event_initialize(&ev, 1);
+	writer_emit(&w, &ev, ok);
+	ok = yaml_stream_end_event_initialize(&ev);
+	writer_emit(&w, &ev, ok);
+	if (!w.failed && !yaml_emitter_flush(&w.emitter))
+		w.failed = 1;
+	if (w.failed) {
+		gp_error_set(err, GP_EINTERNAL, NULL, 0, 0, "cannot write YAML: %s",
+			     w.emitter.problem ? w.emitter.problem : "out of memory");
+		yaml_emitter_delete(&w.emitter);
+		free(o.data);
+		return -1;
+	}
+	yaml_emitter_delete(&w.emitter);
+	if (!o.data) {
+		o.data = calloc(1, 1);
+		if (!o.data)
+			return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+	}
+	*out = o.data;
+	*len = o.len;
+	return 0;
+}
+
+/* The scenario a file holding only s's presets would load as: what s is compared with so
+ * that fields equal to their preset or default are left out. */
+static void preset_base(const struct scenario *s, const struct catalog *cat, struct scenario *base)
+{
+	scenario_init(base);
+	snprintf(base->path, sizeof(base->path), "%s", s->path);
+	if (s->model.preset[0] && cat)
+		scenario_set(base, cat, "model.preset", s->model.preset, NULL);
+	if (s->model.hf_config[0])
+		scenario_set(base, cat, "model.hf_config", s->model.hf_config, NULL);
+	if (s->hardware.gpu.id[0] && cat)
+		scenario_set(base, cat, "hardware.gpu", s->hardware.gpu.id, NULL);
+}
+
+static void mark_fields(const struct scenario *s, const struct scenario *base, bool *emit)
+{
+	for (int i = 0; scenario_fields[i].key; i++) {
+		const struct field *f = &scenario_fields[i];
+		if (strcmp(f->key, "gpuplan") == 0)
+			emit[i] = true;
+		else if (is_preset_key(f->key))
+			emit[i] = ((const char *)s + f->offset)[0] != '\0';
+		else
+			emit[i] = !scenario_field_equal(s, base, f);
+	}
+}
+
+int scenario_format_yaml(const struct scenario *s, const struct catalog *cat, char **out,
+			 size_t *len, struct gp_error *err)
+{
+	struct scenario *base = malloc(sizeof(*base));
+	bool *emit = calloc((size_t)scenario_field_count(), sizeof(*emit));
+	int rc = -1;
+
+	if (!base || !emit) {
+		gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	preset_base(s, cat, base);
+	mark_fields(s, base, emit);
+	rc = write_document(s, emit, NULL, out, len, err);
+out:
+	free(base);
+	free(emit);
+	return rc;
+}
+
+int scenario_format_model_yaml(const struct model *m, char **out, size_t *len, struct gp_error *err)
+{
+	struct scenario *s = malloc(sizeof(*s)), *base = malloc(sizeof(*base));
+	bool *emit = calloc((size_t)scenario_field_count(), sizeof(*emit));
+	int rc = -1;
+
+	if (!s || !base || !emit) {
+		gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	scenario_init(s);
+	s->model = *m;
+	scenario_init(base);
+	mark_fields(s, base, emit);
+	for (int i = 0; scenario_fields[i].key; i++)
+		if (strncmp(scenario_fields[i].key, "model.", 6) != 0)
+			emit[i] = false;
+	rc = write_document(s, emit, "model.", out, len, err);
+out:
+	free(s);
+	free(base);
+	free(emit);
+	return rc;
+}
+
+int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
+		       struct gp_error *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	if (scenario_format_yaml(s, cat, &text, &len, err) != 0)
+		return -1;
+	rc = file_write_atomic(path, text, len, err);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,167 @@
+/* bench_plan.c - how long plan_compute takes, and proof that it allocates nothing.
+ *
+ * Times plan_compute (memory + time) and plan_compute_time alone over many iterations of
+ * a few scenarios and prints nanoseconds per plan. malloc, calloc, realloc and free are
+ * interposed (forwarding to glibc's __libc_* entry points) to count calls made while a
+ * plan is computed; any call fails the benchmark. The goal for the time model is < 200 ns
+ * of CPU time (thread CPU clock, so a busy machine does not inflate it).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan.h"
+#include "scenario.h"
+
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t m);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+
+static volatile long allocations;
+
+void *malloc(size_t n)
+{
+	allocations++;
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+	allocations++;
+	return __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+	allocations++;
+	return __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}
+
+static void gpu_h100(struct gpu *g)
+{
+	memset(g, 0, sizeof(*g));
+	snprintf(g->id, sizeof(g->id), "h100-sxm-80gb");
+	g->memory_bytes = 80e9;
+	g->hbm_bytes_per_s = 3.35e12;
+	g->peak_flops[DTYPE_FP32] = 67e12;
+	g->peak_flops[DTYPE_BF16] = 989.4e12;
+	g->peak_flops[DTYPE_FP16] = 989.4e12;
+	g->peak_flops[DTYPE_FP8] = 1978.9e12;
+	g->link_bytes_per_s = 900e9;
+	g->link_domain = 8;
+	g->pcie_bytes_per_s = 64e9;
+	g->power_w = 700;
+	g->price_per_hour = 3;
+	g->gpus_per_node = 8;
+	g->network_bytes_per_s = 50e9;
+}
+
+static void llama(struct model *m, int layers, int hidden, int heads, int ffn)
+{
+	memset(m, 0, sizeof(*m));
+	m->layers = layers;
+	m->hidden = hidden;
+	m->heads = heads;
+	m->kv_heads = 8;
+	m->ffn = ffn;
+	m->vocab = 128256;
+	m->mlp = MLP_GATED;
+	m->max_context = 8192;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: a busy machine does not count */
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+	struct scenario sc[4];
+	const char *names[4] = {"train 8B, 64 GPUs, ZeRO-1", "train 70B, tp8 pp4 vpp2",
+				"online 8B, SLO", "offline 8B fp8, batch auto"};
+	const int iters = 200000;
+	int failed = 0;
+	double sink = 0;
+
+	for (int i = 0; i < 4; i++) {
+		struct scenario *s = &sc[i];
+		scenario_init(s);
+		gpu_h100(&s->hardware.gpu);
+		llama(&s->model, 32, 4096, 32, 14336);
+		s->workload.tokens = 1e12;
+		s->workload.seq_len = 8192;
+		s->workload.global_batch = 512;
+		s->hardware.count = 64;
+		s->parallel.zero = 1;
+	}
+	llama(&sc[1].model, 80, 8192, 64, 28672);
+	sc[1].hardware.count = 1024;
+	sc[1].parallel.tp = 8;
+	sc[1].parallel.pp = 4;
+	sc[1].parallel.virtual_stages = 2;
+	sc[1].workload.recompute = RECOMPUTE_FULL;
+	sc[2].workload.kind = WL_ONLINE;
+	sc[2].workload.requests_per_day = 1e6;
+	sc[2].workload.slo.tpot_s = 0.05;
+	sc[2].workload.slo.ttft_s = 1;
+	sc[2].hardware.count = 8;
+	sc[3].workload.kind = WL_OFFLINE;
+	sc[3].workload.batch = 0;
+	sc[3].workload.weights = DTYPE_FP8;
+	sc[3].workload.precision = DTYPE_FP8;
+	sc[3].workload.deadline_s = 86400;
+	sc[3].hardware.count = 1;
+
+	printf("plan_compute, %d iterations per scenario\n", iters);
+	for (int i = 0; i < 4; i++) {
+		struct plan p;
+		long before;
+		double t0, t_all, t_time;
+
+		plan_compute(&sc[i], &p); /* warm up */
+		before = allocations;
+		t0 = now_s();
+		for (int k = 0; k < iters; k++) {
+			plan_compute(&sc[i], &p);
+			sink += p.step_s;
+		}
+		t_all = (now_s() - t0) / iters;
+		t0 = now_s();
+		for (int k = 0; k < iters; k++) {
+			plan_compute_time(&sc[i], &p);
+			sink += p.step_s;
+		}
+		t_time = (now_s() - t0) / iters;
+		printf("  %-28s  whole plan %7.0f ns   time part %7.0f ns   allocations %ld\n",
+		       names[i], t_all * 1e9, t_time * 1e9, allocations - before);
+		if (allocations != before) {
+			printf("  FAIL: plan_compute allocated\n");
+			failed = 1;
+		}
+		/* the goal is 200 ns; CI machines are noisy, so only a gross regression
+		 * (5x the goal) fails */
+		if (t_time > 200e-9)
+			printf("  note: time part above the 200 ns goal\n");
+		if (t_time > 1000e-9) {
+			printf("  FAIL: time part above 1 us\n");
+			failed = 1;
+		}
+		if (!isfinite(p.step_s)) {
+			printf("  FAIL: step time is not finite\n");
+			failed = 1;
+		}
+	}
+	if (sink == 42)
+		printf("\n");
+	return failed;
+}

@@ -1,0 +1,199 @@
+/* test_explain.c - `gpuplan explain`: every key explains itself within 80 columns, with a
+ * formula, the numbers and the result; unknown keys name the closest one; the verdicts
+ * come in the order of seed case 15. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "explain.h"
+#include "time_rows.h"
+
+static void train_scenario(struct scenario *s)
+{
+	scenario_init(s);
+	model_llama3(&s->model, false);
+	s->workload.seq_len = 8192;
+	s->workload.global_batch = 512;
+	s->workload.tokens = 1e12;
+	s->workload.recompute = RECOMPUTE_SELECTIVE;
+	s->workload.deadline_s = 30 * 86400;
+	gpu_h100_sxm(&s->hardware.gpu);
+	s->hardware.count = 64;
+	s->hardware.storage_bytes_per_s = 2e9;
+	s->parallel.zero = 1;
+}
+
+static void online_scenario(struct scenario *s)
+{
+	scenario_init(s);
+	model_llama3(&s->model, false);
+	s->workload.kind = WL_ONLINE;
+	s->workload.batch = 0;
+	s->workload.requests_per_day = 1e6;
+	s->workload.peak_factor = 3;
+	s->workload.slo.tpot_s = 0.05;
+	gpu_h100_sxm(&s->hardware.gpu);
+	s->hardware.count = 8;
+}
+
+static void check_all_keys(const struct scenario *s)
+{
+	struct plan p;
+	char buf[4096];
+	const char *const *keys = explain_keys();
+	int n = 0;
+
+	plan_compute(s, &p);
+	for (int i = 0; keys[i]; i++, n++) {
+		struct gp_error err;
+		const char *line;
+		assert_int_equal(explain_key(s, &p, keys[i], buf, sizeof(buf), &err), 0);
+		/* the headline names the key */
+		assert_true(strncmp(buf, keys[i], strlen(keys[i])) == 0);
+		/* every line fits a projector's 80 columns */
+		line = buf;
+		while (*line) {
+			const char *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+			if (len > 80)
+				printf("too wide (%zu): %.*s\n", len, (int)len, line);
+			assert_true(len <= 80);
+			line = nl ? nl + 1 : line + len;
+		}
+		/* applicable keys give the formula, the numbers and a source */
+		if (!strstr(buf, "not applicable") && !strstr(buf, "not modelled")) {
+			assert_non_null(strstr(buf, "source: "));
+			assert_non_null(strstr(buf, " = "));
+		}
+	}
+	assert_true(n >= 36);
+}
+
+static void test_every_key_training(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	train_scenario(&s);
+	check_all_keys(&s);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "where the time goes"));
+	assert_int_equal(explain_key(&s, &p, "memory.per_gpu.optimizer", buf, sizeof(buf), NULL),
+			 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "12 B per parameter"));
+	assert_int_equal(explain_key(&s, &p, "reliability.checkpoint_interval_s", buf,
+				     sizeof(buf), NULL),
+			 0);
+	assert_non_null(strstr(buf, "sqrt(2 x"));
+	assert_int_equal(explain_key(&s, &p, "capacity_plan.gpus_required", buf, sizeof(buf),
+				     NULL),
+			 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "rounded up"));
+}
+
+static void test_every_key_online(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	online_scenario(&s);
+	check_all_keys(&s);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "latency.tpot_s", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_int_equal(explain_key(&s, &p, "time.total_s", buf, sizeof(buf), NULL), 0);
+	assert_non_null(strstr(buf, "not applicable"));
+	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL),
+			 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "86400"));
+}
+
+static void test_unknown_key(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct gp_error err;
+	char buf[256];
+	(void)state;
+	train_scenario(&s);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.totl_s", buf, sizeof(buf), &err), -1);
+	assert_int_equal(err.code, GP_EUSAGE);
+	assert_string_equal(err.message, "unknown key 'time.totl_s' (did you mean 'time.total_s'?)");
+	assert_int_equal(explain_key(&s, &p, "zzzzzzzzzzzzzzzzzz", buf, sizeof(buf), &err), -1);
+	assert_null(strstr(err.message, "did you mean"));
+	/* a tiny buffer is truncated, never overrun */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, 16, NULL), 0);
+	assert_int_equal(buf[15], '\0');
+	assert_int_equal(buf[16], 'x');
+}
+
+/* seed 5: the explanation says which peak and efficiency the time rests on */
+static void test_seed5_names_peak(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	scenario_init(&s);
+	s.model.params = 175e9;
+	s.workload.tokens = 166.7e9;
+	s.workload.precision = DTYPE_FP32;
+	s.efficiency.mfu = 1;
+	gpu_a100_80gb(&s.hardware.gpu);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.total_s", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "19.5 TFLOP/s"));
+	assert_non_null(strstr(buf, "fp32"));
+	assert_non_null(strstr(buf, "datasheet ceiling"));
+	assert_non_null(strstr(buf, "284 y"));
+}
+
+/* seed 15: capacity first, then bandwidth and interconnect, then compute */
+static void test_seed15_verdict_order(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct explain_verdict v[EXPLAIN_VERDICTS];
+	(void)state;
+	train_scenario(&s);
+	plan_compute(&s, &p);
+	explain_verdicts(&p, v);
+	assert_string_equal(v[0].topic, "capacity");
+	assert_string_equal(v[1].topic, "bandwidth and interconnect");
+	assert_string_equal(v[2].topic, "compute");
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
+		printf("%-28s %s\n", v[i].topic, v[i].text);
+		assert_true(strlen(v[i].text) > 10);
+	}
+	/* a plan that does not load fails on capacity, whatever else */
+	s.hardware.gpu.memory_bytes = 1e9;
+	plan_compute(&s, &p);
+	explain_verdicts(&p, v);
+	assert_int_equal(v[0].state, VERDICT_FAIL);
+	assert_int_equal(p.binding, BN_CAPACITY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_key_training),
+		cmocka_unit_test(test_every_key_online),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_seed5_names_peak),
+		cmocka_unit_test(test_seed15_verdict_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
