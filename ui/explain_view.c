@@ -1,17 +1,12 @@
 /* explain_view.c - the explanation window: how the selected figure is derived (the
- * formula, the numbers, the source) from the core's explain module when it is built in;
- * otherwise the figure and, for an input, what the field means. */
+ * formula, the numbers, the source, from the core's explain module), or for an input what
+ * the field means. */
 #include "app.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("explain.h")
 #include "explain.h"
-#define HAVE_EXPLAIN 1
-#endif
-#endif
 
 void explain_open(struct app *a, const char *key)
 {
@@ -29,20 +24,17 @@ void explain_open(struct app *a, const char *key)
 			 f->doc);
 		return;
 	}
-#ifdef HAVE_EXPLAIN
 	{
 		struct gp_error err;
 		memset(&err, 0, sizeof(err));
 		if (explain_key(&a->scn, &a->plan, key, a->explain_text, sizeof(a->explain_text),
 				&err) == 0)
 			return;
+		/* a figure explain does not know: at least its value, and why */
+		pane_results_value(a, key, value, sizeof(value));
+		snprintf(a->explain_text, sizeof(a->explain_text), "%s = %s\n\n%s\n", key, value,
+			 err.message);
 	}
-#endif
-	pane_results_value(a, key, value, sizeof(value));
-	snprintf(a->explain_text, sizeof(a->explain_text),
-		 "%s = %s\n\n(the derivation of this figure is not available in this build;\n"
-		 "gpuplan explain FILE %s prints it when it is)\n",
-		 key, value, key);
 }
 
 /* Characters (not bytes) in the first n bytes of s. */

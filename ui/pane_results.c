@@ -11,12 +11,7 @@
 
 #include "bars.h"
 
-#if defined(__has_include)
-#if __has_include("explain.h")
 #include "explain.h"
-#define HAVE_VERDICTS 1
-#endif
-#endif
 
 enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
 
@@ -417,7 +412,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		draw_memory_bar(a, w, y++, x, inner);
 	if (y < height)
 		y += draw_memory_legend(a, w, y, x, inner);
-#ifdef HAVE_VERDICTS
 	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
 	 * bandwidth and interconnect, then compute; the first stands for the headroom */
 	{
@@ -445,21 +439,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 					   +1);
 		}
 	}
-#else
-	if (y < height) {
-		char line[160];
-		fmt_bytes(p->mem.headroom, v, sizeof(v));
-		if (p->mem.capacity > 0)
-			snprintf(line, sizeof(line), "%s (%.0f%%) %s", v,
-				 p->mem.headroom / p->mem.capacity * 100,
-				 p->mem.fits ? g->ok : g->bad);
-		else
-			snprintf(line, sizeof(line), "%s %s", v, p->mem.fits ? g->ok : g->bad);
-		draw_figure(a, w, y, "memory.headroom", "headroom", line, p->mem.headroom,
-			    bp->mem.headroom, +1);
-		y++;
-	}
-#endif
 
 	/* time, throughput, latency, cost, energy */
 	for (int i = 0; i < NFIGURES && y < height; i++) {
@@ -477,15 +456,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			    f->better);
 	}
 
-#ifndef HAVE_VERDICTS
-	if (y < height) {
-		draw_text(a, w, y, 2, width - 3, ROLE_HEADER, "bottlenecks");
-		if (p->nwarnings)
-			draw_textf(a, w, y, width - 13, 12, ROLE_WARN, "%2d warning%s",
-				   p->nwarnings, p->nwarnings == 1 ? " " : "s");
-		y++;
-	}
-#endif
 	for (int i = 0; i < BN_COUNT && y < height; i++)
 		draw_bottleneck(a, w, y++, bn_order[i]);
 
