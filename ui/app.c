@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "scenario_yaml.h"
 
 void app_status(struct app *a, bool error, const char *fmt, ...)
@@ -75,8 +74,7 @@ static void select_row(struct app *a, int p, int i, int dir)
 		}
 }
 
-/* Keeps the selected row of pane p inside its window, with the heading above it when the
- * selection is the first field. */
+/* Keeps the selected row of pane p inside its window. */
 static void scroll_to_selection(struct app *a, int p)
 {
 	int visible = a->lay.pane[p].h - 1, n;

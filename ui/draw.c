@@ -192,6 +192,10 @@ static const struct legend_item legend_normal[] = {
     {"F1", "Help"}, {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
     {"b", "Base"},  {"e", "Explain"}, {":", "Cmd"},	 {"q", "Quit"},	 {NULL, NULL},
 };
+static const struct legend_item legend_results[] = {
+    {"F1", "Help"}, {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
+    {"b", "Base"},  {":", "Cmd"},    {"q", "Quit"},	   {NULL, NULL},
+};
 static const struct legend_item legend_edit[] = {
     {"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"}, {NULL, NULL},
 };
@@ -238,6 +242,8 @@ static void draw_legend(struct app *a)
 		items = legend_view;
 		break;
 	case MODE_NORMAL:
+		if (a->focus == PANE_RESULTS)
+			items = legend_results;
 		break;
 	}
 	werase(w);
