@@ -271,6 +271,13 @@ wait_for 'EXIT=143' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
 	ok "SIGTERM restores the terminal" || bad "SIGTERM restores the terminal"
 rm -f "$TMP/.a.yaml.recover"
 
+# 13b. Ctrl-C (SIGINT from the terminal) restores it too
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+T send-keys C-c
+wait_for 'EXIT=130' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	ok "Ctrl-C restores the terminal" || bad "Ctrl-C restores the terminal"
+
 # 14. a crash restores the terminal and still dies of the signal
 run_ui "$TMP/a.yaml"
 wait_for 'Results'
