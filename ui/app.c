@@ -671,6 +671,71 @@ static void prompt_key(struct app *a, int key)
 	a->dirty |= DIRTY_DRAW;
 }
 
+void app_complete(struct app *a)
+{
+	const char *p = a->line.buf, *key;
+	const struct field *first = NULL;
+	size_t plen, common = 0;
+	int n = 0, shown = 0;
+	char text[LINE_EDIT_MAX];
+
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "set ", 4) != 0)
+		return;
+	key = p + 4;
+	while (*key == ' ')
+		key++;
+	if (strchr(key, '='))
+		return;
+	plen = strlen(key);
+	a->status[0] = '\0';
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		size_t c = 0;
+		if (strncmp(f->key, key, plen) != 0)
+			continue;
+		if (!first) {
+			first = f;
+			common = strlen(f->key);
+		}
+		while (c < common && f->key[c] == first->key[c])
+			c++;
+		common = c;
+		n++;
+		/* the candidates, after the text typed, as many as fit */
+		if (shown + strlen(f->key) + 2 < sizeof(a->status) / 2) {
+			shown += (int)snprintf(a->status + shown, sizeof(a->status) - (size_t)shown,
+					       "%s%s", shown ? "  " : "", f->key);
+		}
+	}
+	a->status_error = false;
+	if (n == 0) {
+		snprintf(a->status, sizeof(a->status), "no field starts with '%s'", key);
+		a->status_error = true;
+		return;
+	}
+	if (n == 1) {
+		snprintf(text, sizeof(text), "set %s=", first->key);
+		a->status[0] = '\0';
+	} else {
+		snprintf(text, sizeof(text), "set %.*s", (int)common, first->key);
+	}
+	line_edit_set(&a->line, text);
+}
+
+static void history_add(struct app *a, const char *cmd)
+{
+	int max = (int)(sizeof(a->history) / sizeof(a->history[0]));
+
+	if (!cmd[0] || (a->nhistory && strcmp(a->history[a->nhistory - 1], cmd) == 0))
+		return;
+	if (a->nhistory == max) {
+		memmove(a->history[0], a->history[1], sizeof(a->history[0]) * (size_t)(max - 1));
+		a->nhistory--;
+	}
+	snprintf(a->history[a->nhistory++], sizeof(a->history[0]), "%s", cmd);
+}
+
 static void command_key(struct app *a, int key)
 {
 	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
@@ -679,18 +744,33 @@ static void command_key(struct app *a, int key)
 		a->status[0] = '\0';
 		return;
 	}
+	if (key == '\t') {
+		app_complete(a);
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
+		/* the earlier commands, newest first */
+		int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);
+		if (pos >= 0 && pos <= a->nhistory) {
+			a->history_pos = pos;
+			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
+		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	a->status[0] = '\0';
 	switch (line_edit_key(&a->line, key)) {
 	case EDIT_ACCEPT: {
 		char cmd[LINE_EDIT_MAX];
 		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
 		a->mode = MODE_NORMAL;
-		a->status[0] = '\0';
+		history_add(a, cmd);
 		app_command(a, cmd);
 		break;
 	}
 	case EDIT_CANCEL:
 		a->mode = MODE_NORMAL;
-		a->status[0] = '\0';
 		break;
 	default:
 		break;
@@ -813,6 +893,7 @@ static void normal_key(struct app *a, int key)
 		break;
 	case ACT_COMMAND:
 		a->mode = MODE_COMMAND;
+		a->history_pos = a->nhistory;
 		line_edit_set(&a->line, "");
 		break;
 	case ACT_HELP:

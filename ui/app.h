@@ -98,6 +98,8 @@ struct app {
 	int top[PANE_COUNT];		       /* first row shown */
 	struct pane_rows rows[PANE_COUNT - 1]; /* the input panes' rows, rebuilt on change */
 	struct line_edit line;		       /* the field, command or prompt being typed */
+	char history[16][LINE_EDIT_MAX];       /* : commands run, oldest first */
+	int nhistory, history_pos;
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
@@ -148,6 +150,10 @@ bool app_unsaved(const struct app *a);
 /* Sets the status line; error draws it as an error. */
 void app_status(struct app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Tab on the : line: completes a field key after "set " (to "set KEY=" when one matches,
+ * else to the longest common prefix, listing the candidates on the status line). */
+void app_complete(struct app *a);
 
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
 void app_command(struct app *a, const char *cmd);

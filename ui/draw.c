@@ -278,6 +278,13 @@ static void draw_status(struct app *a)
 		int lw = text_width(lead);
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
 		draw_text(a, w, 0, lw, width - lw - 1, ROLE_NORMAL, a->line.buf);
+		if (a->mode == MODE_COMMAND && a->status[0]) {
+			/* Tab's candidates, after what is typed */
+			int x = lw + text_width(a->line.buf) + 3;
+			if (x < width - 4)
+				draw_text(a, w, 0, x, width - x,
+					  a->status_error ? ROLE_ERROR : ROLE_DIM, a->status);
+		}
 		a->cur_win = w;
 		a->cur_y = 0;
 		a->cur_x = lw + line_edit_cursor_col(&a->line);

@@ -21,7 +21,7 @@ static const char *const help_text[] = {
     "  :w [FILE]           save (asks for a name when there is none); F2 saves too",
     "  :e FILE             open another scenario (:e! drops unsaved edits)",
     "  :q  :q!  :wq        quit (asks when there are unsaved edits), quit anyway, save+quit",
-    "  :help               this screen",
+    "  :help               this screen;  Tab completes a key after :set, Up/Down recall",
     "Screen",
     "  Ctrl-L redraws;  q or F10 quits;  the title's mark says there are unsaved edits.",
     "  NO_COLOR=1 for no colour, --ascii (or a non-UTF-8 locale) for ASCII drawing.",

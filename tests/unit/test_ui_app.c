@@ -232,6 +232,41 @@ static void test_problems_beside_fields(void **state)
 	assert_null(app_field_problem(&app, tp));
 }
 
+static void test_completion_history(void **state)
+{
+	(void)state;
+	keys(":set workload.seq");
+	key('\t');
+	assert_string_equal(app.line.buf, "set workload.seq_len=");
+	keys("1024\r");
+	assert_int_equal(app.scn.workload.seq_len, 1024);
+	/* several candidates: the common prefix, and the candidates listed */
+	keys(":set hardware.p");
+	key('\t');
+	assert_string_equal(app.line.buf, "set hardware.p");
+	assert_non_null(strstr(app.status, "hardware.price_per_gpu_hour"));
+	assert_non_null(strstr(app.status, "hardware.power"));
+	key('r');
+	key('\t');
+	assert_string_equal(app.line.buf, "set hardware.price_per_gpu_hour=");
+	key(KEY_ESC);
+	keys(":set nosuch");
+	key('\t');
+	assert_true(app.status_error);
+	key(KEY_ESC);
+	/* Up recalls the commands run, newest first */
+	keys(":set hardware.count=4\r");
+	keys(":");
+	key(KEYF(KEY_UP));
+	assert_string_equal(app.line.buf, "set hardware.count=4");
+	key(KEYF(KEY_UP));
+	assert_string_equal(app.line.buf, "set workload.seq_len=1024");
+	key(KEYF(KEY_DOWN));
+	key(KEYF(KEY_DOWN));
+	assert_string_equal(app.line.buf, "");
+	key(KEY_ESC);
+}
+
 static void test_baseline(void **state)
 {
 	(void)state;
@@ -404,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup(test_kind_shows_fields_that_apply, setup),
 		cmocka_unit_test_setup(test_command_line, setup),
 		cmocka_unit_test_setup(test_problems_beside_fields, setup),
+		cmocka_unit_test_setup(test_completion_history, setup),
 		cmocka_unit_test_setup(test_baseline, setup),
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
