@@ -671,55 +671,86 @@ static void prompt_key(struct app *a, int key)
 	a->dirty |= DIRTY_DRAW;
 }
 
+/* The values Tab offers for f: its names, true/false, or the catalog's ids. */
+static int value_candidates(const struct app *a, const struct field *f, const char **out, int max)
+{
+	static const char *const bools[] = {"true", "false", NULL};
+	const char *const *names = f->type == FIELD_BOOL ? bools : f->names;
+	int n = 0;
+
+	if (f->type == FIELD_STR && strcmp(f->key, "model.preset") == 0) {
+		for (int i = 0; i < a->cat->nmodels && n < max; i++)
+			out[n++] = a->cat->models[i].id;
+	} else if (f->type == FIELD_STR && strcmp(f->key, "hardware.gpu") == 0) {
+		for (int i = 0; i < a->cat->ngpus && n < max; i++)
+			out[n++] = a->cat->gpus[i].id;
+	} else if (names && f->type != FIELD_TARGETS) {
+		for (int i = 0; names[i] && n < max; i++)
+			out[n++] = names[i];
+	}
+	return n;
+}
+
 void app_complete(struct app *a)
 {
-	const char *p = a->line.buf, *key;
-	const struct field *first = NULL;
-	size_t plen, common = 0;
-	int n = 0, shown = 0;
-	char text[LINE_EDIT_MAX];
+	const char *p = a->line.buf, *word, *eq, *cands[PICK_MAX + 8];
+	const char *first = NULL;
+	char key[128], text[LINE_EDIT_MAX];
+	size_t plen, common = 0, shown = 0;
+	int ncand = 0, n = 0;
 
 	while (*p == ' ')
 		p++;
 	if (strncmp(p, "set ", 4) != 0)
 		return;
-	key = p + 4;
-	while (*key == ' ')
-		key++;
-	if (strchr(key, '='))
-		return;
-	plen = strlen(key);
+	word = p + 4;
+	while (*word == ' ')
+		word++;
+	eq = strchr(word, '=');
+	if (eq) {
+		/* a value: the field's choices */
+		const struct field *f;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - word), word);
+		f = scenario_field_find(key);
+		if (!f)
+			return;
+		ncand = value_candidates(a, f, cands, (int)(sizeof(cands) / sizeof(cands[0])));
+		word = eq + 1;
+	} else {
+		for (const struct field *f = scenario_fields; f->key; f++)
+			cands[ncand++] = f->key;
+	}
+	plen = strlen(word);
 	a->status[0] = '\0';
-	for (const struct field *f = scenario_fields; f->key; f++) {
+	a->status_error = false;
+	for (int i = 0; i < ncand; i++) {
 		size_t c = 0;
-		if (strncmp(f->key, key, plen) != 0)
+		if (strncmp(cands[i], word, plen) != 0)
 			continue;
 		if (!first) {
-			first = f;
-			common = strlen(f->key);
+			first = cands[i];
+			common = strlen(first);
 		}
-		while (c < common && f->key[c] == first->key[c])
+		while (c < common && cands[i][c] == first[c])
 			c++;
 		common = c;
 		n++;
 		/* the candidates, after the text typed, as many as fit */
-		if (shown + strlen(f->key) + 2 < sizeof(a->status) / 2) {
-			shown += (int)snprintf(a->status + shown, sizeof(a->status) - (size_t)shown,
-					       "%s%s", shown ? "  " : "", f->key);
-		}
+		if (shown + strlen(cands[i]) + 2 < sizeof(a->status) / 2)
+			shown += (size_t)snprintf(a->status + shown, sizeof(a->status) - shown,
+						  "%s%s", shown ? "  " : "", cands[i]);
 	}
-	a->status_error = false;
 	if (n == 0) {
-		snprintf(a->status, sizeof(a->status), "no field starts with '%s'", key);
+		snprintf(a->status, sizeof(a->status), "nothing starts with '%s'", word);
 		a->status_error = true;
 		return;
 	}
-	if (n == 1) {
-		snprintf(text, sizeof(text), "set %s=", first->key);
+	if (n == 1)
 		a->status[0] = '\0';
-	} else {
-		snprintf(text, sizeof(text), "set %.*s", (int)common, first->key);
-	}
+	if (eq)
+		snprintf(text, sizeof(text), "set %s=%.*s", key, (int)common, first);
+	else
+		snprintf(text, sizeof(text), "set %.*s%s", (int)common, first, n == 1 ? "=" : "");
 	line_edit_set(&a->line, text);
 }
 

@@ -163,6 +163,13 @@ wait_for '^ seq len +8192' && ok "u undoes" || bad "u undoes"
 T send-keys C-r
 wait_for '^ seq len +2048' && ok "Ctrl-R redoes" || bad "Ctrl-R redoes"
 
+# 5b. Tab completes a key on the : line
+T send-keys : "set workload.seq_l" Tab
+wait_for ':set workload.seq_len=' || bad "Tab completes a key"
+T send-keys 1024 Enter
+wait_for '^ seq len +1024' && ok "Tab completes a key on the : line" ||
+	bad "Tab completes a key on the : line"
+
 # 6. baseline: pin, change, see marks
 T send-keys b
 wait_for 'baseline pinned' || bad "b pins a baseline"

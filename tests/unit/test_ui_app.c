@@ -253,6 +253,19 @@ static void test_completion_history(void **state)
 	keys(":set nosuch");
 	key('\t');
 	assert_true(app.status_error);
+	assert_string_equal(app.line.buf, "set nosuch");
+	key(KEY_ESC);
+	/* values: a field's choices, catalog ids */
+	keys(":set workload.kind=on");
+	key('\t');
+	assert_string_equal(app.line.buf, "set workload.kind=online");
+	key(KEY_ESC);
+	keys(":set model.preset=llama-3.1-");
+	key('\t');
+	assert_non_null(strstr(app.status, "llama-3.1-70b"));
+	keys("7");
+	key('\t');
+	assert_string_equal(app.line.buf, "set model.preset=llama-3.1-70b");
 	key(KEY_ESC);
 	/* Up recalls the commands run, newest first */
 	keys(":set hardware.count=4\r");
