@@ -203,6 +203,7 @@ void pane_results_items(struct app *a);
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);
+const char *help_line(int i); /* NULL past the end */
 void picker_open(struct app *a, enum picker_kind kind);
 void picker_filter(struct app *a);
 void picker_draw(struct app *a, WINDOW *w);

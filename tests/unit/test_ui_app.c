@@ -425,6 +425,16 @@ static void test_recovery(void **state)
 	rmdir(dir);
 }
 
+static void test_help_fits(void **state)
+{
+	(void)state;
+	/* the help window's inside at 80x24 is 76 columns */
+	assert_true(help_lines() > 10);
+	for (int i = 0; i < help_lines(); i++)
+		assert_true(text_width(help_line(i)) <= 76);
+	assert_null(help_line(help_lines()));
+}
+
 static void test_explain(void **state)
 {
 	(void)state;
@@ -459,6 +469,7 @@ int main(void)
 		cmocka_unit_test_setup(test_recover_path, setup),
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
+		cmocka_unit_test_setup(test_help_fits, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
