@@ -425,6 +425,50 @@ static void test_recovery(void **state)
 	rmdir(dir);
 }
 
+/* Random keys (a fixed seed) never leave the state inconsistent. ':' and the save keys are
+ * left out so that nothing is written. */
+static void test_random_keys(void **state)
+{
+	static const int pool[] = {
+	    '\t',	    KEYF(KEY_BTAB), KEYF(KEY_UP),    KEYF(KEY_DOWN),  'j',   'k',
+	    KEYF(KEY_NPAGE), KEYF(KEY_PPAGE), 'g',		     'G',	      '\r',  '+',
+	    '-',	    KEYF(KEY_LEFT), KEYF(KEY_RIGHT), 'u',	      KEY_CTRL('r'), 'b',
+	    'e',	    '?',	    KEY_ESC,	     KEY_CTRL('u'), '1',   '2',
+	    '3',	    '4',	    '0',	     '7',	      'x',   'B',
+	    '.',	    KEYF(KEY_BACKSPACE), 'n',	     'y',	      KEYF(KEY_F(1)), 'a',
+	};
+	unsigned seed = 12345;
+	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0;
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		unsigned long before = app.computes;
+		int k;
+		seed = seed * 1103515245u + 12345u;
+		k = pool[(seed >> 16) % (sizeof(pool) / sizeof(pool[0]))];
+		key(k);
+		assert_true(app.focus >= 0 && app.focus < PANE_COUNT);
+		assert_true(app.mode >= MODE_NORMAL && app.mode <= MODE_EXPLAIN);
+		assert_true(app.mode != MODE_COMMAND);
+		for (int p = 0; p < PANE_RESULTS; p++) {
+			assert_true(app.sel[p] >= 0 && app.sel[p] < app.rows[p].n);
+			assert_int_equal(app.rows[p].r[app.sel[p]].kind, ROW_FIELD);
+			assert_true(app.top[p] >= 0 && app.top[p] <= app.sel[p]);
+		}
+		assert_true(app.sel[PANE_RESULTS] >= 0 &&
+			    app.sel[PANE_RESULTS] < app.nresult_items);
+		assert_false(app.dirty & DIRTY_CALC);
+		modes[app.mode]++;
+		changes += app.computes != before;
+		if (app.quit)
+			setup(NULL);
+	}
+	/* the walk went through the editor, the picker, help and explanations */
+	for (int m = MODE_NORMAL; m <= MODE_EXPLAIN; m++)
+		if (m != MODE_COMMAND && m != MODE_PROMPT)
+			assert_true(modes[m] > 0);
+	assert_true(changes > 1000);
+}
+
 static void test_help_fits(void **state)
 {
 	(void)state;
@@ -470,6 +514,7 @@ int main(void)
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
 		cmocka_unit_test_setup(test_help_fits, setup),
+		cmocka_unit_test_setup(test_random_keys, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
