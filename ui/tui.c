@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -55,6 +56,13 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static void handle(int r, wint_t ch)
 {
 	int key = r == KEY_CODE_YES ? KEYF((int)ch) : (int)ch;
@@ -74,7 +82,8 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 {
 	SCREEN *scr;
 	FILE *in = stdin;
-	int r, status = 0;
+	int r, status = 0, fast_errors = 0;
+	double t0;
 	wint_t ch;
 
 	/* Only the character set comes from the environment: numbers keep their dot. */
@@ -118,9 +127,18 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 		app_compute(&app);
 		if (app.dirty & DIRTY_DRAW)
 			app_draw(&app);
+		t0 = monotonic_s();
 		r = wget_wch(stdscr, &ch);
-		if (r == ERR)
+		if (r == ERR) {
+			/* A read that fails at once, again and again, is a terminal that has
+			 * gone away without a SIGHUP: treat it as one rather than spin. */
+			if (monotonic_s() - t0 < 0.01 && ++fast_errors > 100)
+				got_signal = SIGHUP;
+			else if (monotonic_s() - t0 >= 0.01)
+				fast_errors = 0;
 			continue;
+		}
+		fast_errors = 0;
 		handle(r, ch);
 		/* Drain what is already typed before computing: a held key costs one
 		 * recompute and one screen update. */
