@@ -464,7 +464,6 @@ bool app_offer_recovery(struct app *a)
 	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
 	if (stat(a->recover_path, &st) != 0)
 		return false;
-	a->pending_recover = true;
 	a->mode = MODE_PROMPT;
 	a->prompt = PROMPT_RECOVER;
 	app_status(a, false, "restore them? (y/n)  unsaved edits from a lost session: %s",

@@ -1,9 +1,11 @@
 /* app.h - the terminal UI's state and the functions that act on it.
  *
  * The live loop (STYLE.md): a key is mapped to an action (keys.c); the handler changes the
- * state and sets dirty bits; app_update() recomputes the plan when DIRTY_CALC is set and
- * redraws when DIRTY_DRAW is set: each pane draws from read-only state into its window,
- * wnoutrefresh, then one doupdate. tui.c owns the one struct app and the signal flags.
+ * state and sets dirty bits; app_compute() recomputes the plan when DIRTY_CALC is set and
+ * app_draw() redraws when DIRTY_DRAW is set: each pane draws from read-only state into its
+ * window, wnoutrefresh, then one doupdate. tui.c owns the one struct app and the signal
+ * flags; nothing here but drawing touches curses, so the state is tested without a
+ * terminal.
  */
 #ifndef GPUPLAN_UI_APP_H
 #define GPUPLAN_UI_APP_H
@@ -116,7 +118,6 @@ struct app {
 	int exit_status;
 	char recover_path[1024];
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
-	bool pending_recover;	/* a recovery file was found at start */
 
 	/* the screen */
 	bool screen; /* curses is up */
