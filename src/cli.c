@@ -20,6 +20,7 @@
 #include "catalog.h"
 #include "diff.h"
 #include "error.h"
+#include "explain.h"
 #include "file.h"
 #include "hf_config.h"
 #include "model.h"
@@ -31,12 +32,6 @@
 #include "search.h"
 #include "units.h"
 
-#if defined(__has_include)
-#if __has_include("explain.h")
-#include "explain.h"
-#define CLI_HAVE_EXPLAIN 1
-#endif
-#endif
 
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "unknown"
@@ -296,7 +291,6 @@ out:
 
 static int cmd_explain(struct cli *c)
 {
-#ifdef CLI_HAVE_EXPLAIN
 	struct scenario *s = malloc(sizeof(*s));
 	struct scenario_source *src = malloc(sizeof(*src));
 	struct plan *p = malloc(sizeof(*p));
@@ -335,11 +329,6 @@ out:
 	free(p);
 	free(buf);
 	return rc;
-#else
-	(void)c;
-	fprintf(stderr, "gpuplan explain: not available in this build (src/explain.h missing)\n");
-	return EXIT_IO;
-#endif
 }
 
 static int cmd_diff(struct cli *c)

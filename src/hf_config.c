@@ -618,6 +618,29 @@ static int find_family(struct hf *c, enum family *fam)
 	    "missing 'model_type' (and no known name in 'architectures'; known: " KNOWN_TYPES ")");
 }
 
+/* Whether the model trains with dropout, which keeps a 1-byte mask per dropped element
+ * (Korthikanti et al. 2023, Section 4): any of the families' dropout probabilities above 0
+ * (GPT-2 resid/attn/embd_pdrop 0.1, OPT dropout 0.1; Llama, Mistral, Qwen attention_dropout
+ * 0.0). */
+static bool uses_dropout(const struct hf *c)
+{
+	static const char *const keys[] = {
+		"resid_pdrop",	  "attn_pdrop",	    "embd_pdrop",	   "dropout",
+		"attention_dropout", "hidden_dropout", "hidden_dropout_prob", "activation_dropout",
+		NULL,
+	};
+	bool given = false;
+
+	for (int i = 0; keys[i]; i++) {
+		const cJSON *it = item(c, keys[i]);
+		if (cJSON_IsNumber(it) && it->valuedouble > 0)
+			return true;
+		given |= cJSON_IsNumber(it);
+	}
+	/* transformers' GPT2Config defaults resid/embd/attn_pdrop to 0.1 when absent */
+	return !given && strcmp(c->type, "gpt2") == 0;
+}
+
 int hf_config_parse(const char *text, size_t len, const char *file, struct model *out,
 		    struct gp_error *err)
 {
@@ -665,6 +688,7 @@ int hf_config_parse(const char *text, size_t len, const char *file, struct model
 	m.norm = NORM_RMSNORM;
 	if (find_family(&c, &fam) || read_family(&c, fam, &m))
 		goto out;
+	m.dropout = uses_dropout(&c);
 	*out = m;
 	rc = 0;
 out:

@@ -56,6 +56,10 @@ struct model {
 	bool embedding_norm;  /* a norm right after the embedding (BLOOM) */
 	bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon) */
 	int sliding_window;   /* tokens one layer attends to; 0 = all */
+	/* Dropout during training (GPT-2/GPT-3/OPT style: attention, residual and embedding
+	 * dropout with 1-byte masks kept for backward, Korthikanti et al. 2023 Section 4).
+	 * false for modern Llama-style models, which train without dropout. */
+	bool dropout;
 	int embed_dim;        /* token embedding width when it differs from hidden, with a
 			       * project_in/project_out pair (OPT-350m word_embed_proj_dim);
 			       * 0 = hidden */

@@ -860,18 +860,9 @@ static void time_infer(struct tctx *c)
 	if (deployed < 1)
 		deployed = 1;
 
-	maxb = p->max_batch;
-	if (!(maxb >= 1)) {
-		double room = p->mem.capacity - (p->mem.total - p->mem.kv_cache);
-		double per_seq = p->mem.kv_bytes_per_token * (P + O);
-		maxb = per_seq > 0 ? floor(room / per_seq) : 1;
-		if (maxb < 1) {
-			maxb = 1;
-			plan_warn(p, PW_KV_NO_ROOM, room, per_seq);
-		}
-		if (isnan(p->max_batch) || p->max_batch < 1)
-			p->max_batch = maxb;
-	}
+	/* the memory part always solves max_batch for inference; 0 means not even one
+	 * sequence fits (it warned): time one sequence anyway, and report the 0 */
+	maxb = p->max_batch >= 1 ? p->max_batch : 1;
 	B = w->batch > 0 ? w->batch : maxb;
 
 	/* every matmul weight except the input embedding (a lookup) is read per step */

@@ -7,15 +7,9 @@
 #include <string.h>
 
 #include "dtype.h"
-
-/* The judged verdicts come from explain.c (helper "time") when it is built in, so the text
- * report and the terminal UI's results pane say the same thing in the same order. */
-#if defined(__has_include)
-#if __has_include("explain.h")
+/* The judged verdicts come from explain.c, so the text report and the terminal UI's
+ * results pane say the same thing in the same order. */
 #include "explain.h"
-#define REPORT_HAVE_VERDICTS 1
-#endif
-#endif
 
 void report_buf_printf(struct report_buf *b, const char *fmt, ...)
 {
@@ -474,23 +468,9 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	}
 }
 
-#ifndef REPORT_HAVE_VERDICTS
-static void verdict_share(struct report_buf *b, const struct plan *p, const char *num,
-			  enum bottleneck bn, const char *label, const char *what)
-{
-	char t[32];
-
-	/* right-aligned, so 0.0121% and 250% share a column */
-	report_buf_printf(b, "  %-3s%-15s %8s  %s%s\n", num, label,
-			  human(UNIT_RATIO, p->shares[bn], t, sizeof(t)), what,
-			  p->binding == bn ? "  <- BINDING" : "");
-}
-
-#endif
 
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-#ifdef REPORT_HAVE_VERDICTS
 	struct explain_verdict v[EXPLAIN_VERDICTS];
 
 	(void)s;
@@ -512,31 +492,6 @@ static void text_verdicts(struct report_buf *b, const struct scenario *s, const 
 		report_buf_release(&line);
 	}
 	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
-#else
-	char t1[32], t2[32], t3[32];
-	/* the time shares are fractions of the training step or of a decode step (plan_time.c) */
-	const char *when = is_training(s) ? "of the step time" : "of each token's time";
-
-	report_buf_printf(b,
-			  "\nVERDICTS (capacity, then bandwidth and interconnect, then compute)\n");
-	human(UNIT_BYTES, p->mem.total, t1, sizeof(t1));
-	human(UNIT_BYTES, p->mem.capacity, t2, sizeof(t2));
-	report_buf_printf(b, "  1. capacity        %s: %s of %s per GPU%s\n",
-			  p->mem.fits ? "loads" : "DOES NOT LOAD", t1, t2,
-			  p->binding == BN_CAPACITY ? "   <- BINDING" : "");
-	verdict_share(b, p, "2.", BN_HBM, "HBM bandwidth", when);
-	verdict_share(b, p, "", BN_INTERCONNECT, "interconnect", when);
-	if (p->shares[BN_DATA_IO] > 0 || p->binding == BN_DATA_IO)
-		verdict_share(b, p, "", BN_DATA_IO, "data I/O",
-			      "of the compute time, to load data");
-	verdict_share(b, p, "3.", BN_COMPUTE, "compute", when);
-	if (!isnan(p->mfu))
-		report_buf_printf(b, "     MFU %s of %s %s peak\n",
-				  human(UNIT_RATIO, p->mfu, t3, sizeof(t3)),
-				  human(UNIT_FLOPS, p->peak_flops, t1, sizeof(t1)),
-				  dtype_name(s->workload.precision));
-	report_buf_printf(b, "  binding bottleneck: %s\n", bottleneck_name(p->binding));
-#endif
 }
 
 static void text_warnings(struct report_buf *b, const struct plan *p)

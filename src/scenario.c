@@ -99,6 +99,8 @@ const struct field scenario_fields[] = {
 		  "embedding width when projected to hidden (OPT-350m; 0 = hidden)"),
 	BOOL_FIELD("model.no_final_norm", model.no_final_norm, 0,
 		   "no norm after the last layer (OPT-350m)"),
+	BOOL_FIELD("model.dropout", model.dropout, 0,
+		   "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)"),
 
 	ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 		   "train | finetune | online | offline"),

@@ -129,13 +129,33 @@ struct space {
 	bool cross_node_tp;
 };
 
+/* Micro-batch sizes: the divisors of the sequences each replica takes per step (so the
+ * global batch splits evenly), up to 256; without a global batch, powers of two to 64. */
+static int micro_batches(int gb, int dp, int *out, int max)
+{
+	int k = 0;
+	if (gb <= 0) {
+		for (int mb = 1; mb <= 64 && k < max; mb *= 2)
+			out[k++] = mb;
+		return k;
+	}
+	if (gb % dp)
+		return 0;
+	for (int mb = 1; mb <= 256 && mb <= gb / dp && k < max; mb++)
+		if ((gb / dp) % mb == 0)
+			out[k++] = mb;
+	return k;
+}
+
 static void search_training(struct ranking *r, struct scenario *s, const struct space *sp,
 			    struct plan *p)
 {
-	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV];
+	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV], mbs[MAX_DIV];
 	int heads, layers, count = s->hardware.count, node = s->hardware.gpu.gpus_per_node;
 	int ntp, npp, nep = 1, gb = s->workload.global_batch;
-	static const int vstages[] = {1, 2, 4};
+	/* interleaved chunks per stage; stages may hold uneven layer counts (Megatron-LM's
+	 * --decoder-first/last-pipeline-num-layers; Llama 3 405B: 126 layers on 16 stages) */
+	static const int vstages[] = {1, 2, 3, 4, 6, 8};
 	static const enum recompute rcs[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 	const struct model *m;
 
@@ -166,13 +186,15 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 				if (span > count || count % span)
 					continue;
 				int dp = (int)(count / span);
+				/* data replicas are dp x ep (experts shard inside them) */
+				int nmb = micro_batches(gb, dp * ep, mbs, MAX_DIV);
 				s->parallel.tp = tp;
 				s->parallel.pp = pp;
 				s->parallel.ep = ep;
 				s->parallel.dp = dp;
-				for (int v = 0; v < (sp->full ? 3 : 1); v++) {
+				for (int v = 0; v < (sp->full ? 6 : 1); v++) {
 					int vs = vstages[v];
-					if (vs > 1 && (pp < 2 || layers % (pp * vs)))
+					if (vs > 1 && (pp < 2 || pp * vs > layers))
 						continue;
 					s->parallel.virtual_stages = vs;
 					for (int z = 0; z <= 3; z++) {
@@ -193,14 +215,11 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 									if (!sp->full && k == 0)
 										continue;
 									s->workload.recompute = rcs[k];
+									r->stats->layouts += nmb;
 									/* a larger micro-batch never needs less
 									 * memory: stop at the first that fails */
-									for (int mb = 1; mb <= 256; mb *= 2) {
-										if (gb && gb % ((long)mb * dp))
-											break;
-										if (!gb && mb > 64)
-											break;
-										s->workload.micro_batch = mb;
+									for (int i = 0; i < nmb; i++) {
+										s->workload.micro_batch = mbs[i];
 										if (!evaluate(r, s, p))
 											break;
 									}
@@ -248,6 +267,7 @@ static void search_inference(struct ranking *r, struct scenario *s, const struct
 					if (k && (kopts[k] == kv0 || !sp->full))
 						continue;
 					s->workload.kv_cache = kopts[k];
+					r->stats->layouts++;
 					evaluate(r, s, p);
 				}
 			}

@@ -41,6 +41,7 @@ struct search_result {
 };
 
 struct search_stats {
+	long layouts;         /* layouts in the space, including those pruned unseen */
 	long evaluated;       /* layouts whose memory was computed */
 	long fitting;         /* of those, layouts that fit */
 	long timed;           /* layouts whose time was computed */

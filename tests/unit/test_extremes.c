@@ -10,25 +10,8 @@
 #include <string.h>
 
 #include "plan.h"
+#include "time_rows.h"
 
-static void gpu(struct scenario *s)
-{
-	struct gpu *g = &s->hardware.gpu;
-	snprintf(g->id, sizeof(g->id), "h100-sxm-80gb");
-	g->memory_bytes = 80e9;
-	g->hbm_bytes_per_s = 3.35e12;
-	g->peak_flops[DTYPE_FP32] = 67e12;
-	g->peak_flops[DTYPE_BF16] = 989.4e12;
-	g->peak_flops[DTYPE_FP16] = 989.4e12;
-	g->peak_flops[DTYPE_FP8] = 1978.9e12;
-	g->link_bytes_per_s = 900e9;
-	g->link_domain = 8;
-	g->pcie_bytes_per_s = 64e9;
-	g->power_w = 700;
-	g->price_per_hour = 2.69;
-	g->gpus_per_node = 8;
-	g->network_bytes_per_s = 50e9;
-}
 
 /* Every figure is finite, or NAN where it does not apply; never an infinity. */
 static void assert_sane(const struct plan *p)
@@ -56,7 +39,7 @@ static void test_train_extremes(void **state)
 	struct plan p;
 	(void)state;
 	scenario_init(&s);
-	gpu(&s);
+	gpu_h100_sxm(&s.hardware.gpu);
 	s.model.params = 405e9; /* by size only: shape assumed */
 	s.workload.tokens = 1e18;
 	s.hardware.count = 1000000;
@@ -77,7 +60,7 @@ static void test_inference_extremes(void **state)
 	struct plan p;
 	(void)state;
 	scenario_init(&s);
-	gpu(&s);
+	gpu_h100_sxm(&s.hardware.gpu);
 	s.model.layers = 126; /* Llama-3.1-405B */
 	s.model.hidden = 16384;
 	s.model.heads = 128;
@@ -108,7 +91,7 @@ static void test_tiny_extremes(void **state)
 	struct plan p;
 	(void)state;
 	scenario_init(&s);
-	gpu(&s);
+	gpu_h100_sxm(&s.hardware.gpu);
 	s.model.layers = 1;
 	s.model.hidden = 1;
 	s.model.heads = 1;

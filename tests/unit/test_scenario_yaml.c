@@ -694,6 +694,7 @@ static const char *const every_field[][2] = {
 	{"model.sliding_window", "4096"},
 	{"model.embed_dim", "48"},
 	{"model.no_final_norm", "true"},
+	{"model.dropout", "true"},
 	{"workload.kind", "finetune"},
 	{"workload.precision", "fp8"},
 	{"workload.seq_len", "8192"},

@@ -10,28 +10,8 @@
 #include <string.h>
 
 #include "search.h"
+#include "time_rows.h"
 
-/* H100 SXM figures from catalog/gpus.yaml (NVIDIA H100 datasheet, dense). */
-static void h100(struct gpu *g)
-{
-	memset(g, 0, sizeof(*g));
-	snprintf(g->id, sizeof(g->id), "h100-sxm-80gb");
-	g->memory_bytes = 80e9;
-	g->hbm_bytes_per_s = 3.35e12;
-	g->peak_flops[DTYPE_FP32] = 67e12;
-	g->peak_flops[DTYPE_TF32] = 494.7e12;
-	g->peak_flops[DTYPE_BF16] = 989.4e12;
-	g->peak_flops[DTYPE_FP16] = 989.4e12;
-	g->peak_flops[DTYPE_FP8] = 1978.9e12;
-	g->peak_flops[DTYPE_INT8] = 1978.9e12;
-	g->link_bytes_per_s = 900e9;
-	g->link_domain = 8;
-	g->pcie_bytes_per_s = 64e9;
-	g->power_w = 700;
-	g->price_per_hour = 2.69;
-	g->gpus_per_node = 8;
-	g->network_bytes_per_s = 50e9;
-}
 
 /* Llama-2-70B (Llama-2-70b-hf config.json). */
 static void llama2_70b(struct scenario *s)
@@ -44,7 +24,7 @@ static void llama2_70b(struct scenario *s)
 	s->model.ffn = 28672;
 	s->model.vocab = 32000;
 	s->model.max_context = 4096;
-	h100(&s->hardware.gpu);
+	gpu_h100_sxm(&s->hardware.gpu);
 	s->workload.seq_len = 4096;
 	s->workload.global_batch = 1024;
 	s->workload.tokens = 2e12;
@@ -124,15 +104,17 @@ static void test_large_space(void **state)
 	s.model.ffn = 53248;
 	s.model.vocab = 128256;
 	s.model.max_context = 131072;
-	h100(&s.hardware.gpu);
+	gpu_h100_sxm(&s.hardware.gpu);
 	s.hardware.count = 1024;
 	s.workload.seq_len = 8192;
 	s.workload.global_batch = 2048;
 	s.workload.tokens = 15e12;
 	int n = search_run(&s, &opt, res, &st);
-	assert_true(st.evaluated >= 10000);
+	assert_true(st.layouts >= 10000);
+	assert_true(st.evaluated <= st.layouts && st.evaluated > 0);
 	assert_true(n == 3);
-	assert_true(res[0].parallel.tp * res[0].parallel.pp >= 8); /* 405B needs model parallelism */
+	/* 405B's 6.5 TB of model states need sharding: ZeRO-3, or tp x pp of at least 8 */
+	assert_true(res[0].parallel.zero == 3 || res[0].parallel.tp * res[0].parallel.pp >= 8);
 }
 
 static void test_solve(void **state)
