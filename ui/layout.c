@@ -5,8 +5,10 @@
 /* Rows each input pane gets at the minimum size, header line included: 6 + 9 + 6 = 21, the
  * body of an 80x24 screen. */
 enum { MODEL_MIN_H = 6, WORKLOAD_MIN_H = 9, HARDWARE_MIN_H = 6 };
-/* The input column is wide enough for a label and a value; past that, room goes to Results. */
-enum { LEFT_MIN_W = 40, LEFT_MAX_W = 64 };
+/* The input column is wide enough for a label and a value; past 80 columns it takes a
+ * quarter of the extra room, up to LEFT_MAX_W, and the rest goes to Results, whose lines are
+ * longer. */
+enum { LEFT_MIN_W = 40, LEFT_MAX_W = 56 };
 
 static struct rect rect_make(int y, int x, int h, int w)
 {
@@ -26,9 +28,7 @@ void layout_compute(int rows, int cols, struct layout *l)
 		return;
 	}
 	body_h = rows - 3;
-	left_w = cols / 2;
-	if (left_w < LEFT_MIN_W)
-		left_w = LEFT_MIN_W;
+	left_w = LEFT_MIN_W + (cols - LAYOUT_MIN_COLS) / 4;
 	if (left_w > LEFT_MAX_W)
 		left_w = LEFT_MAX_W;
 

@@ -82,7 +82,8 @@ static void test_larger(void **state)
 	assert_true(big.pane[PANE_WORKLOAD].h > small.pane[PANE_WORKLOAD].h);
 	assert_true(big.pane[PANE_MODEL].h >= small.pane[PANE_MODEL].h);
 	assert_true(big.pane[PANE_RESULTS].w > small.pane[PANE_RESULTS].w);
-	assert_true(big.pane[PANE_MODEL].w <= 64);
+	assert_true(big.pane[PANE_MODEL].w <= 56);
+	assert_true(big.pane[PANE_RESULTS].w > big.pane[PANE_MODEL].w);
 }
 
 static void test_too_small(void **state)
