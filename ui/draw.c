@@ -6,31 +6,58 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "cli.h"
 
+/* The columns of the character at s, and its length in bytes in *len: wcwidth of the
+ * decoded code point (wide East Asian characters take two), 1 for what does not decode. */
+static int char_cols(const char *s, int *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
+	int n, w;
+
+	if (u[0] < 0x80) {
+		*len = 1;
+		return 1;
+	}
+	n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
+	cp = n == 4 ? u[0] & 0x07 : n == 3 ? u[0] & 0x0f : u[0] & 0x1f;
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*len = i;
+			return 1;
+		}
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	*len = n;
+	w = n > 1 ? wcwidth((wchar_t)cp) : 1;
+	return w < 0 ? 1 : w;
+}
+
 int text_width(const char *s)
 {
-	int n = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
+	int cols = 0, len;
+
+	while (*s) {
+		cols += char_cols(s, &len);
+		s += len;
+	}
+	return cols;
 }
 
 /* Bytes of s that fill at most width columns. */
 static int bytes_for_width(const char *s, int width)
 {
-	int cols = 0, i = 0;
+	int cols = 0, i = 0, len;
 
 	while (s[i]) {
-		int j = i + 1;
-		while (s[j] && ((unsigned char)s[j] & 0xc0) == 0x80)
-			j++;
-		if (cols + 1 > width)
+		int c = char_cols(s + i, &len);
+		if (cols + c > width)
 			break;
-		cols++;
-		i = j;
+		cols += c;
+		i += len;
 	}
 	return i;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <locale.h>
 
 #include "app.h"
 
@@ -469,6 +470,17 @@ static void test_random_keys(void **state)
 	assert_true(changes > 1000);
 }
 
+static void test_text_width(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width("memory/gpu"), 10);
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		skip();
+	assert_int_equal(text_width("\u2588x\u25b2"), 3);	   /* bars and marks: one each */
+	assert_int_equal(text_width("\u65e5\u672c 7B"), 7); /* CJK: two columns each */
+	setlocale(LC_CTYPE, "C");
+}
+
 static void test_help_fits(void **state)
 {
 	(void)state;
@@ -514,6 +526,7 @@ int main(void)
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
 		cmocka_unit_test_setup(test_help_fits, setup),
+		cmocka_unit_test_setup(test_text_width, setup),
 		cmocka_unit_test_setup(test_random_keys, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
