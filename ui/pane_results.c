@@ -138,7 +138,15 @@ void pane_results_items(struct app *a)
 {
 	int n = 0;
 
+	const struct plan_memory *m = &a->plan.mem;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+
 	a->result_keys[n++] = "memory.per_gpu.total";
+	/* the parts the legend shows, in its order */
+	for (int i = 0; i < MEM_PARTS; i++)
+		if (parts[i] > 0)
+			a->result_keys[n++] = mem_keys[i];
 	a->result_keys[n++] = "memory.headroom";
 	for (int i = 0; i < NFIGURES && n < RESULT_MAX_ITEMS; i++)
 		if (fig_applies(a, &figures[i]))
@@ -238,7 +246,21 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 	wattrset(w, A_NORMAL);
 }
 
-/* The legend flows over as many lines as it needs (at most two); returns lines used. */
+/* "16.1G", "54.5M": sizes short enough for six legend items in two lines of 38 columns. */
+static void fmt_bytes_short(double v, char *buf, size_t size)
+{
+	char full[32], *o = buf;
+	size_t n = 0;
+
+	fmt_bytes(v, full, sizeof(full));
+	for (const char *p = full; *p && n + 1 < size; p++)
+		if (*p != ' ' && !(*p == 'B' && p[1] == '\0' && p != full && p[-1] != ' '))
+			o[n++] = *p;
+	o[n] = '\0';
+}
+
+/* The legend flows over as many lines as it needs (at most two), each part's glyph then its
+ * name and size; the selected part is drawn selected. Returns the lines used. */
 static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
 {
 	const struct plan_memory *m = &a->plan.mem;
@@ -251,10 +273,10 @@ static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
 		int iw;
 		if (!(parts[i] > 0))
 			continue;
-		fmt_bytes(parts[i], v, sizeof(v));
+		fmt_bytes_short(parts[i], v, sizeof(v));
 		snprintf(item, sizeof(item), "%s %s", mem_names[i], v);
-		iw = 1 + text_width(item) + 2;
-		if (cx + iw > x + width + 2 && cx > x) {
+		iw = 1 + text_width(item) + 1;
+		if (cx + iw - 1 > x + width && cx > x) {
 			if (line == 1)
 				break;
 			line++;
@@ -263,7 +285,8 @@ static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
 		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
 		mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
 		wattrset(w, A_NORMAL);
-		draw_text(a, w, y + line, cx + 1, x + width - cx - 1, ROLE_LABEL, item);
+		draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
+			  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
 		cx += iw;
 	}
 	return line + 1;
