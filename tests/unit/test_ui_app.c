@@ -504,6 +504,10 @@ static void test_explain(void **state)
 	assert_non_null(strstr(app.explain_text, "weights"));
 	keys("x");
 	assert_int_equal(app.mode, MODE_NORMAL);
+	/* the memory parts follow the total, in the legend's order */
+	keys("je");
+	assert_string_equal(app.explain_key, "memory.per_gpu.weights");
+	keys("x");
 	keys("1e");
 	assert_int_equal(app.mode, MODE_EXPLAIN);
 	assert_string_equal(app.explain_key, "model.preset");
