@@ -202,6 +202,9 @@ void pane_results_draw(struct app *a, WINDOW *w);
 void pane_results_items(struct app *a);
 /* The text of a result for the explanation window; "" when key is unknown. */
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
+/* The whole verdict a Results key stands for ("capacity: fits: ..."), for the status line
+ * when the pane clips it; NULL when key is not a verdict's. */
+const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);
 const char *help_line(int i); /* NULL past the end */

@@ -319,6 +319,11 @@ static void draw_status(struct app *a)
 			a->cur_x = width - 1;
 	} else if (a->status[0]) {
 		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
+	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {
+		/* a verdict is longer than the pane is wide: the whole of it here */
+		char v[256];
+		if (pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], v, sizeof(v)))
+			draw_text(a, w, 0, 0, width, ROLE_NORMAL, v);
 	} else if (a->mode == MODE_NORMAL) {
 		const struct gp_error *e = app_field_problem(a, app_selected_field(a));
 		if (e)

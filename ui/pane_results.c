@@ -35,7 +35,6 @@ static const struct figure figures[] = {
     {"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
     {"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1, TRAINING | APPLIES_OFFLINE},
     {"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
-    {"compute.mfu", "mfu", PLAN_OFF(mfu), FMT_RATIO, +1, TRAINING},
     {"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
     {"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
      APPLIES_ONLINE},
@@ -57,6 +56,11 @@ static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw",
 static const char *const bn_keys[BN_COUNT] = {
     "bottleneck.shares.capacity", "bottleneck.shares.compute", "bottleneck.shares.hbm_bandwidth",
     "bottleneck.shares.interconnect", "bottleneck.shares.data_io"};
+
+/* What each verdict line explains (Enter) and stands for when selected: the headroom, the
+ * binding bottleneck, the MFU. */
+static const char *const verdict_keys[EXPLAIN_VERDICTS] = {"memory.headroom", "bottleneck.binding",
+							   "compute.mfu"};
 
 /* Judging order (seed case 15): capacity, then bandwidth and interconnect, then compute. */
 static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
@@ -147,13 +151,28 @@ void pane_results_items(struct app *a)
 	for (int i = 0; i < MEM_PARTS; i++)
 		if (parts[i] > 0)
 			a->result_keys[n++] = mem_keys[i];
-	a->result_keys[n++] = "memory.headroom";
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++)
+		a->result_keys[n++] = verdict_keys[i];
 	for (int i = 0; i < NFIGURES && n < RESULT_MAX_ITEMS; i++)
 		if (fig_applies(a, &figures[i]))
 			a->result_keys[n++] = figures[i].key;
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
 		a->result_keys[n++] = bn_keys[bn_order[b]];
 	a->nresult_items = n;
+}
+
+const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size)
+{
+	struct explain_verdict vd[EXPLAIN_VERDICTS];
+
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
+		if (strcmp(key, verdict_keys[i]) != 0)
+			continue;
+		explain_verdicts(&a->plan, vd);
+		snprintf(buf, size, "%s: %s", vd[i].topic, vd[i].text);
+		return buf;
+	}
+	return NULL;
 }
 
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size)
@@ -447,7 +466,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			const char *mark = vd[i].state == VERDICT_OK	 ? g->ok
 					   : vd[i].state == VERDICT_WARN ? "!"
 									 : g->bad;
-			bool sel = i == 0 && item_selected(a, "memory.headroom");
+			bool sel = item_selected(a, verdict_keys[i]);
 			int end = a->has_baseline && i == 0 ? width - 7 : width;
 			if (sel) {
 				wattrset(w, a->theme.attr[ROLE_SELECTED]);
