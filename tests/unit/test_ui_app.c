@@ -508,6 +508,21 @@ static void test_explain(void **state)
 	keys("je");
 	assert_string_equal(app.explain_key, "memory.per_gpu.weights");
 	keys("x");
+	/* then the three verdicts, in judging order, each whole for the status line */
+	{
+		char v[256];
+		int i = 0;
+		while (i < app.nresult_items && strcmp(app.result_keys[i], "memory.headroom") != 0)
+			i++;
+		assert_true(i + 2 < app.nresult_items);
+		assert_string_equal(app.result_keys[i + 1], "bottleneck.binding");
+		assert_string_equal(app.result_keys[i + 2], "compute.mfu");
+		assert_non_null(pane_results_verdict(&app, "memory.headroom", v, sizeof(v)));
+		assert_true(strncmp(v, "capacity: ", 10) == 0);
+		assert_non_null(pane_results_verdict(&app, "compute.mfu", v, sizeof(v)));
+		assert_true(strncmp(v, "compute: ", 9) == 0);
+		assert_null(pane_results_verdict(&app, "time.step_s", v, sizeof(v)));
+	}
 	keys("1e");
 	assert_int_equal(app.mode, MODE_EXPLAIN);
 	assert_string_equal(app.explain_key, "model.preset");
