@@ -1,7 +1,9 @@
 /* pane_results.c - the Results pane: the per-GPU memory bar against capacity with its
- * legend, headroom and the fit verdict; time, throughput, latency, cost and energy; the
- * bottleneck bars with the binding one marked; the warnings. With a baseline pinned each
- * figure shows its change against it. */
+ * legend; the three verdicts in judging order (capacity with the headroom, bandwidth and
+ * interconnect, compute); time, throughput, latency, cost and energy; the bottleneck bars
+ * in the same order with the binding one marked; the warnings; on a taller terminal where
+ * the step time goes and the rest of the plan. With a baseline pinned each figure shows
+ * its change against it. */
 #include "app.h"
 
 #include <math.h>
