@@ -21,7 +21,7 @@ static const char *const help_text[] = {
     "Commands",
     "  :set KEY=VALUE    set a field by its path: :set hardware.count=16",
     "                    (Tab completes keys and values, Up/Down recall)",
-    "  :w [FILE]         save, asking for a name when there is none (F2 too)",
+    "  :w [FILE]         save, asking for a name when there is none (F2, ^S)",
     "  :e FILE           open another scenario (:e! drops unsaved edits)",
     "  :q, :q!, :wq      quit (asks about unsaved edits), quit anyway, save+quit",
     "  :help             this screen",

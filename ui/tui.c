@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,6 +119,16 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	{
+		/* ^S saves rather than stopping the output (XON/XOFF); endwin gives the shell
+		 * its own settings back */
+		struct termios t;
+		if (tcgetattr(fileno(in), &t) == 0) {
+			t.c_iflag &= ~(tcflag_t)IXON;
+			tcsetattr(fileno(in), TCSADRAIN, &t);
+			def_prog_mode();
+		}
+	}
 	wtimeout(stdscr, 1000);
 	app_screen_start(&app);
 

@@ -197,7 +197,11 @@ wait_line 40 'F1 ?Help' && ! screen | sed -n 8p | grep -q '^ 2 Workload' &&
 T resize-window -t 0 -x 80 -y 24
 wait_line 8 '^ 2 Workload' || bad "back at 80x24"
 
-# 9. save, quit, reopen
+# 9. save, quit, reopen; ^S saves (not XOFF), asking for a name for the built-in scenario
+T send-keys C-s
+wait_for 'save as:' && ok "^S saves, asking for a name" || bad "^S saves, asking for a name"
+T send-keys Escape
+wait_gone 'save as:'
 T send-keys : "w $TMP/a.yaml" Enter
 if wait_for "written $TMP/a.yaml" && [ -s "$TMP/a.yaml" ]; then
 	ok ":w FILE saves"
