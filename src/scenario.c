@@ -689,8 +689,10 @@ void scenario_init(struct scenario *s)
 
 int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct gp_error *err)
 {
+	/* a question people bring: continued pre-training of an 8B model on one H100 node,
+	 * sharded FSDP-style (ZeRO-3) so that 8k-token sequences fit */
 	scenario_init(s);
-	snprintf(s->name, sizeof(s->name), "Llama 3.1 8B pre-training on 8 x H100");
+	snprintf(s->name, sizeof(s->name), "Llama 3.1 8B continued pre-training on 8 x H100");
 	if (scenario_set(s, cat, "model.preset", "llama-3.1-8b", err) != 0 ||
 	    scenario_set(s, cat, "hardware.gpu", "h100-sxm-80gb", err) != 0)
 		return -1;
@@ -698,9 +700,9 @@ int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct 
 	s->workload.seq_len = 8192;
 	s->workload.micro_batch = 1;
 	s->workload.global_batch = 512;
-	s->workload.tokens = 1e12;
+	s->workload.tokens = 20e9;
 	s->workload.recompute = RECOMPUTE_SELECTIVE;
-	s->parallel.zero = 1;
+	s->parallel.zero = 3;
 	return 0;
 }
 

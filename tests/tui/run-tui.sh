@@ -1,0 +1,377 @@
+#!/bin/sh
+# The terminal UI driven through tmux on a private socket at a fixed 80x24, polling the
+# screen for markers (never sleeping a fixed time for the program). Run by `make test`;
+# exits 0 when every check passes. GPUPLAN=path overrides the binary.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+BIN=${GPUPLAN:-$(pwd)/gpuplan}
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux is not installed (run 'make deps')"
+	exit 1
+fi
+[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
+
+SOCK=gpuplan-test-$$-0
+nsock=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-tui.XXXXXX")
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	echo "---- screen:"
+	T capture-pane -p 2>/dev/null | sed 's/^/    | /'
+	echo "----"
+}
+
+screen() { T capture-pane -p; }
+
+# wait_for PATTERN [SECONDS]: polls the screen until grep -E finds PATTERN.
+wait_for() {
+	i=0
+	limit=$(( ${2:-5} * 20 ))
+	while [ $i -lt $limit ]; do
+		if T capture-pane -p 2>/dev/null | grep -Eq -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_gone PATTERN: polls until PATTERN is no longer on the screen.
+wait_gone() {
+	i=0
+	while [ $i -lt 100 ]; do
+		if ! T capture-pane -p 2>/dev/null | grep -Eq -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+# A fresh session running a plain shell; commands are typed into it, so stty -g can be
+# taken in the pane itself before and after the program.
+new_shell() {
+	T kill-server >/dev/null 2>&1
+	# a fresh socket each time: a server that is still exiting cannot take the new session
+	nsock=$((nsock + 1))
+	SOCK=gpuplan-test-$$-$nsock
+	T new-session -d -x 80 -y 24 \
+		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' \
+		GPUPLAN_CATALOG='${GPUPLAN_CATALOG:-$(pwd)/catalog}' $* sh"
+	T set-option -g status off >/dev/null
+	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
+}
+
+# run_ui ARGS: types the command that starts the program, recording its pid and the tty
+# state before and after.
+run_ui() {
+	rm -f "$TMP/pid"
+	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
+}
+
+ui_pid() { cat "$TMP/pid"; }
+
+# wait_line N PATTERN: polls until line N of the screen matches PATTERN (a layout marker
+# that only the right terminal size draws there).
+wait_line() {
+	i=0
+	while [ $i -lt 100 ]; do
+		if T capture-pane -p 2>/dev/null | sed -n "$1p" | grep -Eq -- "$2"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+results_of() { cut -c41-80; }
+
+# 1. the default scenario at 80x24
+new_shell
+run_ui
+if wait_for 'Llama 3.1 8B' && wait_for 'Results' && wait_for 'memory/gpu' &&
+	! screen | grep -q 'too small'; then
+	ok "starts at 80x24 on the built-in scenario"
+else
+	bad "starts at 80x24 on the built-in scenario"
+fi
+screen | grep -q 'Model' && screen | grep -q 'Workload' && screen | grep -q 'Hardware' &&
+	screen | grep -Eq 'F1 ?Help' && ok "panes and the key legend are drawn" ||
+	bad "panes and the key legend are drawn"
+
+# 2. a field changed with keys: Hardware pane, down to count, + doubles it
+before=$(screen | results_of)
+T send-keys 3 j
+T send-keys +
+if wait_for '^ count +16 '; then
+	after=$(screen | results_of)
+	[ "$before" != "$after" ] && ok "+ on hardware.count doubles it and results change" ||
+		bad "+ on hardware.count: results did not change"
+else
+	bad "+ on hardware.count doubles it"
+fi
+wait_for '●|\*' 2 && screen | head -1 | grep -Eq '●|\*' && ok "the title marks unsaved edits" ||
+	bad "the title marks unsaved edits"
+
+# 3. typing a value: results follow, a bad value is drawn as an error, Esc reverts
+T send-keys 2 j j
+T send-keys Enter
+wait_for 'EnterApply|Enter Apply' || bad "Enter opens the field editor"
+before=$(screen | results_of)
+T send-keys C-u 2 0 4 8
+if wait_for '^ seq len +2048' && [ "$(screen | results_of)" != "$before" ]; then
+	ok "results follow a typed value before Enter"
+else
+	bad "results follow a typed value before Enter"
+fi
+T send-keys x
+wait_for "cannot read '2048x'" && ok "a value that does not read is reported while typing" ||
+	bad "a value that does not read is reported while typing"
+T send-keys Escape
+wait_for '^ seq len +8192' && ok "Esc reverts the field" || bad "Esc reverts the field"
+
+# 4. :set, and a bad :set keeps the scenario
+before=$(screen | results_of)
+T send-keys : "set workload.seq_len=2048" Enter
+if wait_for '^ seq len +2048' && [ "$(screen | results_of)" != "$before" ]; then
+	ok ":set changes a field and the results"
+else
+	bad ":set changes a field and the results"
+fi
+T send-keys : "set workload.seq_len=lots" Enter
+wait_for "cannot read 'lots'" && screen | grep -Eq '^ seq len +2048' &&
+	ok ":set with a bad value reports it and keeps the scenario" ||
+	bad ":set with a bad value reports it and keeps the scenario"
+T send-keys : "set workload.sequence=1" Enter
+wait_for "unknown key" && ok ":set with an unknown key says so" ||
+	bad ":set with an unknown key says so"
+
+# 5. undo and redo
+T send-keys u
+wait_for '^ seq len +8192' && ok "u undoes" || bad "u undoes"
+T send-keys C-r
+wait_for '^ seq len +2048' && ok "Ctrl-R redoes" || bad "Ctrl-R redoes"
+
+# 5b. Tab completes a key on the : line
+T send-keys : "set workload.seq_l" Tab
+wait_for ':set workload.seq_len=' || bad "Tab completes a key"
+T send-keys 1024 Enter
+wait_for '^ seq len +1024' && ok "Tab completes a key on the : line" ||
+	bad "Tab completes a key on the : line"
+
+# 6. baseline: pin, change, see marks
+T send-keys b
+wait_for 'baseline pinned' || bad "b pins a baseline"
+T send-keys : "set workload.seq_len=4096" Enter
+wait_for '▲|▼|\^ *[0-9]|v *[0-9]' && ok "results show the change against the baseline" ||
+	bad "results show the change against the baseline"
+
+# 7. help
+T send-keys '?'
+wait_for 'Help' && wait_for ':set KEY=VALUE' && ok "? opens the help" || bad "? opens the help"
+T send-keys Escape
+wait_gone ':set KEY=VALUE' && wait_for 'Results' && ok "any key closes the help" ||
+	bad "any key closes the help"
+
+# 8. resize below the minimum and back
+T resize-window -t 0 -x 60 -y 20
+wait_for 'terminal too small' && ok "says the terminal is too small at 60x20" ||
+	bad "says the terminal is too small at 60x20"
+T resize-window -t 0 -x 80 -y 24
+wait_line 8 '^ 2 Workload' && ! screen | grep -q 'too small' &&
+	ok "recovers when the terminal grows" || bad "recovers when the terminal grows"
+T resize-window -t 0 -x 120 -y 40
+wait_line 40 'F1 ?Help' && ! screen | sed -n 8p | grep -q '^ 2 Workload' &&
+	ok "uses a larger terminal" || bad "uses a larger terminal"
+T resize-window -t 0 -x 80 -y 24
+wait_line 8 '^ 2 Workload' || bad "back at 80x24"
+
+# 9. save, quit, reopen; ^S saves (not XOFF), asking for a name for the built-in scenario
+T send-keys C-s
+wait_for 'save as:' && ok "^S saves, asking for a name" || bad "^S saves, asking for a name"
+T send-keys Escape
+wait_gone 'save as:'
+T send-keys : "w $TMP/a.yaml" Enter
+if wait_for "written $TMP/a.yaml" && [ -s "$TMP/a.yaml" ]; then
+	ok ":w FILE saves"
+else
+	bad ":w FILE saves"
+fi
+T send-keys : q Enter
+if wait_for 'EXIT=0'; then
+	ok ":q quits after saving"
+else
+	bad ":q quits after saving"
+fi
+cmp -s "$TMP/stty.before" "$TMP/stty.after" && ok "the terminal is restored after :q" ||
+	bad "the terminal is restored after :q (stty -g differs)"
+
+run_ui "$TMP/a.yaml"
+if wait_for "a.yaml" && wait_for '^ seq len +4096' && wait_for '^ count +16 '; then
+	ok "the saved file reopens with its edits"
+else
+	bad "the saved file reopens with its edits"
+fi
+screen | head -1 | grep -Eq '●|\*' && bad "a freshly opened file has no unsaved mark" ||
+	ok "a freshly opened file has no unsaved mark"
+
+# 9b. the scenario on standard input: keys still come from the terminal
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+run_ui "- <$TMP/a.yaml"
+if wait_for 'Results' && wait_for '^ seq len +4096'; then
+	T send-keys q
+	wait_for 'EXIT=0' && ok "gpuplan - reads the scenario from standard input" ||
+		bad "gpuplan - quits"
+else
+	bad "gpuplan - reads the scenario from standard input"
+fi
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+
+# 10. :e on a bad file keeps the scenario
+printf 'gpuplan: 1\nmodel:\n  preset: no-such-model\n' >"$TMP/bad.yaml"
+T send-keys : "e $TMP/missing.yaml" Enter
+wait_for 'missing.yaml' && screen | grep -Eq '^ seq len +4096' &&
+	ok ":e on a missing file reports it and keeps the scenario" ||
+	bad ":e on a missing file reports it and keeps the scenario"
+T send-keys : "e $TMP/bad.yaml" Enter
+wait_for 'bad.yaml' && screen | grep -Eq '^ count +16 ' &&
+	ok ":e on a bad file reports it and keeps the scenario" ||
+	bad ":e on a bad file reports it and keeps the scenario"
+
+# 11. :q with unsaved edits asks; n keeps running; :q! quits
+T send-keys 3 g j +
+wait_for '^ count +32 '
+T send-keys : q Enter
+wait_for 'quit without saving' && ok ":q with unsaved edits asks" || bad ":q with unsaved edits asks"
+T send-keys n
+wait_gone 'quit without saving' && ! screen | grep -q 'EXIT=' && ok "n keeps the session" ||
+	bad "n keeps the session"
+
+# 12. SIGHUP writes the recovery file and restores the terminal; the next start offers it
+kill -HUP "$(ui_pid)"
+if wait_for 'EXIT=129' && [ -f "$TMP/.a.yaml.recover" ]; then
+	ok "SIGHUP writes unsaved edits to a recovery file"
+else
+	bad "SIGHUP writes unsaved edits to a recovery file"
+fi
+cmp -s "$TMP/stty.before" "$TMP/stty.after" && ok "the terminal is restored after SIGHUP" ||
+	bad "the terminal is restored after SIGHUP"
+run_ui "$TMP/a.yaml"
+wait_for 'restore them' && ok "the next start offers the recovery file" ||
+	bad "the next start offers the recovery file"
+T send-keys y
+wait_for '^ count +32 ' && wait_for 'restored' && [ ! -f "$TMP/.a.yaml.recover" ] &&
+	ok "y restores the unsaved edits" || bad "y restores the unsaved edits"
+
+# 13. SIGTERM restores the terminal
+kill -TERM "$(ui_pid)"
+wait_for 'EXIT=143' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	ok "SIGTERM restores the terminal" || bad "SIGTERM restores the terminal"
+rm -f "$TMP/.a.yaml.recover"
+
+# 13b. Ctrl-C (SIGINT from the terminal) restores it too
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+T send-keys C-c
+wait_for 'EXIT=130' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	ok "Ctrl-C restores the terminal" || bad "Ctrl-C restores the terminal"
+
+# 14. a crash restores the terminal and still dies of the signal
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+kill -SEGV "$(ui_pid)"
+wait_for 'EXIT=139' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	ok "SIGSEGV restores the terminal and re-raises" ||
+	bad "SIGSEGV restores the terminal and re-raises"
+
+# 15. the picker: Enter on the GPU, type to filter, Enter takes it
+run_ui "$TMP/a.yaml"
+wait_for 'Results'
+T send-keys 3 g Enter
+wait_for 'Choose a GPU' || bad "Enter on the GPU opens the picker"
+T send-keys a 1 0 0 - 4 0
+wait_for 'a100-40gb' && T send-keys Enter
+wait_for '^ gpu +a100-40gb' && ok "the GPU picker filters and takes a choice" ||
+	bad "the GPU picker filters and takes a choice"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0' && ok ":q! quits without asking" || bad ":q! quits without asking"
+
+# 16. LANG=C draws ASCII only; UTF-8 draws glyphs (so the check can fail)
+new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
+run_ui
+wait_for 'Results'
+screen >"$TMP/utf8.txt"
+new_shell LANG=C LC_ALL=C
+run_ui
+wait_for 'Results'
+screen >"$TMP/ascii.txt"
+# the popups too: help, the picker and an explanation, with their frames
+T send-keys '?'
+wait_for ':set KEY=VALUE'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 3 g Enter
+wait_for 'Choose a GPU'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 4 e
+wait_for 'Explain'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape
+wait_gone 'Explain'
+high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/ascii.txt" | wc -c)
+utf=$(LC_ALL=C tr -d '\000-\177' <"$TMP/utf8.txt" | wc -c)
+[ "$high" -eq 0 ] && ok "LANG=C draws ASCII only" || bad "LANG=C draws ASCII only ($high bytes >= 0x80)"
+[ "$utf" -gt 0 ] && ok "a UTF-8 locale draws glyphs" || bad "a UTF-8 locale draws glyphs"
+T send-keys q
+wait_for 'EXIT=0'
+new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
+run_ui --ascii
+wait_for 'Results'
+high=$(screen | LC_ALL=C tr -d '\000-\177' | wc -c)
+[ "$high" -eq 0 ] && ok "--ascii draws ASCII only" || bad "--ascii draws ASCII only"
+
+# 17. NO_COLOR: attributes only, no colour sequences; colour otherwise
+T send-keys q
+wait_for 'EXIT=0'
+run_ui
+wait_for 'Results'
+T capture-pane -p -e >"$TMP/color.txt"
+T send-keys q
+wait_for 'EXIT=0'
+new_shell NO_COLOR=1
+run_ui
+wait_for 'Results'
+T capture-pane -p -e >"$TMP/nocolor.txt"
+sgr_color='\[([0-9;]*;)?(3[0-7]|4[0-7]|38|48|9[0-7]|10[0-7])(;|m)'
+grep -Eq "$sgr_color" "$TMP/color.txt" && ok "colour is used by default" ||
+	bad "colour is used by default"
+grep -Eq "$sgr_color" "$TMP/nocolor.txt" && bad "NO_COLOR draws without colour" ||
+	ok "NO_COLOR draws without colour"
+grep -q "$(printf '\033')\[" "$TMP/nocolor.txt" && ok "NO_COLOR still marks with attributes" ||
+	bad "NO_COLOR still marks with attributes"
+
+# 18. TERM=vt100: monochrome, still usable
+T send-keys q
+wait_for 'EXIT=0'
+new_shell TERM=vt100
+run_ui
+wait_for 'Results' && wait_for 'memory/gpu' && ok "TERM=vt100 draws the screen" ||
+	bad "TERM=vt100 draws the screen"
+T send-keys q
+wait_for 'EXIT=0' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	ok "TERM=vt100: q restores the terminal" || bad "TERM=vt100: q restores the terminal"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,552 @@
+/* The UI's state machine without a terminal: keys change the scenario through the field
+ * editor, the picker and the : line; undo, redo, baseline, save and open, quitting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <locale.h>
+
+#include "app.h"
+
+static struct catalog cat;
+static struct app app;
+
+static void add_gpu(const char *id, double mem)
+{
+	struct gpu *g = &cat.gpus[cat.ngpus++];
+	snprintf(g->id, sizeof(g->id), "%s", id);
+	snprintf(g->name, sizeof(g->name), "test %s", id);
+	g->memory_bytes = mem;
+	g->hbm_bytes_per_s = 3e12;
+	g->peak_flops[DTYPE_BF16] = 1e15;
+	g->price_per_hour = 2;
+	g->gpus_per_node = 8;
+	g->network_bytes_per_s = 50e9;
+	g->link_bytes_per_s = 900e9;
+	g->power_w = 700;
+}
+
+static void add_model(const char *id, int layers, int hidden, int heads, int kv, int ffn)
+{
+	struct catalog_model *m = &cat.models[cat.nmodels++];
+	snprintf(m->id, sizeof(m->id), "%s", id);
+	m->model.layers = layers;
+	m->model.hidden = hidden;
+	m->model.heads = heads;
+	m->model.kv_heads = kv;
+	m->model.ffn = ffn;
+	m->model.vocab = 128256;
+	m->model.max_context = 131072;
+}
+
+static int setup(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	(void)state;
+	if (cat.ngpus == 0) {
+		add_gpu("h100-sxm-80gb", 80e9);
+		add_gpu("a100-80gb-sxm", 80e9);
+		add_model("llama-3.1-8b", 32, 4096, 32, 8, 14336);
+		add_model("llama-3.1-70b", 80, 8192, 64, 8, 28672);
+	}
+	if (scenario_init_builtin(&s, &cat, &err) != 0)
+		return -1;
+	app_init(&app, &cat, &s, NULL, 0);
+	return 0;
+}
+
+static void keys(const char *s)
+{
+	for (; *s; s++)
+		app_handle_key(&app, (unsigned char)*s);
+	app_compute(&app);
+}
+
+static void key(int k)
+{
+	app_handle_key(&app, k);
+	app_compute(&app);
+}
+
+static const char *selected(void)
+{
+	const struct field *f = app_selected_field(&app);
+	return f ? f->key : "";
+}
+
+static void test_start(void **state)
+{
+	(void)state;
+	assert_int_equal(app.computes, 1);
+	assert_false(app_unsaved(&app));
+	assert_int_equal(app.focus, PANE_MODEL);
+	assert_string_equal(selected(), "model.preset");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_true(app.nresult_items > 5);
+}
+
+static void test_step_undo_redo(void **state)
+{
+	unsigned long computes = app.computes;
+	(void)state;
+	keys("3j");
+	assert_string_equal(selected(), "hardware.count"); /* the info line is skipped */
+	assert_int_equal(app.computes, computes);           /* moving does not recompute */
+	keys("+");
+	assert_int_equal(app.scn.hardware.count, 16);
+	assert_int_equal(app.computes, computes + 1);
+	assert_true(app_unsaved(&app));
+	keys("-");
+	keys("-");
+	assert_int_equal(app.scn.hardware.count, 4);
+	keys("u");
+	assert_int_equal(app.scn.hardware.count, 8);
+	assert_false(app_unsaved(&app));
+	keys("u");
+	assert_int_equal(app.scn.hardware.count, 16);
+	keys("u");
+	assert_int_equal(app.scn.hardware.count, 8);
+	key(KEY_CTRL('r'));
+	assert_int_equal(app.scn.hardware.count, 16);
+	/* a new edit drops the redo stack */
+	keys("+");
+	assert_int_equal(app.scn.hardware.count, 32);
+	key(KEY_CTRL('r'));
+	assert_int_equal(app.scn.hardware.count, 32);
+}
+
+static void test_typing(void **state)
+{
+	int nundo;
+	double step_before;
+	(void)state;
+	keys("2jj");
+	assert_string_equal(selected(), "workload.seq_len");
+	step_before = app.plan.step_s;
+	nundo = app.nundo;
+	key('\r');
+	assert_int_equal(app.mode, MODE_EDIT);
+	assert_string_equal(app.line.buf, "8192");
+	key(KEY_CTRL('u'));
+	keys("2048");
+	/* results follow while typing, before Enter */
+	assert_int_equal(app.scn.workload.seq_len, 2048);
+	assert_false(app.edit_error);
+	assert_true(app.plan.step_s != step_before);
+	/* a value that does not read: drawn as an error, the last good value stays */
+	keys("x");
+	assert_true(app.edit_error);
+	assert_true(app.status_error);
+	assert_int_equal(app.scn.workload.seq_len, 2048);
+	key('\r'); /* Enter on an error stays in the editor */
+	assert_int_equal(app.mode, MODE_EDIT);
+	key(KEY_ESC);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.scn.workload.seq_len, 8192);
+	assert_int_equal(app.nundo, nundo);
+	assert_true(app.plan.step_s == step_before);
+	/* Enter commits, once, undoably */
+	key('\r');
+	key(KEY_CTRL('u'));
+	keys("16k\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.scn.workload.seq_len, 16000);
+	assert_int_equal(app.nundo, nundo + 1);
+	keys("u");
+	assert_int_equal(app.scn.workload.seq_len, 8192);
+}
+
+static void test_kind_shows_fields_that_apply(void **state)
+{
+	const struct pane_rows *r = &app.rows[PANE_WORKLOAD];
+	bool seq = false, prompt = false;
+	(void)state;
+	keys("2");
+	assert_string_equal(selected(), "workload.kind");
+	key(KEYF(KEY_RIGHT));
+	key(KEYF(KEY_RIGHT));
+	assert_int_equal(app.scn.workload.kind, WL_ONLINE);
+	for (int i = 0; i < r->n; i++) {
+		if (r->r[i].f && strcmp(r->r[i].f->key, "workload.seq_len") == 0)
+			seq = true;
+		if (r->r[i].f && strcmp(r->r[i].f->key, "workload.prompt_tokens") == 0)
+			prompt = true;
+	}
+	assert_false(seq);
+	assert_true(prompt);
+	assert_string_equal(selected(), "workload.kind"); /* the selection stays */
+	/* finetune with LoRA shows the LoRA fields, full fine-tuning does not */
+	app_command(&app, "set workload.kind=finetune");
+	app_compute(&app);
+	app_command(&app, "set workload.finetune.method=lora");
+	app_compute(&app);
+	seq = false;
+	for (int i = 0; i < r->n; i++)
+		if (r->r[i].f && strcmp(r->r[i].f->key, "workload.finetune.rank") == 0)
+			seq = true;
+	assert_true(seq);
+	app_command(&app, "set workload.finetune.method=full");
+	app_compute(&app);
+	for (int i = 0; i < r->n; i++)
+		assert_false(r->r[i].f && strcmp(r->r[i].f->key, "workload.finetune.rank") == 0);
+}
+
+static void test_command_line(void **state)
+{
+	(void)state;
+	keys(":set hardware.count=16\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.scn.hardware.count, 16);
+	assert_false(app.status_error);
+	keys(":set hardware.count=many\r");
+	assert_true(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 16);
+	keys(":bogus\r");
+	assert_true(app.status_error);
+	assert_non_null(strstr(app.status, "bogus"));
+	keys(":set hardware.count=2");
+	key(KEY_ESC); /* cancelled: nothing runs */
+	assert_int_equal(app.scn.hardware.count, 16);
+	keys(":help\r");
+	assert_int_equal(app.mode, MODE_HELP);
+	keys("x");
+	assert_int_equal(app.mode, MODE_NORMAL);
+}
+
+static void test_problems_beside_fields(void **state)
+{
+	const struct field *tp = scenario_field_find("parallel.tp");
+	(void)state;
+	assert_null(app_field_problem(&app, tp));
+	/* tp 3 divides neither the 32 heads nor the 8 GPUs */
+	keys(":set parallel.tp=3\r");
+	assert_non_null(app_field_problem(&app, tp));
+	assert_non_null(strstr(app_field_problem(&app, tp)->message, "tp 3"));
+	keys("u");
+	assert_null(app_field_problem(&app, tp));
+}
+
+static void test_completion_history(void **state)
+{
+	(void)state;
+	keys(":set workload.seq");
+	key('\t');
+	assert_string_equal(app.line.buf, "set workload.seq_len=");
+	keys("1024\r");
+	assert_int_equal(app.scn.workload.seq_len, 1024);
+	/* several candidates: the common prefix, and the candidates listed */
+	keys(":set hardware.p");
+	key('\t');
+	assert_string_equal(app.line.buf, "set hardware.p");
+	assert_non_null(strstr(app.status, "hardware.price_per_gpu_hour"));
+	assert_non_null(strstr(app.status, "hardware.power"));
+	key('r');
+	key('\t');
+	assert_string_equal(app.line.buf, "set hardware.price_per_gpu_hour=");
+	key(KEY_ESC);
+	keys(":set nosuch");
+	key('\t');
+	assert_true(app.status_error);
+	assert_string_equal(app.line.buf, "set nosuch");
+	key(KEY_ESC);
+	/* values: a field's choices, catalog ids */
+	keys(":set workload.kind=on");
+	key('\t');
+	assert_string_equal(app.line.buf, "set workload.kind=online");
+	key(KEY_ESC);
+	keys(":set model.preset=llama-3.1-");
+	key('\t');
+	assert_non_null(strstr(app.status, "llama-3.1-70b"));
+	keys("7");
+	key('\t');
+	assert_string_equal(app.line.buf, "set model.preset=llama-3.1-70b");
+	key(KEY_ESC);
+	/* Up recalls the commands run, newest first */
+	keys(":set hardware.count=4\r");
+	keys(":");
+	key(KEYF(KEY_UP));
+	assert_string_equal(app.line.buf, "set hardware.count=4");
+	key(KEYF(KEY_UP));
+	assert_string_equal(app.line.buf, "set workload.seq_len=1024");
+	key(KEYF(KEY_DOWN));
+	key(KEYF(KEY_DOWN));
+	assert_string_equal(app.line.buf, "");
+	key(KEY_ESC);
+}
+
+static void test_baseline(void **state)
+{
+	(void)state;
+	keys("b");
+	assert_true(app.has_baseline);
+	assert_int_equal(app.base_scn.hardware.count, 8);
+	keys(":set hardware.count=16\r");
+	assert_int_equal(app.base_scn.hardware.count, 8);
+	assert_true(app.base_plan.mem.total == app.base_plan.mem.total);
+	keys("b"); /* re-pinned to the current scenario */
+	assert_int_equal(app.base_scn.hardware.count, 16);
+	keys("b"); /* the same scenario again: cleared */
+	assert_false(app.has_baseline);
+}
+
+static void test_picker(void **state)
+{
+	(void)state;
+	keys("1g");
+	assert_string_equal(selected(), "model.preset");
+	key('\r');
+	assert_int_equal(app.mode, MODE_PICK);
+	assert_int_equal(app.pick.n, 2);
+	keys("70");
+	assert_int_equal(app.pick.n, 1);
+	/* the choice is previewed: results follow it */
+	assert_string_equal(app.scn.model.preset, "llama-3.1-70b");
+	assert_int_equal(app.scn.model.layers, 80);
+	key(KEY_ESC);
+	assert_string_equal(app.scn.model.preset, "llama-3.1-8b");
+	key('\r');
+	keys("70\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_string_equal(app.scn.model.preset, "llama-3.1-70b");
+	keys("u");
+	assert_string_equal(app.scn.model.preset, "llama-3.1-8b");
+	/* Left/Right cycles the GPU preset */
+	keys("3g");
+	key(KEYF(KEY_RIGHT));
+	assert_string_equal(app.scn.hardware.gpu.id, "a100-80gb-sxm");
+}
+
+static void test_save_open_quit(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[256], cmd[300];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/s.yaml", dir);
+	/* no file yet: :w asks for a name */
+	keys(":w\r");
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	keys(file);
+	keys("\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app.status_error);
+	assert_string_equal(app.path, file);
+	assert_int_equal(access(file, R_OK), 0);
+	assert_false(app_unsaved(&app));
+	/* an edit, then :e refuses to drop it */
+	keys(":set hardware.count=64\r");
+	snprintf(cmd, sizeof(cmd), ":e %s\r", file);
+	keys(cmd);
+	assert_true(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 64);
+	/* a file that is not there: the error shows, the scenario stays */
+	keys(":e! /nonexistent/x.yaml\r");
+	assert_true(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 64);
+	snprintf(cmd, sizeof(cmd), ":e! %s\r", file);
+	keys(cmd);
+	assert_false(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 8);
+	assert_false(app_unsaved(&app));
+	/* q with unsaved edits asks */
+	keys(":set hardware.count=64\r");
+	keys("q");
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_QUIT);
+	keys("n");
+	assert_false(app.quit);
+	keys(":q!\r");
+	assert_true(app.quit);
+	unlink(file);
+	rmdir(dir);
+}
+
+static void test_recover_path(void **state)
+{
+	char buf[256];
+	(void)state;
+	app_recover_path("dir/sub/x.yaml", buf, sizeof(buf));
+	assert_string_equal(buf, "dir/sub/.x.yaml.recover");
+	app_recover_path("x.yaml", buf, sizeof(buf));
+	assert_string_equal(buf, ".x.yaml.recover");
+	setenv("XDG_STATE_HOME", "/state", 1);
+	app_recover_path("", buf, sizeof(buf));
+	assert_string_equal(buf, "/state/gpuplan/recover.yaml");
+	unsetenv("XDG_STATE_HOME");
+	setenv("HOME", "/home/u", 1);
+	app_recover_path(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "/home/u/.local/state/gpuplan/recover.yaml");
+}
+
+static void test_recovery(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-rec-XXXXXX", file[256], rec[300];
+	struct scenario s = app.scn;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/r.yaml", dir);
+	app_save(&app, file);
+	/* nothing unsaved: no recovery file */
+	assert_int_equal(app_write_recovery(&app), 0);
+	app_recover_path(file, rec, sizeof(rec));
+	assert_int_not_equal(access(rec, F_OK), 0);
+	keys(":set hardware.count=32\r");
+	assert_int_equal(app_write_recovery(&app), 0);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* the next start on the file asks; Esc keeps the file */
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	key(KEY_ESC);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* y restores the edits, unsaved, and removes the file */
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	keys("y");
+	assert_int_equal(app.scn.hardware.count, 32);
+	assert_true(app_unsaved(&app));
+	assert_string_equal(app.path, file);
+	assert_int_not_equal(access(rec, F_OK), 0);
+	assert_false(app_offer_recovery(&app));
+	/* n removes it without restoring */
+	assert_int_equal(app_write_recovery(&app), 0);
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	keys("n");
+	assert_int_equal(app.scn.hardware.count, 8);
+	assert_int_not_equal(access(rec, F_OK), 0);
+	unlink(file);
+	rmdir(dir);
+}
+
+/* Random keys (a fixed seed) never leave the state inconsistent. ':' and the save keys are
+ * left out so that nothing is written. */
+static void test_random_keys(void **state)
+{
+	static const int pool[] = {
+	    '\t',	    KEYF(KEY_BTAB), KEYF(KEY_UP),    KEYF(KEY_DOWN),  'j',   'k',
+	    KEYF(KEY_NPAGE), KEYF(KEY_PPAGE), 'g',		     'G',	      '\r',  '+',
+	    '-',	    KEYF(KEY_LEFT), KEYF(KEY_RIGHT), 'u',	      KEY_CTRL('r'), 'b',
+	    'e',	    '?',	    KEY_ESC,	     KEY_CTRL('u'), '1',   '2',
+	    '3',	    '4',	    '0',	     '7',	      'x',   'B',
+	    '.',	    KEYF(KEY_BACKSPACE), 'n',	     'y',	      KEYF(KEY_F(1)), 'a',
+	};
+	unsigned seed = 12345;
+	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0;
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		unsigned long before = app.computes;
+		int k;
+		seed = seed * 1103515245u + 12345u;
+		k = pool[(seed >> 16) % (sizeof(pool) / sizeof(pool[0]))];
+		key(k);
+		assert_true(app.focus >= 0 && app.focus < PANE_COUNT);
+		assert_true(app.mode >= MODE_NORMAL && app.mode <= MODE_EXPLAIN);
+		assert_true(app.mode != MODE_COMMAND);
+		for (int p = 0; p < PANE_RESULTS; p++) {
+			assert_true(app.sel[p] >= 0 && app.sel[p] < app.rows[p].n);
+			assert_int_equal(app.rows[p].r[app.sel[p]].kind, ROW_FIELD);
+			assert_true(app.top[p] >= 0 && app.top[p] <= app.sel[p]);
+		}
+		assert_true(app.sel[PANE_RESULTS] >= 0 &&
+			    app.sel[PANE_RESULTS] < app.nresult_items);
+		assert_false(app.dirty & DIRTY_CALC);
+		modes[app.mode]++;
+		changes += app.computes != before;
+		if (app.quit)
+			setup(NULL);
+	}
+	/* the walk went through the editor, the picker, help and explanations */
+	for (int m = MODE_NORMAL; m <= MODE_EXPLAIN; m++)
+		if (m != MODE_COMMAND && m != MODE_PROMPT)
+			assert_true(modes[m] > 0);
+	assert_true(changes > 1000);
+}
+
+static void test_text_width(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width("memory/gpu"), 10);
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		skip();
+	assert_int_equal(text_width("\u2588x\u25b2"), 3);	   /* bars and marks: one each */
+	assert_int_equal(text_width("\u65e5\u672c 7B"), 7); /* CJK: two columns each */
+	setlocale(LC_CTYPE, "C");
+}
+
+static void test_help_fits(void **state)
+{
+	(void)state;
+	/* the help window's inside at 80x24 is 76 columns */
+	assert_true(help_lines() > 10);
+	for (int i = 0; i < help_lines(); i++)
+		assert_true(text_width(help_line(i)) <= 76);
+	assert_null(help_line(help_lines()));
+}
+
+static void test_explain(void **state)
+{
+	(void)state;
+	keys("4");
+	assert_int_equal(app.focus, PANE_RESULTS);
+	key('\r');
+	assert_int_equal(app.mode, MODE_EXPLAIN);
+	assert_string_equal(app.explain_key, "memory.per_gpu.total");
+	/* the core's explanation: formula, numbers and source */
+	assert_non_null(strstr(app.explain_text, "source"));
+	assert_non_null(strstr(app.explain_text, "weights"));
+	keys("x");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	/* the memory parts follow the total, in the legend's order */
+	keys("je");
+	assert_string_equal(app.explain_key, "memory.per_gpu.weights");
+	keys("x");
+	/* then the three verdicts, in judging order, each whole for the status line */
+	{
+		char v[256];
+		int i = 0;
+		while (i < app.nresult_items && strcmp(app.result_keys[i], "memory.headroom") != 0)
+			i++;
+		assert_true(i + 2 < app.nresult_items);
+		assert_string_equal(app.result_keys[i + 1], "bottleneck.binding");
+		assert_string_equal(app.result_keys[i + 2], "compute.mfu");
+		assert_non_null(pane_results_verdict(&app, "memory.headroom", v, sizeof(v)));
+		assert_true(strncmp(v, "capacity: ", 10) == 0);
+		assert_non_null(pane_results_verdict(&app, "compute.mfu", v, sizeof(v)));
+		assert_true(strncmp(v, "compute: ", 9) == 0);
+		assert_null(pane_results_verdict(&app, "time.step_s", v, sizeof(v)));
+	}
+	keys("1e");
+	assert_int_equal(app.mode, MODE_EXPLAIN);
+	assert_string_equal(app.explain_key, "model.preset");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_start, setup),
+		cmocka_unit_test_setup(test_step_undo_redo, setup),
+		cmocka_unit_test_setup(test_typing, setup),
+		cmocka_unit_test_setup(test_kind_shows_fields_that_apply, setup),
+		cmocka_unit_test_setup(test_command_line, setup),
+		cmocka_unit_test_setup(test_problems_beside_fields, setup),
+		cmocka_unit_test_setup(test_completion_history, setup),
+		cmocka_unit_test_setup(test_baseline, setup),
+		cmocka_unit_test_setup(test_picker, setup),
+		cmocka_unit_test_setup(test_save_open_quit, setup),
+		cmocka_unit_test_setup(test_recover_path, setup),
+		cmocka_unit_test_setup(test_recovery, setup),
+		cmocka_unit_test_setup(test_explain, setup),
+		cmocka_unit_test_setup(test_help_fits, setup),
+		cmocka_unit_test_setup(test_text_width, setup),
+		cmocka_unit_test_setup(test_random_keys, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,996 @@
+/* app.c - what each key does to the state; nothing here draws. */
+#include "app.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenario_yaml.h"
+
+void app_status(struct app *a, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	a->status_error = error;
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void status_err(struct app *a, const struct gp_error *err)
+{
+	char buf[sizeof(a->status)];
+	app_status(a, true, "%s", gp_error_format(err, buf, sizeof(buf)));
+}
+
+static void rows_build(struct app *a)
+{
+	pane_model_rows(a, &a->rows[PANE_MODEL]);
+	pane_workload_rows(a, &a->rows[PANE_WORKLOAD]);
+	pane_hardware_rows(a, &a->rows[PANE_HARDWARE]);
+}
+
+const struct field *app_selected_field(const struct app *a)
+{
+	const struct pane_rows *r;
+
+	if (a->focus >= PANE_RESULTS)
+		return NULL;
+	r = &a->rows[a->focus];
+	if (a->sel[a->focus] < 0 || a->sel[a->focus] >= r->n)
+		return NULL;
+	if (r->r[a->sel[a->focus]].kind != ROW_FIELD)
+		return NULL;
+	return r->r[a->sel[a->focus]].f;
+}
+
+/* Puts the selection of pane p on a field row, searching from row i in direction dir. */
+static void select_row(struct app *a, int p, int i, int dir)
+{
+	const struct pane_rows *r = &a->rows[p];
+
+	if (r->n == 0) {
+		a->sel[p] = 0;
+		return;
+	}
+	if (i < 0)
+		i = 0;
+	if (i >= r->n)
+		i = r->n - 1;
+	for (int j = i; j >= 0 && j < r->n; j += dir)
+		if (r->r[j].kind == ROW_FIELD) {
+			a->sel[p] = j;
+			return;
+		}
+	for (int j = i; j >= 0 && j < r->n; j -= dir)
+		if (r->r[j].kind == ROW_FIELD) {
+			a->sel[p] = j;
+			return;
+		}
+}
+
+/* Keeps the selected row of pane p inside its window. */
+static void scroll_to_selection(struct app *a, int p)
+{
+	int visible = a->lay.pane[p].h - 1, n;
+
+	if (p == PANE_RESULTS || visible <= 0)
+		return;
+	n = a->rows[p].n;
+	if (a->sel[p] < a->top[p])
+		a->top[p] = a->sel[p];
+	if (a->sel[p] >= a->top[p] + visible)
+		a->top[p] = a->sel[p] - visible + 1;
+	if (a->top[p] > n - visible)
+		a->top[p] = n - visible;
+	if (a->top[p] < 0)
+		a->top[p] = 0;
+}
+
+void app_compute(struct app *a)
+{
+	if (!(a->dirty & DIRTY_CALC))
+		return;
+	a->dirty &= ~DIRTY_CALC;
+	plan_compute(&a->scn, &a->plan);
+	gp_problems_init(&a->problems);
+	scenario_validate(&a->scn, NULL, &a->problems);
+	a->computes++;
+	/* Rebuild the rows (the workload kind decides which fields show), keeping each
+	 * selection on the same field when it is still there. */
+	const struct field *was[PANE_RESULTS];
+	for (int p = 0; p < PANE_RESULTS; p++) {
+		const struct pane_rows *r = &a->rows[p];
+		was[p] = a->sel[p] < r->n ? r->r[a->sel[p]].f : NULL;
+	}
+	rows_build(a);
+	for (int p = 0; p < PANE_RESULTS; p++) {
+		const struct pane_rows *r = &a->rows[p];
+		int keep = -1;
+		for (int i = 0; was[p] && i < r->n; i++)
+			if (r->r[i].f == was[p])
+				keep = i;
+		select_row(a, p, keep >= 0 ? keep : a->sel[p], 1);
+		scroll_to_selection(a, p);
+	}
+	pane_results_items(a);
+	if (a->sel[PANE_RESULTS] >= a->nresult_items)
+		a->sel[PANE_RESULTS] = a->nresult_items ? a->nresult_items - 1 : 0;
+	a->dirty |= DIRTY_DRAW;
+}
+
+const struct gp_error *app_field_problem(const struct app *a, const struct field *f)
+{
+	for (int i = 0; f && i < a->problems.count; i++)
+		if (strcmp(a->problems.items[i].field, f->key) == 0)
+			return &a->problems.items[i];
+	return NULL;
+}
+
+void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
+	      unsigned flags)
+{
+	memset(a, 0, sizeof(*a));
+	a->cat = cat;
+	a->flags = flags;
+	a->scn = *s;
+	a->saved = *s;
+	snprintf(a->path, sizeof(a->path), "%s", path && strcmp(path, "-") != 0 ? path : "");
+	a->dirty = DIRTY_CALC | DIRTY_DRAW | DIRTY_LAYOUT;
+	a->mode = MODE_NORMAL;
+	a->focus = PANE_MODEL;
+	layout_compute(LAYOUT_MIN_ROWS, LAYOUT_MIN_COLS, &a->lay);
+	rows_build(a);
+	app_compute(a);
+}
+
+bool app_unsaved(const struct app *a)
+{
+	for (const struct field *f = scenario_fields; f->key; f++)
+		if (!scenario_field_equal(&a->scn, &a->saved, f))
+			return true;
+	return false;
+}
+
+static void undo_push(struct app *a, const struct scenario *before)
+{
+	a->undo[a->undo_head] = *before;
+	a->undo_head = (a->undo_head + 1) % UNDO_MAX;
+	if (a->nundo < UNDO_MAX)
+		a->nundo++;
+	a->nredo = 0;
+}
+
+/* The scenario changed from before to a->scn: make it undoable and recompute. */
+static void commit(struct app *a, const struct scenario *before)
+{
+	undo_push(a, before);
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+}
+
+static void undo(struct app *a)
+{
+	if (!a->nundo) {
+		app_status(a, false, "nothing to undo");
+		return;
+	}
+	if (a->nredo < UNDO_MAX)
+		a->redo[a->nredo++] = a->scn;
+	a->undo_head = (a->undo_head + UNDO_MAX - 1) % UNDO_MAX;
+	a->nundo--;
+	a->scn = a->undo[a->undo_head];
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	app_status(a, false, "undone (%d more)", a->nundo);
+}
+
+static void redo(struct app *a)
+{
+	if (!a->nredo) {
+		app_status(a, false, "nothing to redo");
+		return;
+	}
+	a->undo[a->undo_head] = a->scn;
+	a->undo_head = (a->undo_head + 1) % UNDO_MAX;
+	if (a->nundo < UNDO_MAX)
+		a->nundo++;
+	a->scn = a->redo[--a->nredo];
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	app_status(a, false, "redone (%d more)", a->nredo);
+}
+
+double app_auto_value(const struct app *a, const struct field *f)
+{
+	const struct plan *p = &a->plan;
+	double v = 0;
+
+	if (strcmp(f->key, "parallel.dp") == 0)
+		v = p->dp;
+	else if (strcmp(f->key, "workload.global_batch") == 0)
+		v = p->global_batch;
+	else if (strcmp(f->key, "workload.batch") == 0)
+		v = p->max_batch;
+	else if (strcmp(f->key, "efficiency.mfu") == 0)
+		v = p->mfu;
+	else if (strcmp(f->key, "efficiency.hbm") == 0)
+		v = p->hbm_efficiency;
+	else if (strcmp(f->key, "efficiency.network") == 0)
+		v = p->network_efficiency;
+	else if (strcmp(f->key, "model.kv_heads") == 0)
+		v = p->model.kv_heads;
+	else if (strcmp(f->key, "model.head_dim") == 0)
+		v = p->model.head_dim;
+	if (!isfinite(v) || v < 0)
+		v = 0;
+	if (f->type == FIELD_INT)
+		v = floor(v);
+	return v;
+}
+
+static void step(struct app *a, int dir, bool cycle)
+{
+	const struct field *f = app_selected_field(a);
+	struct scenario before = a->scn;
+	struct gp_error err;
+	int rc;
+
+	if (!f)
+		return;
+	memset(&err, 0, sizeof(err));
+	if (cycle && field_is_choice(f))
+		rc = field_cycle(&a->scn, a->cat, f, dir);
+	else
+		rc = field_step(&a->scn, a->cat, f, dir, app_auto_value(a, f), &err);
+	if (rc != 0) {
+		a->scn = before;
+		if (err.message[0])
+			app_status(a, true, "%s", err.message);
+		else
+			app_status(a, false, "%s: press Enter to type a value", f->key);
+		return;
+	}
+	commit(a, &before);
+	{
+		char v[160];
+		app_status(a, false, "%s = %s", f->key,
+			   scenario_field_format(&a->scn, f, v, sizeof(v)));
+	}
+}
+
+static bool is_preset_field(const struct field *f)
+{
+	return strcmp(f->key, "model.preset") == 0 || strcmp(f->key, "hardware.gpu") == 0;
+}
+
+static void edit_start(struct app *a)
+{
+	const struct field *f = app_selected_field(a);
+	char v[LINE_EDIT_MAX];
+
+	if (a->focus == PANE_RESULTS) {
+		if (a->nresult_items)
+			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+		return;
+	}
+	if (!f)
+		return;
+	a->edit_base = a->scn;
+	if (is_preset_field(f)) {
+		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
+		return;
+	}
+	a->edit_field = f;
+	a->edit_error = false;
+	line_edit_set(&a->line, scenario_field_format(&a->scn, f, v, sizeof(v)));
+	a->mode = MODE_EDIT;
+	app_status(a, false, "%s: %s", f->key, f->doc);
+}
+
+static void edit_key(struct app *a, int key)
+{
+	struct gp_error err;
+
+	switch (line_edit_key(&a->line, key)) {
+	case EDIT_CHANGED:
+		memset(&err, 0, sizeof(err));
+		/* Results follow the text while it reads; the last value that read stays. */
+		if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &a->scn,
+				     &err) == 0) {
+			a->edit_error = false;
+			a->dirty |= DIRTY_CALC;
+			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
+		} else {
+			a->edit_error = true;
+			status_err(a, &err);
+		}
+		break;
+	case EDIT_ACCEPT:
+		if (a->edit_error) {
+			app_status(a, true, "%s: '%s' does not read (fix it, or Esc to cancel)",
+				   a->edit_field->key, a->line.buf);
+			break;
+		}
+		a->mode = MODE_NORMAL;
+		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+			commit(a, &a->edit_base);
+		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
+		break;
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		a->scn = a->edit_base;
+		a->dirty |= DIRTY_CALC;
+		app_status(a, false, "cancelled");
+		break;
+	case EDIT_MOVED:
+	case EDIT_UNHANDLED:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void pick_preview(struct app *a)
+{
+	const char *id;
+
+	a->scn = a->edit_base;
+	if (a->pick.n == 0)
+		return;
+	id = a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
+					: a->cat->gpus[a->pick.idx[a->pick.sel]].id;
+	scenario_set(&a->scn, a->cat, a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		     id, NULL);
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+}
+
+static void pick_key(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
+	int page = a->lay.rows > 10 ? a->lay.rows - 10 : 5;
+
+	switch (key) {
+	case KEYF(KEY_UP):
+	case KEY_CTRL('p'):
+		if (pk->sel > 0)
+			pk->sel--;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_DOWN):
+	case KEY_CTRL('n'):
+		if (pk->sel < pk->n - 1)
+			pk->sel++;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_PPAGE):
+		pk->sel = pk->sel > page ? pk->sel - page : 0;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_NPAGE):
+		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
+		pick_preview(a);
+		return;
+	default:
+		break;
+	}
+	switch (line_edit_key(&pk->filter, key)) {
+	case EDIT_CHANGED:
+		picker_filter(a);
+		pick_preview(a);
+		break;
+	case EDIT_ACCEPT:
+		if (pk->n == 0) {
+			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
+			break;
+		}
+		a->mode = MODE_NORMAL;
+		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+			commit(a, &a->edit_base);
+		app_status(a, false, "%s = %s",
+			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
+		break;
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		a->scn = a->edit_base;
+		a->dirty |= DIRTY_CALC;
+		app_status(a, false, "cancelled");
+		break;
+	default:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+void app_recover_path(const char *path, char *buf, size_t size)
+{
+	if (path && path[0] && strcmp(path, "-") != 0) {
+		const char *slash = strrchr(path, '/');
+		if (slash)
+			snprintf(buf, size, "%.*s.%s.recover", (int)(slash - path + 1), path,
+				 slash + 1);
+		else
+			snprintf(buf, size, ".%s.recover", path);
+		return;
+	}
+	{
+		const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+		if (state && state[0] == '/')
+			snprintf(buf, size, "%s/gpuplan/recover.yaml", state);
+		else
+			snprintf(buf, size, "%s/.local/state/gpuplan/recover.yaml",
+				 home && home[0] ? home : ".");
+	}
+}
+
+/* mkdir -p of the folder holding file. */
+static void make_parent_dirs(const char *file)
+{
+	char dir[1024];
+	char *p;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return;
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0700);
+		*p = '/';
+	}
+	mkdir(dir, 0700);
+}
+
+int app_write_recovery(struct app *a)
+{
+	struct gp_error err;
+
+	if (!app_unsaved(a))
+		return 0;
+	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
+	make_parent_dirs(a->recover_path);
+	return scenario_save_file(&a->scn, a->cat, a->recover_path, &err);
+}
+
+bool app_offer_recovery(struct app *a)
+{
+	struct stat st;
+
+	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
+	if (stat(a->recover_path, &st) != 0)
+		return false;
+	a->mode = MODE_PROMPT;
+	a->prompt = PROMPT_RECOVER;
+	app_status(a, false, "restore them? (y/n)  unsaved edits from a lost session: %s",
+		   a->recover_path);
+	return true;
+}
+
+int app_save(struct app *a, const char *path)
+{
+	struct gp_error err;
+	char old_recover[1024];
+
+	if (!path || !path[0])
+		path = a->path;
+	if (!path[0]) {
+		a->mode = MODE_PROMPT;
+		a->prompt = PROMPT_SAVE_AS;
+		line_edit_set(&a->line, "");
+		app_status(a, false, "save as: ");
+		return -1;
+	}
+	memset(&err, 0, sizeof(err));
+	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
+		status_err(a, &err);
+		return -1;
+	}
+	app_recover_path(a->path, old_recover, sizeof(old_recover));
+	if (path != a->path)
+		snprintf(a->path, sizeof(a->path), "%s", path);
+	snprintf(a->scn.path, sizeof(a->scn.path), "%s", a->path);
+	a->saved = a->scn;
+	unlink(old_recover);
+	app_status(a, false, "written %s", a->path);
+	return 0;
+}
+
+static void open_file(struct app *a, const char *file, bool force)
+{
+	struct scenario t;
+	struct gp_error err;
+
+	if (!file[0]) {
+		app_status(a, true, ":e needs a file name (:e FILE)");
+		return;
+	}
+	if (!force && app_unsaved(a)) {
+		app_status(a, true, "unsaved edits (:w to save them, or :e! %s to drop them)",
+			   file);
+		return;
+	}
+	memset(&err, 0, sizeof(err));
+	scenario_init(&t);
+	if (scenario_load_file(file, a->cat, &t, NULL, NULL, &err) != 0) {
+		status_err(a, &err);
+		return;
+	}
+	a->scn = t;
+	a->saved = t;
+	snprintf(a->path, sizeof(a->path), "%s", file);
+	a->nundo = 0;
+	a->nredo = 0;
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	app_status(a, false, "read %s", file);
+}
+
+static void quit(struct app *a, bool force)
+{
+	if (!force && app_unsaved(a)) {
+		a->mode = MODE_PROMPT;
+		a->prompt = PROMPT_QUIT;
+		app_status(a, false, "unsaved edits: quit without saving? (y/n)");
+		return;
+	}
+	a->quit = true;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+void app_command(struct app *a, const char *cmd)
+{
+	char word[32];
+	const char *arg;
+	size_t n;
+
+	cmd = skip_blanks(cmd);
+	n = strcspn(cmd, " \t");
+	if (n >= sizeof(word)) {
+		app_status(a, true, "unknown command '%.40s'", cmd);
+		return;
+	}
+	memcpy(word, cmd, n);
+	word[n] = '\0';
+	arg = skip_blanks(cmd + n);
+	if (!word[0])
+		return;
+	if (strcmp(word, "set") == 0) {
+		struct scenario before = a->scn;
+		struct gp_error err;
+		memset(&err, 0, sizeof(err));
+		if (!arg[0]) {
+			app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
+			return;
+		}
+		if (scenario_set_assignment(&a->scn, a->cat, arg, &err) != 0) {
+			a->scn = before;
+			status_err(a, &err);
+			return;
+		}
+		commit(a, &before);
+		app_status(a, false, "set %s", arg);
+	} else if (strcmp(word, "w") == 0 || strcmp(word, "write") == 0) {
+		app_save(a, arg);
+	} else if (strcmp(word, "wq") == 0 || strcmp(word, "x") == 0) {
+		if (app_save(a, arg) == 0)
+			a->quit = true;
+	} else if (strcmp(word, "e") == 0 || strcmp(word, "edit") == 0) {
+		open_file(a, arg, false);
+	} else if (strcmp(word, "e!") == 0) {
+		open_file(a, arg, true);
+	} else if (strcmp(word, "q") == 0 || strcmp(word, "quit") == 0) {
+		quit(a, false);
+	} else if (strcmp(word, "q!") == 0 || strcmp(word, "quit!") == 0) {
+		quit(a, true);
+	} else if (strcmp(word, "help") == 0 || strcmp(word, "h") == 0) {
+		a->mode = MODE_HELP;
+		a->help_top = 0;
+	} else {
+		app_status(a, true, "unknown command '%s' (expected set, w, e, q, q! or help)",
+			   word);
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void restore_recovery(struct app *a)
+{
+	struct scenario t;
+	struct gp_error err;
+
+	memset(&err, 0, sizeof(err));
+	scenario_init(&t);
+	if (scenario_load_file(a->recover_path, a->cat, &t, NULL, NULL, &err) != 0) {
+		status_err(a, &err);
+		return;
+	}
+	snprintf(t.path, sizeof(t.path), "%s", a->path);
+	undo_push(a, &a->scn);
+	a->scn = t;
+	unlink(a->recover_path);
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	app_status(a, false, "restored unsaved edits from %s", a->recover_path);
+}
+
+static void prompt_key(struct app *a, int key)
+{
+	enum prompt_kind kind = a->prompt;
+
+	if (kind == PROMPT_SAVE_AS) {
+		switch (line_edit_key(&a->line, key)) {
+		case EDIT_ACCEPT:
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			if (!a->line.buf[0]) {
+				app_status(a, false, "not saved");
+				break;
+			}
+			app_save(a, a->line.buf);
+			break;
+		case EDIT_CANCEL:
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			app_status(a, false, "not saved");
+			break;
+		default:
+			break;
+		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (key == 'y' || key == 'Y') {
+		a->mode = MODE_NORMAL;
+		a->prompt = PROMPT_NONE;
+		if (kind == PROMPT_QUIT)
+			a->quit = true;
+		else if (kind == PROMPT_RECOVER)
+			restore_recovery(a);
+	} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
+		a->mode = MODE_NORMAL;
+		a->prompt = PROMPT_NONE;
+		if (kind == PROMPT_RECOVER && (key == 'n' || key == 'N')) {
+			unlink(a->recover_path);
+			app_status(a, false, "recovery file removed");
+		} else if (kind == PROMPT_RECOVER) {
+			/* only a plain no drops the edits; Esc keeps them for the next start */
+			app_status(a, false, "recovery file kept: %s", a->recover_path);
+		} else {
+			a->status[0] = '\0';
+		}
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+/* The values Tab offers for f: its names, true/false, or the catalog's ids. */
+static int value_candidates(const struct app *a, const struct field *f, const char **out, int max)
+{
+	static const char *const bools[] = {"true", "false", NULL};
+	const char *const *names = f->type == FIELD_BOOL ? bools : f->names;
+	int n = 0;
+
+	if (f->type == FIELD_STR && strcmp(f->key, "model.preset") == 0) {
+		for (int i = 0; i < a->cat->nmodels && n < max; i++)
+			out[n++] = a->cat->models[i].id;
+	} else if (f->type == FIELD_STR && strcmp(f->key, "hardware.gpu") == 0) {
+		for (int i = 0; i < a->cat->ngpus && n < max; i++)
+			out[n++] = a->cat->gpus[i].id;
+	} else if (names && f->type != FIELD_TARGETS) {
+		for (int i = 0; names[i] && n < max; i++)
+			out[n++] = names[i];
+	}
+	return n;
+}
+
+void app_complete(struct app *a)
+{
+	const char *p = a->line.buf, *word, *eq, *cands[PICK_MAX + 8];
+	const char *first = NULL;
+	char key[128], text[LINE_EDIT_MAX];
+	size_t plen, common = 0, shown = 0;
+	int ncand = 0, n = 0;
+
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "set ", 4) != 0)
+		return;
+	word = p + 4;
+	while (*word == ' ')
+		word++;
+	eq = strchr(word, '=');
+	if (eq) {
+		/* a value: the field's choices */
+		const struct field *f;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - word), word);
+		f = scenario_field_find(key);
+		if (!f)
+			return;
+		ncand = value_candidates(a, f, cands, (int)(sizeof(cands) / sizeof(cands[0])));
+		word = eq + 1;
+	} else {
+		for (const struct field *f = scenario_fields; f->key; f++)
+			cands[ncand++] = f->key;
+	}
+	plen = strlen(word);
+	a->status[0] = '\0';
+	a->status_error = false;
+	for (int i = 0; i < ncand; i++) {
+		size_t c = 0;
+		if (strncmp(cands[i], word, plen) != 0)
+			continue;
+		if (!first) {
+			first = cands[i];
+			common = strlen(first);
+		}
+		while (c < common && cands[i][c] == first[c])
+			c++;
+		common = c;
+		n++;
+		/* the candidates, after the text typed, as many as fit */
+		if (shown + strlen(cands[i]) + 2 < sizeof(a->status) / 2)
+			shown += (size_t)snprintf(a->status + shown, sizeof(a->status) - shown,
+						  "%s%s", shown ? "  " : "", cands[i]);
+	}
+	if (n == 0) {
+		snprintf(a->status, sizeof(a->status), "nothing starts with '%s'", word);
+		a->status_error = true;
+		return;
+	}
+	if (n == 1)
+		a->status[0] = '\0';
+	if (eq)
+		snprintf(text, sizeof(text), "set %s=%.*s", key, (int)common, first);
+	else
+		snprintf(text, sizeof(text), "set %.*s%s", (int)common, first, n == 1 ? "=" : "");
+	line_edit_set(&a->line, text);
+}
+
+static void history_add(struct app *a, const char *cmd)
+{
+	int max = (int)(sizeof(a->history) / sizeof(a->history[0]));
+
+	if (!cmd[0] || (a->nhistory && strcmp(a->history[a->nhistory - 1], cmd) == 0))
+		return;
+	if (a->nhistory == max) {
+		memmove(a->history[0], a->history[1], sizeof(a->history[0]) * (size_t)(max - 1));
+		a->nhistory--;
+	}
+	snprintf(a->history[a->nhistory++], sizeof(a->history[0]), "%s", cmd);
+}
+
+static void command_key(struct app *a, int key)
+{
+	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
+	    a->line.len == 0) {
+		a->mode = MODE_NORMAL;
+		a->status[0] = '\0';
+		return;
+	}
+	if (key == '\t') {
+		app_complete(a);
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
+		/* the earlier commands, newest first */
+		int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);
+		if (pos >= 0 && pos <= a->nhistory) {
+			a->history_pos = pos;
+			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
+		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	a->status[0] = '\0';
+	switch (line_edit_key(&a->line, key)) {
+	case EDIT_ACCEPT: {
+		char cmd[LINE_EDIT_MAX];
+		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
+		a->mode = MODE_NORMAL;
+		history_add(a, cmd);
+		app_command(a, cmd);
+		break;
+	}
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		break;
+	default:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void move_sel(struct app *a, int delta)
+{
+	int p = a->focus;
+
+	if (p == PANE_RESULTS) {
+		int s = a->sel[p] + delta;
+		if (s < 0)
+			s = 0;
+		if (s >= a->nresult_items)
+			s = a->nresult_items - 1;
+		a->sel[p] = s < 0 ? 0 : s;
+	} else {
+		int start = a->sel[p] + delta;
+		const struct pane_rows *r = &a->rows[p];
+		/* skip headings and info lines in the direction of travel */
+		if (start >= 0 && start < r->n)
+			select_row(a, p, start, delta > 0 ? 1 : -1);
+		else
+			select_row(a, p, start, delta > 0 ? -1 : 1);
+		scroll_to_selection(a, p);
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void baseline(struct app *a)
+{
+	bool same = a->has_baseline && memcmp(&a->base_scn, &a->scn, sizeof(a->scn)) == 0;
+
+	if (same) {
+		a->has_baseline = false;
+		app_status(a, false, "baseline cleared");
+	} else {
+		a->has_baseline = true;
+		a->base_scn = a->scn;
+		a->base_plan = a->plan;
+		app_status(a, false,
+			   "baseline pinned: results now show the change against it "
+			   "(b again to clear)");
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void normal_key(struct app *a, int key)
+{
+	enum action act = keys_action(key);
+	const struct field *f;
+	int visible = a->lay.pane[a->focus].h - 2;
+
+	if (act != ACT_NONE && a->status[0] && act != ACT_INC && act != ACT_DEC)
+		a->status[0] = '\0';
+	switch (act) {
+	case ACT_NEXT_PANE:
+		a->focus = (a->focus + 1) % PANE_COUNT;
+		break;
+	case ACT_PREV_PANE:
+		a->focus = (a->focus + PANE_COUNT - 1) % PANE_COUNT;
+		break;
+	case ACT_PANE_1:
+	case ACT_PANE_2:
+	case ACT_PANE_3:
+	case ACT_PANE_4:
+		a->focus = act - ACT_PANE_1;
+		break;
+	case ACT_UP:
+		move_sel(a, -1);
+		break;
+	case ACT_DOWN:
+		move_sel(a, 1);
+		break;
+	case ACT_PAGE_UP:
+		move_sel(a, -(visible > 1 ? visible : 1));
+		break;
+	case ACT_PAGE_DOWN:
+		move_sel(a, visible > 1 ? visible : 1);
+		break;
+	case ACT_TOP:
+		move_sel(a, -1000);
+		break;
+	case ACT_BOTTOM:
+		move_sel(a, 1000);
+		break;
+	case ACT_EDIT:
+		edit_start(a);
+		break;
+	case ACT_INC:
+		step(a, 1, false);
+		break;
+	case ACT_DEC:
+		step(a, -1, false);
+		break;
+	case ACT_NEXT_CHOICE:
+		step(a, 1, true);
+		break;
+	case ACT_PREV_CHOICE:
+		step(a, -1, true);
+		break;
+	case ACT_UNDO:
+		undo(a);
+		break;
+	case ACT_REDO:
+		redo(a);
+		break;
+	case ACT_BASELINE:
+		baseline(a);
+		break;
+	case ACT_EXPLAIN:
+		if (a->focus == PANE_RESULTS) {
+			if (a->nresult_items)
+				explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+		} else if ((f = app_selected_field(a)) != NULL) {
+			explain_open(a, f->key);
+		}
+		break;
+	case ACT_COMMAND:
+		a->mode = MODE_COMMAND;
+		a->history_pos = a->nhistory;
+		line_edit_set(&a->line, "");
+		break;
+	case ACT_HELP:
+		a->mode = MODE_HELP;
+		a->help_top = 0;
+		break;
+	case ACT_QUIT:
+		quit(a, false);
+		break;
+	case ACT_SAVE:
+		app_save(a, NULL);
+		break;
+	case ACT_REDRAW:
+		if (a->screen)
+			clearok(curscr, TRUE);
+		break;
+	case ACT_NONE:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+void app_handle_key(struct app *a, int key)
+{
+	switch (a->mode) {
+	case MODE_NORMAL:
+		normal_key(a, key);
+		break;
+	case MODE_EDIT:
+		edit_key(a, key);
+		break;
+	case MODE_PICK:
+		pick_key(a, key);
+		break;
+	case MODE_COMMAND:
+		command_key(a, key);
+		break;
+	case MODE_PROMPT:
+		prompt_key(a, key);
+		break;
+	case MODE_HELP:
+		if (key == KEYF(KEY_DOWN) || key == 'j')
+			a->help_top++;
+		else if (key == KEYF(KEY_UP) || key == 'k')
+			a->help_top = a->help_top > 0 ? a->help_top - 1 : 0;
+		else if (key == KEYF(KEY_NPAGE) || key == ' ')
+			a->help_top += 10;
+		else if (key == KEYF(KEY_PPAGE))
+			a->help_top = a->help_top > 10 ? a->help_top - 10 : 0;
+		else
+			a->mode = MODE_NORMAL;
+		if (a->help_top > help_lines() - 1)
+			a->help_top = help_lines() - 1;
+		a->dirty |= DIRTY_DRAW;
+		break;
+	case MODE_EXPLAIN:
+		if (key == KEYF(KEY_DOWN) || key == 'j')
+			a->explain_top++;
+		else if (key == KEYF(KEY_UP) || key == 'k')
+			a->explain_top = a->explain_top > 0 ? a->explain_top - 1 : 0;
+		else if (key == KEYF(KEY_NPAGE) || key == ' ')
+			a->explain_top += 10;
+		else if (key == KEYF(KEY_PPAGE))
+			a->explain_top = a->explain_top > 10 ? a->explain_top - 10 : 0;
+		else
+			a->mode = MODE_NORMAL;
+		a->dirty |= DIRTY_DRAW;
+		break;
+	}
+}

@@ -1,0 +1,423 @@
+/* draw.c - the screen: windows from the layout, the title, status and legend lines, and the
+ * one doupdate per frame. Each window is erased and drawn whole from the state; curses
+ * sends only the cells that changed, so an edit costs a few hundred bytes. */
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "cli.h"
+
+/* The columns of the character at s, and its length in bytes in *len: wcwidth of the
+ * decoded code point (wide East Asian characters take two), 1 for what does not decode. */
+static int char_cols(const char *s, int *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
+	int n, w;
+
+	if (u[0] < 0x80) {
+		*len = 1;
+		return 1;
+	}
+	n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
+	cp = n == 4 ? u[0] & 0x07 : n == 3 ? u[0] & 0x0f : u[0] & 0x1f;
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*len = i;
+			return 1;
+		}
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	*len = n;
+	w = n > 1 ? wcwidth((wchar_t)cp) : 1;
+	return w < 0 ? 1 : w;
+}
+
+int text_width(const char *s)
+{
+	int cols = 0, len;
+
+	while (*s) {
+		cols += char_cols(s, &len);
+		s += len;
+	}
+	return cols;
+}
+
+/* Bytes of s that fill at most width columns. */
+static int bytes_for_width(const char *s, int width)
+{
+	int cols = 0, i = 0, len;
+
+	while (s[i]) {
+		int c = char_cols(s + i, &len);
+		if (cols + c > width)
+			break;
+		cols += c;
+		i += len;
+	}
+	return i;
+}
+
+void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
+{
+	int n;
+
+	if (width <= 0 || !s)
+		return;
+	n = bytes_for_width(s, width);
+	if (n <= 0)
+		return;
+	wattrset(w, a->theme.attr[role]);
+	mvwaddnstr(w, y, x, s, n);
+	wattrset(w, A_NORMAL);
+}
+
+int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text(a, w, y, x, width, role, buf);
+	return text_width(buf) < width ? text_width(buf) : width;
+}
+
+/* Fills from (y, x) to the end of the line with role's background. */
+static void fill_line(struct app *a, WINDOW *w, int y, int x, int role)
+{
+	int width = getmaxx(w);
+
+	wattrset(w, a->theme.attr[role]);
+	wmove(w, y, x);
+	for (int i = x; i < width; i++)
+		waddch(w, ' ');
+	wattrset(w, A_NORMAL);
+}
+
+void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right)
+{
+	int role = a->focus == pane ? ROLE_HEADER_FOCUS : ROLE_HEADER;
+	int width = getmaxx(w);
+
+	fill_line(a, w, 0, 0, role);
+	draw_textf(a, w, 0, 0, width, role, " %d %s", pane + 1, title);
+	if (right && right[0]) {
+		int rw = text_width(right);
+		if (rw + 1 < width - text_width(title) - 4)
+			draw_text(a, w, 0, width - rw - 1, rw, role, right);
+	}
+}
+
+static void delete_windows(struct app *a)
+{
+	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,
+			  &a->w_pane[0], &a->w_pane[1], &a->w_pane[2], &a->w_pane[3]};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (*all[i])
+			delwin(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+static WINDOW *rect_window(struct rect r)
+{
+	return newwin(r.h, r.w, r.y, r.x);
+}
+
+void app_screen_layout(struct app *a)
+{
+	int rows, cols;
+
+	getmaxyx(stdscr, rows, cols);
+	delete_windows(a);
+	/* stdscr is only the background: refreshing it here keeps a later getch from painting
+	 * it over the panes. */
+	werase(stdscr);
+	wnoutrefresh(stdscr);
+	layout_compute(rows, cols, &a->lay);
+	a->dirty &= ~DIRTY_LAYOUT;
+	a->dirty |= DIRTY_DRAW;
+	/* curses' idea of the screen may be stale after a resize: repaint it all once. */
+	clearok(curscr, TRUE);
+	if (a->lay.too_small)
+		return;
+	a->w_title = rect_window(a->lay.title);
+	a->w_status = rect_window(a->lay.status);
+	a->w_legend = rect_window(a->lay.legend);
+	for (int p = 0; p < PANE_COUNT; p++)
+		a->w_pane[p] = rect_window(a->lay.pane[p]);
+	/* the panes' scroll positions depend on their heights */
+	a->dirty |= DIRTY_CALC;
+}
+
+void app_screen_start(struct app *a)
+{
+	bool ascii = (a->flags & CLI_UI_ASCII) != 0;
+
+	theme_init(&a->theme, theme_locale_utf8(), theme_env_no_color(), ascii);
+	a->screen = true;
+	a->cursor_shown = -1;
+	app_screen_layout(a);
+}
+
+void app_screen_stop(struct app *a)
+{
+	delete_windows(a);
+	a->screen = false;
+}
+
+static void draw_title(struct app *a)
+{
+	WINDOW *w = a->w_title;
+	int width = getmaxx(w), x;
+	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
+	char right[600];
+
+	werase(w);
+	fill_line(a, w, 0, 0, ROLE_TITLE);
+	x = draw_textf(a, w, 0, 0, width, ROLE_TITLE, " gpuplan  %s", name);
+	if (app_unsaved(a))
+		x += draw_textf(a, w, 0, x, width - x, ROLE_TITLE_MARK, " %s", a->theme.g->unsaved);
+	{
+		/* the file, shortened from the left when the name leaves too little room */
+		const char *file = a->path[0] ? a->path : "(built-in)";
+		const char *base = a->has_baseline ? "[baseline] " : "";
+		int room = width - x - 3 - text_width(base);
+		int fw = text_width(file);
+		if (room >= 8) {
+			if (fw > room) {
+				int skip = fw - room + 1;
+				while (skip > 0 && *file) {
+					file++;
+					while ((*file & 0xc0) == 0x80)
+						file++;
+					skip--;
+				}
+				snprintf(right, sizeof(right), "%s%s%s ", base,
+					 a->theme.g->ellipsis, file);
+			} else {
+				snprintf(right, sizeof(right), "%s%s ", base, file);
+			}
+			draw_text(a, w, 0, width - text_width(right), text_width(right), ROLE_TITLE,
+				  right);
+		}
+	}
+	wnoutrefresh(w);
+}
+
+struct legend_item {
+	const char *key, *text;
+};
+
+static const struct legend_item legend_normal[] = {
+    {"F1", "Help"}, {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
+    {"b", "Base"},  {"e", "Explain"}, {":", "Cmd"},	 {"q", "Quit"},	 {NULL, NULL},
+};
+static const struct legend_item legend_results[] = {
+    {"F1", "Help"}, {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
+    {"b", "Base"},  {":", "Cmd"},    {"q", "Quit"},	   {NULL, NULL},
+};
+static const struct legend_item legend_edit[] = {
+    {"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"}, {NULL, NULL},
+};
+static const struct legend_item legend_pick[] = {
+    {"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"}, {NULL, NULL},
+};
+static const struct legend_item legend_command[] = {
+    {"Enter", "Run"}, {"Esc", "Cancel"}, {"set", "K=V"}, {"w", "[FILE]"},
+    {"e", "FILE"},    {"q", "Quit"},	 {NULL, NULL},
+};
+static const struct legend_item legend_prompt[] = {
+    {"y", "Yes"},
+    {"n", "No"},
+    {"Esc", "Cancel"},
+    {NULL, NULL},
+};
+static const struct legend_item legend_view[] = {
+    {"Up/Down", "Scroll"},
+    {"any key", "Close"},
+    {NULL, NULL},
+};
+
+static void draw_legend(struct app *a)
+{
+	WINDOW *w = a->w_legend;
+	const struct legend_item *items = legend_normal;
+	int width = getmaxx(w), x = 0;
+
+	switch (a->mode) {
+	case MODE_EDIT:
+		items = legend_edit;
+		break;
+	case MODE_PICK:
+		items = legend_pick;
+		break;
+	case MODE_COMMAND:
+		items = legend_command;
+		break;
+	case MODE_PROMPT:
+		items = a->prompt == PROMPT_SAVE_AS ? legend_edit : legend_prompt;
+		break;
+	case MODE_HELP:
+	case MODE_EXPLAIN:
+		items = legend_view;
+		break;
+	case MODE_NORMAL:
+		if (a->focus == PANE_RESULTS)
+			items = legend_results;
+		break;
+	}
+	werase(w);
+	/* htop: the key plain, its meaning on a coloured field padded to six columns */
+	for (int i = 0; items[i].key && x < width; i++) {
+		int kw = text_width(items[i].key), tw = text_width(items[i].text);
+		int cell = tw < 6 ? 6 : tw + 1;
+		if (x + kw + cell > width)
+			break;
+		draw_text(a, w, 0, x, kw, ROLE_KEY, items[i].key);
+		x += kw;
+		wattrset(w, a->theme.attr[ROLE_KEY_TEXT]);
+		mvwaddstr(w, 0, x, items[i].text);
+		for (int j = tw; j < cell; j++)
+			waddch(w, ' ');
+		wattrset(w, A_NORMAL);
+		x += cell;
+	}
+	if (x < width)
+		fill_line(a, w, 0, x, ROLE_KEY_TEXT);
+	wnoutrefresh(w);
+}
+
+static void draw_status(struct app *a)
+{
+	WINDOW *w = a->w_status;
+	int width = getmaxx(w);
+
+	werase(w);
+	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)) {
+		const char *lead = a->mode == MODE_COMMAND ? ":" : "save as: ";
+		int lw = text_width(lead);
+		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
+		draw_text(a, w, 0, lw, width - lw - 1, ROLE_NORMAL, a->line.buf);
+		if (a->mode == MODE_COMMAND && a->status[0]) {
+			/* Tab's candidates, after what is typed */
+			int x = lw + text_width(a->line.buf) + 3;
+			if (x < width - 4)
+				draw_text(a, w, 0, x, width - x,
+					  a->status_error ? ROLE_ERROR : ROLE_DIM, a->status);
+		}
+		a->cur_win = w;
+		a->cur_y = 0;
+		a->cur_x = lw + line_edit_cursor_col(&a->line);
+		if (a->cur_x >= width)
+			a->cur_x = width - 1;
+	} else if (a->status[0]) {
+		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
+	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {
+		/* a verdict is longer than the pane is wide: the whole of it here */
+		char v[256];
+		if (pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], v, sizeof(v)))
+			draw_text(a, w, 0, 0, width, ROLE_NORMAL, v);
+	} else if (a->mode == MODE_NORMAL) {
+		const struct gp_error *e = app_field_problem(a, app_selected_field(a));
+		if (e)
+			draw_text(a, w, 0, 0, width, ROLE_WARN, e->message);
+	}
+	wnoutrefresh(w);
+}
+
+static void draw_too_small(struct app *a)
+{
+	werase(stdscr);
+	mvwprintw(stdscr, 0, 0, "terminal too small");
+	mvwprintw(stdscr, 1, 0, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
+		  a->lay.cols, a->lay.rows);
+	wnoutrefresh(stdscr);
+	if (a->cursor_shown != 0) {
+		curs_set(0);
+		a->cursor_shown = 0;
+	}
+	doupdate();
+}
+
+static WINDOW *popup(struct app *a, int h, int w, int y, int x)
+{
+	if (a->w_popup)
+		delwin(a->w_popup);
+	a->w_popup = newwin(h, w, y, x);
+	return a->w_popup;
+}
+
+void draw_frame(struct app *a, WINDOW *w, const char *title)
+{
+	int width = getmaxx(w);
+
+	werase(w);
+	wattrset(w, a->theme.attr[ROLE_POPUP]);
+	/* box() would use the alternate character set, which is not ASCII: draw the ASCII
+	 * twin explicitly when the glyphs must be ASCII */
+	if (a->theme.utf8)
+		box(w, 0, 0);
+	else
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	wattrset(w, A_NORMAL);
+	if (title)
+		draw_textf(a, w, 0, 2, width - 4, ROLE_HEADER_FOCUS, " %s ", title);
+}
+
+void app_draw(struct app *a)
+{
+	struct rect body;
+
+	a->dirty &= ~DIRTY_DRAW;
+	if (!a->screen)
+		return;
+	if (a->lay.too_small) {
+		draw_too_small(a);
+		return;
+	}
+	a->cur_win = NULL;
+	draw_title(a);
+	for (int p = 0; p < PANE_RESULTS; p++)
+		pane_inputs_draw(a, p, a->w_pane[p]);
+	pane_results_draw(a, a->w_pane[PANE_RESULTS]);
+	draw_status(a);
+	draw_legend(a);
+
+	body.y = 1;
+	body.x = 0;
+	body.h = a->lay.rows - 3;
+	body.w = a->lay.cols;
+	if (a->mode == MODE_HELP) {
+		help_draw(a, popup(a, body.h, body.w, body.y, body.x));
+	} else if (a->mode == MODE_PICK) {
+		int w = body.w < 80 ? body.w : 80;
+		picker_draw(a, popup(a, body.h, w, body.y, 0));
+	} else if (a->mode == MODE_EXPLAIN) {
+		/* explanations are written for 80 columns: as wide as that allows, as tall as
+		 * the text, and no taller than the body */
+		int w = body.w < 86 ? body.w : 86;
+		int h = explain_lines(a, w - 4) + 2;
+		if (h > body.h)
+			h = body.h;
+		explain_draw(a, popup(a, h, w, body.y, (body.w - w) / 2));
+	} else if (a->w_popup) {
+		delwin(a->w_popup);
+		a->w_popup = NULL;
+	}
+	if (a->cur_win) {
+		wmove(a->cur_win, a->cur_y, a->cur_x);
+		wnoutrefresh(a->cur_win);
+	}
+	if (a->cursor_shown != (a->cur_win != NULL)) {
+		a->cursor_shown = a->cur_win != NULL;
+		curs_set(a->cursor_shown);
+	}
+	doupdate();
+}

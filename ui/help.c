@@ -1,0 +1,62 @@
+/* help.c - the help screen (F1, ?, :help). */
+#include "app.h"
+
+/* At most 76 columns a line: the help window's inside at 80x24. */
+static const char *const help_text[] = {
+    "gpuplan: what a model, a workload and a cluster need, live as you type",
+    "",
+    "Moving",
+    "  Tab, Shift-Tab    next, previous pane (1-4 jump to one)",
+    "  Up/Down, j/k      previous, next field;  PgUp/PgDn, g/G",
+    "Editing",
+    "  Enter             type a value, with units as in files (80GB, 400Gb/s,",
+    "                    7B, 5d); results follow while it reads; Enter applies,",
+    "                    Esc cancels",
+    "  Enter on a preset the picker: type to filter, Enter takes, Esc cancels",
+    "  + / -             step: doubles or halves counts and batches",
+    "  Left/Right, h/l   cycle a choice (kind, precision, gpu, model)",
+    "  u, Ctrl-R         undo, redo",
+    "  b                 pin a baseline: results show their change against it",
+    "  e                 explain the selected figure (Enter on Results) or field",
+    "Commands",
+    "  :set KEY=VALUE    set a field by its path: :set hardware.count=16",
+    "                    (Tab completes keys and values, Up/Down recall)",
+    "  :w [FILE]         save, asking for a name when there is none (F2, ^S)",
+    "  :e FILE           open another scenario (:e! drops unsaved edits)",
+    "  :q, :q!, :wq      quit (asks about unsaved edits), quit anyway, save+quit",
+    "  :help             this screen",
+    "Screen",
+    "  Ctrl-L redraws; q or F10 quits; the title's mark means unsaved edits.",
+    "  NO_COLOR=1: no colour; --ascii or a non-UTF-8 locale: ASCII drawing.",
+    "  A dropped connection (SIGHUP) keeps unsaved edits in a recovery file",
+    "  that the next start offers to restore.",
+    NULL,
+};
+
+const char *help_line(int i)
+{
+	return i >= 0 && i < help_lines() ? help_text[i] : NULL;
+}
+
+int help_lines(void)
+{
+	int n = 0;
+	while (help_text[n])
+		n++;
+	return n;
+}
+
+void help_draw(struct app *a, WINDOW *w)
+{
+	int height = getmaxy(w), width = getmaxx(w), n = help_lines();
+
+	draw_frame(a, w,
+		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
+				  : "Help (any key closes)");
+	for (int i = 0; i + 2 < height && a->help_top + i < n; i++) {
+		const char *line = help_text[a->help_top + i];
+		bool heading = line[0] && line[0] != ' ';
+		draw_text(a, w, i + 1, 2, width - 4, heading ? ROLE_HEADER : ROLE_NORMAL, line);
+	}
+	wnoutrefresh(w);
+}

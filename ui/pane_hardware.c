@@ -1,0 +1,47 @@
+/* pane_hardware.c - the Hardware pane: the GPU (a picker showing memory, bandwidth, bf16
+ * FLOP/s and price), its key figures, then count, node size, network, storage, price. */
+#include "app.h"
+
+#include <stdio.h>
+
+enum { INFO_GPU };
+
+void pane_hardware_rows(const struct app *a, struct pane_rows *out)
+{
+	out->n = 0;
+	pane_rows_add(a, out, "hardware.gpu", "gpu");
+	pane_rows_other(out, ROW_INFO, "", INFO_GPU);
+	pane_rows_add(a, out, "hardware.count", "count");
+	pane_rows_add(a, out, "hardware.gpus_per_node", "gpus per node");
+	pane_rows_add(a, out, "hardware.network", "network");
+	pane_rows_add(a, out, "hardware.storage", "storage");
+	pane_rows_add(a, out, "hardware.price_per_gpu_hour", "price $/gpu-h");
+	pane_rows_add(a, out, "hardware.pue", "pue");
+	pane_rows_add(a, out, "hardware.mtbf_gpu_hours", "mtbf gpu-h");
+	pane_rows_add(a, out, "hardware.memory", "memory");
+	pane_rows_add(a, out, "hardware.hbm_bandwidth", "hbm bandwidth");
+	pane_rows_add(a, out, "hardware.link_bandwidth", "link bandwidth");
+	pane_rows_add(a, out, "hardware.power", "power");
+}
+
+/* "80 GB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */
+void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size)
+{
+	char mem[24], bw[24], tf[24];
+
+	units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
+	units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
+	snprintf(tf, sizeof(tf), "%.0f TF", g->peak_flops[DTYPE_BF16] / 1e12);
+	snprintf(buf, size, "%s  %s  %s  $%.2f/h", mem, bw, tf, g->price_per_hour);
+}
+
+void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width, int info)
+{
+	char buf[128];
+
+	if (info != INFO_GPU)
+		return;
+	pane_hardware_gpu_summary(&a->scn.hardware.gpu, buf, sizeof(buf));
+	/* the info line has no label: use its room */
+	draw_text((struct app *)a, w, y, 1, width + x - 1, ROLE_DIM, buf);
+}

@@ -1,0 +1,524 @@
+/* pane_results.c - the Results pane: the per-GPU memory bar against capacity with its
+ * legend; the three verdicts in judging order (capacity with the headroom, bandwidth and
+ * interconnect, compute); time, throughput, latency, cost and energy; the bottleneck bars
+ * in the same order with the binding one marked; the warnings; on a taller terminal where
+ * the step time goes and the rest of the plan. With a baseline pinned each figure shows
+ * its change against it. */
+#include "app.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bars.h"
+
+#include "explain.h"
+
+enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
+
+struct figure {
+	const char *key; /* as in the JSON report */
+	const char *label;
+	size_t offset; /* a double in struct plan */
+	enum fig_format fmt;
+	int better;	  /* +1 higher is better, -1 lower is better */
+	unsigned applies; /* APPLIES_* bits */
+};
+
+#define PLAN_OFF(m) offsetof(struct plan, m)
+#define TRAINING    APPLIES_TRAINING
+#define INFERENCE   APPLIES_INFERENCE
+#define ALL	    (APPLIES_TRAINING | APPLIES_INFERENCE)
+
+static const struct figure figures[] = {
+    {"time.step_s", "step time", PLAN_OFF(step_s), FMT_SECONDS, -1, TRAINING},
+    {"latency.ttft_s", "ttft", PLAN_OFF(ttft_s), FMT_SECONDS, -1, INFERENCE},
+    {"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
+    {"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1, TRAINING | APPLIES_OFFLINE},
+    {"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
+    {"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
+    {"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
+     APPLIES_ONLINE},
+    {"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
+    {"cost.usd_per_hour", "cost/hour", PLAN_OFF(usd_per_hour), FMT_USD, -1, APPLIES_ONLINE},
+    {"cost.usd_per_million_tokens", "$/M tokens", PLAN_OFF(usd_per_million_tokens), FMT_USD, -1,
+     ALL},
+    {"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
+};
+#define NFIGURES ((int)(sizeof(figures) / sizeof(figures[0])))
+
+static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	"optim",
+						 "activ",   "kv cache", "other"};
+static const char *const mem_keys[MEM_PARTS] = {
+    "memory.per_gpu.weights",	  "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
+    "memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
+static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw", "interconnect",
+						"data i/o"};
+static const char *const bn_keys[BN_COUNT] = {
+    "bottleneck.shares.capacity", "bottleneck.shares.compute", "bottleneck.shares.hbm_bandwidth",
+    "bottleneck.shares.interconnect", "bottleneck.shares.data_io"};
+
+/* What each verdict line explains (Enter) and stands for when selected: the headroom, the
+ * binding bottleneck, the MFU. */
+static const char *const verdict_keys[EXPLAIN_VERDICTS] = {"memory.headroom", "bottleneck.binding",
+							   "compute.mfu"};
+
+/* Judging order (seed case 15): capacity, then bandwidth and interconnect, then compute. */
+static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
+						   BN_DATA_IO};
+
+static bool fig_applies(const struct app *a, const struct figure *f)
+{
+	return (f->applies & (1u << a->scn.workload.kind)) != 0;
+}
+
+static double fig_value(const struct plan *p, const struct figure *f)
+{
+	return *(const double *)((const char *)p + f->offset);
+}
+
+/* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
+static void num3(double v, char *buf, size_t size)
+{
+	double m = fabs(v);
+	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : "%.2f", v);
+}
+
+static void fmt_bytes(double v, char *buf, size_t size)
+{
+	units_format_human(UNIT_BYTES, v, 3, buf, size);
+}
+
+static void fig_format(enum fig_format fmt, double v, char *buf, size_t size)
+{
+	char n[48];
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	switch (fmt) {
+	case FMT_SECONDS:
+		units_format_human(UNIT_SECONDS, v, 3, buf, size);
+		break;
+	case FMT_TOKENS:
+		units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+		snprintf(buf, size, "%s tok/s", n);
+		break;
+	case FMT_RATIO:
+		num3(v * 100, n, sizeof(n));
+		snprintf(buf, size, "%s%%", n);
+		break;
+	case FMT_USD:
+		if (fabs(v) >= 1e4) {
+			units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+			snprintf(buf, size, "$%s", n);
+		} else {
+			num3(v, n, sizeof(n));
+			snprintf(buf, size, "$%s", n);
+		}
+		break;
+	case FMT_KWH:
+		if (v >= 1e6) {
+			num3(v / 1e6, n, sizeof(n));
+			snprintf(buf, size, "%s GWh", n);
+		} else if (v >= 1e3) {
+			num3(v / 1e3, n, sizeof(n));
+			snprintf(buf, size, "%s MWh", n);
+		} else {
+			num3(v, n, sizeof(n));
+			snprintf(buf, size, "%s kWh", n);
+		}
+		break;
+	case FMT_COUNT:
+		units_format_human(UNIT_COUNT, v, 3, buf, size);
+		break;
+	case FMT_BYTES:
+		fmt_bytes(v, buf, size);
+		break;
+	}
+}
+
+void pane_results_items(struct app *a)
+{
+	int n = 0;
+
+	const struct plan_memory *m = &a->plan.mem;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+
+	a->result_keys[n++] = "memory.per_gpu.total";
+	/* the parts the legend shows, in its order */
+	for (int i = 0; i < MEM_PARTS; i++)
+		if (parts[i] > 0)
+			a->result_keys[n++] = mem_keys[i];
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++)
+		a->result_keys[n++] = verdict_keys[i];
+	for (int i = 0; i < NFIGURES && n < RESULT_MAX_ITEMS; i++)
+		if (fig_applies(a, &figures[i]))
+			a->result_keys[n++] = figures[i].key;
+	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
+		a->result_keys[n++] = bn_keys[bn_order[b]];
+	a->nresult_items = n;
+}
+
+const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size)
+{
+	struct explain_verdict vd[EXPLAIN_VERDICTS];
+
+	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
+		if (strcmp(key, verdict_keys[i]) != 0)
+			continue;
+		explain_verdicts(&a->plan, vd);
+		snprintf(buf, size, "%s: %s", vd[i].topic, vd[i].text);
+		return buf;
+	}
+	return NULL;
+}
+
+void pane_results_value(const struct app *a, const char *key, char *buf, size_t size)
+{
+	const struct plan *p = &a->plan;
+	const double *mem = &p->mem.weights;
+
+	buf[0] = '\0';
+	if (strcmp(key, "memory.per_gpu.total") == 0)
+		fmt_bytes(p->mem.total, buf, size);
+	else if (strcmp(key, "memory.headroom") == 0)
+		fmt_bytes(p->mem.headroom, buf, size);
+	for (int i = 0; i < MEM_PARTS; i++)
+		if (strcmp(key, mem_keys[i]) == 0)
+			fmt_bytes(mem[i], buf, size);
+	for (int i = 0; i < NFIGURES; i++)
+		if (strcmp(key, figures[i].key) == 0)
+			fig_format(figures[i].fmt, fig_value(p, &figures[i]), buf, size);
+	for (int b = 0; b < BN_COUNT; b++)
+		if (strcmp(key, bn_keys[b]) == 0)
+			snprintf(buf, size, "%.0f%%%s", p->shares[b] * 100,
+				 p->binding == (enum bottleneck)b ? " (binding)" : "");
+}
+
+static bool item_selected(const struct app *a, const char *key)
+{
+	return a->focus == PANE_RESULTS && a->mode != MODE_PICK && a->nresult_items &&
+	       strcmp(a->result_keys[a->sel[PANE_RESULTS]], key) == 0;
+}
+
+/* The change of now against then, with an up or down mark coloured by whether it is an
+ * improvement: "▲ 12%". Nothing when there is no baseline or no change. */
+static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now, double then,
+		       int better)
+{
+	const struct glyphs *g = a->theme.g;
+	double rel;
+	char n[32];
+	int role;
+
+	if (!a->has_baseline || !isfinite(now) || !isfinite(then) || now == then || width < 4)
+		return;
+	role = (now > then) == (better > 0) ? ROLE_GOOD : ROLE_BAD;
+	if (then != 0 && fabs(rel = (now - then) / fabs(then)) < 100) {
+		num3(fabs(rel) * 100, n, sizeof(n));
+		draw_textf(a, w, y, x, width, role, "%s%s%%", now > then ? g->up : g->down, n);
+	} else {
+		draw_textf(a, w, y, x, width, role, "%s", now > then ? g->up : g->down);
+	}
+}
+
+/* One "label  value  change" line; the selected item drawn selected. */
+static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const char *label,
+			const char *value, double now, double then, int better)
+{
+	int width = getmaxx(w);
+	bool sel = item_selected(a, key);
+	int vx = 15, dx = a->has_baseline ? width - 7 : width;
+
+	if (sel) {
+		wattrset(w, a->theme.attr[ROLE_SELECTED]);
+		mvwhline(w, y, 1, ' ', width - 1);
+		wattrset(w, A_NORMAL);
+	}
+	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
+	draw_text(a, w, y, vx, dx - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
+	draw_delta(a, w, y, dx, width - dx, now, then, better);
+}
+
+static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	const struct plan_memory *m = &a->plan.mem;
+	const struct glyphs *g = a->theme.g;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+	double scale = m->capacity > m->total ? m->capacity : m->total;
+	int cells[MEM_PARTS], filled, cap_at = -1, cx = x;
+
+	filled = bars_stack(parts, MEM_PARTS, scale, width, cells);
+	if (m->total > m->capacity && m->capacity > 0)
+		cap_at = bars_marker(m->capacity, scale, width);
+	for (int i = 0; i < MEM_PARTS; i++) {
+		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+		for (int c = 0; c < cells[i]; c++, cx++)
+			mvwaddstr(w, y, cx, cx - x == cap_at ? g->over : g->mem_part[i]);
+	}
+	wattrset(w, a->theme.attr[ROLE_MEM_FREE]);
+	for (int c = filled; c < width; c++, cx++)
+		mvwaddstr(w, y, cx, g->mem_free);
+	wattrset(w, A_NORMAL);
+}
+
+/* "16.1G", "54.5M": sizes short enough for six legend items in two lines of 38 columns. */
+static void fmt_bytes_short(double v, char *buf, size_t size)
+{
+	char full[32], *o = buf;
+	size_t n = 0;
+
+	fmt_bytes(v, full, sizeof(full));
+	for (const char *p = full; *p && n + 1 < size; p++)
+		if (*p != ' ' && !(*p == 'B' && p[1] == '\0' && p != full && p[-1] != ' '))
+			o[n++] = *p;
+	o[n] = '\0';
+}
+
+/* The legend flows over as many lines as it needs (at most two), each part's glyph then its
+ * name and size; the selected part is drawn selected. Returns the lines used. */
+static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	const struct plan_memory *m = &a->plan.mem;
+	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
+				   m->activations, m->kv_cache,	 m->overhead};
+	int cx = x, line = 0;
+
+	for (int i = 0; i < MEM_PARTS; i++) {
+		char v[32], item[64];
+		int iw;
+		if (!(parts[i] > 0))
+			continue;
+		fmt_bytes_short(parts[i], v, sizeof(v));
+		snprintf(item, sizeof(item), "%s %s", mem_names[i], v);
+		iw = 1 + text_width(item) + 1;
+		if (cx + iw - 1 > x + width && cx > x) {
+			if (line == 1)
+				break;
+			line++;
+			cx = x;
+		}
+		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+		mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
+		wattrset(w, A_NORMAL);
+		draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
+			  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+		cx += iw;
+	}
+	return line + 1;
+}
+
+static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
+{
+	const struct glyphs *g = a->theme.g;
+	int width = getmaxx(w), bx = 15, bw = width - bx - 8, full, eighths;
+	double share = a->plan.shares[b];
+	bool binding = a->plan.binding == (enum bottleneck)b;
+	bool sel = item_selected(a, bn_keys[b]);
+	char pct[16];
+
+	if (sel) {
+		wattrset(w, a->theme.attr[ROLE_SELECTED]);
+		mvwhline(w, y, 1, ' ', width - 1);
+		wattrset(w, A_NORMAL);
+	}
+	draw_text(a, w, y, 2, bx - 3,
+		  sel	    ? ROLE_SELECTED
+		  : binding ? ROLE_BINDING
+			    : ROLE_LABEL,
+		  bn_labels[b]);
+	if (bw < 4)
+		return;
+	bars_fill(isfinite(share) ? share : 0, bw, &full, &eighths);
+	wattrset(w, a->theme.attr[binding ? ROLE_BINDING : ROLE_BAR]);
+	for (int c = 0; c < full; c++)
+		mvwaddstr(w, y, bx + c, g->bar_full);
+	if (eighths && full < bw && g->bar_eighth[eighths][0])
+		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
+	wattrset(w, A_NORMAL);
+	snprintf(pct, sizeof(pct), "%4.0f%%", isfinite(share) ? share * 100 : 0);
+	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
+	if (binding)
+		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
+}
+
+static const struct {
+	const char *label;
+	size_t offset; /* a double in struct plan_time_parts */
+} time_parts[] = {
+    {"matmul", offsetof(struct plan_time_parts, matmul_s)},
+    {"attention", offsetof(struct plan_time_parts, attention_s)},
+    {"memory-bound", offsetof(struct plan_time_parts, memory_bound_s)},
+    {"tp comm", offsetof(struct plan_time_parts, tp_comm_s)},
+    {"pp comm", offsetof(struct plan_time_parts, pp_comm_s)},
+    {"pp bubble", offsetof(struct plan_time_parts, bubble_s)},
+    {"dp comm", offsetof(struct plan_time_parts, dp_comm_s)},
+    {"zero-3 gather", offsetof(struct plan_time_parts, zero3_s)},
+    {"ep comm", offsetof(struct plan_time_parts, ep_comm_s)},
+    {"offload", offsetof(struct plan_time_parts, offload_s)},
+    {"optimizer", offsetof(struct plan_time_parts, optimizer_s)},
+    {"data", offsetof(struct plan_time_parts, data_s)},
+};
+
+/* Where a step's time goes, then layout, compute and reliability figures. */
+static void draw_details(struct app *a, WINDOW *w, int y, int height)
+{
+	const struct plan *p = &a->plan;
+	int width = getmaxx(w);
+	double sum = 0;
+	char v[64], v2[64];
+	bool training = a->scn.workload.kind == WL_TRAIN || a->scn.workload.kind == WL_FINETUNE;
+
+	for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]); i++) {
+		double t = *(const double *)((const char *)&p->parts + time_parts[i].offset);
+		if (isfinite(t) && t > 0)
+			sum += t;
+	}
+	if (sum > 0 && y < height) {
+		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
+			  training ? "step time by part" : "time by part");
+		for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]) && y < height;
+		     i++) {
+			double t =
+			    *(const double *)((const char *)&p->parts + time_parts[i].offset);
+			if (!isfinite(t) || t <= 0)
+				continue;
+			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
+			draw_text(a, w, y, 2, 12, ROLE_LABEL, time_parts[i].label);
+			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %3.0f%%", v,
+				   t / sum * 100);
+		}
+	}
+	if (y + 1 < height) {
+		y++;
+		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
+		draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+			   "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp, p->dp, p->ep);
+		if (y < height && training)
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+				   "batch        %d sequences, %d micro-batches, zero %d",
+				   p->global_batch, p->micro_batches, p->zero);
+		if (y < height && isfinite(p->flops_per_token)) {
+			units_format_human(UNIT_COUNT, p->flops_per_token, 3, v, sizeof(v));
+			units_format_human(UNIT_FLOPS, p->peak_flops, 3, v2, sizeof(v2));
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
+				   "compute      %s FLOP/token, peak %s", v, v2);
+		}
+		if (y < height && p->mem.host > 0) {
+			fmt_bytes(p->mem.host, v, sizeof(v));
+			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL, "host memory  %s per GPU",
+				   v);
+		}
+		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
+			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
+			draw_textf(
+			    a, w, y++, 2, width - 3, ROLE_LABEL,
+			    "reliability  %.0f interruptions, checkpoint every %s, goodput %.0f%%",
+			    p->expected_interruptions, v, p->goodput * 100);
+		}
+	}
+}
+
+void pane_results_draw(struct app *a, WINDOW *w)
+{
+	const struct plan *p = &a->plan, *bp = &a->base_plan;
+	const struct glyphs *g = a->theme.g;
+	int height = getmaxy(w), width = getmaxx(w), y = 1, x = 2, inner = width - 4;
+	char v[64], c[64], right[48];
+
+	werase(w);
+	/* the column separator down the left edge */
+	for (int r = 1; r < height; r++)
+		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
+	snprintf(right, sizeof(right), "%s %s", p->mem.fits ? "fits" : "does not fit",
+		 p->mem.fits ? g->ok : g->bad);
+	draw_header(a, w, PANE_RESULTS, "Results", right);
+	if (!a->theme.color && !p->mem.fits)
+		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
+			  ROLE_HEADER_FOCUS, right);
+
+	/* memory */
+	fmt_bytes(p->mem.total, v, sizeof(v));
+	fmt_bytes(p->mem.capacity, c, sizeof(c));
+	{
+		char line[160];
+		snprintf(line, sizeof(line), "%s / %s", v, c);
+		draw_figure(a, w, y, "memory.per_gpu.total", "memory/gpu", line, p->mem.total,
+			    bp->mem.total, -1);
+	}
+	y++;
+	if (y < height)
+		draw_memory_bar(a, w, y++, x, inner);
+	if (y < height)
+		y += draw_memory_legend(a, w, y, x, inner);
+	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
+	 * bandwidth and interconnect, then compute; the first stands for the headroom */
+	{
+		struct explain_verdict vd[EXPLAIN_VERDICTS];
+		explain_verdicts(p, vd);
+		for (int i = 0; i < EXPLAIN_VERDICTS && y < height; i++, y++) {
+			int role = vd[i].state == VERDICT_OK	 ? ROLE_GOOD
+				   : vd[i].state == VERDICT_WARN ? ROLE_WARN
+								 : ROLE_BAD;
+			const char *mark = vd[i].state == VERDICT_OK	 ? g->ok
+					   : vd[i].state == VERDICT_WARN ? "!"
+									 : g->bad;
+			bool sel = item_selected(a, verdict_keys[i]);
+			int end = a->has_baseline && i == 0 ? width - 7 : width;
+			if (sel) {
+				wattrset(w, a->theme.attr[ROLE_SELECTED]);
+				mvwhline(w, y, 1, ' ', width - 1);
+				wattrset(w, A_NORMAL);
+			}
+			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
+			draw_text(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
+				  vd[i].text);
+			if (i == 0)
+				draw_delta(a, w, y, width - 7, 7, p->mem.headroom, bp->mem.headroom,
+					   +1);
+		}
+	}
+
+	/* time, throughput, latency, cost, energy */
+	for (int i = 0; i < NFIGURES && y < height; i++) {
+		const struct figure *f = &figures[i];
+		if (!fig_applies(a, f))
+			continue;
+		fig_format(f->fmt, fig_value(p, f), v, sizeof(v));
+		if (f->fmt == FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && inner > 36) {
+			char per[32];
+			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per,
+					   sizeof(per));
+			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
+		}
+		draw_figure(a, w, y++, f->key, f->label, v, fig_value(p, f), fig_value(bp, f),
+			    f->better);
+	}
+
+	for (int i = 0; i < BN_COUNT && y < height; i++)
+		draw_bottleneck(a, w, y++, bn_order[i]);
+
+	/* warnings, as many as there is room for */
+	for (int i = 0; i < p->nwarnings && y < height; i++) {
+		char msg[256];
+		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+		if (y == height - 1 && i < p->nwarnings - 1) {
+			/* the last line left: say how many did not fit */
+			char more[32];
+			int mw = snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
+			draw_textf(a, w, y, 2, width - 3 - mw, ROLE_WARN, "! %s", msg);
+			draw_text(a, w, y++, width - mw - 1, mw, ROLE_WARN, more);
+			break;
+		}
+		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
+	}
+	/* a taller terminal shows where the time goes and the rest of the plan */
+	if (y + 4 < height)
+		draw_details(a, w, y + 1, height);
+	wnoutrefresh(w);
+}
