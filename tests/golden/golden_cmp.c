@@ -521,12 +521,16 @@ static int do_run(const char *scenario, const cJSON *spec, int idx, struct run *
 	r->text = run_command(cmd, &status);
 	if (!r->text || status != 0) {
 		fail(idx, "command", "`%s` exited with %d", cmd, status);
+		free(r->text);
+		r->text = NULL; /* its checks are not run */
 		return -1;
 	}
 	if (!text && !cJSON_IsArray(command)) {
 		r->json = cJSON_Parse(r->text);
 		if (!r->json) {
 			fail(idx, "command", "`%s` did not print JSON", cmd);
+			free(r->text);
+			r->text = NULL;
 			return -1;
 		}
 	}

@@ -6,6 +6,11 @@
 # expectation without a scenario. Needs cc and libcjson (build dependencies anyway).
 # Run from the top of the tree: sh tests/golden/run-golden.sh [EXPECTED.json...]
 GPUPLAN=${GPUPLAN:-./gpuplan}
+# a program built elsewhere (build-asan/gpuplan) finds the tree's catalog
+if [ -z "${GPUPLAN_CATALOG:-}" ] && [ -d catalog ]; then
+	GPUPLAN_CATALOG=$(pwd)/catalog
+	export GPUPLAN_CATALOG
+fi
 CC=${CC:-cc}
 B=build/golden
 cmp=$B/golden_cmp
