@@ -146,14 +146,19 @@ memory.per_gpu.optimizer memory.per_gpu.overhead"
 			fail "$comp: completions differ"
 			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"
 		fi
-		# catalog ids come from the program itself, when it is built
-		if [ -x ./gpuplan ] && ./gpuplan catalog gpus >/dev/null 2>&1; then
-			out=$(bash -c '
+		# catalog ids come from the program itself, when it is built ($GPUPLAN or ./gpuplan)
+		bin=${GPUPLAN:-./gpuplan}
+		if [ -z "${GPUPLAN_CATALOG:-}" ] && [ -d catalog ]; then
+			GPUPLAN_CATALOG=$(pwd)/catalog
+			export GPUPLAN_CATALOG
+		fi
+		if [ -x "$bin" ] && "$bin" catalog gpus >/dev/null 2>&1; then
+			out=$(BIN=$bin bash -c '
 				source contrib/gpuplan.bash || exit 1
 				t() { COMP_LINE=$1; COMP_POINT=${#1}; read -ra COMP_WORDS <<<"$1"
 				      COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; echo "${COMPREPLY[*]}"; }
-				t "./gpuplan report x.yaml --set hardware.gpu=h20"
-				t "./gpuplan report x.yaml --set model.preset=llama-3.1-"
+				t "$BIN report x.yaml --set hardware.gpu=h20"
+				t "$BIN report x.yaml --set model.preset=llama-3.1-"
 			' 2>&1)
 			expect="h200 h200-nvl
 llama-3.1-405b llama-3.1-70b llama-3.1-8b"
