@@ -53,6 +53,18 @@ else
 			failed=$((failed + 1))
 		fi
 	done
+	# every scenario says what it is: a name and notes (the built-in one has none), and
+	# each workshop lesson a question to try
+	for s in $(find scenarios -name '*.yaml' | sort); do
+		grep -q '^name: ' "$s" || { echo "FAIL $s: no name"; failed=$((failed + 1)); }
+		[ "$s" = scenarios/default.yaml ] && continue
+		grep -q '^notes: ' "$s" || { echo "FAIL $s: no notes"; failed=$((failed + 1)); }
+		case $s in
+		scenarios/workshop/*)
+			grep -q 'Question to try' "$s" ||
+				{ echo "FAIL $s: no 'Question to try' in its notes"; failed=$((failed + 1)); } ;;
+		esac
+	done
 	# ... and every expectation its scenario
 	list=$(find tests/golden/expected -name '*.json' | sort)
 	for e in $list; do
