@@ -84,9 +84,12 @@ static void apply_selected(struct app *a)
 {
 	struct search_view *sv = &a->sv;
 	const struct search_result *r;
-	struct scenario before = a->scn;
+	struct scenario before;
 
-	if (sv->n == 0 || sv->stale) {
+	/* Enter typed ahead of the first run (s Enter in one read): run it now */
+	app_compute(a);
+	before = a->scn;
+	if (sv->n == 0) {
 		app_status(a, true, "nothing to apply: no layout fits");
 		return;
 	}
