@@ -602,7 +602,8 @@ static void solve_command(struct app *a, const char *arg)
 	else if (n == 3 && strncmp(arg, "min", 3) == 0)
 		maximize = false;
 	else {
-		app_status(a, true, ":solve needs max or min and a key (:solve max workload.seq_len)");
+		app_status(a, true,
+			   ":solve needs max or min and a key (:solve max workload.seq_len)");
 		return;
 	}
 	arg = skip_blanks(arg + n);

@@ -87,8 +87,8 @@ struct search_view {
 	int n, sel;				   /* results, the selected one */
 	struct search_result res[SEARCH_VIEW_MAX]; /* best first */
 	struct search_stats stats;
-	double run_s;				   /* wall time of the last run */
-	bool stale;				   /* the scenario changed since the run */
+	double run_s; /* wall time of the last run */
+	bool stale;   /* the scenario changed since the run */
 	int ncounts;
 	int counts[SCALING_MAX];
 	struct search_result scaling[SCALING_MAX]; /* .count == 0: nothing fits there */

@@ -116,7 +116,7 @@ void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const ch
 
 static void delete_windows(struct app *a)
 {
-	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,   &a->w_view,
+	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,  &a->w_view,
 			  &a->w_pane[0], &a->w_pane[1], &a->w_pane[2], &a->w_pane[3]};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (*all[i])
@@ -219,16 +219,16 @@ struct legend_item {
 
 /* b (baseline), S (scaling) and > < (goal seek) are in the help: the line holds 80 columns */
 static const struct legend_item legend_normal[] = {
-    {"F1", "Help"}, {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
-    {"s", "Search"},  {"e", "Explain"}, {":", "Cmd"},	 {"q", "Quit"},	 {NULL, NULL},
+    {"F1", "Help"},  {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
+    {"s", "Search"}, {"e", "Explain"}, {":", "Cmd"},	  {"q", "Quit"},  {NULL, NULL},
 };
 static const struct legend_item legend_results[] = {
-    {"F1", "Help"}, {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
-    {"s", "Search"},  {":", "Cmd"},    {"q", "Quit"},	   {NULL, NULL},
+    {"F1", "Help"},  {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
+    {"s", "Search"}, {":", "Cmd"},    {"q", "Quit"},	    {NULL, NULL},
 };
 static const struct legend_item legend_search[] = {
     {"Enter", "Apply"}, {"Up/Down", "Choose"}, {"c/t", "Cost/Time"}, {"H", "Hardware"},
-    {"u", "Undo"},      {":", "Cmd"},          {"Esc", "Close"},     {NULL, NULL},
+    {"u", "Undo"},	{":", "Cmd"},	       {"Esc", "Close"},     {NULL, NULL},
 };
 static const struct legend_item legend_scaling[] = {
     {"F1", "Help"}, {"s", "Search"}, {"u", "Undo"}, {":", "Cmd"}, {"Esc", "Close"}, {NULL, NULL},

@@ -253,7 +253,11 @@ static void fmt_usd(double v, char *buf, size_t size)
 		fmt_count(v, n, sizeof(n));
 		snprintf(buf, size, "$%s", n);
 	} else {
-		snprintf(buf, size, m >= 100 ? "$%.0f" : m >= 10 ? "$%.1f" : m >= 1 ? "$%.2f" : "$%.3f",
+		snprintf(buf, size,
+			 m >= 100  ? "$%.0f"
+			 : m >= 10 ? "$%.1f"
+			 : m >= 1  ? "$%.2f"
+				   : "$%.3f",
 			 v);
 	}
 }
@@ -266,7 +270,8 @@ static void fmt_mem(double v, char *buf, size_t size)
 	units_format_human(UNIT_BYTES, v, 3, buf, size);
 	squeeze(buf);
 	n = strlen(buf);
-	if (n > 1 && buf[n - 1] == 'B' && buf[n - 2] != ' ' && (buf[n - 2] < '0' || buf[n - 2] > '9'))
+	if (n > 1 && buf[n - 1] == 'B' && buf[n - 2] != ' ' &&
+	    (buf[n - 2] < '0' || buf[n - 2] > '9'))
 		buf[n - 1] = '\0';
 }
 
@@ -314,25 +319,25 @@ struct column {
 enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
 
 static const struct column cols[C_NCOLS] = {
-    [C_RANK] = {"  #", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	 [C_TP] = {" tp", 3, 0},
-    [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	 [C_EP] = {" ep", 3, 0},
-    [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	 [C_MB] = {"  mb", 4, 0},
-    [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	 [C_OFF] = {" off", 4, 0},
-    [C_BATCH] = {" batch", 6, 0},  [C_WEIGHTS] = {" wts ", 5, 0}, [C_KV] = {" kv  ", 5, 0},
-    [C_STEP] = {"    step", 8, 3}, [C_TTFT] = {"    ttft", 8, 2}, [C_TPOT] = {"    tpot", 8, 0},
+    [C_RANK] = {"  #", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
+    [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	   [C_EP] = {" ep", 3, 0},
+    [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	   [C_MB] = {"  mb", 4, 0},
+    [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	   [C_OFF] = {" off", 4, 0},
+    [C_BATCH] = {" batch", 6, 0},  [C_WEIGHTS] = {" wts ", 5, 0},  [C_KV] = {" kv  ", 5, 0},
+    [C_STEP] = {"    step", 8, 3}, [C_TTFT] = {"    ttft", 8, 2},  [C_TPOT] = {"    tpot", 8, 0},
     [C_TPS] = {"  tok/s", 7, 3},   [C_TOTAL] = {"    time", 8, 0}, [C_COST] = {"   cost", 7, 0},
-    [C_MEM] = {"   mem", 6, 0},   [C_BINDS] = {" binds", 9, 0},
+    [C_MEM] = {"   mem", 6, 0},	   [C_BINDS] = {" binds", 9, 0},
 };
 
 /* The columns shown at width, in order; *gpu_w gets the GPU id's width. */
 static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w)
 {
-	static const enum col training[] = {C_RANK, C_GPU, C_TP,   C_PP,   C_DP,   C_EP,
-					    C_V,    C_ZERO, C_MB,   C_RC,   C_SP,   C_OFF,
+	static const enum col training[] = {C_RANK, C_GPU,   C_TP,   C_PP,  C_DP,   C_EP,
+					    C_V,    C_ZERO,  C_MB,   C_RC,  C_SP,   C_OFF,
 					    C_STEP, C_TOTAL, C_COST, C_MEM, C_BINDS};
-	static const enum col inference[] = {C_RANK, C_GPU,  C_TP,  C_PP,  C_DP,   C_BATCH,
-					     C_WEIGHTS, C_KV, C_TTFT, C_TPOT, C_TPS, C_COST,
-					     C_MEM,  C_BINDS};
+	static const enum col inference[] = {C_RANK,  C_GPU,	 C_TP,	C_PP,	C_DP,
+					     C_BATCH, C_WEIGHTS, C_KV,	C_TTFT, C_TPOT,
+					     C_TPS,   C_COST,	 C_MEM, C_BINDS};
 	bool infer = is_inference(&a->scn);
 	const enum col *list = infer ? inference : training;
 	int nlist = infer ? (int)(sizeof(inference) / sizeof(inference[0]))
@@ -356,7 +361,8 @@ static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w
 	while (total > width) {
 		int worst = -1;
 		for (int i = 0; i < n; i++)
-			if (cols[out[i]].drop && (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
+			if (cols[out[i]].drop &&
+			    (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
 				worst = i;
 		if (worst < 0)
 			break;
@@ -380,8 +386,8 @@ void search_view_heading(const struct app *a, int width, char *buf, size_t size)
 	buf[0] = '\0';
 	for (int i = 0; i < n && len < size; i++) {
 		if (c[i] == C_GPU)
-			len += (size_t)snprintf(buf + len, size - len, "%-*s", cols[C_GPU].width + gpu_w,
-						" gpus");
+			len += (size_t)snprintf(buf + len, size - len, "%-*s",
+						cols[C_GPU].width + gpu_w, " gpus");
 		else if (c[i] == C_DP && is_inference(&a->scn))
 			len += (size_t)snprintf(buf + len, size - len, " repl");
 		else if (c[i] == C_COST && is_inference(&a->scn))
@@ -426,8 +432,9 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 			snprintf(t, sizeof(t), " %2d", r->parallel.ep);
 			break;
 		case C_V:
-			snprintf(t, sizeof(t), " %d", r->parallel.virtual_stages > 1 ?
-							    r->parallel.virtual_stages % 10 : 1);
+			snprintf(t, sizeof(t), " %d",
+				 r->parallel.virtual_stages > 1 ? r->parallel.virtual_stages % 10
+								: 1);
 			break;
 		case C_ZERO:
 			snprintf(t, sizeof(t), " %d", r->parallel.zero);
@@ -461,7 +468,7 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 		case C_TPOT:
 		case C_TOTAL: {
 			char v[24];
-			double s = c[i] == C_STEP ? p->step_s
+			double s = c[i] == C_STEP   ? p->step_s
 				   : c[i] == C_TTFT ? p->ttft_s
 				   : c[i] == C_TPOT ? p->tpot_s
 						    : p->total_s;
@@ -513,19 +520,21 @@ void search_view_draw(struct app *a, WINDOW *w)
 	draw_frame(a, w, title);
 	units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
 	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s; c/t by cost/time, H %s%s",
-		 sv->stats.evaluated, sv->stats.fitting, dt,
-		 sv->hardware ? "this GPU" : "all GPUs", target ? "; ! misses target" : "");
+		 sv->stats.evaluated, sv->stats.fitting, dt, sv->hardware ? "this GPU" : "all GPUs",
+		 target ? "; ! misses target" : "");
 	draw_text(a, w, 1, 2, inner - 2, ROLE_DIM, line);
 	search_view_heading(a, inner, line, sizeof(line));
 	draw_text(a, w, 2, 1, inner, ROLE_HEADER, line);
 	if (sv->n == 0) {
 		draw_text(a, w, 3, 2, inner - 2, ROLE_BAD,
-			  sv->hardware ? "no layout fits on the catalog's GPUs"
-				       : "no layout fits on this hardware (H searches the catalog)");
+			  sv->hardware
+			      ? "no layout fits on the catalog's GPUs"
+			      : "no layout fits on this hardware (H searches the catalog)");
 	}
 	for (int i = 0; i < sv->n && 3 + i < height - 1; i++) {
-		int role = i == sv->sel ? ROLE_SELECTED : sv->res[i].meets_target ? ROLE_NORMAL
-										: ROLE_WARN;
+		int role = i == sv->sel		     ? ROLE_SELECTED
+			   : sv->res[i].meets_target ? ROLE_NORMAL
+						     : ROLE_WARN;
 		search_view_row(a, &sv->res[i], i + 1, inner, line, sizeof(line));
 		if (i == sv->sel) {
 			wattrset(w, a->theme.attr[ROLE_SELECTED]);
@@ -606,7 +615,10 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 		scaling_view_row(a, i, line, sizeof(line));
 		tw = text_width(line);
 		draw_text(a, w, 3 + i, 2, inner,
-			  current ? ROLE_SELECTED : r->count ? ROLE_NORMAL : ROLE_BAD, line);
+			  current    ? ROLE_SELECTED
+			  : r->count ? ROLE_NORMAL
+				     : ROLE_BAD,
+			  line);
 		/* the efficiency as a bar in what is left of the line */
 		bx = 2 + tw + 1;
 		bw = width - 2 - bx;
@@ -623,8 +635,8 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	if (3 + sv->ncounts < height - 1) {
 		char dt[32];
 		units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
-		snprintf(line, sizeof(line), "searched in %s; follows every edit (u undoes, Esc closes)",
-			 dt);
+		snprintf(line, sizeof(line),
+			 "searched in %s; follows every edit (u undoes, Esc closes)", dt);
 		draw_text(a, w, 3 + sv->ncounts + (3 + sv->ncounts + 1 < height - 1), 2, inner,
 			  ROLE_DIM, line);
 	}
@@ -665,6 +677,7 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 		app_commit(a, &before);
 	app_status(a, false, "%s %s that fits%s: %s%s", maximize ? "largest" : "smallest", f->key,
 		   target ? " and meets the target" : "", text,
-		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)" : " (u undoes)");
+		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)"
+								 : " (u undoes)");
 	return 0;
 }

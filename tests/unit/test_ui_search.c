@@ -200,8 +200,7 @@ static void test_apply_and_undo(void **state)
 	assert_non_null(strstr(app.status, "applied layout"));
 	/* the plan is the one the row promised */
 	assert_true(app.plan.mem.fits);
-	assert_true(fabs(app.plan.step_s - app.sv.res[pick].plan.step_s) <=
-		    1e-9 * app.plan.step_s);
+	assert_true(fabs(app.plan.step_s - app.sv.res[pick].plan.step_s) <= 1e-9 * app.plan.step_s);
 	keys("u");
 	assert_int_equal(memcmp(&app.scn, &before, sizeof(before)), 0);
 }
