@@ -51,4 +51,5 @@ done
 echo
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed" >"${log%.log}.summary"
 [ "$failed" = 0 ]
