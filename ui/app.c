@@ -773,16 +773,24 @@ void app_complete(struct app *a)
 	char key[128], text[LINE_EDIT_MAX];
 	size_t plen, common = 0, shown = 0;
 	int ncand = 0, n = 0;
+	/* ":solve max KEY" completes a numeric key, no value after it */
+	const char *lead = "set ";
 
 	while (*p == ' ')
 		p++;
-	if (strncmp(p, "set ", 4) != 0)
+	if (strncmp(p, "solve max ", 10) == 0 || strncmp(p, "solve min ", 10) == 0)
+		lead = p[7] == 'a' ? "solve max " : "solve min ";
+	else if (strncmp(p, "set ", 4) != 0)
 		return;
-	word = p + 4;
+	word = p + strlen(lead);
 	while (*word == ' ')
 		word++;
-	eq = strchr(word, '=');
-	if (eq) {
+	eq = lead[1] == 'e' ? strchr(word, '=') : NULL;
+	if (lead[1] == 'o') {
+		for (const struct field *f = scenario_fields; f->key; f++)
+			if (f->type == FIELD_INT || f->type == FIELD_NUM)
+				cands[ncand++] = f->key;
+	} else if (eq) {
 		/* a value: the field's choices */
 		const struct field *f;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - word), word);
@@ -825,7 +833,8 @@ void app_complete(struct app *a)
 	if (eq)
 		snprintf(text, sizeof(text), "set %s=%.*s", key, (int)common, first);
 	else
-		snprintf(text, sizeof(text), "set %.*s%s", (int)common, first, n == 1 ? "=" : "");
+		snprintf(text, sizeof(text), "%s%.*s%s", lead, (int)common, first,
+			 n == 1 && lead[1] == 'e' ? "=" : "");
 	line_edit_set(&a->line, text);
 }
 

@@ -183,7 +183,8 @@ void app_status(struct app *a, bool error, const char *fmt, ...)
 
 /* Tab on the : line: completes a field key after "set " (to "set KEY=" when one matches,
  * else to the longest common prefix, listing the candidates on the status line), or after
- * "set KEY=" one of its values (choices, true/false, catalog ids). */
+ * "set KEY=" one of its values (choices, true/false, catalog ids); after "solve max " or
+ * "solve min " a numeric field's key. */
 void app_complete(struct app *a);
 
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */

@@ -455,6 +455,23 @@ static void test_scaling(void **state)
 	assert_int_equal(app.view, VIEW_SCALING);
 }
 
+static void test_solve_completes_numeric_keys(void **state)
+{
+	(void)state;
+	line_edit_set(&app.line, "solve max workload.seq_l");
+	app_complete(&app);
+	assert_string_equal(app.line.buf, "solve max workload.seq_len");
+	/* only numbers: workload.kind is a choice, not offered */
+	line_edit_set(&app.line, "solve min workload.k");
+	app_complete(&app);
+	assert_true(app.status_error);
+	assert_string_equal(app.line.buf, "solve min workload.k");
+	/* :set still completes to KEY= */
+	line_edit_set(&app.line, "set workload.seq_l");
+	app_complete(&app);
+	assert_string_equal(app.line.buf, "set workload.seq_len=");
+}
+
 static void test_help_and_commands(void **state)
 {
 	bool search = false, solve = false, scaling = false;
@@ -485,6 +502,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_inference_rows, setup),
 	    cmocka_unit_test_setup(test_goal_seek, setup),
 	    cmocka_unit_test_setup(test_scaling, setup),
+	    cmocka_unit_test_setup(test_solve_completes_numeric_keys, setup),
 	    cmocka_unit_test_setup(test_help_and_commands, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
