@@ -363,6 +363,18 @@ static void test_inference_rows(void **state)
 		assert_true(text_width(row) <= 78);
 		assert_non_null(strstr(row, dtype_name(app.sv.res[i].weights)));
 	}
+	/* Enter takes the layout and the formats of the selected row */
+	keys("j");
+	{
+		const struct search_result r = app.sv.res[1];
+		key('\r');
+		assert_int_equal(app.view, VIEW_NONE);
+		assert_int_equal(app.scn.parallel.tp, r.parallel.tp);
+		assert_int_equal(app.scn.parallel.pp, r.parallel.pp);
+		assert_int_equal(app.scn.workload.weights, r.weights);
+		assert_int_equal(app.scn.workload.kv_cache, r.kv_cache);
+		assert_true(fabs(app.plan.tpot_s - r.plan.tpot_s) <= 1e-9 * r.plan.tpot_s);
+	}
 }
 
 static void test_goal_seek(void **state)
