@@ -11,6 +11,7 @@
 #include "file.h"
 #include "hf_config.h"
 #include "scenario_yaml.h"
+#include "text.h"
 #include "units.h"
 
 #ifndef GPUPLAN_DATADIR
@@ -58,33 +59,6 @@ const struct catalog_model *catalog_find_model(const struct catalog *cat, const 
 	return NULL;
 }
 
-/* Levenshtein distance; large for long strings. */
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	int row[128];
-
-	if (la > 127 || lb > 127)
-		return 1000;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int v = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < v)
-				v = row[j] + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 /* The closest of n ids (stride bytes apart) to id, when close enough to be a typo. */
 static const char *suggest(const char *id, const char *first, int n, size_t stride)
 {
@@ -95,7 +69,7 @@ static const char *suggest(const char *id, const char *first, int n, size_t stri
 		return NULL;
 	for (int i = 0; i < n; i++) {
 		const char *cand = first + (size_t)i * stride;
-		int d = edit_distance(id, cand);
+		int d = text_edit_distance(id, cand);
 		/* "h100" is a prefix of "h100-sxm-80gb": count that as close */
 		if (strlen(id) >= 2 && strncmp(cand, id, strlen(id)) == 0 && d > 2)
 			d = 2;
@@ -189,7 +163,7 @@ static const char *closest_key(const char *key, const char *const *names, size_t
 
 	for (const char *const *p = names; *p;
 	     p = (const char *const *)((const char *)p + stride)) {
-		int d = edit_distance(key, *p);
+		int d = text_edit_distance(key, *p);
 		if (d < bestd) {
 			bestd = d;
 			best = *p;

@@ -137,6 +137,22 @@ static int cli_write(const char *text, size_t len)
 }
 
 /* Writes the buffer, or says it ran out of memory. */
+/* Prints a JSON document built by report_json_*, then frees it; NULL means out of memory. */
+static int cli_write_json(struct cJSON *j)
+{
+	char *text = j ? report_json_print(j) : NULL;
+	int rc;
+
+	report_json_free(j);
+	if (!text) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	rc = cli_write(text, strlen(text));
+	free(text);
+	return rc;
+}
+
 static int cli_write_buf(const struct report_buf *b)
 {
 	if (b->failed) {
@@ -264,16 +280,7 @@ static int cmd_report(struct cli *c)
 		goto out;
 	plan_compute(s, p);
 	if (c->json) {
-		struct cJSON *j = report_json_build(s, p);
-		char *text = j ? report_json_print(j) : NULL;
-		report_json_free(j);
-		if (!text) {
-			fprintf(stderr, "gpuplan: out of memory\n");
-			rc = EXIT_IO;
-			goto out;
-		}
-		rc = cli_write(text, strlen(text));
-		free(text);
+		rc = cli_write_json(report_json_build(s, p));
 		goto out;
 	}
 	if (c->markdown)
@@ -356,16 +363,7 @@ static int cmd_diff(struct cli *c)
 	plan_compute(b, pb);
 	diff_compute(a, pa, b, pb, d);
 	if (c->json) {
-		struct cJSON *j = report_json_diff(d, a, pa, b, pb);
-		char *text = j ? report_json_print(j) : NULL;
-		report_json_free(j);
-		if (!text) {
-			fprintf(stderr, "gpuplan: out of memory\n");
-			rc = EXIT_IO;
-			goto out;
-		}
-		rc = cli_write(text, strlen(text));
-		free(text);
+		rc = cli_write_json(report_json_diff(d, a, pa, b, pb));
 		goto out;
 	}
 	if (c->markdown)
@@ -530,16 +528,7 @@ static int cmd_solve(struct cli *c)
 	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
 		scenario_field_format(s, f, text, sizeof(text));
 	if (c->json) {
-		struct cJSON *j = report_json_solve(f->key, c->solve_max, value, text);
-		char *out = j ? report_json_print(j) : NULL;
-		report_json_free(j);
-		if (!out) {
-			fprintf(stderr, "gpuplan: out of memory\n");
-			rc = EXIT_IO;
-			goto out;
-		}
-		rc = cli_write(out, strlen(out));
-		free(out);
+		rc = cli_write_json(report_json_solve(f->key, c->solve_max, value, text));
 		goto out;
 	} else {
 		snprintf(line, sizeof(line), "%s=%s\n(the %s value that fits%s)\n", f->key, text,
@@ -588,16 +577,7 @@ static int cmd_search(struct cli *c)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json) {
-		struct cJSON *j = report_json_search(s, c->cat, res, n, stats.evaluated, seconds);
-		char *text = j ? report_json_print(j) : NULL;
-		report_json_free(j);
-		if (!text) {
-			fprintf(stderr, "gpuplan: out of memory\n");
-			rc = EXIT_IO;
-			goto out;
-		}
-		rc = cli_write(text, strlen(text));
-		free(text);
+		rc = cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
 	{

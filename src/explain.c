@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
 #include "units.h"
 
 /* An explanation being written: the text so far and scratch space for numbers. */
@@ -759,32 +760,6 @@ const char *const *explain_keys(void)
 	return keys;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	int row[96];
-
-	if (la > 95 || lb > 95)
-		return 1000;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int v = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < v)
-				v = row[j] + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 static const char *last_part(const char *k)
 {
 	const char *d = strrchr(k, '.');
@@ -796,8 +771,8 @@ const char *explain_suggest(const char *key)
 	const char *best = NULL;
 	int bestd = 1000;
 	for (int i = 0; keys[i]; i++) {
-		int d = edit_distance(key, keys[i]);
-		int d2 = edit_distance(last_part(key), last_part(keys[i]));
+		int d = text_edit_distance(key, keys[i]);
+		int d2 = text_edit_distance(last_part(key), last_part(keys[i]));
 		if (d2 < d)
 			d = d2;
 		if (d < bestd) {

@@ -929,7 +929,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 
 void plan_compute(const struct scenario *s, struct plan *p)
 {
-	memset(p, 0, sizeof(*p));
+	p->nwarnings = 0; /* every other field is written by the two parts */
 	plan_compute_memory(s, p);
 	plan_compute_time(s, p);
 }

@@ -331,6 +331,8 @@ static void set_nan(struct plan *p)
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
+	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
+	p->parts = (struct plan_time_parts){0};
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
 }

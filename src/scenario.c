@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hf_config.h"
+#include "text.h"
 
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
 static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
@@ -213,34 +214,6 @@ const struct field *scenario_field_find(const char *key)
 	return NULL;
 }
 
-/* Damerau-free Levenshtein distance, bounded strings. */
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	int row[128];
-
-	if (la > 127 || lb > 127)
-		return 1000;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			int v = prev + cost;
-			if (row[j] + 1 < v)
-				v = row[j] + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 static const char *last_part(const char *key)
 {
 	const char *dot = strrchr(key, '.');
@@ -257,10 +230,10 @@ const char *scenario_field_suggest(const char *key, const char *prefix)
 		int d;
 		if (plen && strncmp(f->key, prefix, plen) != 0)
 			continue;
-		d = edit_distance(key, f->key);
+		d = text_edit_distance(key, f->key);
 		/* also compare the last component, so "batchsize" finds "batch" in any section */
 		if (strchr(key, '.') == NULL || plen) {
-			int d2 = edit_distance(last_part(key), last_part(f->key));
+			int d2 = text_edit_distance(last_part(key), last_part(f->key));
 			if (d2 < d)
 				d = d2;
 		}

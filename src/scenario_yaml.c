@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "file.h"
+#include "text.h"
 
 /*
  * Reading happens in three steps, each over plain data:
@@ -511,33 +512,6 @@ struct walker {
 	struct scenario_source *src;
 };
 
-/* Levenshtein distance of two short strings; large for long ones. */
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b);
-	int row[KEY_MAX];
-
-	if (la >= KEY_MAX || lb >= KEY_MAX)
-		return 1000;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int v = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < v)
-				v = row[j] + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 /* Whether key (full, dotted) names a section: some field lies below it. */
 static bool is_section(const char *key)
 {
@@ -598,7 +572,7 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 		if (ln < sizeof(list))
 			ln += (size_t)snprintf(list + ln, sizeof(list) - ln, "%s%s",
 					       nchildren > 1 ? ", " : "", name);
-		d = edit_distance(local, name);
+		d = text_edit_distance(local, name);
 		if (d < bestd) {
 			bestd = d;
 			snprintf(best, sizeof(best), "%s", name);
@@ -613,7 +587,7 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 	near = strchr(local, '.') ? NULL : scenario_field_suggest(local, NULL);
 	if (near) {
 		const char *dot = strrchr(near, '.');
-		if (edit_distance(local, dot ? dot + 1 : near) > (int)strlen(local) / 3 + 1)
+		if (text_edit_distance(local, dot ? dot + 1 : near) > (int)strlen(local) / 3 + 1)
 			near = NULL;
 	}
 	if (near) {

@@ -79,6 +79,30 @@ static bool better(const struct search_result *a, const struct search_result *b)
 	return a->score < b->score;
 }
 
+/* How much machinery a layout needs: sharding stages, offload, interleaving, sequence
+ * parallelism. Between layouts that run equally fast, the simpler one is shown. */
+static int complexity(const struct search_result *a)
+{
+	return a->parallel.zero + 2 * (int)a->parallel.offload +
+	       (a->parallel.virtual_stages > 1) + a->parallel.sequence_parallel;
+}
+
+static bool same_time(const struct search_result *a, const struct search_result *b)
+{
+	return fabs(a->score - b->score) <= 1e-3 * fmin(a->score, b->score);
+}
+
+/* Layouts that differ only in machinery that does not change the time are one result. */
+static bool variant_of(const struct search_result *a, const struct search_result *b)
+{
+	return a->count == b->count && strcmp(a->gpu, b->gpu) == 0 &&
+	       a->parallel.tp == b->parallel.tp && a->parallel.pp == b->parallel.pp &&
+	       a->parallel.ep == b->parallel.ep && a->micro_batch == b->micro_batch &&
+	       a->recompute == b->recompute && a->weights == b->weights &&
+	       a->kv_cache == b->kv_cache && a->meets_target == b->meets_target &&
+	       same_time(a, b);
+}
+
 /* Inserts the candidate in s / p if it ranks among the best. */
 static void consider(struct ranking *r, const struct scenario *s, const struct plan *p)
 {
@@ -102,6 +126,17 @@ static void consider(struct ranking *r, const struct scenario *s, const struct p
 	c.weights = s->workload.weights;
 	c.kv_cache = s->workload.kv_cache;
 	c.plan = *p;
+	for (i = 0; i < r->n; i++) {
+		if (!variant_of(&c, &r->out[i]))
+			continue;
+		if (complexity(&c) >= complexity(&r->out[i]))
+			return;
+		/* the simpler variant takes the place of the one it replaces */
+		for (; i + 1 < r->n; i++)
+			r->out[i] = r->out[i + 1];
+		r->n--;
+		break;
+	}
 	i = r->n < r->cap ? r->n++ : r->cap - 1;
 	while (i > 0 && better(&c, &r->out[i - 1])) {
 		r->out[i] = r->out[i - 1];

@@ -92,11 +92,22 @@ static void scroll_to_selection(struct app *a, int p)
 		a->top[p] = 0;
 }
 
+static void plan_update(struct app *a);
+
 void app_compute(struct app *a)
 {
-	if (!(a->dirty & DIRTY_CALC))
-		return;
-	a->dirty &= ~DIRTY_CALC;
+	if (a->dirty & DIRTY_CALC) {
+		a->dirty &= ~DIRTY_CALC;
+		plan_update(a);
+		/* the views' searches rerun when next shown (now, when one is open) */
+		a->sv.stale = true;
+		a->sv.scaling_stale = true;
+	}
+	search_view_compute(a);
+}
+
+static void plan_update(struct app *a)
+{
 	plan_compute(&a->scn, &a->plan);
 	gp_problems_init(&a->problems);
 	scenario_validate(&a->scn, NULL, &a->problems);
@@ -145,6 +156,8 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 	a->mode = MODE_NORMAL;
 	a->focus = PANE_MODEL;
 	layout_compute(LAYOUT_MIN_ROWS, LAYOUT_MIN_COLS, &a->lay);
+	a->sv.stale = true;
+	a->sv.scaling_stale = true;
 	rows_build(a);
 	app_compute(a);
 }
@@ -171,6 +184,11 @@ static void commit(struct app *a, const struct scenario *before)
 {
 	undo_push(a, before);
 	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+}
+
+void app_commit(struct app *a, const struct scenario *before)
+{
+	commit(a, before);
 }
 
 static void undo(struct app *a)
@@ -547,6 +565,56 @@ static const char *skip_blanks(const char *s)
 	return s;
 }
 
+/* :search [time|cost] [hardware|here] */
+static void search_command(struct app *a, const char *arg)
+{
+	char w[32];
+	int n;
+
+	while (*arg) {
+		n = (int)strcspn(arg, " \t");
+		snprintf(w, sizeof(w), "%.*s", n, arg);
+		if (strcmp(w, "time") == 0 || strcmp(w, "cost") == 0) {
+			a->sv.by = w[0] == 'c' ? SEARCH_BY_COST : SEARCH_BY_TIME;
+		} else if (strcmp(w, "hardware") == 0 || strcmp(w, "here") == 0) {
+			a->sv.hardware = w[1] == 'a';
+		} else {
+			app_status(a, true, ":search takes time, cost, hardware or here, not '%s'",
+				   w);
+			return;
+		}
+		a->sv.stale = true;
+		a->sv.sel = 0;
+		arg = skip_blanks(arg + n);
+	}
+	search_view_open(a, VIEW_SEARCH);
+}
+
+/* :solve max|min [KEY]: goal seek on KEY, or on the selected field */
+static void solve_command(struct app *a, const char *arg)
+{
+	const struct field *f = app_selected_field(a);
+	bool maximize;
+	size_t n = strcspn(arg, " \t");
+
+	if (n == 3 && strncmp(arg, "max", 3) == 0)
+		maximize = true;
+	else if (n == 3 && strncmp(arg, "min", 3) == 0)
+		maximize = false;
+	else {
+		app_status(a, true,
+			   ":solve needs max or min and a key (:solve max workload.seq_len)");
+		return;
+	}
+	arg = skip_blanks(arg + n);
+	if (!arg[0] && !f) {
+		app_status(a, true, ":solve %s needs a key, or a field selected",
+			   maximize ? "max" : "min");
+		return;
+	}
+	app_goal_seek(a, arg[0] ? arg : f->key, maximize);
+}
+
 void app_command(struct app *a, const char *cmd)
 {
 	char word[32];
@@ -595,8 +663,16 @@ void app_command(struct app *a, const char *cmd)
 	} else if (strcmp(word, "help") == 0 || strcmp(word, "h") == 0) {
 		a->mode = MODE_HELP;
 		a->help_top = 0;
+	} else if (strcmp(word, "search") == 0) {
+		search_command(a, arg);
+	} else if (strcmp(word, "scaling") == 0) {
+		search_view_open(a, VIEW_SCALING);
+	} else if (strcmp(word, "solve") == 0) {
+		solve_command(a, arg);
 	} else {
-		app_status(a, true, "unknown command '%s' (expected set, w, e, q, q! or help)",
+		app_status(a, true,
+			   "unknown command '%s' (expected set, w, e, q, q!, search, solve, "
+			   "scaling or help)",
 			   word);
 	}
 	a->dirty |= DIRTY_DRAW;
@@ -697,16 +773,24 @@ void app_complete(struct app *a)
 	char key[128], text[LINE_EDIT_MAX];
 	size_t plen, common = 0, shown = 0;
 	int ncand = 0, n = 0;
+	/* ":solve max KEY" completes a numeric key, no value after it */
+	const char *lead = "set ";
 
 	while (*p == ' ')
 		p++;
-	if (strncmp(p, "set ", 4) != 0)
+	if (strncmp(p, "solve max ", 10) == 0 || strncmp(p, "solve min ", 10) == 0)
+		lead = p[7] == 'a' ? "solve max " : "solve min ";
+	else if (strncmp(p, "set ", 4) != 0)
 		return;
-	word = p + 4;
+	word = p + strlen(lead);
 	while (*word == ' ')
 		word++;
-	eq = strchr(word, '=');
-	if (eq) {
+	eq = lead[1] == 'e' ? strchr(word, '=') : NULL;
+	if (lead[1] == 'o') {
+		for (const struct field *f = scenario_fields; f->key; f++)
+			if (f->type == FIELD_INT || f->type == FIELD_NUM)
+				cands[ncand++] = f->key;
+	} else if (eq) {
 		/* a value: the field's choices */
 		const struct field *f;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - word), word);
@@ -749,7 +833,8 @@ void app_complete(struct app *a)
 	if (eq)
 		snprintf(text, sizeof(text), "set %s=%.*s", key, (int)common, first);
 	else
-		snprintf(text, sizeof(text), "set %.*s%s", (int)common, first, n == 1 ? "=" : "");
+		snprintf(text, sizeof(text), "%s%.*s%s", lead, (int)common, first,
+			 n == 1 && lead[1] == 'e' ? "=" : "");
 	line_edit_set(&a->line, text);
 }
 
@@ -856,6 +941,10 @@ static void normal_key(struct app *a, int key)
 	const struct field *f;
 	int visible = a->lay.pane[a->focus].h - 2;
 
+	if (a->view != VIEW_NONE && search_view_key(a, key)) {
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
 	if (act != ACT_NONE && a->status[0] && act != ACT_INC && act != ACT_DEC)
 		a->status[0] = '\0';
 	switch (act) {
@@ -939,6 +1028,20 @@ static void normal_key(struct app *a, int key)
 	case ACT_REDRAW:
 		if (a->screen)
 			clearok(curscr, TRUE);
+		break;
+	case ACT_SEARCH:
+		search_view_open(a, VIEW_SEARCH);
+		break;
+	case ACT_SCALING:
+		search_view_open(a, VIEW_SCALING);
+		break;
+	case ACT_SOLVE_MAX:
+	case ACT_SOLVE_MIN:
+		if ((f = app_selected_field(a)) != NULL)
+			app_goal_seek(a, f->key, act == ACT_SOLVE_MAX);
+		else
+			app_status(a, true,
+				   "goal seek: select a numeric field first (or :solve max KEY)");
 		break;
 	case ACT_NONE:
 		break;

@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "plan.h"
 #include "scenario.h"
+#include "search.h"
 #include "theme.h"
 
 #define DIRTY_CALC   1u /* the scenario changed: recompute the plan */
@@ -72,6 +73,29 @@ struct pane_rows {
 	struct pane_row r[PANE_MAX_ROWS];
 };
 
+/* A view over the body that follows the scenario (search_view.c): the best layouts, or the
+ * scaling table. While one is open the mode stays MODE_NORMAL; the view takes the keys it
+ * knows and lets undo, redo, :, help and quit through. */
+enum view { VIEW_NONE, VIEW_SEARCH, VIEW_SCALING };
+
+#define SEARCH_VIEW_MAX 60 /* most rows the search view holds (a tall terminal) */
+#define SCALING_MAX	12 /* GPU counts in the scaling table */
+
+struct search_view {
+	enum search_by by;
+	bool hardware;				   /* also over the catalog's GPUs and counts */
+	int n, sel;				   /* results, the selected one */
+	struct search_result res[SEARCH_VIEW_MAX]; /* best first */
+	struct search_stats stats;
+	double run_s; /* wall time of the last run */
+	bool stale;   /* the scenario changed since the run */
+	int ncounts;
+	int counts[SCALING_MAX];
+	struct search_result scaling[SCALING_MAX]; /* .count == 0: nothing fits there */
+	bool scaling_stale;
+	unsigned long runs; /* search_run / search_scaling passes, for tests */
+};
+
 /* The figures Results can explain, in the order the selection moves through them. */
 #define RESULT_MAX_ITEMS 24
 
@@ -118,12 +142,14 @@ struct app {
 	int exit_status;
 	char recover_path[1024];
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
+	enum view view;
+	struct search_view sv;
 
 	/* the screen */
 	bool screen; /* curses is up */
 	struct layout lay;
 	struct theme theme;
-	WINDOW *w_title, *w_status, *w_legend, *w_pane[PANE_COUNT], *w_popup;
+	WINDOW *w_title, *w_status, *w_legend, *w_pane[PANE_COUNT], *w_popup, *w_view;
 	WINDOW *cur_win; /* where the cursor goes, NULL for hidden */
 	int cur_y, cur_x;
 	int cursor_shown; /* -1 unknown, 0, 1 */
@@ -148,13 +174,17 @@ const struct gp_error *app_field_problem(const struct app *a, const struct field
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);
 
+/* The scenario changed from before to a->scn: one undoable edit; recompute. */
+void app_commit(struct app *a, const struct scenario *before);
+
 /* Sets the status line; error draws it as an error. */
 void app_status(struct app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Tab on the : line: completes a field key after "set " (to "set KEY=" when one matches,
  * else to the longest common prefix, listing the candidates on the status line), or after
- * "set KEY=" one of its values (choices, true/false, catalog ids). */
+ * "set KEY=" one of its values (choices, true/false, catalog ids); after "solve max " or
+ * "solve min " a numeric field's key. */
 void app_complete(struct app *a);
 
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
@@ -191,6 +221,30 @@ void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width,
 
 /* "80 GB  3.35 TB/s  989 TF  $2.50/h" (pane_hardware.c). */
 void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size);
+
+/* The search and scaling views (search_view.c). */
+void search_view_open(struct app *a, enum view v); /* opens v (VIEW_NONE closes) */
+/* A key while a view is open; returns whether the view took it. */
+bool search_view_key(struct app *a, int key);
+/* Reruns the open view's search when the scenario changed (from app_compute, so the live
+ * loop runs it once after draining the keys already typed); nothing when none is open. */
+void search_view_compute(struct app *a);
+int search_view_capacity(const struct app *a); /* result rows the view shows */
+/* The column heading and one result row of the search view, at most width columns (the
+ * columns that do not fit are left out, least needed first). */
+void search_view_heading(const struct app *a, int width, char *buf, size_t size);
+void search_view_row(const struct app *a, const struct search_result *r, int rank, int width,
+		     char *buf, size_t size);
+/* One row of the scaling table (the bar is drawn apart); i indexes a->sv.scaling. The
+ * efficiency is tokens/s per GPU against the smallest count that fits, 0 when none. */
+double scaling_efficiency(const struct app *a, int i);
+void scaling_view_heading(const struct app *a, char *buf, size_t size);
+void scaling_view_row(const struct app *a, int i, char *buf, size_t size);
+void search_view_draw(struct app *a, WINDOW *w);
+void scaling_view_draw(struct app *a, WINDOW *w);
+/* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
+ * what it found on the status line; returns 0, or -1 with the failure there. */
+int app_goal_seek(struct app *a, const char *key, bool maximize);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */

@@ -116,7 +116,7 @@ void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const ch
 
 static void delete_windows(struct app *a)
 {
-	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,
+	WINDOW **all[] = {&a->w_title,	 &a->w_status,	&a->w_legend,  &a->w_popup,  &a->w_view,
 			  &a->w_pane[0], &a->w_pane[1], &a->w_pane[2], &a->w_pane[3]};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (*all[i])
@@ -152,6 +152,8 @@ void app_screen_layout(struct app *a)
 	a->w_legend = rect_window(a->lay.legend);
 	for (int p = 0; p < PANE_COUNT; p++)
 		a->w_pane[p] = rect_window(a->lay.pane[p]);
+	/* the search and scaling views cover the body at full width */
+	a->w_view = newwin(a->lay.rows - 3, a->lay.cols, 1, 0);
 	/* the panes' scroll positions depend on their heights */
 	a->dirty |= DIRTY_CALC;
 }
@@ -215,13 +217,21 @@ struct legend_item {
 	const char *key, *text;
 };
 
+/* b (baseline), S (scaling) and > < (goal seek) are in the help: the line holds 80 columns */
 static const struct legend_item legend_normal[] = {
-    {"F1", "Help"}, {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
-    {"b", "Base"},  {"e", "Explain"}, {":", "Cmd"},	 {"q", "Quit"},	 {NULL, NULL},
+    {"F1", "Help"},  {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
+    {"s", "Search"}, {"e", "Explain"}, {":", "Cmd"},	  {"q", "Quit"},  {NULL, NULL},
 };
 static const struct legend_item legend_results[] = {
-    {"F1", "Help"}, {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
-    {"b", "Base"},  {":", "Cmd"},    {"q", "Quit"},	   {NULL, NULL},
+    {"F1", "Help"},  {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
+    {"s", "Search"}, {":", "Cmd"},    {"q", "Quit"},	    {NULL, NULL},
+};
+static const struct legend_item legend_search[] = {
+    {"Enter", "Apply"}, {"Up/Down", "Choose"}, {"c/t", "Cost/Time"}, {"H", "Hardware"},
+    {"u", "Undo"},	{":", "Cmd"},	       {"Esc", "Close"},     {NULL, NULL},
+};
+static const struct legend_item legend_scaling[] = {
+    {"F1", "Help"}, {"s", "Search"}, {"u", "Undo"}, {":", "Cmd"}, {"Esc", "Close"}, {NULL, NULL},
 };
 static const struct legend_item legend_edit[] = {
     {"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"}, {NULL, NULL},
@@ -269,7 +279,11 @@ static void draw_legend(struct app *a)
 		items = legend_view;
 		break;
 	case MODE_NORMAL:
-		if (a->focus == PANE_RESULTS)
+		if (a->view == VIEW_SEARCH)
+			items = legend_search;
+		else if (a->view == VIEW_SCALING)
+			items = legend_scaling;
+		else if (a->focus == PANE_RESULTS)
 			items = legend_results;
 		break;
 	}
@@ -319,6 +333,8 @@ static void draw_status(struct app *a)
 			a->cur_x = width - 1;
 	} else if (a->status[0]) {
 		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
+	} else if (a->view != VIEW_NONE) {
+		/* the status line belongs to the view's messages */
 	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {
 		/* a verdict is longer than the pane is wide: the whole of it here */
 		char v[256];
@@ -394,6 +410,10 @@ void app_draw(struct app *a)
 	body.x = 0;
 	body.h = a->lay.rows - 3;
 	body.w = a->lay.cols;
+	if (a->view == VIEW_SEARCH)
+		search_view_draw(a, a->w_view);
+	else if (a->view == VIEW_SCALING)
+		scaling_view_draw(a, a->w_view);
 	if (a->mode == MODE_HELP) {
 		help_draw(a, popup(a, body.h, body.w, body.y, body.x));
 	} else if (a->mode == MODE_PICK) {

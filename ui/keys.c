@@ -48,6 +48,10 @@ static const struct key_binding bindings[] = {
     {'2', ACT_PANE_2},
     {'3', ACT_PANE_3},
     {'4', ACT_PANE_4},
+    {'s', ACT_SEARCH},
+    {'S', ACT_SCALING},
+    {'>', ACT_SOLVE_MAX},
+    {'<', ACT_SOLVE_MIN},
 };
 
 enum action keys_action(int key)

@@ -41,6 +41,10 @@ enum action {
 	ACT_PANE_2,
 	ACT_PANE_3,
 	ACT_PANE_4,
+	ACT_SEARCH,    /* the best layouts */
+	ACT_SCALING,   /* time, cost and efficiency against GPU count */
+	ACT_SOLVE_MAX, /* goal seek: the largest value of the selected field that works */
+	ACT_SOLVE_MIN, /* ... the smallest */
 };
 
 /* The action bound to key in the main view; ACT_NONE when unbound. */

@@ -309,6 +309,98 @@ wait_for '^ gpu +a100-40gb' && ok "the GPU picker filters and takes a choice" ||
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0' && ok ":q! quits without asking" || bad ":q! quits without asking"
 
+# 15b. the search view, goal seek and the scaling view, in a UTF-8 locale and in LANG=C
+# (ASCII only there). A result row: the border, the rank, then tp, pp, dp, v and z.
+row_re='^[│|] *[0-9]+[ !] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9] +[0-9] '
+search_checks() {
+	loc=$1
+	run_ui
+	wait_for 'Results'
+	T send-keys 2 G
+	wait_for '^ zero +[0-3] ' || bad "$loc: the zero field is shown"
+	zero0=$(screen | sed -n 's/^ zero  *\([0-3]\) .*/\1/p')
+	T send-keys s
+	if wait_for 'Search: best layouts by time' && wait_for "$row_re" &&
+		wait_for 'EnterApply|Enter Apply'; then
+		ok "$loc: s opens the search view with its rows and legend"
+	else
+		bad "$loc: s opens the search view with its rows and legend"
+	fi
+	screen >>"$TMP/search-$loc.txt"
+	# the first row whose ZeRO stage differs from the scenario's: Down to it, Enter
+	n=$(screen | grep -E "$row_re" | tr -d '│|' |
+		awk -v z="$zero0" '$6 != z { print NR; exit }')
+	z=$(screen | grep -E "$row_re" | tr -d '│|' | awk -v n="$n" 'NR == n { print $6 }')
+	if [ -n "$n" ]; then
+		i=1
+		while [ "$i" -lt "$n" ]; do T send-keys Down; i=$((i + 1)); done
+		T send-keys Enter
+		if wait_for "applied layout $n" && wait_gone 'Search: best' &&
+			wait_for "^ zero +$z "; then
+			ok "$loc: Enter applies the selected layout (zero $zero0 -> $z)"
+		else
+			bad "$loc: Enter applies the selected layout (zero $zero0 -> $z)"
+		fi
+		T send-keys u
+		wait_for "^ zero +$zero0 " && ok "$loc: u undoes the applied layout" ||
+			bad "$loc: u undoes the applied layout"
+	else
+		bad "$loc: a result with another ZeRO stage than $zero0"
+	fi
+	# H: over the catalog's GPUs, a GPU column; c ranks by cost; Esc closes
+	T send-keys s H
+	wait_for 'over the catalog' && wait_for 'gpus' && wait_for '[0-9]x[a-z]' &&
+		ok "$loc: H searches the catalog's GPUs" || bad "$loc: H searches the catalog's GPUs"
+	T send-keys c
+	wait_for 'Search: best layouts by cost' && ok "$loc: c ranks by cost" ||
+		bad "$loc: c ranks by cost"
+	screen >>"$TMP/search-$loc.txt"
+	T send-keys Escape
+	wait_gone 'Search: best' && wait_for 'Results' && ok "$loc: Esc closes the search view" ||
+		bad "$loc: Esc closes the search view"
+	# goal seek on seq len: the largest that fits, set as an edit; u undoes it
+	T send-keys 2 g j j
+	wait_for '^ seq len +8192'
+	T send-keys '>'
+	if wait_for 'largest workload.seq_len that fits: [0-9]+'; then
+		v=$(screen | sed -n 's/.*largest workload.seq_len that fits: \([0-9]*\).*/\1/p')
+		[ -n "$v" ] && [ "$v" -gt 8192 ] && wait_for "^ seq len +$v" &&
+			ok "$loc: > sets the largest seq len that fits ($v)" ||
+			bad "$loc: > sets the largest seq len that fits"
+	else
+		bad "$loc: > says what goal seek found"
+	fi
+	T send-keys u
+	wait_for '^ seq len +8192' && ok "$loc: u undoes the goal seek" ||
+		bad "$loc: u undoes the goal seek"
+	T send-keys : "solve max model.preset" Enter
+	wait_for 'goal seek: .*not a number' && ok "$loc: a goal seek that cannot run says why" ||
+		bad "$loc: a goal seek that cannot run says why"
+	# the scaling view: 8 to 1,024 GPUs with their efficiency
+	T send-keys S
+	if wait_for 'Scaling:' && wait_for '^[│|] +8 ' && wait_for '^[│|] +1024 ' &&
+		wait_for '[0-9]+%'; then
+		ok "$loc: S draws the scaling table"
+	else
+		bad "$loc: S draws the scaling table"
+	fi
+	screen >>"$TMP/search-$loc.txt"
+	T send-keys Escape : scaling Enter
+	wait_for 'Scaling:' && ok "$loc: :scaling opens it too" || bad "$loc: :scaling opens it too"
+	T send-keys Escape : "search cost" Enter
+	wait_for 'Search: best layouts by cost' && ok "$loc: :search cost opens the search view" ||
+		bad "$loc: :search cost opens the search view"
+	T send-keys Escape : 'q!' Enter
+	wait_for 'EXIT=0'
+}
+new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
+search_checks utf8
+new_shell LANG=C LC_ALL=C
+search_checks ascii
+high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/search-ascii.txt" | wc -c)
+[ "$high" -eq 0 ] && ok "LANG=C: the search and scaling views are ASCII only" ||
+	bad "LANG=C: the search and scaling views are ASCII only ($high bytes >= 0x80)"
+
 # 16. LANG=C draws ASCII only; UTF-8 draws glyphs (so the check can fail)
 new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
 run_ui

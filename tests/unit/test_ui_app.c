@@ -437,9 +437,10 @@ static void test_random_keys(void **state)
 	    'e',	    '?',	    KEY_ESC,	     KEY_CTRL('u'), '1',   '2',
 	    '3',	    '4',	    '0',	     '7',	      'x',   'B',
 	    '.',	    KEYF(KEY_BACKSPACE), 'n',	     'y',	      KEYF(KEY_F(1)), 'a',
+	    's',	    '>',	    '<',	     'c',	      't',
 	};
 	unsigned seed = 12345;
-	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0;
+	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0, views = 0;
 	(void)state;
 	for (int i = 0; i < 20000; i++) {
 		unsigned long before = app.computes;
@@ -458,6 +459,11 @@ static void test_random_keys(void **state)
 		assert_true(app.sel[PANE_RESULTS] >= 0 &&
 			    app.sel[PANE_RESULTS] < app.nresult_items);
 		assert_false(app.dirty & DIRTY_CALC);
+		/* an open search view is never stale after a compute, its selection in range */
+		assert_true(app.view == VIEW_NONE || app.view == VIEW_SEARCH);
+		assert_true(app.view == VIEW_NONE || !app.sv.stale);
+		assert_true(app.sv.sel >= 0 && (app.sv.sel < app.sv.n || app.sv.sel == 0));
+		views += app.view == VIEW_SEARCH;
 		modes[app.mode]++;
 		changes += app.computes != before;
 		if (app.quit)
@@ -468,6 +474,7 @@ static void test_random_keys(void **state)
 		if (m != MODE_COMMAND && m != MODE_PROMPT)
 			assert_true(modes[m] > 0);
 	assert_true(changes > 1000);
+	assert_true(views > 100); /* the walk went through the search view too */
 }
 
 static void test_text_width(void **state)

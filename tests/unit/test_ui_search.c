@@ -1,0 +1,521 @@
+/* The search view, the scaling view and goal seek without a terminal: the view lists the
+ * best layouts and follows edits only while open; Enter applies one as one undoable edit;
+ * c/t and H rerank and widen; the rows fit their width; goal seek sets the field. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "app.h"
+
+static struct catalog cat;
+static struct app app;
+
+static void add_gpu(const char *id, double mem, double flops, double price)
+{
+	struct gpu *g = &cat.gpus[cat.ngpus++];
+	snprintf(g->id, sizeof(g->id), "%s", id);
+	snprintf(g->name, sizeof(g->name), "test %s", id);
+	g->memory_bytes = mem;
+	g->hbm_bytes_per_s = 3e12;
+	g->peak_flops[DTYPE_BF16] = flops;
+	g->price_per_hour = price;
+	g->gpus_per_node = 8;
+	g->network_bytes_per_s = 50e9;
+	g->link_bytes_per_s = 900e9;
+	g->power_w = 700;
+}
+
+static void add_model(const char *id, int layers, int hidden, int heads, int kv, int ffn)
+{
+	struct catalog_model *m = &cat.models[cat.nmodels++];
+	snprintf(m->id, sizeof(m->id), "%s", id);
+	m->model.layers = layers;
+	m->model.hidden = hidden;
+	m->model.heads = heads;
+	m->model.kv_heads = kv;
+	m->model.ffn = ffn;
+	m->model.vocab = 128256;
+	m->model.max_context = 131072;
+}
+
+static int setup(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	(void)state;
+	if (cat.ngpus == 0) {
+		add_gpu("h100-sxm-80gb", 80e9, 989e12, 2.5);
+		add_gpu("a100-80gb-sxm", 80e9, 312e12, 1.5);
+		add_model("llama-3.1-8b", 32, 4096, 32, 8, 14336);
+		add_model("llama-3.1-70b", 80, 8192, 64, 8, 28672);
+	}
+	if (scenario_init_builtin(&s, &cat, &err) != 0)
+		return -1;
+	app_init(&app, &cat, &s, NULL, 0);
+	return 0;
+}
+
+static void keys(const char *s)
+{
+	for (; *s; s++)
+		app_handle_key(&app, (unsigned char)*s);
+	app_compute(&app);
+}
+
+static void key(int k)
+{
+	app_handle_key(&app, k);
+	app_compute(&app);
+}
+
+static void command(const char *cmd)
+{
+	app_command(&app, cmd);
+	app_compute(&app);
+}
+
+/* Puts the focus on the field key (wherever its pane is). */
+static void select_field(const char *fkey)
+{
+	for (int p = 0; p < PANE_RESULTS; p++)
+		for (int i = 0; i < app.rows[p].n; i++)
+			if (app.rows[p].r[i].kind == ROW_FIELD &&
+			    strcmp(app.rows[p].r[i].f->key, fkey) == 0) {
+				app.focus = p;
+				app.sel[p] = i;
+				return;
+			}
+	fail_msg("no row for %s", fkey);
+}
+
+static bool same_layout(const struct scenario *a, const struct scenario *b)
+{
+	return memcmp(&a->parallel, &b->parallel, sizeof(a->parallel)) == 0 &&
+	       a->workload.micro_batch == b->workload.micro_batch &&
+	       a->workload.recompute == b->workload.recompute;
+}
+
+static void test_open_lists_best_first(void **state)
+{
+	(void)state;
+	assert_int_equal(app.view, VIEW_NONE);
+	keys("s");
+	assert_int_equal(app.view, VIEW_SEARCH);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.sv.runs, 1);
+	assert_true(app.sv.n > 1);
+	/* as many as the view shows at 80x24: 24 - 3 lines - frame - 2 heading lines */
+	assert_int_equal(search_view_capacity(&app), 17);
+	assert_true(app.sv.n <= 17);
+	assert_true(app.sv.stats.fitting >= app.sv.n);
+	for (int i = 0; i < app.sv.n; i++) {
+		assert_true(app.sv.res[i].plan.mem.fits);
+		assert_string_equal(app.sv.res[i].gpu, app.scn.hardware.gpu.id);
+		assert_int_equal(app.sv.res[i].count, app.scn.hardware.count);
+		if (i && app.sv.res[i].meets_target == app.sv.res[i - 1].meets_target)
+			assert_true(app.sv.res[i].score >= app.sv.res[i - 1].score);
+	}
+	/* by time: the first is at least as fast as the scenario as it is */
+	assert_true(app.sv.res[0].plan.tokens_per_s >= app.plan.tokens_per_s * (1 - 1e-9) ||
+		    !app.plan.mem.fits);
+	/* the selection moves and stops at the ends */
+	keys("jjj");
+	assert_int_equal(app.sv.sel, 3);
+	keys("kkkkkk");
+	assert_int_equal(app.sv.sel, 0);
+	keys("G");
+	assert_int_equal(app.sv.sel, app.sv.n - 1);
+	/* moving and closing do not search again */
+	key(KEY_ESC);
+	assert_int_equal(app.view, VIEW_NONE);
+	assert_int_equal(app.sv.runs, 1);
+	/* reopened without an edit: the same results, no new run */
+	keys("s");
+	assert_int_equal(app.sv.runs, 1);
+}
+
+static void test_follows_edits_only_while_open(void **state)
+{
+	int n8;
+	(void)state;
+	select_field("hardware.count");
+	keys("+-+");
+	assert_int_equal(app.sv.runs, 0); /* closed: no search on the edit path */
+	keys("s");
+	assert_int_equal(app.sv.runs, 1);
+	assert_int_equal(app.sv.res[0].count, 16);
+	n8 = app.sv.n;
+	/* an edit while open (the : line, undo) reruns it once per compute */
+	command("set hardware.count=32");
+	assert_int_equal(app.view, VIEW_SEARCH);
+	assert_int_equal(app.sv.runs, 2);
+	assert_int_equal(app.sv.res[0].count, 32);
+	keys("u");
+	assert_int_equal(app.scn.hardware.count, 16);
+	assert_int_equal(app.sv.runs, 3);
+	assert_int_equal(app.sv.res[0].count, 16);
+	assert_int_equal(app.sv.n, n8);
+	/* several keys before one compute (the live loop drains them): one run */
+	app_handle_key(&app, KEY_CTRL('r'));
+	app_handle_key(&app, 'u');
+	app_handle_key(&app, KEY_CTRL('r'));
+	app_compute(&app);
+	assert_int_equal(app.sv.runs, 4);
+	assert_int_equal(app.sv.res[0].count, 32);
+}
+
+static void test_apply_and_undo(void **state)
+{
+	struct scenario before;
+	int nundo, pick = -1;
+	(void)state;
+	keys("s");
+	before = app.scn;
+	nundo = app.nundo;
+	/* a result whose layout differs from the scenario's */
+	for (int i = 0; i < app.sv.n && pick < 0; i++) {
+		struct scenario t = app.scn;
+		search_apply(&t, &cat, &app.sv.res[i]);
+		if (!same_layout(&t, &app.scn))
+			pick = i;
+	}
+	assert_true(pick >= 0);
+	for (int i = 0; i < pick; i++)
+		key('j');
+	key('\r');
+	assert_int_equal(app.view, VIEW_NONE);
+	assert_int_equal(app.nundo, nundo + 1); /* one edit */
+	assert_int_equal(app.scn.parallel.tp, app.sv.res[pick].parallel.tp);
+	assert_int_equal(app.scn.parallel.pp, app.sv.res[pick].parallel.pp);
+	assert_int_equal(app.scn.parallel.zero, app.sv.res[pick].parallel.zero);
+	assert_int_equal(app.scn.workload.micro_batch, app.sv.res[pick].micro_batch);
+	assert_false(same_layout(&app.scn, &before));
+	assert_non_null(strstr(app.status, "applied layout"));
+	/* the plan is the one the row promised */
+	assert_true(app.plan.mem.fits);
+	assert_true(fabs(app.plan.step_s - app.sv.res[pick].plan.step_s) <= 1e-9 * app.plan.step_s);
+	keys("u");
+	assert_int_equal(memcmp(&app.scn, &before, sizeof(before)), 0);
+}
+
+static void test_apply_typed_ahead(void **state)
+{
+	struct scenario t;
+	(void)state;
+	/* s and Enter in one read: the search runs before Enter applies its first row */
+	app_handle_key(&app, 's');
+	app_handle_key(&app, '\r');
+	app_compute(&app);
+	assert_int_equal(app.view, VIEW_NONE);
+	assert_false(app.status_error);
+	assert_int_equal(app.sv.runs, 1);
+	assert_int_equal(app.nundo, 1); /* the built-in's layout is not the best: it changed */
+	t = app.undo[(app.undo_head + UNDO_MAX - 1) % UNDO_MAX];
+	search_apply(&t, &cat, &app.sv.res[0]);
+	assert_true(same_layout(&t, &app.scn));
+}
+
+static void test_rank_by_cost_and_hardware(void **state)
+{
+	(void)state;
+	keys("s");
+	keys("c");
+	assert_int_equal(app.sv.by, SEARCH_BY_COST);
+	assert_int_equal(app.sv.runs, 2);
+	for (int i = 1; i < app.sv.n; i++)
+		if (app.sv.res[i].meets_target == app.sv.res[i - 1].meets_target)
+			assert_true(app.sv.res[i].plan.usd_per_million_tokens >=
+				    app.sv.res[i - 1].plan.usd_per_million_tokens * (1 - 1e-9));
+	keys("t");
+	assert_int_equal(app.sv.by, SEARCH_BY_TIME);
+	keys("H");
+	assert_true(app.sv.hardware);
+	assert_int_equal(app.sv.runs, 4);
+	assert_true(app.sv.n > 0);
+	/* over the catalog: GPU types and counts other than the scenario's */
+	{
+		bool other = false;
+		for (int i = 0; i < app.sv.n; i++) {
+			assert_non_null(catalog_find_gpu(&cat, app.sv.res[i].gpu));
+			other |= app.sv.res[i].count != app.scn.hardware.count;
+		}
+		assert_true(other);
+	}
+	/* Enter takes the GPU and the count too */
+	key('\r');
+	assert_string_equal(app.scn.hardware.gpu.id, app.sv.res[0].gpu);
+	assert_int_equal(app.scn.hardware.count, app.sv.res[0].count);
+	keys("u");
+	assert_int_equal(app.scn.hardware.count, 8);
+	/* :search sets both ways of ranking */
+	command("search cost here");
+	assert_int_equal(app.view, VIEW_SEARCH);
+	assert_int_equal(app.sv.by, SEARCH_BY_COST);
+	assert_false(app.sv.hardware);
+	command("search fastest");
+	assert_true(app.status_error);
+}
+
+static void test_keys_in_the_view(void **state)
+{
+	struct scenario before;
+	(void)state;
+	keys("s");
+	before = app.scn;
+	/* keys of the main view that would edit a hidden field do nothing */
+	keys("+-hl");
+	assert_int_equal(memcmp(&app.scn, &before, sizeof(before)), 0);
+	assert_int_equal(app.view, VIEW_SEARCH);
+	/* s again closes; Tab closes and moves on */
+	keys("s");
+	assert_int_equal(app.view, VIEW_NONE);
+	keys("s");
+	key('\t');
+	assert_int_equal(app.view, VIEW_NONE);
+	assert_int_equal(app.focus, PANE_WORKLOAD);
+	/* help opens over the view and the view is still there after it */
+	keys("s?");
+	assert_int_equal(app.mode, MODE_HELP);
+	key(KEY_ESC);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.view, VIEW_SEARCH);
+	keys("S");
+	assert_int_equal(app.view, VIEW_SCALING);
+}
+
+static void test_rows_fit(void **state)
+{
+	char head[512], row[512];
+	(void)state;
+	keys("s");
+	for (int hw = 0; hw < 2; hw++) {
+		if (hw)
+			keys("H");
+		/* 80 columns: the view's inside is 78 */
+		search_view_heading(&app, 78, head, sizeof(head));
+		assert_true(text_width(head) <= 78);
+		assert_non_null(strstr(head, " tp"));
+		assert_non_null(strstr(head, " z"));
+		assert_non_null(strstr(head, "mb"));
+		assert_non_null(strstr(head, "rc"));
+		assert_non_null(strstr(head, " sp"));
+		assert_non_null(strstr(head, "off"));
+		assert_non_null(strstr(head, "time"));
+		assert_non_null(strstr(head, "cost"));
+		assert_non_null(strstr(head, "mem"));
+		assert_non_null(strstr(head, "binds"));
+		assert_true((strstr(head, "gpus") != NULL) == (hw == 1));
+		for (int i = 0; i < app.sv.n; i++) {
+			search_view_row(&app, &app.sv.res[i], i + 1, 78, row, sizeof(row));
+			assert_true(text_width(row) <= 78);
+			/* the columns line up with the heading: binds starts where it does */
+			{
+				size_t bx = (size_t)(strstr(head, " binds") - head);
+				assert_true(strlen(row) > bx + 1);
+				assert_true(row[bx] == ' ' && row[bx + 1] != ' ');
+				assert_true(row[bx - 1] != ' '); /* memory ends there */
+			}
+			if (hw)
+				assert_non_null(strstr(row, "x"));
+		}
+	}
+	/* a wide terminal shows the step time too; 80 columns leave it out for the GPU */
+	search_view_heading(&app, 200, head, sizeof(head));
+	assert_non_null(strstr(head, "step"));
+	search_view_heading(&app, 78, head, sizeof(head));
+	assert_null(strstr(head, "step"));
+	/* the row's figures: the first result */
+	keys("H");
+	search_view_row(&app, &app.sv.res[0], 1, 78, row, sizeof(row));
+	{
+		char tp[16];
+		snprintf(tp, sizeof(tp), " %2d ", app.sv.res[0].parallel.tp);
+		assert_int_equal(strncmp(row, " 1", 2), 0);
+		assert_non_null(strstr(row, tp));
+		assert_non_null(strchr(row, '$'));
+		assert_non_null(strstr(row, "G ")); /* memory per GPU, in GB */
+	}
+}
+
+static void test_inference_rows(void **state)
+{
+	char head[512], row[512];
+	(void)state;
+	command("set workload.kind=online");
+	keys("s");
+	assert_true(app.sv.n > 0);
+	search_view_heading(&app, 78, head, sizeof(head));
+	assert_non_null(strstr(head, "repl"));
+	assert_non_null(strstr(head, "wts"));
+	assert_non_null(strstr(head, "kv"));
+	assert_non_null(strstr(head, "tpot"));
+	assert_non_null(strstr(head, "$/Mtok"));
+	assert_null(strstr(head, " mb"));
+	for (int i = 0; i < app.sv.n; i++) {
+		search_view_row(&app, &app.sv.res[i], i + 1, 78, row, sizeof(row));
+		assert_true(text_width(row) <= 78);
+		assert_non_null(strstr(row, dtype_name(app.sv.res[i].weights)));
+	}
+	/* Enter takes the layout and the formats of the selected row */
+	keys("j");
+	{
+		const struct search_result r = app.sv.res[1];
+		key('\r');
+		assert_int_equal(app.view, VIEW_NONE);
+		assert_int_equal(app.scn.parallel.tp, r.parallel.tp);
+		assert_int_equal(app.scn.parallel.pp, r.parallel.pp);
+		assert_int_equal(app.scn.workload.weights, r.weights);
+		assert_int_equal(app.scn.workload.kv_cache, r.kv_cache);
+		assert_true(fabs(app.plan.tpot_s - r.plan.tpot_s) <= 1e-9 * r.plan.tpot_s);
+	}
+}
+
+static void test_goal_seek(void **state)
+{
+	const struct field *f = scenario_field_find("workload.seq_len");
+	int before, nundo;
+	struct scenario t;
+	struct plan p;
+	char want[96];
+	(void)state;
+	select_field("workload.seq_len");
+	before = app.scn.workload.seq_len;
+	nundo = app.nundo;
+	assert_true(app.plan.mem.fits);
+	keys(">");
+	assert_false(app.status_error);
+	assert_true(app.scn.workload.seq_len > before);
+	snprintf(want, sizeof(want), "largest workload.seq_len that fits: %d",
+		 app.scn.workload.seq_len);
+	assert_non_null(strstr(app.status, want));
+	assert_int_equal(app.nundo, nundo + 1);
+	assert_true(app.plan.mem.fits);
+	/* the largest: one more does not fit */
+	if (app.scn.workload.seq_len < f->max) {
+		t = app.scn;
+		t.workload.seq_len++;
+		plan_compute(&t, &p);
+		assert_false(p.mem.fits);
+	}
+	keys("u");
+	assert_int_equal(app.scn.workload.seq_len, before);
+	/* the fewest GPUs that hold it, by command */
+	command("solve min hardware.count");
+	assert_false(app.status_error);
+	assert_true(app.scn.hardware.count <= 8);
+	assert_true(app.plan.mem.fits);
+	assert_non_null(strstr(app.status, "smallest hardware.count that fits"));
+	/* failures go to the status line and change nothing */
+	t = app.scn;
+	command("solve max model.preset");
+	assert_true(app.status_error);
+	assert_int_equal(memcmp(&t, &app.scn, sizeof(t)), 0);
+	command("solve max workload.sequence");
+	assert_true(app.status_error);
+	command("solve most workload.seq_len");
+	assert_true(app.status_error);
+	app.focus = PANE_RESULTS;
+	keys(">");
+	assert_true(app.status_error);
+	assert_non_null(strstr(app.status, "select a numeric field"));
+}
+
+static void test_scaling(void **state)
+{
+	char head[256], row[256];
+	(void)state;
+	keys("S");
+	assert_int_equal(app.view, VIEW_SCALING);
+	assert_int_equal(app.sv.runs, 1);
+	assert_int_equal(app.sv.ncounts, 8);
+	assert_int_equal(app.sv.counts[0], 8);
+	assert_int_equal(app.sv.counts[7], 1024);
+	scaling_view_heading(&app, head, sizeof(head));
+	assert_non_null(strstr(head, "gpus"));
+	assert_non_null(strstr(head, "eff"));
+	for (int i = 0; i < app.sv.ncounts; i++) {
+		double eff = scaling_efficiency(&app, i);
+		scaling_view_row(&app, i, row, sizeof(row));
+		/* room for a bar of at least 16 cells beside it at 80 columns */
+		assert_true(text_width(row) <= 78 - 17);
+		if (!app.sv.scaling[i].count) {
+			assert_non_null(strstr(row, "nothing fits"));
+			continue;
+		}
+		assert_int_equal(app.sv.scaling[i].count, app.sv.counts[i]);
+		assert_true(eff > 0 && eff < 1.5);
+		/* more GPUs, less time */
+		if (i && app.sv.scaling[i - 1].count)
+			assert_true(app.sv.scaling[i].plan.total_s <
+				    app.sv.scaling[i - 1].plan.total_s);
+	}
+	assert_true(app.sv.scaling[0].count == 8);
+	assert_true(fabs(scaling_efficiency(&app, 0) - 1) < 1e-12);
+	/* follows edits while open */
+	command("set workload.seq_len=4096");
+	assert_int_equal(app.sv.runs, 2);
+	key(KEY_ESC);
+	assert_int_equal(app.view, VIEW_NONE);
+	command("scaling");
+	assert_int_equal(app.view, VIEW_SCALING);
+}
+
+static void test_solve_completes_numeric_keys(void **state)
+{
+	(void)state;
+	line_edit_set(&app.line, "solve max workload.seq_l");
+	app_complete(&app);
+	assert_string_equal(app.line.buf, "solve max workload.seq_len");
+	/* only numbers: workload.kind is a choice, not offered */
+	line_edit_set(&app.line, "solve min workload.k");
+	app_complete(&app);
+	assert_true(app.status_error);
+	assert_string_equal(app.line.buf, "solve min workload.k");
+	/* :set still completes to KEY= */
+	line_edit_set(&app.line, "set workload.seq_l");
+	app_complete(&app);
+	assert_string_equal(app.line.buf, "set workload.seq_len=");
+}
+
+static void test_help_and_commands(void **state)
+{
+	bool search = false, solve = false, scaling = false;
+	(void)state;
+	for (int i = 0; i < help_lines(); i++) {
+		search |= strstr(help_line(i), ":search") != NULL;
+		solve |= strstr(help_line(i), ":solve") != NULL;
+		scaling |= strstr(help_line(i), ":scaling") != NULL;
+		assert_true(text_width(help_line(i)) <= 76);
+	}
+	assert_true(search && solve && scaling);
+	assert_int_equal(keys_action('s'), ACT_SEARCH);
+	assert_int_equal(keys_action('S'), ACT_SCALING);
+	assert_int_equal(keys_action('>'), ACT_SOLVE_MAX);
+	assert_int_equal(keys_action('<'), ACT_SOLVE_MIN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_open_lists_best_first, setup),
+	    cmocka_unit_test_setup(test_follows_edits_only_while_open, setup),
+	    cmocka_unit_test_setup(test_apply_and_undo, setup),
+	    cmocka_unit_test_setup(test_apply_typed_ahead, setup),
+	    cmocka_unit_test_setup(test_rank_by_cost_and_hardware, setup),
+	    cmocka_unit_test_setup(test_keys_in_the_view, setup),
+	    cmocka_unit_test_setup(test_rows_fit, setup),
+	    cmocka_unit_test_setup(test_inference_rows, setup),
+	    cmocka_unit_test_setup(test_goal_seek, setup),
+	    cmocka_unit_test_setup(test_scaling, setup),
+	    cmocka_unit_test_setup(test_solve_completes_numeric_keys, setup),
+	    cmocka_unit_test_setup(test_help_and_commands, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,683 @@
+/* search_view.c - the search view (s, :search): the best layouts for the scenario, rerun
+ * after every edit while it is open; Enter applies one as an undoable edit. The scaling view
+ * (S, :scaling): the best layout by time at 8 to 1,024 GPUs, with time, cost and the
+ * scaling efficiency as a bar. Goal seek (>, <, :solve): the largest or smallest value of a
+ * field that still fits. Both views cover the body at full width, so a result keeps one
+ * line even at 80x24; the searches run from app_compute, once after the keys already typed,
+ * and never while no view is open. */
+#include "app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bars.h"
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool is_inference(const struct scenario *s)
+{
+	return s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE;
+}
+
+/* Rows of the body (between the title and the status line), less the frame and the two
+ * lines above the results. */
+int search_view_capacity(const struct app *a)
+{
+	int n = a->lay.rows - 3 - 2 - 2;
+	if (n < 1)
+		n = 1;
+	return n > SEARCH_VIEW_MAX ? SEARCH_VIEW_MAX : n;
+}
+
+void search_view_open(struct app *a, enum view v)
+{
+	if (a->view != v)
+		a->status[0] = '\0';
+	a->view = v;
+	a->dirty |= DIRTY_DRAW;
+}
+
+void search_view_compute(struct app *a)
+{
+	struct search_view *sv = &a->sv;
+	struct search_options o;
+	double t0;
+
+	memset(&o, 0, sizeof(o));
+	o.cat = a->cat;
+	if (a->view == VIEW_SEARCH && sv->stale) {
+		o.by = sv->by;
+		o.top = search_view_capacity(a);
+		o.hardware = sv->hardware;
+		t0 = wall_s();
+		sv->n = search_run(&a->scn, &o, sv->res, &sv->stats);
+		sv->run_s = wall_s() - t0;
+		sv->stale = false;
+		sv->runs++;
+		if (sv->sel >= sv->n)
+			sv->sel = sv->n > 0 ? sv->n - 1 : 0;
+		a->dirty |= DIRTY_DRAW;
+	} else if (a->view == VIEW_SCALING && sv->scaling_stale) {
+		/* powers of two from one node (8 GPUs) to 1,024 */
+		sv->ncounts = 0;
+		for (int c = 8; c <= 1024 && sv->ncounts < SCALING_MAX; c *= 2)
+			sv->counts[sv->ncounts++] = c;
+		o.top = 1;
+		t0 = wall_s();
+		search_scaling(&a->scn, &o, sv->counts, sv->ncounts, sv->scaling);
+		sv->run_s = wall_s() - t0;
+		sv->scaling_stale = false;
+		sv->runs++;
+		a->dirty |= DIRTY_DRAW;
+	}
+}
+
+/* Applies the selected result as one undoable edit and closes the view. */
+static void apply_selected(struct app *a)
+{
+	struct search_view *sv = &a->sv;
+	const struct search_result *r;
+	struct scenario before;
+
+	/* Enter typed ahead of the first run (s Enter in one read): run it now */
+	app_compute(a);
+	before = a->scn;
+	if (sv->n == 0) {
+		app_status(a, true, "nothing to apply: no layout fits");
+		return;
+	}
+	r = &sv->res[sv->sel];
+	search_apply(&a->scn, a->cat, r);
+	search_view_open(a, VIEW_NONE);
+	if (memcmp(&before, &a->scn, sizeof(before)) == 0) {
+		app_status(a, false, "layout %d is the one in use", sv->sel + 1);
+		return;
+	}
+	app_commit(a, &before);
+	app_status(a, false, "applied layout %d: %d x %s, tp %d, pp %d, dp %d (u undoes)",
+		   sv->sel + 1, r->count, r->gpu, r->parallel.tp, r->parallel.pp, r->parallel.dp);
+}
+
+static void sel_move(struct app *a, int delta)
+{
+	struct search_view *sv = &a->sv;
+	int s = sv->sel + delta;
+
+	if (s >= sv->n)
+		s = sv->n - 1;
+	if (s < 0)
+		s = 0;
+	sv->sel = s;
+}
+
+static void set_by(struct app *a, enum search_by by)
+{
+	if (a->sv.by != by) {
+		a->sv.by = by;
+		a->sv.stale = true;
+		a->sv.sel = 0;
+	}
+	app_status(a, false, "ranked by %s", by == SEARCH_BY_COST ? "cost" : "time");
+}
+
+bool search_view_key(struct app *a, int key)
+{
+	struct search_view *sv = &a->sv;
+	enum action act = keys_action(key);
+	int page = search_view_capacity(a);
+
+	if (a->view == VIEW_NONE)
+		return false;
+	a->dirty |= DIRTY_DRAW;
+	switch (act) {
+	case ACT_UNDO:
+	case ACT_REDO:
+	case ACT_COMMAND:
+	case ACT_HELP:
+	case ACT_QUIT:
+	case ACT_SAVE:
+	case ACT_REDRAW:
+	case ACT_BASELINE:
+		return false; /* the main view's: the open view follows what they change */
+	case ACT_NEXT_PANE:
+	case ACT_PREV_PANE:
+	case ACT_PANE_1:
+	case ACT_PANE_2:
+	case ACT_PANE_3:
+	case ACT_PANE_4:
+		search_view_open(a, VIEW_NONE);
+		return false;
+	case ACT_SEARCH:
+		search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH);
+		return true;
+	case ACT_SCALING:
+		search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING);
+		return true;
+	default:
+		break;
+	}
+	if (key == KEY_ESC) {
+		search_view_open(a, VIEW_NONE);
+		a->status[0] = '\0';
+		return true;
+	}
+	if (a->view != VIEW_SEARCH)
+		return true;
+	switch (act) {
+	case ACT_UP:
+		sel_move(a, -1);
+		break;
+	case ACT_DOWN:
+		sel_move(a, 1);
+		break;
+	case ACT_PAGE_UP:
+		sel_move(a, -page);
+		break;
+	case ACT_PAGE_DOWN:
+		sel_move(a, page);
+		break;
+	case ACT_TOP:
+		sel_move(a, -sv->n);
+		break;
+	case ACT_BOTTOM:
+		sel_move(a, sv->n);
+		break;
+	case ACT_EDIT:
+		apply_selected(a);
+		break;
+	default:
+		if (key == 'c')
+			set_by(a, SEARCH_BY_COST);
+		else if (key == 't')
+			set_by(a, SEARCH_BY_TIME);
+		else if (key == 'H') {
+			sv->hardware = !sv->hardware;
+			sv->stale = true;
+			sv->sel = 0;
+			app_status(a, false, "%s",
+				   sv->hardware ? "searching the catalog's GPUs and counts too"
+						: "searching layouts on this hardware");
+		}
+		break;
+	}
+	return true;
+}
+
+/* Compact figures for the columns: "21.9s", "121d", "$1.23M", "63.4G". */
+static void squeeze(char *s)
+{
+	char *d = s;
+	for (; *s; s++)
+		if (*s != ' ')
+			*d++ = *s;
+	*d = '\0';
+}
+
+static void fmt_seconds(double v, char *buf, size_t size)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	units_format_human(UNIT_SECONDS, v, 3, buf, size);
+	squeeze(buf);
+}
+
+static void fmt_count(double v, char *buf, size_t size)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	units_format_human(UNIT_COUNT, v, 3, buf, size);
+	squeeze(buf);
+}
+
+static void fmt_usd(double v, char *buf, size_t size)
+{
+	double m = fabs(v);
+	char n[16];
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (m >= 1e4) {
+		fmt_count(v, n, sizeof(n));
+		snprintf(buf, size, "$%s", n);
+	} else {
+		snprintf(buf, size,
+			 m >= 100  ? "$%.0f"
+			 : m >= 10 ? "$%.1f"
+			 : m >= 1  ? "$%.2f"
+				   : "$%.3f",
+			 v);
+	}
+}
+
+/* "63.4G": bytes to three digits, the unit's first letter. */
+static void fmt_mem(double v, char *buf, size_t size)
+{
+	size_t n;
+
+	units_format_human(UNIT_BYTES, v, 3, buf, size);
+	squeeze(buf);
+	n = strlen(buf);
+	if (n > 1 && buf[n - 1] == 'B' && buf[n - 2] != ' ' &&
+	    (buf[n - 2] < '0' || buf[n - 2] > '9'))
+		buf[n - 1] = '\0';
+}
+
+static const char *bottleneck_short(enum bottleneck b)
+{
+	static const char *const names[BN_COUNT] = {"capacity", "compute", "hbm bw", "network",
+						    "data io"};
+	return (unsigned)b < BN_COUNT ? names[b] : "?";
+}
+
+enum col {
+	C_RANK,
+	C_GPU,
+	C_TP,
+	C_PP,
+	C_DP,
+	C_EP,
+	C_V,
+	C_ZERO,
+	C_MB,
+	C_RC,
+	C_SP,
+	C_OFF,
+	C_BATCH,
+	C_WEIGHTS,
+	C_KV,
+	C_STEP,
+	C_TTFT,
+	C_TPOT,
+	C_TPS,
+	C_TOTAL,
+	C_COST,
+	C_MEM,
+	C_BINDS,
+	C_NCOLS
+};
+
+struct column {
+	const char *head;
+	int width; /* columns, the leading space included */
+	int drop;  /* 0: always shown; else left out first when higher */
+};
+
+/* GPU: " 1024x" and the id, GPU_ID_MIN..GPU_ID_MAX columns */
+enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
+
+static const struct column cols[C_NCOLS] = {
+    [C_RANK] = {"  #", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
+    [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	   [C_EP] = {" ep", 3, 0},
+    [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	   [C_MB] = {"  mb", 4, 0},
+    [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	   [C_OFF] = {" off", 4, 0},
+    [C_BATCH] = {" batch", 6, 0},  [C_WEIGHTS] = {" wts ", 5, 0},  [C_KV] = {" kv  ", 5, 0},
+    [C_STEP] = {"    step", 8, 3}, [C_TTFT] = {"    ttft", 8, 2},  [C_TPOT] = {"    tpot", 8, 0},
+    [C_TPS] = {"  tok/s", 7, 3},   [C_TOTAL] = {"    time", 8, 0}, [C_COST] = {"   cost", 7, 0},
+    [C_MEM] = {"   mem", 6, 0},	   [C_BINDS] = {" binds", 9, 0},
+};
+
+/* The columns shown at width, in order; *gpu_w gets the GPU id's width. */
+static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w)
+{
+	static const enum col training[] = {C_RANK, C_GPU,   C_TP,   C_PP,  C_DP,   C_EP,
+					    C_V,    C_ZERO,  C_MB,   C_RC,  C_SP,   C_OFF,
+					    C_STEP, C_TOTAL, C_COST, C_MEM, C_BINDS};
+	static const enum col inference[] = {C_RANK,  C_GPU,	 C_TP,	C_PP,	C_DP,
+					     C_BATCH, C_WEIGHTS, C_KV,	C_TTFT, C_TPOT,
+					     C_TPS,   C_COST,	 C_MEM, C_BINDS};
+	bool infer = is_inference(&a->scn);
+	const enum col *list = infer ? inference : training;
+	int nlist = infer ? (int)(sizeof(inference) / sizeof(inference[0]))
+			  : (int)(sizeof(training) / sizeof(training[0]));
+	bool moe = a->plan.model.moe.experts > 0;
+	int n = 0, total = 0;
+
+	*gpu_w = 0;
+	for (int i = 0; i < nlist; i++) {
+		enum col c = list[i];
+		if ((c == C_GPU && !a->sv.hardware) || (c == C_EP && !moe))
+			continue;
+		out[n++] = c;
+		total += cols[c].width;
+	}
+	if (a->sv.hardware) {
+		*gpu_w = GPU_ID_MAX;
+		total += *gpu_w;
+	}
+	/* leave out the optional columns, the least needed first, then narrow the GPU id */
+	while (total > width) {
+		int worst = -1;
+		for (int i = 0; i < n; i++)
+			if (cols[out[i]].drop &&
+			    (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		total -= cols[out[worst]].width;
+		memmove(&out[worst], &out[worst + 1], sizeof(out[0]) * (size_t)(n - worst - 1));
+		n--;
+	}
+	if (a->sv.hardware && total > width) {
+		int cut = total - width;
+		*gpu_w = *gpu_w - cut > GPU_ID_MIN ? *gpu_w - cut : GPU_ID_MIN;
+	}
+	return n;
+}
+
+void search_view_heading(const struct app *a, int width, char *buf, size_t size)
+{
+	enum col c[C_NCOLS];
+	int gpu_w, n = columns_for(a, width, c, &gpu_w);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++) {
+		if (c[i] == C_GPU)
+			len += (size_t)snprintf(buf + len, size - len, "%-*s",
+						cols[C_GPU].width + gpu_w, " gpus");
+		else if (c[i] == C_DP && is_inference(&a->scn))
+			len += (size_t)snprintf(buf + len, size - len, " repl");
+		else if (c[i] == C_COST && is_inference(&a->scn))
+			len += (size_t)snprintf(buf + len, size - len, " $/Mtok");
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s", cols[c[i]].head);
+	}
+}
+
+void search_view_row(const struct app *a, const struct search_result *r, int rank, int width,
+		     char *buf, size_t size)
+{
+	static const char *const rcs[] = {"none", "sel", "full"};
+	static const char *const offs[] = {"-", "opt", "all"};
+	const struct plan *p = &r->plan;
+	bool infer = is_inference(&a->scn);
+	enum col c[C_NCOLS];
+	int gpu_w, n = columns_for(a, width, c, &gpu_w);
+	size_t len = 0;
+	char t[48];
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++) {
+		t[0] = '\0';
+		switch (c[i]) {
+		case C_RANK:
+			snprintf(t, sizeof(t), "%2d%s", rank, r->meets_target ? " " : "!");
+			break;
+		case C_GPU:
+			snprintf(t, sizeof(t), " %4dx%-*.*s", r->count, gpu_w, gpu_w, r->gpu);
+			break;
+		case C_TP:
+			snprintf(t, sizeof(t), " %2d", r->parallel.tp);
+			break;
+		case C_PP:
+			snprintf(t, sizeof(t), " %2d", r->parallel.pp);
+			break;
+		case C_DP:
+			snprintf(t, sizeof(t), " %4d", r->parallel.dp);
+			break;
+		case C_EP:
+			snprintf(t, sizeof(t), " %2d", r->parallel.ep);
+			break;
+		case C_V:
+			snprintf(t, sizeof(t), " %d",
+				 r->parallel.virtual_stages > 1 ? r->parallel.virtual_stages % 10
+								: 1);
+			break;
+		case C_ZERO:
+			snprintf(t, sizeof(t), " %d", r->parallel.zero);
+			break;
+		case C_MB:
+			snprintf(t, sizeof(t), " %3d", r->micro_batch);
+			break;
+		case C_RC:
+			snprintf(t, sizeof(t), " %-4s", rcs[(unsigned)r->recompute % 3]);
+			break;
+		case C_SP:
+			snprintf(t, sizeof(t), " %-2s", r->parallel.sequence_parallel ? "sp" : "-");
+			break;
+		case C_OFF:
+			snprintf(t, sizeof(t), " %-3s", offs[(unsigned)r->parallel.offload % 3]);
+			break;
+		case C_BATCH: {
+			char b[24];
+			fmt_count(r->batch > 0 ? r->batch : p->max_batch, b, sizeof(b));
+			snprintf(t, sizeof(t), " %5s", b);
+			break;
+		}
+		case C_WEIGHTS:
+			snprintf(t, sizeof(t), " %-4.4s", dtype_name(r->weights));
+			break;
+		case C_KV:
+			snprintf(t, sizeof(t), " %-4.4s", dtype_name(r->kv_cache));
+			break;
+		case C_STEP:
+		case C_TTFT:
+		case C_TPOT:
+		case C_TOTAL: {
+			char v[24];
+			double s = c[i] == C_STEP   ? p->step_s
+				   : c[i] == C_TTFT ? p->ttft_s
+				   : c[i] == C_TPOT ? p->tpot_s
+						    : p->total_s;
+			fmt_seconds(s, v, sizeof(v));
+			snprintf(t, sizeof(t), " %7s", v);
+			break;
+		}
+		case C_TPS: {
+			char v[24];
+			fmt_count(p->tokens_per_s, v, sizeof(v));
+			snprintf(t, sizeof(t), " %6s", v);
+			break;
+		}
+		case C_COST: {
+			char v[24];
+			fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, v, sizeof(v));
+			snprintf(t, sizeof(t), " %6s", v);
+			break;
+		}
+		case C_MEM: {
+			char v[24];
+			fmt_mem(p->mem.total, v, sizeof(v));
+			snprintf(t, sizeof(t), " %5s", v);
+			break;
+		}
+		case C_BINDS:
+			snprintf(t, sizeof(t), " %s", bottleneck_short(p->binding));
+			break;
+		case C_NCOLS:
+			break;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s", t);
+	}
+	if (len >= size)
+		buf[size - 1] = '\0';
+}
+
+void search_view_draw(struct app *a, WINDOW *w)
+{
+	struct search_view *sv = &a->sv;
+	int height = getmaxy(w), width = getmaxx(w), inner = width - 2;
+	char title[160], line[512], dt[32];
+	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
+		      a->scn.workload.slo.tpot_s > 0;
+
+	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
+		 sv->by == SEARCH_BY_COST ? "cost" : "time",
+		 sv->hardware ? " over the catalog's GPUs" : "");
+	draw_frame(a, w, title);
+	units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
+	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s; c/t by cost/time, H %s%s",
+		 sv->stats.evaluated, sv->stats.fitting, dt, sv->hardware ? "this GPU" : "all GPUs",
+		 target ? "; ! misses target" : "");
+	draw_text(a, w, 1, 2, inner - 2, ROLE_DIM, line);
+	search_view_heading(a, inner, line, sizeof(line));
+	draw_text(a, w, 2, 1, inner, ROLE_HEADER, line);
+	if (sv->n == 0) {
+		draw_text(a, w, 3, 2, inner - 2, ROLE_BAD,
+			  sv->hardware
+			      ? "no layout fits on the catalog's GPUs"
+			      : "no layout fits on this hardware (H searches the catalog)");
+	}
+	for (int i = 0; i < sv->n && 3 + i < height - 1; i++) {
+		int role = i == sv->sel		     ? ROLE_SELECTED
+			   : sv->res[i].meets_target ? ROLE_NORMAL
+						     : ROLE_WARN;
+		search_view_row(a, &sv->res[i], i + 1, inner, line, sizeof(line));
+		if (i == sv->sel) {
+			wattrset(w, a->theme.attr[ROLE_SELECTED]);
+			mvwhline(w, 3 + i, 1, ' ', width - 2);
+			wattrset(w, A_NORMAL);
+		}
+		draw_text(a, w, 3 + i, 1, inner, role, line);
+	}
+	wnoutrefresh(w);
+}
+
+double scaling_efficiency(const struct app *a, int i)
+{
+	const struct search_view *sv = &a->sv;
+
+	/* Strong-scaling efficiency: tokens/s per GPU at this count over the same at the
+	 * smallest count that fits (1.0 = linear speed-up). */
+	for (int j = 0; j < sv->ncounts && j <= i; j++) {
+		double base = sv->scaling[j].plan.tokens_per_s_per_gpu;
+		if (!sv->scaling[j].count)
+			continue;
+		if (!sv->scaling[i].count || !(base > 0))
+			return 0;
+		return sv->scaling[i].plan.tokens_per_s_per_gpu / base;
+	}
+	return 0;
+}
+
+void scaling_view_heading(const struct app *a, char *buf, size_t size)
+{
+	bool infer = is_inference(&a->scn);
+	snprintf(buf, size, " gpus  tp  pp %s    %s    %s %s tok/s/gpu  eff",
+		 infer ? "repl  " : "   dp z", infer ? "tpot" : "step", infer ? "ttft" : "time",
+		 infer ? "$/Mtok" : "  cost");
+}
+
+void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
+{
+	const struct search_view *sv = &a->sv;
+	const struct search_result *r = &sv->scaling[i];
+	const struct plan *p = &r->plan;
+	bool infer = is_inference(&a->scn);
+	char s1[24], s2[24], s3[24], s4[24];
+
+	if (!r->count) {
+		snprintf(buf, size, "%5d  nothing fits", sv->counts[i]);
+		return;
+	}
+	fmt_seconds(infer ? p->tpot_s : p->step_s, s1, sizeof(s1));
+	fmt_seconds(infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
+	fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, s3, sizeof(s3));
+	fmt_count(p->tokens_per_s_per_gpu, s4, sizeof(s4));
+	snprintf(buf, size, "%5d %3d %3d %5d %c %7s %7s %6s %9s %3.0f%%", r->count, r->parallel.tp,
+		 r->parallel.pp, r->parallel.dp, infer ? ' ' : (char)('0' + r->parallel.zero % 10),
+		 s1, s2, s3, s4, scaling_efficiency(a, i) * 100);
+}
+
+void scaling_view_draw(struct app *a, WINDOW *w)
+{
+	struct search_view *sv = &a->sv;
+	const struct glyphs *g = a->theme.g;
+	int width = getmaxx(w), height = getmaxy(w), inner = width - 4;
+	bool infer = is_inference(&a->scn);
+	char line[256];
+
+	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
+	snprintf(line, sizeof(line), "time: %s, cost: %s, eff: tok/s per GPU vs the fewest GPUs",
+		 infer ? "ttft" : "whole run", infer ? "per M tokens" : "the run");
+	draw_text(a, w, 1, 2, inner, ROLE_DIM, line);
+	scaling_view_heading(a, line, sizeof(line));
+	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);
+	for (int i = 0; i < sv->ncounts && 3 + i < height - 1; i++) {
+		const struct search_result *r = &sv->scaling[i];
+		bool current = sv->counts[i] == a->scn.hardware.count;
+		int tw, bx, bw, full, eighths;
+		double eff = scaling_efficiency(a, i);
+
+		scaling_view_row(a, i, line, sizeof(line));
+		tw = text_width(line);
+		draw_text(a, w, 3 + i, 2, inner,
+			  current    ? ROLE_SELECTED
+			  : r->count ? ROLE_NORMAL
+				     : ROLE_BAD,
+			  line);
+		/* the efficiency as a bar in what is left of the line */
+		bx = 2 + tw + 1;
+		bw = width - 2 - bx;
+		if (!r->count || bw < 4)
+			continue;
+		bars_fill(eff > 1 ? 1 : eff, bw, &full, &eighths);
+		wattrset(w, a->theme.attr[ROLE_BAR]);
+		for (int c = 0; c < full; c++)
+			mvwaddstr(w, 3 + i, bx + c, g->bar_full);
+		if (eighths && full < bw && g->bar_eighth[eighths][0])
+			mvwaddstr(w, 3 + i, bx + full, g->bar_eighth[eighths]);
+		wattrset(w, A_NORMAL);
+	}
+	if (3 + sv->ncounts < height - 1) {
+		char dt[32];
+		units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
+		snprintf(line, sizeof(line),
+			 "searched in %s; follows every edit (u undoes, Esc closes)", dt);
+		draw_text(a, w, 3 + sv->ncounts + (3 + sv->ncounts + 1 < height - 1), 2, inner,
+			  ROLE_DIM, line);
+	}
+	wnoutrefresh(w);
+}
+
+int app_goal_seek(struct app *a, const char *key, bool maximize)
+{
+	const struct field *f;
+	struct scenario before = a->scn;
+	struct gp_error err;
+	double value;
+	char text[160], msg[sizeof(a->status)];
+	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
+		      a->scn.workload.slo.tpot_s > 0;
+
+	memset(&err, 0, sizeof(err));
+	if (search_solve(&a->scn, key, maximize, &value, &err) != 0) {
+		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
+		return -1;
+	}
+	f = scenario_field_find(key);
+	/* write the value through the field table, as a file would hold it */
+	if (f->type == FIELD_INT)
+		snprintf(text, sizeof(text), "%.0f", value);
+	else
+		units_format(f->unit, value, text, sizeof(text));
+	if (scenario_field_set(&a->scn, a->cat, f, text, &err) != 0) {
+		a->scn = before;
+		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
+		return -1;
+	}
+	/* as search_solve tried it: more GPUs go to data parallelism */
+	if (strcmp(f->key, "hardware.count") == 0 && a->scn.hardware.count != before.hardware.count)
+		a->scn.parallel.dp = 0;
+	scenario_field_format(&a->scn, f, text, sizeof(text));
+	if (memcmp(&before, &a->scn, sizeof(before)) != 0)
+		app_commit(a, &before);
+	app_status(a, false, "%s %s that fits%s: %s%s", maximize ? "largest" : "smallest", f->key,
+		   target ? " and meets the target" : "", text,
+		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)"
+								 : " (u undoes)");
+	return 0;
+}
