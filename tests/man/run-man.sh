@@ -113,6 +113,13 @@ if [ -f ui/keys.c ]; then
 	done
 	echo "UI keys: $(echo "$ui_keys" | wc -l)"
 fi
+# every word of the UI's command line (ui/app.c) is in the page as :WORD
+if [ -f ui/app.c ]; then
+	for w in $(grep -o 'strcmp(word, "[a-z!]*")' ui/app.c | sed 's/.*"\(.*\)")/\1/' | sort -u); do
+		sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qE "(^|[ \"])[.]?B?[IR]? ?\"?:$w([ \"]|$)" ||
+			fail "$man1: command-line word ':$w' of ui/app.c missing under Command line"
+	done
+fi
 
 # 4. the completion's key list is the generated one, and it completes
 comp=contrib/gpuplan.bash
