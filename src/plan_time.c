@@ -177,6 +177,9 @@ struct tctx {
 	double hbm;		      /* bytes/s achieved */
 	double link;		      /* bytes/s per direction achieved, inside a node */
 	double net;		      /* bytes/s per direction achieved, between nodes */
+	double pcie;		      /* bytes/s per direction achieved, PCIe peer-to-peer */
+	double domain;		      /* GPUs one link domain joins (NVL72: 72) */
+	double gpn;		      /* GPUs per node */
 	double act;		      /* bytes per activation element */
 	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
@@ -244,6 +247,24 @@ static double gpus_per_node(const struct scenario *s)
 	return g > 0 ? g : 8;
 }
 
+/* The fabric a group of `span` consecutive GPUs talks over: the GPU-to-GPU link inside
+ * one link domain (an HGX board's NVSwitch; a GB200 NVL72 rack joins 72 GPUs across 18
+ * trays of 4), PCIe peer-to-peer between the link domains of one node (NVLink-bridged
+ * pairs of PCIe cards), the scale-out network beyond the node. */
+static double fabric_bw(const struct tctx *c, double span)
+{
+	if (span <= c->domain)
+		return c->link;
+	if (span <= c->gpn)
+		return c->pcie < c->link ? c->pcie : c->link;
+	return c->net;
+}
+
+static double fabric_lat(const struct tctx *c, double span)
+{
+	return span <= c->domain || span <= c->gpn ? LINK_LAT_S : NET_LAT_S;
+}
+
 /* Adds a warning unless the memory part already gave the same one. */
 static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
 {
@@ -293,9 +314,12 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	if (link <= 0)
 		link = 16e9; /* PCIe Gen3 x16 when nothing is known */
 	c->link = link * e_link;
+	c->pcie = (g->pcie_bytes_per_s > 0 ? g->pcie_bytes_per_s : 16e9) * e_link;
 	c->net = (g->network_bytes_per_s > 0 ? g->network_bytes_per_s : 12.5e9) * e_net;
 	if (c->net > c->link)
 		c->net = c->link;
+	c->gpn = gpus_per_node(s);
+	c->domain = g->link_domain > 0 ? g->link_domain : c->gpn;
 	/* activations: 4 bytes under fp32/tf32, else 16-bit (fp8 GEMMs keep bf16 activations
 	 * between them, Transformer Engine) */
 	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
@@ -309,8 +333,6 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
 	{
 		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
-		if (g->gpus_per_node > 0 && domain > g->gpus_per_node)
-			domain = g->gpus_per_node;
 		if (domain > 0 && p->tp > domain)
 			warn_once(p, PW_TP_ACROSS_NODES, p->tp, domain);
 	}
@@ -442,10 +464,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
-	double gpn = gpus_per_node(s),
-	       domain = s->hardware.gpu.link_domain > 0 ? s->hardware.gpu.link_domain : gpn;
-	double tp_bw = t <= domain && t <= gpn ? c->link : c->net;
-	double tp_lat = t <= domain && t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
 	double per_layer_mm, per_layer_att, per_layer_mem, per_layer_tp, per_layer_ep;
@@ -493,11 +512,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * backward (GShard, Lepikhin et al. 2020) */
 	per_layer_ep = 0;
 	if (sh->moe_layers > 0 && ep > 1) {
-		bool inside = ep * t <= gpn;
-		double bw = inside ? c->link : c->net;
+		double bw = fabric_bw(c, ep * t);
 		double vol = T * sh->active * sh->h * c->act * (ep - 1) / ep;
-		per_layer_ep =
-		    2 * (fwd + 1) * (vol / bw + (ep - 1) * (inside ? LINK_LAT_S : NET_LAT_S));
+		per_layer_ep = 2 * (fwd + 1) * (vol / bw + (ep - 1) * fabric_lat(c, ep * t));
 		per_layer_ep *= sh->moe_layers / sh->layers;
 	}
 
@@ -518,8 +535,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	if (pp > 1) {
 		double v = p->virtual_stages > 0 ? p->virtual_stages : 1;
 		/* stages are tp x dp ranks apart (Megatron's rank order) */
-		double bw = t * p->dp * pp <= gpn ? c->link : c->net;
-		double lat = bw == c->link ? LINK_LAT_S : NET_LAT_S;
+		double bw = fabric_bw(c, t * p->dp * pp);
+		double lat = fabric_lat(c, t * p->dp * pp);
 		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
@@ -587,8 +604,7 @@ static void time_train(struct tctx *c)
 	/* data-parallel gradient reduction over the slowest link the group spans: its
 	 * members are tp apart, so it leaves the node once tp x dp > GPUs per node */
 	{
-		bool spans = t * dp > gpn;
-		double bw = spans ? c->net : c->link, lat = spans ? NET_LAT_S : LINK_LAT_S;
+		double bw = fabric_bw(c, t * dp), lat = fabric_lat(c, t * dp);
 		double local = (lora ? trainable : p->params) / (t * pp);
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
@@ -834,6 +850,11 @@ static double largest_b(double a, double b, double target)
 	return x >= 1 ? x : 0;
 }
 
+static double sh_ep(const struct plan *p)
+{
+	return p->model.moe.experts > 0 && p->ep > 1 ? p->ep : 1;
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -854,7 +875,13 @@ static void time_infer(struct tctx *c)
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
 							: dtype_bytes(w->weights);
 	double gpn = gpus_per_node(s);
-	double bw = t <= gpn ? c->link : c->net, lat = t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double bw = fabric_bw(c, t), lat = fabric_lat(c, t);
+	/* expert parallelism: each of ep ranks holds experts / ep of every MoE layer and
+	 * runs its own batch through the rest of the model (the memory part keeps `batch`
+	 * sequences' cache on every GPU); the routed tokens of all ep ranks meet at the
+	 * experts (DeepSpeed-MoE inference, Rajbhandari et al. 2022, Section 5; vLLM's
+	 * data-parallel attention with expert parallelism) */
+	double ep = sh_ep(p);
 	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
 	double nonemb;
 
@@ -876,10 +903,11 @@ static void time_infer(struct tctx *c)
 	in.F = 2 * nonemb / t;
 	in.W = nonemb * wbpp / t;
 	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
-		/* a decode step reads every expert some sequence of the batch routed to: of E
-		 * experts with top-k routing, E (1 - (1 - k/E)^B) are touched per layer
-		 * (uniform routing); the active count already holds k of them */
-		double touched = sh.experts * (1 - pow(1 - sh.active / sh.experts, B));
+		/* a decode step reads every expert some token routed to: of E experts with
+		 * top-k routing, E (1 - (1 - k/E)^B) are touched per layer (uniform routing);
+		 * the active count already holds k of them. With ep ranks each GPU holds E / ep
+		 * of them and sees the tokens of all ep x B sequences. */
+		double touched = sh.experts / ep * (1 - pow(1 - sh.active / sh.experts, B * ep));
 		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
 	}
 	{
@@ -928,6 +956,13 @@ static void time_infer(struct tctx *c)
 	}
 	if (pp > 1)
 		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
+	/* expert parallelism: dispatch and combine all-to-all per MoE layer, k copies of
+	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
+	if (ep > 1 && sh.moe_layers > 0) {
+		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
+		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act /
+				 t / fabric_bw(c, ep * t);
+	}
 	in.elt_per_tok =
 	    sh.layers * c->act *
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;

@@ -1,0 +1,181 @@
+/* test_physics_review.c - bugs found by reviewing the numbers (memory, time, counts) and
+ * published figures the other tests do not hold, each with its source.
+ *
+ * Scenarios are built from the built-in catalog (catalog/ in the repository root, where
+ * `make check` runs the tests) through scenario_set, as a user's --set would. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "error.h"
+#include "plan.h"
+#include "scenario.h"
+
+static struct catalog *cat;
+
+static int setup(void **state)
+{
+	struct gp_error err;
+	(void)state;
+	cat = catalog_new();
+	if (!cat || catalog_load_dir(cat, "catalog", 0, &err) != 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+/* Applies "key=value" assignments in order; fails the test on any error. */
+static void build(struct scenario *s, const char *const *kv)
+{
+	struct gp_error err;
+	scenario_init(s);
+	for (; *kv; kv++) {
+		if (scenario_set_assignment(s, cat, *kv, &err) != 0) {
+			fprintf(stderr, "%s: %s\n", *kv, err.message);
+			fail();
+		}
+	}
+}
+
+static bool near(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol * fabs(want);
+}
+
+static bool has_warning(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return true;
+	return false;
+}
+
+/* ---- bugs ---- */
+
+/* catalog/gpus.yaml gave PCIe-only GPUs their link_bandwidth per direction (32GB/s for
+ * Gen4 x16) although the file's convention (and struct gpu's) is both directions added,
+ * which plan_time.c halves: tensor parallelism over PCIe ran at 16 GB/s. PCIe Gen4 x16 is
+ * 32 GB/s each way, 64 GB/s both (PCI-SIG; NVIDIA L40S datasheet "64GB/s bidirectional"). */
+static void test_pcie_link_counts_both_directions(void **state)
+{
+	int n = 0;
+	(void)state;
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		if (strcmp(g->link, "pcie") != 0)
+			continue;
+		n++;
+		if (g->link_bytes_per_s != 2 * g->pcie_bytes_per_s)
+			fprintf(stderr, "%s: link %g, pcie %g per direction\n", g->id,
+				g->link_bytes_per_s, g->pcie_bytes_per_s);
+		assert_true(g->link_bytes_per_s == 2 * g->pcie_bytes_per_s);
+	}
+	assert_true(n >= 5); /* l40s, l40, l4, a10, t4, v100-pcie, rtx-4090, rtx-6000-ada */
+}
+
+/* Inference with expert parallelism: the memory part spreads the routed experts over ep
+ * GPUs, but the time part read every expert on every GPU (and counted tp x pp GPUs a
+ * replica), so a Mixtral 8x7B decode step on 8 H100s with ep 8 took longer than reading
+ * all 93 GB of weights from one GPU's HBM. */
+static void test_inference_ep_reads_local_experts(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=mixtral-8x7b", "workload.kind=offline", "workload.weights=bf16",
+	    "workload.kv_cache=bf16",	 "workload.prompt_tokens=1024",
+	    "workload.output_tokens=256", "workload.batch=64",	  "hardware.gpu=h100-sxm-80gb",
+	    "hardware.count=8",		 "parallel.tp=1",		  "parallel.ep=8",
+	    NULL};
+	struct scenario s;
+	struct plan p;
+	double all_weights_s, local_s;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &p);
+	all_weights_s = p.params * 2 / s.hardware.gpu.hbm_bytes_per_s;
+	local_s = p.mem.weights / s.hardware.gpu.hbm_bytes_per_s;
+	/* one GPU holds 1 of 8 experts per layer: about 14.5 GB of the 93 GB */
+	assert_true(near(p.mem.weights, 14.5e9, 0.02));
+	assert_true(p.tpot_s > local_s);
+	assert_true(p.tpot_s < 0.75 * all_weights_s);
+	/* and never faster than holding the experts with tensor parallelism over the same
+	 * 8 GPUs by more than the all-to-all saves: both read about 1/8 of the weights */
+	{
+		struct plan q;
+		s.parallel.ep = 1;
+		s.parallel.tp = 8;
+		plan_compute(&s, &q);
+		assert_true(p.tpot_s < 4 * q.tpot_s);
+	}
+}
+
+/* GB200 NVL72: 72 GPUs share one NVLink domain across trays of 4 GPUs (gpus_per_node 4).
+ * Tensor parallelism of 8 ran over the scale-out network and warned that tp crossed the
+ * link domain. It now runs at NVLink speed, as on an 8-GPU HGX board. */
+static void test_nvl72_tp8_on_nvlink(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=llama-3.1-70b", "workload.kind=train", "workload.seq_len=8192",
+	    "workload.micro_batch=1",	  "workload.global_batch=64", "hardware.gpu=gb200",
+	    "hardware.count=64",	  "parallel.tp=8",		"parallel.pp=1",
+	    "parallel.zero=1",		  NULL};
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	assert_false(has_warning(&a, PW_TP_ACROSS_NODES));
+	/* the same GPU in nodes of 8 on one NVSwitch: the same per-layer all-reduces */
+	s.hardware.gpu.gpus_per_node = 8;
+	s.hardware.gpu.link_domain = 8;
+	plan_compute(&s, &b);
+	assert_true(near(a.parts.tp_comm_s, b.parts.tp_comm_s, 1e-9));
+}
+
+/* NVLink-bridged PCIe cards (A100 PCIe: pairs) with tp 4: the all-reduce crosses the
+ * pairs over PCIe; inference used the bridge's bandwidth for any tp inside the node. */
+static void test_bridge_pairs_tp4_over_pcie(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=llama-2-70b",	  "workload.kind=online",
+	    "workload.weights=bf16",	  "workload.kv_cache=fp16",
+	    "workload.prompt_tokens=512", "workload.output_tokens=128",
+	    "workload.batch=32",	  "hardware.gpu=a100-80gb-pcie",
+	    "hardware.count=4",		  "parallel.tp=4",
+	    NULL};
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	s.hardware.gpu.link_domain = 8; /* as if all four were on one NVLink switch */
+	plan_compute(&s, &b);
+	/* PCIe Gen4 (32 GB/s each way) against the bridge's 300 GB/s each way */
+	assert_true(a.parts.tp_comm_s > 2 * b.parts.tp_comm_s);
+	assert_true(has_warning(&a, PW_TP_ACROSS_NODES));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_pcie_link_counts_both_directions),
+	    cmocka_unit_test(test_inference_ep_reads_local_experts),
+	    cmocka_unit_test(test_nvl72_tp8_on_nvlink),
+	    cmocka_unit_test(test_bridge_pairs_tp4_over_pcie),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
