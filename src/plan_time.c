@@ -468,7 +468,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
 	double per_layer_mm, per_layer_att, per_layer_mem, per_layer_tp, per_layer_ep;
-	double Ls = sh->layers / pp;
+	/* the pipeline runs at the pace of its slowest stage, which holds ceil(L / pp)
+	 * layers when they do not split evenly (as the memory part's stage_init takes it) */
+	double Ls = pp > 1 ? ceil(sh->layers / pp) : sh->layers;
 
 	*fwd_passes_out = fwd;
 	gd = layer_gemm_fwd(c, sh, T, t, ep, false);
@@ -615,7 +617,7 @@ static void time_train(struct tctx *c)
 			double zc = 2 * gather_s(all * wbytes, dp, bw, lat) +
 				    gather_s(local * gbytes, dp, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * sh.layers / pp) +
+			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * (pp > 1 ? ceil(sh.layers / pp) : sh.layers)) +
 			     gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
 			dp_s = zc * m;
 		} else {
