@@ -655,8 +655,13 @@ static void time_train(struct tctx *c)
 					  ? s->hardware.gpu.pcie_bytes_per_s
 					  : 16e9;
 			off = local * (gbytes + wbytes) / pcie + local * bpp / HOST_OPT_BYTES_PER_S;
-			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS)
-				off += m * 2 * p->params / (t * pp) * wbytes / pcie;
+			/* ZeRO-Infinity parameter offload (stage 3 only, as the memory part
+			 * has it): each rank brings its own 1/dp partition up over its PCIe
+			 * link for the forward and again for the backward, then all-gathers
+			 * it over the GPU fabric (Rajbhandari et al. 2021, Section 6.1,
+			 * bandwidth-centric partitioning) */
+			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
+				off += m * 2 * p->params / (t * pp * dp) * wbytes / pcie;
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {

@@ -191,6 +191,38 @@ static void test_uneven_stages_run_at_the_slowest(void **state)
 	assert_true(a.mem.layers_in_flight == b.mem.layers_in_flight);
 }
 
+/* Parameter offload (ZeRO-Infinity): each rank fetches only its 1/dp partition over its
+ * own PCIe link (Rajbhandari et al. 2021, Section 6.1), twice per micro-batch; and
+ * parameters are offloaded only under ZeRO-3 (DeepSpeed's offload_param; the memory part
+ * keeps them on the GPU otherwise). The time part moved the whole tp x pp shard over
+ * PCIe, dp times too much, and did so under ZeRO-1/2 as well. */
+static void test_param_offload_moves_one_partition(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=llama-2-7b",	  "workload.kind=train",	 "workload.seq_len=4096",
+	    "workload.micro_batch=1",	  "workload.global_batch=64", "hardware.gpu=a100-80gb-sxm",
+	    "hardware.count=8",		  "parallel.zero=3",		 "parallel.offload=optimizer",
+	    NULL};
+	struct scenario s;
+	struct plan a, b;
+	double want;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	s.parallel.offload = OFFLOAD_OPTIMIZER_PARAMS;
+	plan_compute(&s, &b);
+	assert_true(b.mem.weights == 0);
+	want = b.micro_batches * 2 * b.params / 8 * 2 / s.hardware.gpu.pcie_bytes_per_s;
+	assert_true(near(b.parts.offload_s - a.parts.offload_s, want, 1e-9));
+	/* ZeRO-2: the parameters stay on the GPU, nothing more crosses PCIe */
+	s.parallel.zero = 2;
+	plan_compute(&s, &b);
+	s.parallel.offload = OFFLOAD_OPTIMIZER;
+	plan_compute(&s, &a);
+	assert_true(b.mem.weights > 0);
+	assert_true(near(b.parts.offload_s, a.parts.offload_s, 1e-12));
+}
+
 /* ---- published measurements not among the calibration rows ---- */
 
 /* BLOOM-176B on Jean Zay: 384 A100 80GB, 8 a node, tp 4, pp 12, dp 8, ZeRO-1, bf16,
@@ -256,6 +288,7 @@ int main(void)
 	    cmocka_unit_test(test_nvl72_tp8_on_nvlink),
 	    cmocka_unit_test(test_bridge_pairs_tp4_over_pcie),
 	    cmocka_unit_test(test_uneven_stages_run_at_the_slowest),
+	    cmocka_unit_test(test_param_offload_moves_one_partition),
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
