@@ -545,6 +545,17 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
 }
 
+/* A data-parallel collective of the non-expert part (ne bytes over the dp x ep data
+ * replicas) and of the routed experts (ex bytes over dp), one after the other; one
+ * collective when there is no expert parallelism. */
+static double dp_collective(double (*f)(double, double, double, double), double ne, double ex,
+			    double dp, double ep, double bw, double lat)
+{
+	if (ep <= 1)
+		return f(ne + ex, dp, bw, lat);
+	return f(ne, dp * ep, bw, lat) + f(ex, dp, bw, lat);
+}
+
 static void time_train(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -569,6 +580,8 @@ static void time_train(struct tctx *c)
 	double gbytes = p->mem.grad_bytes_per_param > 0 ? p->mem.grad_bytes_per_param : 2;
 	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
 	double step_compute, step, t_data = 0, attn_model;
+	double ep = p->ep > 0 ? p->ep : 1;
+	double p_ne, p_ex = 0, t_ne, t_ex; /* parameters per GPU: non-expert, routed experts */
 
 	shape_get(p, &sh);
 	if (layer_params < 0)
@@ -603,28 +616,44 @@ static void time_train(struct tctx *c)
 	 * et al. 2021, Section 2.2) */
 	pipeline = (m + (pp - 1) / v) * t_mb;
 
+	/* Parameters one GPU holds before ZeRO: the non-expert part, replicated over the
+	 * dp x ep data replicas, and the routed experts, split over ep and replicated over
+	 * dp (Megatron-Core's expert-data-parallel groups; the memory part's layout) */
+	if (sh.moe_layers > 0 && sh.experts > 0)
+		p_ex = sh.moe_layers * sh.experts * p->counts.expert / (t * pp * ep);
+	p_ne = p->params / (t * pp) - p_ex * ep;
+	if (p_ne < 0)
+		p_ne = 0;
+	/* trainable: LoRA adapters (few; taken as non-expert), else every parameter */
+	t_ne = lora ? trainable / (t * pp) : p_ne;
+	t_ex = lora ? 0 : p_ex;
+
 	/* data-parallel gradient reduction over the slowest link the group spans: its
-	 * members are tp apart, so it leaves the node once tp x dp > GPUs per node */
+	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node */
 	{
-		double bw = fabric_bw(c, t * dp), lat = fabric_lat(c, t * dp);
-		double local = (lora ? trainable : p->params) / (t * pp);
+		double span = t * dp * ep;
+		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
 			 * again for the backward, reduce-scatter the gradients, every
 			 * micro-batch; prefetching overlaps them with the micro-batch's compute
 			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
-			double all = p->params / (t * pp);
-			double zc = 2 * gather_s(all * wbytes, dp, bw, lat) +
-				    gather_s(local * gbytes, dp, bw, lat);
+			double zc = 2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
+						      bw, lat) +
+				    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
+						  lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * (pp > 1 ? ceil(sh.layers / pp) : sh.layers)) +
-			     gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
+			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
+			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
+			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
+					   bw, lat);
 			dp_s = zc * m;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
 			 * bytes), bucketed and overlapped with the last micro-batch's backward
 			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
-			dp_s = allreduce_s(local * gbytes, dp, bw, lat);
+			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
+					     lat);
 			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
 		}
 	}
@@ -632,7 +661,7 @@ static void time_train(struct tctx *c)
 	/* optimizer step: memory-bound over the states of this GPU's shard: AdamW reads
 	 * master, m, v, gradient and writes master, m, v, weight */
 	{
-		double local = trainable / (t * pp) / (p->zero >= 1 ? dp : 1);
+		double local = p->zero >= 1 ? t_ne / (dp * ep) + t_ex / dp : t_ne + t_ex;
 		double bpp = 0;
 		switch (w->optimizer) {
 		case OPT_ADAMW:
@@ -661,7 +690,7 @@ static void time_train(struct tctx *c)
 			 * it over the GPU fabric (Rajbhandari et al. 2021, Section 6.1,
 			 * bandwidth-centric partitioning) */
 			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
-				off += m * 2 * p->params / (t * pp * dp) * wbytes / pcie;
+				off += m * 2 * (p_ne / (dp * ep) + p_ex / dp) * wbytes / pcie;
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {

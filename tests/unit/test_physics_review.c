@@ -223,6 +223,32 @@ static void test_param_offload_moves_one_partition(void **state)
 	assert_true(near(b.parts.offload_s, a.parts.offload_s, 1e-12));
 }
 
+/* Training with expert parallelism: each GPU holds experts / ep of every MoE layer, and
+ * ZeRO shards non-expert states over dp x ep and expert states over dp (the memory part,
+ * after Megatron-Core). The time part reduced and stepped all parameters / (tp pp) over
+ * dp, as if every GPU held every expert: for Mixtral 8x7B with ep 8 the optimizer step
+ * read about 5x the states the GPU holds. The optimizer step now streams exactly the
+ * states the memory part puts on the GPU. */
+static void test_train_ep_steps_local_states(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=mixtral-8x7b", "workload.kind=train",	    "workload.seq_len=4096",
+	    "workload.micro_batch=1",	 "workload.global_batch=256", "hardware.gpu=h100-sxm-80gb",
+	    "hardware.count=64",	 "parallel.tp=1",		    "parallel.ep=8",
+	    "parallel.zero=1",		 NULL};
+	struct scenario s;
+	struct plan p;
+	double local, bpp;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &p);
+	assert_int_equal(p.dp, 8);
+	local = p.mem.optimizer / p.mem.optimizer_bytes_per_param;
+	bpp = 24 + p.mem.grad_bytes_per_param + p.mem.weight_bytes_per_param; /* AdamW */
+	assert_true(near(p.parts.optimizer_s,
+			 local * bpp / (s.hardware.gpu.hbm_bytes_per_s * p.hbm_efficiency), 1e-9));
+}
+
 /* ---- published measurements not among the calibration rows ---- */
 
 /* BLOOM-176B on Jean Zay: 384 A100 80GB, 8 a node, tp 4, pp 12, dp 8, ZeRO-1, bf16,
@@ -289,6 +315,7 @@ int main(void)
 	    cmocka_unit_test(test_bridge_pairs_tp4_over_pcie),
 	    cmocka_unit_test(test_uneven_stages_run_at_the_slowest),
 	    cmocka_unit_test(test_param_offload_moves_one_partition),
+	    cmocka_unit_test(test_train_ep_steps_local_states),
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
