@@ -17,6 +17,7 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "model.h"
 #include "plan.h"
 #include "scenario.h"
 
@@ -249,6 +250,93 @@ static void test_train_ep_steps_local_states(void **state)
 			 local * bpp / (s.hardware.gpu.hbm_bytes_per_s * p.hbm_efficiency), 1e-9));
 }
 
+/* ---- published formula figures ---- */
+
+/* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
+ * Sources: Hugging Face safetensors metadata of the published weights (bf16 total_size / 2)
+ * for Llama-2-13b-hf 13,015,864,320, Llama-3.1-70B 70,553,706,496, Llama-3.1-405B
+ * 405,853,388,800 (total_size 811,706,777,600), Mixtral-8x22B-v0.1 140,620,634,112 (Mistral's
+ * release post: 141B total, 39B active); model cards for Qwen2.5-72B (72.7B), Qwen3-8B
+ * (8.2B) and Qwen3-235B-A22B (235B total, 22B activated). */
+static void test_param_counts_published(void **state)
+{
+	static const struct {
+		const char *id;
+		double total, active, tol; /* tol 0: exact; else relative (rounded cards) */
+	} rows[] = {
+	    {"llama-2-13b", 13015864320.0, 0, 0},
+	    {"llama-3.1-70b", 70553706496.0, 0, 0},
+	    {"llama-3.1-405b", 405853388800.0, 0, 0},
+	    {"mixtral-8x22b", 140620634112.0, 39e9, 0},
+	    {"qwen2.5-72b", 72.7e9, 0, 0.001},
+	    {"qwen3-8b", 8.2e9, 0, 0.005},
+	    {"qwen3-235b-a22b", 235e9, 22e9, 0.005},
+	};
+	(void)state;
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct catalog_model *cm = catalog_find_model(cat, rows[i].id);
+		struct model_params c;
+		assert_non_null(cm);
+		model_count_params(&cm->model, &c);
+		if (rows[i].tol == 0)
+			assert_true(c.total == rows[i].total);
+		else
+			assert_true(near(c.total, rows[i].total, rows[i].tol));
+		/* the active counts are published rounded to the billion */
+		if (rows[i].active > 0)
+			assert_true(round(c.active / 1e9) == rows[i].active / 1e9);
+	}
+}
+
+/* KV cache bytes per token (2 x layers x kv_heads x head_dim x bytes; MLA: (kv_rank +
+ * rope_dim) x layers x bytes), at tp 1, 16-bit: Llama-2-7B 524,288 (NVIDIA technical
+ * blog "Mastering LLM Techniques: Inference Optimization": 0.5 MB a token, 2 GB for a
+ * 4096-token sequence); Llama-2-70B with GQA 327,680 (320 KiB: 80 x 8 x 128 x 2 x 2);
+ * Llama-3.1-8B 131,072 (128 KiB); DeepSeek-V3 70,272 (61 layers x 576 x 2; DeepSeek-V2
+ * paper Table 1: 4.5 d_h l elements, d_h = 128). And Mixtral 8x7B's bf16 weights on one GPU:
+ * 93.4 GB (46.7B x 2 B). */
+static void test_kv_and_weights_published(void **state)
+{
+	static const struct {
+		const char *id;
+		double kv;
+	} rows[] = {
+	    {"llama-2-7b", 524288},
+	    {"llama-2-70b", 327680},
+	    {"llama-3.1-8b", 131072},
+	    {"deepseek-v3", 70272},
+	};
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char preset[64];
+		const char *kv[] = {preset,
+				    "workload.kind=online",
+				    "workload.weights=bf16",
+				    "workload.kv_cache=bf16",
+				    "workload.prompt_tokens=1000",
+				    "workload.output_tokens=24",
+				    "workload.batch=1",
+				    "hardware.gpu=b200",
+				    "hardware.count=1",
+				    NULL};
+		snprintf(preset, sizeof(preset), "model.preset=%s", rows[i].id);
+		build(&s, kv);
+		plan_compute(&s, &p);
+		assert_true(near(p.mem.kv_bytes_per_token, rows[i].kv, 1e-12));
+		assert_true(near(p.mem.kv_cache, rows[i].kv * 1024, 1e-12));
+	}
+	{
+		static const char *const kv[] = {"model.preset=mixtral-8x7b", "workload.kind=online",
+						 "workload.weights=bf16",     "hardware.gpu=b200",
+						 "hardware.count=1",	      NULL};
+		build(&s, kv);
+		plan_compute(&s, &p);
+		assert_true(near(p.mem.weights, 93.4e9, 0.005));
+	}
+}
+
 /* ---- published measurements not among the calibration rows ---- */
 
 /* BLOOM-176B on Jean Zay: 384 A100 80GB, 8 a node, tp 4, pp 12, dp 8, ZeRO-1, bf16,
@@ -316,6 +404,8 @@ int main(void)
 	    cmocka_unit_test(test_uneven_stages_run_at_the_slowest),
 	    cmocka_unit_test(test_param_offload_moves_one_partition),
 	    cmocka_unit_test(test_train_ep_steps_local_states),
+	    cmocka_unit_test(test_param_counts_published),
+	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
