@@ -274,17 +274,21 @@ static void warn_once(struct plan *p, enum plan_warning_code code, double a, dou
 	plan_warn(p, code, a, b);
 }
 
-/* The dense peak at the compute precision, or the nearest precision the GPU has. */
-static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec)
+/* The dense peak at the compute precision, or the nearest precision the GPU has; *used
+ * gets the precision whose GEMMs then run. */
+static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec,
+		       enum dtype *used)
 {
 	static const enum dtype order[] = {DTYPE_BF16, DTYPE_FP16, DTYPE_TF32, DTYPE_FP32};
 	const struct gpu *g = &s->hardware.gpu;
 
+	*used = prec;
 	if ((unsigned)prec < DTYPE_COUNT && g->peak_flops[prec] > 0)
 		return g->peak_flops[prec];
 	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (g->peak_flops[order[i]] > 0) {
 			warn_once(p, PW_NO_PRECISION_PEAK, (double)order[i], (double)prec);
+			*used = order[i];
 			return g->peak_flops[order[i]];
 		}
 	}
@@ -305,10 +309,11 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	double e_link = s->efficiency.network > 0 ? s->efficiency.network : LINK_EFF;
 	double e_net = s->efficiency.network > 0 ? s->efficiency.network : NET_EFF;
 	double link = g->link_bytes_per_s > 0 ? g->link_bytes_per_s / 2 : g->pcie_bytes_per_s;
+	enum dtype used;
 
 	c->s = s;
 	c->p = p;
-	c->peak = peak_for(s, p, s->workload.precision);
+	c->peak = peak_for(s, p, s->workload.precision, &used);
 	c->fp32 = g->peak_flops[DTYPE_FP32];
 	c->hbm = (g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12) * e_hbm;
 	if (link <= 0)
@@ -325,8 +330,9 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
-	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
-	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(s->workload.precision) /
+	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
+	 * without the precision runs its GEMMs in the fallback's (fp8 on an A100: bf16) */
+	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) /
 				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;

@@ -250,6 +250,30 @@ static void test_train_ep_steps_local_states(void **state)
 			 local * bpp / (s.hardware.gpu.hbm_bytes_per_s * p.hbm_efficiency), 1e-9));
 }
 
+/* fp8 training on a GPU without FP8 tensor cores (A100) falls back to the bf16 peak and
+ * runs bf16 GEMMs; the GEMM efficiency took the fp8 operand size (1 byte) against the
+ * bf16 peak, halving the ridge point and making the fallback 10% faster than bf16 itself.
+ * Same weights, activations and GEMMs: the same step. */
+static void test_fp8_fallback_runs_like_bf16(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=llama-2-7b",	  "workload.kind=train",	 "workload.seq_len=4096",
+	    "workload.micro_batch=1",	  "workload.global_batch=64", "workload.precision=bf16",
+	    "hardware.gpu=a100-80gb-sxm", "hardware.count=8",	 "parallel.zero=1",
+	    NULL};
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	s.workload.precision = DTYPE_FP8;
+	plan_compute(&s, &b);
+	assert_true(has_warning(&b, PW_NO_PRECISION_PEAK));
+	assert_true(b.peak_flops == a.peak_flops);
+	assert_true(near(b.matmul_efficiency, a.matmul_efficiency, 1e-12));
+	assert_true(near(b.step_s, a.step_s, 1e-12));
+}
+
 /* ---- published formula figures ---- */
 
 /* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
@@ -404,6 +428,7 @@ int main(void)
 	    cmocka_unit_test(test_uneven_stages_run_at_the_slowest),
 	    cmocka_unit_test(test_param_offload_moves_one_partition),
 	    cmocka_unit_test(test_train_ep_steps_local_states),
+	    cmocka_unit_test(test_fp8_fallback_runs_like_bf16),
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_bloom_176b_throughput),
