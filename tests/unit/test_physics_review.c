@@ -361,6 +361,26 @@ static void test_kv_and_weights_published(void **state)
 	}
 }
 
+/* ZeRO-Offload (Ren et al. 2021, Sections 3-4 and abstract): a 10B-parameter model trains
+ * on one 32 GB V100; the GPU keeps the fp16 parameters (2 B a parameter) and the CPU the
+ * fp16 gradients and the fp32 parameters, momentum and variance (2 + 12 = 14 B). */
+static void test_zero_offload_10b_on_v100(void **state)
+{
+	static const char *const kv[] = {
+	    "model.params=10B",		"workload.kind=train",	    "workload.precision=fp16",
+	    "workload.seq_len=1024",	"workload.micro_batch=1",   "workload.global_batch=8",
+	    "workload.recompute=full", "hardware.gpu=v100-sxm-32gb", "hardware.count=1",
+	    "parallel.zero=2",		"parallel.offload=optimizer", NULL};
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &p);
+	assert_true(p.mem.fits);
+	assert_true(near(p.mem.weights, 2 * 10e9, 0.005));
+	assert_true(near(p.mem.host, 14 * 10e9, 0.005));
+}
+
 /* ---- published measurements not among the calibration rows ---- */
 
 /* BLOOM-176B on Jean Zay: 384 A100 80GB, 8 a node, tp 4, pp 12, dp 8, ZeRO-1, bf16,
@@ -431,6 +451,7 @@ int main(void)
 	    cmocka_unit_test(test_fp8_fallback_runs_like_bf16),
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
+	    cmocka_unit_test(test_zero_offload_10b_on_v100),
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
