@@ -809,6 +809,7 @@ struct infer {
 	double prefill_P;   /* prompt tokens */
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
+	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
 	struct lines *l;    /* the decode lines at ctx, computed once */
 };
 
@@ -821,8 +822,17 @@ struct infer {
  *    read, both proportional to B (FlashDecoding / paged attention are memory-bound).
  * Every term is a line in B, which keeps the SLO batch closed-form. */
 
+/* Keys a new token attends to (and cached tokens it reads) at a context of ctx: a sliding
+ * window caps both (Mistral 7B, Jiang et al. 2023, Section 2; the memory part caps the
+ * cache the same way). */
+static double window_keys(const struct infer *in, double ctx)
+{
+	return in->window > 0 && in->window < ctx ? in->window : ctx;
+}
+
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
+	ctx = window_keys(in, ctx);
 	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
 	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
@@ -854,7 +864,7 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
 {
 	double mm = in->F * (M + GEMM_DIM_HALF) / (c->peak * c->emax * in->sNK);
-	double att = M * (P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
+	double att = M * window_keys(in, P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
 	double mem = in->W / c->hbm;
 	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
@@ -1010,13 +1020,14 @@ static void time_infer(struct tctx *c)
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
+	in.window = sh.window;
 	in.pp = pp;
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
-	p->attention_flops_per_token = 4 * sh.layers * ctx * sh.qd;
+	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
 	p->flops_per_token = 2 * N + p->attention_flops_per_token;
 	p->hw_flops_per_token = p->flops_per_token;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;

@@ -274,6 +274,29 @@ static void test_fp8_fallback_runs_like_bf16(void **state)
 	assert_true(near(b.step_s, a.step_s, 1e-12));
 }
 
+/* A sliding-window model (Mistral 7B v0.1: 4096) keeps and reads at most the window's
+ * keys per layer: the memory part capped the cache there, but a decode step read the whole
+ * context's KV and the prefill attended over the whole prompt. Past the window a longer
+ * prompt no longer slows decoding. */
+static void test_sliding_window_caps_decode_reads(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=mistral-7b",	 "workload.kind=online",	"workload.weights=bf16",
+	    "workload.kv_cache=bf16",	 "workload.prompt_tokens=6000", "workload.output_tokens=256",
+	    "workload.batch=16",	 "hardware.gpu=h100-sxm-80gb", "hardware.count=1",
+	    NULL};
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	s.workload.prompt_tokens = 12000;
+	plan_compute(&s, &b);
+	assert_true(a.mem.kv_cache == b.mem.kv_cache);
+	assert_true(near(a.tpot_s, b.tpot_s, 1e-12));
+	assert_true(near(a.attention_flops_per_token, 4.0 * 32 * 4096 * 4096, 1e-12));
+}
+
 /* ---- published formula figures ---- */
 
 /* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
@@ -449,6 +472,7 @@ int main(void)
 	    cmocka_unit_test(test_param_offload_moves_one_partition),
 	    cmocka_unit_test(test_train_ep_steps_local_states),
 	    cmocka_unit_test(test_fp8_fallback_runs_like_bf16),
+	    cmocka_unit_test(test_sliding_window_caps_decode_reads),
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_zero_offload_10b_on_v100),
