@@ -377,14 +377,22 @@ static void ex_parts(struct ex *e, const struct plan *p)
 static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
-		formula(e, "step", "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer");
+		/* offload and data loading join the sum only when they take time, so that
+		 * the numbers shown always add up to the step */
+		bool extra = p->parts.offload_s > 0 || p->parts.data_s > 0;
+		formula(e, "step",
+			extra ? "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer + "
+				"offload + data"
+			      : "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer");
 		put(e, "  %4s   micro-batch = matmuls + attention + memory-bound + comm\n", "");
-		numbers(e, "step", "%d x %s + %s + %s + %s + %s", p->micro_batches,
+		numbers(e, "step", "%d x %s + %s + %s + %s + %s%s%s%s%s", p->micro_batches,
 			sec(e, (p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
 				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s) /
 				   (p->micro_batches > 0 ? p->micro_batches : 1)),
 			sec(e, p->parts.bubble_s), sec(e, p->parts.dp_comm_s),
-			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s));
+			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s), extra ? " + " : "",
+			extra ? sec(e, p->parts.offload_s) : "", extra ? " + " : "",
+			extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
 		ex_parts(e, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",

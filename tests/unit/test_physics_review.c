@@ -17,6 +17,7 @@
 
 #include "catalog.h"
 #include "error.h"
+#include "explain.h"
 #include "model.h"
 #include "plan.h"
 #include "scenario.h"
@@ -297,6 +298,34 @@ static void test_sliding_window_caps_decode_reads(void **state)
 	assert_true(near(a.attention_flops_per_token, 4.0 * 32 * 4096 * 4096, 1e-12));
 }
 
+/* The step explanation's sum left out offload and data loading, so its numbers did not
+ * add up to the step it printed (ZeRO-Offload: 0.94 s of compute + 13.7 s of PCIe and CPU
+ * Adam shown as "= 14.6 s" from five terms that sum to 0.94 s). */
+static void test_explained_step_adds_up_with_offload(void **state)
+{
+	static const char *const kv[] = {
+	    "model.params=10B",		"workload.kind=train",	    "workload.precision=fp16",
+	    "workload.seq_len=1024",	"workload.micro_batch=1",   "workload.global_batch=1",
+	    "workload.recompute=full", "hardware.gpu=v100-sxm-32gb", "hardware.count=1",
+	    "parallel.zero=2",		"parallel.offload=optimizer", NULL};
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &p);
+	assert_true(p.parts.offload_s > 0);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_non_null(strstr(buf, "+ optimizer + offload + data"));
+	/* without offload the formula stays as it was */
+	s.parallel.offload = OFFLOAD_NONE;
+	s.parallel.zero = 0;
+	s.hardware.gpu.memory_bytes = 1e12;
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_null(strstr(buf, "offload + data"));
+}
+
 /* ---- published formula figures ---- */
 
 /* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
@@ -473,6 +502,7 @@ int main(void)
 	    cmocka_unit_test(test_train_ep_steps_local_states),
 	    cmocka_unit_test(test_fp8_fallback_runs_like_bf16),
 	    cmocka_unit_test(test_sliding_window_caps_decode_reads),
+	    cmocka_unit_test(test_explained_step_adds_up_with_offload),
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_zero_offload_10b_on_v100),
