@@ -731,9 +731,12 @@ static void time_train(struct tctx *c)
 	p->parts.data_s = data;
 	p->matmul_efficiency = c->gemm_time > 0 ? c->gemm_flops / (c->gemm_time * c->peak) : NAN;
 
-	/* a measured MFU replaces the model: the same parts, scaled to the measured time */
-	if (s->efficiency.mfu > 0) {
-		double want = p->flops_per_step / (n * c->peak * s->efficiency.mfu);
+	/* a measured rate (tokens/s per GPU) or MFU replaces the model: the same parts,
+	 * scaled to the measured step time; a measured rate wins over an MFU */
+	if (w->measured_tokens_per_s > 0 || s->efficiency.mfu > 0) {
+		double want = w->measured_tokens_per_s > 0
+				  ? tokens_step / (w->measured_tokens_per_s * n)
+				  : p->flops_per_step / (n * c->peak * s->efficiency.mfu);
 		double k = want / step;
 		double *part = &p->parts.matmul_s;
 		for (unsigned i = 0; i < sizeof(p->parts) / sizeof(double); i++)

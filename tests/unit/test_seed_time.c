@@ -250,6 +250,16 @@ static void test_seed19_interruptions(void **state)
 	assert_true(near(p.checkpoint_interval_s,
 			 sqrt(2 * p.checkpoint_write_s * 50700 * 3600 / n), 1e-9));
 	assert_true(p.goodput > 0.5 && p.goodput < 1);
+
+	/* the same run from a measured rate (200 tokens/s per GPU) instead of an MFU: the
+	 * measured figure replaces the modelled one in training as in inference */
+	s.efficiency.mfu = 0;
+	s.workload.measured_tokens_per_s = 200;
+	s.workload.tokens = 54 * 86400.0 * n * 200;
+	plan_compute(&s, &p);
+	assert_true(near(p.tokens_per_s_per_gpu, 200, 1e-12));
+	assert_true(near(p.total_s, 54 * 86400.0, 1e-9));
+	assert_true(near(p.expected_interruptions, 418.8, 0.005));
 }
 
 /* 20: dense peaks per precision, never the 2:4 sparse datasheet figures; a precision the
