@@ -542,9 +542,10 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	mb->pp = 0;
 	if (pp > 1) {
 		double v = p->virtual_stages > 0 ? p->virtual_stages : 1;
-		/* stages are tp x dp ranks apart (Megatron's rank order) */
-		double bw = fabric_bw(c, t * p->dp * pp);
-		double lat = fabric_lat(c, t * p->dp * pp);
+		/* stages are tp x dp x ep ranks apart (Megatron's rank order: the data
+		 * replicas, expert-parallel ones included, sit between pipeline stages) */
+		double bw = fabric_bw(c, t * p->dp * ep * pp);
+		double lat = fabric_lat(c, t * p->dp * ep * pp);
 		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */

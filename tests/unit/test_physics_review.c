@@ -326,6 +326,28 @@ static void test_explained_step_adds_up_with_offload(void **state)
 	assert_null(strstr(buf, "offload + data"));
 }
 
+/* Pipeline stages sit tp x dp x ep ranks apart (the expert-parallel data replicas are
+ * between them): Mixtral on two 8-GPU nodes with ep 8 and pp 2 sends its stage-to-stage
+ * activations across the network, which the time part put on NVLink (it spanned tp x dp
+ * x pp = 2 GPUs). */
+static void test_pp_hops_over_ep_ranks(void **state)
+{
+	static const char *const kv[] = {
+	    "model.preset=mixtral-8x7b", "workload.kind=train",	    "workload.seq_len=4096",
+	    "workload.micro_batch=1",	 "workload.global_batch=16", "hardware.gpu=h100-sxm-80gb",
+	    "hardware.count=16",	 "parallel.tp=1",		    "parallel.pp=2",
+	    "parallel.ep=8",		 "parallel.zero=1",		    NULL};
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &a);
+	assert_int_equal(a.dp, 1);
+	s.hardware.gpu.network_bytes_per_s *= 2;
+	plan_compute(&s, &b);
+	assert_true(b.parts.pp_comm_s < a.parts.pp_comm_s);
+}
+
 /* ---- published formula figures ---- */
 
 /* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
@@ -503,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_fp8_fallback_runs_like_bf16),
 	    cmocka_unit_test(test_sliding_window_caps_decode_reads),
 	    cmocka_unit_test(test_explained_step_adds_up_with_offload),
+	    cmocka_unit_test(test_pp_hops_over_ep_ranks),
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_zero_offload_10b_on_v100),
