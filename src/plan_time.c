@@ -276,8 +276,7 @@ static void warn_once(struct plan *p, enum plan_warning_code code, double a, dou
 
 /* The dense peak at the compute precision, or the nearest precision the GPU has; *used
  * gets the precision whose GEMMs then run. */
-static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec,
-		       enum dtype *used)
+static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec, enum dtype *used)
 {
 	static const enum dtype order[] = {DTYPE_BF16, DTYPE_FP16, DTYPE_TF32, DTYPE_FP32};
 	const struct gpu *g = &s->hardware.gpu;
@@ -332,8 +331,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
 	 * without the precision runs its GEMMs in the fallback's (fp8 on an A100: bf16) */
-	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) /
-				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
+	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) / (c->hbm / e_hbm) /
+				      GEMM_RIDGE_REF); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
@@ -645,10 +644,10 @@ static void time_train(struct tctx *c)
 			 * again for the backward, reduce-scatter the gradients, every
 			 * micro-batch; prefetching overlaps them with the micro-batch's compute
 			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
-			double zc = 2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
-						      bw, lat) +
-				    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
-						  lat);
+			double zc =
+			    2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep, bw,
+					      lat) +
+			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
 			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
@@ -1016,8 +1015,8 @@ static void time_infer(struct tctx *c)
 	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
 	if (ep > 1 && sh.moe_layers > 0) {
 		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
-		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act /
-				 t / fabric_bw(c, ep * t);
+		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act / t /
+				 fabric_bw(c, ep * t);
 	}
 	in.elt_per_tok =
 	    sh.layers * c->act *

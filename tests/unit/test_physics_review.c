@@ -96,12 +96,18 @@ static void test_pcie_link_counts_both_directions(void **state)
  * all 93 GB of weights from one GPU's HBM. */
 static void test_inference_ep_reads_local_experts(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=mixtral-8x7b", "workload.kind=offline", "workload.weights=bf16",
-	    "workload.kv_cache=bf16",	 "workload.prompt_tokens=1024",
-	    "workload.output_tokens=256", "workload.batch=64",	  "hardware.gpu=h100-sxm-80gb",
-	    "hardware.count=8",		 "parallel.tp=1",		  "parallel.ep=8",
-	    NULL};
+	static const char *const kv[] = {"model.preset=mixtral-8x7b",
+					 "workload.kind=offline",
+					 "workload.weights=bf16",
+					 "workload.kv_cache=bf16",
+					 "workload.prompt_tokens=1024",
+					 "workload.output_tokens=256",
+					 "workload.batch=64",
+					 "hardware.gpu=h100-sxm-80gb",
+					 "hardware.count=8",
+					 "parallel.tp=1",
+					 "parallel.ep=8",
+					 NULL};
 	struct scenario s;
 	struct plan p;
 	double all_weights_s, local_s;
@@ -130,11 +136,17 @@ static void test_inference_ep_reads_local_experts(void **state)
  * link domain. It now runs at NVLink speed, as on an 8-GPU HGX board. */
 static void test_nvl72_tp8_on_nvlink(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=llama-3.1-70b", "workload.kind=train", "workload.seq_len=8192",
-	    "workload.micro_batch=1",	  "workload.global_batch=64", "hardware.gpu=gb200",
-	    "hardware.count=64",	  "parallel.tp=8",		"parallel.pp=1",
-	    "parallel.zero=1",		  NULL};
+	static const char *const kv[] = {"model.preset=llama-3.1-70b",
+					 "workload.kind=train",
+					 "workload.seq_len=8192",
+					 "workload.micro_batch=1",
+					 "workload.global_batch=64",
+					 "hardware.gpu=gb200",
+					 "hardware.count=64",
+					 "parallel.tp=8",
+					 "parallel.pp=1",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -152,13 +164,17 @@ static void test_nvl72_tp8_on_nvlink(void **state)
  * pairs over PCIe; inference used the bridge's bandwidth for any tp inside the node. */
 static void test_bridge_pairs_tp4_over_pcie(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=llama-2-70b",	  "workload.kind=online",
-	    "workload.weights=bf16",	  "workload.kv_cache=fp16",
-	    "workload.prompt_tokens=512", "workload.output_tokens=128",
-	    "workload.batch=32",	  "hardware.gpu=a100-80gb-pcie",
-	    "hardware.count=4",		  "parallel.tp=4",
-	    NULL};
+	static const char *const kv[] = {"model.preset=llama-2-70b",
+					 "workload.kind=online",
+					 "workload.weights=bf16",
+					 "workload.kv_cache=fp16",
+					 "workload.prompt_tokens=512",
+					 "workload.output_tokens=128",
+					 "workload.batch=32",
+					 "hardware.gpu=a100-80gb-pcie",
+					 "hardware.count=4",
+					 "parallel.tp=4",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -176,11 +192,18 @@ static void test_bridge_pairs_tp4_over_pcie(void **state)
  * took L / pp = 5.83 layers a stage while the memory part (stage_init) took 6. */
 static void test_uneven_stages_run_at_the_slowest(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=bloom-176b", "workload.kind=train",	  "workload.seq_len=2048",
-	    "workload.micro_batch=2",  "workload.global_batch=2048", "workload.recompute=full",
-	    "hardware.gpu=a100-80gb-sxm", "hardware.count=384",	  "parallel.tp=4",
-	    "parallel.pp=12",	       "parallel.zero=1",		  NULL};
+	static const char *const kv[] = {"model.preset=bloom-176b",
+					 "workload.kind=train",
+					 "workload.seq_len=2048",
+					 "workload.micro_batch=2",
+					 "workload.global_batch=2048",
+					 "workload.recompute=full",
+					 "hardware.gpu=a100-80gb-sxm",
+					 "hardware.count=384",
+					 "parallel.tp=4",
+					 "parallel.pp=12",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -200,11 +223,11 @@ static void test_uneven_stages_run_at_the_slowest(void **state)
  * PCIe, dp times too much, and did so under ZeRO-1/2 as well. */
 static void test_param_offload_moves_one_partition(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=llama-2-7b",	  "workload.kind=train",	 "workload.seq_len=4096",
-	    "workload.micro_batch=1",	  "workload.global_batch=64", "hardware.gpu=a100-80gb-sxm",
-	    "hardware.count=8",		  "parallel.zero=3",		 "parallel.offload=optimizer",
-	    NULL};
+	static const char *const kv[] = {"model.preset=llama-2-7b",    "workload.kind=train",
+					 "workload.seq_len=4096",      "workload.micro_batch=1",
+					 "workload.global_batch=64",   "hardware.gpu=a100-80gb-sxm",
+					 "hardware.count=8",	       "parallel.zero=3",
+					 "parallel.offload=optimizer", NULL};
 	struct scenario s;
 	struct plan a, b;
 	double want;
@@ -233,11 +256,17 @@ static void test_param_offload_moves_one_partition(void **state)
  * states the memory part puts on the GPU. */
 static void test_train_ep_steps_local_states(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=mixtral-8x7b", "workload.kind=train",	    "workload.seq_len=4096",
-	    "workload.micro_batch=1",	 "workload.global_batch=256", "hardware.gpu=h100-sxm-80gb",
-	    "hardware.count=64",	 "parallel.tp=1",		    "parallel.ep=8",
-	    "parallel.zero=1",		 NULL};
+	static const char *const kv[] = {"model.preset=mixtral-8x7b",
+					 "workload.kind=train",
+					 "workload.seq_len=4096",
+					 "workload.micro_batch=1",
+					 "workload.global_batch=256",
+					 "hardware.gpu=h100-sxm-80gb",
+					 "hardware.count=64",
+					 "parallel.tp=1",
+					 "parallel.ep=8",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan p;
 	double local, bpp;
@@ -257,11 +286,16 @@ static void test_train_ep_steps_local_states(void **state)
  * Same weights, activations and GEMMs: the same step. */
 static void test_fp8_fallback_runs_like_bf16(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=llama-2-7b",	  "workload.kind=train",	 "workload.seq_len=4096",
-	    "workload.micro_batch=1",	  "workload.global_batch=64", "workload.precision=bf16",
-	    "hardware.gpu=a100-80gb-sxm", "hardware.count=8",	 "parallel.zero=1",
-	    NULL};
+	static const char *const kv[] = {"model.preset=llama-2-7b",
+					 "workload.kind=train",
+					 "workload.seq_len=4096",
+					 "workload.micro_batch=1",
+					 "workload.global_batch=64",
+					 "workload.precision=bf16",
+					 "hardware.gpu=a100-80gb-sxm",
+					 "hardware.count=8",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -281,11 +315,16 @@ static void test_fp8_fallback_runs_like_bf16(void **state)
  * prompt no longer slows decoding. */
 static void test_sliding_window_caps_decode_reads(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=mistral-7b",	 "workload.kind=online",	"workload.weights=bf16",
-	    "workload.kv_cache=bf16",	 "workload.prompt_tokens=6000", "workload.output_tokens=256",
-	    "workload.batch=16",	 "hardware.gpu=h100-sxm-80gb", "hardware.count=1",
-	    NULL};
+	static const char *const kv[] = {"model.preset=mistral-7b",
+					 "workload.kind=online",
+					 "workload.weights=bf16",
+					 "workload.kv_cache=bf16",
+					 "workload.prompt_tokens=6000",
+					 "workload.output_tokens=256",
+					 "workload.batch=16",
+					 "hardware.gpu=h100-sxm-80gb",
+					 "hardware.count=1",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -304,10 +343,10 @@ static void test_sliding_window_caps_decode_reads(void **state)
 static void test_explained_step_adds_up_with_offload(void **state)
 {
 	static const char *const kv[] = {
-	    "model.params=10B",		"workload.kind=train",	    "workload.precision=fp16",
-	    "workload.seq_len=1024",	"workload.micro_batch=1",   "workload.global_batch=1",
+	    "model.params=10B",	       "workload.kind=train",	     "workload.precision=fp16",
+	    "workload.seq_len=1024",   "workload.micro_batch=1",     "workload.global_batch=1",
 	    "workload.recompute=full", "hardware.gpu=v100-sxm-32gb", "hardware.count=1",
-	    "parallel.zero=2",		"parallel.offload=optimizer", NULL};
+	    "parallel.zero=2",	       "parallel.offload=optimizer", NULL};
 	struct scenario s;
 	struct plan p;
 	char buf[4096];
@@ -332,11 +371,18 @@ static void test_explained_step_adds_up_with_offload(void **state)
  * x pp = 2 GPUs). */
 static void test_pp_hops_over_ep_ranks(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=mixtral-8x7b", "workload.kind=train",	    "workload.seq_len=4096",
-	    "workload.micro_batch=1",	 "workload.global_batch=16", "hardware.gpu=h100-sxm-80gb",
-	    "hardware.count=16",	 "parallel.tp=1",		    "parallel.pp=2",
-	    "parallel.ep=8",		 "parallel.zero=1",		    NULL};
+	static const char *const kv[] = {"model.preset=mixtral-8x7b",
+					 "workload.kind=train",
+					 "workload.seq_len=4096",
+					 "workload.micro_batch=1",
+					 "workload.global_batch=16",
+					 "hardware.gpu=h100-sxm-80gb",
+					 "hardware.count=16",
+					 "parallel.tp=1",
+					 "parallel.pp=2",
+					 "parallel.ep=8",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
@@ -362,12 +408,9 @@ static void test_param_counts_published(void **state)
 		const char *id;
 		double total, active, tol; /* tol 0: exact; else relative (rounded cards) */
 	} rows[] = {
-	    {"llama-2-13b", 13015864320.0, 0, 0},
-	    {"llama-3.1-70b", 70553706496.0, 0, 0},
-	    {"llama-3.1-405b", 405853388800.0, 0, 0},
-	    {"mixtral-8x22b", 140620634112.0, 39e9, 0},
-	    {"qwen2.5-72b", 72.7e9, 0, 0.001},
-	    {"qwen3-8b", 8.2e9, 0, 0.005},
+	    {"llama-2-13b", 13015864320.0, 0, 0},     {"llama-3.1-70b", 70553706496.0, 0, 0},
+	    {"llama-3.1-405b", 405853388800.0, 0, 0}, {"mixtral-8x22b", 140620634112.0, 39e9, 0},
+	    {"qwen2.5-72b", 72.7e9, 0, 0.001},	      {"qwen3-8b", 8.2e9, 0, 0.005},
 	    {"qwen3-235b-a22b", 235e9, 22e9, 0.005},
 	};
 	(void)state;
@@ -426,9 +469,9 @@ static void test_kv_and_weights_published(void **state)
 		assert_true(near(p.mem.kv_cache, rows[i].kv * 1024, 1e-12));
 	}
 	{
-		static const char *const kv[] = {"model.preset=mixtral-8x7b", "workload.kind=online",
-						 "workload.weights=bf16",     "hardware.gpu=b200",
-						 "hardware.count=1",	      NULL};
+		static const char *const kv[] = {
+		    "model.preset=mixtral-8x7b", "workload.kind=online", "workload.weights=bf16",
+		    "hardware.gpu=b200",	 "hardware.count=1",	 NULL};
 		build(&s, kv);
 		plan_compute(&s, &p);
 		assert_true(near(p.mem.weights, 93.4e9, 0.005));
@@ -441,10 +484,10 @@ static void test_kv_and_weights_published(void **state)
 static void test_zero_offload_10b_on_v100(void **state)
 {
 	static const char *const kv[] = {
-	    "model.params=10B",		"workload.kind=train",	    "workload.precision=fp16",
-	    "workload.seq_len=1024",	"workload.micro_batch=1",   "workload.global_batch=8",
+	    "model.params=10B",	       "workload.kind=train",	     "workload.precision=fp16",
+	    "workload.seq_len=1024",   "workload.micro_batch=1",     "workload.global_batch=8",
 	    "workload.recompute=full", "hardware.gpu=v100-sxm-32gb", "hardware.count=1",
-	    "parallel.zero=2",		"parallel.offload=optimizer", NULL};
+	    "parallel.zero=2",	       "parallel.offload=optimizer", NULL};
 	struct scenario s;
 	struct plan p;
 	(void)state;
@@ -465,13 +508,21 @@ static void test_zero_offload_10b_on_v100(void **state)
  * Predicted 155.8 (+4%); tolerance 10%. */
 static void test_bloom_176b_throughput(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=bloom-176b",	  "workload.kind=train",	 "workload.precision=bf16",
-	    "workload.seq_len=2048",	  "workload.micro_batch=2",	 "workload.global_batch=2048",
-	    "workload.recompute=full",	  "workload.flash_attention=false",
-	    "hardware.gpu=a100-80gb-sxm", "hardware.count=384",	 "hardware.network=50Gb/s",
-	    "parallel.tp=4",		  "parallel.pp=12",		 "parallel.zero=1",
-	    NULL};
+	static const char *const kv[] = {"model.preset=bloom-176b",
+					 "workload.kind=train",
+					 "workload.precision=bf16",
+					 "workload.seq_len=2048",
+					 "workload.micro_batch=2",
+					 "workload.global_batch=2048",
+					 "workload.recompute=full",
+					 "workload.flash_attention=false",
+					 "hardware.gpu=a100-80gb-sxm",
+					 "hardware.count=384",
+					 "hardware.network=50Gb/s",
+					 "parallel.tp=4",
+					 "parallel.pp=12",
+					 "parallel.zero=1",
+					 NULL};
 	struct scenario s;
 	struct plan p;
 	double tflops;
@@ -492,13 +543,21 @@ static void test_bloom_176b_throughput(void **state)
  * tolerance 12%. The published MFU counts 6N plus attention, as gpuplan does. */
 static void test_llama3_405b_mfu(void **state)
 {
-	static const char *const kv[] = {
-	    "model.preset=llama-3.1-405b", "workload.kind=train",	  "workload.precision=bf16",
-	    "workload.seq_len=8192",	   "workload.micro_batch=1",	  "workload.global_batch=2048",
-	    "workload.recompute=none",	   "hardware.gpu=h100-sxm-80gb", "hardware.count=8192",
-	    "parallel.tp=8",		   "parallel.pp=16",		  "parallel.virtual_stages=8",
-	    "parallel.zero=1",		   "parallel.sequence_parallel=true",
-	    NULL};
+	static const char *const kv[] = {"model.preset=llama-3.1-405b",
+					 "workload.kind=train",
+					 "workload.precision=bf16",
+					 "workload.seq_len=8192",
+					 "workload.micro_batch=1",
+					 "workload.global_batch=2048",
+					 "workload.recompute=none",
+					 "hardware.gpu=h100-sxm-80gb",
+					 "hardware.count=8192",
+					 "parallel.tp=8",
+					 "parallel.pp=16",
+					 "parallel.virtual_stages=8",
+					 "parallel.zero=1",
+					 "parallel.sequence_parallel=true",
+					 NULL};
 	struct scenario s;
 	struct plan p;
 	(void)state;
