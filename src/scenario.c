@@ -20,6 +20,7 @@ static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", 
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
 static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
 static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
+static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
 static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
@@ -149,6 +150,9 @@ const struct field scenario_fields[] = {
      "LoRA target matrices: [q, k, v, o, gate, up, down]"},
     DTYPE_FIELD("workload.finetune.base_weights", workload.finetune.base_weights, base_dtypes,
 		APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)"),
+    DTYPE_FIELD("workload.finetune.adapter_dtype", workload.finetune.adapter_dtype, adapter_dtypes,
+		APPLIES_FINETUNE,
+		"LoRA adapters: fp32 (PEFT's default) | bf16 | fp16 (qlora.py: bf16)"),
     INT_FIELD("workload.prompt_tokens", workload.prompt_tokens, 0, 1e8, APPLIES_INFERENCE,
 	      "prompt tokens per request"),
     INT_FIELD("workload.output_tokens", workload.output_tokens, 1, 1e8, APPLIES_INFERENCE,
@@ -651,6 +655,7 @@ void scenario_init(struct scenario *s)
 	s->workload.finetune.rank = 16;
 	s->workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O;
 	s->workload.finetune.base_weights = DTYPE_BF16;
+	s->workload.finetune.adapter_dtype = DTYPE_FP32;
 	s->workload.prompt_tokens = 512;
 	s->workload.output_tokens = 128;
 	s->workload.batch = 1;

@@ -43,8 +43,9 @@ enum lora_target {
 struct finetune {
 	enum ft_method method;
 	int rank;
-	unsigned targets;	 /* enum lora_target bits */
-	enum dtype base_weights; /* frozen base: bf16/fp16 for LoRA, nf4 for QLoRA */
+	unsigned targets;	  /* enum lora_target bits */
+	enum dtype base_weights;  /* frozen base: bf16/fp16 for LoRA, nf4 for QLoRA */
+	enum dtype adapter_dtype; /* adapters: fp32 (PEFT's default) | bf16 (qlora.py) */
 };
 
 struct slo {

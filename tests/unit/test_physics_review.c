@@ -498,6 +498,50 @@ static void test_zero_offload_10b_on_v100(void **state)
 	assert_true(near(p.mem.host, 14 * 10e9, 0.005));
 }
 
+/* QLoRA (Dettmers et al. 2023, abstract and Section 4): LLaMA-65B finetuned on a single
+ * 48 GB GPU: NF4 base with double quantization, LoRA r = 64 on every linear layer, bf16
+ * adapters (qlora.py casts LoRA layers to bf16), paged 32-bit AdamW, gradient
+ * checkpointing, batch 1. LLaMA-65B: 80 layers, hidden 8192, 64 heads, MLP 22016, vocabulary
+ * 32000 (Touvron et al. 2023, Table 2). With PEFT's fp32 adapters the same run needs more
+ * than 48 GB. */
+static void test_qlora_65b_on_48gb(void **state)
+{
+	static const char *const kv[] = {
+	    "model.layers=80",
+	    "model.hidden=8192",
+	    "model.heads=64",
+	    "model.ffn=22016",
+	    "model.vocab=32000",
+	    "model.max_context=2048",
+	    "workload.kind=finetune",
+	    "workload.seq_len=512",
+	    "workload.micro_batch=1",
+	    "workload.recompute=full",
+	    "workload.finetune.method=qlora",
+	    "workload.finetune.rank=64",
+	    "workload.finetune.targets=q,k,v,o,gate,up,down",
+	    "workload.finetune.base_weights=nf4",
+	    "workload.finetune.adapter_dtype=bf16",
+	    "hardware.gpu=a100-80gb-sxm",
+	    "hardware.memory=48GB",
+	    "hardware.count=1",
+	    NULL};
+	struct scenario s;
+	struct plan p;
+	double bf16_total;
+	(void)state;
+	build(&s, kv);
+	plan_compute(&s, &p);
+	assert_true(near(p.params, 65.3e9, 0.005));
+	assert_true(p.mem.fits);
+	bf16_total = p.mem.total;
+	s.workload.finetune.adapter_dtype = DTYPE_FP32;
+	plan_compute(&s, &p);
+	/* fp32 adapters: 2 more bytes of weight and of gradient per adapter parameter */
+	assert_true(p.mem.total > bf16_total);
+	assert_true(near(p.mem.total - bf16_total, 4 * p.trainable_params, 0.1));
+}
+
 /* ---- published measurements not among the calibration rows ---- */
 
 /* BLOOM-176B on Jean Zay: 384 A100 80GB, 8 a node, tp 4, pp 12, dp 8, ZeRO-1, bf16,
@@ -588,6 +632,7 @@ int main(void)
 	    cmocka_unit_test(test_param_counts_published),
 	    cmocka_unit_test(test_kv_and_weights_published),
 	    cmocka_unit_test(test_zero_offload_10b_on_v100),
+	    cmocka_unit_test(test_qlora_65b_on_48gb),
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
