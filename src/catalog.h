@@ -15,20 +15,20 @@
 #include "model.h"
 
 struct gpu {
-	char id[32];     /* "h100-sxm-80gb" */
-	char name[64];   /* "NVIDIA H100 SXM5 80GB" */
+	char id[32];	 /* "h100-sxm-80gb" */
+	char name[64];	 /* "NVIDIA H100 SXM5 80GB" */
 	char vendor[16]; /* nvidia | amd | intel */
 	double memory_bytes;
 	double hbm_bytes_per_s;
-	double peak_flops[DTYPE_COUNT];   /* dense peak per precision; 0 = not supported */
+	double peak_flops[DTYPE_COUNT];	  /* dense peak per precision; 0 = not supported */
 	double sparse_flops[DTYPE_COUNT]; /* datasheet 2:4 figures, shown, never used as peaks */
-	char link[24];                    /* nvlink4, pcie, infinity-fabric, ... */
-	double link_bytes_per_s;          /* GPU-to-GPU, per GPU, both directions together */
-	int link_domain;                  /* GPUs one link domain joins */
-	char pcie[16];                    /* gen5x16 */
-	double pcie_bytes_per_s;          /* per direction */
-	double power_w;                   /* board power at load */
-	double price_per_hour;            /* indicative USD per GPU-hour */
+	char link[24];			  /* nvlink4, pcie, infinity-fabric, ... */
+	double link_bytes_per_s;	  /* GPU-to-GPU, per GPU, both directions together */
+	int link_domain;		  /* GPUs one link domain joins */
+	char pcie[16];			  /* gen5x16 */
+	double pcie_bytes_per_s;	  /* per direction */
+	double power_w;			  /* board power at load */
+	double price_per_hour;		  /* indicative USD per GPU-hour */
 	int gpus_per_node;
 	double network_bytes_per_s; /* scale-out bandwidth per GPU */
 };
@@ -38,13 +38,13 @@ struct catalog_model {
 	struct model model;
 };
 
-#define CATALOG_MAX_GPUS 96
+#define CATALOG_MAX_GPUS   96
 #define CATALOG_MAX_MODELS 160
 
 struct catalog {
 	int ngpus;
 	struct gpu gpus[CATALOG_MAX_GPUS];
-	char gpu_origin[CATALOG_MAX_GPUS][256];     /* file each entry came from */
+	char gpu_origin[CATALOG_MAX_GPUS][256]; /* file each entry came from */
 	int nmodels;
 	struct catalog_model models[CATALOG_MAX_MODELS];
 	char model_origin[CATALOG_MAX_MODELS][256]; /* file each entry came from */

@@ -32,7 +32,6 @@
 #include "search.h"
 #include "units.h"
 
-
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "unknown"
 #endif
@@ -577,7 +576,8 @@ static int cmd_search(struct cli *c)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json) {
-		rc = cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
+		rc =
+		    cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
 	{

@@ -3,7 +3,7 @@
 #include <string.h>
 
 static const char *const names[DTYPE_COUNT] = {
-	"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "nf4",
+    "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "nf4",
 };
 
 /* TF32 is a tensor-core math mode on fp32 storage (NVIDIA A100 whitepaper). */

@@ -13,24 +13,24 @@ enum gp_error_code {
 	GP_OK = 0,
 	GP_EINPUT,    /* bad input: a file, a field, a value (exit status 2) */
 	GP_EUSAGE,    /* bad command line (exit status 2) */
-	GP_EIO,       /* reading or writing failed (exit status 1) */
+	GP_EIO,	      /* reading or writing failed (exit status 1) */
 	GP_EINTERNAL, /* a bug or an impossible state (exit status 1) */
 };
 
 struct gp_error {
 	enum gp_error_code code;
-	char file[256];   /* "" when the input is not a file (a --set, a typed value) */
-	int line;         /* 1-based; 0 when unknown */
-	int column;       /* 1-based; 0 when unknown */
-	char field[64];   /* the scenario key concerned, e.g. "workload.seq_len"; may be "" */
-	char message[320]; /* lowercase, no final period: "unknown key 'batchsize' (did you mean 'batch'?)" */
+	char file[256];	   /* "" when the input is not a file (a --set, a typed value) */
+	int line;	   /* 1-based; 0 when unknown */
+	int column;	   /* 1-based; 0 when unknown */
+	char field[64];	   /* the scenario key concerned, e.g. "workload.seq_len"; may be "" */
+	char message[320]; /* lowercase, no final period: "unknown key 'batchsize' (did you mean
+			      'batch'?)" */
 };
 
 /* Fills err (when not NULL) and returns -1, so a failing path can `return gp_error_set(...)`.
  * file may be NULL. */
 int gp_error_set(struct gp_error *err, enum gp_error_code code, const char *file, int line,
-		 int column, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+		 int column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Sets err->field (when err is not NULL). */
 void gp_error_set_field(struct gp_error *err, const char *field);
@@ -45,8 +45,8 @@ int gp_error_exit_status(const struct gp_error *err);
 /* Validation is not failure: it collects every problem, not only the first. */
 #define GP_MAX_PROBLEMS 64
 struct gp_problems {
-	int count;       /* problems kept, at most GP_MAX_PROBLEMS */
-	int dropped;     /* problems beyond that, counted only */
+	int count;   /* problems kept, at most GP_MAX_PROBLEMS */
+	int dropped; /* problems beyond that, counted only */
 	struct gp_error items[GP_MAX_PROBLEMS];
 };
 

@@ -209,7 +209,8 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
 			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
 		result(e, "weights", byt(e, m->weights));
-		put(e, "\n  shards = tp x pp%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "");
+		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
+		    p->ep > 1 ? "; expert weights also over ep" : "");
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
 			  "per-group scales");
 	} else if (strcmp(part, "gradients") == 0) {
@@ -217,7 +218,8 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
 		result(e, "gradients", byt(e, m->gradients));
-		put(e, "\n  shards = tp x pp%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "");
+		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
+		    p->ep > 1 ? "; expert gradients also over ep" : "");
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 			  "main_grad (4 B)");
 	} else if (strcmp(part, "optimizer") == 0) {
@@ -225,7 +227,30 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
 		result(e, "optimizer", byt(e, m->optimizer));
-		put(e, "\n  AdamW: fp32 master + momentum + variance = 12 B per parameter\n");
+		switch (s->workload.optimizer) {
+		case OPT_ADAMW:
+			put(e, "\n  AdamW: %s = %s B per parameter\n",
+			    m->optimizer_bytes_per_param > 8
+				? "fp32 master + momentum + variance"
+				: "momentum + variance (fp32 weights: no master)",
+			    plain(e, m->optimizer_bytes_per_param));
+			break;
+		case OPT_ADAM8BIT:
+			put(e,
+			    "\n  8-bit Adam: fp32 master + two 1-byte moments = %s B per "
+			    "parameter\n",
+			    plain(e, m->optimizer_bytes_per_param));
+			break;
+		case OPT_SGD:
+			put(e, "\n  SGD with momentum: %s = %s B per parameter\n",
+			    m->optimizer_bytes_per_param > 4 ? "fp32 master + momentum"
+							     : "momentum",
+			    plain(e, m->optimizer_bytes_per_param));
+			break;
+		case OPT_NONE:
+			put(e, "\n  no optimizer: no state\n");
+			break;
+		}
 		if (s->parallel.offload != OFFLOAD_NONE)
 			put(e, "  offloaded: %s per GPU live in host memory instead\n",
 			    byt(e, m->host));
@@ -377,14 +402,22 @@ static void ex_parts(struct ex *e, const struct plan *p)
 static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
-		formula(e, "step", "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer");
+		/* offload and data loading join the sum only when they take time, so that
+		 * the numbers shown always add up to the step */
+		bool extra = p->parts.offload_s > 0 || p->parts.data_s > 0;
+		formula(e, "step",
+			extra ? "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer + "
+				"offload + data"
+			      : "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer");
 		put(e, "  %4s   micro-batch = matmuls + attention + memory-bound + comm\n", "");
-		numbers(e, "step", "%d x %s + %s + %s + %s + %s", p->micro_batches,
+		numbers(e, "step", "%d x %s + %s + %s + %s + %s%s%s%s%s", p->micro_batches,
 			sec(e, (p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
 				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s) /
 				   (p->micro_batches > 0 ? p->micro_batches : 1)),
 			sec(e, p->parts.bubble_s), sec(e, p->parts.dp_comm_s),
-			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s));
+			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s), extra ? " + " : "",
+			extra ? sec(e, p->parts.offload_s) : "", extra ? " + " : "",
+			extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
 		ex_parts(e, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",

@@ -52,7 +52,8 @@ int file_read_all(const char *path, size_t max, char **out, size_t *len, struct 
 			free(buf);
 			if (!is_stdin)
 				close(fd);
-			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s", strerror(e));
+			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s",
+					    strerror(e));
 		}
 		if (r == 0)
 			break;

@@ -625,9 +625,15 @@ static int find_family(struct hf *c, enum family *fam)
 static bool uses_dropout(const struct hf *c)
 {
 	static const char *const keys[] = {
-		"resid_pdrop",	  "attn_pdrop",	    "embd_pdrop",	   "dropout",
-		"attention_dropout", "hidden_dropout", "hidden_dropout_prob", "activation_dropout",
-		NULL,
+	    "resid_pdrop",
+	    "attn_pdrop",
+	    "embd_pdrop",
+	    "dropout",
+	    "attention_dropout",
+	    "hidden_dropout",
+	    "hidden_dropout_prob",
+	    "activation_dropout",
+	    NULL,
 	};
 	bool given = false;
 

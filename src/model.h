@@ -9,19 +9,19 @@
 
 #include <stdbool.h>
 
-enum mlp_kind { MLP_GATED, MLP_PLAIN }; /* SwiGLU/GeGLU (3 matrices) | GELU (2 matrices) */
+enum mlp_kind { MLP_GATED, MLP_PLAIN };		 /* SwiGLU/GeGLU (3 matrices) | GELU (2 matrices) */
 enum norm_kind { NORM_RMSNORM, NORM_LAYERNORM }; /* weight only | weight and bias */
 
 struct moe_shape {
-	int experts;      /* routed experts per MoE layer; 0 = dense model */
-	int active;       /* routed experts per token (top-k) */
-	int shared;       /* shared experts, always active (DeepSeek, Qwen2-MoE) */
-	int expert_ffn;   /* intermediate size of one routed expert */
-	int shared_ffn;   /* intermediate size of one shared expert; 0 = expert_ffn */
+	int experts;	  /* routed experts per MoE layer; 0 = dense model */
+	int active;	  /* routed experts per token (top-k) */
+	int shared;	  /* shared experts, always active (DeepSeek, Qwen2-MoE) */
+	int expert_ffn;	  /* intermediate size of one routed expert */
+	int shared_ffn;	  /* intermediate size of one shared expert; 0 = expert_ffn */
 	int dense_layers; /* leading layers with a dense MLP of size ffn (DeepSeek-V3: 3) */
 };
 
-struct mla_shape { /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0 = not MLA */
+struct mla_shape {    /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0 = not MLA */
 	int q_rank;   /* q_lora_rank; 0 = queries projected directly */
 	int kv_rank;  /* kv_lora_rank */
 	int rope_dim; /* qk_rope_head_dim */
@@ -32,13 +32,13 @@ struct mla_shape { /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0 = 
 struct model {
 	char preset[48];     /* catalog id the fields came from, or "" */
 	char hf_config[256]; /* config.json path as written in the scenario, or "" */
-	double params;       /* total parameters when given by size; 0 = count from the shape */
+	double params;	     /* total parameters when given by size; 0 = count from the shape */
 	int layers;
 	int hidden;
 	int heads;
-	int kv_heads;   /* GQA/MQA; 0 = heads */
-	int head_dim;   /* 0 = hidden / heads */
-	int ffn;        /* MLP intermediate size (dense layers) */
+	int kv_heads; /* GQA/MQA; 0 = heads */
+	int head_dim; /* 0 = hidden / heads */
+	int ffn;      /* MLP intermediate size (dense layers) */
 	int vocab;
 	enum mlp_kind mlp;
 	enum norm_kind norm;
@@ -48,38 +48,38 @@ struct model {
 	struct moe_shape moe;
 	struct mla_shape mla;
 	/* Details that make counts exact; Hugging Face import fills them. */
-	bool qkv_bias;        /* biases on q, k, v only (Qwen2) */
-	bool mlp_bias;        /* biases on the MLP matrices (GPT-2, OPT, BLOOM, Falcon-RW) */
-	bool qk_norm;         /* per-head norm on q and k (Qwen3) */
-	int norms_per_layer;  /* 0 = 2 (pre-attention, pre-MLP); Gemma 2 has 4 */
+	bool qkv_bias;		 /* biases on q, k, v only (Qwen2) */
+	bool mlp_bias;		 /* biases on the MLP matrices (GPT-2, OPT, BLOOM, Falcon-RW) */
+	bool qk_norm;		 /* per-head norm on q and k (Qwen3) */
+	int norms_per_layer;	 /* 0 = 2 (pre-attention, pre-MLP); Gemma 2 has 4 */
 	int position_embeddings; /* learned absolute positions (GPT-2 1024, OPT 2050); 0 = none */
-	bool embedding_norm;  /* a norm right after the embedding (BLOOM) */
-	bool parallel_block;  /* attention and MLP read the same input (GPT-J, Falcon) */
-	int sliding_window;   /* tokens one layer attends to; 0 = all */
+	bool embedding_norm;	 /* a norm right after the embedding (BLOOM) */
+	bool parallel_block;	 /* attention and MLP read the same input (GPT-J, Falcon) */
+	int sliding_window;	 /* tokens one layer attends to; 0 = all */
 	/* Dropout during training (GPT-2/GPT-3/OPT style: attention, residual and embedding
 	 * dropout with 1-byte masks kept for backward, Korthikanti et al. 2023 Section 4).
 	 * false for modern Llama-style models, which train without dropout. */
 	bool dropout;
-	int embed_dim;        /* token embedding width when it differs from hidden, with a
-			       * project_in/project_out pair (OPT-350m word_embed_proj_dim);
-			       * 0 = hidden */
-	bool no_final_norm;   /* no norm after the last layer (OPT-350m, post-LN) */
+	int embed_dim;	    /* token embedding width when it differs from hidden, with a
+			     * project_in/project_out pair (OPT-350m word_embed_proj_dim);
+			     * 0 = hidden */
+	bool no_final_norm; /* no norm after the last layer (OPT-350m, post-LN) */
 };
 
 /* Parameter counts in parameters (not bytes). */
 struct model_params {
-	double total;      /* every parameter, embeddings and output head included */
-	double active;     /* used per token: non-expert + top-k routed + shared experts */
-	double embedding;  /* input embedding (+ learned positions) */
-	double head;       /* output projection; 0 when tied */
-	double attention;  /* one layer's attention matrices, biases and q/k norms */
-	double mlp;        /* one dense layer's MLP; 0 when every layer is MoE */
-	double expert;     /* one routed expert */
-	double router;     /* one MoE layer's router */
-	double shared;     /* one MoE layer's shared experts, all of them */
-	double norms;      /* one layer's norms */
-	double final_norm; /* outside the layers besides embedding and head: the final norm
-			    * (and OPT-350m's project_out) */
+	double total;	      /* every parameter, embeddings and output head included */
+	double active;	      /* used per token: non-expert + top-k routed + shared experts */
+	double embedding;     /* input embedding (+ learned positions) */
+	double head;	      /* output projection; 0 when tied */
+	double attention;     /* one layer's attention matrices, biases and q/k norms */
+	double mlp;	      /* one dense layer's MLP; 0 when every layer is MoE */
+	double expert;	      /* one routed expert */
+	double router;	      /* one MoE layer's router */
+	double shared;	      /* one MoE layer's shared experts, all of them */
+	double norms;	      /* one layer's norms */
+	double final_norm;    /* outside the layers besides embedding and head: the final norm
+			       * (and OPT-350m's project_out) */
 	double largest_layer; /* the largest single module's own parameters, as DeepSpeed's
 			       * ZeRO-3 estimator counts it (largest_layer_params: usually the
 			       * embedding or a single projection matrix) */

@@ -421,6 +421,7 @@ struct mctx {
 	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
+	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
 	double ad_layer_dense, ad_layer_moe_ne, ad_layer_expert; /* adapter params per layer */
 	double micro_batches;
 	struct act_in act;
@@ -527,7 +528,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		if (x->lora) {
 			/* frozen base (embedding and head stay 16-bit in quantized bases:
 			 * bitsandbytes replaces nn.Linear layers only and skips lm_head) plus
-			 * adapters in fp32 (PEFT's autocast_adapter_dtype default) */
+			 * adapters in their dtype (fp32 by PEFT's default) */
 			double ad_ne = (st->layers * x->ad_layer_moe_ne +
 					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) /
 				       x->tp;
@@ -535,9 +536,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double base = x->base_b * (wne + wex - (z3 ? embed / rne : embed)) +
 				      x->embed_b * (z3 ? embed / rne : embed);
 			double ad_w = z3 ? ad_ne / rne + ad_ex / rex : ad_ne + ad_ex;
-			mem->weights = base + 4 * ad_w;
+			mem->weights = base + x->ad_b * ad_w;
 			weights_full = x->base_b * (nonexp + expert - embed) + x->embed_b * embed +
-				       4 * (ad_ne + ad_ex);
+				       x->ad_b * (ad_ne + ad_ex);
 			tne = ad_ne;
 			tex = ad_ex;
 			mem->weight_bytes_per_param = x->base_b;
@@ -728,7 +729,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	bool fp32;
 
 	/* fields that not every path sets (no memset of the whole context: hot path) */
-	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = 0;
+	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
 	x.act.lora_attn = x.act.lora_mlp = 0;
 	x.micro_batches = x.b = x.kv_elem_b = 0;
@@ -806,8 +807,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base */
 			x.base_b = weight_bytes(base, m->hidden);
 			x.embed_b = x.base_b < 2 ? 2 : x.base_b;
-			/* adapters train in fp32: 4-byte gradients, no master copy */
-			x.g_b = 4;
+			/* adapters train in their own dtype with no master copy: fp32 (PEFT's
+			 * autocast_adapter_dtype default) or 16-bit (qlora.py casts LoRA layers
+			 * to bf16); the optimizer's moments stay fp32 either way
+			 * (paged_adamw_32bit) */
+			x.ad_b = dtype_bytes(wl->finetune.adapter_dtype);
+			x.g_b = x.ad_b;
 			x.o_b = optimizer_bytes(wl->optimizer, true);
 		}
 		x.b = imax(1, wl->micro_batch);

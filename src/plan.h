@@ -16,32 +16,25 @@
 #include "model.h"
 #include "scenario.h"
 
-enum bottleneck {
-	BN_CAPACITY,
-	BN_COMPUTE,
-	BN_HBM,
-	BN_INTERCONNECT,
-	BN_DATA_IO,
-	BN_COUNT
-};
+enum bottleneck { BN_CAPACITY, BN_COMPUTE, BN_HBM, BN_INTERCONNECT, BN_DATA_IO, BN_COUNT };
 
 /* "capacity", "compute", "hbm_bandwidth", "interconnect", "data_io" */
 const char *bottleneck_name(enum bottleneck b);
 
 enum plan_warning_code {
-	PW_SHAPE_ASSUMED,        /* model given by params only: standard shape assumed */
-	PW_DOES_NOT_FIT,         /* a = total bytes, b = capacity */
-	PW_KV_NO_ROOM,           /* inference: no room left for even one sequence's KV cache */
-	PW_SEQ_OVER_CONTEXT,     /* a = seq_len, b = max_context */
-	PW_BATCH_NOT_DIVISIBLE,  /* global batch not a multiple of micro_batch x dp */
+	PW_SHAPE_ASSUMED,	 /* model given by params only: standard shape assumed */
+	PW_DOES_NOT_FIT,	 /* a = total bytes, b = capacity */
+	PW_KV_NO_ROOM,		 /* inference: no room left for even one sequence's KV cache */
+	PW_SEQ_OVER_CONTEXT,	 /* a = seq_len, b = max_context */
+	PW_BATCH_NOT_DIVISIBLE,	 /* global batch not a multiple of micro_batch x dp */
 	PW_LAYERS_NOT_DIVISIBLE, /* layers not a multiple of pp x virtual_stages */
-	PW_TP_ACROSS_NODES,      /* tp larger than the GPUs of one link domain */
-	PW_NO_PRECISION_PEAK,    /* the GPU has no peak for the precision; a = fallback used */
+	PW_TP_ACROSS_NODES,	 /* tp larger than the GPUs of one link domain */
+	PW_NO_PRECISION_PEAK,	 /* the GPU has no peak for the precision; a = fallback used */
 	PW_PRECISION_WEIGHT_MISMATCH,
-	PW_DEADLINE_MISSED,      /* a = total_s, b = deadline_s */
+	PW_DEADLINE_MISSED, /* a = total_s, b = deadline_s */
 	PW_SLO_MISSED,
-	PW_DATA_STARVED,         /* storage slower than the GPUs consume tokens */
-	PW_LAYOUT_INVALID,       /* tp x pp x ep does not divide the GPU count */
+	PW_DATA_STARVED,   /* storage slower than the GPUs consume tokens */
+	PW_LAYOUT_INVALID, /* tp x pp x ep does not divide the GPU count */
 	PW_OFFLOAD_PCIE_BOUND,
 	PW_COUNT
 };
@@ -56,19 +49,19 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
 #define PLAN_MAX_WARNINGS 16
 
-struct plan_memory {          /* bytes on the most loaded GPU */
+struct plan_memory { /* bytes on the most loaded GPU */
 	double weights;
 	double gradients;
 	double optimizer;
 	double activations;
 	double kv_cache;
-	double overhead;      /* cuda_context + fragmentation + comm_buffers */
+	double overhead; /* cuda_context + fragmentation + comm_buffers */
 	double total;
 	/* the parts of overhead */
 	double cuda_context;  /* CUDA context and kernels (~0.5-1 GB measured by PyTorch) */
 	double fragmentation; /* caching-allocator slack, a fraction of the rest */
 	double comm_buffers;  /* NCCL buffers, ZeRO-3 gathered-parameter buckets */
-	double host;          /* bytes offloaded to host memory (per GPU) */
+	double host;	      /* bytes offloaded to host memory (per GPU) */
 	double capacity;      /* the GPU's memory */
 	double headroom;      /* capacity - total (negative when it does not fit) */
 	bool fits;
@@ -76,29 +69,29 @@ struct plan_memory {          /* bytes on the most loaded GPU */
 	double weight_bytes_per_param;
 	double grad_bytes_per_param;
 	double optimizer_bytes_per_param;
-	double weight_shard;      /* divisor applied to the weights: tp x pp (x dp under ZeRO-3) */
+	double weight_shard; /* divisor applied to the weights: tp x pp (x dp under ZeRO-3) */
 	double grad_shard;
 	double optimizer_shard;
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
 	double kv_bytes_per_token;    /* all layers, this GPU's share */
-	double kv_tokens;             /* tokens cached per GPU */
+	double kv_tokens;	      /* tokens cached per GPU */
 };
 
 /* Step time (training) or phase time (inference) by part, seconds. */
 struct plan_time_parts {
 	double matmul_s;
 	double attention_s;
-	double memory_bound_s;  /* norms, activations, softmax, elementwise at HBM bandwidth */
+	double memory_bound_s; /* norms, activations, softmax, elementwise at HBM bandwidth */
 	double tp_comm_s;
 	double pp_comm_s;
 	double bubble_s;
-	double dp_comm_s;       /* exposed (not overlapped) part */
+	double dp_comm_s; /* exposed (not overlapped) part */
 	double zero3_s;
 	double ep_comm_s;
 	double offload_s;
 	double optimizer_s;
-	double data_s;          /* data loading, when it is not hidden */
+	double data_s; /* data loading, when it is not hidden */
 };
 
 struct plan {
@@ -106,26 +99,26 @@ struct plan {
 	struct model model;
 	bool shape_assumed;
 	struct model_params counts;
-	double params;          /* total parameters */
+	double params; /* total parameters */
 	double active_params;
 	double trainable_params; /* LoRA: adapter parameters; full training: params */
 	/* the layout used, with auto values resolved */
 	int tp, pp, dp, ep, virtual_stages, zero;
-	int micro_batches;      /* gradient-accumulation steps per optimizer step, per pipeline */
+	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;
 
 	struct plan_memory mem;
 
 	/* compute */
-	double flops_per_token;    /* model FLOPs per token (6N + attention for training) */
+	double flops_per_token;	   /* model FLOPs per token (6N + attention for training) */
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
 	double flops_per_step;
 	double flops_total;
-	double peak_flops;         /* the dense peak used, per GPU */
+	double peak_flops; /* the dense peak used, per GPU */
 	double mfu;
 	double hfu;
-	double matmul_efficiency;  /* achieved / peak for the model's GEMMs */
+	double matmul_efficiency; /* achieved / peak for the model's GEMMs */
 	double hbm_efficiency;
 	double network_efficiency;
 
@@ -141,8 +134,8 @@ struct plan {
 	double decode_compute_bound_batch; /* batch where decode turns compute-bound */
 
 	/* capacity plan */
-	double max_batch;      /* inference: most concurrent sequences whose KV cache fits */
-	double slo_batch;      /* the largest batch meeting the SLO; NAN when none is given */
+	double max_batch; /* inference: most concurrent sequences whose KV cache fits */
+	double slo_batch; /* the largest batch meeting the SLO; NAN when none is given */
 	double replicas;
 	double gpus_required;
 
@@ -167,9 +160,9 @@ struct plan {
 };
 
 /* Assumptions of the time model that the explanations quote (src/plan_time.c). */
-#define PLAN_DATA_BYTES_PER_TOKEN 4.0   /* pre-tokenised uint32 token ids */
-#define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9 /* checkpoint writes when hardware.storage is 0 */
-#define PLAN_RESTART_S 600.0            /* detect, reschedule, reload after a failure */
+#define PLAN_DATA_BYTES_PER_TOKEN      4.0   /* pre-tokenised uint32 token ids */
+#define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9   /* checkpoint writes when hardware.storage is 0 */
+#define PLAN_RESTART_S		       600.0 /* detect, reschedule, reload after a failure */
 
 /* Computes every figure of s into p. Pure: no allocation, no I/O. */
 void plan_compute(const struct scenario *s, struct plan *p);

@@ -177,6 +177,9 @@ struct tctx {
 	double hbm;		      /* bytes/s achieved */
 	double link;		      /* bytes/s per direction achieved, inside a node */
 	double net;		      /* bytes/s per direction achieved, between nodes */
+	double pcie;		      /* bytes/s per direction achieved, PCIe peer-to-peer */
+	double domain;		      /* GPUs one link domain joins (NVL72: 72) */
+	double gpn;		      /* GPUs per node */
 	double act;		      /* bytes per activation element */
 	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
@@ -244,6 +247,24 @@ static double gpus_per_node(const struct scenario *s)
 	return g > 0 ? g : 8;
 }
 
+/* The fabric a group of `span` consecutive GPUs talks over: the GPU-to-GPU link inside
+ * one link domain (an HGX board's NVSwitch; a GB200 NVL72 rack joins 72 GPUs across 18
+ * trays of 4), PCIe peer-to-peer between the link domains of one node (NVLink-bridged
+ * pairs of PCIe cards), the scale-out network beyond the node. */
+static double fabric_bw(const struct tctx *c, double span)
+{
+	if (span <= c->domain)
+		return c->link;
+	if (span <= c->gpn)
+		return c->pcie < c->link ? c->pcie : c->link;
+	return c->net;
+}
+
+static double fabric_lat(const struct tctx *c, double span)
+{
+	return span <= c->domain || span <= c->gpn ? LINK_LAT_S : NET_LAT_S;
+}
+
 /* Adds a warning unless the memory part already gave the same one. */
 static void warn_once(struct plan *p, enum plan_warning_code code, double a, double b)
 {
@@ -253,17 +274,20 @@ static void warn_once(struct plan *p, enum plan_warning_code code, double a, dou
 	plan_warn(p, code, a, b);
 }
 
-/* The dense peak at the compute precision, or the nearest precision the GPU has. */
-static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec)
+/* The dense peak at the compute precision, or the nearest precision the GPU has; *used
+ * gets the precision whose GEMMs then run. */
+static double peak_for(const struct scenario *s, struct plan *p, enum dtype prec, enum dtype *used)
 {
 	static const enum dtype order[] = {DTYPE_BF16, DTYPE_FP16, DTYPE_TF32, DTYPE_FP32};
 	const struct gpu *g = &s->hardware.gpu;
 
+	*used = prec;
 	if ((unsigned)prec < DTYPE_COUNT && g->peak_flops[prec] > 0)
 		return g->peak_flops[prec];
 	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (g->peak_flops[order[i]] > 0) {
 			warn_once(p, PW_NO_PRECISION_PEAK, (double)order[i], (double)prec);
+			*used = order[i];
 			return g->peak_flops[order[i]];
 		}
 	}
@@ -284,33 +308,36 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	double e_link = s->efficiency.network > 0 ? s->efficiency.network : LINK_EFF;
 	double e_net = s->efficiency.network > 0 ? s->efficiency.network : NET_EFF;
 	double link = g->link_bytes_per_s > 0 ? g->link_bytes_per_s / 2 : g->pcie_bytes_per_s;
+	enum dtype used;
 
 	c->s = s;
 	c->p = p;
-	c->peak = peak_for(s, p, s->workload.precision);
+	c->peak = peak_for(s, p, s->workload.precision, &used);
 	c->fp32 = g->peak_flops[DTYPE_FP32];
 	c->hbm = (g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12) * e_hbm;
 	if (link <= 0)
 		link = 16e9; /* PCIe Gen3 x16 when nothing is known */
 	c->link = link * e_link;
+	c->pcie = (g->pcie_bytes_per_s > 0 ? g->pcie_bytes_per_s : 16e9) * e_link;
 	c->net = (g->network_bytes_per_s > 0 ? g->network_bytes_per_s : 12.5e9) * e_net;
 	if (c->net > c->link)
 		c->net = c->link;
+	c->gpn = gpus_per_node(s);
+	c->domain = g->link_domain > 0 ? g->link_domain : c->gpn;
 	/* activations: 4 bytes under fp32/tf32, else 16-bit (fp8 GEMMs keep bf16 activations
 	 * between them, Transformer Engine) */
 	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
-	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16 */
-	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(s->workload.precision) /
-				      (c->hbm / e_hbm) / GEMM_RIDGE_REF); /* exponent 1/2 */
+	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
+	 * without the precision runs its GEMMs in the fallback's (fp8 on an A100: bf16) */
+	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) / (c->hbm / e_hbm) /
+				      GEMM_RIDGE_REF); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
 	{
 		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
-		if (g->gpus_per_node > 0 && domain > g->gpus_per_node)
-			domain = g->gpus_per_node;
 		if (domain > 0 && p->tp > domain)
 			warn_once(p, PW_TP_ACROSS_NODES, p->tp, domain);
 	}
@@ -442,14 +469,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
-	double gpn = gpus_per_node(s),
-	       domain = s->hardware.gpu.link_domain > 0 ? s->hardware.gpu.link_domain : gpn;
-	double tp_bw = t <= domain && t <= gpn ? c->link : c->net;
-	double tp_lat = t <= domain && t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
 	double per_layer_mm, per_layer_att, per_layer_mem, per_layer_tp, per_layer_ep;
-	double Ls = sh->layers / pp;
+	/* the pipeline runs at the pace of its slowest stage, which holds ceil(L / pp)
+	 * layers when they do not split evenly (as the memory part's stage_init takes it) */
+	double Ls = pp > 1 ? ceil(sh->layers / pp) : sh->layers;
 
 	*fwd_passes_out = fwd;
 	gd = layer_gemm_fwd(c, sh, T, t, ep, false);
@@ -493,11 +519,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * backward (GShard, Lepikhin et al. 2020) */
 	per_layer_ep = 0;
 	if (sh->moe_layers > 0 && ep > 1) {
-		bool inside = ep * t <= gpn;
-		double bw = inside ? c->link : c->net;
+		double bw = fabric_bw(c, ep * t);
 		double vol = T * sh->active * sh->h * c->act * (ep - 1) / ep;
-		per_layer_ep =
-		    2 * (fwd + 1) * (vol / bw + (ep - 1) * (inside ? LINK_LAT_S : NET_LAT_S));
+		per_layer_ep = 2 * (fwd + 1) * (vol / bw + (ep - 1) * fabric_lat(c, ep * t));
 		per_layer_ep *= sh->moe_layers / sh->layers;
 	}
 
@@ -517,13 +541,25 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	mb->pp = 0;
 	if (pp > 1) {
 		double v = p->virtual_stages > 0 ? p->virtual_stages : 1;
-		/* stages are tp x dp ranks apart (Megatron's rank order) */
-		double bw = t * p->dp * pp <= gpn ? c->link : c->net;
-		double lat = bw == c->link ? LINK_LAT_S : NET_LAT_S;
+		/* stages are tp x dp x ep ranks apart (Megatron's rank order: the data
+		 * replicas, expert-parallel ones included, sit between pipeline stages) */
+		double bw = fabric_bw(c, t * p->dp * ep * pp);
+		double lat = fabric_lat(c, t * p->dp * ep * pp);
 		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
 	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
+}
+
+/* A data-parallel collective of the non-expert part (ne bytes over the dp x ep data
+ * replicas) and of the routed experts (ex bytes over dp), one after the other; one
+ * collective when there is no expert parallelism. */
+static double dp_collective(double (*f)(double, double, double, double), double ne, double ex,
+			    double dp, double ep, double bw, double lat)
+{
+	if (ep <= 1)
+		return f(ne + ex, dp, bw, lat);
+	return f(ne, dp * ep, bw, lat) + f(ex, dp, bw, lat);
 }
 
 static void time_train(struct tctx *c)
@@ -550,6 +586,8 @@ static void time_train(struct tctx *c)
 	double gbytes = p->mem.grad_bytes_per_param > 0 ? p->mem.grad_bytes_per_param : 2;
 	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
 	double step_compute, step, t_data = 0, attn_model;
+	double ep = p->ep > 0 ? p->ep : 1;
+	double p_ne, p_ex = 0, t_ne, t_ex; /* parameters per GPU: non-expert, routed experts */
 
 	shape_get(p, &sh);
 	if (layer_params < 0)
@@ -584,29 +622,44 @@ static void time_train(struct tctx *c)
 	 * et al. 2021, Section 2.2) */
 	pipeline = (m + (pp - 1) / v) * t_mb;
 
+	/* Parameters one GPU holds before ZeRO: the non-expert part, replicated over the
+	 * dp x ep data replicas, and the routed experts, split over ep and replicated over
+	 * dp (Megatron-Core's expert-data-parallel groups; the memory part's layout) */
+	if (sh.moe_layers > 0 && sh.experts > 0)
+		p_ex = sh.moe_layers * sh.experts * p->counts.expert / (t * pp * ep);
+	p_ne = p->params / (t * pp) - p_ex * ep;
+	if (p_ne < 0)
+		p_ne = 0;
+	/* trainable: LoRA adapters (few; taken as non-expert), else every parameter */
+	t_ne = lora ? trainable / (t * pp) : p_ne;
+	t_ex = lora ? 0 : p_ex;
+
 	/* data-parallel gradient reduction over the slowest link the group spans: its
-	 * members are tp apart, so it leaves the node once tp x dp > GPUs per node */
+	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node */
 	{
-		bool spans = t * dp > gpn;
-		double bw = spans ? c->net : c->link, lat = spans ? NET_LAT_S : LINK_LAT_S;
-		double local = (lora ? trainable : p->params) / (t * pp);
+		double span = t * dp * ep;
+		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
 			 * again for the backward, reduce-scatter the gradients, every
 			 * micro-batch; prefetching overlaps them with the micro-batch's compute
 			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
-			double all = p->params / (t * pp);
-			double zc = 2 * gather_s(all * wbytes, dp, bw, lat) +
-				    gather_s(local * gbytes, dp, bw, lat);
+			double zc =
+			    2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep, bw,
+					      lat) +
+			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * sh.layers / pp) +
-			     gather_s(all * wbytes / sh.layers * pp, dp, bw, lat);
+			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
+			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
+			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
+					   bw, lat);
 			dp_s = zc * m;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
 			 * bytes), bucketed and overlapped with the last micro-batch's backward
 			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
-			dp_s = allreduce_s(local * gbytes, dp, bw, lat);
+			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
+					     lat);
 			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
 		}
 	}
@@ -614,7 +667,7 @@ static void time_train(struct tctx *c)
 	/* optimizer step: memory-bound over the states of this GPU's shard: AdamW reads
 	 * master, m, v, gradient and writes master, m, v, weight */
 	{
-		double local = trainable / (t * pp) / (p->zero >= 1 ? dp : 1);
+		double local = p->zero >= 1 ? t_ne / (dp * ep) + t_ex / dp : t_ne + t_ex;
 		double bpp = 0;
 		switch (w->optimizer) {
 		case OPT_ADAMW:
@@ -637,8 +690,13 @@ static void time_train(struct tctx *c)
 					  ? s->hardware.gpu.pcie_bytes_per_s
 					  : 16e9;
 			off = local * (gbytes + wbytes) / pcie + local * bpp / HOST_OPT_BYTES_PER_S;
-			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS)
-				off += m * 2 * p->params / (t * pp) * wbytes / pcie;
+			/* ZeRO-Infinity parameter offload (stage 3 only, as the memory part
+			 * has it): each rank brings its own 1/dp partition up over its PCIe
+			 * link for the forward and again for the backward, then all-gathers
+			 * it over the GPU fabric (Rajbhandari et al. 2021, Section 6.1,
+			 * bandwidth-centric partitioning) */
+			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
+				off += m * 2 * (p_ne / (dp * ep) + p_ex / dp) * wbytes / pcie;
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {
@@ -754,6 +812,7 @@ struct infer {
 	double prefill_P;   /* prompt tokens */
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
+	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
 	struct lines *l;    /* the decode lines at ctx, computed once */
 };
 
@@ -766,8 +825,17 @@ struct infer {
  *    read, both proportional to B (FlashDecoding / paged attention are memory-bound).
  * Every term is a line in B, which keeps the SLO batch closed-form. */
 
+/* Keys a new token attends to (and cached tokens it reads) at a context of ctx: a sliding
+ * window caps both (Mistral 7B, Jiang et al. 2023, Section 2; the memory part caps the
+ * cache the same way). */
+static double window_keys(const struct infer *in, double ctx)
+{
+	return in->window > 0 && in->window < ctx ? in->window : ctx;
+}
+
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
+	ctx = window_keys(in, ctx);
 	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
 	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
@@ -799,7 +867,7 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
 {
 	double mm = in->F * (M + GEMM_DIM_HALF) / (c->peak * c->emax * in->sNK);
-	double att = M * (P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
+	double att = M * window_keys(in, P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
 	double mem = in->W / c->hbm;
 	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
@@ -837,6 +905,11 @@ static double largest_b(double a, double b, double target)
 	return x >= 1 ? x : 0;
 }
 
+static double sh_ep(const struct plan *p)
+{
+	return p->model.moe.experts > 0 && p->ep > 1 ? p->ep : 1;
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -857,7 +930,13 @@ static void time_infer(struct tctx *c)
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
 							: dtype_bytes(w->weights);
 	double gpn = gpus_per_node(s);
-	double bw = t <= gpn ? c->link : c->net, lat = t <= gpn ? LINK_LAT_S : NET_LAT_S;
+	double bw = fabric_bw(c, t), lat = fabric_lat(c, t);
+	/* expert parallelism: each of ep ranks holds experts / ep of every MoE layer and
+	 * runs its own batch through the rest of the model (the memory part keeps `batch`
+	 * sequences' cache on every GPU); the routed tokens of all ep ranks meet at the
+	 * experts (DeepSpeed-MoE inference, Rajbhandari et al. 2022, Section 5; vLLM's
+	 * data-parallel attention with expert parallelism) */
+	double ep = sh_ep(p);
 	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
 	double nonemb;
 
@@ -879,10 +958,11 @@ static void time_infer(struct tctx *c)
 	in.F = 2 * nonemb / t;
 	in.W = nonemb * wbpp / t;
 	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
-		/* a decode step reads every expert some sequence of the batch routed to: of E
-		 * experts with top-k routing, E (1 - (1 - k/E)^B) are touched per layer
-		 * (uniform routing); the active count already holds k of them */
-		double touched = sh.experts * (1 - pow(1 - sh.active / sh.experts, B));
+		/* a decode step reads every expert some token routed to: of E experts with
+		 * top-k routing, E (1 - (1 - k/E)^B) are touched per layer (uniform routing);
+		 * the active count already holds k of them. With ep ranks each GPU holds E / ep
+		 * of them and sees the tokens of all ep x B sequences. */
+		double touched = sh.experts / ep * (1 - pow(1 - sh.active / sh.experts, B * ep));
 		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
 	}
 	{
@@ -931,18 +1011,26 @@ static void time_infer(struct tctx *c)
 	}
 	if (pp > 1)
 		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
+	/* expert parallelism: dispatch and combine all-to-all per MoE layer, k copies of
+	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
+	if (ep > 1 && sh.moe_layers > 0) {
+		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
+		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act / t /
+				 fabric_bw(c, ep * t);
+	}
 	in.elt_per_tok =
 	    sh.layers * c->act *
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
+	in.window = sh.window;
 	in.pp = pp;
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
-	p->attention_flops_per_token = 4 * sh.layers * ctx * sh.qd;
+	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
 	p->flops_per_token = 2 * N + p->attention_flops_per_token;
 	p->hw_flops_per_token = p->flops_per_token;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;

@@ -468,7 +468,6 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	}
 }
 
-
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	struct explain_verdict v[EXPLAIN_VERDICTS];

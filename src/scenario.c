@@ -18,184 +18,205 @@ static const char *const mlps[] = {"gated", "plain", NULL};
 static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
 static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
-static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4",
-					     NULL};
+static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
 static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
+static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
 static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
 #define OFF(member) offsetof(struct scenario, member)
-#define BIG 1e30
-#define INT_FIELD(k, m, lo, hi, ap, doc) \
-	{k, FIELD_INT, UNIT_COUNT, lo, hi, false, OFF(m), sizeof(int), NULL, ap, doc}
-#define INT_AUTO(k, m, lo, hi, ap, doc) \
-	{k, FIELD_INT, UNIT_COUNT, lo, hi, true, OFF(m), sizeof(int), NULL, ap, doc}
-#define NUM_FIELD(k, m, u, lo, hi, ap, doc) \
-	{k, FIELD_NUM, u, lo, hi, false, OFF(m), sizeof(double), NULL, ap, doc}
-#define NUM_AUTO(k, m, u, lo, hi, ap, doc) \
-	{k, FIELD_NUM, u, lo, hi, true, OFF(m), sizeof(double), NULL, ap, doc}
-#define BOOL_FIELD(k, m, ap, doc) \
-	{k, FIELD_BOOL, UNIT_NONE, 0, 1, false, OFF(m), sizeof(bool), NULL, ap, doc}
-#define ENUM_FIELD(k, m, names, ap, doc) \
-	{k, FIELD_ENUM, UNIT_NONE, 0, 0, false, OFF(m), sizeof(int), names, ap, doc}
-#define DTYPE_FIELD(k, m, names, ap, doc) \
-	{k, FIELD_DTYPE, UNIT_NONE, 0, 0, false, OFF(m), sizeof(enum dtype), names, ap, doc}
-#define STR_FIELD(k, m, ap, doc) \
-	{k, FIELD_STR, UNIT_NONE, 0, 0, false, OFF(m), sizeof(((struct scenario *)0)->m), NULL, ap, doc}
+#define BIG	    1e30
+#define INT_FIELD(k, m, lo, hi, ap, doc)                                                           \
+	{                                                                                          \
+		k, FIELD_INT, UNIT_COUNT, lo, hi, false, OFF(m), sizeof(int), NULL, ap, doc        \
+	}
+#define INT_AUTO(k, m, lo, hi, ap, doc)                                                            \
+	{                                                                                          \
+		k, FIELD_INT, UNIT_COUNT, lo, hi, true, OFF(m), sizeof(int), NULL, ap, doc         \
+	}
+#define NUM_FIELD(k, m, u, lo, hi, ap, doc)                                                        \
+	{                                                                                          \
+		k, FIELD_NUM, u, lo, hi, false, OFF(m), sizeof(double), NULL, ap, doc              \
+	}
+#define NUM_AUTO(k, m, u, lo, hi, ap, doc)                                                         \
+	{                                                                                          \
+		k, FIELD_NUM, u, lo, hi, true, OFF(m), sizeof(double), NULL, ap, doc               \
+	}
+#define BOOL_FIELD(k, m, ap, doc)                                                                  \
+	{                                                                                          \
+		k, FIELD_BOOL, UNIT_NONE, 0, 1, false, OFF(m), sizeof(bool), NULL, ap, doc         \
+	}
+#define ENUM_FIELD(k, m, names, ap, doc)                                                           \
+	{                                                                                          \
+		k, FIELD_ENUM, UNIT_NONE, 0, 0, false, OFF(m), sizeof(int), names, ap, doc         \
+	}
+#define DTYPE_FIELD(k, m, names, ap, doc)                                                          \
+	{                                                                                          \
+		k, FIELD_DTYPE, UNIT_NONE, 0, 0, false, OFF(m), sizeof(enum dtype), names, ap, doc \
+	}
+#define STR_FIELD(k, m, ap, doc)                                                                   \
+	{                                                                                          \
+		k, FIELD_STR, UNIT_NONE, 0, 0, false, OFF(m), sizeof(((struct scenario *)0)->m),   \
+		    NULL, ap, doc                                                                  \
+	}
 
 /* The order here is the order files are written in. Ranges are what can be physical:
  * anything outside is a typo, not a scenario. */
 const struct field scenario_fields[] = {
-	INT_FIELD("gpuplan", version, 1, 1, 0, "schema version (1)"),
-	STR_FIELD("name", name, 0, "the scenario's title"),
-	STR_FIELD("notes", notes, 0, "free text, kept verbatim"),
+    INT_FIELD("gpuplan", version, 1, 1, 0, "schema version (1)"),
+    STR_FIELD("name", name, 0, "the scenario's title"),
+    STR_FIELD("notes", notes, 0, "free text, kept verbatim"),
 
-	STR_FIELD("model.preset", model.preset, 0, "a catalog model; the fields below override it"),
-	STR_FIELD("model.hf_config", model.hf_config, 0,
-		  "a Hugging Face config.json, relative to the scenario file"),
-	NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
-		  "total parameters (7B); with shape fields it replaces the computed count"),
-	INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers"),
-	INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)"),
-	INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads"),
-	INT_AUTO("model.kv_heads", model.kv_heads, 1, 65536, 0,
-		 "key/value heads (GQA, MQA); auto = heads"),
-	INT_AUTO("model.head_dim", model.head_dim, 1, 65536, 0, "per-head size; auto = hidden/heads"),
-	INT_FIELD("model.ffn", model.ffn, 1, 16777216, 0, "MLP intermediate size"),
-	INT_FIELD("model.vocab", model.vocab, 1, 16777216, 0, "vocabulary size"),
-	ENUM_FIELD("model.mlp", model.mlp, mlps, 0, "gated (SwiGLU/GeGLU, 3 matrices) | plain (GELU, 2)"),
-	ENUM_FIELD("model.norm", model.norm, norms, 0, "rmsnorm | layernorm"),
-	BOOL_FIELD("model.tied_embeddings", model.tied_embeddings, 0,
-		   "output head shares the embedding matrix"),
-	BOOL_FIELD("model.attention_bias", model.attention_bias, 0, "biases on q, k, v and o"),
-	INT_FIELD("model.max_context", model.max_context, 1, 1e8, 0, "longest context, tokens"),
-	INT_FIELD("model.moe.experts", model.moe.experts, 0, 65536, 0, "routed experts (0 = dense)"),
-	INT_FIELD("model.moe.active", model.moe.active, 0, 65536, 0, "routed experts per token"),
-	INT_FIELD("model.moe.shared", model.moe.shared, 0, 65536, 0, "shared experts"),
-	INT_FIELD("model.moe.expert_ffn", model.moe.expert_ffn, 0, 16777216, 0,
-		  "one expert's intermediate size"),
-	INT_FIELD("model.moe.shared_ffn", model.moe.shared_ffn, 0, 16777216, 0,
-		  "one shared expert's intermediate size (0 = expert_ffn)"),
-	INT_FIELD("model.moe.dense_layers", model.moe.dense_layers, 0, 10000, 0,
-		  "leading layers with a dense MLP"),
-	INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank"),
-	INT_FIELD("model.mla.kv_rank", model.mla.kv_rank, 0, 1048576, 0,
-		  "MLA key/value LoRA rank (0 = not MLA)"),
-	INT_FIELD("model.mla.rope_dim", model.mla.rope_dim, 0, 65536, 0, "MLA rotary head size"),
-	INT_FIELD("model.mla.nope_dim", model.mla.nope_dim, 0, 65536, 0, "MLA non-rotary head size"),
-	INT_FIELD("model.mla.v_dim", model.mla.v_dim, 0, 65536, 0, "MLA value head size"),
-	BOOL_FIELD("model.qkv_bias", model.qkv_bias, 0, "biases on q, k and v only (Qwen2)"),
-	BOOL_FIELD("model.mlp_bias", model.mlp_bias, 0, "biases on the MLP matrices"),
-	BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)"),
-	INT_FIELD("model.norms_per_layer", model.norms_per_layer, 0, 16, 0,
-		  "norms in each layer (0 = 2)"),
-	INT_FIELD("model.position_embeddings", model.position_embeddings, 0, 1e8, 0,
-		  "learned absolute positions (0 = rotary or none)"),
-	BOOL_FIELD("model.embedding_norm", model.embedding_norm, 0, "a norm after the embedding"),
-	BOOL_FIELD("model.parallel_block", model.parallel_block, 0,
-		   "attention and MLP side by side (GPT-J, Falcon)"),
-	INT_FIELD("model.sliding_window", model.sliding_window, 0, 1e8, 0,
-		  "tokens one layer attends to (0 = all)"),
-	INT_FIELD("model.embed_dim", model.embed_dim, 0, 1048576, 0,
-		  "embedding width when projected to hidden (OPT-350m; 0 = hidden)"),
-	BOOL_FIELD("model.no_final_norm", model.no_final_norm, 0,
-		   "no norm after the last layer (OPT-350m)"),
-	BOOL_FIELD("model.dropout", model.dropout, 0,
-		   "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)"),
+    STR_FIELD("model.preset", model.preset, 0, "a catalog model; the fields below override it"),
+    STR_FIELD("model.hf_config", model.hf_config, 0,
+	      "a Hugging Face config.json, relative to the scenario file"),
+    NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
+	      "total parameters (7B); with shape fields it replaces the computed count"),
+    INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers"),
+    INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)"),
+    INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads"),
+    INT_AUTO("model.kv_heads", model.kv_heads, 1, 65536, 0,
+	     "key/value heads (GQA, MQA); auto = heads"),
+    INT_AUTO("model.head_dim", model.head_dim, 1, 65536, 0, "per-head size; auto = hidden/heads"),
+    INT_FIELD("model.ffn", model.ffn, 1, 16777216, 0, "MLP intermediate size"),
+    INT_FIELD("model.vocab", model.vocab, 1, 16777216, 0, "vocabulary size"),
+    ENUM_FIELD("model.mlp", model.mlp, mlps, 0,
+	       "gated (SwiGLU/GeGLU, 3 matrices) | plain (GELU, 2)"),
+    ENUM_FIELD("model.norm", model.norm, norms, 0, "rmsnorm | layernorm"),
+    BOOL_FIELD("model.tied_embeddings", model.tied_embeddings, 0,
+	       "output head shares the embedding matrix"),
+    BOOL_FIELD("model.attention_bias", model.attention_bias, 0, "biases on q, k, v and o"),
+    INT_FIELD("model.max_context", model.max_context, 1, 1e8, 0, "longest context, tokens"),
+    INT_FIELD("model.moe.experts", model.moe.experts, 0, 65536, 0, "routed experts (0 = dense)"),
+    INT_FIELD("model.moe.active", model.moe.active, 0, 65536, 0, "routed experts per token"),
+    INT_FIELD("model.moe.shared", model.moe.shared, 0, 65536, 0, "shared experts"),
+    INT_FIELD("model.moe.expert_ffn", model.moe.expert_ffn, 0, 16777216, 0,
+	      "one expert's intermediate size"),
+    INT_FIELD("model.moe.shared_ffn", model.moe.shared_ffn, 0, 16777216, 0,
+	      "one shared expert's intermediate size (0 = expert_ffn)"),
+    INT_FIELD("model.moe.dense_layers", model.moe.dense_layers, 0, 10000, 0,
+	      "leading layers with a dense MLP"),
+    INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank"),
+    INT_FIELD("model.mla.kv_rank", model.mla.kv_rank, 0, 1048576, 0,
+	      "MLA key/value LoRA rank (0 = not MLA)"),
+    INT_FIELD("model.mla.rope_dim", model.mla.rope_dim, 0, 65536, 0, "MLA rotary head size"),
+    INT_FIELD("model.mla.nope_dim", model.mla.nope_dim, 0, 65536, 0, "MLA non-rotary head size"),
+    INT_FIELD("model.mla.v_dim", model.mla.v_dim, 0, 65536, 0, "MLA value head size"),
+    BOOL_FIELD("model.qkv_bias", model.qkv_bias, 0, "biases on q, k and v only (Qwen2)"),
+    BOOL_FIELD("model.mlp_bias", model.mlp_bias, 0, "biases on the MLP matrices"),
+    BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)"),
+    INT_FIELD("model.norms_per_layer", model.norms_per_layer, 0, 16, 0,
+	      "norms in each layer (0 = 2)"),
+    INT_FIELD("model.position_embeddings", model.position_embeddings, 0, 1e8, 0,
+	      "learned absolute positions (0 = rotary or none)"),
+    BOOL_FIELD("model.embedding_norm", model.embedding_norm, 0, "a norm after the embedding"),
+    BOOL_FIELD("model.parallel_block", model.parallel_block, 0,
+	       "attention and MLP side by side (GPT-J, Falcon)"),
+    INT_FIELD("model.sliding_window", model.sliding_window, 0, 1e8, 0,
+	      "tokens one layer attends to (0 = all)"),
+    INT_FIELD("model.embed_dim", model.embed_dim, 0, 1048576, 0,
+	      "embedding width when projected to hidden (OPT-350m; 0 = hidden)"),
+    BOOL_FIELD("model.no_final_norm", model.no_final_norm, 0,
+	       "no norm after the last layer (OPT-350m)"),
+    BOOL_FIELD("model.dropout", model.dropout, 0,
+	       "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)"),
 
-	ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
-		   "train | finetune | online | offline"),
-	DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
-		    "compute precision: fp32 | tf32 | bf16 | fp16 | fp8"),
-	INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
-		  "tokens per training sequence"),
-	INT_FIELD("workload.micro_batch", workload.micro_batch, 1, 1e6, APPLIES_TRAINING,
-		  "sequences per GPU per forward pass"),
-	INT_AUTO("workload.global_batch", workload.global_batch, 1, 1e9, APPLIES_TRAINING,
-		 "sequences per optimizer step; auto = micro_batch x dp"),
-	NUM_FIELD("workload.tokens", workload.tokens, UNIT_COUNT, 0, 1e20,
-		  APPLIES_TRAINING | APPLIES_OFFLINE, "tokens to train on or generate (2T)"),
-	ENUM_FIELD("workload.optimizer", workload.optimizer, optimizers, APPLIES_TRAINING,
-		   "adamw | adam8bit | sgd | none"),
-	DTYPE_FIELD("workload.grad_dtype", workload.grad_dtype, grad_dtypes, APPLIES_TRAINING,
-		    "gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)"),
-	ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
-		   "activation recomputation: none | selective | full"),
-	BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
-		   "FlashAttention (no stored attention scores)"),
-	ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods,
-		   APPLIES_FINETUNE, "full | lora | qlora"),
-	INT_FIELD("workload.finetune.rank", workload.finetune.rank, 1, 65536, APPLIES_FINETUNE,
-		  "LoRA rank"),
-	{"workload.finetune.targets", FIELD_TARGETS, UNIT_NONE, 0, 0, false,
-	 OFF(workload.finetune.targets), sizeof(unsigned), lora_targets, APPLIES_FINETUNE,
-	 "LoRA target matrices: [q, k, v, o, gate, up, down]"},
-	DTYPE_FIELD("workload.finetune.base_weights", workload.finetune.base_weights, base_dtypes,
-		    APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)"),
-	INT_FIELD("workload.prompt_tokens", workload.prompt_tokens, 0, 1e8, APPLIES_INFERENCE,
-		  "prompt tokens per request"),
-	INT_FIELD("workload.output_tokens", workload.output_tokens, 1, 1e8, APPLIES_INFERENCE,
-		  "generated tokens per request"),
-	INT_AUTO("workload.batch", workload.batch, 1, 1e8, APPLIES_INFERENCE,
-		 "concurrent sequences; auto = the most that fit"),
-	DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-		    "inference weight format: bf16 | fp16 | fp8 | int8 | int4"),
-	DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
-		    "KV cache format"),
-	NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
-		  APPLIES_ONLINE, "requests per day (1M)"),
-	NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
-		  "peak load over the daily average"),
-	NUM_FIELD("workload.slo.ttft", workload.slo.ttft_s, UNIT_SECONDS, 0, 86400,
-		  APPLIES_INFERENCE, "time-to-first-token target (1s; 0 = none)"),
-	NUM_FIELD("workload.slo.tpot", workload.slo.tpot_s, UNIT_SECONDS, 0, 3600,
-		  APPLIES_INFERENCE, "time-per-output-token target (50ms; 0 = none)"),
-	NUM_FIELD("workload.measured_tokens_per_s", workload.measured_tokens_per_s, UNIT_COUNT, 0,
-		  1e12, 0, "measured tokens/s per GPU; replaces the modelled throughput"),
-	NUM_FIELD("workload.deadline", workload.deadline_s, UNIT_SECONDS, 0, 3.2e9, 0,
-		  "time available (5d; 0 = none)"),
+    ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
+	       "train | finetune | online | offline"),
+    DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
+		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8"),
+    INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
+	      "tokens per training sequence"),
+    INT_FIELD("workload.micro_batch", workload.micro_batch, 1, 1e6, APPLIES_TRAINING,
+	      "sequences per GPU per forward pass"),
+    INT_AUTO("workload.global_batch", workload.global_batch, 1, 1e9, APPLIES_TRAINING,
+	     "sequences per optimizer step; auto = micro_batch x dp"),
+    NUM_FIELD("workload.tokens", workload.tokens, UNIT_COUNT, 0, 1e20,
+	      APPLIES_TRAINING | APPLIES_OFFLINE, "tokens to train on or generate (2T)"),
+    ENUM_FIELD("workload.optimizer", workload.optimizer, optimizers, APPLIES_TRAINING,
+	       "adamw | adam8bit | sgd | none"),
+    DTYPE_FIELD("workload.grad_dtype", workload.grad_dtype, grad_dtypes, APPLIES_TRAINING,
+		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)"),
+    ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
+	       "activation recomputation: none | selective | full"),
+    BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
+	       "FlashAttention (no stored attention scores)"),
+    ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods, APPLIES_FINETUNE,
+	       "full | lora | qlora"),
+    INT_FIELD("workload.finetune.rank", workload.finetune.rank, 1, 65536, APPLIES_FINETUNE,
+	      "LoRA rank"),
+    {"workload.finetune.targets", FIELD_TARGETS, UNIT_NONE, 0, 0, false,
+     OFF(workload.finetune.targets), sizeof(unsigned), lora_targets, APPLIES_FINETUNE,
+     "LoRA target matrices: [q, k, v, o, gate, up, down]"},
+    DTYPE_FIELD("workload.finetune.base_weights", workload.finetune.base_weights, base_dtypes,
+		APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)"),
+    DTYPE_FIELD("workload.finetune.adapter_dtype", workload.finetune.adapter_dtype, adapter_dtypes,
+		APPLIES_FINETUNE,
+		"LoRA adapters: fp32 (PEFT's default) | bf16 | fp16 (qlora.py: bf16)"),
+    INT_FIELD("workload.prompt_tokens", workload.prompt_tokens, 0, 1e8, APPLIES_INFERENCE,
+	      "prompt tokens per request"),
+    INT_FIELD("workload.output_tokens", workload.output_tokens, 1, 1e8, APPLIES_INFERENCE,
+	      "generated tokens per request"),
+    INT_AUTO("workload.batch", workload.batch, 1, 1e8, APPLIES_INFERENCE,
+	     "concurrent sequences; auto = the most that fit"),
+    DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
+		"inference weight format: bf16 | fp16 | fp8 | int8 | int4"),
+    DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
+		"KV cache format"),
+    NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
+	      APPLIES_ONLINE, "requests per day (1M)"),
+    NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
+	      "peak load over the daily average"),
+    NUM_FIELD("workload.slo.ttft", workload.slo.ttft_s, UNIT_SECONDS, 0, 86400, APPLIES_INFERENCE,
+	      "time-to-first-token target (1s; 0 = none)"),
+    NUM_FIELD("workload.slo.tpot", workload.slo.tpot_s, UNIT_SECONDS, 0, 3600, APPLIES_INFERENCE,
+	      "time-per-output-token target (50ms; 0 = none)"),
+    NUM_FIELD("workload.measured_tokens_per_s", workload.measured_tokens_per_s, UNIT_COUNT, 0, 1e12,
+	      0, "measured tokens/s per GPU; replaces the modelled throughput"),
+    NUM_FIELD("workload.deadline", workload.deadline_s, UNIT_SECONDS, 0, 3.2e9, 0,
+	      "time available (5d; 0 = none)"),
 
-	STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it"),
-	INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs"),
-	INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node"),
-	NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1, 1e15, 0,
-		  "scale-out bandwidth per GPU (400Gb/s)"),
-	NUM_FIELD("hardware.storage", hardware.storage_bytes_per_s, UNIT_BYTES_PER_S, 0, 1e15, 0,
-		  "data loading bandwidth per node (2GB/s; 0 = not modelled)"),
-	NUM_FIELD("hardware.price_per_gpu_hour", hardware.gpu.price_per_hour, UNIT_USD, 0, 1e6, 0,
-		  "USD per GPU-hour"),
-	NUM_FIELD("hardware.pue", hardware.pue, UNIT_NONE, 1, 5, 0,
-		  "power usage effectiveness of the data centre"),
-	NUM_FIELD("hardware.mtbf_gpu_hours", hardware.mtbf_gpu_hours, UNIT_NONE, 1, 1e12, 0,
-		  "mean GPU-hours between job interruptions"),
-	NUM_FIELD("hardware.memory", hardware.gpu.memory_bytes, UNIT_BYTES, 1e6, 1e15, 0,
-		  "GPU memory (overrides the catalog)"),
-	NUM_FIELD("hardware.hbm_bandwidth", hardware.gpu.hbm_bytes_per_s, UNIT_BYTES_PER_S, 1e6,
-		  1e15, 0, "GPU memory bandwidth (overrides the catalog)"),
-	NUM_FIELD("hardware.link_bandwidth", hardware.gpu.link_bytes_per_s, UNIT_BYTES_PER_S, 1e6,
-		  1e15, 0, "GPU-to-GPU bandwidth within a node (overrides the catalog)"),
-	NUM_FIELD("hardware.power", hardware.gpu.power_w, UNIT_WATTS, 1, 1e6, 0,
-		  "board power per GPU (overrides the catalog)"),
+    STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it"),
+    INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs"),
+    INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node"),
+    NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1, 1e15, 0,
+	      "scale-out bandwidth per GPU (400Gb/s)"),
+    NUM_FIELD("hardware.storage", hardware.storage_bytes_per_s, UNIT_BYTES_PER_S, 0, 1e15, 0,
+	      "data loading bandwidth per node (2GB/s; 0 = not modelled)"),
+    NUM_FIELD("hardware.price_per_gpu_hour", hardware.gpu.price_per_hour, UNIT_USD, 0, 1e6, 0,
+	      "USD per GPU-hour"),
+    NUM_FIELD("hardware.pue", hardware.pue, UNIT_NONE, 1, 5, 0,
+	      "power usage effectiveness of the data centre"),
+    NUM_FIELD("hardware.mtbf_gpu_hours", hardware.mtbf_gpu_hours, UNIT_NONE, 1, 1e12, 0,
+	      "mean GPU-hours between job interruptions"),
+    NUM_FIELD("hardware.memory", hardware.gpu.memory_bytes, UNIT_BYTES, 1e6, 1e15, 0,
+	      "GPU memory (overrides the catalog)"),
+    NUM_FIELD("hardware.hbm_bandwidth", hardware.gpu.hbm_bytes_per_s, UNIT_BYTES_PER_S, 1e6, 1e15,
+	      0, "GPU memory bandwidth (overrides the catalog)"),
+    NUM_FIELD("hardware.link_bandwidth", hardware.gpu.link_bytes_per_s, UNIT_BYTES_PER_S, 1e6, 1e15,
+	      0, "GPU-to-GPU bandwidth within a node (overrides the catalog)"),
+    NUM_FIELD("hardware.power", hardware.gpu.power_w, UNIT_WATTS, 1, 1e6, 0,
+	      "board power per GPU (overrides the catalog)"),
 
-	INT_FIELD("parallel.tp", parallel.tp, 1, 65536, 0, "tensor-parallel degree"),
-	INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages"),
-	INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)"),
-	INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree"),
-	INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
-		  "interleaved pipeline chunks per stage"),
-	INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3"),
-	BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
-		   "Megatron sequence parallelism"),
-	ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
-		   "none | optimizer | optimizer+params"),
+    INT_FIELD("parallel.tp", parallel.tp, 1, 65536, 0, "tensor-parallel degree"),
+    INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages"),
+    INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)"),
+    INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree"),
+    INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
+	      "interleaved pipeline chunks per stage"),
+    INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3"),
+    BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
+	       "Megatron sequence parallelism"),
+    ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
+	       "none | optimizer | optimizer+params"),
 
-	NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
-		 "model FLOPs utilization; auto = modelled"),
-	NUM_AUTO("efficiency.hbm", efficiency.hbm, UNIT_RATIO, 1e-4, 1, 0,
-		 "achieved / peak memory bandwidth; auto = modelled"),
-	NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
-		 "achieved / peak link bandwidth; auto = modelled"),
-	{NULL, 0, 0, 0, 0, false, 0, 0, NULL, 0, NULL},
+    NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
+	     "model FLOPs utilization; auto = modelled"),
+    NUM_AUTO("efficiency.hbm", efficiency.hbm, UNIT_RATIO, 1e-4, 1, 0,
+	     "achieved / peak memory bandwidth; auto = modelled"),
+    NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
+	     "achieved / peak link bandwidth; auto = modelled"),
+    {NULL, 0, 0, 0, 0, false, 0, 0, NULL, 0, NULL},
 };
 
 int scenario_field_count(void)
@@ -390,8 +411,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 	case FIELD_STR:
 		if (strlen(text) >= f->size) {
 			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				     "%s is too long (%zu bytes; at most %zu)", f->key, strlen(text),
-				     f->size - 1);
+				     "%s is too long (%zu bytes; at most %zu)", f->key,
+				     strlen(text), f->size - 1);
 			break;
 		}
 		if (strcmp(f->key, "model.preset") == 0 || strcmp(f->key, "hardware.gpu") == 0 ||
@@ -417,8 +438,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		int i = name_index(f->names, text);
 		if (i < 0) {
 			names_list(f->names, list, sizeof(list));
-			gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s: unknown value '%s' (expected %s)",
-				     f->key, text, list);
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: unknown value '%s' (expected %s)", f->key, text, list);
 			break;
 		}
 		if (f->type == FIELD_ENUM) {
@@ -456,8 +477,9 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 			break;
 		}
 		if (units_parse(f->unit, text, &v, &why) != 0) {
-			gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s: cannot read '%s' (expected %s%s)",
-				     f->key, text, why, f->auto_ok ? " or auto" : "");
+			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				     "%s: cannot read '%s' (expected %s%s)", f->key, text, why,
+				     f->auto_ok ? " or auto" : "");
 			break;
 		}
 		if (f->type == FIELD_INT && v != floor(v)) {
@@ -469,17 +491,17 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		}
 		if (v < f->min || v > f->max) {
 			char lo[32], hi[32];
-			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->min, 6, lo,
-					   sizeof(lo));
-			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->max, 6, hi,
-					   sizeof(hi));
+			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->min, 6,
+					   lo, sizeof(lo));
+			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->max, 6,
+					   hi, sizeof(hi));
 			if (f->unit == UNIT_COUNT || f->unit == UNIT_NONE) {
 				snprintf(lo, sizeof(lo), "%.15g", f->min);
 				snprintf(hi, sizeof(hi), "%.15g", f->max);
 			}
 			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				     "%s: %s is out of range (expected %s to %s%s)", f->key, text, lo,
-				     hi, f->auto_ok ? " or auto" : "");
+				     "%s: %s is out of range (expected %s to %s%s)", f->key, text,
+				     lo, hi, f->auto_ok ? " or auto" : "");
 			break;
 		}
 		if (f->type == FIELD_INT)
@@ -494,8 +516,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 	return rc;
 }
 
-int scenario_set(struct scenario *s, const struct catalog *cat, const char *key,
-		 const char *text, struct gp_error *err)
+int scenario_set(struct scenario *s, const struct catalog *cat, const char *key, const char *text,
+		 struct gp_error *err)
 {
 	const struct field *f = scenario_field_find(key);
 
@@ -536,8 +558,7 @@ int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const
 	return scenario_set(s, cat, key[0] == ' ' ? key + strspn(key, " ") : key, value, err);
 }
 
-char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf,
-			    size_t size)
+char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf, size_t size)
 {
 	const void *p = field_cptr(s, f);
 
@@ -592,8 +613,7 @@ char *scenario_field_format(const struct scenario *s, const struct field *f, cha
 	return buf;
 }
 
-bool scenario_field_equal(const struct scenario *a, const struct scenario *b,
-			  const struct field *f)
+bool scenario_field_equal(const struct scenario *a, const struct scenario *b, const struct field *f)
 {
 	const void *pa = field_cptr(a, f), *pb = field_cptr(b, f);
 
@@ -635,6 +655,7 @@ void scenario_init(struct scenario *s)
 	s->workload.finetune.rank = 16;
 	s->workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O;
 	s->workload.finetune.base_weights = DTYPE_BF16;
+	s->workload.finetune.adapter_dtype = DTYPE_FP32;
 	s->workload.prompt_tokens = 512;
 	s->workload.output_tokens = 128;
 	s->workload.batch = 1;
@@ -681,7 +702,6 @@ int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct 
 
 static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 
 /* Adds a problem at the position of key (or of its section, or of the file). */
 static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
@@ -734,21 +754,26 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	long long span = (long long)par->tp * par->pp * par->ep;
 
 	if (!m->preset[0] && !m->hf_config[0] && m->params == 0 && !shaped)
-		problem(out, src, "model", "no model given (expected model.preset, "
+		problem(out, src, "model",
+			"no model given (expected model.preset, "
 			"model.hf_config, model.params or the shape fields)");
 	if (shaped) {
 		if (!m->layers || !m->hidden || !heads || !m->vocab)
-			problem(out, src, m->layers ? (m->hidden ? (heads ? "model.vocab" : "model.heads")
-					: "model.hidden") : "model.layers",
+			problem(out, src,
+				m->layers ? (m->hidden ? (heads ? "model.vocab" : "model.heads")
+						       : "model.hidden")
+					  : "model.layers",
 				"incomplete model shape (expected layers, hidden, heads and vocab "
 				"together)");
 		if (heads && kv > heads)
 			problem(out, src, "model.kv_heads",
-				"kv_heads %d is above heads %d (expected at most heads)", kv, heads);
+				"kv_heads %d is above heads %d (expected at most heads)", kv,
+				heads);
 		if (heads && kv && heads % kv != 0)
 			problem(out, src, "model.kv_heads",
 				"heads %d are not a multiple of kv_heads %d (each key/value head "
-				"serves a whole group of query heads)", heads, kv);
+				"serves a whole group of query heads)",
+				heads, kv);
 		if (heads && m->hidden && !m->head_dim && m->hidden % heads != 0)
 			problem(out, src, "model.hidden",
 				"hidden %d is not divisible by heads %d (give model.head_dim)",
@@ -762,21 +787,25 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 				"moe.active %d must be from 1 to moe.experts %d", m->moe.active,
 				m->moe.experts);
 		if (!m->moe.expert_ffn)
-			problem(out, src, "model.moe.expert_ffn", "MoE model without moe.expert_ffn");
+			problem(out, src, "model.moe.expert_ffn",
+				"MoE model without moe.expert_ffn");
 	}
 	if (!s->hardware.gpu.id[0])
-		problem(out, src, "hardware.gpu", "no GPU given (expected hardware.gpu, a catalog id)");
+		problem(out, src, "hardware.gpu",
+			"no GPU given (expected hardware.gpu, a catalog id)");
 	if (heads && shaped && heads % par->tp != 0)
-		problem(out, src, "parallel.tp",
-			"tp %d does not divide the %d attention heads (expected a divisor of heads)",
-			par->tp, heads);
+		problem(
+		    out, src, "parallel.tp",
+		    "tp %d does not divide the %d attention heads (expected a divisor of heads)",
+		    par->tp, heads);
 	if (span > s->hardware.count)
 		problem(out, src, "parallel.tp",
 			"tp x pp x ep = %lld is more than the %d GPUs (expected at most "
-			"hardware.count)", span, s->hardware.count);
+			"hardware.count)",
+			span, s->hardware.count);
 	else if (s->hardware.count % span != 0)
-		problem(out, src, "parallel.tp",
-			"tp x pp x ep = %lld does not divide the %d GPUs", span, s->hardware.count);
+		problem(out, src, "parallel.tp", "tp x pp x ep = %lld does not divide the %d GPUs",
+			span, s->hardware.count);
 	if (par->dp && span * par->dp > s->hardware.count)
 		problem(out, src, "parallel.dp",
 			"tp x pp x ep x dp = %lld is more than the %d GPUs", span * par->dp,

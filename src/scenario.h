@@ -43,8 +43,9 @@ enum lora_target {
 struct finetune {
 	enum ft_method method;
 	int rank;
-	unsigned targets;         /* enum lora_target bits */
+	unsigned targets;	  /* enum lora_target bits */
 	enum dtype base_weights;  /* frozen base: bf16/fp16 for LoRA, nf4 for QLoRA */
+	enum dtype adapter_dtype; /* adapters: fp32 (PEFT's default) | bf16 (qlora.py) */
 };
 
 struct slo {
@@ -54,30 +55,30 @@ struct slo {
 
 struct workload {
 	enum workload_kind kind;
-	enum dtype precision;   /* compute and activation precision */
+	enum dtype precision; /* compute and activation precision */
 	int seq_len;
 	int micro_batch;
-	int global_batch;       /* sequences per optimizer step; 0 = micro_batch x dp */
-	double tokens;          /* tokens to process (train, finetune, offline); 0 = not given */
+	int global_batch; /* sequences per optimizer step; 0 = micro_batch x dp */
+	double tokens;	  /* tokens to process (train, finetune, offline); 0 = not given */
 	enum optimizer optimizer;
-	enum dtype grad_dtype;  /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
+	enum dtype grad_dtype; /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
 	enum recompute recompute;
 	bool flash_attention;
 	struct finetune finetune;
 	int prompt_tokens;
 	int output_tokens;
-	int batch;              /* concurrent sequences; 0 = auto (the most that fit) */
-	enum dtype weights;     /* inference weight format */
+	int batch;	    /* concurrent sequences; 0 = auto (the most that fit) */
+	enum dtype weights; /* inference weight format */
 	enum dtype kv_cache;
 	double requests_per_day;
 	double peak_factor;
 	struct slo slo;
 	double measured_tokens_per_s; /* per GPU; 0 = model it */
-	double deadline_s;            /* 0 = none */
+	double deadline_s;	      /* 0 = none */
 };
 
 struct hardware {
-	struct gpu gpu;        /* a copy of the catalog entry with overrides applied */
+	struct gpu gpu; /* a copy of the catalog entry with overrides applied */
 	int count;
 	double storage_bytes_per_s; /* data loading per node; 0 = not modelled */
 	double pue;
@@ -87,15 +88,15 @@ struct hardware {
 struct parallel {
 	int tp;
 	int pp;
-	int dp;                /* 0 = auto: count / (tp x pp) */
+	int dp; /* 0 = auto: count / (tp x pp) */
 	int ep;
 	int virtual_stages;
-	int zero;              /* 0..3 */
+	int zero; /* 0..3 */
 	bool sequence_parallel;
 	enum offload offload;
 };
 
-struct efficiency {          /* 0 = auto (the calibrated model) */
+struct efficiency { /* 0 = auto (the calibrated model) */
 	double mfu;
 	double hbm;
 	double network;
@@ -105,7 +106,7 @@ struct scenario {
 	int version;
 	char name[128];
 	char notes[4096];
-	char path[512];        /* the file it was read from; "" for the built-in one, "-" stdin */
+	char path[512]; /* the file it was read from; "" for the built-in one, "-" stdin */
 	struct model model;
 	struct workload workload;
 	struct hardware hardware;
@@ -132,25 +133,25 @@ enum field_type {
 };
 
 /* Where a field applies, as bits of (1 << enum workload_kind); 0 = always. */
-#define APPLIES_TRAIN (1u << WL_TRAIN)
-#define APPLIES_FINETUNE (1u << WL_FINETUNE)
-#define APPLIES_ONLINE (1u << WL_ONLINE)
-#define APPLIES_OFFLINE (1u << WL_OFFLINE)
-#define APPLIES_TRAINING (APPLIES_TRAIN | APPLIES_FINETUNE)
+#define APPLIES_TRAIN	  (1u << WL_TRAIN)
+#define APPLIES_FINETUNE  (1u << WL_FINETUNE)
+#define APPLIES_ONLINE	  (1u << WL_ONLINE)
+#define APPLIES_OFFLINE	  (1u << WL_OFFLINE)
+#define APPLIES_TRAINING  (APPLIES_TRAIN | APPLIES_FINETUNE)
 #define APPLIES_INFERENCE (APPLIES_ONLINE | APPLIES_OFFLINE)
 
 struct field {
-	const char *key;   /* path in the file: "workload.seq_len" */
+	const char *key; /* path in the file: "workload.seq_len" */
 	enum field_type type;
 	enum unit_kind unit;
-	double min, max;   /* inclusive range of the value (SI units) */
-	bool auto_ok;      /* "auto" is accepted and stored as 0 */
-	size_t offset;     /* into struct scenario */
-	size_t size;       /* FIELD_STR: the array's size */
+	double min, max;	  /* inclusive range of the value (SI units) */
+	bool auto_ok;		  /* "auto" is accepted and stored as 0 */
+	size_t offset;		  /* into struct scenario */
+	size_t size;		  /* FIELD_STR: the array's size */
 	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE: accepted names, NULL-terminated;
 				     for FIELD_ENUM the value is the index */
-	unsigned applies;  /* APPLIES_* bits; 0 = every workload */
-	const char *doc;   /* one line: meaning, unit, default */
+	unsigned applies;	  /* APPLIES_* bits; 0 = every workload */
+	const char *doc;	  /* one line: meaning, unit, default */
 };
 
 /* The table, terminated by an entry whose key is NULL. */
@@ -175,8 +176,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		       const char *text, struct gp_error *err);
 
 /* scenario_field_find + scenario_field_set; an unknown key names the closest known one. */
-int scenario_set(struct scenario *s, const struct catalog *cat, const char *key,
-		 const char *text, struct gp_error *err);
+int scenario_set(struct scenario *s, const struct catalog *cat, const char *key, const char *text,
+		 struct gp_error *err);
 
 /* Applies a "KEY=VALUE" assignment (--set, :set). */
 int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,

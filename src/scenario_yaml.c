@@ -624,7 +624,8 @@ static int join_list(struct walker *w, const struct ynode *v, const char *full, 
 
 	if (v->n == 0) {
 		report(&w->sink, v->line, v->column, full,
-		       "%s: empty list (expected at least one of q, k, v, o, gate, up, down)", full);
+		       "%s: empty list (expected at least one of q, k, v, o, gate, up, down)",
+		       full);
 		return -1;
 	}
 	for (size_t i = 0; i < v->n; i++) {

@@ -21,7 +21,7 @@
 #include "scenario.h"
 
 #define SCENARIO_MAX_FILE_BYTES (1 << 20)
-#define SCENARIO_MAX_DEPTH 8
+#define SCENARIO_MAX_DEPTH	8
 
 /* Parses len bytes of YAML into *s (which starts from scenario_init()). name is used in
  * messages and as s->path. Every problem found is added to problems (when not NULL);
@@ -57,11 +57,11 @@ enum ynode_kind { YNODE_SCALAR, YNODE_SEQUENCE, YNODE_MAPPING, YNODE_BAD };
 
 struct ynode {
 	enum ynode_kind kind;
-	int line, column;    /* 1-based position of the node */
-	int plain;           /* scalar: written without quotes */
-	char *text;          /* scalar: the value, NUL-terminated */
-	size_t len;          /* scalar: bytes in text */
-	size_t n;            /* sequence: items; mapping: 2 x pairs (key, value, key, ...) */
+	int line, column; /* 1-based position of the node */
+	int plain;	  /* scalar: written without quotes */
+	char *text;	  /* scalar: the value, NUL-terminated */
+	size_t len;	  /* scalar: bytes in text */
+	size_t n;	  /* sequence: items; mapping: 2 x pairs (key, value, key, ...) */
 	struct ynode *items;
 };
 
@@ -70,9 +70,8 @@ struct ynode {
  * tags) are added to problems (when not NULL) and counted in *nproblems; errors that do
  * (syntax, invalid UTF-8, tabs, depth) return -1 with err filled. The first problem of
  * either kind is in err. Free the tree with ynode_free (which takes NULL). */
-int ynode_read(const char *text, size_t len, const char *file, int max_depth,
-	       struct ynode **root, struct gp_problems *problems, int *nproblems,
-	       struct gp_error *err);
+int ynode_read(const char *text, size_t len, const char *file, int max_depth, struct ynode **root,
+	       struct gp_problems *problems, int *nproblems, struct gp_error *err);
 void ynode_free(struct ynode *root);
 
 /* What a node is, for messages: "a mapping", "a list", "a value". */

@@ -83,8 +83,8 @@ static bool better(const struct search_result *a, const struct search_result *b)
  * parallelism. Between layouts that run equally fast, the simpler one is shown. */
 static int complexity(const struct search_result *a)
 {
-	return a->parallel.zero + 2 * (int)a->parallel.offload +
-	       (a->parallel.virtual_stages > 1) + a->parallel.sequence_parallel;
+	return a->parallel.zero + 2 * (int)a->parallel.offload + (a->parallel.virtual_stages > 1) +
+	       a->parallel.sequence_parallel;
 }
 
 static bool same_time(const struct search_result *a, const struct search_result *b)
@@ -99,8 +99,7 @@ static bool variant_of(const struct search_result *a, const struct search_result
 	       a->parallel.tp == b->parallel.tp && a->parallel.pp == b->parallel.pp &&
 	       a->parallel.ep == b->parallel.ep && a->micro_batch == b->micro_batch &&
 	       a->recompute == b->recompute && a->weights == b->weights &&
-	       a->kv_cache == b->kv_cache && a->meets_target == b->meets_target &&
-	       same_time(a, b);
+	       a->kv_cache == b->kv_cache && a->meets_target == b->meets_target && same_time(a, b);
 }
 
 /* Inserts the candidate in s / p if it ranks among the best. */
@@ -249,13 +248,20 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 								for (int k = 0; k < 3; k++) {
 									if (!sp->full && k == 0)
 										continue;
-									s->workload.recompute = rcs[k];
+									s->workload.recompute =
+									    rcs[k];
 									r->stats->layouts += nmb;
-									/* a larger micro-batch never needs less
-									 * memory: stop at the first that fails */
-									for (int i = 0; i < nmb; i++) {
-										s->workload.micro_batch = mbs[i];
-										if (!evaluate(r, s, p))
+									/* a larger micro-batch
+									 * never needs less memory:
+									 * stop at the first that
+									 * fails */
+									for (int i = 0; i < nmb;
+									     i++) {
+										s->workload
+										    .micro_batch =
+										    mbs[i];
+										if (!evaluate(r, s,
+											      p))
 											break;
 									}
 								}
@@ -352,8 +358,8 @@ int search_run(const struct scenario *s0, const struct search_options *opt,
 		s.hardware.gpu = *gpu;
 		int node = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 1;
 		/* powers of two within a node, then whole nodes doubling */
-		for (int count = 1; count <= max; count = count < node && count * 2 > node ?
-								  node : count * 2) {
+		for (int count = 1; count <= max;
+		     count = count < node && count * 2 > node ? node : count * 2) {
 			s.hardware.count = count;
 			search_layouts(&r, &s, &sp, &p);
 		}
@@ -442,7 +448,8 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 				if (!works(s, f, lo))
 					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 							    "no %s fits and meets the target, "
-							    "not even %g", key, lo);
+							    "not even %g",
+							    key, lo);
 				good = lo;
 				bad = cur;
 			} else {
@@ -472,7 +479,8 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 					if (!works(s, f, hi))
 						return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 								    "no %s up to %g fits and "
-								    "meets the target", key, hi);
+								    "meets the target",
+								    key, hi);
 					good = hi;
 				}
 			} else {
@@ -499,8 +507,8 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 	return 0;
 }
 
-void search_scaling(const struct scenario *s, const struct search_options *opt,
-		    const int *counts, int n, struct search_result *out)
+void search_scaling(const struct scenario *s, const struct search_options *opt, const int *counts,
+		    int n, struct search_result *out)
 {
 	struct search_options o = *opt;
 	o.top = 1;

@@ -18,10 +18,10 @@ enum search_by { SEARCH_BY_TIME, SEARCH_BY_COST };
 
 struct search_options {
 	enum search_by by;
-	int top;              /* results wanted (at most the array's size) */
-	bool hardware;        /* also over the catalog's GPUs and counts (needs cat) */
-	int max_gpus;         /* largest count tried with hardware; 0 = 4096 */
-	bool cross_node_tp;   /* allow tp beyond one node's GPUs */
+	int top;	    /* results wanted (at most the array's size) */
+	bool hardware;	    /* also over the catalog's GPUs and counts (needs cat) */
+	int max_gpus;	    /* largest count tried with hardware; 0 = 4096 */
+	bool cross_node_tp; /* allow tp beyond one node's GPUs */
 	const struct catalog *cat;
 };
 
@@ -32,19 +32,19 @@ struct search_result {
 	struct parallel parallel;
 	int micro_batch;
 	enum recompute recompute;
-	int batch;            /* inference: concurrent sequences (0 = auto) */
+	int batch; /* inference: concurrent sequences (0 = auto) */
 	enum dtype weights;
 	enum dtype kv_cache;
-	double score;         /* lower is better: seconds per token, or USD per token */
-	bool meets_target;    /* deadline / SLO met (true when none is given) */
+	double score;	   /* lower is better: seconds per token, or USD per token */
+	bool meets_target; /* deadline / SLO met (true when none is given) */
 	struct plan plan;
 };
 
 struct search_stats {
-	long layouts;         /* layouts in the space, including those pruned unseen */
-	long evaluated;       /* layouts whose memory was computed */
-	long fitting;         /* of those, layouts that fit */
-	long timed;           /* layouts whose time was computed */
+	long layouts;	/* layouts in the space, including those pruned unseen */
+	long evaluated; /* layouts whose memory was computed */
+	long fitting;	/* of those, layouts that fit */
+	long timed;	/* layouts whose time was computed */
 };
 
 /* Searches around s; writes up to opt->top best results (best first) into out and returns
@@ -63,7 +63,7 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 
 /* Scaling: for each GPU count in counts[], the best layout by time. out[i].count == 0 when
  * nothing fits at counts[i]. */
-void search_scaling(const struct scenario *s, const struct search_options *opt,
-		    const int *counts, int n, struct search_result *out);
+void search_scaling(const struct scenario *s, const struct search_options *opt, const int *counts,
+		    int n, struct search_result *out);
 
 #endif

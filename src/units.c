@@ -14,51 +14,80 @@ struct suffix {
 
 /* Counts: k, M, B|G, T, P. "m" is not a count (it is minutes), so counts are case-sensitive. */
 static const struct suffix count_suffixes[] = {
-	{"", 1}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15},
-	{NULL, 0},
+    {"", 1},	{"k", 1e3},  {"K", 1e3},  {"M", 1e6}, {"B", 1e9},
+    {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {NULL, 0},
 };
 
 static const struct suffix byte_suffixes[] = {
-	{"", 1},	     {"B", 1},		  {"kB", 1e3},		{"KB", 1e3},
-	{"MB", 1e6},	     {"GB", 1e9},	  {"TB", 1e12},		{"PB", 1e15},
-	{"KiB", 1024.0},     {"MiB", 1048576.0},  {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-	{"PiB", 1125899906842624.0}, {NULL, 0},
+    {"", 1},
+    {"B", 1},
+    {"kB", 1e3},
+    {"KB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+    {"PB", 1e15},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
+    {"TiB", 1099511627776.0},
+    {"PiB", 1125899906842624.0},
+    {NULL, 0},
 };
 
 /* Bandwidths: bytes per second, or bits per second with a lowercase b. */
 static const struct suffix bandwidth_suffixes[] = {
-	{"", 1},	       {"B/s", 1},	     {"kB/s", 1e3},	 {"KB/s", 1e3},
-	{"MB/s", 1e6},	       {"GB/s", 1e9},	     {"TB/s", 1e12},	 {"KiB/s", 1024.0},
-	{"MiB/s", 1048576.0},  {"GiB/s", 1073741824.0}, {"TiB/s", 1099511627776.0},
-	{"b/s", 1 / 8.0},      {"kb/s", 1e3 / 8},    {"Kb/s", 1e3 / 8}, {"Mb/s", 1e6 / 8},
-	{"Gb/s", 1e9 / 8},     {"Tb/s", 1e12 / 8},   {"bps", 1 / 8.0},	 {"Gbps", 1e9 / 8},
-	{"Mbps", 1e6 / 8},     {"Tbps", 1e12 / 8},   {NULL, 0},
+    {"", 1},
+    {"B/s", 1},
+    {"kB/s", 1e3},
+    {"KB/s", 1e3},
+    {"MB/s", 1e6},
+    {"GB/s", 1e9},
+    {"TB/s", 1e12},
+    {"KiB/s", 1024.0},
+    {"MiB/s", 1048576.0},
+    {"GiB/s", 1073741824.0},
+    {"TiB/s", 1099511627776.0},
+    {"b/s", 1 / 8.0},
+    {"kb/s", 1e3 / 8},
+    {"Kb/s", 1e3 / 8},
+    {"Mb/s", 1e6 / 8},
+    {"Gb/s", 1e9 / 8},
+    {"Tb/s", 1e12 / 8},
+    {"bps", 1 / 8.0},
+    {"Gbps", 1e9 / 8},
+    {"Mbps", 1e6 / 8},
+    {"Tbps", 1e12 / 8},
+    {NULL, 0},
 };
 
 static const struct suffix duration_suffixes[] = {
-	{"", 1},     {"ns", 1e-9}, {"us", 1e-6},     {"ms", 1e-3},	{"s", 1},
-	{"m", 60},   {"min", 60},  {"h", 3600},      {"d", 86400},	{"w", 604800},
-	{"y", 31557600}, /* a Julian year, 365.25 d */
-	{NULL, 0},
+    {"", 1},	 {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3},  {"s", 1},	     {"m", 60},
+    {"min", 60}, {"h", 3600},  {"d", 86400}, {"w", 604800}, {"y", 31557600}, /* a Julian year,
+										365.25 d */
+    {NULL, 0},
 };
 
 static const struct suffix flops_suffixes[] = {
-	{"", 1},	    {"k", 1e3},	       {"M", 1e6},	   {"G", 1e9},	       {"T", 1e12},
-	{"P", 1e15},	    {"FLOP/s", 1},     {"GFLOP/s", 1e9},   {"TFLOP/s", 1e12},  {"PFLOP/s", 1e15},
-	{"FLOPS", 1},	    {"GFLOPS", 1e9},   {"TFLOPS", 1e12},   {"PFLOPS", 1e15},   {"TOPS", 1e12},
-	{"POPS", 1e15},	    {NULL, 0},
+    {"", 1},	    {"k", 1e3},	     {"M", 1e6},       {"G", 1e9},	  {"T", 1e12},
+    {"P", 1e15},    {"FLOP/s", 1},   {"GFLOP/s", 1e9}, {"TFLOP/s", 1e12}, {"PFLOP/s", 1e15},
+    {"FLOPS", 1},   {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15},  {"TOPS", 1e12},
+    {"POPS", 1e15}, {NULL, 0},
 };
 
 static const struct suffix watt_suffixes[] = {
-	{"", 1}, {"W", 1}, {"kW", 1e3}, {"MW", 1e6}, {NULL, 0},
+    {"", 1}, {"W", 1}, {"kW", 1e3}, {"MW", 1e6}, {NULL, 0},
 };
 
 static const struct suffix ratio_suffixes[] = {
-	{"", 1}, {"%", 0.01}, {NULL, 0},
+    {"", 1},
+    {"%", 0.01},
+    {NULL, 0},
 };
 
 static const struct suffix plain_suffixes[] = {
-	{"", 1}, {NULL, 0},
+    {"", 1},
+    {NULL, 0},
 };
 
 static const struct suffix *suffixes_of(enum unit_kind kind)
@@ -165,22 +194,24 @@ struct writer {
 	double scale;
 };
 
-static const struct writer count_writers[] = {
-	{"T", 1e12}, {"B", 1e9}, {"M", 1e6}, {"k", 1e3}, {"", 1}, {NULL, 0}};
-static const struct writer byte_writers[] = {
-	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1}, {NULL, 0}};
-static const struct writer byte_bin_writers[] = {
-	{"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
-	{NULL, 0}};
-static const struct writer bw_writers[] = {
-	{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1}, {NULL, 0}};
-static const struct writer bits_writers[] = {
-	{"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}, {"kb/s", 1e3 / 8},
-	{"b/s", 1 / 8.0}, {NULL, 0}};
-static const struct writer duration_writers[] = {
-	{"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {NULL, 0}};
-static const struct writer flops_writers[] = {
-	{"P", 1e15}, {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"", 1}, {NULL, 0}};
+static const struct writer count_writers[] = {{"T", 1e12}, {"B", 1e9}, {"M", 1e6},
+					      {"k", 1e3},  {"", 1},    {NULL, 0}};
+static const struct writer byte_writers[] = {{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6},
+					     {"kB", 1e3},  {"B", 1},	{NULL, 0}};
+static const struct writer byte_bin_writers[] = {{"TiB", 1099511627776.0},
+						 {"GiB", 1073741824.0},
+						 {"MiB", 1048576.0},
+						 {"KiB", 1024.0},
+						 {NULL, 0}};
+static const struct writer bw_writers[] = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
+					   {"kB/s", 1e3},  {"B/s", 1},	  {NULL, 0}};
+static const struct writer bits_writers[] = {{"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8},
+					     {"Mb/s", 1e6 / 8},	 {"kb/s", 1e3 / 8},
+					     {"b/s", 1 / 8.0},	 {NULL, 0}};
+static const struct writer duration_writers[] = {{"d", 86400}, {"h", 3600},  {"m", 60}, {"s", 1},
+						 {"ms", 1e-3}, {"us", 1e-6}, {NULL, 0}};
+static const struct writer flops_writers[] = {{"P", 1e15}, {"T", 1e12}, {"G", 1e9},
+					      {"M", 1e6},  {"", 1},	{NULL, 0}};
 static const struct writer watt_writers[] = {{"kW", 1e3}, {"W", 1}, {NULL, 0}};
 static const struct writer plain_writers[] = {{"", 1}, {NULL, 0}};
 
@@ -309,17 +340,17 @@ static int human_scaled(const struct writer *w, double v, int sig, const char *s
 
 int units_format_human(enum unit_kind kind, double value, int sig, char *buf, size_t size)
 {
-	static const struct writer human_durations[] = {
-		{"y", 31557600}, {"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3},
-		{"us", 1e-6}, {NULL, 0}};
-	static const struct writer human_counts[] = {
-		{"T", 1e12}, {"B", 1e9}, {"M", 1e6}, {"k", 1e3}, {"", 1}, {NULL, 0}};
-	static const struct writer human_bytes[] = {
-		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1}, {NULL, 0}};
-	static const struct writer human_bw[] = {
-		{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1}, {NULL, 0}};
+	static const struct writer human_durations[] = {{"y", 31557600}, {"d", 86400}, {"h", 3600},
+							{"min", 60},	 {"s", 1},     {"ms", 1e-3},
+							{"us", 1e-6},	 {NULL, 0}};
+	static const struct writer human_counts[] = {{"T", 1e12}, {"B", 1e9}, {"M", 1e6},
+						     {"k", 1e3},  {"", 1},    {NULL, 0}};
+	static const struct writer human_bytes[] = {{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6},
+						    {"kB", 1e3},  {"B", 1},    {NULL, 0}};
+	static const struct writer human_bw[] = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
+						 {"kB/s", 1e3},	 {"B/s", 1},	{NULL, 0}};
 	static const struct writer human_flops[] = {
-		{"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9}, {"FLOP/s", 1}, {NULL, 0}};
+	    {"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9}, {"FLOP/s", 1}, {NULL, 0}};
 	static const struct writer human_watts[] = {{"kW", 1e3}, {"W", 1}, {NULL, 0}};
 	char num[48];
 
@@ -339,8 +370,11 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 	case UNIT_BYTES_PER_S:
 		return human_scaled(human_bw, value, sig, " ", buf, size);
 	case UNIT_BITS_PER_S: {
-		static const struct writer hb[] = {
-			{"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}, {"b/s", 1 / 8.0}, {NULL, 0}};
+		static const struct writer hb[] = {{"Tb/s", 1e12 / 8},
+						   {"Gb/s", 1e9 / 8},
+						   {"Mb/s", 1e6 / 8},
+						   {"b/s", 1 / 8.0},
+						   {NULL, 0}};
 		return human_scaled(hb, value, sig, " ", buf, size);
 	}
 	case UNIT_SECONDS:

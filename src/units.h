@@ -18,11 +18,12 @@
 #include <stddef.h>
 
 enum unit_kind {
-	UNIT_NONE,      /* plain number, no suffix */
-	UNIT_COUNT,     /* count suffixes */
+	UNIT_NONE,  /* plain number, no suffix */
+	UNIT_COUNT, /* count suffixes */
 	UNIT_BYTES,
 	UNIT_BYTES_PER_S,
-	UNIT_BITS_PER_S, /* same quantity as UNIT_BYTES_PER_S (stored in bytes/s), written in bits */
+	UNIT_BITS_PER_S, /* same quantity as UNIT_BYTES_PER_S (stored in bytes/s), written in bits
+			  */
 	UNIT_SECONDS,
 	UNIT_FLOPS,
 	UNIT_WATTS,
