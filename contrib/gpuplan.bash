@@ -62,6 +62,7 @@ workload.finetune.method
 workload.finetune.rank
 workload.finetune.targets
 workload.finetune.base_weights
+workload.finetune.adapter_dtype
 workload.prompt_tokens
 workload.output_tokens
 workload.batch
@@ -146,6 +147,7 @@ _gpuplan_values()
 	workload.recompute) echo none selective full ;;
 	workload.finetune.method) echo full lora qlora ;;
 	workload.finetune.base_weights) echo bf16 fp16 fp8 int8 int4 nf4 ;;
+	workload.finetune.adapter_dtype) echo fp32 bf16 fp16 ;;
 	workload.weights) echo fp32 bf16 fp16 fp8 int8 int4 ;;
 	workload.kv_cache) echo fp32 bf16 fp16 fp8 int8 int4 ;;
 	workload.batch | workload.global_batch | parallel.dp | model.kv_heads | model.head_dim | \
