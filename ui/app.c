@@ -1048,6 +1048,22 @@ static void normal_key(struct app *a, int key)
 	}
 	a->dirty |= DIRTY_DRAW;
 }
+/* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
+ * for any other key (which closes the window). */
+static bool scroll_key(int key, int *top)
+{
+	if (key == KEYF(KEY_DOWN) || key == 'j')
+		(*top)++;
+	else if (key == KEYF(KEY_UP) || key == 'k')
+		*top = *top > 0 ? *top - 1 : 0;
+	else if (key == KEYF(KEY_NPAGE) || key == ' ')
+		*top += 10;
+	else if (key == KEYF(KEY_PPAGE))
+		*top = *top > 10 ? *top - 10 : 0;
+	else
+		return false;
+	return true;
+}
 
 void app_handle_key(struct app *a, int key)
 {
@@ -1068,30 +1084,14 @@ void app_handle_key(struct app *a, int key)
 		prompt_key(a, key);
 		break;
 	case MODE_HELP:
-		if (key == KEYF(KEY_DOWN) || key == 'j')
-			a->help_top++;
-		else if (key == KEYF(KEY_UP) || key == 'k')
-			a->help_top = a->help_top > 0 ? a->help_top - 1 : 0;
-		else if (key == KEYF(KEY_NPAGE) || key == ' ')
-			a->help_top += 10;
-		else if (key == KEYF(KEY_PPAGE))
-			a->help_top = a->help_top > 10 ? a->help_top - 10 : 0;
-		else
+		if (!scroll_key(key, &a->help_top))
 			a->mode = MODE_NORMAL;
 		if (a->help_top > help_lines() - 1)
 			a->help_top = help_lines() - 1;
 		a->dirty |= DIRTY_DRAW;
 		break;
 	case MODE_EXPLAIN:
-		if (key == KEYF(KEY_DOWN) || key == 'j')
-			a->explain_top++;
-		else if (key == KEYF(KEY_UP) || key == 'k')
-			a->explain_top = a->explain_top > 0 ? a->explain_top - 1 : 0;
-		else if (key == KEYF(KEY_NPAGE) || key == ' ')
-			a->explain_top += 10;
-		else if (key == KEYF(KEY_PPAGE))
-			a->explain_top = a->explain_top > 10 ? a->explain_top - 10 : 0;
-		else
+		if (!scroll_key(key, &a->explain_top))
 			a->mode = MODE_NORMAL;
 		a->dirty |= DIRTY_DRAW;
 		break;
