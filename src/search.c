@@ -181,6 +181,46 @@ static int micro_batches(int gb, int dp, int *out, int max)
 	return k;
 }
 
+/* For one tp x pp x ep x interleaving, the machinery that trades memory for time: ZeRO
+ * stage, offload, sequence parallelism, recomputation and micro-batch size. */
+static void search_machinery(struct ranking *r, struct scenario *s, const struct space *sp,
+			     struct plan *p, const int *mbs, int nmb)
+{
+	static const enum recompute rcs[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
+	int tp = s->parallel.tp;
+
+	for (int z = 0; z <= 3; z++) {
+		if (!sp->full && z != 1 && z != 3)
+			continue;
+		s->parallel.zero = z;
+		for (int o = 0; o < 3; o++) {
+			if (o && (!sp->full || z == 0))
+				continue;
+			if (o == OFFLOAD_OPTIMIZER_PARAMS && z != 3)
+				continue;
+			s->parallel.offload = (enum offload)o;
+			for (int q = 0; q < (tp > 1 ? 2 : 1); q++) {
+				if (!sp->full && q == 0 && tp > 1)
+					continue;
+				s->parallel.sequence_parallel = q;
+				for (int k = 0; k < 3; k++) {
+					if (!sp->full && k == 0)
+						continue;
+					s->workload.recompute = rcs[k];
+					r->stats->layouts += nmb;
+					/* a larger micro-batch never needs less memory: stop at
+					 * the first that fails */
+					for (int i = 0; i < nmb; i++) {
+						s->workload.micro_batch = mbs[i];
+						if (!evaluate(r, s, p))
+							break;
+					}
+				}
+			}
+		}
+	}
+}
+
 static void search_training(struct ranking *r, struct scenario *s, const struct space *sp,
 			    struct plan *p)
 {
@@ -190,7 +230,6 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 	/* interleaved chunks per stage; stages may hold uneven layer counts (Megatron-LM's
 	 * --decoder-first/last-pipeline-num-layers; Llama 3 405B: 126 layers on 16 stages) */
 	static const int vstages[] = {1, 2, 3, 4, 6, 8};
-	static const enum recompute rcs[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL};
 	const struct model *m;
 
 	plan_compute_memory(s, p); /* resolves the shape (an assumed one, too) */
@@ -231,43 +270,7 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 					if (vs > 1 && (pp < 2 || pp * vs > layers))
 						continue;
 					s->parallel.virtual_stages = vs;
-					for (int z = 0; z <= 3; z++) {
-						if (!sp->full && z != 1 && z != 3)
-							continue;
-						s->parallel.zero = z;
-						for (int o = 0; o < 3; o++) {
-							if (o && (!sp->full || z == 0))
-								continue;
-							if (o == OFFLOAD_OPTIMIZER_PARAMS && z != 3)
-								continue;
-							s->parallel.offload = (enum offload)o;
-							for (int q = 0; q < (tp > 1 ? 2 : 1); q++) {
-								if (!sp->full && q == 0 && tp > 1)
-									continue;
-								s->parallel.sequence_parallel = q;
-								for (int k = 0; k < 3; k++) {
-									if (!sp->full && k == 0)
-										continue;
-									s->workload.recompute =
-									    rcs[k];
-									r->stats->layouts += nmb;
-									/* a larger micro-batch
-									 * never needs less memory:
-									 * stop at the first that
-									 * fails */
-									for (int i = 0; i < nmb;
-									     i++) {
-										s->workload
-										    .micro_batch =
-										    mbs[i];
-										if (!evaluate(r, s,
-											      p))
-											break;
-									}
-								}
-							}
-						}
-					}
+					search_machinery(r, s, sp, p, mbs, nmb);
 				}
 			}
 		}
