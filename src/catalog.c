@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,8 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 			double x;
 			if (read_number(v, gk->unit, file, gk->key, &x, err) != 0)
 				return -1;
-			if (x != (double)(int)x || x < 1 || x > 1e6)
+			/* range first: casting an out-of-range double to int is undefined */
+			if (x < 1 || x > 1e6 || x != floor(x))
 				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
 						    "%s: '%.64s' is not a count from 1 to 1000000",
 						    gk->key, v->text);
