@@ -736,7 +736,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
 	p->nwarnings = 0;
-	model_resolve(&s->model, &p->model, &p->shape_assumed);
+	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
+	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
 	model_count_params(&p->model, &p->counts);
 	m = &p->model;
 	c = &p->counts;
@@ -759,9 +760,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
-	x.dp = par->dp > 0 ? par->dp : (int)dmax(1, floor(count / cells));
-	if (cells * x.dp > count || (par->dp <= 0 && fmod(count, cells) != 0))
-		plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+	{
+		/* whole numbers below 2^53: floor of the quotient and its product are exact,
+		 * so the remainder test needs no fmod */
+		double q = floor(count / cells);
+		x.dp = par->dp > 0 ? par->dp : (int)dmax(1, q);
+		if (cells * x.dp > count || (par->dp <= 0 && q * cells != count))
+			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+	}
 	x.replicas = (double)x.dp * x.ep;
 	p->tp = x.tp;
 	p->pp = x.pp;
@@ -820,8 +826,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
 		{
 			double per_step = x.b * x.replicas;
-			x.micro_batches = dmax(1, floor(p->global_batch / per_step));
-			if (fmod(p->global_batch, per_step) != 0)
+			double q = floor(p->global_batch / per_step); /* exact, as above */
+			x.micro_batches = dmax(1, q);
+			if (q * per_step != p->global_batch)
 				plan_warn(p, PW_BATCH_NOT_DIVISIBLE, p->global_batch, per_step);
 		}
 		p->micro_batches = (int)x.micro_batches;
@@ -879,15 +886,19 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* the most loaded GPU: first or last pipeline stage */
 	{
 		struct stage first, last;
-		struct plan_memory a, b;
+		struct plan_memory spare;
 		double batch = 1;
 		int nst = x.pp > 1 ? 2 : 1;
+		/* the stages are written where they end up (no copy of a just-written
+		 * struct on this hot path): one stage straight into p->mem; of two, the
+		 * last there and the first beside it */
+		struct plan_memory *a = nst == 2 ? &spare : &p->mem, *b = &p->mem;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
-		stage_memory(&x, &first, &a);
+		stage_memory(&x, &first, a);
 		if (nst == 2)
-			stage_memory(&x, &last, &b);
+			stage_memory(&x, &last, b);
 		p->max_batch = NAN;
 		if (!x.training) {
 			/* max_batch: the most sequences whose KV cache (and decode working set)
@@ -895,7 +906,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
 			for (int i = 0; i < nst; i++) {
-				const struct plan_memory *z = i ? &b : &a;
+				const struct plan_memory *z = i ? b : a;
 				double X, k, d = x.decode_seq[i ? last.last : first.last];
 				double P = x.prefill, mb;
 				k = z->kv_bytes_per_token * x.seq_tokens;
@@ -920,12 +931,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			batch = wl->batch > 0 ? wl->batch : dmin(dmax(1, best), 1e9);
 			p->global_batch = (int)batch;
 		}
-		stage_finish(&x, &first, batch, &a);
+		stage_finish(&x, &first, batch, a);
 		if (nst == 2) {
-			stage_finish(&x, &last, batch, &b);
-			p->mem = b.total > a.total ? b : a;
-		} else {
-			p->mem = a;
+			stage_finish(&x, &last, batch, b);
+			if (!(b->total > a->total))
+				p->mem = *a; /* the first stage is the more loaded one */
 		}
 	}
 	if (!p->mem.fits)

@@ -95,7 +95,8 @@ struct plan_time_parts {
 };
 
 struct plan {
-	/* the architecture used, after presets and an assumed shape */
+	/* the architecture used, after presets and an assumed shape (preset and hf_config are
+	 * left empty: the scenario has them) */
 	struct model model;
 	bool shape_assumed;
 	struct model_params counts;

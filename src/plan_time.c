@@ -182,6 +182,8 @@ struct tctx {
 	double gpn;		      /* GPUs per node */
 	double act;		      /* bytes per activation element */
 	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
+	double inv_peak_emax;	      /* 1 / (peak x emax): seconds per FLOP of a large GEMM */
+	double inv_hbm;		      /* 1 / hbm: seconds per byte */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
 };
 
@@ -190,25 +192,24 @@ static double sat(double x)
 	return x > 0 ? x / (x + GEMM_DIM_HALF) : 0;
 }
 
-static double gemm_eff(const struct tctx *c, double m, double n, double k)
-{
-	return c->emax * sat(m) * sat(n) * sat(k);
-}
-
 /* One GEMM (m x k) . (k x n), count times: the slower of its compute at the shape's
- * efficiency and its operand traffic at HBM bandwidth (roofline, Williams et al. 2009). */
+ * efficiency and its operand traffic at HBM bandwidth (roofline, Williams et al. 2009).
+ * At the efficiency emax sat(m) sat(n) sat(k), the compute time 2 m n k count /
+ * (peak emax sat(m) sat(n) sat(k)) is 2 count (m + D)(n + D)(k + D) / (peak emax): the same
+ * figure without a division (this runs a dozen times per plan). */
 static double gemm_s(struct tctx *c, double m, double n, double k, double count, double wbytes)
 {
-	double flops = 2 * m * n * k * count;
-	double t_c, t_m;
+	double t_c, t_m, t;
 
-	if (flops <= 0)
+	if (!(m > 0 && n > 0 && k > 0 && count > 0))
 		return 0;
-	t_c = flops / (c->peak * gemm_eff(c, m, n, k));
-	t_m = count * ((m * k + m * n) * c->act + k * n * wbytes) / c->hbm;
-	c->gemm_flops += flops;
-	c->gemm_time += t_c > t_m ? t_c : t_m;
-	return t_c > t_m ? t_c : t_m;
+	t_c = 2 * count * (m + GEMM_DIM_HALF) * (n + GEMM_DIM_HALF) * (k + GEMM_DIM_HALF) *
+	      c->inv_peak_emax;
+	t_m = count * ((m * k + m * n) * c->act + k * n * wbytes) * c->inv_hbm;
+	t = t_c > t_m ? t_c : t_m;
+	c->gemm_flops += 2 * m * n * k * count;
+	c->gemm_time += t;
+	return t;
 }
 
 /* Latency of a collective: NCCL switches to tree (or NVLS) algorithms when messages are
@@ -239,6 +240,18 @@ static double gather_s(double bytes, double n, double bw, double lat)
 static double dmax(double a, double b)
 {
 	return a > b ? a : b;
+}
+
+/* fmin and fmax as C99 defines them (a NaN argument loses to a number), inline: the
+ * library calls cost more than the comparisons */
+static double min_num(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a < b ? a : b;
+}
+
+static double max_num(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
 static double gpus_per_node(const struct scenario *s)
@@ -308,13 +321,15 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	double e_link = s->efficiency.network > 0 ? s->efficiency.network : LINK_EFF;
 	double e_net = s->efficiency.network > 0 ? s->efficiency.network : NET_EFF;
 	double link = g->link_bytes_per_s > 0 ? g->link_bytes_per_s / 2 : g->pcie_bytes_per_s;
+	double hbm_peak;
 	enum dtype used;
 
 	c->s = s;
 	c->p = p;
 	c->peak = peak_for(s, p, s->workload.precision, &used);
 	c->fp32 = g->peak_flops[DTYPE_FP32];
-	c->hbm = (g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12) * e_hbm;
+	hbm_peak = g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12;
+	c->hbm = hbm_peak * e_hbm;
 	if (link <= 0)
 		link = 16e9; /* PCIe Gen3 x16 when nothing is known */
 	c->link = link * e_link;
@@ -331,10 +346,12 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
 	 * without the precision runs its GEMMs in the fallback's (fp8 on an A100: bf16) */
-	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) / (c->hbm / e_hbm) /
-				      GEMM_RIDGE_REF); /* exponent 1/2 */
+	c->emax = GEMM_EFF_MAX *
+		  sqrt(GEMM_RIDGE_REF * hbm_peak / (c->peak * elem_bytes(used))); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
+	c->inv_peak_emax = 1 / (c->peak * c->emax);
+	c->inv_hbm = 1 / c->hbm;
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
 	{
 		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
@@ -345,6 +362,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	p->network_efficiency = e_net;
 	p->peak_flops = c->peak;
 }
+
+static const struct plan_time_parts no_parts;
 
 static void set_nan(struct plan *p)
 {
@@ -359,7 +378,7 @@ static void set_nan(struct plan *p)
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
-	p->parts = (struct plan_time_parts){0};
+	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
 }
@@ -486,14 +505,17 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (w->flash_attention) {
 		double keys = keys_causal(sh, sq);
-		double eff = gemm_eff(c, sq, keys, sh->hd) * FLASH_EFF;
+		/* at FLASH_EFF of a GEMM of the same shape: emax sat(s) sat(keys) sat(hd) */
+		double shape = (sq + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *
+			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
 		flops_hd = 4 * T * keys * sh->qd / t;
-		att = flops_hd / (c->peak * eff) * (attn_fwd_passes + FLASH_BWD_FLOPS);
+		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
+		      (attn_fwd_passes + FLASH_BWD_FLOPS);
 	} else {
 		double keys = keys_full(sh, sq);
 		double heads_local = sh->heads / t;
 		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
-		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD / c->hbm;
+		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
 		att = (bmm + scores) * (attn_fwd_passes + 2);
 	}
 	per_layer_att = att;
@@ -534,7 +556,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
 		mb->matmul += gemm_s(c, T, sh->vocab / t, sh->h, 1, c->act) * (1 + bwd);
-		mb->membound += T * sh->vocab / t * 4 * 3 / c->hbm;
+		mb->membound += T * sh->vocab / t * 4 * 3 * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
@@ -700,7 +722,7 @@ static void time_train(struct tctx *c)
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {
-			opt = local * bpp / c->hbm;
+			opt = local * bpp * c->inv_hbm;
 		}
 	}
 
@@ -836,18 +858,18 @@ static double window_keys(const struct infer *in, double ctx)
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
 	ctx = window_keys(in, ctx);
-	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
+	l->tc1 = in->F * c->inv_peak_emax / in->sNK;
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
 	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
-	l->m0 = in->W / c->hbm;
-	l->c_att1 = ctx * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
-	l->kv1 = ctx * in->kvb / c->hbm;
+	l->m0 = in->W * c->inv_hbm;
+	l->c_att1 = ctx * in->attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	l->kv1 = ctx * in->kvb * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
 static double gemm_compute_s(const struct lines *l, double B)
 {
-	return fmin(l->tc0 + l->tc1 * B, l->cc1 * B);
+	return min_num(l->tc0 + l->tc1 * B, l->cc1 * B);
 }
 
 static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
@@ -866,9 +888,9 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
  * prompt, the weights read once. */
 static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
 {
-	double mm = in->F * (M + GEMM_DIM_HALF) / (c->peak * c->emax * in->sNK);
-	double att = M * window_keys(in, P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
-	double mem = in->W / c->hbm;
+	double mm = in->F * (M + GEMM_DIM_HALF) * c->inv_peak_emax / in->sNK;
+	double att = M * window_keys(in, P / 2) * in->attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	double mem = in->W * c->inv_hbm;
 	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
@@ -1020,7 +1042,8 @@ static void time_infer(struct tctx *c)
 	}
 	in.elt_per_tok =
 	    sh.layers * c->act *
-	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
+	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) *
+	    c->inv_hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
 	in.window = sh.window;
@@ -1044,7 +1067,7 @@ static void time_infer(struct tctx *c)
 		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
 		bt = (l.m0 - l.tc0) / l.tc1;
 		bc = l.m0 / l.cc1;
-		p->decode_compute_bound_batch = fmax(1, ceil(fmax(bt, bc)));
+		p->decode_compute_bound_batch = max_num(1, ceil(max_num(bt, bc)));
 
 		/* the largest batch meeting the SLO: each term is linear in B, so each bound is
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
@@ -1058,21 +1081,21 @@ static void time_infer(struct tctx *c)
 				if ((k == 0 && w->slo.tpot_s <= 0) ||
 				    (k == 1 && w->slo.ttft_s <= 0))
 					continue;
-				bcomp = fmax(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
-					     largest_b(f0, l.cc1 + l.a1 + f1, x));
+				bcomp = max_num(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
+						largest_b(f0, l.cc1 + l.a1 + f1, x));
 				bmem = largest_b(l.m0 + f0, l.a1 + f1, x);
 				if (k == 0) {
-					lim = fmin(lim, fmin(bcomp, bmem));
+					lim = min_num(lim, min_num(bcomp, bmem));
 				} else if (x < 0) {
 					lim = 0; /* the prompt alone takes longer than the target */
 				} else {
 					/* one request alone waits for no decode step */
-					lim = fmin(lim, fmax(1, fmin(bcomp, bmem)));
+					lim = min_num(lim, max_num(1, min_num(bcomp, bmem)));
 				}
 			}
 			/* the bounds are in micro-batches of B / pp */
 			if (pp > 1 && lim >= 1)
-				lim = fmin(maxb, lim * pp);
+				lim = min_num(maxb, lim * pp);
 			p->slo_batch = lim >= 1 ? lim : 0;
 		}
 	}
@@ -1094,7 +1117,7 @@ static void time_infer(struct tctx *c)
 	 * replaces the model */
 	Bplan = B;
 	if (!isnan(p->slo_batch) && p->slo_batch >= 1)
-		Bplan = fmin(B, p->slo_batch);
+		Bplan = min_num(B, p->slo_batch);
 	tok_per_gpu_model = replica_tps(c, &in, B, P, O) / per_replica;
 	if (w->measured_tokens_per_s > 0) {
 		tps = w->measured_tokens_per_s * per_replica;
