@@ -261,11 +261,12 @@ static double local_heads(double heads, double t)
 }
 
 struct act_in {
-	double e;    /* bytes per stored activation element */
-	double mask; /* bytes per dropout-mask element: 1, or 0 without dropout */
-	double s;    /* sequence length */
-	double t;    /* tensor-parallel size */
-	double rt;   /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double e;      /* bytes per stored activation element */
+	double mask;   /* bytes per dropout-mask element: 1, or 0 without dropout */
+	double s;      /* sequence length */
+	double t;      /* tensor-parallel size */
+	double rt;     /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double inv_rt; /* 1 / rt */
 	bool flash;
 	enum recompute rc;
 	double lora_attn; /* LoRA: rank x adapted attention matrices */
@@ -414,6 +415,9 @@ struct mctx {
 	const struct model_params *c;
 	int tp, pp, dp, ep, vs, zero;
 	double replicas; /* data replicas: dp x ep */
+	/* reciprocals of tp, of the ZeRO divisors (replicas for the non-expert part, dp for
+	 * the routed experts): divisions are most of this hot path's time */
+	double inv_tp, inv_rne, inv_rex;
 	bool training, lora, sp;
 	double L, Ld, Lm;	/* layers: all, dense, MoE */
 	double shared_layer;	/* shared-expert parameters of one MoE layer */
@@ -470,14 +474,15 @@ static void stage_params(const struct mctx *x, const struct stage *st, double *n
 			 double *expert, double *embed_out)
 {
 	const struct model_params *c = x->c;
-	double t = x->tp;
 	double embed = (st->first ? c->embedding : 0) + (st->last ? c->head + x->tied_copy : 0);
+	/* what tp splits, then what every rank holds whole */
+	double split = embed + (st->last ? x->other : 0) + st->layers * c->attention +
+		       st->dense * c->mlp + st->moe * x->shared_layer;
 
-	*embed_out = embed / t;
-	*nonexp = embed / t + (st->last ? x->other / t : 0) +
-		  st->layers * (c->attention / t + c->norms) + st->dense * c->mlp / t +
-		  st->moe * (c->router + x->shared_layer / t);
-	*expert = x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert / (x->ep * t) : 0;
+	*embed_out = embed * x->inv_tp;
+	*nonexp = split * x->inv_tp + st->layers * c->norms + st->moe * c->router;
+	*expert =
+	    x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert * x->inv_tp / x->ep : 0;
 }
 
 /* Layer-micro-batches of activations held by a stage with the 1F1B schedule (Narayanan et
@@ -514,14 +519,14 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	const struct model *m = x->m;
 	double nonexp, expert, embed;
 	double z1 = x->zero >= 1, z2 = x->zero >= 2, z3 = x->zero >= 3;
-	double rne = x->replicas, rex = x->dp; /* ZeRO divisors: non-expert, expert */
+	double irne = x->inv_rne, irex = x->inv_rex; /* ZeRO: 1 / divisor */
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
 	if (x->training) {
-		double wne = z3 ? nonexp / rne : nonexp, wex = z3 ? expert / rex : expert;
+		double wne = z3 ? nonexp * irne : nonexp, wex = z3 ? expert * irex : expert;
 		double tne, tex; /* trainable params on this GPU */
 		double weights_full;
 
@@ -530,12 +535,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * bitsandbytes replaces nn.Linear layers only and skips lm_head) plus
 			 * adapters in their dtype (fp32 by PEFT's default) */
 			double ad_ne = (st->layers * x->ad_layer_moe_ne +
-					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) /
-				       x->tp;
-			double ad_ex = st->moe * x->ad_layer_expert / (x->ep * x->tp);
-			double base = x->base_b * (wne + wex - (z3 ? embed / rne : embed)) +
-				      x->embed_b * (z3 ? embed / rne : embed);
-			double ad_w = z3 ? ad_ne / rne + ad_ex / rex : ad_ne + ad_ex;
+					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) *
+				       x->inv_tp;
+			double ad_ex = st->moe * x->ad_layer_expert * x->inv_tp / x->ep;
+			double base = x->base_b * (wne + wex - (z3 ? embed * irne : embed)) +
+				      x->embed_b * (z3 ? embed * irne : embed);
+			double ad_w = z3 ? ad_ne * irne + ad_ex * irex : ad_ne + ad_ex;
 			mem->weights = base + x->ad_b * ad_w;
 			weights_full = x->base_b * (nonexp + expert - embed) + x->embed_b * embed +
 				       x->ad_b * (ad_ne + ad_ex);
@@ -549,18 +554,22 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			tex = expert;
 			mem->weight_bytes_per_param = x->w_b;
 		}
-		mem->gradients = x->g_b * (z2 ? tne / rne + tex / rex : tne + tex);
-		mem->optimizer = x->o_b * (z1 ? tne / rne + tex / rex : tne + tex);
+		{
+			/* trainable parameters whose gradients (optimizer states) this GPU
+			 * holds: its ZeRO shard from stage 2 (1) on */
+			double whole = tne + tex, shard = tne * irne + tex * irex;
+			double g = z2 ? shard : whole, o = z1 ? shard : whole;
+			mem->gradients = x->g_b * g;
+			mem->optimizer = x->o_b * o;
+			/* effective divisors: whole-model count over what this GPU holds */
+			mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
+			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
+			mem->optimizer_shard = o == g  ? mem->grad_shard
+					       : o > 0 ? x->trainable / o
+						       : NAN;
+		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
-		/* effective divisors: whole-model count over what this GPU holds */
-		mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
-		{
-			double g = z2 ? tne / rne + tex / rex : tne + tex;
-			double o = z1 ? tne / rne + tex / rex : tne + tex;
-			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
-			mem->optimizer_shard = o > 0 ? x->trainable / o : NAN;
-		}
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
 		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
@@ -584,7 +593,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		if (x->zero >= 3)
 			mem->comm_buffers +=
 			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
-				     x->c->largest_layer / x->tp,
+				     x->c->largest_layer * x->inv_tp,
 				 dmax(0, weights_full - mem->weights));
 
 		/* activations */
@@ -600,7 +609,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			/* input embedding dropout mask, one per micro-batch in flight
 			 * (Korthikanti Section 4.3: s b h p / t) */
 			if (st->first && m->dropout)
-				act += x->act.mask * s_len * b * m->hidden / x->act.rt *
+				act += x->act.mask * s_len * b * m->hidden * x->act.inv_rt *
 				       (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
 			/* output layer and loss on the last stage: final norm input and head
 			 * input (e s b h each; a frozen head keeps no input) and the fp32
@@ -608,8 +617,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * 4 s b h / t (1 + V / h)) */
 			if (st->last)
 				act += s_len * b *
-				       ((x->lora ? 1 : 2) * x->act.e * m->hidden / x->act.rt +
-					4.0 * m->vocab / x->tp);
+				       ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
+					4.0 * m->vocab * x->inv_tp);
 			mem->activations = act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
@@ -769,6 +778,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
 	}
 	x.replicas = (double)x.dp * x.ep;
+	x.inv_tp = 1.0 / x.tp;
+	x.inv_rne = 1 / x.replicas;
+	x.inv_rex = 1.0 / x.dp;
 	p->tp = x.tp;
 	p->pp = x.pp;
 	p->dp = x.dp;
@@ -837,6 +849,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.s = wl->seq_len;
 		x.act.t = x.tp;
 		x.act.rt = x.sp ? x.tp : 1;
+		x.act.inv_rt = 1 / x.act.rt;
 		x.act.flash = wl->flash_attention;
 		x.act.rc = wl->recompute;
 		x.act.frozen = x.lora;

@@ -184,6 +184,7 @@ struct tctx {
 	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
 	double inv_peak_emax;	      /* 1 / (peak x emax): seconds per FLOP of a large GEMM */
 	double inv_hbm;		      /* 1 / hbm: seconds per byte */
+	double it;		      /* 1 / tp (divisions are most of this part's time) */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
 };
 
@@ -217,7 +218,10 @@ static double gemm_s(struct tctx *c, double m, double n, double k, double count,
  * (NCCL docs; Sanders et al. 2009 on double binary trees). */
 static double hops(double n)
 {
-	return n > 1 ? ceil(log2(n)) : 0;
+	double h = 0;
+	for (double v = 1; v < n; v *= 2) /* ceil(log2(n)), exactly, without libm */
+		h++;
+	return h;
 }
 
 /* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
@@ -226,7 +230,7 @@ static double allreduce_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return 2 * (n - 1) / n * bytes / bw + 2 * hops(n) * lat;
+	return 2 * (n - 1) * bytes / (n * bw) + 2 * hops(n) * lat;
 }
 
 /* Reduce-scatter or all-gather: (n-1)/n of the (whole) message. */
@@ -234,7 +238,7 @@ static double gather_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return (n - 1) / n * bytes / bw + hops(n) * lat;
+	return (n - 1) * bytes / (n * bw) + hops(n) * lat;
 }
 
 static double dmax(double a, double b)
@@ -352,6 +356,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 		c->emax = GEMM_EFF_CAP;
 	c->inv_peak_emax = 1 / (c->peak * c->emax);
 	c->inv_hbm = 1 / c->hbm;
+	c->it = p->tp > 0 ? 1.0 / p->tp : 1;
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
 	{
 		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
@@ -445,26 +450,25 @@ struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, s
 };
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
-static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double t, double ep,
-			     bool moe)
+static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double ep, bool moe)
 {
-	double w = c->act, g = 0;
+	double w = c->act, g = 0, it = c->it;
 
-	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) / t, sh->h, 1, w);
-	g += gemm_s(c, T, sh->h, sh->qd / t, 1, w);
+	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, 1, w);
+	g += gemm_s(c, T, sh->h, sh->qd * it, 1, w);
 	if (!moe) {
-		g += gemm_s(c, T, sh->ffn / t, sh->h, sh->mats - 1, w);
-		g += gemm_s(c, T, sh->h, sh->ffn / t, 1, w);
+		g += gemm_s(c, T, sh->ffn * it, sh->h, sh->mats - 1, w);
+		g += gemm_s(c, T, sh->h, sh->ffn * it, 1, w);
 	} else {
 		/* each GPU holds experts/ep experts and receives T x active x ep / experts
 		 * tokens for each (balanced routing) */
 		double local = sh->experts / ep;
 		double te = T * sh->active * ep / sh->experts;
-		g += gemm_s(c, te, sh->expert_ffn / t, sh->h, (sh->mats - 1) * local, w);
-		g += gemm_s(c, te, sh->h, sh->expert_ffn / t, local, w);
+		g += gemm_s(c, te, sh->expert_ffn * it, sh->h, (sh->mats - 1) * local, w);
+		g += gemm_s(c, te, sh->h, sh->expert_ffn * it, local, w);
 		if (sh->shared_ffn_total > 0) {
-			g += gemm_s(c, T, sh->shared_ffn_total / t, sh->h, sh->mats - 1, w);
-			g += gemm_s(c, T, sh->h, sh->shared_ffn_total / t, 1, w);
+			g += gemm_s(c, T, sh->shared_ffn_total * it, sh->h, sh->mats - 1, w);
+			g += gemm_s(c, T, sh->h, sh->shared_ffn_total * it, 1, w);
 		}
 		g += gemm_s(c, T, sh->experts, sh->h, 1, w); /* router */
 	}
@@ -497,9 +501,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	double Ls = pp > 1 ? ceil(sh->layers / pp) : sh->layers;
 
 	*fwd_passes_out = fwd;
-	gd = layer_gemm_fwd(c, sh, T, t, ep, false);
+	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
-		gm = layer_gemm_fwd(c, sh, T, t, ep, true);
+		gm = layer_gemm_fwd(c, sh, T, ep, true);
 	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd);
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
@@ -508,12 +512,12 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		/* at FLASH_EFF of a GEMM of the same shape: emax sat(s) sat(keys) sat(hd) */
 		double shape = (sq + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *
 			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
-		flops_hd = 4 * T * keys * sh->qd / t;
+		flops_hd = 4 * T * keys * sh->qd * c->it;
 		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
 		      (attn_fwd_passes + FLASH_BWD_FLOPS);
 	} else {
 		double keys = keys_full(sh, sq);
-		double heads_local = sh->heads / t;
+		double heads_local = sh->heads * c->it;
 		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
 		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
 		att = (bmm + scores) * (attn_fwd_passes + 2);
@@ -524,9 +528,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	ffn_eff =
 	    sh->moe_layers > 0 ? (sh->active * sh->expert_ffn + sh->shared_ffn_total) : sh->ffn;
 	mem = T * c->act *
-	      (ELT_H * sh->h / (s->parallel.sequence_parallel ? t : 1) +
-	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff / t) /
-	      c->hbm;
+	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
+	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
+	      c->inv_hbm;
 	per_layer_mem = mem * (fwd + 2);
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
@@ -555,8 +559,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* the output layer on the last stage: forward + backward, never recomputed; logits
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
-		mb->matmul += gemm_s(c, T, sh->vocab / t, sh->h, 1, c->act) * (1 + bwd);
-		mb->membound += T * sh->vocab / t * 4 * 3 * c->inv_hbm;
+		mb->matmul += gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd);
+		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
@@ -567,7 +571,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		 * replicas, expert-parallel ones included, sit between pipeline stages) */
 		double bw = fabric_bw(c, t * p->dp * ep * pp);
 		double lat = fabric_lat(c, t * p->dp * ep * pp);
-		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
+		mb->pp = 2 * v * (T * sh->h * c->act * c->it / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
 	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
@@ -593,7 +597,7 @@ static void time_train(struct tctx *c)
 	struct train_mb mb;
 	double fwd_passes;
 	double t = p->tp, pp = p->pp, dp = p->dp, v = p->virtual_stages > 0 ? p->virtual_stages : 1;
-	double n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double n = s->hardware.count > 0 ? s->hardware.count : 1, inv_n = 1 / n;
 	double gpn = gpus_per_node(s);
 	double nodes = ceil(n / gpn);
 	double m = p->micro_batches > 0 ? p->micro_batches : 1;
@@ -607,7 +611,7 @@ static void time_train(struct tctx *c)
 	double wbytes = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param : c->act;
 	double gbytes = p->mem.grad_bytes_per_param > 0 ? p->mem.grad_bytes_per_param : 2;
 	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
-	double step_compute, step, t_data = 0, attn_model;
+	double step_compute, step, inv_step, t_data = 0, attn_model;
 	double ep = p->ep > 0 ? p->ep : 1;
 	double p_ne, p_ex = 0, t_ne, t_ex; /* parameters per GPU: non-expert, routed experts */
 
@@ -767,12 +771,16 @@ static void time_train(struct tctx *c)
 		step = want;
 	}
 
+	inv_step = 1 / step;
 	p->step_s = step;
-	p->tokens_per_s = tokens_step / step;
-	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s / (n * c->peak);
-	p->hfu = p->hw_flops_per_token * p->tokens_per_s / (n * c->peak);
-	p->total_s = w->tokens > 0 ? w->tokens / p->tokens_per_s : NAN;
+	p->tokens_per_s = tokens_step * inv_step;
+	p->tokens_per_s_per_gpu = p->tokens_per_s * inv_n;
+	{
+		double of_peak = p->tokens_per_s * inv_n / c->peak; /* tokens/s per peak FLOP/s */
+		p->mfu = p->flops_per_token * of_peak;
+		p->hfu = p->hw_flops_per_token * of_peak;
+	}
+	p->total_s = w->tokens > 0 ? w->tokens / tokens_step * step : NAN;
 
 	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up (seed case 6) */
 	if (w->deadline_s > 0 && w->tokens > 0) {
@@ -782,19 +790,19 @@ static void time_train(struct tctx *c)
 	}
 
 	/* shares of the step (seconds of each kind over the step) */
-	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) / step;
-	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) / step;
+	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) * inv_step;
+	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) * inv_step;
 	p->shares[BN_INTERCONNECT] = (p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.dp_comm_s +
-				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) /
-				     step;
+				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) *
+				     inv_step;
 	p->shares[BN_DATA_IO] = t_data > 0 ? t_data / step_compute : 0;
 
 	/* reliability: interruptions = GPU-hours / MTBF per GPU (Llama 3 paper, Table 5);
 	 * checkpoint = weights + optimizer states; Young (1974) / Daly (2006) interval
 	 * sqrt(2 x write time x MTBF of the job) */
 	if (!isnan(p->total_s) && s->hardware.mtbf_gpu_hours > 0) {
-		double hours = p->total_s / 3600;
-		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 / n;
+		double hours = p->total_s * (1.0 / 3600);
+		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 * inv_n;
 		double obpp = p->mem.optimizer_bytes_per_param;
 		double ckpt = p->params * wbytes + trainable * obpp;
 		double bw = (s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
@@ -835,7 +843,12 @@ struct infer {
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
 	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
-	struct lines *l;    /* the decode lines at ctx, computed once */
+	/* seconds, worked out once from the above (so that a step is divisions-free) */
+	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
+	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
+	double att_key;	 /* attention per token per key: attn_tok / (peak emax FLASH_EFF) */
+	double w_read;	 /* the weight read: W / hbm */
+	struct lines *l; /* the decode lines at ctx, computed once */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -858,11 +871,11 @@ static double window_keys(const struct infer *in, double ctx)
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
 	ctx = window_keys(in, ctx);
-	l->tc1 = in->F * c->inv_peak_emax / in->sNK;
+	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
-	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
-	l->m0 = in->W * c->inv_hbm;
-	l->c_att1 = ctx * in->attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	l->cc1 = in->cc_row;
+	l->m0 = in->w_read;
+	l->c_att1 = ctx * in->att_key;
 	l->kv1 = ctx * in->kvb * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
@@ -886,12 +899,11 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
  * prompt, the weights read once. */
-static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
+static double prefill_s(const struct infer *in, double M, double P)
 {
-	double mm = in->F * (M + GEMM_DIM_HALF) * c->inv_peak_emax / in->sNK;
-	double att = M * window_keys(in, P / 2) * in->attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
-	double mem = in->W * c->inv_hbm;
-	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
+	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
+	double att = M * window_keys(in, P / 2) * in->att_key;
+	return dmax(mm, in->w_read) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
 /* Pipeline stages work on different micro-batches at once once the batch can fill them:
@@ -906,15 +918,14 @@ static double replica_tps(const struct tctx *c, const struct infer *in, double B
 			  double O)
 {
 	double ctx = P + O / 2;
-	double t =
-	    prefill_s(c, in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
+	double t = prefill_s(in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
 	return B * O / t;
 }
 
 static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
-	return prefill_s(c, in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
+	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target (b > 0); 0 when even B = 1 misses. */
@@ -977,31 +988,32 @@ static void time_infer(struct tctx *c)
 		nonemb = N; /* the tied embedding is the output layer's weight */
 	if (nonemb <= 0)
 		nonemb = N;
-	in.F = 2 * nonemb / t;
-	in.W = nonemb * wbpp / t;
+	in.F = 2 * nonemb * c->it;
+	in.W = nonemb * wbpp * c->it;
 	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
 		/* a decode step reads every expert some token routed to: of E experts with
 		 * top-k routing, E (1 - (1 - k/E)^B) are touched per layer (uniform routing);
 		 * the active count already holds k of them. With ep ranks each GPU holds E / ep
 		 * of them and sees the tokens of all ep x B sequences. */
 		double touched = sh.experts / ep * (1 - pow(1 - sh.active / sh.experts, B * ep));
-		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
+		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp * c->it;
 	}
 	{
-		/* FLOP-weighted shape factor of one layer's GEMMs at this tp */
-		double a_in = sh.h * (sh.qd + 2 * sh.kvd) / t, a_out = sh.qd * sh.h / t;
+		/* FLOP-weighted shape factor of one layer's GEMMs at this tp: every GEMM has
+		 * K or N = h, so sat(h) is common */
+		double qkv = (sh.qd + 2 * sh.kvd) * c->it, q = sh.qd * c->it;
 		double f =
 		    sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
-		double m_up = sh.h * f * (sh.mats - 1) / t, m_dn = f * sh.h / t;
-		double sum = a_in + a_out + m_up + m_dn;
-		in.sNK = sum > 0 ? (a_in * sat((sh.qd + 2 * sh.kvd) / t) * sat(sh.h) +
-				    a_out * sat(sh.qd / t) * sat(sh.h) +
-				    (m_up + m_dn) * sat(f / t) * sat(sh.h)) /
-				       sum
-				 : 1;
+		double ft = f * c->it;
+		double a_in = sh.h * qkv, a_out = q * sh.h;
+		double mlp = sh.h * ft * sh.mats; /* up (and gate) and down */
+		double sum = a_in + a_out + mlp;
+		in.sNK = sum > 0
+			     ? (a_in * sat(qkv) + a_out * sat(q) + mlp * sat(ft)) * sat(sh.h) / sum
+			     : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
-	in.attn_tok = 4 * sh.layers * sh.qd / t;
+	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step */
 	switch (w->weights) {
 	case DTYPE_INT4:
@@ -1023,13 +1035,13 @@ static void time_infer(struct tctx *c)
 		break;
 	}
 	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
-		   (c->fp32 > 0 ? nonemb / t * dq / c->fp32 : 0);
+		   (c->fp32 > 0 ? nonemb * c->it * dq / c->fp32 : 0);
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;
 	if (t > 1) {
 		in.fixed += 2 * sh.layers * 2 * hops(t) * lat;
-		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) / t * sh.h * c->act / bw;
+		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) * c->it * sh.h * c->act / bw;
 	}
 	if (pp > 1)
 		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
@@ -1037,17 +1049,21 @@ static void time_infer(struct tctx *c)
 	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
 	if (ep > 1 && sh.moe_layers > 0) {
 		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
-		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act / t /
-				 fabric_bw(c, ep * t);
+		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act *
+				 c->it / fabric_bw(c, ep * t);
 	}
 	in.elt_per_tok =
 	    sh.layers * c->act *
-	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) *
+	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
 	    c->inv_hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.pp = pp;
+	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
+	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
+	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
@@ -1060,10 +1076,9 @@ static void time_infer(struct tctx *c)
 
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
-		struct lines l;
+		const struct lines l = lines_ctx;
 		double f0 = in.fixed, f1 = in.tp_per_tok + in.elt_per_tok;
 		double bt, bc;
-		decode_lines(c, &in, ctx, &l);
 		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
 		bt = (l.m0 - l.tc0) / l.tc1;
 		bc = l.m0 / l.cc1;
@@ -1073,7 +1088,7 @@ static void time_infer(struct tctx *c)
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
-			double pf = prefill_s(c, &in, P, P);
+			double pf = prefill_s(&in, P, P);
 			double targets[2] = {w->slo.tpot_s,
 					     w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
 			for (int k = 0; k < 2; k++) {
@@ -1128,7 +1143,7 @@ static void time_infer(struct tctx *c)
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s * (P + O) / O / (n * c->peak);
+	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
 	p->hfu = p->mfu;
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
@@ -1153,19 +1168,18 @@ static void time_infer(struct tctx *c)
 
 	/* decode parts at the scenario's batch */
 	{
-		struct lines l;
+		const struct lines *l = &lines_ctx;
 		double tp = t > 1 ? 2 * sh.layers * 2 * hops(t) * lat + B * in.tp_per_tok : 0;
-		double cs, ms;
-		decode_lines(c, &in, ctx, &l);
-		cs = gemm_compute_s(&l, B) + l.c_att1 * B;
-		ms = l.m0 + l.kv1 * B + B * in.elt_per_tok;
-		p->parts.matmul_s = gemm_compute_s(&l, B);
-		p->parts.attention_s = l.a1 * B;
+		double gemm = gemm_compute_s(l, B), inv_tpot = 1 / p->tpot_s;
+		double cs = gemm + l->c_att1 * B;
+		double ms = l->m0 + l->kv1 * B + B * in.elt_per_tok;
+		p->parts.matmul_s = gemm;
+		p->parts.attention_s = l->a1 * B;
 		p->parts.memory_bound_s = B * in.elt_per_tok;
 		p->parts.tp_comm_s = tp;
-		p->shares[BN_COMPUTE] = cs / p->tpot_s;
-		p->shares[BN_HBM] = ms / p->tpot_s;
-		p->shares[BN_INTERCONNECT] = tp / p->tpot_s;
+		p->shares[BN_COMPUTE] = cs * inv_tpot;
+		p->shares[BN_HBM] = ms * inv_tpot;
+		p->shares[BN_INTERCONNECT] = tp * inv_tpot;
 	}
 }
 
