@@ -902,10 +902,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		struct plan_memory spare;
 		double batch = 1;
 		int nst = x.pp > 1 ? 2 : 1;
-		/* the stages are written where they end up (no copy of a just-written
-		 * struct on this hot path): one stage straight into p->mem; of two, the
-		 * last there and the first beside it */
-		struct plan_memory *a = nst == 2 ? &spare : &p->mem, *b = &p->mem;
+		/* the stages are written where they likely end up (a copy of a just-written
+		 * struct stalls this hot path): one stage straight into p->mem; of two, the
+		 * one usually more loaded there (training: the first, which holds the most
+		 * micro-batches' activations; inference: the last, with the logits) */
+		struct plan_memory *a = nst == 2 && !x.training ? &spare : &p->mem;
+		struct plan_memory *b = a == &spare ? &p->mem : &spare;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
@@ -947,8 +949,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		stage_finish(&x, &first, batch, a);
 		if (nst == 2) {
 			stage_finish(&x, &last, batch, b);
-			if (!(b->total > a->total))
-				p->mem = *a; /* the first stage is the more loaded one */
+			/* the more loaded stage; the first on a tie */
+			const struct plan_memory *more = b->total > a->total ? b : a;
+			if (more != &p->mem)
+				p->mem = *more;
 		}
 	}
 	if (!p->mem.fits)

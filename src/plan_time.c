@@ -801,20 +801,20 @@ static void time_train(struct tctx *c)
 	 * checkpoint = weights + optimizer states; Young (1974) / Daly (2006) interval
 	 * sqrt(2 x write time x MTBF of the job) */
 	if (!isnan(p->total_s) && s->hardware.mtbf_gpu_hours > 0) {
-		double hours = p->total_s * (1.0 / 3600);
 		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 * inv_n;
+		double per_mtbf = 1 / mtbf_job; /* interruptions per second of the job */
 		double obpp = p->mem.optimizer_bytes_per_param;
 		double ckpt = p->params * wbytes + trainable * obpp;
 		double bw = (s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
 								 : CKPT_BYTES_PER_S_PER_NODE) *
 			    nodes;
 		double lost;
-		p->expected_interruptions = n * hours / s->hardware.mtbf_gpu_hours;
+		p->expected_interruptions = p->total_s * per_mtbf; /* n x hours / MTBF */
 		p->checkpoint_write_s = ckpt / bw;
 		p->checkpoint_interval_s = sqrt(2 * p->checkpoint_write_s * mtbf_job);
 		/* per interval: the write; per failure: half an interval redone + restart */
 		lost = p->checkpoint_write_s / p->checkpoint_interval_s +
-		       (p->checkpoint_interval_s / 2 + RESTART_S) / mtbf_job;
+		       (p->checkpoint_interval_s / 2 + RESTART_S) * per_mtbf;
 		p->goodput = lost < 1 ? 1 - lost : 0;
 	}
 }
@@ -928,13 +928,14 @@ static double ttft_s(const struct tctx *c, const struct infer *in, double B, dou
 	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
 }
 
-/* The largest B >= 1 with a + b B <= target (b > 0); 0 when even B = 1 misses. */
-static double largest_b(double a, double b, double target)
+/* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
+ * by both targets, so their reciprocals are taken once); 0 when even B = 1 misses. */
+static double largest_b(double a, double inv_b, double target)
 {
 	double x;
-	if (b <= 0)
+	if (!(inv_b > 0 && inv_b < INFINITY)) /* b <= 0: flat (or no) slope */
 		return a <= target ? INFINITY : 0;
-	x = floor((target - a) / b);
+	x = floor((target - a) * inv_b);
 	return x >= 1 ? x : 0;
 }
 
@@ -970,7 +971,7 @@ static void time_infer(struct tctx *c)
 	 * experts (DeepSpeed-MoE inference, Rajbhandari et al. 2022, Section 5; vLLM's
 	 * data-parallel attention with expert parallelism) */
 	double ep = sh_ep(p);
-	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
+	double B, Bplan, maxb, dq, tps, tps_plan;
 	double nonemb;
 
 	shape_get(p, &sh);
@@ -1089,6 +1090,9 @@ static void time_infer(struct tctx *c)
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
 			double pf = prefill_s(&in, P, P);
+			/* 1 / slope of the tensor-core, CUDA-core and memory-bound step in B */
+			double i_tc = 1 / (l.tc1 + l.a1 + f1), i_cc = 1 / (l.cc1 + l.a1 + f1);
+			double i_mem = 1 / (l.a1 + f1);
 			double targets[2] = {w->slo.tpot_s,
 					     w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
 			for (int k = 0; k < 2; k++) {
@@ -1096,9 +1100,9 @@ static void time_infer(struct tctx *c)
 				if ((k == 0 && w->slo.tpot_s <= 0) ||
 				    (k == 1 && w->slo.ttft_s <= 0))
 					continue;
-				bcomp = max_num(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
-						largest_b(f0, l.cc1 + l.a1 + f1, x));
-				bmem = largest_b(l.m0 + f0, l.a1 + f1, x);
+				bcomp =
+				    max_num(largest_b(l.tc0 + f0, i_tc, x), largest_b(f0, i_cc, x));
+				bmem = largest_b(l.m0 + f0, i_mem, x);
 				if (k == 0) {
 					lim = min_num(lim, min_num(bcomp, bmem));
 				} else if (x < 0) {
@@ -1133,13 +1137,12 @@ static void time_infer(struct tctx *c)
 	Bplan = B;
 	if (!isnan(p->slo_batch) && p->slo_batch >= 1)
 		Bplan = min_num(B, p->slo_batch);
-	tok_per_gpu_model = replica_tps(c, &in, B, P, O) / per_replica;
 	if (w->measured_tokens_per_s > 0) {
 		tps = w->measured_tokens_per_s * per_replica;
 		tps_plan = tps;
 	} else {
-		tps = tok_per_gpu_model * per_replica;
-		tps_plan = replica_tps(c, &in, Bplan, P, O);
+		tps = replica_tps(c, &in, B, P, O);
+		tps_plan = Bplan == B ? tps : replica_tps(c, &in, Bplan, P, O);
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
@@ -1195,16 +1198,17 @@ static void finish(const struct tctx *c)
 
 	p->usd_per_hour = g->price_per_hour > 0 ? g->price_per_hour * n : NAN;
 	if (!isnan(p->total_s)) {
-		p->gpu_hours = p->total_s * n / 3600;
-		p->usd_total = p->usd_per_hour * p->total_s / 3600;
+		double hours = p->total_s * (1.0 / 3600); /* a constant: no division */
+		p->gpu_hours = hours * n;
+		p->usd_total = p->usd_per_hour * hours;
 		/* board power at load x time x PUE; training and saturated serving keep GPUs
 		 * near their board power, so no utilisation scaling */
 		if (g->power_w > 0)
-			p->kwh = g->power_w * n * p->total_s / 3600 *
-				 (s->hardware.pue > 0 ? s->hardware.pue : 1) / 1000;
+			p->kwh = g->power_w * p->gpu_hours *
+				 (s->hardware.pue > 0 ? s->hardware.pue : 1) * 1e-3;
 	}
 	if (p->tokens_per_s > 0)
-		p->usd_per_million_tokens = p->usd_per_hour / (p->tokens_per_s * 3600) * 1e6;
+		p->usd_per_million_tokens = p->usd_per_hour / p->tokens_per_s * (1e6 / 3600);
 
 	p->shares[BN_CAPACITY] = p->mem.capacity > 0 ? p->mem.total / p->mem.capacity : 0;
 	/* the binding constraint: capacity when it does not fit, else the largest share */
