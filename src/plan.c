@@ -420,6 +420,7 @@ struct mctx {
 	double inv_tp, inv_rne, inv_rex;
 	bool training, lora, sp;
 	double L, Ld, Lm;	/* layers: all, dense, MoE */
+	double stage_layers;	/* layers on the loaded stage: ceil(L / pp) */
 	double shared_layer;	/* shared-expert parameters of one MoE layer */
 	double other;		/* final norm and anything else outside the layers */
 	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
@@ -453,7 +454,7 @@ static double decode_seq_bytes(const struct mctx *x, bool last)
  * leading dense layers of a MoE model (DeepSeek-V3), the last the trailing ones. */
 static void stage_init(const struct mctx *x, bool first, bool last, struct stage *st)
 {
-	double per = x->pp > 1 ? ceil(x->L / x->pp) : x->L;
+	double per = x->stage_layers;
 	st->first = first;
 	st->last = last;
 	st->layers = per;
@@ -770,9 +771,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
 	{
-		/* whole numbers below 2^53: floor of the quotient and its product are exact,
-		 * so the remainder test needs no fmod */
-		double q = floor(count / cells);
+		/* whole numbers: the quotient (at most count, an int) truncates to its floor
+		 * and its product is exact, so the remainder test needs no fmod */
+		double q = (int)(count / cells);
 		x.dp = par->dp > 0 ? par->dp : (int)dmax(1, q);
 		if (cells * x.dp > count || (par->dp <= 0 && q * cells != count))
 			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
@@ -792,6 +793,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.L = m->layers > 0 ? m->layers : 0;
 	x.Lm = dmin(model_moe_layers(m), x.L);
 	x.Ld = x.L - x.Lm;
+	x.stage_layers = x.pp > 1 ? ceil(x.L / x.pp) : x.L;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
@@ -838,7 +840,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
 		{
 			double per_step = x.b * x.replicas;
-			double q = floor(p->global_batch / per_step); /* exact, as above */
+			double q = (int)(p->global_batch / per_step); /* floor, as above */
 			x.micro_batches = dmax(1, q);
 			if (q * per_step != p->global_batch)
 				plan_warn(p, PW_BATCH_NOT_DIVISIBLE, p->global_batch, per_step);
