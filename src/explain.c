@@ -257,12 +257,34 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 			  "8-bit Adam: 6 B (Dettmers et al.)");
 	} else if (strcmp(part, "activations") == 0) {
-		formula(e, "activations", "bytes per layer per micro-batch x layers in flight");
-		numbers(e, "activations", "%s x %s", byt(e, m->activations_per_layer),
-			plain(e, m->layers_in_flight));
+		/* the formula names only the terms this plan has, so the numbers add up */
+		char sym[240], num[160];
+		int n = snprintf(sym, sizeof(sym),
+				 "bytes per layer per micro-batch x layers in flight");
+		int k = snprintf(num, sizeof(num), "%s x %s", byt(e, m->activations_per_layer),
+				 plain(e, m->layers_in_flight));
+		const struct {
+			double v;
+			const char *name;
+		} extra[] = {{m->activations_embed, "embedding dropout masks"},
+			     {m->activations_head, "output layer and loss"},
+			     {m->activations_rebuilt, "one layer rebuilt for its backward"}};
+
+		for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+			if (!(extra[i].v > 0))
+				continue;
+			/* continuation lines under the formula's right-hand side */
+			n += snprintf(sym + n, sizeof(sym) - (size_t)n, "\n%16s+ %s", "",
+				      extra[i].name);
+			k +=
+			    snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
+		}
+		formula(e, "activations", sym);
+		numbers(e, "activations", "%s", num);
 		result(e, "activations", byt(e, m->activations));
 		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-			  "FlashAttention drops the 5 a s / h scores");
+			  "FlashAttention drops the 5 a s / h scores; recomputation rebuilds one "
+			  "layer at a time in the backward (Chen et al. 2016, Section 3)");
 	} else if (strcmp(part, "kv_cache") == 0) {
 		formula(e, "kv_cache", "bytes per token x tokens cached");
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),

@@ -74,8 +74,13 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double optimizer_shard;
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
-	double kv_bytes_per_token;    /* all layers, this GPU's share */
-	double kv_tokens;	      /* tokens cached per GPU */
+	/* activations besides activations_per_layer x layers_in_flight (training) */
+	double activations_embed;   /* first stage: embedding dropout masks */
+	double activations_head;    /* last stage: output layer input and fp32 loss */
+	double activations_rebuilt; /* recompute: the tensors one layer rebuilds for its
+				     * backward on top of what it stored */
+	double kv_bytes_per_token;  /* all layers, this GPU's share */
+	double kv_tokens;	    /* tokens cached per GPU */
 };
 
 /* Step time (training) or phase time (inference) by part, seconds. */
