@@ -35,7 +35,7 @@
  * paper, Section 6, reports under 4% KV waste) to 10-30% in training with recomputation or
  * offload (GMLake, Guo et al., ASPLOS 2024, Figure 2). A planning figure: 5% of what is
  * allocated. */
-#define FRAGMENTATION 0.05
+#define FRAGMENTATION PLAN_FRAGMENTATION
 
 /* NCCL keeps per-peer, per-channel receive buffers for each communicator: NCCL_BUFFSIZE
  * (default 4 MiB, Simple protocol; NCCL environment variable docs) x channels (up to 16 on
@@ -647,7 +647,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			mem->layers_in_flight = lif;
 		}
 		mem->kv_bytes_per_token = NAN;
-		mem->kv_tokens = NAN;
+		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 	} else {
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
@@ -667,6 +667,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
 		mem->kv_tokens = 0;
 		mem->kv_cache = 0;
+		mem->kv_tokens_per_seq = x->seq_tokens;
+		mem->decode_bytes_per_seq = x->decode_seq[st->last];
 		mem->activations = x->prefill;
 		mem->activations_per_layer = x->prefill;
 		mem->layers_in_flight = NAN;
