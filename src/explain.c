@@ -78,6 +78,65 @@ static bool training(const struct scenario *s)
 	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
 }
 
+/* Inference: the batch the plan runs (src/plan_time.c, time_infer): workload.batch, or
+ * auto, the most sequences that fit (at least one is timed), or under an SLO the most
+ * that meet it. */
+static double infer_batch(const struct scenario *s, const struct plan *p)
+{
+	if (s->workload.batch > 0)
+		return s->workload.batch;
+	if (p->slo_batch >= 1)
+		return p->slo_batch;
+	return p->max_batch >= 1 ? p->max_batch : 1;
+}
+
+/* Inference: replicas deployed on the GPUs given (at least one). */
+static double deployed(const struct scenario *s, const struct plan *p)
+{
+	return fmax(1, floor((s->hardware.count > 0 ? s->hardware.count : 1) / replica_gpus(p)));
+}
+
+static double prompt_tokens(const struct scenario *s)
+{
+	return s->workload.prompt_tokens > 0 ? s->workload.prompt_tokens : 1;
+}
+
+static double output_tokens(const struct scenario *s)
+{
+	return s->workload.output_tokens > 0 ? s->workload.output_tokens : 1;
+}
+
+/* The terms of one decode step (src/plan_time.c, decode_step_s): the GEMMs' compute or the
+ * weight read, whichever is slower; attention (its FLOPs or its KV read, whichever is
+ * slower); elementwise traffic; tensor-parallel communication; the rest, fixed per step
+ * (kernel launches, dequantisation, latencies). The plan keeps the parts and the shares;
+ * the KV read is worked out here as the time model does (keys a token attends to, capped
+ * by a sliding window, x KV bytes per token x stages / effective HBM bandwidth), and the
+ * weight read is the HBM share less the KV read and the elementwise traffic. */
+struct decode_terms {
+	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, comm, fixed;
+};
+
+static void decode_terms(const struct scenario *s, const struct plan *p, struct decode_terms *d)
+{
+	double ctx = prompt_tokens(s) + output_tokens(s) / 2;
+	double hbm =
+	    (s->hardware.gpu.hbm_bytes_per_s > 0 ? s->hardware.gpu.hbm_bytes_per_s : 1e12) *
+	    p->hbm_efficiency;
+	double B = infer_batch(s, p);
+	if (p->model.sliding_window > 0 && p->model.sliding_window < ctx)
+		ctx = p->model.sliding_window;
+	d->gemm = p->parts.matmul_s;
+	d->attention = p->parts.attention_s;
+	d->elementwise = p->parts.memory_bound_s;
+	d->comm = p->parts.tp_comm_s;
+	d->kv_read = B * ctx * fmax(p->mem.kv_bytes_per_token, 0) * p->pp / hbm;
+	d->attention_flops = fmax(0, p->shares[BN_COMPUTE] * p->tpot_s - d->gemm);
+	d->weight_read = fmax(0, p->shares[BN_HBM] * p->tpot_s - d->kv_read - d->elementwise);
+	d->fixed =
+	    p->tpot_s - fmax(d->gemm, d->weight_read) - d->attention - d->elementwise - d->comm;
+}
+
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
  * the prefix's width; a number keeps its unit on its line ("615 kB"). */
 static void wrapped(struct ex *e, const char *prefix, const char *text)
@@ -153,35 +212,97 @@ static void ex_params(struct ex *e, const struct scenario *s, const struct plan 
 {
 	const struct model_params *c = &p->counts;
 	double L = p->model.layers;
+	double moe = model_moe_layers(&p->model), dense = L - moe;
 	(void)s;
 	if (!active) {
-		formula(e, "params", "embedding + head + layers x (attention + MLP + norms)");
-		if (p->model.moe.experts > 0)
-			put(e, "           (MLP of an MoE layer = experts x expert + router + "
-			       "shared)\n");
-		numbers(e, "params", "%s + %s + %s x (%s + %s + %s)", cnt(e, c->embedding),
-			cnt(e, c->head), plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
-			cnt(e, c->norms));
+		if (moe > 0) {
+			/* an MoE layer's MLP is its experts, router and shared experts; the
+			 * model's first layers may keep a dense MLP (DeepSeek-V3: 3) */
+			char sym[240], num[240];
+			int n = snprintf(sym, sizeof(sym),
+					 "embedding + head + final norm + layers x (attention + "
+					 "norms)%s + MoE layers x (experts x expert + router%s)",
+					 dense > 0 ? " + dense layers x MLP" : "",
+					 c->shared > 0 ? " + shared" : "");
+			int k =
+			    snprintf(num, sizeof(num), "%s + %s + %s + %s x (%s + %s)",
+				     cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
+				     plain(e, L), cnt(e, c->attention), cnt(e, c->norms));
+			(void)n;
+			if (dense > 0)
+				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x %s",
+					      plain(e, dense), cnt(e, c->mlp));
+			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x (%d x %s + %s",
+				      plain(e, moe), p->model.moe.experts, cnt(e, c->expert),
+				      cnt(e, c->router));
+			if (c->shared > 0)
+				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+					      cnt(e, c->shared));
+			snprintf(num + k, sizeof(num) - (size_t)k, ")");
+			formula(e, "params", sym);
+			numbers(e, "params", "%s", num);
+		} else {
+			formula(e, "params",
+				"embedding + head + final norm + layers x (attention + MLP + "
+				"norms)");
+			numbers(e, "params", "%s + %s + %s + %s x (%s + %s + %s)",
+				cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
+				plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
+				cnt(e, c->norms));
+		}
 		result(e, "params", cnt(e, p->params));
+		if (p->model.tied_embeddings)
+			put(e, "\n  head = 0: the output layer reuses the embedding (tied)\n");
 		if (p->shape_assumed)
 			put(e, "\n  the model was given by its size only: a standard shape was "
 			       "assumed\n");
-		source(e, "the architecture's matrices, counted one by one (model.c)");
+		source(e, "the architecture's matrices, counted one by one (model.c); "
+			  "Mixtral (Jiang et al. 2024) and DeepSeek-V3 for the experts");
 		return;
 	}
-	formula(e, "active", "params - (experts - active) x expert per MoE layer");
-	if (p->model.moe.experts > 0)
-		numbers(e, "active", "%s - (%d - %d) x %s x %s", cnt(e, p->params),
-			p->model.moe.experts, p->model.moe.active, cnt(e, c->expert),
-			plain(e, L - p->model.moe.dense_layers));
-	else
-		numbers(e, "active", "%s (a dense model: every parameter is active)",
-			cnt(e, p->params));
-	result(e, "active", cnt(e, p->active_params));
-	source(e, "Switch Transformer / Mixtral: each token runs top-k routed experts");
+	formula(e, "active", "params - MoE layers x (experts - active) x expert");
+	if (moe > 0) {
+		numbers(e, "active", "%s - %s x (%d - %d) x %s", cnt(e, p->params), plain(e, moe),
+			p->model.moe.experts, p->model.moe.active, cnt(e, c->expert));
+		result(e, "active", cnt(e, p->active_params));
+	} else {
+		numbers(e, "active", "%s - 0", cnt(e, p->params));
+		result(e, "active", cnt(e, p->active_params));
+		put(e, "\n  a dense model: no MoE layers, every parameter is active\n");
+	}
+	source(e, "Switch Transformer (Fedus et al. 2022) / Mixtral: each token runs its "
+		  "top-k routed experts");
 }
 
 /* ---- memory ---- */
+
+/* What a part of the model states would take on the GPU: the part itself, or when
+ * parallel.offload moved it to host memory (ZeRO-Offload, Ren et al. 2021: the optimizer
+ * states, and under ZeRO-2 and up the gradient partitions; ZeRO-Infinity: the parameters
+ * under ZeRO-3), the same formula's figure, now held by the host. */
+static double gpu_or_host(const struct scenario *s, const struct plan *p, double on_gpu,
+			  const char *part)
+{
+	const struct plan_memory *m = &p->mem;
+	double t = p->trainable_params;
+	if (on_gpu > 0 || s->parallel.offload == OFFLOAD_NONE || !training(s))
+		return on_gpu;
+	if (strcmp(part, "optimizer") == 0)
+		return t * m->optimizer_bytes_per_param / m->optimizer_shard;
+	if (strcmp(part, "gradients") == 0)
+		return p->zero >= 2 ? t * m->grad_bytes_per_param / m->grad_shard : on_gpu;
+	if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
+		return m->host - t * m->optimizer_bytes_per_param / m->optimizer_shard -
+		       t * m->grad_bytes_per_param / m->grad_shard;
+	return on_gpu;
+}
+
+static void offload_note(struct ex *e, double on_gpu, double held)
+{
+	if (held > 0 && !(on_gpu > 0))
+		put(e, "\n  offloaded (parallel.offload): that lives in host memory; 0 B on "
+		       "the GPU\n");
+}
 
 static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
 		      const char *part)
@@ -210,28 +331,50 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		return;
 	}
 	if (strcmp(part, "weights") == 0) {
-		formula(e, "weights", "parameters x bytes per parameter / shards");
-		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
-			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
-		result(e, "weights", byt(e, m->weights));
+		double base = p->params * m->weight_bytes_per_param / m->weight_shard;
+		bool lora = training(s) && s->workload.kind == WL_FINETUNE &&
+			    s->workload.finetune.method != FT_FULL;
+		/* offloaded parameters (ZeRO-Infinity) leave the GPU: the formula gives
+		 * what moved to host memory */
+		double held = gpu_or_host(s, p, m->weights, "weights");
+		if (lora) {
+			/* LoRA/QLoRA: the frozen base at its bytes per parameter; the
+			 * embedding and head stay 16-bit in a quantized base (bitsandbytes
+			 * swaps nn.Linear layers only) and the adapters keep their dtype */
+			formula(e, "weights",
+				"parameters x base bytes per parameter / shards + 16-bit "
+				"embedding and head and the adapters");
+			numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base));
+		} else {
+			formula(e, "weights", "parameters x bytes per parameter / shards");
+			numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
+		}
+		result(e, "weights", byt(e, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 		    p->ep > 1 ? "; expert weights also over ep" : "");
+		offload_note(e, m->weights, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
 			  "per-group scales");
 	} else if (strcmp(part, "gradients") == 0) {
+		double held = gpu_or_host(s, p, m->gradients, "gradients");
 		formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
 		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-		result(e, "gradients", byt(e, m->gradients));
+		result(e, "gradients", byt(e, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
 		    p->ep > 1 ? "; expert gradients also over ep" : "");
+		offload_note(e, m->gradients, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 			  "main_grad (4 B)");
 	} else if (strcmp(part, "optimizer") == 0) {
+		double held = gpu_or_host(s, p, m->optimizer, "optimizer");
 		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
 		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
-		result(e, "optimizer", byt(e, m->optimizer));
+		result(e, "optimizer", byt(e, held));
 		switch (s->workload.optimizer) {
 		case OPT_ADAMW:
 			put(e, "\n  AdamW: %s = %s B per parameter\n",
@@ -256,9 +399,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			put(e, "\n  no optimizer: no state\n");
 			break;
 		}
-		if (s->parallel.offload != OFFLOAD_NONE)
-			put(e, "  offloaded: %s per GPU live in host memory instead\n",
-			    byt(e, m->host));
+		offload_note(e, m->optimizer, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 			  "8-bit Adam: 6 B (Dettmers et al.)");
 	} else if (strcmp(part, "activations") == 0) {
@@ -342,18 +483,24 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 
 	if (training(s)) {
 		bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
-		formula(e, "flops/token",
-			lora ? "4 N + attention (LoRA: no weight gradients)" : "6 N + attention");
-		put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
-		if (p->shape_assumed)
-			numbers(e, "flops/token",
-				"6 x %s (attention %s shown apart: the model "
-				"is given by size)",
-				cnt(e, N), cnt(e, p->attention_flops_per_token));
-		else
+		if (p->shape_assumed) {
+			/* a model given by its size: 6N alone, as the seed cases count it */
+			formula(e, "flops/token", lora ? "4 N (LoRA: no weight gradients)" : "6 N");
+			numbers(e, "flops/token", "%d x %s", lora ? 4 : 6, cnt(e, N));
+			result(e, "flops/token", cnt(e, p->flops_per_token));
+			put(e,
+			    "\n  the model is given by its size: attention (%s per token) is "
+			    "kept apart\n",
+			    cnt(e, p->attention_flops_per_token));
+		} else {
+			formula(e, "flops/token",
+				lora ? "4 N + attention (LoRA: no weight gradients)"
+				     : "6 N + attention");
+			put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
 			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
 				cnt(e, p->attention_flops_per_token));
-		result(e, "flops/token", cnt(e, p->flops_per_token));
+			result(e, "flops/token", cnt(e, p->flops_per_token));
+		}
 		put(e,
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
@@ -393,9 +540,23 @@ static void ex_flops_total(struct ex *e, const struct scenario *s, const struct 
 
 static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
-	numbers(e, "mfu", "%s x %s / (%d x %s)", cnt(e, p->flops_per_token),
-		plain(e, p->tokens_per_s), s->hardware.count, h(e, UNIT_FLOPS, p->peak_flops));
+	if (training(s)) {
+		formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
+		numbers(e, "mfu", "%s x %s / (%d x %s)", cnt(e, p->flops_per_token),
+			plain(e, p->tokens_per_s), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops));
+	} else {
+		/* tokens/s counts generated tokens; each also carries its share of the
+		 * prompt's prefill, (prompt + output) / output tokens' worth of FLOPs */
+		formula(e, "mfu",
+			"flops per token x tokens/s x (prompt + output) / output / (GPUs x "
+			"peak)");
+		numbers(e, "mfu", "%s x %s x (%s + %s) / %s / (%d x %s)",
+			cnt(e, p->flops_per_token), plain(e, p->tokens_per_s),
+			plain(e, prompt_tokens(s)), plain(e, output_tokens(s)),
+			plain(e, output_tokens(s)), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops));
+	}
 	result(e, "mfu", pct(e, p->mfu));
 	if (s->efficiency.mfu > 0)
 		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");
@@ -450,9 +611,16 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
-		formula(e, "step", "one decode step = tpot");
+		struct decode_terms d;
+		decode_terms(s, p, &d);
+		formula(e, "step",
+			"one decode step (tpot) = max(GEMMs, weight read) + "
+			"attention + elementwise + TP comm + fixed");
+		numbers(e, "step", "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
+			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
+			sec(e, d.comm), sec(e, d.fixed));
 		result(e, "step", sec(e, p->step_s));
-		source(e, "see latency.tpot_s");
+		source(e, "see latency.tpot_s: roofline (Williams et al. 2009) per decode step");
 	}
 }
 
@@ -520,13 +688,15 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
 	} else {
-		formula(e, "tokens/s", "replicas x B x out / (prefill + out x tpot)");
-		numbers(e, "tokens/s", "%s x %s x %d / (prefill + %d x %s)",
-			plain(e, fmax(1, floor(n / replica_gpus(p)))),
-			plain(e, w->batch > 0	     ? w->batch
-				 : p->slo_batch >= 1 ? p->slo_batch
-						     : p->max_batch),
-			w->output_tokens, w->output_tokens, sec(e, p->tpot_s));
+		/* a replica serves B sequences: their prompts' prefill, then `output`
+		 * decode steps (src/plan_time.c, replica_tps); the prefill of the batch is
+		 * what the rest of that time is */
+		double B = infer_batch(s, p), O = output_tokens(s), R = deployed(s, p);
+		double prefill = R * B * O / p->tokens_per_s - O * p->tpot_s;
+		formula(e, "tokens/s",
+			"replicas x B x output / (prefill of B prompts + output x tpot)");
+		numbers(e, "tokens/s", "%s x %s x %s / (%s + %s x %s)", plain(e, R), plain(e, B),
+			plain(e, O), sec(e, prefill), plain(e, O), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
 	if (per_gpu)
@@ -542,14 +712,19 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 		not_applicable(e, "training has no decode");
 		return;
 	}
-	formula(e, "tpot", "max(GEMM FLOPs, weight read) + attention KV read + fixed");
-	numbers(e, "tpot", "%s + %s + %s", sec(e, fmax(p->parts.matmul_s, 0)),
-		sec(e, p->parts.attention_s),
-		sec(e, p->tpot_s - p->parts.attention_s - fmax(p->parts.matmul_s, 0)));
+	struct decode_terms d;
+	decode_terms(s, p, &d);
+	formula(e, "tpot", "max(GEMMs, weight read) + attention + elementwise + TP comm + fixed");
+	numbers(e, "tpot", "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm), sec(e, d.weight_read),
+		sec(e, d.attention), sec(e, d.elementwise), sec(e, d.comm), sec(e, d.fixed));
 	result(e, "tpot", sec(e, p->tpot_s));
-	put(e, "\n  weights %s read at %s x %s;\n  decode turns compute-bound at batch %s\n",
-	    byt(e, p->mem.weights * p->pp), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
-	    pct(e, p->hbm_efficiency), plain(e, p->decode_compute_bound_batch));
+	put(e, "\n  batch %s; weights (less the embedding, a lookup) read at %s x %s;\n",
+	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
+	    pct(e, p->hbm_efficiency));
+	put(e, "  attention: the slower of its FLOPs and its KV read (%s);\n", sec(e, d.kv_read));
+	put(e, "  fixed: kernel launches, dequantisation, latencies;\n");
+	put(e, "  decode turns compute-bound at batch %s\n",
+	    plain(e, p->decode_compute_bound_batch));
 	source(e, "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
 		  "and TensorRT-LLM");
 }
@@ -560,7 +735,13 @@ static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p
 		not_applicable(e, "training has no prefill");
 		return;
 	}
-	formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
+	{
+		/* a new request's prompt, then the decode step of the batch it joins (none
+		 * when it runs alone): src/plan_time.c, ttft_s */
+		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
+		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
+	}
 	result(e, "ttft", sec(e, p->ttft_s));
 	put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
 	    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
@@ -609,8 +790,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (training(s)) {
-		formula(e, "gpus", "FLOPs / (peak x MFU x deadline), rounded up");
-		numbers(e, "gpus", "%s / (%s x %s x %s)", h(e, UNIT_NONE, p->flops_total),
+		formula(e, "gpus", "ceil(FLOPs / (peak x MFU x deadline))");
+		numbers(e, "gpus", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
 			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
 		result(e, "gpus", plain(e, p->gpus_required));
 		peak_note(e, s, p);
@@ -619,18 +800,33 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			  "own formula");
 		return;
 	}
-	if (w->kind == WL_ONLINE) {
-		formula(e, "replicas",
-			"requests/day x peak x output / 86400 / tokens/s per replica");
-		numbers(e, "replicas", "%s x %s x %d / 86400 / %s", cnt(e, w->requests_per_day),
-			plain(e, w->peak_factor), w->output_tokens,
-			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
-	} else {
-		formula(e, "replicas", "tokens / (deadline x tokens/s per replica)");
-		numbers(e, "replicas", "%s / (%s x %s)", cnt(e, w->tokens), sec(e, w->deadline_s),
-			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
+	{
+		/* the throughput of one replica at the batch the plan sizes for: the
+		 * measured rate, or the modelled one at the scenario's batch; when an
+		 * explicit batch misses the SLO the plan sizes at the SLO's batch, whose
+		 * throughput the plan does not keep */
+		double B = infer_batch(s, p);
+		bool at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
+			      !(w->measured_tokens_per_s > 0);
+		double tps = w->measured_tokens_per_s > 0
+				 ? w->measured_tokens_per_s * replica_gpus(p)
+				 : p->tokens_per_s / deployed(s, p);
+		if (w->kind == WL_ONLINE)
+			formula(e, "replicas",
+				"ceil(requests/day x peak x output / 86400 / "
+				"tokens/s per replica)");
+		else
+			formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
+		if (at_slo)
+			put(e, "  (tokens/s per replica at the SLO's batch of %s)\n",
+			    plain(e, p->slo_batch));
+		else if (w->kind == WL_ONLINE)
+			numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
+				cnt(e, w->requests_per_day), plain(e, w->peak_factor),
+				plain(e, output_tokens(s)), plain(e, tps));
+		else
+			numbers(e, "replicas", "ceil(%s / (%s x %s))", cnt(e, w->tokens),
+				sec(e, w->deadline_s), plain(e, tps));
 	}
 	result(e, "replicas", plain(e, p->replicas));
 	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
@@ -725,23 +921,47 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		numbers(e, "capacity", "%s / %s", byt(e, p->mem.total), byt(e, p->mem.capacity));
 		break;
 	case BN_COMPUTE:
-		formula(e, "compute",
-			training(s) ? "(matmuls + attention) / step"
-				    : "(GEMM + attention FLOP time) / tpot");
-		numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s), sec(e, t->attention_s),
-			sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "compute", "(matmuls + attention) / step");
+			numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s),
+				sec(e, t->attention_s), sec(e, p->step_s));
+		} else {
+			/* the FLOP time of a decode step: attention counts by its FLOPs here,
+			 * by its KV read under hbm_bandwidth */
+			struct decode_terms d;
+			decode_terms(s, p, &d);
+			formula(e, "compute", "(GEMM FLOP time + attention FLOP time) / tpot");
+			numbers(e, "compute", "(%s + %s) / %s", sec(e, d.gemm),
+				sec(e, d.attention_flops), sec(e, p->step_s));
+		}
 		break;
 	case BN_HBM:
-		formula(e, "hbm_bandwidth",
-			training(s) ? "(memory-bound ops + optimizer) / step"
-				    : "(weights + KV cache read) / tpot");
-		numbers(e, "hbm_bandwidth", "%s / %s", sec(e, p->shares[BN_HBM] * p->step_s),
-			sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "hbm_bandwidth", "(memory-bound ops + optimizer) / step");
+			numbers(e, "hbm_bandwidth", "(%s + %s) / %s", sec(e, t->memory_bound_s),
+				sec(e, t->optimizer_s), sec(e, p->step_s));
+		} else {
+			struct decode_terms d;
+			decode_terms(s, p, &d);
+			formula(e, "hbm_bandwidth",
+				"(weight read + KV cache read + elementwise) / tpot");
+			numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s", sec(e, d.weight_read),
+				sec(e, d.kv_read), sec(e, d.elementwise), sec(e, p->step_s));
+		}
 		break;
 	case BN_INTERCONNECT:
-		formula(e, "interconnect", "(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
-		numbers(e, "interconnect", "%s / %s",
-			sec(e, p->shares[BN_INTERCONNECT] * p->step_s), sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "interconnect",
+				"(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
+			numbers(e, "interconnect", "(%s + %s + %s + %s + %s + %s) / %s",
+				sec(e, t->tp_comm_s), sec(e, t->pp_comm_s), sec(e, t->dp_comm_s),
+				sec(e, t->zero3_s), sec(e, t->ep_comm_s), sec(e, t->offload_s),
+				sec(e, p->step_s));
+		} else {
+			formula(e, "interconnect", "tensor-parallel all-reduces / tpot");
+			numbers(e, "interconnect", "%s / %s", sec(e, t->tp_comm_s),
+				sec(e, p->step_s));
+		}
 		break;
 	default:
 		if (s->hardware.storage_bytes_per_s <= 0) {
@@ -759,11 +979,12 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 								   ? s->hardware.gpu.gpus_per_node
 								   : 8))),
 		    sec(e, p->step_s - p->parts.data_s));
-		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
-		    sec(e, p->step_s));
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	if (b == BN_DATA_IO && p->shares[b] > 1)
+		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
+		    sec(e, p->step_s));
 	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
 	    bottleneck_name(p->binding));
 	source(e, "shares of the step time (training) or of a decode step (inference)");
