@@ -115,6 +115,9 @@ static double output_tokens(const struct scenario *s)
  * weight read is the HBM share less the KV read and the elementwise traffic. */
 struct decode_terms {
 	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, comm, fixed;
+	double micro;		 /* sequences a step decodes: B, or B / pp through a pipeline */
+	double micro_batch_full; /* B */
+	bool itemized; /* false when the plan's parts are for a batch other than the step's */
 };
 
 static void decode_terms(const struct scenario *s, const struct plan *p, struct decode_terms *d)
@@ -135,6 +138,12 @@ static void decode_terms(const struct scenario *s, const struct plan *p, struct 
 	d->weight_read = fmax(0, p->shares[BN_HBM] * p->tpot_s - d->kv_read - d->elementwise);
 	d->fixed =
 	    p->tpot_s - fmax(d->gemm, d->weight_read) - d->attention - d->elementwise - d->comm;
+	/* a pipeline decodes micro-batches of B / pp once the batch fills its stages
+	 * (plan_time.c, micro), and tpot is the step of one of them; the plan keeps the
+	 * parts for all B, so they do not add up to that step */
+	d->micro = p->pp > 1 && B >= p->pp ? B / p->pp : B;
+	d->micro_batch_full = B;
+	d->itemized = d->micro == B && d->fixed >= 0;
 }
 
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
@@ -204,6 +213,26 @@ static void source(struct ex *e, const char *text)
 static void not_applicable(struct ex *e, const char *why)
 {
 	put(e, "  not applicable: %s\n", why);
+}
+
+/* Says why a decode step is not broken into its terms. */
+static void not_itemized(struct ex *e, const struct plan *p, const struct decode_terms *d)
+{
+	char text[300];
+	if (d->micro != d->micro_batch_full)
+		snprintf(text, sizeof(text),
+			 "not itemized: a step decodes a micro-batch of %s of the %s "
+			 "sequences through the %d pipeline stages, while the plan keeps the "
+			 "parts of a step for all %s",
+			 plain(e, d->micro), plain(e, d->micro_batch_full), p->pp,
+			 plain(e, d->micro_batch_full));
+	else
+		snprintf(text, sizeof(text),
+			 "not itemized: the plan's parts of the step (%s) add up to more than "
+			 "the step",
+			 sec(e, p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
+				    p->parts.tp_comm_s));
+	wrapped(e, "  ", text);
 }
 
 /* ---- model ---- */
@@ -568,6 +597,22 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- time ---- */
 
+/* One decode step, term by term (tpot; the step of an inference plan). */
+static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
+			const struct plan *p)
+{
+	struct decode_terms d;
+	decode_terms(s, p, &d);
+	formula(e, lhs, "max(GEMMs, weight read) + attention + elementwise + TP comm + fixed");
+	if (d.itemized)
+		numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
+			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
+			sec(e, d.comm), sec(e, d.fixed));
+	result(e, lhs, sec(e, p->tpot_s));
+	if (!d.itemized)
+		not_itemized(e, p, &d);
+}
+
 static void ex_parts(struct ex *e, const struct plan *p)
 {
 	static const char *const names[] = {
@@ -611,15 +656,7 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
-		struct decode_terms d;
-		decode_terms(s, p, &d);
-		formula(e, "step",
-			"one decode step (tpot) = max(GEMMs, weight read) + "
-			"attention + elementwise + TP comm + fixed");
-		numbers(e, "step", "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
-			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
-			sec(e, d.comm), sec(e, d.fixed));
-		result(e, "step", sec(e, p->step_s));
+		decode_step(e, "step", s, p);
 		source(e, "see latency.tpot_s: roofline (Williams et al. 2009) per decode step");
 	}
 }
@@ -714,10 +751,7 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	}
 	struct decode_terms d;
 	decode_terms(s, p, &d);
-	formula(e, "tpot", "max(GEMMs, weight read) + attention + elementwise + TP comm + fixed");
-	numbers(e, "tpot", "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm), sec(e, d.weight_read),
-		sec(e, d.attention), sec(e, d.elementwise), sec(e, d.comm), sec(e, d.fixed));
-	result(e, "tpot", sec(e, p->tpot_s));
+	decode_step(e, "tpot", s, p);
 	put(e, "\n  batch %s; weights (less the embedding, a lookup) read at %s x %s;\n",
 	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
 	    pct(e, p->hbm_efficiency));
@@ -915,6 +949,8 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p, int b)
 {
 	const struct plan_time_parts *t = &p->parts;
+	struct decode_terms d = {0};
+	bool late = false; /* the decode step is not itemized: say why after the result */
 	switch (b) {
 	case BN_CAPACITY:
 		formula(e, "capacity", "memory used / memory of the GPU");
@@ -928,11 +964,13 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		} else {
 			/* the FLOP time of a decode step: attention counts by its FLOPs here,
 			 * by its KV read under hbm_bandwidth */
-			struct decode_terms d;
 			decode_terms(s, p, &d);
 			formula(e, "compute", "(GEMM FLOP time + attention FLOP time) / tpot");
-			numbers(e, "compute", "(%s + %s) / %s", sec(e, d.gemm),
-				sec(e, d.attention_flops), sec(e, p->step_s));
+			if (d.itemized)
+				numbers(e, "compute", "(%s + %s) / %s", sec(e, d.gemm),
+					sec(e, d.attention_flops), sec(e, p->step_s));
+			else
+				late = true;
 		}
 		break;
 	case BN_HBM:
@@ -941,12 +979,15 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 			numbers(e, "hbm_bandwidth", "(%s + %s) / %s", sec(e, t->memory_bound_s),
 				sec(e, t->optimizer_s), sec(e, p->step_s));
 		} else {
-			struct decode_terms d;
 			decode_terms(s, p, &d);
 			formula(e, "hbm_bandwidth",
 				"(weight read + KV cache read + elementwise) / tpot");
-			numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s", sec(e, d.weight_read),
-				sec(e, d.kv_read), sec(e, d.elementwise), sec(e, p->step_s));
+			if (d.itemized)
+				numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s",
+					sec(e, d.weight_read), sec(e, d.kv_read),
+					sec(e, d.elementwise), sec(e, p->step_s));
+			else
+				late = true;
 		}
 		break;
 	case BN_INTERCONNECT:
@@ -982,6 +1023,8 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	if (late)
+		not_itemized(e, p, &d);
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		    sec(e, p->step_s));
