@@ -695,6 +695,7 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 		numbers(e, "total", "%s x %s / (%d x %s x %s)", cnt(e, p->flops_per_token),
 			cnt(e, s->workload.tokens), s->hardware.count,
 			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu));
+		result(e, "total", sec(e, p->total_s));
 		peak_note(e, s, p);
 	}
 	source(e, training(s) ? "Narayanan et al. 2021, Section 5.1: time ~ 8 T P / (n X)"
@@ -707,10 +708,10 @@ static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct pl
 		not_applicable(e, "no total time");
 		return;
 	}
-	formula(e, "gpu_hours", "GPUs x total seconds / 3600");
-	numbers(e, "gpu_hours", "%d x %s / 3600", s->hardware.count, plain(e, p->total_s));
+	formula(e, "gpu_hours", "GPUs x total time / 1 h");
+	numbers(e, "gpu_hours", "%d x %s / 1 h", s->hardware.count, sec(e, p->total_s));
 	result(e, "gpu_hours", plain(e, p->gpu_hours));
-	source(e, "definition");
+	source(e, "definition: GPU-hours are what clouds bill");
 }
 
 static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan *p, bool per_gpu)
@@ -871,29 +872,49 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	source(e, "seed cases 7 and 8, rounded up");
 }
 
+/* "$21.5/h" */
+static const char *usd_per_h(struct ex *e, double v)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[40];
+	units_format_human(UNIT_USD, v, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s/h", t);
+	return b;
+}
+
 static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p, const char *what)
 {
 	double price = s->hardware.gpu.price_per_hour;
 	if (strcmp(what, "usd_per_hour") == 0) {
 		formula(e, "usd/hour", "price per GPU-hour x GPUs");
-		numbers(e, "usd/hour", "%s x %d", h(e, UNIT_USD, price), s->hardware.count);
-		result(e, "usd/hour", h(e, UNIT_USD, p->usd_per_hour));
+		numbers(e, "usd/hour", "%s/h x %d", h(e, UNIT_USD, price), s->hardware.count);
+		result(e, "usd/hour", usd_per_h(e, p->usd_per_hour));
 	} else if (strcmp(what, "usd_total") == 0) {
 		if (isnan(p->usd_total)) {
 			not_applicable(e, "no total time");
 			return;
 		}
-		formula(e, "usd", "price per GPU-hour x GPUs x hours");
-		numbers(e, "usd", "%s x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
-			plain(e, p->total_s / 3600));
+		formula(e, "usd", "price per GPU-hour x GPUs x total time");
+		numbers(e, "usd", "%s/h x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
+			sec(e, p->total_s));
 		result(e, "usd", h(e, UNIT_USD, p->usd_total));
 	} else {
-		formula(e, "usd/Mtok", "usd per hour / (tokens/s x 3600) x 1e6");
-		numbers(e, "usd/Mtok", "%s / (%s x 3600) x 1e6", h(e, UNIT_USD, p->usd_per_hour),
+		formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
+		numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
 			plain(e, p->tokens_per_s));
 		result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
 	}
 	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");
+}
+
+/* "636 kWh" */
+static const char *kwh(struct ex *e, double v)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[40];
+	units_format_human(UNIT_NONE, v, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s kWh", t);
+	return b;
 }
 
 static void ex_energy(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -902,10 +923,11 @@ static void ex_energy(struct ex *e, const struct scenario *s, const struct plan 
 		not_applicable(e, "no total time, or no power figure");
 		return;
 	}
-	formula(e, "kwh", "power x GPUs x hours x PUE / 1000");
-	numbers(e, "kwh", "%s x %d x %s x %s / 1000", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
-		s->hardware.count, plain(e, p->total_s / 3600), plain(e, s->hardware.pue));
-	result(e, "kwh", plain(e, p->kwh));
+	formula(e, "kwh", "board power x GPUs x total time x PUE");
+	numbers(e, "kwh", "%s x %d x %s x %s", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
+		s->hardware.count, sec(e, p->total_s),
+		plain(e, s->hardware.pue > 0 ? s->hardware.pue : 1));
+	result(e, "kwh", kwh(e, p->kwh));
 	put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
 	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
 }
@@ -920,9 +942,9 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 		return;
 	}
 	if (strcmp(what, "expected_interruptions") == 0) {
-		formula(e, "interruptions", "GPUs x hours / MTBF per GPU");
-		numbers(e, "interruptions", "%d x %s / %s", s->hardware.count,
-			plain(e, p->total_s / 3600), plain(e, mtbf));
+		formula(e, "interruptions", "GPUs x total time / MTBF per GPU");
+		numbers(e, "interruptions", "%d x %s / %s h", s->hardware.count, sec(e, p->total_s),
+			plain(e, mtbf));
 		result(e, "interruptions", plain(e, p->expected_interruptions));
 		source(e, "Llama 3 paper, Table 5: 419 unexpected interruptions, 16,384 GPUs, "
 			  "54 days");
@@ -1213,7 +1235,7 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		headline(&e, key, h(&e, UNIT_USD, v));
 		ex_cost(&e, s, p, what);
 	} else if (strcmp(key, "energy.kwh") == 0) {
-		headline(&e, key, plain(&e, p->kwh));
+		headline(&e, key, isnan(p->kwh) ? "-" : kwh(&e, p->kwh));
 		ex_energy(&e, s, p);
 	} else if (strncmp(key, "reliability.", 12) == 0) {
 		const char *what = last_part(key);

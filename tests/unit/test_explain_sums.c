@@ -126,11 +126,11 @@ static const struct {
 	const char *text;
 	double scale;
 } units[] = {
-    {"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9}, {"FLOP/s", 1}, {"TB/s", 1e12},
-    {"GB/s", 1e9},     {"MB/s", 1e6},	  {"kB/s", 1e3},    {"B/s", 1},	   {"TB", 1e12},
-    {"GB", 1e9},       {"MB", 1e6},	  {"kB", 1e3},	    {"B", 1},	   {"kW", 1e3},
-    {"W", 1},	       {"min", 60},	  {"ms", 1e-3},	    {"us", 1e-6},  {"s", 1},
-    {"h", 3600},       {"d", 86400},	  {"y", 31557600},
+    {"kWh", 3.6e6}, {"tok/s", 1},   {"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9},
+    {"FLOP/s", 1},  {"TB/s", 1e12}, {"GB/s", 1e9},     {"MB/s", 1e6},	  {"kB/s", 1e3},
+    {"B/s", 1},	    {"TB", 1e12},   {"GB", 1e9},       {"MB", 1e6},	  {"kB", 1e3},
+    {"B", 1},	    {"kW", 1e3},    {"W", 1},	       {"min", 60},	  {"ms", 1e-3},
+    {"us", 1e-6},   {"s", 1},	    {"h", 3600},       {"d", 86400},	  {"y", 31557600},
 };
 
 static struct iv parse_expr(struct parser *ps);
@@ -159,6 +159,9 @@ static struct iv parse_number(struct parser *ps)
 	} else if (*q == '%') {
 		scale = 0.01;
 		q++;
+	} else if (q[0] == '/' && q[1] == 'h' && !isalnum((unsigned char)q[2])) {
+		scale = 1 / 3600.0; /* "$2.69/h" */
+		q += 2;
 	} else if (*q == ' ') {
 		const char *u = q + 1;
 		for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
