@@ -785,6 +785,35 @@ static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p
 
 /* ---- capacity plan, cost, energy, reliability ---- */
 
+/* The memory at B = max_batch and at one more sequence, so that the class sees the
+ * answer is the last B that fits. */
+static void max_batch_check(struct ex *e, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	double kv = m->kv_bytes_per_token * m->kv_tokens_per_seq;
+	for (int i = 0; i < 2; i++) {
+		double B = p->max_batch + i;
+		double used = (1 + PLAN_FRAGMENTATION) *
+				  (m->weights + B * kv +
+				   fmax(m->activations_per_layer, B * m->decode_bytes_per_seq)) +
+			      m->cuda_context + m->comm_buffers;
+		char lhs[40], fits[80], text[300];
+		if (B < 1)
+			continue;
+		snprintf(lhs, sizeof(lhs), "at B = %s: memory", plain(e, B));
+		snprintf(text, sizeof(text), "%s x (%s + %s x %s + max(%s, %s x %s)) + %s + %s",
+			 plain(e, 1 + PLAN_FRAGMENTATION), byt(e, m->weights), plain(e, B),
+			 byt(e, kv), byt(e, m->activations_per_layer), plain(e, B),
+			 byt(e, m->decode_bytes_per_seq), byt(e, m->cuda_context),
+			 byt(e, m->comm_buffers));
+		put(e, "\n");
+		formula(e, lhs, text);
+		snprintf(fits, sizeof(fits), "%s (%s %s)", byt(e, used),
+			 used <= m->capacity ? "fits in" : "over", byt(e, m->capacity));
+		result(e, lhs, fits);
+	}
+}
+
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
 			     const char *what)
 {
@@ -808,8 +837,15 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			byt(e, p->mem.cuda_context), byt(e, p->mem.comm_buffers),
 			byt(e, p->mem.capacity));
 		result(e, "max_batch", plain(e, p->max_batch));
+		if (p->max_batch < 1)
+			put(e, "\n  not even one sequence fits (B = 1 below)\n");
 		put(e, "\n  KV per sequence = %s per token x %s tokens\n",
 		    byt(e, p->mem.kv_bytes_per_token), plain(e, p->mem.kv_tokens_per_seq));
+		if (p->pp == 1 && p->max_batch < 1e8)
+			max_batch_check(e, p);
+		else if (p->pp > 1)
+			put(e, "  (on the tighter of the first and the last pipeline stage;\n"
+			       "  the numbers are the last's)\n");
 		if (!isnan(p->slo_batch))
 			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");

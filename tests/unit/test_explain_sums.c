@@ -278,6 +278,20 @@ static int eval(const char *text, struct iv *out, int *is_figure)
 {
 	struct parser ps = {text, 1};
 	const char *start;
+	char bare[1024];
+	const char *paren = strstr(text, " (");
+	/* a figure may carry a comment: "23.4 GB (fits in 24 GB)" */
+	if (paren && strchr(text, '(') == paren + 1 && paren[strlen(paren) - 1] == ')') {
+		struct parser one = {text, 1};
+		skip_blanks(&one);
+		if (*one.p == '-')
+			one.p++;
+		parse_number(&one);
+		if (one.ok && one.p == paren) {
+			snprintf(bare, sizeof(bare), "%.*s", (int)(paren - text), text);
+			ps.p = bare;
+		}
+	}
 	skip_blanks(&ps);
 	start = ps.p;
 	*out = parse_expr(&ps);
@@ -298,48 +312,53 @@ static int eval(const char *text, struct iv *out, int *is_figure)
 
 /* ---- the statements of an explanation ---- */
 
-#define MAX_ST 16
+#define MAX_ST 32
 
 struct statements {
 	char text[MAX_ST][1024];
+	int para[MAX_ST]; /* the paragraph each is in: sums are checked within one */
 	int n;
 };
 
-/* The first paragraph after the headline: "  lhs = formula", then "  <pad> = ..." lines,
- * each statement starting where its '=' sits in the column of the first. Lines with the
+/* Each paragraph after the headline that starts "  lhs = ...": its statements, each
+ * starting where its '=' sits in the column of the first ("  <pad> = ..."). Lines with the
  * '=' elsewhere continue the statement before them. */
 static void split(const char *buf, struct statements *st)
 {
-	const char *line = strstr(buf, "\n\n");
-	int col = -1;
+	const char *line = strchr(buf, '\n');
+	int col = -1, para = 0;
 	st->n = 0;
-	if (!line)
-		return;
-	line += 2;
-	while (*line && *line != '\n') {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		const char *eq = NULL;
-		if (col < 0) {
-			eq = strstr(line, " = ");
-			if (eq && (size_t)(eq - line) < len)
+	while (line && *line) {
+		const char *nl;
+		size_t len;
+		line++;
+		nl = strchr(line, '\n');
+		len = nl ? (size_t)(nl - line) : strlen(line);
+		if (len == 0) {
+			col = -1;
+			para++;
+		} else if (col < 0) {
+			const char *eq = strstr(line, " = ");
+			if (eq && (size_t)(eq - line) < len && line[0] == ' ' && line[1] == ' ' &&
+			    line[2] != ' ' && st->n < MAX_ST) {
 				col = (int)(eq - line) + 1;
-			else
-				break;
-		}
-		if ((size_t)col + 2 <= len && line[col] == '=' && line[col - 1] == ' ' &&
-		    line[col + 1] == ' ' && st->n < MAX_ST) {
+				snprintf(st->text[st->n], sizeof(st->text[0]), "%.*s",
+					 (int)(len - (size_t)col - 2), line + col + 2);
+				st->para[st->n++] = para;
+			} else {
+				col = 0; /* prose: nothing in this paragraph is a statement */
+			}
+		} else if (col > 0 && (size_t)col + 2 <= len && line[col] == '=' &&
+			   line[col - 1] == ' ' && line[col + 1] == ' ' && st->n < MAX_ST) {
 			snprintf(st->text[st->n], sizeof(st->text[0]), "%.*s",
 				 (int)(len - (size_t)col - 2), line + col + 2);
-			st->n++;
-		} else if (st->n > 0) {
+			st->para[st->n++] = para;
+		} else if (col > 0 && st->n > 0) {
 			size_t have = strlen(st->text[st->n - 1]);
 			snprintf(st->text[st->n - 1] + have, sizeof(st->text[0]) - have, " %.*s",
 				 (int)len, line);
 		}
-		if (!nl)
-			break;
-		line = nl + 1;
+		line = nl;
 	}
 }
 
@@ -410,13 +429,16 @@ static int check_key(const char *what, const char *key, const char *buf)
 	/* a term of a formula is never negative: a negative one is a remainder gone wrong
 	 * (only a result, such as a negative headroom, may be) */
 	for (int i = 0; i + 1 < st.n; i++)
-		for (const char *m = strchr(st.text[i], '-'); m; m = strchr(m + 1, '-'))
+		for (const char *m = strchr(st.para[i] == st.para[i + 1] ? st.text[i] : "", '-'); m;
+		     m = strchr(m + 1, '-'))
 			if (isdigit((unsigned char)m[1]) &&
 			    (m == st.text[i] || m[-1] == ' ' || m[-1] == '(' || m[-1] == ','))
 				complain(what, key, "a negative term", buf);
 	for (int i = 0; i + 1 < st.n; i++) {
 		struct iv a, r;
 		int fig_a, fig_r;
+		if (st.para[i] != st.para[i + 1])
+			continue;
 		if (!eval(st.text[i], &a, &fig_a) || fig_a)
 			continue;
 		if (!eval(st.text[i + 1], &r, &fig_r) || !fig_r)
@@ -430,6 +452,11 @@ static int check_key(const char *what, const char *key, const char *buf)
 			complain(what, key, why, buf);
 		}
 	}
+	/* max_batch: the batch found fits and one more sequence does not */
+	if (strcmp(key, "capacity_plan.max_batch") == 0 && strstr(buf, "at B = ") &&
+	    ((!strstr(buf, "(fits in ") && !strstr(buf, "not even one sequence fits")) ||
+	     !strstr(buf, "(over ")))
+		complain(what, key, "the batch found should fit and one more should not", buf);
 	/* an explanation may say why its numbers are not itemized, in so many words */
 	if (!checked && !exempt(key) && !strstr(buf, "not itemized: "))
 		complain(what, key, "no numbers line that evaluates to the result", buf);
