@@ -800,7 +800,8 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 		char lhs[40], fits[80], text[300];
 		if (B < 1)
 			continue;
-		snprintf(lhs, sizeof(lhs), "at B = %s: memory", plain(e, B));
+		snprintf(lhs, sizeof(lhs), "memory with %s %s", plain(e, B),
+			 B == 1 ? "sequence" : "sequences");
 		snprintf(text, sizeof(text), "%s x (%s + %s x %s + max(%s, %s x %s)) + %s + %s",
 			 plain(e, 1 + PLAN_FRAGMENTATION), byt(e, m->weights), plain(e, B),
 			 byt(e, kv), byt(e, m->activations_per_layer), plain(e, B),
@@ -838,7 +839,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			byt(e, p->mem.capacity));
 		result(e, "max_batch", plain(e, p->max_batch));
 		if (p->max_batch < 1)
-			put(e, "\n  not even one sequence fits (B = 1 below)\n");
+			put(e, "\n  not even one sequence fits (below)\n");
 		put(e, "\n  KV per sequence = %s per token x %s tokens\n",
 		    byt(e, p->mem.kv_bytes_per_token), plain(e, p->mem.kv_tokens_per_seq));
 		if (p->pp == 1 && p->max_batch < 1e8)

@@ -453,7 +453,7 @@ static int check_key(const char *what, const char *key, const char *buf)
 		}
 	}
 	/* max_batch: the batch found fits and one more sequence does not */
-	if (strcmp(key, "capacity_plan.max_batch") == 0 && strstr(buf, "at B = ") &&
+	if (strcmp(key, "capacity_plan.max_batch") == 0 && strstr(buf, "  memory with ") &&
 	    ((!strstr(buf, "(fits in ") && !strstr(buf, "not even one sequence fits")) ||
 	     !strstr(buf, "(over ")))
 		complain(what, key, "the batch found should fit and one more should not", buf);
@@ -545,6 +545,24 @@ static void test_checker_catches_a_bad_sum(void **state)
 				   "           = 12\n\n  source: x\n"),
 			 1);
 	assert_int_equal(failures, 0);
+	/* a later paragraph's sum, with a comment after its figure */
+	assert_int_equal(
+	    check_key("selftest", "capacity_plan.max_batch",
+		      "m = 7\n\n  m = the most B\n    = 7\n\n"
+		      "  memory with 7 sequences = 1.05 x (13.5 GB + 7 x 1.15 GB) +\n"
+		      "                            750 MB\n"
+		      "                          = 23.4 GB (fits in 24 GB)\n\n"
+		      "  memory with 8 sequences = 1.05 x (13.5 GB + 8 x 1.15 GB)\n"
+		      "                          = 26.6 GB (over 24 GB)\n\n  source: x\n"),
+	    2);
+	assert_int_equal(failures, 1);
+	failures = 0;
+	/* a negative term */
+	check_key("selftest", "x",
+		  "x = 1\n\n  x = a + b\n    = 2 s + -1 s\n    = 1 s\n\n"
+		  "  source: x\n");
+	assert_int_equal(failures, 1);
+	failures = 0;
 	check_key("selftest", "x",
 		  "x = 12\n\n  x = a\n    = 12 x nan\n    = -0 B\n\n  source: x\n");
 	assert_true(failures >= 2);
