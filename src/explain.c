@@ -333,6 +333,40 @@ static void offload_note(struct ex *e, double on_gpu, double held)
 		       "the GPU\n");
 }
 
+/* KV-cache bytes per token on this GPU, as plan.c counts them: K and V of each kv head
+ * this GPU holds (a head is not split: tp beyond the kv heads replicates them), or MLA's
+ * compressed latent and rotary key (kv_rank + rope_dim, the same on every tp rank); bytes
+ * per element, with an fp16 scale and zero point per 32 elements for 8- and 4-bit caches;
+ * the layers of the stage. */
+static void kv_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct model *m = &p->model;
+	double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+	double hd = m->head_dim > 0 ? m->head_dim : (m->heads > 0 ? m->hidden / m->heads : 0);
+	double layers = ceil((double)m->layers / (p->pp > 0 ? p->pp : 1));
+	double eb = dtype_bytes(s->workload.kv_cache);
+	char text[240];
+	if (s->workload.kv_cache == DTYPE_INT8 || s->workload.kv_cache == DTYPE_INT4 ||
+	    s->workload.kv_cache == DTYPE_NF4)
+		eb = (s->workload.kv_cache == DTYPE_INT8 ? 1 : 0.5) + (hd > 0 ? 4 / hd : 0);
+	put(e, "\n");
+	if (m->mla.kv_rank > 0) {
+		formula(e, "bytes per token",
+			"(kv_rank + rope_dim) x bytes per element x layers on this GPU");
+		snprintf(text, sizeof(text), "(%d + %d) x %s B x %s", m->mla.kv_rank,
+			 m->mla.rope_dim, plain(e, eb), plain(e, layers));
+	} else {
+		double local = kv >= p->tp ? kv / p->tp : 1;
+		formula(e, "bytes per token",
+			"2 (K, V) x kv heads on this GPU x head_dim x bytes per element x "
+			"layers on this GPU");
+		snprintf(text, sizeof(text), "2 x %s x %s x %s B x %s", plain(e, local),
+			 plain(e, hd), plain(e, eb), plain(e, layers));
+	}
+	numbers(e, "bytes per token", "%s", text);
+	result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+}
+
 static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
 		      const char *part)
 {
@@ -463,10 +497,17 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
 			cnt(e, m->kv_tokens));
 		result(e, "kv_cache", byt(e, m->kv_cache));
-		put(e, "\n  bytes per token = 2 (K, V) x layers x kv_heads x head_dim x bytes "
-		       "/ tp\n");
+		put(e, "\n");
+		formula(e, "tokens cached",
+			p->model.sliding_window > 0
+			    ? "sequences x min(prompt + output, sliding window)"
+			    : "sequences x (prompt + output)");
+		numbers(e, "tokens cached", "%d x %s", p->global_batch,
+			plain(e, m->kv_tokens_per_seq));
+		result(e, "tokens cached", plain(e, m->kv_tokens));
+		kv_per_token(e, s, p);
 		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
-			  "token");
+			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
 	} else if (strcmp(part, "overhead") == 0) {
 		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
 		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
