@@ -367,6 +367,48 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 	result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
 }
 
+/* Layer-micro-batches whose activations the first pipeline stage keeps at once (the
+ * most loaded: src/plan.c, layers_in_flight): without a pipeline every layer of the one
+ * micro-batch in flight; 1F1B keeps min(m, pp) micro-batches on the first stage
+ * (Narayanan et al. 2021, Section 2.2); the interleaved schedule's warm-up runs
+ * 2 (pp - 1) + (v - 1) pp chunks of layers / v before its first backward, one more
+ * before that backward starts (Megatron-LM's schedules.py). */
+static void layers_in_flight(struct ex *e, const struct plan *p)
+{
+	double L = ceil((double)p->model.layers / (p->pp > 0 ? p->pp : 1));
+	int pp = p->pp, v = p->virtual_stages > 0 ? p->virtual_stages : 1, m = p->micro_batches;
+	/* the most loaded stage is the first, or the last with the output layer and loss */
+	bool last = pp > 1 && p->mem.activations_head > 0;
+	put(e, "\n");
+	if (pp <= 1 || (v <= 1 && last)) {
+		/* no pipeline: the one micro-batch in flight; 1F1B's last stage runs each
+		 * micro-batch's backward right after its forward */
+		formula(e, "layers in flight",
+			pp <= 1 ? "1 micro-batch x layers"
+				: "1 micro-batch x layers per stage "
+				  "(1F1B, last stage)");
+		numbers(e, "layers in flight", "1 x %s", plain(e, L));
+	} else if (v <= 1) {
+		formula(e, "layers in flight",
+			"min(micro-batches, pp) x layers per stage (1F1B, first stage)");
+		numbers(e, "layers in flight", "min(%d, %d) x %s", m, pp, plain(e, L));
+	} else if (last) {
+		formula(e, "layers in flight",
+			"min((v - 1) pp + 1, micro-batches x v) x layers per stage / v "
+			"(interleaved 1F1B, last stage)");
+		numbers(e, "layers in flight", "min((%d - 1) x %d + 1, %d x %d) x %s / %d", v, pp,
+			m, v, plain(e, L), v);
+	} else {
+		formula(e, "layers in flight",
+			"min(2 (pp - 1) + (v - 1) pp + 1, micro-batches x v) x layers per stage "
+			"/ v (interleaved 1F1B, first stage)");
+		numbers(e, "layers in flight",
+			"min(2 x (%d - 1) + (%d - 1) x %d + 1, %d x %d) x %s / %d", pp, v, pp, m, v,
+			plain(e, L), v);
+	}
+	result(e, "layers in flight", plain(e, p->mem.layers_in_flight));
+}
+
 static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
 		      const char *part)
 {
@@ -462,6 +504,8 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			put(e, "\n  no optimizer: no state\n");
 			break;
 		}
+		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
+		    p->ep > 1 ? "; expert states also over ep" : "");
 		offload_note(e, m->optimizer, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 			  "8-bit Adam: 6 B (Dettmers et al.)");
@@ -489,6 +533,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "activations", sym);
 		numbers(e, "activations", "%s", num);
 		result(e, "activations", byt(e, m->activations));
+		layers_in_flight(e, p);
 		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
 			  "FlashAttention drops the 5 a s / h scores; recomputation rebuilds one "
 			  "layer at a time in the backward (Chen et al. 2016, Section 3)");
@@ -1010,6 +1055,39 @@ static void ex_energy(struct ex *e, const struct scenario *s, const struct plan 
 	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
 }
 
+/* The two terms of the checkpoint interval (src/plan_time.c): a checkpoint holds the
+ * weights and the optimizer states, written by every node at the storage bandwidth (or
+ * PLAN_CKPT_BYTES_PER_S_PER_NODE when hardware.storage is not given); the job fails as
+ * often as any of its GPUs. */
+static void checkpoint_terms(struct ex *e, const struct scenario *s, const struct plan *p,
+			     double mtbf_job)
+{
+	double wb = p->mem.weight_bytes_per_param > 0
+			? p->mem.weight_bytes_per_param
+			: (dtype_bytes(s->workload.precision) >= 4 ? 4 : 2);
+	double gpn = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	double nodes = ceil((s->hardware.count > 0 ? s->hardware.count : 1) / gpn);
+	double bw = s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
+							: PLAN_CKPT_BYTES_PER_S_PER_NODE;
+	put(e, "\n");
+	formula(e, "write time",
+		"(parameters x weight bytes + trainable x optimizer bytes) / (storage "
+		"bandwidth x nodes)");
+	numbers(e, "write time", "(%s x %s B + %s x %s B) / (%s x %s)", cnt(e, p->params),
+		plain(e, wb), cnt(e, p->trainable_params),
+		plain(e, p->mem.optimizer_bytes_per_param), h(e, UNIT_BYTES_PER_S, bw),
+		plain(e, nodes));
+	result(e, "write time", sec(e, p->checkpoint_write_s));
+	if (!(s->hardware.storage_bytes_per_s > 0))
+		put(e, "  (hardware.storage not given: %s per node assumed)\n",
+		    h(e, UNIT_BYTES_PER_S, PLAN_CKPT_BYTES_PER_S_PER_NODE));
+	put(e, "\n");
+	formula(e, "MTBF of the job", "MTBF per GPU / GPUs");
+	numbers(e, "MTBF of the job", "%s h / %d", plain(e, s->hardware.mtbf_gpu_hours),
+		s->hardware.count);
+	result(e, "MTBF of the job", sec(e, mtbf_job));
+}
+
 static void ex_reliability(struct ex *e, const struct scenario *s, const struct plan *p,
 			   const char *what)
 {
@@ -1031,9 +1109,8 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 		numbers(e, "interval", "sqrt(2 x %s x %s)", sec(e, p->checkpoint_write_s),
 			sec(e, mtbf_job));
 		result(e, "interval", sec(e, p->checkpoint_interval_s));
-		put(e, "\n  write time = (weights + optimizer states) / storage bandwidth x nodes\n"
-		       "  MTBF of the job = MTBF per GPU / GPUs\n");
-		source(e, "Young 1974; Daly 2006");
+		checkpoint_terms(e, s, p, mtbf_job);
+		source(e, "Young 1974; Daly 2006; the Llama 3 paper for the MTBF per GPU");
 	} else {
 		formula(e, "goodput", "1 - write / interval - (interval / 2 + restart) / MTBF");
 		numbers(e, "goodput", "1 - %s / %s - (%s / 2 + %s) / %s",
