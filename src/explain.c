@@ -326,6 +326,17 @@ static double gpu_or_host(const struct scenario *s, const struct plan *p, double
 	return on_gpu;
 }
 
+/* "12 GB", or "12 GB (in host memory)" when offloaded */
+static const char *held_str(struct ex *e, double on_gpu, double held)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[24];
+	units_format_human(UNIT_BYTES, held, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s%s", t,
+		 held > 0 && !(on_gpu > 0) ? " (in host memory)" : "");
+	return b;
+}
+
 static void offload_note(struct ex *e, double on_gpu, double held)
 {
 	if (held > 0 && !(on_gpu > 0))
@@ -457,7 +468,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
 				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
 		}
-		result(e, "weights", byt(e, held));
+		result(e, "weights", held_str(e, m->weights, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 		    p->ep > 1 ? "; expert weights also over ep" : "");
 		offload_note(e, m->weights, held);
@@ -468,7 +479,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
 		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-		result(e, "gradients", byt(e, held));
+		result(e, "gradients", held_str(e, m->gradients, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
 		    p->ep > 1 ? "; expert gradients also over ep" : "");
 		offload_note(e, m->gradients, held);
@@ -479,7 +490,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
 		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
-		result(e, "optimizer", byt(e, held));
+		result(e, "optimizer", held_str(e, m->optimizer, held));
 		switch (s->workload.optimizer) {
 		case OPT_ADAMW:
 			put(e, "\n  AdamW: %s = %s B per parameter\n",
@@ -558,8 +569,20 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
 			byt(e, m->fragmentation), byt(e, m->comm_buffers));
 		result(e, "overhead", byt(e, m->overhead));
-		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack; NCCL and "
-			  "ZeRO-3 buckets");
+		put(e, "\n");
+		formula(e, "fragmentation",
+			"5% x (weights + gradients + optimizer + activations + kv_cache)");
+		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)",
+			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, m->gradients),
+			byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache));
+		result(e, "fragmentation", byt(e, m->fragmentation));
+		put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
+		    p->zero >= 3 && training(s)
+			? ",\n  and two layers of ZeRO-3's gathered parameters"
+			: "");
+		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+			  "Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+			  "ZeRO-3 prefetch buckets");
 	} else if (strcmp(part, "total") == 0) {
 		formula(e, "total",
 			"weights + gradients + optimizer + activations + kv_cache "
@@ -620,8 +643,11 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
-		source(e, "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
-			  "(attention, recomputation)");
+		source(e, lora ? "Kaplan et al. 2020 (6N); LoRA (Hu et al. 2021): frozen weights "
+				 "skip their weight gradients, 2N of the 4N backward; "
+				 "Narayanan et al. 2021, eq. 3 (attention, recomputation)"
+			       : "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
+				 "(attention, recomputation)");
 	} else {
 		formula(e, "flops/token", "2 N + 4 x layers x context x heads x head_dim");
 		numbers(e, "flops/token", "2 x %s + %s", cnt(e, N),
@@ -657,7 +683,7 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
-		numbers(e, "mfu", "%s x %s / (%d x %s)", cnt(e, p->flops_per_token),
+		numbers(e, "mfu", "%s x %s tok/s / (%d x %s)", cnt(e, p->flops_per_token),
 			plain(e, p->tokens_per_s), s->hardware.count,
 			h(e, UNIT_FLOPS, p->peak_flops));
 	} else {
@@ -666,7 +692,7 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 		formula(e, "mfu",
 			"flops per token x tokens/s x (prompt + output) / output / (GPUs x "
 			"peak)");
-		numbers(e, "mfu", "%s x %s x (%s + %s) / %s / (%d x %s)",
+		numbers(e, "mfu", "%s x %s tok/s x (%s + %s) / %s / (%d x %s)",
 			cnt(e, p->flops_per_token), plain(e, p->tokens_per_s),
 			plain(e, prompt_tokens(s)), plain(e, output_tokens(s)),
 			plain(e, output_tokens(s)), s->hardware.count,
@@ -1200,6 +1226,12 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	if (b == BN_CAPACITY) {
+		put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
+		    bottleneck_name(p->binding));
+		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
+		return;
+	}
 	if (late)
 		not_itemized(e, p, &d);
 	if (b == BN_DATA_IO && p->shares[b] > 1)
