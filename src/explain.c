@@ -931,6 +931,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			     const char *what)
 {
 	const struct workload *w = &s->workload;
+	double B, tps;
+	bool at_slo;
 	if (strcmp(what, "max_batch") == 0) {
 		if (training(s) || isnan(p->max_batch)) {
 			not_applicable(e, "training: the batch is given");
@@ -984,35 +986,47 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			  "own formula");
 		return;
 	}
-	{
-		/* the throughput of one replica at the batch the plan sizes for: the
-		 * measured rate, or the modelled one at the scenario's batch; when an
-		 * explicit batch misses the SLO the plan sizes at the SLO's batch, whose
-		 * throughput the plan does not keep */
-		double B = infer_batch(s, p);
-		bool at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
-			      !(w->measured_tokens_per_s > 0);
-		double tps = w->measured_tokens_per_s > 0
-				 ? w->measured_tokens_per_s * replica_gpus(p)
-				 : p->tokens_per_s / deployed(s, p);
-		if (w->kind == WL_ONLINE)
-			formula(e, "replicas",
-				"ceil(requests/day x peak x output / 86400 / "
-				"tokens/s per replica)");
-		else
-			formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
-		if (at_slo)
-			put(e, "  (tokens/s per replica at the SLO's batch of %s)\n",
-			    plain(e, p->slo_batch));
-		else if (w->kind == WL_ONLINE)
-			numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
-				cnt(e, w->requests_per_day), plain(e, w->peak_factor),
-				plain(e, output_tokens(s)), plain(e, tps));
-		else
-			numbers(e, "replicas", "ceil(%s / (%s x %s))", cnt(e, w->tokens),
-				sec(e, w->deadline_s), plain(e, tps));
-	}
+	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
+	 * or the modelled one at the scenario's batch; when an explicit batch misses the
+	 * SLO the plan sizes at the SLO's batch, whose throughput the plan does not keep */
+	B = infer_batch(s, p);
+	at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
+		 !(w->measured_tokens_per_s > 0);
+	tps = w->measured_tokens_per_s > 0 ? w->measured_tokens_per_s * replica_gpus(p)
+					   : p->tokens_per_s / deployed(s, p);
+	if (w->kind == WL_ONLINE)
+		formula(e, "replicas",
+			"ceil(requests/day x peak x output / 86400 / tokens/s per replica)");
+	else
+		formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
+	if (!at_slo && w->kind == WL_ONLINE)
+		numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
+			cnt(e, w->requests_per_day), plain(e, w->peak_factor),
+			plain(e, output_tokens(s)), plain(e, tps));
+	else if (!at_slo)
+		numbers(e, "replicas", "ceil(%s / (%s x %s))", cnt(e, w->tokens),
+			sec(e, w->deadline_s), plain(e, tps));
 	result(e, "replicas", plain(e, p->replicas));
+	if (at_slo) {
+		char text[200];
+		snprintf(text, sizeof(text),
+			 "not itemized: the plan sizes replicas at the SLO's batch of %s, not "
+			 "the %s set, and does not report that batch's tokens/s",
+			 plain(e, p->slo_batch), plain(e, B));
+		wrapped(e, "  ", text);
+	}
+	put(e, "\n");
+	if (w->kind == WL_ONLINE) {
+		formula(e, "tokens/s needed", "requests/day x peak x output / 86400");
+		numbers(e, "tokens/s needed", "%s x %s x %s / 86400", cnt(e, w->requests_per_day),
+			plain(e, w->peak_factor), plain(e, output_tokens(s)));
+		result(e, "tokens/s needed",
+		       cnt(e, w->requests_per_day * w->peak_factor * output_tokens(s) / 86400));
+	} else {
+		formula(e, "tokens/s needed", "tokens / deadline");
+		numbers(e, "tokens/s needed", "%s / %s", cnt(e, w->tokens), sec(e, w->deadline_s));
+		result(e, "tokens/s needed", cnt(e, w->tokens / w->deadline_s));
+	}
 	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
 	    plain(e, replica_gpus(p)), plain(e, p->gpus_required));
 	if (w->measured_tokens_per_s > 0)
