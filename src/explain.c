@@ -1222,6 +1222,11 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		}
 		break;
 	default:
+		if (!training(s)) {
+			put(e, "  not modelled: serving reads prompts from the network, not a "
+			       "training\n  corpus from storage\n");
+			return;
+		}
 		if (s->hardware.storage_bytes_per_s <= 0) {
 			formula(e, "data_io",
 				"token bytes per step / storage bandwidth, over the step");

@@ -434,6 +434,23 @@ static int check_key(const char *what, const char *key, const char *buf)
 			if (isdigit((unsigned char)m[1]) &&
 			    (m == st.text[i] || m[-1] == ' ' || m[-1] == '(' || m[-1] == ','))
 				complain(what, key, "a negative term", buf);
+	/* units_format_human writes NaN as "-": in the numbers (not the formula, the first
+	 * statement of a paragraph), a "-" that is no minus sign is a NaN */
+	for (int i = 1; i < st.n; i++) {
+		if (st.para[i] != st.para[i - 1])
+			continue;
+		for (const char *m = strchr(st.text[i], '-'); m; m = strchr(m + 1, '-')) {
+			const char *n = m + 1;
+			if (m > st.text[i] && m[-1] != ' ' && m[-1] != '(')
+				continue; /* inside a word: "memory-bound" */
+			while (*n == ' ')
+				n++;
+			if (!(isdigit((unsigned char)*n) || *n == '(' || *n == '$' ||
+			      strncmp(n, "max(", 4) == 0 || strncmp(n, "min(", 4) == 0 ||
+			      strncmp(n, "sqrt(", 5) == 0 || strncmp(n, "ceil(", 5) == 0))
+				complain(what, key, "a NaN printed as '-'", buf);
+		}
+	}
 	for (int i = 0; i + 1 < st.n; i++) {
 		struct iv a, r;
 		int fig_a, fig_r;
@@ -564,6 +581,11 @@ static void test_checker_catches_a_bad_sum(void **state)
 	assert_int_equal(failures, 1);
 	failures = 0;
 	check_key("selftest", "x",
+		  "x = 1\n\n  x = a x b\n    = 8.03B x - B / 8\n    = -\n\n"
+		  "  source: x\n");
+	assert_int_equal(failures, 3); /* two NaNs, no sum to check */
+	failures = 0;
+	check_key("selftest", "x",
 		  "x = 12\n\n  x = a\n    = 12 x nan\n    = -0 B\n\n  source: x\n");
 	assert_true(failures >= 2);
 	failures = 0;
@@ -622,7 +644,8 @@ static void test_variations(void **state)
 	    {"scenarios/team-serve-70b-5m-requests.yaml", {"workload.batch=auto", NULL}},
 	    {"scenarios/team-serve-70b-5m-requests.yaml",
 	     {"workload.batch=256", "workload.slo.tpot=20ms", NULL}},
-	    {"scenarios/seed-16-kv-cache-max-batch.yaml", {"workload.kv_cache=int8", NULL}},
+	    {"scenarios/seed-16-kv-cache-max-batch.yaml",
+	     {"workload.kv_cache=int8", "hardware.storage=1GB/s", NULL}},
 	    {"scenarios/default.yaml", {"parallel.pp=2", "parallel.zero=1", NULL}},
 	    {"scenarios/workshop/07-mixture-of-experts.yaml", {"parallel.ep=2", NULL}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
