@@ -830,6 +830,12 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 {
 	const struct workload *w = &s->workload;
 	int n = s->hardware.count;
+	if (per_gpu) {
+		formula(e, "per GPU", "tokens/s / GPUs");
+		numbers(e, "per GPU", "%s / %d", cnt(e, p->tokens_per_s), n);
+		result(e, "per GPU", cnt(e, p->tokens_per_s_per_gpu));
+		put(e, "\n");
+	}
 	if (training(s)) {
 		formula(e, "tokens/s", "global batch x seq / step");
 		numbers(e, "tokens/s", "%d x %d / %s", p->global_batch, w->seq_len,
@@ -849,9 +855,6 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 			plain(e, O), sec(e, prefill), plain(e, O), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
-	if (per_gpu)
-		put(e, "\n  per GPU: %s / %d = %s\n", cnt(e, p->tokens_per_s), n,
-		    cnt(e, p->tokens_per_s_per_gpu));
 	source(e, training(s) ? "the step time above"
 			      : "continuous batching: B sequences decode together (Orca, vLLM)");
 }
@@ -989,6 +992,12 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
 	 * or the modelled one at the scenario's batch; when an explicit batch misses the
 	 * SLO the plan sizes at the SLO's batch, whose throughput the plan does not keep */
+	if (strcmp(what, "gpus_required") == 0) {
+		formula(e, "gpus", "replicas x tp x pp");
+		numbers(e, "gpus", "%s x %d x %d", plain(e, p->replicas), p->tp, p->pp);
+		result(e, "gpus", plain(e, p->gpus_required));
+		put(e, "\n");
+	}
 	B = infer_batch(s, p);
 	at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
 		 !(w->measured_tokens_per_s > 0);
@@ -1027,8 +1036,9 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		numbers(e, "tokens/s needed", "%s / %s", cnt(e, w->tokens), sec(e, w->deadline_s));
 		result(e, "tokens/s needed", cnt(e, w->tokens / w->deadline_s));
 	}
-	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
-	    plain(e, replica_gpus(p)), plain(e, p->gpus_required));
+	if (strcmp(what, "gpus_required") != 0)
+		put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n",
+		    plain(e, p->replicas), plain(e, replica_gpus(p)), plain(e, p->gpus_required));
 	if (w->measured_tokens_per_s > 0)
 		put(e, "  throughput is the measured %s tokens/s per GPU\n",
 		    plain(e, w->measured_tokens_per_s));
@@ -1438,7 +1448,9 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		double v = strcmp(what, "usd_total") == 0      ? p->usd_total
 			   : strcmp(what, "usd_per_hour") == 0 ? p->usd_per_hour
 							       : p->usd_per_million_tokens;
-		headline(&e, key, h(&e, UNIT_USD, v));
+		headline(&e, key,
+			 strcmp(what, "usd_per_hour") == 0 && !isnan(v) ? usd_per_h(&e, v)
+									: h(&e, UNIT_USD, v));
 		ex_cost(&e, s, p, what);
 	} else if (strcmp(key, "energy.kwh") == 0) {
 		headline(&e, key, isnan(p->kwh) ? "-" : kwh(&e, p->kwh));

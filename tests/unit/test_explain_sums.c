@@ -469,6 +469,24 @@ static int check_key(const char *what, const char *key, const char *buf)
 			complain(what, key, why, buf);
 		}
 	}
+	/* the headline gives the same figure as the first paragraph's result (offloaded
+	 * states excepted: 0 B on the GPU, the formula's figure in host memory) */
+	{
+		char head[256];
+		const char *eq = strstr(buf, " = ");
+		const char *nl = strchr(buf, '\n');
+		int last = -1;
+		for (int i = 0; i < st.n && st.para[i] == st.para[0]; i++)
+			last = i;
+		if (eq && nl && eq < nl && last > 0 && !strstr(st.text[last], "host memory")) {
+			struct iv h, r;
+			int fig_h, fig_r;
+			snprintf(head, sizeof(head), "%.*s", (int)(nl - eq - 3), eq + 3);
+			if (eval(head, &h, &fig_h) && fig_h && eval(st.text[last], &r, &fig_r) &&
+			    fig_r && (h.hi < r.lo || h.lo > r.hi))
+				complain(what, key, "the headline and the result differ", buf);
+		}
+	}
 	/* max_batch: the batch found fits and one more sequence does not */
 	if (strcmp(key, "capacity_plan.max_batch") == 0 && strstr(buf, "  memory with ") &&
 	    ((!strstr(buf, "(fits in ") && !strstr(buf, "not even one sequence fits")) ||
@@ -572,6 +590,12 @@ static void test_checker_catches_a_bad_sum(void **state)
 		      "  memory with 8 sequences = 1.05 x (13.5 GB + 8 x 1.15 GB)\n"
 		      "                          = 26.6 GB (over 24 GB)\n\n  source: x\n"),
 	    2);
+	assert_int_equal(failures, 1);
+	failures = 0;
+	/* a headline that is not the result */
+	check_key("selftest", "x",
+		  "x = 5 GB\n\n  x = a + b\n    = 2 GB + 4 GB\n    = 6 GB\n\n"
+		  "  source: x\n");
 	assert_int_equal(failures, 1);
 	failures = 0;
 	/* a negative term */
