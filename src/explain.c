@@ -603,7 +603,8 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "headroom", "capacity - total");
 		numbers(e, "headroom", "%s - %s", byt(e, m->capacity), byt(e, m->total));
 		result(e, "headroom", byt(e, m->headroom));
-		source(e, "negative headroom means the plan does not fit");
+		source(e, "the datasheet's memory less the total above; negative headroom "
+			  "means the plan does not fit");
 	} else if (strcmp(part, "fits") == 0) {
 		formula(e, "fits", "total <= capacity");
 		numbers(e, "fits", "%s <= %s", byt(e, m->total), byt(e, m->capacity));
@@ -895,7 +896,8 @@ static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p
 	result(e, "ttft", sec(e, p->ttft_s));
 	put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
 	    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
-	source(e, "TTFT definition (inference.md); queueing is not included");
+	source(e, "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
+		  "queueing is not modelled");
 }
 
 /* ---- capacity plan, cost, energy, reliability ---- */
