@@ -248,16 +248,15 @@ static void ex_params(struct ex *e, const struct scenario *s, const struct plan 
 			/* an MoE layer's MLP is its experts, router and shared experts; the
 			 * model's first layers may keep a dense MLP (DeepSeek-V3: 3) */
 			char sym[240], num[240];
-			int n = snprintf(sym, sizeof(sym),
-					 "embedding + head + final norm + layers x (attention + "
-					 "norms)%s + MoE layers x (experts x expert + router%s)",
-					 dense > 0 ? " + dense layers x MLP" : "",
-					 c->shared > 0 ? " + shared" : "");
-			int k =
-			    snprintf(num, sizeof(num), "%s + %s + %s + %s x (%s + %s)",
+			int k;
+			snprintf(sym, sizeof(sym),
+				 "embedding + head + final norm + layers x (attention + "
+				 "norms)%s + MoE layers x (experts x expert + router%s)",
+				 dense > 0 ? " + dense layers x MLP" : "",
+				 c->shared > 0 ? " + shared" : "");
+			k = snprintf(num, sizeof(num), "%s + %s + %s + %s x (%s + %s)",
 				     cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
 				     plain(e, L), cnt(e, c->attention), cnt(e, c->norms));
-			(void)n;
 			if (dense > 0)
 				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x %s",
 					      plain(e, dense), cnt(e, c->mlp));
