@@ -614,6 +614,32 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 
 /* ---- compute ---- */
 
+/* Attention's score and value matmuls per token, which 6N (2N) leaves out: QK^T and AV
+ * are 2 x 2 x keys x heads x head_dim FLOPs per layer forward; training counts forward and
+ * backward (x3) over the full sequence as Megatron-LM and MosaicML do (Narayanan et al.
+ * 2021, eq. 3); a sliding window caps the keys. */
+static void attention_flops(struct ex *e, const struct scenario *s, const struct plan *p, int k,
+			    double keys)
+{
+	const struct model *m = &p->model;
+	double heads = m->heads > 0 ? m->heads : 1;
+	double hd = m->head_dim > 0 ? m->head_dim : (m->hidden > 0 ? m->hidden : 1) / heads;
+	double L = m->layers > 0 ? m->layers : 1;
+	bool window = m->sliding_window > 0 && m->sliding_window < keys;
+	char sym[160];
+	if (window)
+		keys = m->sliding_window;
+	snprintf(sym, sizeof(sym), "%d x layers x %s x heads x head_dim", k,
+		 window	       ? "the sliding window"
+		 : training(s) ? "seq"
+			       : "context");
+	put(e, "\n");
+	formula(e, "attention", sym);
+	numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, L), plain(e, keys),
+		plain(e, heads), plain(e, hd));
+	result(e, "attention", cnt(e, p->attention_flops_per_token));
+}
+
 static void ex_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -634,10 +660,10 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 			formula(e, "flops/token",
 				lora ? "4 N + attention (LoRA: no weight gradients)"
 				     : "6 N + attention");
-			put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
 			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
 				cnt(e, p->attention_flops_per_token));
 			result(e, "flops/token", cnt(e, p->flops_per_token));
+			attention_flops(e, s, p, 12, s->workload.seq_len);
 		}
 		put(e,
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
@@ -649,11 +675,12 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 			       : "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
 				 "(attention, recomputation)");
 	} else {
-		formula(e, "flops/token", "2 N + 4 x layers x context x heads x head_dim");
+		formula(e, "flops/token", "2 N + attention");
 		numbers(e, "flops/token", "2 x %s + %s", cnt(e, N),
 			cnt(e, p->attention_flops_per_token));
 		result(e, "flops/token", cnt(e, p->flops_per_token));
-		put(e, "\n  context = prompt + output / 2, the average a token attends to\n");
+		attention_flops(e, s, p, 4, prompt_tokens(s) + output_tokens(s) / 2);
+		put(e, "  context = prompt + output / 2, the average a token attends to\n");
 		source(e, "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
 	}
 }
