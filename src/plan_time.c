@@ -153,6 +153,43 @@
 #define DEQUANT_OPS_4BIT 8.7
 #endif
 
+/* ---- CUDA-graph serving engines (workload.engine: cuda-graphs) ----
+ * The constants above describe llama.cpp's kernels, which the batch-1 rows were measured
+ * with. vLLM, TensorRT-LLM, SGLang and torch.compile (gpt-fast) decode differently:
+ *  - the decode step is captured once and replayed as one CUDA graph, so the host no
+ *    longer launches each kernel (vLLM PR #1926; TensorRT-LLM and SGLang --cuda-graph);
+ *  - quantised weights are dequantised in registers inside the GEMM, overlapped with the
+ *    asynchronous loads of the next tiles (Marlin, Frantar et al. 2024, Sections 3-4;
+ *    TensorRT-LLM's weight-only GEMMs; torchao's tinygemm), and 16-bit weights go to the
+ *    tensor cores or an FMA GEMV without a separate conversion pass, so no CUDA-core
+ *    work is left that the weight read does not hide;
+ *  - a small batch pads to one tensor-core tile of 16 rows (mma.sync m16n8k16: Marlin
+ *    reaches close to the ideal 4x int4 speedup up to batches of 16-32), not to the
+ *    GEMM_DIM_HALF rows of a general-purpose GEMM.
+ * Only the two overheads below were fitted, to the rows of tests/unit/engine_rows.h (the
+ * test prints the per-row errors); the others are the kernels' documented behaviour. */
+
+/* Fitted (0-60 us): 55 us. Per layer per decode step under a CUDA graph. The graph
+ * removes the host's launch gaps, but each of a layer's dozen kernels (norms, rotary, QKV,
+ * attention, output, MLP, residual adds, the TP all-reduce) still lasts a few
+ * microseconds at least (its launch inside the graph, the ramp to full bandwidth, the
+ * tail of its last wave), and small-batch GEMVs stream their weights a little below
+ * STREAM bandwidth; this term carries both. The rows put it at 50-60 us, near llama.cpp's
+ * DECODE_LAYER_S, not at the few microseconds of the launch gap alone: what a CUDA-graph
+ * engine saves at batch 1 is mostly the conversion work on the CUDA cores. */
+#ifndef GRAPH_LAYER_S
+#define GRAPH_LAYER_S 55e-6
+#endif
+/* Fitted (0-1 ms): 0.15 ms. Per decode step: the host's share between two graph replays
+ * (scheduling, sampling, the input copies). The fit is flat over 0-0.3 ms. */
+#ifndef GRAPH_TOKEN_S
+#define GRAPH_TOKEN_S 0.15e-3
+#endif
+/* Rows a small-batch decode GEMM pads to: one m16 tensor-core tile (see above). */
+#ifndef GRAPH_DIM_HALF
+#define GRAPH_DIM_HALF 16.0
+#endif
+
 /* ---- documented assumptions (not calibrated) ---- */
 
 /* Pre-tokenised data read as uint32 token ids (Megatron's .bin files use uint16 when the
@@ -843,6 +880,7 @@ struct infer {
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
 	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
+	double dim0;	    /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
@@ -872,7 +910,7 @@ static void decode_lines(const struct tctx *c, const struct infer *in, double ct
 {
 	ctx = window_keys(in, ctx);
 	l->tc1 = in->tc_row;
-	l->tc0 = l->tc1 * GEMM_DIM_HALF;
+	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
 	l->c_att1 = ctx * in->att_key;
@@ -1015,8 +1053,9 @@ static void time_infer(struct tctx *c)
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
-	/* dequantising or converting each weight on the CUDA cores, once per step */
-	switch (w->weights) {
+	/* dequantising or converting each weight on the CUDA cores, once per step; a
+	 * CUDA-graph engine's fused kernels hide it behind the weight read */
+	switch (w->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
 	case DTYPE_INT4:
 	case DTYPE_NF4:
 		dq = DEQUANT_OPS_4BIT;
@@ -1035,8 +1074,15 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
-	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
-		   (c->fp32 > 0 ? nonemb * c->it * dq / c->fp32 : 0);
+	if (w->engine == ENGINE_CUDA_GRAPHS) {
+		in.fixed = GRAPH_TOKEN_S + sh.layers * GRAPH_LAYER_S;
+		in.dim0 = GRAPH_DIM_HALF;
+	} else {
+		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;
+		in.dim0 = GEMM_DIM_HALF;
+	}
+	if (dq > 0 && c->fp32 > 0)
+		in.fixed += nonemb * c->it * dq / c->fp32;
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;
