@@ -29,6 +29,11 @@
  * the test). The others are datasheet-like figures or documented assumptions. To redo
  * it, compile this file with -DNAME=expression for each constant (every constant is
  * #ifndef-guarded) against a driver that varies them and scores the rows.
+ *
+ * Engines. Those rows decode with llama.cpp's kernels (workload.engine: llama.cpp, the
+ * default). workload.engine: cuda-graphs swaps in the decode kernels of CUDA-graph
+ * serving engines (see the GRAPH_* constants); only its own two constants were fitted,
+ * to the rows of tests/unit/engine_rows.h, and nothing above changed with them.
  */
 #include "plan.h"
 
