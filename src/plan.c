@@ -35,7 +35,7 @@
  * paper, Section 6, reports under 4% KV waste) to 10-30% in training with recomputation or
  * offload (GMLake, Guo et al., ASPLOS 2024, Figure 2). A planning figure: 5% of what is
  * allocated. */
-#define FRAGMENTATION 0.05
+#define FRAGMENTATION PLAN_FRAGMENTATION
 
 /* NCCL keeps per-peer, per-channel receive buffers for each communicator: NCCL_BUFFSIZE
  * (default 4 MiB, Simple protocol; NCCL environment variable docs) x channels (up to 16 on
@@ -260,11 +260,18 @@ static double local_heads(double heads, double t)
 	return heads >= t ? heads / t : (heads > 0 ? 1 : 0);
 }
 
+/* The same with it = 1 / t, for the hot path. */
+static double local_heads_r(double heads, double t, double it)
+{
+	return heads >= t ? heads * it : (heads > 0 ? 1 : 0);
+}
+
 struct act_in {
 	double e;      /* bytes per stored activation element */
 	double mask;   /* bytes per dropout-mask element: 1, or 0 without dropout */
 	double s;      /* sequence length */
 	double t;      /* tensor-parallel size */
+	double it;     /* 1 / t */
 	double rt;     /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
 	double inv_rt; /* 1 / rt */
 	bool flash;
@@ -312,16 +319,25 @@ static bool keeps_input(const struct act_in *a, unsigned targets)
  * the experts' intermediates (dropless routing, balanced over ep ranks). With a frozen base
  * (LoRA, QLoRA) the inputs of linear layers without an adapter are not kept
  * (keeps_input); each adapter adds its rank-r intermediate. */
-static double act_layer_token(const struct model *m, const struct act_in *a, bool moe)
+/* Attention scores without FlashAttention, bytes per token of one layer: the softmax
+ * output e a s, and with dropout its mask and output (1 + e) a s (Korthikanti: 5 a s / h
+ * of the 34 + 5 a s / h); heads_l = this rank's heads. */
+static double act_scores_token(double heads_l, const struct act_in *a)
+{
+	return heads_l * a->s * (a->e + (a->mask > 0 ? a->mask + a->e : 0));
+}
+
+static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			      bool moe)
 {
 	double h = m->hidden, e = a->e, t = a->t;
 	double repl = 0, split = 0;
 	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
-	double heads_l = local_heads(m->heads, t);
+	double heads_l = local_heads_r(m->heads, t, a->it);
 	double nm;
 
-	if (a->rc == RECOMPUTE_FULL)
-		return e * h / a->rt;
+	if (rc == RECOMPUTE_FULL)
+		return e * h * a->inv_rt;
 
 	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
 	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
@@ -342,7 +358,7 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 		split += e * heads_l * (2 * qk + m->mla.v_dim); /* Q, K, V */
 		split += e * heads_l * m->mla.v_dim * in_o;	/* o input */
 	} else {
-		double kv_l = local_heads(m->kv_heads, t);
+		double kv_l = local_heads_r(m->kv_heads, t, a->it);
 		split += e * m->head_dim * (heads_l + 2 * kv_l); /* Q, K, V */
 		split += e * m->head_dim * heads_l * in_o;	 /* o input */
 		if (m->qk_norm)
@@ -350,8 +366,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 	}
 	if (a->flash)
 		split += 4 * heads_l;
-	else if (a->rc != RECOMPUTE_SELECTIVE)
-		split += heads_l * a->s * (e + (a->mask > 0 ? a->mask + e : 0));
+	else if (rc != RECOMPUTE_SELECTIVE)
+		split += act_scores_token(heads_l, a);
 	repl += a->mask * h; /* attention output dropout */
 	if (!shared_in && in_up)
 		repl += e * h; /* MLP input (norm output) */
@@ -363,16 +379,16 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
 		repl += 4.0 * m->moe.experts;	 /* router probabilities, fp32 */
 		repl += k * e * h * (1 + in_up); /* dispatched copies out of (and into) experts */
-		split += k * nm * e * m->moe.expert_ffn / t;
-		split += m->moe.shared * nm * e * sffn / t;
+		split += k * nm * e * m->moe.expert_ffn * a->it;
+		split += m->moe.shared * nm * e * sffn * a->it;
 		split += e * (k + m->moe.shared) * a->lora_mlp;
 	} else {
-		split += nm * e * m->ffn / t;
+		split += nm * e * m->ffn * a->it;
 		split += e * a->lora_mlp;
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
-	return repl / a->rt + split;
+	return repl * a->inv_rt + split;
 }
 
 /* Working set of one layer's forward pass during inference, bytes per token: the residual
@@ -434,9 +450,10 @@ struct mctx {
 	double kv_elem_b;
 	double trainable;	   /* trainable parameters, whole model */
 	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
-	double prefill;		   /* inference: working set of one prompt's prefill */
-	double decode_seq[2];	   /* inference: decode working set per sequence: [last stage] */
-	double seq_tokens;	   /* inference: tokens cached per sequence */
+	double rebuilt;	      /* training: a recomputed layer's extra tensors, one micro-batch */
+	double prefill;	      /* inference: working set of one prompt's prefill */
+	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
+	double seq_tokens;    /* inference: tokens cached per sequence */
 };
 
 /* Working set of one sequence's decode step (inference): one token through the widest
@@ -605,27 +622,32 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				? (st->dense * x->per_dense + st->moe * x->per_moe) / st->layers
 				: 0;
 			double lif = layers_in_flight(x, st);
-			double act = lif * per;
+			double embed_act = 0, head_act = 0;
 
 			/* input embedding dropout mask, one per micro-batch in flight
 			 * (Korthikanti Section 4.3: s b h p / t) */
 			if (st->first && m->dropout)
-				act += x->act.mask * s_len * b * m->hidden * x->act.inv_rt *
-				       (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
+				embed_act = x->act.mask * s_len * b * m->hidden * x->act.inv_rt *
+					    (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
 			/* output layer and loss on the last stage: final norm input and head
 			 * input (e s b h each; a frozen head keeps no input) and the fp32
 			 * softmax over the vocabulary-parallel logits (Korthikanti:
 			 * 4 s b h / t (1 + V / h)) */
 			if (st->last)
-				act += s_len * b *
-				       ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
-					4.0 * m->vocab * x->inv_tp);
-			mem->activations = act;
+				head_act =
+				    s_len * b *
+				    ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
+				     4.0 * m->vocab * x->inv_tp);
+			mem->activations_embed = embed_act;
+			mem->activations_head = head_act;
+			mem->activations_rebuilt = st->layers > 0 ? x->rebuilt : 0;
+			mem->activations =
+			    lif * per + embed_act + head_act + mem->activations_rebuilt;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
 		mem->kv_bytes_per_token = NAN;
-		mem->kv_tokens = NAN;
+		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 	} else {
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
@@ -645,9 +667,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
 		mem->kv_tokens = 0;
 		mem->kv_cache = 0;
+		mem->kv_tokens_per_seq = x->seq_tokens;
+		mem->decode_bytes_per_seq = x->decode_seq[st->last];
 		mem->activations = x->prefill;
 		mem->activations_per_layer = x->prefill;
 		mem->layers_in_flight = NAN;
+		mem->activations_embed = mem->activations_head = mem->activations_rebuilt = 0;
 	}
 
 	/* overhead */
@@ -743,7 +768,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
 	x.act.lora_attn = x.act.lora_mlp = 0;
 	x.micro_batches = x.b = x.kv_elem_b = 0;
-	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = 0;
+	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
 	p->nwarnings = 0;
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
@@ -850,6 +875,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.mask = m->dropout ? 1 : 0;
 		x.act.s = wl->seq_len;
 		x.act.t = x.tp;
+		x.act.it = x.inv_tp;
 		x.act.rt = x.sp ? x.tp : 1;
 		x.act.inv_rt = 1 / x.act.rt;
 		x.act.flash = wl->flash_attention;
@@ -885,8 +911,30 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* activations that do not depend on the stage */
 	if (x.training) {
 		double sb = x.act.s * x.b;
-		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, false) * sb : 0;
-		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, true) * sb : 0;
+		enum recompute rc = x.act.rc;
+		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, rc, false) * sb : 0;
+		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, rc, true) * sb : 0;
+		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
+		 * PyTorch's checkpoint) at a time in the backward: its forward runs again with
+		 * autograd on, so for that layer's backward the GPU holds what the layer
+		 * stores without recomputation on top of what it kept (full: its input;
+		 * selective: everything but the scores). Chen et al. 2016, Section 3 (the
+		 * peak is the checkpoints plus one segment); Korthikanti's table counts the
+		 * stored part only. With FlashAttention selective recompute keeps everything
+		 * already (the kernel recomputes its scores itself): nothing rebuilt. */
+		if (x.act.rc == RECOMPUTE_FULL) {
+			/* (the stored part above was one multiplication) */
+			double d = 0, e = 0;
+			if (x.Ld > 0)
+				d = act_layer_token(m, &x.act, RECOMPUTE_NONE, false) * sb -
+				    x.per_dense;
+			if (x.Lm > 0)
+				e = act_layer_token(m, &x.act, RECOMPUTE_NONE, true) * sb -
+				    x.per_moe;
+			x.rebuilt = dmax(0, dmax(d, e));
+		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
+			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;
+		}
 	} else {
 		double e = act_bytes(wl->precision);
 		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
