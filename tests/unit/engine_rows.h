@@ -1,6 +1,7 @@
 /* engine_rows.h - published small-batch decode measurements of CUDA-graph engines
- * (workload.engine: cuda-graphs), with their sources. GRAPH_LAYER_S and GRAPH_TOKEN_S in
- * src/plan_time.c were fitted to the held rows; test_engine.c prints every row's error.
+ * (workload.engine: cuda-graphs), with their sources. GRAPH_LAYER_S, GRAPH_TOKEN_S and
+ * GRAPH_DEQUANT_S in src/plan_time.c were fitted to all of these rows together;
+ * test_engine.c prints every row's error.
  *
  * Each row is the decode rate of one sequence, 1 / (time per output token), at the batch
  * given. Where a source reports tokens/s of a whole generation from a prompt of a few
@@ -33,6 +34,16 @@
  *     https://johnmusgrave.com/p/vllm-throughput-latency-sweep-on : one A100 40GB, vLLM
  *     0.23.0, Llama-3.1-8B-Instruct bf16, 1024 input / 128 output tokens, concurrency 1:
  *     "decode ... runs at about 75 tokens/sec" (a rounded figure).
+ *  [vllm-marlin] vllm-project/vllm pull request #23197 (and #21836, #21865, the same
+ *     table), "[Performance] Introduce Marlin-based GEMM kernels for the calibration-free
+ *     RTN-based quantization", description: H100 GPUs (SXM assumed), `python
+ *     benchmark_latency.py --model <model> --n 1 --num-iters-warmup 3 --num-iters 10
+ *     --input-len 256 --output-len 32 -tp <#GPUs> --batch-size <batch> [--quantization
+ *     rtn]`, seconds for the whole batch (prefill and 32 generated tokens), each an average
+ *     of 5 runs. Llama3.1-8B on 1 GPU: BF16 and the new (Marlin) RTN Int8 and Int4 at
+ *     batches 1, 4, 8, 16; Llama3.3-70B on 4 GPUs: BF16 (the quantised 70B rows are cut
+ *     off in the stored copy). RTN Int4 is taken as int4 with groups of 128 (vLLM's RTN
+ *     default), Int8 as int8 weights, both with bf16 activations.
  *  [trt-quant] NVIDIA/TensorRT-LLM docs/source/blogs/quantization-in-TRT-LLM.md,
  *     "Performance": LLaMA-v2-7B, H100 80GB, TP 1, input 1024, output 128: FP8 over FP16
  *     speedup 1.51x at batch 1, 1.40x at batch 8 (a ratio of whole-request throughput;
@@ -78,66 +89,90 @@ struct engine_row {
 	enum dtype weights, precision, kv;
 	int gpus; /* = tensor parallelism */
 	int batch, prompt, output;
-	double tokens_per_s; /* per sequence: 1 / time per output token */
-	bool held;	     /* fitted and held to the tolerance; else printed only */
+	double tokens_per_s; /* per sequence: 1 / time per output token (0: latency_s) */
+	bool held;	     /* held to the tolerance; else printed only (all are held) */
+	double latency_s;    /* or: the batch's whole generation, prefill and decode, s */
 };
 
 static const struct engine_row engine_rows[] = {
-	/* torchao, A100 80GB */
-	{"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 107.38, true},
-	{"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 170.83, false},
-	{"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 201.14, false},
-	{"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 95.64, true},
-	{"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 153.03, false},
-	{"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5,
-	 200, 180.80, false},
-	/* torchao, H100 */
-	{"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 126.90, true},
-	{"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 198.85, false},
-	{"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 241.39, false},
-	{"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_FP8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 178.46, false},
-	/* gpt-fast, A100 80GB at 330 W */
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 104.9, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 155.58, false},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 196.80, false},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 19.13, false},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
-	 25.25, false},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 2, 1, 5, 200,
-	 168.84, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 4, 1, 5, 200,
-	 254.02, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 8, 1, 5, 200,
-	 328.43, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 2, 1, 5, 200,
-	 21.32, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 4, 1, 5, 200,
-	 38.01, true},
-	{"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 8, 1, 5, 200,
-	 62.50, true},
-	/* NIM 1.8.0 (TensorRT-LLM), 2 x H100, fp8 */
-	{"nim-70b", EG_H100, EM_LLAMA3_70B, DTYPE_FP8, DTYPE_FP8, DTYPE_FP8, 2, 1, 5000, 500,
-	 1000 / 18.58, true},
-	{"nim-70b", EG_H100, EM_LLAMA3_70B, DTYPE_FP8, DTYPE_FP8, DTYPE_FP8, 2, 1, 500, 2000,
-	 1000 / 18.91, true},
-	/* vLLM */
-	{"vllm-h100", EG_H100, EM_LLAMA3_8B, DTYPE_FP16, DTYPE_FP16, DTYPE_FP16, 1, 1, 256, 256,
-	 1000 / 6.48, true},
-	{"vllm-a100", EG_A100_40, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 1024,
-	 128, 75, true},
+    /* torchao, A100 80GB */
+    {"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     107.38, true, 0},
+    {"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     170.83, true, 0},
+    {"torchao-a100", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     201.14, true, 0},
+    {"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     95.64, true, 0},
+    {"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     153.03, true, 0},
+    {"torchao-a100", EG_A100_80, EM_LLAMA3_8B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     180.80, true, 0},
+    /* torchao, H100 */
+    {"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     126.90, true, 0},
+    {"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     198.85, true, 0},
+    {"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200,
+     241.39, true, 0},
+    {"torchao-h100", EG_H100, EM_LLAMA3_8B, DTYPE_FP8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 178.46,
+     true, 0},
+    /* gpt-fast, A100 80GB at 330 W */
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 104.9,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 155.58,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 196.80,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_INT8, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 19.13,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_INT4, DTYPE_BF16, DTYPE_BF16, 1, 1, 5, 200, 25.25,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 2, 1, 5, 200, 168.84,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 4, 1, 5, 200, 254.02,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_7B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 8, 1, 5, 200, 328.43,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 2, 1, 5, 200, 21.32,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 4, 1, 5, 200, 38.01,
+     true, 0},
+    {"gpt-fast", EG_A100_80, EM_LLAMA2_70B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 8, 1, 5, 200, 62.50,
+     true, 0},
+    /* NIM 1.8.0 (TensorRT-LLM), 2 x H100, fp8 */
+    {"nim-70b", EG_H100, EM_LLAMA3_70B, DTYPE_FP8, DTYPE_FP8, DTYPE_FP8, 2, 1, 5000, 500,
+     1000 / 18.58, true, 0},
+    {"nim-70b", EG_H100, EM_LLAMA3_70B, DTYPE_FP8, DTYPE_FP8, DTYPE_FP8, 2, 1, 500, 2000,
+     1000 / 18.91, true, 0},
+    /* vLLM */
+    {"vllm-h100", EG_H100, EM_LLAMA3_8B, DTYPE_FP16, DTYPE_FP16, DTYPE_FP16, 1, 1, 256, 256,
+     1000 / 6.48, true, 0},
+    {"vllm-a100", EG_A100_40, EM_LLAMA3_8B, DTYPE_BF16, DTYPE_BF16, DTYPE_BF16, 1, 1, 1024, 128, 75,
+     true, 0},
+/* vLLM benchmark_latency on H100: 256 prompt tokens, 32 generated, the batch's latency */
+#define VLLM_RTN(model, w, gpus, b, s)                                                             \
+	{                                                                                          \
+		"vllm-marlin", EG_H100, model, w, DTYPE_BF16, DTYPE_BF16, gpus, b, 256, 32, 0,     \
+		    true, s                                                                        \
+	}
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_BF16, 1, 1, 0.236),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_BF16, 1, 4, 0.260),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_BF16, 1, 8, 0.284),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_BF16, 1, 16, 0.336),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT8, 1, 1, 0.186),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT8, 1, 4, 0.231),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT8, 1, 8, 0.248),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT8, 1, 16, 0.300),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT4, 1, 1, 0.154),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT4, 1, 4, 0.194),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT4, 1, 8, 0.216),
+    VLLM_RTN(EM_LLAMA3_8B, DTYPE_INT4, 1, 16, 0.267),
+    VLLM_RTN(EM_LLAMA3_70B, DTYPE_BF16, 4, 1, 0.558),
+    VLLM_RTN(EM_LLAMA3_70B, DTYPE_BF16, 4, 4, 0.629),
+    VLLM_RTN(EM_LLAMA3_70B, DTYPE_BF16, 4, 8, 0.700),
+    VLLM_RTN(EM_LLAMA3_70B, DTYPE_BF16, 4, 16, 0.855),
+#undef VLLM_RTN
 };
 
 #define ENGINE_ROWS ((int)(sizeof(engine_rows) / sizeof(engine_rows[0])))
