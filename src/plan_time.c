@@ -32,8 +32,8 @@
  *
  * Engines. Those rows decode with llama.cpp's kernels (workload.engine: llama.cpp, the
  * default). workload.engine: cuda-graphs swaps in the decode kernels of CUDA-graph
- * serving engines (see the GRAPH_* constants); only its own two constants were fitted,
- * to the rows of tests/unit/engine_rows.h, and nothing above changed with them.
+ * serving engines (see the GRAPH_* constants); only its own three constants were fitted,
+ * to the 41 rows of tests/unit/engine_rows.h, and nothing above changed with them.
  */
 #include "plan.h"
 
@@ -1074,7 +1074,7 @@ static void time_infer(struct tctx *c)
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
-	 * CUDA-graph engine's fused kernels hide it behind the weight read */
+	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
 	switch (w->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
 	case DTYPE_INT4:
 	case DTYPE_NF4:
