@@ -4,7 +4,7 @@
  * test_engine.c prints every row's error.
  *
  * Each row is the decode rate of one sequence, 1 / (time per output token), at the batch
- * given. Where a source reports tokens/s of a whole generation from a prompt of a few
+ * given, or ([vllm-marlin]) the seconds a whole batch's generation takes. Where a source reports tokens/s of a whole generation from a prompt of a few
  * tokens (gpt-fast, torchao), prefill is a negligible part of it and the figure is taken
  * as the decode rate.
  *
@@ -24,7 +24,8 @@
  *     graphs); tensor parallelism with ENABLE_INTRA_NODE_COMM (custom all-reduce).
  *  [nim-70b] NVIDIA NIM LLM benchmarking, "Performance",
  *     https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance : Llama-3.3-70b-
- *     instruct, NIM 1.8.0, 2 x H100 80G, fp8 TP2 (a TensorRT-LLM engine), concurrency 1,
+ *     instruct, NIM 1.8.0, 2 x H100 80G, fp8 TP2 (NIM's optimised H100 profiles are
+ *     prebuilt TensorRT-LLM engines, its support matrix says), concurrency 1,
  *     ITL (ms): 18.58 at 5000 input / 500 output tokens, 18.91 at 500 / 2000.
  *  [vllm-h100] "Recipe: concurrency sweep", https://yobitelcomm.github.io/bench/recipes/
  *     concurrency-sweep/ : one H100-80GB-HBM3, vLLM 0.21.0, fp16, Llama-3.1-8B-Instruct,
@@ -42,8 +43,9 @@
  *     rtn]`, seconds for the whole batch (prefill and 32 generated tokens), each an average
  *     of 5 runs. Llama3.1-8B on 1 GPU: BF16 and the new (Marlin) RTN Int8 and Int4 at
  *     batches 1, 4, 8, 16; Llama3.3-70B on 4 GPUs: BF16 (the quantised 70B rows are cut
- *     off in the stored copy). RTN Int4 is taken as int4 with groups of 128 (vLLM's RTN
- *     default), Int8 as int8 weights, both with bf16 activations.
+ *     off in the stored copy). RTN Int4 is taken as gpuplan's int4 (an fp16 scale per 128
+ *     weights; the PR does not state the group size), Int8 as int8 weights, both with
+ *     bf16 activations.
  *  [trt-quant] NVIDIA/TensorRT-LLM docs/source/blogs/quantization-in-TRT-LLM.md,
  *     "Performance": LLaMA-v2-7B, H100 80GB, TP 1, input 1024, output 128: FP8 over FP16
  *     speedup 1.51x at batch 1, 1.40x at batch 8 (a ratio of whole-request throughput;
