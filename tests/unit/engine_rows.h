@@ -4,9 +4,10 @@
  * test_engine.c prints every row's error.
  *
  * Each row is the decode rate of one sequence, 1 / (time per output token), at the batch
- * given, or ([vllm-marlin]) the seconds a whole batch's generation takes. Where a source reports tokens/s of a whole generation from a prompt of a few
- * tokens (gpt-fast, torchao), prefill is a negligible part of it and the figure is taken
- * as the decode rate.
+ * given, or ([vllm-marlin]) the seconds a whole batch's generation takes. Where a
+ * source reports tokens/s of a whole generation from a prompt of a few tokens (gpt-fast,
+ * torchao), prefill is a negligible part of it and the figure is taken as the decode
+ * rate.
  *
  * Sources:
  *  [torchao-a100] pytorch/ao, torchao/quantization/README.md, "Benchmarks / CUDA backend |
