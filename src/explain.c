@@ -899,11 +899,21 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
 	    pct(e, p->hbm_efficiency));
 	put(e, "  attention: the slower of its FLOPs and its KV read (%s);\n", sec(e, d.kv_read));
-	put(e, "  fixed: kernel launches, dequantisation, latencies;\n");
+	put(e, "  fixed: per-step launches, dequantisation, latencies;\n");
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
-	source(e, "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
-		  "and TensorRT-LLM");
+	wrapped(e, "  ",
+		s->workload.engine == ENGINE_CUDA_GRAPHS
+		    ? "kernels: cuda-graphs (one CUDA graph per step, dequantisation inside the "
+		      "GEMMs)"
+		    : "kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
+		      "launches)");
+	source(e,
+	       s->workload.engine == ENGINE_CUDA_GRAPHS
+		   ? "roofline (Williams et al. 2009) per decode step; CUDA-graph engines "
+		     "fitted on torchao, gpt-fast, NVIDIA NIM and vLLM (tests/unit/engine_rows.h)"
+		   : "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
+		     "and TensorRT-LLM");
 }
 
 static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
