@@ -143,7 +143,11 @@ static void decode_terms(const struct scenario *s, const struct plan *p, struct 
 	 * parts for all B, so they do not add up to that step */
 	d->micro = p->pp > 1 && B >= p->pp ? B / p->pp : B;
 	d->micro_batch_full = B;
-	d->itemized = d->micro == B && d->fixed >= 0;
+	/* the derived terms must be parts of what the plan reports: attention is the slower
+	 * of its FLOPs and its KV read, so neither exceeds it */
+	d->itemized = d->micro == B && d->fixed >= 0 &&
+		      d->kv_read <= d->attention * (1 + 1e-9) + 1e-15 &&
+		      d->attention_flops <= d->attention * (1 + 1e-9) + 1e-15;
 }
 
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
@@ -228,10 +232,11 @@ static void not_itemized(struct ex *e, const struct plan *p, const struct decode
 			 plain(e, d->micro_batch_full));
 	else
 		snprintf(text, sizeof(text),
-			 "not itemized: the plan's parts of the step (%s) add up to more than "
-			 "the step",
-			 sec(e, p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
-				    p->parts.tp_comm_s));
+			 "not itemized: the plan's parts of the step (GEMMs %s, attention %s, "
+			 "elementwise %s, TP comm %s) do not add up to its %s",
+			 sec(e, p->parts.matmul_s), sec(e, p->parts.attention_s),
+			 sec(e, p->parts.memory_bound_s), sec(e, p->parts.tp_comm_s),
+			 sec(e, p->tpot_s));
 	wrapped(e, "  ", text);
 }
 

@@ -510,6 +510,11 @@ static void check_scenario(const char *what, const struct scenario *s)
 		assert_int_equal(explain_key(s, &p, keys[i], buf, sizeof(buf), &err), 0);
 		assert_true(strlen(buf) + 1 < sizeof(buf));
 		check_key(what, keys[i], buf);
+		/* a decode step is itemized unless a pipeline runs micro-batches */
+		if (p.pp == 1 && strstr(buf, "not itemized: a step") == NULL &&
+		    strstr(buf, "not itemized: the plan's parts") != NULL)
+			complain(what, keys[i], "a decode step not itemized without a pipeline",
+				 buf);
 	}
 }
 
@@ -672,6 +677,12 @@ static void test_variations(void **state)
 	     {"workload.kv_cache=int8", "hardware.storage=1GB/s", NULL}},
 	    {"scenarios/default.yaml", {"parallel.pp=2", "parallel.zero=1", NULL}},
 	    {"scenarios/workshop/07-mixture-of-experts.yaml", {"parallel.ep=2", NULL}},
+	    {"scenarios/workshop/07-mixture-of-experts.yaml",
+	     {"workload.batch=auto", "workload.slo.tpot=40ms", NULL}},
+	    {"scenarios/seed-21-7b-decode-cuda-graphs-a100.yaml",
+	     {"workload.batch=auto", "workload.slo.ttft=500ms", NULL}},
+	    {"scenarios/seed-22-8b-int4-marlin-h100.yaml",
+	     {"hardware.count=2", "parallel.tp=2", NULL}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"model.preset=deepseek-v3", "hardware.count=8", "workload.weights=fp8", NULL}},
 	};
