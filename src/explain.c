@@ -564,7 +564,12 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			    : "sequences x (prompt + output)");
 		numbers(e, "tokens cached", "%d x %s", p->global_batch,
 			plain(e, m->kv_tokens_per_seq));
-		result(e, "tokens cached", plain(e, m->kv_tokens));
+		result(e, "tokens cached", cnt(e, m->kv_tokens));
+		if (s->workload.batch <= 0 && p->slo_batch >= 1 && p->slo_batch < p->global_batch)
+			put(e,
+			    "  (sized for the %d sequences that fit; the SLO's batch runs %s of "
+			    "them)\n",
+			    p->global_batch, plain(e, p->slo_batch));
 		kv_per_token(e, s, p);
 		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
 			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
@@ -904,7 +909,8 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
 	    pct(e, p->hbm_efficiency));
 	put(e, "  attention: the slower of its FLOPs and its KV read (%s);\n", sec(e, d.kv_read));
-	put(e, "  fixed: per-step launches, dequantisation, latencies;\n");
+	put(e, "  fixed: per-step launches, dequantisation, latencies%s;\n",
+	    p->ep > 1 && p->model.moe.experts > 0 ? ", expert all-to-all" : "");
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
 	wrapped(e, "  ",
