@@ -106,48 +106,37 @@ static double output_tokens(const struct scenario *s)
 	return s->workload.output_tokens > 0 ? s->workload.output_tokens : 1;
 }
 
-/* The terms of one decode step (src/plan_time.c, decode_step_s): the GEMMs' compute or the
- * weight read, whichever is slower; attention (its FLOPs or its KV read, whichever is
- * slower); elementwise traffic; tensor-parallel communication; the rest, fixed per step
- * (kernel launches, dequantisation, latencies). The plan keeps the parts and the shares;
- * the KV read is worked out here as the time model does (keys a token attends to, capped
- * by a sliding window, x KV bytes per token x stages / effective HBM bandwidth), and the
- * weight read is the HBM share less the KV read and the elementwise traffic. */
+/* The terms of one decode step as the time model keeps them (struct plan_decode): the
+ * GEMMs' compute or the weight read, whichever is slower; attention (the slower of its
+ * FLOPs and its KV read); elementwise traffic; communication (TP all-reduces, EP
+ * all-to-alls, pipeline hand-offs); the rest, fixed per step (kernel launches, the host's
+ * part, dequantisation). A step decodes B sequences, or a micro-batch of B / pp once
+ * the batch fills a pipeline. */
 struct decode_terms {
-	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, comm, fixed;
+	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, fixed;
+	double comm, tp, ep, pp;
 	double micro;		 /* sequences a step decodes: B, or B / pp through a pipeline */
 	double micro_batch_full; /* B */
-	bool itemized; /* false when the plan's parts are for a batch other than the step's */
+	bool itemized;		 /* the plan has the step's terms (inference) */
 };
 
 static void decode_terms(const struct scenario *s, const struct plan *p, struct decode_terms *d)
 {
-	double ctx = prompt_tokens(s) + output_tokens(s) / 2;
-	double hbm =
-	    (s->hardware.gpu.hbm_bytes_per_s > 0 ? s->hardware.gpu.hbm_bytes_per_s : 1e12) *
-	    p->hbm_efficiency;
-	double B = infer_batch(s, p);
-	if (p->model.sliding_window > 0 && p->model.sliding_window < ctx)
-		ctx = p->model.sliding_window;
-	d->gemm = p->parts.matmul_s;
-	d->attention = p->parts.attention_s;
-	d->elementwise = p->parts.memory_bound_s;
-	d->comm = p->parts.tp_comm_s;
-	d->kv_read = B * ctx * fmax(p->mem.kv_bytes_per_token, 0) * p->pp / hbm;
-	d->attention_flops = fmax(0, p->shares[BN_COMPUTE] * p->tpot_s - d->gemm);
-	d->weight_read = fmax(0, p->shares[BN_HBM] * p->tpot_s - d->kv_read - d->elementwise);
-	d->fixed =
-	    p->tpot_s - fmax(d->gemm, d->weight_read) - d->attention - d->elementwise - d->comm;
-	/* a pipeline decodes micro-batches of B / pp once the batch fills its stages
-	 * (plan_time.c, micro), and tpot is the step of one of them; the plan keeps the
-	 * parts for all B, so they do not add up to that step */
-	d->micro = p->pp > 1 && B >= p->pp ? B / p->pp : B;
-	d->micro_batch_full = B;
-	/* the derived terms must be parts of what the plan reports: attention is the slower
-	 * of its FLOPs and its KV read, so neither exceeds it */
-	d->itemized = d->micro == B && d->fixed >= 0 &&
-		      d->kv_read <= d->attention * (1 + 1e-9) + 1e-15 &&
-		      d->attention_flops <= d->attention * (1 + 1e-9) + 1e-15;
+	const struct plan_decode *t = &p->decode;
+	d->gemm = t->gemm_s;
+	d->weight_read = t->weight_read_s;
+	d->attention = t->attention_s;
+	d->attention_flops = t->attention_flops_s;
+	d->kv_read = t->kv_read_s;
+	d->elementwise = t->elementwise_s;
+	d->tp = t->tp_comm_s;
+	d->ep = t->ep_comm_s;
+	d->pp = t->pp_comm_s;
+	d->comm = t->tp_comm_s + t->ep_comm_s + t->pp_comm_s;
+	d->fixed = t->fixed_s;
+	d->micro = t->batch;
+	d->micro_batch_full = infer_batch(s, p);
+	d->itemized = isfinite(t->gemm_s) && isfinite(t->fixed_s);
 }
 
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
@@ -220,24 +209,9 @@ static void not_applicable(struct ex *e, const char *why)
 }
 
 /* Says why a decode step is not broken into its terms. */
-static void not_itemized(struct ex *e, const struct plan *p, const struct decode_terms *d)
+static void not_itemized(struct ex *e)
 {
-	char text[300];
-	if (d->micro != d->micro_batch_full)
-		snprintf(text, sizeof(text),
-			 "not itemized: a step decodes a micro-batch of %s of the %s "
-			 "sequences through the %d pipeline stages, while the plan keeps the "
-			 "parts of a step for all %s",
-			 plain(e, d->micro), plain(e, d->micro_batch_full), p->pp,
-			 plain(e, d->micro_batch_full));
-	else
-		snprintf(text, sizeof(text),
-			 "not itemized: the plan's parts of the step (GEMMs %s, attention %s, "
-			 "elementwise %s, TP comm %s) do not add up to its %s",
-			 sec(e, p->parts.matmul_s), sec(e, p->parts.attention_s),
-			 sec(e, p->parts.memory_bound_s), sec(e, p->parts.tp_comm_s),
-			 sec(e, p->tpot_s));
-	wrapped(e, "  ", text);
+	wrapped(e, "  ", "not itemized: the plan has no decode step's terms");
 }
 
 /* ---- model ---- */
@@ -752,14 +726,15 @@ static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
 {
 	struct decode_terms d;
 	decode_terms(s, p, &d);
-	formula(e, lhs, "max(GEMMs, weight read) + attention + elementwise + TP comm + fixed");
+	formula(e, lhs,
+		"max(GEMMs, weight read) + attention + elementwise + communication + fixed");
 	if (d.itemized)
 		numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
 			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
 			sec(e, d.comm), sec(e, d.fixed));
 	result(e, lhs, sec(e, p->tpot_s));
 	if (!d.itemized)
-		not_itemized(e, p, &d);
+		not_itemized(e);
 }
 
 static void ex_parts(struct ex *e, const struct plan *p)
@@ -905,12 +880,35 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	struct decode_terms d;
 	decode_terms(s, p, &d);
 	decode_step(e, "tpot", s, p);
-	put(e, "\n  batch %s; weights (less the embedding, a lookup) read at %s x %s;\n",
-	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
-	    pct(e, p->hbm_efficiency));
-	put(e, "  attention: the slower of its FLOPs and its KV read (%s);\n", sec(e, d.kv_read));
-	put(e, "  fixed: per-step launches, dequantisation, latencies%s;\n",
-	    p->ep > 1 && p->model.moe.experts > 0 ? ", expert all-to-all" : "");
+	{
+		char text[300];
+		put(e, "\n");
+		if (d.micro != d.micro_batch_full)
+			snprintf(text, sizeof(text),
+				 "a step decodes a micro-batch of %s of the %s sequences through "
+				 "the %d stages;",
+				 plain(e, d.micro), plain(e, d.micro_batch_full), p->pp);
+		else
+			snprintf(text, sizeof(text), "batch %s;", plain(e, d.micro));
+		wrapped(e, "  ", text);
+		snprintf(text, sizeof(text),
+			 "weights (less the embedding, a lookup) read at %s x %s;",
+			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
+			 pct(e, p->hbm_efficiency));
+		wrapped(e, "  ", text);
+		snprintf(text, sizeof(text),
+			 "attention: the slower of its FLOPs (%s) and its KV read (%s);",
+			 sec(e, d.attention_flops), sec(e, d.kv_read));
+		wrapped(e, "  ", text);
+		if (d.comm > 0) {
+			snprintf(text, sizeof(text),
+				 "communication: TP all-reduces %s, EP all-to-alls %s, pipeline "
+				 "hand-offs %s;",
+				 sec(e, d.tp), sec(e, d.ep), sec(e, d.pp));
+			wrapped(e, "  ", text);
+		}
+		wrapped(e, "  ", "fixed: per-step launches, the host's part, dequantisation;");
+	}
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
 	wrapped(e, "  ",
@@ -1275,9 +1273,10 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 				sec(e, t->zero3_s), sec(e, t->ep_comm_s), sec(e, t->offload_s),
 				sec(e, p->step_s));
 		} else {
-			formula(e, "interconnect", "tensor-parallel all-reduces / tpot");
-			numbers(e, "interconnect", "%s / %s", sec(e, t->tp_comm_s),
-				sec(e, p->step_s));
+			formula(e, "interconnect",
+				"(TP all-reduces + EP all-to-alls + pipeline hand-offs) / tpot");
+			numbers(e, "interconnect", "(%s + %s + %s) / %s", sec(e, t->tp_comm_s),
+				sec(e, t->ep_comm_s), sec(e, t->pp_comm_s), sec(e, p->step_s));
 		}
 		break;
 	default:
@@ -1311,7 +1310,7 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		return;
 	}
 	if (late)
-		not_itemized(e, p, &d);
+		not_itemized(e);
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		    sec(e, p->step_s));

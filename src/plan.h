@@ -85,6 +85,23 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double decode_bytes_per_seq; /* inference: decode working set per sequence */
 };
 
+/* Inference: one decode step at the batch it runs (a micro-batch of B / pp once the batch
+ * fills a pipeline), seconds by term, so that tpot = max(gemm, weight_read) + attention +
+ * elementwise + tp_comm + ep_comm + pp_comm + fixed. NaN for training. */
+struct plan_decode {
+	double batch;		  /* sequences this step decodes */
+	double gemm_s;		  /* the GEMMs' compute: tensor or CUDA cores, the faster */
+	double weight_read_s;	  /* the weights read from HBM */
+	double attention_s;	  /* the slower of the next two */
+	double attention_flops_s; /* attention's FLOPs over the cached context */
+	double kv_read_s;	  /* the KV cache read */
+	double elementwise_s;	  /* norms, activations, residuals at HBM bandwidth */
+	double tp_comm_s;	  /* tensor-parallel all-reduces */
+	double ep_comm_s;	  /* expert-parallel all-to-alls */
+	double pp_comm_s;	  /* pipeline hand-offs */
+	double fixed_s;		  /* launches, the host's part, dequantisation */
+};
+
 /* Step time (training) or phase time (inference) by part, seconds. */
 struct plan_time_parts {
 	double matmul_s;
@@ -132,6 +149,7 @@ struct plan {
 
 	/* time and throughput */
 	struct plan_time_parts parts;
+	struct plan_decode decode; /* inference: the decode step's terms */
 	double step_s;
 	double total_s;
 	double gpu_hours;

@@ -426,6 +426,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 }
 
 static const struct plan_time_parts no_parts;
+static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void set_nan(struct plan *p)
 {
@@ -441,6 +442,7 @@ static void set_nan(struct plan *p)
 	p->goodput = NAN;
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
 	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
+	p->decode = no_decode;
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
 }
@@ -888,19 +890,22 @@ struct lines {
 };
 
 struct infer {
-	double F;	    /* matmul FLOPs per token on the token's path (all stages), /tp */
-	double W;	    /* weight bytes read per decode step on the path */
-	double sNK;	    /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
-	double kvb;	    /* KV-cache bytes per token of context, this GPU's share x stages */
-	double attn_tok;    /* attention FLOPs per token per context token (4 L qd / tp) */
-	double fixed;	    /* per step: launches, dequantisation, TP latency */
-	double tp_per_tok;  /* per step, per sequence: TP all-reduce bytes time */
-	double elt_per_tok; /* per token: elementwise traffic time */
-	double prefill_P;   /* prompt tokens */
-	double ctx;	    /* average context of a decode step */
-	double pp;	    /* pipeline stages of a replica */
-	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
-	double dim0;	    /* rows a small-batch decode GEMM pads to (the tile floor) */
+	double F;	   /* matmul FLOPs per token on the token's path (all stages), /tp */
+	double W;	   /* weight bytes read per decode step on the path */
+	double sNK;	   /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
+	double kvb;	   /* KV-cache bytes per token of context, this GPU's share x stages */
+	double attn_tok;   /* attention FLOPs per token per context token (4 L qd / tp) */
+	double fixed;	   /* per step: launches, dequantisation, TP latency */
+	double tp_per_tok; /* per step, per sequence: TP all-reduce and EP all-to-all bytes */
+	double tp_fixed, ep_fixed, pp_fixed; /* the latencies in fixed, by kind */
+	double ep_per_tok, tp_only_per_tok;  /* tp_per_tok's EP and TP parts */
+	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
+	double elt_per_tok;		     /* per token: elementwise traffic time */
+	double prefill_P;		     /* prompt tokens */
+	double ctx;			     /* average context of a decode step */
+	double pp;			     /* pipeline stages of a replica */
+	double window; /* sliding window: the most keys a token attends to (0 = all) */
+	double dim0;   /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
@@ -1112,20 +1117,25 @@ static void time_infer(struct tctx *c)
 		in.fixed += nonemb * c->it * dq / c->fp32;
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
-	in.tp_per_tok = 0;
+	in.tp_per_tok = in.ep_per_tok = 0;
+	in.tp_fixed = in.ep_fixed = in.pp_fixed = 0;
 	if (t > 1) {
-		in.fixed += 2 * sh.layers * 2 * hops(t) * lat;
+		in.tp_fixed = 2 * sh.layers * 2 * hops(t) * lat;
 		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) * c->it * sh.h * c->act / bw;
 	}
 	if (pp > 1)
-		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
+		in.pp_fixed = (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
 	/* expert parallelism: dispatch and combine all-to-all per MoE layer, k copies of
 	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
 	if (ep > 1 && sh.moe_layers > 0) {
-		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
-		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act *
-				 c->it / fabric_bw(c, ep * t);
+		in.ep_fixed = 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
+		in.ep_per_tok = 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act *
+				c->it / fabric_bw(c, ep * t);
 	}
+	in.base_fixed = in.fixed;
+	in.fixed += in.tp_fixed + in.pp_fixed + in.ep_fixed;
+	in.tp_only_per_tok = in.tp_per_tok;
+	in.tp_per_tok += in.ep_per_tok;
 	in.elt_per_tok =
 	    sh.layers * c->act *
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
@@ -1242,20 +1252,32 @@ static void time_infer(struct tctx *c)
 		}
 	}
 
-	/* decode parts at the scenario's batch */
+	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot */
 	{
 		const struct lines *l = &lines_ctx;
-		double tp = t > 1 ? 2 * sh.layers * 2 * hops(t) * lat + B * in.tp_per_tok : 0;
-		double gemm = gemm_compute_s(l, B), inv_tpot = 1 / p->tpot_s;
-		double cs = gemm + l->c_att1 * B;
-		double ms = l->m0 + l->kv1 * B + B * in.elt_per_tok;
-		p->parts.matmul_s = gemm;
-		p->parts.attention_s = l->a1 * B;
-		p->parts.memory_bound_s = B * in.elt_per_tok;
-		p->parts.tp_comm_s = tp;
-		p->shares[BN_COMPUTE] = cs * inv_tpot;
-		p->shares[BN_HBM] = ms * inv_tpot;
-		p->shares[BN_INTERCONNECT] = tp * inv_tpot;
+		struct plan_decode *d = &p->decode;
+		double Bm = micro(&in, B), inv_tpot = 1 / p->tpot_s;
+		d->batch = Bm;
+		d->gemm_s = gemm_compute_s(l, Bm);
+		d->weight_read_s = l->m0;
+		d->attention_s = l->a1 * Bm;
+		d->attention_flops_s = l->c_att1 * Bm;
+		d->kv_read_s = l->kv1 * Bm;
+		d->elementwise_s = Bm * in.elt_per_tok;
+		d->tp_comm_s = in.tp_fixed + Bm * in.tp_only_per_tok;
+		d->ep_comm_s = in.ep_fixed + Bm * in.ep_per_tok;
+		d->pp_comm_s = in.pp_fixed;
+		d->fixed_s = in.base_fixed;
+		p->parts.matmul_s = d->gemm_s;
+		p->parts.attention_s = d->attention_s;
+		p->parts.memory_bound_s = d->elementwise_s;
+		p->parts.tp_comm_s = d->tp_comm_s;
+		p->parts.ep_comm_s = d->ep_comm_s;
+		p->parts.pp_comm_s = d->pp_comm_s;
+		p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
+		p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
+		p->shares[BN_INTERCONNECT] =
+		    (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
 	}
 }
 
