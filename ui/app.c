@@ -328,8 +328,19 @@ static void edit_key(struct app *a, int key)
 		break;
 	case EDIT_ACCEPT:
 		if (a->edit_error) {
-			app_status(a, true, "%s: '%s' does not read (fix it, or Esc to cancel)",
-				   a->edit_field->key, a->line.buf);
+			/* the reason the text does not read, not just that it does not */
+			char msg[sizeof(a->status)];
+			struct scenario t;
+			memset(&err, 0, sizeof(err));
+			if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &t,
+					     &err) != 0 &&
+			    err.message[0])
+				app_status(a, true, "%s (fix it, or Esc to cancel)",
+					   gp_error_format(&err, msg, sizeof(msg)));
+			else
+				app_status(a, true,
+					   "%s: '%s' does not read (fix it, or Esc to cancel)",
+					   a->edit_field->key, a->line.buf);
 			break;
 		}
 		a->mode = MODE_NORMAL;
@@ -489,11 +500,25 @@ bool app_offer_recovery(struct app *a)
 	return true;
 }
 
+void app_expand_path(const char *in, char *out, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && home[0])
+		snprintf(out, size, "%s%s", home, in + 1);
+	else
+		snprintf(out, size, "%s", in);
+}
+
 int app_save(struct app *a, const char *path)
 {
 	struct gp_error err;
-	char old_recover[1024];
+	char old_recover[1024], expanded[sizeof(a->path)];
 
+	if (path && path[0]) {
+		app_expand_path(path, expanded, sizeof(expanded));
+		path = expanded;
+	}
 	if (!path || !path[0])
 		path = a->path;
 	if (!path[0]) {
@@ -518,11 +543,13 @@ int app_save(struct app *a, const char *path)
 	return 0;
 }
 
-static void open_file(struct app *a, const char *file, bool force)
+static void open_file(struct app *a, const char *name, bool force)
 {
 	struct scenario t;
 	struct gp_error err;
+	char file[sizeof(a->path)];
 
+	app_expand_path(name, file, sizeof(file));
 	if (!file[0]) {
 		app_status(a, true, ":e needs a file name (:e FILE)");
 		return;
@@ -652,6 +679,8 @@ void app_command(struct app *a, const char *cmd)
 	} else if (strcmp(word, "wq") == 0 || strcmp(word, "x") == 0) {
 		if (app_save(a, arg) == 0)
 			a->quit = true;
+		else if (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)
+			a->quit_after_save = true; /* once the name is typed and written */
 	} else if (strcmp(word, "e") == 0 || strcmp(word, "edit") == 0) {
 		open_file(a, arg, false);
 	} else if (strcmp(word, "e!") == 0) {
@@ -707,14 +736,22 @@ static void prompt_key(struct app *a, int key)
 			a->mode = MODE_NORMAL;
 			a->prompt = PROMPT_NONE;
 			if (!a->line.buf[0]) {
+				a->quit_after_save = false;
 				app_status(a, false, "not saved");
 				break;
 			}
-			app_save(a, a->line.buf);
+			{
+				char file[sizeof(a->line.buf)];
+				snprintf(file, sizeof(file), "%s", a->line.buf);
+				if (app_save(a, file) == 0 && a->quit_after_save)
+					a->quit = true;
+			}
+			a->quit_after_save = false;
 			break;
 		case EDIT_CANCEL:
 			a->mode = MODE_NORMAL;
 			a->prompt = PROMPT_NONE;
+			a->quit_after_save = false;
 			app_status(a, false, "not saved");
 			break;
 		default:

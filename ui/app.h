@@ -139,6 +139,7 @@ struct app {
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
+	bool quit_after_save; /* :wq asked for a file name: quit once it is written */
 	int exit_status;
 	char recover_path[1024];
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
@@ -190,7 +191,11 @@ void app_complete(struct app *a);
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
 void app_command(struct app *a, const char *cmd);
 
-/* Saves to path (or the current path when NULL); 0 or -1 with the status line set. */
+/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. */
+void app_expand_path(const char *in, char *out, size_t size);
+
+/* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
+ * set. */
 int app_save(struct app *a, const char *path);
 
 /* The recovery file for a scenario path (or the built-in one when path is ""). */

@@ -147,6 +147,9 @@ static void test_typing(void **state)
 	assert_int_equal(app.scn.workload.seq_len, 2048);
 	key('\r'); /* Enter on an error stays in the editor */
 	assert_int_equal(app.mode, MODE_EDIT);
+	/* and says why the text does not read, not only that it does not */
+	assert_non_null(strstr(app.status, "2048x"));
+	assert_null(strstr(app.status, "does not read"));
 	key(KEY_ESC);
 	assert_int_equal(app.mode, MODE_NORMAL);
 	assert_int_equal(app.scn.workload.seq_len, 8192);
@@ -368,6 +371,71 @@ static void test_save_open_quit(void **state)
 	rmdir(dir);
 }
 
+/* :wq on a scenario without a file asks for a name, writes it, then quits */
+static void test_wq_without_file(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[256];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/wq.yaml", dir);
+	keys(":set hardware.count=64\r");
+	keys(":wq\r");
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit);
+	keys(file);
+	keys("\r");
+	assert_int_equal(access(file, R_OK), 0);
+	assert_true(app.quit);
+	/* Esc at the name keeps the session, and a later :w does not quit */
+	app.quit = false;
+	keys(":set hardware.count=32\r:x\r");
+	assert_int_equal(app.mode, MODE_NORMAL); /* it has a file now: written at once */
+	assert_true(app.quit);
+	unlink(file);
+	rmdir(dir);
+}
+
+static void test_wq_cancelled(void **state)
+{
+	(void)state;
+	keys(":set hardware.count=64\r:wq\r");
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	key(KEY_ESC);
+	assert_false(app.quit);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	/* the next save-as (^S) does not quit after writing */
+	key(KEY_CTRL('s'));
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit_after_save);
+}
+
+/* ~/ in :w and :e is the home folder */
+static void test_tilde_path(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[300], *old = getenv("HOME");
+	char saved_home[256] = "";
+	(void)state;
+	if (old)
+		snprintf(saved_home, sizeof(saved_home), "%s", old);
+	assert_non_null(mkdtemp(dir));
+	setenv("HOME", dir, 1);
+	keys(":set hardware.count=64\r:w ~/t.yaml\r");
+	snprintf(file, sizeof(file), "%s/t.yaml", dir);
+	assert_false(app.status_error);
+	assert_int_equal(access(file, R_OK), 0);
+	assert_string_equal(app.path, file);
+	keys(":set hardware.count=4\r:e! ~/t.yaml\r");
+	assert_false(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 64);
+	if (saved_home[0])
+		setenv("HOME", saved_home, 1);
+	else
+		unsetenv("HOME");
+	unlink(file);
+	rmdir(dir);
+}
+
 static void test_recover_path(void **state)
 {
 	char buf[256];
@@ -548,6 +616,9 @@ int main(void)
 		cmocka_unit_test_setup(test_baseline, setup),
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
+		cmocka_unit_test_setup(test_wq_without_file, setup),
+		cmocka_unit_test_setup(test_wq_cancelled, setup),
+		cmocka_unit_test_setup(test_tilde_path, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
