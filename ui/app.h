@@ -259,6 +259,8 @@ void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
 void pane_results_draw(struct app *a, WINDOW *w);
 void pane_results_items(struct app *a);
+/* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
+void pane_results_share_format(double share, char *buf, size_t size);
 /* The text of a result for the explanation window; "" when key is unknown. */
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
 /* The whole verdict a Results key stands for ("capacity: fits: ..."), for the status line

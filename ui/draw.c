@@ -354,6 +354,8 @@ static void draw_too_small(struct app *a)
 	mvwprintw(stdscr, 0, 0, "terminal too small");
 	mvwprintw(stdscr, 1, 0, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
 		  a->lay.cols, a->lay.rows);
+	/* the one key that works here (edits in progress are kept for a larger terminal) */
+	mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
 	wnoutrefresh(stdscr);
 	if (a->cursor_shown != 0) {
 		curs_set(0);

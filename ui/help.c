@@ -7,7 +7,7 @@ static const char *const help_text[] = {
     "",
     "Moving",
     "  Tab, Shift-Tab    next, previous pane (1-4 jump to one)",
-    "  Up/Down, j/k      previous, next field;  PgUp/PgDn, g/G",
+    "  Up/Down, k/j      previous, next field;  PgUp/PgDn, g/G",
     "Editing",
     "  Enter             type a value, with units as in files (80GB, 400Gb/s,",
     "                    7B, 5d); results follow while it reads; Enter applies,",
@@ -59,6 +59,11 @@ void help_draw(struct app *a, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n = help_lines();
 
+	/* scrolling stops with the last line at the bottom, as in the explanation window */
+	if (a->help_top > n - (height - 2))
+		a->help_top = n - (height - 2);
+	if (a->help_top < 0)
+		a->help_top = 0;
 	draw_frame(a, w,
 		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
 				  : "Help (any key closes)");

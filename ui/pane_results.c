@@ -313,6 +313,20 @@ static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
 	return line + 1;
 }
 
+void pane_results_share_format(double share, char *buf, size_t size)
+{
+	double pct = isfinite(share) && share > 0 ? share * 100 : 0;
+
+	/* five columns: " 78%", "767%", then times over (a model 145 times too big for the
+	 * GPU) rather than a percentage that loses its sign off the edge */
+	if (pct < 999.5)
+		snprintf(buf, size, "%4.0f%%", pct);
+	else if (share < 9999.5)
+		snprintf(buf, size, "%4.0fx", share);
+	else
+		snprintf(buf, size, ">1e4x");
+}
+
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 {
 	const struct glyphs *g = a->theme.g;
@@ -341,7 +355,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	if (eighths && full < bw && g->bar_eighth[eighths][0])
 		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
 	wattrset(w, A_NORMAL);
-	snprintf(pct, sizeof(pct), "%4.0f%%", isfinite(share) ? share * 100 : 0);
+	pane_results_share_format(share, pct, sizeof(pct));
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
@@ -358,7 +372,7 @@ static const struct {
     {"pp comm", offsetof(struct plan_time_parts, pp_comm_s)},
     {"pp bubble", offsetof(struct plan_time_parts, bubble_s)},
     {"dp comm", offsetof(struct plan_time_parts, dp_comm_s)},
-    {"zero-3 gather", offsetof(struct plan_time_parts, zero3_s)},
+    {"zero3 gather", offsetof(struct plan_time_parts, zero3_s)}, /* 12 columns at most */
     {"ep comm", offsetof(struct plan_time_parts, ep_comm_s)},
     {"offload", offsetof(struct plan_time_parts, offload_s)},
     {"optimizer", offsetof(struct plan_time_parts, optimizer_s)},

@@ -465,5 +465,45 @@ T send-keys q
 wait_for 'EXIT=0' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
 	ok "TERM=vt100: q restores the terminal" || bad "TERM=vt100: q restores the terminal"
 
+# 19. a demanding user's review (each check failed before its fix)
+new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
+run_ui
+wait_for 'Results'
+# a GPU without bf16 shows its fp16 peak, never "0 TF"
+T send-keys : "set hardware.gpu=t4" Enter
+wait_for '^ gpu +t4' && wait_for '65 TF fp16' && ! screen | grep -q ' 0 TF ' &&
+	ok "a GPU without bf16 shows its fp16 peak" || bad "a GPU without bf16 shows its fp16 peak"
+# a share far over 100% keeps its unit inside the pane: times over, not 14465 cut short
+T send-keys : "set hardware.gpu=h100-sxm-80gb" Enter : "set model.preset=deepseek-v3" Enter \
+	: "set hardware.count=1" Enter
+wait_for 'does not fit' && wait_for '^ count +1 ' &&
+	screen | grep -Eq '│ capacity +█+ +145x◀' && ok "a capacity share of 14465% reads 145x" ||
+	bad "a capacity share of 14465% reads 145x"
+T send-keys u u u u
+wait_for '^ gpu +h100-sxm-80gb' && wait_for '^ count +8 '
+# the help stops scrolling at its last line
+T send-keys '?'
+wait_for ':set KEY=VALUE'
+i=0
+while [ $i -lt 40 ]; do T send-keys j; i=$((i + 1)); done
+wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
+	screen | sed -n 21p | grep -q 'that the next start offers to restore' &&
+	ok "the help scrolls no further than its last line" ||
+	bad "the help scrolls no further than its last line"
+T send-keys Escape
+wait_gone ':set KEY=VALUE'
+# too small: says which key quits
+T resize-window -t 0 -x 60 -y 20
+wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q quits" ||
+	bad "too small says q quits"
+# a tall terminal shows where the step goes, each label whole
+T resize-window -t 0 -x 200 -y 50
+wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
+	ok "the step's parts have whole labels" || bad "the step's parts have whole labels"
+T resize-window -t 0 -x 80 -y 24
+wait_line 8 '^ 2 Workload'
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
