@@ -174,40 +174,64 @@ void app_screen_stop(struct app *a)
 	a->screen = false;
 }
 
+/* Bytes of s past its first skip characters. */
+static const char *skip_chars(const char *s, int skip)
+{
+	while (skip > 0 && *s) {
+		s++;
+		while ((*s & 0xc0) == 0x80)
+			s++;
+		skip--;
+	}
+	return s;
+}
+
+/* The title: the name, the unsaved mark, then on the right the baseline mark and the file.
+ * A long name gives way first (cut with an ellipsis), so that the baseline mark always shows
+ * and the file keeps FILE_MIN columns; the file is then shortened from the left. */
 static void draw_title(struct app *a)
 {
+	enum { FILE_MIN = 20 };
 	WINDOW *w = a->w_title;
+	const char *ell = a->theme.g->ellipsis;
 	int width = getmaxx(w), x;
 	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
-	char right[600];
+	const char *file = a->path[0] ? a->path : "(built-in)";
+	const char *base = a->has_baseline ? "[baseline] " : "";
+	bool unsaved = app_unsaved(a);
+	int fw = text_width(file), nw = text_width(name);
+	int markw = unsaved ? 1 + text_width(a->theme.g->unsaved) : 0;
+	int right_min = text_width(base) + (fw < FILE_MIN ? fw : FILE_MIN) + 1;
+	int name_room = width - 10 - markw - 2 - right_min;
+	char right[600], shown[sizeof(a->scn.name) + 8];
 
 	werase(w);
 	fill_line(a, w, 0, 0, ROLE_TITLE);
-	x = draw_textf(a, w, 0, 0, width, ROLE_TITLE, " gpuplan  %s", name);
-	if (app_unsaved(a))
+	if (nw > name_room && name_room >= 8) {
+		/* the name's first name_room - 1 columns and an ellipsis */
+		const char *end = skip_chars(name, name_room - 1);
+		while (end > name && end[-1] == ' ')
+			end--;
+		snprintf(shown, sizeof(shown), "%.*s%s", (int)(end - name), name, ell);
+	} else {
+		snprintf(shown, sizeof(shown), "%s", name);
+	}
+	x = draw_textf(a, w, 0, 0, width, ROLE_TITLE, " gpuplan  %s", shown);
+	if (unsaved)
 		x += draw_textf(a, w, 0, x, width - x, ROLE_TITLE_MARK, " %s", a->theme.g->unsaved);
 	{
-		/* the file, shortened from the left when the name leaves too little room */
-		const char *file = a->path[0] ? a->path : "(built-in)";
-		const char *base = a->has_baseline ? "[baseline] " : "";
 		int room = width - x - 3 - text_width(base);
-		int fw = text_width(file);
 		if (room >= 8) {
-			if (fw > room) {
-				int skip = fw - room + 1;
-				while (skip > 0 && *file) {
-					file++;
-					while ((*file & 0xc0) == 0x80)
-						file++;
-					skip--;
-				}
-				snprintf(right, sizeof(right), "%s%s%s ", base,
-					 a->theme.g->ellipsis, file);
-			} else {
+			if (fw > room)
+				snprintf(right, sizeof(right), "%s%s%s ", base, ell,
+					 skip_chars(file, fw - room + 1));
+			else
 				snprintf(right, sizeof(right), "%s%s ", base, file);
-			}
 			draw_text(a, w, 0, width - text_width(right), text_width(right), ROLE_TITLE,
 				  right);
+		} else if (base[0] && width - x - 2 >= text_width(base)) {
+			draw_text(a, w, 0, width - text_width(base), text_width(base), ROLE_TITLE,
+				  base);
 		}
 	}
 	wnoutrefresh(w);
@@ -255,11 +279,62 @@ static const struct legend_item legend_view[] = {
     {NULL, NULL},
 };
 
+/* Whether the status line shows a message (rather than the : line or the save-as prompt). */
+static bool status_is_message(const struct app *a)
+{
+	return a->status[0] && a->mode != MODE_COMMAND &&
+	       !(a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS);
+}
+
+/* A message wider than the line is not cut off: it breaks at a space and goes on over the
+ * key legend's line until the next key clears it. Returns the bytes of the first line and
+ * sets *rest to where the second starts (NULL when it all fits). */
+static int status_split(const struct app *a, int width, const char **rest)
+{
+	const char *s = a->status;
+	int n;
+
+	*rest = NULL;
+	if (text_width(s) <= width)
+		return (int)strlen(s);
+	n = bytes_for_width(s, width);
+	for (int i = n; i > 0; i--)
+		if (s[i] == ' ' && i >= n / 2) {
+			n = i;
+			break;
+		}
+	*rest = s + n;
+	while (**rest == ' ')
+		(*rest)++;
+	return n;
+}
+
 static void draw_legend(struct app *a)
 {
 	WINDOW *w = a->w_legend;
 	const struct legend_item *items = legend_normal;
 	int width = getmaxx(w), x = 0;
+	const char *rest = NULL;
+
+	if (status_is_message(a))
+		status_split(a, width, &rest);
+	if (rest) {
+		int rw = text_width(rest);
+		werase(w);
+		if (rw > width) {
+			/* still longer: the end is cut, and says so */
+			const char *ell = a->theme.g->ellipsis;
+			draw_text(a, w, 0, 0, width - text_width(ell),
+				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, rest);
+			draw_text(a, w, 0, width - text_width(ell), text_width(ell),
+				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, ell);
+		} else {
+			draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL,
+				  rest);
+		}
+		wnoutrefresh(w);
+		return;
+	}
 
 	switch (a->mode) {
 	case MODE_EDIT:
@@ -332,7 +407,11 @@ static void draw_status(struct app *a)
 		if (a->cur_x >= width)
 			a->cur_x = width - 1;
 	} else if (a->status[0]) {
-		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
+		const char *rest;
+		int n = status_split(a, width, &rest);
+		char first[sizeof(a->status)];
+		snprintf(first, sizeof(first), "%.*s", n, a->status);
+		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, first);
 	} else if (a->view != VIEW_NONE) {
 		/* the status line belongs to the view's messages */
 	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {

@@ -492,6 +492,14 @@ wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
 	bad "the help scrolls no further than its last line"
 T send-keys Escape
 wait_gone ':set KEY=VALUE'
+# a message wider than the status line goes on over the legend, never cut off
+T send-keys : "w /nonexistent/dir/x.yaml" Enter
+wait_line 24 'directory' && screen | sed -n 23p | grep -q '^/nonexistent/dir/x.yaml: ' &&
+	ok "a long error goes on over the legend line" ||
+	bad "a long error goes on over the legend line"
+T send-keys j
+wait_line 24 'F1 ?Help' && ok "the next key brings the legend back" ||
+	bad "the next key brings the legend back"
 # too small: says which key quits
 T resize-window -t 0 -x 60 -y 20
 wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q quits" ||
@@ -502,6 +510,17 @@ wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
 	ok "the step's parts have whole labels" || bad "the step's parts have whole labels"
 T resize-window -t 0 -x 80 -y 24
 wait_line 8 '^ 2 Workload'
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# a long name gives way in the title: the baseline mark and the file still show
+cp scenarios/seed-08-online-customer-service.yaml "$TMP/"
+run_ui "$TMP/seed-08-online-customer-service.yaml"
+wait_for 'Results'
+T send-keys b
+wait_for 'baseline pinned' &&
+	screen | head -1 | grep -Eq '^ gpuplan  Seed 8: .*(…|~)  \[baseline\] .*service\.yaml$' &&
+	ok "a long name leaves room for [baseline] and the file" ||
+	bad "a long name leaves room for [baseline] and the file"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
 
