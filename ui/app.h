@@ -97,7 +97,7 @@ struct search_view {
 };
 
 /* The figures Results can explain, in the order the selection moves through them. */
-#define RESULT_MAX_ITEMS 24
+#define RESULT_MAX_ITEMS 32
 
 struct app {
 	const struct catalog *cat;
@@ -263,8 +263,8 @@ void pane_results_items(struct app *a);
 void pane_results_share_format(double share, char *buf, size_t size);
 /* The text of a result for the explanation window; "" when key is unknown. */
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
-/* The whole verdict a Results key stands for ("capacity: fits: ..."), for the status line
- * when the pane clips it; NULL when key is not a verdict's. */
+/* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the
+ * warnings in full, for the status line when the pane clips them; NULL for other keys. */
 const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);

@@ -279,19 +279,35 @@ static const struct legend_item legend_view[] = {
     {NULL, NULL},
 };
 
-/* Whether the status line shows a message (rather than the : line or the save-as prompt). */
-static bool status_is_message(const struct app *a)
+/* What the status line shows when it is not the : line or the save-as prompt: a message,
+ * else the whole of the selected verdict or the warnings, else the selected field's
+ * problem. NULL for nothing; *role is how to draw it. */
+static const char *status_shown(const struct app *a, char *buf, size_t size, int *role)
 {
-	return a->status[0] && a->mode != MODE_COMMAND &&
-	       !(a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS);
+	const struct gp_error *e;
+
+	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS))
+		return NULL;
+	if (a->status[0]) {
+		*role = a->status_error ? ROLE_ERROR : ROLE_NORMAL;
+		return a->status;
+	}
+	if (a->view != VIEW_NONE || a->mode != MODE_NORMAL)
+		return NULL; /* the status line belongs to the view's messages */
+	*role = ROLE_NORMAL;
+	if (a->focus == PANE_RESULTS && a->nresult_items)
+		/* a verdict is longer than the pane is wide: the whole of it here */
+		return pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], buf, size);
+	*role = ROLE_WARN;
+	e = app_field_problem(a, app_selected_field(a));
+	return e ? e->message : NULL;
 }
 
-/* A message wider than the line is not cut off: it breaks at a space and goes on over the
- * key legend's line until the next key clears it. Returns the bytes of the first line and
- * sets *rest to where the second starts (NULL when it all fits). */
-static int status_split(const struct app *a, int width, const char **rest)
+/* A text wider than the status line is not cut off: it breaks at a space and goes on over
+ * the key legend's line (until the next key clears it). Returns the bytes of the first line
+ * and sets *rest to where the second starts (NULL when it all fits). */
+static int status_split(const char *s, int width, const char **rest)
 {
-	const char *s = a->status;
 	int n;
 
 	*rest = NULL;
@@ -314,23 +330,21 @@ static void draw_legend(struct app *a)
 	WINDOW *w = a->w_legend;
 	const struct legend_item *items = legend_normal;
 	int width = getmaxx(w), x = 0;
-	const char *rest = NULL;
+	const char *rest = NULL, *text;
+	char buf[1024];
+	int role = ROLE_NORMAL;
 
-	if (status_is_message(a))
-		status_split(a, width, &rest);
+	if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL)
+		status_split(text, width, &rest);
 	if (rest) {
-		int rw = text_width(rest);
 		werase(w);
-		if (rw > width) {
+		if (text_width(rest) > width) {
 			/* still longer: the end is cut, and says so */
 			const char *ell = a->theme.g->ellipsis;
-			draw_text(a, w, 0, 0, width - text_width(ell),
-				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, rest);
-			draw_text(a, w, 0, width - text_width(ell), text_width(ell),
-				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, ell);
+			draw_text(a, w, 0, 0, width - text_width(ell), role, rest);
+			draw_text(a, w, 0, width - text_width(ell), text_width(ell), role, ell);
 		} else {
-			draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL,
-				  rest);
+			draw_text(a, w, 0, 0, width, role, rest);
 		}
 		wnoutrefresh(w);
 		return;
@@ -406,23 +420,15 @@ static void draw_status(struct app *a)
 		a->cur_x = lw + line_edit_cursor_col(&a->line);
 		if (a->cur_x >= width)
 			a->cur_x = width - 1;
-	} else if (a->status[0]) {
-		const char *rest;
-		int n = status_split(a, width, &rest);
-		char first[sizeof(a->status)];
-		snprintf(first, sizeof(first), "%.*s", n, a->status);
-		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, first);
-	} else if (a->view != VIEW_NONE) {
-		/* the status line belongs to the view's messages */
-	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {
-		/* a verdict is longer than the pane is wide: the whole of it here */
-		char v[256];
-		if (pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], v, sizeof(v)))
-			draw_text(a, w, 0, 0, width, ROLE_NORMAL, v);
-	} else if (a->mode == MODE_NORMAL) {
-		const struct gp_error *e = app_field_problem(a, app_selected_field(a));
-		if (e)
-			draw_text(a, w, 0, 0, width, ROLE_WARN, e->message);
+	} else {
+		const char *rest, *text;
+		char buf[1024], first[1024];
+		int role = ROLE_NORMAL;
+		if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL) {
+			int n = status_split(text, width, &rest);
+			snprintf(first, sizeof(first), "%.*s", n, text);
+			draw_text(a, w, 0, 0, width, role, first);
+		}
 	}
 	wnoutrefresh(w);
 }

@@ -18,6 +18,18 @@ void explain_open(struct app *a, const char *key)
 	a->mode = MODE_EXPLAIN;
 	a->explain_top = 0;
 	a->dirty |= DIRTY_DRAW;
+	if (strcmp(key, "warnings") == 0) {
+		/* each warning in full, one a paragraph */
+		size_t len = (size_t)snprintf(a->explain_text, sizeof(a->explain_text),
+					      "warnings: %d\n", a->plan.nwarnings);
+		for (int i = 0; i < a->plan.nwarnings && len < sizeof(a->explain_text); i++) {
+			char msg[256];
+			plan_warning_format(&a->plan.warnings[i], msg, sizeof(msg));
+			len += (size_t)snprintf(a->explain_text + len,
+						sizeof(a->explain_text) - len, "\n! %s\n", msg);
+		}
+		return;
+	}
 	if (f) {
 		scenario_field_format(&a->scn, f, value, sizeof(value));
 		snprintf(a->explain_text, sizeof(a->explain_text), "%s = %s\n\n%s\n", key, value,

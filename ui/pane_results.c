@@ -160,6 +160,10 @@ void pane_results_items(struct app *a)
 			a->result_keys[n++] = figures[i].key;
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
 		a->result_keys[n++] = bn_keys[bn_order[b]];
+	/* the warnings, one item (the report's key): the pane clips them, the status line and
+	 * Enter give them whole */
+	if (a->plan.nwarnings > 0 && n < RESULT_MAX_ITEMS)
+		a->result_keys[n++] = "warnings";
 	a->nresult_items = n;
 }
 
@@ -167,6 +171,19 @@ const char *pane_results_verdict(const struct app *a, const char *key, char *buf
 {
 	struct explain_verdict vd[EXPLAIN_VERDICTS];
 
+	if (strcmp(key, "warnings") == 0 && a->plan.nwarnings > 0) {
+		size_t len = 0;
+		if (a->plan.nwarnings > 1)
+			len = (size_t)snprintf(
+			    buf, size, "%d warnings (Enter lists them): ", a->plan.nwarnings);
+		for (int i = 0; i < a->plan.nwarnings && len < size; i++) {
+			char msg[256];
+			plan_warning_format(&a->plan.warnings[i], msg, sizeof(msg));
+			len +=
+			    (size_t)snprintf(buf + len, size - len, "%s%s", i ? "; " : "! ", msg);
+		}
+		return buf;
+	}
 	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
 		if (strcmp(key, verdict_keys[i]) != 0)
 			continue;
@@ -280,37 +297,63 @@ static void fmt_bytes_short(double v, char *buf, size_t size)
 	o[n] = '\0';
 }
 
-/* The legend flows over as many lines as it needs (at most two), each part's glyph then its
- * name and size; the selected part is drawn selected. Returns the lines used. */
-static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+/* Shorter names for when the parts with their sizes do not all fit in two lines. */
+static const char *const mem_short[MEM_PARTS] = {"wts", "grad", "opt", "act", "kv", "other"};
+
+/* One pass of the legend with names: each part's glyph then its name and size, flowing over
+ * at most two lines; draws only when w is not NULL. Returns the parts left out (0 when all
+ * fit) and sets *lines to the lines used. */
+static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
+			      const char *const *names, int *lines)
 {
 	const struct plan_memory *m = &a->plan.mem;
 	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
 				   m->activations, m->kv_cache,	 m->overhead};
-	int cx = x, line = 0;
+	int cx = x, line = 0, left = 0;
 
 	for (int i = 0; i < MEM_PARTS; i++) {
 		char v[32], item[64];
 		int iw;
 		if (!(parts[i] > 0))
 			continue;
+		if (line > 1) {
+			left++;
+			continue;
+		}
 		fmt_bytes_short(parts[i], v, sizeof(v));
-		snprintf(item, sizeof(item), "%s %s", mem_names[i], v);
+		snprintf(item, sizeof(item), "%s %s", names[i], v);
 		iw = 1 + text_width(item) + 1;
 		if (cx + iw - 1 > x + width && cx > x) {
-			if (line == 1)
-				break;
-			line++;
+			if (++line > 1) {
+				left++;
+				continue;
+			}
 			cx = x;
 		}
-		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
-		mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
-		wattrset(w, A_NORMAL);
-		draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
-			  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+		if (w) {
+			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
+			wattrset(w, A_NORMAL);
+			draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
+				  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+		}
 		cx += iw;
 	}
-	return line + 1;
+	*lines = line > 1 ? 2 : line + 1;
+	return left;
+}
+
+/* The legend flows over as many lines as it needs (at most two); when the parts do not all
+ * fit with their names (five parts of a training plan at 80 columns), with shorter ones, so
+ * that the parts shown always add up to the total. Returns the lines used. */
+static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	int lines;
+	const char *const *names =
+	    memory_legend_pass(a, NULL, y, x, width, mem_names, &lines) ? mem_short : mem_names;
+
+	memory_legend_pass(a, w, y, x, width, names, &lines);
+	return lines;
 }
 
 void pane_results_share_format(double share, char *buf, size_t size)
@@ -517,19 +560,39 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	for (int i = 0; i < BN_COUNT && y < height; i++)
 		draw_bottleneck(a, w, y++, bn_order[i]);
 
-	/* warnings, as many as there is room for */
-	for (int i = 0; i < p->nwarnings && y < height; i++) {
-		char msg[256];
-		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-		if (y == height - 1 && i < p->nwarnings - 1) {
-			/* the last line left: say how many did not fit */
-			char more[32];
-			int mw = snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
-			draw_textf(a, w, y, 2, width - 3 - mw, ROLE_WARN, "! %s", msg);
-			draw_text(a, w, y++, width - mw - 1, mw, ROLE_WARN, more);
-			break;
+	/* warnings, as many as there is room for; selected as one item */
+	{
+		bool sel = item_selected(a, "warnings");
+		int role = sel ? ROLE_SELECTED : ROLE_WARN;
+		if (p->nwarnings > 0 && y >= height) {
+			/* no line left for them: the header says they are there */
+			char title[48];
+			snprintf(title, sizeof(title), "Results  ! %d warning%s", p->nwarnings,
+				 p->nwarnings > 1 ? "s" : "");
+			draw_header(a, w, PANE_RESULTS, title, right);
+			if (!a->theme.color && !p->mem.fits)
+				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
+					  ROLE_HEADER_FOCUS, right);
 		}
-		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
+		for (int i = 0; i < p->nwarnings && y < height; i++) {
+			char msg[256];
+			plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+			if (sel) {
+				wattrset(w, a->theme.attr[ROLE_SELECTED]);
+				mvwhline(w, y, 1, ' ', width - 1);
+				wattrset(w, A_NORMAL);
+			}
+			if (y == height - 1 && i < p->nwarnings - 1) {
+				/* the last line left: say how many did not fit */
+				char more[32];
+				int mw =
+				    snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
+				draw_textf(a, w, y, 2, width - 3 - mw, role, "! %s", msg);
+				draw_text(a, w, y++, width - mw - 1, mw, role, more);
+				break;
+			}
+			draw_textf(a, w, y++, 2, width - 3, role, "! %s", msg);
+		}
 	}
 	/* a taller terminal shows where the time goes and the rest of the plan */
 	if (y + 4 < height)

@@ -500,6 +500,13 @@ wait_line 24 'directory' && screen | sed -n 23p | grep -q '^/nonexistent/dir/x.y
 T send-keys j
 wait_line 24 'F1 ?Help' && ok "the next key brings the legend back" ||
 	bad "the next key brings the legend back"
+# a verdict longer than the pane is wide is whole on the status line, over two lines if need be
+T send-keys 4 g j j j j j j j
+wait_for '^bandwidth and interconnect: ' &&
+	screen | sed -n 23,24p | tr '\n' ' ' | grep -q 'of the time' &&
+	ok "a selected verdict is whole on the status line" ||
+	bad "a selected verdict is whole on the status line"
+T send-keys 1
 # too small: says which key quits
 T resize-window -t 0 -x 60 -y 20
 wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q quits" ||
@@ -510,6 +517,33 @@ wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
 	ok "the step's parts have whole labels" || bad "the step's parts have whole labels"
 T resize-window -t 0 -x 80 -y 24
 wait_line 8 '^ 2 Workload'
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# every memory part is in the legend (shorter names when they do not all fit), so the
+# parts shown add up to the total: here "other" was left out
+cp scenarios/workshop/02-optimizer-states-and-zero.yaml "$TMP/w2.yaml"
+run_ui "$TMP/w2.yaml"
+wait_for 'Results'
+screen | sed -n 5,6p | grep -Eq '(other|oth) [0-9.]+G' &&
+	screen | sed -n 5,6p | grep -Eq 'opt(im)? 96.4G' &&
+	ok "the memory legend shows every part" || bad "the memory legend shows every part"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# warnings the pane clips are read whole: the third of seed 6 has no line in the pane
+cp scenarios/seed-06-33b-deadline-gpus.yaml "$TMP/s6.yaml"
+run_ui "$TMP/s6.yaml"
+wait_for 'Results'
+T send-keys 4 G
+wait_for '3 warnings' &&
+	screen | sed -n 23,24p | tr '\n' ' ' | grep -q 'assumed for activations and kv cache; ' &&
+	ok "the warnings item shows the warnings whole on the status line" ||
+	bad "the warnings item shows the warnings whole on the status line"
+T send-keys Enter
+wait_for 'Explain warnings' && wait_for '! deadline missed: 4.02 y needed, 5 d available' &&
+	ok "Enter on the warnings lists them whole" || bad "Enter on the warnings lists them whole"
+T send-keys Escape : "set workload.kind=offline" Enter
+wait_for 'Results  ! [0-9]+ warnings?' && ok "the header counts warnings the pane has no line for" ||
+	bad "the header counts warnings the pane has no line for"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
 # a long name gives way in the title: the baseline mark and the file still show

@@ -436,6 +436,31 @@ static void test_tilde_path(void **state)
 	rmdir(dir);
 }
 
+/* The warnings are one Results item: the status line and Enter give each of them whole,
+ * whatever the pane has room for */
+static void test_warnings_item(void **state)
+{
+	char v[1024];
+	(void)state;
+	assert_string_not_equal(app.result_keys[app.nresult_items - 1], "warnings");
+	assert_null(pane_results_verdict(&app, "warnings", v, sizeof(v)));
+	/* 70B on one GPU with a deadline it misses: two warnings */
+	keys(":set model.preset=llama-3.1-70b\r:set hardware.count=1\r");
+	keys(":set workload.deadline=1d\r");
+	assert_true(app.plan.nwarnings >= 2);
+	assert_string_equal(app.result_keys[app.nresult_items - 1], "warnings");
+	assert_non_null(pane_results_verdict(&app, "warnings", v, sizeof(v)));
+	assert_non_null(strstr(v, "does not fit: "));
+	assert_non_null(strstr(v, "deadline missed: "));
+	keys("4G");
+	assert_string_equal(app.result_keys[app.sel[PANE_RESULTS]], "warnings");
+	key('\r');
+	assert_int_equal(app.mode, MODE_EXPLAIN);
+	assert_string_equal(app.explain_key, "warnings");
+	assert_non_null(strstr(app.explain_text, "! does not fit: "));
+	assert_non_null(strstr(app.explain_text, "! deadline missed: "));
+}
+
 static void test_recover_path(void **state)
 {
 	char buf[256];
@@ -619,6 +644,7 @@ int main(void)
 		cmocka_unit_test_setup(test_wq_without_file, setup),
 		cmocka_unit_test_setup(test_wq_cancelled, setup),
 		cmocka_unit_test_setup(test_tilde_path, setup),
+		cmocka_unit_test_setup(test_warnings_item, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
