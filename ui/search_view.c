@@ -565,9 +565,10 @@ double scaling_efficiency(const struct app *a, int i)
 
 void scaling_view_heading(const struct app *a, char *buf, size_t size)
 {
+	/* each heading ends where its column's figures do (" %5d %c" after the pp) */
 	bool infer = is_inference(&a->scn);
 	snprintf(buf, size, " gpus  tp  pp %s    %s    %s %s tok/s/gpu  eff",
-		 infer ? "repl  " : "   dp z", infer ? "tpot" : "step", infer ? "ttft" : "time",
+		 infer ? " repl  " : "   dp z", infer ? "tpot" : "step", infer ? "ttft" : "time",
 		 infer ? "$/Mtok" : "  cost");
 }
 

@@ -467,6 +467,44 @@ static void test_scaling(void **state)
 	assert_int_equal(app.view, VIEW_SCALING);
 }
 
+/* Where each blank-separated word of s ends; returns how many. */
+static int word_ends(const char *s, int *ends, int max)
+{
+	int n = 0;
+	for (int i = 0; s[i] && n < max; i++)
+		if (s[i] != ' ' && (s[i + 1] == ' ' || s[i + 1] == '\0'))
+			ends[n++] = i;
+	return n;
+}
+
+/* The scaling table's figures end under their headings, for training and for inference
+ * (inference's were one column right of theirs) */
+static void test_scaling_columns_line_up(void **state)
+{
+	char head[256], row[256];
+	int he[16], re[16], nh, nr;
+	(void)state;
+	for (int kind = 0; kind < 2; kind++) {
+		if (kind)
+			command("set workload.kind=online");
+		keys("S");
+		assert_int_equal(app.view, VIEW_SCALING);
+		app_compute(&app);
+		scaling_view_heading(&app, head, sizeof(head));
+		nh = word_ends(head, he, 16);
+		for (int i = 0; i < app.sv.ncounts; i++) {
+			if (!app.sv.scaling[i].count)
+				continue;
+			scaling_view_row(&app, i, row, sizeof(row));
+			nr = word_ends(row, re, 16);
+			assert_int_equal(nr, nh);
+			for (int j = 0; j < nh; j++)
+				assert_int_equal(re[j], he[j]);
+		}
+		key(KEY_ESC);
+	}
+}
+
 static void test_solve_completes_numeric_keys(void **state)
 {
 	(void)state;
@@ -514,6 +552,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_inference_rows, setup),
 	    cmocka_unit_test_setup(test_goal_seek, setup),
 	    cmocka_unit_test_setup(test_scaling, setup),
+	    cmocka_unit_test_setup(test_scaling_columns_line_up, setup),
 	    cmocka_unit_test_setup(test_solve_completes_numeric_keys, setup),
 	    cmocka_unit_test_setup(test_help_and_commands, setup),
 	};
