@@ -319,7 +319,7 @@ struct column {
 enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
 
 static const struct column cols[C_NCOLS] = {
-    [C_RANK] = {"  #", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
+    [C_RANK] = {" # ", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
     [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	   [C_EP] = {" ep", 3, 0},
     [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	   [C_MB] = {"  mb", 4, 0},
     [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	   [C_OFF] = {" off", 4, 0},

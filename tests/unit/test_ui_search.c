@@ -505,6 +505,31 @@ static void test_scaling_columns_line_up(void **state)
 	}
 }
 
+/* The search view's figures end under their headings: the rank under "#" (it was over the
+ * target mark), tp, pp, dp and the rest as they were */
+static void test_search_columns_line_up(void **state)
+{
+	static const char *const right[] = {"#", "tp", "pp", "dp", "z", "mb", "time", "cost", NULL};
+	char head[512], row[512];
+	(void)state;
+	keys("s");
+	app_compute(&app);
+	assert_true(app.sv.n > 0);
+	search_view_heading(&app, 78, head, sizeof(head));
+	search_view_row(&app, &app.sv.res[0], 1, 78, row, sizeof(row));
+	for (int i = 0; right[i]; i++) {
+		char w[16];
+		const char *at;
+		size_t end;
+		snprintf(w, sizeof(w), " %s ", right[i]);
+		at = strstr(head, w);
+		assert_non_null(at);
+		end = (size_t)(at - head) + strlen(right[i]); /* the heading's last character */
+		assert_true(row[end] != ' ');
+		assert_true(row[end + 1] == ' ');
+	}
+}
+
 static void test_solve_completes_numeric_keys(void **state)
 {
 	(void)state;
@@ -553,6 +578,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_goal_seek, setup),
 	    cmocka_unit_test_setup(test_scaling, setup),
 	    cmocka_unit_test_setup(test_scaling_columns_line_up, setup),
+	    cmocka_unit_test_setup(test_search_columns_line_up, setup),
 	    cmocka_unit_test_setup(test_solve_completes_numeric_keys, setup),
 	    cmocka_unit_test_setup(test_help_and_commands, setup),
 	};
