@@ -28,6 +28,11 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 		   *(const double *)((const char *)&a->scn + f->offset) == 0) {
 		/* 0 is "not given" for these (no deadline, no SLO, storage not modelled) */
 		snprintf(buf, size, "-");
+	} else if (f->type == FIELD_INT && f->min > 0 &&
+		   *(const int *)((const char *)&a->scn + f->offset) == 0) {
+		/* below the field's minimum: not given (a model known by its size only has no
+		 * layers, not zero of them) */
+		snprintf(buf, size, "-");
 	}
 }
 

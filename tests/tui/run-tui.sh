@@ -533,6 +533,8 @@ wait_for 'EXIT=0'
 cp scenarios/seed-06-33b-deadline-gpus.yaml "$TMP/s6.yaml"
 run_ui "$TMP/s6.yaml"
 wait_for 'Results'
+screen | grep -Eq '^ layers +- ' && screen | grep -Eq '^ hidden +- ' &&
+	ok "a shape not given reads -, not 0" || bad "a shape not given reads -, not 0"
 T send-keys 4 G
 wait_for '3 warnings' &&
 	screen | sed -n 23,24p | tr '\n' ' ' | grep -q 'assumed for activations and kv cache; ' &&
