@@ -579,7 +579,7 @@ static void quit(struct app *a, bool force)
 	if (!force && app_unsaved(a)) {
 		a->mode = MODE_PROMPT;
 		a->prompt = PROMPT_QUIT;
-		app_status(a, false, "unsaved edits: quit without saving? (y/n)");
+		app_status(a, false, "unsaved edits: quit without saving? (y/n, w saves first)");
 		return;
 	}
 	a->quit = true;
@@ -757,6 +757,17 @@ static void prompt_key(struct app *a, int key)
 		default:
 			break;
 		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (kind == PROMPT_QUIT && (key == 'w' || key == 'W')) {
+		/* save, then quit: at once, or once a name is typed when there is none */
+		a->mode = MODE_NORMAL;
+		a->prompt = PROMPT_NONE;
+		if (app_save(a, NULL) == 0)
+			a->quit = true;
+		else if (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)
+			a->quit_after_save = true;
 		a->dirty |= DIRTY_DRAW;
 		return;
 	}

@@ -273,6 +273,9 @@ static const struct legend_item legend_prompt[] = {
     {"Esc", "Cancel"},
     {NULL, NULL},
 };
+static const struct legend_item legend_quit[] = {
+    {"y", "Quit"}, {"n", "Stay"}, {"w", "Save+quit"}, {"Esc", "Cancel"}, {NULL, NULL},
+};
 static const struct legend_item legend_view[] = {
     {"Up/Down", "Scroll"},
     {"any key", "Close"},
@@ -361,7 +364,9 @@ static void draw_legend(struct app *a)
 		items = legend_command;
 		break;
 	case MODE_PROMPT:
-		items = a->prompt == PROMPT_SAVE_AS ? legend_edit : legend_prompt;
+		items = a->prompt == PROMPT_SAVE_AS ? legend_edit
+			: a->prompt == PROMPT_QUIT  ? legend_quit
+						    : legend_prompt;
 		break;
 	case MODE_HELP:
 	case MODE_EXPLAIN:

@@ -396,6 +396,31 @@ static void test_wq_without_file(void **state)
 	rmdir(dir);
 }
 
+/* w at the quit prompt saves, then quits; with no file, once a name is given */
+static void test_quit_prompt_saves(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[256];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/q.yaml", dir);
+	keys(":set hardware.count=64\rq");
+	assert_int_equal(app.prompt, PROMPT_QUIT);
+	keys("w");
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit);
+	keys(file);
+	keys("\r");
+	assert_int_equal(access(file, R_OK), 0);
+	assert_true(app.quit);
+	/* with a file: w writes it and quits at once */
+	app.quit = false;
+	keys(":set hardware.count=32\rqw");
+	assert_true(app.quit);
+	assert_false(app_unsaved(&app));
+	unlink(file);
+	rmdir(dir);
+}
+
 static void test_wq_cancelled(void **state)
 {
 	(void)state;
@@ -642,6 +667,7 @@ int main(void)
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
 		cmocka_unit_test_setup(test_wq_without_file, setup),
+		cmocka_unit_test_setup(test_quit_prompt_saves, setup),
 		cmocka_unit_test_setup(test_wq_cancelled, setup),
 		cmocka_unit_test_setup(test_tilde_path, setup),
 		cmocka_unit_test_setup(test_warnings_item, setup),
