@@ -303,7 +303,13 @@ static void edit_start(struct app *a)
 	}
 	a->edit_field = f;
 	a->edit_error = false;
-	line_edit_set(&a->line, scenario_field_format(&a->scn, f, v, sizeof(v)));
+	scenario_field_format(&a->scn, f, v, sizeof(v));
+	if (f->type == FIELD_NUM && f->unit == UNIT_RATIO &&
+	    *(const double *)((const char *)&a->scn + f->offset) > 0)
+		/* as the pane shows it: 50%, which reads back the same */
+		snprintf(v, sizeof(v), "%.4g%%",
+			 *(const double *)((const char *)&a->scn + f->offset) * 100);
+	line_edit_set(&a->line, v);
 	a->mode = MODE_EDIT;
 	app_status(a, false, "%s: %s", f->key, f->doc);
 }

@@ -24,6 +24,10 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 		}
 	} else if (f->type == FIELD_STR && !buf[0]) {
 		snprintf(buf, size, "-");
+	} else if (f->type == FIELD_NUM && f->unit == UNIT_RATIO) {
+		/* a percentage, as its auto value is shown: 50%, not 0.5 beside auto (45%) */
+		double v = *(const double *)((const char *)&a->scn + f->offset);
+		snprintf(buf, size, "%.3g%%", v * 100);
 	} else if (f->type == FIELD_NUM &&
 		   *(const double *)((const char *)&a->scn + f->offset) == 0) {
 		/* 0 is "not given" for these (no deadline, no SLO, storage not modelled) */

@@ -492,6 +492,15 @@ wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
 	bad "the help scrolls no further than its last line"
 T send-keys Escape
 wait_gone ':set KEY=VALUE'
+# an efficiency set by hand reads as a percentage, as its auto value does
+T send-keys 2 G k k +
+wait_for '^ mfu +50% ' && ok "+ on an auto efficiency shows 50%, not 0.5" ||
+	bad "+ on an auto efficiency shows 50%, not 0.5"
+T send-keys Enter
+wait_for '^ mfu +50% +│' && wait_for 'EnterApply|Enter Apply' &&
+	ok "the editor starts from the percentage" || bad "the editor starts from the percentage"
+T send-keys Escape u
+wait_for '^ mfu +auto \('
 # a message wider than the status line goes on over the legend, never cut off
 T send-keys : "w /nonexistent/dir/x.yaml" Enter
 wait_line 24 'directory' && screen | sed -n 23p | grep -q '^/nonexistent/dir/x.yaml: ' &&
