@@ -492,6 +492,14 @@ wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
 	bad "the help scrolls no further than its last line"
 T send-keys Escape
 wait_gone ':set KEY=VALUE'
+# the model picker gives contexts as they are known: 4k, 128k, not 4.1k and 131k
+T send-keys 1 g Enter
+wait_for 'Choose a model' && screen | grep -Eq 'llama-2-7b +6.74B +6.74B +32 +4k ' &&
+	screen | grep -Eq 'llama-3.1-8b +8.03B +8.03B +32 +128k ' &&
+	ok "the model picker's contexts read 4k and 128k" ||
+	bad "the model picker's contexts read 4k and 128k"
+T send-keys Escape
+wait_gone 'Choose a model'
 # an efficiency set by hand reads as a percentage, as its auto value does
 T send-keys 2 G k k +
 wait_for '^ mfu +50% ' && ok "+ on an auto efficiency shows 50%, not 0.5" ||
