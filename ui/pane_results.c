@@ -567,7 +567,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		if (p->nwarnings > 0 && y >= height) {
 			/* no line left for them: the header says they are there */
 			char title[48];
-			snprintf(title, sizeof(title), "Results  ! %d warning%s", p->nwarnings,
+			snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
 				 p->nwarnings > 1 ? "s" : "");
 			draw_header(a, w, PANE_RESULTS, title, right);
 			if (!a->theme.color && !p->mem.fits)

@@ -561,8 +561,12 @@ T send-keys Enter
 wait_for 'Explain warnings' && wait_for '! deadline missed: 4.02 y needed, 5 d available' &&
 	ok "Enter on the warnings lists them whole" || bad "Enter on the warnings lists them whole"
 T send-keys Escape : "set workload.kind=offline" Enter
-wait_for 'Results  ! [0-9]+ warnings?' && ok "the header counts warnings the pane has no line for" ||
+wait_for 'Results  ![0-9]+ warnings? ' && ok "the header counts warnings the pane has no line for" ||
 	bad "the header counts warnings the pane has no line for"
+T send-keys : "set model.preset=deepseek-v3" Enter
+wait_for 'Results  ![0-9]+ warnings +does not fit' &&
+	ok "the header keeps the fit verdict beside the warnings" ||
+	bad "the header keeps the fit verdict beside the warnings"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
 # a long name gives way in the title: the baseline mark and the file still show
