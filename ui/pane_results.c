@@ -458,8 +458,9 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			   "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp, p->dp, p->ep);
 		if (y < height && training)
 			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-				   "batch        %d sequences, %d micro-batches, zero %d",
-				   p->global_batch, p->micro_batches, p->zero);
+				   "batch        %d sequence%s, %d micro-batch%s, zero %d",
+				   p->global_batch, p->global_batch == 1 ? "" : "s",
+				   p->micro_batches, p->micro_batches == 1 ? "" : "es", p->zero);
 		if (y < height && isfinite(p->flops_per_token)) {
 			units_format_human(UNIT_COUNT, p->flops_per_token, 3, v, sizeof(v));
 			units_format_human(UNIT_FLOPS, p->peak_flops, 3, v2, sizeof(v2));

@@ -532,6 +532,10 @@ wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q qui
 T resize-window -t 0 -x 200 -y 50
 wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
 	ok "the step's parts have whole labels" || bad "the step's parts have whole labels"
+T send-keys : "set workload.global_batch=8" Enter
+wait_for 'batch +8 sequences, 1 micro-batch, zero 3' && ok "one micro-batch, not 1 micro-batches" ||
+	bad "one micro-batch, not 1 micro-batches"
+T send-keys u
 T resize-window -t 0 -x 80 -y 24
 wait_line 8 '^ 2 Workload'
 T send-keys : 'q!' Enter
