@@ -278,6 +278,8 @@ int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at
 
 /* Helpers the panes share (draw.c). */
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
+/* draw_text, but a text that does not fit ends in an ellipsis, so a cut value says so. */
+void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
 int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);

@@ -76,6 +76,19 @@ void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, cons
 	wattrset(w, A_NORMAL);
 }
 
+void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
+{
+	const char *ell = a->theme.g->ellipsis;
+	int ew = text_width(ell);
+
+	if (!s || text_width(s) <= width || width <= ew) {
+		draw_text(a, w, y, x, width, role, s);
+		return;
+	}
+	draw_text(a, w, y, x, width - ew, role, s);
+	draw_text(a, w, y, x + width - ew, ew, role, ell);
+}
+
 int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
 {
 	char buf[512];

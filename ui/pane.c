@@ -115,7 +115,7 @@ void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
 			role = ROLE_CHANGED;
 		else
 			role = ROLE_VALUE;
-		draw_text(a, w, y, value_x, width - value_x - 1, role, v);
+		draw_text_clip(a, w, y, value_x, width - value_x - 1, role, v);
 	}
 	wnoutrefresh(w);
 }

@@ -534,8 +534,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 				wattrset(w, A_NORMAL);
 			}
 			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
-			draw_text(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
-				  vd[i].text);
+			draw_text_clip(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
+				       vd[i].text);
 			if (i == 0)
 				draw_delta(a, w, y, width - 7, 7, p->mem.headroom, bp->mem.headroom,
 					   +1);
@@ -592,7 +592,11 @@ void pane_results_draw(struct app *a, WINDOW *w)
 				draw_text(a, w, y++, width - mw - 1, mw, role, more);
 				break;
 			}
-			draw_textf(a, w, y++, 2, width - 3, role, "! %s", msg);
+			{
+				char line[300];
+				snprintf(line, sizeof(line), "! %s", msg);
+				draw_text_clip(a, w, y++, 2, width - 3, role, line);
+			}
 		}
 	}
 	/* a taller terminal shows where the time goes and the rest of the plan */

@@ -492,6 +492,9 @@ wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
 	bad "the help scrolls no further than its last line"
 T send-keys Escape
 wait_gone ':set KEY=VALUE'
+# a line the pane cuts says so with an ellipsis
+screen | sed -n 7p | grep -Eq '│ ✔  fits: .*…$' && ok "a verdict the pane cuts ends in an ellipsis" ||
+	bad "a verdict the pane cuts ends in an ellipsis"
 # the model picker gives contexts as they are known: 4k, 128k, not 4.1k and 131k
 T send-keys 1 g Enter
 wait_for 'Choose a model' && screen | grep -Eq 'llama-2-7b +6.74B +6.74B +32 +4k ' &&
