@@ -491,9 +491,9 @@ wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
 	ok "the help scrolls no further than its last line" ||
 	bad "the help scrolls no further than its last line"
 T send-keys Escape
-wait_gone ':set KEY=VALUE'
+wait_gone 'Help \(Up/Down'
 # a line the pane cuts says so with an ellipsis
-screen | sed -n 7p | grep -Eq '│ ✔  fits: .*…$' && ok "a verdict the pane cuts ends in an ellipsis" ||
+wait_line 7 '│ ✔  fits: .*…$' && ok "a verdict the pane cuts ends in an ellipsis" ||
 	bad "a verdict the pane cuts ends in an ellipsis"
 # the model picker gives contexts as they are known: 4k, 128k, not 4.1k and 131k
 T send-keys 1 g Enter
