@@ -1,5 +1,6 @@
 #include "explain.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ static bool training(const struct scenario *s)
 }
 
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
- * the prefix's width. */
+ * the prefix's width; a number keeps its unit on its line ("615 kB"). */
 static void wrapped(struct ex *e, const char *prefix, const char *text)
 {
 	int indent = (int)strlen(prefix), col = indent;
@@ -88,7 +89,8 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 	while (*w) {
 		const char *end = w;
 		int len;
-		while (*end && *end != ' ')
+		while (*end && !(*end == ' ' && !(end > w && isdigit((unsigned char)end[-1]) &&
+						  isalpha((unsigned char)end[1]))))
 			end++;
 		len = (int)(end - w);
 		if (col > indent && col + 1 + len > 80) {
@@ -110,7 +112,9 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 /* The three parts every explanation has. */
 static void formula(struct ex *e, const char *lhs, const char *sym)
 {
-	put(e, "  %s = %s\n", lhs, sym);
+	char prefix[48];
+	snprintf(prefix, sizeof(prefix), "  %s = ", lhs);
+	wrapped(e, prefix, sym);
 }
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
@@ -194,9 +198,10 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		return;
 	}
 	if (!training(s) && strcmp(part, "activations") == 0) {
-		formula(e, "activations", "max(prefill of one prompt, decode step of the batch)");
-		numbers(e, "activations", "max(%s, decode working set)",
-			byt(e, m->activations_per_layer));
+		formula(e, "activations",
+			"max(prefill of one prompt, batch x decode working set per sequence)");
+		numbers(e, "activations", "max(%s, %s x %s)", byt(e, m->activations_per_layer),
+			plain(e, p->global_batch), byt(e, m->decode_bytes_per_seq));
 		result(e, "activations", byt(e, m->activations));
 		put(e,
 		    "\n  the scheduler prefills prompts through a token budget; the decode step\n"
@@ -257,12 +262,32 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 			  "8-bit Adam: 6 B (Dettmers et al.)");
 	} else if (strcmp(part, "activations") == 0) {
-		formula(e, "activations", "bytes per layer per micro-batch x layers in flight");
-		numbers(e, "activations", "%s x %s", byt(e, m->activations_per_layer),
-			plain(e, m->layers_in_flight));
+		/* the formula names only the terms this plan has, so the numbers add up */
+		char sym[240], num[160];
+		int n = snprintf(sym, sizeof(sym),
+				 "bytes per layer per micro-batch x layers in flight");
+		int k = snprintf(num, sizeof(num), "%s x %s", byt(e, m->activations_per_layer),
+				 plain(e, m->layers_in_flight));
+		const struct {
+			double v;
+			const char *name;
+		} extra[] = {{m->activations_embed, "embedding dropout masks"},
+			     {m->activations_head, "output layer and loss"},
+			     {m->activations_rebuilt, "one layer rebuilt for its backward"}};
+
+		for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+			if (!(extra[i].v > 0))
+				continue;
+			n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
+			k +=
+			    snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
+		}
+		formula(e, "activations", sym);
+		numbers(e, "activations", "%s", num);
 		result(e, "activations", byt(e, m->activations));
 		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-			  "FlashAttention drops the 5 a s / h scores");
+			  "FlashAttention drops the 5 a s / h scores; recomputation rebuilds one "
+			  "layer at a time in the backward (Chen et al. 2016, Section 3)");
 	} else if (strcmp(part, "kv_cache") == 0) {
 		formula(e, "kv_cache", "bytes per token x tokens cached");
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
@@ -553,11 +578,22 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			not_applicable(e, "training: the batch is given");
 			return;
 		}
-		formula(e, "max_batch", "(capacity - weights - overhead) / KV bytes per sequence");
-		numbers(e, "max_batch", "(%s - %s - %s) / (%s x %d)", byt(e, p->mem.capacity),
-			byt(e, p->mem.weights), byt(e, p->mem.overhead),
-			byt(e, p->mem.kv_bytes_per_token), w->prompt_tokens + w->output_tokens);
+		/* the inequality plan.c solves, with this plan's numbers: the answer is the
+		 * largest B that keeps it true */
+		formula(e, "max_batch",
+			"the most sequences B with (1 + fragmentation) (weights + B x KV per "
+			"sequence + max(prefill, B x decode working set)) + CUDA context + comm "
+			"buffers <= capacity");
+		numbers(e, "max_batch",
+			"the most B with %s (%s + B x %s + max(%s, B x %s)) + %s + %s <= %s",
+			plain(e, 1 + PLAN_FRAGMENTATION), byt(e, p->mem.weights),
+			byt(e, p->mem.kv_bytes_per_token * p->mem.kv_tokens_per_seq),
+			byt(e, p->mem.activations_per_layer), byt(e, p->mem.decode_bytes_per_seq),
+			byt(e, p->mem.cuda_context), byt(e, p->mem.comm_buffers),
+			byt(e, p->mem.capacity));
 		result(e, "max_batch", plain(e, p->max_batch));
+		put(e, "\n  KV per sequence = %s per token x %s tokens\n",
+		    byt(e, p->mem.kv_bytes_per_token), plain(e, p->mem.kv_tokens_per_seq));
 		if (!isnan(p->slo_batch))
 			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");

@@ -11,6 +11,8 @@
 #include "model.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 /* The standard shape for a model given only by its size: a Llama-style decoder as in
  * Touvron et al. 2023 (LLaMA, Table 2; Llama 2, Table 1) and Meta's modeling_llama.py:
@@ -119,16 +121,35 @@ static void fill_defaults(struct model *m)
 		m->moe.shared_ffn = m->moe.expert_ffn;
 }
 
-void model_resolve(const struct model *in, struct model *out, bool *assumed)
+static void resolve_in_place(struct model *m, bool *assumed)
 {
-	bool std = in->params > 0 && (in->layers <= 0 || in->hidden <= 0);
+	bool std = m->params > 0 && (m->layers <= 0 || m->hidden <= 0);
 
-	*out = *in;
 	if (std)
-		std_shape(in->params, out);
-	fill_defaults(out);
+		std_shape(m->params, m);
+	fill_defaults(m);
 	if (assumed)
 		*assumed = std;
+}
+
+void model_resolve(const struct model *in, struct model *out, bool *assumed)
+{
+	*out = *in;
+	resolve_in_place(out, assumed);
+}
+
+/* The names lead the struct; everything from params on is the architecture. */
+_Static_assert(offsetof(struct model, hf_config) < offsetof(struct model, params) &&
+		   offsetof(struct model, preset) < offsetof(struct model, params),
+	       "struct model: the names must come before the architecture");
+
+void model_resolve_shape(const struct model *in, struct model *out, bool *assumed)
+{
+	size_t at = offsetof(struct model, params);
+
+	if (in != out)
+		memcpy((char *)out + at, (const char *)in + at, sizeof(*in) - at);
+	resolve_in_place(out, assumed);
 }
 
 int model_moe_layers(const struct model *m)
@@ -220,15 +241,28 @@ static double attention_params(const struct model *m, double *largest)
 	return p;
 }
 
+/* Whether fill_defaults would change m (a model from model_resolve never needs it). */
+static bool needs_defaults(const struct model *m)
+{
+	return (!m->kv_heads && m->heads) || (!m->head_dim && (m->mla.kv_rank || m->heads)) ||
+	       !m->norms_per_layer || (m->moe.shared && !m->moe.shared_ffn);
+}
+
+static const struct model_params no_params;
+
 void model_count_params(const struct model *in, struct model_params *out)
 {
-	struct model mm = *in;
-	const struct model *m = &mm;
+	struct model mm;
+	const struct model *m = in;
 	double h, e, attn_largest = 0, largest;
 	int moe_layers, dense_layers, experts, active;
 
-	fill_defaults(&mm);
-	*out = (struct model_params){0};
+	if (needs_defaults(in)) { /* a resolved model is counted in place, uncopied */
+		mm = *in;
+		fill_defaults(&mm);
+		m = &mm;
+	}
+	*out = no_params; /* a copy, not a zero-fill: rep stos is slow to start */
 	h = m->hidden;
 	e = m->embed_dim > 0 ? m->embed_dim : h;
 	moe_layers = model_moe_layers(m);

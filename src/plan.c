@@ -35,7 +35,7 @@
  * paper, Section 6, reports under 4% KV waste) to 10-30% in training with recomputation or
  * offload (GMLake, Guo et al., ASPLOS 2024, Figure 2). A planning figure: 5% of what is
  * allocated. */
-#define FRAGMENTATION 0.05
+#define FRAGMENTATION PLAN_FRAGMENTATION
 
 /* NCCL keeps per-peer, per-channel receive buffers for each communicator: NCCL_BUFFSIZE
  * (default 4 MiB, Simple protocol; NCCL environment variable docs) x channels (up to 16 on
@@ -260,12 +260,20 @@ static double local_heads(double heads, double t)
 	return heads >= t ? heads / t : (heads > 0 ? 1 : 0);
 }
 
+/* The same with it = 1 / t, for the hot path. */
+static double local_heads_r(double heads, double t, double it)
+{
+	return heads >= t ? heads * it : (heads > 0 ? 1 : 0);
+}
+
 struct act_in {
-	double e;    /* bytes per stored activation element */
-	double mask; /* bytes per dropout-mask element: 1, or 0 without dropout */
-	double s;    /* sequence length */
-	double t;    /* tensor-parallel size */
-	double rt;   /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double e;      /* bytes per stored activation element */
+	double mask;   /* bytes per dropout-mask element: 1, or 0 without dropout */
+	double s;      /* sequence length */
+	double t;      /* tensor-parallel size */
+	double it;     /* 1 / t */
+	double rt;     /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double inv_rt; /* 1 / rt */
 	bool flash;
 	enum recompute rc;
 	double lora_attn; /* LoRA: rank x adapted attention matrices */
@@ -311,16 +319,25 @@ static bool keeps_input(const struct act_in *a, unsigned targets)
  * the experts' intermediates (dropless routing, balanced over ep ranks). With a frozen base
  * (LoRA, QLoRA) the inputs of linear layers without an adapter are not kept
  * (keeps_input); each adapter adds its rank-r intermediate. */
-static double act_layer_token(const struct model *m, const struct act_in *a, bool moe)
+/* Attention scores without FlashAttention, bytes per token of one layer: the softmax
+ * output e a s, and with dropout its mask and output (1 + e) a s (Korthikanti: 5 a s / h
+ * of the 34 + 5 a s / h); heads_l = this rank's heads. */
+static double act_scores_token(double heads_l, const struct act_in *a)
+{
+	return heads_l * a->s * (a->e + (a->mask > 0 ? a->mask + a->e : 0));
+}
+
+static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			      bool moe)
 {
 	double h = m->hidden, e = a->e, t = a->t;
 	double repl = 0, split = 0;
 	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
-	double heads_l = local_heads(m->heads, t);
+	double heads_l = local_heads_r(m->heads, t, a->it);
 	double nm;
 
-	if (a->rc == RECOMPUTE_FULL)
-		return e * h / a->rt;
+	if (rc == RECOMPUTE_FULL)
+		return e * h * a->inv_rt;
 
 	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
 	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
@@ -341,7 +358,7 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 		split += e * heads_l * (2 * qk + m->mla.v_dim); /* Q, K, V */
 		split += e * heads_l * m->mla.v_dim * in_o;	/* o input */
 	} else {
-		double kv_l = local_heads(m->kv_heads, t);
+		double kv_l = local_heads_r(m->kv_heads, t, a->it);
 		split += e * m->head_dim * (heads_l + 2 * kv_l); /* Q, K, V */
 		split += e * m->head_dim * heads_l * in_o;	 /* o input */
 		if (m->qk_norm)
@@ -349,8 +366,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 	}
 	if (a->flash)
 		split += 4 * heads_l;
-	else if (a->rc != RECOMPUTE_SELECTIVE)
-		split += heads_l * a->s * (e + (a->mask > 0 ? a->mask + e : 0));
+	else if (rc != RECOMPUTE_SELECTIVE)
+		split += act_scores_token(heads_l, a);
 	repl += a->mask * h; /* attention output dropout */
 	if (!shared_in && in_up)
 		repl += e * h; /* MLP input (norm output) */
@@ -362,16 +379,16 @@ static double act_layer_token(const struct model *m, const struct act_in *a, boo
 		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
 		repl += 4.0 * m->moe.experts;	 /* router probabilities, fp32 */
 		repl += k * e * h * (1 + in_up); /* dispatched copies out of (and into) experts */
-		split += k * nm * e * m->moe.expert_ffn / t;
-		split += m->moe.shared * nm * e * sffn / t;
+		split += k * nm * e * m->moe.expert_ffn * a->it;
+		split += m->moe.shared * nm * e * sffn * a->it;
 		split += e * (k + m->moe.shared) * a->lora_mlp;
 	} else {
-		split += nm * e * m->ffn / t;
+		split += nm * e * m->ffn * a->it;
 		split += e * a->lora_mlp;
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
-	return repl / a->rt + split;
+	return repl * a->inv_rt + split;
 }
 
 /* Working set of one layer's forward pass during inference, bytes per token: the residual
@@ -414,8 +431,12 @@ struct mctx {
 	const struct model_params *c;
 	int tp, pp, dp, ep, vs, zero;
 	double replicas; /* data replicas: dp x ep */
+	/* reciprocals of tp, of the ZeRO divisors (replicas for the non-expert part, dp for
+	 * the routed experts): divisions are most of this hot path's time */
+	double inv_tp, inv_rne, inv_rex;
 	bool training, lora, sp;
 	double L, Ld, Lm;	/* layers: all, dense, MoE */
+	double stage_layers;	/* layers on the loaded stage: ceil(L / pp) */
 	double shared_layer;	/* shared-expert parameters of one MoE layer */
 	double other;		/* final norm and anything else outside the layers */
 	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
@@ -429,9 +450,10 @@ struct mctx {
 	double kv_elem_b;
 	double trainable;	   /* trainable parameters, whole model */
 	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
-	double prefill;		   /* inference: working set of one prompt's prefill */
-	double decode_seq[2];	   /* inference: decode working set per sequence: [last stage] */
-	double seq_tokens;	   /* inference: tokens cached per sequence */
+	double rebuilt;	      /* training: a recomputed layer's extra tensors, one micro-batch */
+	double prefill;	      /* inference: working set of one prompt's prefill */
+	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
+	double seq_tokens;    /* inference: tokens cached per sequence */
 };
 
 /* Working set of one sequence's decode step (inference): one token through the widest
@@ -449,7 +471,7 @@ static double decode_seq_bytes(const struct mctx *x, bool last)
  * leading dense layers of a MoE model (DeepSeek-V3), the last the trailing ones. */
 static void stage_init(const struct mctx *x, bool first, bool last, struct stage *st)
 {
-	double per = x->pp > 1 ? ceil(x->L / x->pp) : x->L;
+	double per = x->stage_layers;
 	st->first = first;
 	st->last = last;
 	st->layers = per;
@@ -470,14 +492,15 @@ static void stage_params(const struct mctx *x, const struct stage *st, double *n
 			 double *expert, double *embed_out)
 {
 	const struct model_params *c = x->c;
-	double t = x->tp;
 	double embed = (st->first ? c->embedding : 0) + (st->last ? c->head + x->tied_copy : 0);
+	/* what tp splits, then what every rank holds whole */
+	double split = embed + (st->last ? x->other : 0) + st->layers * c->attention +
+		       st->dense * c->mlp + st->moe * x->shared_layer;
 
-	*embed_out = embed / t;
-	*nonexp = embed / t + (st->last ? x->other / t : 0) +
-		  st->layers * (c->attention / t + c->norms) + st->dense * c->mlp / t +
-		  st->moe * (c->router + x->shared_layer / t);
-	*expert = x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert / (x->ep * t) : 0;
+	*embed_out = embed * x->inv_tp;
+	*nonexp = split * x->inv_tp + st->layers * c->norms + st->moe * c->router;
+	*expert =
+	    x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert * x->inv_tp / x->ep : 0;
 }
 
 /* Layer-micro-batches of activations held by a stage with the 1F1B schedule (Narayanan et
@@ -514,14 +537,14 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	const struct model *m = x->m;
 	double nonexp, expert, embed;
 	double z1 = x->zero >= 1, z2 = x->zero >= 2, z3 = x->zero >= 3;
-	double rne = x->replicas, rex = x->dp; /* ZeRO divisors: non-expert, expert */
+	double irne = x->inv_rne, irex = x->inv_rex; /* ZeRO: 1 / divisor */
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
 	if (x->training) {
-		double wne = z3 ? nonexp / rne : nonexp, wex = z3 ? expert / rex : expert;
+		double wne = z3 ? nonexp * irne : nonexp, wex = z3 ? expert * irex : expert;
 		double tne, tex; /* trainable params on this GPU */
 		double weights_full;
 
@@ -530,12 +553,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * bitsandbytes replaces nn.Linear layers only and skips lm_head) plus
 			 * adapters in their dtype (fp32 by PEFT's default) */
 			double ad_ne = (st->layers * x->ad_layer_moe_ne +
-					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) /
-				       x->tp;
-			double ad_ex = st->moe * x->ad_layer_expert / (x->ep * x->tp);
-			double base = x->base_b * (wne + wex - (z3 ? embed / rne : embed)) +
-				      x->embed_b * (z3 ? embed / rne : embed);
-			double ad_w = z3 ? ad_ne / rne + ad_ex / rex : ad_ne + ad_ex;
+					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) *
+				       x->inv_tp;
+			double ad_ex = st->moe * x->ad_layer_expert * x->inv_tp / x->ep;
+			double base = x->base_b * (wne + wex - (z3 ? embed * irne : embed)) +
+				      x->embed_b * (z3 ? embed * irne : embed);
+			double ad_w = z3 ? ad_ne * irne + ad_ex * irex : ad_ne + ad_ex;
 			mem->weights = base + x->ad_b * ad_w;
 			weights_full = x->base_b * (nonexp + expert - embed) + x->embed_b * embed +
 				       x->ad_b * (ad_ne + ad_ex);
@@ -549,18 +572,22 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			tex = expert;
 			mem->weight_bytes_per_param = x->w_b;
 		}
-		mem->gradients = x->g_b * (z2 ? tne / rne + tex / rex : tne + tex);
-		mem->optimizer = x->o_b * (z1 ? tne / rne + tex / rex : tne + tex);
+		{
+			/* trainable parameters whose gradients (optimizer states) this GPU
+			 * holds: its ZeRO shard from stage 2 (1) on */
+			double whole = tne + tex, shard = tne * irne + tex * irex;
+			double g = z2 ? shard : whole, o = z1 ? shard : whole;
+			mem->gradients = x->g_b * g;
+			mem->optimizer = x->o_b * o;
+			/* effective divisors: whole-model count over what this GPU holds */
+			mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
+			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
+			mem->optimizer_shard = o == g  ? mem->grad_shard
+					       : o > 0 ? x->trainable / o
+						       : NAN;
+		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
-		/* effective divisors: whole-model count over what this GPU holds */
-		mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
-		{
-			double g = z2 ? tne / rne + tex / rex : tne + tex;
-			double o = z1 ? tne / rne + tex / rex : tne + tex;
-			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
-			mem->optimizer_shard = o > 0 ? x->trainable / o : NAN;
-		}
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
 		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
@@ -584,7 +611,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		if (x->zero >= 3)
 			mem->comm_buffers +=
 			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
-				     x->c->largest_layer / x->tp,
+				     x->c->largest_layer * x->inv_tp,
 				 dmax(0, weights_full - mem->weights));
 
 		/* activations */
@@ -595,27 +622,32 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				? (st->dense * x->per_dense + st->moe * x->per_moe) / st->layers
 				: 0;
 			double lif = layers_in_flight(x, st);
-			double act = lif * per;
+			double embed_act = 0, head_act = 0;
 
 			/* input embedding dropout mask, one per micro-batch in flight
 			 * (Korthikanti Section 4.3: s b h p / t) */
 			if (st->first && m->dropout)
-				act += x->act.mask * s_len * b * m->hidden / x->act.rt *
-				       (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
+				embed_act = x->act.mask * s_len * b * m->hidden * x->act.inv_rt *
+					    (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
 			/* output layer and loss on the last stage: final norm input and head
 			 * input (e s b h each; a frozen head keeps no input) and the fp32
 			 * softmax over the vocabulary-parallel logits (Korthikanti:
 			 * 4 s b h / t (1 + V / h)) */
 			if (st->last)
-				act += s_len * b *
-				       ((x->lora ? 1 : 2) * x->act.e * m->hidden / x->act.rt +
-					4.0 * m->vocab / x->tp);
-			mem->activations = act;
+				head_act =
+				    s_len * b *
+				    ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
+				     4.0 * m->vocab * x->inv_tp);
+			mem->activations_embed = embed_act;
+			mem->activations_head = head_act;
+			mem->activations_rebuilt = st->layers > 0 ? x->rebuilt : 0;
+			mem->activations =
+			    lif * per + embed_act + head_act + mem->activations_rebuilt;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
 		mem->kv_bytes_per_token = NAN;
-		mem->kv_tokens = NAN;
+		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 	} else {
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
@@ -635,9 +667,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
 		mem->kv_tokens = 0;
 		mem->kv_cache = 0;
+		mem->kv_tokens_per_seq = x->seq_tokens;
+		mem->decode_bytes_per_seq = x->decode_seq[st->last];
 		mem->activations = x->prefill;
 		mem->activations_per_layer = x->prefill;
 		mem->layers_in_flight = NAN;
+		mem->activations_embed = mem->activations_head = mem->activations_rebuilt = 0;
 	}
 
 	/* overhead */
@@ -733,10 +768,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
 	x.act.lora_attn = x.act.lora_mlp = 0;
 	x.micro_batches = x.b = x.kv_elem_b = 0;
-	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = 0;
+	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
 	p->nwarnings = 0;
-	model_resolve(&s->model, &p->model, &p->shape_assumed);
+	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
+	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
 	model_count_params(&p->model, &p->counts);
 	m = &p->model;
 	c = &p->counts;
@@ -759,10 +795,18 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
-	x.dp = par->dp > 0 ? par->dp : (int)dmax(1, floor(count / cells));
-	if (cells * x.dp > count || (par->dp <= 0 && fmod(count, cells) != 0))
-		plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+	{
+		/* whole numbers: the quotient (at most count, an int) truncates to its floor
+		 * and its product is exact, so the remainder test needs no fmod */
+		double q = (int)(count / cells);
+		x.dp = par->dp > 0 ? par->dp : (int)dmax(1, q);
+		if (cells * x.dp > count || (par->dp <= 0 && q * cells != count))
+			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+	}
 	x.replicas = (double)x.dp * x.ep;
+	x.inv_tp = 1.0 / x.tp;
+	x.inv_rne = 1 / x.replicas;
+	x.inv_rex = 1.0 / x.dp;
 	p->tp = x.tp;
 	p->pp = x.pp;
 	p->dp = x.dp;
@@ -774,6 +818,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.L = m->layers > 0 ? m->layers : 0;
 	x.Lm = dmin(model_moe_layers(m), x.L);
 	x.Ld = x.L - x.Lm;
+	x.stage_layers = x.pp > 1 ? ceil(x.L / x.pp) : x.L;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
@@ -820,8 +865,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
 		{
 			double per_step = x.b * x.replicas;
-			x.micro_batches = dmax(1, floor(p->global_batch / per_step));
-			if (fmod(p->global_batch, per_step) != 0)
+			double q = (int)(p->global_batch / per_step); /* floor, as above */
+			x.micro_batches = dmax(1, q);
+			if (q * per_step != p->global_batch)
 				plan_warn(p, PW_BATCH_NOT_DIVISIBLE, p->global_batch, per_step);
 		}
 		p->micro_batches = (int)x.micro_batches;
@@ -829,7 +875,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.mask = m->dropout ? 1 : 0;
 		x.act.s = wl->seq_len;
 		x.act.t = x.tp;
+		x.act.it = x.inv_tp;
 		x.act.rt = x.sp ? x.tp : 1;
+		x.act.inv_rt = 1 / x.act.rt;
 		x.act.flash = wl->flash_attention;
 		x.act.rc = wl->recompute;
 		x.act.frozen = x.lora;
@@ -863,8 +911,30 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* activations that do not depend on the stage */
 	if (x.training) {
 		double sb = x.act.s * x.b;
-		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, false) * sb : 0;
-		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, true) * sb : 0;
+		enum recompute rc = x.act.rc;
+		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, rc, false) * sb : 0;
+		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, rc, true) * sb : 0;
+		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
+		 * PyTorch's checkpoint) at a time in the backward: its forward runs again with
+		 * autograd on, so for that layer's backward the GPU holds what the layer
+		 * stores without recomputation on top of what it kept (full: its input;
+		 * selective: everything but the scores). Chen et al. 2016, Section 3 (the
+		 * peak is the checkpoints plus one segment); Korthikanti's table counts the
+		 * stored part only. With FlashAttention selective recompute keeps everything
+		 * already (the kernel recomputes its scores itself): nothing rebuilt. */
+		if (x.act.rc == RECOMPUTE_FULL) {
+			/* (the stored part above was one multiplication) */
+			double d = 0, e = 0;
+			if (x.Ld > 0)
+				d = act_layer_token(m, &x.act, RECOMPUTE_NONE, false) * sb -
+				    x.per_dense;
+			if (x.Lm > 0)
+				e = act_layer_token(m, &x.act, RECOMPUTE_NONE, true) * sb -
+				    x.per_moe;
+			x.rebuilt = dmax(0, dmax(d, e));
+		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
+			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;
+		}
 	} else {
 		double e = act_bytes(wl->precision);
 		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
@@ -879,15 +949,21 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* the most loaded GPU: first or last pipeline stage */
 	{
 		struct stage first, last;
-		struct plan_memory a, b;
+		struct plan_memory spare;
 		double batch = 1;
 		int nst = x.pp > 1 ? 2 : 1;
+		/* the stages are written where they likely end up (a copy of a just-written
+		 * struct stalls this hot path): one stage straight into p->mem; of two, the
+		 * one usually more loaded there (training: the first, which holds the most
+		 * micro-batches' activations; inference: the last, with the logits) */
+		struct plan_memory *a = nst == 2 && !x.training ? &spare : &p->mem;
+		struct plan_memory *b = a == &spare ? &p->mem : &spare;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
-		stage_memory(&x, &first, &a);
+		stage_memory(&x, &first, a);
 		if (nst == 2)
-			stage_memory(&x, &last, &b);
+			stage_memory(&x, &last, b);
 		p->max_batch = NAN;
 		if (!x.training) {
 			/* max_batch: the most sequences whose KV cache (and decode working set)
@@ -895,7 +971,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
 			for (int i = 0; i < nst; i++) {
-				const struct plan_memory *z = i ? &b : &a;
+				const struct plan_memory *z = i ? b : a;
 				double X, k, d = x.decode_seq[i ? last.last : first.last];
 				double P = x.prefill, mb;
 				k = z->kv_bytes_per_token * x.seq_tokens;
@@ -920,12 +996,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			batch = wl->batch > 0 ? wl->batch : dmin(dmax(1, best), 1e9);
 			p->global_batch = (int)batch;
 		}
-		stage_finish(&x, &first, batch, &a);
+		stage_finish(&x, &first, batch, a);
 		if (nst == 2) {
-			stage_finish(&x, &last, batch, &b);
-			p->mem = b.total > a.total ? b : a;
-		} else {
-			p->mem = a;
+			stage_finish(&x, &last, batch, b);
+			/* the more loaded stage; the first on a tie */
+			const struct plan_memory *more = b->total > a->total ? b : a;
+			if (more != &p->mem)
+				p->mem = *more;
 		}
 	}
 	if (!p->mem.fits)

@@ -74,8 +74,15 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double optimizer_shard;
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
-	double kv_bytes_per_token;    /* all layers, this GPU's share */
-	double kv_tokens;	      /* tokens cached per GPU */
+	/* activations besides activations_per_layer x layers_in_flight (training) */
+	double activations_embed;    /* first stage: embedding dropout masks */
+	double activations_head;     /* last stage: output layer input and fp32 loss */
+	double activations_rebuilt;  /* recompute: the tensors one layer rebuilds for its
+				      * backward on top of what it stored */
+	double kv_bytes_per_token;   /* all layers, this GPU's share */
+	double kv_tokens;	     /* tokens cached per GPU */
+	double kv_tokens_per_seq;    /* inference: tokens cached per sequence (NaN training) */
+	double decode_bytes_per_seq; /* inference: decode working set per sequence */
 };
 
 /* Step time (training) or phase time (inference) by part, seconds. */
@@ -95,7 +102,8 @@ struct plan_time_parts {
 };
 
 struct plan {
-	/* the architecture used, after presets and an assumed shape */
+	/* the architecture used, after presets and an assumed shape (preset and hf_config are
+	 * left empty: the scenario has them) */
 	struct model model;
 	bool shape_assumed;
 	struct model_params counts;
@@ -158,6 +166,10 @@ struct plan {
 	int nwarnings;
 	struct plan_warning warnings[PLAN_MAX_WARNINGS];
 };
+
+/* Allocator fragmentation, a fraction of what is allocated (src/plan.c says where from);
+ * the explanation of max_batch quotes it. */
+#define PLAN_FRAGMENTATION 0.05
 
 /* Assumptions of the time model that the explanations quote (src/plan_time.c). */
 #define PLAN_DATA_BYTES_PER_TOKEN      4.0   /* pre-tokenised uint32 token ids */

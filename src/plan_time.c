@@ -182,6 +182,9 @@ struct tctx {
 	double gpn;		      /* GPUs per node */
 	double act;		      /* bytes per activation element */
 	double emax;		      /* fraction of peak a large GEMM reaches on this GPU */
+	double inv_peak_emax;	      /* 1 / (peak x emax): seconds per FLOP of a large GEMM */
+	double inv_hbm;		      /* 1 / hbm: seconds per byte */
+	double it;		      /* 1 / tp (divisions are most of this part's time) */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
 };
 
@@ -190,25 +193,24 @@ static double sat(double x)
 	return x > 0 ? x / (x + GEMM_DIM_HALF) : 0;
 }
 
-static double gemm_eff(const struct tctx *c, double m, double n, double k)
-{
-	return c->emax * sat(m) * sat(n) * sat(k);
-}
-
 /* One GEMM (m x k) . (k x n), count times: the slower of its compute at the shape's
- * efficiency and its operand traffic at HBM bandwidth (roofline, Williams et al. 2009). */
+ * efficiency and its operand traffic at HBM bandwidth (roofline, Williams et al. 2009).
+ * At the efficiency emax sat(m) sat(n) sat(k), the compute time 2 m n k count /
+ * (peak emax sat(m) sat(n) sat(k)) is 2 count (m + D)(n + D)(k + D) / (peak emax): the same
+ * figure without a division (this runs a dozen times per plan). */
 static double gemm_s(struct tctx *c, double m, double n, double k, double count, double wbytes)
 {
-	double flops = 2 * m * n * k * count;
-	double t_c, t_m;
+	double t_c, t_m, t;
 
-	if (flops <= 0)
+	if (!(m > 0 && n > 0 && k > 0 && count > 0))
 		return 0;
-	t_c = flops / (c->peak * gemm_eff(c, m, n, k));
-	t_m = count * ((m * k + m * n) * c->act + k * n * wbytes) / c->hbm;
-	c->gemm_flops += flops;
-	c->gemm_time += t_c > t_m ? t_c : t_m;
-	return t_c > t_m ? t_c : t_m;
+	t_c = 2 * count * (m + GEMM_DIM_HALF) * (n + GEMM_DIM_HALF) * (k + GEMM_DIM_HALF) *
+	      c->inv_peak_emax;
+	t_m = count * ((m * k + m * n) * c->act + k * n * wbytes) * c->inv_hbm;
+	t = t_c > t_m ? t_c : t_m;
+	c->gemm_flops += 2 * m * n * k * count;
+	c->gemm_time += t;
+	return t;
 }
 
 /* Latency of a collective: NCCL switches to tree (or NVLS) algorithms when messages are
@@ -216,7 +218,10 @@ static double gemm_s(struct tctx *c, double m, double n, double k, double count,
  * (NCCL docs; Sanders et al. 2009 on double binary trees). */
 static double hops(double n)
 {
-	return n > 1 ? ceil(log2(n)) : 0;
+	double h = 0;
+	for (double v = 1; v < n; v *= 2) /* ceil(log2(n)), exactly, without libm */
+		h++;
+	return h;
 }
 
 /* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
@@ -225,7 +230,7 @@ static double allreduce_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return 2 * (n - 1) / n * bytes / bw + 2 * hops(n) * lat;
+	return 2 * (n - 1) * bytes / (n * bw) + 2 * hops(n) * lat;
 }
 
 /* Reduce-scatter or all-gather: (n-1)/n of the (whole) message. */
@@ -233,12 +238,24 @@ static double gather_s(double bytes, double n, double bw, double lat)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return (n - 1) / n * bytes / bw + hops(n) * lat;
+	return (n - 1) * bytes / (n * bw) + hops(n) * lat;
 }
 
 static double dmax(double a, double b)
 {
 	return a > b ? a : b;
+}
+
+/* fmin and fmax as C99 defines them (a NaN argument loses to a number), inline: the
+ * library calls cost more than the comparisons */
+static double min_num(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a < b ? a : b;
+}
+
+static double max_num(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
 static double gpus_per_node(const struct scenario *s)
@@ -308,13 +325,15 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	double e_link = s->efficiency.network > 0 ? s->efficiency.network : LINK_EFF;
 	double e_net = s->efficiency.network > 0 ? s->efficiency.network : NET_EFF;
 	double link = g->link_bytes_per_s > 0 ? g->link_bytes_per_s / 2 : g->pcie_bytes_per_s;
+	double hbm_peak;
 	enum dtype used;
 
 	c->s = s;
 	c->p = p;
 	c->peak = peak_for(s, p, s->workload.precision, &used);
 	c->fp32 = g->peak_flops[DTYPE_FP32];
-	c->hbm = (g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12) * e_hbm;
+	hbm_peak = g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12;
+	c->hbm = hbm_peak * e_hbm;
 	if (link <= 0)
 		link = 16e9; /* PCIe Gen3 x16 when nothing is known */
 	c->link = link * e_link;
@@ -331,10 +350,13 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
 	 * without the precision runs its GEMMs in the fallback's (fp8 on an A100: bf16) */
-	c->emax = GEMM_EFF_MAX / sqrt(c->peak * elem_bytes(used) / (c->hbm / e_hbm) /
-				      GEMM_RIDGE_REF); /* exponent 1/2 */
+	c->emax = GEMM_EFF_MAX *
+		  sqrt(GEMM_RIDGE_REF * hbm_peak / (c->peak * elem_bytes(used))); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
+	c->inv_peak_emax = 1 / (c->peak * c->emax);
+	c->inv_hbm = 1 / c->hbm;
+	c->it = p->tp > 0 ? 1.0 / p->tp : 1;
 	/* tensor parallelism beyond the link domain runs its all-reduces over the network */
 	{
 		int domain = g->link_domain > 0 ? g->link_domain : g->gpus_per_node;
@@ -345,6 +367,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	p->network_efficiency = e_net;
 	p->peak_flops = c->peak;
 }
+
+static const struct plan_time_parts no_parts;
 
 static void set_nan(struct plan *p)
 {
@@ -359,7 +383,7 @@ static void set_nan(struct plan *p)
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
-	p->parts = (struct plan_time_parts){0};
+	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
 }
@@ -426,26 +450,25 @@ struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, s
 };
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
-static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double t, double ep,
-			     bool moe)
+static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double ep, bool moe)
 {
-	double w = c->act, g = 0;
+	double w = c->act, g = 0, it = c->it;
 
-	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) / t, sh->h, 1, w);
-	g += gemm_s(c, T, sh->h, sh->qd / t, 1, w);
+	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, 1, w);
+	g += gemm_s(c, T, sh->h, sh->qd * it, 1, w);
 	if (!moe) {
-		g += gemm_s(c, T, sh->ffn / t, sh->h, sh->mats - 1, w);
-		g += gemm_s(c, T, sh->h, sh->ffn / t, 1, w);
+		g += gemm_s(c, T, sh->ffn * it, sh->h, sh->mats - 1, w);
+		g += gemm_s(c, T, sh->h, sh->ffn * it, 1, w);
 	} else {
 		/* each GPU holds experts/ep experts and receives T x active x ep / experts
 		 * tokens for each (balanced routing) */
 		double local = sh->experts / ep;
 		double te = T * sh->active * ep / sh->experts;
-		g += gemm_s(c, te, sh->expert_ffn / t, sh->h, (sh->mats - 1) * local, w);
-		g += gemm_s(c, te, sh->h, sh->expert_ffn / t, local, w);
+		g += gemm_s(c, te, sh->expert_ffn * it, sh->h, (sh->mats - 1) * local, w);
+		g += gemm_s(c, te, sh->h, sh->expert_ffn * it, local, w);
 		if (sh->shared_ffn_total > 0) {
-			g += gemm_s(c, T, sh->shared_ffn_total / t, sh->h, sh->mats - 1, w);
-			g += gemm_s(c, T, sh->h, sh->shared_ffn_total / t, 1, w);
+			g += gemm_s(c, T, sh->shared_ffn_total * it, sh->h, sh->mats - 1, w);
+			g += gemm_s(c, T, sh->h, sh->shared_ffn_total * it, 1, w);
 		}
 		g += gemm_s(c, T, sh->experts, sh->h, 1, w); /* router */
 	}
@@ -478,22 +501,25 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	double Ls = pp > 1 ? ceil(sh->layers / pp) : sh->layers;
 
 	*fwd_passes_out = fwd;
-	gd = layer_gemm_fwd(c, sh, T, t, ep, false);
+	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
-		gm = layer_gemm_fwd(c, sh, T, t, ep, true);
+		gm = layer_gemm_fwd(c, sh, T, ep, true);
 	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd);
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (w->flash_attention) {
 		double keys = keys_causal(sh, sq);
-		double eff = gemm_eff(c, sq, keys, sh->hd) * FLASH_EFF;
-		flops_hd = 4 * T * keys * sh->qd / t;
-		att = flops_hd / (c->peak * eff) * (attn_fwd_passes + FLASH_BWD_FLOPS);
+		/* at FLASH_EFF of a GEMM of the same shape: emax sat(s) sat(keys) sat(hd) */
+		double shape = (sq + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *
+			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
+		flops_hd = 4 * T * keys * sh->qd * c->it;
+		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
+		      (attn_fwd_passes + FLASH_BWD_FLOPS);
 	} else {
 		double keys = keys_full(sh, sq);
-		double heads_local = sh->heads / t;
+		double heads_local = sh->heads * c->it;
 		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
-		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD / c->hbm;
+		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
 		att = (bmm + scores) * (attn_fwd_passes + 2);
 	}
 	per_layer_att = att;
@@ -502,9 +528,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	ffn_eff =
 	    sh->moe_layers > 0 ? (sh->active * sh->expert_ffn + sh->shared_ffn_total) : sh->ffn;
 	mem = T * c->act *
-	      (ELT_H * sh->h / (s->parallel.sequence_parallel ? t : 1) +
-	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff / t) /
-	      c->hbm;
+	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
+	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
+	      c->inv_hbm;
 	per_layer_mem = mem * (fwd + 2);
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
@@ -533,8 +559,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* the output layer on the last stage: forward + backward, never recomputed; logits
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
-		mb->matmul += gemm_s(c, T, sh->vocab / t, sh->h, 1, c->act) * (1 + bwd);
-		mb->membound += T * sh->vocab / t * 4 * 3 / c->hbm;
+		mb->matmul += gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd);
+		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
@@ -545,7 +571,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		 * replicas, expert-parallel ones included, sit between pipeline stages) */
 		double bw = fabric_bw(c, t * p->dp * ep * pp);
 		double lat = fabric_lat(c, t * p->dp * ep * pp);
-		mb->pp = 2 * v * (T * sh->h * c->act / t / bw + lat);
+		mb->pp = 2 * v * (T * sh->h * c->act * c->it / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
 	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
@@ -571,7 +597,7 @@ static void time_train(struct tctx *c)
 	struct train_mb mb;
 	double fwd_passes;
 	double t = p->tp, pp = p->pp, dp = p->dp, v = p->virtual_stages > 0 ? p->virtual_stages : 1;
-	double n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double n = s->hardware.count > 0 ? s->hardware.count : 1, inv_n = 1 / n;
 	double gpn = gpus_per_node(s);
 	double nodes = ceil(n / gpn);
 	double m = p->micro_batches > 0 ? p->micro_batches : 1;
@@ -585,7 +611,7 @@ static void time_train(struct tctx *c)
 	double wbytes = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param : c->act;
 	double gbytes = p->mem.grad_bytes_per_param > 0 ? p->mem.grad_bytes_per_param : 2;
 	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
-	double step_compute, step, t_data = 0, attn_model;
+	double step_compute, step, inv_step, t_data = 0, attn_model;
 	double ep = p->ep > 0 ? p->ep : 1;
 	double p_ne, p_ex = 0, t_ne, t_ex; /* parameters per GPU: non-expert, routed experts */
 
@@ -700,7 +726,7 @@ static void time_train(struct tctx *c)
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {
-			opt = local * bpp / c->hbm;
+			opt = local * bpp * c->inv_hbm;
 		}
 	}
 
@@ -745,12 +771,16 @@ static void time_train(struct tctx *c)
 		step = want;
 	}
 
+	inv_step = 1 / step;
 	p->step_s = step;
-	p->tokens_per_s = tokens_step / step;
-	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s / (n * c->peak);
-	p->hfu = p->hw_flops_per_token * p->tokens_per_s / (n * c->peak);
-	p->total_s = w->tokens > 0 ? w->tokens / p->tokens_per_s : NAN;
+	p->tokens_per_s = tokens_step * inv_step;
+	p->tokens_per_s_per_gpu = p->tokens_per_s * inv_n;
+	{
+		double of_peak = p->tokens_per_s * inv_n / c->peak; /* tokens/s per peak FLOP/s */
+		p->mfu = p->flops_per_token * of_peak;
+		p->hfu = p->hw_flops_per_token * of_peak;
+	}
+	p->total_s = w->tokens > 0 ? w->tokens / tokens_step * step : NAN;
 
 	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up (seed case 6) */
 	if (w->deadline_s > 0 && w->tokens > 0) {
@@ -760,31 +790,31 @@ static void time_train(struct tctx *c)
 	}
 
 	/* shares of the step (seconds of each kind over the step) */
-	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) / step;
-	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) / step;
+	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) * inv_step;
+	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) * inv_step;
 	p->shares[BN_INTERCONNECT] = (p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.dp_comm_s +
-				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) /
-				     step;
+				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) *
+				     inv_step;
 	p->shares[BN_DATA_IO] = t_data > 0 ? t_data / step_compute : 0;
 
 	/* reliability: interruptions = GPU-hours / MTBF per GPU (Llama 3 paper, Table 5);
 	 * checkpoint = weights + optimizer states; Young (1974) / Daly (2006) interval
 	 * sqrt(2 x write time x MTBF of the job) */
 	if (!isnan(p->total_s) && s->hardware.mtbf_gpu_hours > 0) {
-		double hours = p->total_s / 3600;
-		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 / n;
+		double mtbf_job = s->hardware.mtbf_gpu_hours * 3600 * inv_n;
+		double per_mtbf = 1 / mtbf_job; /* interruptions per second of the job */
 		double obpp = p->mem.optimizer_bytes_per_param;
 		double ckpt = p->params * wbytes + trainable * obpp;
 		double bw = (s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
 								 : CKPT_BYTES_PER_S_PER_NODE) *
 			    nodes;
 		double lost;
-		p->expected_interruptions = n * hours / s->hardware.mtbf_gpu_hours;
+		p->expected_interruptions = p->total_s * per_mtbf; /* n x hours / MTBF */
 		p->checkpoint_write_s = ckpt / bw;
 		p->checkpoint_interval_s = sqrt(2 * p->checkpoint_write_s * mtbf_job);
 		/* per interval: the write; per failure: half an interval redone + restart */
 		lost = p->checkpoint_write_s / p->checkpoint_interval_s +
-		       (p->checkpoint_interval_s / 2 + RESTART_S) / mtbf_job;
+		       (p->checkpoint_interval_s / 2 + RESTART_S) * per_mtbf;
 		p->goodput = lost < 1 ? 1 - lost : 0;
 	}
 }
@@ -813,7 +843,12 @@ struct infer {
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
 	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
-	struct lines *l;    /* the decode lines at ctx, computed once */
+	/* seconds, worked out once from the above (so that a step is divisions-free) */
+	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
+	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
+	double att_key;	 /* attention per token per key: attn_tok / (peak emax FLASH_EFF) */
+	double w_read;	 /* the weight read: W / hbm */
+	struct lines *l; /* the decode lines at ctx, computed once */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -836,18 +871,18 @@ static double window_keys(const struct infer *in, double ctx)
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
 	ctx = window_keys(in, ctx);
-	l->tc1 = in->F / (c->peak * c->emax * in->sNK);
+	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * GEMM_DIM_HALF;
-	l->cc1 = c->fp32 > 0 ? in->F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
-	l->m0 = in->W / c->hbm;
-	l->c_att1 = ctx * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
-	l->kv1 = ctx * in->kvb / c->hbm;
+	l->cc1 = in->cc_row;
+	l->m0 = in->w_read;
+	l->c_att1 = ctx * in->att_key;
+	l->kv1 = ctx * in->kvb * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
 static double gemm_compute_s(const struct lines *l, double B)
 {
-	return fmin(l->tc0 + l->tc1 * B, l->cc1 * B);
+	return min_num(l->tc0 + l->tc1 * B, l->cc1 * B);
 }
 
 static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
@@ -864,12 +899,11 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
  * prompt, the weights read once. */
-static double prefill_s(const struct tctx *c, const struct infer *in, double M, double P)
+static double prefill_s(const struct infer *in, double M, double P)
 {
-	double mm = in->F * (M + GEMM_DIM_HALF) / (c->peak * c->emax * in->sNK);
-	double att = M * window_keys(in, P / 2) * in->attn_tok / (c->peak * c->emax * FLASH_EFF);
-	double mem = in->W / c->hbm;
-	return dmax(mm, mem) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
+	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
+	double att = M * window_keys(in, P / 2) * in->att_key;
+	return dmax(mm, in->w_read) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
 /* Pipeline stages work on different micro-batches at once once the batch can fill them:
@@ -884,24 +918,24 @@ static double replica_tps(const struct tctx *c, const struct infer *in, double B
 			  double O)
 {
 	double ctx = P + O / 2;
-	double t =
-	    prefill_s(c, in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
+	double t = prefill_s(in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
 	return B * O / t;
 }
 
 static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
-	return prefill_s(c, in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
+	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
 }
 
-/* The largest B >= 1 with a + b B <= target (b > 0); 0 when even B = 1 misses. */
-static double largest_b(double a, double b, double target)
+/* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
+ * by both targets, so their reciprocals are taken once); 0 when even B = 1 misses. */
+static double largest_b(double a, double inv_b, double target)
 {
 	double x;
-	if (b <= 0)
+	if (!(inv_b > 0 && inv_b < INFINITY)) /* b <= 0: flat (or no) slope */
 		return a <= target ? INFINITY : 0;
-	x = floor((target - a) / b);
+	x = floor((target - a) * inv_b);
 	return x >= 1 ? x : 0;
 }
 
@@ -937,7 +971,7 @@ static void time_infer(struct tctx *c)
 	 * experts (DeepSpeed-MoE inference, Rajbhandari et al. 2022, Section 5; vLLM's
 	 * data-parallel attention with expert parallelism) */
 	double ep = sh_ep(p);
-	double B, Bplan, maxb, dq, tps, tps_plan, tok_per_gpu_model;
+	double B, Bplan, maxb, dq, tps, tps_plan;
 	double nonemb;
 
 	shape_get(p, &sh);
@@ -955,31 +989,32 @@ static void time_infer(struct tctx *c)
 		nonemb = N; /* the tied embedding is the output layer's weight */
 	if (nonemb <= 0)
 		nonemb = N;
-	in.F = 2 * nonemb / t;
-	in.W = nonemb * wbpp / t;
+	in.F = 2 * nonemb * c->it;
+	in.W = nonemb * wbpp * c->it;
 	if (sh.moe_layers > 0 && sh.experts > sh.active && p->counts.expert > 0) {
 		/* a decode step reads every expert some token routed to: of E experts with
 		 * top-k routing, E (1 - (1 - k/E)^B) are touched per layer (uniform routing);
 		 * the active count already holds k of them. With ep ranks each GPU holds E / ep
 		 * of them and sees the tokens of all ep x B sequences. */
 		double touched = sh.experts / ep * (1 - pow(1 - sh.active / sh.experts, B * ep));
-		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp / t;
+		in.W += sh.moe_layers * (touched - sh.active) * p->counts.expert * wbpp * c->it;
 	}
 	{
-		/* FLOP-weighted shape factor of one layer's GEMMs at this tp */
-		double a_in = sh.h * (sh.qd + 2 * sh.kvd) / t, a_out = sh.qd * sh.h / t;
+		/* FLOP-weighted shape factor of one layer's GEMMs at this tp: every GEMM has
+		 * K or N = h, so sat(h) is common */
+		double qkv = (sh.qd + 2 * sh.kvd) * c->it, q = sh.qd * c->it;
 		double f =
 		    sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
-		double m_up = sh.h * f * (sh.mats - 1) / t, m_dn = f * sh.h / t;
-		double sum = a_in + a_out + m_up + m_dn;
-		in.sNK = sum > 0 ? (a_in * sat((sh.qd + 2 * sh.kvd) / t) * sat(sh.h) +
-				    a_out * sat(sh.qd / t) * sat(sh.h) +
-				    (m_up + m_dn) * sat(f / t) * sat(sh.h)) /
-				       sum
-				 : 1;
+		double ft = f * c->it;
+		double a_in = sh.h * qkv, a_out = q * sh.h;
+		double mlp = sh.h * ft * sh.mats; /* up (and gate) and down */
+		double sum = a_in + a_out + mlp;
+		in.sNK = sum > 0
+			     ? (a_in * sat(qkv) + a_out * sat(q) + mlp * sat(ft)) * sat(sh.h) / sum
+			     : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
-	in.attn_tok = 4 * sh.layers * sh.qd / t;
+	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step */
 	switch (w->weights) {
 	case DTYPE_INT4:
@@ -1001,13 +1036,13 @@ static void time_infer(struct tctx *c)
 		break;
 	}
 	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
-		   (c->fp32 > 0 ? nonemb / t * dq / c->fp32 : 0);
+		   (c->fp32 > 0 ? nonemb * c->it * dq / c->fp32 : 0);
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;
 	if (t > 1) {
 		in.fixed += 2 * sh.layers * 2 * hops(t) * lat;
-		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) / t * sh.h * c->act / bw;
+		in.tp_per_tok = 2 * sh.layers * 2 * (t - 1) * c->it * sh.h * c->act / bw;
 	}
 	if (pp > 1)
 		in.fixed += (pp - 1) * (gpn >= per_replica ? LINK_LAT_S : NET_LAT_S) * 4;
@@ -1015,16 +1050,21 @@ static void time_infer(struct tctx *c)
 	 * each token's h-vector of which (ep - 1) / ep leave the GPU (GShard) */
 	if (ep > 1 && sh.moe_layers > 0) {
 		in.fixed += 2 * sh.moe_layers * (ep - 1) * fabric_lat(c, ep * t);
-		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act / t /
-				 fabric_bw(c, ep * t);
+		in.tp_per_tok += 2 * sh.moe_layers * sh.active * (ep - 1) / ep * sh.h * c->act *
+				 c->it / fabric_bw(c, ep * t);
 	}
 	in.elt_per_tok =
 	    sh.layers * c->act *
-	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn / t) / c->hbm;
+	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
+	    c->inv_hbm;
 	in.prefill_P = P;
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.pp = pp;
+	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
+	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
+	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
@@ -1037,20 +1077,22 @@ static void time_infer(struct tctx *c)
 
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
-		struct lines l;
+		const struct lines l = lines_ctx;
 		double f0 = in.fixed, f1 = in.tp_per_tok + in.elt_per_tok;
 		double bt, bc;
-		decode_lines(c, &in, ctx, &l);
 		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
 		bt = (l.m0 - l.tc0) / l.tc1;
 		bc = l.m0 / l.cc1;
-		p->decode_compute_bound_batch = fmax(1, ceil(fmax(bt, bc)));
+		p->decode_compute_bound_batch = max_num(1, ceil(max_num(bt, bc)));
 
 		/* the largest batch meeting the SLO: each term is linear in B, so each bound is
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
-			double pf = prefill_s(c, &in, P, P);
+			double pf = prefill_s(&in, P, P);
+			/* 1 / slope of the tensor-core, CUDA-core and memory-bound step in B */
+			double i_tc = 1 / (l.tc1 + l.a1 + f1), i_cc = 1 / (l.cc1 + l.a1 + f1);
+			double i_mem = 1 / (l.a1 + f1);
 			double targets[2] = {w->slo.tpot_s,
 					     w->slo.ttft_s > 0 ? w->slo.ttft_s - pf : 0};
 			for (int k = 0; k < 2; k++) {
@@ -1058,21 +1100,21 @@ static void time_infer(struct tctx *c)
 				if ((k == 0 && w->slo.tpot_s <= 0) ||
 				    (k == 1 && w->slo.ttft_s <= 0))
 					continue;
-				bcomp = fmax(largest_b(l.tc0 + f0, l.tc1 + l.a1 + f1, x),
-					     largest_b(f0, l.cc1 + l.a1 + f1, x));
-				bmem = largest_b(l.m0 + f0, l.a1 + f1, x);
+				bcomp =
+				    max_num(largest_b(l.tc0 + f0, i_tc, x), largest_b(f0, i_cc, x));
+				bmem = largest_b(l.m0 + f0, i_mem, x);
 				if (k == 0) {
-					lim = fmin(lim, fmin(bcomp, bmem));
+					lim = min_num(lim, min_num(bcomp, bmem));
 				} else if (x < 0) {
 					lim = 0; /* the prompt alone takes longer than the target */
 				} else {
 					/* one request alone waits for no decode step */
-					lim = fmin(lim, fmax(1, fmin(bcomp, bmem)));
+					lim = min_num(lim, max_num(1, min_num(bcomp, bmem)));
 				}
 			}
 			/* the bounds are in micro-batches of B / pp */
 			if (pp > 1 && lim >= 1)
-				lim = fmin(maxb, lim * pp);
+				lim = min_num(maxb, lim * pp);
 			p->slo_batch = lim >= 1 ? lim : 0;
 		}
 	}
@@ -1094,18 +1136,17 @@ static void time_infer(struct tctx *c)
 	 * replaces the model */
 	Bplan = B;
 	if (!isnan(p->slo_batch) && p->slo_batch >= 1)
-		Bplan = fmin(B, p->slo_batch);
-	tok_per_gpu_model = replica_tps(c, &in, B, P, O) / per_replica;
+		Bplan = min_num(B, p->slo_batch);
 	if (w->measured_tokens_per_s > 0) {
 		tps = w->measured_tokens_per_s * per_replica;
 		tps_plan = tps;
 	} else {
-		tps = tok_per_gpu_model * per_replica;
-		tps_plan = replica_tps(c, &in, Bplan, P, O);
+		tps = replica_tps(c, &in, B, P, O);
+		tps_plan = Bplan == B ? tps : replica_tps(c, &in, Bplan, P, O);
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s * (P + O) / O / (n * c->peak);
+	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
 	p->hfu = p->mfu;
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
@@ -1130,19 +1171,18 @@ static void time_infer(struct tctx *c)
 
 	/* decode parts at the scenario's batch */
 	{
-		struct lines l;
+		const struct lines *l = &lines_ctx;
 		double tp = t > 1 ? 2 * sh.layers * 2 * hops(t) * lat + B * in.tp_per_tok : 0;
-		double cs, ms;
-		decode_lines(c, &in, ctx, &l);
-		cs = gemm_compute_s(&l, B) + l.c_att1 * B;
-		ms = l.m0 + l.kv1 * B + B * in.elt_per_tok;
-		p->parts.matmul_s = gemm_compute_s(&l, B);
-		p->parts.attention_s = l.a1 * B;
+		double gemm = gemm_compute_s(l, B), inv_tpot = 1 / p->tpot_s;
+		double cs = gemm + l->c_att1 * B;
+		double ms = l->m0 + l->kv1 * B + B * in.elt_per_tok;
+		p->parts.matmul_s = gemm;
+		p->parts.attention_s = l->a1 * B;
 		p->parts.memory_bound_s = B * in.elt_per_tok;
 		p->parts.tp_comm_s = tp;
-		p->shares[BN_COMPUTE] = cs / p->tpot_s;
-		p->shares[BN_HBM] = ms / p->tpot_s;
-		p->shares[BN_INTERCONNECT] = tp / p->tpot_s;
+		p->shares[BN_COMPUTE] = cs * inv_tpot;
+		p->shares[BN_HBM] = ms * inv_tpot;
+		p->shares[BN_INTERCONNECT] = tp * inv_tpot;
 	}
 }
 
@@ -1158,16 +1198,17 @@ static void finish(const struct tctx *c)
 
 	p->usd_per_hour = g->price_per_hour > 0 ? g->price_per_hour * n : NAN;
 	if (!isnan(p->total_s)) {
-		p->gpu_hours = p->total_s * n / 3600;
-		p->usd_total = p->usd_per_hour * p->total_s / 3600;
+		double hours = p->total_s * (1.0 / 3600); /* a constant: no division */
+		p->gpu_hours = hours * n;
+		p->usd_total = p->usd_per_hour * hours;
 		/* board power at load x time x PUE; training and saturated serving keep GPUs
 		 * near their board power, so no utilisation scaling */
 		if (g->power_w > 0)
-			p->kwh = g->power_w * n * p->total_s / 3600 *
-				 (s->hardware.pue > 0 ? s->hardware.pue : 1) / 1000;
+			p->kwh = g->power_w * p->gpu_hours *
+				 (s->hardware.pue > 0 ? s->hardware.pue : 1) * 1e-3;
 	}
 	if (p->tokens_per_s > 0)
-		p->usd_per_million_tokens = p->usd_per_hour / (p->tokens_per_s * 3600) * 1e6;
+		p->usd_per_million_tokens = p->usd_per_hour / p->tokens_per_s * (1e6 / 3600);
 
 	p->shares[BN_CAPACITY] = p->mem.capacity > 0 ? p->mem.total / p->mem.capacity : 0;
 	/* the binding constraint: capacity when it does not fit, else the largest share */

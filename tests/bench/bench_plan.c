@@ -3,8 +3,10 @@
  * Times plan_compute (memory + time) and plan_compute_time alone over many iterations of
  * a few scenarios and prints nanoseconds per plan. malloc, calloc, realloc and free are
  * interposed (forwarding to glibc's __libc_* entry points) to count calls made while a
- * plan is computed; any call fails the benchmark. The goal for the time model is < 200 ns
- * of CPU time (thread CPU clock, so a busy machine does not inflate it).
+ * plan is computed; any call fails the benchmark. The goal (issue 2) is < 200 ns of CPU
+ * time per whole plan (thread CPU clock). Each scenario runs in rounds and the best round
+ * counts: other processes on the machine (a CI runner, a parallel make) evict caches and
+ * share the core, which only ever adds time; the median is printed beside it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +79,12 @@ static void llama(struct model *m, int layers, int hidden, int heads, int ffn)
 	m->max_context = 8192;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -89,7 +97,8 @@ int main(void)
 	struct scenario sc[4];
 	const char *names[4] = {"train 8B, 64 GPUs, ZeRO-1", "train 70B, tp8 pp4 vpp2",
 				"online 8B, SLO", "offline 8B fp8, batch auto"};
-	const int iters = 200000;
+	const int iters = 20000, rounds = 15;
+	double worst = 0;
 	int failed = 0;
 	double sink = 0;
 
@@ -122,38 +131,50 @@ int main(void)
 	sc[3].workload.deadline_s = 86400;
 	sc[3].hardware.count = 1;
 
-	printf("plan_compute, %d iterations per scenario\n", iters);
+	printf("plan_compute: the best of %d rounds of %d plans per scenario (other processes only "
+	       "add time)\n",
+	       rounds, iters);
 	for (int i = 0; i < 4; i++) {
 		struct plan p;
 		long before;
-		double t0, t_all, t_time;
+		double t_all = INFINITY, t_time = INFINITY, t_all_med;
+		double all[16];
 
 		plan_compute(&sc[i], &p); /* warm up */
 		before = allocations;
-		t0 = now_s();
-		for (int k = 0; k < iters; k++) {
-			plan_compute(&sc[i], &p);
-			sink += p.step_s;
+		for (int r = 0; r < rounds; r++) {
+			double t0 = now_s(), t;
+			for (int k = 0; k < iters; k++) {
+				plan_compute(&sc[i], &p);
+				sink += p.step_s;
+			}
+			all[r] = (now_s() - t0) / iters;
+			if (all[r] < t_all)
+				t_all = all[r];
+			t0 = now_s();
+			for (int k = 0; k < iters; k++) {
+				plan_compute_time(&sc[i], &p);
+				sink += p.step_s;
+			}
+			t = (now_s() - t0) / iters;
+			if (t < t_time)
+				t_time = t;
 		}
-		t_all = (now_s() - t0) / iters;
-		t0 = now_s();
-		for (int k = 0; k < iters; k++) {
-			plan_compute_time(&sc[i], &p);
-			sink += p.step_s;
-		}
-		t_time = (now_s() - t0) / iters;
-		printf("  %-28s  whole plan %7.0f ns   time part %7.0f ns   allocations %ld\n",
-		       names[i], t_all * 1e9, t_time * 1e9, allocations - before);
+		qsort(all, rounds, sizeof(all[0]), cmp_double);
+		t_all_med = all[rounds / 2];
+		printf("  %-28s  whole plan %4.0f ns (median %4.0f)   time part %4.0f ns   "
+		       "allocations %ld\n",
+		       names[i], t_all * 1e9, t_all_med * 1e9, t_time * 1e9, allocations - before);
 		if (allocations != before) {
 			printf("  FAIL: plan_compute allocated\n");
 			failed = 1;
 		}
-		/* the goal is 200 ns; CI machines are noisy, so only a gross regression
-		 * (5x the goal) fails */
-		if (t_time > 200e-9)
-			printf("  note: time part above the 200 ns goal\n");
-		if (t_time > 1000e-9) {
-			printf("  FAIL: time part above 1 us\n");
+		if (t_all > worst)
+			worst = t_all;
+		/* CI machines are noisy and differ, so only a gross regression (5x the goal)
+		 * fails */
+		if (t_all > 1000e-9) {
+			printf("  FAIL: a whole plan above 1 us\n");
 			failed = 1;
 		}
 		if (!isfinite(p.step_s)) {
@@ -161,6 +182,8 @@ int main(void)
 			failed = 1;
 		}
 	}
+	printf("plan_compute, slowest scenario: %.0f ns (goal < 200 ns: %s)\n", worst * 1e9,
+	       worst < 200e-9 ? "met" : "NOT met");
 	if (sink == 42)
 		printf("\n");
 	return failed;

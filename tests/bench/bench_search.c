@@ -33,8 +33,8 @@ static void llama_405b(struct scenario *s)
 	s->workload.tokens = 15e12;
 }
 
-static int run(const char *what, const struct scenario *s, const struct search_options *o,
-	       int reps, double goal_ms)
+static int run(const char *what, const struct scenario *s, const struct search_options *o, int reps,
+	       double goal_ms)
 {
 	static struct search_result res[10];
 	struct search_stats st = {0};
@@ -43,8 +43,8 @@ static int run(const char *what, const struct scenario *s, const struct search_o
 	for (int i = 0; i < reps; i++)
 		search_run(s, o, res, &st);
 	ms = (cpu_s() - t0) * 1e3 / reps;
-	printf("search %-34s %7ld layouts, %6ld computed, %8.2f ms CPU, %5.2fM layouts/s%s\n",
-	       what, st.layouts, st.evaluated, ms, st.layouts / ms / 1e3,
+	printf("search %-34s %7ld layouts, %6ld computed, %8.2f ms CPU, %5.2fM layouts/s%s\n", what,
+	       st.layouts, st.evaluated, ms, st.layouts / ms / 1e3,
 	       goal_ms > 0 ? (ms < goal_ms ? "  (goal < 10 ms: met)" : "  (goal < 10 ms: MISSED)")
 			   : "");
 	return goal_ms > 0 && ms >= goal_ms;

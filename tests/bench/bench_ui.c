@@ -54,7 +54,8 @@ static struct result run(FILE *out, const int *keys, int nkeys, int n)
 
 static void report(const char *name, struct result r)
 {
-	printf("ui.%s.cpu_per_key %.1f us%s\n", name, r.us, r.us < 1000 ? "" : " (over the 1 ms goal)");
+	printf("ui.%s.cpu_per_key %.1f us%s\n", name, r.us,
+	       r.us < 1000 ? "" : " (over the 1 ms goal)");
 	printf("ui.%s.bytes_per_key %.0f B (max %ld)%s\n", name, r.bytes_mean, r.bytes_max,
 	       r.bytes_max < 2048 ? "" : " (over the 2 KB goal)");
 }
@@ -133,8 +134,8 @@ int main(void)
 	report("type", r_type);
 	report("move", r_move);
 	/* a search is 1-8 ms of CPU (issue 6): not held to the 1 ms goal of an edit */
-	printf("ui.search_edit.cpu_per_key %.1f us (%lu searches for %d keys)\n", r_search.us,
-	       runs, n / 10);
+	printf("ui.search_edit.cpu_per_key %.1f us (%lu searches for %d keys)\n", r_search.us, runs,
+	       n / 10);
 	printf("ui.search_edit.bytes_per_key %.0f B (max %ld)\n", r_search.bytes_mean,
 	       r_search.bytes_max);
 	report("search_move", r_search_move);

@@ -177,5 +177,10 @@ llama-3.1-405b llama-3.1-70b llama-3.1-8b"
 	fi
 fi
 
+# the README's example output is the program's
+if ! sh tests/man/readme-example.sh; then
+	fail "README.md: example output"
+fi
+
 echo "man: $failed failed"
 [ $failed = 0 ]

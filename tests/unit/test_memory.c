@@ -288,12 +288,36 @@ static void test_korthikanti_pipeline(void **state)
 	s.parallel.sequence_parallel = true;
 	s.workload.recompute = RECOMPUTE_SELECTIVE;
 
-	/* one stage: Korthikanti eq. in Section 4.3 with p = 1 */
+	/* one stage: Korthikanti eq. in Section 4.3 with p = 1. The paper counts what is
+	 * stored; the peak also holds the one layer whose attention core the backward
+	 * recomputes (its scores, softmax and dropout: the 5 a s / h term of one layer),
+	 * itemized as activations_rebuilt */
 	s.hardware.count = 8;
 	p = compute(&s);
 	check_exact(p->mem.layers_in_flight, L, "layers in flight, p = 1");
-	check_exact(p->mem.activations,
+	check_exact(p->mem.activations - p->mem.activations_rebuilt,
 		    34 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h), "single stage");
+	check_exact(p->mem.activations_rebuilt, 5 * a * sq / h * sbh / t, "rebuilt scores");
+	check_exact(p->mem.activations_embed, sbh / t, "embedding dropout mask");
+	check_exact(p->mem.activations_head, 4 * sbh / t * (1 + V / h), "output layer");
+
+	/* full recompute stores each layer's input (2 s b h / t with SP) and rebuilds one
+	 * whole layer in the backward: s b h / t (34 + 5 a s / h) less the input it kept */
+	s.workload.recompute = RECOMPUTE_FULL;
+	p = compute(&s);
+	check_exact(p->mem.activations - p->mem.activations_rebuilt,
+		    2 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h), "full recompute");
+	check_exact(p->mem.activations_rebuilt, sbh / t * (34 + 5 * a * sq / h) - 2 * sbh / t,
+		    "full recompute, rebuilt layer");
+	/* without recomputation nothing is rebuilt; with FlashAttention selective
+	 * recomputation stores what no recomputation does, so nothing either */
+	s.workload.recompute = RECOMPUTE_NONE;
+	p = compute(&s);
+	check_exact(p->mem.activations_rebuilt, 0, "no recompute");
+	s.workload.recompute = RECOMPUTE_SELECTIVE;
+	s.workload.flash_attention = true;
+	p = compute(&s);
+	check_exact(p->mem.activations_rebuilt, 0, "selective with FlashAttention");
 
 	/* 1F1B over p stages, m >= p micro-batches: first stage */
 	for (int pp = 2; pp <= 16; pp *= 2) {
@@ -307,7 +331,8 @@ static void test_korthikanti_pipeline(void **state)
 		p = compute(&s);
 		assert_int_equal(p->micro_batches, 4 * pp);
 		check_exact(p->mem.layers_in_flight, L, "1F1B first stage");
-		check_exact(p->mem.activations, 34 * sbh / t * L + sbh * pp / t, "1F1B total");
+		check_exact(p->mem.activations - p->mem.activations_rebuilt,
+			    34 * sbh / t * L + sbh * pp / t, "1F1B total");
 
 		for (int v = 2; v <= 3; v++) {
 			if ((int)L % (pp * v))
@@ -316,7 +341,7 @@ static void test_korthikanti_pipeline(void **state)
 			p = compute(&s);
 			check_exact(p->mem.layers_in_flight, L * (1 + (pp - 1.0) / (pp * v)),
 				    "interleaved first stage");
-			check_exact(p->mem.activations,
+			check_exact(p->mem.activations - p->mem.activations_rebuilt,
 				    34 * sbh / t * L * (1 + (pp - 1.0) / (pp * v)) + sbh * pp / t,
 				    "interleaved total");
 			s.parallel.virtual_stages = 1;
