@@ -329,6 +329,16 @@ static const struct column cols[C_NCOLS] = {
     [C_MEM] = {"   mem", 6, 0},	   [C_BINDS] = {" binds", 9, 0},
 };
 
+/* How soon column c gives way (0: never; higher: sooner). Over the catalog's GPUs, sequence
+ * parallelism and offload give way (after v and the step time) to the GPU id, which must
+ * read whole: truncated, a100-80gb-sxm and a100-80gb-pcie were both "a100-80gb-". */
+static int column_drop(const struct app *a, enum col c)
+{
+	if (a->sv.hardware && (c == C_SP || c == C_OFF))
+		return 1;
+	return cols[c].drop;
+}
+
 /* The columns shown at width, in order; *gpu_w gets the GPU id's width. */
 static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w)
 {
@@ -361,8 +371,8 @@ static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w
 	while (total > width) {
 		int worst = -1;
 		for (int i = 0; i < n; i++)
-			if (cols[out[i]].drop &&
-			    (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
+			if (column_drop(a, out[i]) &&
+			    (worst < 0 || column_drop(a, out[i]) > column_drop(a, out[worst])))
 				worst = i;
 		if (worst < 0)
 			break;
