@@ -120,10 +120,13 @@ static void fig_format(enum fig_format fmt, double v, char *buf, size_t size)
 		}
 		break;
 	case FMT_KWH:
-		if (v >= 1e6) {
+		if (v >= 999.5e6) {
+			num3(v / 1e9, n, sizeof(n));
+			snprintf(buf, size, "%s TWh", n);
+		} else if (v >= 999.5e3) {
 			num3(v / 1e6, n, sizeof(n));
 			snprintf(buf, size, "%s GWh", n);
-		} else if (v >= 1e3) {
+		} else if (v >= 999.5) {
 			num3(v / 1e3, n, sizeof(n));
 			snprintf(buf, size, "%s MWh", n);
 		} else {

@@ -481,6 +481,12 @@ wait_for 'does not fit' && wait_for '^ count +1 ' &&
 	bad "a capacity share of 14465% reads 145x"
 T send-keys u u u u
 wait_for '^ gpu +h100-sxm-80gb' && wait_for '^ count +8 '
+# energy past a thousand GWh goes to TWh, keeping three digits (it read 75706 GWh)
+T send-keys : "set hardware.count=16" Enter : "set hardware.network=400" Enter
+wait_for '^ network +3.2kb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
+	ok "energy goes to TWh" || bad "energy goes to TWh"
+T send-keys u u
+wait_for '^ network +400Gb/s' && wait_for '^ count +8 '
 # the help stops scrolling at its last line
 T send-keys '?'
 wait_for ':set KEY=VALUE'
