@@ -529,10 +529,11 @@ void search_view_draw(struct app *a, WINDOW *w)
 		 sv->hardware ? " over the catalog's GPUs" : "");
 	draw_frame(a, w, title);
 	units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
-	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s; c/t by cost/time, H %s%s",
-		 sv->stats.evaluated, sv->stats.fitting, dt, sv->hardware ? "this GPU" : "all GPUs",
-		 target ? "; ! misses target" : "");
-	draw_text(a, w, 1, 2, inner - 2, ROLE_DIM, line);
+	/* c, t and H are on the key legend: this line says what was searched, and what ! is,
+	 * within 76 columns */
+	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s%s", sv->stats.evaluated,
+		 sv->stats.fitting, dt, target ? "; ! misses the deadline or SLO" : "");
+	draw_text_clip(a, w, 1, 2, inner - 2, ROLE_DIM, line);
 	search_view_heading(a, inner, line, sizeof(line));
 	draw_text(a, w, 2, 1, inner, ROLE_HEADER, line);
 	if (sv->n == 0) {

@@ -487,6 +487,13 @@ wait_for '^ network +3.2kb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
 	ok "energy goes to TWh" || bad "energy goes to TWh"
 T send-keys u u
 wait_for '^ network +400Gb/s' && wait_for '^ count +8 '
+# the search view's first line says what ! means, whole, at 80 columns
+T send-keys : "set workload.deadline=1d" Enter s
+wait_for 'Search: best' && wait_for '! misses the deadline or SLO +│' &&
+	ok "the search view says what ! means" || bad "the search view says what ! means"
+T send-keys Escape u
+wait_gone 'Search: best'
+wait_for 'undone'
 # the help stops scrolling at its last line
 T send-keys '?'
 wait_for ':set KEY=VALUE'
