@@ -7,6 +7,7 @@
 #include "app.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -426,6 +427,21 @@ static const struct {
 };
 
 /* Where a step's time goes, then layout, compute and reliability figures. */
+/* One line of the plan's details: cut with an ellipsis when the pane is narrow. */
+static void detail_line(struct app *a, WINDOW *w, int y, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void detail_line(struct app *a, WINDOW *w, int y, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text_clip(a, w, y, 2, getmaxx(w) - 3, ROLE_LABEL, buf);
+}
+
 static void draw_details(struct app *a, WINDOW *w, int y, int height)
 {
 	const struct plan *p = &a->plan;
@@ -457,28 +473,26 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	if (y + 1 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
-		draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-			   "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp, p->dp, p->ep);
+		detail_line(a, w, y++, "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp,
+			    p->dp, p->ep);
 		if (y < height && training)
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-				   "batch        %d sequence%s, %d micro-batch%s, zero %d",
-				   p->global_batch, p->global_batch == 1 ? "" : "s",
-				   p->micro_batches, p->micro_batches == 1 ? "" : "es", p->zero);
+			detail_line(a, w, y++,
+				    "batch        %d sequence%s, %d micro-batch%s, zero %d",
+				    p->global_batch, p->global_batch == 1 ? "" : "s",
+				    p->micro_batches, p->micro_batches == 1 ? "" : "es", p->zero);
 		if (y < height && isfinite(p->flops_per_token)) {
 			units_format_human(UNIT_COUNT, p->flops_per_token, 3, v, sizeof(v));
 			units_format_human(UNIT_FLOPS, p->peak_flops, 3, v2, sizeof(v2));
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-				   "compute      %s FLOP/token, peak %s", v, v2);
+			detail_line(a, w, y++, "compute      %s FLOP/token, peak %s", v, v2);
 		}
 		if (y < height && p->mem.host > 0) {
 			fmt_bytes(p->mem.host, v, sizeof(v));
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL, "host memory  %s per GPU",
-				   v);
+			detail_line(a, w, y++, "host memory  %s per GPU", v);
 		}
 		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
 			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
-			draw_textf(
-			    a, w, y++, 2, width - 3, ROLE_LABEL,
+			detail_line(
+			    a, w, y++,
 			    "reliability  %.0f interruptions, checkpoint every %s, goodput %.0f%%",
 			    p->expected_interruptions, v, p->goodput * 100);
 		}

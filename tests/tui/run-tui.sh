@@ -552,6 +552,10 @@ T send-keys : "set workload.global_batch=8" Enter
 wait_for 'batch +8 sequences, 1 micro-batch, zero 3' && ok "one micro-batch, not 1 micro-batches" ||
 	bad "one micro-batch, not 1 micro-batches"
 T send-keys u
+T resize-window -t 0 -x 84 -y 36
+wait_for '│ plan' && wait_for '│ batch +[0-9]+ sequences.*…$' &&
+	ok "a plan detail the pane cuts ends in an ellipsis" ||
+	bad "a plan detail the pane cuts ends in an ellipsis"
 T resize-window -t 0 -x 80 -y 24
 wait_line 8 '^ 2 Workload'
 T send-keys : 'q!' Enter
