@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -820,6 +821,64 @@ static int value_candidates(const struct app *a, const struct field *f, const ch
 	return n;
 }
 
+/* Tab after :e, :w and the like: the file names that start with what is typed (folders
+ * with a slash), completed to their longest common prefix and listed on the status line;
+ * dot files only when the name typed starts with a dot. */
+static void complete_file(struct app *a, const char *cmd, const char *typed)
+{
+	char dir[LINE_EDIT_MAX], expanded[LINE_EDIT_MAX], common[LINE_EDIT_MAX] = "";
+	char text[LINE_EDIT_MAX * 2 + 8];
+	const char *slash = strrchr(typed, '/'), *base = slash ? slash + 1 : typed;
+	size_t blen = strlen(base), shown = 0;
+	int n = 0;
+	bool only_dir = false;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - typed + 1) : 0, typed);
+	app_expand_path(dir[0] ? dir : ".", expanded, sizeof(expanded));
+	a->status[0] = '\0';
+	a->status_error = false;
+	d = opendir(expanded);
+	if (!d) {
+		app_status(a, true, "no folder '%s'", dir[0] ? dir : ".");
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[LINE_EDIT_MAX * 2 + 2];
+		struct stat st;
+		bool is_dir;
+		size_t c = 0;
+		if (strncmp(e->d_name, base, blen) != 0 || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 || (e->d_name[0] == '.' && base[0] != '.'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", expanded, e->d_name);
+		is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (n == 0) {
+			snprintf(common, sizeof(common), "%s", e->d_name);
+			only_dir = is_dir;
+		} else {
+			while (common[c] && common[c] == e->d_name[c])
+				c++;
+			common[c] = '\0';
+		}
+		n++;
+		if (shown + strlen(e->d_name) + 3 < sizeof(a->status) / 2)
+			shown +=
+			    (size_t)snprintf(a->status + shown, sizeof(a->status) - shown, "%s%s%s",
+					     shown ? "  " : "", e->d_name, is_dir ? "/" : "");
+	}
+	closedir(d);
+	if (n == 0) {
+		app_status(a, true, "no file starts with '%s'", typed);
+		return;
+	}
+	if (n == 1)
+		a->status[0] = '\0';
+	snprintf(text, sizeof(text), "%s %s%s%s", cmd, dir, common, n == 1 && only_dir ? "/" : "");
+	line_edit_set(&a->line, text);
+}
+
 void app_complete(struct app *a)
 {
 	const char *p = a->line.buf, *word, *eq, *cands[PICK_MAX + 8];
@@ -832,6 +891,19 @@ void app_complete(struct app *a)
 
 	while (*p == ' ')
 		p++;
+	{
+		static const char *const file_cmds[] = {"e",	 "e!", "edit", "w",
+							"write", "wq", "x",    NULL};
+		size_t cl = strcspn(p, " ");
+		for (int i = 0; file_cmds[i]; i++)
+			if (p[cl] == ' ' && cl == strlen(file_cmds[i]) &&
+			    strncmp(p, file_cmds[i], cl) == 0) {
+				char cmd[8];
+				snprintf(cmd, sizeof(cmd), "%s", file_cmds[i]);
+				complete_file(a, cmd, skip_blanks(p + cl));
+				return;
+			}
+	}
 	if (strncmp(p, "solve max ", 10) == 0 || strncmp(p, "solve min ", 10) == 0)
 		lead = p[7] == 'a' ? "solve max " : "solve min ";
 	else if (strncmp(p, "set ", 4) != 0)

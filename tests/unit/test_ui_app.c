@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -435,6 +436,56 @@ static void test_wq_cancelled(void **state)
 	assert_false(app.quit_after_save);
 }
 
+/* Tab after :e and :w completes file names, as a shell would */
+static void test_complete_file(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", f[300], want[300];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/alpha.yaml", dir);
+	fclose(fopen(f, "w"));
+	snprintf(f, sizeof(f), "%s/alpine.yaml", dir);
+	fclose(fopen(f, "w"));
+	snprintf(f, sizeof(f), "%s/sub", dir);
+	assert_int_equal(mkdir(f, 0700), 0);
+	/* two candidates: their common prefix, both listed */
+	snprintf(f, sizeof(f), ":e %s/a", dir);
+	keys(f);
+	key('\t');
+	snprintf(want, sizeof(want), "e %s/alp", dir);
+	assert_string_equal(app.line.buf, want);
+	assert_non_null(strstr(app.status, "alpha.yaml"));
+	assert_non_null(strstr(app.status, "alpine.yaml"));
+	/* one: the whole name */
+	keys("h");
+	key('\t');
+	snprintf(want, sizeof(want), "e %s/alpha.yaml", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	/* a folder gets its slash; :w completes too */
+	snprintf(f, sizeof(f), ":w %s/s", dir);
+	keys(f);
+	key('\t');
+	snprintf(want, sizeof(want), "w %s/sub/", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	/* nothing: said, the line kept */
+	snprintf(f, sizeof(f), ":e %s/zz", dir);
+	keys(f);
+	key('\t');
+	assert_true(app.status_error);
+	snprintf(want, sizeof(want), "e %s/zz", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	snprintf(f, sizeof(f), "%s/alpha.yaml", dir);
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/alpine.yaml", dir);
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/sub", dir);
+	rmdir(f);
+	rmdir(dir);
+}
+
 /* ~/ in :w and :e is the home folder */
 static void test_tilde_path(void **state)
 {
@@ -670,6 +721,7 @@ int main(void)
 		cmocka_unit_test_setup(test_quit_prompt_saves, setup),
 		cmocka_unit_test_setup(test_wq_cancelled, setup),
 		cmocka_unit_test_setup(test_tilde_path, setup),
+		cmocka_unit_test_setup(test_complete_file, setup),
 		cmocka_unit_test_setup(test_warnings_item, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
 		cmocka_unit_test_setup(test_recovery, setup),
