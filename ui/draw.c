@@ -277,8 +277,8 @@ static const struct legend_item legend_pick[] = {
     {"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"}, {NULL, NULL},
 };
 static const struct legend_item legend_command[] = {
-    {"Enter", "Run"}, {"Esc", "Cancel"}, {"set", "K=V"}, {"w", "[FILE]"},
-    {"e", "FILE"},    {"q", "Quit"},	 {NULL, NULL},
+    {"Enter", "Run"}, {"Esc", "Cancel"}, {"Tab", "Complete"}, {"set", "K=V"},
+    {"w", "[FILE]"},  {"e", "FILE"},	 {"q", "Quit"},	      {NULL, NULL},
 };
 static const struct legend_item legend_prompt[] = {
     {"y", "Yes"},

@@ -540,6 +540,11 @@ wait_for '^bandwidth and interconnect: ' &&
 	ok "a selected verdict is whole on the status line" ||
 	bad "a selected verdict is whole on the status line"
 T send-keys 1
+# the : line's legend names Tab
+T send-keys :
+wait_for 'TabComplete|Tab Complete' && ok "the : line's legend names Tab" ||
+	bad "the : line's legend names Tab"
+T send-keys Escape
 # too small: says which key quits
 T resize-window -t 0 -x 60 -y 20
 wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q quits" ||
