@@ -89,6 +89,18 @@ static int wrap_text(struct app *a, WINDOW *w, const char *text, int width, int 
 
 		while (indent < len && line[indent] == ' ')
 			indent++;
+		/* a continuation hangs under the text after a leading "= " or "label: " (the
+		 * core's own layout: "source: ...", "= 64 x 1.05 s + ..."), else under the
+		 * line's indent */
+		if (len - indent > 2 && line[indent] == '=' && line[indent + 1] == ' ') {
+			indent += 2;
+		} else {
+			int k = indent;
+			while (k < len && k - indent < 12 && line[k] != ' ' && line[k] != ':')
+				k++;
+			if (k < len - 1 && k > indent && line[k] == ':' && line[k + 1] == ' ')
+				indent = k + 2;
+		}
 		if (indent > width / 2)
 			indent = width / 2;
 		do {

@@ -540,6 +540,21 @@ wait_for '^bandwidth and interconnect: ' &&
 	ok "a selected verdict is whole on the status line" ||
 	bad "a selected verdict is whole on the status line"
 T send-keys 1
+# an explanation's wrapped source line hangs under the text after "source: "
+T send-keys 4 g
+i=0
+while [ $i -lt 9 ]; do T send-keys j; i=$((i + 1)); done
+T send-keys Enter
+if wait_for 'Explain time.step_s' && wait_for '^│   source: '; then
+	next=$(screen | sed -n '/^│   source: /{n;p;}')
+	printf '%s\n' "$next" | grep -Eq '^│ {11}[^ ]|^│ +│$|^└' &&
+		ok "a wrapped explanation line hangs under its label's text" ||
+		bad "a wrapped explanation line hangs under its label's text ($next)"
+else
+	bad "Enter on the step time explains it"
+fi
+T send-keys Escape 1
+wait_gone 'Explain time'
 # the : line's legend names Tab
 T send-keys :
 wait_for 'TabComplete|Tab Complete' && ok "the : line's legend names Tab" ||
