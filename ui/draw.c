@@ -62,12 +62,47 @@ static int bytes_for_width(const char *s, int width)
 	return i;
 }
 
+/* Whether s holds a control character (C0, DEL, or C1 in UTF-8): curses would draw it as
+ * ^[ or expand a tab, wider than the one column it is counted as. */
+static bool has_control(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u < 0x20 || *u == 0x7f || (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0))
+			return true;
+	return false;
+}
+
+/* A copy of s with each control character as one '?' (a tab as a space). */
+static void strip_control(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const unsigned char *u = (const unsigned char *)s; *u && n + 1 < size; u++) {
+		if (*u == '\t')
+			out[n++] = ' ';
+		else if (*u < 0x20 || *u == 0x7f)
+			out[n++] = '?';
+		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
+			out[n++] = '?';
+			u++;
+		} else
+			out[n++] = (char)*u;
+	}
+	out[n] = '\0';
+}
+
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
 {
+	char clean[1024];
 	int n;
 
 	if (width <= 0 || !s)
 		return;
+	/* text from a file (a scenario's name, a path) may hold control characters */
+	if (has_control(s)) {
+		strip_control(s, clean, sizeof(clean));
+		s = clean;
+	}
 	n = bytes_for_width(s, width);
 	if (n <= 0)
 		return;

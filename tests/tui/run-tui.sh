@@ -613,6 +613,15 @@ wait_for 'Results  ![0-9]+ warnings +does not fit' &&
 	bad "the header keeps the fit verdict beside the warnings"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
+# control characters in a name from a file are drawn one column each, the title intact
+printf 'gpuplan: 1\nname: "tab\\there esc\\e[31mred\\e[0m and a name that goes on and on and on"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/ctl.yaml"
+run_ui "$TMP/ctl.yaml"
+wait_for 'Results'
+screen | head -1 | grep -Eq '^ gpuplan  tab here esc\?\[31mred.*(…|~)  .*ctl\.yaml$' &&
+	! screen | head -1 | grep -q '\^\[' && ok "control characters in a name keep the title intact" ||
+	bad "control characters in a name keep the title intact"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
 # a long name gives way in the title: the baseline mark and the file still show
 cp scenarios/seed-08-online-customer-service.yaml "$TMP/"
 run_ui "$TMP/seed-08-online-customer-service.yaml"
