@@ -222,14 +222,15 @@ void app_screen_stop(struct app *a)
 	a->screen = false;
 }
 
-/* Bytes of s past its first skip characters. */
-static const char *skip_chars(const char *s, int skip)
+/* s past its first cols columns (a wide character counts two; one that straddles the
+ * mark is skipped too). */
+static const char *skip_cols(const char *s, int cols)
 {
-	while (skip > 0 && *s) {
-		s++;
-		while ((*s & 0xc0) == 0x80)
-			s++;
-		skip--;
+	int len;
+
+	while (cols > 0 && *s) {
+		cols -= char_cols(s, &len);
+		s += len;
 	}
 	return s;
 }
@@ -257,7 +258,7 @@ static void draw_title(struct app *a)
 	fill_line(a, w, 0, 0, ROLE_TITLE);
 	if (nw > name_room && name_room >= 8) {
 		/* the name's first name_room - 1 columns and an ellipsis */
-		const char *end = skip_chars(name, name_room - 1);
+		const char *end = name + bytes_for_width(name, name_room - text_width(ell));
 		while (end > name && end[-1] == ' ')
 			end--;
 		snprintf(shown, sizeof(shown), "%.*s%s", (int)(end - name), name, ell);
@@ -272,7 +273,7 @@ static void draw_title(struct app *a)
 		if (room >= 8) {
 			if (fw > room)
 				snprintf(right, sizeof(right), "%s%s%s ", base, ell,
-					 skip_chars(file, fw - room + 1));
+					 skip_cols(file, fw - room + text_width(ell)));
 			else
 				snprintf(right, sizeof(right), "%s%s ", base, file);
 			draw_text(a, w, 0, width - text_width(right), text_width(right), ROLE_TITLE,

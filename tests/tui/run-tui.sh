@@ -622,6 +622,14 @@ screen | head -1 | grep -Eq '^ gpuplan  tab here esc\?\[31mred.*(…|~)  .*ctl\.
 	bad "control characters in a name keep the title intact"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
+# a name of wide characters is cut by columns, not characters: the file still shows
+printf 'gpuplan: 1\nname: "训练一个大模型需要多少显卡以及多少时间和金钱呢这是一个很长的名字"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/cjk.yaml"
+run_ui "$TMP/cjk.yaml"
+wait_for 'Results'
+screen | head -1 | grep -Eq '^ gpuplan  训练.*…  .*cjk\.yaml$' &&
+	ok "a name of wide characters is cut by columns" || bad "a name of wide characters is cut by columns"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
 # a long name gives way in the title: the baseline mark and the file still show
 cp scenarios/seed-08-online-customer-service.yaml "$TMP/"
 run_ui "$TMP/seed-08-online-customer-service.yaml"
