@@ -459,10 +459,15 @@ static void draw_status(struct app *a)
 	werase(w);
 	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)) {
 		const char *lead = a->mode == MODE_COMMAND ? ":" : "save as: ";
-		int lw = text_width(lead);
+		int lw = text_width(lead), avail = width - lw - 1;
+		int cc = line_edit_cursor_col(&a->line), off = 0;
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
-		draw_text(a, w, 0, lw, width - lw - 1, ROLE_NORMAL, a->line.buf);
-		if (a->mode == MODE_COMMAND && a->status[0]) {
+		/* a line longer than the screen scrolls so the cursor stays in view, as the
+		 * field editor does */
+		if (avail > 0 && cc >= avail)
+			off = cc - avail + 1;
+		draw_text(a, w, 0, lw, avail, ROLE_NORMAL, skip_cols(a->line.buf, off));
+		if (a->mode == MODE_COMMAND && a->status[0] && !off) {
 			/* Tab's candidates, after what is typed */
 			int x = lw + text_width(a->line.buf) + 3;
 			if (x < width - 4)
@@ -471,7 +476,7 @@ static void draw_status(struct app *a)
 		}
 		a->cur_win = w;
 		a->cur_y = 0;
-		a->cur_x = lw + line_edit_cursor_col(&a->line);
+		a->cur_x = lw + cc - off;
 		if (a->cur_x >= width)
 			a->cur_x = width - 1;
 	} else {

@@ -555,6 +555,11 @@ else
 fi
 T send-keys Escape 1
 wait_gone 'Explain time'
+# a : line longer than the screen scrolls to keep the cursor in view
+T send-keys : "set name=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789END"
+wait_line 23 '^:.*789END$' && ok "a long : line scrolls to the cursor" ||
+	bad "a long : line scrolls to the cursor"
+T send-keys Escape
 # the : line's legend names Tab
 T send-keys :
 wait_for 'TabComplete|Tab Complete' && ok "the : line's legend names Tab" ||
