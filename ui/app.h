@@ -257,6 +257,9 @@ void app_screen_layout(struct app *a); /* (re)builds the windows for the termina
 void app_screen_stop(struct app *a);   /* deletes the windows (not endwin) */
 void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate */
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
+/* "KEY = VALUE" for the status line when field f's value is wider than its pane shows it;
+ * NULL when it fits. */
+const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size);
 void pane_results_draw(struct app *a, WINDOW *w);
 void pane_results_items(struct app *a);
 /* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */

@@ -352,7 +352,11 @@ static const char *status_shown(const struct app *a, char *buf, size_t size, int
 		return pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], buf, size);
 	*role = ROLE_WARN;
 	e = app_field_problem(a, app_selected_field(a));
-	return e ? e->message : NULL;
+	if (e)
+		return e->message;
+	/* a value the pane cuts (a long hf_config path): whole here */
+	*role = ROLE_NORMAL;
+	return pane_value_cut(a, app_selected_field(a), buf, size);
 }
 
 /* A text wider than the status line is not cut off: it breaks at a space and goes on over

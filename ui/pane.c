@@ -40,6 +40,21 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 	}
 }
 
+const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size)
+{
+	char v[LINE_EDIT_MAX + 32];
+	int room;
+
+	if (!f || a->focus >= PANE_RESULTS)
+		return NULL;
+	room = a->lay.pane[a->focus].w - (LABEL_W + 2) - 1;
+	value_text(a, f, v, sizeof(v));
+	if (text_width(v) <= room)
+		return NULL;
+	snprintf(buf, size, "%s = %s", f->key, v);
+	return buf;
+}
+
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
 {
 	const struct pane_rows *rows = &a->rows[pane];

@@ -627,6 +627,18 @@ screen | head -1 | grep -Eq '^ gpuplan  tab here esc\?\[31mred.*(…|~)  .*ctl\.
 	bad "control characters in a name keep the title intact"
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
+# a value the pane cuts is whole on the status line while its field is selected
+cp tests/data/scenarios/hf-config.yaml "$TMP/hf.yaml"
+mkdir -p "$TMP/catalog/models"
+cp catalog/models/llama-2-7b.json "$TMP/catalog/models/"
+run_ui "$TMP/hf.yaml"
+wait_for 'Results'
+T send-keys 1 G
+wait_for '^ hf config +catalog/models/llama-.*…' &&
+	wait_line 23 '^model.hf_config = catalog/models/llama-2-7b.json$' &&
+	ok "a cut value is whole on the status line" || bad "a cut value is whole on the status line"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
 # a name of wide characters is cut by columns, not characters: the file still shows
 printf 'gpuplan: 1\nname: "训练一个大模型需要多少显卡以及多少时间和金钱呢这是一个很长的名字"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/cjk.yaml"
 run_ui "$TMP/cjk.yaml"
