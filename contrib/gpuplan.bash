@@ -68,6 +68,7 @@ workload.output_tokens
 workload.batch
 workload.weights
 workload.kv_cache
+workload.engine
 workload.requests_per_day
 workload.peak_factor
 workload.slo.ttft
@@ -150,6 +151,7 @@ _gpuplan_values()
 	workload.finetune.adapter_dtype) echo fp32 bf16 fp16 ;;
 	workload.weights) echo fp32 bf16 fp16 fp8 int8 int4 ;;
 	workload.kv_cache) echo fp32 bf16 fp16 fp8 int8 int4 ;;
+	workload.engine) echo llama.cpp cuda-graphs ;;
 	workload.batch | workload.global_batch | parallel.dp | model.kv_heads | model.head_dim | \
 		efficiency.*) echo auto ;;
 	parallel.offload) echo none optimizer optimizer+params ;;

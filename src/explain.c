@@ -550,8 +550,18 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 	put(e, "\n  weights %s read at %s x %s;\n  decode turns compute-bound at batch %s\n",
 	    byt(e, p->mem.weights * p->pp), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
 	    pct(e, p->hbm_efficiency), plain(e, p->decode_compute_bound_batch));
-	source(e, "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
-		  "and TensorRT-LLM");
+	if (s->workload.engine == ENGINE_CUDA_GRAPHS)
+		put(e, "  kernels: cuda-graphs (one CUDA graph per step, dequantisation inside "
+		       "the GEMMs)\n");
+	else
+		put(e, "  kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
+		       "launches)\n");
+	source(e,
+	       s->workload.engine == ENGINE_CUDA_GRAPHS
+		   ? "roofline (Williams et al. 2009) per decode step; CUDA-graph engines "
+		     "fitted on torchao, gpt-fast, NVIDIA NIM and vLLM (tests/unit/engine_rows.h)"
+		   : "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
+		     "and TensorRT-LLM");
 }
 
 static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p)

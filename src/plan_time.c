@@ -29,6 +29,11 @@
  * the test). The others are datasheet-like figures or documented assumptions. To redo
  * it, compile this file with -DNAME=expression for each constant (every constant is
  * #ifndef-guarded) against a driver that varies them and scores the rows.
+ *
+ * Engines. Those rows decode with llama.cpp's kernels (workload.engine: llama.cpp, the
+ * default). workload.engine: cuda-graphs swaps in the decode kernels of CUDA-graph
+ * serving engines (see the GRAPH_* constants); only its own three constants were fitted,
+ * to the 41 rows of tests/unit/engine_rows.h, and nothing above changed with them.
  */
 #include "plan.h"
 
@@ -151,6 +156,58 @@
 #endif
 #ifndef DEQUANT_OPS_4BIT
 #define DEQUANT_OPS_4BIT 8.7
+#endif
+
+/* ---- CUDA-graph serving engines (workload.engine: cuda-graphs) ----
+ * The constants above describe llama.cpp's kernels, which the batch-1 rows were measured
+ * with. vLLM, TensorRT-LLM, SGLang and torch.compile (gpt-fast) decode differently:
+ *  - the decode step is captured once and replayed as one CUDA graph, so the host no
+ *    longer launches each kernel (vLLM PR #1926; TensorRT-LLM and SGLang --cuda-graph);
+ *  - quantised weights are dequantised in registers inside the GEMM, overlapped with the
+ *    asynchronous loads of the next tiles (Marlin, Frantar et al. 2024, Sections 3-4;
+ *    TensorRT-LLM's weight-only GEMMs; torchao's tinygemm), leaving a small cost per
+ *    weight (GRAPH_DEQUANT_S) instead of llama.cpp's separate CUDA-core work, and 16-bit
+ *    weights go to the tensor cores or an FMA GEMV without a conversion pass;
+ *  - a small batch pads to one tensor-core tile of 16 rows (mma.sync m16n8k16: Marlin
+ *    reaches close to the ideal 4x int4 speedup up to batches of 16-32), not to the
+ *    GEMM_DIM_HALF rows of a general-purpose GEMM.
+ * Only the three constants marked "Fitted" were fitted, together, to the 41 rows of
+ * tests/unit/engine_rows.h (a grid over the stated ranges minimising the worst plus the
+ * mean |error|, then rounded: mean 5.8%, worst 16.0%; test_engine prints each row); the
+ * tile floor is the kernels' documented behaviour. */
+
+/* Fitted (0-100 us): 55 us. Per layer per decode step under a CUDA graph. The graph
+ * removes the host's launch gaps, but each of a layer's dozen kernels (norms, rotary, QKV,
+ * attention, output, MLP, residual adds, the TP all-reduce) still lasts a few
+ * microseconds at least (its launch inside the graph, the ramp to full bandwidth, the
+ * tail of its last wave), and small-batch GEMVs stream their weights a little below
+ * STREAM bandwidth; this term carries both. The rows put it at 50-60 us, near llama.cpp's
+ * DECODE_LAYER_S, not at the few microseconds of the launch gap alone: what a CUDA-graph
+ * engine saves at batch 1 is mostly the conversion work on the CUDA cores. The fit is
+ * flat over 50-60 us. */
+#ifndef GRAPH_LAYER_S
+#define GRAPH_LAYER_S 55e-6
+#endif
+/* Fitted (0-1 ms): 0.15 ms. Per decode step: the host's share between two graph replays
+ * (scheduling, sampling, the input copies). The fit is flat over 0-0.3 ms. */
+#ifndef GRAPH_TOKEN_S
+#define GRAPH_TOKEN_S 0.15e-3
+#endif
+/* Fitted (0-0.3 ps): 0.15 ps. Per weight per decode step, what a fused dequantising GEMM
+ * (Marlin's int4 and int8 in vLLM, torchao's tinygemm, torch.compile's int8 and fp8 GEMVs)
+ * adds to the weight read: it dequantises in registers, but the few integer and FMA
+ * instructions per weight are not all hidden behind the stream (Marlin targets Ampere's
+ * mma.sync and "is not yet optimized for Hopper", its README says). vLLM's Marlin rows on
+ * an H100 put it at 0.15 ps for int4 and int8 alike, torchao's at 0.13-0.18 on the A100
+ * and the H100: about the same time per weight on both (some 7e12 weights/s), not the
+ * same share of their FP32 rates (which differ 3.4x), so it is a time per weight here;
+ * on other GPUs it is an extrapolation. fp8 weights on FP8 tensor cores need none. */
+#ifndef GRAPH_DEQUANT_S
+#define GRAPH_DEQUANT_S 0.15e-12
+#endif
+/* Rows a small-batch decode GEMM pads to: one m16 tensor-core tile (see above). */
+#ifndef GRAPH_DIM_HALF
+#define GRAPH_DIM_HALF 16.0
 #endif
 
 /* ---- documented assumptions (not calibrated) ---- */
@@ -843,6 +900,7 @@ struct infer {
 	double ctx;	    /* average context of a decode step */
 	double pp;	    /* pipeline stages of a replica */
 	double window;	    /* sliding window: the most keys a token attends to (0 = all) */
+	double dim0;	    /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
@@ -872,7 +930,7 @@ static void decode_lines(const struct tctx *c, const struct infer *in, double ct
 {
 	ctx = window_keys(in, ctx);
 	l->tc1 = in->tc_row;
-	l->tc0 = l->tc1 * GEMM_DIM_HALF;
+	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
 	l->c_att1 = ctx * in->att_key;
@@ -1015,8 +1073,9 @@ static void time_infer(struct tctx *c)
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
-	/* dequantising or converting each weight on the CUDA cores, once per step */
-	switch (w->weights) {
+	/* dequantising or converting each weight on the CUDA cores, once per step; a
+	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
+	switch (w->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
 	case DTYPE_INT4:
 	case DTYPE_NF4:
 		dq = DEQUANT_OPS_4BIT;
@@ -1035,8 +1094,22 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
-	in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S +
-		   (c->fp32 > 0 ? nonemb * c->it * dq / c->fp32 : 0);
+	if (w->engine == ENGINE_CUDA_GRAPHS) {
+		in.fixed = GRAPH_TOKEN_S + sh.layers * GRAPH_LAYER_S;
+		in.dim0 = GRAPH_DIM_HALF;
+		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
+		 * 16-bit activations or on a GPU without FP8 tensor cores */
+		if (w->weights == DTYPE_INT4 || w->weights == DTYPE_NF4 ||
+		    w->weights == DTYPE_INT8 ||
+		    (w->weights == DTYPE_FP8 &&
+		     (w->precision != DTYPE_FP8 || !(g->peak_flops[DTYPE_FP8] > 0))))
+			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
+	} else {
+		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;
+		in.dim0 = GEMM_DIM_HALF;
+	}
+	if (dq > 0 && c->fp32 > 0)
+		in.fixed += nonemb * c->it * dq / c->fp32;
 	/* tensor parallelism: 2 all-reduces per layer of B x h activations; pipeline stages
 	 * hand the token on (pp - 1) times */
 	in.tp_per_tok = 0;

@@ -22,6 +22,7 @@ static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8
 static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
 static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
 static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
+static const char *const engines[] = {"llama.cpp", "cuda-graphs", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
 #define OFF(member) offsetof(struct scenario, member)
@@ -163,6 +164,8 @@ const struct field scenario_fields[] = {
 		"inference weight format: bf16 | fp16 | fp8 | int8 | int4"),
     DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
 		"KV cache format"),
+    ENUM_FIELD("workload.engine", workload.engine, engines, APPLIES_INFERENCE,
+	       "inference kernels: llama.cpp (default) | cuda-graphs (vLLM, TensorRT-LLM, SGLang)"),
     NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
 	      APPLIES_ONLINE, "requests per day (1M)"),
     NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
@@ -662,6 +665,7 @@ void scenario_init(struct scenario *s)
 	s->workload.weights = DTYPE_BF16;
 	s->workload.kv_cache = DTYPE_BF16;
 	s->workload.peak_factor = 1;
+	s->workload.engine = ENGINE_LLAMACPP;
 
 	s->hardware.count = 1;
 	s->hardware.gpu.gpus_per_node = 8;

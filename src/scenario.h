@@ -28,6 +28,12 @@ enum optimizer { OPT_ADAMW, OPT_ADAM8BIT, OPT_SGD, OPT_NONE };
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
+/* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
+ * kernels that convert or dequantise weights on the CUDA cores and launch each layer's
+ * kernels from the host (the default, and what the time model was first calibrated on),
+ * or a CUDA-graph serving engine (vLLM, TensorRT-LLM, SGLang, torch.compile) whose decode
+ * step is one captured graph and whose quantised GEMMs dequantise inside the kernel. */
+enum engine { ENGINE_LLAMACPP, ENGINE_CUDA_GRAPHS, ENGINE_COUNT };
 
 /* LoRA target matrices, as a bit set. */
 enum lora_target {
@@ -75,6 +81,7 @@ struct workload {
 	struct slo slo;
 	double measured_tokens_per_s; /* per GPU; 0 = model it */
 	double deadline_s;	      /* 0 = none */
+	enum engine engine;	      /* inference kernel family */
 };
 
 struct hardware {

@@ -29,6 +29,7 @@ void pane_workload_rows(const struct app *a, struct pane_rows *out)
 	pane_rows_add(a, out, "workload.batch", "batch");
 	pane_rows_add(a, out, "workload.weights", "weights");
 	pane_rows_add(a, out, "workload.kv_cache", "kv cache");
+	pane_rows_add(a, out, "workload.engine", "engine");
 	pane_rows_add(a, out, "workload.requests_per_day", "requests/day");
 	pane_rows_add(a, out, "workload.peak_factor", "peak factor");
 	pane_rows_add(a, out, "workload.slo.ttft", "slo ttft");

@@ -715,6 +715,7 @@ static const char *const every_field[][2] = {
 	{"workload.batch", "auto"},
 	{"workload.weights", "int4"},
 	{"workload.kv_cache", "fp8"},
+	{"workload.engine", "cuda-graphs"},
 	{"workload.requests_per_day", "5M"},
 	{"workload.peak_factor", "2.5"},
 	{"workload.slo.ttft", "1.5s"},
