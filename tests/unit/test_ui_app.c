@@ -702,6 +702,18 @@ static void test_explain(void **state)
 	keys("1e");
 	assert_int_equal(app.mode, MODE_EXPLAIN);
 	assert_string_equal(app.explain_key, "model.preset");
+	keys("x");
+	/* an input says what it takes and what + and - do, and what auto is now */
+	explain_open(&app, "workload.seq_len");
+	assert_non_null(strstr(app.explain_text, "takes: 1 to "));
+	assert_non_null(strstr(app.explain_text, "double and halve"));
+	explain_open(&app, "efficiency.mfu");
+	assert_non_null(strstr(app.explain_text, "takes: 0.01% to 100%, or auto"));
+	assert_non_null(strstr(app.explain_text, "auto: "));
+	explain_open(&app, "workload.precision");
+	assert_non_null(strstr(app.explain_text, "Left and Right"));
+	explain_open(&app, "hardware.gpu");
+	assert_non_null(strstr(app.explain_text, "picker"));
 }
 
 int main(void)
