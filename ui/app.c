@@ -1051,12 +1051,19 @@ static void baseline(struct app *a)
 		a->has_baseline = false;
 		app_status(a, false, "baseline cleared");
 	} else {
+		bool moved = a->has_baseline;
 		a->has_baseline = true;
 		a->base_scn = a->scn;
 		a->base_plan = a->plan;
-		app_status(a, false,
-			   "baseline pinned: results now show the change against it "
-			   "(b again to clear)");
+		if (moved)
+			/* b after edits moves the baseline here; only b on it clears it */
+			app_status(a, false,
+				   "baseline moved to the current plan (b again, with no edit, "
+				   "clears it)");
+		else
+			app_status(a, false,
+				   "baseline pinned: results now show the change against it "
+				   "(b again to clear)");
 	}
 	a->dirty |= DIRTY_DRAW;
 }

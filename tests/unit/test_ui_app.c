@@ -294,8 +294,9 @@ static void test_baseline(void **state)
 	keys(":set hardware.count=16\r");
 	assert_int_equal(app.base_scn.hardware.count, 8);
 	assert_true(app.base_plan.mem.total == app.base_plan.mem.total);
-	keys("b"); /* re-pinned to the current scenario */
+	keys("b"); /* re-pinned to the current scenario, and it says so */
 	assert_int_equal(app.base_scn.hardware.count, 16);
+	assert_non_null(strstr(app.status, "baseline moved"));
 	keys("b"); /* the same scenario again: cleared */
 	assert_false(app.has_baseline);
 }
