@@ -517,10 +517,67 @@ void app_expand_path(const char *in, char *out, size_t size)
 		snprintf(out, size, "%s", in);
 }
 
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Whether the YAML file at path has a comment: a line that starts with #, or a value
+ * followed by " #" on a "key: value" line (block text, as in notes, does not count). */
+static bool file_has_comments(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *p = line, *colon;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#') {
+			found = true;
+			break;
+		}
+		colon = strstr(p, ": ");
+		if (colon && strspn(p, "abcdefghijklmnopqrstuvwxyz_") == (size_t)(colon - p) &&
+		    !strchr("\"'|>", *skip_blanks(colon + 2)) && strstr(colon, " #"))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether two names are the same file (the same inode, else the same text). */
+static bool same_file(const char *x, const char *y)
+{
+	struct stat sx, sy;
+
+	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+		return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+	return strcmp(x, y) == 0;
+}
+
+static int save(struct app *a, const char *path, bool force);
+
 int app_save(struct app *a, const char *path)
+{
+	return save(a, path, false);
+}
+
+int app_save_force(struct app *a, const char *path)
+{
+	return save(a, path, true);
+}
+
+static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
 	char old_recover[1024], expanded[sizeof(a->path)];
+	struct stat st;
 
 	if (path && path[0]) {
 		app_expand_path(path, expanded, sizeof(expanded));
@@ -534,6 +591,23 @@ int app_save(struct app *a, const char *path)
 		line_edit_set(&a->line, "");
 		app_status(a, false, "save as: ");
 		return -1;
+	}
+	if (!force && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* nothing is replaced without a yes: another file, or this file's comments */
+		bool own = a->path[0] && same_file(path, a->path);
+		if (!own || file_has_comments(path)) {
+			snprintf(a->pending_save, sizeof(a->pending_save), "%s", path);
+			a->mode = MODE_PROMPT;
+			a->prompt = PROMPT_OVERWRITE;
+			if (own)
+				app_status(a, false,
+					   "%s has comments, which saving drops (it writes the "
+					   "canonical form): save anyway? (y/n)",
+					   path);
+			else
+				app_status(a, false, "%s exists: replace it? (y/n)", path);
+			return -1;
+		}
 	}
 	memset(&err, 0, sizeof(err));
 	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
@@ -590,13 +664,6 @@ static void quit(struct app *a, bool force)
 		return;
 	}
 	a->quit = true;
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
 }
 
 /* :search [time|cost] [hardware|here] */
@@ -683,10 +750,13 @@ void app_command(struct app *a, const char *cmd)
 		app_status(a, false, "set %s", arg);
 	} else if (strcmp(word, "w") == 0 || strcmp(word, "write") == 0) {
 		app_save(a, arg);
+	} else if (strcmp(word, "w!") == 0) {
+		app_save_force(a, arg);
 	} else if (strcmp(word, "wq") == 0 || strcmp(word, "x") == 0) {
 		if (app_save(a, arg) == 0)
 			a->quit = true;
-		else if (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)
+		else if (a->mode == MODE_PROMPT &&
+			 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
 			a->quit_after_save = true; /* once the name is typed and written */
 	} else if (strcmp(word, "e") == 0 || strcmp(word, "edit") == 0) {
 		open_file(a, arg, false);
@@ -753,7 +823,8 @@ static void prompt_key(struct app *a, int key)
 				if (app_save(a, file) == 0 && a->quit_after_save)
 					a->quit = true;
 			}
-			a->quit_after_save = false;
+			if (a->mode != MODE_PROMPT)
+				a->quit_after_save = false;
 			break;
 		case EDIT_CANCEL:
 			a->mode = MODE_NORMAL;
@@ -773,8 +844,27 @@ static void prompt_key(struct app *a, int key)
 		a->prompt = PROMPT_NONE;
 		if (app_save(a, NULL) == 0)
 			a->quit = true;
-		else if (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)
+		else if (a->mode == MODE_PROMPT &&
+			 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
 			a->quit_after_save = true;
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (kind == PROMPT_OVERWRITE) {
+		if (key == 'y' || key == 'Y') {
+			char file[sizeof(a->pending_save)];
+			snprintf(file, sizeof(file), "%s", a->pending_save);
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			if (app_save_force(a, file) == 0 && a->quit_after_save)
+				a->quit = true;
+			a->quit_after_save = false;
+		} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			a->quit_after_save = false;
+			app_status(a, false, "not saved");
+		}
 		a->dirty |= DIRTY_DRAW;
 		return;
 	}
@@ -892,7 +982,7 @@ void app_complete(struct app *a)
 	while (*p == ' ')
 		p++;
 	{
-		static const char *const file_cmds[] = {"e",	 "e!", "edit", "w",
+		static const char *const file_cmds[] = {"e",	 "e!", "edit", "w", "w!",
 							"write", "wq", "x",    NULL};
 		size_t cl = strcspn(p, " ");
 		for (int i = 0; file_cmds[i]; i++)

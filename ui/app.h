@@ -39,9 +39,10 @@ enum mode {
 
 enum prompt_kind {
 	PROMPT_NONE,
-	PROMPT_SAVE_AS, /* a file name, then save */
-	PROMPT_QUIT,	/* unsaved edits: quit anyway? */
-	PROMPT_RECOVER, /* a recovery file was found: restore it? */
+	PROMPT_SAVE_AS,	  /* a file name, then save */
+	PROMPT_QUIT,	  /* unsaved edits: quit anyway? */
+	PROMPT_RECOVER,	  /* a recovery file was found: restore it? */
+	PROMPT_OVERWRITE, /* saving would replace another file, or drop the file's comments */
 };
 
 enum picker_kind { PICK_MODEL, PICK_GPU };
@@ -139,7 +140,8 @@ struct app {
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
-	bool quit_after_save; /* :wq asked for a file name: quit once it is written */
+	bool quit_after_save;	/* :wq asked for a file name: quit once it is written */
+	char pending_save[512]; /* PROMPT_OVERWRITE: the file to write on y */
 	int exit_status;
 	char recover_path[1024];
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
@@ -195,7 +197,10 @@ void app_command(struct app *a, const char *cmd);
 void app_expand_path(const char *in, char *out, size_t size);
 
 /* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
- * set. */
+ * set. Asks first (PROMPT_OVERWRITE) before replacing a file other than the scenario's own,
+ * or the scenario's own file when it holds comments, which the canonical form drops;
+ * app_save_force does not ask. */
+int app_save_force(struct app *a, const char *path);
 int app_save(struct app *a, const char *path);
 
 /* The recovery file for a scenario path (or the built-in one when path is ""). */

@@ -487,6 +487,72 @@ static void test_complete_file(void **state)
 	rmdir(dir);
 }
 
+/* :w never replaces another file, nor the scenario's own file's comments, without a yes */
+static void test_save_asks_before_replacing(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", other[256], own[256], cmd[300];
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(other, sizeof(other), "%s/other.yaml", dir);
+	snprintf(own, sizeof(own), "%s/own.yaml", dir);
+	f = fopen(other, "w");
+	fputs("not a scenario, and not to be lost\n", f);
+	fclose(f);
+	/* another file that exists: asked; n keeps it */
+	snprintf(cmd, sizeof(cmd), ":w %s\r", other);
+	keys(cmd);
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	assert_non_null(strstr(app.status, "exists"));
+	keys("n");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	f = fopen(other, "r");
+	{
+		char line[64] = "";
+		assert_non_null(fgets(line, sizeof(line), f));
+		assert_string_equal(line, "not a scenario, and not to be lost\n");
+	}
+	fclose(f);
+	assert_string_equal(app.path, ""); /* not taken on */
+	/* y replaces it */
+	keys(cmd);
+	keys("y");
+	assert_false(app.status_error);
+	assert_string_equal(app.path, other);
+	assert_false(app_unsaved(&app));
+	/* its own file, without comments: written at once */
+	keys(":set hardware.count=16\r:w\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app_unsaved(&app));
+	/* its own file with a comment: asked; :w! does not ask */
+	f = fopen(own, "w");
+	fputs("# my notes on this plan\ngpuplan: 1\nmodel:\n  preset: llama-3.1-8b\n"
+	      "workload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n  count: 4  # for now\n",
+	      f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), ":e! %s\r", own);
+	keys(cmd);
+	assert_false(app.status_error);
+	keys(":set hardware.count=8\r:w\r");
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	assert_non_null(strstr(app.status, "comments"));
+	key(KEY_ESC);
+	assert_true(app_unsaved(&app));
+	keys(":wq\r");
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	keys("y"); /* :wq quits once the yes has it written */
+	assert_true(app.quit);
+	assert_false(app_unsaved(&app));
+	app.quit = false;
+	keys(":set hardware.count=4\r:w! \r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app_unsaved(&app));
+	unlink(other);
+	unlink(own);
+	rmdir(dir);
+}
+
 /* ~/ in :w and :e is the home folder */
 static void test_tilde_path(void **state)
 {
@@ -734,6 +800,7 @@ int main(void)
 		cmocka_unit_test_setup(test_quit_prompt_saves, setup),
 		cmocka_unit_test_setup(test_wq_cancelled, setup),
 		cmocka_unit_test_setup(test_tilde_path, setup),
+		cmocka_unit_test_setup(test_save_asks_before_replacing, setup),
 		cmocka_unit_test_setup(test_complete_file, setup),
 		cmocka_unit_test_setup(test_warnings_item, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
