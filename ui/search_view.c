@@ -576,15 +576,16 @@ double scaling_efficiency(const struct app *a, int i)
 
 void scaling_view_heading(const struct app *a, char *buf, size_t size)
 {
-	/* each heading ends where its column's figures do (" %5d %c" after the pp) */
-	bool infer = is_inference(&a->scn);
-	snprintf(buf, size, " gpus  tp  pp %s    %s    %s %s tok/s/gpu  eff",
-		 infer ? " repl  " : "   dp z", infer ? "tpot" : "step", infer ? "ttft" : "time",
-		 infer ? "$/Mtok" : "  cost");
+	/* each heading ends where its column's figures do (scaling_view_row's widths) */
+	snprintf(buf, size, "%s",
+		 is_inference(&a->scn)
+		     ? " gpus  tp  pp  repl      tpot    ttft $/Mtok tok/gpu  eff"
+		     : " gpus  tp  pp   dp z off    step    time   cost tok/gpu  eff");
 }
 
 void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 {
+	static const char *const offs[] = {"-", "opt", "all"};
 	const struct search_view *sv = &a->sv;
 	const struct search_result *r = &sv->scaling[i];
 	const struct plan *p = &r->plan;
@@ -599,9 +600,18 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 	fmt_seconds(infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
 	fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, s3, sizeof(s3));
 	fmt_count(p->tokens_per_s_per_gpu, s4, sizeof(s4));
-	snprintf(buf, size, "%5d %3d %3d %5d %c %7s %7s %6s %9s %3.0f%%", r->count, r->parallel.tp,
-		 r->parallel.pp, r->parallel.dp, infer ? ' ' : (char)('0' + r->parallel.zero % 10),
-		 s1, s2, s3, s4, scaling_efficiency(a, i) * 100);
+	if (infer)
+		snprintf(buf, size, "%5d %3d %3d %5d   %7s %7s %6s %7s %3.0f%%", r->count,
+			 r->parallel.tp, r->parallel.pp, r->parallel.dp, s1, s2, s3, s4,
+			 scaling_efficiency(a, i) * 100);
+	else
+		/* the offload too: a layout that fits only by parking state in host memory
+		 * says so */
+		snprintf(buf, size, "%5d %3d %3d %4d %c %3s %7s %7s %6s %7s %3.0f%%", r->count,
+			 r->parallel.tp, r->parallel.pp, r->parallel.dp,
+			 (char)('0' + r->parallel.zero % 10),
+			 offs[(unsigned)r->parallel.offload % 3], s1, s2, s3, s4,
+			 scaling_efficiency(a, i) * 100);
 }
 
 void scaling_view_draw(struct app *a, WINDOW *w)
@@ -613,8 +623,9 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	char line[256];
 
 	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
-	snprintf(line, sizeof(line), "time: %s, cost: %s, eff: tok/s per GPU vs the fewest GPUs",
-		 infer ? "ttft" : "whole run", infer ? "per M tokens" : "the run");
+	/* within the 76 columns of an 80-column view */
+	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
+		 infer ? "time: ttft" : "off: offload");
 	draw_text(a, w, 1, 2, inner, ROLE_DIM, line);
 	scaling_view_heading(a, line, sizeof(line));
 	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);

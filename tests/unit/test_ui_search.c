@@ -496,6 +496,8 @@ static void test_scaling_columns_line_up(void **state)
 		assert_int_equal(app.view, VIEW_SCALING);
 		app_compute(&app);
 		scaling_view_heading(&app, head, sizeof(head));
+		/* training says where state is offloaded (a layout may fit only by it) */
+		assert_true((strstr(head, " off ") != NULL) == (kind == 0));
 		nh = word_ends(head, he, 16);
 		for (int i = 0; i < app.sv.ncounts; i++) {
 			if (!app.sv.scaling[i].count)
