@@ -1133,6 +1133,24 @@ static void move_sel(struct app *a, int delta)
 	a->dirty |= DIRTY_DRAW;
 }
 
+/* PgUp/PgDn: a page less a row of overlap; an input pane's rows scroll with the selection,
+ * which keeps its place on the screen (the selection used to move while the rows stayed). */
+static void page(struct app *a, int dir)
+{
+	int p = a->focus, visible = a->lay.pane[p].h - 1, step;
+
+	step = visible > 2 ? visible - 1 : 1;
+	if (p != PANE_RESULTS) {
+		int max_top = a->rows[p].n - visible;
+		a->top[p] += dir * step;
+		if (a->top[p] > max_top)
+			a->top[p] = max_top;
+		if (a->top[p] < 0)
+			a->top[p] = 0;
+	}
+	move_sel(a, dir * step);
+}
+
 static void baseline(struct app *a)
 {
 	bool same = a->has_baseline && memcmp(&a->base_scn, &a->scn, sizeof(a->scn)) == 0;
@@ -1162,7 +1180,6 @@ static void normal_key(struct app *a, int key)
 {
 	enum action act = keys_action(key);
 	const struct field *f;
-	int visible = a->lay.pane[a->focus].h - 2;
 
 	if (a->view != VIEW_NONE && search_view_key(a, key)) {
 		a->dirty |= DIRTY_DRAW;
@@ -1190,10 +1207,10 @@ static void normal_key(struct app *a, int key)
 		move_sel(a, 1);
 		break;
 	case ACT_PAGE_UP:
-		move_sel(a, -(visible > 1 ? visible : 1));
+		page(a, -1);
 		break;
 	case ACT_PAGE_DOWN:
-		move_sel(a, visible > 1 ? visible : 1);
+		page(a, 1);
 		break;
 	case ACT_TOP:
 		move_sel(a, -1000);

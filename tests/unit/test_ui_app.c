@@ -373,6 +373,32 @@ static void test_save_open_quit(void **state)
 	rmdir(dir);
 }
 
+/* PgDn and PgUp scroll an input pane's rows with the selection, which keeps its place */
+static void test_page_keys_scroll(void **state)
+{
+	int visible = app.lay.pane[PANE_WORKLOAD].h - 1, row;
+	(void)state;
+	keys("2");
+	assert_int_equal(app.sel[PANE_WORKLOAD], 0);
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+	assert_true(app.rows[PANE_WORKLOAD].n > 2 * visible);
+	key(KEYF(KEY_NPAGE));
+	assert_true(app.top[PANE_WORKLOAD] > 0); /* the rows moved */
+	row = app.sel[PANE_WORKLOAD] - app.top[PANE_WORKLOAD];
+	assert_true(row >= 0 && row < visible);
+	assert_true(app.sel[PANE_WORKLOAD] >= visible - 1);
+	key(KEYF(KEY_PPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+	assert_int_equal(app.sel[PANE_WORKLOAD], 0);
+	/* to the end and back: the last page, then the first */
+	for (int i = 0; i < 10; i++)
+		key(KEYF(KEY_NPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], app.rows[PANE_WORKLOAD].n - visible);
+	for (int i = 0; i < 10; i++)
+		key(KEYF(KEY_PPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+}
+
 /* :wq on a scenario without a file asks for a name, writes it, then quits */
 static void test_wq_without_file(void **state)
 {
@@ -796,6 +822,7 @@ int main(void)
 		cmocka_unit_test_setup(test_baseline, setup),
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
+		cmocka_unit_test_setup(test_page_keys_scroll, setup),
 		cmocka_unit_test_setup(test_wq_without_file, setup),
 		cmocka_unit_test_setup(test_quit_prompt_saves, setup),
 		cmocka_unit_test_setup(test_wq_cancelled, setup),
