@@ -78,6 +78,78 @@ static bool training(const struct scenario *s)
 	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
 }
 
+/* Inference: the batch the plan runs (src/plan_time.c, time_infer): workload.batch, or
+ * auto, the most sequences that fit (at least one is timed), or under an SLO the most
+ * that meet it. */
+static double infer_batch(const struct scenario *s, const struct plan *p)
+{
+	if (s->workload.batch > 0)
+		return s->workload.batch;
+	if (p->slo_batch >= 1)
+		return p->slo_batch;
+	return p->max_batch >= 1 ? p->max_batch : 1;
+}
+
+/* Inference: replicas deployed on the GPUs given (at least one). */
+static double deployed(const struct scenario *s, const struct plan *p)
+{
+	return fmax(1, floor((s->hardware.count > 0 ? s->hardware.count : 1) / replica_gpus(p)));
+}
+
+static double prompt_tokens(const struct scenario *s)
+{
+	return s->workload.prompt_tokens > 0 ? s->workload.prompt_tokens : 1;
+}
+
+static double output_tokens(const struct scenario *s)
+{
+	return s->workload.output_tokens > 0 ? s->workload.output_tokens : 1;
+}
+
+/* The terms of one decode step (src/plan_time.c, decode_step_s): the GEMMs' compute or the
+ * weight read, whichever is slower; attention (its FLOPs or its KV read, whichever is
+ * slower); elementwise traffic; tensor-parallel communication; the rest, fixed per step
+ * (kernel launches, dequantisation, latencies). The plan keeps the parts and the shares;
+ * the KV read is worked out here as the time model does (keys a token attends to, capped
+ * by a sliding window, x KV bytes per token x stages / effective HBM bandwidth), and the
+ * weight read is the HBM share less the KV read and the elementwise traffic. */
+struct decode_terms {
+	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, comm, fixed;
+	double micro;		 /* sequences a step decodes: B, or B / pp through a pipeline */
+	double micro_batch_full; /* B */
+	bool itemized; /* false when the plan's parts are for a batch other than the step's */
+};
+
+static void decode_terms(const struct scenario *s, const struct plan *p, struct decode_terms *d)
+{
+	double ctx = prompt_tokens(s) + output_tokens(s) / 2;
+	double hbm =
+	    (s->hardware.gpu.hbm_bytes_per_s > 0 ? s->hardware.gpu.hbm_bytes_per_s : 1e12) *
+	    p->hbm_efficiency;
+	double B = infer_batch(s, p);
+	if (p->model.sliding_window > 0 && p->model.sliding_window < ctx)
+		ctx = p->model.sliding_window;
+	d->gemm = p->parts.matmul_s;
+	d->attention = p->parts.attention_s;
+	d->elementwise = p->parts.memory_bound_s;
+	d->comm = p->parts.tp_comm_s;
+	d->kv_read = B * ctx * fmax(p->mem.kv_bytes_per_token, 0) * p->pp / hbm;
+	d->attention_flops = fmax(0, p->shares[BN_COMPUTE] * p->tpot_s - d->gemm);
+	d->weight_read = fmax(0, p->shares[BN_HBM] * p->tpot_s - d->kv_read - d->elementwise);
+	d->fixed =
+	    p->tpot_s - fmax(d->gemm, d->weight_read) - d->attention - d->elementwise - d->comm;
+	/* a pipeline decodes micro-batches of B / pp once the batch fills its stages
+	 * (plan_time.c, micro), and tpot is the step of one of them; the plan keeps the
+	 * parts for all B, so they do not add up to that step */
+	d->micro = p->pp > 1 && B >= p->pp ? B / p->pp : B;
+	d->micro_batch_full = B;
+	/* the derived terms must be parts of what the plan reports: attention is the slower
+	 * of its FLOPs and its KV read, so neither exceeds it */
+	d->itemized = d->micro == B && d->fixed >= 0 &&
+		      d->kv_read <= d->attention * (1 + 1e-9) + 1e-15 &&
+		      d->attention_flops <= d->attention * (1 + 1e-9) + 1e-15;
+}
+
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
  * the prefix's width; a number keeps its unit on its line ("615 kB"). */
 static void wrapped(struct ex *e, const char *prefix, const char *text)
@@ -147,41 +219,210 @@ static void not_applicable(struct ex *e, const char *why)
 	put(e, "  not applicable: %s\n", why);
 }
 
+/* Says why a decode step is not broken into its terms. */
+static void not_itemized(struct ex *e, const struct plan *p, const struct decode_terms *d)
+{
+	char text[300];
+	if (d->micro != d->micro_batch_full)
+		snprintf(text, sizeof(text),
+			 "not itemized: a step decodes a micro-batch of %s of the %s "
+			 "sequences through the %d pipeline stages, while the plan keeps the "
+			 "parts of a step for all %s",
+			 plain(e, d->micro), plain(e, d->micro_batch_full), p->pp,
+			 plain(e, d->micro_batch_full));
+	else
+		snprintf(text, sizeof(text),
+			 "not itemized: the plan's parts of the step (GEMMs %s, attention %s, "
+			 "elementwise %s, TP comm %s) do not add up to its %s",
+			 sec(e, p->parts.matmul_s), sec(e, p->parts.attention_s),
+			 sec(e, p->parts.memory_bound_s), sec(e, p->parts.tp_comm_s),
+			 sec(e, p->tpot_s));
+	wrapped(e, "  ", text);
+}
+
 /* ---- model ---- */
 
 static void ex_params(struct ex *e, const struct scenario *s, const struct plan *p, bool active)
 {
 	const struct model_params *c = &p->counts;
 	double L = p->model.layers;
+	double moe = model_moe_layers(&p->model), dense = L - moe;
 	(void)s;
 	if (!active) {
-		formula(e, "params", "embedding + head + layers x (attention + MLP + norms)");
-		if (p->model.moe.experts > 0)
-			put(e, "           (MLP of an MoE layer = experts x expert + router + "
-			       "shared)\n");
-		numbers(e, "params", "%s + %s + %s x (%s + %s + %s)", cnt(e, c->embedding),
-			cnt(e, c->head), plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
-			cnt(e, c->norms));
+		if (moe > 0) {
+			/* an MoE layer's MLP is its experts, router and shared experts; the
+			 * model's first layers may keep a dense MLP (DeepSeek-V3: 3) */
+			char sym[240], num[240];
+			int k;
+			snprintf(sym, sizeof(sym),
+				 "embedding + head + final norm + layers x (attention + "
+				 "norms)%s + MoE layers x (experts x expert + router%s)",
+				 dense > 0 ? " + dense layers x MLP" : "",
+				 c->shared > 0 ? " + shared" : "");
+			k = snprintf(num, sizeof(num), "%s + %s + %s + %s x (%s + %s)",
+				     cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
+				     plain(e, L), cnt(e, c->attention), cnt(e, c->norms));
+			if (dense > 0)
+				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x %s",
+					      plain(e, dense), cnt(e, c->mlp));
+			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x (%d x %s + %s",
+				      plain(e, moe), p->model.moe.experts, cnt(e, c->expert),
+				      cnt(e, c->router));
+			if (c->shared > 0)
+				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+					      cnt(e, c->shared));
+			snprintf(num + k, sizeof(num) - (size_t)k, ")");
+			formula(e, "params", sym);
+			numbers(e, "params", "%s", num);
+		} else {
+			formula(e, "params",
+				"embedding + head + final norm + layers x (attention + MLP + "
+				"norms)");
+			numbers(e, "params", "%s + %s + %s + %s x (%s + %s + %s)",
+				cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
+				plain(e, L), cnt(e, c->attention), cnt(e, c->mlp),
+				cnt(e, c->norms));
+		}
 		result(e, "params", cnt(e, p->params));
+		if (p->model.tied_embeddings)
+			put(e, "\n  head = 0: the output layer reuses the embedding (tied)\n");
 		if (p->shape_assumed)
 			put(e, "\n  the model was given by its size only: a standard shape was "
 			       "assumed\n");
-		source(e, "the architecture's matrices, counted one by one (model.c)");
+		source(e, "the architecture's matrices, counted one by one (model.c); "
+			  "Mixtral (Jiang et al. 2024) and DeepSeek-V3 for the experts");
 		return;
 	}
-	formula(e, "active", "params - (experts - active) x expert per MoE layer");
-	if (p->model.moe.experts > 0)
-		numbers(e, "active", "%s - (%d - %d) x %s x %s", cnt(e, p->params),
-			p->model.moe.experts, p->model.moe.active, cnt(e, c->expert),
-			plain(e, L - p->model.moe.dense_layers));
-	else
-		numbers(e, "active", "%s (a dense model: every parameter is active)",
-			cnt(e, p->params));
-	result(e, "active", cnt(e, p->active_params));
-	source(e, "Switch Transformer / Mixtral: each token runs top-k routed experts");
+	formula(e, "active", "params - MoE layers x (experts - active) x expert");
+	if (moe > 0) {
+		numbers(e, "active", "%s - %s x (%d - %d) x %s", cnt(e, p->params), plain(e, moe),
+			p->model.moe.experts, p->model.moe.active, cnt(e, c->expert));
+		result(e, "active", cnt(e, p->active_params));
+	} else {
+		numbers(e, "active", "%s - 0", cnt(e, p->params));
+		result(e, "active", cnt(e, p->active_params));
+		put(e, "\n  a dense model: no MoE layers, every parameter is active\n");
+	}
+	source(e, "Switch Transformer (Fedus et al. 2022) / Mixtral: each token runs its "
+		  "top-k routed experts");
 }
 
 /* ---- memory ---- */
+
+/* What a part of the model states would take on the GPU: the part itself, or when
+ * parallel.offload moved it to host memory (ZeRO-Offload, Ren et al. 2021: the optimizer
+ * states, and under ZeRO-2 and up the gradient partitions; ZeRO-Infinity: the parameters
+ * under ZeRO-3), the same formula's figure, now held by the host. */
+static double gpu_or_host(const struct scenario *s, const struct plan *p, double on_gpu,
+			  const char *part)
+{
+	const struct plan_memory *m = &p->mem;
+	double t = p->trainable_params;
+	if (on_gpu > 0 || s->parallel.offload == OFFLOAD_NONE || !training(s))
+		return on_gpu;
+	if (strcmp(part, "optimizer") == 0)
+		return t * m->optimizer_bytes_per_param / m->optimizer_shard;
+	if (strcmp(part, "gradients") == 0)
+		return p->zero >= 2 ? t * m->grad_bytes_per_param / m->grad_shard : on_gpu;
+	if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
+		return m->host - t * m->optimizer_bytes_per_param / m->optimizer_shard -
+		       t * m->grad_bytes_per_param / m->grad_shard;
+	return on_gpu;
+}
+
+/* "12 GB", or "12 GB (in host memory)" when offloaded */
+static const char *held_str(struct ex *e, double on_gpu, double held)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[24];
+	units_format_human(UNIT_BYTES, held, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s%s", t,
+		 held > 0 && !(on_gpu > 0) ? " (in host memory)" : "");
+	return b;
+}
+
+static void offload_note(struct ex *e, double on_gpu, double held)
+{
+	if (held > 0 && !(on_gpu > 0))
+		put(e, "\n  offloaded (parallel.offload): that lives in host memory; 0 B on "
+		       "the GPU\n");
+}
+
+/* KV-cache bytes per token on this GPU, as plan.c counts them: K and V of each kv head
+ * this GPU holds (a head is not split: tp beyond the kv heads replicates them), or MLA's
+ * compressed latent and rotary key (kv_rank + rope_dim, the same on every tp rank); bytes
+ * per element, with an fp16 scale and zero point per 32 elements for 8- and 4-bit caches;
+ * the layers of the stage. */
+static void kv_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct model *m = &p->model;
+	double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+	double hd = m->head_dim > 0 ? m->head_dim : (m->heads > 0 ? m->hidden / m->heads : 0);
+	double layers = ceil((double)m->layers / (p->pp > 0 ? p->pp : 1));
+	double eb = dtype_bytes(s->workload.kv_cache);
+	char text[240];
+	if (s->workload.kv_cache == DTYPE_INT8 || s->workload.kv_cache == DTYPE_INT4 ||
+	    s->workload.kv_cache == DTYPE_NF4)
+		eb = (s->workload.kv_cache == DTYPE_INT8 ? 1 : 0.5) + (hd > 0 ? 4 / hd : 0);
+	put(e, "\n");
+	if (m->mla.kv_rank > 0) {
+		formula(e, "bytes per token",
+			"(kv_rank + rope_dim) x bytes per element x layers on this GPU");
+		snprintf(text, sizeof(text), "(%d + %d) x %s B x %s", m->mla.kv_rank,
+			 m->mla.rope_dim, plain(e, eb), plain(e, layers));
+	} else {
+		double local = kv >= p->tp ? kv / p->tp : 1;
+		formula(e, "bytes per token",
+			"2 (K, V) x kv heads on this GPU x head_dim x bytes per element x "
+			"layers on this GPU");
+		snprintf(text, sizeof(text), "2 x %s x %s x %s B x %s", plain(e, local),
+			 plain(e, hd), plain(e, eb), plain(e, layers));
+	}
+	numbers(e, "bytes per token", "%s", text);
+	result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+}
+
+/* Layer-micro-batches whose activations the first pipeline stage keeps at once (the
+ * most loaded: src/plan.c, layers_in_flight): without a pipeline every layer of the one
+ * micro-batch in flight; 1F1B keeps min(m, pp) micro-batches on the first stage
+ * (Narayanan et al. 2021, Section 2.2); the interleaved schedule's warm-up runs
+ * 2 (pp - 1) + (v - 1) pp chunks of layers / v before its first backward, one more
+ * before that backward starts (Megatron-LM's schedules.py). */
+static void layers_in_flight(struct ex *e, const struct plan *p)
+{
+	double L = ceil((double)p->model.layers / (p->pp > 0 ? p->pp : 1));
+	int pp = p->pp, v = p->virtual_stages > 0 ? p->virtual_stages : 1, m = p->micro_batches;
+	/* the most loaded stage is the first, or the last with the output layer and loss */
+	bool last = pp > 1 && p->mem.activations_head > 0;
+	put(e, "\n");
+	if (pp <= 1 || (v <= 1 && last)) {
+		/* no pipeline: the one micro-batch in flight; 1F1B's last stage runs each
+		 * micro-batch's backward right after its forward */
+		formula(e, "layers in flight",
+			pp <= 1 ? "1 micro-batch x layers"
+				: "1 micro-batch x layers per stage "
+				  "(1F1B, last stage)");
+		numbers(e, "layers in flight", "1 x %s", plain(e, L));
+	} else if (v <= 1) {
+		formula(e, "layers in flight",
+			"min(micro-batches, pp) x layers per stage (1F1B, first stage)");
+		numbers(e, "layers in flight", "min(%d, %d) x %s", m, pp, plain(e, L));
+	} else if (last) {
+		formula(e, "layers in flight",
+			"min((v - 1) pp + 1, micro-batches x v) x layers per stage / v "
+			"(interleaved 1F1B, last stage)");
+		numbers(e, "layers in flight", "min((%d - 1) x %d + 1, %d x %d) x %s / %d", v, pp,
+			m, v, plain(e, L), v);
+	} else {
+		formula(e, "layers in flight",
+			"min(2 (pp - 1) + (v - 1) pp + 1, micro-batches x v) x layers per stage "
+			"/ v (interleaved 1F1B, first stage)");
+		numbers(e, "layers in flight",
+			"min(2 x (%d - 1) + (%d - 1) x %d + 1, %d x %d) x %s / %d", pp, v, pp, m, v,
+			plain(e, L), v);
+	}
+	result(e, "layers in flight", plain(e, p->mem.layers_in_flight));
+}
 
 static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
 		      const char *part)
@@ -210,28 +451,50 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		return;
 	}
 	if (strcmp(part, "weights") == 0) {
-		formula(e, "weights", "parameters x bytes per parameter / shards");
-		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
-			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
-		result(e, "weights", byt(e, m->weights));
+		double base = p->params * m->weight_bytes_per_param / m->weight_shard;
+		bool lora = training(s) && s->workload.kind == WL_FINETUNE &&
+			    s->workload.finetune.method != FT_FULL;
+		/* offloaded parameters (ZeRO-Infinity) leave the GPU: the formula gives
+		 * what moved to host memory */
+		double held = gpu_or_host(s, p, m->weights, "weights");
+		if (lora) {
+			/* LoRA/QLoRA: the frozen base at its bytes per parameter; the
+			 * embedding and head stay 16-bit in a quantized base (bitsandbytes
+			 * swaps nn.Linear layers only) and the adapters keep their dtype */
+			formula(e, "weights",
+				"parameters x base bytes per parameter / shards + 16-bit "
+				"embedding and head and the adapters");
+			numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base));
+		} else {
+			formula(e, "weights", "parameters x bytes per parameter / shards");
+			numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
+		}
+		result(e, "weights", held_str(e, m->weights, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 		    p->ep > 1 ? "; expert weights also over ep" : "");
+		offload_note(e, m->weights, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
 			  "per-group scales");
 	} else if (strcmp(part, "gradients") == 0) {
+		double held = gpu_or_host(s, p, m->gradients, "gradients");
 		formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
 		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-		result(e, "gradients", byt(e, m->gradients));
+		result(e, "gradients", held_str(e, m->gradients, held));
 		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
 		    p->ep > 1 ? "; expert gradients also over ep" : "");
+		offload_note(e, m->gradients, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 			  "main_grad (4 B)");
 	} else if (strcmp(part, "optimizer") == 0) {
+		double held = gpu_or_host(s, p, m->optimizer, "optimizer");
 		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
 		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
 			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
-		result(e, "optimizer", byt(e, m->optimizer));
+		result(e, "optimizer", held_str(e, m->optimizer, held));
 		switch (s->workload.optimizer) {
 		case OPT_ADAMW:
 			put(e, "\n  AdamW: %s = %s B per parameter\n",
@@ -256,9 +519,9 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			put(e, "\n  no optimizer: no state\n");
 			break;
 		}
-		if (s->parallel.offload != OFFLOAD_NONE)
-			put(e, "  offloaded: %s per GPU live in host memory instead\n",
-			    byt(e, m->host));
+		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
+		    p->ep > 1 ? "; expert states also over ep" : "");
+		offload_note(e, m->optimizer, held);
 		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 			  "8-bit Adam: 6 B (Dettmers et al.)");
 	} else if (strcmp(part, "activations") == 0) {
@@ -285,6 +548,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "activations", sym);
 		numbers(e, "activations", "%s", num);
 		result(e, "activations", byt(e, m->activations));
+		layers_in_flight(e, p);
 		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
 			  "FlashAttention drops the 5 a s / h scores; recomputation rebuilds one "
 			  "layer at a time in the backward (Chen et al. 2016, Section 3)");
@@ -293,17 +557,41 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
 			cnt(e, m->kv_tokens));
 		result(e, "kv_cache", byt(e, m->kv_cache));
-		put(e, "\n  bytes per token = 2 (K, V) x layers x kv_heads x head_dim x bytes "
-		       "/ tp\n");
+		put(e, "\n");
+		formula(e, "tokens cached",
+			p->model.sliding_window > 0
+			    ? "sequences x min(prompt + output, sliding window)"
+			    : "sequences x (prompt + output)");
+		numbers(e, "tokens cached", "%d x %s", p->global_batch,
+			plain(e, m->kv_tokens_per_seq));
+		result(e, "tokens cached", cnt(e, m->kv_tokens));
+		if (s->workload.batch <= 0 && p->slo_batch >= 1 && p->slo_batch < p->global_batch)
+			put(e,
+			    "  (sized for the %d sequences that fit; the SLO's batch runs %s of "
+			    "them)\n",
+			    p->global_batch, plain(e, p->slo_batch));
+		kv_per_token(e, s, p);
 		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
-			  "token");
+			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
 	} else if (strcmp(part, "overhead") == 0) {
 		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
 		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
 			byt(e, m->fragmentation), byt(e, m->comm_buffers));
 		result(e, "overhead", byt(e, m->overhead));
-		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack; NCCL and "
-			  "ZeRO-3 buckets");
+		put(e, "\n");
+		formula(e, "fragmentation",
+			"5% x (weights + gradients + optimizer + activations + kv_cache)");
+		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)",
+			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, m->gradients),
+			byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache));
+		result(e, "fragmentation", byt(e, m->fragmentation));
+		put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
+		    p->zero >= 3 && training(s)
+			? ",\n  and two layers of ZeRO-3's gathered parameters"
+			: "");
+		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+			  "Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+			  "ZeRO-3 prefetch buckets");
 	} else if (strcmp(part, "total") == 0) {
 		formula(e, "total",
 			"weights + gradients + optimizer + activations + kv_cache "
@@ -324,7 +612,8 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "headroom", "capacity - total");
 		numbers(e, "headroom", "%s - %s", byt(e, m->capacity), byt(e, m->total));
 		result(e, "headroom", byt(e, m->headroom));
-		source(e, "negative headroom means the plan does not fit");
+		source(e, "the datasheet's memory less the total above; negative headroom "
+			  "means the plan does not fit");
 	} else if (strcmp(part, "fits") == 0) {
 		formula(e, "fits", "total <= capacity");
 		numbers(e, "fits", "%s <= %s", byt(e, m->total), byt(e, m->capacity));
@@ -335,6 +624,32 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 
 /* ---- compute ---- */
 
+/* Attention's score and value matmuls per token, which 6N (2N) leaves out: QK^T and AV
+ * are 2 x 2 x keys x heads x head_dim FLOPs per layer forward; training counts forward and
+ * backward (x3) over the full sequence as Megatron-LM and MosaicML do (Narayanan et al.
+ * 2021, eq. 3); a sliding window caps the keys. */
+static void attention_flops(struct ex *e, const struct scenario *s, const struct plan *p, int k,
+			    double keys)
+{
+	const struct model *m = &p->model;
+	double heads = m->heads > 0 ? m->heads : 1;
+	double hd = m->head_dim > 0 ? m->head_dim : (m->hidden > 0 ? m->hidden : 1) / heads;
+	double L = m->layers > 0 ? m->layers : 1;
+	bool window = m->sliding_window > 0 && m->sliding_window < keys;
+	char sym[160];
+	if (window)
+		keys = m->sliding_window;
+	snprintf(sym, sizeof(sym), "%d x layers x %s x heads x head_dim", k,
+		 window	       ? "the sliding window"
+		 : training(s) ? "seq"
+			       : "context");
+	put(e, "\n");
+	formula(e, "attention", sym);
+	numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, L), plain(e, keys),
+		plain(e, heads), plain(e, hd));
+	result(e, "attention", cnt(e, p->attention_flops_per_token));
+}
+
 static void ex_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -342,30 +657,40 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 
 	if (training(s)) {
 		bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
-		formula(e, "flops/token",
-			lora ? "4 N + attention (LoRA: no weight gradients)" : "6 N + attention");
-		put(e, "  %11s   attention = 12 x layers x seq x heads x head_dim\n", "");
-		if (p->shape_assumed)
-			numbers(e, "flops/token",
-				"6 x %s (attention %s shown apart: the model "
-				"is given by size)",
-				cnt(e, N), cnt(e, p->attention_flops_per_token));
-		else
+		if (p->shape_assumed) {
+			/* a model given by its size: 6N alone, as the seed cases count it */
+			formula(e, "flops/token", lora ? "4 N (LoRA: no weight gradients)" : "6 N");
+			numbers(e, "flops/token", "%d x %s", lora ? 4 : 6, cnt(e, N));
+			result(e, "flops/token", cnt(e, p->flops_per_token));
+			put(e,
+			    "\n  the model is given by its size: attention (%s per token) is "
+			    "kept apart\n",
+			    cnt(e, p->attention_flops_per_token));
+		} else {
+			formula(e, "flops/token",
+				lora ? "4 N + attention (LoRA: no weight gradients)"
+				     : "6 N + attention");
 			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
 				cnt(e, p->attention_flops_per_token));
-		result(e, "flops/token", cnt(e, p->flops_per_token));
+			result(e, "flops/token", cnt(e, p->flops_per_token));
+			attention_flops(e, s, p, 12, s->workload.seq_len);
+		}
 		put(e,
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
-		source(e, "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
-			  "(attention, recomputation)");
+		source(e, lora ? "Kaplan et al. 2020 (6N); LoRA (Hu et al. 2021): frozen weights "
+				 "skip their weight gradients, 2N of the 4N backward; "
+				 "Narayanan et al. 2021, eq. 3 (attention, recomputation)"
+			       : "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
+				 "(attention, recomputation)");
 	} else {
-		formula(e, "flops/token", "2 N + 4 x layers x context x heads x head_dim");
+		formula(e, "flops/token", "2 N + attention");
 		numbers(e, "flops/token", "2 x %s + %s", cnt(e, N),
 			cnt(e, p->attention_flops_per_token));
 		result(e, "flops/token", cnt(e, p->flops_per_token));
-		put(e, "\n  context = prompt + output / 2, the average a token attends to\n");
+		attention_flops(e, s, p, 4, prompt_tokens(s) + output_tokens(s) / 2);
+		put(e, "  context = prompt + output / 2, the average a token attends to\n");
 		source(e, "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
 	}
 }
@@ -393,9 +718,23 @@ static void ex_flops_total(struct ex *e, const struct scenario *s, const struct 
 
 static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
-	numbers(e, "mfu", "%s x %s / (%d x %s)", cnt(e, p->flops_per_token),
-		plain(e, p->tokens_per_s), s->hardware.count, h(e, UNIT_FLOPS, p->peak_flops));
+	if (training(s)) {
+		formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
+		numbers(e, "mfu", "%s x %s tok/s / (%d x %s)", cnt(e, p->flops_per_token),
+			plain(e, p->tokens_per_s), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops));
+	} else {
+		/* tokens/s counts generated tokens; each also carries its share of the
+		 * prompt's prefill, (prompt + output) / output tokens' worth of FLOPs */
+		formula(e, "mfu",
+			"flops per token x tokens/s x (prompt + output) / output / (GPUs x "
+			"peak)");
+		numbers(e, "mfu", "%s x %s tok/s x (%s + %s) / %s / (%d x %s)",
+			cnt(e, p->flops_per_token), plain(e, p->tokens_per_s),
+			plain(e, prompt_tokens(s)), plain(e, output_tokens(s)),
+			plain(e, output_tokens(s)), s->hardware.count,
+			h(e, UNIT_FLOPS, p->peak_flops));
+	}
 	result(e, "mfu", pct(e, p->mfu));
 	if (s->efficiency.mfu > 0)
 		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");
@@ -406,6 +745,22 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 }
 
 /* ---- time ---- */
+
+/* One decode step, term by term (tpot; the step of an inference plan). */
+static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
+			const struct plan *p)
+{
+	struct decode_terms d;
+	decode_terms(s, p, &d);
+	formula(e, lhs, "max(GEMMs, weight read) + attention + elementwise + TP comm + fixed");
+	if (d.itemized)
+		numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
+			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
+			sec(e, d.comm), sec(e, d.fixed));
+	result(e, lhs, sec(e, p->tpot_s));
+	if (!d.itemized)
+		not_itemized(e, p, &d);
+}
 
 static void ex_parts(struct ex *e, const struct plan *p)
 {
@@ -450,9 +805,8 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
-		formula(e, "step", "one decode step = tpot");
-		result(e, "step", sec(e, p->step_s));
-		source(e, "see latency.tpot_s");
+		decode_step(e, "step", s, p);
+		source(e, "see latency.tpot_s: roofline (Williams et al. 2009) per decode step");
 	}
 }
 
@@ -490,6 +844,7 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 		numbers(e, "total", "%s x %s / (%d x %s x %s)", cnt(e, p->flops_per_token),
 			cnt(e, s->workload.tokens), s->hardware.count,
 			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu));
+		result(e, "total", sec(e, p->total_s));
 		peak_note(e, s, p);
 	}
 	source(e, training(s) ? "Narayanan et al. 2021, Section 5.1: time ~ 8 T P / (n X)"
@@ -502,16 +857,22 @@ static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct pl
 		not_applicable(e, "no total time");
 		return;
 	}
-	formula(e, "gpu_hours", "GPUs x total seconds / 3600");
-	numbers(e, "gpu_hours", "%d x %s / 3600", s->hardware.count, plain(e, p->total_s));
+	formula(e, "gpu_hours", "GPUs x total time / 1 h");
+	numbers(e, "gpu_hours", "%d x %s / 1 h", s->hardware.count, sec(e, p->total_s));
 	result(e, "gpu_hours", plain(e, p->gpu_hours));
-	source(e, "definition");
+	source(e, "definition: GPU-hours are what clouds bill");
 }
 
 static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan *p, bool per_gpu)
 {
 	const struct workload *w = &s->workload;
 	int n = s->hardware.count;
+	if (per_gpu) {
+		formula(e, "per GPU", "tokens/s / GPUs");
+		numbers(e, "per GPU", "%s / %d", cnt(e, p->tokens_per_s), n);
+		result(e, "per GPU", cnt(e, p->tokens_per_s_per_gpu));
+		put(e, "\n");
+	}
 	if (training(s)) {
 		formula(e, "tokens/s", "global batch x seq / step");
 		numbers(e, "tokens/s", "%d x %d / %s", p->global_batch, w->seq_len,
@@ -520,18 +881,17 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
 	} else {
-		formula(e, "tokens/s", "replicas x B x out / (prefill + out x tpot)");
-		numbers(e, "tokens/s", "%s x %s x %d / (prefill + %d x %s)",
-			plain(e, fmax(1, floor(n / replica_gpus(p)))),
-			plain(e, w->batch > 0	     ? w->batch
-				 : p->slo_batch >= 1 ? p->slo_batch
-						     : p->max_batch),
-			w->output_tokens, w->output_tokens, sec(e, p->tpot_s));
+		/* a replica serves B sequences: their prompts' prefill, then `output`
+		 * decode steps (src/plan_time.c, replica_tps); the prefill of the batch is
+		 * what the rest of that time is */
+		double B = infer_batch(s, p), O = output_tokens(s), R = deployed(s, p);
+		double prefill = R * B * O / p->tokens_per_s - O * p->tpot_s;
+		formula(e, "tokens/s",
+			"replicas x B x output / (prefill of B prompts + output x tpot)");
+		numbers(e, "tokens/s", "%s x %s x %s / (%s + %s x %s)", plain(e, R), plain(e, B),
+			plain(e, O), sec(e, prefill), plain(e, O), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
-	if (per_gpu)
-		put(e, "\n  per GPU: %s / %d = %s\n", cnt(e, p->tokens_per_s), n,
-		    cnt(e, p->tokens_per_s_per_gpu));
 	source(e, training(s) ? "the step time above"
 			      : "continuous batching: B sequences decode together (Orca, vLLM)");
 }
@@ -542,20 +902,23 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 		not_applicable(e, "training has no decode");
 		return;
 	}
-	formula(e, "tpot", "max(GEMM FLOPs, weight read) + attention KV read + fixed");
-	numbers(e, "tpot", "%s + %s + %s", sec(e, fmax(p->parts.matmul_s, 0)),
-		sec(e, p->parts.attention_s),
-		sec(e, p->tpot_s - p->parts.attention_s - fmax(p->parts.matmul_s, 0)));
-	result(e, "tpot", sec(e, p->tpot_s));
-	put(e, "\n  weights %s read at %s x %s;\n  decode turns compute-bound at batch %s\n",
-	    byt(e, p->mem.weights * p->pp), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
-	    pct(e, p->hbm_efficiency), plain(e, p->decode_compute_bound_batch));
-	if (s->workload.engine == ENGINE_CUDA_GRAPHS)
-		put(e, "  kernels: cuda-graphs (one CUDA graph per step, dequantisation inside "
-		       "the GEMMs)\n");
-	else
-		put(e, "  kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
-		       "launches)\n");
+	struct decode_terms d;
+	decode_terms(s, p, &d);
+	decode_step(e, "tpot", s, p);
+	put(e, "\n  batch %s; weights (less the embedding, a lookup) read at %s x %s;\n",
+	    plain(e, infer_batch(s, p)), h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
+	    pct(e, p->hbm_efficiency));
+	put(e, "  attention: the slower of its FLOPs and its KV read (%s);\n", sec(e, d.kv_read));
+	put(e, "  fixed: per-step launches, dequantisation, latencies%s;\n",
+	    p->ep > 1 && p->model.moe.experts > 0 ? ", expert all-to-all" : "");
+	put(e, "  decode turns compute-bound at batch %s\n",
+	    plain(e, p->decode_compute_bound_batch));
+	wrapped(e, "  ",
+		s->workload.engine == ENGINE_CUDA_GRAPHS
+		    ? "kernels: cuda-graphs (one CUDA graph per step, dequantisation inside the "
+		      "GEMMs)"
+		    : "kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
+		      "launches)");
 	source(e,
 	       s->workload.engine == ENGINE_CUDA_GRAPHS
 		   ? "roofline (Williams et al. 2009) per decode step; CUDA-graph engines "
@@ -570,19 +933,58 @@ static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p
 		not_applicable(e, "training has no prefill");
 		return;
 	}
-	formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
+	{
+		/* a new request's prompt, then the decode step of the batch it joins (none
+		 * when it runs alone): src/plan_time.c, ttft_s */
+		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
+		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
+	}
 	result(e, "ttft", sec(e, p->ttft_s));
 	put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
 	    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
-	source(e, "TTFT definition (inference.md); queueing is not included");
+	source(e, "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
+		  "queueing is not modelled");
 }
 
 /* ---- capacity plan, cost, energy, reliability ---- */
+
+/* The memory at B = max_batch and at one more sequence, so that the class sees the
+ * answer is the last B that fits. */
+static void max_batch_check(struct ex *e, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	double kv = m->kv_bytes_per_token * m->kv_tokens_per_seq;
+	for (int i = 0; i < 2; i++) {
+		double B = p->max_batch + i;
+		double used = (1 + PLAN_FRAGMENTATION) *
+				  (m->weights + B * kv +
+				   fmax(m->activations_per_layer, B * m->decode_bytes_per_seq)) +
+			      m->cuda_context + m->comm_buffers;
+		char lhs[40], fits[80], text[300];
+		if (B < 1)
+			continue;
+		snprintf(lhs, sizeof(lhs), "memory with %s %s", plain(e, B),
+			 B == 1 ? "sequence" : "sequences");
+		snprintf(text, sizeof(text), "%s x (%s + %s x %s + max(%s, %s x %s)) + %s + %s",
+			 plain(e, 1 + PLAN_FRAGMENTATION), byt(e, m->weights), plain(e, B),
+			 byt(e, kv), byt(e, m->activations_per_layer), plain(e, B),
+			 byt(e, m->decode_bytes_per_seq), byt(e, m->cuda_context),
+			 byt(e, m->comm_buffers));
+		put(e, "\n");
+		formula(e, lhs, text);
+		snprintf(fits, sizeof(fits), "%s (%s %s)", byt(e, used),
+			 used <= m->capacity ? "fits in" : "over", byt(e, m->capacity));
+		result(e, lhs, fits);
+	}
+}
 
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
 			     const char *what)
 {
 	const struct workload *w = &s->workload;
+	double B, tps;
+	bool at_slo;
 	if (strcmp(what, "max_batch") == 0) {
 		if (training(s) || isnan(p->max_batch)) {
 			not_applicable(e, "training: the batch is given");
@@ -602,8 +1004,15 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			byt(e, p->mem.cuda_context), byt(e, p->mem.comm_buffers),
 			byt(e, p->mem.capacity));
 		result(e, "max_batch", plain(e, p->max_batch));
+		if (p->max_batch < 1)
+			put(e, "\n  not even one sequence fits (below)\n");
 		put(e, "\n  KV per sequence = %s per token x %s tokens\n",
 		    byt(e, p->mem.kv_bytes_per_token), plain(e, p->mem.kv_tokens_per_seq));
+		if (p->pp == 1 && p->max_batch < 1e8)
+			max_batch_check(e, p);
+		else if (p->pp > 1)
+			put(e, "  (on the tighter of the first and the last pipeline stage;\n"
+			       "  the numbers are the last's)\n");
 		if (!isnan(p->slo_batch))
 			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
@@ -619,8 +1028,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (training(s)) {
-		formula(e, "gpus", "FLOPs / (peak x MFU x deadline), rounded up");
-		numbers(e, "gpus", "%s / (%s x %s x %s)", h(e, UNIT_NONE, p->flops_total),
+		formula(e, "gpus", "ceil(FLOPs / (peak x MFU x deadline))");
+		numbers(e, "gpus", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
 			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
 		result(e, "gpus", plain(e, p->gpus_required));
 		peak_note(e, s, p);
@@ -629,26 +1038,70 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			  "own formula");
 		return;
 	}
-	if (w->kind == WL_ONLINE) {
-		formula(e, "replicas",
-			"requests/day x peak x output / 86400 / tokens/s per replica");
-		numbers(e, "replicas", "%s x %s x %d / 86400 / %s", cnt(e, w->requests_per_day),
-			plain(e, w->peak_factor), w->output_tokens,
-			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
-	} else {
-		formula(e, "replicas", "tokens / (deadline x tokens/s per replica)");
-		numbers(e, "replicas", "%s / (%s x %s)", cnt(e, w->tokens), sec(e, w->deadline_s),
-			plain(e, p->tokens_per_s /
-				     fmax(1, floor(s->hardware.count / replica_gpus(p)))));
+	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
+	 * or the modelled one at the scenario's batch; when an explicit batch misses the
+	 * SLO the plan sizes at the SLO's batch, whose throughput the plan does not keep */
+	if (strcmp(what, "gpus_required") == 0) {
+		formula(e, "gpus", "replicas x tp x pp");
+		numbers(e, "gpus", "%s x %d x %d", plain(e, p->replicas), p->tp, p->pp);
+		result(e, "gpus", plain(e, p->gpus_required));
+		put(e, "\n");
 	}
+	B = infer_batch(s, p);
+	at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
+		 !(w->measured_tokens_per_s > 0);
+	tps = w->measured_tokens_per_s > 0 ? w->measured_tokens_per_s * replica_gpus(p)
+					   : p->tokens_per_s / deployed(s, p);
+	if (w->kind == WL_ONLINE)
+		formula(e, "replicas",
+			"ceil(requests/day x peak x output / 86400 / tokens/s per replica)");
+	else
+		formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
+	if (!at_slo && w->kind == WL_ONLINE)
+		numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
+			cnt(e, w->requests_per_day), plain(e, w->peak_factor),
+			plain(e, output_tokens(s)), plain(e, tps));
+	else if (!at_slo)
+		numbers(e, "replicas", "ceil(%s / (%s x %s))", cnt(e, w->tokens),
+			sec(e, w->deadline_s), plain(e, tps));
 	result(e, "replicas", plain(e, p->replicas));
-	put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n", plain(e, p->replicas),
-	    plain(e, replica_gpus(p)), plain(e, p->gpus_required));
+	if (at_slo) {
+		char text[200];
+		snprintf(text, sizeof(text),
+			 "not itemized: the plan sizes replicas at the SLO's batch of %s, not "
+			 "the %s set, and does not report that batch's tokens/s",
+			 plain(e, p->slo_batch), plain(e, B));
+		wrapped(e, "  ", text);
+	}
+	put(e, "\n");
+	if (w->kind == WL_ONLINE) {
+		formula(e, "tokens/s needed", "requests/day x peak x output / 86400");
+		numbers(e, "tokens/s needed", "%s x %s x %s / 86400", cnt(e, w->requests_per_day),
+			plain(e, w->peak_factor), plain(e, output_tokens(s)));
+		result(e, "tokens/s needed",
+		       cnt(e, w->requests_per_day * w->peak_factor * output_tokens(s) / 86400));
+	} else {
+		formula(e, "tokens/s needed", "tokens / deadline");
+		numbers(e, "tokens/s needed", "%s / %s", cnt(e, w->tokens), sec(e, w->deadline_s));
+		result(e, "tokens/s needed", cnt(e, w->tokens / w->deadline_s));
+	}
+	if (strcmp(what, "gpus_required") != 0)
+		put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n",
+		    plain(e, p->replicas), plain(e, replica_gpus(p)), plain(e, p->gpus_required));
 	if (w->measured_tokens_per_s > 0)
 		put(e, "  throughput is the measured %s tokens/s per GPU\n",
 		    plain(e, w->measured_tokens_per_s));
 	source(e, "seed cases 7 and 8, rounded up");
+}
+
+/* "$21.5/h" */
+static const char *usd_per_h(struct ex *e, double v)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[40];
+	units_format_human(UNIT_USD, v, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s/h", t);
+	return b;
 }
 
 static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p, const char *what)
@@ -656,24 +1109,34 @@ static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p
 	double price = s->hardware.gpu.price_per_hour;
 	if (strcmp(what, "usd_per_hour") == 0) {
 		formula(e, "usd/hour", "price per GPU-hour x GPUs");
-		numbers(e, "usd/hour", "%s x %d", h(e, UNIT_USD, price), s->hardware.count);
-		result(e, "usd/hour", h(e, UNIT_USD, p->usd_per_hour));
+		numbers(e, "usd/hour", "%s/h x %d", h(e, UNIT_USD, price), s->hardware.count);
+		result(e, "usd/hour", usd_per_h(e, p->usd_per_hour));
 	} else if (strcmp(what, "usd_total") == 0) {
 		if (isnan(p->usd_total)) {
 			not_applicable(e, "no total time");
 			return;
 		}
-		formula(e, "usd", "price per GPU-hour x GPUs x hours");
-		numbers(e, "usd", "%s x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
-			plain(e, p->total_s / 3600));
+		formula(e, "usd", "price per GPU-hour x GPUs x total time");
+		numbers(e, "usd", "%s/h x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
+			sec(e, p->total_s));
 		result(e, "usd", h(e, UNIT_USD, p->usd_total));
 	} else {
-		formula(e, "usd/Mtok", "usd per hour / (tokens/s x 3600) x 1e6");
-		numbers(e, "usd/Mtok", "%s / (%s x 3600) x 1e6", h(e, UNIT_USD, p->usd_per_hour),
+		formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
+		numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
 			plain(e, p->tokens_per_s));
 		result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
 	}
 	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");
+}
+
+/* "636 kWh" */
+static const char *kwh(struct ex *e, double v)
+{
+	char *b = e->num[e->nn++ % 16];
+	char t[40];
+	units_format_human(UNIT_NONE, v, 3, t, sizeof(t));
+	snprintf(b, sizeof(e->num[0]), "%s kWh", t);
+	return b;
 }
 
 static void ex_energy(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -682,12 +1145,46 @@ static void ex_energy(struct ex *e, const struct scenario *s, const struct plan 
 		not_applicable(e, "no total time, or no power figure");
 		return;
 	}
-	formula(e, "kwh", "power x GPUs x hours x PUE / 1000");
-	numbers(e, "kwh", "%s x %d x %s x %s / 1000", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
-		s->hardware.count, plain(e, p->total_s / 3600), plain(e, s->hardware.pue));
-	result(e, "kwh", plain(e, p->kwh));
+	formula(e, "kwh", "board power x GPUs x total time x PUE");
+	numbers(e, "kwh", "%s x %d x %s x %s", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
+		s->hardware.count, sec(e, p->total_s),
+		plain(e, s->hardware.pue > 0 ? s->hardware.pue : 1));
+	result(e, "kwh", kwh(e, p->kwh));
 	put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
 	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
+}
+
+/* The two terms of the checkpoint interval (src/plan_time.c): a checkpoint holds the
+ * weights and the optimizer states, written by every node at the storage bandwidth (or
+ * PLAN_CKPT_BYTES_PER_S_PER_NODE when hardware.storage is not given); the job fails as
+ * often as any of its GPUs. */
+static void checkpoint_terms(struct ex *e, const struct scenario *s, const struct plan *p,
+			     double mtbf_job)
+{
+	double wb = p->mem.weight_bytes_per_param > 0
+			? p->mem.weight_bytes_per_param
+			: (dtype_bytes(s->workload.precision) >= 4 ? 4 : 2);
+	double gpn = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	double nodes = ceil((s->hardware.count > 0 ? s->hardware.count : 1) / gpn);
+	double bw = s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
+							: PLAN_CKPT_BYTES_PER_S_PER_NODE;
+	put(e, "\n");
+	formula(e, "write time",
+		"(parameters x weight bytes + trainable x optimizer bytes) / (storage "
+		"bandwidth x nodes)");
+	numbers(e, "write time", "(%s x %s B + %s x %s B) / (%s x %s)", cnt(e, p->params),
+		plain(e, wb), cnt(e, p->trainable_params),
+		plain(e, p->mem.optimizer_bytes_per_param), h(e, UNIT_BYTES_PER_S, bw),
+		plain(e, nodes));
+	result(e, "write time", sec(e, p->checkpoint_write_s));
+	if (!(s->hardware.storage_bytes_per_s > 0))
+		put(e, "  (hardware.storage not given: %s per node assumed)\n",
+		    h(e, UNIT_BYTES_PER_S, PLAN_CKPT_BYTES_PER_S_PER_NODE));
+	put(e, "\n");
+	formula(e, "MTBF of the job", "MTBF per GPU / GPUs");
+	numbers(e, "MTBF of the job", "%s h / %d", plain(e, s->hardware.mtbf_gpu_hours),
+		s->hardware.count);
+	result(e, "MTBF of the job", sec(e, mtbf_job));
 }
 
 static void ex_reliability(struct ex *e, const struct scenario *s, const struct plan *p,
@@ -700,9 +1197,9 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 		return;
 	}
 	if (strcmp(what, "expected_interruptions") == 0) {
-		formula(e, "interruptions", "GPUs x hours / MTBF per GPU");
-		numbers(e, "interruptions", "%d x %s / %s", s->hardware.count,
-			plain(e, p->total_s / 3600), plain(e, mtbf));
+		formula(e, "interruptions", "GPUs x total time / MTBF per GPU");
+		numbers(e, "interruptions", "%d x %s / %s h", s->hardware.count, sec(e, p->total_s),
+			plain(e, mtbf));
 		result(e, "interruptions", plain(e, p->expected_interruptions));
 		source(e, "Llama 3 paper, Table 5: 419 unexpected interruptions, 16,384 GPUs, "
 			  "54 days");
@@ -711,9 +1208,8 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 		numbers(e, "interval", "sqrt(2 x %s x %s)", sec(e, p->checkpoint_write_s),
 			sec(e, mtbf_job));
 		result(e, "interval", sec(e, p->checkpoint_interval_s));
-		put(e, "\n  write time = (weights + optimizer states) / storage bandwidth x nodes\n"
-		       "  MTBF of the job = MTBF per GPU / GPUs\n");
-		source(e, "Young 1974; Daly 2006");
+		checkpoint_terms(e, s, p, mtbf_job);
+		source(e, "Young 1974; Daly 2006; the Llama 3 paper for the MTBF per GPU");
 	} else {
 		formula(e, "goodput", "1 - write / interval - (interval / 2 + restart) / MTBF");
 		numbers(e, "goodput", "1 - %s / %s - (%s / 2 + %s) / %s",
@@ -729,31 +1225,67 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p, int b)
 {
 	const struct plan_time_parts *t = &p->parts;
+	struct decode_terms d = {0};
+	bool late = false; /* the decode step is not itemized: say why after the result */
 	switch (b) {
 	case BN_CAPACITY:
 		formula(e, "capacity", "memory used / memory of the GPU");
 		numbers(e, "capacity", "%s / %s", byt(e, p->mem.total), byt(e, p->mem.capacity));
 		break;
 	case BN_COMPUTE:
-		formula(e, "compute",
-			training(s) ? "(matmuls + attention) / step"
-				    : "(GEMM + attention FLOP time) / tpot");
-		numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s), sec(e, t->attention_s),
-			sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "compute", "(matmuls + attention) / step");
+			numbers(e, "compute", "(%s + %s) / %s", sec(e, t->matmul_s),
+				sec(e, t->attention_s), sec(e, p->step_s));
+		} else {
+			/* the FLOP time of a decode step: attention counts by its FLOPs here,
+			 * by its KV read under hbm_bandwidth */
+			decode_terms(s, p, &d);
+			formula(e, "compute", "(GEMM FLOP time + attention FLOP time) / tpot");
+			if (d.itemized)
+				numbers(e, "compute", "(%s + %s) / %s", sec(e, d.gemm),
+					sec(e, d.attention_flops), sec(e, p->step_s));
+			else
+				late = true;
+		}
 		break;
 	case BN_HBM:
-		formula(e, "hbm_bandwidth",
-			training(s) ? "(memory-bound ops + optimizer) / step"
-				    : "(weights + KV cache read) / tpot");
-		numbers(e, "hbm_bandwidth", "%s / %s", sec(e, p->shares[BN_HBM] * p->step_s),
-			sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "hbm_bandwidth", "(memory-bound ops + optimizer) / step");
+			numbers(e, "hbm_bandwidth", "(%s + %s) / %s", sec(e, t->memory_bound_s),
+				sec(e, t->optimizer_s), sec(e, p->step_s));
+		} else {
+			decode_terms(s, p, &d);
+			formula(e, "hbm_bandwidth",
+				"(weight read + KV cache read + elementwise) / tpot");
+			if (d.itemized)
+				numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s",
+					sec(e, d.weight_read), sec(e, d.kv_read),
+					sec(e, d.elementwise), sec(e, p->step_s));
+			else
+				late = true;
+		}
 		break;
 	case BN_INTERCONNECT:
-		formula(e, "interconnect", "(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
-		numbers(e, "interconnect", "%s / %s",
-			sec(e, p->shares[BN_INTERCONNECT] * p->step_s), sec(e, p->step_s));
+		if (training(s)) {
+			formula(e, "interconnect",
+				"(TP + PP + exposed DP + ZeRO-3 + EP + offload) / step");
+			numbers(e, "interconnect", "(%s + %s + %s + %s + %s + %s) / %s",
+				sec(e, t->tp_comm_s), sec(e, t->pp_comm_s), sec(e, t->dp_comm_s),
+				sec(e, t->zero3_s), sec(e, t->ep_comm_s), sec(e, t->offload_s),
+				sec(e, p->step_s));
+		} else {
+			formula(e, "interconnect", "tensor-parallel all-reduces / tpot");
+			numbers(e, "interconnect", "%s / %s", sec(e, t->tp_comm_s),
+				sec(e, p->step_s));
+		}
 		break;
 	default:
+		if (!training(s)) {
+			put(e, "  not modelled: serving reads prompts from the network, not a "
+			       "training\n  corpus from storage\n");
+			return;
+		}
 		if (s->hardware.storage_bytes_per_s <= 0) {
 			formula(e, "data_io",
 				"token bytes per step / storage bandwidth, over the step");
@@ -769,11 +1301,20 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 								   ? s->hardware.gpu.gpus_per_node
 								   : 8))),
 		    sec(e, p->step_s - p->parts.data_s));
-		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
-		    sec(e, p->step_s));
 		break;
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	if (b == BN_CAPACITY) {
+		put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
+		    bottleneck_name(p->binding));
+		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
+		return;
+	}
+	if (late)
+		not_itemized(e, p, &d);
+	if (b == BN_DATA_IO && p->shares[b] > 1)
+		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
+		    sec(e, p->step_s));
 	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
 	    bottleneck_name(p->binding));
 	source(e, "shares of the step time (training) or of a decode step (inference)");
@@ -956,10 +1497,12 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 		double v = strcmp(what, "usd_total") == 0      ? p->usd_total
 			   : strcmp(what, "usd_per_hour") == 0 ? p->usd_per_hour
 							       : p->usd_per_million_tokens;
-		headline(&e, key, h(&e, UNIT_USD, v));
+		headline(&e, key,
+			 strcmp(what, "usd_per_hour") == 0 && !isnan(v) ? usd_per_h(&e, v)
+									: h(&e, UNIT_USD, v));
 		ex_cost(&e, s, p, what);
 	} else if (strcmp(key, "energy.kwh") == 0) {
-		headline(&e, key, plain(&e, p->kwh));
+		headline(&e, key, isnan(p->kwh) ? "-" : kwh(&e, p->kwh));
 		ex_energy(&e, s, p);
 	} else if (strncmp(key, "reliability.", 12) == 0) {
 		const char *what = last_part(key);
