@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -303,7 +304,13 @@ static void edit_start(struct app *a)
 	}
 	a->edit_field = f;
 	a->edit_error = false;
-	line_edit_set(&a->line, scenario_field_format(&a->scn, f, v, sizeof(v)));
+	scenario_field_format(&a->scn, f, v, sizeof(v));
+	if (f->type == FIELD_NUM && f->unit == UNIT_RATIO &&
+	    *(const double *)((const char *)&a->scn + f->offset) > 0)
+		/* as the pane shows it: 50%, which reads back the same */
+		snprintf(v, sizeof(v), "%.4g%%",
+			 *(const double *)((const char *)&a->scn + f->offset) * 100);
+	line_edit_set(&a->line, v);
 	a->mode = MODE_EDIT;
 	app_status(a, false, "%s: %s", f->key, f->doc);
 }
@@ -328,8 +335,19 @@ static void edit_key(struct app *a, int key)
 		break;
 	case EDIT_ACCEPT:
 		if (a->edit_error) {
-			app_status(a, true, "%s: '%s' does not read (fix it, or Esc to cancel)",
-				   a->edit_field->key, a->line.buf);
+			/* the reason the text does not read, not just that it does not */
+			char msg[sizeof(a->status)];
+			struct scenario t;
+			memset(&err, 0, sizeof(err));
+			if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &t,
+					     &err) != 0 &&
+			    err.message[0])
+				app_status(a, true, "%s (fix it, or Esc to cancel)",
+					   gp_error_format(&err, msg, sizeof(msg)));
+			else
+				app_status(a, true,
+					   "%s: '%s' does not read (fix it, or Esc to cancel)",
+					   a->edit_field->key, a->line.buf);
 			break;
 		}
 		a->mode = MODE_NORMAL;
@@ -489,11 +507,82 @@ bool app_offer_recovery(struct app *a)
 	return true;
 }
 
+void app_expand_path(const char *in, char *out, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && home[0])
+		snprintf(out, size, "%s%s", home, in + 1);
+	else
+		snprintf(out, size, "%s", in);
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Whether the YAML file at path has a comment: a line that starts with #, or a value
+ * followed by " #" on a "key: value" line (block text, as in notes, does not count). */
+static bool file_has_comments(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *p = line, *colon;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#') {
+			found = true;
+			break;
+		}
+		colon = strstr(p, ": ");
+		if (colon && strspn(p, "abcdefghijklmnopqrstuvwxyz_") == (size_t)(colon - p) &&
+		    !strchr("\"'|>", *skip_blanks(colon + 2)) && strstr(colon, " #"))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether two names are the same file (the same inode, else the same text). */
+static bool same_file(const char *x, const char *y)
+{
+	struct stat sx, sy;
+
+	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+		return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+	return strcmp(x, y) == 0;
+}
+
+static int save(struct app *a, const char *path, bool force);
+
 int app_save(struct app *a, const char *path)
 {
-	struct gp_error err;
-	char old_recover[1024];
+	return save(a, path, false);
+}
 
+int app_save_force(struct app *a, const char *path)
+{
+	return save(a, path, true);
+}
+
+static int save(struct app *a, const char *path, bool force)
+{
+	struct gp_error err;
+	char old_recover[1024], expanded[sizeof(a->path)];
+	struct stat st;
+
+	if (path && path[0]) {
+		app_expand_path(path, expanded, sizeof(expanded));
+		path = expanded;
+	}
 	if (!path || !path[0])
 		path = a->path;
 	if (!path[0]) {
@@ -502,6 +591,23 @@ int app_save(struct app *a, const char *path)
 		line_edit_set(&a->line, "");
 		app_status(a, false, "save as: ");
 		return -1;
+	}
+	if (!force && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* nothing is replaced without a yes: another file, or this file's comments */
+		bool own = a->path[0] && same_file(path, a->path);
+		if (!own || file_has_comments(path)) {
+			snprintf(a->pending_save, sizeof(a->pending_save), "%s", path);
+			a->mode = MODE_PROMPT;
+			a->prompt = PROMPT_OVERWRITE;
+			if (own)
+				app_status(a, false,
+					   "%s has comments, which saving drops (it writes the "
+					   "canonical form): save anyway? (y/n)",
+					   path);
+			else
+				app_status(a, false, "%s exists: replace it? (y/n)", path);
+			return -1;
+		}
 	}
 	memset(&err, 0, sizeof(err));
 	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
@@ -518,11 +624,13 @@ int app_save(struct app *a, const char *path)
 	return 0;
 }
 
-static void open_file(struct app *a, const char *file, bool force)
+static void open_file(struct app *a, const char *name, bool force)
 {
 	struct scenario t;
 	struct gp_error err;
+	char file[sizeof(a->path)];
 
+	app_expand_path(name, file, sizeof(file));
 	if (!file[0]) {
 		app_status(a, true, ":e needs a file name (:e FILE)");
 		return;
@@ -552,17 +660,10 @@ static void quit(struct app *a, bool force)
 	if (!force && app_unsaved(a)) {
 		a->mode = MODE_PROMPT;
 		a->prompt = PROMPT_QUIT;
-		app_status(a, false, "unsaved edits: quit without saving? (y/n)");
+		app_status(a, false, "unsaved edits: quit without saving? (y/n, w saves first)");
 		return;
 	}
 	a->quit = true;
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
 }
 
 /* :search [time|cost] [hardware|here] */
@@ -649,9 +750,14 @@ void app_command(struct app *a, const char *cmd)
 		app_status(a, false, "set %s", arg);
 	} else if (strcmp(word, "w") == 0 || strcmp(word, "write") == 0) {
 		app_save(a, arg);
+	} else if (strcmp(word, "w!") == 0) {
+		app_save_force(a, arg);
 	} else if (strcmp(word, "wq") == 0 || strcmp(word, "x") == 0) {
 		if (app_save(a, arg) == 0)
 			a->quit = true;
+		else if (a->mode == MODE_PROMPT &&
+			 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
+			a->quit_after_save = true; /* once the name is typed and written */
 	} else if (strcmp(word, "e") == 0 || strcmp(word, "edit") == 0) {
 		open_file(a, arg, false);
 	} else if (strcmp(word, "e!") == 0) {
@@ -707,18 +813,57 @@ static void prompt_key(struct app *a, int key)
 			a->mode = MODE_NORMAL;
 			a->prompt = PROMPT_NONE;
 			if (!a->line.buf[0]) {
+				a->quit_after_save = false;
 				app_status(a, false, "not saved");
 				break;
 			}
-			app_save(a, a->line.buf);
+			{
+				char file[sizeof(a->line.buf)];
+				snprintf(file, sizeof(file), "%s", a->line.buf);
+				if (app_save(a, file) == 0 && a->quit_after_save)
+					a->quit = true;
+			}
+			if (a->mode != MODE_PROMPT)
+				a->quit_after_save = false;
 			break;
 		case EDIT_CANCEL:
 			a->mode = MODE_NORMAL;
 			a->prompt = PROMPT_NONE;
+			a->quit_after_save = false;
 			app_status(a, false, "not saved");
 			break;
 		default:
 			break;
+		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (kind == PROMPT_QUIT && (key == 'w' || key == 'W')) {
+		/* save, then quit: at once, or once a name is typed when there is none */
+		a->mode = MODE_NORMAL;
+		a->prompt = PROMPT_NONE;
+		if (app_save(a, NULL) == 0)
+			a->quit = true;
+		else if (a->mode == MODE_PROMPT &&
+			 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
+			a->quit_after_save = true;
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (kind == PROMPT_OVERWRITE) {
+		if (key == 'y' || key == 'Y') {
+			char file[sizeof(a->pending_save)];
+			snprintf(file, sizeof(file), "%s", a->pending_save);
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			if (app_save_force(a, file) == 0 && a->quit_after_save)
+				a->quit = true;
+			a->quit_after_save = false;
+		} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
+			a->mode = MODE_NORMAL;
+			a->prompt = PROMPT_NONE;
+			a->quit_after_save = false;
+			app_status(a, false, "not saved");
 		}
 		a->dirty |= DIRTY_DRAW;
 		return;
@@ -766,6 +911,64 @@ static int value_candidates(const struct app *a, const struct field *f, const ch
 	return n;
 }
 
+/* Tab after :e, :w and the like: the file names that start with what is typed (folders
+ * with a slash), completed to their longest common prefix and listed on the status line;
+ * dot files only when the name typed starts with a dot. */
+static void complete_file(struct app *a, const char *cmd, const char *typed)
+{
+	char dir[LINE_EDIT_MAX], expanded[LINE_EDIT_MAX], common[LINE_EDIT_MAX] = "";
+	char text[LINE_EDIT_MAX * 2 + 8];
+	const char *slash = strrchr(typed, '/'), *base = slash ? slash + 1 : typed;
+	size_t blen = strlen(base), shown = 0;
+	int n = 0;
+	bool only_dir = false;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - typed + 1) : 0, typed);
+	app_expand_path(dir[0] ? dir : ".", expanded, sizeof(expanded));
+	a->status[0] = '\0';
+	a->status_error = false;
+	d = opendir(expanded);
+	if (!d) {
+		app_status(a, true, "no folder '%s'", dir[0] ? dir : ".");
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char path[LINE_EDIT_MAX * 2 + 2];
+		struct stat st;
+		bool is_dir;
+		size_t c = 0;
+		if (strncmp(e->d_name, base, blen) != 0 || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 || (e->d_name[0] == '.' && base[0] != '.'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", expanded, e->d_name);
+		is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (n == 0) {
+			snprintf(common, sizeof(common), "%s", e->d_name);
+			only_dir = is_dir;
+		} else {
+			while (common[c] && common[c] == e->d_name[c])
+				c++;
+			common[c] = '\0';
+		}
+		n++;
+		if (shown + strlen(e->d_name) + 3 < sizeof(a->status) / 2)
+			shown +=
+			    (size_t)snprintf(a->status + shown, sizeof(a->status) - shown, "%s%s%s",
+					     shown ? "  " : "", e->d_name, is_dir ? "/" : "");
+	}
+	closedir(d);
+	if (n == 0) {
+		app_status(a, true, "no file starts with '%s'", typed);
+		return;
+	}
+	if (n == 1)
+		a->status[0] = '\0';
+	snprintf(text, sizeof(text), "%s %s%s%s", cmd, dir, common, n == 1 && only_dir ? "/" : "");
+	line_edit_set(&a->line, text);
+}
+
 void app_complete(struct app *a)
 {
 	const char *p = a->line.buf, *word, *eq, *cands[PICK_MAX + 8];
@@ -778,6 +981,19 @@ void app_complete(struct app *a)
 
 	while (*p == ' ')
 		p++;
+	{
+		static const char *const file_cmds[] = {"e",	 "e!", "edit", "w", "w!",
+							"write", "wq", "x",    NULL};
+		size_t cl = strcspn(p, " ");
+		for (int i = 0; file_cmds[i]; i++)
+			if (p[cl] == ' ' && cl == strlen(file_cmds[i]) &&
+			    strncmp(p, file_cmds[i], cl) == 0) {
+				char cmd[8];
+				snprintf(cmd, sizeof(cmd), "%s", file_cmds[i]);
+				complete_file(a, cmd, skip_blanks(p + cl));
+				return;
+			}
+	}
 	if (strncmp(p, "solve max ", 10) == 0 || strncmp(p, "solve min ", 10) == 0)
 		lead = p[7] == 'a' ? "solve max " : "solve min ";
 	else if (strncmp(p, "set ", 4) != 0)
@@ -917,6 +1133,24 @@ static void move_sel(struct app *a, int delta)
 	a->dirty |= DIRTY_DRAW;
 }
 
+/* PgUp/PgDn: a page less a row of overlap; an input pane's rows scroll with the selection,
+ * which keeps its place on the screen (the selection used to move while the rows stayed). */
+static void page(struct app *a, int dir)
+{
+	int p = a->focus, visible = a->lay.pane[p].h - 1, step;
+
+	step = visible > 2 ? visible - 1 : 1;
+	if (p != PANE_RESULTS) {
+		int max_top = a->rows[p].n - visible;
+		a->top[p] += dir * step;
+		if (a->top[p] > max_top)
+			a->top[p] = max_top;
+		if (a->top[p] < 0)
+			a->top[p] = 0;
+	}
+	move_sel(a, dir * step);
+}
+
 static void baseline(struct app *a)
 {
 	bool same = a->has_baseline && memcmp(&a->base_scn, &a->scn, sizeof(a->scn)) == 0;
@@ -925,12 +1159,19 @@ static void baseline(struct app *a)
 		a->has_baseline = false;
 		app_status(a, false, "baseline cleared");
 	} else {
+		bool moved = a->has_baseline;
 		a->has_baseline = true;
 		a->base_scn = a->scn;
 		a->base_plan = a->plan;
-		app_status(a, false,
-			   "baseline pinned: results now show the change against it "
-			   "(b again to clear)");
+		if (moved)
+			/* b after edits moves the baseline here; only b on it clears it */
+			app_status(a, false,
+				   "baseline moved to the current plan (b again, with no edit, "
+				   "clears it)");
+		else
+			app_status(a, false,
+				   "baseline pinned: results now show the change against it "
+				   "(b again to clear)");
 	}
 	a->dirty |= DIRTY_DRAW;
 }
@@ -939,7 +1180,6 @@ static void normal_key(struct app *a, int key)
 {
 	enum action act = keys_action(key);
 	const struct field *f;
-	int visible = a->lay.pane[a->focus].h - 2;
 
 	if (a->view != VIEW_NONE && search_view_key(a, key)) {
 		a->dirty |= DIRTY_DRAW;
@@ -967,10 +1207,10 @@ static void normal_key(struct app *a, int key)
 		move_sel(a, 1);
 		break;
 	case ACT_PAGE_UP:
-		move_sel(a, -(visible > 1 ? visible : 1));
+		page(a, -1);
 		break;
 	case ACT_PAGE_DOWN:
-		move_sel(a, visible > 1 ? visible : 1);
+		page(a, 1);
 		break;
 	case ACT_TOP:
 		move_sel(a, -1000);

@@ -39,9 +39,10 @@ enum mode {
 
 enum prompt_kind {
 	PROMPT_NONE,
-	PROMPT_SAVE_AS, /* a file name, then save */
-	PROMPT_QUIT,	/* unsaved edits: quit anyway? */
-	PROMPT_RECOVER, /* a recovery file was found: restore it? */
+	PROMPT_SAVE_AS,	  /* a file name, then save */
+	PROMPT_QUIT,	  /* unsaved edits: quit anyway? */
+	PROMPT_RECOVER,	  /* a recovery file was found: restore it? */
+	PROMPT_OVERWRITE, /* saving would replace another file, or drop the file's comments */
 };
 
 enum picker_kind { PICK_MODEL, PICK_GPU };
@@ -97,7 +98,7 @@ struct search_view {
 };
 
 /* The figures Results can explain, in the order the selection moves through them. */
-#define RESULT_MAX_ITEMS 24
+#define RESULT_MAX_ITEMS 32
 
 struct app {
 	const struct catalog *cat;
@@ -139,6 +140,8 @@ struct app {
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
+	bool quit_after_save;	/* :wq asked for a file name: quit once it is written */
+	char pending_save[512]; /* PROMPT_OVERWRITE: the file to write on y */
 	int exit_status;
 	char recover_path[1024];
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
@@ -190,7 +193,14 @@ void app_complete(struct app *a);
 /* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
 void app_command(struct app *a, const char *cmd);
 
-/* Saves to path (or the current path when NULL); 0 or -1 with the status line set. */
+/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. */
+void app_expand_path(const char *in, char *out, size_t size);
+
+/* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
+ * set. Asks first (PROMPT_OVERWRITE) before replacing a file other than the scenario's own,
+ * or the scenario's own file when it holds comments, which the canonical form drops;
+ * app_save_force does not ask. */
+int app_save_force(struct app *a, const char *path);
 int app_save(struct app *a, const char *path);
 
 /* The recovery file for a scenario path (or the built-in one when path is ""). */
@@ -252,12 +262,17 @@ void app_screen_layout(struct app *a); /* (re)builds the windows for the termina
 void app_screen_stop(struct app *a);   /* deletes the windows (not endwin) */
 void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate */
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
+/* "KEY = VALUE" for the status line when field f's value is wider than its pane shows it;
+ * NULL when it fits. */
+const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size);
 void pane_results_draw(struct app *a, WINDOW *w);
 void pane_results_items(struct app *a);
+/* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
+void pane_results_share_format(double share, char *buf, size_t size);
 /* The text of a result for the explanation window; "" when key is unknown. */
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
-/* The whole verdict a Results key stands for ("capacity: fits: ..."), for the status line
- * when the pane clips it; NULL when key is not a verdict's. */
+/* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the
+ * warnings in full, for the status line when the pane clips them; NULL for other keys. */
 const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);
@@ -271,6 +286,8 @@ int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at
 
 /* Helpers the panes share (draw.c). */
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
+/* draw_text, but a text that does not fit ends in an ellipsis, so a cut value says so. */
+void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
 int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);

@@ -62,18 +62,66 @@ static int bytes_for_width(const char *s, int width)
 	return i;
 }
 
+/* Whether s holds a control character (C0, DEL, or C1 in UTF-8): curses would draw it as
+ * ^[ or expand a tab, wider than the one column it is counted as. */
+static bool has_control(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u < 0x20 || *u == 0x7f || (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0))
+			return true;
+	return false;
+}
+
+/* A copy of s with each control character as one '?' (a tab as a space). */
+static void strip_control(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const unsigned char *u = (const unsigned char *)s; *u && n + 1 < size; u++) {
+		if (*u == '\t')
+			out[n++] = ' ';
+		else if (*u < 0x20 || *u == 0x7f)
+			out[n++] = '?';
+		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
+			out[n++] = '?';
+			u++;
+		} else
+			out[n++] = (char)*u;
+	}
+	out[n] = '\0';
+}
+
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
 {
+	char clean[1024];
 	int n;
 
 	if (width <= 0 || !s)
 		return;
+	/* text from a file (a scenario's name, a path) may hold control characters */
+	if (has_control(s)) {
+		strip_control(s, clean, sizeof(clean));
+		s = clean;
+	}
 	n = bytes_for_width(s, width);
 	if (n <= 0)
 		return;
 	wattrset(w, a->theme.attr[role]);
 	mvwaddnstr(w, y, x, s, n);
 	wattrset(w, A_NORMAL);
+}
+
+void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
+{
+	const char *ell = a->theme.g->ellipsis;
+	int ew = text_width(ell);
+
+	if (!s || text_width(s) <= width || width <= ew) {
+		draw_text(a, w, y, x, width, role, s);
+		return;
+	}
+	draw_text(a, w, y, x, width - ew, role, s);
+	draw_text(a, w, y, x + width - ew, ew, role, ell);
 }
 
 int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
@@ -174,40 +222,65 @@ void app_screen_stop(struct app *a)
 	a->screen = false;
 }
 
+/* s past its first cols columns (a wide character counts two; one that straddles the
+ * mark is skipped too). */
+static const char *skip_cols(const char *s, int cols)
+{
+	int len;
+
+	while (cols > 0 && *s) {
+		cols -= char_cols(s, &len);
+		s += len;
+	}
+	return s;
+}
+
+/* The title: the name, the unsaved mark, then on the right the baseline mark and the file.
+ * A long name gives way first (cut with an ellipsis), so that the baseline mark always shows
+ * and the file keeps FILE_MIN columns; the file is then shortened from the left. */
 static void draw_title(struct app *a)
 {
+	enum { FILE_MIN = 20 };
 	WINDOW *w = a->w_title;
+	const char *ell = a->theme.g->ellipsis;
 	int width = getmaxx(w), x;
 	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
-	char right[600];
+	const char *file = a->path[0] ? a->path : "(built-in)";
+	const char *base = a->has_baseline ? "[baseline] " : "";
+	bool unsaved = app_unsaved(a);
+	int fw = text_width(file), nw = text_width(name);
+	int markw = unsaved ? 1 + text_width(a->theme.g->unsaved) : 0;
+	int right_min = text_width(base) + (fw < FILE_MIN ? fw : FILE_MIN) + 1;
+	int name_room = width - 10 - markw - 2 - right_min;
+	char right[600], shown[sizeof(a->scn.name) + 8];
 
 	werase(w);
 	fill_line(a, w, 0, 0, ROLE_TITLE);
-	x = draw_textf(a, w, 0, 0, width, ROLE_TITLE, " gpuplan  %s", name);
-	if (app_unsaved(a))
+	if (nw > name_room && name_room >= 8) {
+		/* the name's first name_room - 1 columns and an ellipsis */
+		const char *end = name + bytes_for_width(name, name_room - text_width(ell));
+		while (end > name && end[-1] == ' ')
+			end--;
+		snprintf(shown, sizeof(shown), "%.*s%s", (int)(end - name), name, ell);
+	} else {
+		snprintf(shown, sizeof(shown), "%s", name);
+	}
+	x = draw_textf(a, w, 0, 0, width, ROLE_TITLE, " gpuplan  %s", shown);
+	if (unsaved)
 		x += draw_textf(a, w, 0, x, width - x, ROLE_TITLE_MARK, " %s", a->theme.g->unsaved);
 	{
-		/* the file, shortened from the left when the name leaves too little room */
-		const char *file = a->path[0] ? a->path : "(built-in)";
-		const char *base = a->has_baseline ? "[baseline] " : "";
 		int room = width - x - 3 - text_width(base);
-		int fw = text_width(file);
 		if (room >= 8) {
-			if (fw > room) {
-				int skip = fw - room + 1;
-				while (skip > 0 && *file) {
-					file++;
-					while ((*file & 0xc0) == 0x80)
-						file++;
-					skip--;
-				}
-				snprintf(right, sizeof(right), "%s%s%s ", base,
-					 a->theme.g->ellipsis, file);
-			} else {
+			if (fw > room)
+				snprintf(right, sizeof(right), "%s%s%s ", base, ell,
+					 skip_cols(file, fw - room + text_width(ell)));
+			else
 				snprintf(right, sizeof(right), "%s%s ", base, file);
-			}
 			draw_text(a, w, 0, width - text_width(right), text_width(right), ROLE_TITLE,
 				  right);
+		} else if (base[0] && width - x - 2 >= text_width(base)) {
+			draw_text(a, w, 0, width - text_width(base), text_width(base), ROLE_TITLE,
+				  base);
 		}
 	}
 	wnoutrefresh(w);
@@ -240,8 +313,8 @@ static const struct legend_item legend_pick[] = {
     {"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"}, {NULL, NULL},
 };
 static const struct legend_item legend_command[] = {
-    {"Enter", "Run"}, {"Esc", "Cancel"}, {"set", "K=V"}, {"w", "[FILE]"},
-    {"e", "FILE"},    {"q", "Quit"},	 {NULL, NULL},
+    {"Enter", "Run"}, {"Esc", "Cancel"}, {"Tab", "Complete"}, {"set", "K=V"},
+    {"w", "[FILE]"},  {"e", "FILE"},	 {"q", "Quit"},	      {NULL, NULL},
 };
 static const struct legend_item legend_prompt[] = {
     {"y", "Yes"},
@@ -249,17 +322,89 @@ static const struct legend_item legend_prompt[] = {
     {"Esc", "Cancel"},
     {NULL, NULL},
 };
+static const struct legend_item legend_quit[] = {
+    {"y", "Quit"}, {"n", "Stay"}, {"w", "Save+quit"}, {"Esc", "Cancel"}, {NULL, NULL},
+};
 static const struct legend_item legend_view[] = {
     {"Up/Down", "Scroll"},
     {"any key", "Close"},
     {NULL, NULL},
 };
 
+/* What the status line shows when it is not the : line or the save-as prompt: a message,
+ * else the whole of the selected verdict or the warnings, else the selected field's
+ * problem. NULL for nothing; *role is how to draw it. */
+static const char *status_shown(const struct app *a, char *buf, size_t size, int *role)
+{
+	const struct gp_error *e;
+
+	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS))
+		return NULL;
+	if (a->status[0]) {
+		*role = a->status_error ? ROLE_ERROR : ROLE_NORMAL;
+		return a->status;
+	}
+	if (a->view != VIEW_NONE || a->mode != MODE_NORMAL)
+		return NULL; /* the status line belongs to the view's messages */
+	*role = ROLE_NORMAL;
+	if (a->focus == PANE_RESULTS && a->nresult_items)
+		/* a verdict is longer than the pane is wide: the whole of it here */
+		return pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], buf, size);
+	*role = ROLE_WARN;
+	e = app_field_problem(a, app_selected_field(a));
+	if (e)
+		return e->message;
+	/* a value the pane cuts (a long hf_config path): whole here */
+	*role = ROLE_NORMAL;
+	return pane_value_cut(a, app_selected_field(a), buf, size);
+}
+
+/* A text wider than the status line is not cut off: it breaks at a space and goes on over
+ * the key legend's line (until the next key clears it). Returns the bytes of the first line
+ * and sets *rest to where the second starts (NULL when it all fits). */
+static int status_split(const char *s, int width, const char **rest)
+{
+	int n;
+
+	*rest = NULL;
+	if (text_width(s) <= width)
+		return (int)strlen(s);
+	n = bytes_for_width(s, width);
+	for (int i = n; i > 0; i--)
+		if (s[i] == ' ' && i >= n / 2) {
+			n = i;
+			break;
+		}
+	*rest = s + n;
+	while (**rest == ' ')
+		(*rest)++;
+	return n;
+}
+
 static void draw_legend(struct app *a)
 {
 	WINDOW *w = a->w_legend;
 	const struct legend_item *items = legend_normal;
 	int width = getmaxx(w), x = 0;
+	const char *rest = NULL, *text;
+	char buf[1024];
+	int role = ROLE_NORMAL;
+
+	if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL)
+		status_split(text, width, &rest);
+	if (rest) {
+		werase(w);
+		if (text_width(rest) > width) {
+			/* still longer: the end is cut, and says so */
+			const char *ell = a->theme.g->ellipsis;
+			draw_text(a, w, 0, 0, width - text_width(ell), role, rest);
+			draw_text(a, w, 0, width - text_width(ell), text_width(ell), role, ell);
+		} else {
+			draw_text(a, w, 0, 0, width, role, rest);
+		}
+		wnoutrefresh(w);
+		return;
+	}
 
 	switch (a->mode) {
 	case MODE_EDIT:
@@ -272,7 +417,9 @@ static void draw_legend(struct app *a)
 		items = legend_command;
 		break;
 	case MODE_PROMPT:
-		items = a->prompt == PROMPT_SAVE_AS ? legend_edit : legend_prompt;
+		items = a->prompt == PROMPT_SAVE_AS ? legend_edit
+			: a->prompt == PROMPT_QUIT  ? legend_quit
+						    : legend_prompt;
 		break;
 	case MODE_HELP:
 	case MODE_EXPLAIN:
@@ -316,10 +463,15 @@ static void draw_status(struct app *a)
 	werase(w);
 	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)) {
 		const char *lead = a->mode == MODE_COMMAND ? ":" : "save as: ";
-		int lw = text_width(lead);
+		int lw = text_width(lead), avail = width - lw - 1;
+		int cc = line_edit_cursor_col(&a->line), off = 0;
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
-		draw_text(a, w, 0, lw, width - lw - 1, ROLE_NORMAL, a->line.buf);
-		if (a->mode == MODE_COMMAND && a->status[0]) {
+		/* a line longer than the screen scrolls so the cursor stays in view, as the
+		 * field editor does */
+		if (avail > 0 && cc >= avail)
+			off = cc - avail + 1;
+		draw_text(a, w, 0, lw, avail, ROLE_NORMAL, skip_cols(a->line.buf, off));
+		if (a->mode == MODE_COMMAND && a->status[0] && !off) {
 			/* Tab's candidates, after what is typed */
 			int x = lw + text_width(a->line.buf) + 3;
 			if (x < width - 4)
@@ -328,22 +480,18 @@ static void draw_status(struct app *a)
 		}
 		a->cur_win = w;
 		a->cur_y = 0;
-		a->cur_x = lw + line_edit_cursor_col(&a->line);
+		a->cur_x = lw + cc - off;
 		if (a->cur_x >= width)
 			a->cur_x = width - 1;
-	} else if (a->status[0]) {
-		draw_text(a, w, 0, 0, width, a->status_error ? ROLE_ERROR : ROLE_NORMAL, a->status);
-	} else if (a->view != VIEW_NONE) {
-		/* the status line belongs to the view's messages */
-	} else if (a->mode == MODE_NORMAL && a->focus == PANE_RESULTS && a->nresult_items) {
-		/* a verdict is longer than the pane is wide: the whole of it here */
-		char v[256];
-		if (pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], v, sizeof(v)))
-			draw_text(a, w, 0, 0, width, ROLE_NORMAL, v);
-	} else if (a->mode == MODE_NORMAL) {
-		const struct gp_error *e = app_field_problem(a, app_selected_field(a));
-		if (e)
-			draw_text(a, w, 0, 0, width, ROLE_WARN, e->message);
+	} else {
+		const char *rest, *text;
+		char buf[1024], first[1024];
+		int role = ROLE_NORMAL;
+		if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL) {
+			int n = status_split(text, width, &rest);
+			snprintf(first, sizeof(first), "%.*s", n, text);
+			draw_text(a, w, 0, 0, width, role, first);
+		}
 	}
 	wnoutrefresh(w);
 }
@@ -354,6 +502,8 @@ static void draw_too_small(struct app *a)
 	mvwprintw(stdscr, 0, 0, "terminal too small");
 	mvwprintw(stdscr, 1, 0, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
 		  a->lay.cols, a->lay.rows);
+	/* the one key that works here (edits in progress are kept for a larger terminal) */
+	mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
 	wnoutrefresh(stdscr);
 	if (a->cursor_shown != 0) {
 		curs_set(0);

@@ -8,6 +8,69 @@
 
 #include "explain.h"
 
+/* An input: its value, what it means, and what it takes (its range and unit, or its
+ * choices), what auto stands for now, and what + and - do to it. */
+static void explain_field(struct app *a, const struct field *f)
+{
+	char value[128], lo[48], hi[48];
+	size_t len, size = sizeof(a->explain_text);
+	char *t = a->explain_text;
+
+	scenario_field_format(&a->scn, f, value, sizeof(value));
+	len = (size_t)snprintf(t, size, "%s = %s\n\n%s\n\n", f->key, value, f->doc);
+	if ((f->type == FIELD_INT || f->type == FIELD_NUM) && len < size) {
+		if (f->type == FIELD_INT) {
+			units_format_human(UNIT_COUNT, f->min, 4, lo, sizeof(lo));
+			units_format_human(UNIT_COUNT, f->max, 4, hi, sizeof(hi));
+		} else if (f->unit == UNIT_RATIO) {
+			snprintf(lo, sizeof(lo), "%.3g%%", f->min * 100);
+			snprintf(hi, sizeof(hi), "%.3g%%", f->max * 100);
+		} else {
+			units_format(f->unit, f->min, lo, sizeof(lo));
+			units_format(f->unit, f->max, hi, sizeof(hi));
+		}
+		len += (size_t)snprintf(t + len, size - len, "takes: %s to %s%s\n", lo, hi,
+					f->auto_ok ? ", or auto" : "");
+		if (f->auto_ok && strcmp(value, "auto") == 0 && app_auto_value(a, f) > 0 &&
+		    len < size) {
+			double v = app_auto_value(a, f);
+			if (f->unit == UNIT_RATIO)
+				snprintf(lo, sizeof(lo), "%.3g%%", v * 100);
+			else
+				units_format_human(UNIT_COUNT, v, 4, lo, sizeof(lo));
+			len += (size_t)snprintf(t + len, size - len, "auto: %s in this plan\n", lo);
+		}
+		if (len < size)
+			len += (size_t)snprintf(t + len, size - len, "+ and -: %s\n",
+						field_step_doubles(f)	? "double and halve it"
+						: f->type == FIELD_INT	? "add and take one"
+						: f->unit == UNIT_RATIO ? "add and take 5 points"
+									: "add and take 10%");
+	} else if (f->names && f->type != FIELD_TARGETS && len < size) {
+		/* the choices, unless the line above lists them already */
+		if (!(f->names[0] && f->names[1] && strstr(f->doc, f->names[0]) &&
+		      strstr(f->doc, f->names[1]))) {
+			len += (size_t)snprintf(t + len, size - len, "choices:");
+			for (int i = 0; f->names[i] && len < size; i++)
+				len += (size_t)snprintf(t + len, size - len, "%s %s", i ? " |" : "",
+							f->names[i]);
+			if (len < size)
+				len += (size_t)snprintf(t + len, size - len, "\n");
+		}
+		if (len < size)
+			len += (size_t)snprintf(t + len, size - len,
+						"Left and Right (h, l) cycle them\n");
+	} else if (f->type == FIELD_BOOL && len < size) {
+		len += (size_t)snprintf(t + len, size - len,
+					"takes: true | false; Left and Right toggle it\n");
+	} else if (f->type == FIELD_STR && field_is_choice(f) && len < size) {
+		len += (size_t)snprintf(t + len, size - len,
+					"Enter opens the picker; Left and Right go through the "
+					"catalog\n");
+	}
+	(void)len;
+}
+
 void explain_open(struct app *a, const char *key)
 {
 	const struct field *f = scenario_field_find(key);
@@ -18,10 +81,20 @@ void explain_open(struct app *a, const char *key)
 	a->mode = MODE_EXPLAIN;
 	a->explain_top = 0;
 	a->dirty |= DIRTY_DRAW;
+	if (strcmp(key, "warnings") == 0) {
+		/* each warning in full, one a paragraph */
+		size_t len = (size_t)snprintf(a->explain_text, sizeof(a->explain_text),
+					      "warnings: %d\n", a->plan.nwarnings);
+		for (int i = 0; i < a->plan.nwarnings && len < sizeof(a->explain_text); i++) {
+			char msg[256];
+			plan_warning_format(&a->plan.warnings[i], msg, sizeof(msg));
+			len += (size_t)snprintf(a->explain_text + len,
+						sizeof(a->explain_text) - len, "\n! %s\n", msg);
+		}
+		return;
+	}
 	if (f) {
-		scenario_field_format(&a->scn, f, value, sizeof(value));
-		snprintf(a->explain_text, sizeof(a->explain_text), "%s = %s\n\n%s\n", key, value,
-			 f->doc);
+		explain_field(a, f);
 		return;
 	}
 	{
@@ -77,6 +150,18 @@ static int wrap_text(struct app *a, WINDOW *w, const char *text, int width, int 
 
 		while (indent < len && line[indent] == ' ')
 			indent++;
+		/* a continuation hangs under the text after a leading "= " or "label: " (the
+		 * core's own layout: "source: ...", "= 64 x 1.05 s + ..."), else under the
+		 * line's indent */
+		if (len - indent > 2 && line[indent] == '=' && line[indent + 1] == ' ') {
+			indent += 2;
+		} else {
+			int k = indent;
+			while (k < len && k - indent < 12 && line[k] != ' ' && line[k] != ':')
+				k++;
+			if (k < len - 1 && k > indent && line[k] == ':' && line[k + 1] == ' ')
+				indent = k + 2;
+		}
 		if (indent > width / 2)
 			indent = width / 2;
 		do {

@@ -7,7 +7,7 @@ static const char *const help_text[] = {
     "",
     "Moving",
     "  Tab, Shift-Tab    next, previous pane (1-4 jump to one)",
-    "  Up/Down, j/k      previous, next field;  PgUp/PgDn, g/G",
+    "  Up/Down, k/j      previous, next field;  PgUp/PgDn, g/G",
     "Editing",
     "  Enter             type a value, with units as in files (80GB, 400Gb/s,",
     "                    7B, 5d); results follow while it reads; Enter applies,",
@@ -16,13 +16,17 @@ static const char *const help_text[] = {
     "  + / -             step: doubles or halves counts and batches",
     "  Left/Right, h/l   cycle a choice (kind, precision, gpu, model)",
     "  u, Ctrl-R         undo, redo",
-    "  b                 pin a baseline: results show their change against it",
-    "  e                 explain the selected figure (Enter on Results) or field",
+    "  b                 pin a baseline: results show their change against it;",
+    "                    b again moves it here after edits, else clears it",
+    "  e                 explain the selected figure (Enter on Results) or field;",
+    "                    on the warnings, list them whole",
     "Commands",
     "  :set KEY=VALUE    set a field by its path: :set hardware.count=16",
     "                    (Tab completes keys and values, Up/Down recall)",
-    "  :w [FILE]         save, asking for a name when there is none (F2, ^S)",
-    "  :e FILE           open another scenario (:e! drops unsaved edits)",
+    "  :w [FILE]         save, asking for a name when there is none (F2, ^S),",
+    "                    and before replacing a file or its comments (:w! not)",
+    "  :e FILE           open another scenario (:e! drops unsaved edits); Tab",
+    "                    completes file names after :e and :w",
     "  :q, :q!, :wq      quit (asks about unsaved edits), quit anyway, save+quit",
     "  :help             this screen",
     "Search, goal seek, scaling (views over the panes, fit 80x24)",
@@ -35,7 +39,9 @@ static const char *const help_text[] = {
     "  :solve max KEY    the same for any numeric field (:solve min KEY)",
     "  S, :scaling       time, cost and efficiency against 8 to 1,024 GPUs",
     "Screen",
-    "  Ctrl-L redraws; q or F10 quits; the title's mark means unsaved edits.",
+    "  Ctrl-L redraws; q or F10 quits (w at its question saves first); the",
+    "  title's mark means unsaved edits. A message too long for its line goes",
+    "  on over the key legend until the next key.",
     "  NO_COLOR=1: no colour; --ascii or a non-UTF-8 locale: ASCII drawing.",
     "  A dropped connection (SIGHUP) keeps unsaved edits in a recovery file",
     "  that the next start offers to restore.",
@@ -59,6 +65,11 @@ void help_draw(struct app *a, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n = help_lines();
 
+	/* scrolling stops with the last line at the bottom, as in the explanation window */
+	if (a->help_top > n - (height - 2))
+		a->help_top = n - (height - 2);
+	if (a->help_top < 0)
+		a->help_top = 0;
 	draw_frame(a, w,
 		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
 				  : "Help (any key closes)");

@@ -24,11 +24,35 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 		}
 	} else if (f->type == FIELD_STR && !buf[0]) {
 		snprintf(buf, size, "-");
+	} else if (f->type == FIELD_NUM && f->unit == UNIT_RATIO) {
+		/* a percentage, as its auto value is shown: 50%, not 0.5 beside auto (45%) */
+		double v = *(const double *)((const char *)&a->scn + f->offset);
+		snprintf(buf, size, "%.3g%%", v * 100);
 	} else if (f->type == FIELD_NUM &&
 		   *(const double *)((const char *)&a->scn + f->offset) == 0) {
 		/* 0 is "not given" for these (no deadline, no SLO, storage not modelled) */
 		snprintf(buf, size, "-");
+	} else if (f->type == FIELD_INT && f->min > 0 &&
+		   *(const int *)((const char *)&a->scn + f->offset) == 0) {
+		/* below the field's minimum: not given (a model known by its size only has no
+		 * layers, not zero of them) */
+		snprintf(buf, size, "-");
 	}
+}
+
+const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size)
+{
+	char v[LINE_EDIT_MAX + 32];
+	int room;
+
+	if (!f || a->focus >= PANE_RESULTS)
+		return NULL;
+	room = a->lay.pane[a->focus].w - (LABEL_W + 2) - 1;
+	value_text(a, f, v, sizeof(v));
+	if (text_width(v) <= room)
+		return NULL;
+	snprintf(buf, size, "%s = %s", f->key, v);
+	return buf;
 }
 
 void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
@@ -106,7 +130,7 @@ void pane_inputs_draw(struct app *a, int pane, WINDOW *w)
 			role = ROLE_CHANGED;
 		else
 			role = ROLE_VALUE;
-		draw_text(a, w, y, value_x, width - value_x - 1, role, v);
+		draw_text_clip(a, w, y, value_x, width - value_x - 1, role, v);
 	}
 	wnoutrefresh(w);
 }

@@ -31,7 +31,15 @@ void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size)
 
 	units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
 	units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
-	snprintf(tf, sizeof(tf), "%.0f TF", g->peak_flops[DTYPE_BF16] / 1e12);
+	/* bf16; a GPU without it (T4, V100) shows its fp16 peak, named, never "0 TF" */
+	if (g->peak_flops[DTYPE_BF16] > 0)
+		snprintf(tf, sizeof(tf), "%.0f TF", g->peak_flops[DTYPE_BF16] / 1e12);
+	else if (g->peak_flops[DTYPE_FP16] > 0)
+		snprintf(tf, sizeof(tf), "%.0f TF fp16", g->peak_flops[DTYPE_FP16] / 1e12);
+	else if (g->peak_flops[DTYPE_FP32] > 0)
+		snprintf(tf, sizeof(tf), "%.0f TF fp32", g->peak_flops[DTYPE_FP32] / 1e12);
+	else
+		snprintf(tf, sizeof(tf), "- TF");
 	snprintf(buf, size, "%s  %s  %s  $%.2f/h", mem, bw, tf, g->price_per_hour);
 }
 

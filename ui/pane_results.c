@@ -7,6 +7,7 @@
 #include "app.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -120,10 +121,13 @@ static void fig_format(enum fig_format fmt, double v, char *buf, size_t size)
 		}
 		break;
 	case FMT_KWH:
-		if (v >= 1e6) {
+		if (v >= 999.5e6) {
+			num3(v / 1e9, n, sizeof(n));
+			snprintf(buf, size, "%s TWh", n);
+		} else if (v >= 999.5e3) {
 			num3(v / 1e6, n, sizeof(n));
 			snprintf(buf, size, "%s GWh", n);
-		} else if (v >= 1e3) {
+		} else if (v >= 999.5) {
 			num3(v / 1e3, n, sizeof(n));
 			snprintf(buf, size, "%s MWh", n);
 		} else {
@@ -160,6 +164,10 @@ void pane_results_items(struct app *a)
 			a->result_keys[n++] = figures[i].key;
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
 		a->result_keys[n++] = bn_keys[bn_order[b]];
+	/* the warnings, one item (the report's key): the pane clips them, the status line and
+	 * Enter give them whole */
+	if (a->plan.nwarnings > 0 && n < RESULT_MAX_ITEMS)
+		a->result_keys[n++] = "warnings";
 	a->nresult_items = n;
 }
 
@@ -167,6 +175,19 @@ const char *pane_results_verdict(const struct app *a, const char *key, char *buf
 {
 	struct explain_verdict vd[EXPLAIN_VERDICTS];
 
+	if (strcmp(key, "warnings") == 0 && a->plan.nwarnings > 0) {
+		size_t len = 0;
+		if (a->plan.nwarnings > 1)
+			len = (size_t)snprintf(
+			    buf, size, "%d warnings (Enter lists them): ", a->plan.nwarnings);
+		for (int i = 0; i < a->plan.nwarnings && len < size; i++) {
+			char msg[256];
+			plan_warning_format(&a->plan.warnings[i], msg, sizeof(msg));
+			len +=
+			    (size_t)snprintf(buf + len, size - len, "%s%s", i ? "; " : "! ", msg);
+		}
+		return buf;
+	}
 	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
 		if (strcmp(key, verdict_keys[i]) != 0)
 			continue;
@@ -280,37 +301,77 @@ static void fmt_bytes_short(double v, char *buf, size_t size)
 	o[n] = '\0';
 }
 
-/* The legend flows over as many lines as it needs (at most two), each part's glyph then its
- * name and size; the selected part is drawn selected. Returns the lines used. */
-static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+/* Shorter names for when the parts with their sizes do not all fit in two lines. */
+static const char *const mem_short[MEM_PARTS] = {"wts", "grad", "opt", "act", "kv", "other"};
+
+/* One pass of the legend with names: each part's glyph then its name and size, flowing over
+ * at most two lines; draws only when w is not NULL. Returns the parts left out (0 when all
+ * fit) and sets *lines to the lines used. */
+static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
+			      const char *const *names, int *lines)
 {
 	const struct plan_memory *m = &a->plan.mem;
 	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
 				   m->activations, m->kv_cache,	 m->overhead};
-	int cx = x, line = 0;
+	int cx = x, line = 0, left = 0;
 
 	for (int i = 0; i < MEM_PARTS; i++) {
 		char v[32], item[64];
 		int iw;
 		if (!(parts[i] > 0))
 			continue;
+		if (line > 1) {
+			left++;
+			continue;
+		}
 		fmt_bytes_short(parts[i], v, sizeof(v));
-		snprintf(item, sizeof(item), "%s %s", mem_names[i], v);
+		snprintf(item, sizeof(item), "%s %s", names[i], v);
 		iw = 1 + text_width(item) + 1;
 		if (cx + iw - 1 > x + width && cx > x) {
-			if (line == 1)
-				break;
-			line++;
+			if (++line > 1) {
+				left++;
+				continue;
+			}
 			cx = x;
 		}
-		wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
-		mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
-		wattrset(w, A_NORMAL);
-		draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
-			  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+		if (w) {
+			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
+			wattrset(w, A_NORMAL);
+			draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
+				  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+		}
 		cx += iw;
 	}
-	return line + 1;
+	*lines = line > 1 ? 2 : line + 1;
+	return left;
+}
+
+/* The legend flows over as many lines as it needs (at most two); when the parts do not all
+ * fit with their names (five parts of a training plan at 80 columns), with shorter ones, so
+ * that the parts shown always add up to the total. Returns the lines used. */
+static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+{
+	int lines;
+	const char *const *names =
+	    memory_legend_pass(a, NULL, y, x, width, mem_names, &lines) ? mem_short : mem_names;
+
+	memory_legend_pass(a, w, y, x, width, names, &lines);
+	return lines;
+}
+
+void pane_results_share_format(double share, char *buf, size_t size)
+{
+	double pct = isfinite(share) && share > 0 ? share * 100 : 0;
+
+	/* five columns: " 78%", "767%", then times over (a model 145 times too big for the
+	 * GPU) rather than a percentage that loses its sign off the edge */
+	if (pct < 999.5)
+		snprintf(buf, size, "%4.0f%%", pct);
+	else if (share < 9999.5)
+		snprintf(buf, size, "%4.0fx", share);
+	else
+		snprintf(buf, size, ">1e4x");
 }
 
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
@@ -341,7 +402,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	if (eighths && full < bw && g->bar_eighth[eighths][0])
 		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
 	wattrset(w, A_NORMAL);
-	snprintf(pct, sizeof(pct), "%4.0f%%", isfinite(share) ? share * 100 : 0);
+	pane_results_share_format(share, pct, sizeof(pct));
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
@@ -358,7 +419,7 @@ static const struct {
     {"pp comm", offsetof(struct plan_time_parts, pp_comm_s)},
     {"pp bubble", offsetof(struct plan_time_parts, bubble_s)},
     {"dp comm", offsetof(struct plan_time_parts, dp_comm_s)},
-    {"zero-3 gather", offsetof(struct plan_time_parts, zero3_s)},
+    {"zero3 gather", offsetof(struct plan_time_parts, zero3_s)}, /* 12 columns at most */
     {"ep comm", offsetof(struct plan_time_parts, ep_comm_s)},
     {"offload", offsetof(struct plan_time_parts, offload_s)},
     {"optimizer", offsetof(struct plan_time_parts, optimizer_s)},
@@ -366,6 +427,21 @@ static const struct {
 };
 
 /* Where a step's time goes, then layout, compute and reliability figures. */
+/* One line of the plan's details: cut with an ellipsis when the pane is narrow. */
+static void detail_line(struct app *a, WINDOW *w, int y, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void detail_line(struct app *a, WINDOW *w, int y, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text_clip(a, w, y, 2, getmaxx(w) - 3, ROLE_LABEL, buf);
+}
+
 static void draw_details(struct app *a, WINDOW *w, int y, int height)
 {
 	const struct plan *p = &a->plan;
@@ -397,27 +473,26 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	if (y + 1 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
-		draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-			   "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp, p->dp, p->ep);
+		detail_line(a, w, y++, "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp,
+			    p->dp, p->ep);
 		if (y < height && training)
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-				   "batch        %d sequences, %d micro-batches, zero %d",
-				   p->global_batch, p->micro_batches, p->zero);
+			detail_line(a, w, y++,
+				    "batch        %d sequence%s, %d micro-batch%s, zero %d",
+				    p->global_batch, p->global_batch == 1 ? "" : "s",
+				    p->micro_batches, p->micro_batches == 1 ? "" : "es", p->zero);
 		if (y < height && isfinite(p->flops_per_token)) {
 			units_format_human(UNIT_COUNT, p->flops_per_token, 3, v, sizeof(v));
 			units_format_human(UNIT_FLOPS, p->peak_flops, 3, v2, sizeof(v2));
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL,
-				   "compute      %s FLOP/token, peak %s", v, v2);
+			detail_line(a, w, y++, "compute      %s FLOP/token, peak %s", v, v2);
 		}
 		if (y < height && p->mem.host > 0) {
 			fmt_bytes(p->mem.host, v, sizeof(v));
-			draw_textf(a, w, y++, 2, width - 3, ROLE_LABEL, "host memory  %s per GPU",
-				   v);
+			detail_line(a, w, y++, "host memory  %s per GPU", v);
 		}
 		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
 			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
-			draw_textf(
-			    a, w, y++, 2, width - 3, ROLE_LABEL,
+			detail_line(
+			    a, w, y++,
 			    "reliability  %.0f interruptions, checkpoint every %s, goodput %.0f%%",
 			    p->expected_interruptions, v, p->goodput * 100);
 		}
@@ -476,8 +551,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 				wattrset(w, A_NORMAL);
 			}
 			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
-			draw_text(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
-				  vd[i].text);
+			draw_text_clip(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
+				       vd[i].text);
 			if (i == 0)
 				draw_delta(a, w, y, width - 7, 7, p->mem.headroom, bp->mem.headroom,
 					   +1);
@@ -503,19 +578,43 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	for (int i = 0; i < BN_COUNT && y < height; i++)
 		draw_bottleneck(a, w, y++, bn_order[i]);
 
-	/* warnings, as many as there is room for */
-	for (int i = 0; i < p->nwarnings && y < height; i++) {
-		char msg[256];
-		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-		if (y == height - 1 && i < p->nwarnings - 1) {
-			/* the last line left: say how many did not fit */
-			char more[32];
-			int mw = snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
-			draw_textf(a, w, y, 2, width - 3 - mw, ROLE_WARN, "! %s", msg);
-			draw_text(a, w, y++, width - mw - 1, mw, ROLE_WARN, more);
-			break;
+	/* warnings, as many as there is room for; selected as one item */
+	{
+		bool sel = item_selected(a, "warnings");
+		int role = sel ? ROLE_SELECTED : ROLE_WARN;
+		if (p->nwarnings > 0 && y >= height) {
+			/* no line left for them: the header says they are there */
+			char title[48];
+			snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
+				 p->nwarnings > 1 ? "s" : "");
+			draw_header(a, w, PANE_RESULTS, title, right);
+			if (!a->theme.color && !p->mem.fits)
+				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
+					  ROLE_HEADER_FOCUS, right);
 		}
-		draw_textf(a, w, y++, 2, width - 3, ROLE_WARN, "! %s", msg);
+		for (int i = 0; i < p->nwarnings && y < height; i++) {
+			char msg[256];
+			plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+			if (sel) {
+				wattrset(w, a->theme.attr[ROLE_SELECTED]);
+				mvwhline(w, y, 1, ' ', width - 1);
+				wattrset(w, A_NORMAL);
+			}
+			if (y == height - 1 && i < p->nwarnings - 1) {
+				/* the last line left: say how many did not fit */
+				char more[32];
+				int mw =
+				    snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
+				draw_textf(a, w, y, 2, width - 3 - mw, role, "! %s", msg);
+				draw_text(a, w, y++, width - mw - 1, mw, role, more);
+				break;
+			}
+			{
+				char line[300];
+				snprintf(line, sizeof(line), "! %s", msg);
+				draw_text_clip(a, w, y++, 2, width - 3, role, line);
+			}
+		}
 	}
 	/* a taller terminal shows where the time goes and the rest of the plan */
 	if (y + 4 < height)

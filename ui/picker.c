@@ -95,7 +95,11 @@ void picker_draw(struct app *a, WINDOW *w)
 			model_count_params(&m, &mp);
 			units_format_human(UNIT_COUNT, mp.total, 3, total, sizeof(total));
 			units_format_human(UNIT_COUNT, mp.active, 3, active, sizeof(active));
-			units_format_human(UNIT_COUNT, m.max_context, 3, ctx, sizeof(ctx));
+			/* contexts are powers of two and read as such: 4k, 128k, not 4.1k */
+			if (m.max_context > 0 && m.max_context % 1024 == 0)
+				snprintf(ctx, sizeof(ctx), "%dk", m.max_context / 1024);
+			else
+				units_format_human(UNIT_COUNT, m.max_context, 3, ctx, sizeof(ctx));
 			snprintf(line, sizeof(line), "%-22s %9s %9s %6d %8s", cm->id, total, active,
 				 m.layers, ctx);
 		} else {

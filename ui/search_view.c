@@ -319,7 +319,7 @@ struct column {
 enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
 
 static const struct column cols[C_NCOLS] = {
-    [C_RANK] = {"  #", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
+    [C_RANK] = {" # ", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
     [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	   [C_EP] = {" ep", 3, 0},
     [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	   [C_MB] = {"  mb", 4, 0},
     [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	   [C_OFF] = {" off", 4, 0},
@@ -328,6 +328,16 @@ static const struct column cols[C_NCOLS] = {
     [C_TPS] = {"  tok/s", 7, 3},   [C_TOTAL] = {"    time", 8, 0}, [C_COST] = {"   cost", 7, 0},
     [C_MEM] = {"   mem", 6, 0},	   [C_BINDS] = {" binds", 9, 0},
 };
+
+/* How soon column c gives way (0: never; higher: sooner). Over the catalog's GPUs, sequence
+ * parallelism and offload give way (after v and the step time) to the GPU id, which must
+ * read whole: truncated, a100-80gb-sxm and a100-80gb-pcie were both "a100-80gb-". */
+static int column_drop(const struct app *a, enum col c)
+{
+	if (a->sv.hardware && (c == C_SP || c == C_OFF))
+		return 1;
+	return cols[c].drop;
+}
 
 /* The columns shown at width, in order; *gpu_w gets the GPU id's width. */
 static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w)
@@ -361,8 +371,8 @@ static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w
 	while (total > width) {
 		int worst = -1;
 		for (int i = 0; i < n; i++)
-			if (cols[out[i]].drop &&
-			    (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
+			if (column_drop(a, out[i]) &&
+			    (worst < 0 || column_drop(a, out[i]) > column_drop(a, out[worst])))
 				worst = i;
 		if (worst < 0)
 			break;
@@ -519,10 +529,11 @@ void search_view_draw(struct app *a, WINDOW *w)
 		 sv->hardware ? " over the catalog's GPUs" : "");
 	draw_frame(a, w, title);
 	units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
-	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s; c/t by cost/time, H %s%s",
-		 sv->stats.evaluated, sv->stats.fitting, dt, sv->hardware ? "this GPU" : "all GPUs",
-		 target ? "; ! misses target" : "");
-	draw_text(a, w, 1, 2, inner - 2, ROLE_DIM, line);
+	/* c, t and H are on the key legend: this line says what was searched, and what ! is,
+	 * within 76 columns */
+	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s%s", sv->stats.evaluated,
+		 sv->stats.fitting, dt, target ? "; ! misses the deadline or SLO" : "");
+	draw_text_clip(a, w, 1, 2, inner - 2, ROLE_DIM, line);
 	search_view_heading(a, inner, line, sizeof(line));
 	draw_text(a, w, 2, 1, inner, ROLE_HEADER, line);
 	if (sv->n == 0) {
@@ -565,14 +576,16 @@ double scaling_efficiency(const struct app *a, int i)
 
 void scaling_view_heading(const struct app *a, char *buf, size_t size)
 {
-	bool infer = is_inference(&a->scn);
-	snprintf(buf, size, " gpus  tp  pp %s    %s    %s %s tok/s/gpu  eff",
-		 infer ? "repl  " : "   dp z", infer ? "tpot" : "step", infer ? "ttft" : "time",
-		 infer ? "$/Mtok" : "  cost");
+	/* each heading ends where its column's figures do (scaling_view_row's widths) */
+	snprintf(buf, size, "%s",
+		 is_inference(&a->scn)
+		     ? " gpus  tp  pp  repl      tpot    ttft $/Mtok tok/gpu  eff"
+		     : " gpus  tp  pp   dp z off    step    time   cost tok/gpu  eff");
 }
 
 void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 {
+	static const char *const offs[] = {"-", "opt", "all"};
 	const struct search_view *sv = &a->sv;
 	const struct search_result *r = &sv->scaling[i];
 	const struct plan *p = &r->plan;
@@ -587,9 +600,18 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 	fmt_seconds(infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
 	fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, s3, sizeof(s3));
 	fmt_count(p->tokens_per_s_per_gpu, s4, sizeof(s4));
-	snprintf(buf, size, "%5d %3d %3d %5d %c %7s %7s %6s %9s %3.0f%%", r->count, r->parallel.tp,
-		 r->parallel.pp, r->parallel.dp, infer ? ' ' : (char)('0' + r->parallel.zero % 10),
-		 s1, s2, s3, s4, scaling_efficiency(a, i) * 100);
+	if (infer)
+		snprintf(buf, size, "%5d %3d %3d %5d   %7s %7s %6s %7s %3.0f%%", r->count,
+			 r->parallel.tp, r->parallel.pp, r->parallel.dp, s1, s2, s3, s4,
+			 scaling_efficiency(a, i) * 100);
+	else
+		/* the offload too: a layout that fits only by parking state in host memory
+		 * says so */
+		snprintf(buf, size, "%5d %3d %3d %4d %c %3s %7s %7s %6s %7s %3.0f%%", r->count,
+			 r->parallel.tp, r->parallel.pp, r->parallel.dp,
+			 (char)('0' + r->parallel.zero % 10),
+			 offs[(unsigned)r->parallel.offload % 3], s1, s2, s3, s4,
+			 scaling_efficiency(a, i) * 100);
 }
 
 void scaling_view_draw(struct app *a, WINDOW *w)
@@ -601,8 +623,9 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	char line[256];
 
 	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
-	snprintf(line, sizeof(line), "time: %s, cost: %s, eff: tok/s per GPU vs the fewest GPUs",
-		 infer ? "ttft" : "whole run", infer ? "per M tokens" : "the run");
+	/* within the 76 columns of an 80-column view */
+	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
+		 infer ? "time: ttft" : "off: offload");
 	draw_text(a, w, 1, 2, inner, ROLE_DIM, line);
 	scaling_view_heading(a, line, sizeof(line));
 	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);

@@ -465,5 +465,199 @@ T send-keys q
 wait_for 'EXIT=0' && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
 	ok "TERM=vt100: q restores the terminal" || bad "TERM=vt100: q restores the terminal"
 
+# 19. a demanding user's review (each check failed before its fix)
+new_shell LANG=C.UTF-8 LC_ALL=C.UTF-8
+run_ui
+wait_for 'Results'
+# a GPU without bf16 shows its fp16 peak, never "0 TF"
+T send-keys : "set hardware.gpu=t4" Enter
+wait_for '^ gpu +t4' && wait_for '65 TF fp16' && ! screen | grep -q ' 0 TF ' &&
+	ok "a GPU without bf16 shows its fp16 peak" || bad "a GPU without bf16 shows its fp16 peak"
+# a share far over 100% keeps its unit inside the pane: times over, not 14465 cut short
+T send-keys : "set hardware.gpu=h100-sxm-80gb" Enter : "set model.preset=deepseek-v3" Enter \
+	: "set hardware.count=1" Enter
+wait_for 'does not fit' && wait_for '^ count +1 ' &&
+	screen | grep -Eq '│ capacity +█+ +145x◀' && ok "a capacity share of 14465% reads 145x" ||
+	bad "a capacity share of 14465% reads 145x"
+T send-keys u u u u
+wait_for '^ gpu +h100-sxm-80gb' && wait_for '^ count +8 '
+# energy past a thousand GWh goes to TWh, keeping three digits (it read 75706 GWh)
+T send-keys : "set hardware.count=16" Enter : "set hardware.network=400" Enter
+wait_for '^ network +3.2kb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
+	ok "energy goes to TWh" || bad "energy goes to TWh"
+T send-keys u u
+wait_for '^ network +400Gb/s' && wait_for '^ count +8 '
+# the search view's first line says what ! means, whole, at 80 columns
+T send-keys : "set workload.deadline=1d" Enter s
+wait_for 'Search: best' && wait_for '! misses the deadline or SLO +│' &&
+	ok "the search view says what ! means" || bad "the search view says what ! means"
+T send-keys Escape u
+wait_gone 'Search: best'
+wait_for 'undone'
+# the help stops scrolling at its last line
+T send-keys '?'
+wait_for ':set KEY=VALUE'
+i=0
+while [ $i -lt 40 ]; do T send-keys j; i=$((i + 1)); done
+wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
+	screen | sed -n 21p | grep -q 'that the next start offers to restore' &&
+	ok "the help scrolls no further than its last line" ||
+	bad "the help scrolls no further than its last line"
+T send-keys Escape
+wait_gone 'Help \(Up/Down'
+# a line the pane cuts says so with an ellipsis
+wait_line 7 '│ ✔  fits: .*…$' && ok "a verdict the pane cuts ends in an ellipsis" ||
+	bad "a verdict the pane cuts ends in an ellipsis"
+# the model picker gives contexts as they are known: 4k, 128k, not 4.1k and 131k
+T send-keys 1 g Enter
+wait_for 'Choose a model' && screen | grep -Eq 'llama-2-7b +6.74B +6.74B +32 +4k ' &&
+	screen | grep -Eq 'llama-3.1-8b +8.03B +8.03B +32 +128k ' &&
+	ok "the model picker's contexts read 4k and 128k" ||
+	bad "the model picker's contexts read 4k and 128k"
+T send-keys Escape
+wait_gone 'Choose a model'
+# an efficiency set by hand reads as a percentage, as its auto value does
+T send-keys 2 G k k +
+wait_for '^ mfu +50% ' && ok "+ on an auto efficiency shows 50%, not 0.5" ||
+	bad "+ on an auto efficiency shows 50%, not 0.5"
+T send-keys Enter
+wait_for '^ mfu +50% +│' && wait_for 'EnterApply|Enter Apply' &&
+	ok "the editor starts from the percentage" || bad "the editor starts from the percentage"
+T send-keys Escape u
+wait_for '^ mfu +auto \('
+# a message wider than the status line goes on over the legend, never cut off
+T send-keys : "w /nonexistent/dir/x.yaml" Enter
+wait_line 24 'directory' && screen | sed -n 23p | grep -q '^/nonexistent/dir/x.yaml: ' &&
+	ok "a long error goes on over the legend line" ||
+	bad "a long error goes on over the legend line"
+T send-keys j
+wait_line 24 'F1 ?Help' && ok "the next key brings the legend back" ||
+	bad "the next key brings the legend back"
+# a verdict longer than the pane is wide is whole on the status line, over two lines if need be
+T send-keys 4 g j j j j j j j
+wait_for '^bandwidth and interconnect: ' &&
+	screen | sed -n 23,24p | tr '\n' ' ' | grep -q 'of the time' &&
+	ok "a selected verdict is whole on the status line" ||
+	bad "a selected verdict is whole on the status line"
+T send-keys 1
+# an explanation's wrapped source line hangs under the text after "source: "
+T send-keys 4 g
+i=0
+while [ $i -lt 9 ]; do T send-keys j; i=$((i + 1)); done
+T send-keys Enter
+if wait_for 'Explain time.step_s' && wait_for '^│   source: '; then
+	next=$(screen | sed -n '/^│   source: /{n;p;}')
+	printf '%s\n' "$next" | grep -Eq '^│ {11}[^ ]|^│ +│$|^└' &&
+		ok "a wrapped explanation line hangs under its label's text" ||
+		bad "a wrapped explanation line hangs under its label's text ($next)"
+else
+	bad "Enter on the step time explains it"
+fi
+T send-keys Escape 1
+wait_gone 'Explain time'
+# a : line longer than the screen scrolls to keep the cursor in view
+T send-keys : "set name=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789END"
+wait_line 23 '^:.*789END$' && ok "a long : line scrolls to the cursor" ||
+	bad "a long : line scrolls to the cursor"
+T send-keys Escape
+# the : line's legend names Tab
+T send-keys :
+wait_for 'TabComplete|Tab Complete' && ok "the : line's legend names Tab" ||
+	bad "the : line's legend names Tab"
+T send-keys Escape
+# too small: says which key quits
+T resize-window -t 0 -x 60 -y 20
+wait_for 'terminal too small' && wait_for '^q quits' && ok "too small says q quits" ||
+	bad "too small says q quits"
+# a tall terminal shows where the step goes, each label whole
+T resize-window -t 0 -x 200 -y 50
+wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
+	ok "the step's parts have whole labels" || bad "the step's parts have whole labels"
+T send-keys : "set workload.global_batch=8" Enter
+wait_for 'batch +8 sequences, 1 micro-batch, zero 3' && ok "one micro-batch, not 1 micro-batches" ||
+	bad "one micro-batch, not 1 micro-batches"
+T send-keys u
+T resize-window -t 0 -x 84 -y 36
+wait_for '│ plan' && wait_for '│ batch +[0-9]+ sequences.*…$' &&
+	ok "a plan detail the pane cuts ends in an ellipsis" ||
+	bad "a plan detail the pane cuts ends in an ellipsis"
+T resize-window -t 0 -x 80 -y 24
+wait_line 8 '^ 2 Workload'
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# every memory part is in the legend (shorter names when they do not all fit), so the
+# parts shown add up to the total: here "other" was left out
+cp scenarios/workshop/02-optimizer-states-and-zero.yaml "$TMP/w2.yaml"
+run_ui "$TMP/w2.yaml"
+wait_for 'Results'
+screen | sed -n 5,6p | grep -Eq '(other|oth) [0-9.]+G' &&
+	screen | sed -n 5,6p | grep -Eq 'opt(im)? 96.4G' &&
+	ok "the memory legend shows every part" || bad "the memory legend shows every part"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# warnings the pane clips are read whole: the third of seed 6 has no line in the pane
+cp scenarios/seed-06-33b-deadline-gpus.yaml "$TMP/s6.yaml"
+run_ui "$TMP/s6.yaml"
+wait_for 'Results'
+screen | grep -Eq '^ layers +- ' && screen | grep -Eq '^ hidden +- ' &&
+	ok "a shape not given reads -, not 0" || bad "a shape not given reads -, not 0"
+T send-keys 4 G
+wait_for '3 warnings' &&
+	screen | sed -n 23,24p | tr '\n' ' ' | grep -q 'assumed for activations and kv cache; ' &&
+	ok "the warnings item shows the warnings whole on the status line" ||
+	bad "the warnings item shows the warnings whole on the status line"
+T send-keys Enter
+wait_for 'Explain warnings' && wait_for '! deadline missed: 4.02 y needed, 5 d available' &&
+	ok "Enter on the warnings lists them whole" || bad "Enter on the warnings lists them whole"
+T send-keys Escape : "set workload.kind=offline" Enter
+wait_for 'Results  ![0-9]+ warnings? ' && ok "the header counts warnings the pane has no line for" ||
+	bad "the header counts warnings the pane has no line for"
+T send-keys : "set model.preset=deepseek-v3" Enter
+wait_for 'Results  ![0-9]+ warnings +does not fit' &&
+	ok "the header keeps the fit verdict beside the warnings" ||
+	bad "the header keeps the fit verdict beside the warnings"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# control characters in a name from a file are drawn one column each, the title intact
+printf 'gpuplan: 1\nname: "tab\\there esc\\e[31mred\\e[0m and a name that goes on and on and on"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/ctl.yaml"
+run_ui "$TMP/ctl.yaml"
+wait_for 'Results'
+screen | head -1 | grep -Eq '^ gpuplan  tab here esc\?\[31mred.*(…|~)  .*ctl\.yaml$' &&
+	! screen | head -1 | grep -q '\^\[' && ok "control characters in a name keep the title intact" ||
+	bad "control characters in a name keep the title intact"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# a value the pane cuts is whole on the status line while its field is selected
+cp tests/data/scenarios/hf-config.yaml "$TMP/hf.yaml"
+mkdir -p "$TMP/catalog/models"
+cp catalog/models/llama-2-7b.json "$TMP/catalog/models/"
+run_ui "$TMP/hf.yaml"
+wait_for 'Results'
+T send-keys 1 G
+wait_for '^ hf config +catalog/models/llama-.*…' &&
+	wait_line 23 '^model.hf_config = catalog/models/llama-2-7b.json$' &&
+	ok "a cut value is whole on the status line" || bad "a cut value is whole on the status line"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# a name of wide characters is cut by columns, not characters: the file still shows
+printf 'gpuplan: 1\nname: "训练一个大模型需要多少显卡以及多少时间和金钱呢这是一个很长的名字"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/cjk.yaml"
+run_ui "$TMP/cjk.yaml"
+wait_for 'Results'
+screen | head -1 | grep -Eq '^ gpuplan  训练.*…  .*cjk\.yaml$' &&
+	ok "a name of wide characters is cut by columns" || bad "a name of wide characters is cut by columns"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+# a long name gives way in the title: the baseline mark and the file still show
+cp scenarios/seed-08-online-customer-service.yaml "$TMP/"
+run_ui "$TMP/seed-08-online-customer-service.yaml"
+wait_for 'Results'
+T send-keys b
+wait_for 'baseline pinned' &&
+	screen | head -1 | grep -Eq '^ gpuplan  Seed 8: .*(…|~)  \[baseline\] .*service\.yaml$' &&
+	ok "a long name leaves room for [baseline] and the file" ||
+	bad "a long name leaves room for [baseline] and the file"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

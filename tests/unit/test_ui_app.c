@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -147,6 +148,9 @@ static void test_typing(void **state)
 	assert_int_equal(app.scn.workload.seq_len, 2048);
 	key('\r'); /* Enter on an error stays in the editor */
 	assert_int_equal(app.mode, MODE_EDIT);
+	/* and says why the text does not read, not only that it does not */
+	assert_non_null(strstr(app.status, "2048x"));
+	assert_null(strstr(app.status, "does not read"));
 	key(KEY_ESC);
 	assert_int_equal(app.mode, MODE_NORMAL);
 	assert_int_equal(app.scn.workload.seq_len, 8192);
@@ -290,8 +294,9 @@ static void test_baseline(void **state)
 	keys(":set hardware.count=16\r");
 	assert_int_equal(app.base_scn.hardware.count, 8);
 	assert_true(app.base_plan.mem.total == app.base_plan.mem.total);
-	keys("b"); /* re-pinned to the current scenario */
+	keys("b"); /* re-pinned to the current scenario, and it says so */
 	assert_int_equal(app.base_scn.hardware.count, 16);
+	assert_non_null(strstr(app.status, "baseline moved"));
 	keys("b"); /* the same scenario again: cleared */
 	assert_false(app.has_baseline);
 }
@@ -366,6 +371,263 @@ static void test_save_open_quit(void **state)
 	assert_true(app.quit);
 	unlink(file);
 	rmdir(dir);
+}
+
+/* PgDn and PgUp scroll an input pane's rows with the selection, which keeps its place */
+static void test_page_keys_scroll(void **state)
+{
+	int visible = app.lay.pane[PANE_WORKLOAD].h - 1, row;
+	(void)state;
+	keys("2");
+	assert_int_equal(app.sel[PANE_WORKLOAD], 0);
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+	assert_true(app.rows[PANE_WORKLOAD].n > 2 * visible);
+	key(KEYF(KEY_NPAGE));
+	assert_true(app.top[PANE_WORKLOAD] > 0); /* the rows moved */
+	row = app.sel[PANE_WORKLOAD] - app.top[PANE_WORKLOAD];
+	assert_true(row >= 0 && row < visible);
+	assert_true(app.sel[PANE_WORKLOAD] >= visible - 1);
+	key(KEYF(KEY_PPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+	assert_int_equal(app.sel[PANE_WORKLOAD], 0);
+	/* to the end and back: the last page, then the first */
+	for (int i = 0; i < 10; i++)
+		key(KEYF(KEY_NPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], app.rows[PANE_WORKLOAD].n - visible);
+	for (int i = 0; i < 10; i++)
+		key(KEYF(KEY_PPAGE));
+	assert_int_equal(app.top[PANE_WORKLOAD], 0);
+}
+
+/* :wq on a scenario without a file asks for a name, writes it, then quits */
+static void test_wq_without_file(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[256];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/wq.yaml", dir);
+	keys(":set hardware.count=64\r");
+	keys(":wq\r");
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit);
+	keys(file);
+	keys("\r");
+	assert_int_equal(access(file, R_OK), 0);
+	assert_true(app.quit);
+	/* Esc at the name keeps the session, and a later :w does not quit */
+	app.quit = false;
+	keys(":set hardware.count=32\r:x\r");
+	assert_int_equal(app.mode, MODE_NORMAL); /* it has a file now: written at once */
+	assert_true(app.quit);
+	unlink(file);
+	rmdir(dir);
+}
+
+/* w at the quit prompt saves, then quits; with no file, once a name is given */
+static void test_quit_prompt_saves(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[256];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/q.yaml", dir);
+	keys(":set hardware.count=64\rq");
+	assert_int_equal(app.prompt, PROMPT_QUIT);
+	keys("w");
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit);
+	keys(file);
+	keys("\r");
+	assert_int_equal(access(file, R_OK), 0);
+	assert_true(app.quit);
+	/* with a file: w writes it and quits at once */
+	app.quit = false;
+	keys(":set hardware.count=32\rqw");
+	assert_true(app.quit);
+	assert_false(app_unsaved(&app));
+	unlink(file);
+	rmdir(dir);
+}
+
+static void test_wq_cancelled(void **state)
+{
+	(void)state;
+	keys(":set hardware.count=64\r:wq\r");
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	key(KEY_ESC);
+	assert_false(app.quit);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	/* the next save-as (^S) does not quit after writing */
+	key(KEY_CTRL('s'));
+	assert_int_equal(app.prompt, PROMPT_SAVE_AS);
+	assert_false(app.quit_after_save);
+}
+
+/* Tab after :e and :w completes file names, as a shell would */
+static void test_complete_file(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", f[300], want[300];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/alpha.yaml", dir);
+	fclose(fopen(f, "w"));
+	snprintf(f, sizeof(f), "%s/alpine.yaml", dir);
+	fclose(fopen(f, "w"));
+	snprintf(f, sizeof(f), "%s/sub", dir);
+	assert_int_equal(mkdir(f, 0700), 0);
+	/* two candidates: their common prefix, both listed */
+	snprintf(f, sizeof(f), ":e %s/a", dir);
+	keys(f);
+	key('\t');
+	snprintf(want, sizeof(want), "e %s/alp", dir);
+	assert_string_equal(app.line.buf, want);
+	assert_non_null(strstr(app.status, "alpha.yaml"));
+	assert_non_null(strstr(app.status, "alpine.yaml"));
+	/* one: the whole name */
+	keys("h");
+	key('\t');
+	snprintf(want, sizeof(want), "e %s/alpha.yaml", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	/* a folder gets its slash; :w completes too */
+	snprintf(f, sizeof(f), ":w %s/s", dir);
+	keys(f);
+	key('\t');
+	snprintf(want, sizeof(want), "w %s/sub/", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	/* nothing: said, the line kept */
+	snprintf(f, sizeof(f), ":e %s/zz", dir);
+	keys(f);
+	key('\t');
+	assert_true(app.status_error);
+	snprintf(want, sizeof(want), "e %s/zz", dir);
+	assert_string_equal(app.line.buf, want);
+	key(KEY_ESC);
+	snprintf(f, sizeof(f), "%s/alpha.yaml", dir);
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/alpine.yaml", dir);
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/sub", dir);
+	rmdir(f);
+	rmdir(dir);
+}
+
+/* :w never replaces another file, nor the scenario's own file's comments, without a yes */
+static void test_save_asks_before_replacing(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", other[256], own[256], cmd[300];
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(other, sizeof(other), "%s/other.yaml", dir);
+	snprintf(own, sizeof(own), "%s/own.yaml", dir);
+	f = fopen(other, "w");
+	fputs("not a scenario, and not to be lost\n", f);
+	fclose(f);
+	/* another file that exists: asked; n keeps it */
+	snprintf(cmd, sizeof(cmd), ":w %s\r", other);
+	keys(cmd);
+	assert_int_equal(app.mode, MODE_PROMPT);
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	assert_non_null(strstr(app.status, "exists"));
+	keys("n");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	f = fopen(other, "r");
+	{
+		char line[64] = "";
+		assert_non_null(fgets(line, sizeof(line), f));
+		assert_string_equal(line, "not a scenario, and not to be lost\n");
+	}
+	fclose(f);
+	assert_string_equal(app.path, ""); /* not taken on */
+	/* y replaces it */
+	keys(cmd);
+	keys("y");
+	assert_false(app.status_error);
+	assert_string_equal(app.path, other);
+	assert_false(app_unsaved(&app));
+	/* its own file, without comments: written at once */
+	keys(":set hardware.count=16\r:w\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app_unsaved(&app));
+	/* its own file with a comment: asked; :w! does not ask */
+	f = fopen(own, "w");
+	fputs("# my notes on this plan\ngpuplan: 1\nmodel:\n  preset: llama-3.1-8b\n"
+	      "workload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n  count: 4  # for now\n",
+	      f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), ":e! %s\r", own);
+	keys(cmd);
+	assert_false(app.status_error);
+	keys(":set hardware.count=8\r:w\r");
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	assert_non_null(strstr(app.status, "comments"));
+	key(KEY_ESC);
+	assert_true(app_unsaved(&app));
+	keys(":wq\r");
+	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
+	keys("y"); /* :wq quits once the yes has it written */
+	assert_true(app.quit);
+	assert_false(app_unsaved(&app));
+	app.quit = false;
+	keys(":set hardware.count=4\r:w! \r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app_unsaved(&app));
+	unlink(other);
+	unlink(own);
+	rmdir(dir);
+}
+
+/* ~/ in :w and :e is the home folder */
+static void test_tilde_path(void **state)
+{
+	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", file[300], *old = getenv("HOME");
+	char saved_home[256] = "";
+	(void)state;
+	if (old)
+		snprintf(saved_home, sizeof(saved_home), "%s", old);
+	assert_non_null(mkdtemp(dir));
+	setenv("HOME", dir, 1);
+	keys(":set hardware.count=64\r:w ~/t.yaml\r");
+	snprintf(file, sizeof(file), "%s/t.yaml", dir);
+	assert_false(app.status_error);
+	assert_int_equal(access(file, R_OK), 0);
+	assert_string_equal(app.path, file);
+	keys(":set hardware.count=4\r:e! ~/t.yaml\r");
+	assert_false(app.status_error);
+	assert_int_equal(app.scn.hardware.count, 64);
+	if (saved_home[0])
+		setenv("HOME", saved_home, 1);
+	else
+		unsetenv("HOME");
+	unlink(file);
+	rmdir(dir);
+}
+
+/* The warnings are one Results item: the status line and Enter give each of them whole,
+ * whatever the pane has room for */
+static void test_warnings_item(void **state)
+{
+	char v[1024];
+	(void)state;
+	assert_string_not_equal(app.result_keys[app.nresult_items - 1], "warnings");
+	assert_null(pane_results_verdict(&app, "warnings", v, sizeof(v)));
+	/* 70B on one GPU with a deadline it misses: two warnings */
+	keys(":set model.preset=llama-3.1-70b\r:set hardware.count=1\r");
+	keys(":set workload.deadline=1d\r");
+	assert_true(app.plan.nwarnings >= 2);
+	assert_string_equal(app.result_keys[app.nresult_items - 1], "warnings");
+	assert_non_null(pane_results_verdict(&app, "warnings", v, sizeof(v)));
+	assert_non_null(strstr(v, "does not fit: "));
+	assert_non_null(strstr(v, "deadline missed: "));
+	keys("4G");
+	assert_string_equal(app.result_keys[app.sel[PANE_RESULTS]], "warnings");
+	key('\r');
+	assert_int_equal(app.mode, MODE_EXPLAIN);
+	assert_string_equal(app.explain_key, "warnings");
+	assert_non_null(strstr(app.explain_text, "! does not fit: "));
+	assert_non_null(strstr(app.explain_text, "! deadline missed: "));
 }
 
 static void test_recover_path(void **state)
@@ -533,6 +795,18 @@ static void test_explain(void **state)
 	keys("1e");
 	assert_int_equal(app.mode, MODE_EXPLAIN);
 	assert_string_equal(app.explain_key, "model.preset");
+	keys("x");
+	/* an input says what it takes and what + and - do, and what auto is now */
+	explain_open(&app, "workload.seq_len");
+	assert_non_null(strstr(app.explain_text, "takes: 1 to "));
+	assert_non_null(strstr(app.explain_text, "double and halve"));
+	explain_open(&app, "efficiency.mfu");
+	assert_non_null(strstr(app.explain_text, "takes: 0.01% to 100%, or auto"));
+	assert_non_null(strstr(app.explain_text, "auto: "));
+	explain_open(&app, "workload.precision");
+	assert_non_null(strstr(app.explain_text, "Left and Right"));
+	explain_open(&app, "hardware.gpu");
+	assert_non_null(strstr(app.explain_text, "picker"));
 }
 
 int main(void)
@@ -548,6 +822,14 @@ int main(void)
 		cmocka_unit_test_setup(test_baseline, setup),
 		cmocka_unit_test_setup(test_picker, setup),
 		cmocka_unit_test_setup(test_save_open_quit, setup),
+		cmocka_unit_test_setup(test_page_keys_scroll, setup),
+		cmocka_unit_test_setup(test_wq_without_file, setup),
+		cmocka_unit_test_setup(test_quit_prompt_saves, setup),
+		cmocka_unit_test_setup(test_wq_cancelled, setup),
+		cmocka_unit_test_setup(test_tilde_path, setup),
+		cmocka_unit_test_setup(test_save_asks_before_replacing, setup),
+		cmocka_unit_test_setup(test_complete_file, setup),
+		cmocka_unit_test_setup(test_warnings_item, setup),
 		cmocka_unit_test_setup(test_recover_path, setup),
 		cmocka_unit_test_setup(test_recovery, setup),
 		cmocka_unit_test_setup(test_explain, setup),
