@@ -156,7 +156,7 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 	a->dirty = DIRTY_CALC | DIRTY_DRAW | DIRTY_LAYOUT;
 	a->mode = MODE_NORMAL;
 	a->focus = PANE_MODEL;
-	layout_compute(LAYOUT_MIN_ROWS, LAYOUT_MIN_COLS, &a->lay);
+	layout_compute(LAYOUT_STD_ROWS, LAYOUT_STD_COLS, &a->lay);
 	a->sv.stale = true;
 	a->sv.scaling_stale = true;
 	rows_build(a);
@@ -385,7 +385,8 @@ static void pick_preview(struct app *a)
 static void pick_key(struct app *a, int key)
 {
 	struct picker *pk = &a->pick;
-	int page = a->lay.rows > 10 ? a->lay.rows - 10 : 5;
+	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
 
 	switch (key) {
 	case KEYF(KEY_UP):
@@ -402,10 +403,12 @@ static void pick_key(struct app *a, int key)
 		return;
 	case KEYF(KEY_PPAGE):
 		pk->sel = pk->sel > page ? pk->sel - page : 0;
+		pk->top = pk->top > page ? pk->top - page : 0;
 		pick_preview(a);
 		return;
 	case KEYF(KEY_NPAGE):
 		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
+		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
 		pick_preview(a);
 		return;
 	default:

@@ -137,6 +137,7 @@ struct app {
 	char explain_text[8192];
 	int explain_top; /* first line shown */
 	int nresult_items;
+	unsigned result_hidden; /* bit i: result_keys[i] has no line at this size (drawing) */
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
@@ -274,12 +275,16 @@ void pane_results_value(const struct app *a, const char *key, char *buf, size_t 
 /* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the
  * warnings in full, for the status line when the pane clips them; NULL for other keys. */
 const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
+/* "KEY = VALUE" for a Results item that the pane had no line for in the last frame (a short
+ * terminal), for the status line while it is selected; NULL when it was drawn. */
+const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size);
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);
 const char *help_line(int i); /* NULL past the end */
 void picker_open(struct app *a, enum picker_kind kind);
 void picker_filter(struct app *a);
 void picker_draw(struct app *a, WINDOW *w);
+int picker_visible(const struct app *a); /* rows the picker's list shows: a page */
 void explain_open(struct app *a, const char *key);
 void explain_draw(struct app *a, WINDOW *w);
 int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at width */

@@ -347,9 +347,14 @@ static const char *status_shown(const struct app *a, char *buf, size_t size, int
 	if (a->view != VIEW_NONE || a->mode != MODE_NORMAL)
 		return NULL; /* the status line belongs to the view's messages */
 	*role = ROLE_NORMAL;
-	if (a->focus == PANE_RESULTS && a->nresult_items)
-		/* a verdict is longer than the pane is wide: the whole of it here */
-		return pane_results_verdict(a, a->result_keys[a->sel[PANE_RESULTS]], buf, size);
+	if (a->focus == PANE_RESULTS && a->nresult_items) {
+		/* a verdict is longer than the pane is wide: the whole of it here; a figure a
+		 * short terminal has no line for, too */
+		const char *key = a->result_keys[a->sel[PANE_RESULTS]], *t;
+		if ((t = pane_results_verdict(a, key, buf, size)) != NULL)
+			return t;
+		return pane_results_hidden(a, key, buf, size);
+	}
 	*role = ROLE_WARN;
 	e = app_field_problem(a, app_selected_field(a));
 	if (e)
@@ -381,8 +386,42 @@ static int status_split(const char *s, int width, const char **rest)
 	return n;
 }
 
+/* The columns legend item i takes (all of them when i < 0), its meaning padded to six
+ * columns or not. */
+static int legend_width(const struct legend_item *items, int i, bool pad)
+{
+	int total = 0;
+
+	for (int k = i < 0 ? 0 : i; items[k].key && (i < 0 || k == i); k++) {
+		int tw = text_width(items[k].text);
+		total += text_width(items[k].key) + (pad && tw < 6 ? 6 : tw + 1);
+	}
+	return total;
+}
+
+/* While a value is typed or picked the legend's keys are what the user needs: the status
+ * line keeps to its line there (the field's description is cut, e gives it whole). */
+static bool status_one_line(const struct app *a)
+{
+	return a->mode == MODE_EDIT || a->mode == MODE_PICK;
+}
+
+/* The status text on one line of width columns: without the field's key in front when the
+ * text is longer (the pane shows which field it is), then cut with an ellipsis. */
+static void draw_status_one_line(struct app *a, WINDOW *w, int width, int role, const char *s)
+{
+	const struct field *f = a->edit_field;
+	size_t n;
+
+	if (text_width(s) > width && a->mode == MODE_EDIT && f &&
+	    strncmp(s, f->key, n = strlen(f->key)) == 0 && strncmp(s + n, ": ", 2) == 0)
+		s += n + 2;
+	draw_text_clip(a, w, 0, 0, width, role, s);
+}
+
 static void draw_legend(struct app *a)
 {
+	bool shown[16];
 	WINDOW *w = a->w_legend;
 	const struct legend_item *items = legend_normal;
 	int width = getmaxx(w), x = 0;
@@ -390,7 +429,7 @@ static void draw_legend(struct app *a)
 	char buf[1024];
 	int role = ROLE_NORMAL;
 
-	if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL)
+	if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL && !status_one_line(a))
 		status_split(text, width, &rest);
 	if (rest) {
 		werase(w);
@@ -435,20 +474,37 @@ static void draw_legend(struct app *a)
 		break;
 	}
 	werase(w);
-	/* htop: the key plain, its meaning on a coloured field padded to six columns */
-	for (int i = 0; items[i].key && x < width; i++) {
-		int kw = text_width(items[i].key), tw = text_width(items[i].text);
-		int cell = tw < 6 ? 6 : tw + 1;
-		if (x + kw + cell > width)
-			break;
-		draw_text(a, w, 0, x, kw, ROLE_KEY, items[i].key);
-		x += kw;
-		wattrset(w, a->theme.attr[ROLE_KEY_TEXT]);
-		mvwaddstr(w, 0, x, items[i].text);
-		for (int j = tw; j < cell; j++)
-			waddch(w, ' ');
-		wattrset(w, A_NORMAL);
-		x += cell;
+	/* A narrow terminal: the meanings unpadded, then the items before the last (q Quit,
+	 * Esc Close) left out from the end, so the first and the last always show. */
+	{
+		int n = 0, total;
+		bool pad = legend_width(items, -1, true) <= width;
+		while (items[n].key)
+			n++;
+		for (int i = 0; i < n; i++)
+			shown[i] = true;
+		total = legend_width(items, -1, pad);
+		for (int i = n - 2; i > 0 && total > width; i--) {
+			total -= legend_width(items, i, pad);
+			shown[i] = false;
+		}
+		/* htop: the key plain, its meaning on a coloured field padded to six columns */
+		for (int i = 0; i < n && x < width; i++) {
+			int kw = text_width(items[i].key), tw = text_width(items[i].text);
+			int cell = pad ? (tw < 6 ? 6 : tw + 1) : tw + 1;
+			if (!shown[i])
+				continue;
+			if (x + kw + cell > width)
+				break;
+			draw_text(a, w, 0, x, kw, ROLE_KEY, items[i].key);
+			x += kw;
+			wattrset(w, a->theme.attr[ROLE_KEY_TEXT]);
+			mvwaddstr(w, 0, x, items[i].text);
+			for (int j = tw; j < cell; j++)
+				waddch(w, ' ');
+			wattrset(w, A_NORMAL);
+			x += cell;
+		}
 	}
 	if (x < width)
 		fill_line(a, w, 0, x, ROLE_KEY_TEXT);
@@ -487,7 +543,10 @@ static void draw_status(struct app *a)
 		const char *rest, *text;
 		char buf[1024], first[1024];
 		int role = ROLE_NORMAL;
-		if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL) {
+		if ((text = status_shown(a, buf, sizeof(buf), &role)) != NULL &&
+		    status_one_line(a)) {
+			draw_status_one_line(a, w, width, role, text);
+		} else if (text) {
 			int n = status_split(text, width, &rest);
 			snprintf(first, sizeof(first), "%.*s", n, text);
 			draw_text(a, w, 0, 0, width, role, first);

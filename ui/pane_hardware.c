@@ -50,6 +50,14 @@ void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width,
 	if (info != INFO_GPU)
 		return;
 	pane_hardware_gpu_summary(&a->scn.hardware.gpu, buf, sizeof(buf));
+	if (text_width(buf) > width + x - 1) {
+		/* a narrow pane: one space between the figures, then an ellipsis if need be */
+		char *o = buf;
+		for (const char *p = buf; *p; p++)
+			if (!(p[0] == ' ' && p[1] == ' '))
+				*o++ = *p;
+		*o = '\0';
+	}
 	/* the info line has no label: use its room */
-	draw_text((struct app *)a, w, y, 1, width + x - 1, ROLE_DIM, buf);
+	draw_text_clip((struct app *)a, w, y, 1, width + x - 1, ROLE_DIM, buf);
 }

@@ -226,6 +226,30 @@ static bool item_selected(const struct app *a, const char *key)
 	       strcmp(a->result_keys[a->sel[PANE_RESULTS]], key) == 0;
 }
 
+/* The Results items drawn this frame: the others are read on the status line. */
+static void result_mark_shown(struct app *a, const char *key)
+{
+	for (int i = 0; i < a->nresult_items; i++)
+		if (strcmp(a->result_keys[i], key) == 0)
+			a->result_hidden &= ~(1u << i);
+}
+
+const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size)
+{
+	char v[64];
+
+	for (int i = 0; i < a->nresult_items; i++) {
+		if (strcmp(a->result_keys[i], key) != 0 || !(a->result_hidden & (1u << i)))
+			continue;
+		pane_results_value(a, key, v, sizeof(v));
+		if (!v[0])
+			return NULL;
+		snprintf(buf, size, "%s = %s", key, v);
+		return buf;
+	}
+	return NULL;
+}
+
 /* The change of now against then, with an up or down mark coloured by whether it is an
  * improvement: "▲ 12%". Nothing when there is no baseline or no change. */
 static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now, double then,
@@ -255,6 +279,7 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	bool sel = item_selected(a, key);
 	int vx = 15, dx = a->has_baseline ? width - 7 : width;
 
+	result_mark_shown(a, key);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
 		mvwhline(w, y, 1, ' ', width - 1);
@@ -305,10 +330,10 @@ static void fmt_bytes_short(double v, char *buf, size_t size)
 static const char *const mem_short[MEM_PARTS] = {"wts", "grad", "opt", "act", "kv", "other"};
 
 /* One pass of the legend with names: each part's glyph then its name and size, flowing over
- * at most two lines; draws only when w is not NULL. Returns the parts left out (0 when all
- * fit) and sets *lines to the lines used. */
+ * at most max_lines lines; draws only when w is not NULL. Returns the parts left out (0 when
+ * all fit) and sets *lines to the lines used. */
 static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
-			      const char *const *names, int *lines)
+			      const char *const *names, int max_lines, int *lines)
 {
 	const struct plan_memory *m = &a->plan.mem;
 	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
@@ -320,7 +345,7 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 		int iw;
 		if (!(parts[i] > 0))
 			continue;
-		if (line > 1) {
+		if (line >= max_lines) {
 			left++;
 			continue;
 		}
@@ -328,13 +353,14 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 		snprintf(item, sizeof(item), "%s %s", names[i], v);
 		iw = 1 + text_width(item) + 1;
 		if (cx + iw - 1 > x + width && cx > x) {
-			if (++line > 1) {
+			if (++line >= max_lines) {
 				left++;
 				continue;
 			}
 			cx = x;
 		}
 		if (w) {
+			result_mark_shown(a, mem_keys[i]);
 			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
 			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
 			wattrset(w, A_NORMAL);
@@ -343,20 +369,22 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 		}
 		cx += iw;
 	}
-	*lines = line > 1 ? 2 : line + 1;
+	*lines = line >= max_lines ? max_lines : line + 1;
 	return left;
 }
 
-/* The legend flows over as many lines as it needs (at most two); when the parts do not all
- * fit with their names (five parts of a training plan at 80 columns), with shorter ones, so
- * that the parts shown always add up to the total. Returns the lines used. */
-static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width)
+/* The legend flows over as many lines as it needs (at most max_lines); when the parts do not
+ * all fit with their names (five parts of a training plan at 80 columns), with shorter ones,
+ * so that the parts shown add up to the total whenever there is room for them all. With w
+ * NULL it only measures. Returns the lines used. */
+static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width, int max_lines)
 {
 	int lines;
 	const char *const *names =
-	    memory_legend_pass(a, NULL, y, x, width, mem_names, &lines) ? mem_short : mem_names;
+	    memory_legend_pass(a, NULL, y, x, width, mem_names, max_lines, &lines) ? mem_short
+										   : mem_names;
 
-	memory_legend_pass(a, w, y, x, width, names, &lines);
+	memory_legend_pass(a, w, y, x, width, names, max_lines, &lines);
 	return lines;
 }
 
@@ -383,6 +411,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	bool sel = item_selected(a, bn_keys[b]);
 	char pct[16];
 
+	result_mark_shown(a, bn_keys[b]);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
 		mvwhline(w, y, 1, ' ', width - 1);
@@ -499,14 +528,71 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	}
 }
 
+/* How many lines each part of the pane gets. A short terminal (80x18 in tmux over SSH)
+ * gives up, in this order: the legend's second line, the bottleneck bars that do not bind,
+ * the legend, the verdicts (compute, then bandwidth, then capacity: the header keeps the fit),
+ * the figures after the first (step time, or ttft), and the bar. The memory total, the fit,
+ * the step time and the binding bottleneck stay. */
+struct results_budget {
+	int bar, legend, verdicts, figures, bottlenecks;
+};
+
+static void results_budget(struct app *a, int avail, int inner, struct results_budget *b)
+{
+	int nfig = 0;
+
+	for (int i = 0; i < NFIGURES; i++)
+		nfig += fig_applies(a, &figures[i]);
+	b->bar = 1;
+	b->legend = draw_memory_legend(a, NULL, 0, 0, inner, 2);
+	b->verdicts = EXPLAIN_VERDICTS;
+	b->figures = nfig;
+	b->bottlenecks = BN_COUNT;
+#define NEED (1 + b->bar + b->legend + b->verdicts + b->figures + b->bottlenecks)
+	if (NEED > avail && b->legend > 1)
+		b->legend = 1;
+	while (NEED > avail && b->bottlenecks > 1)
+		b->bottlenecks--;
+	if (NEED > avail)
+		b->legend = 0;
+	while (NEED > avail && b->verdicts > 0)
+		b->verdicts--;
+	while (NEED > avail && b->figures > 1)
+		b->figures--;
+	if (NEED > avail)
+		b->bar = 0;
+#undef NEED
+}
+
+/* The bottleneck lines in judging order, n of them: the binding one always among them. */
+static void draw_bottlenecks(struct app *a, WINDOW *w, int *y, int height, int n)
+{
+	bool binding_in = false;
+
+	for (int i = 0; i < n; i++)
+		binding_in |= a->plan.binding == bn_order[i];
+	for (int i = 0, shown = 0; i < BN_COUNT && shown < n && *y < height; i++) {
+		bool binding = a->plan.binding == bn_order[i];
+		/* the last line is the binding one's when it would not come in order */
+		if (!binding_in && !binding && shown == n - 1)
+			continue;
+		draw_bottleneck(a, w, (*y)++, bn_order[i]);
+		shown++;
+	}
+}
+
 void pane_results_draw(struct app *a, WINDOW *w)
 {
 	const struct plan *p = &a->plan, *bp = &a->base_plan;
 	const struct glyphs *g = a->theme.g;
 	int height = getmaxy(w), width = getmaxx(w), y = 1, x = 2, inner = width - 4;
 	char v[64], c[64], right[48];
+	struct results_budget bud;
 
 	werase(w);
+	/* every item hidden until drawn */
+	a->result_hidden = a->nresult_items >= 32 ? ~0u : (1u << a->nresult_items) - 1;
+	results_budget(a, height - 1, inner, &bud);
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
@@ -523,20 +609,26 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	{
 		char line[160];
 		snprintf(line, sizeof(line), "%s / %s", v, c);
+		if (text_width(line) > width - 15 - (a->has_baseline ? 8 : 1)) {
+			/* a narrow pane: 14.2G / 80G */
+			fmt_bytes_short(p->mem.total, v, sizeof(v));
+			fmt_bytes_short(p->mem.capacity, c, sizeof(c));
+			snprintf(line, sizeof(line), "%s / %s", v, c);
+		}
 		draw_figure(a, w, y, "memory.per_gpu.total", "memory/gpu", line, p->mem.total,
 			    bp->mem.total, -1);
 	}
 	y++;
-	if (y < height)
+	if (y < height && bud.bar)
 		draw_memory_bar(a, w, y++, x, inner);
-	if (y < height)
-		y += draw_memory_legend(a, w, y, x, inner);
+	if (y < height && bud.legend)
+		y += draw_memory_legend(a, w, y, x, inner, bud.legend);
 	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
 	 * bandwidth and interconnect, then compute; the first stands for the headroom */
 	{
 		struct explain_verdict vd[EXPLAIN_VERDICTS];
 		explain_verdicts(p, vd);
-		for (int i = 0; i < EXPLAIN_VERDICTS && y < height; i++, y++) {
+		for (int i = 0; i < bud.verdicts && y < height; i++, y++) {
 			int role = vd[i].state == VERDICT_OK	 ? ROLE_GOOD
 				   : vd[i].state == VERDICT_WARN ? ROLE_WARN
 								 : ROLE_BAD;
@@ -545,6 +637,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 									 : g->bad;
 			bool sel = item_selected(a, verdict_keys[i]);
 			int end = a->has_baseline && i == 0 ? width - 7 : width;
+			result_mark_shown(a, verdict_keys[i]);
 			if (sel) {
 				wattrset(w, a->theme.attr[ROLE_SELECTED]);
 				mvwhline(w, y, 1, ' ', width - 1);
@@ -560,7 +653,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	}
 
 	/* time, throughput, latency, cost, energy */
-	for (int i = 0; i < NFIGURES && y < height; i++) {
+	for (int i = 0, shown = 0; i < NFIGURES && shown < bud.figures && y < height; i++) {
 		const struct figure *f = &figures[i];
 		if (!fig_applies(a, f))
 			continue;
@@ -573,10 +666,10 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		}
 		draw_figure(a, w, y++, f->key, f->label, v, fig_value(p, f), fig_value(bp, f),
 			    f->better);
+		shown++;
 	}
 
-	for (int i = 0; i < BN_COUNT && y < height; i++)
-		draw_bottleneck(a, w, y++, bn_order[i]);
+	draw_bottlenecks(a, w, &y, height, bud.bottlenecks);
 
 	/* warnings, as many as there is room for; selected as one item */
 	{
@@ -587,11 +680,16 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			char title[48];
 			snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
 				 p->nwarnings > 1 ? "s" : "");
+			/* a narrow pane keeps the fit verdict: the count alone */
+			if (text_width(title) + text_width(right) + 6 > width)
+				snprintf(title, sizeof(title), "Results !%d", p->nwarnings);
 			draw_header(a, w, PANE_RESULTS, title, right);
 			if (!a->theme.color && !p->mem.fits)
 				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
 					  ROLE_HEADER_FOCUS, right);
 		}
+		if (p->nwarnings > 0 && y < height)
+			result_mark_shown(a, "warnings");
 		for (int i = 0; i < p->nwarnings && y < height; i++) {
 			char msg[256];
 			plan_warning_format(&p->warnings[i], msg, sizeof(msg));

@@ -55,6 +55,13 @@ void picker_open(struct app *a, enum picker_kind kind)
 	app_status(a, false, "choose a %s: type to filter", kind == PICK_MODEL ? "model" : "GPU");
 }
 
+/* The popup covers the body (rows - 3) less its frame, the filter and the heading. */
+int picker_visible(const struct app *a)
+{
+	int visible = a->lay.rows - 3 - 4;
+	return visible > 1 ? visible : 1;
+}
+
 void picker_draw(struct app *a, WINDOW *w)
 {
 	struct picker *pk = &a->pick;

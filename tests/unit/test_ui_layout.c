@@ -1,5 +1,6 @@
 /* Layout is a pure function of rows x cols: every part inside the screen, nothing
- * overlapping, the body covered exactly, too_small below 80x24. */
+ * overlapping, the body covered exactly, too_small below 64x18 (80x24 less a multiplexer's
+ * status line and a short SSH window). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,12 +47,15 @@ static void check_layout(int rows, int cols)
 	assert_int_equal(l.title.y, 0);
 	assert_int_equal(l.legend.y, rows - 1);
 	assert_int_equal(l.status.y, rows - 2);
-	/* each input pane shows its header and at least four rows */
+	/* each input pane shows its header and at least four rows at 80x24 and more, two on
+	 * a shorter screen */
 	for (int p = 0; p < PANE_RESULTS; p++)
-		assert_true(l.pane[p].h >= 5);
-	/* Results is full height, right of the inputs, at least 40 wide */
+		assert_true(l.pane[p].h >= (rows >= 24 ? 5 : 3));
+	/* Results is full height, right of the inputs, at least 40 wide from 80 columns, 32
+	 * below */
 	assert_int_equal(l.pane[PANE_RESULTS].h, rows - 3);
-	assert_true(l.pane[PANE_RESULTS].w >= 40);
+	assert_true(l.pane[PANE_RESULTS].w >= (cols >= 80 ? 40 : 32));
+	assert_true(l.pane[PANE_MODEL].w >= 32);
 }
 
 static void test_minimum(void **state)
@@ -86,14 +90,46 @@ static void test_larger(void **state)
 	assert_true(big.pane[PANE_RESULTS].w > big.pane[PANE_MODEL].w);
 }
 
+/* tmux's status line in an 80x24 terminal leaves 80x23, an SSH window may be 80x18 or 64
+ * columns wide: every one of those lays out, and a shorter screen takes rows from the input
+ * panes, Workload first, never from Results. */
+static void test_short_and_narrow(void **state)
+{
+	struct layout l, prev;
+	(void)state;
+	for (int rows = 18; rows <= 24; rows++)
+		check_layout(rows, 80);
+	for (int cols = 64; cols <= 80; cols++)
+		check_layout(24, cols);
+	check_layout(18, 64);
+	layout_compute(24, 80, &prev);
+	for (int rows = 23; rows >= 18; rows--) {
+		layout_compute(rows, 80, &l);
+		assert_true(l.pane[PANE_WORKLOAD].h <= prev.pane[PANE_WORKLOAD].h);
+		assert_true(l.pane[PANE_MODEL].h <= prev.pane[PANE_MODEL].h);
+		assert_true(l.pane[PANE_HARDWARE].h <= prev.pane[PANE_HARDWARE].h);
+		assert_int_equal(l.pane[PANE_RESULTS].h, rows - 3);
+		prev = l;
+	}
+	layout_compute(23, 80, &l);
+	assert_int_equal(l.pane[PANE_WORKLOAD].h, 8); /* Workload gives its row first */
+	layout_compute(24, 64, &l);
+	assert_int_equal(l.pane[PANE_MODEL].w, 32);
+	assert_int_equal(l.pane[PANE_RESULTS].w, 32);
+}
+
 static void test_too_small(void **state)
 {
 	struct layout l;
 	(void)state;
-	layout_compute(23, 80, &l);
+	layout_compute(17, 80, &l);
 	assert_true(l.too_small);
-	layout_compute(24, 79, &l);
+	layout_compute(24, 63, &l);
 	assert_true(l.too_small);
+	layout_compute(17, 64, &l);
+	assert_true(l.too_small);
+	layout_compute(18, 64, &l);
+	assert_false(l.too_small);
 	layout_compute(0, 0, &l);
 	assert_true(l.too_small);
 	layout_compute(24, 80, &l);
@@ -105,6 +141,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimum),
 		cmocka_unit_test(test_larger),
+		cmocka_unit_test(test_short_and_narrow),
 		cmocka_unit_test(test_too_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
