@@ -1,6 +1,7 @@
 /* app.c - what each key does to the state; nothing here draws. */
 #include "app.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -157,6 +158,12 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 	a->mode = MODE_NORMAL;
 	a->focus = PANE_MODEL;
 	layout_compute(LAYOUT_STD_ROWS, LAYOUT_STD_COLS, &a->lay);
+	/* gpuplan NEWFILE.yaml: the built-in scenario, bound to a file :w creates (as an
+	 * editor opens a file that is not there yet) */
+	if (a->path[0] && access(a->path, F_OK) != 0 && errno == ENOENT) {
+		a->new_file = true;
+		app_status(a, false, "new file %s: :w or ^S creates it", a->path);
+	}
 	a->sv.stale = true;
 	a->sv.scaling_stale = true;
 	rows_build(a);
@@ -622,6 +629,7 @@ static int save(struct app *a, const char *path, bool force)
 		snprintf(a->path, sizeof(a->path), "%s", path);
 	snprintf(a->scn.path, sizeof(a->scn.path), "%s", a->path);
 	a->saved = a->scn;
+	a->new_file = false;
 	unlink(old_recover);
 	app_status(a, false, "written %s", a->path);
 	return 0;
@@ -652,6 +660,7 @@ static void open_file(struct app *a, const char *name, bool force)
 	a->scn = t;
 	a->saved = t;
 	snprintf(a->path, sizeof(a->path), "%s", file);
+	a->new_file = false;
 	a->nundo = 0;
 	a->nredo = 0;
 	a->dirty |= DIRTY_CALC | DIRTY_DRAW;

@@ -116,6 +116,7 @@ struct app {
 	struct scenario redo[UNDO_MAX]; /* a stack */
 	int nredo;
 	char path[512]; /* "" for the built-in scenario */
+	bool new_file;	/* path did not exist at the start: the built-in scenario, for :w */
 
 	unsigned dirty;
 	enum mode mode;
@@ -159,7 +160,9 @@ struct app {
 	int cursor_shown; /* -1 unknown, 0, 1 */
 };
 
-/* Sets up a (stopped) app on s; path is NULL or "" for the built-in scenario. */
+/* Sets up a (stopped) app on s; path is NULL or "" for the built-in scenario. A path that
+ * does not exist is a new file (s the built-in scenario): new_file is set, and saving
+ * creates it. */
 void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
 	      unsigned flags);
 

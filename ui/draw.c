@@ -246,7 +246,10 @@ static void draw_title(struct app *a)
 	int width = getmaxx(w), x;
 	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
 	const char *file = a->path[0] ? a->path : "(built-in)";
-	const char *base = a->has_baseline ? "[baseline] " : "";
+	const char *base = a->has_baseline && a->new_file ? "[baseline] [new file] "
+			   : a->has_baseline		  ? "[baseline] "
+			   : a->new_file		  ? "[new file] "
+							  : "";
 	bool unsaved = app_unsaved(a);
 	int fw = text_width(file), nw = text_width(name);
 	int markw = unsaved ? 1 + text_width(a->theme.g->unsaved) : 0;
