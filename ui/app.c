@@ -1338,8 +1338,8 @@ void app_handle_key(struct app *a, int key)
 	case MODE_HELP:
 		if (!scroll_key(key, &a->help_top))
 			a->mode = MODE_NORMAL;
-		if (a->help_top > help_lines() - 1)
-			a->help_top = help_lines() - 1;
+		if (a->help_top > help_display_lines(a->lay.cols - 4) - 1)
+			a->help_top = help_display_lines(a->lay.cols - 4) - 1;
 		a->dirty |= DIRTY_DRAW;
 		break;
 	case MODE_EXPLAIN:

@@ -284,6 +284,8 @@ const char *pane_results_hidden(const struct app *a, const char *key, char *buf,
 void help_draw(struct app *a, WINDOW *w);
 int help_lines(void);
 const char *help_line(int i); /* NULL past the end */
+/* Lines the help takes wrapped at width columns (help_lines() from 76 up). */
+int help_display_lines(int width);
 void picker_open(struct app *a, enum picker_kind kind);
 void picker_filter(struct app *a);
 void picker_draw(struct app *a, WINDOW *w);

@@ -1,6 +1,9 @@
 /* help.c - the help screen (F1, ?, :help). */
 #include "app.h"
 
+#include <stdio.h>
+#include <string.h>
+
 /* At most 76 columns a line: the help window's inside at 80x24. */
 static const char *const help_text[] = {
     "gpuplan: what a model, a workload and a cluster need, live as you type",
@@ -61,9 +64,71 @@ int help_lines(void)
 	return n;
 }
 
+/* The column a help line's text starts at after its key (the first run of two spaces past
+ * the indent); for a line without a key, its indent. */
+static int help_text_col(const char *line)
+{
+	const char *p = line;
+
+	while (*p == ' ')
+		p++;
+	for (const char *q = p; *q; q++)
+		if (q[0] == ' ' && q[1] == ' ') {
+			while (*q == ' ')
+				q++;
+			if (*q)
+				return (int)(q - line);
+			break;
+		}
+	return (int)(p - line);
+}
+
+/* The help wrapped at width columns (a window narrower than 80, on a 64-column terminal):
+ * a long line breaks at a space and goes on under its text. Fills display line want into
+ * buf (with *heading) and returns the number of display lines. */
+static int help_wrap(int width, int want, char *buf, size_t size, bool *heading)
+{
+	int n = 0;
+
+	for (int i = 0; help_text[i]; i++) {
+		const char *line = help_text[i], *rest = line;
+		int indent = help_text_col(line), first = 1;
+		if (indent > width / 2)
+			indent = 4;
+		do {
+			int room = first ? width : width - indent, len = (int)strlen(rest);
+			if (text_width(rest) > room && room > 8) {
+				len = room; /* ASCII text: a byte a column */
+				while (len > room / 2 && rest[len] != ' ')
+					len--;
+				if (rest[len] != ' ')
+					len = room;
+			}
+			if (n == want) {
+				snprintf(buf, size, "%*s%.*s", first ? 0 : indent, "", len, rest);
+				*heading = line[0] && line[0] != ' ';
+			}
+			n++;
+			rest += len;
+			while (*rest == ' ')
+				rest++;
+			first = 0;
+		} while (*rest);
+	}
+	return n;
+}
+
+int help_display_lines(int width)
+{
+	char buf[8];
+	bool heading;
+
+	return help_wrap(width, -1, buf, sizeof(buf), &heading);
+}
+
 void help_draw(struct app *a, WINDOW *w)
 {
-	int height = getmaxy(w), width = getmaxx(w), n = help_lines();
+	int height = getmaxy(w), width = getmaxx(w), n = help_display_lines(width - 4);
 
 	/* scrolling stops with the last line at the bottom, as in the explanation window */
 	if (a->help_top > n - (height - 2))
@@ -74,8 +139,9 @@ void help_draw(struct app *a, WINDOW *w)
 		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
 				  : "Help (any key closes)");
 	for (int i = 0; i + 2 < height && a->help_top + i < n; i++) {
-		const char *line = help_text[a->help_top + i];
-		bool heading = line[0] && line[0] != ' ';
+		char line[160];
+		bool heading;
+		help_wrap(width - 4, a->help_top + i, line, sizeof(line), &heading);
 		draw_text(a, w, i + 1, 2, width - 4, heading ? ROLE_HEADER : ROLE_NORMAL, line);
 	}
 	wnoutrefresh(w);

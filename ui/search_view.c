@@ -626,7 +626,7 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	/* within the 76 columns of an 80-column view */
 	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
 		 infer ? "time: ttft" : "off: offload");
-	draw_text(a, w, 1, 2, inner, ROLE_DIM, line);
+	draw_text_clip(a, w, 1, 2, inner, ROLE_DIM, line);
 	scaling_view_heading(a, line, sizeof(line));
 	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);
 	for (int i = 0; i < sv->ncounts && 3 + i < height - 1; i++) {

@@ -722,6 +722,24 @@ wait_for 'terminal too small' && wait_for 'need 64x18, have 63x24' &&
 	ok "too small only below 64x18 (63x24, 80x17)" || bad "too small only below 64x18"
 usable_at 80 18 && ok "back from too small with the selection" ||
 	bad "back from too small with the selection"
+# the help wraps its lines in a narrow window, and still scrolls to its last line
+T resize-window -t 0 -x 64 -y 18
+wait_line 18 'F1 ?Help.*q ?Quit'
+T send-keys '?'
+wait_for 'Help \(Up/Down' && wait_for '^│ +\(80GB, 400Gb/s, +│$' &&
+	ok "the help wraps its lines at 64 columns" || bad "the help wraps its lines at 64 columns"
+i=0
+while [ $i -lt 30 ]; do T send-keys PgDn; i=$((i + 1)); done
+wait_line 15 '^│ +that the next start offers to restore. +│$' && wait_line 16 '^└' &&
+	ok "the wrapped help scrolls to its last line" || bad "the wrapped help scrolls to its last line"
+T send-keys Escape
+wait_gone 'Help \(Up/Down'
+T send-keys S
+wait_for 'Scaling:' && wait_for '^│ off: offload.*… *│$' && ok "the scaling view's key line says it is cut" ||
+	bad "the scaling view's key line says it is cut"
+T send-keys Escape
+wait_gone 'Scaling:'
+T resize-window -t 0 -x 80 -y 18
 # a figure a short pane has no line for is read on the status line while selected
 T send-keys 4 G
 wait_line 17 '^bottleneck.shares.data_io = 0%' && ! screen | grep -q '│ data i/o' &&

@@ -187,12 +187,31 @@ static void test_new_file(void **state)
 	assert_false(app.new_file);
 }
 
+/* The help is written for 76 columns; in a narrower window its lines wrap, and scrolling
+ * reaches the last of them. */
+static void test_help_wraps(void **state)
+{
+	(void)state;
+	init(NULL);
+	assert_int_equal(help_display_lines(76), help_lines());
+	assert_true(help_display_lines(60) > help_lines());
+	resize(18, 64);
+	key('?');
+	assert_int_equal(app.mode, MODE_HELP);
+	for (int i = 0; i < 200; i++)
+		key('j');
+	assert_int_equal(app.help_top, help_display_lines(60) - 1);
+	key(KEY_ESC);
+	assert_int_equal(app.mode, MODE_NORMAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_picker_pages),
 	    cmocka_unit_test(test_resize_keeps_selection),
 	    cmocka_unit_test(test_new_file),
+	    cmocka_unit_test(test_help_wraps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
