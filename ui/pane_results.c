@@ -260,10 +260,11 @@ static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double
 	char n[32];
 	int role;
 
-	if (!a->has_baseline || !isfinite(now) || !isfinite(then) || now == then || width < 4)
+	if (!a->has_baseline || !isfinite(now) || !isfinite(then) || now == then || width < 1)
 		return;
 	role = (now > then) == (better > 0) ? ROLE_GOOD : ROLE_BAD;
-	if (then != 0 && fabs(rel = (now - then) / fabs(then)) < 100) {
+	/* a narrow pane: the mark alone, the value keeps its room */
+	if (width >= 4 && then != 0 && fabs(rel = (now - then) / fabs(then)) < 100) {
 		num3(fabs(rel) * 100, n, sizeof(n));
 		draw_textf(a, w, y, x, width, role, "%s%s%%", now > then ? g->up : g->down, n);
 	} else {
@@ -279,6 +280,10 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	bool sel = item_selected(a, key);
 	int vx = 15, dx = a->has_baseline ? width - 7 : width;
 
+	/* a narrow pane (64 columns) with a baseline: the change as its mark alone when the
+	 * value would be cut for its percentage */
+	if (a->has_baseline && text_width(value) > dx - vx - 1)
+		dx = width - 3;
 	result_mark_shown(a, key);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
@@ -609,7 +614,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	{
 		char line[160];
 		snprintf(line, sizeof(line), "%s / %s", v, c);
-		if (text_width(line) > width - 15 - (a->has_baseline ? 8 : 1)) {
+		if (text_width(line) > width - 15 - (a->has_baseline ? 4 : 1)) {
 			/* a narrow pane: 14.2G / 80G */
 			fmt_bytes_short(p->mem.total, v, sizeof(v));
 			fmt_bytes_short(p->mem.capacity, c, sizeof(c));

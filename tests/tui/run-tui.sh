@@ -739,6 +739,14 @@ wait_for 'Scaling:' && wait_for '^│ off: offload.*… *│$' && ok "the scalin
 	bad "the scaling view's key line says it is cut"
 T send-keys Escape
 wait_gone 'Scaling:'
+# with a baseline in a narrow pane a value keeps its room: the change is its mark alone
+T send-keys b : "set hardware.count=16" Enter
+wait_for '^ count +16 ' && wait_for '│ memory/gpu +[0-9.]+G / 80G +▼$' &&
+	wait_for '│ throughput +[0-9.]+k tok/s +▲$' && wait_for '│ step time +[0-9.]+ s +▼[0-9.]+%$' &&
+	ok "a narrow pane with a baseline keeps the values whole" ||
+	bad "a narrow pane with a baseline keeps the values whole"
+T send-keys u b
+wait_for 'baseline cleared'
 T resize-window -t 0 -x 80 -y 18
 # a figure a short pane has no line for is read on the status line while selected
 T send-keys 4 G
