@@ -739,18 +739,17 @@ static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
 
 static void ex_parts(struct ex *e, const struct plan *p)
 {
-	static const char *const names[] = {
+	static const char *const names[PLAN_PARTS] = {
 	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
 	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
 	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
 	};
-	const double *part = &p->parts.matmul_s;
 	put(e, "\n  where the time goes:\n");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(part[i] > 0))
+		double v = plan_part_get(&p->parts, i);
+		if (!(v > 0))
 			continue;
-		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, part[i]),
-		    pct(e, part[i] / p->step_s));
+		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, v), pct(e, v / p->step_s));
 	}
 }
 

@@ -118,6 +118,11 @@ struct plan_time_parts {
 	double data_s; /* data loading, when it is not hidden */
 };
 
+/* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
+#define PLAN_PARTS 12
+double *plan_part(struct plan_time_parts *t, unsigned i);
+double plan_part_get(const struct plan_time_parts *t, unsigned i);
+
 struct plan {
 	/* the architecture used, after presets and an assumed shape (preset and hf_config are
 	 * left empty: the scenario has them) */
