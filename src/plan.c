@@ -663,9 +663,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				     4.0 * m->vocab * x->inv_tp);
 			mem->activations_embed = embed_act;
 			mem->activations_head = head_act;
-			mem->activations_rebuilt = st->layers > 0 ? x->rebuilt : 0;
-			mem->activations =
-			    lif * per + embed_act + head_act + mem->activations_rebuilt;
+			mem->rebuilt_layer = st->layers > 0 ? x->rebuilt : 0;
+			mem->activations = lif * per + embed_act + head_act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
@@ -695,7 +694,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->activations = x->prefill;
 		mem->activations_per_layer = x->prefill;
 		mem->layers_in_flight = NAN;
-		mem->activations_embed = mem->activations_head = mem->activations_rebuilt = 0;
+		mem->activations_embed = mem->activations_head = mem->rebuilt_layer = 0;
 	}
 
 	/* overhead */
@@ -722,7 +721,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	}
 	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 					      mem->activations + mem->kv_cache);
-	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers;
+	mem->overhead =
+	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->headroom = mem->capacity - mem->total;
@@ -942,9 +942,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * autograd on, so for that layer's backward the GPU holds what the layer
 		 * stores without recomputation on top of what it kept (full: its input;
 		 * selective: everything but the scores). Chen et al. 2016, Section 3 (the
-		 * peak is the checkpoints plus one segment); Korthikanti's table counts the
-		 * stored part only. With FlashAttention selective recompute keeps everything
-		 * already (the kernel recomputes its scores itself): nothing rebuilt. */
+		 * peak is the checkpoints plus one segment). Korthikanti's formulas count the
+		 * stored part, which stays memory.activations; the rebuilt layer is transient
+		 * and joins the overhead (like the communication buffers). With
+		 * FlashAttention selective recompute keeps everything already (the kernel
+		 * recomputes its scores itself): nothing rebuilt. */
 		if (x.act.rc == RECOMPUTE_FULL) {
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;

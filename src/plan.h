@@ -77,8 +77,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* activations besides activations_per_layer x layers_in_flight (training) */
 	double activations_embed;    /* first stage: embedding dropout masks */
 	double activations_head;     /* last stage: output layer input and fp32 loss */
-	double activations_rebuilt;  /* recompute: the tensors one layer rebuilds for its
-				      * backward on top of what it stored */
+	double rebuilt_layer;	     /* recomputation: the tensors one layer rebuilds for its
+				      * backward on top of what is stored; transient, so a part
+				      * of overhead, not of the (stored) activations */
 	double kv_bytes_per_token;   /* all layers, this GPU's share */
 	double kv_tokens;	     /* tokens cached per GPU */
 	double kv_tokens_per_seq;    /* inference: tokens cached per sequence (NaN training) */
