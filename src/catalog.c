@@ -538,7 +538,8 @@ static bool exe_dir(const char *exe_path, char *buf, size_t size)
 
 	if (exe_path && strchr(exe_path, '/')) {
 		slash = strrchr(exe_path, '/');
-		snprintf(buf, size, "%.*s", (int)(slash - exe_path ? slash - exe_path : 1),
+		/* "/gpuplan" lives in "/" */
+		snprintf(buf, size, "%.*s", slash == exe_path ? 1 : (int)(slash - exe_path),
 			 exe_path);
 		return true;
 	}

@@ -509,8 +509,7 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 			double v;
 			const char *name;
 		} extra[] = {{m->activations_embed, "embedding dropout masks"},
-			     {m->activations_head, "output layer and loss"},
-			     {m->activations_rebuilt, "one layer rebuilt for its backward"}};
+			     {m->activations_head, "output layer and loss"}};
 
 		for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 			if (!(extra[i].v > 0))
@@ -523,9 +522,13 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "activations", "%s", num);
 		result(e, "activations", byt(e, m->activations));
 		layers_in_flight(e, p);
+		if (m->rebuilt_layer > 0)
+			put(e,
+			    "\n  stored activations; the layer recomputation rebuilds for its "
+			    "backward\n  (%s) is transient and counts in overhead\n",
+			    byt(e, m->rebuilt_layer));
 		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-			  "FlashAttention drops the 5 a s / h scores; recomputation rebuilds one "
-			  "layer at a time in the backward (Chen et al. 2016, Section 3)");
+			  "FlashAttention drops the 5 a s / h scores");
 	} else if (strcmp(part, "kv_cache") == 0) {
 		formula(e, "kv_cache", "bytes per token x tokens cached");
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
@@ -548,9 +551,19 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
 			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
 	} else if (strcmp(part, "overhead") == 0) {
-		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
-		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
-			byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		if (m->rebuilt_layer > 0) {
+			formula(e, "overhead",
+				"CUDA context + allocator fragmentation + comm buffers + the layer "
+				"recomputation rebuilds for its backward");
+			numbers(e, "overhead", "%s + %s + %s + %s", byt(e, m->cuda_context),
+				byt(e, m->fragmentation), byt(e, m->comm_buffers),
+				byt(e, m->rebuilt_layer));
+		} else {
+			formula(e, "overhead",
+				"CUDA context + allocator fragmentation + comm buffers");
+			numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
+				byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		}
 		result(e, "overhead", byt(e, m->overhead));
 		put(e, "\n");
 		formula(e, "fragmentation",
@@ -563,9 +576,14 @@ static void ex_memory(struct ex *e, const struct scenario *s, const struct plan 
 		    p->zero >= 3 && training(s)
 			? ",\n  and two layers of ZeRO-3's gathered parameters"
 			: "");
-		source(e, "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
-			  "Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
-			  "ZeRO-3 prefetch buckets");
+		source(e, m->rebuilt_layer > 0
+			      ? "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+				"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+				"ZeRO-3 prefetch buckets; recomputation holds one rebuilt segment "
+				"(Chen et al. 2016, Section 3)"
+			      : "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+				"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+				"ZeRO-3 prefetch buckets");
 	} else if (strcmp(part, "total") == 0) {
 		formula(e, "total",
 			"weights + gradients + optimizer + activations + kv_cache "
@@ -739,18 +757,17 @@ static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
 
 static void ex_parts(struct ex *e, const struct plan *p)
 {
-	static const char *const names[] = {
+	static const char *const names[PLAN_PARTS] = {
 	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
 	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
 	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
 	};
-	const double *part = &p->parts.matmul_s;
 	put(e, "\n  where the time goes:\n");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(part[i] > 0))
+		double v = plan_part_get(&p->parts, i);
+		if (!(v > 0))
 			continue;
-		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, part[i]),
-		    pct(e, part[i] / p->step_s));
+		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, v), pct(e, v / p->step_s));
 	}
 }
 

@@ -86,20 +86,46 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int file_write_atomic(const char *path, const char *data, size_t len, struct gp_error *err)
+/* The file a save should replace: path itself, or, when path is a symbolic link, the file
+ * it points to (followed to the end; a dangling link's target as written, relative to the
+ * link's folder), so that the link stays a link, as editors keep it. */
+static int save_target(const char *path, char *out, size_t size)
 {
-	char tmp[4096], dir[4096];
+	struct stat st;
+	char link[4096];
+	ssize_t n;
+	const char *slash;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+	if (realpath(path, link)) /* the whole chain resolves */
+		return snprintf(out, size, "%s", link) < (int)size ? 0 : -1;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+	link[n] = '\0';
+	slash = strrchr(path, '/');
+	if (link[0] == '/' || !slash)
+		return snprintf(out, size, "%s", link) < (int)size ? 0 : -1;
+	return snprintf(out, size, "%.*s/%s", (int)(slash - path), path, link) < (int)size ? 0 : -1;
+}
+
+int file_write_atomic(const char *path_given, const char *data, size_t len, struct gp_error *err)
+{
+	char tmp[4096], dir[4096], path[4096];
 	const char *slash;
 	int fd, e, dfd;
 	struct stat st;
 	mode_t mode = 0644;
 
+	if (save_target(path_given, path, sizeof(path)) != 0)
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "path too long");
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return gp_error_set(err, GP_EIO, path, 0, 0, "path too long");
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "path too long");
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot create a temporary file: %s",
-				    strerror(errno));
+		return gp_error_set(err, GP_EIO, path_given, 0, 0,
+				    "cannot create a temporary file: %s", strerror(errno));
 	/* keep the permissions of the file being replaced */
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & 07777;
@@ -107,17 +133,17 @@ int file_write_atomic(const char *path, const char *data, size_t len, struct gp_
 		e = errno;
 		close(fd);
 		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot write: %s", strerror(e));
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot write: %s", strerror(e));
 	}
 	if (close(fd) != 0) {
 		e = errno;
 		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot write: %s", strerror(e));
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot write: %s", strerror(e));
 	}
 	if (rename(tmp, path) != 0) {
 		e = errno;
 		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot replace the file: %s",
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot replace the file: %s",
 				    strerror(e));
 	}
 	/* make the rename itself durable */

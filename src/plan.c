@@ -18,6 +18,7 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -181,6 +182,28 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		break;
 	}
 	return buf;
+}
+
+/* Each part's place in the struct: indexing a member's address past it is not C. */
+static const size_t part_at[PLAN_PARTS] = {
+    offsetof(struct plan_time_parts, matmul_s),	      offsetof(struct plan_time_parts, attention_s),
+    offsetof(struct plan_time_parts, memory_bound_s), offsetof(struct plan_time_parts, tp_comm_s),
+    offsetof(struct plan_time_parts, pp_comm_s),      offsetof(struct plan_time_parts, bubble_s),
+    offsetof(struct plan_time_parts, dp_comm_s),      offsetof(struct plan_time_parts, zero3_s),
+    offsetof(struct plan_time_parts, ep_comm_s),      offsetof(struct plan_time_parts, offload_s),
+    offsetof(struct plan_time_parts, optimizer_s),    offsetof(struct plan_time_parts, data_s),
+};
+_Static_assert(sizeof(struct plan_time_parts) == PLAN_PARTS * sizeof(double),
+	       "PLAN_PARTS counts every part");
+
+double *plan_part(struct plan_time_parts *t, unsigned i)
+{
+	return (double *)((char *)t + part_at[i < PLAN_PARTS ? i : 0]);
+}
+
+double plan_part_get(const struct plan_time_parts *t, unsigned i)
+{
+	return *(const double *)((const char *)t + part_at[i < PLAN_PARTS ? i : 0]);
 }
 
 static double dmin(double a, double b)
@@ -640,9 +663,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				     4.0 * m->vocab * x->inv_tp);
 			mem->activations_embed = embed_act;
 			mem->activations_head = head_act;
-			mem->activations_rebuilt = st->layers > 0 ? x->rebuilt : 0;
-			mem->activations =
-			    lif * per + embed_act + head_act + mem->activations_rebuilt;
+			mem->rebuilt_layer = st->layers > 0 ? x->rebuilt : 0;
+			mem->activations = lif * per + embed_act + head_act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
@@ -672,7 +694,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->activations = x->prefill;
 		mem->activations_per_layer = x->prefill;
 		mem->layers_in_flight = NAN;
-		mem->activations_embed = mem->activations_head = mem->activations_rebuilt = 0;
+		mem->activations_embed = mem->activations_head = mem->rebuilt_layer = 0;
 	}
 
 	/* overhead */
@@ -699,7 +721,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	}
 	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 					      mem->activations + mem->kv_cache);
-	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers;
+	mem->overhead =
+	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->headroom = mem->capacity - mem->total;
@@ -919,9 +942,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * autograd on, so for that layer's backward the GPU holds what the layer
 		 * stores without recomputation on top of what it kept (full: its input;
 		 * selective: everything but the scores). Chen et al. 2016, Section 3 (the
-		 * peak is the checkpoints plus one segment); Korthikanti's table counts the
-		 * stored part only. With FlashAttention selective recompute keeps everything
-		 * already (the kernel recomputes its scores itself): nothing rebuilt. */
+		 * peak is the checkpoints plus one segment). Korthikanti's formulas count the
+		 * stored part, which stays memory.activations; the rebuilt layer is transient
+		 * and joins the overhead (like the communication buffers). With
+		 * FlashAttention selective recompute keeps everything already (the kernel
+		 * recomputes its scores itself): nothing rebuilt. */
 		if (x.act.rc == RECOMPUTE_FULL) {
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;

@@ -77,8 +77,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* activations besides activations_per_layer x layers_in_flight (training) */
 	double activations_embed;    /* first stage: embedding dropout masks */
 	double activations_head;     /* last stage: output layer input and fp32 loss */
-	double activations_rebuilt;  /* recompute: the tensors one layer rebuilds for its
-				      * backward on top of what it stored */
+	double rebuilt_layer;	     /* recomputation: the tensors one layer rebuilds for its
+				      * backward on top of what is stored; transient, so a part
+				      * of overhead, not of the (stored) activations */
 	double kv_bytes_per_token;   /* all layers, this GPU's share */
 	double kv_tokens;	     /* tokens cached per GPU */
 	double kv_tokens_per_seq;    /* inference: tokens cached per sequence (NaN training) */
@@ -117,6 +118,11 @@ struct plan_time_parts {
 	double optimizer_s;
 	double data_s; /* data loading, when it is not hidden */
 };
+
+/* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
+#define PLAN_PARTS 12
+double *plan_part(struct plan_time_parts *t, unsigned i);
+double plan_part_get(const struct plan_time_parts *t, unsigned i);
 
 struct plan {
 	/* the architecture used, after presets and an assumed shape (preset and hf_config are

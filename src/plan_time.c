@@ -823,9 +823,8 @@ static void time_train(struct tctx *c)
 				  ? tokens_step / (w->measured_tokens_per_s * n)
 				  : p->flops_per_step / (n * c->peak * s->efficiency.mfu);
 		double k = want / step;
-		double *part = &p->parts.matmul_s;
-		for (unsigned i = 0; i < sizeof(p->parts) / sizeof(double); i++)
-			part[i] *= k;
+		for (unsigned i = 0; i < PLAN_PARTS; i++)
+			*plan_part(&p->parts, i) *= k;
 		step_compute *= k;
 		step = want;
 	}

@@ -356,10 +356,14 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 		mem_row(b, "KV cache", m->kv_cache, m->capacity);
 	}
 	mem_row(b, "overhead", m->overhead, m->capacity);
-	report_buf_printf(b, "    (CUDA context %s, allocator fragmentation %s, comm buffers %s)\n",
+	report_buf_printf(b, "    (CUDA context %s, allocator fragmentation %s, comm buffers %s",
 			  human(UNIT_BYTES, m->cuda_context, t1, sizeof(t1)),
 			  human(UNIT_BYTES, m->fragmentation, t2, sizeof(t2)),
 			  human(UNIT_BYTES, m->comm_buffers, t3, sizeof(t3)));
+	if (m->rebuilt_layer > 0) /* its own line: the three above fill 80 columns */
+		report_buf_printf(b, ",\n     recomputed layer %s",
+				  human(UNIT_BYTES, m->rebuilt_layer, t1, sizeof(t1)));
+	report_buf_printf(b, ")\n");
 	mem_row(b, "total", m->total, m->capacity);
 	human(UNIT_BYTES, m->capacity, cap, sizeof(cap));
 	human(UNIT_BYTES, fabs(m->headroom), t1, sizeof(t1));
@@ -572,6 +576,7 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 	    {"overhead: CUDA context", m->cuda_context, true},
 	    {"overhead: allocator fragmentation", m->fragmentation, true},
 	    {"overhead: communication buffers", m->comm_buffers, true},
+	    {"overhead: recomputed layer (transient)", m->rebuilt_layer, m->rebuilt_layer > 0},
 	};
 	char t[32], c[32];
 

@@ -182,7 +182,8 @@ const struct field scenario_fields[] = {
     STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it"),
     INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs"),
     INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node"),
-    NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1, 1e15, 0,
+    /* at least 1 MB/s: a bare "400" (400 b/s) is a missing unit, not a network */
+    NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1e6, 1e15, 0,
 	      "scale-out bandwidth per GPU (400Gb/s)"),
     NUM_FIELD("hardware.storage", hardware.storage_bytes_per_s, UNIT_BYTES_PER_S, 0, 1e15, 0,
 	      "data loading bandwidth per node (2GB/s; 0 = not modelled)"),
@@ -797,6 +798,13 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	if (!s->hardware.gpu.id[0])
 		problem(out, src, "hardware.gpu",
 			"no GPU given (expected hardware.gpu, a catalog id)");
+	/* 0 means "not modelled"; a few bytes per second is a missing unit */
+	if (s->hardware.storage_bytes_per_s > 0 && s->hardware.storage_bytes_per_s < 1e6)
+		problem(out, src, "hardware.storage",
+			"hardware.storage: %.6g B/s is below 1 MB/s: a bare number is bytes per "
+			"second (expected a "
+			"unit, e.g. 2GB/s, or 0 for not modelled)",
+			s->hardware.storage_bytes_per_s);
 	if (heads && shaped && heads % par->tp != 0)
 		problem(
 		    out, src, "parallel.tp",

@@ -448,11 +448,13 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 			cur = lo;
 		if (maximize) {
 			if (!works(s, f, cur)) {
-				if (!works(s, f, lo))
+				if (!works(s, f, lo)) {
+					units_format(f->unit, lo, buf, sizeof(buf));
 					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 							    "no %s fits and meets the target, "
-							    "not even %g",
-							    key, lo);
+							    "not even %s",
+							    key, buf);
+				}
 				good = lo;
 				bad = cur;
 			} else {
@@ -479,11 +481,13 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 					good *= 2;
 				}
 				if (good > hi) {
-					if (!works(s, f, hi))
+					if (!works(s, f, hi)) {
+						units_format(f->unit, hi, buf, sizeof(buf));
 						return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-								    "no %s up to %g fits and "
+								    "no %s up to %s fits and "
 								    "meets the target",
-								    key, hi);
+								    key, buf);
+					}
 					good = hi;
 				}
 			} else {

@@ -380,6 +380,10 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 	case UNIT_SECONDS:
 		if (value == 0)
 			return snprintf(buf, size, "0 s");
+		if (fabs(value) >= 999.5 * 31557600) { /* thousands of years: "643k y" */
+			human_scaled(human_counts, value / 31557600, sig, "", num, sizeof(num));
+			return snprintf(buf, size, "%s y", num);
+		}
 		return human_scaled(human_durations, value, sig, " ", buf, size);
 	case UNIT_FLOPS:
 		return human_scaled(human_flops, value, sig, " ", buf, size);

@@ -201,7 +201,9 @@ const char *pane_results_verdict(const struct app *a, const char *key, char *buf
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size)
 {
 	const struct plan *p = &a->plan;
-	const double *mem = &p->mem.weights;
+	const struct plan_memory *m = &p->mem;
+	const double mem[MEM_PARTS] = {m->weights,     m->gradients, m->optimizer,
+				       m->activations, m->kv_cache,  m->overhead};
 
 	buf[0] = '\0';
 	if (strcmp(key, "memory.per_gpu.total") == 0)

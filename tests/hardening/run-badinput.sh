@@ -70,6 +70,11 @@ expect_bad "--set zero count" report "$good" --set hardware.count=0
 expect_bad "--set NaN" report "$good" --set workload.seq_len=nan
 expect_bad "--set unknown key" report "$good" --set workload.batchsize=8
 expect_bad "--set not an assignment" report "$good" --set hardware.count
+# a bandwidth without its unit is a few bytes per second: an error, not a silent plan
+EXPECT='hardware.network.*out of range'
+expect_bad "--set network without a unit" report "$good" --set hardware.network=400
+EXPECT='hardware.storage.*bare number'
+expect_bad "--set storage without a unit" report "$good" --set hardware.storage=2
 EXPECT='usage|unknown|missing|expected'
 expect_bad "no command arguments" report
 expect_bad "unknown option" --frobnicate

@@ -482,10 +482,12 @@ wait_for 'does not fit' && wait_for '^ count +1 ' &&
 T send-keys u u u u
 wait_for '^ gpu +h100-sxm-80gb' && wait_for '^ count +8 '
 # energy past a thousand GWh goes to TWh, keeping three digits (it read 75706 GWh)
-T send-keys : "set hardware.count=16" Enter : "set hardware.network=400" Enter
-wait_for '^ network +3.2kb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
+# (a network of 8 Mb/s, the least the field takes, and 100T tokens: 151 TWh)
+T send-keys : "set hardware.count=16" Enter : "set hardware.network=8Mb/s" Enter \
+	: "set workload.tokens=100T" Enter
+wait_for '^ network +8Mb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
 	ok "energy goes to TWh" || bad "energy goes to TWh"
-T send-keys u u
+T send-keys u u u
 wait_for '^ network +400Gb/s' && wait_for '^ count +8 '
 # the search view's first line says what ! means, whole, at 80 columns
 T send-keys : "set workload.deadline=1d" Enter s

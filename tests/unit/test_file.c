@@ -62,6 +62,41 @@ static void test_read_and_write(void **state)
 	assert_int_equal(err.code, GP_EIO);
 }
 
+/* Saving through a symbolic link replaces the file it points to and keeps the link (as
+ * editors do), also for a link to a link and a dangling relative link. */
+static void test_save_through_symlink(void **state)
+{
+	char path[300], link[300], link2[300], dangling[300], *data;
+	size_t len;
+	struct stat st;
+	struct gp_error err;
+	(void)state;
+	path_in(path, sizeof(path), "real.yaml");
+	path_in(link, sizeof(link), "link.yaml");
+	path_in(link2, sizeof(link2), "link2.yaml");
+	assert_int_equal(file_write_atomic(path, "old\n", 4, &err), 0);
+	assert_int_equal(symlink("real.yaml", link), 0);
+	assert_int_equal(symlink("link.yaml", link2), 0);
+	assert_int_equal(file_write_atomic(link2, "new\n", 4, &err), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(link2, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(file_read_all(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "new\n");
+	free(data);
+	/* a dangling link: its target is created beside it */
+	path_in(dangling, sizeof(dangling), "dangling.yaml");
+	assert_int_equal(symlink("made.yaml", dangling), 0);
+	assert_int_equal(file_write_atomic(dangling, "made\n", 5, &err), 0);
+	assert_int_equal(lstat(dangling, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	path_in(path, sizeof(path), "made.yaml");
+	assert_int_equal(file_read_all(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "made\n");
+	free(data);
+}
+
 static void test_failed_save_keeps_old(void **state)
 {
 	char path[300], bad[320], *data;
@@ -136,6 +171,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_and_write),
+		cmocka_unit_test(test_save_through_symlink),
 		cmocka_unit_test(test_failed_save_keeps_old),
 		cmocka_unit_test(test_killed_save_is_old_or_new),
 	};

@@ -53,15 +53,15 @@ static const struct {
 	int nd;
 	double gb[3];
 } zero_table1[] = {
-	{7.5e9, 1, {120, 120, 120}},      {7.5e9, 4, {52.5, 41.3, 30}},
-	{7.5e9, 16, {35.6, 21.6, 7.5}},   {7.5e9, 64, {31.4, 16.6, 1.88}},
-	{7.5e9, 256, {30.4, 15.4, 0.47}}, {7.5e9, 1024, {30.1, 15.1, 0.12}},
-	{128e9, 1, {2048, 2048, 2048}},   {128e9, 4, {896, 704, 512}},
-	{128e9, 16, {608, 368, 128}},     {128e9, 64, {536, 284, 32}},
-	{128e9, 256, {518, 263, 8}},      {128e9, 1024, {513, 257, 2}},
-	{1e12, 1, {16000, 16000, 16000}}, {1e12, 4, {7000, 5500, 4000}},
-	{1e12, 16, {4750, 2875, 1000}},   {1e12, 64, {4187, 2218, 250}},
-	{1e12, 256, {4046, 2054, 62.5}},  {1e12, 1024, {4011, 2013, 15.6}},
+    {7.5e9, 1, {120, 120, 120}},      {7.5e9, 4, {52.5, 41.3, 30}},
+    {7.5e9, 16, {35.6, 21.6, 7.5}},   {7.5e9, 64, {31.4, 16.6, 1.88}},
+    {7.5e9, 256, {30.4, 15.4, 0.47}}, {7.5e9, 1024, {30.1, 15.1, 0.12}},
+    {128e9, 1, {2048, 2048, 2048}},   {128e9, 4, {896, 704, 512}},
+    {128e9, 16, {608, 368, 128}},     {128e9, 64, {536, 284, 32}},
+    {128e9, 256, {518, 263, 8}},      {128e9, 1024, {513, 257, 2}},
+    {1e12, 1, {16000, 16000, 16000}}, {1e12, 4, {7000, 5500, 4000}},
+    {1e12, 16, {4750, 2875, 1000}},   {1e12, 64, {4187, 2218, 250}},
+    {1e12, 256, {4046, 2054, 62.5}},  {1e12, 1024, {4011, 2013, 15.6}},
 };
 
 static void zero_scenario(struct scenario *s, double psi, int nd, int stage)
@@ -89,9 +89,9 @@ static void test_zero_table1(void **state)
 			double want = zero_table1[i].gb[z - 1] * 1e9;
 			/* the formula itself, exactly (ZeRO paper, Section 5) */
 			double psi = zero_table1[i].psi, nd = zero_table1[i].nd;
-			double exact = z == 1 ? 4 * psi + 12 * psi / nd
-				     : z == 2 ? 2 * psi + 14 * psi / nd
-					      : 16 * psi / nd;
+			double exact = z == 1	? 4 * psi + 12 * psi / nd
+				       : z == 2 ? 2 * psi + 14 * psi / nd
+						: 16 * psi / nd;
 			assert_true(rel_err(states, exact) < 1e-9);
 			/* the printed cell within 1%, or within half a unit of its last printed
 			 * digit: 0.12 stands for 0.1171875 (16 x 7.5e9 / 1024), 2.3% away */
@@ -114,8 +114,8 @@ static void test_zero_figure1(void **state)
 	for (int z = 0; z <= 3; z++) {
 		zero_scenario(&s, 7.5e9, 64, z);
 		const struct plan *p = compute(&s);
-		assert_true(rel_err(p->mem.weights + p->mem.gradients + p->mem.optimizer,
-				    want[z]) < 0.005);
+		assert_true(rel_err(p->mem.weights + p->mem.gradients + p->mem.optimizer, want[z]) <
+			    0.005);
 	}
 	zero_scenario(&s, 7.5e9, 64, 0);
 	const struct plan *p = compute(&s);
@@ -173,8 +173,7 @@ static void test_optimizer_bytes(void **state)
 
 /* A GPT-3-style layer: multi-head attention, plain 4h GELU MLP, LayerNorm, dropout, no
  * FlashAttention, 16-bit activations. */
-static void gpt3_scenario(struct scenario *s, int layers, int hidden, int heads, int seq,
-			  int vocab)
+static void gpt3_scenario(struct scenario *s, int layers, int hidden, int heads, int seq, int vocab)
 {
 	scenario_init(s);
 	s->model.layers = layers;
@@ -206,9 +205,9 @@ static void gpt3_scenario(struct scenario *s, int layers, int hidden, int heads,
 static const struct {
 	int layers, hidden, heads, seq, vocab, tp;
 } korthikanti_models[] = {
-	{96, 12288, 96, 2048, 51200, 8},
-	{48, 6144, 64, 2048, 51200, 8},
-	{24, 2048, 16, 1024, 50257, 4},
+    {96, 12288, 96, 2048, 51200, 8},
+    {48, 6144, 64, 2048, 51200, 8},
+    {24, 2048, 16, 1024, 50257, 4},
 };
 
 static void check_exact(double got, double want, const char *what)
@@ -266,7 +265,8 @@ static void test_korthikanti_per_layer(void **state)
 			check_exact(p->mem.activations_per_layer, 2 * sbh, "full recompute");
 			s.parallel.sequence_parallel = true;
 			p = compute(&s);
-			check_exact(p->mem.activations_per_layer, 2 * sbh / t, "full recompute + sp");
+			check_exact(p->mem.activations_per_layer, 2 * sbh / t,
+				    "full recompute + sp");
 			(void)L;
 		}
 	}
@@ -289,15 +289,23 @@ static void test_korthikanti_pipeline(void **state)
 	s.workload.recompute = RECOMPUTE_SELECTIVE;
 
 	/* one stage: Korthikanti eq. in Section 4.3 with p = 1. The paper counts what is
-	 * stored; the peak also holds the one layer whose attention core the backward
-	 * recomputes (its scores, softmax and dropout: the 5 a s / h term of one layer),
-	 * itemized as activations_rebuilt */
+	 * stored (memory.activations); the peak also holds the one layer whose attention
+	 * core the backward recomputes (its scores, softmax and dropout: the 5 a s / h term
+	 * of one layer), a transient part of overhead (rebuilt_layer) */
 	s.hardware.count = 8;
 	p = compute(&s);
 	check_exact(p->mem.layers_in_flight, L, "layers in flight, p = 1");
-	check_exact(p->mem.activations - p->mem.activations_rebuilt,
-		    34 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h), "single stage");
-	check_exact(p->mem.activations_rebuilt, 5 * a * sq / h * sbh / t, "rebuilt scores");
+	check_exact(p->mem.activations, 34 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h),
+		    "single stage");
+	check_exact(p->mem.rebuilt_layer, 5 * a * sq / h * sbh / t, "rebuilt scores");
+	check_exact(p->mem.overhead,
+		    p->mem.cuda_context + p->mem.fragmentation + p->mem.comm_buffers +
+			p->mem.rebuilt_layer,
+		    "overhead holds the rebuilt layer");
+	check_exact(p->mem.total,
+		    p->mem.weights + p->mem.gradients + p->mem.optimizer + p->mem.activations +
+			p->mem.kv_cache + p->mem.overhead,
+		    "total");
 	check_exact(p->mem.activations_embed, sbh / t, "embedding dropout mask");
 	check_exact(p->mem.activations_head, 4 * sbh / t * (1 + V / h), "output layer");
 
@@ -305,19 +313,19 @@ static void test_korthikanti_pipeline(void **state)
 	 * whole layer in the backward: s b h / t (34 + 5 a s / h) less the input it kept */
 	s.workload.recompute = RECOMPUTE_FULL;
 	p = compute(&s);
-	check_exact(p->mem.activations - p->mem.activations_rebuilt,
-		    2 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h), "full recompute");
-	check_exact(p->mem.activations_rebuilt, sbh / t * (34 + 5 * a * sq / h) - 2 * sbh / t,
+	check_exact(p->mem.activations, 2 * sbh / t * L + sbh / t + 4 * sbh / t * (1 + V / h),
+		    "full recompute");
+	check_exact(p->mem.rebuilt_layer, sbh / t * (34 + 5 * a * sq / h) - 2 * sbh / t,
 		    "full recompute, rebuilt layer");
 	/* without recomputation nothing is rebuilt; with FlashAttention selective
 	 * recomputation stores what no recomputation does, so nothing either */
 	s.workload.recompute = RECOMPUTE_NONE;
 	p = compute(&s);
-	check_exact(p->mem.activations_rebuilt, 0, "no recompute");
+	check_exact(p->mem.rebuilt_layer, 0, "no recompute");
 	s.workload.recompute = RECOMPUTE_SELECTIVE;
 	s.workload.flash_attention = true;
 	p = compute(&s);
-	check_exact(p->mem.activations_rebuilt, 0, "selective with FlashAttention");
+	check_exact(p->mem.rebuilt_layer, 0, "selective with FlashAttention");
 
 	/* 1F1B over p stages, m >= p micro-batches: first stage */
 	for (int pp = 2; pp <= 16; pp *= 2) {
@@ -331,8 +339,7 @@ static void test_korthikanti_pipeline(void **state)
 		p = compute(&s);
 		assert_int_equal(p->micro_batches, 4 * pp);
 		check_exact(p->mem.layers_in_flight, L, "1F1B first stage");
-		check_exact(p->mem.activations - p->mem.activations_rebuilt,
-			    34 * sbh / t * L + sbh * pp / t, "1F1B total");
+		check_exact(p->mem.activations, 34 * sbh / t * L + sbh * pp / t, "1F1B total");
 
 		for (int v = 2; v <= 3; v++) {
 			if ((int)L % (pp * v))
@@ -341,7 +348,7 @@ static void test_korthikanti_pipeline(void **state)
 			p = compute(&s);
 			check_exact(p->mem.layers_in_flight, L * (1 + (pp - 1.0) / (pp * v)),
 				    "interleaved first stage");
-			check_exact(p->mem.activations - p->mem.activations_rebuilt,
+			check_exact(p->mem.activations,
 				    34 * sbh / t * L * (1 + (pp - 1.0) / (pp * v)) + sbh * pp / t,
 				    "interleaved total");
 			s.parallel.virtual_stages = 1;
@@ -423,11 +430,11 @@ static void test_activations_lora(void **state)
 	check_exact(p->mem.activations,
 		    32 * p->mem.activations_per_layer + sq * (2 * h + 4 * 32000.0), "lora total");
 	/* every matrix adapted: the MLP input and down-projection input are kept too */
-	s.workload.finetune.targets = LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP |
-				      LORA_DOWN;
+	s.workload.finetune.targets =
+	    LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP | LORA_DOWN;
 	p = compute(&s);
-	check_exact(p->mem.activations_per_layer,
-		    sq * (16 * h + 6 * f + 128 + 2 * 16 * 7), "lora all");
+	check_exact(p->mem.activations_per_layer, sq * (16 * h + 6 * f + 128 + 2 * 16 * 7),
+		    "lora all");
 	/* and never more than full fine-tuning */
 	double lora = p->mem.activations;
 	s.workload.finetune.method = FT_FULL;
@@ -624,10 +631,10 @@ static void test_gguf_sizes(void **state)
 		int layers, hidden, heads, kv_heads, ffn, vocab;
 		double f16_gib, q4_gib; /* q4: Q4_0 (Llama 2) or Q4_K_M (Llama 3) */
 	} rows[] = {
-		{32, 4096, 32, 32, 11008, 32000, 12.63, 3.82},   /* Llama 2 7B */
-		{80, 8192, 64, 8, 28672, 32000, 128.3, 36.37},   /* Llama 2 70B */
-		{32, 4096, 32, 8, 14336, 128256, 14.96, 4.58},   /* Llama 3 8B */
-		{80, 8192, 64, 8, 28672, 128256, 131.42, 39.59}, /* Llama 3 70B */
+	    {32, 4096, 32, 32, 11008, 32000, 12.63, 3.82},   /* Llama 2 7B */
+	    {80, 8192, 64, 8, 28672, 32000, 128.3, 36.37},   /* Llama 2 70B */
+	    {32, 4096, 32, 8, 14336, 128256, 14.96, 4.58},   /* Llama 3 8B */
+	    {80, 8192, 64, 8, 28672, 128256, 131.42, 39.59}, /* Llama 3 70B */
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct scenario s;
@@ -719,21 +726,21 @@ static void test_nan_figures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zero_table1),
-		cmocka_unit_test(test_zero_figure1),
-		cmocka_unit_test(test_zero_gpt2_15b),
-		cmocka_unit_test(test_optimizer_bytes),
-		cmocka_unit_test(test_korthikanti_per_layer),
-		cmocka_unit_test(test_korthikanti_pipeline),
-		cmocka_unit_test(test_activations_llama),
-		cmocka_unit_test(test_activations_lora),
-		cmocka_unit_test(test_activations_moe),
-		cmocka_unit_test(test_kv_opt13b),
-		cmocka_unit_test(test_kv_gqa_mla),
-		cmocka_unit_test(test_quantized_weights),
-		cmocka_unit_test(test_gguf_sizes),
-		cmocka_unit_test(test_warnings),
-		cmocka_unit_test(test_nan_figures),
+	    cmocka_unit_test(test_zero_table1),
+	    cmocka_unit_test(test_zero_figure1),
+	    cmocka_unit_test(test_zero_gpt2_15b),
+	    cmocka_unit_test(test_optimizer_bytes),
+	    cmocka_unit_test(test_korthikanti_per_layer),
+	    cmocka_unit_test(test_korthikanti_pipeline),
+	    cmocka_unit_test(test_activations_llama),
+	    cmocka_unit_test(test_activations_lora),
+	    cmocka_unit_test(test_activations_moe),
+	    cmocka_unit_test(test_kv_opt13b),
+	    cmocka_unit_test(test_kv_gqa_mla),
+	    cmocka_unit_test(test_quantized_weights),
+	    cmocka_unit_test(test_gguf_sizes),
+	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_nan_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

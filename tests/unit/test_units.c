@@ -178,6 +178,11 @@ static void test_format_human(void **state)
 	assert_string_equal(buf, "3.35 TB/s");
 	units_format_human(UNIT_SECONDS, 8.97e9, 3, buf, sizeof(buf));
 	assert_string_equal(buf, "284 y");
+	/* thousands of years keep three digits: "643k y", not "642585 y" */
+	units_format_human(UNIT_SECONDS, 642585 * 31557600.0, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "643k y");
+	units_format_human(UNIT_SECONDS, 999.4 * 31557600.0, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "999 y");
 	units_format_human(UNIT_SECONDS, 0.0165, 3, buf, sizeof(buf));
 	assert_string_equal(buf, "16.5 ms");
 	units_format_human(UNIT_RATIO, 0.4, 3, buf, sizeof(buf));
