@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1021,6 +1022,23 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	return 0;
 }
 
+/* Whether path names a file that is not there yet in a folder that is: the terminal UI opens
+ * the built-in scenario bound to it, as an editor opens a new file, and its :w creates it.
+ * Anything else (a missing folder, a file that cannot be read) stays an error. */
+static bool cli_is_new_file(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || lstat(path, &st) == 0 || errno != ENOENT)
+		return false;
+	if (!slash)
+		return true;
+	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 {
 	struct scenario *s;
@@ -1054,7 +1072,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 		return EXIT_IO;
 	}
 	/* the UI shows validation problems beside the fields: only unreadable files stop it */
-	rc = cli_load(c, path, s, NULL, false);
+	rc = cli_load(c, path && cli_is_new_file(path) ? NULL : path, s, NULL, false);
 	if (rc == 0)
 		rc = ui(c->cat, s, path, c->ascii ? CLI_UI_ASCII : 0);
 	free(s);

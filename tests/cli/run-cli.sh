@@ -69,7 +69,9 @@ done
 run_error 2 reprot && has "$T/err" "did you mean 'report'" "a misspelt command"
 # the terminal UI is never started on a file that cannot be read
 run_error 2 $D/bad-syntax.yaml && has "$T/err" "^$D/bad-syntax.yaml:7:" "gpuplan FILE on a bad file"
-run_error 1 $D/no-such-file.yaml
+# a file not there yet in a folder that is: a new file for the UI, which needs a terminal
+run_error 2 $D/no-such-file.yaml && has "$T/err" "needs a terminal" "gpuplan NEWFILE without a terminal"
+run_error 1 $D/no-such-dir/x.yaml && has "$T/err" "$D/no-such-dir/x.yaml" "gpuplan FILE in a missing folder"
 run_error 2 $D/train.yaml --set hardware.count=abc
 run_error 2 --ascii --jsn
 run_error 2 $D/train.yaml $D/serve.yaml
