@@ -32,6 +32,7 @@ model.moe.shared
 model.moe.expert_ffn
 model.moe.shared_ffn
 model.moe.dense_layers
+model.moe.shared_gate
 model.mla.q_rank
 model.mla.kv_rank
 model.mla.rope_dim

@@ -26,6 +26,7 @@ enum family {
 	FAM_QWEN2,
 	FAM_QWEN3,
 	FAM_QWEN3_MOE,
+	FAM_QWEN2_MOE,
 	FAM_GEMMA,
 	FAM_GEMMA2,
 	FAM_PHI3,
@@ -50,6 +51,7 @@ static const struct {
     {"qwen2", "Qwen2ForCausalLM", FAM_QWEN2},
     {"qwen3", "Qwen3ForCausalLM", FAM_QWEN3},
     {"qwen3_moe", "Qwen3MoeForCausalLM", FAM_QWEN3_MOE},
+    {"qwen2_moe", "Qwen2MoeForCausalLM", FAM_QWEN2_MOE},
     {"gemma", "GemmaForCausalLM", FAM_GEMMA},
     {"gemma2", "Gemma2ForCausalLM", FAM_GEMMA2},
     {"phi3", "Phi3ForCausalLM", FAM_PHI3},
@@ -65,7 +67,8 @@ static const struct {
 };
 
 #define KNOWN_TYPES                                                                                \
-	"llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, gemma, gemma2, phi3, gpt2, falcon, "    \
+	"llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, phi3, gpt2, " \
+	"falcon, "                                                                                 \
 	"opt, bloom, deepseek_v2, deepseek_v3"
 
 struct hf {
@@ -541,6 +544,23 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		m->qkv_bias = true;
 		m->attention_bias = false;
 		return read_qwen_window(c, m);
+	case FAM_QWEN2_MOE:
+		/* Qwen2-MoE (modeling_qwen2_moe.py, Qwen1.5-MoE and Qwen2-57B-A14B): Qwen2's
+		 * attention (q, k, v biases); a sparse block of num_experts routed experts of
+		 * moe_intermediate_size, a router gate, one shared expert of
+		 * shared_expert_intermediate_size and its hidden x 1 sigmoid gate; which layers
+		 * are sparse as in Qwen3-MoE (decoder_sparse_step, mlp_only_layers). */
+		if (read_llama_like(c, m, false, false, 32768) || read_qwen_window(c, m) ||
+		    read_qwen3_moe(c, m) ||
+		    opt_int(c, "shared_expert_intermediate_size", 0, 0, &m->moe.shared_ffn))
+			return -1;
+		m->qkv_bias = true;
+		m->attention_bias = false;
+		if (m->moe.shared_ffn > 0) {
+			m->moe.shared = 1;
+			m->moe.shared_gate = true;
+		}
+		return 0;
 	case FAM_QWEN3:
 	case FAM_QWEN3_MOE:
 		/* Qwen3Attention: q_norm and k_norm (RMSNorm over head_dim); biases only

@@ -290,9 +290,11 @@ void model_count_params(const struct model *in, struct model_params *out)
 		/* Each routed expert is an MLP of expert_ffn (Mixtral's w1/w2/w3, DeepSeek's
 		 * DeepseekV3MLP); the router is a bias-free hidden x experts linear gate. Shared
 		 * experts (DeepSeek-V2 Section 2.2) are counted per expert: DeepSeek builds
-		 * them as one MLP of n_shared x moe_intermediate_size, the same count. */
+		 * them as one MLP of n_shared x moe_intermediate_size, the same count.
+		 * Qwen2-MoE gates its shared expert with one more hidden x 1 linear
+		 * (modeling_qwen2_moe.py, shared_expert_gate), counted with the router. */
 		out->expert = mlp_params(m, m->moe.expert_ffn);
-		out->router = h * experts;
+		out->router = h * experts + (m->moe.shared_gate ? h : 0);
 		out->shared =
 		    m->moe.shared > 0 ? m->moe.shared * mlp_params(m, m->moe.shared_ffn) : 0;
 	}

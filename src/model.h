@@ -19,6 +19,8 @@ struct moe_shape {
 	int expert_ffn;	  /* intermediate size of one routed expert */
 	int shared_ffn;	  /* intermediate size of one shared expert; 0 = expert_ffn */
 	int dense_layers; /* leading layers with a dense MLP of size ffn (DeepSeek-V3: 3) */
+	bool shared_gate; /* a sigmoid gate on the shared experts' output, a bias-free
+			   * hidden x 1 linear (Qwen2-MoE's shared_expert_gate) */
 };
 
 struct mla_shape {    /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0 = not MLA */

@@ -97,6 +97,8 @@ const struct field scenario_fields[] = {
 	      "one shared expert's intermediate size (0 = expert_ffn)"),
     INT_FIELD("model.moe.dense_layers", model.moe.dense_layers, 0, 10000, 0,
 	      "leading layers with a dense MLP"),
+    BOOL_FIELD("model.moe.shared_gate", model.moe.shared_gate, 0,
+	       "a sigmoid gate on the shared experts (Qwen2-MoE)"),
     INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank"),
     INT_FIELD("model.mla.kv_rank", model.mla.kv_rank, 0, 1048576, 0,
 	      "MLA key/value LoRA rank (0 = not MLA)"),

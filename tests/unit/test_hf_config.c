@@ -185,6 +185,47 @@ static void test_qwen3_moe(void **state)
 	assert_true(p.active >= 3.3e9 && p.active < 3.4e9);
 }
 
+/* Qwen2-MoE (modeling_qwen2_moe.py): q, k, v biases; per MoE layer a router (h x E), the
+ * routed experts, one shared expert and its shared_expert_gate (h x 1). Qwen1.5-MoE-A2.7B:
+ * "14.3B parameters in total and 2.7B activated parameters" (its Hugging Face model
+ * card); Qwen2-57B-A14B: 57B total, 14B active (its name, the Qwen convention of
+ * truncated figures, as Qwen3-30B-A3B's 3.3B). The module sums are checked exactly and
+ * the published figures within their rounding. */
+static void test_qwen2_moe(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double attn, layer, expert;
+	(void)state;
+	load("qwen1.5-moe-a2.7b.json", &r, &p);
+	assert_true(r.qkv_bias && !r.attention_bias);
+	assert_int_equal(r.moe.experts, 60);
+	assert_int_equal(r.moe.active, 4);
+	assert_int_equal(r.moe.shared, 1);
+	assert_int_equal(r.moe.shared_ffn, 5632);
+	assert_true(r.moe.shared_gate);
+	assert_int_equal(r.moe.dense_layers, 0);
+	attn = 4.0 * 2048 * 2048 + 3 * 2048;
+	expert = 3.0 * 2048 * 1408;
+	layer = attn + 2 * 2048 + 2048.0 * 60 + 2048 + 3.0 * 2048 * 5632;
+	assert_count(p.total, 2.0 * 151936 * 2048 + 2048 + 24 * (layer + 60 * expert));
+	assert_count(p.active, 2.0 * 151936 * 2048 + 2048 + 24 * (layer + 4 * expert));
+	assert_true(p.total >= 14.25e9 && p.total < 14.35e9);
+	assert_true(p.active >= 2.65e9 && p.active < 2.75e9);
+
+	load("qwen2-57b-a14b.json", &r, &p);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(r.moe.experts, 64);
+	assert_int_equal(r.moe.active, 8);
+	attn = 2.0 * 3584 * 3584 + 2.0 * 3584 * 512 + 3584 + 2 * 512;
+	expert = 3.0 * 3584 * 2560;
+	layer = attn + 2 * 3584 + 3584.0 * 64 + 3584 + 3.0 * 3584 * 20480;
+	assert_count(p.total, 2.0 * 151936 * 3584 + 3584 + 28 * (layer + 64 * expert));
+	assert_count(p.active, 2.0 * 151936 * 3584 + 3584 + 28 * (layer + 8 * expert));
+	assert_true(p.total >= 57e9 && p.total < 58e9);
+	assert_true(p.active >= 14e9 && p.active < 15e9);
+}
+
 static void test_other_moe_catalog(void **state)
 {
 	struct model r;
@@ -591,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_mixtral),
 		cmocka_unit_test(test_deepseek_v3),
 		cmocka_unit_test(test_qwen3_moe),
+		cmocka_unit_test(test_qwen2_moe),
 		cmocka_unit_test(test_other_moe_catalog),
 		cmocka_unit_test(test_falcon_40b_rw_keys),
 		cmocka_unit_test(test_falcon_new_keys),

@@ -679,6 +679,7 @@ static const char *const every_field[][2] = {
 	{"model.moe.expert_ffn", "128"},
 	{"model.moe.shared_ffn", "256"},
 	{"model.moe.dense_layers", "1"},
+	{"model.moe.shared_gate", "true"},
 	{"model.mla.q_rank", "48"},
 	{"model.mla.kv_rank", "32"},
 	{"model.mla.rope_dim", "8"},
