@@ -13,6 +13,7 @@
 struct ex {
 	char *buf;
 	size_t size, len;
+	int width; /* columns to wrap at; 0 = one line a paragraph (the reader wraps) */
 	char num[16][48];
 	int nn;
 };
@@ -154,7 +155,7 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 						  isalpha((unsigned char)end[1]))))
 			end++;
 		len = (int)(end - w);
-		if (col > indent && col + 1 + len > 80) {
+		if (e->width > 0 && col > indent && col + 1 + len > e->width) {
 			put(e, "\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
@@ -1427,6 +1428,12 @@ static void headline(struct ex *e, const char *key, const char *value)
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
 		size_t size, struct gp_error *err)
 {
+	return explain_key_wrapped(s, p, key, 80, buf, size, err);
+}
+
+int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
+			char *buf, size_t size, struct gp_error *err)
+{
 	struct ex e;
 	int i;
 
@@ -1448,6 +1455,7 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 	memset(&e, 0, sizeof(e));
 	e.buf = buf;
 	e.size = size;
+	e.width = width > 0 ? width : 0;
 	if (size)
 		buf[0] = '\0';
 

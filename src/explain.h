@@ -19,6 +19,11 @@
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
 		size_t size, struct gp_error *err);
 
+/* The same, wrapped at width columns (explain_key: 80), or with width 0 one line a
+ * paragraph, for a reader that wraps to its own width (the terminal UI). */
+int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
+			char *buf, size_t size, struct gp_error *err);
+
 /* Every key explain_key knows, NULL-terminated, in report order: each numeric key of the
  * JSON report, then memory.fits and bottleneck.binding. Static storage. */
 const char *const *explain_keys(void);

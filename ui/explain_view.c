@@ -100,8 +100,9 @@ void explain_open(struct app *a, const char *key)
 	{
 		struct gp_error err;
 		memset(&err, 0, sizeof(err));
-		if (explain_key(&a->scn, &a->plan, key, a->explain_text, sizeof(a->explain_text),
-				&err) == 0)
+		/* unwrapped: the view wraps to its own width, hanging each paragraph */
+		if (explain_key_wrapped(&a->scn, &a->plan, key, 0, a->explain_text,
+					sizeof(a->explain_text), &err) == 0)
 			return;
 		/* a figure explain does not know: at least its value, and why */
 		pane_results_value(a, key, value, sizeof(value));
@@ -155,6 +156,11 @@ static int wrap_text(struct app *a, WINDOW *w, const char *text, int width, int 
 		 * line's indent */
 		if (len - indent > 2 && line[indent] == '=' && line[indent + 1] == ' ') {
 			indent += 2;
+		} else if (strcspn(line + indent, " \n") < 40 &&
+			   strncmp(line + indent + strcspn(line + indent, " \n"), " = ", 3) == 0 &&
+			   line[0] == ' ') {
+			/* a formula, "  lhs = rhs": under the right-hand side */
+			indent += (int)strcspn(line + indent, " \n") + 3;
 		} else {
 			int k = indent;
 			while (k < len && k - indent < 12 && line[k] != ' ' && line[k] != ':')

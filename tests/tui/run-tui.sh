@@ -795,5 +795,21 @@ wait_for 'EXIT=1' && screen | grep -q "$TMP/folder.yaml" &&
 	ok "a name that exists but cannot be read is an error (exit 1)" ||
 	bad "a name that exists but cannot be read is an error (exit 1)"
 
+# 22. explanations reflow to the window: the core hands the UI one line a paragraph, so a
+# sentence the core would break at 80 columns is not left ragged in the 76-column box
+# ("per\n layer;\n FlashAttention"), and a formula's continuation hangs under its
+# right-hand side
+T resize-window -x 80 -y 24
+run_ui scenarios/seed-12-70b-full-training-8xh100.yaml
+wait_for 'Results'
+T send-keys 4 j j j j e
+wait_for 'Explain memory.per_gpu.activations' &&
+	screen | grep -q 'layer; FlashAttention drops' &&
+	screen | grep -Eq '^│ {17}layer and loss' &&
+	ok "an explanation reflows to the window" || bad "an explanation reflows to the window"
+T send-keys q
+T send-keys q
+wait_for 'EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
