@@ -92,6 +92,7 @@ parallel.tp
 parallel.pp
 parallel.dp
 parallel.ep
+parallel.ep_overlap
 parallel.virtual_stages
 parallel.zero
 parallel.sequence_parallel
@@ -162,7 +163,7 @@ _gpuplan_values()
 	model.tied_embeddings | model.attention_bias | model.qkv_bias | model.mlp_bias | \
 		model.qk_norm | model.embedding_norm | model.parallel_block | model.no_final_norm | \
 		model.dropout | \
-		workload.flash_attention | parallel.sequence_parallel) echo true false ;;
+		workload.flash_attention | parallel.ep_overlap | parallel.sequence_parallel) echo true false ;;
 	esac
 }
 

@@ -208,6 +208,8 @@ const struct field scenario_fields[] = {
     INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages"),
     INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)"),
     INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree"),
+    BOOL_FIELD("parallel.ep_overlap", parallel.ep_overlap, APPLIES_TRAINING,
+	       "expert all-to-alls overlapped with another micro-batch's compute (DualPipe)"),
     INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
 	      "interleaved pipeline chunks per stage"),
     INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3"),
@@ -683,6 +685,7 @@ void scenario_init(struct scenario *s)
 	s->parallel.pp = 1;
 	s->parallel.dp = 0;
 	s->parallel.ep = 1;
+	s->parallel.ep_overlap = false; /* standard Megatron-LM / DeepSpeed-MoE: exposed */
 	s->parallel.virtual_stages = 1;
 	s->parallel.zero = 0;
 	s->parallel.offload = OFFLOAD_NONE;

@@ -97,6 +97,7 @@ struct parallel {
 	int pp;
 	int dp; /* 0 = auto: count / (tp x pp) */
 	int ep;
+	bool ep_overlap; /* expert all-to-alls hidden behind another micro-batch's compute */
 	int virtual_stages;
 	int zero; /* 0..3 */
 	bool sequence_parallel;

@@ -379,7 +379,7 @@ static void test_suggestions(void **state)
 		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
 		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
 		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected one of tp, pp, dp, ep, "
-					   "virtual_stages, zero, sequence_parallel, offload)"},
+					   "ep_overlap, virtual_stages, zero, sequence_parallel, offload)"},
 		{"model: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'model'"},
 	};
 
@@ -739,6 +739,7 @@ static const char *const every_field[][2] = {
 	{"parallel.pp", "4"},
 	{"parallel.dp", "64"},
 	{"parallel.ep", "2"},
+	{"parallel.ep_overlap", "true"},
 	{"parallel.virtual_stages", "2"},
 	{"parallel.zero", "3"},
 	{"parallel.sequence_parallel", "true"},
