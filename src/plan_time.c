@@ -634,6 +634,15 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
 	mb->bwd = (mb->matmul + mb->attention + mb->membound) * bwd / (fwd + bwd);
+	/* overlapped expert all-to-alls (parallel.ep_overlap): each runs while another
+	 * micro-batch computes (DeepSeek-V3 report, arXiv 2412.19437, Section 3.2.1: DualPipe
+	 * pairs a forward and a backward chunk so that dispatch and combine of one hide
+	 * behind attention and MLP of the other; Megatron-Core --overlap-moe-expert-parallel-
+	 * comm), so per micro-batch only the all-to-all time beyond its compute is exposed:
+	 * max(ep - (matmul + attention + membound), 0). The hidden part still takes SMs
+	 * from the compute (DeepSeek gives 20 of 132 to communication); not modelled. */
+	if (s->parallel.ep_overlap)
+		mb->ep = dmax(mb->ep - (mb->matmul + mb->attention + mb->membound), 0);
 }
 
 /* A data-parallel collective of the non-expert part (ne bytes over the dp x ep data
