@@ -792,13 +792,14 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 			extra ? sec(e, p->parts.offload_s) : "", extra ? " + " : "",
 			extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
-		if (s->parallel.ep_overlap && p->ep > 1)
-			wrapped(
-			    e, "  ",
-			    "expert all-to-alls overlapped with another micro-batch's compute "
-			    "(parallel.ep_overlap; DeepSeek-V3's DualPipe): a micro-batch's "
-			    "comm counts only the all-to-all time beyond its matmuls, attention "
-			    "and memory-bound work");
+		if (s->parallel.ep_overlap && p->ep > 1) {
+			put(e, "\n");
+			wrapped(e, "  ",
+				"expert all-to-alls overlapped with another micro-batch's compute "
+				"(parallel.ep_overlap; DeepSeek-V3's DualPipe): a micro-batch's "
+				"comm counts only the all-to-all time beyond its matmuls, "
+				"attention and memory-bound work");
+		}
 		ex_parts(e, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops));
