@@ -13,37 +13,10 @@
 #include <cmocka.h>
 
 #include "app.h"
+#include "ui_catalog.h"
 
 static struct catalog cat;
 static struct app app;
-
-static void add_gpu(const char *id, double mem, double flops, double price)
-{
-	struct gpu *g = &cat.gpus[cat.ngpus++];
-	snprintf(g->id, sizeof(g->id), "%s", id);
-	snprintf(g->name, sizeof(g->name), "test %s", id);
-	g->memory_bytes = mem;
-	g->hbm_bytes_per_s = 3e12;
-	g->peak_flops[DTYPE_BF16] = flops;
-	g->price_per_hour = price;
-	g->gpus_per_node = 8;
-	g->network_bytes_per_s = 50e9;
-	g->link_bytes_per_s = 900e9;
-	g->power_w = 700;
-}
-
-static void add_model(const char *id, int layers, int hidden, int heads, int kv, int ffn)
-{
-	struct catalog_model *m = &cat.models[cat.nmodels++];
-	snprintf(m->id, sizeof(m->id), "%s", id);
-	m->model.layers = layers;
-	m->model.hidden = hidden;
-	m->model.heads = heads;
-	m->model.kv_heads = kv;
-	m->model.ffn = ffn;
-	m->model.vocab = 128256;
-	m->model.max_context = 131072;
-}
 
 static int setup(void **state)
 {
@@ -51,10 +24,10 @@ static int setup(void **state)
 	struct gp_error err;
 	(void)state;
 	if (cat.ngpus == 0) {
-		add_gpu("h100-sxm-80gb", 80e9, 989e12, 2.5);
-		add_gpu("a100-80gb-sxm", 80e9, 312e12, 1.5);
-		add_model("llama-3.1-8b", 32, 4096, 32, 8, 14336);
-		add_model("llama-3.1-70b", 80, 8192, 64, 8, 28672);
+		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 989e12, 2.5);
+		ui_cat_add_gpu(&cat, "a100-80gb-sxm", 80e9, 312e12, 1.5);
+		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
+		ui_cat_add_model(&cat, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
 	}
 	if (scenario_init_builtin(&s, &cat, &err) != 0)
 		return -1;
