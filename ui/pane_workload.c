@@ -45,6 +45,7 @@ void pane_workload_rows(const struct app *a, struct pane_rows *out)
 	pane_rows_add(a, out, "parallel.pp", "pp");
 	pane_rows_add(a, out, "parallel.dp", "dp");
 	pane_rows_add(a, out, "parallel.ep", "ep");
+	pane_rows_add(a, out, "parallel.ep_overlap", "ep overlap");
 	pane_rows_add(a, out, "parallel.zero", "zero");
 	pane_rows_add(a, out, "parallel.sequence_parallel", "seq parallel");
 	pane_rows_add(a, out, "parallel.virtual_stages", "virtual stages");
