@@ -5,6 +5,10 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${GPUPLAN:-$(pwd)/gpuplan}
+# a program built elsewhere (make asan: build-asan/gpuplan) has no catalog beside it; the
+# checks that run it outside tmux need it too
+GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
+export GPUPLAN_CATALOG
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux is not installed (run 'make deps')"
 	exit 1
