@@ -107,37 +107,11 @@ static double output_tokens(const struct scenario *s)
 	return s->workload.output_tokens > 0 ? s->workload.output_tokens : 1;
 }
 
-/* The terms of one decode step as the time model keeps them (struct plan_decode): the
- * GEMMs' compute or the weight read, whichever is slower; attention (the slower of its
- * FLOPs and its KV read); elementwise traffic; communication (TP all-reduces, EP
- * all-to-alls, pipeline hand-offs); the rest, fixed per step (kernel launches, the host's
- * part, dequantisation). A step decodes B sequences, or a micro-batch of B / pp once
- * the batch fills a pipeline. */
-struct decode_terms {
-	double gemm, weight_read, attention, attention_flops, kv_read, elementwise, fixed;
-	double comm, tp, ep, pp;
-	double micro;		 /* sequences a step decodes: B, or B / pp through a pipeline */
-	double micro_batch_full; /* B */
-	bool itemized;		 /* the plan has the step's terms (inference) */
-};
-
-static void decode_terms(const struct scenario *s, const struct plan *p, struct decode_terms *d)
+/* A decode step's communication: TP all-reduces, EP all-to-alls, pipeline hand-offs (the
+ * time model keeps the step's terms in struct plan_decode, adding up to tpot). */
+static double decode_comm(const struct plan_decode *d)
 {
-	const struct plan_decode *t = &p->decode;
-	d->gemm = t->gemm_s;
-	d->weight_read = t->weight_read_s;
-	d->attention = t->attention_s;
-	d->attention_flops = t->attention_flops_s;
-	d->kv_read = t->kv_read_s;
-	d->elementwise = t->elementwise_s;
-	d->tp = t->tp_comm_s;
-	d->ep = t->ep_comm_s;
-	d->pp = t->pp_comm_s;
-	d->comm = t->tp_comm_s + t->ep_comm_s + t->pp_comm_s;
-	d->fixed = t->fixed_s;
-	d->micro = t->batch;
-	d->micro_batch_full = infer_batch(s, p);
-	d->itemized = isfinite(t->gemm_s) && isfinite(t->fixed_s);
+	return d->tp_comm_s + d->ep_comm_s + d->pp_comm_s;
 }
 
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
@@ -207,12 +181,6 @@ static void source(struct ex *e, const char *text)
 static void not_applicable(struct ex *e, const char *why)
 {
 	put(e, "  not applicable: %s\n", why);
-}
-
-/* Says why a decode step is not broken into its terms. */
-static void not_itemized(struct ex *e)
-{
-	wrapped(e, "  ", "not itemized: the plan has no decode step's terms");
 }
 
 /* ---- model ---- */
@@ -740,20 +708,15 @@ static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 /* ---- time ---- */
 
 /* One decode step, term by term (tpot; the step of an inference plan). */
-static void decode_step(struct ex *e, const char *lhs, const struct scenario *s,
-			const struct plan *p)
+static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 {
-	struct decode_terms d;
-	decode_terms(s, p, &d);
+	const struct plan_decode *d = &p->decode;
 	formula(e, lhs,
 		"max(GEMMs, weight read) + attention + elementwise + communication + fixed");
-	if (d.itemized)
-		numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d.gemm),
-			sec(e, d.weight_read), sec(e, d.attention), sec(e, d.elementwise),
-			sec(e, d.comm), sec(e, d.fixed));
+	numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
+		sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
+		sec(e, decode_comm(d)), sec(e, d->fixed_s));
 	result(e, lhs, sec(e, p->tpot_s));
-	if (!d.itemized)
-		not_itemized(e);
 }
 
 static void ex_parts(struct ex *e, const struct plan *p)
@@ -806,7 +769,7 @@ static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
-		decode_step(e, "step", s, p);
+		decode_step(e, "step", p);
 		source(e, "see latency.tpot_s: roofline (Williams et al. 2009) per decode step");
 	}
 }
@@ -903,19 +866,19 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 		not_applicable(e, "training has no decode");
 		return;
 	}
-	struct decode_terms d;
-	decode_terms(s, p, &d);
-	decode_step(e, "tpot", s, p);
+	const struct plan_decode *d = &p->decode;
+	double batch = infer_batch(s, p);
+	decode_step(e, "tpot", p);
 	{
 		char text[300];
 		put(e, "\n");
-		if (d.micro != d.micro_batch_full)
+		if (d->batch != batch)
 			snprintf(text, sizeof(text),
 				 "a step decodes a micro-batch of %s of the %s sequences through "
 				 "the %d stages;",
-				 plain(e, d.micro), plain(e, d.micro_batch_full), p->pp);
+				 plain(e, d->batch), plain(e, batch), p->pp);
 		else
-			snprintf(text, sizeof(text), "batch %s;", plain(e, d.micro));
+			snprintf(text, sizeof(text), "batch %s;", plain(e, d->batch));
 		wrapped(e, "  ", text);
 		snprintf(text, sizeof(text),
 			 "weights (less the embedding, a lookup) read at %s x %s;",
@@ -924,13 +887,13 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 		wrapped(e, "  ", text);
 		snprintf(text, sizeof(text),
 			 "attention: the slower of its FLOPs (%s) and its KV read (%s);",
-			 sec(e, d.attention_flops), sec(e, d.kv_read));
+			 sec(e, d->attention_flops_s), sec(e, d->kv_read_s));
 		wrapped(e, "  ", text);
-		if (d.comm > 0) {
+		if (decode_comm(d) > 0) {
 			snprintf(text, sizeof(text),
 				 "communication: TP all-reduces %s, EP all-to-alls %s, pipeline "
 				 "hand-offs %s;",
-				 sec(e, d.tp), sec(e, d.ep), sec(e, d.pp));
+				 sec(e, d->tp_comm_s), sec(e, d->ep_comm_s), sec(e, d->pp_comm_s));
 			wrapped(e, "  ", text);
 		}
 		wrapped(e, "  ", "fixed: per-step launches, the host's part, dequantisation;");
@@ -1249,8 +1212,7 @@ static void ex_reliability(struct ex *e, const struct scenario *s, const struct 
 static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p, int b)
 {
 	const struct plan_time_parts *t = &p->parts;
-	struct decode_terms d = {0};
-	bool late = false; /* the decode step is not itemized: say why after the result */
+	const struct plan_decode *d = &p->decode;
 	switch (b) {
 	case BN_CAPACITY:
 		formula(e, "capacity", "memory used / memory of the GPU");
@@ -1264,13 +1226,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		} else {
 			/* the FLOP time of a decode step: attention counts by its FLOPs here,
 			 * by its KV read under hbm_bandwidth */
-			decode_terms(s, p, &d);
 			formula(e, "compute", "(GEMM FLOP time + attention FLOP time) / tpot");
-			if (d.itemized)
-				numbers(e, "compute", "(%s + %s) / %s", sec(e, d.gemm),
-					sec(e, d.attention_flops), sec(e, p->step_s));
-			else
-				late = true;
+			numbers(e, "compute", "(%s + %s) / %s", sec(e, d->gemm_s),
+				sec(e, d->attention_flops_s), sec(e, p->step_s));
 		}
 		break;
 	case BN_HBM:
@@ -1279,15 +1237,10 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 			numbers(e, "hbm_bandwidth", "(%s + %s) / %s", sec(e, t->memory_bound_s),
 				sec(e, t->optimizer_s), sec(e, p->step_s));
 		} else {
-			decode_terms(s, p, &d);
 			formula(e, "hbm_bandwidth",
 				"(weight read + KV cache read + elementwise) / tpot");
-			if (d.itemized)
-				numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s",
-					sec(e, d.weight_read), sec(e, d.kv_read),
-					sec(e, d.elementwise), sec(e, p->step_s));
-			else
-				late = true;
+			numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s", sec(e, d->weight_read_s),
+				sec(e, d->kv_read_s), sec(e, d->elementwise_s), sec(e, p->step_s));
 		}
 		break;
 	case BN_INTERCONNECT:
@@ -1335,8 +1288,6 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
 		return;
 	}
-	if (late)
-		not_itemized(e);
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		    sec(e, p->step_s));

@@ -54,6 +54,14 @@ static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	"optim",
 static const char *const mem_keys[MEM_PARTS] = {
     "memory.per_gpu.weights",	  "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
     "memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
+/* The memory parts in the legend's order (mem_names, mem_keys). */
+static void mem_parts(const struct plan_memory *m, double out[MEM_PARTS])
+{
+	const double v[MEM_PARTS] = {m->weights,     m->gradients, m->optimizer,
+				     m->activations, m->kv_cache,  m->overhead};
+	memcpy(out, v, sizeof(v));
+}
+
 static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw", "interconnect",
 						"data i/o"};
 static const char *const bn_keys[BN_COUNT] = {
@@ -149,9 +157,9 @@ void pane_results_items(struct app *a)
 	int n = 0;
 
 	const struct plan_memory *m = &a->plan.mem;
-	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
-				   m->activations, m->kv_cache,	 m->overhead};
+	double parts[MEM_PARTS];
 
+	mem_parts(m, parts);
 	a->result_keys[n++] = "memory.per_gpu.total";
 	/* the parts the legend shows, in its order */
 	for (int i = 0; i < MEM_PARTS; i++)
@@ -202,9 +210,9 @@ void pane_results_value(const struct app *a, const char *key, char *buf, size_t 
 {
 	const struct plan *p = &a->plan;
 	const struct plan_memory *m = &p->mem;
-	const double mem[MEM_PARTS] = {m->weights,     m->gradients, m->optimizer,
-				       m->activations, m->kv_cache,  m->overhead};
+	double mem[MEM_PARTS];
 
+	mem_parts(m, mem);
 	buf[0] = '\0';
 	if (strcmp(key, "memory.per_gpu.total") == 0)
 		fmt_bytes(p->mem.total, buf, size);
@@ -301,11 +309,11 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 {
 	const struct plan_memory *m = &a->plan.mem;
 	const struct glyphs *g = a->theme.g;
-	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
-				   m->activations, m->kv_cache,	 m->overhead};
+	double parts[MEM_PARTS];
 	double scale = m->capacity > m->total ? m->capacity : m->total;
 	int cells[MEM_PARTS], filled, cap_at = -1, cx = x;
 
+	mem_parts(m, parts);
 	filled = bars_stack(parts, MEM_PARTS, scale, width, cells);
 	if (m->total > m->capacity && m->capacity > 0)
 		cap_at = bars_marker(m->capacity, scale, width);
@@ -343,10 +351,10 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 			      const char *const *names, int max_lines, int *lines)
 {
 	const struct plan_memory *m = &a->plan.mem;
-	double parts[MEM_PARTS] = {m->weights,	   m->gradients, m->optimizer,
-				   m->activations, m->kv_cache,	 m->overhead};
+	double parts[MEM_PARTS];
 	int cx = x, line = 0, left = 0;
 
+	mem_parts(m, parts);
 	for (int i = 0; i < MEM_PARTS; i++) {
 		char v[32], item[64];
 		int iw;
