@@ -4,6 +4,15 @@
 # exits 0 when every check passes. GPUPLAN=path overrides the binary.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# The patterns below hold UTF-8 ('[│|]', '█+'): grep and sed must read them as characters
+# whatever locale the caller has (CI may have none). Checks that want another locale for the
+# program pass it to new_shell.
+LC_ALL=C.UTF-8
+export LC_ALL
+unset LANG LANGUAGE
+# TUI_WAIT: seconds a marker may take to appear (a sanitizer or valgrind build is slower;
+# polling returns as soon as it is there, so a passing run costs nothing more)
+WAIT=${TUI_WAIT:-20}
 BIN=${GPUPLAN:-$(pwd)/gpuplan}
 # a program built elsewhere (make asan: build-asan/gpuplan) has no catalog beside it; the
 # checks that run it outside tmux need it too
@@ -35,32 +44,34 @@ bad() {
 
 screen() { T capture-pane -p; }
 
-# wait_for PATTERN [SECONDS]: polls the screen until grep -E finds PATTERN.
-wait_for() {
+# poll TEST...: runs TEST on the screen (on its standard input) until it succeeds, on a
+# settled screen only: two captures 30 ms apart that agree. ncurses writes a large update in
+# several pieces and tmux may show the first before the next arrives (a sanitizer build is
+# slow enough to be caught half-drawn), so a marker on the left is no proof that the results
+# on the right are drawn yet.
+poll() {
 	i=0
-	limit=$(( ${2:-5} * 20 ))
-	while [ $i -lt $limit ]; do
-		if T capture-pane -p 2>/dev/null | grep -Eq -- "$1"; then
+	prev=
+	while [ $i -lt $((WAIT * 33)) ]; do
+		cur=$(T capture-pane -p 2>/dev/null)
+		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | "$@"; then
 			return 0
 		fi
+		prev=$cur
 		i=$((i + 1))
-		sleep 0.05
+		sleep 0.03
 	done
 	return 1
 }
+has() { grep -Eq -- "$1"; }
+lacks() { ! grep -Eq -- "$1"; }
+line_has() { sed -n "$1p" | grep -Eq -- "$2"; }
+
+# wait_for PATTERN: polls the screen until grep -E finds PATTERN.
+wait_for() { poll has "$1"; }
 
 # wait_gone PATTERN: polls until PATTERN is no longer on the screen.
-wait_gone() {
-	i=0
-	while [ $i -lt 100 ]; do
-		if ! T capture-pane -p 2>/dev/null | grep -Eq -- "$1"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	return 1
-}
+wait_gone() { poll lacks "$1"; }
 
 # A fresh session running a plain shell; commands are typed into it, so stty -g can be
 # taken in the pane itself before and after the program.
@@ -87,17 +98,7 @@ ui_pid() { cat "$TMP/pid"; }
 
 # wait_line N PATTERN: polls until line N of the screen matches PATTERN (a layout marker
 # that only the right terminal size draws there).
-wait_line() {
-	i=0
-	while [ $i -lt 100 ]; do
-		if T capture-pane -p 2>/dev/null | sed -n "$1p" | grep -Eq -- "$2"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	return 1
-}
+wait_line() { poll line_has "$1" "$2"; }
 
 results_of() { cut -c41-80; }
 
@@ -125,7 +126,7 @@ if wait_for '^ count +16 '; then
 else
 	bad "+ on hardware.count doubles it"
 fi
-wait_for '●|\*' 2 && screen | head -1 | grep -Eq '●|\*' && ok "the title marks unsaved edits" ||
+wait_for '●|\*' && screen | head -1 | grep -Eq '●|\*' && ok "the title marks unsaved edits" ||
 	bad "the title marks unsaved edits"
 
 # 3. typing a value: results follow, a bad value is drawn as an error, Esc reverts
@@ -425,7 +426,7 @@ T send-keys Escape 4 e
 wait_for 'Explain'
 screen >>"$TMP/ascii.txt"
 T send-keys Escape
-wait_gone 'Explain'
+wait_gone 'Explain [a-z]+\.'
 high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/ascii.txt" | wc -c)
 utf=$(LC_ALL=C tr -d '\000-\177' <"$TMP/utf8.txt" | wc -c)
 [ "$high" -eq 0 ] && ok "LANG=C draws ASCII only" || bad "LANG=C draws ASCII only ($high bytes >= 0x80)"
@@ -681,7 +682,7 @@ wait_for '^ network +400Gb/s'
 usable_at() {
 	T resize-window -t 0 -x "$1" -y "$2"
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt $((WAIT * 20)) ]; do
 		screen >"$TMP/size.txt" 2>/dev/null
 		if [ "$(wc -l <"$TMP/size.txt")" -eq "$2" ] &&
 			[ "$(LC_ALL=C.UTF-8 wc -L <"$TMP/size.txt")" -le "$1" ] &&
