@@ -103,13 +103,14 @@ test: deps
 
 # Shell tests run the program named by $GPUPLAN, so the sanitizer build tests its own.
 check: $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
-	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
+	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log $(TEST_WRAP) sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
-# The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer, run with
+# address randomisation off where allowed (tests/noaslr.sh says why).
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
 	@$(MAKE) --no-print-directory B=build-asan BIN=build-asan/gpuplan \
-		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" TEST_WRAP="sh tests/noaslr.sh" check
 
 # Memcheck over the reports of every shipped scenario.
 valgrind: $(BIN)

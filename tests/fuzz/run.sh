@@ -24,7 +24,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	dict=""
 	[ -f "tests/fuzz/$short.dict" ] && dict="-dict=tests/fuzz/$short.dict"
 	echo "fuzz: $name for ${secs}s"
-	if ! "$bin" $dict -max_total_time="$secs" -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
+	if ! sh tests/noaslr.sh "$bin" $dict -max_total_time="$secs" -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
 		-artifact_prefix=tests/fuzz/out/"$short"- "$work" >build-fuzz/"$name".log 2>&1; then
 		echo "fuzz: $name FAILED; see build-fuzz/$name.log and tests/fuzz/out/" >&2
 		tail -30 build-fuzz/"$name".log >&2
