@@ -120,8 +120,9 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 	case PW_BATCH_NOT_DIVISIBLE:
 		snprintf(
 		    buf, size,
-		    "global batch %.0f is not a multiple of micro_batch x data replicas (%.0f)",
-		    w->a, w->b);
+		    "global batch %.0f is not a multiple of micro_batch x data replicas (%.0f): "
+		    "each step runs %.0f micro-batches, %.0f sequence slots idle",
+		    w->a, w->b, ceil(w->a / w->b), ceil(w->a / w->b) * w->b - w->a);
 		break;
 	case PW_LAYERS_NOT_DIVISIBLE:
 		snprintf(buf, size,
@@ -887,11 +888,19 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		p->global_batch =
 		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
 		{
+			/* A global batch that does not divide over micro_batch x replicas (Megatron
+			 * and DeepSpeed refuse it): the replica with the most sequences runs
+			 * ceil(global / (micro_batch x replicas)) micro-batches and the step waits
+			 * for it, while the step still trains the global batch's tokens, so
+			 * the idle slots cost time and never add throughput. */
 			double per_step = x.b * x.replicas;
-			double q = (int)(p->global_batch / per_step); /* floor, as above */
-			x.micro_batches = dmax(1, q);
-			if (q * per_step != p->global_batch)
+			double q =
+			    (int)(p->global_batch / per_step); /* floor: a non-negative int */
+			if (q * per_step != p->global_batch) {
+				q += 1;
 				plan_warn(p, PW_BATCH_NOT_DIVISIBLE, p->global_batch, per_step);
+			}
+			x.micro_batches = dmax(1, q);
 		}
 		p->micro_batches = (int)x.micro_batches;
 		x.act.e = act_bytes(wl->precision);

@@ -139,6 +139,44 @@ static void mosaic_scenario(const struct mosaic_row *r, struct scenario *s)
 	s->parallel.zero = 3;
 }
 
+/* A global batch that does not divide over micro_batch x data replicas: the step runs
+ * ceil(B / (b x dp)) micro-batches for the same B sequences. So n GPUs train, per GPU, at
+ * most B / (n ceil(B / n)) of what 32 do with every slot filled (more GPUs only add
+ * all-reduce time), and no count below 64 takes a shorter step than 64.
+ * (Megatron's 1.7B row, batch 512, on 32 to 64 GPUs.) */
+static void test_uneven_global_batch(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	double ref_tok_gpu, even_step;
+	(void)state;
+	megatron_scenario(&megatron[0], &s);
+	s.hardware.count = 64;
+	plan_compute(&s, &p);
+	assert_int_equal(p.micro_batches, 8);
+	even_step = p.step_s;
+	s.hardware.count = 32;
+	plan_compute(&s, &p);
+	assert_int_equal(p.micro_batches, 16);
+	ref_tok_gpu = p.tokens_per_s_per_gpu;
+	for (int n = 32; n <= 64; n++) {
+		s.hardware.count = n;
+		plan_compute(&s, &p);
+		assert_int_equal(p.dp, n);
+		assert_int_equal(p.micro_batches, (512 + n - 1) / n);
+		assert_true(p.step_s >= even_step * (1 - 1e-9));
+		assert_true(p.tokens_per_s_per_gpu <=
+			    ref_tok_gpu * 512 / (n * p.micro_batches) * (1 + 1e-9));
+		/* the step trains the global batch's tokens, not more */
+		assert_true(fabs(p.tokens_per_s * p.step_s - 512.0 * 2048) < 1e-3 * 512 * 2048);
+	}
+	/* 63 GPUs: 9 micro-batches where 64 need 8, for the same 512 sequences */
+	s.hardware.count = 63;
+	plan_compute(&s, &p);
+	assert_int_equal(p.micro_batches, 9);
+	assert_true(p.step_s > 1.1 * even_step);
+}
+
 static void test_mosaicml_h100(void **state)
 {
 	double sum = 0, worst = 0;
@@ -593,6 +631,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_megatron_table1),
+		cmocka_unit_test(test_uneven_global_batch),
 		cmocka_unit_test(test_mosaicml_h100),
 		cmocka_unit_test(test_megatron_days),
 		cmocka_unit_test(test_llamacpp_decode),
