@@ -531,12 +531,15 @@ static int cmd_solve(struct cli *c)
 		rc = cli_write_json(report_json_solve(f->key, c->solve_max, value, text));
 		goto out;
 	} else {
-		snprintf(line, sizeof(line), "%s=%s\n(the %s value that fits%s)\n", f->key, text,
-			 c->solve_max ? "largest" : "smallest",
-			 s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
-				 s->workload.slo.tpot_s > 0
-			     ? " and meets the deadline or SLO"
-			     : "");
+		/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
+		 * what the value is goes to standard error, for the person reading */
+		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
+		fprintf(stderr, "gpuplan solve: the %s value that fits%s\n",
+			c->solve_max ? "largest" : "smallest",
+			s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
+				s->workload.slo.tpot_s > 0
+			    ? " and meets the deadline or SLO"
+			    : "");
 	}
 	rc = cli_write(line, strlen(line));
 out:

@@ -319,6 +319,13 @@ run 0 solve $D/train.yaml --max workload.micro_batch && {
 	run 0 report $D/train.yaml --json --set workload.micro_batch=$((v + 1)) &&
 		has "$T/out" '"fits":[[:space:]]*false' "solve: one more does not fit"
 }
+# standard output is the one KEY=VALUE line, so it goes straight back into --set
+run 0 solve $D/train.yaml --min hardware.count && {
+	[ "$(wc -l <"$T/out")" -eq 1 ] && ok "solve prints one line on standard output" ||
+		bad "solve prints one line on standard output"
+	"$G" report $D/train.yaml --set "$(cat "$T/out")" >/dev/null 2>&1 &&
+		ok "solve's output is a --set argument" || bad "solve's output is a --set argument"
+}
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
 run_error 2 solve $D/train.yaml
 run_error 2 solve $D/train.yaml --max no.such.key

@@ -177,6 +177,29 @@ llama-3.1-405b llama-3.1-70b llama-3.1-8b"
 	fi
 fi
 
+# the man page's EXAMPLES session shows the program's own lines: every line of the seed-12
+# report and explanation excerpts (after "$ gpuplan report $F" or "... explain $F KEY", up to
+# the next "$ "; a line "\\&..." marks a cut) is a line the program prints
+bin=${GPUPLAN:-./gpuplan}
+if [ -x "$bin" ] && [ -f scenarios/seed-12-70b-full-training-8xh100.yaml ]; then
+	F=scenarios/seed-12-70b-full-training-8xh100.yaml
+	out=$(GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog} "$bin" report "$F" 2>&1
+		GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog} "$bin" explain "$F" \
+			memory.per_gpu.optimizer 2>&1)
+	lines=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' man/gpuplan.1 |
+		awk '/^\$ gpuplan (report \$F|explain \$F memory[^ ]*)$/ { on = 1; next }
+		     /^\$ |^\.fi/ { on = 0 } /^\\&\.\.\./ { next } on' | sed 's/\\-/-/g')
+	n=0
+	while IFS= read -r l; do
+		[ -n "$l" ] || continue
+		n=$((n + 1))
+		printf '%s\n' "$out" | grep -qxF -- "$l" || fail "gpuplan.1 EXAMPLES: '$l' is not what the program prints"
+	done <<EOF_LINES
+$lines
+EOF_LINES
+	[ "$n" -ge 4 ] || fail "gpuplan.1 EXAMPLES: found $n excerpt lines to check (expected 4 or more)"
+fi
+
 # the README's example output is the program's
 if ! sh tests/man/readme-example.sh; then
 	fail "README.md: example output"
