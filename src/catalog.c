@@ -84,6 +84,63 @@ static const char *suggest(const char *id, const char *first, int n, size_t stri
 	return NULL;
 }
 
+/* "did you mean": the ids that start with id ("h100" names three H100s, and the nearest
+ * by spelling, "h200", would be another GPU), as 'a', 'b' or 'c', up to four; else the
+ * closest id by spelling. Writes "" when nothing is near. */
+static void suggest_list(const char *id, const char *first, int n, size_t stride, char *buf,
+			 size_t size)
+{
+	const char *hit[4];
+	int nhit = 0, more = 0;
+	size_t len = id ? strlen(id) : 0, used = 0;
+
+	buf[0] = '\0';
+	if (!id)
+		return;
+	for (int i = 0; i < n && len >= 2; i++) {
+		const char *cand = first + (size_t)i * stride;
+		if (strncmp(cand, id, len) == 0) {
+			if (nhit < 4)
+				hit[nhit++] = cand;
+			else
+				more = 1;
+		}
+	}
+	if (nhit == 0) {
+		const char *near = suggest(id, first, n, stride);
+		if (near)
+			snprintf(buf, size, "'%s'", near);
+		return;
+	}
+	for (int i = 0; i < nhit && used < size; i++) {
+		const char *sep = i == 0 ? "" : i == nhit - 1 && !more ? " or " : ", ";
+		int w = snprintf(buf + used, size - used, "%s'%s'", sep, hit[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	if (more && used < size)
+		snprintf(buf + used, size - used, ", ...");
+}
+
+void catalog_suggest_gpus(const struct catalog *cat, const char *id, char *buf, size_t size)
+{
+	if (!cat || !cat->ngpus) {
+		buf[0] = '\0';
+		return;
+	}
+	suggest_list(id, cat->gpus[0].id, cat->ngpus, sizeof(cat->gpus[0]), buf, size);
+}
+
+void catalog_suggest_models(const struct catalog *cat, const char *id, char *buf, size_t size)
+{
+	if (!cat || !cat->nmodels) {
+		buf[0] = '\0';
+		return;
+	}
+	suggest_list(id, cat->models[0].id, cat->nmodels, sizeof(cat->models[0]), buf, size);
+}
+
 const char *catalog_suggest_gpu(const struct catalog *cat, const char *id)
 {
 	if (!cat || !cat->ngpus)

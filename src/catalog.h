@@ -77,5 +77,9 @@ const struct catalog_model *catalog_find_model(const struct catalog *cat, const 
  * is close. */
 const char *catalog_suggest_gpu(const struct catalog *cat, const char *id);
 const char *catalog_suggest_model(const struct catalog *cat, const char *id);
+/* The same as a phrase for "did you mean ...?": every id that starts with id ('h100-sxm-80gb',
+ * 'h100-pcie-80gb' or 'h100-nvl-94gb'), else the closest by spelling; "" when none. */
+void catalog_suggest_gpus(const struct catalog *cat, const char *id, char *buf, size_t size);
+void catalog_suggest_models(const struct catalog *cat, const char *id, char *buf, size_t size);
 
 #endif

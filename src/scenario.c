@@ -363,10 +363,12 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 	if (strcmp(f->key, "model.preset") == 0) {
 		const struct catalog_model *cm = cat ? catalog_find_model(cat, text) : NULL;
 		if (!cm) {
-			const char *near = cat ? catalog_suggest_model(cat, text) : NULL;
-			if (near)
+			char near[160] = "";
+			if (cat)
+				catalog_suggest_models(cat, text, near, sizeof(near));
+			if (near[0])
 				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-						    "unknown model '%s' (did you mean '%s'?)", text,
+						    "unknown model '%s' (did you mean %s?)", text,
 						    near);
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "unknown model '%s' (expected a catalog id; see "
@@ -380,10 +382,12 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 	if (strcmp(f->key, "hardware.gpu") == 0) {
 		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
 		if (!g) {
-			const char *near = cat ? catalog_suggest_gpu(cat, text) : NULL;
-			if (near)
+			char near[160] = "";
+			if (cat)
+				catalog_suggest_gpus(cat, text, near, sizeof(near));
+			if (near[0])
 				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-						    "unknown GPU '%s' (did you mean '%s'?)", text,
+						    "unknown GPU '%s' (did you mean %s?)", text,
 						    near);
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "unknown GPU '%s' (expected a catalog id; see "

@@ -332,6 +332,41 @@ static void test_shipped_catalog_has_every_spec_id(void **state)
 	catalog_free(cat);
 }
 
+/* "did you mean" over the shipped catalog: a prefix names every id it starts (never the
+ * nearest spelling, 'h200' for 'h100', 'a10' for 'a100'), else the nearest by spelling */
+static void test_shipped_suggestions(void **state)
+{
+	static const struct {
+		const char *typed, *want;
+	} gpus[] = {
+	    {"h100", "'h100-sxm-80gb', 'h100-pcie-80gb' or 'h100-nvl-94gb'"},
+	    {"a100", "'a100-80gb-sxm', 'a100-40gb-sxm', 'a100-80gb-pcie' or 'a100-40gb-pcie'"},
+	    {"h2000", "'h200'"},
+	    {"a10g", "'a10'"},
+	    {"zzzzzz", ""},
+	};
+	struct catalog *cat;
+	struct gp_error err;
+	char buf[512];
+
+	(void)state;
+	cat = catalog_new();
+	if (catalog_load_dir(cat, "catalog", 0, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+		catalog_suggest_gpus(cat, gpus[i].typed, buf, sizeof(buf));
+		if (strcmp(buf, gpus[i].want) != 0)
+			fail_msg("%s: got \"%s\", want \"%s\"", gpus[i].typed, buf, gpus[i].want);
+	}
+	catalog_suggest_models(cat, "llama-3.1", buf, sizeof(buf));
+	assert_string_equal(buf, "'llama-3.1-405b', 'llama-3.1-70b' or 'llama-3.1-8b'");
+	catalog_suggest_models(cat, "llama", buf, sizeof(buf));
+	assert_non_null(strstr(buf, ", ..."));
+	catalog_suggest_models(cat, "mistral-7c", buf, sizeof(buf));
+	assert_string_equal(buf, "'mistral-7b'");
+	catalog_free(cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_default_search_order),
 		cmocka_unit_test(test_gpus_yaml_is_strict),
 		cmocka_unit_test(test_shipped_catalog_has_every_spec_id),
+		cmocka_unit_test(test_shipped_suggestions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -321,6 +321,8 @@ static const struct bad_case bad_cases[] = {
 	{"unit-typo-duration.yaml", 6, 13, "cannot read '5days' (expected a duration"},
 	{"unit-typo.yaml", 5, 12, "cannot read '2GBs' (expected a bandwidth"},
 	{"unknown-gpu.yaml", 4, 8, "unknown GPU 'h100-sxm' (did you mean 'h100-sxm-80gb'?)"},
+	/* a prefix names the GPUs it starts (test_catalog: all of them, in the real catalog) */
+	{"unknown-gpu-prefix.yaml", 4, 8, "unknown GPU 'h100' (did you mean 'h100-sxm-80gb'?)"},
 	{"unknown-key.yaml", 6, 3, "unknown key 'batchsize' (did you mean 'batch'?)"},
 	{"unknown-model.yaml", 2, 11, "unknown model 'llama-2-7c' (did you mean 'llama-2-7b'?)"},
 	{"wrong-kind-list.yaml", 6, 7, "parallel.tp: expected a single value, found a list"},
