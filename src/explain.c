@@ -1283,7 +1283,7 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
 	if (b == BN_CAPACITY) {
-		put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
+		put(e, "\n  binding: %s (capacity when it does not fit, else the largest share of the time)\n",
 		    bottleneck_name(p->binding));
 		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
 		return;
@@ -1291,7 +1291,7 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		    sec(e, p->step_s));
-	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share)\n",
+	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share of the time)\n",
 	    bottleneck_name(p->binding));
 	source(e, "shares of the step time (training) or of a decode step (inference)");
 }
@@ -1299,11 +1299,13 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 static void ex_binding(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	(void)s;
-	formula(e, "binding", "capacity if it does not fit, else the largest share");
+	formula(e, "binding", "capacity if it does not fit, else the largest time share");
 	result(e, "binding", bottleneck_name(p->binding));
-	put(e, "\n  shares:\n");
-	for (int i = 0; i < BN_COUNT; i++)
+	put(e, "\n  shares of the time:\n");
+	for (int i = BN_COMPUTE; i < BN_COUNT; i++)
 		put(e, "    %-14s %s\n", bottleneck_name((enum bottleneck)i), pct(e, p->shares[i]));
+	put(e, "  capacity (of memory, binding only when it does not fit): %s\n",
+	    pct(e, p->shares[BN_CAPACITY]));
 	source(e, "seed case 15: capacity, then bandwidth and interconnect, then compute");
 }
 

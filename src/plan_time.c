@@ -1314,7 +1314,9 @@ static void finish(const struct tctx *c)
 		p->usd_per_million_tokens = p->usd_per_hour / p->tokens_per_s * (1e6 / 3600);
 
 	p->shares[BN_CAPACITY] = p->mem.capacity > 0 ? p->mem.total / p->mem.capacity : 0;
-	/* the binding constraint: capacity when it does not fit, else the largest share */
+	/* the binding constraint: capacity when it does not fit, else the largest share of
+	 * the time (capacity is a share of memory, not of time: a plan that fits runs at
+	 * the speed its time shares allow) */
 	if (!p->mem.fits) {
 		p->binding = BN_CAPACITY;
 		return;

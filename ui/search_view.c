@@ -521,8 +521,11 @@ void search_view_draw(struct app *a, WINDOW *w)
 	struct search_view *sv = &a->sv;
 	int height = getmaxy(w), width = getmaxx(w), inner = width - 2;
 	char title[160], line[512], dt[32];
-	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
-		      a->scn.workload.slo.tpot_s > 0;
+	const struct workload *wl = &a->scn.workload;
+	/* what search's meets_target checks: the deadline, the SLO, and for online serving
+	 * the daily requests on the scenario's GPUs */
+	bool load = wl->kind == WL_ONLINE && wl->requests_per_day > 0;
+	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
 
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
 		 sv->by == SEARCH_BY_COST ? "cost" : "time",
@@ -532,7 +535,10 @@ void search_view_draw(struct app *a, WINDOW *w)
 	/* c, t and H are on the key legend: this line says what was searched, and what ! is,
 	 * within 76 columns */
 	snprintf(line, sizeof(line), "%ld layouts, %ld fit, %s%s", sv->stats.evaluated,
-		 sv->stats.fitting, dt, target ? "; ! misses the deadline or SLO" : "");
+		 sv->stats.fitting, dt,
+		 !target ? ""
+		 : load	 ? "; ! misses the SLO or the daily load"
+			 : "; ! misses the deadline or SLO");
 	draw_text_clip(a, w, 1, 2, inner - 2, ROLE_DIM, line);
 	search_view_heading(a, inner, line, sizeof(line));
 	draw_text(a, w, 2, 1, inner, ROLE_HEADER, line);

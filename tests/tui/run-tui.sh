@@ -816,5 +816,16 @@ T send-keys q
 T send-keys q
 wait_for 'EXIT=0'
 
+# 23. online serving with a daily load: ! also marks layouts whose GPUs cannot carry the
+# requests, and the search view's first line says so
+run_ui scenarios/team-serve-70b-5m-requests.yaml
+wait_for 'Results'
+T send-keys s
+wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
+	ok "the search view's ! names the daily load for online serving" ||
+	bad "the search view's ! names the daily load for online serving"
+T send-keys Escape q
+wait_for 'EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
