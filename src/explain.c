@@ -1283,7 +1283,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	}
 	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
 	if (b == BN_CAPACITY) {
-		put(e, "\n  binding: %s (capacity when it does not fit, else the largest share of the time)\n",
+		put(e,
+		    "\n  binding: %s\n  (capacity when it does not fit, else the largest share of "
+		    "the time)\n",
 		    bottleneck_name(p->binding));
 		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
 		return;
@@ -1291,7 +1293,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		    sec(e, p->step_s));
-	put(e, "\n  binding: %s (capacity when it does not fit, else the largest share of the time)\n",
+	put(e,
+	    "\n  binding: %s\n  (capacity when it does not fit, else the largest share of the "
+	    "time)\n",
 	    bottleneck_name(p->binding));
 	source(e, "shares of the step time (training) or of a decode step (inference)");
 }
