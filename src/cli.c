@@ -311,16 +311,23 @@ static int cmd_explain(struct cli *c)
 		rc = EXIT_IO;
 		goto out;
 	}
-	if (c->nargs < 2) {
-		const char *const *keys = explain_keys();
-		cli_usage_error(c, "missing KEY; keys it explains:");
-		for (int i = 0; keys && keys[i]; i++)
-			fprintf(stderr, "  %s\n", keys[i]);
+	if (c->nargs < 1) {
+		cli_usage_error(c, "missing FILE");
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
+	if (c->nargs < 2) {
+		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)) */
+		const char *const *keys = explain_keys();
+		size_t used = 0;
+		buf[0] = '\0';
+		for (int i = 0; keys && keys[i] && used + strlen(keys[i]) + 2 < size; i++)
+			used += (size_t)snprintf(buf + used, size - used, "%s\n", keys[i]);
+		rc = cli_write(buf, used);
+		goto out;
+	}
 	plan_compute(s, p);
 	buf[0] = '\0';
 	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {

@@ -267,7 +267,14 @@ if [ $st = 1 ] && grep -q 'not available' "$T/err"; then
 elif [ $st = 0 ] && [ -s "$T/out" ]; then
 	ok
 	run_error 2 explain $D/train.yaml no.such.key
-	run_error 2 explain $D/train.yaml
+	# without KEY: the keys it explains, on standard output (gpuplan(1))
+	run 0 explain $D/train.yaml && {
+		has "$T/out" '^memory\.per_gpu\.weights$' "explain FILE lists the keys"
+		[ "$(wc -l <"$T/out")" -ge 20 ] && ok "explain FILE lists every key" ||
+			bad "explain FILE lists every key"
+	}
+	run_error 2 explain
+	run_error 2 explain $D/invalid.yaml
 	run_error 2 explain $D/invalid.yaml memory.per_gpu.weights
 else
 	bad "explain exited $st"
