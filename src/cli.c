@@ -669,6 +669,12 @@ static int cmd_check(struct cli *c)
 			gp_problems_add(probs, &e);
 		}
 	}
+	/* A file that did not read as a scenario (invalid YAML or UTF-8, a tab, a second
+	 * document, too deep, too large: problems that name no field) has no fields to
+	 * validate; "no model given" would only repeat that it was not read. */
+	for (int i = 0; i < probs->count; i++)
+		if (!probs->items[i].field[0] && strncmp(probs->items[i].file, "--set", 5) != 0)
+			goto print;
 	scenario_validate(s, src, vp);
 	cli_blame_sets(c, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
@@ -686,6 +692,7 @@ static int cmd_check(struct cli *c)
 		if (!repeat)
 			gp_problems_add(probs, &vp->items[i]);
 	}
+print:
 	if (probs->count || probs->dropped) {
 		cli_print_problems(probs, path);
 		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,

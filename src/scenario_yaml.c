@@ -402,6 +402,13 @@ int ynode_read(const char *text, size_t len, const char *file, int max_depth, st
 	struct ynode *tree = NULL;
 	int rc = -1, have_event = 0;
 
+	/* a UTF-8 byte order mark (editors on Windows write one): YAML 1.2 allows it at the
+	 * start, but libyaml keeps it as text once the encoding is set, so it is skipped
+	 * here; it takes no column */
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	memset(&r, 0, sizeof(r));
 	r.text = text;
 	r.len = len;

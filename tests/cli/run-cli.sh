@@ -202,7 +202,15 @@ run_error 2 check $D/invalid.yaml && {
 	n=$(grep -c "^$D/invalid.yaml:[0-9][0-9]*:[0-9][0-9]*: " "$T/err")
 	if [ "$n" -ge 3 ]; then ok; else bad "check listed $n problems, expected every one (3 or more)"; fi
 }
-run_error 2 check $D/bad-syntax.yaml && has "$T/err" "^$D/bad-syntax.yaml:7:" "check FILE:LINE"
+run_error 2 check $D/bad-syntax.yaml && {
+	has "$T/err" "^$D/bad-syntax.yaml:7:" "check FILE:LINE"
+	# a file that is not YAML has no fields to validate: one problem, not "no model given"
+	has "$T/err" "^$D/bad-syntax.yaml: 1 problem$" "check: invalid YAML is one problem"
+}
+# a UTF-8 byte order mark before the first key is allowed (YAML 1.2)
+printf '\357\273\277' >"$T/bom.yaml"
+cat $D/train.yaml >>"$T/bom.yaml"
+run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
 run_error 2 check
 run_error 1 check $D/no-such-file.yaml
