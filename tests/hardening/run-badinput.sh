@@ -79,7 +79,8 @@ EXPECT='usage|unknown|missing|expected'
 expect_bad "no command arguments" report
 expect_bad "unknown option" --frobnicate
 expect_bad "unknown option" report "$good" --jsno
-expect_bad "explain without key" explain "$good"
+expect_bad "explain without file" explain
+expect_bad "explain of a bad file without key" explain tests/data/bad/syntax.yaml
 
 # extreme but valid inputs give finite figures (no inf or nan in the JSON)
 "$bin" report "$good" --json --set model.params=405B --set workload.seq_len=1M \
