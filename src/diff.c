@@ -14,6 +14,27 @@ static bool same(double a, double b)
 		return true;
 	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
+/* A field's value on one line (notes may span lines) in dst: cut, when longer, at a
+ * character boundary (never inside a UTF-8 sequence, so the text and JSON stay valid) and
+ * ended with an ellipsis that says so. */
+static void fit_value(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src), cut;
+
+	if (n < size) {
+		memcpy(dst, src, n + 1);
+	} else {
+		cut = size - 4; /* room for "…" (3 bytes) and the NUL */
+		while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
+			cut--;
+		memcpy(dst, src, cut);
+		memcpy(dst + cut, "\xE2\x80\xA6", 4);
+	}
+	for (char *c = dst; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+}
+
 
 void diff_compute(const struct scenario *a, const struct plan *pa, const struct scenario *b,
 		  const struct plan *pb, struct diff *d)
@@ -22,6 +43,7 @@ void diff_compute(const struct scenario *a, const struct plan *pa, const struct 
 	d->nresults = 0;
 	for (const struct field *f = scenario_fields; f->key; f++) {
 		struct diff_input *in;
+		char value[2048];
 
 		if (scenario_field_equal(a, b, f))
 			continue;
@@ -33,15 +55,10 @@ void diff_compute(const struct scenario *a, const struct plan *pa, const struct 
 			break;
 		in = &d->inputs[d->ninputs++];
 		in->field = f;
-		scenario_field_format(a, f, in->a, sizeof(in->a));
-		scenario_field_format(b, f, in->b, sizeof(in->b));
-		/* one line per field: notes may span lines */
-		for (char *c = in->a; *c; c++)
-			if (*c == '\n' || *c == '\t')
-				*c = ' ';
-		for (char *c = in->b; *c; c++)
-			if (*c == '\n' || *c == '\t')
-				*c = ' ';
+		scenario_field_format(a, f, value, sizeof(value));
+		fit_value(in->a, sizeof(in->a), value);
+		scenario_field_format(b, f, value, sizeof(value));
+		fit_value(in->b, sizeof(in->b), value);
 	}
 	for (const struct report_figure *f = report_figures; f->key; f++) {
 		double va = report_figure_value(f, pa), vb = report_figure_value(f, pb);

@@ -197,6 +197,31 @@ static void test_long_values_wrap(void **state)
 	report_buf_release(&out);
 }
 
+/* Notes longer than a diff row are cut at a character, never inside a UTF-8 sequence (the
+ * JSON and Markdown stay valid), and end with an ellipsis that says they were cut. */
+static void test_long_notes_cut_at_a_character(void **state)
+{
+	struct scenario a, b;
+	struct plan pa, pb;
+	struct diff d;
+	const char *v;
+	size_t n = 0;
+
+	(void)state;
+	fill(&a, &pa);
+	fill(&b, &pb);
+	for (int i = 0; i < 300 && n + 3 < sizeof(b.notes); i++, n += 2)
+		memcpy(b.notes + n, "\xC3\xA9", 3); /* é */
+	diff_compute(&a, &pa, &b, &pb, &d);
+	v = find_input(&d, "notes")->b;
+	assert_true(strlen(v) < sizeof(d.inputs[0].b));
+	assert_string_equal(v + strlen(v) - 3, "\xE2\x80\xA6");
+	/* every character before the ellipsis is a whole é */
+	for (size_t i = 0; i + 3 < strlen(v); i += 2)
+		assert_memory_equal(v + i, "\xC3\xA9", 2);
+	assert_int_equal((strlen(v) - 3) % 2, 0);
+}
+
 static void test_no_differences_text(void **state)
 {
 	struct scenario a;
@@ -220,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_results),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_long_values_wrap),
+		cmocka_unit_test(test_long_notes_cut_at_a_character),
 		cmocka_unit_test(test_no_differences_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
