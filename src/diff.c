@@ -35,7 +35,6 @@ static void fit_value(char *dst, size_t size, const char *src)
 			*c = ' ';
 }
 
-
 void diff_compute(const struct scenario *a, const struct plan *pa, const struct scenario *b,
 		  const struct plan *pb, struct diff *d)
 {
