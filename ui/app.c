@@ -512,7 +512,8 @@ bool app_offer_recovery(struct app *a)
 		return false;
 	a->mode = MODE_PROMPT;
 	a->prompt = PROMPT_RECOVER;
-	app_status(a, false, "restore them? (y/n)  unsaved edits from a lost session: %s",
+	/* what is found, then the question (a long path wraps over the legend line) */
+	app_status(a, false, "unsaved edits from a lost session in %s: restore them? (y/n)",
 		   a->recover_path);
 	return true;
 }

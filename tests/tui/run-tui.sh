@@ -275,7 +275,7 @@ fi
 cmp -s "$TMP/stty.before" "$TMP/stty.after" && ok "the terminal is restored after SIGHUP" ||
 	bad "the terminal is restored after SIGHUP"
 run_ui "$TMP/a.yaml"
-wait_for 'restore them' && ok "the next start offers the recovery file" ||
+wait_for 'unsaved edits from a lost session in' && wait_for 'restore them\? \(y/n\)$' && ok "the next start offers the recovery file" ||
 	bad "the next start offers the recovery file"
 T send-keys y
 wait_for '^ count +32 ' && wait_for 'restored' && [ ! -f "$TMP/.a.yaml.recover" ] &&
