@@ -91,7 +91,8 @@ static double fig_value(const struct plan *p, const struct figure *f)
 static void num3(double v, char *buf, size_t size)
 {
 	double m = fabs(v);
-	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : "%.2f", v);
+	/* three significant digits below 1 too: $0.0762 per million tokens is not $0.08 */
+	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : m >= 1 ? "%.2f" : "%.3g", v);
 }
 
 static void fmt_bytes(double v, char *buf, size_t size)
