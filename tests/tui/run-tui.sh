@@ -827,5 +827,14 @@ wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
 T send-keys Escape q
 wait_for 'EXIT=0'
 
+# 24. a small cost keeps its digits: $0.00189 per million tokens, not $0.00
+run_ui
+wait_for 'Results'
+T send-keys : "set hardware.price_per_gpu_hour=0.05" Enter
+wait_for '\$/M tokens +\$0\.00189' && ok "a cost below a cent keeps three significant digits" ||
+	bad "a cost below a cent keeps three significant digits"
+T send-keys : 'q!' Enter
+wait_for 'EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
