@@ -495,22 +495,48 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	char v[64], v2[64];
 	bool training = a->scn.workload.kind == WL_TRAIN || a->scn.workload.kind == WL_FINETUNE;
 
-	for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]); i++) {
-		double t = *(const double *)((const char *)&p->parts + time_parts[i].offset);
-		if (isfinite(t) && t > 0)
-			sum += t;
+	/* training: the step's parts; inference: the decode step's terms, which add up to
+	 * tpot (struct plan_decode), the fixed part included */
+	const char *label[PLAN_PARTS > 8 ? PLAN_PARTS : 8];
+	double part[PLAN_PARTS > 8 ? PLAN_PARTS : 8];
+	size_t nparts = 0;
+
+	if (training) {
+		for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]); i++) {
+			label[nparts] = time_parts[i].label;
+			part[nparts++] =
+			    *(const double *)((const char *)&p->parts + time_parts[i].offset);
+		}
+	} else {
+		const struct plan_decode *d = &p->decode;
+		bool read = d->weight_read_s >= d->gemm_s;
+		label[nparts] = read ? "weight read" : "matmul";
+		part[nparts++] = read ? d->weight_read_s : d->gemm_s;
+		label[nparts] = "attention";
+		part[nparts++] = d->attention_s;
+		label[nparts] = "memory-bound";
+		part[nparts++] = d->elementwise_s;
+		label[nparts] = "tp comm";
+		part[nparts++] = d->tp_comm_s;
+		label[nparts] = "ep comm";
+		part[nparts++] = d->ep_comm_s;
+		label[nparts] = "pp comm";
+		part[nparts++] = d->pp_comm_s;
+		label[nparts] = "fixed";
+		part[nparts++] = d->fixed_s;
 	}
+	for (size_t i = 0; i < nparts; i++)
+		if (isfinite(part[i]) && part[i] > 0)
+			sum += part[i];
 	if (sum > 0 && y < height) {
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
-			  training ? "step time by part" : "time by part");
-		for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]) && y < height;
-		     i++) {
-			double t =
-			    *(const double *)((const char *)&p->parts + time_parts[i].offset);
+			  training ? "step time by part" : "decode step (tpot) by part");
+		for (size_t i = 0; i < nparts && y < height; i++) {
+			double t = part[i];
 			if (!isfinite(t) || t <= 0)
 				continue;
 			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
-			draw_text(a, w, y, 2, 12, ROLE_LABEL, time_parts[i].label);
+			draw_text(a, w, y, 2, 12, ROLE_LABEL, label[i]);
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %3.0f%%", v,
 				   t / sum * 100);
 		}
