@@ -836,5 +836,16 @@ wait_for '\$/M tokens +\$0\.00189' && ok "a cost below a cent keeps three signif
 T send-keys : 'q!' Enter
 wait_for 'EXIT=0'
 
+# 25. inference's parts are the decode step's terms: with the fixed part they add up to tpot
+T resize-window -x 200 -y 50
+run_ui scenarios/team-serve-70b-5m-requests.yaml
+wait_for 'Results'
+wait_for 'decode step \(tpot\) by part' && wait_for '│ fixed +[0-9.]+ ms +[0-9]+%' &&
+	ok "inference's time parts include the fixed part of a decode step" ||
+	bad "inference's time parts include the fixed part of a decode step"
+T send-keys q
+wait_for 'EXIT=0'
+T resize-window -x 80 -y 24
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
