@@ -410,9 +410,11 @@ static void figure_rows(struct report_buf *b, const char *title, const struct pl
 			col = 0;
 			continue;
 		}
-		/* the first column: pad it so the second lines up, trimmed if none follows */
-		report_buf_printf(b, "  %-22s %-14s", f->label, t);
-		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14);
+		/* the first column: pad it so the second lines up, trimmed if none follows; at
+		 * least two spaces before the second label, so "58.7k tokens/s" and "per GPU"
+		 * do not read as one phrase */
+		report_buf_printf(b, "  %-22s %-14s ", f->label, t);
+		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14) + 1;
 		col = 1;
 	}
 	if (col) {
@@ -512,7 +514,8 @@ static void text_warnings(struct report_buf *b, const struct plan *p)
 
 int report_text(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	report_buf_printf(b, "%s\n", s->name[0] ? s->name : "(unnamed scenario)");
+	/* the name, wrapped at 80 columns like the rest of the report */
+	report_wrap(b, 0, "", s->name[0] ? s->name : "(unnamed scenario)");
 	if (s->path[0])
 		report_buf_printf(b, "(%s)\n", strcmp(s->path, "-") ? s->path : "standard input");
 	report_buf_printf(b, "\n");

@@ -78,6 +78,15 @@ run_error 2 $D/train.yaml $D/serve.yaml
 run_error 2 report --json --markdown $D/train.yaml
 
 # --- report ---------------------------------------------------------------------------
+# every shipped scenario's text report fits 80 columns (characters, not bytes: the bars)
+wide=
+for f in scenarios/*.yaml scenarios/workshop/*.yaml; do
+	[ -f "$f" ] || continue
+	"$G" report "$f" 2>/dev/null | LC_ALL=C.UTF-8 awk -v f="$f" 'length > 80 { print f; exit }' |
+		grep -q . && wide="$wide $f"
+done
+[ -z "$wide" ] && ok "every shipped scenario's report fits 80 columns" ||
+	bad "reports wider than 80 columns:$wide"
 run 0 report $D/train.yaml && {
 	has "$T/out" 'MEMORY PER GPU' "report text"
 	has "$T/out" 'weights' "report text"
