@@ -1149,7 +1149,9 @@ static void mark_fields(const struct scenario *s, const struct scenario *base, b
 {
 	for (int i = 0; scenario_fields[i].key; i++) {
 		const struct field *f = &scenario_fields[i];
-		if (strcmp(f->key, "gpuplan") == 0)
+		/* the schema version, and workload.kind, which the SPEC requires of a file
+		 * even when it is the default */
+		if (strcmp(f->key, "gpuplan") == 0 || strcmp(f->key, "workload.kind") == 0)
 			emit[i] = true;
 		else if (is_preset_key(f->key))
 			emit[i] = ((const char *)s + f->offset)[0] != '\0';
