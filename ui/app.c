@@ -640,6 +640,7 @@ static void open_file(struct app *a, const char *name, bool force)
 {
 	struct scenario t;
 	struct gp_error err;
+	struct gp_problems *probs;
 	char file[sizeof(a->path)];
 
 	app_expand_path(name, file, sizeof(file));
@@ -654,10 +655,23 @@ static void open_file(struct app *a, const char *name, bool force)
 	}
 	memset(&err, 0, sizeof(err));
 	scenario_init(&t);
-	if (scenario_load_file(file, a->cat, &t, NULL, NULL, &err) != 0) {
-		status_err(a, &err);
+	/* every problem, so the one shown is the first in the file (not the first found:
+	 * presets are applied before other fields) and the count of the others is said */
+	probs = malloc(sizeof(*probs));
+	if (probs)
+		gp_problems_init(probs);
+	if (scenario_load_file(file, a->cat, &t, NULL, probs, &err) != 0) {
+		int more = probs ? probs->count + probs->dropped - 1 : 0;
+		char buf[sizeof(a->status)];
+		gp_error_format(&err, buf, sizeof(buf));
+		if (more > 0)
+			app_status(a, true, "%s (and %d more: gpuplan check %s)", buf, more, file);
+		else
+			app_status(a, true, "%s", buf);
+		free(probs);
 		return;
 	}
+	free(probs);
 	a->scn = t;
 	a->saved = t;
 	snprintf(a->path, sizeof(a->path), "%s", file);

@@ -255,6 +255,13 @@ T send-keys : "e $TMP/bad.yaml" Enter
 wait_for 'bad.yaml' && screen | grep -Eq '^ count +16 ' &&
 	ok ":e on a bad file reports it and keeps the scenario" ||
 	bad ":e on a bad file reports it and keeps the scenario"
+# two problems: the first in the file is shown (not the GPU, which is read first), and
+# how many more there are
+printf 'gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\n  seq_len: lots\nhardware:\n  gpu: h100\n' >"$TMP/bad2.yaml"
+T send-keys : "e $TMP/bad2.yaml" Enter
+wait_for "bad2.yaml:6:12: .*cannot read 'lots'" && wait_for 'and 1 more: gpuplan check' &&
+	ok ":e on a file with two problems shows the first and counts the other" ||
+	bad ":e on a file with two problems shows the first and counts the other"
 
 # 11. :q with unsaved edits asks; n keeps running; :q! quits
 T send-keys 3 g j +
