@@ -1,6 +1,7 @@
 /* pane.c - the input panes' common drawing: a header, then label/value rows that scroll. */
 #include "app.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,14 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 			else
 				units_format_human(UNIT_COUNT, v, 4, n, sizeof(n));
 			snprintf(buf, size, "auto (%s)", n);
+			/* batch auto with an SLO: decode runs at the largest batch meeting it,
+			 * the KV cache is sized for the most that fit (as vLLM preallocates) */
+			if (strcmp(f->key, "workload.batch") == 0 && isfinite(a->plan.slo_batch) &&
+			    a->plan.slo_batch > 0 && a->plan.slo_batch < v) {
+				char m[48];
+				units_format_human(UNIT_COUNT, a->plan.slo_batch, 4, m, sizeof(m));
+				snprintf(buf, size, "auto (%s; fits %s)", m, n);
+			}
 		}
 	} else if (f->type == FIELD_STR && !buf[0]) {
 		snprintf(buf, size, "-");
