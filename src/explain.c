@@ -845,15 +845,16 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
 	} else {
-		/* a replica serves B sequences: their prompts' prefill, then `output`
-		 * decode steps (src/plan_time.c, replica_tps); the prefill of the batch is
-		 * what the rest of that time is */
+		/* a replica serves B sequences: their prompts' prefill, which gives each its
+		 * first token, then output - 1 decode steps (src/plan_time.c, replica_tps);
+		 * the prefill of the batch is what the rest of that time is */
 		double B = infer_batch(s, p), O = output_tokens(s), R = deployed(s, p);
-		double prefill = R * B * O / p->tokens_per_s - O * p->tpot_s;
+		double steps = O > 1 ? O - 1 : 0;
+		double prefill = R * B * O / p->tokens_per_s - steps * p->tpot_s;
 		formula(e, "tokens/s",
-			"replicas x B x output / (prefill of B prompts + output x tpot)");
+			"replicas x B x output / (prefill of B prompts + (output - 1) x tpot)");
 		numbers(e, "tokens/s", "%s x %s x %s / (%s + %s x %s)", plain(e, R), plain(e, B),
-			plain(e, O), sec(e, prefill), plain(e, O), sec(e, p->tpot_s));
+			plain(e, O), sec(e, prefill), plain(e, steps), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
 	source(e, training(s) ? "the step time above"

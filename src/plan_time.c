@@ -988,8 +988,11 @@ static double micro(const struct infer *in, double B)
 static double replica_tps(const struct tctx *c, const struct infer *in, double B, double P,
 			  double O)
 {
+	/* the prefill gives each sequence its first token, then O - 1 decode steps:
+	 * end-to-end = TTFT + TPOT x (output - 1) (inference.md; vLLM's benchmark_latency) */
 	double ctx = P + O / 2;
-	double t = prefill_s(in, micro(in, B) * P, P) + O * decode_step_s(c, in, micro(in, B), ctx);
+	double t = prefill_s(in, micro(in, B) * P, P) +
+		   (O > 1 ? O - 1 : 0) * decode_step_s(c, in, micro(in, B), ctx);
 	return B * O / t;
 }
 
