@@ -261,6 +261,27 @@ static const struct llama_row llamacpp[] = {
 	{"rtx-4090", true, true, 2, 19.22},   {"rtx-3090", true, true, 2, 16.57},
 };
 
+/* One sequence (batch 1) takes TTFT + TPOT x (output - 1) end to end (inference.md): the
+ * prefill gives the first token, so one output token costs the prefill alone. */
+static void test_end_to_end_latency(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	scenario_init(&s);
+	model_llama3(&s.model, false);
+	s.workload.kind = WL_ONLINE;
+	s.workload.weights = DTYPE_BF16;
+	s.workload.batch = 1;
+	s.workload.prompt_tokens = 512;
+	gpu_rtx4090(&s.hardware.gpu);
+	for (int out = 1; out <= 256; out *= 4) {
+		s.workload.output_tokens = out;
+		plan_compute(&s, &p);
+		assert_true(rel_err(out / p.tokens_per_s, p.ttft_s + (out - 1) * p.tpot_s) < 1e-9);
+	}
+}
+
 static void test_llamacpp_decode(void **state)
 {
 	double worst = 0, sum = 0;
@@ -632,6 +653,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_megatron_table1),
 		cmocka_unit_test(test_uneven_global_batch),
+		cmocka_unit_test(test_end_to_end_latency),
 		cmocka_unit_test(test_mosaicml_h100),
 		cmocka_unit_test(test_megatron_days),
 		cmocka_unit_test(test_llamacpp_decode),
