@@ -447,17 +447,35 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 		if (units_parse(f->unit, buf, &cur, NULL) != 0 || cur <= 0)
 			cur = lo;
 		if (maximize) {
-			if (!works(s, f, cur)) {
-				if (!works(s, f, lo)) {
-					units_format(f->unit, lo, buf, sizeof(buf));
-					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-							    "no %s fits and meets the target, "
-							    "not even %s",
-							    key, buf);
-				}
+			if (!works(s, f, cur) && works(s, f, lo)) {
 				good = lo;
 				bad = cur;
 			} else {
+				/* what works need not start at the minimum: a batch too small
+				 * for the day's requests on these GPUs fails as one too large
+				 * for memory does. From the current value, or else the first
+				 * that works in steps of 25% up from the minimum, go up. */
+				if (!works(s, f, cur)) {
+					double v = lo;
+					cur = 0;
+					while (v <= hi) {
+						double nv = v * 1.25;
+						if (works(s, f, v)) {
+							cur = v;
+							break;
+						}
+						if (integral)
+							nv = ceil(nv);
+						v = nv > v ? nv : v + 1;
+					}
+					if (cur == 0) {
+						units_format(f->unit, lo, buf, sizeof(buf));
+						return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+								    "no %s fits and meets the "
+								    "target, from %s up",
+								    key, buf);
+					}
+				}
 				good = cur;
 				bad = cur * 2;
 				while (bad <= hi && works(s, f, bad)) {
