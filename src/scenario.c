@@ -404,8 +404,10 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 		relative_to(s->path, text, path, sizeof(path));
 		if (hf_config_load_file(path, &m, err) != 0)
 			return -1;
+		/* the config replaces the model, preset and all: the report must not name a
+		 * preset whose numbers it no longer uses */
 		snprintf(m.hf_config, sizeof(m.hf_config), "%s", text);
-		snprintf(m.preset, sizeof(m.preset), "%s", s->model.preset);
+		m.preset[0] = '\0';
 		s->model = m;
 		return 0;
 	}

@@ -867,6 +867,19 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 		goto out;
 	}
 	walk_mapping(&w, root, "");
+	{
+		/* a catalog preset or a Hugging Face config: each gives the whole model, so a
+		 * file with both is ambiguous */
+		const struct field *pf = scenario_field_find("model.preset");
+		const struct field *hf = scenario_field_find("model.hf_config");
+		int pi = pf ? w.seen[pf - scenario_fields] : 0;
+		int hi = hf ? w.seen[hf - scenario_fields] : 0;
+		if (pi && hi)
+			report(&w.sink, w.records[hi - 1].line, w.records[hi - 1].column,
+			       "model.hf_config",
+			       "model.hf_config given with model.preset (expected one of them: "
+			       "each gives the whole model)");
+	}
 	if (sink_done(&w.sink))
 		goto out;
 

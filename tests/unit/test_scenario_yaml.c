@@ -312,6 +312,7 @@ static const struct bad_case bad_cases[] = {
 	{"nan.yaml", 6, 11, "cannot read '.nan'"},
 	{"negative-count.yaml", 6, 7, "parallel.tp: -2 is out of range (expected 1 to 65536)"},
 	{"overflow.yaml", 6, 11, "cannot read '1e400'"},
+	{"preset-and-hf-config.yaml", 3, 14, "model.hf_config given with model.preset"},
 	{"schema-version.yaml", 6, 10, "unsupported schema version '2'"},
 	{"syntax.yaml", 3, 1, "invalid YAML"},
 	{"tab-indent.yaml", 3, 1, "tab character in indentation"},
