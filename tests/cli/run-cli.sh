@@ -204,6 +204,15 @@ has "$T/out" '"file":[[:space:]]*"-"' "report - names standard input"
 "$G" check - <$D/invalid.yaml >"$T/out" 2>"$T/err"
 [ $? = 2 ] && [ ! -s "$T/out" ] && ok || bad "check - on an invalid scenario"
 
+# --- --set of a preset: as if written in the file, so the file's own fields still override
+printf 'model:\n  preset: llama-2-7b\n  layers: 20\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n  memory: 100GB\n' >"$T/over.yaml"
+run 0 report "$T/over.yaml" --set model.preset=llama-2-13b && has "$T/out" '20 layers x 5120' \
+	"--set model.preset keeps the file's layers"
+run 0 report "$T/over.yaml" --set hardware.gpu=h200 --json &&
+	has "$T/out" '"capacity":[[:space:]]*100000000000,' "--set hardware.gpu keeps the file's memory"
+run 0 report "$T/over.yaml" --set hardware.price_per_gpu_hour=3 --set hardware.gpu=h200 --json &&
+	has "$T/out" '"usd_per_hour":[[:space:]]*3,' "a --set before a --set preset still holds"
+
 # --- check ----------------------------------------------------------------------------
 run 0 check $D/train.yaml
 run 0 check $D/serve.yaml
