@@ -314,17 +314,36 @@ static void names_list(const char *const *names, char *buf, size_t size)
 static int parse_targets(const char *text, unsigned *out, char *bad, size_t badsize)
 {
 	unsigned bits = 0;
-	const char *p = text;
+	const char *p = text, *end;
 	char word[32];
 
-	while (*p) {
+	/* "q, v", "q v" or one flow list "[q, v]": brackets only around the whole, paired
+	 * ("[q, k" or "[[q]]]" do not read as a list) */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (*p == '[') {
+		if (end - p < 2 || end[-1] != ']') {
+			snprintf(bad, badsize, "%s", text);
+			return -2;
+		}
+		p++;
+		end--;
+	}
+	for (const char *q = p; q < end; q++)
+		if (*q == '[' || *q == ']') {
+			snprintf(bad, badsize, "%s", text);
+			return -2;
+		}
+	while (p < end) {
 		size_t n = 0;
-		while (*p == ' ' || *p == ',' || *p == '[' || *p == ']' || *p == '\t')
+		while (p < end && (*p == ' ' || *p == ',' || *p == '\t'))
 			p++;
-		if (!*p)
+		if (p >= end)
 			break;
-		while (*p && *p != ' ' && *p != ',' && *p != ']' && *p != '\t' &&
-		       n < sizeof(word) - 1)
+		while (p < end && *p != ' ' && *p != ',' && *p != '\t' && n < sizeof(word) - 1)
 			word[n++] = *p++;
 		word[n] = '\0';
 		int i = name_index(lora_targets, word);
@@ -469,11 +488,18 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 	case FIELD_TARGETS: {
 		unsigned bits;
 		char bad[64];
-		if (parse_targets(text, &bits, bad, sizeof(bad)) != 0) {
+		int tw = parse_targets(text, &bits, bad, sizeof(bad));
+		if (tw != 0) {
 			names_list(f->names, list, sizeof(list));
-			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				     "%s: unknown target '%s' (expected a list of %s)", f->key, bad,
-				     list);
+			if (tw == -2)
+				gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					     "%s: cannot read '%s' as a list (expected [q, v] or "
+					     "q, v, of %s)",
+					     f->key, bad, list);
+			else
+				gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					     "%s: unknown target '%s' (expected a list of %s)",
+					     f->key, bad, list);
 			break;
 		}
 		*(unsigned *)field_ptr(s, f) = bits;

@@ -70,6 +70,11 @@ expect_bad "--set zero count" report "$good" --set hardware.count=0
 expect_bad "--set NaN" report "$good" --set workload.seq_len=nan
 expect_bad "--set unknown key" report "$good" --set workload.batchsize=8
 expect_bad "--set not an assignment" report "$good" --set hardware.count
+# a list with unpaired brackets is not read as the words in it
+EXPECT='cannot read .* as a list'
+expect_bad "--set targets, an open bracket" report "$good" --set 'workload.finetune.targets=[q, k'
+expect_bad "--set targets, extra brackets" report "$good" --set 'workload.finetune.targets=[[q]]]'
+EXPECT='--set.*(expected|unknown)'
 # a bandwidth without its unit is a few bytes per second: an error, not a silent plan
 EXPECT='hardware.network.*out of range'
 expect_bad "--set network without a unit" report "$good" --set hardware.network=400
