@@ -165,6 +165,12 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		snprintf(buf, size, "data loading starves the gpus: %s needed, storage gives %s", a,
 			 b);
 		break;
+	case PW_IDLE_GPUS:
+		snprintf(buf, size,
+			 "the layout uses %.0f of the %.0f gpus (tp x pp x ep x dp): %.0f sit idle "
+			 "and are paid for",
+			 w->a, w->b, w->b - w->a);
+		break;
 	case PW_LAYOUT_INVALID:
 		snprintf(buf, size,
 			 "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f",
@@ -826,6 +832,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.dp = par->dp > 0 ? par->dp : (int)dmax(1, q);
 		if (cells * x.dp > count || (par->dp <= 0 && q * cells != count))
 			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+		else if (cells * x.dp < count)
+			plan_warn(p, PW_IDLE_GPUS, cells * x.dp, count);
 	}
 	x.replicas = (double)x.dp * x.ep;
 	x.inv_tp = 1.0 / x.tp;

@@ -36,6 +36,7 @@ enum plan_warning_code {
 	PW_DATA_STARVED,   /* storage slower than the GPUs consume tokens */
 	PW_LAYOUT_INVALID, /* tp x pp x ep does not divide the GPU count */
 	PW_OFFLOAD_PCIE_BOUND,
+	PW_IDLE_GPUS, /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_COUNT
 };
 

@@ -697,6 +697,17 @@ static void test_warnings(void **state)
 	s.hardware.count = 5;
 	p = compute(&s);
 	assert_true(has_warning(p, PW_LAYERS_NOT_DIVISIBLE));
+	/* a dp given that leaves GPUs out: they are idle, and paid for */
+	s.parallel.pp = 1;
+	s.parallel.dp = 3;
+	s.hardware.count = 8;
+	p = compute(&s);
+	assert_true(has_warning(p, PW_IDLE_GPUS));
+	assert_false(has_warning(p, PW_LAYOUT_INVALID));
+	s.parallel.dp = 8;
+	p = compute(&s);
+	assert_false(has_warning(p, PW_IDLE_GPUS));
+	s.parallel.dp = 0;
 	/* every code formats to lowercase text */
 	for (int c = 0; c < PW_COUNT; c++) {
 		struct plan_warning w = {(enum plan_warning_code)c, 1e9, 2e9};
