@@ -797,16 +797,18 @@ static int cmd_fmt(struct cli *c)
 	}
 	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
 		goto out;
+	if (c->output) {
+		/* through scenario_save_file: a relative hf_config follows the new file */
+		rc = scenario_save_file(s, c->cat, c->output, &err) != 0
+			 ? cli_print_error(&err, c->output)
+			 : 0;
+		goto out;
+	}
 	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
 		rc = cli_print_error(&err, c->args[0]);
 		goto out;
 	}
-	if (c->output)
-		rc = file_write_atomic(c->output, text, len, &err) != 0
-			 ? cli_print_error(&err, c->output)
-			 : 0;
-	else
-		rc = cli_write(text, len);
+	rc = cli_write(text, len);
 out:
 	free(text);
 	free(s);

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -1218,14 +1219,80 @@ out:
 	return rc;
 }
 
+/* The folder of path, resolved ("." for a bare name); 0 or -1. */
+static int real_dir(const char *path, char *out)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return realpath(dir, out) ? 0 : -1;
+}
+
+/* A relative model.hf_config is relative to the scenario's own file: saved elsewhere, it
+ * is rewritten relative to the new file, so the copy reads the same config. Left as it
+ * is when either folder cannot be resolved, or the path would not fit. */
+static void rebase_hf_config(struct scenario *t, const char *to)
+{
+	char from_dir[PATH_MAX], to_dir[PATH_MAX], cfg[PATH_MAX], joined[2 * PATH_MAX + 2];
+	char rel[sizeof(t->model.hf_config)];
+	const char *a, *b;
+	size_t used = 0, common = 0;
+
+	if (!t->model.hf_config[0] || t->model.hf_config[0] == '/' || !t->path[0] ||
+	    strcmp(t->path, "-") == 0)
+		return;
+	if (real_dir(t->path, from_dir) != 0 || real_dir(to, to_dir) != 0)
+		return;
+	snprintf(joined, sizeof(joined), "%s/%s", from_dir, t->model.hf_config);
+	if (!realpath(joined, cfg))
+		return;
+	/* the folder both lie in: to_dir[0, common), ending where a '/' follows in both */
+	if (strcmp(to_dir, "/") != 0) {
+		size_t i = 0;
+		while (to_dir[i] && to_dir[i] == cfg[i])
+			i++;
+		if ((to_dir[i] == '\0' || to_dir[i] == '/') && cfg[i] == '/') {
+			common = i;
+		} else {
+			while (i > 0 && to_dir[i - 1] != '/')
+				i--;
+			common = i > 0 ? i - 1 : 0;
+		}
+		/* up from to_dir to that folder: one "../" a folder below it */
+		for (a = to_dir + common; *a; a++)
+			if (*a == '/' && used + 4 < sizeof(rel))
+				used += (size_t)snprintf(rel + used, sizeof(rel) - used, "../");
+	}
+	b = cfg + common;
+	while (*b == '/')
+		b++;
+	if (used + strlen(b) + 1 > sizeof(rel))
+		return;
+	snprintf(rel + used, sizeof(rel) - used, "%s", b);
+	snprintf(t->model.hf_config, sizeof(t->model.hf_config), "%s", rel);
+}
+
 int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
 		       struct gp_error *err)
 {
+	struct scenario *t = malloc(sizeof(*t));
 	char *text;
 	size_t len;
 	int rc;
 
-	if (scenario_format_yaml(s, cat, &text, &len, err) != 0)
+	if (!t)
+		return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+	*t = *s;
+	rebase_hf_config(t, path);
+	rc = scenario_format_yaml(t, cat, &text, &len, err);
+	free(t);
+	if (rc != 0)
 		return -1;
 	rc = file_write_atomic(path, text, len, err);
 	free(text);

@@ -234,6 +234,15 @@ run_error 2 check
 run_error 1 check $D/no-such-file.yaml
 
 # --- fmt ------------------------------------------------------------------------------
+# a relative hf_config follows the file written elsewhere (into a sibling folder whose
+# name starts like the config's: "ab" beside "a")
+mkdir -p "$T/a" "$T/ab/c"
+cp tests/data/configs/gpt2.json "$T/a/config.json"
+printf 'model:\n  hf_config: config.json\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$T/a/s.yaml"
+run 0 fmt "$T/a/s.yaml" -o "$T/ab/c/out.yaml" && {
+	has "$T/ab/c/out.yaml" '^  hf_config: \.\./\.\./a/config\.json$' "fmt -o rewrites a relative hf_config"
+	run 0 check "$T/ab/c/out.yaml"
+}
 run 0 fmt $D/train.yaml && cp "$T/out" "$T/f1.yaml"
 run 0 fmt "$T/f1.yaml" && {
 	if cmp -s "$T/out" "$T/f1.yaml"; then ok; else bad "fmt is not idempotent"; diff "$T/f1.yaml" "$T/out" | head; fi
