@@ -585,7 +585,7 @@ void scaling_view_heading(const struct app *a, char *buf, size_t size)
 	/* each heading ends where its column's figures do (scaling_view_row's widths) */
 	snprintf(buf, size, "%s",
 		 is_inference(&a->scn)
-		     ? " gpus  tp  pp  repl      tpot    ttft $/Mtok tok/gpu  eff"
+		     ? " gpus  tp  pp  repl  wts   kv     tpot    ttft $/Mtok tok/gpu  eff"
 		     : " gpus  tp  pp   dp z off    step    time   cost tok/gpu  eff");
 }
 
@@ -607,9 +607,11 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 	fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, s3, sizeof(s3));
 	fmt_count(p->tokens_per_s_per_gpu, s4, sizeof(s4));
 	if (infer)
-		snprintf(buf, size, "%5d %3d %3d %5d   %7s %7s %6s %7s %3.0f%%", r->count,
-			 r->parallel.tp, r->parallel.pp, r->parallel.dp, s1, s2, s3, s4,
-			 scaling_efficiency(a, i) * 100);
+		/* the weight and KV cache formats too: the best layout may be another format
+		 * than the scenario's */
+		snprintf(buf, size, "%5d %3d %3d %5d %4s %4s  %7s %7s %6s %7s %3.0f%%", r->count,
+			 r->parallel.tp, r->parallel.pp, r->parallel.dp, dtype_name(r->weights),
+			 dtype_name(r->kv_cache), s1, s2, s3, s4, scaling_efficiency(a, i) * 100);
 	else
 		/* the offload too: a layout that fits only by parking state in host memory
 		 * says so */
@@ -631,7 +633,7 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
 	/* within the 76 columns of an 80-column view */
 	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
-		 infer ? "time: ttft" : "off: offload");
+		 infer ? "wts, kv: formats" : "off: offload");
 	draw_text_clip(a, w, 1, 2, inner, ROLE_DIM, line);
 	scaling_view_heading(a, line, sizeof(line));
 	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);
