@@ -471,6 +471,9 @@ static void test_scaling_columns_line_up(void **state)
 		scaling_view_heading(&app, head, sizeof(head));
 		/* training says where state is offloaded (a layout may fit only by it) */
 		assert_true((strstr(head, " off ") != NULL) == (kind == 0));
+		/* inference says which weight and KV formats each count's best layout uses */
+		assert_true((strstr(head, " wts ") != NULL) == (kind == 1));
+		assert_true((strstr(head, " kv ") != NULL) == (kind == 1));
 		nh = word_ends(head, he, 16);
 		for (int i = 0; i < app.sv.ncounts; i++) {
 			if (!app.sv.scaling[i].count)
