@@ -524,16 +524,20 @@ static void csv_num(struct report_buf *b, double v)
 		report_buf_printf(b, ",");
 }
 
-/* `search --scaling`: the best layout by time at each power-of-two GPU count up to four
- * times the scenario's (at least 8), as CSV in SI units. */
+/* `search --scaling`: the best layout by time at each power-of-two GPU count from 1 to
+ * 1,024 (the terminal view's range, which starts at 8), or to four times the scenario's
+ * when that is more, as CSV in SI units; efficiency is tokens/s per GPU against the
+ * fewest GPUs that fit. */
 static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
 {
-	int counts[20], n = 0, top = s->hardware.count * 4 > 8 ? s->hardware.count * 4 : 8;
+	static const char *const offs[] = {"none", "optimizer", "all"};
+	int counts[21], n = 0, top = s->hardware.count * 4 > 1024 ? s->hardware.count * 4 : 1024;
+	double base = NAN;
 	struct search_result *out;
 	struct report_buf b = {0};
 	int rc;
 
-	for (int k = 1; k <= top && k <= (1 << 20) && n < 20; k *= 2)
+	for (int k = 1; k <= top && k <= (1 << 20) && n < 21; k *= 2)
 		counts[n++] = k;
 	out = calloc((size_t)n, sizeof(*out));
 	if (!out) {
@@ -541,18 +545,22 @@ static int search_scaling_csv(const struct scenario *s, const struct search_opti
 		return EXIT_IO;
 	}
 	search_scaling(s, opt, counts, n, out);
-	report_buf_printf(&b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,step_s,total_s,"
-			      "tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,usd_total,"
-			      "usd_per_million_tokens,mfu,binding\n");
+	report_buf_printf(&b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
+			      "step_s,total_s,tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,"
+			      "usd_total,usd_per_million_tokens,mfu,binding,efficiency\n");
 	for (int i = 0; i < n; i++) {
 		const struct plan *p = &out[i].plan;
 		if (!out[i].count) {
-			report_buf_printf(&b, "%d,false,,,,,,,,,,,,,,,\n", counts[i]);
+			report_buf_printf(&b, "%d,false,,,,,,,,,,,,,,,,,,,\n", counts[i]);
 			continue;
 		}
-		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d", counts[i], out[i].gpu,
+		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
+			base = p->tokens_per_s_per_gpu;
+		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
 				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
-				  out[i].parallel.zero, out[i].micro_batch);
+				  out[i].parallel.zero, out[i].micro_batch,
+				  offs[(unsigned)out[i].parallel.offload % 3],
+				  dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
 		csv_num(&b, p->step_s);
 		csv_num(&b, p->total_s);
 		csv_num(&b, p->tokens_per_s);
@@ -561,7 +569,9 @@ static int search_scaling_csv(const struct scenario *s, const struct search_opti
 		csv_num(&b, p->usd_total);
 		csv_num(&b, p->usd_per_million_tokens);
 		csv_num(&b, p->mfu);
-		report_buf_printf(&b, ",%s\n", bottleneck_name(p->binding));
+		report_buf_printf(&b, ",%s", bottleneck_name(p->binding));
+		csv_num(&b, base > 0 ? p->tokens_per_s_per_gpu / base : NAN);
+		report_buf_printf(&b, "\n");
 	}
 	rc = cli_write_buf(&b);
 	report_buf_release(&b);

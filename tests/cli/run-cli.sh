@@ -348,6 +348,8 @@ for r in d["results"]:
 run 0 search $D/train.yaml --scaling && {
 	has "$T/out" '^gpus,fits,gpu,tp,pp,dp,' "search --scaling CSV header"
 	has "$T/out" '^64,true,' "search --scaling row for the scenario's count"
+	has "$T/out" '^1024,' "search --scaling goes to 1,024 GPUs, as the S view does"
+	has "$T/out" ',binding,efficiency$' "search --scaling has the efficiency column"
 	n=$(awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { print bad ? "ragged" : "even" }' "$T/out")
 	[ "$n" = even ] && ok || bad "search --scaling rows have different field counts"
 }
