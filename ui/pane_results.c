@@ -678,7 +678,9 @@ void pane_results_draw(struct app *a, WINDOW *w)
 					   : vd[i].state == VERDICT_WARN ? "!"
 									 : g->bad;
 			bool sel = item_selected(a, verdict_keys[i]);
-			int end = a->has_baseline && i == 0 ? width - 7 : width;
+			/* no change mark here: the headroom's would sit unlabelled beside the
+			 * memory, and point the other way from the memory line's */
+			int end = width;
 			result_mark_shown(a, verdict_keys[i]);
 			if (sel) {
 				wattrset(w, a->theme.attr[ROLE_SELECTED]);
@@ -688,9 +690,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
 			draw_text_clip(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
 				       vd[i].text);
-			if (i == 0)
-				draw_delta(a, w, y, width - 7, 7, p->mem.headroom, bp->mem.headroom,
-					   +1);
 		}
 	}
 
