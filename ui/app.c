@@ -830,11 +830,19 @@ static void restore_recovery(struct app *a)
 	app_status(a, false, "restored unsaved edits from %s", a->recover_path);
 }
 
+static void complete_file(struct app *a, const char *cmd, const char *typed);
+
 static void prompt_key(struct app *a, int key)
 {
 	enum prompt_kind kind = a->prompt;
 
 	if (kind == PROMPT_SAVE_AS) {
+		if (key == '\t') {
+			/* file names, as after :w */
+			complete_file(a, "", a->line.buf);
+			a->dirty |= DIRTY_DRAW;
+			return;
+		}
 		switch (line_edit_key(&a->line, key)) {
 		case EDIT_ACCEPT:
 			a->mode = MODE_NORMAL;
@@ -992,7 +1000,9 @@ static void complete_file(struct app *a, const char *cmd, const char *typed)
 	}
 	if (n == 1)
 		a->status[0] = '\0';
-	snprintf(text, sizeof(text), "%s %s%s%s", cmd, dir, common, n == 1 && only_dir ? "/" : "");
+	/* after a command (":w dir/na"), or alone at the save-as prompt (cmd "") */
+	snprintf(text, sizeof(text), "%s%s%s%s%s", cmd, cmd[0] ? " " : "", dir, common,
+		 n == 1 && only_dir ? "/" : "");
 	line_edit_set(&a->line, text);
 }
 

@@ -205,6 +205,10 @@ wait_line 8 '^ 2 Workload' || bad "back at 80x24"
 # 9. save, quit, reopen; ^S saves (not XOFF), asking for a name for the built-in scenario
 T send-keys C-s
 wait_for 'save as:' && ok "^S saves, asking for a name" || bad "^S saves, asking for a name"
+# Tab completes the file name there too
+T send-keys "$TMP/stty.b" Tab
+wait_for "save as: $TMP/stty.before" && ok "Tab completes a file name at the save-as prompt" ||
+	bad "Tab completes a file name at the save-as prompt"
 T send-keys Escape
 wait_gone 'save as:'
 T send-keys : "w $TMP/a.yaml" Enter
