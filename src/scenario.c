@@ -870,6 +870,14 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 		problem(out, src, "parallel.virtual_stages",
 			"virtual_stages %d needs pipeline parallelism (pp at least 2)",
 			par->virtual_stages);
+	else if (par->virtual_stages > 1 && m->layers &&
+		 (long long)par->pp * par->virtual_stages > m->layers)
+		/* each model chunk of the interleaved schedule holds a layer at least
+		 * (Narayanan et al. 2021, Section 2.2.2) */
+		problem(out, src, "parallel.virtual_stages",
+			"pp x virtual_stages = %lld model chunks is more than the %d layers "
+			"(expected at most %d virtual stages)",
+			(long long)par->pp * par->virtual_stages, m->layers, m->layers / par->pp);
 	if (par->sequence_parallel && par->tp < 2)
 		problem(out, src, "parallel.sequence_parallel",
 			"sequence_parallel needs tensor parallelism (tp at least 2)");

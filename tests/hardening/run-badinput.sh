@@ -74,6 +74,10 @@ expect_bad "--set not an assignment" report "$good" --set hardware.count
 EXPECT='cannot read .* as a list'
 expect_bad "--set targets, an open bracket" report "$good" --set 'workload.finetune.targets=[q, k'
 expect_bad "--set targets, extra brackets" report "$good" --set 'workload.finetune.targets=[[q]]]'
+# an interleaved schedule with more model chunks than layers
+EXPECT='model chunks is more than the [0-9]+ layers'
+expect_bad "virtual stages beyond the layers" report "$good" --set parallel.pp=2 \
+	--set parallel.virtual_stages=1024
 EXPECT='--set.*(expected|unknown)'
 # a bandwidth without its unit is a few bytes per second: an error, not a silent plan
 EXPECT='hardware.network.*out of range'
