@@ -12,27 +12,9 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "shipped_catalog.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
-
-static struct catalog *cat;
-
-static int setup(void **state)
-{
-	struct gp_error err;
-	(void)state;
-	cat = catalog_new();
-	if (!cat || catalog_load_dir(cat, "catalog", 0, &err) != 0)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
 
 static void test_default_file_is_the_builtin(void **state)
 {
@@ -96,5 +78,5 @@ int main(void)
 	    cmocka_unit_test(test_default_file_is_the_builtin),
 	    cmocka_unit_test(test_shipped_scenarios_load),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

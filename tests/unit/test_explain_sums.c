@@ -25,12 +25,11 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "shipped_catalog.h"
 #include "explain.h"
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
-
-static struct catalog *cat;
 
 /* ---- interval arithmetic over printed figures ---- */
 
@@ -711,23 +710,6 @@ static void test_variations(void **state)
 	assert_int_equal(failures, 0);
 }
 
-static int setup(void **state)
-{
-	struct gp_error err;
-	(void)state;
-	cat = catalog_new();
-	if (!cat || catalog_load_dir(cat, "catalog", 0, &err) != 0)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,5 +717,5 @@ int main(void)
 	    cmocka_unit_test(test_shipped_scenarios),
 	    cmocka_unit_test(test_variations),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

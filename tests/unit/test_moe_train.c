@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "catalog.h"
+#include "shipped_catalog.h"
 #include "error.h"
 #include "plan.h"
 #include "scenario.h"
@@ -85,31 +86,6 @@ static const char dsv3_yaml[] = "gpuplan: 1\n"
 				"  pp: 16\n"
 				"  ep: 64\n"
 				"  zero: 1\n";
-
-static struct catalog *cat;
-
-static int setup(void **state)
-{
-	struct gp_error err;
-
-	(void)state;
-	cat = catalog_new();
-	if (!cat)
-		return -1;
-	if (catalog_load_dir(cat, "catalog", 0, &err) != 0) {
-		char buf[512];
-		fprintf(stderr, "%s\n", gp_error_format(&err, buf, sizeof(buf)));
-		return -1;
-	}
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
 
 static void dsv3_scenario(struct scenario *s)
 {
@@ -275,5 +251,5 @@ int main(void)
 	    cmocka_unit_test(test_exposed_part),
 	    cmocka_unit_test(test_never_slower),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

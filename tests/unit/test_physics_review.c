@@ -16,30 +16,12 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "shipped_catalog.h"
 #include "error.h"
 #include "explain.h"
 #include "model.h"
 #include "plan.h"
 #include "scenario.h"
-
-static struct catalog *cat;
-
-static int setup(void **state)
-{
-	struct gp_error err;
-	(void)state;
-	cat = catalog_new();
-	if (!cat || catalog_load_dir(cat, "catalog", 0, &err) != 0)
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
 
 /* Applies "key=value" assignments in order; fails the test on any error. */
 static void build(struct scenario *s, const char *const *kv)
@@ -654,5 +636,5 @@ int main(void)
 	    cmocka_unit_test(test_bloom_176b_throughput),
 	    cmocka_unit_test(test_llama3_405b_mfu),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
