@@ -257,6 +257,15 @@ double app_auto_value(const struct app *a, const struct field *f)
 	return v;
 }
 
+double app_slo_batch(const struct app *a, const struct field *f)
+{
+	double b = a->plan.slo_batch;
+	if (strcmp(f->key, "workload.batch") != 0 || !isfinite(b) || b <= 0 ||
+	    b >= app_auto_value(a, f))
+		return 0;
+	return b;
+}
+
 static void step(struct app *a, int dir, bool cycle)
 {
 	const struct field *f = app_selected_field(a);

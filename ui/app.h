@@ -220,6 +220,10 @@ int app_write_recovery(struct app *a);
 /* The resolved value of an auto field (dp, global_batch, batch, efficiencies), for +/-. */
 double app_auto_value(const struct app *a, const struct field *f);
 
+/* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
+ * below the auto value (the most that fit, which the KV cache is sized for); else 0. */
+double app_slo_batch(const struct app *a, const struct field *f);
+
 /* Rows of the input panes (pane_model.c, pane_workload.c, pane_hardware.c). */
 void pane_model_rows(const struct app *a, struct pane_rows *out);
 void pane_workload_rows(const struct app *a, struct pane_rows *out);

@@ -3,7 +3,6 @@
  * the field means. */
 #include "app.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,9 +39,8 @@ static void explain_field(struct app *a, const struct field *f)
 			else
 				units_format_human(UNIT_COUNT, v, 4, lo, sizeof(lo));
 			len += (size_t)snprintf(t + len, size - len, "auto: %s in this plan\n", lo);
-			if (strcmp(f->key, "workload.batch") == 0 && isfinite(a->plan.slo_batch) &&
-			    a->plan.slo_batch > 0 && a->plan.slo_batch < v && len < size) {
-				units_format_human(UNIT_COUNT, a->plan.slo_batch, 4, hi,
+			if (app_slo_batch(a, f) > 0 && len < size) {
+				units_format_human(UNIT_COUNT, app_slo_batch(a, f), 4, hi,
 						   sizeof(hi));
 				len += (size_t)snprintf(t + len, size - len,
 							"decode runs at %s, the largest batch that "

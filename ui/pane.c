@@ -1,7 +1,6 @@
 /* pane.c - the input panes' common drawing: a header, then label/value rows that scroll. */
 #include "app.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,10 +23,10 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 			snprintf(buf, size, "auto (%s)", n);
 			/* batch auto with an SLO: decode runs at the largest batch meeting it,
 			 * the KV cache is sized for the most that fit (as vLLM preallocates) */
-			if (strcmp(f->key, "workload.batch") == 0 && isfinite(a->plan.slo_batch) &&
-			    a->plan.slo_batch > 0 && a->plan.slo_batch < v) {
+			if (app_slo_batch(a, f) > 0) {
 				char m[48];
-				units_format_human(UNIT_COUNT, a->plan.slo_batch, 4, m, sizeof(m));
+				units_format_human(UNIT_COUNT, app_slo_batch(a, f), 4, m,
+						   sizeof(m));
 				snprintf(buf, size, "auto (%s; fits %s)", m, n);
 			}
 		}
