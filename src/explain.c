@@ -42,6 +42,17 @@ static const char *h(struct ex *e, enum unit_kind k, double v)
 	return b;
 }
 
+/* h, and a unit text after it: "$21.5/h", "636 kWh" */
+static const char *h_unit(struct ex *e, enum unit_kind k, double v, const char *unit)
+{
+	char *b = e->num[e->nn++ % 16];
+	size_t n;
+	units_format_human(k, v, 3, b, sizeof(e->num[0]));
+	n = strlen(b);
+	snprintf(b + n, sizeof(e->num[0]) - n, "%s", unit);
+	return b;
+}
+
 static const char *cnt(struct ex *e, double v)
 {
 	return h(e, UNIT_COUNT, v);
@@ -1082,23 +1093,13 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	source(e, "seed cases 7 and 8, rounded up");
 }
 
-/* "$21.5/h" */
-static const char *usd_per_h(struct ex *e, double v)
-{
-	char *b = e->num[e->nn++ % 16];
-	char t[40];
-	units_format_human(UNIT_USD, v, 3, t, sizeof(t));
-	snprintf(b, sizeof(e->num[0]), "%s/h", t);
-	return b;
-}
-
 static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p, const char *what)
 {
 	double price = s->hardware.gpu.price_per_hour;
 	if (strcmp(what, "usd_per_hour") == 0) {
 		formula(e, "usd/hour", "price per GPU-hour x GPUs");
 		numbers(e, "usd/hour", "%s/h x %d", h(e, UNIT_USD, price), s->hardware.count);
-		result(e, "usd/hour", usd_per_h(e, p->usd_per_hour));
+		result(e, "usd/hour", h_unit(e, UNIT_USD, p->usd_per_hour, "/h"));
 	} else if (strcmp(what, "usd_total") == 0) {
 		if (isnan(p->usd_total)) {
 			not_applicable(e, "no total time");
@@ -1117,16 +1118,6 @@ static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p
 	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");
 }
 
-/* "636 kWh" */
-static const char *kwh(struct ex *e, double v)
-{
-	char *b = e->num[e->nn++ % 16];
-	char t[40];
-	units_format_human(UNIT_NONE, v, 3, t, sizeof(t));
-	snprintf(b, sizeof(e->num[0]), "%s kWh", t);
-	return b;
-}
-
 static void ex_energy(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->kwh)) {
@@ -1137,7 +1128,7 @@ static void ex_energy(struct ex *e, const struct scenario *s, const struct plan 
 	numbers(e, "kwh", "%s x %d x %s x %s", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
 		s->hardware.count, sec(e, p->total_s),
 		plain(e, s->hardware.pue > 0 ? s->hardware.pue : 1));
-	result(e, "kwh", kwh(e, p->kwh));
+	result(e, "kwh", h_unit(e, UNIT_NONE, p->kwh, " kWh"));
 	put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
 	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
 }
@@ -1488,11 +1479,12 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 			   : strcmp(what, "usd_per_hour") == 0 ? p->usd_per_hour
 							       : p->usd_per_million_tokens;
 		headline(&e, key,
-			 strcmp(what, "usd_per_hour") == 0 && !isnan(v) ? usd_per_h(&e, v)
-									: h(&e, UNIT_USD, v));
+			 strcmp(what, "usd_per_hour") == 0 && !isnan(v)
+			     ? h_unit(&e, UNIT_USD, v, "/h")
+			     : h(&e, UNIT_USD, v));
 		ex_cost(&e, s, p, what);
 	} else if (strcmp(key, "energy.kwh") == 0) {
-		headline(&e, key, isnan(p->kwh) ? "-" : kwh(&e, p->kwh));
+		headline(&e, key, isnan(p->kwh) ? "-" : h_unit(&e, UNIT_NONE, p->kwh, " kWh"));
 		ex_energy(&e, s, p);
 	} else if (strncmp(key, "reliability.", 12) == 0) {
 		const char *what = last_part(key);

@@ -453,22 +453,11 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
 }
 
-static const struct {
-	const char *label;
-	size_t offset; /* a double in struct plan_time_parts */
-} time_parts[] = {
-    {"matmul", offsetof(struct plan_time_parts, matmul_s)},
-    {"attention", offsetof(struct plan_time_parts, attention_s)},
-    {"memory-bound", offsetof(struct plan_time_parts, memory_bound_s)},
-    {"tp comm", offsetof(struct plan_time_parts, tp_comm_s)},
-    {"pp comm", offsetof(struct plan_time_parts, pp_comm_s)},
-    {"pp bubble", offsetof(struct plan_time_parts, bubble_s)},
-    {"dp comm", offsetof(struct plan_time_parts, dp_comm_s)},
-    {"zero3 gather", offsetof(struct plan_time_parts, zero3_s)}, /* 12 columns at most */
-    {"ep comm", offsetof(struct plan_time_parts, ep_comm_s)},
-    {"offload", offsetof(struct plan_time_parts, offload_s)},
-    {"optimizer", offsetof(struct plan_time_parts, optimizer_s)},
-    {"data", offsetof(struct plan_time_parts, data_s)},
+/* The step's parts in struct plan_time_parts order (plan_part_get's index); 12 columns at
+ * most */
+static const char *const part_labels[PLAN_PARTS] = {
+    "matmul",  "attention",    "memory-bound", "tp comm", "pp comm",   "pp bubble",
+    "dp comm", "zero3 gather", "ep comm",      "offload", "optimizer", "data",
 };
 
 /* Where a step's time goes, then layout, compute and reliability figures. */
@@ -497,46 +486,37 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 
 	/* training: the step's parts; inference: the decode step's terms, which add up to
 	 * tpot (struct plan_decode), the fixed part included */
-	const char *label[PLAN_PARTS > 8 ? PLAN_PARTS : 8];
-	double part[PLAN_PARTS > 8 ? PLAN_PARTS : 8];
-	size_t nparts = 0;
+	const struct plan_decode *d = &p->decode;
+	bool read = d->weight_read_s >= d->gemm_s;
+	const struct {
+		const char *label;
+		double t;
+	} decode[] = {
+	    {read ? "weight read" : "matmul", read ? d->weight_read_s : d->gemm_s},
+	    {"attention", d->attention_s},
+	    {"memory-bound", d->elementwise_s},
+	    {"tp comm", d->tp_comm_s},
+	    {"ep comm", d->ep_comm_s},
+	    {"pp comm", d->pp_comm_s},
+	    {"fixed", d->fixed_s},
+	};
+	unsigned nparts = training ? PLAN_PARTS : sizeof(decode) / sizeof(decode[0]);
 
-	if (training) {
-		for (size_t i = 0; i < sizeof(time_parts) / sizeof(time_parts[0]); i++) {
-			label[nparts] = time_parts[i].label;
-			part[nparts++] =
-			    *(const double *)((const char *)&p->parts + time_parts[i].offset);
-		}
-	} else {
-		const struct plan_decode *d = &p->decode;
-		bool read = d->weight_read_s >= d->gemm_s;
-		label[nparts] = read ? "weight read" : "matmul";
-		part[nparts++] = read ? d->weight_read_s : d->gemm_s;
-		label[nparts] = "attention";
-		part[nparts++] = d->attention_s;
-		label[nparts] = "memory-bound";
-		part[nparts++] = d->elementwise_s;
-		label[nparts] = "tp comm";
-		part[nparts++] = d->tp_comm_s;
-		label[nparts] = "ep comm";
-		part[nparts++] = d->ep_comm_s;
-		label[nparts] = "pp comm";
-		part[nparts++] = d->pp_comm_s;
-		label[nparts] = "fixed";
-		part[nparts++] = d->fixed_s;
+	for (unsigned i = 0; i < nparts; i++) {
+		double t = training ? plan_part_get(&p->parts, i) : decode[i].t;
+		if (isfinite(t) && t > 0)
+			sum += t;
 	}
-	for (size_t i = 0; i < nparts; i++)
-		if (isfinite(part[i]) && part[i] > 0)
-			sum += part[i];
 	if (sum > 0 && y < height) {
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
 			  training ? "step time by part" : "decode step (tpot) by part");
-		for (size_t i = 0; i < nparts && y < height; i++) {
-			double t = part[i];
+		for (unsigned i = 0; i < nparts && y < height; i++) {
+			double t = training ? plan_part_get(&p->parts, i) : decode[i].t;
 			if (!isfinite(t) || t <= 0)
 				continue;
 			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
-			draw_text(a, w, y, 2, 12, ROLE_LABEL, label[i]);
+			draw_text(a, w, y, 2, 12, ROLE_LABEL,
+				  training ? part_labels[i] : decode[i].label);
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %3.0f%%", v,
 				   t / sum * 100);
 		}
