@@ -131,18 +131,8 @@ static void test_trtllm_throughput_rows(void **state)
 		for (int e = 0; e < 2; e++) {
 			struct scenario s;
 			struct plan p;
-			scenario_init(&s);
-			model_llama3(&s.model, false);
-			s.model.max_context = 131072;
-			s.workload.kind = WL_OFFLINE;
+			trtllm_scenario(&s, trt[i].isl, trt[i].osl);
 			s.workload.engine = (enum engine)e;
-			s.workload.precision = DTYPE_FP8;
-			s.workload.weights = DTYPE_FP8;
-			s.workload.kv_cache = DTYPE_FP8;
-			s.workload.batch = 0;
-			s.workload.prompt_tokens = trt[i].isl;
-			s.workload.output_tokens = trt[i].osl;
-			gpu_h100_sxm(&s.hardware.gpu);
 			plan_compute(&s, &p);
 			got[e] = p.tokens_per_s;
 		}

@@ -348,17 +348,7 @@ static void test_trtllm_h100(void **state)
 		struct scenario s;
 		struct plan p;
 		double e;
-		scenario_init(&s);
-		model_llama3(&s.model, false);
-		s.model.max_context = 131072;
-		s.workload.kind = WL_OFFLINE;
-		s.workload.precision = DTYPE_FP8;
-		s.workload.weights = DTYPE_FP8;
-		s.workload.kv_cache = DTYPE_FP8;
-		s.workload.batch = 0;
-		s.workload.prompt_tokens = trt[i].isl;
-		s.workload.output_tokens = trt[i].osl;
-		gpu_h100_sxm(&s.hardware.gpu);
+		trtllm_scenario(&s, trt[i].isl, trt[i].osl);
 		plan_compute(&s, &p);
 		e = rel_err(p.tokens_per_s, trt[i].tps);
 		printf("  %5d/%-5d  measured %6.0f  gpuplan %6.0f  %+6.1f%%  batch %.0f%s\n",

@@ -136,4 +136,21 @@ static inline void model_llama3(struct model *m, bool big)
 	m->max_context = 8192;
 }
 
+/* TensorRT-LLM's Llama 3.1 8B FP8 throughput benchmark on one H100: offline, fp8 weights
+ * and KV cache, batch auto, isl prompt and osl output tokens. */
+static inline void trtllm_scenario(struct scenario *s, int isl, int osl)
+{
+	scenario_init(s);
+	model_llama3(&s->model, false);
+	s->model.max_context = 131072;
+	s->workload.kind = WL_OFFLINE;
+	s->workload.precision = DTYPE_FP8;
+	s->workload.weights = DTYPE_FP8;
+	s->workload.kv_cache = DTYPE_FP8;
+	s->workload.batch = 0;
+	s->workload.prompt_tokens = isl;
+	s->workload.output_tokens = osl;
+	gpu_h100_sxm(&s->hardware.gpu);
+}
+
 #endif
