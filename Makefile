@@ -26,8 +26,10 @@ B = build
 BIN = gpuplan
 CORE_SRC = $(sort $(wildcard src/*.c))
 UI_SRC   = $(sort $(wildcard ui/*.c))
+CLI_SRC  = $(sort $(wildcard cli/*.c))
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
 UI_OBJ   = $(UI_SRC:%.c=$(B)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 UI_LIBOBJ = $(filter-out $(B)/ui/main.o,$(UI_OBJ))
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 CORE_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/test_ui_%,$(UNIT_SRC)))
@@ -46,9 +48,9 @@ endif
 
 all: $(BIN)
 
-$(BIN): $(B)/libgpuplan.a $(UI_OBJ)
+$(BIN): $(B)/libgpuplan.a $(UI_OBJ) $(CLI_OBJ)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(UI_OBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UI_OBJ) $(CLI_OBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
 
 $(B)/libgpuplan.a: $(CORE_OBJ)
 	$(call msg,AR,$@)
@@ -63,7 +65,14 @@ $(B)/src/%.o: src/%.c
 $(B)/ui/%.o: ui/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -Icli -c -o $@ $<
+
+# The command-line front end: arguments in, the core called, results printed. Like ui/ it
+# stands on src/; it never sees curses.
+$(B)/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -Isrc -c -o $@ $<
 
 $(B)/tests/test_ui_%: tests/unit/test_ui_%.c $(UI_LIBOBJ) $(B)/libgpuplan.a
 	@mkdir -p $(@D)
@@ -124,7 +133,7 @@ fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 format-check:
-	@clang-format --dry-run --Werror --ferror-limit=5 src/*.c src/*.h ui/*.c ui/*.h
+	@clang-format --dry-run --Werror --ferror-limit=5 src/*.c src/*.h ui/*.c ui/*.h cli/*.c cli/*.h
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \

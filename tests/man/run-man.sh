@@ -44,11 +44,11 @@ for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
 	echo "$keys" | grep -qxF "$k" || fail "$man5: entry for '$k', which is not a key of src/scenario.c"
 done
 
-# 3. gpuplan(1): every command of the SPEC and of src/cli.c's command table (in the
+# 3. gpuplan(1): every command of the SPEC and of cli/cli.c's command table (in the
 # synopsis and with its own entry), and in the completion
 commands="report explain diff search import catalog check fmt"
-if [ -f src/cli.c ]; then
-	commands="$commands $(sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' src/cli.c)"
+if [ -f cli/cli.c ]; then
+	commands="$commands $(sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' cli/cli.c)"
 	commands=$(echo $commands | tr ' ' '\n' | sort -u)
 fi
 for c in $commands; do
@@ -62,11 +62,11 @@ for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '
 	'\-\-ascii' '\-\-help' '\-\-version'; do
 	grep -qF "$o" $man1 || fail "$man1: option '$o' missing"
 done
-# every long option src/cli.c reads
-if [ -f src/cli.c ]; then
-	for o in $(grep -o 'strn*cmp(a, "--[a-z-]*' src/cli.c | sed 's/.*"--//' | sort -u); do
+# every long option cli/cli.c reads
+if [ -f cli/cli.c ]; then
+	for o in $(grep -o 'strn*cmp(a, "--[a-z-]*' cli/cli.c | sed 's/.*"--//' | sort -u); do
 		sed -n '/^\.SH OPTIONS/,/^\.SH /p' $man1 | grep -qF "\\-\\-$o" ||
-			fail "$man1: option --$o (read by src/cli.c) has no entry under OPTIONS"
+			fail "$man1: option --$o (read by cli/cli.c) has no entry under OPTIONS"
 	done
 fi
 # environment
