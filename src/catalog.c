@@ -11,9 +11,9 @@
 
 #include "file.h"
 #include "hf_config.h"
-#include "scenario_yaml.h"
 #include "text.h"
 #include "units.h"
+#include "yaml_doc.h"
 
 #ifndef GPUPLAN_DATADIR
 #define GPUPLAN_DATADIR "/usr/local/share/gpuplan"

@@ -6,10 +6,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "file.h"
 #include "text.h"
+#include "yaml_doc.h"
 
 /*
  * Reading happens in three steps, each over plain data:
@@ -81,418 +81,6 @@ static bool sink_wants_more(const struct sink *k)
 static bool sink_done(const struct sink *k)
 {
 	return !k->problems && k->count > 0;
-}
-
-/* ---- positions ----------------------------------------------------------------------- */
-
-/* Line and column (1-based, columns in characters) of byte offset off in text. */
-static void offset_position(const char *text, size_t len, size_t off, int *line, int *column)
-{
-	int l = 1, c = 1;
-
-	if (off > len)
-		off = len;
-	for (size_t i = 0; i < off; i++) {
-		unsigned char ch = (unsigned char)text[i];
-		if (ch == '\n') {
-			l++;
-			c = 1;
-		} else if ((ch & 0xc0) != 0x80) {
-			c++;
-		}
-	}
-	*line = l;
-	*column = c;
-}
-
-/* Byte offset of a libyaml mark (0-based line and character column); len when beyond. */
-static size_t mark_offset(const char *text, size_t len, size_t line, size_t column)
-{
-	size_t i = 0;
-
-	while (line > 0 && i < len) {
-		if (text[i] == '\n')
-			line--;
-		else if (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))
-			line--;
-		i++;
-	}
-	while (column > 0 && i < len) {
-		i++;
-		while (i < len && ((unsigned char)text[i] & 0xc0) == 0x80)
-			i++;
-		column--;
-	}
-	return i;
-}
-
-/* Byte offset of the first invalid UTF-8 sequence in text, or len when it is all valid
- * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). libyaml checks
- * this too, but points at the byte after the fault. */
-static size_t utf8_invalid_at(const char *text, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n;
-		unsigned cp, min;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			n = 2;
-			cp = c & 0x1f;
-			min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 3;
-			cp = c & 0x0f;
-			min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 4;
-			cp = c & 0x07;
-			min = 0x10000;
-		} else {
-			return i;
-		}
-		if (i + n > len)
-			return i;
-		for (size_t k = 1; k < n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i;
-		i += n;
-	}
-	return len;
-}
-
-/* ---- the tree reader ----------------------------------------------------------------- */
-
-struct reader {
-	yaml_parser_t parser;
-	const char *text;
-	size_t len;
-	int max_depth;
-	struct sink sink;
-	bool anchor_seen, alias_seen, tag_seen;
-};
-
-const char *ynode_kind_name(const struct ynode *n)
-{
-	switch (n->kind) {
-	case YNODE_SCALAR:
-		return "a value";
-	case YNODE_SEQUENCE:
-		return "a list";
-	case YNODE_MAPPING:
-		return "a mapping";
-	case YNODE_BAD:
-		break;
-	}
-	return "an alias";
-}
-
-static void ynode_release(struct ynode *n)
-{
-	for (size_t i = 0; i < n->n; i++)
-		ynode_release(&n->items[i]);
-	free(n->items);
-	free(n->text);
-}
-
-void ynode_free(struct ynode *root)
-{
-	if (!root)
-		return;
-	ynode_release(root);
-	free(root);
-}
-
-/* Reports libyaml's own error in our words; always fatal. */
-static void reader_report_parser(struct reader *r)
-{
-	yaml_parser_t *p = &r->parser;
-	int line, column;
-
-	if (p->error == YAML_MEMORY_ERROR) {
-		struct gp_error e;
-		gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
-		sink_add(&r->sink, &e);
-		return;
-	}
-	if (p->error == YAML_READER_ERROR) {
-		unsigned v = (unsigned)p->problem_value;
-		offset_position(r->text, r->len, p->problem_offset, &line, &column);
-		if (p->problem && strstr(p->problem, "control characters"))
-			report(
-			    &r->sink, line, column, NULL,
-			    "not a text file: control character 0x%02X (expected UTF-8 YAML text)",
-			    v);
-		else if (p->problem && (strstr(p->problem, "UTF-8") || strstr(p->problem, "octet")))
-			report(&r->sink, line, column, NULL,
-			       "invalid UTF-8: %s (byte 0x%02X; expected UTF-8 YAML text)",
-			       p->problem, v & 0xff);
-		else
-			report(&r->sink, line, column, NULL, "cannot read the text: %s",
-			       p->problem ? p->problem : "unknown reader error");
-		return;
-	}
-	{
-		size_t ml = p->problem_mark.line, mc = p->problem_mark.column;
-		size_t off = mark_offset(r->text, r->len, ml, mc);
-		size_t ls = off;
-		bool tab = off < r->len && r->text[off] == '\t';
-
-		/* a tab anywhere in the indentation of the line the error is on */
-		while (ls > 0 && r->text[ls - 1] != '\n' && r->text[ls - 1] != '\r')
-			ls--;
-		for (size_t i = ls; !tab && i < r->len && (r->text[i] == ' ' || r->text[i] == '\t');
-		     i++) {
-			if (r->text[i] == '\t') {
-				tab = true;
-				off = i;
-			}
-		}
-		if (tab) {
-			offset_position(r->text, r->len, off, &line, &column);
-			report(&r->sink, line, column, NULL,
-			       "tab character in indentation (YAML indents with spaces only)");
-			return;
-		}
-		line = (int)ml + 1;
-		column = (int)mc + 1;
-		if (p->context)
-			report(&r->sink, line, column, NULL, "invalid YAML: %s %s", p->context,
-			       p->problem ? p->problem : "");
-		else
-			report(&r->sink, line, column, NULL, "invalid YAML: %s",
-			       p->problem ? p->problem : "syntax error");
-	}
-}
-
-static int reader_next(struct reader *r, yaml_event_t *ev)
-{
-	if (!yaml_parser_parse(&r->parser, ev)) {
-		reader_report_parser(r);
-		return -1;
-	}
-	return 0;
-}
-
-static void reader_check_props(struct reader *r, const yaml_event_t *ev, const yaml_char_t *anchor,
-			       const yaml_char_t *tag, int implicit)
-{
-	int line = (int)ev->start_mark.line + 1, column = (int)ev->start_mark.column + 1;
-
-	if (anchor && !r->anchor_seen) {
-		r->anchor_seen = true;
-		report(&r->sink, line, column, NULL,
-		       "anchor '&%s' is not allowed (anchors and aliases are not supported; write "
-		       "the value out)",
-		       (const char *)anchor);
-	}
-	if (tag && !implicit && !r->tag_seen) {
-		r->tag_seen = true;
-		report(&r->sink, line, column, NULL,
-		       "tag '%s' is not allowed (expected plain values)", (const char *)tag);
-	}
-}
-
-/* Reads the node that ev starts into n (zeroed by the caller). depth counts the
- * collections n is inside. Returns 0 or -1 (fatal; n holds what was read so far). */
-static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n, int depth)
-{
-	yaml_event_type_t end;
-
-	n->line = (int)ev->start_mark.line + 1;
-	n->column = (int)ev->start_mark.column + 1;
-	switch (ev->type) {
-	case YAML_ALIAS_EVENT:
-		n->kind = YNODE_BAD;
-		if (!r->alias_seen) {
-			r->alias_seen = true;
-			report(&r->sink, n->line, n->column, NULL,
-			       "alias '*%s' is not allowed (anchors and aliases are not supported; "
-			       "write the value out)",
-			       (const char *)ev->data.alias.anchor);
-		}
-		return 0;
-	case YAML_SCALAR_EVENT:
-		reader_check_props(r, ev, ev->data.scalar.anchor, ev->data.scalar.tag,
-				   ev->data.scalar.plain_implicit ||
-				       ev->data.scalar.quoted_implicit);
-		n->kind = YNODE_SCALAR;
-		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-		n->len = ev->data.scalar.length;
-		n->text = malloc(n->len + 1);
-		if (!n->text) {
-			struct gp_error e;
-			gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
-			sink_add(&r->sink, &e);
-			return -1;
-		}
-		memcpy(n->text, ev->data.scalar.value, n->len);
-		n->text[n->len] = '\0';
-		return 0;
-	case YAML_SEQUENCE_START_EVENT:
-		reader_check_props(r, ev, ev->data.sequence_start.anchor,
-				   ev->data.sequence_start.tag, ev->data.sequence_start.implicit);
-		n->kind = YNODE_SEQUENCE;
-		end = YAML_SEQUENCE_END_EVENT;
-		break;
-	case YAML_MAPPING_START_EVENT:
-		reader_check_props(r, ev, ev->data.mapping_start.anchor, ev->data.mapping_start.tag,
-				   ev->data.mapping_start.implicit);
-		n->kind = YNODE_MAPPING;
-		end = YAML_MAPPING_END_EVENT;
-		break;
-	default:
-		report(&r->sink, n->line, n->column, NULL, "invalid YAML: unexpected event");
-		return -1;
-	}
-	if (depth + 1 > r->max_depth) {
-		report(&r->sink, n->line, n->column, NULL,
-		       "nesting deeper than %d levels (expected a few levels of keys)",
-		       r->max_depth);
-		return -1;
-	}
-	for (size_t cap = 0;;) {
-		yaml_event_t child;
-		int rc;
-
-		if (reader_next(r, &child) != 0)
-			return -1;
-		if (child.type == end) {
-			yaml_event_delete(&child);
-			return 0;
-		}
-		if (n->n == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			struct ynode *items = realloc(n->items, ncap * sizeof(*items));
-			if (!items) {
-				struct gp_error e;
-				yaml_event_delete(&child);
-				gp_error_set(&e, GP_EIO, r->sink.file, 0, 0,
-					     "out of memory reading YAML");
-				sink_add(&r->sink, &e);
-				return -1;
-			}
-			n->items = items;
-			cap = ncap;
-		}
-		memset(&n->items[n->n], 0, sizeof(n->items[0]));
-		n->n++;
-		rc = reader_node(r, &child, &n->items[n->n - 1], depth + 1);
-		yaml_event_delete(&child);
-		if (rc != 0)
-			return -1;
-	}
-}
-
-int ynode_read(const char *text, size_t len, const char *file, int max_depth, struct ynode **root,
-	       struct gp_problems *problems, int *nproblems, struct gp_error *err)
-{
-	struct reader r;
-	yaml_event_t ev;
-	struct ynode *tree = NULL;
-	int rc = -1, have_event = 0;
-
-	/* a UTF-8 byte order mark (editors on Windows write one): YAML 1.2 allows it at the
-	 * start, but libyaml keeps it as text once the encoding is set, so it is skipped
-	 * here; it takes no column */
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-		text += 3;
-		len -= 3;
-	}
-	memset(&r, 0, sizeof(r));
-	r.text = text;
-	r.len = len;
-	r.max_depth = max_depth;
-	r.sink.file = file;
-	r.sink.problems = problems;
-	r.sink.err = err;
-	*root = NULL;
-	{
-		size_t bad = utf8_invalid_at(text, len);
-		if (bad < len) {
-			int line, column;
-			offset_position(text, len, bad, &line, &column);
-			report(&r.sink, line, column, NULL,
-			       "invalid UTF-8: byte 0x%02X does not start a valid character "
-			       "(expected UTF-8 text)",
-			       (unsigned char)text[bad]);
-			if (nproblems)
-				*nproblems = 1;
-			return -1;
-		}
-	}
-	if (!yaml_parser_initialize(&r.parser)) {
-		gp_error_set(err, GP_EIO, file, 0, 0, "out of memory reading YAML");
-		if (nproblems)
-			*nproblems = 1;
-		return -1;
-	}
-	yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
-	yaml_parser_set_encoding(&r.parser, YAML_UTF8_ENCODING);
-
-	/* STREAM-START, then DOCUMENT-START or STREAM-END (an empty file) */
-	if (reader_next(&r, &ev) != 0)
-		goto out;
-	yaml_event_delete(&ev);
-	if (reader_next(&r, &ev) != 0)
-		goto out;
-	if (ev.type == YAML_STREAM_END_EVENT) {
-		yaml_event_delete(&ev);
-		rc = 0;
-		goto out;
-	}
-	yaml_event_delete(&ev);
-	if (reader_next(&r, &ev) != 0)
-		goto out;
-	have_event = 1;
-	tree = calloc(1, sizeof(*tree));
-	if (!tree) {
-		struct gp_error e;
-		gp_error_set(&e, GP_EIO, file, 0, 0, "out of memory reading YAML");
-		sink_add(&r.sink, &e);
-		goto out;
-	}
-	if (reader_node(&r, &ev, tree, 0) != 0)
-		goto out;
-	yaml_event_delete(&ev);
-	have_event = 0;
-	/* DOCUMENT-END, then STREAM-END: one document per file */
-	if (reader_next(&r, &ev) != 0)
-		goto out;
-	yaml_event_delete(&ev);
-	if (reader_next(&r, &ev) != 0)
-		goto out;
-	if (ev.type != YAML_STREAM_END_EVENT) {
-		report(&r.sink, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, NULL,
-		       "a second YAML document (expected one per file)");
-		yaml_event_delete(&ev);
-		goto out;
-	}
-	yaml_event_delete(&ev);
-	rc = 0;
-out:
-	if (have_event)
-		yaml_event_delete(&ev);
-	yaml_parser_delete(&r.parser);
-	if (nproblems)
-		*nproblems = r.sink.count;
-	if (rc != 0) {
-		ynode_free(tree);
-		return -1;
-	}
-	*root = tree;
-	return r.sink.count ? -1 : 0;
 }
 
 /* ---- the scenario walker ------------------------------------------------------------- */
@@ -950,66 +538,23 @@ int scenario_load_file(const char *path, const struct catalog *cat, struct scena
 
 /* ---- writing ------------------------------------------------------------------------- */
 
-struct outbuf {
-	char *data;
-	size_t len, cap;
-};
-
-static int outbuf_write(void *data, unsigned char *buffer, size_t size)
-{
-	struct outbuf *o = data;
-
-	if (o->len + size + 1 > o->cap) {
-		size_t ncap = o->cap ? o->cap : 1024;
-		char *nd;
-		while (o->len + size + 1 > ncap)
-			ncap *= 2;
-		nd = realloc(o->data, ncap);
-		if (!nd)
-			return 0;
-		o->data = nd;
-		o->cap = ncap;
-	}
-	memcpy(o->data + o->len, buffer, size);
-	o->len += size;
-	o->data[o->len] = '\0';
-	return 1;
-}
-
 struct writer {
-	yaml_emitter_t emitter;
+	struct yemit *emitter;
 	const struct scenario *s;
 	const bool *emit; /* per field index */
-	int failed;
 };
 
-static void writer_emit(struct writer *w, yaml_event_t *ev, int ok)
+static void writer_scalar(struct writer *w, const char *text, enum yemit_style style)
 {
-	if (w->failed)
-		return;
-	if (!ok) {
-		w->failed = 1;
-		return;
-	}
-	if (!yaml_emitter_emit(&w->emitter, ev))
-		w->failed = 1;
-}
-
-static void writer_scalar(struct writer *w, const char *text, yaml_scalar_style_t style)
-{
-	yaml_event_t ev;
-	int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)text,
-					      (int)strlen(text), 1, 1, style);
-	writer_emit(w, &ev, ok);
+	yemit_scalar(w->emitter, text, style);
 }
 
 static void writer_mapping(struct writer *w, int start)
 {
-	yaml_event_t ev;
-	int ok = start ? yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-							     YAML_BLOCK_MAPPING_STYLE)
-		       : yaml_mapping_end_event_initialize(&ev);
-	writer_emit(w, &ev, ok);
+	if (start)
+		yemit_mapping_start(w->emitter);
+	else
+		yemit_mapping_end(w->emitter);
 }
 
 static void writer_value(struct writer *w, const struct field *f)
@@ -1018,22 +563,18 @@ static void writer_value(struct writer *w, const struct field *f)
 
 	if (f->type == FIELD_TARGETS) {
 		unsigned bits = *(const unsigned *)((const char *)w->s + f->offset);
-		yaml_event_t ev;
-		int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-							      YAML_FLOW_SEQUENCE_STYLE);
-		writer_emit(w, &ev, ok);
+		yemit_flow_list_start(w->emitter);
 		for (int i = 0; f->names[i]; i++)
 			if (bits & (1u << i))
-				writer_scalar(w, f->names[i], YAML_ANY_SCALAR_STYLE);
-		ok = yaml_sequence_end_event_initialize(&ev);
-		writer_emit(w, &ev, ok);
+				writer_scalar(w, f->names[i], YEMIT_ANY);
+		yemit_list_end(w->emitter);
 		return;
 	}
 	scenario_field_format(w->s, f, buf, sizeof(buf));
 	if (strcmp(f->key, "notes") == 0)
-		writer_scalar(w, buf, YAML_LITERAL_SCALAR_STYLE);
+		writer_scalar(w, buf, YEMIT_LITERAL);
 	else
-		writer_scalar(w, buf, YAML_ANY_SCALAR_STYLE);
+		writer_scalar(w, buf, YEMIT_ANY);
 }
 
 static bool writer_any_below(const struct writer *w, const char *prefix)
@@ -1063,7 +604,7 @@ static void writer_level(struct writer *w, const char *prefix)
 			continue;
 		if (!strchr(f->key + plen, '.')) {
 			if (w->emit[i]) {
-				writer_scalar(w, f->key + plen, YAML_ANY_SCALAR_STYLE);
+				writer_scalar(w, f->key + plen, YEMIT_ANY);
 				writer_value(w, f);
 			}
 			continue;
@@ -1078,7 +619,7 @@ static void writer_level(struct writer *w, const char *prefix)
 		snprintf(sub, sizeof(sub), "%s%s.", prefix, child);
 		if (!writer_any_below(w, sub))
 			continue;
-		writer_scalar(w, child, YAML_ANY_SCALAR_STYLE);
+		writer_scalar(w, child, YEMIT_ANY);
 		writer_mapping(w, 1);
 		writer_level(w, sub);
 		writer_mapping(w, 0);
@@ -1090,30 +631,18 @@ static int write_document(const struct scenario *s, const bool *emit, const char
 			  size_t *len, struct gp_error *err)
 {
 	struct writer w;
-	struct outbuf o = {NULL, 0, 0};
-	yaml_event_t ev;
-	int ok;
 
 	memset(&w, 0, sizeof(w));
 	w.s = s;
 	w.emit = emit;
-	if (!yaml_emitter_initialize(&w.emitter))
-		return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory writing YAML");
-	yaml_emitter_set_output(&w.emitter, outbuf_write, &o);
-	yaml_emitter_set_unicode(&w.emitter, 1);
-	yaml_emitter_set_indent(&w.emitter, 2);
-	yaml_emitter_set_width(&w.emitter, -1);
-	yaml_emitter_set_break(&w.emitter, YAML_LN_BREAK);
-
-	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-	writer_emit(&w, &ev, ok);
-	ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-	writer_emit(&w, &ev, ok);
+	w.emitter = yemit_new(err);
+	if (!w.emitter)
+		return -1;
 	writer_mapping(&w, 1);
 	if (only) {
 		char name[KEY_MAX];
 		child_name(only, 0, name, sizeof(name));
-		writer_scalar(&w, name, YAML_ANY_SCALAR_STYLE);
+		writer_scalar(&w, name, YEMIT_ANY);
 		writer_mapping(&w, 1);
 		writer_level(&w, only);
 		writer_mapping(&w, 0);
@@ -1121,28 +650,7 @@ static int write_document(const struct scenario *s, const bool *emit, const char
 		writer_level(&w, "");
 	}
 	writer_mapping(&w, 0);
-	ok = yaml_document_end_event_initialize(&ev, 1);
-	writer_emit(&w, &ev, ok);
-	ok = yaml_stream_end_event_initialize(&ev);
-	writer_emit(&w, &ev, ok);
-	if (!w.failed && !yaml_emitter_flush(&w.emitter))
-		w.failed = 1;
-	if (w.failed) {
-		gp_error_set(err, GP_EINTERNAL, NULL, 0, 0, "cannot write YAML: %s",
-			     w.emitter.problem ? w.emitter.problem : "out of memory");
-		yaml_emitter_delete(&w.emitter);
-		free(o.data);
-		return -1;
-	}
-	yaml_emitter_delete(&w.emitter);
-	if (!o.data) {
-		o.data = calloc(1, 1);
-		if (!o.data)
-			return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
-	}
-	*out = o.data;
-	*len = o.len;
-	return 0;
+	return yemit_finish(w.emitter, out, len, err);
 }
 
 /* The scenario a file holding only s's presets would load as: what s is compared with so

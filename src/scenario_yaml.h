@@ -1,5 +1,5 @@
-/* scenario_yaml.h - scenario files: read strictly, write canonically. The only file that
- * includes yaml.h.
+/* scenario_yaml.h - scenario files: read strictly, write canonically. Read with yaml_doc.h's
+ * strict tree reader and written with its emitter.
  *
  * Reading rejects, with FILE:LINE:COL, unknown keys (naming the closest known one),
  * duplicate keys, wrong node kinds, anchors and aliases, tabs, invalid UTF-8, files over
@@ -49,32 +49,5 @@ int scenario_format_model_yaml(const struct model *m, char **out, size_t *len,
  * folder. On failure the old file is left as it was. Returns 0 or -1 (GP_EIO). */
 int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
 		       struct gp_error *err);
-
-/* A YAML document read strictly into plain structs (no libyaml types escape), for the
- * other YAML files gpuplan reads (catalog/gpus.yaml). Anchors, aliases and tags are
- * rejected (an alias becomes a YNODE_BAD node), and so is nesting deeper than max_depth. */
-enum ynode_kind { YNODE_SCALAR, YNODE_SEQUENCE, YNODE_MAPPING, YNODE_BAD };
-
-struct ynode {
-	enum ynode_kind kind;
-	int line, column; /* 1-based position of the node */
-	int plain;	  /* scalar: written without quotes */
-	char *text;	  /* scalar: the value, NUL-terminated */
-	size_t len;	  /* scalar: bytes in text */
-	size_t n;	  /* sequence: items; mapping: 2 x pairs (key, value, key, ...) */
-	struct ynode *items;
-};
-
-/* Reads len bytes of YAML (one document) into a malloc'd tree (*root; NULL for an empty
- * file, which is not an error here). Problems that do not stop reading (anchors, aliases,
- * tags) are added to problems (when not NULL) and counted in *nproblems; errors that do
- * (syntax, invalid UTF-8, tabs, depth) return -1 with err filled. The first problem of
- * either kind is in err. Free the tree with ynode_free (which takes NULL). */
-int ynode_read(const char *text, size_t len, const char *file, int max_depth, struct ynode **root,
-	       struct gp_problems *problems, int *nproblems, struct gp_error *err);
-void ynode_free(struct ynode *root);
-
-/* What a node is, for messages: "a mapping", "a list", "a value". */
-const char *ynode_kind_name(const struct ynode *n);
 
 #endif
