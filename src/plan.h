@@ -192,7 +192,7 @@ struct plan {
 	struct plan_warning warnings[PLAN_MAX_WARNINGS];
 };
 
-/* Allocator fragmentation, a fraction of what is allocated (src/plan.c says where from);
+/* Allocator fragmentation, a fraction of what is allocated (src/plan_memory.c says where from);
  * the explanation of max_batch quotes it. */
 #define PLAN_FRAGMENTATION 0.05
 

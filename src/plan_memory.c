@@ -1,0 +1,902 @@
+/* plan_memory.c - the memory model: what the most loaded GPU holds, itemized.
+ *
+ * Everything here is pure arithmetic on the scenario: no allocation, no I/O, no loops over
+ * layers.
+ *
+ * Conventions
+ * - Bytes per GPU, for the most loaded GPU: with pipeline parallelism the first stage
+ *   (input embedding, most micro-batches in flight) or the last (output head and loss),
+ *   whichever holds more.
+ * - Layout: GPUs = tp x pp x ep x dp (SPEC: dp auto = count / (tp pp ep)). Expert
+ *   parallelism is carved out of the data-parallel ranks as in Megatron-Core: the tp x pp
+ *   slot's dp x ep GPUs all hold the same non-expert weights and read different data, so
+ *   the data replicas are dp x ep; each routed expert lives on one of ep ranks and is
+ *   replicated dp times. ZeRO shards non-expert states over dp x ep and expert states
+ *   over dp.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dtype.h"
+
+/* CUDA context, cuBLAS/cuDNN workspaces and kernel images resident on each GPU. PyTorch
+ * issue 20532 and the CUDA lazy-loading notes (CUDA 11.7+) measure 0.3-1 GB after the first
+ * matmul depending on the CUDA version and libraries; we take the middle of that range. */
+#define CUDA_CONTEXT_BYTES 0.75e9
+
+/* PyTorch's caching allocator rounds blocks up (512 B, 2 MiB segments for large blocks) and
+ * cannot always reuse freed blocks of another size. Measured slack between reserved and
+ * allocated memory ranges from a few percent (static inference: vLLM's PagedAttention
+ * paper, Section 6, reports under 4% KV waste) to 10-30% in training with recomputation or
+ * offload (GMLake, Guo et al., ASPLOS 2024, Figure 2). A planning figure: 5% of what is
+ * allocated. */
+#define FRAGMENTATION PLAN_FRAGMENTATION
+
+/* NCCL keeps per-peer, per-channel receive buffers for each communicator: NCCL_BUFFSIZE
+ * (default 4 MiB, Simple protocol; NCCL environment variable docs) x channels (up to 16 on
+ * NVLink systems by default) x 2 ring peers. One such set per process group with more than
+ * one rank (tp, pp, data-parallel, ep). LL/LL128 buffers come on top; this is the bulk. */
+#define NCCL_BUFFSIZE 4194304.0
+#define NCCL_CHANNELS 16.0
+#define NCCL_PEERS    2.0
+
+/* ZeRO-3 gathers each layer's parameters before use and prefetches the next one: DeepSpeed's
+ * estimator (estimate_zero3_model_states_mem_needs) counts 4 bytes x the largest layer's
+ * parameters, i.e. two layers' worth of 16-bit weights live at once. */
+#define ZERO3_LIVE_LAYERS 2.0
+
+/* Quantized formats, bits per weight including their scales:
+ * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
+ *   point (the AutoGPTQ/AutoAWQ checkpoint layout vLLM loads: qweight, scales and packed
+ *   qzeros per group): 4 + (16 + 4)/128 = 4.156 bits. The embedding and head are taken in
+ *   the same format, as llama.cpp's 4-bit files store them (GPTQ/AWQ keep them 16-bit: about
+ *   1 GB more for a 70B model with a 32k vocabulary).
+ * - nf4: QLoRA (Dettmers et al. 2023, Section 3, "Double Quantization"): blocks of 64 with
+ *   an 8-bit absmax, whose fp32 scales are themselves grouped by 256: 4 + 8/64 +
+ *   32/(64 x 256) = 4.127 bits.
+ * - int8: one fp16 scale per output channel (LLM.int8(), SmoothQuant W8A8): 16 bits per row
+ *   of `hidden` inputs, taken as 16/hidden bits per weight.
+ * - fp8: per-tensor scales, negligible. */
+#define INT4_GROUP	128.0
+#define INT4_GROUP_BITS (16.0 + 4.0) /* fp16 scale + 4-bit zero point */
+#define NF4_BITS	(4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
+
+static double dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Bytes per element of a stored activation. fp8 training (Transformer Engine) casts GEMM
+ * inputs to fp8 on the fly but keeps the residual stream, norms and most saved tensors in
+ * bf16, so fp8 counts as 2 bytes here. */
+static double act_bytes(enum dtype t)
+{
+	return (t == DTYPE_FP32 || t == DTYPE_TF32) ? 4 : 2;
+}
+
+/* Bytes per weight of a stored format, with its scales (see the table above). */
+static double weight_bytes(enum dtype t, double hidden)
+{
+	switch (t) {
+	case DTYPE_INT4:
+		return (4.0 + INT4_GROUP_BITS / INT4_GROUP) / 8.0;
+	case DTYPE_NF4:
+		return NF4_BITS / 8.0;
+	case DTYPE_INT8:
+		return 1.0 + (hidden > 0 ? 2.0 / hidden : 0);
+	default:
+		return dtype_bytes(t);
+	}
+}
+
+/* KV-cache bytes per element: int8/int4 caches carry an fp16 scale and zero point per
+ * head vector (LMDeploy's per-head, per-token KV quantization); fp8 a per-tensor scale. */
+static double kv_elem_bytes(enum dtype t, double head_dim)
+{
+	double extra = head_dim > 0 ? 32.0 / head_dim / 8.0 : 0;
+	if (t == DTYPE_INT8)
+		return 1.0 + extra;
+	if (t == DTYPE_INT4 || t == DTYPE_NF4)
+		return 0.5 + extra;
+	return dtype_bytes(t);
+}
+
+/* Optimizer-state bytes per trainable parameter. With 16-bit weights the optimizer keeps
+ * an fp32 master copy (ZeRO paper, Section 5: K = 12 for Adam: master, momentum,
+ * variance); with fp32 weights there is no separate master (EleutherAI, "Transformer Math
+ * 101"): AdamW 8, 8-bit Adam 2 (two one-byte moments; Dettmers et al. 2022), SGD with
+ * momentum 4. */
+static double optimizer_bytes(enum optimizer o, bool fp32_weights)
+{
+	double master = fp32_weights ? 0 : 4;
+	switch (o) {
+	case OPT_ADAMW:
+		return master + 8;
+	case OPT_ADAM8BIT:
+		return master + 2;
+	case OPT_SGD:
+		return master + 4;
+	default:
+		return 0; /* no optimizer step, no master copy */
+	}
+}
+
+/* Heads held by one tensor-parallel rank; K/V heads are replicated when tp exceeds them
+ * (Megatron-LM and vLLM keep at least one K/V head per rank). */
+static double local_heads(double heads, double t)
+{
+	return heads >= t ? heads / t : (heads > 0 ? 1 : 0);
+}
+
+/* The same with it = 1 / t, for the hot path. */
+static double local_heads_r(double heads, double t, double it)
+{
+	return heads >= t ? heads * it : (heads > 0 ? 1 : 0);
+}
+
+struct act_in {
+	double e;      /* bytes per stored activation element */
+	double mask;   /* bytes per dropout-mask element: 1, or 0 without dropout */
+	double s;      /* sequence length */
+	double t;      /* tensor-parallel size */
+	double it;     /* 1 / t */
+	double rt;     /* divisor of the tensors Megatron replicates across tp: t with SP, else 1 */
+	double inv_rt; /* 1 / rt */
+	bool flash;
+	enum recompute rc;
+	double lora_attn; /* LoRA: rank x adapted attention matrices */
+	double lora_mlp;  /* LoRA: rank x adapted MLP matrices (per expert in MoE layers) */
+	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
+	unsigned targets; /* LoRA target bits (enum lora_target) */
+};
+
+/* Whether a linear layer's input is kept for backward: only to compute its weight's
+ * gradient (dX = dY W needs W, not X). PyTorch's mm/addmm save their input only when the
+ * weight requires grad (pytorch/pytorch#42371, fixed by #45777), bitsandbytes' 4-bit matmul
+ * never saves it, so frozen layers keep it only for their LoRA adapter's A matrix. */
+static bool keeps_input(const struct act_in *a, unsigned targets)
+{
+	return !a->frozen || (a->targets & targets) != 0;
+}
+
+/* Stored activations of one transformer layer, bytes per token (multiply by s x b),
+ * derived tensor by tensor as Korthikanti et al. ("Reducing Activation Recomputation in
+ * Large Transformer Models", MLSys 2023, Section 4.1) do for a GPT-3 layer, from which this
+ * reduces exactly to their s b h (34 + 5 a s / h) and its tensor/sequence-parallel and
+ * selective-recompute variants (Table 2):
+ *   each norm's input                          e h        (x2: 4 s b h)
+ *   attention: QKV input (norm output)         e h        (2)
+ *              Q, K (for Q K^T)                e (q + k)  (4)
+ *              V                               e v        (2)
+ *              softmax output                  e a s      (2 a s)
+ *              dropout mask, dropout output    (1 + e) a s (3 a s), with dropout only
+ *              output-projection input         e q        (2)
+ *              dropout mask                    1 h        (1)
+ *   MLP:       first linear input              e h        (2)
+ *              plain: activation in and out    2 e f      (16 with f = 4h)
+ *              gated: gate and up (the fused fc1 output) and the down-projection input:
+ *                     3 e f (Megatron's fused SwiGLU recomputes the SiLU in backward)
+ *              dropout mask                    1 h        (1)
+ * Tensors inside the tensor-parallel region (Q, K, V, scores, projections' inner sides, the
+ * MLP intermediate) are split across tp; the rest are replicated unless sequence
+ * parallelism splits them too. FlashAttention stores no score matrices, only its fp32
+ * log-sum-exp per head (Dao et al. 2022, Algorithm 2). Selective recompute drops the score
+ * terms (Korthikanti Section 4.2); full recompute keeps only the layer input. GQA shrinks
+ * K and V; MLA stores its latents and per-head Q/K/V; a MoE layer stores its router
+ * probabilities (fp32), each token's k dispatched copies before and after its experts and
+ * the experts' intermediates (dropless routing, balanced over ep ranks). With a frozen base
+ * (LoRA, QLoRA) the inputs of linear layers without an adapter are not kept
+ * (keeps_input); each adapter adds its rank-r intermediate. */
+/* Attention scores without FlashAttention, bytes per token of one layer: the softmax
+ * output e a s, and with dropout its mask and output (1 + e) a s (Korthikanti: 5 a s / h
+ * of the 34 + 5 a s / h); heads_l = this rank's heads. */
+static double act_scores_token(double heads_l, const struct act_in *a)
+{
+	return heads_l * a->s * (a->e + (a->mask > 0 ? a->mask + a->e : 0));
+}
+
+static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			      bool moe)
+{
+	double h = m->hidden, e = a->e, t = a->t;
+	double repl = 0, split = 0;
+	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
+	double heads_l = local_heads_r(m->heads, t, a->it);
+	double nm;
+
+	if (rc == RECOMPUTE_FULL)
+		return e * h * a->inv_rt;
+
+	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
+	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
+	bool in_o = a->flash || keeps_input(a, LORA_O); /* FlashAttention saves its output */
+	bool in_up = keeps_input(a, m->mlp == MLP_GATED ? LORA_GATE | LORA_UP : LORA_UP);
+	bool in_down = keeps_input(a, LORA_DOWN);
+
+	repl += norms * e * h; /* norm inputs */
+	if (in_qkv || (shared_in && in_up))
+		repl += e * h; /* attention input (norm output) */
+	if (m->mla.kv_rank > 0) {
+		double qk = m->mla.nope_dim + m->mla.rope_dim;
+		if (m->mla.q_rank > 0) /* q latent: norm input, and norm output for q_b */
+			repl += e * m->mla.q_rank * (1 + keeps_input(a, LORA_Q));
+		/* kv latent and rotary key (norm input), normed latent (kv_b input) */
+		repl += e * (m->mla.kv_rank + m->mla.rope_dim) +
+			e * m->mla.kv_rank * keeps_input(a, LORA_K | LORA_V);
+		split += e * heads_l * (2 * qk + m->mla.v_dim); /* Q, K, V */
+		split += e * heads_l * m->mla.v_dim * in_o;	/* o input */
+	} else {
+		double kv_l = local_heads_r(m->kv_heads, t, a->it);
+		split += e * m->head_dim * (heads_l + 2 * kv_l); /* Q, K, V */
+		split += e * m->head_dim * heads_l * in_o;	 /* o input */
+		if (m->qk_norm)
+			split += e * m->head_dim * (heads_l + kv_l);
+	}
+	if (a->flash)
+		split += 4 * heads_l;
+	else if (rc != RECOMPUTE_SELECTIVE)
+		split += act_scores_token(heads_l, a);
+	repl += a->mask * h; /* attention output dropout */
+	if (!shared_in && in_up)
+		repl += e * h; /* MLP input (norm output) */
+	/* MLP intermediates per unit of ffn: gate and up (or the activation input), plus the
+	 * down-projection input when its weight or adapter trains */
+	nm = (m->mlp == MLP_GATED ? 2 : 1) + in_down;
+	if (moe && m->moe.experts > 0) {
+		double k = m->moe.active;
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		repl += 4.0 * m->moe.experts;	 /* router probabilities, fp32 */
+		repl += k * e * h * (1 + in_up); /* dispatched copies out of (and into) experts */
+		split += k * nm * e * m->moe.expert_ffn * a->it;
+		split += m->moe.shared * nm * e * sffn * a->it;
+		split += e * (k + m->moe.shared) * a->lora_mlp;
+	} else {
+		split += nm * e * m->ffn * a->it;
+		split += e * a->lora_mlp;
+	}
+	repl += a->mask * h; /* MLP output dropout */
+	repl += e * a->lora_attn;
+	return repl * a->inv_rt + split;
+}
+
+/* Working set of one layer's forward pass during inference, bytes per token: the residual
+ * stream and norm output plus the larger of the attention and MLP intermediates (nothing
+ * is kept for a backward pass). ctx is the number of keys each query sees (score matrices
+ * without FlashAttention). */
+static double act_infer_token(const struct model *m, double e, double t, double ctx, bool flash)
+{
+	double heads_l = local_heads(m->heads, t);
+	double nm = m->mlp == MLP_GATED ? 3 : 2;
+	double attn, mlp;
+
+	if (m->mla.kv_rank > 0)
+		attn =
+		    e * heads_l * (2.0 * (m->mla.nope_dim + m->mla.rope_dim) + 2.0 * m->mla.v_dim);
+	else
+		attn = e * m->head_dim * (2 * heads_l + 2 * local_heads(m->kv_heads, t));
+	if (!flash)
+		attn += e * heads_l * ctx;
+	mlp = e * nm * m->ffn / t;
+	if (m->moe.experts > 0) {
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		mlp = dmax(mlp,
+			   e * nm *
+			       (m->moe.active * (double)m->moe.expert_ffn + m->moe.shared * sffn) /
+			       t);
+	}
+	return 2 * e * m->hidden + dmax(attn, mlp);
+}
+
+struct stage {
+	bool first, last;
+	double layers, dense, moe; /* layers on the stage, of which dense and MoE */
+};
+
+/* Everything the per-stage computation needs, resolved once. */
+struct mctx {
+	const struct scenario *s;
+	const struct model *m;
+	const struct model_params *c;
+	int tp, pp, dp, ep, vs, zero;
+	double replicas; /* data replicas: dp x ep */
+	/* reciprocals of tp, of the ZeRO divisors (replicas for the non-expert part, dp for
+	 * the routed experts): divisions are most of this hot path's time */
+	double inv_tp, inv_rne, inv_rex;
+	bool training, lora, sp;
+	double L, Ld, Lm;	/* layers: all, dense, MoE */
+	double stage_layers;	/* layers on the loaded stage: ceil(L / pp) */
+	double shared_layer;	/* shared-expert parameters of one MoE layer */
+	double other;		/* final norm and anything else outside the layers */
+	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
+	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
+	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
+	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
+	double ad_layer_dense, ad_layer_moe_ne, ad_layer_expert; /* adapter params per layer */
+	double micro_batches;
+	struct act_in act;
+	double b; /* micro-batch */
+	double kv_elem_b;
+	double trainable;	   /* trainable parameters, whole model */
+	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
+	double rebuilt;	      /* training: a recomputed layer's extra tensors, one micro-batch */
+	double prefill;	      /* inference: working set of one prompt's prefill */
+	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
+	double seq_tokens;    /* inference: tokens cached per sequence */
+};
+
+/* Working set of one sequence's decode step (inference): one token through the widest
+ * layer part; on the last stage also its fp32 logits, gathered in full on the first tp
+ * rank (vLLM's logits processor). */
+static double decode_seq_bytes(const struct mctx *x, bool last)
+{
+	const struct workload *wl = &x->s->workload;
+	double ctx = (double)wl->prompt_tokens + wl->output_tokens;
+	return act_infer_token(x->m, act_bytes(wl->precision), x->tp, ctx, wl->flash_attention) +
+	       (last ? 4.0 * x->m->vocab : 0);
+}
+
+/* Stage layout: the loaded stage holds ceil(L / pp) layers; the first stage gets the
+ * leading dense layers of a MoE model (DeepSeek-V3), the last the trailing ones. */
+static void stage_init(const struct mctx *x, bool first, bool last, struct stage *st)
+{
+	double per = x->stage_layers;
+	st->first = first;
+	st->last = last;
+	st->layers = per;
+	if (x->pp == 1)
+		st->dense = x->Ld;
+	else if (first)
+		st->dense = dmin(x->Ld, per);
+	else
+		st->dense = dmax(0, dmin(per, x->Ld - (x->L - per)));
+	st->moe = st->layers - st->dense;
+}
+
+/* Parameters on one GPU of a stage, before ZeRO: non-expert (replicated over dp x ep) and
+ * routed experts (over dp). Attention and MLP matrices are split over tp (Megatron column
+ * and row parallel), the embedding and head over tp (vocabulary parallel); norms and the
+ * router are replicated. embed_out receives the embedding/head part of nonexp. */
+static void stage_params(const struct mctx *x, const struct stage *st, double *nonexp,
+			 double *expert, double *embed_out)
+{
+	const struct model_params *c = x->c;
+	double embed = (st->first ? c->embedding : 0) + (st->last ? c->head + x->tied_copy : 0);
+	/* what tp splits, then what every rank holds whole */
+	double split = embed + (st->last ? x->other : 0) + st->layers * c->attention +
+		       st->dense * c->mlp + st->moe * x->shared_layer;
+
+	*embed_out = embed * x->inv_tp;
+	*nonexp = split * x->inv_tp + st->layers * c->norms + st->moe * c->router;
+	*expert =
+	    x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert * x->inv_tp / x->ep : 0;
+}
+
+/* Layer-micro-batches of activations held by a stage with the 1F1B schedule (Narayanan et
+ * al. 2021; Korthikanti Section 4.2.3): stage i holds min(m, pp - i) micro-batches of its
+ * L/pp layers, so the first holds L layers' worth and the last one micro-batch of L/pp.
+ * Interleaved (v chunks of L/(pp v) layers per stage): the first stage has pp v + pp - 1
+ * chunk forwards in flight, i.e. L (1 + (pp - 1)/(pp v)) layers' worth (Korthikanti
+ * Section 4.2.3), the last (v - 1) pp + 1. */
+static double layers_in_flight(const struct mctx *x, const struct stage *st)
+{
+	double p = x->pp, v = x->vs, m = x->micro_batches;
+	double chunks;
+
+	if (p <= 1)
+		return st->layers;
+	if (v <= 1) {
+		double in_flight = st->first ? dmin(m, p) : 1;
+		return in_flight * st->layers;
+	}
+	/* Megatron's interleaved schedule: rank r runs (p - r - 1) x 2 + (v - 1) x p warm-up
+	 * forwards and then one more before its first backward. */
+	if (st->first)
+		chunks = 2 * (p - 1) + (v - 1) * p + 1;
+	else
+		chunks = (v - 1) * p + 1;
+	chunks = dmin(chunks, m * v);
+	return chunks * st->layers / v;
+}
+
+/* Fills mem for one stage; for inference without any sequence (stage_finish adds them). */
+static void stage_memory(const struct mctx *x, const struct stage *st, struct plan_memory *mem)
+{
+	const struct scenario *s = x->s;
+	const struct model *m = x->m;
+	double nonexp, expert, embed;
+	double z1 = x->zero >= 1, z2 = x->zero >= 2, z3 = x->zero >= 3;
+	double irne = x->inv_rne, irex = x->inv_rex; /* ZeRO: 1 / divisor */
+
+	/* every field is written below or here: no memset on this hot path */
+	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	stage_params(x, st, &nonexp, &expert, &embed);
+
+	if (x->training) {
+		double wne = z3 ? nonexp * irne : nonexp, wex = z3 ? expert * irex : expert;
+		double tne, tex; /* trainable params on this GPU */
+		double weights_full;
+
+		if (x->lora) {
+			/* frozen base (embedding and head stay 16-bit in quantized bases:
+			 * bitsandbytes replaces nn.Linear layers only and skips lm_head) plus
+			 * adapters in their dtype (fp32 by PEFT's default) */
+			double ad_ne = (st->layers * x->ad_layer_moe_ne +
+					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) *
+				       x->inv_tp;
+			double ad_ex = st->moe * x->ad_layer_expert * x->inv_tp / x->ep;
+			double base = x->base_b * (wne + wex - (z3 ? embed * irne : embed)) +
+				      x->embed_b * (z3 ? embed * irne : embed);
+			double ad_w = z3 ? ad_ne * irne + ad_ex * irex : ad_ne + ad_ex;
+			mem->weights = base + x->ad_b * ad_w;
+			weights_full = x->base_b * (nonexp + expert - embed) + x->embed_b * embed +
+				       x->ad_b * (ad_ne + ad_ex);
+			tne = ad_ne;
+			tex = ad_ex;
+			mem->weight_bytes_per_param = x->base_b;
+		} else {
+			mem->weights = x->w_b * (wne + wex);
+			weights_full = x->w_b * (nonexp + expert);
+			tne = nonexp;
+			tex = expert;
+			mem->weight_bytes_per_param = x->w_b;
+		}
+		{
+			/* trainable parameters whose gradients (optimizer states) this GPU
+			 * holds: its ZeRO shard from stage 2 (1) on */
+			double whole = tne + tex, shard = tne * irne + tex * irex;
+			double g = z2 ? shard : whole, o = z1 ? shard : whole;
+			mem->gradients = x->g_b * g;
+			mem->optimizer = x->o_b * o;
+			/* effective divisors: whole-model count over what this GPU holds */
+			mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
+			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
+			mem->optimizer_shard = o == g  ? mem->grad_shard
+					       : o > 0 ? x->trainable / o
+						       : NAN;
+		}
+		mem->grad_bytes_per_param = x->g_b;
+		mem->optimizer_bytes_per_param = x->o_b;
+
+		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
+		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
+		 * copies each reduced partition to the CPU optimizer). Parameters move only
+		 * under ZeRO-3 (DeepSpeed's offload_param needs stage 3). */
+		if (s->parallel.offload != OFFLOAD_NONE) {
+			mem->host += mem->optimizer;
+			mem->optimizer = 0;
+			if (x->zero >= 2) {
+				mem->host += mem->gradients;
+				mem->gradients = 0;
+			}
+			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && x->zero >= 3) {
+				mem->host += mem->weights;
+				mem->weights = 0;
+			}
+		}
+
+		/* ZeRO-3 gathered parameters: two layers' worth of the tp shard, never more
+		 * than what this GPU does not already hold. */
+		if (x->zero >= 3)
+			mem->comm_buffers +=
+			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
+				     x->c->largest_layer * x->inv_tp,
+				 dmax(0, weights_full - mem->weights));
+
+		/* activations */
+		{
+			double b = x->b, s_len = x->act.s;
+			double per =
+			    st->layers > 0
+				? (st->dense * x->per_dense + st->moe * x->per_moe) / st->layers
+				: 0;
+			double lif = layers_in_flight(x, st);
+			double embed_act = 0, head_act = 0;
+
+			/* input embedding dropout mask, one per micro-batch in flight
+			 * (Korthikanti Section 4.3: s b h p / t) */
+			if (st->first && m->dropout)
+				embed_act = x->act.mask * s_len * b * m->hidden * x->act.inv_rt *
+					    (x->pp > 1 ? dmin(x->micro_batches, x->pp) : 1);
+			/* output layer and loss on the last stage: final norm input and head
+			 * input (e s b h each; a frozen head keeps no input) and the fp32
+			 * softmax over the vocabulary-parallel logits (Korthikanti:
+			 * 4 s b h / t (1 + V / h)) */
+			if (st->last)
+				head_act =
+				    s_len * b *
+				    ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
+				     4.0 * m->vocab * x->inv_tp);
+			mem->activations_embed = embed_act;
+			mem->activations_head = head_act;
+			mem->rebuilt_layer = st->layers > 0 ? x->rebuilt : 0;
+			mem->activations = lif * per + embed_act + head_act;
+			mem->activations_per_layer = per;
+			mem->layers_in_flight = lif;
+		}
+		mem->kv_bytes_per_token = NAN;
+		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
+	} else {
+		double heads_kv = m->mla.kv_rank > 0
+				      ? m->mla.kv_rank + m->mla.rope_dim
+				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
+		mem->weights = x->w_b * (nonexp + expert);
+		mem->weight_bytes_per_param = x->w_b;
+		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
+		mem->grad_bytes_per_param = NAN;
+		mem->optimizer_bytes_per_param = NAN;
+		mem->grad_shard = NAN;
+		mem->optimizer_shard = NAN;
+
+		/* KV cache (Kwon et al. 2023, Section 3): 2 (K, V) x kv heads x head_dim per
+		 * layer and token; MLA caches kv_rank + rope_dim per layer (DeepSeek-V2,
+		 * Section 2.1.2), the same on every tp rank. A sliding window caps the tokens
+		 * each layer keeps. */
+		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
+		mem->kv_tokens = 0;
+		mem->kv_cache = 0;
+		mem->kv_tokens_per_seq = x->seq_tokens;
+		mem->decode_bytes_per_seq = x->decode_seq[st->last];
+		mem->activations = x->prefill;
+		mem->activations_per_layer = x->prefill;
+		mem->layers_in_flight = NAN;
+		mem->activations_embed = mem->activations_head = mem->rebuilt_layer = 0;
+	}
+
+	/* overhead */
+	mem->cuda_context = CUDA_CONTEXT_BYTES;
+	{
+		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1);
+		if (x->training && x->replicas > 1)
+			groups += 1;
+		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+	}
+	mem->capacity = s->hardware.gpu.memory_bytes;
+}
+
+/* Inference: adds `batch` sequences' KV cache and the working set, which is the prefill of
+ * one prompt (vLLM schedules prompts through a token budget) or the decode step of the
+ * whole batch, whichever is larger. Then the totals, for every workload. */
+static void stage_finish(const struct mctx *x, const struct stage *st, double batch,
+			 struct plan_memory *mem)
+{
+	if (!x->training) {
+		mem->kv_tokens = batch * x->seq_tokens;
+		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens;
+		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
+	}
+	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
+					      mem->activations + mem->kv_cache);
+	mem->overhead =
+	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
+	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
+		     mem->kv_cache + mem->overhead;
+	mem->headroom = mem->capacity - mem->total;
+	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
+}
+
+/* LoRA adapter parameters (Hu et al. 2021: rank x (in + out) per adapted matrix) of one
+ * layer: dense layer, MoE layer without its routed experts, one MoE layer's routed
+ * experts; and rank x matrices per token for the adapters' intermediate activations. */
+static void lora_counts(const struct model *m, const struct finetune *ft, double *dense,
+			double *moe_ne, double *experts, double *r_attn, double *r_mlp)
+{
+	double r = ft->rank, h = m->hidden;
+	unsigned tg = ft->targets;
+	double q_out, kv_in, k_out, v_out, o_in, attn = 0, na = 0, nmlp = 0;
+	double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+	double per_ffn_unit = 0; /* rank x (in + out) summed over targeted MLP matrices / ffn */
+
+	if (m->mla.kv_rank > 0) {
+		q_out = (double)m->heads * (m->mla.nope_dim + m->mla.rope_dim);
+		kv_in = m->mla.kv_rank;
+		k_out = (double)m->heads * m->mla.nope_dim;
+		v_out = (double)m->heads * m->mla.v_dim;
+		o_in = v_out;
+	} else {
+		q_out = (double)m->heads * m->head_dim;
+		kv_in = h;
+		k_out = v_out = (double)m->kv_heads * m->head_dim;
+		o_in = q_out;
+	}
+	if (tg & LORA_Q)
+		attn += r * (h + q_out), na++;
+	if (tg & LORA_K)
+		attn += r * (kv_in + k_out), na++;
+	if (tg & LORA_V)
+		attn += r * (kv_in + v_out), na++;
+	if (tg & LORA_O)
+		attn += r * (o_in + h), na++;
+	if ((tg & LORA_GATE) && m->mlp == MLP_GATED)
+		per_ffn_unit += 1, nmlp++;
+	if (tg & LORA_UP)
+		per_ffn_unit += 1, nmlp++;
+	if (tg & LORA_DOWN)
+		per_ffn_unit += 1, nmlp++;
+	/* each adapted MLP matrix joins h and the intermediate size: r (h + f) */
+	*dense = attn + per_ffn_unit * r * (h + m->ffn);
+	*moe_ne = attn + m->moe.shared * per_ffn_unit * r * (h + sffn);
+	*experts = m->moe.experts * per_ffn_unit * r * (h + m->moe.expert_ffn);
+	*r_attn = r * na;
+	*r_mlp = r * nmlp;
+}
+
+void plan_compute_memory(const struct scenario *s, struct plan *p)
+{
+	const struct workload *wl = &s->workload;
+	const struct parallel *par = &s->parallel;
+	struct mctx x;
+	const struct model *m;
+	const struct model_params *c;
+	int count = imax(1, s->hardware.count);
+	double cells;
+	bool fp32;
+
+	/* fields that not every path sets (no memset of the whole context: hot path) */
+	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
+	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
+	x.act.lora_attn = x.act.lora_mlp = 0;
+	x.micro_batches = x.b = x.kv_elem_b = 0;
+	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
+	x.decode_seq[0] = x.decode_seq[1] = 0;
+	p->nwarnings = 0;
+	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
+	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
+	model_count_params(&p->model, &p->counts);
+	m = &p->model;
+	c = &p->counts;
+	x.s = s;
+	x.m = m;
+	x.c = c;
+	p->params = c->total;
+	p->active_params = c->active;
+	if (p->shape_assumed)
+		plan_warn(p, PW_SHAPE_ASSUMED, 0, 0);
+
+	x.training = wl->kind == WL_TRAIN || wl->kind == WL_FINETUNE;
+	x.lora = wl->kind == WL_FINETUNE && wl->finetune.method != FT_FULL;
+
+	/* layout */
+	x.tp = imax(1, par->tp);
+	x.pp = imax(1, par->pp);
+	x.ep = m->moe.experts > 0 ? imax(1, par->ep) : 1;
+	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
+	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
+	x.sp = x.training && par->sequence_parallel && x.tp > 1;
+	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
+	{
+		/* whole numbers: the quotient (at most count, an int) truncates to its floor
+		 * and its product is exact, so the remainder test needs no fmod */
+		double q = (int)(count / cells);
+		x.dp = par->dp > 0 ? par->dp : (int)dmax(1, q);
+		if (cells * x.dp > count || (par->dp <= 0 && q * cells != count))
+			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
+		else if (cells * x.dp < count)
+			plan_warn(p, PW_IDLE_GPUS, cells * x.dp, count);
+	}
+	x.replicas = (double)x.dp * x.ep;
+	x.inv_tp = 1.0 / x.tp;
+	x.inv_rne = 1 / x.replicas;
+	x.inv_rex = 1.0 / x.dp;
+	p->tp = x.tp;
+	p->pp = x.pp;
+	p->dp = x.dp;
+	p->ep = x.ep;
+	p->virtual_stages = x.vs;
+	p->zero = x.zero;
+
+	/* layers */
+	x.L = m->layers > 0 ? m->layers : 0;
+	x.Lm = dmin(model_moe_layers(m), x.L);
+	x.Ld = x.L - x.Lm;
+	x.stage_layers = x.pp > 1 ? ceil(x.L / x.pp) : x.L;
+	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
+		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
+	{
+		double E = x.Lm > 0 ? m->moe.experts : 0;
+		x.shared_layer = x.Lm > 0 ? c->shared : 0;
+		/* the final norm (and anything outside the layers, embedding and head), kept
+		 * as the remainder so that the parts add up to the total exactly */
+		x.other = c->total - c->embedding - c->head - x.L * (c->attention + c->norms) -
+			  x.Ld * c->mlp - x.Lm * (c->router + E * c->expert + x.shared_layer);
+		/* Megatron keeps a copy of tied embeddings on the last stage for the output
+		 * layer and all-reduces their gradients with the first. */
+		if (m->tied_embeddings && x.pp > 1 && x.L > 0)
+			x.tied_copy =
+			    (double)m->vocab * (m->embed_dim > 0 ? m->embed_dim : m->hidden);
+	}
+
+	/* bytes per parameter */
+	fp32 = wl->precision == DTYPE_FP32 || wl->precision == DTYPE_TF32;
+	if (x.training) {
+		/* mixed precision (Micikevicius et al. 2018; ZeRO paper Section 5): 16-bit
+		 * weights and gradients, or a gradient buffer in grad_dtype (Megatron's fp32
+		 * main_grad: 18 B/param with Adam); pure fp32 keeps 4-byte gradients. fp8
+		 * training keeps bf16 weights (Transformer Engine casts per GEMM). */
+		x.w_b = fp32 ? 4 : 2;
+		x.g_b = fp32 ? 4 : dtype_bytes(wl->grad_dtype);
+		x.o_b = optimizer_bytes(wl->optimizer, fp32);
+		if (x.lora) {
+			enum dtype base = wl->finetune.base_weights;
+			if (wl->finetune.method == FT_QLORA &&
+			    (base == DTYPE_BF16 || base == DTYPE_FP16 || base == DTYPE_FP32))
+				base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base */
+			x.base_b = weight_bytes(base, m->hidden);
+			x.embed_b = x.base_b < 2 ? 2 : x.base_b;
+			/* adapters train in their own dtype with no master copy: fp32 (PEFT's
+			 * autocast_adapter_dtype default) or 16-bit (qlora.py casts LoRA layers
+			 * to bf16); the optimizer's moments stay fp32 either way
+			 * (paged_adamw_32bit) */
+			x.ad_b = dtype_bytes(wl->finetune.adapter_dtype);
+			x.g_b = x.ad_b;
+			x.o_b = optimizer_bytes(wl->optimizer, true);
+		}
+		x.b = imax(1, wl->micro_batch);
+		p->global_batch =
+		    wl->global_batch > 0 ? wl->global_batch : (int)dmin(x.b * x.replicas, 2e9);
+		{
+			/* A global batch that does not divide over micro_batch x replicas (Megatron
+			 * and DeepSpeed refuse it): the replica with the most sequences runs
+			 * ceil(global / (micro_batch x replicas)) micro-batches and the step waits
+			 * for it, while the step still trains the global batch's tokens, so
+			 * the idle slots cost time and never add throughput. */
+			double per_step = x.b * x.replicas;
+			double q =
+			    (int)(p->global_batch / per_step); /* floor: a non-negative int */
+			if (q * per_step != p->global_batch) {
+				q += 1;
+				plan_warn(p, PW_BATCH_NOT_DIVISIBLE, p->global_batch, per_step);
+			}
+			x.micro_batches = dmax(1, q);
+		}
+		p->micro_batches = (int)x.micro_batches;
+		x.act.e = act_bytes(wl->precision);
+		x.act.mask = m->dropout ? 1 : 0;
+		x.act.s = wl->seq_len;
+		x.act.t = x.tp;
+		x.act.it = x.inv_tp;
+		x.act.rt = x.sp ? x.tp : 1;
+		x.act.inv_rt = 1 / x.act.rt;
+		x.act.flash = wl->flash_attention;
+		x.act.rc = wl->recompute;
+		x.act.frozen = x.lora;
+		x.act.targets = wl->finetune.targets;
+		if (m->max_context > 0 && wl->seq_len > m->max_context)
+			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
+	} else {
+		x.w_b = weight_bytes(wl->weights, m->hidden);
+		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
+		p->micro_batches = 1;
+		if (m->max_context > 0 &&
+		    (double)wl->prompt_tokens + wl->output_tokens > m->max_context)
+			plan_warn(p, PW_SEQ_OVER_CONTEXT,
+				  (double)wl->prompt_tokens + wl->output_tokens, m->max_context);
+	}
+
+	if (x.lora) {
+		double moe_ne, per_expert_layer;
+		lora_counts(m, &wl->finetune, &x.ad_layer_dense, &moe_ne, &per_expert_layer,
+			    &x.act.lora_attn, &x.act.lora_mlp);
+		x.ad_layer_moe_ne = moe_ne;
+		x.ad_layer_expert = per_expert_layer;
+		/* ad_layer_dense holds a dense layer's adapters; stage_memory takes
+		 * layers x moe_ne + dense x (dense - moe_ne) */
+		p->trainable_params = x.Ld * x.ad_layer_dense + x.Lm * (moe_ne + per_expert_layer);
+	} else {
+		p->trainable_params = x.training ? c->total : NAN;
+	}
+	x.trainable = p->trainable_params;
+
+	/* activations that do not depend on the stage */
+	if (x.training) {
+		double sb = x.act.s * x.b;
+		enum recompute rc = x.act.rc;
+		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, rc, false) * sb : 0;
+		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, rc, true) * sb : 0;
+		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
+		 * PyTorch's checkpoint) at a time in the backward: its forward runs again with
+		 * autograd on, so for that layer's backward the GPU holds what the layer
+		 * stores without recomputation on top of what it kept (full: its input;
+		 * selective: everything but the scores). Chen et al. 2016, Section 3 (the
+		 * peak is the checkpoints plus one segment). Korthikanti's formulas count the
+		 * stored part, which stays memory.activations; the rebuilt layer is transient
+		 * and joins the overhead (like the communication buffers). With
+		 * FlashAttention selective recompute keeps everything already (the kernel
+		 * recomputes its scores itself): nothing rebuilt. */
+		if (x.act.rc == RECOMPUTE_FULL) {
+			/* (the stored part above was one multiplication) */
+			double d = 0, e = 0;
+			if (x.Ld > 0)
+				d = act_layer_token(m, &x.act, RECOMPUTE_NONE, false) * sb -
+				    x.per_dense;
+			if (x.Lm > 0)
+				e = act_layer_token(m, &x.act, RECOMPUTE_NONE, true) * sb -
+				    x.per_moe;
+			x.rebuilt = dmax(0, dmax(d, e));
+		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
+			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;
+		}
+	} else {
+		double e = act_bytes(wl->precision);
+		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
+		if (m->sliding_window > 0)
+			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
+		x.prefill = wl->prompt_tokens *
+			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
+		x.decode_seq[0] = decode_seq_bytes(&x, false);
+		x.decode_seq[1] = decode_seq_bytes(&x, true);
+	}
+
+	/* the most loaded GPU: first or last pipeline stage */
+	{
+		struct stage first, last;
+		struct plan_memory spare;
+		double batch = 1;
+		int nst = x.pp > 1 ? 2 : 1;
+		/* the stages are written where they likely end up (a copy of a just-written
+		 * struct stalls this hot path): one stage straight into p->mem; of two, the
+		 * one usually more loaded there (training: the first, which holds the most
+		 * micro-batches' activations; inference: the last, with the logits) */
+		struct plan_memory *a = nst == 2 && !x.training ? &spare : &p->mem;
+		struct plan_memory *b = a == &spare ? &p->mem : &spare;
+
+		stage_init(&x, true, x.pp == 1, &first);
+		stage_init(&x, x.pp == 1, true, &last);
+		stage_memory(&x, &first, a);
+		if (nst == 2)
+			stage_memory(&x, &last, b);
+		p->max_batch = NAN;
+		if (!x.training) {
+			/* max_batch: the most sequences whose KV cache (and decode working set)
+			 * fits beside everything else, on the tighter stage:
+			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
+			double best = INFINITY, free_b = 0, per_seq = 0;
+			for (int i = 0; i < nst; i++) {
+				const struct plan_memory *z = i ? b : a;
+				double X, k, d = x.decode_seq[i ? last.last : first.last];
+				double P = x.prefill, mb;
+				k = z->kv_bytes_per_token * x.seq_tokens;
+				X = (z->capacity - z->cuda_context - z->comm_buffers) /
+					(1 + FRAGMENTATION) -
+				    z->weights;
+				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
+					       : INFINITY;
+				mb = floor(dmax(0, mb));
+				if (mb < best) {
+					best = mb;
+					free_b = X - P;
+					per_seq = k;
+				}
+			}
+			if (!isfinite(best))
+				best = 1e9; /* nothing to cache (a shapeless model): no limit */
+			p->max_batch = best;
+			if (best < 1)
+				plan_warn(p, PW_KV_NO_ROOM, dmax(0, free_b * (1 + FRAGMENTATION)),
+					  per_seq * (1 + FRAGMENTATION));
+			batch = wl->batch > 0 ? wl->batch : dmin(dmax(1, best), 1e9);
+			p->global_batch = (int)batch;
+		}
+		stage_finish(&x, &first, batch, a);
+		if (nst == 2) {
+			stage_finish(&x, &last, batch, b);
+			/* the more loaded stage; the first on a tie */
+			const struct plan_memory *more = b->total > a->total ? b : a;
+			if (more != &p->mem)
+				p->mem = *more;
+		}
+	}
+	if (!p->mem.fits)
+		plan_warn(p, PW_DOES_NOT_FIT, p->mem.total, p->mem.capacity);
+}
