@@ -56,7 +56,9 @@ $(B)/libgpuplan.a: $(CORE_OBJ)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $(CORE_OBJ)
 
-# The core never sees ncurses' flags: a curses include in src/ fails to build.
+# The core never sees ncurses' flags. That alone guards nothing (curses.h compiles without
+# them on Debian, and a curses call fails only in a program that links its object):
+# `make check-layers` is the guard.
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
@@ -110,8 +112,15 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory check
 
+# The layer rules of STYLE.md's "The house" over src/ and the built core, which must link
+# alone without ncurses (tests/layers/check-layers.sh lists them; run-layers.sh, run by
+# check, proves each can fail).
+check-layers: $(B)/libgpuplan.a
+	@CC="$(CC)" LDFLAGS="$(LDFLAGS)" LIBS="$(CORE_LIBS)" sh tests/layers/check-layers.sh src \
+		$(B)/libgpuplan.a
+
 # Shell tests run the program named by $GPUPLAN, so the sanitizer build tests its own.
-check: $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
+check: check-layers $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
 	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log $(TEST_WRAP) sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
 # The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer, run with
@@ -156,7 +165,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz gpuplan
 
-.PHONY: all deps run test check asan valgrind bench fuzz format-check install uninstall clean
+.PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The layer guard's self-test: tests/layers/check-layers.sh passes a copy of src/ as it is,
+# and fails, naming the file and the rule, on each copy with one violation planted (a
+# curses include, WINDOW, yaml.h or cJSON.h in the wrong file, a ui/ or cli/ header, a
+# printf, an exit, stderr); a comment or a string that only mentions printf is no
+# violation. The archive rules fail on a small archive whose object calls initscr (link)
+# or printf (symbols). Needs cc.
+# Run from the top of the tree: sh tests/layers/run-layers.sh
+check=tests/layers/check-layers.sh
+CC=${CC:-cc}
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-layers-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+fresh() {
+	rm -rf "$tmp/src"
+	mkdir "$tmp/src"
+	cp src/*.c src/*.h "$tmp/src/"
+}
+
+# expect_fail FILE RULE LINE: with LINE appended to a copy of src/FILE the check fails,
+# and says FILE and "rule RULE"
+expect_fail() {
+	fresh
+	printf '%s\n' "$3" >>"$tmp/src/$1"
+	if sh $check "$tmp/src" >"$tmp/out" 2>&1; then
+		fail "check-layers passed $1 with '$3' planted (rule $2)"
+	elif ! grep "$tmp/src/$1:" "$tmp/out" | grep -q "rule $2:"; then
+		fail "check-layers failed $1 with '$3' planted, but not naming $1 and rule $2:"
+		sed 's/^/  /' "$tmp/out"
+	fi
+}
+
+# expect_pass FILE LINE: LINE appended to a copy of src/FILE breaks no rule
+expect_pass() {
+	fresh
+	printf '%s\n' "$2" >>"$tmp/src/$1"
+	sh $check "$tmp/src" >"$tmp/out" 2>&1 ||
+		{ fail "check-layers failed $1 with '$2' appended, which breaks no rule:" &&
+			sed 's/^/  /' "$tmp/out"; }
+}
+
+fresh
+sh $check "$tmp/src" >"$tmp/out" 2>&1 || { fail "check-layers fails src/ as it is:" &&
+	sed 's/^/  /' "$tmp/out"; }
+
+expect_fail plan.c curses '#include <curses.h>'
+expect_fail units.h curses '#include <ncursesw/ncurses.h>'
+expect_fail search.c curses '#include <panel.h>'
+expect_fail model.c curses 'static WINDOW *win;'
+expect_fail catalog.c yaml.h '#include <yaml.h>'
+expect_fail scenario_yaml.c yaml.h '#include <yaml.h>'
+expect_fail scenario.c cJSON.h '#include <cJSON.h>'
+expect_fail text.c layers '#include "app.h"'
+expect_fail error.c layers '#include "../cli/cli.h"'
+expect_fail dtype.c prints 'void probe(void) { printf("x\n"); }'
+expect_fail file.c prints 'void probe(void) { exit(1); }'
+expect_fail report.c prints 'void probe(void) { fprintf(stderr, "x"); }'
+expect_fail explain.c prints 'void probe(void) { puts("x"); }'
+expect_pass dtype.c '/* a front end may printf("x") and exit(1); the core returns -1 */'
+expect_pass dtype.c 'static const char probe[] = "printf(x) exit(1) WINDOW stderr";'
+expect_pass dtype.c 'int probe_exit_code(void); /* named like exit, not a call of it */'
+
+# the archive rules: an object that calls curses, one that prints
+cat >"$tmp/curses.c" <<'EOF'
+void *initscr(void);
+void probe_curses(void);
+void probe_curses(void) { initscr(); }
+EOF
+cat >"$tmp/prints.c" <<'EOF'
+#include <stdio.h>
+void probe_prints(void);
+void probe_prints(void) { printf("%d\n", 1); }
+EOF
+fresh
+for o in curses prints; do
+	if ! $CC -c -o "$tmp/$o.o" "$tmp/$o.c" 2>"$tmp/out" ||
+		! ar rcs "$tmp/lib$o.a" "$tmp/$o.o" 2>>"$tmp/out"; then
+		fail "cannot build the probe archive lib$o.a:"
+		sed 's/^/  /' "$tmp/out"
+	fi
+done
+if sh $check "$tmp/src" "$tmp/libcurses.a" >"$tmp/out" 2>&1; then
+	fail "check-layers passed an archive whose object calls initscr (rule link)"
+elif ! grep "libcurses.a" "$tmp/out" | grep -q "rule link:"; then
+	fail "check-layers failed the curses archive, but not naming it and rule link:"
+	sed 's/^/  /' "$tmp/out"
+fi
+if sh $check "$tmp/src" "$tmp/libprints.a" >"$tmp/out" 2>&1; then
+	fail "check-layers passed an archive whose object calls printf (rule symbols)"
+elif ! grep "libprints.a(prints.o): needs printf" "$tmp/out" | grep -q "rule symbols:"; then
+	fail "check-layers failed the printing archive, but not naming its object and rule symbols:"
+	sed 's/^/  /' "$tmp/out"
+fi
+
+[ $failed = 0 ] && echo "check-layers self-test: every rule passes the tree and fails its probe"
+[ $failed = 0 ]
