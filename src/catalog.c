@@ -1,3 +1,6 @@
+/* catalog.c - the catalog loaded: catalog/gpus.yaml through yaml_doc.c's strict reader,
+ * catalog/models/ *.json through hf_config.c, the user's files over the shipped ones;
+ * and the lookups by id. */
 #include "catalog.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* dtype.c - names and sizes of the number formats (dtype.h). */
 #include "dtype.h"
 
 #include <string.h>

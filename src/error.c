@@ -1,3 +1,4 @@
+/* error.c - filling, formatting and collecting struct gp_error (error.h). */
 #include "error.h"
 
 #include <stdarg.h>

@@ -1,3 +1,5 @@
+/* file.c - whole-file reads with a size cap, and writes through a temporary file, fsync
+ * and rename, so a crash leaves the old file or the new one. */
 #include "file.h"
 
 #include <errno.h>

@@ -481,7 +481,8 @@ static int read_bloom(struct hf *c, struct model *m)
  * sizes; layer i is MoE when n_routed_experts is set, i >= first_k_dense_replace and
  * i % moe_layer_freq == 0; n_shared_experts shared experts of moe_intermediate_size. The
  * multi-token-prediction module (num_nextn_predict_layers, 14B in DeepSeek-V3) is not
- * part of the main model and is left out (README_WEIGHTS.md: 671B main + 14B MTP). */
+ * part of the main model and is left out (DeepSeek-V3's README_WEIGHTS.md on
+ * Hugging Face: 671B main + 14B MTP). */
 static int read_deepseek(struct hf *c, struct model *m)
 {
 	int routed = 0, first_dense, freq, dense = 0;

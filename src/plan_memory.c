@@ -7,7 +7,8 @@
  * - Bytes per GPU, for the most loaded GPU: with pipeline parallelism the first stage
  *   (input embedding, most micro-batches in flight) or the last (output head and loss),
  *   whichever holds more.
- * - Layout: GPUs = tp x pp x ep x dp (SPEC: dp auto = count / (tp pp ep)). Expert
+ * - Layout: GPUs = tp x pp x ep x dp (gpuplan-scenario(5),
+ *   parallel.dp: auto = count / (tp x pp x ep)). Expert
  *   parallelism is carved out of the data-parallel ranks as in Megatron-Core: the tp x pp
  *   slot's dp x ep GPUs all hold the same non-expert weights and read different data, so
  *   the data replicas are dp x ep; each routed expert lives on one of ep ranks and is

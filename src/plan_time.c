@@ -21,7 +21,8 @@
  * Calibration. The constants marked "calibrated" were fitted once, together, to every row
  * of tests/unit/test_time.c (Megatron-LM Table 1, 10 rows on A100; MosaicML llm-foundry,
  * 7 rows on H100; llama.cpp tg512, 6 rows on RTX 3090/4090; TensorRT-LLM Llama 3.1 8B FP8,
- * 5 columns on H100) and seed case 11: a random search (6 restarts x 150,000 steps) over
+ * 5 columns on H100) and the seed case of tests/unit/test_seed_time.c
+ * (test_seed11_decode_latency): a random search (6 restarts x 150,000 steps) over
  * the constants within physically plausible ranges (stated with each constant), minimising
  * the largest of (row error / its tolerance) and (mean error / its tolerance) plus half the
  * average (row error / tolerance), so that no family of rows is left with a bias; then
@@ -77,8 +78,9 @@
 #define FLASH_BWD_FLOPS 2.5
 #endif
 /* Calibrated (0.8-0.92). Achieved / peak HBM bandwidth of streaming kernels (STREAM-like
- * kernels reach 85-92%; Azure measured 92% on GB200, gpus.md; decode kernels a little
- * less). */
+ * kernels reach 85-92%; Azure measured 7.35 TB/s, 92%, on GB200: "Unpacking NVIDIA GB200
+ * GPU performance on Azure virtual machines", Azure HPC blog, 2025; decode kernels a
+ * little less). */
 #ifndef HBM_EFF
 #define HBM_EFF 0.91
 #endif
@@ -147,7 +149,8 @@
  * 4- and 8-bit formats use integer dot products on int8-quantised activations (llama.cpp
  * mmvq, dp4a: 4 MACs per instruction), fewer per weight; fp8 on GPUs with FP8 tensor cores
  * needs none. This is what makes GPUs with a low FP32 rate (A100: 19.5 TFLOP/s) decode
- * slower than their bandwidth says (seed case 11: 13.5 ms on an A100 vs 16.5 on a 4090). */
+ * slower than their bandwidth says (tests/unit/test_seed_time.c,
+ * test_seed11_decode_latency: 13.5 ms on an A100 vs 16.5 on a 4090). */
 #ifndef DEQUANT_OPS_16BIT
 #define DEQUANT_OPS_16BIT 11.5
 #endif
@@ -696,7 +699,7 @@ static void time_train(struct tctx *c)
 	p->attention_flops_per_token = attn_model;
 	p->flops_per_token = (lora ? 4 : 6) * N;
 	/* a model given only by its size: the published 6N convention, attention shown
-	 * apart (seed cases 4-6) */
+	 * apart (tests/unit/test_seed_time.c, test_seed4 to test_seed6) */
 	if (!p->shape_assumed)
 		p->flops_per_token += attn_model;
 	/* hardware FLOPs add what recomputation executes again: full = one more forward of
@@ -849,7 +852,8 @@ static void time_train(struct tctx *c)
 	}
 	p->total_s = w->tokens > 0 ? w->tokens / tokens_step * step : NAN;
 
-	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up (seed case 6) */
+	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up
+	 * (tests/unit/test_seed_time.c, test_seed6_deadline_gpus) */
 	if (w->deadline_s > 0 && w->tokens > 0) {
 		p->gpus_required = ceil(p->flops_total / (c->peak * p->mfu * w->deadline_s) - 1e-9);
 		if (p->total_s > w->deadline_s)
@@ -989,7 +993,8 @@ static double replica_tps(const struct tctx *c, const struct infer *in, double B
 			  double O)
 {
 	/* the prefill gives each sequence its first token, then O - 1 decode steps:
-	 * end-to-end = TTFT + TPOT x (output - 1) (inference.md; vLLM's benchmark_latency) */
+	 * end-to-end = TTFT + TPOT x (output - 1) (vLLM's
+	 * benchmarks/benchmark_latency.py; gpuplan(1), JSON REPORT: latency.*) */
 	double ctx = P + O / 2;
 	double t = prefill_s(in, micro(in, B) * P, P) +
 		   (O > 1 ? O - 1 : 0) * decode_step_s(c, in, micro(in, B), ctx);

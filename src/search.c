@@ -1,3 +1,5 @@
+/* search.c - the parallel layouts (and GPU types and counts) that fit, each through
+ * plan_compute, ranked by time or cost; allocation-free (search.h). */
 #include "search.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* text.c - the edit distance behind the core's "did you mean" suggestions (text.h). */
 #include "text.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* units.c - numbers with units read from and written to text: the one place text meets
+ * quantities (units.h lists the forms). */
 #include "units.h"
 
 #include <ctype.h>
