@@ -29,7 +29,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-layers.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 problem() {
-	echo "$1"
+	echo "$*"
 	bad=1
 }
 
@@ -99,7 +99,8 @@ for f in "$dir"/*.c "$dir"/*.h; do
 			*) [ -f "$dir/$name" ] && outside=0 || outside=1 ;;
 			esac
 			[ $outside = 0 ] ||
-				problem "$at (rule layers: not a header of src/; ui/ and cli/ stand on the core, never it on them)"
+				problem "$at (rule layers: not a header of src/; ui/ and cli/ stand on" \
+					"the core, never it on them)"
 		fi
 	done <"$tmp/inc"
 done
@@ -108,12 +109,15 @@ grep -E '^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])WINDOW([^A-Za-z0-9_]|$)' "$tmp/code" |
 	while read -r at; do
 		echo "$at: names WINDOW (rule curses: the core never sees curses; ui/ draws)"
 	done >>"$tmp/out"
-grep -E '^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])(printf|vprintf|puts|putchar|perror|exit|_exit|_Exit)[[:space:]]*\(' \
-	"$tmp/code" | sed -E 's/^([^:]*:[0-9]*):(.*[^A-Za-z0-9_]|)(printf|vprintf|puts|putchar|perror|exit|_exit|_Exit)[[:space:]]*\(.*/\1 \3/' |
+calls='printf|vprintf|puts|putchar|perror|exit|_exit|_Exit'
+grep -E "^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])($calls)[[:space:]]*\\(" "$tmp/code" |
+	sed -E "s/^([^:]*:[0-9]*):(.*[^A-Za-z0-9_]|)($calls)[[:space:]]*\\(.*/\\1 \\3/" |
 	while read -r at call; do
-		echo "$at: calls $call (rule prints: the core never prints and never exits; return -1 with a struct gp_error)"
+		echo "$at: calls $call (rule prints: the core never prints and never exits;" \
+			"return -1 with a struct gp_error)"
 	done >>"$tmp/out"
-grep -E '^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])std(out|err)([^A-Za-z0-9_]|$)' "$tmp/code" | cut -d: -f1,2 |
+grep -E '^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])std(out|err)([^A-Za-z0-9_]|$)' "$tmp/code" |
+	cut -d: -f1,2 |
 	while read -r at; do
 		echo "$at: uses stdout or stderr (rule prints: the core never prints; front ends do)"
 	done >>"$tmp/out"
