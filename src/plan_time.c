@@ -39,6 +39,7 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* ---- calibration constants (one set for every row; see the header comment) ---- */
 
@@ -1349,4 +1350,28 @@ void plan_compute_time(const struct scenario *s, struct plan *p)
 	else
 		time_infer(&c);
 	finish(&c);
+}
+
+/* ---- the parts by index ---- */
+
+/* Each part's place in the struct: indexing a member's address past it is not C. */
+static const size_t part_at[PLAN_PARTS] = {
+    offsetof(struct plan_time_parts, matmul_s),	      offsetof(struct plan_time_parts, attention_s),
+    offsetof(struct plan_time_parts, memory_bound_s), offsetof(struct plan_time_parts, tp_comm_s),
+    offsetof(struct plan_time_parts, pp_comm_s),      offsetof(struct plan_time_parts, bubble_s),
+    offsetof(struct plan_time_parts, dp_comm_s),      offsetof(struct plan_time_parts, zero3_s),
+    offsetof(struct plan_time_parts, ep_comm_s),      offsetof(struct plan_time_parts, offload_s),
+    offsetof(struct plan_time_parts, optimizer_s),    offsetof(struct plan_time_parts, data_s),
+};
+_Static_assert(sizeof(struct plan_time_parts) == PLAN_PARTS * sizeof(double),
+	       "PLAN_PARTS counts every part");
+
+double *plan_part(struct plan_time_parts *t, unsigned i)
+{
+	return (double *)((char *)t + part_at[i < PLAN_PARTS ? i : 0]);
+}
+
+double plan_part_get(const struct plan_time_parts *t, unsigned i)
+{
+	return *(const double *)((const char *)t + part_at[i < PLAN_PARTS ? i : 0]);
 }
