@@ -27,8 +27,9 @@ static void fill(struct scenario *s, struct plan *p, enum workload_kind kind)
 	s->hardware.gpu.hbm_bytes_per_s = 2.039e12;
 	s->hardware.count = 1024;
 	memset(p, 0, sizeof(*p));
-	for (const struct report_figure *f = report_figures; f->key; f++)
-		*(double *)((char *)p + f->offset) = 123456789.123;
+	for (const struct figure *f = figures; f->key; f++)
+		if (figure_is_number(f))
+			*(double *)((char *)p + f->offset) = 123456789.123;
 	p->model.layers = 80;
 	p->model.hidden = 8192;
 	p->model.heads = 64;
@@ -144,9 +145,10 @@ static void test_text_memory_parts(void **state)
 
 static void test_markdown_sections(void **state)
 {
-	static const char *const sections[] = {"# a scenario", "## Summary", "## Memory per GPU",
-					       "| weights | 4.3 GB |", "## Time and cost",
-					       "## Bottlenecks", "## Warnings", "## Assumptions", NULL};
+	static const char *const sections[] = {
+	    "# a scenario",	    "## Summary",	"## Memory per GPU",
+	    "| weights | 4.3 GB |", "## Time and cost", "## Bottlenecks",
+	    "## Warnings",	    "## Assumptions",	NULL};
 	struct scenario s;
 	struct plan p;
 	struct report_buf b = {0};
@@ -172,7 +174,7 @@ static void test_figures_table(void **state)
 {
 	(void)state;
 	/* every figure is a double of struct plan, and keys are unique */
-	for (const struct report_figure *f = report_figures; f->key; f++) {
+	for (const struct figure *f = figures; f->key; f++) {
 		assert_true(f->offset + sizeof(double) <= sizeof(struct plan));
 		assert_ptr_equal(report_figure_find(f->key), f);
 	}
@@ -198,9 +200,9 @@ static void test_buf_grows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_80_columns),   cmocka_unit_test(test_text_verdict_order),
-		cmocka_unit_test(test_text_memory_parts), cmocka_unit_test(test_markdown_sections),
-		cmocka_unit_test(test_figures_table),     cmocka_unit_test(test_buf_grows),
+	    cmocka_unit_test(test_text_80_columns),   cmocka_unit_test(test_text_verdict_order),
+	    cmocka_unit_test(test_text_memory_parts), cmocka_unit_test(test_markdown_sections),
+	    cmocka_unit_test(test_figures_table),     cmocka_unit_test(test_buf_grows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
