@@ -104,11 +104,11 @@ static void test_results(void **state)
 	(void)state;
 	fill(&a, &pa);
 	fill(&b, &pb);
-	pb.mem.total = 66e9;		/* +10% */
-	pb.step_s = 1000 * (1 + 1e-12); /* rounding noise: not a change */
-	pb.ttft_s = 0.25;		/* now applies */
-	pb.mfu = 0;			/* from 1000 to 0 */
-	pa.kwh = 0;			/* from 0: no relative change */
+	pb.mem.total = 66e9;                       /* +10% */
+	pb.step_s = 1000 * (1 + 1e-12);            /* rounding noise: not a change */
+	pb.ttft_s = 0.25;                          /* now applies */
+	pb.mfu = 0;                                /* from 1000 to 0 */
+	pa.kwh = 0;                                /* from 0: no relative change */
 	diff_compute(&a, &pa, &b, &pb, &d);
 	r = find_result(&d, "memory.per_gpu.total");
 	assert_non_null(r);
@@ -241,13 +241,13 @@ static void test_no_differences_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_identical),
-	    cmocka_unit_test(test_inputs),
-	    cmocka_unit_test(test_results),
-	    cmocka_unit_test(test_verdicts),
-	    cmocka_unit_test(test_long_values_wrap),
-	    cmocka_unit_test(test_long_notes_cut_at_a_character),
-	    cmocka_unit_test(test_no_differences_text),
+		cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_inputs),
+		cmocka_unit_test(test_results),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_long_values_wrap),
+		cmocka_unit_test(test_long_notes_cut_at_a_character),
+		cmocka_unit_test(test_no_differences_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,10 +145,9 @@ static void test_text_memory_parts(void **state)
 
 static void test_markdown_sections(void **state)
 {
-	static const char *const sections[] = {
-	    "# a scenario",	    "## Summary",	"## Memory per GPU",
-	    "| weights | 4.3 GB |", "## Time and cost", "## Bottlenecks",
-	    "## Warnings",	    "## Assumptions",	NULL};
+	static const char *const sections[] = {"# a scenario", "## Summary", "## Memory per GPU",
+					       "| weights | 4.3 GB |", "## Time and cost",
+					       "## Bottlenecks", "## Warnings", "## Assumptions", NULL};
 	struct scenario s;
 	struct plan p;
 	struct report_buf b = {0};
@@ -200,9 +199,9 @@ static void test_buf_grows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_text_80_columns),   cmocka_unit_test(test_text_verdict_order),
-	    cmocka_unit_test(test_text_memory_parts), cmocka_unit_test(test_markdown_sections),
-	    cmocka_unit_test(test_figures_table),     cmocka_unit_test(test_buf_grows),
+		cmocka_unit_test(test_text_80_columns),   cmocka_unit_test(test_text_verdict_order),
+		cmocka_unit_test(test_text_memory_parts), cmocka_unit_test(test_markdown_sections),
+		cmocka_unit_test(test_figures_table),     cmocka_unit_test(test_buf_grows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
