@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "figure.h"
+
 /* Figures that agree to 1 part in 1e9 are equal: the same scenario computed twice, or one
  * written and read back, must not show rounding noise as a change. */
 static bool same(double a, double b)
@@ -59,10 +61,15 @@ void diff_compute(const struct scenario *a, const struct plan *pa, const struct 
 		scenario_field_format(b, f, value, sizeof(value));
 		fit_value(in->b, sizeof(in->b), value);
 	}
-	for (const struct report_figure *f = report_figures; f->key; f++) {
-		double va = report_figure_value(f, pa), vb = report_figure_value(f, pb);
+	for (const struct figure *f = figures; f->key; f++) {
+		double va, vb;
 		struct diff_result *r;
 
+		/* the words (fits, binding) are the verdicts below */
+		if (!figure_is_number(f))
+			continue;
+		va = figure_value(f, pa);
+		vb = figure_value(f, pb);
 		if (same(va, vb))
 			continue;
 		if (d->nresults == DIFF_MAX_RESULTS)
@@ -234,8 +241,8 @@ int diff_markdown(struct report_buf *out, const struct diff *d, const char *name
 		for (int i = 0; i < d->nresults; i++) {
 			const struct diff_result *r = &d->results[i];
 			char ta[48], tb[48], tc[128];
-			report_figure_format(r->figure, r->a, ta, sizeof(ta));
-			report_figure_format(r->figure, r->b, tb, sizeof(tb));
+			figure_format(r->figure, r->a, ta, sizeof(ta));
+			figure_format(r->figure, r->b, tb, sizeof(tb));
 			change_text(r, tc, sizeof(tc));
 			report_buf_printf(out, "| `%s` | %s | %s | %s |\n", r->figure->key, ta, tb,
 					  tc);

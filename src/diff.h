@@ -1,7 +1,7 @@
 /* diff.h - what differs between two scenarios and their plans (`gpuplan diff`).
  *
  * diff_compute() compares every field of the field table and every figure of the report
- * (report_figures), and the verdicts (fits, binding bottleneck). Pure: no I/O, no
+ * (figure.h: the numbers), and the verdicts (fits, binding bottleneck). Pure: no I/O, no
  * allocation. The text and Markdown forms append to a struct report_buf; the JSON form is
  * report_json_diff().
  */
@@ -23,7 +23,7 @@ struct diff_input {
 };
 
 struct diff_result {
-	const struct report_figure *figure;
+	const struct figure *figure;
 	double a, b;
 	double change;	 /* b - a; NAN when either is NAN */
 	double relative; /* (b - a) / |a|; NAN when a is 0 or either is NAN */

@@ -1,3 +1,5 @@
+/* explain.c - how each figure is derived: one function per figure of the table in
+ * figure.c, each with its formula, its numbers, the result and the source. */
 #include "explain.h"
 
 #include <ctype.h>
@@ -6,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "figure.h"
 #include "text.h"
 #include "units.h"
 
@@ -261,22 +264,34 @@ static void ex_params(struct ex *e, const struct scenario *s, const struct plan 
 		  "top-k routed experts");
 }
 
+void explain_params(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_params(e, s, p, false);
+}
+
+void explain_active_params(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_params(e, s, p, true);
+}
+
 /* ---- memory ---- */
 
 /* What a part of the model states would take on the GPU: the part itself, or when
  * parallel.offload moved it to host memory (ZeRO-Offload, Ren et al. 2021: the optimizer
  * states, and under ZeRO-2 and up the gradient partitions; ZeRO-Infinity: the parameters
  * under ZeRO-3), the same formula's figure, now held by the host. */
+enum held { HELD_WEIGHTS, HELD_GRADIENTS, HELD_OPTIMIZER };
+
 static double gpu_or_host(const struct scenario *s, const struct plan *p, double on_gpu,
-			  const char *part)
+			  enum held part)
 {
 	const struct plan_memory *m = &p->mem;
 	double t = p->trainable_params;
 	if (on_gpu > 0 || s->parallel.offload == OFFLOAD_NONE || !training(s))
 		return on_gpu;
-	if (strcmp(part, "optimizer") == 0)
+	if (part == HELD_OPTIMIZER)
 		return t * m->optimizer_bytes_per_param / m->optimizer_shard;
-	if (strcmp(part, "gradients") == 0)
+	if (part == HELD_GRADIENTS)
 		return p->zero >= 2 ? t * m->grad_bytes_per_param / m->grad_shard : on_gpu;
 	if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
 		return m->host - t * m->optimizer_bytes_per_param / m->optimizer_shard -
@@ -378,220 +393,259 @@ static void layers_in_flight(struct ex *e, const struct plan *p)
 	result(e, "layers in flight", plain(e, p->mem.layers_in_flight));
 }
 
-static void ex_memory(struct ex *e, const struct scenario *s, const struct plan *p,
-		      const char *part)
+void explain_weights(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
-	double trainable = p->trainable_params;
+	double base = p->params * m->weight_bytes_per_param / m->weight_shard;
+	bool lora = training(s) && s->workload.kind == WL_FINETUNE &&
+		    s->workload.finetune.method != FT_FULL;
+	/* offloaded parameters (ZeRO-Infinity) leave the GPU: the formula gives what moved
+	 * to host memory */
+	double held = gpu_or_host(s, p, m->weights, HELD_WEIGHTS);
 
-	if (!training(s) && (strcmp(part, "gradients") == 0 || strcmp(part, "optimizer") == 0)) {
+	if (lora) {
+		/* LoRA/QLoRA: the frozen base at its bytes per parameter; the embedding and
+		 * head stay 16-bit in a quantized base (bitsandbytes swaps nn.Linear layers
+		 * only) and the adapters keep their dtype */
+		formula(e, "weights",
+			"parameters x base bytes per parameter / shards + 16-bit "
+			"embedding and head and the adapters");
+		numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
+			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+			byt(e, held - base));
+	} else {
+		formula(e, "weights", "parameters x bytes per parameter / shards");
+		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
+			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
+	}
+	result(e, "weights", held_str(e, m->weights, held));
+	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
+	    p->ep > 1 ? "; expert weights also over ep" : "");
+	offload_note(e, m->weights, held);
+	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
+		  "per-group scales");
+}
+
+void explain_gradients(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	double held;
+
+	if (!training(s)) {
 		not_applicable(e, "inference keeps no gradients or optimizer states");
 		return;
 	}
-	if (training(s) && strcmp(part, "kv_cache") == 0) {
+	held = gpu_or_host(s, p, m->gradients, HELD_GRADIENTS);
+	formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
+	numbers(e, "gradients", "%s x %s B / %s", cnt(e, p->trainable_params),
+		plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
+	result(e, "gradients", held_str(e, m->gradients, held));
+	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
+	    p->ep > 1 ? "; expert gradients also over ep" : "");
+	offload_note(e, m->gradients, held);
+	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
+		  "main_grad (4 B)");
+}
+
+void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	double held;
+
+	if (!training(s)) {
+		not_applicable(e, "inference keeps no gradients or optimizer states");
+		return;
+	}
+	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
+	formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
+	numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
+		plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	result(e, "optimizer", held_str(e, m->optimizer, held));
+	switch (s->workload.optimizer) {
+	case OPT_ADAMW:
+		put(e, "\n  AdamW: %s = %s B per parameter\n",
+		    m->optimizer_bytes_per_param > 8
+			? "fp32 master + momentum + variance"
+			: "momentum + variance (fp32 weights: no master)",
+		    plain(e, m->optimizer_bytes_per_param));
+		break;
+	case OPT_ADAM8BIT:
+		put(e, "\n  8-bit Adam: fp32 master + two 1-byte moments = %s B per parameter\n",
+		    plain(e, m->optimizer_bytes_per_param));
+		break;
+	case OPT_SGD:
+		put(e, "\n  SGD with momentum: %s = %s B per parameter\n",
+		    m->optimizer_bytes_per_param > 4 ? "fp32 master + momentum" : "momentum",
+		    plain(e, m->optimizer_bytes_per_param));
+		break;
+	case OPT_NONE:
+		put(e, "\n  no optimizer: no state\n");
+		break;
+	}
+	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
+	    p->ep > 1 ? "; expert states also over ep" : "");
+	offload_note(e, m->optimizer, held);
+	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
+		  "8-bit Adam: 6 B (Dettmers et al.)");
+}
+
+/* Inference: the prefill of one prompt or the decode step's working set. */
+static void inference_activations(struct ex *e, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+
+	formula(e, "activations",
+		"max(prefill of one prompt, batch x decode working set per sequence)");
+	numbers(e, "activations", "max(%s, %s x %s)", byt(e, m->activations_per_layer),
+		plain(e, p->global_batch), byt(e, m->decode_bytes_per_seq));
+	result(e, "activations", byt(e, m->activations));
+	put(e, "\n  the scheduler prefills prompts through a token budget; the decode step\n"
+	       "  keeps the batch's hidden states and fp32 logits\n");
+	source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
+}
+
+void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	/* the formula names only the terms this plan has, so the numbers add up */
+	char sym[240], num[160];
+	int n, k;
+	const struct {
+		double v;
+		const char *name;
+	} extra[] = {{m->activations_embed, "embedding dropout masks"},
+		     {m->activations_head, "output layer and loss"}};
+
+	if (!training(s)) {
+		inference_activations(e, p);
+		return;
+	}
+	n = snprintf(sym, sizeof(sym), "bytes per layer per micro-batch x layers in flight");
+	k = snprintf(num, sizeof(num), "%s x %s", byt(e, m->activations_per_layer),
+		     plain(e, m->layers_in_flight));
+	for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		if (!(extra[i].v > 0))
+			continue;
+		n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
+		k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
+	}
+	formula(e, "activations", sym);
+	numbers(e, "activations", "%s", num);
+	result(e, "activations", byt(e, m->activations));
+	layers_in_flight(e, p);
+	if (m->rebuilt_layer > 0)
+		put(e,
+		    "\n  stored activations; the layer recomputation rebuilds for its "
+		    "backward\n  (%s) is transient and counts in overhead\n",
+		    byt(e, m->rebuilt_layer));
+	source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
+		  "FlashAttention drops the 5 a s / h scores");
+}
+
+void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+
+	if (training(s)) {
 		not_applicable(e, "training keeps no KV cache");
 		return;
 	}
-	if (!training(s) && strcmp(part, "activations") == 0) {
-		formula(e, "activations",
-			"max(prefill of one prompt, batch x decode working set per sequence)");
-		numbers(e, "activations", "max(%s, %s x %s)", byt(e, m->activations_per_layer),
-			plain(e, p->global_batch), byt(e, m->decode_bytes_per_seq));
-		result(e, "activations", byt(e, m->activations));
+	formula(e, "kv_cache", "bytes per token x tokens cached");
+	numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token), cnt(e, m->kv_tokens));
+	result(e, "kv_cache", byt(e, m->kv_cache));
+	put(e, "\n");
+	formula(e, "tokens cached",
+		p->model.sliding_window > 0 ? "sequences x min(prompt + output, sliding window)"
+					    : "sequences x (prompt + output)");
+	numbers(e, "tokens cached", "%d x %s", p->global_batch, plain(e, m->kv_tokens_per_seq));
+	result(e, "tokens cached", cnt(e, m->kv_tokens));
+	if (s->workload.batch <= 0 && p->slo_batch >= 1 && p->slo_batch < p->global_batch)
 		put(e,
-		    "\n  the scheduler prefills prompts through a token budget; the decode step\n"
-		    "  keeps the batch's hidden states and fp32 logits\n");
-		source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
-		return;
-	}
-	if (strcmp(part, "weights") == 0) {
-		double base = p->params * m->weight_bytes_per_param / m->weight_shard;
-		bool lora = training(s) && s->workload.kind == WL_FINETUNE &&
-			    s->workload.finetune.method != FT_FULL;
-		/* offloaded parameters (ZeRO-Infinity) leave the GPU: the formula gives
-		 * what moved to host memory */
-		double held = gpu_or_host(s, p, m->weights, "weights");
-		if (lora) {
-			/* LoRA/QLoRA: the frozen base at its bytes per parameter; the
-			 * embedding and head stay 16-bit in a quantized base (bitsandbytes
-			 * swaps nn.Linear layers only) and the adapters keep their dtype */
-			formula(e, "weights",
-				"parameters x base bytes per parameter / shards + 16-bit "
-				"embedding and head and the adapters");
-			numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
-				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
-				byt(e, held - base));
-		} else {
-			formula(e, "weights", "parameters x bytes per parameter / shards");
-			numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
-				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
-		}
-		result(e, "weights", held_str(e, m->weights, held));
-		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
-		    p->ep > 1 ? "; expert weights also over ep" : "");
-		offload_note(e, m->weights, held);
-		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
-			  "per-group scales");
-	} else if (strcmp(part, "gradients") == 0) {
-		double held = gpu_or_host(s, p, m->gradients, "gradients");
-		formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
-		numbers(e, "gradients", "%s x %s B / %s", cnt(e, trainable),
-			plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-		result(e, "gradients", held_str(e, m->gradients, held));
-		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
-		    p->ep > 1 ? "; expert gradients also over ep" : "");
-		offload_note(e, m->gradients, held);
-		source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
-			  "main_grad (4 B)");
-	} else if (strcmp(part, "optimizer") == 0) {
-		double held = gpu_or_host(s, p, m->optimizer, "optimizer");
-		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
-		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, trainable),
-			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
-		result(e, "optimizer", held_str(e, m->optimizer, held));
-		switch (s->workload.optimizer) {
-		case OPT_ADAMW:
-			put(e, "\n  AdamW: %s = %s B per parameter\n",
-			    m->optimizer_bytes_per_param > 8
-				? "fp32 master + momentum + variance"
-				: "momentum + variance (fp32 weights: no master)",
-			    plain(e, m->optimizer_bytes_per_param));
-			break;
-		case OPT_ADAM8BIT:
-			put(e,
-			    "\n  8-bit Adam: fp32 master + two 1-byte moments = %s B per "
-			    "parameter\n",
-			    plain(e, m->optimizer_bytes_per_param));
-			break;
-		case OPT_SGD:
-			put(e, "\n  SGD with momentum: %s = %s B per parameter\n",
-			    m->optimizer_bytes_per_param > 4 ? "fp32 master + momentum"
-							     : "momentum",
-			    plain(e, m->optimizer_bytes_per_param));
-			break;
-		case OPT_NONE:
-			put(e, "\n  no optimizer: no state\n");
-			break;
-		}
-		put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
-		    p->ep > 1 ? "; expert states also over ep" : "");
-		offload_note(e, m->optimizer, held);
-		source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
-			  "8-bit Adam: 6 B (Dettmers et al.)");
-	} else if (strcmp(part, "activations") == 0) {
-		/* the formula names only the terms this plan has, so the numbers add up */
-		char sym[240], num[160];
-		int n = snprintf(sym, sizeof(sym),
-				 "bytes per layer per micro-batch x layers in flight");
-		int k = snprintf(num, sizeof(num), "%s x %s", byt(e, m->activations_per_layer),
-				 plain(e, m->layers_in_flight));
-		const struct {
-			double v;
-			const char *name;
-		} extra[] = {{m->activations_embed, "embedding dropout masks"},
-			     {m->activations_head, "output layer and loss"}};
+		    "  (sized for the %d sequences that fit; the SLO's batch runs %s of "
+		    "them)\n",
+		    p->global_batch, plain(e, p->slo_batch));
+	kv_per_token(e, s, p);
+	source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
+		  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
+}
 
-		for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
-			if (!(extra[i].v > 0))
-				continue;
-			n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
-			k +=
-			    snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
-		}
-		formula(e, "activations", sym);
-		numbers(e, "activations", "%s", num);
-		result(e, "activations", byt(e, m->activations));
-		layers_in_flight(e, p);
-		if (m->rebuilt_layer > 0)
-			put(e,
-			    "\n  stored activations; the layer recomputation rebuilds for its "
-			    "backward\n  (%s) is transient and counts in overhead\n",
-			    byt(e, m->rebuilt_layer));
-		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-			  "FlashAttention drops the 5 a s / h scores");
-	} else if (strcmp(part, "kv_cache") == 0) {
-		formula(e, "kv_cache", "bytes per token x tokens cached");
-		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
-			cnt(e, m->kv_tokens));
-		result(e, "kv_cache", byt(e, m->kv_cache));
-		put(e, "\n");
-		formula(e, "tokens cached",
-			p->model.sliding_window > 0
-			    ? "sequences x min(prompt + output, sliding window)"
-			    : "sequences x (prompt + output)");
-		numbers(e, "tokens cached", "%d x %s", p->global_batch,
-			plain(e, m->kv_tokens_per_seq));
-		result(e, "tokens cached", cnt(e, m->kv_tokens));
-		if (s->workload.batch <= 0 && p->slo_batch >= 1 && p->slo_batch < p->global_batch)
-			put(e,
-			    "  (sized for the %d sequences that fit; the SLO's batch runs %s of "
-			    "them)\n",
-			    p->global_batch, plain(e, p->slo_batch));
-		kv_per_token(e, s, p);
-		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
-			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
-	} else if (strcmp(part, "overhead") == 0) {
-		if (m->rebuilt_layer > 0) {
-			formula(e, "overhead",
-				"CUDA context + allocator fragmentation + comm buffers + the layer "
-				"recomputation rebuilds for its backward");
-			numbers(e, "overhead", "%s + %s + %s + %s", byt(e, m->cuda_context),
-				byt(e, m->fragmentation), byt(e, m->comm_buffers),
-				byt(e, m->rebuilt_layer));
-		} else {
-			formula(e, "overhead",
-				"CUDA context + allocator fragmentation + comm buffers");
-			numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
-				byt(e, m->fragmentation), byt(e, m->comm_buffers));
-		}
-		result(e, "overhead", byt(e, m->overhead));
-		put(e, "\n");
-		formula(e, "fragmentation",
-			"5% x (weights + gradients + optimizer + activations + kv_cache)");
-		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)",
-			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, m->gradients),
-			byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache));
-		result(e, "fragmentation", byt(e, m->fragmentation));
-		put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
-		    p->zero >= 3 && training(s)
-			? ",\n  and two layers of ZeRO-3's gathered parameters"
-			: "");
-		source(e, m->rebuilt_layer > 0
-			      ? "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
-				"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
-				"ZeRO-3 prefetch buckets; recomputation holds one rebuilt segment "
-				"(Chen et al. 2016, Section 3)"
-			      : "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
-				"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
-				"ZeRO-3 prefetch buckets");
-	} else if (strcmp(part, "total") == 0) {
-		formula(e, "total",
-			"weights + gradients + optimizer + activations + kv_cache "
-			"+ overhead");
-		numbers(e, "total", "%s + %s + %s + %s + %s + %s", byt(e, m->weights),
-			byt(e, m->gradients), byt(e, m->optimizer), byt(e, m->activations),
-			byt(e, m->kv_cache), byt(e, m->overhead));
-		result(e, "total", byt(e, m->total));
-		put(e, "\n  %s of %s: %s\n", byt(e, m->total), byt(e, m->capacity),
-		    m->fits ? "fits" : "does not fit");
-		source(e, "the sum of the parts above, on the most loaded GPU");
-	} else if (strcmp(part, "capacity") == 0) {
-		formula(e, "capacity", "the GPU's memory");
-		numbers(e, "capacity", "%s (%s)", byt(e, m->capacity), s->hardware.gpu.id);
-		result(e, "capacity", byt(e, m->capacity));
-		source(e, "the vendor's datasheet (catalog/gpus.yaml), or hardware.memory");
-	} else if (strcmp(part, "headroom") == 0) {
-		formula(e, "headroom", "capacity - total");
-		numbers(e, "headroom", "%s - %s", byt(e, m->capacity), byt(e, m->total));
-		result(e, "headroom", byt(e, m->headroom));
-		source(e, "the datasheet's memory less the total above; negative headroom "
-			  "means the plan does not fit");
-	} else if (strcmp(part, "fits") == 0) {
-		formula(e, "fits", "total <= capacity");
-		numbers(e, "fits", "%s <= %s", byt(e, m->total), byt(e, m->capacity));
-		result(e, "fits", m->fits ? "true" : "false");
-		source(e, "capacity is judged first: a plan that does not load does not run");
+void explain_overhead(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+
+	if (m->rebuilt_layer > 0) {
+		formula(e, "overhead",
+			"CUDA context + allocator fragmentation + comm buffers + the layer "
+			"recomputation rebuilds for its backward");
+		numbers(e, "overhead", "%s + %s + %s + %s", byt(e, m->cuda_context),
+			byt(e, m->fragmentation), byt(e, m->comm_buffers),
+			byt(e, m->rebuilt_layer));
+	} else {
+		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
+		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
+			byt(e, m->fragmentation), byt(e, m->comm_buffers));
 	}
+	result(e, "overhead", byt(e, m->overhead));
+	put(e, "\n");
+	formula(e, "fragmentation",
+		"5% x (weights + gradients + optimizer + activations + kv_cache)");
+	numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)", plain(e, PLAN_FRAGMENTATION),
+		byt(e, m->weights), byt(e, m->gradients), byt(e, m->optimizer),
+		byt(e, m->activations), byt(e, m->kv_cache));
+	result(e, "fragmentation", byt(e, m->fragmentation));
+	put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
+	    p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
+					: "");
+	source(e, m->rebuilt_layer > 0
+		      ? "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+			"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+			"ZeRO-3 prefetch buckets; recomputation holds one rebuilt segment "
+			"(Chen et al. 2016, Section 3)"
+		      : "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+			"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
+			"ZeRO-3 prefetch buckets");
+}
+
+void explain_memory_total(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+
+	(void)s;
+	formula(e, "total", "weights + gradients + optimizer + activations + kv_cache + overhead");
+	numbers(e, "total", "%s + %s + %s + %s + %s + %s", byt(e, m->weights), byt(e, m->gradients),
+		byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache),
+		byt(e, m->overhead));
+	result(e, "total", byt(e, m->total));
+	put(e, "\n  %s of %s: %s\n", byt(e, m->total), byt(e, m->capacity),
+	    m->fits ? "fits" : "does not fit");
+	source(e, "the sum of the parts above, on the most loaded GPU");
+}
+
+void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	formula(e, "capacity", "the GPU's memory");
+	numbers(e, "capacity", "%s (%s)", byt(e, p->mem.capacity), s->hardware.gpu.id);
+	result(e, "capacity", byt(e, p->mem.capacity));
+	source(e, "the vendor's datasheet (catalog/gpus.yaml), or hardware.memory");
+}
+
+void explain_headroom(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	(void)s;
+	formula(e, "headroom", "capacity - total");
+	numbers(e, "headroom", "%s - %s", byt(e, p->mem.capacity), byt(e, p->mem.total));
+	result(e, "headroom", byt(e, p->mem.headroom));
+	source(e, "the datasheet's memory less the total above; negative headroom "
+		  "means the plan does not fit");
+}
+
+void explain_fits(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	(void)s;
+	formula(e, "fits", "total <= capacity");
+	numbers(e, "fits", "%s <= %s", byt(e, p->mem.total), byt(e, p->mem.capacity));
+	result(e, "fits", p->mem.fits ? "true" : "false");
+	source(e, "capacity is judged first: a plan that does not load does not run");
 }
 
 /* ---- compute ---- */
@@ -622,7 +676,7 @@ static void attention_flops(struct ex *e, const struct scenario *s, const struct
 	result(e, "attention", cnt(e, p->attention_flops_per_token));
 }
 
-static void ex_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
 	double N = p->active_params;
@@ -667,7 +721,7 @@ static void ex_flops_per_token(struct ex *e, const struct scenario *s, const str
 	}
 }
 
-static void ex_flops_total(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_flops_total(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->flops_total)) {
 		not_applicable(e, "no token count (workload.tokens) is given");
@@ -688,7 +742,7 @@ static void ex_flops_total(struct ex *e, const struct scenario *s, const struct 
 	source(e, "the work of the whole run, in model FLOPs");
 }
 
-static void ex_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		formula(e, "mfu", "flops per token x tokens/s / (GPUs x peak)");
@@ -746,7 +800,7 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	}
 }
 
-static void ex_step(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		/* offload and data loading join the sum only when they take time, so that
@@ -803,7 +857,7 @@ static void peak_note(struct ex *e, const struct scenario *s, const struct plan 
 			"37-46% on H100)");
 }
 
-static void ex_total(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_total_time(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->total_s)) {
 		not_applicable(e, s->workload.kind == WL_ONLINE
@@ -826,7 +880,7 @@ static void ex_total(struct ex *e, const struct scenario *s, const struct plan *
 			      : "the throughput above, over the tokens to generate");
 }
 
-static void ex_gpu_hours(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_gpu_hours(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->gpu_hours)) {
 		not_applicable(e, "no total time");
@@ -872,7 +926,17 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 			      : "continuous batching: B sequences decode together (Orca, vLLM)");
 }
 
-static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_tokens_per_s(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_tokens(e, s, p, false);
+}
+
+void explain_tokens_per_s_per_gpu(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_tokens(e, s, p, true);
+}
+
+void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		not_applicable(e, "training has no decode");
@@ -926,7 +990,7 @@ static void ex_tpot(struct ex *e, const struct scenario *s, const struct plan *p
 		     "and TensorRT-LLM");
 }
 
-static void ex_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		not_applicable(e, "training has no prefill");
@@ -978,13 +1042,15 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 	}
 }
 
+enum capacity_figure { CP_MAX_BATCH, CP_REPLICAS, CP_GPUS_REQUIRED };
+
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
-			     const char *what)
+			     enum capacity_figure what)
 {
 	const struct workload *w = &s->workload;
 	double B, tps;
 	bool at_slo;
-	if (strcmp(what, "max_batch") == 0) {
+	if (what == CP_MAX_BATCH) {
 		if (training(s) || isnan(p->max_batch)) {
 			not_applicable(e, "training: the batch is given");
 			return;
@@ -1017,7 +1083,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
 		return;
 	}
-	if (training(s) && strcmp(what, "replicas") == 0) {
+	if (training(s) && what == CP_REPLICAS) {
 		not_applicable(e, "training: see capacity_plan.gpus_required");
 		return;
 	}
@@ -1040,7 +1106,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
 	 * or the modelled one at the scenario's batch; when an explicit batch misses the
 	 * SLO the plan sizes at the SLO's batch, whose throughput the plan does not keep */
-	if (strcmp(what, "gpus_required") == 0) {
+	if (what == CP_GPUS_REQUIRED) {
 		formula(e, "gpus", "replicas x tp x pp");
 		numbers(e, "gpus", "%s x %d x %d", plain(e, p->replicas), p->tp, p->pp);
 		result(e, "gpus", plain(e, p->gpus_required));
@@ -1084,7 +1150,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		numbers(e, "tokens/s needed", "%s / %s", cnt(e, w->tokens), sec(e, w->deadline_s));
 		result(e, "tokens/s needed", cnt(e, w->tokens / w->deadline_s));
 	}
-	if (strcmp(what, "gpus_required") != 0)
+	if (what != CP_GPUS_REQUIRED)
 		put(e, "\n  GPUs required = replicas x tp x pp = %s x %s = %s\n",
 		    plain(e, p->replicas), plain(e, replica_gpus(p)), plain(e, p->gpus_required));
 	if (w->measured_tokens_per_s > 0)
@@ -1093,32 +1159,59 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	source(e, "seed cases 7 and 8, rounded up");
 }
 
-static void ex_cost(struct ex *e, const struct scenario *s, const struct plan *p, const char *what)
+void explain_max_batch(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	double price = s->hardware.gpu.price_per_hour;
-	if (strcmp(what, "usd_per_hour") == 0) {
-		formula(e, "usd/hour", "price per GPU-hour x GPUs");
-		numbers(e, "usd/hour", "%s/h x %d", h(e, UNIT_USD, price), s->hardware.count);
-		result(e, "usd/hour", h_unit(e, UNIT_USD, p->usd_per_hour, "/h"));
-	} else if (strcmp(what, "usd_total") == 0) {
-		if (isnan(p->usd_total)) {
-			not_applicable(e, "no total time");
-			return;
-		}
-		formula(e, "usd", "price per GPU-hour x GPUs x total time");
-		numbers(e, "usd", "%s/h x %d x %s", h(e, UNIT_USD, price), s->hardware.count,
-			sec(e, p->total_s));
-		result(e, "usd", h(e, UNIT_USD, p->usd_total));
-	} else {
-		formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
-		numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
-			plain(e, p->tokens_per_s));
-		result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
-	}
+	ex_capacity_plan(e, s, p, CP_MAX_BATCH);
+}
+
+void explain_replicas(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_capacity_plan(e, s, p, CP_REPLICAS);
+}
+
+void explain_gpus_required(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_capacity_plan(e, s, p, CP_GPUS_REQUIRED);
+}
+
+static void cost_source(struct ex *e)
+{
 	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");
 }
 
-static void ex_energy(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_usd_per_hour(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	formula(e, "usd/hour", "price per GPU-hour x GPUs");
+	numbers(e, "usd/hour", "%s/h x %d", h(e, UNIT_USD, s->hardware.gpu.price_per_hour),
+		s->hardware.count);
+	result(e, "usd/hour", h_unit(e, UNIT_USD, p->usd_per_hour, "/h"));
+	cost_source(e);
+}
+
+void explain_usd_total(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (isnan(p->usd_total)) {
+		not_applicable(e, "no total time");
+		return;
+	}
+	formula(e, "usd", "price per GPU-hour x GPUs x total time");
+	numbers(e, "usd", "%s/h x %d x %s", h(e, UNIT_USD, s->hardware.gpu.price_per_hour),
+		s->hardware.count, sec(e, p->total_s));
+	result(e, "usd", h(e, UNIT_USD, p->usd_total));
+	cost_source(e);
+}
+
+void explain_usd_per_million_tokens(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	(void)s;
+	formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
+	numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
+		plain(e, p->tokens_per_s));
+	result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
+	cost_source(e);
+}
+
+void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (isnan(p->kwh)) {
 		not_applicable(e, "no total time, or no power figure");
@@ -1166,42 +1259,65 @@ static void checkpoint_terms(struct ex *e, const struct scenario *s, const struc
 	result(e, "MTBF of the job", sec(e, mtbf_job));
 }
 
-static void ex_reliability(struct ex *e, const struct scenario *s, const struct plan *p,
-			   const char *what)
+/* Whether the plan models reliability; says why not when it does not. */
+static bool reliability_applies(struct ex *e, const struct plan *p)
 {
-	double n = s->hardware.count, mtbf = s->hardware.mtbf_gpu_hours;
-	double mtbf_job = mtbf * 3600 / n;
-	if (isnan(p->expected_interruptions)) {
-		not_applicable(e, "reliability is modelled for training runs with a token count");
+	if (!isnan(p->expected_interruptions))
+		return true;
+	not_applicable(e, "reliability is modelled for training runs with a token count");
+	return false;
+}
+
+/* The job's mean time between failures, in seconds: any of its GPUs failing stops it. */
+static double mtbf_job_s(const struct scenario *s)
+{
+	return s->hardware.mtbf_gpu_hours * 3600 / s->hardware.count;
+}
+
+void explain_interruptions(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (!reliability_applies(e, p))
 		return;
-	}
-	if (strcmp(what, "expected_interruptions") == 0) {
-		formula(e, "interruptions", "GPUs x total time / MTBF per GPU");
-		numbers(e, "interruptions", "%d x %s / %s h", s->hardware.count, sec(e, p->total_s),
-			plain(e, mtbf));
-		result(e, "interruptions", plain(e, p->expected_interruptions));
-		source(e, "Llama 3 paper, Table 5: 419 unexpected interruptions, 16,384 GPUs, "
-			  "54 days");
-	} else if (strcmp(what, "checkpoint_interval_s") == 0) {
-		formula(e, "interval", "sqrt(2 x checkpoint write time x MTBF of the job)");
-		numbers(e, "interval", "sqrt(2 x %s x %s)", sec(e, p->checkpoint_write_s),
-			sec(e, mtbf_job));
-		result(e, "interval", sec(e, p->checkpoint_interval_s));
-		checkpoint_terms(e, s, p, mtbf_job);
-		source(e, "Young 1974; Daly 2006; the Llama 3 paper for the MTBF per GPU");
-	} else {
-		formula(e, "goodput", "1 - write / interval - (interval / 2 + restart) / MTBF");
-		numbers(e, "goodput", "1 - %s / %s - (%s / 2 + %s) / %s",
-			sec(e, p->checkpoint_write_s), sec(e, p->checkpoint_interval_s),
-			sec(e, p->checkpoint_interval_s), sec(e, PLAN_RESTART_S), sec(e, mtbf_job));
-		result(e, "goodput", pct(e, p->goodput));
-		source(e, "Young/Daly; Llama 3 reports more than 90% effective training time");
-	}
+	formula(e, "interruptions", "GPUs x total time / MTBF per GPU");
+	numbers(e, "interruptions", "%d x %s / %s h", s->hardware.count, sec(e, p->total_s),
+		plain(e, s->hardware.mtbf_gpu_hours));
+	result(e, "interruptions", plain(e, p->expected_interruptions));
+	source(e, "Llama 3 paper, Table 5: 419 unexpected interruptions, 16,384 GPUs, "
+		  "54 days");
+}
+
+void explain_checkpoint_interval(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	double mtbf_job = mtbf_job_s(s);
+
+	if (!reliability_applies(e, p))
+		return;
+	formula(e, "interval", "sqrt(2 x checkpoint write time x MTBF of the job)");
+	numbers(e, "interval", "sqrt(2 x %s x %s)", sec(e, p->checkpoint_write_s),
+		sec(e, mtbf_job));
+	result(e, "interval", sec(e, p->checkpoint_interval_s));
+	checkpoint_terms(e, s, p, mtbf_job);
+	source(e, "Young 1974; Daly 2006; the Llama 3 paper for the MTBF per GPU");
+}
+
+void explain_goodput(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	double mtbf_job = mtbf_job_s(s);
+
+	if (!reliability_applies(e, p))
+		return;
+	formula(e, "goodput", "1 - write / interval - (interval / 2 + restart) / MTBF");
+	numbers(e, "goodput", "1 - %s / %s - (%s / 2 + %s) / %s", sec(e, p->checkpoint_write_s),
+		sec(e, p->checkpoint_interval_s), sec(e, p->checkpoint_interval_s),
+		sec(e, PLAN_RESTART_S), sec(e, mtbf_job));
+	result(e, "goodput", pct(e, p->goodput));
+	source(e, "Young/Daly; Llama 3 reports more than 90% effective training time");
 }
 
 /* ---- bottlenecks ---- */
 
-static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p, int b)
+static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p,
+		     enum bottleneck b)
 {
 	const struct plan_time_parts *t = &p->parts;
 	const struct plan_decode *d = &p->decode;
@@ -1292,7 +1408,32 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	source(e, "shares of the step time (training) or of a decode step (inference)");
 }
 
-static void ex_binding(struct ex *e, const struct scenario *s, const struct plan *p)
+void explain_share_capacity(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_share(e, s, p, BN_CAPACITY);
+}
+
+void explain_share_compute(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_share(e, s, p, BN_COMPUTE);
+}
+
+void explain_share_hbm(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_share(e, s, p, BN_HBM);
+}
+
+void explain_share_interconnect(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_share(e, s, p, BN_INTERCONNECT);
+}
+
+void explain_share_data_io(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	ex_share(e, s, p, BN_DATA_IO);
+}
+
+void explain_binding(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	(void)s;
 	formula(e, "binding", "capacity if it does not fit, else the largest time share");
@@ -1305,52 +1446,21 @@ static void ex_binding(struct ex *e, const struct scenario *s, const struct plan
 	source(e, "seed case 15: capacity, then bandwidth and interconnect, then compute");
 }
 
-/* ---- the key table ---- */
-
-static const char *const keys[] = {
-    "model.params",
-    "model.active_params",
-    "memory.per_gpu.weights",
-    "memory.per_gpu.gradients",
-    "memory.per_gpu.optimizer",
-    "memory.per_gpu.activations",
-    "memory.per_gpu.kv_cache",
-    "memory.per_gpu.overhead",
-    "memory.per_gpu.total",
-    "memory.capacity",
-    "memory.headroom",
-    "compute.flops_per_token",
-    "compute.flops_total",
-    "compute.mfu",
-    "time.step_s",
-    "time.total_s",
-    "time.gpu_hours",
-    "throughput.tokens_per_s",
-    "throughput.tokens_per_s_per_gpu",
-    "latency.ttft_s",
-    "latency.tpot_s",
-    "capacity_plan.max_batch",
-    "capacity_plan.replicas",
-    "capacity_plan.gpus_required",
-    "cost.usd_total",
-    "cost.usd_per_hour",
-    "cost.usd_per_million_tokens",
-    "energy.kwh",
-    "reliability.expected_interruptions",
-    "reliability.checkpoint_interval_s",
-    "reliability.goodput",
-    "bottleneck.shares.capacity",
-    "bottleneck.shares.compute",
-    "bottleneck.shares.hbm_bandwidth",
-    "bottleneck.shares.interconnect",
-    "bottleneck.shares.data_io",
-    "memory.fits",
-    "bottleneck.binding",
-    NULL,
-};
+/* ---- dispatch through the figure table ---- */
 
 const char *const *explain_keys(void)
 {
+	/* the table's keys, numbers first: filled once, the same every time */
+	static const char *keys[64];
+
+	if (!keys[0]) {
+		int n = 0;
+		for (int words = 0; words < 2; words++)
+			for (const struct figure *f = figures; f->key; f++)
+				if (figure_is_number(f) == !words && n + 1 < 64)
+					keys[n++] = f->key;
+		keys[n] = NULL;
+	}
 	return keys;
 }
 
@@ -1362,6 +1472,7 @@ static const char *last_part(const char *k)
 
 const char *explain_suggest(const char *key)
 {
+	const char *const *keys = explain_keys();
 	const char *best = NULL;
 	int bestd = 1000;
 	for (int i = 0; keys[i]; i++) {
@@ -1377,9 +1488,23 @@ const char *explain_suggest(const char *key)
 	return bestd <= (int)strlen(last_part(key)) / 2 + 2 ? best : NULL;
 }
 
-static void headline(struct ex *e, const char *key, const char *value)
+/* "key = value" and a blank line: the value as the reports write it, or in the unit or
+ * without the suffix the row's FIGURE_HEAD_* flags ask for. */
+static void headline(struct ex *e, const struct figure *f, const struct plan *p)
 {
-	put(e, "%s = %s\n\n", key, value);
+	double v = figure_value(f, p);
+	enum unit_kind u = f->flags & FIGURE_HEAD_COUNT	  ? UNIT_COUNT
+			   : f->flags & FIGURE_HEAD_PLAIN ? UNIT_NONE
+							  : f->unit;
+	const char *value;
+
+	if (f->word)
+		value = f->word(p);
+	else if (f->flags & (FIGURE_HEAD_BARE | FIGURE_HEAD_COUNT | FIGURE_HEAD_PLAIN))
+		value = h(e, u, v);
+	else
+		value = figure_format(f, v, e->num[e->nn++ % 16], sizeof(e->num[0]));
+	put(e, "%s = %s\n\n", f->key, value);
 }
 
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
@@ -1391,13 +1516,10 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
 			char *buf, size_t size, struct gp_error *err)
 {
+	const struct figure *f = figure_find(key);
 	struct ex e;
-	int i;
 
-	for (i = 0; keys[i]; i++)
-		if (strcmp(keys[i], key) == 0)
-			break;
-	if (!keys[i]) {
+	if (!f) {
 		const char *near = explain_suggest(key);
 		if (size)
 			buf[0] = '\0';
@@ -1415,99 +1537,8 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 	e.width = width > 0 ? width : 0;
 	if (size)
 		buf[0] = '\0';
-
-	if (strncmp(key, "model.", 6) == 0) {
-		bool active = strcmp(key, "model.active_params") == 0;
-		headline(&e, key, cnt(&e, active ? p->active_params : p->params));
-		ex_params(&e, s, p, active);
-	} else if (strncmp(key, "memory.", 7) == 0) {
-		const char *part = last_part(key);
-		const double *v = NULL;
-		if (strcmp(part, "fits") == 0)
-			headline(&e, key, p->mem.fits ? "true" : "false");
-		else {
-			static const char *const mk[] = {"weights",	"gradients", "optimizer",
-							 "activations", "kv_cache",  "overhead",
-							 "total",	"capacity",  "headroom"};
-			const double mv[] = {p->mem.weights,	 p->mem.gradients, p->mem.optimizer,
-					     p->mem.activations, p->mem.kv_cache,  p->mem.overhead,
-					     p->mem.total,	 p->mem.capacity,  p->mem.headroom};
-			for (unsigned j = 0; j < sizeof(mk) / sizeof(mk[0]); j++)
-				if (strcmp(part, mk[j]) == 0)
-					v = &mv[j];
-			headline(&e, key, v ? byt(&e, *v) : "-");
-		}
-		ex_memory(&e, s, p, part);
-	} else if (strcmp(key, "compute.flops_per_token") == 0) {
-		headline(&e, key, cnt(&e, p->flops_per_token));
-		ex_flops_per_token(&e, s, p);
-	} else if (strcmp(key, "compute.flops_total") == 0) {
-		headline(&e, key, h(&e, UNIT_NONE, p->flops_total));
-		ex_flops_total(&e, s, p);
-	} else if (strcmp(key, "compute.mfu") == 0) {
-		headline(&e, key, pct(&e, p->mfu));
-		ex_mfu(&e, s, p);
-	} else if (strcmp(key, "time.step_s") == 0) {
-		headline(&e, key, sec(&e, p->step_s));
-		ex_step(&e, s, p);
-	} else if (strcmp(key, "time.total_s") == 0) {
-		headline(&e, key, sec(&e, p->total_s));
-		ex_total(&e, s, p);
-	} else if (strcmp(key, "time.gpu_hours") == 0) {
-		headline(&e, key, plain(&e, p->gpu_hours));
-		ex_gpu_hours(&e, s, p);
-	} else if (strncmp(key, "throughput.", 11) == 0) {
-		bool per_gpu = strcmp(key, "throughput.tokens_per_s_per_gpu") == 0;
-		headline(&e, key, cnt(&e, per_gpu ? p->tokens_per_s_per_gpu : p->tokens_per_s));
-		ex_tokens(&e, s, p, per_gpu);
-	} else if (strcmp(key, "latency.ttft_s") == 0) {
-		headline(&e, key, sec(&e, p->ttft_s));
-		ex_ttft(&e, s, p);
-	} else if (strcmp(key, "latency.tpot_s") == 0) {
-		headline(&e, key, sec(&e, p->tpot_s));
-		ex_tpot(&e, s, p);
-	} else if (strncmp(key, "capacity_plan.", 14) == 0) {
-		const char *what = last_part(key);
-		double v = strcmp(what, "max_batch") == 0  ? p->max_batch
-			   : strcmp(what, "replicas") == 0 ? p->replicas
-							   : p->gpus_required;
-		headline(&e, key, plain(&e, v));
-		ex_capacity_plan(&e, s, p, what);
-	} else if (strncmp(key, "cost.", 5) == 0) {
-		const char *what = last_part(key);
-		double v = strcmp(what, "usd_total") == 0      ? p->usd_total
-			   : strcmp(what, "usd_per_hour") == 0 ? p->usd_per_hour
-							       : p->usd_per_million_tokens;
-		headline(&e, key,
-			 strcmp(what, "usd_per_hour") == 0 && !isnan(v)
-			     ? h_unit(&e, UNIT_USD, v, "/h")
-			     : h(&e, UNIT_USD, v));
-		ex_cost(&e, s, p, what);
-	} else if (strcmp(key, "energy.kwh") == 0) {
-		headline(&e, key, isnan(p->kwh) ? "-" : h_unit(&e, UNIT_NONE, p->kwh, " kWh"));
-		ex_energy(&e, s, p);
-	} else if (strncmp(key, "reliability.", 12) == 0) {
-		const char *what = last_part(key);
-		if (strcmp(what, "expected_interruptions") == 0)
-			headline(&e, key, plain(&e, p->expected_interruptions));
-		else if (strcmp(what, "checkpoint_interval_s") == 0)
-			headline(&e, key, sec(&e, p->checkpoint_interval_s));
-		else
-			headline(&e, key, pct(&e, p->goodput));
-		ex_reliability(&e, s, p, what);
-	} else if (strncmp(key, "bottleneck.shares.", 18) == 0) {
-		int b;
-		for (b = 0; b < BN_COUNT; b++)
-			if (strcmp(last_part(key), bottleneck_name((enum bottleneck)b)) == 0)
-				break;
-		if (b == BN_COUNT)
-			b = BN_DATA_IO;
-		headline(&e, key, pct(&e, p->shares[b]));
-		ex_share(&e, s, p, b);
-	} else {
-		headline(&e, key, bottleneck_name(p->binding));
-		ex_binding(&e, s, p);
-	}
+	headline(&e, f, p);
+	f->explain(&e, s, p);
 	return 0;
 }
 
@@ -1518,6 +1549,7 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 								   : p->shares[BN_INTERCONNECT];
 
 	out[0].topic = "capacity";
+	out[0].key = "memory.headroom";
 	units_format_human(UNIT_BYTES, p->mem.total, 3, a, sizeof(a));
 	units_format_human(UNIT_BYTES, p->mem.capacity, 3, b, sizeof(b));
 	out[0].state = !p->mem.fits		      ? VERDICT_FAIL
@@ -1527,6 +1559,7 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 		 p->mem.fits ? "fits" : "does not fit", a, b, 100 * p->shares[BN_CAPACITY]);
 
 	out[1].topic = "bandwidth and interconnect";
+	out[1].key = "bottleneck.binding";
 	out[1].state = p->shares[BN_DATA_IO] > 1 || bw > 0.5 ? VERDICT_WARN : VERDICT_OK;
 	snprintf(out[1].text, sizeof(out[1].text),
 		 "memory bandwidth %.0f%%, interconnect %.0f%%, data loading %.0f%% of the time%s",
@@ -1534,6 +1567,7 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 		 100 * p->shares[BN_DATA_IO], p->shares[BN_DATA_IO] > 1 ? " (starved)" : "");
 
 	out[2].topic = "compute";
+	out[2].key = "compute.mfu";
 	out[2].state = !(p->mfu > 0.2) ? VERDICT_WARN : VERDICT_OK;
 	units_format_human(UNIT_FLOPS, p->peak_flops, 4, a, sizeof(a));
 	snprintf(out[2].text, sizeof(out[2].text),

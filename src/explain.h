@@ -24,8 +24,9 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
 			char *buf, size_t size, struct gp_error *err);
 
-/* Every key explain_key knows, NULL-terminated, in report order: each numeric key of the
- * JSON report, then memory.fits and bottleneck.binding. Static storage. */
+/* Every key explain_key knows, NULL-terminated: the figure table's numbers in its order,
+ * then its words (memory.fits, bottleneck.binding). Static storage, filled from the table
+ * (figure.h) on the first call. */
 const char *const *explain_keys(void);
 
 /* The known key closest to key, or NULL when none is close. */
@@ -38,6 +39,7 @@ enum verdict_state { VERDICT_OK, VERDICT_WARN, VERDICT_FAIL };
 
 struct explain_verdict {
 	const char *topic; /* "capacity", "bandwidth and interconnect", "compute" */
+	const char *key;   /* the figure it stands for: the headroom, the binding, the MFU */
 	enum verdict_state state;
 	char text[160]; /* one line: "fits: 61.2 GB of 80 GB (77%)" */
 };
@@ -46,5 +48,48 @@ struct explain_verdict {
 
 /* Fills out[0..2] in that order. */
 void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_VERDICTS]);
+
+/* One explanation per figure, for the figure table (figure.c): each writes, after the
+ * headline "key = value", the formula, its numbers, the result and the source. */
+struct ex;
+
+void explain_params(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_active_params(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_weights(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_gradients(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_overhead(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_memory_total(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_headroom(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_fits(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_flops_total(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_step(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_total_time(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_gpu_hours(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_tokens_per_s(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_tokens_per_s_per_gpu(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_max_batch(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_replicas(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_gpus_required(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_usd_total(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_usd_per_hour(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_usd_per_million_tokens(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_interruptions(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_checkpoint_interval(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_goodput(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_binding(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_share_capacity(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_share_compute(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_share_hbm(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_share_interconnect(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_share_data_io(struct ex *e, const struct scenario *s, const struct plan *p);
 
 #endif

@@ -1,3 +1,4 @@
+/* report.c - the text report and the Markdown review document of a plan. */
 #include "report.h"
 
 #include <math.h>
@@ -53,77 +54,19 @@ void report_buf_release(struct report_buf *b)
 	b->failed = false;
 }
 
-/* clang-format off */
-#define PO(m) offsetof(struct plan, m)
-#define FIG(k, l, u, sfx, m, i) {k, l, u, sfx, PO(m), i}
-
-const struct report_figure report_figures[] = {
-	FIG("model.params", "parameters", UNIT_COUNT, "", params, true),
-	FIG("model.active_params", "active parameters", UNIT_COUNT, "", active_params, true),
-	FIG("memory.per_gpu.weights", "weights", UNIT_BYTES, "", mem.weights, true),
-	FIG("memory.per_gpu.gradients", "gradients", UNIT_BYTES, "", mem.gradients, true),
-	FIG("memory.per_gpu.optimizer", "optimizer", UNIT_BYTES, "", mem.optimizer, true),
-	FIG("memory.per_gpu.activations", "activations", UNIT_BYTES, "", mem.activations, true),
-	FIG("memory.per_gpu.kv_cache", "KV cache", UNIT_BYTES, "", mem.kv_cache, true),
-	FIG("memory.per_gpu.overhead", "overhead", UNIT_BYTES, "", mem.overhead, true),
-	FIG("memory.per_gpu.total", "total", UNIT_BYTES, "", mem.total, true),
-	FIG("memory.capacity", "capacity", UNIT_BYTES, "", mem.capacity, true),
-	FIG("memory.headroom", "headroom", UNIT_BYTES, "", mem.headroom, true),
-	FIG("compute.flops_per_token", "FLOPs per token", UNIT_NONE, "", flops_per_token, false),
-	FIG("compute.flops_total", "FLOPs in total", UNIT_NONE, "", flops_total, false),
-	FIG("compute.mfu", "MFU", UNIT_RATIO, "", mfu, false),
-	FIG("time.step_s", "step time", UNIT_SECONDS, "", step_s, false),
-	FIG("time.total_s", "total time", UNIT_SECONDS, "", total_s, false),
-	FIG("time.gpu_hours", "GPU-hours", UNIT_NONE, " GPU-h", gpu_hours, false),
-	FIG("throughput.tokens_per_s", "throughput", UNIT_COUNT, " tokens/s", tokens_per_s, false),
-	FIG("throughput.tokens_per_s_per_gpu", "per GPU", UNIT_COUNT, " tokens/s",
-	    tokens_per_s_per_gpu, false),
-	FIG("latency.ttft_s", "time to first token", UNIT_SECONDS, "", ttft_s, false),
-	FIG("latency.tpot_s", "time per output token", UNIT_SECONDS, "", tpot_s, false),
-	FIG("capacity_plan.max_batch", "max batch", UNIT_COUNT, " sequences", max_batch, false),
-	FIG("capacity_plan.replicas", "replicas", UNIT_NONE, "", replicas, false),
-	FIG("capacity_plan.gpus_required", "GPUs required", UNIT_NONE, "", gpus_required, false),
-	FIG("cost.usd_total", "cost in total", UNIT_USD, "", usd_total, false),
-	FIG("cost.usd_per_hour", "cost per hour", UNIT_USD, "/h", usd_per_hour, false),
-	FIG("cost.usd_per_million_tokens", "per million tokens", UNIT_USD, "", usd_per_million_tokens,
-	    false),
-	FIG("energy.kwh", "energy", UNIT_NONE, " kWh", kwh, false),
-	FIG("reliability.expected_interruptions", "expected interruptions", UNIT_NONE, "",
-	    expected_interruptions, false),
-	FIG("reliability.checkpoint_interval_s", "checkpoint interval", UNIT_SECONDS, "",
-	    checkpoint_interval_s, false),
-	FIG("reliability.goodput", "goodput", UNIT_RATIO, "", goodput, false),
-	FIG("bottleneck.shares.capacity", "capacity", UNIT_RATIO, "", shares[BN_CAPACITY], false),
-	FIG("bottleneck.shares.compute", "compute", UNIT_RATIO, "", shares[BN_COMPUTE], false),
-	FIG("bottleneck.shares.hbm_bandwidth", "HBM bandwidth", UNIT_RATIO, "", shares[BN_HBM],
-	    false),
-	FIG("bottleneck.shares.interconnect", "interconnect", UNIT_RATIO, "",
-	    shares[BN_INTERCONNECT], false),
-	FIG("bottleneck.shares.data_io", "data I/O", UNIT_RATIO, "", shares[BN_DATA_IO], false),
-	{NULL, NULL, UNIT_NONE, NULL, 0, false},
-};
-/* clang-format on */
-
-const struct report_figure *report_figure_find(const char *key)
+const struct figure *report_figure_find(const char *key)
 {
-	for (const struct report_figure *f = report_figures; f->key; f++)
-		if (strcmp(f->key, key) == 0)
-			return f;
-	return NULL;
+	return figure_find(key);
 }
 
-double report_figure_value(const struct report_figure *fig, const struct plan *p)
+double report_figure_value(const struct figure *fig, const struct plan *p)
 {
-	return *(const double *)((const char *)p + fig->offset);
+	return figure_value(fig, p);
 }
 
-char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size)
+char *report_figure_format(const struct figure *fig, double value, char *buf, size_t size)
 {
-	int n = units_format_human(fig->unit, value, 3, buf, size);
-
-	if (!isnan(value) && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, "%s", fig->suffix);
-	return buf;
+	return figure_format(fig, value, buf, size);
 }
 
 const char *report_source_mfu(const struct scenario *s)
@@ -378,26 +321,27 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 				  human(UNIT_BYTES, m->host, t1, sizeof(t1)));
 }
 
-/* The figures that apply (not NAN), two side by side per line. */
-static void figure_rows(struct report_buf *b, const char *title, const struct plan *p,
-			const char *const *keys)
+/* The figures of a section of the text report that apply (not NAN), in the table's order
+ * for the workload, two side by side per line. */
+static void figure_rows(struct report_buf *b, const char *title, const struct scenario *s,
+			const struct plan *p, enum figure_section section)
 {
+	const struct figure *list[64];
+	int nlist = figure_list(FIGURE_LIST_TEXT, s->workload.kind, (int)section, list, 64);
 	int col = 0, width = 0, shown = 0;
 
-	for (int i = 0; keys[i]; i++) {
-		const struct report_figure *f = report_figure_find(keys[i]);
+	for (int i = 0; i < nlist; i++) {
+		const struct figure *f = list[i];
 		char t[48];
 		double v;
 		int n;
 
-		if (!f)
-			continue;
-		v = report_figure_value(f, p);
+		v = figure_value(f, p);
 		if (isnan(v))
 			continue;
 		if (!shown++)
 			report_buf_printf(b, "\n%s\n", title);
-		report_figure_format(f, v, t, sizeof(t));
+		figure_format(f, v, t, sizeof(t));
 		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
 		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
 			while (!b->failed && b->len && b->data[b->len - 1] == ' ')
@@ -426,37 +370,12 @@ static void figure_rows(struct report_buf *b, const char *title, const struct pl
 
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const train[] = {"time.step_s",
-					    "time.total_s",
-					    "throughput.tokens_per_s",
-					    "throughput.tokens_per_s_per_gpu",
-					    "compute.flops_per_token",
-					    "compute.flops_total",
-					    "time.gpu_hours",
-					    "compute.mfu",
-					    "capacity_plan.gpus_required",
-					    NULL};
-	static const char *const infer[] = {"latency.ttft_s",
-					    "latency.tpot_s",
-					    "throughput.tokens_per_s",
-					    "throughput.tokens_per_s_per_gpu",
-					    "capacity_plan.max_batch",
-					    "capacity_plan.replicas",
-					    "capacity_plan.gpus_required",
-					    "time.total_s",
-					    "compute.flops_per_token",
-					    NULL};
-	static const char *const money[] = {"cost.usd_per_hour", "cost.usd_total",
-					    "cost.usd_per_million_tokens", "energy.kwh", NULL};
-	static const char *const rel[] = {"reliability.expected_interruptions",
-					  "reliability.checkpoint_interval_s",
-					  "reliability.goodput", NULL};
 	char pk[32], t[32];
 
 	if (is_training(s)) {
-		figure_rows(b, "TIME AND THROUGHPUT", p, train);
+		figure_rows(b, "TIME AND THROUGHPUT", s, p, FIGURE_TIME);
 	} else {
-		figure_rows(b, "LATENCY AND THROUGHPUT", p, infer);
+		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
 		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
 		    !isnan(p->slo_batch))
 			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",
@@ -468,10 +387,9 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	if (!isnan(p->hfu))
 		report_buf_printf(b, ", HFU %s", human(UNIT_RATIO, p->hfu, t, sizeof(t)));
 	report_buf_printf(b, ")\n");
-	figure_rows(b, "COST AND ENERGY", p, money);
-	if (is_training(s)) {
-		figure_rows(b, "RELIABILITY", p, rel);
-	}
+	figure_rows(b, "COST AND ENERGY", s, p, FIGURE_COST);
+	/* an inference plan lists no reliability figure */
+	figure_rows(b, "RELIABILITY", s, p, FIGURE_RELIABILITY);
 }
 
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
@@ -545,21 +463,21 @@ static void md_cell(struct report_buf *b, const char *text)
 	}
 }
 
-static void md_figure_table(struct report_buf *b, const struct plan *p, const char *const *keys)
+/* The Markdown document's figures for the workload, in the table's order for it. */
+static void md_figure_table(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	report_buf_printf(b, "| figure | value | key |\n| --- | ---: | --- |\n");
-	for (int i = 0; keys[i]; i++) {
-		const struct report_figure *f = report_figure_find(keys[i]);
-		char t[48];
-		double v;
+	const struct figure *list[64];
+	int n = figure_list(FIGURE_LIST_MARKDOWN, s->workload.kind, -1, list, 64);
 
-		if (!f)
-			continue;
-		v = report_figure_value(f, p);
+	report_buf_printf(b, "| figure | value | key |\n| --- | ---: | --- |\n");
+	for (int i = 0; i < n; i++) {
+		char t[48];
+		double v = figure_value(list[i], p);
+
 		if (isnan(v))
 			continue;
-		report_buf_printf(b, "| %s | %s | `%s` |\n", f->label,
-				  report_figure_format(f, v, t, sizeof(t)), f->key);
+		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
+				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
 	}
 }
 
@@ -610,36 +528,6 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 
 int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const train[] = {"time.step_s",
-					    "time.total_s",
-					    "time.gpu_hours",
-					    "throughput.tokens_per_s",
-					    "throughput.tokens_per_s_per_gpu",
-					    "compute.flops_per_token",
-					    "compute.flops_total",
-					    "compute.mfu",
-					    "capacity_plan.gpus_required",
-					    "cost.usd_per_hour",
-					    "cost.usd_total",
-					    "cost.usd_per_million_tokens",
-					    "energy.kwh",
-					    "reliability.expected_interruptions",
-					    "reliability.checkpoint_interval_s",
-					    "reliability.goodput",
-					    NULL};
-	static const char *const infer[] = {"latency.ttft_s",
-					    "latency.tpot_s",
-					    "throughput.tokens_per_s",
-					    "throughput.tokens_per_s_per_gpu",
-					    "capacity_plan.max_batch",
-					    "capacity_plan.replicas",
-					    "capacity_plan.gpus_required",
-					    "time.total_s",
-					    "cost.usd_per_hour",
-					    "cost.usd_total",
-					    "cost.usd_per_million_tokens",
-					    "energy.kwh",
-					    NULL};
 	struct report_buf t = {0};
 	char v1[32], v2[32], v3[32];
 
@@ -700,7 +588,7 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 
 	report_buf_printf(b, "\n## %s\n\n",
 			  is_training(s) ? "Time and cost" : "Latency, throughput and cost");
-	md_figure_table(b, p, is_training(s) ? train : infer);
+	md_figure_table(b, s, p);
 
 	report_buf_printf(b, "\n## Bottlenecks\n\nJudged in order: capacity (does it load), then "
 			     "bandwidth and interconnect (does it run well), then compute.\n\n");

@@ -1,5 +1,5 @@
 /* report.h - a plan as text for people: the 80-column text report and the Markdown review
- * document, and the table of reported figures that the JSON report and `diff` share.
+ * document. The figures they list come from the figure table (figure.h).
  *
  * Nothing here prints: each function appends to a struct report_buf, which the front end
  * writes out. Numbers are formatted with units_format_human().
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "figure.h"
 #include "plan.h"
 #include "scenario.h"
 #include "units.h"
@@ -32,28 +33,11 @@ void report_buf_release(struct report_buf *b);
  * further line indented by indent, then a newline. */
 void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);
 
-/* One numeric figure of the report, as the JSON report names it. */
-struct report_figure {
-	const char *key;   /* "memory.per_gpu.weights" */
-	const char *label; /* "weights" */
-	enum unit_kind unit;
-	const char *suffix; /* appended to the human form (" tokens/s"), may be "" */
-	size_t offset;	    /* of the double in struct plan */
-	bool integer;	    /* written as a whole number in JSON (bytes, parameter counts) */
-};
-
-/* The figures, in report order, terminated by an entry whose key is NULL. The JSON report
- * writes each at its key's path; `diff` compares them. */
-extern const struct report_figure report_figures[];
-
-/* The figure with this key, or NULL. */
-const struct report_figure *report_figure_find(const char *key);
-
-/* The figure's value in p (NAN when it does not apply). */
-double report_figure_value(const struct report_figure *fig, const struct plan *p);
-
-/* The figure's value for people: "75.2 GB", "1.2M tokens/s", "-" for NAN. Returns buf. */
-char *report_figure_format(const struct report_figure *fig, double value, char *buf, size_t size);
+/* Kept for callers of the former report_figures table: figure_find, figure_value and
+ * figure_format (figure.h) under their old names. */
+const struct figure *report_figure_find(const char *key);
+double report_figure_value(const struct figure *fig, const struct plan *p);
+char *report_figure_format(const struct figure *fig, double value, char *buf, size_t size);
 
 /* The source of an efficiency or default the plan used, in a few words, for the
  * assumptions sections: which of the scenario's values were given and which modelled. */

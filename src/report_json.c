@@ -7,6 +7,7 @@
 #include <cJSON.h>
 
 #include "dtype.h"
+#include "figure.h"
 #include "report.h"
 
 /* The object at a dotted path under root ("memory.per_gpu"), created as needed; NULL when
@@ -80,13 +81,13 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_str(r, "schema", REPORT_JSON_SCHEMA);
 	bad |= put_str(r, "scenario.name", s->name);
 	bad |= put_str(r, "scenario.file", s->path[0] ? s->path : NULL);
-	for (const struct report_figure *f = report_figures; f->key; f++) {
-		bad |= put_num(r, f->key, report_figure_value(f, p), f->integer);
-		/* memory.fits follows memory.headroom; the shares follow binding */
-		if (strcmp(f->key, "memory.headroom") == 0)
-			bad |= put(r, "memory.fits", cJSON_CreateBool(p->mem.fits));
-		if (strcmp(f->key, "reliability.goodput") == 0)
-			bad |= put_str(r, "bottleneck.binding", bottleneck_name(p->binding));
+	for (const struct figure *f = figures; f->key; f++) {
+		if (f->flags & FIGURE_BOOL)
+			bad |= put(r, f->key, cJSON_CreateBool(figure_value(f, p) != 0));
+		else if (f->word)
+			bad |= put_str(r, f->key, f->word(p));
+		else
+			bad |= put_num(r, f->key, figure_value(f, p), f->integer);
 	}
 
 	/* extras, after the SPEC keys of each object */

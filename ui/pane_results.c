@@ -15,76 +15,31 @@
 #include "bars.h"
 
 #include "explain.h"
+#include "figure.h"
 
-enum fig_format { FMT_SECONDS, FMT_TOKENS, FMT_RATIO, FMT_USD, FMT_KWH, FMT_COUNT, FMT_BYTES };
-
-struct figure {
-	const char *key; /* as in the JSON report */
-	const char *label;
-	size_t offset; /* a double in struct plan */
-	enum fig_format fmt;
-	int better;	  /* +1 higher is better, -1 lower is better */
-	unsigned applies; /* APPLIES_* bits */
-};
-
-#define PLAN_OFF(m) offsetof(struct plan, m)
-#define TRAINING    APPLIES_TRAINING
-#define INFERENCE   APPLIES_INFERENCE
-#define ALL	    (APPLIES_TRAINING | APPLIES_INFERENCE)
-
-static const struct figure figures[] = {
-    {"time.step_s", "step time", PLAN_OFF(step_s), FMT_SECONDS, -1, TRAINING},
-    {"latency.ttft_s", "ttft", PLAN_OFF(ttft_s), FMT_SECONDS, -1, INFERENCE},
-    {"latency.tpot_s", "tpot", PLAN_OFF(tpot_s), FMT_SECONDS, -1, INFERENCE},
-    {"time.total_s", "total time", PLAN_OFF(total_s), FMT_SECONDS, -1, TRAINING | APPLIES_OFFLINE},
-    {"throughput.tokens_per_s", "throughput", PLAN_OFF(tokens_per_s), FMT_TOKENS, +1, ALL},
-    {"capacity_plan.max_batch", "max batch", PLAN_OFF(max_batch), FMT_COUNT, +1, INFERENCE},
-    {"capacity_plan.gpus_required", "gpus needed", PLAN_OFF(gpus_required), FMT_COUNT, -1,
-     APPLIES_ONLINE},
-    {"cost.usd_total", "cost", PLAN_OFF(usd_total), FMT_USD, -1, TRAINING | APPLIES_OFFLINE},
-    {"cost.usd_per_hour", "cost/hour", PLAN_OFF(usd_per_hour), FMT_USD, -1, APPLIES_ONLINE},
-    {"cost.usd_per_million_tokens", "$/M tokens", PLAN_OFF(usd_per_million_tokens), FMT_USD, -1,
-     ALL},
-    {"energy.kwh", "energy", PLAN_OFF(kwh), FMT_KWH, -1, TRAINING | APPLIES_OFFLINE},
-};
-#define NFIGURES ((int)(sizeof(figures) / sizeof(figures[0])))
-
-static const char *const mem_names[MEM_PARTS] = {"weights", "grads",	"optim",
-						 "activ",   "kv cache", "other"};
-static const char *const mem_keys[MEM_PARTS] = {
-    "memory.per_gpu.weights",	  "memory.per_gpu.gradients", "memory.per_gpu.optimizer",
-    "memory.per_gpu.activations", "memory.per_gpu.kv_cache",  "memory.per_gpu.overhead"};
-/* The memory parts in the legend's order (mem_names, mem_keys). */
-static void mem_parts(const struct plan_memory *m, double out[MEM_PARTS])
+/* The memory parts in the legend's order (the table's FIGURE_PART rows, figure.h). */
+static void mem_parts(const struct plan *p, double out[MEM_PARTS])
 {
-	const double v[MEM_PARTS] = {m->weights,     m->gradients, m->optimizer,
-				     m->activations, m->kv_cache,  m->overhead};
-	memcpy(out, v, sizeof(v));
+	for (int i = 0; i < MEM_PARTS; i++) {
+		const struct figure *f = figure_memory_part(i);
+		out[i] = f ? figure_value(f, p) : 0;
+	}
 }
 
-static const char *const bn_labels[BN_COUNT] = {"capacity", "compute", "hbm bw", "interconnect",
-						"data i/o"};
-static const char *const bn_keys[BN_COUNT] = {
-    "bottleneck.shares.capacity", "bottleneck.shares.compute", "bottleneck.shares.hbm_bandwidth",
-    "bottleneck.shares.interconnect", "bottleneck.shares.data_io"};
-
-/* What each verdict line explains (Enter) and stands for when selected: the headroom, the
- * binding bottleneck, the MFU. */
-static const char *const verdict_keys[EXPLAIN_VERDICTS] = {"memory.headroom", "bottleneck.binding",
-							   "compute.mfu"};
+static const char *mem_part_key(int i)
+{
+	const struct figure *f = figure_memory_part(i);
+	return f ? f->key : "";
+}
 
 /* Judging order (seed case 15): capacity, then bandwidth and interconnect, then compute. */
 static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
 						   BN_DATA_IO};
 
-static bool fig_applies(const struct app *a, const struct figure *f)
+/* The figures the pane lists for the workload, in their order (figure.h). Returns how many. */
+static int pane_figures(const struct app *a, const struct figure **out)
 {
-	return (f->applies & (1u << a->scn.workload.kind)) != 0;
-}
-
-static double fig_value(const struct plan *p, const struct figure *f)
-{
-	return *(const double *)((const char *)p + f->offset);
+	return figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS);
 }
 
 /* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
@@ -100,79 +55,26 @@ static void fmt_bytes(double v, char *buf, size_t size)
 	units_format_human(UNIT_BYTES, v, 3, buf, size);
 }
 
-static void fig_format(enum fig_format fmt, double v, char *buf, size_t size)
-{
-	char n[48];
-
-	if (!isfinite(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	switch (fmt) {
-	case FMT_SECONDS:
-		units_format_human(UNIT_SECONDS, v, 3, buf, size);
-		break;
-	case FMT_TOKENS:
-		units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
-		snprintf(buf, size, "%s tok/s", n);
-		break;
-	case FMT_RATIO:
-		num3(v * 100, n, sizeof(n));
-		snprintf(buf, size, "%s%%", n);
-		break;
-	case FMT_USD:
-		if (fabs(v) >= 1e4) {
-			units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
-			snprintf(buf, size, "$%s", n);
-		} else {
-			num3(v, n, sizeof(n));
-			snprintf(buf, size, "$%s", n);
-		}
-		break;
-	case FMT_KWH:
-		if (v >= 999.5e6) {
-			num3(v / 1e9, n, sizeof(n));
-			snprintf(buf, size, "%s TWh", n);
-		} else if (v >= 999.5e3) {
-			num3(v / 1e6, n, sizeof(n));
-			snprintf(buf, size, "%s GWh", n);
-		} else if (v >= 999.5) {
-			num3(v / 1e3, n, sizeof(n));
-			snprintf(buf, size, "%s MWh", n);
-		} else {
-			num3(v, n, sizeof(n));
-			snprintf(buf, size, "%s kWh", n);
-		}
-		break;
-	case FMT_COUNT:
-		units_format_human(UNIT_COUNT, v, 3, buf, size);
-		break;
-	case FMT_BYTES:
-		fmt_bytes(v, buf, size);
-		break;
-	}
-}
-
 void pane_results_items(struct app *a)
 {
-	int n = 0;
-
-	const struct plan_memory *m = &a->plan.mem;
+	const struct figure *figs[RESULT_MAX_ITEMS];
+	struct explain_verdict vd[EXPLAIN_VERDICTS];
 	double parts[MEM_PARTS];
+	int n = 0, nfig = pane_figures(a, figs);
 
-	mem_parts(m, parts);
+	mem_parts(&a->plan, parts);
 	a->result_keys[n++] = "memory.per_gpu.total";
 	/* the parts the legend shows, in its order */
 	for (int i = 0; i < MEM_PARTS; i++)
 		if (parts[i] > 0)
-			a->result_keys[n++] = mem_keys[i];
+			a->result_keys[n++] = mem_part_key(i);
+	explain_verdicts(&a->plan, vd);
 	for (int i = 0; i < EXPLAIN_VERDICTS; i++)
-		a->result_keys[n++] = verdict_keys[i];
-	for (int i = 0; i < NFIGURES && n < RESULT_MAX_ITEMS; i++)
-		if (fig_applies(a, &figures[i]))
-			a->result_keys[n++] = figures[i].key;
+		a->result_keys[n++] = vd[i].key;
+	for (int i = 0; i < nfig && n < RESULT_MAX_ITEMS; i++)
+		a->result_keys[n++] = figs[i]->key;
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
-		a->result_keys[n++] = bn_keys[bn_order[b]];
+		a->result_keys[n++] = figure_bottleneck(bn_order[b])->key;
 	/* the warnings, one item (the report's key): the pane clips them, the status line and
 	 * Enter give them whole */
 	if (a->plan.nwarnings > 0 && n < RESULT_MAX_ITEMS)
@@ -197,10 +99,10 @@ const char *pane_results_verdict(const struct app *a, const char *key, char *buf
 		}
 		return buf;
 	}
+	explain_verdicts(&a->plan, vd);
 	for (int i = 0; i < EXPLAIN_VERDICTS; i++) {
-		if (strcmp(key, verdict_keys[i]) != 0)
+		if (strcmp(key, vd[i].key) != 0)
 			continue;
-		explain_verdicts(&a->plan, vd);
 		snprintf(buf, size, "%s: %s", vd[i].topic, vd[i].text);
 		return buf;
 	}
@@ -209,26 +111,11 @@ const char *pane_results_verdict(const struct app *a, const char *key, char *buf
 
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size)
 {
-	const struct plan *p = &a->plan;
-	const struct plan_memory *m = &p->mem;
-	double mem[MEM_PARTS];
+	const struct figure *f = figure_find(key);
 
-	mem_parts(m, mem);
 	buf[0] = '\0';
-	if (strcmp(key, "memory.per_gpu.total") == 0)
-		fmt_bytes(p->mem.total, buf, size);
-	else if (strcmp(key, "memory.headroom") == 0)
-		fmt_bytes(p->mem.headroom, buf, size);
-	for (int i = 0; i < MEM_PARTS; i++)
-		if (strcmp(key, mem_keys[i]) == 0)
-			fmt_bytes(mem[i], buf, size);
-	for (int i = 0; i < NFIGURES; i++)
-		if (strcmp(key, figures[i].key) == 0)
-			fig_format(figures[i].fmt, fig_value(p, &figures[i]), buf, size);
-	for (int b = 0; b < BN_COUNT; b++)
-		if (strcmp(key, bn_keys[b]) == 0)
-			snprintf(buf, size, "%.0f%%%s", p->shares[b] * 100,
-				 p->binding == (enum bottleneck)b ? " (binding)" : "");
+	if (f)
+		figure_format_short(f, &a->plan, buf, size);
 }
 
 static bool item_selected(const struct app *a, const char *key)
@@ -314,7 +201,7 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 	double scale = m->capacity > m->total ? m->capacity : m->total;
 	int cells[MEM_PARTS], filled, cap_at = -1, cx = x;
 
-	mem_parts(m, parts);
+	mem_parts(&a->plan, parts);
 	filled = bars_stack(parts, MEM_PARTS, scale, width, cells);
 	if (m->total > m->capacity && m->capacity > 0)
 		cap_at = bars_marker(m->capacity, scale, width);
@@ -342,21 +229,18 @@ static void fmt_bytes_short(double v, char *buf, size_t size)
 	o[n] = '\0';
 }
 
-/* Shorter names for when the parts with their sizes do not all fit in two lines. */
-static const char *const mem_short[MEM_PARTS] = {"wts", "grad", "opt", "act", "kv", "other"};
-
 /* One pass of the legend with names: each part's glyph then its name and size, flowing over
  * at most max_lines lines; draws only when w is not NULL. Returns the parts left out (0 when
  * all fit) and sets *lines to the lines used. */
-static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
-			      const char *const *names, int max_lines, int *lines)
+static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width, bool tiny,
+			      int max_lines, int *lines)
 {
-	const struct plan_memory *m = &a->plan.mem;
 	double parts[MEM_PARTS];
 	int cx = x, line = 0, left = 0;
 
-	mem_parts(m, parts);
+	mem_parts(&a->plan, parts);
 	for (int i = 0; i < MEM_PARTS; i++) {
+		const struct figure *f = figure_memory_part(i);
 		char v[32], item[64];
 		int iw;
 		if (!(parts[i] > 0))
@@ -366,7 +250,7 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 			continue;
 		}
 		fmt_bytes_short(parts[i], v, sizeof(v));
-		snprintf(item, sizeof(item), "%s %s", names[i], v);
+		snprintf(item, sizeof(item), "%s %s", tiny ? f->tiny_label : f->short_label, v);
 		iw = 1 + text_width(item) + 1;
 		if (cx + iw - 1 > x + width && cx > x) {
 			if (++line >= max_lines) {
@@ -376,12 +260,12 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 			cx = x;
 		}
 		if (w) {
-			result_mark_shown(a, mem_keys[i]);
+			result_mark_shown(a, f->key);
 			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
 			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
 			wattrset(w, A_NORMAL);
 			draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
-				  item_selected(a, mem_keys[i]) ? ROLE_SELECTED : ROLE_LABEL, item);
+				  item_selected(a, f->key) ? ROLE_SELECTED : ROLE_LABEL, item);
 		}
 		cx += iw;
 	}
@@ -396,11 +280,9 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width, int max_lines)
 {
 	int lines;
-	const char *const *names =
-	    memory_legend_pass(a, NULL, y, x, width, mem_names, max_lines, &lines) ? mem_short
-										   : mem_names;
+	bool tiny = memory_legend_pass(a, NULL, y, x, width, false, max_lines, &lines) != 0;
 
-	memory_legend_pass(a, w, y, x, width, names, max_lines, &lines);
+	memory_legend_pass(a, w, y, x, width, tiny, max_lines, &lines);
 	return lines;
 }
 
@@ -424,10 +306,11 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	int width = getmaxx(w), bx = 15, bw = width - bx - 8, full, eighths;
 	double share = a->plan.shares[b];
 	bool binding = a->plan.binding == (enum bottleneck)b;
-	bool sel = item_selected(a, bn_keys[b]);
+	const char *key = figure_bottleneck((enum bottleneck)b)->key;
+	bool sel = item_selected(a, key);
 	char pct[16];
 
-	result_mark_shown(a, bn_keys[b]);
+	result_mark_shown(a, key);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
 		mvwhline(w, y, 1, ' ', width - 1);
@@ -437,7 +320,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		  sel	    ? ROLE_SELECTED
 		  : binding ? ROLE_BINDING
 			    : ROLE_LABEL,
-		  bn_labels[b]);
+		  figure_bottleneck_short((enum bottleneck)b));
 	if (bw < 4)
 		return;
 	bars_fill(isfinite(share) ? share : 0, bw, &full, &eighths);
@@ -561,10 +444,9 @@ struct results_budget {
 
 static void results_budget(struct app *a, int avail, int inner, struct results_budget *b)
 {
-	int nfig = 0;
+	const struct figure *figs[RESULT_MAX_ITEMS];
+	int nfig = pane_figures(a, figs);
 
-	for (int i = 0; i < NFIGURES; i++)
-		nfig += fig_applies(a, &figures[i]);
 	b->bar = 1;
 	b->legend = draw_memory_legend(a, NULL, 0, 0, inner, 2);
 	b->verdicts = EXPLAIN_VERDICTS;
@@ -637,8 +519,9 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			fmt_bytes_short(p->mem.capacity, c, sizeof(c));
 			snprintf(line, sizeof(line), "%s / %s", v, c);
 		}
-		draw_figure(a, w, y, "memory.per_gpu.total", "memory/gpu", line, p->mem.total,
-			    bp->mem.total, -1);
+		const struct figure *total = figure_find("memory.per_gpu.total");
+		draw_figure(a, w, y, total->key, total->short_label, line, p->mem.total,
+			    bp->mem.total, total->better);
 	}
 	y++;
 	if (y < height && bud.bar)
@@ -657,11 +540,11 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			const char *mark = vd[i].state == VERDICT_OK	 ? g->ok
 					   : vd[i].state == VERDICT_WARN ? "!"
 									 : g->bad;
-			bool sel = item_selected(a, verdict_keys[i]);
+			bool sel = item_selected(a, vd[i].key);
 			/* no change mark here: the headroom's would sit unlabelled beside the
 			 * memory, and point the other way from the memory line's */
 			int end = width;
-			result_mark_shown(a, verdict_keys[i]);
+			result_mark_shown(a, vd[i].key);
 			if (sel) {
 				wattrset(w, a->theme.attr[ROLE_SELECTED]);
 				mvwhline(w, y, 1, ' ', width - 1);
@@ -674,19 +557,20 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	}
 
 	/* time, throughput, latency, cost, energy */
-	for (int i = 0, shown = 0; i < NFIGURES && shown < bud.figures && y < height; i++) {
-		const struct figure *f = &figures[i];
-		if (!fig_applies(a, f))
-			continue;
-		fig_format(f->fmt, fig_value(p, f), v, sizeof(v));
-		if (f->fmt == FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && inner > 36) {
+	const struct figure *figs[RESULT_MAX_ITEMS];
+	int nfig = pane_figures(a, figs);
+	for (int i = 0, shown = 0; i < nfig && shown < bud.figures && y < height; i++) {
+		const struct figure *f = figs[i];
+		figure_format_short(f, p, v, sizeof(v));
+		if (f->format == FIGURE_FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) &&
+		    inner > 36) {
 			char per[32];
 			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per,
 					   sizeof(per));
 			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
 		}
-		draw_figure(a, w, y++, f->key, f->label, v, fig_value(p, f), fig_value(bp, f),
-			    f->better);
+		draw_figure(a, w, y++, f->key, f->short_label, v, figure_value(f, p),
+			    figure_value(f, bp), f->better);
 		shown++;
 	}
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bars.h"
+#include "figure.h"
 
 static double wall_s(void)
 {
@@ -275,11 +276,10 @@ static void fmt_mem(double v, char *buf, size_t size)
 		buf[n - 1] = '\0';
 }
 
+/* The binding column's name: the figure table's narrowest (figure.h). */
 static const char *bottleneck_short(enum bottleneck b)
 {
-	static const char *const names[BN_COUNT] = {"capacity", "compute", "hbm bw", "network",
-						    "data io"};
-	return (unsigned)b < BN_COUNT ? names[b] : "?";
+	return figure_bottleneck_tiny(b);
 }
 
 enum col {

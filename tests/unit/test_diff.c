@@ -22,8 +22,9 @@ static void fill(struct scenario *s, struct plan *p)
 	snprintf(s->hardware.gpu.id, sizeof(s->hardware.gpu.id), "a100-80gb-sxm");
 	s->hardware.count = 8;
 	memset(p, 0, sizeof(*p));
-	for (const struct report_figure *f = report_figures; f->key; f++)
-		*(double *)((char *)p + f->offset) = 1000;
+	for (const struct figure *f = figures; f->key; f++)
+		if (figure_is_number(f))
+			*(double *)((char *)p + f->offset) = 1000;
 	p->ttft_s = NAN;
 	p->tpot_s = NAN;
 	p->mem.capacity = 80e9;

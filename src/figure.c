@@ -1,0 +1,370 @@
+/* figure.c - the figure table (every output figure once) and its lookups. */
+#include "figure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain.h"
+
+static double get_fits(const struct plan *p)
+{
+	return p->mem.fits ? 1 : 0;
+}
+
+static const char *word_fits(const struct plan *p)
+{
+	return p->mem.fits ? "true" : "false";
+}
+
+static double get_binding(const struct plan *p)
+{
+	return (double)p->binding;
+}
+
+static const char *word_binding(const struct plan *p)
+{
+	return bottleneck_name(p->binding);
+}
+
+#define PO(m)	  offsetof(struct plan, m)
+#define TRAINING  APPLIES_TRAINING
+#define INFERENCE APPLIES_INFERENCE
+#define ALL	  (APPLIES_TRAINING | APPLIES_INFERENCE)
+
+/* In the JSON report's order: memory.fits follows memory.headroom, bottleneck.binding
+ * comes before the shares. */
+/* clang-format off */
+const struct figure figures[] = {
+	{.key = "model.params", .label = "parameters", .unit = UNIT_COUNT, .offset = PO(params),
+	 .integer = true, .section = FIGURE_MODEL, .explain = explain_params},
+	{.key = "model.active_params", .label = "active parameters", .unit = UNIT_COUNT,
+	 .offset = PO(active_params), .integer = true, .section = FIGURE_MODEL,
+	 .explain = explain_active_params},
+
+	{.key = "memory.per_gpu.weights", .label = "weights", .short_label = "weights",
+	 .tiny_label = "wts", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.weights), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_weights},
+	{.key = "memory.per_gpu.gradients", .label = "gradients", .short_label = "grads",
+	 .tiny_label = "grad", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.gradients), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_gradients},
+	{.key = "memory.per_gpu.optimizer", .label = "optimizer", .short_label = "optim",
+	 .tiny_label = "opt", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.optimizer), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_optimizer},
+	{.key = "memory.per_gpu.activations", .label = "activations", .short_label = "activ",
+	 .tiny_label = "act", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.activations), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_activations},
+	{.key = "memory.per_gpu.kv_cache", .label = "KV cache", .short_label = "kv cache",
+	 .tiny_label = "kv", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.kv_cache), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_kv_cache},
+	{.key = "memory.per_gpu.overhead", .label = "overhead", .short_label = "other",
+	 .tiny_label = "other", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
+	 .offset = PO(mem.overhead), .integer = true, .section = FIGURE_MEMORY,
+	 .flags = FIGURE_PART, .explain = explain_overhead},
+	{.key = "memory.per_gpu.total", .label = "total", .short_label = "memory/gpu",
+	 .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES, .offset = PO(mem.total), .integer = true,
+	 .better = -1, .section = FIGURE_MEMORY, .explain = explain_memory_total},
+	{.key = "memory.capacity", .label = "capacity", .unit = UNIT_BYTES,
+	 .offset = PO(mem.capacity), .integer = true, .section = FIGURE_MEMORY,
+	 .explain = explain_capacity},
+	{.key = "memory.headroom", .label = "headroom", .unit = UNIT_BYTES,
+	 .format = FIGURE_FMT_BYTES, .offset = PO(mem.headroom), .integer = true, .better = +1,
+	 .section = FIGURE_MEMORY, .explain = explain_headroom},
+	{.key = "memory.fits", .label = "fits", .unit = UNIT_NONE, .get = get_fits,
+	 .word = word_fits, .section = FIGURE_MEMORY, .flags = FIGURE_BOOL,
+	 .explain = explain_fits},
+
+	{.key = "compute.flops_per_token", .label = "FLOPs per token", .unit = UNIT_NONE,
+	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 9},
+	 .markdown = {6, 0}, .flags = FIGURE_HEAD_COUNT, .explain = explain_flops_per_token},
+	{.key = "compute.flops_total", .label = "FLOPs in total", .unit = UNIT_NONE,
+	 .offset = PO(flops_total), .section = FIGURE_TIME, .text = {6, 0}, .markdown = {7, 0},
+	 .explain = explain_flops_total},
+	{.key = "compute.mfu", .label = "MFU", .unit = UNIT_RATIO, .offset = PO(mfu),
+	 .better = +1, .section = FIGURE_TIME, .text = {8, 0}, .markdown = {8, 0},
+	 .explain = explain_mfu},
+	{.key = "time.step_s", .label = "step time", .short_label = "step time",
+	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(step_s), .better = -1,
+	 .applies = TRAINING, .section = FIGURE_TIME, .text = {1, 0}, .markdown = {1, 0},
+	 .pane = 1, .explain = explain_step},
+	{.key = "time.total_s", .label = "total time", .short_label = "total time",
+	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(total_s),
+	 .better = -1, .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_TIME,
+	 .text = {2, 8}, .markdown = {2, 8}, .pane = 4, .explain = explain_total_time},
+	{.key = "time.gpu_hours", .label = "GPU-hours", .unit = UNIT_NONE, .suffix = " GPU-h",
+	 .offset = PO(gpu_hours), .section = FIGURE_TIME, .text = {7, 0}, .markdown = {3, 0},
+	 .flags = FIGURE_HEAD_BARE, .explain = explain_gpu_hours},
+	{.key = "throughput.tokens_per_s", .label = "throughput", .short_label = "throughput",
+	 .unit = UNIT_COUNT, .suffix = " tokens/s", .format = FIGURE_FMT_TOKENS,
+	 .offset = PO(tokens_per_s), .better = +1, .applies = ALL, .section = FIGURE_TIME,
+	 .text = {3, 3}, .markdown = {4, 3}, .pane = 5, .flags = FIGURE_HEAD_BARE,
+	 .explain = explain_tokens_per_s},
+	{.key = "throughput.tokens_per_s_per_gpu", .label = "per GPU", .unit = UNIT_COUNT,
+	 .suffix = " tokens/s", .offset = PO(tokens_per_s_per_gpu), .section = FIGURE_TIME,
+	 .text = {4, 4}, .markdown = {5, 4}, .flags = FIGURE_HEAD_BARE,
+	 .explain = explain_tokens_per_s_per_gpu},
+	{.key = "latency.ttft_s", .label = "time to first token", .short_label = "ttft",
+	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(ttft_s), .better = -1,
+	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 1}, .markdown = {0, 1},
+	 .pane = 2, .explain = explain_ttft},
+	{.key = "latency.tpot_s", .label = "time per output token", .short_label = "tpot",
+	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(tpot_s), .better = -1,
+	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 2}, .markdown = {0, 2},
+	 .pane = 3, .explain = explain_tpot},
+	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",
+	 .unit = UNIT_COUNT, .suffix = " sequences", .format = FIGURE_FMT_COUNT,
+	 .offset = PO(max_batch), .better = +1, .applies = INFERENCE, .section = FIGURE_TIME,
+	 .text = {0, 5}, .markdown = {0, 5}, .pane = 6,
+	 .flags = FIGURE_HEAD_BARE | FIGURE_HEAD_PLAIN, .explain = explain_max_batch},
+	{.key = "capacity_plan.replicas", .label = "replicas", .unit = UNIT_NONE,
+	 .offset = PO(replicas), .section = FIGURE_TIME, .text = {0, 6}, .markdown = {0, 6},
+	 .explain = explain_replicas},
+	{.key = "capacity_plan.gpus_required", .label = "GPUs required",
+	 .short_label = "gpus needed", .unit = UNIT_NONE, .format = FIGURE_FMT_COUNT,
+	 .offset = PO(gpus_required), .better = -1, .applies = APPLIES_ONLINE,
+	 .section = FIGURE_TIME, .text = {9, 7}, .markdown = {9, 7}, .pane = 7,
+	 .explain = explain_gpus_required},
+
+	{.key = "cost.usd_total", .label = "cost in total", .short_label = "cost",
+	 .unit = UNIT_USD, .format = FIGURE_FMT_USD, .offset = PO(usd_total), .better = -1,
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {11, 11},
+	 .markdown = {11, 10}, .pane = 8, .explain = explain_usd_total},
+	{.key = "cost.usd_per_hour", .label = "cost per hour", .short_label = "cost/hour",
+	 .unit = UNIT_USD, .suffix = "/h", .format = FIGURE_FMT_USD, .offset = PO(usd_per_hour),
+	 .better = -1, .applies = APPLIES_ONLINE, .section = FIGURE_COST, .text = {10, 10},
+	 .markdown = {10, 9}, .pane = 9, .explain = explain_usd_per_hour},
+	{.key = "cost.usd_per_million_tokens", .label = "per million tokens",
+	 .short_label = "$/M tokens", .unit = UNIT_USD, .format = FIGURE_FMT_USD,
+	 .offset = PO(usd_per_million_tokens), .better = -1, .applies = ALL,
+	 .section = FIGURE_COST, .text = {12, 12}, .markdown = {12, 11}, .pane = 10,
+	 .explain = explain_usd_per_million_tokens},
+	{.key = "energy.kwh", .label = "energy", .short_label = "energy", .unit = UNIT_NONE,
+	 .suffix = " kWh", .format = FIGURE_FMT_KWH, .offset = PO(kwh), .better = -1,
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 13},
+	 .markdown = {13, 12}, .pane = 11, .explain = explain_energy},
+
+	{.key = "reliability.expected_interruptions", .label = "expected interruptions",
+	 .unit = UNIT_NONE, .offset = PO(expected_interruptions), .section = FIGURE_RELIABILITY,
+	 .text = {14, 0}, .markdown = {14, 0}, .explain = explain_interruptions},
+	{.key = "reliability.checkpoint_interval_s", .label = "checkpoint interval",
+	 .unit = UNIT_SECONDS, .offset = PO(checkpoint_interval_s),
+	 .section = FIGURE_RELIABILITY, .text = {15, 0}, .markdown = {15, 0},
+	 .explain = explain_checkpoint_interval},
+	{.key = "reliability.goodput", .label = "goodput", .unit = UNIT_RATIO,
+	 .offset = PO(goodput), .section = FIGURE_RELIABILITY, .text = {16, 0},
+	 .markdown = {16, 0}, .explain = explain_goodput},
+
+	{.key = "bottleneck.binding", .label = "binding bottleneck", .unit = UNIT_NONE,
+	 .get = get_binding, .word = word_binding, .section = FIGURE_BOTTLENECK,
+	 .explain = explain_binding},
+	/* in enum bottleneck's order (figure_bottleneck) */
+	{.key = "bottleneck.shares.capacity", .label = "capacity", .short_label = "capacity",
+	 .tiny_label = "capacity", .unit = UNIT_RATIO, .format = FIGURE_FMT_SHARE,
+	 .offset = PO(shares[BN_CAPACITY]), .section = FIGURE_BOTTLENECK,
+	 .explain = explain_share_capacity},
+	{.key = "bottleneck.shares.compute", .label = "compute", .short_label = "compute",
+	 .tiny_label = "compute", .unit = UNIT_RATIO, .format = FIGURE_FMT_SHARE,
+	 .offset = PO(shares[BN_COMPUTE]), .section = FIGURE_BOTTLENECK,
+	 .explain = explain_share_compute},
+	{.key = "bottleneck.shares.hbm_bandwidth", .label = "HBM bandwidth",
+	 .short_label = "hbm bw", .tiny_label = "hbm bw", .unit = UNIT_RATIO,
+	 .format = FIGURE_FMT_SHARE, .offset = PO(shares[BN_HBM]), .section = FIGURE_BOTTLENECK,
+	 .explain = explain_share_hbm},
+	{.key = "bottleneck.shares.interconnect", .label = "interconnect",
+	 .short_label = "interconnect", .tiny_label = "network", .unit = UNIT_RATIO,
+	 .format = FIGURE_FMT_SHARE, .offset = PO(shares[BN_INTERCONNECT]),
+	 .section = FIGURE_BOTTLENECK, .explain = explain_share_interconnect},
+	{.key = "bottleneck.shares.data_io", .label = "data I/O", .short_label = "data i/o",
+	 .tiny_label = "data io", .unit = UNIT_RATIO, .format = FIGURE_FMT_SHARE,
+	 .offset = PO(shares[BN_DATA_IO]), .section = FIGURE_BOTTLENECK,
+	 .explain = explain_share_data_io},
+	{.key = NULL},
+};
+/* clang-format on */
+
+const struct figure *figure_find(const char *key)
+{
+	for (const struct figure *f = figures; f->key; f++)
+		if (strcmp(f->key, key) == 0)
+			return f;
+	return NULL;
+}
+
+bool figure_is_number(const struct figure *f)
+{
+	return f->word == NULL;
+}
+
+double figure_value(const struct figure *f, const struct plan *p)
+{
+	if (f->get)
+		return f->get(p);
+	return *(const double *)((const char *)p + f->offset);
+}
+
+char *figure_format(const struct figure *f, double value, char *buf, size_t size)
+{
+	int n = units_format_human(f->unit, value, 3, buf, size);
+
+	if (!isnan(value) && f->suffix && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s", f->suffix);
+	return buf;
+}
+
+/* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
+static void num3(double v, char *buf, size_t size)
+{
+	double m = fabs(v);
+	/* three significant digits below 1 too: $0.0762 per million tokens is not $0.08 */
+	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : m >= 1 ? "%.2f" : "%.3g", v);
+}
+
+char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size)
+{
+	double v = figure_value(f, p);
+	char n[48];
+
+	buf[0] = '\0';
+	if (f->format == FIGURE_FMT_NONE)
+		return buf;
+	/* bytes as units.c writes them, inf included; a share with its binding mark */
+	if (f->format == FIGURE_FMT_BYTES) {
+		units_format_human(UNIT_BYTES, v, 3, buf, size);
+		return buf;
+	}
+	if (f->format == FIGURE_FMT_SHARE) {
+		snprintf(buf, size, "%.0f%%%s", v * 100,
+			 p->binding == figure_bottleneck_of(f) ? " (binding)" : "");
+		return buf;
+	}
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	switch (f->format) {
+	case FIGURE_FMT_SECONDS:
+		units_format_human(UNIT_SECONDS, v, 3, buf, size);
+		break;
+	case FIGURE_FMT_TOKENS:
+		units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+		snprintf(buf, size, "%s tok/s", n);
+		break;
+	case FIGURE_FMT_RATIO:
+		num3(v * 100, n, sizeof(n));
+		snprintf(buf, size, "%s%%", n);
+		break;
+	case FIGURE_FMT_USD:
+		if (fabs(v) >= 1e4)
+			units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+		else
+			num3(v, n, sizeof(n));
+		snprintf(buf, size, "$%s", n);
+		break;
+	case FIGURE_FMT_KWH: {
+		/* the pane has no room for "151000000 kWh": up to TWh */
+		static const struct {
+			double at, div;
+			const char *unit;
+		} scale[] = {{999.5e6, 1e9, "TWh"},
+			     {999.5e3, 1e6, "GWh"},
+			     {999.5, 1e3, "MWh"},
+			     {-INFINITY, 1, "kWh"}};
+		for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++) {
+			if (v >= scale[i].at) {
+				num3(v / scale[i].div, n, sizeof(n));
+				snprintf(buf, size, "%s %s", n, scale[i].unit);
+				break;
+			}
+		}
+		break;
+	}
+	case FIGURE_FMT_COUNT:
+		units_format_human(UNIT_COUNT, v, 3, buf, size);
+		break;
+	case FIGURE_FMT_NONE:
+	case FIGURE_FMT_BYTES:
+	case FIGURE_FMT_SHARE:
+		break;
+	}
+	return buf;
+}
+
+static unsigned place_of(const struct figure *f, enum figure_list list, enum workload_kind kind)
+{
+	bool train = kind == WL_TRAIN || kind == WL_FINETUNE;
+
+	switch (list) {
+	case FIGURE_LIST_TEXT:
+		return train ? f->text.train : f->text.infer;
+	case FIGURE_LIST_MARKDOWN:
+		return train ? f->markdown.train : f->markdown.infer;
+	case FIGURE_LIST_PANE:
+		return (f->applies & (1u << kind)) ? f->pane : 0;
+	}
+	return 0;
+}
+
+int figure_list(enum figure_list list, enum workload_kind kind, int section,
+		const struct figure **out, int max)
+{
+	int n = 0;
+
+	/* places are small numbers: take them in turn (a few hundred comparisons) */
+	for (unsigned place = 1; place <= 255 && n < max; place++)
+		for (const struct figure *f = figures; f->key && n < max; f++)
+			if ((section < 0 || (int)f->section == section) &&
+			    place_of(f, list, kind) == place)
+				out[n++] = f;
+	return n;
+}
+
+const struct figure *figure_memory_part(int i)
+{
+	for (const struct figure *f = figures; f->key; f++)
+		if ((f->flags & FIGURE_PART) && i-- == 0)
+			return f;
+	return NULL;
+}
+
+const struct figure *figure_bottleneck(enum bottleneck b)
+{
+	if ((unsigned)b >= BN_COUNT)
+		return NULL;
+	for (const struct figure *f = figures; f->key; f++)
+		if (figure_bottleneck_of(f) == b)
+			return f;
+	return NULL;
+}
+
+enum bottleneck figure_bottleneck_of(const struct figure *f)
+{
+	size_t first = PO(shares[0]);
+
+	if (f->format != FIGURE_FMT_SHARE || f->get || f->offset < first ||
+	    f->offset >= first + BN_COUNT * sizeof(double))
+		return BN_COUNT;
+	return (enum bottleneck)((f->offset - first) / sizeof(double));
+}
+
+const char *figure_bottleneck_label(enum bottleneck b)
+{
+	const struct figure *f = figure_bottleneck(b);
+	return f ? f->label : "?";
+}
+
+const char *figure_bottleneck_short(enum bottleneck b)
+{
+	const struct figure *f = figure_bottleneck(b);
+	return f ? f->short_label : "?";
+}
+
+const char *figure_bottleneck_tiny(enum bottleneck b)
+{
+	const struct figure *f = figure_bottleneck(b);
+	return f ? f->tiny_label : "?";
+}

@@ -1,0 +1,128 @@
+/* figure.h - every output figure once: its JSON key, its labels, its unit, where its value
+ * lives in struct plan, which lists show it and in what order, and its explanation.
+ *
+ * One row a figure, as htop's MeterClass gives one struct to everything about a meter.
+ * The JSON report writes every row at its key, `diff` compares the numbers, the text and
+ * Markdown reports and the terminal UI's results pane list the rows whose place in their
+ * list is not 0, and `gpuplan explain KEY` calls the row's explain function. A new figure
+ * is one row here plus one explain function in explain.c.
+ *
+ * Pure: static tables and lookups, no allocation, no I/O.
+ */
+#ifndef GPUPLAN_FIGURE_H
+#define GPUPLAN_FIGURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "units.h"
+
+/* The part of the report a figure belongs to. The text report titles time (compute, time,
+ * throughput, latency, capacity plan), cost (cost and energy) and reliability apart. */
+enum figure_section {
+	FIGURE_MODEL,
+	FIGURE_MEMORY,
+	FIGURE_TIME,
+	FIGURE_COST,
+	FIGURE_RELIABILITY,
+	FIGURE_BOTTLENECK,
+};
+
+/* How the results pane writes a figure (figure_format_short). */
+enum figure_format {
+	FIGURE_FMT_NONE, /* not shown by the pane: "" */
+	FIGURE_FMT_SECONDS,
+	FIGURE_FMT_TOKENS, /* "58.7k tok/s" */
+	FIGURE_FMT_RATIO,
+	FIGURE_FMT_USD,
+	FIGURE_FMT_KWH, /* kWh up to TWh */
+	FIGURE_FMT_COUNT,
+	FIGURE_FMT_BYTES,
+	FIGURE_FMT_SHARE, /* "78%", " (binding)" after the binding bottleneck's */
+};
+
+/* A figure's place in a list, for a training and for an inference plan: 1 first, 0 where
+ * the list does not show it. Places are ordered, not dense. */
+struct figure_place {
+	unsigned char train, infer;
+};
+
+/* flags */
+#define FIGURE_PART	  0x1u	/* a part of memory.per_gpu.total, drawn in the memory bar */
+#define FIGURE_BOOL	  0x2u	/* a word row whose value is true or false (JSON bool) */
+#define FIGURE_HEAD_BARE  0x4u	/* explain's headline without the suffix */
+#define FIGURE_HEAD_COUNT 0x8u	/* explain's headline as a bare count ("1.2B") */
+#define FIGURE_HEAD_PLAIN 0x10u /* explain's headline as a bare plain number */
+
+/* explain.c's writer, which the explain functions append to. */
+struct ex;
+
+struct figure {
+	const char *key;	 /* the JSON report's path: "memory.per_gpu.weights" */
+	const char *label;	 /* the reports': "weights" */
+	const char *short_label; /* the results pane's, at most 12 columns; NULL: not there */
+	const char *tiny_label;	 /* the narrowest (the pane's legend, the search view); or NULL */
+	enum unit_kind unit;	 /* of the value, for the reports and `diff` */
+	const char *suffix;	 /* appended to the reports' human form (" tokens/s"), or NULL */
+	enum figure_format format;
+	size_t offset; /* of the double in struct plan; 0 for a word row */
+	/* A word row (memory.fits, bottleneck.binding): its value (1 or 0, the bottleneck) and
+	 * its word ("true", "hbm_bandwidth"). NULL for a number. */
+	double (*get)(const struct plan *p);
+	const char *(*word)(const struct plan *p);
+	bool integer;	  /* written as a whole number in JSON (bytes, parameter counts) */
+	int better;	  /* +1 higher is better, -1 lower is better, 0 neither (the pane's mark) */
+	unsigned applies; /* APPLIES_*: the workloads whose results pane lists it */
+	enum figure_section section;
+	struct figure_place text;     /* in the text report's time, cost and reliability */
+	struct figure_place markdown; /* in the Markdown document's time and cost table */
+	unsigned char pane;	      /* in the results pane's figures; 0: not there */
+	unsigned flags;		      /* FIGURE_* */
+	/* Writes how the figure is derived, after the headline explain.c writes. */
+	void (*explain)(struct ex *e, const struct scenario *s, const struct plan *p);
+};
+
+/* Every figure in the JSON report's order, terminated by a row whose key is NULL. */
+extern const struct figure figures[];
+
+/* The figure with this key, or NULL. */
+const struct figure *figure_find(const char *key);
+
+/* Whether f is a number (not a word row). */
+bool figure_is_number(const struct figure *f);
+
+/* The figure's value in p (NAN when it does not apply). */
+double figure_value(const struct figure *f, const struct plan *p);
+
+/* The figure's value for the reports: "75.2 GB", "1.2M tokens/s", "-" for NAN; a word
+ * row's word. Returns buf. */
+char *figure_format(const struct figure *f, double value, char *buf, size_t size);
+
+/* The figure's value in p for the results pane ("58.7k tok/s", "3.2 TWh"); "" when the
+ * pane does not show it (FIGURE_FMT_NONE). Returns buf. */
+char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size);
+
+/* The rows of a list in its order, for a training or an inference plan: those of section
+ * (or of every section when section is negative) whose place in the list is not 0.
+ * Returns how many it wrote to out, at most max. */
+enum figure_list { FIGURE_LIST_TEXT, FIGURE_LIST_MARKDOWN, FIGURE_LIST_PANE };
+int figure_list(enum figure_list list, enum workload_kind kind, int section,
+		const struct figure **out, int max);
+
+/* The i-th part of the memory total (FIGURE_PART rows in order), or NULL past the last. */
+const struct figure *figure_memory_part(int i);
+
+/* The share figure of bottleneck b (bottleneck.shares.*), or NULL; which bottleneck a
+ * share row is (BN_COUNT for another row). */
+const struct figure *figure_bottleneck(enum bottleneck b);
+enum bottleneck figure_bottleneck_of(const struct figure *f);
+
+/* The bottleneck's names, from its share row: for people ("HBM bandwidth"), short ("hbm
+ * bw") and narrowest ("hbm bw", "network"). "?" for an unknown one. */
+const char *figure_bottleneck_label(enum bottleneck b);
+const char *figure_bottleneck_short(enum bottleneck b);
+const char *figure_bottleneck_tiny(enum bottleneck b);
+
+#endif

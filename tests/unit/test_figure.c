@@ -1,0 +1,224 @@
+/* test_figure.c - the figure table (src/figure.c): every row is complete and its key
+ * unique; the JSON report writes every row at its key, in the table's order; each row's
+ * explanation says something for the shipped scenarios; the lists' places are unambiguous;
+ * the bottleneck rows agree with bottleneck_name(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "explain.h"
+#include "figure.h"
+#include "plan.h"
+#include "report_json.h"
+#include "scenario_yaml.h"
+#include "shipped_catalog.h"
+
+/* A training, an online and an offline scenario of the shipped set. */
+static const char *const shipped[] = {
+    "scenarios/default.yaml",
+    "scenarios/seed-08-online-customer-service.yaml",
+    "scenarios/seed-07-offline-measured-throughput.yaml",
+    "scenarios/team-lora-70b-8xa100.yaml",
+};
+#define NSHIPPED (sizeof(shipped) / sizeof(shipped[0]))
+
+static void load(const char *path, struct scenario *s, struct plan *p)
+{
+	struct gp_error err;
+
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+	plan_compute(s, p);
+}
+
+static void test_rows_complete(void **state)
+{
+	int n = 0, parts = 0, words = 0;
+
+	(void)state;
+	for (const struct figure *f = figures; f->key; f++, n++) {
+		assert_non_null(f->label);
+		assert_true(f->label[0] != '\0');
+		assert_true((int)f->unit >= UNIT_NONE && (int)f->unit <= UNIT_USD);
+		assert_non_null(f->explain);
+		assert_ptr_equal(figure_find(f->key), f); /* unique */
+		assert_true(f->better >= -1 && f->better <= 1);
+		if (f->short_label)
+			assert_true(strlen(f->short_label) <= 12);
+		if (figure_is_number(f)) {
+			assert_null(f->get);
+			assert_true(f->offset + sizeof(double) <= sizeof(struct plan));
+		} else {
+			assert_non_null(f->get);
+			words++;
+		}
+		/* the pane lists only what it can label and write */
+		if (f->pane) {
+			assert_non_null(f->short_label);
+			assert_true(f->format != FIGURE_FMT_NONE);
+			assert_true(f->applies != 0);
+		}
+		if (f->flags & FIGURE_PART) {
+			assert_non_null(f->short_label);
+			assert_non_null(f->tiny_label);
+			assert_ptr_equal(figure_memory_part(parts), f);
+			parts++;
+		}
+	}
+	assert_null(figure_find("memory.per_gpu"));
+	assert_int_equal(words, 2); /* memory.fits, bottleneck.binding */
+	assert_int_equal(parts, 6); /* the results pane's MEM_PARTS (ui/theme.h) */
+	assert_null(figure_memory_part(parts));
+	/* explain knows every key: the numbers, then the words */
+	{
+		const char *const *keys = explain_keys();
+		int k = 0;
+		for (; keys[k]; k++)
+			assert_non_null(figure_find(keys[k]));
+		assert_int_equal(k, n);
+		assert_string_equal(keys[n - 1], "bottleneck.binding");
+	}
+}
+
+/* The JSON report's leaves in document order that are table keys. */
+static void json_walk(const cJSON *o, char *path, size_t len, const struct figure **seen,
+		      int *nseen)
+{
+	for (const cJSON *c = o->child; c; c = c->next) {
+		size_t n = len;
+		const struct figure *f;
+		if (!c->string)
+			continue;
+		n += (size_t)snprintf(path + len, 256 - len, "%s%s", len ? "." : "", c->string);
+		if (cJSON_IsObject(c)) {
+			json_walk(c, path, n, seen, nseen);
+		} else if ((f = figure_find(path)) != NULL) {
+			if (f->flags & FIGURE_BOOL)
+				assert_true(cJSON_IsBool(c));
+			else if (f->word)
+				assert_true(cJSON_IsString(c));
+			else
+				assert_true(cJSON_IsNumber(c) || cJSON_IsNull(c));
+			seen[(*nseen)++] = f;
+		}
+		path[len] = '\0';
+	}
+}
+
+static void test_json_follows_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NSHIPPED; i++) {
+		struct scenario s;
+		struct plan p;
+		const struct figure *seen[128];
+		char path[256] = "";
+		int nseen = 0, n = 0;
+		cJSON *json;
+
+		load(shipped[i], &s, &p);
+		json = report_json_build(&s, &p);
+		assert_non_null(json);
+		json_walk(json, path, 0, seen, &nseen);
+		/* every row once, in the table's order */
+		for (const struct figure *f = figures; f->key; f++, n++) {
+			assert_true(n < nseen);
+			assert_string_equal(seen[n]->key, f->key);
+		}
+		assert_int_equal(nseen, n);
+		report_json_free(json);
+	}
+}
+
+static void test_explain_every_row(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NSHIPPED; i++) {
+		struct scenario s;
+		struct plan p;
+
+		load(shipped[i], &s, &p);
+		for (const struct figure *f = figures; f->key; f++) {
+			char buf[8192], head[96];
+			struct gp_error err;
+			double v = figure_value(f, &p);
+
+			assert_int_equal(explain_key(&s, &p, f->key, buf, sizeof(buf), &err), 0);
+			snprintf(head, sizeof(head), "%s = ", f->key);
+			assert_true(strncmp(buf, head, strlen(head)) == 0);
+			/* more than the headline */
+			assert_non_null(strstr(buf, "\n\n  "));
+			/* a figure that applies is derived, with its source */
+			if (isfinite(v) && v != 0 && f->section != FIGURE_BOTTLENECK &&
+			    strstr(buf, "not applicable") == NULL)
+				assert_non_null(strstr(buf, "source: "));
+		}
+	}
+}
+
+static void test_places_unambiguous(void **state)
+{
+	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_MARKDOWN,
+						 FIGURE_LIST_PANE};
+
+	(void)state;
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		for (int kind = 0; kind < WL_COUNT; kind++) {
+			const struct figure *out[64];
+			int n = figure_list(lists[l], (enum workload_kind)kind, -1, out, 64);
+			/* no two rows share a place: the order would be the table's by chance */
+			for (int i = 0; i < n; i++)
+				for (int j = i + 1; j < n; j++)
+					if (lists[l] == FIGURE_LIST_PANE)
+						assert_true(out[i]->pane != out[j]->pane);
+					else if (lists[l] == FIGURE_LIST_TEXT)
+						assert_true(
+						    kind <= WL_FINETUNE
+							? out[i]->text.train != out[j]->text.train
+							: out[i]->text.infer != out[j]->text.infer);
+					else
+						assert_true(kind <= WL_FINETUNE
+								? out[i]->markdown.train !=
+								      out[j]->markdown.train
+								: out[i]->markdown.infer !=
+								      out[j]->markdown.infer);
+			assert_true(n > 3);
+		}
+	}
+}
+
+static void test_bottleneck_names(void **state)
+{
+	(void)state;
+	for (int b = 0; b < BN_COUNT; b++) {
+		const struct figure *f = figure_bottleneck((enum bottleneck)b);
+		assert_non_null(f);
+		assert_int_equal(figure_bottleneck_of(f), b);
+		/* the key's last part is the name the JSON report and diff write */
+		assert_string_equal(strrchr(f->key, '.') + 1, bottleneck_name((enum bottleneck)b));
+		assert_non_null(figure_bottleneck_short((enum bottleneck)b));
+		assert_non_null(figure_bottleneck_tiny((enum bottleneck)b));
+	}
+	assert_null(figure_bottleneck(BN_COUNT));
+	assert_string_equal(figure_bottleneck_label(BN_COUNT), "?");
+	assert_string_equal(figure_bottleneck_label(BN_HBM), "HBM bandwidth");
+	assert_int_equal(figure_bottleneck_of(figure_find("memory.per_gpu.total")), BN_COUNT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rows_complete),     cmocka_unit_test(test_json_follows_table),
+	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
+	    cmocka_unit_test(test_bottleneck_names),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
