@@ -29,6 +29,7 @@
 #include "report.h"
 #include "report_json.h"
 #include "scenario.h"
+#include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "search.h"
 #include "units.h"
@@ -204,43 +205,10 @@ static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
 /* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
  * when validate is true, refuses a scenario with problems, printing all of them. Returns
  * 0 or the exit status. */
-/* Whether a --set KEY=VALUE sets a preset key: one that replaces a whole section. */
-static bool cli_set_is_preset(const char *assignment)
-{
-	static const char *const keys[] = {"model.preset", "model.hf_config", "hardware.gpu"};
-	size_t n = strcspn(assignment, "=");
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (n == strlen(keys[i]) && strncmp(assignment, keys[i], n) == 0)
-			return true;
-	return false;
-}
-
-/* After a --set preset: the fields the file itself wrote in that section (model.* or
- * hardware.*, presets aside), as they were, over the new preset. */
-static void cli_reapply_file_fields(struct scenario *s, const struct scenario *old,
-				    const struct scenario_source *src, const struct catalog *cat,
-				    bool model, bool hardware)
-{
-	char text[4096];
-	for (int i = 0; i < src->nkeys; i++) {
-		const char *key = src->keys[i].key;
-		const struct field *f = scenario_field_find(key);
-		if (!f || cli_set_is_preset(key))
-			continue;
-		if (!(model && strncmp(key, "model.", 6) == 0) &&
-		    !(hardware && strncmp(key, "hardware.", 9) == 0))
-			continue;
-		scenario_field_format(old, f, text, sizeof(text));
-		/* a value that read in the file reads again: nothing to report */
-		(void)scenario_field_set(s, cat, f, text, NULL);
-	}
-}
-
 static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		    struct scenario_source *src, bool validate)
 {
 	struct gp_problems *probs;
-	struct scenario *old = NULL;
 	struct scenario_source *own_src = NULL;
 	struct gp_error err = {0};
 	int rc;
@@ -254,7 +222,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	}
 	gp_problems_init(probs);
 	if (!src && path && c->nsets) {
-		/* the file's keys, for --set presets (cli_reapply_file_fields) */
+		/* the file's keys, for --set presets (scenario_apply_sets) */
 		src = own_src = malloc(sizeof(*own_src));
 		if (!src) {
 			free(probs);
@@ -278,40 +246,23 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		rc = cli_print_error(&err, "built-in scenario");
 		goto out;
 	}
-	/* --set works as if written in the file: presets (model.preset, model.hf_config,
-	 * hardware.gpu) first, then the file's own fields of that section again over the new
-	 * preset (gpuplan-scenario(5): the fields written in the file override it), then
-	 * every other --set in order */
-	for (int pass = 0; pass < 2; pass++) {
-		bool model_preset = false, gpu_preset = false;
-		for (int i = 0; i < c->nsets; i++) {
-			bool preset = cli_set_is_preset(c->sets[i]);
-			if (preset != (pass == 0))
-				continue;
-			if (pass == 0 && !old && path && src) {
-				old = malloc(sizeof(*old));
-				if (!old) {
-					fprintf(stderr, "gpuplan: out of memory\n");
-					rc = EXIT_IO;
-					goto out;
-				}
-				*old = *s;
-			}
-			if (scenario_set_assignment(s, c->cat, c->sets[i], &err) != 0) {
-				char buf[1024];
-				err.file[0] = '\0';
-				fprintf(stderr, "--set %s: %s\n", c->sets[i],
-					gp_error_format(&err, buf, sizeof(buf)));
-				rc = EXIT_USAGE;
+	/* --set works as if written in the file (scenario_apply_sets): presets first, then the
+	 * file's own fields of that section again over them, then every other --set in order */
+	{
+		int bad;
+		if (scenario_apply_sets(s, c->cat, c->sets, c->nsets, src, &bad, &err) != 0) {
+			char buf[1024];
+			if (bad < 0) {
+				fprintf(stderr, "gpuplan: out of memory\n");
+				rc = EXIT_IO;
 				goto out;
 			}
-			if (preset && strncmp(c->sets[i], "model.", 6) == 0)
-				model_preset = true;
-			else if (preset)
-				gpu_preset = true;
+			err.file[0] = '\0';
+			fprintf(stderr, "--set %s: %s\n", c->sets[bad],
+				gp_error_format(&err, buf, sizeof(buf)));
+			rc = EXIT_USAGE;
+			goto out;
 		}
-		if (pass == 0 && old)
-			cli_reapply_file_fields(s, old, src, c->cat, model_preset, gpu_preset);
 	}
 	if (validate) {
 		gp_problems_init(probs);
@@ -326,7 +277,6 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	rc = 0;
 out:
 	free(probs);
-	free(old);
 	free(own_src);
 	return rc;
 }
@@ -744,7 +694,7 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
-		if (scenario_set_assignment(s, c->cat, c->sets[i], &e) != 0) {
+		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
 		}
