@@ -760,7 +760,8 @@ void app_command(struct app *a, const char *cmd)
 			app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
 			return;
 		}
-		if (scenario_set_assignment(&a->scn, a->cat, arg, &err) != 0) {
+		/* as --set does: a preset keeps the fields the file gave in its section */
+		if (scenario_apply_sets(&a->scn, a->cat, &arg, 1, NULL, NULL, &err) != 0) {
 			a->scn = before;
 			status_err(a, &err);
 			return;
