@@ -32,6 +32,7 @@
 #include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "search.h"
+#include "text.h"
 #include "units.h"
 
 #ifndef GPUPLAN_VERSION
@@ -413,7 +414,6 @@ out:
 static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
 			       const struct catalog *cat, const struct search_result *r)
 {
-	static const char *const recs[] = {"none", "selective", "full"};
 	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
 	const struct plan *p = &r->plan;
 	struct scenario s = *s0;
@@ -435,10 +435,10 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	} else {
 		if (r->parallel.virtual_stages > 1)
 			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
-		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero,
-				  r->micro_batch, recs[r->recompute % 3],
-				  r->parallel.sequence_parallel ? ", sp" : "",
-				  offl[r->parallel.offload % 3]);
+		report_buf_printf(
+		    &l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero, r->micro_batch,
+		    scenario_enum_name("workload.recompute", (int)r->recompute),
+		    r->parallel.sequence_parallel ? ", sp" : "", offl[r->parallel.offload % 3]);
 	}
 	report_wrap(b, 5, t1, l.data ? l.data : "");
 	if (l.failed)
@@ -962,29 +962,6 @@ static void cli_print_help(void)
 	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
 }
 
-/* Distance between two short words, for "did you mean". */
-static int cli_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
-
-	if (la >= 32 || lb >= 32)
-		return 99;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++)
-		for (int j = 1; j <= lb; j++) {
-			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
-}
-
 /* Parses argv[first..] into c for a command that accepts opts; returns 0 or the exit
  * status of a usage error. */
 static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned opts)
@@ -1106,7 +1083,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
 	    !strchr(path, '.')) {
 		for (const struct command *cmd = commands; cmd->name; cmd++)
-			if (cli_distance(path, cmd->name) <= 2)
+			if (text_edit_distance(path, cmd->name) <= 2)
 				return cli_usage_error(
 				    c,
 				    "'%s' is neither a command nor a file (did you "
