@@ -54,6 +54,7 @@ enum {
 	OPT_ASCII = 1u << 4,
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
+	CMD_HIDDEN = 1u << 7, /* a helper for scripts, left out of --help */
 };
 
 struct cli {
@@ -894,6 +895,86 @@ static int cmd_catalog(struct cli *c)
 	return rc;
 }
 
+/* `gpuplan fields`: the field table as TSV, one field a line in file order: key, type,
+ * unit, choices (names joined by ',', "catalog:models" or "catalog:gpus" for a preset id,
+ * "file" for a file name, the whole numbers of a short range), flags ("auto", "preset",
+ * "file", "step-doubles", "ui-hidden"); "-" for an empty column. For shell completion and
+ * the man page checks, as git's --git-completion-helper. */
+static bool field_auto(const struct field *f)
+{
+	return f->auto_ok;
+}
+static bool field_preset(const struct field *f)
+{
+	return f->flags & FIELD_PRESET;
+}
+static bool field_file(const struct field *f)
+{
+	return f->flags & FIELD_FILE;
+}
+static bool field_doubles(const struct field *f)
+{
+	return f->flags & FIELD_STEP_DOUBLES;
+}
+static bool field_hidden(const struct field *f)
+{
+	return f->pane == FIELD_PANE_NONE;
+}
+
+static int cmd_fields(struct cli *c)
+{
+	static const struct {
+		const char *name;
+		bool (*on)(const struct field *f);
+	} flags[] = {
+	    {"auto", field_auto},	 {"preset", field_preset},
+	    {"file", field_file},	 {"step-doubles", field_doubles},
+	    {"ui-hidden", field_hidden},
+	};
+	static const char *const types[] = {"int",   "num", "bool",   "enum",
+					    "dtype", "str", "targets"};
+	static const char *const units[] = {"none",    "count", "bytes", "bytes/s", "bits/s",
+					    "seconds", "flops", "watts", "ratio",   "usd"};
+	struct report_buf b = {0};
+	int rc;
+
+	(void)c;
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		const char *name;
+		size_t at;
+		bool any = false;
+
+		report_buf_printf(&b, "%s\t%s\t%s\t", f->key, types[f->type], units[f->unit]);
+		at = b.len;
+		if (f->catalog != FIELD_CATALOG_NONE)
+			report_buf_printf(&b, "catalog:%s",
+					  f->catalog == FIELD_CATALOG_MODELS ? "models" : "gpus");
+		else if (f->flags & FIELD_FILE)
+			report_buf_printf(&b, "file");
+		else if (f->type == FIELD_BOOL)
+			report_buf_printf(&b, "true,false");
+		else if (f->type == FIELD_INT && f->max > f->min && f->max - f->min < 10)
+			for (int v = (int)f->min; v <= (int)f->max; v++)
+				report_buf_printf(&b, "%s%d", v > f->min ? "," : "", v);
+		else
+			for (int i = 0; (name = field_choice_name(f, i)); i++)
+				report_buf_printf(&b, "%s%s", i ? "," : "", name);
+		if (b.len == at)
+			report_buf_printf(&b, "-");
+		report_buf_printf(&b, "\t");
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+			if (!flags[k].on(f))
+				continue;
+			report_buf_printf(&b, "%s%s", any ? "," : "", flags[k].name);
+			any = true;
+		}
+		report_buf_printf(&b, "%s\n", any ? "" : "-");
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
+}
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -935,6 +1016,8 @@ static const struct command commands[] = {
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
+	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
+	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -953,7 +1036,8 @@ static void cli_print_help(void)
 	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
 	       GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
-		printf("       %s\n", cmd->usage);
+		if (!(cmd->opts & CMD_HIDDEN))
+			printf("       %s\n", cmd->usage);
 	printf(
 	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
 	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
@@ -1083,7 +1167,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
 	    !strchr(path, '.')) {
 		for (const struct command *cmd = commands; cmd->name; cmd++)
-			if (text_edit_distance(path, cmd->name) <= 2)
+			if (!(cmd->opts & CMD_HIDDEN) && text_edit_distance(path, cmd->name) <= 2)
 				return cli_usage_error(
 				    c,
 				    "'%s' is neither a command nor a file (did you "
