@@ -29,8 +29,10 @@
 #include "report.h"
 #include "report_json.h"
 #include "scenario.h"
+#include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "search.h"
+#include "text.h"
 #include "units.h"
 
 #ifndef GPUPLAN_VERSION
@@ -52,6 +54,7 @@ enum {
 	OPT_ASCII = 1u << 4,
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
+	CMD_HIDDEN = 1u << 7, /* a helper for scripts, left out of --help */
 };
 
 struct cli {
@@ -204,43 +207,10 @@ static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
 /* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
  * when validate is true, refuses a scenario with problems, printing all of them. Returns
  * 0 or the exit status. */
-/* Whether a --set KEY=VALUE sets a preset key: one that replaces a whole section. */
-static bool cli_set_is_preset(const char *assignment)
-{
-	static const char *const keys[] = {"model.preset", "model.hf_config", "hardware.gpu"};
-	size_t n = strcspn(assignment, "=");
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (n == strlen(keys[i]) && strncmp(assignment, keys[i], n) == 0)
-			return true;
-	return false;
-}
-
-/* After a --set preset: the fields the file itself wrote in that section (model.* or
- * hardware.*, presets aside), as they were, over the new preset. */
-static void cli_reapply_file_fields(struct scenario *s, const struct scenario *old,
-				    const struct scenario_source *src, const struct catalog *cat,
-				    bool model, bool hardware)
-{
-	char text[4096];
-	for (int i = 0; i < src->nkeys; i++) {
-		const char *key = src->keys[i].key;
-		const struct field *f = scenario_field_find(key);
-		if (!f || cli_set_is_preset(key))
-			continue;
-		if (!(model && strncmp(key, "model.", 6) == 0) &&
-		    !(hardware && strncmp(key, "hardware.", 9) == 0))
-			continue;
-		scenario_field_format(old, f, text, sizeof(text));
-		/* a value that read in the file reads again: nothing to report */
-		(void)scenario_field_set(s, cat, f, text, NULL);
-	}
-}
-
 static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		    struct scenario_source *src, bool validate)
 {
 	struct gp_problems *probs;
-	struct scenario *old = NULL;
 	struct scenario_source *own_src = NULL;
 	struct gp_error err = {0};
 	int rc;
@@ -254,7 +224,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	}
 	gp_problems_init(probs);
 	if (!src && path && c->nsets) {
-		/* the file's keys, for --set presets (cli_reapply_file_fields) */
+		/* the file's keys, for --set presets (scenario_apply_sets) */
 		src = own_src = malloc(sizeof(*own_src));
 		if (!src) {
 			free(probs);
@@ -278,40 +248,23 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		rc = cli_print_error(&err, "built-in scenario");
 		goto out;
 	}
-	/* --set works as if written in the file: presets (model.preset, model.hf_config,
-	 * hardware.gpu) first, then the file's own fields of that section again over the new
-	 * preset (gpuplan-scenario(5): the fields written in the file override it), then
-	 * every other --set in order */
-	for (int pass = 0; pass < 2; pass++) {
-		bool model_preset = false, gpu_preset = false;
-		for (int i = 0; i < c->nsets; i++) {
-			bool preset = cli_set_is_preset(c->sets[i]);
-			if (preset != (pass == 0))
-				continue;
-			if (pass == 0 && !old && path && src) {
-				old = malloc(sizeof(*old));
-				if (!old) {
-					fprintf(stderr, "gpuplan: out of memory\n");
-					rc = EXIT_IO;
-					goto out;
-				}
-				*old = *s;
-			}
-			if (scenario_set_assignment(s, c->cat, c->sets[i], &err) != 0) {
-				char buf[1024];
-				err.file[0] = '\0';
-				fprintf(stderr, "--set %s: %s\n", c->sets[i],
-					gp_error_format(&err, buf, sizeof(buf)));
-				rc = EXIT_USAGE;
+	/* --set works as if written in the file (scenario_apply_sets): presets first, then the
+	 * file's own fields of that section again over them, then every other --set in order */
+	{
+		int bad;
+		if (scenario_apply_sets(s, c->cat, c->sets, c->nsets, src, &bad, &err) != 0) {
+			char buf[1024];
+			if (bad < 0) {
+				fprintf(stderr, "gpuplan: out of memory\n");
+				rc = EXIT_IO;
 				goto out;
 			}
-			if (preset && strncmp(c->sets[i], "model.", 6) == 0)
-				model_preset = true;
-			else if (preset)
-				gpu_preset = true;
+			err.file[0] = '\0';
+			fprintf(stderr, "--set %s: %s\n", c->sets[bad],
+				gp_error_format(&err, buf, sizeof(buf)));
+			rc = EXIT_USAGE;
+			goto out;
 		}
-		if (pass == 0 && old)
-			cli_reapply_file_fields(s, old, src, c->cat, model_preset, gpu_preset);
 	}
 	if (validate) {
 		gp_problems_init(probs);
@@ -326,7 +279,6 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	rc = 0;
 out:
 	free(probs);
-	free(old);
 	free(own_src);
 	return rc;
 }
@@ -463,7 +415,6 @@ out:
 static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
 			       const struct catalog *cat, const struct search_result *r)
 {
-	static const char *const recs[] = {"none", "selective", "full"};
 	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
 	const struct plan *p = &r->plan;
 	struct scenario s = *s0;
@@ -485,10 +436,10 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	} else {
 		if (r->parallel.virtual_stages > 1)
 			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
-		report_buf_printf(&l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero,
-				  r->micro_batch, recs[r->recompute % 3],
-				  r->parallel.sequence_parallel ? ", sp" : "",
-				  offl[r->parallel.offload % 3]);
+		report_buf_printf(
+		    &l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero, r->micro_batch,
+		    scenario_enum_name("workload.recompute", (int)r->recompute),
+		    r->parallel.sequence_parallel ? ", sp" : "", offl[r->parallel.offload % 3]);
 	}
 	report_wrap(b, 5, t1, l.data ? l.data : "");
 	if (l.failed)
@@ -744,7 +695,7 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
-		if (scenario_set_assignment(s, c->cat, c->sets[i], &e) != 0) {
+		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
 		}
@@ -944,6 +895,86 @@ static int cmd_catalog(struct cli *c)
 	return rc;
 }
 
+/* `gpuplan fields`: the field table as TSV, one field a line in file order: key, type,
+ * unit, choices (names joined by ',', "catalog:models" or "catalog:gpus" for a preset id,
+ * "file" for a file name, the whole numbers of a short range), flags ("auto", "preset",
+ * "file", "step-doubles", "ui-hidden"); "-" for an empty column. For shell completion and
+ * the man page checks, as git's --git-completion-helper. */
+static bool field_auto(const struct field *f)
+{
+	return f->auto_ok;
+}
+static bool field_preset(const struct field *f)
+{
+	return f->flags & FIELD_PRESET;
+}
+static bool field_file(const struct field *f)
+{
+	return f->flags & FIELD_FILE;
+}
+static bool field_doubles(const struct field *f)
+{
+	return f->flags & FIELD_STEP_DOUBLES;
+}
+static bool field_hidden(const struct field *f)
+{
+	return f->pane == FIELD_PANE_NONE;
+}
+
+static int cmd_fields(struct cli *c)
+{
+	static const struct {
+		const char *name;
+		bool (*on)(const struct field *f);
+	} flags[] = {
+	    {"auto", field_auto},	 {"preset", field_preset},
+	    {"file", field_file},	 {"step-doubles", field_doubles},
+	    {"ui-hidden", field_hidden},
+	};
+	static const char *const types[] = {"int",   "num", "bool",   "enum",
+					    "dtype", "str", "targets"};
+	static const char *const units[] = {"none",    "count", "bytes", "bytes/s", "bits/s",
+					    "seconds", "flops", "watts", "ratio",   "usd"};
+	struct report_buf b = {0};
+	int rc;
+
+	(void)c;
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		const char *name;
+		size_t at;
+		bool any = false;
+
+		report_buf_printf(&b, "%s\t%s\t%s\t", f->key, types[f->type], units[f->unit]);
+		at = b.len;
+		if (f->catalog != FIELD_CATALOG_NONE)
+			report_buf_printf(&b, "catalog:%s",
+					  f->catalog == FIELD_CATALOG_MODELS ? "models" : "gpus");
+		else if (f->flags & FIELD_FILE)
+			report_buf_printf(&b, "file");
+		else if (f->type == FIELD_BOOL)
+			report_buf_printf(&b, "true,false");
+		else if (f->type == FIELD_INT && f->max > f->min && f->max - f->min < 10)
+			for (int v = (int)f->min; v <= (int)f->max; v++)
+				report_buf_printf(&b, "%s%d", v > f->min ? "," : "", v);
+		else
+			for (int i = 0; (name = field_choice_name(f, i)); i++)
+				report_buf_printf(&b, "%s%s", i ? "," : "", name);
+		if (b.len == at)
+			report_buf_printf(&b, "-");
+		report_buf_printf(&b, "\t");
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+			if (!flags[k].on(f))
+				continue;
+			report_buf_printf(&b, "%s%s", any ? "," : "", flags[k].name);
+			any = true;
+		}
+		report_buf_printf(&b, "%s\n", any ? "" : "-");
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
+}
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -985,6 +1016,8 @@ static const struct command commands[] = {
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
+	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
+	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -1003,36 +1036,14 @@ static void cli_print_help(void)
 	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
 	       GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
-		printf("       %s\n", cmd->usage);
+		if (!(cmd->opts & CMD_HIDDEN))
+			printf("       %s\n", cmd->usage);
 	printf(
 	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
 	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
 	    "'gpuplan COMMAND --help' says more about one command.\n\n"
 	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
 	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
-}
-
-/* Distance between two short words, for "did you mean". */
-static int cli_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
-
-	if (la >= 32 || lb >= 32)
-		return 99;
-	for (int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (int i = 1; i <= la; i++)
-		for (int j = 1; j <= lb; j++) {
-			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
 }
 
 /* Parses argv[first..] into c for a command that accepts opts; returns 0 or the exit
@@ -1156,7 +1167,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
 	    !strchr(path, '.')) {
 		for (const struct command *cmd = commands; cmd->name; cmd++)
-			if (cli_distance(path, cmd->name) <= 2)
+			if (!(cmd->opts & CMD_HIDDEN) && text_edit_distance(path, cmd->name) <= 2)
 				return cli_usage_error(
 				    c,
 				    "'%s' is neither a command nor a file (did you "

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hf_config.h"
+#include "plan.h"
 #include "text.h"
 
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
@@ -27,204 +27,273 @@ static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "do
 
 #define OFF(member) offsetof(struct scenario, member)
 #define BIG	    1e30
-#define INT_FIELD(k, m, lo, hi, ap, doc)                                                           \
+/* Each row: key, member, range, applies bits and doc, then designated extras: its label
+ * and pane row (PM, PW, PH, or UI_HIDDEN), flags, when it is shown, what auto resolves to. */
+#define INT_FIELD(k, m, lo, hi, ap, d, ...)                                                        \
 	{                                                                                          \
-		k, FIELD_INT, UNIT_COUNT, lo, hi, false, OFF(m), sizeof(int), NULL, ap, doc        \
+		.key = k, .type = FIELD_INT, .unit = UNIT_COUNT, .min = lo, .max = hi,             \
+		.offset = OFF(m), .size = sizeof(int), .applies = ap, .doc = d, __VA_ARGS__        \
 	}
-#define INT_AUTO(k, m, lo, hi, ap, doc)                                                            \
+#define INT_AUTO(k, m, lo, hi, ap, d, ...)                                                         \
 	{                                                                                          \
-		k, FIELD_INT, UNIT_COUNT, lo, hi, true, OFF(m), sizeof(int), NULL, ap, doc         \
+		.key = k, .type = FIELD_INT, .unit = UNIT_COUNT, .min = lo, .max = hi,             \
+		.auto_ok = true, .offset = OFF(m), .size = sizeof(int), .applies = ap, .doc = d,   \
+		__VA_ARGS__                                                                        \
 	}
-#define NUM_FIELD(k, m, u, lo, hi, ap, doc)                                                        \
+#define NUM_FIELD(k, m, u, lo, hi, ap, d, ...)                                                     \
 	{                                                                                          \
-		k, FIELD_NUM, u, lo, hi, false, OFF(m), sizeof(double), NULL, ap, doc              \
+		.key = k, .type = FIELD_NUM, .unit = u, .min = lo, .max = hi, .offset = OFF(m),    \
+		.size = sizeof(double), .applies = ap, .doc = d, __VA_ARGS__                       \
 	}
-#define NUM_AUTO(k, m, u, lo, hi, ap, doc)                                                         \
+#define NUM_AUTO(k, m, u, lo, hi, ap, d, ...)                                                      \
 	{                                                                                          \
-		k, FIELD_NUM, u, lo, hi, true, OFF(m), sizeof(double), NULL, ap, doc               \
+		.key = k, .type = FIELD_NUM, .unit = u, .min = lo, .max = hi, .auto_ok = true,     \
+		.offset = OFF(m), .size = sizeof(double), .applies = ap, .doc = d, __VA_ARGS__     \
 	}
-#define BOOL_FIELD(k, m, ap, doc)                                                                  \
+#define BOOL_FIELD(k, m, ap, d, ...)                                                               \
 	{                                                                                          \
-		k, FIELD_BOOL, UNIT_NONE, 0, 1, false, OFF(m), sizeof(bool), NULL, ap, doc         \
+		.key = k, .type = FIELD_BOOL, .unit = UNIT_NONE, .min = 0, .max = 1,               \
+		.offset = OFF(m), .size = sizeof(bool), .applies = ap, .doc = d, __VA_ARGS__       \
 	}
-#define ENUM_FIELD(k, m, names, ap, doc)                                                           \
+#define ENUM_FIELD(k, m, nm, ap, d, ...)                                                           \
 	{                                                                                          \
-		k, FIELD_ENUM, UNIT_NONE, 0, 0, false, OFF(m), sizeof(int), names, ap, doc         \
+		.key = k, .type = FIELD_ENUM, .unit = UNIT_NONE, .offset = OFF(m),                 \
+		.size = sizeof(int), .names = nm, .applies = ap, .doc = d, __VA_ARGS__             \
 	}
-#define DTYPE_FIELD(k, m, names, ap, doc)                                                          \
+#define DTYPE_FIELD(k, m, nm, ap, d, ...)                                                          \
 	{                                                                                          \
-		k, FIELD_DTYPE, UNIT_NONE, 0, 0, false, OFF(m), sizeof(enum dtype), names, ap, doc \
+		.key = k, .type = FIELD_DTYPE, .unit = UNIT_NONE, .offset = OFF(m),                \
+		.size = sizeof(enum dtype), .names = nm, .applies = ap, .doc = d, __VA_ARGS__      \
 	}
-#define STR_FIELD(k, m, ap, doc)                                                                   \
+#define STR_FIELD(k, m, ap, d, ...)                                                                \
 	{                                                                                          \
-		k, FIELD_STR, UNIT_NONE, 0, 0, false, OFF(m), sizeof(((struct scenario *)0)->m),   \
-		    NULL, ap, doc                                                                  \
+		.key = k, .type = FIELD_STR, .unit = UNIT_NONE, .offset = OFF(m),                  \
+		.size = sizeof(((struct scenario *)0)->m), .applies = ap, .doc = d, __VA_ARGS__    \
 	}
+/* the row's label and its place in the Model, Workload or Hardware pane, or no row */
+#define PM(l, r)     .label = l, .pane = FIELD_PANE_MODEL, .row = r
+#define PW(l, r)     .label = l, .pane = FIELD_PANE_WORKLOAD, .row = r
+#define PH(l, r)     .label = l, .pane = FIELD_PANE_HARDWARE, .row = r
+#define UI_HIDDEN(l) .label = l
+#define DOUBLES	     .flags = FIELD_STEP_DOUBLES
+#define RESOLVED_INT(member)                                                                       \
+	.resolved_kind = FIELD_RESOLVED_INT, .resolved = offsetof(struct plan, member)
+#define RESOLVED_DOUBLE(member)                                                                    \
+	.resolved_kind = FIELD_RESOLVED_DOUBLE, .resolved = offsetof(struct plan, member)
 
 /* The order here is the order files are written in. Ranges are what can be physical:
  * anything outside is a typo, not a scenario. */
 const struct field scenario_fields[] = {
-    INT_FIELD("gpuplan", version, 1, 1, 0, "schema version (1)"),
-    STR_FIELD("name", name, 0, "the scenario's title"),
-    STR_FIELD("notes", notes, 0, "free text, kept verbatim"),
+    INT_FIELD("gpuplan", version, 1, 1, 0, "schema version (1)", UI_HIDDEN("version")),
+    STR_FIELD("name", name, 0, "the scenario's title", UI_HIDDEN("name")),
+    STR_FIELD("notes", notes, 0, "free text, kept verbatim", UI_HIDDEN("notes")),
 
-    STR_FIELD("model.preset", model.preset, 0, "a catalog model; the fields below override it"),
+    STR_FIELD("model.preset", model.preset, 0, "a catalog model; the fields below override it",
+	      PM("preset", 1), .flags = FIELD_PRESET, .catalog = FIELD_CATALOG_MODELS),
     STR_FIELD("model.hf_config", model.hf_config, 0,
-	      "a Hugging Face config.json, relative to the scenario file"),
+	      "a Hugging Face config.json, relative to the scenario file", PM("hf config", 20),
+	      .flags = FIELD_PRESET | FIELD_FILE),
     NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
-	      "total parameters (7B); with shape fields it replaces the computed count"),
-    INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers"),
-    INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)"),
-    INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads"),
+	      "total parameters (7B); with shape fields it replaces the computed count",
+	      PM("params (size)", 19), DOUBLES),
+    INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers", PM("layers", 2)),
+    INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)",
+	      PM("hidden", 3)),
+    INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads", PM("heads", 4)),
     INT_AUTO("model.kv_heads", model.kv_heads, 1, 65536, 0,
-	     "key/value heads (GQA, MQA); auto = heads"),
-    INT_AUTO("model.head_dim", model.head_dim, 1, 65536, 0, "per-head size; auto = hidden/heads"),
-    INT_FIELD("model.ffn", model.ffn, 1, 16777216, 0, "MLP intermediate size"),
-    INT_FIELD("model.vocab", model.vocab, 1, 16777216, 0, "vocabulary size"),
+	     "key/value heads (GQA, MQA); auto = heads", PM("kv heads", 5),
+	     RESOLVED_INT(model.kv_heads)),
+    INT_AUTO("model.head_dim", model.head_dim, 1, 65536, 0, "per-head size; auto = hidden/heads",
+	     PM("head dim", 6), RESOLVED_INT(model.head_dim)),
+    INT_FIELD("model.ffn", model.ffn, 1, 16777216, 0, "MLP intermediate size", PM("ffn", 7)),
+    INT_FIELD("model.vocab", model.vocab, 1, 16777216, 0, "vocabulary size", PM("vocab", 8)),
     ENUM_FIELD("model.mlp", model.mlp, mlps, 0,
-	       "gated (SwiGLU/GeGLU, 3 matrices) | plain (GELU, 2)"),
-    ENUM_FIELD("model.norm", model.norm, norms, 0, "rmsnorm | layernorm"),
+	       "gated (SwiGLU/GeGLU, 3 matrices) | plain (GELU, 2)", PM("mlp", 10)),
+    ENUM_FIELD("model.norm", model.norm, norms, 0, "rmsnorm | layernorm", PM("norm", 11)),
     BOOL_FIELD("model.tied_embeddings", model.tied_embeddings, 0,
-	       "output head shares the embedding matrix"),
-    BOOL_FIELD("model.attention_bias", model.attention_bias, 0, "biases on q, k, v and o"),
-    INT_FIELD("model.max_context", model.max_context, 1, 1e8, 0, "longest context, tokens"),
-    INT_FIELD("model.moe.experts", model.moe.experts, 0, 65536, 0, "routed experts (0 = dense)"),
-    INT_FIELD("model.moe.active", model.moe.active, 0, 65536, 0, "routed experts per token"),
-    INT_FIELD("model.moe.shared", model.moe.shared, 0, 65536, 0, "shared experts"),
+	       "output head shares the embedding matrix", PM("tied embed", 12)),
+    BOOL_FIELD("model.attention_bias", model.attention_bias, 0, "biases on q, k, v and o",
+	       UI_HIDDEN("attn bias")),
+    INT_FIELD("model.max_context", model.max_context, 1, 1e8, 0, "longest context, tokens",
+	      PM("max context", 9), DOUBLES),
+    INT_FIELD("model.moe.experts", model.moe.experts, 0, 65536, 0, "routed experts (0 = dense)",
+	      PM("experts", 13), DOUBLES),
+    INT_FIELD("model.moe.active", model.moe.active, 0, 65536, 0, "routed experts per token",
+	      PM("active experts", 14), .shown = FIELD_SHOWN_MOE),
+    INT_FIELD("model.moe.shared", model.moe.shared, 0, 65536, 0, "shared experts",
+	      PM("shared experts", 15), .shown = FIELD_SHOWN_MOE),
     INT_FIELD("model.moe.expert_ffn", model.moe.expert_ffn, 0, 16777216, 0,
-	      "one expert's intermediate size"),
+	      "one expert's intermediate size", PM("expert ffn", 16), .shown = FIELD_SHOWN_MOE),
     INT_FIELD("model.moe.shared_ffn", model.moe.shared_ffn, 0, 16777216, 0,
-	      "one shared expert's intermediate size (0 = expert_ffn)"),
+	      "one shared expert's intermediate size (0 = expert_ffn)", UI_HIDDEN("shared ffn")),
     INT_FIELD("model.moe.dense_layers", model.moe.dense_layers, 0, 10000, 0,
-	      "leading layers with a dense MLP"),
+	      "leading layers with a dense MLP", UI_HIDDEN("dense layers")),
     BOOL_FIELD("model.moe.shared_gate", model.moe.shared_gate, 0,
-	       "a sigmoid gate on the shared experts (Qwen2-MoE)"),
-    INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank"),
+	       "a sigmoid gate on the shared experts (Qwen2-MoE)", UI_HIDDEN("shared gate")),
+    INT_FIELD("model.mla.q_rank", model.mla.q_rank, 0, 1048576, 0, "MLA query LoRA rank",
+	      PM("mla q rank", 17), .shown = FIELD_SHOWN_MLA),
     INT_FIELD("model.mla.kv_rank", model.mla.kv_rank, 0, 1048576, 0,
-	      "MLA key/value LoRA rank (0 = not MLA)"),
-    INT_FIELD("model.mla.rope_dim", model.mla.rope_dim, 0, 65536, 0, "MLA rotary head size"),
-    INT_FIELD("model.mla.nope_dim", model.mla.nope_dim, 0, 65536, 0, "MLA non-rotary head size"),
-    INT_FIELD("model.mla.v_dim", model.mla.v_dim, 0, 65536, 0, "MLA value head size"),
-    BOOL_FIELD("model.qkv_bias", model.qkv_bias, 0, "biases on q, k and v only (Qwen2)"),
-    BOOL_FIELD("model.mlp_bias", model.mlp_bias, 0, "biases on the MLP matrices"),
-    BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)"),
+	      "MLA key/value LoRA rank (0 = not MLA)", PM("mla kv rank", 18),
+	      .shown = FIELD_SHOWN_MLA),
+    INT_FIELD("model.mla.rope_dim", model.mla.rope_dim, 0, 65536, 0, "MLA rotary head size",
+	      UI_HIDDEN("mla rope dim")),
+    INT_FIELD("model.mla.nope_dim", model.mla.nope_dim, 0, 65536, 0, "MLA non-rotary head size",
+	      UI_HIDDEN("mla nope dim")),
+    INT_FIELD("model.mla.v_dim", model.mla.v_dim, 0, 65536, 0, "MLA value head size",
+	      UI_HIDDEN("mla v dim")),
+    BOOL_FIELD("model.qkv_bias", model.qkv_bias, 0, "biases on q, k and v only (Qwen2)",
+	       UI_HIDDEN("qkv bias")),
+    BOOL_FIELD("model.mlp_bias", model.mlp_bias, 0, "biases on the MLP matrices",
+	       UI_HIDDEN("mlp bias")),
+    BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)",
+	       UI_HIDDEN("qk norm")),
     INT_FIELD("model.norms_per_layer", model.norms_per_layer, 0, 16, 0,
-	      "norms in each layer (0 = 2)"),
+	      "norms in each layer (0 = 2)", UI_HIDDEN("norms/layer")),
     INT_FIELD("model.position_embeddings", model.position_embeddings, 0, 1e8, 0,
-	      "learned absolute positions (0 = rotary or none)"),
-    BOOL_FIELD("model.embedding_norm", model.embedding_norm, 0, "a norm after the embedding"),
+	      "learned absolute positions (0 = rotary or none)", UI_HIDDEN("pos embed")),
+    BOOL_FIELD("model.embedding_norm", model.embedding_norm, 0, "a norm after the embedding",
+	       UI_HIDDEN("embed norm")),
     BOOL_FIELD("model.parallel_block", model.parallel_block, 0,
-	       "attention and MLP side by side (GPT-J, Falcon)"),
+	       "attention and MLP side by side (GPT-J, Falcon)", UI_HIDDEN("parallel block")),
     INT_FIELD("model.sliding_window", model.sliding_window, 0, 1e8, 0,
-	      "tokens one layer attends to (0 = all)"),
+	      "tokens one layer attends to (0 = all)", UI_HIDDEN("sliding window")),
     INT_FIELD("model.embed_dim", model.embed_dim, 0, 1048576, 0,
-	      "embedding width when projected to hidden (OPT-350m; 0 = hidden)"),
+	      "embedding width when projected to hidden (OPT-350m; 0 = hidden)",
+	      UI_HIDDEN("embed dim")),
     BOOL_FIELD("model.no_final_norm", model.no_final_norm, 0,
-	       "no norm after the last layer (OPT-350m)"),
+	       "no norm after the last layer (OPT-350m)", UI_HIDDEN("no final norm")),
     BOOL_FIELD("model.dropout", model.dropout, 0,
-	       "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)"),
+	       "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)",
+	       UI_HIDDEN("dropout")),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
-	       "train | finetune | online | offline"),
+	       "train | finetune | online | offline", PW("kind", 1)),
     DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
-		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8"),
+		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8", PW("precision", 2)),
     INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
-	      "tokens per training sequence"),
+	      "tokens per training sequence", PW("seq len", 3), DOUBLES),
     INT_FIELD("workload.micro_batch", workload.micro_batch, 1, 1e6, APPLIES_TRAINING,
-	      "sequences per GPU per forward pass"),
+	      "sequences per GPU per forward pass", PW("micro batch", 4), DOUBLES),
     INT_AUTO("workload.global_batch", workload.global_batch, 1, 1e9, APPLIES_TRAINING,
-	     "sequences per optimizer step; auto = micro_batch x dp"),
+	     "sequences per optimizer step; auto = micro_batch x dp", PW("global batch", 5),
+	     DOUBLES, RESOLVED_INT(global_batch)),
     NUM_FIELD("workload.tokens", workload.tokens, UNIT_COUNT, 0, 1e20,
-	      APPLIES_TRAINING | APPLIES_OFFLINE, "tokens to train on or generate (2T)"),
+	      APPLIES_TRAINING | APPLIES_OFFLINE, "tokens to train on or generate (2T)",
+	      PW("tokens", 23), DOUBLES),
     ENUM_FIELD("workload.optimizer", workload.optimizer, optimizers, APPLIES_TRAINING,
-	       "adamw | adam8bit | sgd | none"),
+	       "adamw | adam8bit | sgd | none", PW("optimizer", 10)),
     DTYPE_FIELD("workload.grad_dtype", workload.grad_dtype, grad_dtypes, APPLIES_TRAINING,
-		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)"),
+		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)",
+		PW("grad dtype", 11)),
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
-	       "activation recomputation: none | selective | full"),
+	       "activation recomputation: none | selective | full", PW("recompute", 12)),
     BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
-	       "FlashAttention (no stored attention scores)"),
+	       "FlashAttention (no stored attention scores)", PW("flash attn", 25)),
     ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods, APPLIES_FINETUNE,
-	       "full | lora | qlora"),
+	       "full | lora | qlora", PW("method", 6)),
     INT_FIELD("workload.finetune.rank", workload.finetune.rank, 1, 65536, APPLIES_FINETUNE,
-	      "LoRA rank"),
-    {"workload.finetune.targets", FIELD_TARGETS, UNIT_NONE, 0, 0, false,
-     OFF(workload.finetune.targets), sizeof(unsigned), lora_targets, APPLIES_FINETUNE,
-     "LoRA target matrices: [q, k, v, o, gate, up, down]"},
+	      "LoRA rank", PW("lora rank", 7), DOUBLES, .shown = FIELD_SHOWN_LORA),
+    {.key = "workload.finetune.targets",
+     .type = FIELD_TARGETS,
+     .unit = UNIT_NONE,
+     .offset = OFF(workload.finetune.targets),
+     .size = sizeof(unsigned),
+     .names = lora_targets,
+     .applies = APPLIES_FINETUNE,
+     .doc = "LoRA target matrices: [q, k, v, o, gate, up, down]",
+     PW("lora targets", 8),
+     .shown = FIELD_SHOWN_LORA},
     DTYPE_FIELD("workload.finetune.base_weights", workload.finetune.base_weights, base_dtypes,
-		APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)"),
+		APPLIES_FINETUNE, "frozen base weights: bf16 | fp16 | int8 | nf4 (QLoRA)",
+		PW("base weights", 9), .shown = FIELD_SHOWN_LORA),
     DTYPE_FIELD("workload.finetune.adapter_dtype", workload.finetune.adapter_dtype, adapter_dtypes,
 		APPLIES_FINETUNE,
-		"LoRA adapters: fp32 (PEFT's default) | bf16 | fp16 (qlora.py: bf16)"),
+		"LoRA adapters: fp32 (PEFT's default) | bf16 | fp16 (qlora.py: bf16)",
+		UI_HIDDEN("adapter dtype")),
     INT_FIELD("workload.prompt_tokens", workload.prompt_tokens, 0, 1e8, APPLIES_INFERENCE,
-	      "prompt tokens per request"),
+	      "prompt tokens per request", PW("prompt tokens", 13), DOUBLES),
     INT_FIELD("workload.output_tokens", workload.output_tokens, 1, 1e8, APPLIES_INFERENCE,
-	      "generated tokens per request"),
+	      "generated tokens per request", PW("output tokens", 14), DOUBLES),
     INT_AUTO("workload.batch", workload.batch, 1, 1e8, APPLIES_INFERENCE,
-	     "concurrent sequences; auto = the most that fit"),
+	     "concurrent sequences; auto = the most that fit", PW("batch", 15), DOUBLES,
+	     RESOLVED_DOUBLE(max_batch)),
     DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-		"inference weight format: bf16 | fp16 | fp8 | int8 | int4"),
+		"inference weight format: bf16 | fp16 | fp8 | int8 | int4", PW("weights", 16)),
     DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
-		"KV cache format"),
+		"KV cache format", PW("kv cache", 17)),
     ENUM_FIELD("workload.engine", workload.engine, engines, APPLIES_INFERENCE,
-	       "inference kernels: llama.cpp (default) | cuda-graphs (vLLM, TensorRT-LLM, SGLang)"),
+	       "inference kernels: llama.cpp (default) | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
+	       PW("engine", 18)),
     NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
-	      APPLIES_ONLINE, "requests per day (1M)"),
+	      APPLIES_ONLINE, "requests per day (1M)", PW("requests/day", 19), DOUBLES),
     NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
-	      "peak load over the daily average"),
+	      "peak load over the daily average", PW("peak factor", 20)),
     NUM_FIELD("workload.slo.ttft", workload.slo.ttft_s, UNIT_SECONDS, 0, 86400, APPLIES_INFERENCE,
-	      "time-to-first-token target (1s; 0 = none)"),
+	      "time-to-first-token target (1s; 0 = none)", PW("slo ttft", 21), DOUBLES),
     NUM_FIELD("workload.slo.tpot", workload.slo.tpot_s, UNIT_SECONDS, 0, 3600, APPLIES_INFERENCE,
-	      "time-per-output-token target (50ms; 0 = none)"),
+	      "time-per-output-token target (50ms; 0 = none)", PW("slo tpot", 22), DOUBLES),
     NUM_FIELD("workload.measured_tokens_per_s", workload.measured_tokens_per_s, UNIT_COUNT, 0, 1e12,
-	      0, "measured tokens/s per GPU; replaces the modelled throughput"),
+	      0, "measured tokens/s per GPU; replaces the modelled throughput",
+	      PW("measured tok/s", 26), DOUBLES),
     NUM_FIELD("workload.deadline", workload.deadline_s, UNIT_SECONDS, 0, 3.2e9, 0,
-	      "time available (5d; 0 = none)"),
+	      "time available (5d; 0 = none)", PW("deadline", 24), DOUBLES),
 
-    STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it"),
-    INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs"),
-    INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node"),
+    STR_FIELD("hardware.gpu", hardware.gpu.id, 0, "a catalog GPU; the fields below override it",
+	      PH("gpu", 1), .flags = FIELD_PRESET, .catalog = FIELD_CATALOG_GPUS),
+    INT_FIELD("hardware.count", hardware.count, 1, 1e8, 0, "GPUs", PH("count", 2), DOUBLES),
+    INT_FIELD("hardware.gpus_per_node", hardware.gpu.gpus_per_node, 1, 1024, 0, "GPUs per node",
+	      PH("gpus per node", 3), DOUBLES),
     /* at least 1 MB/s: a bare "400" (400 b/s) is a missing unit, not a network */
     NUM_FIELD("hardware.network", hardware.gpu.network_bytes_per_s, UNIT_BITS_PER_S, 1e6, 1e15, 0,
-	      "scale-out bandwidth per GPU (400Gb/s)"),
+	      "scale-out bandwidth per GPU (400Gb/s)", PH("network", 4), DOUBLES),
     NUM_FIELD("hardware.storage", hardware.storage_bytes_per_s, UNIT_BYTES_PER_S, 0, 1e15, 0,
-	      "data loading bandwidth per node (2GB/s; 0 = not modelled)"),
+	      "data loading bandwidth per node (2GB/s; 0 = not modelled)", PH("storage", 5),
+	      DOUBLES),
     NUM_FIELD("hardware.price_per_gpu_hour", hardware.gpu.price_per_hour, UNIT_USD, 0, 1e6, 0,
-	      "USD per GPU-hour"),
+	      "USD per GPU-hour", PH("price $/gpu-h", 6)),
     NUM_FIELD("hardware.pue", hardware.pue, UNIT_NONE, 1, 5, 0,
-	      "power usage effectiveness of the data centre"),
+	      "power usage effectiveness of the data centre", PH("pue", 7)),
     NUM_FIELD("hardware.mtbf_gpu_hours", hardware.mtbf_gpu_hours, UNIT_NONE, 1, 1e12, 0,
-	      "mean GPU-hours between job interruptions"),
+	      "mean GPU-hours between job interruptions", PH("mtbf gpu-h", 8)),
     NUM_FIELD("hardware.memory", hardware.gpu.memory_bytes, UNIT_BYTES, 1e6, 1e15, 0,
-	      "GPU memory (overrides the catalog)"),
+	      "GPU memory (overrides the catalog)", PH("memory", 9), DOUBLES),
     NUM_FIELD("hardware.hbm_bandwidth", hardware.gpu.hbm_bytes_per_s, UNIT_BYTES_PER_S, 1e6, 1e15,
-	      0, "GPU memory bandwidth (overrides the catalog)"),
+	      0, "GPU memory bandwidth (overrides the catalog)", PH("hbm bandwidth", 10), DOUBLES),
     NUM_FIELD("hardware.link_bandwidth", hardware.gpu.link_bytes_per_s, UNIT_BYTES_PER_S, 1e6, 1e15,
-	      0, "GPU-to-GPU bandwidth within a node (overrides the catalog)"),
+	      0, "GPU-to-GPU bandwidth within a node (overrides the catalog)",
+	      PH("link bandwidth", 11), DOUBLES),
     NUM_FIELD("hardware.power", hardware.gpu.power_w, UNIT_WATTS, 1, 1e6, 0,
-	      "board power per GPU (overrides the catalog)"),
+	      "board power per GPU (overrides the catalog)", PH("power", 12), DOUBLES),
 
-    INT_FIELD("parallel.tp", parallel.tp, 1, 65536, 0, "tensor-parallel degree"),
-    INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages"),
-    INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)"),
-    INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree"),
+    INT_FIELD("parallel.tp", parallel.tp, 1, 65536, 0, "tensor-parallel degree", PW("tp", 27),
+	      DOUBLES),
+    INT_FIELD("parallel.pp", parallel.pp, 1, 65536, 0, "pipeline-parallel stages", PW("pp", 28),
+	      DOUBLES),
+    INT_AUTO("parallel.dp", parallel.dp, 1, 1e8, 0, "data-parallel degree; auto = count/(tp pp)",
+	     PW("dp", 29), DOUBLES, RESOLVED_INT(dp)),
+    INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree", PW("ep", 30),
+	      DOUBLES),
     BOOL_FIELD("parallel.ep_overlap", parallel.ep_overlap, APPLIES_TRAINING,
-	       "expert all-to-alls overlapped with another micro-batch's compute (DualPipe)"),
+	       "expert all-to-alls overlapped with another micro-batch's compute (DualPipe)",
+	       PW("ep overlap", 31)),
     INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
-	      "interleaved pipeline chunks per stage"),
-    INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3"),
+	      "interleaved pipeline chunks per stage", PW("virtual stages", 34), DOUBLES),
+    INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3",
+	      PW("zero", 32)),
     BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
-	       "Megatron sequence parallelism"),
+	       "Megatron sequence parallelism", PW("seq parallel", 33)),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
-	       "none | optimizer | optimizer+params"),
+	       "none | optimizer | optimizer+params", PW("offload", 35)),
 
     NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
-	     "model FLOPs utilization; auto = modelled"),
+	     "model FLOPs utilization; auto = modelled", PW("mfu", 36), RESOLVED_DOUBLE(mfu)),
     NUM_AUTO("efficiency.hbm", efficiency.hbm, UNIT_RATIO, 1e-4, 1, 0,
-	     "achieved / peak memory bandwidth; auto = modelled"),
+	     "achieved / peak memory bandwidth; auto = modelled", PW("hbm", 37),
+	     RESOLVED_DOUBLE(hbm_efficiency)),
     NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
-	     "achieved / peak link bandwidth; auto = modelled"),
-    {NULL, 0, 0, 0, 0, false, 0, 0, NULL, 0, NULL},
+	     "achieved / peak link bandwidth; auto = modelled", PW("network", 38),
+	     RESOLVED_DOUBLE(network_efficiency)),
+    {.key = NULL},
 };
 
 int scenario_field_count(void)
@@ -282,6 +351,68 @@ bool scenario_field_applies(const struct scenario *s, const struct field *f)
 	if (!f->applies)
 		return true;
 	return (f->applies & (1u << s->workload.kind)) != 0;
+}
+
+const char *field_choice_name(const struct field *f, int v)
+{
+	if (f->type == FIELD_BOOL)
+		return v == 0 ? "false" : v == 1 ? "true" : NULL;
+	if (!f->names || v < 0)
+		return NULL;
+	for (int i = 0; f->names[i]; i++)
+		if (i == v)
+			return f->names[i];
+	return NULL;
+}
+
+const char *scenario_enum_name(const char *key, int v)
+{
+	const struct field *f = scenario_field_find(key);
+	const char *name = f && f->type == FIELD_ENUM ? field_choice_name(f, v) : NULL;
+
+	return name ? name : "?";
+}
+
+bool scenario_field_shown(const struct scenario *s, const struct field *f)
+{
+	if (f->pane == FIELD_PANE_NONE || !scenario_field_applies(s, f))
+		return false;
+	switch (f->shown) {
+	case FIELD_SHOWN_ALWAYS:
+		return true;
+	case FIELD_SHOWN_MOE:
+		return s->model.moe.experts != 0;
+	case FIELD_SHOWN_MLA:
+		return s->model.mla.kv_rank != 0;
+	case FIELD_SHOWN_LORA:
+		return s->workload.kind == WL_FINETUNE && s->workload.finetune.method != FT_FULL;
+	}
+	return false;
+}
+
+const struct field *scenario_pane_field(enum field_pane pane, int row)
+{
+	if (pane == FIELD_PANE_NONE)
+		return NULL;
+	for (const struct field *f = scenario_fields; f->key; f++)
+		if (f->pane == pane && f->row == row)
+			return f;
+	return NULL;
+}
+
+double scenario_field_resolved(const struct field *f, const struct plan *p)
+{
+	const char *at = (const char *)p + f->resolved;
+
+	switch (f->resolved_kind) {
+	case FIELD_RESOLVED_INT:
+		return *(const int *)at;
+	case FIELD_RESOLVED_DOUBLE:
+		return *(const double *)at;
+	case FIELD_RESOLVED_NONE:
+		break;
+	}
+	return 0;
 }
 
 static void *field_ptr(struct scenario *s, const struct field *f)
@@ -366,20 +497,10 @@ static bool is_auto(const char *text)
 	return strcmp(text, "auto") == 0;
 }
 
-/* Copies the folder of path (with its slash) before rel into buf, unless rel is absolute. */
-static void relative_to(const char *path, const char *rel, char *buf, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	if (rel[0] == '/' || !slash || strcmp(path, "-") == 0)
-		snprintf(buf, size, "%s", rel);
-	else
-		snprintf(buf, size, "%.*s%s", (int)(slash - path + 1), path, rel);
-}
-
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
-	if (strcmp(f->key, "model.preset") == 0) {
+	if (f->catalog == FIELD_CATALOG_MODELS) {
 		const struct catalog_model *cm = cat ? catalog_find_model(cat, text) : NULL;
 		if (!cm) {
 			char near[160] = "";
@@ -398,7 +519,7 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 		snprintf(s->model.preset, sizeof(s->model.preset), "%s", cm->id);
 		return 0;
 	}
-	if (strcmp(f->key, "hardware.gpu") == 0) {
+	if (f->catalog == FIELD_CATALOG_GPUS) {
 		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
 		if (!g) {
 			char near[160] = "";
@@ -416,20 +537,28 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 		s->hardware.gpu = *g;
 		return 0;
 	}
-	/* model.hf_config */
-	{
-		char path[1024];
-		struct model m;
-		relative_to(s->path, text, path, sizeof(path));
-		if (hf_config_load_file(path, &m, err) != 0)
-			return -1;
-		/* the config replaces the model, preset and all: the report must not name a
-		 * preset whose numbers it no longer uses */
-		snprintf(m.hf_config, sizeof(m.hf_config), "%s", text);
-		m.preset[0] = '\0';
-		s->model = m;
-		return 0;
+	/* a FIELD_FILE preset: its model comes read, through scenario_field_set_model */
+	return gp_error_set(err, GP_EINTERNAL, NULL, 0, 0,
+			    "%s names a file: it is read by scenario_field_load, not set", f->key);
+}
+
+int scenario_field_set_model(struct scenario *s, const struct field *f, const char *text,
+			     const struct model *m, struct gp_error *err)
+{
+	size_t len = strlen(text);
+
+	if (len >= f->size) {
+		gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s is too long (%zu bytes; at most %zu)",
+			     f->key, len, f->size - 1);
+		gp_error_set_field(err, f->key);
+		return -1;
 	}
+	/* the config replaces the model, preset and all: the report must not name a preset
+	 * whose numbers it no longer uses */
+	s->model = *m;
+	memcpy(s->model.hf_config, text, len + 1);
+	s->model.preset[0] = '\0';
+	return 0;
 }
 
 int scenario_field_set(struct scenario *s, const struct catalog *cat, const struct field *f,
@@ -448,8 +577,7 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 				     strlen(text), f->size - 1);
 			break;
 		}
-		if (strcmp(f->key, "model.preset") == 0 || strcmp(f->key, "hardware.gpu") == 0 ||
-		    strcmp(f->key, "model.hf_config") == 0) {
+		if (f->flags & FIELD_PRESET) {
 			rc = set_preset(s, cat, f, text, err);
 			break;
 		}
@@ -556,30 +684,39 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 	return rc;
 }
 
+/* The field key names; an unknown key names the closest known one. */
+static const struct field *find_or_suggest(const char *key, struct gp_error *err)
+{
+	const struct field *f = scenario_field_find(key);
+	const char *near;
+
+	if (f)
+		return f;
+	near = scenario_field_suggest(key, NULL);
+	if (near)
+		gp_error_set(err, GP_EINPUT, NULL, 0, 0, "unknown key '%s' (did you mean '%s'?)",
+			     key, near);
+	else
+		gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+			     "unknown key '%s' (expected a scenario field such as "
+			     "workload.seq_len)",
+			     key);
+	return NULL;
+}
+
 int scenario_set(struct scenario *s, const struct catalog *cat, const char *key, const char *text,
 		 struct gp_error *err)
 {
-	const struct field *f = scenario_field_find(key);
+	const struct field *f = find_or_suggest(key, err);
 
-	if (!f) {
-		const char *near = scenario_field_suggest(key, NULL);
-		if (near)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "unknown key '%s' (did you mean '%s'?)", key, near);
-		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				    "unknown key '%s' (expected a scenario field such as "
-				    "workload.seq_len)",
-				    key);
-	}
-	return scenario_field_set(s, cat, f, text, err);
+	return f ? scenario_field_set(s, cat, f, text, err) : -1;
 }
 
-int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
-			    struct gp_error *err)
+int scenario_assignment_split(const char *kv, const struct field **f, const char **value,
+			      struct gp_error *err)
 {
 	const char *eq = strchr(kv, '=');
 	char key[128];
-	const char *value;
 
 	if (!eq || eq == kv)
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
@@ -592,10 +729,22 @@ int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const
 	/* tolerate spaces around '=' as typed on the :set line */
 	for (size_t n = strlen(key); n && key[n - 1] == ' '; n--)
 		key[n - 1] = '\0';
-	value = eq + 1;
-	while (*value == ' ')
-		value++;
-	return scenario_set(s, cat, key[0] == ' ' ? key + strspn(key, " ") : key, value, err);
+	*value = eq + 1;
+	while (**value == ' ')
+		(*value)++;
+	*f = find_or_suggest(key[0] == ' ' ? key + strspn(key, " ") : key, err);
+	return *f ? 0 : -1;
+}
+
+int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			    struct gp_error *err)
+{
+	const struct field *f;
+	const char *value;
+
+	if (scenario_assignment_split(kv, &f, &value, err) != 0)
+		return -1;
+	return scenario_field_set(s, cat, f, value, err);
 }
 
 char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf, size_t size)

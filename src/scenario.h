@@ -148,6 +148,32 @@ enum field_type {
 #define APPLIES_TRAINING  (APPLIES_TRAIN | APPLIES_FINETUNE)
 #define APPLIES_INFERENCE (APPLIES_ONLINE | APPLIES_OFFLINE)
 
+/* Field flags. */
+#define FIELD_PRESET                                                                               \
+	(1u << 0) /* gives a whole model or GPU: set before the fields of                          \
+		     its section, which override it */
+#define FIELD_FILE                                                                                 \
+	(1u << 1)		     /* names a file to read (model.hf_config): set with           \
+					scenario_field_load, never scenario_field_set */
+#define FIELD_STEP_DOUBLES (1u << 2) /* +/- double and halve it (counts, sizes, rates) */
+
+/* Where a FIELD_STR value is an id: the catalog the terminal UI picks it from. */
+enum field_catalog { FIELD_CATALOG_NONE, FIELD_CATALOG_MODELS, FIELD_CATALOG_GPUS };
+
+/* The terminal UI's input pane that shows a field as a row; FIELD_PANE_NONE: none. */
+enum field_pane { FIELD_PANE_NONE, FIELD_PANE_MODEL, FIELD_PANE_WORKLOAD, FIELD_PANE_HARDWARE };
+
+/* When a pane shows a field's row, besides its applies bits. */
+enum field_shown {
+	FIELD_SHOWN_ALWAYS,
+	FIELD_SHOWN_MOE,  /* model.moe.experts > 0 */
+	FIELD_SHOWN_MLA,  /* model.mla.kv_rank > 0 */
+	FIELD_SHOWN_LORA, /* fine-tuning with lora or qlora */
+};
+
+/* The kind of the figure an auto value resolves to in struct plan. */
+enum field_resolved { FIELD_RESOLVED_NONE, FIELD_RESOLVED_INT, FIELD_RESOLVED_DOUBLE };
+
 struct field {
 	const char *key; /* path in the file: "workload.seq_len" */
 	enum field_type type;
@@ -156,10 +182,18 @@ struct field {
 	bool auto_ok;		  /* "auto" is accepted and stored as 0 */
 	size_t offset;		  /* into struct scenario */
 	size_t size;		  /* FIELD_STR: the array's size */
-	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE: accepted names, NULL-terminated;
-				     for FIELD_ENUM the value is the index */
+	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE / FIELD_TARGETS: accepted names,
+				     NULL-terminated; for FIELD_ENUM the value is the index */
 	unsigned applies;	  /* APPLIES_* bits; 0 = every workload */
 	const char *doc;	  /* one line: meaning, unit, default */
+	const char *label;	  /* the short label of its row in the terminal UI */
+	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES */
+	enum field_catalog catalog;
+	enum field_pane pane;
+	int row; /* 1-based position in its pane: rows are shown in this order */
+	enum field_shown shown;
+	enum field_resolved resolved_kind;
+	size_t resolved; /* auto_ok: offset in struct plan of the figure auto resolves to */
 };
 
 /* The table, terminated by an entry whose key is NULL. */
@@ -171,25 +205,59 @@ int scenario_field_count(void);
 /* The field with this key, or NULL. */
 const struct field *scenario_field_find(const char *key);
 
+/* The name of choice v of f: for FIELD_ENUM the name of value v, for FIELD_DTYPE and
+ * FIELD_TARGETS the v-th name listed, for FIELD_BOOL "false" (0) or "true" (1). NULL when
+ * v is out of range or f has no such names. */
+const char *field_choice_name(const struct field *f, int v);
+
+/* The name of value v of the enum field key ("workload.recompute", RECOMPUTE_FULL gives
+ * "full"), as files write it; "?" for an unknown key or value. */
+const char *scenario_enum_name(const char *key, int v);
+
+/* Whether the terminal UI shows f's row for s: its applies bits and its shown condition. */
+bool scenario_field_shown(const struct scenario *s, const struct field *f);
+
+/* The field at 1-based row of pane, or NULL when the pane has fewer rows. */
+const struct field *scenario_pane_field(enum field_pane pane, int row);
+
+struct plan;
+
+/* What f's auto resolved to in p (the dp, batch or efficiency the plan used); 0 when f has
+ * no resolved figure. NaN and negative figures are returned as they are. */
+double scenario_field_resolved(const struct field *f, const struct plan *p);
+
 /* The known key closest to a misspelt one, for "did you mean"; NULL when none is close.
  * prefix restricts candidates to one section ("workload."), may be NULL. */
 const char *scenario_field_suggest(const char *key, const char *prefix);
 
 /* Parses text as the value of field f and stores it in s. Presets are applied: setting
  * model.preset copies the catalog model, hardware.gpu the catalog GPU (cat may be NULL
- * only when no preset is set). model.hf_config reads the file, relative to the folder of
- * s->path. On error returns -1 with err->message saying what was expected and err->field
- * set; s is unchanged. */
+ * only when no preset is set). Never reads a file: a FIELD_FILE field (model.hf_config)
+ * is refused with GP_EINTERNAL; read it with scenario_field_load (scenario_sets.h), which
+ * hands the model it read to scenario_field_set_model. On error returns -1 with
+ * err->message saying what was expected and err->field set; s is unchanged. */
 int scenario_field_set(struct scenario *s, const struct catalog *cat, const struct field *f,
 		       const char *text, struct gp_error *err);
+
+/* Sets the FIELD_FILE field f (model.hf_config) to text with m, the model read from that
+ * file: m replaces s->model, preset and all. Returns 0, or -1 (s unchanged) when text does
+ * not fit the field. */
+int scenario_field_set_model(struct scenario *s, const struct field *f, const char *text,
+			     const struct model *m, struct gp_error *err);
 
 /* scenario_field_find + scenario_field_set; an unknown key names the closest known one. */
 int scenario_set(struct scenario *s, const struct catalog *cat, const char *key, const char *text,
 		 struct gp_error *err);
 
-/* Applies a "KEY=VALUE" assignment (--set, :set). */
+/* Applies a "KEY=VALUE" assignment (--set, :set) through scenario_set. */
 int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
 			    struct gp_error *err);
+
+/* Splits "KEY = VALUE" into the field KEY names and its value (spaces around '=' dropped;
+ * value points into kv). Returns 0, or -1 with the message scenario_set_assignment gives
+ * for a text that is no assignment or an unknown key. */
+int scenario_assignment_split(const char *kv, const struct field **f, const char **value,
+			      struct gp_error *err);
 
 /* Formats the field's value in canonical file form ("7B", "auto", "[q, k, v]", "bf16").
  * Returns buf. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "scenario_sets.h"
 #include "text.h"
 #include "yaml_doc.h"
 
@@ -354,12 +355,6 @@ static void walk_mapping(struct walker *w, const struct ynode *map, const char *
 		walk_pair(w, &map->items[i], &map->items[i + 1], prefix);
 }
 
-static bool is_preset_key(const char *key)
-{
-	return strcmp(key, "model.preset") == 0 || strcmp(key, "model.hf_config") == 0 ||
-	       strcmp(key, "hardware.gpu") == 0;
-}
-
 static void apply_record(struct walker *w, struct scenario *s, const struct catalog *cat,
 			 const struct record *rec)
 {
@@ -376,7 +371,7 @@ static void apply_record(struct walker *w, struct scenario *s, const struct cata
 			return;
 		}
 	}
-	if (scenario_field_set(s, cat, f, rec->text, &e) == 0)
+	if (scenario_field_load(s, cat, f, rec->text, &e) == 0)
 		return;
 	if (e.code == GP_EIO || !e.file[0]) {
 		/* point at the value; a file the value names that cannot be read is bad input
@@ -406,7 +401,6 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	struct ynode *root = NULL;
 	int nfields = scenario_field_count(), nread = 0, rc = -1;
 	int start = problems ? problems->count : 0;
-	const char *const presets[] = {"model.preset", "model.hf_config", "hardware.gpu"};
 
 	memset(&w, 0, sizeof(w));
 	w.sink.file = name;
@@ -472,15 +466,13 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	if (sink_done(&w.sink))
 		goto out;
 
-	/* presets first, in a fixed order, then everything else in file order */
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
-		const struct field *f = scenario_field_find(presets[p]);
-		int idx = (int)(f - scenario_fields);
-		if (w.seen[idx])
+	/* presets first, in table order (model.preset, model.hf_config, hardware.gpu), then
+	 * everything else in file order */
+	for (int idx = 0; idx < nfields; idx++)
+		if ((scenario_fields[idx].flags & FIELD_PRESET) && w.seen[idx])
 			apply_record(&w, s, cat, &w.records[w.seen[idx] - 1]);
-	}
 	for (int i = 0; i < w.nrecords && !sink_done(&w.sink); i++)
-		if (!is_preset_key(w.records[i].f->key))
+		if (!(w.records[i].f->flags & FIELD_PRESET))
 			apply_record(&w, s, cat, &w.records[i]);
 out:
 	rc = w.sink.count ? -1 : 0;
@@ -653,20 +645,6 @@ static int write_document(const struct scenario *s, const bool *emit, const char
 	return yemit_finish(w.emitter, out, len, err);
 }
 
-/* The scenario a file holding only s's presets would load as: what s is compared with so
- * that fields equal to their preset or default are left out. */
-static void preset_base(const struct scenario *s, const struct catalog *cat, struct scenario *base)
-{
-	scenario_init(base);
-	snprintf(base->path, sizeof(base->path), "%s", s->path);
-	if (s->model.preset[0] && cat)
-		scenario_set(base, cat, "model.preset", s->model.preset, NULL);
-	if (s->model.hf_config[0])
-		scenario_set(base, cat, "model.hf_config", s->model.hf_config, NULL);
-	if (s->hardware.gpu.id[0] && cat)
-		scenario_set(base, cat, "hardware.gpu", s->hardware.gpu.id, NULL);
-}
-
 static void mark_fields(const struct scenario *s, const struct scenario *base, bool *emit)
 {
 	for (int i = 0; scenario_fields[i].key; i++) {
@@ -675,7 +653,7 @@ static void mark_fields(const struct scenario *s, const struct scenario *base, b
 		 * even when it is the default */
 		if (strcmp(f->key, "gpuplan") == 0 || strcmp(f->key, "workload.kind") == 0)
 			emit[i] = true;
-		else if (is_preset_key(f->key))
+		else if (f->flags & FIELD_PRESET)
 			emit[i] = ((const char *)s + f->offset)[0] != '\0';
 		else
 			emit[i] = !scenario_field_equal(s, base, f);
@@ -693,7 +671,9 @@ int scenario_format_yaml(const struct scenario *s, const struct catalog *cat, ch
 		gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
 		goto out;
 	}
-	preset_base(s, cat, base);
+	/* what s is compared with, so that fields equal to their preset or default are left
+	 * out */
+	scenario_preset_base(s, cat, base);
 	mark_fields(s, base, emit);
 	rc = write_document(s, emit, NULL, out, len, err);
 out:

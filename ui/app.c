@@ -231,25 +231,8 @@ static void redo(struct app *a)
 
 double app_auto_value(const struct app *a, const struct field *f)
 {
-	const struct plan *p = &a->plan;
-	double v = 0;
+	double v = scenario_field_resolved(f, &a->plan);
 
-	if (strcmp(f->key, "parallel.dp") == 0)
-		v = p->dp;
-	else if (strcmp(f->key, "workload.global_batch") == 0)
-		v = p->global_batch;
-	else if (strcmp(f->key, "workload.batch") == 0)
-		v = p->max_batch;
-	else if (strcmp(f->key, "efficiency.mfu") == 0)
-		v = p->mfu;
-	else if (strcmp(f->key, "efficiency.hbm") == 0)
-		v = p->hbm_efficiency;
-	else if (strcmp(f->key, "efficiency.network") == 0)
-		v = p->network_efficiency;
-	else if (strcmp(f->key, "model.kv_heads") == 0)
-		v = p->model.kv_heads;
-	else if (strcmp(f->key, "model.head_dim") == 0)
-		v = p->model.head_dim;
 	if (!isfinite(v) || v < 0)
 		v = 0;
 	if (f->type == FIELD_INT)
@@ -298,7 +281,7 @@ static void step(struct app *a, int dir, bool cycle)
 
 static bool is_preset_field(const struct field *f)
 {
-	return strcmp(f->key, "model.preset") == 0 || strcmp(f->key, "hardware.gpu") == 0;
+	return f->catalog != FIELD_CATALOG_NONE;
 }
 
 static void edit_start(struct app *a)
@@ -777,7 +760,8 @@ void app_command(struct app *a, const char *cmd)
 			app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
 			return;
 		}
-		if (scenario_set_assignment(&a->scn, a->cat, arg, &err) != 0) {
+		/* as --set does: a preset keeps the fields the file gave in its section */
+		if (scenario_apply_sets(&a->scn, a->cat, &arg, 1, NULL, NULL, &err) != 0) {
 			a->scn = before;
 			status_err(a, &err);
 			return;
@@ -942,10 +926,10 @@ static int value_candidates(const struct app *a, const struct field *f, const ch
 	const char *const *names = f->type == FIELD_BOOL ? bools : f->names;
 	int n = 0;
 
-	if (f->type == FIELD_STR && strcmp(f->key, "model.preset") == 0) {
+	if (f->catalog == FIELD_CATALOG_MODELS) {
 		for (int i = 0; i < a->cat->nmodels && n < max; i++)
 			out[n++] = a->cat->models[i].id;
-	} else if (f->type == FIELD_STR && strcmp(f->key, "hardware.gpu") == 0) {
+	} else if (f->catalog == FIELD_CATALOG_GPUS) {
 		for (int i = 0; i < a->cat->ngpus && n < max; i++)
 			out[n++] = a->cat->gpus[i].id;
 	} else if (names && f->type != FIELD_TARGETS) {

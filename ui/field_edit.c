@@ -181,57 +181,22 @@ int field_edit_apply(const struct scenario *base, const struct catalog *cat, con
 		return -1;
 	}
 	tmp = *base;
-	if (scenario_field_set(&tmp, cat, f, p, err) != 0)
+	/* the front end reads a file the field names (model.hf_config); the core never does */
+	if (scenario_field_load(&tmp, cat, f, p, err) != 0)
 		return -1;
 	*out = tmp;
 	return 0;
 }
 
-static bool key_is(const struct field *f, const char *key)
-{
-	return strcmp(f->key, key) == 0;
-}
-
-static bool is_preset(const struct field *f)
-{
-	return key_is(f, "model.preset") || key_is(f, "hardware.gpu");
-}
-
 bool field_is_choice(const struct field *f)
 {
 	return f->type == FIELD_ENUM || f->type == FIELD_DTYPE || f->type == FIELD_BOOL ||
-	       is_preset(f);
+	       f->catalog != FIELD_CATALOG_NONE;
 }
 
 bool field_step_doubles(const struct field *f)
 {
-	static const char *const doubling[] = {
-	    "workload.seq_len",
-	    "workload.micro_batch",
-	    "workload.global_batch",
-	    "workload.batch",
-	    "workload.prompt_tokens",
-	    "workload.output_tokens",
-	    "workload.finetune.rank",
-	    "hardware.count",
-	    "hardware.gpus_per_node",
-	    "parallel.tp",
-	    "parallel.pp",
-	    "parallel.dp",
-	    "parallel.ep",
-	    "model.max_context",
-	    "model.moe.experts",
-	    "parallel.virtual_stages",
-	    NULL,
-	};
-	if (f->type == FIELD_NUM)
-		return f->unit != UNIT_NONE && f->unit != UNIT_USD && f->unit != UNIT_RATIO;
-	if (f->type != FIELD_INT)
-		return false;
-	for (int i = 0; doubling[i]; i++)
-		if (key_is(f, doubling[i]))
-			return true;
-	return false;
+	return (f->flags & FIELD_STEP_DOUBLES) != 0;
 }
 
 /* Rounds to 3 significant digits, so repeated 10% steps keep readable values. */
@@ -343,7 +308,7 @@ int field_cycle(struct scenario *s, const struct catalog *cat, const struct fiel
 	case FIELD_STR:
 		if (!cat)
 			return -1;
-		if (key_is(f, "model.preset")) {
+		if (f->catalog == FIELD_CATALOG_MODELS) {
 			n = cat->nmodels;
 			if (!n)
 				return -1;
@@ -353,7 +318,7 @@ int field_cycle(struct scenario *s, const struct catalog *cat, const struct fiel
 			i = i == n ? (dir > 0 ? 0 : n - 1) : wrap(i + dir, n);
 			return scenario_field_set(s, cat, f, cat->models[i].id, NULL);
 		}
-		if (key_is(f, "hardware.gpu")) {
+		if (f->catalog == FIELD_CATALOG_GPUS) {
 			n = cat->ngpus;
 			if (!n)
 				return -1;

@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "error.h"
 #include "scenario.h"
+#include "scenario_sets.h" /* field_edit_apply loads as scenario_field_load does */
 
 #define LINE_EDIT_MAX 256
 
@@ -41,7 +42,8 @@ int line_edit_cursor_col(const struct line_edit *e);
 
 /* Parses text as f's value onto a copy of base and, when it reads, stores that copy in
  * *out and returns 0; otherwise returns -1 with err filled and *out untouched. Blank text
- * is an error ("expected a value"). */
+ * is an error ("expected a value"). A file the field names (model.hf_config) is read
+ * (scenario_field_load). */
 int field_edit_apply(const struct scenario *base, const struct catalog *cat, const struct field *f,
 		     const char *text, struct scenario *out, struct gp_error *err);
 

@@ -1,5 +1,6 @@
 /* pane_hardware.c - the Hardware pane: the GPU (a picker showing memory, bandwidth, bf16
- * FLOP/s and price), its key figures, then count, node size, network, storage, price. */
+ * FLOP/s and price), its key figures, then count, node size, network, storage, price, as
+ * the field table orders them. */
 #include "app.h"
 
 #include <stdio.h>
@@ -8,20 +9,17 @@ enum { INFO_GPU };
 
 void pane_hardware_rows(const struct app *a, struct pane_rows *out)
 {
+	const struct field *f;
+
 	out->n = 0;
-	pane_rows_add(a, out, "hardware.gpu", "gpu");
-	pane_rows_other(out, ROW_INFO, "", INFO_GPU);
-	pane_rows_add(a, out, "hardware.count", "count");
-	pane_rows_add(a, out, "hardware.gpus_per_node", "gpus per node");
-	pane_rows_add(a, out, "hardware.network", "network");
-	pane_rows_add(a, out, "hardware.storage", "storage");
-	pane_rows_add(a, out, "hardware.price_per_gpu_hour", "price $/gpu-h");
-	pane_rows_add(a, out, "hardware.pue", "pue");
-	pane_rows_add(a, out, "hardware.mtbf_gpu_hours", "mtbf gpu-h");
-	pane_rows_add(a, out, "hardware.memory", "memory");
-	pane_rows_add(a, out, "hardware.hbm_bandwidth", "hbm bandwidth");
-	pane_rows_add(a, out, "hardware.link_bandwidth", "link bandwidth");
-	pane_rows_add(a, out, "hardware.power", "power");
+	for (int row = 1; (f = scenario_pane_field(FIELD_PANE_HARDWARE, row)); row++) {
+		if (!scenario_field_shown(&a->scn, f))
+			continue;
+		pane_rows_add(a, out, f->key, f->label);
+		/* below the GPU picker: the figures it gives */
+		if (f->catalog != FIELD_CATALOG_NONE)
+			pane_rows_other(out, ROW_INFO, "", INFO_GPU);
+	}
 }
 
 /* "80 GB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */

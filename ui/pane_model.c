@@ -1,5 +1,5 @@
 /* pane_model.c - the Model pane: the preset (a picker over the catalog's models), the
- * parameter count, then the architecture fields. */
+ * parameter count, then the architecture fields, as the field table orders them. */
 #include "app.h"
 
 #include <stdio.h>
@@ -8,34 +8,17 @@ enum { INFO_PARAMS };
 
 void pane_model_rows(const struct app *a, struct pane_rows *out)
 {
-	const struct model *m = &a->scn.model;
+	const struct field *f;
 
 	out->n = 0;
-	pane_rows_add(a, out, "model.preset", "preset");
-	pane_rows_other(out, ROW_INFO, "parameters", INFO_PARAMS);
-	pane_rows_add(a, out, "model.layers", "layers");
-	pane_rows_add(a, out, "model.hidden", "hidden");
-	pane_rows_add(a, out, "model.heads", "heads");
-	pane_rows_add(a, out, "model.kv_heads", "kv heads");
-	pane_rows_add(a, out, "model.head_dim", "head dim");
-	pane_rows_add(a, out, "model.ffn", "ffn");
-	pane_rows_add(a, out, "model.vocab", "vocab");
-	pane_rows_add(a, out, "model.max_context", "max context");
-	pane_rows_add(a, out, "model.mlp", "mlp");
-	pane_rows_add(a, out, "model.norm", "norm");
-	pane_rows_add(a, out, "model.tied_embeddings", "tied embed");
-	pane_rows_add(a, out, "model.moe.experts", "experts");
-	if (m->moe.experts) {
-		pane_rows_add(a, out, "model.moe.active", "active experts");
-		pane_rows_add(a, out, "model.moe.shared", "shared experts");
-		pane_rows_add(a, out, "model.moe.expert_ffn", "expert ffn");
+	for (int row = 1; (f = scenario_pane_field(FIELD_PANE_MODEL, row)); row++) {
+		if (!scenario_field_shown(&a->scn, f))
+			continue;
+		pane_rows_add(a, out, f->key, f->label);
+		/* below the preset picker: the parameter count it gives */
+		if (f->catalog != FIELD_CATALOG_NONE)
+			pane_rows_other(out, ROW_INFO, "parameters", INFO_PARAMS);
 	}
-	if (m->mla.kv_rank) {
-		pane_rows_add(a, out, "model.mla.q_rank", "mla q rank");
-		pane_rows_add(a, out, "model.mla.kv_rank", "mla kv rank");
-	}
-	pane_rows_add(a, out, "model.params", "params (size)");
-	pane_rows_add(a, out, "model.hf_config", "hf config");
 }
 
 void pane_model_info(const struct app *a, WINDOW *w, int y, int x, int width, int info)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Man pages and completion: groff reports no warnings on either page; every key of the
-# field table (src/scenario.c) has an entry in gpuplan-scenario(5); every command, option
-# and environment variable of the SPEC is in gpuplan(1), and every key of the terminal UI;
-# the key list in contrib/gpuplan.bash is the one tests/man/gen-keys.sh generates; the
+# field table (as `$GPUPLAN fields` lists it) has an entry in gpuplan-scenario(5); every
+# command, option and environment variable of the SPEC is in gpuplan(1), and every key of the
+# terminal UI; the copy of the field table in contrib/gpuplan.bash is the program's; the
 # completion completes commands, keys and values.
 # Run from the top of the tree: sh tests/man/run-man.sh
 failed=0
@@ -30,7 +30,7 @@ fi
 
 # 2. every scenario key has its own entry (".B key") in gpuplan-scenario(5)
 keys=$(sh tests/man/gen-keys.sh)
-[ -n "$keys" ] || fail "tests/man/gen-keys.sh found no keys in src/scenario.c"
+[ -n "$keys" ] || fail "tests/man/gen-keys.sh found no keys (gpuplan fields)"
 n=0
 for k in $keys; do
 	n=$((n + 1))
@@ -41,14 +41,16 @@ echo "scenario keys: $n"
 # ... and no entry for a key that is not in the table
 for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
 	on && prev == ".TP" && $1 == ".B" { print $2 } { prev = $0 }' $man5); do
-	echo "$keys" | grep -qxF "$k" || fail "$man5: entry for '$k', which is not a key of src/scenario.c"
+	echo "$keys" | grep -qxF "$k" || fail "$man5: entry for '$k', which is not a key of the field table"
 done
 
 # 3. gpuplan(1): every command of the SPEC and of cli/cli.c's command table (in the
-# synopsis and with its own entry), and in the completion
+# synopsis and with its own entry), and in the completion; not the hidden ones (CMD_HIDDEN),
+# helpers for scripts such as `gpuplan fields`
 commands="report explain diff search import catalog check fmt"
 if [ -f cli/cli.c ]; then
-	commands="$commands $(sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' cli/cli.c)"
+	commands="$commands $(grep -v CMD_HIDDEN cli/cli.c |
+		sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p')"
 	commands=$(echo $commands | tr ' ' '\n' | sort -u)
 fi
 for c in $commands; do
@@ -121,15 +123,15 @@ if [ -f ui/app.c ]; then
 	done
 fi
 
-# 4. the completion's key list is the generated one, and it completes
+# 4. the completion's copy of the field table is the program's, and it completes
 comp=contrib/gpuplan.bash
 if [ ! -f $comp ]; then
 	fail "no $comp"
 else
-	sed -n '/^# BEGIN KEYS/,/^# END KEYS/p' $comp | sed -e '1,2d' -e '$d' | sed '$d' >"$tmp"
-	if ! echo "$keys" | cmp -s - "$tmp"; then
-		fail "$comp: key list out of sync with src/scenario.c; regenerate with tests/man/gen-keys.sh"
-		echo "$keys" | diff - "$tmp"
+	sed -n '/^# BEGIN FIELDS/,/^# END FIELDS/p' $comp | sed -e '1,2d' -e '$d' | sed '$d' >"$tmp"
+	if ! sh tests/man/gen-keys.sh --tsv | cmp -s - "$tmp"; then
+		fail "$comp: field table out of sync with gpuplan fields; regenerate with sh tests/man/gen-keys.sh --update $comp"
+		sh tests/man/gen-keys.sh --tsv | diff - "$tmp"
 	fi
 	if command -v bash >/dev/null 2>&1; then
 		out=$(bash -c '

@@ -1,0 +1,147 @@
+/* scenario_sets.c - values applied as a scenario file applies them: file fields read here,
+ * presets before the fields that override them. */
+#include "scenario_sets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hf_config.h"
+
+/* Copies the folder of path (with its slash) before rel into buf, unless rel is absolute. */
+static void relative_to(const char *path, const char *rel, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	if (rel[0] == '/' || !slash || strcmp(path, "-") == 0)
+		snprintf(buf, size, "%s", rel);
+	else
+		snprintf(buf, size, "%.*s%s", (int)(slash - path + 1), path, rel);
+}
+
+int scenario_field_load(struct scenario *s, const struct catalog *cat, const struct field *f,
+			const char *text, struct gp_error *err)
+{
+	char path[1024];
+	struct model m;
+
+	/* a value too long for the field is refused before anything is read */
+	if (!(f->flags & FIELD_FILE) || strlen(text) >= f->size)
+		return scenario_field_set(s, cat, f, text, err);
+	relative_to(s->path, text, path, sizeof(path));
+	if (hf_config_load_file(path, &m, err) != 0) {
+		gp_error_set_field(err, f->key);
+		return -1;
+	}
+	return scenario_field_set_model(s, f, text, &m, err);
+}
+
+int scenario_load_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			     struct gp_error *err)
+{
+	const struct field *f;
+	const char *value;
+
+	if (scenario_assignment_split(kv, &f, &value, err) != 0)
+		return -1;
+	return scenario_field_load(s, cat, f, value, err);
+}
+
+void scenario_preset_base(const struct scenario *s, const struct catalog *cat,
+			  struct scenario *base)
+{
+	scenario_init(base);
+	snprintf(base->path, sizeof(base->path), "%s", s->path);
+	/* in table order, as the loader applies them: model.preset, model.hf_config,
+	 * hardware.gpu */
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		const char *v = (const char *)s + f->offset;
+		if (!(f->flags & FIELD_PRESET) || !v[0] ||
+		    (f->catalog != FIELD_CATALOG_NONE && !cat))
+			continue;
+		scenario_field_load(base, cat, f, v, NULL);
+	}
+}
+
+/* Whether f lies in section ("model." or "hardware.") */
+static bool in_section(const struct field *f, const char *section)
+{
+	return strncmp(f->key, section, strlen(section)) == 0;
+}
+
+/* After a preset: the fields of the sections it replaced that the file set (src's keys, or
+ * those that differ from the presets' own values), as they were in old, over it. */
+static void reapply_own_fields(struct scenario *s, const struct scenario *old,
+			       const struct scenario_source *src, const struct catalog *cat,
+			       bool model, bool hardware)
+{
+	struct scenario *base = NULL;
+	char text[4096];
+	int n = src ? src->nkeys : scenario_field_count();
+
+	if (!src) {
+		base = malloc(sizeof(*base));
+		if (!base)
+			return;
+		scenario_preset_base(old, cat, base);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct field *f =
+		    src ? scenario_field_find(src->keys[i].key) : &scenario_fields[i];
+		if (!f || (f->flags & FIELD_PRESET))
+			continue;
+		if (!(model && in_section(f, "model.")) &&
+		    !(hardware && in_section(f, "hardware.")))
+			continue;
+		if (base && scenario_field_equal(old, base, f))
+			continue;
+		scenario_field_format(old, f, text, sizeof(text));
+		/* a value that read in the file reads again: nothing to report */
+		(void)scenario_field_set(s, cat, f, text, NULL);
+	}
+	free(base);
+}
+
+int scenario_apply_sets(struct scenario *s, const struct catalog *cat, const char *const *sets,
+			int n, const struct scenario_source *src, int *failed, struct gp_error *err)
+{
+	struct scenario *old = NULL;
+	int rc = -1;
+
+	if (failed)
+		*failed = -1;
+	for (int pass = 0; pass < 2; pass++) {
+		bool model = false, hardware = false;
+		for (int i = 0; i < n; i++) {
+			const struct field *f = NULL;
+			const char *value;
+			/* an assignment that does not split is not a preset: it fails in turn */
+			bool preset = scenario_assignment_split(sets[i], &f, &value, NULL) == 0 &&
+				      (f->flags & FIELD_PRESET);
+			if (preset != (pass == 0))
+				continue;
+			if (preset && !old) {
+				old = malloc(sizeof(*old));
+				if (!old) {
+					gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+					goto out;
+				}
+				*old = *s;
+			}
+			if (scenario_load_assignment(s, cat, sets[i], err) != 0) {
+				if (failed)
+					*failed = i;
+				goto out;
+			}
+			if (preset && in_section(f, "model."))
+				model = true;
+			else if (preset)
+				hardware = true;
+		}
+		if (pass == 0 && old)
+			reapply_own_fields(s, old, src, cat, model, hardware);
+	}
+	rc = 0;
+out:
+	free(old);
+	return rc;
+}
