@@ -88,40 +88,20 @@ void complete_file(struct app *a, const char *cmd, const char *typed)
 	line_edit_set(&a->line, text);
 }
 
-void app_complete(struct app *a)
+/* Tab after "set " (every key, then after '=' its values) or after "solve max " (numeric
+ * keys): lead is the text before the word typed. */
+static void complete_key(struct app *a, const char *lead, const char *word, bool assign)
 {
-	const char *p = a->line.buf, *word, *eq, *cands[PICK_MAX + 8];
+	const char *eq, *cands[PICK_MAX + 8];
 	const char *first = NULL;
 	char key[128], text[LINE_EDIT_MAX];
 	size_t plen, common = 0, shown = 0;
 	int ncand = 0, n = 0;
-	/* ":solve max KEY" completes a numeric key, no value after it */
-	const char *lead = "set ";
 
-	while (*p == ' ')
-		p++;
-	{
-		static const char *const file_cmds[] = {"e",	 "e!", "edit", "w", "w!",
-							"write", "wq", "x",    NULL};
-		size_t cl = strcspn(p, " ");
-		for (int i = 0; file_cmds[i]; i++)
-			if (p[cl] == ' ' && cl == strlen(file_cmds[i]) &&
-			    strncmp(p, file_cmds[i], cl) == 0) {
-				char cmd[8];
-				snprintf(cmd, sizeof(cmd), "%s", file_cmds[i]);
-				complete_file(a, cmd, command_skip_blanks(p + cl));
-				return;
-			}
-	}
-	if (strncmp(p, "solve max ", 10) == 0 || strncmp(p, "solve min ", 10) == 0)
-		lead = p[7] == 'a' ? "solve max " : "solve min ";
-	else if (strncmp(p, "set ", 4) != 0)
-		return;
-	word = p + strlen(lead);
 	while (*word == ' ')
 		word++;
-	eq = lead[1] == 'e' ? strchr(word, '=') : NULL;
-	if (lead[1] == 'o') {
+	eq = assign ? strchr(word, '=') : NULL;
+	if (!assign) {
 		for (const struct field *f = scenario_fields; f->key; f++)
 			if (f->type == FIELD_INT || f->type == FIELD_NUM)
 				cands[ncand++] = f->key;
@@ -166,11 +146,52 @@ void app_complete(struct app *a)
 	if (n == 1)
 		a->status[0] = '\0';
 	if (eq)
-		snprintf(text, sizeof(text), "set %s=%.*s", key, (int)common, first);
+		snprintf(text, sizeof(text), "%s%s=%.*s", lead, key, (int)common, first);
 	else
 		snprintf(text, sizeof(text), "%s%.*s%s", lead, (int)common, first,
-			 n == 1 && lead[1] == 'e' ? "=" : "");
+			 n == 1 && assign ? "=" : "");
 	line_edit_set(&a->line, text);
+}
+
+void app_complete(struct app *a)
+{
+	const char *p = a->line.buf, *rest;
+	const struct command *c;
+	char lead[48];
+	size_t cl;
+
+	while (*p == ' ')
+		p++;
+	cl = strcspn(p, " ");
+	if (p[cl] != ' ' || (c = command_find(p, cl)) == NULL)
+		return;
+	rest = p + cl + 1;
+	switch (c->arg) {
+	case CMD_ARG_FILE: {
+		char cmd[16];
+		snprintf(cmd, sizeof(cmd), "%.*s", (int)cl, p);
+		complete_file(a, cmd, command_skip_blanks(p + cl));
+		return;
+	}
+	case CMD_ARG_ASSIGN:
+		snprintf(lead, sizeof(lead), "%s ", c->name);
+		complete_key(a, lead, rest, true);
+		return;
+	case CMD_ARG_KEY:
+		/* the word before the key as typed, one space either side: "solve max " */
+		for (int i = 0; c->words && c->words[i]; i++) {
+			size_t wl = strlen(c->words[i]);
+			if (strncmp(rest, c->words[i], wl) == 0 && rest[wl] == ' ') {
+				snprintf(lead, sizeof(lead), "%s %s ", c->name, c->words[i]);
+				complete_key(a, lead, rest + wl + 1, false);
+				return;
+			}
+		}
+		return;
+	case CMD_ARG_NONE:
+	case CMD_ARG_WORDS:
+		return;
+	}
 }
 
 void complete_history_add(struct app *a, const char *cmd)

@@ -13,6 +13,16 @@
 #define KEY_CTRL(c) ((c)&0x1f)
 #define KEY_ESC	    27
 
+/* The sections of the help screen, in order. */
+enum help_section {
+	HELP_NONE, /* not on the help screen */
+	HELP_MOVING,
+	HELP_EDITING,
+	HELP_COMMANDS,
+	HELP_SEARCH,
+	HELP_SECTIONS,
+};
+
 enum action {
 	ACT_NONE,
 	ACT_NEXT_PANE,
