@@ -191,37 +191,37 @@ void app_commit(struct app *a, const struct scenario *before)
 	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
 }
 
-static void undo(struct app *a)
+static unsigned undo(struct app *a)
 {
 	if (!a->nundo) {
 		app_status(a, false, "nothing to undo");
-		return;
+		return DIRTY_DRAW;
 	}
 	if (a->nredo < UNDO_MAX)
 		a->redo[a->nredo++] = a->scn;
 	a->undo_head = (a->undo_head + UNDO_MAX - 1) % UNDO_MAX;
 	a->nundo--;
 	a->scn = a->undo[a->undo_head];
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
 	app_status(a, false, "undone (%d more)", a->nundo);
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-static void redo(struct app *a)
+static unsigned redo(struct app *a)
 {
 	if (!a->nredo) {
 		app_status(a, false, "nothing to redo");
-		return;
+		return DIRTY_DRAW;
 	}
 	a->undo[a->undo_head] = a->scn;
 	a->undo_head = (a->undo_head + 1) % UNDO_MAX;
 	if (a->nundo < UNDO_MAX)
 		a->nundo++;
 	a->scn = a->redo[--a->nredo];
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
 	app_status(a, false, "redone (%d more)", a->nredo);
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-static void move_sel(struct app *a, int delta)
+static unsigned move_sel(struct app *a, int delta)
 {
 	int p = a->focus;
 
@@ -242,12 +242,12 @@ static void move_sel(struct app *a, int delta)
 			select_row(a, p, start, delta > 0 ? -1 : 1);
 		scroll_to_selection(a, p);
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
 
 /* PgUp/PgDn: a page less a row of overlap; an input pane's rows scroll with the selection,
  * which keeps its place on the screen (the selection used to move while the rows stayed). */
-static void page(struct app *a, int dir)
+static unsigned page(struct app *a, int dir)
 {
 	int p = a->focus, visible = a->lay.pane[p].h - 1, step;
 
@@ -260,10 +260,10 @@ static void page(struct app *a, int dir)
 		if (a->top[p] < 0)
 			a->top[p] = 0;
 	}
-	move_sel(a, dir * step);
+	return move_sel(a, dir * step);
 }
 
-static void baseline(struct app *a)
+static unsigned baseline(struct app *a)
 {
 	bool same = a->has_baseline && memcmp(&a->base_scn, &a->scn, sizeof(a->scn)) == 0;
 
@@ -285,121 +285,263 @@ static void baseline(struct app *a)
 				   "baseline pinned: results now show the change against it "
 				   "(b again to clear)");
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
 
-static void normal_key(struct app *a, int key)
+/* The key handlers of keys.c's table: each returns the dirty bits. */
+unsigned app_key_next_pane(struct app *a, int key)
 {
-	enum action act = keys_action(key);
+	(void)key;
+	a->focus = (a->focus + 1) % PANE_COUNT;
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_prev_pane(struct app *a, int key)
+{
+	(void)key;
+	a->focus = (a->focus + PANE_COUNT - 1) % PANE_COUNT;
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_pane(struct app *a, int key)
+{
+	a->focus = keys_action(key) - ACT_PANE_1;
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_up(struct app *a, int key)
+{
+	(void)key;
+	return move_sel(a, -1);
+}
+
+unsigned app_key_down(struct app *a, int key)
+{
+	(void)key;
+	return move_sel(a, 1);
+}
+
+unsigned app_key_page_up(struct app *a, int key)
+{
+	(void)key;
+	return page(a, -1);
+}
+
+unsigned app_key_page_down(struct app *a, int key)
+{
+	(void)key;
+	return page(a, 1);
+}
+
+unsigned app_key_top(struct app *a, int key)
+{
+	(void)key;
+	return move_sel(a, -1000);
+}
+
+unsigned app_key_bottom(struct app *a, int key)
+{
+	(void)key;
+	return move_sel(a, 1000);
+}
+
+unsigned app_key_edit(struct app *a, int key)
+{
+	(void)key;
+	app_edit_start(a);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_inc(struct app *a, int key)
+{
+	(void)key;
+	app_step(a, 1, false);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_dec(struct app *a, int key)
+{
+	(void)key;
+	app_step(a, -1, false);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_next_choice(struct app *a, int key)
+{
+	(void)key;
+	app_step(a, 1, true);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_prev_choice(struct app *a, int key)
+{
+	(void)key;
+	app_step(a, -1, true);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_undo(struct app *a, int key)
+{
+	(void)key;
+	return undo(a);
+}
+
+unsigned app_key_redo(struct app *a, int key)
+{
+	(void)key;
+	return redo(a);
+}
+
+unsigned app_key_baseline(struct app *a, int key)
+{
+	(void)key;
+	return baseline(a);
+}
+
+unsigned app_key_explain(struct app *a, int key)
+{
 	const struct field *f;
 
-	if (a->view != VIEW_NONE && search_view_key(a, key)) {
+	(void)key;
+	if (a->focus == PANE_RESULTS) {
+		if (a->nresult_items)
+			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+	} else if ((f = app_selected_field(a)) != NULL) {
+		explain_open(a, f->key);
+	}
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_command(struct app *a, int key)
+{
+	(void)key;
+	a->mode = MODE_COMMAND;
+	a->history_pos = a->nhistory;
+	line_edit_set(&a->line, "");
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_help(struct app *a, int key)
+{
+	(void)key;
+	a->mode = MODE_HELP;
+	a->help_top = 0;
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_quit(struct app *a, int key)
+{
+	(void)key;
+	app_quit(a, false);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_save(struct app *a, int key)
+{
+	(void)key;
+	app_save(a, NULL);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_redraw(struct app *a, int key)
+{
+	(void)key;
+	if (a->screen)
+		clearok(curscr, TRUE);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_search(struct app *a, int key)
+{
+	(void)key;
+	search_view_open(a, VIEW_SEARCH);
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_scaling(struct app *a, int key)
+{
+	(void)key;
+	search_view_open(a, VIEW_SCALING);
+	return DIRTY_DRAW;
+}
+
+static unsigned solve(struct app *a, bool maximize)
+{
+	const struct field *f = app_selected_field(a);
+
+	if (f)
+		app_goal_seek(a, f->key, maximize);
+	else
+		app_status(a, true, "goal seek: select a numeric field first (or :solve max KEY)");
+	return DIRTY_DRAW;
+}
+
+unsigned app_key_solve_max(struct app *a, int key)
+{
+	(void)key;
+	return solve(a, true);
+}
+
+unsigned app_key_solve_min(struct app *a, int key)
+{
+	(void)key;
+	return solve(a, false);
+}
+
+enum key_ctx app_key_ctx(const struct app *a)
+{
+	switch (a->mode) {
+	case MODE_EDIT:
+		return KC_EDIT;
+	case MODE_PICK:
+		return KC_PICK;
+	case MODE_COMMAND:
+		return KC_COMMAND;
+	case MODE_PROMPT:
+		return a->prompt == PROMPT_SAVE_AS ? KC_EDIT
+		       : a->prompt == PROMPT_QUIT  ? KC_QUIT
+						   : KC_PROMPT;
+	case MODE_HELP:
+	case MODE_EXPLAIN:
+		return KC_VIEW;
+	case MODE_NORMAL:
+		break;
+	}
+	if (a->view == VIEW_SEARCH)
+		return KC_SEARCH;
+	if (a->view == VIEW_SCALING)
+		return KC_SCALING;
+	return a->focus == PANE_RESULTS ? KC_RESULTS : KC_MAIN;
+}
+
+/* A key in the main view: the open view's row, else a main row that works over the view
+ * (the view takes any other key); else the focused pane's row, else the main view's. */
+static void normal_key(struct app *a, int key)
+{
+	enum key_ctx ctx = app_key_ctx(a);
+	const struct key_row *r = keys_find(ctx, key);
+
+	if (a->view != VIEW_NONE) {
 		a->dirty |= DIRTY_DRAW;
-		return;
-	}
-	if (act != ACT_NONE && a->status[0] && act != ACT_INC && act != ACT_DEC)
-		a->status[0] = '\0';
-	switch (act) {
-	case ACT_NEXT_PANE:
-		a->focus = (a->focus + 1) % PANE_COUNT;
-		break;
-	case ACT_PREV_PANE:
-		a->focus = (a->focus + PANE_COUNT - 1) % PANE_COUNT;
-		break;
-	case ACT_PANE_1:
-	case ACT_PANE_2:
-	case ACT_PANE_3:
-	case ACT_PANE_4:
-		a->focus = act - ACT_PANE_1;
-		break;
-	case ACT_UP:
-		move_sel(a, -1);
-		break;
-	case ACT_DOWN:
-		move_sel(a, 1);
-		break;
-	case ACT_PAGE_UP:
-		page(a, -1);
-		break;
-	case ACT_PAGE_DOWN:
-		page(a, 1);
-		break;
-	case ACT_TOP:
-		move_sel(a, -1000);
-		break;
-	case ACT_BOTTOM:
-		move_sel(a, 1000);
-		break;
-	case ACT_EDIT:
-		app_edit_start(a);
-		break;
-	case ACT_INC:
-		app_step(a, 1, false);
-		break;
-	case ACT_DEC:
-		app_step(a, -1, false);
-		break;
-	case ACT_NEXT_CHOICE:
-		app_step(a, 1, true);
-		break;
-	case ACT_PREV_CHOICE:
-		app_step(a, -1, true);
-		break;
-	case ACT_UNDO:
-		undo(a);
-		break;
-	case ACT_REDO:
-		redo(a);
-		break;
-	case ACT_BASELINE:
-		baseline(a);
-		break;
-	case ACT_EXPLAIN:
-		if (a->focus == PANE_RESULTS) {
-			if (a->nresult_items)
-				explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
-		} else if ((f = app_selected_field(a)) != NULL) {
-			explain_open(a, f->key);
+		if (r) {
+			a->dirty |= r->run(a, key);
+			return;
 		}
-		break;
-	case ACT_COMMAND:
-		a->mode = MODE_COMMAND;
-		a->history_pos = a->nhistory;
-		line_edit_set(&a->line, "");
-		break;
-	case ACT_HELP:
-		a->mode = MODE_HELP;
-		a->help_top = 0;
-		break;
-	case ACT_QUIT:
-		app_quit(a, false);
-		break;
-	case ACT_SAVE:
-		app_save(a, NULL);
-		break;
-	case ACT_REDRAW:
-		if (a->screen)
-			clearok(curscr, TRUE);
-		break;
-	case ACT_SEARCH:
-		search_view_open(a, VIEW_SEARCH);
-		break;
-	case ACT_SCALING:
-		search_view_open(a, VIEW_SCALING);
-		break;
-	case ACT_SOLVE_MAX:
-	case ACT_SOLVE_MIN:
-		if ((f = app_selected_field(a)) != NULL)
-			app_goal_seek(a, f->key, act == ACT_SOLVE_MAX);
-		else
-			app_status(a, true,
-				   "goal seek: select a numeric field first (or :solve max KEY)");
-		break;
-	case ACT_NONE:
-		break;
+		r = keys_find(KC_MAIN, key);
+		if (!r || !(r->flags & (KF_OVER_VIEW | KF_CLOSES_VIEW)))
+			return;
+		if (r->flags & KF_CLOSES_VIEW)
+			search_view_open(a, VIEW_NONE);
+	} else if (!r) {
+		r = keys_find(KC_MAIN, key);
 	}
+	if (r && a->status[0] && !(r->flags & KF_KEEP_STATUS))
+		a->status[0] = '\0';
+	if (r)
+		a->dirty |= r->run(a, key);
 	a->dirty |= DIRTY_DRAW;
 }
+
 /* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
  * for any other key (which closes the window). */
 static bool scroll_key(int key, int *top)

@@ -150,6 +150,38 @@ struct app {
 void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
 	      unsigned flags);
 
+/* Where keys act now: the mode, the open view or the focused pane (keys.h). */
+enum key_ctx app_key_ctx(const struct app *a);
+
+/* The main view's key handlers (keys.c's table): each returns the dirty bits. */
+unsigned app_key_next_pane(struct app *a, int key);
+unsigned app_key_prev_pane(struct app *a, int key);
+unsigned app_key_pane(struct app *a, int key); /* 1-4 */
+unsigned app_key_up(struct app *a, int key);
+unsigned app_key_down(struct app *a, int key);
+unsigned app_key_page_up(struct app *a, int key);
+unsigned app_key_page_down(struct app *a, int key);
+unsigned app_key_top(struct app *a, int key);
+unsigned app_key_bottom(struct app *a, int key);
+unsigned app_key_edit(struct app *a, int key);
+unsigned app_key_inc(struct app *a, int key);
+unsigned app_key_dec(struct app *a, int key);
+unsigned app_key_next_choice(struct app *a, int key);
+unsigned app_key_prev_choice(struct app *a, int key);
+unsigned app_key_undo(struct app *a, int key);
+unsigned app_key_redo(struct app *a, int key);
+unsigned app_key_baseline(struct app *a, int key);
+unsigned app_key_explain(struct app *a, int key); /* the selected figure or field */
+unsigned app_key_command(struct app *a, int key);
+unsigned app_key_help(struct app *a, int key);
+unsigned app_key_quit(struct app *a, int key);
+unsigned app_key_save(struct app *a, int key);
+unsigned app_key_redraw(struct app *a, int key);
+unsigned app_key_search(struct app *a, int key);
+unsigned app_key_scaling(struct app *a, int key);
+unsigned app_key_solve_max(struct app *a, int key);
+unsigned app_key_solve_min(struct app *a, int key);
+
 /* Handles one key (keys.h encoding), in whatever mode the app is in. */
 void app_handle_key(struct app *a, int key);
 

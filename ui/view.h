@@ -7,8 +7,21 @@
 
 /* The search and scaling views (search_view.c). */
 void search_view_open(struct app *a, enum view v); /* opens v (VIEW_NONE closes) */
-/* A key while a view is open; returns whether the view took it. */
-bool search_view_key(struct app *a, int key);
+/* The views' key handlers (keys.c's table: KC_SEARCH, KC_SCALING); each returns the dirty
+ * bits. _search and _scaling open their view, or close it when it is the one open. */
+unsigned search_view_key_search(struct app *a, int key);
+unsigned search_view_key_scaling(struct app *a, int key);
+unsigned search_view_key_close(struct app *a, int key);
+unsigned search_view_key_up(struct app *a, int key);
+unsigned search_view_key_down(struct app *a, int key);
+unsigned search_view_key_page_up(struct app *a, int key);
+unsigned search_view_key_page_down(struct app *a, int key);
+unsigned search_view_key_top(struct app *a, int key);
+unsigned search_view_key_bottom(struct app *a, int key);
+unsigned search_view_key_apply(struct app *a, int key); /* the selected layout */
+unsigned search_view_key_by_cost(struct app *a, int key);
+unsigned search_view_key_by_time(struct app *a, int key);
+unsigned search_view_key_hardware(struct app *a, int key); /* toggles the catalog search */
 /* Reruns the open view's search when the scenario changed (from app_compute, so the live
  * loop runs it once after draining the keys already typed); nothing when none is open. */
 void search_view_compute(struct app *a);
