@@ -68,6 +68,7 @@ struct cli {
 	const char *solve_key; /* --max KEY or --min KEY */
 	bool solve_max;
 	const char *top, *by;
+	cli_keys_fn keys; /* the terminal UI's key table, for `gpuplan keys` */
 };
 
 struct command {
@@ -944,7 +945,17 @@ static int cmd_catalog(struct cli *c)
 	return rc;
 }
 
+/* gpuplan keys (hidden): the terminal UI's keys and : commands as TSV, for the man page's
+ * check (tests/man/run-man.sh). */
+static int cmd_keys(struct cli *c)
+{
+	if (!c->keys)
+		return cli_usage_error(c, "this build has no terminal UI");
+	return c->keys() ? EXIT_IO : 0;
+}
+
 /* clang-format off */
+/* A row without usage and help is hidden: not in --help, the man page or the completion. */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
 	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
@@ -985,6 +996,7 @@ static const struct command commands[] = {
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
+	{"keys", cmd_keys, 0, 0, 0, NULL, NULL},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -1003,7 +1015,8 @@ static void cli_print_help(void)
 	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
 	       GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
-		printf("       %s\n", cmd->usage);
+		if (cmd->usage)
+			printf("       %s\n", cmd->usage);
 	printf(
 	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
 	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
@@ -1178,7 +1191,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	return rc;
 }
 
-int cli_main(int argc, char **argv, cli_ui_fn ui)
+int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	const struct command *cmd;
@@ -1189,13 +1202,14 @@ int cli_main(int argc, char **argv, cli_ui_fn ui)
 		return EXIT_IO;
 	}
 	c->argv0 = argc > 0 ? argv[0] : NULL;
+	c->keys = keys;
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		rc = fflush(stdout) ? EXIT_IO : 0;
 	} else if (argc >= 2 && (cmd = command_find(argv[1])) != NULL) {
 		c->cmd = cmd->name;
 		rc = cli_parse(c, argc, argv, 2, cmd->opts);
-		if (rc == 0 && c->help) {
+		if (rc == 0 && c->help && cmd->usage) {
 			printf("usage: %s\n\n%s", cmd->usage, cmd->help);
 			rc = fflush(stdout) ? EXIT_IO : 0;
 		} else if (rc == 0 && c->nargs < cmd->min_args) {
