@@ -71,6 +71,7 @@ struct cli {
 	const char *solve_key; /* --max KEY or --min KEY */
 	bool solve_max;
 	const char *top, *by;
+	cli_keys_fn keys; /* the terminal UI's key table, for `gpuplan keys` */
 };
 
 struct command {
@@ -975,6 +976,15 @@ static int cmd_fields(struct cli *c)
 	return rc;
 }
 
+/* gpuplan keys (hidden): the terminal UI's keys and : commands as TSV, for the man page's
+ * check (tests/man/run-man.sh). */
+static int cmd_keys(struct cli *c)
+{
+	if (!c->keys)
+		return cli_usage_error(c, "this build has no terminal UI");
+	return c->keys() ? EXIT_IO : 0;
+}
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -1018,6 +1028,8 @@ static const struct command commands[] = {
 	 "output or atomically to OUT.\n"},
 	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
+	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
+	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -1189,7 +1201,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	return rc;
 }
 
-int cli_main(int argc, char **argv, cli_ui_fn ui)
+int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	const struct command *cmd;
@@ -1200,6 +1212,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui)
 		return EXIT_IO;
 	}
 	c->argv0 = argc > 0 ? argv[0] : NULL;
+	c->keys = keys;
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		rc = fflush(stdout) ? EXIT_IO : 0;

@@ -17,7 +17,11 @@
 typedef int (*cli_ui_fn)(const struct catalog *cat, struct scenario *s, const char *path,
 			 unsigned flags);
 
+/* The terminal UI's key table for the hidden `gpuplan keys`, supplied by ui/ as ui is:
+ * prints it as TSV to standard output; returns 0, or nonzero when writing failed. */
+typedef int (*cli_keys_fn)(void);
+
 /* Runs the command line; returns the process exit status. */
-int cli_main(int argc, char **argv, cli_ui_fn ui);
+int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys);
 
 #endif

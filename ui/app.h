@@ -16,6 +16,7 @@
 #include "field_edit.h"
 #include "keys.h"
 #include "layout.h"
+#include "pane.h"
 #include "plan.h"
 #include "scenario.h"
 #include "search.h"
@@ -55,23 +56,6 @@ struct picker {
 	int idx[PICK_MAX]; /* catalog indices that match the filter */
 	int n;
 	int sel, top;
-};
-
-/* One row of an input pane: a field, or a line of figures that is not a field. */
-enum row_kind { ROW_FIELD, ROW_INFO, ROW_HEADING };
-
-struct pane_row {
-	enum row_kind kind;
-	const struct field *f; /* ROW_FIELD */
-	const char *label;
-	int info; /* ROW_INFO: which line (pane-specific) */
-};
-
-#define PANE_MAX_ROWS 64
-
-struct pane_rows {
-	int n;
-	struct pane_row r[PANE_MAX_ROWS];
 };
 
 /* A view over the body that follows the scenario (search_view.c): the best layouts, or the
@@ -166,6 +150,38 @@ struct app {
 void app_init(struct app *a, const struct catalog *cat, const struct scenario *s, const char *path,
 	      unsigned flags);
 
+/* Where keys act now: the mode, the open view or the focused pane (keys.h). */
+enum key_ctx app_key_ctx(const struct app *a);
+
+/* The main view's key handlers (keys.c's table): each returns the dirty bits. */
+unsigned app_key_next_pane(struct app *a, int key);
+unsigned app_key_prev_pane(struct app *a, int key);
+unsigned app_key_pane(struct app *a, int key); /* 1-4 */
+unsigned app_key_up(struct app *a, int key);
+unsigned app_key_down(struct app *a, int key);
+unsigned app_key_page_up(struct app *a, int key);
+unsigned app_key_page_down(struct app *a, int key);
+unsigned app_key_top(struct app *a, int key);
+unsigned app_key_bottom(struct app *a, int key);
+unsigned app_key_edit(struct app *a, int key);
+unsigned app_key_inc(struct app *a, int key);
+unsigned app_key_dec(struct app *a, int key);
+unsigned app_key_next_choice(struct app *a, int key);
+unsigned app_key_prev_choice(struct app *a, int key);
+unsigned app_key_undo(struct app *a, int key);
+unsigned app_key_redo(struct app *a, int key);
+unsigned app_key_baseline(struct app *a, int key);
+unsigned app_key_explain(struct app *a, int key); /* the selected figure or field */
+unsigned app_key_command(struct app *a, int key);
+unsigned app_key_help(struct app *a, int key);
+unsigned app_key_quit(struct app *a, int key);
+unsigned app_key_save(struct app *a, int key);
+unsigned app_key_redraw(struct app *a, int key);
+unsigned app_key_search(struct app *a, int key);
+unsigned app_key_scaling(struct app *a, int key);
+unsigned app_key_solve_max(struct app *a, int key);
+unsigned app_key_solve_min(struct app *a, int key);
+
 /* Handles one key (keys.h encoding), in whatever mode the app is in. */
 void app_handle_key(struct app *a, int key);
 
@@ -187,127 +203,29 @@ void app_commit(struct app *a, const struct scenario *before);
 /* Sets the status line; error draws it as an error. */
 void app_status(struct app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* Tab on the : line: completes a field key after "set " (to "set KEY=" when one matches,
- * else to the longest common prefix, listing the candidates on the status line), or after
- * "set KEY=" one of its values (choices, true/false, catalog ids); after "solve max " or
- * "solve min " a numeric field's key. */
-void app_complete(struct app *a);
-
-/* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
-void app_command(struct app *a, const char *cmd);
-
-/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. */
-void app_expand_path(const char *in, char *out, size_t size);
-
-/* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
- * set. Asks first (PROMPT_OVERWRITE) before replacing a file other than the scenario's own,
- * or the scenario's own file when it holds comments, which the canonical form drops;
- * app_save_force does not ask. */
-int app_save_force(struct app *a, const char *path);
-int app_save(struct app *a, const char *path);
-
-/* The recovery file for a scenario path (or the built-in one when path is ""). */
-void app_recover_path(const char *path, char *buf, size_t size);
-
-/* When the recovery file of the scenario's path exists, asks (on the status line) whether
- * to restore it; y restores, n removes it, Esc keeps it. Returns whether it asked. */
-bool app_offer_recovery(struct app *a);
-
-/* Writes unsaved edits to the recovery file; 0 or -1. Not for signal handlers. */
-int app_write_recovery(struct app *a);
+/* The status line says err (as FILE:LINE:COL: message), drawn as an error. */
+void app_status_err(struct app *a, const struct gp_error *err);
 
 /* The resolved value of an auto field (dp, global_batch, batch, efficiencies), for +/-. */
 double app_auto_value(const struct app *a, const struct field *f);
+
+/* Editing (app_edit.c): + and - step the selected field (cycle: Left/Right through a
+ * choice's values); Enter starts typing its value, or opens the picker on a preset; the keys
+ * while a value is typed or a preset picked. */
+void app_step(struct app *a, int dir, bool cycle);
+void app_edit_start(struct app *a);
+void app_edit_key(struct app *a, int key);
+void app_pick_key(struct app *a, int key);
 
 /* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
  * below the auto value (the most that fit, which the KV cache is sized for); else 0. */
 double app_slo_batch(const struct app *a, const struct field *f);
 
-/* Rows of the input panes (pane_model.c, pane_workload.c, pane_hardware.c). */
-void pane_model_rows(const struct app *a, struct pane_rows *out);
-void pane_workload_rows(const struct app *a, struct pane_rows *out);
-void pane_hardware_rows(const struct app *a, struct pane_rows *out);
-
-/* Building the rows (pane.c): a field row when key applies to the workload; another row. */
-void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key, const char *label);
-void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *label, int info);
-
-/* Draws the info line `info` of a pane at (y, x) within width w (pane_*.c). */
-void pane_model_info(const struct app *a, WINDOW *w, int y, int x, int width, int info);
-void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width, int info);
-
-/* "80 GB  3.35 TB/s  989 TF  $2.50/h" (pane_hardware.c). */
-void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size);
-
-/* The search and scaling views (search_view.c). */
-void search_view_open(struct app *a, enum view v); /* opens v (VIEW_NONE closes) */
-/* A key while a view is open; returns whether the view took it. */
-bool search_view_key(struct app *a, int key);
-/* Reruns the open view's search when the scenario changed (from app_compute, so the live
- * loop runs it once after draining the keys already typed); nothing when none is open. */
-void search_view_compute(struct app *a);
-int search_view_capacity(const struct app *a); /* result rows the view shows */
-/* The column heading and one result row of the search view, at most width columns (the
- * columns that do not fit are left out, least needed first). */
-void search_view_heading(const struct app *a, int width, char *buf, size_t size);
-void search_view_row(const struct app *a, const struct search_result *r, int rank, int width,
-		     char *buf, size_t size);
-/* One row of the scaling table (the bar is drawn apart); i indexes a->sv.scaling. The
- * efficiency is tokens/s per GPU against the smallest count that fits, 0 when none. */
-double scaling_efficiency(const struct app *a, int i);
-void scaling_view_heading(const struct app *a, char *buf, size_t size);
-void scaling_view_row(const struct app *a, int i, char *buf, size_t size);
-void search_view_draw(struct app *a, WINDOW *w);
-void scaling_view_draw(struct app *a, WINDOW *w);
-/* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
- * what it found on the status line; returns 0, or -1 with the failure there. */
-int app_goal_seek(struct app *a, const char *key, bool maximize);
-
-/* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
-void app_screen_start(struct app *a);  /* after initscr: theme, windows */
-void app_screen_layout(struct app *a); /* (re)builds the windows for the terminal's size */
-void app_screen_stop(struct app *a);   /* deletes the windows (not endwin) */
-void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate */
-void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
-/* "KEY = VALUE" for the status line when field f's value is wider than its pane shows it;
- * NULL when it fits. */
-const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size);
-void pane_results_draw(struct app *a, WINDOW *w);
-void pane_results_items(struct app *a);
-/* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
-void pane_results_share_format(double share, char *buf, size_t size);
-/* The text of a result for the explanation window; "" when key is unknown. */
-void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
-/* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the
- * warnings in full, for the status line when the pane clips them; NULL for other keys. */
-const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
-/* "KEY = VALUE" for a Results item that the pane had no line for in the last frame (a short
- * terminal), for the status line while it is selected; NULL when it was drawn. */
-const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size);
-void help_draw(struct app *a, WINDOW *w);
-int help_lines(void);
-const char *help_line(int i); /* NULL past the end */
-/* Lines the help takes wrapped at width columns (help_lines() from 76 up). */
-int help_display_lines(int width);
-void picker_open(struct app *a, enum picker_kind kind);
-void picker_filter(struct app *a);
-void picker_draw(struct app *a, WINDOW *w);
-int picker_visible(const struct app *a); /* rows the picker's list shows: a page */
-void explain_open(struct app *a, const char *key);
-void explain_draw(struct app *a, WINDOW *w);
-int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at width */
-
-/* Helpers the panes share (draw.c). */
-void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
-/* draw_text, but a text that does not fit ends in an ellipsis, so a cut value says so. */
-void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
-int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);
-/* Erases a popup window and draws its border with title in it. */
-void draw_frame(struct app *a, WINDOW *w, const char *title);
-/* Display columns of a UTF-8 string (one per character; the glyphs used are all narrow). */
-int text_width(const char *s);
+/* The UI's other modules, for the callers (tui.c, the tests, the bench) that drive it all. */
+#include "app_file.h"
+#include "command.h"
+#include "complete.h"
+#include "prompt.h"
+#include "view.h"
 
 #endif

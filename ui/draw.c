@@ -289,51 +289,6 @@ static void draw_title(struct app *a)
 	wnoutrefresh(w);
 }
 
-struct legend_item {
-	const char *key, *text;
-};
-
-/* b (baseline), S (scaling) and > < (goal seek) are in the help: the line holds 80 columns */
-static const struct legend_item legend_normal[] = {
-    {"F1", "Help"},  {"Tab", "Pane"},  {"Enter", "Edit"}, {"+-", "Step"}, {"u", "Undo"},
-    {"s", "Search"}, {"e", "Explain"}, {":", "Cmd"},	  {"q", "Quit"},  {NULL, NULL},
-};
-static const struct legend_item legend_results[] = {
-    {"F1", "Help"},  {"Tab", "Pane"}, {"Enter", "Explain"}, {"Up/Down", "Figure"}, {"u", "Undo"},
-    {"s", "Search"}, {":", "Cmd"},    {"q", "Quit"},	    {NULL, NULL},
-};
-static const struct legend_item legend_search[] = {
-    {"Enter", "Apply"}, {"Up/Down", "Choose"}, {"c/t", "Cost/Time"}, {"H", "Hardware"},
-    {"u", "Undo"},	{":", "Cmd"},	       {"Esc", "Close"},     {NULL, NULL},
-};
-static const struct legend_item legend_scaling[] = {
-    {"F1", "Help"}, {"s", "Search"}, {"u", "Undo"}, {":", "Cmd"}, {"Esc", "Close"}, {NULL, NULL},
-};
-static const struct legend_item legend_edit[] = {
-    {"Enter", "Apply"}, {"Esc", "Cancel"}, {"^U", "Clear"}, {"Left/Right", "Move"}, {NULL, NULL},
-};
-static const struct legend_item legend_pick[] = {
-    {"Up/Down", "Choose"}, {"type", "Filter"}, {"Enter", "Take"}, {"Esc", "Cancel"}, {NULL, NULL},
-};
-static const struct legend_item legend_command[] = {
-    {"Enter", "Run"}, {"Esc", "Cancel"}, {"Tab", "Complete"}, {"set", "K=V"},
-    {"w", "[FILE]"},  {"e", "FILE"},	 {"q", "Quit"},	      {NULL, NULL},
-};
-static const struct legend_item legend_prompt[] = {
-    {"y", "Yes"},
-    {"n", "No"},
-    {"Esc", "Cancel"},
-    {NULL, NULL},
-};
-static const struct legend_item legend_quit[] = {
-    {"y", "Quit"}, {"n", "Stay"}, {"w", "Save+quit"}, {"Esc", "Cancel"}, {NULL, NULL},
-};
-static const struct legend_item legend_view[] = {
-    {"Up/Down", "Scroll"},
-    {"any key", "Close"},
-    {NULL, NULL},
-};
-
 /* What the status line shows when it is not the : line or the save-as prompt: a message,
  * else the whole of the selected verdict or the warnings, else the selected field's
  * problem. NULL for nothing; *role is how to draw it. */
@@ -426,7 +381,7 @@ static void draw_legend(struct app *a)
 {
 	bool shown[16];
 	WINDOW *w = a->w_legend;
-	const struct legend_item *items = legend_normal;
+	struct legend_item items[16];
 	int width = getmaxx(w), x = 0;
 	const char *rest = NULL, *text;
 	char buf[1024];
@@ -448,34 +403,8 @@ static void draw_legend(struct app *a)
 		return;
 	}
 
-	switch (a->mode) {
-	case MODE_EDIT:
-		items = legend_edit;
-		break;
-	case MODE_PICK:
-		items = legend_pick;
-		break;
-	case MODE_COMMAND:
-		items = legend_command;
-		break;
-	case MODE_PROMPT:
-		items = a->prompt == PROMPT_SAVE_AS ? legend_edit
-			: a->prompt == PROMPT_QUIT  ? legend_quit
-						    : legend_prompt;
-		break;
-	case MODE_HELP:
-	case MODE_EXPLAIN:
-		items = legend_view;
-		break;
-	case MODE_NORMAL:
-		if (a->view == VIEW_SEARCH)
-			items = legend_search;
-		else if (a->view == VIEW_SCALING)
-			items = legend_scaling;
-		else if (a->focus == PANE_RESULTS)
-			items = legend_results;
-		break;
-	}
+	/* the keys of the mode, view or pane the keys act in (keys.c's table) */
+	keys_legend(app_key_ctx(a), items, (int)(sizeof(items) / sizeof(items[0])));
 	werase(w);
 	/* A narrow terminal: the meanings unpadded, then the items before the last (q Quit,
 	 * Esc Close) left out from the end, so the first and the last always show. */

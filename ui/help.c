@@ -4,44 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* At most 76 columns a line: the help window's inside at 80x24. */
-static const char *const help_text[] = {
-    "gpuplan: what a model, a workload and a cluster need, live as you type",
-    "",
-    "Moving",
-    "  Tab, Shift-Tab    next, previous pane (1-4 jump to one)",
-    "  Up/Down, k/j      previous, next field;  PgUp/PgDn, g/G",
-    "Editing",
-    "  Enter             type a value, with units as in files (80GB, 400Gb/s,",
-    "                    7B, 5d); results follow while it reads; Enter applies,",
-    "                    Esc cancels",
-    "  Enter on a preset the picker: type to filter, Enter takes, Esc cancels",
-    "  + / -             step: doubles or halves counts and batches",
-    "  Left/Right, h/l   cycle a choice (kind, precision, gpu, model)",
-    "  u, Ctrl-R         undo, redo",
-    "  b                 pin a baseline: results show their change against it;",
-    "                    b again moves it here after edits, else clears it",
-    "  e                 explain the selected figure (Enter on Results) or field;",
-    "                    on the warnings, list them whole",
-    "Commands",
-    "  :set KEY=VALUE    set a field by its path: :set hardware.count=16",
-    "                    (Tab completes keys and values, Up/Down recall)",
-    "  :w [FILE]         save (to FILE, which the session then goes on with);",
-    "                    asks for a name when there is none (F2, ^S), and",
-    "                    before replacing a file or its comments (:w! not)",
-    "  :e FILE           open another scenario (:e! drops unsaved edits); Tab",
-    "                    completes file names after :e and :w",
-    "  :q, :q!, :wq      quit (asks about unsaved edits), quit anyway, save+quit",
-    "  :help             this screen",
-    "Search, goal seek, scaling (views over the panes, fit 80x24)",
-    "  s, :search        the best layouts for this scenario, rerun after every",
-    "                    edit: Up/Down choose, Enter applies (u undoes), c/t",
-    "                    rank by cost/time, H over the catalog's GPUs too, Esc",
-    "                    closes (:search cost hardware sets both)",
-    "  > / <             goal seek on the selected field: the largest (smallest)",
-    "                    value that still fits and meets the deadline or SLO",
-    "  :solve max KEY    the same for any numeric field (:solve min KEY)",
-    "  S, :scaling       time, cost and efficiency against 8 to 1,024 GPUs",
+#include "command.h"
+
+/* The help screen's text, at most 76 columns a line (the help window's inside at 80x24):
+ * a title, then each section's keys (keys.c's table) and commands (command.c's table) in
+ * table order, "  KEYS" in 18 columns and the text, then the paragraph on the screen. */
+static const char *const help_title = "gpuplan: what a model, a workload and a cluster need, "
+				      "live as you type";
+static const char *const help_section_titles[HELP_SECTIONS] = {
+    [HELP_MOVING] = "Moving",
+    [HELP_EDITING] = "Editing",
+    [HELP_COMMANDS] = "Commands",
+    [HELP_SEARCH] = "Search, goal seek, scaling (views over the panes, fit 80x24)",
+};
+static const char *const help_screen[] = {
     "Screen",
     "  Ctrl-L redraws; q or F10 quits (w at its question saves first); the",
     "  title's mark means unsaved edits. A message too long for its line goes",
@@ -52,6 +28,49 @@ static const char *const help_text[] = {
     NULL,
 };
 
+#define HELP_MAX_LINES 64
+#define HELP_LINE_MAX  80
+
+/* Built once, on first use (the tables are constant), so help_line needs no buffer. */
+static char help_text[HELP_MAX_LINES][HELP_LINE_MAX];
+static int help_n = -1;
+
+static void help_add(const char *keys, const char *text, int len)
+{
+	if (help_n < HELP_MAX_LINES)
+		snprintf(help_text[help_n++], HELP_LINE_MAX, keys ? "  %-18s%.*s" : "%s%.*s",
+			 keys ? keys : "", len, text);
+}
+
+/* One entry: its first line after its keys, the others under that text. */
+static void help_add_entry(const char *keys, const char *text)
+{
+	while (*text) {
+		int len = (int)strcspn(text, "\n");
+		help_add(keys ? keys : "", text, len);
+		keys = "";
+		text += len + (text[len] == '\n');
+	}
+}
+
+static void help_build(void)
+{
+	help_n = 0;
+	help_add(NULL, help_title, (int)strlen(help_title));
+	help_add(NULL, "", 0);
+	for (int s = HELP_NONE + 1; s < HELP_SECTIONS; s++) {
+		help_add(NULL, help_section_titles[s], (int)strlen(help_section_titles[s]));
+		for (const struct key_row *r = key_table; r->name; r++)
+			if ((int)r->section == s && r->help_keys)
+				help_add_entry(r->help_keys, r->help);
+		for (const struct command *c = command_table; c->name; c++)
+			if ((int)c->section == s && c->help_keys)
+				help_add_entry(c->help_keys, c->help);
+	}
+	for (int i = 0; help_screen[i]; i++)
+		help_add(NULL, help_screen[i], (int)strlen(help_screen[i]));
+}
+
 const char *help_line(int i)
 {
 	return i >= 0 && i < help_lines() ? help_text[i] : NULL;
@@ -59,10 +78,9 @@ const char *help_line(int i)
 
 int help_lines(void)
 {
-	int n = 0;
-	while (help_text[n])
-		n++;
-	return n;
+	if (help_n < 0)
+		help_build();
+	return help_n;
 }
 
 /* The column a help line's text starts at after its key (the first run of two spaces past
@@ -91,7 +109,7 @@ static int help_wrap(int width, int want, char *buf, size_t size, bool *heading)
 {
 	int n = 0;
 
-	for (int i = 0; help_text[i]; i++) {
+	for (int i = 0; i < help_lines(); i++) {
 		const char *line = help_text[i], *rest = line;
 		int indent = help_text_col(line), first = 1;
 		if (indent > width / 2)

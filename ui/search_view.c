@@ -128,87 +128,105 @@ static void set_by(struct app *a, enum search_by by)
 	app_status(a, false, "ranked by %s", by == SEARCH_BY_COST ? "cost" : "time");
 }
 
-bool search_view_key(struct app *a, int key)
+/* The search and scaling views' key handlers (keys.c's table): each returns the dirty
+ * bits. */
+unsigned search_view_key_search(struct app *a, int key)
+{
+	(void)key;
+	search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_scaling(struct app *a, int key)
+{
+	(void)key;
+	search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_close(struct app *a, int key)
+{
+	(void)key;
+	search_view_open(a, VIEW_NONE);
+	a->status[0] = '\0';
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_up(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, -1);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_down(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, 1);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_page_up(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, -search_view_capacity(a));
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_page_down(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, search_view_capacity(a));
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_top(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, -a->sv.n);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_bottom(struct app *a, int key)
+{
+	(void)key;
+	sel_move(a, a->sv.n);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_apply(struct app *a, int key)
+{
+	(void)key;
+	apply_selected(a);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_by_cost(struct app *a, int key)
+{
+	(void)key;
+	set_by(a, SEARCH_BY_COST);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_by_time(struct app *a, int key)
+{
+	(void)key;
+	set_by(a, SEARCH_BY_TIME);
+	return DIRTY_DRAW;
+}
+
+unsigned search_view_key_hardware(struct app *a, int key)
 {
 	struct search_view *sv = &a->sv;
-	enum action act = keys_action(key);
-	int page = search_view_capacity(a);
 
-	if (a->view == VIEW_NONE)
-		return false;
-	a->dirty |= DIRTY_DRAW;
-	switch (act) {
-	case ACT_UNDO:
-	case ACT_REDO:
-	case ACT_COMMAND:
-	case ACT_HELP:
-	case ACT_QUIT:
-	case ACT_SAVE:
-	case ACT_REDRAW:
-	case ACT_BASELINE:
-		return false; /* the main view's: the open view follows what they change */
-	case ACT_NEXT_PANE:
-	case ACT_PREV_PANE:
-	case ACT_PANE_1:
-	case ACT_PANE_2:
-	case ACT_PANE_3:
-	case ACT_PANE_4:
-		search_view_open(a, VIEW_NONE);
-		return false;
-	case ACT_SEARCH:
-		search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH);
-		return true;
-	case ACT_SCALING:
-		search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING);
-		return true;
-	default:
-		break;
-	}
-	if (key == KEY_ESC) {
-		search_view_open(a, VIEW_NONE);
-		a->status[0] = '\0';
-		return true;
-	}
-	if (a->view != VIEW_SEARCH)
-		return true;
-	switch (act) {
-	case ACT_UP:
-		sel_move(a, -1);
-		break;
-	case ACT_DOWN:
-		sel_move(a, 1);
-		break;
-	case ACT_PAGE_UP:
-		sel_move(a, -page);
-		break;
-	case ACT_PAGE_DOWN:
-		sel_move(a, page);
-		break;
-	case ACT_TOP:
-		sel_move(a, -sv->n);
-		break;
-	case ACT_BOTTOM:
-		sel_move(a, sv->n);
-		break;
-	case ACT_EDIT:
-		apply_selected(a);
-		break;
-	default:
-		if (key == 'c')
-			set_by(a, SEARCH_BY_COST);
-		else if (key == 't')
-			set_by(a, SEARCH_BY_TIME);
-		else if (key == 'H') {
-			sv->hardware = !sv->hardware;
-			sv->stale = true;
-			sv->sel = 0;
-			app_status(a, false, "%s",
-				   sv->hardware ? "searching the catalog's GPUs and counts too"
-						: "searching layouts on this hardware");
-		}
-		break;
-	}
-	return true;
+	(void)key;
+	sv->hardware = !sv->hardware;
+	sv->stale = true;
+	sv->sel = 0;
+	app_status(a, false, "%s",
+		   sv->hardware ? "searching the catalog's GPUs and counts too"
+				: "searching layouts on this hardware");
+	return DIRTY_DRAW;
 }
 
 /* Compact figures for the columns: "21.9s", "121d", "$1.23M", "63.4G". */

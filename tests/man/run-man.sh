@@ -97,30 +97,36 @@ for k in ':set ' ':w ' ':e ' ':q' ':q!' ':help'; do
 	sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qF "$k" ||
 		fail "$man1: command line '$k' missing"
 done
+# every key of the UI's action table (ui/keys.c), in every mode and view, as the program
+# lists it (the hidden `gpuplan keys`: CONTEXT, KEY, ACTION, HELP), has an entry under Keys
+# (an answer's capital, Y for y, counts as the letter); every : command and alias of its
+# command table (ui/command.c) is under Command line as :WORD
+bin=${GPUPLAN:-./gpuplan}
 if [ -f ui/keys.c ]; then
-	ui_keys=$(sed -n '/^static const struct key_binding bindings\[\]/,/^};/p' ui/keys.c |
-		sed -n 's/^[[:space:]]*{\(.*\), ACT_[A-Z_0-9]*},.*/\1/p' | sed \
-		-e "s/^'\\\\t'$/Tab/" -e "s/^'\\\\[nr]'$/Enter/" -e "s/^'\\(.\\)'$/\\1/" \
-		-e 's/^KEYF(KEY_BTAB)$/Shift-Tab/' -e 's/^KEYF(KEY_UP)$/Up/' -e 's/^KEYF(KEY_DOWN)$/Down/' \
-		-e 's/^KEYF(KEY_LEFT)$/Left/' -e 's/^KEYF(KEY_RIGHT)$/Right/' \
-		-e 's/^KEYF(KEY_PPAGE)$/PgUp/' -e 's/^KEYF(KEY_NPAGE)$/PgDn/' \
-		-e 's/^KEYF(KEY_HOME)$/Home/' -e 's/^KEYF(KEY_END)$/End/' -e 's/^KEYF(KEY_ENTER)$/Enter/' \
-		-e 's/^KEYF(KEY_F(\([0-9]*\)))$/F\1/' \
-		-e "s/^KEY_CTRL('\\(.\\)')$/Ctrl-\\1/" | sort -u)
-	[ -n "$ui_keys" ] || fail "ui/keys.c: no key bindings found (has the table moved?)"
-	for k in $ui_keys; do
-		case $k in Ctrl-?) k=$(echo "$k" | tr '[:lower:]' '[:upper:]' | sed 's/^CTRL/Ctrl/') ;; esac
-		echo "$keys_section" | grep -qxF -- "$k" ||
-			fail "$man1: key '$k' of ui/keys.c has no entry under Keys"
-	done
-	echo "UI keys: $(echo "$ui_keys" | wc -l)"
-fi
-# every word of the UI's command line (ui/app.c) is in the page as :WORD
-if [ -f ui/app.c ]; then
-	for w in $(grep -o 'strcmp(word, "[a-z!]*")' ui/app.c | sed 's/.*"\(.*\)")/\1/' | sort -u); do
+	if ! ui_table=$("$bin" keys) || [ -z "$ui_table" ]; then
+		fail "$bin keys: no key table (is $bin built?)"
+	fi
+	ui_keys=$(echo "$ui_table" | awk -F'\t' '$1 != "command" { print $1 " " $2 }' | sort -u)
+	[ -n "$ui_keys" ] || fail "$bin keys: no keys listed"
+	n=0
+	while read -r ctx k; do
+		[ -n "$k" ] || continue
+		n=$((n + 1))
+		echo "$keys_section" | grep -qxF -- "$k" && continue
+		case $ctx in prompt | quit)
+			echo "$keys_section" | grep -qxF -- "$(echo "$k" | tr '[:upper:]' '[:lower:]')" &&
+				continue ;;
+		esac
+		fail "$man1: key '$k' ($ctx) of ui/keys.c has no entry under Keys"
+	done <<EOF_KEYS
+$ui_keys
+EOF_KEYS
+	echo "UI keys: $n"
+	for w in $(echo "$ui_table" | awk -F'\t' '$1 == "command" { sub(/^:/, "", $2); print $2 }'); do
 		sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qE "(^|[ \"])[.]?B?[IR]? ?\"?:$w([ \"]|$)" ||
-			fail "$man1: command-line word ':$w' of ui/app.c missing under Command line"
+			fail "$man1: command-line word ':$w' of ui/command.c missing under Command line"
 	done
+	[ -n "$w" ] || fail "$bin keys: no : commands listed"
 fi
 
 # 4. the completion's copy of the field table is the program's, and it completes

@@ -1,0 +1,219 @@
+/* app_edit.c - stepping a field, typing its value, and the preset picker. */
+#include "app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+double app_auto_value(const struct app *a, const struct field *f)
+{
+	double v = scenario_field_resolved(f, &a->plan);
+
+	if (!isfinite(v) || v < 0)
+		v = 0;
+	if (f->type == FIELD_INT)
+		v = floor(v);
+	return v;
+}
+
+double app_slo_batch(const struct app *a, const struct field *f)
+{
+	double b = a->plan.slo_batch;
+	if (strcmp(f->key, "workload.batch") != 0 || !isfinite(b) || b <= 0 ||
+	    b >= app_auto_value(a, f))
+		return 0;
+	return b;
+}
+
+void app_step(struct app *a, int dir, bool cycle)
+{
+	const struct field *f = app_selected_field(a);
+	struct scenario before = a->scn;
+	struct gp_error err;
+	int rc;
+
+	if (!f)
+		return;
+	memset(&err, 0, sizeof(err));
+	if (cycle && field_is_choice(f))
+		rc = field_cycle(&a->scn, a->cat, f, dir);
+	else
+		rc = field_step(&a->scn, a->cat, f, dir, app_auto_value(a, f), &err);
+	if (rc != 0) {
+		a->scn = before;
+		if (err.message[0])
+			app_status(a, true, "%s", err.message);
+		else
+			app_status(a, false, "%s: press Enter to type a value", f->key);
+		return;
+	}
+	app_commit(a, &before);
+	{
+		char v[160];
+		app_status(a, false, "%s = %s", f->key,
+			   scenario_field_format(&a->scn, f, v, sizeof(v)));
+	}
+}
+
+static bool is_preset_field(const struct field *f)
+{
+	return f->catalog != FIELD_CATALOG_NONE;
+}
+
+void app_edit_start(struct app *a)
+{
+	const struct field *f = app_selected_field(a);
+	char v[LINE_EDIT_MAX];
+
+	if (a->focus == PANE_RESULTS) {
+		if (a->nresult_items)
+			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+		return;
+	}
+	if (!f)
+		return;
+	a->edit_base = a->scn;
+	if (is_preset_field(f)) {
+		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
+		return;
+	}
+	a->edit_field = f;
+	a->edit_error = false;
+	scenario_field_format(&a->scn, f, v, sizeof(v));
+	if (f->type == FIELD_NUM && f->unit == UNIT_RATIO &&
+	    *(const double *)((const char *)&a->scn + f->offset) > 0)
+		/* as the pane shows it: 50%, which reads back the same */
+		snprintf(v, sizeof(v), "%.4g%%",
+			 *(const double *)((const char *)&a->scn + f->offset) * 100);
+	line_edit_set(&a->line, v);
+	a->mode = MODE_EDIT;
+	app_status(a, false, "%s: %s", f->key, f->doc);
+}
+
+void app_edit_key(struct app *a, int key)
+{
+	struct gp_error err;
+
+	switch (line_edit_key(&a->line, key)) {
+	case EDIT_CHANGED:
+		memset(&err, 0, sizeof(err));
+		/* Results follow the text while it reads; the last value that read stays. */
+		if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &a->scn,
+				     &err) == 0) {
+			a->edit_error = false;
+			a->dirty |= DIRTY_CALC;
+			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
+		} else {
+			a->edit_error = true;
+			app_status_err(a, &err);
+		}
+		break;
+	case EDIT_ACCEPT:
+		if (a->edit_error) {
+			/* the reason the text does not read, not just that it does not */
+			char msg[sizeof(a->status)];
+			struct scenario t;
+			memset(&err, 0, sizeof(err));
+			if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &t,
+					     &err) != 0 &&
+			    err.message[0])
+				app_status(a, true, "%s (fix it, or Esc to cancel)",
+					   gp_error_format(&err, msg, sizeof(msg)));
+			else
+				app_status(a, true,
+					   "%s: '%s' does not read (fix it, or Esc to cancel)",
+					   a->edit_field->key, a->line.buf);
+			break;
+		}
+		a->mode = MODE_NORMAL;
+		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+			app_commit(a, &a->edit_base);
+		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
+		break;
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		a->scn = a->edit_base;
+		a->dirty |= DIRTY_CALC;
+		app_status(a, false, "cancelled");
+		break;
+	case EDIT_MOVED:
+	case EDIT_UNHANDLED:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+static void pick_preview(struct app *a)
+{
+	const char *id;
+
+	a->scn = a->edit_base;
+	if (a->pick.n == 0)
+		return;
+	id = a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
+					: a->cat->gpus[a->pick.idx[a->pick.sel]].id;
+	scenario_set(&a->scn, a->cat, a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		     id, NULL);
+	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+}
+
+void app_pick_key(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
+	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
+
+	switch (key) {
+	case KEYF(KEY_UP):
+	case KEY_CTRL('p'):
+		if (pk->sel > 0)
+			pk->sel--;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_DOWN):
+	case KEY_CTRL('n'):
+		if (pk->sel < pk->n - 1)
+			pk->sel++;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_PPAGE):
+		pk->sel = pk->sel > page ? pk->sel - page : 0;
+		pk->top = pk->top > page ? pk->top - page : 0;
+		pick_preview(a);
+		return;
+	case KEYF(KEY_NPAGE):
+		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
+		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
+		pick_preview(a);
+		return;
+	default:
+		break;
+	}
+	switch (line_edit_key(&pk->filter, key)) {
+	case EDIT_CHANGED:
+		picker_filter(a);
+		pick_preview(a);
+		break;
+	case EDIT_ACCEPT:
+		if (pk->n == 0) {
+			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
+			break;
+		}
+		a->mode = MODE_NORMAL;
+		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+			app_commit(a, &a->edit_base);
+		app_status(a, false, "%s = %s",
+			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
+		break;
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		a->scn = a->edit_base;
+		a->dirty |= DIRTY_CALC;
+		app_status(a, false, "cancelled");
+		break;
+	default:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}

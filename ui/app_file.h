@@ -1,0 +1,36 @@
+/* app_file.h - saving, opening and the recovery file (app_file.c). */
+#ifndef GPUPLAN_UI_APP_FILE_H
+#define GPUPLAN_UI_APP_FILE_H
+
+#include "app.h"
+
+/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. */
+void app_expand_path(const char *in, char *out, size_t size);
+
+/* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
+ * set. Asks first (PROMPT_OVERWRITE) before replacing a file other than the scenario's own,
+ * or the scenario's own file when it holds comments, which the canonical form drops;
+ * app_save_force does not ask. */
+int app_save_force(struct app *a, const char *path);
+int app_save(struct app *a, const char *path);
+
+/* The recovery file for a scenario path (or the built-in one when path is ""). */
+void app_recover_path(const char *path, char *buf, size_t size);
+
+/* When the recovery file of the scenario's path exists, asks (on the status line) whether
+ * to restore it; y restores, n removes it, Esc keeps it. Returns whether it asked. */
+bool app_offer_recovery(struct app *a);
+
+/* Writes unsaved edits to the recovery file; 0 or -1. Not for signal handlers. */
+int app_write_recovery(struct app *a);
+
+/* :e FILE: opens another scenario; refuses over unsaved edits unless force. */
+void app_open(struct app *a, const char *name, bool force);
+
+/* q and :q: quits, asking first (PROMPT_QUIT) over unsaved edits unless force. */
+void app_quit(struct app *a, bool force);
+
+/* y at PROMPT_RECOVER: the recovery file's scenario, as one undoable edit. */
+void app_restore_recovery(struct app *a);
+
+#endif

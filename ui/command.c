@@ -1,0 +1,315 @@
+/* command.c - the : line: its commands and its keys. */
+#include "command.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app_file.h"
+#include "complete.h"
+#include "scenario_sets.h"
+
+const char *command_skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The words :search takes: what it ranks by, and whether it searches the catalog's GPUs. */
+static const struct search_word {
+	const char *word;
+	int by; /* enum search_by, or -1 when the word sets the hardware */
+	bool hardware;
+} search_words[] = {
+    {"time", SEARCH_BY_TIME, false},
+    {"cost", SEARCH_BY_COST, false},
+    {"hardware", -1, true},
+    {"here", -1, false},
+};
+
+#define NSEARCH_WORDS (sizeof(search_words) / sizeof(search_words[0]))
+
+/* :search [time|cost] [hardware|here] */
+static unsigned cmd_search(struct app *a, const char *arg)
+{
+	char w[32];
+	int n;
+
+	while (*arg) {
+		const struct search_word *sw = NULL;
+		n = (int)strcspn(arg, " \t");
+		snprintf(w, sizeof(w), "%.*s", n, arg);
+		for (size_t i = 0; i < NSEARCH_WORDS && !sw; i++)
+			if (strcmp(w, search_words[i].word) == 0)
+				sw = &search_words[i];
+		if (!sw) {
+			char list[64];
+			size_t len = 0;
+			for (size_t i = 0; i < NSEARCH_WORDS; i++)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+							i == 0			 ? ""
+							: i + 1 == NSEARCH_WORDS ? " or "
+										 : ", ",
+							search_words[i].word);
+			app_status(a, true, ":search takes %s, not '%s'", list, w);
+			return DIRTY_DRAW;
+		}
+		if (sw->by >= 0)
+			a->sv.by = (enum search_by)sw->by;
+		else
+			a->sv.hardware = sw->hardware;
+		a->sv.stale = true;
+		a->sv.sel = 0;
+		arg = command_skip_blanks(arg + n);
+	}
+	search_view_open(a, VIEW_SEARCH);
+	return DIRTY_DRAW;
+}
+
+static const char *const solve_words[] = {"max", "min", NULL}; /* maximize, minimize */
+
+/* :solve max|min [KEY]: goal seek on KEY, or on the selected field */
+static unsigned cmd_solve(struct app *a, const char *arg)
+{
+	const struct field *f = app_selected_field(a);
+	bool maximize;
+	size_t n = strcspn(arg, " \t");
+
+	if (n == 3 && strncmp(arg, solve_words[0], 3) == 0)
+		maximize = true;
+	else if (n == 3 && strncmp(arg, solve_words[1], 3) == 0)
+		maximize = false;
+	else {
+		app_status(a, true,
+			   ":solve needs max or min and a key (:solve max workload.seq_len)");
+		return DIRTY_DRAW;
+	}
+	arg = command_skip_blanks(arg + n);
+	if (!arg[0] && !f) {
+		app_status(a, true, ":solve %s needs a key, or a field selected",
+			   maximize ? "max" : "min");
+		return DIRTY_DRAW;
+	}
+	app_goal_seek(a, arg[0] ? arg : f->key, maximize);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_set(struct app *a, const char *arg)
+{
+	struct scenario before = a->scn;
+	struct gp_error err;
+	memset(&err, 0, sizeof(err));
+	if (!arg[0]) {
+		app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
+		return DIRTY_DRAW;
+	}
+	/* as --set does: a preset keeps the fields the file gave in its section */
+	if (scenario_apply_sets(&a->scn, a->cat, &arg, 1, NULL, NULL, &err) != 0) {
+		a->scn = before;
+		app_status_err(a, &err);
+		return DIRTY_DRAW;
+	}
+	app_commit(a, &before);
+	app_status(a, false, "set %s", arg);
+	return DIRTY_CALC | DIRTY_DRAW;
+}
+
+static unsigned cmd_write(struct app *a, const char *arg)
+{
+	app_save(a, arg);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_write_force(struct app *a, const char *arg)
+{
+	app_save_force(a, arg);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_write_quit(struct app *a, const char *arg)
+{
+	if (app_save(a, arg) == 0)
+		a->quit = true;
+	else if (a->mode == MODE_PROMPT &&
+		 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
+		a->quit_after_save = true; /* once the name is typed and written */
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_edit(struct app *a, const char *arg)
+{
+	app_open(a, arg, false);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_edit_force(struct app *a, const char *arg)
+{
+	app_open(a, arg, true);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_quit(struct app *a, const char *arg)
+{
+	(void)arg;
+	app_quit(a, false);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_quit_force(struct app *a, const char *arg)
+{
+	(void)arg;
+	app_quit(a, true);
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_help(struct app *a, const char *arg)
+{
+	(void)arg;
+	a->mode = MODE_HELP;
+	a->help_top = 0;
+	return DIRTY_DRAW;
+}
+
+static unsigned cmd_scaling(struct app *a, const char *arg)
+{
+	(void)arg;
+	search_view_open(a, VIEW_SCALING);
+	return DIRTY_DRAW;
+}
+
+/* In the order the help screen and the : line's legend show them; CMD_LISTED ones are
+ * named when a command is unknown. */
+/* clang-format off */
+const struct command command_table[] = {
+    {"set", NULL, CMD_ARG_ASSIGN, NULL, cmd_set, CMD_LISTED, HELP_COMMANDS, ":set KEY=VALUE",
+     "set a field by its path: :set hardware.count=16\n"
+     "(Tab completes keys and values, Up/Down recall)", "K=V"},
+    {"w", "write", CMD_ARG_FILE, NULL, cmd_write, CMD_LISTED, HELP_COMMANDS, ":w [FILE]",
+     "save (to FILE, which the session then goes on with);\n"
+     "asks for a name when there is none (F2, ^S), and\n"
+     "before replacing a file or its comments (:w! not)", "[FILE]"},
+    {"w!", NULL, CMD_ARG_FILE, NULL, cmd_write_force, 0, HELP_COMMANDS, NULL,
+     "save without asking", NULL},
+    {"wq", "x", CMD_ARG_FILE, NULL, cmd_write_quit, 0, HELP_COMMANDS, NULL,
+     "save, then quit", NULL},
+    {"e", "edit", CMD_ARG_FILE, NULL, cmd_edit, CMD_LISTED, HELP_COMMANDS, ":e FILE",
+     "open another scenario (:e! drops unsaved edits); Tab\n"
+     "completes file names after :e and :w", "FILE"},
+    {"e!", NULL, CMD_ARG_FILE, NULL, cmd_edit_force, 0, HELP_COMMANDS, NULL,
+     "open another scenario, dropping unsaved edits", NULL},
+    {"q", "quit", CMD_ARG_NONE, NULL, cmd_quit, CMD_LISTED, HELP_COMMANDS, ":q, :q!, :wq",
+     "quit (asks about unsaved edits), quit anyway, save+quit", "Quit"},
+    {"q!", "quit!", CMD_ARG_NONE, NULL, cmd_quit_force, CMD_LISTED, HELP_COMMANDS, NULL,
+     "quit anyway", NULL},
+    {"search", NULL, CMD_ARG_WORDS, NULL, cmd_search, CMD_LISTED, HELP_SEARCH, NULL,
+     "the search view (:search cost hardware ranks by cost, over the catalog's GPUs)", NULL},
+    {"solve", NULL, CMD_ARG_KEY, solve_words, cmd_solve, CMD_LISTED, HELP_SEARCH,
+     ":solve max KEY", "the same for any numeric field (:solve min KEY)", NULL},
+    {"scaling", NULL, CMD_ARG_NONE, NULL, cmd_scaling, CMD_LISTED, HELP_SEARCH, "S, :scaling",
+     "time, cost and efficiency against 8 to 1,024 GPUs", NULL},
+    {"help", "h", CMD_ARG_NONE, NULL, cmd_help, CMD_LISTED, HELP_COMMANDS, ":help",
+     "this screen", NULL},
+    {NULL, NULL, CMD_ARG_NONE, NULL, NULL, 0, HELP_NONE, NULL, NULL, NULL},
+};
+/* clang-format on */
+
+const struct command *command_find(const char *name, size_t len)
+{
+	for (const struct command *c = command_table; c->name; c++)
+		if ((strlen(c->name) == len && strncmp(c->name, name, len) == 0) ||
+		    (c->alias && strlen(c->alias) == len && strncmp(c->alias, name, len) == 0))
+			return c;
+	return NULL;
+}
+
+/* "unknown command 'x' (expected set, w, e, ... or help)": the CMD_LISTED names. */
+static void unknown_command(struct app *a, const char *word)
+{
+	char list[200];
+	size_t len = 0;
+	int n = 0, i = 0;
+
+	for (const struct command *c = command_table; c->name; c++)
+		n += (c->flags & CMD_LISTED) != 0;
+	for (const struct command *c = command_table; c->name; c++) {
+		if (!(c->flags & CMD_LISTED))
+			continue;
+		i++;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i == 1	 ? ""
+					: i == n ? " or "
+						 : ", ",
+					c->name);
+		if (len >= sizeof(list))
+			break;
+	}
+	app_status(a, true, "unknown command '%s' (expected %s)", word, list);
+}
+
+void app_command(struct app *a, const char *cmd)
+{
+	const struct command *c;
+	const char *arg;
+	size_t n;
+
+	cmd = command_skip_blanks(cmd);
+	n = strcspn(cmd, " \t");
+	if (n >= 32) {
+		app_status(a, true, "unknown command '%.40s'", cmd);
+		return;
+	}
+	arg = command_skip_blanks(cmd + n);
+	if (!n)
+		return;
+	c = command_find(cmd, n);
+	if (c) {
+		a->dirty |= c->run(a, arg);
+	} else {
+		char word[32];
+		snprintf(word, sizeof(word), "%.*s", (int)n, cmd);
+		unknown_command(a, word);
+	}
+	a->dirty |= DIRTY_DRAW;
+}
+
+void command_key(struct app *a, int key)
+{
+	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
+	    a->line.len == 0) {
+		a->mode = MODE_NORMAL;
+		a->status[0] = '\0';
+		return;
+	}
+	if (key == '\t') {
+		app_complete(a);
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
+		/* the earlier commands, newest first */
+		int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);
+		if (pos >= 0 && pos <= a->nhistory) {
+			a->history_pos = pos;
+			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
+		}
+		a->dirty |= DIRTY_DRAW;
+		return;
+	}
+	a->status[0] = '\0';
+	switch (line_edit_key(&a->line, key)) {
+	case EDIT_ACCEPT: {
+		char cmd[LINE_EDIT_MAX];
+		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
+		a->mode = MODE_NORMAL;
+		complete_history_add(a, cmd);
+		app_command(a, cmd);
+		break;
+	}
+	case EDIT_CANCEL:
+		a->mode = MODE_NORMAL;
+		break;
+	default:
+		break;
+	}
+	a->dirty |= DIRTY_DRAW;
+}
