@@ -175,7 +175,7 @@ memory.per_gpu.optimizer memory.per_gpu.overhead"
 				t "$BIN report x.yaml --set hardware.gpu=h20"
 				t "$BIN report x.yaml --set model.preset=llama-3.1-"
 			' 2>&1)
-			expect="h200 h200-nvl
+			expect="h200 h200-nvl h20
 llama-3.1-405b llama-3.1-70b llama-3.1-8b"
 			if [ "$out" != "$expect" ]; then
 				fail "$comp: catalog id completions differ"
