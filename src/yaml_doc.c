@@ -539,32 +539,44 @@ void yemit_scalar(struct yemit *e, const char *text, enum yemit_style style)
 	yemit_event(e, &ev, ok);
 }
 
-void yemit_mapping_start(struct yemit *e)
+/* The start or end of a collection, in the only styles the writers use: block mappings
+ * and flow lists. */
+static void yemit_collection(struct yemit *e, yaml_event_type_t type)
 {
 	yaml_event_t ev;
-	int ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	int ok;
+
+	if (type == YAML_MAPPING_START_EVENT)
+		ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							 YAML_BLOCK_MAPPING_STYLE);
+	else if (type == YAML_SEQUENCE_START_EVENT)
+		ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							  YAML_FLOW_SEQUENCE_STYLE);
+	else if (type == YAML_MAPPING_END_EVENT)
+		ok = yaml_mapping_end_event_initialize(&ev);
+	else
+		ok = yaml_sequence_end_event_initialize(&ev);
 	yemit_event(e, &ev, ok);
+}
+
+void yemit_mapping_start(struct yemit *e)
+{
+	yemit_collection(e, YAML_MAPPING_START_EVENT);
 }
 
 void yemit_mapping_end(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_mapping_end_event_initialize(&ev);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_MAPPING_END_EVENT);
 }
 
 void yemit_flow_list_start(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_SEQUENCE_START_EVENT);
 }
 
 void yemit_list_end(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_sequence_end_event_initialize(&ev);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_SEQUENCE_END_EVENT);
 }
 
 int yemit_finish(struct yemit *e, char **out, size_t *len, struct gp_error *err)
