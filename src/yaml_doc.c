@@ -493,11 +493,16 @@ struct yemit {
 	int failed;
 };
 
-/* Emits ev, which its initializer built when ok; the first failure stops the rest. */
+/* Emits ev, which its initializer built when ok; the first failure stops the rest. An
+ * event not emitted is freed here (a scalar's holds a copy of its text); libyaml frees
+ * the ones it is given, even when it refuses them. */
 static void yemit_event(struct yemit *e, yaml_event_t *ev, int ok)
 {
-	if (e->failed)
+	if (e->failed) {
+		if (ok)
+			yaml_event_delete(ev);
 		return;
+	}
 	if (!ok) {
 		e->failed = 1;
 		return;
