@@ -1,3 +1,4 @@
+/* scenario_yaml.c - scenario files: read strictly by the field table, written canonically. */
 #include "scenario_yaml.h"
 
 #include <stdbool.h>
