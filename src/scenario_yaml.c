@@ -610,8 +610,8 @@ static void mark_fields(const struct scenario *s, const struct scenario *base, b
 {
 	for (int i = 0; scenario_fields[i].key; i++) {
 		const struct field *f = &scenario_fields[i];
-		/* the schema version, and workload.kind, which the SPEC requires of a file
-		 * even when it is the default */
+		/* the schema version, and workload.kind, which gpuplan-scenario(5) requires of a
+		 * file even when it is the default */
 		if (strcmp(f->key, "gpuplan") == 0 || strcmp(f->key, "workload.kind") == 0)
 			emit[i] = true;
 		else if (f->flags & FIELD_PRESET)
