@@ -1,3 +1,4 @@
+/* diff.c - what differs between two scenarios and their plans: fields, figures, verdicts. */
 #include "diff.h"
 
 #include <math.h>

@@ -317,7 +317,7 @@ static void offload_note(struct ex *e, double on_gpu, double held)
 		       "the GPU\n");
 }
 
-/* KV-cache bytes per token on this GPU, as plan.c counts them: K and V of each kv head
+/* KV-cache bytes per token on this GPU, as src/plan_memory.c counts them: K and V of each kv head
  * this GPU holds (a head is not split: tp beyond the kv heads replicates them), or MLA's
  * compressed latent and rotary key (kv_rank + rope_dim, the same on every tp rank); bytes
  * per element, with an fp16 scale and zero point per 32 elements for 8- and 4-bit caches;
@@ -352,8 +352,8 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 }
 
 /* Layer-micro-batches whose activations the first pipeline stage keeps at once (the
- * most loaded: src/plan.c, layers_in_flight): without a pipeline every layer of the one
- * micro-batch in flight; 1F1B keeps min(m, pp) micro-batches on the first stage
+ * most loaded: src/plan_memory.c, layers_in_flight): without a pipeline every layer of
+ * the one micro-batch in flight; 1F1B keeps min(m, pp) micro-batches on the first stage
  * (Narayanan et al. 2021, Section 2.2); the interleaved schedule's warm-up runs
  * 2 (pp - 1) + (v - 1) pp chunks of layers / v before its first backward, one more
  * before that backward starts (Megatron-LM's schedules.py). */
@@ -1055,8 +1055,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			not_applicable(e, "training: the batch is given");
 			return;
 		}
-		/* the inequality plan.c solves, with this plan's numbers: the answer is the
-		 * largest B that keeps it true */
+		/* the inequality src/plan_memory.c solves, with this plan's numbers: the answer
+		 * is the largest B that keeps it true */
 		formula(e, "max_batch",
 			"the most sequences B with (1 + fragmentation) (weights + B x KV per "
 			"sequence + max(prefill, B x decode working set)) + CUDA context + comm "

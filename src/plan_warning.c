@@ -31,12 +31,24 @@ static const char *dtype_name_d(double d)
 	return i >= 0 && i < DTYPE_COUNT ? dtype_name((enum dtype)i) : "?";
 }
 
+/* The unit a warning's two figures, a and b, are printed in, for the warnings that quote
+ * two quantities of one kind; UNIT_NONE for the rest, which print their own way. */
+static const enum unit_kind quantity_unit[PW_COUNT] = {
+    [PW_DOES_NOT_FIT] = UNIT_BYTES,	  [PW_KV_NO_ROOM] = UNIT_BYTES,
+    [PW_DEADLINE_MISSED] = UNIT_SECONDS,  [PW_SLO_MISSED] = UNIT_SECONDS,
+    [PW_DATA_STARVED] = UNIT_BYTES_PER_S, [PW_OFFLOAD_PCIE_BOUND] = UNIT_SECONDS,
+};
+
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 {
-	char a[32], b[32];
+	char a[32] = "", b[32] = "";
 
 	if (!buf || size == 0)
 		return buf;
+	if ((unsigned)w->code < PW_COUNT && quantity_unit[w->code] != UNIT_NONE) {
+		units_format_human(quantity_unit[w->code], w->a, 3, a, sizeof(a));
+		units_format_human(quantity_unit[w->code], w->b, 3, b, sizeof(b));
+	}
 	switch (w->code) {
 	case PW_SHAPE_ASSUMED:
 		snprintf(buf, size,
@@ -44,13 +56,9 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "shape is assumed for activations and kv cache");
 		break;
 	case PW_DOES_NOT_FIT:
-		units_format_human(UNIT_BYTES, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_BYTES, w->b, 3, b, sizeof(b));
 		snprintf(buf, size, "does not fit: %s per gpu needed, %s available", a, b);
 		break;
 	case PW_KV_NO_ROOM:
-		units_format_human(UNIT_BYTES, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_BYTES, w->b, 3, b, sizeof(b));
 		snprintf(buf, size, "no room for the kv cache of one sequence: %s free, %s needed",
 			 a, b);
 		break;
@@ -91,18 +99,12 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 dtype_name_d(w->a), dtype_name_d(w->b));
 		break;
 	case PW_DEADLINE_MISSED:
-		units_format_human(UNIT_SECONDS, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_SECONDS, w->b, 3, b, sizeof(b));
 		snprintf(buf, size, "deadline missed: %s needed, %s available", a, b);
 		break;
 	case PW_SLO_MISSED:
-		units_format_human(UNIT_SECONDS, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_SECONDS, w->b, 3, b, sizeof(b));
 		snprintf(buf, size, "latency target missed: %s against a target of %s", a, b);
 		break;
 	case PW_DATA_STARVED:
-		units_format_human(UNIT_BYTES_PER_S, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_BYTES_PER_S, w->b, 3, b, sizeof(b));
 		snprintf(buf, size, "data loading starves the gpus: %s needed, storage gives %s", a,
 			 b);
 		break;
@@ -118,8 +120,6 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 w->a, w->b);
 		break;
 	case PW_OFFLOAD_PCIE_BOUND:
-		units_format_human(UNIT_SECONDS, w->a, 3, a, sizeof(a));
-		units_format_human(UNIT_SECONDS, w->b, 3, b, sizeof(b));
 		snprintf(buf, size,
 			 "offload traffic over pcie takes %s per step, more than the %s "
 			 "of compute it hides behind",

@@ -1,3 +1,4 @@
+/* scenario.c - the field table, and setting, formatting, defaults and checks by it. */
 #include "scenario.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
+/* scenario_yaml.c - scenario files: read strictly by the field table, written canonically. */
 #include "scenario_yaml.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <limits.h>
@@ -27,51 +27,9 @@
 
 /* ---- problems ------------------------------------------------------------------------ */
 
-struct sink {
-	const char *file;
-	struct gp_problems *problems;
-	struct gp_error *err;
-	int count; /* problems reported so far */
-};
-
-static void sink_add(struct sink *k, const struct gp_error *e)
-{
-	if (k->count == 0 && k->err)
-		*k->err = *e;
-	if (k->problems)
-		gp_problems_add(k->problems, e);
-	k->count++;
-}
-
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
-{
-	struct gp_error e;
-	va_list ap;
-
-	if (k->count > 0 && k->problems && k->problems->count >= GP_MAX_PROBLEMS) {
-		/* the list is full and the first error kept: count it only */
-		k->problems->dropped++;
-		k->count++;
-		return;
-	}
-	memset(&e, 0, sizeof(e));
-	e.code = GP_EINPUT;
-	snprintf(e.file, sizeof(e.file), "%s", k->file ? k->file : "");
-	e.line = line;
-	e.column = column;
-	snprintf(e.field, sizeof(e.field), "%s", field ? field : "");
-	va_start(ap, fmt);
-	vsnprintf(e.message, sizeof(e.message), fmt, ap);
-	va_end(ap);
-	sink_add(k, &e);
-}
-
 /* Whether another problem is worth details that cost time (suggestions): a file of a
  * million bad keys must still be rejected quickly. */
-static bool sink_wants_more(const struct sink *k)
+static bool sink_wants_more(const struct ysink *k)
 {
 	if (k->problems)
 		return k->problems->count < GP_MAX_PROBLEMS;
@@ -79,7 +37,7 @@ static bool sink_wants_more(const struct sink *k)
 }
 
 /* Whether reading can stop: without a list, only the first problem is kept. */
-static bool sink_done(const struct sink *k)
+static bool sink_done(const struct ysink *k)
 {
 	return !k->problems && k->count > 0;
 }
@@ -97,7 +55,7 @@ struct record {
 };
 
 struct walker {
-	struct sink sink;
+	struct ysink sink;
 	struct record *records;
 	int nrecords;
 	int *seen; /* per field index: 1 + record index, or 0 */
@@ -143,7 +101,7 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 	const char *near;
 
 	if (!sink_wants_more(&w->sink)) {
-		report(&w->sink, k->line, k->column, full, "unknown key '%s'", local);
+		ysink_report(&w->sink, k->line, k->column, full, "unknown key '%s'", local);
 		return;
 	}
 	char last[KEY_MAX] = "";
@@ -151,9 +109,9 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 	if (strchr(local, '.') && scenario_field_find(full)) {
 		char first[KEY_MAX];
 		child_name(local, 0, first, sizeof(first));
-		report(&w->sink, k->line, k->column, full,
-		       "dotted key '%s' (expected it nested: '%s:' with '%s:' under it)", local,
-		       first, local + strlen(first) + 1);
+		ysink_report(&w->sink, k->line, k->column, full,
+			     "dotted key '%s' (expected it nested: '%s:' with '%s:' under it)",
+			     local, first, local + strlen(first) + 1);
 		return;
 	}
 	for (const struct field *f = scenario_fields; f->key; f++) {
@@ -176,8 +134,8 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 		}
 	}
 	if (best[0] && bestd <= (int)strlen(local) / 3 + 1 && bestd < (int)strlen(local)) {
-		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
-		       local, best);
+		ysink_report(&w->sink, k->line, k->column, full,
+			     "unknown key '%s' (did you mean '%s'?)", local, best);
 		return;
 	}
 	/* a key of another section, written here ("seq_len" at the top) */
@@ -188,17 +146,18 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 			near = NULL;
 	}
 	if (near) {
-		report(&w->sink, k->line, k->column, full, "unknown key '%s' (did you mean '%s'?)",
-		       local, strncmp(near, prefix, plen) == 0 ? near + plen : near);
+		ysink_report(&w->sink, k->line, k->column, full,
+			     "unknown key '%s' (did you mean '%s'?)", local,
+			     strncmp(near, prefix, plen) == 0 ? near + plen : near);
 		return;
 	}
 	if (nchildren <= 10 && ln < sizeof(list))
-		report(&w->sink, k->line, k->column, full, "unknown key '%s' (expected one of %s)",
-		       local, list);
+		ysink_report(&w->sink, k->line, k->column, full,
+			     "unknown key '%s' (expected one of %s)", local, list);
 	else
-		report(&w->sink, k->line, k->column, full,
-		       "unknown key '%s' (expected a key of '%.*s'; see gpuplan-scenario(5))",
-		       local, plen ? (int)plen - 1 : 0, prefix);
+		ysink_report(&w->sink, k->line, k->column, full,
+			     "unknown key '%s' (expected a key of '%.*s'; see gpuplan-scenario(5))",
+			     local, plen ? (int)plen - 1 : 0, prefix);
 }
 
 static void source_add(struct walker *w, const char *key, int line, int column)
@@ -220,24 +179,24 @@ static int join_list(struct walker *w, const struct ynode *v, const char *full, 
 	char *buf;
 
 	if (v->n == 0) {
-		report(&w->sink, v->line, v->column, full,
-		       "%s: empty list (expected at least one of q, k, v, o, gate, up, down)",
-		       full);
+		ysink_report(&w->sink, v->line, v->column, full,
+			     "%s: empty list (expected at least one of q, k, v, o, gate, up, down)",
+			     full);
 		return -1;
 	}
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->items[i].kind != YNODE_SCALAR) {
 			if (v->items[i].kind != YNODE_BAD)
-				report(&w->sink, v->items[i].line, v->items[i].column, full,
-				       "%s: expected a list of names, found %s in it", full,
-				       ynode_kind_name(&v->items[i]));
+				ysink_report(&w->sink, v->items[i].line, v->items[i].column, full,
+					     "%s: expected a list of names, found %s in it", full,
+					     ynode_kind_name(&v->items[i]));
 			return -1;
 		}
 		n += v->items[i].len + 2;
 	}
 	buf = malloc(n);
 	if (!buf) {
-		report(&w->sink, v->line, v->column, full, "out of memory");
+		ysink_report(&w->sink, v->line, v->column, full, "out of memory");
 		return -1;
 	}
 	buf[0] = '\0';
@@ -257,12 +216,12 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 
 	if (k->kind != YNODE_SCALAR) {
 		if (k->kind != YNODE_BAD)
-			report(&w->sink, k->line, k->column, NULL,
-			       "expected a key name here, found %s", ynode_kind_name(k));
+			ysink_report(&w->sink, k->line, k->column, NULL,
+				     "expected a key name here, found %s", ynode_kind_name(k));
 		return;
 	}
 	if (strlen(prefix) + k->len >= sizeof(full) || memchr(k->text, '\0', k->len)) {
-		report(&w->sink, k->line, k->column, NULL, "unknown key (too long)");
+		ysink_report(&w->sink, k->line, k->column, NULL, "unknown key (too long)");
 		return;
 	}
 	snprintf(full, sizeof(full), "%s%s", prefix, k->text);
@@ -270,9 +229,9 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 	if (!strchr(k->text, '.') && is_section(full)) {
 		for (int i = 0; i < w->nsections; i++) {
 			if (strcmp(w->sections[i].key, full) == 0) {
-				report(&w->sink, k->line, k->column, full,
-				       "duplicate key '%s' (first given at line %d)", k->text,
-				       w->sections[i].line);
+				ysink_report(&w->sink, k->line, k->column, full,
+					     "duplicate key '%s' (first given at line %d)", k->text,
+					     w->sections[i].line);
 				return;
 			}
 		}
@@ -289,9 +248,9 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 		} else if (v->kind == YNODE_SCALAR && v->plain && v->len == 0) {
 			/* "efficiency:" with nothing under it: an empty section */
 		} else if (v->kind != YNODE_BAD) {
-			report(&w->sink, v->line, v->column, full,
-			       "%s: expected a mapping of keys under it, found %s", full,
-			       ynode_kind_name(v));
+			ysink_report(&w->sink, v->line, v->column, full,
+				     "%s: expected a mapping of keys under it, found %s", full,
+				     ynode_kind_name(v));
 		}
 		return;
 	}
@@ -306,9 +265,9 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 		struct record *rec;
 
 		if (w->seen[idx]) {
-			report(&w->sink, k->line, k->column, full,
-			       "duplicate key '%s' (first given at line %d)", k->text,
-			       w->records[w->seen[idx] - 1].key_line);
+			ysink_report(&w->sink, k->line, k->column, full,
+				     "duplicate key '%s' (first given at line %d)", k->text,
+				     w->records[w->seen[idx] - 1].key_line);
 			return;
 		}
 		source_add(w, full, k->line, k->column);
@@ -322,16 +281,16 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 		switch (v->kind) {
 		case YNODE_SCALAR:
 			if (memchr(v->text, '\0', v->len)) {
-				report(&w->sink, v->line, v->column, full,
-				       "%s: the value contains a NUL character", full);
+				ysink_report(&w->sink, v->line, v->column, full,
+					     "%s: the value contains a NUL character", full);
 				return;
 			}
 			rec->text = v->text;
 			break;
 		case YNODE_SEQUENCE:
 			if (f->type != FIELD_TARGETS) {
-				report(&w->sink, v->line, v->column, full,
-				       "%s: expected a single value, found a list", full);
+				ysink_report(&w->sink, v->line, v->column, full,
+					     "%s: expected a single value, found a list", full);
 				return;
 			}
 			if (join_list(w, v, full, &rec->joined) != 0)
@@ -339,8 +298,8 @@ static void walk_pair(struct walker *w, const struct ynode *k, const struct ynod
 			rec->text = rec->joined;
 			break;
 		case YNODE_MAPPING:
-			report(&w->sink, v->line, v->column, full,
-			       "%s: expected a single value, found a mapping", full);
+			ysink_report(&w->sink, v->line, v->column, full,
+				     "%s: expected a single value, found a mapping", full);
 			return;
 		case YNODE_BAD:
 			return;
@@ -365,9 +324,10 @@ static void apply_record(struct walker *w, struct scenario *s, const struct cata
 	if (strcmp(f->key, "gpuplan") == 0) {
 		double v;
 		if (units_parse(UNIT_NONE, rec->text, &v, NULL) == 0 && v != SCENARIO_VERSION) {
-			report(&w->sink, rec->line, rec->column, f->key,
-			       "unsupported schema version '%s' (this gpuplan reads version %d)",
-			       rec->text, SCENARIO_VERSION);
+			ysink_report(
+			    &w->sink, rec->line, rec->column, f->key,
+			    "unsupported schema version '%s' (this gpuplan reads version %d)",
+			    rec->text, SCENARIO_VERSION);
 			return;
 		}
 	}
@@ -390,7 +350,7 @@ static void apply_record(struct walker *w, struct scenario *s, const struct cata
 	}
 	/* else: an error inside the Hugging Face config, with its own file and position */
 	snprintf(e.field, sizeof(e.field), "%s", f->key);
-	sink_add(&w->sink, &e);
+	ysink_add(&w->sink, &e);
 }
 
 int scenario_parse(const char *text, size_t len, const char *name, const struct catalog *cat,
@@ -414,8 +374,8 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 		snprintf(src->file, sizeof(src->file), "%s", name ? name : "");
 	}
 	if (len > SCENARIO_MAX_FILE_BYTES) {
-		report(&w.sink, 1, 1, NULL, "file is larger than the %d-byte limit",
-		       SCENARIO_MAX_FILE_BYTES);
+		ysink_report(&w.sink, 1, 1, NULL, "file is larger than the %d-byte limit",
+			     SCENARIO_MAX_FILE_BYTES);
 		return -1;
 	}
 	w.records = calloc((size_t)nfields, sizeof(*w.records));
@@ -423,7 +383,7 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	if (!w.records || !w.seen) {
 		struct gp_error e;
 		gp_error_set(&e, GP_EIO, name, 0, 0, "out of memory");
-		sink_add(&w.sink, &e);
+		ysink_add(&w.sink, &e);
 		goto out;
 	}
 
@@ -436,17 +396,17 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	if (sink_done(&w.sink))
 		goto out;
 	if (!root || (root->kind == YNODE_SCALAR && root->plain && root->len == 0)) {
-		report(
+		ysink_report(
 		    &w.sink, 1, 1, NULL,
 		    "empty file (expected a scenario: keys such as model:, workload:, hardware:)");
 		goto out;
 	}
 	if (root->kind != YNODE_MAPPING) {
 		if (root->kind != YNODE_BAD)
-			report(&w.sink, root->line, root->column, NULL,
-			       "expected a mapping of keys at the top (model:, workload:, "
-			       "hardware: ...), found %s",
-			       ynode_kind_name(root));
+			ysink_report(&w.sink, root->line, root->column, NULL,
+				     "expected a mapping of keys at the top (model:, workload:, "
+				     "hardware: ...), found %s",
+				     ynode_kind_name(root));
 		goto out;
 	}
 	walk_mapping(&w, root, "");
@@ -458,10 +418,11 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 		int pi = pf ? w.seen[pf - scenario_fields] : 0;
 		int hi = hf ? w.seen[hf - scenario_fields] : 0;
 		if (pi && hi)
-			report(&w.sink, w.records[hi - 1].line, w.records[hi - 1].column,
-			       "model.hf_config",
-			       "model.hf_config given with model.preset (expected one of them: "
-			       "each gives the whole model)");
+			ysink_report(
+			    &w.sink, w.records[hi - 1].line, w.records[hi - 1].column,
+			    "model.hf_config",
+			    "model.hf_config given with model.preset (expected one of them: "
+			    "each gives the whole model)");
 	}
 	if (sink_done(&w.sink))
 		goto out;
@@ -649,8 +610,8 @@ static void mark_fields(const struct scenario *s, const struct scenario *base, b
 {
 	for (int i = 0; scenario_fields[i].key; i++) {
 		const struct field *f = &scenario_fields[i];
-		/* the schema version, and workload.kind, which the SPEC requires of a file
-		 * even when it is the default */
+		/* the schema version, and workload.kind, which gpuplan-scenario(5) requires of a
+		 * file even when it is the default */
 		if (strcmp(f->key, "gpuplan") == 0 || strcmp(f->key, "workload.kind") == 0)
 			emit[i] = true;
 		else if (f->flags & FIELD_PRESET)

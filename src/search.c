@@ -422,6 +422,28 @@ static bool works(const struct scenario *base, const struct field *f, double v)
 	return meets_target(&s, &p);
 }
 
+/* Walks up from start, where works() gives answer, doubling to the first value where it
+ * does not: returns 0 with *last the last value that gave answer and *first the first that
+ * did not (hi at most), or -1 when works() gives answer all the way to hi. */
+static int bracket_up(const struct scenario *s, const struct field *f, double start, double hi,
+		      bool answer, double *last, double *first)
+{
+	double v = start * 2;
+
+	*last = start;
+	while (v <= hi && works(s, f, v) == answer) {
+		*last = v;
+		v *= 2;
+	}
+	if (v > hi) {
+		if (works(s, f, hi) == answer)
+			return -1;
+		v = hi;
+	}
+	*first = v;
+	return 0;
+}
+
 int search_solve(const struct scenario *s, const char *key, bool maximize, double *value,
 		 struct gp_error *err)
 {
@@ -478,37 +500,19 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 								    key, buf);
 					}
 				}
-				good = cur;
-				bad = cur * 2;
-				while (bad <= hi && works(s, f, bad)) {
-					good = bad;
-					bad *= 2;
-				}
-				if (bad > hi) {
-					if (works(s, f, hi)) {
-						*value = hi;
-						return 0;
-					}
-					bad = hi;
+				if (bracket_up(s, f, cur, hi, true, &good, &bad) != 0) {
+					*value = hi;
+					return 0;
 				}
 			}
 		} else {
 			if (!works(s, f, cur)) {
-				bad = cur;
-				good = cur * 2;
-				while (good <= hi && !works(s, f, good)) {
-					bad = good;
-					good *= 2;
-				}
-				if (good > hi) {
-					if (!works(s, f, hi)) {
-						units_format(f->unit, hi, buf, sizeof(buf));
-						return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-								    "no %s up to %s fits and "
-								    "meets the target",
-								    key, buf);
-					}
-					good = hi;
+				if (bracket_up(s, f, cur, hi, false, &bad, &good) != 0) {
+					units_format(f->unit, hi, buf, sizeof(buf));
+					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+							    "no %s up to %s fits and meets the "
+							    "target",
+							    key, buf);
 				}
 			} else {
 				good = cur;

@@ -1,7 +1,7 @@
 /* units.h - numbers with units, to and from text. The only place text meets quantities.
  *
  * Values are SI base units as double: bytes, bytes/s, seconds, FLOP/s, watts, USD.
- * Forms read (SPEC "Numbers in files and on the command line"):
+ * Forms read (gpuplan-scenario(5), NUMBERS):
  *   counts     7B  2T  1.5M  32k  4096  1e9        (k 1e3, M 1e6, B|G 1e9, T 1e12, P 1e15)
  *   bytes      80GB  80GiB  512MB  1.5TB  4096     (B = byte; SI and binary prefixes)
  *   bandwidth  3.35TB/s  900GB/s  400Gb/s  25GiB/s (b = bit: 400Gb/s is 50e9 bytes/s)

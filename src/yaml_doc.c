@@ -12,16 +12,7 @@
 
 /* ---- problems ------------------------------------------------------------------------ */
 
-/* The reader's problems, kept as scenario_yaml.c's walker keeps its own: the first in err,
- * each in the list, all counted. */
-struct sink {
-	const char *file;
-	struct gp_problems *problems;
-	struct gp_error *err;
-	int count; /* problems reported so far */
-};
-
-static void sink_add(struct sink *k, const struct gp_error *e)
+void ysink_add(struct ysink *k, const struct gp_error *e)
 {
 	if (k->count == 0 && k->err)
 		*k->err = *e;
@@ -30,10 +21,7 @@ static void sink_add(struct sink *k, const struct gp_error *e)
 	k->count++;
 }
 
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void report(struct sink *k, int line, int column, const char *field, const char *fmt, ...)
+void ysink_report(struct ysink *k, int line, int column, const char *field, const char *fmt, ...)
 {
 	struct gp_error e;
 	va_list ap;
@@ -53,7 +41,7 @@ static void report(struct sink *k, int line, int column, const char *field, cons
 	va_start(ap, fmt);
 	vsnprintf(e.message, sizeof(e.message), fmt, ap);
 	va_end(ap);
-	sink_add(k, &e);
+	ysink_add(k, &e);
 }
 
 /* ---- positions ----------------------------------------------------------------------- */
@@ -152,7 +140,7 @@ struct reader {
 	const char *text;
 	size_t len;
 	int max_depth;
-	struct sink sink;
+	struct ysink sink;
 	bool anchor_seen, alias_seen, tag_seen;
 };
 
@@ -196,24 +184,24 @@ static void reader_report_parser(struct reader *r)
 	if (p->error == YAML_MEMORY_ERROR) {
 		struct gp_error e;
 		gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
-		sink_add(&r->sink, &e);
+		ysink_add(&r->sink, &e);
 		return;
 	}
 	if (p->error == YAML_READER_ERROR) {
 		unsigned v = (unsigned)p->problem_value;
 		offset_position(r->text, r->len, p->problem_offset, &line, &column);
 		if (p->problem && strstr(p->problem, "control characters"))
-			report(
+			ysink_report(
 			    &r->sink, line, column, NULL,
 			    "not a text file: control character 0x%02X (expected UTF-8 YAML text)",
 			    v);
 		else if (p->problem && (strstr(p->problem, "UTF-8") || strstr(p->problem, "octet")))
-			report(&r->sink, line, column, NULL,
-			       "invalid UTF-8: %s (byte 0x%02X; expected UTF-8 YAML text)",
-			       p->problem, v & 0xff);
+			ysink_report(&r->sink, line, column, NULL,
+				     "invalid UTF-8: %s (byte 0x%02X; expected UTF-8 YAML text)",
+				     p->problem, v & 0xff);
 		else
-			report(&r->sink, line, column, NULL, "cannot read the text: %s",
-			       p->problem ? p->problem : "unknown reader error");
+			ysink_report(&r->sink, line, column, NULL, "cannot read the text: %s",
+				     p->problem ? p->problem : "unknown reader error");
 		return;
 	}
 	{
@@ -234,18 +222,19 @@ static void reader_report_parser(struct reader *r)
 		}
 		if (tab) {
 			offset_position(r->text, r->len, off, &line, &column);
-			report(&r->sink, line, column, NULL,
-			       "tab character in indentation (YAML indents with spaces only)");
+			ysink_report(
+			    &r->sink, line, column, NULL,
+			    "tab character in indentation (YAML indents with spaces only)");
 			return;
 		}
 		line = (int)ml + 1;
 		column = (int)mc + 1;
 		if (p->context)
-			report(&r->sink, line, column, NULL, "invalid YAML: %s %s", p->context,
-			       p->problem ? p->problem : "");
+			ysink_report(&r->sink, line, column, NULL, "invalid YAML: %s %s",
+				     p->context, p->problem ? p->problem : "");
 		else
-			report(&r->sink, line, column, NULL, "invalid YAML: %s",
-			       p->problem ? p->problem : "syntax error");
+			ysink_report(&r->sink, line, column, NULL, "invalid YAML: %s",
+				     p->problem ? p->problem : "syntax error");
 	}
 }
 
@@ -265,15 +254,16 @@ static void reader_check_props(struct reader *r, const yaml_event_t *ev, const y
 
 	if (anchor && !r->anchor_seen) {
 		r->anchor_seen = true;
-		report(&r->sink, line, column, NULL,
-		       "anchor '&%s' is not allowed (anchors and aliases are not supported; write "
-		       "the value out)",
-		       (const char *)anchor);
+		ysink_report(
+		    &r->sink, line, column, NULL,
+		    "anchor '&%s' is not allowed (anchors and aliases are not supported; write "
+		    "the value out)",
+		    (const char *)anchor);
 	}
 	if (tag && !implicit && !r->tag_seen) {
 		r->tag_seen = true;
-		report(&r->sink, line, column, NULL,
-		       "tag '%s' is not allowed (expected plain values)", (const char *)tag);
+		ysink_report(&r->sink, line, column, NULL,
+			     "tag '%s' is not allowed (expected plain values)", (const char *)tag);
 	}
 }
 
@@ -290,10 +280,11 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 		n->kind = YNODE_BAD;
 		if (!r->alias_seen) {
 			r->alias_seen = true;
-			report(&r->sink, n->line, n->column, NULL,
-			       "alias '*%s' is not allowed (anchors and aliases are not supported; "
-			       "write the value out)",
-			       (const char *)ev->data.alias.anchor);
+			ysink_report(
+			    &r->sink, n->line, n->column, NULL,
+			    "alias '*%s' is not allowed (anchors and aliases are not supported; "
+			    "write the value out)",
+			    (const char *)ev->data.alias.anchor);
 		}
 		return 0;
 	case YAML_SCALAR_EVENT:
@@ -307,7 +298,7 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 		if (!n->text) {
 			struct gp_error e;
 			gp_error_set(&e, GP_EIO, r->sink.file, 0, 0, "out of memory reading YAML");
-			sink_add(&r->sink, &e);
+			ysink_add(&r->sink, &e);
 			return -1;
 		}
 		memcpy(n->text, ev->data.scalar.value, n->len);
@@ -326,13 +317,13 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 		end = YAML_MAPPING_END_EVENT;
 		break;
 	default:
-		report(&r->sink, n->line, n->column, NULL, "invalid YAML: unexpected event");
+		ysink_report(&r->sink, n->line, n->column, NULL, "invalid YAML: unexpected event");
 		return -1;
 	}
 	if (depth + 1 > r->max_depth) {
-		report(&r->sink, n->line, n->column, NULL,
-		       "nesting deeper than %d levels (expected a few levels of keys)",
-		       r->max_depth);
+		ysink_report(&r->sink, n->line, n->column, NULL,
+			     "nesting deeper than %d levels (expected a few levels of keys)",
+			     r->max_depth);
 		return -1;
 	}
 	for (size_t cap = 0;;) {
@@ -353,7 +344,7 @@ static int reader_node(struct reader *r, const yaml_event_t *ev, struct ynode *n
 				yaml_event_delete(&child);
 				gp_error_set(&e, GP_EIO, r->sink.file, 0, 0,
 					     "out of memory reading YAML");
-				sink_add(&r->sink, &e);
+				ysink_add(&r->sink, &e);
 				return -1;
 			}
 			n->items = items;
@@ -396,10 +387,10 @@ int ynode_read(const char *text, size_t len, const char *file, int max_depth, st
 		if (bad < len) {
 			int line, column;
 			offset_position(text, len, bad, &line, &column);
-			report(&r.sink, line, column, NULL,
-			       "invalid UTF-8: byte 0x%02X does not start a valid character "
-			       "(expected UTF-8 text)",
-			       (unsigned char)text[bad]);
+			ysink_report(&r.sink, line, column, NULL,
+				     "invalid UTF-8: byte 0x%02X does not start a valid character "
+				     "(expected UTF-8 text)",
+				     (unsigned char)text[bad]);
 			if (nproblems)
 				*nproblems = 1;
 			return -1;
@@ -433,7 +424,7 @@ int ynode_read(const char *text, size_t len, const char *file, int max_depth, st
 	if (!tree) {
 		struct gp_error e;
 		gp_error_set(&e, GP_EIO, file, 0, 0, "out of memory reading YAML");
-		sink_add(&r.sink, &e);
+		ysink_add(&r.sink, &e);
 		goto out;
 	}
 	if (reader_node(&r, &ev, tree, 0) != 0)
@@ -447,8 +438,8 @@ int ynode_read(const char *text, size_t len, const char *file, int max_depth, st
 	if (reader_next(&r, &ev) != 0)
 		goto out;
 	if (ev.type != YAML_STREAM_END_EVENT) {
-		report(&r.sink, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, NULL,
-		       "a second YAML document (expected one per file)");
+		ysink_report(&r.sink, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+			     NULL, "a second YAML document (expected one per file)");
 		yaml_event_delete(&ev);
 		goto out;
 	}
@@ -502,11 +493,16 @@ struct yemit {
 	int failed;
 };
 
-/* Emits ev, which its initializer built when ok; the first failure stops the rest. */
+/* Emits ev, which its initializer built when ok; the first failure stops the rest. An
+ * event not emitted is freed here (a scalar's holds a copy of its text); libyaml frees
+ * the ones it is given, even when it refuses them. */
 static void yemit_event(struct yemit *e, yaml_event_t *ev, int ok)
 {
-	if (e->failed)
+	if (e->failed) {
+		if (ok)
+			yaml_event_delete(ev);
 		return;
+	}
 	if (!ok) {
 		e->failed = 1;
 		return;
@@ -548,32 +544,44 @@ void yemit_scalar(struct yemit *e, const char *text, enum yemit_style style)
 	yemit_event(e, &ev, ok);
 }
 
-void yemit_mapping_start(struct yemit *e)
+/* The start or end of a collection, in the only styles the writers use: block mappings
+ * and flow lists. */
+static void yemit_collection(struct yemit *e, yaml_event_type_t type)
 {
 	yaml_event_t ev;
-	int ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	int ok;
+
+	if (type == YAML_MAPPING_START_EVENT)
+		ok = yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							 YAML_BLOCK_MAPPING_STYLE);
+	else if (type == YAML_SEQUENCE_START_EVENT)
+		ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							  YAML_FLOW_SEQUENCE_STYLE);
+	else if (type == YAML_MAPPING_END_EVENT)
+		ok = yaml_mapping_end_event_initialize(&ev);
+	else
+		ok = yaml_sequence_end_event_initialize(&ev);
 	yemit_event(e, &ev, ok);
+}
+
+void yemit_mapping_start(struct yemit *e)
+{
+	yemit_collection(e, YAML_MAPPING_START_EVENT);
 }
 
 void yemit_mapping_end(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_mapping_end_event_initialize(&ev);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_MAPPING_END_EVENT);
 }
 
 void yemit_flow_list_start(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_SEQUENCE_START_EVENT);
 }
 
 void yemit_list_end(struct yemit *e)
 {
-	yaml_event_t ev;
-	int ok = yaml_sequence_end_event_initialize(&ev);
-	yemit_event(e, &ev, ok);
+	yemit_collection(e, YAML_SEQUENCE_END_EVENT);
 }
 
 int yemit_finish(struct yemit *e, char **out, size_t *len, struct gp_error *err)

@@ -39,6 +39,23 @@ void ynode_free(struct ynode *root);
 /* What a node is, for messages: "a mapping", "a list", "a value". */
 const char *ynode_kind_name(const struct ynode *n);
 
+/* Where a YAML reader puts its problems, as ynode_read and the scenario walker both do:
+ * the first in *err, each in the list, all counted. file, problems and err may be NULL;
+ * zero the struct, then set them. */
+struct ysink {
+	const char *file;
+	struct gp_problems *problems;
+	struct gp_error *err;
+	int count; /* problems reported so far */
+};
+
+/* Adds a copy of e. */
+void ysink_add(struct ysink *k, const struct gp_error *e);
+/* Adds a GP_EINPUT problem at line and column (1-based; 0 when unknown) of k->file, for
+ * field (NULL for none). Once the list is full, only counts it. */
+void ysink_report(struct ysink *k, int line, int column, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* One YAML document being written: UTF-8, two-space indent, no line folding, "\n" breaks.
  * The emit functions return nothing: after the first failure they do nothing, and
  * yemit_finish reports it. */

@@ -1,3 +1,4 @@
+/* bars.c - bar geometry: how many cells, and eighths of a cell, each part gets. */
 #include "bars.h"
 
 #include <math.h>

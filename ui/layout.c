@@ -1,3 +1,4 @@
+/* layout.c - where each pane goes on a screen of rows x cols. */
 #include "layout.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* theme.c - colour or monochrome attributes per role, and the UTF-8 or ASCII glyphs. */
 #include "theme.h"
 
 #include <langinfo.h>

@@ -283,7 +283,8 @@ static void test_gpus_yaml_is_strict(void **state)
 	}
 }
 
-/* The shipped catalog (catalog/): every GPU and model id the SPEC names. */
+/* The shipped catalog (catalog/) keeps every GPU and model id below: scenarios, docs
+ * and users' files name them. */
 static void test_shipped_catalog_has_every_spec_id(void **state)
 {
 	static const char *const gpus[] = {

@@ -2,7 +2,8 @@
  * counts, and bad configs give errors that name the key and its place.
  *
  * The configs are copies in tests/data/configs (sources in its README.md); the expected
- * counts come from shared/reference/param_counts.md unless a comment names another source.
+ * counts are those Hugging Face reports for the published weights (safetensors metadata,
+ * or PEFT's print_trainable_parameters "all params") unless a comment names another source.
  * Tests run from the repository root (make check). */
 #include <math.h>
 #include <setjmp.h>
@@ -72,7 +73,11 @@ static void parse_ok(const char *text, struct model *r, struct model_params *p)
 	model_count_params(r, p);
 }
 
-/* Dense models of param_counts.md: within 0.1% (all are in fact exact). */
+/* Dense models: within 0.1% (all are in fact exact). Llama-2-7b-hf, Meta-Llama-3-8B,
+ * Mistral-7B-v0.1: safetensors metadata; Llama-2-70b-hf: PEFT "all params"; Qwen2-7B: the
+ * Qwen2.5-7B card (7.61B, the same dimensions); gemma-2-9b: Gemma 2 report Table 1
+ * (8,324,201,984 non-embedding + 256,000 x 3,584 embedding); gpt2: openai-community/gpt2;
+ * Phi-3-mini: the Phi-3 report (3.8B). */
 static void test_dense_reference_counts(void **state)
 {
 	static const struct {
@@ -326,7 +331,7 @@ static void test_opt(void **state)
 	struct model r;
 	struct model_params p;
 	(void)state;
-	/* OPT-13B (param_counts.md: 40 layers, hidden 5120). Module by module from
+	/* OPT-13B (facebook/opt-13b config.json: 40 layers, hidden 5120). Module by module from
 	 * modeling_opt.py: embed_tokens 50272 x 5120, embed_positions 2050 x 5120, per layer
 	 * q/k/v/out_proj with biases, fc1/fc2 with biases, two LayerNorms; final_layer_norm;
 	 * lm_head tied: 12,853,473,280 (the "13B" of Zhang et al. 2022, Table 1). */

@@ -1,5 +1,5 @@
-/* test_memory.c - the memory model against published formulas and worked numbers
- * (../shared/reference/memory.md, copied here with their sources). */
+/* test_memory.c - the memory model against published formulas and worked numbers, each
+ * copied here with its source (paper and table, documentation, README). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

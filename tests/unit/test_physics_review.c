@@ -396,7 +396,7 @@ static void test_pp_hops_over_ep_ranks(void **state)
 
 /* ---- published formula figures ---- */
 
-/* Exact parameter counts not in reference/param_counts.md, through the catalog presets.
+/* Exact parameter counts not in test_hf_config.c, through the catalog presets.
  * Sources: Hugging Face safetensors metadata of the published weights (bf16 total_size / 2)
  * for Llama-2-13b-hf 13,015,864,320, Llama-3.1-70B 70,553,706,496, Llama-3.1-405B
  * 405,853,388,800 (total_size 811,706,777,600), Mixtral-8x22B-v0.1 140,620,634,112 (Mistral's

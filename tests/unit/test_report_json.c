@@ -1,4 +1,4 @@
-/* test_report_json.c - the JSON report has exactly the SPEC's keys and types, built from a
+/* test_report_json.c - the JSON report has exactly gpuplan(1)'s keys and types, built from a
  * hand-made plan (so these tests do not depend on the plan's physics). */
 #include <math.h>
 #include <setjmp.h>

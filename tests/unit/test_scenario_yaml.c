@@ -801,7 +801,7 @@ static void test_saved_form_is_short_and_ordered(void **state)
 				 "model:\n"
 				 "  preset: llama-2-7b\n"
 				 "workload:\n"
-				 "  kind: train\n" /* the SPEC requires it, default or not */
+				 "  kind: train\n" /* gpuplan-scenario(5) requires it, default or not */
 				 "  tokens: 2T\n"
 				 "  finetune:\n"
 				 "    rank: 8\n"

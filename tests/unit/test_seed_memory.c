@@ -1,11 +1,11 @@
-/* test_seed_memory.c - the memory side of the worked examples in
- * ../shared/reference/seed_cases.md (cases 1, 2, 3, 9, 10, 12, 13, 14, 16) and DeepSpeed's
- * documented ZeRO-3 estimator output (memory.md).
+/* test_seed_memory.c - the memory side of the worked examples of scenarios/README.md
+ * (cases 1, 2, 3, 9, 10, 12, 13, 14, 16: scenarios/seed-NN-*.yaml) and DeepSpeed's ZeRO-3
+ * estimator output as the Hugging Face Transformers docs print it.
  *
  * GPUs are made by hand. Memory sizes are binary: a "24 GB" or "80 GB" card carries 24 or
  * 80 GiB of DRAM (its chips are 2^n bits; nvidia-smi reports 24564 MiB for an RTX 4090,
  * 81920 MiB for an A100-80GB and 81559 MiB for an H100 SXM, a little being reserved). The
- * Llama 2 shapes are those of ../shared/reference/configs. */
+ * Llama 2 shapes are those of tests/data/configs (meta-llama's published config.json). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

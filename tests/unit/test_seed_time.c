@@ -1,6 +1,6 @@
-/* test_seed_time.c - the time, cost and capacity seed cases of shared/reference/
- * seed_cases.md (4, 5, 6, 7, 8, 11, 17, 18, 19, 20; 15 is in test_explain.c). Scenarios
- * are built in C with hand-made GPUs (datasheet figures, gpus.md). */
+/* test_seed_time.c - the time, cost and capacity worked examples of scenarios/README.md
+ * (4, 5, 6, 7, 8, 11, 17, 18, 19, 20; 15 is in test_explain.c). Scenarios are built in C
+ * with hand-made GPUs (time_rows.h: datasheet figures, sourced in catalog/gpus.yaml). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* test_time.c - the time model against published runs (shared/reference/training.md and
- * inference.md, copied here with their sources). One set of calibration constants in
+/* test_time.c - the time model against published runs, each row copied here or into
+ * time_rows.h with its source (paper and table, benchmark README). One set of constants in
  * src/plan_time.c serves every row; nothing here is tuned per row. Each test prints its
  * per-row errors (see build/test.log). */
 #include <setjmp.h>
@@ -261,7 +261,8 @@ static const struct llama_row llamacpp[] = {
 	{"rtx-4090", true, true, 2, 19.22},   {"rtx-3090", true, true, 2, 16.57},
 };
 
-/* One sequence (batch 1) takes TTFT + TPOT x (output - 1) end to end (inference.md): the
+/* One sequence (batch 1) takes TTFT + TPOT x (output - 1) end to end (TPOT is the time
+ * between output tokens after the first, as serving benchmarks define it): the
  * prefill gives the first token, so one output token costs the prefill alone. */
 static void test_end_to_end_latency(void **state)
 {

@@ -1,4 +1,4 @@
-/* Units: every form SPEC "Numbers in files and on the command line" names, both ways. */
+/* Units: every form that gpuplan-scenario(5), NUMBERS, names, both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
