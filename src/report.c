@@ -90,8 +90,49 @@ const char *report_source_network(const struct scenario *s)
 
 const char *report_workload_name(enum workload_kind k)
 {
-	static const char *const names[] = {"train", "finetune", "online", "offline"};
-	return (unsigned)k < WL_COUNT ? names[k] : "?";
+	return scenario_enum_name("workload.kind", (int)k);
+}
+
+int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
+		    size_t size)
+{
+	const char *sep = style == PARALLEL_PANE ? "  " : ", ";
+	int n;
+
+	n = snprintf(buf, size, "tp %d%spp %d%sdp %d", par->tp, sep, par->pp, sep, par->dp);
+#define MORE(...)                                                                                  \
+	do {                                                                                       \
+		if (n >= 0 && (size_t)n < size)                                                    \
+			n += snprintf(buf + n, size - (size_t)n, __VA_ARGS__);                     \
+	} while (0)
+	switch (style) {
+	case PARALLEL_BRIEF:
+		break;
+	case PARALLEL_PANE:
+		MORE("%sep %d", sep, par->ep);
+		break;
+	case PARALLEL_SEARCH:
+		if (par->ep > 1)
+			MORE(", ep %d", par->ep);
+		if (training && par->virtual_stages > 1)
+			MORE(", v %d", par->virtual_stages);
+		break;
+	case PARALLEL_REPORT:
+		MORE(", ep %d", par->ep);
+		if (par->virtual_stages > 1)
+			MORE(", %d virtual stages", par->virtual_stages);
+		if (!training)
+			break;
+		MORE(", ZeRO %d", par->zero);
+		if (par->sequence_parallel)
+			MORE(", sequence parallel");
+		if (par->offload != OFFLOAD_NONE)
+			MORE(", offload %s",
+			     scenario_enum_name("parallel.offload", (int)par->offload));
+		break;
+	}
+#undef MORE
+	return n;
 }
 
 static char *human(enum unit_kind u, double v, char *buf, size_t size)
@@ -132,9 +173,6 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 static void describe_workload(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	static const char *const opts[] = {"adamw", "adam8bit", "sgd", "none"};
-	static const char *const recs[] = {"none", "selective", "full"};
-	static const char *const fts[] = {"full", "lora", "qlora"};
 	char t[32];
 
 	report_buf_printf(b, "%s, %s", report_workload_name(w->kind), dtype_name(w->precision));
@@ -145,10 +183,13 @@ static void describe_workload(struct report_buf *b, const struct scenario *s, co
 		if (w->tokens > 0)
 			report_buf_printf(b, ", %s tokens",
 					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
-		report_buf_printf(b, ", %s, recompute %s", opts[w->optimizer & 3],
-				  recs[w->recompute % 3]);
+		report_buf_printf(b, ", %s, recompute %s",
+				  scenario_enum_name("workload.optimizer", (int)w->optimizer),
+				  scenario_enum_name("workload.recompute", (int)w->recompute));
 		if (w->kind == WL_FINETUNE) {
-			report_buf_printf(b, ", %s", fts[w->finetune.method % 3]);
+			report_buf_printf(b, ", %s",
+					  scenario_enum_name("workload.finetune.method",
+							     (int)w->finetune.method));
 			if (w->finetune.method != FT_FULL)
 				report_buf_printf(b, " rank %d on %s base", w->finetune.rank,
 						  dtype_name(w->finetune.base_weights));
@@ -189,18 +230,18 @@ static void describe_hardware(struct report_buf *b, const struct scenario *s, co
 
 static void describe_layout(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const offl[] = {"none", "optimizer", "optimizer+params"};
+	/* the layout the plan resolved, with the scenario's sequence parallelism and offload */
+	struct parallel par = s->parallel;
+	char t[256];
 
-	report_buf_printf(b, "tp %d, pp %d, dp %d, ep %d", p->tp, p->pp, p->dp, p->ep);
-	if (p->virtual_stages > 1)
-		report_buf_printf(b, ", %d virtual stages", p->virtual_stages);
-	if (is_training(s)) {
-		report_buf_printf(b, ", ZeRO %d", p->zero);
-		if (s->parallel.sequence_parallel)
-			report_buf_printf(b, ", sequence parallel");
-		if (s->parallel.offload != OFFLOAD_NONE)
-			report_buf_printf(b, ", offload %s", offl[s->parallel.offload % 3]);
-	}
+	par.tp = p->tp;
+	par.pp = p->pp;
+	par.dp = p->dp;
+	par.ep = p->ep;
+	par.virtual_stages = p->virtual_stages;
+	par.zero = p->zero;
+	parallel_format(&par, PARALLEL_REPORT, is_training(s), t, sizeof(t));
+	report_buf_printf(b, "%s", t);
 }
 
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */

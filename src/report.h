@@ -45,8 +45,26 @@ const char *report_source_mfu(const struct scenario *s);
 const char *report_source_hbm(const struct scenario *s);
 const char *report_source_network(const struct scenario *s);
 
-/* The workload kind's name ("train"). */
+/* The workload kind's name ("train"), from the field table. */
 const char *report_workload_name(enum workload_kind k);
+
+/* How parallel_format writes a layout: the front ends' separators and details differ. */
+enum parallel_style {
+	PARALLEL_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", 2 virtual stages"
+			    when more than 1, then for training ", ZeRO 3", ", sequence
+			    parallel", ", offload optimizer" when on */
+	PARALLEL_SEARCH, /* `gpuplan search`: "tp 2, pp 1, dp 4", ", ep 8" when more than 1,
+			    ", v 2" for training when more than 1 */
+	PARALLEL_PANE,	 /* the results pane: "tp 2  pp 1  dp 4  ep 1" */
+	PARALLEL_BRIEF,	 /* a status line: "tp 2, pp 1, dp 4" */
+};
+
+/* Writes the layout par (the values as given: a caller with a plan passes the resolved
+ * ones) in style; training says whether ZeRO, sequence parallelism, offload and virtual
+ * stages apply where the style leaves them out for inference. Returns the length written
+ * (snprintf-style); buf is always terminated. */
+int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
+		    size_t size);
 
 /* The text report, readable at 80 columns: header, itemized memory with a bar per part
  * against the capacity, time, throughput, latency, cost, energy, reliability, the verdicts

@@ -16,6 +16,7 @@
 
 #include "explain.h"
 #include "figure.h"
+#include "report.h"
 
 /* The memory parts in the legend's order (the table's FIGURE_PART rows, figure.h). */
 static void mem_parts(const struct plan *p, double out[MEM_PARTS])
@@ -378,8 +379,12 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	if (y + 1 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
-		detail_line(a, w, y++, "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp,
-			    p->dp, p->ep);
+		{
+			struct parallel par = {.tp = p->tp, .pp = p->pp, .dp = p->dp, .ep = p->ep};
+			char lay[96];
+			parallel_format(&par, PARALLEL_PANE, training, lay, sizeof(lay));
+			detail_line(a, w, y++, "layout       %s", lay);
+		}
 		if (y < height && training)
 			detail_line(a, w, y++,
 				    "batch        %d sequence%s, %d micro-batch%s, zero %d",

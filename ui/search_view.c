@@ -14,6 +14,7 @@
 
 #include "bars.h"
 #include "figure.h"
+#include "report.h"
 
 static double wall_s(void)
 {
@@ -86,6 +87,7 @@ static void apply_selected(struct app *a)
 	struct search_view *sv = &a->sv;
 	const struct search_result *r;
 	struct scenario before;
+	char lay[96];
 
 	/* Enter typed ahead of the first run (s Enter in one read): run it now */
 	app_compute(a);
@@ -102,8 +104,9 @@ static void apply_selected(struct app *a)
 		return;
 	}
 	app_commit(a, &before);
-	app_status(a, false, "applied layout %d: %d x %s, tp %d, pp %d, dp %d (u undoes)",
-		   sv->sel + 1, r->count, r->gpu, r->parallel.tp, r->parallel.pp, r->parallel.dp);
+	parallel_format(&r->parallel, PARALLEL_BRIEF, !is_inference(&a->scn), lay, sizeof(lay));
+	app_status(a, false, "applied layout %d: %d x %s, %s (u undoes)", sv->sel + 1, r->count,
+		   r->gpu, lay);
 }
 
 static void sel_move(struct app *a, int delta)
