@@ -10,9 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "catalog.h"
 #include "figure.h"
 #include "plan.h"
 #include "scenario.h"
+#include "search.h"
 #include "units.h"
 
 /* A growing, NUL-terminated text buffer. Start it zeroed ({0}); report_buf_release() frees
@@ -76,5 +78,29 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 /* The Markdown review document: summary, memory table, time and cost, bottlenecks,
  * warnings and the assumptions used. Returns 0, or -1 when out of memory. */
 int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p);
+
+/* `gpuplan search` as text for an 80-column terminal: the scenario's name (name when it
+ * has none), how many layouts were evaluated in seconds and how many fit, then each of the
+ * n ranked results in res in two lines (what to run, then what it gives), or why none
+ * fits. cat is the catalog the results' GPUs come from. */
+void report_search_text(struct report_buf *b, const struct scenario *s, const struct catalog *cat,
+			const struct search_options *opt, const struct search_result *res, int n,
+			const struct search_stats *stats, double seconds, const char *name);
+
+/* `search --scaling`: the GPU counts it runs, powers of two from 1 to 1,024 (the terminal
+ * view's range, which starts at 8), or to four times the scenario's when that is more;
+ * writes at most max to counts and returns how many. */
+int report_scaling_counts(const struct scenario *s, int *counts, int max);
+
+/* The n results of search_scaling() at counts as CSV in SI units, with a header line;
+ * efficiency is tokens/s per GPU against the fewest GPUs that fit, a count where nothing
+ * fits is "N,false" and empty fields. */
+void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *res,
+			int n);
+
+/* `gpuplan catalog`: the GPUs (dense peaks per precision, the sparse figures apart, memory,
+ * bandwidths, power, price) and the models (parameters counted from each config), each
+ * under the file or folder it came from; a blank line between the two when both. */
+void report_catalog(struct report_buf *b, const struct catalog *cat, bool gpus, bool models);
 
 #endif
