@@ -21,6 +21,7 @@
 #include "diff.h"
 #include "error.h"
 #include "explain.h"
+#include "figure.h"
 #include "file.h"
 #include "hf_config.h"
 #include "plan.h"
@@ -340,12 +341,16 @@ static int cmd_explain(struct cli *c)
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	if (c->nargs < 2) {
-		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)) */
-		const char *const *keys = explain_keys();
+		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
+		 * the figure table's, numbers first, then the word rows (memory.fits) */
 		size_t used = 0;
 		buf[0] = '\0';
-		for (int i = 0; keys && keys[i] && used + strlen(keys[i]) + 2 < size; i++)
-			used += (size_t)snprintf(buf + used, size - used, "%s\n", keys[i]);
+		for (int words = 0; words < 2; words++)
+			for (const struct figure *f = figures; f->key; f++)
+				if (figure_is_number(f) == !words &&
+				    used + strlen(f->key) + 2 < size)
+					used += (size_t)snprintf(buf + used, size - used, "%s\n",
+								 f->key);
 		rc = cli_write(buf, used);
 		goto out;
 	}
