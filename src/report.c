@@ -1,4 +1,5 @@
-/* report.c - the text report and the Markdown review document of a plan. */
+/* report.c - a plan as text for people: the text report, the Markdown review document,
+ * and the search, scaling and catalog listings of the command line. */
 #include "report.h"
 
 #include <math.h>

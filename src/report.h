@@ -1,8 +1,9 @@
 /* report.h - a plan as text for people: the 80-column text report and the Markdown review
- * document. The figures they list come from the figure table (figure.h).
+ * document, the layout string (parallel_format) and the command line's search, scaling and
+ * catalog listings. The figures they list come from the figure table (figure.h).
  *
  * Nothing here prints: each function appends to a struct report_buf, which the front end
- * writes out. Numbers are formatted with units_format_human().
+ * writes out. Numbers are formatted by units.c.
  */
 #ifndef GPUPLAN_REPORT_H
 #define GPUPLAN_REPORT_H

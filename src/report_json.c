@@ -1,3 +1,4 @@
+/* report_json.c - the --json documents (report, diff, search, solve), built with cJSON. */
 #include "report_json.h"
 
 #include <math.h>
