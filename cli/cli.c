@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,9 +21,9 @@
 #include "diff.h"
 #include "error.h"
 #include "explain.h"
+#include "figure.h"
 #include "file.h"
 #include "hf_config.h"
-#include "model.h"
 #include "plan.h"
 #include "report.h"
 #include "report_json.h"
@@ -342,12 +341,16 @@ static int cmd_explain(struct cli *c)
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	if (c->nargs < 2) {
-		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)) */
-		const char *const *keys = explain_keys();
+		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
+		 * the figure table's, numbers first, then the word rows (memory.fits) */
 		size_t used = 0;
 		buf[0] = '\0';
-		for (int i = 0; keys && keys[i] && used + strlen(keys[i]) + 2 < size; i++)
-			used += (size_t)snprintf(buf + used, size - used, "%s\n", keys[i]);
+		for (int words = 0; words < 2; words++)
+			for (const struct figure *f = figures; f->key; f++)
+				if (figure_is_number(f) == !words &&
+				    used + strlen(f->key) + 2 < size)
+					used += (size_t)snprintf(buf + used, size - used, "%s\n",
+								 f->key);
 		rc = cli_write(buf, used);
 		goto out;
 	}
@@ -412,119 +415,20 @@ out:
 	return rc;
 }
 
-/* One ranked layout in two lines of at most 80 columns: what to run, then what it gives. */
-static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
-			       const struct catalog *cat, const struct search_result *r)
-{
-	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
-	const struct plan *p = &r->plan;
-	struct scenario s = *s0;
-	struct report_buf l = {0};
-	char t1[32], t2[32], t3[32];
-	bool infer = s0->workload.kind == WL_ONLINE || s0->workload.kind == WL_OFFLINE;
-
-	search_apply(&s, cat, r);
-	snprintf(t1, sizeof(t1), "%3d.", rank);
-	report_buf_printf(&l, "%d x %s: tp %d, pp %d, dp %d", r->count, r->gpu, r->parallel.tp,
-			  r->parallel.pp, p->dp);
-	if (r->parallel.ep > 1)
-		report_buf_printf(&l, ", ep %d", r->parallel.ep);
-	if (infer) {
-		report_buf_printf(&l, ", batch ");
-		report_buf_printf(&l, r->batch ? "%d" : "auto", r->batch);
-		report_buf_printf(&l, ", weights %s, KV %s", dtype_name(r->weights),
-				  dtype_name(r->kv_cache));
-	} else {
-		if (r->parallel.virtual_stages > 1)
-			report_buf_printf(&l, ", v %d", r->parallel.virtual_stages);
-		report_buf_printf(
-		    &l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero, r->micro_batch,
-		    scenario_enum_name("workload.recompute", (int)r->recompute),
-		    r->parallel.sequence_parallel ? ", sp" : "", offl[r->parallel.offload % 3]);
-	}
-	report_wrap(b, 5, t1, l.data ? l.data : "");
-	if (l.failed)
-		b->failed = true;
-	l.len = 0;
-	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
-	report_buf_printf(&l, "%s/GPU", t1);
-	if (infer) {
-		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
-		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
-		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
-	} else {
-		units_format_human(UNIT_SECONDS, p->step_s, 3, t2, sizeof(t2));
-		units_format_human(UNIT_SECONDS, p->total_s, 3, t3, sizeof(t3));
-		report_buf_printf(&l, ", step %s, total %s", t2, t3);
-	}
-	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
-	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
-	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
-			  r->meets_target ? "" : " (misses target)");
-	report_wrap(b, 5, "", l.data ? l.data : "");
-	if (l.failed)
-		b->failed = true;
-	report_buf_release(&l);
-}
-
-/* A CSV field for a figure: empty when it does not apply. */
-static void csv_num(struct report_buf *b, double v)
-{
-	if (isfinite(v))
-		report_buf_printf(b, ",%.6g", v);
-	else
-		report_buf_printf(b, ",");
-}
-
-/* `search --scaling`: the best layout by time at each power-of-two GPU count from 1 to
- * 1,024 (the terminal view's range, which starts at 8), or to four times the scenario's
- * when that is more, as CSV in SI units; efficiency is tokens/s per GPU against the
- * fewest GPUs that fit. */
+/* `search --scaling` (report_scaling_csv): the best layout by time at each GPU count. */
 static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
 {
-	static const char *const offs[] = {"none", "optimizer", "all"};
-	int counts[21], n = 0, top = s->hardware.count * 4 > 1024 ? s->hardware.count * 4 : 1024;
-	double base = NAN;
-	struct search_result *out;
+	int counts[21], n = report_scaling_counts(s, counts, 21);
+	struct search_result *out = calloc((size_t)n, sizeof(*out));
 	struct report_buf b = {0};
 	int rc;
 
-	for (int k = 1; k <= top && k <= (1 << 20) && n < 21; k *= 2)
-		counts[n++] = k;
-	out = calloc((size_t)n, sizeof(*out));
 	if (!out) {
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
 	search_scaling(s, opt, counts, n, out);
-	report_buf_printf(&b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
-			      "step_s,total_s,tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,"
-			      "usd_total,usd_per_million_tokens,mfu,binding,efficiency\n");
-	for (int i = 0; i < n; i++) {
-		const struct plan *p = &out[i].plan;
-		if (!out[i].count) {
-			report_buf_printf(&b, "%d,false,,,,,,,,,,,,,,,,,,,\n", counts[i]);
-			continue;
-		}
-		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
-			base = p->tokens_per_s_per_gpu;
-		report_buf_printf(&b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
-				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
-				  out[i].parallel.zero, out[i].micro_batch,
-				  offs[(unsigned)out[i].parallel.offload % 3],
-				  dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
-		csv_num(&b, p->step_s);
-		csv_num(&b, p->total_s);
-		csv_num(&b, p->tokens_per_s);
-		csv_num(&b, p->tokens_per_s_per_gpu);
-		csv_num(&b, p->usd_per_hour);
-		csv_num(&b, p->usd_total);
-		csv_num(&b, p->usd_per_million_tokens);
-		csv_num(&b, p->mfu);
-		report_buf_printf(&b, ",%s", bottleneck_name(p->binding));
-		csv_num(&b, base > 0 ? p->tokens_per_s_per_gpu / base : NAN);
-		report_buf_printf(&b, "\n");
-	}
+	report_scaling_csv(&b, counts, out, n);
 	rc = cli_write_buf(&b);
 	report_buf_release(&b);
 	free(out);
@@ -623,20 +527,7 @@ static int cmd_search(struct cli *c)
 		    cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
-	{
-		char dt[32];
-		units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
-		report_buf_printf(&b,
-				  "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
-				  s->name[0] ? s->name : c->args[0], stats.evaluated, dt,
-				  stats.fitting, n, opt.by == SEARCH_BY_COST ? "cost" : "time",
-				  opt.hardware ? " over the catalog's GPUs" : "");
-	}
-	if (n == 0)
-		report_buf_printf(&b, "no layout fits%s\n",
-				  opt.hardware ? "" : " (try --hardware for more or other GPUs)");
-	for (int i = 0; i < n; i++)
-		search_text_result(&b, i + 1, s, c->cat, &res[i]);
+	report_search_text(&b, s, c->cat, &opt, res, n, &stats, seconds, c->args[0]);
 	rc = cli_write_buf(&b);
 out:
 	report_buf_release(&b);
@@ -777,104 +668,6 @@ out:
 	return rc;
 }
 
-/* The folder part of a path ("" when none) and its last part. */
-static void split_path(const char *path, char *dir, size_t size, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-
-	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 0, path);
-	*base = slash ? slash + 1 : path;
-}
-
-static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
-{
-	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16,
-					   DTYPE_FP16, DTYPE_FP8,  DTYPE_INT8};
-	const char *origin = "";
-
-	report_buf_printf(b, "GPUs: dense peak TFLOP/s per precision ('-' not supported); the "
-			     "2:4 sparse\nfigures of datasheets are shown below them and never "
-			     "used as peaks\n\n");
-	report_buf_printf(b, "%-16s %7s %10s %6s %6s %6s %6s %6s %6s\n", "ID", "MEMORY", "HBM BW",
-			  "FP32", "TF32", "BF16", "FP16", "FP8", "INT8");
-	for (int i = 0; i < cat->ngpus; i++) {
-		const struct gpu *g = &cat->gpus[i];
-		char mem[32], bw[32], link[32], pcie[32], price[32], power[32];
-		bool any_sparse = false;
-
-		if (strcmp(origin, cat->gpu_origin[i]) != 0) {
-			origin = cat->gpu_origin[i];
-			report_buf_printf(b, "(from %s)\n", origin);
-		}
-		units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
-		units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
-		report_buf_printf(b, "%-16s %7s %10s", g->id, mem, bw);
-		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-			double v = g->peak_flops[shown[k]];
-			if (v > 0)
-				report_buf_printf(b, " %6.4g", v / 1e12);
-			else
-				report_buf_printf(b, " %6s", "-");
-			if (g->sparse_flops[shown[k]] > 0)
-				any_sparse = true;
-		}
-		report_buf_printf(b, "\n");
-		if (any_sparse) {
-			report_buf_printf(b, "%-35s", "  sparse 2:4 (not a peak)");
-			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-				double v = g->sparse_flops[shown[k]];
-				if (v > 0)
-					report_buf_printf(b, " %6.4g", v / 1e12);
-				else
-					report_buf_printf(b, " %6s", "");
-			}
-			while (!b->failed && b->data[b->len - 1] == ' ')
-				b->data[--b->len] = '\0';
-			report_buf_printf(b, "\n");
-		}
-		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
-		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
-		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
-		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
-		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
-				  price);
-		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
-				  g->pcie[0] ? g->pcie : "-", pcie);
-	}
-}
-
-static void catalog_models(struct report_buf *b, const struct catalog *cat)
-{
-	char last[256] = "\x01";
-
-	report_buf_printf(b, "Models: parameters counted from each config\n\n");
-	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE", "LAYERS",
-			  "HIDDEN", "HEADS/KV", "CONTEXT");
-	for (int i = 0; i < cat->nmodels; i++) {
-		struct model m;
-		struct model_params n;
-		char tot[32], act[32], hk[32], dir[256];
-		const char *base;
-
-		split_path(cat->model_origin[i], dir, sizeof(dir), &base);
-		if (strcmp(dir, last) != 0) {
-			snprintf(last, sizeof(last), "%s", dir);
-			report_buf_printf(b, "(from %s/)\n", dir[0] ? dir : ".");
-		}
-		model_resolve(&cat->models[i].model, &m, NULL);
-		model_count_params(&m, &n);
-		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
-		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
-		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
-		/* the folder heading says where it came from; name the file when it is not ID.json
-		 */
-		snprintf(dir, sizeof(dir), "%s.json", cat->models[i].id);
-		report_buf_printf(b, "%-16s %7s %7s %6d %6d %8s %7d%s%s\n", cat->models[i].id, tot,
-				  act, m.layers, m.hidden, hk, m.max_context,
-				  strcmp(base, dir) ? "  " : "", strcmp(base, dir) ? base : "");
-	}
-}
-
 static int cmd_catalog(struct cli *c)
 {
 	struct report_buf b = {0};
@@ -885,12 +678,7 @@ static int cmd_catalog(struct cli *c)
 		return cli_usage_error(c, "unknown catalog '%s' (expected gpus or models)", what);
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
-	if (strcmp(what, "models"))
-		catalog_gpus(&b, c->cat);
-	if (!strcmp(what, "all"))
-		report_buf_printf(&b, "\n");
-	if (strcmp(what, "gpus"))
-		catalog_models(&b, c->cat);
+	report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
 	rc = cli_write_buf(&b);
 	report_buf_release(&b);
 	return rc;
@@ -934,8 +722,6 @@ static int cmd_fields(struct cli *c)
 	};
 	static const char *const types[] = {"int",   "num", "bool",   "enum",
 					    "dtype", "str", "targets"};
-	static const char *const units[] = {"none",    "count", "bytes", "bytes/s", "bits/s",
-					    "seconds", "flops", "watts", "ratio",   "usd"};
 	struct report_buf b = {0};
 	int rc;
 
@@ -945,7 +731,8 @@ static int cmd_fields(struct cli *c)
 		size_t at;
 		bool any = false;
 
-		report_buf_printf(&b, "%s\t%s\t%s\t", f->key, types[f->type], units[f->unit]);
+		report_buf_printf(&b, "%s\t%s\t%s\t", f->key, types[f->type],
+				  units_kind_name(f->unit));
 		at = b.len;
 		if (f->catalog != FIELD_CATALOG_NONE)
 			report_buf_printf(&b, "catalog:%s",

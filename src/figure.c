@@ -209,19 +209,16 @@ double figure_value(const struct figure *f, const struct plan *p)
 
 char *figure_format(const struct figure *f, double value, char *buf, size_t size)
 {
-	int n = units_format_human(f->unit, value, 3, buf, size);
+	int n;
 
+	if (f->format == FIGURE_FMT_KWH) {
+		units_format_energy(value, UNITS_ENERGY_KWH, buf, size);
+		return buf;
+	}
+	n = units_format_human(f->unit, value, 3, buf, size);
 	if (!isnan(value) && f->suffix && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "%s", f->suffix);
 	return buf;
-}
-
-/* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
-static void num3(double v, char *buf, size_t size)
-{
-	double m = fabs(v);
-	/* three significant digits below 1 too: $0.0762 per million tokens is not $0.08 */
-	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : m >= 1 ? "%.2f" : "%.3g", v);
 }
 
 char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size)
@@ -238,7 +235,8 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 		return buf;
 	}
 	if (f->format == FIGURE_FMT_SHARE) {
-		snprintf(buf, size, "%.0f%%%s", v * 100,
+		units_format_percent(v, 0, n, sizeof(n));
+		snprintf(buf, size, "%s%s", n,
 			 p->binding == figure_bottleneck_of(f) ? " (binding)" : "");
 		return buf;
 	}
@@ -255,34 +253,15 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 		snprintf(buf, size, "%s tok/s", n);
 		break;
 	case FIGURE_FMT_RATIO:
-		num3(v * 100, n, sizeof(n));
+		units_format_num3(v * 100, n, sizeof(n));
 		snprintf(buf, size, "%s%%", n);
 		break;
 	case FIGURE_FMT_USD:
-		if (fabs(v) >= 1e4)
-			units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
-		else
-			num3(v, n, sizeof(n));
-		snprintf(buf, size, "$%s", n);
+		units_format_usd(v, buf, size);
 		break;
-	case FIGURE_FMT_KWH: {
-		/* the pane has no room for "151000000 kWh": up to TWh */
-		static const struct {
-			double at, div;
-			const char *unit;
-		} scale[] = {{999.5e6, 1e9, "TWh"},
-			     {999.5e3, 1e6, "GWh"},
-			     {999.5, 1e3, "MWh"},
-			     {-INFINITY, 1, "kWh"}};
-		for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++) {
-			if (v >= scale[i].at) {
-				num3(v / scale[i].div, n, sizeof(n));
-				snprintf(buf, size, "%s %s", n, scale[i].unit);
-				break;
-			}
-		}
+	case FIGURE_FMT_KWH:
+		units_format_energy(v, UNITS_ENERGY_SCALED, buf, size);
 		break;
-	}
 	case FIGURE_FMT_COUNT:
 		units_format_human(UNIT_COUNT, v, 3, buf, size);
 		break;

@@ -1,4 +1,5 @@
-/* report.c - the text report and the Markdown review document of a plan. */
+/* report.c - a plan as text for people: the text report, the Markdown review document,
+ * and the search, scaling and catalog listings of the command line. */
 #include "report.h"
 
 #include <math.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "model.h"
+#include "search.h"
 /* The judged verdicts come from explain.c, so the text report and the terminal UI's
  * results pane say the same thing in the same order. */
 #include "explain.h"
@@ -90,8 +93,49 @@ const char *report_source_network(const struct scenario *s)
 
 const char *report_workload_name(enum workload_kind k)
 {
-	static const char *const names[] = {"train", "finetune", "online", "offline"};
-	return (unsigned)k < WL_COUNT ? names[k] : "?";
+	return scenario_enum_name("workload.kind", (int)k);
+}
+
+int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
+		    size_t size)
+{
+	const char *sep = style == PARALLEL_PANE ? "  " : ", ";
+	int n;
+
+	n = snprintf(buf, size, "tp %d%spp %d%sdp %d", par->tp, sep, par->pp, sep, par->dp);
+#define MORE(...)                                                                                  \
+	do {                                                                                       \
+		if (n >= 0 && (size_t)n < size)                                                    \
+			n += snprintf(buf + n, size - (size_t)n, __VA_ARGS__);                     \
+	} while (0)
+	switch (style) {
+	case PARALLEL_BRIEF:
+		break;
+	case PARALLEL_PANE:
+		MORE("%sep %d", sep, par->ep);
+		break;
+	case PARALLEL_SEARCH:
+		if (par->ep > 1)
+			MORE(", ep %d", par->ep);
+		if (training && par->virtual_stages > 1)
+			MORE(", v %d", par->virtual_stages);
+		break;
+	case PARALLEL_REPORT:
+		MORE(", ep %d", par->ep);
+		if (par->virtual_stages > 1)
+			MORE(", %d virtual stages", par->virtual_stages);
+		if (!training)
+			break;
+		MORE(", ZeRO %d", par->zero);
+		if (par->sequence_parallel)
+			MORE(", sequence parallel");
+		if (par->offload != OFFLOAD_NONE)
+			MORE(", offload %s",
+			     scenario_enum_name("parallel.offload", (int)par->offload));
+		break;
+	}
+#undef MORE
+	return n;
 }
 
 static char *human(enum unit_kind u, double v, char *buf, size_t size)
@@ -132,9 +176,6 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 static void describe_workload(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	static const char *const opts[] = {"adamw", "adam8bit", "sgd", "none"};
-	static const char *const recs[] = {"none", "selective", "full"};
-	static const char *const fts[] = {"full", "lora", "qlora"};
 	char t[32];
 
 	report_buf_printf(b, "%s, %s", report_workload_name(w->kind), dtype_name(w->precision));
@@ -145,10 +186,13 @@ static void describe_workload(struct report_buf *b, const struct scenario *s, co
 		if (w->tokens > 0)
 			report_buf_printf(b, ", %s tokens",
 					  human(UNIT_COUNT, w->tokens, t, sizeof(t)));
-		report_buf_printf(b, ", %s, recompute %s", opts[w->optimizer & 3],
-				  recs[w->recompute % 3]);
+		report_buf_printf(b, ", %s, recompute %s",
+				  scenario_enum_name("workload.optimizer", (int)w->optimizer),
+				  scenario_enum_name("workload.recompute", (int)w->recompute));
 		if (w->kind == WL_FINETUNE) {
-			report_buf_printf(b, ", %s", fts[w->finetune.method % 3]);
+			report_buf_printf(b, ", %s",
+					  scenario_enum_name("workload.finetune.method",
+							     (int)w->finetune.method));
 			if (w->finetune.method != FT_FULL)
 				report_buf_printf(b, " rank %d on %s base", w->finetune.rank,
 						  dtype_name(w->finetune.base_weights));
@@ -189,18 +233,18 @@ static void describe_hardware(struct report_buf *b, const struct scenario *s, co
 
 static void describe_layout(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	static const char *const offl[] = {"none", "optimizer", "optimizer+params"};
+	/* the layout the plan resolved, with the scenario's sequence parallelism and offload */
+	struct parallel par = s->parallel;
+	char t[256];
 
-	report_buf_printf(b, "tp %d, pp %d, dp %d, ep %d", p->tp, p->pp, p->dp, p->ep);
-	if (p->virtual_stages > 1)
-		report_buf_printf(b, ", %d virtual stages", p->virtual_stages);
-	if (is_training(s)) {
-		report_buf_printf(b, ", ZeRO %d", p->zero);
-		if (s->parallel.sequence_parallel)
-			report_buf_printf(b, ", sequence parallel");
-		if (s->parallel.offload != OFFLOAD_NONE)
-			report_buf_printf(b, ", offload %s", offl[s->parallel.offload % 3]);
-	}
+	par.tp = p->tp;
+	par.pp = p->pp;
+	par.dp = p->dp;
+	par.ep = p->ep;
+	par.virtual_stages = p->virtual_stages;
+	par.zero = p->zero;
+	parallel_format(&par, PARALLEL_REPORT, is_training(s), t, sizeof(t));
+	report_buf_printf(b, "%s", t);
 }
 
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
@@ -640,4 +684,240 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 		report_buf_printf(b, "| model shape | assumed | standard shape for the given "
 				     "parameter count (model.c) |\n");
 	return b->failed ? -1 : 0;
+}
+
+/* Search and catalog text ------------------------------------------------------------- */
+
+/* One ranked layout in two lines of at most 80 columns: what to run, then what it gives. */
+static void search_text_result(struct report_buf *b, int rank, const struct scenario *s0,
+			       const struct catalog *cat, const struct search_result *r)
+{
+	static const char *const offl[] = {"", ", offload opt", ", offload opt+params"};
+	const struct plan *p = &r->plan;
+	struct scenario s = *s0;
+	struct report_buf l = {0};
+	struct parallel par = r->parallel;
+	char t1[32], t2[128], t3[32];
+	bool infer = s0->workload.kind == WL_ONLINE || s0->workload.kind == WL_OFFLINE;
+
+	search_apply(&s, cat, r);
+	snprintf(t1, sizeof(t1), "%3d.", rank);
+	par.dp = p->dp; /* the resolved data parallelism */
+	parallel_format(&par, PARALLEL_SEARCH, !infer, t2, sizeof(t2));
+	report_buf_printf(&l, "%d x %s: %s", r->count, r->gpu, t2);
+	if (infer) {
+		report_buf_printf(&l, ", batch ");
+		report_buf_printf(&l, r->batch ? "%d" : "auto", r->batch);
+		report_buf_printf(&l, ", weights %s, KV %s", dtype_name(r->weights),
+				  dtype_name(r->kv_cache));
+	} else {
+		report_buf_printf(
+		    &l, ", ZeRO %d, mb %d, recompute %s%s%s", r->parallel.zero, r->micro_batch,
+		    scenario_enum_name("workload.recompute", (int)r->recompute),
+		    r->parallel.sequence_parallel ? ", sp" : "", offl[r->parallel.offload % 3]);
+	}
+	report_wrap(b, 5, t1, l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	l.len = 0;
+	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
+	report_buf_printf(&l, "%s/GPU", t1);
+	if (infer) {
+		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
+	} else {
+		units_format_human(UNIT_SECONDS, p->step_s, 3, t2, sizeof(t2));
+		units_format_human(UNIT_SECONDS, p->total_s, 3, t3, sizeof(t3));
+		report_buf_printf(&l, ", step %s, total %s", t2, t3);
+	}
+	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
+	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
+	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
+			  r->meets_target ? "" : " (misses target)");
+	report_wrap(b, 5, "", l.data ? l.data : "");
+	if (l.failed)
+		b->failed = true;
+	report_buf_release(&l);
+}
+
+void report_search_text(struct report_buf *b, const struct scenario *s, const struct catalog *cat,
+			const struct search_options *opt, const struct search_result *res, int n,
+			const struct search_stats *stats, double seconds, const char *name)
+{
+	char dt[32];
+
+	units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
+	report_buf_printf(b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
+			  s->name[0] ? s->name : name, stats->evaluated, dt, stats->fitting, n,
+			  opt->by == SEARCH_BY_COST ? "cost" : "time",
+			  opt->hardware ? " over the catalog's GPUs" : "");
+	if (n == 0)
+		report_buf_printf(b, "no layout fits%s\n",
+				  opt->hardware ? "" : " (try --hardware for more or other GPUs)");
+	for (int i = 0; i < n; i++)
+		search_text_result(b, i + 1, s, cat, &res[i]);
+}
+
+/* A CSV field for a figure: empty when it does not apply. */
+static void csv_num(struct report_buf *b, double v)
+{
+	if (isfinite(v))
+		report_buf_printf(b, ",%.6g", v);
+	else
+		report_buf_printf(b, ",");
+}
+
+int report_scaling_counts(const struct scenario *s, int *counts, int max)
+{
+	int n = 0, top = s->hardware.count * 4 > 1024 ? s->hardware.count * 4 : 1024;
+
+	for (int k = 1; k <= top && k <= (1 << 20) && n < max; k *= 2)
+		counts[n++] = k;
+	return n;
+}
+
+void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *out,
+			int n)
+{
+	/* "all", not the field table's "optimizer+params": the CSV's column has said so */
+	static const char *const offs[] = {"none", "optimizer", "all"};
+	double base = NAN;
+
+	report_buf_printf(b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
+			     "step_s,total_s,tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,"
+			     "usd_total,usd_per_million_tokens,mfu,binding,efficiency\n");
+	for (int i = 0; i < n; i++) {
+		const struct plan *p = &out[i].plan;
+		if (!out[i].count) {
+			report_buf_printf(b, "%d,false,,,,,,,,,,,,,,,,,,,\n", counts[i]);
+			continue;
+		}
+		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
+			base = p->tokens_per_s_per_gpu;
+		report_buf_printf(b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
+				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
+				  out[i].parallel.zero, out[i].micro_batch,
+				  offs[(unsigned)out[i].parallel.offload % 3],
+				  dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
+		csv_num(b, p->step_s);
+		csv_num(b, p->total_s);
+		csv_num(b, p->tokens_per_s);
+		csv_num(b, p->tokens_per_s_per_gpu);
+		csv_num(b, p->usd_per_hour);
+		csv_num(b, p->usd_total);
+		csv_num(b, p->usd_per_million_tokens);
+		csv_num(b, p->mfu);
+		report_buf_printf(b, ",%s", bottleneck_name(p->binding));
+		csv_num(b, base > 0 ? p->tokens_per_s_per_gpu / base : NAN);
+		report_buf_printf(b, "\n");
+	}
+}
+
+/* The folder part of a path ("" when none) and its last part. */
+static void split_path(const char *path, char *dir, size_t size, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 0, path);
+	*base = slash ? slash + 1 : path;
+}
+
+static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
+{
+	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16,
+					   DTYPE_FP16, DTYPE_FP8,  DTYPE_INT8};
+	const char *origin = "";
+
+	report_buf_printf(b, "GPUs: dense peak TFLOP/s per precision ('-' not supported); the "
+			     "2:4 sparse\nfigures of datasheets are shown below them and never "
+			     "used as peaks\n\n");
+	report_buf_printf(b, "%-16s %7s %10s %6s %6s %6s %6s %6s %6s\n", "ID", "MEMORY", "HBM BW",
+			  "FP32", "TF32", "BF16", "FP16", "FP8", "INT8");
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		char mem[32], bw[32], link[32], pcie[32], price[32], power[32];
+		bool any_sparse = false;
+
+		if (strcmp(origin, cat->gpu_origin[i]) != 0) {
+			origin = cat->gpu_origin[i];
+			report_buf_printf(b, "(from %s)\n", origin);
+		}
+		units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
+		units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
+		report_buf_printf(b, "%-16s %7s %10s", g->id, mem, bw);
+		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+			double v = g->peak_flops[shown[k]];
+			if (v > 0)
+				report_buf_printf(b, " %6.4g", v / 1e12);
+			else
+				report_buf_printf(b, " %6s", "-");
+			if (g->sparse_flops[shown[k]] > 0)
+				any_sparse = true;
+		}
+		report_buf_printf(b, "\n");
+		if (any_sparse) {
+			report_buf_printf(b, "%-35s", "  sparse 2:4 (not a peak)");
+			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+				double v = g->sparse_flops[shown[k]];
+				if (v > 0)
+					report_buf_printf(b, " %6.4g", v / 1e12);
+				else
+					report_buf_printf(b, " %6s", "");
+			}
+			while (!b->failed && b->data[b->len - 1] == ' ')
+				b->data[--b->len] = '\0';
+			report_buf_printf(b, "\n");
+		}
+		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
+		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
+		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));
+		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
+		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
+				  price);
+		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
+				  g->pcie[0] ? g->pcie : "-", pcie);
+	}
+}
+
+static void catalog_models(struct report_buf *b, const struct catalog *cat)
+{
+	char last[256] = "\x01";
+
+	report_buf_printf(b, "Models: parameters counted from each config\n\n");
+	report_buf_printf(b, "%-16s %7s %7s %6s %6s %8s %7s\n", "ID", "PARAMS", "ACTIVE", "LAYERS",
+			  "HIDDEN", "HEADS/KV", "CONTEXT");
+	for (int i = 0; i < cat->nmodels; i++) {
+		struct model m;
+		struct model_params n;
+		char tot[32], act[32], hk[32], dir[256];
+		const char *base;
+
+		split_path(cat->model_origin[i], dir, sizeof(dir), &base);
+		if (strcmp(dir, last) != 0) {
+			snprintf(last, sizeof(last), "%s", dir);
+			report_buf_printf(b, "(from %s/)\n", dir[0] ? dir : ".");
+		}
+		model_resolve(&cat->models[i].model, &m, NULL);
+		model_count_params(&m, &n);
+		units_format_human(UNIT_COUNT, n.total, 3, tot, sizeof(tot));
+		units_format_human(UNIT_COUNT, n.active, 3, act, sizeof(act));
+		snprintf(hk, sizeof(hk), "%d/%d", m.heads, m.kv_heads ? m.kv_heads : m.heads);
+		/* the folder heading says where it came from; name the file when it is not ID.json
+		 */
+		snprintf(dir, sizeof(dir), "%s.json", cat->models[i].id);
+		report_buf_printf(b, "%-16s %7s %7s %6d %6d %8s %7d%s%s\n", cat->models[i].id, tot,
+				  act, m.layers, m.hidden, hk, m.max_context,
+				  strcmp(base, dir) ? "  " : "", strcmp(base, dir) ? base : "");
+	}
+}
+
+void report_catalog(struct report_buf *b, const struct catalog *cat, bool gpus, bool models)
+{
+	if (gpus)
+		catalog_gpus(b, cat);
+	if (gpus && models)
+		report_buf_printf(b, "\n");
+	if (models)
+		catalog_models(b, cat);
 }

@@ -1,8 +1,9 @@
 /* report.h - a plan as text for people: the 80-column text report and the Markdown review
- * document. The figures they list come from the figure table (figure.h).
+ * document, the layout string (parallel_format) and the command line's search, scaling and
+ * catalog listings. The figures they list come from the figure table (figure.h).
  *
  * Nothing here prints: each function appends to a struct report_buf, which the front end
- * writes out. Numbers are formatted with units_format_human().
+ * writes out. Numbers are formatted by units.c.
  */
 #ifndef GPUPLAN_REPORT_H
 #define GPUPLAN_REPORT_H
@@ -10,9 +11,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "catalog.h"
 #include "figure.h"
 #include "plan.h"
 #include "scenario.h"
+#include "search.h"
 #include "units.h"
 
 /* A growing, NUL-terminated text buffer. Start it zeroed ({0}); report_buf_release() frees
@@ -45,8 +48,26 @@ const char *report_source_mfu(const struct scenario *s);
 const char *report_source_hbm(const struct scenario *s);
 const char *report_source_network(const struct scenario *s);
 
-/* The workload kind's name ("train"). */
+/* The workload kind's name ("train"), from the field table. */
 const char *report_workload_name(enum workload_kind k);
+
+/* How parallel_format writes a layout: the front ends' separators and details differ. */
+enum parallel_style {
+	PARALLEL_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", 2 virtual stages"
+			    when more than 1, then for training ", ZeRO 3", ", sequence
+			    parallel", ", offload optimizer" when on */
+	PARALLEL_SEARCH, /* `gpuplan search`: "tp 2, pp 1, dp 4", ", ep 8" when more than 1,
+			    ", v 2" for training when more than 1 */
+	PARALLEL_PANE,	 /* the results pane: "tp 2  pp 1  dp 4  ep 1" */
+	PARALLEL_BRIEF,	 /* a status line: "tp 2, pp 1, dp 4" */
+};
+
+/* Writes the layout par (the values as given: a caller with a plan passes the resolved
+ * ones) in style; training says whether ZeRO, sequence parallelism, offload and virtual
+ * stages apply where the style leaves them out for inference. Returns the length written
+ * (snprintf-style); buf is always terminated. */
+int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
+		    size_t size);
 
 /* The text report, readable at 80 columns: header, itemized memory with a bar per part
  * against the capacity, time, throughput, latency, cost, energy, reliability, the verdicts
@@ -58,5 +79,29 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 /* The Markdown review document: summary, memory table, time and cost, bottlenecks,
  * warnings and the assumptions used. Returns 0, or -1 when out of memory. */
 int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p);
+
+/* `gpuplan search` as text for an 80-column terminal: the scenario's name (name when it
+ * has none), how many layouts were evaluated in seconds and how many fit, then each of the
+ * n ranked results in res in two lines (what to run, then what it gives), or why none
+ * fits. cat is the catalog the results' GPUs come from. */
+void report_search_text(struct report_buf *b, const struct scenario *s, const struct catalog *cat,
+			const struct search_options *opt, const struct search_result *res, int n,
+			const struct search_stats *stats, double seconds, const char *name);
+
+/* `search --scaling`: the GPU counts it runs, powers of two from 1 to 1,024 (the terminal
+ * view's range, which starts at 8), or to four times the scenario's when that is more;
+ * writes at most max to counts and returns how many. */
+int report_scaling_counts(const struct scenario *s, int *counts, int max);
+
+/* The n results of search_scaling() at counts as CSV in SI units, with a header line;
+ * efficiency is tokens/s per GPU against the fewest GPUs that fit, a count where nothing
+ * fits is "N,false" and empty fields. */
+void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *res,
+			int n);
+
+/* `gpuplan catalog`: the GPUs (dense peaks per precision, the sparse figures apart, memory,
+ * bandwidths, power, price) and the models (parameters counted from each config), each
+ * under the file or folder it came from; a blank line between the two when both. */
+void report_catalog(struct report_buf *b, const struct catalog *cat, bool gpus, bool models);
 
 #endif

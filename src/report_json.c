@@ -1,3 +1,4 @@
+/* report_json.c - the --json documents (report, diff, search, solve), built with cJSON. */
 #include "report_json.h"
 
 #include <math.h>
@@ -265,9 +266,6 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 	return r;
 }
 
-static const char *const recompute_names[] = {"none", "selective", "full"};
-static const char *const offload_names[] = {"none", "optimizer", "optimizer+params"};
-
 static cJSON *search_result(const struct scenario *s0, const struct catalog *cat,
 			    const struct search_result *r)
 {
@@ -286,10 +284,12 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put_num(o, "parallel.ep", r->parallel.ep, true);
 	bad |= put_num(o, "parallel.zero", r->parallel.zero, true);
 	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
-	bad |= put_str(o, "parallel.recompute", recompute_names[r->recompute % 3]);
+	bad |= put_str(o, "parallel.recompute",
+		       scenario_enum_name("workload.recompute", (int)r->recompute));
 	bad |=
 	    put(o, "parallel.sequence_parallel", cJSON_CreateBool(r->parallel.sequence_parallel));
-	bad |= put_str(o, "parallel.offload", offload_names[r->parallel.offload % 3]);
+	bad |= put_str(o, "parallel.offload",
+		       scenario_enum_name("parallel.offload", (int)r->parallel.offload));
 	bad |= put_num(o, "parallel.virtual_stages", r->parallel.virtual_stages, true);
 	bad |= put_str(o, "hardware.gpu", r->gpu);
 	bad |= put_num(o, "hardware.count", r->count, true);

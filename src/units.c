@@ -405,3 +405,134 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 	human_num(value, sig, num, sizeof(num));
 	return snprintf(buf, size, "%s", num);
 }
+
+const char *units_kind_name(enum unit_kind kind)
+{
+	static const char *const names[] = {
+	    [UNIT_NONE] = "none",	  [UNIT_COUNT] = "count",
+	    [UNIT_BYTES] = "bytes",	  [UNIT_BYTES_PER_S] = "bytes/s",
+	    [UNIT_BITS_PER_S] = "bits/s", [UNIT_SECONDS] = "seconds",
+	    [UNIT_FLOPS] = "flops",	  [UNIT_WATTS] = "watts",
+	    [UNIT_RATIO] = "ratio",	  [UNIT_USD] = "usd",
+	};
+
+	if ((unsigned)kind >= sizeof(names) / sizeof(names[0]) || !names[kind])
+		return "?";
+	return names[kind];
+}
+
+int units_format_num3(double value, char *buf, size_t size)
+{
+	double m = fabs(value);
+
+	/* %.3g below 1: $0.0762 per million tokens is not $0.08 */
+	return snprintf(buf, size,
+			m >= 100  ? "%.0f"
+			: m >= 10 ? "%.1f"
+			: m >= 1  ? "%.2f"
+				  : "%.3g",
+			value);
+}
+
+int units_format_usd(double usd, char *buf, size_t size)
+{
+	char n[48];
+
+	if (!isfinite(usd))
+		return snprintf(buf, size, "-");
+	if (fabs(usd) >= 1e4)
+		units_format_human(UNIT_COUNT, usd, 3, n, sizeof(n));
+	else
+		units_format_num3(usd, n, sizeof(n));
+	return snprintf(buf, size, "$%s", n);
+}
+
+int units_format_percent(double ratio, int sig, char *buf, size_t size)
+{
+	if (sig <= 0)
+		return snprintf(buf, size, "%.0f%%", ratio * 100);
+	return snprintf(buf, size, "%.*g%%", sig, ratio * 100);
+}
+
+int units_format_share(double share, char *buf, size_t size)
+{
+	double pct = isfinite(share) && share > 0 ? share * 100 : 0;
+
+	if (pct < 999.5)
+		return snprintf(buf, size, "%4.0f%%", pct);
+	if (share < 9999.5)
+		return snprintf(buf, size, "%4.0fx", share);
+	return snprintf(buf, size, ">1e4x");
+}
+
+/* Takes the spaces out of buf; returns its new length. */
+static int squeeze(char *buf)
+{
+	char *d = buf;
+
+	for (const char *s = buf; *s; s++)
+		if (*s != ' ')
+			*d++ = *s;
+	*d = '\0';
+	return (int)(d - buf);
+}
+
+int units_format_compact(enum unit_kind kind, double value, char *buf, size_t size)
+{
+	char t[64];
+	double m = fabs(value);
+	int n;
+
+	if (!isfinite(value) && kind != UNIT_BYTES)
+		return snprintf(buf, size, "-");
+	if (kind == UNIT_USD) {
+		if (m >= 1e4) {
+			units_format_compact(UNIT_COUNT, value, t, sizeof(t));
+			return snprintf(buf, size, "$%s", t);
+		}
+		/* %.3f below $1, not three significant digits: "$0.076" keeps six columns */
+		return snprintf(buf, size,
+				m >= 100  ? "$%.0f"
+				: m >= 10 ? "$%.1f"
+				: m >= 1  ? "$%.2f"
+					  : "$%.3f",
+				value);
+	}
+	units_format_human(kind, value, 3, t, sizeof(t));
+	n = squeeze(t);
+	/* "63.4GB" to "63.4G"; "512B" keeps its B */
+	if (kind == UNIT_BYTES && n > 1 && t[n - 1] == 'B' && (t[n - 2] < '0' || t[n - 2] > '9'))
+		t[--n] = '\0';
+	return snprintf(buf, size, "%s", t);
+}
+
+int units_format_energy(double kwh, enum units_energy form, char *buf, size_t size)
+{
+	/* the pane has no room for "151000000 kWh": up to TWh */
+	static const struct {
+		double at, div;
+		const char *unit;
+	} scale[] = {{999.5e6, 1e9, "TWh"}, {999.5e3, 1e6, "GWh"}, {999.5, 1e3, "MWh"}};
+	char n[48];
+	double div = 1;
+	const char *unit = "kWh";
+	int len;
+
+	if (form == UNITS_ENERGY_KWH) {
+		len = units_format_human(UNIT_NONE, kwh, 3, buf, size);
+		if (!isnan(kwh) && len >= 0 && (size_t)len < size)
+			len += snprintf(buf + len, size - (size_t)len, " kWh");
+		return len;
+	}
+	if (!isfinite(kwh))
+		return snprintf(buf, size, "-");
+	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++) {
+		if (kwh >= scale[i].at) {
+			div = scale[i].div;
+			unit = scale[i].unit;
+			break;
+		}
+	}
+	units_format_num3(kwh / div, n, sizeof(n));
+	return snprintf(buf, size, "%s %s", n, unit);
+}

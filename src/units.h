@@ -45,6 +45,47 @@ int units_format(enum unit_kind kind, double value, char *buf, size_t size);
  * unit: "140 GB", "3.35 TB/s", "1.76e17", "34.2 d", "$1,234". NaN prints as "-". */
 int units_format_human(enum unit_kind kind, double value, int sig, char *buf, size_t size);
 
+/* The name of a kind in `gpuplan fields` and the docs: "none", "count", "bytes",
+ * "bytes/s", "bits/s", "seconds", "flops", "watts", "ratio", "usd"; "?" for another. */
+const char *units_kind_name(enum unit_kind kind);
+
+/* The short forms of the front ends' narrow columns. Each returns the length written
+ * (snprintf-style); buf is always terminated.
+ *
+ * Three significant digits without an exponent, zeros kept so a column keeps its width:
+ * "1.20", "12.3", "123", "1234", and below 1 still three digits: "0.0762". */
+int units_format_num3(double value, char *buf, size_t size);
+
+/* USD for the results pane: three significant digits ("$1.20", "$12.3", "$0.0762",
+ * "$0.00189": a cost below a cent keeps its digits), from $10,000 with a count suffix
+ * ("$1.23M"). NaN or an infinity prints as "-". */
+int units_format_usd(double usd, char *buf, size_t size);
+
+/* A ratio as a percent: sig significant digits ("4.5%", "50%", "12.5%"), or a whole
+ * number of percent ("78%", "145%") when sig is 0. */
+int units_format_percent(double ratio, int sig, char *buf, size_t size);
+
+/* A bottleneck's share of the step in five columns: "  78%", " 767%", then times over
+ * rather than a percentage that loses its sign off the edge (" 145x", ">1e4x"). NaN,
+ * an infinity or a share not above 0 prints as "   0%". */
+int units_format_share(double share, char *buf, size_t size);
+
+/* The compact form of the search and scaling views: the human form to three significant
+ * digits without spaces ("21.9s", "121d", "1.23M"); bytes with the unit's first letter
+ * ("63.4G", "512B"); USD with at most three decimals below $10,000, so it fits six columns
+ * ("$0.076", "$1.23", "$123") and with a count suffix from there ("$1.23M"). NaN or an
+ * infinity prints as "-", except that bytes print as units_format_human's ("-", "inf"). */
+int units_format_compact(enum unit_kind kind, double value, char *buf, size_t size);
+
+/* Energy given in kWh, in one of two forms. */
+enum units_energy {
+	UNITS_ENERGY_KWH,    /* the reports: always kWh, units_format_human's digits: "636 kWh",
+				"1.51e+08 kWh"; NaN prints as "-" */
+	UNITS_ENERGY_SCALED, /* the results pane: up to TWh, three digits (units_format_num3):
+				"636 kWh", "1.20 MWh", "151 TWh"; NaN or an infinity as "-" */
+};
+int units_format_energy(double kwh, enum units_energy form, char *buf, size_t size);
+
 /* What a kind expects, for error messages: "a size like 80GB or 80GiB". */
 const char *units_expected(enum unit_kind kind);
 

@@ -83,8 +83,8 @@ void app_edit_start(struct app *a)
 	if (f->type == FIELD_NUM && f->unit == UNIT_RATIO &&
 	    *(const double *)((const char *)&a->scn + f->offset) > 0)
 		/* as the pane shows it: 50%, which reads back the same */
-		snprintf(v, sizeof(v), "%.4g%%",
-			 *(const double *)((const char *)&a->scn + f->offset) * 100);
+		units_format_percent(*(const double *)((const char *)&a->scn + f->offset), 4, v,
+				     sizeof(v));
 	line_edit_set(&a->line, v);
 	a->mode = MODE_EDIT;
 	app_status(a, false, "%s: %s", f->key, f->doc);

@@ -23,8 +23,8 @@ static void explain_field(struct app *a, const struct field *f)
 			units_format_human(UNIT_COUNT, f->min, 4, lo, sizeof(lo));
 			units_format_human(UNIT_COUNT, f->max, 4, hi, sizeof(hi));
 		} else if (f->unit == UNIT_RATIO) {
-			snprintf(lo, sizeof(lo), "%.3g%%", f->min * 100);
-			snprintf(hi, sizeof(hi), "%.3g%%", f->max * 100);
+			units_format_percent(f->min, 3, lo, sizeof(lo));
+			units_format_percent(f->max, 3, hi, sizeof(hi));
 		} else {
 			units_format(f->unit, f->min, lo, sizeof(lo));
 			units_format(f->unit, f->max, hi, sizeof(hi));
@@ -35,7 +35,7 @@ static void explain_field(struct app *a, const struct field *f)
 		    len < size) {
 			double v = app_auto_value(a, f);
 			if (f->unit == UNIT_RATIO)
-				snprintf(lo, sizeof(lo), "%.3g%%", v * 100);
+				units_format_percent(v, 3, lo, sizeof(lo));
 			else
 				units_format_human(UNIT_COUNT, v, 4, lo, sizeof(lo));
 			len += (size_t)snprintf(t + len, size - len, "auto: %s in this plan\n", lo);

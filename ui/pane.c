@@ -17,7 +17,7 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 		if (v > 0) {
 			char n[48];
 			if (f->type == FIELD_NUM && f->unit == UNIT_RATIO)
-				snprintf(n, sizeof(n), "%.0f%%", v * 100);
+				units_format_percent(v, 0, n, sizeof(n));
 			else
 				units_format_human(UNIT_COUNT, v, 4, n, sizeof(n));
 			snprintf(buf, size, "auto (%s)", n);
@@ -35,7 +35,7 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 	} else if (f->type == FIELD_NUM && f->unit == UNIT_RATIO) {
 		/* a percentage, as its auto value is shown: 50%, not 0.5 beside auto (45%) */
 		double v = *(const double *)((const char *)&a->scn + f->offset);
-		snprintf(buf, size, "%.3g%%", v * 100);
+		units_format_percent(v, 3, buf, size);
 	} else if (f->type == FIELD_NUM &&
 		   *(const double *)((const char *)&a->scn + f->offset) == 0) {
 		/* 0 is "not given" for these (no deadline, no SLO, storage not modelled) */

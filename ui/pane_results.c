@@ -16,6 +16,7 @@
 
 #include "explain.h"
 #include "figure.h"
+#include "report.h"
 
 /* The memory parts in the legend's order (the table's FIGURE_PART rows, figure.h). */
 static void mem_parts(const struct plan *p, double out[MEM_PARTS])
@@ -40,14 +41,6 @@ static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTER
 static int pane_figures(const struct app *a, const struct figure **out)
 {
 	return figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS);
-}
-
-/* Three significant digits without an exponent: 1.23, 12.3, 123, 1234. */
-static void num3(double v, char *buf, size_t size)
-{
-	double m = fabs(v);
-	/* three significant digits below 1 too: $0.0762 per million tokens is not $0.08 */
-	snprintf(buf, size, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : m >= 1 ? "%.2f" : "%.3g", v);
 }
 
 static void fmt_bytes(double v, char *buf, size_t size)
@@ -163,7 +156,7 @@ static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double
 	role = (now > then) == (better > 0) ? ROLE_GOOD : ROLE_BAD;
 	/* a narrow pane: the mark alone, the value keeps its room */
 	if (width >= 4 && then != 0 && fabs(rel = (now - then) / fabs(then)) < 100) {
-		num3(fabs(rel) * 100, n, sizeof(n));
+		units_format_num3(fabs(rel) * 100, n, sizeof(n));
 		draw_textf(a, w, y, x, width, role, "%s%s%%", now > then ? g->up : g->down, n);
 	} else {
 		draw_textf(a, w, y, x, width, role, "%s", now > then ? g->up : g->down);
@@ -216,19 +209,6 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 	wattrset(w, A_NORMAL);
 }
 
-/* "16.1G", "54.5M": sizes short enough for six legend items in two lines of 38 columns. */
-static void fmt_bytes_short(double v, char *buf, size_t size)
-{
-	char full[32], *o = buf;
-	size_t n = 0;
-
-	fmt_bytes(v, full, sizeof(full));
-	for (const char *p = full; *p && n + 1 < size; p++)
-		if (*p != ' ' && !(*p == 'B' && p[1] == '\0' && p != full && p[-1] != ' '))
-			o[n++] = *p;
-	o[n] = '\0';
-}
-
 /* One pass of the legend with names: each part's glyph then its name and size, flowing over
  * at most max_lines lines; draws only when w is not NULL. Returns the parts left out (0 when
  * all fit) and sets *lines to the lines used. */
@@ -249,7 +229,7 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 			left++;
 			continue;
 		}
-		fmt_bytes_short(parts[i], v, sizeof(v));
+		units_format_compact(UNIT_BYTES, parts[i], v, sizeof(v));
 		snprintf(item, sizeof(item), "%s %s", tiny ? f->tiny_label : f->short_label, v);
 		iw = 1 + text_width(item) + 1;
 		if (cx + iw - 1 > x + width && cx > x) {
@@ -288,16 +268,8 @@ static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width,
 
 void pane_results_share_format(double share, char *buf, size_t size)
 {
-	double pct = isfinite(share) && share > 0 ? share * 100 : 0;
-
-	/* five columns: " 78%", "767%", then times over (a model 145 times too big for the
-	 * GPU) rather than a percentage that loses its sign off the edge */
-	if (pct < 999.5)
-		snprintf(buf, size, "%4.0f%%", pct);
-	else if (share < 9999.5)
-		snprintf(buf, size, "%4.0fx", share);
-	else
-		snprintf(buf, size, ">1e4x");
+	/* five columns, then times over (a model 145 times too big for the GPU) */
+	units_format_share(share, buf, size);
 }
 
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
@@ -407,8 +379,12 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	if (y + 1 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
-		detail_line(a, w, y++, "layout       tp %d  pp %d  dp %d  ep %d", p->tp, p->pp,
-			    p->dp, p->ep);
+		{
+			struct parallel par = {.tp = p->tp, .pp = p->pp, .dp = p->dp, .ep = p->ep};
+			char lay[96];
+			parallel_format(&par, PARALLEL_PANE, training, lay, sizeof(lay));
+			detail_line(a, w, y++, "layout       %s", lay);
+		}
 		if (y < height && training)
 			detail_line(a, w, y++,
 				    "batch        %d sequence%s, %d micro-batch%s, zero %d",
@@ -515,8 +491,8 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		snprintf(line, sizeof(line), "%s / %s", v, c);
 		if (text_width(line) > width - 15 - (a->has_baseline ? 4 : 1)) {
 			/* a narrow pane: 14.2G / 80G */
-			fmt_bytes_short(p->mem.total, v, sizeof(v));
-			fmt_bytes_short(p->mem.capacity, c, sizeof(c));
+			units_format_compact(UNIT_BYTES, p->mem.total, v, sizeof(v));
+			units_format_compact(UNIT_BYTES, p->mem.capacity, c, sizeof(c));
 			snprintf(line, sizeof(line), "%s / %s", v, c);
 		}
 		const struct figure *total = figure_find("memory.per_gpu.total");

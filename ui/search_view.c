@@ -14,6 +14,7 @@
 
 #include "bars.h"
 #include "figure.h"
+#include "report.h"
 
 static double wall_s(void)
 {
@@ -86,6 +87,7 @@ static void apply_selected(struct app *a)
 	struct search_view *sv = &a->sv;
 	const struct search_result *r;
 	struct scenario before;
+	char lay[96];
 
 	/* Enter typed ahead of the first run (s Enter in one read): run it now */
 	app_compute(a);
@@ -102,8 +104,9 @@ static void apply_selected(struct app *a)
 		return;
 	}
 	app_commit(a, &before);
-	app_status(a, false, "applied layout %d: %d x %s, tp %d, pp %d, dp %d (u undoes)",
-		   sv->sel + 1, r->count, r->gpu, r->parallel.tp, r->parallel.pp, r->parallel.dp);
+	parallel_format(&r->parallel, PARALLEL_BRIEF, !is_inference(&a->scn), lay, sizeof(lay));
+	app_status(a, false, "applied layout %d: %d x %s, %s (u undoes)", sv->sel + 1, r->count,
+		   r->gpu, lay);
 }
 
 static void sel_move(struct app *a, int delta)
@@ -227,71 +230,6 @@ unsigned search_view_key_hardware(struct app *a, int key)
 		   sv->hardware ? "searching the catalog's GPUs and counts too"
 				: "searching layouts on this hardware");
 	return DIRTY_DRAW;
-}
-
-/* Compact figures for the columns: "21.9s", "121d", "$1.23M", "63.4G". */
-static void squeeze(char *s)
-{
-	char *d = s;
-	for (; *s; s++)
-		if (*s != ' ')
-			*d++ = *s;
-	*d = '\0';
-}
-
-static void fmt_seconds(double v, char *buf, size_t size)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	units_format_human(UNIT_SECONDS, v, 3, buf, size);
-	squeeze(buf);
-}
-
-static void fmt_count(double v, char *buf, size_t size)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	units_format_human(UNIT_COUNT, v, 3, buf, size);
-	squeeze(buf);
-}
-
-static void fmt_usd(double v, char *buf, size_t size)
-{
-	double m = fabs(v);
-	char n[16];
-
-	if (!isfinite(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	if (m >= 1e4) {
-		fmt_count(v, n, sizeof(n));
-		snprintf(buf, size, "$%s", n);
-	} else {
-		snprintf(buf, size,
-			 m >= 100  ? "$%.0f"
-			 : m >= 10 ? "$%.1f"
-			 : m >= 1  ? "$%.2f"
-				   : "$%.3f",
-			 v);
-	}
-}
-
-/* "63.4G": bytes to three digits, the unit's first letter. */
-static void fmt_mem(double v, char *buf, size_t size)
-{
-	size_t n;
-
-	units_format_human(UNIT_BYTES, v, 3, buf, size);
-	squeeze(buf);
-	n = strlen(buf);
-	if (n > 1 && buf[n - 1] == 'B' && buf[n - 2] != ' ' &&
-	    (buf[n - 2] < '0' || buf[n - 2] > '9'))
-		buf[n - 1] = '\0';
 }
 
 /* The binding column's name: the figure table's narrowest (figure.h). */
@@ -481,7 +419,8 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 			break;
 		case C_BATCH: {
 			char b[24];
-			fmt_count(r->batch > 0 ? r->batch : p->max_batch, b, sizeof(b));
+			units_format_compact(UNIT_COUNT, r->batch > 0 ? r->batch : p->max_batch, b,
+					     sizeof(b));
 			snprintf(t, sizeof(t), " %5s", b);
 			break;
 		}
@@ -500,25 +439,27 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 				   : c[i] == C_TTFT ? p->ttft_s
 				   : c[i] == C_TPOT ? p->tpot_s
 						    : p->total_s;
-			fmt_seconds(s, v, sizeof(v));
+			units_format_compact(UNIT_SECONDS, s, v, sizeof(v));
 			snprintf(t, sizeof(t), " %7s", v);
 			break;
 		}
 		case C_TPS: {
 			char v[24];
-			fmt_count(p->tokens_per_s, v, sizeof(v));
+			units_format_compact(UNIT_COUNT, p->tokens_per_s, v, sizeof(v));
 			snprintf(t, sizeof(t), " %6s", v);
 			break;
 		}
 		case C_COST: {
 			char v[24];
-			fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, v, sizeof(v));
+			units_format_compact(UNIT_USD,
+					     infer ? p->usd_per_million_tokens : p->usd_total, v,
+					     sizeof(v));
 			snprintf(t, sizeof(t), " %6s", v);
 			break;
 		}
 		case C_MEM: {
 			char v[24];
-			fmt_mem(p->mem.total, v, sizeof(v));
+			units_format_compact(UNIT_BYTES, p->mem.total, v, sizeof(v));
 			snprintf(t, sizeof(t), " %5s", v);
 			break;
 		}
@@ -620,10 +561,11 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 		snprintf(buf, size, "%5d  nothing fits", sv->counts[i]);
 		return;
 	}
-	fmt_seconds(infer ? p->tpot_s : p->step_s, s1, sizeof(s1));
-	fmt_seconds(infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
-	fmt_usd(infer ? p->usd_per_million_tokens : p->usd_total, s3, sizeof(s3));
-	fmt_count(p->tokens_per_s_per_gpu, s4, sizeof(s4));
+	units_format_compact(UNIT_SECONDS, infer ? p->tpot_s : p->step_s, s1, sizeof(s1));
+	units_format_compact(UNIT_SECONDS, infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
+	units_format_compact(UNIT_USD, infer ? p->usd_per_million_tokens : p->usd_total, s3,
+			     sizeof(s3));
+	units_format_compact(UNIT_COUNT, p->tokens_per_s_per_gpu, s4, sizeof(s4));
 	if (infer)
 		/* the weight and KV cache formats too: the best layout may be another format
 		 * than the scenario's */

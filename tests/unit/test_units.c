@@ -152,8 +152,18 @@ static void test_format_canonical(void **state)
 	units_format(UNIT_WATTS, 700, buf, sizeof(buf));
 	assert_string_equal(buf, "700W");
 
-	double vals[] = {1, 3, 0.1, 1.0 / 3, 6738415616.0, 1e-7, 123456789.123, 2.0e15, 7.5e9,
-			 1073741824.0 * 1.5, 0.7, 1e18};
+	double vals[] = {1,
+			 3,
+			 0.1,
+			 1.0 / 3,
+			 6738415616.0,
+			 1e-7,
+			 123456789.123,
+			 2.0e15,
+			 7.5e9,
+			 1073741824.0 * 1.5,
+			 0.7,
+			 1e18};
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		roundtrip(UNIT_COUNT, vals[i]);
 		roundtrip(UNIT_BYTES, vals[i]);
@@ -193,13 +203,86 @@ static void test_format_human(void **state)
 	assert_string_equal(buf, "-");
 }
 
+#define FORMATS(call, want)                                                                        \
+	do {                                                                                       \
+		char b_[64];                                                                       \
+		call;                                                                              \
+		assert_string_equal(b_, want);                                                     \
+	} while (0)
+
+/* The front ends' short forms: the results pane, the search and scaling views. */
+static void test_format_short(void **state)
+{
+	(void)state;
+	FORMATS(units_format_num3(1.2, b_, sizeof(b_)), "1.20");
+	FORMATS(units_format_num3(12.34, b_, sizeof(b_)), "12.3");
+	FORMATS(units_format_num3(1234.4, b_, sizeof(b_)), "1234");
+	FORMATS(units_format_num3(0.07624, b_, sizeof(b_)), "0.0762");
+	/* a cost below a cent keeps three significant digits (tests/tui case 24) */
+	FORMATS(units_format_usd(0.001894, b_, sizeof(b_)), "$0.00189");
+	FORMATS(units_format_usd(0.07624, b_, sizeof(b_)), "$0.0762");
+	FORMATS(units_format_usd(1.2, b_, sizeof(b_)), "$1.20");
+	FORMATS(units_format_usd(9999, b_, sizeof(b_)), "$9999");
+	FORMATS(units_format_usd(1.234e6, b_, sizeof(b_)), "$1.23M");
+	FORMATS(units_format_usd(NAN, b_, sizeof(b_)), "-");
+	FORMATS(units_format_percent(0.5, 3, b_, sizeof(b_)), "50%");
+	FORMATS(units_format_percent(0.125, 4, b_, sizeof(b_)), "12.5%");
+	FORMATS(units_format_percent(0.4512, 0, b_, sizeof(b_)), "45%");
+	FORMATS(units_format_percent(1.4512, 0, b_, sizeof(b_)), "145%");
+	/* a capacity share of 14465% reads 145x, in five columns */
+	FORMATS(units_format_share(0.78, b_, sizeof(b_)), "  78%");
+	FORMATS(units_format_share(7.67, b_, sizeof(b_)), " 767%");
+	FORMATS(units_format_share(144.65, b_, sizeof(b_)), " 145x");
+	FORMATS(units_format_share(2e4, b_, sizeof(b_)), ">1e4x");
+	FORMATS(units_format_share(NAN, b_, sizeof(b_)), "   0%");
+	FORMATS(units_format_compact(UNIT_SECONDS, 21.9, b_, sizeof(b_)), "21.9s");
+	FORMATS(units_format_compact(UNIT_SECONDS, 121 * 86400.0, b_, sizeof(b_)), "121d");
+	FORMATS(units_format_compact(UNIT_SECONDS, INFINITY, b_, sizeof(b_)), "-");
+	FORMATS(units_format_compact(UNIT_COUNT, 58700, b_, sizeof(b_)), "58.7k");
+	FORMATS(units_format_compact(UNIT_BYTES, 63.4e9, b_, sizeof(b_)), "63.4G");
+	FORMATS(units_format_compact(UNIT_BYTES, 512, b_, sizeof(b_)), "512B");
+	FORMATS(units_format_compact(UNIT_BYTES, INFINITY, b_, sizeof(b_)), "inf");
+	FORMATS(units_format_compact(UNIT_USD, 0.07624, b_, sizeof(b_)), "$0.076");
+	FORMATS(units_format_compact(UNIT_USD, 1.2, b_, sizeof(b_)), "$1.20");
+	FORMATS(units_format_compact(UNIT_USD, 1.234e6, b_, sizeof(b_)), "$1.23M");
+	FORMATS(units_format_compact(UNIT_USD, NAN, b_, sizeof(b_)), "-");
+}
+
+/* Energy: the reports keep kWh, the results pane goes up to TWh (it read 75706 GWh). */
+static void test_format_energy(void **state)
+{
+	(void)state;
+	FORMATS(units_format_energy(636, UNITS_ENERGY_KWH, b_, sizeof(b_)), "636 kWh");
+	FORMATS(units_format_energy(1.51e8, UNITS_ENERGY_KWH, b_, sizeof(b_)), "1.51e+08 kWh");
+	FORMATS(units_format_energy(NAN, UNITS_ENERGY_KWH, b_, sizeof(b_)), "-");
+	FORMATS(units_format_energy(636, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "636 kWh");
+	FORMATS(units_format_energy(1200, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1.20 MWh");
+	FORMATS(units_format_energy(1.2e6, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1.20 GWh");
+	/* just under a GWh rounds up into GWh, where %.3g writes 0.9996 as "1" */
+	FORMATS(units_format_energy(999.6e3, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1 GWh");
+	FORMATS(units_format_energy(75.706e9, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "75.7 TWh");
+	FORMATS(units_format_energy(151e9, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "151 TWh");
+	FORMATS(units_format_energy(NAN, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "-");
+}
+
+static void test_kind_names(void **state)
+{
+	(void)state;
+	assert_string_equal(units_kind_name(UNIT_NONE), "none");
+	assert_string_equal(units_kind_name(UNIT_BYTES_PER_S), "bytes/s");
+	assert_string_equal(units_kind_name(UNIT_BITS_PER_S), "bits/s");
+	assert_string_equal(units_kind_name(UNIT_USD), "usd");
+	assert_string_equal(units_kind_name((enum unit_kind)99), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts),	      cmocka_unit_test(test_bytes),
-		cmocka_unit_test(test_bandwidth),     cmocka_unit_test(test_durations),
-		cmocka_unit_test(test_other_kinds),   cmocka_unit_test(test_format_canonical),
-		cmocka_unit_test(test_format_human),
+	    cmocka_unit_test(test_counts),	  cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_bandwidth),	  cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_other_kinds),	  cmocka_unit_test(test_format_canonical),
+	    cmocka_unit_test(test_format_human),  cmocka_unit_test(test_format_short),
+	    cmocka_unit_test(test_format_energy), cmocka_unit_test(test_kind_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
