@@ -823,6 +823,14 @@ static void split_path(const char *path, char *dir, size_t size, const char **ba
 	*base = slash ? slash + 1 : path;
 }
 
+/* A peak in TFLOP/s in a 6-column field: four significant digits, and whole numbers from
+ * 10,000 on (MI355X's sparse 10,066), where %g would switch to an exponent and overflow. */
+static void tflops_column(struct report_buf *b, double flops)
+{
+	double t = flops / 1e12;
+	report_buf_printf(b, t < 1e4 ? " %6.4g" : " %6.0f", t);
+}
+
 static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 {
 	static const enum dtype shown[] = {DTYPE_FP32, DTYPE_TF32, DTYPE_BF16,
@@ -849,7 +857,7 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
 			double v = g->peak_flops[shown[k]];
 			if (v > 0)
-				report_buf_printf(b, " %6.4g", v / 1e12);
+				tflops_column(b, v);
 			else
 				report_buf_printf(b, " %6s", "-");
 			if (g->sparse_flops[shown[k]] > 0)
@@ -861,7 +869,7 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 			for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
 				double v = g->sparse_flops[shown[k]];
 				if (v > 0)
-					report_buf_printf(b, " %6.4g", v / 1e12);
+					tflops_column(b, v);
 				else
 					report_buf_printf(b, " %6s", "");
 			}

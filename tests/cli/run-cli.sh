@@ -402,6 +402,10 @@ run 0 catalog && {
 	has "$T/out" 'sparse' "catalog marks sparse figures"
 }
 run 0 catalog gpus && lacks "$T/out" 'llama-2-7b' "catalog gpus"
+# the catalog's table fits 80 columns, peaks of 10,000 TFLOP/s and more included (MI355X)
+run 0 catalog && {
+	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "catalog wider than 80 columns"; fi
+}
 run 0 catalog models && lacks "$T/out" 'h100-sxm-80gb' "catalog models"
 run_error 2 catalog nothing
 
