@@ -58,7 +58,7 @@ workload.global_batch	int	count	-	auto,step-doubles
 workload.tokens	num	count	-	step-doubles
 workload.optimizer	enum	none	adamw,adam8bit,sgd,none	-
 workload.grad_dtype	dtype	none	bf16,fp16,fp32	-
-workload.recompute	enum	none	none,selective,full	-
+workload.recompute	enum	none	none,selective,full,op	-
 workload.flash_attention	bool	none	true,false	-
 workload.finetune.method	enum	none	full,lora,qlora	-
 workload.finetune.rank	int	count	-	step-doubles
@@ -71,6 +71,11 @@ workload.batch	int	count	-	auto,step-doubles
 workload.weights	dtype	none	fp32,bf16,fp16,fp8,int8,int4	-
 workload.kv_cache	dtype	none	fp32,bf16,fp16,fp8,int8,int4	-
 workload.engine	enum	none	llama.cpp,cuda-graphs	-
+workload.framework	enum	none	default,megatron,fsdp,deepspeed,hf,torchtune,llm.c,vllm,sglang,trt-llm,llama.cpp	ui-hidden
+workload.master_weights	enum	none	auto,fp32,none	ui-hidden
+workload.optimizer_states	enum	none	auto,fp32,bf16	ui-hidden
+workload.loss	enum	none	auto,paper,fp32,chunked	ui-hidden
+workload.gpu_memory_utilization	num	ratio	-	auto,ui-hidden
 workload.requests_per_day	num	count	-	step-doubles
 workload.peak_factor	num	none	-	-
 workload.slo.ttft	num	seconds	-	step-doubles

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "figure.h"
+#include "framework.h"
 #include "text.h"
 #include "units.h"
 
@@ -619,6 +620,72 @@ void explain_memory_total(struct ex *e, const struct scenario *s, const struct p
 	put(e, "\n  %s of %s: %s\n", byt(e, m->total), byt(e, m->capacity),
 	    m->fits ? "fits" : "does not fit");
 	source(e, "the sum of the parts above, on the most loaded GPU");
+}
+
+void explain_allocated(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+
+	(void)s;
+	formula(e, "allocated", "total - CUDA context - allocator slack");
+	numbers(e, "allocated", "%s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
+		byt(e, m->fragmentation));
+	result(e, "allocated", byt(e, m->allocated));
+	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
+	       "  torchtune's peak active memory report\n");
+	source(e, "PyTorch CUDA caching allocator (torch.cuda.memory_stats: allocated_bytes "
+		  "and active_bytes peaks)");
+}
+
+void explain_reserved(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	const struct framework_info *fw = framework_get(s->workload.framework);
+
+	formula(e, "reserved", "allocated x (1 + slack)");
+	numbers(e, "reserved", "%s x (1 + %s)", byt(e, m->allocated),
+		plain(e, m->allocated > 0 ? m->fragmentation / m->allocated : 0));
+	result(e, "reserved", byt(e, m->reserved));
+	put(e,
+	    "\n  what the caching allocator holds from CUDA at the peak:\n"
+	    "  torch.cuda.max_memory_reserved() (torchtitan's max_reserved); nvidia-smi\n"
+	    "  shows memory.per_gpu.total, which adds the CUDA context (%s)\n",
+	    byt(e, m->cuda_context));
+	source(e, s->workload.framework == FW_DEFAULT
+		      ? "gpuplan's 5% slack on the model's tensors (GMLake, Guo et al. 2024)"
+		  : fw->reserved_slack > 0
+		      ? "caching-allocator slack in LLM training, 10-30% (GMLake, Guo et al. "
+			"2024, Figure 2); 15% taken (src/framework.c)"
+		      : "no caching-allocator slack: the framework allocates its buffers "
+			"once (src/framework.c)");
+}
+
+/* The framework whose rules a memory figure follows, after its explanation. */
+static void framework_note(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct framework_info *fw = framework_get(s->workload.framework);
+	static const char *const losses[] = {"auto", "paper", "fp32", "chunked"};
+	int loss = s->workload.loss != LOSS_AUTO ? s->workload.loss : fw->loss;
+
+	put(e, "\n");
+	wrapped(e, "  framework: ", fw->title);
+	if (training(s))
+		put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
+		    plain(e, p->mem.optimizer_bytes_per_param), losses[loss & 3],
+		    plain(e, fw->reserved_slack));
+	else if (fw->kv_rule != KV_RULE_FIT)
+		put(e, "  rules: KV budget %s from a memory fraction of %s, in %s-token blocks\n",
+		    byt(e, p->mem.kv_budget),
+		    plain(e, s->workload.gpu_memory_utilization > 0
+				 ? s->workload.gpu_memory_utilization
+				 : fw->mem_fraction),
+		    plain(e, fw->kv_block_tokens));
+	if (!training(s) && fw->kv_rule != KV_RULE_FIT)
+		put(e,
+		    "  pool: the budget in whole blocks, allocated once whatever the batch:\n"
+		    "  %s tokens, %s of KV cache\n",
+		    cnt(e, p->mem.kv_tokens), byt(e, p->mem.kv_cache));
+	wrapped(e, "  framework source: ", fw->source);
 }
 
 void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1539,6 +1606,8 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 		buf[0] = '\0';
 	headline(&e, f, p);
 	f->explain(&e, s, p);
+	if (f->section == FIGURE_MEMORY && s->workload.framework != FW_DEFAULT)
+		framework_note(&e, s, p);
 	return 0;
 }
 

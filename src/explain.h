@@ -62,6 +62,8 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_overhead(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_memory_total(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_allocated(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_reserved(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_headroom(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_fits(struct ex *e, const struct scenario *s, const struct plan *p);

@@ -36,9 +36,13 @@ enum plan_warning_code {
 	PW_DATA_STARVED,   /* storage slower than the GPUs consume tokens */
 	PW_LAYOUT_INVALID, /* tp x pp x ep does not divide the GPU count */
 	PW_OFFLOAD_PCIE_BOUND,
-	PW_IDLE_GPUS, /* a = GPUs the layout uses (a dp given), b = the count */
+	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
+	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
 	PW_COUNT
 };
+
+/* The fields PW_FRAMEWORK_CONFLICT names (plan_warning.c has their keys). */
+enum plan_conflict { CONFLICT_ZERO, CONFLICT_OFFLOAD, CONFLICT_MEM_FRACTION, CONFLICT_COUNT };
 
 struct plan_warning {
 	enum plan_warning_code code;
@@ -65,6 +69,13 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double host;	      /* bytes offloaded to host memory (per GPU) */
 	double capacity;      /* the GPU's memory */
 	double headroom;      /* capacity - total (negative when it does not fit) */
+	/* what PyTorch's allocator reports at the peak: tensors alive (max_memory_allocated)
+	 * and what the allocator holds from CUDA (max_memory_reserved); total adds the CUDA
+	 * context and libraries outside it, as nvidia-smi shows */
+	double allocated; /* total - cuda_context - fragmentation */
+	double reserved;  /* allocated + fragmentation */
+	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
+			   * NaN under gpuplan's own fit rule and in training */
 	bool fits;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;
@@ -167,8 +178,9 @@ struct plan {
 	double decode_compute_bound_batch; /* batch where decode turns compute-bound */
 
 	/* capacity plan */
-	double max_batch; /* inference: most concurrent sequences whose KV cache fits */
-	double slo_batch; /* the largest batch meeting the SLO; NAN when none is given */
+	double max_batch;    /* inference: most concurrent sequences whose KV cache fits */
+	double mem_fraction; /* a serving framework's KV budget fraction; NaN when none */
+	double slo_batch;    /* the largest batch meeting the SLO; NAN when none is given */
 	double replicas;
 	double gpus_required;
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "framework.h"
 
 /* CUDA context, cuBLAS/cuDNN workspaces and kernel images resident on each GPU. PyTorch
  * issue 20532 and the CUDA lazy-loading notes (CUDA 11.7+) measure 0.3-1 GB after the first
@@ -47,6 +48,10 @@
  * estimator (estimate_zero3_model_states_mem_needs) counts 4 bytes x the largest layer's
  * parameters, i.e. two layers' worth of 16-bit weights live at once. */
 #define ZERO3_LIVE_LAYERS 2.0
+
+/* vLLM's profile run batches max_num_seqs = 256 dummy sequences (vllm/config.py
+ * SchedulerConfig); the sampler keeps fp32 logits for the last token of each. */
+#define PROFILE_SEQS 256.0
 
 /* Quantized formats, bits per weight including their scales:
  * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
@@ -118,19 +123,25 @@ static double kv_elem_bytes(enum dtype t, double head_dim)
  * an fp32 master copy (ZeRO paper, Section 5: K = 12 for Adam: master, momentum,
  * variance); with fp32 weights there is no separate master (EleutherAI, "Transformer Math
  * 101"): AdamW 8, 8-bit Adam 2 (two one-byte moments; Dettmers et al. 2022), SGD with
- * momentum 4. */
-static double optimizer_bytes(enum optimizer o, bool fp32_weights)
+ * momentum 4. The master copy and the moments' dtype are resolved (a framework's defaults
+ * or the explicit fields): master 4 B or none; AdamW's two moments, SGD's one, in fp32
+ * (4 B) or bf16 (2 B: torchtune keeps torch AdamW's states in the bf16 parameters' dtype);
+ * 8-bit Adam's two one-byte moments whatever the dtype. Mixed-precision AdamW is 12 B,
+ * pure bf16 AdamW 4 B (a third). */
+static double optimizer_bytes_fw(enum optimizer o, bool fp32_weights, enum master_weights mw,
+				 enum optimizer_states st)
 {
-	double master = fp32_weights ? 0 : 4;
+	double master = fp32_weights || mw == MASTER_NONE ? 0 : 4;
+	double moment = st == STATES_BF16 ? 2 : 4;
 	switch (o) {
 	case OPT_ADAMW:
-		return master + 8;
+		return master + 2 * moment;
 	case OPT_ADAM8BIT:
 		return master + 2;
 	case OPT_SGD:
-		return master + 4;
+		return master + moment;
 	default:
-		return 0; /* no optimizer step, no master copy */
+		return 0;
 	}
 }
 
@@ -208,6 +219,44 @@ static double act_scores_token(double heads_l, const struct act_in *a)
 	return heads_l * a->s * (a->e + (a->mask > 0 ? a->mask + a->e : 0));
 }
 
+/* PyTorch per-op selective checkpointing, torchtitan's `op` policy
+ * (torchtitan/parallelisms/parallelize_llama.py, _apply_ac_to_transformer_block): each
+ * block is checkpointed with a policy that saves the outputs of the ops in _save_list
+ * (aten.mm, the flash/efficient SDPA kernels, reduce_scatter, max) except every second
+ * aten.mm (mm_count % 2 == 0, the count kept per block), and recomputes norms, rotary,
+ * activations and elementwise ops. A layer's matmuls run q, k, v, o, then gate, up, down
+ * (plain MLP: fc1, fc2), so the 1st, 3rd, 5th and 7th are saved: q, v, gate (fc1) and
+ * down; plus the block's input, the attention kernel's output and its fp32 log-sum-exp.
+ * Bytes per token; MLA takes its per-head q and v widths, a MoE layer its k routed and
+ * shared experts' gate and down outputs. */
+static double act_layer_op_token(const struct model *m, const struct act_in *a, bool moe)
+{
+	double e = a->e, h = m->hidden;
+	double heads_l = local_heads_r(m->heads, a->t, a->it);
+	double q, v, ffn_saved, down;
+
+	if (m->mla.kv_rank > 0) {
+		q = heads_l * (m->mla.nope_dim + m->mla.rope_dim);
+		v = heads_l * m->mla.v_dim;
+	} else {
+		q = heads_l * m->head_dim;
+		v = local_heads_r(m->kv_heads, a->t, a->it) * m->head_dim;
+	}
+	if (moe && m->moe.experts > 0) {
+		double k = m->moe.active + m->moe.shared;
+		double f = m->moe.expert_ffn;
+		ffn_saved = k * f * a->it;
+		down = k * h; /* each routed copy's down output, before the weighted sum */
+	} else {
+		ffn_saved = (double)m->ffn * a->it;
+		down = m->mlp == MLP_GATED ? h : 0; /* plain MLP: fc2 is the 6th matmul */
+	}
+	return e * h * a->inv_rt		      /* the block's input */
+	       + e * (q + v + q) + 4 * heads_l	      /* q, v, the attention output, its lse */
+	       + e * ffn_saved + e * down * a->inv_rt /* gate (fc1) and down outputs */
+	       + e * (a->lora_attn * a->inv_rt + a->lora_mlp);
+}
+
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
 			      bool moe)
 {
@@ -219,6 +268,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 
 	if (rc == RECOMPUTE_FULL)
 		return e * h * a->inv_rt;
+	if (rc == RECOMPUTE_OP)
+		return act_layer_op_token(m, a, moe);
 
 	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
 	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
@@ -324,6 +375,7 @@ struct mctx {
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
+	double ad_o_b;		/* LoRA/QLoRA: optimizer bytes per adapter parameter */
 	double ad_layer_dense, ad_layer_moe_ne, ad_layer_expert; /* adapter params per layer */
 	double micro_batches;
 	struct act_in act;
@@ -331,8 +383,13 @@ struct mctx {
 	double kv_elem_b;
 	double trainable;	   /* trainable parameters, whole model */
 	double per_dense, per_moe; /* training: one layer's activations, one micro-batch */
-	double rebuilt;	      /* training: a recomputed layer's extra tensors, one micro-batch */
-	double prefill;	      /* inference: working set of one prompt's prefill */
+	double rebuilt; /* training: a recomputed layer's extra tensors, one micro-batch */
+	const struct framework_info *fw; /* workload.framework's row */
+	bool fw_set;			 /* a framework other than the papers' default */
+	enum loss loss;			 /* resolved: the explicit field or the framework's */
+	double slack;			 /* allocator slack over allocated bytes */
+	double profile;			 /* serving KV rules: the profiled forward's activations */
+	double prefill;			 /* inference: working set of one prompt's prefill */
 	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
 	double seq_tokens;    /* inference: tokens cached per sequence */
 };
@@ -346,6 +403,29 @@ static double decode_seq_bytes(const struct mctx *x, bool last)
 	double ctx = (double)wl->prompt_tokens + wl->output_tokens;
 	return act_infer_token(x->m, act_bytes(wl->precision), x->tp, ctx, wl->flash_attention) +
 	       (last ? 4.0 * x->m->vocab : 0);
+}
+
+/* The loss's bytes per token on the last stage, before the tp split (vocabulary-parallel):
+ * - paper: Korthikanti et al. Section 4.3, the fp32 softmax over the logits, 4 V;
+ * - fp32: the 16-bit logits upcast whole and cross_entropy's log_softmax (eager PyTorch,
+ *   torchtitan's and transformers' losses): the backward begins holding the saved fp32
+ *   log-probabilities, nll's fp32 gradient and log_softmax's fp32 gradient, 12 V (the
+ *   forward's 16-bit logits, fp32 copy and log-probabilities, 10 V, are fewer);
+ * - chunked: the 16-bit logits stay (the model returns them, e V) and one chunk at a time
+ *   is upcast and reduced, fused by torch.compile into the chunk's 16-bit gradient:
+ *   e V (1 + 1 / chunks) (torchtune CEWithChunkedOutputLoss, 8 chunks); llm.c's
+ *   fused_classifier overwrites the logits with their gradient in place: e V. */
+static double loss_bytes_token(const struct mctx *x)
+{
+	double V = x->m->vocab;
+	switch (x->loss) {
+	case LOSS_FP32:
+		return 12.0 * V;
+	case LOSS_CHUNKED:
+		return x->act.e * V * (1 + (x->fw->loss_chunks > 0 ? 1.0 / x->fw->loss_chunks : 0));
+	default:
+		return 4.0 * V;
+	}
 }
 
 /* Stage layout: the loaded stage holds ceil(L / pp) layers; the first stage gets the
@@ -514,14 +594,22 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * input (e s b h each; a frozen head keeps no input) and the fp32
 			 * softmax over the vocabulary-parallel logits (Korthikanti:
 			 * 4 s b h / t (1 + V / h)) */
-			if (st->last)
-				head_act =
-				    s_len * b *
-				    ((x->lora ? 1 : 2) * x->act.e * m->hidden * x->act.inv_rt +
-				     4.0 * m->vocab * x->inv_tp);
+			double loss_act = 0;
+			if (st->last) {
+				loss_act = s_len * b * loss_bytes_token(x) * x->inv_tp;
+				head_act = s_len * b * (x->lora ? 1 : 2) * x->act.e * m->hidden *
+					       x->act.inv_rt +
+					   loss_act;
+			}
 			mem->activations_embed = embed_act;
 			mem->activations_head = head_act;
 			mem->rebuilt_layer = st->layers > 0 ? x->rebuilt : 0;
+			/* The loss's buffers are freed before the last layer's backward rebuilds
+			 * it (PyTorch frees the loss's saved tensors once its backward ran), so
+			 * the rebuilt layer reuses them: only what it needs beyond them counts.
+			 * The papers' default sums the two, as before. */
+			if (x->fw_set && x->fw->loss_apart)
+				mem->rebuilt_layer = dmax(0, mem->rebuilt_layer - loss_act);
 			mem->activations = lif * per + embed_act + head_act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
@@ -556,11 +644,14 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	}
 
 	/* overhead */
-	mem->cuda_context = CUDA_CONTEXT_BYTES;
+	mem->cuda_context = x->fw_set ? x->fw->non_torch_bytes : CUDA_CONTEXT_BYTES;
 	{
 		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1);
 		if (x->training && x->replicas > 1)
 			groups += 1;
+		/* a serving framework's measured non-torch memory already holds NCCL's */
+		if (!x->training && x->fw->kv_rule != KV_RULE_FIT)
+			groups = 0;
 		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
 	}
 	mem->capacity = s->hardware.gpu.memory_bytes;
@@ -577,12 +668,43 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens;
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
-	mem->fragmentation = FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
-					      mem->activations + mem->kv_cache);
+	mem->kv_budget = NAN;
+	if (x->fw_set)
+		/* the framework's allocator slack on every allocation at the peak */
+		mem->fragmentation =
+		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
+				mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer);
+	else
+		mem->fragmentation =
+		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
+				     mem->activations + mem->kv_cache);
 	mem->overhead =
 	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
+	mem->reserved = mem->total - mem->cuda_context;
+	mem->allocated = mem->reserved - mem->fragmentation;
+	mem->headroom = mem->capacity - mem->total;
+	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
+}
+
+/* A serving framework's pool replaces the KV cache: allocated once whatever the batch
+ * (more only when an explicit batch needs more than the pool: it does not fit), with the
+ * profiled forward's activations beside it and no allocator slack (vLLM's pool is one
+ * tensor per layer, carved into blocks). */
+static void kv_rule_finish(struct plan_memory *mem, double pool, double need, double prof,
+			   double budget)
+{
+	mem->kv_cache = dmax(pool, need);
+	mem->kv_tokens = mem->kv_bytes_per_token > 0 ? mem->kv_cache / mem->kv_bytes_per_token : 0;
+	mem->activations = prof;
+	mem->kv_budget = budget;
+	mem->fragmentation = 0;
+	mem->overhead = mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer;
+	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
+		     mem->kv_cache + mem->overhead;
+	mem->reserved = mem->total - mem->cuda_context;
+	mem->allocated = mem->reserved;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
 }
@@ -651,6 +773,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.micro_batches = x.b = x.kv_elem_b = 0;
 	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
+	x.profile = 0;
+	x.fw = framework_get(wl->framework);
+	x.fw_set = wl->framework != FW_DEFAULT;
+	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
+	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
 	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
@@ -697,6 +824,17 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->virtual_stages = x.vs;
 	p->zero = x.zero;
 
+	/* fields the framework ignores: ZeRO and offload belong to training frameworks, a
+	 * memory fraction to the serving engines that size their KV cache from one */
+	if (x.fw_set) {
+		if (!x.fw->trains && par->zero > 0)
+			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_ZERO);
+		if (!x.fw->trains && par->offload != OFFLOAD_NONE)
+			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_OFFLOAD);
+		if (x.fw->kv_rule == KV_RULE_FIT && wl->gpu_memory_utilization > 0)
+			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_MEM_FRACTION);
+	}
+
 	/* layers */
 	x.L = m->layers > 0 ? m->layers : 0;
 	x.Lm = dmin(model_moe_layers(m), x.L);
@@ -727,7 +865,17 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * training keeps bf16 weights (Transformer Engine casts per GEMM). */
 		x.w_b = fp32 ? 4 : 2;
 		x.g_b = fp32 ? 4 : dtype_bytes(wl->grad_dtype);
-		x.o_b = optimizer_bytes(wl->optimizer, fp32);
+		{
+			enum master_weights mw =
+			    wl->master_weights != MASTER_AUTO ? wl->master_weights : x.fw->master;
+			enum optimizer_states os = wl->optimizer_states != STATES_AUTO
+						       ? wl->optimizer_states
+						       : x.fw->states;
+			x.o_b = optimizer_bytes_fw(wl->optimizer, fp32, mw, os);
+			/* adapters train in their own dtype: no master copy, the moments in
+			 * the resolved dtype */
+			x.ad_o_b = optimizer_bytes_fw(wl->optimizer, true, MASTER_NONE, os);
+		}
 		if (x.lora) {
 			enum dtype base = wl->finetune.base_weights;
 			if (wl->finetune.method == FT_QLORA &&
@@ -741,7 +889,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			 * (paged_adamw_32bit) */
 			x.ad_b = dtype_bytes(wl->finetune.adapter_dtype);
 			x.g_b = x.ad_b;
-			x.o_b = optimizer_bytes(wl->optimizer, true);
+			x.o_b = x.ad_o_b;
 		}
 		x.b = imax(1, wl->micro_batch);
 		p->global_batch =
@@ -815,7 +963,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * and joins the overhead (like the communication buffers). With
 		 * FlashAttention selective recompute keeps everything already (the kernel
 		 * recomputes its scores itself): nothing rebuilt. */
-		if (x.act.rc == RECOMPUTE_FULL) {
+		if (x.act.rc == RECOMPUTE_FULL || x.act.rc == RECOMPUTE_OP) {
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;
 			if (x.Ld > 0)
@@ -835,6 +983,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
 		x.prefill = wl->prompt_tokens *
 			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
+		/* vLLM's profile run: max_num_batched_tokens = max(max_model_len, 2048) tokens
+		 * (vllm/config.py SchedulerConfig, without chunked prefill; gpuplan's sequence
+		 * length stands for max_model_len) through one forward; the sampler's fp32
+		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
+		if (x.fw->kv_rule != KV_RULE_FIT) {
+			double T = dmax(x.seq_tokens, 2048);
+			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
+		}
 		x.decode_seq[0] = decode_seq_bytes(&x, false);
 		x.decode_seq[1] = decode_seq_bytes(&x, true);
 	}
@@ -851,6 +1007,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * micro-batches' activations; inference: the last, with the logits) */
 		struct plan_memory *a = nst == 2 && !x.training ? &spare : &p->mem;
 		struct plan_memory *b = a == &spare ? &p->mem : &spare;
+		/* a serving framework's KV rule, per stage: its budget, pool in whole blocks,
+		 * one sequence's blocks and the profiled activations */
+		bool kv_rule = !x.training && x.fw->kv_rule != KV_RULE_FIT;
+		double budget[2] = {0, 0}, pool[2] = {0, 0}, seq_bytes[2] = {0, 0};
+		double profiled[2] = {0, 0};
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
@@ -858,22 +1019,54 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		if (nst == 2)
 			stage_memory(&x, &last, b);
 		p->max_batch = NAN;
+		p->mem_fraction = NAN;
 		if (!x.training) {
 			/* max_batch: the most sequences whose KV cache (and decode working set)
 			 * fits beside everything else, on the tighter stage:
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
+			double frac = wl->gpu_memory_utilization > 0 ? wl->gpu_memory_utilization
+								     : x.fw->mem_fraction;
+			if (kv_rule)
+				p->mem_fraction = frac;
 			for (int i = 0; i < nst; i++) {
 				const struct plan_memory *z = i ? b : a;
 				double X, k, d = x.decode_seq[i ? last.last : first.last];
 				double P = x.prefill, mb;
 				k = z->kv_bytes_per_token * x.seq_tokens;
 				X = (z->capacity - z->cuda_context - z->comm_buffers) /
-					(1 + FRAGMENTATION) -
+					(1 + x.slack) -
 				    z->weights;
 				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
 					       : INFINITY;
 				mb = floor(dmax(0, mb));
+				if (kv_rule) {
+					/* the serving framework's rule replaces the fit */
+					double blk =
+					    x.fw->kv_block_tokens > 0 ? x.fw->kv_block_tokens : 1;
+					double bb = blk * z->kv_bytes_per_token;
+					double prof = x.profile + (i ? last.last : first.last) *
+								      PROFILE_SEQS * 4.0 * m->vocab;
+					double nt = z->cuda_context, cap = z->capacity,
+					       W = z->weights;
+					double blocks;
+					if (x.fw->kv_rule == KV_RULE_STATIC)
+						budget[i] = frac * cap - W;
+					else if (x.fw->kv_rule == KV_RULE_FREE)
+						budget[i] = frac * (cap - W - prof - nt);
+					else
+						budget[i] = frac * cap - (W + prof) - nt;
+					blocks = bb > 0 ? floor(dmax(0, budget[i]) / bb) : 0;
+					pool[i] = blocks * bb;
+					profiled[i] = prof;
+					seq_bytes[i] = ceil(x.seq_tokens / blk) * bb;
+					mb = seq_bytes[i] > 0
+						 ? floor(blocks / ceil(x.seq_tokens / blk))
+						 : INFINITY;
+					X = budget[i];
+					P = 0;
+					k = seq_bytes[i];
+				}
 				if (mb < best) {
 					best = mb;
 					free_b = X - P;
@@ -890,8 +1083,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			p->global_batch = (int)batch;
 		}
 		stage_finish(&x, &first, batch, a);
+		if (kv_rule)
+			kv_rule_finish(a, pool[0], seq_bytes[0] * batch, profiled[0], budget[0]);
 		if (nst == 2) {
 			stage_finish(&x, &last, batch, b);
+			if (kv_rule)
+				kv_rule_finish(b, pool[1], seq_bytes[1] * batch, profiled[1],
+					       budget[1]);
 			/* the more loaded stage; the first on a tie */
 			const struct plan_memory *more = b->total > a->total ? b : a;
 			if (more != &p->mem)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "dtype.h"
+#include "framework.h"
 #include "units.h"
 
 const char *bottleneck_name(enum bottleneck b)
@@ -114,6 +115,14 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "and are paid for",
 			 w->a, w->b, w->b - w->a);
 		break;
+	case PW_FRAMEWORK_CONFLICT: {
+		static const char *const keys[CONFLICT_COUNT] = {
+		    "parallel.zero", "parallel.offload", "workload.gpu_memory_utilization"};
+		int c = (int)w->b;
+		snprintf(buf, size, "framework %s does not use %s, which is set (ignored)",
+			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?");
+		break;
+	}
 	case PW_LAYOUT_INVALID:
 		snprintf(buf, size,
 			 "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f",

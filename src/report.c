@@ -485,6 +485,8 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 	header_line(b, "workload", describe_workload, s, p);
 	header_line(b, "hardware", describe_hardware, s, p);
 	header_line(b, "layout", describe_layout, s, p);
+	if (s->workload.framework != FW_DEFAULT)
+		report_wrap(b, 11, "framework", framework_get(s->workload.framework)->title);
 	text_memory(b, s, p);
 	text_time(b, s, p);
 	text_verdicts(b, s, p);

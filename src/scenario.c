@@ -12,7 +12,7 @@
 
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
 static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
-static const char *const recomputes[] = {"none", "selective", "full", NULL};
+static const char *const recomputes[] = {"none", "selective", "full", "op", NULL};
 static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
 static const char *const mlps[] = {"gated", "plain", NULL};
@@ -24,6 +24,13 @@ static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4",
 static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
 static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
 static const char *const engines[] = {"llama.cpp", "cuda-graphs", NULL};
+/* in the order of enum framework (framework.h) */
+static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "deepspeed",
+					 "hf",	    "torchtune", "llm.c",     "vllm",
+					 "sglang",  "trt-llm",	 "llama.cpp", NULL};
+static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
+static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
+static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
 #define OFF(member) offsetof(struct scenario, member)
@@ -187,7 +194,8 @@ const struct field scenario_fields[] = {
 		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)",
 		PW("grad dtype", 11)),
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
-	       "activation recomputation: none | selective | full", PW("recompute", 12)),
+	       "activation recomputation: none | selective | full | op (PyTorch per-op)",
+	       PW("recompute", 12)),
     BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
 	       "FlashAttention (no stored attention scores)", PW("flash attn", 25)),
     ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods, APPLIES_FINETUNE,
@@ -225,6 +233,23 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.engine", workload.engine, engines, APPLIES_INFERENCE,
 	       "inference kernels: llama.cpp (default) | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
 	       PW("engine", 18)),
+    ENUM_FIELD("workload.framework", workload.framework, frameworks, 0,
+	       "whose memory rules apply: default (the papers) | megatron | fsdp | deepspeed | "
+	       "hf | torchtune | llm.c | vllm | sglang | trt-llm | llama.cpp",
+	       UI_HIDDEN("framework")),
+    ENUM_FIELD("workload.master_weights", workload.master_weights, master_weights, APPLIES_TRAINING,
+	       "fp32 master copy: auto (the framework's) | fp32 | none",
+	       UI_HIDDEN("master weights")),
+    ENUM_FIELD("workload.optimizer_states", workload.optimizer_states, optimizer_states,
+	       APPLIES_TRAINING, "optimizer moments: auto (the framework's) | fp32 | bf16",
+	       UI_HIDDEN("optim states")),
+    ENUM_FIELD("workload.loss", workload.loss, losses, APPLIES_TRAINING,
+	       "logits and loss: auto (the framework's) | paper | fp32 | chunked",
+	       UI_HIDDEN("loss")),
+    NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
+	     1, APPLIES_INFERENCE,
+	     "serving memory fraction for weights, activations and KV; auto = the framework's",
+	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction)),
     NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
 	      APPLIES_ONLINE, "requests per day (1M)", PW("requests/day", 19), DOUBLES),
     NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
@@ -1031,6 +1056,29 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	if (par->sequence_parallel && par->tp < 2)
 		problem(out, src, "parallel.sequence_parallel",
 			"sequence_parallel needs tensor parallelism (tp at least 2)");
+	{
+		/* a framework that cannot run the workload (framework.c says what each runs) */
+		const struct framework_info *fw = framework_get(s->workload.framework);
+		bool train = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+		if (train && !fw->trains)
+			problem(
+			    out, src, "workload.framework",
+			    "framework %s cannot run workload.kind %s (it serves only; expected "
+			    "default, megatron, fsdp, deepspeed, hf, torchtune or llm.c)",
+			    fw->name, scenario_enum_name("workload.kind", s->workload.kind));
+		else if (!train && !fw->serves)
+			problem(
+			    out, src, "workload.framework",
+			    "framework %s cannot run workload.kind %s (it trains only; expected "
+			    "default, vllm, sglang, trt-llm or llama.cpp)",
+			    fw->name, scenario_enum_name("workload.kind", s->workload.kind));
+		else if (train && par->pp > 1 && !fw->pipeline)
+			problem(
+			    out, src, "parallel.pp",
+			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
+			    "megatron, fsdp or deepspeed)",
+			    fw->name, par->pp);
+	}
 	if (s->workload.kind == WL_FINETUNE && s->workload.finetune.method == FT_QLORA &&
 	    s->workload.finetune.base_weights != DTYPE_NF4 &&
 	    s->workload.finetune.base_weights != DTYPE_INT4)

@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "dtype.h"
 #include "error.h"
+#include "framework.h"
 #include "model.h"
 #include "units.h"
 
@@ -25,7 +26,9 @@
 
 enum workload_kind { WL_TRAIN, WL_FINETUNE, WL_ONLINE, WL_OFFLINE, WL_COUNT };
 enum optimizer { OPT_ADAMW, OPT_ADAM8BIT, OPT_SGD, OPT_NONE };
-enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+/* RECOMPUTE_OP: PyTorch's per-op selective checkpointing (torchtitan's `op` policy); it
+ * stores less than selective and more than full, but comes last to keep the file values. */
+enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_OP };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
 /* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
@@ -79,9 +82,14 @@ struct workload {
 	double requests_per_day;
 	double peak_factor;
 	struct slo slo;
-	double measured_tokens_per_s; /* per GPU; 0 = model it */
-	double deadline_s;	      /* 0 = none */
-	enum engine engine;	      /* inference kernel family */
+	double measured_tokens_per_s;		/* per GPU; 0 = model it */
+	double deadline_s;			/* 0 = none */
+	enum engine engine;			/* inference kernel family */
+	enum framework framework;		/* whose defaults apply (framework.h); FW_DEFAULT */
+	enum master_weights master_weights;	/* MASTER_AUTO = the framework's */
+	enum optimizer_states optimizer_states; /* STATES_AUTO = the framework's */
+	enum loss loss;				/* LOSS_AUTO = the framework's */
+	double gpu_memory_utilization;		/* serving KV budget fraction; 0 = framework's */
 };
 
 struct hardware {

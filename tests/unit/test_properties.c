@@ -333,6 +333,89 @@ static void test_count(void **state)
 	assert_true(checks > 10000);
 }
 
+/* workload.framework: for every training framework, over the grid (every fifth layout),
+ * the peak (allocated, reserved and total) never falls as the micro-batch or the sequence
+ * grows, and never rises as more is recomputed (none, selective, op, full); reserved is
+ * never below allocated; pure bf16 (torchtune) keeps a third of mixed precision's
+ * optimizer states. */
+static const enum framework trainers[] = {FW_DEFAULT,	FW_MEGATRON,  FW_FSDP, FW_DEEPSPEED,
+					  FW_HF,	FW_TORCHTUNE, FW_LLMC};
+#define NTRAINERS ((int)(sizeof(trainers) / sizeof(trainers[0])))
+
+static void check_peaks_le(const struct plan *a, const struct plan *b, const char *what,
+			   const struct scenario *s)
+{
+	check_le(a->mem.allocated, b->mem.allocated, what, s);
+	check_le(a->mem.reserved, b->mem.reserved, what, s);
+	check_le(a->mem.total, b->mem.total, what, s);
+	check_le(a->mem.allocated, a->mem.reserved, "allocated <= reserved", s);
+}
+
+static void test_framework_monotone(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan lo, hi;
+	static const enum recompute order[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_OP,
+					       RECOMPUTE_FULL};
+	for (int fw = 0; fw < NTRAINERS; fw++)
+		for (int model = 0; model < NMODELS; model++)
+			for (int kind = 0; kind < 4; kind++)
+				for (int li = 0;; li += 5) {
+					train_base(&s, model, kind);
+					if (!layout_apply(&s, li))
+						break;
+					s.workload.framework = trainers[fw];
+					for (int r = 0; r < 4; r++) {
+						s.workload.recompute = order[r];
+						for (int mb = 1; mb < 4; mb *= 2) {
+							s.workload.micro_batch = mb;
+							compute(&s, &lo);
+							s.workload.micro_batch = mb * 2;
+							compute(&s, &hi);
+							check_peaks_le(&lo, &hi, "more batch", &s);
+						}
+						s.workload.micro_batch = 1;
+						compute(&s, &lo);
+						s.workload.seq_len = 4096;
+						compute(&s, &hi);
+						check_peaks_le(&lo, &hi, "longer sequence", &s);
+						s.workload.seq_len = 2048;
+						if (r > 0) {
+							s.workload.recompute = order[r - 1];
+							compute(&s, &hi);
+							s.workload.recompute = order[r];
+							check_peaks_le(&lo, &hi, "more recompute", &s);
+						}
+					}
+				}
+}
+
+static void test_pure_bf16_third(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan mixed, pure;
+	for (int model = 0; model < NMODELS; model++) {
+		train_base(&s, model, 0);
+		s.hardware.count = 1;
+		s.workload.framework = FW_FSDP;
+		compute(&s, &mixed);
+		s.workload.framework = FW_TORCHTUNE;
+		compute(&s, &pure);
+		assert_true(mixed.mem.optimizer_bytes_per_param == 12);
+		assert_true(pure.mem.optimizer_bytes_per_param == 4);
+		assert_true(fabs(pure.mem.optimizer * 3 - mixed.mem.optimizer) <=
+			    1e-9 * mixed.mem.optimizer);
+		/* the explicit field says the same as the framework's default */
+		s.workload.framework = FW_DEFAULT;
+		s.workload.master_weights = MASTER_NONE;
+		s.workload.optimizer_states = STATES_BF16;
+		compute(&s, &mixed);
+		assert_true(mixed.mem.optimizer == pure.mem.optimizer);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_inference),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_framework_monotone),
+		cmocka_unit_test(test_pure_bf16_third),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,190 @@
+/* framework.c - the framework table: one row per framework, each default with its source. */
+#include "framework.h"
+
+/* PyTorch's caching allocator in training: reserved over allocated at the peak. GMLake (Guo
+ * et al., ASPLOS 2024, Figure 2) measures 10-30% fragmentation in LLM training with
+ * recomputation and sharding; 0.15 is taken from inside that range. The one training row
+ * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved,
+ * shared/reference/measured.md) implies 0.167 with this memory model; refit by setting this
+ * to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such measured rows. */
+#define TORCH_TRAIN_SLACK 0.15
+
+/* CUDA context, cuBLAS workspaces and kernel images outside the allocator: plan_memory.c's
+ * CUDA_CONTEXT_BYTES (PyTorch issue 20532: 0.3-1 GB). */
+#define TORCH_CONTEXT 0.75e9
+
+/* vLLM's start-up profile on an RTX 3090 (vllm-project/vllm issue #10517, measured.md):
+ * non_torch_memory = 0.35 GiB (CUDA context, NCCL, cuBLAS outside PyTorch). */
+#define VLLM_NON_TORCH (0.35 * 1073741824.0)
+
+static const struct framework_info table[FW_COUNT] = {
+    [FW_DEFAULT] = {.name = "default",
+		    .title = "the papers' mixed precision (Megatron-LM / DeepSpeed; gpuplan's "
+			     "inference engine)",
+		    .trains = true,
+		    .serves = true,
+		    .pipeline = true,
+		    .zero = true,
+		    .master = MASTER_FP32,
+		    .states = STATES_FP32,
+		    .loss = LOSS_PAPER,
+		    .reserved_slack = 0.05, /* PLAN_FRAGMENTATION */
+		    .non_torch_bytes = TORCH_CONTEXT,
+		    .kv_rule = KV_RULE_FIT,
+		    .source = "ZeRO (Rajbhandari et al. 2020) Section 5; Korthikanti et al. 2023"},
+    /* Megatron-LM: fp32 main params and Adam states in the (distributed) optimizer,
+     * megatron/core/optimizer/distrib_optimizer.py; the loss is
+     * vocab_parallel_cross_entropy in fp32 on the tp-split logits,
+     * megatron/core/tensor_parallel/cross_entropy.py (Korthikanti's 4 s b V / t). */
+    [FW_MEGATRON] = {.name = "megatron",
+		     .title = "Megatron-LM / NeMo / Megatron-Core",
+		     .trains = true,
+		     .pipeline = true,
+		     .zero = true,
+		     .master = MASTER_FP32,
+		     .states = STATES_FP32,
+		     .loss = LOSS_PAPER,
+		     .loss_apart = true,
+		     .reserved_slack = TORCH_TRAIN_SLACK,
+		     .non_torch_bytes = TORCH_CONTEXT,
+		     .source = "megatron/core/optimizer/distrib_optimizer.py; "
+			       "megatron/core/tensor_parallel/cross_entropy.py"},
+    /* torchtitan: FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32) keeps the
+     * sharded parameters (the master) and AdamW states in fp32
+     * (torchtitan/parallelisms/parallelize_llama.py, apply_fsdp; train_configs/
+     * llama3_8b.toml mixed_precision_param = "bfloat16"); the loss upcasts the whole
+     * logits, cross_entropy(pred.flatten(0, 1).float(), labels) (torchtitan/train.py). */
+    [FW_FSDP] = {.name = "fsdp",
+		 .title = "PyTorch FSDP2 (torchtitan)",
+		 .trains = true,
+		 .pipeline = true,
+		 .zero = true,
+		 .master = MASTER_FP32,
+		 .states = STATES_FP32,
+		 .loss = LOSS_FP32,
+		 .loss_apart = true,
+		 .reserved_slack = TORCH_TRAIN_SLACK,
+		 .non_torch_bytes = TORCH_CONTEXT,
+		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py"},
+    /* DeepSpeed: fp32 partitions of the parameters and Adam states
+     * (deepspeed/runtime/zero/stage_1_and_2.py, single_partition_of_fp32_groups); the
+     * model is usually a transformers one, whose loss upcasts the logits. */
+    [FW_DEEPSPEED] = {.name = "deepspeed",
+		      .title = "DeepSpeed",
+		      .trains = true,
+		      .pipeline = true,
+		      .zero = true,
+		      .master = MASTER_FP32,
+		      .states = STATES_FP32,
+		      .loss = LOSS_FP32,
+		      .loss_apart = true,
+		      .reserved_slack = TORCH_TRAIN_SLACK,
+		      .non_torch_bytes = TORCH_CONTEXT,
+		      .source = "deepspeed/runtime/zero/stage_1_and_2.py"},
+    /* Hugging Face Trainer: torch AdamW on fp32 parameters under autocast, and
+     * LlamaForCausalLM's logits.float() before CrossEntropyLoss
+     * (transformers/models/llama/modeling_llama.py). */
+    [FW_HF] = {.name = "hf",
+	       .title = "Hugging Face Trainer / accelerate",
+	       .trains = true,
+	       .zero = true,
+	       .master = MASTER_FP32,
+	       .states = STATES_FP32,
+	       .loss = LOSS_FP32,
+	       .loss_apart = true,
+	       .reserved_slack = TORCH_TRAIN_SLACK,
+	       .non_torch_bytes = TORCH_CONTEXT,
+	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer"},
+    /* torchtune: the model is built in cfg.dtype (bf16) and torch AdamW keeps its states
+     * in the parameters' dtype, with no fp32 copy (recipes/full_finetune_single_device.py,
+     * recipes/lora_finetune_single_device.py); the configs' loss is
+     * torchtune.modules.loss.CEWithChunkedOutputLoss, num_output_chunks = 8
+     * (torchtune/modules/loss/ce_chunked_output_loss.py), compiled with the model
+     * (compile: True), so each chunk's upcast and softmax fuse and only the bf16 logits
+     * stay. No pipeline parallelism. */
+    [FW_TORCHTUNE] = {.name = "torchtune",
+		      .title = "torchtune",
+		      .trains = true,
+		      .zero = true,
+		      .master = MASTER_NONE,
+		      .states = STATES_BF16,
+		      .loss = LOSS_CHUNKED,
+		      .loss_apart = true,
+		      .reserved_slack = TORCH_TRAIN_SLACK,
+		      .non_torch_bytes = TORCH_CONTEXT,
+		      .loss_chunks = 8,
+		      .source = "recipes/full_finetune_single_device.py; "
+				"torchtune/modules/loss/ce_chunked_output_loss.py"},
+    /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
+     * (train_gpt2.cu); fused_classifier writes the loss gradient over the bf16 logits in
+     * place, so the loss is the logits alone; cudaMalloc'd buffers, no caching allocator. */
+    [FW_LLMC] = {.name = "llm.c",
+		 .title = "llm.c",
+		 .trains = true,
+		 .zero = true,
+		 .master = MASTER_FP32,
+		 .states = STATES_FP32,
+		 .loss = LOSS_CHUNKED,
+		 .loss_apart = true,
+		 .reserved_slack = 0,
+		 .non_torch_bytes = TORCH_CONTEXT,
+		 .loss_chunks = 0,
+		 .source = "train_gpt2.cu (karpathy/llm.c)"},
+    /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
+     * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
+     * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */
+    [FW_VLLM] = {.name = "vllm",
+		 .title = "vLLM",
+		 .serves = true,
+		 .pipeline = true,
+		 .reserved_slack = 0,
+		 .non_torch_bytes = VLLM_NON_TORCH,
+		 .kv_rule = KV_RULE_FRACTION,
+		 .mem_fraction = 0.9,
+		 .kv_block_tokens = 16,
+		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py"},
+    /* SGLang: mem_fraction_static of the total holds the weights and the KV pool; 0.88 on
+     * one GPU (python/sglang/srt/server_args.py, lower with tp); token-granular pages. */
+    [FW_SGLANG] = {.name = "sglang",
+		   .title = "SGLang",
+		   .serves = true,
+		   .pipeline = true,
+		   .reserved_slack = 0,
+		   .non_torch_bytes = TORCH_CONTEXT,
+		   .kv_rule = KV_RULE_STATIC,
+		   .mem_fraction = 0.88,
+		   .kv_block_tokens = 1,
+		   .source = "python/sglang/srt/server_args.py mem_fraction_static"},
+    /* TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after
+     * the engine and its activation workspace load (tensorrt_llm/llmapi/llm_args.py),
+     * blocks of tokens_per_block = 32. */
+    [FW_TRTLLM] = {.name = "trt-llm",
+		   .title = "TensorRT-LLM",
+		   .serves = true,
+		   .pipeline = true,
+		   .reserved_slack = 0,
+		   .non_torch_bytes = TORCH_CONTEXT,
+		   .kv_rule = KV_RULE_FREE,
+		   .mem_fraction = 0.9,
+		   .kv_block_tokens = 32,
+		   .source = "tensorrt_llm/llmapi/llm_args.py KvCacheConfig"},
+    /* llama.cpp: ggml allocates the KV cache for the context up front and the compute
+     * buffer once (ggml-alloc), no caching allocator; inference only. */
+    [FW_LLAMACPP] = {.name = "llama.cpp",
+		     .title = "llama.cpp",
+		     .serves = true,
+		     .reserved_slack = 0,
+		     .non_torch_bytes = TORCH_CONTEXT,
+		     .kv_rule = KV_RULE_FIT,
+		     .source = "ggml/src/ggml-alloc.c; src/llama-kv-cache.cpp"},
+};
+
+const struct framework_info *framework_get(int f)
+{
+	return f >= 0 && f < FW_COUNT ? &table[f] : &table[FW_DEFAULT];
+}
+
+const char *framework_name(int f)
+{
+	return framework_get(f)->name;
+}

@@ -1,0 +1,83 @@
+/* framework.h - the training and serving frameworks as bundles of memory defaults.
+ *
+ * One row per framework (src/framework.c): what it can run, and the defaults it applies
+ * where a scenario leaves a behaviour on auto (master weights, optimizer-state dtype, the
+ * loss, the allocator's slack, the serving engine's memory fraction), each default with
+ * the framework code or documentation it comes from. Every default is overridden by the
+ * scenario's explicit field. FRAMEWORK_DEFAULT is the papers' framework (Megatron-LM /
+ * DeepSpeed mixed precision for training, gpuplan's engine for inference): it leaves
+ * every result as it was before frameworks existed.
+ *
+ * Pure: static tables and lookups, no allocation, no I/O.
+ */
+#ifndef GPUPLAN_FRAMEWORK_H
+#define GPUPLAN_FRAMEWORK_H
+
+#include <stdbool.h>
+
+/* In the order of scenario.c's names for workload.framework. */
+enum framework {
+	FW_DEFAULT,
+	FW_MEGATRON,
+	FW_FSDP,
+	FW_DEEPSPEED,
+	FW_HF,
+	FW_TORCHTUNE,
+	FW_LLMC,
+	FW_VLLM,
+	FW_SGLANG,
+	FW_TRTLLM,
+	FW_LLAMACPP,
+	FW_COUNT
+};
+
+/* workload.master_weights: the fp32 copy the optimizer updates. */
+enum master_weights { MASTER_AUTO, MASTER_FP32, MASTER_NONE };
+
+/* workload.optimizer_states: the dtype of the optimizer's moments (AdamW, SGD). */
+enum optimizer_states { STATES_AUTO, STATES_FP32, STATES_BF16 };
+
+/* workload.loss: how the output layer's logits and cross-entropy are held. */
+enum loss {
+	LOSS_AUTO,
+	LOSS_PAPER,   /* Korthikanti et al.: one fp32 softmax over the logits, 4 V bytes/token */
+	LOSS_FP32,    /* the whole logits upcast to fp32 then cross_entropy (eager PyTorch) */
+	LOSS_CHUNKED, /* chunked cross-entropy: the 16-bit logits plus one chunk's work */
+};
+
+/* How a serving framework sizes its KV cache. */
+enum kv_rule {
+	KV_RULE_FIT,	  /* gpuplan's: as many sequences as fit, with allocator slack */
+	KV_RULE_FRACTION, /* vLLM: fraction x total - peak torch memory - non-torch memory */
+	KV_RULE_STATIC,	  /* SGLang: fraction x total holds the weights and the pool */
+	KV_RULE_FREE,	  /* TensorRT-LLM: fraction of what is free after the engine loads */
+};
+
+struct framework_info {
+	const char *name;  /* as scenario files write it: "fsdp" */
+	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
+	bool trains;	   /* runs train and finetune workloads */
+	bool serves;	   /* runs online and offline workloads */
+	bool pipeline;	   /* has pipeline parallelism */
+	bool zero;	   /* shards optimizer states / gradients / parameters (ZeRO, FSDP) */
+	enum master_weights master;
+	enum optimizer_states states;
+	enum loss loss;
+	bool loss_apart;	/* the loss's buffers are freed before the first layer's backward
+				 * rebuilds it (true of every framework; the paper default sums them) */
+	double reserved_slack;	/* caching allocator: reserved / allocated - 1 at the peak */
+	double non_torch_bytes; /* CUDA context, NCCL, libraries: outside the allocator */
+	enum kv_rule kv_rule;
+	double mem_fraction; /* KV_RULE_FRACTION: of total memory */
+	double kv_block_tokens;
+	int loss_chunks;    /* LOSS_CHUNKED: chunks of the sequence */
+	const char *source; /* where the defaults come from, one line */
+};
+
+/* The row of f; the default row for an out-of-range value. */
+const struct framework_info *framework_get(int f);
+
+/* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
+const char *framework_name(int f);
+
+#endif

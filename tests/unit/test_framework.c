@@ -1,0 +1,330 @@
+/* test_framework.c - workload.framework: the measured runs of
+ * ../shared/reference/measured.md that gpuplan models, each within 10% on memory (issue
+ * 12's target), and the framework's bad-input rules.
+ *
+ * Shapes are given by hand from the models' published config.json files; GPUs by hand
+ * with the capacity measured.md states. Each row's source is at its test. A row whose
+ * prediction is outside 10% is not claimed: its error is recorded in the comment and only
+ * what the mechanism fixes exactly is asserted. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "framework.h"
+#include "plan.h"
+#include "scenario.h"
+
+#define GIB 1073741824.0
+
+static struct plan plan_buf;
+
+static const struct plan *compute(const struct scenario *s)
+{
+	plan_compute_memory(s, &plan_buf);
+	return &plan_buf;
+}
+
+static double rel_err(double got, double want)
+{
+	return (got - want) / want;
+}
+
+static bool has_warning(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return true;
+	return false;
+}
+
+static void gpu_set(struct scenario *s, const char *id, double bytes, int count)
+{
+	snprintf(s->hardware.gpu.id, sizeof(s->hardware.gpu.id), "%s", id);
+	s->hardware.gpu.memory_bytes = bytes;
+	s->hardware.gpu.gpus_per_node = 8;
+	s->hardware.gpu.link_domain = 8;
+	s->hardware.count = count;
+}
+
+/* meta-llama/Llama-3.1-8B config.json: 32 layers, hidden 4096, 32 heads, 8 key/value
+ * heads, intermediate 14336, vocab 128256, untied embeddings, 131072 positions. */
+static void llama31_8b(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->mlp = MLP_GATED;
+	m->norm = NORM_RMSNORM;
+	m->layers = 32, m->hidden = 4096, m->heads = 32, m->kv_heads = 8, m->ffn = 14336;
+	m->vocab = 128256, m->max_context = 131072;
+}
+
+/* meta-llama/Llama-3.2-3B config.json: 28 layers, hidden 3072, 24 heads, 8 key/value
+ * heads, head_dim 128, intermediate 8192, vocab 128256, tied embeddings. */
+static void llama32_3b(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->mlp = MLP_GATED;
+	m->norm = NORM_RMSNORM;
+	m->layers = 28, m->hidden = 3072, m->heads = 24, m->kv_heads = 8, m->head_dim = 128;
+	m->ffn = 8192, m->vocab = 128256, m->max_context = 131072, m->tied_embeddings = true;
+}
+
+/* torchtitan, Llama 3.1 8B, FSDP2 over 8 x H100 96 GB (pytorch/torchtitan
+ * benchmarks/llama3_h100_202412_torchtitan.md; setup from train_configs/llama3_8b.toml):
+ * bf16 mixed precision, local batch 2 x 8192, selective AC with the `op` policy. The
+ * figure is torch.cuda max_reserved: 82.4 GiB. gpuplan: 82.61 GiB (+0.3%); allocated
+ * 71.84 GiB. The allocator slack (0.15, src/framework.c) is from GMLake's 10-30%; this
+ * row alone would imply 0.167. */
+static void test_torchtitan_8b_fsdp2(void **state)
+{
+	(void)state;
+	struct scenario s;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_TRAIN;
+	s.workload.framework = FW_FSDP;
+	s.workload.seq_len = 8192;
+	s.workload.micro_batch = 2;
+	s.workload.global_batch = 16;
+	s.workload.recompute = RECOMPUTE_OP;
+	s.parallel.zero = 3; /* FSDP2 fully sharded */
+	gpu_set(&s, "h100-96gb", 96e9, 8);
+	const struct plan *p = compute(&s);
+	assert_true(fabs(rel_err(p->mem.reserved / GIB, 82.4)) < 0.10);
+	assert_true(p->mem.reserved >= p->mem.allocated);
+	assert_true(p->mem.optimizer_bytes_per_param == 12);
+}
+
+/* torchtune README (pytorch/torchtune): one RTX 4090, batch 2, packed to 2048 tokens,
+ * torch.compile, bf16 everywhere (adapters and their AdamW states bf16), activation
+ * checkpointing; peak active (allocated) memory.
+ * LoRA rank 8 on q and v (recipe config lora_attn_modules ['q_proj', 'v_proj']): 16.2 GiB.
+ * gpuplan: 17.12 GiB (+5.6%). */
+static void lora_row(struct scenario *s, enum ft_method method)
+{
+	scenario_init(s);
+	llama31_8b(&s->model);
+	s->workload.kind = WL_FINETUNE;
+	s->workload.framework = FW_TORCHTUNE;
+	s->workload.seq_len = 2048;
+	s->workload.micro_batch = 2;
+	s->workload.recompute = RECOMPUTE_FULL;
+	s->workload.finetune.method = method;
+	s->workload.finetune.rank = 8;
+	s->workload.finetune.adapter_dtype = DTYPE_BF16;
+	if (method == FT_LORA) {
+		s->workload.finetune.targets = LORA_Q | LORA_V;
+		s->workload.finetune.base_weights = DTYPE_BF16;
+	} else {
+		s->workload.finetune.targets =
+		    LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP | LORA_DOWN;
+		s->workload.finetune.base_weights = DTYPE_NF4;
+	}
+	/* nvidia-smi's 24564 MiB for an RTX 4090 */
+	gpu_set(s, "rtx-4090", 24564 * 1048576.0, 1);
+}
+
+static void test_torchtune_lora_4090(void **state)
+{
+	(void)state;
+	struct scenario s;
+	lora_row(&s, FT_LORA);
+	const struct plan *p = compute(&s);
+	assert_true(fabs(rel_err(p->mem.allocated / GIB, 16.2)) < 0.10);
+	/* bf16 adapters: AdamW's two bf16 moments, no master copy */
+	assert_true(p->mem.optimizer_bytes_per_param == 4);
+}
+
+/* The same README, QLoRA: NF4 base, rank 8 on q, k, v, o and the MLP: 7.4 GiB.
+ * gpuplan: 7.60 GiB (+2.7%). */
+static void test_torchtune_qlora_4090(void **state)
+{
+	(void)state;
+	struct scenario s;
+	lora_row(&s, FT_QLORA);
+	const struct plan *p = compute(&s);
+	assert_true(fabs(rel_err(p->mem.allocated / GIB, 7.4)) < 0.10);
+}
+
+/* The same README, Llama 3.2 3B full fine-tune on one A100 80GB (recipe
+ * full_finetune_single_device, batch 2 x 4096 packed, bf16, no activation checkpointing):
+ * 60.0 GiB peak active. Pure bf16: weights, gradients and AdamW's two moments in bf16,
+ * 4 B of optimizer state a parameter and no fp32 master.
+ * NOT CLAIMED: gpuplan gives 45.50 GiB allocated, -24.2%. The states (8 B/param, 23.9
+ * GiB) are exact by construction; the activations gpuplan counts (Korthikanti's
+ * per-tensor sum with FlashAttention: 19.3 GiB for 28 layers) fall short of what this
+ * eager/compiled torchtune model keeps (its fp32 RMSNorm internals, K and V expanded to
+ * every query head before SDPA, SiLU's input and output both saved), which gpuplan does
+ * not model yet. Asserted: what the mechanism fixes exactly. */
+static void test_torchtune_3b_full_pure_bf16(void **state)
+{
+	(void)state;
+	struct scenario s;
+	scenario_init(&s);
+	llama32_3b(&s.model);
+	s.workload.kind = WL_FINETUNE;
+	s.workload.framework = FW_TORCHTUNE;
+	s.workload.finetune.method = FT_FULL;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 2;
+	s.workload.recompute = RECOMPUTE_NONE;
+	gpu_set(&s, "a100-80gb", 81920 * 1048576.0, 1);
+	const struct plan *p = compute(&s);
+	assert_true(p->mem.weight_bytes_per_param == 2);
+	assert_true(p->mem.grad_bytes_per_param == 2);
+	assert_true(p->mem.optimizer_bytes_per_param == 4);
+	assert_true(fabs(p->mem.optimizer - 4 * p->params) < 1);
+}
+
+/* vLLM, Llama 3.1 8B Instruct on one RTX 3090 (vllm-project/vllm issue #10517, a user's
+ * start-up log): total_gpu_memory 23.58 GiB, gpu_memory_utilization 0.90, weights 14.99
+ * GiB, peak_torch_memory 17.06 GiB, non_torch_memory 0.35 GiB, kv_cache_size 3.81 GiB
+ * for max_model_len 20000 (1.56 x concurrency). gpuplan's sequence (prompt + output)
+ * stands for max_model_len. gpuplan: KV 3.885 GiB (+2.0%), weights 14.96 GiB (-0.2%),
+ * weights + profiled activations 16.99 GiB (-0.4%), 1.59 x concurrency (+2%). The
+ * non-torch 0.35 GiB is taken from this row (src/framework.c). */
+static void test_vllm_3090_kv_budget(void **state)
+{
+	(void)state;
+	struct scenario s;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_ONLINE;
+	s.workload.framework = FW_VLLM;
+	s.workload.prompt_tokens = 19872;
+	s.workload.output_tokens = 128;
+	s.workload.batch = 0;
+	gpu_set(&s, "rtx-3090", 23.58 * GIB, 1);
+	const struct plan *p = compute(&s);
+	assert_true(fabs(rel_err(p->mem.kv_cache / GIB, 3.81)) < 0.10);
+	assert_true(fabs(rel_err((p->mem.weights + p->mem.activations) / GIB, 17.06)) < 0.10);
+	assert_true(fabs(rel_err(p->mem.kv_tokens / 20000, 1.56)) < 0.10);
+	/* whole 16-token blocks of 2 x 8 x 128 x 2 B x 32 layers */
+	assert_true(fmod(p->mem.kv_cache, 16 * 131072.0) == 0);
+	assert_true(p->max_batch == 1);
+	assert_true(p->mem.fragmentation == 0);
+	/* the budget is the fraction's: 0.9 x 23.58 GiB all told */
+	assert_true(fabs(p->mem.total - 0.9 * 23.58 * GIB) < 16 * 131072.0 + 1);
+	/* a smaller fraction leaves a smaller pool */
+	double kv = p->mem.kv_cache;
+	s.workload.gpu_memory_utilization = 0.85;
+	p = compute(&s);
+	assert_true(p->mem.kv_cache < kv);
+}
+
+/* Without a framework nothing moves; every framework default gives way to its field. */
+static void test_default_and_overrides(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan a, b;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_TRAIN;
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	plan_compute_memory(&s, &a);
+	/* the default's reserved and allocated are the old total's parts */
+	assert_true(a.mem.reserved == a.mem.total - a.mem.cuda_context);
+	assert_true(a.mem.allocated == a.mem.reserved - a.mem.fragmentation);
+	assert_true(a.mem.optimizer_bytes_per_param == 12);
+	/* torchtune's pure bf16, then its fields set back to mixed precision */
+	s.workload.framework = FW_TORCHTUNE;
+	plan_compute_memory(&s, &b);
+	assert_true(b.mem.optimizer_bytes_per_param == 4);
+	s.workload.master_weights = MASTER_FP32;
+	s.workload.optimizer_states = STATES_FP32;
+	plan_compute_memory(&s, &b);
+	assert_true(b.mem.optimizer_bytes_per_param == 12);
+	/* the loss: torchtune's chunked is smaller than fsdp's fp32 logits */
+	s.workload.loss = LOSS_FP32;
+	plan_compute_memory(&s, &a);
+	s.workload.loss = LOSS_CHUNKED;
+	plan_compute_memory(&s, &b);
+	assert_true(b.mem.activations_head < a.mem.activations_head);
+	assert_string_equal(framework_name(FW_TRTLLM), "trt-llm");
+	assert_string_equal(scenario_enum_name("workload.framework", FW_LLMC), "llm.c");
+	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_OP), "op");
+}
+
+static bool problem_names(const struct gp_problems *pr, const char *a, const char *b)
+{
+	for (int i = 0; i < pr->count; i++)
+		if (strstr(pr->items[i].message, a) && strstr(pr->items[i].message, b))
+			return true;
+	return false;
+}
+
+/* Bad input: an unknown name lists the accepted ones; a framework that cannot run the
+ * workload is a problem naming both; a field it ignores is a warning naming both. */
+static void test_bad_input(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct gp_error err;
+	struct gp_problems pr;
+	char buf[1024];
+
+	scenario_init(&s);
+	assert_int_equal(scenario_set(&s, NULL, "workload.framework", "pytorch", &err), -1);
+	gp_error_format(&err, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "'pytorch'"));
+	assert_non_null(strstr(buf, "torchtune"));
+	assert_non_null(strstr(buf, "llama.cpp"));
+
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	s.workload.kind = WL_TRAIN;
+	s.workload.framework = FW_VLLM;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_true(problem_names(&pr, "vllm", "train"));
+
+	s.workload.kind = WL_FINETUNE;
+	s.workload.framework = FW_LLAMACPP;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_true(problem_names(&pr, "llama.cpp", "finetune"));
+
+	s.workload.framework = FW_TORCHTUNE;
+	s.parallel.pp = 2;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_true(problem_names(&pr, "torchtune", "pp 2"));
+	s.parallel.pp = 1;
+
+	/* ZeRO on vLLM: a warning naming both */
+	s.workload.kind = WL_ONLINE;
+	s.workload.framework = FW_VLLM;
+	s.parallel.zero = 1;
+	const struct plan *p = compute(&s);
+	assert_true(has_warning(p, PW_FRAMEWORK_CONFLICT));
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT) {
+			plan_warning_format(&p->warnings[i], buf, sizeof(buf));
+			assert_non_null(strstr(buf, "vllm"));
+			assert_non_null(strstr(buf, "parallel.zero"));
+		}
+	/* the papers' default warns of nothing */
+	s.workload.framework = FW_DEFAULT;
+	p = compute(&s);
+	assert_false(has_warning(p, PW_FRAMEWORK_CONFLICT));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_torchtitan_8b_fsdp2),
+	    cmocka_unit_test(test_torchtune_lora_4090),
+	    cmocka_unit_test(test_torchtune_qlora_4090),
+	    cmocka_unit_test(test_torchtune_3b_full_pure_bf16),
+	    cmocka_unit_test(test_vllm_3090_kv_budget),
+	    cmocka_unit_test(test_default_and_overrides),
+	    cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
