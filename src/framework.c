@@ -144,7 +144,9 @@ static const struct framework_info table[FW_COUNT] = {
 		 .kv_block_tokens = 16,
 		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py"},
     /* SGLang: mem_fraction_static of the total holds the weights and the KV pool; 0.88 on
-     * one GPU (python/sglang/srt/server_args.py, lower with tp); token-granular pages. */
+     * one GPU (python/sglang/srt/server_args.py __post_init__: 0.88 at tp 1, 0.87 at tp 2,
+     * 0.85 at tp 4, 0.81 at tp 8; later versions derive it from a fixed reserve);
+     * token-granular pages (page_size 1). */
     [FW_SGLANG] = {.name = "sglang",
 		   .title = "SGLang",
 		   .serves = true,
@@ -157,7 +159,9 @@ static const struct framework_info table[FW_COUNT] = {
 		   .source = "python/sglang/srt/server_args.py mem_fraction_static"},
     /* TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after
      * the engine and its activation workspace load (tensorrt_llm/llmapi/llm_args.py),
-     * blocks of tokens_per_block = 32. */
+     * blocks of tokens_per_block = 32 (the default of the KV cache manager,
+     * tensorrt_llm/_torch/pyexecutor/resource_manager.py; docs/source/examples/
+     * kvcacheconfig.md gives the 0.9). */
     [FW_TRTLLM] = {.name = "trt-llm",
 		   .title = "TensorRT-LLM",
 		   .serves = true,
