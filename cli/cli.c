@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -127,6 +128,34 @@ static void cli_print_problems(const struct gp_problems *probs, const char *fall
 	if (probs->dropped)
 		fprintf(stderr, "%s: %d more problems not shown\n", fallback ? fallback : "gpuplan",
 			probs->dropped);
+}
+
+/* -o - and -o /dev/stdout: standard output, written as without -o (no temporary file
+ * beside a pipe or a terminal). */
+static bool cli_output_is_stdout(const char *out)
+{
+	return strcmp(out, "-") == 0 || strcmp(out, "/dev/stdout") == 0;
+}
+
+/* Before a save to out: a FIFO, a device or a link loop is refused (as file_write_atomic
+ * refuses it), and so is a read-only file (the command line has no :w!). 0, or the exit
+ * status with a message; warns when other hard links will keep the old text. */
+static int cli_output_check(const char *out)
+{
+	struct gp_error err = {0};
+	struct file_target t;
+
+	if (file_check_target(out, &t, &err) != 0)
+		return cli_print_error(&err, out);
+	if (t.exists && !t.writable) {
+		fprintf(stderr, "%s: cannot save: the file is read-only\n", out);
+		return EXIT_IO;
+	}
+	if (t.links > 1)
+		fprintf(stderr,
+			"gpuplan: warning: %s has %lu other hard links, which keep the old text\n",
+			out, t.links - 1);
+	return 0;
 }
 
 /* Writes text to standard output; 0, or EXIT_IO with a message. */
@@ -549,10 +578,10 @@ static int cmd_import(struct cli *c)
 		return cli_print_error(&err, c->args[0]);
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(&err, c->args[0]);
-	if (c->output) {
-		rc = file_write_atomic(c->output, text, len, &err) != 0
-			 ? cli_print_error(&err, c->output)
-			 : 0;
+	if (c->output && !cli_output_is_stdout(c->output)) {
+		rc = cli_output_check(c->output);
+		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
+			rc = cli_print_error(&err, c->output);
 	} else {
 		rc = cli_write(text, len);
 	}
@@ -650,11 +679,11 @@ static int cmd_fmt(struct cli *c)
 	}
 	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
 		goto out;
-	if (c->output) {
+	if (c->output && !cli_output_is_stdout(c->output)) {
 		/* through scenario_save_file: a relative hf_config follows the new file */
-		rc = scenario_save_file(s, c->cat, c->output, &err) != 0
-			 ? cli_print_error(&err, c->output)
-			 : 0;
+		rc = cli_output_check(c->output);
+		if (rc == 0 && scenario_save_file(s, c->cat, c->output, &err) != 0)
+			rc = cli_print_error(&err, c->output);
 		goto out;
 	}
 	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
@@ -962,6 +991,15 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	}
 	if (c->nargs > 1)
 		return cli_usage_error(c, "too many arguments");
+	/* the UI keeps its file's name in a fixed field: a longer one is refused whole, never
+	 * cut into the name of another file that :w would then write */
+	if (c->nargs && strlen(c->args[0]) >= sizeof(((struct scenario *)0)->path)) {
+		fprintf(stderr,
+			"gpuplan: file name too long for the terminal UI (%zu bytes; at "
+			"most %zu)\n",
+			strlen(c->args[0]), sizeof(((struct scenario *)0)->path) - 1);
+		return EXIT_IO;
+	}
 	path = c->nargs ? c->args[0] : NULL;
 	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
 	    !strchr(path, '.')) {
@@ -1014,9 +1052,10 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		} else if (rc == 0 && c->nargs > cmd->max_args) {
 			rc =
 			    cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
-		} else if (rc == 0 && c->output && strcmp(c->output, "-") == 0) {
-			rc = cli_usage_error(c, "-o - : leave out -o to write to standard output");
 		} else if (rc == 0) {
+			/* ulimit -f: write(2) fails with EFBIG and the save removes its
+			 * temporary file, where the default action would kill it first */
+			signal(SIGXFSZ, SIG_IGN);
 			rc = cmd->run(c);
 		}
 	} else {

@@ -10,39 +10,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int file_read_all(const char *path, size_t max, char **out, size_t *len, struct gp_error *err)
+/* What a node that is not a regular file is, for messages. */
+static const char *node_kind(mode_t m)
 {
-	int fd, is_stdin = strcmp(path, "-") == 0;
-	size_t cap = 8192, n = 0;
-	char *buf;
-	ssize_t r;
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "not a plain file";
+}
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-	buf = malloc(cap + 1);
+/* Reads fd to its end into *out (NUL-terminated); closes fd unless it is standard input. */
+static int read_fd(int fd, const char *path, size_t max, char **out, size_t *len,
+		   struct gp_error *err)
+{
+	size_t cap = 8192, n = 0;
+	char *buf = malloc(cap + 1);
+	ssize_t r;
+	int rc = -1;
+
 	if (!buf) {
-		if (!is_stdin)
-			close(fd);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+		gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+		goto out;
 	}
 	for (;;) {
 		if (n == cap) {
 			char *nb;
 			if (cap > max) {
-				free(buf);
-				if (!is_stdin)
-					close(fd);
-				return gp_error_set(err, GP_EINPUT, path, 0, 0,
-						    "file is larger than the %zu-byte limit", max);
+				gp_error_set(err, GP_EINPUT, path, 0, 0,
+					     "file is larger than the %zu-byte limit", max);
+				goto out;
 			}
 			cap *= 2;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
-				free(buf);
-				if (!is_stdin)
-					close(fd);
-				return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+				gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+				goto out;
 			}
 			buf = nb;
 		}
@@ -50,28 +61,80 @@ int file_read_all(const char *path, size_t max, char **out, size_t *len, struct 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			int e = errno;
-			free(buf);
-			if (!is_stdin)
-				close(fd);
-			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s",
-					    strerror(e));
+			gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+			goto out;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 	}
-	if (!is_stdin)
-		close(fd);
 	if (n > max) {
-		free(buf);
-		return gp_error_set(err, GP_EINPUT, path, 0, 0,
-				    "file is larger than the %zu-byte limit", max);
+		gp_error_set(err, GP_EINPUT, path, 0, 0, "file is larger than the %zu-byte limit",
+			     max);
+		goto out;
 	}
 	buf[n] = '\0';
 	*out = buf;
 	*len = n;
-	return 0;
+	buf = NULL;
+	rc = 0;
+out:
+	free(buf);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return rc;
+}
+
+/* Opens path for reading without blocking (O_NONBLOCK: a FIFO with no writer would block
+ * open(2) forever) and checks, on the open descriptor, that it is a regular file; own also
+ * refuses a symbolic link and a file of another user. Returns the descriptor or -1. */
+static int open_regular(const char *path, bool own, struct gp_error *err)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (own ? O_NOFOLLOW : 0);
+	int fd = open(path, flags);
+	struct stat st;
+
+	if (fd < 0) {
+		if (own && errno == ELOOP)
+			return gp_error_set(err, GP_EIO, path, 0, 0,
+					    "cannot open: a symbolic link (not followed)");
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	}
+	if (fstat(fd, &st) != 0) {
+		gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+		/* a directory keeps read(2)'s own words, as before this check */
+		if (S_ISDIR(st.st_mode))
+			gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: %s", strerror(EISDIR));
+		else
+			gp_error_set(err, GP_EIO, path, 0, 0,
+				     "cannot read: not a regular file (%s)", node_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if (own && st.st_uid != geteuid()) {
+		gp_error_set(err, GP_EIO, path, 0, 0, "cannot read: owned by another user");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int file_read_all(const char *path, size_t max, char **out, size_t *len, struct gp_error *err)
+{
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open_regular(path, false, err);
+
+	return fd < 0 ? -1 : read_fd(fd, path, max, out, len, err);
+}
+
+int file_read_own(const char *path, size_t max, char **out, size_t *len, struct gp_error *err)
+{
+	int fd = open_regular(path, true, err);
+
+	return fd < 0 ? -1 : read_fd(fd, path, max, out, len, err);
 }
 
 static int write_all(int fd, const char *data, size_t len)
@@ -88,76 +151,182 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* The file a save should replace: path itself, or, when path is a symbolic link, the file
- * it points to (followed to the end; a dangling link's target as written, relative to the
- * link's folder), so that the link stays a link, as editors keep it. */
-static int save_target(const char *path, char *out, size_t size)
+/* The file a save should replace, malloc'd: path itself, or, when path is a symbolic link,
+ * the file it points to (followed to the end; a dangling link's target as written,
+ * relative to the link's folder), so that the link stays a link, as editors keep it. NULL
+ * when out of memory. */
+static char *save_target(const char *path)
 {
 	struct stat st;
-	char link[4096];
+	char *link, *res;
 	ssize_t n;
 	const char *slash;
+	size_t size;
 
 	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
-	if (realpath(path, link)) /* the whole chain resolves */
-		return snprintf(out, size, "%s", link) < (int)size ? 0 : -1;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+		return strdup(path);
+	if ((res = realpath(path, NULL)) != NULL) /* the whole chain resolves */
+		return res;
+	size = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
+	link = malloc(size);
+	if (!link)
+		return NULL;
+	n = readlink(path, link, size - 1);
+	if (n <= 0) {
+		free(link);
+		return strdup(path);
+	}
 	link[n] = '\0';
 	slash = strrchr(path, '/');
 	if (link[0] == '/' || !slash)
-		return snprintf(out, size, "%s", link) < (int)size ? 0 : -1;
-	return snprintf(out, size, "%.*s/%s", (int)(slash - path), path, link) < (int)size ? 0 : -1;
+		return link;
+	res = malloc((size_t)(slash - path) + 1 + (size_t)n + 1);
+	if (res)
+		sprintf(res, "%.*s/%s", (int)(slash - path), path, link);
+	free(link);
+	return res;
 }
 
-int file_write_atomic(const char *path_given, const char *data, size_t len, struct gp_error *err)
+/* Checks the resolved target; st is filled when it exists. */
+static int check_target(const char *given, const char *target, struct stat *st, bool *exists,
+			struct gp_error *err)
 {
-	char tmp[4096], dir[4096], path[4096];
-	const char *slash;
-	int fd, e, dfd;
-	struct stat st;
-	mode_t mode = 0644;
+	*exists = false;
+	if (lstat(target, st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return gp_error_set(err, GP_EIO, given, 0, 0, "cannot save: %s", strerror(errno));
+	}
+	*exists = true;
+	if (S_ISLNK(st->st_mode)) /* left after resolving: a loop or a chain that dangles */
+		return gp_error_set(err, GP_EIO, given, 0, 0,
+				    "cannot save: a symbolic link that does not resolve (%s)",
+				    strerror(ELOOP));
+	if (!S_ISREG(st->st_mode))
+		return gp_error_set(err, GP_EIO, given, 0, 0,
+				    "cannot save over %s: not a regular file",
+				    node_kind(st->st_mode));
+	return 0;
+}
 
-	if (save_target(path_given, path, sizeof(path)) != 0)
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "path too long");
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "path too long");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return gp_error_set(err, GP_EIO, path_given, 0, 0,
-				    "cannot create a temporary file: %s", strerror(errno));
-	/* keep the permissions of the file being replaced */
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-		e = errno;
-		close(fd);
-		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot write: %s", strerror(e));
+int file_check_target(const char *path, struct file_target *t, struct gp_error *err)
+{
+	char *target = save_target(path);
+	struct stat st;
+	bool exists;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (!target)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+	rc = check_target(path, target, &st, &exists, err);
+	if (rc == 0 && exists) {
+		t->exists = true;
+		t->links = (unsigned long)st.st_nlink;
+		/* the mode's write bits too: root may write anything, but a 0444 file says
+		 * "do not", as vi reads it */
+		t->writable =
+		    (st.st_mode & 0222) && faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) == 0;
 	}
-	if (close(fd) != 0) {
-		e = errno;
-		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot write: %s", strerror(e));
-	}
-	if (rename(tmp, path) != 0) {
-		e = errno;
-		unlink(tmp);
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "cannot replace the file: %s",
-				    strerror(e));
-	}
-	/* make the rename itself durable */
-	slash = strrchr(path, '/');
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash > path ? slash - path : 1), path);
-	else
-		snprintf(dir, sizeof(dir), ".");
+	free(target);
+	return rc;
+}
+
+/* The folder of path, made durable after a rename into it. */
+static void sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash > path ? (size_t)(slash - path) : 1) : strdup(".");
+	int dfd;
+
+	if (!dir)
+		return;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
 	}
+	free(dir);
+}
+
+/* Writes data to a new temporary beside path, with mode (and owner, when own is given),
+ * and renames it onto path. */
+static int replace_with(const char *given, const char *path, const char *data, size_t len,
+			mode_t mode, const struct stat *owner, struct gp_error *err)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + sizeof(".tmp.XXXXXX"));
+	int fd, e;
+
+	if (!tmp)
+		return gp_error_set(err, GP_EIO, given, 0, 0, "out of memory");
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	/* mkstemp: O_CREAT|O_EXCL, mode 0600, so nothing planted at the name is followed */
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		return gp_error_set(err, GP_EIO, given, 0, 0, "cannot create a temporary file: %s",
+				    strerror(e));
+	}
+	/* the owner first: chown clears the set-id bits that fchmod then sets; only root
+	 * may give a file away, a member may keep the group: best effort */
+	if (owner && fchown(fd, owner->st_uid, owner->st_gid) != 0)
+		(void)!fchown(fd, (uid_t)-1, owner->st_gid);
+	if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		e = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		e = errno;
+		goto fail;
+	}
+	if (rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		return gp_error_set(err, GP_EIO, given, 0, 0, "cannot replace the file: %s",
+				    strerror(e));
+	}
+	free(tmp);
+	/* make the rename itself durable */
+	sync_dir_of(path);
 	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	return gp_error_set(err, GP_EIO, given, 0, 0, "cannot write: %s", strerror(e));
+}
+
+int file_write_atomic(const char *path_given, const char *data, size_t len, struct gp_error *err)
+{
+	char *path = save_target(path_given);
+	struct stat st;
+	bool exists;
+	mode_t mode, mask;
+	int rc;
+
+	if (!path)
+		return gp_error_set(err, GP_EIO, path_given, 0, 0, "out of memory");
+	if (check_target(path_given, path, &st, &exists, err) != 0) {
+		free(path);
+		return -1;
+	}
+	if (exists) {
+		mode = st.st_mode & 07777; /* keep the permissions of the file being replaced */
+	} else {
+		mask = umask(0); /* umask(2) can only be read by setting it */
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	rc = replace_with(path_given, path, data, len, mode, exists ? &st : NULL, err);
+	free(path);
+	return rc;
+}
+
+int file_write_own(const char *path, const char *data, size_t len, struct gp_error *err)
+{
+	return replace_with(path, path, data, len, 0600, NULL, err);
 }

@@ -2,6 +2,7 @@
 #include "app_file.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,68 +10,192 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "file.h"
 #include "scenario_yaml.h"
 
-void app_recover_path(const char *path, char *buf, size_t size)
+int app_recover_path(const char *path, char *buf, size_t size)
 {
+	int n;
+
 	if (path && path[0] && strcmp(path, "-") != 0) {
 		const char *slash = strrchr(path, '/');
 		if (slash)
-			snprintf(buf, size, "%.*s.%s.recover", (int)(slash - path + 1), path,
-				 slash + 1);
+			n = snprintf(buf, size, "%.*s.%s.recover", (int)(slash - path + 1), path,
+				     slash + 1);
 		else
-			snprintf(buf, size, ".%s.recover", path);
-		return;
-	}
-	{
+			n = snprintf(buf, size, ".%s.recover", path);
+	} else {
 		const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 		if (state && state[0] == '/')
-			snprintf(buf, size, "%s/gpuplan/recover.yaml", state);
+			n = snprintf(buf, size, "%s/gpuplan/recover.yaml", state);
 		else
-			snprintf(buf, size, "%s/.local/state/gpuplan/recover.yaml",
-				 home && home[0] ? home : ".");
+			n = snprintf(buf, size, "%s/.local/state/gpuplan/recover.yaml",
+				     home && home[0] ? home : ".");
 	}
+	/* a name cut short would be another file: none at all */
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* The fallback recovery file of a scenario whose folder cannot be written: in the state
+ * folder, named by the file's name and a hash of its full path (FNV-1a, 64 bits), so files
+ * of the same name in two folders do not share one. */
+static int recover_state_path(const char *path, char *buf, size_t size)
+{
+	char state[sizeof(((struct app *)0)->recover_path)], *real;
+	const char *base = strrchr(path, '/');
+	uint64_t h = 1469598103934665603u;
+	int n;
+
+	if (!path[0] || strcmp(path, "-") == 0 || app_recover_path("", state, sizeof(state)))
+		return -1;
+	*strrchr(state, '/') = '\0'; /* .../gpuplan/recover.yaml -> .../gpuplan */
+	base = base ? base + 1 : path;
+	real = realpath(path, NULL);
+	for (const char *p = real ? real : path; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	free(real);
+	n = snprintf(buf, size, "%s/%.100s-%016llx.recover", state, base, (unsigned long long)h);
+	if (n < 0 || (size_t)n >= size) {
+		buf[0] = '\0';
+		return -1;
+	}
+	return 0;
 }
 
 /* mkdir -p of the folder holding file. */
 static void make_parent_dirs(const char *file)
 {
-	char dir[1024];
-	char *p;
+	char *dir = strdup(file), *p;
 
-	snprintf(dir, sizeof(dir), "%s", file);
-	p = strrchr(dir, '/');
-	if (!p || p == dir)
+	if (!dir)
 		return;
-	*p = '\0';
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
+	p = strrchr(dir, '/');
+	if (p && p != dir) {
 		*p = '\0';
+		for (p = dir + 1; *p; p++) {
+			if (*p != '/')
+				continue;
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
 		mkdir(dir, 0700);
-		*p = '/';
 	}
-	mkdir(dir, 0700);
+	free(dir);
+}
+
+/* A relative model.hf_config made absolute (it is relative to the scenario's folder), for
+ * a recovery file written in another folder. */
+static void absolute_hf_config(struct scenario *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *joined, *real;
+
+	if (!t->model.hf_config[0] || t->model.hf_config[0] == '/')
+		return;
+	joined = malloc(strlen(path) + strlen(t->model.hf_config) + 3);
+	if (!joined)
+		return;
+	sprintf(joined, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, t->model.hf_config);
+	real = realpath(joined, NULL);
+	if (real && strlen(real) < sizeof(t->model.hf_config))
+		snprintf(t->model.hf_config, sizeof(t->model.hf_config), "%s", real);
+	free(real);
+	free(joined);
+}
+
+/* Writes s to the recovery file at path (never through a link planted there, 0600). */
+static int write_recovery_at(const struct app *a, const struct scenario *s, const char *path)
+{
+	struct gp_error err;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!path[0] || scenario_format_yaml(s, a->cat, &text, &len, &err) != 0)
+		return -1;
+	make_parent_dirs(path);
+	rc = file_write_own(path, text, len, &err);
+	free(text);
+	return rc;
 }
 
 int app_write_recovery(struct app *a)
 {
-	struct gp_error err;
+	struct scenario *t;
+	int rc;
 
 	if (!app_unsaved(a))
 		return 0;
 	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
-	make_parent_dirs(a->recover_path);
-	return scenario_save_file(&a->scn, a->cat, a->recover_path, &err);
+	if (write_recovery_at(a, &a->scn, a->recover_path) == 0)
+		return 0;
+	/* the folder is read-only, or something is in the way: the state folder */
+	if (recover_state_path(a->path, a->recover_path, sizeof(a->recover_path)) != 0)
+		return -1;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -1;
+	*t = a->scn;
+	absolute_hf_config(t, a->path);
+	rc = write_recovery_at(a, t, a->recover_path);
+	free(t);
+	return rc;
+}
+
+/* Reads a recovery file into *t: only a regular file of this user, not through a link,
+ * that reads as a scenario. 0, or -1 with why in err. */
+static int read_recovery(const struct app *a, const char *path, struct scenario *t,
+			 struct gp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	scenario_init(t);
+	if (file_read_own(path, SCENARIO_MAX_FILE_BYTES, &text, &len, err) != 0)
+		return -1;
+	rc = scenario_parse(text, len, path, a->cat, t, NULL, NULL, err);
+	free(text);
+	return rc;
 }
 
 bool app_offer_recovery(struct app *a)
 {
 	struct stat st;
+	struct scenario *t = malloc(sizeof(*t));
+	struct gp_error err;
+	char found[sizeof(a->recover_path)], why[sizeof(a->status)];
+	bool offer = false;
 
-	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
-	if (stat(a->recover_path, &st) != 0)
+	if (!t)
 		return false;
+	why[0] = '\0';
+	for (int i = 0; i < 2 && !offer; i++) {
+		int rc = i == 0 ? app_recover_path(a->path, found, sizeof(found))
+				: recover_state_path(a->path, found, sizeof(found));
+		if (rc != 0 || lstat(found, &st) != 0)
+			continue;
+		memset(&err, 0, sizeof(err));
+		if (read_recovery(a, found, t, &err) == 0) {
+			snprintf(a->recover_path, sizeof(a->recover_path), "%s", found);
+			offer = true;
+		} else if (!why[0]) {
+			/* a planted or broken file is not offered; say why it is left */
+			gp_error_format(&err, why, sizeof(why));
+		}
+	}
+	free(t);
+	if (!offer) {
+		if (why[0])
+			app_status(a, true, "recovery file not offered: %s", why);
+		return false;
+	}
 	a->mode = MODE_PROMPT;
 	a->prompt = PROMPT_RECOVER;
 	/* what is found, then the question (a long path wraps over the legend line) */
@@ -79,14 +204,16 @@ bool app_offer_recovery(struct app *a)
 	return true;
 }
 
-void app_expand_path(const char *in, char *out, size_t size)
+int app_expand_path(const char *in, char *out, size_t size)
 {
 	const char *home = getenv("HOME");
+	int n;
 
 	if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && home[0])
-		snprintf(out, size, "%s%s", home, in + 1);
+		n = snprintf(out, size, "%s%s", home, in + 1);
 	else
-		snprintf(out, size, "%s", in);
+		n = snprintf(out, size, "%s", in);
+	return n >= 0 && (size_t)n < size ? 0 : -1;
 }
 
 /* Whether the YAML file at path has a comment: a line that starts with #, or a value
@@ -138,14 +265,27 @@ int app_save_force(struct app *a, const char *path)
 	return save(a, path, true);
 }
 
+/* The status line's message for a file name that does not fit a path buffer: refused
+ * whole, never cut into the name of another file. */
+static void too_long(struct app *a, const char *name, size_t max)
+{
+	app_status(a, true, "file name too long (%zu bytes; at most %zu): %.60s...", strlen(name),
+		   max - 1, name);
+}
+
 static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
-	char old_recover[1024], expanded[sizeof(a->path)];
+	char old_recover[sizeof(a->recover_path)], old_state[sizeof(a->recover_path)];
+	char expanded[sizeof(a->path)];
 	struct stat st;
+	struct file_target ft;
 
 	if (path && path[0]) {
-		app_expand_path(path, expanded, sizeof(expanded));
+		if (app_expand_path(path, expanded, sizeof(expanded)) != 0) {
+			too_long(a, path, sizeof(expanded));
+			return -1;
+		}
 		path = expanded;
 	}
 	if (!path || !path[0])
@@ -155,6 +295,16 @@ static int save(struct app *a, const char *path, bool force)
 		a->prompt = PROMPT_SAVE_AS;
 		line_edit_set(&a->line, "");
 		app_status(a, false, "save as: ");
+		return -1;
+	}
+	memset(&err, 0, sizeof(err));
+	/* a FIFO or a device is never replaced; a read-only file only with :w! (as vi) */
+	if (file_check_target(path, &ft, &err) != 0) {
+		app_status_err(a, &err);
+		return -1;
+	}
+	if (!force && ft.exists && !ft.writable) {
+		app_status(a, true, "%s is read-only (:w! writes it anyway)", path);
 		return -1;
 	}
 	if (!force && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -174,19 +324,31 @@ static int save(struct app *a, const char *path, bool force)
 			return -1;
 		}
 	}
-	memset(&err, 0, sizeof(err));
 	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
 		app_status_err(a, &err);
 		return -1;
 	}
 	app_recover_path(a->path, old_recover, sizeof(old_recover));
+	if (recover_state_path(a->path, old_state, sizeof(old_state)) != 0)
+		old_state[0] = '\0';
 	if (path != a->path)
 		snprintf(a->path, sizeof(a->path), "%s", path);
 	snprintf(a->scn.path, sizeof(a->scn.path), "%s", a->path);
 	a->saved = a->scn;
 	a->new_file = false;
-	unlink(old_recover);
-	app_status(a, false, "written %s", a->path);
+	if (old_recover[0])
+		unlink(old_recover);
+	if (old_state[0])
+		unlink(old_state);
+	/* the save replaces the file by a new one (atomic): its other names keep the old
+	 * text, which the user is told rather than surprised by */
+	if (ft.links > 1)
+		app_status(a, false,
+			   "written %s (a new file: its %lu other hard link%s keep%s the "
+			   "old text)",
+			   a->path, ft.links - 1, ft.links > 2 ? "s" : "", ft.links > 2 ? "" : "s");
+	else
+		app_status(a, false, "written %s", a->path);
 	return 0;
 }
 
@@ -197,7 +359,13 @@ void app_open(struct app *a, const char *name, bool force)
 	struct gp_problems *probs;
 	char file[sizeof(a->path)];
 
-	app_expand_path(name, file, sizeof(file));
+	if (app_expand_path(name, file, sizeof(file)) != 0) {
+		too_long(a, name, sizeof(file));
+		return;
+	}
+	/* "-" is a file here: standard input is the terminal */
+	if (strcmp(file, "-") == 0)
+		snprintf(file, sizeof(file), "./-");
 	if (!file[0]) {
 		app_status(a, true, ":e needs a file name (:e FILE)");
 		return;
@@ -253,8 +421,7 @@ void app_restore_recovery(struct app *a)
 	struct gp_error err;
 
 	memset(&err, 0, sizeof(err));
-	scenario_init(&t);
-	if (scenario_load_file(a->recover_path, a->cat, &t, NULL, NULL, &err) != 0) {
+	if (read_recovery(a, a->recover_path, &t, &err) != 0) {
 		app_status_err(a, &err);
 		return;
 	}

@@ -4,8 +4,9 @@
 
 #include "app.h"
 
-/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. */
-void app_expand_path(const char *in, char *out, size_t size);
+/* A file name as typed: a leading ~/ is $HOME/, as a shell would have it. 0, or -1 when
+ * it does not fit size (out then holds a name cut short: not to be used). */
+int app_expand_path(const char *in, char *out, size_t size);
 
 /* Saves to path (or the current path when NULL; ~/ expanded); 0 or -1 with the status line
  * set. Asks first (PROMPT_OVERWRITE) before replacing a file other than the scenario's own,
@@ -14,14 +15,21 @@ void app_expand_path(const char *in, char *out, size_t size);
 int app_save_force(struct app *a, const char *path);
 int app_save(struct app *a, const char *path);
 
-/* The recovery file for a scenario path (or the built-in one when path is ""). */
-void app_recover_path(const char *path, char *buf, size_t size);
+/* The recovery file for a scenario path (or the built-in one when path is ""); 0, or -1
+ * with buf "" when it does not fit. */
+int app_recover_path(const char *path, char *buf, size_t size);
 
-/* When the recovery file of the scenario's path exists, asks (on the status line) whether
- * to restore it; y restores, n removes it, Esc keeps it. Returns whether it asked. */
+/* When the recovery file of the scenario's path exists (beside it, or in the state folder
+ * when that folder could not be written), asks (on the status line) whether to restore
+ * it; y restores, n removes it, Esc keeps it. Only a regular file of this user, not a
+ * symbolic link, that reads as a scenario is offered; another is left, and the status
+ * line says why. Returns whether it asked. */
 bool app_offer_recovery(struct app *a);
 
-/* Writes unsaved edits to the recovery file; 0 or -1. Not for signal handlers. */
+/* Writes unsaved edits to the recovery file, mode 0600, never through a symbolic link
+ * planted at its name; where its folder cannot be written, to the state folder
+ * ($XDG_STATE_HOME/gpuplan/NAME-HASH.recover). Sets a->recover_path to the file written.
+ * 0 or -1. Not for signal handlers. */
 int app_write_recovery(struct app *a);
 
 /* :e FILE: opens another scenario; refuses over unsaved edits unless force. */

@@ -20,7 +20,7 @@
 #include "cli.h"
 
 static struct app app;
-static volatile sig_atomic_t got_signal; /* SIGTERM, SIGINT or SIGHUP, 0 for none */
+static volatile sig_atomic_t got_signal; /* a quit_signals[] one, 0 for none */
 
 static void on_signal(int sig)
 {
@@ -39,7 +39,12 @@ static void on_crash(int sig)
 
 static void install_signals(void)
 {
-	static const int quit_signals[] = {SIGTERM, SIGINT, SIGHUP};
+	/* every signal whose default action ends the process (and would leave the terminal
+	 * raw and lose the edits): ^\, kill -USR1, an expired alarm, ulimit -t and -f. A
+	 * SIGXFSZ during a save makes write(2) fail with EFBIG, so the save removes its
+	 * temporary file. */
+	static const int quit_signals[] = {SIGTERM, SIGINT,  SIGHUP,	SIGQUIT, SIGUSR1,
+					   SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ};
 	static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	struct sigaction sa;
 
@@ -160,8 +165,9 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 	}
 
 	if (got_signal) {
-		/* SIGHUP (a dropped SSH session), SIGTERM, SIGINT: keep unsaved edits. */
-		app_write_recovery(&app);
+		/* SIGHUP (a dropped SSH session), SIGTERM, SIGINT...: keep unsaved edits. */
+		if (app_write_recovery(&app) != 0)
+			app.recover_path[0] = '\0';
 		status = 128 + got_signal;
 	} else {
 		status = app.exit_status;
@@ -171,8 +177,13 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 	delscreen(scr);
 	if (in != stdin)
 		fclose(in);
-	if (got_signal && app_unsaved(&app) && got_signal != SIGHUP)
-		fprintf(stderr, "gpuplan: unsaved edits written to %s\n", app.recover_path);
+	if (got_signal && app_unsaved(&app) && got_signal != SIGHUP) {
+		if (app.recover_path[0])
+			fprintf(stderr, "gpuplan: unsaved edits written to %s\n", app.recover_path);
+		else
+			fprintf(stderr, "gpuplan: unsaved edits could not be written to a recovery "
+					"file\n");
+	}
 	*s = app.scn;
 	return status;
 }

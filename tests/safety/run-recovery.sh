@@ -1,0 +1,216 @@
+#!/bin/sh
+# The recovery file and the signals of the terminal UI (issue 16), through tmux on a
+# private socket: a link planted at the recovery file's name is never written through; a
+# planted file that is not a scenario is not offered; the recovery file is 0600; every
+# signal that would end the process restores the terminal and keeps the edits; where the
+# file's folder cannot take the recovery file, the state folder does and the next start
+# offers it; :w refuses a read-only file and :w! writes it; a file name too long is
+# refused whole.
+# Usage: GPUPLAN=./gpuplan sh tests/safety/run-recovery.sh
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+LC_ALL=C.UTF-8
+export LC_ALL
+unset LANG LANGUAGE
+WAIT=${TUI_WAIT:-20}
+BIN=${GPUPLAN:-$(pwd)/gpuplan}
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
+export GPUPLAN_CATALOG
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
+[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
+
+SOCK=gpuplan-safety-$$-0
+nsock=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-recovery.XXXXXX")
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	T capture-pane -p 2>/dev/null | sed 's/^/    | /' | tail -6
+}
+poll() {
+	i=0
+	prev=
+	while [ $i -lt $((WAIT * 33)) ]; do
+		cur=$(T capture-pane -p 2>/dev/null)
+		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | grep -Eq -- "$1"; then
+			return 0
+		fi
+		prev=$cur
+		i=$((i + 1))
+		sleep 0.03
+	done
+	return 1
+}
+wait_for() { poll "$1"; }
+new_shell() {
+	T kill-server >/dev/null 2>&1
+	nsock=$((nsock + 1))
+	SOCK=gpuplan-safety-$$-$nsock
+	T new-session -d -x 80 -y 24 \
+		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' GPUPLAN_CATALOG='$GPUPLAN_CATALOG' sh"
+	T set-option -g status off >/dev/null
+	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
+}
+run_ui() {
+	rm -f "$TMP/pid"
+	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
+}
+ui_pid() {
+	i=0
+	while [ ! -s "$TMP/pid" ] && [ $i -lt 300 ]; do sleep 0.03; i=$((i + 1)); done
+	cat "$TMP/pid"
+}
+# edit: count 8 -> 16 in the Hardware pane
+edit() { wait_for '^ count +8 ' && T send-keys 3 j + && wait_for '^ count +16 '; }
+
+"$BIN" fmt scenarios/default.yaml -o "$TMP/a.yaml" || exit 1
+new_shell
+
+# 1. a link planted at the recovery file's name, to a file of the victim's: not offered,
+# and the hang-up replaces the link, never the file it points to
+printf 'precious\n' >"$TMP/victim"
+chmod 600 "$TMP/victim"
+ln -s "$TMP/victim" "$TMP/.a.yaml.recover"
+run_ui "$TMP/a.yaml"
+if wait_for 'recovery file not offered' && ! T capture-pane -p | grep -q 'restore them'; then
+	ok "a planted link is not offered for restore"
+else
+	bad "a planted link is not offered for restore"
+fi
+edit
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+if [ "$(cat "$TMP/victim")" = precious ] && [ ! -L "$TMP/.a.yaml.recover" ] &&
+	[ -f "$TMP/.a.yaml.recover" ]; then
+	ok "SIGHUP never writes through a planted link"
+else
+	bad "SIGHUP never writes through a planted link (victim: $(head -c 40 "$TMP/victim"))"
+fi
+rm -f "$TMP/.a.yaml.recover"
+# a dangling planted link creates nothing at its target
+ln -s "$TMP/made" "$TMP/.a.yaml.recover"
+run_ui "$TMP/a.yaml"
+edit
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+[ ! -e "$TMP/made" ] && ok "SIGHUP never creates a dangling link's target" ||
+	bad "SIGHUP never creates a dangling link's target"
+rm -f "$TMP/.a.yaml.recover" "$TMP/made"
+
+# 2. a planted file that is not a scenario is not offered
+printf 'ssh-ed25519 AAAA attacker\n' >"$TMP/.a.yaml.recover"
+run_ui "$TMP/a.yaml"
+if wait_for 'recovery file not offered' && ! T capture-pane -p | grep -q 'restore them'; then
+	ok "a recovery file that is not a scenario is not offered"
+else
+	bad "a recovery file that is not a scenario is not offered"
+fi
+T send-keys : q! Enter
+wait_for 'EXIT=0'
+rm -f "$TMP/.a.yaml.recover"
+
+# 3. the recovery file of a 0600 scenario is 0600 (umask 022), and the scenario stays 0600
+chmod 600 "$TMP/a.yaml"
+run_ui "$TMP/a.yaml"
+edit
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+m=$(stat -c %a "$TMP/.a.yaml.recover" 2>/dev/null)
+[ "$m" = 600 ] && ok "the recovery file is 0600" || bad "the recovery file is ${m:-missing}, not 0600"
+rm -f "$TMP/.a.yaml.recover"
+run_ui "$TMP/a.yaml"
+edit
+T send-keys : w Enter
+wait_for 'written' && [ "$(stat -c %a "$TMP/a.yaml")" = 600 ] &&
+	ok "a 0600 scenario stays 0600 after :w" || bad "a 0600 scenario stays 0600 after :w"
+T send-keys : q Enter
+wait_for 'EXIT=0'
+"$BIN" fmt scenarios/default.yaml -o "$TMP/a.yaml"
+
+# 4. every signal that would end the process restores the terminal and keeps the edits
+for sig in QUIT USR1 USR2 ALRM VTALRM XCPU XFSZ; do
+	rm -f "$TMP/.a.yaml.recover"
+	T send-keys clear Enter
+	run_ui "$TMP/a.yaml"
+	edit
+	kill -s "$sig" "$(ui_pid)"
+	if wait_for 'EXIT=[0-9]+' && [ -f "$TMP/.a.yaml.recover" ] &&
+		cmp -s "$TMP/stty.before" "$TMP/stty.after"; then
+		ok "SIG$sig restores the terminal and writes the recovery file"
+	else
+		bad "SIG$sig restores the terminal and writes the recovery file"
+	fi
+done
+rm -f "$TMP/.a.yaml.recover"
+
+# 5. where the recovery file cannot be written beside the file (a directory in the way, or
+# a read-only folder), it goes to the state folder, and the next start offers it
+mkdir "$TMP/.a.yaml.recover"
+T send-keys clear Enter
+run_ui "$TMP/a.yaml"
+edit
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1 &&
+	ok "a recovery file that cannot go beside the file goes to the state folder" ||
+	bad "a recovery file that cannot go beside the file goes to the state folder"
+rmdir "$TMP/.a.yaml.recover"
+run_ui "$TMP/a.yaml"
+if wait_for 'lost session in .*/state/gpuplan/' && wait_for '^a\.yaml-[0-9a-f]+\.recover: restore' && T send-keys y &&
+	wait_for '^ count +16 '; then
+	ok "the next start offers the state folder's recovery file"
+else
+	bad "the next start offers the state folder's recovery file"
+fi
+T send-keys : q! Enter
+wait_for 'EXIT=0'
+
+# 6. :w refuses a read-only file, :w! writes it
+chmod 444 "$TMP/a.yaml"
+T send-keys clear Enter
+run_ui "$TMP/a.yaml"
+edit
+T send-keys : w Enter
+wait_for 'is read-only' && grep -q 'count: 8' "$TMP/a.yaml" && ok ":w refuses a read-only file" ||
+	bad ":w refuses a read-only file"
+T send-keys : 'w!' Enter
+wait_for 'written' && grep -q 'count: 16' "$TMP/a.yaml" && ok ":w! writes a read-only file" ||
+	bad ":w! writes a read-only file"
+T send-keys : q Enter
+wait_for 'EXIT=0'
+chmod 644 "$TMP/a.yaml"
+
+# 7. a file name longer than the UI keeps is refused whole, never cut into another path:
+# ~/ expanded past the 511 bytes of a path (the : line itself holds 255)
+home=$TMP/$(printf 'h%.0s' $(seq 1 200))/$(printf 'i%.0s' $(seq 1 200))
+mkdir -p "$home"
+name=$(printf 'n%.0s' $(seq 1 200)).yaml
+T send-keys clear Enter
+T send-keys "HOME=$home; export HOME" Enter
+run_ui "$TMP/a.yaml"
+edit
+T send-keys : "w ~/$name" Enter
+if wait_for 'file name too long' && ! find "$TMP" -newer "$TMP/a.yaml" -type f -name 'n*' | grep -q .; then
+	ok ":w of a too-long name is refused whole"
+else
+	bad ":w of a too-long name is refused whole"
+fi
+T send-keys : q! Enter
+wait_for 'EXIT=0'
+# and as the file to open: refused before the terminal is taken
+long=$home/$name
+"$BIN" fmt scenarios/default.yaml -o "$long" 2>/dev/null
+"$BIN" "$long" </dev/null >"$TMP/out" 2>&1
+grep -q 'file name too long' "$TMP/out" && ok "gpuplan with a too-long name is refused whole" ||
+	bad "gpuplan with a too-long name is refused whole: $(head -c 100 "$TMP/out")"
+
+echo "recovery: $passed passed, $failed failed"
+[ "$failed" = 0 ]
