@@ -8,6 +8,7 @@
 #include "hf_config.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,6 +36,32 @@ enum family {
 	FAM_OPT,
 	FAM_BLOOM,
 	FAM_DEEPSEEK,
+	FAM_DEEPSEEK_MOE,
+	FAM_OLMO2,
+	FAM_OLMO3,
+	FAM_PHI,
+	FAM_PHIMOE,
+	FAM_STARCODER2,
+	FAM_GPT_NEOX,
+	FAM_GPTJ,
+	FAM_STABLELM,
+	FAM_GRANITE,
+	FAM_GRANITEMOE,
+	FAM_COHERE,
+	FAM_COHERE2,
+	FAM_INTERNLM2,
+	FAM_BAICHUAN,
+	FAM_CHATGLM,
+	FAM_GLM4,
+	FAM_EXAONE4,
+	FAM_MINICPM,
+	FAM_DBRX,
+	FAM_MISTRAL3,
+	FAM_GEMMA3,
+	FAM_GEMMA3_TEXT,
+	FAM_LLAMA4,
+	FAM_LLAMA4_TEXT,
+	FAM_GPT_OSS,
 };
 
 /* model_type as transformers spells it, and the class names in "architectures" (used when
@@ -64,12 +91,42 @@ static const struct {
     {NULL, "BloomModel", FAM_BLOOM},
     {"deepseek_v2", "DeepseekV2ForCausalLM", FAM_DEEPSEEK},
     {"deepseek_v3", "DeepseekV3ForCausalLM", FAM_DEEPSEEK},
+    {"deepseek", "DeepseekForCausalLM", FAM_DEEPSEEK_MOE},
+    {"olmo2", "Olmo2ForCausalLM", FAM_OLMO2},
+    {"olmo3", "Olmo3ForCausalLM", FAM_OLMO3},
+    {"phi", "PhiForCausalLM", FAM_PHI},
+    {"phi-msft", NULL, FAM_PHI},
+    {"phimoe", "PhiMoEForCausalLM", FAM_PHIMOE},
+    {"starcoder2", "Starcoder2ForCausalLM", FAM_STARCODER2},
+    {"gpt_neox", "GPTNeoXForCausalLM", FAM_GPT_NEOX},
+    {"gptj", "GPTJForCausalLM", FAM_GPTJ},
+    {"stablelm", "StableLmForCausalLM", FAM_STABLELM},
+    {"granite", "GraniteForCausalLM", FAM_GRANITE},
+    {"granitemoe", "GraniteMoeForCausalLM", FAM_GRANITEMOE},
+    {"cohere", "CohereForCausalLM", FAM_COHERE},
+    {"cohere2", "Cohere2ForCausalLM", FAM_COHERE2},
+    {"internlm2", "InternLM2ForCausalLM", FAM_INTERNLM2},
+    {"baichuan", "BaichuanForCausalLM", FAM_BAICHUAN},
+    {NULL, "BaiChuanForCausalLM", FAM_BAICHUAN},
+    {"chatglm", "ChatGLMModel", FAM_CHATGLM},
+    {"glm4", "Glm4ForCausalLM", FAM_GLM4},
+    {"exaone4", "Exaone4ForCausalLM", FAM_EXAONE4},
+    {"minicpm", "MiniCPMForCausalLM", FAM_MINICPM},
+    {"dbrx", "DbrxForCausalLM", FAM_DBRX},
+    {"mistral3", "Mistral3ForConditionalGeneration", FAM_MISTRAL3},
+    {"gemma3", "Gemma3ForConditionalGeneration", FAM_GEMMA3},
+    {"gemma3_text", "Gemma3ForCausalLM", FAM_GEMMA3_TEXT},
+    {"llama4", "Llama4ForConditionalGeneration", FAM_LLAMA4},
+    {"llama4_text", "Llama4ForCausalLM", FAM_LLAMA4_TEXT},
+    {"gpt_oss", "GptOssForCausalLM", FAM_GPT_OSS},
 };
 
 #define KNOWN_TYPES                                                                                \
-	"llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, phi3, gpt2, " \
-	"falcon, "                                                                                 \
-	"opt, bloom, deepseek_v2, deepseek_v3"
+	"llama, llama4, mistral, mistral3, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, "   \
+	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
+	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
+	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
+	"deepseek_v3, dbrx, gpt_oss"
 
 struct hf {
 	const cJSON *root;
@@ -77,7 +134,10 @@ struct hf {
 	size_t len;
 	const char *file;
 	struct gp_error *err;
-	const char *type; /* model_type (or architecture) for messages */
+	const char *type;	     /* model_type (or architecture) for messages */
+	size_t base;		     /* offset of the object c->root is (0: the top level) */
+	const cJSON *top;	     /* the top-level object */
+	struct hf_config_info *info; /* warnings and the vision tower; may be NULL */
 };
 
 static bool is_space(char ch)
@@ -100,15 +160,16 @@ static void text_position(const char *t, size_t off, int *line, int *col)
 	}
 }
 
-/* The byte offset of the value of a top-level key, or of the top-level object's opening
- * brace when the key is not there (or is NULL). cJSON keeps no positions, so this rescans
- * the text (already known to be valid JSON). */
-static size_t key_offset(const char *t, size_t n, const char *key)
+/* The byte offset of the value of key in the object whose opening brace is at or after
+ * base (the top-level object for base 0; text_config's for a multimodal config), or of
+ * that object's opening brace when the key is not there (or is NULL). cJSON keeps no
+ * positions, so this rescans the text (already known to be valid JSON). */
+static size_t key_offset(const char *t, size_t n, size_t base, const char *key)
 {
-	size_t klen = key ? strlen(key) : 0, obj = 0;
+	size_t klen = key ? strlen(key) : 0, obj = base;
 	int depth = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = base; i < n; i++) {
 		char ch = t[i];
 		if (ch == '"') {
 			size_t s = i + 1, j = s;
@@ -130,10 +191,16 @@ static size_t key_offset(const char *t, size_t n, const char *key)
 				obj = i;
 			depth++;
 		} else if (ch == '}' || ch == ']') {
-			depth--;
+			if (--depth == 0 && base > 0)
+				break; /* the end of the nested object */
 		}
 	}
 	return obj;
+}
+
+static size_t koff(const struct hf *c, const char *key)
+{
+	return key_offset(c->text, c->len, c->base, key);
 }
 
 static int fail_at(struct hf *c, size_t off, const char *field, const char *fmt, ...)
@@ -188,6 +255,8 @@ static int key_max(const char *key)
 	return 16777216;
 }
 
+static const char *bare_token(const struct hf *c, const char *key);
+
 /* An integer >= min under key: 1 when found (and *out set), 0 when absent or null, -1 on
  * a value that is not such an integer. */
 static int get_int(struct hf *c, const char *key, int min, int *out)
@@ -198,7 +267,10 @@ static int get_int(struct hf *c, const char *key, int min, int *out)
 
 	if (!it)
 		return 0;
-	off = key_offset(c->text, c->len, key);
+	off = koff(c, key);
+	if (cJSON_IsNumber(it) && bare_token(c, key))
+		return fail_at(c, off, key, "'%s' must be an integer, not %s", key,
+			       bare_token(c, key));
 	if (!cJSON_IsNumber(it))
 		return fail_at(c, off, key, "'%s' must be an integer, not %s", key, kind_name(it));
 	v = it->valuedouble;
@@ -221,8 +293,8 @@ static int need_int(struct hf *c, const char *key, const char *alt, int min, int
 	if (r == 0 && alt)
 		r = get_int(c, alt, min, out);
 	if (r == 0)
-		return fail_at(c, key_offset(c->text, c->len, NULL), key,
-			       "missing '%s' (a %s config needs it)", key, c->type);
+		return fail_at(c, koff(c, NULL), key, "missing '%s' (a %s config needs it)", key,
+			       c->type);
 	return r < 0 ? -1 : 0;
 }
 
@@ -245,8 +317,8 @@ static int opt_bool(struct hf *c, const char *key, bool def, bool *out)
 		return 0;
 	}
 	if (!cJSON_IsBool(it))
-		return fail_at(c, key_offset(c->text, c->len, key), key,
-			       "'%s' must be true or false, not %s", key, kind_name(it));
+		return fail_at(c, koff(c, key), key, "'%s' must be true or false, not %s", key,
+			       kind_name(it));
 	*out = cJSON_IsTrue(it);
 	return 0;
 }
@@ -318,7 +390,7 @@ static int read_qwen3_moe(struct hf *c, struct model *m)
 	    opt_int(c, "decoder_sparse_step", 1, 1, &step))
 		return -1;
 	if (only && !cJSON_IsArray(only))
-		return fail_at(c, key_offset(c->text, c->len, "mlp_only_layers"), "mlp_only_layers",
+		return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
 			       "'mlp_only_layers' must be an array of layer numbers, not %s",
 			       kind_name(only));
 	for (int i = 0; i < m->layers; i++) {
@@ -327,8 +399,7 @@ static int read_qwen3_moe(struct hf *c, struct model *m)
 		cJSON_ArrayForEach(e, only)
 		{
 			if (!cJSON_IsNumber(e))
-				return fail_at(c, key_offset(c->text, c->len, "mlp_only_layers"),
-					       "mlp_only_layers",
+				return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
 					       "'mlp_only_layers' must hold layer numbers, not %s",
 					       kind_name(e));
 			if (e->valuedouble == i)
@@ -340,7 +411,7 @@ static int read_qwen3_moe(struct hf *c, struct model *m)
 	m->moe.dense_layers = dense;
 	if (dense && !m->ffn)
 		return fail_at(
-		    c, key_offset(c->text, c->len, NULL), "intermediate_size",
+		    c, koff(c, NULL), "intermediate_size",
 		    "missing 'intermediate_size' (a %s config with dense layers needs it)",
 		    c->type);
 	return 0;
@@ -515,6 +586,447 @@ static int read_deepseek(struct hf *c, struct model *m)
 	return 0;
 }
 
+static void warn(struct hf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A warning for the caller (hf_config_info), when it asked for them. */
+static void warn(struct hf *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->info || c->info->nwarnings >= HF_CONFIG_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->info->warnings[c->info->nwarnings++], sizeof(c->info->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Reads the keys of the object under key (a multimodal config's text_config) from here on:
+ * 1 when it is there, 0 when not, -1 when it is not an object. */
+static int enter(struct hf *c, const char *key)
+{
+	const cJSON *it = item(c, key);
+
+	if (!it)
+		return 0;
+	if (!cJSON_IsObject(it))
+		return fail_at(c, koff(c, key), key, "'%s' must be an object, not %s", key,
+			       kind_name(it));
+	c->base = koff(c, key);
+	c->root = it;
+	return 1;
+}
+
+/* Whether layer_types lists both sliding-window and full-attention layers (Gemma 3,
+ * gpt-oss, OLMo 3, Cohere 2, EXAONE 4), or sliding_window_pattern says so: then one
+ * window does not describe the model, so none is set (every layer's KV cache is counted
+ * over the whole context, an overestimate for the sliding layers) and a warning says so. */
+static void mixed_window(struct hf *c, struct model *m)
+{
+	const cJSON *types = item(c, "layer_types"), *t;
+	int sliding = 0, full = 0, pattern = 0;
+
+	if (!cJSON_IsArray(types))
+		types = NULL;
+	cJSON_ArrayForEach(t, types)
+	{
+		if (cJSON_IsString(t) && strcmp(t->valuestring, "sliding_attention") == 0)
+			sliding++;
+		else
+			full++;
+	}
+	if (!types && get_int(c, "sliding_window_pattern", 1, &pattern) == 1 && pattern > 1 &&
+	    item(c, "sliding_window"))
+		sliding = full = 1;
+	if (sliding && full) {
+		m->sliding_window = 0;
+		warn(c,
+		     "%s alternates sliding-window and full-attention layers: the KV cache is "
+		     "modelled as full attention in every layer (an overestimate)",
+		     c->type);
+	} else if (sliding && !full) {
+		opt_int(c, "sliding_window", 0, 0, &m->sliding_window);
+	}
+}
+
+/* Phi-1, Phi-1.5, Phi-2 (modeling_phi.py): one input_layernorm feeds attention and MLP in
+ * parallel; q, k, v and dense with biases; fc1/fc2 GELU MLP with biases; LayerNorms;
+ * final_layernorm; lm_head with a bias; qk_layernorm adds a LayerNorm over head_dim to q
+ * and k. The first uploads' remote code (model_type "phi-msft", modeling_phi.py of
+ * microsoft/phi-2 before transformers 4.37) spells them n_embd, n_layer, n_head, n_head_kv,
+ * n_inner (null: 4 x n_embd), n_positions; its Wqkv, out_proj, fc1, fc2 and the
+ * CausalLMHead's ln and linear are the same parameters. */
+static int read_phi(struct hf *c, struct model *m)
+{
+	int kv = 0;
+
+	if (need_int(c, "num_hidden_layers", "n_layer", 1, &m->layers) ||
+	    need_int(c, "hidden_size", "n_embd", 1, &m->hidden) ||
+	    need_int(c, "num_attention_heads", "n_head", 1, &m->heads) ||
+	    opt_int(c, "num_key_value_heads", 1, 0, &kv) ||
+	    (!kv && opt_int(c, "n_head_kv", 1, 0, &kv)) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
+	    opt_bool(c, "qk_layernorm", false, &m->qk_norm) ||
+	    read_max_context(c, 2048, &m->max_context))
+		return -1;
+	if (opt_int(c, "intermediate_size", 1, 0, &m->ffn) ||
+	    (!m->ffn && opt_int(c, "n_inner", 1, 4 * m->hidden, &m->ffn)))
+		return -1;
+	if (item(c, "num_local_experts"))
+		return fail_at(c, koff(c, "num_local_experts"), "num_local_experts",
+			       "a phi config with experts (phixtral) is not supported; give "
+			       "model.params and the shape fields instead");
+	m->kv_heads = kv;
+	m->attention_bias = true;
+	m->mlp_bias = true;
+	m->head_bias = true;
+	m->parallel_block = true;
+	m->norms_per_layer = 1;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+	return 0;
+}
+
+/* GPT-J (modeling_gptj.py): n_embd, n_layer, n_head, n_inner (null: 4h), n_positions,
+ * rotary positions; q, k, v and out_proj without bias; fc_in/fc_out with biases; one ln_1
+ * per block (attention and MLP in parallel); ln_f; an untied lm_head with a bias. */
+static int read_gptj(struct hf *c, struct model *m)
+{
+	if (need_int(c, "n_layer", "num_hidden_layers", 1, &m->layers) ||
+	    need_int(c, "n_embd", "hidden_size", 1, &m->hidden) ||
+	    need_int(c, "n_head", "num_attention_heads", 1, &m->heads) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_int(c, "n_inner", 1, 4 * m->hidden, &m->ffn) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
+	    read_max_context(c, 2048, &m->max_context))
+		return -1;
+	m->mlp_bias = true;
+	m->head_bias = true;
+	m->parallel_block = true;
+	m->norms_per_layer = 1;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+	return 0;
+}
+
+/* GPT-NeoX and Pythia (modeling_gpt_neox.py): query_key_value and dense with biases
+ * (attention_bias, default true); dense_h_to_4h/dense_4h_to_h GELU MLP with biases;
+ * input_layernorm and post_attention_layernorm (LayerNorm) even with
+ * use_parallel_residual; final_layer_norm; embed_in and embed_out untied by default. */
+static int read_gpt_neox(struct hf *c, struct model *m)
+{
+	bool parallel;
+
+	if (read_llama_like(c, m, true, false, 2048) ||
+	    opt_bool(c, "attention_bias", true, &m->attention_bias) ||
+	    opt_bool(c, "use_parallel_residual", true, &parallel))
+		return -1;
+	m->mlp_bias = true;
+	m->parallel_block = parallel;
+	m->norms_per_layer = 2;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+	return 0;
+}
+
+/* StableLM (modeling_stablelm.py): LayerNorms with biases; q, k, v biases with
+ * use_qkv_bias, o_proj without; a bias-free SwiGLU MLP; use_parallel_residual drops the
+ * post_attention_layernorm; untied by default. qk_layernorm (StableLM 2 12B) is one
+ * bias-free LayerNorm per head, which this count cannot express, so it is refused. */
+static int read_stablelm(struct hf *c, struct model *m)
+{
+	bool parallel, qk;
+
+	if (read_llama_like(c, m, true, false, 4096) ||
+	    opt_bool(c, "use_qkv_bias", false, &m->qkv_bias) ||
+	    opt_bool(c, "use_parallel_residual", false, &parallel) ||
+	    opt_bool(c, "qk_layernorm", false, &qk))
+		return -1;
+	if (qk)
+		return fail_at(c, koff(c, "qk_layernorm"), "qk_layernorm",
+			       "a stablelm config with 'qk_layernorm' true is not supported; give "
+			       "model.params and the shape fields instead");
+	m->parallel_block = parallel;
+	m->norms_per_layer = parallel ? 1 : 2;
+	m->norm = NORM_LAYERNORM;
+	return 0;
+}
+
+/* StarCoder2 (modeling_starcoder2.py): q, k, v, o and the c_fc/c_proj GELU MLP with
+ * biases (use_bias, default true); LayerNorms with biases; tied embeddings by default; one
+ * sliding_window for every layer. */
+static int read_starcoder2(struct hf *c, struct model *m)
+{
+	bool bias;
+
+	if (read_llama_like(c, m, true, true, 4096) || opt_bool(c, "use_bias", true, &bias) ||
+	    opt_int(c, "sliding_window", 0, 0, &m->sliding_window))
+		return -1;
+	m->attention_bias = bias;
+	m->mlp_bias = bias;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+	return 0;
+}
+
+/* ChatGLM2/3 and GLM-4's first release (THUDM's modeling_chatglm.py): num_layers,
+ * kv_channels (head size), multi_query_group_num K/V heads when multi_query_attention,
+ * ffn_hidden_size of a SwiGLU MLP (dense_h_to_4h is 2 x ffn wide), padded_vocab_size;
+ * query_key_value biases with add_qkv_bias, dense and MLP biases with add_bias_linear;
+ * RMSNorm (rmsnorm) or LayerNorm; the final norm with post_layer_norm; an untied
+ * output_layer. */
+static int read_chatglm(struct hf *c, struct model *m)
+{
+	bool mqa, qkv_bias, linear_bias, rms, post;
+
+	if (need_int(c, "num_layers", "num_hidden_layers", 1, &m->layers) ||
+	    need_int(c, "hidden_size", NULL, 1, &m->hidden) ||
+	    need_int(c, "num_attention_heads", NULL, 1, &m->heads) ||
+	    need_int(c, "ffn_hidden_size", NULL, 1, &m->ffn) ||
+	    need_int(c, "padded_vocab_size", "vocab_size", 1, &m->vocab) ||
+	    opt_int(c, "kv_channels", 1, 0, &m->head_dim) ||
+	    opt_bool(c, "multi_query_attention", false, &mqa) ||
+	    opt_bool(c, "add_qkv_bias", false, &qkv_bias) ||
+	    opt_bool(c, "add_bias_linear", false, &linear_bias) ||
+	    opt_bool(c, "rmsnorm", true, &rms) || opt_bool(c, "post_layer_norm", true, &post) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
+	    read_max_context(c, 2048, &m->max_context))
+		return -1;
+	if (mqa && need_int(c, "multi_query_group_num", NULL, 1, &m->kv_heads))
+		return -1;
+	if (linear_bias && !qkv_bias)
+		return fail_at(c, koff(c, "add_bias_linear"), "add_bias_linear",
+			       "'add_bias_linear' without 'add_qkv_bias' is not supported");
+	m->attention_bias = linear_bias;
+	m->qkv_bias = qkv_bias && !linear_bias;
+	m->mlp_bias = linear_bias;
+	m->norm = rms ? NORM_RMSNORM : NORM_LAYERNORM;
+	m->no_final_norm = !post;
+	return 0;
+}
+
+/* DBRX (modeling_dbrx.py): d_model, n_heads, n_layers, max_seq_len, and the nested
+ * attn_config (kv_n_heads) and ffn_config (ffn_hidden_size, moe_num_experts, moe_top_k);
+ * Wqkv and out_proj without bias; bias-free LayerNorms norm_1 and norm_2 (a weight only, so
+ * counted as RMSNorm is); every layer MoE with a bias-free router and SwiGLU experts (w1,
+ * v1, w2); an untied lm_head. */
+static int read_dbrx(struct hf *c, struct model *m)
+{
+	const cJSON *top = c->root;
+	size_t top_base = c->base;
+	int r;
+
+	if (need_int(c, "n_layers", NULL, 1, &m->layers) ||
+	    need_int(c, "d_model", NULL, 1, &m->hidden) ||
+	    need_int(c, "n_heads", NULL, 1, &m->heads) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
+	    opt_int(c, "max_seq_len", 1, 2048, &m->max_context))
+		return -1;
+	if ((r = enter(c, "attn_config")) < 0 ||
+	    (r && opt_int(c, "kv_n_heads", 1, 1, &m->kv_heads)))
+		return -1;
+	c->root = top;
+	c->base = top_base;
+	if ((r = enter(c, "ffn_config")) < 0)
+		return -1;
+	if (!r)
+		return fail_at(c, koff(c, NULL), "ffn_config",
+			       "missing 'ffn_config' (a dbrx config needs it)");
+	if (need_int(c, "ffn_hidden_size", NULL, 1, &m->moe.expert_ffn) ||
+	    need_int(c, "moe_num_experts", NULL, 1, &m->moe.experts) ||
+	    need_int(c, "moe_top_k", NULL, 1, &m->moe.active))
+		return -1;
+	m->ffn = m->moe.expert_ffn;
+	return 0;
+}
+
+/* Llama 4's text model (modeling_llama4.py, Llama4TextConfig): layer i is MoE when it is
+ * in moe_layers (default: every interleave_moe_layer_step-th layer, counting from
+ * step - 1); a MoE layer has num_local_experts routed experts and one shared expert of
+ * intermediate_size and a bias-free router; the other layers a dense MLP of
+ * intermediate_size_mlp. use_qk_norm is an L2 norm without weights. */
+static int read_llama4(struct hf *c, struct model *m)
+{
+	const cJSON *list = item(c, "moe_layers");
+	int step, moe = 0;
+
+	if (read_llama_like(c, m, true, false, 131072) ||
+	    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
+	    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+	    opt_int(c, "interleave_moe_layer_step", 1, 1, &step))
+		return -1;
+	m->moe.expert_ffn = m->ffn;
+	m->moe.shared = 1;
+	m->moe.shared_ffn = m->ffn;
+	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn))
+		return -1;
+	if (cJSON_IsArray(list)) {
+		moe = cJSON_GetArraySize(list);
+	} else {
+		for (int i = step - 1; i < m->layers; i += step)
+			moe++;
+	}
+	if (moe > m->layers)
+		return fail_at(c, koff(c, "moe_layers"), "moe_layers",
+			       "'moe_layers' lists %d layers of %d", moe, m->layers);
+	m->moe.dense_layers = m->layers - moe;
+	if (item(c, "attention_chunk_size"))
+		warn(c, "llama4 attends in chunks of 'attention_chunk_size' tokens in 3 of 4 "
+			"layers: the KV cache is modelled as full attention (an overestimate)");
+	return 0;
+}
+
+/* gpt-oss (modeling_gpt_oss.py): q, k, v, o with biases (attention_bias); a learned sink
+ * per head (self_attn.sinks); every layer MoE, num_local_experts SwiGLU experts of
+ * intermediate_size with biases (gate_up_proj_bias, down_proj_bias) and a router with a
+ * bias; untied. */
+static int read_gpt_oss(struct hf *c, struct model *m)
+{
+	if (read_llama_like(c, m, true, false, 131072) ||
+	    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
+	    need_int(c, "num_experts_per_tok", "experts_per_token", 1, &m->moe.active))
+		return -1;
+	m->moe.expert_ffn = m->ffn;
+	m->mlp_bias = true;
+	m->router_bias = true;
+	m->attention_sinks = true;
+	mixed_window(c, m);
+	return 0;
+}
+
+/* A vision tower of a known shape (vision_config's model_type), counted module by module;
+ * 0 when it is not one of them. Reads from the top-level object. */
+static double vision_params(struct hf *c, int text_hidden)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->top, "vision_config"), *t;
+	double h, f, l, ch, patch, img, p = 0;
+	const char *type;
+
+	if (!cJSON_IsObject(v))
+		return 0;
+#define VNUM(key, def)                                                                             \
+	((t = cJSON_GetObjectItemCaseSensitive(v, key)) && cJSON_IsNumber(t) &&                    \
+		 t->valuedouble > 0 && t->valuedouble < 1e7                                        \
+	     ? t->valuedouble                                                                      \
+	     : (def))
+	t = cJSON_GetObjectItemCaseSensitive(v, "model_type");
+	type = cJSON_IsString(t) ? t->valuestring : "";
+	h = VNUM("hidden_size", 0);
+	f = VNUM("intermediate_size", 0);
+	l = VNUM("num_hidden_layers", 0);
+	ch = VNUM("num_channels", 3);
+	patch = VNUM("patch_size", 14);
+	img = VNUM("image_size", 224);
+	if (!h || !f || !l)
+		return 0;
+	if (strcmp(type, "siglip_vision_model") == 0) {
+		/* SigLIP (modeling_siglip.py) without its head: patch_embedding Conv2d with a
+		 * bias, position_embedding of (image_size / patch_size)^2; per layer q, k, v,
+		 * out_proj and fc1/fc2 with biases, two LayerNorms; post_layernorm. Gemma 3's
+		 * projector (modeling_gemma3.py): mm_input_projection_weight (vision x text
+		 * hidden) and mm_soft_emb_norm. */
+		double pos = floor(img / patch) * floor(img / patch);
+		p = ch * patch * patch * h + h + pos * h +
+		    l * (4 * (h * h + h) + 2 * h * f + f + h + 4 * h) + 2 * h;
+		p += h * text_hidden + h;
+	} else if (strcmp(type, "llama4_vision_model") == 0) {
+		/* Llama 4's vision model (modeling_llama4.py): a bias-free patch linear,
+		 * class_embedding, positional_embedding_vlm of (image_size / patch)^2 + 1,
+		 * layernorm_pre/post; per layer q, k, v, o and fc1/fc2 with biases and two
+		 * LayerNorms; the vision_adapter's bias-free fc1 (pixel-shuffled width to
+		 * projector_input_dim) and fc2 (to projector_output_dim); the projector
+		 * linear_1 (vision_output_dim x text hidden, multi_modal_projector_bias). */
+		double ratio = VNUM("pixel_shuffle_ratio", 0.5);
+		double in = VNUM("projector_input_dim", 4096),
+		       out = VNUM("projector_output_dim", 4096);
+		double vout = VNUM("vision_output_dim", 4096);
+		double pos = floor(img / patch) * floor(img / patch) + 1;
+		p = ch * patch * patch * h + h + pos * h + 4 * h +
+		    l * (4 * (h * h + h) + 2 * h * f + f + h + 4 * h);
+		p += floor(h / (ratio * ratio)) * in + in * out + vout * text_hidden;
+	} else {
+		warn(c,
+		     "the vision tower ('%.40s') is not counted: the parameters are the language "
+		     "model's",
+		     type);
+		return 0;
+	}
+#undef VNUM
+	return p;
+}
+
+/* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base's modeling_deepseek.py): layer i is
+ * MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0, with n_routed_experts
+ * experts and n_shared_experts shared ones of moe_intermediate_size (DeepSeekMoE paper,
+ * Section 3); Llama's attention. */
+static int read_deepseek_moe(struct hf *c, struct model *m)
+{
+	int first_dense, freq, dense = 0;
+
+	if (read_llama_like(c, m, true, false, 4096) ||
+	    need_int(c, "n_routed_experts", NULL, 1, &m->moe.experts) ||
+	    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+	    need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
+	    opt_int(c, "n_shared_experts", 0, 0, &m->moe.shared) ||
+	    opt_int(c, "first_k_dense_replace", 0, 0, &first_dense) ||
+	    opt_int(c, "moe_layer_freq", 1, 1, &freq))
+		return -1;
+	for (int i = 0; i < m->layers; i++)
+		if (!(i >= first_dense && i % freq == 0))
+			dense++;
+	m->moe.dense_layers = dense;
+	if (m->moe.shared)
+		m->moe.shared_ffn = m->moe.expert_ffn;
+	return 0;
+}
+
+static int read_family(struct hf *c, enum family fam, struct model *m);
+
+/* A multimodal config: the language model from text_config (as the family its model_type
+ * names: mistral or ministral3 for Mistral 3, gemma3_text, llama4_text), the vision tower
+ * counted apart; image tokens are not modelled. tie_word_embeddings may sit at the top
+ * level (Llama 4) or in text_config. */
+static int read_multimodal(struct hf *c, enum family fam, struct model *m)
+{
+	enum family text = fam == FAM_GEMMA3   ? FAM_GEMMA3_TEXT
+			   : fam == FAM_LLAMA4 ? FAM_LLAMA4_TEXT
+					       : FAM_MISTRAL;
+	const char *outer = c->type;
+	int r = enter(c, "text_config");
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return fail_at(c, koff(c, NULL), "text_config",
+			       "missing 'text_config' (a %s config needs it)", outer);
+	if (text == FAM_MISTRAL && has_key(c, "model_type") &&
+	    cJSON_IsString(item(c, "model_type")) &&
+	    strcmp(item(c, "model_type")->valuestring, "mistral") != 0 &&
+	    strcmp(item(c, "model_type")->valuestring, "ministral3") != 0 &&
+	    strcmp(item(c, "model_type")->valuestring, "ministral") != 0)
+		return fail_at(c, koff(c, "model_type"), "model_type",
+			       "unknown text_config model_type '%.80s' in a %s config",
+			       item(c, "model_type")->valuestring, outer);
+	c->type = text == FAM_GEMMA3_TEXT   ? "gemma3_text"
+		  : text == FAM_LLAMA4_TEXT ? "llama4_text"
+					    : "mistral";
+	if (read_family(c, text, m))
+		return -1;
+	if (!item(c, "tie_word_embeddings")) {
+		const cJSON *tie = cJSON_GetObjectItemCaseSensitive(c->top, "tie_word_embeddings");
+		if (cJSON_IsBool(tie))
+			m->tied_embeddings = cJSON_IsTrue(tie);
+	}
+	if (c->info)
+		c->info->vision_params = vision_params(c, m->hidden);
+	warn(c,
+	     "%s is multimodal: the language model is read from text_config; image tokens "
+	     "are not modelled (count them in the prompt)",
+	     outer);
+	return 0;
+}
+
 static int read_family(struct hf *c, enum family fam, struct model *m)
 {
 	switch (fam) {
@@ -593,6 +1105,145 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_bloom(c, m);
 	case FAM_DEEPSEEK:
 		return read_deepseek(c, m);
+	case FAM_DEEPSEEK_MOE:
+		/* DeepSeekMoE (DeepSeek's modeling_deepseek.py for deepseek-moe-16b): Llama's
+		 * attention, and DeepSeek-V2's fine-grained routed and shared experts; no MLA. */
+		return read_deepseek_moe(c, m);
+	case FAM_OLMO2:
+	case FAM_OLMO3:
+		/* OLMo 2 (modeling_olmo2.py) and OLMo 3 (modeling_olmo3.py): Llama's keys;
+		 * q_norm and k_norm are RMSNorms over the whole q and k projections; the two
+		 * block norms sit after attention and MLP (post_attention_layernorm,
+		 * post_feedforward_layernorm), as many as Llama's. OLMo 3 adds sliding-window
+		 * layers (layer_types). */
+		if (read_llama_like(c, m, true, false, 4096))
+			return -1;
+		m->qk_norm = true;
+		m->qk_norm_full = true;
+		mixed_window(c, m);
+		return 0;
+	case FAM_PHI:
+		return read_phi(c, m);
+	case FAM_PHIMOE:
+		/* PhiMoE (modeling_phimoe.py, Phi-3.5-MoE): Mixtral's experts and router;
+		 * LayerNorms with biases; q, k, v, o biases (attention_bias); lm_head with a bias
+		 * (lm_head_bias). */
+		if (read_llama_like(c, m, true, false, 131072) ||
+		    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
+		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    opt_bool(c, "lm_head_bias", false, &m->head_bias) ||
+		    opt_int(c, "sliding_window", 0, 0, &m->sliding_window))
+			return -1;
+		m->moe.expert_ffn = m->ffn;
+		m->norm = NORM_LAYERNORM;
+		return 0;
+	case FAM_STARCODER2:
+		return read_starcoder2(c, m);
+	case FAM_GPT_NEOX:
+		return read_gpt_neox(c, m);
+	case FAM_GPTJ:
+		return read_gptj(c, m);
+	case FAM_STABLELM:
+		return read_stablelm(c, m);
+	case FAM_GRANITE:
+	case FAM_INTERNLM2:
+	case FAM_BAICHUAN:
+	case FAM_MINICPM:
+		/* Granite (modeling_granite.py): Llama with multipliers, which are not
+		 * parameters. InternLM2 (InternLM's modeling_internlm2.py): one packed wqkv of
+		 * (heads + 2 x kv_heads) x head_dim rows, biases on wqkv and wo with 'bias'.
+		 * Baichuan and Baichuan 2 (their modeling_baichuan.py): a packed W_pack of
+		 * 3 x hidden, no biases; the 13B models use ALiBi (no position parameters) and
+		 * model_max_length; Baichuan 2's NormHead is an ordinary lm_head's weights.
+		 * MiniCPM (its modeling_minicpm.py): Llama with scale_emb and scale_depth. */
+		if (read_llama_like(c, m, true, false, 4096) ||
+		    (fam == FAM_INTERNLM2 && opt_bool(c, "bias", false, &m->attention_bias)))
+			return -1;
+		if (fam == FAM_BAICHUAN && !item(c, "max_position_embeddings") &&
+		    opt_int(c, "model_max_length", 1, 4096, &m->max_context))
+			return -1;
+		if (fam == FAM_MINICPM && item(c, "num_experts")) {
+			/* MiniCPM-MoE-8x2B: every layer's MLP is num_experts experts of
+			 * intermediate_size, Mixtral-style. */
+			if (need_int(c, "num_experts", NULL, 1, &m->moe.experts) ||
+			    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active))
+				return -1;
+			m->moe.expert_ffn = m->ffn;
+		}
+		return 0;
+	case FAM_GRANITEMOE:
+		/* GraniteMoE (modeling_granitemoe.py): ParallelExperts input_linear (2 x
+		 * intermediate_size) and output_linear per expert, a bias-free router; every
+		 * layer MoE; shared_intermediate_size adds one shared expert
+		 * (granitemoeshared). */
+		if (read_llama_like(c, m, true, false, 4096) ||
+		    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
+		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    opt_int(c, "shared_intermediate_size", 0, 0, &m->moe.shared_ffn))
+			return -1;
+		m->moe.expert_ffn = m->ffn;
+		m->moe.shared = m->moe.shared_ffn > 0;
+		return 0;
+	case FAM_COHERE:
+	case FAM_COHERE2:
+		/* Command R (modeling_cohere.py) and R7B (modeling_cohere2.py): one
+		 * input_layernorm feeds attention and MLP in parallel; CohereLayerNorm has a
+		 * weight and no bias (so it counts as RMSNorm does); use_qk_norm adds such norms
+		 * over all of q and k; embeddings tied by default. */
+		if (read_llama_like(c, m, true, true, 8192) ||
+		    opt_bool(c, "use_qk_norm", false, &m->qk_norm))
+			return -1;
+		m->qk_norm_full = m->qk_norm;
+		m->parallel_block = true;
+		m->norms_per_layer = 1;
+		mixed_window(c, m);
+		return 0;
+	case FAM_CHATGLM:
+		return read_chatglm(c, m);
+	case FAM_GLM4:
+		/* GLM-4-0414 (modeling_glm4.py): q, k, v biases with attention_bias, o_proj
+		 * without; fused gate_up_proj; four RMSNorms a layer (input, post_self_attn,
+		 * post_attention, post_mlp). */
+		if (read_llama_like(c, m, true, false, 32768))
+			return -1;
+		m->qkv_bias = m->attention_bias;
+		m->attention_bias = false;
+		m->norms_per_layer = 4;
+		return 0;
+	case FAM_EXAONE4:
+		/* EXAONE 4.0 (modeling_exaone4.py): q_norm and k_norm over head_dim, as Qwen3;
+		 * the block norms after attention and MLP, two a layer; 3:1 sliding-window and
+		 * global layers in the 32B model. */
+		if (read_llama_like(c, m, true, false, 65536))
+			return -1;
+		m->qk_norm = true;
+		mixed_window(c, m);
+		return 0;
+	case FAM_DBRX:
+		return read_dbrx(c, m);
+	case FAM_MISTRAL3:
+	case FAM_GEMMA3:
+	case FAM_LLAMA4:
+		/* Mistral 3, Gemma 3 and Llama 4 (modeling_mistral3.py, modeling_gemma3.py,
+		 * modeling_llama4.py) hold the language model in text_config and the image
+		 * encoder in vision_config. */
+		return read_multimodal(c, fam, m);
+	case FAM_GEMMA3_TEXT:
+		/* Gemma 3 (modeling_gemma3.py): Gemma 2's four norms, tied embeddings and
+		 * head_dim, plus q_norm and k_norm over head_dim; 5 sliding-window layers to a
+		 * global one. */
+		if (read_llama_like(c, m, true, true, 131072))
+			return -1;
+		if (!m->head_dim)
+			m->head_dim = 256;
+		m->norms_per_layer = 4;
+		m->qk_norm = true;
+		mixed_window(c, m);
+		return 0;
+	case FAM_LLAMA4_TEXT:
+		return read_llama4(c, m);
+	case FAM_GPT_OSS:
+		return read_gpt_oss(c, m);
 	}
 	return -1;
 }
@@ -606,7 +1257,7 @@ static int find_family(struct hf *c, enum family *fam)
 		archs = NULL;
 
 	if (type && !cJSON_IsString(type))
-		return fail_at(c, key_offset(c->text, c->len, "model_type"), "model_type",
+		return fail_at(c, koff(c, "model_type"), "model_type",
 			       "'model_type' must be a string, not %s", kind_name(type));
 	if (type) {
 		for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -630,12 +1281,30 @@ static int find_family(struct hf *c, enum family *fam)
 			}
 		}
 	}
-	if (type)
-		return fail_at(c, key_offset(c->text, c->len, "model_type"), "model_type",
-			       "unknown model_type '%.80s' (known: " KNOWN_TYPES ")",
-			       type->valuestring);
+	if (type) {
+		/* Many new families copy LlamaConfig's keys: with all five of them, read as
+		 * Llama and say so. Otherwise name the first key it lacks. */
+		static const char *const llama_keys[] = {"num_hidden_layers", "hidden_size",
+							 "num_attention_heads", "intermediate_size",
+							 "vocab_size"};
+		for (size_t i = 0; i < sizeof(llama_keys) / sizeof(llama_keys[0]); i++)
+			if (!cJSON_IsNumber(item(c, llama_keys[i])))
+				return fail_at(
+				    c, koff(c, "model_type"), "model_type",
+				    "unknown model_type '%.60s', and not Llama-shaped: it lacks "
+				    "'%s' (give model.params and the shape fields instead; "
+				    "known: " KNOWN_TYPES ")",
+				    type->valuestring, llama_keys[i]);
+		*fam = FAM_LLAMA;
+		c->type = type->valuestring;
+		warn(c,
+		     "unknown model_type '%.60s': read as Llama (attention, SwiGLU MLP and "
+		     "RMSNorm as modeling_llama.py builds them); check the parameter count",
+		     type->valuestring);
+		return 0;
+	}
 	return fail_at(
-	    c, key_offset(c->text, c->len, NULL), "model_type",
+	    c, koff(c, NULL), "model_type",
 	    "missing 'model_type' (and no known name in 'architectures'; known: " KNOWN_TYPES ")");
 }
 
@@ -668,37 +1337,160 @@ static bool uses_dropout(const struct hf *c)
 	return !given && strcmp(c->type, "gpt2") == 0;
 }
 
+/* cJSON reads JSON as RFC 8259 has it, but the Hub's configs are written by Python's
+ * json.dumps, which writes the bare tokens Infinity, -Infinity and NaN (Nemotron-H's
+ * "time_step_limit": [0.0, Infinity]). A copy of the text has each such token, outside
+ * strings and where a value starts, replaced by a number literal of the same length, so
+ * every byte offset (and the line:column of an error) stays that of the original text:
+ * "Infinity" -> "1e999999" and "-Infinity" -> "-1e999999" (strtod gives +-HUGE_VAL, an
+ * infinity), "NaN" -> "0e0". Keeping cJSON (already linked, and report_json.c's parser)
+ * costs this one pass; json-c and jansson would read them but add a dependency. A key
+ * whose value was such a token is refused by name (bare_token). The copy is NUL-terminated;
+ * NULL when out of memory. */
+static char *normalise_tokens(const char *t, size_t n)
+{
+	static const struct {
+		const char *tok, *num;
+	} subst[] = {{"-Infinity", "-1e999999"}, {"Infinity", "1e999999"}, {"NaN", "0e0"}};
+	char *out = malloc(n + 1);
+	char prev = 0; /* the last non-space byte outside strings */
+
+	if (!out)
+		return NULL;
+	memcpy(out, t, n);
+	out[n] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '"') {
+			for (i++; i < n && t[i] != '"'; i++)
+				if (t[i] == '\\')
+					i++;
+			prev = '"';
+			continue;
+		}
+		if (is_space(t[i]))
+			continue;
+		if (prev == ':' || prev == '[' || prev == ',') {
+			for (size_t k = 0; k < sizeof(subst) / sizeof(subst[0]); k++) {
+				size_t l = strlen(subst[k].tok);
+				if (i + l <= n && memcmp(t + i, subst[k].tok, l) == 0 &&
+				    (i + l == n ||
+				     !(isalnum((unsigned char)t[i + l]) || t[i + l] == '_'))) {
+					memcpy(out + i, subst[k].num, l);
+					i += l - 1;
+					break;
+				}
+			}
+		}
+		prev = t[i];
+	}
+	return out;
+}
+
+/* Heads that do not divide the width, K/V heads that do not divide the heads, more
+ * experts per token than experts: each an error at its key. */
+static int check_shape(struct hf *c, const struct model *m)
+{
+	static const char *const head_keys[] = {"num_attention_heads", "n_head", "n_heads", NULL};
+	static const char *const kv_keys[] = {"num_key_value_heads",   "num_kv_heads", "n_head_kv",
+					      "multi_query_group_num", "kv_n_heads",   NULL};
+	static const char *const top_keys[] = {"num_experts_per_tok", "experts_per_token",
+					       "moe_top_k", NULL};
+	const char *const *keys = NULL;
+	const char *key = "";
+	char msg[160] = "";
+
+	if (!m->head_dim && !m->mla.kv_rank && m->heads && m->hidden % m->heads != 0) {
+		keys = head_keys;
+		snprintf(msg, sizeof(msg),
+			 "%d heads do not divide hidden_size %d (and no head_dim is given)",
+			 m->heads, m->hidden);
+	} else if (m->kv_heads && m->heads % m->kv_heads != 0) {
+		keys = kv_keys;
+		snprintf(msg, sizeof(msg), "%d key/value heads do not divide %d attention heads",
+			 m->kv_heads, m->heads);
+	} else if (m->moe.experts && m->moe.active > m->moe.experts) {
+		keys = top_keys;
+		snprintf(msg, sizeof(msg), "%d experts per token, but only %d experts",
+			 m->moe.active, m->moe.experts);
+	}
+	if (!keys)
+		return 0;
+	for (int i = 0; keys[i]; i++)
+		if (item(c, keys[i])) {
+			key = keys[i];
+			break;
+		}
+	if (!*key)
+		key = keys[0];
+	return fail_at(c, koff(c, key), key, "'%s': %s", key, msg);
+}
+
+/* A key whose value in the original text is one of the bare tokens normalise_tokens
+ * replaced, or NULL. */
+static const char *bare_token(const struct hf *c, const char *key)
+{
+	size_t off = koff(c, key);
+	const char *t = c->text + off;
+	size_t rest = c->len - off;
+
+	if (rest >= 3 && memcmp(t, "NaN", 3) == 0)
+		return "NaN";
+	if (rest >= 8 && memcmp(t, "Infinity", 8) == 0)
+		return "Infinity";
+	if (rest >= 9 && memcmp(t, "-Infinity", 9) == 0)
+		return "-Infinity";
+	return NULL;
+}
+
 int hf_config_parse(const char *text, size_t len, const char *file, struct model *out,
 		    struct gp_error *err)
 {
+	return hf_config_parse_info(text, len, file, out, NULL, err);
+}
+
+int hf_config_parse_info(const char *text, size_t len, const char *file, struct model *out,
+			 struct hf_config_info *info, struct gp_error *err)
+{
 	struct hf c = {.text = text, .len = len, .file = file, .err = err, .type = "?"};
 	const char *end = NULL;
-	cJSON *root;
+	cJSON *root = NULL;
 	struct model m;
 	enum family fam = FAM_LLAMA;
 	int rc = -1;
 	size_t off;
+	char *norm;
 
 	memset(out, 0, sizeof(*out));
+	if (info)
+		memset(info, 0, sizeof(*info));
+	c.info = info;
 	if (!text) {
 		c.text = "";
 		c.len = 0;
 		return fail_at(&c, 0, "", "empty config (expected a JSON object)");
 	}
-	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	norm = normalise_tokens(text, len);
+	if (!norm) {
+		if (err)
+			gp_error_set(err, GP_EIO, file, 0, 0, "out of memory");
+		return -1;
+	}
+	root = cJSON_ParseWithLengthOpts(norm, len, &end, false);
 	if (!root) {
 		size_t rest;
-		off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+		off = end && end >= norm && end <= norm + len ? (size_t)(end - norm) : 0;
 		for (rest = off; rest < len && is_space(text[rest]); rest++)
 			;
 		if (rest >= len)
-			return fail_at(&c, len, "", "invalid JSON: unexpected end of the text");
-		if (text[off] > ' ' && text[off] < 0x7f)
-			return fail_at(&c, off, "", "invalid JSON: unexpected '%c'", text[off]);
-		return fail_at(&c, off, "", "invalid JSON: unexpected byte 0x%02x",
-			       (unsigned char)text[off]);
+			rc = fail_at(&c, len, "", "invalid JSON: unexpected end of the text");
+		else if (text[off] > ' ' && text[off] < 0x7f)
+			rc = fail_at(&c, off, "", "invalid JSON: unexpected '%c'", text[off]);
+		else
+			rc = fail_at(&c, off, "", "invalid JSON: unexpected byte 0x%02x",
+				     (unsigned char)text[off]);
+		goto out;
 	}
-	off = (size_t)(end - text);
+	off = (size_t)(end - norm);
 	while (off < len && is_space(text[off]))
 		off++;
 	if (off < len && text[off] != '\0') {
@@ -710,29 +1502,39 @@ int hf_config_parse(const char *text, size_t len, const char *file, struct model
 		goto out;
 	}
 	c.root = root;
+	c.top = root;
 	memset(&m, 0, sizeof(m));
 	m.mlp = MLP_GATED;
 	m.norm = NORM_RMSNORM;
-	if (find_family(&c, &fam) || read_family(&c, fam, &m))
+	if (find_family(&c, &fam) || read_family(&c, fam, &m) || check_shape(&c, &m))
 		goto out;
 	m.dropout = uses_dropout(&c);
 	*out = m;
 	rc = 0;
 out:
 	cJSON_Delete(root);
+	free(norm);
 	return rc;
 }
 
 int hf_config_load_file(const char *path, struct model *out, struct gp_error *err)
+{
+	return hf_config_load_file_info(path, out, NULL, err);
+}
+
+int hf_config_load_file_info(const char *path, struct model *out, struct hf_config_info *info,
+			     struct gp_error *err)
 {
 	char *text;
 	size_t len;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (file_read_all(path, HF_CONFIG_MAX_BYTES, &text, &len, err) != 0)
 		return -1;
-	rc = hf_config_parse(text, len, path, out, err);
+	rc = hf_config_parse_info(text, len, path, out, info, err);
 	free(text);
 	return rc;
 }

@@ -1,8 +1,12 @@
 /* hf_config.h - a Hugging Face config.json turned into a struct model.
  *
- * Knows the key spellings of Llama 1/2/3, Mistral, Mixtral, Qwen2/2.5/3 (dense and MoE),
- * Gemma 2, Phi-3, GPT-2, Falcon (old "RW" keys and new ones), OPT, BLOOM and
- * DeepSeek-V2/V3. The only file besides report_json.c that includes cJSON.h.
+ * Knows the key spellings of Llama 1/2/3/4, Mistral (and Mistral 3's text_config),
+ * Mixtral, Qwen2/2.5/3 (dense and MoE), Gemma 2/3, Phi-1/1.5/2 (with the old phi-msft
+ * keys), Phi-3, PhiMoE, GPT-2, GPT-J, GPT-NeoX, Falcon (old "RW" keys and new ones), OPT,
+ * BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and MoE), Cohere (Command R, R7B),
+ * InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM, DeepSeekMoE, DeepSeek-V2/V3, DBRX
+ * and gpt-oss; an unknown model_type with Llama's keys reads as Llama, with a warning.
+ * The only file besides report_json.c that includes cJSON.h.
  */
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H
@@ -11,6 +15,20 @@
 
 #include "error.h"
 #include "model.h"
+
+#define HF_CONFIG_MAX_WARNINGS 4
+
+/* What an import found besides the language model. */
+struct hf_config_info {
+	/* Parameters of a multimodal config's vision tower and projector (vision_config),
+	 * counted apart from the language model in *out; 0 when there is none or its shape is
+	 * not one gpuplan knows (then a warning says so). */
+	double vision_params;
+	/* What the import assumed or could not model, as messages in git's style ("read as
+	 * Llama: ...", "image tokens are not modelled"); nwarnings of them. */
+	int nwarnings;
+	char warnings[HF_CONFIG_MAX_WARNINGS][200];
+};
 
 /* Parses the JSON text (len bytes) into *out (every field of out is written; preset and
  * hf_config are left ""). file names the input in errors (may be NULL). An unknown
@@ -21,5 +39,12 @@ int hf_config_parse(const char *text, size_t len, const char *file, struct model
 
 /* Reads and parses the file at path. Returns 0 or -1 (GP_EIO when it cannot be read). */
 int hf_config_load_file(const char *path, struct model *out, struct gp_error *err);
+
+/* As hf_config_parse and hf_config_load_file, and fills *info (which may be NULL; it is
+ * zeroed first) with the warnings and the vision tower's size. */
+int hf_config_parse_info(const char *text, size_t len, const char *file, struct model *out,
+			 struct hf_config_info *info, struct gp_error *err);
+int hf_config_load_file_info(const char *path, struct model *out, struct hf_config_info *info,
+			     struct gp_error *err);
 
 #endif

@@ -97,6 +97,10 @@ static void std_shape(double params, struct model *out)
 	out->parallel_block = false;
 	out->embed_dim = 0;
 	out->no_final_norm = false;
+	out->head_bias = false;
+	out->qk_norm_full = false;
+	out->attention_sinks = false;
+	out->router_bias = false;
 	out->moe = (struct moe_shape){0};
 	out->mla = (struct mla_shape){0};
 }
@@ -234,8 +238,12 @@ static double attention_params(const struct model *m, double *largest)
 		p += qd + 2 * kvd + h;
 	else if (m->qkv_bias) /* Qwen2: q, k and v only (modeling_qwen2.py) */
 		p += qd + 2 * kvd;
-	if (m->qk_norm) /* Qwen3 q_norm and k_norm: one RMSNorm over head_dim each */
+	if (m->qk_norm && m->qk_norm_full) /* OLMo 2: RMSNorm over all of q and of k */
+		p += norm_params(m, qd) + norm_params(m, kvd);
+	else if (m->qk_norm) /* Qwen3 q_norm and k_norm: one RMSNorm over head_dim each */
 		p += 2 * norm_params(m, m->head_dim);
+	if (m->attention_sinks) /* gpt-oss: self_attn.sinks, one logit per head */
+		p += heads;
 	*largest = max2(h * qd + (m->attention_bias || m->qkv_bias ? qd : 0),
 			qd * h + (m->attention_bias ? h : 0));
 	return p;
@@ -280,7 +288,8 @@ void model_count_params(const struct model *in, struct model_params *out)
 		out->embedding += norm_params(m, h);
 	if (e != h)
 		out->embedding += e * h;
-	out->head = m->tied_embeddings ? 0 : (double)m->vocab * e;
+	out->head = (m->tied_embeddings ? 0 : (double)m->vocab * e) +
+		    (m->head_bias ? m->vocab : 0); /* lm_head.bias (modeling_phi.py) */
 	out->final_norm = (m->no_final_norm ? 0 : norm_params(m, h)) + (e != h ? h * e : 0);
 
 	out->attention = attention_params(m, &attn_largest);
@@ -294,7 +303,8 @@ void model_count_params(const struct model *in, struct model_params *out)
 		 * Qwen2-MoE gates its shared expert with one more hidden x 1 linear
 		 * (modeling_qwen2_moe.py, shared_expert_gate), counted with the router. */
 		out->expert = mlp_params(m, m->moe.expert_ffn);
-		out->router = h * experts + (m->moe.shared_gate ? h : 0);
+		out->router = h * experts + (m->moe.shared_gate ? h : 0) +
+			      (m->router_bias ? experts : 0); /* gpt-oss router.bias */
 		out->shared =
 		    m->moe.shared > 0 ? m->moe.shared * mlp_params(m, m->moe.shared_ffn) : 0;
 	}

@@ -62,10 +62,17 @@ struct model {
 	 * dropout with 1-byte masks kept for backward, Korthikanti et al. 2023 Section 4).
 	 * false for modern Llama-style models, which train without dropout. */
 	bool dropout;
-	int embed_dim;	    /* token embedding width when it differs from hidden, with a
-			     * project_in/project_out pair (OPT-350m word_embed_proj_dim);
-			     * 0 = hidden */
-	bool no_final_norm; /* no norm after the last layer (OPT-350m, post-LN) */
+	int embed_dim;	      /* token embedding width when it differs from hidden, with a
+			       * project_in/project_out pair (OPT-350m word_embed_proj_dim);
+			       * 0 = hidden */
+	bool no_final_norm;   /* no norm after the last layer (OPT-350m, post-LN) */
+	bool head_bias;	      /* a bias on the output head, vocab wide (Phi-1/1.5/2, GPT-J,
+			       * PhiMoE) */
+	bool qk_norm_full;    /* with qk_norm: the q and k norms span the whole projection,
+			       * heads x head_dim and kv_heads x head_dim (OLMo 2, Cohere),
+			       * not one head */
+	bool attention_sinks; /* one learned sink logit per head per layer (gpt-oss) */
+	bool router_bias;     /* a bias on the MoE router, one per expert (gpt-oss) */
 };
 
 /* Parameter counts in parameters (not bytes). */

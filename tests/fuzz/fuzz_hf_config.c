@@ -11,8 +11,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct model m;
 	struct model_params c;
 	struct gp_error err;
+	struct hf_config_info info;
 
-	if (hf_config_parse((const char *)data, size, "fuzz.json", &m, &err) == 0) {
+	if (hf_config_parse_info((const char *)data, size, "fuzz.json", &m, &info, &err) == 0) {
 		struct model r;
 		bool assumed;
 		model_resolve(&m, &r, &assumed);

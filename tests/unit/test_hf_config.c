@@ -630,6 +630,258 @@ static void test_error_file(void **state)
 	assert_int_equal(hf_config_parse("{\"model_type\": \"x\"}", 19, NULL, &m, NULL), -1);
 }
 
+/* Loads DATA name with its import information. */
+static void load_info(const char *name, struct model *r, struct model_params *p,
+		      struct hf_config_info *info)
+{
+	char path[256], buf[700];
+	struct model m;
+	struct gp_error err = {0};
+
+	snprintf(path, sizeof(path), DATA "%s", name);
+	if (hf_config_load_file_info(path, &m, info, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+	model_resolve(&m, r, NULL);
+	model_count_params(r, p);
+}
+
+static bool has_warning(const struct hf_config_info *info, const char *part)
+{
+	for (int i = 0; i < info->nwarnings; i++)
+		if (strstr(info->warnings[i], part))
+			return true;
+	return false;
+}
+
+/* Dense families of issue 14, each counted module by module as its modeling file builds
+ * it, and equal to the published figure where one is exact. */
+static void test_new_dense_families(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double layer;
+	(void)state;
+	/* microsoft/phi-2 (modeling_phi.py): q, k, v, dense and fc1/fc2 with biases, one
+	 * LayerNorm a layer, lm_head with a bias: 2,779,683,840 (HF safetensors metadata,
+	 * "2.7B" on the card). */
+	load("phi-2.json", &r, &p);
+	assert_true(r.head_bias && r.parallel_block && r.attention_bias && r.mlp_bias);
+	assert_int_equal(r.norms_per_layer, 1);
+	assert_count(p.total, 2779683840LL);
+	/* THUDM/chatglm3-6b: 6,243,584,000 (the figure its modeling code's users report and
+	 * the module sum: query_key_value 4096 x 4608 with bias, dense, SwiGLU 13696, two
+	 * RMSNorms; untied output_layer). */
+	load("chatglm3-6b.json", &r, &p);
+	assert_int_equal(r.kv_heads, 2);
+	assert_int_equal(r.head_dim, 128);
+	assert_true(r.qkv_bias && !r.attention_bias);
+	assert_int_equal(r.max_context, 8192);
+	assert_count(p.total, 6243584000LL);
+	/* Pythia (EleutherAI/pythia-6.9b-deduped, -12b-deduped): 6,857,302,016 and
+	 * 11,846,072,320 (Pythia paper, Table 1 and the model cards). */
+	load("pythia-6.9b-deduped.json", &r, &p);
+	assert_true(r.parallel_block);
+	assert_int_equal(r.norms_per_layer, 2);
+	assert_count(p.total, 6857302016LL);
+	load("pythia-12b-deduped.json", &r, &p);
+	assert_count(p.total, 11846072320LL);
+	/* Baichuan-13B's shape (W_pack, ALiBi, vocab 64000, model_max_length): 13,264,901,120
+	 * (baichuan-inc/Baichuan-13B README's parameter table). */
+	load("baichuan-13b.json", &r, &p);
+	assert_int_equal(r.max_context, 4096);
+	assert_count(p.total, 13264901120LL);
+	/* OLMo 2 7B (modeling_olmo2.py): q_norm over 32 x 128, k_norm over 32 x 128, two
+	 * post-norms a layer: 7,298,617,344 (allenai/OLMo-2-1124-7B, "7.3B"). */
+	load("olmo-2-7b-sft.json", &r, &p);
+	assert_true(r.qk_norm && r.qk_norm_full);
+	layer = 4.0 * 4096 * 4096 + 2 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
+	assert_count(p.total, 2.0 * 100352 * 4096 + 4096 + 32 * layer);
+	assert_count(p.total, 7298617344LL);
+}
+
+/* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
+ * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
+ * and 2 shared ones of 1408 per layer. */
+static void test_deepseek_moe(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double fixed, expert;
+	(void)state;
+	load("deepseek-moe-16b.json", &r, &p);
+	assert_int_equal(r.mla.kv_rank, 0);
+	assert_int_equal(r.moe.experts, 64);
+	assert_int_equal(r.moe.shared, 2);
+	assert_int_equal(r.moe.dense_layers, 1);
+	expert = 3.0 * 2048 * 1408;
+	fixed = 2.0 * 102400 * 2048 + 2048 + 28 * (4.0 * 2048 * 2048 + 2 * 2048) +
+		3.0 * 2048 * 10944 + 27 * (2048.0 * 64 + 2 * expert);
+	assert_count(p.total, fixed + 27 * 64 * expert);
+	assert_count(p.active, fixed + 27 * 6 * expert);
+	assert_count(p.total, 16375728128LL);
+	assert_true(p.total >= 16.35e9 && p.total < 16.45e9);
+	assert_true(p.active >= 2.8e9 && p.active < 2.9e9);
+}
+
+/* openai/gpt-oss-20b (modeling_gpt_oss.py): biases on q, k, v, o, experts and router,
+ * one sink per head. OpenAI's model card: 20.91B total, 3.61B active, where "active"
+ * leaves out the input embedding (it counts the unembedding): here active includes both,
+ * so active - embedding is compared. */
+static void test_gpt_oss(void **state)
+{
+	struct model r;
+	struct model_params p;
+	struct hf_config_info info;
+	double attn, expert, layer;
+	(void)state;
+	load_info("gpt-oss-20b.json", &r, &p, &info);
+	assert_true(r.attention_sinks && r.router_bias && r.mlp_bias && r.attention_bias);
+	assert_int_equal(r.moe.experts, 32);
+	assert_int_equal(r.moe.active, 4);
+	assert_int_equal(r.sliding_window, 0); /* alternating: not one window */
+	assert_true(has_warning(&info, "sliding-window"));
+	attn = 2880.0 * 4096 + 4096 + 2 * (2880.0 * 512 + 512) + 4096.0 * 2880 + 2880 + 64;
+	expert = 3.0 * 2880 * 2880 + 2 * 2880 + 2880;
+	layer = attn + 2 * 2880 + 2880.0 * 32 + 32;
+	assert_count(p.total, 2.0 * 201088 * 2880 + 2880 + 24 * (layer + 32 * expert));
+	assert_count(p.active, 2.0 * 201088 * 2880 + 2880 + 24 * (layer + 4 * expert));
+	assert_true(fabs(p.total - 20.91e9) < 0.005e9);
+	assert_true(fabs(p.active - p.embedding - 3.61e9) < 0.005e9);
+}
+
+/* Multimodal configs: the language model from text_config, the vision tower apart. */
+static void test_multimodal(void **state)
+{
+	struct model r;
+	struct model_params p;
+	struct hf_config_info info;
+	double layer, moe, dense;
+	(void)state;
+	/* google/gemma-3-4b-it: 4,300,079,472 with SigLIP and the projector (HF safetensors
+	 * metadata, "4.3B"); q_norm/k_norm over head_dim, four norms a layer, tied. */
+	load_info("gemma-3-4b-it.json", &r, &p, &info);
+	assert_true(r.qk_norm && !r.qk_norm_full && r.tied_embeddings);
+	assert_int_equal(r.norms_per_layer, 4);
+	assert_int_equal(r.head_dim, 256);
+	assert_int_equal(r.sliding_window, 0);
+	layer = 2560.0 * 2048 * 2 + 2 * 2560.0 * 1024 + 2 * 256 + 3.0 * 2560 * 10240 + 4 * 2560;
+	assert_count(p.total, 262208.0 * 2560 + 2560 + 34 * layer);
+	assert_count(info.vision_params, 3.0 * 14 * 14 * 1152 + 1152 + 4096.0 * 1152 +
+					     27 * (4 * (1152.0 * 1152 + 1152) + 2 * 1152.0 * 4304 +
+						   4304 + 1152 + 4 * 1152) +
+					     2 * 1152 + 1152.0 * 2560 + 1152);
+	assert_count(p.total + info.vision_params, 4300079472LL);
+	assert_true(has_warning(&info, "image tokens are not modelled"));
+	/* meta-llama/Llama-4-Scout-17B-16E: every layer MoE with 16 experts, top 1, and a
+	 * shared expert of 8192; 17B active (its card). The vision model, adapter and
+	 * projector as the module listing beside the config gives them: 871,932,416. */
+	load_info("llama-4-scout.json", &r, &p, &info);
+	assert_int_equal(r.moe.experts, 16);
+	assert_int_equal(r.moe.active, 1);
+	assert_int_equal(r.moe.shared, 1);
+	assert_int_equal(r.moe.dense_layers, 0);
+	assert_false(r.tied_embeddings);
+	assert_true(has_warning(&info, "attention_chunk_size"));
+	dense = 3.0 * 5120 * 8192;
+	moe = 2.0 * 5120 * 5120 + 2 * 5120.0 * 1024 + 2 * 5120 + 5120.0 * 16 + dense;
+	assert_count(p.total, 2.0 * 202048 * 5120 + 5120 + 48 * (moe + 16 * dense));
+	assert_count(p.active, 2.0 * 202048 * 5120 + 5120 + 48 * (moe + dense));
+	assert_true(p.active >= 17e9 && p.active < 18e9);
+	assert_count(info.vision_params, 871932416LL);
+	assert_true(p.total + info.vision_params >= 108e9 && p.total + info.vision_params < 110e9);
+}
+
+/* Python's json.dumps writes bare Infinity and NaN (Nemotron-H's time_step_limit): they
+ * read, and offsets after them stay exact. */
+static void test_infinity_nan(void **state)
+{
+	static const char *ok =
+	    "{\"model_type\": \"llama\", \"time_step_limit\": [0.0, Infinity],\n"
+	    " \"x\": -Infinity, \"y\": NaN, \"s\": \"NaN Infinity\",\n"
+	    " \"num_hidden_layers\": 2, \"hidden_size\": 64, \"num_attention_heads\": 4,\n"
+	    " \"intermediate_size\": 128, \"vocab_size\": 100}";
+	struct model r;
+	struct model_params p;
+	struct gp_error e;
+	(void)state;
+	parse_ok(ok, &r, &p);
+	assert_int_equal(r.layers, 2);
+	e = parse_fail("{\"model_type\": \"llama\", \"a\": Infinity,\n \"hidden_size\": ]}");
+	assert_int_equal(e.line, 2);
+	assert_int_equal(e.column, 17);
+	e = parse_fail("{\"model_type\": \"llama\", \"num_hidden_layers\": NaN}");
+	assert_string_equal(e.field, "num_hidden_layers");
+	assert_non_null(strstr(e.message, "NaN"));
+	e = parse_fail("{\"model_type\": \"llama\", \"num_hidden_layers\": Infinity}");
+	assert_string_equal(e.field, "num_hidden_layers");
+	assert_non_null(strstr(e.message, "Infinity"));
+	/* Not a value position: still invalid JSON. */
+	e = parse_fail("{\"model_type\": \"llama\" NaN}");
+	assert_non_null(strstr(e.message, "invalid JSON"));
+}
+
+/* An unknown model_type with Llama's keys reads as Llama and says so; without them the
+ * error names the missing key and the way around. */
+static void test_unknown_llama_shaped(void **state)
+{
+	static const char *text =
+	    "{\"model_type\": \"newmodel\", \"num_hidden_layers\": 32, \"hidden_size\": 4096,\n"
+	    " \"num_attention_heads\": 32, \"intermediate_size\": 11008, \"vocab_size\": 32000}";
+	struct model m, r;
+	struct model_params p;
+	struct hf_config_info info;
+	struct gp_error e = {0};
+	(void)state;
+	assert_int_equal(hf_config_parse_info(text, strlen(text), NULL, &m, &info, &e), 0);
+	model_resolve(&m, &r, NULL);
+	model_count_params(&r, &p);
+	assert_count(p.total, 6738415616LL); /* Llama 2 7B's shape */
+	assert_int_equal(info.nwarnings, 1);
+	assert_non_null(strstr(info.warnings[0], "'newmodel'"));
+	assert_non_null(strstr(info.warnings[0], "read as Llama"));
+	e = parse_fail(
+	    "{\"model_type\": \"newmodel\", \"num_hidden_layers\": 32, \"hidden_size\": 4096,"
+	    " \"num_attention_heads\": 32, \"vocab_size\": 32000}");
+	assert_string_equal(e.field, "model_type");
+	assert_non_null(strstr(e.message, "'intermediate_size'"));
+	assert_non_null(strstr(e.message, "model.params"));
+}
+
+/* Contradictory shapes: errors at the key, with its line and column. */
+static void test_error_contradictions(void **state)
+{
+	static const char *head = "{\"model_type\": \"llama\", \"num_hidden_layers\": 2,\n"
+				  " \"intermediate_size\": 128, \"vocab_size\": 100,\n";
+	char text[512];
+	struct gp_error e;
+	(void)state;
+	snprintf(text, sizeof(text), "%s \"hidden_size\": 100, \"num_attention_heads\": 3}", head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "num_attention_heads");
+	assert_non_null(strstr(e.message, "do not divide"));
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 45);
+	snprintf(text, sizeof(text),
+		 "%s \"hidden_size\": 64, \"num_attention_heads\": 4, \"num_key_value_heads\": 3}",
+		 head);
+	e = parse_fail(text);
+	assert_string_equal(e.field, "num_key_value_heads");
+	e = parse_fail(
+	    "{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
+	    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10,"
+	    " \"num_local_experts\": 2, \"num_experts_per_tok\": 4}");
+	assert_string_equal(e.field, "num_experts_per_tok");
+	assert_non_null(strstr(e.message, "only 2 experts"));
+	/* A nested key's place: dbrx's ffn_config. */
+	e = parse_fail(
+	    "{\"model_type\": \"dbrx\", \"n_layers\": 2, \"d_model\": 64, \"n_heads\": 4,"
+	    " \"vocab_size\": 10,\n \"ffn_config\": {\"ffn_hidden_size\": 8, \"moe_num_experts\": "
+	    "0}}");
+	assert_string_equal(e.field, "moe_num_experts");
+	assert_int_equal(e.line, 2);
+	assert_int_equal(e.column, 58);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,6 +906,13 @@ int main(void)
 		cmocka_unit_test(test_error_bad_values),
 		cmocka_unit_test(test_catalog_models_import),
 		cmocka_unit_test(test_error_file),
+		cmocka_unit_test(test_new_dense_families),
+		cmocka_unit_test(test_deepseek_moe),
+		cmocka_unit_test(test_gpt_oss),
+		cmocka_unit_test(test_multimodal),
+		cmocka_unit_test(test_infinity_nan),
+		cmocka_unit_test(test_unknown_llama_shaped),
+		cmocka_unit_test(test_error_contradictions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
