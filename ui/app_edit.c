@@ -55,6 +55,23 @@ void app_step(struct app *a, int dir, bool cycle)
 	}
 }
 
+/* The end of a typed value or a pick: Enter keeps the scenario as one undoable edit (none
+ * when nothing changed), Esc puts back the one before it. */
+static void edit_accept(struct app *a)
+{
+	a->mode = MODE_NORMAL;
+	if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+		app_commit(a, &a->edit_base);
+}
+
+static void edit_cancel(struct app *a)
+{
+	a->mode = MODE_NORMAL;
+	a->scn = a->edit_base;
+	a->dirty |= DIRTY_CALC;
+	app_status(a, false, "cancelled");
+}
+
 static bool is_preset_field(const struct field *f)
 {
 	return f->catalog != FIELD_CATALOG_NONE;
@@ -125,16 +142,11 @@ void app_edit_key(struct app *a, int key)
 					   a->edit_field->key, a->line.buf);
 			break;
 		}
-		a->mode = MODE_NORMAL;
-		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
-			app_commit(a, &a->edit_base);
+		edit_accept(a);
 		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
 		break;
 	case EDIT_CANCEL:
-		a->mode = MODE_NORMAL;
-		a->scn = a->edit_base;
-		a->dirty |= DIRTY_CALC;
-		app_status(a, false, "cancelled");
+		edit_cancel(a);
 		break;
 	case EDIT_MOVED:
 	case EDIT_UNHANDLED:
@@ -199,18 +211,13 @@ void app_pick_key(struct app *a, int key)
 			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
 			break;
 		}
-		a->mode = MODE_NORMAL;
-		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
-			app_commit(a, &a->edit_base);
+		edit_accept(a);
 		app_status(a, false, "%s = %s",
 			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
 		break;
 	case EDIT_CANCEL:
-		a->mode = MODE_NORMAL;
-		a->scn = a->edit_base;
-		a->dirty |= DIRTY_CALC;
-		app_status(a, false, "cancelled");
+		edit_cancel(a);
 		break;
 	default:
 		break;
