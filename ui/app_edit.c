@@ -107,6 +107,19 @@ void app_edit_start(struct app *a)
 	app_status(a, false, "%s: %s", f->key, f->doc);
 }
 
+/* Enter on a text that does not read: the reason (err), not just that it does not. */
+static void edit_refuse(struct app *a, const struct gp_error *err)
+{
+	char msg[sizeof(a->status)];
+
+	if (err->message[0])
+		app_status(a, true, "%s (fix it, or Esc to cancel)",
+			   gp_error_format(err, msg, sizeof(msg)));
+	else
+		app_status(a, true, "%s: '%s' does not read (fix it, or Esc to cancel)",
+			   a->edit_field->key, a->line.buf);
+}
+
 void app_edit_key(struct app *a, int key)
 {
 	struct gp_error err;
@@ -114,6 +127,14 @@ void app_edit_key(struct app *a, int key)
 	switch (line_edit_key(&a->line, key)) {
 	case EDIT_CHANGED:
 		memset(&err, 0, sizeof(err));
+		if (a->edit_field->flags & FIELD_FILE) {
+			/* a file (model.hf_config) is read on Enter, not at each key of its
+			 * name: a half-typed path is no error, and the results keep the last
+			 * model that read */
+			a->edit_error = false;
+			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
+			break;
+		}
 		/* Results follow the text while it reads; the last value that read stays. */
 		if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &a->scn,
 				     &err) == 0) {
@@ -126,20 +147,21 @@ void app_edit_key(struct app *a, int key)
 		}
 		break;
 	case EDIT_ACCEPT:
-		if (a->edit_error) {
-			/* the reason the text does not read, not just that it does not */
-			char msg[sizeof(a->status)];
+		memset(&err, 0, sizeof(err));
+		if (a->edit_field->flags & FIELD_FILE) {
+			/* the file is read now, once */
+			a->edit_error = field_edit_apply(&a->edit_base, a->cat, a->edit_field,
+							 a->line.buf, &a->scn, &err) != 0;
+			if (a->edit_error) {
+				edit_refuse(a, &err);
+				break;
+			}
+		} else if (a->edit_error) {
 			struct scenario t;
-			memset(&err, 0, sizeof(err));
 			if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &t,
-					     &err) != 0 &&
-			    err.message[0])
-				app_status(a, true, "%s (fix it, or Esc to cancel)",
-					   gp_error_format(&err, msg, sizeof(msg)));
-			else
-				app_status(a, true,
-					   "%s: '%s' does not read (fix it, or Esc to cancel)",
-					   a->edit_field->key, a->line.buf);
+					     &err) == 0)
+				err.message[0] = '\0';
+			edit_refuse(a, &err);
 			break;
 		}
 		edit_accept(a);
