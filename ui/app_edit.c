@@ -64,12 +64,12 @@ static void edit_accept(struct app *a)
 		app_commit(a, &a->edit_base);
 }
 
-static void edit_cancel(struct app *a)
+static unsigned edit_cancel(struct app *a)
 {
 	a->mode = MODE_NORMAL;
 	a->scn = a->edit_base;
-	a->dirty |= DIRTY_CALC;
 	app_status(a, false, "cancelled");
+	return DIRTY_CALC;
 }
 
 static bool is_preset_field(const struct field *f)
@@ -82,13 +82,13 @@ void app_edit_start(struct app *a)
 	const struct field *f = app_selected_field(a);
 	char v[LINE_EDIT_MAX];
 
-	if (a->focus == PANE_RESULTS) {
-		if (a->nresult_items)
-			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+	if (!f) {
+		/* a pane without fields (Results): Enter explains its selection */
+		const char *k = app_pane(a, a->focus)->selected_key(a);
+		if (k)
+			explain_open(a, k);
 		return;
 	}
-	if (!f)
-		return;
 	a->edit_base = a->scn;
 	if (is_preset_field(f)) {
 		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
@@ -120,9 +120,10 @@ static void edit_refuse(struct app *a, const struct gp_error *err)
 			   a->edit_field->key, a->line.buf);
 }
 
-void app_edit_key(struct app *a, int key)
+unsigned app_edit_key(struct app *a, int key)
 {
 	struct gp_error err;
+	unsigned dirty = DIRTY_DRAW;
 
 	switch (line_edit_key(&a->line, key)) {
 	case EDIT_CHANGED:
@@ -139,7 +140,7 @@ void app_edit_key(struct app *a, int key)
 		if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &a->scn,
 				     &err) == 0) {
 			a->edit_error = false;
-			a->dirty |= DIRTY_CALC;
+			dirty |= DIRTY_CALC;
 			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
 		} else {
 			a->edit_error = true;
@@ -168,31 +169,33 @@ void app_edit_key(struct app *a, int key)
 		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
 		break;
 	case EDIT_CANCEL:
-		edit_cancel(a);
+		dirty |= edit_cancel(a);
 		break;
 	case EDIT_MOVED:
 	case EDIT_UNHANDLED:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return dirty;
 }
 
-static void pick_preview(struct app *a)
+/* The scenario with the preset selected in the picker, tentatively; returns the dirty bits. */
+static unsigned pick_preview(struct app *a)
 {
 	const char *id;
 
 	a->scn = a->edit_base;
 	if (a->pick.n == 0)
-		return;
+		return 0;
 	id = a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
 					: a->cat->gpus[a->pick.idx[a->pick.sel]].id;
 	scenario_set(&a->scn, a->cat, a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 		     id, NULL);
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-void app_pick_key(struct app *a, int key)
+unsigned app_pick_key(struct app *a, int key)
 {
+	unsigned dirty = DIRTY_DRAW;
 	struct picker *pk = &a->pick;
 	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
 	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
@@ -202,31 +205,27 @@ void app_pick_key(struct app *a, int key)
 	case KEY_CTRL('p'):
 		if (pk->sel > 0)
 			pk->sel--;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_DOWN):
 	case KEY_CTRL('n'):
 		if (pk->sel < pk->n - 1)
 			pk->sel++;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_PPAGE):
 		pk->sel = pk->sel > page ? pk->sel - page : 0;
 		pk->top = pk->top > page ? pk->top - page : 0;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_NPAGE):
 		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
 		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	default:
 		break;
 	}
 	switch (line_edit_key(&pk->filter, key)) {
 	case EDIT_CHANGED:
 		picker_filter(a);
-		pick_preview(a);
+		dirty |= pick_preview(a);
 		break;
 	case EDIT_ACCEPT:
 		if (pk->n == 0) {
@@ -239,10 +238,20 @@ void app_pick_key(struct app *a, int key)
 			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
 		break;
 	case EDIT_CANCEL:
-		edit_cancel(a);
+		dirty |= edit_cancel(a);
 		break;
 	default:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return dirty;
 }
+
+/* A value being typed in a pane: the pane draws the text, this view takes the keys. */
+const struct view_ops edit_view = {
+    .name = "edit",
+    .pane = -1,
+    .ctx = KC_EDIT,
+    .flags = VIEW_STATUS_ONE_LINE | VIEW_STATUS_FIELD,
+    .key = app_edit_key,
+    .cursor = pane_inputs_cursor,
+};

@@ -272,18 +272,17 @@ void app_command(struct app *a, const char *cmd)
 	a->dirty |= DIRTY_DRAW;
 }
 
-void command_key(struct app *a, int key)
+unsigned command_key(struct app *a, int key)
 {
 	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
 	    a->line.len == 0) {
 		a->mode = MODE_NORMAL;
 		a->status[0] = '\0';
-		return;
+		return 0;
 	}
 	if (key == '\t') {
 		app_complete(a);
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
 		/* the earlier commands, newest first */
@@ -292,8 +291,7 @@ void command_key(struct app *a, int key)
 			a->history_pos = pos;
 			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
 		}
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	a->status[0] = '\0';
 	switch (line_edit_key(&a->line, key)) {
@@ -311,5 +309,22 @@ void command_key(struct app *a, int key)
 	default:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
+
+static const char *command_lead(const struct app *a)
+{
+	(void)a;
+	return ":";
+}
+
+/* The : line, typed on the status line. */
+const struct view_ops command_view = {
+    .name = "command",
+    .pane = -1,
+    .ctx = KC_COMMAND,
+    .flags = VIEW_LINE_HINTS,
+    .key = command_key,
+    .cursor = draw_line_cursor,
+    .line = command_lead,
+};

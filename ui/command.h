@@ -39,7 +39,7 @@ const struct command *command_find(const char *name, size_t len);
 void app_command(struct app *a, const char *cmd);
 
 /* A key while the : line is open: Tab completes, Up/Down recall, Enter runs. */
-void command_key(struct app *a, int key);
+unsigned command_key(struct app *a, int key); /* returns the dirty bits */
 
 /* s past its spaces and tabs. */
 const char *command_skip_blanks(const char *s);

@@ -534,7 +534,7 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 		buf[size - 1] = '\0';
 }
 
-void search_view_draw(struct app *a, WINDOW *w)
+void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
 	int height = getmaxy(w), width = getmaxx(w), inner = width - 2;
@@ -545,6 +545,7 @@ void search_view_draw(struct app *a, WINDOW *w)
 	bool load = wl->kind == WL_ONLINE && wl->requests_per_day > 0;
 	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
 
+	(void)v;
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
 		 sv->by == SEARCH_BY_COST ? "cost" : "time",
 		 sv->hardware ? " over the catalog's GPUs" : "");
@@ -640,7 +641,7 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 			 scaling_efficiency(a, i) * 100);
 }
 
-void scaling_view_draw(struct app *a, WINDOW *w)
+void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
 	const struct glyphs *g = a->theme.g;
@@ -648,6 +649,7 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	bool infer = is_inference(&a->scn);
 	char line[256];
 
+	(void)v;
 	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
 	/* within the 76 columns of an 80-column view */
 	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
@@ -730,3 +732,19 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 								 : " (u undoes)");
 	return 0;
 }
+
+const struct view_ops search_view_ops = {
+    .name = "search",
+    .pane = -1,
+    .ctx = KC_SEARCH,
+    .key = app_body_view_key,
+    .draw = search_view_draw,
+};
+
+const struct view_ops scaling_view_ops = {
+    .name = "scaling",
+    .pane = -1,
+    .ctx = KC_SCALING,
+    .key = app_body_view_key,
+    .draw = scaling_view_draw,
+};
