@@ -19,7 +19,6 @@ void app_status(struct app *a, bool error, const char *fmt, ...)
 	vsnprintf(a->status, sizeof(a->status), fmt, ap);
 	va_end(ap);
 	a->status_error = error;
-	a->dirty |= DIRTY_DRAW;
 }
 
 void app_status_err(struct app *a, const struct gp_error *err)
@@ -121,10 +120,10 @@ static void undo_push(struct app *a, const struct scenario *before)
 	a->nredo = 0;
 }
 
-void app_commit(struct app *a, const struct scenario *before)
+unsigned app_commit(struct app *a, const struct scenario *before)
 {
 	undo_push(a, before);
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
 static unsigned undo(struct app *a)
@@ -260,29 +259,25 @@ unsigned app_key_edit(struct app *a, int key)
 unsigned app_key_inc(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, 1, false);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, 1, false);
 }
 
 unsigned app_key_dec(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, -1, false);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, -1, false);
 }
 
 unsigned app_key_next_choice(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, 1, true);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, 1, true);
 }
 
 unsigned app_key_prev_choice(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, -1, true);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, -1, true);
 }
 
 unsigned app_key_undo(struct app *a, int key)
@@ -371,9 +366,8 @@ static unsigned solve(struct app *a, bool maximize)
 	const struct field *f = app_selected_field(a);
 
 	if (f)
-		app_goal_seek(a, f->key, maximize);
-	else
-		app_status(a, true, "goal seek: select a numeric field first (or :solve max KEY)");
+		return app_goal_seek(a, f->key, maximize);
+	app_status(a, true, "goal seek: select a numeric field first (or :solve max KEY)");
 	return DIRTY_DRAW;
 }
 

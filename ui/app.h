@@ -197,10 +197,12 @@ const struct gp_error *app_field_problem(const struct app *a, const struct field
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);
 
-/* The scenario changed from before to a->scn: one undoable edit; recompute. */
-void app_commit(struct app *a, const struct scenario *before);
+/* The scenario changed from before to a->scn: one undoable edit. Returns the dirty bits
+ * (recompute, redraw) for the handler to return. */
+unsigned app_commit(struct app *a, const struct scenario *before);
 
-/* Sets the status line; error draws it as an error. */
+/* Sets the status line; error draws it as an error. It sets no dirty bit: the handler that
+ * says something returns DIRTY_DRAW (every key handler does). */
 void app_status(struct app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The status line says err (as FILE:LINE:COL: message), drawn as an error. */
@@ -212,7 +214,7 @@ double app_auto_value(const struct app *a, const struct field *f);
 /* Editing (app_edit.c): + and - step the selected field (cycle: Left/Right through a
  * choice's values); Enter starts typing its value, or opens the picker on a preset; the keys
  * while a value is typed or a preset picked. */
-void app_step(struct app *a, int dir, bool cycle);
+unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits */
 void app_edit_start(struct app *a);
 unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
 unsigned app_pick_key(struct app *a, int key);

@@ -25,15 +25,16 @@ double app_slo_batch(const struct app *a, const struct field *f)
 	return b;
 }
 
-void app_step(struct app *a, int dir, bool cycle)
+unsigned app_step(struct app *a, int dir, bool cycle)
 {
+	unsigned dirty;
 	const struct field *f = app_selected_field(a);
 	struct scenario before = a->scn;
 	struct gp_error err;
 	int rc;
 
 	if (!f)
-		return;
+		return 0;
 	memset(&err, 0, sizeof(err));
 	if (cycle && field_is_choice(f))
 		rc = field_cycle(&a->scn, a->cat, f, dir);
@@ -45,23 +46,25 @@ void app_step(struct app *a, int dir, bool cycle)
 			app_status(a, true, "%s", err.message);
 		else
 			app_status(a, false, "%s: press Enter to type a value", f->key);
-		return;
+		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
+	dirty = app_commit(a, &before);
 	{
 		char v[160];
 		app_status(a, false, "%s = %s", f->key,
 			   scenario_field_format(&a->scn, f, v, sizeof(v)));
 	}
+	return dirty;
 }
 
 /* The end of a typed value or a pick: Enter keeps the scenario as one undoable edit (none
  * when nothing changed), Esc puts back the one before it. */
-static void edit_accept(struct app *a)
+static unsigned edit_accept(struct app *a)
 {
 	a->mode = MODE_NORMAL;
 	if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
-		app_commit(a, &a->edit_base);
+		return app_commit(a, &a->edit_base);
+	return 0;
 }
 
 static unsigned edit_cancel(struct app *a)
@@ -165,7 +168,7 @@ unsigned app_edit_key(struct app *a, int key)
 			edit_refuse(a, &err);
 			break;
 		}
-		edit_accept(a);
+		dirty |= edit_accept(a);
 		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
 		break;
 	case EDIT_CANCEL:
@@ -232,7 +235,7 @@ unsigned app_pick_key(struct app *a, int key)
 			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
 			break;
 		}
-		edit_accept(a);
+		dirty |= edit_accept(a);
 		app_status(a, false, "%s = %s",
 			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);

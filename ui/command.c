@@ -90,8 +90,7 @@ static unsigned cmd_solve(struct app *a, const char *arg)
 			   maximize ? "max" : "min");
 		return DIRTY_DRAW;
 	}
-	app_goal_seek(a, arg[0] ? arg : f->key, maximize);
-	return DIRTY_DRAW;
+	return app_goal_seek(a, arg[0] ? arg : f->key, maximize);
 }
 
 static unsigned cmd_set(struct app *a, const char *arg)
@@ -109,9 +108,8 @@ static unsigned cmd_set(struct app *a, const char *arg)
 		app_status_err(a, &err);
 		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
 	app_status(a, false, "set %s", arg);
-	return DIRTY_CALC | DIRTY_DRAW;
+	return app_commit(a, &before);
 }
 
 static unsigned cmd_write(struct app *a, const char *arg)
@@ -138,14 +136,12 @@ static unsigned cmd_write_quit(struct app *a, const char *arg)
 
 static unsigned cmd_edit(struct app *a, const char *arg)
 {
-	app_open(a, arg, false);
-	return DIRTY_DRAW;
+	return app_open(a, arg, false);
 }
 
 static unsigned cmd_edit_force(struct app *a, const char *arg)
 {
-	app_open(a, arg, true);
-	return DIRTY_DRAW;
+	return app_open(a, arg, true);
 }
 
 static unsigned cmd_quit(struct app *a, const char *arg)

@@ -90,7 +90,6 @@ void explain_open(struct app *a, const char *key)
 	a->explain_text[0] = '\0';
 	a->mode = MODE_EXPLAIN;
 	a->explain_top = 0;
-	a->dirty |= DIRTY_DRAW;
 	if (strcmp(key, "warnings") == 0) {
 		/* each warning in full, one a paragraph */
 		size_t len = (size_t)snprintf(a->explain_text, sizeof(a->explain_text),

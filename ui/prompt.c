@@ -80,7 +80,7 @@ unsigned prompt_key(struct app *a, int key)
 		if (kind == PROMPT_QUIT)
 			a->quit = true;
 		else if (kind == PROMPT_RECOVER)
-			app_restore_recovery(a);
+			return DIRTY_DRAW | app_restore_recovery(a);
 	} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
 		a->mode = MODE_NORMAL;
 		a->prompt = PROMPT_NONE;

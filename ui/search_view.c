@@ -42,7 +42,6 @@ void search_view_open(struct app *a, enum view v)
 	if (a->view != v)
 		a->status[0] = '\0';
 	a->view = v;
-	a->dirty |= DIRTY_DRAW;
 }
 
 void search_view_compute(struct app *a)
@@ -80,8 +79,9 @@ void search_view_compute(struct app *a)
 	}
 }
 
-/* Applies the selected result as one undoable edit and closes the view. */
-static void apply_selected(struct app *a)
+/* Applies the selected result as one undoable edit and closes the view; returns the dirty
+ * bits. */
+static unsigned apply_selected(struct app *a)
 {
 	struct search_view *sv = &a->sv;
 	const struct search_result *r;
@@ -92,18 +92,18 @@ static void apply_selected(struct app *a)
 	before = a->scn;
 	if (sv->n == 0) {
 		app_status(a, true, "nothing to apply: no layout fits");
-		return;
+		return DIRTY_DRAW;
 	}
 	r = &sv->res[sv->sel];
 	search_apply(&a->scn, a->cat, r);
 	search_view_open(a, VIEW_NONE);
 	if (memcmp(&before, &a->scn, sizeof(before)) == 0) {
 		app_status(a, false, "layout %d is the one in use", sv->sel + 1);
-		return;
+		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
 	app_status(a, false, "applied layout %d: %d x %s, tp %d, pp %d, dp %d (u undoes)",
 		   sv->sel + 1, r->count, r->gpu, r->parallel.tp, r->parallel.pp, r->parallel.dp);
+	return app_commit(a, &before);
 }
 
 static void sel_move(struct app *a, int delta)
@@ -197,8 +197,7 @@ unsigned search_view_key_bottom(struct app *a, int key)
 unsigned search_view_key_apply(struct app *a, int key)
 {
 	(void)key;
-	apply_selected(a);
-	return DIRTY_DRAW;
+	return apply_selected(a);
 }
 
 unsigned search_view_key_by_cost(struct app *a, int key)
@@ -694,8 +693,9 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	wnoutrefresh(w);
 }
 
-int app_goal_seek(struct app *a, const char *key, bool maximize)
+unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 {
+	unsigned dirty = DIRTY_DRAW;
 	const struct field *f;
 	struct scenario before = a->scn;
 	struct gp_error err;
@@ -707,7 +707,7 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 	memset(&err, 0, sizeof(err));
 	if (search_solve(&a->scn, key, maximize, &value, &err) != 0) {
 		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
-		return -1;
+		return DIRTY_DRAW;
 	}
 	f = scenario_field_find(key);
 	/* write the value through the field table, as a file would hold it */
@@ -718,19 +718,19 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 	if (scenario_field_set(&a->scn, a->cat, f, text, &err) != 0) {
 		a->scn = before;
 		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
-		return -1;
+		return DIRTY_DRAW;
 	}
 	/* as search_solve tried it: more GPUs go to data parallelism */
 	if (strcmp(f->key, "hardware.count") == 0 && a->scn.hardware.count != before.hardware.count)
 		a->scn.parallel.dp = 0;
 	scenario_field_format(&a->scn, f, text, sizeof(text));
 	if (memcmp(&before, &a->scn, sizeof(before)) != 0)
-		app_commit(a, &before);
+		dirty = app_commit(a, &before);
 	app_status(a, false, "%s %s that fits%s: %s%s", maximize ? "largest" : "smallest", f->key,
 		   target ? " and meets the target" : "", text,
 		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)"
 								 : " (u undoes)");
-	return 0;
+	return dirty;
 }
 
 const struct view_ops search_view_ops = {

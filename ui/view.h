@@ -110,8 +110,8 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size);
 void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 /* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
- * what it found on the status line; returns 0, or -1 with the failure there. */
-int app_goal_seek(struct app *a, const char *key, bool maximize);
+ * what it found on the status line, else says the failure there. Returns the dirty bits. */
+unsigned app_goal_seek(struct app *a, const char *key, bool maximize);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */
