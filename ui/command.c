@@ -242,7 +242,8 @@ static void unknown_command(struct app *a, const char *word)
 	app_status(a, true, "unknown command '%s' (expected %s)", word, list);
 }
 
-void app_command(struct app *a, const char *cmd)
+/* Runs a command line; returns the dirty bits. */
+static unsigned command_run(struct app *a, const char *cmd)
 {
 	const struct command *c;
 	const char *arg;
@@ -252,20 +253,25 @@ void app_command(struct app *a, const char *cmd)
 	n = strcspn(cmd, " \t");
 	if (n >= 32) {
 		app_status(a, true, "unknown command '%.40s'", cmd);
-		return;
+		return DIRTY_DRAW;
 	}
 	arg = command_skip_blanks(cmd + n);
 	if (!n)
-		return;
+		return 0;
 	c = command_find(cmd, n);
-	if (c) {
-		a->dirty |= c->run(a, arg);
-	} else {
+	if (c)
+		return DIRTY_DRAW | c->run(a, arg);
+	{
 		char word[32];
 		snprintf(word, sizeof(word), "%.*s", (int)n, cmd);
 		unknown_command(a, word);
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
+}
+
+void app_command(struct app *a, const char *cmd)
+{
+	a->dirty |= command_run(a, cmd);
 }
 
 unsigned command_key(struct app *a, int key)
@@ -296,8 +302,7 @@ unsigned command_key(struct app *a, int key)
 		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
 		a->mode = MODE_NORMAL;
 		complete_history_add(a, cmd);
-		app_command(a, cmd);
-		break;
+		return DIRTY_DRAW | command_run(a, cmd);
 	}
 	case EDIT_CANCEL:
 		a->mode = MODE_NORMAL;
