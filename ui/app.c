@@ -49,7 +49,12 @@ void app_compute(struct app *a)
 		a->sv.stale = true;
 		a->sv.scaling_stale = true;
 	}
-	search_view_compute(a);
+	/* the view over the body reruns its search when it is stale */
+	{
+		const struct view_ops *v = app_body_view(a);
+		if (v && v->recalc)
+			v->recalc(a, v);
+	}
 }
 
 static void plan_update(struct app *a)

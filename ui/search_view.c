@@ -733,11 +733,18 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	return dirty;
 }
 
+static void search_view_recalc(struct app *a, const struct view_ops *v)
+{
+	(void)v;
+	search_view_compute(a);
+}
+
 const struct view_ops search_view_ops = {
     .name = "search",
     .pane = -1,
     .ctx = KC_SEARCH,
     .key = app_body_view_key,
+    .recalc = search_view_recalc,
     .draw = search_view_draw,
 };
 
@@ -746,5 +753,6 @@ const struct view_ops scaling_view_ops = {
     .pane = -1,
     .ctx = KC_SCALING,
     .key = app_body_view_key,
+    .recalc = search_view_recalc,
     .draw = scaling_view_draw,
 };

@@ -21,7 +21,8 @@ struct view_ops {
 	enum key_ctx (*key_ctx)(const struct app *a);
 	/* a key while it is on top; returns the dirty bits */
 	unsigned (*key)(struct app *a, int key);
-	/* the scenario changed (DIRTY_CALC, after the plan): rebuild what it shows from it */
+	/* brings what it shows up to date with the state: a pane after each recompute of the
+	 * plan, a view over the body at each app_compute (it reruns a stale search) */
 	void (*recalc)(struct app *a, const struct view_ops *v);
 	/* draws it: a pane into its window, a view over the body into the body's, a window
 	 * of its own (place) into that */
@@ -93,8 +94,9 @@ unsigned search_view_key_apply(struct app *a, int key); /* the selected layout *
 unsigned search_view_key_by_cost(struct app *a, int key);
 unsigned search_view_key_by_time(struct app *a, int key);
 unsigned search_view_key_hardware(struct app *a, int key); /* toggles the catalog search */
-/* Reruns the open view's search when the scenario changed (from app_compute, so the live
- * loop runs it once after draining the keys already typed); nothing when none is open. */
+/* Reruns the open view's search when the scenario changed (its recalc, from app_compute, so
+ * the live loop runs it once after draining the keys already typed); nothing when none is
+ * open. */
 void search_view_compute(struct app *a);
 int search_view_capacity(const struct app *a); /* result rows the view shows */
 /* The column heading and one result row of the search view, at most width columns (the
