@@ -19,7 +19,6 @@ void app_status(struct app *a, bool error, const char *fmt, ...)
 	vsnprintf(a->status, sizeof(a->status), fmt, ap);
 	va_end(ap);
 	a->status_error = error;
-	a->dirty |= DIRTY_DRAW;
 }
 
 void app_status_err(struct app *a, const struct gp_error *err)
@@ -28,68 +27,15 @@ void app_status_err(struct app *a, const struct gp_error *err)
 	app_status(a, true, "%s", gp_error_format(err, buf, sizeof(buf)));
 }
 
-static void rows_build(struct app *a)
-{
-	pane_model_rows(a, &a->rows[PANE_MODEL]);
-	pane_workload_rows(a, &a->rows[PANE_WORKLOAD]);
-	pane_hardware_rows(a, &a->rows[PANE_HARDWARE]);
-}
-
 const struct field *app_selected_field(const struct app *a)
 {
-	const struct pane_rows *r;
-
-	if (a->focus >= PANE_RESULTS)
-		return NULL;
-	r = &a->rows[a->focus];
-	if (a->sel[a->focus] < 0 || a->sel[a->focus] >= r->n)
-		return NULL;
-	if (r->r[a->sel[a->focus]].kind != ROW_FIELD)
-		return NULL;
-	return r->r[a->sel[a->focus]].f;
+	const struct view_ops *v = app_pane(a, a->focus);
+	return v->field ? v->field(a) : NULL;
 }
 
-/* Puts the selection of pane p on a field row, searching from row i in direction dir. */
-static void select_row(struct app *a, int p, int i, int dir)
+bool app_editing(const struct app *a, const struct field *f)
 {
-	const struct pane_rows *r = &a->rows[p];
-
-	if (r->n == 0) {
-		a->sel[p] = 0;
-		return;
-	}
-	if (i < 0)
-		i = 0;
-	if (i >= r->n)
-		i = r->n - 1;
-	for (int j = i; j >= 0 && j < r->n; j += dir)
-		if (r->r[j].kind == ROW_FIELD) {
-			a->sel[p] = j;
-			return;
-		}
-	for (int j = i; j >= 0 && j < r->n; j -= dir)
-		if (r->r[j].kind == ROW_FIELD) {
-			a->sel[p] = j;
-			return;
-		}
-}
-
-/* Keeps the selected row of pane p inside its window. */
-static void scroll_to_selection(struct app *a, int p)
-{
-	int visible = a->lay.pane[p].h - 1, n;
-
-	if (p == PANE_RESULTS || visible <= 0)
-		return;
-	n = a->rows[p].n;
-	if (a->sel[p] < a->top[p])
-		a->top[p] = a->sel[p];
-	if (a->sel[p] >= a->top[p] + visible)
-		a->top[p] = a->sel[p] - visible + 1;
-	if (a->top[p] > n - visible)
-		a->top[p] = n - visible;
-	if (a->top[p] < 0)
-		a->top[p] = 0;
+	return a->mode == MODE_EDIT && f && a->edit_field == f;
 }
 
 static void plan_update(struct app *a);
@@ -103,7 +49,12 @@ void app_compute(struct app *a)
 		a->sv.stale = true;
 		a->sv.scaling_stale = true;
 	}
-	search_view_compute(a);
+	/* the view over the body reruns its search when it is stale */
+	{
+		const struct view_ops *v = app_body_view(a);
+		if (v && v->recalc)
+			v->recalc(a, v);
+	}
 }
 
 static void plan_update(struct app *a)
@@ -112,26 +63,11 @@ static void plan_update(struct app *a)
 	gp_problems_init(&a->problems);
 	scenario_validate(&a->scn, NULL, &a->problems);
 	a->computes++;
-	/* Rebuild the rows (the workload kind decides which fields show), keeping each
-	 * selection on the same field when it is still there. */
-	const struct field *was[PANE_RESULTS];
-	for (int p = 0; p < PANE_RESULTS; p++) {
-		const struct pane_rows *r = &a->rows[p];
-		was[p] = a->sel[p] < r->n ? r->r[a->sel[p]].f : NULL;
+	/* each pane rebuilds what it shows from the new plan (neomutt's recalc) */
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct view_ops *v = app_pane(a, p);
+		v->recalc(a, v);
 	}
-	rows_build(a);
-	for (int p = 0; p < PANE_RESULTS; p++) {
-		const struct pane_rows *r = &a->rows[p];
-		int keep = -1;
-		for (int i = 0; was[p] && i < r->n; i++)
-			if (r->r[i].f == was[p])
-				keep = i;
-		select_row(a, p, keep >= 0 ? keep : a->sel[p], 1);
-		scroll_to_selection(a, p);
-	}
-	pane_results_items(a);
-	if (a->sel[PANE_RESULTS] >= a->nresult_items)
-		a->sel[PANE_RESULTS] = a->nresult_items ? a->nresult_items - 1 : 0;
 	a->dirty |= DIRTY_DRAW;
 }
 
@@ -164,7 +100,11 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 	}
 	a->sv.stale = true;
 	a->sv.scaling_stale = true;
-	rows_build(a);
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct view_ops *v = app_pane(a, p);
+		if (v->rows)
+			v->rows(a, &a->rows[p]);
+	}
 	app_compute(a);
 }
 
@@ -185,10 +125,10 @@ static void undo_push(struct app *a, const struct scenario *before)
 	a->nredo = 0;
 }
 
-void app_commit(struct app *a, const struct scenario *before)
+unsigned app_commit(struct app *a, const struct scenario *before)
 {
 	undo_push(a, before);
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
 static unsigned undo(struct app *a)
@@ -223,44 +163,13 @@ static unsigned redo(struct app *a)
 
 static unsigned move_sel(struct app *a, int delta)
 {
-	int p = a->focus;
-
-	if (p == PANE_RESULTS) {
-		int s = a->sel[p] + delta;
-		if (s < 0)
-			s = 0;
-		if (s >= a->nresult_items)
-			s = a->nresult_items - 1;
-		a->sel[p] = s < 0 ? 0 : s;
-	} else {
-		int start = a->sel[p] + delta;
-		const struct pane_rows *r = &a->rows[p];
-		/* skip headings and info lines in the direction of travel */
-		if (start >= 0 && start < r->n)
-			select_row(a, p, start, delta > 0 ? 1 : -1);
-		else
-			select_row(a, p, start, delta > 0 ? -1 : 1);
-		scroll_to_selection(a, p);
-	}
-	return DIRTY_DRAW;
+	return app_pane(a, a->focus)->move_by(a, delta);
 }
 
-/* PgUp/PgDn: a page less a row of overlap; an input pane's rows scroll with the selection,
- * which keeps its place on the screen (the selection used to move while the rows stayed). */
+/* PgUp/PgDn: a page less a row of overlap. */
 static unsigned page(struct app *a, int dir)
 {
-	int p = a->focus, visible = a->lay.pane[p].h - 1, step;
-
-	step = visible > 2 ? visible - 1 : 1;
-	if (p != PANE_RESULTS) {
-		int max_top = a->rows[p].n - visible;
-		a->top[p] += dir * step;
-		if (a->top[p] > max_top)
-			a->top[p] = max_top;
-		if (a->top[p] < 0)
-			a->top[p] = 0;
-	}
-	return move_sel(a, dir * step);
+	return app_pane(a, a->focus)->page_by(a, dir);
 }
 
 static unsigned baseline(struct app *a)
@@ -355,29 +264,25 @@ unsigned app_key_edit(struct app *a, int key)
 unsigned app_key_inc(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, 1, false);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, 1, false);
 }
 
 unsigned app_key_dec(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, -1, false);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, -1, false);
 }
 
 unsigned app_key_next_choice(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, 1, true);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, 1, true);
 }
 
 unsigned app_key_prev_choice(struct app *a, int key)
 {
 	(void)key;
-	app_step(a, -1, true);
-	return DIRTY_DRAW;
+	return DIRTY_DRAW | app_step(a, -1, true);
 }
 
 unsigned app_key_undo(struct app *a, int key)
@@ -400,15 +305,11 @@ unsigned app_key_baseline(struct app *a, int key)
 
 unsigned app_key_explain(struct app *a, int key)
 {
-	const struct field *f;
+	const char *k = app_pane(a, a->focus)->selected_key(a);
 
 	(void)key;
-	if (a->focus == PANE_RESULTS) {
-		if (a->nresult_items)
-			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
-	} else if ((f = app_selected_field(a)) != NULL) {
-		explain_open(a, f->key);
-	}
+	if (k)
+		explain_open(a, k);
 	return DIRTY_DRAW;
 }
 
@@ -470,9 +371,8 @@ static unsigned solve(struct app *a, bool maximize)
 	const struct field *f = app_selected_field(a);
 
 	if (f)
-		app_goal_seek(a, f->key, maximize);
-	else
-		app_status(a, true, "goal seek: select a numeric field first (or :solve max KEY)");
+		return app_goal_seek(a, f->key, maximize);
+	app_status(a, true, "goal seek: select a numeric field first (or :solve max KEY)");
 	return DIRTY_DRAW;
 }
 
@@ -490,61 +390,44 @@ unsigned app_key_solve_min(struct app *a, int key)
 
 enum key_ctx app_key_ctx(const struct app *a)
 {
-	switch (a->mode) {
-	case MODE_EDIT:
-		return KC_EDIT;
-	case MODE_PICK:
-		return KC_PICK;
-	case MODE_COMMAND:
-		return KC_COMMAND;
-	case MODE_PROMPT:
-		return a->prompt == PROMPT_SAVE_AS ? KC_EDIT
-		       : a->prompt == PROMPT_QUIT  ? KC_QUIT
-						   : KC_PROMPT;
-	case MODE_HELP:
-	case MODE_EXPLAIN:
-		return KC_VIEW;
-	case MODE_NORMAL:
-		break;
-	}
-	if (a->view == VIEW_SEARCH)
-		return KC_SEARCH;
-	if (a->view == VIEW_SCALING)
-		return KC_SCALING;
-	return a->focus == PANE_RESULTS ? KC_RESULTS : KC_MAIN;
+	const struct view_ops *v = app_view(a);
+	return v->key_ctx ? v->key_ctx(a) : v->ctx;
 }
 
-/* A key in the main view: the open view's row, else a main row that works over the view
- * (the view takes any other key); else the focused pane's row, else the main view's. */
-static void normal_key(struct app *a, int key)
+/* A key in a pane: the pane's row, else the main view's. */
+unsigned app_pane_key(struct app *a, int key)
 {
-	enum key_ctx ctx = app_key_ctx(a);
-	const struct key_row *r = keys_find(ctx, key);
+	const struct key_row *r = keys_find(app_key_ctx(a), key);
+	unsigned dirty = DIRTY_DRAW;
 
-	if (a->view != VIEW_NONE) {
-		a->dirty |= DIRTY_DRAW;
-		if (r) {
-			a->dirty |= r->run(a, key);
-			return;
-		}
+	if (!r)
 		r = keys_find(KC_MAIN, key);
-		if (!r || !(r->flags & (KF_OVER_VIEW | KF_CLOSES_VIEW)))
-			return;
-		if (r->flags & KF_CLOSES_VIEW)
-			search_view_open(a, VIEW_NONE);
-	} else if (!r) {
-		r = keys_find(KC_MAIN, key);
-	}
 	if (r && a->status[0] && !(r->flags & KF_KEEP_STATUS))
 		a->status[0] = '\0';
 	if (r)
-		a->dirty |= r->run(a, key);
-	a->dirty |= DIRTY_DRAW;
+		dirty |= r->run(a, key);
+	return dirty;
 }
 
-/* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
- * for any other key (which closes the window). */
-static bool scroll_key(int key, int *top)
+/* A key in a view over the body: the view's row, else a main row that works over the view
+ * (the view takes any other key). */
+unsigned app_body_view_key(struct app *a, int key)
+{
+	const struct key_row *r = keys_find(app_key_ctx(a), key);
+
+	if (r)
+		return DIRTY_DRAW | r->run(a, key);
+	r = keys_find(KC_MAIN, key);
+	if (!r || !(r->flags & (KF_OVER_VIEW | KF_CLOSES_VIEW)))
+		return DIRTY_DRAW;
+	if (r->flags & KF_CLOSES_VIEW)
+		search_view_open(a, VIEW_NONE);
+	if (a->status[0] && !(r->flags & KF_KEEP_STATUS))
+		a->status[0] = '\0';
+	return DIRTY_DRAW | r->run(a, key);
+}
+
+bool view_scroll_key(int key, int *top)
 {
 	if (key == KEYF(KEY_DOWN) || key == 'j')
 		(*top)++;
@@ -561,33 +444,5 @@ static bool scroll_key(int key, int *top)
 
 void app_handle_key(struct app *a, int key)
 {
-	switch (a->mode) {
-	case MODE_NORMAL:
-		normal_key(a, key);
-		break;
-	case MODE_EDIT:
-		app_edit_key(a, key);
-		break;
-	case MODE_PICK:
-		app_pick_key(a, key);
-		break;
-	case MODE_COMMAND:
-		command_key(a, key);
-		break;
-	case MODE_PROMPT:
-		prompt_key(a, key);
-		break;
-	case MODE_HELP:
-		if (!scroll_key(key, &a->help_top))
-			a->mode = MODE_NORMAL;
-		if (a->help_top > help_display_lines(a->lay.cols - 4) - 1)
-			a->help_top = help_display_lines(a->lay.cols - 4) - 1;
-		a->dirty |= DIRTY_DRAW;
-		break;
-	case MODE_EXPLAIN:
-		if (!scroll_key(key, &a->explain_top))
-			a->mode = MODE_NORMAL;
-		a->dirty |= DIRTY_DRAW;
-		break;
-	}
+	a->dirty |= app_view(a)->key(a, key);
 }

@@ -122,7 +122,6 @@ struct app {
 	char explain_text[8192];
 	int explain_top; /* first line shown */
 	int nresult_items;
-	unsigned result_hidden; /* bit i: result_keys[i] has no line at this size (drawing) */
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
@@ -139,8 +138,6 @@ struct app {
 	struct layout lay;
 	struct theme theme;
 	WINDOW *w_title, *w_status, *w_legend, *w_pane[PANE_COUNT], *w_popup, *w_view;
-	WINDOW *cur_win; /* where the cursor goes, NULL for hidden */
-	int cur_y, cur_x;
 	int cursor_shown; /* -1 unknown, 0, 1 */
 };
 
@@ -182,7 +179,7 @@ unsigned app_key_scaling(struct app *a, int key);
 unsigned app_key_solve_max(struct app *a, int key);
 unsigned app_key_solve_min(struct app *a, int key);
 
-/* Handles one key (keys.h encoding), in whatever mode the app is in. */
+/* Handles one key (keys.h encoding): the view on top's (view.h's app_view). */
 void app_handle_key(struct app *a, int key);
 
 /* Recomputes the plan when DIRTY_CALC is set and rebuilds the pane rows. */
@@ -191,16 +188,21 @@ void app_compute(struct app *a);
 /* The field selected in the focused pane; NULL on Results or a line that is not a field. */
 const struct field *app_selected_field(const struct app *a);
 
+/* Whether field f is the one being typed (MODE_EDIT). */
+bool app_editing(const struct app *a, const struct field *f);
+
 /* The first validation problem of field f; NULL when it has none. */
 const struct gp_error *app_field_problem(const struct app *a, const struct field *f);
 
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);
 
-/* The scenario changed from before to a->scn: one undoable edit; recompute. */
-void app_commit(struct app *a, const struct scenario *before);
+/* The scenario changed from before to a->scn: one undoable edit. Returns the dirty bits
+ * (recompute, redraw) for the handler to return. */
+unsigned app_commit(struct app *a, const struct scenario *before);
 
-/* Sets the status line; error draws it as an error. */
+/* Sets the status line; error draws it as an error. It sets no dirty bit: the handler that
+ * says something returns DIRTY_DRAW (every key handler does). */
 void app_status(struct app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The status line says err (as FILE:LINE:COL: message), drawn as an error. */
@@ -212,10 +214,10 @@ double app_auto_value(const struct app *a, const struct field *f);
 /* Editing (app_edit.c): + and - step the selected field (cycle: Left/Right through a
  * choice's values); Enter starts typing its value, or opens the picker on a preset; the keys
  * while a value is typed or a preset picked. */
-void app_step(struct app *a, int dir, bool cycle);
+unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits */
 void app_edit_start(struct app *a);
-void app_edit_key(struct app *a, int key);
-void app_pick_key(struct app *a, int key);
+unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
+unsigned app_pick_key(struct app *a, int key);
 
 /* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
  * below the auto value (the most that fit, which the KV cache is sized for); else 0. */

@@ -25,15 +25,16 @@ double app_slo_batch(const struct app *a, const struct field *f)
 	return b;
 }
 
-void app_step(struct app *a, int dir, bool cycle)
+unsigned app_step(struct app *a, int dir, bool cycle)
 {
+	unsigned dirty;
 	const struct field *f = app_selected_field(a);
 	struct scenario before = a->scn;
 	struct gp_error err;
 	int rc;
 
 	if (!f)
-		return;
+		return 0;
 	memset(&err, 0, sizeof(err));
 	if (cycle && field_is_choice(f))
 		rc = field_cycle(&a->scn, a->cat, f, dir);
@@ -45,14 +46,33 @@ void app_step(struct app *a, int dir, bool cycle)
 			app_status(a, true, "%s", err.message);
 		else
 			app_status(a, false, "%s: press Enter to type a value", f->key);
-		return;
+		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
+	dirty = app_commit(a, &before);
 	{
 		char v[160];
 		app_status(a, false, "%s = %s", f->key,
 			   scenario_field_format(&a->scn, f, v, sizeof(v)));
 	}
+	return dirty;
+}
+
+/* The end of a typed value or a pick: Enter keeps the scenario as one undoable edit (none
+ * when nothing changed), Esc puts back the one before it. */
+static unsigned edit_accept(struct app *a)
+{
+	a->mode = MODE_NORMAL;
+	if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
+		return app_commit(a, &a->edit_base);
+	return 0;
+}
+
+static unsigned edit_cancel(struct app *a)
+{
+	a->mode = MODE_NORMAL;
+	a->scn = a->edit_base;
+	app_status(a, false, "cancelled");
+	return DIRTY_CALC;
 }
 
 static bool is_preset_field(const struct field *f)
@@ -65,13 +85,13 @@ void app_edit_start(struct app *a)
 	const struct field *f = app_selected_field(a);
 	char v[LINE_EDIT_MAX];
 
-	if (a->focus == PANE_RESULTS) {
-		if (a->nresult_items)
-			explain_open(a, a->result_keys[a->sel[PANE_RESULTS]]);
+	if (!f) {
+		/* a pane without fields (Results): Enter explains its selection */
+		const char *k = app_pane(a, a->focus)->selected_key(a);
+		if (k)
+			explain_open(a, k);
 		return;
 	}
-	if (!f)
-		return;
 	a->edit_base = a->scn;
 	if (is_preset_field(f)) {
 		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
@@ -90,18 +110,40 @@ void app_edit_start(struct app *a)
 	app_status(a, false, "%s: %s", f->key, f->doc);
 }
 
-void app_edit_key(struct app *a, int key)
+/* Enter on a text that does not read: the reason (err), not just that it does not. */
+static void edit_refuse(struct app *a, const struct gp_error *err)
+{
+	char msg[sizeof(a->status)];
+
+	if (err->message[0])
+		app_status(a, true, "%s (fix it, or Esc to cancel)",
+			   gp_error_format(err, msg, sizeof(msg)));
+	else
+		app_status(a, true, "%s: '%s' does not read (fix it, or Esc to cancel)",
+			   a->edit_field->key, a->line.buf);
+}
+
+unsigned app_edit_key(struct app *a, int key)
 {
 	struct gp_error err;
+	unsigned dirty = DIRTY_DRAW;
 
 	switch (line_edit_key(&a->line, key)) {
 	case EDIT_CHANGED:
 		memset(&err, 0, sizeof(err));
+		if (a->edit_field->flags & FIELD_FILE) {
+			/* a file (model.hf_config) is read on Enter, not at each key of its
+			 * name: a half-typed path is no error, and the results keep the last
+			 * model that read */
+			a->edit_error = false;
+			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
+			break;
+		}
 		/* Results follow the text while it reads; the last value that read stays. */
 		if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &a->scn,
 				     &err) == 0) {
 			a->edit_error = false;
-			a->dirty |= DIRTY_CALC;
+			dirty |= DIRTY_CALC;
 			app_status(a, false, "%s: %s", a->edit_field->key, a->edit_field->doc);
 		} else {
 			a->edit_error = true;
@@ -109,56 +151,54 @@ void app_edit_key(struct app *a, int key)
 		}
 		break;
 	case EDIT_ACCEPT:
-		if (a->edit_error) {
-			/* the reason the text does not read, not just that it does not */
-			char msg[sizeof(a->status)];
+		memset(&err, 0, sizeof(err));
+		if (a->edit_field->flags & FIELD_FILE) {
+			/* the file is read now, once */
+			a->edit_error = field_edit_apply(&a->edit_base, a->cat, a->edit_field,
+							 a->line.buf, &a->scn, &err) != 0;
+			if (a->edit_error) {
+				edit_refuse(a, &err);
+				break;
+			}
+		} else if (a->edit_error) {
 			struct scenario t;
-			memset(&err, 0, sizeof(err));
 			if (field_edit_apply(&a->edit_base, a->cat, a->edit_field, a->line.buf, &t,
-					     &err) != 0 &&
-			    err.message[0])
-				app_status(a, true, "%s (fix it, or Esc to cancel)",
-					   gp_error_format(&err, msg, sizeof(msg)));
-			else
-				app_status(a, true,
-					   "%s: '%s' does not read (fix it, or Esc to cancel)",
-					   a->edit_field->key, a->line.buf);
+					     &err) == 0)
+				err.message[0] = '\0';
+			edit_refuse(a, &err);
 			break;
 		}
-		a->mode = MODE_NORMAL;
-		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
-			app_commit(a, &a->edit_base);
+		dirty |= edit_accept(a);
 		app_status(a, false, "%s = %s", a->edit_field->key, a->line.buf);
 		break;
 	case EDIT_CANCEL:
-		a->mode = MODE_NORMAL;
-		a->scn = a->edit_base;
-		a->dirty |= DIRTY_CALC;
-		app_status(a, false, "cancelled");
+		dirty |= edit_cancel(a);
 		break;
 	case EDIT_MOVED:
 	case EDIT_UNHANDLED:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return dirty;
 }
 
-static void pick_preview(struct app *a)
+/* The scenario with the preset selected in the picker, tentatively; returns the dirty bits. */
+static unsigned pick_preview(struct app *a)
 {
 	const char *id;
 
 	a->scn = a->edit_base;
 	if (a->pick.n == 0)
-		return;
+		return 0;
 	id = a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
 					: a->cat->gpus[a->pick.idx[a->pick.sel]].id;
 	scenario_set(&a->scn, a->cat, a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 		     id, NULL);
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-void app_pick_key(struct app *a, int key)
+unsigned app_pick_key(struct app *a, int key)
 {
+	unsigned dirty = DIRTY_DRAW;
 	struct picker *pk = &a->pick;
 	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
 	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
@@ -168,52 +208,53 @@ void app_pick_key(struct app *a, int key)
 	case KEY_CTRL('p'):
 		if (pk->sel > 0)
 			pk->sel--;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_DOWN):
 	case KEY_CTRL('n'):
 		if (pk->sel < pk->n - 1)
 			pk->sel++;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_PPAGE):
 		pk->sel = pk->sel > page ? pk->sel - page : 0;
 		pk->top = pk->top > page ? pk->top - page : 0;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	case KEYF(KEY_NPAGE):
 		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
 		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
-		pick_preview(a);
-		return;
+		return pick_preview(a);
 	default:
 		break;
 	}
 	switch (line_edit_key(&pk->filter, key)) {
 	case EDIT_CHANGED:
 		picker_filter(a);
-		pick_preview(a);
+		dirty |= pick_preview(a);
 		break;
 	case EDIT_ACCEPT:
 		if (pk->n == 0) {
 			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
 			break;
 		}
-		a->mode = MODE_NORMAL;
-		if (memcmp(&a->scn, &a->edit_base, sizeof(a->scn)) != 0)
-			app_commit(a, &a->edit_base);
+		dirty |= edit_accept(a);
 		app_status(a, false, "%s = %s",
 			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
 			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
 		break;
 	case EDIT_CANCEL:
-		a->mode = MODE_NORMAL;
-		a->scn = a->edit_base;
-		a->dirty |= DIRTY_CALC;
-		app_status(a, false, "cancelled");
+		dirty |= edit_cancel(a);
 		break;
 	default:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return dirty;
 }
+
+/* A value being typed in a pane: the pane draws the text, this view takes the keys. */
+const struct view_ops edit_view = {
+    .name = "edit",
+    .pane = -1,
+    .ctx = KC_EDIT,
+    .flags = VIEW_STATUS_ONE_LINE | VIEW_STATUS_FIELD,
+    .key = app_edit_key,
+    .cursor = pane_inputs_cursor,
+};

@@ -352,7 +352,7 @@ static int save(struct app *a, const char *path, bool force)
 	return 0;
 }
 
-void app_open(struct app *a, const char *name, bool force)
+unsigned app_open(struct app *a, const char *name, bool force)
 {
 	struct scenario t;
 	struct gp_error err;
@@ -361,19 +361,19 @@ void app_open(struct app *a, const char *name, bool force)
 
 	if (app_expand_path(name, file, sizeof(file)) != 0) {
 		too_long(a, name, sizeof(file));
-		return;
+		return DIRTY_DRAW;
 	}
 	/* "-" is a file here: standard input is the terminal */
 	if (strcmp(file, "-") == 0)
 		snprintf(file, sizeof(file), "./-");
 	if (!file[0]) {
 		app_status(a, true, ":e needs a file name (:e FILE)");
-		return;
+		return DIRTY_DRAW;
 	}
 	if (!force && app_unsaved(a)) {
 		app_status(a, true, "unsaved edits (:w to save them, or :e! %s to drop them)",
 			   file);
-		return;
+		return DIRTY_DRAW;
 	}
 	memset(&err, 0, sizeof(err));
 	scenario_init(&t);
@@ -391,7 +391,7 @@ void app_open(struct app *a, const char *name, bool force)
 		else
 			app_status(a, true, "%s", buf);
 		free(probs);
-		return;
+		return DIRTY_DRAW;
 	}
 	free(probs);
 	a->scn = t;
@@ -400,8 +400,8 @@ void app_open(struct app *a, const char *name, bool force)
 	a->new_file = false;
 	a->nundo = 0;
 	a->nredo = 0;
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
 	app_status(a, false, "read %s", file);
+	return DIRTY_CALC | DIRTY_DRAW;
 }
 
 void app_quit(struct app *a, bool force)
@@ -415,20 +415,21 @@ void app_quit(struct app *a, bool force)
 	a->quit = true;
 }
 
-void app_restore_recovery(struct app *a)
+unsigned app_restore_recovery(struct app *a)
 {
+	unsigned dirty;
 	struct scenario t;
 	struct gp_error err;
 
 	memset(&err, 0, sizeof(err));
 	if (read_recovery(a, a->recover_path, &t, &err) != 0) {
 		app_status_err(a, &err);
-		return;
+		return DIRTY_DRAW;
 	}
 	snprintf(t.path, sizeof(t.path), "%s", a->path);
-	app_commit(a, &a->scn); /* undoable */
+	dirty = app_commit(a, &a->scn); /* undoable */
 	a->scn = t;
 	unlink(a->recover_path);
-	a->dirty |= DIRTY_CALC | DIRTY_DRAW;
 	app_status(a, false, "restored unsaved edits from %s", a->recover_path);
+	return dirty;
 }

@@ -33,12 +33,12 @@ bool app_offer_recovery(struct app *a);
 int app_write_recovery(struct app *a);
 
 /* :e FILE: opens another scenario; refuses over unsaved edits unless force. */
-void app_open(struct app *a, const char *name, bool force);
+unsigned app_open(struct app *a, const char *name, bool force); /* returns the dirty bits */
 
 /* q and :q: quits, asking first (PROMPT_QUIT) over unsaved edits unless force. */
 void app_quit(struct app *a, bool force);
 
 /* y at PROMPT_RECOVER: the recovery file's scenario, as one undoable edit. */
-void app_restore_recovery(struct app *a);
+unsigned app_restore_recovery(struct app *a); /* returns the dirty bits */
 
 #endif

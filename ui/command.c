@@ -90,8 +90,7 @@ static unsigned cmd_solve(struct app *a, const char *arg)
 			   maximize ? "max" : "min");
 		return DIRTY_DRAW;
 	}
-	app_goal_seek(a, arg[0] ? arg : f->key, maximize);
-	return DIRTY_DRAW;
+	return app_goal_seek(a, arg[0] ? arg : f->key, maximize);
 }
 
 static unsigned cmd_set(struct app *a, const char *arg)
@@ -109,9 +108,8 @@ static unsigned cmd_set(struct app *a, const char *arg)
 		app_status_err(a, &err);
 		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
 	app_status(a, false, "set %s", arg);
-	return DIRTY_CALC | DIRTY_DRAW;
+	return app_commit(a, &before);
 }
 
 static unsigned cmd_write(struct app *a, const char *arg)
@@ -138,14 +136,12 @@ static unsigned cmd_write_quit(struct app *a, const char *arg)
 
 static unsigned cmd_edit(struct app *a, const char *arg)
 {
-	app_open(a, arg, false);
-	return DIRTY_DRAW;
+	return app_open(a, arg, false);
 }
 
 static unsigned cmd_edit_force(struct app *a, const char *arg)
 {
-	app_open(a, arg, true);
-	return DIRTY_DRAW;
+	return app_open(a, arg, true);
 }
 
 static unsigned cmd_quit(struct app *a, const char *arg)
@@ -246,7 +242,8 @@ static void unknown_command(struct app *a, const char *word)
 	app_status(a, true, "unknown command '%s' (expected %s)", word, list);
 }
 
-void app_command(struct app *a, const char *cmd)
+/* Runs a command line; returns the dirty bits. */
+static unsigned command_run(struct app *a, const char *cmd)
 {
 	const struct command *c;
 	const char *arg;
@@ -256,34 +253,38 @@ void app_command(struct app *a, const char *cmd)
 	n = strcspn(cmd, " \t");
 	if (n >= 32) {
 		app_status(a, true, "unknown command '%.40s'", cmd);
-		return;
+		return DIRTY_DRAW;
 	}
 	arg = command_skip_blanks(cmd + n);
 	if (!n)
-		return;
+		return 0;
 	c = command_find(cmd, n);
-	if (c) {
-		a->dirty |= c->run(a, arg);
-	} else {
+	if (c)
+		return DIRTY_DRAW | c->run(a, arg);
+	{
 		char word[32];
 		snprintf(word, sizeof(word), "%.*s", (int)n, cmd);
 		unknown_command(a, word);
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
 
-void command_key(struct app *a, int key)
+void app_command(struct app *a, const char *cmd)
+{
+	a->dirty |= command_run(a, cmd);
+}
+
+unsigned command_key(struct app *a, int key)
 {
 	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
 	    a->line.len == 0) {
 		a->mode = MODE_NORMAL;
 		a->status[0] = '\0';
-		return;
+		return 0;
 	}
 	if (key == '\t') {
 		app_complete(a);
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
 		/* the earlier commands, newest first */
@@ -292,8 +293,7 @@ void command_key(struct app *a, int key)
 			a->history_pos = pos;
 			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
 		}
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	a->status[0] = '\0';
 	switch (line_edit_key(&a->line, key)) {
@@ -302,8 +302,7 @@ void command_key(struct app *a, int key)
 		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
 		a->mode = MODE_NORMAL;
 		complete_history_add(a, cmd);
-		app_command(a, cmd);
-		break;
+		return DIRTY_DRAW | command_run(a, cmd);
 	}
 	case EDIT_CANCEL:
 		a->mode = MODE_NORMAL;
@@ -311,5 +310,22 @@ void command_key(struct app *a, int key)
 	default:
 		break;
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
+
+static const char *command_lead(const struct app *a)
+{
+	(void)a;
+	return ":";
+}
+
+/* The : line, typed on the status line. */
+const struct view_ops command_view = {
+    .name = "command",
+    .pane = -1,
+    .ctx = KC_COMMAND,
+    .flags = VIEW_LINE_HINTS,
+    .key = command_key,
+    .cursor = draw_line_cursor,
+    .line = command_lead,
+};

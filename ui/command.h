@@ -35,11 +35,12 @@ extern const struct command command_table[];
 /* The command named (or aliased) by the len bytes at name; NULL when none is. */
 const struct command *command_find(const char *name, size_t len);
 
-/* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help"). */
+/* Runs a command line ("set k=v", "w", "e FILE", "q", "q!", "help") and applies the dirty
+ * bits its command returns (the : line returns them to app_handle_key instead). */
 void app_command(struct app *a, const char *cmd);
 
 /* A key while the : line is open: Tab completes, Up/Down recall, Enter runs. */
-void command_key(struct app *a, int key);
+unsigned command_key(struct app *a, int key); /* returns the dirty bits */
 
 /* s past its spaces and tabs. */
 const char *command_skip_blanks(const char *s);

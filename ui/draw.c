@@ -294,32 +294,18 @@ static void draw_title(struct app *a)
  * problem. NULL for nothing; *role is how to draw it. */
 static const char *status_shown(const struct app *a, char *buf, size_t size, int *role)
 {
-	const struct gp_error *e;
+	const struct view_ops *top = app_view(a);
 
-	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS))
+	if (top->line && top->line(a))
 		return NULL;
 	if (a->status[0]) {
 		*role = a->status_error ? ROLE_ERROR : ROLE_NORMAL;
 		return a->status;
 	}
-	if (a->view != VIEW_NONE || a->mode != MODE_NORMAL)
+	if (top->pane < 0 || !top->status)
 		return NULL; /* the status line belongs to the view's messages */
-	*role = ROLE_NORMAL;
-	if (a->focus == PANE_RESULTS && a->nresult_items) {
-		/* a verdict is longer than the pane is wide: the whole of it here; a figure a
-		 * short terminal has no line for, too */
-		const char *key = a->result_keys[a->sel[PANE_RESULTS]], *t;
-		if ((t = pane_results_verdict(a, key, buf, size)) != NULL)
-			return t;
-		return pane_results_hidden(a, key, buf, size);
-	}
-	*role = ROLE_WARN;
-	e = app_field_problem(a, app_selected_field(a));
-	if (e)
-		return e->message;
-	/* a value the pane cuts (a long hf_config path): whole here */
-	*role = ROLE_NORMAL;
-	return pane_value_cut(a, app_selected_field(a), buf, size);
+	/* the focused pane's word on its selection */
+	return top->status(a, buf, size, role);
 }
 
 /* A text wider than the status line is not cut off: it breaks at a space and goes on over
@@ -361,7 +347,7 @@ static int legend_width(const struct legend_item *items, int i, bool pad)
  * line keeps to its line there (the field's description is cut, e gives it whole). */
 static bool status_one_line(const struct app *a)
 {
-	return a->mode == MODE_EDIT || a->mode == MODE_PICK;
+	return (app_view(a)->flags & VIEW_STATUS_ONE_LINE) != 0;
 }
 
 /* The status text on one line of width columns: without the field's key in front when the
@@ -371,7 +357,7 @@ static void draw_status_one_line(struct app *a, WINDOW *w, int width, int role, 
 	const struct field *f = a->edit_field;
 	size_t n;
 
-	if (text_width(s) > width && a->mode == MODE_EDIT && f &&
+	if (text_width(s) > width && (app_view(a)->flags & VIEW_STATUS_FIELD) && f &&
 	    strncmp(s, f->key, n = strlen(f->key)) == 0 && strncmp(s + n, ": ", 2) == 0)
 		s += n + 2;
 	draw_text_clip(a, w, 0, 0, width, role, s);
@@ -443,34 +429,54 @@ static void draw_legend(struct app *a)
 	wnoutrefresh(w);
 }
 
+/* The lead of the line typed on the status line (":", "save as: "); NULL when none is. */
+static const char *line_lead(const struct app *a)
+{
+	const struct view_ops *top = app_view(a);
+	return top->line ? top->line(a) : NULL;
+}
+
+/* The columns a line typed after lead is scrolled by: a line longer than the screen
+ * scrolls so the cursor stays in view, as the field editor does. */
+static int line_offset(const struct app *a, const char *lead, int width)
+{
+	int avail = width - text_width(lead) - 1, cc = line_edit_cursor_col(&a->line);
+	return avail > 0 && cc >= avail ? cc - avail + 1 : 0;
+}
+
+WINDOW *draw_line_cursor(const struct app *a, int *y, int *x)
+{
+	const char *lead = line_lead(a);
+	int width = getmaxx(a->w_status);
+
+	if (!lead)
+		return NULL;
+	*y = 0;
+	*x = text_width(lead) + line_edit_cursor_col(&a->line) - line_offset(a, lead, width);
+	if (*x >= width)
+		*x = width - 1;
+	return a->w_status;
+}
+
 static void draw_status(struct app *a)
 {
 	WINDOW *w = a->w_status;
 	int width = getmaxx(w);
+	const char *lead = line_lead(a);
 
 	werase(w);
-	if (a->mode == MODE_COMMAND || (a->mode == MODE_PROMPT && a->prompt == PROMPT_SAVE_AS)) {
-		const char *lead = a->mode == MODE_COMMAND ? ":" : "save as: ";
-		int lw = text_width(lead), avail = width - lw - 1;
-		int cc = line_edit_cursor_col(&a->line), off = 0;
+	if (lead) {
+		int lw = text_width(lead), avail = width - lw - 1,
+		    off = line_offset(a, lead, width);
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
-		/* a line longer than the screen scrolls so the cursor stays in view, as the
-		 * field editor does */
-		if (avail > 0 && cc >= avail)
-			off = cc - avail + 1;
 		draw_text(a, w, 0, lw, avail, ROLE_NORMAL, skip_cols(a->line.buf, off));
-		if (a->mode == MODE_COMMAND && a->status[0] && !off) {
+		if ((app_view(a)->flags & VIEW_LINE_HINTS) && a->status[0] && !off) {
 			/* Tab's candidates, after what is typed */
 			int x = lw + text_width(a->line.buf) + 3;
 			if (x < width - 4)
 				draw_text(a, w, 0, x, width - x,
 					  a->status_error ? ROLE_ERROR : ROLE_DIM, a->status);
 		}
-		a->cur_win = w;
-		a->cur_y = 0;
-		a->cur_x = lw + cc - off;
-		if (a->cur_x >= width)
-			a->cur_x = width - 1;
 	} else {
 		const char *rest, *text;
 		char buf[1024], first[1024];
@@ -530,7 +536,10 @@ void draw_frame(struct app *a, WINDOW *w, const char *title)
 
 void app_draw(struct app *a)
 {
+	const struct view_ops *top = app_view(a), *body_view = app_body_view(a);
 	struct rect body;
+	WINDOW *cursor = NULL;
+	int cy = 0, cx = 0;
 
 	a->dirty &= ~DIRTY_DRAW;
 	if (!a->screen)
@@ -539,11 +548,11 @@ void app_draw(struct app *a)
 		draw_too_small(a);
 		return;
 	}
-	a->cur_win = NULL;
 	draw_title(a);
-	for (int p = 0; p < PANE_RESULTS; p++)
-		pane_inputs_draw(a, p, a->w_pane[p]);
-	pane_results_draw(a, a->w_pane[PANE_RESULTS]);
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct view_ops *v = app_pane(a, p);
+		v->draw(a, v, a->w_pane[p]);
+	}
 	draw_status(a);
 	draw_legend(a);
 
@@ -551,33 +560,27 @@ void app_draw(struct app *a)
 	body.x = 0;
 	body.h = a->lay.rows - 3;
 	body.w = a->lay.cols;
-	if (a->view == VIEW_SEARCH)
-		search_view_draw(a, a->w_view);
-	else if (a->view == VIEW_SCALING)
-		scaling_view_draw(a, a->w_view);
-	if (a->mode == MODE_HELP) {
-		help_draw(a, popup(a, body.h, body.w, body.y, body.x));
-	} else if (a->mode == MODE_PICK) {
-		int w = body.w < 80 ? body.w : 80;
-		picker_draw(a, popup(a, body.h, w, body.y, 0));
-	} else if (a->mode == MODE_EXPLAIN) {
-		/* explanations are written for 80 columns: as wide as that allows, as tall as
-		 * the text, and no taller than the body */
-		int w = body.w < 86 ? body.w : 86;
-		int h = explain_lines(a, w - 4) + 2;
-		if (h > body.h)
-			h = body.h;
-		explain_draw(a, popup(a, h, w, body.y, (body.w - w) / 2));
+	/* the search and scaling views cover the body; help, the picker and the explanation
+	 * have a window of their own over it */
+	if (body_view)
+		body_view->draw(a, body_view, a->w_view);
+	if (top->place) {
+		struct rect r;
+		top->place(a, body, &r);
+		top->draw(a, top, popup(a, r.h, r.w, r.y, r.x));
 	} else if (a->w_popup) {
 		delwin(a->w_popup);
 		a->w_popup = NULL;
 	}
-	if (a->cur_win) {
-		wmove(a->cur_win, a->cur_y, a->cur_x);
-		wnoutrefresh(a->cur_win);
+	/* neomutt's recursor: the view on top says where the cursor goes */
+	if (top->cursor)
+		cursor = top->cursor(a, &cy, &cx);
+	if (cursor) {
+		wmove(cursor, cy, cx);
+		wnoutrefresh(cursor);
 	}
-	if (a->cursor_shown != (a->cur_win != NULL)) {
-		a->cursor_shown = a->cur_win != NULL;
+	if (a->cursor_shown != (cursor != NULL)) {
+		a->cursor_shown = cursor != NULL;
 		curs_set(a->cursor_shown);
 	}
 	doupdate();

@@ -90,7 +90,6 @@ void explain_open(struct app *a, const char *key)
 	a->explain_text[0] = '\0';
 	a->mode = MODE_EXPLAIN;
 	a->explain_top = 0;
-	a->dirty |= DIRTY_DRAW;
 	if (strcmp(key, "warnings") == 0) {
 		/* each warning in full, one a paragraph */
 		size_t len = (size_t)snprintf(a->explain_text, sizeof(a->explain_text),
@@ -216,11 +215,12 @@ int explain_lines(struct app *a, int width)
 	return wrap_text(a, NULL, a->explain_text, width, 0, 0, 0);
 }
 
-void explain_draw(struct app *a, WINDOW *w)
+void explain_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n, visible = height - 2;
 	char title[96];
 
+	(void)v;
 	n = explain_lines(a, width - 4);
 	if (a->explain_top > n - visible)
 		a->explain_top = n - visible;
@@ -232,3 +232,31 @@ void explain_draw(struct app *a, WINDOW *w)
 	wrap_text(a, w, a->explain_text, width - 4, a->explain_top, 1, height - 1);
 	wnoutrefresh(w);
 }
+
+static unsigned explain_view_key(struct app *a, int key)
+{
+	if (!view_scroll_key(key, &a->explain_top))
+		a->mode = MODE_NORMAL;
+	return DIRTY_DRAW;
+}
+
+/* Explanations are written for 80 columns: as wide as that allows, as tall as the text, and
+ * no taller than the body. */
+static void explain_place(struct app *a, struct rect body, struct rect *r)
+{
+	int w = body.w < 86 ? body.w : 86;
+	int h = explain_lines(a, w - 4) + 2;
+
+	if (h > body.h)
+		h = body.h;
+	*r = (struct rect){.y = body.y, .x = (body.w - w) / 2, .h = h, .w = w};
+}
+
+const struct view_ops explain_view = {
+    .name = "explain",
+    .pane = -1,
+    .ctx = KC_VIEW,
+    .key = explain_view_key,
+    .draw = explain_draw,
+    .place = explain_place,
+};

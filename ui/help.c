@@ -145,10 +145,11 @@ int help_display_lines(int width)
 	return help_wrap(width, -1, buf, sizeof(buf), &heading);
 }
 
-void help_draw(struct app *a, WINDOW *w)
+void help_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n = help_display_lines(width - 4);
 
+	(void)v;
 	/* scrolling stops with the last line at the bottom, as in the explanation window */
 	if (a->help_top > n - (height - 2))
 		a->help_top = n - (height - 2);
@@ -165,3 +166,28 @@ void help_draw(struct app *a, WINDOW *w)
 	}
 	wnoutrefresh(w);
 }
+
+static unsigned help_key(struct app *a, int key)
+{
+	if (!view_scroll_key(key, &a->help_top))
+		a->mode = MODE_NORMAL;
+	if (a->help_top > help_display_lines(a->lay.cols - 4) - 1)
+		a->help_top = help_display_lines(a->lay.cols - 4) - 1;
+	return DIRTY_DRAW;
+}
+
+/* The help covers the body. */
+static void help_place(struct app *a, struct rect body, struct rect *r)
+{
+	(void)a;
+	*r = body;
+}
+
+const struct view_ops help_view = {
+    .name = "help",
+    .pane = -1,
+    .ctx = KC_VIEW,
+    .key = help_key,
+    .draw = help_draw,
+    .place = help_place,
+};

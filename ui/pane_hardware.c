@@ -59,3 +59,12 @@ void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width,
 	/* the info line has no label: use its room */
 	draw_text_clip((struct app *)a, w, y, 1, width + x - 1, ROLE_DIM, buf);
 }
+
+const struct view_ops pane_hardware = {
+    .name = "hardware",
+    .pane = PANE_HARDWARE,
+    .title = "Hardware",
+    PANE_INPUT_OPS,
+    .rows = pane_hardware_rows,
+    .info = pane_hardware_info,
+};

@@ -36,3 +36,12 @@ void pane_model_info(const struct app *a, WINDOW *w, int y, int x, int width, in
 		draw_textf((struct app *)a, w, y, x, width, ROLE_VALUE, "%s%s", total,
 			   a->plan.shape_assumed ? " (shape assumed)" : "");
 }
+
+const struct view_ops pane_model = {
+    .name = "model",
+    .pane = PANE_MODEL,
+    .title = "Model",
+    PANE_INPUT_OPS,
+    .rows = pane_model_rows,
+    .info = pane_model_info,
+};

@@ -48,7 +48,8 @@ static void fmt_bytes(double v, char *buf, size_t size)
 	units_format_human(UNIT_BYTES, v, 3, buf, size);
 }
 
-void pane_results_items(struct app *a)
+/* The items the selection moves through (a->result_keys), for the plan just computed. */
+static void results_items(struct app *a)
 {
 	const struct figure *figs[RESULT_MAX_ITEMS];
 	struct explain_verdict vd[EXPLAIN_VERDICTS];
@@ -113,24 +114,29 @@ void pane_results_value(const struct app *a, const char *key, char *buf, size_t 
 
 static bool item_selected(const struct app *a, const char *key)
 {
-	return a->focus == PANE_RESULTS && a->mode != MODE_PICK && a->nresult_items &&
+	return a->focus == PANE_RESULTS && app_selection_shown(a) && a->nresult_items &&
 	       strcmp(a->result_keys[a->sel[PANE_RESULTS]], key) == 0;
 }
 
-/* The Results items drawn this frame: the others are read on the status line. */
-static void result_mark_shown(struct app *a, const char *key)
+/* The bits of pane_results_shown that stand for key. */
+static unsigned item_bits(const struct app *a, const char *key)
 {
+	unsigned bits = 0;
+
 	for (int i = 0; i < a->nresult_items; i++)
 		if (strcmp(a->result_keys[i], key) == 0)
-			a->result_hidden &= ~(1u << i);
+			bits |= 1u << i;
+	return bits;
 }
 
 const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size)
 {
+	const struct rect *r = &a->lay.pane[PANE_RESULTS];
+	unsigned shown = pane_results_shown(a, r->h, r->w);
 	char v[64];
 
 	for (int i = 0; i < a->nresult_items; i++) {
-		if (strcmp(a->result_keys[i], key) != 0 || !(a->result_hidden & (1u << i)))
+		if (strcmp(a->result_keys[i], key) != 0 || (shown & (1u << i)))
 			continue;
 		pane_results_value(a, key, v, sizeof(v));
 		if (!v[0])
@@ -175,7 +181,6 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	 * value would be cut for its percentage */
 	if (a->has_baseline && text_width(value) > dx - vx - 1)
 		dx = width - 3;
-	result_mark_shown(a, key);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
 		mvwhline(w, y, 1, ' ', width - 1);
@@ -210,10 +215,11 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 }
 
 /* One pass of the legend with names: each part's glyph then its name and size, flowing over
- * at most max_lines lines; draws only when w is not NULL. Returns the parts left out (0 when
- * all fit) and sets *lines to the lines used. */
-static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width, bool tiny,
-			      int max_lines, int *lines)
+ * at most max_lines lines; draws only when w is not NULL, and adds the parts placed to
+ * *shown when shown is not NULL. Returns the parts left out (0 when all fit) and sets *lines
+ * to the lines used. */
+static int memory_legend_pass(const struct app *a, WINDOW *w, int y, int x, int width, bool tiny,
+			      int max_lines, int *lines, unsigned *shown)
 {
 	double parts[MEM_PARTS];
 	int cx = x, line = 0, left = 0;
@@ -239,12 +245,13 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 			}
 			cx = x;
 		}
+		if (shown)
+			*shown |= item_bits(a, f->key);
 		if (w) {
-			result_mark_shown(a, f->key);
 			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
 			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
 			wattrset(w, A_NORMAL);
-			draw_text(a, w, y + line, cx + 1, x + width - cx - 1,
+			draw_text((struct app *)a, w, y + line, cx + 1, x + width - cx - 1,
 				  item_selected(a, f->key) ? ROLE_SELECTED : ROLE_LABEL, item);
 		}
 		cx += iw;
@@ -256,13 +263,14 @@ static int memory_legend_pass(struct app *a, WINDOW *w, int y, int x, int width,
 /* The legend flows over as many lines as it needs (at most max_lines); when the parts do not
  * all fit with their names (five parts of a training plan at 80 columns), with shorter ones,
  * so that the parts shown add up to the total whenever there is room for them all. With w
- * NULL it only measures. Returns the lines used. */
-static int draw_memory_legend(struct app *a, WINDOW *w, int y, int x, int width, int max_lines)
+ * NULL it only measures; shown as memory_legend_pass's. Returns the lines used. */
+static int draw_memory_legend(const struct app *a, WINDOW *w, int y, int x, int width,
+			      int max_lines, unsigned *shown)
 {
 	int lines;
-	bool tiny = memory_legend_pass(a, NULL, y, x, width, false, max_lines, &lines) != 0;
+	bool tiny = memory_legend_pass(a, NULL, y, x, width, false, max_lines, &lines, NULL) != 0;
 
-	memory_legend_pass(a, w, y, x, width, tiny, max_lines, &lines);
+	memory_legend_pass(a, w, y, x, width, tiny, max_lines, &lines, shown);
 	return lines;
 }
 
@@ -282,7 +290,6 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	bool sel = item_selected(a, key);
 	char pct[16];
 
-	result_mark_shown(a, key);
 	if (sel) {
 		wattrset(w, a->theme.attr[ROLE_SELECTED]);
 		mvwhline(w, y, 1, ' ', width - 1);
@@ -418,13 +425,13 @@ struct results_budget {
 	int bar, legend, verdicts, figures, bottlenecks;
 };
 
-static void results_budget(struct app *a, int avail, int inner, struct results_budget *b)
+static void results_budget(const struct app *a, int avail, int inner, struct results_budget *b)
 {
 	const struct figure *figs[RESULT_MAX_ITEMS];
 	int nfig = pane_figures(a, figs);
 
 	b->bar = 1;
-	b->legend = draw_memory_legend(a, NULL, 0, 0, inner, 2);
+	b->legend = draw_memory_legend(a, NULL, 0, 0, inner, 2, NULL);
 	b->verdicts = EXPLAIN_VERDICTS;
 	b->figures = nfig;
 	b->bottlenecks = BN_COUNT;
@@ -444,24 +451,65 @@ static void results_budget(struct app *a, int avail, int inner, struct results_b
 #undef NEED
 }
 
-/* The bottleneck lines in judging order, n of them: the binding one always among them. */
-static void draw_bottlenecks(struct app *a, WINDOW *w, int *y, int height, int n)
+/* The bottlenecks n lines list, in judging order: the binding one always among them.
+ * Returns how many (n at most). */
+static int bottlenecks_listed(const struct app *a, int n, enum bottleneck out[BN_COUNT])
 {
 	bool binding_in = false;
+	int k = 0;
 
 	for (int i = 0; i < n; i++)
 		binding_in |= a->plan.binding == bn_order[i];
-	for (int i = 0, shown = 0; i < BN_COUNT && shown < n && *y < height; i++) {
+	for (int i = 0; i < BN_COUNT && k < n; i++) {
 		bool binding = a->plan.binding == bn_order[i];
 		/* the last line is the binding one's when it would not come in order */
-		if (!binding_in && !binding && shown == n - 1)
+		if (!binding_in && !binding && k == n - 1)
 			continue;
-		draw_bottleneck(a, w, (*y)++, bn_order[i]);
-		shown++;
+		out[k++] = bn_order[i];
 	}
+	return k;
 }
 
-void pane_results_draw(struct app *a, WINDOW *w)
+static void draw_bottlenecks(struct app *a, WINDOW *w, int *y, int height, int n)
+{
+	enum bottleneck bn[BN_COUNT];
+	int k = bottlenecks_listed(a, n, bn);
+
+	for (int i = 0; i < k && *y < height; i++)
+		draw_bottleneck(a, w, (*y)++, bn[i]);
+}
+
+/* Which items pane_results_draw gives a line: the same budget and the same order, line by
+ * line, without drawing. */
+unsigned pane_results_shown(const struct app *a, int height, int width)
+{
+	const struct figure *figs[RESULT_MAX_ITEMS];
+	struct explain_verdict vd[EXPLAIN_VERDICTS];
+	enum bottleneck bn[BN_COUNT];
+	struct results_budget bud;
+	unsigned shown = item_bits(a, "memory.per_gpu.total");
+	int y = 2, inner = width - 4, nfig, nbn;
+
+	results_budget(a, height - 1, inner, &bud);
+	if (y < height && bud.bar)
+		y++;
+	if (y < height && bud.legend)
+		y += draw_memory_legend(a, NULL, y, 2, inner, bud.legend, &shown);
+	explain_verdicts(&a->plan, vd);
+	for (int i = 0; i < bud.verdicts && y < height; i++, y++)
+		shown |= item_bits(a, vd[i].key);
+	nfig = pane_figures(a, figs);
+	for (int i = 0; i < nfig && i < bud.figures && y < height; i++, y++)
+		shown |= item_bits(a, figs[i]->key);
+	nbn = bottlenecks_listed(a, bud.bottlenecks, bn);
+	for (int i = 0; i < nbn && y < height; i++, y++)
+		shown |= item_bits(a, figure_bottleneck(bn[i])->key);
+	if (a->plan.nwarnings > 0 && y < height)
+		shown |= item_bits(a, "warnings");
+	return shown;
+}
+
+static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 {
 	const struct plan *p = &a->plan, *bp = &a->base_plan;
 	const struct glyphs *g = a->theme.g;
@@ -470,15 +518,13 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	struct results_budget bud;
 
 	werase(w);
-	/* every item hidden until drawn */
-	a->result_hidden = a->nresult_items >= 32 ? ~0u : (1u << a->nresult_items) - 1;
 	results_budget(a, height - 1, inner, &bud);
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
 	snprintf(right, sizeof(right), "%s %s", p->mem.fits ? "fits" : "does not fit",
 		 p->mem.fits ? g->ok : g->bad);
-	draw_header(a, w, PANE_RESULTS, "Results", right);
+	draw_header(a, w, PANE_RESULTS, ops->title, right);
 	if (!a->theme.color && !p->mem.fits)
 		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
 			  ROLE_HEADER_FOCUS, right);
@@ -503,7 +549,7 @@ void pane_results_draw(struct app *a, WINDOW *w)
 	if (y < height && bud.bar)
 		draw_memory_bar(a, w, y++, x, inner);
 	if (y < height && bud.legend)
-		y += draw_memory_legend(a, w, y, x, inner, bud.legend);
+		y += draw_memory_legend(a, w, y, x, inner, bud.legend, NULL);
 	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
 	 * bandwidth and interconnect, then compute; the first stands for the headroom */
 	{
@@ -520,7 +566,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 			/* no change mark here: the headroom's would sit unlabelled beside the
 			 * memory, and point the other way from the memory line's */
 			int end = width;
-			result_mark_shown(a, vd[i].key);
 			if (sel) {
 				wattrset(w, a->theme.attr[ROLE_SELECTED]);
 				mvwhline(w, y, 1, ' ', width - 1);
@@ -569,8 +614,6 @@ void pane_results_draw(struct app *a, WINDOW *w)
 				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
 					  ROLE_HEADER_FOCUS, right);
 		}
-		if (p->nwarnings > 0 && y < height)
-			result_mark_shown(a, "warnings");
 		for (int i = 0; i < p->nwarnings && y < height; i++) {
 			char msg[256];
 			plan_warning_format(&p->warnings[i], msg, sizeof(msg));
@@ -600,3 +643,61 @@ void pane_results_draw(struct app *a, WINDOW *w)
 		draw_details(a, w, y + 1, height);
 	wnoutrefresh(w);
 }
+
+static void results_recalc(struct app *a, const struct view_ops *v)
+{
+	(void)v;
+	results_items(a);
+	if (a->sel[PANE_RESULTS] >= a->nresult_items)
+		a->sel[PANE_RESULTS] = a->nresult_items ? a->nresult_items - 1 : 0;
+}
+
+static unsigned results_move(struct app *a, int delta)
+{
+	int s = a->sel[PANE_RESULTS] + delta;
+
+	if (s < 0)
+		s = 0;
+	if (s >= a->nresult_items)
+		s = a->nresult_items - 1;
+	a->sel[PANE_RESULTS] = s < 0 ? 0 : s;
+	return DIRTY_DRAW;
+}
+
+static unsigned results_page(struct app *a, int dir)
+{
+	return results_move(a, dir * pane_page_step(a));
+}
+
+static const char *results_selected_key(const struct app *a)
+{
+	return a->nresult_items ? a->result_keys[a->sel[PANE_RESULTS]] : NULL;
+}
+
+/* A verdict longer than the pane is wide: the whole of it; a figure a short terminal has no
+ * line for, too. */
+static const char *results_status(const struct app *a, char *buf, size_t size, int *role)
+{
+	const char *key = results_selected_key(a), *t;
+
+	*role = ROLE_NORMAL;
+	if (!key)
+		return NULL;
+	if ((t = pane_results_verdict(a, key, buf, size)) != NULL)
+		return t;
+	return pane_results_hidden(a, key, buf, size);
+}
+
+const struct view_ops pane_results = {
+    .name = "results",
+    .pane = PANE_RESULTS,
+    .title = "Results",
+    .ctx = KC_RESULTS,
+    .key = app_pane_key,
+    .recalc = results_recalc,
+    .draw = results_draw,
+    .move_by = results_move,
+    .page_by = results_page,
+    .selected_key = results_selected_key,
+    .status = results_status,
+};

@@ -30,3 +30,11 @@ void pane_workload_rows(const struct app *a, struct pane_rows *out)
 			pane_rows_add(a, out, f->key, f->label);
 	}
 }
+
+const struct view_ops pane_workload = {
+    .name = "workload",
+    .pane = PANE_WORKLOAD,
+    .title = "Workload",
+    PANE_INPUT_OPS,
+    .rows = pane_workload_rows,
+};

@@ -62,21 +62,19 @@ int picker_visible(const struct app *a)
 	return visible > 1 ? visible : 1;
 }
 
-void picker_draw(struct app *a, WINDOW *w)
+void picker_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct picker *pk = &a->pick;
 	int height = getmaxy(w), width = getmaxx(w), visible = height - 4;
 	char line[160];
 
+	(void)v;
 	snprintf(line, sizeof(line), "Choose a %s (%d of %d)",
 		 pk->kind == PICK_MODEL ? "model" : "GPU", pk->n,
 		 pk->kind == PICK_MODEL ? a->cat->nmodels : a->cat->ngpus);
 	draw_frame(a, w, line);
 	draw_textf(a, w, 1, 2, width - 4, ROLE_LABEL, "filter: ");
 	draw_text(a, w, 1, 10, width - 12, ROLE_EDIT, pk->filter.buf);
-	a->cur_win = w;
-	a->cur_y = 1;
-	a->cur_x = 10 + line_edit_cursor_col(&pk->filter);
 	if (pk->kind == PICK_MODEL)
 		snprintf(line, sizeof(line), "%-22s %9s %9s %6s %8s", "id", "params", "active",
 			 "layers", "context");
@@ -134,3 +132,29 @@ void picker_draw(struct app *a, WINDOW *w)
 		draw_text(a, w, 3, 2, width - 4, ROLE_DIM, "nothing matches");
 	wnoutrefresh(w);
 }
+
+/* The picker covers the body's first 80 columns. */
+static void picker_place(struct app *a, struct rect body, struct rect *r)
+{
+	(void)a;
+	*r = (struct rect){.y = body.y, .x = 0, .h = body.h, .w = body.w < 80 ? body.w : 80};
+}
+
+/* In the filter, where picker_draw writes it. */
+static WINDOW *picker_cursor(const struct app *a, int *y, int *x)
+{
+	*y = 1;
+	*x = 10 + line_edit_cursor_col(&a->pick.filter);
+	return a->w_popup;
+}
+
+const struct view_ops picker_view = {
+    .name = "picker",
+    .pane = -1,
+    .ctx = KC_PICK,
+    .flags = VIEW_HIDES_SELECTION | VIEW_STATUS_ONE_LINE,
+    .key = app_pick_key,
+    .draw = picker_draw,
+    .place = picker_place,
+    .cursor = picker_cursor,
+};

@@ -7,7 +7,7 @@
 #include "app_file.h"
 #include "complete.h"
 
-void prompt_key(struct app *a, int key)
+unsigned prompt_key(struct app *a, int key)
 {
 	enum prompt_kind kind = a->prompt;
 
@@ -15,8 +15,7 @@ void prompt_key(struct app *a, int key)
 		if (key == '\t') {
 			/* file names, as after :w */
 			complete_file(a, "", a->line.buf);
-			a->dirty |= DIRTY_DRAW;
-			return;
+			return DIRTY_DRAW;
 		}
 		switch (line_edit_key(&a->line, key)) {
 		case EDIT_ACCEPT:
@@ -45,8 +44,7 @@ void prompt_key(struct app *a, int key)
 		default:
 			break;
 		}
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	if (kind == PROMPT_QUIT && (key == 'w' || key == 'W')) {
 		/* save, then quit: at once, or once a name is typed when there is none */
@@ -57,8 +55,7 @@ void prompt_key(struct app *a, int key)
 		else if (a->mode == MODE_PROMPT &&
 			 (a->prompt == PROMPT_SAVE_AS || a->prompt == PROMPT_OVERWRITE))
 			a->quit_after_save = true;
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	if (kind == PROMPT_OVERWRITE) {
 		if (key == 'y' || key == 'Y') {
@@ -75,8 +72,7 @@ void prompt_key(struct app *a, int key)
 			a->quit_after_save = false;
 			app_status(a, false, "not saved");
 		}
-		a->dirty |= DIRTY_DRAW;
-		return;
+		return DIRTY_DRAW;
 	}
 	if (key == 'y' || key == 'Y') {
 		a->mode = MODE_NORMAL;
@@ -84,7 +80,7 @@ void prompt_key(struct app *a, int key)
 		if (kind == PROMPT_QUIT)
 			a->quit = true;
 		else if (kind == PROMPT_RECOVER)
-			app_restore_recovery(a);
+			return DIRTY_DRAW | app_restore_recovery(a);
 	} else if (key == 'n' || key == 'N' || key == KEY_ESC || key == 'q') {
 		a->mode = MODE_NORMAL;
 		a->prompt = PROMPT_NONE;
@@ -98,5 +94,28 @@ void prompt_key(struct app *a, int key)
 			a->status[0] = '\0';
 		}
 	}
-	a->dirty |= DIRTY_DRAW;
+	return DIRTY_DRAW;
 }
+
+static enum key_ctx prompt_ctx(const struct app *a)
+{
+	return a->prompt == PROMPT_SAVE_AS ? KC_EDIT
+	       : a->prompt == PROMPT_QUIT  ? KC_QUIT
+					   : KC_PROMPT;
+}
+
+/* Save as is a line typed on the status line; the other questions are answered by a key. */
+static const char *prompt_lead(const struct app *a)
+{
+	return a->prompt == PROMPT_SAVE_AS ? "save as: " : NULL;
+}
+
+const struct view_ops prompt_view = {
+    .name = "prompt",
+    .pane = -1,
+    .ctx = KC_PROMPT,
+    .key_ctx = prompt_ctx,
+    .key = prompt_key,
+    .cursor = draw_line_cursor,
+    .line = prompt_lead,
+};

@@ -5,6 +5,6 @@
 #include "app.h"
 
 /* A key while a question (a->prompt) is asked. */
-void prompt_key(struct app *a, int key);
+unsigned prompt_key(struct app *a, int key); /* returns the dirty bits */
 
 #endif

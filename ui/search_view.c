@@ -43,7 +43,6 @@ void search_view_open(struct app *a, enum view v)
 	if (a->view != v)
 		a->status[0] = '\0';
 	a->view = v;
-	a->dirty |= DIRTY_DRAW;
 }
 
 void search_view_compute(struct app *a)
@@ -81,8 +80,9 @@ void search_view_compute(struct app *a)
 	}
 }
 
-/* Applies the selected result as one undoable edit and closes the view. */
-static void apply_selected(struct app *a)
+/* Applies the selected result as one undoable edit and closes the view; returns the dirty
+ * bits. */
+static unsigned apply_selected(struct app *a)
 {
 	struct search_view *sv = &a->sv;
 	const struct search_result *r;
@@ -94,19 +94,19 @@ static void apply_selected(struct app *a)
 	before = a->scn;
 	if (sv->n == 0) {
 		app_status(a, true, "nothing to apply: no layout fits");
-		return;
+		return DIRTY_DRAW;
 	}
 	r = &sv->res[sv->sel];
 	search_apply(&a->scn, a->cat, r);
 	search_view_open(a, VIEW_NONE);
 	if (memcmp(&before, &a->scn, sizeof(before)) == 0) {
 		app_status(a, false, "layout %d is the one in use", sv->sel + 1);
-		return;
+		return DIRTY_DRAW;
 	}
-	app_commit(a, &before);
 	parallel_format(&r->parallel, PARALLEL_BRIEF, !is_inference(&a->scn), lay, sizeof(lay));
 	app_status(a, false, "applied layout %d: %d x %s, %s (u undoes)", sv->sel + 1, r->count,
 		   r->gpu, lay);
+	return app_commit(a, &before);
 }
 
 static void sel_move(struct app *a, int delta)
@@ -200,8 +200,7 @@ unsigned search_view_key_bottom(struct app *a, int key)
 unsigned search_view_key_apply(struct app *a, int key)
 {
 	(void)key;
-	apply_selected(a);
-	return DIRTY_DRAW;
+	return apply_selected(a);
 }
 
 unsigned search_view_key_by_cost(struct app *a, int key)
@@ -475,7 +474,7 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 		buf[size - 1] = '\0';
 }
 
-void search_view_draw(struct app *a, WINDOW *w)
+void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
 	int height = getmaxy(w), width = getmaxx(w), inner = width - 2;
@@ -486,6 +485,7 @@ void search_view_draw(struct app *a, WINDOW *w)
 	bool load = wl->kind == WL_ONLINE && wl->requests_per_day > 0;
 	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
 
+	(void)v;
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
 		 sv->by == SEARCH_BY_COST ? "cost" : "time",
 		 sv->hardware ? " over the catalog's GPUs" : "");
@@ -582,7 +582,7 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 			 scaling_efficiency(a, i) * 100);
 }
 
-void scaling_view_draw(struct app *a, WINDOW *w)
+void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
 	const struct glyphs *g = a->theme.g;
@@ -590,6 +590,7 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	bool infer = is_inference(&a->scn);
 	char line[256];
 
+	(void)v;
 	draw_frame(a, w, "Scaling: the best layout by time at each GPU count");
 	/* within the 76 columns of an 80-column view */
 	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
@@ -634,8 +635,9 @@ void scaling_view_draw(struct app *a, WINDOW *w)
 	wnoutrefresh(w);
 }
 
-int app_goal_seek(struct app *a, const char *key, bool maximize)
+unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 {
+	unsigned dirty = DIRTY_DRAW;
 	const struct field *f;
 	struct scenario before = a->scn;
 	struct gp_error err;
@@ -647,7 +649,7 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 	memset(&err, 0, sizeof(err));
 	if (search_solve(&a->scn, key, maximize, &value, &err) != 0) {
 		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
-		return -1;
+		return DIRTY_DRAW;
 	}
 	f = scenario_field_find(key);
 	/* write the value through the field table, as a file would hold it */
@@ -658,17 +660,41 @@ int app_goal_seek(struct app *a, const char *key, bool maximize)
 	if (scenario_field_set(&a->scn, a->cat, f, text, &err) != 0) {
 		a->scn = before;
 		app_status(a, true, "goal seek: %s", gp_error_format(&err, msg, sizeof(msg)));
-		return -1;
+		return DIRTY_DRAW;
 	}
 	/* as search_solve tried it: more GPUs go to data parallelism */
 	if (strcmp(f->key, "hardware.count") == 0 && a->scn.hardware.count != before.hardware.count)
 		a->scn.parallel.dp = 0;
 	scenario_field_format(&a->scn, f, text, sizeof(text));
 	if (memcmp(&before, &a->scn, sizeof(before)) != 0)
-		app_commit(a, &before);
+		dirty = app_commit(a, &before);
 	app_status(a, false, "%s %s that fits%s: %s%s", maximize ? "largest" : "smallest", f->key,
 		   target ? " and meets the target" : "", text,
 		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)"
 								 : " (u undoes)");
-	return 0;
+	return dirty;
 }
+
+static void search_view_recalc(struct app *a, const struct view_ops *v)
+{
+	(void)v;
+	search_view_compute(a);
+}
+
+const struct view_ops search_view_ops = {
+    .name = "search",
+    .pane = -1,
+    .ctx = KC_SEARCH,
+    .key = app_body_view_key,
+    .recalc = search_view_recalc,
+    .draw = search_view_draw,
+};
+
+const struct view_ops scaling_view_ops = {
+    .name = "scaling",
+    .pane = -1,
+    .ctx = KC_SCALING,
+    .key = app_body_view_key,
+    .recalc = search_view_recalc,
+    .draw = scaling_view_draw,
+};

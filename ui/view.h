@@ -5,6 +5,78 @@
 
 #include "app.h"
 
+/* One pane or view, as the main loop, app.c and draw.c see it: tig's view_ops (one
+ * instance per view), neomutt's windows (recalc, repaint, recursor). Each pane module
+ * defines one (pane_model, ..., pane_results) and each view's module one (search_view_ops,
+ * scaling_view_ops, help_view, explain_view, picker_view, and the lines being typed:
+ * edit_view, command_view, prompt_view); view.c finds the ones the state selects. A
+ * callback a kind does not need is NULL. */
+struct view_ops {
+	const char *name;
+	int pane;	   /* a pane's enum pane_id; -1 for a view */
+	const char *title; /* a pane's header */
+	enum key_ctx ctx;  /* where its keys act (keys.h), for the legend and the table */
+	unsigned flags;	   /* VIEW_* */
+	/* the context when it depends on the state (the prompts); NULL: ctx */
+	enum key_ctx (*key_ctx)(const struct app *a);
+	/* a key while it is on top; returns the dirty bits */
+	unsigned (*key)(struct app *a, int key);
+	/* brings what it shows up to date with the state: a pane after each recompute of the
+	 * plan, a view over the body at each app_compute (it reruns a stale search) */
+	void (*recalc)(struct app *a, const struct view_ops *v);
+	/* draws it: a pane into its window, a view over the body into the body's, a window
+	 * of its own (place) into that */
+	void (*draw)(struct app *a, const struct view_ops *v, WINDOW *w);
+	/* a window of its own over the body (a popup): where it goes */
+	void (*place)(struct app *a, struct rect body, struct rect *r);
+	/* where the cursor shows, after drawing: its window and *y, *x; NULL hides it */
+	WINDOW *(*cursor)(const struct app *a, int *y, int *x);
+	/* a line typed on the status line: what leads it (":", "save as: "); NULL: none */
+	const char *(*line)(const struct app *a);
+	/* the panes: move the selection by delta rows, or by dir pages */
+	unsigned (*move_by)(struct app *a, int delta);
+	unsigned (*page_by)(struct app *a, int dir);
+	/* the panes: the selected field (NULL: none, or a pane without fields) */
+	const struct field *(*field)(const struct app *a);
+	/* the panes: the key that e (and Enter where there is no field) explains; NULL: none */
+	const char *(*selected_key)(const struct app *a);
+	/* the panes: what the status line says of the selection, with *role; NULL: nothing */
+	const char *(*status)(const struct app *a, char *buf, size_t size, int *role);
+	/* the input panes: their rows, and their info lines drawn at (y, x) */
+	void (*rows)(const struct app *a, struct pane_rows *out);
+	void (*info)(const struct app *a, WINDOW *w, int y, int x, int width, int info);
+};
+
+#define VIEW_HIDES_SELECTION 1u /* the panes draw no selection under it (the picker) */
+#define VIEW_STATUS_ONE_LINE 2u /* the status line keeps to its line: the legend stays */
+#define VIEW_STATUS_FIELD                                                                          \
+	4u		   /* the status begins "KEY: " of the field typed: dropped                \
+			      when it does not fit */
+#define VIEW_LINE_HINTS 8u /* the status message shows after the line typed (Tab's) */
+
+/* The instances (view.c finds them; nothing else names them). */
+extern const struct view_ops pane_model, pane_workload, pane_hardware, pane_results;
+extern const struct view_ops search_view_ops, scaling_view_ops, help_view, explain_view,
+    picker_view, edit_view, command_view, prompt_view;
+
+/* The pane p (enum pane_id). */
+const struct view_ops *app_pane(const struct app *a, int p);
+/* The view over the body (search, scaling); NULL when none is open. */
+const struct view_ops *app_body_view(const struct app *a);
+/* The view on top, which keys go to: the mode's, else the view over the body, else the
+ * focused pane. */
+const struct view_ops *app_view(const struct app *a);
+/* Whether the panes draw their selection now (not under the picker). */
+bool app_selection_shown(const struct app *a);
+
+/* The key handlers the instances share (app.c): a pane's rows, then the main view's; a view
+ * over the body's rows, then the main rows that work over it. Each returns the dirty bits. */
+unsigned app_pane_key(struct app *a, int key);
+unsigned app_body_view_key(struct app *a, int key);
+/* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
+ * for any other key (which closes the window). */
+bool view_scroll_key(int key, int *top);
+
 /* The search and scaling views (search_view.c). */
 void search_view_open(struct app *a, enum view v); /* opens v (VIEW_NONE closes) */
 /* The views' key handlers (keys.c's table: KC_SEARCH, KC_SCALING); each returns the dirty
@@ -22,8 +94,9 @@ unsigned search_view_key_apply(struct app *a, int key); /* the selected layout *
 unsigned search_view_key_by_cost(struct app *a, int key);
 unsigned search_view_key_by_time(struct app *a, int key);
 unsigned search_view_key_hardware(struct app *a, int key); /* toggles the catalog search */
-/* Reruns the open view's search when the scenario changed (from app_compute, so the live
- * loop runs it once after draining the keys already typed); nothing when none is open. */
+/* Reruns the open view's search when the scenario changed (its recalc, from app_compute, so
+ * the live loop runs it once after draining the keys already typed); nothing when none is
+ * open. */
 void search_view_compute(struct app *a);
 int search_view_capacity(const struct app *a); /* result rows the view shows */
 /* The column heading and one result row of the search view, at most width columns (the
@@ -36,47 +109,33 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 double scaling_efficiency(const struct app *a, int i);
 void scaling_view_heading(const struct app *a, char *buf, size_t size);
 void scaling_view_row(const struct app *a, int i, char *buf, size_t size);
-void search_view_draw(struct app *a, WINDOW *w);
-void scaling_view_draw(struct app *a, WINDOW *w);
+void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
+void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 /* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
- * what it found on the status line; returns 0, or -1 with the failure there. */
-int app_goal_seek(struct app *a, const char *key, bool maximize);
+ * what it found on the status line, else says the failure there. Returns the dirty bits. */
+unsigned app_goal_seek(struct app *a, const char *key, bool maximize);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */
 void app_screen_layout(struct app *a); /* (re)builds the windows for the terminal's size */
 void app_screen_stop(struct app *a);   /* deletes the windows (not endwin) */
 void app_draw(struct app *a);	       /* every window, wnoutrefresh, one doupdate */
-void pane_inputs_draw(struct app *a, int pane, WINDOW *w);
-/* "KEY = VALUE" for the status line when field f's value is wider than its pane shows it;
- * NULL when it fits. */
-const char *pane_value_cut(const struct app *a, const struct field *f, char *buf, size_t size);
-void pane_results_draw(struct app *a, WINDOW *w);
-void pane_results_items(struct app *a);
-/* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
-void pane_results_share_format(double share, char *buf, size_t size);
-/* The text of a result for the explanation window; "" when key is unknown. */
-void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
-/* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the
- * warnings in full, for the status line when the pane clips them; NULL for other keys. */
-const char *pane_results_verdict(const struct app *a, const char *key, char *buf, size_t size);
-/* "KEY = VALUE" for a Results item that the pane had no line for in the last frame (a short
- * terminal), for the status line while it is selected; NULL when it was drawn. */
-const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size);
-void help_draw(struct app *a, WINDOW *w);
+void help_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 int help_lines(void);
 const char *help_line(int i); /* NULL past the end */
 /* Lines the help takes wrapped at width columns (help_lines() from 76 up). */
 int help_display_lines(int width);
 void picker_open(struct app *a, enum picker_kind kind);
 void picker_filter(struct app *a);
-void picker_draw(struct app *a, WINDOW *w);
+void picker_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 int picker_visible(const struct app *a); /* rows the picker's list shows: a page */
 void explain_open(struct app *a, const char *key);
-void explain_draw(struct app *a, WINDOW *w);
+void explain_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at width */
 
 /* Helpers the panes share (draw.c). */
+/* The cursor on the status line where a line is typed (the : line, save as). */
+WINDOW *draw_line_cursor(const struct app *a, int *y, int *x);
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
 /* draw_text, but a text that does not fit ends in an ellipsis, so a cut value says so. */
 void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);

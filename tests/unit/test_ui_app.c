@@ -140,6 +140,45 @@ static void test_typing(void **state)
 	assert_int_equal(app.scn.workload.seq_len, 8192);
 }
 
+/* A file a field names (model.hf_config) is read on Enter, not at each key of its name:
+ * a half-typed path is no error, and the results keep the model they had until Enter. */
+static void test_hf_config_read_on_enter(void **state)
+{
+	int layers;
+	(void)state;
+	keys("1");
+	for (int i = 0; i < 40 && strcmp(selected(), "model.hf_config") != 0; i++)
+		key('j');
+	assert_string_equal(selected(), "model.hf_config");
+	layers = app.scn.model.layers;
+	key('\r');
+	assert_int_equal(app.mode, MODE_EDIT);
+	key(KEY_CTRL('u'));
+	keys("tests/data/configs/Llama-2-70b-hf.jso");
+	assert_false(app.edit_error);
+	assert_false(app.status_error);
+	assert_int_equal(app.scn.model.layers, layers);
+	keys("n");
+	assert_false(app.status_error);
+	assert_int_equal(app.scn.model.layers, layers);
+	key('\r');
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_string_equal(app.scn.model.hf_config, "tests/data/configs/Llama-2-70b-hf.json");
+	assert_int_equal(app.scn.model.layers, 80);
+	/* one that does not read says why on Enter, and the editor stays */
+	key('\r');
+	key(KEY_CTRL('u'));
+	keys("tests/data/configs/none.json");
+	assert_false(app.status_error);
+	key('\r');
+	assert_int_equal(app.mode, MODE_EDIT);
+	assert_true(app.edit_error);
+	assert_true(app.status_error);
+	assert_non_null(strstr(app.status, "none.json"));
+	key(KEY_ESC);
+	assert_int_equal(app.scn.model.layers, 80);
+}
+
 static void test_kind_shows_fields_that_apply(void **state)
 {
 	const struct pane_rows *r = &app.rows[PANE_WORKLOAD];
@@ -788,6 +827,7 @@ int main(void)
 		cmocka_unit_test_setup(test_start, setup),
 		cmocka_unit_test_setup(test_step_undo_redo, setup),
 		cmocka_unit_test_setup(test_typing, setup),
+		cmocka_unit_test_setup(test_hf_config_read_on_enter, setup),
 		cmocka_unit_test_setup(test_kind_shows_fields_that_apply, setup),
 		cmocka_unit_test_setup(test_command_line, setup),
 		cmocka_unit_test_setup(test_problems_beside_fields, setup),
