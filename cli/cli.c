@@ -1,8 +1,8 @@
 /* cli.c - gpuplan's command line: parse arguments, load, call the core, print.
  *
  * Every command builds its whole output in memory and writes it only once nothing can
- * fail any more, so an error leaves standard output empty (SPEC "Command line": a message
- * on stderr, nothing on stdout, exit 2 for bad usage or input, 1 for I/O).
+ * fail any more, so an error leaves standard output empty (gpuplan(1), EXIT STATUS: a
+ * message on stderr, nothing on stdout, exit 2 for bad usage or input, 1 for I/O).
  */
 #include "cli.h"
 

@@ -2,7 +2,7 @@
  *
  * Thin by design: each command loads the catalog and the scenario (applying --set), calls
  * the core and prints its result. Exit status: 0 success, 2 bad usage or input, 1 I/O or
- * internal failure (SPEC "Command line").
+ * internal failure (gpuplan(1), EXIT STATUS).
  */
 #ifndef GPUPLAN_CLI_H
 #define GPUPLAN_CLI_H

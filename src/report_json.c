@@ -91,7 +91,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 			bad |= put_num(r, f->key, figure_value(f, p), f->integer);
 	}
 
-	/* extras, after the SPEC keys of each object */
+	/* extras, after the documented keys of each object (gpuplan(1), JSON REPORT) */
 	bad |= put_num(r, "model.trainable_params", p->trainable_params, true);
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);

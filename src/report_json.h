@@ -1,4 +1,4 @@
-/* report_json.h - the JSON report (SPEC "The JSON report"), built with cJSON.
+/* report_json.h - the JSON report (gpuplan(1), JSON REPORT), built with cJSON.
  *
  * The only file besides hf_config.c that includes cJSON.h; callers see cJSON trees only as
  * struct cJSON pointers they pass back here or free with report_json_free().
@@ -17,7 +17,7 @@ struct cJSON;
 #define REPORT_JSON_SCHEMA	"gpuplan.report/1"
 #define REPORT_JSON_DIFF_SCHEMA "gpuplan.diff/1"
 
-/* The whole report of s and its plan p as a new cJSON object: every SPEC key (a figure
+/* The whole report of s and its plan p as a new cJSON object: every documented key (a figure
  * that does not apply is null, bytes and parameter counts are integers) plus compatible
  * extras (layout, memory.per_gpu.overhead_parts, memory.host, compute.hfu,
  * compute.peak_flops, time.parts, assumptions). NULL when out of memory. The caller frees
@@ -36,7 +36,7 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pa, const struct scenario *b,
 			       const struct plan *pb);
 
-/* The search report (SPEC "The search report"): evaluated, seconds and results, best
+/* The search report (gpuplan(1), search --json): evaluated, seconds and results, best
  * first, each with parallel, hardware, memory.fits, memory.per_gpu.total and the report's
  * time, throughput, latency, cost and bottleneck objects, plus meets_target and the
  * workload settings the search chose. s is the scenario searched (each result is applied

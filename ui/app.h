@@ -1,10 +1,10 @@
 /* app.h - the terminal UI's state and the functions that act on it.
  *
- * The live loop (STYLE.md): a key is mapped to an action (keys.c); the handler changes the
- * state and sets dirty bits; app_compute() recomputes the plan when DIRTY_CALC is set and
- * app_draw() redraws when DIRTY_DRAW is set: each pane draws from read-only state into its
- * window, wnoutrefresh, then one doupdate. tui.c owns the one struct app and the signal
- * flags; nothing here but drawing touches curses, so the state is tested without a
+ * The live loop (CONTRIBUTING.md, as neomutt's recalc/repaint): a key is mapped to an action
+ * (keys.c); the handler changes the state and sets dirty bits; app_compute() recomputes the plan
+ * when DIRTY_CALC is set and app_draw() redraws when DIRTY_DRAW is set: each pane draws from
+ * read-only state into its window, wnoutrefresh, then one doupdate. tui.c owns the one struct app
+ * and the signal flags; nothing here but drawing touches curses, so the state is tested without a
  * terminal.
  */
 #ifndef GPUPLAN_UI_APP_H

@@ -1,3 +1,5 @@
+/* field_edit.c - editing a field: the line editor, +/- steps, cycling choices,
+ * and the tentative scenario while a value is typed. */
 #include "field_edit.h"
 
 #include <math.h>

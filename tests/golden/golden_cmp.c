@@ -14,7 +14,7 @@
  *              and optionally command: ["catalog", "gpus"] (replaces "report FILE") and
  *              text: true (compare the text output instead of the JSON)
  *
- * A check on the JSON report names a key as in SPEC ("memory.per_gpu.weights") and one of:
+ * A check on the JSON report names a key as in the JSON report (gpuplan(1)) ("memory.per_gpu.weights") and one of:
  *   value: N, rel: R, abs: A   |got - N| <= max(R |N|, A); without rel/abs it is exact.
  *                              N may be an expression string: "8 * 700 * time.total_s / 3.6e6"
  *   min: N, max: N             a range (either may be an expression)

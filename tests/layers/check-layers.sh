@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layer guard (`make check-layers`, in the spirit of git's hdr-check and
-# check-builtins): the rules of STYLE.md's "The house" that the build can test.
+# check-builtins): the layer rules of CONTRIBUTING.md ("Layers") that the build can test.
 #
 # Over the sources of SRCDIR (default src):
 #   curses     no curses, ncurses, panel, form, menu or term header, and no WINDOW
@@ -155,5 +155,5 @@ if [ -n "$lib" ]; then
 	fi
 fi
 
-[ $bad = 0 ] || echo "check-layers: the core breaks a layer rule (STYLE.md, \"The house\")"
+[ $bad = 0 ] || echo "check-layers: the core breaks a layer rule (CONTRIBUTING.md, \"Layers\")"
 exit $bad

@@ -1,7 +1,7 @@
 /* time_rows.h - published measurements the time model is held to, and the hand-made GPUs
- * they ran on (datasheet figures from shared/reference/gpus.md; the catalog YAML is
- * another module's, so the tests do not read it). Shared by the tests and benchmarks
- * that need a GPU without the catalog. */
+ * they ran on (datasheet figures, as catalog/gpus.yaml gives them with their sources; the
+ * catalog YAML is another module's, so the tests do not read it). Shared by the tests and
+ * benchmarks that need a GPU without the catalog. */
 #ifndef GPUPLAN_TEST_TIME_ROWS_H
 #define GPUPLAN_TEST_TIME_ROWS_H
 
