@@ -76,10 +76,16 @@ workload.master_weights	enum	none	auto,fp32,none	ui-hidden
 workload.optimizer_states	enum	none	auto,fp32,bf16	ui-hidden
 workload.loss	enum	none	auto,paper,fp32,chunked	ui-hidden
 workload.gpu_memory_utilization	num	ratio	-	auto,ui-hidden
+workload.scheduler	enum	none	alone,auto,prefill-first,chunked,static	ui-hidden
+workload.max_batched_tokens	int	count	-	auto,ui-hidden
+workload.max_running	int	count	-	auto,ui-hidden
+workload.requests_per_s	num	count	-	ui-hidden
+workload.concurrency	int	count	-	ui-hidden
 workload.requests_per_day	num	count	-	step-doubles
 workload.peak_factor	num	none	-	-
 workload.slo.ttft	num	seconds	-	step-doubles
 workload.slo.tpot	num	seconds	-	step-doubles
+workload.slo.percentile	num	none	-	auto,ui-hidden
 workload.measured_tokens_per_s	num	count	-	step-doubles
 workload.deadline	num	seconds	-	step-doubles
 hardware.gpu	str	none	catalog:gpus	preset

@@ -1077,6 +1077,229 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		  "queueing is not modelled");
 }
 
+/* ---- serving under load (src/plan_time.c, serve) ---- */
+
+static const char *const sched_names[SCHED_COUNT] = {"alone", "auto", "prefill-first", "chunked",
+						     "static"};
+
+static const char *sched_name(const struct plan *p)
+{
+	int v = isnan(p->serving.scheduler) ? 0 : (int)p->serving.scheduler;
+	return v >= 0 && v < SCHED_COUNT ? sched_names[v] : "?";
+}
+
+/* Not applicable under scheduler alone; true when it is not. */
+static bool serving_applies(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	if (training(s)) {
+		not_applicable(e, "training serves no requests");
+		return false;
+	}
+	if (isnan(p->serving.scheduler)) {
+		not_applicable(e, "workload.scheduler is alone (no load modelled)");
+		return false;
+	}
+	return true;
+}
+
+/* The scheduler's rule, in one paragraph. */
+static void serving_rule(struct ex *e, const struct plan *p)
+{
+	const struct plan_serving *v = &p->serving;
+	char text[400];
+	switch ((int)v->scheduler) {
+	case SCHED_PREFILL_FIRST:
+		snprintf(text, sizeof(text),
+			 "prefill-first: waiting prompts run as a pass of their own (at most %s "
+			 "tokens) before the next decode step, which waits for it;",
+			 isnan(v->budget) ? "unlimited" : plain(e, v->budget));
+		break;
+	case SCHED_CHUNKED:
+		snprintf(text, sizeof(text),
+			 "chunked: prompt tokens ride in the decode step, at most %s tokens a step "
+			 "with the %s decodes;",
+			 isnan(v->budget) ? "unlimited" : plain(e, v->budget), plain(e, v->batch));
+		break;
+	default:
+		snprintf(text, sizeof(text),
+			 "static: the %s requests start together and each waits for the prefill "
+			 "of all their prompts;",
+			 plain(e, v->batch));
+		break;
+	}
+	wrapped(e, "  ", text);
+	snprintf(text, sizeof(text),
+		 "running batch %s (cap %s), %s prompt tokens join a step on average, "
+		 "utilisation %s;",
+		 plain(e, v->batch), plain(e, v->max_running), plain(e, v->prefill_per_step),
+		 pct(e, v->utilisation));
+	wrapped(e, "  ", text);
+}
+
+static void serving_source(struct ex *e)
+{
+	source(e, "Little's law (Little 1961); M/D/1 wait (Pollaczek-Khinchine) with its "
+		  "exponential tail (Kleinrock, Queueing Systems I, 5.7); chunked prefill: "
+		  "Sarathi-Serve (Agrawal et al., OSDI 2024); prefill-first: vLLM v0 and "
+		  "SGLang's scheduler; src/plan_time.c, serve");
+}
+
+static void explain_latency_level(struct ex *e, const struct scenario *s, const struct plan *p,
+				  const char *what, int lv, double pctl)
+{
+	const struct plan_serving *v = &p->serving;
+	char lhs[32];
+	if (!serving_applies(e, s, p))
+		return;
+	snprintf(lhs, sizeof(lhs), "%s P%g", what, pctl);
+	if (strcmp(what, "ttft") == 0) {
+		formula(e, lhs,
+			"a prompt's own passes + the step in flight + the queue at the "
+			"budget, at the percentile");
+		numbers(e, lhs, "%s + waits (mean %s)", sec(e, v->ttft_service_s),
+			sec(e, v->wait_s));
+		result(e, lhs, sec(e, lv < 3 ? v->ttft[lv] : v->ttft_slo_s));
+	} else if (strcmp(what, "tpot") == 0) {
+		formula(e, lhs,
+			"the gap between tokens when the percentile's count of prompts "
+			"joins the step (Poisson)");
+		numbers(e, lhs, "mean gap %s", sec(e, v->tpot_mean_s));
+		result(e, lhs, sec(e, lv < 3 ? v->tpot[lv] : v->tpot_slo_s));
+	} else {
+		formula(e, lhs, "ttft at the percentile + (output - 1) x mean tpot");
+		numbers(e, lhs, "%s + %d x %s", sec(e, v->ttft[lv]),
+			s->workload.output_tokens > 1 ? s->workload.output_tokens - 1 : 0,
+			sec(e, v->tpot_mean_s));
+		result(e, lhs, sec(e, v->e2e[lv]));
+	}
+	put(e, "\n");
+	serving_rule(e, p);
+	if (v->overloaded)
+		wrapped(e, "  ",
+			"the load exceeds what the replica completes: the queue grows "
+			"without bound, so latency has no steady state (null)");
+	serving_source(e);
+}
+
+#define LEVEL_FN(name, what, lv, pc)                                                               \
+	void name(struct ex *e, const struct scenario *s, const struct plan *p)                    \
+	{                                                                                          \
+		explain_latency_level(e, s, p, what, lv, pc);                                      \
+	}
+LEVEL_FN(explain_ttft_p50, "ttft", 0, 50)
+LEVEL_FN(explain_ttft_p90, "ttft", 1, 90)
+LEVEL_FN(explain_ttft_p99, "ttft", 2, 99)
+LEVEL_FN(explain_tpot_p50, "tpot", 0, 50)
+LEVEL_FN(explain_tpot_p90, "tpot", 1, 90)
+LEVEL_FN(explain_tpot_p99, "tpot", 2, 99)
+LEVEL_FN(explain_e2e_p50, "e2e", 0, 50)
+LEVEL_FN(explain_e2e_p90, "e2e", 1, 90)
+LEVEL_FN(explain_e2e_p99, "e2e", 2, 99)
+
+void explain_ttft_at_slo(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	explain_latency_level(e, s, p, "ttft", 3, p->serving.slo_percentile);
+}
+
+void explain_tpot_at_slo(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	explain_latency_level(e, s, p, "tpot", 3, p->serving.slo_percentile);
+}
+
+/* A serving figure: its formula and the rule. */
+static void serving_plain(struct ex *e, const struct scenario *s, const struct plan *p,
+			  const char *lhs, const char *sym, const char *value)
+{
+	if (!serving_applies(e, s, p))
+		return;
+	formula(e, lhs, sym);
+	result(e, lhs, value);
+	put(e, "\n");
+	serving_rule(e, p);
+	serving_source(e);
+}
+
+void explain_serving_scheduler(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "scheduler",
+		      "workload.scheduler, auto resolved to the framework's (vllm, trt-llm, "
+		      "llama.cpp: chunked; sglang: prefill-first)",
+		      sched_name(p));
+}
+
+void explain_serving_step_tokens(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "budget",
+		      "workload.max_batched_tokens, or the framework's (vLLM "
+		      "max_num_batched_tokens 2048, SGLang chunked_prefill_size 2048/8192/16384 "
+		      "by GPU memory, TensorRT-LLM max_num_tokens 8192); null: unlimited",
+		      isnan(p->serving.budget) ? "unlimited" : plain(e, p->serving.budget));
+}
+
+void explain_serving_max_running(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "cap",
+		      "min(workload.max_running or the framework's (vLLM max_num_seqs 256, "
+		      "SGLang 4096, TensorRT-LLM max_batch_size 2048), the sequences whose KV "
+		      "cache fits, and under chunked the batch the budget can refill: "
+		      "(T + P/O) / (1 + P/O))",
+		      plain(e, p->serving.max_running));
+}
+
+void explain_serving_batch(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "batch",
+		      "under an arrival rate B = rate x e2e(B) (Little's law, solved); in a closed "
+		      "loop min(concurrency, cap); offline the cap",
+		      plain(e, p->serving.batch));
+}
+
+void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "tokens",
+		      "(B - 1) x prompt / output: each of the others finishes once per output "
+		      "steps and its successor's prompt joins",
+		      plain(e, p->serving.prefill_per_step));
+}
+
+void explain_serving_requests_per_s(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "requests/s",
+		      "the arrival rate per replica when it is served; in a closed loop batch / "
+		      "e2e (Little's law)",
+		      plain(e, p->serving.requests_per_s));
+}
+
+void explain_serving_concurrency(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "concurrency",
+		      "requests/s x (e2e + wait) (Little's law), or the closed loop's",
+		      plain(e, p->serving.concurrency));
+}
+
+void explain_serving_utilisation(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "utilisation",
+		      "rate per replica / the most it completes at the cap; 1 or more: it "
+		      "cannot meet the load",
+		      pct(e, p->serving.utilisation));
+}
+
+void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "capacity", "cap / e2e(cap): the replica's requests/s when full",
+		      plain(e, p->serving.capacity_rate));
+}
+
+void explain_serving_wait(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "wait",
+		      "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
+		      "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond the "
+		      "cap, (C - B) e2e / B",
+		      sec(e, p->serving.wait_s));
+}
+
 /* ---- capacity plan, cost, energy, reliability ---- */
 
 /* The memory at B = max_batch and at one more sequence, so that the class sees the

@@ -143,6 +143,13 @@ static const struct framework_info table[FW_COUNT] = {
 		 .kv_rule = KV_RULE_FRACTION,
 		 .mem_fraction = 0.9,
 		 .kv_block_tokens = 16,
+		 /* V1 always chunks prefills into the decode step (vllm/engine/arg_utils.py,
+		  * _set_default_args_v1: enable_chunked_prefill = True); the API server's
+		  * max_num_batched_tokens 2048 and max_num_seqs 256 (get_batch_defaults; 8192
+		  * and 1024 on GPUs of 70 GiB or more other than the A100 in later versions) */
+		 .scheduler = SCHED_CHUNKED,
+		 .max_batched_tokens = 2048,
+		 .max_running = 256,
 		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py"},
     /* SGLang: mem_fraction_static of the total holds the weights and the KV pool; 0.88 on
      * one GPU (python/sglang/srt/server_args.py __post_init__: 0.88 at tp 1, 0.87 at tp 2,
@@ -157,6 +164,15 @@ static const struct framework_info table[FW_COUNT] = {
 		   .kv_rule = KV_RULE_STATIC,
 		   .mem_fraction = 0.88,
 		   .kv_block_tokens = 1,
+		   /* the scheduler runs a new prefill batch before the next decode batch
+		    * (python/sglang/srt/managers/scheduler.py get_next_batch_to_run; mixing
+		    * them needs --enable-mixed-chunk); prompts are cut at chunked_prefill_size
+		    * (framework_max_batched_tokens); max_running_requests =
+		    * min(max_total_num_tokens / 2, req_to_token_pool.size), the pool at most
+		    * 4096 requests (managers/tp_worker.py, model_executor/model_runner.py) */
+		   .scheduler = SCHED_PREFILL_FIRST,
+		   .max_batched_tokens = 8192,
+		   .max_running = 4096,
 		   .source = "python/sglang/srt/server_args.py mem_fraction_static"},
     /* TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after
      * the engine and its activation workspace load (tensorrt_llm/llmapi/llm_args.py),
@@ -172,6 +188,12 @@ static const struct framework_info table[FW_COUNT] = {
 		   .kv_rule = KV_RULE_FREE,
 		   .mem_fraction = 0.9,
 		   .kv_block_tokens = 32,
+		   /* in-flight batching: context and generation requests share an iteration
+		    * under max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/
+		    * llm_args.py, BuildConfig in tensorrt_llm/builder.py) */
+		   .scheduler = SCHED_CHUNKED,
+		   .max_batched_tokens = 8192,
+		   .max_running = 2048,
 		   .source = "tensorrt_llm/llmapi/llm_args.py KvCacheConfig"},
     /* llama.cpp: ggml allocates the KV cache for the context up front and the compute
      * buffer once (ggml-alloc), no caching allocator; inference only. */
@@ -181,12 +203,27 @@ static const struct framework_info table[FW_COUNT] = {
 		     .reserved_slack = 0,
 		     .non_torch_bytes = TORCH_CONTEXT,
 		     .kv_rule = KV_RULE_FIT,
+		     /* llama-server: the slots' next tokens and prompt tokens share one
+		      * llama_decode batch of n_batch 2048 (common/common.h) */
+		     .scheduler = SCHED_CHUNKED,
+		     .max_batched_tokens = 2048,
 		     .source = "ggml/src/ggml-alloc.c; src/llama-kv-cache.cpp"},
 };
 
 const struct framework_info *framework_get(int f)
 {
 	return f >= 0 && f < FW_COUNT ? &table[f] : &table[FW_DEFAULT];
+}
+
+int framework_max_batched_tokens(int f, double hbm_bytes)
+{
+	/* python/sglang/srt/server_args.py: chunked_prefill_size 2048 under 35 GiB (A10, L40,
+	 * 4090), 8192 under 160 GiB (A100, H100, H200, H20), 16384 above (B200, MI300) */
+	if (f == FW_SGLANG && hbm_bytes > 0) {
+		double gib = hbm_bytes / 1073741824.0;
+		return gib < 35 ? 2048 : gib < 160 ? 8192 : 16384;
+	}
+	return framework_get(f)->max_batched_tokens;
 }
 
 const char *framework_name(int f)

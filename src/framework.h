@@ -53,6 +53,19 @@ enum kv_rule {
 	KV_RULE_FREE,	  /* TensorRT-LLM: fraction of what is free after the engine loads */
 };
 
+/* workload.scheduler: how a serving engine puts prompts and decodes into its steps. */
+enum scheduler {
+	SCHED_ALONE,	     /* gpuplan's decode step of the batch alone (no prompts join) */
+	SCHED_AUTO,	     /* the framework's (framework_info.scheduler) */
+	SCHED_PREFILL_FIRST, /* prompts run as their own passes, stalling the decodes (vLLM v0,
+			      * SGLang's default scheduler) */
+	SCHED_CHUNKED,	     /* prompts join the decode step in chunks under a token budget
+			      * (Sarathi-Serve; vLLM V1, TensorRT-LLM in-flight batching) */
+	SCHED_STATIC,	     /* a static batch: all requests start together, none joins until
+			      * all finish (LMDeploy's benchmark, HF generate) */
+	SCHED_COUNT
+};
+
 struct framework_info {
 	const char *name;  /* as scenario files write it: "fsdp" */
 	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
@@ -70,12 +83,20 @@ struct framework_info {
 	enum kv_rule kv_rule;
 	double mem_fraction; /* KV_RULE_FRACTION: of total memory */
 	double kv_block_tokens;
-	int loss_chunks;    /* LOSS_CHUNKED: chunks of the sequence */
-	const char *source; /* where the defaults come from, one line */
+	int loss_chunks; /* LOSS_CHUNKED: chunks of the sequence */
+	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
+	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
+	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
+	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
+	const char *source;	  /* where the defaults come from, one line */
 };
 
 /* The row of f; the default row for an out-of-range value. */
 const struct framework_info *framework_get(int f);
+
+/* The token budget of one step under f's defaults on a GPU of hbm_bytes: SGLang sizes its
+ * chunked_prefill_size by the GPU's memory; the others are the row's. */
+int framework_max_batched_tokens(int f, double hbm_bytes);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

@@ -38,6 +38,8 @@ enum plan_warning_code {
 	PW_OFFLOAD_PCIE_BOUND,
 	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
+	PW_OVERLOADED,	       /* cannot meet: a = requests/s per replica, b = the most it serves */
+	PW_SLO_PERCENTILE,     /* a = the latency at the SLO percentile, b = its target */
 	PW_COUNT
 };
 
@@ -115,6 +117,32 @@ struct plan_decode {
 	double fixed_s;		  /* launches, the host's part, dequantisation */
 };
 
+/* Serving under load (workload.scheduler other than alone): the engine's steady-state step
+ * at the running batch the load keeps, the queue in front of it, and the percentiles.
+ * Every figure NaN under scheduler alone and in training. Percentiles are of the
+ * requests' TTFT and end-to-end latency and of the gaps between output tokens (TPOT/ITL);
+ * index 0, 1, 2 = P50, P90, P99. */
+struct plan_serving {
+	double scheduler;	 /* the enum scheduler applied (auto resolved) */
+	double budget;		 /* tokens one step may carry (INFINITY: unlimited) */
+	double max_running;	 /* the running cap: the framework's, and the KV cache's */
+	double rate;		 /* arrivals, requests/s per replica (NaN: closed loop) */
+	double concurrency;	 /* requests in the engine (Little's law: rate x e2e) */
+	double batch;		 /* sequences each decode step carries */
+	double prefill_per_step; /* prompt tokens that join a decode step, on average */
+	double utilisation;	 /* rate / the most the replica completes at its cap */
+	double capacity_rate;	 /* requests/s per replica at the cap */
+	double ttft_service_s;	 /* a prompt's own passes, without the wait */
+	double wait_s;		 /* mean wait before the prompt's first pass */
+	double ttft[3], tpot[3], e2e[3];
+	double ttft_mean_s, tpot_mean_s, e2e_mean_s;
+	double slo_percentile; /* the percentile checked (auto: 99) */
+	double ttft_slo_s;     /* TTFT at the SLO percentile */
+	double tpot_slo_s;     /* TPOT at the SLO percentile */
+	double requests_per_s; /* completed per replica */
+	bool overloaded;       /* the rate exceeds capacity_rate: no steady state */
+};
+
 /* Step time (training) or phase time (inference) by part, seconds. */
 struct plan_time_parts {
 	double matmul_s;
@@ -168,6 +196,7 @@ struct plan {
 	/* time and throughput */
 	struct plan_time_parts parts;
 	struct plan_decode decode; /* inference: the decode step's terms */
+	struct plan_serving serving;
 	double step_s;
 	double total_s;
 	double gpu_hours;

@@ -432,6 +432,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 static const struct plan_time_parts no_parts;
 static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
+static void serving_nan(struct plan_serving *v);
+
 static void set_nan(struct plan *p)
 {
 	p->flops_per_token = p->hw_flops_per_token = p->attention_flops_per_token = NAN;
@@ -447,6 +449,7 @@ static void set_nan(struct plan *p)
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
 	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	p->decode = no_decode;
+	serving_nan(&p->serving);
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
 }
@@ -1024,6 +1027,334 @@ static double sh_ep(const struct plan *p)
 	return p->model.moe.experts > 0 && p->ep > 1 ? p->ep : 1;
 }
 
+/* ---- serving under load (workload.scheduler) ----
+ *
+ * At steady state a continuous-batching engine runs decode steps of B sequences, and the
+ * prompts of the requests that replace finished ones join it: each of the B - 1 others
+ * finishes once per O steps, so (B - 1) / O prompts, (B - 1) P / O tokens, arrive per step
+ * (the request one follows does not interrupt its own decode, which keeps concurrency 1 at
+ * today's TPOT). How they join is the scheduler's rule:
+ *  - prefill-first: waiting prompts run as a pass of their own before the next decode
+ *    step (vLLM v0's default scheduler; SGLang's get_next_batch_to_run), so a gap between
+ *    two tokens is a decode step, or a decode step plus a prefill pass;
+ *  - chunked: prompt tokens ride in the decode step under a token budget (Sarathi-Serve,
+ *    Agrawal et al., OSDI 2024, Section 4; vLLM V1, TensorRT-LLM's in-flight batching):
+ *    one pass of B decode rows and the prompt rows, the weights read once;
+ *  - static: all requests start together and none joins until all finish, so each waits
+ *    for the prefill of every prompt of the batch (LMDeploy's static benchmark).
+ * Arrivals are Poisson; prompts per step are Poisson too, which gives the per-token gap's
+ * percentiles. The wait before a prompt's first pass is the step in flight (uniform
+ * residual) plus an M/D/1 queue at the prompt budget (Pollaczek-Khinchine mean, with the
+ * exponential tail of the waiting time, Kleinrock, Queueing Systems I, 1975, Section 5.7).
+ * The running batch under an arrival rate is Little's law, B = rate x e2e(B) (Little,
+ * 1961), solved by regula falsi; closed form everywhere else. */
+
+static const double serve_q[3] = {0.50, 0.90, 0.99};
+
+/* One pass with D decode rows and M prompt rows, each prompt row attending to P / 2 of its
+ * prompt's keys: the decode step (M = 0), the prefill pass (D = 0), or the fused step. */
+static double pass_s(const struct tctx *c, const struct infer *in, double D, double M, double P)
+{
+	const struct lines *l = in->l;
+	if (M <= 0)
+		return decode_step_s(c, in, D > 1 ? D : 1, in->ctx);
+	if (D <= 0)
+		return prefill_s(in, M, P);
+	return dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
+	       M * window_keys(in, P / 2) * in->att_key + in->fixed +
+	       (D + M) * (in->tp_per_tok + in->elt_per_tok);
+}
+
+/* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:
+ * a sum of the mass function, or the normal approximation with a continuity correction
+ * once the mean is large (Abramowitz and Stegun 26.2.23 for the normal quantile). */
+static void poisson_quantiles(double n, const double *q, int nq, double *k)
+{
+	if (!(n > 0)) {
+		for (int i = 0; i < nq; i++)
+			k[i] = 0;
+		return;
+	}
+	if (n > 40) {
+		for (int i = 0; i < nq; i++) {
+			double pq = q[i] < 0.5 ? q[i] : 1 - q[i], t = sqrt(-2 * log(pq));
+			double z =
+			    t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
+				    (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+			z = q[i] < 0.5 ? -z : z;
+			k[i] = max_num(0, ceil(n + z * sqrt(n) - 0.5));
+		}
+		return;
+	}
+	{
+		double pmf = exp(-n), cdf = pmf, kk = 0;
+		int i = 0;
+		while (i < nq && kk < 400) {
+			while (i < nq && cdf >= q[i] - 1e-12)
+				k[i++] = kk;
+			kk += 1;
+			pmf *= n / kk;
+			cdf += pmf;
+		}
+		for (; i < nq; i++)
+			k[i] = kk;
+	}
+}
+
+struct serve_point {
+	double step;   /* the mean gap between a sequence's tokens */
+	double ttft;   /* a prompt's own passes */
+	double e2e;    /* ttft + (O - 1) step */
+	double joined; /* prompt tokens per decode step */
+	double room;   /* prompt tokens a step (or a prefill pass) may carry */
+	bool starved;  /* the prompts arrive faster than the budget takes them */
+};
+
+/* The engine at a running batch B (B <= 1: one request, alone). */
+static void serve_at(const struct tctx *c, const struct infer *in, enum scheduler sched, double T,
+		     double P, double O, double B, double n, struct serve_point *o)
+{
+	double Bd = B > 1 ? micro(in, B) : 1, others = B > 1 ? micro(in, B - 1) : 0;
+	o->starved = false;
+	o->joined = n * P;
+	if (sched == SCHED_STATIC) {
+		/* every prompt of the batch in passes of at most T tokens, then the decodes */
+		double all = (B > 1 ? B : 1) * P, passes = T < all ? ceil(all / T) : 1;
+		o->ttft = passes * prefill_s(in, all / passes, P);
+		o->step = decode_step_s(c, in, Bd, in->ctx);
+		o->joined = 0;
+		o->room = T;
+	} else if (sched == SCHED_CHUNKED) {
+		double room = T - Bd, k;
+		if (room < 1) {
+			room = 1;
+			o->starved = true;
+		}
+		if (o->joined > room) {
+			o->joined = room;
+			o->starved = true;
+		}
+		o->room = room;
+		o->step = pass_s(c, in, Bd, o->joined, P);
+		/* the new prompt in chunks of what the others' decodes leave of the budget */
+		room = T - others;
+		k = room >= P ? 1 : room >= 1 ? ceil(P / room) : P;
+		o->ttft = k * pass_s(c, in, others, P / k, P);
+	} else { /* SCHED_PREFILL_FIRST */
+		/* a pass runs in a fraction 1 - e^-n of the steps (at least one prompt waits),
+		 * carrying n / that prompts, in passes of at most T tokens */
+		double d = decode_step_s(c, in, Bd, in->ctx), frac = 1 - exp(-n);
+		double per = frac > 0 ? o->joined / frac : 0;
+		double passes = per > T ? ceil(per / T) : 1, kp = P > T ? ceil(P / T) : 1;
+		o->step = d + (frac > 0 ? frac * passes * prefill_s(in, per / passes, P) : 0);
+		o->ttft = kp * prefill_s(in, P / kp, P);
+		o->room = T;
+		if (o->joined > T)
+			o->starved = true;
+	}
+	o->e2e = o->ttft + (O > 1 ? O - 1 : 0) * o->step;
+}
+
+static void serving_nan(struct plan_serving *v)
+{
+	v->scheduler = v->budget = v->max_running = v->rate = v->concurrency = NAN;
+	v->batch = v->prefill_per_step = v->utilisation = v->capacity_rate = NAN;
+	v->ttft_service_s = v->wait_s = NAN;
+	for (int i = 0; i < 3; i++)
+		v->ttft[i] = v->tpot[i] = v->e2e[i] = NAN;
+	v->ttft_mean_s = v->tpot_mean_s = v->e2e_mean_s = NAN;
+	v->slo_percentile = v->ttft_slo_s = v->tpot_slo_s = v->requests_per_s = NAN;
+	v->overloaded = false;
+}
+
+/* The gap between tokens at a level's count k of prompts joining a step. */
+static double serve_gap(const struct tctx *c, const struct infer *in, enum scheduler sched,
+			const struct serve_point *pt, double B, double k, double P)
+{
+	double Bd = B > 1 ? micro(in, B) : 1;
+	if (sched == SCHED_STATIC)
+		return pt->step;
+	if (sched == SCHED_CHUNKED)
+		return pass_s(c, in, Bd, min_num(k * P, pt->room), P);
+	if (k <= 0)
+		return decode_step_s(c, in, Bd, in->ctx);
+	{
+		double tok = k * P, passes = tok > pt->room ? ceil(tok / pt->room) : 1;
+		return decode_step_s(c, in, Bd, in->ctx) + passes * prefill_s(in, tok / passes, P);
+	}
+}
+
+/* Serving under load at the batch B time_infer chose (the cap when no load is given):
+ * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT and the
+ * throughput by the loaded engine's. */
+static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
+		  double deployed)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	const struct framework_info *fw = framework_get(w->framework);
+	struct plan_serving *v = &p->serving;
+	enum scheduler sched = w->scheduler == SCHED_AUTO ? fw->scheduler : w->scheduler;
+	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	double O = w->output_tokens > 0 ? w->output_tokens : 1;
+	double T, cap, rate = 0, q[4], k[4], res = 0, wq = 0, rho_p = 0, run;
+	struct serve_point pt;
+	int lv;
+
+	serving_nan(v);
+	if (sched == SCHED_ALONE || (unsigned)sched >= SCHED_COUNT)
+		return;
+	T = w->max_batched_tokens > 0
+		? w->max_batched_tokens
+		: framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
+	if (!(T > 0))
+		T = INFINITY;
+	cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
+	cap = min_num(cap, maxb);
+	if (cap < 1)
+		cap = 1;
+	if (sched == SCHED_CHUNKED && isfinite(T)) {
+		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
+		double bt = floor((T + P / O) / (1 + P / O));
+		if (bt >= 1)
+			cap = min_num(cap, bt);
+	}
+	v->scheduler = sched;
+	v->budget = isfinite(T) ? T : NAN; /* NaN: unlimited */
+	v->max_running = cap;
+	v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
+
+	/* the load: an arrival rate (per replica), a closed loop, or the batch */
+	if (w->kind == WL_ONLINE && w->concurrency <= 0)
+		rate = w->requests_per_s > 0 ? w->requests_per_s
+					     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+	if (rate > 0) {
+		struct serve_point top;
+		double lo = 0, hi = cap, flo, fhi;
+		rate /= deployed;
+		v->rate = rate;
+		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
+		v->capacity_rate = cap / top.e2e;
+		v->utilisation = rate / v->capacity_rate;
+		if (rate >= v->capacity_rate * (1 - 1e-9)) {
+			v->overloaded = true;
+			plan_warn(p, PW_OVERLOADED, rate, v->capacity_rate);
+			run = cap;
+			pt = top;
+		} else {
+			/* Little's law: B = rate x e2e(B); f(B) = rate e2e(B) - B falls from
+			 * f(0) > 0 to f(cap) < 0; regula falsi (Illinois) */
+			serve_at(c, in, sched, T, P, O, 0, 0, &pt);
+			flo = rate * pt.e2e;
+			fhi = rate * top.e2e - cap;
+			run = lo;
+			for (int it = 0, side = 0; it < 40; it++) {
+				double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
+				serve_at(c, in, sched, T, P, O, x, max_num(x - 1, 0) / O, &pt);
+				fx = rate * pt.e2e - x;
+				run = x;
+				if (fabs(fx) < 1e-6 * (1 + x))
+					break;
+				if (fx > 0) {
+					lo = x, flo = fx;
+					if (side == 1)
+						fhi *= 0.5;
+					side = 1;
+				} else {
+					hi = x, fhi = fx;
+					if (side == -1)
+						flo *= 0.5;
+					side = -1;
+				}
+			}
+		}
+		/* the arrival finds a step in flight, then waits at the prompt budget */
+		res = pt.step;
+		if (isfinite(pt.room) && pt.room > 0) {
+			double svc = pt.step * P / pt.room; /* steps a prompt's tokens take */
+			rho_p = min_num(rate * svc, 0.999999);
+			wq = rho_p * svc / (2 * (1 - rho_p));
+		}
+	} else {
+		double C = w->concurrency > 0 ? w->concurrency : B;
+		run = min_num(C, cap);
+		if (w->kind == WL_OFFLINE && w->concurrency <= 0)
+			run = w->batch > 0 ? min_num(w->batch, cap) : cap;
+		serve_at(c, in, sched, T, P, O, run, max_num(run - 1, 0) / O, &pt);
+		v->concurrency = C;
+		if (C > run) /* the rest wait for a slot: Little's law on the queue */
+			wq = (C - run) * pt.e2e / run;
+		v->capacity_rate = run / pt.e2e;
+		v->utilisation = 1;
+	}
+	v->batch = run;
+	v->prefill_per_step = pt.joined;
+	v->ttft_service_s = pt.ttft;
+	v->wait_s = res / 2 + wq;
+	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt.e2e;
+	if (rate > 0)
+		v->concurrency = v->requests_per_s * (pt.e2e + v->wait_s);
+	v->ttft_mean_s = pt.ttft + v->wait_s;
+	v->tpot_mean_s = pt.step;
+	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt.step;
+
+	/* the levels: P50, P90, P99 and the SLO's */
+	q[0] = serve_q[0], q[1] = serve_q[1], q[2] = serve_q[2];
+	q[3] = v->slo_percentile / 100;
+	{
+		double n = sched == SCHED_STATIC ? 0 : pt.joined / P, sq[4], sk[4];
+		int order[4] = {0, 1, 2, 3};
+		/* ascending, the SLO's level among the three */
+		for (int i = 3; i > 0 && q[order[i]] < q[order[i - 1]]; i--) {
+			int t = order[i];
+			order[i] = order[i - 1];
+			order[i - 1] = t;
+		}
+		for (int i = 0; i < 4; i++)
+			sq[i] = q[order[i]];
+		poisson_quantiles(n, sq, 4, sk);
+		for (int i = 0; i < 4; i++)
+			k[order[i]] = sk[i];
+	}
+	for (lv = 0; lv < 4; lv++) {
+		double ql = q[lv], wait = ql * res, gap, ttft, e2e;
+		if (rho_p > 0 && ql > 1 - rho_p)
+			wait += wq / rho_p * log(rho_p / (1 - ql));
+		else if (rate <= 0)
+			wait += wq;
+		gap = serve_gap(c, in, sched, &pt, run, k[lv], P);
+		ttft = pt.ttft + wait;
+		e2e = ttft + (O > 1 ? O - 1 : 0) * pt.step;
+		if (v->overloaded)
+			ttft = e2e = NAN;
+		if (lv < 3) {
+			v->ttft[lv] = ttft;
+			v->tpot[lv] = gap;
+			v->e2e[lv] = e2e;
+		} else {
+			v->ttft_slo_s = ttft;
+			v->tpot_slo_s = gap;
+		}
+	}
+	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
+		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
+	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
+		plan_warn(p, PW_SLO_PERCENTILE, v->tpot_slo_s, w->slo.tpot_s);
+
+	/* the loaded engine's figures replace the step alone's */
+	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
+	p->tpot_s = v->tpot_mean_s;
+	p->step_s = p->tpot_s;
+	if (w->measured_tokens_per_s <= 0) {
+		p->tokens_per_s = v->requests_per_s * O * deployed;
+		p->tokens_per_s_per_gpu =
+		    p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+		if (w->kind == WL_OFFLINE && w->tokens > 0)
+			p->total_s = w->tokens / p->tokens_per_s;
+	}
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -1226,10 +1557,13 @@ static void time_infer(struct tctx *c)
 	p->tpot_s = decode_step_s(c, &in, micro(&in, B), ctx);
 	p->ttft_s = ttft_s(c, &in, B, P, O);
 	p->step_s = p->tpot_s;
-	/* the latency achieved against the target it misses */
-	if (w->slo.tpot_s > 0 && p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
+	/* the latency achieved against the target it misses (under a scheduler, at the
+	 * SLO's percentile: serve) */
+	if (w->scheduler == SCHED_ALONE && w->slo.tpot_s > 0 &&
+	    p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->tpot_s, w->slo.tpot_s);
-	if (w->slo.ttft_s > 0 && p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
+	if (w->scheduler == SCHED_ALONE && w->slo.ttft_s > 0 &&
+	    p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->ttft_s, w->slo.ttft_s);
 
 	/* throughput: per replica (tp x pp GPUs) at a batch; a measured figure per GPU
@@ -1296,6 +1630,7 @@ static void time_infer(struct tctx *c)
 		p->shares[BN_INTERCONNECT] =
 		    (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
 	}
+	serve(c, &in, B, maxb, deployed);
 }
 
 /* ---- everything after the time ---- */

@@ -38,6 +38,7 @@ static const enum unit_kind quantity_unit[PW_COUNT] = {
     [PW_DOES_NOT_FIT] = UNIT_BYTES,	  [PW_KV_NO_ROOM] = UNIT_BYTES,
     [PW_DEADLINE_MISSED] = UNIT_SECONDS,  [PW_SLO_MISSED] = UNIT_SECONDS,
     [PW_DATA_STARVED] = UNIT_BYTES_PER_S, [PW_OFFLOAD_PCIE_BOUND] = UNIT_SECONDS,
+    [PW_SLO_PERCENTILE] = UNIT_SECONDS,
 };
 
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
@@ -132,6 +133,17 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		snprintf(buf, size,
 			 "offload traffic over pcie takes %s per step, more than the %s "
 			 "of compute it hides behind",
+			 a, b);
+		break;
+	case PW_OVERLOADED:
+		snprintf(buf, size,
+			 "cannot meet the load: %.4g requests/s per replica arrive, it completes "
+			 "at most %.4g (the queue grows without bound; add replicas)",
+			 w->a, w->b);
+		break;
+	case PW_SLO_PERCENTILE:
+		snprintf(buf, size,
+			 "latency target missed at the slo percentile: %s against a target of %s",
 			 a, b);
 		break;
 	default:

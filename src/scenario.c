@@ -31,6 +31,9 @@ static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "d
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
 static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
+/* in the order of enum scheduler (framework.h) */
+static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
+					 "chunked", "static", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
 #define OFF(member) offsetof(struct scenario, member)
@@ -250,6 +253,21 @@ const struct field scenario_fields[] = {
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",
 	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction)),
+    ENUM_FIELD("workload.scheduler", workload.scheduler, schedulers, APPLIES_INFERENCE,
+	       "serving steps: alone (the decode step by itself) | auto (the framework's) | "
+	       "prefill-first | chunked | static",
+	       UI_HIDDEN("scheduler")),
+    INT_AUTO("workload.max_batched_tokens", workload.max_batched_tokens, 1, 1e9, APPLIES_INFERENCE,
+	     "tokens one step may carry; auto = the framework's", UI_HIDDEN("step tokens"),
+	     RESOLVED_DOUBLE(serving.budget)),
+    INT_AUTO("workload.max_running", workload.max_running, 1, 1e8, APPLIES_INFERENCE,
+	     "most requests running at once; auto = the framework's (or what the KV cache holds)",
+	     UI_HIDDEN("max running"), RESOLVED_DOUBLE(serving.max_running)),
+    NUM_FIELD("workload.requests_per_s", workload.requests_per_s, UNIT_COUNT, 0, 1e9,
+	      APPLIES_ONLINE, "arrival rate, requests/s (Poisson; 0 = requests_per_day x peak)",
+	      UI_HIDDEN("requests/s")),
+    INT_FIELD("workload.concurrency", workload.concurrency, 0, 1e8, APPLIES_INFERENCE,
+	      "closed loop: requests kept in flight (0 = open arrivals)", UI_HIDDEN("concurrency")),
     NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
 	      APPLIES_ONLINE, "requests per day (1M)", PW("requests/day", 19), DOUBLES),
     NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
@@ -258,6 +276,9 @@ const struct field scenario_fields[] = {
 	      "time-to-first-token target (1s; 0 = none)", PW("slo ttft", 21), DOUBLES),
     NUM_FIELD("workload.slo.tpot", workload.slo.tpot_s, UNIT_SECONDS, 0, 3600, APPLIES_INFERENCE,
 	      "time-per-output-token target (50ms; 0 = none)", PW("slo tpot", 22), DOUBLES),
+    NUM_AUTO("workload.slo.percentile", workload.slo.percentile, UNIT_NONE, 1e-3, 99.999,
+	     APPLIES_INFERENCE, "the percentile the targets hold at, (0, 100); auto = 99",
+	     UI_HIDDEN("slo pctile"), RESOLVED_DOUBLE(serving.slo_percentile)),
     NUM_FIELD("workload.measured_tokens_per_s", workload.measured_tokens_per_s, UNIT_COUNT, 0, 1e12,
 	      0, "measured tokens/s per GPU; replaces the modelled throughput",
 	      PW("measured tok/s", 26), DOUBLES),

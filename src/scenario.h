@@ -58,8 +58,9 @@ struct finetune {
 };
 
 struct slo {
-	double ttft_s; /* 0 = none */
-	double tpot_s; /* 0 = none */
+	double ttft_s;	   /* 0 = none */
+	double tpot_s;	   /* 0 = none */
+	double percentile; /* the percentile the targets hold at, (0, 100); 0 = auto (99) */
 };
 
 struct workload {
@@ -90,6 +91,11 @@ struct workload {
 	enum optimizer_states optimizer_states; /* STATES_AUTO = the framework's */
 	enum loss loss;				/* LOSS_AUTO = the framework's */
 	double gpu_memory_utilization;		/* serving KV budget fraction; 0 = framework's */
+	enum scheduler scheduler;		/* SCHED_ALONE: the decode step alone */
+	int max_batched_tokens;			/* a step's token budget; 0 = the framework's */
+	int max_running;			/* running-request cap; 0 = the framework's */
+	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
+	int concurrency;			/* closed loop: requests in flight; 0 = open */
 };
 
 struct hardware {

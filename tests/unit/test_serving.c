@@ -1,0 +1,307 @@
+/* test_serving.c - workload.scheduler: the loaded engine's step, Little's law, the queue
+ * and the percentiles (src/plan_time.c, serve), against identities and the serving rows of
+ * shared/reference/measured.md. No constant of the time model was fitted to these rows:
+ * the mechanism adds none, and each row's signed error is printed and pinned below. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "shipped_catalog.h"
+
+#define SGLANG	 "tests/data/serving/sglang-70b-4xh200.yaml"
+#define NIM	 "tests/data/serving/nim-70b-2xh100-fp8.yaml"
+#define LMDEPLOY "tests/data/serving/lmdeploy-7b-a100-static64.yaml"
+
+static void load(const char *path, struct scenario *s)
+{
+	struct gp_error err;
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+}
+
+static void set(struct scenario *s, const char *kv)
+{
+	struct gp_error err;
+	if (scenario_set_assignment(s, cat, kv, &err) != 0)
+		fail_msg("--set %s: %s", kv, err.message);
+}
+
+static double rel_err(double got, double want)
+{
+	return (got - want) / want;
+}
+
+static bool has_warning(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return true;
+	return false;
+}
+
+static void near(double a, double b, double tol)
+{
+	if (!(fabs(a - b) <= tol * fabs(b)))
+		fail_msg("%.9g != %.9g (within %g)", a, b, tol);
+}
+
+/* At concurrency 1 no prompt joins a decode step and nothing waits: every scheduler but
+ * static gives today's TTFT and TPOT of batch 1. */
+static void test_concurrency_one_is_alone(void **state)
+{
+	static const char *const scheds[] = {"workload.scheduler=chunked",
+					     "workload.scheduler=prefill-first",
+					     "workload.scheduler=auto"};
+	const char *files[] = {SGLANG, NIM};
+	(void)state;
+	for (int f = 0; f < 2; f++) {
+		struct scenario s;
+		struct plan alone, p;
+		load(files[f], &s);
+		set(&s, "workload.scheduler=alone");
+		set(&s, "workload.requests_per_s=0");
+		set(&s, "workload.concurrency=0");
+		set(&s, "workload.batch=1");
+		plan_compute(&s, &alone);
+		assert_true(isnan(alone.serving.scheduler));
+		for (int i = 0; i < 3; i++) {
+			struct scenario t = s;
+			set(&t, scheds[i]);
+			set(&t, "workload.concurrency=1");
+			plan_compute(&t, &p);
+			near(p.tpot_s, alone.tpot_s, 1e-12);
+			near(p.ttft_s, alone.ttft_s, 1e-12);
+			near(p.serving.tpot[0], alone.tpot_s, 1e-12);
+			near(p.serving.ttft[2], alone.ttft_s, 1e-12);
+		}
+	}
+}
+
+/* Little's law in a closed loop: throughput = concurrency / (TTFT + (O - 1) TPOT). */
+static void test_littles_law(void **state)
+{
+	static const char *const kv[] = {"workload.concurrency=5", "workload.concurrency=50",
+					 "workload.concurrency=200"};
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct scenario s;
+		struct plan p;
+		double O;
+		load(NIM, &s);
+		set(&s, kv[i]);
+		plan_compute(&s, &p);
+		O = s.workload.output_tokens;
+		near(p.tokens_per_s / O,
+		     p.serving.concurrency / (p.serving.ttft_mean_s + (O - 1) * p.tpot_s), 1e-9);
+	}
+	/* and under an arrival rate: concurrency = rate x (e2e + wait) */
+	{
+		struct scenario s;
+		struct plan p;
+		load(SGLANG, &s);
+		set(&s, "workload.requests_per_s=4");
+		plan_compute(&s, &p);
+		near(p.serving.concurrency, 4 * p.serving.e2e_mean_s, 1e-6);
+		near(p.tokens_per_s, 4 * s.workload.output_tokens, 1e-9);
+	}
+}
+
+/* Chunked with an unlimited budget against prefill-first. Both are one request alone at
+ * concurrency 1 (test above). Under load they are not equal, by design: prefill-first
+ * runs the prompts as passes of their own, so each one reads the weights and pays the
+ * launches again and stalls the decodes; chunked rides them in the decode step
+ * (Sarathi-Serve, Section 4). So chunked's mean TPOT is the lower, and the difference
+ * is at most a pass's weight read and fixed cost per step; its TTFT is the higher, by
+ * the decode rows it carries. */
+static void test_chunked_unlimited_vs_prefill_first(void **state)
+{
+	struct scenario s, t;
+	struct plan c, f;
+	(void)state;
+	load(NIM, &s);
+	set(&s, "workload.concurrency=50");
+	set(&s, "workload.max_batched_tokens=1000000000");
+	t = s;
+	set(&s, "workload.scheduler=chunked");
+	set(&t, "workload.scheduler=prefill-first");
+	plan_compute(&s, &c);
+	plan_compute(&t, &f);
+	assert_true(c.serving.batch == f.serving.batch);
+	assert_true(c.tpot_s <= f.tpot_s);
+	assert_true(f.tpot_s - c.tpot_s <=
+		    c.decode.weight_read_s + c.decode.fixed_s + c.decode.tp_comm_s + 1e-12);
+	assert_true(c.serving.ttft_service_s >= f.serving.ttft_service_s);
+	printf("chunked (unlimited) vs prefill-first at concurrency 50: tpot %.2f vs %.2f ms, "
+	       "ttft %.1f vs %.1f ms\n",
+	       1e3 * c.tpot_s, 1e3 * f.tpot_s, 1e3 * c.ttft_s, 1e3 * f.ttft_s);
+}
+
+/* P99 >= P90 >= P50, for every scheduler and load. */
+static void test_percentiles_ordered(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first", "static"};
+	static const char *const loads[] = {"workload.requests_per_s=1",
+					    "workload.requests_per_s=6", "workload.concurrency=64"};
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			struct scenario s;
+			struct plan p;
+			char kv[64];
+			load(SGLANG, &s);
+			snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[i]);
+			set(&s, kv);
+			set(&s, loads[j]);
+			plan_compute(&s, &p);
+			const struct plan_serving *v = &p.serving;
+			assert_true(v->ttft[0] > 0 && v->tpot[0] > 0 && v->e2e[0] > 0);
+			assert_true(v->ttft[1] >= v->ttft[0] && v->ttft[2] >= v->ttft[1]);
+			assert_true(v->tpot[1] >= v->tpot[0] && v->tpot[2] >= v->tpot[1]);
+			assert_true(v->e2e[1] >= v->e2e[0] && v->e2e[2] >= v->e2e[1]);
+			assert_true(v->ttft_slo_s >= v->ttft[1]); /* P99 (auto) */
+		}
+}
+
+/* A rate no replica can serve: "cannot meet", no infinite queue. */
+static void test_overload(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	load(SGLANG, &s);
+	set(&s, "workload.requests_per_s=1000");
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	assert_true(has_warning(&p, PW_OVERLOADED));
+	assert_true(p.serving.utilisation > 1);
+	assert_true(isnan(p.serving.ttft[2]) && isnan(p.ttft_s));
+	assert_true(isfinite(p.tpot_s) && isfinite(p.tokens_per_s));
+	/* the SLO percentile: a target under the P99 warns */
+	load(SGLANG, &s);
+	set(&s, "workload.requests_per_s=4");
+	set(&s, "workload.slo.tpot=10ms");
+	plan_compute(&s, &p);
+	assert_true(has_warning(&p, PW_SLO_PERCENTILE));
+	assert_false(has_warning(&p, PW_SLO_MISSED));
+}
+
+/* A bad percentile or rate is an input error (exit 2 with FILE:LINE:COL in the CLI). */
+static void test_bad_input(void **state)
+{
+	static const char *const bad[] = {"workload.slo.percentile=100",
+					  "workload.slo.percentile=0", "workload.requests_per_s=-1",
+					  "workload.scheduler=fifo",
+					  "workload.max_batched_tokens=0"};
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		struct scenario s;
+		struct gp_error err;
+		load(SGLANG, &s);
+		assert_int_not_equal(scenario_set_assignment(&s, cat, bad[i], &err), 0);
+	}
+}
+
+/* The measured serving rows (shared/reference/measured.md). */
+struct row {
+	const char *source, *file, *load;
+	double ttft_s, tpot_s, tokens_per_s; /* 0: not given */
+	bool median;			     /* the row's TTFT and TPOT are medians */
+};
+
+static const struct row rows[] = {
+    /* datacrunch-research/h200-benchmarks, sglang/outputs (jsonl): SGLang (December 2024),
+     * Llama 3.3 70B bf16, 4 x H200 TP4, random 509 / 534 tokens, Poisson arrivals */
+    {"sglang 1/s", SGLANG, "workload.requests_per_s=1", 0.0857, 0.0136, 0, true},
+    {"sglang 4/s", SGLANG, "workload.requests_per_s=4", 0.1061, 0.0194, 0, true},
+    {"sglang 8/s", SGLANG, "workload.requests_per_s=8", 0.1914, 0.0708, 3515, true},
+    {"sglang offline", SGLANG, "workload.kind=offline", 0, 0, 4521, true},
+    /* docs.nvidia.com NIM LLM benchmarking (AIPerf): NIM 1.8.0, Llama 3.3 70B fp8,
+     * 2 x H100 TP2, 5000 / 500 tokens, closed loop; AIPerf's averages */
+    {"nim c5", NIM, "workload.concurrency=5", 0.5467, 0.02183, 218.5, false},
+    {"nim c50", NIM, "workload.concurrency=50", 0.8345, 0.05973, 814.4, false},
+    /* InternLM/lmdeploy docs/en/benchmark/a100_fp16.md: TurboMind, Llama 2 7B fp16,
+     * A100 80GB, static batch of 64, 128 / 128; mean first token, median per token */
+    {"lmdeploy b64", LMDEPLOY, "workload.batch=64", 0.44, 0.014, 3024, false},
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* Each row's figures; err[0..2] = signed errors of TTFT, TPOT, tokens/s (NaN: not given). */
+static void row_errors(const struct row *r, double err[3])
+{
+	struct scenario s;
+	struct plan p;
+	load(r->file, &s);
+	set(&s, r->load);
+	plan_compute(&s, &p);
+	double ttft = r->median && strcmp(r->source, "lmdeploy b64") ? p.serving.ttft[0] : p.ttft_s;
+	double tpot = r->median ? p.serving.tpot[0] : p.tpot_s;
+	if (strcmp(r->source, "lmdeploy b64") == 0)
+		tpot = p.serving.tpot[0];
+	err[0] = r->ttft_s > 0 ? rel_err(ttft, r->ttft_s) : NAN;
+	err[1] = r->tpot_s > 0 ? rel_err(tpot, r->tpot_s) : NAN;
+	err[2] = r->tokens_per_s > 0 ? rel_err(p.tokens_per_s, r->tokens_per_s) : NAN;
+}
+
+/* The errors as the model stands, pinned (TTFT within 25%, TPOT and tokens/s within 15%
+ * pass; a row that misses is pinned at its honest error, to 2 points, so that a change of
+ * the model shows here; none is loosened). */
+static const double pinned[NROWS][3] = {
+    {-0.365, +0.034, NAN},    /* sglang 1/s: TTFT misses (31 ms the model lacks) */
+    {-0.469, -0.219, NAN},    /* sglang 4/s: both miss */
+    {-0.680, -0.746, +0.215}, /* sglang 8/s: 8 x 534 tokens/s is 94% of offline: the
+			       * run (concurrency 360) had no steady state */
+    {NAN, NAN, +0.311},	      /* sglang offline: misses */
+    {-0.206, -0.160, +0.193}, /* nim c5: TTFT passes; TPOT and tokens/s miss */
+    {-0.468, +0.063, -0.045}, /* nim c50: TPOT and tokens/s pass; TTFT misses */
+    {+0.092, -0.086, +0.288}, /* lmdeploy: TTFT and TPOT pass; tokens/s misses */
+};
+
+static void test_measured_rows(void **state)
+{
+	static const double tol[3] = {0.25, 0.15, 0.15};
+	static const char *const what[3] = {"ttft", "tpot", "tokens/s"};
+	(void)state;
+	printf("serving rows (signed error; * within tolerance):\n");
+	for (size_t i = 0; i < NROWS; i++) {
+		double err[3];
+		row_errors(&rows[i], err);
+		printf("  %-15s", rows[i].source);
+		for (int k = 0; k < 3; k++) {
+			if (isnan(err[k])) {
+				printf("  %8s      -", what[k]);
+				continue;
+			}
+			printf("  %8s %+6.1f%%%s", what[k], 100 * err[k],
+			       fabs(err[k]) <= tol[k] ? "*" : " ");
+			assert_false(isnan(pinned[i][k]));
+			if (fabs(pinned[i][k]) <= tol[k])
+				assert_true(fabs(err[k]) <= tol[k]);
+			assert_true(fabs(err[k] - pinned[i][k]) <= 0.02);
+		}
+		printf("\n");
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_concurrency_one_is_alone),
+	    cmocka_unit_test(test_littles_law),
+	    cmocka_unit_test(test_chunked_unlimited_vs_prefill_first),
+	    cmocka_unit_test(test_percentiles_ordered),
+	    cmocka_unit_test(test_overload),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_measured_rows),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
