@@ -163,7 +163,7 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 /* The three parts every explanation has. */
 static void formula(struct ex *e, const char *lhs, const char *sym)
 {
-	char prefix[48];
+	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "  %s = ", lhs);
 	wrapped(e, prefix, sym);
 }
@@ -173,7 +173,7 @@ static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 {
-	char line[400], prefix[48];
+	char line[400], prefix[64];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -1111,6 +1111,65 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 
 enum capacity_figure { CP_MAX_BATCH, CP_REPLICAS, CP_GPUS_REQUIRED };
 
+/* The total time of s at count GPUs (dp from the count, as plan_deadline_gpus plans it):
+ * "at 128 GPUs: total = tokens / tokens per second = 1T / 1.22M tok/s = 9.46 d". */
+static void deadline_try(struct ex *e, const struct scenario *s0, double count)
+{
+	struct scenario s = *s0;
+	struct plan q;
+	char lhs[48];
+
+	s.hardware.count = (int)count;
+	s.parallel.dp = 0;
+	plan_compute(&s, &q);
+	snprintf(lhs, sizeof(lhs), "total at %s GPUs", plain(e, count));
+	put(e, "\n");
+	formula(e, lhs, "tokens / tokens per second");
+	numbers(e, lhs, "%s / %s tok/s", cnt(e, s.workload.tokens), cnt(e, q.tokens_per_s));
+	put(e, "  %*s = %s (%s the %s deadline%s)\n", (int)strlen(lhs), "", sec(e, q.total_s),
+	    q.total_s <= s.workload.deadline_s ? "meets" : "misses", sec(e, s.workload.deadline_s),
+	    q.mem.fits ? "" : "; does not fit");
+}
+
+/* capacity_plan.gpus_required for training: the count plan_deadline_gpus finds, shown at
+ * that count and one replica fewer, and where the FLOPs formula at this plan's MFU starts */
+static void deadline_gpus(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	bool fits_somewhere = !isnan(plan_deadline_gpus(s, true));
+
+	formula(e, "gpus", "replicas x tp x pp x ep");
+	numbers(e, "gpus", "%s x %d x %d x %d", plain(e, p->gpus_required / span), s->parallel.tp,
+		s->parallel.pp, s->parallel.ep);
+	result(e, "gpus", plain(e, p->gpus_required));
+	put(e, "\n");
+	wrapped(e, "  ",
+		fits_somewhere
+		    ? "replicas: the fewest at which the plan, dp from the count and whole "
+		      "micro-batches a step, fits and meets the deadline (as goal seek, solve "
+		      "--min hardware.count, finds)"
+		    : "replicas: the fewest at which the plan, dp from the count and whole "
+		      "micro-batches a step, meets the deadline; memory fits at no count, so "
+		      "goal seek finds none");
+	deadline_try(e, s, p->gpus_required);
+	if (p->gpus_required > span)
+		deadline_try(e, s, p->gpus_required - span);
+	put(e, "\n");
+	formula(e, "FLOPs alone", "ceil(FLOPs / (peak x MFU x deadline))");
+	numbers(e, "FLOPs alone", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
+		h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
+	result(e, "FLOPs alone",
+	       plain(e, ceil(p->flops_total / (p->peak_flops * p->mfu * w->deadline_s) - 1e-9)));
+	wrapped(e, "  ",
+		"at this plan's MFU, on its GPU count; the MFU changes with the count, and a "
+		"step runs whole micro-batches, so the count that meets the deadline can differ");
+	peak_note(e, s, p);
+	source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds), tried at whole "
+		  "replicas with the time model; the article's printed 4.25 A100s for "
+		  "LLaMA-33B does not follow from its own formula");
+}
+
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
 			     enum capacity_figure what)
 {
@@ -1160,14 +1219,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (training(s)) {
-		formula(e, "gpus", "ceil(FLOPs / (peak x MFU x deadline))");
-		numbers(e, "gpus", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
-			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
-		result(e, "gpus", plain(e, p->gpus_required));
-		peak_note(e, s, p);
-		source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds); the "
-			  "article's printed 4.25 A100s for LLaMA-33B does not follow from its "
-			  "own formula");
+		deadline_gpus(e, s, p);
 		return;
 	}
 	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
