@@ -505,6 +505,36 @@ static void inference_activations(struct ex *e, const struct plan *p)
 	source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
 }
 
+/* The bytes per layer per micro-batch that the activations multiply: full recomputation
+ * keeps the layer's input, e s b h (/ t with sequence parallelism); otherwise the layer's
+ * stored tensors per token (src/plan_memory.c lists them) x s x b. */
+static void per_layer_activations(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double sq = w->seq_len > 0 ? w->seq_len : 1, b = w->micro_batch > 0 ? w->micro_batch : 1;
+	double per_token = p->mem.activations_per_layer / (sq * b);
+
+	put(e, "\n");
+	if (w->recompute == RECOMPUTE_FULL) {
+		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
+		double h = p->model.hidden;
+		formula(e, "bytes per layer",
+			"e s b h / sp (full recompute keeps only the layer input)");
+		numbers(e, "bytes per layer", "%s B x %s x %s x %s / %s",
+			plain(e, per_token * rt / h), plain(e, sq), plain(e, b), plain(e, h),
+			plain(e, rt));
+	} else {
+		formula(e, "bytes per layer", "bytes per token of the layer x s x b");
+		numbers(e, "bytes per layer", "%s B x %s x %s", plain(e, per_token), plain(e, sq),
+			plain(e, b));
+	}
+	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
+	if (w->recompute != RECOMPUTE_FULL)
+		wrapped(e, "  ",
+			"bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
+			"intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
+}
+
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
@@ -533,14 +563,20 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	formula(e, "activations", sym);
 	numbers(e, "activations", "%s", num);
 	result(e, "activations", byt(e, m->activations));
+	per_layer_activations(e, s, p);
 	layers_in_flight(e, p);
 	if (m->rebuilt_layer > 0)
 		put(e,
 		    "\n  stored activations; the layer recomputation rebuilds for its "
 		    "backward\n  (%s) is transient and counts in overhead\n",
 		    byt(e, m->rebuilt_layer));
-	source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-		  "FlashAttention drops the 5 a s / h scores");
+	if (s->workload.recompute == RECOMPUTE_FULL)
+		source(e, "Korthikanti et al. 2023, Table 2, full recomputation: 2 s b h per "
+			  "layer in 16 bits (the layer's input), / t with sequence parallelism");
+	else
+		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer "
+			  "for GPT-3's layer, derived tensor by tensor for this one (gated MLP, "
+			  "GQA, selective recompute); FlashAttention drops the 5 a s / h scores");
 }
 
 void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -829,7 +865,11 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 			h(e, UNIT_FLOPS, p->peak_flops));
 	}
 	result(e, "mfu", pct(e, p->mfu));
-	if (s->efficiency.mfu > 0)
+	if (s->workload.measured_tokens_per_s > 0)
+		put(e, "\n  from the measured %s tokens/s per GPU (workload.measured_tokens_per_s),\n"
+		       "  not modelled\n",
+		    plain(e, s->workload.measured_tokens_per_s));
+	else if (s->efficiency.mfu > 0)
 		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");
 	else
 		put(e, "\n  an output of the time model: GEMMs at %s of peak, HFU %s\n",
@@ -867,12 +907,50 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	}
 }
 
+/* A training step pinned by a measurement (workload.measured_tokens_per_s, or
+ * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
+ * (src/plan_time.c scales every part by measured step / modelled step). */
+static void measured_step(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	struct scenario m = *s;
+	struct plan q;
+	char text[300];
+
+	if (w->measured_tokens_per_s > 0) {
+		formula(e, "step", "global batch x seq / (measured tokens/s per GPU x GPUs)");
+		numbers(e, "step", "%d x %d / (%s x %d)", p->global_batch, w->seq_len,
+			plain(e, w->measured_tokens_per_s), s->hardware.count);
+	} else {
+		formula(e, "step", "flops per step / (GPUs x peak x MFU)");
+		numbers(e, "step", "%s / (%d x %s x %s)", cnt(e, p->flops_per_step),
+			s->hardware.count, h(e, UNIT_FLOPS, p->peak_flops),
+			pct(e, s->efficiency.mfu));
+	}
+	result(e, "step", sec(e, p->step_s));
+	m.workload.measured_tokens_per_s = 0;
+	m.efficiency.mfu = 0;
+	plan_compute(&m, &q);
+	snprintf(text, sizeof(text),
+		 "%s pins the step; the model alone gives %s, so its parts below are scaled by "
+		 "%s to add up to the measured step",
+		 w->measured_tokens_per_s > 0 ? "workload.measured_tokens_per_s (a measurement)"
+					      : "efficiency.mfu (a measurement)",
+		 sec(e, q.step_s), plain(e, p->step_s / q.step_s));
+	put(e, "\n");
+	wrapped(e, "  ", text);
+	put(e, "\n");
+}
+
 void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		/* offload and data loading join the sum only when they take time, so that
 		 * the numbers shown always add up to the step */
 		bool extra = p->parts.offload_s > 0 || p->parts.data_s > 0;
+		bool pinned = s->workload.measured_tokens_per_s > 0 || s->efficiency.mfu > 0;
+		if (pinned)
+			measured_step(e, s, p);
 		formula(e, "step",
 			extra ? "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer + "
 				"offload + data"
@@ -896,8 +974,9 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 				"attention and memory-bound work");
 		}
 		ex_parts(e, p);
-		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",
-		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops));
+		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
+		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
+		    pinned ? ", in the model" : "");
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
@@ -969,7 +1048,10 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		result(e, "per GPU", cnt(e, p->tokens_per_s_per_gpu));
 		put(e, "\n");
 	}
-	if (training(s)) {
+	if (training(s) && w->measured_tokens_per_s > 0) {
+		formula(e, "tokens/s", "measured per GPU x GPUs (workload.measured_tokens_per_s)");
+		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
+	} else if (training(s)) {
 		formula(e, "tokens/s", "global batch x seq / step");
 		numbers(e, "tokens/s", "%d x %d / %s", p->global_batch, w->seq_len,
 			sec(e, p->step_s));
@@ -989,8 +1071,10 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 			plain(e, O), sec(e, prefill), plain(e, steps), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
-	source(e, training(s) ? "the step time above"
-			      : "continuous batching: B sequences decode together (Orca, vLLM)");
+	source(e, w->measured_tokens_per_s > 0
+		      ? "workload.measured_tokens_per_s, a measured rate per GPU"
+		  : training(s) ? "global batch x sequence length tokens a step (time.step_s)"
+				: "continuous batching: B sequences decode together (Orca, vLLM)");
 }
 
 void explain_tokens_per_s(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1323,8 +1407,8 @@ void explain_usd_total(struct ex *e, const struct scenario *s, const struct plan
 void explain_usd_per_million_tokens(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	(void)s;
-	formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
-	numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
+	formula(e, "usd/Mtok", "usd per hour / (tokens per second x 3600 s per hour) x 1M");
+	numbers(e, "usd/Mtok", "%s / (%s x 3600) x 1M", h(e, UNIT_USD, p->usd_per_hour),
 		plain(e, p->tokens_per_s));
 	result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
 	cost_source(e);
