@@ -530,9 +530,10 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
 	if (w->recompute != RECOMPUTE_FULL)
-		wrapped(e, "  ",
-			"bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
-			"intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
+		wrapped(
+		    e, "  ",
+		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
+		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
 }
 
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -866,8 +867,9 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 	}
 	result(e, "mfu", pct(e, p->mfu));
 	if (s->workload.measured_tokens_per_s > 0)
-		put(e, "\n  from the measured %s tokens/s per GPU (workload.measured_tokens_per_s),\n"
-		       "  not modelled\n",
+		put(e,
+		    "\n  from the measured %s tokens/s per GPU (workload.measured_tokens_per_s),\n"
+		    "  not modelled\n",
 		    plain(e, s->workload.measured_tokens_per_s));
 	else if (s->efficiency.mfu > 0)
 		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");

@@ -543,8 +543,8 @@ static void check_result_is_figure(const char *what, const char *key, const char
 	}
 	if (shown.hi < r.lo - 1e-9 * fabs(r.lo) || shown.lo > r.hi + 1e-9 * fabs(r.hi)) {
 		char why[1200];
-		snprintf(why, sizeof(why), "the result '%s' is not the figure shown, '%s'",
-			 result, text);
+		snprintf(why, sizeof(why), "the result '%s' is not the figure shown, '%s'", result,
+			 text);
 		complain(what, key, why, buf);
 	}
 }
