@@ -565,19 +565,23 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	numbers(e, "activations", "%s", num);
 	result(e, "activations", byt(e, m->activations));
 	per_layer_activations(e, s, p);
-	layers_in_flight(e, p);
+	/* without a pipeline the layers in flight are the layers, one micro-batch each (a
+	 * paragraph "1 micro-batch x layers" read as a contradiction of micro_batch 4) */
+	if (p->pp > 1)
+		layers_in_flight(e, p);
 	if (m->rebuilt_layer > 0)
 		put(e,
 		    "\n  stored activations; the layer recomputation rebuilds for its "
 		    "backward\n  (%s) is transient and counts in overhead\n",
 		    byt(e, m->rebuilt_layer));
 	if (s->workload.recompute == RECOMPUTE_FULL)
-		source(e, "Korthikanti et al. 2023, Table 2, full recomputation: 2 s b h per "
-			  "layer in 16 bits (the layer's input), / t with sequence parallelism");
+		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
+			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
+			  "s / h) stored without it (/ t with sequence parallelism)");
 	else
-		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer "
-			  "for GPT-3's layer, derived tensor by tensor for this one (gated MLP, "
-			  "GQA, selective recompute); FlashAttention drops the 5 a s / h scores");
+		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
+			  "FlashAttention drops the 5 a s / h scores; that is GPT-3's layer, this "
+			  "one's tensors are counted one by one (src/plan_memory.c)");
 }
 
 void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p)

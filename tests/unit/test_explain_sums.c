@@ -567,7 +567,8 @@ static void check_cites(const char *what, const char *key, const char *buf,
 		complain(what, key, "per hour over per second without the 3600 s", buf);
 	if (train && strcmp(key, "memory.per_gpu.activations") == 0) {
 		bool full = s->workload.recompute == RECOMPUTE_FULL;
-		if (full && (strstr(buf, "34 + 5 a s") || !strstr(buf, "full recomput")))
+		if (full &&
+		    (!strstr(buf, "full recomputation stores 2 s b h") || !strstr(buf, "e s b h")))
 			complain(what, key, "full recompute cites another formula", buf);
 		if (!strstr(buf, "bytes per layer = "))
 			complain(what, key, "the bytes per layer are not derived", buf);
