@@ -163,7 +163,7 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 /* The three parts every explanation has. */
 static void formula(struct ex *e, const char *lhs, const char *sym)
 {
-	char prefix[48];
+	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "  %s = ", lhs);
 	wrapped(e, prefix, sym);
 }
@@ -173,7 +173,7 @@ static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 {
-	char line[400], prefix[48];
+	char line[400], prefix[64];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -505,6 +505,37 @@ static void inference_activations(struct ex *e, const struct plan *p)
 	source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
 }
 
+/* The bytes per layer per micro-batch that the activations multiply: full recomputation
+ * keeps the layer's input, e s b h (/ t with sequence parallelism); otherwise the layer's
+ * stored tensors per token (src/plan_memory.c lists them) x s x b. */
+static void per_layer_activations(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double sq = w->seq_len > 0 ? w->seq_len : 1, b = w->micro_batch > 0 ? w->micro_batch : 1;
+	double per_token = p->mem.activations_per_layer / (sq * b);
+
+	put(e, "\n");
+	if (w->recompute == RECOMPUTE_FULL) {
+		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
+		double h = p->model.hidden;
+		formula(e, "bytes per layer",
+			"e s b h / sp (full recompute keeps only the layer input)");
+		numbers(e, "bytes per layer", "%s B x %s x %s x %s / %s",
+			plain(e, per_token * rt / h), plain(e, sq), plain(e, b), plain(e, h),
+			plain(e, rt));
+	} else {
+		formula(e, "bytes per layer", "bytes per token of the layer x s x b");
+		numbers(e, "bytes per layer", "%s B x %s x %s", plain(e, per_token), plain(e, sq),
+			plain(e, b));
+	}
+	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
+	if (w->recompute != RECOMPUTE_FULL)
+		wrapped(
+		    e, "  ",
+		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
+		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
+}
+
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
@@ -533,14 +564,24 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	formula(e, "activations", sym);
 	numbers(e, "activations", "%s", num);
 	result(e, "activations", byt(e, m->activations));
-	layers_in_flight(e, p);
+	per_layer_activations(e, s, p);
+	/* without a pipeline the layers in flight are the layers, one micro-batch each (a
+	 * paragraph "1 micro-batch x layers" read as a contradiction of micro_batch 4) */
+	if (p->pp > 1)
+		layers_in_flight(e, p);
 	if (m->rebuilt_layer > 0)
 		put(e,
 		    "\n  stored activations; the layer recomputation rebuilds for its "
 		    "backward\n  (%s) is transient and counts in overhead\n",
 		    byt(e, m->rebuilt_layer));
-	source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
-		  "FlashAttention drops the 5 a s / h scores");
+	if (s->workload.recompute == RECOMPUTE_FULL)
+		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
+			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
+			  "s / h) stored without it (/ t with sequence parallelism)");
+	else
+		source(e, "Korthikanti et al. 2023, Table 2: s b h (34 + 5 a s / h) per layer; "
+			  "FlashAttention drops the 5 a s / h scores; that is GPT-3's layer, this "
+			  "one's tensors are counted one by one (src/plan_memory.c)");
 }
 
 void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -829,7 +870,12 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 			h(e, UNIT_FLOPS, p->peak_flops));
 	}
 	result(e, "mfu", pct(e, p->mfu));
-	if (s->efficiency.mfu > 0)
+	if (s->workload.measured_tokens_per_s > 0)
+		put(e,
+		    "\n  from the measured %s tokens/s per GPU (workload.measured_tokens_per_s),\n"
+		    "  not modelled\n",
+		    plain(e, s->workload.measured_tokens_per_s));
+	else if (s->efficiency.mfu > 0)
 		put(e, "\n  set by efficiency.mfu (a measurement), not modelled\n");
 	else
 		put(e, "\n  an output of the time model: GEMMs at %s of peak, HFU %s\n",
@@ -867,12 +913,50 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	}
 }
 
+/* A training step pinned by a measurement (workload.measured_tokens_per_s, or
+ * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
+ * (src/plan_time.c scales every part by measured step / modelled step). */
+static void measured_step(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	struct scenario m = *s;
+	struct plan q;
+	char text[300];
+
+	if (w->measured_tokens_per_s > 0) {
+		formula(e, "step", "global batch x seq / (measured tokens/s per GPU x GPUs)");
+		numbers(e, "step", "%d x %d / (%s x %d)", p->global_batch, w->seq_len,
+			plain(e, w->measured_tokens_per_s), s->hardware.count);
+	} else {
+		formula(e, "step", "flops per step / (GPUs x peak x MFU)");
+		numbers(e, "step", "%s / (%d x %s x %s)", cnt(e, p->flops_per_step),
+			s->hardware.count, h(e, UNIT_FLOPS, p->peak_flops),
+			pct(e, s->efficiency.mfu));
+	}
+	result(e, "step", sec(e, p->step_s));
+	m.workload.measured_tokens_per_s = 0;
+	m.efficiency.mfu = 0;
+	plan_compute(&m, &q);
+	snprintf(text, sizeof(text),
+		 "%s pins the step; the model alone gives %s, so its parts below are scaled by "
+		 "%s to add up to the measured step",
+		 w->measured_tokens_per_s > 0 ? "workload.measured_tokens_per_s (a measurement)"
+					      : "efficiency.mfu (a measurement)",
+		 sec(e, q.step_s), plain(e, p->step_s / q.step_s));
+	put(e, "\n");
+	wrapped(e, "  ", text);
+	put(e, "\n");
+}
+
 void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	if (training(s)) {
 		/* offload and data loading join the sum only when they take time, so that
 		 * the numbers shown always add up to the step */
 		bool extra = p->parts.offload_s > 0 || p->parts.data_s > 0;
+		bool pinned = s->workload.measured_tokens_per_s > 0 || s->efficiency.mfu > 0;
+		if (pinned)
+			measured_step(e, s, p);
 		formula(e, "step",
 			extra ? "m x micro-batch + bubble + exposed DP + ZeRO-3 + optimizer + "
 				"offload + data"
@@ -896,8 +980,9 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 				"attention and memory-bound work");
 		}
 		ex_parts(e, p);
-		put(e, "  GEMMs at %s of the %s peak (shape and GPU)\n",
-		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops));
+		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
+		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
+		    pinned ? ", in the model" : "");
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
@@ -969,7 +1054,10 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		result(e, "per GPU", cnt(e, p->tokens_per_s_per_gpu));
 		put(e, "\n");
 	}
-	if (training(s)) {
+	if (training(s) && w->measured_tokens_per_s > 0) {
+		formula(e, "tokens/s", "measured per GPU x GPUs (workload.measured_tokens_per_s)");
+		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
+	} else if (training(s)) {
 		formula(e, "tokens/s", "global batch x seq / step");
 		numbers(e, "tokens/s", "%d x %d / %s", p->global_batch, w->seq_len,
 			sec(e, p->step_s));
@@ -989,8 +1077,10 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 			plain(e, O), sec(e, prefill), plain(e, steps), sec(e, p->tpot_s));
 	}
 	result(e, "tokens/s", cnt(e, p->tokens_per_s));
-	source(e, training(s) ? "the step time above"
-			      : "continuous batching: B sequences decode together (Orca, vLLM)");
+	source(e, w->measured_tokens_per_s > 0
+		      ? "workload.measured_tokens_per_s, a measured rate per GPU"
+		  : training(s) ? "global batch x sequence length tokens a step (time.step_s)"
+				: "continuous batching: B sequences decode together (Orca, vLLM)");
 }
 
 void explain_tokens_per_s(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1334,6 +1424,65 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 
 enum capacity_figure { CP_MAX_BATCH, CP_REPLICAS, CP_GPUS_REQUIRED };
 
+/* The total time of s at count GPUs (dp from the count, as plan_deadline_gpus plans it):
+ * "at 128 GPUs: total = tokens / tokens per second = 1T / 1.22M tok/s = 9.46 d". */
+static void deadline_try(struct ex *e, const struct scenario *s0, double count)
+{
+	struct scenario s = *s0;
+	struct plan q;
+	char lhs[48];
+
+	s.hardware.count = (int)count;
+	s.parallel.dp = 0;
+	plan_compute(&s, &q);
+	snprintf(lhs, sizeof(lhs), "total at %s GPUs", plain(e, count));
+	put(e, "\n");
+	formula(e, lhs, "tokens / tokens per second");
+	numbers(e, lhs, "%s / %s tok/s", cnt(e, s.workload.tokens), cnt(e, q.tokens_per_s));
+	put(e, "  %*s = %s (%s the %s deadline%s)\n", (int)strlen(lhs), "", sec(e, q.total_s),
+	    q.total_s <= s.workload.deadline_s ? "meets" : "misses", sec(e, s.workload.deadline_s),
+	    q.mem.fits ? "" : "; does not fit");
+}
+
+/* capacity_plan.gpus_required for training: the count plan_deadline_gpus finds, shown at
+ * that count and one replica fewer, and where the FLOPs formula at this plan's MFU starts */
+static void deadline_gpus(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	bool fits_somewhere = !isnan(plan_deadline_gpus(s, true));
+
+	formula(e, "gpus", "replicas x tp x pp x ep");
+	numbers(e, "gpus", "%s x %d x %d x %d", plain(e, p->gpus_required / span), s->parallel.tp,
+		s->parallel.pp, s->parallel.ep);
+	result(e, "gpus", plain(e, p->gpus_required));
+	put(e, "\n");
+	wrapped(e, "  ",
+		fits_somewhere
+		    ? "replicas: the fewest at which the plan, dp from the count and whole "
+		      "micro-batches a step, fits and meets the deadline (as goal seek, solve "
+		      "--min hardware.count, finds)"
+		    : "replicas: the fewest at which the plan, dp from the count and whole "
+		      "micro-batches a step, meets the deadline; memory fits at no count, so "
+		      "goal seek finds none");
+	deadline_try(e, s, p->gpus_required);
+	if (p->gpus_required > span)
+		deadline_try(e, s, p->gpus_required - span);
+	put(e, "\n");
+	formula(e, "FLOPs alone", "ceil(FLOPs / (peak x MFU x deadline))");
+	numbers(e, "FLOPs alone", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
+		h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
+	result(e, "FLOPs alone",
+	       plain(e, ceil(p->flops_total / (p->peak_flops * p->mfu * w->deadline_s) - 1e-9)));
+	wrapped(e, "  ",
+		"at this plan's MFU, on its GPU count; the MFU changes with the count, and a "
+		"step runs whole micro-batches, so the count that meets the deadline can differ");
+	peak_note(e, s, p);
+	source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds), tried at whole "
+		  "replicas with the time model; the article's printed 4.25 A100s for "
+		  "LLaMA-33B does not follow from its own formula");
+}
+
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
 			     enum capacity_figure what)
 {
@@ -1383,14 +1532,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (training(s)) {
-		formula(e, "gpus", "ceil(FLOPs / (peak x MFU x deadline))");
-		numbers(e, "gpus", "ceil(%s / (%s x %s x %s))", h(e, UNIT_NONE, p->flops_total),
-			h(e, UNIT_FLOPS, p->peak_flops), pct(e, p->mfu), sec(e, w->deadline_s));
-		result(e, "gpus", plain(e, p->gpus_required));
-		peak_note(e, s, p);
-		source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds); the "
-			  "article's printed 4.25 A100s for LLaMA-33B does not follow from its "
-			  "own formula");
+		deadline_gpus(e, s, p);
 		return;
 	}
 	/* the throughput of one replica at the batch the plan sizes for: the measured rate,
@@ -1494,8 +1636,8 @@ void explain_usd_total(struct ex *e, const struct scenario *s, const struct plan
 void explain_usd_per_million_tokens(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	(void)s;
-	formula(e, "usd/Mtok", "usd per hour / tokens per second x 1M");
-	numbers(e, "usd/Mtok", "%s/h / %s tok/s x 1M", h(e, UNIT_USD, p->usd_per_hour),
+	formula(e, "usd/Mtok", "usd per hour / (tokens per second x 3600 s per hour) x 1M");
+	numbers(e, "usd/Mtok", "%s / (%s x 3600) x 1M", h(e, UNIT_USD, p->usd_per_hour),
 		plain(e, p->tokens_per_s));
 	result(e, "usd/Mtok", h(e, UNIT_USD, p->usd_per_million_tokens));
 	cost_source(e);

@@ -242,7 +242,9 @@ struct plan {
 #define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9   /* checkpoint writes when hardware.storage is 0 */
 #define PLAN_RESTART_S		       600.0 /* detect, reschedule, reload after a failure */
 
-/* Computes every figure of s into p. Pure: no allocation, no I/O. */
+/* Computes every figure of s into p. Pure: no allocation, no I/O. With a training
+ * deadline it plans other GPU counts too (capacity_plan.gpus_required), a few dozen
+ * plans. */
 void plan_compute(const struct scenario *s, struct plan *p);
 
 /* The memory part alone (plan_compute calls it first). */
@@ -251,6 +253,17 @@ void plan_compute_memory(const struct scenario *s, struct plan *p);
 /* The time, throughput, cost, energy, reliability and bottleneck part; needs the memory
  * part to have run on the same p. */
 void plan_compute_time(const struct scenario *s, struct plan *p);
+
+/* The range of hardware.count (src/scenario.c's row; test_deadline_gpus.c checks). */
+#define PLAN_MAX_GPUS 1e8
+
+/* The smallest GPU count at which s meets its deadline (workload.deadline, with
+ * workload.tokens; training and fine-tuning), planned as plan_compute plans it: a whole
+ * number of replicas of tp x pp x ep (dp = count / that), memory fitting when fit is set.
+ * It walks as goal seek does (search_solve --min hardware.count, which calls it): up from
+ * s's count by doubling to the first count that meets, then bisecting. NAN when no count
+ * up to PLAN_MAX_GPUS meets, or s has no deadline. Allocation-free; a few dozen plans. */
+double plan_deadline_gpus(const struct scenario *s, bool fit);
 
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);

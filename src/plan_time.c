@@ -856,13 +856,10 @@ static void time_train(struct tctx *c)
 	}
 	p->total_s = w->tokens > 0 ? w->tokens / tokens_step * step : NAN;
 
-	/* GPUs for a deadline: FLOPs / (peak x MFU x seconds), rounded up
-	 * (tests/unit/test_seed_time.c, test_seed6_deadline_gpus) */
-	if (w->deadline_s > 0 && w->tokens > 0) {
-		p->gpus_required = ceil(p->flops_total / (c->peak * p->mfu * w->deadline_s) - 1e-9);
-		if (p->total_s > w->deadline_s)
-			plan_warn(p, PW_DEADLINE_MISSED, p->total_s, w->deadline_s);
-	}
+	/* GPUs for a deadline: a count planned as this one is, so plan_compute finds it
+	 * (plan_deadline_gpus, below); the time part alone leaves it NAN */
+	if (w->deadline_s > 0 && w->tokens > 0 && p->total_s > w->deadline_s)
+		plan_warn(p, PW_DEADLINE_MISSED, p->total_s, w->deadline_s);
 
 	/* shares of the step (seconds of each kind over the step) */
 	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) * inv_step;
@@ -1685,6 +1682,79 @@ void plan_compute_time(const struct scenario *s, struct plan *p)
 	else
 		time_infer(&c);
 	finish(&c);
+}
+
+/* ---- GPUs for a deadline ---- */
+
+/* Whether s at count GPUs (dp from the count, as goal seek sets it) meets its deadline,
+ * and fits when fit is set: search.c's meets_target for a training plan. */
+static bool deadline_met(const struct scenario *base, double count, bool fit)
+{
+	struct scenario s = *base;
+	struct plan p;
+
+	s.hardware.count = (int)count;
+	s.parallel.dp = 0;
+	p.nwarnings = 0;
+	plan_compute_memory(&s, &p);
+	plan_compute_time(&s, &p);
+	if (fit && !p.mem.fits)
+		return false;
+	return !(isfinite(p.total_s) && p.total_s > s.workload.deadline_s);
+}
+
+/* A count rounded up to whole replicas of tp x pp x ep, so that the layout divides. */
+static double whole_replicas(const struct scenario *s, double count)
+{
+	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	return span > 1 ? ceil(count / span) * span : count;
+}
+
+static bool met_at(const struct scenario *s, double v, bool fit)
+{
+	return deadline_met(s, whole_replicas(s, v), fit);
+}
+
+/* The walk goal seek makes (search.c, search_solve --min), on the count alone: from the
+ * scenario's count double up to the first that meets (or down: the smallest is tried
+ * first), then bisect. The planned time is not a smooth function of the count (a step
+ * runs whole micro-batches, ceil(global / (micro x dp)), and the nodes change the fabric),
+ * so no closed form gives the count: FLOPs / (peak x MFU x deadline) at this count's MFU
+ * is only where the walk could start (lesson 8: 119 GPUs by that formula run 11.7 days,
+ * 128 meet the 10). */
+double plan_deadline_gpus(const struct scenario *s, bool fit)
+{
+	double lo = 1, hi = PLAN_MAX_GPUS, good, bad;
+	double cur = s->hardware.count > 0 ? s->hardware.count : lo;
+
+	if (!(s->workload.deadline_s > 0 && s->workload.tokens > 0))
+		return NAN;
+	if (!met_at(s, cur, fit)) {
+		double v = cur * 2;
+		/* goal seek tries the top last; trying it first finds the same count, and
+		 * none at once where memory fits at no count */
+		if (!met_at(s, hi, fit))
+			return NAN;
+		bad = cur;
+		while (v <= hi && !met_at(s, v, fit)) {
+			bad = v;
+			v *= 2;
+		}
+		good = v <= hi ? v : hi;
+	} else {
+		good = cur;
+		bad = lo;
+		if (met_at(s, lo, fit))
+			return whole_replicas(s, lo);
+	}
+	while (fabs(good - bad) > 1) {
+		double mid = floor((good + bad) / 2);
+		if (met_at(s, mid, fit))
+			good = mid;
+		else
+			bad = mid;
+	}
+	return whole_replicas(s, good);
 }
 
 /* ---- the parts by index ---- */

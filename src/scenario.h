@@ -124,11 +124,16 @@ struct efficiency { /* 0 = auto (the calibrated model) */
 	double network;
 };
 
+/* The fields a file gave, one bit per index in scenario_fields[]: a save writes them
+ * again even where they equal a preset's or the default value (scenario_yaml.h). */
+#define SCENARIO_MAX_FIELDS 256
+
 struct scenario {
 	int version;
 	char name[128];
 	char notes[4096];
 	char path[512]; /* the file it was read from; "" for the built-in one, "-" stdin */
+	unsigned char written[SCENARIO_MAX_FIELDS / 8]; /* set by the loader */
 	struct model model;
 	struct workload workload;
 	struct hardware hardware;

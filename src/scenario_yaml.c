@@ -435,6 +435,10 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	for (int i = 0; i < w.nrecords && !sink_done(&w.sink); i++)
 		if (!(w.records[i].f->flags & FIELD_PRESET))
 			apply_record(&w, s, cat, &w.records[i]);
+	/* the keys the author wrote, which a save keeps (issue 15) */
+	for (int idx = 0; idx < nfields && idx < SCENARIO_MAX_FIELDS; idx++)
+		if (w.seen[idx])
+			s->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
 out:
 	rc = w.sink.count ? -1 : 0;
 	if (problems && problems->count > start) {
@@ -606,6 +610,11 @@ static int write_document(const struct scenario *s, const bool *emit, const char
 	return yemit_finish(w.emitter, out, len, err);
 }
 
+bool scenario_field_written(const struct scenario *s, int idx)
+{
+	return idx >= 0 && idx < SCENARIO_MAX_FIELDS && (s->written[idx / 8] >> (idx % 8)) & 1u;
+}
+
 static void mark_fields(const struct scenario *s, const struct scenario *base, bool *emit)
 {
 	for (int i = 0; scenario_fields[i].key; i++) {
@@ -617,7 +626,7 @@ static void mark_fields(const struct scenario *s, const struct scenario *base, b
 		else if (f->flags & FIELD_PRESET)
 			emit[i] = ((const char *)s + f->offset)[0] != '\0';
 		else
-			emit[i] = !scenario_field_equal(s, base, f);
+			emit[i] = !scenario_field_equal(s, base, f) || scenario_field_written(s, i);
 	}
 }
 

@@ -8,12 +8,15 @@
  * applied before the fields that override them, whatever their order in the file.
  *
  * Writing uses libyaml's emitter in the field table's order, with human units, leaving out
- * fields equal to their preset or default, notes kept verbatim; loading a saved file and
- * saving it again gives the same bytes.
+ * fields equal to their preset or default unless the file they were read from gave them
+ * (struct scenario's written bits: a value the author wrote stays, even one equal to the
+ * catalog's), notes kept verbatim; loading a saved file and saving it again gives the same
+ * bytes. Comments are not kept: libyaml's parser does not report them.
  */
 #ifndef GPUPLAN_SCENARIO_YAML_H
 #define GPUPLAN_SCENARIO_YAML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "catalog.h"
@@ -35,6 +38,9 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 int scenario_load_file(const char *path, const struct catalog *cat, struct scenario *s,
 		       struct scenario_source *src, struct gp_problems *problems,
 		       struct gp_error *err);
+
+/* Whether the file s was read from gave the field of index idx in scenario_fields[]. */
+bool scenario_field_written(const struct scenario *s, int idx);
 
 /* Writes s in canonical form into a malloc'd, NUL-terminated buffer (*out, *len); the
  * caller frees *out. Returns 0 or -1. */

@@ -460,6 +460,21 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 	if (f->type != FIELD_INT && f->type != FIELD_NUM)
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
 				    "%s is not a number (goal seek needs a numeric field)", key);
+	/* GPUs for a training deadline: the one rule capacity_plan.gpus_required follows
+	 * (plan_deadline_gpus walks the counts as below, with meets_target's test) */
+	if (!maximize && strcmp(key, "hardware.count") == 0 &&
+	    (s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE) &&
+	    s->workload.deadline_s > 0 && s->workload.tokens > 0) {
+		double g = plan_deadline_gpus(s, true);
+		if (isnan(g)) {
+			char buf[64];
+			units_format(f->unit, f->max, buf, sizeof(buf));
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "no %s up to %s fits and meets the target", key, buf);
+		}
+		*value = g;
+		return 0;
+	}
 	integral = f->type == FIELD_INT;
 	lo = f->min > 0 ? f->min : (integral ? 1 : 1e-9);
 	hi = f->max;
