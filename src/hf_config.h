@@ -11,8 +11,10 @@
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "dtype.h"
 #include "error.h"
 #include "model.h"
 
@@ -28,6 +30,15 @@ struct hf_config_info {
 	 * Llama: ...", "image tokens are not modelled"); nwarnings of them. */
 	int nwarnings;
 	char warnings[HF_CONFIG_MAX_WARNINGS][200];
+	/* quantization_config's quant_method as written ("fp8", "mxfp4", "gptq", "awq",
+	 * "bitsandbytes", ...), "" when the config has none; a warning names it. */
+	char quant_method[24];
+	/* Whether the format is one a scenario's workload.weights can hold, and which:
+	 * fp8 for FP8 (block or per-tensor), int4 or int8 for GPTQ/AWQ by their bits, nf4 or
+	 * int8 for bitsandbytes; MXFP4 (4 bits and one 8-bit scale per 32, 4.25 bits) has no
+	 * such format and gets the nearest, int4, with the warning saying so. */
+	bool has_weights;
+	enum dtype weights;
 };
 
 /* Parses the JSON text (len bytes) into *out (every field of out is written; preset and
