@@ -9,12 +9,15 @@
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "file.h"
 
@@ -1666,4 +1669,104 @@ int hf_config_load_file_info(const char *path, struct model *out, struct hf_conf
 	rc = hf_config_parse_info(text, len, path, out, info, err);
 	free(text);
 	return rc;
+}
+
+/* ---- the local Hugging Face cache ----------------------------------------------------- */
+
+/* Whether arg reads as a Hub id: ORG/NAME, one slash, each part of [A-Za-z0-9._-] and not
+ * starting with a dot (huggingface_hub's repo id rule, validate_repo_id). */
+static bool is_hub_id(const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	size_t n = strlen(arg);
+
+	if (!slash || strchr(slash + 1, '/') || slash == arg || !slash[1] || arg[0] == '.' ||
+	    slash[1] == '.' || n > 200)
+		return false;
+	for (const char *p = arg; *p; p++)
+		if (p != slash && !isalnum((unsigned char)*p) && *p != '.' && *p != '_' &&
+		    *p != '-')
+			return false;
+	return true;
+}
+
+static bool is_file(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
+/* The hub folder of the cache, as huggingface_hub's constants.py finds it. */
+static void hub_dir(char *buf, size_t size)
+{
+	const char *hub = getenv("HF_HUB_CACHE"), *home = getenv("HF_HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *user = getenv("HOME");
+
+	if (hub && hub[0])
+		snprintf(buf, size, "%s", hub);
+	else if (home && home[0])
+		snprintf(buf, size, "%s/hub", home);
+	else if (xdg && xdg[0])
+		snprintf(buf, size, "%s/huggingface/hub", xdg);
+	else
+		snprintf(buf, size, "%s/.cache/huggingface/hub", user && user[0] ? user : ".");
+}
+
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+{
+	char hub[2048], repo[2400], ref[2600], rev[128] = "", best[2900] = "";
+	struct stat st;
+	time_t newest = 0;
+	DIR *d;
+	struct dirent *de;
+	FILE *f;
+
+	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
+		snprintf(path, size, "%s", arg ? arg : "");
+		return 0;
+	}
+	hub_dir(hub, sizeof(hub));
+	snprintf(repo, sizeof(repo), "%s/models--%.*s--%s", hub, (int)(strchr(arg, '/') - arg), arg,
+		 strchr(arg, '/') + 1);
+	/* refs/main holds the commit the last download of the main branch resolved to */
+	snprintf(ref, sizeof(ref), "%s/refs/main", repo);
+	f = fopen(ref, "r");
+	if (f) {
+		if (fgets(rev, sizeof(rev), f))
+			rev[strcspn(rev, " \t\r\n")] = '\0';
+		fclose(f);
+		if (rev[0] && !strchr(rev, '/')) {
+			snprintf(best, sizeof(best), "%s/snapshots/%s/config.json", repo, rev);
+			if (is_file(best, &st))
+				goto found;
+			best[0] = '\0';
+		}
+	}
+	snprintf(ref, sizeof(ref), "%s/snapshots", repo);
+	d = opendir(ref);
+	while (d && (de = readdir(d)) != NULL) {
+		char cand[2900];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(cand, sizeof(cand), "%s/%s/config.json", ref, de->d_name);
+		/* the newest, ties by name, so the choice does not depend on readdir's order */
+		if (is_file(cand, &st) && (!best[0] || st.st_mtime > newest ||
+					   (st.st_mtime == newest && strcmp(cand, best) > 0))) {
+			newest = st.st_mtime;
+			snprintf(best, sizeof(best), "%s", cand);
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!best[0])
+		return gp_error_set(err, GP_EIO, arg, 0, 0,
+				    "no such file, and no config.json for the Hub id '%s' in the "
+				    "Hugging Face cache (looked in %s/snapshots; gpuplan does not "
+				    "download: fetch it with 'huggingface-cli download %s "
+				    "config.json')",
+				    arg, repo, arg);
+found:
+	if (strlen(best) >= size)
+		return gp_error_set(err, GP_EIO, arg, 0, 0, "path too long: %s", best);
+	snprintf(path, size, "%s", best);
+	return 0;
 }

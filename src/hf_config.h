@@ -58,4 +58,14 @@ int hf_config_parse_info(const char *text, size_t len, const char *file, struct 
 int hf_config_load_file_info(const char *path, struct model *out, struct hf_config_info *info,
 			     struct gp_error *err);
 
+/* The config.json that arg names: arg itself when it is a file, else, when arg has the form
+ * of a Hugging Face Hub id (ORG/NAME), the cached snapshot's config.json in the local
+ * Hugging Face cache (offline; no download): $HF_HUB_CACHE, else $HF_HOME/hub, else
+ * $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub; in it
+ * models--ORG--NAME/snapshots/REV/config.json, REV being the commit refs/main names when
+ * that snapshot has one, else the snapshot whose config.json is newest. Writes the path
+ * into path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked. An arg
+ * that is neither is returned as it is (the load then reports it missing). */
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err);
+
 #endif
