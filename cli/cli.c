@@ -213,6 +213,11 @@ static int cli_load_catalog(struct cli *c)
 	}
 	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
 		return cli_print_error(&err, "catalog");
+	for (int i = 0; i < c->cat->nwarnings; i++)
+		fprintf(stderr, "gpuplan: warning: %s\n", c->cat->warnings[i]);
+	if (c->cat->nwarnings_dropped)
+		fprintf(stderr, "gpuplan: warning: %d more user model files skipped\n",
+			c->cat->nwarnings_dropped);
 	return 0;
 }
 

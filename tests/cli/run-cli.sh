@@ -426,6 +426,16 @@ run 0 catalog && {
 }
 run 0 catalog models && lacks "$T/out" 'h100-sxm-80gb' "catalog models"
 run_error 2 catalog nothing
+# a user model file that does not import is skipped with one warning; the rest works
+mkdir -p "$T/xdg/gpuplan/models/dir.json"
+printf '{bad\n' >"$T/xdg/gpuplan/models/oops.json"
+XDG_CONFIG_HOME=$T/xdg run 0 catalog models && {
+	has "$T/err" 'warning: .*oops.json:1:.*(skipped)' "bad user model file named"
+	has "$T/err" 'dir.json' "a folder named .json named"
+	has "$T/out" 'llama-2-7b' "the catalog still lists the shipped models"
+}
+printf 'model:\n  preset: oops\n' >"$T/oops.yaml"
+XDG_CONFIG_HOME=$T/xdg run 2 check "$T/oops.yaml" && has "$T/err" "unknown model 'oops'" "a scenario using it fails"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
