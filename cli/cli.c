@@ -213,6 +213,11 @@ static int cli_load_catalog(struct cli *c)
 	}
 	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
 		return cli_print_error(&err, "catalog");
+	for (int i = 0; i < c->cat->nwarnings; i++)
+		fprintf(stderr, "gpuplan: warning: %s\n", c->cat->warnings[i]);
+	if (c->cat->nwarnings_dropped)
+		fprintf(stderr, "gpuplan: warning: %d more user model files skipped\n",
+			c->cat->nwarnings_dropped);
 	return 0;
 }
 
@@ -569,13 +574,18 @@ out:
 static int cmd_import(struct cli *c)
 {
 	struct model m;
+	struct hf_config_info info;
 	struct gp_error err = {0};
-	char *text = NULL;
+	char *text = NULL, path[4096];
 	size_t len = 0;
 	int rc;
 
-	if (hf_config_load_file(c->args[0], &m, &err) != 0)
+	/* CONFIG.json, or a Hub id found in the local Hugging Face cache */
+	if (hf_config_resolve_path(c->args[0], path, sizeof(path), &err) != 0 ||
+	    hf_config_load_file_info(path, &m, &info, &err) != 0)
 		return cli_print_error(&err, c->args[0]);
+	for (int i = 0; i < info.nwarnings; i++)
+		fprintf(stderr, "gpuplan: %s: warning: %s\n", path, info.warnings[i]);
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(&err, c->args[0]);
 	if (c->output && !cli_output_is_stdout(c->output)) {
@@ -830,9 +840,11 @@ static const struct command commands[] = {
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
-	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json [-o FILE]",
+	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json|ORG/NAME [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
-	 "or written atomically to FILE.\n"},
+	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
+	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
+	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"},
 	{"catalog", cmd_catalog, 0, 0, 1, "gpuplan catalog [gpus | models]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
 	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"},

@@ -495,8 +495,23 @@ static int catalog_add_model(struct catalog *cat, const char *id, const struct m
 	return 0;
 }
 
-/* Reads every DIR/models/ *.json in name order. */
-static int catalog_load_models(struct catalog *cat, const char *dir, int optional,
+/* A skipped user file's message, kept for the front end. */
+static void catalog_warn(struct catalog *cat, const struct gp_error *e)
+{
+	char buf[512];
+
+	if (cat->nwarnings >= CATALOG_MAX_WARNINGS) {
+		cat->nwarnings_dropped++;
+		return;
+	}
+	snprintf(cat->warnings[cat->nwarnings++], sizeof(cat->warnings[0]), "%s (skipped)",
+		 gp_error_format(e, buf, sizeof(buf)));
+}
+
+/* Reads every DIR/models/ *.json in name order. With lenient (the user's folder) a file
+ * that does not import is skipped with a warning: one bad file must not stop every
+ * command. */
+static int catalog_load_models(struct catalog *cat, const char *dir, int optional, bool lenient,
 			       struct gp_error *err)
 {
 	char path[4096];
@@ -541,20 +556,29 @@ static int catalog_load_models(struct catalog *cat, const char *dir, int optiona
 		struct model m;
 		size_t l = strlen(names[i]) - 5;
 
+		struct gp_error one = {0};
+		struct gp_error *e = lenient ? &one : err;
+
 		snprintf(file, sizeof(file), "%s/%s", path, names[i]);
 		if (l >= sizeof(cat->models[0].id)) {
-			gp_error_set(err, GP_EINPUT, file, 0, 0,
+			gp_error_set(e, GP_EINPUT, file, 0, 0,
 				     "model id '%.*s' is too long "
 				     "(at most %zu characters)",
 				     (int)l, names[i], sizeof(cat->models[0].id) - 1);
-			goto out;
+			goto bad;
 		}
 		snprintf(id, sizeof(id), "%.*s", (int)l, names[i]);
 		memset(&m, 0, sizeof(m));
-		if (hf_config_load_file(file, &m, err) != 0)
-			goto out;
+		if (hf_config_load_file(file, &m, e) != 0)
+			goto bad;
+		/* a full catalog is not the file's fault: that stays an error */
 		if (catalog_add_model(cat, id, &m, file, err) != 0)
 			goto out;
+		continue;
+	bad:
+		if (!lenient)
+			goto out;
+		catalog_warn(cat, &one);
 	}
 	rc = 0;
 out:
@@ -571,7 +595,8 @@ static bool file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct gp_error *err)
+static int load_dir(struct catalog *cat, const char *dir, int optional, bool lenient,
+		    struct gp_error *err)
 {
 	char path[4096];
 	char *text = NULL;
@@ -588,7 +613,12 @@ int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct 
 		if (rc != 0)
 			return -1;
 	}
-	return catalog_load_models(cat, dir, optional, err);
+	return catalog_load_models(cat, dir, optional, lenient, err);
+}
+
+int catalog_load_dir(struct catalog *cat, const char *dir, int optional, struct gp_error *err)
+{
+	return load_dir(cat, dir, optional, false, err);
 }
 
 /* The folder of the running program: from exe_path when it names one, else /proc. */
@@ -659,5 +689,5 @@ int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_er
 		snprintf(user, sizeof(user), "%s/.config/gpuplan", home);
 	else
 		return 0;
-	return catalog_load_dir(cat, user, 1, err);
+	return load_dir(cat, user, 1, true, err);
 }

@@ -38,8 +38,9 @@ struct catalog_model {
 	struct model model;
 };
 
-#define CATALOG_MAX_GPUS   96
-#define CATALOG_MAX_MODELS 160
+#define CATALOG_MAX_GPUS     96
+#define CATALOG_MAX_MODELS   160
+#define CATALOG_MAX_WARNINGS 8
 
 struct catalog {
 	int ngpus;
@@ -48,6 +49,12 @@ struct catalog {
 	int nmodels;
 	struct catalog_model models[CATALOG_MAX_MODELS];
 	char model_origin[CATALOG_MAX_MODELS][256]; /* file each entry came from */
+	/* The user's model files that did not import and were skipped, one message each
+	 * ("FILE: reason", git's style), for the front end to print; a scenario that names
+	 * one of them fails as for any unknown id. nwarnings_dropped counts those past
+	 * CATALOG_MAX_WARNINGS. */
+	int nwarnings, nwarnings_dropped;
+	char warnings[CATALOG_MAX_WARNINGS][512];
 };
 
 /* Allocates an empty catalog; NULL when out of memory. catalog_free(NULL) is a no-op. */
@@ -66,7 +73,10 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
 
 /* Loads the built-in catalog (the first of: $GPUPLAN_CATALOG, ./catalog beside the
  * executable, GPUPLAN_DATADIR) then the user's ($XDG_CONFIG_HOME/gpuplan or
- * ~/.config/gpuplan). exe_path may be NULL. Returns 0 or -1. */
+ * ~/.config/gpuplan). A file of the user's models/ that does not import (a folder, bad
+ * JSON, an unknown model type, a bad id) is skipped with a warning in cat->warnings
+ * rather than failing the load; the user's gpus.yaml and the built-in catalog stay
+ * strict. exe_path may be NULL. Returns 0 or -1. */
 int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
 
 /* Lookups by exact id; NULL when absent. */

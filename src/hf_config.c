@@ -9,12 +9,15 @@
 
 #include <cJSON.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "file.h"
 
@@ -138,6 +141,7 @@ struct hf {
 	size_t base;		     /* offset of the object c->root is (0: the top level) */
 	const cJSON *top;	     /* the top-level object */
 	struct hf_config_info *info; /* warnings and the vision tower; may be NULL */
+	int vocab_default;	     /* vocab_size when absent (Gemma 3); 0 = required */
 };
 
 static bool is_space(char ch)
@@ -352,7 +356,8 @@ static int read_llama_like(struct hf *c, struct model *m, bool need_ffn, bool ti
 	    need_int(c, "num_attention_heads", NULL, 1, &m->heads) ||
 	    opt_int(c, "num_key_value_heads", 1, m->heads, &m->kv_heads) ||
 	    opt_int(c, "head_dim", 1, 0, &m->head_dim) ||
-	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    (c->vocab_default ? opt_int(c, "vocab_size", 1, c->vocab_default, &m->vocab)
+			      : need_int(c, "vocab_size", NULL, 1, &m->vocab)) ||
 	    opt_bool(c, "tie_word_embeddings", tied_default, &m->tied_embeddings) ||
 	    opt_bool(c, "attention_bias", false, &m->attention_bias) ||
 	    opt_bool(c, "mlp_bias", false, &m->mlp_bias) ||
@@ -981,6 +986,121 @@ static int read_deepseek_moe(struct hf *c, struct model *m)
 	return 0;
 }
 
+/* A string member of obj, or NULL. */
+static const char *str_of(const cJSON *obj, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+/* quantization_config (transformers' quantizers, quantization_config.py): the weights'
+ * format as the checkpoint stores it, named in a warning and, when workload.weights can
+ * hold it, as the dtype to plan with. Nothing here changes the parameter count; GPTQ/AWQ
+ * group scales and zeros, bitsandbytes' absmax and MXFP4's scales are not counted in a
+ * dtype's bytes. Reads the top-level object; never fails (an odd entry is only named). */
+static void read_quant(struct hf *c)
+{
+	const cJSON *q = cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config");
+	const cJSON *bits, *b4 = NULL, *b8 = NULL;
+	const char *method, *fmt;
+	struct hf_config_info *info = c->info;
+	int nbits = 0;
+
+	if (!info || !cJSON_IsObject(q))
+		return;
+	method = str_of(q, "quant_method");
+	if (!method) {
+		/* bitsandbytes configs written before quant_method existed */
+		b4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
+		b8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
+		method = cJSON_IsTrue(b4) || cJSON_IsTrue(b8) ? "bitsandbytes" : "?";
+	}
+	snprintf(info->quant_method, sizeof(info->quant_method), "%s", method);
+	bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
+	if (cJSON_IsNumber(bits) && bits->valuedouble >= 1 && bits->valuedouble <= 16)
+		nbits = (int)bits->valuedouble;
+	if (strcmp(method, "fp8") == 0 || strcmp(method, "fbgemm_fp8") == 0) {
+		/* DeepSeek-V3: fmt e4m3, weight_block_size [128, 128], one fp32 scale per
+		 * block; without weight_block_size a scale per tensor (or channel) */
+		const cJSON *block = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
+		fmt = str_of(q, "fmt");
+		info->has_weights = true;
+		info->weights = DTYPE_FP8;
+		if (cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(block, 1)))
+			warn(c,
+			     "quantization_config: fp8%s%s weights in %gx%g blocks: plan them with "
+			     "workload.weights: fp8",
+			     fmt ? " " : "", fmt ? fmt : "",
+			     cJSON_GetArrayItem(block, 0)->valuedouble,
+			     cJSON_GetArrayItem(block, 1)->valuedouble);
+		else
+			warn(
+			    c,
+			    "quantization_config: fp8%s%s weights, one scale per tensor: plan them "
+			    "with workload.weights: fp8",
+			    fmt ? " " : "", fmt ? fmt : "");
+	} else if (strcmp(method, "mxfp4") == 0) {
+		/* OCP Microscaling v1.0: E2M1 elements with one E8M0 scale per 32, 4.25 bits;
+		 * gpt-oss keeps attention, router, embedding and head in bf16
+		 * (modules_to_not_convert) */
+		info->has_weights = true;
+		info->weights = DTYPE_INT4;
+		warn(c,
+		     "quantization_config: mxfp4 weights (4.25 bits with their scales; the modules "
+		     "in modules_to_not_convert stay bf16): workload.weights: int4 is the nearest "
+		     "(4 bits for every weight)");
+	} else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
+		/* AutoGPTQ / AutoAWQ: bits (4 unless said) per weight plus a scale and zero per
+		 * group_size weights */
+		if (!nbits)
+			nbits = 4;
+		if (nbits == 4 || nbits == 8) {
+			info->has_weights = true;
+			info->weights = nbits == 4 ? DTYPE_INT4 : DTYPE_INT8;
+			warn(c,
+			     "quantization_config: %s int%d weights: plan them with "
+			     "workload.weights: int%d (group scales not counted)",
+			     method, nbits, nbits);
+		} else {
+			warn(c,
+			     "quantization_config: %s %d-bit weights have no workload.weights "
+			     "format: the config's dtype is assumed",
+			     method, nbits);
+		}
+	} else if (strcmp(method, "bitsandbytes") == 0) {
+		const char *type = str_of(q, "bnb_4bit_quant_type");
+		if (!b4)
+			b4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
+		if (!b8)
+			b8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
+		if (cJSON_IsTrue(b4)) {
+			/* QLoRA's NF4 (Dettmers et al. 2023); bitsandbytes' fp4 is 4 bits too */
+			bool nf4 = !type || strcmp(type, "nf4") == 0;
+			info->has_weights = true;
+			info->weights = nf4 ? DTYPE_NF4 : DTYPE_INT4;
+			warn(c,
+			     "quantization_config: bitsandbytes %s weights: plan them with "
+			     "workload.weights: %s",
+			     nf4 ? "nf4" : type, nf4 ? "nf4" : "int4");
+		} else if (cJSON_IsTrue(b8)) {
+			info->has_weights = true;
+			info->weights = DTYPE_INT8;
+			warn(c, "quantization_config: bitsandbytes int8 weights (LLM.int8()): plan "
+				"them with workload.weights: int8");
+		} else {
+			warn(c, "quantization_config: bitsandbytes without load_in_4bit or "
+				"load_in_8bit: the config's dtype is assumed");
+		}
+	} else {
+		warn(c,
+		     "quantization_config: quant_method '%.24s' is not one gpuplan models: the "
+		     "config's dtype is assumed",
+		     method);
+	}
+}
+
 static int read_family(struct hf *c, enum family fam, struct model *m);
 
 /* A multimodal config: the language model from text_config (as the family its model_type
@@ -1232,6 +1352,10 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		/* Gemma 3 (modeling_gemma3.py): Gemma 2's four norms, tied embeddings and
 		 * head_dim, plus q_norm and k_norm over head_dim; 5 sliding-window layers to a
 		 * global one. */
+		/* Gemma3TextConfig's defaults fill what the published configs leave out (the
+		 * 27B's text_config has no vocab_size and no sliding_window_pattern): vocab
+		 * 262208, 5 local layers to 1 global */
+		c->vocab_default = 262208;
 		if (read_llama_like(c, m, true, true, 131072))
 			return -1;
 		if (!m->head_dim)
@@ -1239,6 +1363,13 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		m->norms_per_layer = 4;
 		m->qk_norm = true;
 		mixed_window(c, m);
+		if (!item(c, "layer_types") && !item(c, "sliding_window_pattern") &&
+		    item(c, "sliding_window"))
+			warn(c,
+			     "%s alternates sliding-window and full-attention layers: the KV "
+			     "cache is modelled as full attention in every layer (an "
+			     "overestimate)",
+			     c->type);
 		return 0;
 	case FAM_LLAMA4_TEXT:
 		return read_llama4(c, m);
@@ -1508,6 +1639,7 @@ int hf_config_parse_info(const char *text, size_t len, const char *file, struct 
 	m.norm = NORM_RMSNORM;
 	if (find_family(&c, &fam) || read_family(&c, fam, &m) || check_shape(&c, &m))
 		goto out;
+	read_quant(&c);
 	m.dropout = uses_dropout(&c);
 	*out = m;
 	rc = 0;
@@ -1537,4 +1669,104 @@ int hf_config_load_file_info(const char *path, struct model *out, struct hf_conf
 	rc = hf_config_parse_info(text, len, path, out, info, err);
 	free(text);
 	return rc;
+}
+
+/* ---- the local Hugging Face cache ----------------------------------------------------- */
+
+/* Whether arg reads as a Hub id: ORG/NAME, one slash, each part of [A-Za-z0-9._-] and not
+ * starting with a dot (huggingface_hub's repo id rule, validate_repo_id). */
+static bool is_hub_id(const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	size_t n = strlen(arg);
+
+	if (!slash || strchr(slash + 1, '/') || slash == arg || !slash[1] || arg[0] == '.' ||
+	    slash[1] == '.' || n > 200)
+		return false;
+	for (const char *p = arg; *p; p++)
+		if (p != slash && !isalnum((unsigned char)*p) && *p != '.' && *p != '_' &&
+		    *p != '-')
+			return false;
+	return true;
+}
+
+static bool is_file(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
+/* The hub folder of the cache, as huggingface_hub's constants.py finds it. */
+static void hub_dir(char *buf, size_t size)
+{
+	const char *hub = getenv("HF_HUB_CACHE"), *home = getenv("HF_HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *user = getenv("HOME");
+
+	if (hub && hub[0])
+		snprintf(buf, size, "%s", hub);
+	else if (home && home[0])
+		snprintf(buf, size, "%s/hub", home);
+	else if (xdg && xdg[0])
+		snprintf(buf, size, "%s/huggingface/hub", xdg);
+	else
+		snprintf(buf, size, "%s/.cache/huggingface/hub", user && user[0] ? user : ".");
+}
+
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+{
+	char hub[2048], repo[2400], ref[2600], rev[128] = "", best[2900] = "";
+	struct stat st;
+	time_t newest = 0;
+	DIR *d;
+	struct dirent *de;
+	FILE *f;
+
+	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
+		snprintf(path, size, "%s", arg ? arg : "");
+		return 0;
+	}
+	hub_dir(hub, sizeof(hub));
+	snprintf(repo, sizeof(repo), "%s/models--%.*s--%s", hub, (int)(strchr(arg, '/') - arg), arg,
+		 strchr(arg, '/') + 1);
+	/* refs/main holds the commit the last download of the main branch resolved to */
+	snprintf(ref, sizeof(ref), "%s/refs/main", repo);
+	f = fopen(ref, "r");
+	if (f) {
+		if (fgets(rev, sizeof(rev), f))
+			rev[strcspn(rev, " \t\r\n")] = '\0';
+		fclose(f);
+		if (rev[0] && !strchr(rev, '/')) {
+			snprintf(best, sizeof(best), "%s/snapshots/%s/config.json", repo, rev);
+			if (is_file(best, &st))
+				goto found;
+			best[0] = '\0';
+		}
+	}
+	snprintf(ref, sizeof(ref), "%s/snapshots", repo);
+	d = opendir(ref);
+	while (d && (de = readdir(d)) != NULL) {
+		char cand[2900];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(cand, sizeof(cand), "%s/%s/config.json", ref, de->d_name);
+		/* the newest, ties by name, so the choice does not depend on readdir's order */
+		if (is_file(cand, &st) && (!best[0] || st.st_mtime > newest ||
+					   (st.st_mtime == newest && strcmp(cand, best) > 0))) {
+			newest = st.st_mtime;
+			snprintf(best, sizeof(best), "%s", cand);
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!best[0])
+		return gp_error_set(err, GP_EIO, arg, 0, 0,
+				    "no such file, and no config.json for the Hub id '%s' in the "
+				    "Hugging Face cache (looked in %s/snapshots; gpuplan does not "
+				    "download: fetch it with 'huggingface-cli download %s "
+				    "config.json')",
+				    arg, repo, arg);
+found:
+	if (strlen(best) >= size)
+		return gp_error_set(err, GP_EIO, arg, 0, 0, "path too long: %s", best);
+	snprintf(path, size, "%s", best);
+	return 0;
 }

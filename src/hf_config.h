@@ -11,8 +11,10 @@
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "dtype.h"
 #include "error.h"
 #include "model.h"
 
@@ -28,6 +30,15 @@ struct hf_config_info {
 	 * Llama: ...", "image tokens are not modelled"); nwarnings of them. */
 	int nwarnings;
 	char warnings[HF_CONFIG_MAX_WARNINGS][200];
+	/* quantization_config's quant_method as written ("fp8", "mxfp4", "gptq", "awq",
+	 * "bitsandbytes", ...), "" when the config has none; a warning names it. */
+	char quant_method[24];
+	/* Whether the format is one a scenario's workload.weights can hold, and which:
+	 * fp8 for FP8 (block or per-tensor), int4 or int8 for GPTQ/AWQ by their bits, nf4 or
+	 * int8 for bitsandbytes; MXFP4 (4 bits and one 8-bit scale per 32, 4.25 bits) has no
+	 * such format and gets the nearest, int4, with the warning saying so. */
+	bool has_weights;
+	enum dtype weights;
 };
 
 /* Parses the JSON text (len bytes) into *out (every field of out is written; preset and
@@ -46,5 +57,15 @@ int hf_config_parse_info(const char *text, size_t len, const char *file, struct 
 			 struct hf_config_info *info, struct gp_error *err);
 int hf_config_load_file_info(const char *path, struct model *out, struct hf_config_info *info,
 			     struct gp_error *err);
+
+/* The config.json that arg names: arg itself when it is a file, else, when arg has the form
+ * of a Hugging Face Hub id (ORG/NAME), the cached snapshot's config.json in the local
+ * Hugging Face cache (offline; no download): $HF_HUB_CACHE, else $HF_HOME/hub, else
+ * $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub; in it
+ * models--ORG--NAME/snapshots/REV/config.json, REV being the commit refs/main names when
+ * that snapshot has one, else the snapshot whose config.json is newest. Writes the path
+ * into path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked. An arg
+ * that is neither is returned as it is (the load then reports it missing). */
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err);
 
 #endif

@@ -396,6 +396,24 @@ run 0 import $D/llama-2-7b-config.json -o "$T/model.yaml" && {
 run_error 1 import $D/no-such-config.json
 run_error 2 import $D/bad-json.json && has "$T/err" "bad-json.json:[0-9][0-9]*:" "import error position"
 run_error 2 import
+# import by Hub id from a fake Hugging Face cache: refs/main names the snapshot, else the
+# newest snapshot's config.json; HF_HUB_CACHE before HF_HOME/hub; nothing downloaded
+H=$T/hf/hub/models--org--tiny
+mkdir -p "$H/snapshots/aaa" "$H/snapshots/bbb" "$H/refs"
+cp $D/llama-2-7b-config.json "$H/snapshots/aaa/config.json"
+cp catalog/models/llama-3.2-1b.json "$H/snapshots/bbb/config.json"
+printf 'aaa\n' >"$H/refs/main"
+HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 32' "import ORG/NAME: refs/main's snapshot"
+HF_HOME=/nonexistent HF_HUB_CACHE=$T/hf/hub run 0 import org/tiny && has "$T/out" 'layers: 32' "import ORG/NAME: HF_HUB_CACHE"
+rm "$H/refs/main"
+touch -t 200101010000 "$H/snapshots/aaa/config.json"
+HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 16' "import ORG/NAME: the newest snapshot"
+HF_HOME=$T/hf run_error 1 import org/absent && has "$T/err" 'Hugging Face cache' "import ORG/NAME: not cached"
+# what the import assumed and the weights' quantization go to stderr, stdout stays YAML
+run 0 import catalog/models/gpt-oss-120b.json && {
+	has "$T/err" 'warning: quantization_config: mxfp4' "import names MXFP4"
+	has "$T/out" '^model:' "import with warnings still writes the model"
+}
 run 0 catalog && {
 	has "$T/out" 'h100-sxm-80gb' "catalog lists GPUs"
 	has "$T/out" 'llama-2-7b' "catalog lists models"
@@ -408,6 +426,16 @@ run 0 catalog && {
 }
 run 0 catalog models && lacks "$T/out" 'h100-sxm-80gb' "catalog models"
 run_error 2 catalog nothing
+# a user model file that does not import is skipped with one warning; the rest works
+mkdir -p "$T/xdg/gpuplan/models/dir.json"
+printf '{bad\n' >"$T/xdg/gpuplan/models/oops.json"
+XDG_CONFIG_HOME=$T/xdg run 0 catalog models && {
+	has "$T/err" 'warning: .*oops.json:1:.*(skipped)' "bad user model file named"
+	has "$T/err" 'dir.json' "a folder named .json named"
+	has "$T/out" 'llama-2-7b' "the catalog still lists the shipped models"
+}
+printf 'model:\n  preset: oops\n' >"$T/oops.yaml"
+XDG_CONFIG_HOME=$T/xdg run 2 check "$T/oops.yaml" && has "$T/err" "unknown model 'oops'" "a scenario using it fails"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

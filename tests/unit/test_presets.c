@@ -1,0 +1,222 @@
+/* test_presets.c - this year's catalog presets (catalog/models/, sources in its README.md)
+ * give the published parameter counts, and quantization_config names the weights' format.
+ *
+ * "Exact" figures are Hugging Face's safetensors metadata totals (the count on the model
+ * page) and are asserted to the parameter; a figure published to three significant digits
+ * (a model card's "5.13B active") is asserted to that precision. Tests run from the
+ * repository root (make check). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hf_config.h"
+#include "model.h"
+#include "shipped_catalog.h"
+
+#define MODELS "catalog/models/"
+
+#define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
+
+struct preset {
+	struct model r;
+	struct model_params p;
+	struct hf_config_info info;
+};
+
+static void load(const char *id, struct preset *out)
+{
+	char path[256], buf[700];
+	struct model m;
+	struct gp_error err = {0};
+
+	snprintf(path, sizeof(path), MODELS "%s.json", id);
+	if (hf_config_load_file_info(path, &m, &out->info, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+	model_resolve(&m, &out->r, NULL);
+	model_count_params(&out->r, &out->p);
+	/* the catalog holds the same model under the id */
+	if (!catalog_find_model(cat, id))
+		fail_msg("catalog has no model '%s'", id);
+}
+
+/* |got - want| within half a unit of the figure's last digit */
+static void assert_published(double got, double want, double unit)
+{
+	if (!(fabs(got - want) <= unit / 2))
+		fail_msg("%.0f is not %.0f to within %.0f", got, want, unit / 2);
+}
+
+static void test_llama_3_2(void **state)
+{
+	struct preset a, b;
+	(void)state;
+	/* meta-llama/Llama-3.2-1B and -3B safetensors totals: 1,235,814,400 and
+	 * 3,212,749,824 (model card: 1.23B, 3.21B); tied embeddings */
+	load("llama-3.2-1b", &a);
+	assert_true(a.r.tied_embeddings);
+	assert_count(a.p.total, 1235814400);
+	load("llama-3.2-3b", &b);
+	assert_count(b.p.total, 3212749824);
+}
+
+static void test_llama_4(void **state)
+{
+	struct preset s, m;
+	(void)state;
+	/* meta-llama/Llama-4-Scout-17B-16E: 108,641,793,536 with the vision encoder
+	 * (safetensors, "109B"), 17B active; every layer MoE with 16 experts */
+	load("llama-4-scout", &s);
+	assert_int_equal(s.r.moe.experts, 16);
+	assert_int_equal(s.r.moe.dense_layers, 0);
+	assert_count(s.p.total + s.info.vision_params, 108641793536.0);
+	assert_published(s.p.active, 17e9, 1e9);
+	/* Llama-4-Maverick-17B-128E: 401,583,781,376 ("400B total", safetensors "402B"),
+	 * 17B active; MoE in every other layer, dense intermediate_size_mlp in the rest */
+	load("llama-4-maverick", &m);
+	assert_int_equal(m.r.moe.experts, 128);
+	assert_int_equal(m.r.moe.dense_layers, 24);
+	assert_count(m.p.total + m.info.vision_params, 401583781376.0);
+	assert_published(m.p.active, 17e9, 1e9);
+}
+
+static void test_gpt_oss(void **state)
+{
+	struct preset a, b;
+	(void)state;
+	/* gpt-oss model card (arXiv 2508.10925, Table 1): 20.91B total, 3.61B active;
+	 * 116.83B total, 5.13B active. Active there counts the unembedding, not the
+	 * embedding table. */
+	load("gpt-oss-20b", &a);
+	assert_published(a.p.total, 20.91e9, 0.01e9);
+	assert_published(a.p.active - a.p.embedding, 3.61e9, 0.01e9);
+	load("gpt-oss-120b", &b);
+	assert_int_equal(b.r.layers, 36);
+	assert_int_equal(b.r.moe.experts, 128);
+	assert_published(b.p.total, 116.83e9, 0.01e9);
+	assert_published(b.p.active - b.p.embedding, 5.13e9, 0.01e9);
+}
+
+static void test_dense_2025(void **state)
+{
+	struct preset g, q, ms, phi;
+	(void)state;
+	/* google/gemma-3-27b-it: 27,432,406,640 with SigLIP and the projector (safetensors,
+	 * "27.4B"); its text_config has no vocab_size (Gemma3TextConfig's 262208) and no
+	 * sliding_window_pattern (5 local to 1 global: a warning) */
+	load("gemma-3-27b", &g);
+	assert_int_equal(g.r.vocab, 262208);
+	assert_int_equal(g.r.sliding_window, 0);
+	assert_count(g.p.total + g.info.vision_params, 27432406640.0);
+	/* Qwen/Qwen3-32B model card: 32.8B, 31.2B non-embedding (untied) */
+	load("qwen3-32b", &q);
+	assert_count(q.p.total, 32762123264.0);
+	assert_published(q.p.total, 32.8e9, 0.1e9);
+	assert_published(q.p.total - q.p.embedding - q.p.head, 31.2e9, 0.1e9);
+	/* mistralai/Mistral-Small-24B-Base-2501: 23,572,403,200 (safetensors, "24B";
+	 * Mistral Small 3.1/3.2 add a 438,958,080-parameter vision encoder to the same
+	 * text model) */
+	load("mistral-small-3", &ms);
+	assert_count(ms.p.total, 23572403200.0);
+	/* microsoft/phi-4: 14,659,507,200 (safetensors, "14.7B") */
+	load("phi-4", &phi);
+	assert_count(phi.p.total, 14659507200.0);
+}
+
+static void test_deepseek_r1(void **state)
+{
+	struct preset r;
+	(void)state;
+	/* deepseek-ai/DeepSeek-R1 (DeepSeek-V3's architecture): 671B total, 37B active
+	 * (model card; the 685B on the model page adds the 14B multi-token-prediction
+	 * module, which num_nextn_predict_layers names and inference does not load). Active
+	 * counted as gpt-oss's card counts it, without the embedding table: 36.6B, "37B";
+	 * with it, 37.6B. */
+	load("deepseek-r1", &r);
+	assert_published(r.p.total, 671e9, 1e9);
+	assert_published(r.p.active - r.p.embedding, 37e9, 1e9);
+}
+
+/* quantization_config: the format named, and the workload.weights that can hold it. */
+static void test_quantization_config(void **state)
+{
+	struct preset r, o;
+	struct hf_config_info info;
+	struct model m;
+	struct gp_error err = {0};
+	static const char *const head =
+	    "{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+	    "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10, ";
+	static const struct {
+		const char *quant;
+		const char *method;
+		int has;
+		enum dtype weights;
+	} cases[] = {
+	    {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\"}", "fp8", 1,
+	     DTYPE_FP8},
+	    {"{\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": 128}", "gptq", 1,
+	     DTYPE_INT4},
+	    {"{\"quant_method\": \"gptq\", \"bits\": 8}", "gptq", 1, DTYPE_INT8},
+	    {"{\"quant_method\": \"gptq\", \"bits\": 3}", "gptq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"gemm\"}", "awq", 1,
+	     DTYPE_INT4},
+	    {"{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true, "
+	     "\"bnb_4bit_quant_type\": \"nf4\"}",
+	     "bitsandbytes", 1, DTYPE_NF4},
+	    {"{\"load_in_8bit\": true}", "bitsandbytes", 1, DTYPE_INT8},
+	    {"{\"quant_method\": \"hqq\"}", "hqq", 0, DTYPE_BF16},
+	};
+	(void)state;
+	/* DeepSeek-R1: fp8 e4m3 in 128 x 128 blocks */
+	load("deepseek-r1", &r);
+	assert_string_equal(r.info.quant_method, "fp8");
+	assert_true(r.info.has_weights);
+	assert_int_equal(r.info.weights, DTYPE_FP8);
+	assert_non_null(strstr(r.info.warnings[r.info.nwarnings - 1], "128x128 blocks"));
+	/* gpt-oss: MXFP4 is 4.25 bits; no dtype holds that, int4 is the nearest. (The issue's
+	 * check of the checkpoint's bytes within 1% needs a 4.25-bit weight format, which
+	 * dtype.h does not have yet.) */
+	load("gpt-oss-120b", &o);
+	assert_string_equal(o.info.quant_method, "mxfp4");
+	assert_int_equal(o.info.weights, DTYPE_INT4);
+	assert_non_null(strstr(o.info.warnings[o.info.nwarnings - 1], "4.25 bits"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[600];
+		snprintf(text, sizeof(text), "%s\"quantization_config\": %s}", head,
+			 cases[i].quant);
+		if (hf_config_parse_info(text, strlen(text), "q.json", &m, &info, &err) != 0)
+			fail_msg("%s: %s", cases[i].quant, err.message);
+		assert_string_equal(info.quant_method, cases[i].method);
+		assert_int_equal(info.has_weights, cases[i].has);
+		if (cases[i].has)
+			assert_int_equal(info.weights, cases[i].weights);
+		assert_int_equal(info.nwarnings, 1);
+		assert_non_null(strstr(info.warnings[0], "quantization_config"));
+	}
+	/* none: nothing said */
+	{
+		char text[600];
+		snprintf(text, sizeof(text), "%s\"torch_dtype\": \"bfloat16\"}", head);
+		assert_int_equal(
+		    hf_config_parse_info(text, strlen(text), "q.json", &m, &info, &err), 0);
+		assert_string_equal(info.quant_method, "");
+		assert_false(info.has_weights);
+		assert_int_equal(info.nwarnings, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_llama_3_2),	cmocka_unit_test(test_llama_4),
+	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
+	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
