@@ -431,3 +431,78 @@ void report_json_free(struct cJSON *json)
 {
 	cJSON_Delete(json);
 }
+
+static cJSON *validate_stats_json(const struct validate_stats *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || put_num(o, "count", st->n, true) || put_num(o, "mape", st->mape, false) ||
+	    put_num(o, "worst", st->worst, false)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct cJSON *report_json_validation(const struct validation *v)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON *groups = cJSON_CreateArray(), *regimes = cJSON_CreateArray();
+	cJSON *rows = cJSON_CreateArray();
+	int bad = 0;
+
+	if (!r || !groups || !regimes || !rows) {
+		cJSON_Delete(r), cJSON_Delete(groups), cJSON_Delete(regimes), cJSON_Delete(rows);
+		return NULL;
+	}
+	bad |= put_str(r, "schema", REPORT_JSON_VALIDATE_SCHEMA);
+	bad |= put(r, "pass", cJSON_CreateBool(v->pass));
+	bad |= put(r, "all", validate_stats_json(&v->all));
+	bad |= put(r, "groups", groups);
+	bad |= put(r, "regimes", regimes);
+	bad |= put(r, "rows", rows);
+	for (int g = 0; !bad && g < v->ngroups; g++) {
+		const struct validate_group *grp = &v->groups[g];
+		cJSON *o = cJSON_CreateObject();
+		bad |= add_to(groups, o);
+		bad |= bad || put_str(o, "group", grp->name) || put_str(o, "title", grp->title) ||
+		       put_str(o, "file", grp->file) ||
+		       put_num(o, "mape_bound", grp->mape_bound, false) ||
+		       put(o, "stats", validate_stats_json(&grp->stats)) ||
+		       put(o, "pass", cJSON_CreateBool(grp->pass));
+	}
+	for (int i = 0; !bad && i < v->nregimes; i++) {
+		const struct validate_regime *x = &v->regimes[i];
+		cJSON *o = cJSON_CreateObject();
+		bad |= add_to(regimes, o);
+		bad |= bad || put_str(o, "tag", validate_tag_name(x->tag)) ||
+		       put_str(o, "value", x->value) ||
+		       put(o, "stats", validate_stats_json(&x->stats));
+	}
+	for (int i = 0; !bad && i < v->nrows; i++) {
+		const struct validate_row *row = &v->rows[i];
+		cJSON *o = cJSON_CreateObject(), *tags = cJSON_CreateObject();
+		bad |= add_to(rows, o);
+		if (bad) {
+			cJSON_Delete(tags);
+			break;
+		}
+		bad |= put(o, "tags", tags);
+		bad |= bad || put_str(o, "id", row->id) ||
+		       put_str(o, "group", v->groups[row->group].name) ||
+		       put_str(o, "source", row->source);
+		for (int t = 0; !bad && t < VTAG_COUNT; t++)
+			bad |= put_str(tags, validate_tag_name(t), row->tags[t]);
+		bad |= bad || put_str(o, "scenario", row->scenario[0] ? row->scenario : NULL) ||
+		       put_str(o, "figure", row->figure) || put_str(o, "unit", row->unit) ||
+		       put_num(o, "measured", row->measured, false) ||
+		       put_num(o, "predicted", row->predicted, false) ||
+		       put_num(o, "error", row->error, false) ||
+		       put_num(o, "tolerance", row->tolerance, false) ||
+		       put_num(o, "pinned", row->pinned, false);
+	}
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}

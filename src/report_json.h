@@ -11,11 +11,13 @@
 #include "plan.h"
 #include "scenario.h"
 #include "search.h"
+#include "validate.h"
 
 struct cJSON;
 
-#define REPORT_JSON_SCHEMA	"gpuplan.report/1"
-#define REPORT_JSON_DIFF_SCHEMA "gpuplan.diff/1"
+#define REPORT_JSON_SCHEMA	    "gpuplan.report/1"
+#define REPORT_JSON_DIFF_SCHEMA	    "gpuplan.diff/1"
+#define REPORT_JSON_VALIDATE_SCHEMA "gpuplan.validate/1"
 
 /* The whole report of s and its plan p as a new cJSON object: every documented key (a figure
  * that does not apply is null, bytes and parameter counts are integers) plus compatible
@@ -49,6 +51,13 @@ struct cJSON *report_json_search(const struct scenario *s, const struct catalog 
 /* A goal-seek answer (`solve --json`): {key, goal: "max"|"min", value (SI units), text
  * (the value as a scenario file writes it)}. NULL when out of memory. */
 struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text);
+
+/* The validation report (`validate --json`, gpuplan(1)): schema, pass, all {count, mape,
+ * worst}, groups [{group, title, file, mape_bound, stats, pass}], regimes [{tag, value,
+ * stats}] and rows [{id, group, source, tags, scenario, figure, unit, measured,
+ * predicted, error, tolerance, pinned}]: errors are signed fractions, null where a row has
+ * no tolerance or pin. v as validation_run left it. NULL when out of memory. */
+struct cJSON *report_json_validation(const struct validation *v);
 
 /* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
  * of memory. */

@@ -1,0 +1,546 @@
+/* validate.c - the measured rows of the YAML files of tests/validation/ planned again,
+ * with their errors and statistics (validate.h). The rows are the ones the unit tests assert, read
+ * from the same files, so the numbers here and there are one set. */
+#include "validate.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+#include "report_json.h"
+#include "scenario_yaml.h"
+#include "yaml_doc.h"
+
+#define MAX_FILE   (1 << 20)
+#define MAX_DEPTH  8
+#define MAX_FILES  64
+#define MAX_GROUPS 64
+
+static const char *const tag_names[VTAG_COUNT] = {"framework", "gpu", "workload", "scale"};
+
+const char *validate_tag_name(enum validate_tag t)
+{
+	return t >= 0 && t < VTAG_COUNT ? tag_names[t] : "?";
+}
+
+/* The units a measured figure is written in, and what one is in SI. */
+static const struct {
+	const char *name;
+	double si;
+} units[] = {
+    {"GiB", 1073741824.0}, {"GB", 1e9}, {"s", 1}, {"ms", 1e-3}, {"tokens/s", 1}, {"1", 1},
+};
+
+void validation_init(struct validation *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+void validation_release(struct validation *v)
+{
+	if (!v)
+		return;
+	free(v->rows);
+	free(v->groups);
+	free(v->regimes);
+	validation_init(v);
+}
+
+static int bad(struct gp_error *err, const char *file, const struct ynode *n, const char *what,
+	       const char *key)
+{
+	return gp_error_set(err, GP_EINPUT, file, n ? n->line : 0, n ? n->column : 0, "%s%s%s%s",
+			    what, key ? " '" : "", key ? key : "", key ? "'" : "");
+}
+
+static int copy_scalar(const struct ynode *n, char *dst, size_t size, const char *file,
+		       const char *key, struct gp_error *err)
+{
+	if (n->kind != YNODE_SCALAR)
+		return bad(err, file, n, "expected a value for", key);
+	if (n->len >= size)
+		return bad(err, file, n, "value too long for", key);
+	memcpy(dst, n->text, n->len + 1);
+	return 0;
+}
+
+static int number(const struct ynode *n, double *out, const char *file, const char *key,
+		  struct gp_error *err)
+{
+	char *end;
+	if (n->kind != YNODE_SCALAR || !n->len)
+		return bad(err, file, n, "expected a number for", key);
+	*out = strtod(n->text, &end);
+	if (*end || !isfinite(*out))
+		return gp_error_set(err, GP_EINPUT, file, n->line, n->column,
+				    "'%s' is not a number (%s)", n->text, key);
+	return 0;
+}
+
+static int read_tags(const struct ynode *m, struct validate_row *r, const char *file,
+		     struct gp_error *err)
+{
+	if (m->kind != YNODE_MAPPING)
+		return bad(err, file, m, "expected a mapping for", "tags");
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const struct ynode *k = &m->items[i], *val = &m->items[i + 1];
+		int t;
+		for (t = 0; t < VTAG_COUNT; t++)
+			if (k->kind == YNODE_SCALAR && strcmp(k->text, tag_names[t]) == 0)
+				break;
+		if (t == VTAG_COUNT)
+			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					    "unknown tag '%s' (expected framework, gpu, "
+					    "workload or scale)",
+					    k->kind == YNODE_SCALAR ? k->text : "?");
+		if (copy_scalar(val, r->tags[t], sizeof(r->tags[t]), file, k->text, err) != 0)
+			return -1;
+	}
+	for (int t = 0; t < VTAG_COUNT; t++)
+		if (!r->tags[t][0])
+			return bad(err, file, m, "missing tag", tag_names[t]);
+	return 0;
+}
+
+static int read_sets(const struct ynode *m, struct validate_row *r, const char *file,
+		     struct gp_error *err)
+{
+	if (m->kind != YNODE_MAPPING)
+		return bad(err, file, m, "expected a mapping of KEY: VALUE for", "set");
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const struct ynode *k = &m->items[i], *val = &m->items[i + 1];
+		if (k->kind != YNODE_SCALAR || val->kind != YNODE_SCALAR)
+			return bad(err, file, k, "expected KEY: VALUE in", "set");
+		if (r->nsets == VALIDATE_MAX_SETS)
+			return bad(err, file, k, "too many fields in", "set");
+		if ((size_t)snprintf(r->sets[r->nsets], sizeof(r->sets[0]), "%s=%s", k->text,
+				     val->text) >= sizeof(r->sets[0]))
+			return bad(err, file, val, "value too long for", k->text);
+		r->nsets++;
+	}
+	return 0;
+}
+
+static int read_row(const struct ynode *m, struct validate_row *r, const char *file,
+		    struct gp_error *err)
+{
+	bool have_measured = false;
+	memset(r, 0, sizeof(*r));
+	r->tolerance = r->pinned = NAN;
+	r->predicted = r->error = NAN;
+	snprintf(r->file, sizeof(r->file), "%s", file);
+	r->line = m->line;
+	if (m->kind != YNODE_MAPPING)
+		return bad(err, file, m, "expected a mapping for a row", NULL);
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const struct ynode *k = &m->items[i], *val = &m->items[i + 1];
+		const char *key = k->kind == YNODE_SCALAR ? k->text : "?";
+		int rc;
+		if (strcmp(key, "id") == 0)
+			rc = copy_scalar(val, r->id, sizeof(r->id), file, key, err);
+		else if (strcmp(key, "source") == 0)
+			rc = copy_scalar(val, r->source, sizeof(r->source), file, key, err);
+		else if (strcmp(key, "tags") == 0)
+			rc = read_tags(val, r, file, err);
+		else if (strcmp(key, "scenario") == 0)
+			rc = copy_scalar(val, r->scenario, sizeof(r->scenario), file, key, err);
+		else if (strcmp(key, "set") == 0)
+			rc = read_sets(val, r, file, err);
+		else if (strcmp(key, "figure") == 0)
+			rc = copy_scalar(val, r->figure, sizeof(r->figure), file, key, err);
+		else if (strcmp(key, "unit") == 0)
+			rc = copy_scalar(val, r->unit, sizeof(r->unit), file, key, err);
+		else if (strcmp(key, "measured") == 0)
+			rc = number(val, &r->measured, file, key, err), have_measured = true;
+		else if (strcmp(key, "tolerance") == 0)
+			rc = number(val, &r->tolerance, file, key, err);
+		else if (strcmp(key, "pinned") == 0)
+			rc = number(val, &r->pinned, file, key, err);
+		else
+			rc = gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+					  "unknown key '%s' in a row (expected id, source, tags, "
+					  "scenario, set, figure, measured, unit, tolerance or "
+					  "pinned)",
+					  key);
+		if (rc != 0)
+			return -1;
+	}
+	if (!r->id[0])
+		return bad(err, file, m, "a row without", "id");
+	if (!r->source[0] || !r->figure[0] || !r->unit[0] || !have_measured || !r->tags[0][0])
+		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
+				    "row '%s' needs source, tags, figure, measured and unit",
+				    r->id);
+	if (r->measured == 0)
+		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
+				    "row '%s': a measured 0 has no relative error", r->id);
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		if (strcmp(r->unit, units[u].name) == 0)
+			r->unit_si = units[u].si;
+	if (r->unit_si == 0)
+		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
+				    "row '%s': unknown unit '%s' (expected GiB, GB, s, ms, "
+				    "tokens/s or 1)",
+				    r->id, r->unit);
+	return 0;
+}
+
+static int add_rows(struct validation *v, const struct ynode *seq, int group, const char *file,
+		    struct gp_error *err)
+{
+	struct validate_row *rows;
+	if (seq->kind != YNODE_SEQUENCE)
+		return bad(err, file, seq, "expected a list for", "rows");
+	rows = realloc(v->rows, (v->nrows + seq->n + 1) * sizeof(*rows));
+	if (!rows)
+		return gp_error_set(err, GP_EIO, file, 0, 0, "out of memory");
+	v->rows = rows;
+	for (size_t i = 0; i < seq->n; i++) {
+		struct validate_row *r = &v->rows[v->nrows];
+		if (read_row(&seq->items[i], r, file, err) != 0)
+			return -1;
+		if (validation_find(v, r->id))
+			return gp_error_set(err, GP_EINPUT, file, r->line, 0,
+					    "row id '%s' given twice", r->id);
+		r->group = group;
+		v->nrows++;
+	}
+	return 0;
+}
+
+static int load_group(struct validation *v, const struct ynode *root, const char *path,
+		      struct gp_error *err)
+{
+	struct validate_group *g, *groups;
+	const struct ynode *rows = NULL;
+	bool have_bound = false;
+
+	if (!root || root->kind != YNODE_MAPPING)
+		return bad(err, path, root, "expected a mapping (group, title, mape_bound, rows)",
+			   NULL);
+	if (v->ngroups == MAX_GROUPS)
+		return gp_error_set(err, GP_EINPUT, path, 0, 0, "more than %d groups", MAX_GROUPS);
+	groups = realloc(v->groups, (v->ngroups + 1) * sizeof(*groups));
+	if (!groups)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+	v->groups = groups;
+	g = &v->groups[v->ngroups];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->file, sizeof(g->file), "%s", path);
+	for (size_t i = 0; i + 1 < root->n; i += 2) {
+		const struct ynode *k = &root->items[i], *val = &root->items[i + 1];
+		const char *key = k->kind == YNODE_SCALAR ? k->text : "?";
+		int rc = 0;
+		if (strcmp(key, "group") == 0)
+			rc = copy_scalar(val, g->name, sizeof(g->name), path, key, err);
+		else if (strcmp(key, "title") == 0)
+			rc = copy_scalar(val, g->title, sizeof(g->title), path, key, err);
+		else if (strcmp(key, "mape_bound") == 0)
+			rc = number(val, &g->mape_bound, path, key, err), have_bound = true;
+		else if (strcmp(key, "rows") == 0)
+			rows = val;
+		else
+			rc = gp_error_set(err, GP_EINPUT, path, k->line, k->column,
+					  "unknown key '%s' (expected group, title, mape_bound or "
+					  "rows)",
+					  key);
+		if (rc != 0)
+			return -1;
+	}
+	if (!g->name[0] || !have_bound || !rows)
+		return gp_error_set(err, GP_EINPUT, path, root->line, root->column,
+				    "a group needs group, mape_bound and rows");
+	for (int i = 0; i < v->ngroups; i++)
+		if (strcmp(v->groups[i].name, g->name) == 0)
+			return gp_error_set(err, GP_EINPUT, path, root->line, root->column,
+					    "group '%s' given twice (also %s)", g->name,
+					    v->groups[i].file);
+	if (add_rows(v, rows, v->ngroups, path, err) != 0)
+		return -1;
+	v->ngroups++;
+	return 0;
+}
+
+int validation_load_file(struct validation *v, const char *path, struct gp_error *err)
+{
+	char *text = NULL;
+	size_t len;
+	struct ynode *root = NULL;
+	int nproblems = 0, rc = -1;
+
+	if (file_read_all(path, MAX_FILE, &text, &len, err) != 0)
+		return -1;
+	if (ynode_read(text, len, path, MAX_DEPTH, &root, NULL, &nproblems, err) != 0 || nproblems)
+		goto out;
+	rc = load_group(v, root, path, err);
+out:
+	ynode_free(root);
+	free(text);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int validation_load_dir(struct validation *v, const char *dir, struct gp_error *err)
+{
+	char *names[MAX_FILES];
+	int n = 0, rc = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return gp_error_set(err, GP_EIO, dir, 0, 0, "cannot open the folder");
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".yaml"))
+			continue;
+		if (n == MAX_FILES) {
+			rc = gp_error_set(err, GP_EINPUT, dir, 0, 0, "more than %d data files",
+					  MAX_FILES);
+			break;
+		}
+		names[n] = malloc(strlen(dir) + len + 2);
+		if (!names[n]) {
+			rc = gp_error_set(err, GP_EIO, dir, 0, 0, "out of memory");
+			break;
+		}
+		snprintf(names[n], strlen(dir) + len + 2, "%s/%s", dir, de->d_name);
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), by_name);
+	if (rc == 0 && n == 0)
+		rc = gp_error_set(err, GP_EINPUT, dir, 0, 0, "no *.yaml data files");
+	for (int i = 0; rc == 0 && i < n; i++)
+		rc = validation_load_file(v, names[i], err);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	return rc;
+}
+
+const struct validate_row *validation_find(const struct validation *v, const char *id)
+{
+	for (int i = 0; i < v->nrows; i++)
+		if (strcmp(v->rows[i].id, id) == 0)
+			return &v->rows[i];
+	return NULL;
+}
+
+int validate_row_scenario(const struct validate_row *r, const struct catalog *cat,
+			  struct scenario *s, struct gp_error *err)
+{
+	if (r->scenario[0]) {
+		if (scenario_load_file(r->scenario, cat, s, NULL, NULL, err) != 0)
+			return -1;
+	} else {
+		scenario_init(s);
+	}
+	for (int i = 0; i < r->nsets; i++)
+		if (scenario_set_assignment(s, cat, r->sets[i], err) != 0) {
+			char msg[sizeof(err->message)];
+			snprintf(msg, sizeof(msg), "%s", err->message);
+			return gp_error_set(err, GP_EINPUT, r->file, r->line, 0,
+					    "row '%s': %s: %.200s", r->id, r->sets[i], msg);
+		}
+	return 0;
+}
+
+int validate_row_predict(const struct validate_row *r, const struct scenario *s,
+			 const struct plan *p, double *value)
+{
+	struct cJSON *json = report_json_build(s, p);
+	double x = NAN;
+
+	if (!json)
+		return -1;
+	if (report_json_get(json, r->figure, &x, NULL) != REPORT_JSON_NUMBER)
+		x = NAN;
+	report_json_free(json);
+	*value = x / r->unit_si;
+	return 0;
+}
+
+/* Adds |e| to a running MAPE (sum until stats_end) and keeps the worst. */
+static void stats_add(struct validate_stats *st, double e)
+{
+	st->n++;
+	st->mape += fabs(e);
+	if (fabs(e) > fabs(st->worst))
+		st->worst = e;
+}
+
+static void stats_end(struct validate_stats *st)
+{
+	if (st->n)
+		st->mape /= st->n;
+}
+
+static int regime_index(struct validation *v, enum validate_tag t, const char *value)
+{
+	int i;
+	for (i = 0; i < v->nregimes; i++)
+		if (v->regimes[i].tag == t && strcmp(v->regimes[i].value, value) == 0)
+			return i;
+	memset(&v->regimes[i], 0, sizeof(v->regimes[i]));
+	v->regimes[i].tag = t;
+	snprintf(v->regimes[i].value, sizeof(v->regimes[i].value), "%s", value);
+	v->nregimes++;
+	return i;
+}
+
+int validation_run(struct validation *v, const struct catalog *cat, struct gp_error *err)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct plan *p = malloc(sizeof(*p));
+	int rc = -1;
+
+	free(v->regimes);
+	v->nregimes = 0;
+	v->regimes = calloc((size_t)v->nrows * VTAG_COUNT + 1, sizeof(*v->regimes));
+	if (!s || !p || !v->regimes) {
+		gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	memset(&v->all, 0, sizeof(v->all));
+	for (int g = 0; g < v->ngroups; g++)
+		memset(&v->groups[g].stats, 0, sizeof(v->groups[g].stats));
+	for (int i = 0; i < v->nrows; i++) {
+		struct validate_row *r = &v->rows[i];
+		if (validate_row_scenario(r, cat, s, err) != 0)
+			goto out;
+		plan_compute(s, p);
+		if (validate_row_predict(r, s, p, &r->predicted) != 0) {
+			gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
+			goto out;
+		}
+		if (!isfinite(r->predicted)) {
+			gp_error_set(err, GP_EINPUT, r->file, r->line, 0,
+				     "row '%s': the plan gives no %s", r->id, r->figure);
+			goto out;
+		}
+		r->error = (r->predicted - r->measured) / r->measured;
+		stats_add(&v->all, r->error);
+		stats_add(&v->groups[r->group].stats, r->error);
+		for (int t = 0; t < VTAG_COUNT; t++)
+			stats_add(&v->regimes[regime_index(v, t, r->tags[t])].stats, r->error);
+	}
+	/* regimes grouped by tag, each tag's values in order of first appearance */
+	for (int a = 1; a < v->nregimes; a++) {
+		struct validate_regime x = v->regimes[a];
+		int b = a;
+		for (; b > 0 && v->regimes[b - 1].tag > x.tag; b--)
+			v->regimes[b] = v->regimes[b - 1];
+		v->regimes[b] = x;
+	}
+	stats_end(&v->all);
+	for (int i = 0; i < v->nregimes; i++)
+		stats_end(&v->regimes[i].stats);
+	v->pass = true;
+	for (int g = 0; g < v->ngroups; g++) {
+		struct validate_group *grp = &v->groups[g];
+		stats_end(&grp->stats);
+		grp->pass = grp->stats.mape <= grp->mape_bound;
+		v->pass = v->pass && grp->pass;
+	}
+	rc = 0;
+out:
+	free(s);
+	free(p);
+	return rc;
+}
+
+/* '*' within the tolerance the tests hold the row to, '!' outside it, ' ' not held. */
+static char row_mark(const struct validate_row *r)
+{
+	if (isnan(r->tolerance))
+		return ' ';
+	return fabs(r->error) <= r->tolerance ? '*' : '!';
+}
+
+void validation_text(struct report_buf *b, const struct validation *v)
+{
+	report_buf_printf(b, "%d measured figures in %d group%s: MAPE %.1f%%, worst %+.1f%%: %s\n",
+			  v->all.n, v->ngroups, v->ngroups == 1 ? "" : "s", 100 * v->all.mape,
+			  100 * v->all.worst,
+			  v->pass ? "all within bounds" : "a group past its bound");
+	for (int g = 0; g < v->ngroups; g++) {
+		const struct validate_group *grp = &v->groups[g];
+		report_buf_printf(b, "\n%s: %s\n", grp->name, grp->title);
+		report_buf_printf(b, "  %-19s %-24s %7s %7s %-8s %6s\n", "row", "figure",
+				  "measured", "gpuplan", "unit", "error");
+		for (int i = 0; i < v->nrows; i++) {
+			const struct validate_row *r = &v->rows[i];
+			if (r->group != g)
+				continue;
+			report_buf_printf(b, "  %-19.19s %-24.24s %7.4g %7.4g %-8s %+5.1f%%%c\n",
+					  r->id, r->figure, r->measured, r->predicted, r->unit,
+					  100 * r->error, row_mark(r));
+		}
+		report_buf_printf(b, "  %d rows: MAPE %.1f%% (bound %.1f%%), worst %+.1f%%: %s\n",
+				  grp->stats.n, 100 * grp->stats.mape, 100 * grp->mape_bound,
+				  100 * grp->stats.worst, grp->pass ? "ok" : "OVER THE BOUND");
+	}
+	report_buf_printf(b, "\n  * within the tolerance the tests hold the row to, ! outside it "
+			     "(pinned)\n");
+	report_buf_printf(b, "\nby regime\n  %-10s %-24s %5s %7s %7s\n", "tag", "value", "rows",
+			  "MAPE", "worst");
+	for (int i = 0; i < v->nregimes; i++) {
+		const struct validate_regime *x = &v->regimes[i];
+		report_buf_printf(b, "  %-10s %-24.24s %5d %6.1f%% %+6.1f%%\n",
+				  validate_tag_name(x->tag), x->value, x->stats.n,
+				  100 * x->stats.mape, 100 * x->stats.worst);
+	}
+}
+
+void validation_markdown(struct report_buf *b, const struct validation *v)
+{
+	report_buf_printf(b, "# How far gpuplan's figures have been from measured runs\n\n");
+	report_buf_printf(b, "Generated by `gpuplan validate --markdown` (`make validation-doc`) "
+			     "from the data files\nof `tests/validation/`, the rows the unit tests "
+			     "assert. Do not edit by hand.\n\n");
+	report_buf_printf(b, "%d measured figures in %d group%s: MAPE %.1f%%, worst %+.1f%%: %s.\n",
+			  v->all.n, v->ngroups, v->ngroups == 1 ? "" : "s", 100 * v->all.mape,
+			  100 * v->all.worst,
+			  v->pass ? "every group within its bound" : "a group past its bound");
+	report_buf_printf(b, "\n## Groups\n\n| group | rows | MAPE | bound | worst | |\n"
+			     "|---|---:|---:|---:|---:|---|\n");
+	for (int g = 0; g < v->ngroups; g++) {
+		const struct validate_group *grp = &v->groups[g];
+		report_buf_printf(b, "| %s | %d | %.1f%% | %.1f%% | %+.1f%% | %s |\n", grp->name,
+				  grp->stats.n, 100 * grp->stats.mape, 100 * grp->mape_bound,
+				  100 * grp->stats.worst, grp->pass ? "ok" : "over the bound");
+	}
+	report_buf_printf(b, "\n## Regimes\n\n| tag | value | rows | MAPE | worst |\n"
+			     "|---|---|---:|---:|---:|\n");
+	for (int i = 0; i < v->nregimes; i++) {
+		const struct validate_regime *x = &v->regimes[i];
+		report_buf_printf(b, "| %s | %s | %d | %.1f%% | %+.1f%% |\n",
+				  validate_tag_name(x->tag), x->value, x->stats.n,
+				  100 * x->stats.mape, 100 * x->stats.worst);
+	}
+	for (int g = 0; g < v->ngroups; g++) {
+		const struct validate_group *grp = &v->groups[g];
+		report_buf_printf(b, "\n## %s\n\n%s (`%s`).\n\n", grp->name, grp->title, grp->file);
+		report_buf_printf(b, "| row | figure | measured | gpuplan | error | tolerance | "
+				     "source |\n|---|---|---:|---:|---:|---:|---|\n");
+		for (int i = 0; i < v->nrows; i++) {
+			const struct validate_row *r = &v->rows[i];
+			char tol[32] = "not held";
+			if (r->group != g)
+				continue;
+			if (!isnan(r->tolerance))
+				snprintf(tol, sizeof(tol), "%.0f%%%s", 100 * r->tolerance,
+					 fabs(r->error) <= r->tolerance ? "" : " (missed)");
+			report_buf_printf(b,
+					  "| %s | `%s` | %.4g %s | %.4g %s | %+.1f%% | %s | %s |\n",
+					  r->id, r->figure, r->measured, r->unit, r->predicted,
+					  r->unit, 100 * r->error, tol, r->source);
+		}
+	}
+}
