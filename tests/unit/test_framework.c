@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -19,8 +20,16 @@
 #include "framework.h"
 #include "plan.h"
 #include "scenario.h"
+#include "shipped_catalog.h"
+#include "validate.h"
 
 #define GIB 1073741824.0
+
+/* The measured rows, their scenarios and tolerances: one copy, shared with `gpuplan
+ * validate` (tests/validation/framework-memory.yaml). */
+#define ROWS "tests/validation/framework-memory.yaml"
+
+static struct validation rows;
 
 static struct plan plan_buf;
 
@@ -43,6 +52,31 @@ static bool has_warning(const struct plan *p, enum plan_warning_code code)
 	return false;
 }
 
+/* The row with this id, its scenario in *s; then a check that `gpuplan validate` reads
+ * the figure this test asserts (got, in the row's unit). */
+static const struct validate_row *row_scenario(const char *id, struct scenario *s)
+{
+	struct gp_error err;
+	const struct validate_row *r = validation_find(&rows, id);
+	if (!r)
+		fail_msg("%s: no row '%s'", ROWS, id);
+	if (validate_row_scenario(r, cat, s, &err) != 0)
+		fail_msg("%s: %s", ROWS, err.message);
+	return r;
+}
+
+static void same_as_validate(const struct validate_row *r, const struct scenario *s, double got)
+{
+	struct plan *p = malloc(sizeof(*p));
+	double v;
+	assert_non_null(p);
+	plan_compute(s, p);
+	assert_int_equal(validate_row_predict(r, s, p, &v), 0);
+	free(p);
+	if (!(fabs(v - got) <= 1e-12 * fabs(got)))
+		fail_msg("%s: validate reads %.9g, the test %.9g", r->id, v, got);
+}
+
 static void gpu_set(struct scenario *s, const char *id, double bytes, int count)
 {
 	snprintf(s->hardware.gpu.id, sizeof(s->hardware.gpu.id), "%s", id);
@@ -63,17 +97,6 @@ static void llama31_8b(struct model *m)
 	m->vocab = 128256, m->max_context = 131072;
 }
 
-/* meta-llama/Llama-3.2-3B config.json: 28 layers, hidden 3072, 24 heads, 8 key/value
- * heads, head_dim 128, intermediate 8192, vocab 128256, tied embeddings. */
-static void llama32_3b(struct model *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->mlp = MLP_GATED;
-	m->norm = NORM_RMSNORM;
-	m->layers = 28, m->hidden = 3072, m->heads = 24, m->kv_heads = 8, m->head_dim = 128;
-	m->ffn = 8192, m->vocab = 128256, m->max_context = 131072, m->tied_embeddings = true;
-}
-
 /* torchtitan, Llama 3.1 8B, FSDP2 over 8 x H100 96 GB (pytorch/torchtitan
  * benchmarks/llama3_h100_202412_torchtitan.md; setup from train_configs/llama3_8b.toml):
  * bf16 mixed precision, local batch 2 x 8192, selective AC with the `op` policy. The
@@ -84,18 +107,11 @@ static void test_torchtitan_8b_fsdp2(void **state)
 {
 	(void)state;
 	struct scenario s;
-	scenario_init(&s);
-	llama31_8b(&s.model);
-	s.workload.kind = WL_TRAIN;
-	s.workload.framework = FW_FSDP;
-	s.workload.seq_len = 8192;
-	s.workload.micro_batch = 2;
-	s.workload.global_batch = 16;
-	s.workload.recompute = RECOMPUTE_OP;
-	s.parallel.zero = 3; /* FSDP2 fully sharded */
-	gpu_set(&s, "h100-96gb", 96e9, 8);
+	/* FSDP2 fully sharded: parallel.zero 3 */
+	const struct validate_row *r = row_scenario("torchtitan-8b-fsdp2", &s);
 	const struct plan *p = compute(&s);
-	assert_true(fabs(rel_err(p->mem.reserved / GIB, 82.4)) < 0.10);
+	same_as_validate(r, &s, p->mem.reserved / r->unit_si);
+	assert_true(fabs(rel_err(p->mem.reserved / r->unit_si, r->measured)) < r->tolerance);
 	assert_true(p->mem.reserved >= p->mem.allocated);
 	assert_true(p->mem.optimizer_bytes_per_param == 12);
 }
@@ -105,37 +121,14 @@ static void test_torchtitan_8b_fsdp2(void **state)
  * checkpointing; peak active (allocated) memory.
  * LoRA rank 8 on q and v (recipe config lora_attn_modules ['q_proj', 'v_proj']): 16.2 GiB.
  * gpuplan: 17.12 GiB (+5.6%). */
-static void lora_row(struct scenario *s, enum ft_method method)
-{
-	scenario_init(s);
-	llama31_8b(&s->model);
-	s->workload.kind = WL_FINETUNE;
-	s->workload.framework = FW_TORCHTUNE;
-	s->workload.seq_len = 2048;
-	s->workload.micro_batch = 2;
-	s->workload.recompute = RECOMPUTE_FULL;
-	s->workload.finetune.method = method;
-	s->workload.finetune.rank = 8;
-	s->workload.finetune.adapter_dtype = DTYPE_BF16;
-	if (method == FT_LORA) {
-		s->workload.finetune.targets = LORA_Q | LORA_V;
-		s->workload.finetune.base_weights = DTYPE_BF16;
-	} else {
-		s->workload.finetune.targets =
-		    LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP | LORA_DOWN;
-		s->workload.finetune.base_weights = DTYPE_NF4;
-	}
-	/* nvidia-smi's 24564 MiB for an RTX 4090 */
-	gpu_set(s, "rtx-4090", 24564 * 1048576.0, 1);
-}
-
 static void test_torchtune_lora_4090(void **state)
 {
 	(void)state;
 	struct scenario s;
-	lora_row(&s, FT_LORA);
+	const struct validate_row *r = row_scenario("torchtune-lora-4090", &s);
 	const struct plan *p = compute(&s);
-	assert_true(fabs(rel_err(p->mem.allocated / GIB, 16.2)) < 0.10);
+	same_as_validate(r, &s, p->mem.allocated / r->unit_si);
+	assert_true(fabs(rel_err(p->mem.allocated / r->unit_si, r->measured)) < r->tolerance);
 	/* bf16 adapters: AdamW's two bf16 moments, no master copy */
 	assert_true(p->mem.optimizer_bytes_per_param == 4);
 }
@@ -146,9 +139,10 @@ static void test_torchtune_qlora_4090(void **state)
 {
 	(void)state;
 	struct scenario s;
-	lora_row(&s, FT_QLORA);
+	const struct validate_row *r = row_scenario("torchtune-qlora-4090", &s);
 	const struct plan *p = compute(&s);
-	assert_true(fabs(rel_err(p->mem.allocated / GIB, 7.4)) < 0.10);
+	same_as_validate(r, &s, p->mem.allocated / r->unit_si);
+	assert_true(fabs(rel_err(p->mem.allocated / r->unit_si, r->measured)) < r->tolerance);
 }
 
 /* The same README, Llama 3.2 3B full fine-tune on one A100 80GB (recipe
@@ -165,16 +159,9 @@ static void test_torchtune_3b_full_pure_bf16(void **state)
 {
 	(void)state;
 	struct scenario s;
-	scenario_init(&s);
-	llama32_3b(&s.model);
-	s.workload.kind = WL_FINETUNE;
-	s.workload.framework = FW_TORCHTUNE;
-	s.workload.finetune.method = FT_FULL;
-	s.workload.seq_len = 4096;
-	s.workload.micro_batch = 2;
-	s.workload.recompute = RECOMPUTE_NONE;
-	gpu_set(&s, "a100-80gb", 81920 * 1048576.0, 1);
+	const struct validate_row *r = row_scenario("torchtune-3b-full", &s);
 	const struct plan *p = compute(&s);
+	same_as_validate(r, &s, p->mem.allocated / r->unit_si);
 	assert_true(p->mem.weight_bytes_per_param == 2);
 	assert_true(p->mem.grad_bytes_per_param == 2);
 	assert_true(p->mem.optimizer_bytes_per_param == 4);
@@ -192,16 +179,10 @@ static void test_vllm_3090_kv_budget(void **state)
 {
 	(void)state;
 	struct scenario s;
-	scenario_init(&s);
-	llama31_8b(&s.model);
-	s.workload.kind = WL_ONLINE;
-	s.workload.framework = FW_VLLM;
-	s.workload.prompt_tokens = 19872;
-	s.workload.output_tokens = 128;
-	s.workload.batch = 0;
-	gpu_set(&s, "rtx-3090", 23.58 * GIB, 1);
+	const struct validate_row *r = row_scenario("vllm-3090-kv", &s);
 	const struct plan *p = compute(&s);
-	assert_true(fabs(rel_err(p->mem.kv_cache / GIB, 3.81)) < 0.10);
+	same_as_validate(r, &s, p->mem.kv_cache / r->unit_si);
+	assert_true(fabs(rel_err(p->mem.kv_cache / r->unit_si, r->measured)) < r->tolerance);
 	assert_true(fabs(rel_err((p->mem.weights + p->mem.activations) / GIB, 17.06)) < 0.10);
 	assert_true(fabs(rel_err(p->mem.kv_tokens / 20000, 1.56)) < 0.10);
 	/* whole 16-token blocks of 2 x 8 x 128 x 2 B x 32 layers */
@@ -315,6 +296,25 @@ static void test_bad_input(void **state)
 	assert_false(has_warning(p, PW_FRAMEWORK_CONFLICT));
 }
 
+static int setup(void **state)
+{
+	struct gp_error err;
+	if (shipped_catalog_setup(state) != 0)
+		return -1;
+	validation_init(&rows);
+	if (validation_load_file(&rows, ROWS, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", ROWS, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	validation_release(&rows);
+	return shipped_catalog_teardown(state);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,5 +326,5 @@ int main(void)
 	    cmocka_unit_test(test_default_and_overrides),
 	    cmocka_unit_test(test_bad_input),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,12 +11,14 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "validate.h"
 
 #define SGLANG	 "tests/data/serving/sglang-70b-4xh200.yaml"
 #define NIM	 "tests/data/serving/nim-70b-2xh100-fp8.yaml"
@@ -211,85 +213,67 @@ static void test_bad_input(void **state)
 	}
 }
 
-/* The measured serving rows (shared/reference/measured.md). */
-struct row {
-	const char *source, *file, *load;
-	double ttft_s, tpot_s, tokens_per_s; /* 0: not given */
-	bool median;			     /* the row's TTFT and TPOT are medians */
-};
+/* The measured serving rows (shared/reference/measured.md), each figure with its source,
+ * scenario, tolerance and pinned error: one copy, shared with `gpuplan validate`
+ * (tests/validation/serving.yaml). */
+#define ROWS "tests/validation/serving.yaml"
 
-static const struct row rows[] = {
-    /* datacrunch-research/h200-benchmarks, sglang/outputs (jsonl): SGLang (December 2024),
-     * Llama 3.3 70B bf16, 4 x H200 TP4, random 509 / 534 tokens, Poisson arrivals */
-    {"sglang 1/s", SGLANG, "workload.requests_per_s=1", 0.0857, 0.0136, 0, true},
-    {"sglang 4/s", SGLANG, "workload.requests_per_s=4", 0.1061, 0.0194, 0, true},
-    {"sglang 8/s", SGLANG, "workload.requests_per_s=8", 0.1914, 0.0708, 3515, true},
-    {"sglang offline", SGLANG, "workload.kind=offline", 0, 0, 4521, true},
-    /* docs.nvidia.com NIM LLM benchmarking (AIPerf): NIM 1.8.0, Llama 3.3 70B fp8,
-     * 2 x H100 TP2, 5000 / 500 tokens, closed loop; AIPerf's averages */
-    {"nim c5", NIM, "workload.concurrency=5", 0.5467, 0.02183, 218.5, false},
-    {"nim c50", NIM, "workload.concurrency=50", 0.8345, 0.05973, 814.4, false},
-    /* InternLM/lmdeploy docs/en/benchmark/a100_fp16.md: TurboMind, Llama 2 7B fp16,
-     * A100 80GB, static batch of 64, 128 / 128; mean first token, median per token */
-    {"lmdeploy b64", LMDEPLOY, "workload.batch=64", 0.44, 0.014, 3024, false},
-};
-#define NROWS (sizeof(rows) / sizeof(rows[0]))
-
-/* Each row's figures; err[0..2] = signed errors of TTFT, TPOT, tokens/s (NaN: not given). */
-static void row_errors(const struct row *r, double err[3])
+/* The plan's member each row's figure is read from: validate reads the JSON report's key,
+ * and must read this very number. */
+static double row_figure(const char *key, const struct plan *p)
 {
-	struct scenario s;
-	struct plan p;
-	load(r->file, &s);
-	set(&s, r->load);
-	plan_compute(&s, &p);
-	double ttft = r->median && strcmp(r->source, "lmdeploy b64") ? p.serving.ttft[0] : p.ttft_s;
-	double tpot = r->median ? p.serving.tpot[0] : p.tpot_s;
-	if (strcmp(r->source, "lmdeploy b64") == 0)
-		tpot = p.serving.tpot[0];
-	err[0] = r->ttft_s > 0 ? rel_err(ttft, r->ttft_s) : NAN;
-	err[1] = r->tpot_s > 0 ? rel_err(tpot, r->tpot_s) : NAN;
-	err[2] = r->tokens_per_s > 0 ? rel_err(p.tokens_per_s, r->tokens_per_s) : NAN;
+	if (strcmp(key, "latency.ttft_p50_s") == 0)
+		return p->serving.ttft[0];
+	if (strcmp(key, "latency.tpot_p50_s") == 0)
+		return p->serving.tpot[0];
+	if (strcmp(key, "latency.ttft_s") == 0)
+		return p->ttft_s;
+	if (strcmp(key, "latency.tpot_s") == 0)
+		return p->tpot_s;
+	if (strcmp(key, "throughput.tokens_per_s") == 0)
+		return p->tokens_per_s;
+	fail_msg("%s: no figure '%s' in this test", ROWS, key);
+	return NAN;
 }
 
 /* The errors as the model stands, pinned (TTFT within 25%, TPOT and tokens/s within 15%
  * pass; a row that misses is pinned at its honest error, to 2 points, so that a change of
- * the model shows here; none is loosened). */
-static const double pinned[NROWS][3] = {
-    {-0.365, +0.034, NAN},    /* sglang 1/s: TTFT misses (31 ms the model lacks) */
-    {-0.469, -0.219, NAN},    /* sglang 4/s: both miss */
-    {-0.680, -0.746, +0.215}, /* sglang 8/s: 8 x 534 tokens/s is 94% of offline: the
-			       * run (concurrency 360) had no steady state */
-    {NAN, NAN, +0.311},	      /* sglang offline: misses */
-    {-0.206, -0.160, +0.193}, /* nim c5: TTFT passes; TPOT and tokens/s miss */
-    {-0.468, +0.063, -0.045}, /* nim c50: TPOT and tokens/s pass; TTFT misses */
-    {+0.092, -0.086, +0.288}, /* lmdeploy: TTFT and TPOT pass; tokens/s misses */
-};
-
+ * the model shows here; none is loosened): each row's tolerance and pinned. */
 static void test_measured_rows(void **state)
 {
-	static const double tol[3] = {0.25, 0.15, 0.15};
-	static const char *const what[3] = {"ttft", "tpot", "tokens/s"};
+	struct validation v;
+	struct gp_error err;
+	struct plan *p = malloc(sizeof(*p));
+	int n = 0;
 	(void)state;
+	assert_non_null(p);
+	validation_init(&v);
+	if (validation_load_file(&v, ROWS, &err) != 0)
+		fail_msg("%s: %s", ROWS, err.message);
 	printf("serving rows (signed error; * within tolerance):\n");
-	for (size_t i = 0; i < NROWS; i++) {
-		double err[3];
-		row_errors(&rows[i], err);
-		printf("  %-15s", rows[i].source);
-		for (int k = 0; k < 3; k++) {
-			if (isnan(err[k])) {
-				printf("  %8s      -", what[k]);
-				continue;
-			}
-			printf("  %8s %+6.1f%%%s", what[k], 100 * err[k],
-			       fabs(err[k]) <= tol[k] ? "*" : " ");
-			assert_false(isnan(pinned[i][k]));
-			if (fabs(pinned[i][k]) <= tol[k])
-				assert_true(fabs(err[k]) <= tol[k]);
-			assert_true(fabs(err[k] - pinned[i][k]) <= 0.02);
-		}
-		printf("\n");
+	for (int i = 0; i < v.nrows; i++) {
+		const struct validate_row *r = &v.rows[i];
+		struct scenario s;
+		double got, via_validate;
+		if (validate_row_scenario(r, cat, &s, &err) != 0)
+			fail_msg("%s: %s", ROWS, err.message);
+		plan_compute(&s, p);
+		got = row_figure(r->figure, p) / r->unit_si;
+		assert_int_equal(validate_row_predict(r, &s, p, &via_validate), 0);
+		near(via_validate, got, 1e-12);
+		double e = rel_err(got, r->measured);
+		double tol = r->tolerance;
+		printf("  %-20s %+6.1f%%%s\n", r->id, 100 * e, fabs(e) <= tol ? "*" : " ");
+		assert_false(isnan(r->pinned));
+		if (fabs(r->pinned) <= tol)
+			assert_true(fabs(e) <= tol);
+		assert_true(fabs(e - r->pinned) <= 0.02);
+		n++;
 	}
+	/* seven runs: 17 figures (a row removed from the file is a decision, made here too) */
+	assert_int_equal(n, 17);
+	validation_release(&v);
+	free(p);
 }
 
 int main(void)
