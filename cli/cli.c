@@ -811,6 +811,40 @@ static int cmd_keys(struct cli *c)
 	return c->keys() ? EXIT_IO : 0;
 }
 
+/* `gpuplan validate [DIR]`: the measured rows of DIR (tests/validation) planned again.
+ * Exit 0 when every group's MAPE is within its bound, 1 when one is not. */
+static int cmd_validate(struct cli *c)
+{
+	struct validation v;
+	struct report_buf b = {0};
+	struct gp_error err = {0};
+	const char *dir = c->nargs ? c->args[0] : "tests/validation";
+	int rc;
+
+	if ((rc = cli_load_catalog(c)) != 0)
+		return rc;
+	validation_init(&v);
+	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0) {
+		rc = cli_print_error(&err, dir);
+		goto out;
+	}
+	if (c->json) {
+		rc = cli_write_json(report_json_validation(&v));
+	} else {
+		if (c->markdown)
+			validation_markdown(&b, &v);
+		else
+			validation_text(&b, &v);
+		rc = cli_write_buf(&b);
+	}
+	if (rc == 0 && !v.pass)
+		rc = EXIT_FAILURE;
+out:
+	report_buf_release(&b);
+	validation_release(&v);
+	return rc;
+}
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -854,6 +888,12 @@ static const struct command commands[] = {
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
+	{"validate", cmd_validate, OPT_JSON | OPT_MARKDOWN, 0, 1,
+	 "gpuplan validate [DIR] [--json | --markdown]",
+	 "The published measurements the tests hold gpuplan to (the data files of DIR, by default\n"
+	 "tests/validation), each planned again: the prediction and its signed error, and per\n"
+	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
+	 "is past the bound its file states.\n"},
 	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
