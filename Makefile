@@ -141,6 +141,15 @@ bench: $(BIN) $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The measured rows of tests/validation planned again (gpuplan(1), validate): exit 1 when
+# a group's MAPE is past its bound. validation-doc regenerates VALIDATION.md from them.
+validate: $(BIN)
+	@./$(BIN) validate tests/validation
+
+validation-doc: $(BIN)
+	@./$(BIN) validate --markdown tests/validation >VALIDATION.md.tmp && \
+		mv VALIDATION.md.tmp VALIDATION.md || { rm -f VALIDATION.md.tmp; exit 1; }
+
 format-check:
 	@clang-format --dry-run --Werror --ferror-limit=5 src/*.c src/*.h ui/*.c ui/*.h cli/*.c cli/*.h
 
@@ -165,7 +174,8 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz gpuplan
 
-.PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean
+.PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean \
+	validate validation-doc
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
