@@ -115,7 +115,7 @@ efficiency.network	num	ratio	-	auto
 "
 # END FIELDS
 
-_gpuplan_commands="report explain diff search solve import catalog check fmt"
+_gpuplan_commands="report explain diff search solve import catalog check fmt validate"
 
 # Keys of the JSON report, for `gpuplan explain FILE KEY` (SPEC "The JSON report"), when
 # `gpuplan explain` cannot list them itself.
@@ -260,6 +260,7 @@ _gpuplan()
 	catalog) opts="gpus models" files= ;;
 	check) opts="--set" ;;
 	fmt) opts="-o --output --set" ;;
+	validate) opts="--json --markdown" files=dir ;;
 	*) opts="--set" ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
@@ -276,6 +277,9 @@ _gpuplan()
 			compgen -d -S / -- "$cur"
 			compgen -f -X '!*.json' -- "$cur"
 		)
+		;;
+	dir)
+		[[ $cur != -* ]] && mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -d -S / -- "$cur")
 		;;
 	esac
 	# a folder completes without a trailing space, so that its files come next
