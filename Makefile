@@ -164,7 +164,8 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \
-		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuplan
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gpuplan
 	cp -f catalog/gpus.yaml $(DESTDIR)$(DATADIR)/gpus.yaml
@@ -172,10 +173,13 @@ install: $(BIN)
 	cp -f man/gpuplan.1 $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1
 	cp -f man/gpuplan-scenario.5 $(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5
 	cp -f contrib/gpuplan.bash $(DESTDIR)$(BASHCOMPDIR)/gpuplan
+	cp -f contrib/gpuplan.zsh $(DESTDIR)$(ZSHCOMPDIR)/_gpuplan
+	cp -f contrib/gpuplan.fish $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpuplan $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1 \
-		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan
+		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gpuplan $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

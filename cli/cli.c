@@ -812,6 +812,8 @@ static int cmd_keys(struct cli *c)
 	return c->keys() ? EXIT_IO : 0;
 }
 
+static int cmd_commands(struct cli *c);
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -859,6 +861,8 @@ static const struct command commands[] = {
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
+	{"commands", cmd_commands, CMD_HIDDEN, 0, 0, "gpuplan commands",
+	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -1101,6 +1105,94 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))
 		return cli_usage_error(c, "--by '%s' (expected time or cost)", c->by);
 	return 0;
+}
+
+/* The operands of a usage line, space-separated: its words outside brackets ("FILE KEY",
+ * "A B", "CONFIG.json|ORG/NAME"), and a bracketed list of words that are not options as
+ * its choices ("[gpus | models]" is "gpus|models"). */
+static void usage_operands(struct report_buf *b, const char *usage)
+{
+	const char *p = strchr(usage, ' ');
+	int depth = 0, choices = 0;
+	bool any = false;
+
+	p = p ? strchr(p + 1, ' ') : NULL; /* after "gpuplan NAME" */
+	while (p && *(p += strspn(p, " \n"))) {
+		size_t n = strcspn(p, " \n"), at = 0, end = n;
+		int was = depth;
+
+		for (size_t k = 0; k < n; k++)
+			depth += (p[k] == '[' || p[k] == '(') - (p[k] == ']' || p[k] == ')');
+		if (was == 0 && p[0] == '[' && p[1] != '-')
+			choices = 1;
+		while (at < end && strchr("[(", p[at]))
+			at++;
+		while (end > at && strchr("])", p[end - 1]))
+			end--;
+		if (was == 0 && p[0] != '[' && p[0] != '(' && p[0] != '-') {
+			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)(end - at), p + at);
+			any = true;
+		} else if (choices && end > at && p[at] != '|') {
+			report_buf_printf(b, "%s%.*s", choices == 1 ? (any ? " " : "") : "|",
+					  (int)(end - at), p + at);
+			choices = 2;
+			any = true;
+		}
+		if (depth == 0)
+			choices = 0;
+		p += n;
+	}
+	report_buf_printf(b, "%s", any ? "" : "-");
+}
+
+/* The options that opts admits: "-j/--json", "-s/--set=KEY=VALUE", "--by=time|cost". */
+static void usage_options(struct report_buf *b, unsigned opts)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (!cli_option_ok(o, opts))
+			continue;
+		report_buf_printf(b, "%s", any ? " " : "");
+		if (o->val < 256)
+			report_buf_printf(b, "-%c/", o->val);
+		report_buf_printf(b, "--%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+		any = true;
+	}
+}
+
+/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
+ * first phrase of its help; first a line "-" for the terminal UI (with --version). The
+ * zsh and fish completions read it, as git's --git-completion-helper. */
+static int cmd_commands(struct cli *c)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	(void)c;
+	report_buf_printf(&b, "-\tFILE\t--version ");
+	usage_options(&b, OPT_SET | OPT_ASCII);
+	report_buf_printf(&b, "\tthe terminal UI\n");
+	for (const struct command *cmd = commands; cmd->name; cmd++) {
+		size_t n = 0;
+
+		/* up to the end of its first phrase: ": ", ". " or the line's end */
+		while (cmd->help[n] && cmd->help[n] != '\n' &&
+		       !(strchr(":.", cmd->help[n]) && strchr(" \n", cmd->help[n + 1])))
+			n++;
+
+		if (cmd->opts & CMD_HIDDEN)
+			continue;
+		report_buf_printf(&b, "%s\t", cmd->name);
+		usage_operands(&b, cmd->usage);
+		report_buf_printf(&b, "\t");
+		usage_options(&b, cmd->opts);
+		report_buf_printf(&b, "\t%.*s\n", (int)n, cmd->help);
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
 }
 
 /* Whether path names a file that is not there yet in a folder that is: the terminal UI opens
