@@ -52,6 +52,18 @@ $(BIN): $(B)/libgpuplan.a $(UI_OBJ) $(CLI_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(UI_OBJ) $(CLI_OBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
 
+# The paths compiled in (GPUPLAN_DATADIR) are kept in a stamp that changes only when they
+# do, as git's GIT-CFLAGS: `make && make install PREFIX=/usr` rebuilds what uses them
+# rather than installing a program that looks in /usr/local.
+CONFIG_PATHS = DATADIR=$(DATADIR)
+$(B)/config.stamp: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG_PATHS)' ]; then \
+		printf '%s\n' '$(CONFIG_PATHS)' >$@; fi
+$(B)/src/catalog.o: $(B)/config.stamp
+.PHONY: FORCE
+FORCE:
+
 $(B)/libgpuplan.a: $(CORE_OBJ)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $(CORE_OBJ)
@@ -153,22 +165,30 @@ validation-doc: $(BIN)
 format-check:
 	@clang-format --dry-run --Werror --ferror-limit=5 src/*.c src/*.h ui/*.c ui/*.h cli/*.c cli/*.h
 
+# Completions where bash-completion, zsh and fish look for a package's: with PREFIX=/usr,
+# Debian's vendor folders; otherwise the site folders under PREFIX.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \
-		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
-	cp -f gpuplan $(DESTDIR)$(PREFIX)/bin/gpuplan
+		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuplan
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gpuplan
 	cp -f catalog/gpus.yaml $(DESTDIR)$(DATADIR)/gpus.yaml
 	cp -f catalog/models/*.json $(DESTDIR)$(DATADIR)/models/
 	cp -f man/gpuplan.1 $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1
 	cp -f man/gpuplan-scenario.5 $(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5
-	if [ -f contrib/gpuplan.bash ]; then mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions && \
-		cp -f contrib/gpuplan.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan; fi
+	cp -f contrib/gpuplan.bash $(DESTDIR)$(BASHCOMPDIR)/gpuplan
+	cp -f contrib/gpuplan.zsh $(DESTDIR)$(ZSHCOMPDIR)/_gpuplan
+	cp -f contrib/gpuplan.fish $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpuplan $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1 \
-		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan
+		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gpuplan $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

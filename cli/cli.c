@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -845,6 +846,8 @@ out:
 	return rc;
 }
 
+static int cmd_commands(struct cli *c);
+
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
@@ -898,6 +901,8 @@ static const struct command commands[] = {
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
+	{"commands", cmd_commands, CMD_HIDDEN, 0, 0, "gpuplan commands",
+	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -926,75 +931,205 @@ static void cli_print_help(void)
 	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
 }
 
+/* The options: one row each (long name, short letter or an id above 255, argument, the
+ * commands that take it by their OPT_* bit, 0 for all). cli_parse hands getopt_long the rows
+ * a command accepts, so `--top=2`, `-jn2`, `--`, `--mark` for --markdown and `-o FILE` read
+ * as in any GNU tool; `gpuplan commands` lists them for the shell completions. */
+enum {
+	OPTV_ASCII = 256,
+	OPTV_BY,
+	OPTV_HARDWARE,
+	OPTV_SCALING,
+	OPTV_MAX,
+	OPTV_MIN,
+};
+
+static const struct cli_option {
+	const char *name;
+	int val;
+	int has_arg;
+	unsigned opts;
+	const char *arg; /* its argument, for `gpuplan commands`: KEY=VALUE, FILE, N, KEY, a|b */
+} cli_options[] = {
+    {"help", 'h', no_argument, 0, NULL},
+    {"set", 's', required_argument, OPT_SET, "KEY=VALUE"},
+    {"json", 'j', no_argument, OPT_JSON, NULL},
+    {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL},
+    {"output", 'o', required_argument, OPT_OUTPUT, "FILE"},
+    {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL},
+    {"top", 'n', required_argument, OPT_SEARCH, "N"},
+    {"by", OPTV_BY, required_argument, OPT_SEARCH, "time|cost"},
+    {"hardware", OPTV_HARDWARE, no_argument, OPT_SEARCH, NULL},
+    {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL},
+    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY"},
+    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY"},
+};
+#define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
+
+static bool cli_option_ok(const struct cli_option *o, unsigned opts)
+{
+	return !o->opts || (o->opts & opts);
+}
+
+static const struct cli_option *cli_option_by_val(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (cli_options[i].val == val)
+			return &cli_options[i];
+	return NULL;
+}
+
+/* The option as typed, for a message: "-o" for a short one (alone or in a bundle), else
+ * "--output" (a long one's full name, whatever prefix was typed). */
+static void cli_option_typed(const char *arg, const struct cli_option *o, char *buf, size_t size)
+{
+	if (strncmp(arg, "--", 2) != 0 && o->val < 256)
+		snprintf(buf, size, "-%c", o->val);
+	else
+		snprintf(buf, size, "--%s", o->name);
+}
+
+/* A long option getopt_long refused (arg, as typed): not one of this command's, a prefix of
+ * several, or given a value it does not take. */
+static int cli_bad_long_option(struct cli *c, const char *arg, unsigned opts)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	const struct cli_option *hit = NULL;
+	char many[256] = "";
+	int count = 0;
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		size_t used = strlen(many);
+
+		if (!cli_option_ok(o, opts) || strncmp(o->name, name, n) != 0)
+			continue;
+		if (strlen(o->name) == n) { /* exact */
+			hit = o;
+			count = 1;
+			break;
+		}
+		hit = o;
+		count++;
+		snprintf(many + used, sizeof(many) - used, "%s--%s", used ? ", " : "", o->name);
+	}
+	if (count > 1)
+		return cli_usage_error(c, "option '%.*s' is ambiguous (%s)", (int)n + 2, arg, many);
+	if (count == 1 && name[n] == '=' && hit->has_arg == no_argument)
+		return cli_usage_error(c, "option '--%s' takes no value", hit->name);
+	return cli_usage_error(c, "unknown option '%s'", arg);
+}
+
 /* Parses argv[first..] into c for a command that accepts opts; returns 0 or the exit
  * status of a usage error. */
 static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned opts)
 {
-	bool only_args = false;
+	/* "-": operands come back in order as 1 (POSIXLY_CORRECT or not); ":": a missing
+	 * argument is ':', so that the message is ours */
+	char shorts[2 * NOPTIONS + 3] = "-:";
+	struct option longs[NOPTIONS + 1];
+	size_t nlong = 0, ns = 2;
+	int gargc = argc - first + 1, ch;
+	char **gargv = argv + first - 1;
 
-	for (int i = first; i < argc; i++) {
-		const char *a = argv[i];
-		const char *value = NULL;
+	memset(longs, 0, sizeof(longs));
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (!cli_option_ok(o, opts))
+			continue;
+		longs[nlong++] = (struct option){o->name, o->has_arg, NULL, o->val};
+		if (o->val < 256) {
+			shorts[ns++] = (char)o->val;
+			if (o->has_arg == required_argument)
+				shorts[ns++] = ':';
+		}
+	}
+	shorts[ns] = '\0';
+	opterr = 0;
+	optind = 0; /* glibc: start afresh */
+	while ((ch = getopt_long(gargc, gargv, shorts, longs, NULL)) != -1) {
+		const struct cli_option *o = cli_option_by_val(ch == ':' ? optopt : ch);
+		const char *at = gargv[optind - 1]; /* the argument being read */
+		char typed[64];
 
-		if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
+		if (ch == 1) {
 			if (c->nargs == MAX_ARGS)
 				return cli_usage_error(c, "too many arguments");
-			c->args[c->nargs++] = a;
+			c->args[c->nargs++] = optarg;
 			continue;
 		}
-		if (strcmp(a, "--") == 0) {
-			only_args = true;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			c->help = true;
-		} else if ((opts & OPT_SET) &&
-			   (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0)) {
-			value = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!value)
+		if (ch == '?') {
+			/* a long option: unknown, ambiguous or given a value; else a short one */
+			if (!optopt || cli_option_by_val(optopt))
+				return cli_bad_long_option(c, at, opts);
+			return cli_usage_error(c, "unknown option '-%c'", optopt);
+		}
+		cli_option_typed(at, o, typed, sizeof(typed));
+		if (ch == ':') {
+			switch (o->val) {
+			case 's':
 				return cli_usage_error(
 				    c, "--set needs KEY=VALUE (e.g. --set hardware.count=16)");
+			case 'o':
+				return cli_usage_error(c, "%s needs a file name", typed);
+			case OPTV_MAX:
+			case OPTV_MIN:
+				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)",
+						       typed, typed);
+			default:
+				return cli_usage_error(c, "%s needs a value", typed);
+			}
+		}
+		switch (ch) {
+		case 'h':
+			c->help = true;
+			break;
+		case 's':
 			if (c->nsets == MAX_SETS)
 				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
-			c->sets[c->nsets++] = value;
-		} else if ((opts & OPT_JSON) && strcmp(a, "--json") == 0) {
+			c->sets[c->nsets++] = optarg;
+			break;
+		case 'j':
 			c->json = true;
-		} else if ((opts & OPT_MARKDOWN) && strcmp(a, "--markdown") == 0) {
+			break;
+		case 'm':
 			c->markdown = true;
-		} else if ((opts & OPT_ASCII) && strcmp(a, "--ascii") == 0) {
+			break;
+		case 'o':
+			if (!optarg[0])
+				return cli_usage_error(c, "%s needs a file name", typed);
+			c->output = optarg;
+			break;
+		case OPTV_ASCII:
 			c->ascii = true;
-		} else if ((opts & OPT_OUTPUT) &&
-			   (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-			    strncmp(a, "--output=", 9) == 0)) {
-			value = strncmp(a, "--output=", 9) == 0 ? a + 9
-								: (i + 1 < argc ? argv[++i] : NULL);
-			if (!value || !value[0])
-				return cli_usage_error(c, "%s needs a file name", a);
-			c->output = value;
-		} else if ((opts & OPT_SEARCH) && strcmp(a, "--hardware") == 0) {
+			break;
+		case 'n':
+			c->top = optarg;
+			break;
+		case OPTV_BY:
+			c->by = optarg;
+			break;
+		case OPTV_HARDWARE:
 			c->hardware = true;
-		} else if ((opts & OPT_SEARCH) && strcmp(a, "--scaling") == 0) {
+			break;
+		case OPTV_SCALING:
 			c->scaling = true;
-		} else if ((opts & OPT_SOLVE) &&
-			   (strcmp(a, "--max") == 0 || strcmp(a, "--min") == 0)) {
-			value = i + 1 < argc ? argv[++i] : NULL;
-			if (!value)
-				return cli_usage_error(c, "%s needs a KEY (e.g. %s hardware.count)",
-						       a, a);
+			break;
+		case OPTV_MAX:
+		case OPTV_MIN:
 			if (c->solve_key)
 				return cli_usage_error(c, "give one of --max KEY or --min KEY");
-			c->solve_key = value;
-			c->solve_max = a[3] == 'a';
-		} else if ((opts & OPT_SEARCH) &&
-			   (strcmp(a, "--top") == 0 || strcmp(a, "--by") == 0)) {
-			value = i + 1 < argc ? argv[++i] : NULL;
-			if (!value)
-				return cli_usage_error(c, "%s needs a value", a);
-			if (a[2] == 't')
-				c->top = value;
-			else
-				c->by = value;
-		} else {
-			return cli_usage_error(c, "unknown option '%s'", a);
+			c->solve_key = optarg;
+			c->solve_max = ch == OPTV_MAX;
+			break;
 		}
+	}
+	/* after "--", every argument is an operand */
+	for (; optind < gargc; optind++) {
+		if (c->nargs == MAX_ARGS)
+			return cli_usage_error(c, "too many arguments");
+		c->args[c->nargs++] = gargv[optind];
 	}
 	if (c->json && c->markdown)
 		return cli_usage_error(c, "--json and --markdown cannot be used together");
@@ -1010,6 +1145,94 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))
 		return cli_usage_error(c, "--by '%s' (expected time or cost)", c->by);
 	return 0;
+}
+
+/* The operands of a usage line, space-separated: its words outside brackets ("FILE KEY",
+ * "A B", "CONFIG.json|ORG/NAME"), and a bracketed list of words that are not options as
+ * its choices ("[gpus | models]" is "gpus|models"). */
+static void usage_operands(struct report_buf *b, const char *usage)
+{
+	const char *p = strchr(usage, ' ');
+	int depth = 0, choices = 0;
+	bool any = false;
+
+	p = p ? strchr(p + 1, ' ') : NULL; /* after "gpuplan NAME" */
+	while (p && *(p += strspn(p, " \n"))) {
+		size_t n = strcspn(p, " \n"), at = 0, end = n;
+		int was = depth;
+
+		for (size_t k = 0; k < n; k++)
+			depth += (p[k] == '[' || p[k] == '(') - (p[k] == ']' || p[k] == ')');
+		if (was == 0 && p[0] == '[' && p[1] != '-')
+			choices = 1;
+		while (at < end && strchr("[(", p[at]))
+			at++;
+		while (end > at && strchr("])", p[end - 1]))
+			end--;
+		if (was == 0 && p[0] != '[' && p[0] != '(' && p[0] != '-') {
+			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)(end - at), p + at);
+			any = true;
+		} else if (choices && end > at && p[at] != '|') {
+			report_buf_printf(b, "%s%.*s", choices == 1 ? (any ? " " : "") : "|",
+					  (int)(end - at), p + at);
+			choices = 2;
+			any = true;
+		}
+		if (depth == 0)
+			choices = 0;
+		p += n;
+	}
+	report_buf_printf(b, "%s", any ? "" : "-");
+}
+
+/* The options that opts admits: "-j/--json", "-s/--set=KEY=VALUE", "--by=time|cost". */
+static void usage_options(struct report_buf *b, unsigned opts)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (!cli_option_ok(o, opts))
+			continue;
+		report_buf_printf(b, "%s", any ? " " : "");
+		if (o->val < 256)
+			report_buf_printf(b, "-%c/", o->val);
+		report_buf_printf(b, "--%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+		any = true;
+	}
+}
+
+/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
+ * first phrase of its help; first a line "-" for the terminal UI (with --version). The
+ * zsh and fish completions read it, as git's --git-completion-helper. */
+static int cmd_commands(struct cli *c)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	(void)c;
+	report_buf_printf(&b, "-\tFILE\t--version ");
+	usage_options(&b, OPT_SET | OPT_ASCII);
+	report_buf_printf(&b, "\tthe terminal UI\n");
+	for (const struct command *cmd = commands; cmd->name; cmd++) {
+		size_t n = 0;
+
+		/* up to the end of its first phrase: ": ", ". " or the line's end */
+		while (cmd->help[n] && cmd->help[n] != '\n' &&
+		       !(strchr(":.", cmd->help[n]) && strchr(" \n", cmd->help[n + 1])))
+			n++;
+
+		if (cmd->opts & CMD_HIDDEN)
+			continue;
+		report_buf_printf(&b, "%s\t", cmd->name);
+		usage_operands(&b, cmd->usage);
+		report_buf_printf(&b, "\t");
+		usage_options(&b, cmd->opts);
+		report_buf_printf(&b, "\t%.*s\n", (int)n, cmd->help);
+	}
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
 }
 
 /* Whether path names a file that is not there yet in a folder that is: the terminal UI opens

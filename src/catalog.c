@@ -660,10 +660,15 @@ int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_er
 		if (catalog_load_dir(cat, env, 0, err) != 0)
 			return -1;
 	} else {
-		bool found = false;
-		if (exe_dir(exe_path, dir, sizeof(dir) - 16)) {
-			size_t l = strlen(dir);
-			snprintf(dir + l, sizeof(dir) - l, "/catalog");
+		/* beside the program: `catalog` in a build tree, then ../share/gpuplan for an
+		 * installed one, wherever it was installed (DESTDIR, a moved prefix, a build
+		 * configured with another PREFIX), then the DATADIR fixed at build time */
+		static const char *const beside[] = {"/catalog", "/../share/gpuplan"};
+		bool found = false, have_dir = exe_dir(exe_path, dir, sizeof(dir) - 32);
+		size_t l = have_dir ? strlen(dir) : 0;
+
+		for (size_t i = 0; have_dir && !found && i < 2; i++) {
+			snprintf(dir + l, sizeof(dir) - l, "%s", beside[i]);
 			snprintf(probe, sizeof(probe), "%s/gpus.yaml", dir);
 			if (file_exists(probe)) {
 				if (catalog_load_dir(cat, dir, 0, err) != 0)
@@ -676,7 +681,8 @@ int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_er
 			if (!file_exists(probe))
 				return gp_error_set(err, GP_EIO, NULL, 0, 0,
 						    "no catalog found (looked in $GPUPLAN_CATALOG, "
-						    "'catalog' beside the program and %s)",
+						    "'catalog' and '../share/gpuplan' beside the "
+						    "program, and %s)",
 						    GPUPLAN_DATADIR);
 			if (catalog_load_dir(cat, GPUPLAN_DATADIR, 0, err) != 0)
 				return -1;

@@ -72,10 +72,10 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
 		       struct gp_error *err);
 
 /* Loads the built-in catalog (the first of: $GPUPLAN_CATALOG, ./catalog beside the
- * executable, GPUPLAN_DATADIR) then the user's ($XDG_CONFIG_HOME/gpuplan or
- * ~/.config/gpuplan). A file of the user's models/ that does not import (a folder, bad
- * JSON, an unknown model type, a bad id) is skipped with a warning in cat->warnings
- * rather than failing the load; the user's gpus.yaml and the built-in catalog stay
+ * executable, ../share/gpuplan beside it (an installed bin/), GPUPLAN_DATADIR) then the
+ * user's ($XDG_CONFIG_HOME/gpuplan or ~/.config/gpuplan). A file of the user's models/ that does
+ * not import (a folder, bad JSON, an unknown model type, a bad id) is skipped with a warning in
+ * cat->warnings rather than failing the load; the user's gpus.yaml and the built-in catalog stay
  * strict. exe_path may be NULL. Returns 0 or -1. */
 int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
 

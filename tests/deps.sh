@@ -14,6 +14,8 @@ else
 fi
 command -v tmux >/dev/null 2>&1 || pkgs="$pkgs tmux"
 command -v groff >/dev/null 2>&1 || pkgs="$pkgs groff-base"
+command -v zsh >/dev/null 2>&1 || pkgs="$pkgs zsh"
+command -v fish >/dev/null 2>&1 || pkgs="$pkgs fish"
 [ -z "$pkgs" ] && exit 0
 line="apt-get install -y$pkgs"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -437,5 +437,56 @@ XDG_CONFIG_HOME=$T/xdg run 0 catalog models && {
 printf 'model:\n  preset: oops\n' >"$T/oops.yaml"
 XDG_CONFIG_HOME=$T/xdg run 2 check "$T/oops.yaml" && has "$T/err" "unknown model 'oops'" "a scenario using it fails"
 
+# --- options as getopt_long reads them (issue 18) ---------------------------------------
+# --opt=VALUE, short options and their bundles, abbreviations, "--"; each gives what the
+# long spelling gives
+run 0 search $D/train.yaml --top 2 --by cost && cp "$T/out" "$T/s-long.txt"
+for form in "--top=2 --by=cost" "-n 2 --by cost" "-n2 --by=cost" "--to 2 --b cost" "--by=c --top=2"; do
+	# --by=c is not cost: expect an error there, the rest the same text
+	case $form in
+	*"--by=c "*) run_error 2 search $D/train.yaml $form ;;
+	*)
+		run 0 search $D/train.yaml $form &&
+			{ sed '/layouts evaluated/d' "$T/out" >"$T/a.txt"
+			  sed '/layouts evaluated/d' "$T/s-long.txt" >"$T/b.txt"
+			  cmp -s "$T/a.txt" "$T/b.txt" && ok || bad "search $form differs from --top 2 --by cost"; } ;;
+	esac
+done
+run 0 report $D/train.yaml -j && cmp -s "$T/out" "$T/train.json" && ok || bad "report -j is --json"
+run 0 report $D/train.yaml --js && cmp -s "$T/out" "$T/train.json" && ok || bad "report --js is --json"
+run 0 report $D/train.yaml -m && has "$T/out" '^## Summary' "report -m is --markdown"
+run 0 report $D/train.yaml --mark && has "$T/out" '^## Summary' "report --mark is --markdown"
+run 0 report $D/train.yaml --json --set=parallel.zero=3 && cp "$T/out" "$T/zero3.json"
+run 0 report -js parallel.zero=3 $D/train.yaml && cmp -s "$T/out" "$T/zero3.json" && ok ||
+	bad "report -js KEY=VALUE (a bundle ending in an option with its argument)"
+run 0 report -jsparallel.zero=3 $D/train.yaml && cmp -s "$T/out" "$T/zero3.json" && ok ||
+	bad "report -jsKEY=VALUE"
+run 0 search $D/train.yaml -jn2 && has "$T/out" '"evaluated":' "search -jn2"
+run 0 fmt $D/train.yaml -o"$T/f4.yaml" && { cmp -s "$T/f1.yaml" "$T/f4.yaml" && ok || bad "fmt -oFILE"; }
+run 0 fmt $D/train.yaml --out "$T/f5.yaml" && { cmp -s "$T/f1.yaml" "$T/f5.yaml" && ok || bad "fmt --out FILE"; }
+run 0 solve $D/train.yaml --max=workload.micro_batch && has "$T/out" '^workload.micro_batch=' "solve --max=KEY"
+run 0 solve $D/train.yaml --mi hardware.count && has "$T/out" '^hardware.count=' "solve --mi KEY"
+# "--" ends the options: what follows is a file, even when it starts with a dash
+cp $D/train.yaml "$T/-dash.yaml"
+case $G in /*) GA=$G ;; *) GA=$PWD/$G ;; esac
+(cd "$T" && "$GA" check -- -dash.yaml) >"$T/out" 2>"$T/err" && has "$T/out" '^-dash.yaml: ok$' "check -- -FILE" ||
+	bad "check -- -FILE"
+(cd "$T" && "$GA" check -dash.yaml) >"$T/out" 2>"$T/err"
+[ $? = 2 ] && ok || bad "check -FILE without -- is options"
+run_error 2 report -- $D/train.yaml --json && has "$T/err" "too many arguments ('--json')" "-- FILE --json"
+run_error 2 report $D/train.yaml -- --json
+# errors: ambiguous, unknown, a value given to a flag, a missing argument, another command's
+run_error 2 search $D/train.yaml --h && has "$T/err" "'--h' is ambiguous" "an ambiguous abbreviation"
+run_error 2 report $D/train.yaml --json=yes && has "$T/err" "'--json' takes no value" "--json=VALUE"
+run_error 2 report $D/train.yaml -x && has "$T/err" "unknown option '-x'" "an unknown short option"
+run_error 2 report $D/train.yaml -jx && has "$T/err" "unknown option '-x'" "an unknown option in a bundle"
+run_error 2 report $D/train.yaml --top 3 && has "$T/err" "unknown option '--top'" "another command's option"
+run_error 2 search $D/train.yaml --top=0
+run_error 2 search $D/train.yaml --top=
+run_error 2 search $D/train.yaml -n && has "$T/err" "needs a value" "-n without N"
+run_error 2 fmt $D/train.yaml --output= && has "$T/err" "needs a file name" "--output= (empty)"
+POSIXLY_CORRECT=1 run 0 report $D/train.yaml --json && cmp -s "$T/out" "$T/train.json" && ok ||
+	bad "options after the file under POSIXLY_CORRECT"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

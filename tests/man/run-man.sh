@@ -64,13 +64,19 @@ for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '
 	'\-\-ascii' '\-\-help' '\-\-version'; do
 	grep -qF "$o" $man1 || fail "$man1: option '$o' missing"
 done
-# every long option cli/cli.c reads
-if [ -f cli/cli.c ]; then
-	for o in $(grep -o 'strn*cmp(a, "--[a-z-]*' cli/cli.c | sed 's/.*"--//' | sort -u); do
-		sed -n '/^\.SH OPTIONS/,/^\.SH /p' $man1 | grep -qF "\\-\\-$o" ||
-			fail "$man1: option --$o (read by cli/cli.c) has no entry under OPTIONS"
-	done
+# every long option of the command line's option table, as the program lists it (the
+# hidden `gpuplan commands`: NAME, OPERANDS, OPTIONS, HELP)
+bin=${GPUPLAN:-./gpuplan}
+if ! cmd_table=$("$bin" commands) || [ -z "$cmd_table" ]; then
+	fail "$bin commands: no command table (is $bin built?)"
 fi
+longs=$(echo "$cmd_table" | cut -f3 | tr ' ' '\n' | sed -n 's/^\(-[a-z]\/\)\{0,1\}--\([a-z-]*\).*/\2/p' | sort -u)
+[ -n "$longs" ] || fail "$bin commands: no long options listed"
+for o in $longs; do
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' $man1 | grep -qF "\\-\\-$o" ||
+		fail "$man1: option --$o (of gpuplan commands) has no entry under OPTIONS"
+done
+echo "long options: $(echo "$longs" | wc -l)"
 # environment
 for v in NO_COLOR GPUPLAN_CATALOG XDG_CONFIG_HOME LANG LC_ALL TERM; do
 	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' $man1 | grep -qE "^\.BR? (.*\" )?$v( |$)" ||

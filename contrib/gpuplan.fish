@@ -1,0 +1,112 @@
+# fish completion for gpuplan(1). What it offers is asked of the program at completion
+# time, as git's --git-completion-helper: commands, their operands and options from the
+# hidden `gpuplan commands`, scenario keys and values from `gpuplan fields`, catalog ids
+# from `gpuplan catalog gpus|models`, and explain's keys from `gpuplan explain FILE`.
+# Installed by `make install` into fish's vendor_completions.d as gpuplan.fish.
+
+function __gpuplan_row -a exe name
+    $exe commands 2>/dev/null </dev/null | string match -r -- "^\Q$name\E\t.*"
+end
+
+# The candidates for the token under the cursor, "value<TAB>description" each.
+function __gpuplan_complete
+    set -l w (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l exe $w[1]
+    set -l line (__gpuplan_row $exe -)
+    set -l cmd
+    set -l file
+    set -l kind
+    set -l nops 0
+    set -l n (count $w)
+    set -l i 2
+    while test $i -le $n
+        set -l word $w[$i]
+        set -l opts (string split ' ' -- (string split \t -- $line)[3])
+        if string match -qr -- '^-.' $word; and not string match -q -- '*=*' $word
+            for o in $opts
+                string match -q -- '*=*' $o; or continue
+                set -l long (string replace -r '^.*--' '' -- $o | string replace -r '=.*' '')
+                set -l short (string match -r -- '^-(.)/' $o)[2]
+                if begin
+                        string match -q -- '--*' $word; and string match -q -- "$word*" "--$long"
+                    end; or begin
+                        test -n "$short"; and not string match -q -- '--*' $word
+                        and string match -q -- "*$short" $word
+                    end
+                    if test $i -eq $n
+                        set kind (string replace -r '^[^=]*=' '' -- $o | string replace -r '^FILE$' ANYFILE)
+                    else
+                        set i (math $i + 1)
+                    end
+                    break
+                end
+            end
+        else if not string match -q -- '-*' $word
+            if test -z "$cmd"; and test -n "$(__gpuplan_row $exe $word)"
+                set cmd $word
+                set line (__gpuplan_row $exe $cmd)
+            else
+                set nops (math $nops + 1)
+                test $nops -eq 1; and set file $word
+            end
+        end
+        set i (math $i + 1)
+    end
+    set -l opts (string split ' ' -- (string split \t -- $line)[3])
+    if test -z "$kind"; and string match -q -- '-*' $cur
+        for o in $opts
+            echo --(string replace -r '^.*--' '' -- $o | string replace -r '=.*' '')
+        end
+        return
+    end
+    if test -z "$kind"
+        if test -z "$cmd"
+            for r in ($exe commands 2>/dev/null </dev/null)
+                set -l f (string split \t -- $r)
+                test "$f[1]" = -; or printf '%s\t%s\n' $f[1] $f[4]
+            end
+            __fish_complete_suffix .yaml
+            return
+        end
+        set -l ops (string split ' ' -- (string split \t -- $line)[2])
+        set kind $ops[(math $nops + 1)]
+        test "$cmd" = explain; and test "$kind" = KEY; and set kind EXPLAIN
+    end
+    switch "$kind"
+        case KEY=VALUE
+            if string match -q -- '*=*' $cur
+                set -l key (string replace -r '=.*' '' -- $cur)
+                for r in ($exe fields 2>/dev/null </dev/null)
+                    set -l f (string split \t -- $r)
+                    test "$f[1]" = "$key"; or continue
+                    switch $f[4]
+                        case 'catalog:*'
+                            $exe catalog (string replace catalog: '' -- $f[4]) 2>/dev/null |
+                                string match -r -- '^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*(?= )|^[a-z]+[0-9][a-z0-9.]*(?= )' |
+                                string replace -r '^' "$key="
+                        case file -
+                        case '*'
+                            test "$f[2]" = targets; or string split , -- $f[4] | string replace -r '^' "$key="
+                    end
+                    string match -q -- '*,auto,*' ",$f[5],"; and echo "$key=auto"
+                end
+            else
+                $exe fields 2>/dev/null </dev/null | string replace -r '\t.*' '='
+            end
+        case KEY
+            $exe fields 2>/dev/null </dev/null | string replace -r '\t.*' ''
+        case EXPLAIN
+            $exe explain $file 2>/dev/null </dev/null
+        case '*.json*'
+            __fish_complete_suffix .json
+        case ANYFILE
+            __fish_complete_path $cur
+        case FILE A B
+            __fish_complete_suffix .yaml
+        case '*|*'
+            string split '|' -- $kind
+    end
+end
+
+complete -c gpuplan -f -a '(__gpuplan_complete)'

@@ -1,0 +1,86 @@
+#!/bin/sh
+# The zsh and fish completions, driven in their shells: commands, options, --set keys and
+# values, catalog ids, choices and explain's keys, all asked of the program (`gpuplan
+# commands`, `gpuplan fields`). A shell that is not installed is skipped with a note
+# (tests/deps.sh installs both). Also: every option of `gpuplan commands` is under OPTIONS
+# in gpuplan(1), and every command of cli/cli.c's table is in `gpuplan commands`.
+# Run from anywhere: sh tests/install/run-completion.sh
+cd "$(dirname "$0")/../.." || exit 1
+G=${GPUPLAN:-./gpuplan}
+case $G in /*) ;; *) G=$PWD/$G ;; esac
+[ -n "${GPUPLAN_CATALOG:-}" ] || GPUPLAN_CATALOG=$PWD/catalog
+export GPUPLAN_CATALOG
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+[ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
+
+# the table the completions read
+table=$("$G" commands) && [ -n "$table" ] && ok || bad "gpuplan commands"
+for c in $(grep -v CMD_HIDDEN cli/cli.c | sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p'); do
+	printf '%s\n' "$table" | cut -f1 | grep -qxF "$c" && ok || bad "gpuplan commands: no '$c'"
+done
+for o in $(printf '%s\n' "$table" | cut -f3 | tr ' ' '\n' | sed 's|.*--||; s|=.*||' | sort -u); do
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/gpuplan.1 | grep -qF "\\-\\-$o" && ok ||
+		bad "man/gpuplan.1: option --$o has no entry under OPTIONS"
+done
+
+# LINE|EXPECTED: the completions of LINE (the last word being completed), sorted, joined by
+# spaces, must be EXPECTED
+cases='gpuplan rep|report
+gpuplan report x.yaml --se|--set
+gpuplan report x.yaml --set workload.se|workload.seq_len=
+gpuplan report x.yaml --set workload.kind=o|workload.kind=offline workload.kind=online
+gpuplan report x.yaml -js hardware.gpu=h20|hardware.gpu=h20 hardware.gpu=h200 hardware.gpu=h200-nvl
+gpuplan catalog m|models
+gpuplan search x.yaml --by c|cost
+gpuplan search x.yaml --to|--top
+gpuplan solve x.yaml --max workload.seq|workload.seq_len
+gpuplan explain tests/data/cli/train.yaml memory.per_gpu.o|memory.per_gpu.optimizer memory.per_gpu.overhead'
+
+if command -v zsh >/dev/null 2>&1; then
+	printf '%s\n' "$cases" | while IFS='|' read -r line want; do
+		got=$(G=$G zsh -f -c 'source contrib/gpuplan.zsh || exit 1
+			w=(${=1}); [[ $1 == *" " ]] && w+=("")
+			w[1]=$G
+			_gpuplan_candidates $G $w | sed "s/:.*//" | grep -F -- "${w[-1]}" | grep -v "^files " |
+				awk -v p="${w[-1]}" "index(\$0, p) == 1" | sort | tr "\n" " " | sed "s/ \$//"' \
+			zsh "$line" 2>&1)
+		[ "$got" = "$want" ] && echo ok || echo "FAIL: zsh: '$line': got '$got', expected '$want'"
+	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
+	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
+	pass=$((pass + n))
+	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
+		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
+	fi
+	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
+	# a scenario operand asks zsh for YAML files
+	G=$G zsh -f -c 'source contrib/gpuplan.zsh; _gpuplan_candidates $G $G report ""' |
+		grep -qxF 'files *.(yaml|yml)' && ok || bad "zsh: report FILE completes YAML files"
+else
+	echo "note: zsh not installed; its completion not driven (apt-get install zsh)"
+fi
+
+if command -v fish >/dev/null 2>&1; then
+	printf '%s\n' "$cases" | while IFS='|' read -r line want; do
+		got=$(G=$G fish -N -c 'source contrib/gpuplan.fish; or exit 1
+			set -l l (string replace -r "^gpuplan" $G -- $argv[1])
+			complete -C"$l" | string replace -r "\t.*" "" | sort | string join " "' "$line" 2>&1)
+		[ "$got" = "$want" ] && echo ok || echo "FAIL: fish: '$line': got '$got', expected '$want'"
+	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
+	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
+	pass=$((pass + n))
+	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
+		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
+	fi
+	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
+else
+	echo "note: fish not installed; its completion not driven (apt-get install fish)"
+fi
+
+echo "completion: $pass passed, $fail failed"
+[ "$fail" = 0 ]
