@@ -381,6 +381,18 @@ static int read_qwen_window(struct hf *c, struct model *m)
 	return opt_int(c, "sliding_window", 0, 0, &m->sliding_window);
 }
 
+/* Mixtral-style experts (modeling_mixtral.py): the count under key, each an MLP of
+ * intermediate_size (read before, into m->ffn), num_experts_per_tok (or alt) of them active
+ * per token. */
+static int read_ffn_experts(struct hf *c, struct model *m, const char *key, const char *alt)
+{
+	if (need_int(c, key, NULL, 1, &m->moe.experts) ||
+	    need_int(c, "num_experts_per_tok", alt, 1, &m->moe.active))
+		return -1;
+	m->moe.expert_ffn = m->ffn;
+	return 0;
+}
+
 /* Qwen3-MoE (modeling_qwen3_moe.py): layer i has the sparse MLP unless it is listed in
  * mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; the others have a
  * dense MLP of intermediate_size. No shared experts. */
@@ -857,11 +869,9 @@ static int read_llama4(struct hf *c, struct model *m)
 	int step, moe = 0;
 
 	if (read_llama_like(c, m, true, false, 131072) ||
-	    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
-	    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+	    read_ffn_experts(c, m, "num_local_experts", NULL) ||
 	    opt_int(c, "interleave_moe_layer_step", 1, 1, &step))
 		return -1;
-	m->moe.expert_ffn = m->ffn;
 	m->moe.shared = 1;
 	m->moe.shared_ffn = m->ffn;
 	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn))
@@ -889,10 +899,8 @@ static int read_llama4(struct hf *c, struct model *m)
 static int read_gpt_oss(struct hf *c, struct model *m)
 {
 	if (read_llama_like(c, m, true, false, 131072) ||
-	    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
-	    need_int(c, "num_experts_per_tok", "experts_per_token", 1, &m->moe.active))
+	    read_ffn_experts(c, m, "num_local_experts", "experts_per_token"))
 		return -1;
-	m->moe.expert_ffn = m->ffn;
 	m->mlp_bias = true;
 	m->router_bias = true;
 	m->attention_sinks = true;
@@ -1164,11 +1172,9 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		/* Each of num_local_experts experts is an MLP of intermediate_size
 		 * (modeling_mixtral.py); every layer is MoE. */
 		if (read_llama_like(c, m, true, false, 131072) ||
-		    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
-		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    read_ffn_experts(c, m, "num_local_experts", NULL) ||
 		    opt_int(c, "sliding_window", 0, 0, &m->sliding_window))
 			return -1;
-		m->moe.expert_ffn = m->ffn;
 		return 0;
 	case FAM_QWEN2:
 		/* Qwen2Attention: q_proj, k_proj, v_proj with bias, o_proj without. */
@@ -1249,12 +1255,10 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		 * LayerNorms with biases; q, k, v, o biases (attention_bias); lm_head with a bias
 		 * (lm_head_bias). */
 		if (read_llama_like(c, m, true, false, 131072) ||
-		    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
-		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    read_ffn_experts(c, m, "num_local_experts", NULL) ||
 		    opt_bool(c, "lm_head_bias", false, &m->head_bias) ||
 		    opt_int(c, "sliding_window", 0, 0, &m->sliding_window))
 			return -1;
-		m->moe.expert_ffn = m->ffn;
 		m->norm = NORM_LAYERNORM;
 		return 0;
 	case FAM_STARCODER2:
@@ -1285,10 +1289,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		if (fam == FAM_MINICPM && item(c, "num_experts")) {
 			/* MiniCPM-MoE-8x2B: every layer's MLP is num_experts experts of
 			 * intermediate_size, Mixtral-style. */
-			if (need_int(c, "num_experts", NULL, 1, &m->moe.experts) ||
-			    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active))
+			if (read_ffn_experts(c, m, "num_experts", NULL))
 				return -1;
-			m->moe.expert_ffn = m->ffn;
 		}
 		return 0;
 	case FAM_GRANITEMOE:
@@ -1297,11 +1299,9 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		 * layer MoE; shared_intermediate_size adds one shared expert
 		 * (granitemoeshared). */
 		if (read_llama_like(c, m, true, false, 4096) ||
-		    need_int(c, "num_local_experts", NULL, 1, &m->moe.experts) ||
-		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    read_ffn_experts(c, m, "num_local_experts", NULL) ||
 		    opt_int(c, "shared_intermediate_size", 0, 0, &m->moe.shared_ffn))
 			return -1;
-		m->moe.expert_ffn = m->ffn;
 		m->moe.shared = m->moe.shared_ffn > 0;
 		return 0;
 	case FAM_COHERE:

@@ -223,11 +223,27 @@ static void search_machinery(struct ranking *r, struct scenario *s, const struct
 	}
 }
 
+/* The tensor-parallel degrees to try, in increasing order: the divisors of the head count
+ * (after plan_compute_memory has resolved the shape) that the GPU count holds, within a
+ * node unless the space crosses nodes. Returns how many. */
+static int tp_degrees(const struct scenario *s, const struct space *sp, const struct plan *p,
+		      int *tps)
+{
+	int all[MAX_DIV], n = 0, count = s->hardware.count;
+	int node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 1;
+	int nall = divisors(p->model.heads > 0 ? p->model.heads : 1, all, MAX_DIV);
+
+	for (int i = 0; i < nall; i++)
+		if (all[i] <= count && (sp->cross_node_tp || all[i] <= node))
+			tps[n++] = all[i];
+	return n;
+}
+
 static void search_training(struct ranking *r, struct scenario *s, const struct space *sp,
 			    struct plan *p)
 {
 	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV], mbs[MAX_DIV];
-	int heads, layers, count = s->hardware.count, node = s->hardware.gpu.gpus_per_node;
+	int layers, count = s->hardware.count;
 	int ntp, npp, nep = 1, gb = s->workload.global_batch;
 	/* interleaved chunks per stage; stages may hold uneven layer counts (Megatron-LM's
 	 * --decoder-first/last-pipeline-num-layers; Llama 3 405B: 126 layers on 16 stages) */
@@ -236,21 +252,16 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 
 	plan_compute_memory(s, p); /* resolves the shape (an assumed one, too) */
 	m = &p->model;
-	heads = m->heads > 0 ? m->heads : 1;
 	layers = m->layers > 0 ? m->layers : 1;
-	ntp = divisors(heads, tps, MAX_DIV);
+	ntp = tp_degrees(s, sp, p, tps);
 	npp = pipeline_depths(layers, pps, MAX_DIV);
 	if (m->moe.experts > 0)
 		nep = divisors(m->moe.experts, eps, MAX_DIV);
 	else
 		eps[0] = 1;
-	if (node < 1)
-		node = 1;
 
 	for (int a = 0; a < ntp; a++) {
 		int tp = tps[a];
-		if (tp > count || (!sp->cross_node_tp && tp > node))
-			continue;
 		for (int b = 0; b < npp; b++) {
 			int pp = pps[b];
 			if ((long)tp * pp > count)
@@ -283,19 +294,15 @@ static void search_inference(struct ranking *r, struct scenario *s, const struct
 			     struct plan *p)
 {
 	int tps[MAX_DIV];
-	int count = s->hardware.count, node = s->hardware.gpu.gpus_per_node, ntp;
+	int count = s->hardware.count, ntp;
 	enum dtype weights0 = s->workload.weights, kv0 = s->workload.kv_cache;
 	enum dtype wopts[4] = {weights0, DTYPE_FP8, DTYPE_INT8, DTYPE_INT4};
 	enum dtype kopts[2] = {kv0, DTYPE_FP8};
 
 	plan_compute_memory(s, p);
-	ntp = divisors(p->model.heads > 0 ? p->model.heads : 1, tps, MAX_DIV);
-	if (node < 1)
-		node = 1;
+	ntp = tp_degrees(s, sp, p, tps);
 	for (int a = 0; a < ntp; a++) {
 		int tp = tps[a];
-		if (tp > count || (!sp->cross_node_tp && tp > node))
-			continue;
 		for (int pp = 1; (long)pp * tp <= count && pp <= 64; pp *= 2) {
 			if (count % (tp * pp))
 				continue;

@@ -447,6 +447,16 @@ int units_format_usd(double usd, char *buf, size_t size)
 	return snprintf(buf, size, "$%s", n);
 }
 
+int units_format_usd_cents(double usd, char *buf, size_t size)
+{
+	return snprintf(buf, size, "$%.2f", usd);
+}
+
+int units_format_tflops(double flops, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%.0f TF", flops / 1e12);
+}
+
 int units_format_percent(double ratio, int sig, char *buf, size_t size)
 {
 	if (sig <= 0)

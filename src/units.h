@@ -61,6 +61,14 @@ int units_format_num3(double value, char *buf, size_t size);
  * ("$1.23M"). NaN or an infinity prints as "-". */
 int units_format_usd(double usd, char *buf, size_t size);
 
+/* USD to the cent, as a price list writes it: "$2.69", "$0.35", "$12.30" (the hardware
+ * pane's price per GPU-hour). */
+int units_format_usd_cents(double usd, char *buf, size_t size);
+
+/* FLOP/s as a whole number of teraFLOP/s, the short unit of the hardware pane's GPU line:
+ * "989 TF", "65 TF". */
+int units_format_tflops(double flops, char *buf, size_t size);
+
 /* A ratio as a percent: sig significant digits ("4.5%", "50%", "12.5%"), or a whole
  * number of percent ("78%", "145%") when sig is 0. */
 int units_format_percent(double ratio, int sig, char *buf, size_t size);

@@ -215,6 +215,17 @@ int explain_lines(struct app *a, int width)
 	return wrap_text(a, NULL, a->explain_text, width, 0, 0, 0);
 }
 
+/* The first line shown of n with visible lines: scrolling stops with the last line at the
+ * bottom. explain_top itself may be past it (keys read before a redraw). */
+static int explain_top_shown(const struct app *a, int n, int visible)
+{
+	int top = a->explain_top;
+
+	if (top > n - visible)
+		top = n - visible;
+	return top < 0 ? 0 : top;
+}
+
 void explain_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n, visible = height - 2;
@@ -222,19 +233,25 @@ void explain_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 
 	(void)v;
 	n = explain_lines(a, width - 4);
-	if (a->explain_top > n - visible)
-		a->explain_top = n - visible;
-	if (a->explain_top < 0)
-		a->explain_top = 0;
 	snprintf(title, sizeof(title), "Explain %s%s", a->explain_key,
 		 n > visible ? "  (Up/Down scroll)" : "");
 	draw_frame(a, w, title);
-	wrap_text(a, w, a->explain_text, width - 4, a->explain_top, 1, height - 1);
+	wrap_text(a, w, a->explain_text, width - 4, explain_top_shown(a, n, visible), 1,
+		  height - 1);
 	wnoutrefresh(w);
 }
 
+static void explain_place(struct app *a, struct rect body, struct rect *r);
+
 static unsigned explain_view_key(struct app *a, int key)
 {
+	/* scroll from the line on the screen: the window app_draw places (it draws nothing on
+	 * a screen too small) */
+	if (a->screen && !a->lay.too_small) {
+		struct rect body = {.y = 1, .x = 0, .h = a->lay.rows - 3, .w = a->lay.cols}, r;
+		explain_place(a, body, &r);
+		a->explain_top = explain_top_shown(a, explain_lines(a, r.w - 4), r.h - 2);
+	}
 	if (!view_scroll_key(key, &a->explain_top))
 		a->mode = MODE_NORMAL;
 	return DIRTY_DRAW;

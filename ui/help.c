@@ -145,23 +145,31 @@ int help_display_lines(int width)
 	return help_wrap(width, -1, buf, sizeof(buf), &heading);
 }
 
+/* The first line shown of n in a window of height rows: scrolling stops with the last line
+ * at the bottom, as in the explanation window. help_top itself may be past it (a resize,
+ * keys read before a redraw). */
+static int help_top_shown(const struct app *a, int n, int height)
+{
+	int top = a->help_top;
+
+	if (top > n - (height - 2))
+		top = n - (height - 2);
+	return top < 0 ? 0 : top;
+}
+
 void help_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	int height = getmaxy(w), width = getmaxx(w), n = help_display_lines(width - 4);
+	int top = help_top_shown(a, n, height);
 
 	(void)v;
-	/* scrolling stops with the last line at the bottom, as in the explanation window */
-	if (a->help_top > n - (height - 2))
-		a->help_top = n - (height - 2);
-	if (a->help_top < 0)
-		a->help_top = 0;
 	draw_frame(a, w,
 		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
 				  : "Help (any key closes)");
-	for (int i = 0; i + 2 < height && a->help_top + i < n; i++) {
+	for (int i = 0; i + 2 < height && top + i < n; i++) {
 		char line[160];
 		bool heading;
-		help_wrap(width - 4, a->help_top + i, line, sizeof(line), &heading);
+		help_wrap(width - 4, top + i, line, sizeof(line), &heading);
 		draw_text(a, w, i + 1, 2, width - 4, heading ? ROLE_HEADER : ROLE_NORMAL, line);
 	}
 	wnoutrefresh(w);
@@ -169,10 +177,16 @@ void help_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 
 static unsigned help_key(struct app *a, int key)
 {
+	int n = help_display_lines(a->lay.cols - 4);
+
+	/* scroll from the line on the screen: the help covers the body (help_place), rows - 3
+	 * by cols, as app_draw places it (it draws nothing on a screen too small) */
+	if (a->screen && !a->lay.too_small)
+		a->help_top = help_top_shown(a, n, a->lay.rows - 3);
 	if (!view_scroll_key(key, &a->help_top))
 		a->mode = MODE_NORMAL;
-	if (a->help_top > help_display_lines(a->lay.cols - 4) - 1)
-		a->help_top = help_display_lines(a->lay.cols - 4) - 1;
+	if (a->help_top > n - 1)
+		a->help_top = n - 1;
 	return DIRTY_DRAW;
 }
 

@@ -12,7 +12,15 @@
 
 /* In the order of the help screen (sections apart); the legends place their rows by
  * legend_at. Rows without a handler document keys that the line editor, the picker and
- * the prompts read themselves. */
+ * the prompts read themselves:
+ * - KC_EDIT, KC_COMMAND and the picker's filter: line_edit_key (field_edit.c) is one
+ *   editor shared by the value being typed, the : line, the save-as prompt and the
+ *   filter; every key it does not bind is text, and what Enter or Esc means depends on
+ *   the mode that asked (its EDIT_* result), so these rows cannot carry one handler.
+ * - KC_PICK's moves (app_pick_key, app_edit.c) and KC_VIEW's scrolls (view_scroll_key)
+ *   could: their handlers would replace those switches, not sit beside them.
+ * - KC_PROMPT and KC_QUIT: prompt_key answers by the question asked (save as, quit,
+ *   overwrite, recover), so y and n there are one handler per question, not per key. */
 /* clang-format off */
 const struct key_row key_table[] = {
     /* Moving */

@@ -25,20 +25,25 @@ void pane_hardware_rows(const struct app *a, struct pane_rows *out)
 /* "80 GB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */
 void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size)
 {
-	char mem[24], bw[24], tf[24];
+	char mem[24], bw[24], tf[24], price[24];
+	const char *named = "";
 
 	units_format_human(UNIT_BYTES, g->memory_bytes, 3, mem, sizeof(mem));
 	units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
 	/* bf16; a GPU without it (T4, V100) shows its fp16 peak, named, never "0 TF" */
-	if (g->peak_flops[DTYPE_BF16] > 0)
-		snprintf(tf, sizeof(tf), "%.0f TF", g->peak_flops[DTYPE_BF16] / 1e12);
-	else if (g->peak_flops[DTYPE_FP16] > 0)
-		snprintf(tf, sizeof(tf), "%.0f TF fp16", g->peak_flops[DTYPE_FP16] / 1e12);
-	else if (g->peak_flops[DTYPE_FP32] > 0)
-		snprintf(tf, sizeof(tf), "%.0f TF fp32", g->peak_flops[DTYPE_FP32] / 1e12);
-	else
+	if (g->peak_flops[DTYPE_BF16] > 0) {
+		units_format_tflops(g->peak_flops[DTYPE_BF16], tf, sizeof(tf));
+	} else if (g->peak_flops[DTYPE_FP16] > 0) {
+		units_format_tflops(g->peak_flops[DTYPE_FP16], tf, sizeof(tf));
+		named = " fp16";
+	} else if (g->peak_flops[DTYPE_FP32] > 0) {
+		units_format_tflops(g->peak_flops[DTYPE_FP32], tf, sizeof(tf));
+		named = " fp32";
+	} else {
 		snprintf(tf, sizeof(tf), "- TF");
-	snprintf(buf, size, "%s  %s  %s  $%.2f/h", mem, bw, tf, g->price_per_hour);
+	}
+	units_format_usd_cents(g->price_per_hour, price, sizeof(price));
+	snprintf(buf, size, "%s  %s  %s%s  %s/h", mem, bw, tf, named, price);
 }
 
 void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width, int info)

@@ -43,11 +43,6 @@ static int pane_figures(const struct app *a, const struct figure **out)
 	return figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS);
 }
 
-static void fmt_bytes(double v, char *buf, size_t size)
-{
-	units_format_human(UNIT_BYTES, v, 3, buf, size);
-}
-
 /* The items the selection moves through (a->result_keys), for the plan just computed. */
 static void results_items(struct app *a)
 {
@@ -377,10 +372,10 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			if (!isfinite(t) || t <= 0)
 				continue;
 			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
+			units_format_percent(t / sum, 0, v2, sizeof(v2));
 			draw_text(a, w, y, 2, 12, ROLE_LABEL,
 				  training ? part_labels[i] : decode[i].label);
-			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %3.0f%%", v,
-				   t / sum * 100);
+			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %4s", v, v2);
 		}
 	}
 	if (y + 1 < height) {
@@ -403,15 +398,16 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			detail_line(a, w, y++, "compute      %s FLOP/token, peak %s", v, v2);
 		}
 		if (y < height && p->mem.host > 0) {
-			fmt_bytes(p->mem.host, v, sizeof(v));
+			units_format_human(UNIT_BYTES, p->mem.host, 3, v, sizeof(v));
 			detail_line(a, w, y++, "host memory  %s per GPU", v);
 		}
 		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
 			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
+			units_format_percent(p->goodput, 0, v2, sizeof(v2));
 			detail_line(
 			    a, w, y++,
-			    "reliability  %.0f interruptions, checkpoint every %s, goodput %.0f%%",
-			    p->expected_interruptions, v, p->goodput * 100);
+			    "reliability  %.0f interruptions, checkpoint every %s, goodput %s",
+			    p->expected_interruptions, v, v2);
 		}
 	}
 }
@@ -530,8 +526,8 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 			  ROLE_HEADER_FOCUS, right);
 
 	/* memory */
-	fmt_bytes(p->mem.total, v, sizeof(v));
-	fmt_bytes(p->mem.capacity, c, sizeof(c));
+	units_format_human(UNIT_BYTES, p->mem.total, 3, v, sizeof(v));
+	units_format_human(UNIT_BYTES, p->mem.capacity, 3, c, sizeof(c));
 	{
 		char line[160];
 		snprintf(line, sizeof(line), "%s / %s", v, c);

@@ -114,8 +114,7 @@ void picker_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 			units_format_human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, 3, bw, sizeof(bw));
 			char tf[24];
 			if (g->peak_flops[DTYPE_BF16] > 0)
-				snprintf(tf, sizeof(tf), "%.0f TF",
-					 g->peak_flops[DTYPE_BF16] / 1e12);
+				units_format_tflops(g->peak_flops[DTYPE_BF16], tf, sizeof(tf));
 			else
 				snprintf(tf, sizeof(tf), "-");
 			snprintf(line, sizeof(line), "%-18s %7s %10s %8s %6.2f  %s", g->id, mem, bw,

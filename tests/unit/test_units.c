@@ -210,6 +210,17 @@ static void test_format_human(void **state)
 		assert_string_equal(b_, want);                                                     \
 	} while (0)
 
+/* The hardware pane's GPU line: a price to the cent, whole teraFLOP/s. */
+static void test_format_gpu_line(void **state)
+{
+	(void)state;
+	FORMATS(units_format_usd_cents(2.69, b_, sizeof(b_)), "$2.69");
+	FORMATS(units_format_usd_cents(12.3, b_, sizeof(b_)), "$12.30");
+	FORMATS(units_format_usd_cents(0, b_, sizeof(b_)), "$0.00");
+	FORMATS(units_format_tflops(989.4e12, b_, sizeof(b_)), "989 TF");
+	FORMATS(units_format_tflops(65e12, b_, sizeof(b_)), "65 TF");
+}
+
 /* The front ends' short forms: the results pane, the search and scaling views. */
 static void test_format_short(void **state)
 {
@@ -278,11 +289,12 @@ static void test_kind_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_counts),	  cmocka_unit_test(test_bytes),
-	    cmocka_unit_test(test_bandwidth),	  cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_other_kinds),	  cmocka_unit_test(test_format_canonical),
-	    cmocka_unit_test(test_format_human),  cmocka_unit_test(test_format_short),
-	    cmocka_unit_test(test_format_energy), cmocka_unit_test(test_kind_names),
+	    cmocka_unit_test(test_counts),	    cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_bandwidth),	    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_other_kinds),	    cmocka_unit_test(test_format_canonical),
+	    cmocka_unit_test(test_format_human),    cmocka_unit_test(test_format_short),
+	    cmocka_unit_test(test_format_gpu_line), cmocka_unit_test(test_format_energy),
+	    cmocka_unit_test(test_kind_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
