@@ -330,16 +330,14 @@ static int status_split(const char *s, int width, const char **rest)
 	return n;
 }
 
-/* The columns legend item i takes (all of them when i < 0), its meaning padded to six
- * columns or not. */
-static int legend_width(const struct legend_item *items, int i, bool pad)
+/* The columns legend item i takes (all of them when i < 0): the key, a space, its meaning
+ * and two spaces before the next item, as htop writes "F1 Help  F2 Setup". */
+static int legend_width(const struct legend_item *items, int i)
 {
 	int total = 0;
 
-	for (int k = i < 0 ? 0 : i; items[k].key && (i < 0 || k == i); k++) {
-		int tw = text_width(items[k].text);
-		total += text_width(items[k].key) + (pad && tw < 6 ? 6 : tw + 1);
-	}
+	for (int k = i < 0 ? 0 : i; items[k].key && (i < 0 || k == i); k++)
+		total += text_width(items[k].key) + 1 + text_width(items[k].text) + 2;
 	return total;
 }
 
@@ -392,33 +390,36 @@ static void draw_legend(struct app *a)
 	/* the keys of the mode, view or pane the keys act in (keys.c's table) */
 	keys_legend(app_key_ctx(a), items, (int)(sizeof(items) / sizeof(items[0])));
 	werase(w);
-	/* A narrow terminal: the meanings unpadded, then the items before the last (q Quit,
-	 * Esc Close) left out from the end, so the first and the last always show. */
+	/* A narrow terminal: the items before the last (q Quit, Esc Close) are left out from
+	 * the end, the lowest in the table's order first, so the first and the last always
+	 * show. The last item needs no gap after it. */
 	{
 		int n = 0, total;
-		bool pad = legend_width(items, -1, true) <= width;
 		while (items[n].key)
 			n++;
 		for (int i = 0; i < n; i++)
 			shown[i] = true;
-		total = legend_width(items, -1, pad);
+		total = legend_width(items, -1) - 2;
 		for (int i = n - 2; i > 0 && total > width; i--) {
-			total -= legend_width(items, i, pad);
+			total -= legend_width(items, i);
 			shown[i] = false;
 		}
-		/* htop: the key plain, its meaning on a coloured field padded to six columns */
+		/* htop: the key plain, its meaning on a coloured field */
 		for (int i = 0; i < n && x < width; i++) {
 			int kw = text_width(items[i].key), tw = text_width(items[i].text);
-			int cell = pad ? (tw < 6 ? 6 : tw + 1) : tw + 1;
+			int cell = 1 + tw + (i < n - 1 ? 2 : 0);
 			if (!shown[i])
 				continue;
-			if (x + kw + cell > width)
+			if (x + kw + 1 + tw > width)
 				break;
+			if (x + kw + cell > width)
+				cell = width - x - kw;
 			draw_text(a, w, 0, x, kw, ROLE_KEY, items[i].key);
 			x += kw;
 			wattrset(w, a->theme.attr[ROLE_KEY_TEXT]);
-			mvwaddstr(w, 0, x, items[i].text);
-			for (int j = tw; j < cell; j++)
+			mvwaddch(w, 0, x, ' ');
+			waddstr(w, items[i].text);
+			for (int j = 1 + tw; j < cell; j++)
 				waddch(w, ' ');
 			wattrset(w, A_NORMAL);
 			x += cell;
