@@ -494,14 +494,37 @@ static void draw_status(struct app *a)
 	wnoutrefresh(w);
 }
 
+/* Whether a question answered by a key (quit with unsaved edits, overwrite, recover) is
+ * asked: the too-small screen shows it and lets its keys through. */
+bool draw_question_asked(const struct app *a)
+{
+	return a->mode == MODE_PROMPT && !line_lead(a) && a->status[0];
+}
+
 static void draw_too_small(struct app *a)
 {
+	int cols = a->lay.cols, rows = a->lay.rows, y = 2;
+
 	werase(stdscr);
 	mvwprintw(stdscr, 0, 0, "terminal too small");
 	mvwprintw(stdscr, 1, 0, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
 		  a->lay.cols, a->lay.rows);
-	/* the one key that works here (edits in progress are kept for a larger terminal) */
-	mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
+	if (draw_question_asked(a)) {
+		/* the question, broken at spaces over the lines there are: its keys work here */
+		const char *q = a->status, *rest;
+		while (*q && y < rows) {
+			int n = status_split(q, cols, &rest);
+			char line[sizeof(a->status)];
+			snprintf(line, sizeof(line), "%.*s", n, q);
+			draw_text(a, stdscr, y++, 0, cols,
+				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, line);
+			q = rest ? rest : "";
+		}
+	} else {
+		/* the one key that works here (edits in progress are kept for a larger
+		 * terminal) */
+		mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
+	}
 	wnoutrefresh(stdscr);
 	if (a->cursor_shown != 0) {
 		curs_set(0);

@@ -108,9 +108,10 @@ static void handle(int r, wint_t ch)
 		app.dirty |= DIRTY_LAYOUT | DIRTY_DRAW;
 		return;
 	}
-	if (app.lay.too_small && key != 'q')
-		return;
-	if (app.lay.too_small && app.mode != MODE_NORMAL)
+	/* the too-small screen: q, and the answer to the question it shows (quit without
+	 * saving?); the other keys wait for a larger terminal */
+	if (app.lay.too_small && !draw_question_asked(&app) &&
+	    (key != 'q' || app.mode != MODE_NORMAL))
 		return;
 	app_handle_key(&app, key);
 }

@@ -83,5 +83,13 @@ name="the : line's legend is spaced too"
 T send-keys :
 check wait_line 18 '^Enter Run  Esc Cancel  Tab Complete'
 
+# 2. q with unsaved edits on the too-small screen: the question is shown there, and its
+# answer works there
+name="the too-small screen shows quit's question and takes its answer"
+start 80x24
+wait_for 'Results' && T send-keys 3 j + && wait_for '^ count +16 ' &&
+	T resize-window -t 0 -x 50 -y 14 && wait_for 'terminal too small' && T send-keys q
+check wait_for 'quit without saving\?' && wait_for 'y/n' && T send-keys y && wait_for '^EXIT=0'
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
