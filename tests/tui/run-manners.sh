@@ -91,5 +91,13 @@ wait_for 'Results' && T send-keys 3 j + && wait_for '^ count +16 ' &&
 	T resize-window -t 0 -x 50 -y 14 && wait_for 'terminal too small' && T send-keys q
 check wait_for 'quit without saving\?' && wait_for 'y/n' && T send-keys y && wait_for '^EXIT=0'
 
+# 3. at 64x18 a number is never cut: the scaling view leaves out whole columns (979
+# tokens/s per GPU stays 979, and eff stays), the memory legend the smallest parts (the
+# 103 GB optimizer, why seed 12 does not fit, stays)
+name="64x18: the scaling view drops columns, never cuts a number"
+start 64x18 scenarios/team-serve-70b-5m-requests.yaml
+wait_for 'Results' && T send-keys S
+check wait_for '^│ +gpus .* tok/gpu +eff +│' && wait_for '^│ +8 .* 979 +100% +│'
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
