@@ -98,6 +98,9 @@ name="64x18: the scaling view drops columns, never cuts a number"
 start 64x18 scenarios/team-serve-70b-5m-requests.yaml
 wait_for 'Results' && T send-keys S
 check wait_for '^│ +gpus .* tok/gpu +eff +│' && wait_for '^│ +8 .* 979 +100% +│'
+name="64x18: the memory legend keeps the largest part"
+start 64x18 scenarios/seed-12-70b-full-training-8xh100.yaml
+check wait_for '│ .*█opt 103G' && wait_for 'does not fit'
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
