@@ -472,11 +472,25 @@ static void draw_status(struct app *a)
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
 		draw_text(a, w, 0, lw, avail, ROLE_NORMAL, skip_cols(a->line.buf, off));
 		if ((app_view(a)->flags & VIEW_LINE_HINTS) && a->status[0] && !off) {
-			/* Tab's candidates, after what is typed */
-			int x = lw + text_width(a->line.buf) + 3;
-			if (x < width - 4)
+			/* Tab's candidates, after what is typed: as many as fit, the one on
+			 * the line shown selected, and how many more there are */
+			int x = lw + text_width(a->line.buf) + 3, at, len;
+			char hint[sizeof(a->status)];
+			if (x < width - 4 &&
+			    complete_hint(a, width - x, hint, sizeof(hint), &at, &len)) {
+				draw_text(a, w, 0, x, width - x, ROLE_DIM, hint);
+				if (len) {
+					char sel[sizeof(hint)], before[sizeof(hint)];
+					int col;
+					snprintf(before, sizeof(before), "%.*s", at, hint);
+					snprintf(sel, sizeof(sel), "%.*s", len, hint + at);
+					col = x + text_width(before);
+					draw_text(a, w, 0, col, width - col, ROLE_SELECTED, sel);
+				}
+			} else if (x < width - 4) {
 				draw_text(a, w, 0, x, width - x,
 					  a->status_error ? ROLE_ERROR : ROLE_DIM, a->status);
+			}
 		}
 	} else {
 		const char *rest, *text;
