@@ -58,6 +58,19 @@ struct picker {
 	int sel, top;
 };
 
+/* Tab's candidates on the : line and at the save-as prompt (complete.c): another Tab on the
+ * line Tab left cycles through them, Shift-Tab back. */
+#define COMPLETE_MAX 256
+struct completion {
+	char line[LINE_EDIT_MAX]; /* the line as the last Tab left it ("" none) */
+	char lead[LINE_EDIT_MAX]; /* the text before the candidate */
+	char stem[LINE_EDIT_MAX]; /* what the first Tab completed to: their common prefix */
+	int n, total;		  /* candidates held (sorted), found */
+	int sel;		  /* the one on the line; -1 the stem */
+	const char *cand[COMPLETE_MAX];
+	char pool[8192]; /* file names (field keys and catalog ids are the tables') */
+};
+
 /* A view over the body that follows the scenario (search_view.c): the best layouts, or the
  * scaling table. While one is open the mode stays MODE_NORMAL; the view takes the keys it
  * knows and lets undo, redo, :, help and quit through. */
@@ -112,6 +125,7 @@ struct app {
 	struct line_edit line;		       /* the field, command or prompt being typed */
 	char history[16][LINE_EDIT_MAX];       /* : commands run, oldest first */
 	int nhistory, history_pos;
+	struct completion comp;
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;

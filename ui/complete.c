@@ -2,6 +2,7 @@
 #include "complete.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -28,24 +29,126 @@ static int value_candidates(const struct app *a, const struct field *f, const ch
 	return n;
 }
 
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The lines Tab leaves: lead and what follows it; a->comp remembers the line. */
+static void comp_set_line(struct app *a, const char *word, const char *suffix)
+{
+	char text[LINE_EDIT_MAX * 3];
+
+	snprintf(text, sizeof(text), "%s%s%s", a->comp.lead, word, suffix);
+	line_edit_set(&a->line, text);
+	snprintf(a->comp.line, sizeof(a->comp.line), "%s", a->line.buf);
+}
+
+/* The candidates found (a->comp.cand[0..n), total of them): sorted, listed on the status
+ * line (without the text typed: draw.c shows as many as fit), and the line completed to
+ * their common prefix; to the whole candidate and suffix when there is one. */
+static void comp_offer(struct app *a, const char *lead, const char *suffix)
+{
+	struct completion *c = &a->comp;
+	size_t common = 0, shown = 0;
+
+	qsort(c->cand, (size_t)c->n, sizeof(c->cand[0]), cmp_str);
+	a->status[0] = '\0';
+	a->status_error = false;
+	for (int i = 0; i < c->n; i++) {
+		size_t k = 0;
+		if (i == 0)
+			common = strlen(c->cand[0]);
+		while (k < common && c->cand[i][k] == c->cand[0][k])
+			k++;
+		common = k;
+		if (c->n > 1 && shown + strlen(c->cand[i]) + 3 < sizeof(a->status))
+			shown += (size_t)snprintf(a->status + shown, sizeof(a->status) - shown,
+						  "%s%s", shown ? "  " : "", c->cand[i]);
+	}
+	snprintf(c->lead, sizeof(c->lead), "%s", lead);
+	snprintf(c->stem, sizeof(c->stem), "%.*s", (int)common, c->cand[0]);
+	c->sel = -1;
+	comp_set_line(a, c->stem, c->total == 1 ? suffix : "");
+	if (c->n < 2)
+		c->line[0] = '\0'; /* nothing to cycle through */
+}
+
+bool complete_cycle(struct app *a, int dir)
+{
+	struct completion *c = &a->comp;
+
+	if (c->n < 2 || !c->line[0] || strcmp(a->line.buf, c->line) != 0)
+		return false;
+	/* -1 (the stem) .. n - 1, round */
+	c->sel = (c->sel + 1 + dir + c->n + 1) % (c->n + 1) - 1;
+	comp_set_line(a, c->sel < 0 ? c->stem : c->cand[c->sel], "");
+	return true;
+}
+
+const char *complete_hint(const struct app *a, int width, char *buf, size_t size, int *sel_at,
+			  int *sel_len)
+{
+	const struct completion *c = &a->comp;
+	char more[32];
+	int start = 0, end, sel = c->sel < 0 ? 0 : c->sel;
+
+	*sel_at = *sel_len = 0;
+	if (c->n < 2 || !c->line[0] || strcmp(a->line.buf, c->line) != 0)
+		return NULL;
+	/* pages of candidates, each as many as fit beside the count of the rest; the page
+	 * that holds the one on the line */
+	for (;;) {
+		int cols = 0;
+		snprintf(more, sizeof(more), "  +%d more", c->total);
+		end = start;
+		while (end < c->n) {
+			int w = (end > start ? 2 : 0) + text_width(c->cand[end]);
+			int room = width - (end + 1 < c->total ? text_width(more) : 0);
+			if (cols + w > room && end > start)
+				break;
+			cols += w;
+			end++;
+		}
+		if (sel < end || end >= c->n)
+			break;
+		start = end;
+	}
+	buf[0] = '\0';
+	for (int i = start, n = 0; i < end && (size_t)n < size; i++) {
+		if (i == c->sel)
+			*sel_at = n + (i > start ? 2 : 0);
+		n += snprintf(buf + n, size - (size_t)n, "%s%s", i > start ? "  " : "", c->cand[i]);
+		if (i == c->sel)
+			*sel_len = (int)strlen(c->cand[i]);
+	}
+	if (c->total - (end - start) > 0) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "  +%d more", c->total - (end - start));
+	}
+	return buf;
+}
+
 /* Tab after :e, :w and the like: the file names that start with what is typed (folders
  * with a slash), completed to their longest common prefix and listed on the status line;
  * dot files only when the name typed starts with a dot. */
 void complete_file(struct app *a, const char *cmd, const char *typed)
 {
-	char dir[LINE_EDIT_MAX], expanded[LINE_EDIT_MAX], common[LINE_EDIT_MAX] = "";
-	char text[LINE_EDIT_MAX * 2 + 8];
+	char dir[LINE_EDIT_MAX], expanded[LINE_EDIT_MAX], lead[LINE_EDIT_MAX * 2];
 	const char *slash = strrchr(typed, '/'), *base = slash ? slash + 1 : typed;
-	size_t blen = strlen(base), shown = 0;
-	int n = 0;
-	bool only_dir = false;
+	struct completion *c = &a->comp;
+	size_t blen = strlen(base), used = 0;
 	DIR *d;
 	struct dirent *e;
 
+	if (complete_cycle(a, 1))
+		return;
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - typed + 1) : 0, typed);
 	app_expand_path(dir[0] ? dir : ".", expanded, sizeof(expanded));
 	a->status[0] = '\0';
 	a->status_error = false;
+	c->n = c->total = 0;
+	c->line[0] = '\0';
 	d = opendir(expanded);
 	if (!d) {
 		app_status(a, true, "no folder '%s'", dir[0] ? dir : ".");
@@ -55,48 +158,40 @@ void complete_file(struct app *a, const char *cmd, const char *typed)
 		char path[LINE_EDIT_MAX * 2 + 2];
 		struct stat st;
 		bool is_dir;
-		size_t c = 0;
+		size_t len = strlen(e->d_name);
 		if (strncmp(e->d_name, base, blen) != 0 || strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0 || (e->d_name[0] == '.' && base[0] != '.'))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", expanded, e->d_name);
 		is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-		if (n == 0) {
-			snprintf(common, sizeof(common), "%s", e->d_name);
-			only_dir = is_dir;
-		} else {
-			while (common[c] && common[c] == e->d_name[c])
-				c++;
-			common[c] = '\0';
+		c->total++;
+		/* folders with their slash, as the line gets them */
+		if (c->n < COMPLETE_MAX && used + len + 2 <= sizeof(c->pool)) {
+			snprintf(c->pool + used, sizeof(c->pool) - used, "%s%s", e->d_name,
+				 is_dir ? "/" : "");
+			c->cand[c->n++] = c->pool + used;
+			used += len + (is_dir ? 1 : 0) + 1;
 		}
-		n++;
-		if (shown + strlen(e->d_name) + 3 < sizeof(a->status) / 2)
-			shown +=
-			    (size_t)snprintf(a->status + shown, sizeof(a->status) - shown, "%s%s%s",
-					     shown ? "  " : "", e->d_name, is_dir ? "/" : "");
 	}
 	closedir(d);
-	if (n == 0) {
+	if (c->total == 0) {
 		app_status(a, true, "no file starts with '%s'", typed);
 		return;
 	}
-	if (n == 1)
-		a->status[0] = '\0';
 	/* after a command (":w dir/na"), or alone at the save-as prompt (cmd "") */
-	snprintf(text, sizeof(text), "%s%s%s%s%s", cmd, cmd[0] ? " " : "", dir, common,
-		 n == 1 && only_dir ? "/" : "");
-	line_edit_set(&a->line, text);
+	snprintf(lead, sizeof(lead), "%s%s%s", cmd, cmd[0] ? " " : "", dir);
+	comp_offer(a, lead, "");
 }
 
 /* Tab after "set " (every key, then after '=' its values) or after "solve max " (numeric
  * keys): lead is the text before the word typed. */
 static void complete_key(struct app *a, const char *lead, const char *word, bool assign)
 {
+	struct completion *c = &a->comp;
 	const char *eq, *cands[PICK_MAX + 8];
-	const char *first = NULL;
-	char key[128], text[LINE_EDIT_MAX];
-	size_t plen, common = 0, shown = 0;
-	int ncand = 0, n = 0;
+	char key[128], full[LINE_EDIT_MAX + 160];
+	size_t plen;
+	int ncand = 0;
 
 	while (*word == ' ')
 		word++;
@@ -119,38 +214,25 @@ static void complete_key(struct app *a, const char *lead, const char *word, bool
 			cands[ncand++] = f->key;
 	}
 	plen = strlen(word);
-	a->status[0] = '\0';
-	a->status_error = false;
+	c->n = c->total = 0;
+	c->line[0] = '\0';
 	for (int i = 0; i < ncand; i++) {
-		size_t c = 0;
 		if (strncmp(cands[i], word, plen) != 0)
 			continue;
-		if (!first) {
-			first = cands[i];
-			common = strlen(first);
-		}
-		while (c < common && cands[i][c] == first[c])
-			c++;
-		common = c;
-		n++;
-		/* the candidates, after the text typed, as many as fit */
-		if (shown + strlen(cands[i]) + 2 < sizeof(a->status) / 2)
-			shown += (size_t)snprintf(a->status + shown, sizeof(a->status) - shown,
-						  "%s%s", shown ? "  " : "", cands[i]);
+		c->total++;
+		if (c->n < COMPLETE_MAX)
+			c->cand[c->n++] = cands[i];
 	}
-	if (n == 0) {
+	if (c->total == 0) {
 		snprintf(a->status, sizeof(a->status), "nothing starts with '%s'", word);
 		a->status_error = true;
 		return;
 	}
-	if (n == 1)
-		a->status[0] = '\0';
 	if (eq)
-		snprintf(text, sizeof(text), "%s%s=%.*s", lead, key, (int)common, first);
+		snprintf(full, sizeof(full), "%s%s=", lead, key);
 	else
-		snprintf(text, sizeof(text), "%s%.*s%s", lead, (int)common, first,
-			 n == 1 && assign ? "=" : "");
-	line_edit_set(&a->line, text);
+		snprintf(full, sizeof(full), "%s", lead);
+	comp_offer(a, full, !eq && assign ? "=" : "");
 }
 
 void app_complete(struct app *a)
@@ -160,6 +242,8 @@ void app_complete(struct app *a)
 	char lead[48];
 	size_t cl;
 
+	if (complete_cycle(a, 1))
+		return;
 	while (*p == ' ')
 		p++;
 	cl = strcspn(p, " ");

@@ -14,6 +14,18 @@ void app_complete(struct app *a);
  * typed, completed to their longest common prefix, the others listed on the status line. */
 void complete_file(struct app *a, const char *cmd, const char *typed);
 
+/* Another Tab (dir 1) or Shift-Tab (dir -1) on the line the last Tab left: the next or
+ * previous candidate, in sorted order, then back to what was typed. Returns false (and
+ * does nothing) when the line is not one Tab left with candidates to cycle through. */
+bool complete_cycle(struct app *a, int dir);
+
+/* The candidates as the status line shows them after the line typed, in width columns:
+ * as many as fit around the one on the line, then "+N more" for the rest. NULL when Tab
+ * left no list to cycle through (the status line shows its message then). *sel_at and
+ * *sel_len: the bytes of buf that name the candidate on the line (*sel_len 0: none). */
+const char *complete_hint(const struct app *a, int width, char *buf, size_t size, int *sel_at,
+			  int *sel_len);
+
 /* Remembers a command line run (not an empty one, nor the last one again). */
 void complete_history_add(struct app *a, const char *cmd);
 

@@ -330,16 +330,14 @@ static int status_split(const char *s, int width, const char **rest)
 	return n;
 }
 
-/* The columns legend item i takes (all of them when i < 0), its meaning padded to six
- * columns or not. */
-static int legend_width(const struct legend_item *items, int i, bool pad)
+/* The columns legend item i takes (all of them when i < 0): the key, a space, its meaning
+ * and two spaces before the next item, as htop writes "F1 Help  F2 Setup". */
+static int legend_width(const struct legend_item *items, int i)
 {
 	int total = 0;
 
-	for (int k = i < 0 ? 0 : i; items[k].key && (i < 0 || k == i); k++) {
-		int tw = text_width(items[k].text);
-		total += text_width(items[k].key) + (pad && tw < 6 ? 6 : tw + 1);
-	}
+	for (int k = i < 0 ? 0 : i; items[k].key && (i < 0 || k == i); k++)
+		total += text_width(items[k].key) + 1 + text_width(items[k].text) + 2;
 	return total;
 }
 
@@ -392,33 +390,36 @@ static void draw_legend(struct app *a)
 	/* the keys of the mode, view or pane the keys act in (keys.c's table) */
 	keys_legend(app_key_ctx(a), items, (int)(sizeof(items) / sizeof(items[0])));
 	werase(w);
-	/* A narrow terminal: the meanings unpadded, then the items before the last (q Quit,
-	 * Esc Close) left out from the end, so the first and the last always show. */
+	/* A narrow terminal: the items before the last (q Quit, Esc Close) are left out from
+	 * the end, the lowest in the table's order first, so the first and the last always
+	 * show. The last item needs no gap after it. */
 	{
 		int n = 0, total;
-		bool pad = legend_width(items, -1, true) <= width;
 		while (items[n].key)
 			n++;
 		for (int i = 0; i < n; i++)
 			shown[i] = true;
-		total = legend_width(items, -1, pad);
+		total = legend_width(items, -1) - 2;
 		for (int i = n - 2; i > 0 && total > width; i--) {
-			total -= legend_width(items, i, pad);
+			total -= legend_width(items, i);
 			shown[i] = false;
 		}
-		/* htop: the key plain, its meaning on a coloured field padded to six columns */
+		/* htop: the key plain, its meaning on a coloured field */
 		for (int i = 0; i < n && x < width; i++) {
 			int kw = text_width(items[i].key), tw = text_width(items[i].text);
-			int cell = pad ? (tw < 6 ? 6 : tw + 1) : tw + 1;
+			int cell = 1 + tw + (i < n - 1 ? 2 : 0);
 			if (!shown[i])
 				continue;
-			if (x + kw + cell > width)
+			if (x + kw + 1 + tw > width)
 				break;
+			if (x + kw + cell > width)
+				cell = width - x - kw;
 			draw_text(a, w, 0, x, kw, ROLE_KEY, items[i].key);
 			x += kw;
 			wattrset(w, a->theme.attr[ROLE_KEY_TEXT]);
-			mvwaddstr(w, 0, x, items[i].text);
-			for (int j = tw; j < cell; j++)
+			mvwaddch(w, 0, x, ' ');
+			waddstr(w, items[i].text);
+			for (int j = 1 + tw; j < cell; j++)
 				waddch(w, ' ');
 			wattrset(w, A_NORMAL);
 			x += cell;
@@ -471,11 +472,25 @@ static void draw_status(struct app *a)
 		draw_text(a, w, 0, 0, width, ROLE_NORMAL, lead);
 		draw_text(a, w, 0, lw, avail, ROLE_NORMAL, skip_cols(a->line.buf, off));
 		if ((app_view(a)->flags & VIEW_LINE_HINTS) && a->status[0] && !off) {
-			/* Tab's candidates, after what is typed */
-			int x = lw + text_width(a->line.buf) + 3;
-			if (x < width - 4)
+			/* Tab's candidates, after what is typed: as many as fit, the one on
+			 * the line shown selected, and how many more there are */
+			int x = lw + text_width(a->line.buf) + 3, at, len;
+			char hint[sizeof(a->status)];
+			if (x < width - 4 &&
+			    complete_hint(a, width - x, hint, sizeof(hint), &at, &len)) {
+				draw_text(a, w, 0, x, width - x, ROLE_DIM, hint);
+				if (len) {
+					char sel[sizeof(hint)], before[sizeof(hint)];
+					int col;
+					snprintf(before, sizeof(before), "%.*s", at, hint);
+					snprintf(sel, sizeof(sel), "%.*s", len, hint + at);
+					col = x + text_width(before);
+					draw_text(a, w, 0, col, width - col, ROLE_SELECTED, sel);
+				}
+			} else if (x < width - 4) {
 				draw_text(a, w, 0, x, width - x,
 					  a->status_error ? ROLE_ERROR : ROLE_DIM, a->status);
+			}
 		}
 	} else {
 		const char *rest, *text;
@@ -493,14 +508,37 @@ static void draw_status(struct app *a)
 	wnoutrefresh(w);
 }
 
+/* Whether a question answered by a key (quit with unsaved edits, overwrite, recover) is
+ * asked: the too-small screen shows it and lets its keys through. */
+bool draw_question_asked(const struct app *a)
+{
+	return a->mode == MODE_PROMPT && !line_lead(a) && a->status[0];
+}
+
 static void draw_too_small(struct app *a)
 {
+	int cols = a->lay.cols, rows = a->lay.rows, y = 2;
+
 	werase(stdscr);
 	mvwprintw(stdscr, 0, 0, "terminal too small");
 	mvwprintw(stdscr, 1, 0, "need %dx%d, have %dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
 		  a->lay.cols, a->lay.rows);
-	/* the one key that works here (edits in progress are kept for a larger terminal) */
-	mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
+	if (draw_question_asked(a)) {
+		/* the question, broken at spaces over the lines there are: its keys work here */
+		const char *q = a->status, *rest;
+		while (*q && y < rows) {
+			int n = status_split(q, cols, &rest);
+			char line[sizeof(a->status)];
+			snprintf(line, sizeof(line), "%.*s", n, q);
+			draw_text(a, stdscr, y++, 0, cols,
+				  a->status_error ? ROLE_ERROR : ROLE_NORMAL, line);
+			q = rest ? rest : "";
+		}
+	} else {
+		/* the one key that works here (edits in progress are kept for a larger
+		 * terminal) */
+		mvwprintw(stdscr, 2, 0, "%s", a->mode == MODE_NORMAL ? "q quits" : "^C quits");
+	}
 	wnoutrefresh(stdscr);
 	if (a->cursor_shown != 0) {
 		curs_set(0);

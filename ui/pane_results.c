@@ -211,48 +211,70 @@ static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
 
 /* One pass of the legend with names: each part's glyph then its name and size, flowing over
  * at most max_lines lines; draws only when w is not NULL, and adds the parts placed to
- * *shown when shown is not NULL. Returns the parts left out (0 when all fit) and sets *lines
- * to the lines used. */
+ * *shown when shown is not NULL. When they do not all fit, the smallest parts are left out
+ * (never the largest, which is most often why a plan does not fit); the others keep the
+ * legend's order. Returns the parts left out (0 when all fit) and sets *lines to the lines
+ * used. */
 static int memory_legend_pass(const struct app *a, WINDOW *w, int y, int x, int width, bool tiny,
 			      int max_lines, int *lines, unsigned *shown)
 {
 	double parts[MEM_PARTS];
-	int cx = x, line = 0, left = 0;
+	bool in[MEM_PARTS];
+	int left = 0;
 
 	mem_parts(&a->plan, parts);
-	for (int i = 0; i < MEM_PARTS; i++) {
-		const struct figure *f = figure_memory_part(i);
-		char v[32], item[64];
-		int iw;
-		if (!(parts[i] > 0))
-			continue;
-		if (line >= max_lines) {
-			left++;
-			continue;
-		}
-		units_format_compact(UNIT_BYTES, parts[i], v, sizeof(v));
-		snprintf(item, sizeof(item), "%s %s", tiny ? f->tiny_label : f->short_label, v);
-		iw = 1 + text_width(item) + 1;
-		if (cx + iw - 1 > x + width && cx > x) {
-			if (++line >= max_lines) {
-				left++;
+	for (int i = 0; i < MEM_PARTS; i++)
+		in[i] = parts[i] > 0;
+	/* measure the parts still in; while they overflow, leave out the smallest; then draw */
+	for (bool draw = false;;) {
+		int cx = x, line = 0;
+		bool over = false;
+		for (int i = 0; i < MEM_PARTS && !over; i++) {
+			const struct figure *f = figure_memory_part(i);
+			char v[32], item[64];
+			int iw;
+			if (!in[i])
 				continue;
+			units_format_compact(UNIT_BYTES, parts[i], v, sizeof(v));
+			snprintf(item, sizeof(item), "%s %s", tiny ? f->tiny_label : f->short_label,
+				 v);
+			iw = 1 + text_width(item) + 1;
+			if (cx + iw - 1 > x + width && cx > x) {
+				if (++line >= max_lines) {
+					over = true;
+					break;
+				}
+				cx = x;
 			}
-			cx = x;
+			if (draw && shown)
+				*shown |= item_bits(a, f->key);
+			if (draw && w) {
+				wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
+				mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
+				wattrset(w, A_NORMAL);
+				draw_text((struct app *)a, w, y + line, cx + 1, x + width - cx - 1,
+					  item_selected(a, f->key) ? ROLE_SELECTED : ROLE_LABEL,
+					  item);
+			}
+			cx += iw;
 		}
-		if (shown)
-			*shown |= item_bits(a, f->key);
-		if (w) {
-			wattrset(w, a->theme.attr[ROLE_MEM_WEIGHTS + i]);
-			mvwaddstr(w, y + line, cx, a->theme.g->mem_part[i]);
-			wattrset(w, A_NORMAL);
-			draw_text((struct app *)a, w, y + line, cx + 1, x + width - cx - 1,
-				  item_selected(a, f->key) ? ROLE_SELECTED : ROLE_LABEL, item);
+		if (!over) {
+			if (draw) {
+				*lines = line + 1;
+				return left;
+			}
+			draw = true;
+			continue;
 		}
-		cx += iw;
+		{
+			int smallest = -1;
+			for (int i = 0; i < MEM_PARTS; i++)
+				if (in[i] && (smallest < 0 || parts[i] < parts[smallest]))
+					smallest = i;
+			in[smallest] = false;
+			left++;
+		}
 	}
-	*lines = line >= max_lines ? max_lines : line + 1;
-	return left;
 }
 
 /* The legend flows over as many lines as it needs (at most max_lines); when the parts do not

@@ -539,47 +539,119 @@ double scaling_efficiency(const struct app *a, int i)
 	return 0;
 }
 
-void scaling_view_heading(const struct app *a, char *buf, size_t size)
+/* The scaling table's columns: the heading, the columns each takes (the gap before it
+ * included; its figures end where the heading does) and the order in which a narrow view
+ * leaves it out (1 first, 0 never): a column goes whole, a figure is never cut. */
+struct scaling_col {
+	const char *head;
+	int width, drop;
+};
+
+enum { SCALING_COLS = 11 };
+
+static const struct scaling_col infer_cols[SCALING_COLS] = {
+    {"gpus", 5, 0},   {"tp", 4, 0},	 {"pp", 4, 0},	 {"repl", 6, 3},
+    {"wts", 5, 2},    {"kv", 5, 1},	 {"tpot", 9, 0}, {"ttft", 8, 4},
+    {"$/Mtok", 7, 0}, {"tok/gpu", 8, 0}, {"eff", 5, 0},
+};
+static const struct scaling_col train_cols[SCALING_COLS] = {
+    {"gpus", 5, 0}, {"tp", 4, 0},   {"pp", 4, 0},   {"dp", 5, 0},      {"z", 2, 1},   {"off", 4, 3},
+    {"step", 8, 0}, {"time", 8, 0}, {"cost", 7, 0}, {"tok/gpu", 8, 2}, {"eff", 5, 0},
+};
+
+/* The columns that fit in width (keep[c]), the lowest-ranked left out first. */
+static const struct scaling_col *scaling_fit(const struct app *a, int width, bool *keep)
 {
-	/* each heading ends where its column's figures do (scaling_view_row's widths) */
-	snprintf(buf, size, "%s",
-		 is_inference(&a->scn)
-		     ? " gpus  tp  pp  repl  wts   kv     tpot    ttft $/Mtok tok/gpu  eff"
-		     : " gpus  tp  pp   dp z off    step    time   cost tok/gpu  eff");
+	const struct scaling_col *tab = is_inference(&a->scn) ? infer_cols : train_cols;
+	int total = 0, maxrank = 0;
+
+	for (int c = 0; c < SCALING_COLS; c++) {
+		keep[c] = true;
+		total += tab[c].width;
+		if (tab[c].drop > maxrank)
+			maxrank = tab[c].drop;
+	}
+	for (int rank = 1; rank <= maxrank && total > width; rank++)
+		for (int c = 0; c < SCALING_COLS; c++)
+			if (tab[c].drop == rank) {
+				keep[c] = false;
+				total -= tab[c].width;
+			}
+	return tab;
 }
 
-void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
+/* cells[] right-aligned in the kept columns, one line in buf. */
+static void scaling_join(const struct scaling_col *tab, const bool *keep, char cells[][24],
+			 char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < SCALING_COLS && n < size; c++)
+		if (keep[c]) {
+			int w = snprintf(buf + n, size - n, "%*s", tab[c].width, cells[c]);
+			n += w > 0 ? (size_t)w : 0;
+		}
+}
+
+static void scaling_heading_fit(const struct app *a, int width, char *buf, size_t size)
+{
+	bool keep[SCALING_COLS];
+	const struct scaling_col *tab = scaling_fit(a, width, keep);
+	char cells[SCALING_COLS][24];
+
+	for (int c = 0; c < SCALING_COLS; c++)
+		snprintf(cells[c], sizeof(cells[c]), "%s", tab[c].head);
+	scaling_join(tab, keep, cells, buf, size);
+}
+
+static void scaling_row_fit(const struct app *a, int i, int width, char *buf, size_t size)
 {
 	static const char *const offs[] = {"-", "opt", "all"};
 	const struct search_view *sv = &a->sv;
 	const struct search_result *r = &sv->scaling[i];
 	const struct plan *p = &r->plan;
-	bool infer = is_inference(&a->scn);
-	char s1[24], s2[24], s3[24], s4[24];
+	bool infer = is_inference(&a->scn), keep[SCALING_COLS];
+	const struct scaling_col *tab = scaling_fit(a, width, keep);
+	char c[SCALING_COLS][24];
 
 	if (!r->count) {
 		snprintf(buf, size, "%5d  nothing fits", sv->counts[i]);
 		return;
 	}
-	units_format_compact(UNIT_SECONDS, infer ? p->tpot_s : p->step_s, s1, sizeof(s1));
-	units_format_compact(UNIT_SECONDS, infer ? p->ttft_s : p->total_s, s2, sizeof(s2));
-	units_format_compact(UNIT_USD, infer ? p->usd_per_million_tokens : p->usd_total, s3,
-			     sizeof(s3));
-	units_format_compact(UNIT_COUNT, p->tokens_per_s_per_gpu, s4, sizeof(s4));
-	if (infer)
+	snprintf(c[0], sizeof(c[0]), "%d", r->count);
+	snprintf(c[1], sizeof(c[1]), "%d", r->parallel.tp);
+	snprintf(c[2], sizeof(c[2]), "%d", r->parallel.pp);
+	snprintf(c[3], sizeof(c[3]), "%d", r->parallel.dp);
+	if (infer) {
 		/* the weight and KV cache formats too: the best layout may be another format
 		 * than the scenario's */
-		snprintf(buf, size, "%5d %3d %3d %5d %4s %4s  %7s %7s %6s %7s %3.0f%%", r->count,
-			 r->parallel.tp, r->parallel.pp, r->parallel.dp, dtype_name(r->weights),
-			 dtype_name(r->kv_cache), s1, s2, s3, s4, scaling_efficiency(a, i) * 100);
-	else
+		snprintf(c[4], sizeof(c[4]), "%s", dtype_name(r->weights));
+		snprintf(c[5], sizeof(c[5]), "%s", dtype_name(r->kv_cache));
+	} else {
 		/* the offload too: a layout that fits only by parking state in host memory
 		 * says so */
-		snprintf(buf, size, "%5d %3d %3d %4d %c %3s %7s %7s %6s %7s %3.0f%%", r->count,
-			 r->parallel.tp, r->parallel.pp, r->parallel.dp,
-			 (char)('0' + r->parallel.zero % 10),
-			 offs[(unsigned)r->parallel.offload % 3], s1, s2, s3, s4,
-			 scaling_efficiency(a, i) * 100);
+		snprintf(c[4], sizeof(c[4]), "%c", (char)('0' + r->parallel.zero % 10));
+		snprintf(c[5], sizeof(c[5]), "%s", offs[(unsigned)r->parallel.offload % 3]);
+	}
+	units_format_compact(UNIT_SECONDS, infer ? p->tpot_s : p->step_s, c[6], sizeof(c[6]));
+	units_format_compact(UNIT_SECONDS, infer ? p->ttft_s : p->total_s, c[7], sizeof(c[7]));
+	units_format_compact(UNIT_USD, infer ? p->usd_per_million_tokens : p->usd_total, c[8],
+			     sizeof(c[8]));
+	units_format_compact(UNIT_COUNT, p->tokens_per_s_per_gpu, c[9], sizeof(c[9]));
+	snprintf(c[10], sizeof(c[10]), "%.0f%%", scaling_efficiency(a, i) * 100);
+	scaling_join(tab, keep, c, buf, size);
+}
+
+/* The whole table, as wide as it is (each heading ends where its column's figures do). */
+void scaling_view_heading(const struct app *a, char *buf, size_t size)
+{
+	scaling_heading_fit(a, 1 << 20, buf, size);
+}
+
+void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
+{
+	scaling_row_fit(a, i, 1 << 20, buf, size);
 }
 
 void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
@@ -596,7 +668,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	snprintf(line, sizeof(line), "%s; tok/gpu: tokens/s per GPU; eff: that vs the fewest GPUs",
 		 infer ? "wts, kv: formats" : "off: offload");
 	draw_text_clip(a, w, 1, 2, inner, ROLE_DIM, line);
-	scaling_view_heading(a, line, sizeof(line));
+	scaling_heading_fit(a, inner, line, sizeof(line));
 	draw_text(a, w, 2, 2, inner, ROLE_HEADER, line);
 	for (int i = 0; i < sv->ncounts && 3 + i < height - 1; i++) {
 		const struct search_result *r = &sv->scaling[i];
@@ -604,7 +676,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 		int tw, bx, bw, full, eighths;
 		double eff = scaling_efficiency(a, i);
 
-		scaling_view_row(a, i, line, sizeof(line));
+		scaling_row_fit(a, i, inner, line, sizeof(line));
 		tw = text_width(line);
 		draw_text(a, w, 3 + i, 2, inner,
 			  current    ? ROLE_SELECTED

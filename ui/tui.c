@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <term.h>
+
 #include "app.h"
 #include "cli.h"
 
@@ -69,6 +71,35 @@ static double monotonic_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Whether curses can drive the terminal on standard output: terminfo knows TERM and the
+ * entry can move the cursor. TERM=dumb has an entry (newterm takes it) but no cursor
+ * addressing: the session would start blank. Says why on standard error when not. */
+static bool terminal_usable(void)
+{
+	const char *term = getenv("TERM");
+	bool usable;
+	int err = 0;
+
+	if (!term)
+		term = "";
+	if (!term[0] || setupterm(term, STDOUT_FILENO, &err) != OK) {
+		fprintf(stderr,
+			"gpuplan: cannot drive the terminal '%s' (set TERM to one terminfo knows, "
+			"e.g. xterm-256color; for a report without one: gpuplan report FILE)\n",
+			term);
+		return false;
+	}
+	usable = cursor_address && cursor_address != (char *)-1;
+	del_curterm(cur_term);
+	if (!usable)
+		fprintf(stderr,
+			"gpuplan: the terminal '%s' cannot move the cursor, which the terminal UI "
+			"needs (set TERM to one that can, e.g. xterm-256color; for a report "
+			"without one: gpuplan report FILE)\n",
+			term);
+	return usable;
+}
+
 static void handle(int r, wint_t ch)
 {
 	int key = r == KEY_CODE_YES ? KEYF((int)ch) : (int)ch;
@@ -77,9 +108,10 @@ static void handle(int r, wint_t ch)
 		app.dirty |= DIRTY_LAYOUT | DIRTY_DRAW;
 		return;
 	}
-	if (app.lay.too_small && key != 'q')
-		return;
-	if (app.lay.too_small && app.mode != MODE_NORMAL)
+	/* the too-small screen: q, and the answer to the question it shows (quit without
+	 * saving?); the other keys wait for a larger terminal */
+	if (app.lay.too_small && !draw_question_asked(&app) &&
+	    (key != 'q' || app.mode != MODE_NORMAL))
 		return;
 	app_handle_key(&app, key);
 }
@@ -104,6 +136,11 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 			fclose(in);
 		return 2;
 	}
+	if (!terminal_usable()) {
+		if (in != stdin)
+			fclose(in);
+		return 2;
+	}
 	app_init(&app, cat, s, path, flags);
 	app_offer_recovery(&app);
 	install_signals();
@@ -112,11 +149,12 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 		const char *term = getenv("TERM");
 		fprintf(stderr,
 			"gpuplan: cannot drive the terminal '%s' (set TERM to one "
-			"terminfo knows, e.g. xterm-256color)\n",
+			"terminfo knows, e.g. xterm-256color; for a report without one: "
+			"gpuplan report FILE)\n",
 			term ? term : "");
 		if (in != stdin)
 			fclose(in);
-		return 1;
+		return 2;
 	}
 	set_escdelay(25);
 	cbreak();

@@ -136,6 +136,9 @@ int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at
 /* Helpers the panes share (draw.c). */
 /* The cursor on the status line where a line is typed (the : line, save as). */
 WINDOW *draw_line_cursor(const struct app *a, int *y, int *x);
+/* Whether a question answered by one key is asked (quit with unsaved edits, overwrite,
+ * recover): the too-small screen shows it, and its keys work there. */
+bool draw_question_asked(const struct app *a);
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);
 /* draw_text, but a text that does not fit ends in an ellipsis, so a cut value says so. */
 void draw_text_clip(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s);

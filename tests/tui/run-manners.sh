@@ -1,0 +1,106 @@
+#!/bin/sh
+# Terminal manners (issue 15): the key legend spaced as htop's, the quit question on the
+# too-small screen, numbers never cut at 64x18. Each check starts its own session on a
+# fresh tmux socket (no state carried from one to the next) and polls the screen for a
+# marker. GPUPLAN=path overrides the binary.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+LC_ALL=C.UTF-8
+export LC_ALL
+unset LANG LANGUAGE
+WAIT=${TUI_WAIT:-20}
+BIN=${GPUPLAN:-$(pwd)/gpuplan}
+GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
+export GPUPLAN_CATALOG
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
+[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
+
+SOCK=gpuplan-manners-$$-0
+nsock=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-manners.XXXXXX")
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	echo "---- screen:"
+	T capture-pane -p 2>/dev/null | sed 's/^/    | /'
+	echo "----"
+}
+check() { if "$@"; then ok "$name"; else bad "$name"; fi; }
+
+# poll TEST...: TEST on a settled screen (two captures 30 ms apart that agree) until it
+# succeeds
+poll() {
+	i=0
+	prev=
+	while [ $i -lt $((WAIT * 33)) ]; do
+		cur=$(T capture-pane -p 2>/dev/null)
+		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | "$@"; then
+			return 0
+		fi
+		prev=$cur
+		i=$((i + 1))
+		sleep 0.03
+	done
+	return 1
+}
+has() { grep -Eq -- "$1"; }
+lacks() { ! grep -Eq -- "$1"; }
+line_has() { sed -n "$1p" | grep -Eq -- "$2"; }
+wait_for() { poll has "$1"; }
+wait_line() { poll line_has "$1" "$2"; }
+screen() { T capture-pane -p; }
+
+# start COLSxROWS ARGS: the program alone in a fresh session of that size; EXIT=rc is
+# printed when it ends
+start() {
+	T kill-server >/dev/null 2>&1
+	nsock=$((nsock + 1))
+	SOCK=gpuplan-manners-$$-$nsock
+	size=$1
+	shift
+	T new-session -d -x "${size%x*}" -y "${size#*x}" \
+		"env XDG_STATE_HOME='$TMP/state' HOME='$TMP' GPUPLAN_CATALOG='$GPUPLAN_CATALOG' \
+		sh -c '$BIN $*; echo EXIT=\$?; sleep 60'"
+	T set-option -g status off >/dev/null
+}
+
+# 1. the legend: a space between a key and its meaning, two between items; what does not
+# fit is left out whole (the first and the last items stay)
+name="the legend reads 'F1 Help  Tab Pane' at 80x24"
+start 80x24
+check wait_line 24 '^F1 Help  Tab Pane  Enter Edit  \+- Step  u Undo  .*  q Quit'
+name="the legend is spaced and keeps its ends at 64x18"
+start 64x18
+check wait_line 18 '^F1 Help  Tab Pane  .*  q Quit'
+name="the : line's legend is spaced too"
+T send-keys :
+check wait_line 18 '^Enter Run  Esc Cancel  Tab Complete'
+
+# 2. q with unsaved edits on the too-small screen: the question is shown there, and its
+# answer works there
+name="the too-small screen shows quit's question and takes its answer"
+start 80x24
+wait_for 'Results' && T send-keys 3 j + && wait_for '^ count +16 ' &&
+	T resize-window -t 0 -x 50 -y 14 && wait_for 'terminal too small' && T send-keys q
+check wait_for 'quit without saving\?' && wait_for 'y/n' && T send-keys y && wait_for '^EXIT=0'
+
+# 3. at 64x18 a number is never cut: the scaling view leaves out whole columns (979
+# tokens/s per GPU stays 979, and eff stays), the memory legend the smallest parts (the
+# 103 GB optimizer, why seed 12 does not fit, stays)
+name="64x18: the scaling view drops columns, never cuts a number"
+start 64x18 scenarios/team-serve-70b-5m-requests.yaml
+wait_for 'Results' && T send-keys S
+check wait_for '^│ +gpus .* tok/gpu +eff +│' && wait_for '^│ +8 .* 979 +100% +│'
+name="64x18: the memory legend keeps the largest part"
+start 64x18 scenarios/seed-12-70b-full-training-8xh100.yaml
+check wait_for '│ .*█opt 103G' && wait_for 'does not fit'
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
