@@ -87,12 +87,12 @@ const struct key_row key_table[] = {
     {KC_MAIN, {'b'}, ACT_BASELINE, "baseline", NULL, NULL, {0}, KF_OVER_VIEW, HELP_EDITING, "b",
      "pin a baseline: results show their change against it;\n"
      "b again moves it here after edits, else clears it", app_key_baseline},
-    {KC_MAIN, {'e'}, ACT_EXPLAIN, "explain", "e", "Explain", {[KC_MAIN] = 7}, 0, HELP_EDITING,
+    {KC_MAIN, {'e'}, ACT_EXPLAIN, "explain", "e", "Explain", {[KC_MAIN] = 8}, 0, HELP_EDITING,
      "e", "explain the selected figure (Enter on Results) or field;\n"
      "on the warnings, list them whole", app_key_explain},
     /* Commands: command.h's table, and the key that opens its line */
     {KC_MAIN, {':'}, ACT_COMMAND, "command", ":", "Cmd",
-     {[KC_MAIN] = 8, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4}, KF_OVER_VIEW,
+     {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4}, KF_OVER_VIEW,
      HELP_NONE, NULL, "open the command line", app_key_command},
     {KC_COMMAND, {ENTER}, ACT_NONE, "run", "Enter", "Run", {[KC_COMMAND] = 1}, 0, HELP_NONE,
      NULL, "run the command line", NULL},
