@@ -1082,8 +1082,6 @@ int report_scaling_counts(const struct scenario *s, int *counts, int max)
 void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *out,
 			int n)
 {
-	/* "all", not the field table's "optimizer+params": the CSV's column has said so */
-	static const char *const offs[] = {"none", "optimizer", "all"};
 	double base = NAN;
 
 	report_buf_printf(b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
@@ -1097,11 +1095,12 @@ void report_scaling_csv(struct report_buf *b, const int *counts, const struct se
 		}
 		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
 			base = p->tokens_per_s_per_gpu;
-		report_buf_printf(b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
-				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
-				  out[i].parallel.zero, out[i].micro_batch,
-				  offs[(unsigned)out[i].parallel.offload % 3],
-				  dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
+		report_buf_printf(
+		    b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
+		    out[i].parallel.tp, out[i].parallel.pp, p->dp, out[i].parallel.zero,
+		    out[i].micro_batch,
+		    scenario_enum_name("parallel.offload", (int)out[i].parallel.offload),
+		    dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
 		csv_num(b, p->step_s);
 		csv_num(b, p->total_s);
 		csv_num(b, p->tokens_per_s);

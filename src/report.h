@@ -140,8 +140,9 @@ void report_validation_csv(struct report_buf *b, const struct validation *v);
 int report_scaling_counts(const struct scenario *s, int *counts, int max);
 
 /* The n results of search_scaling() at counts as CSV in SI units, with a header line;
- * efficiency is tokens/s per GPU against the fewest GPUs that fit, a count where nothing
- * fits is "N,false" and empty fields. */
+ * offload as the scenario file writes it (none, optimizer, optimizer+params); efficiency
+ * is tokens/s per GPU against the fewest GPUs that fit, a count where nothing fits is
+ * "N,false" and empty fields. */
 void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *res,
 			int n);
 
