@@ -488,5 +488,98 @@ run_error 2 fmt $D/train.yaml --output= && has "$T/err" "needs a file name" "--o
 POSIXLY_CORRECT=1 run 0 report $D/train.yaml --json && cmp -s "$T/out" "$T/train.json" && ok ||
 	bad "options after the file under POSIXLY_CORRECT"
 
+# --- CSV (issue 18): --csv wherever there is a table, read back by python3's csv module ---
+# csvcheck FILE DESCRIPTION PYTHON: PYTHON sees rows (the header's dicts) and head
+csvcheck() {
+	if ! command -v python3 >/dev/null 2>&1; then ok; return; fi
+	python3 -c '
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    r = csv.reader(f)
+    lines = list(r)
+head, body = lines[0], lines[1:]
+assert all(len(l) == len(head) for l in body), "ragged rows"
+rows = [dict(zip(head, l)) for l in body]
+exec(sys.argv[2])
+' "$1" "$3" && ok || bad "$2"
+}
+run 0 search $D/train.yaml --csv --top 3 && csvcheck "$T/out" "search --csv" '
+assert head[:4] == ["rank", "hardware.gpu", "hardware.count", "parallel.tp"], head
+for k in ("parallel.offload", "workload.recompute", "memory.per_gpu.total", "time.step_s",
+          "throughput.tokens_per_s_per_gpu", "cost.usd_per_million_tokens", "bottleneck.binding"):
+    assert k in head, k
+assert 1 <= len(rows) <= 3 and rows[0]["rank"] == "1"
+assert rows[0]["hardware.count"] == "64" and rows[0]["memory.fits"] == "true"
+assert rows[0]["parallel.offload"] in ("none", "optimizer", "optimizer+params")
+assert rows[0]["workload.recompute"] in ("none", "selective", "full", "op")
+assert int(rows[0]["memory.per_gpu.total"]) > 0 and float(rows[0]["time.step_s"]) > 0
+assert rows[0]["workload.batch"] == ""  # not read by training'
+run 0 search $D/train.yaml --csv --top 2 && cp "$T/out" "$T/search.csv"
+run 0 search $D/train.yaml --json --top 2 && command -v python3 >/dev/null 2>&1 && {
+	python3 -c '
+import csv, json, sys
+j = json.load(open(sys.argv[1]))["results"]
+c = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert len(j) == len(c)
+for a, b in zip(j, c):
+    assert a["hardware"]["gpu"] == b["hardware.gpu"]
+    assert a["parallel"]["offload"] == b["parallel.offload"]
+    assert a["parallel"]["dp"] == int(b["parallel.dp"])
+    assert a["memory"]["per_gpu"]["total"] == int(b["memory.per_gpu.total"])
+    assert abs(a["time"]["step_s"] - float(b["time.step_s"])) <= 1e-9 * a["time"]["step_s"]
+' "$T/out" "$T/search.csv" && ok || bad "search --csv agrees with search --json"
+}
+run 0 search $D/serve.yaml --csv --top 2 && csvcheck "$T/out" "search --csv (inference)" '
+assert rows[0]["workload.weights"] and rows[0]["workload.kv_cache"]
+assert rows[0]["workload.batch"] == "auto" or int(rows[0]["workload.batch"]) >= 1
+assert rows[0]["parallel.zero"] == "" and float(rows[0]["latency.tpot_s"]) > 0'
+run 0 search $D/train.yaml --scaling --csv && csvcheck "$T/out" "search --scaling --csv" '
+assert head[:6] == ["gpus", "fits", "gpu", "tp", "pp", "dp"] and head[-1] == "efficiency"
+r = [x for x in rows if x["gpus"] == "64"][0]
+assert r["fits"] == "true" and r["offload"] in ("none", "optimizer", "optimizer+params")
+assert all(x["offload"] != "all" for x in rows)'
+# offload of parameters is named as a scenario file names it, not "all"
+run 0 search scenarios/seed-05a-gpt3-one-a100-fp32.yaml --scaling &&
+	csvcheck "$T/out" "search --scaling offload names" '
+assert all(x["offload"] in ("", "none", "optimizer", "optimizer+params") for x in rows), rows
+assert any(x["offload"] == "optimizer+params" for x in rows)'
+run_error 2 search $D/train.yaml --csv --json && has "$T/err" "cannot be used together" "--csv --json"
+run 0 catalog gpus --csv && csvcheck "$T/out" "catalog gpus --csv" '
+for k in ("id", "memory_bytes", "hbm_bytes_per_s", "peak_flops.bf16", "sparse_flops.bf16",
+          "link_bytes_per_s", "power_w", "price_per_hour", "file"):
+    assert k in head, k
+h = [x for x in rows if x["id"] == "h100-sxm-80gb"][0]
+assert int(h["memory_bytes"]) == 80 * 10**9
+assert float(h["peak_flops.bf16"]) == 989.4e12, h["peak_flops.bf16"]
+assert h["peak_flops.int4"] == "" and h["file"].endswith("gpus.yaml")'
+run 0 catalog models --csv && csvcheck "$T/out" "catalog models --csv" '
+assert head == ["id", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
+                "max_context", "file"], head
+m = [x for x in rows if x["id"] == "llama-2-7b"][0]
+assert m["layers"] == "32" and m["hidden"] == "4096" and 6.5e9 < int(m["params"]) < 7e9'
+run_error 2 catalog --csv && has "$T/err" "give gpus or models" "catalog --csv needs one table"
+# a notes field with a comma, quotes and a line break survives the quoting
+{ cat $D/train.yaml; printf 'notes: "a, \\"quoted\\" note\\nover two lines"\n'; } >"$T/noted.yaml"
+run 0 diff $D/train.yaml "$T/noted.yaml" --csv && csvcheck "$T/out" "diff --csv" '
+assert head == ["section", "key", "a", "b", "change", "relative"], head
+n = [x for x in rows if x["key"] == "notes"][0]
+assert n["section"] == "input" and n["b"] == "a, \"quoted\" note\nover two lines", repr(n["b"])'
+run 0 diff $D/train.yaml $D/train-1gpu.yaml --csv && csvcheck "$T/out" "diff --csv verdicts and results" '
+v = [x for x in rows if x["section"] == "verdict"]
+assert v and v[0]["key"] == "memory.fits" and v[0]["a"] == "fits" and v[0]["b"] == "does not fit"
+c = [x for x in rows if x["key"] == "hardware.count"][0]
+assert c["section"] == "input" and c["a"] == "64" and c["b"] == "1", c
+r = [x for x in rows if x["section"] == "result"]
+assert r and all(x["a"] != "" or x["b"] != "" for x in r)
+t = [x for x in r if x["key"] == "memory.per_gpu.total"][0]
+assert int(t["change"]) == int(t["b"]) - int(t["a"])'
+run 0 validate --csv && csvcheck "$T/out" "validate --csv" '
+for k in ("id", "group", "source", "framework", "gpu", "workload", "scale", "figure", "unit",
+          "measured", "predicted", "error", "tolerance", "pinned"):
+    assert k in head, k
+assert len(rows) >= 10
+r = rows[0]
+assert abs((float(r["predicted"]) - float(r["measured"])) / float(r["measured"]) - float(r["error"])) < 1e-6'
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
