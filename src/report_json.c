@@ -213,10 +213,15 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pb)
 {
 	cJSON *r = cJSON_CreateObject(), *inputs, *results, *verdicts, *ra, *rb;
+	size_t size = 2 * sizeof(a->notes) + 64; /* the longest field, notes, whole */
+	char *text = malloc(size);
 	int bad = 0;
 
-	if (!r)
+	if (!r || !text) {
+		cJSON_Delete(r);
+		free(text);
 		return NULL;
+	}
 	bad |= put_str(r, "schema", REPORT_JSON_DIFF_SCHEMA);
 	bad |= put_str(r, "a.file", a->path[0] ? a->path : NULL);
 	bad |= put_str(r, "a.name", a->name);
@@ -227,16 +232,22 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 	verdicts = cJSON_AddArrayToObject(r, "verdicts");
 	if (!inputs || !results || !verdicts) {
 		cJSON_Delete(r);
+		free(text);
 		return NULL;
 	}
+	/* d's values are cut to fit the text's columns: JSON carries each whole, newlines and
+	 * all, formatted again from the two scenarios */
 	for (int i = 0; i < d->ninputs; i++) {
+		const struct field *f = d->inputs[i].field;
 		cJSON *o = cJSON_CreateObject();
-		if (o && (!cJSON_AddStringToObject(o, "key", d->inputs[i].field->key) ||
-			  !cJSON_AddStringToObject(o, "a", d->inputs[i].a) ||
-			  !cJSON_AddStringToObject(o, "b", d->inputs[i].b)))
+		if (o &&
+		    (!cJSON_AddStringToObject(o, "key", f->key) ||
+		     !cJSON_AddStringToObject(o, "a", scenario_field_format(a, f, text, size)) ||
+		     !cJSON_AddStringToObject(o, "b", scenario_field_format(b, f, text, size))))
 			bad = 1;
 		bad |= add_to(inputs, o);
 	}
+	free(text);
 	for (int i = 0; i < d->nresults; i++) {
 		const struct diff_result *x = &d->results[i];
 		bool integer = x->figure->integer;

@@ -32,8 +32,9 @@ struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
 struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name);
 
 /* The comparison of two scenarios (`diff --json`): schema, a and b (file, name), inputs
- * [{key, a, b}], results [{key, a, b, change, relative}], verdicts [{key, a, b}], and
- * the two full reports under reports.a and reports.b. NULL when out of memory. */
+ * [{key, a, b}] (each value whole in canonical file form, never cut as d's are), results
+ * [{key, a, b, change, relative}], verdicts [{key, a, b}], and the two full reports under
+ * reports.a and reports.b. NULL when out of memory. */
 struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pa, const struct scenario *b,
 			       const struct plan *pb);

@@ -581,5 +581,26 @@ assert len(rows) >= 10
 r = rows[0]
 assert abs((float(r["predicted"]) - float(r["measured"])) / float(r["measured"]) - float(r["error"])) < 1e-6'
 
+# --- diff --json never cuts a value (issue 18): a notes field of 1,500 bytes and two lines
+python3 -c 'print("notes: \"" + "long note " * 100 + "\\n" + "second line é " * 30 + "\"")' \
+	>"$T/long-notes.txt" 2>/dev/null && {
+	cat $D/train.yaml "$T/long-notes.txt" >"$T/long.yaml"
+	run 0 diff $D/train.yaml "$T/long.yaml" --json && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+n = [x for x in d["inputs"] if x["key"] == "notes"]
+assert len(n) == 1, d["inputs"]
+want = "long note " * 100 + "\n" + "second line \u00e9 " * 30
+assert n[0]["a"] == "" and n[0]["b"] == want, (len(n[0]["b"]), n[0]["b"][-20:])
+assert "\u2026" not in n[0]["b"]
+assert d["reports"]["b"]["scenario"]["name"] == "Llama-2-7B pre-training"
+' "$T/out" && ok || bad "diff --json carries a long notes value whole"
+	# the 80-column text still cuts it, and says so
+	run 0 diff $D/train.yaml "$T/long.yaml" && has "$T/out" '^       B: long note .*\.\.\.$' "diff text cuts a long value"
+	run 0 diff $D/train.yaml "$T/long.yaml" --csv && csvcheck "$T/out" "diff --csv carries a long value whole" '
+n = [x for x in rows if x["key"] == "notes"][0]
+assert len(n["b"]) == 1000 + 1 + 14 * 30 and n["b"].endswith("\u00e9 ")'
+}
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
