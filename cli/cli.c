@@ -629,7 +629,13 @@ static int cmd_check(struct cli *c)
 	memset(src, 0, sizeof(*src));
 	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
 	if (load_rc != 0 && (!probs->count || err.code == GP_EIO)) {
-		/* nothing was read (a missing file): nothing to validate either */
+		/* nothing was read (a missing file): nothing to validate either. For --json, a
+		 * file that is there but is bad input is one problem; one that cannot be read
+		 * stays an error, with standard output empty */
+		if (c->json && err.code != GP_EIO && err.code != GP_EINTERNAL) {
+			gp_problems_add(probs, &err);
+			goto print;
+		}
 		rc = cli_print_error(&err, path);
 		goto out;
 	}
@@ -664,6 +670,13 @@ static int cmd_check(struct cli *c)
 			gp_problems_add(probs, &vp->items[i]);
 	}
 print:
+	if (c->json) {
+		/* the problems are the result: on standard output, exit status as without */
+		rc = cli_write_json(report_json_check(path, probs, path));
+		if (rc == 0 && (probs->count || probs->dropped))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	if (probs->count || probs->dropped) {
 		cli_print_problems(probs, path);
 		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
@@ -728,6 +741,11 @@ static int cmd_catalog(struct cli *c)
 		return cli_usage_error(c, "--csv writes one table: give gpus or models");
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
+	if (c->json) {
+		rc = cli_write_json(report_json_catalog(c->cat, strcmp(what, "models") != 0,
+							strcmp(what, "gpus") != 0));
+		return rc;
+	}
 	if (c->csv)
 		report_catalog_csv(&b, c->cat, strcmp(what, "gpus") == 0);
 	else
@@ -898,13 +916,17 @@ static const struct command commands[] = {
 	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
 	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
 	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"},
-	{"catalog", cmd_catalog, OPT_CSV, 0, 1, "gpuplan catalog [gpus | models] [--csv]",
+	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
+	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
 	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"
-	 "--csv (with gpus or models): the table as CSV in SI units.\n"},
-	{"check", cmd_check, OPT_SET, 1, 1, "gpuplan check FILE [--set KEY=VALUE]...",
+	 "--json (schema gpuplan.catalog/1) in SI units; --csv (with gpus or models): the table\n"
+	 "as CSV.\n"},
+	{"check", cmd_check, OPT_SET | OPT_JSON, 1, 1,
+	 "gpuplan check FILE [--json] [--set KEY=VALUE]...",
 	 "Validates a scenario and prints every problem as FILE:LINE:COL: message. Exit status 2\n"
-	 "when there is any, 0 (and 'FILE: ok') when there is none.\n"},
+	 "when there is any, 0 (and 'FILE: ok') when there is none. --json: the problems as\n"
+	 "JSON on standard output (schema gpuplan.check/1), with the same exit status.\n"},
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},

@@ -257,8 +257,8 @@ _gpuplan()
 	search) opts="--top --by --hardware --json --csv --scaling --set" ;;
 	solve) opts="--max --min --json --set" ;;
 	import) opts="-o --output" files=json ;;
-	catalog) opts="gpus models --csv" files= ;;
-	check) opts="--set" ;;
+	catalog) opts="gpus models --json --csv" files= ;;
+	check) opts="--json --set" ;;
 	fmt) opts="-o --output --set" ;;
 	validate) opts="--json --markdown --csv" files=dir ;;
 	*) opts="--set" ;;

@@ -602,5 +602,61 @@ n = [x for x in rows if x["key"] == "notes"][0]
 assert len(n["b"]) == 1000 + 1 + 14 * 30 and n["b"].endswith("\u00e9 ")'
 }
 
+# --- check --json and catalog --json (issue 18), parsed by python3 ----------------------
+# jsoncheck FILE DESCRIPTION PYTHON: PYTHON sees d, the document
+jsoncheck() {
+	if ! command -v python3 >/dev/null 2>&1; then ok; return; fi
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+exec(sys.argv[2])
+' "$1" "$3" && ok || bad "$2"
+}
+# every problem that the text lists, with file, line, column, key and message; exit 2
+"$G" check $D/invalid.yaml >/dev/null 2>"$T/check.txt"
+run 2 check $D/invalid.yaml --json && jsoncheck "$T/out" "check --json: the problems" '
+assert d["schema"] == "gpuplan.check/1" and d["file"] == "tests/data/cli/invalid.yaml"
+assert d["ok"] is False and d["count"] == len(d["problems"]) >= 2 and d["dropped"] == 0
+for p in d["problems"]:
+    assert set(p) == {"file", "line", "column", "key", "message"}, p
+    assert p["file"] == "tests/data/cli/invalid.yaml"
+    assert isinstance(p["line"], int) and isinstance(p["column"], int) and p["key"], p
+import re
+text = open(sys.argv[1].rsplit("/", 1)[0] + "/check.txt").read().splitlines()
+text = [l for l in text if not re.search(r": [0-9]+ problems?$", l)]
+assert len(text) == d["count"], (text, d["count"])
+for p, l in zip(d["problems"], text):
+    assert l == "%s:%d:%d: %s" % (p["file"], p["line"], p["column"], p["message"]), l
+tp = [p for p in d["problems"] if p["key"] == "parallel.tp"]
+assert tp and tp[0]["line"] == 16 and tp[0]["column"] == 3'
+[ -s "$T/err" ] && bad "check --json: the problems went to stderr too" || ok
+run 0 check $D/train.yaml --json && jsoncheck "$T/out" "check --json: a good file" '
+assert d["ok"] is True and d["count"] == 0 and d["problems"] == []'
+run 2 check $D/bad-syntax.yaml --json && jsoncheck "$T/out" "check --json: a value that does not read" '
+p = d["problems"][0]
+assert p["line"] == 7 and p["column"] == 12 and p["key"] == "workload.seq_len", p'
+run 2 check $D/train.yaml --json --set parallel.tp=3 && jsoncheck "$T/out" "check --json: a --set problem" '
+p = [x for x in d["problems"] if x["key"] == "parallel.tp"][0]
+assert p["file"] == "--set parallel.tp=3" and p["line"] is None and p["column"] is None, p'
+run_error 1 check $D/no-such-file.yaml --json
+run 0 catalog --json && jsoncheck "$T/out" "catalog --json" '
+assert d["schema"] == "gpuplan.catalog/1"
+h = [g for g in d["gpus"] if g["id"] == "h100-sxm-80gb"][0]
+for k in ("name", "vendor", "memory_bytes", "hbm_bytes_per_s", "peak_flops", "sparse_flops",
+          "link", "link_bytes_per_s", "pcie_bytes_per_s", "power_w", "price_per_hour", "file"):
+    assert k in h, k
+assert h["memory_bytes"] == 80 * 10**9 and h["hbm_bytes_per_s"] == 3.35e12
+assert h["peak_flops"]["bf16"] == 989.4e12 and h["peak_flops"]["int4"] is None
+assert h["sparse_flops"]["bf16"] > h["peak_flops"]["bf16"]
+m = [x for x in d["models"] if x["id"] == "llama-2-7b"][0]
+assert m["layers"] == 32 and m["hidden"] == 4096 and m["heads"] == 32 and m["kv_heads"] == 32
+assert isinstance(m["params"], int) and 6.5e9 < m["params"] < 7e9 and m["file"].endswith(".json")
+assert len(d["gpus"]) >= 10 and len(d["models"]) >= 10'
+run 0 catalog gpus --json && jsoncheck "$T/out" "catalog gpus --json" '
+assert "gpus" in d and "models" not in d'
+run 0 catalog models --json && jsoncheck "$T/out" "catalog models --json" '
+assert "models" in d and "gpus" not in d'
+run_error 2 catalog --json --csv
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
