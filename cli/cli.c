@@ -55,7 +55,8 @@ enum {
 	OPT_ASCII = 1u << 4,
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
-	CMD_HIDDEN = 1u << 7, /* a helper for scripts, left out of --help */
+	OPT_CSV = 1u << 7,
+	CMD_HIDDEN = 1u << 8, /* a helper for scripts, left out of --help */
 };
 
 struct cli {
@@ -67,7 +68,7 @@ struct cli {
 	const char *args[MAX_ARGS];
 	int nsets;
 	const char *sets[MAX_SETS];
-	bool json, markdown, ascii, help, hardware, scaling;
+	bool json, markdown, csv, ascii, help, hardware, scaling;
 	const char *output;
 	const char *solve_key; /* --max KEY or --min KEY */
 	bool solve_max;
@@ -434,7 +435,9 @@ static int cmd_diff(struct cli *c)
 		rc = cli_write_json(report_json_diff(d, a, pa, b, pb));
 		goto out;
 	}
-	if (c->markdown)
+	if (c->csv)
+		report_diff_csv(&out, d, a, b);
+	else if (c->markdown)
 		diff_markdown(&out, d, c->args[0], c->args[1]);
 	else
 		diff_text(&out, d, c->args[0], c->args[1]);
@@ -562,6 +565,11 @@ static int cmd_search(struct cli *c)
 		    cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
+	if (c->csv) {
+		report_search_csv(&b, s, c->cat, res, n);
+		rc = cli_write_buf(&b);
+		goto out;
+	}
 	report_search_text(&b, s, c->cat, &opt, res, n, &stats, seconds, c->args[0]);
 	rc = cli_write_buf(&b);
 out:
@@ -621,7 +629,13 @@ static int cmd_check(struct cli *c)
 	memset(src, 0, sizeof(*src));
 	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
 	if (load_rc != 0 && (!probs->count || err.code == GP_EIO)) {
-		/* nothing was read (a missing file): nothing to validate either */
+		/* nothing was read (a missing file): nothing to validate either. For --json, a
+		 * file that is there but is bad input is one problem; one that cannot be read
+		 * stays an error, with standard output empty */
+		if (c->json && err.code != GP_EIO && err.code != GP_EINTERNAL) {
+			gp_problems_add(probs, &err);
+			goto print;
+		}
 		rc = cli_print_error(&err, path);
 		goto out;
 	}
@@ -656,6 +670,13 @@ static int cmd_check(struct cli *c)
 			gp_problems_add(probs, &vp->items[i]);
 	}
 print:
+	if (c->json) {
+		/* the problems are the result: on standard output, exit status as without */
+		rc = cli_write_json(report_json_check(path, probs, path));
+		if (rc == 0 && (probs->count || probs->dropped))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	if (probs->count || probs->dropped) {
 		cli_print_problems(probs, path);
 		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
@@ -716,9 +737,19 @@ static int cmd_catalog(struct cli *c)
 
 	if (strcmp(what, "all") && strcmp(what, "gpus") && strcmp(what, "models"))
 		return cli_usage_error(c, "unknown catalog '%s' (expected gpus or models)", what);
+	if (c->csv && strcmp(what, "all") == 0)
+		return cli_usage_error(c, "--csv writes one table: give gpus or models");
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
-	report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
+	if (c->json) {
+		rc = cli_write_json(report_json_catalog(c->cat, strcmp(what, "models") != 0,
+							strcmp(what, "gpus") != 0));
+		return rc;
+	}
+	if (c->csv)
+		report_catalog_csv(&b, c->cat, strcmp(what, "gpus") == 0);
+	else
+		report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
 	rc = cli_write_buf(&b);
 	report_buf_release(&b);
 	return rc;
@@ -832,7 +863,9 @@ static int cmd_validate(struct cli *c)
 	if (c->json) {
 		rc = cli_write_json(report_json_validation(&v));
 	} else {
-		if (c->markdown)
+		if (c->csv)
+			report_validation_csv(&b, &v);
+		else if (c->markdown)
 			validation_markdown(&b, &v);
 		else
 			validation_text(&b, &v);
@@ -859,19 +892,20 @@ static const struct command commands[] = {
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
 	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},
-	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN, 2, 2,
-	 "gpuplan diff A B [--json | --markdown] [--set KEY=VALUE]...",
+	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
+	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
-	 "marked with '!!'. --set applies to both.\n"},
-	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_SEARCH, 1, 1,
-	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware] [--json | --scaling]\n"
-	 "              [--set KEY=VALUE]...",
+	 "marked with '!!'. --set applies to both. --csv: a row per verdict, input and result.\n"},
+	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_CSV | OPT_SEARCH, 1, 1,
+	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware]\n"
+	 "              [--json | --csv | --scaling] [--set KEY=VALUE]...",
 	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
 	 "tp, pp, dp, ep, ZeRO, micro-batch, recompute, sequence parallel, offload, interleaving\n"
 	 "for training; tp, pp, batch, weight and KV formats for inference. --hardware searches\n"
 	 "the catalog's GPU types and counts too. --top N (default 10) results. --scaling:\n"
-	 "the best layout at each power-of-two GPU count, as CSV.\n"},
+	 "the best layout at each power-of-two GPU count, as CSV. --csv: the ranked list as\n"
+	 "CSV.\n"},
 	{"solve", cmd_solve, OPT_SET | OPT_JSON | OPT_SOLVE, 1, 1,
 	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
@@ -882,17 +916,22 @@ static const struct command commands[] = {
 	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
 	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
 	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"},
-	{"catalog", cmd_catalog, 0, 0, 1, "gpuplan catalog [gpus | models]",
+	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
+	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
-	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"},
-	{"check", cmd_check, OPT_SET, 1, 1, "gpuplan check FILE [--set KEY=VALUE]...",
+	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"
+	 "--json (schema gpuplan.catalog/1) in SI units; --csv (with gpus or models): the table\n"
+	 "as CSV.\n"},
+	{"check", cmd_check, OPT_SET | OPT_JSON, 1, 1,
+	 "gpuplan check FILE [--json] [--set KEY=VALUE]...",
 	 "Validates a scenario and prints every problem as FILE:LINE:COL: message. Exit status 2\n"
-	 "when there is any, 0 (and 'FILE: ok') when there is none.\n"},
+	 "when there is any, 0 (and 'FILE: ok') when there is none. --json: the problems as\n"
+	 "JSON on standard output (schema gpuplan.check/1), with the same exit status.\n"},
 	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
-	{"validate", cmd_validate, OPT_JSON | OPT_MARKDOWN, 0, 1,
-	 "gpuplan validate [DIR] [--json | --markdown]",
+	{"validate", cmd_validate, OPT_JSON | OPT_MARKDOWN | OPT_CSV, 0, 1,
+	 "gpuplan validate [DIR] [--json | --markdown | --csv]",
 	 "The published measurements the tests hold gpuplan to (the data files of DIR, by default\n"
 	 "tests/validation), each planned again: the prediction and its signed error, and per\n"
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
@@ -937,6 +976,7 @@ static void cli_print_help(void)
  * as in any GNU tool; `gpuplan commands` lists them for the shell completions. */
 enum {
 	OPTV_ASCII = 256,
+	OPTV_CSV,
 	OPTV_BY,
 	OPTV_HARDWARE,
 	OPTV_SCALING,
@@ -955,6 +995,7 @@ static const struct cli_option {
     {"set", 's', required_argument, OPT_SET, "KEY=VALUE"},
     {"json", 'j', no_argument, OPT_JSON, NULL},
     {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL},
+    {"csv", OPTV_CSV, no_argument, OPT_CSV, NULL},
     {"output", 'o', required_argument, OPT_OUTPUT, "FILE"},
     {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL},
     {"top", 'n', required_argument, OPT_SEARCH, "N"},
@@ -1101,6 +1142,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 				return cli_usage_error(c, "%s needs a file name", typed);
 			c->output = optarg;
 			break;
+		case OPTV_CSV:
+			c->csv = true;
+			break;
 		case OPTV_ASCII:
 			c->ascii = true;
 			break;
@@ -1133,6 +1177,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	}
 	if (c->json && c->markdown)
 		return cli_usage_error(c, "--json and --markdown cannot be used together");
+	if (c->csv && (c->json || c->markdown))
+		return cli_usage_error(c, "--csv and --%s cannot be used together",
+				       c->json ? "json" : "markdown");
 	if (c->json && c->scaling)
 		return cli_usage_error(c, "--scaling writes CSV; leave out --json");
 	if (c->top) {

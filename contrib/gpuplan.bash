@@ -253,14 +253,14 @@ _gpuplan()
 			opts="$opts $(_gpuplan_explain_keys "$exe")"
 		fi
 		;;
-	diff) opts="--json --markdown --set" ;;
-	search) opts="--top --by --hardware --json --scaling --set" ;;
+	diff) opts="--json --markdown --csv --set" ;;
+	search) opts="--top --by --hardware --json --csv --scaling --set" ;;
 	solve) opts="--max --min --json --set" ;;
 	import) opts="-o --output" files=json ;;
-	catalog) opts="gpus models" files= ;;
-	check) opts="--set" ;;
+	catalog) opts="gpus models --json --csv" files= ;;
+	check) opts="--json --set" ;;
 	fmt) opts="-o --output --set" ;;
-	validate) opts="--json --markdown" files=dir ;;
+	validate) opts="--json --markdown --csv" files=dir ;;
 	*) opts="--set" ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

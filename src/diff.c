@@ -18,8 +18,9 @@ static bool same(double a, double b)
 	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 /* A field's value on one line (notes may span lines) in dst: cut, when longer, at a
- * character boundary (never inside a UTF-8 sequence, so the text and JSON stay valid) and
- * ended with an ellipsis that says so. */
+ * character boundary (never inside a UTF-8 sequence, so the text stays valid) and ended
+ * with an ellipsis that says so. For the text and Markdown tables only: diff --json and
+ * --csv format the whole value again from the scenarios. */
 static void fit_value(char *dst, size_t size, const char *src)
 {
 	size_t n = strlen(src), cut;

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "dtype.h"
 #include "model.h"
 #include "search.h"
+#include "validate.h"
 /* The judged verdicts come from explain.c, so the text report and the terminal UI's
  * results pane say the same thing in the same order. */
 #include "explain.h"
@@ -761,6 +763,304 @@ void report_search_text(struct report_buf *b, const struct scenario *s, const st
 		search_text_result(b, i + 1, s, cat, &res[i]);
 }
 
+/* CSV ------------------------------------------------------------------------------- */
+
+static void csv_sep(struct report_csv *w)
+{
+	if (w->col++)
+		report_buf_printf(w->b, ",");
+}
+
+void report_csv_str(struct report_csv *w, const char *text)
+{
+	csv_sep(w);
+	if (!text)
+		return;
+	/* RFC 4180, 2.6 and 2.7: quote a field with a comma, quote or line break in it, and
+	 * double its quotes */
+	if (!text[strcspn(text, ",\"\r\n")]) {
+		report_buf_printf(w->b, "%s", text);
+		return;
+	}
+	report_buf_printf(w->b, "\"");
+	for (const char *c = text; *c; c++)
+		report_buf_printf(w->b, *c == '"' ? "\"\"" : "%c", *c);
+	report_buf_printf(w->b, "\"");
+}
+
+void report_csv_num(struct report_csv *w, double v, bool integer)
+{
+	csv_sep(w);
+	if (!isfinite(v))
+		return;
+	if (integer || (v == floor(v) && fabs(v) < 1e15))
+		report_buf_printf(w->b, "%.0f", v);
+	else
+		report_buf_printf(w->b, "%.10g", v);
+}
+
+void report_csv_bool(struct report_csv *w, bool v)
+{
+	report_csv_str(w, v ? "true" : "false");
+}
+
+void report_csv_end(struct report_csv *w)
+{
+	report_buf_printf(w->b, "\n");
+	w->col = 0;
+}
+
+/* The layout columns of search --csv: scenario keys, written as a file writes them. */
+static const char *const search_csv_inputs[] = {
+    "hardware.gpu",
+    "hardware.count",
+    "parallel.tp",
+    "parallel.pp",
+    "parallel.dp",
+    "parallel.ep",
+    "parallel.virtual_stages",
+    "parallel.zero",
+    "parallel.sequence_parallel",
+    "parallel.offload",
+    "workload.micro_batch",
+    "workload.recompute",
+    "workload.batch",
+    "workload.weights",
+    "workload.kv_cache",
+};
+
+/* ... and its figures: the JSON report's keys */
+static const char *const search_csv_figures[] = {
+    "memory.per_gpu.total",
+    "time.step_s",
+    "time.total_s",
+    "latency.ttft_s",
+    "latency.tpot_s",
+    "throughput.tokens_per_s",
+    "throughput.tokens_per_s_per_gpu",
+    "cost.usd_per_hour",
+    "cost.usd_total",
+    "cost.usd_per_million_tokens",
+};
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+void report_search_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
+		       const struct search_result *res, int n)
+{
+	struct report_csv w = {b, 0};
+
+	report_csv_str(&w, "rank");
+	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
+		report_csv_str(&w, search_csv_inputs[k]);
+	report_csv_str(&w, "memory.fits");
+	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
+		report_csv_str(&w, search_csv_figures[k]);
+	report_csv_str(&w, "bottleneck.binding");
+	report_csv_str(&w, "meets_target");
+	report_csv_str(&w, "score");
+	report_csv_end(&w);
+	for (int i = 0; i < n; i++) {
+		const struct search_result *r = &res[i];
+		struct scenario s = *s0;
+
+		search_apply(&s, cat, r);
+		report_csv_num(&w, i + 1, true);
+		for (size_t k = 0; k < NELEMS(search_csv_inputs); k++) {
+			const struct field *f = scenario_field_find(search_csv_inputs[k]);
+			char text[256];
+
+			if (!f || !scenario_field_applies(&s, f))
+				report_csv_str(&w, NULL);
+			else if (strcmp(f->key, "parallel.dp") == 0) /* as resolved */
+				report_csv_num(&w, r->plan.dp, true);
+			else
+				report_csv_str(&w,
+					       scenario_field_format(&s, f, text, sizeof(text)));
+		}
+		report_csv_bool(&w, r->plan.mem.fits);
+		for (size_t k = 0; k < NELEMS(search_csv_figures); k++) {
+			const struct figure *f = figure_find(search_csv_figures[k]);
+			report_csv_num(&w, f ? figure_value(f, &r->plan) : NAN, f && f->integer);
+		}
+		report_csv_str(&w, bottleneck_name(r->plan.binding));
+		report_csv_bool(&w, r->meets_target);
+		report_csv_num(&w, r->score, false);
+		report_csv_end(&w);
+	}
+}
+
+void report_catalog_csv(struct report_buf *b, const struct catalog *cat, bool gpus)
+{
+	struct report_csv w = {b, 0};
+	char name[48];
+
+	if (gpus) {
+		static const char *const head[] = {"id", "name", "vendor", "memory_bytes",
+						   "hbm_bytes_per_s"};
+		static const char *const tail[] = {"link",
+						   "link_bytes_per_s",
+						   "link_domain",
+						   "pcie",
+						   "pcie_bytes_per_s",
+						   "power_w",
+						   "price_per_hour",
+						   "gpus_per_node",
+						   "network_bytes_per_s",
+						   "file"};
+
+		for (size_t k = 0; k < NELEMS(head); k++)
+			report_csv_str(&w, head[k]);
+		for (int sparse = 0; sparse < 2; sparse++)
+			for (int t = 0; t < DTYPE_COUNT; t++) {
+				snprintf(name, sizeof(name), "%s.%s",
+					 sparse ? "sparse_flops" : "peak_flops", dtype_name(t));
+				report_csv_str(&w, name);
+			}
+		for (size_t k = 0; k < NELEMS(tail); k++)
+			report_csv_str(&w, tail[k]);
+		report_csv_end(&w);
+		for (int i = 0; i < cat->ngpus; i++) {
+			const struct gpu *g = &cat->gpus[i];
+
+			report_csv_str(&w, g->id);
+			report_csv_str(&w, g->name);
+			report_csv_str(&w, g->vendor);
+			report_csv_num(&w, g->memory_bytes, true);
+			report_csv_num(&w, g->hbm_bytes_per_s, true);
+			for (int t = 0; t < DTYPE_COUNT; t++)
+				report_csv_num(&w, g->peak_flops[t] > 0 ? g->peak_flops[t] : NAN,
+					       true);
+			for (int t = 0; t < DTYPE_COUNT; t++)
+				report_csv_num(
+				    &w, g->sparse_flops[t] > 0 ? g->sparse_flops[t] : NAN, true);
+			report_csv_str(&w, g->link);
+			report_csv_num(&w, g->link_bytes_per_s, true);
+			report_csv_num(&w, g->link_domain, true);
+			report_csv_str(&w, g->pcie);
+			report_csv_num(&w, g->pcie_bytes_per_s, true);
+			report_csv_num(&w, g->power_w, false);
+			report_csv_num(&w, g->price_per_hour, false);
+			report_csv_num(&w, g->gpus_per_node, true);
+			report_csv_num(&w, g->network_bytes_per_s, true);
+			report_csv_str(&w, cat->gpu_origin[i]);
+			report_csv_end(&w);
+		}
+		return;
+	}
+	report_buf_printf(b, "id,params,active_params,layers,hidden,heads,kv_heads,max_context,"
+			     "file\n");
+	for (int i = 0; i < cat->nmodels; i++) {
+		struct model m;
+		struct model_params np;
+
+		model_resolve(&cat->models[i].model, &m, NULL);
+		model_count_params(&m, &np);
+		report_csv_str(&w, cat->models[i].id);
+		report_csv_num(&w, np.total, true);
+		report_csv_num(&w, np.active, true);
+		report_csv_num(&w, m.layers, true);
+		report_csv_num(&w, m.hidden, true);
+		report_csv_num(&w, m.heads, true);
+		report_csv_num(&w, m.kv_heads ? m.kv_heads : m.heads, true);
+		report_csv_num(&w, m.max_context, true);
+		report_csv_str(&w, cat->model_origin[i]);
+		report_csv_end(&w);
+	}
+}
+
+void report_diff_csv(struct report_buf *b, const struct diff *d, const struct scenario *sa,
+		     const struct scenario *sb)
+{
+	struct report_csv w = {b, 0};
+	/* a field's whole value: notes may be as long as the scenario holds */
+	char *text = malloc(2 * sizeof(sa->notes) + 64);
+
+	if (!text) {
+		b->failed = true;
+		return;
+	}
+	report_buf_printf(b, "section,key,a,b,change,relative\n");
+	if (d->fits_changed) {
+		report_csv_str(&w, "verdict");
+		report_csv_str(&w, "memory.fits");
+		report_csv_str(&w, d->fits_a ? "fits" : "does not fit");
+		report_csv_str(&w, d->fits_b ? "fits" : "does not fit");
+		report_csv_str(&w, NULL);
+		report_csv_str(&w, NULL);
+		report_csv_end(&w);
+	}
+	if (d->binding_changed) {
+		report_csv_str(&w, "verdict");
+		report_csv_str(&w, "bottleneck.binding");
+		report_csv_str(&w, bottleneck_name(d->binding_a));
+		report_csv_str(&w, bottleneck_name(d->binding_b));
+		report_csv_str(&w, NULL);
+		report_csv_str(&w, NULL);
+		report_csv_end(&w);
+	}
+	for (int i = 0; i < d->ninputs; i++) {
+		const struct field *f = d->inputs[i].field;
+		size_t size = 2 * sizeof(sa->notes) + 64;
+
+		report_csv_str(&w, "input");
+		report_csv_str(&w, f->key);
+		report_csv_str(&w, scenario_field_format(sa, f, text, size));
+		report_csv_str(&w, scenario_field_format(sb, f, text, size));
+		report_csv_str(&w, NULL);
+		report_csv_str(&w, NULL);
+		report_csv_end(&w);
+	}
+	for (int i = 0; i < d->nresults; i++) {
+		const struct diff_result *r = &d->results[i];
+
+		report_csv_str(&w, "result");
+		report_csv_str(&w, r->figure->key);
+		report_csv_num(&w, r->a, r->figure->integer);
+		report_csv_num(&w, r->b, r->figure->integer);
+		report_csv_num(&w, r->change, r->figure->integer);
+		report_csv_num(&w, r->relative, false);
+		report_csv_end(&w);
+	}
+	free(text);
+}
+
+void report_validation_csv(struct report_buf *b, const struct validation *v)
+{
+	struct report_csv w = {b, 0};
+
+	report_buf_printf(b, "id,group,source");
+	for (int t = 0; t < VTAG_COUNT; t++)
+		report_buf_printf(b, ",%s", validate_tag_name(t));
+	report_buf_printf(b, ",scenario,set,figure,unit,measured,predicted,error,tolerance,"
+			     "pinned\n");
+	for (int i = 0; i < v->nrows; i++) {
+		const struct validate_row *r = &v->rows[i];
+		struct report_buf sets = {0};
+
+		for (int k = 0; k < r->nsets; k++)
+			report_buf_printf(&sets, "%s%s", k ? ";" : "", r->sets[k]);
+		if (sets.failed)
+			b->failed = true;
+		report_csv_str(&w, r->id);
+		report_csv_str(&w, v->groups[r->group].name);
+		report_csv_str(&w, r->source);
+		for (int t = 0; t < VTAG_COUNT; t++)
+			report_csv_str(&w, r->tags[t]);
+		report_csv_str(&w, r->scenario);
+		report_csv_str(&w, sets.data);
+		report_csv_str(&w, r->figure);
+		report_csv_str(&w, r->unit);
+		report_csv_num(&w, r->measured, false);
+		report_csv_num(&w, r->predicted, false);
+		report_csv_num(&w, r->error, false);
+		report_csv_num(&w, r->tolerance, false);
+		report_csv_num(&w, r->pinned, false);
+		report_csv_end(&w);
+		report_buf_release(&sets);
+	}
+}
+
 /* A CSV field for a figure: empty when it does not apply. */
 static void csv_num(struct report_buf *b, double v)
 {
@@ -782,8 +1082,6 @@ int report_scaling_counts(const struct scenario *s, int *counts, int max)
 void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *out,
 			int n)
 {
-	/* "all", not the field table's "optimizer+params": the CSV's column has said so */
-	static const char *const offs[] = {"none", "optimizer", "all"};
 	double base = NAN;
 
 	report_buf_printf(b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
@@ -797,11 +1095,12 @@ void report_scaling_csv(struct report_buf *b, const int *counts, const struct se
 		}
 		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
 			base = p->tokens_per_s_per_gpu;
-		report_buf_printf(b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
-				  out[i].parallel.tp, out[i].parallel.pp, p->dp,
-				  out[i].parallel.zero, out[i].micro_batch,
-				  offs[(unsigned)out[i].parallel.offload % 3],
-				  dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
+		report_buf_printf(
+		    b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
+		    out[i].parallel.tp, out[i].parallel.pp, p->dp, out[i].parallel.zero,
+		    out[i].micro_batch,
+		    scenario_enum_name("parallel.offload", (int)out[i].parallel.offload),
+		    dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
 		csv_num(b, p->step_s);
 		csv_num(b, p->total_s);
 		csv_num(b, p->tokens_per_s);

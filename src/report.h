@@ -88,14 +88,61 @@ void report_search_text(struct report_buf *b, const struct scenario *s, const st
 			const struct search_options *opt, const struct search_result *res, int n,
 			const struct search_stats *stats, double seconds, const char *name);
 
+/* CSV as RFC 4180 reads it: a field that holds a comma, a double quote, a CR or an LF is
+ * quoted, its quotes doubled; rows end in LF (as the scaling CSV always has), which every
+ * CSV reader accepts. Start a writer as {b, 0}; each field after the first of a row is
+ * preceded by a comma; report_csv_end() ends the row. */
+struct report_csv {
+	struct report_buf *b;
+	int col; /* fields written in the current row */
+};
+
+/* A text field; NULL is an empty field. */
+void report_csv_str(struct report_csv *w, const char *text);
+/* A number in SI units: whole numbers (integer, or bytes and counts) without a fraction,
+ * others with 10 significant digits; an empty field when v does not apply (NAN, inf). */
+void report_csv_num(struct report_csv *w, double v, bool integer);
+void report_csv_bool(struct report_csv *w, bool v);
+void report_csv_end(struct report_csv *w);
+
+/* `search --csv`: a header, then one row per result, best first: rank, the layout under
+ * the scenario file's keys and values (hardware.gpu, parallel.offload as
+ * "optimizer+params", workload.recompute, ...; the fields the workload does not read are
+ * empty), then the figures under the JSON report's keys in SI units. s is the scenario
+ * searched; cat as for report_search_text. */
+void report_search_csv(struct report_buf *b, const struct scenario *s, const struct catalog *cat,
+		       const struct search_result *res, int n);
+
+/* `gpuplan catalog gpus --csv` (gpus true) or `catalog models --csv`: a header, then one
+ * row per entry in catalog order; figures in SI units, a precision a GPU lacks empty; file
+ * is where the entry came from. The names are those of catalog --json. */
+void report_catalog_csv(struct report_buf *b, const struct catalog *cat, bool gpus);
+
+struct diff;
+struct validation;
+
+/* `diff --csv`: a header (section,key,a,b,change,relative), then a row per changed verdict
+ * (section "verdict", a and b as diff --json writes them), per input that differs
+ * ("input", the whole values in canonical file form, never cut) and per result that
+ * differs ("result", SI units; change is b - a, relative (b - a) / |a|, empty when they
+ * do not apply). sa and sb are the scenarios d compared. */
+void report_diff_csv(struct report_buf *b, const struct diff *d, const struct scenario *sa,
+		     const struct scenario *sb);
+
+/* `validate --csv`: a header, then one row per measured row of v as validation_run left
+ * it: id, group, source, the four tags, scenario, the sets joined by ";", figure, unit,
+ * measured, predicted, error (a signed fraction), tolerance and pinned (empty when none). */
+void report_validation_csv(struct report_buf *b, const struct validation *v);
+
 /* `search --scaling`: the GPU counts it runs, powers of two from 1 to 1,024 (the terminal
  * view's range, which starts at 8), or to four times the scenario's when that is more;
  * writes at most max to counts and returns how many. */
 int report_scaling_counts(const struct scenario *s, int *counts, int max);
 
 /* The n results of search_scaling() at counts as CSV in SI units, with a header line;
- * efficiency is tokens/s per GPU against the fewest GPUs that fit, a count where nothing
- * fits is "N,false" and empty fields. */
+ * offload as the scenario file writes it (none, optimizer, optimizer+params); efficiency
+ * is tokens/s per GPU against the fewest GPUs that fit, a count where nothing fits is
+ * "N,false" and empty fields. */
 void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *res,
 			int n);
 

@@ -9,6 +9,7 @@
 
 #include "dtype.h"
 #include "figure.h"
+#include "model.h"
 #include "report.h"
 
 /* The object at a dotted path under root ("memory.per_gpu"), created as needed; NULL when
@@ -213,10 +214,15 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pb)
 {
 	cJSON *r = cJSON_CreateObject(), *inputs, *results, *verdicts, *ra, *rb;
+	size_t size = 2 * sizeof(a->notes) + 64; /* the longest field, notes, whole */
+	char *text = malloc(size);
 	int bad = 0;
 
-	if (!r)
+	if (!r || !text) {
+		cJSON_Delete(r);
+		free(text);
 		return NULL;
+	}
 	bad |= put_str(r, "schema", REPORT_JSON_DIFF_SCHEMA);
 	bad |= put_str(r, "a.file", a->path[0] ? a->path : NULL);
 	bad |= put_str(r, "a.name", a->name);
@@ -227,16 +233,22 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 	verdicts = cJSON_AddArrayToObject(r, "verdicts");
 	if (!inputs || !results || !verdicts) {
 		cJSON_Delete(r);
+		free(text);
 		return NULL;
 	}
+	/* d's values are cut to fit the text's columns: JSON carries each whole, newlines and
+	 * all, formatted again from the two scenarios */
 	for (int i = 0; i < d->ninputs; i++) {
+		const struct field *f = d->inputs[i].field;
 		cJSON *o = cJSON_CreateObject();
-		if (o && (!cJSON_AddStringToObject(o, "key", d->inputs[i].field->key) ||
-			  !cJSON_AddStringToObject(o, "a", d->inputs[i].a) ||
-			  !cJSON_AddStringToObject(o, "b", d->inputs[i].b)))
+		if (o &&
+		    (!cJSON_AddStringToObject(o, "key", f->key) ||
+		     !cJSON_AddStringToObject(o, "a", scenario_field_format(a, f, text, size)) ||
+		     !cJSON_AddStringToObject(o, "b", scenario_field_format(b, f, text, size))))
 			bad = 1;
 		bad |= add_to(inputs, o);
 	}
+	free(text);
 	for (int i = 0; i < d->nresults; i++) {
 		const struct diff_result *x = &d->results[i];
 		bool integer = x->figure->integer;
@@ -351,6 +363,123 @@ struct cJSON *report_json_solve(const char *key, bool maximize, double value, co
 	bad |= put_str(r, "goal", maximize ? "max" : "min");
 	bad |= put_num(r, "value", value, false);
 	bad |= put_str(r, "text", text);
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct cJSON *report_json_check(const char *path, const struct gp_problems *probs,
+				const char *fallback)
+{
+	cJSON *r = cJSON_CreateObject(), *list;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_CHECK_SCHEMA);
+	bad |= put_str(r, "file", path);
+	bad |= put(r, "ok", cJSON_CreateBool(!probs->count && !probs->dropped));
+	bad |= put_num(r, "count", probs->count + probs->dropped, true);
+	bad |= put_num(r, "dropped", probs->dropped, true);
+	list = cJSON_AddArrayToObject(r, "problems");
+	if (!list)
+		bad = 1;
+	for (int i = 0; !bad && i < probs->count; i++) {
+		const struct gp_error *e = &probs->items[i];
+		cJSON *o = cJSON_CreateObject();
+
+		bad |= add_to(list, o);
+		bad |= bad || put_str(o, "file", e->file[0] ? e->file : fallback) ||
+		       put_num(o, "line", e->line > 0 ? e->line : NAN, true) ||
+		       put_num(o, "column", e->column > 0 ? e->column : NAN, true) ||
+		       put_str(o, "key", e->field[0] ? e->field : NULL) ||
+		       put_str(o, "message", e->message);
+	}
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* {fp32: FLOP/s, ...}: null for a precision the GPU does not have */
+static cJSON *flops_by_dtype(const double *flops)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (int t = 0; o && t < DTYPE_COUNT; t++)
+		if (put_num(o, dtype_name(t), flops[t] > 0 ? flops[t] : NAN, true)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	return o;
+}
+
+static cJSON *catalog_gpu(const struct gpu *g, const char *file)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || put_str(o, "id", g->id) || put_str(o, "name", g->name) ||
+	    put_str(o, "vendor", g->vendor) || put_num(o, "memory_bytes", g->memory_bytes, true) ||
+	    put_num(o, "hbm_bytes_per_s", g->hbm_bytes_per_s, true) ||
+	    put(o, "peak_flops", flops_by_dtype(g->peak_flops)) ||
+	    put(o, "sparse_flops", flops_by_dtype(g->sparse_flops)) ||
+	    put_str(o, "link", g->link) ||
+	    put_num(o, "link_bytes_per_s", g->link_bytes_per_s, true) ||
+	    put_num(o, "link_domain", g->link_domain, true) || put_str(o, "pcie", g->pcie) ||
+	    put_num(o, "pcie_bytes_per_s", g->pcie_bytes_per_s, true) ||
+	    put_num(o, "power_w", g->power_w, false) ||
+	    put_num(o, "price_per_hour", g->price_per_hour, false) ||
+	    put_num(o, "gpus_per_node", g->gpus_per_node, true) ||
+	    put_num(o, "network_bytes_per_s", g->network_bytes_per_s, true) ||
+	    put_str(o, "file", file)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *catalog_model(const struct catalog_model *cm, const char *file)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct model m;
+	struct model_params n;
+
+	model_resolve(&cm->model, &m, NULL);
+	model_count_params(&m, &n);
+	if (!o || put_str(o, "id", cm->id) || put_num(o, "params", n.total, true) ||
+	    put_num(o, "active_params", n.active, true) || put_num(o, "layers", m.layers, true) ||
+	    put_num(o, "hidden", m.hidden, true) || put_num(o, "heads", m.heads, true) ||
+	    put_num(o, "kv_heads", m.kv_heads ? m.kv_heads : m.heads, true) ||
+	    put_num(o, "max_context", m.max_context, true) || put_str(o, "file", file)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct cJSON *report_json_catalog(const struct catalog *cat, bool gpus, bool models)
+{
+	cJSON *r = cJSON_CreateObject(), *list;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_CATALOG_SCHEMA);
+	if (gpus) {
+		list = cJSON_AddArrayToObject(r, "gpus");
+		bad |= !list;
+		for (int i = 0; !bad && i < cat->ngpus; i++)
+			bad |= add_to(list, catalog_gpu(&cat->gpus[i], cat->gpu_origin[i]));
+	}
+	if (models) {
+		list = cJSON_AddArrayToObject(r, "models");
+		bad |= !list;
+		for (int i = 0; !bad && i < cat->nmodels; i++)
+			bad |= add_to(list, catalog_model(&cat->models[i], cat->model_origin[i]));
+	}
 	if (bad) {
 		cJSON_Delete(r);
 		return NULL;

@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "diff.h"
+#include "error.h"
 #include "plan.h"
 #include "scenario.h"
 #include "search.h"
@@ -32,8 +33,9 @@ struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
 struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name);
 
 /* The comparison of two scenarios (`diff --json`): schema, a and b (file, name), inputs
- * [{key, a, b}], results [{key, a, b, change, relative}], verdicts [{key, a, b}], and
- * the two full reports under reports.a and reports.b. NULL when out of memory. */
+ * [{key, a, b}] (each value whole in canonical file form, never cut as d's are), results
+ * [{key, a, b, change, relative}], verdicts [{key, a, b}], and the two full reports under
+ * reports.a and reports.b. NULL when out of memory. */
 struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 			       const struct plan *pa, const struct scenario *b,
 			       const struct plan *pb);
@@ -58,6 +60,24 @@ struct cJSON *report_json_solve(const char *key, bool maximize, double value, co
  * predicted, error, tolerance, pinned}]: errors are signed fractions, null where a row has
  * no tolerance or pin. v as validation_run left it. NULL when out of memory. */
 struct cJSON *report_json_validation(const struct validation *v);
+
+#define REPORT_JSON_CHECK_SCHEMA   "gpuplan.check/1"
+#define REPORT_JSON_CATALOG_SCHEMA "gpuplan.catalog/1"
+
+/* `check --json`: schema, file (path), ok (no problems), count (every problem, dropped ones
+ * included), dropped, and problems [{file, line, column, key, message}] in the order
+ * found: file is fallback when the problem names none, line, column and key are null
+ * when unknown, message has no FILE:LINE:COL prefix. NULL when out of memory. */
+struct cJSON *report_json_check(const char *path, const struct gp_problems *probs,
+				const char *fallback);
+
+/* `catalog --json`: schema, then gpus [{id, name, vendor, memory_bytes, hbm_bytes_per_s,
+ * peak_flops {DTYPE: FLOP/s or null}, sparse_flops {...}, link, link_bytes_per_s,
+ * link_domain, pcie, pcie_bytes_per_s, power_w, price_per_hour, gpus_per_node,
+ * network_bytes_per_s, file}] when gpus, and models [{id, params, active_params, layers,
+ * hidden, heads, kv_heads, max_context, file}] when models; SI units, the names of
+ * report_catalog_csv. NULL when out of memory. */
+struct cJSON *report_json_catalog(const struct catalog *cat, bool gpus, bool models);
 
 /* Prints a tree as indented text ending in a newline, malloc'd (free() it); NULL when out
  * of memory. */

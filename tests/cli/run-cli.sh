@@ -488,5 +488,175 @@ run_error 2 fmt $D/train.yaml --output= && has "$T/err" "needs a file name" "--o
 POSIXLY_CORRECT=1 run 0 report $D/train.yaml --json && cmp -s "$T/out" "$T/train.json" && ok ||
 	bad "options after the file under POSIXLY_CORRECT"
 
+# --- CSV (issue 18): --csv wherever there is a table, read back by python3's csv module ---
+# csvcheck FILE DESCRIPTION PYTHON: PYTHON sees rows (the header's dicts) and head
+csvcheck() {
+	if ! command -v python3 >/dev/null 2>&1; then ok; return; fi
+	python3 -c '
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    r = csv.reader(f)
+    lines = list(r)
+head, body = lines[0], lines[1:]
+assert all(len(l) == len(head) for l in body), "ragged rows"
+rows = [dict(zip(head, l)) for l in body]
+exec(sys.argv[2])
+' "$1" "$3" && ok || bad "$2"
+}
+run 0 search $D/train.yaml --csv --top 3 && csvcheck "$T/out" "search --csv" '
+assert head[:4] == ["rank", "hardware.gpu", "hardware.count", "parallel.tp"], head
+for k in ("parallel.offload", "workload.recompute", "memory.per_gpu.total", "time.step_s",
+          "throughput.tokens_per_s_per_gpu", "cost.usd_per_million_tokens", "bottleneck.binding"):
+    assert k in head, k
+assert 1 <= len(rows) <= 3 and rows[0]["rank"] == "1"
+assert rows[0]["hardware.count"] == "64" and rows[0]["memory.fits"] == "true"
+assert rows[0]["parallel.offload"] in ("none", "optimizer", "optimizer+params")
+assert rows[0]["workload.recompute"] in ("none", "selective", "full", "op")
+assert int(rows[0]["memory.per_gpu.total"]) > 0 and float(rows[0]["time.step_s"]) > 0
+assert rows[0]["workload.batch"] == ""  # not read by training'
+run 0 search $D/train.yaml --csv --top 2 && cp "$T/out" "$T/search.csv"
+run 0 search $D/train.yaml --json --top 2 && command -v python3 >/dev/null 2>&1 && {
+	python3 -c '
+import csv, json, sys
+j = json.load(open(sys.argv[1]))["results"]
+c = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert len(j) == len(c)
+for a, b in zip(j, c):
+    assert a["hardware"]["gpu"] == b["hardware.gpu"]
+    assert a["parallel"]["offload"] == b["parallel.offload"]
+    assert a["parallel"]["dp"] == int(b["parallel.dp"])
+    assert a["memory"]["per_gpu"]["total"] == int(b["memory.per_gpu.total"])
+    assert abs(a["time"]["step_s"] - float(b["time.step_s"])) <= 1e-9 * a["time"]["step_s"]
+' "$T/out" "$T/search.csv" && ok || bad "search --csv agrees with search --json"
+}
+run 0 search $D/serve.yaml --csv --top 2 && csvcheck "$T/out" "search --csv (inference)" '
+assert rows[0]["workload.weights"] and rows[0]["workload.kv_cache"]
+assert rows[0]["workload.batch"] == "auto" or int(rows[0]["workload.batch"]) >= 1
+assert rows[0]["parallel.zero"] == "" and float(rows[0]["latency.tpot_s"]) > 0'
+run 0 search $D/train.yaml --scaling --csv && csvcheck "$T/out" "search --scaling --csv" '
+assert head[:6] == ["gpus", "fits", "gpu", "tp", "pp", "dp"] and head[-1] == "efficiency"
+r = [x for x in rows if x["gpus"] == "64"][0]
+assert r["fits"] == "true" and r["offload"] in ("none", "optimizer", "optimizer+params")
+assert all(x["offload"] != "all" for x in rows)'
+# offload of parameters is named as a scenario file names it, not "all"
+run 0 search scenarios/seed-05a-gpt3-one-a100-fp32.yaml --scaling &&
+	csvcheck "$T/out" "search --scaling offload names" '
+assert all(x["offload"] in ("", "none", "optimizer", "optimizer+params") for x in rows), rows
+assert any(x["offload"] == "optimizer+params" for x in rows)'
+run_error 2 search $D/train.yaml --csv --json && has "$T/err" "cannot be used together" "--csv --json"
+run 0 catalog gpus --csv && csvcheck "$T/out" "catalog gpus --csv" '
+for k in ("id", "memory_bytes", "hbm_bytes_per_s", "peak_flops.bf16", "sparse_flops.bf16",
+          "link_bytes_per_s", "power_w", "price_per_hour", "file"):
+    assert k in head, k
+h = [x for x in rows if x["id"] == "h100-sxm-80gb"][0]
+assert int(h["memory_bytes"]) == 80 * 10**9
+assert float(h["peak_flops.bf16"]) == 989.4e12, h["peak_flops.bf16"]
+assert h["peak_flops.int4"] == "" and h["file"].endswith("gpus.yaml")'
+run 0 catalog models --csv && csvcheck "$T/out" "catalog models --csv" '
+assert head == ["id", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
+                "max_context", "file"], head
+m = [x for x in rows if x["id"] == "llama-2-7b"][0]
+assert m["layers"] == "32" and m["hidden"] == "4096" and 6.5e9 < int(m["params"]) < 7e9'
+run_error 2 catalog --csv && has "$T/err" "give gpus or models" "catalog --csv needs one table"
+# a notes field with a comma, quotes and a line break survives the quoting
+{ cat $D/train.yaml; printf 'notes: "a, \\"quoted\\" note\\nover two lines"\n'; } >"$T/noted.yaml"
+run 0 diff $D/train.yaml "$T/noted.yaml" --csv && csvcheck "$T/out" "diff --csv" '
+assert head == ["section", "key", "a", "b", "change", "relative"], head
+n = [x for x in rows if x["key"] == "notes"][0]
+assert n["section"] == "input" and n["b"] == "a, \"quoted\" note\nover two lines", repr(n["b"])'
+run 0 diff $D/train.yaml $D/train-1gpu.yaml --csv && csvcheck "$T/out" "diff --csv verdicts and results" '
+v = [x for x in rows if x["section"] == "verdict"]
+assert v and v[0]["key"] == "memory.fits" and v[0]["a"] == "fits" and v[0]["b"] == "does not fit"
+c = [x for x in rows if x["key"] == "hardware.count"][0]
+assert c["section"] == "input" and c["a"] == "64" and c["b"] == "1", c
+r = [x for x in rows if x["section"] == "result"]
+assert r and all(x["a"] != "" or x["b"] != "" for x in r)
+t = [x for x in r if x["key"] == "memory.per_gpu.total"][0]
+assert int(t["change"]) == int(t["b"]) - int(t["a"])'
+run 0 validate --csv && csvcheck "$T/out" "validate --csv" '
+for k in ("id", "group", "source", "framework", "gpu", "workload", "scale", "figure", "unit",
+          "measured", "predicted", "error", "tolerance", "pinned"):
+    assert k in head, k
+assert len(rows) >= 10
+r = rows[0]
+assert abs((float(r["predicted"]) - float(r["measured"])) / float(r["measured"]) - float(r["error"])) < 1e-6'
+
+# --- diff --json never cuts a value (issue 18): a notes field of 1,500 bytes and two lines
+python3 -c 'print("notes: \"" + "long note " * 100 + "\\n" + "second line é " * 30 + "\"")' \
+	>"$T/long-notes.txt" 2>/dev/null && {
+	cat $D/train.yaml "$T/long-notes.txt" >"$T/long.yaml"
+	run 0 diff $D/train.yaml "$T/long.yaml" --json && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+n = [x for x in d["inputs"] if x["key"] == "notes"]
+assert len(n) == 1, d["inputs"]
+want = "long note " * 100 + "\n" + "second line \u00e9 " * 30
+assert n[0]["a"] == "" and n[0]["b"] == want, (len(n[0]["b"]), n[0]["b"][-20:])
+assert "\u2026" not in n[0]["b"]
+assert d["reports"]["b"]["scenario"]["name"] == "Llama-2-7B pre-training"
+' "$T/out" && ok || bad "diff --json carries a long notes value whole"
+	# the 80-column text still cuts it, and says so
+	run 0 diff $D/train.yaml "$T/long.yaml" && has "$T/out" '^       B: long note .*\.\.\.$' "diff text cuts a long value"
+	run 0 diff $D/train.yaml "$T/long.yaml" --csv && csvcheck "$T/out" "diff --csv carries a long value whole" '
+n = [x for x in rows if x["key"] == "notes"][0]
+assert len(n["b"]) == 1000 + 1 + 14 * 30 and n["b"].endswith("\u00e9 ")'
+}
+
+# --- check --json and catalog --json (issue 18), parsed by python3 ----------------------
+# jsoncheck FILE DESCRIPTION PYTHON: PYTHON sees d, the document
+jsoncheck() {
+	if ! command -v python3 >/dev/null 2>&1; then ok; return; fi
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+exec(sys.argv[2])
+' "$1" "$3" && ok || bad "$2"
+}
+# every problem that the text lists, with file, line, column, key and message; exit 2
+"$G" check $D/invalid.yaml >/dev/null 2>"$T/check.txt"
+run 2 check $D/invalid.yaml --json && jsoncheck "$T/out" "check --json: the problems" '
+assert d["schema"] == "gpuplan.check/1" and d["file"] == "tests/data/cli/invalid.yaml"
+assert d["ok"] is False and d["count"] == len(d["problems"]) >= 2 and d["dropped"] == 0
+for p in d["problems"]:
+    assert set(p) == {"file", "line", "column", "key", "message"}, p
+    assert p["file"] == "tests/data/cli/invalid.yaml"
+    assert isinstance(p["line"], int) and isinstance(p["column"], int) and p["key"], p
+import re
+text = open(sys.argv[1].rsplit("/", 1)[0] + "/check.txt").read().splitlines()
+text = [l for l in text if not re.search(r": [0-9]+ problems?$", l)]
+assert len(text) == d["count"], (text, d["count"])
+for p, l in zip(d["problems"], text):
+    assert l == "%s:%d:%d: %s" % (p["file"], p["line"], p["column"], p["message"]), l
+tp = [p for p in d["problems"] if p["key"] == "parallel.tp"]
+assert tp and tp[0]["line"] == 16 and tp[0]["column"] == 3'
+[ -s "$T/err" ] && bad "check --json: the problems went to stderr too" || ok
+run 0 check $D/train.yaml --json && jsoncheck "$T/out" "check --json: a good file" '
+assert d["ok"] is True and d["count"] == 0 and d["problems"] == []'
+run 2 check $D/bad-syntax.yaml --json && jsoncheck "$T/out" "check --json: a value that does not read" '
+p = d["problems"][0]
+assert p["line"] == 7 and p["column"] == 12 and p["key"] == "workload.seq_len", p'
+run 2 check $D/train.yaml --json --set parallel.tp=3 && jsoncheck "$T/out" "check --json: a --set problem" '
+p = [x for x in d["problems"] if x["key"] == "parallel.tp"][0]
+assert p["file"] == "--set parallel.tp=3" and p["line"] is None and p["column"] is None, p'
+run_error 1 check $D/no-such-file.yaml --json
+run 0 catalog --json && jsoncheck "$T/out" "catalog --json" '
+assert d["schema"] == "gpuplan.catalog/1"
+h = [g for g in d["gpus"] if g["id"] == "h100-sxm-80gb"][0]
+for k in ("name", "vendor", "memory_bytes", "hbm_bytes_per_s", "peak_flops", "sparse_flops",
+          "link", "link_bytes_per_s", "pcie_bytes_per_s", "power_w", "price_per_hour", "file"):
+    assert k in h, k
+assert h["memory_bytes"] == 80 * 10**9 and h["hbm_bytes_per_s"] == 3.35e12
+assert h["peak_flops"]["bf16"] == 989.4e12 and h["peak_flops"]["int4"] is None
+assert h["sparse_flops"]["bf16"] > h["peak_flops"]["bf16"]
+m = [x for x in d["models"] if x["id"] == "llama-2-7b"][0]
+assert m["layers"] == 32 and m["hidden"] == 4096 and m["heads"] == 32 and m["kv_heads"] == 32
+assert isinstance(m["params"], int) and 6.5e9 < m["params"] < 7e9 and m["file"].endswith(".json")
+assert len(d["gpus"]) >= 10 and len(d["models"]) >= 10'
+run 0 catalog gpus --json && jsoncheck "$T/out" "catalog gpus --json" '
+assert "gpus" in d and "models" not in d'
+run 0 catalog models --json && jsoncheck "$T/out" "catalog models --json" '
+assert "models" in d and "gpus" not in d'
+run_error 2 catalog --json --csv
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
