@@ -115,6 +115,7 @@ struct app {
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
+	struct scenario_source pick_keys; /* the fields the pick keeps (app_file_keys) */
 	char status[400];
 	bool status_error;
 	int help_top;
@@ -218,6 +219,16 @@ unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits
 void app_edit_start(struct app *a);
 unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
 unsigned app_pick_key(struct app *a, int key);
+
+/* The fields of s that a preset set in the UI keeps, as --set keeps those its file gave:
+ * the keys the file wrote (s->written) and those the session's edits made differ from
+ * what the presets alone give. Only the keys are filled. */
+void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src);
+
+/* scenario_apply_sets on s with keys as the file's fields (the rule --set follows): all n
+ * assignments, presets first. 0, or -1 with err and *failed (may be NULL) set. */
+int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
+		   const char *const *sets, int n, int *failed, struct gp_error *err);
 
 /* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
  * below the auto value (the most that fit, which the KV cache is sized for); else 0. */

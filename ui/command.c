@@ -2,6 +2,7 @@
 #include "command.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_file.h"
@@ -96,14 +97,25 @@ static unsigned cmd_solve(struct app *a, const char *arg)
 static unsigned cmd_set(struct app *a, const char *arg)
 {
 	struct scenario before = a->scn;
+	struct scenario_source *keys;
 	struct gp_error err;
+	int rc;
+
 	memset(&err, 0, sizeof(err));
 	if (!arg[0]) {
 		app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
 		return DIRTY_DRAW;
 	}
 	/* as --set does: a preset keeps the fields the file gave in its section */
-	if (scenario_apply_sets(&a->scn, a->cat, &arg, 1, NULL, NULL, &err) != 0) {
+	keys = malloc(sizeof(*keys));
+	if (!keys) {
+		app_status(a, true, ":set: out of memory");
+		return DIRTY_DRAW;
+	}
+	app_file_keys(a, &a->scn, keys);
+	rc = app_apply_sets(a, &a->scn, keys, &arg, 1, NULL, &err);
+	free(keys);
+	if (rc != 0) {
 		a->scn = before;
 		app_status_err(a, &err);
 		return DIRTY_DRAW;
