@@ -37,10 +37,19 @@ static const char *mem_part_key(int i)
 static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
 						   BN_DATA_IO};
 
-/* The figures the pane lists for the workload, in their order (figure.h). Returns how many. */
+/* The figures the pane lists for the workload, in their order (figure.h). Returns how many.
+ * The deadline's GPU count has no value without a deadline: left out then, as the text
+ * report leaves it out, so a training plan without one keeps its line for the others. */
 static int pane_figures(const struct app *a, const struct figure **out)
 {
-	return figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS);
+	int n = figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS),
+	    k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (out[i]->offset != offsetof(struct plan, gpus_required) ||
+		    !isnan(figure_value(out[i], &a->plan)))
+			out[k++] = out[i];
+	return k;
 }
 
 static void fmt_bytes(double v, char *buf, size_t size)
