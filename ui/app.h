@@ -36,6 +36,7 @@ enum mode {
 	MODE_PROMPT,  /* a question on the status line */
 	MODE_HELP,
 	MODE_EXPLAIN,
+	MODE_NOTES, /* the scenario's notes (notes_view.c) */
 };
 
 enum prompt_kind {
@@ -122,6 +123,7 @@ struct app {
 	char explain_key[64];
 	char explain_text[8192];
 	int explain_top; /* first line shown */
+	int notes_top;	 /* the notes view's first line shown */
 	int nresult_items;
 	const char *result_keys[RESULT_MAX_ITEMS];
 
@@ -179,6 +181,7 @@ unsigned app_key_search(struct app *a, int key);
 unsigned app_key_scaling(struct app *a, int key);
 unsigned app_key_solve_max(struct app *a, int key);
 unsigned app_key_solve_min(struct app *a, int key);
+unsigned app_key_notes(struct app *a, int key); /* n, :notes (notes_view.c) */
 
 /* Handles one key (keys.h encoding): the view on top's (view.h's app_view). */
 void app_handle_key(struct app *a, int key);

@@ -401,8 +401,17 @@ static void draw_legend(struct app *a)
 			n++;
 		for (int i = 0; i < n; i++)
 			shown[i] = true;
+		/* the item that quits or closes stays even when a row comes after it (n Notes) */
+		int keep = n - 1;
+		for (int i = n - 1; i > 0; i--)
+			if (strcmp(items[i].key, "q") == 0 || strcmp(items[i].key, "Esc") == 0) {
+				keep = i;
+				break;
+			}
 		total = legend_width(items, -1, pad);
-		for (int i = n - 2; i > 0 && total > width; i--) {
+		for (int i = n - 1; i > 0 && total > width; i--) {
+			if (i == keep)
+				continue;
 			total -= legend_width(items, i, pad);
 			shown[i] = false;
 		}
