@@ -35,8 +35,8 @@ enum mode {
 	MODE_COMMAND, /* the : line */
 	MODE_PROMPT,  /* a question on the status line */
 	MODE_HELP,
-	MODE_EXPLAIN,
 	MODE_NOTES, /* the scenario's notes (notes_view.c) */
+	MODE_EXPLAIN,
 };
 
 enum prompt_kind {

@@ -243,8 +243,8 @@ static unsigned cmd_scaling(struct app *a, const char *arg)
 /* clang-format off */
 const struct command command_table[] = {
     {"set", NULL, CMD_ARG_ASSIGN, NULL, cmd_set, CMD_LISTED, HELP_COMMANDS, ":set KEY=VALUE",
-     "set fields by their paths: :set hardware.count=16; several\n"
-     "pairs (a lesson's line) are set together, or none\n"
+     "set fields by their paths: :set hardware.count=16;\n"
+     "several pairs (a lesson's line) go together, or none\n"
      "(Tab completes keys and values, Up/Down recall)", "K=V"},
     {"w", "write", CMD_ARG_FILE, NULL, cmd_write, CMD_LISTED, HELP_COMMANDS, ":w [FILE]",
      "save (to FILE, which the session then goes on with);\n"
