@@ -96,6 +96,7 @@ struct app {
 	bool has_baseline;
 	struct scenario base_scn;
 	struct plan base_plan;
+	char base_path[512];		/* the file the baseline was pinned on (a->path then) */
 	struct scenario undo[UNDO_MAX]; /* a ring: the newest at (undo_head - 1) */
 	int undo_head, nundo;
 	struct scenario redo[UNDO_MAX]; /* a stack */
@@ -197,6 +198,10 @@ bool app_editing(const struct app *a, const struct field *f);
 
 /* The first validation problem of field f; NULL when it has none. */
 const struct gp_error *app_field_problem(const struct app *a, const struct field *f);
+
+/* The title's baseline mark: "" without one, "[baseline]" when it is of the file shown,
+ * else "[baseline: NAME]" with the name of the file it was pinned on. Returns buf. */
+const char *app_baseline_mark(const struct app *a, char *buf, size_t size);
 
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);

@@ -427,11 +427,22 @@ unsigned app_open(struct app *a, const char *name, bool force)
 	free(probs);
 	a->scn = t;
 	a->saved = t;
-	snprintf(a->path, sizeof(a->path), "%s", file);
 	a->new_file = false;
 	a->nundo = 0;
 	a->nredo = 0;
-	app_status(a, false, "read %s", file);
+	if (a->has_baseline && !same_file(a->base_path, file)) {
+		/* a baseline of another scenario would compare unrelated plans (serving a 70B
+		 * against training a 7B): it goes, and the user is told */
+		const char *slash = strrchr(a->base_path, '/');
+		a->has_baseline = false;
+		app_status(a, false, "read %s; the baseline (of %s) cleared: b pins one here", file,
+			   !a->base_path[0] ? "the built-in scenario"
+			   : slash	    ? slash + 1
+					    : a->base_path);
+	} else {
+		app_status(a, false, "read %s", file);
+	}
+	snprintf(a->path, sizeof(a->path), "%s", file);
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
