@@ -174,7 +174,7 @@ const struct figure figures[] = {
 	 .explain = explain_replicas},
 	{.key = "capacity_plan.gpus_required", .label = "GPUs required",
 	 .short_label = "gpus needed", .unit = UNIT_NONE, .format = FIGURE_FMT_COUNT,
-	 .offset = PO(gpus_required), .better = -1, .applies = APPLIES_ONLINE,
+	 .offset = PO(gpus_required), .better = -1, .applies = ALL,
 	 .section = FIGURE_TIME, .text = {9, 7}, .markdown = {9, 7}, .pane = 7,
 	 .explain = explain_gpus_required},
 

@@ -184,6 +184,7 @@ static unsigned baseline(struct app *a)
 		a->has_baseline = true;
 		a->base_scn = a->scn;
 		a->base_plan = a->plan;
+		snprintf(a->base_path, sizeof(a->base_path), "%s", a->path);
 		if (moved)
 			/* b after edits moves the baseline here; only b on it clears it */
 			app_status(a, false,
@@ -195,6 +196,23 @@ static unsigned baseline(struct app *a)
 				   "(b again to clear)");
 	}
 	return DIRTY_DRAW;
+}
+
+const char *app_baseline_mark(const struct app *a, char *buf, size_t size)
+{
+	const char *slash = strrchr(a->base_path, '/');
+
+	if (!a->has_baseline)
+		snprintf(buf, size, "%s", "");
+	else if (strcmp(a->base_path, a->path) == 0)
+		snprintf(buf, size, "%s", "[baseline]");
+	else
+		/* pinned before :w NEW went on with another file: say whose it is */
+		snprintf(buf, size, "[baseline: %.60s]",
+			 !a->base_path[0] ? "built-in"
+			 : slash	  ? slash + 1
+					  : a->base_path);
+	return buf;
 }
 
 /* The key handlers of keys.c's table: each returns the dirty bits. */

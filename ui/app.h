@@ -35,6 +35,7 @@ enum mode {
 	MODE_COMMAND, /* the : line */
 	MODE_PROMPT,  /* a question on the status line */
 	MODE_HELP,
+	MODE_NOTES, /* the scenario's notes (notes_view.c) */
 	MODE_EXPLAIN,
 };
 
@@ -108,6 +109,7 @@ struct app {
 	bool has_baseline;
 	struct scenario base_scn;
 	struct plan base_plan;
+	char base_path[512];		/* the file the baseline was pinned on (a->path then) */
 	struct scenario undo[UNDO_MAX]; /* a ring: the newest at (undo_head - 1) */
 	int undo_head, nundo;
 	struct scenario redo[UNDO_MAX]; /* a stack */
@@ -129,12 +131,14 @@ struct app {
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
+	struct scenario_source pick_keys; /* the fields the pick keeps (app_file_keys) */
 	char status[400];
 	bool status_error;
 	int help_top;
 	char explain_key[64];
 	char explain_text[8192];
 	int explain_top; /* first line shown */
+	int notes_top;	 /* the notes view's first line shown */
 	int nresult_items;
 	const char *result_keys[RESULT_MAX_ITEMS];
 
@@ -192,6 +196,7 @@ unsigned app_key_search(struct app *a, int key);
 unsigned app_key_scaling(struct app *a, int key);
 unsigned app_key_solve_max(struct app *a, int key);
 unsigned app_key_solve_min(struct app *a, int key);
+unsigned app_key_notes(struct app *a, int key); /* n, :notes (notes_view.c) */
 
 /* Handles one key (keys.h encoding): the view on top's (view.h's app_view). */
 void app_handle_key(struct app *a, int key);
@@ -207,6 +212,10 @@ bool app_editing(const struct app *a, const struct field *f);
 
 /* The first validation problem of field f; NULL when it has none. */
 const struct gp_error *app_field_problem(const struct app *a, const struct field *f);
+
+/* The title's baseline mark: "" without one, "[baseline]" when it is of the file shown,
+ * else "[baseline: NAME]" with the name of the file it was pinned on. Returns buf. */
+const char *app_baseline_mark(const struct app *a, char *buf, size_t size);
 
 /* Whether the scenario differs from the one last read or written. */
 bool app_unsaved(const struct app *a);
@@ -232,6 +241,16 @@ unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits
 void app_edit_start(struct app *a);
 unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
 unsigned app_pick_key(struct app *a, int key);
+
+/* The fields of s that a preset set in the UI keeps, as --set keeps those its file gave:
+ * the keys the file wrote (s->written) and those the session's edits made differ from
+ * what the presets alone give. Only the keys are filled. */
+void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src);
+
+/* scenario_apply_sets on s with keys as the file's fields (the rule --set follows): all n
+ * assignments, presets first. 0, or -1 with err and *failed (may be NULL) set. */
+int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
+		   const char *const *sets, int n, int *failed, struct gp_error *err);
 
 /* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
  * below the auto value (the most that fit, which the KV cache is sized for); else 0. */

@@ -3,7 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "scenario_sets.h"
+#include "scenario_yaml.h"
 
 double app_auto_value(const struct app *a, const struct field *f)
 {
@@ -25,6 +29,56 @@ double app_slo_batch(const struct app *a, const struct field *f)
 	return b;
 }
 
+void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src)
+{
+	struct scenario *base = malloc(sizeof(*base));
+	int n = scenario_field_count();
+
+	(void)a;
+	memset(src, 0, sizeof(*src));
+	if (base)
+		scenario_preset_base(s, a->cat, base);
+	for (int i = 0; i < n && src->nkeys < SCENARIO_MAX_KEYS; i++) {
+		const struct field *f = &scenario_fields[i];
+		/* what the file wrote (the loader's keys, as --set has them), and what the
+		 * session's edits set apart from the presets (both written by :w) */
+		if (!scenario_field_written(s, i) && (!base || scenario_field_equal(s, base, f)))
+			continue;
+		snprintf(src->keys[src->nkeys++].key, sizeof(src->keys[0].key), "%s", f->key);
+	}
+	free(base);
+}
+
+int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
+		   const char *const *sets, int n, int *failed, struct gp_error *err)
+{
+	return scenario_apply_sets(s, a->cat, sets, n, keys, failed, err);
+}
+
+/* Left/Right on a preset (hardware.gpu, model.preset): the next one in the catalog, set as
+ * --set sets it, so the fields the file gave in its section stay. */
+static int cycle_preset(struct app *a, const struct field *f, int dir)
+{
+	struct scenario t = a->scn;
+	struct scenario_source *keys;
+	char kv[sizeof(t.model.preset) + 64];
+	const char *set = kv;
+	size_t len;
+	int rc;
+
+	if (field_cycle(&t, a->cat, f, dir) != 0)
+		return -1;
+	len = (size_t)snprintf(kv, sizeof(kv), "%s=", f->key);
+	scenario_field_format(&t, f, kv + len, sizeof(kv) - len);
+	keys = malloc(sizeof(*keys));
+	if (!keys)
+		return -1;
+	app_file_keys(a, &a->scn, keys);
+	rc = app_apply_sets(a, &a->scn, keys, &set, 1, NULL, NULL);
+	free(keys);
+	return rc;
+}
+
 unsigned app_step(struct app *a, int dir, bool cycle)
 {
 	unsigned dirty;
@@ -36,7 +90,9 @@ unsigned app_step(struct app *a, int dir, bool cycle)
 	if (!f)
 		return 0;
 	memset(&err, 0, sizeof(err));
-	if (cycle && field_is_choice(f))
+	if (cycle && field_is_choice(f) && f->catalog != FIELD_CATALOG_NONE)
+		rc = cycle_preset(a, f, dir);
+	else if (cycle && field_is_choice(f))
 		rc = field_cycle(&a->scn, a->cat, f, dir);
 	else
 		rc = field_step(&a->scn, a->cat, f, dir, app_auto_value(a, f), &err);
@@ -94,6 +150,8 @@ void app_edit_start(struct app *a)
 	}
 	a->edit_base = a->scn;
 	if (is_preset_field(f)) {
+		/* the fields a preset must not replace, once for the whole pick */
+		app_file_keys(a, &a->edit_base, &a->pick_keys);
 		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
 		return;
 	}
@@ -184,15 +242,19 @@ unsigned app_edit_key(struct app *a, int key)
 /* The scenario with the preset selected in the picker, tentatively; returns the dirty bits. */
 static unsigned pick_preview(struct app *a)
 {
-	const char *id;
+	char kv[sizeof(a->scn.model.preset) + 64];
+	const char *set = kv;
 
 	a->scn = a->edit_base;
 	if (a->pick.n == 0)
 		return 0;
-	id = a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
-					: a->cat->gpus[a->pick.idx[a->pick.sel]].id;
-	scenario_set(&a->scn, a->cat, a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
-		     id, NULL);
+	snprintf(kv, sizeof(kv), "%s=%s",
+		 a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		 a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
+					    : a->cat->gpus[a->pick.idx[a->pick.sel]].id);
+	/* as --set: the preset, then the fields the file gave in its section again */
+	if (app_apply_sets(a, &a->scn, &a->pick_keys, &set, 1, NULL, NULL) != 0)
+		a->scn = a->edit_base;
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 

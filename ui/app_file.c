@@ -273,6 +273,33 @@ static void too_long(struct app *a, const char *name, size_t max)
 		   max - 1, name);
 }
 
+/* Whether s checks (scenario_validate, as `gpuplan check`); when it does not, the status
+ * line names its first problem and says how to save it anyway. */
+static bool save_checks(struct app *a)
+{
+	struct gp_problems *probs = malloc(sizeof(*probs));
+	bool ok;
+
+	if (!probs)
+		return true; /* out of memory: the save itself will say so, or succeed */
+	gp_problems_init(probs);
+	scenario_validate(&a->scn, NULL, probs);
+	ok = probs->count == 0;
+	if (!ok) {
+		const struct gp_error *e = &probs->items[0];
+		int more = probs->count + probs->dropped - 1;
+		char others[48] = "";
+		if (more > 0)
+			snprintf(others, sizeof(others), " (and %d more)", more);
+		app_status(a, true,
+			   "not saved: %s%s%s%s: gpuplan check would reject the file (:w! saves "
+			   "it anyway)",
+			   e->field, e->field[0] ? ": " : "", e->message, others);
+	}
+	free(probs);
+	return ok;
+}
+
 static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
@@ -281,6 +308,10 @@ static int save(struct app *a, const char *path, bool force)
 	struct stat st;
 	struct file_target ft;
 
+	/* a scenario the command line refuses is not written without :w! (vi's rule for a
+	 * read-only file) */
+	if (!force && !save_checks(a))
+		return -1;
 	if (path && path[0]) {
 		if (app_expand_path(path, expanded, sizeof(expanded)) != 0) {
 			too_long(a, path, sizeof(expanded));
@@ -396,11 +427,22 @@ unsigned app_open(struct app *a, const char *name, bool force)
 	free(probs);
 	a->scn = t;
 	a->saved = t;
-	snprintf(a->path, sizeof(a->path), "%s", file);
 	a->new_file = false;
 	a->nundo = 0;
 	a->nredo = 0;
-	app_status(a, false, "read %s", file);
+	if (a->has_baseline && !same_file(a->base_path, file)) {
+		/* a baseline of another scenario would compare unrelated plans (serving a 70B
+		 * against training a 7B): it goes, and the user is told */
+		const char *slash = strrchr(a->base_path, '/');
+		a->has_baseline = false;
+		app_status(a, false, "read %s; the baseline (of %s) cleared: b pins one here", file,
+			   !a->base_path[0] ? "the built-in scenario"
+			   : slash	    ? slash + 1
+					    : a->base_path);
+	} else {
+		app_status(a, false, "read %s", file);
+	}
+	snprintf(a->path, sizeof(a->path), "%s", file);
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 

@@ -2,6 +2,7 @@
 #include "command.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_file.h"
@@ -93,19 +94,77 @@ static unsigned cmd_solve(struct app *a, const char *arg)
 	return app_goal_seek(a, arg[0] ? arg : f->key, maximize);
 }
 
+#define SET_MAX_PAIRS 32
+
+/* Splits the words of :set into its KEY=VALUE pairs, in place: a pair starts at a word
+ * holding '=' (not first) once the pair before has its value, so "KEY = VALUE" and a value
+ * with a blank in it ("name=a b") stay one pair. Returns how many, at most max. */
+static int set_pairs(char *buf, const char **out, int max)
+{
+	int n = 0;
+	bool has_eq = false, complete = false; /* the pair being read: its '=', a value */
+	char *p = buf;
+
+	while (*(p = (char *)command_skip_blanks(p))) {
+		size_t len = strcspn(p, " \t");
+		const char *eq = memchr(p, '=', len);
+		if (n == 0 || (complete && eq && eq != p)) {
+			if (n == max)
+				return -1;
+			/* the pair before ends at the blank before this word */
+			if (n > 0)
+				p[-1] = '\0';
+			out[n++] = p;
+			has_eq = complete = false;
+		}
+		has_eq |= eq != NULL;
+		if (has_eq)
+			complete = p[len - 1] != '=';
+		p += len;
+	}
+	return n;
+}
+
+/* :set KEY=VALUE [KEY=VALUE...]: all of them or none, as --set gives them (presets first,
+ * the fields the file gave in their sections kept) */
 static unsigned cmd_set(struct app *a, const char *arg)
 {
 	struct scenario before = a->scn;
+	struct scenario_source *keys;
 	struct gp_error err;
+	char buf[LINE_EDIT_MAX];
+	const char *sets[SET_MAX_PAIRS];
+	int n, failed = -1, rc;
+
 	memset(&err, 0, sizeof(err));
 	if (!arg[0]) {
-		app_status(a, true, ":set needs KEY=VALUE (e.g. :set hardware.count=16)");
+		app_status(a, true,
+			   ":set needs KEY=VALUE (e.g. :set hardware.count=16; several pairs "
+			   "set together)");
 		return DIRTY_DRAW;
 	}
-	/* as --set does: a preset keeps the fields the file gave in its section */
-	if (scenario_apply_sets(&a->scn, a->cat, &arg, 1, NULL, NULL, &err) != 0) {
+	snprintf(buf, sizeof(buf), "%s", arg);
+	n = set_pairs(buf, sets, SET_MAX_PAIRS);
+	if (n < 0) {
+		app_status(a, true, ":set takes at most %d pairs", SET_MAX_PAIRS);
+		return DIRTY_DRAW;
+	}
+	keys = malloc(sizeof(*keys));
+	if (!keys) {
+		app_status(a, true, ":set: out of memory");
+		return DIRTY_DRAW;
+	}
+	app_file_keys(a, &a->scn, keys);
+	rc = app_apply_sets(a, &a->scn, keys, sets, n, &failed, &err);
+	free(keys);
+	if (rc != 0) {
+		char msg[sizeof(a->status)];
 		a->scn = before;
-		app_status_err(a, &err);
+		gp_error_format(&err, msg, sizeof(msg));
+		if (n > 1)
+			app_status(a, true, "%s (nothing set: pair %d of %d)", msg, failed + 1, n);
+		else
+			app_status(a, true, "%s", msg);
 		return DIRTY_DRAW;
 	}
 	app_status(a, false, "set %s", arg);
@@ -166,6 +225,12 @@ static unsigned cmd_help(struct app *a, const char *arg)
 	return DIRTY_DRAW;
 }
 
+static unsigned cmd_notes(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_key_notes(a, 0);
+}
+
 static unsigned cmd_scaling(struct app *a, const char *arg)
 {
 	(void)arg;
@@ -178,7 +243,8 @@ static unsigned cmd_scaling(struct app *a, const char *arg)
 /* clang-format off */
 const struct command command_table[] = {
     {"set", NULL, CMD_ARG_ASSIGN, NULL, cmd_set, CMD_LISTED, HELP_COMMANDS, ":set KEY=VALUE",
-     "set a field by its path: :set hardware.count=16\n"
+     "set fields by their paths: :set hardware.count=16;\n"
+     "several pairs (a lesson's line) go together, or none\n"
      "(Tab completes keys and values, Up/Down recall)", "K=V"},
     {"w", "write", CMD_ARG_FILE, NULL, cmd_write, CMD_LISTED, HELP_COMMANDS, ":w [FILE]",
      "save (to FILE, which the session then goes on with);\n"
@@ -203,6 +269,8 @@ const struct command command_table[] = {
      ":solve max KEY", "the same for any numeric field (:solve min KEY)", NULL},
     {"scaling", NULL, CMD_ARG_NONE, NULL, cmd_scaling, CMD_LISTED, HELP_SEARCH, "S, :scaling",
      "time, cost and efficiency against 8 to 1,024 GPUs", NULL},
+    {"notes", NULL, CMD_ARG_NONE, NULL, cmd_notes, CMD_LISTED, HELP_COMMANDS, "n, :notes",
+     "the scenario's notes (a lesson's text and questions)", NULL},
     {"help", "h", CMD_ARG_NONE, NULL, cmd_help, CMD_LISTED, HELP_COMMANDS, ":help",
      "this screen", NULL},
     {NULL, NULL, CMD_ARG_NONE, NULL, NULL, 0, HELP_NONE, NULL, NULL, NULL},

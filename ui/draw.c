@@ -246,16 +246,17 @@ static void draw_title(struct app *a)
 	int width = getmaxx(w), x;
 	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
 	const char *file = a->path[0] ? a->path : "(built-in)";
-	const char *base = a->has_baseline && a->new_file ? "[baseline] [new file] "
-			   : a->has_baseline		  ? "[baseline] "
-			   : a->new_file		  ? "[new file] "
-							  : "";
+	char mark[96], marks[sizeof(mark) + 16];
+	const char *base = marks;
+	app_baseline_mark(a, mark, sizeof(mark));
+	snprintf(marks, sizeof(marks), "%s%s%s", mark, mark[0] ? " " : "",
+		 a->new_file ? "[new file] " : "");
 	bool unsaved = app_unsaved(a);
 	int fw = text_width(file), nw = text_width(name);
 	int markw = unsaved ? 1 + text_width(a->theme.g->unsaved) : 0;
 	int right_min = text_width(base) + (fw < FILE_MIN ? fw : FILE_MIN) + 1;
 	int name_room = width - 10 - markw - 2 - right_min;
-	char right[600], shown[sizeof(a->scn.name) + 8];
+	char right[sizeof(marks) + sizeof(a->path) + 8], shown[sizeof(a->scn.name) + 8];
 
 	werase(w);
 	fill_line(a, w, 0, 0, ROLE_TITLE);
@@ -399,8 +400,17 @@ static void draw_legend(struct app *a)
 			n++;
 		for (int i = 0; i < n; i++)
 			shown[i] = true;
+		/* the item that quits or closes stays even when a row comes after it (n Notes) */
+		int keep = n - 1;
+		for (int i = n - 1; i > 0; i--)
+			if (strcmp(items[i].key, "q") == 0 || strcmp(items[i].key, "Esc") == 0) {
+				keep = i;
+				break;
+			}
 		total = legend_width(items, -1) - 2;
-		for (int i = n - 2; i > 0 && total > width; i--) {
+		for (int i = n - 1; i > 0 && total > width; i--) {
+			if (i == keep)
+				continue;
 			total -= legend_width(items, i);
 			shown[i] = false;
 		}

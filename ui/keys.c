@@ -90,6 +90,8 @@ const struct key_row key_table[] = {
     {KC_MAIN, {'e'}, ACT_EXPLAIN, "explain", "e", "Explain", {[KC_MAIN] = 8}, 0, HELP_EDITING,
      "e", "explain the selected figure (Enter on Results) or field;\n"
      "on the warnings, list them whole", app_key_explain},
+    {KC_MAIN, {'n'}, ACT_NOTES, "notes", "n", "Notes", {[KC_MAIN] = 10}, 0, HELP_NONE,
+     NULL, "the scenario's notes, as :notes", app_key_notes},
     /* Commands: command.h's table, and the key that opens its line */
     {KC_MAIN, {':'}, ACT_COMMAND, "command", ":", "Cmd",
      {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4}, KF_OVER_VIEW,

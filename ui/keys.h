@@ -58,6 +58,7 @@ enum action {
 	ACT_SCALING,   /* time, cost and efficiency against GPU count */
 	ACT_SOLVE_MAX, /* goal seek: the largest value of the selected field that works */
 	ACT_SOLVE_MIN, /* ... the smallest */
+	ACT_NOTES,     /* the scenario's notes */
 };
 
 struct app;

@@ -2,6 +2,8 @@
 #ifndef GPUPLAN_UI_PANE_H
 #define GPUPLAN_UI_PANE_H
 
+#include <stdbool.h>
+
 #include "keys.h"
 #include "scenario.h"
 
@@ -64,6 +66,11 @@ int pane_page_step(const struct app *a);
 	.status = pane_inputs_status
 
 /* The Results pane's figures (pane_results.c). */
+/* Whether the scenario has problems (scenario_validate, as `gpuplan check`): the pane then
+ * lists them, one item each, in place of the plan. */
+bool pane_results_invalid(const struct app *a);
+/* The pane's verdict: "fits", "does not fit", or "does not check" when it is invalid. */
+const char *pane_results_fit(const struct app *a);
 /* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
 void pane_results_share_format(double share, char *buf, size_t size);
 /* The text of a result for the explanation window; "" when key is unknown. */

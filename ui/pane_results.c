@@ -37,10 +37,38 @@ static const char *mem_part_key(int i)
 static const enum bottleneck bn_order[BN_COUNT] = {BN_CAPACITY, BN_HBM, BN_INTERCONNECT, BN_COMPUTE,
 						   BN_DATA_IO};
 
-/* The figures the pane lists for the workload, in their order (figure.h). Returns how many. */
+/* The figures the pane lists for the workload, in their order (figure.h). Returns how many.
+ * The deadline's GPU count has no value without a deadline: left out then, as the text
+ * report leaves it out, so a training plan without one keeps its line for the others. */
 static int pane_figures(const struct app *a, const struct figure **out)
 {
-	return figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS);
+	int n = figure_list(FIGURE_LIST_PANE, a->scn.workload.kind, -1, out, RESULT_MAX_ITEMS),
+	    k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (out[i]->offset != offsetof(struct plan, gpus_required) ||
+		    !isnan(figure_value(out[i], &a->plan)))
+			out[k++] = out[i];
+	return k;
+}
+
+bool pane_results_invalid(const struct app *a)
+{
+	return a->problems.count > 0;
+}
+
+const char *pane_results_fit(const struct app *a)
+{
+	if (pane_results_invalid(a))
+		return "does not check";
+	return a->plan.mem.fits ? "fits" : "does not fit";
+}
+
+/* The key an item of the problems list stands for: the field at fault, which e explains
+ * (a problem that names no field, such as a missing model, has none). */
+static const char *problem_key(const struct gp_error *e)
+{
+	return e->field[0] ? e->field : "problems";
 }
 
 /* The items the selection moves through (a->result_keys), for the plan just computed. */
@@ -51,6 +79,14 @@ static void results_items(struct app *a)
 	double parts[MEM_PARTS];
 	int n = 0, nfig = pane_figures(a, figs);
 
+	if (pane_results_invalid(a)) {
+		/* a scenario `gpuplan check` rejects has no plan to show: its problems are the
+		 * items */
+		for (int i = 0; i < a->problems.count && n < RESULT_MAX_ITEMS; i++)
+			a->result_keys[n++] = problem_key(&a->problems.items[i]);
+		a->nresult_items = n;
+		return;
+	}
 	mem_parts(&a->plan, parts);
 	a->result_keys[n++] = "memory.per_gpu.total";
 	/* the parts the legend shows, in its order */
@@ -508,6 +544,13 @@ unsigned pane_results_shown(const struct app *a, int height, int width)
 	unsigned shown = item_bits(a, "memory.per_gpu.total");
 	int y = 2, inner = width - 4, nfig, nbn;
 
+	if (pane_results_invalid(a)) {
+		/* a line of heading, then a problem a line (results_draw_problems) */
+		shown = 0;
+		for (int i = 0; i < a->nresult_items && 2 + i < height; i++)
+			shown |= 1u << i;
+		return shown;
+	}
 	results_budget(a, height - 1, inner, &bud);
 	if (y < height && bud.bar)
 		y++;
@@ -527,6 +570,32 @@ unsigned pane_results_shown(const struct app *a, int height, int width)
 	return shown;
 }
 
+/* In place of the plan, the problems that make `gpuplan check` reject the scenario: the
+ * same validation, so the pane never shows a fit and a cost for a layout the command line
+ * refuses to compute. */
+static void results_draw_problems(struct app *a, WINDOW *w)
+{
+	int height = getmaxy(w), width = getmaxx(w), y = 1;
+
+	draw_textf(a, w, y++, 2, width - 3, ROLE_BAD, "no plan: %d problem%s (as gpuplan check)",
+		   a->problems.count + a->problems.dropped,
+		   a->problems.count + a->problems.dropped == 1 ? "" : "s");
+	for (int i = 0; i < a->problems.count && i < a->nresult_items && y < height; i++) {
+		const struct gp_error *e = &a->problems.items[i];
+		bool sel = item_selected(a, a->result_keys[i]) && a->sel[PANE_RESULTS] == i;
+		char line[400];
+		if (sel) {
+			wattrset(w, a->theme.attr[ROLE_SELECTED]);
+			mvwhline(w, y, 1, ' ', width - 1);
+			wattrset(w, A_NORMAL);
+		}
+		snprintf(line, sizeof(line), "! %s%s%s", e->field, e->field[0] ? ": " : "",
+			 e->message);
+		draw_text_clip(a, w, y++, 2, width - 3, sel ? ROLE_SELECTED : ROLE_WARN, line);
+	}
+	wnoutrefresh(w);
+}
+
 static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 {
 	const struct plan *p = &a->plan, *bp = &a->base_plan;
@@ -540,12 +609,16 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
-	snprintf(right, sizeof(right), "%s %s", p->mem.fits ? "fits" : "does not fit",
-		 p->mem.fits ? g->ok : g->bad);
+	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
+		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
 	draw_header(a, w, PANE_RESULTS, ops->title, right);
-	if (!a->theme.color && !p->mem.fits)
+	if (!a->theme.color && (!p->mem.fits || pane_results_invalid(a)))
 		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
 			  ROLE_HEADER_FOCUS, right);
+	if (pane_results_invalid(a)) {
+		results_draw_problems(a, w);
+		return;
+	}
 
 	/* memory */
 	units_format_human(UNIT_BYTES, p->mem.total, 3, v, sizeof(v));
@@ -689,7 +762,12 @@ static unsigned results_page(struct app *a, int dir)
 
 static const char *results_selected_key(const struct app *a)
 {
-	return a->nresult_items ? a->result_keys[a->sel[PANE_RESULTS]] : NULL;
+	const char *k = a->nresult_items ? a->result_keys[a->sel[PANE_RESULTS]] : NULL;
+
+	/* a problem that names no field has nothing to explain */
+	if (k && pane_results_invalid(a) && strcmp(k, "problems") == 0)
+		return NULL;
+	return k;
 }
 
 /* A verdict longer than the pane is wide: the whole of it; a figure a short terminal has no
@@ -701,6 +779,13 @@ static const char *results_status(const struct app *a, char *buf, size_t size, i
 	*role = ROLE_NORMAL;
 	if (!key)
 		return NULL;
+	if (pane_results_invalid(a)) {
+		/* the selected problem whole, as the input pane says it beside the field */
+		const struct gp_error *e = &a->problems.items[a->sel[PANE_RESULTS]];
+		*role = ROLE_WARN;
+		snprintf(buf, size, "%s%s%s", e->field, e->field[0] ? ": " : "", e->message);
+		return buf;
+	}
 	if ((t = pane_results_verdict(a, key, buf, size)) != NULL)
 		return t;
 	return pane_results_hidden(a, key, buf, size);

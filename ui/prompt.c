@@ -85,8 +85,10 @@ unsigned prompt_key(struct app *a, int key)
 		a->mode = MODE_NORMAL;
 		a->prompt = PROMPT_NONE;
 		if (kind == PROMPT_RECOVER && (key == 'n' || key == 'N')) {
+			/* the question said so; the status names what went */
 			unlink(a->recover_path);
-			app_status(a, false, "recovery file removed");
+			app_status(a, false, "recovery file deleted, its edits dropped: %s",
+				   a->recover_path);
 		} else if (kind == PROMPT_RECOVER) {
 			/* only a plain no drops the edits; Esc keeps them for the next start */
 			app_status(a, false, "recovery file kept: %s", a->recover_path);

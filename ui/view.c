@@ -10,9 +10,9 @@ static const struct view_ops *const panes[PANE_COUNT] = {
 
 /* The view each mode puts on top; MODE_NORMAL's is the view over the body or the pane. */
 static const struct view_ops *const mode_views[] = {
-    [MODE_NORMAL] = NULL,	    [MODE_EDIT] = &edit_view,	  [MODE_PICK] = &picker_view,
-    [MODE_COMMAND] = &command_view, [MODE_PROMPT] = &prompt_view, [MODE_HELP] = &help_view,
-    [MODE_EXPLAIN] = &explain_view,
+    [MODE_NORMAL] = NULL,	    [MODE_EDIT] = &edit_view,	    [MODE_PICK] = &picker_view,
+    [MODE_COMMAND] = &command_view, [MODE_PROMPT] = &prompt_view,   [MODE_HELP] = &help_view,
+    [MODE_NOTES] = &notes_view,	    [MODE_EXPLAIN] = &explain_view,
 };
 
 static const struct view_ops *const body_views[] = {

@@ -57,7 +57,7 @@ struct view_ops {
 /* The instances (view.c finds them; nothing else names them). */
 extern const struct view_ops pane_model, pane_workload, pane_hardware, pane_results;
 extern const struct view_ops search_view_ops, scaling_view_ops, help_view, explain_view,
-    picker_view, edit_view, command_view, prompt_view;
+    picker_view, edit_view, command_view, prompt_view, notes_view;
 
 /* The pane p (enum pane_id). */
 const struct view_ops *app_pane(const struct app *a, int p);
@@ -132,6 +132,7 @@ int picker_visible(const struct app *a); /* rows the picker's list shows: a page
 void explain_open(struct app *a, const char *key);
 void explain_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 int explain_lines(struct app *a, int width); /* lines the text takes, wrapped at width */
+int notes_lines(struct app *a, int width);   /* lines the notes take, wrapped at width */
 
 /* Helpers the panes share (draw.c). */
 /* The cursor on the status line where a line is typed (the : line, save as). */
