@@ -334,7 +334,7 @@ static void test_fleet_answer_is_least(void **state)
 		set(&s, cases[i][2]);
 		plan_compute(&s, &p);
 		span = span_of(&p);
-		printf("  %-14s %-32s %-28s replicas %4.0f (stable %3.0f, %2.0f evaluations)\n",
+		printf("fleet: %-14s %-32s %-28s replicas %4.0f (stable %3.0f, %2.0f evals)\n",
 		       cases[i][0], cases[i][1], cases[i][2], p.replicas, p.serving.fleet_stable,
 		       p.serving.fleet_evals);
 		assert_true(isfinite(p.replicas) && p.replicas >= 1);
