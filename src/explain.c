@@ -1483,6 +1483,108 @@ static void deadline_gpus(struct ex *e, const struct scenario *s, const struct p
 		  "LLaMA-33B does not follow from its own formula");
 }
 
+/* One planned count of the loaded fleet, as serve_fleet quotes it (i = 0: the answer,
+ * 1: one fewer). */
+static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
+{
+	const struct plan_serving *v = &p->serving;
+	if (!(count >= 1))
+		return;
+	if (isnan(v->fleet_ttft_s[i]) && isnan(v->fleet_tpot_s[i])) {
+		put(e, "  at %s replicas: utilisation %s%s\n", plain(e, count),
+		    pct(e, v->fleet_util[i]), v->fleet_util[i] >= 1 ? " (the queue grows)" : "");
+		return;
+	}
+	put(e, "  at %s replicas: TTFT %s, TPOT %s at P%s, utilisation %s (%s)\n", plain(e, count),
+	    sec(e, v->fleet_ttft_s[i]), sec(e, v->fleet_tpot_s[i]), plain(e, v->slo_percentile),
+	    pct(e, v->fleet_util[i]), i == 0 ? "meets" : "misses");
+}
+
+/* capacity_plan.replicas and gpus_required under a scheduler other than alone: the rule
+ * serve_fleet (src/plan_time.c) applied, with its numbers. */
+static void fleet_capacity(struct ex *e, const struct scenario *s, const struct plan *p,
+			   enum capacity_figure what)
+{
+	const struct plan_serving *v = &p->serving;
+	const struct workload *w = &s->workload;
+	double ep = v->fleet_engines, span = replica_gpus(p) * ep;
+	int rule = (int)v->fleet_rule;
+	char text[400];
+
+	if (what == CP_GPUS_REQUIRED && rule != FLEET_CANNOT) {
+		formula(e, "gpus", "replicas x tp x pp x ep");
+		numbers(e, "gpus", "%s x %d x %d x %s", plain(e, p->replicas), p->tp, p->pp,
+			plain(e, ep));
+		result(e, "gpus", plain(e, p->gpus_required));
+		put(e, "\n");
+	}
+	if (rule == FLEET_THROUGHPUT) {
+		formula(e, "replicas", "ceil(requests/s needed / (requests/s per engine x ep))");
+		numbers(e, "replicas", "ceil(%s / (%s x %s))", plain(e, v->fleet_rate),
+			plain(e, v->requests_per_s), plain(e, ep));
+		result(e, "replicas", plain(e, p->replicas));
+		wrapped(
+		    e, "  ",
+		    "a closed loop (workload.concurrency) or an offline batch completes a fixed "
+		    "rate per engine under the loaded step; its latencies do not change with the "
+		    "count");
+		source(e, "Little's law (Little 1961): completions = concurrency / e2e");
+		return;
+	}
+	if (rule == FLEET_STABLE) {
+		formula(e, "replicas", "the fewest R with peak rate / (R x ep) < capacity_rate");
+		numbers(e, "replicas", "the fewest R with %s / (R x %s) < %s requests/s",
+			plain(e, v->fleet_rate), plain(e, ep), plain(e, v->capacity_rate));
+	} else {
+		formula(
+		    e, "replicas",
+		    "the fewest R with utilisation < 1, TTFT <= slo.ttft and TPOT <= slo.tpot "
+		    "at the SLO percentile, each of R x ep engines taking peak rate / (R x ep)");
+		snprintf(text, sizeof(text),
+			 "%s requests/s over R x %s engines, TTFT <= %s, TPOT <= %s at P%s",
+			 plain(e, v->fleet_rate), plain(e, ep),
+			 w->slo.ttft_s > 0 ? sec(e, w->slo.ttft_s) : "any",
+			 w->slo.tpot_s > 0 ? sec(e, w->slo.tpot_s) : "any",
+			 plain(e, v->slo_percentile));
+		numbers(e, "replicas", "%s", text);
+	}
+	if (rule == FLEET_CANNOT) {
+		result(e, "replicas", "none (cannot meet)");
+		if (!isnan(v->fleet_lone_ttft_s))
+			put(e,
+			    "\n  a lone request, the floor no count goes below: TTFT %s, TPOT %s "
+			    "at "
+			    "P%s\n",
+			    sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
+			    plain(e, v->slo_percentile));
+		put(e, "  stable from %s replicas; the most planned is %s GPUs\n",
+		    plain(e, v->fleet_stable), cnt(e, PLAN_MAX_GPUS));
+	} else {
+		result(e, "replicas", plain(e, p->replicas));
+		put(e, "\n");
+		fleet_point(e, p, p->replicas, 0);
+		fleet_point(e, p, p->replicas - 1, 1);
+		put(e,
+		    "  stable from %s replicas (capacity %s requests/s per engine at its cap of "
+		    "%s)\n",
+		    plain(e, v->fleet_stable), plain(e, v->capacity_rate),
+		    plain(e, v->max_running));
+		if (rule == FLEET_SLO)
+			put(e, "  a lone request, the floor: TTFT %s, TPOT %s at P%s\n",
+			    sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
+			    plain(e, v->slo_percentile));
+	}
+	if (what != CP_GPUS_REQUIRED && rule != FLEET_CANNOT)
+		put(e, "\n  GPUs required = replicas x tp x pp x ep = %s x %s = %s\n",
+		    plain(e, p->replicas), plain(e, span), plain(e, p->gpus_required));
+	snprintf(text, sizeof(text),
+		 "the %s scheduler's loaded step and its M/D/1 queue (see latency.ttft_at_slo_s), "
+		 "planned at whole replicas as plan_compute plans hardware.count = replicas x tp "
+		 "x pp x ep; %s model evaluations",
+		 sched_name(p), plain(e, v->fleet_evals));
+	source(e, text);
+}
+
 static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struct plan *p,
 			     enum capacity_figure what)
 {
@@ -1524,6 +1626,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	}
 	if (training(s) && what == CP_REPLICAS) {
 		not_applicable(e, "training: see capacity_plan.gpus_required");
+		return;
+	}
+	if (!training(s) && !isnan(p->serving.fleet_rule)) {
+		fleet_capacity(e, s, p, what);
 		return;
 	}
 	if (isnan(p->gpus_required)) {

@@ -40,6 +40,11 @@ enum plan_warning_code {
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
 	PW_OVERLOADED,	       /* cannot meet: a = requests/s per replica, b = the most it serves */
 	PW_SLO_PERCENTILE,     /* a = the latency at the SLO percentile, b = its target */
+	/* cannot meet at any replica count: a = a lone request's TTFT (TPOT) at the SLO
+	 * percentile, the floor no count goes below, b = the target */
+	PW_SLO_UNREACHABLE_TTFT,
+	PW_SLO_UNREACHABLE_TPOT,
+	PW_FLEET_OVER_MAX, /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
 	PW_COUNT
 };
 
@@ -141,6 +146,27 @@ struct plan_serving {
 	double tpot_slo_s;     /* TPOT at the SLO percentile */
 	double requests_per_s; /* completed per replica */
 	bool overloaded;       /* the rate exceeds capacity_rate: no steady state */
+	/* capacity_plan.replicas and gpus_required from the loaded engine: the rule and the
+	 * numbers it used (src/plan_time.c, serve_fleet). A replica is tp x pp x ep GPUs,
+	 * ep engines of tp x pp, each taking the peak rate / (replicas x ep). */
+	double fleet_rule;	  /* enum fleet_rule */
+	double fleet_rate;	  /* the peak it sizes for: requests/s over all replicas */
+	double fleet_engines;	  /* engines per replica (ep) */
+	double fleet_stable;	  /* open loop: the fewest replicas with utilisation < 1 */
+	double fleet_lone_ttft_s; /* under an SLO: TTFT and TPOT at its percentile as the */
+	double fleet_lone_tpot_s; /* rate per engine tends to 0, the floor of any count */
+	double fleet_ttft_s[2];	  /* at the SLO percentile, at the answer and one fewer */
+	double fleet_tpot_s[2];
+	double fleet_util[2];
+	double fleet_evals; /* evaluations of the loaded model the walk made */
+};
+
+/* How the loaded engine sized the fleet (plan_serving.fleet_rule). */
+enum fleet_rule {
+	FLEET_STABLE,	  /* open loop, no SLO: the fewest replicas with utilisation < 1 */
+	FLEET_SLO,	  /* open loop: the fewest that also meet the SLO at its percentile */
+	FLEET_THROUGHPUT, /* closed loop or offline: completions cover the peak / deadline */
+	FLEET_CANNOT	  /* no count up to PLAN_MAX_GPUS meets: replicas NaN, a warning */
 };
 
 /* Step time (training) or phase time (inference) by part, seconds. */

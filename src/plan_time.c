@@ -1162,6 +1162,10 @@ static void serving_nan(struct plan_serving *v)
 	v->ttft_mean_s = v->tpot_mean_s = v->e2e_mean_s = NAN;
 	v->slo_percentile = v->ttft_slo_s = v->tpot_slo_s = v->requests_per_s = NAN;
 	v->overloaded = false;
+	v->fleet_rule = v->fleet_rate = v->fleet_engines = v->fleet_stable = NAN;
+	v->fleet_lone_ttft_s = v->fleet_lone_tpot_s = v->fleet_evals = NAN;
+	for (int i = 0; i < 2; i++)
+		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -1181,62 +1185,42 @@ static double serve_gap(const struct tctx *c, const struct infer *in, enum sched
 	}
 }
 
-/* Serving under load at the batch B time_infer chose (the cap when no load is given):
- * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT and the
- * throughput by the loaded engine's. */
-static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
-		  double deployed)
+/* What serve fixes before the load: the policy, the budget, the running cap. */
+struct serve_cfg {
+	enum scheduler sched;
+	double T;   /* tokens a step may carry (INFINITY: unlimited) */
+	double cap; /* the running cap */
+	double P, O;
+	double B; /* the batch time_infer chose: a closed loop's concurrency by default */
+};
+
+static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 const struct serve_point *pt, double run, double rate, double wq_closed,
+			 bool all, struct plan_serving *v);
+
+/* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
+ * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
+ * before) from the closed-form model; no warning, no figure of the plan. */
+static void serve_load(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+		       double rate, struct plan_serving *v)
 {
-	const struct scenario *s = c->s;
-	struct plan *p = c->p;
-	const struct workload *w = &s->workload;
-	const struct framework_info *fw = framework_get(w->framework);
-	struct plan_serving *v = &p->serving;
-	enum scheduler sched = w->scheduler == SCHED_AUTO ? fw->scheduler : w->scheduler;
-	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
-	double O = w->output_tokens > 0 ? w->output_tokens : 1;
-	double T, cap, rate = 0, q[4], k[4], res = 0, wq = 0, rho_p = 0, run;
+	const struct workload *w = &c->s->workload;
+	enum scheduler sched = g->sched;
+	double T = g->T, cap = g->cap, P = g->P, O = g->O;
+	double wq = 0, run;
 	struct serve_point pt;
-	int lv;
 
-	serving_nan(v);
-	if (sched == SCHED_ALONE || (unsigned)sched >= SCHED_COUNT)
-		return;
-	T = w->max_batched_tokens > 0
-		? w->max_batched_tokens
-		: framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
-	if (!(T > 0))
-		T = INFINITY;
-	cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
-	cap = min_num(cap, maxb);
-	if (cap < 1)
-		cap = 1;
-	if (sched == SCHED_CHUNKED && isfinite(T)) {
-		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
-		double bt = floor((T + P / O) / (1 + P / O));
-		if (bt >= 1)
-			cap = min_num(cap, bt);
-	}
-	v->scheduler = sched;
-	v->budget = isfinite(T) ? T : NAN; /* NaN: unlimited */
-	v->max_running = cap;
-	v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
-
-	/* the load: an arrival rate (per replica), a closed loop, or the batch */
-	if (w->kind == WL_ONLINE && w->concurrency <= 0)
-		rate = w->requests_per_s > 0 ? w->requests_per_s
-					     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+	v->overloaded = false;
+	v->rate = v->concurrency = NAN;
 	if (rate > 0) {
 		struct serve_point top;
 		double lo = 0, hi = cap, flo, fhi;
-		rate /= deployed;
 		v->rate = rate;
 		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
 		v->capacity_rate = cap / top.e2e;
 		v->utilisation = rate / v->capacity_rate;
 		if (rate >= v->capacity_rate * (1 - 1e-9)) {
 			v->overloaded = true;
-			plan_warn(p, PW_OVERLOADED, rate, v->capacity_rate);
 			run = cap;
 			pt = top;
 		} else {
@@ -1266,15 +1250,8 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 				}
 			}
 		}
-		/* the arrival finds a step in flight, then waits at the prompt budget */
-		res = pt.step;
-		if (isfinite(pt.room) && pt.room > 0) {
-			double svc = pt.step * P / pt.room; /* steps a prompt's tokens take */
-			rho_p = min_num(rate * svc, 0.999999);
-			wq = rho_p * svc / (2 * (1 - rho_p));
-		}
 	} else {
-		double C = w->concurrency > 0 ? w->concurrency : B;
+		double C = w->concurrency > 0 ? w->concurrency : g->B;
 		run = min_num(C, cap);
 		if (w->kind == WL_OFFLINE && w->concurrency <= 0)
 			run = w->batch > 0 ? min_num(w->batch, cap) : cap;
@@ -1285,22 +1262,49 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		v->capacity_rate = run / pt.e2e;
 		v->utilisation = 1;
 	}
+	serve_levels(c, in, g, &pt, run, rate, wq, true, v);
+}
+
+/* The queue and the percentiles of the engine at running batch run (pt, serve_at's point
+ * there) under an arrival rate per replica (rate > 0: the open loop), or a closed loop
+ * whose requests beyond the running ones wait wq_closed. Every level when all is set,
+ * else the SLO's alone (the capacity walk's test). */
+static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 const struct serve_point *pt, double run, double rate, double wq_closed,
+			 bool all, struct plan_serving *v)
+{
+	double P = g->P, O = g->O, q[4], k[4], res = 0, wq = wq_closed, rho_p = 0;
+	enum scheduler sched = g->sched;
+	int lv;
+
+	if (rate > 0) {
+		/* the arrival finds a step in flight, then waits at the prompt budget */
+		res = pt->step;
+		wq = 0;
+		if (isfinite(pt->room) && pt->room > 0) {
+			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
+			rho_p = min_num(rate * svc, 0.999999);
+			wq = rho_p * svc / (2 * (1 - rho_p));
+		}
+	}
 	v->batch = run;
-	v->prefill_per_step = pt.joined;
-	v->ttft_service_s = pt.ttft;
+	v->prefill_per_step = pt->joined;
+	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
-	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt.e2e;
+	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt->e2e;
 	if (rate > 0)
-		v->concurrency = v->requests_per_s * (pt.e2e + v->wait_s);
-	v->ttft_mean_s = pt.ttft + v->wait_s;
-	v->tpot_mean_s = pt.step;
-	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt.step;
+		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
+	v->ttft_mean_s = pt->ttft + v->wait_s;
+	v->tpot_mean_s = pt->step;
+	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt->step;
 
 	/* the levels: P50, P90, P99 and the SLO's */
 	q[0] = serve_q[0], q[1] = serve_q[1], q[2] = serve_q[2];
 	q[3] = v->slo_percentile / 100;
-	{
-		double n = sched == SCHED_STATIC ? 0 : pt.joined / P, sq[4], sk[4];
+	if (!all) {
+		poisson_quantiles(sched == SCHED_STATIC ? 0 : pt->joined / P, &q[3], 1, &k[3]);
+	} else {
+		double n = sched == SCHED_STATIC ? 0 : pt->joined / P, sq[4], sk[4];
 		int order[4] = {0, 1, 2, 3};
 		/* ascending, the SLO's level among the three */
 		for (int i = 3; i > 0 && q[order[i]] < q[order[i - 1]]; i--) {
@@ -1314,15 +1318,15 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		for (int i = 0; i < 4; i++)
 			k[order[i]] = sk[i];
 	}
-	for (lv = 0; lv < 4; lv++) {
+	for (lv = all ? 0 : 3; lv < 4; lv++) {
 		double ql = q[lv], wait = ql * res, gap, ttft, e2e;
 		if (rho_p > 0 && ql > 1 - rho_p)
 			wait += wq / rho_p * log(rho_p / (1 - ql));
 		else if (rate <= 0)
 			wait += wq;
-		gap = serve_gap(c, in, sched, &pt, run, k[lv], P);
-		ttft = pt.ttft + wait;
-		e2e = ttft + (O > 1 ? O - 1 : 0) * pt.step;
+		gap = serve_gap(c, in, sched, pt, run, k[lv], P);
+		ttft = pt->ttft + wait;
+		e2e = ttft + (O > 1 ? O - 1 : 0) * pt->step;
 		if (v->overloaded)
 			ttft = e2e = NAN;
 		if (lv < 3) {
@@ -1334,6 +1338,246 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 			v->tpot_slo_s = gap;
 		}
 	}
+}
+
+/* Whether the engine under a load keeps its queue stable and meets the SLO at the
+ * percentile (the test PW_SLO_PERCENTILE warns on; an unset target always holds). */
+static bool serve_meets(const struct workload *w, const struct plan_serving *v)
+{
+	if (v->overloaded)
+		return false;
+	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
+		return false;
+	return !(w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)));
+}
+
+/* The most replicas the walk tries: PLAN_MAX_GPUS GPUs. */
+static double fleet_max(double span)
+{
+	return floor(PLAN_MAX_GPUS / span);
+}
+
+/* The capacity walk in progress: the SLO's latencies and the utilisation where the last
+ * count that met (i = 0) and the last that did not (i = 1) were planned. */
+struct fleet_walk {
+	const struct tctx *c;
+	const struct infer *in;
+	const struct serve_cfg *g;
+	struct plan_serving t; /* scratch */
+	double rate, engines;
+	double evals; /* one-point evaluations + planned counts */
+	double at[2][3];
+};
+
+/* The engine at x replicas, as plan_compute plans it at hardware.count = x tp pp ep. */
+static bool fleet_try(struct fleet_walk *f, double x)
+{
+	const struct workload *w = &f->c->s->workload;
+	bool ok;
+	serve_load(f->c, f->in, f->g, f->rate / (x * f->engines), &f->t);
+	f->evals++;
+	ok = serve_meets(w, &f->t);
+	f->at[!ok][0] = f->t.ttft_slo_s;
+	f->at[!ok][1] = f->t.tpot_slo_s;
+	f->at[!ok][2] = f->t.utilisation;
+	return ok;
+}
+
+/* The engine at running batch B without the root-finding: the rate that keeps it is
+ * B / e2e(B) (Little's law read backwards), so a batch costs one serve_at. */
+static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
+{
+	struct serve_point pt;
+	const struct serve_cfg *g = f->g;
+	serve_at(f->c, f->in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	*rate = B / pt.e2e;
+	f->evals++;
+	f->t.overloaded = false;
+	serve_levels(f->c, f->in, g, &pt, B, *rate, 0, false, &f->t);
+	return serve_meets(&f->c->s->workload, &f->t);
+}
+
+/* capacity_plan under load, for an open-loop peak rate: the fewest replicas R (tp x pp x ep
+ * GPUs each, that is ep engines of tp x pp, each taking rate / (R ep) as plan_compute at
+ * hardware.count = R tp pp ep gives it) whose engine keeps utilisation below 1 and, under
+ * an SLO, meets it at the percentile.
+ *  - Stability alone is closed-form: an engine completes at most capacity_rate requests/s
+ *    at its running cap, whatever its arrival rate, so R > rate / (ep capacity_rate).
+ *  - The latencies at the percentile fall as the rate per engine falls (a smaller running
+ *    batch, fewer prompts joining a step, a shorter queue), towards those of a lone
+ *    request, which no number of replicas goes below: a target under the lone request's
+ *    latency cannot be met, and is said so at once.
+ *  - Otherwise the count is found on the running batch, where the model needs no root:
+ *    bisect B between 0 (meets) and the running cap (misses, or the stable count meets) until the
+ *    rates B / e2e(B) on either side name adjacent counts; then plan the count and one
+ *    fewer as plan_compute does (the answer meets, one fewer misses, both planned). Where
+ *    those two disagree with the batch's verdict (the root's tolerance; or under pp > 1,
+ *    where the batch crossing the pipeline depth makes the latencies step down) it walks
+ *    the counts themselves: doubling up, then bisecting.
+ * About 15 one-point evaluations and 2 planned counts; none without an SLO. */
+static void serve_fleet(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			double rate, double engines, double span)
+{
+	const struct workload *w = &c->s->workload;
+	struct plan *p = c->p;
+	struct plan_serving *v = &p->serving;
+	struct fleet_walk f;
+	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
+	double top = fleet_max(span), good = NAN, bad, r, cr = v->capacity_rate, lam;
+
+	f.c = c, f.in = in, f.g = g, f.t = *v;
+	f.rate = rate, f.engines = engines, f.evals = 0;
+	for (int i = 0; i < 2; i++)
+		f.at[i][0] = f.at[i][1] = f.at[i][2] = NAN;
+	v->fleet_rate = rate;
+	v->fleet_engines = engines;
+	/* capacity_rate does not depend on the rate: the engine at its cap */
+	r = ceil(rate / (engines * cr * (1 - 1e-9)));
+	if (!(r >= 1))
+		r = 1;
+	if (rate / (r * engines) >= cr * (1 - 1e-9))
+		r += 1; /* rounding: serve_load's own test decides */
+	v->fleet_stable = bad = r;
+	if (slo) {
+		/* the floor: a batch so small that nothing queues or joins */
+		fleet_batch(&f, 1e-9, &lam);
+		v->fleet_lone_ttft_s = f.t.ttft_slo_s;
+		v->fleet_lone_tpot_s = f.t.tpot_slo_s;
+	}
+	if (r > top) {
+		good = NAN;
+	} else if (!slo) {
+		good = r;
+	} else if (!serve_meets(w, &f.t)) {
+		good = NAN;
+	} else {
+		/* on the batch: lo meets (0: the lone floor), hi misses (the cap, which fewer
+		 * than r replicas overrun); rg and rb are the counts their rates name */
+		double lo = 0, hi = g->cap, rg = INFINITY, rb = r - 1;
+		if (fleet_batch(&f, hi, &lam))
+			rg = r;
+		for (int it = 0; it < 64 && !(rg - rb <= 1) && hi - lo > 1e-12 * hi; it++) {
+			double mid = 0.5 * (lo + hi);
+			if (fleet_batch(&f, mid, &lam)) {
+				lo = mid;
+				rg = ceil(rate / (engines * lam));
+			} else {
+				hi = mid;
+				rb = max_num(rb, floor(rate / (engines * lam)));
+			}
+		}
+		/* the counts themselves, planned: rg, then one fewer (below r: overloaded) */
+		bad = r - 1;
+		good = min_num(max_num(rg, r), top);
+		if (!fleet_try(&f, good)) {
+			bad = good;
+			good = NAN;
+			for (double x = bad * 2; bad < top; x *= 2) {
+				x = min_num(x, top);
+				if (fleet_try(&f, x)) {
+					good = x;
+					break;
+				}
+				bad = x;
+			}
+		} else if (good - 1 > bad && fleet_try(&f, good - 1)) {
+			good -= 1;
+		} else if (good - 1 > bad) {
+			bad = good - 1;
+		}
+		while (!isnan(good) && good - bad > 1) {
+			double mid = floor((good + bad) / 2);
+			if (fleet_try(&f, mid))
+				good = mid;
+			else
+				bad = mid;
+		}
+	}
+	v->fleet_evals = f.evals;
+	if (isnan(good)) {
+		/* no count meets: say which target and why, report no count */
+		v->fleet_rule = FLEET_CANNOT;
+		p->replicas = p->gpus_required = NAN;
+		if (slo && w->slo.ttft_s > 0 &&
+		    !(v->fleet_lone_ttft_s <= w->slo.ttft_s * (1 + 1e-9)))
+			plan_warn(p, PW_SLO_UNREACHABLE_TTFT, v->fleet_lone_ttft_s, w->slo.ttft_s);
+		else if (slo && w->slo.tpot_s > 0 &&
+			 !(v->fleet_lone_tpot_s <= w->slo.tpot_s * (1 + 1e-9)))
+			plan_warn(p, PW_SLO_UNREACHABLE_TPOT, v->fleet_lone_tpot_s, w->slo.tpot_s);
+		else /* met, if at all, only past PLAN_MAX_GPUS */
+			plan_warn(p, PW_FLEET_OVER_MAX, top, span);
+		return;
+	}
+	v->fleet_rule = slo ? FLEET_SLO : FLEET_STABLE;
+	p->replicas = good;
+	p->gpus_required = good * span;
+	/* the answer and one fewer, as the explanation quotes them: one fewer than the stable
+	 * count is overloaded (no latency) */
+	if (good == r) {
+		f.at[1][0] = f.at[1][1] = NAN;
+		f.at[1][2] = r > 1 ? rate / ((r - 1) * engines * cr) : NAN;
+	}
+	if (!slo) {
+		f.at[0][0] = f.at[0][1] = NAN;
+		f.at[0][2] = rate / (r * engines * cr);
+	}
+	for (int i = 0; i < 2; i++) {
+		v->fleet_ttft_s[i] = f.at[i][0];
+		v->fleet_tpot_s[i] = f.at[i][1];
+		v->fleet_util[i] = f.at[i][2];
+	}
+}
+
+/* Serving under load at the batch B time_infer chose (the cap when no load is given):
+ * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
+ * throughput and the capacity plan by the loaded engine's. */
+static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
+		  double deployed)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	const struct framework_info *fw = framework_get(w->framework);
+	struct plan_serving *v = &p->serving;
+	struct serve_cfg g;
+	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
+	double span = (double)p->tp * p->pp * engines;
+
+	serving_nan(v);
+	g.sched = w->scheduler == SCHED_AUTO ? fw->scheduler : w->scheduler;
+	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT)
+		return;
+	g.P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
+	g.B = B;
+	g.T = w->max_batched_tokens > 0
+		  ? w->max_batched_tokens
+		  : framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
+	if (!(g.T > 0))
+		g.T = INFINITY;
+	g.cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
+	g.cap = min_num(g.cap, maxb);
+	if (g.cap < 1)
+		g.cap = 1;
+	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
+		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
+		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
+		if (bt >= 1)
+			g.cap = min_num(g.cap, bt);
+	}
+	v->scheduler = g.sched;
+	v->budget = isfinite(g.T) ? g.T : NAN; /* NaN: unlimited */
+	v->max_running = g.cap;
+	v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
+
+	/* the load: an arrival rate (split over the replicas), a closed loop, or the batch */
+	peak = w->requests_per_s > 0 ? w->requests_per_s
+				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+	if (w->kind == WL_ONLINE && w->concurrency <= 0)
+		rate = peak;
+	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, v);
+	if (v->overloaded)
+		plan_warn(p, PW_OVERLOADED, v->rate, v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
@@ -1343,12 +1587,28 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
 	p->tpot_s = v->tpot_mean_s;
 	p->step_s = p->tpot_s;
-	if (w->measured_tokens_per_s <= 0) {
-		p->tokens_per_s = v->requests_per_s * O * deployed;
-		p->tokens_per_s_per_gpu =
-		    p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
-		if (w->kind == WL_OFFLINE && w->tokens > 0)
-			p->total_s = w->tokens / p->tokens_per_s;
+	if (w->measured_tokens_per_s > 0)
+		return; /* a measured throughput sizes the fleet as it does alone */
+	p->tokens_per_s = v->requests_per_s * g.O * deployed;
+	p->tokens_per_s_per_gpu = p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+	if (w->kind == WL_OFFLINE && w->tokens > 0)
+		p->total_s = w->tokens / p->tokens_per_s;
+
+	/* the capacity plan from the loaded engine */
+	if (rate > 0) {
+		serve_fleet(c, in, &g, rate, engines, span);
+	} else if ((w->kind == WL_ONLINE && peak > 0) ||
+		   (w->kind == WL_OFFLINE && w->tokens > 0 && w->deadline_s > 0)) {
+		/* a closed loop (or an offline batch) completes a fixed rate per engine: the
+		 * fewest replicas whose completions cover the peak, or the tokens by the
+		 * deadline; its latencies do not change with the count */
+		double per = v->requests_per_s * engines; /* requests/s per replica */
+		double need = w->kind == WL_ONLINE ? peak : w->tokens / (g.O * w->deadline_s);
+		v->fleet_rule = FLEET_THROUGHPUT;
+		v->fleet_rate = need;
+		v->fleet_engines = engines;
+		p->replicas = ceil(need / per - 1e-9);
+		p->gpus_required = p->replicas * span;
 	}
 }
 

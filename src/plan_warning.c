@@ -35,10 +35,11 @@ static const char *dtype_name_d(double d)
 /* The unit a warning's two figures, a and b, are printed in, for the warnings that quote
  * two quantities of one kind; UNIT_NONE for the rest, which print their own way. */
 static const enum unit_kind quantity_unit[PW_COUNT] = {
-    [PW_DOES_NOT_FIT] = UNIT_BYTES,	  [PW_KV_NO_ROOM] = UNIT_BYTES,
-    [PW_DEADLINE_MISSED] = UNIT_SECONDS,  [PW_SLO_MISSED] = UNIT_SECONDS,
-    [PW_DATA_STARVED] = UNIT_BYTES_PER_S, [PW_OFFLOAD_PCIE_BOUND] = UNIT_SECONDS,
-    [PW_SLO_PERCENTILE] = UNIT_SECONDS,
+    [PW_DOES_NOT_FIT] = UNIT_BYTES,	      [PW_KV_NO_ROOM] = UNIT_BYTES,
+    [PW_DEADLINE_MISSED] = UNIT_SECONDS,      [PW_SLO_MISSED] = UNIT_SECONDS,
+    [PW_DATA_STARVED] = UNIT_BYTES_PER_S,     [PW_OFFLOAD_PCIE_BOUND] = UNIT_SECONDS,
+    [PW_SLO_PERCENTILE] = UNIT_SECONDS,	      [PW_SLO_UNREACHABLE_TTFT] = UNIT_SECONDS,
+    [PW_SLO_UNREACHABLE_TPOT] = UNIT_SECONDS,
 };
 
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
@@ -145,6 +146,21 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		snprintf(buf, size,
 			 "latency target missed at the slo percentile: %s against a target of %s",
 			 a, b);
+		break;
+	case PW_SLO_UNREACHABLE_TTFT:
+	case PW_SLO_UNREACHABLE_TPOT:
+		snprintf(buf, size,
+			 "cannot meet the %s target at any number of replicas: a lone request's "
+			 "%s at the slo percentile is %s against %s (no count up to 1e8 gpus "
+			 "meets it)",
+			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot",
+			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot", a, b);
+		break;
+	case PW_FLEET_OVER_MAX:
+		snprintf(buf, size,
+			 "cannot meet the load (and its slo) with %.4g replicas of %.0f gpus, "
+			 "the most planned",
+			 w->a, w->b);
 		break;
 	default:
 		snprintf(buf, size, "unknown warning");

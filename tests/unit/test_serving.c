@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
+#include "search.h"
 #include "shipped_catalog.h"
 #include "validate.h"
 
@@ -276,6 +277,220 @@ static void test_measured_rows(void **state)
 	free(p);
 }
 
+/* ---- capacity_plan from the loaded engine (src/plan_time.c, serve_fleet) ---- */
+
+#define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
+
+/* The shipped 70B serving scenario under a loaded scheduler (vLLM's chunked prefill). */
+static void team_loaded(struct scenario *s, const char *sched)
+{
+	char kv[64];
+	load(TEAM, s);
+	snprintf(kv, sizeof(kv), "workload.scheduler=%s", sched);
+	set(s, kv);
+	set(s, "workload.framework=vllm");
+}
+
+static double span_of(const struct plan *p)
+{
+	return (double)p->tp * p->pp * (p->ep > 1 ? p->ep : 1);
+}
+
+/* Whether s planned at count GPUs (dp from the count) keeps its queue and meets its SLO
+ * at the percentile. */
+static bool slo_holds_at(const struct scenario *base, double count, struct plan *p)
+{
+	struct scenario s = *base;
+	const struct workload *w = &s.workload;
+	s.hardware.count = (int)count;
+	s.parallel.dp = 0;
+	plan_compute(&s, p);
+	if (p->serving.overloaded || !(p->serving.utilisation < 1))
+		return false;
+	if (w->slo.ttft_s > 0 && !(p->serving.ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
+		return false;
+	return !(w->slo.tpot_s > 0 && !(p->serving.tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)));
+}
+
+/* At the answer the SLO holds at its percentile, planned at that many GPUs; at one replica
+ * fewer it does not; and the answer does not depend on the count planned. */
+static void test_fleet_answer_is_least(void **state)
+{
+	static const char *const cases[][3] = {
+	    {"chunked", "workload.slo.percentile=99", "workload.peak_factor=2.5"},
+	    {"prefill-first", "workload.slo.percentile=99", "workload.peak_factor=2.5"},
+	    {"chunked", "workload.slo.percentile=90", "workload.peak_factor=1"},
+	    {"chunked", "workload.slo.tpot=0", "workload.slo.percentile=50"}, /* TTFT alone */
+	    {"chunked", "workload.max_batched_tokens=512", "workload.peak_factor=4"},
+	    {"static", "workload.slo.tpot=200ms", "workload.slo.ttft=30s"},
+	};
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scenario s;
+		struct plan p, q;
+		double span;
+		team_loaded(&s, cases[i][0]);
+		set(&s, cases[i][1]);
+		set(&s, cases[i][2]);
+		plan_compute(&s, &p);
+		span = span_of(&p);
+		printf("fleet: %-14s %-32s %-28s replicas %4.0f (stable %3.0f, %2.0f evals)\n",
+		       cases[i][0], cases[i][1], cases[i][2], p.replicas, p.serving.fleet_stable,
+		       p.serving.fleet_evals);
+		assert_true(isfinite(p.replicas) && p.replicas >= 1);
+		assert_true(p.serving.fleet_rule == FLEET_SLO);
+		near(p.gpus_required, p.replicas * span, 1e-12);
+		assert_true(slo_holds_at(&s, p.gpus_required, &q));
+		assert_false(has_warning(&q, PW_SLO_PERCENTILE));
+		near(q.gpus_required, p.gpus_required, 1e-12);
+		near(q.serving.ttft_slo_s, p.serving.fleet_ttft_s[0], 1e-12);
+		if (p.replicas > 1)
+			assert_false(slo_holds_at(&s, p.gpus_required - span, &q));
+		assert_true(p.replicas >= p.serving.fleet_stable);
+		assert_true(p.serving.fleet_evals <= 40);
+	}
+}
+
+/* Without an SLO the fewest replicas that keep the queue stable: utilisation < 1 at the
+ * answer, >= 1 at one fewer. */
+static void test_fleet_stable_without_slo(void **state)
+{
+	struct scenario s;
+	struct plan p, q;
+	(void)state;
+	team_loaded(&s, "chunked");
+	set(&s, "workload.slo.ttft=0");
+	set(&s, "workload.slo.tpot=0");
+	plan_compute(&s, &p);
+	assert_true(p.serving.fleet_rule == FLEET_STABLE);
+	assert_true(p.serving.fleet_evals == 0);
+	assert_true(slo_holds_at(&s, p.gpus_required, &q));
+	assert_true(q.serving.utilisation < 1);
+	assert_false(slo_holds_at(&s, p.gpus_required - span_of(&p), &q));
+	assert_true(q.serving.utilisation >= 1 - 1e-9);
+}
+
+/* More rate never needs fewer replicas; a tighter SLO never needs fewer. */
+static void test_fleet_monotone(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first"};
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		double last = 0;
+		for (double rate = 0.5; rate <= 2000; rate *= 1.7) {
+			struct scenario s;
+			struct plan p;
+			char kv[64];
+			team_loaded(&s, scheds[k]);
+			snprintf(kv, sizeof(kv), "workload.requests_per_s=%.6g", rate);
+			set(&s, kv);
+			plan_compute(&s, &p);
+			assert_true(isfinite(p.replicas));
+			assert_true(p.replicas >= last);
+			last = p.replicas;
+		}
+		last = 0;
+		for (double tpot = 0.2; tpot >= 0.0125; tpot *= 0.85) {
+			struct scenario s;
+			struct plan p;
+			char kv[64];
+			team_loaded(&s, scheds[k]);
+			snprintf(kv, sizeof(kv), "workload.slo.tpot=%.6gs", tpot);
+			set(&s, kv);
+			plan_compute(&s, &p);
+			if (isnan(p.replicas)) { /* under the floor: so is every tighter one */
+				last = INFINITY;
+				continue;
+			}
+			assert_true(p.replicas >= last);
+			last = p.replicas;
+		}
+		last = 0;
+		for (double ttft = 10; ttft >= 0.05; ttft *= 0.8) {
+			struct scenario s;
+			struct plan p;
+			char kv[64];
+			team_loaded(&s, scheds[k]);
+			set(&s, "workload.slo.tpot=0");
+			snprintf(kv, sizeof(kv), "workload.slo.ttft=%.6gs", ttft);
+			set(&s, kv);
+			plan_compute(&s, &p);
+			if (isnan(p.replicas)) {
+				last = INFINITY;
+				continue;
+			}
+			assert_true(p.replicas >= last);
+			last = p.replicas;
+		}
+	}
+}
+
+/* An SLO under the lone request's latency: "cannot meet" with the reason, no count. */
+static void test_fleet_cannot_meet(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	char buf[256];
+	(void)state;
+	team_loaded(&s, "chunked");
+	set(&s, "workload.slo.tpot=5ms");
+	plan_compute(&s, &p);
+	assert_true(isnan(p.replicas) && isnan(p.gpus_required));
+	assert_true(p.serving.fleet_rule == FLEET_CANNOT);
+	assert_true(p.serving.fleet_lone_tpot_s > 0.005);
+	for (int i = 0; i < p.nwarnings; i++)
+		if (p.warnings[i].code == PW_SLO_UNREACHABLE_TPOT) {
+			near(p.warnings[i].a, p.serving.fleet_lone_tpot_s, 1e-12);
+			near(p.warnings[i].b, 0.005, 1e-12);
+			plan_warning_format(&p.warnings[i], buf, sizeof(buf));
+			assert_non_null(strstr(buf, "cannot meet the tpot target"));
+		}
+	assert_true(has_warning(&p, PW_SLO_UNREACHABLE_TPOT));
+	/* the TTFT floor: a lone prompt's prefill */
+	team_loaded(&s, "chunked");
+	set(&s, "workload.slo.ttft=50ms");
+	plan_compute(&s, &p);
+	assert_true(isnan(p.gpus_required));
+	assert_true(has_warning(&p, PW_SLO_UNREACHABLE_TTFT));
+	assert_true(p.serving.fleet_lone_ttft_s > 0.05);
+	/* a rate past PLAN_MAX_GPUS: cannot meet, and the walk stops */
+	team_loaded(&s, "chunked");
+	set(&s, "workload.requests_per_day=1e14");
+	plan_compute(&s, &p);
+	assert_true(isnan(p.gpus_required));
+	assert_true(has_warning(&p, PW_FLEET_OVER_MAX));
+}
+
+/* Alone, the lone decode step sizes the fleet as before: no fleet figure is set. */
+static void test_fleet_alone_unchanged(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	load(TEAM, &s);
+	plan_compute(&s, &p);
+	assert_true(isnan(p.serving.fleet_rule));
+	assert_true(isfinite(p.gpus_required));
+}
+
+/* goal seek on the count agrees with gpus_required under a requests_per_day load (its
+ * meets_target asks for gpus_required <= count; src/search.c) */
+static void test_fleet_solve_agrees(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first"};
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct scenario s;
+		struct plan p;
+		struct gp_error err;
+		double v;
+		team_loaded(&s, scheds[k]);
+		plan_compute(&s, &p);
+		assert_int_equal(search_solve(&s, "hardware.count", false, &v, &err), 0);
+		near(v, p.gpus_required, 1e-12);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +501,12 @@ int main(void)
 	    cmocka_unit_test(test_overload),
 	    cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_measured_rows),
+	    cmocka_unit_test(test_fleet_answer_is_least),
+	    cmocka_unit_test(test_fleet_stable_without_slo),
+	    cmocka_unit_test(test_fleet_monotone),
+	    cmocka_unit_test(test_fleet_cannot_meet),
+	    cmocka_unit_test(test_fleet_alone_unchanged),
+	    cmocka_unit_test(test_fleet_solve_agrees),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
