@@ -1249,12 +1249,18 @@ static void explain_latency_level(struct ex *e, const struct scenario *s, const 
 		numbers(e, lhs, "%s + waits (mean %s)", sec(e, v->ttft_service_s),
 			sec(e, v->wait_s));
 		result(e, lhs, sec(e, lv < 3 ? v->ttft[lv] : v->ttft_slo_s));
+	} else if (strcmp(what, "tpot") == 0 && lv == 3) {
+		formula(e, lhs,
+			"a request's tpot, the mean of its (output - 1) gaps, when the "
+			"percentile's count of prompts joins over them (Poisson)");
+		numbers(e, lhs, "mean gap %s", sec(e, v->tpot_mean_s));
+		result(e, lhs, sec(e, v->tpot_slo_s));
 	} else if (strcmp(what, "tpot") == 0) {
 		formula(e, lhs,
-			"the gap between tokens when the percentile's count of prompts "
+			"the gap between tokens (ITL) when the percentile's count of prompts "
 			"joins the step (Poisson)");
 		numbers(e, lhs, "mean gap %s", sec(e, v->tpot_mean_s));
-		result(e, lhs, sec(e, lv < 3 ? v->tpot[lv] : v->tpot_slo_s));
+		result(e, lhs, sec(e, v->tpot[lv]));
 	} else {
 		formula(e, lhs, "ttft at the percentile + (output - 1) x mean tpot");
 		numbers(e, lhs, "%s + %d x %s", sec(e, v->ttft[lv]),
