@@ -888,7 +888,7 @@ static const struct command commands[] = {
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
-	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE KEY [--set KEY=VALUE]...",
+	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE [KEY] [--set KEY=VALUE]...",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
 	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},

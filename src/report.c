@@ -59,21 +59,6 @@ void report_buf_release(struct report_buf *b)
 	b->failed = false;
 }
 
-const struct figure *report_figure_find(const char *key)
-{
-	return figure_find(key);
-}
-
-double report_figure_value(const struct figure *fig, const struct plan *p)
-{
-	return figure_value(fig, p);
-}
-
-char *report_figure_format(const struct figure *fig, double value, char *buf, size_t size)
-{
-	return figure_format(fig, value, buf, size);
-}
-
 const char *report_source_mfu(const struct scenario *s)
 {
 	return s->efficiency.mfu > 0 ? "given in the scenario (efficiency.mfu)"

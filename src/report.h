@@ -36,12 +36,6 @@ void report_buf_release(struct report_buf *b);
  * further line indented by indent, then a newline. */
 void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);
 
-/* Kept for callers of the former report_figures table: figure_find, figure_value and
- * figure_format (figure.h) under their old names. */
-const struct figure *report_figure_find(const char *key);
-double report_figure_value(const struct figure *fig, const struct plan *p);
-char *report_figure_format(const struct figure *fig, double value, char *buf, size_t size);
-
 /* The source of an efficiency or default the plan used, in a few words, for the
  * assumptions sections: which of the scenario's values were given and which modelled. */
 const char *report_source_mfu(const struct scenario *s);

@@ -175,9 +175,9 @@ static void test_figures_table(void **state)
 	/* every figure is a double of struct plan, and keys are unique */
 	for (const struct figure *f = figures; f->key; f++) {
 		assert_true(f->offset + sizeof(double) <= sizeof(struct plan));
-		assert_ptr_equal(report_figure_find(f->key), f);
+		assert_ptr_equal(figure_find(f->key), f);
 	}
-	assert_null(report_figure_find("memory.per_gpu"));
+	assert_null(figure_find("memory.per_gpu"));
 }
 
 static void test_buf_grows(void **state)
