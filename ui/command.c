@@ -354,6 +354,11 @@ unsigned command_key(struct app *a, int key)
 		app_complete(a);
 		return DIRTY_DRAW;
 	}
+	if (key == KEYF(KEY_BTAB)) {
+		/* back through the candidates the last Tab listed */
+		complete_cycle(a, -1);
+		return DIRTY_DRAW;
+	}
 	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
 		/* the earlier commands, newest first */
 		int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);

@@ -17,6 +17,10 @@ unsigned prompt_key(struct app *a, int key)
 			complete_file(a, "", a->line.buf);
 			return DIRTY_DRAW;
 		}
+		if (key == KEYF(KEY_BTAB)) {
+			complete_cycle(a, -1);
+			return DIRTY_DRAW;
+		}
 		switch (line_edit_key(&a->line, key)) {
 		case EDIT_ACCEPT:
 			a->mode = MODE_NORMAL;

@@ -76,6 +76,9 @@ static void test_keys_sorted_and_cycled(void **state)
 	assert_string_equal(app.line.buf, "set workload.");
 	assert_true(complete_cycle(&app, -1));
 	assert_string_equal(app.line.buf + 4, cands[n - 1]);
+	/* Shift-Tab as a key steps back too (from the last to the one before) */
+	app_handle_key(&app, KEYF(KEY_BTAB));
+	assert_string_equal(app.line.buf + 4, cands[n - 2]);
 	/* a key typed ends the cycle: Tab completes what is on the line */
 	keys("=");
 	assert_false(complete_cycle(&app, 1));
