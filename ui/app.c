@@ -463,4 +463,12 @@ bool view_scroll_key(int key, int *top)
 void app_handle_key(struct app *a, int key)
 {
 	a->dirty |= app_view(a)->key(a, key);
+	if ((a->mode == MODE_EDIT || a->mode == MODE_COMMAND || a->mode == MODE_PROMPT) &&
+	    a->line.full) {
+		app_status(a, true,
+			   "the line is full (%d bytes): a key did not fit, so Enter is "
+			   "refused (Esc, then a shorter line)",
+			   LINE_EDIT_MAX - 1);
+		a->dirty |= DIRTY_DRAW;
+	}
 }

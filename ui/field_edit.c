@@ -15,6 +15,7 @@ void line_edit_set(struct line_edit *e, const char *text)
 	snprintf(e->buf, sizeof(e->buf), "%s", text ? text : "");
 	e->len = (int)strlen(e->buf);
 	e->cur = e->len;
+	e->full = false;
 }
 
 static bool is_cont(unsigned char c)
@@ -56,8 +57,12 @@ static void delete_range(struct line_edit *e, int from, int to)
 
 static bool insert_bytes(struct line_edit *e, const char *s, int n)
 {
-	if (n <= 0 || e->len + n >= LINE_EDIT_MAX)
+	if (n <= 0)
 		return false;
+	if (e->len + n >= LINE_EDIT_MAX) {
+		e->full = true;
+		return false;
+	}
 	memmove(e->buf + e->cur + n, e->buf + e->cur, (size_t)(e->len - e->cur + 1));
 	memcpy(e->buf + e->cur, s, (size_t)n);
 	e->len += n;
@@ -103,7 +108,7 @@ enum edit_result line_edit_key(struct line_edit *e, int key)
 	case '\n':
 	case '\r':
 	case KEYF(KEY_ENTER):
-		return EDIT_ACCEPT;
+		return e->full ? EDIT_MOVED : EDIT_ACCEPT;
 	case 27:
 		return EDIT_CANCEL;
 	case KEYF(KEY_LEFT):

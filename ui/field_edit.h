@@ -20,6 +20,8 @@ struct line_edit {
 	char buf[LINE_EDIT_MAX]; /* UTF-8, NUL-terminated */
 	int len;		 /* bytes */
 	int cur;		 /* cursor, a byte offset at a character boundary */
+	bool full; /* a key typed did not fit: the text is not what was typed, and Enter is
+		    * refused until the line is set again (a path cut short is another path) */
 };
 
 enum edit_result {
