@@ -261,12 +261,7 @@ static unsigned explain_view_key(struct app *a, int key)
  * no taller than the body. */
 static void explain_place(struct app *a, struct rect body, struct rect *r)
 {
-	int w = body.w < 86 ? body.w : 86;
-	int h = explain_lines(a, w - 4) + 2;
-
-	if (h > body.h)
-		h = body.h;
-	*r = (struct rect){.y = body.y, .x = (body.w - w) / 2, .h = h, .w = w};
+	view_place_text(a, body, 86, explain_lines, r);
 }
 
 const struct view_ops explain_view = {

@@ -120,12 +120,7 @@ static unsigned notes_key(struct app *a, int key)
 /* As wide as the body allows up to 80 columns of text, as tall as the notes. */
 static void notes_place(struct app *a, struct rect body, struct rect *r)
 {
-	int w = body.w < 84 ? body.w : 84;
-	int h = notes_lines(a, w - 4) + 2;
-
-	if (h > body.h)
-		h = body.h;
-	*r = (struct rect){.y = body.y, .x = (body.w - w) / 2, .h = h, .w = w};
+	view_place_text(a, body, 84, notes_lines, r);
 }
 
 const struct view_ops notes_view = {

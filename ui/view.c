@@ -45,3 +45,14 @@ bool app_selection_shown(const struct app *a)
 {
 	return !(app_view(a)->flags & VIEW_HIDES_SELECTION);
 }
+
+void view_place_text(struct app *a, struct rect body, int max_w,
+		     int (*text_lines)(struct app *a, int width), struct rect *r)
+{
+	int w = body.w < max_w ? body.w : max_w;
+	int h = text_lines(a, w - 4) + 2;
+
+	if (h > body.h)
+		h = body.h;
+	*r = (struct rect){.y = body.y, .x = (body.w - w) / 2, .h = h, .w = w};
+}

@@ -76,6 +76,10 @@ unsigned app_body_view_key(struct app *a, int key);
 /* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
  * for any other key (which closes the window). */
 bool view_scroll_key(int key, int *top);
+/* A framed text popup in body: max_w columns at most, as tall as text_lines(a, w - 4) lines of
+ * text at its width plus the frame, no taller than the body, centred (explain, notes). */
+void view_place_text(struct app *a, struct rect body, int max_w,
+		     int (*text_lines)(struct app *a, int width), struct rect *r);
 
 /* The search and scaling views (search_view.c). */
 void search_view_open(struct app *a, enum view v); /* opens v (VIEW_NONE closes) */
