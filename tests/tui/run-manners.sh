@@ -3,28 +3,8 @@
 # too-small screen, numbers never cut at 64x18. Each check starts its own session on a
 # fresh tmux socket (no state carried from one to the next) and polls the screen for a
 # marker. GPUPLAN=path overrides the binary.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-LC_ALL=C.UTF-8
-export LC_ALL
-unset LANG LANGUAGE
-WAIT=${TUI_WAIT:-20}
-BIN=${GPUPLAN:-$(pwd)/gpuplan}
-GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
-export GPUPLAN_CATALOG
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
-[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
-
-SOCK=gpuplan-manners-$$-0
-nsock=0
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-manners.XXXXXX")
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
+NAME=manners
+. "$(dirname "$0")/lib.sh"
 bad() {
 	failed=$((failed + 1))
 	echo "FAIL $1"
@@ -62,7 +42,7 @@ screen() { T capture-pane -p; }
 start() {
 	T kill-server >/dev/null 2>&1
 	nsock=$((nsock + 1))
-	SOCK=gpuplan-manners-$$-$nsock
+	SOCK=gpuplan-$NAME-$$-$nsock
 	size=$1
 	shift
 	T new-session -d -x "${size%x*}" -y "${size#*x}" \

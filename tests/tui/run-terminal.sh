@@ -3,27 +3,8 @@
 # cursor) and a TERM terminfo does not know. Each must say why and exit 2 at once, pointing
 # at `gpuplan report`, instead of starting a blank session. Own tmux socket, run alone or in
 # parallel with the other scripts. GPUPLAN=path overrides the binary.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-LC_ALL=C.UTF-8
-export LC_ALL
-WAIT=${TUI_WAIT:-20}
-BIN=${GPUPLAN:-$(pwd)/gpuplan}
-GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
-export GPUPLAN_CATALOG
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
-[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
-
-SOCK=gpuplan-term-$$-0
-nsock=0
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-term.XXXXXX")
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
+NAME=term
+. "$(dirname "$0")/lib.sh"
 bad() {
 	failed=$((failed + 1))
 	echo "FAIL $1"
@@ -38,7 +19,7 @@ try() {
 	T kill-server >/dev/null 2>&1
 	# a fresh socket each time: a server that is still exiting cannot take the new session
 	nsock=$((nsock + 1))
-	SOCK=gpuplan-term-$$-$nsock
+	SOCK=gpuplan-$NAME-$$-$nsock
 	T new-session -d -x 80 -y 24 "env TERM=$1 HOME='$TMP' XDG_STATE_HOME='$TMP/state' \
 		GPUPLAN_CATALOG='$GPUPLAN_CATALOG' sh -c '$BIN 2>$TMP/err; echo \$? >$TMP/rc.tmp; \
 		mv $TMP/rc.tmp $TMP/rc; sleep 30'"

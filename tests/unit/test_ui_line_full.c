@@ -13,33 +13,7 @@
 
 #include <cmocka.h>
 
-#include "app.h"
-#include "ui_catalog.h"
-
-static struct catalog cat;
-static struct app app;
-
-static int setup(void **state)
-{
-	struct scenario s;
-	struct gp_error err;
-	(void)state;
-	if (cat.ngpus == 0) {
-		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 1e15, 2);
-		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-	}
-	if (scenario_init_builtin(&s, &cat, &err) != 0)
-		return -1;
-	app_init(&app, &cat, &s, NULL, 0);
-	return 0;
-}
-
-static void keys(const char *s)
-{
-	for (; *s; s++)
-		app_handle_key(&app, (unsigned char)*s);
-	app_compute(&app);
-}
+#include "ui_app_fixture.h"
 
 static void test_long_write_refused(void **state)
 {

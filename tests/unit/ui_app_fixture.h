@@ -1,0 +1,37 @@
+/* ui_app_fixture.h - one struct app on the built-in scenario and a small hand-made catalog
+ * (ui_catalog.h), for the terminal UI's unit tests that drive keys without a terminal.
+ * Include once per test program, after cmocka.h. */
+#ifndef GPUPLAN_TEST_UI_APP_FIXTURE_H
+#define GPUPLAN_TEST_UI_APP_FIXTURE_H
+
+#include "app.h"
+#include "ui_catalog.h"
+
+static struct catalog cat;
+static struct app app;
+
+/* cmocka setup: a fresh app on the built-in scenario (an 8B model on an H100). */
+static int setup(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	(void)state;
+	if (cat.ngpus == 0) {
+		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 1e15, 2);
+		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
+	}
+	if (scenario_init_builtin(&s, &cat, &err) != 0)
+		return -1;
+	app_init(&app, &cat, &s, NULL, 0);
+	return 0;
+}
+
+/* Each byte of s as a key, then the recompute the live loop would do. */
+static void keys(const char *s)
+{
+	for (; *s; s++)
+		app_handle_key(&app, (unsigned char)*s);
+	app_compute(&app);
+}
+
+#endif
