@@ -1580,6 +1580,13 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			    sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
 			    plain(e, v->slo_percentile));
 	}
+	if (rule == FLEET_SLO || rule == FLEET_STABLE)
+		wrapped(e, "  ",
+			"search and solve --min hardware.count apply the same test at the "
+			"scenario's count (plan_serving_meets): a layout meets when its queue is "
+			"stable, the SLO holds at the percentile and the GPUs required are no more "
+			"than hardware.count; under a load search ranks layouts by these GPUs (by "
+			"cost: their USD per hour)");
 	if (what != CP_GPUS_REQUIRED && rule != FLEET_CANNOT)
 		put(e, "\n  GPUs required = replicas x tp x pp x ep = %s x %s = %s\n",
 		    plain(e, p->replicas), plain(e, span), plain(e, p->gpus_required));

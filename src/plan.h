@@ -291,6 +291,14 @@ void plan_compute_time(const struct scenario *s, struct plan *p);
  * up to PLAN_MAX_GPUS meets, or s has no deadline. Allocation-free; a few dozen plans. */
 double plan_deadline_gpus(const struct scenario *s, bool fit);
 
+/* Whether an inference plan meets what its scenario asks of serving: the SLO (at its
+ * percentile under a scheduler, with the queue stable at this count's share of the rate;
+ * the lone request's latencies under workload.scheduler alone) and, under a load, the
+ * fleet it needs (capacity_plan.gpus_required) within hardware.count. The one test that
+ * search's ranking, goal seek and serve_fleet's walk share (src/plan_time.c). True for a
+ * training plan and for a target that is not set. */
+bool plan_serving_meets(const struct scenario *s, const struct plan *p);
+
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);
 

@@ -1376,6 +1376,34 @@ static bool serve_meets(const struct workload *w, const struct plan_serving *v)
 	return !(w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)));
 }
 
+bool plan_serving_meets(const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	const struct plan_serving *v = &p->serving;
+	bool load = w->requests_per_day > 0 || w->requests_per_s > 0;
+
+	if (w->kind != WL_ONLINE && w->kind != WL_OFFLINE)
+		return true;
+	if (!isnan(v->scheduler)) {
+		/* the loaded engine at this count's share of the rate: the test fleet_try
+		 * makes at each count it plans, so a count meets iff it is not below the
+		 * walk's answer */
+		if (!serve_meets(w, v))
+			return false;
+	} else {
+		if (w->slo.ttft_s > 0 && !(p->ttft_s <= w->slo.ttft_s * (1 + 1e-9)))
+			return false;
+		if (w->slo.tpot_s > 0 && !(p->tpot_s <= w->slo.tpot_s * (1 + 1e-9)))
+			return false;
+	}
+	/* the fleet the load needs: NaN when no count meets (FLEET_CANNOT) */
+	if (w->kind == WL_ONLINE && load &&
+	    (isfinite(p->gpus_required) || v->fleet_rule == FLEET_CANNOT) &&
+	    !(p->gpus_required <= s->hardware.count))
+		return false;
+	return true;
+}
+
 /* The most replicas the walk tries: PLAN_MAX_GPUS GPUs. */
 static double fleet_max(double span)
 {

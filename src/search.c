@@ -34,7 +34,9 @@ static int pipeline_depths(int layers, int *out, int max)
 	return k;
 }
 
-/* Whether a planned scenario meets what it asks for. */
+/* Whether a planned scenario meets what it asks for: the deadline, and for inference the
+ * test capacity_plan.gpus_required is sized by (plan_serving_meets: the SLO at its
+ * percentile under the loaded engine, the fleet within the count). */
 static bool meets_target(const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -43,22 +45,32 @@ static bool meets_target(const struct scenario *s, const struct plan *p)
 		return false;
 	if (w->deadline_s > 0 && isfinite(p->total_s) && p->total_s > w->deadline_s)
 		return false;
-	if (w->kind == WL_ONLINE || w->kind == WL_OFFLINE) {
-		if (w->slo.ttft_s > 0 && isfinite(p->ttft_s) && p->ttft_s > w->slo.ttft_s)
-			return false;
-		if (w->slo.tpot_s > 0 && isfinite(p->tpot_s) && p->tpot_s > w->slo.tpot_s)
-			return false;
-		if (w->kind == WL_ONLINE && w->requests_per_day > 0 && isfinite(p->gpus_required) &&
-		    p->gpus_required > s->hardware.count)
-			return false;
-	}
-	return true;
+	return plan_serving_meets(s, p);
+}
+
+/* Whether the plan's serving capacity is sized by a load (capacity_plan.gpus_required is
+ * the fleet it needs): then layouts rank by that fleet, not by the tokens/s the scenario's
+ * count happens to give (under a load every layout that keeps up serves the same rate). */
+static bool sized_by_load(const struct scenario *s)
+{
+	const struct workload *w = &s->workload;
+	return w->kind == WL_ONLINE && (w->requests_per_day > 0 || w->requests_per_s > 0);
 }
 
 /* Lower is better: seconds per token processed, or USD per token. */
 static double score_of(const struct scenario *s, const struct plan *p, enum search_by by)
 {
 	double tps = p->tokens_per_s;
+
+	if (sized_by_load(s) && isfinite(p->gpus_required)) {
+		/* GPUs the load needs, or their USD per hour */
+		if (by == SEARCH_BY_COST)
+			return p->gpus_required * s->hardware.gpu.price_per_hour;
+		return p->gpus_required;
+	}
+	if (sized_by_load(s)) /* no count meets: after every layout that has one */
+		return (by == SEARCH_BY_COST ? s->hardware.gpu.price_per_hour : 1) * PLAN_MAX_GPUS *
+		       10;
 
 	if (!isfinite(tps) || tps <= 0)
 		return INFINITY;
@@ -78,7 +90,9 @@ static bool better(const struct search_result *a, const struct search_result *b)
 {
 	if (a->meets_target != b->meets_target)
 		return a->meets_target;
-	return a->score < b->score;
+	if (a->score != b->score)
+		return a->score < b->score;
+	return a->tiebreak < b->tiebreak;
 }
 
 /* How much machinery a layout needs: sharding stages, offload, interleaving, sequence
@@ -113,6 +127,15 @@ static void consider(struct ranking *r, const struct scenario *s, const struct p
 	memset(&c, 0, sizeof(c));
 	c.meets_target = meets_target(s, p);
 	c.score = score_of(s, p, r->by);
+	if (sized_by_load(s)) {
+		/* equal fleets: the smaller deployment, then the lower latency at the SLO's
+		 * percentile (its end-to-end, folded into [0, 1)) */
+		const struct plan_serving *v = &p->serving;
+		double e = isnan(v->scheduler) ? p->ttft_s : v->ttft_slo_s;
+		double O = s->workload.output_tokens > 1 ? s->workload.output_tokens - 1 : 0;
+		e += O * (isnan(v->scheduler) ? p->tpot_s : v->tpot_slo_s);
+		c.tiebreak = s->hardware.count + (e >= 0 && isfinite(e) ? e / (1 + e) : 0.999999);
+	}
 	if (!isfinite(c.score))
 		return;
 	if (r->n == r->cap && !better(&c, &r->out[r->n - 1]))

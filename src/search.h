@@ -35,7 +35,10 @@ struct search_result {
 	int batch; /* inference: concurrent sequences (0 = auto) */
 	enum dtype weights;
 	enum dtype kv_cache;
-	double score;	   /* lower is better: seconds per token, or USD per token */
+	double score;	   /* lower is better: seconds per token, or USD per token; online
+			    * serving under a load: GPUs required, or their USD per hour */
+	double tiebreak;   /* between equal scores, lower is better: the count, then the
+			    * end-to-end latency at the SLO percentile as a fraction */
 	bool meets_target; /* deadline / SLO met (true when none is given) */
 	struct plan plan;
 };

@@ -1,0 +1,206 @@
+/* test_serving_search.c - search, goal seek and capacity_plan.gpus_required answer serving
+ * under a load with one test (plan_serving_meets, src/plan_time.c): a layout search
+ * accepts meets the SLO at its percentile in its own report, and search ranks by the fleet
+ * the load needs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "search.h"
+#include "shipped_catalog.h"
+
+#define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
+
+static void load(const char *path, struct scenario *s)
+{
+	struct gp_error err;
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+}
+
+static void set(struct scenario *s, const char *kv)
+{
+	struct gp_error err;
+	if (scenario_set_assignment(s, cat, kv, &err) != 0)
+		fail_msg("--set %s: %s", kv, err.message);
+}
+
+/* team-serve under a scheduler, at an arrival rate (not a daily count). */
+static void team_rate(struct scenario *s, const char *sched, const char *rate)
+{
+	char kv[64];
+	load(TEAM, s);
+	snprintf(kv, sizeof(kv), "workload.scheduler=%s", sched);
+	set(s, kv);
+	set(s, "workload.framework=vllm");
+	set(s, "workload.requests_per_day=0");
+	snprintf(kv, sizeof(kv), "workload.requests_per_s=%s", rate);
+	set(s, kv);
+}
+
+static bool slo_holds(const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	return !p->serving.overloaded && p->serving.ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9) &&
+	       p->serving.tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9);
+}
+
+/* Every layout search accepts, applied and planned, meets the SLO at the percentile and
+ * needs no more GPUs than it has; the ones it rejects fail one of those; the accepted
+ * rank by GPUs required. */
+static void test_search_accepts_only_what_meets(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first"};
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct scenario s;
+		struct plan p;
+		struct search_result res[16];
+		struct search_options opt = {.by = SEARCH_BY_TIME, .top = 16};
+		int n, met = 0, missed = 0;
+
+		team_rate(&s, scheds[k], "40");
+		plan_compute(&s, &p);
+		assert_true(isfinite(p.gpus_required));
+		/* enough GPUs for the layout the scenario gives, so that some layouts meet */
+		s.hardware.count = (int)p.gpus_required;
+		s.parallel.dp = 0;
+		n = search_run(&s, &opt, res, NULL);
+		assert_true(n > 1);
+		for (int i = 0; i < n; i++) {
+			struct scenario t = s;
+			struct plan q;
+			search_apply(&t, cat, &res[i]);
+			plan_compute(&t, &q);
+			bool holds =
+			    q.mem.fits && slo_holds(&t, &q) && q.gpus_required <= t.hardware.count;
+			printf("search %-13s %d: tp %d pp %d %s/%s: %4.0f GPUs, TTFT@P99 %.3g s, "
+			       "TPOT@P99 %.3g s %s\n",
+			       scheds[k], i + 1, res[i].parallel.tp, res[i].parallel.pp,
+			       dtype_name(res[i].weights), dtype_name(res[i].kv_cache),
+			       q.gpus_required, q.serving.ttft_slo_s, q.serving.tpot_slo_s,
+			       res[i].meets_target ? "meets" : "misses");
+			assert_int_equal(res[i].meets_target, holds);
+			if (res[i].meets_target) {
+				met++;
+				/* ranked by the fleet the load needs */
+				assert_true(res[i].score == q.gpus_required);
+				if (i > 0)
+					assert_true(res[i - 1].meets_target &&
+						    res[i - 1].score <= res[i].score);
+			} else {
+				missed++;
+			}
+		}
+		assert_true(met >= 1);
+		(void)missed;
+	}
+}
+
+/* The old test read the mean TTFT: a target between the mean and the P99 passed. Now the
+ * layout is rejected, as the report's own SLO check says. */
+static void test_search_reads_the_percentile(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct search_result res[32];
+	struct search_options opt = {.by = SEARCH_BY_TIME, .top = 32};
+	char kv[64];
+	int n, found = 0;
+	(void)state;
+
+	team_rate(&s, "chunked", "40");
+	plan_compute(&s, &p);
+	s.hardware.count = (int)p.gpus_required;
+	s.parallel.dp = 0;
+	plan_compute(&s, &p);
+	assert_true(p.serving.ttft_mean_s < p.serving.ttft_slo_s);
+	snprintf(kv, sizeof(kv), "workload.slo.ttft=%.9g",
+		 0.5 * (p.serving.ttft_mean_s + p.serving.ttft_slo_s));
+	set(&s, kv);
+	plan_compute(&s, &p);
+	assert_true(p.ttft_s < s.workload.slo.ttft_s);
+	assert_false(plan_serving_meets(&s, &p));
+	n = search_run(&s, &opt, res, NULL);
+	for (int i = 0; i < n; i++) {
+		if (res[i].parallel.tp != s.parallel.tp || res[i].parallel.pp != s.parallel.pp ||
+		    res[i].weights != s.workload.weights || res[i].kv_cache != s.workload.kv_cache)
+			continue;
+		found = 1;
+		assert_false(res[i].meets_target);
+	}
+	assert_true(found);
+}
+
+/* Goal seek on the count under an arrival rate: the fewest GPUs is gpus_required, the
+ * count meets and one replica fewer does not. */
+static void test_solve_agrees_under_a_rate(void **state)
+{
+	static const char *const rates[] = {"10", "40", "120"};
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct scenario s, t;
+		struct plan p, q;
+		struct gp_error err;
+		double v, span;
+		team_rate(&s, "chunked", rates[k]);
+		plan_compute(&s, &p);
+		span = (double)p.tp * p.pp;
+		assert_int_equal(search_solve(&s, "hardware.count", false, &v, &err), 0);
+		printf("solve at %s requests/s: %g GPUs, gpus_required %g\n", rates[k], v,
+		       p.gpus_required);
+		assert_true(v == p.gpus_required);
+		t = s;
+		t.hardware.count = (int)v;
+		t.parallel.dp = 0;
+		plan_compute(&t, &q);
+		assert_true(plan_serving_meets(&t, &q) && slo_holds(&t, &q));
+		if (v > span) {
+			t.hardware.count = (int)(v - span);
+			plan_compute(&t, &q);
+			assert_false(plan_serving_meets(&t, &q));
+		}
+	}
+}
+
+/* By cost: the fleet's USD per hour, the same order as GPUs on one GPU type. */
+static void test_rank_by_cost(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct search_result res[8];
+	struct search_options opt = {.by = SEARCH_BY_COST, .top = 8};
+	int n;
+	(void)state;
+	team_rate(&s, "chunked", "40");
+	plan_compute(&s, &p);
+	s.hardware.count = (int)p.gpus_required;
+	s.parallel.dp = 0;
+	n = search_run(&s, &opt, res, NULL);
+	assert_true(n >= 1 && res[0].meets_target);
+	assert_true(fabs(res[0].score - res[0].plan.gpus_required * 2.69) < 1e-9);
+	for (int i = 1; i < n; i++)
+		if (res[i].meets_target)
+			assert_true(res[i - 1].score <= res[i].score);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_search_accepts_only_what_meets),
+	    cmocka_unit_test(test_search_reads_the_percentile),
+	    cmocka_unit_test(test_solve_agrees_under_a_rate),
+	    cmocka_unit_test(test_rank_by_cost),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
