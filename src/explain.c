@@ -1396,6 +1396,56 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		      sec(e, p->serving.wait_s));
 }
 
+/* serving.overloaded: the arrivals per replica against the most it completes, under any
+ * scheduler (alone: the planned batch's throughput; a measured throughput when given). */
+void explain_serving_overloaded(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	const struct plan_serving *v = &p->serving;
+	double peak = w->requests_per_s > 0 ? w->requests_per_s
+					    : w->requests_per_day * w->peak_factor / 86400;
+	double span = (double)p->tp * p->pp, n = s->hardware.count > 0 ? s->hardware.count : 1;
+	double deployed = floor(n / span) >= 1 ? floor(n / span) : 1;
+	double O = w->output_tokens > 0 ? w->output_tokens : 1, cap;
+
+	if (training(s)) {
+		not_applicable(e, "training");
+		return;
+	}
+	if (!(w->kind == WL_ONLINE && peak > 0 && w->concurrency <= 0)) {
+		not_applicable(e, "no arrival rate (requests_per_day, requests_per_s)");
+		return;
+	}
+	cap = !isnan(v->capacity_rate) ? v->capacity_rate : p->tokens_per_s / deployed / O;
+	formula(e, "overloaded", "peak requests/s / replicas >= the most a replica completes");
+	numbers(e, "overloaded", "%s / %s >= %s", plain(e, peak), plain(e, deployed),
+		plain(e, cap));
+	result(e, "overloaded", v->overloaded ? "true" : "false");
+	put(e, "\n");
+	wrapped(e, "  ", "not itemized: a comparison of two rates");
+	if (w->measured_tokens_per_s > 0)
+		wrapped(e, "  ",
+			"the most a replica completes is the measured throughput: "
+			"workload.measured_tokens_per_s x tp x pp / output tokens");
+	else if (isnan(v->scheduler))
+		wrapped(e, "  ",
+			"scheduler alone: the replica's throughput at the planned batch / output "
+			"tokens; its TTFT and TPOT stay a lone request's, which no queue delays");
+	else
+		wrapped(e, "  ", "the loaded engine at its running cap (serving.capacity_rate)");
+	if (v->overloaded && !isnan(v->scheduler))
+		wrapped(e, "  ",
+			"arrivals faster than completions grow the queue without bound: the time "
+			"to first token has no steady state (null in the JSON report, unbounded in "
+			"the text); capacity_plan.gpus_required gives the fleet that keeps up");
+	else if (v->overloaded)
+		wrapped(e, "  ",
+			"arrivals faster than completions grow the queue without bound; "
+			"capacity_plan.gpus_required gives the fleet that keeps up");
+	source(e, "queueing stability: an M/G/1 queue has a steady state only at utilisation "
+		  "below 1 (Kleinrock, Queueing Systems I, 1975, Section 5.5)");
+}
+
 /* ---- capacity plan, cost, energy, reliability ---- */
 
 /* The memory at B = max_batch and at one more sequence, so that the class sees the

@@ -98,6 +98,7 @@ void explain_serving_concurrency(struct ex *e, const struct scenario *s, const s
 void explain_serving_utilisation(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_wait(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_serving_overloaded(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_max_batch(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_replicas(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_gpus_required(struct ex *e, const struct scenario *s, const struct plan *p);

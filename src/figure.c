@@ -17,6 +17,16 @@ static const char *word_fits(const struct plan *p)
 	return p->mem.fits ? "true" : "false";
 }
 
+static double get_overloaded(const struct plan *p)
+{
+	return p->serving.overloaded ? 1 : 0;
+}
+
+static const char *word_overloaded(const struct plan *p)
+{
+	return p->serving.overloaded ? "true" : "false";
+}
+
 static double get_binding(const struct plan *p)
 {
 	return (double)p->binding;
@@ -164,6 +174,8 @@ const struct figure figures[] = {
 	 .offset = PO(serving.capacity_rate), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_capacity_rate},
 	{.key = "serving.wait_s", .label = "wait before the first pass", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.wait_s), .better = -1, .section = FIGURE_TIME, .explain = explain_serving_wait},
+	{.key = "serving.overloaded", .label = "arrivals beyond capacity", .unit = UNIT_NONE, .get = get_overloaded,
+	 .word = word_overloaded, .section = FIGURE_TIME, .flags = FIGURE_BOOL, .explain = explain_serving_overloaded},
 	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",
 	 .unit = UNIT_COUNT, .suffix = " sequences", .format = FIGURE_FMT_COUNT,
 	 .offset = PO(max_batch), .better = +1, .applies = INFERENCE, .section = FIGURE_TIME,

@@ -1585,7 +1585,7 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
  * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
  * throughput and the capacity plan by the loaded engine's. */
 static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
-		  double deployed)
+		  double deployed, double tps_plan)
 {
 	const struct scenario *s = c->s;
 	struct plan *p = c->p;
@@ -1598,8 +1598,19 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 
 	serving_nan(v);
 	g.sched = w->scheduler == SCHED_AUTO ? fw->scheduler : w->scheduler;
-	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT)
+	peak = w->requests_per_s > 0 ? w->requests_per_s
+				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
+		/* alone: the lone step's latencies stand (no queue is modelled), but a peak
+		 * above what the scenario's replicas complete at the planned batch (the
+		 * measured throughput when one is given) is said: its queue has no bound */
+		double cap = tps_plan / (w->output_tokens > 0 ? w->output_tokens : 1);
+		if (w->kind == WL_ONLINE && peak > 0 && peak / deployed >= cap * (1 - 1e-9)) {
+			v->overloaded = true;
+			plan_warn(p, PW_OVERLOADED, peak / deployed, cap);
+		}
 		return;
+	}
 	g.P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
 	g.B = B;
@@ -1624,11 +1635,25 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
 
 	/* the load: an arrival rate (split over the replicas), a closed loop, or the batch */
-	peak = w->requests_per_s > 0 ? w->requests_per_s
-				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
 	if (w->kind == WL_ONLINE && w->concurrency <= 0)
 		rate = peak;
 	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, v);
+	if (w->measured_tokens_per_s > 0 && rate > 0) {
+		/* a measured throughput is the most a replica completes: it, not the model's
+		 * cap, says whether the arrivals outrun the replica (the queue's figures stay
+		 * the model's while they do not) */
+		double cap = tps_plan / g.O;
+		v->capacity_rate = cap;
+		v->utilisation = rate / deployed / cap;
+		if (!v->overloaded && rate / deployed >= cap * (1 - 1e-9)) {
+			v->overloaded = true;
+			v->requests_per_s = cap;
+			v->concurrency = NAN;
+			v->ttft_mean_s = v->e2e_mean_s = v->ttft_slo_s = NAN;
+			for (int i = 0; i < 3; i++)
+				v->ttft[i] = v->e2e[i] = NAN;
+		}
+	}
 	if (v->overloaded)
 		plan_warn(p, PW_OVERLOADED, v->rate, v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
@@ -1940,7 +1965,7 @@ static void time_infer(struct tctx *c)
 		p->shares[BN_INTERCONNECT] =
 		    (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
 	}
-	serve(c, &in, B, maxb, deployed);
+	serve(c, &in, B, maxb, deployed, tps_plan);
 }
 
 /* ---- everything after the time ---- */

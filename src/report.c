@@ -407,6 +407,15 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 		figure_rows(b, "TIME AND THROUGHPUT", s, p, FIGURE_TIME);
 	} else {
 		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
+		if (p->serving.overloaded && isnan(p->ttft_s)) {
+			/* no steady state: the row says why instead of vanishing */
+			char why[160];
+			snprintf(why, sizeof(why),
+				 "unbounded: %.4g requests/s per replica arrive, it completes at "
+				 "most %.4g (see capacity_plan.gpus_required)",
+				 p->serving.rate, p->serving.capacity_rate);
+			report_wrap(b, 25, "  time to first token", why);
+		}
 		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
 		    !isnan(p->slo_batch))
 			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",

@@ -74,7 +74,7 @@ static void test_rows_complete(void **state)
 		}
 	}
 	assert_null(figure_find("memory.per_gpu"));
-	assert_int_equal(words, 2); /* memory.fits, bottleneck.binding */
+	assert_int_equal(words, 3); /* memory.fits, bottleneck.binding, serving.overloaded */
 	assert_int_equal(parts, 6); /* the results pane's MEM_PARTS (ui/theme.h) */
 	assert_null(figure_memory_part(parts));
 	/* explain knows every key: the numbers, then the words */

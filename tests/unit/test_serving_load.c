@@ -1,0 +1,164 @@
+/* test_serving_load.c - serving past its capacity and the inputs the loaded model refuses
+ * (src/plan_time.c, serve): overload said under every scheduler and with a measured
+ * throughput, TTFT unbounded in the text and null in the JSON, and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "report.h"
+#include "report_json.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "shipped_catalog.h"
+
+#define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
+#define TEAM   "scenarios/team-serve-70b-5m-requests.yaml"
+
+static void load(const char *path, struct scenario *s)
+{
+	struct gp_error err;
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+}
+
+static void set(struct scenario *s, const char *kv)
+{
+	struct gp_error err;
+	if (scenario_set_assignment(s, cat, kv, &err) != 0)
+		fail_msg("--set %s: %s", kv, err.message);
+}
+
+static int warnings_of(const struct plan *p, enum plan_warning_code code)
+{
+	int n = 0;
+	for (int i = 0; i < p->nwarnings; i++)
+		n += p->warnings[i].code == code;
+	return n;
+}
+
+/* The model's capacity at the rate of the SGLang row is about 11 requests/s per replica: a
+ * measured throughput below the arrivals' tokens is an overload the model alone does not
+ * see. */
+static void test_overload_measured(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	load(SGLANG, &s);
+	set(&s, "workload.requests_per_s=5");
+	plan_compute(&s, &p);
+	assert_false(p.serving.overloaded);
+	assert_int_equal(warnings_of(&p, PW_OVERLOADED), 0);
+	assert_true(isfinite(p.ttft_s) && isfinite(p.serving.ttft[2]));
+
+	/* 500 tokens/s per GPU x 4 GPUs / 534 output tokens = 3.75 requests/s < 5 */
+	set(&s, "workload.measured_tokens_per_s=500");
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	assert_int_equal(warnings_of(&p, PW_OVERLOADED), 1);
+	assert_true(fabs(p.serving.capacity_rate - 500.0 * 4 / 534) < 1e-9);
+	assert_true(p.serving.utilisation > 1);
+	assert_true(isnan(p.ttft_s) && isnan(p.serving.ttft[0]) && isnan(p.serving.ttft[2]));
+	assert_true(isnan(p.serving.ttft_slo_s) && isnan(p.serving.e2e[1]));
+	assert_true(isfinite(p.tpot_s));
+
+	/* a measured rate above the arrivals: no overload, the model's queue */
+	set(&s, "workload.measured_tokens_per_s=5000");
+	plan_compute(&s, &p);
+	assert_false(p.serving.overloaded);
+	assert_true(isfinite(p.ttft_s));
+	assert_true(p.serving.utilisation < 1);
+}
+
+/* Alone, the lone request's latencies stand, but a peak past what the count's replicas
+ * complete is said (and not at the count the capacity plan gives). */
+static void test_overload_alone(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	double need;
+	(void)state;
+	load(TEAM, &s);
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	assert_int_equal(warnings_of(&p, PW_OVERLOADED), 1);
+	assert_true(isfinite(p.ttft_s));
+	need = p.gpus_required;
+	s.hardware.count = (int)need;
+	s.parallel.dp = 0;
+	plan_compute(&s, &p);
+	assert_false(p.serving.overloaded);
+	assert_int_equal(warnings_of(&p, PW_OVERLOADED), 0);
+	/* one replica fewer: over */
+	s.hardware.count = (int)need - 4;
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	/* the same with a measured throughput */
+	load(TEAM, &s);
+	set(&s, "workload.measured_tokens_per_s=100");
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	s.hardware.count = (int)p.gpus_required;
+	s.parallel.dp = 0;
+	plan_compute(&s, &p);
+	assert_false(p.serving.overloaded);
+}
+
+/* The text keeps the TTFT row, saying unbounded and why; the JSON keeps its key, null,
+ * with serving.overloaded true. */
+static void test_overload_reported(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct report_buf b = {0};
+	struct cJSON *j;
+	double flag = -1;
+	char *at;
+	(void)state;
+	load(SGLANG, &s);
+	set(&s, "workload.requests_per_s=1000");
+	plan_compute(&s, &p);
+	assert_int_equal(report_text(&b, &s, &p), 0);
+	at = strstr(b.data, "  time to first token    unbounded: 1000 requests/s per replica");
+	assert_non_null(at);
+	report_buf_release(&b);
+
+	j = report_json_build(&s, &p);
+	assert_non_null(j);
+	assert_int_equal(report_json_get(j, "latency.ttft_s", NULL, NULL), REPORT_JSON_NULL);
+	assert_int_equal(report_json_get(j, "latency.ttft_p99_s", NULL, NULL), REPORT_JSON_NULL);
+	assert_int_equal(report_json_get(j, "serving.overloaded", &flag, NULL), REPORT_JSON_BOOL);
+	assert_true(flag == 1);
+	report_json_free(j);
+
+	/* not overloaded: the flag is false and the row is a number */
+	set(&s, "workload.requests_per_s=2");
+	plan_compute(&s, &p);
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "serving.overloaded", &flag, NULL), REPORT_JSON_BOOL);
+	assert_true(flag == 0);
+	assert_int_equal(report_json_get(j, "latency.ttft_s", NULL, NULL), REPORT_JSON_NUMBER);
+	report_json_free(j);
+	assert_int_equal(report_text(&b, &s, &p), 0);
+	assert_null(strstr(b.data, "unbounded"));
+	report_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_overload_measured),
+	    cmocka_unit_test(test_overload_alone),
+	    cmocka_unit_test(test_overload_reported),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
