@@ -1695,6 +1695,26 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		fleet_capacity(e, s, p, what);
 		return;
 	}
+	if (isnan(p->gpus_required) && !training(s)) {
+		/* alone: a target the lone request misses sizes no fleet (src/plan_time.c) */
+		for (int i = 0; i < p->nwarnings; i++) {
+			const struct plan_warning *pw = &p->warnings[i];
+			bool ttft = pw->code == PW_SLO_UNREACHABLE_TTFT;
+			if (!ttft && pw->code != PW_SLO_UNREACHABLE_TPOT)
+				continue;
+			formula(e, "replicas",
+				ttft ? "none when prefill(prompt) > slo.ttft"
+				     : "none when decode step(batch 1) > slo.tpot");
+			numbers(e, "replicas", "none: %s > %s", sec(e, pw->a), sec(e, pw->b));
+			result(e, "replicas", "none (cannot meet)");
+			wrapped(e, "  ",
+				"a lone request's latency is the floor no number of replicas goes "
+				"below; loosen the target, or change the layout (tp, the weights' "
+				"format) or the GPU");
+			source(e, "the decode step alone (workload.scheduler alone)");
+			return;
+		}
+	}
 	if (isnan(p->gpus_required)) {
 		not_applicable(e, training(s) ? "no deadline (workload.deadline) is given"
 					      : "no load (requests_per_day) or deadline given");

@@ -1922,7 +1922,17 @@ static void time_infer(struct tctx *c)
 	if (w->kind == WL_ONLINE) {
 		/* requests per day x peak factor x output tokens / 86,400 s */
 		double need = w->requests_per_day * w->peak_factor * O / 86400;
-		if (need > 0) {
+		/* a target a lone request misses (its prompt alone, or a decode step of one)
+		 * no number of replicas meets: no count, and the warning says which */
+		double lone_ttft = prefill_s(&in, P, P), lone_tpot = decode_step_s(c, &in, 1, ctx);
+		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
+		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
+		if (need > 0 && w->scheduler == SCHED_ALONE && (ttft_out || tpot_out)) {
+			if (ttft_out)
+				plan_warn(p, PW_SLO_UNREACHABLE_TTFT, lone_ttft, w->slo.ttft_s);
+			else
+				plan_warn(p, PW_SLO_UNREACHABLE_TPOT, lone_tpot, w->slo.tpot_s);
+		} else if (need > 0) {
 			p->replicas = ceil(need / tps_plan - 1e-9);
 			p->gpus_required = p->replicas * per_replica;
 		}

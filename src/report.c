@@ -416,6 +416,20 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 				 p->serving.rate, p->serving.capacity_rate);
 			report_wrap(b, 25, "  time to first token", why);
 		}
+		if (isnan(p->gpus_required)) {
+			/* a load that no count meets: the row says so, with the reason */
+			for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+				enum plan_warning_code k = p->warnings[i].code;
+				char why[320], line[340];
+				if (k != PW_SLO_UNREACHABLE_TTFT && k != PW_SLO_UNREACHABLE_TPOT &&
+				    k != PW_FLEET_OVER_MAX)
+					continue;
+				plan_warning_format(&p->warnings[i], why, sizeof(why));
+				snprintf(line, sizeof(line), "none: %s", why);
+				report_wrap(b, 25, "  GPUs required", line);
+				break;
+			}
+		}
 		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
 		    !isnan(p->slo_batch))
 			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",

@@ -153,12 +153,50 @@ static void test_overload_reported(void **state)
 	report_buf_release(&b);
 }
 
+/* A target a lone request misses: no fleet, the reason in the warning and on the text's
+ * GPUs required row, alone and under a scheduler; a target it meets sizes a fleet. */
+static void test_cannot_meet(void **state)
+{
+	static const char *const scheds[] = {"alone", "chunked"};
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct scenario s;
+		struct plan p;
+		struct report_buf b = {0};
+		char kv[64];
+		load(TEAM, &s);
+		snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[k]);
+		set(&s, kv);
+		set(&s, "workload.slo.ttft=10ms");
+		plan_compute(&s, &p);
+		assert_true(isnan(p.gpus_required) && isnan(p.replicas));
+		assert_int_equal(warnings_of(&p, PW_SLO_UNREACHABLE_TTFT), 1);
+		assert_int_equal(report_text(&b, &s, &p), 0);
+		assert_non_null(strstr(b.data, "  GPUs required          none: cannot meet the "
+					       "ttft target at any number of"));
+		report_buf_release(&b);
+
+		set(&s, "workload.slo.ttft=1s");
+		set(&s, "workload.slo.tpot=5ms");
+		plan_compute(&s, &p);
+		assert_true(isnan(p.gpus_required));
+		assert_int_equal(warnings_of(&p, PW_SLO_UNREACHABLE_TPOT), 1);
+
+		set(&s, "workload.slo.tpot=50ms");
+		plan_compute(&s, &p);
+		assert_true(isfinite(p.gpus_required) && p.gpus_required >= 4);
+		assert_int_equal(warnings_of(&p, PW_SLO_UNREACHABLE_TTFT), 0);
+		assert_int_equal(warnings_of(&p, PW_SLO_UNREACHABLE_TPOT), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_overload_measured),
 	    cmocka_unit_test(test_overload_alone),
 	    cmocka_unit_test(test_overload_reported),
+	    cmocka_unit_test(test_cannot_meet),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
