@@ -81,6 +81,7 @@ workload.max_batched_tokens	int	count	-	auto,ui-hidden
 workload.max_running	int	count	-	auto,ui-hidden
 workload.requests_per_s	num	count	-	ui-hidden
 workload.concurrency	int	count	-	ui-hidden
+workload.prefix_cache_hit	num	none	-	ui-hidden
 workload.requests_per_day	num	count	-	step-doubles
 workload.peak_factor	num	none	-	-
 workload.slo.ttft	num	seconds	-	step-doubles

@@ -1161,8 +1161,20 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
-	put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
-	    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
+	if (s->workload.prefix_cache_hit > 0) {
+		char text[300];
+		snprintf(text, sizeof(text),
+			 "prefill: %s of %d tokens (prefix cache hit %s: vLLM automatic prefix "
+			 "caching, SGLang RadixAttention), each attending to the cached keys and "
+			 "half its own, x %s FLOPs at the GEMM efficiency of the shape",
+			 plain(e, (1 - s->workload.prefix_cache_hit) * s->workload.prompt_tokens),
+			 s->workload.prompt_tokens, pct(e, s->workload.prefix_cache_hit),
+			 cnt(e, p->flops_per_token));
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	} else
+		put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
+		    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
 	source(e, "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
 		  "queueing is not modelled");
 }

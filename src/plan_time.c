@@ -915,10 +915,11 @@ struct infer {
 	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
 	double elt_per_tok;		     /* per token: elementwise traffic time */
 	double prefill_P;		     /* prompt tokens */
-	double ctx;			     /* average context of a decode step */
-	double pp;			     /* pipeline stages of a replica */
-	double window; /* sliding window: the most keys a token attends to (0 = all) */
-	double dim0;   /* rows a small-batch decode GEMM pads to (the tile floor) */
+	double key_half; /* keys per computed prompt token / its computed tokens (1/2 uncached) */
+	double ctx;	 /* average context of a decode step */
+	double pp;	 /* pipeline stages of a replica */
+	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
+	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
@@ -978,7 +979,7 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 static double prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
-	double att = M * window_keys(in, P / 2) * in->att_key;
+	double att = M * window_keys(in, P * in->key_half) * in->att_key;
 	return dmax(mm, in->w_read) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
@@ -996,16 +997,16 @@ static double replica_tps(const struct tctx *c, const struct infer *in, double B
 	/* the prefill gives each sequence its first token, then O - 1 decode steps:
 	 * end-to-end = TTFT + TPOT x (output - 1) (vLLM's
 	 * benchmarks/benchmark_latency.py; gpuplan(1), JSON REPORT: latency.*) */
-	double ctx = P + O / 2;
 	double t = prefill_s(in, micro(in, B) * P, P) +
-		   (O > 1 ? O - 1 : 0) * decode_step_s(c, in, micro(in, B), ctx);
+		   (O > 1 ? O - 1 : 0) * decode_step_s(c, in, micro(in, B), in->ctx);
 	return B * O / t;
 }
 
 static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
-	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), P + O / 2) : 0);
+	(void)O;
+	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), in->ctx) : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
@@ -1058,7 +1059,7 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	if (D <= 0)
 		return prefill_s(in, M, P);
 	return dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
-	       M * window_keys(in, P / 2) * in->att_key + in->fixed +
+	       M * window_keys(in, P * in->key_half) * in->att_key + in->fixed +
 	       (D + M) * (in->tp_per_tok + in->elt_per_tok);
 }
 
@@ -1611,7 +1612,9 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		}
 		return;
 	}
-	g.P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
+	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) *
+	      (w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? 1 - w->prefix_cache_hit : 1);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
 	g.B = B;
 	g.T = w->max_batched_tokens > 0
@@ -1706,6 +1709,14 @@ static void time_infer(struct tctx *c)
 	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
 	double O = w->output_tokens > 0 ? w->output_tokens : 1;
 	double ctx = P + O / 2;
+	/* prefix caching: a share h of each prompt's tokens is found in the KV cache (vLLM's
+	 * automatic prefix caching, vllm/v1/core/kv_cache_manager.py get_computed_blocks;
+	 * SGLang's RadixAttention, python/sglang/srt/mem_cache/radix_cache.py match_prefix)
+	 * and not recomputed: prefill computes Pc = (1 - h) P tokens, the prompt's suffix,
+	 * each attending to the cached h P keys and half its own, h P + Pc / 2. Decode
+	 * still reads the whole context. */
+	double hit = w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? w->prefix_cache_hit : 0;
+	double Pc = (1 - hit) * P;
 	double N = p->active_params;
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
 							: dtype_bytes(w->weights);
@@ -1824,6 +1835,7 @@ static void time_infer(struct tctx *c)
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
 	    c->inv_hbm;
 	in.prefill_P = P;
+	in.key_half = hit > 0 ? (1 + hit) / (2 * (1 - hit)) : 0.5;
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.pp = pp;
@@ -1855,7 +1867,7 @@ static void time_infer(struct tctx *c)
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
-			double pf = prefill_s(&in, P, P);
+			double pf = prefill_s(&in, Pc, Pc);
 			/* 1 / slope of the tensor-core, CUDA-core and memory-bound step in B */
 			double i_tc = 1 / (l.tc1 + l.a1 + f1), i_cc = 1 / (l.cc1 + l.a1 + f1);
 			double i_mem = 1 / (l.a1 + f1);
@@ -1890,7 +1902,7 @@ static void time_infer(struct tctx *c)
 		B = p->slo_batch;
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = decode_step_s(c, &in, micro(&in, B), ctx);
-	p->ttft_s = ttft_s(c, &in, B, P, O);
+	p->ttft_s = ttft_s(c, &in, B, Pc, O);
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */
@@ -1910,8 +1922,8 @@ static void time_infer(struct tctx *c)
 		tps = w->measured_tokens_per_s * per_replica;
 		tps_plan = tps;
 	} else {
-		tps = replica_tps(c, &in, B, P, O);
-		tps_plan = Bplan == B ? tps : replica_tps(c, &in, Bplan, P, O);
+		tps = replica_tps(c, &in, B, Pc, O);
+		tps_plan = Bplan == B ? tps : replica_tps(c, &in, Bplan, Pc, O);
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
@@ -1924,7 +1936,8 @@ static void time_infer(struct tctx *c)
 		double need = w->requests_per_day * w->peak_factor * O / 86400;
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
-		double lone_ttft = prefill_s(&in, P, P), lone_tpot = decode_step_s(c, &in, 1, ctx);
+		double lone_ttft = prefill_s(&in, Pc, Pc),
+		       lone_tpot = decode_step_s(c, &in, 1, ctx);
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
 		if (need > 0 && w->scheduler == SCHED_ALONE && (ttft_out || tpot_out)) {

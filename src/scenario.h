@@ -96,6 +96,7 @@ struct workload {
 	int max_running;			/* running-request cap; 0 = the framework's */
 	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
 	int concurrency;			/* closed loop: requests in flight; 0 = open */
+	double prefix_cache_hit; /* prompt tokens served from a prefix cache, [0, 1) */
 };
 
 struct hardware {

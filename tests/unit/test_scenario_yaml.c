@@ -730,6 +730,7 @@ static const char *const every_field[][2] = {
 	{"workload.max_running", "256"},
 	{"workload.requests_per_s", "4"},
 	{"workload.concurrency", "50"},
+	{"workload.prefix_cache_hit", "0.25"},
 	{"workload.requests_per_day", "5M"},
 	{"workload.peak_factor", "2.5"},
 	{"workload.slo.ttft", "1.5s"},

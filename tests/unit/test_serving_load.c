@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plan.h"
 #include "report.h"
@@ -190,13 +191,79 @@ static void test_cannot_meet(void **state)
 	}
 }
 
+/* Prefix caching: hit 0 is no cache (the same plan, bit for bit); a hit shortens the
+ * prefill, so TTFT, under every scheduler, and never the decode step alone. */
+static void test_prefix_cache(void **state)
+{
+	static const char *const scheds[] = {"alone", "chunked", "prefill-first", "static"};
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		struct scenario s, z;
+		struct plan p0, pz, ph;
+		char kv[64];
+		load(SGLANG, &s);
+		snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[k]);
+		set(&s, kv);
+		set(&s, "workload.requests_per_s=4");
+		plan_compute(&s, &p0);
+		z = s;
+		set(&z, "workload.prefix_cache_hit=0");
+		plan_compute(&z, &pz);
+		assert_memory_equal(&p0.serving, &pz.serving, sizeof(p0.serving));
+		assert_true(p0.ttft_s == pz.ttft_s && p0.tpot_s == pz.tpot_s);
+		set(&s, "workload.prefix_cache_hit=0.5");
+		plan_compute(&s, &ph);
+		printf("prefix cache %-13s TTFT %.4g -> %.4g s at hit 0.5\n", scheds[k], p0.ttft_s,
+		       ph.ttft_s);
+		assert_true(ph.ttft_s < p0.ttft_s);
+		if (k == 0) {
+			assert_true(ph.tpot_s == p0.tpot_s); /* the decode step alone */
+		} else {
+			assert_true(ph.serving.ttft[2] < p0.serving.ttft[2]);
+			assert_true(ph.serving.ttft[0] <= ph.serving.ttft[1] &&
+				    ph.serving.ttft[1] <= ph.serving.ttft[2]);
+			assert_true(ph.serving.capacity_rate >= p0.serving.capacity_rate);
+		}
+	}
+}
+
+/* A hit rate outside [0, 1) is an input error with its place (exit 2 in the CLI). */
+static void test_prefix_cache_bad(void **state)
+{
+	static const char *const bad[] = {"workload.prefix_cache_hit=1",
+					  "workload.prefix_cache_hit=-0.1",
+					  "workload.prefix_cache_hit=1.5"};
+	struct gp_error err;
+	struct scenario s;
+	FILE *f;
+	char dir[] = "/tmp/gpuplan-prefix-XXXXXX", path[64];
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		load(SGLANG, &s);
+		assert_int_not_equal(scenario_set_assignment(&s, cat, bad[i], &err), 0);
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/s.yaml", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: online\n"
+	      "  prefix_cache_hit: 1\nhardware:\n  gpu: a100-80gb-sxm\n",
+	      f);
+	fclose(f);
+	assert_int_not_equal(scenario_load_file(path, cat, &s, NULL, NULL, &err), 0);
+	assert_int_equal(err.line, 6);
+	assert_true(err.column > 0);
+	assert_non_null(strstr(err.message, "prefix_cache_hit"));
+	remove(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_overload_measured),
-	    cmocka_unit_test(test_overload_alone),
-	    cmocka_unit_test(test_overload_reported),
-	    cmocka_unit_test(test_cannot_meet),
+	    cmocka_unit_test(test_overload_measured), cmocka_unit_test(test_overload_alone),
+	    cmocka_unit_test(test_overload_reported), cmocka_unit_test(test_cannot_meet),
+	    cmocka_unit_test(test_prefix_cache),      cmocka_unit_test(test_prefix_cache_bad),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
