@@ -31,8 +31,12 @@ static const struct {
 	const char *name;
 	double si;
 } units[] = {
-    {"GiB", 1073741824.0}, {"GB", 1e9}, {"s", 1}, {"ms", 1e-3}, {"tokens/s", 1}, {"1", 1},
+    {"GiB", 1073741824.0}, {"GB", 1e9},	      {"s", 1}, {"ms", 1e-3},
+    {"tokens/s", 1},	   {"TFLOP/s", 1e12}, {"1", 1},
 };
+
+/* The derived figures (validate.h, VALIDATE_DERIVED; derived_figure below). */
+static const char *const derived_names[] = {"decode_rate", "batch_latency_s", "megatron_tflops"};
 
 void validation_init(struct validation *v)
 {
@@ -177,13 +181,26 @@ static int read_row(const struct ynode *m, struct validate_row *r, const char *f
 	if (r->measured == 0)
 		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
 				    "row '%s': a measured 0 has no relative error", r->id);
+	if (strncmp(r->figure, VALIDATE_DERIVED, strlen(VALIDATE_DERIVED)) == 0) {
+		bool known = false;
+		for (size_t d = 0; d < sizeof(derived_names) / sizeof(derived_names[0]); d++)
+			known |=
+			    strcmp(r->figure + strlen(VALIDATE_DERIVED), derived_names[d]) == 0;
+		if (!known)
+			return gp_error_set(
+			    err, GP_EINPUT, file, m->line, m->column,
+			    "row '%s': unknown figure '%s' (the derived figures are "
+			    "decode_rate, batch_latency_s and "
+			    "megatron_tflops)",
+			    r->id, r->figure);
+	}
 	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 		if (strcmp(r->unit, units[u].name) == 0)
 			r->unit_si = units[u].si;
 	if (r->unit_si == 0)
 		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
 				    "row '%s': unknown unit '%s' (expected GiB, GB, s, ms, "
-				    "tokens/s or 1)",
+				    "tokens/s, TFLOP/s or 1)",
 				    r->id, r->unit);
 	return 0;
 }
@@ -351,12 +368,45 @@ int validate_row_scenario(const struct validate_row *r, const struct catalog *ca
 	return 0;
 }
 
+/* The figures a published row is stated in that the report gives only in parts: each
+ * derived from the plan (and the scenario) as the row's source counts it. NAN when the
+ * plan has not the parts. */
+static double derived_figure(const char *name, const struct scenario *s, const struct plan *p)
+{
+	/* One sequence's decode rate, 1 / time per output token: what a batch-1 benchmark
+	 * (llama.cpp's tg, gpt-fast, torchao's generate.py) prints as tokens/s. */
+	if (strcmp(name, "decode_rate") == 0)
+		return p->tpot_s > 0 ? 1 / p->tpot_s : NAN;
+	/* The seconds a whole batch's generation takes, prefill and decode, as vLLM's
+	 * benchmark_latency.py times it: B x output tokens over the batch's tokens/s. */
+	if (strcmp(name, "batch_latency_s") == 0)
+		return p->tokens_per_s > 0
+			   ? (double)s->workload.batch * s->workload.output_tokens / p->tokens_per_s
+			   : NAN;
+	/* Megatron-LM's TFLOP/s per GPU, counted as Narayanan et al. (SC'21) count them
+	 * (section 5.1, recomputation included): F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h))
+	 * per iteration, over the step time and the GPUs. */
+	if (strcmp(name, "megatron_tflops") == 0) {
+		double B = s->workload.global_batch, sl = s->workload.seq_len, l = s->model.layers;
+		double h = s->model.hidden, V = s->model.vocab;
+		double f = 96 * B * sl * l * h * h * (1 + sl / (6 * h) + V / (16 * l * h));
+		return p->step_s > 0 && s->hardware.count > 0 ? f / (p->step_s * s->hardware.count)
+							      : NAN;
+	}
+	return NAN;
+}
+
 int validate_row_predict(const struct validate_row *r, const struct scenario *s,
 			 const struct plan *p, double *value)
 {
-	struct cJSON *json = report_json_build(s, p);
+	struct cJSON *json;
 	double x = NAN;
 
+	if (strncmp(r->figure, VALIDATE_DERIVED, strlen(VALIDATE_DERIVED)) == 0) {
+		*value = derived_figure(r->figure + strlen(VALIDATE_DERIVED), s, p) / r->unit_si;
+		return 0;
+	}
+	json = report_json_build(s, p);
 	if (!json)
 		return -1;
 	if (report_json_get(json, r->figure, &x, NULL) != REPORT_JSON_NUMBER)
@@ -472,15 +522,16 @@ void validation_text(struct report_buf *b, const struct validation *v)
 	for (int g = 0; g < v->ngroups; g++) {
 		const struct validate_group *grp = &v->groups[g];
 		report_buf_printf(b, "\n%s: %s\n", grp->name, grp->title);
-		report_buf_printf(b, "  %-19s %-24s %7s %7s %-8s %6s\n", "row", "figure",
+		report_buf_printf(b, "  %-23s %-16s %9s %9s %-8s %6s\n", "row", "figure",
 				  "measured", "gpuplan", "unit", "error");
 		for (int i = 0; i < v->nrows; i++) {
 			const struct validate_row *r = &v->rows[i];
 			if (r->group != g)
 				continue;
-			report_buf_printf(b, "  %-19.19s %-24.24s %7.4g %7.4g %-8s %+5.1f%%%c\n",
-					  r->id, r->figure, r->measured, r->predicted, r->unit,
-					  100 * r->error, row_mark(r));
+			const char *dot = strrchr(r->figure, '.');
+			report_buf_printf(b, "  %-23.23s %-16.16s %9.5g %9.5g %-8s %+6.1f%%%c\n",
+					  r->id, dot ? dot + 1 : r->figure, r->measured,
+					  r->predicted, r->unit, 100 * r->error, row_mark(r));
 		}
 		report_buf_printf(b, "  %d rows: MAPE %.1f%% (bound %.1f%%), worst %+.1f%%: %s\n",
 				  grp->stats.n, 100 * grp->stats.mape, 100 * grp->mape_bound,

@@ -7,9 +7,9 @@
  * has id, source, tags (framework, gpu, workload, scale), the scenario that reproduces it
  * (scenario: a scenario file, path relative to the working directory, or none for
  * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order), the
- * figure (the JSON report's dotted key), measured and unit (GiB, GB, s, ms, tokens/s or
- * 1), and optionally tolerance (the |error| the tests hold it to) and pinned (the honest
- * error the tests pin it at, within VALIDATE_PIN_SLACK).
+ * figure (the JSON report's dotted key, or one of the derived figures below), measured and
+ * unit (GiB, GB, s, ms, tokens/s, TFLOP/s or 1), and optionally tolerance (the |error| the tests
+ * hold it to) and pinned (the honest error the tests pin it at, within VALIDATE_PIN_SLACK).
  */
 #ifndef GPUPLAN_VALIDATE_H
 #define GPUPLAN_VALIDATE_H
@@ -23,6 +23,12 @@
 #include "scenario.h"
 
 enum validate_tag { VTAG_FRAMEWORK, VTAG_GPU, VTAG_WORKLOAD, VTAG_SCALE, VTAG_COUNT };
+
+/* Figures a source states that the report gives in parts, derived in validate.c:
+ * derived.decode_rate (1 / latency.tpot_s), derived.batch_latency_s
+ * (batch x output tokens / throughput.tokens_per_s), derived.megatron_tflops
+ * (Megatron-LM's FLOP count over time.step_s and the GPUs). */
+#define VALIDATE_DERIVED "derived."
 
 #define VALIDATE_MAX_SETS  48
 #define VALIDATE_PIN_SLACK 0.02 /* a pinned error holds within 2 points */
