@@ -52,6 +52,11 @@ struct validate_row {
 	/* validation_run's results */
 	double predicted; /* in unit; NAN when the figure does not apply */
 	double error;	  /* (predicted - measured) / measured */
+	/* the row's regime for error bands (band.h), from its scenario and figure; band_class
+	 * -1 when the figure carries no band */
+	int band_class;
+	char band_kind[16], band_framework[24], band_generation[16], gpu_id[32];
+	double band_error; /* error as a duration or size: 1 / (1 + error) - 1 for a rate */
 };
 
 /* Count, MAPE and worst (signed, the largest in magnitude) of a set of rows. */
@@ -117,6 +122,11 @@ int validate_row_predict(const struct validate_row *r, const struct scenario *s,
  * statistics. 0, or -1 with err filled (a row whose scenario does not load, names the
  * row's file and line; a figure that does not apply). */
 int validation_run(struct validation *v, const struct catalog *cat, struct gp_error *err);
+
+/* The error band table (band.h) of a run validation, as the C source of band_table.c:
+ * per regime (in order of first appearance) the rows, the least and greatest residual,
+ * the MAPE, and the rows' frameworks and GPUs. */
+void validation_band_table(struct report_buf *b, const struct validation *v);
 
 /* The report for an 80-column terminal, and as Markdown (VALIDATION.md). */
 void validation_text(struct report_buf *b, const struct validation *v);
