@@ -162,6 +162,17 @@ validation-doc: $(BIN)
 	@./$(BIN) validate --markdown tests/validation >VALIDATION.md.tmp && \
 		mv VALIDATION.md.tmp VALIDATION.md || { rm -f VALIDATION.md.tmp; exit 1; }
 
+# The error band table (src/band.h) regenerated from the rows of tests/validation/; a test
+# (test_band) fails when the file in the tree differs from what this writes.
+$(B)/gen_band_table: tests/validate/gen_band_table.c $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -Isrc -o $@ $< $(B)/libgpuplan.a $(CORE_LIBS)
+
+band-table: $(B)/gen_band_table
+	@$(B)/gen_band_table >src/band_table.c.tmp && mv src/band_table.c.tmp src/band_table.c || \
+		{ rm -f src/band_table.c.tmp; exit 1; }
+
 format-check:
 	@clang-format --dry-run --Werror --ferror-limit=5 src/*.c src/*.h ui/*.c ui/*.h cli/*.c cli/*.h
 
@@ -195,7 +206,7 @@ clean:
 	rm -rf build build-asan build-fuzz gpuplan
 
 .PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean \
-	validate validation-doc
+	validate validation-doc band-table
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "band.h"
 #include "figure.h"
 #include "framework.h"
 #include "text.h"
@@ -2140,6 +2141,34 @@ static void headline(struct ex *e, const struct figure *f, const struct plan *p)
 	put(e, "%s = %s\n\n", f->key, value);
 }
 
+/* Where the figure's error band comes from (band.h): its regime, the measured runs of
+ * tests/validation/ in it and their residuals, or that none is. */
+static void band_note(struct ex *e, const struct figure *f, const struct scenario *s,
+		      const struct plan *p)
+{
+	struct band b;
+	char why[256], text[512];
+	double v = figure_value(f, p);
+
+	if (!isfinite(v) || !band_lookup(s, f->key, v, &b))
+		return;
+	band_describe(&b, why, sizeof(why));
+	put(e, "\n");
+	wrapped(e, "  band: ", why);
+	if (b.validated)
+		snprintf(text, sizeof(text),
+			 "%s; over its %d rows gpuplan was %+.1f%% to %+.1f%% off as a duration "
+			 "or size (MAPE %.1f%%); rows and sources: gpuplan validate, VALIDATION.md",
+			 b.regime, b.entry->n, 100 * b.entry->emin, 100 * b.entry->emax,
+			 100 * b.entry->mape);
+	else
+		snprintf(text, sizeof(text),
+			 "%s; the measured runs gpuplan is held to are listed by gpuplan validate "
+			 "(VALIDATION.md)",
+			 b.regime);
+	wrapped(e, "  regime: ", text);
+}
+
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
 		size_t size, struct gp_error *err)
 {
@@ -2174,6 +2203,7 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 	f->explain(&e, s, p);
 	if (f->section == FIGURE_MEMORY && s->workload.framework != FW_DEFAULT)
 		framework_note(&e, s, p);
+	band_note(&e, f, s, p);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "band.h"
 #include "diff.h"
 #include "dtype.h"
 #include "model.h"
@@ -446,6 +447,59 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	figure_rows(b, "RELIABILITY", s, p, FIGURE_RELIABILITY);
 }
 
+/* The figures of the reports that carry an error band (band.h): memory per GPU, then the
+ * time section's, in the text report's order. Returns how many are in list. */
+static int band_figures(const struct scenario *s, const struct figure **list, int max)
+{
+	int n =
+	    figure_list(FIGURE_LIST_TEXT, s->workload.kind, (int)FIGURE_TIME, list + 1, max - 1);
+	list[0] = figure_find("memory.per_gpu.total");
+	return n + 1;
+}
+
+/* Figure i of band_figures: its band (false when it has none or no value), its value, and
+ * the range a measured run of its regime would have put it in, as the reports write them,
+ * and where the band comes from. */
+static bool band_text(const struct figure *f, const struct scenario *s, const struct plan *p,
+		      struct band *band, char *v, char *range, size_t size, char *why, size_t wsize)
+{
+	double x = f ? figure_value(f, p) : NAN;
+	char lo[48], hi[48];
+
+	if (!isfinite(x) || !band_lookup(s, f->key, x, band))
+		return false;
+	figure_format(f, x, v, 48);
+	band_describe(band, why, wsize);
+	if (band->validated)
+		snprintf(range, size, "%s to %s", figure_format(f, band->lo, lo, sizeof(lo)),
+			 figure_format(f, band->hi, hi, sizeof(hi)));
+	else
+		snprintf(range, size, "-");
+	return true;
+}
+
+static void text_bands(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct figure *list[64];
+	int nlist = band_figures(s, list, 64), shown = 0;
+
+	for (int i = 0; i < nlist; i++) {
+		struct band band;
+		char v[48], range[100], why[256], text[512], label[40];
+		if (!band_text(list[i], s, p, &band, v, range, sizeof(range), why, sizeof(why)))
+			continue;
+		if (!shown++)
+			report_buf_printf(b, "\nHOW FAR TO TRUST THESE (measured runs of the "
+					     "regime: gpuplan validate)\n");
+		if (band.validated)
+			snprintf(text, sizeof(text), "%s, %s, %s", v, range, why);
+		else
+			snprintf(text, sizeof(text), "%s, %s", v, why);
+		snprintf(label, sizeof(label), "  %s", i == 0 ? "memory per GPU" : list[i]->label);
+		report_wrap(b, 24, label, text);
+	}
+}
+
 static void text_verdicts(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	struct explain_verdict v[EXPLAIN_VERDICTS];
@@ -499,6 +553,7 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 		report_wrap(b, 11, "framework", framework_get(s->workload.framework)->title);
 	text_memory(b, s, p);
 	text_time(b, s, p);
+	text_bands(b, s, p);
 	text_verdicts(b, s, p);
 	text_warnings(b, p);
 	return b->failed ? -1 : 0;
@@ -534,6 +589,29 @@ static void md_figure_table(struct report_buf *b, const struct scenario *s, cons
 			continue;
 		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
 				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
+	}
+}
+
+static void md_bands(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct figure *list[64];
+	int nlist = band_figures(s, list, 64), shown = 0;
+
+	for (int i = 0; i < nlist; i++) {
+		struct band band;
+		char v[48], range[100], why[256];
+		if (!band_text(list[i], s, p, &band, v, range, sizeof(range), why, sizeof(why)))
+			continue;
+		if (!shown++)
+			report_buf_printf(
+			    b, "\n## How far to trust these\n\nEach figure against the "
+			       "measured runs of its regime (`gpuplan validate`, "
+			       "VALIDATION.md).\n\n| figure | value | measured runs "
+			       "would put it at | from |\n| --- | ---: | ---: | --- |\n");
+		report_buf_printf(b, "| %s | %s | %s | ",
+				  i == 0 ? "memory per GPU" : list[i]->label, v, range);
+		md_cell(b, why);
+		report_buf_printf(b, " |\n");
 	}
 }
 
@@ -645,6 +723,7 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	report_buf_printf(b, "\n## %s\n\n",
 			  is_training(s) ? "Time and cost" : "Latency, throughput and cost");
 	md_figure_table(b, s, p);
+	md_bands(b, s, p);
 
 	report_buf_printf(b, "\n## Bottlenecks\n\nJudged in order: capacity (does it load), then "
 			     "bandwidth and interconnect (does it run well), then compute.\n\n");

@@ -7,6 +7,7 @@
 
 #include <cJSON.h>
 
+#include "band.h"
 #include "dtype.h"
 #include "figure.h"
 #include "model.h"
@@ -73,6 +74,41 @@ static int put_num(cJSON *root, const char *key, double v, bool integer)
 static int put_str(cJSON *root, const char *key, const char *text)
 {
 	return put(root, key, text ? cJSON_CreateString(text) : cJSON_CreateNull());
+}
+
+/* "uncertainty": for each figure that carries an error band (band.h) and has a value,
+ * its band from the validation residuals of its regime, keyed by the figure's key. */
+static int put_uncertainty(cJSON *r, const struct scenario *s, const struct plan *p)
+{
+	cJSON *u = cJSON_AddObjectToObject(r, "uncertainty");
+	int bad = !u;
+
+	for (const struct figure *f = figures; u && f->key; f++) {
+		struct band band;
+		double v = f->word ? NAN : figure_value(f, p);
+		cJSON *o;
+		if (!isfinite(v) || !band_lookup(s, f->key, v, &band))
+			continue;
+		o = cJSON_AddObjectToObject(u, f->key);
+		if (!o ||
+		    !cJSON_AddItemToObject(o, "validated", cJSON_CreateBool(band.validated)) ||
+		    !cJSON_AddItemToObject(o, "lo", number(band.lo, false)) ||
+		    !cJSON_AddItemToObject(o, "hi", number(band.hi, false)) ||
+		    !cJSON_AddItemToObject(o, "band", number(band.pct, false)) ||
+		    !cJSON_AddItemToObject(o, "regime", cJSON_CreateString(band.regime)) ||
+		    !cJSON_AddItemToObject(o, "n",
+					   cJSON_CreateNumber(band.entry ? band.entry->n : 0)) ||
+		    !cJSON_AddItemToObject(o, "mape",
+					   number(band.entry ? band.entry->mape : NAN, false)) ||
+		    !cJSON_AddItemToObject(o, "runs",
+					   band.entry ? cJSON_CreateString(band.entry->runs)
+						      : cJSON_CreateNull()) ||
+		    !cJSON_AddItemToObject(o, "gpus",
+					   band.entry ? cJSON_CreateString(band.entry->gpus)
+						      : cJSON_CreateNull()))
+			bad = 1;
+	}
+	return bad;
 }
 
 static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
@@ -163,6 +199,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_num(r, "assumptions.pue", s->hardware.pue, false);
 	bad |= put_num(r, "assumptions.mtbf_gpu_hours", s->hardware.mtbf_gpu_hours, false);
 	bad |= put_num(r, "assumptions.price_per_gpu_hour", s->hardware.gpu.price_per_hour, false);
+	bad |= put_uncertainty(r, s, p);
 	return bad ? -1 : 0;
 }
 

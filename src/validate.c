@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "band.h"
 #include "file.h"
 #include "report_json.h"
 #include "scenario_yaml.h"
@@ -31,8 +32,12 @@ static const struct {
 	const char *name;
 	double si;
 } units[] = {
-    {"GiB", 1073741824.0}, {"GB", 1e9}, {"s", 1}, {"ms", 1e-3}, {"tokens/s", 1}, {"1", 1},
+    {"GiB", 1073741824.0}, {"GB", 1e9},	      {"s", 1}, {"ms", 1e-3},
+    {"tokens/s", 1},	   {"TFLOP/s", 1e12}, {"1", 1},
 };
+
+/* The derived figures (validate.h, VALIDATE_DERIVED; derived_figure below). */
+static const char *const derived_names[] = {"decode_rate", "batch_latency_s", "megatron_tflops"};
 
 void validation_init(struct validation *v)
 {
@@ -177,13 +182,26 @@ static int read_row(const struct ynode *m, struct validate_row *r, const char *f
 	if (r->measured == 0)
 		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
 				    "row '%s': a measured 0 has no relative error", r->id);
+	if (strncmp(r->figure, VALIDATE_DERIVED, strlen(VALIDATE_DERIVED)) == 0) {
+		bool known = false;
+		for (size_t d = 0; d < sizeof(derived_names) / sizeof(derived_names[0]); d++)
+			known |=
+			    strcmp(r->figure + strlen(VALIDATE_DERIVED), derived_names[d]) == 0;
+		if (!known)
+			return gp_error_set(
+			    err, GP_EINPUT, file, m->line, m->column,
+			    "row '%s': unknown figure '%s' (the derived figures are "
+			    "decode_rate, batch_latency_s and "
+			    "megatron_tflops)",
+			    r->id, r->figure);
+	}
 	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 		if (strcmp(r->unit, units[u].name) == 0)
 			r->unit_si = units[u].si;
 	if (r->unit_si == 0)
 		return gp_error_set(err, GP_EINPUT, file, m->line, m->column,
 				    "row '%s': unknown unit '%s' (expected GiB, GB, s, ms, "
-				    "tokens/s or 1)",
+				    "tokens/s, TFLOP/s or 1)",
 				    r->id, r->unit);
 	return 0;
 }
@@ -351,12 +369,45 @@ int validate_row_scenario(const struct validate_row *r, const struct catalog *ca
 	return 0;
 }
 
+/* The figures a published row is stated in that the report gives only in parts: each
+ * derived from the plan (and the scenario) as the row's source counts it. NAN when the
+ * plan has not the parts. */
+static double derived_figure(const char *name, const struct scenario *s, const struct plan *p)
+{
+	/* One sequence's decode rate, 1 / time per output token: what a batch-1 benchmark
+	 * (llama.cpp's tg, gpt-fast, torchao's generate.py) prints as tokens/s. */
+	if (strcmp(name, "decode_rate") == 0)
+		return p->tpot_s > 0 ? 1 / p->tpot_s : NAN;
+	/* The seconds a whole batch's generation takes, prefill and decode, as vLLM's
+	 * benchmark_latency.py times it: B x output tokens over the batch's tokens/s. */
+	if (strcmp(name, "batch_latency_s") == 0)
+		return p->tokens_per_s > 0
+			   ? (double)s->workload.batch * s->workload.output_tokens / p->tokens_per_s
+			   : NAN;
+	/* Megatron-LM's TFLOP/s per GPU, counted as Narayanan et al. (SC'21) count them
+	 * (section 5.1, recomputation included): F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h))
+	 * per iteration, over the step time and the GPUs. */
+	if (strcmp(name, "megatron_tflops") == 0) {
+		double B = s->workload.global_batch, sl = s->workload.seq_len, l = s->model.layers;
+		double h = s->model.hidden, V = s->model.vocab;
+		double f = 96 * B * sl * l * h * h * (1 + sl / (6 * h) + V / (16 * l * h));
+		return p->step_s > 0 && s->hardware.count > 0 ? f / (p->step_s * s->hardware.count)
+							      : NAN;
+	}
+	return NAN;
+}
+
 int validate_row_predict(const struct validate_row *r, const struct scenario *s,
 			 const struct plan *p, double *value)
 {
-	struct cJSON *json = report_json_build(s, p);
+	struct cJSON *json;
 	double x = NAN;
 
+	if (strncmp(r->figure, VALIDATE_DERIVED, strlen(VALIDATE_DERIVED)) == 0) {
+		*value = derived_figure(r->figure + strlen(VALIDATE_DERIVED), s, p) / r->unit_si;
+		return 0;
+	}
+	json = report_json_build(s, p);
 	if (!json)
 		return -1;
 	if (report_json_get(json, r->figure, &x, NULL) != REPORT_JSON_NUMBER)
@@ -364,6 +415,20 @@ int validate_row_predict(const struct validate_row *r, const struct scenario *s,
 	report_json_free(json);
 	*value = x / r->unit_si;
 	return 0;
+}
+
+/* The row's regime for error bands, by band.c's own functions on the row's scenario. */
+static void row_regime(struct validate_row *r, const struct scenario *s)
+{
+	bool rate = false;
+	r->band_class = band_class_of(r->figure, &rate);
+	snprintf(r->band_kind, sizeof(r->band_kind), "%s",
+		 scenario_enum_name("workload.kind", (int)s->workload.kind));
+	snprintf(r->band_framework, sizeof(r->band_framework), "%s", band_framework(s));
+	snprintf(r->band_generation, sizeof(r->band_generation), "%s",
+		 band_generation(s->hardware.gpu.id));
+	snprintf(r->gpu_id, sizeof(r->gpu_id), "%s", s->hardware.gpu.id);
+	r->band_error = rate ? 1 / (1 + r->error) - 1 : r->error;
 }
 
 /* Adds |e| to a running MAPE (sum until stats_end) and keeps the worst. */
@@ -425,6 +490,7 @@ int validation_run(struct validation *v, const struct catalog *cat, struct gp_er
 			goto out;
 		}
 		r->error = (r->predicted - r->measured) / r->measured;
+		row_regime(r, s);
 		stats_add(&v->all, r->error);
 		stats_add(&v->groups[r->group].stats, r->error);
 		for (int t = 0; t < VTAG_COUNT; t++)
@@ -472,15 +538,16 @@ void validation_text(struct report_buf *b, const struct validation *v)
 	for (int g = 0; g < v->ngroups; g++) {
 		const struct validate_group *grp = &v->groups[g];
 		report_buf_printf(b, "\n%s: %s\n", grp->name, grp->title);
-		report_buf_printf(b, "  %-19s %-24s %7s %7s %-8s %6s\n", "row", "figure",
+		report_buf_printf(b, "  %-23s %-16s %9s %9s %-8s %6s\n", "row", "figure",
 				  "measured", "gpuplan", "unit", "error");
 		for (int i = 0; i < v->nrows; i++) {
 			const struct validate_row *r = &v->rows[i];
 			if (r->group != g)
 				continue;
-			report_buf_printf(b, "  %-19.19s %-24.24s %7.4g %7.4g %-8s %+5.1f%%%c\n",
-					  r->id, r->figure, r->measured, r->predicted, r->unit,
-					  100 * r->error, row_mark(r));
+			const char *dot = strrchr(r->figure, '.');
+			report_buf_printf(b, "  %-23.23s %-16.16s %9.5g %9.5g %-8s %+6.1f%%%c\n",
+					  r->id, dot ? dot + 1 : r->figure, r->measured,
+					  r->predicted, r->unit, 100 * r->error, row_mark(r));
 		}
 		report_buf_printf(b, "  %d rows: MAPE %.1f%% (bound %.1f%%), worst %+.1f%%: %s\n",
 				  grp->stats.n, 100 * grp->stats.mape, 100 * grp->mape_bound,
@@ -543,4 +610,84 @@ void validation_markdown(struct report_buf *b, const struct validation *v)
 					  r->unit, 100 * r->error, tol, r->source);
 		}
 	}
+}
+
+static bool same_regime(const struct validate_row *a, const struct validate_row *b)
+{
+	return a->band_class == b->band_class && strcmp(a->band_kind, b->band_kind) == 0 &&
+	       strcmp(a->band_framework, b->band_framework) == 0 &&
+	       strcmp(a->band_generation, b->band_generation) == 0;
+}
+
+/* Appends word to a "/"-joined list of at most 4 distinct words (then "..."). */
+static void add_word(char *list, size_t size, const char *word)
+{
+	char padded[160];
+	int n = 1;
+	snprintf(padded, sizeof(padded), "/%s/", list);
+	for (const char *c = list; *c; c++)
+		n += *c == '/';
+	{
+		char needle[64];
+		snprintf(needle, sizeof(needle), "/%s/", word);
+		if (strstr(padded, needle) || strstr(list, "..."))
+			return;
+	}
+	if (!list[0])
+		snprintf(list, size, "%s", word);
+	else if (n == 4)
+		strncat(list, "/...", size - strlen(list) - 1);
+	else {
+		strncat(list, "/", size - strlen(list) - 1);
+		strncat(list, word, size - strlen(list) - 1);
+	}
+}
+
+void validation_band_table(struct report_buf *b, const struct validation *v)
+{
+	int n = 0;
+	report_buf_printf(b, "/* band_table.c - generated by `make band-table` from the rows of "
+			     "tests/validation/\n"
+			     " * (gpuplan validate): the residuals of each regime (band.h). Do not "
+			     "edit by hand. */\n"
+			     "#include \"band.h\"\n\n"
+			     "/* class, kind, framework, generation, rows, least and greatest "
+			     "residual, MAPE,\n"
+			     " * the rows' frameworks and GPUs */\n"
+			     "/* clang-format off */\n"
+			     "const struct band_regime band_table[] = {\n");
+	for (int i = 0; i < v->nrows; i++) {
+		const struct validate_row *r = &v->rows[i];
+		double emin = INFINITY, emax = -INFINITY, sum = 0;
+		char runs[160] = "", gpus[160] = "";
+		int k = 0;
+		bool first = true;
+		if (r->band_class < 0)
+			continue;
+		for (int j = 0; j < i && first; j++)
+			first = !same_regime(&v->rows[j], r);
+		if (!first)
+			continue;
+		for (int j = i; j < v->nrows; j++) {
+			const struct validate_row *q = &v->rows[j];
+			if (!same_regime(q, r))
+				continue;
+			k++;
+			emin = fmin(emin, q->band_error);
+			emax = fmax(emax, q->band_error);
+			sum += fabs(q->band_error);
+			add_word(runs, sizeof(runs), q->tags[VTAG_FRAMEWORK]);
+			add_word(gpus, sizeof(gpus), q->gpu_id);
+		}
+		report_buf_printf(b,
+				  "\t{BAND_%s, \"%s\", \"%s\", \"%s\", %d, %.6f, %.6f, %.6f,\n"
+				  "\t \"%s\", \"%s\"},\n",
+				  r->band_class == BAND_MEMORY	? "MEMORY"
+				  : r->band_class == BAND_SPEED ? "SPEED"
+								: "TTFT",
+				  r->band_kind, r->band_framework, r->band_generation, k, emin,
+				  emax, sum / k, runs, gpus);
+		n++;
+	}
+	report_buf_printf(b, "};\n/* clang-format on */\n\nconst int band_table_n = %d;\n", n);
 }

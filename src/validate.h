@@ -7,9 +7,9 @@
  * has id, source, tags (framework, gpu, workload, scale), the scenario that reproduces it
  * (scenario: a scenario file, path relative to the working directory, or none for
  * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order), the
- * figure (the JSON report's dotted key), measured and unit (GiB, GB, s, ms, tokens/s or
- * 1), and optionally tolerance (the |error| the tests hold it to) and pinned (the honest
- * error the tests pin it at, within VALIDATE_PIN_SLACK).
+ * figure (the JSON report's dotted key, or one of the derived figures below), measured and
+ * unit (GiB, GB, s, ms, tokens/s, TFLOP/s or 1), and optionally tolerance (the |error| the tests
+ * hold it to) and pinned (the honest error the tests pin it at, within VALIDATE_PIN_SLACK).
  */
 #ifndef GPUPLAN_VALIDATE_H
 #define GPUPLAN_VALIDATE_H
@@ -23,6 +23,12 @@
 #include "scenario.h"
 
 enum validate_tag { VTAG_FRAMEWORK, VTAG_GPU, VTAG_WORKLOAD, VTAG_SCALE, VTAG_COUNT };
+
+/* Figures a source states that the report gives in parts, derived in validate.c:
+ * derived.decode_rate (1 / latency.tpot_s), derived.batch_latency_s
+ * (batch x output tokens / throughput.tokens_per_s), derived.megatron_tflops
+ * (Megatron-LM's FLOP count over time.step_s and the GPUs). */
+#define VALIDATE_DERIVED "derived."
 
 #define VALIDATE_MAX_SETS  48
 #define VALIDATE_PIN_SLACK 0.02 /* a pinned error holds within 2 points */
@@ -46,6 +52,11 @@ struct validate_row {
 	/* validation_run's results */
 	double predicted; /* in unit; NAN when the figure does not apply */
 	double error;	  /* (predicted - measured) / measured */
+	/* the row's regime for error bands (band.h), from its scenario and figure; band_class
+	 * -1 when the figure carries no band */
+	int band_class;
+	char band_kind[16], band_framework[24], band_generation[16], gpu_id[32];
+	double band_error; /* error as a duration or size: 1 / (1 + error) - 1 for a rate */
 };
 
 /* Count, MAPE and worst (signed, the largest in magnitude) of a set of rows. */
@@ -111,6 +122,11 @@ int validate_row_predict(const struct validate_row *r, const struct scenario *s,
  * statistics. 0, or -1 with err filled (a row whose scenario does not load, names the
  * row's file and line; a figure that does not apply). */
 int validation_run(struct validation *v, const struct catalog *cat, struct gp_error *err);
+
+/* The error band table (band.h) of a run validation, as the C source of band_table.c:
+ * per regime (in order of first appearance) the rows, the least and greatest residual,
+ * the MAPE, and the rows' frameworks and GPUs. */
+void validation_band_table(struct report_buf *b, const struct validation *v);
 
 /* The report for an 80-column terminal, and as Markdown (VALIDATION.md). */
 void validation_text(struct report_buf *b, const struct validation *v);

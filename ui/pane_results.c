@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "band.h"
 #include "bars.h"
 
 #include "explain.h"
@@ -444,6 +445,18 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			char lay[96];
 			parallel_format(&par, PARALLEL_PANE, training, lay, sizeof(lay));
 			detail_line(a, w, y++, "layout       %s", lay);
+		}
+		if (y < height) { /* the error band of the step or tpot (band.h) */
+			struct band bd;
+			char why[256];
+			double x = training ? p->step_s : p->tpot_s;
+			if (isfinite(x) &&
+			    band_lookup(&a->scn, training ? "time.step_s" : "latency.tpot_s", x,
+					&bd)) {
+				band_describe(&bd, why, sizeof(why));
+				detail_line(a, w, y++, "trust        %s %s",
+					    training ? "step" : "tpot", why);
+			}
 		}
 		if (y < height && training)
 			detail_line(a, w, y++,

@@ -1,7 +1,8 @@
-/* time_rows.h - published measurements the time model is held to, and the hand-made GPUs
- * they ran on (datasheet figures, as catalog/gpus.yaml gives them with their sources; the
- * catalog YAML is another module's, so the tests do not read it). Shared by the tests and
- * benchmarks that need a GPU without the catalog. */
+/* time_rows.h - hand-made GPUs (datasheet figures, as catalog/gpus.yaml gives them with
+ * their sources) and model shapes, for the tests and benchmarks that need a GPU without the
+ * catalog. The published measurements the time model is held to are rows of the data files
+ * of tests/validation/ (each with its source and scenario, on catalog GPUs), read by the
+ * unit tests and `gpuplan validate`. */
 #ifndef GPUPLAN_TEST_TIME_ROWS_H
 #define GPUPLAN_TEST_TIME_ROWS_H
 
@@ -134,23 +135,6 @@ static inline void model_llama3(struct model *m, bool big)
 	m->mlp = MLP_GATED;
 	m->norm = NORM_RMSNORM;
 	m->max_context = 8192;
-}
-
-/* TensorRT-LLM's Llama 3.1 8B FP8 throughput benchmark on one H100: offline, fp8 weights
- * and KV cache, batch auto, isl prompt and osl output tokens. */
-static inline void trtllm_scenario(struct scenario *s, int isl, int osl)
-{
-	scenario_init(s);
-	model_llama3(&s->model, false);
-	s->model.max_context = 131072;
-	s->workload.kind = WL_OFFLINE;
-	s->workload.precision = DTYPE_FP8;
-	s->workload.weights = DTYPE_FP8;
-	s->workload.kv_cache = DTYPE_FP8;
-	s->workload.batch = 0;
-	s->workload.prompt_tokens = isl;
-	s->workload.output_tokens = osl;
-	gpu_h100_sxm(&s->hardware.gpu);
 }
 
 #endif

@@ -75,6 +75,13 @@ rc=$?
 grep -q "x.yaml:[0-9]*:[0-9]*: unknown key 'figures'" "$T/err" ||
 	bad "validate of a bad file: $(cat "$T/err")"
 [ -s "$T/out" ] && bad "validate of a bad file: wrote to standard output"
+mkdir -p "$T/bad2"
+sed '0,/derived.decode_rate/s//derived.nope/' tests/validation/decode-llamacpp.yaml >"$T/bad2/x.yaml"
+"$G" validate "$T/bad2" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] || bad "validate of an unknown derived figure: exit $rc, expected 2"
+grep -q "x.yaml:[0-9]*:[0-9]*: row '[a-z0-9-]*': unknown figure 'derived.nope'" "$T/err" ||
+	bad "validate of an unknown derived figure: $(cat "$T/err")"
 "$G" validate "$T/none" >/dev/null 2>&1
 rc=$?
 [ $rc != 0 ] || bad "validate of a missing folder: exit 0"

@@ -1,0 +1,158 @@
+/* band.c - a figure's error band from the residuals of its regime (band.h). */
+#include "band.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework.h"
+
+static const char *const class_names[BAND_CLASS_COUNT] = {"memory", "speed", "ttft"};
+
+const char *band_class_name(enum band_class c)
+{
+	return c >= 0 && c < BAND_CLASS_COUNT ? class_names[c] : "?";
+}
+
+/* The figures that carry a band, and validate's derived figures (validate.h), each with
+ * its class and whether it is a rate. */
+static const struct {
+	const char *key;
+	enum band_class cls;
+	bool rate;
+} banded[] = {
+    {"memory.per_gpu.total", BAND_MEMORY, false},
+    {"memory.per_gpu.allocated", BAND_MEMORY, false},
+    {"memory.per_gpu.reserved", BAND_MEMORY, false},
+    {"memory.per_gpu.kv_cache", BAND_MEMORY, false},
+    {"time.step_s", BAND_SPEED, false},
+    {"time.total_s", BAND_SPEED, false},
+    {"throughput.tokens_per_s", BAND_SPEED, true},
+    {"throughput.tokens_per_s_per_gpu", BAND_SPEED, true},
+    {"latency.tpot_s", BAND_SPEED, false},
+    {"latency.tpot_p50_s", BAND_SPEED, false},
+    {"latency.tpot_p90_s", BAND_SPEED, false},
+    {"latency.tpot_p99_s", BAND_SPEED, false},
+    {"latency.e2e_p50_s", BAND_SPEED, false},
+    {"latency.e2e_p90_s", BAND_SPEED, false},
+    {"latency.e2e_p99_s", BAND_SPEED, false},
+    {"latency.ttft_s", BAND_TTFT, false},
+    {"latency.ttft_p50_s", BAND_TTFT, false},
+    {"latency.ttft_p90_s", BAND_TTFT, false},
+    {"latency.ttft_p99_s", BAND_TTFT, false},
+    {"derived.decode_rate", BAND_SPEED, true},
+    {"derived.batch_latency_s", BAND_SPEED, false},
+    {"derived.megatron_tflops", BAND_SPEED, true},
+};
+
+int band_class_of(const char *key, bool *rate)
+{
+	for (size_t i = 0; i < sizeof(banded) / sizeof(banded[0]); i++)
+		if (strcmp(banded[i].key, key) == 0) {
+			if (rate)
+				*rate = banded[i].rate;
+			return (int)banded[i].cls;
+		}
+	return -1;
+}
+
+/* Catalog id prefixes and the architecture each names (catalog/gpus.yaml's names and
+ * sources), first match wins: "h200" before "h20", "a100" before "a10". */
+static const struct {
+	const char *prefix, *generation;
+} generations[] = {
+    {"h100", "hopper"},
+    {"h200", "hopper"},
+    {"h800", "hopper"},
+    {"gh200", "hopper"},
+    {"h20", "hopper"},
+    {"a100", "ampere"},
+    {"a800", "ampere"},
+    {"a10", "ampere"},
+    {"a30", "ampere"},
+    {"a40", "ampere"},
+    {"rtx-30", "ampere"},
+    {"rtx-a", "ampere"},
+    {"rtx-40", "ada"},
+    {"rtx-6000-ada", "ada"},
+    {"l40", "ada"},
+    {"l4", "ada"},
+    {"l20", "ada"},
+    {"b200", "blackwell"},
+    {"gb200", "blackwell"},
+    {"b300", "blackwell"},
+    {"gb300", "blackwell"},
+    {"rtx-50", "blackwell"},
+    {"rtx-pro-6000", "blackwell"},
+    {"v100", "volta"},
+    {"t4", "turing"},
+    {"mi3", "cdna3"},
+    {"mi2", "cdna2"},
+    {"gaudi", "gaudi"},
+};
+
+const char *band_generation(const char *gpu_id)
+{
+	for (size_t i = 0; i < sizeof(generations) / sizeof(generations[0]); i++)
+		if (strncmp(gpu_id, generations[i].prefix, strlen(generations[i].prefix)) == 0)
+			return generations[i].generation;
+	return "unknown";
+}
+
+const char *band_framework(const struct scenario *s)
+{
+	bool inference = s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE;
+	if (s->workload.framework != FW_DEFAULT || !inference)
+		return framework_name(s->workload.framework);
+	return scenario_enum_name("workload.engine", (int)s->workload.engine);
+}
+
+bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out)
+{
+	bool rate;
+	int cls = band_class_of(key, &rate);
+	const char *kind, *fw, *gen;
+
+	if (cls < 0)
+		return false;
+	kind = scenario_enum_name("workload.kind", (int)s->workload.kind);
+	fw = band_framework(s);
+	gen = band_generation(s->hardware.gpu.id);
+	memset(out, 0, sizeof(*out));
+	out->lo = out->hi = out->pct = NAN;
+	snprintf(out->regime, sizeof(out->regime), "%s of %s, %s, on %s",
+		 band_class_name((enum band_class)cls), kind, fw, gen);
+	for (int i = 0; i < band_table_n; i++) {
+		const struct band_regime *r = &band_table[i];
+		double a, b;
+		if ((int)r->cls != cls || strcmp(r->kind, kind) || strcmp(r->framework, fw) ||
+		    strcmp(r->generation, gen))
+			continue;
+		if (rate) {
+			a = value * (1 + r->emin);
+			b = value * (1 + r->emax);
+		} else {
+			a = value / (1 + r->emax);
+			b = value / (1 + r->emin);
+		}
+		/* the figure itself inside its band, though every residual has one sign */
+		out->validated = true;
+		out->entry = r;
+		out->lo = fmin(a, value);
+		out->hi = fmax(b, value);
+		out->pct =
+		    value != 0 ? fmax(fabs(out->lo / value - 1), fabs(out->hi / value - 1)) : NAN;
+		return true;
+	}
+	return true;
+}
+
+void band_describe(const struct band *b, char *buf, size_t size)
+{
+	if (!b->validated) {
+		snprintf(buf, size, "unvalidated: no measured run in this regime (%s)", b->regime);
+		return;
+	}
+	snprintf(buf, size, "+-%.0f%%: %d measured %s run%s on %s", 100 * b->pct, b->entry->n,
+		 b->entry->runs, b->entry->n == 1 ? "" : "s", b->entry->gpus);
+}

@@ -1,0 +1,78 @@
+/* band.h - how far to trust a figure: the error band of its regime, from the residuals of
+ * the measured runs of tests/validation/ (`gpuplan validate`), or "unvalidated" where no
+ * measured run shares the regime.
+ *
+ * A regime is (class of figure, workload kind, framework, GPU generation): the class is
+ * memory, speed (step and total time, throughput, time per output token, end-to-end
+ * latency) or ttft (time to first token: prefill and queueing); the framework is
+ * workload.framework, or for inference under the default framework the engine
+ * (llama.cpp, cuda-graphs); the generation is the GPU's architecture read from its catalog
+ * id (ampere, hopper, ada, ...). Each measured row falls in the regime its own scenario
+ * and figure give, by the same functions.
+ *
+ * A residual e is (predicted - measured) / measured, turned so that it describes a size
+ * or a duration (a rate r's is 1 / (1 + e_r) - 1). Over a regime's rows [emin, emax]: a
+ * duration or size v was measured within [v / (1 + emax), v / (1 + emin)], a rate within
+ * [v (1 + emin), v (1 + emax)]. The table (band_table.c) is generated from validate's
+ * results (`make band-table`); a test fails when it differs from them.
+ *
+ * Pure: static tables, no allocation, no I/O.
+ */
+#ifndef GPUPLAN_BAND_H
+#define GPUPLAN_BAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario.h"
+
+enum band_class { BAND_MEMORY, BAND_SPEED, BAND_TTFT, BAND_CLASS_COUNT };
+
+/* One regime's residuals (band_table.c). */
+struct band_regime {
+	enum band_class cls;
+	const char *kind;	/* "train", "finetune", "online", "offline" */
+	const char *framework;	/* band_framework() */
+	const char *generation; /* band_generation() */
+	int n;			/* measured rows */
+	double emin, emax;	/* signed residuals, as a duration or size */
+	double mape;		/* mean |residual| */
+	const char *runs;	/* the rows' frameworks as their sources name them: "megatron" */
+	const char *gpus;	/* the rows' GPUs: "a100-80gb-sxm" */
+};
+
+extern const struct band_regime band_table[];
+extern const int band_table_n;
+
+/* A figure's band. validated false: outside every regime (lo, hi, pct NAN). */
+struct band {
+	bool validated;
+	double lo, hi;	 /* where a measured run would have put the figure */
+	double pct;	 /* the widest relative distance from the figure to lo or hi */
+	char regime[96]; /* "speed of train, default framework, on hopper" */
+	const struct band_regime *entry; /* NULL when not validated */
+};
+
+/* "memory", "speed", "ttft". */
+const char *band_class_name(enum band_class c);
+
+/* The class of the figure at this JSON report's key, and whether it is a rate (higher
+ * is faster). -1 when the figure carries no band. */
+int band_class_of(const char *key, bool *rate);
+
+/* The GPU generation of a catalog id ("h100-sxm-80gb": "hopper"); "unknown". */
+const char *band_generation(const char *gpu_id);
+
+/* The scenario's framework in its regime (see above). */
+const char *band_framework(const struct scenario *s);
+
+/* The band of value, the figure at key of scenario s. Returns false when the figure
+ * carries no band (then *out is untouched); true with out->validated false when no
+ * regime matches. */
+bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out);
+
+/* "+-9%: 18 measured megatron/llm-foundry runs on a100-80gb-sxm" or "unvalidated: no
+ * measured run of ... (gpuplan validate)". */
+void band_describe(const struct band *b, char *buf, size_t size);
+
+#endif
