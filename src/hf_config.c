@@ -1477,6 +1477,26 @@ static int find_family(struct hf *c, enum family *fam)
 		}
 	}
 	if (type) {
+		/* Families whose layers are not all attention + MLP, though their configs have
+		 * Llama's five keys: read as Llama their count would be wrong, so they are
+		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
+		 * blocks, Phi-3-small's block-sparse attention). */
+		static const char *const unsupported[] = {
+		    "mamba",	 "falcon_mamba",     "mamba2",
+		    "jamba",	 "nemotron_h",	     "nemotron-nas",
+		    "deci",	 "qwen3_next",	     "phi3small",
+		    "zamba",	 "zamba2",	     "bamba",
+		    "falcon_h1", "granitemoehybrid", "recurrent_gemma",
+		    "rwkv",	 "minimax",	     "lfm2",
+		    NULL};
+		for (int i = 0; unsupported[i]; i++)
+			if (strcmp(type->valuestring, unsupported[i]) == 0)
+				return fail_at(
+				    c, koff(c, "model_type"), "model_type",
+				    "model_type '%s' is not supported (its layers are not all "
+				    "attention and MLP: state-space, linear-attention or per-layer "
+				    "blocks); give model.params and the shape fields instead",
+				    unsupported[i]);
 		/* Many new families copy LlamaConfig's keys: with all five of them, read as
 		 * Llama and say so. Otherwise name the first key it lacks. */
 		static const char *const llama_keys[] = {"num_hidden_layers", "hidden_size",

@@ -816,6 +816,26 @@ static void test_window_layers(void **state)
 	assert_string_equal(e.field, "no_rope_layers");
 }
 
+/* Hybrid families have Llama's five keys but not its layers: refused by name at
+ * model_type, never read as Llama (nvidia/Nemotron-H-8B-Base-8K's keys, abridged). */
+static void test_hybrids_refused(void **state)
+{
+	struct gp_error e;
+	(void)state;
+	e = parse_fail("{\"num_hidden_layers\": 52, \"hidden_size\": 4096,\n"
+		       "  \"num_attention_heads\": 32, \"intermediate_size\": 21504,\n"
+		       "  \"vocab_size\": 131072, \"model_type\": \"nemotron_h\",\n"
+		       "  \"hybrid_override_pattern\": \"M-M-M-M*-\"}");
+	assert_string_equal(e.field, "model_type");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 39);
+	assert_non_null(strstr(e.message, "'nemotron_h' is not supported"));
+	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
+		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
+		       "\"vocab_size\": 65536}");
+	assert_non_null(strstr(e.message, "'jamba' is not supported"));
+}
+
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
 static void test_multimodal(void **state)
 {
@@ -983,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
+		cmocka_unit_test(test_hybrids_refused),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),
