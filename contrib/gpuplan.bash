@@ -47,6 +47,8 @@ model.position_embeddings	int	count	-	ui-hidden
 model.embedding_norm	bool	none	true,false	ui-hidden
 model.parallel_block	bool	none	true,false	ui-hidden
 model.sliding_window	int	count	-	ui-hidden
+model.global_layers	int	count	-	ui-hidden
+model.chunked_attention	bool	none	true,false	ui-hidden
 model.embed_dim	int	count	-	ui-hidden
 model.no_final_norm	bool	none	true,false	ui-hidden
 model.dropout	bool	none	true,false	ui-hidden

@@ -597,10 +597,29 @@ void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan 
 	numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token), cnt(e, m->kv_tokens));
 	result(e, "kv_cache", byt(e, m->kv_cache));
 	put(e, "\n");
-	formula(e, "tokens cached",
-		p->model.sliding_window > 0 ? "sequences x min(prompt + output, sliding window)"
-					    : "sequences x (prompt + output)");
-	numbers(e, "tokens cached", "%d x %s", p->global_batch, plain(e, m->kv_tokens_per_seq));
+	if (p->model.sliding_window > 0 && p->model.global_layers > 0 &&
+	    model_local_layers(&p->model) > 0) {
+		/* local/global layers (model.c, model_kv_share; plan_memory.c, kv_window) */
+		formula(e, "tokens cached",
+			"sequences x (global layers x (prompt + output) + windowed layers x "
+			"min(prompt + output, window kept)) / layers");
+		numbers(e, "tokens cached", "%d x (%d x %d + %d x min(%d, %s)) / %d",
+			p->global_batch, p->model.layers - model_local_layers(&p->model),
+			s->workload.prompt_tokens + s->workload.output_tokens,
+			model_local_layers(&p->model),
+			s->workload.prompt_tokens + s->workload.output_tokens,
+			s->workload.framework == FW_VLLM
+			    ? "window - 1 + max_batched_tokens + a block (vLLM)"
+			    : plain(e, p->model.sliding_window),
+			p->model.layers);
+	} else {
+		formula(e, "tokens cached",
+			p->model.sliding_window > 0
+			    ? "sequences x min(prompt + output, sliding window)"
+			    : "sequences x (prompt + output)");
+		numbers(e, "tokens cached", "%d x %s", p->global_batch,
+			plain(e, m->kv_tokens_per_seq));
+	}
 	result(e, "tokens cached", cnt(e, m->kv_tokens));
 	if (s->workload.batch <= 0 && p->slo_batch >= 1 && p->slo_batch < p->global_batch)
 		put(e,
@@ -772,6 +791,21 @@ static void attention_flops(struct ex *e, const struct scenario *s, const struct
 	double L = m->layers > 0 ? m->layers : 1;
 	bool window = m->sliding_window > 0 && m->sliding_window < keys;
 	char sym[160];
+	if (window && m->global_layers > 0 && model_local_layers(m) > 0) {
+		/* global layers see every key, the windowed ones the window (plan_time.c) */
+		double g = (double)(m->layers - model_local_layers(m)) / L;
+		keys = g * keys + (1 - g) * m->sliding_window;
+		snprintf(sym, sizeof(sym),
+			 "%d x layers x keys (%d global layers of %s x all, the others the "
+			 "window) x heads x head_dim",
+			 k, m->layers - model_local_layers(m), plain(e, L));
+		put(e, "\n");
+		formula(e, "attention", sym);
+		numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, L), plain(e, keys),
+			plain(e, heads), plain(e, hd));
+		result(e, "attention", cnt(e, p->attention_flops_per_token));
+		return;
+	}
 	if (window)
 		keys = m->sliding_window;
 	snprintf(sym, sizeof(sym), "%d x layers x %s x heads x head_dim", k,

@@ -633,36 +633,68 @@ static int enter(struct hf *c, const char *key)
 	return 1;
 }
 
-/* Whether layer_types lists both sliding-window and full-attention layers (Gemma 3,
- * gpt-oss, OLMo 3, Cohere 2, EXAONE 4), or sliding_window_pattern says so: then one
- * window does not describe the model, so none is set (every layer's KV cache is counted
- * over the whole context, an overestimate for the sliding layers) and a warning says so. */
-static void mixed_window(struct hf *c, struct model *m)
+/* Sliding-window and full-attention layers mixed (Gemma 2/3, gpt-oss, OLMo 3, Cohere 2,
+ * EXAONE 4): sliding_window (null or absent: every layer is full) and how many layers are
+ * full, from layer_types as the configuration classes write it ("sliding_attention" or
+ * "full_attention" per layer), else from sliding_window_pattern (every pattern-th layer
+ * full: configuration_gemma3.py and configuration_cohere2.py build layer_types as
+ * "sliding" if (i + 1) % pattern else "full"; EXAONE 4 may spell it "LLLG", a G per full
+ * layer), else from the family's default period (period; 0 = every layer windowed, as
+ * Mistral). The windowed layers keep sliding_window tokens of KV cache (model.c,
+ * model_kv_share). */
+static int mixed_window(struct hf *c, struct model *m, int period)
 {
-	const cJSON *types = item(c, "layer_types"), *t;
-	int sliding = 0, full = 0, pattern = 0;
+	const cJSON *types = item(c, "layer_types"), *pat = item(c, "sliding_window_pattern"), *t;
+	int sliding = 0, full = 0, window = 0, n = 0;
 
-	if (!cJSON_IsArray(types))
-		types = NULL;
-	cJSON_ArrayForEach(t, types)
-	{
-		if (cJSON_IsString(t) && strcmp(t->valuestring, "sliding_attention") == 0)
-			sliding++;
-		else
-			full++;
+	if (opt_int(c, "sliding_window", 0, 0, &window))
+		return -1;
+	m->sliding_window = 0;
+	m->global_layers = 0;
+	if (types && !cJSON_IsArray(types))
+		return fail_at(c, koff(c, "layer_types"), "layer_types",
+			       "'layer_types' must be an array of strings, not %s",
+			       kind_name(types));
+	if (types) {
+		cJSON_ArrayForEach(t, types)
+		{
+			if (!cJSON_IsString(t))
+				return fail_at(c, koff(c, "layer_types"), "layer_types",
+					       "'layer_types' must hold strings, not %s",
+					       kind_name(t));
+			if (strcmp(t->valuestring, "sliding_attention") == 0 ||
+			    strcmp(t->valuestring, "chunked_attention") == 0)
+				sliding++;
+			else
+				full++;
+			n++;
+		}
+		if (n != m->layers)
+			return fail_at(c, koff(c, "layer_types"), "layer_types",
+				       "'layer_types' lists %d layers, but num_hidden_layers is %d",
+				       n, m->layers);
+	} else if (cJSON_IsString(pat) && pat->valuestring[0]) {
+		/* one letter per layer of a repeating period: L local, G global */
+		const char *p = pat->valuestring;
+		int len = (int)strlen(p);
+		for (int i = 0; i < m->layers; i++) {
+			if (p[i % len] == 'G')
+				full++;
+			else
+				sliding++;
+		}
+	} else {
+		int every = period;
+		if (pat && get_int(c, "sliding_window_pattern", 1, &every) < 0)
+			return -1;
+		full = every > 0 ? m->layers / every : 0;
+		sliding = m->layers - full;
 	}
-	if (!types && get_int(c, "sliding_window_pattern", 1, &pattern) == 1 && pattern > 1 &&
-	    item(c, "sliding_window"))
-		sliding = full = 1;
-	if (sliding && full) {
-		m->sliding_window = 0;
-		warn(c,
-		     "%s alternates sliding-window and full-attention layers: the KV cache is "
-		     "modelled as full attention in every layer (an overestimate)",
-		     c->type);
-	} else if (sliding && !full) {
-		opt_int(c, "sliding_window", 0, 0, &m->sliding_window);
-	}
+	if (window <= 0 || sliding == 0)
+		return 0; /* every layer attends over the whole context */
+	m->sliding_window = window;
+	m->global_layers = full;
+	return 0;
 }
 
 /* Phi-1, Phi-1.5, Phi-2 (modeling_phi.py): one input_layernorm feeds attention and MLP in
@@ -858,6 +890,48 @@ static int read_dbrx(struct hf *c, struct model *m)
 	return 0;
 }
 
+/* Llama 4's chunked attention (modeling_llama4.py, Llama4TextDecoderLayer): a layer with
+ * no_rope_layers[i] = 1 uses RoPE and attends within chunks of attention_chunk_size tokens;
+ * one with 0 (NoPE) attends over the whole context. Llama4TextConfig's default list is 1
+ * but for every no_rope_layer_interval-th layer (4). Without attention_chunk_size every
+ * layer is global. */
+static int read_llama4_chunks(struct hf *c, struct model *m)
+{
+	const cJSON *list = item(c, "no_rope_layers"), *e;
+	int chunk = 0, interval, global = 0, n = 0;
+
+	if (opt_int(c, "attention_chunk_size", 1, 0, &chunk) ||
+	    opt_int(c, "no_rope_layer_interval", 1, 4, &interval))
+		return -1;
+	if (list && !cJSON_IsArray(list))
+		return fail_at(c, koff(c, "no_rope_layers"), "no_rope_layers",
+			       "'no_rope_layers' must be an array of 0 and 1, not %s",
+			       kind_name(list));
+	if (list) {
+		cJSON_ArrayForEach(e, list)
+		{
+			if (!cJSON_IsNumber(e) || (e->valuedouble != 0 && e->valuedouble != 1))
+				return fail_at(c, koff(c, "no_rope_layers"), "no_rope_layers",
+					       "'no_rope_layers' must hold 0 or 1 per layer");
+			global += e->valuedouble == 0;
+			n++;
+		}
+		if (n != m->layers)
+			return fail_at(c, koff(c, "no_rope_layers"), "no_rope_layers",
+				       "'no_rope_layers' lists %d layers, but num_hidden_layers "
+				       "is %d",
+				       n, m->layers);
+	} else {
+		global = m->layers / interval;
+	}
+	if (chunk <= 0 || global >= m->layers)
+		return 0;
+	m->sliding_window = chunk;
+	m->chunked_attention = true;
+	m->global_layers = global;
+	return 0;
+}
+
 /* Llama 4's text model (modeling_llama4.py, Llama4TextConfig): layer i is MoE when it is
  * in moe_layers (default: every interleave_moe_layer_step-th layer, counting from
  * step - 1); a MoE layer has num_local_experts routed experts and one shared expert of
@@ -886,10 +960,7 @@ static int read_llama4(struct hf *c, struct model *m)
 		return fail_at(c, koff(c, "moe_layers"), "moe_layers",
 			       "'moe_layers' lists %d layers of %d", moe, m->layers);
 	m->moe.dense_layers = m->layers - moe;
-	if (item(c, "attention_chunk_size"))
-		warn(c, "llama4 attends in chunks of 'attention_chunk_size' tokens in 3 of 4 "
-			"layers: the KV cache is modelled as full attention (an overestimate)");
-	return 0;
+	return read_llama4_chunks(c, m);
 }
 
 /* gpt-oss (modeling_gpt_oss.py): q, k, v, o with biases (attention_bias); a learned sink
@@ -904,8 +975,8 @@ static int read_gpt_oss(struct hf *c, struct model *m)
 	m->mlp_bias = true;
 	m->router_bias = true;
 	m->attention_sinks = true;
-	mixed_window(c, m);
-	return 0;
+	/* GptOssConfig: layer_types alternate sliding (128) and full, sliding first */
+	return mixed_window(c, m, 2);
 }
 
 /* A vision tower of a known shape (vision_config's model_type), counted module by module;
@@ -1212,15 +1283,15 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 	case FAM_GEMMA2:
 		/* GeGLU MLP (gate, up, down: gated whatever hidden_activation says); head_dim
 		 * default 256; embeddings tied by default. Gemma 2 adds post-attention and
-		 * post-feedforward norms: 4 RMSNorms a layer (modeling_gemma2.py). Gemma 2
-		 * alternates sliding-window and global layers, so no window is set: the
-		 * global layers keep the whole context. */
+		 * post-feedforward norms: 4 RMSNorms a layer (modeling_gemma2.py) and
+		 * alternates sliding-window (4096) and global layers (Gemma2Config's
+		 * layer_types: sliding first). */
 		if (read_llama_like(c, m, true, true, 8192))
 			return -1;
 		if (!m->head_dim)
 			m->head_dim = 256;
 		m->norms_per_layer = fam == FAM_GEMMA2 ? 4 : 2;
-		return 0;
+		return fam == FAM_GEMMA2 ? mixed_window(c, m, 2) : 0;
 	case FAM_GPT2:
 		return read_gpt2(c, m);
 	case FAM_FALCON:
@@ -1246,8 +1317,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 			return -1;
 		m->qk_norm = true;
 		m->qk_norm_full = true;
-		mixed_window(c, m);
-		return 0;
+		/* Olmo3Config: every 4th layer full, the others sliding_window 4096 */
+		return mixed_window(c, m, fam == FAM_OLMO3 ? 4 : 0);
 	case FAM_PHI:
 		return read_phi(c, m);
 	case FAM_PHIMOE:
@@ -1316,8 +1387,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		m->qk_norm_full = m->qk_norm;
 		m->parallel_block = true;
 		m->norms_per_layer = 1;
-		mixed_window(c, m);
-		return 0;
+		/* Cohere2Config: sliding_window_pattern 4, every 4th layer global */
+		return mixed_window(c, m, fam == FAM_COHERE2 ? 4 : 0);
 	case FAM_CHATGLM:
 		return read_chatglm(c, m);
 	case FAM_GLM4:
@@ -1337,8 +1408,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		if (read_llama_like(c, m, true, false, 65536))
 			return -1;
 		m->qk_norm = true;
-		mixed_window(c, m);
-		return 0;
+		/* Exaone4Config: sliding_window_pattern 4 ("LLLG") */
+		return mixed_window(c, m, 4);
 	case FAM_DBRX:
 		return read_dbrx(c, m);
 	case FAM_MISTRAL3:
@@ -1362,15 +1433,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 			m->head_dim = 256;
 		m->norms_per_layer = 4;
 		m->qk_norm = true;
-		mixed_window(c, m);
-		if (!item(c, "layer_types") && !item(c, "sliding_window_pattern") &&
-		    item(c, "sliding_window"))
-			warn(c,
-			     "%s alternates sliding-window and full-attention layers: the KV "
-			     "cache is modelled as full attention in every layer (an "
-			     "overestimate)",
-			     c->type);
-		return 0;
+		/* Gemma3TextConfig: sliding_window_pattern 6 */
+		return mixed_window(c, m, 6);
 	case FAM_LLAMA4_TEXT:
 		return read_llama4(c, m);
 	case FAM_GPT_OSS:
@@ -1413,6 +1477,26 @@ static int find_family(struct hf *c, enum family *fam)
 		}
 	}
 	if (type) {
+		/* Families whose layers are not all attention + MLP, though their configs have
+		 * Llama's five keys: read as Llama their count would be wrong, so they are
+		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
+		 * blocks, Phi-3-small's block-sparse attention). */
+		static const char *const unsupported[] = {
+		    "mamba",	 "falcon_mamba",     "mamba2",
+		    "jamba",	 "nemotron_h",	     "nemotron-nas",
+		    "deci",	 "qwen3_next",	     "phi3small",
+		    "zamba",	 "zamba2",	     "bamba",
+		    "falcon_h1", "granitemoehybrid", "recurrent_gemma",
+		    "rwkv",	 "minimax",	     "lfm2",
+		    NULL};
+		for (int i = 0; unsupported[i]; i++)
+			if (strcmp(type->valuestring, unsupported[i]) == 0)
+				return fail_at(
+				    c, koff(c, "model_type"), "model_type",
+				    "model_type '%s' is not supported (its layers are not all "
+				    "attention and MLP: state-space, linear-attention or per-layer "
+				    "blocks); give model.params and the shape fields instead",
+				    unsupported[i]);
 		/* Many new families copy LlamaConfig's keys: with all five of them, read as
 		 * Llama and say so. Otherwise name the first key it lacks. */
 		static const char *const llama_keys[] = {"num_hidden_layers", "hidden_size",

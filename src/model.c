@@ -363,3 +363,29 @@ double model_kv_elems_per_token_layer(const struct model *m)
 	/* One key and one value vector per KV head. */
 	return 2.0 * kv * hd;
 }
+
+int model_local_layers(const struct model *m)
+{
+	int local;
+
+	if (m->sliding_window <= 0 || m->layers <= 0)
+		return 0;
+	local = m->layers - (m->global_layers > 0 ? m->global_layers : 0);
+	return local > 0 ? local : 0;
+}
+
+/* A windowed layer keeps the last window tokens' keys and values (Mistral 7B, Jiang et al.
+ * 2023, Section 2: a rolling buffer of W); a chunked one at most one chunk's (Llama 4,
+ * modeling_llama4.py chunked_attention_mask). Gemma 3 (report, Section 2: 5 local layers
+ * of 1024 tokens to 1 global) and gpt-oss (model card: alternating 128-token banded and
+ * dense layers) keep the whole context only in their global layers. */
+double model_kv_share(const struct model *m, double seq, double local_tokens)
+{
+	int local = model_local_layers(m);
+	double kept;
+
+	if (local == 0 || seq <= 0 || !(local_tokens < seq))
+		return 1;
+	kept = (double)(m->layers - local) * seq + (double)local * local_tokens;
+	return kept / ((double)m->layers * seq);
+}

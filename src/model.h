@@ -58,6 +58,13 @@ struct model {
 	bool embedding_norm;	 /* a norm right after the embedding (BLOOM) */
 	bool parallel_block;	 /* attention and MLP read the same input (GPT-J, Falcon) */
 	int sliding_window;	 /* tokens one layer attends to; 0 = all */
+	/* With sliding_window: how many layers attend over the whole context all the same
+	 * (Gemma 3: 1 in 6, gpt-oss: 1 in 2, Llama 4 and Cohere 2: 1 in 4); the others keep
+	 * only sliding_window tokens. 0 = every layer is windowed (Mistral 7B). */
+	int global_layers;
+	/* The windowed layers attend within fixed chunks of sliding_window tokens (Llama 4's
+	 * attention_chunk_size), not over the last sliding_window tokens. */
+	bool chunked_attention;
 	/* Dropout during training (GPT-2/GPT-3/OPT style: attention, residual and embedding
 	 * dropout with 1-byte masks kept for backward, Korthikanti et al. 2023 Section 4).
 	 * false for modern Llama-style models, which train without dropout. */
@@ -120,5 +127,16 @@ int model_moe_layers(const struct model *m);
 /* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
  * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */
 double model_kv_elems_per_token_layer(const struct model *m);
+
+/* How many layers attend over a sliding window (or chunk) of sliding_window tokens: 0
+ * without a window, else layers - global_layers (at least 0). */
+int model_local_layers(const struct model *m);
+
+/* The share of a seq-token sequence that the KV cache holds, averaged over the layers:
+ * (global x seq + local x min(seq, local_tokens)) / (layers x seq), local_tokens being
+ * what one windowed layer keeps (the window; an engine may keep more, see
+ * plan_memory.c). 1 without a window or when seq <= local_tokens. The KV cache of a
+ * sequence is then layers x share x seq tokens' worth. */
+double model_kv_share(const struct model *m, double seq, double local_tokens);
 
 #endif

@@ -405,6 +405,35 @@ static double decode_seq_bytes(const struct mctx *x, bool last)
 	       (last ? 4.0 * x->m->vocab : 0);
 }
 
+/* The tokens of KV cache a sequence of x->seq_tokens tokens holds, as whole-model tokens
+ * (bytes per token x these = the sequence's cache), when layers attend over a window (or
+ * chunk) of sliding_window tokens: each such layer keeps the window, the global ones
+ * (model.global_layers) the whole sequence (model_kv_share). With every layer windowed this
+ * is min(tokens, window), as Mistral 7B's rolling buffer (Jiang et al. 2023, Section 2).
+ * vLLM V1's hybrid allocator gives each kind of layer its own block table and reserves per
+ * request, for a sliding layer, min(window - 1 + max_num_batched_tokens, max_model_len)
+ * tokens and one more block (the window need not start on a block), for a chunked layer
+ * min(chunk + max_num_batched_tokens, max_model_len) (vllm/v1/kv_cache_interface.py,
+ * SlidingWindowSpec and ChunkedLocalAttentionSpec max_admission_blocks_per_request, which
+ * size both the pool's concurrency and admission); SGLang and TensorRT-LLM keep the window
+ * (TensorRT-LLM's per-window block pools, kvCacheManager.cpp BlocksPerWindow). */
+static void kv_window(struct mctx *x, const struct model *m)
+{
+	const struct workload *wl = &x->s->workload;
+	double keep = m->sliding_window;
+
+	if (model_local_layers(m) <= 0)
+		return;
+	if (wl->framework == FW_VLLM) {
+		double B = wl->max_batched_tokens > 0
+			       ? wl->max_batched_tokens
+			       : framework_max_batched_tokens(wl->framework,
+							      x->s->hardware.gpu.memory_bytes);
+		keep = m->chunked_attention ? keep + B : keep - 1 + B + x->fw->kv_block_tokens;
+	}
+	x->seq_tokens *= model_kv_share(m, x->seq_tokens, keep);
+}
+
 /* The loss's bytes per token on the last stage, before the tp split (vocabulary-parallel):
  * - paper: Korthikanti et al. Section 4.3, the fp32 softmax over the logits, 4 V;
  * - fp32: the 16-bit logits upcast whole and cross_entropy's log_softmax (eager PyTorch,
@@ -979,8 +1008,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	} else {
 		double e = act_bytes(wl->precision);
 		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
-		if (m->sliding_window > 0)
-			x.seq_tokens = dmin(x.seq_tokens, m->sliding_window);
+		kv_window(&x, m);
 		x.prefill = wl->prompt_tokens *
 			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
 		/* vLLM's profile run: max_num_batched_tokens = max(max_model_len, 2048) tokens
@@ -988,7 +1016,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * length stands for max_model_len) through one forward; the sampler's fp32
 		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
 		if (x.fw->kv_rule != KV_RULE_FIT) {
-			double T = dmax(x.seq_tokens, 2048);
+			double T = dmax((double)wl->prompt_tokens + wl->output_tokens, 2048);
 			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
 		}
 		x.decode_seq[0] = decode_seq_bytes(&x, false);

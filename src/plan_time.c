@@ -463,6 +463,7 @@ struct shape {
 	double moe_layers; /* layers with routed experts */
 	double experts, active, expert_ffn, shared_ffn_total;
 	double window; /* tokens one layer attends to (0 = all) */
+	double global; /* with a window: the share of layers that attend to everything */
 };
 
 static void shape_get(const struct plan *p, struct shape *sh)
@@ -491,22 +492,31 @@ static void shape_get(const struct plan *p, struct shape *sh)
 				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
 	}
 	sh->window = m->sliding_window;
+	sh->global = m->layers > 0 && m->sliding_window > 0
+			 ? 1 - (double)model_local_layers(m) / m->layers
+			 : 0;
+}
+
+/* Keys k of a full-attention layer, averaged over the layers when some attend over a
+ * window (Gemma 3, gpt-oss, Llama 4's chunks: model.global_layers of them see all k). */
+static double keys_mixed(double window, double global, double k)
+{
+	if (window <= 0 || window >= k)
+		return k;
+	return global * k + (1 - global) * window;
 }
 
 /* Keys one query attends to on average: causal masking halves a full sequence; a sliding
  * window caps it. */
 static double keys_causal(const struct shape *sh, double s)
 {
-	double k = s / 2;
-	if (sh->window > 0 && sh->window < k)
-		k = sh->window;
-	return k;
+	return keys_mixed(sh->window, sh->global, s / 2);
 }
 
 /* Keys per query as the FLOP conventions count them (Megatron, MosaicML: the full s). */
 static double keys_full(const struct shape *sh, double s)
 {
-	return sh->window > 0 && sh->window < s ? sh->window : s;
+	return keys_mixed(sh->window, sh->global, s);
 }
 
 /* ---- training ---- */
@@ -919,6 +929,7 @@ struct infer {
 	double ctx;	 /* average context of a decode step */
 	double pp;	 /* pipeline stages of a replica */
 	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
+	double global;	 /* the share of layers outside the window (shape.global) */
 	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
@@ -942,7 +953,7 @@ struct infer {
  * cache the same way). */
 static double window_keys(const struct infer *in, double ctx)
 {
-	return in->window > 0 && in->window < ctx ? in->window : ctx;
+	return keys_mixed(in->window, in->global, ctx);
 }
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
@@ -1838,6 +1849,7 @@ static void time_infer(struct tctx *c)
 	in.key_half = hit > 0 ? (1 + hit) / (2 * (1 - hit)) : 0.5;
 	in.ctx = ctx;
 	in.window = sh.window;
+	in.global = sh.global;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
 	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;

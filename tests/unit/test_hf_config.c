@@ -738,8 +738,11 @@ static void test_gpt_oss(void **state)
 	assert_true(r.attention_sinks && r.router_bias && r.mlp_bias && r.attention_bias);
 	assert_int_equal(r.moe.experts, 32);
 	assert_int_equal(r.moe.active, 4);
-	assert_int_equal(r.sliding_window, 0); /* alternating: not one window */
-	assert_true(has_warning(&info, "sliding-window"));
+	/* layer_types: 12 sliding (128 tokens) and 12 full layers, alternating */
+	assert_int_equal(r.sliding_window, 128);
+	assert_int_equal(r.global_layers, 12);
+	assert_false(r.chunked_attention);
+	assert_false(has_warning(&info, "sliding-window"));
 	attn = 2880.0 * 4096 + 4096 + 2 * (2880.0 * 512 + 512) + 4096.0 * 2880 + 2880 + 64;
 	expert = 3.0 * 2880 * 2880 + 2 * 2880 + 2880;
 	layer = attn + 2 * 2880 + 2880.0 * 32 + 32;
@@ -747,6 +750,90 @@ static void test_gpt_oss(void **state)
 	assert_count(p.active, 2.0 * 201088 * 2880 + 2880 + 24 * (layer + 4 * expert));
 	assert_true(fabs(p.total - 20.91e9) < 0.005e9);
 	assert_true(fabs(p.active - p.embedding - 3.61e9) < 0.005e9);
+}
+
+/* Which layers attend over a window, for the families that mix them: layer_types,
+ * sliding_window_pattern (a number, or EXAONE's letters), or the family's default; a null
+ * sliding_window leaves every layer global; a layer_types list of the wrong length is an
+ * error at its key. */
+static void test_window_layers(void **state)
+{
+	struct model r;
+	struct model_params p;
+	struct gp_error e;
+	(void)state;
+	/* google/gemma-2-9b: Gemma2Config's layer_types alternate, sliding first: 21 of 42 */
+	load("gemma-2-9b.json", &r, &p);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 21);
+	/* Cohere2Config: sliding_window_pattern 4 (c4ai-command-r7b-12-2024) */
+	parse_ok("{\"model_type\": \"cohere2\", \"num_hidden_layers\": 32, \"hidden_size\": 64, "
+		 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		 "\"sliding_window\": 4096, \"sliding_window_pattern\": 4}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 8);
+	/* cohere2 without a pattern: the class's default, 4 */
+	parse_ok("{\"model_type\": \"cohere2\", \"num_hidden_layers\": 10, \"hidden_size\": 64, "
+		 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		 "\"sliding_window\": 512}",
+		 &r, &p);
+	assert_int_equal(r.global_layers, 2);
+	/* EXAONE 4.0 32B spells the pattern "LLLG" */
+	parse_ok("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 64, \"hidden_size\": 64, "
+		 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		 "\"sliding_window\": 4096, \"sliding_window_pattern\": \"LLLG\"}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 16);
+	/* a null window: every layer global (EXAONE 4.0 1.2B) */
+	parse_ok("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 30, \"hidden_size\": 64, "
+		 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		 "\"sliding_window\": null}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 0);
+	assert_int_equal(r.global_layers, 0);
+	/* every layer in layer_types sliding: one window for all (global 0) */
+	parse_ok("{\"model_type\": \"olmo3\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+		 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		 "\"sliding_window\": 256, \"layer_types\": [\"sliding_attention\", "
+		 "\"sliding_attention\"]}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 256);
+	assert_int_equal(r.global_layers, 0);
+	e = parse_fail("{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 3, \"hidden_size\": 64,\n"
+		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"
+		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 128,\n"
+		       " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 17);
+	assert_non_null(strstr(e.message, "lists 2 layers, but num_hidden_layers is 3"));
+	e = parse_fail("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+		       "\"attention_chunk_size\": 8192, \"no_rope_layers\": [1, 2]}");
+	assert_string_equal(e.field, "no_rope_layers");
+}
+
+/* Hybrid families have Llama's five keys but not its layers: refused by name at
+ * model_type, never read as Llama (nvidia/Nemotron-H-8B-Base-8K's keys, abridged). */
+static void test_hybrids_refused(void **state)
+{
+	struct gp_error e;
+	(void)state;
+	e = parse_fail("{\"num_hidden_layers\": 52, \"hidden_size\": 4096,\n"
+		       "  \"num_attention_heads\": 32, \"intermediate_size\": 21504,\n"
+		       "  \"vocab_size\": 131072, \"model_type\": \"nemotron_h\",\n"
+		       "  \"hybrid_override_pattern\": \"M-M-M-M*-\"}");
+	assert_string_equal(e.field, "model_type");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.column, 39);
+	assert_non_null(strstr(e.message, "'nemotron_h' is not supported"));
+	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
+		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
+		       "\"vocab_size\": 65536}");
+	assert_non_null(strstr(e.message, "'jamba' is not supported"));
 }
 
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
@@ -763,7 +850,9 @@ static void test_multimodal(void **state)
 	assert_true(r.qk_norm && !r.qk_norm_full && r.tied_embeddings);
 	assert_int_equal(r.norms_per_layer, 4);
 	assert_int_equal(r.head_dim, 256);
-	assert_int_equal(r.sliding_window, 0);
+	/* sliding_window_pattern 6: layers 5, 11, 17, 23, 29 global, 29 of 34 local */
+	assert_int_equal(r.sliding_window, 1024);
+	assert_int_equal(r.global_layers, 5);
 	layer = 2560.0 * 2048 * 2 + 2 * 2560.0 * 1024 + 2 * 256 + 3.0 * 2560 * 10240 + 4 * 2560;
 	assert_count(p.total, 262208.0 * 2560 + 2560 + 34 * layer);
 	assert_count(info.vision_params, 3.0 * 14 * 14 * 1152 + 1152 + 4096.0 * 1152 +
@@ -781,7 +870,11 @@ static void test_multimodal(void **state)
 	assert_int_equal(r.moe.shared, 1);
 	assert_int_equal(r.moe.dense_layers, 0);
 	assert_false(r.tied_embeddings);
-	assert_true(has_warning(&info, "attention_chunk_size"));
+	/* attention_chunk_size 8192 in the RoPE layers; no_rope_layers has a 0 (NoPE, global)
+	 * every 4th layer: 12 of 48 */
+	assert_int_equal(r.sliding_window, 8192);
+	assert_true(r.chunked_attention);
+	assert_int_equal(r.global_layers, 12);
 	dense = 3.0 * 5120 * 8192;
 	moe = 2.0 * 5120 * 5120 + 2 * 5120.0 * 1024 + 2 * 5120 + 5120.0 * 16 + dense;
 	assert_count(p.total, 2.0 * 202048 * 5120 + 5120 + 48 * (moe + 16 * dense));
@@ -909,6 +1002,8 @@ int main(void)
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_gpt_oss),
+		cmocka_unit_test(test_window_layers),
+		cmocka_unit_test(test_hybrids_refused),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),

@@ -443,6 +443,27 @@ static void test_empty_model(void **state)
 	assert_true(model_kv_elems_per_token_layer(&r) == 0);
 }
 
+/* The KV share of local/global layers: (G S + (L - G) min(S, W)) / (L S); every layer
+ * windowed gives min(S, W) / S; no window, a global_layers of layers or a short sequence
+ * give 1. */
+static void test_kv_share(void **state)
+{
+	struct model m = llama2_7b();
+	(void)state;
+	assert_true(model_kv_share(&m, 8192, 1024) == 1);
+	assert_int_equal(model_local_layers(&m), 0);
+	m.sliding_window = 1024;
+	assert_int_equal(model_local_layers(&m), 32);
+	assert_true(model_kv_share(&m, 8192, 1024) == 1024.0 / 8192);
+	m.global_layers = 8;
+	assert_int_equal(model_local_layers(&m), 24);
+	assert_true(model_kv_share(&m, 8192, 1024) == (8 * 8192.0 + 24 * 1024) / (32 * 8192.0));
+	assert_true(model_kv_share(&m, 1000, 1024) == 1);
+	m.global_layers = 40; /* more than the layers: every layer global */
+	assert_int_equal(model_local_layers(&m), 0);
+	assert_true(model_kv_share(&m, 8192, 1024) == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_narrow_embedding_no_final_norm),
 		cmocka_unit_test(test_embedding_norm),
 		cmocka_unit_test(test_empty_model),
+		cmocka_unit_test(test_kv_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

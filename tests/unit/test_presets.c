@@ -17,6 +17,8 @@
 
 #include "hf_config.h"
 #include "model.h"
+#include "plan.h"
+#include "scenario.h"
 #include "shipped_catalog.h"
 
 #define MODELS "catalog/models/"
@@ -108,10 +110,12 @@ static void test_dense_2025(void **state)
 	(void)state;
 	/* google/gemma-3-27b-it: 27,432,406,640 with SigLIP and the projector (safetensors,
 	 * "27.4B"); its text_config has no vocab_size (Gemma3TextConfig's 262208) and no
-	 * sliding_window_pattern (5 local to 1 global: a warning) */
+	 * sliding_window_pattern (Gemma3TextConfig's 6: layers 5, 11, ..., 59 global, 10 of
+	 * 62; the other 52 attend over 1024 tokens) */
 	load("gemma-3-27b", &g);
 	assert_int_equal(g.r.vocab, 262208);
-	assert_int_equal(g.r.sliding_window, 0);
+	assert_int_equal(g.r.sliding_window, 1024);
+	assert_int_equal(g.r.global_layers, 10);
 	assert_count(g.p.total + g.info.vision_params, 27432406640.0);
 	/* Qwen/Qwen3-32B model card: 32.8B, 31.2B non-embedding (untied) */
 	load("qwen3-32b", &q);
@@ -211,12 +215,94 @@ static void test_quantization_config(void **state)
 	}
 }
 
+/* Plans an online scenario of the preset with prompt + output tokens, batch 1, bf16 KV on
+ * an H100, under framework fw ("default" or "vllm"). */
+static void plan_kv_with(const char *id, int prompt, int output, const char *fw,
+			 const char *extra, struct plan *p)
+{
+	char buf[3][64];
+	const char *kv[] = {buf[0], "workload.kind=online", buf[1], buf[2],
+			    "workload.kv_cache=bf16", "workload.weights=bf16",
+			    "workload.batch=1", "hardware.gpu=h200", NULL, NULL, NULL};
+	struct scenario s;
+	struct gp_error err;
+	char fwbuf[64];
+
+	snprintf(buf[0], sizeof(buf[0]), "model.preset=%s", id);
+	snprintf(buf[1], sizeof(buf[1]), "workload.prompt_tokens=%d", prompt);
+	snprintf(buf[2], sizeof(buf[2]), "workload.output_tokens=%d", output);
+	snprintf(fwbuf, sizeof(fwbuf), "workload.framework=%s", fw);
+	kv[8] = fwbuf;
+	kv[9] = extra;
+	scenario_init(&s);
+	for (const char *const *a = kv; *a; a++)
+		if (scenario_set_assignment(&s, cat, *a, &err) != 0)
+			fail_msg("%s: %s", *a, err.message);
+	plan_compute(&s, p);
+}
+
+static void plan_kv(const char *id, int prompt, int output, const char *fw, struct plan *p)
+{
+	plan_kv_with(id, prompt, output, fw, NULL, p);
+}
+
+/* The KV cache of local/global models: a windowed layer keeps min(S, window) tokens, a
+ * global one all S (Gemma 3 report, Section 2: 5 local layers of 1024 tokens per global
+ * one; gpt-oss model card: alternating 128-token banded and dense layers; Llama 4: chunks
+ * of 8192 in 3 of 4 layers). Bytes per token are 2 x kv_heads x head_dim x 2 (bf16) per
+ * layer; the sequence holds (G S + L_local min(S, W)) / L tokens of them. vLLM reserves
+ * min(W - 1 + max_num_batched_tokens, S) + one block per sliding layer and
+ * min(C + max_num_batched_tokens, S) per chunked layer (vllm/v1/kv_cache_interface.py,
+ * SlidingWindowSpec / ChunkedLocalAttentionSpec.max_admission_blocks_per_request; V1's
+ * API-server default max_num_batched_tokens 2048, block 16). */
+static void test_window_kv(void **state)
+{
+	struct plan p;
+	double S = 32768 + 1024, per = 62 * 2.0 * 16 * 128 * 2;
+	(void)state;
+	/* google/gemma-3-27b: 62 layers, 16 KV heads of 128, 10 global, window 1024 */
+	plan_kv("gemma-3-27b", 32768, 1024, "default", &p);
+	assert_true(fabs(p.mem.kv_bytes_per_token - per) < 1e-6);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - (10 * S + 52 * 1024.0) / 62) < 1e-6);
+	assert_true(fabs(p.mem.kv_cache - 2.0 * 16 * 128 * 2 * (10 * S + 52 * 1024.0)) < 1);
+	/* 5.06 x less than with every layer global */
+	assert_true(p.mem.kv_tokens_per_seq < S / 5.0);
+	plan_kv("gemma-3-27b", 32768, 1024, "vllm", &p);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - (10 * S + 52 * (1023.0 + 2048 + 16)) / 62) <
+		    1e-6);
+	/* a short sequence: every layer keeps all of it */
+	plan_kv("gemma-3-27b", 700, 100, "default", &p);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - 800) < 1e-9);
+
+	/* openai/gpt-oss-120b: 36 layers, 8 KV heads of 64, 18 global, window 128 */
+	plan_kv("gpt-oss-120b", 8000, 192, "default", &p);
+	assert_true(fabs(p.mem.kv_bytes_per_token - 36 * 2.0 * 8 * 64 * 2) < 1e-6);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - (18 * 8192.0 + 18 * 128.0) / 36) < 1e-6);
+
+	/* meta-llama/Llama-4-Scout: 48 layers, 8 KV heads of 128, 12 NoPE global layers, 36
+	 * chunked at 8192 */
+	plan_kv("llama-4-scout", 100000, 0 + 1, "default", &p);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - (12 * 100001.0 + 36 * 8192.0) / 48) < 1e-6);
+	plan_kv("llama-4-scout", 100000, 1, "vllm", &p);
+	assert_true(fabs(p.mem.kv_tokens_per_seq - (12 * 100001.0 + 36 * (8192.0 + 2048)) / 48) <
+		    1e-6);
+	/* the most sequences that fit follow: every layer global holds S per sequence */
+	{
+		struct plan all;
+		plan_kv("gemma-3-27b", 32768, 1024, "default", &p);
+		plan_kv_with("gemma-3-27b", 32768, 1024, "default", "model.global_layers=62", &all);
+		assert_true(fabs(all.mem.kv_tokens_per_seq - S) < 1e-9);
+		assert_true(p.max_batch > 4 * all.max_batch);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_llama_3_2),	cmocka_unit_test(test_llama_4),
 	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
 	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
+	    cmocka_unit_test(test_window_kv),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -696,6 +696,8 @@ static const char *const every_field[][2] = {
 	{"model.embedding_norm", "true"},
 	{"model.parallel_block", "true"},
 	{"model.sliding_window", "4096"},
+	{"model.global_layers", "3"},
+	{"model.chunked_attention", "true"},
 	{"model.embed_dim", "48"},
 	{"model.no_final_norm", "true"},
 	{"model.dropout", "true"},
