@@ -654,7 +654,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			groups = 0;
 		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
 	}
-	mem->capacity = s->hardware.gpu.memory_bytes;
+	mem->capacity =
+	    gpu_capacity_bytes(&s->hardware.gpu); /* catalog.h: CUDA's total when known */
 }
 
 /* Inference: adds `batch` sequences' KV cache and the working set, which is the prefill of
