@@ -218,8 +218,8 @@ static const struct gkey gpu_keys[] = {
 };
 
 /* Precisions a peak may be given for. */
-static const char *const peak_names[] = {"fp32", "tf32", "bf16", "fp16",
-					 "fp8",	 "int8", "int4", NULL};
+static const char *const peak_names[] = {"fp32", "tf32",  "bf16",  "fp16", "fp8", "int8",
+					 "int4", "nvfp4", "mxfp4", "fp6",  NULL};
 
 static int node_error(struct gp_error *err, const char *file, const struct ynode *n,
 		      const char *fmt, const char *a, const char *b)
@@ -296,9 +296,9 @@ static int read_peaks(const struct ynode *v, const char *file, const char *key, 
 			if (strcmp(peak_names[j], k->text) == 0)
 				break;
 		if (!peak_names[j])
-			return unknown(err, file, k,
-				       closest_key(k->text, peak_names, sizeof(char *)),
-				       "fp32, tf32, bf16, fp16, fp8, int8, int4");
+			return unknown(
+			    err, file, k, closest_key(k->text, peak_names, sizeof(char *)),
+			    "fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, fp6");
 		dtype_parse(peak_names[j], &d);
 		if (seen[d])
 			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
