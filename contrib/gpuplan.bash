@@ -53,7 +53,7 @@ model.embed_dim	int	count	-	ui-hidden
 model.no_final_norm	bool	none	true,false	ui-hidden
 model.dropout	bool	none	true,false	ui-hidden
 workload.kind	enum	none	train,finetune,online,offline	-
-workload.precision	dtype	none	fp32,tf32,bf16,fp16,fp8	-
+workload.precision	dtype	none	fp32,tf32,bf16,fp16,fp8,nvfp4,mxfp4,fp6	-
 workload.seq_len	int	count	-	step-doubles
 workload.micro_batch	int	count	-	step-doubles
 workload.global_batch	int	count	-	auto,step-doubles
@@ -70,8 +70,9 @@ workload.finetune.adapter_dtype	dtype	none	fp32,bf16,fp16	ui-hidden
 workload.prompt_tokens	int	count	-	step-doubles
 workload.output_tokens	int	count	-	step-doubles
 workload.batch	int	count	-	auto,step-doubles
-workload.weights	dtype	none	fp32,bf16,fp16,fp8,int8,int4	-
-workload.kv_cache	dtype	none	fp32,bf16,fp16,fp8,int8,int4	-
+workload.weights	dtype	none	fp32,bf16,fp16,fp8,int8,int4,nvfp4,mxfp4,fp6	-
+workload.expert_weights	enum	none	auto,bf16,fp16,fp8,int8,int4,nvfp4,mxfp4,fp6	ui-hidden
+workload.kv_cache	dtype	none	fp32,bf16,fp16,fp8,int8,int4,nvfp4	-
 workload.engine	enum	none	llama.cpp,cuda-graphs	-
 workload.framework	enum	none	default,megatron,fsdp,deepspeed,hf,torchtune,llm.c,vllm,sglang,trt-llm,llama.cpp	ui-hidden
 workload.master_weights	enum	none	auto,fp32,none	ui-hidden

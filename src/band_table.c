@@ -30,7 +30,7 @@ const struct band_regime band_table[] = {
 	 "sglang", "h200"},
 	{BAND_SPEED, "online", "sglang", "hopper", 4, -0.746479, 0.033571, 0.294040,
 	 "sglang", "h200"},
-	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.237449, -0.237449, 0.237449,
+	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.242787, -0.242787, 0.242787,
 	 "sglang", "h200"},
 	{BAND_TTFT, "online", "trt-llm", "hopper", 2, -0.467821, -0.205928, 0.336874,
 	 "trt-llm", "h100-sxm-80gb"},
@@ -40,7 +40,7 @@ const struct band_regime band_table[] = {
 	 "lmdeploy", "a100-80gb-sxm"},
 	{BAND_SPEED, "offline", "cuda-graphs", "ampere", 2, -0.223685, -0.087438, 0.155562,
 	 "lmdeploy", "a100-80gb-sxm"},
-	{BAND_SPEED, "offline", "llama.cpp", "hopper", 8, 0.048690, 0.118714, 0.082239,
+	{BAND_SPEED, "offline", "llama.cpp", "hopper", 8, 0.039999, 0.112256, 0.074203,
 	 "trt-llm", "h100-sxm-80gb"},
 };
 /* clang-format on */

@@ -47,6 +47,13 @@ void catalog_free(struct catalog *cat)
 	free(cat);
 }
 
+double gpu_capacity_bytes(const struct gpu *g)
+{
+	if (g->cuda_total_bytes > 0 && g->memory_bytes == g->listed_memory_bytes)
+		return g->cuda_total_bytes;
+	return g->memory_bytes;
+}
+
 const struct gpu *catalog_find_gpu(const struct catalog *cat, const char *id)
 {
 	for (int i = 0; cat && id && i < cat->ngpus; i++)
@@ -179,17 +186,22 @@ struct gkey {
 	{                                                                                          \
 		k, GK_NUM, u, GOFF(m), sizeof(double), true                                        \
 	}
+#define GNUM_OPT(k, m, u)                                                                          \
+	{                                                                                          \
+		k, GK_NUM, u, GOFF(m), sizeof(double), false                                       \
+	}
 #define GINT(k, m)                                                                                 \
 	{                                                                                          \
 		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
 	}
 
-/* The keys of one entry; every one is required except sparse. */
+/* The keys of one entry; every one is required except sparse and cuda_total. */
 static const struct gkey gpu_keys[] = {
     GSTR("id", id),
     GSTR("name", name),
     GSTR("vendor", vendor),
     GNUM("memory", memory_bytes, UNIT_BYTES),
+    GNUM_OPT("cuda_total", cuda_total_bytes, UNIT_BYTES),
     GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
     {"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true},
     {"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false},
@@ -206,8 +218,8 @@ static const struct gkey gpu_keys[] = {
 };
 
 /* Precisions a peak may be given for. */
-static const char *const peak_names[] = {"fp32", "tf32", "bf16", "fp16",
-					 "fp8",	 "int8", "int4", NULL};
+static const char *const peak_names[] = {"fp32", "tf32",  "bf16",  "fp16", "fp8", "int8",
+					 "int4", "nvfp4", "mxfp4", "fp6",  NULL};
 
 static int node_error(struct gp_error *err, const char *file, const struct ynode *n,
 		      const char *fmt, const char *a, const char *b)
@@ -284,9 +296,9 @@ static int read_peaks(const struct ynode *v, const char *file, const char *key, 
 			if (strcmp(peak_names[j], k->text) == 0)
 				break;
 		if (!peak_names[j])
-			return unknown(err, file, k,
-				       closest_key(k->text, peak_names, sizeof(char *)),
-				       "fp32, tf32, bf16, fp16, fp8, int8, int4");
+			return unknown(
+			    err, file, k, closest_key(k->text, peak_names, sizeof(char *)),
+			    "fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, fp6");
 		dtype_parse(peak_names[j], &d);
 		if (seen[d])
 			return gp_error_set(err, GP_EINPUT, file, k->line, k->column,
@@ -372,6 +384,12 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 				  "GPU entry %s: memory and hbm_bandwidth must be "
 				  "above zero%s",
 				  g->id, "");
+	if (g->cuda_total_bytes > g->memory_bytes)
+		return node_error(err, file, entry,
+				  "GPU entry %s: cuda_total is more than memory (expected what "
+				  "CUDA reports as total, at most the memory%s)",
+				  g->id, "");
+	g->listed_memory_bytes = g->memory_bytes;
 	return 0;
 }
 

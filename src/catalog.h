@@ -15,10 +15,12 @@
 #include "model.h"
 
 struct gpu {
-	char id[32];	 /* "h100-sxm-80gb" */
-	char name[64];	 /* "NVIDIA H100 SXM5 80GB" */
-	char vendor[16]; /* nvidia | amd | intel */
-	double memory_bytes;
+	char id[32];		    /* "h100-sxm-80gb" */
+	char name[64];		    /* "NVIDIA H100 SXM5 80GB" */
+	char vendor[16];	    /* nvidia | amd | intel */
+	double memory_bytes;	    /* the memory the GPU has (binary: an "80GB" H100 has 80 GiB) */
+	double cuda_total_bytes;    /* what CUDA reports as total (cudaMemGetInfo); 0 = not known */
+	double listed_memory_bytes; /* memory_bytes as the catalog gave it, beside cuda_total */
 	double hbm_bytes_per_s;
 	double peak_flops[DTYPE_COUNT];	  /* dense peak per precision; 0 = not supported */
 	double sparse_flops[DTYPE_COUNT]; /* datasheet 2:4 figures, shown, never used as peaks */
@@ -78,6 +80,11 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
  * cat->warnings rather than failing the load; the user's gpus.yaml and the built-in catalog stay
  * strict. exe_path may be NULL. Returns 0 or -1. */
 int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
+
+/* The bytes a plan may fill on g: what CUDA reports as total (the driver keeps the rest,
+ * and ECC's share on GDDR parts) when the catalog knows it and memory_bytes is still the
+ * catalog's; else memory_bytes (a scenario's hardware.memory is taken as what CUDA sees). */
+double gpu_capacity_bytes(const struct gpu *g);
 
 /* Lookups by exact id; NULL when absent. */
 const struct gpu *catalog_find_gpu(const struct catalog *cat, const char *id);

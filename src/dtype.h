@@ -11,10 +11,22 @@ enum dtype {
 	DTYPE_INT8,
 	DTYPE_INT4,
 	DTYPE_NF4, /* QLoRA's 4-bit NormalFloat (Dettmers et al. 2023) */
+	/* Microscaling block formats, each defined with its block scale (dtype_bytes counts it):
+	 * NVFP4: E2M1 elements, one FP8 E4M3 scale per 16 and an FP32 scale per tensor
+	 * (NVIDIA Blackwell; TensorRT Model Optimizer, "Introducing NVFP4", NVIDIA blog 2025);
+	 * MXFP4 / MXFP6: E2M1 / E3M2 (or E2M3) elements, one E8M0 scale per 32 (OCP Microscaling
+	 * Formats (MX) Specification v1.0, Section 5). */
+	DTYPE_NVFP4,
+	DTYPE_MXFP4,
+	DTYPE_FP6, /* MXFP6 */
 	DTYPE_COUNT
 };
 
-/* Storage bytes per element, without block scales: 4, 4, 2, 2, 1, 1, 0.5, 0.5. */
+/* Storage bytes per element: 4, 4, 2, 2, 1, 1, 0.5, 0.5 for fp32 .. nf4, without the group
+ * scales of int4/int8/nf4 checkpoints (plan_memory.c adds those); the microscaling formats
+ * with their block scales, as their specifications define the block: nvfp4 (4 + 8/16) / 8 =
+ * 0.5625, mxfp4 (4 + 8/32) / 8 = 0.53125, fp6 (6 + 8/32) / 8 = 0.78125. nvfp4's one FP32
+ * scale per tensor is left out (4 bytes a tensor). 0 for an unknown value. */
 double dtype_bytes(enum dtype t);
 
 /* Lowercase name as in scenario files ("bf16"). */
@@ -22,5 +34,9 @@ const char *dtype_name(enum dtype t);
 
 /* Returns 0 and sets *out, or -1 for an unknown name. */
 int dtype_parse(const char *name, enum dtype *out);
+
+/* Whether t is a microscaling block format (nvfp4, mxfp4, fp6): tensor cores that have it
+ * (Blackwell, CDNA 4) multiply it as stored; other GPUs dequantise it, weight-only. */
+int dtype_is_microscaled(enum dtype t);
 
 #endif

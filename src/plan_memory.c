@@ -373,6 +373,7 @@ struct mctx {
 	double other;		/* final norm and anything else outside the layers */
 	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
+	double we_b;		/* inference: the routed experts' weight bytes per param */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
 	double ad_o_b;		/* LoRA/QLoRA: optimizer bytes per adapter parameter */
@@ -649,8 +650,10 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
 				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
-		mem->weights = x->w_b * (nonexp + expert);
-		mem->weight_bytes_per_param = x->w_b;
+		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
+		mem->weights = x->w_b * nonexp + x->we_b * expert;
+		mem->weight_bytes_per_param =
+		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
@@ -683,7 +686,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			groups = 0;
 		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
 	}
-	mem->capacity = s->hardware.gpu.memory_bytes;
+	mem->capacity =
+	    gpu_capacity_bytes(&s->hardware.gpu); /* catalog.h: CUDA's total when known */
 }
 
 /* Inference: adds `batch` sequences' KV cache and the working set, which is the prefill of
@@ -954,6 +958,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {
 		x.w_b = weight_bytes(wl->weights, m->hidden);
+		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden);
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
 		p->micro_batches = 1;
 		if (m->max_context > 0 &&

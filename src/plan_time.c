@@ -1796,6 +1796,13 @@ static void time_infer(struct tctx *c)
 	case DTYPE_FP8:
 		dq = g->peak_flops[DTYPE_FP8] > 0 ? 0 : DEQUANT_OPS_8BIT;
 		break;
+	case DTYPE_NVFP4:
+	case DTYPE_MXFP4:
+	case DTYPE_FP6:
+		/* block formats: multiplied as stored where the tensor cores have them, else
+		 * dequantised as int4 is (dtype.h) */
+		dq = g->peak_flops[w->weights] > 0 ? 0 : DEQUANT_OPS_4BIT;
+		break;
 	case DTYPE_BF16:
 	case DTYPE_FP16:
 		dq = DEQUANT_OPS_16BIT;
@@ -1811,8 +1818,8 @@ static void time_infer(struct tctx *c)
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
 		if (w->weights == DTYPE_INT4 || w->weights == DTYPE_NF4 ||
 		    w->weights == DTYPE_INT8 ||
-		    (w->weights == DTYPE_FP8 &&
-		     (w->precision != DTYPE_FP8 || !(g->peak_flops[DTYPE_FP8] > 0))))
+		    ((w->weights == DTYPE_FP8 || dtype_is_microscaled(w->weights)) &&
+		     (w->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
 		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;

@@ -985,16 +985,11 @@ void report_catalog_csv(struct report_buf *b, const struct catalog *cat, bool gp
 	if (gpus) {
 		static const char *const head[] = {"id", "name", "vendor", "memory_bytes",
 						   "hbm_bytes_per_s"};
-		static const char *const tail[] = {"link",
-						   "link_bytes_per_s",
-						   "link_domain",
-						   "pcie",
-						   "pcie_bytes_per_s",
-						   "power_w",
-						   "price_per_hour",
-						   "gpus_per_node",
-						   "network_bytes_per_s",
-						   "file"};
+		static const char *const tail[] = {
+		    "link",	      "link_bytes_per_s", "link_domain",
+		    "pcie",	      "pcie_bytes_per_s", "power_w",
+		    "price_per_hour", "gpus_per_node",	  "network_bytes_per_s",
+		    "file",	      "cuda_total_bytes"};
 
 		for (size_t k = 0; k < NELEMS(head); k++)
 			report_csv_str(&w, head[k]);
@@ -1031,6 +1026,8 @@ void report_catalog_csv(struct report_buf *b, const struct catalog *cat, bool gp
 			report_csv_num(&w, g->gpus_per_node, true);
 			report_csv_num(&w, g->network_bytes_per_s, true);
 			report_csv_str(&w, cat->gpu_origin[i]);
+			report_csv_num(&w, g->cuda_total_bytes > 0 ? g->cuda_total_bytes : NAN,
+				       true);
 			report_csv_end(&w);
 		}
 		return;

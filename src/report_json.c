@@ -460,6 +460,8 @@ static cJSON *catalog_gpu(const struct gpu *g, const char *file)
 
 	if (!o || put_str(o, "id", g->id) || put_str(o, "name", g->name) ||
 	    put_str(o, "vendor", g->vendor) || put_num(o, "memory_bytes", g->memory_bytes, true) ||
+	    put_num(o, "cuda_total_bytes", g->cuda_total_bytes > 0 ? g->cuda_total_bytes : NAN,
+		    true) ||
 	    put_num(o, "hbm_bytes_per_s", g->hbm_bytes_per_s, true) ||
 	    put(o, "peak_flops", flops_by_dtype(g->peak_flops)) ||
 	    put(o, "sparse_flops", flops_by_dtype(g->sparse_flops)) ||

@@ -17,12 +17,24 @@ static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
 static const char *const mlps[] = {"gated", "plain", NULL};
 static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
-static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+/* nvfp4 / mxfp4 / fp6 compute: W4A4 and W6A6 GEMMs on Blackwell and CDNA 4 tensor cores */
+static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8",
+					 "nvfp4", "mxfp4", "fp6",  NULL};
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
-static const char *const weight_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
+static const char *const weight_dtypes[] = {"fp32", "bf16",  "fp16",  "fp8", "int8",
+					    "int4", "nvfp4", "mxfp4", "fp6", NULL};
+/* workload.expert_weights: auto, then the formats of expert_dtypes[] in this order */
+static const char *const expert_weight_names[] = {"auto", "bf16",  "fp16",  "fp8", "int8",
+						  "int4", "nvfp4", "mxfp4", "fp6", NULL};
+static const enum dtype expert_dtypes[] = {DTYPE_BF16,	DTYPE_BF16,  DTYPE_FP16,
+					   DTYPE_FP8,	DTYPE_INT8,  DTYPE_INT4,
+					   DTYPE_NVFP4, DTYPE_MXFP4, DTYPE_FP6};
 static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
 static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
-static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", NULL};
+/* nvfp4: TensorRT-LLM's NVFP4 KV cache on Blackwell (NVIDIA blog, "Optimizing Inference for
+ * Long Context and Large Batch Sizes with NVFP4 KV Cache") */
+static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16",	 "fp8",
+					"int8", "int4", "nvfp4", NULL};
 static const char *const engines[] = {"llama.cpp", "cuda-graphs", NULL};
 /* in the order of enum framework (framework.h) */
 static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "deepspeed",
@@ -186,7 +198,8 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),
     DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
-		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8", PW("precision", 2)),
+		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8 | nvfp4 | mxfp4 | fp6",
+		PW("precision", 2)),
     INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
 	      "tokens per training sequence", PW("seq len", 3), DOUBLES),
     INT_FIELD("workload.micro_batch", workload.micro_batch, 1, 1e6, APPLIES_TRAINING,
@@ -236,7 +249,13 @@ const struct field scenario_fields[] = {
 	     "concurrent sequences; auto = the most that fit", PW("batch", 15), DOUBLES,
 	     RESOLVED_DOUBLE(max_batch)),
     DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-		"inference weight format: bf16 | fp16 | fp8 | int8 | int4", PW("weights", 16)),
+		"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6",
+		PW("weights", 16)),
+    ENUM_FIELD("workload.expert_weights", workload.expert_weights, expert_weight_names,
+	       APPLIES_INFERENCE,
+	       "routed experts' weight format: auto (as workload.weights) | bf16 | fp16 | fp8 | "
+	       "int8 | int4 | nvfp4 | mxfp4 | fp6",
+	       UI_HIDDEN("expert weights")),
     DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
 		"KV cache format", PW("kv cache", 17)),
     ENUM_FIELD("workload.engine", workload.engine, engines, APPLIES_INFERENCE,
@@ -358,6 +377,14 @@ int scenario_field_count(void)
 	while (scenario_fields[n].key)
 		n++;
 	return n;
+}
+
+enum dtype workload_expert_weights(const struct workload *w)
+{
+	if (w->expert_weights > 0 &&
+	    (size_t)w->expert_weights < sizeof(expert_dtypes) / sizeof(expert_dtypes[0]))
+		return expert_dtypes[w->expert_weights];
+	return w->weights;
 }
 
 const struct field *scenario_field_find(const char *key)

@@ -79,6 +79,8 @@ struct workload {
 	int output_tokens;
 	int batch;	    /* concurrent sequences; 0 = auto (the most that fit) */
 	enum dtype weights; /* inference weight format */
+	int expert_weights; /* the routed experts' format: 0 = auto (as weights), else the
+			       choice's index (workload_expert_weights gives the dtype) */
 	enum dtype kv_cache;
 	double requests_per_day;
 	double peak_factor;
@@ -218,6 +220,10 @@ struct field {
 
 /* The table, terminated by an entry whose key is NULL. */
 extern const struct field scenario_fields[];
+
+/* The routed experts' weight format: workload.expert_weights, or workload.weights under
+ * auto (gpt-oss keeps its experts in mxfp4 and the rest in bf16). */
+enum dtype workload_expert_weights(const struct workload *w);
 
 /* Number of entries in scenario_fields. */
 int scenario_field_count(void);

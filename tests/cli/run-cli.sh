@@ -549,7 +549,7 @@ for k in ("id", "memory_bytes", "hbm_bytes_per_s", "peak_flops.bf16", "sparse_fl
           "link_bytes_per_s", "power_w", "price_per_hour", "file"):
     assert k in head, k
 h = [x for x in rows if x["id"] == "h100-sxm-80gb"][0]
-assert int(h["memory_bytes"]) == 80 * 10**9
+assert int(h["memory_bytes"]) == 80 * 2**30 and abs(float(h["cuda_total_bytes"]) - 79.11 * 2**30) < 1
 assert float(h["peak_flops.bf16"]) == 989.4e12, h["peak_flops.bf16"]
 assert h["peak_flops.int4"] == "" and h["file"].endswith("gpus.yaml")'
 run 0 catalog models --csv && csvcheck "$T/out" "catalog models --csv" '
@@ -645,7 +645,7 @@ h = [g for g in d["gpus"] if g["id"] == "h100-sxm-80gb"][0]
 for k in ("name", "vendor", "memory_bytes", "hbm_bytes_per_s", "peak_flops", "sparse_flops",
           "link", "link_bytes_per_s", "pcie_bytes_per_s", "power_w", "price_per_hour", "file"):
     assert k in h, k
-assert h["memory_bytes"] == 80 * 10**9 and h["hbm_bytes_per_s"] == 3.35e12
+assert h["memory_bytes"] == 80 * 2**30 and abs(h["cuda_total_bytes"] - 79.11 * 2**30) < 1 and h["hbm_bytes_per_s"] == 3.35e12
 assert h["peak_flops"]["bf16"] == 989.4e12 and h["peak_flops"]["int4"] is None
 assert h["sparse_flops"]["bf16"] > h["peak_flops"]["bf16"]
 m = [x for x in d["models"] if x["id"] == "llama-2-7b"][0]

@@ -17,6 +17,7 @@
 #include "shipped_catalog.h"
 
 #define GB    1e9
+#define GIB   1073741824.0 /* memory is binary: an "80GB" part has 80 GiB (catalog/gpus.yaml) */
 #define TB_S  1e12
 #define GB_S  1e9
 #define TFLOP 1e12
@@ -31,30 +32,30 @@ struct want {
 static const struct want wants[] = {
     /* HGX B300 table per 8 GPUs: BF16 36 PF*, FP8 72 PF* (fibermall.com transcription);
      * Verda's per-GPU table: 270 GB, 7.7 TB/s, 2.25 / 4.5 PF dense */
-    {"b300", 270 * GB, 7.7 * TB_S, 2250 * TFLOP, 4500 * TFLOP, "HGX B300 table; verda.com"},
+    {"b300", 270 * GIB, 7.7 * TB_S, 2250 * TFLOP, 4500 * TFLOP, "HGX B300 table; verda.com"},
     /* GB300 NVL72 per GPU (verda.com): 279 GB, 8 TB/s, 2.5 / 5 PF dense; 576 TB/s / 72 */
-    {"gb300", 279 * GB, 8 * TB_S, 2500 * TFLOP, 5000 * TFLOP, "verda.com GB300 table"},
+    {"gb300", 279 * GIB, 8 * TB_S, 2500 * TFLOP, 5000 * TFLOP, "verda.com GB300 table"},
     /* H100 SXM silicon with NVLink cut to 400 GB/s (philisun.com; DeepSeek-V3 cluster) */
-    {"h800", 80 * GB, 3.35 * TB_S, 989.4 * TFLOP, 1978.9 * TFLOP, "as H100 SXM datasheet"},
+    {"h800", 80 * GIB, 3.35 * TB_S, 989.4 * TFLOP, 1978.9 * TFLOP, "as H100 SXM datasheet"},
     /* 96 GB HBM3, 4.0 TB/s, FP16 148 dense, INT8 296 (zangshuxian.com; willitrunai.com);
      * fp8 = the INT8 rate (unverified) */
-    {"h20", 96 * GB, 4 * TB_S, 148 * TFLOP, 296 * TFLOP, "H20 figures as published"},
+    {"h20", 96 * GIB, 4 * TB_S, 148 * TFLOP, 296 * TFLOP, "H20 figures as published"},
     /* A100 80GB SXM with NVLink cut to 400 GB/s, compute and memory unchanged (aiwiki.ai) */
-    {"a800-80gb-sxm", 80 * GB, 2039 * GB_S, 312 * TFLOP, 0, "as A100 80GB SXM datasheet"},
+    {"a800-80gb-sxm", 80 * GIB, 2039 * GB_S, 312 * TFLOP, 0, "as A100 80GB SXM datasheet"},
     /* 48 GB GDDR6, 864 GB/s (topcpu.net); 119.5 / 239 dense unverified (product brief as
      * commonly quoted, not seen) */
-    {"l20", 48 * GB, 864 * GB_S, 119.5 * TFLOP, 239 * TFLOP, "L20 brief (unverified)"},
+    {"l20", 48 * GIB, 864 * GB_S, 119.5 * TFLOP, 239 * TFLOP, "L20 brief (unverified)"},
     /* 96 GB GDDR7, 1,792 GB/s; FP4 4,000 AI TOPS* -> BF16 500, FP8 1,000 dense (derived) */
-    {"rtx-pro-6000", 96 * GB, 1792 * GB_S, 500 * TFLOP, 1000 * TFLOP, "NVIDIA 4,000 AI TOPS"},
+    {"rtx-pro-6000", 96 * GIB, 1792 * GB_S, 500 * TFLOP, 1000 * TFLOP, "NVIDIA 4,000 AI TOPS"},
     /* 32 GB GDDR7, 1,792 GB/s; BF16 209.5 dense with FP32 accumulate (codesota.com);
      * FP8 419.2 with FP32 accumulate (derived, unverified) */
-    {"rtx-5090", 32 * GB, 1792 * GB_S, 209.5 * TFLOP, 419.2 * TFLOP, "RTX 5090 spec tables"},
+    {"rtx-5090", 32 * GIB, 1792 * GB_S, 209.5 * TFLOP, 419.2 * TFLOP, "RTX 5090 spec tables"},
     /* 24 GB GDDR6X, 1,008 GB/s; 147.1 / 294.2 with FP32 accumulate (hmc-tech.com) */
-    {"rtx-4090d", 24 * GB, 1008 * GB_S, 147.1 * TFLOP, 294.2 * TFLOP, "hmc-tech.com"},
+    {"rtx-4090d", 24 * GIB, 1008 * GB_S, 147.1 * TFLOP, 294.2 * TFLOP, "hmc-tech.com"},
     /* 288 GB HBM3E, 8 TB/s (tomshardware.com); FP8 5 PF (ISSCC 2026), BF16 half of it */
-    {"mi355x", 288 * GB, 8 * TB_S, 2516.6 * TFLOP, 5033.2 * TFLOP, "AMD MI355X figures"},
+    {"mi355x", 288 * GIB, 8 * TB_S, 2516.6 * TFLOP, 5033.2 * TFLOP, "AMD MI355X figures"},
     /* 288 GB, 8 TB/s (tomshardware.com); 256 CU x 2.2 GHz rates (derived, unverified) */
-    {"mi350x", 288 * GB, 8 * TB_S, 2306.9 * TFLOP, 4613.7 * TFLOP, "AMD MI350X (derived)"},
+    {"mi350x", 288 * GIB, 8 * TB_S, 2306.9 * TFLOP, 4613.7 * TFLOP, "AMD MI350X (derived)"},
 };
 
 #define NWANTS (sizeof(wants) / sizeof(wants[0]))

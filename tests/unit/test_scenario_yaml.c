@@ -720,6 +720,7 @@ static const char *const every_field[][2] = {
 	{"workload.output_tokens", "300"},
 	{"workload.batch", "auto"},
 	{"workload.weights", "int4"},
+	{"workload.expert_weights", "mxfp4"},
 	{"workload.kv_cache", "fp8"},
 	{"workload.engine", "cuda-graphs"},
 	{"workload.framework", "fsdp"},

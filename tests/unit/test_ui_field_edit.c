@@ -196,6 +196,13 @@ static void test_cycle(void **state)
 	assert_int_equal(s.workload.precision, DTYPE_FP16);
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
 	assert_int_equal(s.workload.precision, DTYPE_FP8);
+	/* then the microscaling formats, then it wraps */
+	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
+	assert_int_equal(s.workload.precision, DTYPE_NVFP4);
+	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
+	assert_int_equal(s.workload.precision, DTYPE_MXFP4);
+	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
+	assert_int_equal(s.workload.precision, DTYPE_FP6);
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
 	assert_int_equal(s.workload.precision, DTYPE_FP32);
 	assert_true(s.workload.flash_attention);

@@ -1,0 +1,166 @@
+/* test_catalog_capacity.c - GPU memory as the hardware has it: the shipped catalog's
+ * capacities are binary (an "80GB" H100 has 80 GiB), fits compare against what CUDA reports
+ * as total where it is known (catalog/gpus.yaml cuda_total, each with its source there), a
+ * scenario's hardware.memory replaces both, and a cuda_total above the memory is refused
+ * with FILE:LINE:COL. The figures repeat the catalog on purpose: a change to one of them
+ * has to be made twice, against its source. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "shipped_catalog.h"
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+struct want {
+	const char *id;
+	double memory, cuda_total; /* cuda_total 0: not known */
+	const char *source;
+};
+
+static const struct want wants[] = {
+    /* five 16 GiB HBM3 stacks; PyTorch's OOM message "total capacity of 79.11 GiB"
+     * (vllm-project/vllm issue #27508) */
+    {"h100-sxm-80gb", 80 * GIB, 79.11 * GIB, "vllm issue #27508"},
+    /* nvidia-smi 81920MiB (modal-labs/modal-client PR #2797); PyTorch 79.14 GiB
+     * (lianqi1008/Control-GIC issue #6) */
+    {"a100-80gb-sxm", 80 * GIB, 79.14 * GIB, "Control-GIC issue #6"},
+    /* deviceQuery 42298834944 bytes (bottlerocket-os/bottlerocket PR #3873) */
+    {"a100-40gb-sxm", 40 * GIB, 42298834944.0, "bottlerocket PR #3873"},
+    /* vLLM's total_gpu_memory=23.58GiB (vllm-project/vllm issue #10517, measured.md) */
+    {"rtx-3090", 24 * GIB, 23.58 * GIB, "vllm issue #10517"},
+    /* PyTorch's "23.68 GiB total capacity" (zai-org/CogVideo issue #36) */
+    {"rtx-4090", 24 * GIB, 23.68 * GIB, "CogVideo issue #36"},
+    /* ECC on: nvidia-smi 46068MiB = 48 GiB x 15/16 less 12 MiB (modal PR #2797) */
+    {"l40s", 48 * GIB, 46068 * MIB, "modal-client PR #2797"},
+    /* torch.cuda.mem_get_info: 178.4 GiB on a B200, 267.7 GiB on a B300
+     * (sgl-project/sglang issue #25225) */
+    {"b200", 180 * GIB, 178.4 * GIB, "sglang issue #25225"},
+    {"b300", 270 * GIB, 267.7 * GIB, "sglang issue #25225"},
+    /* no CUDA figure found: the memory itself */
+    {"h200", 141 * GIB, 0, "H200 datasheet"},
+    {"mi300x", 192 * GIB, 0, "AMD MI300X"},
+};
+
+static const struct gpu *find(const char *id)
+{
+	const struct gpu *g = catalog_find_gpu(cat, id);
+	if (!g)
+		fail_msg("no GPU '%s' in the shipped catalog", id);
+	return g;
+}
+
+static void test_capacities_are_as_the_hardware_has_them(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(wants) / sizeof(wants[0]); i++) {
+		const struct want *w = &wants[i];
+		const struct gpu *g = find(w->id);
+		double cap = w->cuda_total > 0 ? w->cuda_total : w->memory;
+
+		if (g->memory_bytes != w->memory)
+			fail_msg("%s: memory %.0f, want %.0f (%s)", w->id, g->memory_bytes,
+				 w->memory, w->source);
+		/* units parse 79.11GiB as 79.11 x 2^30, not rounded */
+		if (!(g->cuda_total_bytes > w->cuda_total - 1 &&
+		      g->cuda_total_bytes < w->cuda_total + 1))
+			fail_msg("%s: cuda_total %.0f, want %.0f (%s)", w->id, g->cuda_total_bytes,
+				 w->cuda_total, w->source);
+		if (!(gpu_capacity_bytes(g) > cap - 1 && gpu_capacity_bytes(g) < cap + 1))
+			fail_msg("%s: capacity %.0f, want %.0f", w->id, gpu_capacity_bytes(g), cap);
+	}
+}
+
+/* Every shipped cuda_total is what a process sees of the memory: at most all of it, and
+ * no less than the 15/16 that ECC leaves on a GDDR part less a GiB the driver keeps. */
+static void test_every_cuda_total_is_part_of_its_memory(void **state)
+{
+	int n = 0;
+	(void)state;
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		if (g->cuda_total_bytes == 0)
+			continue;
+		n++;
+		if (!(g->cuda_total_bytes <= g->memory_bytes &&
+		      g->cuda_total_bytes >= g->memory_bytes * 15 / 16 - GIB))
+			fail_msg("%s: cuda_total %.0f of memory %.0f", g->id, g->cuda_total_bytes,
+				 g->memory_bytes);
+	}
+	assert_true(n >= 10);
+}
+
+/* The plan's capacity is CUDA's total on the catalog GPU, and the scenario's own
+ * hardware.memory when it sets one (taken as what CUDA sees: the vLLM row of
+ * tests/validation/ sets 23.58GiB). */
+static void test_plan_capacity_follows_cuda_total_and_override(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct gp_error err;
+
+	(void)state;
+	scenario_init(&s);
+	assert_int_equal(scenario_set(&s, cat, "model.preset", "llama-2-7b", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.kind", "online", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "rtx-3090", &err), 0);
+	plan_compute(&s, &p);
+	assert_true(p.mem.capacity > 23.58 * GIB - 1 && p.mem.capacity < 23.58 * GIB + 1);
+	assert_int_equal(scenario_set(&s, cat, "hardware.memory", "24GB", &err), 0);
+	plan_compute(&s, &p);
+	assert_true(p.mem.capacity == 24e9);
+	/* a GPU chosen again brings its catalog figures back */
+	assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "h100-sxm-80gb", &err), 0);
+	plan_compute(&s, &p);
+	assert_true(p.mem.capacity > 79.11 * GIB - 1 && p.mem.capacity < 79.11 * GIB + 1);
+}
+
+static void test_cuda_total_above_memory_is_refused(void **state)
+{
+	static const char text[] = "gpus:\n"
+				   "  - id: x\n"
+				   "    name: X\n"
+				   "    vendor: nvidia\n"
+				   "    memory: 24GiB\n"
+				   "    cuda_total: 25GiB\n"
+				   "    hbm_bandwidth: 1TB/s\n"
+				   "    peak: {bf16: 100T}\n"
+				   "    link: pcie\n"
+				   "    link_bandwidth: 64GB/s\n"
+				   "    link_domain: 1\n"
+				   "    pcie: gen4x16\n"
+				   "    pcie_bandwidth: 32GB/s\n"
+				   "    power: 300W\n"
+				   "    price_per_hour: 1\n"
+				   "    gpus_per_node: 8\n"
+				   "    network: 25Gb/s\n";
+	struct catalog *c = catalog_new();
+	struct gp_error err;
+	char buf[512];
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(catalog_parse_gpus(c, text, sizeof(text) - 1, "g.yaml", &err), -1);
+	gp_error_format(&err, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "g.yaml:2:5:"));
+	assert_non_null(strstr(buf, "cuda_total is more than memory"));
+	catalog_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_capacities_are_as_the_hardware_has_them),
+	    cmocka_unit_test(test_every_cuda_total_is_part_of_its_memory),
+	    cmocka_unit_test(test_plan_capacity_follows_cuda_total_and_override),
+	    cmocka_unit_test(test_cuda_total_above_memory_is_refused),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}

@@ -1,0 +1,108 @@
+/* test_dtype_fp4.c - the microscaling formats: nvfp4, mxfp4 and fp6 (MXFP6) bytes with their
+ * block scales, the FP4 tensor-core peaks of the catalog, and gpt-oss-120b's published
+ * checkpoint (MXFP4 experts, the rest bf16) within 1%. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dtype.h"
+#include "plan.h"
+#include "scenario.h"
+#include "shipped_catalog.h"
+
+#define GIB 1073741824.0
+
+/* NVFP4: 16 E2M1 elements share an FP8 E4M3 scale: 4 + 8/16 = 4.5 bits (NVIDIA, "Introducing
+ * NVFP4", 2025). MXFP4 / MXFP6: 32 elements share an E8M0 scale: 4.25 and 6.25 bits (OCP
+ * Microscaling Formats v1.0, Table 1). */
+static void test_block_format_bytes(void **state)
+{
+	enum dtype d;
+	(void)state;
+	assert_true(dtype_bytes(DTYPE_NVFP4) == 4.5 / 8);
+	assert_true(dtype_bytes(DTYPE_MXFP4) == 4.25 / 8);
+	assert_true(dtype_bytes(DTYPE_FP6) == 6.25 / 8);
+	assert_int_equal(dtype_parse("nvfp4", &d), 0);
+	assert_int_equal(d, DTYPE_NVFP4);
+	assert_int_equal(dtype_parse("mxfp4", &d), 0);
+	assert_int_equal(d, DTYPE_MXFP4);
+	assert_int_equal(dtype_parse("fp6", &d), 0);
+	assert_int_equal(d, DTYPE_FP6);
+	assert_string_equal(dtype_name(DTYPE_FP6), "fp6");
+	assert_true(dtype_is_microscaled(DTYPE_MXFP4) && !dtype_is_microscaled(DTYPE_INT4));
+}
+
+/* Dense FP4 peaks (catalog/gpus.yaml, each with its source): HGX B200 18 PF* / 2, GB200
+ * 20 PF* / 2, RTX 5090 3,352 AI TOPS* / 2; MI355X MXFP4 only (CDNA 4 has no NVFP4); Hopper
+ * has none. */
+static void test_fp4_peaks(void **state)
+{
+	(void)state;
+	assert_true(catalog_find_gpu(cat, "b200")->peak_flops[DTYPE_NVFP4] == 9000e12);
+	assert_true(catalog_find_gpu(cat, "b200")->peak_flops[DTYPE_MXFP4] == 9000e12);
+	assert_true(catalog_find_gpu(cat, "b200")->peak_flops[DTYPE_FP6] == 4500e12);
+	assert_true(catalog_find_gpu(cat, "gb200")->peak_flops[DTYPE_NVFP4] == 10000e12);
+	assert_true(catalog_find_gpu(cat, "rtx-5090")->peak_flops[DTYPE_NVFP4] == 1676e12);
+	assert_true(catalog_find_gpu(cat, "mi355x")->peak_flops[DTYPE_MXFP4] > 10000e12);
+	assert_true(catalog_find_gpu(cat, "mi355x")->peak_flops[DTYPE_NVFP4] == 0);
+	assert_true(catalog_find_gpu(cat, "h100-sxm-80gb")->peak_flops[DTYPE_NVFP4] == 0);
+}
+
+static void plan_gpt_oss(const char *gpu, const char *weights, const char *experts,
+			 const char *precision, struct plan *p)
+{
+	struct scenario s;
+	struct gp_error err;
+
+	scenario_init(&s);
+	assert_int_equal(scenario_set(&s, cat, "model.preset", "gpt-oss-120b", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.kind", "online", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "hardware.gpu", gpu, &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.weights", weights, &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.expert_weights", experts, &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.precision", precision, &err), 0);
+	plan_compute(&s, p);
+}
+
+/* OpenAI's gpt-oss model card (arXiv 2508.10925, Table 1): gpt-oss-120b, 116.83B parameters
+ * of which 114.71B in the MLP (MXFP4 in the checkpoint), checkpoint size 60.8 GiB. */
+static void test_gpt_oss_120b_checkpoint(void **state)
+{
+	struct plan p;
+	double want = 60.8 * GIB;
+	(void)state;
+	plan_gpt_oss("b200", "bf16", "mxfp4", "bf16", &p);
+	printf("gpt-oss-120b weights %.2f GiB, published 60.8 GiB (%+.2f%%)\n", p.mem.weights / GIB,
+	       100 * (p.mem.weights / want - 1));
+	assert_true(p.mem.weights > want * 0.99 && p.mem.weights < want * 1.01);
+	/* auto: the experts as workload.weights */
+	plan_gpt_oss("b200", "mxfp4", "auto", "bf16", &p);
+	assert_true(p.mem.weights < want * 0.97);
+}
+
+/* W4A4 on Blackwell runs at the FP4 peak; on Hopper nvfp4 compute falls back (a warning)
+ * to bf16, where the weights are dequantised as int4's are. */
+static void test_fp4_compute(void **state)
+{
+	struct plan p;
+	(void)state;
+	plan_gpt_oss("b200", "nvfp4", "nvfp4", "nvfp4", &p);
+	assert_true(p.peak_flops == 9000e12);
+	plan_gpt_oss("h100-sxm-80gb", "nvfp4", "nvfp4", "nvfp4", &p);
+	assert_true(p.peak_flops == 989.4e12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_block_format_bytes),
+	    cmocka_unit_test(test_fp4_peaks),
+	    cmocka_unit_test(test_gpt_oss_120b_checkpoint),
+	    cmocka_unit_test(test_fp4_compute),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
