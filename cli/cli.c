@@ -56,7 +56,8 @@ enum {
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
 	OPT_CSV = 1u << 7,
-	CMD_HIDDEN = 1u << 8, /* a helper for scripts, left out of --help */
+	CMD_HIDDEN = 1u << 8,  /* a helper for scripts, left out of --help */
+	OPT_VERSION = 1u << 9, /* --version: the terminal UI's command line only */
 };
 
 struct cli {
@@ -68,7 +69,7 @@ struct cli {
 	const char *args[MAX_ARGS];
 	int nsets;
 	const char *sets[MAX_SETS];
-	bool json, markdown, csv, ascii, help, hardware, scaling;
+	bool json, markdown, csv, ascii, help, version, hardware, scaling;
 	const char *output;
 	const char *solve_key; /* --max KEY or --min KEY */
 	bool solve_max;
@@ -954,26 +955,12 @@ static const struct command *command_find(const char *name)
 	return NULL;
 }
 
-static void cli_print_help(void)
-{
-	printf("gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
-	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
-	       GPUPLAN_VERSION);
-	for (const struct command *cmd = commands; cmd->name; cmd++)
-		if (!(cmd->opts & CMD_HIDDEN))
-			printf("       %s\n", cmd->usage);
-	printf(
-	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
-	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
-	    "'gpuplan COMMAND --help' says more about one command.\n\n"
-	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
-	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
-}
-
 /* The options: one row each (long name, short letter or an id above 255, argument, the
- * commands that take it by their OPT_* bit, 0 for all). cli_parse hands getopt_long the rows
- * a command accepts, so `--top=2`, `-jn2`, `--`, `--mark` for --markdown and `-o FILE` read
- * as in any GNU tool; `gpuplan commands` lists them for the shell completions. */
+ * commands that take it by their OPT_* bit, 0 for all, and its line of --help). cli_parse
+ * hands getopt_long the rows a command accepts, so `--top=2`, `-jn2`, `--`, `--mark` for
+ * --markdown and `-o FILE` read as in any GNU tool; `gpuplan commands` lists them for the
+ * shell completions and --help's options block is written from them, as gpuplan(1)'s
+ * OPTIONS (tests/cli/run-cli.sh checks that the two agree). */
 enum {
 	OPTV_ASCII = 256,
 	OPTV_CSV,
@@ -982,6 +969,7 @@ enum {
 	OPTV_SCALING,
 	OPTV_MAX,
 	OPTV_MIN,
+	OPTV_VERSION,
 };
 
 static const struct cli_option {
@@ -989,21 +977,30 @@ static const struct cli_option {
 	int val;
 	int has_arg;
 	unsigned opts;
-	const char *arg; /* its argument, for `gpuplan commands`: KEY=VALUE, FILE, N, KEY, a|b */
+	const char *arg;  /* its argument, for `gpuplan commands`: KEY=VALUE, FILE, N, KEY, a|b */
+	const char *help; /* for --help: what it does, lowercase, no final period */
 } cli_options[] = {
-    {"help", 'h', no_argument, 0, NULL},
-    {"set", 's', required_argument, OPT_SET, "KEY=VALUE"},
-    {"json", 'j', no_argument, OPT_JSON, NULL},
-    {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL},
-    {"csv", OPTV_CSV, no_argument, OPT_CSV, NULL},
-    {"output", 'o', required_argument, OPT_OUTPUT, "FILE"},
-    {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL},
-    {"top", 'n', required_argument, OPT_SEARCH, "N"},
-    {"by", OPTV_BY, required_argument, OPT_SEARCH, "time|cost"},
-    {"hardware", OPTV_HARDWARE, no_argument, OPT_SEARCH, NULL},
-    {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL},
-    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY"},
-    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY"},
+    {"help", 'h', no_argument, 0, NULL, "print this help; COMMAND --help says more about one"},
+    {"version", OPTV_VERSION, no_argument, OPT_VERSION, NULL, "print the version"},
+    {"set", 's', required_argument, OPT_SET, "KEY=VALUE",
+     "override a field after the file is read, KEY as in the file; repeatable"},
+    {"json", 'j', no_argument, OPT_JSON, NULL, "JSON output"},
+    {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL, "Markdown output"},
+    {"csv", OPTV_CSV, no_argument, OPT_CSV, NULL, "CSV output (RFC 4180)"},
+    {"output", 'o', required_argument, OPT_OUTPUT, "FILE",
+     "write to FILE atomically instead of standard output"},
+    {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL, "draw with ASCII characters only"},
+    {"top", 'n', required_argument, OPT_SEARCH, "N", "list the N best layouts (default 10)"},
+    {"by", OPTV_BY, required_argument, OPT_SEARCH, "time|cost",
+     "rank by time (the default) or by cost"},
+    {"hardware", OPTV_HARDWARE, no_argument, OPT_SEARCH, NULL,
+     "vary the GPU type and count over the catalog too"},
+    {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL,
+     "the best layout at each power-of-two GPU count, as CSV"},
+    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY",
+     "the largest value of KEY that fits"},
+    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY",
+     "the smallest value of KEY that fits"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1018,6 +1015,103 @@ static const struct cli_option *cli_option_by_val(int val)
 		if (cli_options[i].val == val)
 			return &cli_options[i];
 	return NULL;
+}
+
+/* The commands that take an option with these OPT_* bits, for --help: "report, diff". */
+static void help_option_commands(struct report_buf *b, unsigned opts)
+{
+	bool any = false;
+
+	if (opts & (OPT_ASCII | OPT_VERSION)) {
+		report_buf_printf(b, "the terminal UI");
+		any = true;
+	}
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (!(cmd->opts & CMD_HIDDEN) && (cmd->opts & opts)) {
+			report_buf_printf(b, "%s%s", any ? ", " : "", cmd->name);
+			any = true;
+		}
+}
+
+/* Appends words to b at column at (of a line that starts at column indent), wrapped before
+ * column 80. */
+static void help_wrap(struct report_buf *b, const char *words, size_t *at, size_t indent)
+{
+	while (*words) {
+		size_t n = strcspn(words, " ");
+
+		if (*at > indent && *at + 1 + n >= 80) {
+			report_buf_printf(b, "\n%*s", (int)indent, "");
+			*at = indent;
+		} else if (*at > indent) {
+			report_buf_printf(b, " ");
+			(*at)++;
+		}
+		report_buf_printf(b, "%.*s", (int)n, words);
+		*at += n;
+		words += n + strspn(words + n, " ");
+	}
+}
+
+/* --help's options block, one option a row of cli_options[]: "  -s, --set=KEY=VALUE",
+ * its help and the commands that take it. */
+static void help_options(struct report_buf *b)
+{
+	enum { COL = 24 };
+
+	report_buf_printf(b, "\noptions:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		struct report_buf cmds = {0};
+		size_t start = b->len, at;
+
+		if (o->val < 256)
+			report_buf_printf(b, "  -%c, --%s", o->val, o->name);
+		else
+			report_buf_printf(b, "      --%s", o->name);
+		if (o->arg)
+			report_buf_printf(b, "=%s", o->arg);
+		at = b->len - start;
+		if (at + 2 > COL) {
+			report_buf_printf(b, "\n");
+			at = 0;
+		}
+		report_buf_printf(b, "%*s", (int)(COL - at), "");
+		at = COL;
+		help_wrap(b, o->help, &at, COL);
+		if (o->opts) {
+			report_buf_printf(&cmds, "(");
+			help_option_commands(&cmds, o->opts);
+			report_buf_printf(&cmds, ")");
+			help_wrap(b, cmds.failed ? "" : cmds.data, &at, COL);
+		}
+		report_buf_release(&cmds);
+		report_buf_printf(b, "\n");
+	}
+}
+
+static int cli_print_help(void)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	report_buf_printf(&b,
+			  "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+			  "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
+			  GPUPLAN_VERSION);
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (!(cmd->opts & CMD_HIDDEN))
+			report_buf_printf(&b, "       %s\n", cmd->usage);
+	help_options(&b);
+	report_buf_printf(
+	    &b,
+	    "\nFILE may be '-' for standard input; '--' ends the options. A long option may be\n"
+	    "shortened to a prefix that names only one; short options bundle (-jn2).\n\n"
+	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
+	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
+	rc = cli_write_buf(&b);
+	report_buf_release(&b);
+	return rc;
 }
 
 /* The option as typed, for a message: "-o" for a short one (alone or in a bundle), else
@@ -1148,6 +1242,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 		case OPTV_ASCII:
 			c->ascii = true;
 			break;
+		case OPTV_VERSION:
+			c->version = true;
+			break;
 		case 'n':
 			c->top = optarg;
 			break;
@@ -1258,8 +1355,8 @@ static int cmd_commands(struct cli *c)
 	int rc;
 
 	(void)c;
-	report_buf_printf(&b, "-\tFILE\t--version ");
-	usage_options(&b, OPT_SET | OPT_ASCII);
+	report_buf_printf(&b, "-\tFILE\t");
+	usage_options(&b, OPT_SET | OPT_ASCII | OPT_VERSION);
 	report_buf_printf(&b, "\tthe terminal UI\n");
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
@@ -1305,10 +1402,12 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	const char *path;
 	int rc;
 
-	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII)) != 0)
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII | OPT_VERSION)) != 0)
 		return rc;
-	if (c->help) {
-		cli_print_help();
+	if (c->help)
+		return cli_print_help();
+	if (c->version) {
+		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		return fflush(stdout) ? EXIT_IO : 0;
 	}
 	if (c->nargs > 1)
