@@ -88,21 +88,84 @@ struct command {
 
 static int cli_usage_error(struct cli *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+static void cli_error(const struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static const struct command *command_find(const char *name);
 
 /* Messages ----------------------------------------------------------------------------- */
+
+/* Every message on standard error goes through here, one line each. A problem at a place
+ * (placed: "FILE:LINE:COL: ..." or "--set KEY=VALUE: ...", the form editors jump to) is
+ * written as it is; any other starts with "gpuplan: " or "gpuplan COMMAND: " (gpuplan(1),
+ * DIAGNOSTICS). A control character or a byte that is not UTF-8, which only a file or an
+ * argument can have put there, is written escaped (text_escape_control): a scenario cannot
+ * retitle or clear the terminal through a message. The text is kept whole, however long. */
+static void cli_vsay(const struct cli *c, bool placed, const char *fmt, va_list ap)
+{
+	char stack[1024], *text = stack, *heap = NULL, *out;
+	size_t need;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(stack, sizeof(stack), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(stack) && (text = heap = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+	if (!text) {
+		fputs("gpuplan: out of memory\n", stderr);
+		return;
+	}
+	need = text_escape_control(text, (size_t)n, NULL, 0, 0);
+	out = malloc(need + 1);
+	if (out)
+		text_escape_control(text, (size_t)n, out, need + 1, 0);
+	if (!placed)
+		fprintf(stderr, "gpuplan%s%s: ", c && c->cmd ? " " : "", c && c->cmd ? c->cmd : "");
+	fprintf(stderr, "%s\n", out ? out : "out of memory");
+	free(out);
+	free(heap);
+}
+
+/* A message that names no place: "gpuplan[ COMMAND]: ...". */
+static void cli_error(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vsay(c, false, fmt, ap);
+	va_end(ap);
+}
+
+static void cli_placed(const struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void cli_placed(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vsay(c, true, fmt, ap);
+	va_end(ap);
+}
+
+/* Out of memory: exit status 1. */
+static int cli_no_memory(const struct cli *c)
+{
+	cli_error(c, "out of memory");
+	return EXIT_IO;
+}
 
 static int cli_usage_error(struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
 	const struct command *cmd = c->cmd ? command_find(c->cmd) : NULL;
 
-	fprintf(stderr, "gpuplan%s%s: ", c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vsay(c, false, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cmd)
 		fprintf(stderr, "usage: %s\n", cmd->usage);
 	else
@@ -111,26 +174,41 @@ static int cli_usage_error(struct cli *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-/* Prints an error as FILE:LINE:COL: message (with fallback as the file when it names
- * none); returns its exit status. */
-static int cli_print_error(const struct gp_error *err, const char *fallback)
+/* Prints an error: "FILE:LINE[:COL]: message" when it has a line, "--set KEY=VALUE:
+ * message" for a --set, else "gpuplan: FILE: message" (fallback as the file when it names
+ * none) or "gpuplan COMMAND: message". gp_error keeps a file name in a fixed field: when
+ * that is fallback cut short, fallback is written whole, never the name of another file.
+ * Returns the error's exit status. */
+static int cli_print_error(const struct cli *c, const struct gp_error *err,
+			   const char *fallback)
 {
-	char buf[1024];
-	struct gp_error e = *err;
+	const char *file = err->file[0] ? err->file : fallback ? fallback : "";
+	char pos[32] = "";
 
-	if (!e.file[0] && fallback)
-		snprintf(e.file, sizeof(e.file), "%s", fallback);
-	fprintf(stderr, "%s\n", gp_error_format(&e, buf, sizeof(buf)));
+	if (fallback && strlen(err->file) == sizeof(err->file) - 1 &&
+	    strncmp(fallback, err->file, sizeof(err->file) - 1) == 0)
+		file = fallback;
+	if (err->line > 0 && err->column > 0)
+		snprintf(pos, sizeof(pos), ":%d:%d", err->line, err->column);
+	else if (err->line > 0)
+		snprintf(pos, sizeof(pos), ":%d", err->line);
+	if (!file[0])
+		cli_error(c, "%s", err->message);
+	else if (pos[0] || strncmp(file, "--set ", 6) == 0)
+		cli_placed(c, "%s%s: %s", file, pos, err->message);
+	else
+		cli_error(c, "%s: %s", file, err->message);
 	return gp_error_exit_status(err);
 }
 
-static void cli_print_problems(const struct gp_problems *probs, const char *fallback)
+static void cli_print_problems(const struct cli *c, const struct gp_problems *probs,
+			       const char *fallback)
 {
 	for (int i = 0; i < probs->count; i++)
-		cli_print_error(&probs->items[i], fallback);
+		cli_print_error(c, &probs->items[i], fallback);
 	if (probs->dropped)
-		fprintf(stderr, "%s: %d more problems not shown\n", fallback ? fallback : "gpuplan",
-			probs->dropped);
+		cli_error(c, "%s: %d more problems not shown", fallback ? fallback : "scenario",
+			  probs->dropped);
 }
 
 /* -o - and -o /dev/stdout: standard output, written as without -o (no temporary file
@@ -143,58 +221,96 @@ static bool cli_output_is_stdout(const char *out)
 /* Before a save to out: a FIFO, a device or a link loop is refused (as file_write_atomic
  * refuses it), and so is a read-only file (the command line has no :w!). 0, or the exit
  * status with a message; warns when other hard links will keep the old text. */
-static int cli_output_check(const char *out)
+static int cli_output_check(const struct cli *c, const char *out)
 {
 	struct gp_error err = {0};
 	struct file_target t;
 
 	if (file_check_target(out, &t, &err) != 0)
-		return cli_print_error(&err, out);
+		return cli_print_error(c, &err, out);
 	if (t.exists && !t.writable) {
-		fprintf(stderr, "%s: cannot save: the file is read-only\n", out);
+		cli_error(c, "%s: cannot save: the file is read-only", out);
 		return EXIT_IO;
 	}
 	if (t.links > 1)
-		fprintf(stderr,
-			"gpuplan: warning: %s has %lu other hard links, which keep the old text\n",
-			out, t.links - 1);
+		cli_error(c, "warning: %s has %lu other hard links, which keep the old text", out,
+			  t.links - 1);
 	return 0;
 }
 
 /* Writes text to standard output; 0, or EXIT_IO with a message. */
-static int cli_write(const char *text, size_t len)
+static int cli_write(const struct cli *c, const char *text, size_t len)
 {
 	if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout) != 0) {
-		fprintf(stderr, "gpuplan: writing standard output: %s\n", strerror(errno));
+		cli_error(c, "writing standard output: %s", strerror(errno));
 		return EXIT_IO;
 	}
 	return 0;
 }
 
-/* Writes the buffer, or says it ran out of memory. */
-/* Prints a JSON document built by report_json_*, then frees it; NULL means out of memory. */
-static int cli_write_json(struct cJSON *j)
+/* Prints a JSON document built by report_json_*, then frees it; NULL means out of memory.
+ * cJSON writes a C0 control character as \u00XX but a C1 one (U+0080 to U+009F, which a
+ * terminal may read as CSI) raw: it is written \u00XX here, the same string to a JSON
+ * reader (RFC 8259 section 7). */
+static int cli_write_json(const struct cli *c, struct cJSON *j)
 {
-	char *text = j ? report_json_print(j) : NULL;
+	char *text = j ? report_json_print(j) : NULL, *out;
+	size_t len, n = 0, c1 = 0;
 	int rc;
 
 	report_json_free(j);
-	if (!text) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
+	if (!text)
+		return cli_no_memory(c);
+	len = strlen(text);
+	for (size_t i = 0; i + 1 < len; i++)
+		c1 += (unsigned char)text[i] == 0xc2 && ((unsigned char)text[i + 1] & 0xe0) == 0x80;
+	if (!c1) {
+		rc = cli_write(c, text, len);
+		free(text);
+		return rc;
 	}
-	rc = cli_write(text, strlen(text));
+	if (!(out = malloc(len + 4 * c1 + 1))) {
+		free(text);
+		return cli_no_memory(c);
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)text[i], v = (unsigned char)text[i + 1];
+		if (u == 0xc2 && (v & 0xe0) == 0x80) {
+			n += (size_t)sprintf(out + n, "\\u00%02x", v);
+			i++;
+		} else {
+			out[n++] = text[i];
+		}
+	}
+	rc = cli_write(c, out, n);
+	free(out);
 	free(text);
 	return rc;
 }
 
-static int cli_write_buf(const struct report_buf *b)
+/* Writes a text, Markdown or CSV result for a person's terminal: its lines and tabs as they
+ * are, any other control character that a name, a note or a value from a file brought in
+ * escaped (text_escape_control), as in messages. */
+static int cli_write_buf(const struct cli *c, const struct report_buf *b)
 {
-	if (b->failed) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
-	return cli_write(b->data ? b->data : "", b->len);
+	const unsigned flags = TEXT_KEEP_NEWLINE | TEXT_KEEP_TAB;
+	size_t need;
+	char *out;
+	int rc;
+
+	if (b->failed)
+		return cli_no_memory(c);
+	if (!b->data)
+		return cli_write(c, "", 0);
+	need = text_escape_control(b->data, b->len, NULL, 0, flags);
+	if (need == b->len)
+		return cli_write(c, b->data, b->len);
+	if (!(out = malloc(need + 1)))
+		return cli_no_memory(c);
+	text_escape_control(b->data, b->len, out, need + 1, flags);
+	rc = cli_write(c, out, need);
+	free(out);
+	return rc;
 }
 
 /* Loading ------------------------------------------------------------------------------ */
@@ -210,17 +326,14 @@ static int cli_load_catalog(struct cli *c)
 	n = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
 	c->exe[n > 0 ? n : 0] = '\0';
 	c->cat = catalog_new();
-	if (!c->cat) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!c->cat)
+		return cli_no_memory(c);
 	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
-		return cli_print_error(&err, "catalog");
+		return cli_print_error(c, &err, "catalog");
 	for (int i = 0; i < c->cat->nwarnings; i++)
-		fprintf(stderr, "gpuplan: warning: %s\n", c->cat->warnings[i]);
+		cli_error(c, "warning: %s", c->cat->warnings[i]);
 	if (c->cat->nwarnings_dropped)
-		fprintf(stderr, "gpuplan: warning: %d more user model files skipped\n",
-			c->cat->nwarnings_dropped);
+		cli_error(c, "warning: %d more user model files skipped", c->cat->nwarnings_dropped);
 	return 0;
 }
 
@@ -255,18 +368,15 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
 	probs = malloc(sizeof(*probs));
-	if (!probs) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!probs)
+		return cli_no_memory(c);
 	gp_problems_init(probs);
 	if (!src && path && c->nsets) {
 		/* the file's keys, for --set presets (scenario_apply_sets) */
 		src = own_src = malloc(sizeof(*own_src));
 		if (!src) {
 			free(probs);
-			fprintf(stderr, "gpuplan: out of memory\n");
-			return EXIT_IO;
+			return cli_no_memory(c);
 		}
 	}
 	if (src)
@@ -274,15 +384,15 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (path) {
 		if (scenario_load_file(path, c->cat, s, src, probs, &err) != 0) {
 			if (probs->count)
-				cli_print_problems(probs, path);
+				cli_print_problems(c, probs, path);
 			else
-				cli_print_error(&err, path);
+				cli_print_error(c, &err, path);
 			/* an unreadable file is an I/O failure (1), anything in it bad input (2) */
 			rc = err.code == GP_OK ? EXIT_USAGE : gp_error_exit_status(&err);
 			goto out;
 		}
 	} else if (scenario_init_builtin(s, c->cat, &err) != 0) {
-		rc = cli_print_error(&err, "built-in scenario");
+		rc = cli_print_error(c, &err, "built-in scenario");
 		goto out;
 	}
 	/* --set works as if written in the file (scenario_apply_sets): presets first, then the
@@ -290,15 +400,11 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	{
 		int bad;
 		if (scenario_apply_sets(s, c->cat, c->sets, c->nsets, src, &bad, &err) != 0) {
-			char buf[1024];
 			if (bad < 0) {
-				fprintf(stderr, "gpuplan: out of memory\n");
-				rc = EXIT_IO;
+				rc = cli_no_memory(c);
 				goto out;
 			}
-			err.file[0] = '\0';
-			fprintf(stderr, "--set %s: %s\n", c->sets[bad],
-				gp_error_format(&err, buf, sizeof(buf)));
+			cli_placed(c, "--set %s: %s", c->sets[bad], err.message);
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -308,7 +414,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		scenario_validate(s, src, probs);
 		cli_blame_sets(c, probs);
 		if (probs->count) {
-			cli_print_problems(probs, path ? path : "built-in scenario");
+			cli_print_problems(c, probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -331,22 +437,21 @@ static int cmd_report(struct cli *c)
 	int rc;
 
 	if (!s || !src || !p) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	plan_compute(s, p);
 	if (c->json) {
-		rc = cli_write_json(report_json_build(s, p));
+		rc = cli_write_json(c, report_json_build(s, p));
 		goto out;
 	}
 	if (c->markdown)
 		report_markdown(&b, s, p);
 	else
 		report_text(&b, s, p);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 out:
 	report_buf_release(&b);
 	free(s);
@@ -366,8 +471,7 @@ static int cmd_explain(struct cli *c)
 	int rc;
 
 	if (!s || !src || !p || !buf) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if (c->nargs < 1) {
@@ -388,18 +492,16 @@ static int cmd_explain(struct cli *c)
 				    used + strlen(f->key) + 2 < size)
 					used += (size_t)snprintf(buf + used, size - used, "%s\n",
 								 f->key);
-		rc = cli_write(buf, used);
+		rc = cli_write(c, buf, used);
 		goto out;
 	}
 	plan_compute(s, p);
 	buf[0] = '\0';
 	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
-		char msg[1024];
-		fprintf(stderr, "gpuplan explain: %s\n", gp_error_format(&err, msg, sizeof(msg)));
-		rc = gp_error_exit_status(&err);
+		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}
-	rc = cli_write(buf, strlen(buf));
+	rc = cli_write(c, buf, strlen(buf));
 out:
 	free(s);
 	free(src);
@@ -418,8 +520,7 @@ static int cmd_diff(struct cli *c)
 	int rc;
 
 	if (!a || !b || !src || !pa || !pb || !d) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0) {
@@ -433,7 +534,7 @@ static int cmd_diff(struct cli *c)
 	plan_compute(b, pb);
 	diff_compute(a, pa, b, pb, d);
 	if (c->json) {
-		rc = cli_write_json(report_json_diff(d, a, pa, b, pb));
+		rc = cli_write_json(c, report_json_diff(d, a, pa, b, pb));
 		goto out;
 	}
 	if (c->csv)
@@ -442,7 +543,7 @@ static int cmd_diff(struct cli *c)
 		diff_markdown(&out, d, c->args[0], c->args[1]);
 	else
 		diff_text(&out, d, c->args[0], c->args[1]);
-	rc = cli_write_buf(&out);
+	rc = cli_write_buf(c, &out);
 out:
 	report_buf_release(&out);
 	free(a);
@@ -455,20 +556,19 @@ out:
 }
 
 /* `search --scaling` (report_scaling_csv): the best layout by time at each GPU count. */
-static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
+static int search_scaling_csv(const struct cli *c, const struct scenario *s,
+			      const struct search_options *opt)
 {
 	int counts[21], n = report_scaling_counts(s, counts, 21);
 	struct search_result *out = calloc((size_t)n, sizeof(*out));
 	struct report_buf b = {0};
 	int rc;
 
-	if (!out) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!out)
+		return cli_no_memory(c);
 	search_scaling(s, opt, counts, n, out);
 	report_scaling_csv(&b, counts, out, n);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	free(out);
 	return rc;
@@ -485,8 +585,7 @@ static int cmd_solve(struct cli *c)
 	int rc;
 
 	if (!s || !src) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if (!c->solve_key) {
@@ -496,9 +595,7 @@ static int cmd_solve(struct cli *c)
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
-		char buf[1024];
-		fprintf(stderr, "gpuplan solve: %s\n", gp_error_format(&err, buf, sizeof(buf)));
-		rc = gp_error_exit_status(&err);
+		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}
 	/* write the value back through the field table, so it prints as a file would */
@@ -510,20 +607,19 @@ static int cmd_solve(struct cli *c)
 	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
 		scenario_field_format(s, f, text, sizeof(text));
 	if (c->json) {
-		rc = cli_write_json(report_json_solve(f->key, c->solve_max, value, text));
+		rc = cli_write_json(c, report_json_solve(f->key, c->solve_max, value, text));
 		goto out;
 	} else {
 		/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
 		 * what the value is goes to standard error, for the person reading */
 		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
-		fprintf(stderr, "gpuplan solve: the %s value that fits%s\n",
-			c->solve_max ? "largest" : "smallest",
+		cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
 			s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
 				s->workload.slo.tpot_s > 0
 			    ? " and meets the deadline or SLO"
 			    : "");
 	}
-	rc = cli_write(line, strlen(line));
+	rc = cli_write(c, line, strlen(line));
 out:
 	free(s);
 	free(src);
@@ -544,8 +640,7 @@ static int cmd_search(struct cli *c)
 
 	opt.top = c->top ? atoi(c->top) : 10;
 	if (!s || !src || !(res = calloc((size_t)opt.top, sizeof(*res)))) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
@@ -554,7 +649,7 @@ static int cmd_search(struct cli *c)
 	opt.hardware = c->hardware;
 	opt.cat = c->cat;
 	if (c->scaling) {
-		rc = search_scaling_csv(s, &opt);
+		rc = search_scaling_csv(c, s, &opt);
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -563,16 +658,16 @@ static int cmd_search(struct cli *c)
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json) {
 		rc =
-		    cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
+		    cli_write_json(c, report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
 	if (c->csv) {
 		report_search_csv(&b, s, c->cat, res, n);
-		rc = cli_write_buf(&b);
+		rc = cli_write_buf(c, &b);
 		goto out;
 	}
 	report_search_text(&b, s, c->cat, &opt, res, n, &stats, seconds, c->args[0]);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 out:
 	report_buf_release(&b);
 	free(res);
@@ -593,17 +688,17 @@ static int cmd_import(struct cli *c)
 	/* CONFIG.json, or a Hub id found in the local Hugging Face cache */
 	if (hf_config_resolve_path(c->args[0], path, sizeof(path), &err) != 0 ||
 	    hf_config_load_file_info(path, &m, &info, &err) != 0)
-		return cli_print_error(&err, c->args[0]);
+		return cli_print_error(c, &err, c->args[0]);
 	for (int i = 0; i < info.nwarnings; i++)
-		fprintf(stderr, "gpuplan: %s: warning: %s\n", path, info.warnings[i]);
+		cli_error(c, "%s: warning: %s", path, info.warnings[i]);
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
-		return cli_print_error(&err, c->args[0]);
+		return cli_print_error(c, &err, c->args[0]);
 	if (c->output && !cli_output_is_stdout(c->output)) {
-		rc = cli_output_check(c->output);
+		rc = cli_output_check(c, c->output);
 		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
-			rc = cli_print_error(&err, c->output);
+			rc = cli_print_error(c, &err, c->output);
 	} else {
-		rc = cli_write(text, len);
+		rc = cli_write(c, text, len);
 	}
 	free(text);
 	return rc;
@@ -619,8 +714,7 @@ static int cmd_check(struct cli *c)
 	int rc = 0, load_rc, nread;
 
 	if (!s || !src || !probs || !vp) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load_catalog(c)) != 0)
@@ -637,7 +731,7 @@ static int cmd_check(struct cli *c)
 			gp_problems_add(probs, &err);
 			goto print;
 		}
-		rc = cli_print_error(&err, path);
+		rc = cli_print_error(c, &err, path);
 		goto out;
 	}
 	for (int i = 0; i < c->nsets; i++) {
@@ -673,14 +767,14 @@ static int cmd_check(struct cli *c)
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		rc = cli_write_json(report_json_check(path, probs, path));
+		rc = cli_write_json(c, report_json_check(path, probs, path));
 		if (rc == 0 && (probs->count || probs->dropped))
 			rc = EXIT_USAGE;
 		goto out;
 	}
 	if (probs->count || probs->dropped) {
-		cli_print_problems(probs, path);
-		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
+		cli_print_problems(c, probs, path);
+		cli_error(c, "%s: %d problem%s", path, probs->count + probs->dropped,
 			probs->count + probs->dropped == 1 ? "" : "s");
 		rc = EXIT_USAGE;
 		goto out;
@@ -688,7 +782,7 @@ print:
 	{
 		char line[600];
 		snprintf(line, sizeof(line), "%s: ok\n", path);
-		rc = cli_write(line, strlen(line));
+		rc = cli_write(c, line, strlen(line));
 	}
 out:
 	free(s);
@@ -706,24 +800,22 @@ static int cmd_fmt(struct cli *c)
 	size_t len = 0;
 	int rc;
 
-	if (!s) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!s)
+		return cli_no_memory(c);
 	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
 		goto out;
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		/* through scenario_save_file: a relative hf_config follows the new file */
-		rc = cli_output_check(c->output);
+		rc = cli_output_check(c, c->output);
 		if (rc == 0 && scenario_save_file(s, c->cat, c->output, &err) != 0)
-			rc = cli_print_error(&err, c->output);
+			rc = cli_print_error(c, &err, c->output);
 		goto out;
 	}
 	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
-		rc = cli_print_error(&err, c->args[0]);
+		rc = cli_print_error(c, &err, c->args[0]);
 		goto out;
 	}
-	rc = cli_write(text, len);
+	rc = cli_write(c, text, len);
 out:
 	free(text);
 	free(s);
@@ -743,7 +835,7 @@ static int cmd_catalog(struct cli *c)
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
 	if (c->json) {
-		rc = cli_write_json(report_json_catalog(c->cat, strcmp(what, "models") != 0,
+		rc = cli_write_json(c, report_json_catalog(c->cat, strcmp(what, "models") != 0,
 							strcmp(what, "gpus") != 0));
 		return rc;
 	}
@@ -751,7 +843,7 @@ static int cmd_catalog(struct cli *c)
 		report_catalog_csv(&b, c->cat, strcmp(what, "gpus") == 0);
 	else
 		report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -830,7 +922,7 @@ static int cmd_fields(struct cli *c)
 		}
 		report_buf_printf(&b, "%s\n", any ? "" : "-");
 	}
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -858,11 +950,11 @@ static int cmd_validate(struct cli *c)
 		return rc;
 	validation_init(&v);
 	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0) {
-		rc = cli_print_error(&err, dir);
+		rc = cli_print_error(c, &err, dir);
 		goto out;
 	}
 	if (c->json) {
-		rc = cli_write_json(report_json_validation(&v));
+		rc = cli_write_json(c, report_json_validation(&v));
 	} else {
 		if (c->csv)
 			report_validation_csv(&b, &v);
@@ -870,7 +962,7 @@ static int cmd_validate(struct cli *c)
 			validation_markdown(&b, &v);
 		else
 			validation_text(&b, &v);
-		rc = cli_write_buf(&b);
+		rc = cli_write_buf(c, &b);
 	}
 	if (rc == 0 && !v.pass)
 		rc = EXIT_FAILURE;
@@ -1090,7 +1182,7 @@ static void help_options(struct report_buf *b)
 	}
 }
 
-static int cli_print_help(void)
+static int cli_print_help(const struct cli *c)
 {
 	struct report_buf b = {0};
 	int rc;
@@ -1109,7 +1201,7 @@ static int cli_print_help(void)
 	    "shortened to a prefix that names only one; short options bundle (-jn2).\n\n"
 	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
 	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -1374,7 +1466,7 @@ static int cmd_commands(struct cli *c)
 		usage_options(&b, cmd->opts);
 		report_buf_printf(&b, "\t%.*s\n", (int)n, cmd->help);
 	}
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -1405,7 +1497,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII | OPT_VERSION)) != 0)
 		return rc;
 	if (c->help)
-		return cli_print_help();
+		return cli_print_help(c);
 	if (c->version) {
 		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		return fflush(stdout) ? EXIT_IO : 0;
@@ -1415,10 +1507,8 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	/* the UI keeps its file's name in a fixed field: a longer one is refused whole, never
 	 * cut into the name of another file that :w would then write */
 	if (c->nargs && strlen(c->args[0]) >= sizeof(((struct scenario *)0)->path)) {
-		fprintf(stderr,
-			"gpuplan: file name too long for the terminal UI (%zu bytes; at "
-			"most %zu)\n",
-			strlen(c->args[0]), sizeof(((struct scenario *)0)->path) - 1);
+		cli_error(c, "file name too long for the terminal UI (%zu bytes; at most %zu)",
+			  strlen(c->args[0]), sizeof(((struct scenario *)0)->path) - 1);
 		return EXIT_IO;
 	}
 	path = c->nargs ? c->args[0] : NULL;
@@ -1435,10 +1525,8 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (!ui)
 		return cli_usage_error(c, "this build has no terminal UI");
 	s = malloc(sizeof(*s));
-	if (!s) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!s)
+		return cli_no_memory(c);
 	/* the UI shows validation problems beside the fields: only unreadable files stop it */
 	rc = cli_load(c, path && cli_is_new_file(path) ? NULL : path, s, NULL, false);
 	if (rc == 0)
@@ -1453,10 +1541,8 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 	const struct command *cmd;
 	int rc;
 
-	if (!c) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!c)
+		return cli_no_memory(c);
 	c->argv0 = argc > 0 ? argv[0] : NULL;
 	c->keys = keys;
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

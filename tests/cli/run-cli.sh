@@ -223,7 +223,7 @@ run_error 2 check $D/invalid.yaml && {
 run_error 2 check $D/bad-syntax.yaml && {
 	has "$T/err" "^$D/bad-syntax.yaml:7:" "check FILE:LINE"
 	# a file that is not YAML has no fields to validate: one problem, not "no model given"
-	has "$T/err" "^$D/bad-syntax.yaml: 1 problem$" "check: invalid YAML is one problem"
+	has "$T/err" "^gpuplan check: $D/bad-syntax.yaml: 1 problem$" "check: invalid YAML is one problem"
 }
 # a UTF-8 byte order mark before the first key is allowed (YAML 1.2)
 printf '\357\273\277' >"$T/bom.yaml"

@@ -51,5 +51,67 @@ fi
 cut -d' ' -f2 "$T/help.opts" | sort -u | cmp -s - "$T/cmd.opts" && ok ||
 	bad "gpuplan commands lists other options than --help"
 
+# --- every message starts with gpuplan: or names its place ---------------------------------
+# a line of standard error is "gpuplan: ...", "gpuplan COMMAND: ...", "usage: ..." (the line
+# after a usage error, and its indented continuation), "FILE:LINE[:COL]: ..." or "--set
+# KEY=VALUE: ..."
+D=tests/data/cli
+mkdir -p "$T/dir" && mkfifo "$T/fifo" && ln -s loopb "$T/loopa" && ln -s loopa "$T/loopb"
+printf 'gpuplan: 1\nmodel:\n  preset: llama-2-7b\nhardware:\n  gpu: h100-sxm-80gb\n' >"$T/ro.yaml"
+chmod 444 "$T/ro.yaml"
+# one error path a line: ARGS (word-split)
+cases="reprot
+--jsn
+report
+report $D/no-such-file.yaml
+report $D/bad-syntax.yaml
+report $D/invalid.yaml
+report $D/train.yaml --set hardware.count=abc
+report $D/train.yaml --set parallel.tp=3
+report $D/train.yaml --set nosuch.key=1
+report $D/train.yaml --top 3
+report $T/dir
+report $T/loopa
+check $D/invalid.yaml
+check $D/no-such-file.yaml
+check tests/data/bad/many-problems.yaml
+check tests/data/bad/unknown-key.yaml
+check tests/data/bad/invalid-utf8.yaml
+explain $D/train.yaml no.such.key
+solve $D/train.yaml
+solve $D/train.yaml --max no.such.key
+search $D/train.yaml --by speed
+search $D/train.yaml --top 0
+diff - -
+import $D/no-such.json
+import $D/bad-json.json
+catalog nothing
+catalog --csv
+fmt $D/train.yaml -o $T/dir
+fmt $D/train.yaml -o $T/loopa
+fmt $D/train.yaml -o $T/ro.yaml
+validate $T/dir"
+printf '%s\n' "$cases" | while read -r args; do
+	# shellcheck disable=SC2086 # word-split on purpose
+	timeout 20 "$G" $args </dev/null >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc = 0 ]; then echo "FAIL: gpuplan $args: exit 0, expected an error"; continue; fi
+	[ -s "$T/err" ] || { echo "FAIL: gpuplan $args: exit $rc without a message"; continue; }
+	if grep -vE '^(gpuplan( [a-z]+)?: |usage: | +\[|[^ :]+:[0-9]+(:[0-9]+)?: |--set [^ :]+: )' \
+		"$T/err" >"$T/stray"; then
+		echo "FAIL: gpuplan $args: a message without gpuplan: or its place:"
+		sed 's/^/  /' "$T/stray"
+	else
+		echo ok
+	fi
+done >"$T/prefix"
+n=$(grep -c '^ok$' "$T/prefix")
+pass=$((pass + n))
+if grep -q '^FAIL' "$T/prefix"; then
+	grep -v '^ok$' "$T/prefix"
+	fail=$((fail + $(grep -c '^FAIL' "$T/prefix")))
+fi
+[ "$n" -ge 25 ] || bad "only $n error paths checked for the gpuplan: prefix"
+
 echo "options: $pass passed, $fail failed"
 [ "$fail" = 0 ]
