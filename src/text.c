@@ -109,17 +109,29 @@ size_t text_escape_control(const char *in, size_t len, char *out, size_t size, u
 				i++;
 			}
 		} else if (n == 0 || (u[i] == '\n' && (flags & TEXT_KEEP_NEWLINE)) ||
-		    (u[i] == '\t' && (flags & TEXT_KEEP_TAB))) {
+			   (u[i] == '\t' && (flags & TEXT_KEEP_TAB))) {
 			put(out, size, &at, in + i, 1);
 			i++;
 		} else {
 			switch (u[i]) {
-			case 0x1b: named = "\\e"; break;
-			case '\a': named = "\\a"; break;
-			case '\b': named = "\\b"; break;
-			case '\t': named = "\\t"; break;
-			case '\n': named = "\\n"; break;
-			case '\r': named = "\\r"; break;
+			case 0x1b:
+				named = "\\e";
+				break;
+			case '\a':
+				named = "\\a";
+				break;
+			case '\b':
+				named = "\\b";
+				break;
+			case '\t':
+				named = "\\t";
+				break;
+			case '\n':
+				named = "\\n";
+				break;
+			case '\r':
+				named = "\\r";
+				break;
 			}
 			if (named)
 				snprintf(esc, sizeof(esc), "%s", named);

@@ -43,7 +43,8 @@ size_t text_escape_control(const char *in, size_t len, char *out, size_t size, u
  * would read as markup escaped by a backslash (CommonMark 0.31, "Backslash escapes": any
  * ASCII punctuation may be): the backslash itself, '*', '_', '`', '<', '>', '|' (a GFM table
  * cell), '[', ']' (a link or an image) and '#' (a heading); a newline or tab becomes a space,
- * so a value stays on its table row, and any other control character is left out. Returns the length the whole needs, as text_escape_control. */
+ * so a value stays on its table row, and any other control character is left out. Returns the
+ * length the whole needs, as text_escape_control. */
 size_t text_markdown_escape(const char *s, char *out, size_t size);
 
 #endif
