@@ -179,8 +179,7 @@ static int cli_usage_error(struct cli *c, const char *fmt, ...)
  * none) or "gpuplan COMMAND: message". gp_error keeps a file name in a fixed field: when
  * that is fallback cut short, fallback is written whole, never the name of another file.
  * Returns the error's exit status. */
-static int cli_print_error(const struct cli *c, const struct gp_error *err,
-			   const char *fallback)
+static int cli_print_error(const struct cli *c, const struct gp_error *err, const char *fallback)
 {
 	const char *file = err->file[0] ? err->file : fallback ? fallback : "";
 	char pos[32] = "";
@@ -291,26 +290,28 @@ static int cli_write_json(const struct cli *c, struct cJSON *j)
 /* Writes a text, Markdown or CSV result for a person's terminal: its lines and tabs as they
  * are, any other control character that a name, a note or a value from a file brought in
  * escaped (text_escape_control), as in messages. */
-static int cli_write_buf(const struct cli *c, const struct report_buf *b)
+static int cli_write_text(const struct cli *c, const char *text, size_t len)
 {
 	const unsigned flags = TEXT_KEEP_NEWLINE | TEXT_KEEP_TAB;
-	size_t need;
+	size_t need = text_escape_control(text, len, NULL, 0, flags);
 	char *out;
 	int rc;
 
-	if (b->failed)
-		return cli_no_memory(c);
-	if (!b->data)
-		return cli_write(c, "", 0);
-	need = text_escape_control(b->data, b->len, NULL, 0, flags);
-	if (need == b->len)
-		return cli_write(c, b->data, b->len);
+	if (need == len)
+		return cli_write(c, text, len);
 	if (!(out = malloc(need + 1)))
 		return cli_no_memory(c);
-	text_escape_control(b->data, b->len, out, need + 1, flags);
+	text_escape_control(text, len, out, need + 1, flags);
 	rc = cli_write(c, out, need);
 	free(out);
 	return rc;
+}
+
+static int cli_write_buf(const struct cli *c, const struct report_buf *b)
+{
+	if (b->failed)
+		return cli_no_memory(c);
+	return cli_write_text(c, b->data ? b->data : "", b->len);
 }
 
 /* Loading ------------------------------------------------------------------------------ */
@@ -333,7 +334,8 @@ static int cli_load_catalog(struct cli *c)
 	for (int i = 0; i < c->cat->nwarnings; i++)
 		cli_error(c, "warning: %s", c->cat->warnings[i]);
 	if (c->cat->nwarnings_dropped)
-		cli_error(c, "warning: %d more user model files skipped", c->cat->nwarnings_dropped);
+		cli_error(c, "warning: %d more user model files skipped",
+			  c->cat->nwarnings_dropped);
 	return 0;
 }
 
@@ -465,18 +467,14 @@ static int cmd_explain(struct cli *c)
 	struct scenario *s = malloc(sizeof(*s));
 	struct scenario_source *src = malloc(sizeof(*src));
 	struct plan *p = malloc(sizeof(*p));
+	struct explain_parts *parts = malloc(sizeof(*parts));
 	size_t size = 1 << 16;
 	char *buf = malloc(size);
 	struct gp_error err = {0};
 	int rc;
 
-	if (!s || !src || !p || !buf) {
+	if (!s || !src || !p || !parts || !buf) {
 		rc = cli_no_memory(c);
-		goto out;
-	}
-	if (c->nargs < 1) {
-		cli_usage_error(c, "missing FILE");
-		rc = EXIT_USAGE;
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
@@ -485,27 +483,32 @@ static int cmd_explain(struct cli *c)
 		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
 		 * the figure table's, numbers first, then the word rows (memory.fits) */
 		size_t used = 0;
+		if (c->json) {
+			rc = cli_write_json(c, report_json_explain_keys(explain_keys()));
+			goto out;
+		}
 		buf[0] = '\0';
-		for (int words = 0; words < 2; words++)
-			for (const struct figure *f = figures; f->key; f++)
-				if (figure_is_number(f) == !words &&
-				    used + strlen(f->key) + 2 < size)
-					used += (size_t)snprintf(buf + used, size - used, "%s\n",
-								 f->key);
+		for (const char *const *k = explain_keys(); *k; k++)
+			if (used + strlen(*k) + 2 < size)
+				used += (size_t)snprintf(buf + used, size - used, "%s\n", *k);
 		rc = cli_write(c, buf, used);
 		goto out;
 	}
 	plan_compute(s, p);
 	buf[0] = '\0';
-	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
+	if (explain_key_parts(s, p, c->args[1], 80, buf, size, parts, &err) != 0) {
 		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}
-	rc = cli_write(c, buf, strlen(buf));
+	if (c->json)
+		rc = cli_write_json(c, report_json_explain(figure_find(c->args[1]), p, parts, buf));
+	else
+		rc = cli_write_text(c, buf, strlen(buf));
 out:
 	free(s);
 	free(src);
 	free(p);
+	free(parts);
 	free(buf);
 	return rc;
 }
@@ -614,10 +617,10 @@ static int cmd_solve(struct cli *c)
 		 * what the value is goes to standard error, for the person reading */
 		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
 		cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
-			s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
-				s->workload.slo.tpot_s > 0
-			    ? " and meets the deadline or SLO"
-			    : "");
+			  s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
+				  s->workload.slo.tpot_s > 0
+			      ? " and meets the deadline or SLO"
+			      : "");
 	}
 	rc = cli_write(c, line, strlen(line));
 out:
@@ -657,8 +660,8 @@ static int cmd_search(struct cli *c)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json) {
-		rc =
-		    cli_write_json(c, report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
+		rc = cli_write_json(
+		    c, report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
 	if (c->csv) {
@@ -775,7 +778,7 @@ print:
 	if (probs->count || probs->dropped) {
 		cli_print_problems(c, probs, path);
 		cli_error(c, "%s: %d problem%s", path, probs->count + probs->dropped,
-			probs->count + probs->dropped == 1 ? "" : "s");
+			  probs->count + probs->dropped == 1 ? "" : "s");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -836,7 +839,7 @@ static int cmd_catalog(struct cli *c)
 		return rc;
 	if (c->json) {
 		rc = cli_write_json(c, report_json_catalog(c->cat, strcmp(what, "models") != 0,
-							strcmp(what, "gpus") != 0));
+							   strcmp(what, "gpus") != 0));
 		return rc;
 	}
 	if (c->csv)
@@ -981,10 +984,12 @@ static const struct command commands[] = {
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
-	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE [KEY] [--set KEY=VALUE]...",
+	{"explain", cmd_explain, OPT_SET | OPT_JSON, 1, 2,
+	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]...",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
-	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},
+	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains. --json: the parts\n"
+	 "as JSON (schema gpuplan.explain/1).\n"},
 	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
 	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
@@ -1089,10 +1094,8 @@ static const struct cli_option {
      "vary the GPU type and count over the catalog too"},
     {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL,
      "the best layout at each power-of-two GPU count, as CSV"},
-    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY",
-     "the largest value of KEY that fits"},
-    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY",
-     "the smallest value of KEY that fits"},
+    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY", "the largest value of KEY that fits"},
+    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY", "the smallest value of KEY that fits"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1187,10 +1190,11 @@ static int cli_print_help(const struct cli *c)
 	struct report_buf b = {0};
 	int rc;
 
-	report_buf_printf(&b,
-			  "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
-			  "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
-			  GPUPLAN_VERSION);
+	report_buf_printf(
+	    &b,
+	    "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+	    "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
+	    GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
 		if (!(cmd->opts & CMD_HIDDEN))
 			report_buf_printf(&b, "       %s\n", cmd->usage);
