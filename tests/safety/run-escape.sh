@@ -74,5 +74,31 @@ import json
 a, b = json.load(open("out")), json.load(open("out2"))
 assert a["scenario"]["name"] == b["scenario"]["name"]' && ok || bad "fmt: the name reads back"
 
+# Markdown: a value from the file is text, never markup (issue 16, Low): a name and notes
+# with HTML, a link, an image, emphasis, code and a table row of their own
+printf '%s\n' 'gpuplan: 1' 'name: "<img src=x onerror=alert(1)> **big** _it_ `c` | x |"' \
+	'notes: "[click](javascript:alert(1))\n![i](http://x/i.png)\n# heading\n| a | b |"' \
+	'model:' '  preset: llama-2-7b' 'hardware:' '  gpu: h100-sxm-80gb' >'md`x.yaml'
+"$G" report --markdown 'md`x.yaml' >md.out 2>err && ok || bad "report --markdown (exit $?)"
+python3 -c '
+import re, sys
+md = open("md.out").read().splitlines()
+title = md[0]
+assert title == "# \\<img src=x onerror=alert(1)\\> \\*\\*big\\*\\* \\_it\\_ \\`c\\` \\| x \\|", title
+quote = [l for l in md if l.startswith(">")]
+assert quote == ["> \\[click\\](javascript:alert(1))", "> !\\[i\\](http://x/i.png)",
+                 "> \\# heading", "> \\| a \\| b \\|"], quote
+# the file name in a code span that its backtick cannot end
+assert "Scenario file: ``md`x.yaml``" in md, [l for l in md if "Scenario" in l]
+# no unescaped markup character in those lines
+for l in [title] + quote:
+    assert not re.search(r"(?<!\\)[<>*_`|\[\]]", l[2:]), l
+' && ok || bad "report --markdown: file text escaped"
+
+"$G" diff --markdown 'md`x.yaml' evil.yaml >md.out 2>err && grep -F '| `name` |' md.out |
+	grep -qF '\<img src=x onerror=alert(1)\> \*\*big\*\*' && ok || bad "diff --markdown: values escaped"
+grep -qF '# Scenario diff: ``md`x.yaml`` vs `evil.yaml`' md.out && ok ||
+	bad "diff --markdown: file names in code spans"
+
 echo "escape: $pass passed, $fail failed"
 [ "$fail" = 0 ]
