@@ -44,7 +44,6 @@
 #define EXIT_IO	   1
 
 #define MAX_ARGS 8
-#define MAX_SETS 64
 
 /* options a command accepts */
 enum {
@@ -68,7 +67,7 @@ struct cli {
 	int nargs;
 	const char *args[MAX_ARGS];
 	int nsets;
-	const char *sets[MAX_SETS];
+	const char **sets; /* as many as the command line has: no limit of their own */
 	bool json, markdown, csv, ascii, help, version, hardware, scaling;
 	const char *output;
 	const char *solve_key; /* --max KEY or --min KEY */
@@ -1317,9 +1316,7 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			c->help = true;
 			break;
 		case 's':
-			if (c->nsets == MAX_SETS)
-				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
-			c->sets[c->nsets++] = optarg;
+			c->sets[c->nsets++] = optarg; /* fewer than argc: cli_main sizes it */
 			break;
 		case 'j':
 			c->json = true;
@@ -1547,6 +1544,12 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 
 	if (!c)
 		return cli_no_memory(c);
+	/* every --set is one argument at least, so argc of them is room for all */
+	c->sets = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*c->sets));
+	if (!c->sets) {
+		free(c);
+		return cli_no_memory(NULL);
+	}
 	c->argv0 = argc > 0 ? argv[0] : NULL;
 	c->keys = keys;
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
@@ -1573,6 +1576,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		rc = cli_run_ui(c, argc, argv, ui);
 	}
 	catalog_free(c->cat);
+	free(c->sets);
 	free(c);
 	return rc;
 }

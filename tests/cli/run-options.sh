@@ -113,5 +113,18 @@ if grep -q '^FAIL' "$T/prefix"; then
 fi
 [ "$n" -ge 25 ] || bad "only $n error paths checked for the gpuplan: prefix"
 
+# --- limits: --set has none of its own; the catalog's are the man page's ------------------
+args=""
+for i in $(seq 150); do args="$args --set hardware.count=8"; done
+# shellcheck disable=SC2086 # word-split on purpose
+"$G" fmt tests/data/cli/train.yaml $args --set hardware.count=16 >"$T/out" 2>"$T/err" &&
+	grep -q '^  count: 16$' "$T/out" && ok || bad "151 --set options (the last one wins)"
+for what in GPUS MODELS; do
+	n=$(sed -n "s/^#define CATALOG_MAX_$what  *\([0-9]*\).*/\1/p" src/catalog.h)
+	word=$(echo "$what" | tr 'A-Z' 'a-z' | sed 's/gpus/GPUs/')
+	[ -n "$n" ] && tr '\n' ' ' <man/gpuplan.1 | grep -qE "at most ([0-9]+ GPUs and )?$n $word" && ok ||
+		bad "gpuplan(1) does not give the catalog's limit of $n $word (src/catalog.h)"
+done
+
 echo "options: $pass passed, $fail failed"
 [ "$fail" = 0 ]
