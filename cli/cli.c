@@ -44,7 +44,6 @@
 #define EXIT_IO	   1
 
 #define MAX_ARGS 8
-#define MAX_SETS 64
 
 /* options a command accepts */
 enum {
@@ -56,7 +55,8 @@ enum {
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
 	OPT_CSV = 1u << 7,
-	CMD_HIDDEN = 1u << 8, /* a helper for scripts, left out of --help */
+	CMD_HIDDEN = 1u << 8,  /* a helper for scripts, left out of --help */
+	OPT_VERSION = 1u << 9, /* --version: the terminal UI's command line only */
 };
 
 struct cli {
@@ -67,8 +67,8 @@ struct cli {
 	int nargs;
 	const char *args[MAX_ARGS];
 	int nsets;
-	const char *sets[MAX_SETS];
-	bool json, markdown, csv, ascii, help, hardware, scaling;
+	const char **sets; /* as many as the command line has: no limit of their own */
+	bool json, markdown, csv, ascii, help, version, hardware, scaling;
 	const char *output;
 	const char *solve_key; /* --max KEY or --min KEY */
 	bool solve_max;
@@ -87,21 +87,84 @@ struct command {
 
 static int cli_usage_error(struct cli *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+static void cli_error(const struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static const struct command *command_find(const char *name);
 
 /* Messages ----------------------------------------------------------------------------- */
+
+/* Every message on standard error goes through here, one line each. A problem at a place
+ * (placed: "FILE:LINE:COL: ..." or "--set KEY=VALUE: ...", the form editors jump to) is
+ * written as it is; any other starts with "gpuplan: " or "gpuplan COMMAND: " (gpuplan(1),
+ * DIAGNOSTICS). A control character or a byte that is not UTF-8, which only a file or an
+ * argument can have put there, is written escaped (text_escape_control): a scenario cannot
+ * retitle or clear the terminal through a message. The text is kept whole, however long. */
+static void cli_vsay(const struct cli *c, bool placed, const char *fmt, va_list ap)
+{
+	char stack[1024], *text = stack, *heap = NULL, *out;
+	size_t need;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(stack, sizeof(stack), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(stack) && (text = heap = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+	if (!text) {
+		fputs("gpuplan: out of memory\n", stderr);
+		return;
+	}
+	need = text_escape_control(text, (size_t)n, NULL, 0, 0);
+	out = malloc(need + 1);
+	if (out)
+		text_escape_control(text, (size_t)n, out, need + 1, 0);
+	if (!placed)
+		fprintf(stderr, "gpuplan%s%s: ", c && c->cmd ? " " : "", c && c->cmd ? c->cmd : "");
+	fprintf(stderr, "%s\n", out ? out : "out of memory");
+	free(out);
+	free(heap);
+}
+
+/* A message that names no place: "gpuplan[ COMMAND]: ...". */
+static void cli_error(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vsay(c, false, fmt, ap);
+	va_end(ap);
+}
+
+static void cli_placed(const struct cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void cli_placed(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vsay(c, true, fmt, ap);
+	va_end(ap);
+}
+
+/* Out of memory: exit status 1. */
+static int cli_no_memory(const struct cli *c)
+{
+	cli_error(c, "out of memory");
+	return EXIT_IO;
+}
 
 static int cli_usage_error(struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
 	const struct command *cmd = c->cmd ? command_find(c->cmd) : NULL;
 
-	fprintf(stderr, "gpuplan%s%s: ", c->cmd ? " " : "", c->cmd ? c->cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vsay(c, false, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cmd)
 		fprintf(stderr, "usage: %s\n", cmd->usage);
 	else
@@ -110,26 +173,40 @@ static int cli_usage_error(struct cli *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-/* Prints an error as FILE:LINE:COL: message (with fallback as the file when it names
- * none); returns its exit status. */
-static int cli_print_error(const struct gp_error *err, const char *fallback)
+/* Prints an error: "FILE:LINE[:COL]: message" when it has a line, "--set KEY=VALUE:
+ * message" for a --set, else "gpuplan: FILE: message" (fallback as the file when it names
+ * none) or "gpuplan COMMAND: message". gp_error keeps a file name in a fixed field: when
+ * that is fallback cut short, fallback is written whole, never the name of another file.
+ * Returns the error's exit status. */
+static int cli_print_error(const struct cli *c, const struct gp_error *err, const char *fallback)
 {
-	char buf[1024];
-	struct gp_error e = *err;
+	const char *file = err->file[0] ? err->file : fallback ? fallback : "";
+	char pos[32] = "";
 
-	if (!e.file[0] && fallback)
-		snprintf(e.file, sizeof(e.file), "%s", fallback);
-	fprintf(stderr, "%s\n", gp_error_format(&e, buf, sizeof(buf)));
+	if (fallback && strlen(err->file) == sizeof(err->file) - 1 &&
+	    strncmp(fallback, err->file, sizeof(err->file) - 1) == 0)
+		file = fallback;
+	if (err->line > 0 && err->column > 0)
+		snprintf(pos, sizeof(pos), ":%d:%d", err->line, err->column);
+	else if (err->line > 0)
+		snprintf(pos, sizeof(pos), ":%d", err->line);
+	if (!file[0])
+		cli_error(c, "%s", err->message);
+	else if (pos[0] || strncmp(file, "--set ", 6) == 0)
+		cli_placed(c, "%s%s: %s", file, pos, err->message);
+	else
+		cli_error(c, "%s: %s", file, err->message);
 	return gp_error_exit_status(err);
 }
 
-static void cli_print_problems(const struct gp_problems *probs, const char *fallback)
+static void cli_print_problems(const struct cli *c, const struct gp_problems *probs,
+			       const char *fallback)
 {
 	for (int i = 0; i < probs->count; i++)
-		cli_print_error(&probs->items[i], fallback);
+		cli_print_error(c, &probs->items[i], fallback);
 	if (probs->dropped)
-		fprintf(stderr, "%s: %d more problems not shown\n", fallback ? fallback : "gpuplan",
-			probs->dropped);
+		cli_error(c, "%s: %d more problems not shown", fallback ? fallback : "scenario",
+			  probs->dropped);
 }
 
 /* -o - and -o /dev/stdout: standard output, written as without -o (no temporary file
@@ -142,58 +219,98 @@ static bool cli_output_is_stdout(const char *out)
 /* Before a save to out: a FIFO, a device or a link loop is refused (as file_write_atomic
  * refuses it), and so is a read-only file (the command line has no :w!). 0, or the exit
  * status with a message; warns when other hard links will keep the old text. */
-static int cli_output_check(const char *out)
+static int cli_output_check(const struct cli *c, const char *out)
 {
 	struct gp_error err = {0};
 	struct file_target t;
 
 	if (file_check_target(out, &t, &err) != 0)
-		return cli_print_error(&err, out);
+		return cli_print_error(c, &err, out);
 	if (t.exists && !t.writable) {
-		fprintf(stderr, "%s: cannot save: the file is read-only\n", out);
+		cli_error(c, "%s: cannot save: the file is read-only", out);
 		return EXIT_IO;
 	}
 	if (t.links > 1)
-		fprintf(stderr,
-			"gpuplan: warning: %s has %lu other hard links, which keep the old text\n",
-			out, t.links - 1);
+		cli_error(c, "warning: %s has %lu other hard links, which keep the old text", out,
+			  t.links - 1);
 	return 0;
 }
 
 /* Writes text to standard output; 0, or EXIT_IO with a message. */
-static int cli_write(const char *text, size_t len)
+static int cli_write(const struct cli *c, const char *text, size_t len)
 {
 	if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout) != 0) {
-		fprintf(stderr, "gpuplan: writing standard output: %s\n", strerror(errno));
+		cli_error(c, "writing standard output: %s", strerror(errno));
 		return EXIT_IO;
 	}
 	return 0;
 }
 
-/* Writes the buffer, or says it ran out of memory. */
-/* Prints a JSON document built by report_json_*, then frees it; NULL means out of memory. */
-static int cli_write_json(struct cJSON *j)
+/* Prints a JSON document built by report_json_*, then frees it; NULL means out of memory.
+ * cJSON writes a C0 control character as \u00XX but a C1 one (U+0080 to U+009F, which a
+ * terminal may read as CSI) raw: it is written \u00XX here, the same string to a JSON
+ * reader (RFC 8259 section 7). */
+static int cli_write_json(const struct cli *c, struct cJSON *j)
 {
-	char *text = j ? report_json_print(j) : NULL;
+	char *text = j ? report_json_print(j) : NULL, *out;
+	size_t len, n = 0, c1 = 0;
 	int rc;
 
 	report_json_free(j);
-	if (!text) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
+	if (!text)
+		return cli_no_memory(c);
+	len = strlen(text);
+	for (size_t i = 0; i + 1 < len; i++)
+		c1 += (unsigned char)text[i] == 0xc2 && ((unsigned char)text[i + 1] & 0xe0) == 0x80;
+	if (!c1) {
+		rc = cli_write(c, text, len);
+		free(text);
+		return rc;
 	}
-	rc = cli_write(text, strlen(text));
+	if (!(out = malloc(len + 4 * c1 + 1))) {
+		free(text);
+		return cli_no_memory(c);
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)text[i], v = (unsigned char)text[i + 1];
+		if (u == 0xc2 && (v & 0xe0) == 0x80) {
+			n += (size_t)sprintf(out + n, "\\u00%02x", v);
+			i++;
+		} else {
+			out[n++] = text[i];
+		}
+	}
+	rc = cli_write(c, out, n);
+	free(out);
 	free(text);
 	return rc;
 }
 
-static int cli_write_buf(const struct report_buf *b)
+/* Writes a text, Markdown or CSV result for a person's terminal: its lines and tabs as they
+ * are, any other control character that a name, a note or a value from a file brought in
+ * escaped (text_escape_control), as in messages. */
+static int cli_write_text(const struct cli *c, const char *text, size_t len)
 {
-	if (b->failed) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
-	return cli_write(b->data ? b->data : "", b->len);
+	const unsigned flags = TEXT_KEEP_NEWLINE | TEXT_KEEP_TAB;
+	size_t need = text_escape_control(text, len, NULL, 0, flags);
+	char *out;
+	int rc;
+
+	if (need == len)
+		return cli_write(c, text, len);
+	if (!(out = malloc(need + 1)))
+		return cli_no_memory(c);
+	text_escape_control(text, len, out, need + 1, flags);
+	rc = cli_write(c, out, need);
+	free(out);
+	return rc;
+}
+
+static int cli_write_buf(const struct cli *c, const struct report_buf *b)
+{
+	if (b->failed)
+		return cli_no_memory(c);
+	return cli_write_text(c, b->data ? b->data : "", b->len);
 }
 
 /* Loading ------------------------------------------------------------------------------ */
@@ -209,17 +326,15 @@ static int cli_load_catalog(struct cli *c)
 	n = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
 	c->exe[n > 0 ? n : 0] = '\0';
 	c->cat = catalog_new();
-	if (!c->cat) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!c->cat)
+		return cli_no_memory(c);
 	if (catalog_load_default(c->cat, c->exe[0] ? c->exe : c->argv0, &err) != 0)
-		return cli_print_error(&err, "catalog");
+		return cli_print_error(c, &err, "catalog");
 	for (int i = 0; i < c->cat->nwarnings; i++)
-		fprintf(stderr, "gpuplan: warning: %s\n", c->cat->warnings[i]);
+		cli_error(c, "warning: %s", c->cat->warnings[i]);
 	if (c->cat->nwarnings_dropped)
-		fprintf(stderr, "gpuplan: warning: %d more user model files skipped\n",
-			c->cat->nwarnings_dropped);
+		cli_error(c, "warning: %d more user model files skipped",
+			  c->cat->nwarnings_dropped);
 	return 0;
 }
 
@@ -254,18 +369,15 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
 	probs = malloc(sizeof(*probs));
-	if (!probs) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!probs)
+		return cli_no_memory(c);
 	gp_problems_init(probs);
 	if (!src && path && c->nsets) {
 		/* the file's keys, for --set presets (scenario_apply_sets) */
 		src = own_src = malloc(sizeof(*own_src));
 		if (!src) {
 			free(probs);
-			fprintf(stderr, "gpuplan: out of memory\n");
-			return EXIT_IO;
+			return cli_no_memory(c);
 		}
 	}
 	if (src)
@@ -273,15 +385,15 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (path) {
 		if (scenario_load_file(path, c->cat, s, src, probs, &err) != 0) {
 			if (probs->count)
-				cli_print_problems(probs, path);
+				cli_print_problems(c, probs, path);
 			else
-				cli_print_error(&err, path);
+				cli_print_error(c, &err, path);
 			/* an unreadable file is an I/O failure (1), anything in it bad input (2) */
 			rc = err.code == GP_OK ? EXIT_USAGE : gp_error_exit_status(&err);
 			goto out;
 		}
 	} else if (scenario_init_builtin(s, c->cat, &err) != 0) {
-		rc = cli_print_error(&err, "built-in scenario");
+		rc = cli_print_error(c, &err, "built-in scenario");
 		goto out;
 	}
 	/* --set works as if written in the file (scenario_apply_sets): presets first, then the
@@ -289,15 +401,11 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	{
 		int bad;
 		if (scenario_apply_sets(s, c->cat, c->sets, c->nsets, src, &bad, &err) != 0) {
-			char buf[1024];
 			if (bad < 0) {
-				fprintf(stderr, "gpuplan: out of memory\n");
-				rc = EXIT_IO;
+				rc = cli_no_memory(c);
 				goto out;
 			}
-			err.file[0] = '\0';
-			fprintf(stderr, "--set %s: %s\n", c->sets[bad],
-				gp_error_format(&err, buf, sizeof(buf)));
+			cli_placed(c, "--set %s: %s", c->sets[bad], err.message);
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -307,7 +415,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		scenario_validate(s, src, probs);
 		cli_blame_sets(c, probs);
 		if (probs->count) {
-			cli_print_problems(probs, path ? path : "built-in scenario");
+			cli_print_problems(c, probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -330,22 +438,21 @@ static int cmd_report(struct cli *c)
 	int rc;
 
 	if (!s || !src || !p) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	plan_compute(s, p);
 	if (c->json) {
-		rc = cli_write_json(report_json_build(s, p));
+		rc = cli_write_json(c, report_json_build(s, p));
 		goto out;
 	}
 	if (c->markdown)
 		report_markdown(&b, s, p);
 	else
 		report_text(&b, s, p);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 out:
 	report_buf_release(&b);
 	free(s);
@@ -359,19 +466,14 @@ static int cmd_explain(struct cli *c)
 	struct scenario *s = malloc(sizeof(*s));
 	struct scenario_source *src = malloc(sizeof(*src));
 	struct plan *p = malloc(sizeof(*p));
+	struct explain_parts *parts = malloc(sizeof(*parts));
 	size_t size = 1 << 16;
 	char *buf = malloc(size);
 	struct gp_error err = {0};
 	int rc;
 
-	if (!s || !src || !p || !buf) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
-		goto out;
-	}
-	if (c->nargs < 1) {
-		cli_usage_error(c, "missing FILE");
-		rc = EXIT_USAGE;
+	if (!s || !src || !p || !parts || !buf) {
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
@@ -380,29 +482,32 @@ static int cmd_explain(struct cli *c)
 		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
 		 * the figure table's, numbers first, then the word rows (memory.fits) */
 		size_t used = 0;
+		if (c->json) {
+			rc = cli_write_json(c, report_json_explain_keys(explain_keys()));
+			goto out;
+		}
 		buf[0] = '\0';
-		for (int words = 0; words < 2; words++)
-			for (const struct figure *f = figures; f->key; f++)
-				if (figure_is_number(f) == !words &&
-				    used + strlen(f->key) + 2 < size)
-					used += (size_t)snprintf(buf + used, size - used, "%s\n",
-								 f->key);
-		rc = cli_write(buf, used);
+		for (const char *const *k = explain_keys(); *k; k++)
+			if (used + strlen(*k) + 2 < size)
+				used += (size_t)snprintf(buf + used, size - used, "%s\n", *k);
+		rc = cli_write(c, buf, used);
 		goto out;
 	}
 	plan_compute(s, p);
 	buf[0] = '\0';
-	if (explain_key(s, p, c->args[1], buf, size, &err) != 0) {
-		char msg[1024];
-		fprintf(stderr, "gpuplan explain: %s\n", gp_error_format(&err, msg, sizeof(msg)));
-		rc = gp_error_exit_status(&err);
+	if (explain_key_parts(s, p, c->args[1], 80, buf, size, parts, &err) != 0) {
+		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}
-	rc = cli_write(buf, strlen(buf));
+	if (c->json)
+		rc = cli_write_json(c, report_json_explain(figure_find(c->args[1]), p, parts, buf));
+	else
+		rc = cli_write_text(c, buf, strlen(buf));
 out:
 	free(s);
 	free(src);
 	free(p);
+	free(parts);
 	free(buf);
 	return rc;
 }
@@ -417,8 +522,7 @@ static int cmd_diff(struct cli *c)
 	int rc;
 
 	if (!a || !b || !src || !pa || !pb || !d) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0) {
@@ -432,7 +536,7 @@ static int cmd_diff(struct cli *c)
 	plan_compute(b, pb);
 	diff_compute(a, pa, b, pb, d);
 	if (c->json) {
-		rc = cli_write_json(report_json_diff(d, a, pa, b, pb));
+		rc = cli_write_json(c, report_json_diff(d, a, pa, b, pb));
 		goto out;
 	}
 	if (c->csv)
@@ -441,7 +545,7 @@ static int cmd_diff(struct cli *c)
 		diff_markdown(&out, d, c->args[0], c->args[1]);
 	else
 		diff_text(&out, d, c->args[0], c->args[1]);
-	rc = cli_write_buf(&out);
+	rc = cli_write_buf(c, &out);
 out:
 	report_buf_release(&out);
 	free(a);
@@ -454,20 +558,19 @@ out:
 }
 
 /* `search --scaling` (report_scaling_csv): the best layout by time at each GPU count. */
-static int search_scaling_csv(const struct scenario *s, const struct search_options *opt)
+static int search_scaling_csv(const struct cli *c, const struct scenario *s,
+			      const struct search_options *opt)
 {
 	int counts[21], n = report_scaling_counts(s, counts, 21);
 	struct search_result *out = calloc((size_t)n, sizeof(*out));
 	struct report_buf b = {0};
 	int rc;
 
-	if (!out) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!out)
+		return cli_no_memory(c);
 	search_scaling(s, opt, counts, n, out);
 	report_scaling_csv(&b, counts, out, n);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	free(out);
 	return rc;
@@ -484,8 +587,7 @@ static int cmd_solve(struct cli *c)
 	int rc;
 
 	if (!s || !src) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if (!c->solve_key) {
@@ -495,9 +597,7 @@ static int cmd_solve(struct cli *c)
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
-		char buf[1024];
-		fprintf(stderr, "gpuplan solve: %s\n", gp_error_format(&err, buf, sizeof(buf)));
-		rc = gp_error_exit_status(&err);
+		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}
 	/* write the value back through the field table, so it prints as a file would */
@@ -509,20 +609,19 @@ static int cmd_solve(struct cli *c)
 	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
 		scenario_field_format(s, f, text, sizeof(text));
 	if (c->json) {
-		rc = cli_write_json(report_json_solve(f->key, c->solve_max, value, text));
+		rc = cli_write_json(c, report_json_solve(f->key, c->solve_max, value, text));
 		goto out;
 	} else {
 		/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
 		 * what the value is goes to standard error, for the person reading */
 		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
-		fprintf(stderr, "gpuplan solve: the %s value that fits%s\n",
-			c->solve_max ? "largest" : "smallest",
-			s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
-				s->workload.slo.tpot_s > 0
-			    ? " and meets the deadline or SLO"
-			    : "");
+		cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
+			  s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
+				  s->workload.slo.tpot_s > 0
+			      ? " and meets the deadline or SLO"
+			      : "");
 	}
-	rc = cli_write(line, strlen(line));
+	rc = cli_write(c, line, strlen(line));
 out:
 	free(s);
 	free(src);
@@ -543,8 +642,7 @@ static int cmd_search(struct cli *c)
 
 	opt.top = c->top ? atoi(c->top) : 10;
 	if (!s || !src || !(res = calloc((size_t)opt.top, sizeof(*res)))) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
@@ -553,7 +651,7 @@ static int cmd_search(struct cli *c)
 	opt.hardware = c->hardware;
 	opt.cat = c->cat;
 	if (c->scaling) {
-		rc = search_scaling_csv(s, &opt);
+		rc = search_scaling_csv(c, s, &opt);
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -561,17 +659,17 @@ static int cmd_search(struct cli *c)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json) {
-		rc =
-		    cli_write_json(report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
+		rc = cli_write_json(
+		    c, report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
 		goto out;
 	}
 	if (c->csv) {
 		report_search_csv(&b, s, c->cat, res, n);
-		rc = cli_write_buf(&b);
+		rc = cli_write_buf(c, &b);
 		goto out;
 	}
 	report_search_text(&b, s, c->cat, &opt, res, n, &stats, seconds, c->args[0]);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 out:
 	report_buf_release(&b);
 	free(res);
@@ -592,17 +690,17 @@ static int cmd_import(struct cli *c)
 	/* CONFIG.json, or a Hub id found in the local Hugging Face cache */
 	if (hf_config_resolve_path(c->args[0], path, sizeof(path), &err) != 0 ||
 	    hf_config_load_file_info(path, &m, &info, &err) != 0)
-		return cli_print_error(&err, c->args[0]);
+		return cli_print_error(c, &err, c->args[0]);
 	for (int i = 0; i < info.nwarnings; i++)
-		fprintf(stderr, "gpuplan: %s: warning: %s\n", path, info.warnings[i]);
+		cli_error(c, "%s: warning: %s", path, info.warnings[i]);
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
-		return cli_print_error(&err, c->args[0]);
+		return cli_print_error(c, &err, c->args[0]);
 	if (c->output && !cli_output_is_stdout(c->output)) {
-		rc = cli_output_check(c->output);
+		rc = cli_output_check(c, c->output);
 		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
-			rc = cli_print_error(&err, c->output);
+			rc = cli_print_error(c, &err, c->output);
 	} else {
-		rc = cli_write(text, len);
+		rc = cli_write(c, text, len);
 	}
 	free(text);
 	return rc;
@@ -618,8 +716,7 @@ static int cmd_check(struct cli *c)
 	int rc = 0, load_rc, nread;
 
 	if (!s || !src || !probs || !vp) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		rc = EXIT_IO;
+		rc = cli_no_memory(c);
 		goto out;
 	}
 	if ((rc = cli_load_catalog(c)) != 0)
@@ -636,7 +733,7 @@ static int cmd_check(struct cli *c)
 			gp_problems_add(probs, &err);
 			goto print;
 		}
-		rc = cli_print_error(&err, path);
+		rc = cli_print_error(c, &err, path);
 		goto out;
 	}
 	for (int i = 0; i < c->nsets; i++) {
@@ -672,22 +769,22 @@ static int cmd_check(struct cli *c)
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		rc = cli_write_json(report_json_check(path, probs, path));
+		rc = cli_write_json(c, report_json_check(path, probs, path));
 		if (rc == 0 && (probs->count || probs->dropped))
 			rc = EXIT_USAGE;
 		goto out;
 	}
 	if (probs->count || probs->dropped) {
-		cli_print_problems(probs, path);
-		fprintf(stderr, "%s: %d problem%s\n", path, probs->count + probs->dropped,
-			probs->count + probs->dropped == 1 ? "" : "s");
+		cli_print_problems(c, probs, path);
+		cli_error(c, "%s: %d problem%s", path, probs->count + probs->dropped,
+			  probs->count + probs->dropped == 1 ? "" : "s");
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	{
 		char line[600];
 		snprintf(line, sizeof(line), "%s: ok\n", path);
-		rc = cli_write(line, strlen(line));
+		rc = cli_write(c, line, strlen(line));
 	}
 out:
 	free(s);
@@ -705,24 +802,22 @@ static int cmd_fmt(struct cli *c)
 	size_t len = 0;
 	int rc;
 
-	if (!s) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!s)
+		return cli_no_memory(c);
 	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
 		goto out;
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		/* through scenario_save_file: a relative hf_config follows the new file */
-		rc = cli_output_check(c->output);
+		rc = cli_output_check(c, c->output);
 		if (rc == 0 && scenario_save_file(s, c->cat, c->output, &err) != 0)
-			rc = cli_print_error(&err, c->output);
+			rc = cli_print_error(c, &err, c->output);
 		goto out;
 	}
 	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
-		rc = cli_print_error(&err, c->args[0]);
+		rc = cli_print_error(c, &err, c->args[0]);
 		goto out;
 	}
-	rc = cli_write(text, len);
+	rc = cli_write(c, text, len);
 out:
 	free(text);
 	free(s);
@@ -742,15 +837,15 @@ static int cmd_catalog(struct cli *c)
 	if ((rc = cli_load_catalog(c)) != 0)
 		return rc;
 	if (c->json) {
-		rc = cli_write_json(report_json_catalog(c->cat, strcmp(what, "models") != 0,
-							strcmp(what, "gpus") != 0));
+		rc = cli_write_json(c, report_json_catalog(c->cat, strcmp(what, "models") != 0,
+							   strcmp(what, "gpus") != 0));
 		return rc;
 	}
 	if (c->csv)
 		report_catalog_csv(&b, c->cat, strcmp(what, "gpus") == 0);
 	else
 		report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -829,7 +924,7 @@ static int cmd_fields(struct cli *c)
 		}
 		report_buf_printf(&b, "%s\n", any ? "" : "-");
 	}
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -857,11 +952,11 @@ static int cmd_validate(struct cli *c)
 		return rc;
 	validation_init(&v);
 	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0) {
-		rc = cli_print_error(&err, dir);
+		rc = cli_print_error(c, &err, dir);
 		goto out;
 	}
 	if (c->json) {
-		rc = cli_write_json(report_json_validation(&v));
+		rc = cli_write_json(c, report_json_validation(&v));
 	} else {
 		if (c->csv)
 			report_validation_csv(&b, &v);
@@ -869,7 +964,7 @@ static int cmd_validate(struct cli *c)
 			validation_markdown(&b, &v);
 		else
 			validation_text(&b, &v);
-		rc = cli_write_buf(&b);
+		rc = cli_write_buf(c, &b);
 	}
 	if (rc == 0 && !v.pass)
 		rc = EXIT_FAILURE;
@@ -888,10 +983,12 @@ static const struct command commands[] = {
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
-	{"explain", cmd_explain, OPT_SET, 1, 2, "gpuplan explain FILE [KEY] [--set KEY=VALUE]...",
+	{"explain", cmd_explain, OPT_SET | OPT_JSON, 1, 2,
+	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]...",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
-	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains.\n"},
+	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains. --json: the parts\n"
+	 "as JSON (schema gpuplan.explain/1).\n"},
 	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
 	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
@@ -954,26 +1051,12 @@ static const struct command *command_find(const char *name)
 	return NULL;
 }
 
-static void cli_print_help(void)
-{
-	printf("gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
-	       "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
-	       GPUPLAN_VERSION);
-	for (const struct command *cmd = commands; cmd->name; cmd++)
-		if (!(cmd->opts & CMD_HIDDEN))
-			printf("       %s\n", cmd->usage);
-	printf(
-	    "\nFILE may be '-' for standard input. --set KEY=VALUE (repeatable) overrides a field\n"
-	    "after the file is read, KEY as in the scenario file: --set hardware.count=16.\n"
-	    "'gpuplan COMMAND --help' says more about one command.\n\n"
-	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
-	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
-}
-
 /* The options: one row each (long name, short letter or an id above 255, argument, the
- * commands that take it by their OPT_* bit, 0 for all). cli_parse hands getopt_long the rows
- * a command accepts, so `--top=2`, `-jn2`, `--`, `--mark` for --markdown and `-o FILE` read
- * as in any GNU tool; `gpuplan commands` lists them for the shell completions. */
+ * commands that take it by their OPT_* bit, 0 for all, and its line of --help). cli_parse
+ * hands getopt_long the rows a command accepts, so `--top=2`, `-jn2`, `--`, `--mark` for
+ * --markdown and `-o FILE` read as in any GNU tool; `gpuplan commands` lists them for the
+ * shell completions and --help's options block is written from them, as gpuplan(1)'s
+ * OPTIONS (tests/cli/run-cli.sh checks that the two agree). */
 enum {
 	OPTV_ASCII = 256,
 	OPTV_CSV,
@@ -982,6 +1065,7 @@ enum {
 	OPTV_SCALING,
 	OPTV_MAX,
 	OPTV_MIN,
+	OPTV_VERSION,
 };
 
 static const struct cli_option {
@@ -989,21 +1073,28 @@ static const struct cli_option {
 	int val;
 	int has_arg;
 	unsigned opts;
-	const char *arg; /* its argument, for `gpuplan commands`: KEY=VALUE, FILE, N, KEY, a|b */
+	const char *arg;  /* its argument, for `gpuplan commands`: KEY=VALUE, FILE, N, KEY, a|b */
+	const char *help; /* for --help: what it does, lowercase, no final period */
 } cli_options[] = {
-    {"help", 'h', no_argument, 0, NULL},
-    {"set", 's', required_argument, OPT_SET, "KEY=VALUE"},
-    {"json", 'j', no_argument, OPT_JSON, NULL},
-    {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL},
-    {"csv", OPTV_CSV, no_argument, OPT_CSV, NULL},
-    {"output", 'o', required_argument, OPT_OUTPUT, "FILE"},
-    {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL},
-    {"top", 'n', required_argument, OPT_SEARCH, "N"},
-    {"by", OPTV_BY, required_argument, OPT_SEARCH, "time|cost"},
-    {"hardware", OPTV_HARDWARE, no_argument, OPT_SEARCH, NULL},
-    {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL},
-    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY"},
-    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY"},
+    {"help", 'h', no_argument, 0, NULL, "print this help; COMMAND --help says more about one"},
+    {"version", OPTV_VERSION, no_argument, OPT_VERSION, NULL, "print the version"},
+    {"set", 's', required_argument, OPT_SET, "KEY=VALUE",
+     "override a field after the file is read, KEY as in the file; repeatable"},
+    {"json", 'j', no_argument, OPT_JSON, NULL, "JSON output"},
+    {"markdown", 'm', no_argument, OPT_MARKDOWN, NULL, "Markdown output"},
+    {"csv", OPTV_CSV, no_argument, OPT_CSV, NULL, "CSV output (RFC 4180)"},
+    {"output", 'o', required_argument, OPT_OUTPUT, "FILE",
+     "write to FILE atomically instead of standard output"},
+    {"ascii", OPTV_ASCII, no_argument, OPT_ASCII, NULL, "draw with ASCII characters only"},
+    {"top", 'n', required_argument, OPT_SEARCH, "N", "list the N best layouts (default 10)"},
+    {"by", OPTV_BY, required_argument, OPT_SEARCH, "time|cost",
+     "rank by time (the default) or by cost"},
+    {"hardware", OPTV_HARDWARE, no_argument, OPT_SEARCH, NULL,
+     "vary the GPU type and count over the catalog too"},
+    {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL,
+     "the best layout at each power-of-two GPU count, as CSV"},
+    {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY", "the largest value of KEY that fits"},
+    {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY", "the smallest value of KEY that fits"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1018,6 +1109,104 @@ static const struct cli_option *cli_option_by_val(int val)
 		if (cli_options[i].val == val)
 			return &cli_options[i];
 	return NULL;
+}
+
+/* The commands that take an option with these OPT_* bits, for --help: "report, diff". */
+static void help_option_commands(struct report_buf *b, unsigned opts)
+{
+	bool any = false;
+
+	if (opts & (OPT_ASCII | OPT_VERSION)) {
+		report_buf_printf(b, "the terminal UI");
+		any = true;
+	}
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (!(cmd->opts & CMD_HIDDEN) && (cmd->opts & opts)) {
+			report_buf_printf(b, "%s%s", any ? ", " : "", cmd->name);
+			any = true;
+		}
+}
+
+/* Appends words to b at column at (of a line that starts at column indent), wrapped before
+ * column 80. */
+static void help_wrap(struct report_buf *b, const char *words, size_t *at, size_t indent)
+{
+	while (*words) {
+		size_t n = strcspn(words, " ");
+
+		if (*at > indent && *at + 1 + n >= 80) {
+			report_buf_printf(b, "\n%*s", (int)indent, "");
+			*at = indent;
+		} else if (*at > indent) {
+			report_buf_printf(b, " ");
+			(*at)++;
+		}
+		report_buf_printf(b, "%.*s", (int)n, words);
+		*at += n;
+		words += n + strspn(words + n, " ");
+	}
+}
+
+/* --help's options block, one option a row of cli_options[]: "  -s, --set=KEY=VALUE",
+ * its help and the commands that take it. */
+static void help_options(struct report_buf *b)
+{
+	enum { COL = 24 };
+
+	report_buf_printf(b, "\noptions:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &cli_options[i];
+		struct report_buf cmds = {0};
+		size_t start = b->len, at;
+
+		if (o->val < 256)
+			report_buf_printf(b, "  -%c, --%s", o->val, o->name);
+		else
+			report_buf_printf(b, "      --%s", o->name);
+		if (o->arg)
+			report_buf_printf(b, "=%s", o->arg);
+		at = b->len - start;
+		if (at + 2 > COL) {
+			report_buf_printf(b, "\n");
+			at = 0;
+		}
+		report_buf_printf(b, "%*s", (int)(COL - at), "");
+		at = COL;
+		help_wrap(b, o->help, &at, COL);
+		if (o->opts) {
+			report_buf_printf(&cmds, "(");
+			help_option_commands(&cmds, o->opts);
+			report_buf_printf(&cmds, ")");
+			help_wrap(b, cmds.failed ? "" : cmds.data, &at, COL);
+		}
+		report_buf_release(&cmds);
+		report_buf_printf(b, "\n");
+	}
+}
+
+static int cli_print_help(const struct cli *c)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	report_buf_printf(
+	    &b,
+	    "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+	    "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
+	    GPUPLAN_VERSION);
+	for (const struct command *cmd = commands; cmd->name; cmd++)
+		if (!(cmd->opts & CMD_HIDDEN))
+			report_buf_printf(&b, "       %s\n", cmd->usage);
+	help_options(&b);
+	report_buf_printf(
+	    &b,
+	    "\nFILE may be '-' for standard input; '--' ends the options. A long option may be\n"
+	    "shortened to a prefix that names only one; short options bundle (-jn2).\n\n"
+	    "Exit status: 0 success (a plan that does not fit is a result), 2 bad usage or\n"
+	    "input, 1 an I/O or internal failure. See gpuplan(1), gpuplan-scenario(5).\n");
+	rc = cli_write_buf(c, &b);
+	report_buf_release(&b);
+	return rc;
 }
 
 /* The option as typed, for a message: "-o" for a short one (alone or in a bundle), else
@@ -1127,9 +1316,7 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			c->help = true;
 			break;
 		case 's':
-			if (c->nsets == MAX_SETS)
-				return cli_usage_error(c, "more than %d --set options", MAX_SETS);
-			c->sets[c->nsets++] = optarg;
+			c->sets[c->nsets++] = optarg; /* fewer than argc: cli_main sizes it */
 			break;
 		case 'j':
 			c->json = true;
@@ -1147,6 +1334,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			break;
 		case OPTV_ASCII:
 			c->ascii = true;
+			break;
+		case OPTV_VERSION:
+			c->version = true;
 			break;
 		case 'n':
 			c->top = optarg;
@@ -1258,8 +1448,8 @@ static int cmd_commands(struct cli *c)
 	int rc;
 
 	(void)c;
-	report_buf_printf(&b, "-\tFILE\t--version ");
-	usage_options(&b, OPT_SET | OPT_ASCII);
+	report_buf_printf(&b, "-\tFILE\t");
+	usage_options(&b, OPT_SET | OPT_ASCII | OPT_VERSION);
 	report_buf_printf(&b, "\tthe terminal UI\n");
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
@@ -1277,7 +1467,7 @@ static int cmd_commands(struct cli *c)
 		usage_options(&b, cmd->opts);
 		report_buf_printf(&b, "\t%.*s\n", (int)n, cmd->help);
 	}
-	rc = cli_write_buf(&b);
+	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
 }
@@ -1305,10 +1495,12 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	const char *path;
 	int rc;
 
-	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII)) != 0)
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII | OPT_VERSION)) != 0)
 		return rc;
-	if (c->help) {
-		cli_print_help();
+	if (c->help)
+		return cli_print_help(c);
+	if (c->version) {
+		printf("gpuplan %s\n", GPUPLAN_VERSION);
 		return fflush(stdout) ? EXIT_IO : 0;
 	}
 	if (c->nargs > 1)
@@ -1316,10 +1508,8 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	/* the UI keeps its file's name in a fixed field: a longer one is refused whole, never
 	 * cut into the name of another file that :w would then write */
 	if (c->nargs && strlen(c->args[0]) >= sizeof(((struct scenario *)0)->path)) {
-		fprintf(stderr,
-			"gpuplan: file name too long for the terminal UI (%zu bytes; at "
-			"most %zu)\n",
-			strlen(c->args[0]), sizeof(((struct scenario *)0)->path) - 1);
+		cli_error(c, "file name too long for the terminal UI (%zu bytes; at most %zu)",
+			  strlen(c->args[0]), sizeof(((struct scenario *)0)->path) - 1);
 		return EXIT_IO;
 	}
 	path = c->nargs ? c->args[0] : NULL;
@@ -1336,10 +1526,8 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (!ui)
 		return cli_usage_error(c, "this build has no terminal UI");
 	s = malloc(sizeof(*s));
-	if (!s) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
+	if (!s)
+		return cli_no_memory(c);
 	/* the UI shows validation problems beside the fields: only unreadable files stop it */
 	rc = cli_load(c, path && cli_is_new_file(path) ? NULL : path, s, NULL, false);
 	if (rc == 0)
@@ -1354,9 +1542,13 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 	const struct command *cmd;
 	int rc;
 
-	if (!c) {
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
+	if (!c)
+		return cli_no_memory(c);
+	/* every --set is one argument at least, so argc of them is room for all */
+	c->sets = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*c->sets));
+	if (!c->sets) {
+		free(c);
+		return cli_no_memory(NULL);
 	}
 	c->argv0 = argc > 0 ? argv[0] : NULL;
 	c->keys = keys;
@@ -1384,6 +1576,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		rc = cli_run_ui(c, argc, argv, ui);
 	}
 	catalog_free(c->cat);
+	free(c->sets);
 	free(c);
 	return rc;
 }

@@ -200,16 +200,20 @@ int diff_text(struct report_buf *out, const struct diff *d, const char *name_a, 
 	return out->failed ? -1 : 0;
 }
 
+/* A value from a file as Markdown text (report_buf_markdown): it cannot inject markup. */
 static void md_text(struct report_buf *out, const char *text)
 {
-	for (const char *c = text; *c; c++)
-		report_buf_printf(out, *c == '|' ? "\\|" : "%c", *c);
+	report_buf_markdown(out, text, strlen(text));
 }
 
 int diff_markdown(struct report_buf *out, const struct diff *d, const char *name_a,
 		  const char *name_b)
 {
-	report_buf_printf(out, "# Scenario diff: `%s` vs `%s`\n\n", name_a, name_b);
+	report_buf_printf(out, "# Scenario diff: ");
+	report_buf_markdown_code(out, name_a);
+	report_buf_printf(out, " vs ");
+	report_buf_markdown_code(out, name_b);
+	report_buf_printf(out, "\n\n");
 	if (!diff_any(d)) {
 		report_buf_printf(out, "No differences.\n");
 		return out->failed ? -1 : 0;

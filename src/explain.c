@@ -21,6 +21,7 @@ struct ex {
 	int width; /* columns to wrap at; 0 = one line a paragraph (the reader wraps) */
 	char num[16][48];
 	int nn;
+	struct explain_parts *parts; /* explain --json: the lines by kind, or NULL */
 };
 
 static void put(struct ex *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -161,12 +162,37 @@ static void wrapped(struct ex *e, const char *prefix, const char *text)
 	put(e, "\n");
 }
 
+/* Appends text (after "lhs = " when lhs is given) to a part of e->parts, a newline
+ * between two; nothing without parts. */
+static void part(struct ex *e, char *dst, size_t size, const char *lhs, const char *text)
+{
+	size_t n;
+
+	if (!e->parts)
+		return;
+	n = strlen(dst);
+	snprintf(dst + n, size - n, "%s%s%s", n ? "\n" : "", lhs ? lhs : "", lhs ? " = " : "");
+	/* a line break the text carries for the terminal, and its indent, is one space */
+	for (n = strlen(dst); *text && n + 1 < size; text++) {
+		if (*text == '\n') {
+			while (text[1] == ' ')
+				text++;
+			dst[n++] = ' ';
+		} else {
+			dst[n++] = *text;
+		}
+	}
+	dst[n] = '\0';
+}
+
 /* The three parts every explanation has. */
 static void formula(struct ex *e, const char *lhs, const char *sym)
 {
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "  %s = ", lhs);
 	wrapped(e, prefix, sym);
+	if (e->parts)
+		part(e, e->parts->formula, sizeof(e->parts->formula), lhs, sym);
 }
 
 static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
@@ -181,22 +207,39 @@ static void numbers(struct ex *e, const char *lhs, const char *fmt, ...)
 	va_end(ap);
 	snprintf(prefix, sizeof(prefix), "  %*s = ", (int)strlen(lhs), "");
 	wrapped(e, prefix, line);
+	if (e->parts)
+		part(e, e->parts->terms, sizeof(e->parts->terms), NULL, line);
 }
 
 static void result(struct ex *e, const char *lhs, const char *value)
 {
 	put(e, "  %*s = %s\n", (int)strlen(lhs), "", value);
+	if (e->parts)
+		part(e, e->parts->result, sizeof(e->parts->result), NULL, value);
 }
 
 static void source(struct ex *e, const char *text)
 {
 	put(e, "\n");
 	wrapped(e, "  source: ", text);
+	if (e->parts)
+		part(e, e->parts->source, sizeof(e->parts->source), NULL, text);
+}
+
+/* A figure the model leaves out for this scenario: the same part of --json as
+ * not_applicable. */
+static void not_modelled(struct ex *e, const char *why)
+{
+	put(e, "  not modelled: %s\n", why);
+	if (e->parts)
+		part(e, e->parts->not_applicable, sizeof(e->parts->not_applicable), NULL, why);
 }
 
 static void not_applicable(struct ex *e, const char *why)
 {
 	put(e, "  not applicable: %s\n", why);
+	if (e->parts)
+		part(e, e->parts->not_applicable, sizeof(e->parts->not_applicable), NULL, why);
 }
 
 /* ---- model ---- */
@@ -2036,14 +2079,14 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		break;
 	default:
 		if (!training(s)) {
-			put(e, "  not modelled: serving reads prompts from the network, not a "
-			       "training\n  corpus from storage\n");
+			not_modelled(e, "serving reads prompts from the network, not a training\n"
+					"  corpus from storage");
 			return;
 		}
 		if (s->hardware.storage_bytes_per_s <= 0) {
 			formula(e, "data_io",
 				"token bytes per step / storage bandwidth, over the step");
-			put(e, "  not modelled: hardware.storage is not given\n");
+			not_modelled(e, "hardware.storage is not given");
 			return;
 		}
 		formula(e, "data_io", "tokens x bytes per token / (storage x nodes) / step");
@@ -2212,6 +2255,12 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
 			char *buf, size_t size, struct gp_error *err)
 {
+	return explain_key_parts(s, p, key, width, buf, size, NULL, err);
+}
+
+int explain_key_parts(const struct scenario *s, const struct plan *p, const char *key, int width,
+		      char *buf, size_t size, struct explain_parts *parts, struct gp_error *err)
+{
 	const struct figure *f = figure_find(key);
 	struct ex e;
 
@@ -2231,6 +2280,9 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 	e.buf = buf;
 	e.size = size;
 	e.width = width > 0 ? width : 0;
+	e.parts = parts;
+	if (parts)
+		memset(parts, 0, sizeof(*parts));
 	if (size)
 		buf[0] = '\0';
 	headline(&e, f, p);

@@ -24,6 +24,23 @@ int explain_key(const struct scenario *s, const struct plan *p, const char *key,
 int explain_key_wrapped(const struct scenario *s, const struct plan *p, const char *key, int width,
 			char *buf, size_t size, struct gp_error *err);
 
+/* The parts of one explanation, for `gpuplan explain --json` (gpuplan(1), EXPLAIN JSON):
+ * each the text of its kind of line, several joined by newlines, "" when the explanation has
+ * none. formula: "optimizer = trainable parameters x optimizer bytes / shards"; terms: the
+ * same with this scenario's numbers, "6.74B x 12 B / 64"; result: "1.26 GB"; source: where
+ * the formula comes from; not_applicable: why the figure does not apply to this scenario. */
+struct explain_parts {
+	char formula[2048];
+	char terms[2048];
+	char result[512];
+	char source[2048];
+	char not_applicable[512];
+};
+
+/* explain_key_wrapped, also filling parts (when not NULL) from the same explanation. */
+int explain_key_parts(const struct scenario *s, const struct plan *p, const char *key, int width,
+		      char *buf, size_t size, struct explain_parts *parts, struct gp_error *err);
+
 /* Every key explain_key knows, NULL-terminated: the figure table's numbers in its order,
  * then its words (memory.fits, bottleneck.binding). Static storage, filled from the table
  * (figure.h) on the first call. */

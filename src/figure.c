@@ -390,10 +390,12 @@ enum bottleneck figure_bottleneck_of(const struct figure *f)
 	return (enum bottleneck)((f->offset - first) / sizeof(double));
 }
 
-const char *figure_bottleneck_label(enum bottleneck b)
+/* Its share row's key after "bottleneck.shares.": the JSON report's, diff's and explain's
+ * name of it (plan.h). */
+const char *bottleneck_name(enum bottleneck b)
 {
 	const struct figure *f = figure_bottleneck(b);
-	return f ? f->label : "?";
+	return f ? strrchr(f->key, '.') + 1 : "?";
 }
 
 const char *figure_bottleneck_short(enum bottleneck b)

@@ -119,9 +119,9 @@ const struct figure *figure_memory_part(int i);
 const struct figure *figure_bottleneck(enum bottleneck b);
 enum bottleneck figure_bottleneck_of(const struct figure *f);
 
-/* The bottleneck's names, from its share row: for people ("HBM bandwidth"), short ("hbm
- * bw") and narrowest ("hbm bw", "network"). "?" for an unknown one. */
-const char *figure_bottleneck_label(enum bottleneck b);
+/* The bottleneck's names for people, from its share row: short ("hbm bw") and narrowest
+ * ("hbm bw", "network"); its long one is the row's label ("HBM bandwidth") and its key name
+ * bottleneck_name() (plan.h). "?" for an unknown one. */
 const char *figure_bottleneck_short(enum bottleneck b);
 const char *figure_bottleneck_tiny(enum bottleneck b);
 

@@ -18,7 +18,9 @@
 
 enum bottleneck { BN_CAPACITY, BN_COMPUTE, BN_HBM, BN_INTERCONNECT, BN_DATA_IO, BN_COUNT };
 
-/* "capacity", "compute", "hbm_bandwidth", "interconnect", "data_io" */
+/* "capacity", "compute", "hbm_bandwidth", "interconnect", "data_io": the last part of the
+ * bottleneck's share row in the figure table (figure.c, the one place they are written);
+ * "?" for an unknown one. */
 const char *bottleneck_name(enum bottleneck b);
 
 enum plan_warning_code {

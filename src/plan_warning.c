@@ -1,4 +1,4 @@
-/* plan_warning.c - a plan's warnings: adding one, and its text; the bottlenecks' names.
+/* plan_warning.c - a plan's warnings: adding one, and its text.
  * A leaf: the memory and time parts call in, it calls out only to units.c and dtype.c. */
 #include "plan.h"
 
@@ -8,13 +8,6 @@
 #include "dtype.h"
 #include "framework.h"
 #include "units.h"
-
-const char *bottleneck_name(enum bottleneck b)
-{
-	static const char *const names[BN_COUNT] = {"capacity", "compute", "hbm_bandwidth",
-						    "interconnect", "data_io"};
-	return (unsigned)b < BN_COUNT ? names[b] : "?";
-}
 
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b)
 {

@@ -13,6 +13,7 @@
 #include "dtype.h"
 #include "model.h"
 #include "search.h"
+#include "text.h"
 #include "validate.h"
 /* The judged verdicts come from explain.c, so the text report and the terminal UI's
  * results pane say the same thing in the same order. */
@@ -561,17 +562,59 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 
 /* Markdown ------------------------------------------------------------------------------ */
 
-/* Text in a table cell: pipes escaped. */
-static void md_cell(struct report_buf *b, const char *text)
+/* Text from a file (a name, a note, a catalog name) as Markdown text: every character that
+ * Markdown or HTML would read as markup escaped (text_markdown_escape), a line break a
+ * space, so a scenario cannot put a link, an image, HTML or a table row of its own into a
+ * review page. */
+void report_buf_markdown(struct report_buf *b, const char *text, size_t len)
 {
-	for (const char *c = text; *c; c++) {
-		if (*c == '|')
-			report_buf_printf(b, "\\|");
-		else if (*c == '\n')
-			report_buf_printf(b, " ");
-		else
-			report_buf_printf(b, "%c", *c);
+	char stack[512], *in = len < sizeof(stack) ? stack : malloc(len + 1), *out;
+	size_t need;
+
+	if (!in) {
+		b->failed = true;
+		return;
 	}
+	memcpy(in, text, len);
+	in[len] = '\0';
+	need = text_markdown_escape(in, NULL, 0);
+	out = malloc(need + 1);
+	if (out) {
+		text_markdown_escape(in, out, need + 1);
+		report_buf_printf(b, "%s", out);
+	} else {
+		b->failed = true;
+	}
+	free(out);
+	if (in != stack)
+		free(in);
+}
+
+static void md_text(struct report_buf *b, const char *text)
+{
+	report_buf_markdown(b, text, strlen(text));
+}
+
+/* Text from a file as a code span: the fence one backtick longer than the longest run of
+ * backticks in it, padded with a space when it starts or ends with one (CommonMark 0.31,
+ * "Code spans"); inside, nothing is markup. A line break is a space. */
+void report_buf_markdown_code(struct report_buf *b, const char *text)
+{
+	size_t run = 0, longest = 0, n = strlen(text);
+	bool pad = n && (text[0] == '`' || text[n - 1] == '`');
+
+	for (const char *c = text; *c; c++) {
+		run = *c == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	for (size_t i = 0; i <= longest; i++)
+		report_buf_printf(b, "`");
+	report_buf_printf(b, "%s", pad ? " " : "");
+	for (const char *c = text; *c; c++)
+		report_buf_printf(b, "%c", *c == '\n' || *c == '\r' ? ' ' : *c);
+	report_buf_printf(b, "%s", pad ? " " : "");
+	for (size_t i = 0; i <= longest; i++)
+		report_buf_printf(b, "`");
 }
 
 /* The Markdown document's figures for the workload, in the table's order for it. */
@@ -610,7 +653,7 @@ static void md_bands(struct report_buf *b, const struct scenario *s, const struc
 			       "would put it at | from |\n| --- | ---: | ---: | --- |\n");
 		report_buf_printf(b, "| %s | %s | %s | ",
 				  i == 0 ? "memory per GPU" : list[i]->label, v, range);
-		md_cell(b, why);
+		md_text(b, why);
 		report_buf_printf(b, " |\n");
 	}
 }
@@ -666,26 +709,37 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	char v1[32], v2[32], v3[32];
 
 	report_buf_printf(b, "# ");
-	md_cell(b, s->name[0] ? s->name : "Unnamed scenario");
+	md_text(b, s->name[0] ? s->name : "Unnamed scenario");
 	report_buf_printf(b, "\n\n");
-	if (s->path[0] && strcmp(s->path, "-"))
-		report_buf_printf(b, "Scenario file: `%s`\n\n", s->path);
+	if (s->path[0] && strcmp(s->path, "-")) {
+		report_buf_printf(b, "Scenario file: ");
+		report_buf_markdown_code(b, s->path);
+		report_buf_printf(b, "\n\n");
+	}
 
 	report_buf_printf(b, "## Summary\n\n");
 	report_buf_printf(b, "- **Verdict:** %s; binding bottleneck **%s**\n",
 			  p->mem.fits ? "fits in memory" : "**does not fit in memory**",
 			  bottleneck_name(p->binding));
 	describe_model(&t, s, p);
-	report_buf_printf(b, "- **Model:** %s\n", t.data ? t.data : "");
+	report_buf_printf(b, "- **Model:** ");
+	report_buf_markdown(b, t.data ? t.data : "", t.len);
+	report_buf_printf(b, "\n");
 	t.len = 0;
 	describe_workload(&t, s, p);
-	report_buf_printf(b, "- **Workload:** %s\n", t.data ? t.data : "");
+	report_buf_printf(b, "- **Workload:** ");
+	report_buf_markdown(b, t.data ? t.data : "", t.len);
+	report_buf_printf(b, "\n");
 	t.len = 0;
 	describe_hardware(&t, s, p);
-	report_buf_printf(b, "- **Hardware:** %s\n", t.data ? t.data : "");
+	report_buf_printf(b, "- **Hardware:** ");
+	report_buf_markdown(b, t.data ? t.data : "", t.len);
+	report_buf_printf(b, "\n");
 	t.len = 0;
 	describe_layout(&t, s, p);
-	report_buf_printf(b, "- **Layout:** %s\n", t.data ? t.data : "");
+	report_buf_printf(b, "- **Layout:** ");
+	report_buf_markdown(b, t.data ? t.data : "", t.len);
+	report_buf_printf(b, "\n");
 	if (t.failed)
 		b->failed = true;
 	report_buf_release(&t);
@@ -707,13 +761,17 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	}
 	if (s->notes[0]) {
 		report_buf_printf(b, "\n> ");
-		for (const char *c = s->notes; *c; c++) {
-			if (c[0] != '\n')
-				report_buf_printf(b, "%c", *c);
-			else if (c[1] == '\n')
+		for (const char *c = s->notes; *c;) {
+			size_t n = strcspn(c, "\n");
+			report_buf_markdown(b, c, n); /* each line of the note, escaped */
+			c += n;
+			if (!*c)
+				break;
+			if (c[1] == '\n')
 				report_buf_printf(b, "\n>"); /* a blank line inside the quote */
 			else if (c[1])
 				report_buf_printf(b, "\n> ");
+			c++;
 		}
 		report_buf_printf(b, "\n");
 	}
@@ -748,9 +806,11 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 
 	report_buf_printf(
 	    b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
-	report_buf_printf(b, "| dense peak per GPU (%s) | %s | catalog: %s |\n",
-			  dtype_name(s->workload.precision),
-			  human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)), s->hardware.gpu.id);
+	report_buf_printf(
+	    b, "| dense peak per GPU (%s) | %s | catalog: ", dtype_name(s->workload.precision),
+	    human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)));
+	md_text(b, s->hardware.gpu.id);
+	report_buf_printf(b, " |\n");
 	report_buf_printf(b, "| matrix-multiply efficiency | %s | %s |\n",
 			  human(UNIT_RATIO, p->matmul_efficiency, v1, sizeof(v1)),
 			  report_source_mfu(s));
@@ -760,9 +820,10 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	report_buf_printf(b, "| network efficiency | %s | %s |\n",
 			  human(UNIT_RATIO, p->network_efficiency, v1, sizeof(v1)),
 			  report_source_network(s));
-	report_buf_printf(b, "| memory bandwidth | %s | catalog: %s |\n",
-			  human(UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s, v1, sizeof(v1)),
-			  s->hardware.gpu.id);
+	report_buf_printf(b, "| memory bandwidth | %s | catalog: ",
+			  human(UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s, v1, sizeof(v1)));
+	md_text(b, s->hardware.gpu.id);
+	report_buf_printf(b, " |\n");
 	report_buf_printf(b, "| price per GPU-hour | %s | catalog or scenario (indicative) |\n",
 			  human(UNIT_USD, s->hardware.gpu.price_per_hour, v1, sizeof(v1)));
 	report_buf_printf(b, "| PUE | %.2f | scenario (default 1.2: hyperscaler reports) |\n",

@@ -32,6 +32,14 @@ void report_buf_printf(struct report_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void report_buf_release(struct report_buf *b);
 
+/* Appends the len bytes of text, which came from a file (a name, a note, a value), as
+ * Markdown text: every character Markdown or HTML would read as markup escaped
+ * (text_markdown_escape), a line break a space. */
+void report_buf_markdown(struct report_buf *b, const char *text, size_t len);
+
+/* Appends text as a Markdown code span that nothing in it can end or turn into markup. */
+void report_buf_markdown_code(struct report_buf *b, const char *text);
+
 /* Appends label padded to indent columns, then text word-wrapped at 80 columns with every
  * further line indented by indent, then a newline. */
 void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);

@@ -9,9 +9,11 @@
 
 #include "band.h"
 #include "dtype.h"
+#include "explain.h"
 #include "figure.h"
 #include "model.h"
 #include "report.h"
+#include "units.h"
 
 /* The object at a dotted path under root ("memory.per_gpu"), created as needed; NULL when
  * out of memory or when a non-object is in the way. */
@@ -399,6 +401,65 @@ struct cJSON *report_json_solve(const char *key, bool maximize, double value, co
 	bad |= put_str(r, "key", key);
 	bad |= put_str(r, "goal", maximize ? "max" : "min");
 	bad |= put_num(r, "value", value, false);
+	bad |= put_str(r, "text", text);
+	if (bad) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct cJSON *report_json_explain_keys(const char *const *keys)
+{
+	cJSON *r = cJSON_CreateObject(), *list = cJSON_CreateArray();
+	int bad = !list || put_str(r, "schema", REPORT_JSON_EXPLAIN_SCHEMA);
+
+	if (!r) {
+		cJSON_Delete(list);
+		return NULL;
+	}
+	for (; !bad && *keys; keys++) {
+		cJSON *k = cJSON_CreateString(*keys);
+		bad |= !k || !cJSON_AddItemToArray(list, k);
+	}
+	if (bad || !cJSON_AddItemToObject(r, "keys", list)) {
+		cJSON_Delete(list);
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* A part of an explanation: its text, or null when it has none. */
+static int put_part(cJSON *r, const char *key, const char *text)
+{
+	return put_str(r, key, text[0] ? text : NULL);
+}
+
+struct cJSON *report_json_explain(const struct figure *f, const struct plan *p,
+				  const struct explain_parts *parts, const char *text)
+{
+	cJSON *r = cJSON_CreateObject();
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_EXPLAIN_SCHEMA);
+	bad |= put_str(r, "key", f->key);
+	bad |= put_str(r, "label", f->label);
+	/* the value as build_into writes the figure */
+	if (f->flags & FIGURE_BOOL)
+		bad |= put(r, "value", cJSON_CreateBool(figure_value(f, p) != 0));
+	else if (f->word)
+		bad |= put_str(r, "value", f->word(p));
+	else
+		bad |= put_num(r, "value", figure_value(f, p), f->integer);
+	bad |= put_str(r, "unit", units_kind_name(f->unit));
+	bad |= put_part(r, "formula", parts->formula);
+	bad |= put_part(r, "terms", parts->terms);
+	bad |= put_part(r, "result", parts->result);
+	bad |= put_part(r, "source", parts->source);
+	bad |= put_part(r, "not_applicable", parts->not_applicable);
 	bad |= put_str(r, "text", text);
 	if (bad) {
 		cJSON_Delete(r);

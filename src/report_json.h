@@ -54,6 +54,20 @@ struct cJSON *report_json_search(const struct scenario *s, const struct catalog 
  * (the value as a scenario file writes it)}. NULL when out of memory. */
 struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text);
 
+#define REPORT_JSON_EXPLAIN_SCHEMA "gpuplan.explain/1"
+
+/* One explanation (`explain --json`, gpuplan(1), EXPLAIN JSON): schema, key, label, value
+ * (as the JSON report writes that key: SI units, a number, null, a boolean or a word), unit
+ * (units_kind_name), formula, terms, result, source, not_applicable (each the text of
+ * explain_parts, null when the explanation has none) and text (the explanation as `explain`
+ * prints it). NULL when out of memory. */
+struct explain_parts;
+struct figure;
+struct cJSON *report_json_explain(const struct figure *f, const struct plan *p,
+				  const struct explain_parts *parts, const char *text);
+/* `explain FILE --json` without KEY: schema and keys, the NULL-terminated list. */
+struct cJSON *report_json_explain_keys(const char *const *keys);
+
 /* The validation report (`validate --json`, gpuplan(1)): schema, pass, all {count, mape,
  * worst}, groups [{group, title, file, mape_bound, stats, pass}], regimes [{tag, value,
  * stats}] and rows [{id, group, source, tags, scenario, figure, unit, measured,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hf_config.h"
+#include "text.h"
 
 /* Copies the folder of path (with its slash) before rel into buf, unless rel is absolute;
  * -1 when that does not fit (a name cut short would be another file). A bare "-" is the
@@ -22,48 +23,18 @@ static int relative_to(const char *path, const char *rel, char *buf, size_t size
 	return n >= 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* Byte offset of the first invalid UTF-8 sequence in text, or -1 when it is all valid
- * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), as yaml_doc.c's
- * reader checks a file; a value typed or given with --set is checked here. */
-static long utf8_invalid_at(const char *text)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	static const unsigned min[] = {0, 0, 0x80, 0x800, 0x10000};
-
-	for (size_t i = 0; p[i];) {
-		unsigned c = p[i], cp,
-			 n = c < 0x80	    ? 1
-			     : c >> 5 == 6  ? 2
-			     : c >> 4 == 14 ? 3
-			     : c >> 3 == 30 ? 4
-					    : 0;
-		if (n == 0)
-			return (long)i;
-		cp = n == 1 ? c : c & (0x7fu >> n);
-		for (unsigned k = 1; k < n; k++) {
-			if ((p[i + k] & 0xc0) != 0x80) /* also stops at the NUL */
-				return (long)i;
-			cp = cp << 6 | (p[i + k] & 0x3f);
-		}
-		if (n > 1 && (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
-			return (long)i;
-		i += n;
-	}
-	return -1;
-}
-
 int scenario_field_load(struct scenario *s, const struct catalog *cat, const struct field *f,
 			const char *text, struct gp_error *err)
 {
 	char path[1024];
 	struct model m;
-	long bad = utf8_invalid_at(text);
+	size_t len = strlen(text), bad = text_utf8_invalid_at(text, len);
 
 	/* the one door of --set, :set and the field editor: text that could not be saved (the
 	 * YAML emitter refuses it) or printed as JSON never gets in */
-	if (bad >= 0) {
+	if (bad < len) {
 		gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-			     "invalid UTF-8 in the value: byte 0x%02X at offset %ld does not start "
+			     "invalid UTF-8 in the value: byte 0x%02X at offset %zu does not start "
 			     "a valid character",
 			     (unsigned char)text[bad], bad);
 		gp_error_set_field(err, f->key);

@@ -1,9 +1,50 @@
-/* text.h - small string helpers shared by the core's messages. */
+/* text.h - small string helpers shared by the core's messages and the front ends: edit
+ * distance, UTF-8 validity, and the escaping of text that came from a file before it reaches
+ * a terminal or a Markdown page. */
 #ifndef GPUPLAN_TEXT_H
 #define GPUPLAN_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 /* Levenshtein distance between a and b (insertions, deletions, substitutions), for "did
  * you mean"; strings of 128 bytes or more count as 1000 (never a suggestion). */
 int text_edit_distance(const char *a, const char *b);
+
+/* Byte offset of the first invalid UTF-8 sequence in the len bytes of text, or len when
+ * they are all valid (RFC 3629 section 3: no overlong forms, no surrogates, nothing above
+ * U+10FFFF; a sequence cut by the end is invalid). The one check behind the YAML reader
+ * (yaml_doc.c) and the values typed or given with --set (scenario_sets.c). */
+size_t text_utf8_invalid_at(const char *text, size_t len);
+
+/* Whether s holds a control character: C0 (tab and newline included), DEL, or C1 (U+0080
+ * to U+009F, written in UTF-8 as 0xC2 0x80..0x9F). A terminal acts on them (ESC starts the
+ * sequences that retitle, clear or set the clipboard), so text from a file never reaches
+ * one with them raw. */
+bool text_has_control(const char *s);
+
+/* How text_escape_control() writes: with TEXT_KEEP_NEWLINE a newline stays (a report's
+ * lines), with TEXT_KEEP_TAB a tab stays (a table); every other control character is
+ * escaped. */
+#define TEXT_KEEP_NEWLINE 1u
+#define TEXT_KEEP_TAB	  2u
+
+/* Copies the len bytes of in to out (size bytes, NUL-terminated) with each control
+ * character written visibly, as C writes it: "\e" for ESC, "\a", "\b", "\t", "\n", "\r",
+ * else "\xHH" (a C1 character is its two bytes, "\xc2\x9b"), and a backslash as itself;
+ * a byte that starts no valid UTF-8 character is "\xHH" too, so no raw byte of a file that
+ * is not text reaches the terminal.
+ * Returns the length the whole text needs (without the NUL), as snprintf does: when that
+ * is size or more, out holds only the part that fitted and the caller must not use it as
+ * the whole. */
+size_t text_escape_control(const char *in, size_t len, char *out, size_t size, unsigned flags);
+
+/* Copies s to out (size bytes, NUL-terminated) with every character that Markdown or HTML
+ * would read as markup escaped by a backslash (CommonMark 0.31, "Backslash escapes": any
+ * ASCII punctuation may be): the backslash itself, '*', '_', '`', '<', '>', '|' (a GFM table
+ * cell), '[', ']' (a link or an image) and '#' (a heading); a newline or tab becomes a space,
+ * so a value stays on its table row, and any other control character is left out. Returns the
+ * length the whole needs, as text_escape_control. */
+size_t text_markdown_escape(const char *s, char *out, size_t size);
 
 #endif

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "text.h"
+
 /* ---- problems ------------------------------------------------------------------------ */
 
 void ysink_add(struct ysink *k, const struct gp_error *e)
@@ -85,52 +87,6 @@ static size_t mark_offset(const char *text, size_t len, size_t line, size_t colu
 		column--;
 	}
 	return i;
-}
-
-/* Byte offset of the first invalid UTF-8 sequence in text, or len when it is all valid
- * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). libyaml checks
- * this too, but points at the byte after the fault. */
-static size_t utf8_invalid_at(const char *text, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n;
-		unsigned cp, min;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xe0) == 0xc0) {
-			n = 2;
-			cp = c & 0x1f;
-			min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 3;
-			cp = c & 0x0f;
-			min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 4;
-			cp = c & 0x07;
-			min = 0x10000;
-		} else {
-			return i;
-		}
-		if (i + n > len)
-			return i;
-		for (size_t k = 1; k < n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i;
-		i += n;
-	}
-	return len;
 }
 
 /* ---- the tree reader ----------------------------------------------------------------- */
@@ -383,7 +339,7 @@ int ynode_read(const char *text, size_t len, const char *file, int max_depth, st
 	r.sink.err = err;
 	*root = NULL;
 	{
-		size_t bad = utf8_invalid_at(text, len);
+		size_t bad = text_utf8_invalid_at(text, len);
 		if (bad < len) {
 			int line, column;
 			offset_position(text, len, bad, &line, &column);

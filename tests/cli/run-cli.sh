@@ -223,7 +223,7 @@ run_error 2 check $D/invalid.yaml && {
 run_error 2 check $D/bad-syntax.yaml && {
 	has "$T/err" "^$D/bad-syntax.yaml:7:" "check FILE:LINE"
 	# a file that is not YAML has no fields to validate: one problem, not "no model given"
-	has "$T/err" "^$D/bad-syntax.yaml: 1 problem$" "check: invalid YAML is one problem"
+	has "$T/err" "^gpuplan check: $D/bad-syntax.yaml: 1 problem$" "check: invalid YAML is one problem"
 }
 # a UTF-8 byte order mark before the first key is allowed (YAML 1.2)
 printf '\357\273\277' >"$T/bom.yaml"
@@ -657,6 +657,44 @@ assert "gpus" in d and "models" not in d'
 run 0 catalog models --json && jsoncheck "$T/out" "catalog models --json" '
 assert "models" in d and "gpus" not in d'
 run_error 2 catalog --json --csv
+
+# --- explain --json (issue 18): formula, terms, result, source, the value as the report ---
+run 0 report $D/train.yaml --json && cp "$T/out" "$T/train-report.json"
+run 0 explain $D/train.yaml memory.per_gpu.optimizer --json && jsoncheck "$T/out" "explain --json" '
+assert d["schema"] == "gpuplan.explain/1" and d["key"] == "memory.per_gpu.optimizer", d
+assert set(d) == {"schema", "key", "label", "value", "unit", "formula", "terms", "result",
+                  "source", "not_applicable", "text"}, sorted(d)
+assert d["formula"].startswith("optimizer = ") and " x " in d["terms"], d
+assert d["result"] and "ZeRO" in d["source"] and d["not_applicable"] is None, d
+r = json.load(open(sys.argv[1].rsplit("/", 1)[0] + "/train-report.json"))
+assert d["value"] == r["memory"]["per_gpu"]["optimizer"] and d["unit"] == "bytes", d
+assert d["text"].startswith("memory.per_gpu.optimizer = ")'
+run 0 explain $D/train.yaml memory.per_gpu.optimizer && cp "$T/out" "$T/explain.txt"
+run 0 explain $D/train.yaml memory.per_gpu.optimizer -j && jsoncheck "$T/out" "explain --json: text is what explain prints" '
+assert d["text"] == open(sys.argv[1].rsplit("/", 1)[0] + "/explain.txt").read()'
+run 0 explain $D/serve.yaml memory.per_gpu.optimizer --json && jsoncheck "$T/out" "explain --json: not applicable" '
+assert d["not_applicable"] and d["formula"] is None and d["result"] is None, d'
+run 0 explain $D/train.yaml bottleneck.binding --json && jsoncheck "$T/out" "explain --json: a word" '
+r = json.load(open(sys.argv[1].rsplit("/", 1)[0] + "/train-report.json"))
+assert d["value"] == r["bottleneck"]["binding"] and d["formula"], d'
+run 0 explain $D/train.yaml --json && jsoncheck "$T/out" "explain FILE --json: the keys" '
+assert d["schema"] == "gpuplan.explain/1" and "memory.per_gpu.weights" in d["keys"]
+assert d["keys"][-3:] == ["memory.fits", "serving.overloaded", "bottleneck.binding"], d["keys"][-3:]'
+# every key, on a training and a serving scenario: valid JSON with a formula or a reason
+for f in $D/train.yaml $D/serve.yaml; do
+	for k in $("$G" explain "$f"); do
+		"$G" explain "$f" "$k" --json
+	done >"$T/all.json" 2>"$T/err" || bad "explain --json of every key of $f"
+	python3 -c '
+import json, sys
+text, dec, at, n = open(sys.argv[1]).read(), json.JSONDecoder(), 0, 0
+while text[at:].strip():
+    d, at = dec.raw_decode(text, at + len(text[at:]) - len(text[at:].lstrip()))
+    assert d["formula"] or d["not_applicable"] or d["result"] or d["source"], d["key"]
+    n += 1
+assert n >= 50, n' "$T/all.json" && ok || bad "explain --json of every key of $f"
+done
+run_error 2 explain $D/train.yaml no.such.key --json
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,52 +9,15 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "fuzz_common.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct catalog *fuzz_catalog(void)
-{
-	static struct catalog *cat;
-	struct gpu *g;
-	struct model *m;
-
-	if (cat)
-		return cat;
-	cat = catalog_new();
-	if (!cat)
-		abort();
-	g = &cat->gpus[cat->ngpus++];
-	strcpy(g->id, "h100-sxm-80gb");
-	strcpy(g->name, "NVIDIA H100 SXM5 80GB");
-	strcpy(g->vendor, "nvidia");
-	g->memory_bytes = 80e9;
-	g->hbm_bytes_per_s = 3.35e12;
-	g->peak_flops[DTYPE_BF16] = 989.4e12;
-	g->peak_flops[DTYPE_FP16] = 989.4e12;
-	g->peak_flops[DTYPE_FP8] = 1978.9e12;
-	g->link_bytes_per_s = 900e9;
-	g->link_domain = 8;
-	g->power_w = 700;
-	g->price_per_hour = 2.69;
-	g->gpus_per_node = 8;
-	g->network_bytes_per_s = 50e9;
-	strcpy(cat->models[0].id, "llama-2-7b");
-	m = &cat->models[cat->nmodels++].model;
-	m->layers = 32;
-	m->hidden = 4096;
-	m->heads = 32;
-	m->kv_heads = 32;
-	m->ffn = 11008;
-	m->vocab = 32000;
-	m->max_context = 4096;
-	return cat;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct catalog *cat = fuzz_catalog();
+	const struct catalog *cat = fuzz_builtin_catalog();
 	struct scenario *s = malloc(sizeof(*s)), *back = malloc(sizeof(*back));
 	struct scenario_source *src = malloc(sizeof(*src));
 	struct gp_problems *p = malloc(sizeof(*p));

@@ -1,11 +1,9 @@
 #!/bin/sh
 # Prints the scenario keys of the field table, one a line, in table order, as the program
 # itself lists them (`$GPUPLAN fields`, the hidden TSV command; ./gpuplan by default).
-# tests/man/run-man.sh uses it to check that gpuplan-scenario(5) and the bash completion
-# know every key.
+# tests/man/run-man.sh uses it to check that gpuplan-scenario(5) knows every key.
 # Usage: sh tests/man/gen-keys.sh
 #        sh tests/man/gen-keys.sh --tsv                            (the whole table)
-#        sh tests/man/gen-keys.sh --update contrib/gpuplan.bash   (rewrites its table copy)
 bin=${GPUPLAN:-./gpuplan}
 fields() {
 	if ! "$bin" fields; then
@@ -14,15 +12,6 @@ fields() {
 	fi
 }
 case $1 in
---update)
-	f=$2
-	fields >"$f.fields" || exit 1
-	awk -v fields="$f.fields" '
-		/^# BEGIN FIELDS/ { print; getline; print; while ((getline k < fields) > 0) print k; skip = 1; next }
-		/^"$/ && skip { skip = 0 }
-		!skip { print }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-	rm -f "$f.fields"
-	;;
 --tsv) fields ;;
 *)
 	out=$(fields) || exit 1

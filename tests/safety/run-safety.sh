@@ -91,6 +91,20 @@ ln -s loopb loopa && ln -s loopa loopb
 run fmt "$good" -o loopa
 rc=$?
 [ $rc = 1 ] && [ -L loopa ] && [ -L loopb ] && ok || bad "fmt -o a link loop (exit $rc)"
+grep -q 'Too many levels of symbolic links' err && ok || bad "fmt -o a link loop says ELOOP"
+# a dangling chain of links: never a link replaced by a regular file, nothing created
+mkdir chaintgt && ln -s chain2 chain1 && ln -s chaintgt/chained.yaml chain2
+run fmt "$good" -o chain1
+rc=$?
+[ -L chain1 ] && [ -L chain2 ] && ok || bad "fmt -o a dangling chain replaced a link (exit $rc)"
+[ $rc = 0 ] && [ -f chaintgt/chained.yaml ] || { [ $rc = 1 ] && [ ! -e chaintgt/chained.yaml ]; } &&
+	ok || bad "fmt -o a dangling chain: neither written at its end nor refused (exit $rc)"
+# a device or a file too large as hf_config: the scenario's FILE:LINE:COL named too
+printf 'gpuplan: 1\nmodel:\n  hf_config: /dev/zero\nhardware:\n  gpu: h100-sxm-80gb\n' >zero.yaml
+run check zero.yaml
+rc=$?
+[ $rc = 2 ] && grep -q '^zero.yaml:3:14: model.hf_config: .*/dev/zero' err && ok ||
+	bad "hf_config /dev/zero names the scenario's line (exit $rc)"
 
 # -o - and -o /dev/stdout: standard output, through a pipe, no temporary file
 "$bin" fmt "$good" >want.yaml 2>/dev/null

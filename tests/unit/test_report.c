@@ -165,7 +165,8 @@ static void test_markdown_sections(void **state)
 		last = at;
 	}
 	assert_non_null(strstr(b.data, "**does not fit in memory**"));
-	assert_non_null(strstr(b.data, "> first line\n> second | line"));
+	/* a pipe of the note is escaped: it cannot start a table of its own (issue 16) */
+	assert_non_null(strstr(b.data, "> first line\n> second \\| line"));
 	report_buf_release(&b);
 }
 

@@ -1,0 +1,96 @@
+/* test_text.c - src/text.c: the one UTF-8 check (RFC 3629 cases), the escaping of control
+ * characters for a terminal, and of Markdown and HTML markup for a review page. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "text.h"
+
+static size_t bad_at(const char *s)
+{
+	return text_utf8_invalid_at(s, strlen(s));
+}
+
+static void test_utf8(void **state)
+{
+	(void)state;
+	assert_int_equal(bad_at(""), 0);
+	assert_int_equal(bad_at("plain"), 5);
+	assert_int_equal(bad_at("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), 14);
+	assert_int_equal(bad_at("caf\xe9"), 3);		   /* Latin-1 */
+	assert_int_equal(bad_at("ab\xc3"), 2);		   /* cut by the end */
+	assert_int_equal(bad_at("a\x80"), 1);		   /* a stray continuation byte */
+	assert_int_equal(bad_at("x\xc0\xaf"), 1);	   /* overlong '/' */
+	assert_int_equal(bad_at("x\xe0\x80\xaf"), 1);	   /* overlong, three bytes */
+	assert_int_equal(bad_at("xy\xed\xa0\x80"), 2);	   /* a surrogate, U+D800 */
+	assert_int_equal(bad_at("\xf4\x90\x80\x80"), 0);   /* above U+10FFFF */
+	assert_int_equal(bad_at("\xf5\x80\x80\x80"), 0);   /* no such lead byte */
+	assert_int_equal(bad_at("\xf4\x8f\xbf\xbf!"), 5);  /* U+10FFFF itself */
+	assert_int_equal(text_utf8_invalid_at("a\0b", 3), 3); /* NUL is a character */
+	assert_int_equal(text_utf8_invalid_at("\xc3\xa9", 1), 0); /* len cuts it */
+}
+
+static void test_has_control(void **state)
+{
+	(void)state;
+	assert_false(text_has_control("caf\xc3\xa9 \xc2\xa0ok"));
+	assert_true(text_has_control("a\x1b]0;x\a"));
+	assert_true(text_has_control("tab\there"));
+	assert_true(text_has_control("del\x7f"));
+	assert_true(text_has_control("csi \xc2\x9b" "2J")); /* C1 CSI */
+}
+
+static void test_escape_control(void **state)
+{
+	char out[64];
+	const char *osc = "n\x1b]0;pwned\a\x1b[2J";
+
+	(void)state;
+	assert_int_equal(text_escape_control(osc, strlen(osc), out, sizeof(out), 0),
+			 strlen("n\\e]0;pwned\\a\\e[2J"));
+	assert_string_equal(out, "n\\e]0;pwned\\a\\e[2J");
+	text_escape_control("a\nb\tc\x01\x7f\xc2\x9b", 9, out, sizeof(out), 0);
+	assert_string_equal(out, "a\\nb\\tc\\x01\\x7f\\xc2\\x9b");
+	text_escape_control("a\nb\tc", 5, out, sizeof(out), TEXT_KEEP_NEWLINE | TEXT_KEEP_TAB);
+	assert_string_equal(out, "a\nb\tc");
+	/* too small: says how much it needs and never ends inside an escape */
+	assert_int_equal(text_escape_control("ab\x1b", 3, out, 4, 0), 4);
+	assert_string_equal(out, "ab");
+	assert_int_equal(text_escape_control("\xc3\xa9", 2, out, sizeof(out), 0), 2);
+	assert_string_equal(out, "\xc3\xa9");
+	text_escape_control("caf\xe9 \xe2\x82\xac\xe2\x82", 10, out, sizeof(out), 0);
+	assert_string_equal(out, "caf\\xe9 \xe2\x82\xac\\xe2\\x82");
+}
+
+static void test_markdown_escape(void **state)
+{
+	char out[128];
+	const char *evil = "**x** _y_ `z` <img src=x> | [a](b) # \\";
+	size_t n = text_markdown_escape(evil, out, sizeof(out));
+
+	(void)state;
+	assert_int_equal(n, strlen(out));
+	assert_string_equal(out, "\\*\\*x\\*\\* \\_y\\_ \\`z\\` \\<img src=x\\> \\| "
+				 "\\[a\\](b) \\# \\\\");
+	text_markdown_escape("two\nlines\x1b[2J", out, sizeof(out));
+	assert_string_equal(out, "two lines\\[2J");
+	text_markdown_escape("llama-2-7b 8.5 GB", out, sizeof(out));
+	assert_string_equal(out, "llama-2-7b 8.5 GB");
+	assert_int_equal(text_markdown_escape("a*", out, 3), 3);
+	assert_string_equal(out, "a");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_utf8),
+	    cmocka_unit_test(test_has_control),
+	    cmocka_unit_test(test_escape_control),
+	    cmocka_unit_test(test_markdown_escape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
