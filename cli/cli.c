@@ -33,6 +33,7 @@
 #include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "search.h"
+#include "sweep.h"
 #include "text.h"
 #include "units.h"
 
@@ -57,6 +58,7 @@ enum {
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
 	OPT_CSV = 1u << 7,
 	CMD_HIDDEN = 1u << 8, /* a helper for scripts, left out of --help */
+	OPT_SWEEP = 1u << 9,  /* --y FIGURE, --svg FILE */
 };
 
 struct cli {
@@ -74,6 +76,9 @@ struct cli {
 	bool solve_max;
 	const char *top, *by;
 	cli_keys_fn keys; /* the terminal UI's key table, for `gpuplan keys` */
+	int nys;
+	const char *ys[SWEEP_MAX_FIGURES]; /* sweep --y */
+	const char *svg;		   /* sweep --svg */
 };
 
 struct command {
@@ -580,6 +585,25 @@ out:
 	return rc;
 }
 
+/* gpuplan sweep (cli/sweep.c): the scenario loaded as report loads it, then swept. */
+static int cmd_sweep(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0)
+		rc = sweep_run(&(struct sweep_request){
+		    .cat = c->cat, .s = s, .file = c->args[0], .nranges = c->nargs - 1,
+		    .ranges = c->args + 1, .nys = c->nys, .ys = c->ys, .svg = c->svg,
+		    .json = c->json, .csv = c->csv, .ascii = c->ascii});
+	free(s);
+	return rc;
+}
+
 static int cmd_import(struct cli *c)
 {
 	struct model m;
@@ -911,6 +935,15 @@ static const struct command commands[] = {
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
+	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
+	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]... [--y FIGURE]...\n"
+	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
+	 "The scenario planned at each value of an input, its figures charted against it: a\n"
+	 "chart an 80-column terminal shows (braille, or ASCII with --ascii or outside a UTF-8\n"
+	 "locale), --csv, --json (schema gpuplan.sweep/1), --svg FILE for a review. KEY is a\n"
+	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). Each further range\n"
+	 "gives a curve per value (at most 8). --y (repeatable) names the figures, as in the\n"
+	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
 	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json|ORG/NAME [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
 	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
@@ -982,6 +1015,8 @@ enum {
 	OPTV_SCALING,
 	OPTV_MAX,
 	OPTV_MIN,
+	OPTV_Y,
+	OPTV_SVG,
 };
 
 static const struct cli_option {
@@ -1004,6 +1039,8 @@ static const struct cli_option {
     {"scaling", OPTV_SCALING, no_argument, OPT_SEARCH, NULL},
     {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY"},
     {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY"},
+    {"y", OPTV_Y, required_argument, OPT_SWEEP, "FIGURE"},
+    {"svg", OPTV_SVG, required_argument, OPT_SWEEP, "FILE"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1166,6 +1203,15 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 				return cli_usage_error(c, "give one of --max KEY or --min KEY");
 			c->solve_key = optarg;
 			c->solve_max = ch == OPTV_MAX;
+			break;
+		case OPTV_Y:
+			if (c->nys == SWEEP_MAX_FIGURES)
+				return cli_usage_error(c, "more than %d --y options",
+						       SWEEP_MAX_FIGURES);
+			c->ys[c->nys++] = optarg;
+			break;
+		case OPTV_SVG:
+			c->svg = optarg;
 			break;
 		}
 	}

@@ -115,7 +115,7 @@ efficiency.network	num	ratio	-	auto
 "
 # END FIELDS
 
-_gpuplan_commands="report explain diff search solve import catalog check fmt validate"
+_gpuplan_commands="report explain diff search solve sweep import catalog check fmt validate"
 
 # Keys of the JSON report, for `gpuplan explain FILE KEY` (SPEC "The JSON report"), when
 # `gpuplan explain` cannot list them itself.
@@ -256,6 +256,7 @@ _gpuplan()
 	diff) opts="--json --markdown --csv --set" ;;
 	search) opts="--top --by --hardware --json --csv --scaling --set" ;;
 	solve) opts="--max --min --json --set" ;;
+	sweep) opts="--y --svg --json --csv --ascii --set" ;;
 	import) opts="-o --output" files=json ;;
 	catalog) opts="gpus models --json --csv" files= ;;
 	check) opts="--json --set" ;;
