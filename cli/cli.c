@@ -589,17 +589,27 @@ out:
 static int cmd_sweep(struct cli *c)
 {
 	struct scenario *s = malloc(sizeof(*s));
+	struct sweep_request r = {0};
 	int rc;
 
 	if (!s) {
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
-	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0)
-		rc = sweep_run(&(struct sweep_request){
-		    .cat = c->cat, .s = s, .file = c->args[0], .nranges = c->nargs - 1,
-		    .ranges = c->args + 1, .nys = c->nys, .ys = c->ys, .svg = c->svg,
-		    .json = c->json, .csv = c->csv, .ascii = c->ascii});
+	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
+		r.cat = c->cat;
+		r.s = s;
+		r.file = c->args[0];
+		r.nranges = c->nargs - 1;
+		r.ranges = c->args + 1;
+		r.nys = c->nys;
+		r.ys = c->ys;
+		r.svg = c->svg;
+		r.json = c->json;
+		r.csv = c->csv;
+		r.ascii = c->ascii;
+		rc = sweep_run(&r);
+	}
 	free(s);
 	return rc;
 }
