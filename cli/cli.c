@@ -26,6 +26,7 @@
 #include "figure.h"
 #include "file.h"
 #include "hf_config.h"
+#include "import.h"
 #include "plan.h"
 #include "report.h"
 #include "report_json.h"
@@ -59,6 +60,8 @@ enum {
 	OPT_CSV = 1u << 7,
 	CMD_HIDDEN = 1u << 8, /* a helper for scripts, left out of --help */
 	OPT_SWEEP = 1u << 9,  /* --y FIGURE, --svg FILE */
+	/* --scenario, --model-only */
+	OPT_IMPORT = 1u << 10,
 };
 
 struct cli {
@@ -79,6 +82,7 @@ struct cli {
 	int nys;
 	const char *ys[SWEEP_MAX_FIGURES]; /* sweep --y */
 	const char *svg;		   /* sweep --svg */
+	bool import_scenario, model_only;  /* import --scenario, --model-only */
 };
 
 struct command {
@@ -629,8 +633,23 @@ static int cmd_import(struct cli *c)
 		return cli_print_error(&err, c->args[0]);
 	for (int i = 0; i < info.nwarnings; i++)
 		fprintf(stderr, "gpuplan: %s: warning: %s\n", path, info.warnings[i]);
+	if (c->import_scenario && c->model_only)
+		return cli_usage_error(c, "give one of --scenario and --model-only");
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(&err, c->args[0]);
+	if (c->import_scenario) {
+		/* the model block in a whole scenario (cli/import.c) */
+		struct report_buf b = {0};
+		import_scenario(&b, c->args[0], text, len);
+		free(text);
+		if (b.failed) {
+			report_buf_release(&b);
+			fprintf(stderr, "gpuplan: out of memory\n");
+			return EXIT_IO;
+		}
+		text = b.data;
+		len = b.len;
+	}
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		rc = cli_output_check(c->output);
 		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
@@ -954,11 +973,14 @@ static const struct command commands[] = {
 	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). Each further range\n"
 	 "gives a curve per value (at most 8). --y (repeatable) names the figures, as in the\n"
 	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
-	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json|ORG/NAME [-o FILE]",
+	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
+	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
 	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
 	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
-	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"},
+	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"
+	 "--scenario: a whole scenario that check accepts, the model block with a default\n"
+	 "workload and hardware, commented to edit; --model-only (the default): the block.\n"},
 	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
 	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
@@ -1027,6 +1049,8 @@ enum {
 	OPTV_MIN,
 	OPTV_Y,
 	OPTV_SVG,
+	OPTV_SCENARIO,
+	OPTV_MODEL_ONLY,
 };
 
 static const struct cli_option {
@@ -1051,6 +1075,8 @@ static const struct cli_option {
     {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY"},
     {"y", OPTV_Y, required_argument, OPT_SWEEP, "FIGURE"},
     {"svg", OPTV_SVG, required_argument, OPT_SWEEP, "FILE"},
+    {"scenario", OPTV_SCENARIO, no_argument, OPT_IMPORT, NULL},
+    {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1222,6 +1248,12 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			break;
 		case OPTV_SVG:
 			c->svg = optarg;
+			break;
+		case OPTV_SCENARIO:
+			c->import_scenario = true;
+			break;
+		case OPTV_MODEL_ONLY:
+			c->model_only = true;
 			break;
 		}
 	}

@@ -257,7 +257,7 @@ _gpuplan()
 	search) opts="--top --by --hardware --json --csv --scaling --set" ;;
 	solve) opts="--max --min --json --set" ;;
 	sweep) opts="--y --svg --json --csv --ascii --set" ;;
-	import) opts="-o --output" files=json ;;
+	import) opts="-o --output --scenario --model-only" files=json ;;
 	catalog) opts="gpus models --json --csv" files= ;;
 	check) opts="--json --set" ;;
 	fmt) opts="-o --output --set" ;;
