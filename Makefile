@@ -202,11 +202,18 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_gpuplan $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
+# A Debian package built with dpkg-deb (debian/mkdeb.sh): the program for PREFIX=/usr, the
+# catalog, man pages, completions and example scenarios; tests/deb/deb-test.sh checks it.
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB = gpuplan_$(VERSION)_$(DEB_ARCH).deb
+deb:
+	@VERSION=$(VERSION) ARCH=$(DEB_ARCH) MAKE="$(MAKE)" sh debian/mkdeb.sh $(DEB)
+
 clean:
-	rm -rf build build-asan build-fuzz gpuplan
+	rm -rf build build-asan build-fuzz build-deb gpuplan gpuplan_*.deb
 
 .PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean \
-	validate validation-doc band-table
+	validate validation-doc band-table deb
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

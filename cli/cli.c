@@ -26,6 +26,7 @@
 #include "figure.h"
 #include "file.h"
 #include "hf_config.h"
+#include "import.h"
 #include "plan.h"
 #include "report.h"
 #include "report_json.h"
@@ -33,6 +34,7 @@
 #include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "search.h"
+#include "sweep.h"
 #include "text.h"
 #include "units.h"
 
@@ -57,6 +59,8 @@ enum {
 	OPT_CSV = 1u << 7,
 	CMD_HIDDEN = 1u << 8,  /* a helper for scripts, left out of --help */
 	OPT_VERSION = 1u << 9, /* --version: the terminal UI's command line only */
+	OPT_SWEEP = 1u << 10,  /* --y FIGURE, --svg FILE */
+	OPT_IMPORT = 1u << 11, /* --scenario, --model-only */
 };
 
 struct cli {
@@ -74,6 +78,10 @@ struct cli {
 	bool solve_max;
 	const char *top, *by;
 	cli_keys_fn keys; /* the terminal UI's key table, for `gpuplan keys` */
+	int nys;
+	const char *ys[SWEEP_MAX_FIGURES]; /* sweep --y */
+	const char *svg;		   /* sweep --svg */
+	bool import_scenario, model_only;  /* import --scenario, --model-only */
 };
 
 struct command {
@@ -678,6 +686,35 @@ out:
 	return rc;
 }
 
+/* gpuplan sweep (cli/sweep.c): the scenario loaded as report loads it, then swept. */
+static int cmd_sweep(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct sweep_request r = {0};
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return EXIT_IO;
+	}
+	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
+		r.cat = c->cat;
+		r.s = s;
+		r.file = c->args[0];
+		r.nranges = c->nargs - 1;
+		r.ranges = c->args + 1;
+		r.nys = c->nys;
+		r.ys = c->ys;
+		r.svg = c->svg;
+		r.json = c->json;
+		r.csv = c->csv;
+		r.ascii = c->ascii;
+		rc = sweep_run(&r);
+	}
+	free(s);
+	return rc;
+}
+
 static int cmd_import(struct cli *c)
 {
 	struct model m;
@@ -693,8 +730,23 @@ static int cmd_import(struct cli *c)
 		return cli_print_error(c, &err, c->args[0]);
 	for (int i = 0; i < info.nwarnings; i++)
 		cli_error(c, "%s: warning: %s", path, info.warnings[i]);
+	if (c->import_scenario && c->model_only)
+		return cli_usage_error(c, "give one of --scenario and --model-only");
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(c, &err, c->args[0]);
+	if (c->import_scenario) {
+		/* the model block in a whole scenario (cli/import.c) */
+		struct report_buf b = {0};
+		import_scenario(&b, c->args[0], text, len);
+		free(text);
+		if (b.failed) {
+			report_buf_release(&b);
+			cli_error(c, "out of memory");
+			return EXIT_IO;
+		}
+		text = b.data;
+		len = b.len;
+	}
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		rc = cli_output_check(c, c->output);
 		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
@@ -1008,11 +1060,23 @@ static const struct command commands[] = {
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
-	{"import", cmd_import, OPT_OUTPUT, 1, 1, "gpuplan import CONFIG.json|ORG/NAME [-o FILE]",
+	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
+	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]... [--y FIGURE]...\n"
+	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
+	 "The scenario planned at each value of an input, its figures charted against it: a\n"
+	 "chart an 80-column terminal shows (braille, or ASCII with --ascii or outside a UTF-8\n"
+	 "locale), --csv, --json (schema gpuplan.sweep/1), --svg FILE for a review. KEY is a\n"
+	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). Each further range\n"
+	 "gives a curve per value (at most 8). --y (repeatable) names the figures, as in the\n"
+	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
+	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
+	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
 	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
 	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
 	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
-	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"},
+	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"
+	 "--scenario: a whole scenario that check accepts, the model block with a default\n"
+	 "workload and hardware, commented to edit; --model-only (the default): the block.\n"},
 	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
 	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
@@ -1066,6 +1130,10 @@ enum {
 	OPTV_MAX,
 	OPTV_MIN,
 	OPTV_VERSION,
+	OPTV_Y,
+	OPTV_SVG,
+	OPTV_SCENARIO,
+	OPTV_MODEL_ONLY,
 };
 
 static const struct cli_option {
@@ -1095,6 +1163,14 @@ static const struct cli_option {
      "the best layout at each power-of-two GPU count, as CSV"},
     {"max", OPTV_MAX, required_argument, OPT_SOLVE, "KEY", "the largest value of KEY that fits"},
     {"min", OPTV_MIN, required_argument, OPT_SOLVE, "KEY", "the smallest value of KEY that fits"},
+    {"y", OPTV_Y, required_argument, OPT_SWEEP, "FIGURE",
+     "sweep: a figure to chart (repeatable, or comma-separated)"},
+    {"svg", OPTV_SVG, required_argument, OPT_SWEEP, "FILE",
+     "sweep: also write the chart as SVG to FILE (- for standard output)"},
+    {"scenario", OPTV_SCENARIO, no_argument, OPT_IMPORT, NULL,
+     "import: write a whole scenario that check accepts"},
+    {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL,
+     "import: write the model: block alone (the default)"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1356,6 +1432,21 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 				return cli_usage_error(c, "give one of --max KEY or --min KEY");
 			c->solve_key = optarg;
 			c->solve_max = ch == OPTV_MAX;
+			break;
+		case OPTV_Y:
+			if (c->nys == SWEEP_MAX_FIGURES)
+				return cli_usage_error(c, "more than %d --y options",
+						       SWEEP_MAX_FIGURES);
+			c->ys[c->nys++] = optarg;
+			break;
+		case OPTV_SVG:
+			c->svg = optarg;
+			break;
+		case OPTV_SCENARIO:
+			c->import_scenario = true;
+			break;
+		case OPTV_MODEL_ONLY:
+			c->model_only = true;
 			break;
 		}
 	}

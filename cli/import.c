@@ -1,0 +1,70 @@
+/* import.c - a config's model: block made into a whole scenario, commented where to edit. */
+#include "import.h"
+
+#include <string.h>
+
+/* The scenario's name: the config's file name without .json (its folder's name for a
+ * config.json), when it is a plain word a YAML scalar holds unquoted; else none. */
+static void import_name(const char *source, char *buf, size_t size)
+{
+	const char *base = strrchr(source, '/');
+	size_t n;
+
+	base = base ? base + 1 : source;
+	if (strcmp(base, "config.json") == 0 && base > source) {
+		const char *end = base - 1, *start = end;
+		while (start > source && start[-1] != '/')
+			start--;
+		base = start;
+		n = (size_t)(end - start);
+	} else {
+		n = strlen(base);
+		if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+			n -= 5;
+	}
+	buf[0] = '\0';
+	if (n == 0 || n >= size ||
+	    !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		    "0123456789",
+		    base[0]))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-",
+			    base[i]))
+			return;
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+}
+
+void import_scenario(struct report_buf *b, const char *source, const char *model_yaml, size_t len)
+{
+	char name[128];
+
+	import_name(source, name, sizeof(name));
+	report_buf_printf(b,
+			  "# A scenario made by gpuplan import from %s.\n"
+			  "# The model block is the config's; the workload and hardware below are "
+			  "defaults:\n"
+			  "# edit them to ask the question you have (gpuplan-scenario(5)).\n"
+			  "gpuplan: 1\n",
+			  source);
+	if (name[0])
+		report_buf_printf(b, "name: %s\n", name);
+	report_buf_printf(b, "%.*s", (int)len, model_yaml);
+	/* SPEC's required keys (workload.kind, hardware.gpu) with the serving defaults of
+	 * scenario_init: a request of 512 prompt and 128 output tokens, in bf16 */
+	report_buf_printf(
+	    b, "# Edit: train, finetune, online or offline, and that workload's fields.\n"
+	       "workload:\n"
+	       "  kind: online\n"
+	       "  precision: bf16\n"
+	       "  prompt_tokens: 512\n"
+	       "  output_tokens: 128\n"
+	       "  weights: bf16\n"
+	       "  batch: 1\n"
+	       "# Edit: the GPU (gpuplan catalog gpus lists them) and how many; gpuplan solve\n"
+	       "# FILE --min hardware.count finds the fewest that fit.\n"
+	       "hardware:\n"
+	       "  gpu: h100-sxm-80gb\n"
+	       "  count: 1\n");
+}

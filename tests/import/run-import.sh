@@ -1,0 +1,69 @@
+#!/bin/sh
+# gpuplan import (gpuplan(1), import): every config of tests/data/configs imported as a
+# whole scenario (--scenario) that `check` accepts and `report` plans with the config's
+# parameter count; the default (and --model-only) stays the model: block alone, as the
+# SPEC's import writes it; --scenario with --model-only is refused.
+# Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
+cd "$(dirname "$0")/../.." || exit 1
+G=${GPUPLAN:-./gpuplan}
+if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
+	GPUPLAN_CATALOG=$PWD/catalog
+	export GPUPLAN_CATALOG
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-import.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
+}
+
+n=0
+for cfg in tests/data/configs/*.json; do
+	n=$((n + 1))
+	out=$T/s$n.yaml
+	if ! "$G" import --scenario "$cfg" -o "$out" 2>"$T/err"; then
+		bad "import --scenario $cfg exited $?"
+		continue
+	fi
+	if "$G" check "$out" >"$T/out" 2>"$T/err" && grep -q ": ok$" "$T/out"; then ok; else
+		bad "check rejects the scenario imported from $cfg"
+		continue
+	fi
+	grep -q '^# Edit: ' "$out" && grep -q '^workload:' "$out" && grep -q '^hardware:' "$out" &&
+		ok || bad "$cfg: the scenario lacks its commented workload or hardware"
+	# the model the scenario plans is the one the model: block alone gives
+	"$G" import "$cfg" >"$T/block" 2>/dev/null
+	"$G" report "$out" --json >"$T/a.json" 2>"$T/err"
+	{
+		cat "$T/block"
+		printf 'workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n'
+	} >"$T/b.yaml"
+	"$G" report "$T/b.yaml" --json >"$T/b.json" 2>/dev/null
+	if python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["model"]["params"] == b["model"]["params"] > 0, (a["model"], b["model"])
+' "$T/a.json" "$T/b.json"; then ok; else bad "$cfg: the scenario's model is not the block's"; fi
+done
+[ "$n" -ge 30 ] && ok || bad "only $n configs in tests/data/configs"
+
+# the default and --model-only: the model: block alone, which check alone does not accept
+cfg=tests/data/configs/Llama-2-7b-hf.json
+"$G" import "$cfg" >"$T/d" 2>/dev/null
+"$G" import --model-only "$cfg" >"$T/m" 2>/dev/null
+if cmp -s "$T/d" "$T/m" && [ "$(head -1 "$T/d")" = "model:" ] && ! grep -q '^workload:' "$T/d"
+then ok; else bad "the default import is not the model: block alone"; fi
+"$G" import --scenario --model-only "$cfg" >"$T/out" 2>"$T/err"
+if [ $? = 2 ] && [ ! -s "$T/out" ] && grep -q 'one of --scenario and --model-only' "$T/err"
+then ok; else bad "--scenario with --model-only is not refused"; fi
+# the name comes from the file, and a config.json takes its folder's
+mkdir -p "$T/Qwen2-7B" && cp tests/data/configs/Qwen2-7B.json "$T/Qwen2-7B/config.json"
+"$G" import --scenario "$T/Qwen2-7B/config.json" >"$T/q" 2>/dev/null
+grep -qx 'name: Qwen2-7B' "$T/q" && ok || bad "a config.json's scenario is not named by its folder"
+
+echo "import: $pass passed, $fail failed"
+[ "$fail" = 0 ]
