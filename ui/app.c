@@ -98,6 +98,7 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 		a->new_file = true;
 		app_status(a, false, "new file %s: :w or ^S creates it", a->path);
 	}
+	app_note_disk(a);
 	a->sv.stale = true;
 	a->sv.scaling_stale = true;
 	for (int p = 0; p < PANE_COUNT; p++) {

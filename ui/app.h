@@ -146,7 +146,11 @@ struct app {
 	bool quit_after_save;	/* :wq asked for a file name: quit once it is written */
 	char pending_save[512]; /* PROMPT_OVERWRITE: the file to write on y */
 	int exit_status;
-	char recover_path[1024];
+	char recover_path[1024]; /* the recovery file offered or written */
+	char recover_own[1024];	 /* the one restored: kept until saved or discarded */
+	bool disk_known;	 /* path's file as read or written (app_note_disk) */
+	unsigned long long disk_dev, disk_ino;
+	long long disk_size, disk_mtime_ns;
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
 	enum view view;
 	struct search_view sv;

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "command.h"
+#include "prompt.h"
 
 #define ENTER '\n', '\r', KEYF(KEY_ENTER)
 
@@ -19,8 +20,8 @@
  *   the mode that asked (its EDIT_* result), so these rows cannot carry one handler.
  * - KC_PICK's moves (app_pick_key, app_edit.c) and KC_VIEW's scrolls (view_scroll_key)
  *   could: their handlers would replace those switches, not sit beside them.
- * - KC_PROMPT and KC_QUIT: prompt_key answers by the question asked (save as, quit,
- *   overwrite, recover), so y and n there are one handler per question, not per key. */
+ * (The questions answered by one key, KC_PROMPT, KC_QUIT and KC_RECOVER, are rows with
+ * handlers: prompt_key runs the row bound to the key.) */
 /* clang-format off */
 const struct key_row key_table[] = {
     /* Moving */
@@ -173,21 +174,26 @@ const struct key_row key_table[] = {
      NULL, "delete everything before the cursor", NULL},
     {KC_EDIT, {KEYF(KEY_LEFT), KEYF(KEY_RIGHT)}, ACT_NONE, "move", "Left/Right", "Move",
      {[KC_EDIT] = 4}, 0, HELP_NONE, NULL, "move the cursor", NULL},
-    /* the questions */
+    /* the questions: prompt.c answers each by the row bound to its key */
     {KC_PROMPT, {'y', 'Y'}, ACT_NONE, "yes", "y", "Yes", {[KC_PROMPT] = 1}, 0, HELP_NONE, NULL,
-     "yes", NULL},
-    {KC_PROMPT, {'n', 'N', 'q'}, ACT_NONE, "no", "n", "No", {[KC_PROMPT] = 2}, 0, HELP_NONE,
-     NULL, "no", NULL},
-    {KC_PROMPT, {KEY_ESC}, ACT_NONE, "cancel", "Esc", "Cancel", {[KC_PROMPT] = 3}, 0,
-     HELP_NONE, NULL, "neither (a recovery file is kept)", NULL},
+     "replace the file", prompt_key_overwrite_yes},
+    {KC_PROMPT, {'n', 'N', 'q', KEY_ESC}, ACT_NONE, "no", "n/Esc", "No", {[KC_PROMPT] = 2}, 0,
+     HELP_NONE, NULL, "do not save", prompt_key_overwrite_no},
     {KC_QUIT, {'y', 'Y'}, ACT_NONE, "quit", "y", "Quit", {[KC_QUIT] = 1}, 0, HELP_NONE, NULL,
-     "quit without saving", NULL},
-    {KC_QUIT, {'n', 'N', 'q'}, ACT_NONE, "stay", "n", "Stay", {[KC_QUIT] = 2}, 0, HELP_NONE,
-     NULL, "do not quit", NULL},
+     "quit without saving", prompt_key_quit_yes},
+    {KC_QUIT, {'n', 'N', 'q', KEY_ESC}, ACT_NONE, "stay", "n/Esc", "Stay", {[KC_QUIT] = 2}, 0,
+     HELP_NONE, NULL, "do not quit", prompt_key_quit_no},
     {KC_QUIT, {'w', 'W'}, ACT_NONE, "save-quit", "w", "Save+quit", {[KC_QUIT] = 3}, 0,
-     HELP_NONE, NULL, "save, then quit", NULL},
-    {KC_QUIT, {KEY_ESC}, ACT_NONE, "cancel", "Esc", "Cancel", {[KC_QUIT] = 4}, 0, HELP_NONE,
-     NULL, "do not quit", NULL},
+     HELP_NONE, NULL, "save, then quit", prompt_key_quit_save},
+    {KC_RECOVER, {'y', 'Y'}, ACT_NONE, "restore", "y", "Restore", {[KC_RECOVER] = 1}, 0,
+     HELP_NONE, NULL, "restore the lost session's edits (the recovery file stays until\n"
+     "they are saved or discarded)", prompt_key_recover_yes},
+    {KC_RECOVER, {'d', 'D'}, ACT_NONE, "discard", "d", "Discard", {[KC_RECOVER] = 2}, 0,
+     HELP_NONE, NULL, "delete the recovery file: its edits are gone",
+     prompt_key_recover_discard},
+    {KC_RECOVER, {'n', 'N', 'q', KEY_ESC}, ACT_NONE, "keep", "n/Esc", "Keep for later",
+     {[KC_RECOVER] = 3}, 0, HELP_NONE, NULL, "keep the recovery file for the next start",
+     prompt_key_recover_keep},
     /* the help and explanation windows */
     {KC_VIEW, {KEYF(KEY_DOWN), 'j', ' ', KEYF(KEY_NPAGE)}, ACT_NONE, "scroll-down", "Up/Down",
      "Scroll", {[KC_VIEW] = 1}, 0, HELP_NONE, NULL, "scroll down (a line, a page)", NULL},
@@ -203,7 +209,7 @@ static const char *const ctx_names[KC_COUNT] = {
     [KC_MAIN] = "main",	      [KC_RESULTS] = "results", [KC_SEARCH] = "search",
     [KC_SCALING] = "scaling", [KC_EDIT] = "edit",	[KC_PICK] = "pick",
     [KC_COMMAND] = "cmdline", [KC_PROMPT] = "prompt",	[KC_QUIT] = "quit",
-    [KC_VIEW] = "view",
+    [KC_RECOVER] = "recover", [KC_VIEW] = "view",
 };
 
 const struct key_row *keys_find(enum key_ctx ctx, int key)

@@ -74,8 +74,9 @@ enum key_ctx {
 	KC_PICK,
 	KC_COMMAND, /* the : line; its commands are command.h's table */
 	KC_PROMPT,
-	KC_QUIT, /* the question before quitting with unsaved edits */
-	KC_VIEW, /* the help and explanation windows */
+	KC_QUIT,    /* the question before quitting with unsaved edits */
+	KC_RECOVER, /* the question on a lost session's recovery file */
+	KC_VIEW,    /* the help and explanation windows */
 	KC_COUNT,
 };
 

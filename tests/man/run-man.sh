@@ -119,7 +119,7 @@ if [ -f ui/keys.c ]; then
 		[ -n "$k" ] || continue
 		n=$((n + 1))
 		echo "$keys_section" | grep -qxF -- "$k" && continue
-		case $ctx in prompt | quit)
+		case $ctx in prompt | quit | recover)
 			echo "$keys_section" | grep -qxF -- "$(echo "$k" | tr '[:upper:]' '[:lower:]')" &&
 				continue ;;
 		esac

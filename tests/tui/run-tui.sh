@@ -286,11 +286,15 @@ fi
 cmp -s "$TMP/stty.before" "$TMP/stty.after" && ok "the terminal is restored after SIGHUP" ||
 	bad "the terminal is restored after SIGHUP"
 run_ui "$TMP/a.yaml"
-wait_for 'unsaved edits from a lost session in' && wait_for 'restore them\? \(y/n\)$' && ok "the next start offers the recovery file" ||
+wait_for 'unsaved edits from a lost session in' &&
+	wait_for 'restore \(y\), discard \(d\), keep for later \(n\)\?$' &&
+	ok "the next start offers the recovery file" ||
 	bad "the next start offers the recovery file"
 T send-keys y
-wait_for '^ count +32 ' && wait_for 'restored' && [ ! -f "$TMP/.a.yaml.recover" ] &&
-	ok "y restores the unsaved edits" || bad "y restores the unsaved edits"
+# the file stays until the restored edits are saved or discarded (issue 15)
+wait_for '^ count +32 ' && wait_for 'restored' && [ -f "$TMP/.a.yaml.recover" ] &&
+	ok "y restores the unsaved edits and keeps the recovery file" ||
+	bad "y restores the unsaved edits and keeps the recovery file"
 
 # 13. SIGTERM restores the terminal
 kill -TERM "$(ui_pid)"
