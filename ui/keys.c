@@ -138,8 +138,8 @@ const struct key_row key_table[] = {
      "close the search view", search_view_key_search},
     {KC_SEARCH, {'S'}, ACT_NONE, "scaling", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "the scaling view instead", search_view_key_scaling},
-    {KC_SEARCH, {KEY_ESC}, ACT_NONE, "close", "Esc", "Close", {[KC_SEARCH] = 7}, 0, HELP_NONE,
-     NULL, "close the view", search_view_key_close},
+    {KC_SEARCH, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_SEARCH] = 7}, 0,
+     HELP_NONE, NULL, "close the view (q quits only from the panes)", search_view_key_close},
     {KC_MAIN, {'>'}, ACT_SOLVE_MAX, "solve-max", NULL, NULL, {0}, 0, HELP_SEARCH, "> / <",
      "goal seek on the selected field: the largest (smallest)\n"
      "value that still fits and meets the deadline or SLO", app_key_solve_max},
@@ -152,8 +152,8 @@ const struct key_row key_table[] = {
      NULL, "the search view instead", search_view_key_search},
     {KC_SCALING, {'S'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "close the scaling view", search_view_key_scaling},
-    {KC_SCALING, {KEY_ESC}, ACT_NONE, "close", "Esc", "Close", {[KC_SCALING] = 5}, 0,
-     HELP_NONE, NULL, "close the view", search_view_key_close},
+    {KC_SCALING, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_SCALING] = 5}, 0,
+     HELP_NONE, NULL, "close the view (q quits only from the panes)", search_view_key_close},
     /* Screen: the help screen's closing paragraph says these */
     {KC_MAIN, {KEYF(KEY_F(1)), '?'}, ACT_HELP, "help", "F1", "Help",
      {[KC_MAIN] = 1, [KC_RESULTS] = 1, [KC_SCALING] = 1}, KF_OVER_VIEW, HELP_NONE, NULL,
@@ -199,8 +199,8 @@ const struct key_row key_table[] = {
      "Scroll", {[KC_VIEW] = 1}, 0, HELP_NONE, NULL, "scroll down (a line, a page)", NULL},
     {KC_VIEW, {KEYF(KEY_UP), 'k', KEYF(KEY_PPAGE)}, ACT_NONE, "scroll-up", NULL, NULL, {0}, 0,
      HELP_NONE, NULL, "scroll up (a line, a page)", NULL},
-    {KC_VIEW, {0}, ACT_NONE, "close", "any key", "Close", {[KC_VIEW] = 2}, 0, HELP_NONE, NULL,
-     "any other key closes the window", NULL},
+    {KC_VIEW, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_VIEW] = 2}, 0,
+     HELP_NONE, NULL, "close the window (as any other key does)", NULL},
     {KC_MAIN, {0}, ACT_NONE, NULL, NULL, NULL, {0}, 0, HELP_NONE, NULL, NULL, NULL},
 };
 /* clang-format on */

@@ -700,7 +700,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 		char dt[32];
 		units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
 		snprintf(line, sizeof(line),
-			 "searched in %s; follows every edit (u undoes, Esc closes)", dt);
+			 "searched in %s; follows every edit (u undoes, q or Esc closes)", dt);
 		draw_text(a, w, 3 + sv->ncounts + (3 + sv->ncounts + 1 < height - 1), 2, inner,
 			  ROLE_DIM, line);
 	}
