@@ -118,6 +118,11 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 /* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
  * what it found on the status line, else says the failure there. Returns the dirty bits. */
 unsigned app_goal_seek(struct app *a, const char *key, bool maximize);
+/* A GPU count goal seek found, in whole nodes when it is past one node: the least (most,
+ * maximize) multiple of the node size (and of tp x pp x ep) from count up (down) at which s
+ * still works; count itself when it is within one node, already whole, or no whole-node
+ * count works. */
+double goal_seek_node_count(const struct scenario *s, double count, bool maximize);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */
