@@ -98,6 +98,13 @@ struct search_view {
 /* The figures Results can explain, in the order the selection moves through them. */
 #define RESULT_MAX_ITEMS 32
 
+/* Lesson mode (lesson.c): the edits of a lesson left by :next or :prev, kept until :reset. */
+#define LESSON_MAX 32
+struct lesson_edit {
+	char path[512];
+	struct scenario scn;
+};
+
 struct app {
 	const struct catalog *cat;
 	unsigned flags;		   /* CLI_UI_* */
@@ -154,6 +161,8 @@ struct app {
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
 	enum view view;
 	struct search_view sv;
+	struct lesson_edit lessons[LESSON_MAX];
+	int nlessons;
 
 	/* the screen */
 	bool screen; /* curses is up */
@@ -264,6 +273,7 @@ double app_slo_batch(const struct app *a, const struct field *f);
 #include "app_file.h"
 #include "command.h"
 #include "complete.h"
+#include "lesson.h"
 #include "prompt.h"
 #include "view.h"
 

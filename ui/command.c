@@ -231,6 +231,24 @@ static unsigned cmd_notes(struct app *a, const char *arg)
 	return app_key_notes(a, 0);
 }
 
+static unsigned cmd_next(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_step(a, 1);
+}
+
+static unsigned cmd_prev(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_step(a, -1);
+}
+
+static unsigned cmd_reset(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_reset(a);
+}
+
 static unsigned cmd_scaling(struct app *a, const char *arg)
 {
 	(void)arg;
@@ -271,6 +289,14 @@ const struct command command_table[] = {
      "time, cost and efficiency against 8 to 1,024 GPUs", NULL},
     {"notes", NULL, CMD_ARG_NONE, NULL, cmd_notes, CMD_LISTED, HELP_COMMANDS, "n, :notes",
      "the scenario's notes (a lesson's text and questions)", NULL},
+    {"next", NULL, CMD_ARG_NONE, NULL, cmd_next, CMD_LISTED, HELP_COMMANDS,
+     ":next, :prev", "lessons: the next, previous scenario of the file's\n"
+     "folder in name order (scenarios/workshop/); each\n"
+     "lesson keeps your edits until :reset", "Lesson"},
+    {"prev", NULL, CMD_ARG_NONE, NULL, cmd_prev, CMD_LISTED, HELP_COMMANDS, NULL,
+     "the previous lesson", NULL},
+    {"reset", NULL, CMD_ARG_NONE, NULL, cmd_reset, CMD_LISTED, HELP_COMMANDS, ":reset",
+     "the scenario as its file has it (u undoes)", NULL},
     {"help", "h", CMD_ARG_NONE, NULL, cmd_help, CMD_LISTED, HELP_COMMANDS, ":help",
      "this screen", NULL},
     {NULL, NULL, CMD_ARG_NONE, NULL, NULL, 0, HELP_NONE, NULL, NULL, NULL},

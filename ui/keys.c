@@ -111,8 +111,8 @@ const struct key_row key_table[] = {
     {KC_MAIN, {'s'}, ACT_SEARCH, "search", "s", "Search", {[KC_MAIN] = 6, [KC_RESULTS] = 6},
      0, HELP_SEARCH, "s, :search", "the best layouts for this scenario, rerun after every\n"
      "edit: Up/Down choose, Enter applies (u undoes), c/t\n"
-     "rank by cost/time, H over the catalog's GPUs too, Esc\n"
-     "closes (:search cost hardware sets both)", app_key_search},
+     "rank by cost/time, H over the catalog's GPUs too, q or\n"
+     "Esc closes (:search cost hardware sets both)", app_key_search},
     {KC_SEARCH, {ENTER}, ACT_NONE, "apply", "Enter", "Apply", {[KC_SEARCH] = 1}, 0, HELP_NONE,
      NULL, "apply the selected layout (u undoes)", search_view_key_apply},
     {KC_SEARCH, {KEYF(KEY_UP), 'k'}, ACT_NONE, "choose-prev", "Up/Down", "Choose",
