@@ -446,19 +446,38 @@ unsigned app_body_view_key(struct app *a, int key)
 	return DIRTY_DRAW | r->run(a, key);
 }
 
-bool view_scroll_key(int key, int *top)
+/* The first line shown of the window the mode opened (help, explanation, notes). */
+static int *view_top(struct app *a)
 {
-	if (key == KEYF(KEY_DOWN) || key == 'j')
-		(*top)++;
-	else if (key == KEYF(KEY_UP) || key == 'k')
-		*top = *top > 0 ? *top - 1 : 0;
-	else if (key == KEYF(KEY_NPAGE) || key == ' ')
-		*top += 10;
-	else if (key == KEYF(KEY_PPAGE))
-		*top = *top > 10 ? *top - 10 : 0;
-	else
-		return false;
-	return true;
+	return a->mode == MODE_HELP	 ? &a->help_top
+	       : a->mode == MODE_EXPLAIN ? &a->explain_top
+					 : &a->notes_top;
+}
+
+unsigned view_key_scroll_down(struct app *a, int key)
+{
+	*view_top(a) += key == ' ' || key == KEYF(KEY_NPAGE) ? 10 : 1;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key_scroll_up(struct app *a, int key)
+{
+	int *top = view_top(a), by = key == KEYF(KEY_PPAGE) ? 10 : 1;
+	*top = *top > by ? *top - by : 0;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key_close(struct app *a, int key)
+{
+	(void)key;
+	a->mode = MODE_NORMAL;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key(struct app *a, int key)
+{
+	const struct key_row *r = keys_find(KC_VIEW, key);
+	return r && r->run ? r->run(a, key) : view_key_close(a, key);
 }
 
 void app_handle_key(struct app *a, int key)

@@ -254,6 +254,13 @@ unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits
 void app_edit_start(struct app *a);
 unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
 unsigned app_pick_key(struct app *a, int key);
+/* The picker's keys (keys.c's KC_PICK rows); each returns the dirty bits. */
+unsigned pick_key_up(struct app *a, int key);
+unsigned pick_key_down(struct app *a, int key);
+unsigned pick_key_page_up(struct app *a, int key);
+unsigned pick_key_page_down(struct app *a, int key);
+unsigned pick_key_take(struct app *a, int key);
+unsigned pick_key_cancel(struct app *a, int key);
 
 /* The fields of s that a preset set in the UI keeps, as --set keeps those its file gave:
  * the keys the file wrote (s->written) and those the session's edits made differ from

@@ -258,55 +258,80 @@ static unsigned pick_preview(struct app *a)
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-unsigned app_pick_key(struct app *a, int key)
+unsigned pick_key_up(struct app *a, int key)
 {
-	unsigned dirty = DIRTY_DRAW;
+	(void)key;
+	if (a->pick.sel > 0)
+		a->pick.sel--;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_down(struct app *a, int key)
+{
+	(void)key;
+	if (a->pick.sel < a->pick.n - 1)
+		a->pick.sel++;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+unsigned pick_key_page_up(struct app *a, int key)
+{
 	struct picker *pk = &a->pick;
-	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+	int page = picker_visible(a);
+
+	(void)key;
+	pk->sel = pk->sel > page ? pk->sel - page : 0;
+	pk->top = pk->top > page ? pk->top - page : 0;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_page_down(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
 	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
 
-	switch (key) {
-	case KEYF(KEY_UP):
-	case KEY_CTRL('p'):
-		if (pk->sel > 0)
-			pk->sel--;
-		return pick_preview(a);
-	case KEYF(KEY_DOWN):
-	case KEY_CTRL('n'):
-		if (pk->sel < pk->n - 1)
-			pk->sel++;
-		return pick_preview(a);
-	case KEYF(KEY_PPAGE):
-		pk->sel = pk->sel > page ? pk->sel - page : 0;
-		pk->top = pk->top > page ? pk->top - page : 0;
-		return pick_preview(a);
-	case KEYF(KEY_NPAGE):
-		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
-		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
-		return pick_preview(a);
-	default:
-		break;
+	(void)key;
+	pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
+	pk->top = pk->top + page < max_top ? pk->top + page : max_top;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_take(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
+	unsigned dirty = DIRTY_DRAW;
+
+	(void)key;
+	if (pk->filter.full)
+		return dirty; /* a filter cut short is refused (app_handle_key says so) */
+	if (pk->n == 0) {
+		app_status(a, true, "nothing matches '%s'", pk->filter.buf);
+		return dirty;
 	}
-	switch (line_edit_key(&pk->filter, key)) {
-	case EDIT_CHANGED:
+	dirty |= edit_accept(a);
+	app_status(a, false, "%s = %s", pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
+	return dirty;
+}
+
+unsigned pick_key_cancel(struct app *a, int key)
+{
+	(void)key;
+	return DIRTY_DRAW | edit_cancel(a);
+}
+
+unsigned app_pick_key(struct app *a, int key)
+{
+	const struct key_row *r = keys_find(KC_PICK, key);
+	unsigned dirty = DIRTY_DRAW;
+
+	if (r && r->run)
+		return r->run(a, key);
+	/* the rest is the filter's line editor */
+	if (line_edit_key(&a->pick.filter, key) == EDIT_CHANGED) {
 		picker_filter(a);
 		dirty |= pick_preview(a);
-		break;
-	case EDIT_ACCEPT:
-		if (pk->n == 0) {
-			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
-			break;
-		}
-		dirty |= edit_accept(a);
-		app_status(a, false, "%s = %s",
-			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
-			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
-		break;
-	case EDIT_CANCEL:
-		dirty |= edit_cancel(a);
-		break;
-	default:
-		break;
 	}
 	return dirty;
 }

@@ -184,8 +184,7 @@ static unsigned help_key(struct app *a, int key)
 	 * by cols, as app_draw places it (it draws nothing on a screen too small) */
 	if (a->screen && !a->lay.too_small)
 		a->help_top = help_top_shown(a, n, a->lay.rows - 3);
-	if (!view_scroll_key(key, &a->help_top))
-		a->mode = MODE_NORMAL;
+	view_key(a, key);
 	if (a->help_top > n - 1)
 		a->help_top = n - 1;
 	return DIRTY_DRAW;
