@@ -49,12 +49,29 @@ void app_compute(struct app *a)
 		a->sv.stale = true;
 		a->sv.scaling_stale = true;
 	}
-	/* the view over the body reruns its search when it is stale */
+	/* the view over the body reruns its search when it is stale, and only while it is
+	 * the view on top: a line typed or a window over it waits for it (a search takes
+	 * milliseconds, a keystroke should not) */
 	{
 		const struct view_ops *v = app_body_view(a);
-		if (v && v->recalc)
+		if (v && v->recalc && a->mode == MODE_NORMAL)
 			v->recalc(a, v);
 	}
+}
+
+void app_relayout(struct app *a)
+{
+	/* each pane keeps its selection in view at its new height: its recalc, not the plan's
+	 * (a resize changes no figure) */
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct view_ops *v = app_pane(a, p);
+		v->recalc(a, v);
+	}
+	/* a taller search view shows more rows: rerun only when the last run filled the rows
+	 * it was asked for (there may be more) */
+	if (a->sv.n >= a->sv.asked && search_view_capacity(a) > a->sv.asked)
+		a->sv.stale = true;
+	a->dirty |= DIRTY_DRAW;
 }
 
 static void plan_update(struct app *a)

@@ -93,6 +93,7 @@ struct search_view {
 	struct search_result scaling[SCALING_MAX]; /* .count == 0: nothing fits there */
 	bool scaling_stale;
 	unsigned long runs; /* search_run / search_scaling passes, for tests */
+	int asked;	    /* the rows the last search_run was asked for */
 };
 
 /* The figures Results can explain, in the order the selection moves through them. */
@@ -138,7 +139,8 @@ struct app {
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
-	struct scenario_source pick_keys; /* the fields the pick keeps (app_file_keys) */
+	struct scenario_source pick_keys;  /* the fields the pick keeps (app_file_keys) */
+	struct scenario_source cycle_keys; /* the same for Left/Right on a preset */
 	char status[400];
 	bool status_error;
 	int help_top;
@@ -214,8 +216,14 @@ unsigned app_key_notes(struct app *a, int key); /* n, :notes (notes_view.c) */
 /* Handles one key (keys.h encoding): the view on top's (view.h's app_view). */
 void app_handle_key(struct app *a, int key);
 
-/* Recomputes the plan when DIRTY_CALC is set and rebuilds the pane rows. */
+/* Recomputes the plan when DIRTY_CALC is set and rebuilds the pane rows; reruns the open
+ * view's stale search while it is on top. */
 void app_compute(struct app *a);
+
+/* After a->lay changed (a resize): the panes' rows and scroll positions for their new
+ * heights, the search rerun only when its view grew past the rows last asked for; no plan
+ * is recomputed. Sets DIRTY_DRAW. */
+void app_relayout(struct app *a);
 
 /* The field selected in the focused pane; NULL on Results or a line that is not a field. */
 const struct field *app_selected_field(const struct app *a);

@@ -31,13 +31,14 @@ double app_slo_batch(const struct app *a, const struct field *f)
 
 void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src)
 {
-	struct scenario *base = malloc(sizeof(*base));
+	/* on the stack: the picker's preview and Left/Right call this at each key, and a key
+	 * allocates nothing */
+	struct scenario base_buf, *base = &base_buf;
 	int n = scenario_field_count();
 
 	(void)a;
 	memset(src, 0, sizeof(*src));
-	if (base)
-		scenario_preset_base(s, a->cat, base);
+	scenario_preset_base(s, a->cat, base);
 	for (int i = 0; i < n && src->nkeys < SCENARIO_MAX_KEYS; i++) {
 		const struct field *f = &scenario_fields[i];
 		/* what the file wrote (the loader's keys, as --set has them), and what the
@@ -46,7 +47,6 @@ void app_file_keys(const struct app *a, const struct scenario *s, struct scenari
 			continue;
 		snprintf(src->keys[src->nkeys++].key, sizeof(src->keys[0].key), "%s", f->key);
 	}
-	free(base);
 }
 
 int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
@@ -60,7 +60,7 @@ int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_sour
 static int cycle_preset(struct app *a, const struct field *f, int dir)
 {
 	struct scenario t = a->scn;
-	struct scenario_source *keys;
+	struct scenario_source *keys = &a->cycle_keys; /* the app's: a key allocates nothing */
 	char kv[sizeof(t.model.preset) + 64];
 	const char *set = kv;
 	size_t len;
@@ -70,12 +70,8 @@ static int cycle_preset(struct app *a, const struct field *f, int dir)
 		return -1;
 	len = (size_t)snprintf(kv, sizeof(kv), "%s=", f->key);
 	scenario_field_format(&t, f, kv + len, sizeof(kv) - len);
-	keys = malloc(sizeof(*keys));
-	if (!keys)
-		return -1;
 	app_file_keys(a, &a->scn, keys);
 	rc = app_apply_sets(a, &a->scn, keys, &set, 1, NULL, NULL);
-	free(keys);
 	return rc;
 }
 

@@ -59,6 +59,7 @@ void search_view_compute(struct app *a)
 		o.hardware = sv->hardware;
 		t0 = wall_s();
 		sv->n = search_run(&a->scn, &o, sv->res, &sv->stats);
+		sv->asked = o.top;
 		sv->run_s = wall_s() - t0;
 		sv->stale = false;
 		sv->runs++;
