@@ -26,7 +26,7 @@ passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 
-# What the one-behaviour scripts share besides (run-manners.sh keeps its own copies).
+# What every script shares besides: the screen, polling, a shell session and the program.
 # bad NAME: a failed check, with the screen it saw.
 bad() {
 	failed=$((failed + 1))
