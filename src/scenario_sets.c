@@ -95,14 +95,13 @@ static void reapply_own_fields(struct scenario *s, const struct scenario *old,
 			       const struct scenario_source *src, const struct catalog *cat,
 			       bool model, bool hardware)
 {
-	struct scenario *base = NULL;
+	/* on the stack, not the heap: the UI calls this at each key of a preview */
+	struct scenario base_buf, *base = NULL;
 	char text[4096];
 	int n = src ? src->nkeys : scenario_field_count();
 
 	if (!src) {
-		base = malloc(sizeof(*base));
-		if (!base)
-			return;
+		base = &base_buf;
 		scenario_preset_base(old, cat, base);
 	}
 	for (int i = 0; i < n; i++) {
@@ -119,13 +118,12 @@ static void reapply_own_fields(struct scenario *s, const struct scenario *old,
 		/* a value that read in the file reads again: nothing to report */
 		(void)scenario_field_set(s, cat, f, text, NULL);
 	}
-	free(base);
 }
 
 int scenario_apply_sets(struct scenario *s, const struct catalog *cat, const char *const *sets,
 			int n, const struct scenario_source *src, int *failed, struct gp_error *err)
 {
-	struct scenario *old = NULL;
+	struct scenario old_buf, *old = NULL;
 	int rc = -1;
 
 	if (failed)
@@ -141,11 +139,7 @@ int scenario_apply_sets(struct scenario *s, const struct catalog *cat, const cha
 			if (preset != (pass == 0))
 				continue;
 			if (preset && !old) {
-				old = malloc(sizeof(*old));
-				if (!old) {
-					gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
-					goto out;
-				}
+				old = &old_buf;
 				*old = *s;
 			}
 			if (scenario_load_assignment(s, cat, sets[i], err) != 0) {
@@ -163,6 +157,5 @@ int scenario_apply_sets(struct scenario *s, const struct catalog *cat, const cha
 	}
 	rc = 0;
 out:
-	free(old);
 	return rc;
 }

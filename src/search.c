@@ -452,6 +452,12 @@ static bool works(const struct scenario *base, const struct field *f, double v)
 	return meets_target(&s, &p);
 }
 
+bool search_works(const struct scenario *s, const char *key, double v)
+{
+	const struct field *f = scenario_field_find(key);
+	return f && (f->type == FIELD_INT || f->type == FIELD_NUM) && works(s, f, v);
+}
+
 /* Walks up from start, where works() gives answer, doubling to the first value where it
  * does not: returns 0 with *last the last value that gave answer and *first the first that
  * did not (hi at most), or -1 when works() gives answer all the way to hi. */

@@ -64,6 +64,11 @@ void search_apply(struct scenario *s, const struct catalog *cat, const struct se
 int search_solve(const struct scenario *s, const char *key, bool maximize, double *value,
 		 struct gp_error *err);
 
+/* Whether s with the numeric field key set to v still fits and meets its deadline or SLO,
+ * as search_solve tries each value (hardware.count: whole replicas, dp from the count).
+ * Allocation-free; one plan. */
+bool search_works(const struct scenario *s, const char *key, double v);
+
 /* Scaling: for each GPU count in counts[], the best layout by time. out[i].count == 0 when
  * nothing fits at counts[i]. */
 void search_scaling(const struct scenario *s, const struct search_options *opt, const int *counts,

@@ -49,12 +49,29 @@ void app_compute(struct app *a)
 		a->sv.stale = true;
 		a->sv.scaling_stale = true;
 	}
-	/* the view over the body reruns its search when it is stale */
+	/* the view over the body reruns its search when it is stale, and only while it is
+	 * the view on top: a line typed or a window over it waits for it (a search takes
+	 * milliseconds, a keystroke should not) */
 	{
 		const struct view_ops *v = app_body_view(a);
-		if (v && v->recalc)
+		if (v && v->recalc && a->mode == MODE_NORMAL)
 			v->recalc(a, v);
 	}
+}
+
+void app_relayout(struct app *a)
+{
+	/* each pane keeps its selection in view at its new height: its recalc, not the plan's
+	 * (a resize changes no figure) */
+	for (int p = 0; p < PANE_COUNT; p++) {
+		const struct view_ops *v = app_pane(a, p);
+		v->recalc(a, v);
+	}
+	/* a taller search view shows more rows: rerun only when the last run filled the rows
+	 * it was asked for (there may be more) */
+	if (a->sv.n >= a->sv.asked && search_view_capacity(a) > a->sv.asked)
+		a->sv.stale = true;
+	a->dirty |= DIRTY_DRAW;
 }
 
 static void plan_update(struct app *a)
@@ -98,6 +115,7 @@ void app_init(struct app *a, const struct catalog *cat, const struct scenario *s
 		a->new_file = true;
 		app_status(a, false, "new file %s: :w or ^S creates it", a->path);
 	}
+	app_note_disk(a);
 	a->sv.stale = true;
 	a->sv.scaling_stale = true;
 	for (int p = 0; p < PANE_COUNT; p++) {
@@ -445,19 +463,38 @@ unsigned app_body_view_key(struct app *a, int key)
 	return DIRTY_DRAW | r->run(a, key);
 }
 
-bool view_scroll_key(int key, int *top)
+/* The first line shown of the window the mode opened (help, explanation, notes). */
+static int *view_top(struct app *a)
 {
-	if (key == KEYF(KEY_DOWN) || key == 'j')
-		(*top)++;
-	else if (key == KEYF(KEY_UP) || key == 'k')
-		*top = *top > 0 ? *top - 1 : 0;
-	else if (key == KEYF(KEY_NPAGE) || key == ' ')
-		*top += 10;
-	else if (key == KEYF(KEY_PPAGE))
-		*top = *top > 10 ? *top - 10 : 0;
-	else
-		return false;
-	return true;
+	return a->mode == MODE_HELP	 ? &a->help_top
+	       : a->mode == MODE_EXPLAIN ? &a->explain_top
+					 : &a->notes_top;
+}
+
+unsigned view_key_scroll_down(struct app *a, int key)
+{
+	*view_top(a) += key == ' ' || key == KEYF(KEY_NPAGE) ? 10 : 1;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key_scroll_up(struct app *a, int key)
+{
+	int *top = view_top(a), by = key == KEYF(KEY_PPAGE) ? 10 : 1;
+	*top = *top > by ? *top - by : 0;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key_close(struct app *a, int key)
+{
+	(void)key;
+	a->mode = MODE_NORMAL;
+	return DIRTY_DRAW;
+}
+
+unsigned view_key(struct app *a, int key)
+{
+	const struct key_row *r = keys_find(KC_VIEW, key);
+	return r && r->run ? r->run(a, key) : view_key_close(a, key);
 }
 
 void app_handle_key(struct app *a, int key)

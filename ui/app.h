@@ -93,10 +93,18 @@ struct search_view {
 	struct search_result scaling[SCALING_MAX]; /* .count == 0: nothing fits there */
 	bool scaling_stale;
 	unsigned long runs; /* search_run / search_scaling passes, for tests */
+	int asked;	    /* the rows the last search_run was asked for */
 };
 
 /* The figures Results can explain, in the order the selection moves through them. */
 #define RESULT_MAX_ITEMS 32
+
+/* Lesson mode (lesson.c): the edits of a lesson left by :next or :prev, kept until :reset. */
+#define LESSON_MAX 32
+struct lesson_edit {
+	char path[512];
+	struct scenario scn;
+};
 
 struct app {
 	const struct catalog *cat;
@@ -131,7 +139,8 @@ struct app {
 	const struct field *edit_field;
 	bool edit_error;
 	struct picker pick;
-	struct scenario_source pick_keys; /* the fields the pick keeps (app_file_keys) */
+	struct scenario_source pick_keys;  /* the fields the pick keeps (app_file_keys) */
+	struct scenario_source cycle_keys; /* the same for Left/Right on a preset */
 	char status[400];
 	bool status_error;
 	int help_top;
@@ -146,10 +155,16 @@ struct app {
 	bool quit_after_save;	/* :wq asked for a file name: quit once it is written */
 	char pending_save[512]; /* PROMPT_OVERWRITE: the file to write on y */
 	int exit_status;
-	char recover_path[1024];
+	char recover_path[1024]; /* the recovery file offered or written */
+	char recover_own[1024];	 /* the one restored: kept until saved or discarded */
+	bool disk_known;	 /* path's file as read or written (app_note_disk) */
+	unsigned long long disk_dev, disk_ino;
+	long long disk_size, disk_mtime_ns;
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
 	enum view view;
 	struct search_view sv;
+	struct lesson_edit lessons[LESSON_MAX];
+	int nlessons;
 
 	/* the screen */
 	bool screen; /* curses is up */
@@ -201,8 +216,14 @@ unsigned app_key_notes(struct app *a, int key); /* n, :notes (notes_view.c) */
 /* Handles one key (keys.h encoding): the view on top's (view.h's app_view). */
 void app_handle_key(struct app *a, int key);
 
-/* Recomputes the plan when DIRTY_CALC is set and rebuilds the pane rows. */
+/* Recomputes the plan when DIRTY_CALC is set and rebuilds the pane rows; reruns the open
+ * view's stale search while it is on top. */
 void app_compute(struct app *a);
+
+/* After a->lay changed (a resize): the panes' rows and scroll positions for their new
+ * heights, the search rerun only when its view grew past the rows last asked for; no plan
+ * is recomputed. Sets DIRTY_DRAW. */
+void app_relayout(struct app *a);
 
 /* The field selected in the focused pane; NULL on Results or a line that is not a field. */
 const struct field *app_selected_field(const struct app *a);
@@ -241,6 +262,13 @@ unsigned app_step(struct app *a, int dir, bool cycle); /* returns the dirty bits
 void app_edit_start(struct app *a);
 unsigned app_edit_key(struct app *a, int key); /* each returns the dirty bits */
 unsigned app_pick_key(struct app *a, int key);
+/* The picker's keys (keys.c's KC_PICK rows); each returns the dirty bits. */
+unsigned pick_key_up(struct app *a, int key);
+unsigned pick_key_down(struct app *a, int key);
+unsigned pick_key_page_up(struct app *a, int key);
+unsigned pick_key_page_down(struct app *a, int key);
+unsigned pick_key_take(struct app *a, int key);
+unsigned pick_key_cancel(struct app *a, int key);
 
 /* The fields of s that a preset set in the UI keeps, as --set keeps those its file gave:
  * the keys the file wrote (s->written) and those the session's edits made differ from
@@ -260,6 +288,7 @@ double app_slo_batch(const struct app *a, const struct field *f);
 #include "app_file.h"
 #include "command.h"
 #include "complete.h"
+#include "lesson.h"
 #include "prompt.h"
 #include "view.h"
 

@@ -31,13 +31,14 @@ double app_slo_batch(const struct app *a, const struct field *f)
 
 void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src)
 {
-	struct scenario *base = malloc(sizeof(*base));
+	/* on the stack: the picker's preview and Left/Right call this at each key, and a key
+	 * allocates nothing */
+	struct scenario base_buf, *base = &base_buf;
 	int n = scenario_field_count();
 
 	(void)a;
 	memset(src, 0, sizeof(*src));
-	if (base)
-		scenario_preset_base(s, a->cat, base);
+	scenario_preset_base(s, a->cat, base);
 	for (int i = 0; i < n && src->nkeys < SCENARIO_MAX_KEYS; i++) {
 		const struct field *f = &scenario_fields[i];
 		/* what the file wrote (the loader's keys, as --set has them), and what the
@@ -46,7 +47,6 @@ void app_file_keys(const struct app *a, const struct scenario *s, struct scenari
 			continue;
 		snprintf(src->keys[src->nkeys++].key, sizeof(src->keys[0].key), "%s", f->key);
 	}
-	free(base);
 }
 
 int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
@@ -60,7 +60,7 @@ int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_sour
 static int cycle_preset(struct app *a, const struct field *f, int dir)
 {
 	struct scenario t = a->scn;
-	struct scenario_source *keys;
+	struct scenario_source *keys = &a->cycle_keys; /* the app's: a key allocates nothing */
 	char kv[sizeof(t.model.preset) + 64];
 	const char *set = kv;
 	size_t len;
@@ -70,12 +70,8 @@ static int cycle_preset(struct app *a, const struct field *f, int dir)
 		return -1;
 	len = (size_t)snprintf(kv, sizeof(kv), "%s=", f->key);
 	scenario_field_format(&t, f, kv + len, sizeof(kv) - len);
-	keys = malloc(sizeof(*keys));
-	if (!keys)
-		return -1;
 	app_file_keys(a, &a->scn, keys);
 	rc = app_apply_sets(a, &a->scn, keys, &set, 1, NULL, NULL);
-	free(keys);
 	return rc;
 }
 
@@ -258,55 +254,80 @@ static unsigned pick_preview(struct app *a)
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
-unsigned app_pick_key(struct app *a, int key)
+unsigned pick_key_up(struct app *a, int key)
 {
-	unsigned dirty = DIRTY_DRAW;
+	(void)key;
+	if (a->pick.sel > 0)
+		a->pick.sel--;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_down(struct app *a, int key)
+{
+	(void)key;
+	if (a->pick.sel < a->pick.n - 1)
+		a->pick.sel++;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+unsigned pick_key_page_up(struct app *a, int key)
+{
 	struct picker *pk = &a->pick;
-	/* PgUp/PgDn: exactly the rows the list shows, the list scrolling with the selection */
+	int page = picker_visible(a);
+
+	(void)key;
+	pk->sel = pk->sel > page ? pk->sel - page : 0;
+	pk->top = pk->top > page ? pk->top - page : 0;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_page_down(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
 	int page = picker_visible(a), max_top = pk->n > page ? pk->n - page : 0;
 
-	switch (key) {
-	case KEYF(KEY_UP):
-	case KEY_CTRL('p'):
-		if (pk->sel > 0)
-			pk->sel--;
-		return pick_preview(a);
-	case KEYF(KEY_DOWN):
-	case KEY_CTRL('n'):
-		if (pk->sel < pk->n - 1)
-			pk->sel++;
-		return pick_preview(a);
-	case KEYF(KEY_PPAGE):
-		pk->sel = pk->sel > page ? pk->sel - page : 0;
-		pk->top = pk->top > page ? pk->top - page : 0;
-		return pick_preview(a);
-	case KEYF(KEY_NPAGE):
-		pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
-		pk->top = pk->top + page < max_top ? pk->top + page : max_top;
-		return pick_preview(a);
-	default:
-		break;
+	(void)key;
+	pk->sel = pk->sel + page < pk->n ? pk->sel + page : (pk->n ? pk->n - 1 : 0);
+	pk->top = pk->top + page < max_top ? pk->top + page : max_top;
+	return DIRTY_DRAW | pick_preview(a);
+}
+
+unsigned pick_key_take(struct app *a, int key)
+{
+	struct picker *pk = &a->pick;
+	unsigned dirty = DIRTY_DRAW;
+
+	(void)key;
+	if (pk->filter.full)
+		return dirty; /* a filter cut short is refused (app_handle_key says so) */
+	if (pk->n == 0) {
+		app_status(a, true, "nothing matches '%s'", pk->filter.buf);
+		return dirty;
 	}
-	switch (line_edit_key(&pk->filter, key)) {
-	case EDIT_CHANGED:
+	dirty |= edit_accept(a);
+	app_status(a, false, "%s = %s", pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+		   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
+	return dirty;
+}
+
+unsigned pick_key_cancel(struct app *a, int key)
+{
+	(void)key;
+	return DIRTY_DRAW | edit_cancel(a);
+}
+
+unsigned app_pick_key(struct app *a, int key)
+{
+	const struct key_row *r = keys_find(KC_PICK, key);
+	unsigned dirty = DIRTY_DRAW;
+
+	if (r && r->run)
+		return r->run(a, key);
+	/* the rest is the filter's line editor */
+	if (line_edit_key(&a->pick.filter, key) == EDIT_CHANGED) {
 		picker_filter(a);
 		dirty |= pick_preview(a);
-		break;
-	case EDIT_ACCEPT:
-		if (pk->n == 0) {
-			app_status(a, true, "nothing matches '%s'", pk->filter.buf);
-			break;
-		}
-		dirty |= edit_accept(a);
-		app_status(a, false, "%s = %s",
-			   pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
-			   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
-		break;
-	case EDIT_CANCEL:
-		dirty |= edit_cancel(a);
-		break;
-	default:
-		break;
 	}
 	return dirty;
 }

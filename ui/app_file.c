@@ -1,17 +1,37 @@
 /* app_file.c - saving, opening and the recovery file of unsaved edits. */
 #include "app_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "command.h"
 #include "file.h"
 #include "scenario_yaml.h"
+
+/* The state folder ($XDG_STATE_HOME/gpuplan, else ~/.local/state/gpuplan); 0 or -1. */
+static int state_dir(char *buf, size_t size)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (state && state[0] == '/')
+		n = snprintf(buf, size, "%s/gpuplan", state);
+	else
+		n = snprintf(buf, size, "%s/.local/state/gpuplan", home && home[0] ? home : ".");
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
 
 int app_recover_path(const char *path, char *buf, size_t size)
 {
@@ -25,12 +45,13 @@ int app_recover_path(const char *path, char *buf, size_t size)
 		else
 			n = snprintf(buf, size, ".%s.recover", path);
 	} else {
-		const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-		if (state && state[0] == '/')
-			n = snprintf(buf, size, "%s/gpuplan/recover.yaml", state);
+		/* a session without a file has its own name (its process id): two of them
+		 * lost at once keep two files, not one over the other */
+		char dir[1024];
+		if (state_dir(dir, sizeof(dir)) != 0)
+			n = -1;
 		else
-			n = snprintf(buf, size, "%s/.local/state/gpuplan/recover.yaml",
-				     home && home[0] ? home : ".");
+			n = snprintf(buf, size, "%s/recover-%ld.yaml", dir, (long)getpid());
 	}
 	/* a name cut short would be another file: none at all */
 	if (n < 0 || (size_t)n >= size) {
@@ -41,30 +62,62 @@ int app_recover_path(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-/* The fallback recovery file of a scenario whose folder cannot be written: in the state
- * folder, named by the file's name and a hash of its full path (FNV-1a, 64 bits), so files
- * of the same name in two folders do not share one. */
-static int recover_state_path(const char *path, char *buf, size_t size)
+/* The names of path's recovery files in the state folder: dir/PREFIX[-N]SUFFIX, where
+ * PREFIX is the file's name and a hash of its full path (FNV-1a, 64 bits), so files of the
+ * same name in two folders do not share one, and SUFFIX ".recover"; for a session without
+ * a file PREFIX is "recover" and SUFFIX ".yaml". 0 or -1. */
+static int state_names(const char *path, char *dir, size_t dsize, char *prefix, size_t psize,
+		       const char **suffix)
 {
-	char state[sizeof(((struct app *)0)->recover_path)], *real;
-	const char *base = strrchr(path, '/');
+	const char *base;
+	char *real;
 	uint64_t h = 1469598103934665603u;
 	int n;
 
-	if (!path[0] || strcmp(path, "-") == 0 || app_recover_path("", state, sizeof(state)))
+	if (state_dir(dir, dsize) != 0)
 		return -1;
-	*strrchr(state, '/') = '\0'; /* .../gpuplan/recover.yaml -> .../gpuplan */
+	if (!path[0] || strcmp(path, "-") == 0) {
+		snprintf(prefix, psize, "recover");
+		*suffix = ".yaml";
+		return 0;
+	}
+	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	real = realpath(path, NULL);
 	for (const char *p = real ? real : path; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211u;
 	free(real);
-	n = snprintf(buf, size, "%s/%.100s-%016llx.recover", state, base, (unsigned long long)h);
-	if (n < 0 || (size_t)n >= size) {
-		buf[0] = '\0';
+	n = snprintf(prefix, psize, "%.100s-%016llx", base, (unsigned long long)h);
+	*suffix = ".recover";
+	return n < 0 || (size_t)n >= psize ? -1 : 0;
+}
+
+/* The fallback recovery file of a scenario whose folder cannot be written, or whose
+ * recovery file beside it holds a lost session's edits kept for later: in the state folder,
+ * the first of PREFIX.SUFFIX, PREFIX-PID.SUFFIX, PREFIX-PID-N.SUFFIX that is free or
+ * this session's own (a->recover_own). */
+static int recover_state_path(const struct app *a, char *buf, size_t size)
+{
+	char dir[1024], prefix[160];
+	const char *suffix;
+	struct stat st;
+
+	if (state_names(a->path, dir, sizeof(dir), prefix, sizeof(prefix), &suffix) != 0)
 		return -1;
+	for (int i = 0; i < 100; i++) {
+		int n = i == 0	 ? snprintf(buf, size, "%s/%s%s", dir, prefix, suffix)
+			: i == 1 ? snprintf(buf, size, "%s/%s-%ld%s", dir, prefix, (long)getpid(),
+					    suffix)
+				 : snprintf(buf, size, "%s/%s-%ld-%d%s", dir, prefix,
+					    (long)getpid(), i, suffix);
+		if (n < 0 || (size_t)n >= size)
+			break;
+		if (lstat(buf, &st) != 0 || strcmp(buf, a->recover_own) == 0)
+			return 0;
 	}
-	return 0;
+	if (size)
+		buf[0] = '\0';
+	return -1;
 }
 
 /* mkdir -p of the folder holding file. */
@@ -128,15 +181,26 @@ static int write_recovery_at(const struct app *a, const struct scenario *s, cons
 int app_write_recovery(struct app *a)
 {
 	struct scenario *t;
+	struct stat st;
+	char offered[sizeof(a->recover_path)];
+	bool kept;
 	int rc;
 
 	if (!app_unsaved(a))
 		return 0;
-	app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
-	if (write_recovery_at(a, &a->scn, a->recover_path) == 0)
+	/* the file this session restored is its own to rewrite; the one offered at the start
+	 * and kept for later (a lost session's edits) is not written over */
+	snprintf(offered, sizeof(offered), "%s", a->recover_path);
+	if (a->recover_own[0])
+		snprintf(a->recover_path, sizeof(a->recover_path), "%s", a->recover_own);
+	else
+		app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
+	kept = !a->recover_own[0] && strcmp(offered, a->recover_path) == 0 &&
+	       lstat(a->recover_path, &st) == 0;
+	if (a->recover_path[0] && !kept && write_recovery_at(a, &a->scn, a->recover_path) == 0)
 		return 0;
 	/* the folder is read-only, or something is in the way: the state folder */
-	if (recover_state_path(a->path, a->recover_path, sizeof(a->recover_path)) != 0)
+	if (recover_state_path(a, a->recover_path, sizeof(a->recover_path)) != 0)
 		return -1;
 	t = malloc(sizeof(*t));
 	if (!t)
@@ -146,6 +210,13 @@ int app_write_recovery(struct app *a)
 	rc = write_recovery_at(a, t, a->recover_path);
 	free(t);
 	return rc;
+}
+
+void app_drop_recovery(struct app *a)
+{
+	if (a->recover_own[0])
+		unlink(a->recover_own);
+	a->recover_own[0] = '\0';
 }
 
 /* Reads a recovery file into *t: only a regular file of this user, not through a link,
@@ -165,31 +236,74 @@ static int read_recovery(const struct app *a, const char *path, struct scenario 
 	return rc;
 }
 
+/* Offers the recovery file at found when it reads (0), else keeps why (when none is kept
+ * yet) and returns -1. */
+static int try_offer(struct app *a, const char *found, struct scenario *t, char *why, size_t wsize)
+{
+	struct gp_error err;
+
+	memset(&err, 0, sizeof(err));
+	if (read_recovery(a, found, t, &err) == 0) {
+		snprintf(a->recover_path, sizeof(a->recover_path), "%s", found);
+		return 0;
+	}
+	/* a planted or broken file is not offered; say why it is left */
+	if (!why[0])
+		gp_error_format(&err, why, wsize);
+	return -1;
+}
+
+/* The newest of the state folder's recovery files for a->path (state_names) that reads;
+ * 0, or -1 when there is none. */
+static int offer_from_state(struct app *a, struct scenario *t, char *why, size_t wsize)
+{
+	char dir[1024], prefix[160], name[1024 + 300], best[sizeof(name)] = "";
+	const char *suffix;
+	struct dirent *e;
+	struct stat st;
+	time_t best_t = 0;
+	DIR *d;
+
+	if (state_names(a->path, dir, sizeof(dir), prefix, sizeof(prefix), &suffix) != 0 ||
+	    !(d = opendir(dir)))
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		size_t lp = strlen(prefix), ls = strlen(suffix), le = strlen(e->d_name);
+		if (le < lp + ls || strncmp(e->d_name, prefix, lp) != 0 ||
+		    strcmp(e->d_name + le - ls, suffix) != 0 ||
+		    (e->d_name[lp] != '-' && le != lp + ls))
+			continue;
+		if (snprintf(name, sizeof(name), "%s/%s", dir, e->d_name) >= (int)sizeof(name) ||
+		    lstat(name, &st) != 0)
+			continue;
+		if (try_offer(a, name, t, why, wsize) == 0 && (!best[0] || st.st_mtime > best_t)) {
+			snprintf(best, sizeof(best), "%s", name);
+			best_t = st.st_mtime;
+		}
+	}
+	closedir(d);
+	if (!best[0])
+		return -1;
+	snprintf(a->recover_path, sizeof(a->recover_path), "%s", best);
+	return 0;
+}
+
 bool app_offer_recovery(struct app *a)
 {
 	struct stat st;
 	struct scenario *t = malloc(sizeof(*t));
-	struct gp_error err;
 	char found[sizeof(a->recover_path)], why[sizeof(a->status)];
 	bool offer = false;
 
 	if (!t)
 		return false;
 	why[0] = '\0';
-	for (int i = 0; i < 2 && !offer; i++) {
-		int rc = i == 0 ? app_recover_path(a->path, found, sizeof(found))
-				: recover_state_path(a->path, found, sizeof(found));
-		if (rc != 0 || lstat(found, &st) != 0)
-			continue;
-		memset(&err, 0, sizeof(err));
-		if (read_recovery(a, found, t, &err) == 0) {
-			snprintf(a->recover_path, sizeof(a->recover_path), "%s", found);
-			offer = true;
-		} else if (!why[0]) {
-			/* a planted or broken file is not offered; say why it is left */
-			gp_error_format(&err, why, sizeof(why));
-		}
-	}
+	/* beside the file, then the state folder (the newest there) */
+	if (a->path[0] && app_recover_path(a->path, found, sizeof(found)) == 0 &&
+	    lstat(found, &st) == 0)
+		offer = try_offer(a, found, t, why, sizeof(why)) == 0;
+	if (!offer)
+		offer = offer_from_state(a, t, why, sizeof(why)) == 0;
 	free(t);
 	if (!offer) {
 		if (why[0])
@@ -198,8 +312,11 @@ bool app_offer_recovery(struct app *a)
 	}
 	a->mode = MODE_PROMPT;
 	a->prompt = PROMPT_RECOVER;
-	/* what is found, then the question (a long path wraps over the legend line) */
-	app_status(a, false, "unsaved edits from a lost session in %s: restore them? (y/n)",
+	/* what is found, then the question (a long path wraps over the legend line); as
+	 * vim's swap-file question, only an explicit d deletes it */
+	app_status(a, false,
+		   "unsaved edits from a lost session in %s: restore (y), discard (d), keep "
+		   "for later (n)?",
 		   a->recover_path);
 	return true;
 }
@@ -253,6 +370,30 @@ static bool same_file(const char *x, const char *y)
 	return strcmp(x, y) == 0;
 }
 
+void app_note_disk(struct app *a)
+{
+	struct stat st;
+
+	a->disk_known = a->path[0] && stat(a->path, &st) == 0;
+	if (!a->disk_known)
+		return;
+	a->disk_dev = (unsigned long long)st.st_dev;
+	a->disk_ino = (unsigned long long)st.st_ino;
+	a->disk_size = (long long)st.st_size;
+	a->disk_mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/* Whether the file a->path, now st, is not the one last read or written. */
+static bool disk_changed(const struct app *a, const struct stat *st)
+{
+	long long mtime = (long long)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+
+	return a->disk_known &&
+	       (a->disk_dev != (unsigned long long)st->st_dev ||
+		a->disk_ino != (unsigned long long)st->st_ino ||
+		a->disk_size != (long long)st->st_size || a->disk_mtime_ns != mtime);
+}
+
 static int save(struct app *a, const char *path, bool force);
 
 int app_save(struct app *a, const char *path)
@@ -303,7 +444,6 @@ static bool save_checks(struct app *a)
 static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
-	char old_recover[sizeof(a->recover_path)], old_state[sizeof(a->recover_path)];
 	char expanded[sizeof(a->path)];
 	struct stat st;
 	struct file_target ft;
@@ -339,8 +479,19 @@ static int save(struct app *a, const char *path, bool force)
 		return -1;
 	}
 	if (!force && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		/* nothing is replaced without a yes: another file, or this file's comments */
+		/* nothing is replaced without a yes: another file, this file changed on disk
+		 * since it was read or written (vim's "file changed since reading it"), or this
+		 * file's comments */
 		bool own = a->path[0] && same_file(path, a->path);
+		if (own && disk_changed(a, &st)) {
+			snprintf(a->pending_save, sizeof(a->pending_save), "%s", path);
+			a->mode = MODE_PROMPT;
+			a->prompt = PROMPT_OVERWRITE;
+			app_status(a, false,
+				   "%s changed on disk since it was read: overwrite it? (y/n)",
+				   path);
+			return -1;
+		}
 		if (!own || file_has_comments(path)) {
 			snprintf(a->pending_save, sizeof(a->pending_save), "%s", path);
 			a->mode = MODE_PROMPT;
@@ -359,18 +510,15 @@ static int save(struct app *a, const char *path, bool force)
 		app_status_err(a, &err);
 		return -1;
 	}
-	app_recover_path(a->path, old_recover, sizeof(old_recover));
-	if (recover_state_path(a->path, old_state, sizeof(old_state)) != 0)
-		old_state[0] = '\0';
 	if (path != a->path)
 		snprintf(a->path, sizeof(a->path), "%s", path);
 	snprintf(a->scn.path, sizeof(a->scn.path), "%s", a->path);
 	a->saved = a->scn;
 	a->new_file = false;
-	if (old_recover[0])
-		unlink(old_recover);
-	if (old_state[0])
-		unlink(old_state);
+	/* the edits restored from a lost session are saved: its recovery file goes (one kept
+	 * for later stays for the next start) */
+	app_drop_recovery(a);
+	app_note_disk(a);
 	/* the save replaces the file by a new one (atomic): its other names keep the old
 	 * text, which the user is told rather than surprised by */
 	if (ft.links > 1)
@@ -425,6 +573,8 @@ unsigned app_open(struct app *a, const char *name, bool force)
 		return DIRTY_DRAW;
 	}
 	free(probs);
+	/* the edits restored from a lost session are dropped (:e!) or saved already */
+	app_drop_recovery(a);
 	a->scn = t;
 	a->saved = t;
 	a->new_file = false;
@@ -443,6 +593,7 @@ unsigned app_open(struct app *a, const char *name, bool force)
 		app_status(a, false, "read %s", file);
 	}
 	snprintf(a->path, sizeof(a->path), "%s", file);
+	app_note_disk(a);
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
@@ -454,6 +605,8 @@ void app_quit(struct app *a, bool force)
 		app_status(a, false, "unsaved edits: quit without saving? (y/n, w saves first)");
 		return;
 	}
+	/* quitting without saving discards the edits restored from a lost session */
+	app_drop_recovery(a);
 	a->quit = true;
 }
 
@@ -471,7 +624,8 @@ unsigned app_restore_recovery(struct app *a)
 	snprintf(t.path, sizeof(t.path), "%s", a->path);
 	dirty = app_commit(a, &a->scn); /* undoable */
 	a->scn = t;
-	unlink(a->recover_path);
-	app_status(a, false, "restored unsaved edits from %s", a->recover_path);
+	/* the file stays until the edits are saved or discarded: a crash now loses nothing */
+	snprintf(a->recover_own, sizeof(a->recover_own), "%s", a->recover_path);
+	app_status(a, false, "restored unsaved edits from %s (kept until saved)", a->recover_path);
 	return dirty;
 }

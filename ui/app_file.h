@@ -15,22 +15,33 @@ int app_expand_path(const char *in, char *out, size_t size);
 int app_save_force(struct app *a, const char *path);
 int app_save(struct app *a, const char *path);
 
-/* The recovery file for a scenario path (or the built-in one when path is ""); 0, or -1
- * with buf "" when it does not fit. */
+/* The recovery file for a scenario path: .FILE.recover beside it; for a session without a
+ * file (path "") the state folder's recover-PID.yaml, one per session. 0, or -1 with buf ""
+ * when it does not fit. */
 int app_recover_path(const char *path, char *buf, size_t size);
 
-/* When the recovery file of the scenario's path exists (beside it, or in the state folder
- * when that folder could not be written), asks (on the status line) whether to restore
- * it; y restores, n removes it, Esc keeps it. Only a regular file of this user, not a
- * symbolic link, that reads as a scenario is offered; another is left, and the status
- * line says why. Returns whether it asked. */
+/* When a recovery file of the scenario's path exists (beside it, else the newest in the
+ * state folder), asks (on the status line) what to do with it, as vim asks of a swap file:
+ * y restores its edits (the file is kept until they are saved or discarded), d deletes it,
+ * n or Esc keep it for later. Only a regular file of this user, not a symbolic link, that
+ * reads as a scenario is offered; another is left, and the status line says why. Returns
+ * whether it asked. */
 bool app_offer_recovery(struct app *a);
 
 /* Writes unsaved edits to the recovery file, mode 0600, never through a symbolic link
- * planted at its name; where its folder cannot be written, to the state folder
- * ($XDG_STATE_HOME/gpuplan/NAME-HASH.recover). Sets a->recover_path to the file written.
- * 0 or -1. Not for signal handlers. */
+ * planted at its name: the one this session restored, else app_recover_path's when no file
+ * is there; where its folder cannot be written, or a lost session's file kept for later is
+ * there, to the state folder ($XDG_STATE_HOME/gpuplan/NAME-HASH[-PID].recover). Sets
+ * a->recover_path to the file written. 0 or -1. Not for signal handlers. */
 int app_write_recovery(struct app *a);
+
+/* The edits restored from a lost session are saved or discarded (a save, :e, quitting
+ * without saving): deletes the recovery file they came from (a->recover_own). */
+void app_drop_recovery(struct app *a);
+
+/* Notes the identity of the file a->path on disk (device, inode, size, mtime) as read or
+ * written, so that :w notices when another program changed it since. */
+void app_note_disk(struct app *a);
 
 /* :e FILE: opens another scenario; refuses over unsaved edits unless force. */
 unsigned app_open(struct app *a, const char *name, bool force); /* returns the dirty bits */

@@ -231,6 +231,24 @@ static unsigned cmd_notes(struct app *a, const char *arg)
 	return app_key_notes(a, 0);
 }
 
+static unsigned cmd_next(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_step(a, 1);
+}
+
+static unsigned cmd_prev(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_step(a, -1);
+}
+
+static unsigned cmd_reset(struct app *a, const char *arg)
+{
+	(void)arg;
+	return app_lesson_reset(a);
+}
+
 static unsigned cmd_scaling(struct app *a, const char *arg)
 {
 	(void)arg;
@@ -271,6 +289,14 @@ const struct command command_table[] = {
      "time, cost and efficiency against 8 to 1,024 GPUs", NULL},
     {"notes", NULL, CMD_ARG_NONE, NULL, cmd_notes, CMD_LISTED, HELP_COMMANDS, "n, :notes",
      "the scenario's notes (a lesson's text and questions)", NULL},
+    {"next", NULL, CMD_ARG_NONE, NULL, cmd_next, CMD_LISTED, HELP_COMMANDS,
+     ":next, :prev", "lessons: the next, previous scenario of the file's\n"
+     "folder in name order (scenarios/workshop/); each\n"
+     "lesson keeps your edits until :reset", "Lesson"},
+    {"prev", NULL, CMD_ARG_NONE, NULL, cmd_prev, CMD_LISTED, HELP_COMMANDS, NULL,
+     "the previous lesson", NULL},
+    {"reset", NULL, CMD_ARG_NONE, NULL, cmd_reset, CMD_LISTED, HELP_COMMANDS, ":reset",
+     "the scenario as its file has it (u undoes)", NULL},
     {"help", "h", CMD_ARG_NONE, NULL, cmd_help, CMD_LISTED, HELP_COMMANDS, ":help",
      "this screen", NULL},
     {NULL, NULL, CMD_ARG_NONE, NULL, NULL, 0, HELP_NONE, NULL, NULL, NULL},
@@ -342,47 +368,74 @@ void app_command(struct app *a, const char *cmd)
 	a->dirty |= command_run(a, cmd);
 }
 
+unsigned command_key_leave(struct app *a, int key)
+{
+	/* Backspace on an empty line leaves it; on text it deletes, as the line editor does */
+	if (a->line.len > 0) {
+		a->status[0] = '\0';
+		line_edit_key(&a->line, key);
+		return DIRTY_DRAW;
+	}
+	a->mode = MODE_NORMAL;
+	a->status[0] = '\0';
+	return 0;
+}
+
+unsigned command_key_complete(struct app *a, int key)
+{
+	(void)key;
+	app_complete(a);
+	return DIRTY_DRAW;
+}
+
+unsigned command_key_complete_back(struct app *a, int key)
+{
+	(void)key;
+	complete_cycle(a, -1);
+	return DIRTY_DRAW;
+}
+
+unsigned command_key_history(struct app *a, int key)
+{
+	/* the earlier commands, newest first */
+	int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);
+
+	if (pos >= 0 && pos <= a->nhistory) {
+		a->history_pos = pos;
+		line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
+	}
+	return DIRTY_DRAW;
+}
+
+unsigned command_key_run(struct app *a, int key)
+{
+	char cmd[LINE_EDIT_MAX];
+
+	a->status[0] = '\0';
+	if (line_edit_key(&a->line, key) != EDIT_ACCEPT)
+		return DIRTY_DRAW; /* a full line is refused (app_handle_key says so) */
+	snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
+	a->mode = MODE_NORMAL;
+	complete_history_add(a, cmd);
+	return DIRTY_DRAW | command_run(a, cmd);
+}
+
+unsigned command_key_cancel(struct app *a, int key)
+{
+	(void)key;
+	a->status[0] = '\0';
+	a->mode = MODE_NORMAL;
+	return DIRTY_DRAW;
+}
+
 unsigned command_key(struct app *a, int key)
 {
-	if ((key == 127 || key == KEYF(KEY_BACKSPACE) || key == KEY_CTRL('h')) &&
-	    a->line.len == 0) {
-		a->mode = MODE_NORMAL;
-		a->status[0] = '\0';
-		return 0;
-	}
-	if (key == '\t') {
-		app_complete(a);
-		return DIRTY_DRAW;
-	}
-	if (key == KEYF(KEY_BTAB)) {
-		/* back through the candidates the last Tab listed */
-		complete_cycle(a, -1);
-		return DIRTY_DRAW;
-	}
-	if (key == KEYF(KEY_UP) || key == KEYF(KEY_DOWN)) {
-		/* the earlier commands, newest first */
-		int pos = a->history_pos + (key == KEYF(KEY_UP) ? -1 : 1);
-		if (pos >= 0 && pos <= a->nhistory) {
-			a->history_pos = pos;
-			line_edit_set(&a->line, pos < a->nhistory ? a->history[pos] : "");
-		}
-		return DIRTY_DRAW;
-	}
+	const struct key_row *r = keys_find(KC_COMMAND, key);
+
+	if (r && r->run)
+		return r->run(a, key);
 	a->status[0] = '\0';
-	switch (line_edit_key(&a->line, key)) {
-	case EDIT_ACCEPT: {
-		char cmd[LINE_EDIT_MAX];
-		snprintf(cmd, sizeof(cmd), "%s", a->line.buf);
-		a->mode = MODE_NORMAL;
-		complete_history_add(a, cmd);
-		return DIRTY_DRAW | command_run(a, cmd);
-	}
-	case EDIT_CANCEL:
-		a->mode = MODE_NORMAL;
-		break;
-	default:
-		break;
-	}
+	line_edit_key(&a->line, key);
 	return DIRTY_DRAW;
 }
 

@@ -41,6 +41,13 @@ void app_command(struct app *a, const char *cmd);
 
 /* A key while the : line is open: Tab completes, Up/Down recall, Enter runs. */
 unsigned command_key(struct app *a, int key); /* returns the dirty bits */
+/* The : line's keys (keys.c's KC_COMMAND rows); each returns the dirty bits. */
+unsigned command_key_run(struct app *a, int key);	    /* Enter */
+unsigned command_key_cancel(struct app *a, int key);	    /* Esc */
+unsigned command_key_complete(struct app *a, int key);	    /* Tab */
+unsigned command_key_complete_back(struct app *a, int key); /* Shift-Tab */
+unsigned command_key_history(struct app *a, int key);	    /* Up, Down */
+unsigned command_key_leave(struct app *a, int key);	    /* Backspace: on an empty line, leave */
 
 /* s past its spaces and tabs. */
 const char *command_skip_blanks(const char *s);

@@ -202,8 +202,8 @@ void app_screen_layout(struct app *a)
 		a->w_pane[p] = rect_window(a->lay.pane[p]);
 	/* the search and scaling views cover the body at full width */
 	a->w_view = newwin(a->lay.rows - 3, a->lay.cols, 1, 0);
-	/* the panes' scroll positions depend on their heights */
-	a->dirty |= DIRTY_CALC;
+	/* the panes' scroll positions depend on their heights; the plan does not */
+	app_relayout(a);
 }
 
 void app_screen_start(struct app *a)

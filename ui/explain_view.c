@@ -252,8 +252,7 @@ static unsigned explain_view_key(struct app *a, int key)
 		explain_place(a, body, &r);
 		a->explain_top = explain_top_shown(a, explain_lines(a, r.w - 4), r.h - 2);
 	}
-	if (!view_scroll_key(key, &a->explain_top))
-		a->mode = MODE_NORMAL;
+	view_key(a, key);
 	return DIRTY_DRAW;
 }
 

@@ -100,61 +100,99 @@ static int utf8_encode(unsigned cp, char *out)
 	return 0;
 }
 
+/* The line editor's keys (keys.c's KC_LINE rows): each returns what it did. */
+enum edit_result line_edit_accept(struct line_edit *e, int key)
+{
+	(void)key;
+	return e->full ? EDIT_MOVED : EDIT_ACCEPT;
+}
+
+enum edit_result line_edit_cancel(struct line_edit *e, int key)
+{
+	(void)e;
+	(void)key;
+	return EDIT_CANCEL;
+}
+
+enum edit_result line_edit_left(struct line_edit *e, int key)
+{
+	(void)key;
+	e->cur = prev_boundary(e, e->cur);
+	return EDIT_MOVED;
+}
+
+enum edit_result line_edit_right(struct line_edit *e, int key)
+{
+	(void)key;
+	e->cur = next_boundary(e, e->cur);
+	return EDIT_MOVED;
+}
+
+enum edit_result line_edit_home(struct line_edit *e, int key)
+{
+	(void)key;
+	e->cur = 0;
+	return EDIT_MOVED;
+}
+
+enum edit_result line_edit_end(struct line_edit *e, int key)
+{
+	(void)key;
+	e->cur = e->len;
+	return EDIT_MOVED;
+}
+
+enum edit_result line_edit_backspace(struct line_edit *e, int key)
+{
+	(void)key;
+	if (e->cur == 0)
+		return EDIT_MOVED;
+	delete_range(e, prev_boundary(e, e->cur), e->cur);
+	return EDIT_CHANGED;
+}
+
+enum edit_result line_edit_delete(struct line_edit *e, int key)
+{
+	(void)key;
+	if (e->cur == e->len)
+		return EDIT_MOVED;
+	delete_range(e, e->cur, next_boundary(e, e->cur));
+	return EDIT_CHANGED;
+}
+
+enum edit_result line_edit_kill_before(struct line_edit *e, int key)
+{
+	(void)key;
+	delete_range(e, 0, e->cur);
+	return EDIT_CHANGED;
+}
+
+enum edit_result line_edit_kill_after(struct line_edit *e, int key)
+{
+	(void)key;
+	delete_range(e, e->cur, e->len);
+	return EDIT_CHANGED;
+}
+
+enum edit_result line_edit_kill_word(struct line_edit *e, int key)
+{
+	int at = e->cur;
+
+	(void)key;
+	while (at > 0 && e->buf[at - 1] == ' ')
+		at--;
+	while (at > 0 && e->buf[at - 1] != ' ')
+		at--;
+	delete_range(e, at, e->cur);
+	return EDIT_CHANGED;
+}
+
 enum edit_result line_edit_key(struct line_edit *e, int key)
 {
-	int at;
+	const struct key_row *r = keys_find(KC_LINE, key);
 
-	switch (key) {
-	case '\n':
-	case '\r':
-	case KEYF(KEY_ENTER):
-		return e->full ? EDIT_MOVED : EDIT_ACCEPT;
-	case 27:
-		return EDIT_CANCEL;
-	case KEYF(KEY_LEFT):
-		e->cur = prev_boundary(e, e->cur);
-		return EDIT_MOVED;
-	case KEYF(KEY_RIGHT):
-		e->cur = next_boundary(e, e->cur);
-		return EDIT_MOVED;
-	case KEYF(KEY_HOME):
-	case KEY_CTRL('a'):
-		e->cur = 0;
-		return EDIT_MOVED;
-	case KEYF(KEY_END):
-	case KEY_CTRL('e'):
-		e->cur = e->len;
-		return EDIT_MOVED;
-	case KEYF(KEY_BACKSPACE):
-	case 127:
-	case KEY_CTRL('h'):
-		if (e->cur == 0)
-			return EDIT_MOVED;
-		delete_range(e, prev_boundary(e, e->cur), e->cur);
-		return EDIT_CHANGED;
-	case KEYF(KEY_DC):
-	case KEY_CTRL('d'):
-		if (e->cur == e->len)
-			return EDIT_MOVED;
-		delete_range(e, e->cur, next_boundary(e, e->cur));
-		return EDIT_CHANGED;
-	case KEY_CTRL('u'):
-		delete_range(e, 0, e->cur);
-		return EDIT_CHANGED;
-	case KEY_CTRL('k'):
-		delete_range(e, e->cur, e->len);
-		return EDIT_CHANGED;
-	case KEY_CTRL('w'):
-		at = e->cur;
-		while (at > 0 && e->buf[at - 1] == ' ')
-			at--;
-		while (at > 0 && e->buf[at - 1] != ' ')
-			at--;
-		delete_range(e, at, e->cur);
-		return EDIT_CHANGED;
-	default:
-		break;
-	}
+	if (r && r->edit)
+		return r->edit(e, key);
 	if (key >= 0x20 && key != 127 && !(key & KEYF(0))) {
 		char u[4];
 		int n = utf8_encode((unsigned)key, u);

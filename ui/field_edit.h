@@ -35,9 +35,23 @@ enum edit_result {
 /* Starts editing text, the cursor at its end. */
 void line_edit_set(struct line_edit *e, const char *text);
 
-/* Handles one key: printable characters insert; Backspace, Delete, Left, Right, Home/^A,
- * End/^E, ^U (clear before the cursor), ^K (after), ^W (word before). */
+/* Handles one key: the row of keys.c's table (KC_LINE) bound to it, else a printable
+ * character inserts. */
 enum edit_result line_edit_key(struct line_edit *e, int key);
+
+/* The KC_LINE rows' handlers: Enter, Esc, Left, Right, Home/^A, End/^E, Backspace/^H,
+ * Delete/^D, ^U (everything before the cursor), ^K (after it), ^W (the word before). */
+enum edit_result line_edit_accept(struct line_edit *e, int key);
+enum edit_result line_edit_cancel(struct line_edit *e, int key);
+enum edit_result line_edit_left(struct line_edit *e, int key);
+enum edit_result line_edit_right(struct line_edit *e, int key);
+enum edit_result line_edit_home(struct line_edit *e, int key);
+enum edit_result line_edit_end(struct line_edit *e, int key);
+enum edit_result line_edit_backspace(struct line_edit *e, int key);
+enum edit_result line_edit_delete(struct line_edit *e, int key);
+enum edit_result line_edit_kill_before(struct line_edit *e, int key);
+enum edit_result line_edit_kill_after(struct line_edit *e, int key);
+enum edit_result line_edit_kill_word(struct line_edit *e, int key);
 
 /* Display column of the cursor (characters before it). */
 int line_edit_cursor_col(const struct line_edit *e);

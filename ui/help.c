@@ -19,9 +19,10 @@ static const char *const help_section_titles[HELP_SECTIONS] = {
 };
 static const char *const help_screen[] = {
     "Screen",
-    "  Ctrl-L redraws; q or F10 quits (w at its question saves first); the",
-    "  title's mark means unsaved edits. A message too long for its line goes",
-    "  on over the key legend until the next key.",
+    "  q or Esc closes a view (search, scaling, help, notes, an explanation);",
+    "  at the panes q or F10 quits (w at its question saves first). Ctrl-L",
+    "  redraws; the title's mark means unsaved edits. A message too long for",
+    "  its line goes on over the key legend until the next key.",
     "  NO_COLOR=1: no colour; --ascii or a non-UTF-8 locale: ASCII drawing.",
     "  A dropped connection (SIGHUP) keeps unsaved edits in a recovery file",
     "  that the next start offers to restore.",
@@ -164,8 +165,8 @@ void help_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 
 	(void)v;
 	draw_frame(a, w,
-		   n > height - 2 ? "Help (Up/Down scroll, other keys close)"
-				  : "Help (any key closes)");
+		   n > height - 2 ? "Help (Up/Down scroll, q or Esc closes)"
+				  : "Help (q or Esc closes)");
 	for (int i = 0; i + 2 < height && top + i < n; i++) {
 		char line[160];
 		bool heading;
@@ -183,8 +184,7 @@ static unsigned help_key(struct app *a, int key)
 	 * by cols, as app_draw places it (it draws nothing on a screen too small) */
 	if (a->screen && !a->lay.too_small)
 		a->help_top = help_top_shown(a, n, a->lay.rows - 3);
-	if (!view_scroll_key(key, &a->help_top))
-		a->mode = MODE_NORMAL;
+	view_key(a, key);
 	if (a->help_top > n - 1)
 		a->help_top = n - 1;
 	return DIRTY_DRAW;

@@ -10,6 +10,8 @@
 #endif
 #include <curses.h>
 
+#include "field_edit.h"
+
 /* A key as the UI passes it around: a character is its code point; a curses function key
  * (KEY_UP, KEY_F(1), KEY_RESIZE) is KEYF(code), so the two never collide. */
 #define KEYF(k)	    (0x40000000 | (k))
@@ -62,6 +64,7 @@ enum action {
 };
 
 struct app;
+struct line_edit;
 
 /* Where a key acts: the main view (and Results, which adds to it), a view over the panes,
  * or a mode. */
@@ -74,8 +77,10 @@ enum key_ctx {
 	KC_PICK,
 	KC_COMMAND, /* the : line; its commands are command.h's table */
 	KC_PROMPT,
-	KC_QUIT, /* the question before quitting with unsaved edits */
-	KC_VIEW, /* the help and explanation windows */
+	KC_QUIT,    /* the question before quitting with unsaved edits */
+	KC_RECOVER, /* the question on a lost session's recovery file */
+	KC_VIEW,    /* the help and explanation windows */
+	KC_LINE,    /* the line editor: a value, the : line, save as, the picker's filter */
 	KC_COUNT,
 };
 
@@ -100,9 +105,11 @@ struct key_row {
 	 * help screen) and the text, '\n' between lines; help NULL: the covering row's */
 	enum help_section section;
 	const char *help_keys, *help;
-	/* returns the dirty bits (DIRTY_*); NULL where the mode's own editor handles the key
-	 * (the line editor, the picker, the prompts) */
+	/* returns the dirty bits (DIRTY_*); NULL on a row of KC_LINE, and on the rows that
+	 * name what Enter and Esc mean in a mode that hands them to the line editor */
 	unsigned (*run)(struct app *a, int key);
+	/* KC_LINE: the line editor's action on the line (field_edit.h) */
+	enum edit_result (*edit)(struct line_edit *e, int key);
 };
 
 /* The table, ending with a row whose name is NULL. */

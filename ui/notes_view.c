@@ -112,8 +112,7 @@ static void notes_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 
 static unsigned notes_key(struct app *a, int key)
 {
-	if (!view_scroll_key(key, &a->notes_top))
-		a->mode = MODE_NORMAL;
+	view_key(a, key);
 	return DIRTY_DRAW;
 }
 

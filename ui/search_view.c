@@ -59,6 +59,7 @@ void search_view_compute(struct app *a)
 		o.hardware = sv->hardware;
 		t0 = wall_s();
 		sv->n = search_run(&a->scn, &o, sv->res, &sv->stats);
+		sv->asked = o.top;
 		sv->run_s = wall_s() - t0;
 		sv->stale = false;
 		sv->runs++;
@@ -700,11 +701,49 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 		char dt[32];
 		units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));
 		snprintf(line, sizeof(line),
-			 "searched in %s; follows every edit (u undoes, Esc closes)", dt);
+			 "searched in %s; follows every edit (u undoes, q or Esc closes)", dt);
 		draw_text(a, w, 3 + sv->ncounts + (3 + sv->ncounts + 1 < height - 1), 2, inner,
 			  ROLE_DIM, line);
 	}
 	wnoutrefresh(w);
+}
+
+static long gcd_l(long x, long y)
+{
+	while (y) {
+		long t = x % y;
+		x = y;
+		y = t;
+	}
+	return x;
+}
+
+double goal_seek_node_count(const struct scenario *s, double count, bool maximize)
+{
+	/* the node size as the time model takes it (plan_time.c's gpus_per_node: 8 when the
+	 * catalog does not say), and whole replicas of tp x pp x ep within whole nodes */
+	long node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	long span = (long)s->parallel.tp * s->parallel.pp * s->parallel.ep, step;
+	const struct field *f = scenario_field_find("hardware.count");
+
+	if (span < 1)
+		span = 1;
+	step = node / gcd_l(node, span) * span;
+	if (count <= node || fmod(count, (double)step) == 0)
+		return count;
+	if (maximize) {
+		/* down to whole nodes, at least one node */
+		for (double v = floor(count / step) * step; v >= step; v -= step)
+			if (search_works(s, "hardware.count", v))
+				return v;
+	} else {
+		/* up to whole nodes: a few dozen plans at most */
+		double v = ceil(count / step) * step;
+		for (int i = 0; i < 64 && v <= f->max; i++, v += step)
+			if (search_works(s, "hardware.count", v))
+				return v;
+	}
+	return count;
 }
 
 unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
@@ -713,8 +752,8 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	const struct field *f;
 	struct scenario before = a->scn;
 	struct gp_error err;
-	double value;
-	char text[160], msg[sizeof(a->status)];
+	double value, exact;
+	char text[160], msg[sizeof(a->status)], nodes[96] = "";
 	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
 		      a->scn.workload.slo.tpot_s > 0;
 
@@ -724,6 +763,12 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 		return DIRTY_DRAW;
 	}
 	f = scenario_field_find(key);
+	/* GPUs past one node come in whole nodes (17 on 8-GPU nodes is two nodes and a GPU
+	 * that talks to its replica over the network): the proposal is the least (most)
+	 * whole-node count that works, and the status says the exact bound too */
+	exact = value;
+	if (strcmp(key, "hardware.count") == 0)
+		value = goal_seek_node_count(&a->scn, value, maximize);
 	/* write the value through the field table, as a file would hold it */
 	if (f->type == FIELD_INT)
 		snprintf(text, sizeof(text), "%.0f", value);
@@ -740,8 +785,14 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	scenario_field_format(&a->scn, f, text, sizeof(text));
 	if (memcmp(&before, &a->scn, sizeof(before)) != 0)
 		dirty = app_commit(a, &before);
-	app_status(a, false, "%s %s that fits%s: %s%s", maximize ? "largest" : "smallest", f->key,
-		   target ? " and meets the target" : "", text,
+	if (exact != value) {
+		long node =
+		    a->scn.hardware.gpu.gpus_per_node > 0 ? a->scn.hardware.gpu.gpus_per_node : 8;
+		snprintf(nodes, sizeof(nodes), " in whole nodes (%.0f x %ld; %.0f would be exact)",
+			 value / node, node, exact);
+	}
+	app_status(a, false, "%s %s that fits%s: %s%s%s", maximize ? "largest" : "smallest", f->key,
+		   target ? " and meets the target" : "", text, nodes,
 		   memcmp(&before, &a->scn, sizeof(before)) == 0 ? " (already set)"
 								 : " (u undoes)");
 	return dirty;

@@ -73,9 +73,12 @@ bool app_selection_shown(const struct app *a);
  * over the body's rows, then the main rows that work over it. Each returns the dirty bits. */
 unsigned app_pane_key(struct app *a, int key);
 unsigned app_body_view_key(struct app *a, int key);
-/* Scrolls a help or explanation window: j/k, arrows, space and page keys. Returns false
- * for any other key (which closes the window). */
-bool view_scroll_key(int key, int *top);
+/* A key in the help, an explanation or the notes: the KC_VIEW row bound to it (scroll,
+ * close), and any other key closes the window. Returns the dirty bits. */
+unsigned view_key(struct app *a, int key);
+unsigned view_key_scroll_down(struct app *a, int key); /* a line; Space, PgDn a page */
+unsigned view_key_scroll_up(struct app *a, int key);   /* a line; PgUp a page */
+unsigned view_key_close(struct app *a, int key);
 /* A framed text popup in body: max_w columns at most, as tall as text_lines(a, w - 4) lines of
  * text at its width plus the frame, no taller than the body, centred (explain, notes). */
 void view_place_text(struct app *a, struct rect body, int max_w,
@@ -118,6 +121,11 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 /* Goal seek on field key (search_solve): on success sets it as one undoable edit and says
  * what it found on the status line, else says the failure there. Returns the dirty bits. */
 unsigned app_goal_seek(struct app *a, const char *key, bool maximize);
+/* A GPU count goal seek found, in whole nodes when it is past one node: the least (most,
+ * maximize) multiple of the node size (and of tp x pp x ep) from count up (down) at which s
+ * still works; count itself when it is within one node, already whole, or no whole-node
+ * count works. */
+double goal_seek_node_count(const struct scenario *s, double count, bool maximize);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */

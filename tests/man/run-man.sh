@@ -121,7 +121,7 @@ if [ -f ui/keys.c ]; then
 		[ -n "$k" ] || continue
 		n=$((n + 1))
 		echo "$keys_section" | grep -qxF -- "$k" && continue
-		case $ctx in prompt | quit)
+		case $ctx in prompt | quit | recover)
 			echo "$keys_section" | grep -qxF -- "$(echo "$k" | tr '[:upper:]' '[:lower:]')" &&
 				continue ;;
 		esac
@@ -130,6 +130,20 @@ if [ -f ui/keys.c ]; then
 $ui_keys
 EOF_KEYS
 	echo "UI keys: $n"
+	# and the other way: every key an entry of Keys names (the tag line after each .TP) is
+	# bound in the table, in some mode, so the page cannot promise a key that does nothing
+	table_labels=$(echo "$ui_table" | awk -F'\t' '$1 != "command" { print $2 }' | sort -u)
+	tags=$(awk '/^\.SS Keys/ { k = 1; next } /^\.SS / { k = 0 } k && prev ~ /^\.TP/ { print } { prev = $0 }' $man1 |
+		grep -E '^\.BR? ' | sed -e 's/^\.BR* //' -e 's/\\-/-/g' -e 's/"//g' -e 's/,/ /g' | tr -s ' ' '\n' |
+		grep -v '^$' | sort -u)
+	m=0
+	for k in $tags; do
+		m=$((m + 1))
+		echo "$table_labels" | grep -qxF -- "$k" ||
+			fail "$man1: Keys names '$k', which no row of ui/keys.c binds"
+	done
+	[ "$m" -gt 20 ] || fail "$man1: only $m keys named in the tags of Keys"
+	echo "man keys checked against the table: $m"
 	for w in $(echo "$ui_table" | awk -F'\t' '$1 == "command" { sub(/^:/, "", $2); print $2 }'); do
 		sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qE "(^|[ \"])[.]?B?[IR]? ?\"?:$w([ \"]|$)" ||
 			fail "$man1: command-line word ':$w' of ui/command.c missing under Command line"

@@ -170,8 +170,15 @@ if wait_for 'lost session in .*/state/gpuplan/' && wait_for '^a\.yaml-[0-9a-f]+\
 else
 	bad "the next start offers the state folder's recovery file"
 fi
+# the restored file stays until the edits are saved or discarded; :q! discards them
+ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1 &&
+	ok "the restored recovery file stays while its edits are unsaved" ||
+	bad "the restored recovery file stays while its edits are unsaved"
 T send-keys : q! Enter
 wait_for 'EXIT=0'
+! ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1 &&
+	ok ":q! after restoring discards the recovery file" ||
+	bad ":q! after restoring discards the recovery file"
 
 # 6. :w refuses a read-only file, :w! writes it
 chmod 444 "$TMP/a.yaml"

@@ -25,3 +25,65 @@ trap cleanup EXIT INT TERM
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
+
+# What every script shares besides: the screen, polling, a shell session and the program.
+# bad NAME: a failed check, with the screen it saw.
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	echo "---- screen:"
+	T capture-pane -p 2>/dev/null | sed 's/^/    | /'
+	echo "----"
+}
+screen() { T capture-pane -p; }
+
+# poll TEST...: runs TEST on the screen (on its standard input) until it succeeds, on a
+# settled screen only: two captures 30 ms apart that agree (ncurses writes a large update
+# in pieces, and tmux may show the first before the next arrives).
+poll() {
+	i=0
+	prev=
+	while [ $i -lt $((WAIT * 33)) ]; do
+		cur=$(T capture-pane -p 2>/dev/null)
+		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | "$@"; then
+			return 0
+		fi
+		prev=$cur
+		i=$((i + 1))
+		sleep 0.03
+	done
+	return 1
+}
+has() { grep -Eq -- "$1"; }
+lacks() { ! grep -Eq -- "$1"; }
+line_has() { sed -n "$1p" | grep -Eq -- "$2"; }
+wait_for() { poll has "$1"; }
+wait_gone() { poll lacks "$1"; }
+wait_line() { poll line_has "$1" "$2"; }
+
+# new_shell [ENV...]: a fresh socket and session (80x24) running a plain shell; commands
+# are typed into it, so stty -g can be taken in the pane before and after the program.
+new_shell() {
+	T kill-server >/dev/null 2>&1
+	nsock=$((nsock + 1))
+	SOCK=gpuplan-$NAME-$$-$nsock
+	T new-session -d -x 80 -y 24 \
+		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' \
+		GPUPLAN_CATALOG='$GPUPLAN_CATALOG' $* sh"
+	T set-option -g status off >/dev/null
+	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
+}
+
+# run_ui ARGS: types the command that starts the program, recording its pid and the tty
+# state before and after; EXIT=rc is printed when it ends.
+run_ui() {
+	rm -f "$TMP/pid"
+	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
+}
+ui_pid() { cat "$TMP/pid"; }
+
+# finish: the script's summary line and exit status.
+finish() {
+	echo "$NAME: $passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}

@@ -5,37 +5,7 @@
 # marker. GPUPLAN=path overrides the binary.
 NAME=manners
 . "$(dirname "$0")/lib.sh"
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL $1"
-	echo "---- screen:"
-	T capture-pane -p 2>/dev/null | sed 's/^/    | /'
-	echo "----"
-}
 check() { if "$@"; then ok "$name"; else bad "$name"; fi; }
-
-# poll TEST...: TEST on a settled screen (two captures 30 ms apart that agree) until it
-# succeeds
-poll() {
-	i=0
-	prev=
-	while [ $i -lt $((WAIT * 33)) ]; do
-		cur=$(T capture-pane -p 2>/dev/null)
-		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | "$@"; then
-			return 0
-		fi
-		prev=$cur
-		i=$((i + 1))
-		sleep 0.03
-	done
-	return 1
-}
-has() { grep -Eq -- "$1"; }
-lacks() { ! grep -Eq -- "$1"; }
-line_has() { sed -n "$1p" | grep -Eq -- "$2"; }
-wait_for() { poll has "$1"; }
-wait_line() { poll line_has "$1" "$2"; }
-screen() { T capture-pane -p; }
 
 # start COLSxROWS ARGS: the program alone in a fresh session of that size; EXIT=rc is
 # printed when it ends

@@ -2,103 +2,13 @@
 # The terminal UI driven through tmux on a private socket at 80x24 (and resized from there), polling the
 # screen for markers (never sleeping a fixed time for the program). Run by `make test`;
 # exits 0 when every check passes. GPUPLAN=path overrides the binary.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-# The patterns below hold UTF-8 ('[│|]', '█+'): grep and sed must read them as characters
-# whatever locale the caller has (CI may have none). Checks that want another locale for the
-# program pass it to new_shell.
-LC_ALL=C.UTF-8
-export LC_ALL
-unset LANG LANGUAGE
-# TUI_WAIT: seconds a marker may take to appear (a sanitizer or valgrind build is slower;
-# polling returns as soon as it is there, so a passing run costs nothing more)
-WAIT=${TUI_WAIT:-20}
-BIN=${GPUPLAN:-$(pwd)/gpuplan}
-# a program built elsewhere (make asan: build-asan/gpuplan) has no catalog beside it; the
-# checks that run it outside tmux need it too
-GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
-export GPUPLAN_CATALOG
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux is not installed (run 'make deps')"
-	exit 1
-fi
-[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
-
-SOCK=gpuplan-test-$$-0
-nsock=0
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-tui.XXXXXX")
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL $1"
-	echo "---- screen:"
-	T capture-pane -p 2>/dev/null | sed 's/^/    | /'
-	echo "----"
-}
-
-screen() { T capture-pane -p; }
-
-# poll TEST...: runs TEST on the screen (on its standard input) until it succeeds, on a
-# settled screen only: two captures 30 ms apart that agree. ncurses writes a large update in
-# several pieces and tmux may show the first before the next arrives (a sanitizer build is
-# slow enough to be caught half-drawn), so a marker on the left is no proof that the results
-# on the right are drawn yet.
-poll() {
-	i=0
-	prev=
-	while [ $i -lt $((WAIT * 33)) ]; do
-		cur=$(T capture-pane -p 2>/dev/null)
-		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | "$@"; then
-			return 0
-		fi
-		prev=$cur
-		i=$((i + 1))
-		sleep 0.03
-	done
-	return 1
-}
-has() { grep -Eq -- "$1"; }
-lacks() { ! grep -Eq -- "$1"; }
-line_has() { sed -n "$1p" | grep -Eq -- "$2"; }
-
-# wait_for PATTERN: polls the screen until grep -E finds PATTERN.
-wait_for() { poll has "$1"; }
-
-# wait_gone PATTERN: polls until PATTERN is no longer on the screen.
-wait_gone() { poll lacks "$1"; }
-
-# A fresh session running a plain shell; commands are typed into it, so stty -g can be
-# taken in the pane itself before and after the program.
-new_shell() {
-	T kill-server >/dev/null 2>&1
-	# a fresh socket each time: a server that is still exiting cannot take the new session
-	nsock=$((nsock + 1))
-	SOCK=gpuplan-test-$$-$nsock
-	T new-session -d -x 80 -y 24 \
-		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' \
-		GPUPLAN_CATALOG='${GPUPLAN_CATALOG:-$(pwd)/catalog}' $* sh"
-	T set-option -g status off >/dev/null
-	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
-}
-
-# run_ui ARGS: types the command that starts the program, recording its pid and the tty
-# state before and after.
-run_ui() {
-	rm -f "$TMP/pid"
-	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
-}
-
-ui_pid() { cat "$TMP/pid"; }
-
-# wait_line N PATTERN: polls until line N of the screen matches PATTERN (a layout marker
-# that only the right terminal size draws there).
-wait_line() { poll line_has "$1" "$2"; }
+# The patterns below hold UTF-8 ('[│|]', '█+'): lib.sh sets a UTF-8 locale for grep and sed
+# whatever the caller has; checks that want another locale for the program pass it to
+# new_shell. TUI_WAIT: seconds a marker may take (a sanitizer build is slower; polling
+# returns as soon as it is there). lib.sh brings the socket, the temporary folder, poll,
+# wait_for, new_shell, run_ui and the counters.
+NAME=tui
+. "$(dirname "$0")/lib.sh"
 
 results_of() { cut -c41-80; }
 
@@ -286,11 +196,15 @@ fi
 cmp -s "$TMP/stty.before" "$TMP/stty.after" && ok "the terminal is restored after SIGHUP" ||
 	bad "the terminal is restored after SIGHUP"
 run_ui "$TMP/a.yaml"
-wait_for 'unsaved edits from a lost session in' && wait_for 'restore them\? \(y/n\)$' && ok "the next start offers the recovery file" ||
+wait_for 'unsaved edits from a lost session in' &&
+	wait_for 'restore \(y\), discard \(d\), keep for later \(n\)\?$' &&
+	ok "the next start offers the recovery file" ||
 	bad "the next start offers the recovery file"
 T send-keys y
-wait_for '^ count +32 ' && wait_for 'restored' && [ ! -f "$TMP/.a.yaml.recover" ] &&
-	ok "y restores the unsaved edits" || bad "y restores the unsaved edits"
+# the file stays until the restored edits are saved or discarded (issue 15)
+wait_for '^ count +32 ' && wait_for 'restored' && [ -f "$TMP/.a.yaml.recover" ] &&
+	ok "y restores the unsaved edits and keeps the recovery file" ||
+	bad "y restores the unsaved edits and keeps the recovery file"
 
 # 13. SIGTERM restores the terminal
 kill -TERM "$(ui_pid)"

@@ -651,12 +651,20 @@ static void test_recover_path(void **state)
 	app_recover_path("x.yaml", buf, sizeof(buf));
 	assert_string_equal(buf, ".x.yaml.recover");
 	setenv("XDG_STATE_HOME", "/state", 1);
-	app_recover_path("", buf, sizeof(buf));
-	assert_string_equal(buf, "/state/gpuplan/recover.yaml");
-	unsetenv("XDG_STATE_HOME");
-	setenv("HOME", "/home/u", 1);
-	app_recover_path(NULL, buf, sizeof(buf));
-	assert_string_equal(buf, "/home/u/.local/state/gpuplan/recover.yaml");
+	/* a session without a file has a name of its own (issue 16: distinct recovery files,
+	 * where all such sessions once shared recover.yaml) */
+	{
+		char want[128];
+		snprintf(want, sizeof(want), "/state/gpuplan/recover-%ld.yaml", (long)getpid());
+		app_recover_path("", buf, sizeof(buf));
+		assert_string_equal(buf, want);
+		unsetenv("XDG_STATE_HOME");
+		setenv("HOME", "/home/u", 1);
+		snprintf(want, sizeof(want), "/home/u/.local/state/gpuplan/recover-%ld.yaml",
+			 (long)getpid());
+		app_recover_path(NULL, buf, sizeof(buf));
+		assert_string_equal(buf, want);
+	}
 }
 
 static void test_recovery(void **state)
@@ -680,21 +688,34 @@ static void test_recovery(void **state)
 	key(KEY_ESC);
 	assert_int_equal(app.mode, MODE_NORMAL);
 	assert_int_equal(access(rec, R_OK), 0);
-	/* y restores the edits, unsaved, and removes the file */
+	/* y restores the edits, unsaved, and keeps the file until they are saved (issue 15:
+	 * a crash after restoring once lost them; this asserted the file gone at y) */
 	app_init(&app, &cat, &s, file, 0);
 	assert_true(app_offer_recovery(&app));
 	keys("y");
 	assert_int_equal(app.scn.hardware.count, 32);
 	assert_true(app_unsaved(&app));
 	assert_string_equal(app.path, file);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* the save takes it */
+	app_save_force(&app, NULL);
+	assert_false(app_unsaved(&app));
 	assert_int_not_equal(access(rec, F_OK), 0);
 	assert_false(app_offer_recovery(&app));
-	/* n removes it without restoring */
+	/* n keeps it for later without restoring (issue 15: this asserted it deleted) */
+	keys(":set hardware.count=16\r");
 	assert_int_equal(app_write_recovery(&app), 0);
 	app_init(&app, &cat, &s, file, 0);
 	assert_true(app_offer_recovery(&app));
 	keys("n");
-	assert_int_equal(app.scn.hardware.count, 8);
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_int_equal(app.scn.hardware.count, s.hardware.count);
+	assert_int_equal(access(rec, R_OK), 0);
+	/* d deletes it */
+	app_init(&app, &cat, &s, file, 0);
+	assert_true(app_offer_recovery(&app));
+	keys("d");
+	assert_int_equal(app.scn.hardware.count, s.hardware.count);
 	assert_int_not_equal(access(rec, F_OK), 0);
 	unlink(file);
 	rmdir(dir);

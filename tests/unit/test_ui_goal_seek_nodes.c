@@ -1,0 +1,65 @@
+/* Goal seek on hardware.count proposes whole nodes past one node (issue 15, review m14):
+ * seed 12 (a 70B full training on 8-GPU H100 nodes) fits from 17 GPUs, two nodes and one
+ * GPU; the UI proposes 24, three nodes, and says 17 is the exact bound. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "app.h"
+#include "scenario_yaml.h"
+#include "search.h"
+#include "shipped_catalog.h"
+
+static struct app app;
+
+static void load(const char *file)
+{
+	struct scenario s;
+	struct gp_error err;
+	assert_int_equal(scenario_load_file(file, cat, &s, NULL, NULL, &err), 0);
+	app_init(&app, cat, &s, file, 0);
+}
+
+static void test_seed12_min_count_whole_nodes(void **state)
+{
+	double exact;
+	struct gp_error err;
+	(void)state;
+	load("scenarios/seed-12-70b-full-training-8xh100.yaml");
+	assert_int_equal(app.scn.hardware.gpu.gpus_per_node, 8);
+	/* the exact bound the core finds (gpuplan solve --min hardware.count) */
+	assert_int_equal(search_solve(&app.scn, "hardware.count", false, &exact, &err), 0);
+	assert_true(exact == 17);
+	app.dirty |= app_goal_seek(&app, "hardware.count", false);
+	app_compute(&app);
+	assert_int_equal(app.scn.hardware.count, 24);
+	assert_int_equal(app.scn.hardware.count % 8, 0);
+	assert_true(app.plan.mem.fits);
+	assert_non_null(strstr(app.status, "whole nodes"));
+	assert_non_null(strstr(app.status, "17"));
+}
+
+static void test_within_a_node_and_whole_counts_kept(void **state)
+{
+	(void)state;
+	load("scenarios/seed-12-70b-full-training-8xh100.yaml");
+	assert_true(goal_seek_node_count(&app.scn, 4, false) == 4);
+	assert_true(goal_seek_node_count(&app.scn, 32, false) == 32);
+	/* past a node, up for the least, down for the most */
+	assert_true(goal_seek_node_count(&app.scn, 17, false) == 24);
+	assert_true(goal_seek_node_count(&app.scn, 31, true) == 24);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_seed12_min_count_whole_nodes),
+	    cmocka_unit_test(test_within_a_node_and_whole_counts_kept),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
