@@ -75,6 +75,8 @@ workload.framework	enum	none	default,megatron,fsdp,deepspeed,hf,torchtune,llm.c,
 workload.master_weights	enum	none	auto,fp32,none	ui-hidden
 workload.optimizer_states	enum	none	auto,fp32,bf16	ui-hidden
 workload.loss	enum	none	auto,paper,fp32,chunked	ui-hidden
+workload.compile	enum	none	auto,on,off	ui-hidden
+workload.grad_lifetime	enum	none	auto,step,backward,fused	ui-hidden
 workload.gpu_memory_utilization	num	ratio	-	auto,ui-hidden
 workload.scheduler	enum	none	alone,auto,prefill-first,chunked,static	ui-hidden
 workload.max_batched_tokens	int	count	-	auto,ui-hidden

@@ -440,10 +440,36 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
 	numbers(e, "gradients", "%s x %s B / %s", cnt(e, p->trainable_params),
 		plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-	result(e, "gradients", held_str(e, m->gradients, held));
+	result(e, "gradients", held_str(e, m->gradients_full, held > 0 ? held : m->gradients_full));
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
 	    p->ep > 1 ? "; expert gradients also over ep" : "");
 	offload_note(e, m->gradients, held);
+	if (m->gradients < m->gradients_full) {
+		enum grad_lifetime g =
+		    framework_grads(s->workload.framework, s->workload.grad_lifetime);
+		put(e, "\n");
+		if (g == GRADS_FUSED) {
+			formula(e, "at the peak", "the largest one tensor's gradient");
+			result(e, "at the peak", byt(e, m->gradients));
+			wrapped(
+			    e, "  ",
+			    "grad_lifetime fused: the optimizer steps each parameter in its "
+			    "post-accumulate-grad hook and drops its gradient (torchtune "
+			    "optimizer_in_bwd, training/memory.py register_optim_in_bwd_hooks)");
+		} else {
+			formula(e, "at the peak",
+				"max(0, gradients - activations - rebuilt layer)");
+			numbers(e, "at the peak", "max(0, %s - %s - %s)", byt(e, m->gradients_full),
+				byt(e, m->activations), byt(e, m->rebuilt_layer));
+			result(e, "at the peak", byt(e, m->gradients));
+			wrapped(e, "  ",
+				"grad_lifetime backward: gradients are allocated in the backward "
+				"as the layers' activations are freed and dropped by "
+				"zero_grad(set_to_none=True) after the step (torchtune's recipes), "
+				"so the peak holds the larger of the two; what is counted is the "
+				"part beyond the activations");
+		}
+	}
 	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 		  "main_grad (4 B)");
 }
@@ -534,6 +560,14 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 		    e, "  ",
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
 		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
+	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
+	    framework_eager(w->framework, w->compile) &&
+	    !(w->kind == WL_FINETUNE && w->finetune.method != FT_FULL))
+		wrapped(e, "  ",
+			"eager layers (workload.compile off): each RMSNorm keeps its fp32 input "
+			"and normed copy (4 h), K and V expanded to every query head, the "
+			"attention output twice and SiLU's output (torchtune/modules rms_norm.py, "
+			"attention.py, feed_forward.py); torch.compile recomputes them");
 }
 
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -710,11 +744,17 @@ static void framework_note(struct ex *e, const struct scenario *s, const struct 
 
 	put(e, "\n");
 	wrapped(e, "  framework: ", fw->title);
-	if (training(s))
+	if (training(s)) {
+		static const char *const lives[] = {"auto", "step", "backward", "fused"};
 		put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
 		    plain(e, p->mem.optimizer_bytes_per_param), losses[loss & 3],
 		    plain(e, fw->reserved_slack));
-	else if (fw->kv_rule != KV_RULE_FIT)
+		put(e, "  layers %s, gradients live: %s\n",
+		    framework_eager(s->workload.framework, s->workload.compile)
+			? "eager (compile off)"
+			: "compiled or fused kernels",
+		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
+	} else if (fw->kv_rule != KV_RULE_FIT)
 		put(e, "  rules: KV budget %s from a memory fraction of %s, in %s-token blocks\n",
 		    byt(e, p->mem.kv_budget),
 		    plain(e, s->workload.gpu_memory_utilization > 0

@@ -95,14 +95,22 @@ static const struct framework_info table[FW_COUNT] = {
 	       .loss_apart = true,
 	       .reserved_slack = TORCH_TRAIN_SLACK,
 	       .non_torch_bytes = TORCH_CONTEXT,
+	       /* LlamaRMSNorm upcasts to fp32, repeat_kv expands K and V for sdpa, LlamaMLP
+		* is down(act(gate(x)) * up(x)) (modeling_llama.py); TrainingArguments
+		* torch_compile defaults to False. Gradients: the Trainer's model.zero_grad()
+		* is not asserted here, so they count as a buffer (GRADS_STEP). */
+	       .eager_layers = true,
+	       .compile = COMPILE_OFF,
 	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer"},
     /* torchtune: the model is built in cfg.dtype (bf16) and torch AdamW keeps its states
      * in the parameters' dtype, with no fp32 copy (recipes/full_finetune_single_device.py,
      * recipes/lora_finetune_single_device.py); the configs' loss is
      * torchtune.modules.loss.CEWithChunkedOutputLoss, num_output_chunks = 8
-     * (torchtune/modules/loss/ce_chunked_output_loss.py), compiled with the model
-     * (compile: True), so each chunk's upcast and softmax fuse and only the bf16 logits
-     * stay. No pipeline parallelism. */
+     * (torchtune/modules/loss/ce_chunked_output_loss.py; the recipe compiles it with the
+     * model under compile: True, training.compile_loss), taken as each chunk's upcast and
+     * softmax fused so that only the bf16 logits stay. A run with torch.nn.CrossEntropyLoss
+     * gets TransformerDecoder's `self.output(h).float()` logits whole (loss: fp32,
+     * torchtune/modules/transformer.py). No pipeline parallelism. */
     [FW_TORCHTUNE] = {.name = "torchtune",
 		      .title = "torchtune",
 		      .trains = true,
@@ -114,6 +122,15 @@ static const struct framework_info table[FW_COUNT] = {
 		      .reserved_slack = TORCH_TRAIN_SLACK,
 		      .non_torch_bytes = TORCH_CONTEXT,
 		      .loss_chunks = 8,
+		      /* torchtune.modules (rms_norm.py, feed_forward.py, attention.py) are
+		       * plain modules; the configs ship `compile: False` (e.g. recipes/configs/
+		       * llama3_2/3B_full_single_device.yaml); the train loop calls
+		       * optimizer.zero_grad(set_to_none=True) after each step, so gradients
+		       * are allocated in the backward (recipes/full_finetune_single_device.py,
+		       * train) */
+		      .eager_layers = true,
+		      .compile = COMPILE_OFF,
+		      .grad_lifetime = GRADS_BACKWARD,
 		      .source = "recipes/full_finetune_single_device.py; "
 				"torchtune/modules/loss/ce_chunked_output_loss.py"},
     /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
@@ -224,6 +241,18 @@ int framework_max_batched_tokens(int f, double hbm_bytes)
 		return gib < 35 ? 2048 : gib < 160 ? 8192 : 16384;
 	}
 	return framework_get(f)->max_batched_tokens;
+}
+
+bool framework_eager(int f, enum compile_mode c)
+{
+	const struct framework_info *fw = framework_get(f);
+	return fw->eager_layers && (c != COMPILE_AUTO ? c : fw->compile) == COMPILE_OFF;
+}
+
+enum grad_lifetime framework_grads(int f, enum grad_lifetime g)
+{
+	enum grad_lifetime r = g != GRADS_AUTO ? g : framework_get(f)->grad_lifetime;
+	return r != GRADS_AUTO ? r : GRADS_STEP;
 }
 
 const char *framework_name(int f)

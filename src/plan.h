@@ -91,6 +91,8 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double weight_shard; /* divisor applied to the weights: tp x pp (x dp under ZeRO-3) */
 	double grad_shard;
 	double optimizer_shard;
+	double gradients_full;	      /* the gradients this GPU holds whole; `gradients` is the part
+				       * alive at the peak (workload.grad_lifetime); NaN in inference */
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
 	/* activations besides activations_per_layer x layers_in_flight (training) */

@@ -172,6 +172,7 @@ struct act_in {
 	double lora_mlp;  /* LoRA: rank x adapted MLP matrices (per expert in MoE layers) */
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
+	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
 };
 
 /* Whether a linear layer's input is kept for backward: only to compute its weight's
@@ -257,6 +258,38 @@ static double act_layer_op_token(const struct model *m, const struct act_in *a, 
 	       + e * (a->lora_attn * a->inv_rt + a->lora_mlp);
 }
 
+/* What eager PyTorch layer code keeps beyond the fused-kernel count of act_layer_token,
+ * bytes per token of one layer, read off torchtune's modules (torchtune/modules/
+ * rms_norm.py, attention.py, feed_forward.py; transformers' modeling_llama.py is alike):
+ * - each RMSNorm upcasts its input, x.float(), and pow and mul save that fp32 copy, then
+ *   `x_normed * self.scale` saves the normed tensor before the scale: (4 - e) h more for
+ *   the input and e h for the normed copy, 4 h a norm whatever e;
+ * - GQA: K and V are expanded to every query head, k.unsqueeze(2).expand(...).flatten(1,
+ *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads);
+ * - the kernel saves its output and `output.transpose(1, 2).contiguous()` is a second
+ *   copy, the output projection's input: e d heads (FlashAttention-style kernels);
+ * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU saves its input and the product saves
+ *   SiLU's output and the up projection, then w2 saves the product: one e f more than the
+ *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU).
+ * torch.compile's partitioner recomputes these pointwise ops instead (the compiled count
+ * is act_layer_token's). Counted for full training (a frozen LoRA base saves less; the
+ * measured LoRA runs are compiled) with standard attention. */
+static double act_eager_token(const struct model *m, const struct act_in *a)
+{
+	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
+	double heads_l = local_heads_r(m->heads, a->t, a->it), extra;
+	extra = 4.0 * norms * m->hidden * a->inv_rt;
+	if (m->mla.kv_rank <= 0) {
+		double kv_l = local_heads_r(m->kv_heads, a->t, a->it);
+		extra += 2 * a->e * m->head_dim * dmax(0, heads_l - kv_l);
+		if (a->flash)
+			extra += a->e * m->head_dim * heads_l;
+	}
+	if (m->mlp == MLP_GATED)
+		extra += a->e * m->ffn * a->it;
+	return extra;
+}
+
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
 			      bool moe)
 {
@@ -320,6 +353,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
+	if (a->eager && !a->frozen && !moe)
+		split += act_eager_token(m, a);
 	return repl * a->inv_rt + split;
 }
 
@@ -387,6 +422,7 @@ struct mctx {
 	const struct framework_info *fw; /* workload.framework's row */
 	bool fw_set;			 /* a framework other than the papers' default */
 	enum loss loss;			 /* resolved: the explicit field or the framework's */
+	enum grad_lifetime grads;	 /* resolved: when the gradients exist */
 	double slack;			 /* allocator slack over allocated bytes */
 	double profile;			 /* serving KV rules: the profiled forward's activations */
 	double prefill;			 /* inference: working set of one prompt's prefill */
@@ -597,8 +633,11 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double loss_act = 0;
 			if (st->last) {
 				loss_act = s_len * b * loss_bytes_token(x) * x->inv_tp;
-				head_act = s_len * b * (x->lora ? 1 : 2) * x->act.e * m->hidden *
-					       x->act.inv_rt +
+				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h
+				 * (act_eager_token) */
+				double eager_norm = x->act.eager && !x->lora ? 4.0 : 0;
+				head_act = s_len * b * ((x->lora ? 1 : 2) * x->act.e + eager_norm) *
+					       m->hidden * x->act.inv_rt +
 					   loss_act;
 			}
 			mem->activations_embed = embed_act;
@@ -614,6 +653,27 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
+		/* When the gradients exist (workload.grad_lifetime). A step-long buffer sits
+		 * beside the activations. Gradients allocated in the backward (PyTorch's
+		 * zero_grad(set_to_none=True)) grow as the layers' activations are freed, so
+		 * the peak is the larger of the activations with the loss's backward (its
+		 * start) and the whole gradients (its end; the optimizer step) and the
+		 * gradients count only beyond the activations; with gradient accumulation the
+		 * first micro-batch's gradients persist through the next ones' forwards.
+		 * Fused into the backward (torchtune optimizer_in_bwd,
+		 * training/memory.py register_optim_in_bwd_hooks: each parameter's
+		 * post-accumulate-grad hook steps it and drops its gradient) one tensor's
+		 * gradient lives at a time, the largest: the embedding or head. */
+		mem->gradients_full = mem->gradients;
+		if (x->grads == GRADS_FUSED && x->micro_batches <= 1) {
+			double hid = m->embed_dim > 0 ? m->embed_dim : m->hidden;
+			double one = m->vocab > 0 ? (double)m->vocab * hid * x->inv_tp
+						  : x->c->largest_layer * x->inv_tp;
+			mem->gradients = dmin(mem->gradients, x->g_b * one);
+		} else if (x->grads == GRADS_BACKWARD && x->micro_batches <= 1) {
+			mem->gradients =
+			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
+		}
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 	} else {
@@ -626,6 +686,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;
+		mem->gradients_full = NAN;
 		mem->optimizer_shard = NAN;
 
 		/* KV cache (Kwon et al. 2023, Section 3): 2 (K, V) x kv heads x head_dim per
@@ -777,6 +838,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw = framework_get(wl->framework);
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
+	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
+	x.act.eager = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
@@ -921,6 +984,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.rc = wl->recompute;
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
+		x.act.eager = framework_eager(wl->framework, wl->compile);
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {

@@ -31,6 +31,9 @@ static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "d
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
 static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
+/* in the order of enum compile_mode and enum grad_lifetime (framework.h) */
+static const char *const compile_modes[] = {"auto", "on", "off", NULL};
+static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -249,6 +252,12 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.loss", workload.loss, losses, APPLIES_TRAINING,
 	       "logits and loss: auto (the framework's) | paper | fp32 | chunked",
 	       UI_HIDDEN("loss")),
+    ENUM_FIELD("workload.compile", workload.compile, compile_modes, APPLIES_TRAINING,
+	       "torch.compile of the layers: auto (the framework's) | on | off",
+	       UI_HIDDEN("compile")),
+    ENUM_FIELD("workload.grad_lifetime", workload.grad_lifetime, grad_lifetimes, APPLIES_TRAINING,
+	       "gradients live: auto (the framework's) | step | backward | fused",
+	       UI_HIDDEN("grad lifetime")),
     NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",

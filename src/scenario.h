@@ -90,6 +90,8 @@ struct workload {
 	enum master_weights master_weights;	/* MASTER_AUTO = the framework's */
 	enum optimizer_states optimizer_states; /* STATES_AUTO = the framework's */
 	enum loss loss;				/* LOSS_AUTO = the framework's */
+	enum compile_mode compile;		/* COMPILE_AUTO = the framework's */
+	enum grad_lifetime grad_lifetime;	/* GRADS_AUTO = the framework's */
 	double gpu_memory_utilization;		/* serving KV budget fraction; 0 = framework's */
 	enum scheduler scheduler;		/* SCHED_ALONE: the decode step alone */
 	int max_batched_tokens;			/* a step's token budget; 0 = the framework's */

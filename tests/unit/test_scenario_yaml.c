@@ -724,6 +724,8 @@ static const char *const every_field[][2] = {
 	{"workload.master_weights", "none"},
 	{"workload.optimizer_states", "bf16"},
 	{"workload.loss", "chunked"},
+	{"workload.compile", "off"},
+	{"workload.grad_lifetime", "fused"},
 	{"workload.gpu_memory_utilization", "0.8"},
 	{"workload.scheduler", "chunked"},
 	{"workload.max_batched_tokens", "8192"},
