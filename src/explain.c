@@ -595,6 +595,11 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
 		k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
 	}
+	if (m->activations_offloaded > 0) {
+		snprintf(sym + n, sizeof(sym) - (size_t)n, " - offloaded to host");
+		snprintf(num + k, sizeof(num) - (size_t)k, " - %s",
+			 byt(e, m->activations_offloaded));
+	}
 	formula(e, "activations", sym);
 	numbers(e, "activations", "%s", num);
 	result(e, "activations", byt(e, m->activations));
@@ -603,6 +608,10 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	 * paragraph "1 micro-batch x layers" read as a contradiction of micro_batch 4) */
 	if (p->pp > 1)
 		layers_in_flight(e, p);
+	if (m->activations_offloaded > 0)
+		put(e, "\n  offloaded to host memory (workload.activation_offload): all but the\n"
+		       "  layer in the backward and the one fetched back (torchtune\n"
+		       "  training/_activation_offloading.py)\n");
 	if (m->rebuilt_layer > 0)
 		put(e,
 		    "\n  stored activations; the layer recomputation rebuilds for its "

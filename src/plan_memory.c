@@ -53,6 +53,11 @@
  * SchedulerConfig); the sampler keeps fp32 logits for the last token of each. */
 #define PROFILE_SEQS 256.0
 
+/* Activation offloading keeps this many layers' stored activations on the GPU: the layer
+ * in the backward and the next one prefetched (torchtune OffloadActivations, use_streams:
+ * the backward's hook brings the next layer's tensors back on a side stream). */
+#define ACT_OFFLOAD_LAYERS 2.0
+
 /* Quantized formats, bits per weight including their scales:
  * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
  *   point (the AutoGPTQ/AutoAWQ checkpoint layout vLLM loads: qweight, scales and packed
@@ -649,7 +654,22 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * The papers' default sums the two, as before. */
 			if (x->fw_set && x->fw->loss_apart)
 				mem->rebuilt_layer = dmax(0, mem->rebuilt_layer - loss_act);
-			mem->activations = lif * per + embed_act + head_act;
+			/* Activation offloading (torchtune enable_activation_offloading,
+			 * training/_activation_offloading.py OffloadActivations): a
+			 * saved-tensors hook copies each saved tensor of 1 KiB or more to
+			 * pinned host memory on a side stream and brings it back for the
+			 * backward, one layer ahead; the output layer is left on the GPU
+			 * (get_act_offloading_ctx_manager's NoOpManager around
+			 * model.output) and the loss runs outside the context. The GPU keeps
+			 * the layer whose backward runs and the one being fetched:
+			 * ACT_OFFLOAD_LAYERS; the rest is host memory. */
+			mem->activations_offloaded = 0;
+			if (s->workload.activation_offload && lif > ACT_OFFLOAD_LAYERS) {
+				mem->activations_offloaded = (lif - ACT_OFFLOAD_LAYERS) * per;
+				mem->host += mem->activations_offloaded;
+			}
+			mem->activations =
+			    lif * per - mem->activations_offloaded + embed_act + head_act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
 		}
@@ -687,6 +707,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;
 		mem->gradients_full = NAN;
+		mem->activations_offloaded = 0;
 		mem->optimizer_shard = NAN;
 
 		/* KV cache (Kwon et al. 2023, Section 3): 2 (K, V) x kv heads x head_dim per

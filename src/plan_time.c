@@ -805,6 +805,20 @@ static void time_train(struct tctx *c)
 		}
 	}
 
+	/* activation offloading (workload.activation_offload): the offloaded activations go
+	 * down to host memory in the forward and back up for the backward, on a side stream
+	 * that overlaps the compute (torchtune OffloadActivations, use_streams True); only
+	 * what the PCIe link takes beyond the micro-batch's compute shows */
+	if (p->mem.activations_offloaded > 0) {
+		double pcie =
+		    s->hardware.gpu.pcie_bytes_per_s > 0 ? s->hardware.gpu.pcie_bytes_per_s : 16e9;
+		/* one micro-batch's share: the stage's layers of the layers in flight */
+		double lif = p->mem.layers_in_flight,
+		       Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
+		double per_mb = p->mem.activations_offloaded * (lif > Ls ? Ls / lif : 1);
+		off += m * dmax(0, 2 * per_mb / pcie - t_mb);
+	}
+
 	step_compute = pipeline + dp_exposed + z3 + opt + off;
 	/* data loading: prefetching hides it unless storage is slower than the GPUs */
 	if (s->hardware.storage_bytes_per_s > 0) {

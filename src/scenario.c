@@ -258,6 +258,8 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.grad_lifetime", workload.grad_lifetime, grad_lifetimes, APPLIES_TRAINING,
 	       "gradients live: auto (the framework's) | step | backward | fused",
 	       UI_HIDDEN("grad lifetime")),
+    BOOL_FIELD("workload.activation_offload", workload.activation_offload, APPLIES_TRAINING,
+	       "saved activations offloaded to host memory over PCIe", UI_HIDDEN("act offload")),
     NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",

@@ -197,6 +197,32 @@ static void test_torchtune_3b_full_pure_bf16(void **state)
 	p = compute(&s);
 	assert_true(p->micro_batches == 2);
 	assert_true(p->mem.gradients == p->mem.gradients_full);
+	/* activation offloading: all but two layers' stored activations go to host memory,
+	 * the transfer hidden behind the compute on the A100's PCIe */
+	{
+		struct plan *q = malloc(sizeof(*q)), *o = malloc(sizeof(*o));
+		assert_non_null(q);
+		assert_non_null(o);
+		s.workload.recompute = RECOMPUTE_FULL;
+		plan_compute(&s, q);
+		s.workload.activation_offload = true;
+		plan_compute(&s, o);
+		assert_true(fabs(o->mem.activations_offloaded - 26 * q->mem.activations_per_layer) <
+			    1);
+		assert_true(fabs(q->mem.activations - o->mem.activations -
+				 o->mem.activations_offloaded) < 1);
+		assert_true(o->mem.host >= o->mem.activations_offloaded);
+		assert_true(o->step_s == q->step_s);
+		/* a slow link shows what it cannot hide */
+		s.hardware.gpu.pcie_bytes_per_s = 1e6;
+		plan_compute(&s, o);
+		assert_true(o->step_s > q->step_s);
+		assert_true(o->parts.offload_s > 0);
+		free(q);
+		free(o);
+		s.workload.activation_offload = false;
+		s.workload.recompute = RECOMPUTE_NONE;
+	}
 	/* a compiled (fused) framework: no eager extras whatever workload.compile says */
 	s.workload.global_batch = 0;
 	s.workload.framework = FW_MEGATRON;
@@ -210,7 +236,8 @@ static void test_torchtune_3b_full_pure_bf16(void **state)
 /* Every row of the file: within its tolerance where it is claimed, else at its pinned
  * error to 2 points. The later rows of the torchtune 3B table are validation, not fitted
  * to (compile 51.0 GiB: -3.8%; chunked loss 42.9: -7.9%; activation checkpointing 24.9:
- * -3.9%; optimizer_in_bwd 23.1: -3.5%). */
+ * -3.9%; optimizer_in_bwd 23.1: -3.5%; activation offloading 21.8: -3.3%). The 8-bit
+ * AdamW row (17.6 GiB) is pinned at -14.3%: not claimed. */
 static void test_every_row(void **state)
 {
 	(void)state;
@@ -235,7 +262,7 @@ static void test_every_row(void **state)
 			assert_true(fabs(e - r->pinned) <= 0.02);
 		n++;
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 11);
 }
 
 /* vLLM, Llama 3.1 8B Instruct on one RTX 3090 (vllm-project/vllm issue #10517, a user's
