@@ -78,6 +78,7 @@ workload.loss	enum	none	auto,paper,fp32,chunked	ui-hidden
 workload.compile	enum	none	auto,on,off	ui-hidden
 workload.grad_lifetime	enum	none	auto,step,backward,fused	ui-hidden
 workload.activation_offload	bool	none	true,false	ui-hidden
+workload.fp8_scope	enum	none	auto,linear,all	ui-hidden
 workload.gpu_memory_utilization	num	ratio	-	auto,ui-hidden
 workload.scheduler	enum	none	alone,auto,prefill-first,chunked,static	ui-hidden
 workload.max_batched_tokens	int	count	-	auto,ui-hidden

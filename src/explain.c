@@ -658,19 +658,33 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 {
 	const struct plan_memory *m = &p->mem;
 
-	if (m->rebuilt_layer > 0) {
-		formula(e, "overhead",
-			"CUDA context + allocator fragmentation + comm buffers + the layer "
-			"recomputation rebuilds for its backward");
-		numbers(e, "overhead", "%s + %s + %s + %s", byt(e, m->cuda_context),
-			byt(e, m->fragmentation), byt(e, m->comm_buffers),
-			byt(e, m->rebuilt_layer));
-	} else {
-		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
-		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
-			byt(e, m->fragmentation), byt(e, m->comm_buffers));
+	{
+		/* the terms this plan has, so that the numbers add up */
+		char sym[240], num[160];
+		int n = snprintf(sym, sizeof(sym),
+				 "CUDA context + allocator fragmentation + comm buffers");
+		int k = snprintf(num, sizeof(num), "%s + %s + %s", byt(e, m->cuda_context),
+				 byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		if (m->rebuilt_layer > 0) {
+			n += snprintf(sym + n, sizeof(sym) - (size_t)n,
+				      " + the layer recomputation rebuilds for its backward");
+			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+				      byt(e, m->rebuilt_layer));
+		}
+		if (m->fp8_weights > 0) {
+			snprintf(sym + n, sizeof(sym) - (size_t)n,
+				 " + fp8 weight copies (Transformer Engine)");
+			snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, m->fp8_weights));
+		}
+		formula(e, "overhead", sym);
+		numbers(e, "overhead", "%s", num);
 	}
 	result(e, "overhead", byt(e, m->overhead));
+	if (m->fp8_weights > 0)
+		wrapped(e, "  ",
+			"fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
+			"a parameter, kept across the step's micro-batches (transformer_engine/"
+			"pytorch/module/base.py get_weight_workspace)");
 	put(e, "\n");
 	formula(e, "fragmentation",
 		"5% x (weights + gradients + optimizer + activations + kv_cache)");
@@ -1032,6 +1046,13 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");
+		if (s->workload.precision == DTYPE_FP8 &&
+		    s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
+		    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR)
+			wrapped(e, "  ",
+				"fp8 in the linear layers only (workload.fp8_scope linear: "
+				"Transformer Engine, torchao Float8Linear): the attention core and "
+				"the output layer run at the bf16 peak");
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {

@@ -48,6 +48,13 @@ static const struct framework_info table[FW_COUNT] = {
 		     .loss_apart = true,
 		     .reserved_slack = TORCH_TRAIN_SLACK,
 		     .non_torch_bytes = TORCH_CONTEXT,
+		     /* fp8 through Transformer Engine (megatron/core/extensions/
+		      * transformer_engine.py): TE's modules keep each weight's fp8 cast and
+		      * its transpose across the micro-batches of a step (transformer_engine/
+		      * pytorch/module/base.py, get_weight_workspace with is_first_microbatch)
+		      * and save their GEMM inputs in fp8 for the backward (layernorm_linear.py
+		      * saves ln_out, layernorm_mlp.py the activation's output, as fp8) */
+		     .fp8_te = true,
 		     .source = "megatron/core/optimizer/distrib_optimizer.py; "
 			       "megatron/core/tensor_parallel/cross_entropy.py"},
     /* torchtitan: FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32) keeps the
@@ -253,6 +260,13 @@ enum grad_lifetime framework_grads(int f, enum grad_lifetime g)
 {
 	enum grad_lifetime r = g != GRADS_AUTO ? g : framework_get(f)->grad_lifetime;
 	return r != GRADS_AUTO ? r : GRADS_STEP;
+}
+
+enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g)
+{
+	if (g != FP8_AUTO)
+		return g;
+	return f == FW_DEFAULT || f < 0 || f >= FW_COUNT ? FP8_ALL : FP8_LINEAR;
 }
 
 const char *framework_name(int f)

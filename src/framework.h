@@ -64,6 +64,16 @@ enum grad_lifetime {
 			 * each gradient is freed by its parameter's hook, one tensor at a time */
 };
 
+/* workload.fp8_scope: what fp8 training (workload.precision fp8) runs in fp8. */
+enum fp8_scope {
+	FP8_AUTO,
+	FP8_LINEAR, /* the linear layers only: Transformer Engine's fp8_autocast over its
+		     * Linear/LayerNormLinear/LayerNormMLP modules, torchao's Float8Linear;
+		     * attention, norms, the embedding and the output layer stay bf16 */
+	FP8_ALL,    /* every GEMM and the attention core at the fp8 peak (the papers'
+		     * default, gpuplan's behaviour before frameworks) */
+};
+
 /* How a serving framework sizes its KV cache. */
 enum kv_rule {
 	KV_RULE_FIT,	  /* gpuplan's: as many sequences as fit, with allocator slack */
@@ -107,6 +117,8 @@ struct framework_info {
 			    * without compile they keep the eager extras */
 	enum compile_mode compile;	  /* its configs' default */
 	enum grad_lifetime grad_lifetime; /* GRADS_AUTO is GRADS_STEP */
+	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
+		      * linear inputs saved in fp8 (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
 	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
@@ -128,6 +140,10 @@ bool framework_eager(int f, enum compile_mode c);
 /* When the gradients exist under f with workload.grad_lifetime g (GRADS_AUTO: the
  * framework's; GRADS_STEP where it has none). */
 enum grad_lifetime framework_grads(int f, enum grad_lifetime g);
+
+/* What fp8 training converts under f with workload.fp8_scope g (FP8_AUTO: the linear
+ * layers for a named framework, everything for FW_DEFAULT, as before frameworks). */
+enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

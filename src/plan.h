@@ -96,8 +96,10 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
 	/* activations besides activations_per_layer x layers_in_flight (training) */
-	double activations_embed;     /* first stage: embedding dropout masks */
-	double activations_head;      /* last stage: output layer input and fp32 loss */
+	double activations_embed; /* first stage: embedding dropout masks */
+	double activations_head;  /* last stage: output layer input and fp32 loss */
+	double fp8_weights;	  /* Transformer Engine fp8 training: the linear weights' fp8 casts
+				   * and transposes (2 B a parameter), part of overhead */
 	double activations_offloaded; /* workload.activation_offload: the layers' stored
 				       * activations held in host memory (in `host`) */
 	double rebuilt_layer;	      /* recomputation: the tensors one layer rebuilds for its

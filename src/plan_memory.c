@@ -178,6 +178,7 @@ struct act_in {
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
 	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
+	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
 };
 
 /* Whether a linear layer's input is kept for backward: only to compute its weight's
@@ -360,6 +361,17 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	repl += e * a->lora_attn;
 	if (a->eager && !a->frozen && !moe)
 		split += act_eager_token(m, a);
+	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
+	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
+	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
+	 * the activation's output): the QKV and fc1 inputs and fc2's input take 1 byte
+	 * instead of e; the output projection saves its own fp8 cast beside the attention
+	 * kernel's bf16 output. Dense layers; MoE experts (grouped GEMMs) as counted. */
+	if (a->fp8_te && !moe && m->mla.kv_rank <= 0) {
+		repl -= (e - 1) * h * (in_qkv + (!shared_in && in_up));
+		split -= (e - 1) * m->ffn * a->it * in_down;
+		split += m->head_dim * heads_l * in_o;
+	}
 	return repl * a->inv_rt + split;
 }
 
@@ -543,6 +555,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
 	if (x->training) {
@@ -590,6 +603,16 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
+		/* Transformer Engine's fp8 weight workspaces: each linear weight's fp8 cast and
+		 * its transpose, 2 B a parameter, kept across the step's micro-batches
+		 * (transformer_engine/pytorch/module/base.py, get_weight_workspace); the
+		 * embedding and output layer stay bf16 */
+		if (x->act.fp8_te && !x->lora)
+			mem->fp8_weights =
+			    2 * ((st->layers * x->c->attention + st->dense * x->c->mlp +
+				  st->moe * x->shared_layer) *
+				     x->inv_tp +
+				 expert);
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
 		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
@@ -754,14 +777,15 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
-		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
-				mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer);
+		    x->slack *
+		    (mem->weights + mem->gradients + mem->optimizer + mem->activations +
+		     mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer + mem->fp8_weights);
 	else
 		mem->fragmentation =
 		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 				     mem->activations + mem->kv_cache);
-	mem->overhead =
-	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
+	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
+			mem->rebuilt_layer + mem->fp8_weights;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context;
@@ -860,7 +884,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
-	x.act.eager = false;
+	x.act.eager = x.act.fp8_te = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
@@ -1006,6 +1030,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
+		x.act.fp8_te = x.fw->fp8_te && wl->precision == DTYPE_FP8 &&
+			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {

@@ -37,6 +37,7 @@
  * to the 41 rows of tests/unit/engine_rows.h, and nothing above changed with them.
  */
 #include "plan.h"
+#include "framework.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -247,6 +248,8 @@ struct tctx {
 	double inv_hbm;		      /* 1 / hbm: seconds per byte */
 	double it;		      /* 1 / tp (divisions are most of this part's time) */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
+	double bf16_k; /* training under fp8_scope linear: the attention core's and output
+			* layer's time over what the fp8 peak gives (fp8 peak / bf16 peak) */
 };
 
 static double sat(double x)
@@ -427,6 +430,21 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	p->hbm_efficiency = e_hbm;
 	p->network_efficiency = e_net;
 	p->peak_flops = c->peak;
+	/* fp8 training of the linear layers only (workload.fp8_scope; Transformer Engine's
+	 * fp8_autocast converts its Linear modules, torchao's convert_to_float8_training
+	 * nn.Linear, torchtitan's filter leaves the output layer out; DeepSeek-V3 report,
+	 * arXiv 2412.19437, Section 3.3.1: the embedding, output head, normalisation and
+	 * attention keep bf16): the attention core and the output layer run at the bf16
+	 * peak */
+	c->bf16_k = 1;
+	if (used == DTYPE_FP8 &&
+	    (s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE) &&
+	    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR) {
+		double b16 = g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16]
+							   : g->peak_flops[DTYPE_FP16];
+		if (b16 > 0)
+			c->bf16_k = c->peak / b16;
+	}
 }
 
 static const struct plan_time_parts no_parts;
@@ -580,13 +598,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
 		flops_hd = 4 * T * keys * sh->qd * c->it;
 		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
-		      (attn_fwd_passes + FLASH_BWD_FLOPS);
+		      (attn_fwd_passes + FLASH_BWD_FLOPS) * c->bf16_k;
 	} else {
 		double keys = keys_full(sh, sq);
 		double heads_local = sh->heads * c->it;
 		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
 		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
-		att = (bmm + scores) * (attn_fwd_passes + 2);
+		att = (bmm * c->bf16_k + scores) * (attn_fwd_passes + 2);
 	}
 	per_layer_att = att;
 
@@ -625,7 +643,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* the output layer on the last stage: forward + backward, never recomputed; logits
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
-		mb->matmul += gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd);
+		mb->matmul +=
+		    gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
 		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per

@@ -34,6 +34,7 @@ static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
 /* in the order of enum compile_mode and enum grad_lifetime (framework.h) */
 static const char *const compile_modes[] = {"auto", "on", "off", NULL};
 static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused", NULL};
+static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -260,6 +261,9 @@ const struct field scenario_fields[] = {
 	       UI_HIDDEN("grad lifetime")),
     BOOL_FIELD("workload.activation_offload", workload.activation_offload, APPLIES_TRAINING,
 	       "saved activations offloaded to host memory over PCIe", UI_HIDDEN("act offload")),
+    ENUM_FIELD("workload.fp8_scope", workload.fp8_scope, fp8_scopes, APPLIES_TRAINING,
+	       "what fp8 training converts: auto (the framework's) | linear | all",
+	       UI_HIDDEN("fp8 scope")),
     NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",

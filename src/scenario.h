@@ -93,6 +93,7 @@ struct workload {
 	enum compile_mode compile;		/* COMPILE_AUTO = the framework's */
 	enum grad_lifetime grad_lifetime;	/* GRADS_AUTO = the framework's */
 	bool activation_offload;		/* saved activations to host memory */
+	enum fp8_scope fp8_scope;		/* FP8_AUTO = the framework's */
 	double gpu_memory_utilization;		/* serving KV budget fraction; 0 = framework's */
 	enum scheduler scheduler;		/* SCHED_ALONE: the decode step alone */
 	int max_batched_tokens;			/* a step's token budget; 0 = the framework's */

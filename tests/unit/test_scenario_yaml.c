@@ -727,6 +727,7 @@ static const char *const every_field[][2] = {
 	{"workload.compile", "off"},
 	{"workload.grad_lifetime", "fused"},
 	{"workload.activation_offload", "true"},
+	{"workload.fp8_scope", "linear"},
 	{"workload.gpu_memory_utilization", "0.8"},
 	{"workload.scheduler", "chunked"},
 	{"workload.max_batched_tokens", "8192"},
