@@ -113,6 +113,7 @@ parallel.virtual_stages	int	count	-	step-doubles
 parallel.zero	int	count	0,1,2,3	-
 parallel.sequence_parallel	bool	none	true,false	-
 parallel.offload	enum	none	none,optimizer,optimizer+params	-
+parallel.reshard_after_forward	enum	none	auto,always,never	ui-hidden
 efficiency.mfu	num	ratio	-	auto
 efficiency.hbm	num	ratio	-	auto
 efficiency.network	num	ratio	-	auto

@@ -441,9 +441,21 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	numbers(e, "gradients", "%s x %s B / %s", cnt(e, p->trainable_params),
 		plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
 	result(e, "gradients", held_str(e, m->gradients_full, held > 0 ? held : m->gradients_full));
-	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
+	bool fsdp_pp = s->workload.framework == FW_FSDP && p->pp > 1 && p->zero >= 3 &&
+		       p->micro_batches > 1 && s->parallel.offload == OFFLOAD_NONE;
+	put(e, "\n  shards = tp x pp%s%s\n",
+	    fsdp_pp	   ? " (unsharded over dp under the pipeline)"
+	    : p->zero >= 2 ? " x dp (ZeRO-2 and up)"
+			   : "",
 	    p->ep > 1 ? "; expert gradients also over ep" : "");
 	offload_note(e, m->gradients, held);
+	if (fsdp_pp)
+		wrapped(e, "  ",
+			"FSDP under a pipeline: every micro-batch's backward but the last runs "
+			"without gradient sync, so the stage's gradients accumulate unsharded in "
+			"the fp32 reduce dtype (torch/distributed/pipelining/stage.py "
+			"backward_maybe_with_nosync; fsdp/_fully_shard/_fsdp_param.py "
+			"to_accumulated_grad_if_needed)");
 	if (m->gradients < m->gradients_full) {
 		enum grad_lifetime g =
 		    framework_grads(s->workload.framework, s->workload.grad_lifetime);
@@ -782,7 +794,7 @@ static void framework_note(struct ex *e, const struct scenario *s, const struct 
 		    byt(e, p->mem.kv_budget),
 		    plain(e, s->workload.gpu_memory_utilization > 0
 				 ? s->workload.gpu_memory_utilization
-				 : fw->mem_fraction),
+				 : framework_mem_fraction(s->workload.framework, p->tp)),
 		    plain(e, fw->kv_block_tokens));
 	if (!training(s) && fw->kv_rule != KV_RULE_FIT)
 		put(e,

@@ -269,6 +269,16 @@ enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g)
 	return f == FW_DEFAULT || f < 0 || f >= FW_COUNT ? FP8_ALL : FP8_LINEAR;
 }
 
+double framework_mem_fraction(int f, int tp)
+{
+	/* python/sglang/srt/server_args.py __post_init__ (v0.4, December 2024):
+	 * mem_fraction_static 0.79 at tp >= 16, 0.81 at >= 8, 0.85 at >= 4, 0.87 at >= 2,
+	 * else 0.88 (the other GPUs' share of NCCL and CUDA-graph buffers grows with tp) */
+	if (f == FW_SGLANG)
+		return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
+	return framework_get(f)->mem_fraction;
+}
+
 const char *framework_name(int f)
 {
 	return framework_get(f)->name;

@@ -74,6 +74,11 @@ enum fp8_scope {
 		     * default, gpuplan's behaviour before frameworks) */
 };
 
+/* parallel.reshard_after_forward: whether a fully sharded (ZeRO-3, FSDP) model frees its
+ * gathered parameters after each layer's forward (torchtitan fsdp_reshard_after_forward:
+ * default | always | never). */
+enum reshard { RESHARD_AUTO, RESHARD_ALWAYS, RESHARD_NEVER };
+
 /* How a serving framework sizes its KV cache. */
 enum kv_rule {
 	KV_RULE_FIT,	  /* gpuplan's: as many sequences as fit, with allocator slack */
@@ -144,6 +149,10 @@ enum grad_lifetime framework_grads(int f, enum grad_lifetime g);
 /* What fp8 training converts under f with workload.fp8_scope g (FP8_AUTO: the linear
  * layers for a named framework, everything for FW_DEFAULT, as before frameworks). */
 enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g);
+
+/* The memory fraction f's KV rule takes at tensor-parallel size tp: SGLang's
+ * mem_fraction_static falls with tp; the others' are the row's. */
+double framework_mem_fraction(int f, int tp);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

@@ -632,12 +632,40 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 
 		/* ZeRO-3 gathered parameters: two layers' worth of the tp shard, never more
-		 * than what this GPU does not already hold. */
-		if (x->zero >= 3)
+		 * than what this GPU does not already hold. Kept gathered from the forward to
+		 * the backward instead (parallel.reshard_after_forward never; torchtitan's
+		 * default under pipeline parallelism, torchtitan/distributed/fsdp.py
+		 * get_fsdp_reshard_after_forward_policy: "do not reshard after forward to
+		 * avoid per-microbatch all-gathers"), or under FSDP with a pipeline whatever
+		 * the policy: the pipeline stage runs every micro-batch's backward but the last
+		 * with set_reshard_after_backward(False) and set_requires_gradient_sync(False)
+		 * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync), so the
+		 * stage's parameters stay gathered through the step, whole. */
+		if (x->zero >= 3) {
+			enum reshard rs = s->parallel.reshard_after_forward;
+			bool fsdp_pp = x->fw == framework_get(FW_FSDP) && x->pp > 1;
+			if (rs == RESHARD_AUTO)
+				rs = fsdp_pp ? RESHARD_NEVER : RESHARD_ALWAYS;
+			double missing = dmax(0, weights_full - mem->weights);
 			mem->comm_buffers +=
-			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
-				     x->c->largest_layer * x->inv_tp,
-				 dmax(0, weights_full - mem->weights));
+			    rs == RESHARD_NEVER || fsdp_pp
+				? missing
+				: dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
+					   x->c->largest_layer * x->inv_tp,
+				       missing);
+			/* and the same no-sync backwards accumulate the stage's gradients
+			 * unsharded, upcast to the reduce dtype (fp32 in torchtitan's
+			 * mixed_precision_reduce) until the last micro-batch reduce-scatters
+			 * them (torch/distributed/fsdp/_fully_shard/_fsdp_param.py,
+			 * to_accumulated_grad_if_needed): 4 B for every trainable parameter
+			 * of the stage */
+			if (fsdp_pp && x->micro_batches > 1 &&
+			    s->parallel.offload == OFFLOAD_NONE && tne + tex > 0) {
+				mem->gradients = 4 * (tne + tex);
+				mem->grad_bytes_per_param = 4;
+				mem->grad_shard = x->trainable / (tne + tex);
+			}
+		}
 
 		/* activations */
 		{
@@ -1136,8 +1164,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			 * fits beside everything else, on the tighter stage:
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
-			double frac = wl->gpu_memory_utilization > 0 ? wl->gpu_memory_utilization
-								     : x.fw->mem_fraction;
+			double frac = wl->gpu_memory_utilization > 0
+					  ? wl->gpu_memory_utilization
+					  : framework_mem_fraction(wl->framework, x.tp);
 			if (kv_rule)
 				p->mem_fraction = frac;
 			for (int i = 0; i < nst; i++) {

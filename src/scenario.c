@@ -35,6 +35,7 @@ static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
 static const char *const compile_modes[] = {"auto", "on", "off", NULL};
 static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused", NULL};
 static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
+static const char *const reshards[] = {"auto", "always", "never", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -346,6 +347,10 @@ const struct field scenario_fields[] = {
 	       "Megatron sequence parallelism", PW("seq parallel", 33)),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
 	       "none | optimizer | optimizer+params", PW("offload", 35)),
+    ENUM_FIELD("parallel.reshard_after_forward", parallel.reshard_after_forward, reshards,
+	       APPLIES_TRAINING,
+	       "ZeRO-3 / FSDP frees gathered parameters after forward: auto | always | never",
+	       UI_HIDDEN("reshard")),
 
     NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
 	     "model FLOPs utilization; auto = modelled", PW("mfu", 36), RESOLVED_DOUBLE(mfu)),

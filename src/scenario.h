@@ -120,6 +120,7 @@ struct parallel {
 	int zero; /* 0..3 */
 	bool sequence_parallel;
 	enum offload offload;
+	enum reshard reshard_after_forward; /* RESHARD_AUTO = the framework's */
 };
 
 struct efficiency { /* 0 = auto (the calibrated model) */

@@ -392,6 +392,79 @@ static void test_fp8_linear_only(void **state)
 	free(b16);
 }
 
+/* FSDP2 under a pipeline (torchtitan): the stage's parameters stay gathered through the
+ * step (reshard_after_forward False by default with PP, torchtitan/distributed/fsdp.py;
+ * reshard_after_backward False on every micro-batch's backward but the last,
+ * torch/distributed/pipelining/stage.py) and its gradients accumulate unsharded in fp32.
+ * Megatron's distributed optimizer at the same layout keeps two layers gathered. */
+static void test_fsdp_under_pp(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	s.workload.kind = WL_TRAIN;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	s.workload.global_batch = 32;
+	s.workload.recompute = RECOMPUTE_FULL;
+	s.parallel.pp = 2;
+	s.parallel.zero = 3;
+	s.workload.framework = FW_FSDP;
+	plan_compute_memory(&s, a);
+	s.workload.framework = FW_MEGATRON;
+	plan_compute_memory(&s, b);
+	/* the same NCCL buffers on both: the difference is the gathered stage, whole
+	 * (dp 4 holds a quarter) against two of the largest layers */
+	double stage_w = a->mem.weights * 4; /* bf16 weights of the stage, unsharded */
+	double two_layers = 2 * 2.0 * a->counts.largest_layer;
+	assert_true(fabs((a->mem.comm_buffers - b->mem.comm_buffers) -
+			 ((stage_w - a->mem.weights) - two_layers)) < 1e3);
+	assert_true(fabs(a->mem.gradients - 4 * stage_w / 2) < 1e3);
+	assert_true(a->mem.grad_bytes_per_param == 4);
+	assert_true(b->mem.gradients < a->mem.gradients);
+	/* without a pipeline FSDP reshards; `never` keeps the model gathered (dp 8) */
+	s.workload.framework = FW_FSDP;
+	s.parallel.pp = 1;
+	plan_compute_memory(&s, a);
+	s.parallel.reshard_after_forward = RESHARD_NEVER;
+	plan_compute_memory(&s, b);
+	assert_true(b->mem.comm_buffers > a->mem.comm_buffers);
+	assert_true(fabs(b->mem.comm_buffers - a->mem.comm_buffers -
+			 (7 * a->mem.weights - 2 * 2.0 * a->counts.largest_layer)) < 1e3);
+	assert_true(a->mem.gradients == b->mem.gradients);
+	free(a);
+	free(b);
+}
+
+/* SGLang's mem_fraction_static falls with tp (python/sglang/srt/server_args.py): 0.88 at
+ * tp 1, 0.87, 0.85, 0.81, 0.79 at 16; the explicit field wins. */
+static void test_sglang_fraction_by_tp(void **state)
+{
+	(void)state;
+	static const int tps[] = {1, 2, 4, 8, 16};
+	static const double want[] = {0.88, 0.87, 0.85, 0.81, 0.79};
+	struct scenario s;
+	for (int i = 0; i < 5; i++)
+		assert_true(framework_mem_fraction(FW_SGLANG, tps[i]) == want[i]);
+	assert_true(framework_mem_fraction(FW_VLLM, 8) == 0.9);
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 4);
+	s.workload.kind = WL_ONLINE;
+	s.workload.framework = FW_SGLANG;
+	s.parallel.tp = 4;
+	const struct plan *p = compute(&s);
+	assert_true(p->mem_fraction == 0.85);
+	s.workload.gpu_memory_utilization = 0.7;
+	p = compute(&s);
+	assert_true(p->mem_fraction == 0.7);
+}
+
 static bool problem_names(const struct gp_problems *pr, const char *a, const char *b)
 {
 	for (int i = 0; i < pr->count; i++)
@@ -485,6 +558,8 @@ int main(void)
 	    cmocka_unit_test(test_vllm_3090_kv_budget),
 	    cmocka_unit_test(test_every_row),
 	    cmocka_unit_test(test_fp8_linear_only),
+	    cmocka_unit_test(test_fsdp_under_pp),
+	    cmocka_unit_test(test_sglang_fraction_by_tp),
 	    cmocka_unit_test(test_default_and_overrides),
 	    cmocka_unit_test(test_bad_input),
 	};
