@@ -279,6 +279,18 @@ double framework_mem_fraction(int f, int tp)
 	return framework_get(f)->mem_fraction;
 }
 
+bool framework_nosync_pipeline(int f, int pp)
+{
+	return f == FW_FSDP && pp > 1;
+}
+
+bool framework_keeps_gathered(int f, int pp, enum reshard r)
+{
+	/* torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy: "default"
+	 * is not pp_enabled */
+	return r == RESHARD_NEVER || framework_nosync_pipeline(f, pp);
+}
+
 const char *framework_name(int f)
 {
 	return framework_get(f)->name;

@@ -154,6 +154,14 @@ enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g);
  * mem_fraction_static falls with tp; the others' are the row's. */
 double framework_mem_fraction(int f, int tp);
 
+/* Whether f, fully sharded over pp pipeline stages, keeps the stage's gathered parameters
+ * from the forward to the backward (parallel.reshard_after_forward r: never, or auto under
+ * FSDP with a pipeline), and whether its pipeline backwards run without gradient sync
+ * until the last micro-batch (FSDP under a pipeline: torch/distributed/pipelining/
+ * stage.py backward_maybe_with_nosync). */
+bool framework_keeps_gathered(int f, int pp, enum reshard r);
+bool framework_nosync_pipeline(int f, int pp);
+
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
 

@@ -642,13 +642,11 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync), so the
 		 * stage's parameters stay gathered through the step, whole. */
 		if (x->zero >= 3) {
-			enum reshard rs = s->parallel.reshard_after_forward;
-			bool fsdp_pp = x->fw == framework_get(FW_FSDP) && x->pp > 1;
-			if (rs == RESHARD_AUTO)
-				rs = fsdp_pp ? RESHARD_NEVER : RESHARD_ALWAYS;
+			bool fsdp_pp = framework_nosync_pipeline(s->workload.framework, x->pp);
 			double missing = dmax(0, weights_full - mem->weights);
 			mem->comm_buffers +=
-			    rs == RESHARD_NEVER || fsdp_pp
+			    framework_keeps_gathered(s->workload.framework, x->pp,
+						     s->parallel.reshard_after_forward)
 				? missing
 				: dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
 					   x->c->largest_layer * x->inv_tp,

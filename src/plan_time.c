@@ -764,16 +764,33 @@ static void time_train(struct tctx *c)
 			 * again for the backward, reduce-scatter the gradients, every
 			 * micro-batch; prefetching overlaps them with the micro-batch's compute
 			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
+			/* Parameters kept gathered from the forward to the backward
+			 * (parallel.reshard_after_forward never; FSDP under a pipeline) need
+			 * one all-gather, not two. FSDP under a pipeline also skips the
+			 * gradient sync until the last micro-batch (torch/distributed/
+			 * pipelining/stage.py backward_maybe_with_nosync): the stage is
+			 * gathered once a step and its fp32 gradients reduce-scattered once,
+			 * which is why torchtitan does not reshard under PP
+			 * (torchtitan/distributed/fsdp.py: "avoid per-microbatch
+			 * all-gathers"). */
+			int f = w->framework;
+			bool once = p->zero >= 3 && framework_nosync_pipeline(f, (int)pp);
+			double gathers =
+			    framework_keeps_gathered(f, (int)pp, s->parallel.reshard_after_forward)
+				? 1
+				: 2;
+			double acc_b = once ? 4 : gbytes; /* fp32 reduce dtype, unsharded */
 			double zc =
-			    2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep, bw,
-					      lat) +
-			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw, lat);
+			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
+						    bw, lat) +
+			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dp, ep, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
+			double times = once ? 1 : m;
+			z3 = times * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
 			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
 					   bw, lat);
-			dp_s = zc * m;
+			dp_s = zc * times;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
 			 * bytes), bucketed and overlapped with the last micro-batch's backward

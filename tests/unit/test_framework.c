@@ -437,6 +437,17 @@ static void test_fsdp_under_pp(void **state)
 	assert_true(fabs(b->mem.comm_buffers - a->mem.comm_buffers -
 			 (7 * a->mem.weights - 2 * 2.0 * a->counts.largest_layer)) < 1e3);
 	assert_true(a->mem.gradients == b->mem.gradients);
+	/* time: under the pipeline FSDP gathers the stage once a step and reduce-scatters
+	 * its fp32 gradients once, not every micro-batch (8 here) */
+	s.parallel.reshard_after_forward = RESHARD_AUTO;
+	s.parallel.pp = 2;
+	s.workload.framework = FW_FSDP;
+	plan_compute(&s, a);
+	s.workload.framework = FW_MEGATRON;
+	plan_compute(&s, b);
+	assert_true(a->micro_batches == 8);
+	assert_true(a->parts.zero3_s < b->parts.zero3_s);
+	assert_true(a->parts.dp_comm_s == b->parts.dp_comm_s);
 	free(a);
 	free(b);
 }
