@@ -484,10 +484,48 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
 	numbers(e, "gradients", "%s x %s B / %s", cnt(e, p->trainable_params),
 		plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-	result(e, "gradients", held_str(e, m->gradients, held));
-	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 2 ? " x dp (ZeRO-2 and up)" : "",
+	result(e, "gradients", held_str(e, m->gradients_full, held > 0 ? held : m->gradients_full));
+	bool fsdp_pp = s->workload.framework == FW_FSDP && p->pp > 1 && p->zero >= 3 &&
+		       p->micro_batches > 1 && s->parallel.offload == OFFLOAD_NONE;
+	put(e, "\n  shards = tp x pp%s%s\n",
+	    fsdp_pp	   ? " (unsharded over dp under the pipeline)"
+	    : p->zero >= 2 ? " x dp (ZeRO-2 and up)"
+			   : "",
 	    p->ep > 1 ? "; expert gradients also over ep" : "");
 	offload_note(e, m->gradients, held);
+	if (fsdp_pp)
+		wrapped(e, "  ",
+			"FSDP under a pipeline: every micro-batch's backward but the last runs "
+			"without gradient sync, so the stage's gradients accumulate unsharded in "
+			"the fp32 reduce dtype (torch/distributed/pipelining/stage.py "
+			"backward_maybe_with_nosync; fsdp/_fully_shard/_fsdp_param.py "
+			"to_accumulated_grad_if_needed)");
+	if (m->gradients < m->gradients_full) {
+		enum grad_lifetime g =
+		    framework_grads(s->workload.framework, s->workload.grad_lifetime);
+		put(e, "\n");
+		if (g == GRADS_FUSED) {
+			formula(e, "at the peak", "the largest one tensor's gradient");
+			result(e, "at the peak", byt(e, m->gradients));
+			wrapped(
+			    e, "  ",
+			    "grad_lifetime fused: the optimizer steps each parameter in its "
+			    "post-accumulate-grad hook and drops its gradient (torchtune "
+			    "optimizer_in_bwd, training/memory.py register_optim_in_bwd_hooks)");
+		} else {
+			formula(e, "at the peak",
+				"max(0, gradients - activations - rebuilt layer)");
+			numbers(e, "at the peak", "max(0, %s - %s - %s)", byt(e, m->gradients_full),
+				byt(e, m->activations), byt(e, m->rebuilt_layer));
+			result(e, "at the peak", byt(e, m->gradients));
+			wrapped(e, "  ",
+				"grad_lifetime backward: gradients are allocated in the backward "
+				"as the layers' activations are freed and dropped by "
+				"zero_grad(set_to_none=True) after the step (torchtune's recipes), "
+				"so the peak holds the larger of the two; what is counted is the "
+				"part beyond the activations");
+		}
+	}
 	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 		  "main_grad (4 B)");
 }
@@ -578,6 +616,14 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 		    e, "  ",
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
 		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
+	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
+	    framework_eager(w->framework, w->compile) &&
+	    !(w->kind == WL_FINETUNE && w->finetune.method != FT_FULL))
+		wrapped(e, "  ",
+			"eager layers (workload.compile off): each RMSNorm keeps its fp32 input "
+			"and normed copy (4 h), K and V expanded to every query head, the "
+			"attention output twice and SiLU's output (torchtune/modules rms_norm.py, "
+			"attention.py, feed_forward.py); torch.compile recomputes them");
 }
 
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -605,6 +651,11 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
 		k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
 	}
+	if (m->activations_offloaded > 0) {
+		snprintf(sym + n, sizeof(sym) - (size_t)n, " - offloaded to host");
+		snprintf(num + k, sizeof(num) - (size_t)k, " - %s",
+			 byt(e, m->activations_offloaded));
+	}
 	formula(e, "activations", sym);
 	numbers(e, "activations", "%s", num);
 	result(e, "activations", byt(e, m->activations));
@@ -613,6 +664,10 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	 * paragraph "1 micro-batch x layers" read as a contradiction of micro_batch 4) */
 	if (p->pp > 1)
 		layers_in_flight(e, p);
+	if (m->activations_offloaded > 0)
+		put(e, "\n  offloaded to host memory (workload.activation_offload): all but the\n"
+		       "  layer in the backward and the one fetched back (torchtune\n"
+		       "  training/_activation_offloading.py)\n");
 	if (m->rebuilt_layer > 0)
 		put(e,
 		    "\n  stored activations; the layer recomputation rebuilds for its "
@@ -678,19 +733,33 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 {
 	const struct plan_memory *m = &p->mem;
 
-	if (m->rebuilt_layer > 0) {
-		formula(e, "overhead",
-			"CUDA context + allocator fragmentation + comm buffers + the layer "
-			"recomputation rebuilds for its backward");
-		numbers(e, "overhead", "%s + %s + %s + %s", byt(e, m->cuda_context),
-			byt(e, m->fragmentation), byt(e, m->comm_buffers),
-			byt(e, m->rebuilt_layer));
-	} else {
-		formula(e, "overhead", "CUDA context + allocator fragmentation + comm buffers");
-		numbers(e, "overhead", "%s + %s + %s", byt(e, m->cuda_context),
-			byt(e, m->fragmentation), byt(e, m->comm_buffers));
+	{
+		/* the terms this plan has, so that the numbers add up */
+		char sym[240], num[160];
+		int n = snprintf(sym, sizeof(sym),
+				 "CUDA context + allocator fragmentation + comm buffers");
+		int k = snprintf(num, sizeof(num), "%s + %s + %s", byt(e, m->cuda_context),
+				 byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		if (m->rebuilt_layer > 0) {
+			n += snprintf(sym + n, sizeof(sym) - (size_t)n,
+				      " + the layer recomputation rebuilds for its backward");
+			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+				      byt(e, m->rebuilt_layer));
+		}
+		if (m->fp8_weights > 0) {
+			snprintf(sym + n, sizeof(sym) - (size_t)n,
+				 " + fp8 weight copies (Transformer Engine)");
+			snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, m->fp8_weights));
+		}
+		formula(e, "overhead", sym);
+		numbers(e, "overhead", "%s", num);
 	}
 	result(e, "overhead", byt(e, m->overhead));
+	if (m->fp8_weights > 0)
+		wrapped(e, "  ",
+			"fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
+			"a parameter, kept across the step's micro-batches (transformer_engine/"
+			"pytorch/module/base.py get_weight_workspace)");
 	put(e, "\n");
 	formula(e, "fragmentation",
 		"5% x (weights + gradients + optimizer + activations + kv_cache)");
@@ -773,16 +842,22 @@ static void framework_note(struct ex *e, const struct scenario *s, const struct 
 
 	put(e, "\n");
 	wrapped(e, "  framework: ", fw->title);
-	if (training(s))
+	if (training(s)) {
+		static const char *const lives[] = {"auto", "step", "backward", "fused"};
 		put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
 		    plain(e, p->mem.optimizer_bytes_per_param), losses[loss & 3],
 		    plain(e, fw->reserved_slack));
-	else if (fw->kv_rule != KV_RULE_FIT)
+		put(e, "  layers %s, gradients live: %s\n",
+		    framework_eager(s->workload.framework, s->workload.compile)
+			? "eager (compile off)"
+			: "compiled or fused kernels",
+		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
+	} else if (fw->kv_rule != KV_RULE_FIT)
 		put(e, "  rules: KV budget %s from a memory fraction of %s, in %s-token blocks\n",
 		    byt(e, p->mem.kv_budget),
 		    plain(e, s->workload.gpu_memory_utilization > 0
 				 ? s->workload.gpu_memory_utilization
-				 : fw->mem_fraction),
+				 : framework_mem_fraction(s->workload.framework, p->tp)),
 		    plain(e, fw->kv_block_tokens));
 	if (!training(s) && fw->kv_rule != KV_RULE_FIT)
 		put(e,
@@ -1061,6 +1136,13 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");
+		if (s->workload.precision == DTYPE_FP8 &&
+		    s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
+		    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR)
+			wrapped(e, "  ",
+				"fp8 in the linear layers only (workload.fp8_scope linear: "
+				"Transformer Engine, torchao Float8Linear): the attention core and "
+				"the output layer run at the bf16 peak");
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {

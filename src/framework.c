@@ -48,6 +48,13 @@ static const struct framework_info table[FW_COUNT] = {
 		     .loss_apart = true,
 		     .reserved_slack = TORCH_TRAIN_SLACK,
 		     .non_torch_bytes = TORCH_CONTEXT,
+		     /* fp8 through Transformer Engine (megatron/core/extensions/
+		      * transformer_engine.py): TE's modules keep each weight's fp8 cast and
+		      * its transpose across the micro-batches of a step (transformer_engine/
+		      * pytorch/module/base.py, get_weight_workspace with is_first_microbatch)
+		      * and save their GEMM inputs in fp8 for the backward (layernorm_linear.py
+		      * saves ln_out, layernorm_mlp.py the activation's output, as fp8) */
+		     .fp8_te = true,
 		     .source = "megatron/core/optimizer/distrib_optimizer.py; "
 			       "megatron/core/tensor_parallel/cross_entropy.py"},
     /* torchtitan: FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32) keeps the
@@ -95,14 +102,22 @@ static const struct framework_info table[FW_COUNT] = {
 	       .loss_apart = true,
 	       .reserved_slack = TORCH_TRAIN_SLACK,
 	       .non_torch_bytes = TORCH_CONTEXT,
+	       /* LlamaRMSNorm upcasts to fp32, repeat_kv expands K and V for sdpa, LlamaMLP
+		* is down(act(gate(x)) * up(x)) (modeling_llama.py); TrainingArguments
+		* torch_compile defaults to False. Gradients: the Trainer's model.zero_grad()
+		* is not asserted here, so they count as a buffer (GRADS_STEP). */
+	       .eager_layers = true,
+	       .compile = COMPILE_OFF,
 	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer"},
     /* torchtune: the model is built in cfg.dtype (bf16) and torch AdamW keeps its states
      * in the parameters' dtype, with no fp32 copy (recipes/full_finetune_single_device.py,
      * recipes/lora_finetune_single_device.py); the configs' loss is
      * torchtune.modules.loss.CEWithChunkedOutputLoss, num_output_chunks = 8
-     * (torchtune/modules/loss/ce_chunked_output_loss.py), compiled with the model
-     * (compile: True), so each chunk's upcast and softmax fuse and only the bf16 logits
-     * stay. No pipeline parallelism. */
+     * (torchtune/modules/loss/ce_chunked_output_loss.py; the recipe compiles it with the
+     * model under compile: True, training.compile_loss), taken as each chunk's upcast and
+     * softmax fused so that only the bf16 logits stay. A run with torch.nn.CrossEntropyLoss
+     * gets TransformerDecoder's `self.output(h).float()` logits whole (loss: fp32,
+     * torchtune/modules/transformer.py). No pipeline parallelism. */
     [FW_TORCHTUNE] = {.name = "torchtune",
 		      .title = "torchtune",
 		      .trains = true,
@@ -114,6 +129,15 @@ static const struct framework_info table[FW_COUNT] = {
 		      .reserved_slack = TORCH_TRAIN_SLACK,
 		      .non_torch_bytes = TORCH_CONTEXT,
 		      .loss_chunks = 8,
+		      /* torchtune.modules (rms_norm.py, feed_forward.py, attention.py) are
+		       * plain modules; the configs ship `compile: False` (e.g. recipes/configs/
+		       * llama3_2/3B_full_single_device.yaml); the train loop calls
+		       * optimizer.zero_grad(set_to_none=True) after each step, so gradients
+		       * are allocated in the backward (recipes/full_finetune_single_device.py,
+		       * train) */
+		      .eager_layers = true,
+		      .compile = COMPILE_OFF,
+		      .grad_lifetime = GRADS_BACKWARD,
 		      .source = "recipes/full_finetune_single_device.py; "
 				"torchtune/modules/loss/ce_chunked_output_loss.py"},
     /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
@@ -224,6 +248,47 @@ int framework_max_batched_tokens(int f, double hbm_bytes)
 		return gib < 35 ? 2048 : gib < 160 ? 8192 : 16384;
 	}
 	return framework_get(f)->max_batched_tokens;
+}
+
+bool framework_eager(int f, enum compile_mode c)
+{
+	const struct framework_info *fw = framework_get(f);
+	return fw->eager_layers && (c != COMPILE_AUTO ? c : fw->compile) == COMPILE_OFF;
+}
+
+enum grad_lifetime framework_grads(int f, enum grad_lifetime g)
+{
+	enum grad_lifetime r = g != GRADS_AUTO ? g : framework_get(f)->grad_lifetime;
+	return r != GRADS_AUTO ? r : GRADS_STEP;
+}
+
+enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g)
+{
+	if (g != FP8_AUTO)
+		return g;
+	return f == FW_DEFAULT || f < 0 || f >= FW_COUNT ? FP8_ALL : FP8_LINEAR;
+}
+
+double framework_mem_fraction(int f, int tp)
+{
+	/* python/sglang/srt/server_args.py __post_init__ (v0.4, December 2024):
+	 * mem_fraction_static 0.79 at tp >= 16, 0.81 at >= 8, 0.85 at >= 4, 0.87 at >= 2,
+	 * else 0.88 (the other GPUs' share of NCCL and CUDA-graph buffers grows with tp) */
+	if (f == FW_SGLANG)
+		return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
+	return framework_get(f)->mem_fraction;
+}
+
+bool framework_nosync_pipeline(int f, int pp)
+{
+	return f == FW_FSDP && pp > 1;
+}
+
+bool framework_keeps_gathered(int f, int pp, enum reshard r)
+{
+	/* torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy: "default"
+	 * is not pp_enabled */
+	return r == RESHARD_NEVER || framework_nosync_pipeline(f, pp);
 }
 
 const char *framework_name(int f)

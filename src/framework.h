@@ -45,6 +45,40 @@ enum loss {
 	LOSS_CHUNKED, /* chunked cross-entropy: the 16-bit logits plus one chunk's work */
 };
 
+/* workload.compile: torch.compile of the model's layers. Compiled (Inductor's min-cut
+ * partitioner recomputes pointwise ops in the backward) the layer keeps what gpuplan's
+ * fused-kernel count says; eager PyTorch layer code keeps more (act_eager_token in
+ * plan_memory.c). Only frameworks whose layers are plain PyTorch modules (eager_layers)
+ * are affected; Megatron's and llm.c's kernels are fused either way. */
+enum compile_mode { COMPILE_AUTO, COMPILE_ON, COMPILE_OFF };
+
+/* workload.grad_lifetime: when the gradients exist. */
+enum grad_lifetime {
+	GRADS_AUTO,
+	GRADS_STEP,	/* a buffer that lives through the step (Megatron's main_grad buffer,
+			 * DeepSpeed's partitions): counted beside the activations */
+	GRADS_BACKWARD, /* allocated in the backward as the activations are freed, dropped by
+			 * zero_grad(set_to_none=True) after the step: the peak is the larger of
+			 * the two (without gradient accumulation) */
+	GRADS_FUSED,	/* optimizer step fused into the backward (torchtune optimizer_in_bwd):
+			 * each gradient is freed by its parameter's hook, one tensor at a time */
+};
+
+/* workload.fp8_scope: what fp8 training (workload.precision fp8) runs in fp8. */
+enum fp8_scope {
+	FP8_AUTO,
+	FP8_LINEAR, /* the linear layers only: Transformer Engine's fp8_autocast over its
+		     * Linear/LayerNormLinear/LayerNormMLP modules, torchao's Float8Linear;
+		     * attention, norms, the embedding and the output layer stay bf16 */
+	FP8_ALL,    /* every GEMM and the attention core at the fp8 peak (the papers'
+		     * default, gpuplan's behaviour before frameworks) */
+};
+
+/* parallel.reshard_after_forward: whether a fully sharded (ZeRO-3, FSDP) model frees its
+ * gathered parameters after each layer's forward (torchtitan fsdp_reshard_after_forward:
+ * default | always | never). */
+enum reshard { RESHARD_AUTO, RESHARD_ALWAYS, RESHARD_NEVER };
+
 /* How a serving framework sizes its KV cache. */
 enum kv_rule {
 	KV_RULE_FIT,	  /* gpuplan's: as many sequences as fit, with allocator slack */
@@ -83,7 +117,13 @@ struct framework_info {
 	enum kv_rule kv_rule;
 	double mem_fraction; /* KV_RULE_FRACTION: of total memory */
 	double kv_block_tokens;
-	int loss_chunks; /* LOSS_CHUNKED: chunks of the sequence */
+	int loss_chunks;   /* LOSS_CHUNKED: chunks of the sequence */
+	bool eager_layers; /* the layers are plain PyTorch modules (torchtune, transformers):
+			    * without compile they keep the eager extras */
+	enum compile_mode compile;	  /* its configs' default */
+	enum grad_lifetime grad_lifetime; /* GRADS_AUTO is GRADS_STEP */
+	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
+		      * linear inputs saved in fp8 (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
 	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
@@ -97,6 +137,30 @@ const struct framework_info *framework_get(int f);
 /* The token budget of one step under f's defaults on a GPU of hbm_bytes: SGLang sizes its
  * chunked_prefill_size by the GPU's memory; the others are the row's. */
 int framework_max_batched_tokens(int f, double hbm_bytes);
+
+/* Whether f's layers run as eager PyTorch code under workload.compile c (COMPILE_AUTO:
+ * the framework's configs). */
+bool framework_eager(int f, enum compile_mode c);
+
+/* When the gradients exist under f with workload.grad_lifetime g (GRADS_AUTO: the
+ * framework's; GRADS_STEP where it has none). */
+enum grad_lifetime framework_grads(int f, enum grad_lifetime g);
+
+/* What fp8 training converts under f with workload.fp8_scope g (FP8_AUTO: the linear
+ * layers for a named framework, everything for FW_DEFAULT, as before frameworks). */
+enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g);
+
+/* The memory fraction f's KV rule takes at tensor-parallel size tp: SGLang's
+ * mem_fraction_static falls with tp; the others' are the row's. */
+double framework_mem_fraction(int f, int tp);
+
+/* Whether f, fully sharded over pp pipeline stages, keeps the stage's gathered parameters
+ * from the forward to the backward (parallel.reshard_after_forward r: never, or auto under
+ * FSDP with a pipeline), and whether its pipeline backwards run without gradient sync
+ * until the last micro-batch (FSDP under a pipeline: torch/distributed/pipelining/
+ * stage.py backward_maybe_with_nosync). */
+bool framework_keeps_gathered(int f, int pp, enum reshard r);
+bool framework_nosync_pipeline(int f, int pp);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

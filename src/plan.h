@@ -93,18 +93,24 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double weight_shard; /* divisor applied to the weights: tp x pp (x dp under ZeRO-3) */
 	double grad_shard;
 	double optimizer_shard;
+	double gradients_full;	      /* the gradients this GPU holds whole; `gradients` is the part
+				       * alive at the peak (workload.grad_lifetime); NaN in inference */
 	double activations_per_layer; /* bytes of one layer's stored activations, one micro-batch */
 	double layers_in_flight;      /* layer-micro-batches held on the most loaded stage */
 	/* activations besides activations_per_layer x layers_in_flight (training) */
-	double activations_embed;    /* first stage: embedding dropout masks */
-	double activations_head;     /* last stage: output layer input and fp32 loss */
-	double rebuilt_layer;	     /* recomputation: the tensors one layer rebuilds for its
-				      * backward on top of what is stored; transient, so a part
-				      * of overhead, not of the (stored) activations */
-	double kv_bytes_per_token;   /* all layers, this GPU's share */
-	double kv_tokens;	     /* tokens cached per GPU */
-	double kv_tokens_per_seq;    /* inference: tokens cached per sequence (NaN training) */
-	double decode_bytes_per_seq; /* inference: decode working set per sequence */
+	double activations_embed; /* first stage: embedding dropout masks */
+	double activations_head;  /* last stage: output layer input and fp32 loss */
+	double fp8_weights;	  /* Transformer Engine fp8 training: the linear weights' fp8 casts
+				   * and transposes (2 B a parameter), part of overhead */
+	double activations_offloaded; /* workload.activation_offload: the layers' stored
+				       * activations held in host memory (in `host`) */
+	double rebuilt_layer;	      /* recomputation: the tensors one layer rebuilds for its
+				       * backward on top of what is stored; transient, so a part
+				       * of overhead, not of the (stored) activations */
+	double kv_bytes_per_token;    /* all layers, this GPU's share */
+	double kv_tokens;	      /* tokens cached per GPU */
+	double kv_tokens_per_seq;     /* inference: tokens cached per sequence (NaN training) */
+	double decode_bytes_per_seq;  /* inference: decode working set per sequence */
 };
 
 /* Inference: one decode step at the batch it runs (a micro-batch of B / pp once the batch

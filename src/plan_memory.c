@@ -53,6 +53,11 @@
  * SchedulerConfig); the sampler keeps fp32 logits for the last token of each. */
 #define PROFILE_SEQS 256.0
 
+/* Activation offloading keeps this many layers' stored activations on the GPU: the layer
+ * in the backward and the next one prefetched (torchtune OffloadActivations, use_streams:
+ * the backward's hook brings the next layer's tensors back on a side stream). */
+#define ACT_OFFLOAD_LAYERS 2.0
+
 /* Quantized formats, bits per weight including their scales:
  * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
  *   point (the AutoGPTQ/AutoAWQ checkpoint layout vLLM loads: qweight, scales and packed
@@ -172,6 +177,8 @@ struct act_in {
 	double lora_mlp;  /* LoRA: rank x adapted MLP matrices (per expert in MoE layers) */
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
+	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
+	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
 };
 
 /* Whether a linear layer's input is kept for backward: only to compute its weight's
@@ -257,6 +264,38 @@ static double act_layer_op_token(const struct model *m, const struct act_in *a, 
 	       + e * (a->lora_attn * a->inv_rt + a->lora_mlp);
 }
 
+/* What eager PyTorch layer code keeps beyond the fused-kernel count of act_layer_token,
+ * bytes per token of one layer, read off torchtune's modules (torchtune/modules/
+ * rms_norm.py, attention.py, feed_forward.py; transformers' modeling_llama.py is alike):
+ * - each RMSNorm upcasts its input, x.float(), and pow and mul save that fp32 copy, then
+ *   `x_normed * self.scale` saves the normed tensor before the scale: (4 - e) h more for
+ *   the input and e h for the normed copy, 4 h a norm whatever e;
+ * - GQA: K and V are expanded to every query head, k.unsqueeze(2).expand(...).flatten(1,
+ *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads);
+ * - the kernel saves its output and `output.transpose(1, 2).contiguous()` is a second
+ *   copy, the output projection's input: e d heads (FlashAttention-style kernels);
+ * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU saves its input and the product saves
+ *   SiLU's output and the up projection, then w2 saves the product: one e f more than the
+ *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU).
+ * torch.compile's partitioner recomputes these pointwise ops instead (the compiled count
+ * is act_layer_token's). Counted for full training (a frozen LoRA base saves less; the
+ * measured LoRA runs are compiled) with standard attention. */
+static double act_eager_token(const struct model *m, const struct act_in *a)
+{
+	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
+	double heads_l = local_heads_r(m->heads, a->t, a->it), extra;
+	extra = 4.0 * norms * m->hidden * a->inv_rt;
+	if (m->mla.kv_rank <= 0) {
+		double kv_l = local_heads_r(m->kv_heads, a->t, a->it);
+		extra += 2 * a->e * m->head_dim * dmax(0, heads_l - kv_l);
+		if (a->flash)
+			extra += a->e * m->head_dim * heads_l;
+	}
+	if (m->mlp == MLP_GATED)
+		extra += a->e * m->ffn * a->it;
+	return extra;
+}
+
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
 			      bool moe)
 {
@@ -320,6 +359,19 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
+	if (a->eager && !a->frozen && !moe)
+		split += act_eager_token(m, a);
+	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
+	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
+	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
+	 * the activation's output): the QKV and fc1 inputs and fc2's input take 1 byte
+	 * instead of e; the output projection saves its own fp8 cast beside the attention
+	 * kernel's bf16 output. Dense layers; MoE experts (grouped GEMMs) as counted. */
+	if (a->fp8_te && !moe && m->mla.kv_rank <= 0) {
+		repl -= (e - 1) * h * (in_qkv + (!shared_in && in_up));
+		split -= (e - 1) * m->ffn * a->it * in_down;
+		split += m->head_dim * heads_l * in_o;
+	}
 	return repl * a->inv_rt + split;
 }
 
@@ -388,6 +440,7 @@ struct mctx {
 	const struct framework_info *fw; /* workload.framework's row */
 	bool fw_set;			 /* a framework other than the papers' default */
 	enum loss loss;			 /* resolved: the explicit field or the framework's */
+	enum grad_lifetime grads;	 /* resolved: when the gradients exist */
 	double slack;			 /* allocator slack over allocated bytes */
 	double profile;			 /* serving KV rules: the profiled forward's activations */
 	double prefill;			 /* inference: working set of one prompt's prefill */
@@ -532,6 +585,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
 	if (x->training) {
@@ -579,6 +633,16 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
+		/* Transformer Engine's fp8 weight workspaces: each linear weight's fp8 cast and
+		 * its transpose, 2 B a parameter, kept across the step's micro-batches
+		 * (transformer_engine/pytorch/module/base.py, get_weight_workspace); the
+		 * embedding and output layer stay bf16 */
+		if (x->act.fp8_te && !x->lora)
+			mem->fp8_weights =
+			    2 * ((st->layers * x->c->attention + st->dense * x->c->mlp +
+				  st->moe * x->shared_layer) *
+				     x->inv_tp +
+				 expert);
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
 		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
@@ -598,12 +662,38 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 
 		/* ZeRO-3 gathered parameters: two layers' worth of the tp shard, never more
-		 * than what this GPU does not already hold. */
-		if (x->zero >= 3)
+		 * than what this GPU does not already hold. Kept gathered from the forward to
+		 * the backward instead (parallel.reshard_after_forward never; torchtitan's
+		 * default under pipeline parallelism, torchtitan/distributed/fsdp.py
+		 * get_fsdp_reshard_after_forward_policy: "do not reshard after forward to
+		 * avoid per-microbatch all-gathers"), or under FSDP with a pipeline whatever
+		 * the policy: the pipeline stage runs every micro-batch's backward but the last
+		 * with set_reshard_after_backward(False) and set_requires_gradient_sync(False)
+		 * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync), so the
+		 * stage's parameters stay gathered through the step, whole. */
+		if (x->zero >= 3) {
+			bool fsdp_pp = framework_nosync_pipeline(s->workload.framework, x->pp);
+			double missing = dmax(0, weights_full - mem->weights);
 			mem->comm_buffers +=
-			    dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
-				     x->c->largest_layer * x->inv_tp,
-				 dmax(0, weights_full - mem->weights));
+			    framework_keeps_gathered(s->workload.framework, x->pp,
+						     s->parallel.reshard_after_forward)
+				? missing
+				: dmin(ZERO3_LIVE_LAYERS * (x->lora ? x->base_b : x->w_b) *
+					   x->c->largest_layer * x->inv_tp,
+				       missing);
+			/* and the same no-sync backwards accumulate the stage's gradients
+			 * unsharded, upcast to the reduce dtype (fp32 in torchtitan's
+			 * mixed_precision_reduce) until the last micro-batch reduce-scatters
+			 * them (torch/distributed/fsdp/_fully_shard/_fsdp_param.py,
+			 * to_accumulated_grad_if_needed): 4 B for every trainable parameter
+			 * of the stage */
+			if (fsdp_pp && x->micro_batches > 1 &&
+			    s->parallel.offload == OFFLOAD_NONE && tne + tex > 0) {
+				mem->gradients = 4 * (tne + tex);
+				mem->grad_bytes_per_param = 4;
+				mem->grad_shard = x->trainable / (tne + tex);
+			}
+		}
 
 		/* activations */
 		{
@@ -627,8 +717,11 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double loss_act = 0;
 			if (st->last) {
 				loss_act = s_len * b * loss_bytes_token(x) * x->inv_tp;
-				head_act = s_len * b * (x->lora ? 1 : 2) * x->act.e * m->hidden *
-					       x->act.inv_rt +
+				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h
+				 * (act_eager_token) */
+				double eager_norm = x->act.eager && !x->lora ? 4.0 : 0;
+				head_act = s_len * b * ((x->lora ? 1 : 2) * x->act.e + eager_norm) *
+					       m->hidden * x->act.inv_rt +
 					   loss_act;
 			}
 			mem->activations_embed = embed_act;
@@ -640,9 +733,45 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * The papers' default sums the two, as before. */
 			if (x->fw_set && x->fw->loss_apart)
 				mem->rebuilt_layer = dmax(0, mem->rebuilt_layer - loss_act);
-			mem->activations = lif * per + embed_act + head_act;
+			/* Activation offloading (torchtune enable_activation_offloading,
+			 * training/_activation_offloading.py OffloadActivations): a
+			 * saved-tensors hook copies each saved tensor of 1 KiB or more to
+			 * pinned host memory on a side stream and brings it back for the
+			 * backward, one layer ahead; the output layer is left on the GPU
+			 * (get_act_offloading_ctx_manager's NoOpManager around
+			 * model.output) and the loss runs outside the context. The GPU keeps
+			 * the layer whose backward runs and the one being fetched:
+			 * ACT_OFFLOAD_LAYERS; the rest is host memory. */
+			mem->activations_offloaded = 0;
+			if (s->workload.activation_offload && lif > ACT_OFFLOAD_LAYERS) {
+				mem->activations_offloaded = (lif - ACT_OFFLOAD_LAYERS) * per;
+				mem->host += mem->activations_offloaded;
+			}
+			mem->activations =
+			    lif * per - mem->activations_offloaded + embed_act + head_act;
 			mem->activations_per_layer = per;
 			mem->layers_in_flight = lif;
+		}
+		/* When the gradients exist (workload.grad_lifetime). A step-long buffer sits
+		 * beside the activations. Gradients allocated in the backward (PyTorch's
+		 * zero_grad(set_to_none=True)) grow as the layers' activations are freed, so
+		 * the peak is the larger of the activations with the loss's backward (its
+		 * start) and the whole gradients (its end; the optimizer step) and the
+		 * gradients count only beyond the activations; with gradient accumulation the
+		 * first micro-batch's gradients persist through the next ones' forwards.
+		 * Fused into the backward (torchtune optimizer_in_bwd,
+		 * training/memory.py register_optim_in_bwd_hooks: each parameter's
+		 * post-accumulate-grad hook steps it and drops its gradient) one tensor's
+		 * gradient lives at a time, the largest: the embedding or head. */
+		mem->gradients_full = mem->gradients;
+		if (x->grads == GRADS_FUSED && x->micro_batches <= 1) {
+			double hid = m->embed_dim > 0 ? m->embed_dim : m->hidden;
+			double one = m->vocab > 0 ? (double)m->vocab * hid * x->inv_tp
+						  : x->c->largest_layer * x->inv_tp;
+			mem->gradients = dmin(mem->gradients, x->g_b * one);
+		} else if (x->grads == GRADS_BACKWARD && x->micro_batches <= 1) {
+			mem->gradients =
+			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
 		}
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
@@ -658,6 +787,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;
+		mem->gradients_full = NAN;
+		mem->activations_offloaded = 0;
 		mem->optimizer_shard = NAN;
 
 		/* KV cache (Kwon et al. 2023, Section 3): 2 (K, V) x kv heads x head_dim per
@@ -705,14 +836,15 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
-		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
-				mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer);
+		    x->slack *
+		    (mem->weights + mem->gradients + mem->optimizer + mem->activations +
+		     mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer + mem->fp8_weights);
 	else
 		mem->fragmentation =
 		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 				     mem->activations + mem->kv_cache);
-	mem->overhead =
-	    mem->cuda_context + mem->fragmentation + mem->comm_buffers + mem->rebuilt_layer;
+	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
+			mem->rebuilt_layer + mem->fp8_weights;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context;
@@ -810,6 +942,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw = framework_get(wl->framework);
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
+	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
+	x.act.eager = x.act.fp8_te = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
@@ -954,6 +1088,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.rc = wl->recompute;
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
+		x.act.eager = framework_eager(wl->framework, wl->compile);
+		x.act.fp8_te = x.fw->fp8_te && wl->precision == DTYPE_FP8 &&
+			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {
@@ -1058,8 +1195,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			 * fits beside everything else, on the tighter stage:
 			 * (1 + f)(W + max(P, B d) + B k) + fixed <= capacity */
 			double best = INFINITY, free_b = 0, per_seq = 0;
-			double frac = wl->gpu_memory_utilization > 0 ? wl->gpu_memory_utilization
-								     : x.fw->mem_fraction;
+			double frac = wl->gpu_memory_utilization > 0
+					  ? wl->gpu_memory_utilization
+					  : framework_mem_fraction(wl->framework, x.tp);
 			if (kv_rule)
 				p->mem_fraction = frac;
 			for (int i = 0; i < nst; i++) {

@@ -37,6 +37,7 @@
  * to the 41 rows of tests/unit/engine_rows.h, and nothing above changed with them.
  */
 #include "plan.h"
+#include "framework.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -247,6 +248,8 @@ struct tctx {
 	double inv_hbm;		      /* 1 / hbm: seconds per byte */
 	double it;		      /* 1 / tp (divisions are most of this part's time) */
 	double gemm_flops, gemm_time; /* for matmul_efficiency */
+	double bf16_k; /* training under fp8_scope linear: the attention core's and output
+			* layer's time over what the fp8 peak gives (fp8 peak / bf16 peak) */
 };
 
 static double sat(double x)
@@ -427,6 +430,21 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	p->hbm_efficiency = e_hbm;
 	p->network_efficiency = e_net;
 	p->peak_flops = c->peak;
+	/* fp8 training of the linear layers only (workload.fp8_scope; Transformer Engine's
+	 * fp8_autocast converts its Linear modules, torchao's convert_to_float8_training
+	 * nn.Linear, torchtitan's filter leaves the output layer out; DeepSeek-V3 report,
+	 * arXiv 2412.19437, Section 3.3.1: the embedding, output head, normalisation and
+	 * attention keep bf16): the attention core and the output layer run at the bf16
+	 * peak */
+	c->bf16_k = 1;
+	if (used == DTYPE_FP8 &&
+	    (s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE) &&
+	    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR) {
+		double b16 = g->peak_flops[DTYPE_BF16] > 0 ? g->peak_flops[DTYPE_BF16]
+							   : g->peak_flops[DTYPE_FP16];
+		if (b16 > 0)
+			c->bf16_k = c->peak / b16;
+	}
 }
 
 static const struct plan_time_parts no_parts;
@@ -590,13 +608,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
 		flops_hd = 4 * T * keys * sh->qd * c->it;
 		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
-		      (attn_fwd_passes + FLASH_BWD_FLOPS);
+		      (attn_fwd_passes + FLASH_BWD_FLOPS) * c->bf16_k;
 	} else {
 		double keys = keys_full(sh, sq);
 		double heads_local = sh->heads * c->it;
 		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
 		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
-		att = (bmm + scores) * (attn_fwd_passes + 2);
+		att = (bmm * c->bf16_k + scores) * (attn_fwd_passes + 2);
 	}
 	per_layer_att = att;
 
@@ -635,7 +653,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* the output layer on the last stage: forward + backward, never recomputed; logits
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
-		mb->matmul += gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd);
+		mb->matmul +=
+		    gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
 		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
@@ -755,16 +774,33 @@ static void time_train(struct tctx *c)
 			 * again for the backward, reduce-scatter the gradients, every
 			 * micro-batch; prefetching overlaps them with the micro-batch's compute
 			 * (Rajbhandari et al. 2020, Section 7; PyTorch FSDP paper, 2023) */
+			/* Parameters kept gathered from the forward to the backward
+			 * (parallel.reshard_after_forward never; FSDP under a pipeline) need
+			 * one all-gather, not two. FSDP under a pipeline also skips the
+			 * gradient sync until the last micro-batch (torch/distributed/
+			 * pipelining/stage.py backward_maybe_with_nosync): the stage is
+			 * gathered once a step and its fp32 gradients reduce-scattered once,
+			 * which is why torchtitan does not reshard under PP
+			 * (torchtitan/distributed/fsdp.py: "avoid per-microbatch
+			 * all-gathers"). */
+			int f = w->framework;
+			bool once = p->zero >= 3 && framework_nosync_pipeline(f, (int)pp);
+			double gathers =
+			    framework_keeps_gathered(f, (int)pp, s->parallel.reshard_after_forward)
+				? 1
+				: 2;
+			double acc_b = once ? 4 : gbytes; /* fp32 reduce dtype, unsharded */
 			double zc =
-			    2 * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep, bw,
-					      lat) +
-			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw, lat);
+			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
+						    bw, lat) +
+			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dp, ep, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
-			z3 = m * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
+			double times = once ? 1 : m;
+			z3 = times * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
 			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
 					   bw, lat);
-			dp_s = zc * m;
+			dp_s = zc * times;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
 			 * bytes), bucketed and overlapped with the last micro-batch's backward
@@ -813,6 +849,20 @@ static void time_train(struct tctx *c)
 		} else {
 			opt = local * bpp * c->inv_hbm;
 		}
+	}
+
+	/* activation offloading (workload.activation_offload): the offloaded activations go
+	 * down to host memory in the forward and back up for the backward, on a side stream
+	 * that overlaps the compute (torchtune OffloadActivations, use_streams True); only
+	 * what the PCIe link takes beyond the micro-batch's compute shows */
+	if (p->mem.activations_offloaded > 0) {
+		double pcie =
+		    s->hardware.gpu.pcie_bytes_per_s > 0 ? s->hardware.gpu.pcie_bytes_per_s : 16e9;
+		/* one micro-batch's share: the stage's layers of the layers in flight */
+		double lif = p->mem.layers_in_flight,
+		       Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
+		double per_mb = p->mem.activations_offloaded * (lif > Ls ? Ls / lif : 1);
+		off += m * dmax(0, 2 * per_mb / pcie - t_mb);
 	}
 
 	step_compute = pipeline + dp_exposed + z3 + opt + off;

@@ -43,6 +43,11 @@ static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "d
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
 static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
+/* in the order of enum compile_mode and enum grad_lifetime (framework.h) */
+static const char *const compile_modes[] = {"auto", "on", "off", NULL};
+static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused", NULL};
+static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
+static const char *const reshards[] = {"auto", "always", "never", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -274,6 +279,17 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.loss", workload.loss, losses, APPLIES_TRAINING,
 	       "logits and loss: auto (the framework's) | paper | fp32 | chunked",
 	       UI_HIDDEN("loss")),
+    ENUM_FIELD("workload.compile", workload.compile, compile_modes, APPLIES_TRAINING,
+	       "torch.compile of the layers: auto (the framework's) | on | off",
+	       UI_HIDDEN("compile")),
+    ENUM_FIELD("workload.grad_lifetime", workload.grad_lifetime, grad_lifetimes, APPLIES_TRAINING,
+	       "gradients live: auto (the framework's) | step | backward | fused",
+	       UI_HIDDEN("grad lifetime")),
+    BOOL_FIELD("workload.activation_offload", workload.activation_offload, APPLIES_TRAINING,
+	       "saved activations offloaded to host memory over PCIe", UI_HIDDEN("act offload")),
+    ENUM_FIELD("workload.fp8_scope", workload.fp8_scope, fp8_scopes, APPLIES_TRAINING,
+	       "what fp8 training converts: auto (the framework's) | linear | all",
+	       UI_HIDDEN("fp8 scope")),
     NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",
@@ -359,6 +375,10 @@ const struct field scenario_fields[] = {
 	       "Megatron sequence parallelism", PW("seq parallel", 33)),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
 	       "none | optimizer | optimizer+params", PW("offload", 35)),
+    ENUM_FIELD("parallel.reshard_after_forward", parallel.reshard_after_forward, reshards,
+	       APPLIES_TRAINING,
+	       "ZeRO-3 / FSDP frees gathered parameters after forward: auto | always | never",
+	       UI_HIDDEN("reshard")),
 
     NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
 	     "model FLOPs utilization; auto = modelled", PW("mfu", 36), RESOLVED_DOUBLE(mfu)),

@@ -92,6 +92,10 @@ struct workload {
 	enum master_weights master_weights;	/* MASTER_AUTO = the framework's */
 	enum optimizer_states optimizer_states; /* STATES_AUTO = the framework's */
 	enum loss loss;				/* LOSS_AUTO = the framework's */
+	enum compile_mode compile;		/* COMPILE_AUTO = the framework's */
+	enum grad_lifetime grad_lifetime;	/* GRADS_AUTO = the framework's */
+	bool activation_offload;		/* saved activations to host memory */
+	enum fp8_scope fp8_scope;		/* FP8_AUTO = the framework's */
 	double gpu_memory_utilization;		/* serving KV budget fraction; 0 = framework's */
 	enum scheduler scheduler;		/* SCHED_ALONE: the decode step alone */
 	int max_batched_tokens;			/* a step's token budget; 0 = the framework's */
@@ -119,6 +123,7 @@ struct parallel {
 	int zero; /* 0..3 */
 	bool sequence_parallel;
 	enum offload offload;
+	enum reshard reshard_after_forward; /* RESHARD_AUTO = the framework's */
 };
 
 struct efficiency { /* 0 = auto (the calibrated model) */

@@ -134,7 +134,8 @@ static void test_torchtune_lora_4090(void **state)
 }
 
 /* The same README, QLoRA: NF4 base, rank 8 on q, k, v, o and the MLP: 7.4 GiB.
- * gpuplan: 7.60 GiB (+2.7%). */
+ * gpuplan: 7.56 GiB (+2.2%; +2.7% while its adapters' gradients counted beside the
+ * activations). */
 static void test_torchtune_qlora_4090(void **state)
 {
 	(void)state;
@@ -145,27 +146,123 @@ static void test_torchtune_qlora_4090(void **state)
 	assert_true(fabs(rel_err(p->mem.allocated / r->unit_si, r->measured)) < r->tolerance);
 }
 
-/* The same README, Llama 3.2 3B full fine-tune on one A100 80GB (recipe
- * full_finetune_single_device, batch 2 x 4096 packed, bf16, no activation checkpointing):
- * 60.0 GiB peak active. Pure bf16: weights, gradients and AdamW's two moments in bf16,
- * 4 B of optimizer state a parameter and no fp32 master.
- * NOT CLAIMED: gpuplan gives 45.50 GiB allocated, -24.2%. The states (8 B/param, 23.9
- * GiB) are exact by construction; the activations gpuplan counts (Korthikanti's
- * per-tensor sum with FlashAttention: 19.3 GiB for 28 layers) fall short of what this
- * eager/compiled torchtune model keeps (its fp32 RMSNorm internals, K and V expanded to
- * every query head before SDPA, SiLU's input and output both saved), which gpuplan does
- * not model yet. Asserted: what the mechanism fixes exactly. */
+/* The same README's "Optimization flags" table (commit 1814feb17, #2003), Llama 3.2 3B,
+ * recipe full_finetune_single_device, one A100 80GB, batch 2 x 4096, bf16, each technique
+ * on top of the row before. The calibration row (measured.md) is "+ Packed Dataset":
+ * 60.0 GiB peak active. Its setup is the table's, not the README's other note: eager
+ * (compile is the next row), torch.nn.CrossEntropyLoss on the model's `.float()` logits
+ * (the chunked loss comes two rows later), no activation checkpointing, torch AdamW on
+ * the bf16 parameters (bf16 moments, no master), gradients set to None after each step.
+ * gpuplan: 60.97 GiB (+1.6%): weights 6.43 GB, bf16 AdamW 12.85 GB, the eager layers'
+ * activations 33.4 GB, the fp32 loss's backward 12.6 GB, and no gradients at the peak
+ * (the loss's backward, before any layer's gradient exists; 6.43 GB of them at the end of
+ * the backward is less). Before the mechanisms: 45.50 GiB, -24.2% (compiled, chunked
+ * loss, gradients beside the activations). */
 static void test_torchtune_3b_full_pure_bf16(void **state)
 {
 	(void)state;
 	struct scenario s;
+	struct plan eager, compiled;
 	const struct validate_row *r = row_scenario("torchtune-3b-full", &s);
 	const struct plan *p = compute(&s);
 	same_as_validate(r, &s, p->mem.allocated / r->unit_si);
+	assert_true(fabs(rel_err(p->mem.allocated / r->unit_si, r->measured)) < r->tolerance);
 	assert_true(p->mem.weight_bytes_per_param == 2);
 	assert_true(p->mem.grad_bytes_per_param == 2);
 	assert_true(p->mem.optimizer_bytes_per_param == 4);
 	assert_true(fabs(p->mem.optimizer - 4 * p->params) < 1);
+	/* gradients allocated in the backward: none at the peak, 2 B/param at the end */
+	assert_true(p->mem.gradients == 0);
+	assert_true(fabs(p->mem.gradients_full - 2 * p->params) < 1);
+	eager = *p;
+	/* eager PyTorch keeps, per token and layer: 4 h a norm (2 norms), K and V expanded
+	 * from 8 to 24 heads (2 x 2 x 128 x 16), the attention output's second copy (2 x
+	 * 3072) and SiLU's output (2 x 8192): 55296 B; and 4 h for the final norm */
+	s.workload.compile = COMPILE_ON;
+	plan_compute_memory(&s, &compiled);
+	double tokens = 2 * 4096.0;
+	double want = tokens * (28 * 55296.0 + 4 * 3072.0);
+	assert_true(fabs(eager.mem.activations - compiled.mem.activations - want) < 1);
+	/* the explicit field over the framework's default */
+	s.workload.grad_lifetime = GRADS_STEP;
+	p = compute(&s);
+	assert_true(p->mem.gradients == p->mem.gradients_full);
+	s.workload.grad_lifetime = GRADS_FUSED;
+	p = compute(&s);
+	/* the largest gradient, the tied embedding's 128256 x 3072 in bf16 */
+	assert_true(p->mem.gradients == 2.0 * 128256 * 3072);
+	/* with gradient accumulation the gradients persist beside the next activations */
+	s.workload.grad_lifetime = GRADS_BACKWARD;
+	s.workload.global_batch = 4;
+	p = compute(&s);
+	assert_true(p->micro_batches == 2);
+	assert_true(p->mem.gradients == p->mem.gradients_full);
+	/* activation offloading: all but two layers' stored activations go to host memory,
+	 * the transfer hidden behind the compute on the A100's PCIe */
+	{
+		struct plan *q = malloc(sizeof(*q)), *o = malloc(sizeof(*o));
+		assert_non_null(q);
+		assert_non_null(o);
+		s.workload.recompute = RECOMPUTE_FULL;
+		plan_compute(&s, q);
+		s.workload.activation_offload = true;
+		plan_compute(&s, o);
+		assert_true(fabs(o->mem.activations_offloaded - 26 * q->mem.activations_per_layer) <
+			    1);
+		assert_true(fabs(q->mem.activations - o->mem.activations -
+				 o->mem.activations_offloaded) < 1);
+		assert_true(o->mem.host >= o->mem.activations_offloaded);
+		assert_true(o->step_s == q->step_s);
+		/* a slow link shows what it cannot hide */
+		s.hardware.gpu.pcie_bytes_per_s = 1e6;
+		plan_compute(&s, o);
+		assert_true(o->step_s > q->step_s);
+		assert_true(o->parts.offload_s > 0);
+		free(q);
+		free(o);
+		s.workload.activation_offload = false;
+		s.workload.recompute = RECOMPUTE_NONE;
+	}
+	/* a compiled (fused) framework: no eager extras whatever workload.compile says */
+	s.workload.global_batch = 0;
+	s.workload.framework = FW_MEGATRON;
+	s.workload.compile = COMPILE_OFF;
+	plan_compute_memory(&s, &eager);
+	s.workload.compile = COMPILE_ON;
+	plan_compute_memory(&s, &compiled);
+	assert_true(eager.mem.activations == compiled.mem.activations);
+}
+
+/* Every row of the file: within its tolerance where it is claimed, else at its pinned
+ * error to 2 points. The later rows of the torchtune 3B table are validation, not fitted
+ * to (compile 51.0 GiB: -3.8%; chunked loss 42.9: -7.9%; activation checkpointing 24.9:
+ * -3.9%; optimizer_in_bwd 23.1: -3.5%; activation offloading 21.8: -3.3%). The 8-bit
+ * AdamW row (17.6 GiB) is pinned at -14.3%: not claimed. */
+static void test_every_row(void **state)
+{
+	(void)state;
+	int n = 0;
+	for (int i = 0; i < rows.nrows; i++) {
+		const struct validate_row *r = &rows.rows[i];
+		struct scenario s;
+		struct plan *p = malloc(sizeof(*p));
+		struct gp_error err;
+		double v;
+		assert_non_null(p);
+		if (validate_row_scenario(r, cat, &s, &err) != 0)
+			fail_msg("%s: %s", ROWS, err.message);
+		plan_compute(&s, p);
+		assert_int_equal(validate_row_predict(r, &s, p, &v), 0);
+		free(p);
+		double e = rel_err(v, r->measured);
+		printf("  %-24s %+6.1f%%\n", r->id, 100 * e);
+		if (!isnan(r->tolerance))
+			assert_true(fabs(e) <= r->tolerance);
+		else
+			assert_true(fabs(e - r->pinned) <= 0.02);
+		n++;
+	}
+	assert_int_equal(n, 11);
 }
 
 /* vLLM, Llama 3.1 8B Instruct on one RTX 3090 (vllm-project/vllm issue #10517, a user's
@@ -230,6 +327,153 @@ static void test_default_and_overrides(void **state)
 	assert_string_equal(framework_name(FW_TRTLLM), "trt-llm");
 	assert_string_equal(scenario_enum_name("workload.framework", FW_LLMC), "llm.c");
 	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_OP), "op");
+}
+
+/* FP8 training converts the linear layers only (workload.fp8_scope linear, every named
+ * framework's default): on an H100 (989.4 TFLOP/s bf16, 1978.9 fp8) the attention core runs
+ * at the bf16 peak, twice the time of the papers' all-fp8. Megatron's Transformer Engine
+ * keeps each linear weight's fp8 cast and transpose (2 B a parameter) and saves the QKV,
+ * fc1 and fc2 inputs in fp8 (one byte less each), the output projection's fp8 cast beside
+ * the attention output; torchao (fsdp) keeps neither. The default stays as it was. */
+static void test_fp8_linear_only(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan *lin = malloc(sizeof(*lin)), *all = malloc(sizeof(*all));
+	struct plan *b16 = malloc(sizeof(*b16));
+	const struct gpu *h100 = catalog_find_gpu(cat, "h100-sxm-80gb");
+	assert_non_null(lin);
+	assert_non_null(all);
+	assert_non_null(b16);
+	assert_non_null(h100);
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.hardware.gpu = *h100;
+	s.hardware.count = 8;
+	s.workload.kind = WL_TRAIN;
+	s.workload.seq_len = 8192;
+	s.workload.micro_batch = 1;
+	s.workload.global_batch = 64;
+	s.workload.recompute = RECOMPUTE_SELECTIVE;
+	s.workload.precision = DTYPE_FP8;
+	s.workload.framework = FW_MEGATRON;
+	plan_compute(&s, lin);
+	s.workload.fp8_scope = FP8_ALL;
+	plan_compute(&s, all);
+	assert_true(fabs(lin->parts.attention_s / all->parts.attention_s - 1978.9 / 989.4) < 1e-9);
+	assert_true(lin->parts.matmul_s > all->parts.matmul_s); /* the output layer in bf16 */
+	assert_true(lin->step_s > all->step_s);
+	/* TE's fp8 weight copies: 2 B for each linear parameter (32 layers of attention
+	 * 4096 x (4096 + 2 x 1024 + 4096) and MLP 3 x 4096 x 14336) */
+	double linear = 32 * (4096.0 * (4096 + 2 * 1024 + 4096) + 3 * 4096.0 * 14336);
+	assert_true(fabs(lin->mem.fp8_weights - 2 * linear) < 1);
+	/* saved inputs in fp8: per token and layer -(h + h) - ffn + q = -18432 B */
+	s.workload.precision = DTYPE_BF16;
+	plan_compute(&s, b16);
+	assert_true(b16->mem.fp8_weights == 0);
+	assert_true(fabs(b16->mem.activations - lin->mem.activations -
+			 8192.0 * (32 * 18432.0)) < 1);
+	/* torchao under FSDP2: bf16 saved inputs and no cached copies */
+	s.workload.precision = DTYPE_FP8;
+	s.workload.framework = FW_FSDP;
+	s.workload.fp8_scope = FP8_AUTO;
+	plan_compute(&s, lin);
+	assert_true(lin->mem.fp8_weights == 0);
+	/* the papers' default: all fp8, nothing else, as before frameworks */
+	s.workload.framework = FW_DEFAULT;
+	plan_compute(&s, lin);
+	s.workload.fp8_scope = FP8_ALL;
+	plan_compute(&s, all);
+	assert_true(lin->step_s == all->step_s);
+	assert_true(lin->mem.total == all->mem.total);
+	assert_true(lin->mem.fp8_weights == 0);
+	free(lin);
+	free(all);
+	free(b16);
+}
+
+/* FSDP2 under a pipeline (torchtitan): the stage's parameters stay gathered through the
+ * step (reshard_after_forward False by default with PP, torchtitan/distributed/fsdp.py;
+ * reshard_after_backward False on every micro-batch's backward but the last,
+ * torch/distributed/pipelining/stage.py) and its gradients accumulate unsharded in fp32.
+ * Megatron's distributed optimizer at the same layout keeps two layers gathered. */
+static void test_fsdp_under_pp(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	s.workload.kind = WL_TRAIN;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	s.workload.global_batch = 32;
+	s.workload.recompute = RECOMPUTE_FULL;
+	s.parallel.pp = 2;
+	s.parallel.zero = 3;
+	s.workload.framework = FW_FSDP;
+	plan_compute_memory(&s, a);
+	s.workload.framework = FW_MEGATRON;
+	plan_compute_memory(&s, b);
+	/* the same NCCL buffers on both: the difference is the gathered stage, whole
+	 * (dp 4 holds a quarter) against two of the largest layers */
+	double stage_w = a->mem.weights * 4; /* bf16 weights of the stage, unsharded */
+	double two_layers = 2 * 2.0 * a->counts.largest_layer;
+	assert_true(fabs((a->mem.comm_buffers - b->mem.comm_buffers) -
+			 ((stage_w - a->mem.weights) - two_layers)) < 1e3);
+	assert_true(fabs(a->mem.gradients - 4 * stage_w / 2) < 1e3);
+	assert_true(a->mem.grad_bytes_per_param == 4);
+	assert_true(b->mem.gradients < a->mem.gradients);
+	/* without a pipeline FSDP reshards; `never` keeps the model gathered (dp 8) */
+	s.workload.framework = FW_FSDP;
+	s.parallel.pp = 1;
+	plan_compute_memory(&s, a);
+	s.parallel.reshard_after_forward = RESHARD_NEVER;
+	plan_compute_memory(&s, b);
+	assert_true(b->mem.comm_buffers > a->mem.comm_buffers);
+	assert_true(fabs(b->mem.comm_buffers - a->mem.comm_buffers -
+			 (7 * a->mem.weights - 2 * 2.0 * a->counts.largest_layer)) < 1e3);
+	assert_true(a->mem.gradients == b->mem.gradients);
+	/* time: under the pipeline FSDP gathers the stage once a step and reduce-scatters
+	 * its fp32 gradients once, not every micro-batch (8 here) */
+	s.parallel.reshard_after_forward = RESHARD_AUTO;
+	s.parallel.pp = 2;
+	s.workload.framework = FW_FSDP;
+	plan_compute(&s, a);
+	s.workload.framework = FW_MEGATRON;
+	plan_compute(&s, b);
+	assert_true(a->micro_batches == 8);
+	assert_true(a->parts.zero3_s < b->parts.zero3_s);
+	assert_true(a->parts.dp_comm_s == b->parts.dp_comm_s);
+	free(a);
+	free(b);
+}
+
+/* SGLang's mem_fraction_static falls with tp (python/sglang/srt/server_args.py): 0.88 at
+ * tp 1, 0.87, 0.85, 0.81, 0.79 at 16; the explicit field wins. */
+static void test_sglang_fraction_by_tp(void **state)
+{
+	(void)state;
+	static const int tps[] = {1, 2, 4, 8, 16};
+	static const double want[] = {0.88, 0.87, 0.85, 0.81, 0.79};
+	struct scenario s;
+	for (int i = 0; i < 5; i++)
+		assert_true(framework_mem_fraction(FW_SGLANG, tps[i]) == want[i]);
+	assert_true(framework_mem_fraction(FW_VLLM, 8) == 0.9);
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 4);
+	s.workload.kind = WL_ONLINE;
+	s.workload.framework = FW_SGLANG;
+	s.parallel.tp = 4;
+	const struct plan *p = compute(&s);
+	assert_true(p->mem_fraction == 0.85);
+	s.workload.gpu_memory_utilization = 0.7;
+	p = compute(&s);
+	assert_true(p->mem_fraction == 0.7);
 }
 
 static bool problem_names(const struct gp_problems *pr, const char *a, const char *b)
@@ -323,6 +567,10 @@ int main(void)
 	    cmocka_unit_test(test_torchtune_qlora_4090),
 	    cmocka_unit_test(test_torchtune_3b_full_pure_bf16),
 	    cmocka_unit_test(test_vllm_3090_kv_budget),
+	    cmocka_unit_test(test_every_row),
+	    cmocka_unit_test(test_fp8_linear_only),
+	    cmocka_unit_test(test_fsdp_under_pp),
+	    cmocka_unit_test(test_sglang_fraction_by_tp),
 	    cmocka_unit_test(test_default_and_overrides),
 	    cmocka_unit_test(test_bad_input),
 	};

@@ -382,7 +382,7 @@ static void test_suggestions(void **state)
 		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
 		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
 		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected one of tp, pp, dp, ep, "
-					   "ep_overlap, virtual_stages, zero, sequence_parallel, offload)"},
+					   "ep_overlap, virtual_stages, zero, sequence_parallel, offload, reshard_after_forward)"},
 		{"model: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'model'"},
 	};
 
@@ -727,6 +727,11 @@ static const char *const every_field[][2] = {
 	{"workload.master_weights", "none"},
 	{"workload.optimizer_states", "bf16"},
 	{"workload.loss", "chunked"},
+	{"workload.compile", "off"},
+	{"workload.grad_lifetime", "fused"},
+	{"workload.activation_offload", "true"},
+	{"workload.fp8_scope", "linear"},
+	{"parallel.reshard_after_forward", "never"},
 	{"workload.gpu_memory_utilization", "0.8"},
 	{"workload.scheduler", "chunked"},
 	{"workload.max_batched_tokens", "8192"},

@@ -1,6 +1,8 @@
 /* Goal seek on hardware.count proposes whole nodes past one node (issue 15, review m14):
- * seed 12 (a 70B full training on 8-GPU H100 nodes) fits from 17 GPUs, two nodes and one
- * GPU; the UI proposes 24, three nodes, and says 17 is the exact bound. */
+ * seed 12 (a 70B full training on 8-GPU H100 nodes) with 80 GB (decimal) cards fits from 17
+ * GPUs, two nodes and one GPU; the UI proposes 24, three nodes, and says 17 is the exact
+ * bound. (With the catalog's 79.11 GiB that CUDA reports it fits from 16, whole nodes
+ * already, so the card is given 80 GB here to keep a count that is not a node's multiple.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +25,7 @@ static void load(const char *file)
 	struct gp_error err;
 	assert_int_equal(scenario_load_file(file, cat, &s, NULL, NULL, &err), 0);
 	app_init(&app, cat, &s, file, 0);
+	app.scn.hardware.gpu.memory_bytes = 80e9; /* hardware.memory: 80GB */
 }
 
 static void test_seed12_min_count_whole_nodes(void **state)
