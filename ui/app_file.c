@@ -273,7 +273,9 @@ static int offer_from_state(struct app *a, struct scenario *t, char *why, size_t
 		    strcmp(e->d_name + le - ls, suffix) != 0 ||
 		    (e->d_name[lp] != '-' && le != lp + ls))
 			continue;
-		if (snprintf(name, sizeof(name), "%s/%s", dir, e->d_name) >= (int)sizeof(name) ||
+		/* a name the recovery path cannot hold whole is never offered */
+		if (snprintf(name, sizeof(name), "%s/%s", dir, e->d_name) >=
+			(int)sizeof(a->recover_path) ||
 		    lstat(name, &st) != 0)
 			continue;
 		if (try_offer(a, name, t, why, wsize) == 0 && (!best[0] || st.st_mtime > best_t)) {
@@ -284,7 +286,7 @@ static int offer_from_state(struct app *a, struct scenario *t, char *why, size_t
 	closedir(d);
 	if (!best[0])
 		return -1;
-	snprintf(a->recover_path, sizeof(a->recover_path), "%s", best);
+	memcpy(a->recover_path, best, strlen(best) + 1); /* shorter than recover_path (above) */
 	return 0;
 }
 
