@@ -734,8 +734,8 @@ static int cmd_import(struct cli *c)
 		return cli_usage_error(c, "give one of --scenario and --model-only");
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(c, &err, c->args[0]);
-	if (c->import_scenario) {
-		/* the model block in a whole scenario (cli/import.c) */
+	if (!c->model_only) {
+		/* the model block in a whole scenario (cli/import.c), unless --model-only */
 		struct report_buf b = {0};
 		import_scenario(&b, c->args[0], text, len);
 		free(text);
@@ -1071,12 +1071,13 @@ static const struct command commands[] = {
 	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
 	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
 	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
-	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
-	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
-	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
-	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"
-	 "--scenario: a whole scenario that check accepts, the model block with a default\n"
-	 "workload and hardware, commented to edit; --model-only (the default): the block.\n"},
+	 "A Hugging Face config.json turned into a whole scenario that check accepts: the\n"
+	 "config's model block with a default workload and hardware, commented to edit, on\n"
+	 "standard output or written atomically to FILE. --model-only: the model block alone\n"
+	 "(--scenario, the default, is accepted as before). ORG/NAME reads the Hub model's\n"
+	 "config.json from the local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or\n"
+	 "~/.cache/huggingface/hub), offline. What the import assumed, and the weights'\n"
+	 "quantization, go to stderr.\n"},
 	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
 	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
@@ -1168,9 +1169,9 @@ static const struct cli_option {
     {"svg", OPTV_SVG, required_argument, OPT_SWEEP, "FILE",
      "sweep: also write the chart as SVG to FILE (- for standard output)"},
     {"scenario", OPTV_SCENARIO, no_argument, OPT_IMPORT, NULL,
-     "import: write a whole scenario that check accepts"},
+     "import: write a whole scenario that check accepts (the default)"},
     {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL,
-     "import: write the model: block alone (the default)"},
+     "import: write the model: block alone"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
