@@ -1027,6 +1027,7 @@ out:
 }
 
 static int cmd_commands(struct cli *c);
+static int cmd_figures(struct cli *c);
 
 /* clang-format off */
 static const struct command commands[] = {
@@ -1102,6 +1103,8 @@ static const struct command commands[] = {
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
+	{"figures", cmd_figures, CMD_HIDDEN, 0, 0, "gpuplan figures",
+	 "The figure table as TSV (key, number or word, unit, label), for completion of --y.\n"},
 	{"commands", cmd_commands, CMD_HIDDEN, 0, 0, "gpuplan commands",
 	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
@@ -1534,6 +1537,18 @@ static void usage_options(struct report_buf *b, unsigned opts)
 /* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
  * first phrase of its help; first a line "-" for the terminal UI (with --version). The
  * zsh and fish completions read it, as git's --git-completion-helper. */
+/* `gpuplan figures`: the figures --y may name, for completion (cli/sweep.c). */
+static int cmd_figures(struct cli *c)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	sweep_figures(&b);
+	rc = cli_write_buf(c, &b);
+	report_buf_release(&b);
+	return rc;
+}
+
 static int cmd_commands(struct cli *c)
 {
 	struct report_buf b = {0};

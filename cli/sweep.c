@@ -234,6 +234,14 @@ static int figure_add(struct sweep *w, const char *name, size_t len)
 	return 0;
 }
 
+void sweep_figures(struct report_buf *b)
+{
+	for (const struct figure *f = figures; f->key; f++)
+		report_buf_printf(b, "%s\t%s\t%s\t%s\n", f->key,
+				  figure_is_number(f) ? "number" : "word", units_kind_name(f->unit),
+				  f->label);
+}
+
 /* Without --y: memory per GPU, then what the workload is judged on. */
 static void figures_default(struct sweep *w)
 {

@@ -32,4 +32,9 @@ struct sweep_request {
  * writing failed or memory ran out. */
 int sweep_run(const struct sweep_request *r);
 
+/* The figure table as TSV for `gpuplan figures` (shell completion of --y): one figure a
+ * line, key, "number" (what --y charts) or "word", unit, label. */
+struct report_buf;
+void sweep_figures(struct report_buf *b);
+
 #endif
