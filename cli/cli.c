@@ -690,17 +690,23 @@ out:
 static int cmd_sweep(struct cli *c)
 {
 	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = calloc(1, sizeof(*src)); /* for a swept preset */
 	struct sweep_request r = {0};
 	int rc;
 
-	if (!s) {
+	if (!s || !src) {
+		free(s);
+		free(src);
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
-	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
+	if ((rc = cli_load(c, c->args[0], s, src, true)) == 0) {
 		r.cat = c->cat;
 		r.s = s;
 		r.file = c->args[0];
+		r.src = src;
+		r.nsets = c->nsets;
+		r.sets = (const char *const *)c->sets;
 		r.nranges = c->nargs - 1;
 		r.ranges = c->args + 1;
 		r.nys = c->nys;
@@ -712,6 +718,7 @@ static int cmd_sweep(struct cli *c)
 		rc = sweep_run(&r);
 	}
 	free(s);
+	free(src);
 	return rc;
 }
 
@@ -1062,14 +1069,15 @@ static const struct command commands[] = {
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
 	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
-	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]... [--y FIGURE]...\n"
+	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
 	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
 	 "The scenario planned at each value of an input, its figures charted against it: a\n"
 	 "chart an 80-column terminal shows (braille, or ASCII with --ascii or outside a UTF-8\n"
 	 "locale), --csv, --json (schema gpuplan.sweep/1), --svg FILE for a review. KEY is a\n"
-	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). Each further range\n"
-	 "gives a curve per value (at most 8). --y (repeatable) names the figures, as in the\n"
-	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
+	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). KEY=A,B,... lists\n"
+	 "the values instead, words too (hardware.gpu=h100-sxm-80gb,h200). Each further range\n"
+	 "or list gives a curve per value (at most 8). --y (repeatable) names the figures, as\n"
+	 "in the JSON report; the GPU memory and the SLO are drawn as lines.\n"},
 	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
 	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
 	 "A Hugging Face config.json turned into a whole scenario that check accepts: the\n"

@@ -19,8 +19,11 @@ struct sweep_request {
 	const struct catalog *cat;
 	const struct scenario *s; /* loaded, --set applied, valid */
 	const char *file;	  /* as given, for messages and the output's scenario.file */
+	const struct scenario_source *src; /* the file's keys, for a swept preset; may be NULL */
+	int nsets;
+	const char *const *sets; /* the --set options, applied again after a swept preset */
 	int nranges;
-	const char *const *ranges; /* "KEY=FROM..TO[:STEP|*FACTOR]" */
+	const char *const *ranges; /* "KEY=FROM..TO[:STEP|*FACTOR]" or "KEY=A,B,..." */
 	int nys;
 	const char *const *ys; /* --y FIGURE (each may list several, comma-separated) */
 	const char *svg;       /* --svg FILE, or NULL; "-" is standard output */

@@ -75,12 +75,11 @@ _gpuplan_keys()
 }
 
 # The keys a sweep may step or list (gpuplan(1), sweep): the numbers, and the fields whose
-# values are words of a short list or catalog ids; not the ones the terminal UI hides.
+# values are words of a short list or catalog ids.
 _gpuplan_sweep_keys()
 {
 	local k type unit choices flags
 	while IFS=$'\t' read -r k type unit choices flags; do
-		[[ ,$flags, == *,ui-hidden,* ]] && continue
 		case $type in
 		int | num | enum | dtype | bool) echo "$k" ;;
 		*) [[ $choices == catalog:* ]] && echo "$k" ;;

@@ -113,7 +113,6 @@ function __gpuplan_complete
             # a sweep's KEY=FROM..TO or KEY=a,b,c: the key, then a word field's values
             for r in ($exe fields 2>/dev/null </dev/null)
                 set -l f (string split \t -- $r)
-                string match -q -- '*,ui-hidden,*' ",$f[5],"; and continue
                 if not string match -q -- '*=*' $cur
                     if contains -- $f[2] int num enum dtype bool; or string match -q -- 'catalog:*' $f[4]
                         echo "$f[1]="

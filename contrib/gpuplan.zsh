@@ -90,7 +90,6 @@ _gpuplan_candidates() {
 		;;
 	KEY=FROM..TO*) # a sweep's KEY=FROM..TO or KEY=a,b,c: the key, then a word field's values
 		"$exe" fields 2>/dev/null </dev/null | while IFS=$'\t' read -r k t u ch fl; do
-			[[ ,$fl, == *,ui-hidden,* ]] && continue
 			if [[ $cur != *=* ]]; then
 				case $t in
 				int | num | enum | dtype | bool) print -r -- "$k=" ;;

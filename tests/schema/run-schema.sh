@@ -101,6 +101,9 @@ out gpuplan.sweep/1 0 sweep $TRAIN workload.seq_len=1024..8192*2 --json
 out gpuplan.sweep/1 0 sweep $ONLINE workload.batch=1..64*4 workload.prompt_tokens=512..2048*2 \
 	--y latency.ttft_s,latency.tpot_s --json
 out gpuplan.sweep/1 0 sweep $SERVE hardware.count=1..8 --json
+out gpuplan.sweep/1 0 sweep $TRAIN hardware.gpu=h100-sxm-80gb,h200 parallel.offload=none,optimizer \
+	--json
+out gpuplan.sweep/1 0 sweep $TRAIN workload.flash_attention=true,false hardware.count=16,8 --json
 
 # explain: the list, and every key it lists, for training and for serving
 for f in $TRAIN $ONLINE; do
