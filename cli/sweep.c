@@ -367,8 +367,11 @@ static void sweep_plan(struct sweep *w, struct scenario *work, struct plan *p,
 		int nsets = w->r->nsets, failed = -1;
 		for (int g = 0; g < w->nranges; g++)
 			if (w->ranges[g].f->flags & FIELD_PRESET) {
-				snprintf(w->assign[g], sizeof(w->assign[g]), "%s=%s",
-					 w->ranges[g].f->key, w->ranges[g].text[pt->at[g]]);
+				const struct range *rg = &w->ranges[g];
+				char a[sizeof(w->assign[0])];
+				/* through a copy: the text and the assignment share *w */
+				snprintf(a, sizeof(a), "%s=%s", rg->f->key, rg->text[pt->at[g]]);
+				memcpy(w->assign[g], a, sizeof(a));
 				w->sets[nsets++] = w->assign[g];
 			}
 		gp_problems_init(probs);
