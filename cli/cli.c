@@ -690,17 +690,23 @@ out:
 static int cmd_sweep(struct cli *c)
 {
 	struct scenario *s = malloc(sizeof(*s));
+	struct scenario_source *src = calloc(1, sizeof(*src)); /* for a swept preset */
 	struct sweep_request r = {0};
 	int rc;
 
-	if (!s) {
+	if (!s || !src) {
+		free(s);
+		free(src);
 		fprintf(stderr, "gpuplan: out of memory\n");
 		return EXIT_IO;
 	}
-	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
+	if ((rc = cli_load(c, c->args[0], s, src, true)) == 0) {
 		r.cat = c->cat;
 		r.s = s;
 		r.file = c->args[0];
+		r.src = src;
+		r.nsets = c->nsets;
+		r.sets = (const char *const *)c->sets;
 		r.nranges = c->nargs - 1;
 		r.ranges = c->args + 1;
 		r.nys = c->nys;
@@ -712,6 +718,7 @@ static int cmd_sweep(struct cli *c)
 		rc = sweep_run(&r);
 	}
 	free(s);
+	free(src);
 	return rc;
 }
 
@@ -734,8 +741,8 @@ static int cmd_import(struct cli *c)
 		return cli_usage_error(c, "give one of --scenario and --model-only");
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(c, &err, c->args[0]);
-	if (c->import_scenario) {
-		/* the model block in a whole scenario (cli/import.c) */
+	if (!c->model_only) {
+		/* the model block in a whole scenario (cli/import.c), unless --model-only */
 		struct report_buf b = {0};
 		import_scenario(&b, c->args[0], text, len);
 		free(text);
@@ -1027,6 +1034,7 @@ out:
 }
 
 static int cmd_commands(struct cli *c);
+static int cmd_figures(struct cli *c);
 
 /* clang-format off */
 static const struct command commands[] = {
@@ -1061,22 +1069,24 @@ static const struct command commands[] = {
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
 	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
-	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]... [--y FIGURE]...\n"
+	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
 	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
 	 "The scenario planned at each value of an input, its figures charted against it: a\n"
 	 "chart an 80-column terminal shows (braille, or ASCII with --ascii or outside a UTF-8\n"
 	 "locale), --csv, --json (schema gpuplan.sweep/1), --svg FILE for a review. KEY is a\n"
-	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). Each further range\n"
-	 "gives a curve per value (at most 8). --y (repeatable) names the figures, as in the\n"
-	 "JSON report; the GPU memory and the SLO are drawn as lines.\n"},
+	 "numeric field; STEP adds, FACTOR multiplies (at most 256 points). KEY=A,B,... lists\n"
+	 "the values instead, words too (hardware.gpu=h100-sxm-80gb,h200). Each further range\n"
+	 "or list gives a curve per value (at most 8). --y (repeatable) names the figures, as\n"
+	 "in the JSON report; the GPU memory and the SLO are drawn as lines.\n"},
 	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
 	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
-	 "A Hugging Face config.json turned into a scenario's model: block, on standard output\n"
-	 "or written atomically to FILE. ORG/NAME reads the Hub model's config.json from the\n"
-	 "local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub),\n"
-	 "offline. What the import assumed, and the weights' quantization, go to stderr.\n"
-	 "--scenario: a whole scenario that check accepts, the model block with a default\n"
-	 "workload and hardware, commented to edit; --model-only (the default): the block.\n"},
+	 "A Hugging Face config.json turned into a whole scenario that check accepts: the\n"
+	 "config's model block with a default workload and hardware, commented to edit, on\n"
+	 "standard output or written atomically to FILE. --model-only: the model block alone\n"
+	 "(--scenario, the default, is accepted as before). ORG/NAME reads the Hub model's\n"
+	 "config.json from the local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or\n"
+	 "~/.cache/huggingface/hub), offline. What the import assumed, and the weights'\n"
+	 "quantization, go to stderr.\n"},
 	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
 	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
@@ -1101,6 +1111,8 @@ static const struct command commands[] = {
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
+	{"figures", cmd_figures, CMD_HIDDEN, 0, 0, "gpuplan figures",
+	 "The figure table as TSV (key, number or word, unit, label), for completion of --y.\n"},
 	{"commands", cmd_commands, CMD_HIDDEN, 0, 0, "gpuplan commands",
 	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
 	{NULL, NULL, 0, 0, 0, NULL, NULL},
@@ -1168,9 +1180,9 @@ static const struct cli_option {
     {"svg", OPTV_SVG, required_argument, OPT_SWEEP, "FILE",
      "sweep: also write the chart as SVG to FILE (- for standard output)"},
     {"scenario", OPTV_SCENARIO, no_argument, OPT_IMPORT, NULL,
-     "import: write a whole scenario that check accepts"},
+     "import: write a whole scenario that check accepts (the default)"},
     {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL,
-     "import: write the model: block alone (the default)"},
+     "import: write the model: block alone"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1533,6 +1545,18 @@ static void usage_options(struct report_buf *b, unsigned opts)
 /* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
  * first phrase of its help; first a line "-" for the terminal UI (with --version). The
  * zsh and fish completions read it, as git's --git-completion-helper. */
+/* `gpuplan figures`: the figures --y may name, for completion (cli/sweep.c). */
+static int cmd_figures(struct cli *c)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	sweep_figures(&b);
+	rc = cli_write_buf(c, &b);
+	report_buf_release(&b);
+	return rc;
+}
+
 static int cmd_commands(struct cli *c)
 {
 	struct report_buf b = {0};

@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "report.h"
 #include "report_json.h"
+#include "scenario_sets.h"
 #include "text.h"
 #include "units.h"
 
@@ -25,14 +26,17 @@
 #define CHART_COLUMNS 80
 #define CHART_ROWS    13 /* 12 steps: a y label at each quarter */
 
-/* One KEY=FROM..TO operand, its values generated. */
+/* One KEY=FROM..TO operand, its values generated, or a list KEY=A,B,C. */
 struct range {
 	const char *arg;
 	const struct field *f;
 	int n;
 	bool geometric; /* *FACTOR: points evenly spaced on a log axis */
+	bool list;	/* KEY=A,B,C: the values as given, evenly spaced in that order */
+	bool words;	/* a list of words (enum, dtype, bool, catalog id): v[i] is i */
 	double v[SWEEP_MAX_VALUES];
-	char text[SWEEP_MAX_VALUES][32]; /* each value in canonical file form */
+	char text[SWEEP_MAX_VALUES][64];     /* each value in canonical file form */
+	const char *texts[SWEEP_MAX_VALUES]; /* text[i], for the chart's x labels */
 };
 
 /* What one plan gave. */
@@ -53,6 +57,11 @@ struct sweep {
 	int ncurves, npoints;
 	struct point *points; /* ncurves x the x axis' n, curve-major */
 	int invalid;
+	/* a preset swept (hardware.gpu, model.preset) is set as --set sets it: the file's own
+	 * fields of its section again over it, then the other --set options
+	 * (scenario_apply_sets); sets holds those and one KEY=VALUE a preset range */
+	const char **sets;
+	char assign[SWEEP_MAX_RANGES][192];
 };
 
 static int usage(const char *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -66,8 +75,9 @@ static int usage(const char *arg, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	fprintf(stderr,
-		"usage: gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]... [--y FIGURE]...\n");
+	fprintf(
+	    stderr,
+	    "usage: gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n");
 	return EXIT_USAGE;
 }
 
@@ -116,6 +126,72 @@ static int range_number(struct range *g, const char *what, const char *text, siz
 	return 0;
 }
 
+/* Stores the word text (a list's value of a field that is no number) as --set would read
+ * it, in canonical file form; its position on the axis is its index. */
+static int range_word(struct range *g, const struct catalog *cat, const struct scenario *s,
+		      struct scenario *scratch, const char *text)
+{
+	struct gp_error err = {0};
+	char msg[1024];
+
+	*scratch = *s;
+	if (scenario_field_set(scratch, cat, g->f, text, &err) != 0) {
+		err.file[0] = '\0';
+		return usage(g->arg, "%s", gp_error_format(&err, msg, sizeof(msg)));
+	}
+	scenario_field_format(scratch, g->f, g->text[g->n], sizeof(g->text[0]));
+	g->v[g->n] = g->n;
+	g->n++;
+	return 0;
+}
+
+/* KEY=A,B,C into g: each value read as --set reads it (a number with its unit, or a word),
+ * in the order given. A field whose value is free text or a list is refused. */
+static int range_list(struct range *g, const char *value, const struct catalog *cat,
+		      const struct scenario *s, struct scenario *scratch)
+{
+	const struct field *f = g->f;
+	int rc;
+
+	if (f->type == FIELD_TARGETS || (f->flags & FIELD_FILE) ||
+	    (f->type == FIELD_STR && f->catalog == FIELD_CATALOG_NONE))
+		return usage(g->arg,
+			     "%s cannot be swept (a sweep lists numbers, choices or catalog ids)",
+			     f->key);
+	g->list = true;
+	g->words = f->type != FIELD_INT && f->type != FIELD_NUM;
+	for (const char *at = value;; at++) {
+		size_t len = strcspn(at, ",");
+		char buf[64];
+
+		if (len == 0)
+			return usage(g->arg, "an empty value in the list (expected KEY=A,B,...)");
+		if (g->n == SWEEP_MAX_VALUES)
+			return usage(g->arg, "more than %d values", SWEEP_MAX_VALUES);
+		if (g->words) {
+			if (len >= sizeof(buf))
+				return usage(g->arg, "the value '%.*s' is too long", (int)len, at);
+			memcpy(buf, at, len);
+			buf[len] = '\0';
+			rc = range_word(g, cat, s, scratch, buf);
+		} else {
+			double v;
+			rc = range_number(g, "a value", at, len, f->unit, &v);
+			if (rc == 0)
+				rc = range_put(g, cat, s, scratch, v);
+		}
+		if (rc != 0)
+			return rc;
+		for (int i = 0; i < g->n - 1; i++)
+			if (strcmp(g->text[i], g->text[g->n - 1]) == 0)
+				return usage(g->arg, "%s is listed twice", g->text[i]);
+		at += len;
+		if (!*at)
+			break;
+	}
+	return 0;
+}
+
 /* KEY=FROM..TO[:STEP|*FACTOR] into g: FROM, then FROM + STEP (or x FACTOR) while it has not
  * passed TO. Without STEP or FACTOR: x2 for a field the terminal UI doubles, steps of 1
  * for another count, else 16 evenly spaced points. 0 or the exit status, with a message
@@ -142,13 +218,18 @@ static int range_parse(struct range *g, const char *arg, const struct catalog *c
 			return usage(arg, "unknown key '%s' (did you mean '%s'?)", key, near);
 		return usage(arg, "unknown key '%s' (gpuplan-scenario(5) lists them)", key);
 	}
-	if (g->f->type != FIELD_INT && g->f->type != FIELD_NUM)
-		return usage(arg, "%s is not a number (a sweep steps a count or a quantity)",
-			     g->f->key);
 	value = eq + 1;
 	dots = strstr(value, "..");
+	if (!dots && strchr(value, ','))
+		return range_list(g, value, cat, s, scratch);
+	if (g->f->type != FIELD_INT && g->f->type != FIELD_NUM)
+		return usage(arg,
+			     "%s is not a number (a sweep steps a count or a quantity; list "
+			     "other values, as %s=A,B)",
+			     g->f->key, g->f->key);
 	if (!dots)
-		return usage(arg, "no '..' (expected KEY=FROM..TO[:STEP|*FACTOR])");
+		return usage(arg, "no '..' (expected KEY=FROM..TO[:STEP|*FACTOR], or a list "
+				  "KEY=A,B,...)");
 	to = dots + 2;
 	sep = to + strcspn(to, ":*");
 	if ((rc = range_number(g, "FROM", value, (size_t)(dots - value), g->f->unit, &from)) ||
@@ -234,6 +315,14 @@ static int figure_add(struct sweep *w, const char *name, size_t len)
 	return 0;
 }
 
+void sweep_figures(struct report_buf *b)
+{
+	for (const struct figure *f = figures; f->key; f++)
+		report_buf_printf(b, "%s\t%s\t%s\t%s\n", f->key,
+				  figure_is_number(f) ? "number" : "word", units_kind_name(f->unit),
+				  f->label);
+}
+
 /* Without --y: memory per GPU, then what the workload is judged on. */
 static void figures_default(struct sweep *w)
 {
@@ -274,12 +363,28 @@ static void sweep_plan(struct sweep *w, struct scenario *work, struct plan *p,
 			rest /= w->ranges[g].n;
 		}
 		*work = *w->r->s;
+		/* presets first, as --set applies them, then the other values */
+		int nsets = w->r->nsets, failed = -1;
 		for (int g = 0; g < w->nranges; g++)
-			/* each value was set on a copy of the scenario when it was read */
-			(void)scenario_field_set(work, w->r->cat, w->ranges[g].f,
-						 w->ranges[g].text[pt->at[g]], &err);
+			if (w->ranges[g].f->flags & FIELD_PRESET) {
+				const struct range *rg = &w->ranges[g];
+				char a[sizeof(w->assign[0])];
+				/* through a copy: the text and the assignment share *w */
+				snprintf(a, sizeof(a), "%s=%s", rg->f->key, rg->text[pt->at[g]]);
+				memcpy(w->assign[g], a, sizeof(a));
+				w->sets[nsets++] = w->assign[g];
+			}
 		gp_problems_init(probs);
-		scenario_validate(work, NULL, probs);
+		if (nsets > w->r->nsets && scenario_apply_sets(work, w->r->cat, w->sets, nsets,
+							       w->r->src, &failed, &err) != 0)
+			gp_problems_add(probs, &err);
+		for (int g = 0; g < w->nranges; g++)
+			if (!(w->ranges[g].f->flags & FIELD_PRESET))
+				/* each value was set on a copy of the scenario when it was read */
+				(void)scenario_field_set(work, w->r->cat, w->ranges[g].f,
+							 w->ranges[g].text[pt->at[g]], &err);
+		if (!probs->count)
+			scenario_validate(work, NULL, probs);
 		for (int i = 0; i < w->nfigs; i++)
 			pt->y[i] = NAN;
 		pt->capacity = pt->slo_ttft_s = pt->slo_tpot_s = NAN;
@@ -357,6 +462,7 @@ static void sweep_charts(struct sweep *w, struct chart *charts, double *vals, ch
 		ch->title = titles[f];
 		ch->x_label = w->ranges[0].geometric ? xlabel : w->ranges[0].f->key;
 		ch->x_unit = w->ranges[0].f->unit;
+		ch->x_words = w->ranges[0].words ? w->ranges[0].texts : NULL;
 		ch->y_label = fig->key;
 		ch->y_unit = fig->unit;
 		ch->n = nx;
@@ -399,9 +505,13 @@ static void sweep_csv(const struct sweep *w, struct report_buf *b)
 	for (int k = 0; k < w->npoints; k++) {
 		const struct point *pt = &w->points[k];
 
-		for (int g = 0; g < w->nranges; g++)
-			report_csv_num(&c, w->ranges[g].v[pt->at[g]],
-				       w->ranges[g].f->type == FIELD_INT);
+		for (int g = 0; g < w->nranges; g++) {
+			const struct range *rg = &w->ranges[g];
+			if (rg->words)
+				report_csv_str(&c, rg->text[pt->at[g]]);
+			else
+				report_csv_num(&c, rg->v[pt->at[g]], rg->f->type == FIELD_INT);
+		}
 		report_csv_bool(&c, pt->valid);
 		if (pt->valid)
 			report_csv_bool(&c, pt->fits);
@@ -423,6 +533,16 @@ static cJSON *json_number(double v, bool integer)
 	if (!isfinite(v))
 		return cJSON_CreateNull();
 	return cJSON_CreateNumber(integer ? round(v) : v);
+}
+
+/* A range's value i: a number, or a list's word as a file writes it (true/false a bool). */
+static cJSON *json_value(const struct range *rg, int i)
+{
+	if (!rg->words)
+		return json_number(rg->v[i], rg->f->type == FIELD_INT);
+	if (rg->f->type == FIELD_BOOL)
+		return cJSON_CreateBool(strcmp(rg->text[i], "true") == 0);
+	return cJSON_CreateString(rg->text[i]);
 }
 
 static bool json_put(cJSON *o, const char *key, cJSON *v)
@@ -458,11 +578,13 @@ static cJSON *sweep_json(const struct sweep *w)
 		}
 		ok = json_put(in, "key", cJSON_CreateString(rg->f->key)) &&
 		     json_put(in, "unit", cJSON_CreateString(units_kind_name(rg->f->unit))) &&
-		     json_put(in, "scale", cJSON_CreateString(rg->geometric ? "log" : "linear")) &&
+		     json_put(in, "scale",
+			      cJSON_CreateString(rg->list	 ? "list"
+						 : rg->geometric ? "log"
+								 : "linear")) &&
 		     json_put(in, "values", vals = cJSON_CreateArray());
 		for (int i = 0; ok && i < rg->n; i++)
-			ok = cJSON_AddItemToArray(vals,
-						  json_number(rg->v[i], rg->f->type == FIELD_INT));
+			ok = cJSON_AddItemToArray(vals, json_value(rg, i));
 	}
 	ok = ok && json_put(root, "figures", arr = cJSON_CreateArray());
 	for (int f = 0; ok && f < w->nfigs; f++) {
@@ -488,9 +610,8 @@ static cJSON *sweep_json(const struct sweep *w)
 		}
 		ok = json_put(po, "inputs", in = cJSON_CreateObject());
 		for (int g = 0; ok && g < w->nranges; g++)
-			ok = json_put(in, w->ranges[g].f->key,
-				      json_number(w->ranges[g].v[pt->at[g]],
-						  w->ranges[g].f->type == FIELD_INT));
+			ok =
+			    json_put(in, w->ranges[g].f->key, json_value(&w->ranges[g], pt->at[g]));
 		ok = ok && json_put(po, "valid", cJSON_CreateBool(pt->valid)) &&
 		     json_put(po, "problem",
 			      pt->valid ? cJSON_CreateNull() : cJSON_CreateString(pt->problem)) &&
@@ -622,10 +743,16 @@ int sweep_run(const struct sweep_request *r)
 	}
 	if (!w->nfigs)
 		figures_default(w);
+	for (int g = 0; g < w->nranges; g++)
+		for (int i = 0; i < w->ranges[g].n; i++)
+			w->ranges[g].texts[i] = w->ranges[g].text[i];
+	w->sets = calloc((size_t)r->nsets + SWEEP_MAX_RANGES, sizeof(*w->sets));
+	for (int i = 0; w->sets && i < r->nsets; i++)
+		w->sets[i] = r->sets[i];
 	w->npoints = w->ncurves * w->ranges[0].n;
 	w->points = calloc((size_t)w->npoints, sizeof(*w->points));
 	vals = calloc((size_t)(w->nfigs * w->ncurves + 3) * (size_t)w->ranges[0].n, sizeof(*vals));
-	if (!w->points || !vals) {
+	if (!w->points || !vals || !w->sets) {
 		fprintf(stderr, "gpuplan: out of memory\n");
 		rc = EXIT_IO;
 		goto out;
@@ -685,8 +812,10 @@ int sweep_run(const struct sweep_request *r)
 out:
 	report_buf_release(&out);
 	report_buf_release(&svg);
-	if (w)
+	if (w) {
 		free(w->points);
+		free(w->sets);
+	}
 	free(w);
 	free(work);
 	free(p);

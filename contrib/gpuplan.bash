@@ -7,7 +7,8 @@
 # Everything it offers is asked of the program at completion time, as git's
 # --git-completion-helper: the commands, their operands and options (`gpuplan commands`),
 # the scenario keys and their values (`gpuplan fields`), catalog ids (`gpuplan catalog`) and
-# explain's keys (`gpuplan explain FILE`). There is no copy of any of them here to go stale.
+# explain's keys (`gpuplan explain FILE`), the figures --y charts (`gpuplan figures`) and the
+# keys a sweep steps (`gpuplan fields`). There is no copy of any of them here to go stale.
 
 # The command table as `gpuplan commands` prints it: NAME, OPERANDS, OPTIONS, SUMMARY (TSV);
 # the first line, NAME "-", is the terminal UI's.
@@ -73,6 +74,35 @@ _gpuplan_keys()
 	_gpuplan_fields "$1" | cut -f1
 }
 
+# The keys a sweep may step or list (gpuplan(1), sweep): the numbers, and the fields whose
+# values are words of a short list or catalog ids.
+_gpuplan_sweep_keys()
+{
+	local k type unit choices flags
+	while IFS=$'\t' read -r k type unit choices flags; do
+		case $type in
+		int | num | enum | dtype | bool) echo "$k" ;;
+		*) [[ $choices == catalog:* ]] && echo "$k" ;;
+		esac
+	done < <(_gpuplan_fields "$1")
+}
+
+# The figures --y charts: the numbers of `gpuplan figures`.
+_gpuplan_figures()
+{
+	"$1" figures 2>/dev/null </dev/null | awk -F'\t' '$2 == "number" { print $1 }'
+}
+
+# Completes the last item of a comma-separated list (--y a,b,c; a sweep's KEY=a,b,c): the
+# words of $2 after the items already typed in $1.
+_gpuplan_list()
+{
+	local cur=$1 words=$2 head=
+	[[ $cur == *,* ]] && head=${cur%,*},
+	mapfile -t COMPREPLY < <(compgen -P "$head" -W "$words" -- "${cur##*,}")
+	compopt -o nospace 2>/dev/null
+}
+
 # The values a --set KEY may take, where they are a short list: the field table's choices
 # (catalog ids asked of the catalog), and auto where the field takes it.
 _gpuplan_values()
@@ -108,7 +138,7 @@ _gpuplan()
 	for ((i = 1; i < ${#words[@]} - 1; i++)); do
 		w=${words[i]}
 		case $w in
-		--set | -o | --output | --top | --by | --max | --min) ((i++)) ;;
+		--set | -o | --output | --top | --by | --max | --min | --y | --svg) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then
@@ -137,8 +167,12 @@ _gpuplan()
 		fi
 		return
 		;;
-	-o | --output)
+	-o | --output | --svg)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	--y)
+		_gpuplan_list "$cur" "$(_gpuplan_figures "$exe")"
 		return
 		;;
 	--max | --min)
@@ -153,6 +187,26 @@ _gpuplan()
 		return
 		;;
 	esac
+
+	if [[ $cur == --y=* ]]; then
+		_gpuplan_list "${cur#--y=}" "$(_gpuplan_figures "$exe")"
+		[[ $COMP_WORDBREAKS == *=* ]] || COMPREPLY=("${COMPREPLY[@]/#/--y=}")
+		return
+	fi
+	# a sweep's KEY=FROM..TO or KEY=a,b,c after its FILE: the key, then a word field's values
+	if [[ $cmd == sweep && $nargs -ge 1 && $cur != -* ]]; then
+		if [[ $cur == *=* ]]; then
+			local key=${cur%%=*}
+			_gpuplan_list "${cur#*=}" "$(_gpuplan_values "$exe" "$key" | grep -vx auto)"
+			if [[ $COMP_WORDBREAKS != *=* ]]; then
+				COMPREPLY=("${COMPREPLY[@]/#/$key=}")
+			fi
+		else
+			mapfile -t COMPREPLY < <(compgen -S = -W "$(_gpuplan_sweep_keys "$exe")" -- "$cur")
+			compopt -o nospace 2>/dev/null
+		fi
+		return
+	fi
 
 	local opts files=scenario
 	case $cmd in

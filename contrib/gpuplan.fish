@@ -1,7 +1,8 @@
 # fish completion for gpuplan(1). What it offers is asked of the program at completion
 # time, as git's --git-completion-helper: commands, their operands and options from the
 # hidden `gpuplan commands`, scenario keys and values from `gpuplan fields`, catalog ids
-# from `gpuplan catalog gpus|models`, and explain's keys from `gpuplan explain FILE`.
+# from `gpuplan catalog gpus|models`, explain's keys from `gpuplan explain FILE`, and the
+# figures --y charts from `gpuplan figures`.
 # Installed by `make install` into fish's vendor_completions.d as gpuplan.fish.
 
 function __gpuplan_row -a exe name
@@ -70,7 +71,12 @@ function __gpuplan_complete
             return
         end
         set -l ops (string split ' ' -- (string split \t -- $line)[2])
-        set kind $ops[(math $nops + 1)]
+        if test $nops -lt (count $ops)
+            set kind $ops[(math $nops + 1)]
+        else if string match -q -- '*...' $ops[-1]
+            # an operand that repeats (KEY=FROM..TO...) takes every later place too
+            set kind $ops[-1]
+        end
         test "$cmd" = explain; and test "$kind" = KEY; and set kind EXPLAIN
     end
     switch "$kind"
@@ -96,6 +102,35 @@ function __gpuplan_complete
             end
         case KEY
             $exe fields 2>/dev/null </dev/null | string replace -r '\t.*' ''
+        case FIGURE
+            # --y: figures, a comma-separated list
+            set -l head (string match -r -- '^.*,' $cur)
+            for r in ($exe figures 2>/dev/null </dev/null)
+                set -l f (string split \t -- $r)
+                test "$f[2]" = number; and echo "$head$f[1]"
+            end
+        case 'KEY=FROM..TO*'
+            # a sweep's KEY=FROM..TO or KEY=a,b,c: the key, then a word field's values
+            for r in ($exe fields 2>/dev/null </dev/null)
+                set -l f (string split \t -- $r)
+                if not string match -q -- '*=*' $cur
+                    if contains -- $f[2] int num enum dtype bool; or string match -q -- 'catalog:*' $f[4]
+                        echo "$f[1]="
+                    end
+                    continue
+                end
+                test "$f[1]" = (string replace -r '=.*' '' -- $cur); or continue
+                set -l head (string match -r -- '^[^=]*=(?:.*,)?' $cur)
+                switch $f[4]
+                    case 'catalog:*'
+                        $exe catalog (string replace catalog: '' -- $f[4]) 2>/dev/null |
+                            string match -r -- '^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*(?= )|^[a-z]+[0-9][a-z0-9.]*(?= )' |
+                            string replace -r '^' "$head"
+                    case file -
+                    case '*'
+                        string split , -- $f[4] | string replace -r '^' "$head"
+                end
+            end
         case EXPLAIN
             $exe explain $file 2>/dev/null </dev/null
         case '*.json*'

@@ -2,7 +2,8 @@
 # zsh completion for gpuplan(1). What it offers is asked of the program at completion time,
 # as git's --git-completion-helper: commands, their operands and options from the hidden
 # `gpuplan commands`, scenario keys and values from `gpuplan fields`, catalog ids from
-# `gpuplan catalog gpus|models`, and explain's keys from `gpuplan explain FILE`.
+# `gpuplan catalog gpus|models`, explain's keys from `gpuplan explain FILE`, and the
+# figures --y charts from `gpuplan figures`.
 # Installed by `make install` as _gpuplan in zsh's completion folder.
 
 # _gpuplan_candidates EXE WORD...: what may replace the last WORD, one a line, each
@@ -58,6 +59,8 @@ _gpuplan_candidates() {
 		fi
 		table=(${=${(ps:\t:)line}[2]})
 		kind=${table[nops+1]}
+		# an operand that repeats (KEY=FROM..TO...) takes every later place too
+		[[ -z $kind && ${table[-1]} == *... ]] && (( nops >= ${#table} )) && kind=${table[-1]}
 		[[ $cmd == explain && $kind == KEY ]] && kind=EXPLAIN
 	fi
 	case $kind in
@@ -79,6 +82,32 @@ _gpuplan_candidates() {
 		fi
 		;;
 	KEY) "$exe" fields 2>/dev/null </dev/null | cut -f1 ;;
+	FIGURE) # --y: figures, a comma-separated list
+		local head=
+		[[ $cur == *,* ]] && head=${cur%,*},
+		"$exe" figures 2>/dev/null </dev/null |
+			awk -F'\t' -v h="$head" '$2 == "number" { print h $1 }'
+		;;
+	KEY=FROM..TO*) # a sweep's KEY=FROM..TO or KEY=a,b,c: the key, then a word field's values
+		"$exe" fields 2>/dev/null </dev/null | while IFS=$'\t' read -r k t u ch fl; do
+			if [[ $cur != *=* ]]; then
+				case $t in
+				int | num | enum | dtype | bool) print -r -- "$k=" ;;
+				*) [[ $ch == catalog:* ]] && print -r -- "$k=" ;;
+				esac
+				continue
+			fi
+			[[ $k == ${cur%%=*} ]] || continue
+			local head=${cur%%=*}=
+			[[ $cur == *,* ]] && head=${cur%,*},
+			case $ch in
+			catalog:*) "$exe" catalog ${ch#catalog:} 2>/dev/null |
+				awk '$1 ~ /^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*$|^[a-z]+[0-9][a-z0-9.]*$/ { print $1 }' ;;
+			file | -) ;;
+			*) print -rl -- ${(s:,:)ch} ;;
+			esac | sed "s|^|$head|"
+		done
+		;;
 	EXPLAIN) "$exe" explain $file 2>/dev/null </dev/null ;;
 	*.json*) print -r -- "files *.json" ;;
 	ANYFILE) print -r -- "files *" ;;

@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_COLS 256 /* the text chart's widest plot */
-#define MAX_ROWS 64
+#define MAX_COLS    256 /* the text chart's widest plot */
+#define MAX_ROWS    64
+#define CHART_LABEL 24 /* an x label: a number, or a word such as "optimizer+params" */
 
 /* The glyphs of the text chart, UTF-8 and their ASCII twins (STYLE.md, terminal manners). */
 struct glyphs {
@@ -89,14 +90,16 @@ static double value_at_col(const double *y, int n, int col, int cols)
 
 /* The x labels: a label at a point's column where it does not touch its neighbours, the
  * first and the last points always. starts[i] is the label's first column or -1. */
-static void x_labels(const struct chart *c, int cols, char labels[][16], int *starts)
+static void x_labels(const struct chart *c, int cols, char labels[][CHART_LABEL], int *starts)
 {
 	int prev_end = -2, last_start;
 
 	for (int i = 0; i < c->n; i++) {
 		/* a count below 100,000 whole ("4096", not "4.1k"), since it is what was typed */
-		if ((c->x_unit == UNIT_COUNT || c->x_unit == UNIT_NONE) &&
-		    c->x[i] == floor(c->x[i]) && fabs(c->x[i]) < 1e5)
+		if (c->x_words)
+			snprintf(labels[i], sizeof(labels[i]), "%s", c->x_words[i]);
+		else if ((c->x_unit == UNIT_COUNT || c->x_unit == UNIT_NONE) &&
+			 c->x[i] == floor(c->x[i]) && fabs(c->x[i]) < 1e5)
 			snprintf(labels[i], sizeof(labels[i]), "%.0f", c->x[i]);
 		else
 			units_format_compact(c->x_unit, c->x[i], labels[i], sizeof(labels[i]));
@@ -249,7 +252,7 @@ void chart_text(struct report_buf *b, const struct chart *c, int width, int heig
 	int cols = width - gutter, rows = height;
 	bool braille = !ascii && c->nseries == 1;
 	struct cell cells[MAX_ROWS * MAX_COLS];
-	char labels[CHART_MAX_POINTS][16];
+	char labels[CHART_MAX_POINTS][CHART_LABEL];
 	int starts[CHART_MAX_POINTS];
 	int label_every;
 	double lo, hi;
@@ -452,7 +455,7 @@ static void svg_panel(struct report_buf *b, const struct chart *c, double top)
 	const double y0 = top + SVG_TOP, y1 = top + SVG_TOP + SVG_PLOT_H;
 	/* x labels laid out as in the text chart, at about 7 pixels a character */
 	const int cols = (SVG_WIDTH - SVG_LEFT - SVG_RIGHT) / 7;
-	char labels[CHART_MAX_POINTS][16];
+	char labels[CHART_MAX_POINTS][CHART_LABEL];
 	int starts[CHART_MAX_POINTS];
 	double lo, hi, lx;
 

@@ -44,6 +44,9 @@ struct chart {
 	struct chart_series series[CHART_MAX_SERIES];
 	int nrules;
 	struct chart_rule rules[CHART_MAX_RULES];
+	/* words to label the n points with instead of x's numbers (a sweep over a list of
+	 * GPUs or frameworks); NULL for numbers */
+	const char *const *x_words;
 };
 
 /* The chart as text, width columns wide (at least 40) and height rows for the plot (at least

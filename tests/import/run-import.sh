@@ -1,8 +1,8 @@
 #!/bin/sh
-# gpuplan import (gpuplan(1), import): every config of tests/data/configs imported as a
-# whole scenario (--scenario) that `check` accepts and `report` plans with the config's
-# parameter count; the default (and --model-only) stays the model: block alone, as the
-# SPEC's import writes it; --scenario with --model-only is refused.
+# gpuplan import (gpuplan(1), import): every config of tests/data/configs imported, by
+# default, as a whole scenario that `check` accepts and `report` plans with the config's
+# parameter count (issue 18); --scenario is accepted and writes the same; --model-only writes
+# the model: block alone; --scenario with --model-only is refused.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
 cd "$(dirname "$0")/../.." || exit 1
 G=${GPUPLAN:-./gpuplan}
@@ -25,8 +25,8 @@ n=0
 for cfg in tests/data/configs/*.json; do
 	n=$((n + 1))
 	out=$T/s$n.yaml
-	if ! "$G" import --scenario "$cfg" -o "$out" 2>"$T/err"; then
-		bad "import --scenario $cfg exited $?"
+	if ! "$G" import "$cfg" -o "$out" 2>"$T/err"; then
+		bad "import $cfg exited $?"
 		continue
 	fi
 	if "$G" check "$out" >"$T/out" 2>"$T/err" && grep -q ": ok$" "$T/out"; then ok; else
@@ -36,7 +36,9 @@ for cfg in tests/data/configs/*.json; do
 	grep -q '^# Edit: ' "$out" && grep -q '^workload:' "$out" && grep -q '^hardware:' "$out" &&
 		ok || bad "$cfg: the scenario lacks its commented workload or hardware"
 	# the model the scenario plans is the one the model: block alone gives
-	"$G" import "$cfg" >"$T/block" 2>/dev/null
+	"$G" import --model-only "$cfg" >"$T/block" 2>/dev/null
+	[ "$(head -1 "$T/block")" = "model:" ] && ! grep -q '^workload:' "$T/block" && ok ||
+		bad "$cfg: --model-only is not the model: block alone"
 	"$G" report "$out" --json >"$T/a.json" 2>"$T/err"
 	{
 		cat "$T/block"
@@ -51,18 +53,28 @@ assert a["model"]["params"] == b["model"]["params"] > 0, (a["model"], b["model"]
 done
 [ "$n" -ge 30 ] && ok || bad "only $n configs in tests/data/configs"
 
-# the default and --model-only: the model: block alone, which check alone does not accept
+# the default and --scenario: the same whole scenario, which holds the --model-only block
 cfg=tests/data/configs/Llama-2-7b-hf.json
 "$G" import "$cfg" >"$T/d" 2>/dev/null
+"$G" import --scenario "$cfg" >"$T/s" 2>/dev/null
 "$G" import --model-only "$cfg" >"$T/m" 2>/dev/null
-if cmp -s "$T/d" "$T/m" && [ "$(head -1 "$T/d")" = "model:" ] && ! grep -q '^workload:' "$T/d"
-then ok; else bad "the default import is not the model: block alone"; fi
+if cmp -s "$T/d" "$T/s" && grep -q '^workload:' "$T/d" && [ "$(head -1 "$T/m")" = "model:" ] &&
+	! grep -q '^workload:' "$T/m"; then ok; else bad "the default import is not the whole scenario"; fi
+# the block, line for line, is in the scenario, between the name and the workload
+if python3 -c '
+import sys
+d, m = (open(f).read() for f in sys.argv[1:3])
+assert m.startswith("model:\n") and m in d, "block not in the scenario"
+assert d.index(m) < d.index("\nworkload:\n"), "block after the workload"
+' "$T/d" "$T/m"; then ok; else bad "the scenario does not hold the --model-only block"; fi
+# and the block alone is what check refuses: no workload.kind, no hardware.gpu
+if "$G" check "$T/m" >/dev/null 2>&1; then bad "check accepts the model: block alone"; else ok; fi
 "$G" import --scenario --model-only "$cfg" >"$T/out" 2>"$T/err"
 if [ $? = 2 ] && [ ! -s "$T/out" ] && grep -q 'one of --scenario and --model-only' "$T/err"
 then ok; else bad "--scenario with --model-only is not refused"; fi
 # the name comes from the file, and a config.json takes its folder's
 mkdir -p "$T/Qwen2-7B" && cp tests/data/configs/Qwen2-7B.json "$T/Qwen2-7B/config.json"
-"$G" import --scenario "$T/Qwen2-7B/config.json" >"$T/q" 2>/dev/null
+"$G" import "$T/Qwen2-7B/config.json" >"$T/q" 2>/dev/null
 grep -qx 'name: Qwen2-7B' "$T/q" && ok || bad "a config.json's scenario is not named by its folder"
 
 echo "import: $pass passed, $fail failed"

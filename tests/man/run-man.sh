@@ -152,7 +152,8 @@ EOF_KEYS
 fi
 
 # 4. the completion asks the program for everything (no copy of a table in it), and it
-# completes commands, options, keys, values, catalog ids and explain's keys
+# completes commands, options, keys, values, catalog ids, explain's keys, --y's figures
+# (numbers only, a comma-separated list) and a sweep's KEY= and its list of values
 comp=contrib/gpuplan.bash
 bin=${GPUPLAN:-./gpuplan}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -184,6 +185,11 @@ else
 			t "$BIN report x.yaml --set hardware.gpu=h20"
 			t "$BIN report x.yaml --set model.preset=llama-3.1-"
 			t "$BIN --vers"
+			t "$BIN sweep x.yaml --y latency.tpot_p"
+			t "$BIN sweep x.yaml --y memory.per_gpu.total,latency.tpot_p9"
+			t "$BIN sweep x.yaml --y serving.overl"
+			t "$BIN sweep x.yaml --y latency.ttft_s workload.seq"
+			t "$BIN sweep x.yaml hardware.gpu=h200,h20"
 		' 2>&1)
 		expect="report
 workload.seq_len=
@@ -194,7 +200,12 @@ cost
 memory.per_gpu.optimizer memory.per_gpu.overhead
 h200 h200-nvl h20
 llama-3.1-405b llama-3.1-70b llama-3.1-8b
---version"
+--version
+latency.tpot_p50_s latency.tpot_p90_s latency.tpot_p99_s
+memory.per_gpu.total,latency.tpot_p90_s memory.per_gpu.total,latency.tpot_p99_s
+
+workload.seq_len=
+h200,h200 h200,h200-nvl h200,h20"
 		if [ "$out" != "$expect" ]; then
 			fail "$comp: completions differ"
 			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"

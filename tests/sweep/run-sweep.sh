@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpuplan sweep (gpuplan(1), sweep): the 80-column charts against goldens (braille and
 # ASCII), each line at most 80 columns; the CSV read back by python3's csv module and its
-# figures equal to `report --json --set` at the same value; the JSON's documented keys; the
+# figures equal to `report --json --set` at the same value, for a range and for a list of
+# values (KEY=A,B,C: GPUs, frameworks, offload, numbers); the JSON's documented keys; the
 # SVG parsed by python3's XML parser; and every bad range or figure refused with exit 2, a
 # message naming it and standard output empty.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan. UPDATE=1 rewrites the goldens.
@@ -56,6 +57,11 @@ golden serve-batch-slo C.UTF-8 $SERVE workload.batch=1..128 --y latency.tpot_s,m
 golden online-curves-ascii C $ONLINE workload.batch=1..256 workload.prompt_tokens=512..2048*2 \
 	--y latency.ttft_s
 golden serve-count-gaps C $SERVE hardware.count=2..16:2 --y latency.tpot_s
+# a list of words: one x position a GPU, one curve an offload
+golden train-gpus-ascii C $TRAIN hardware.gpu=h100-sxm-80gb,h200,a100-80gb-sxm,mi300x \
+	--y memory.per_gpu.total
+golden train-offload-curves C.UTF-8 $TRAIN parallel.offload=none,optimizer,optimizer+params \
+	hardware.gpu=h100-sxm-80gb,rtx-4090 --y time.step_s
 
 # outside a UTF-8 locale the chart is ASCII without --ascii
 LC_ALL=C "$G" sweep $TRAIN workload.seq_len=512..32768*2 >"$T/c" 2>"$T/err"
@@ -91,6 +97,46 @@ assert mem == sorted(mem) and mem[0] < mem[-1], mem  # longer sequences need mor
 bad = [r for r in csv.DictReader(open(sys.argv[3], newline="")) if r["valid"] == "false"]
 assert [r["hardware.count"] for r in bad] == ["2", "6", "10", "14"], bad
 assert all(r["problem"] and not r["latency.tpot_s"] for r in bad), bad
+EOF
+
+# lists: KEY=A,B,C planned as --set would plan each value (a swept GPU keeps the file's own
+# hardware fields: seed 17 prices its GPUs at 2.5 USD an hour and sets their power), words
+# in CSV as a scenario file writes them, numbers listed in the order given
+COST=scenarios/seed-17-energy-and-cost.yaml
+"$G" sweep $COST hardware.gpu=h100-sxm-80gb,h200,a100-80gb-sxm --y cost.usd_per_hour,energy.kwh \
+	--set hardware.count=32 --csv >"$T/l.csv" 2>"$T/err" || bad "sweep over GPUs exited $?"
+for g in h200 a100-80gb-sxm; do
+	"$G" report $COST --json --set hardware.count=32 --set hardware.gpu=$g >"$T/$g.json" 2>"$T/err" ||
+		bad "report --set hardware.gpu=$g exited $?"
+done
+"$G" sweep $TRAIN parallel.offload=none,optimizer+params workload.framework=fsdp,megatron \
+	--csv >"$T/w.csv" 2>"$T/err" || bad "sweep over words exited $?"
+"$G" sweep $TRAIN hardware.count=16,4,8 --json >"$T/n.json" 2>"$T/err" ||
+	bad "sweep over a list of counts exited $?"
+"$G" sweep $TRAIN workload.flash_attention=true,false parallel.offload=none,optimizer --json \
+	>"$T/b.json" 2>"$T/err" || bad "sweep over a bool exited $?"
+if python3 - "$T" <<'EOF'; then ok; else bad "a sweep over a list is not what --set gives"; fi
+import csv, json, math, sys
+t = sys.argv[1]
+rows = list(csv.DictReader(open(t + "/l.csv", newline="")))
+assert [r["hardware.gpu"] for r in rows] == ["h100-sxm-80gb", "h200", "a100-80gb-sxm"], rows
+for r in rows[1:]:
+    rep = json.load(open("%s/%s.json" % (t, r["hardware.gpu"])))
+    assert math.isclose(float(r["cost.usd_per_hour"]), rep["cost"]["usd_per_hour"]), r
+    assert math.isclose(float(r["energy.kwh"]), rep["energy"]["kwh"], rel_tol=1e-9), r
+    assert int(r["memory.capacity"]) == rep["memory"]["capacity"], r
+assert float(rows[1]["cost.usd_per_hour"]) == 80  # 32 GPUs at the file's 2.5 USD, not the catalog's
+w = list(csv.DictReader(open(t + "/w.csv", newline="")))
+assert [(r["parallel.offload"], r["workload.framework"]) for r in w] == [
+    ("none", "fsdp"), ("optimizer+params", "fsdp"), ("none", "megatron"),
+    ("optimizer+params", "megatron")], w
+assert int(w[1]["memory.per_gpu.total"]) < int(w[0]["memory.per_gpu.total"]), w  # offloaded
+n = json.load(open(t + "/n.json"))
+assert n["inputs"][0]["values"] == [16, 4, 8] and n["inputs"][0]["scale"] == "list", n["inputs"]
+assert [p["inputs"]["hardware.count"] for p in n["points"]] == [16, 4, 8]
+b = json.load(open(t + "/b.json"))
+assert b["inputs"][0]["values"] == [True, False] and b["inputs"][1]["values"] == ["none", "optimizer"]
+assert b["points"][3]["inputs"] == {"workload.flash_attention": False, "parallel.offload": "optimizer"}
 EOF
 
 # JSON: the keys gpuplan(1) documents, and one point a combination of values
@@ -156,6 +202,16 @@ refuse "cannot read TO 'x'" $TRAIN workload.seq_len=1k..x
 refuse "workload.seq_len is swept twice" $TRAIN workload.seq_len=1k..2k workload.seq_len=1k..2k
 refuse "--y needs a number; bottleneck.binding is a word" $TRAIN workload.seq_len=1k..2k \
 	--y bottleneck.binding
+refuse "'workload.kind=train': workload.kind is not a number" $TRAIN workload.kind=train
+refuse "name cannot be swept" $TRAIN name=a,b
+refuse "hardware.count=8,16,8': 8 is listed twice" $TRAIN hardware.count=8,16,8
+refuse "none is listed twice" $TRAIN parallel.offload=none,optimizer,none
+refuse "an empty value in the list" $TRAIN workload.framework=fsdp,,megatron
+refuse "unknown GPU 'nope'" $TRAIN hardware.gpu=h200,nope
+refuse "cannot read a value 'x'" $TRAIN hardware.count=8,x
+refuse "hardware.count: 0 is out of range" $TRAIN hardware.count=0,8
+refuse "9 curves (at most 8" $TRAIN workload.seq_len=1k..8k \
+	hardware.gpu=h100-sxm-80gb,h200,a100-80gb-sxm,a100-40gb-sxm,l40s,l4,mi300x,b200,rtx-4090
 refuse "missing argument" $TRAIN
 
 echo "sweep: $pass passed, $fail failed"
