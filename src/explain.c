@@ -1592,16 +1592,17 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 
 void explain_serving_wait(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	serving_plain(e, s, p, "wait",
-		      s->workload.prompt_length.dist != DIST_FIXED
-			  ? "half the step in flight + the M/G/1 wait at the prompt budget, rho s "
-			    "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
-			    "length law's, workload.prompt_length); closed loop: the requests "
-			    "beyond the cap, (C - B) e2e / B"
-			  : "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
-			    "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
-			    "the cap, (C - B) e2e / B",
-		      sec(e, p->serving.wait_s));
+	serving_plain(
+	    e, s, p, "wait",
+	    s->workload.prompt_length.dist != DIST_FIXED
+		? "half the step in flight + the M/G/1 wait at the prompt budget, rho s "
+		  "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
+		  "length law's, workload.prompt_length); closed loop: the requests "
+		  "beyond the cap, (C - B) e2e / B"
+		: "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
+		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
+		  "the cap, (C - B) e2e / B",
+	    sec(e, p->serving.wait_s));
 }
 
 /* serving.overloaded: the arrivals per replica against the most it completes, under any

@@ -449,7 +449,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 
 static const struct plan_time_parts no_parts;
 static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-					      NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
 
@@ -1271,8 +1271,8 @@ struct serve_point {
 
 /* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
  * what the others' decodes leave of the budget T, or in prefill passes of at most T. */
-static double own_ttft(const struct tctx *c, const struct infer *in, enum scheduler sched,
-		       double T, double others, double P)
+static double own_ttft(const struct tctx *c, const struct infer *in, enum scheduler sched, double T,
+		       double others, double P)
 {
 	if (sched == SCHED_CHUNKED) {
 		double room = T - others;
@@ -1472,7 +1472,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
 			rho_p = min_num(rate * svc, 0.999999);
 			wq = rho_p * svc / (2 * (1 - rho_p));
-			if (w->prompt_length.dist != DIST_FIXED) /* M/G/1: E[S^2] = E[S]^2 (1 + cv^2) */
+			if (w->prompt_length.dist !=
+			    DIST_FIXED) /* M/G/1: E[S^2] = E[S]^2 (1 + cv^2) */
 				wq *= 1 + law_cv2(&w->prompt_length, w->prompt_tokens);
 		}
 	}
@@ -2090,7 +2091,8 @@ static void time_infer(struct tctx *c)
 		const struct speculative *sp = &w->speculative;
 		double step_params, kvl;
 		plan_draft_params(w, &p->model, &p->counts, &step_params, &kvl);
-		if (sp->method != SPEC_NONE && sp->tokens >= 1 && (unsigned)sp->method < SPEC_COUNT) {
+		if (sp->method != SPEC_NONE && sp->tokens >= 1 &&
+		    (unsigned)sp->method < SPEC_COUNT) {
 			double a = sp->acceptance > 0 && sp->acceptance < 1 ? sp->acceptance : 0;
 			double K = sp->tokens, dl = sp->method == SPEC_DRAFT ? kvl : 1;
 			double kv_tok = p->mem.draft_kv_bytes_per_token > 0
