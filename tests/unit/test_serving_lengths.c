@@ -19,6 +19,7 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 
@@ -140,34 +141,6 @@ static void test_levels(void **state)
 		assert_true(fabs(p1.serving.e2e[0] - p1.serving.ttft[0] -
 				 (oq - 1) * p1.serving.tpot_mean_s) < 1e-3 * p1.serving.e2e[0]);
 	}
-}
-
-static int load_text(const char *text, struct gp_error *err)
-{
-	static struct scenario_source src;
-	static struct gp_problems probs;
-	struct scenario s;
-	FILE *f;
-	char dir[] = "/tmp/gpuplan-len-XXXXXX", path[64];
-	int rc;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/s.yaml", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	rc = scenario_load_file(path, cat, &s, &src, NULL, err);
-	if (rc == 0) {
-		gp_problems_init(&probs);
-		scenario_validate(&s, &src, &probs);
-		if (probs.count > 0) {
-			*err = probs.items[0];
-			rc = -1;
-		}
-	}
-	remove(path);
-	rmdir(dir);
-	return rc;
 }
 
 #define HEAD                                                                                       \

@@ -18,6 +18,7 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 #define SEED11 "scenarios/seed-11b-7b-decode-a100.yaml"
@@ -215,35 +216,6 @@ static void test_spec_loaded(void **state)
 		    p1.serving.tpot[1] <= p1.serving.tpot[2]);
 	assert_true(p1.serving.ttft[0] <= p1.serving.ttft[1] &&
 		    p1.serving.ttft[1] <= p1.serving.ttft[2]);
-}
-
-static int load_text(const char *text, struct gp_error *err)
-{
-	static struct scenario_source src;
-	static struct gp_problems probs;
-	struct scenario s;
-	FILE *f;
-	char dir[] = "/tmp/gpuplan-spec-XXXXXX", path[64];
-	int rc;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/s.yaml", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	/* as the CLI does: the file, then the checks across fields (cli.c) */
-	rc = scenario_load_file(path, cat, &s, &src, NULL, err);
-	if (rc == 0) {
-		gp_problems_init(&probs);
-		scenario_validate(&s, &src, &probs);
-		if (probs.count > 0) {
-			*err = probs.items[0];
-			rc = -1;
-		}
-	}
-	remove(path);
-	rmdir(dir);
-	return rc;
 }
 
 #define HEAD "gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: online\n"
