@@ -1042,6 +1042,21 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 {
 	const struct plan_decode *d = &p->decode;
+	if (d->spec_tokens_per_step > 0) {
+		/* speculative decoding: the verify pass and the drafts over the tokens gained */
+		formula(e, lhs, "(verify pass + K draft steps) / tokens gained a step");
+		numbers(e, lhs, "(%s + %s) / %s", sec(e, d->verify_s), sec(e, d->draft_s),
+			plain(e, d->spec_tokens_per_step));
+		result(e, lhs, sec(e, p->tpot_s));
+		formula(e, "verify pass",
+			"max(GEMMs, weight read) + attention + elementwise + communication + "
+			"fixed, over K + 1 rows a sequence");
+		numbers(e, "verify pass", "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
+			sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
+			sec(e, decode_comm(d)), sec(e, d->fixed_s));
+		result(e, "verify pass", sec(e, d->verify_s));
+		return;
+	}
 	formula(e, lhs,
 		"max(GEMMs, weight read) + attention + elementwise + communication + fixed");
 	numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
@@ -1290,6 +1305,22 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 			wrapped(e, "  ", text);
 		}
 		wrapped(e, "  ", "fixed: per-step launches, the host's part, dequantisation;");
+	}
+	if (d->spec_tokens_per_step > 0) {
+		const struct speculative *sp = &s->workload.speculative;
+		char text[600];
+		snprintf(text, sizeof(text),
+			 "speculative decoding (%s): %d tokens drafted a step, each accepted "
+			 "with chance %s, gain (1 - a^(K+1)) / (1 - a) = %s tokens a step "
+			 "(Leviathan et al. 2023, arXiv 2211.17192, Equation 1); the target "
+			 "verifies all K + 1 in one pass (vLLM vllm/v1/spec_decode, SGLang "
+			 "speculative/eagle_worker.py). The verify pass carries K + 1 times the "
+			 "rows over one weight read: nearly free while decode is memory-bound, "
+			 "but its GEMMs turn compute-bound K + 1 times sooner, so the gain "
+			 "shrinks as the batch grows;",
+			 scenario_enum_name("workload.speculative.method", (int)sp->method),
+			 sp->tokens, plain(e, sp->acceptance), plain(e, d->spec_tokens_per_step));
+		wrapped(e, "  ", text);
 	}
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
@@ -1561,11 +1592,17 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 
 void explain_serving_wait(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	serving_plain(e, s, p, "wait",
-		      "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
-		      "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond the "
-		      "cap, (C - B) e2e / B",
-		      sec(e, p->serving.wait_s));
+	serving_plain(
+	    e, s, p, "wait",
+	    s->workload.prompt_length.dist != DIST_FIXED
+		? "half the step in flight + the M/G/1 wait at the prompt budget, rho s "
+		  "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
+		  "length law's, workload.prompt_length); closed loop: the requests "
+		  "beyond the cap, (C - B) e2e / B"
+		: "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
+		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
+		  "the cap, (C - B) e2e / B",
+	    sec(e, p->serving.wait_s));
 }
 
 /* serving.overloaded: the arrivals per replica against the most it completes, under any

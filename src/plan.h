@@ -111,6 +111,10 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double kv_tokens;	      /* tokens cached per GPU */
 	double kv_tokens_per_seq;     /* inference: tokens cached per sequence (NaN training) */
 	double decode_bytes_per_seq;  /* inference: decode working set per sequence */
+	/* speculative decoding (workload.speculative): the draft's parts of weights and
+	 * kv_bytes_per_token (0 without one; NaN in training) */
+	double draft_weights;
+	double draft_kv_bytes_per_token;
 };
 
 /* Inference: one decode step at the batch it runs (a micro-batch of B / pp once the batch
@@ -128,6 +132,12 @@ struct plan_decode {
 	double ep_comm_s;	  /* expert-parallel all-to-alls */
 	double pp_comm_s;	  /* pipeline hand-offs */
 	double fixed_s;		  /* launches, the host's part, dequantisation */
+	/* speculative decoding (NaN without): the gemm_s ... fixed_s terms are then those of
+	 * the verify pass of K + 1 tokens a sequence, and tpot = (verify_s + draft_s) /
+	 * tokens_per_step (Leviathan et al. 2023) */
+	double spec_tokens_per_step; /* expected tokens a sequence gains a step */
+	double verify_s;	     /* the target's pass over K + 1 tokens a sequence */
+	double draft_s;		     /* the K sequential draft steps */
 };
 
 /* Serving under load (workload.scheduler other than alone): the engine's steady-state step
@@ -287,6 +297,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p);
 /* The time, throughput, cost, energy, reliability and bottleneck part; needs the memory
  * part to have run on the same p. */
 void plan_compute_time(const struct scenario *s, struct plan *p);
+
+/* Speculative decoding's draft (workload.speculative) on a model m with counts c: its own
+ * parameters (held in memory: the head of mtp and eagle is the target's), the parameters
+ * a draft step reads (own + the shared head), and in *kv_layers the layers it caches KV
+ * for at the target's width. All 0 without speculation or for ngram (no model). */
+double plan_draft_params(const struct workload *w, const struct model *m,
+			 const struct model_params *c, double *step_params, double *kv_layers);
 
 /* The range of hardware.count (src/scenario.c's row; test_deadline_gpus.c checks). */
 #define PLAN_MAX_GPUS 1e8

@@ -775,6 +775,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
+		mem->draft_weights = mem->draft_kv_bytes_per_token = NAN;
 	} else {
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
@@ -796,6 +797,17 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * Section 2.1.2), the same on every tp rank. A sliding window caps the tokens
 		 * each layer keeps. */
 		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
+		{
+			/* speculative decoding: the draft's weights (sharded by tp as the
+			 * target's: vLLM runs its drafter under the target's parallel config)
+			 * and its KV cache (plan_time.c, plan_draft_params) */
+			double step, kvl,
+			    dp = plan_draft_params(&s->workload, m, x->c, &step, &kvl);
+			mem->draft_weights = x->w_b * dp * x->inv_tp;
+			mem->draft_kv_bytes_per_token = heads_kv * x->kv_elem_b * kvl;
+			mem->weights += mem->draft_weights;
+			mem->kv_bytes_per_token += mem->draft_kv_bytes_per_token;
+		}
 		mem->kv_tokens = 0;
 		mem->kv_cache = 0;
 		mem->kv_tokens_per_seq = x->seq_tokens;

@@ -448,7 +448,8 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 }
 
 static const struct plan_time_parts no_parts;
-static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
 
@@ -987,6 +988,14 @@ struct infer {
 	double att_key;	 /* attention per token per key: attn_tok / (peak emax FLASH_EFF) */
 	double w_read;	 /* the weight read: W / hbm */
 	struct lines *l; /* the decode lines at ctx, computed once */
+	/* speculative decoding (workload.speculative; sk = 0: none) */
+	double sk;	 /* K, tokens drafted a step */
+	double sE;	 /* expected tokens a sequence gains a step, (1 - a^(K+1)) / (1 - a) */
+	double d_row;	 /* a draft step's GEMMs per row of the batch, s */
+	double d_w;	 /* a draft step's weight read, s */
+	double d_kv;	 /* a draft step's KV read per sequence at ctx, s */
+	double d_fixed;	 /* a draft step's launches and TP latency, s */
+	double d_pf_tok; /* the draft's prefill per prompt token, s */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -1023,6 +1032,47 @@ static double gemm_compute_s(const struct lines *l, double B)
 	return min_num(l->tc0 + l->tc1 * B, l->cc1 * B);
 }
 
+/* ---- speculative decoding (workload.speculative) ----
+ *
+ * A proposer drafts K tokens a sequence, one at a time; one pass of the target then scores
+ * all K + 1 positions and keeps the longest accepted prefix plus one token of its own
+ * (Leviathan et al. 2023, arXiv 2211.17192, Algorithm 1; vLLM's
+ * vllm/v1/spec_decode/eagle.py EagleProposer.propose and
+ * vllm/v1/sample/rejection_sampler.py; SGLang's EAGLEWorker.forward_batch_speculative_generation
+ * in python/sglang/srt/speculative/eagle_worker.py). With each drafted token accepted
+ * with chance a, independently, a step gains (1 - a^(K+1)) / (1 - a) tokens (Leviathan
+ * et al., Equation 1). The verify pass is a decode step of B (K + 1) rows: its GEMMs carry
+ * K + 1 times the rows over the same weight read, and its attention K + 1 queries over
+ * the same cached keys. At a small batch the step is the weight read and the K + 1 rows
+ * are nearly free; as the batch grows the GEMMs turn compute-bound at a batch K + 1
+ * times smaller, and the gain shrinks and turns into a loss. The draft's K steps are
+ * decode steps of the draft (method draft: a small model; mtp, eagle: one layer and the
+ * target's head, EAGLE, Li et al. 2024, arXiv 2401.15077, Section 4; DeepSeek-V3,
+ * arXiv 2412.19437, Section 2.2); ngram looks the draft up in the prompt on the host
+ * (vllm/v1/spec_decode/ngram_proposer.py), at no GPU time. The draft also prefills each
+ * prompt. A linear, not tree, draft is modelled. */
+
+/* One draft step over B sequences: the slower of its GEMMs and its weight read, its KV
+ * read, its launches. */
+static double draft_step_s(const struct infer *in, double B)
+{
+	return dmax((B + in->dim0) * in->d_row, in->d_w) + B * in->d_kv + in->d_fixed;
+}
+
+/* One speculative step's time per token gained: the verify pass of B sequences of K + 1
+ * rows (plus M prompt rows fused in, each attending to att_m of its keys) and K draft
+ * steps, over the expected tokens a step gains. */
+static double spec_step_s(const struct tctx *c, const struct infer *in, const struct lines *l,
+			  double B, double M, double att_m)
+{
+	double k1 = in->sk + 1, rows = B * k1 + M;
+	double gemm = M > 0 ? (rows + GEMM_DIM_HALF) * in->tc_row : gemm_compute_s(l, rows);
+	double verify = dmax(gemm, l->m0) + B * dmax(l->c_att1 * k1, l->kv1) + M * att_m +
+			in->fixed + rows * (in->tp_per_tok + in->elt_per_tok);
+	(void)c;
+	return (verify + in->sk * draft_step_s(in, B)) / in->sE;
+}
+
 static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
 {
 	struct lines tmp;
@@ -1031,6 +1081,8 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 		decode_lines(c, in, ctx, &tmp);
 		l = &tmp;
 	}
+	if (in->sk > 0)
+		return spec_step_s(c, in, l, B, 0, 0);
 	return dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
 	       B * (in->tp_per_tok + in->elt_per_tok);
 }
@@ -1041,6 +1093,8 @@ static double prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
 	double att = M * window_keys(in, P * in->key_half) * in->att_key;
+	if (in->sk > 0) /* the draft prefills the prompt too */
+		att += M * in->d_pf_tok;
 	return dmax(mm, in->w_read) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
 }
 
@@ -1119,6 +1173,9 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 		return decode_step_s(c, in, D > 1 ? D : 1, in->ctx);
 	if (D <= 0)
 		return prefill_s(in, M, P);
+	if (in->sk > 0) /* the prompt rows ride in the verify pass; the draft prefills them */
+		return spec_step_s(c, in, l, D, M * in->sE,
+				   window_keys(in, P * in->key_half) * in->att_key + in->d_pf_tok);
 	return dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
 	       M * window_keys(in, P * in->key_half) * in->att_key + in->fixed +
 	       (D + M) * (in->tp_per_tok + in->elt_per_tok);
@@ -1127,6 +1184,55 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:
  * a sum of the mass function, or the normal approximation with a continuity correction
  * once the mean is large (Abramowitz and Stegun 26.2.23 for the normal quantile). */
+/* The standard normal quantile at q in (0, 1): Abramowitz and Stegun 26.2.23 (|error| <
+ * 4.5e-4). */
+static double normal_quantile(double q)
+{
+	double pq = q < 0.5 ? q : 1 - q, t = sqrt(-2 * log(pq));
+	double z = t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
+			   (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+	return q < 0.5 ? -z : z;
+}
+
+/* ---- request lengths (workload.prompt_length, output_length) ----
+ * A length is its mean (prompt_tokens, output_tokens) or a law around it: exponential
+ * (squared coefficient of variation 1), uniform on [min, max] ((max - min)^2 / 12 over
+ * the mean squared), lognormal of log-deviation sigma (e^(sigma^2) - 1; the mean fixes
+ * mu = ln mean - sigma^2 / 2). The variance enters the queue at the prompt budget, whose
+ * service is a prompt's tokens: M/G/1 with the Pollaczek-Khinchine mean wait
+ * rho E[S] (1 + cv^2) / (2 (1 - rho)) (Kleinrock 1975, Section 5.6, Equation 5.72).
+ * A level's TTFT is the wait's level plus the passes of a prompt at the length's level,
+ * and its end-to-end the TTFT plus the output length's level of steps: a sum of levels,
+ * which bounds the level of the sum from above (the two are taken as if comonotone). */
+static double law_cv2(const struct length_law *d, double mean)
+{
+	switch (d->dist) {
+	case DIST_EXPONENTIAL:
+		return 1;
+	case DIST_UNIFORM:
+		return mean > 0 ? (d->max - d->min) * (d->max - d->min) / (12 * mean * mean) : 0;
+	case DIST_LOGNORMAL:
+		return exp(d->sigma * d->sigma) - 1;
+	default:
+		return 0;
+	}
+}
+
+/* The length at level q of a law of mean mean (the mean itself when fixed). */
+static double law_quantile(const struct length_law *d, double mean, double q)
+{
+	switch (d->dist) {
+	case DIST_EXPONENTIAL:
+		return -mean * log(1 - q);
+	case DIST_UNIFORM:
+		return d->min + q * (d->max - d->min);
+	case DIST_LOGNORMAL:
+		return exp(log(mean) - d->sigma * d->sigma / 2 + d->sigma * normal_quantile(q));
+	default:
+		return mean;
+	}
+}
+
 static void poisson_quantiles(double n, const double *q, int nq, double *k)
 {
 	if (!(n > 0)) {
@@ -1135,14 +1241,8 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 		return;
 	}
 	if (n > 40) {
-		for (int i = 0; i < nq; i++) {
-			double pq = q[i] < 0.5 ? q[i] : 1 - q[i], t = sqrt(-2 * log(pq));
-			double z =
-			    t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
-				    (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
-			z = q[i] < 0.5 ? -z : z;
-			k[i] = max_num(0, ceil(n + z * sqrt(n) - 0.5));
-		}
+		for (int i = 0; i < nq; i++)
+			k[i] = max_num(0, ceil(n + normal_quantile(q[i]) * sqrt(n) - 0.5));
 		return;
 	}
 	{
@@ -1169,6 +1269,22 @@ struct serve_point {
 	bool starved;  /* the prompts arrive faster than the budget takes them */
 };
 
+/* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
+ * what the others' decodes leave of the budget T, or in prefill passes of at most T. */
+static double own_ttft(const struct tctx *c, const struct infer *in, enum scheduler sched, double T,
+		       double others, double P)
+{
+	if (sched == SCHED_CHUNKED) {
+		double room = T - others;
+		double k = room >= P ? 1 : room >= 1 ? ceil(P / room) : P;
+		return k * pass_s(c, in, others, P / k, P);
+	}
+	{
+		double kp = P > T ? ceil(P / T) : 1;
+		return kp * prefill_s(in, P / kp, P);
+	}
+}
+
 /* The engine at a running batch B (B <= 1: one request, alone). */
 static void serve_at(const struct tctx *c, const struct infer *in, enum scheduler sched, double T,
 		     double P, double O, double B, double n, struct serve_point *o)
@@ -1184,7 +1300,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		o->joined = 0;
 		o->room = T;
 	} else if (sched == SCHED_CHUNKED) {
-		double room = T - Bd, k;
+		double room = T - Bd;
 		if (room < 1) {
 			room = 1;
 			o->starved = true;
@@ -1205,18 +1321,15 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 							       min_num(o->joined / frac, room), P)
 					   : pass_s(c, in, Bd, 0, P);
 		}
-		/* the new prompt in chunks of what the others' decodes leave of the budget */
-		room = T - others;
-		k = room >= P ? 1 : room >= 1 ? ceil(P / room) : P;
-		o->ttft = k * pass_s(c, in, others, P / k, P);
+		o->ttft = own_ttft(c, in, sched, T, others, P);
 	} else { /* SCHED_PREFILL_FIRST */
 		/* a pass runs in a fraction 1 - e^-n of the steps (at least one prompt waits),
 		 * carrying n / that prompts, in passes of at most T tokens */
 		double d = decode_step_s(c, in, Bd, in->ctx), frac = 1 - exp(-n);
 		double per = frac > 0 ? o->joined / frac : 0;
-		double passes = per > T ? ceil(per / T) : 1, kp = P > T ? ceil(P / T) : 1;
+		double passes = per > T ? ceil(per / T) : 1;
 		o->step = d + (frac > 0 ? frac * passes * prefill_s(in, per / passes, P) : 0);
-		o->ttft = kp * prefill_s(in, P / kp, P);
+		o->ttft = own_ttft(c, in, sched, T, others, P);
 		o->room = T;
 		if (o->joined > T)
 			o->starved = true;
@@ -1347,6 +1460,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 {
 	double P = g->P, O = g->O, q[4], k[4], res = 0, wq = wq_closed, rho_p = 0;
 	enum scheduler sched = g->sched;
+	const struct workload *w = &c->s->workload;
+	bool lengths = w->prompt_length.dist != DIST_FIXED || w->output_length.dist != DIST_FIXED;
 	int lv;
 
 	if (rate > 0) {
@@ -1357,6 +1472,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
 			rho_p = min_num(rate * svc, 0.999999);
 			wq = rho_p * svc / (2 * (1 - rho_p));
+			if (w->prompt_length.dist !=
+			    DIST_FIXED) /* M/G/1: E[S^2] = E[S]^2 (1 + cv^2) */
+				wq *= 1 + law_cv2(&w->prompt_length, w->prompt_tokens);
 		}
 	}
 	v->batch = run;
@@ -1414,6 +1532,16 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		}
 		ttft = pt->ttft + wait;
 		e2e = ttft + (O > 1 ? O - 1 : 0) * pt->step;
+		if (lengths && sched != SCHED_STATIC) {
+			/* the prompt and the output at the level's lengths (a static batch's
+			 * requests wait for all its prompts: the mean's) */
+			double Pq = P * law_quantile(&w->prompt_length, w->prompt_tokens, ql) /
+				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
+			double Oq = law_quantile(&w->output_length, O, ql);
+			double others = run > 1 ? micro(in, run - 1) : 0;
+			ttft = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + wait;
+			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
+		}
 		if (v->overloaded)
 			ttft = e2e = NAN;
 		if (lv < 3) {
@@ -1754,6 +1882,44 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	}
 }
 
+double plan_draft_params(const struct workload *w, const struct model *m,
+			 const struct model_params *c, double *step_params, double *kv_layers)
+{
+	const struct speculative *sp = &w->speculative;
+	double own = 0, head = 0;
+	*step_params = *kv_layers = 0;
+	if (sp->tokens < 1 || sp->method == SPEC_NONE || sp->method == SPEC_NGRAM ||
+	    (unsigned)sp->method >= SPEC_COUNT)
+		return 0;
+	if (sp->method == SPEC_DRAFT) {
+		/* a small model of its own (vLLM's draft_model method, SGLang's standalone):
+		 * every weight read each step; its layers cache KV at the target's width (an
+		 * upper bound: Llama 3.2 1B caches 8 x 64 a layer to the 70B's 8 x 128) */
+		own = sp->draft_params;
+		*kv_layers = sp->draft_layers;
+	} else {
+		/* mtp, eagle: one decoder layer (the target's shape; a MoE layer holds all its
+		 * experts, its token reads the routed ones) and the 2h -> h projection of the
+		 * token's embedding and the target's hidden state, reusing the target's
+		 * embedding and head (EAGLE, Section 4; DeepSeek-V3, Section 2.2, the MTP
+		 * module) */
+		double hid = m->hidden, all, active;
+		double moe = m->moe.experts > 0 && c->mlp <= 0;
+		all = c->attention + c->norms +
+		      (moe ? c->router + c->shared + m->moe.experts * c->expert : c->mlp);
+		active = c->attention + c->norms +
+			 (moe ? c->router + c->shared + m->moe.active * c->expert : c->mlp);
+		own = sp->draft_params > 0 ? sp->draft_params : all + 2 * hid * hid;
+		head = (sp->draft_params > 0 ? own : active + 2 * hid * hid) +
+		       (c->head > 0 ? c->head : c->embedding);
+		*kv_layers = 1;
+		*step_params = head;
+		return own;
+	}
+	*step_params = own;
+	return own;
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -1832,6 +1998,8 @@ static void time_infer(struct tctx *c)
 			     : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
+	if (p->mem.draft_kv_bytes_per_token > 0) /* the draft's cache is read by its steps */
+		in.kvb -= p->mem.draft_kv_bytes_per_token * pp;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
@@ -1915,6 +2083,35 @@ static void time_infer(struct tctx *c)
 	in.l = NULL;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
+	in.sk = in.sE = in.d_row = in.d_w = in.d_kv = in.d_fixed = in.d_pf_tok = 0;
+	{
+		/* speculative decoding: the draft's step, from its parameters as the target's
+		 * step is from the target's (one GEMM line, the weight read, the KV read of its
+		 * cached layers, its launches and TP latencies per layer) */
+		const struct speculative *sp = &w->speculative;
+		double step_params, kvl;
+		plan_draft_params(w, &p->model, &p->counts, &step_params, &kvl);
+		if (sp->method != SPEC_NONE && sp->tokens >= 1 &&
+		    (unsigned)sp->method < SPEC_COUNT) {
+			double a = sp->acceptance > 0 && sp->acceptance < 1 ? sp->acceptance : 0;
+			double K = sp->tokens, dl = sp->method == SPEC_DRAFT ? kvl : 1;
+			double kv_tok = p->mem.draft_kv_bytes_per_token > 0
+					    ? p->mem.draft_kv_bytes_per_token
+					    : 0;
+			in.sk = K;
+			in.sE = a > 0 ? (1 - pow(a, K + 1)) / (1 - a) : 1;
+			if (step_params > 0) {
+				in.d_row = 2 * step_params * c->it * c->inv_peak_emax / in.sNK;
+				in.d_w = step_params * wbpp * c->it * c->inv_hbm;
+				in.d_kv = window_keys(&in, ctx) * kv_tok * c->inv_hbm;
+				in.d_fixed = (w->engine == ENGINE_CUDA_GRAPHS
+						  ? GRAPH_TOKEN_S + dl * GRAPH_LAYER_S
+						  : DECODE_TOKEN_S + dl * DECODE_LAYER_S) +
+					     (t > 1 ? 2 * dl * 2 * hops(t) * lat : 0);
+				in.d_pf_tok = in.d_row;
+			}
+		}
+	}
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
 	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
@@ -1962,6 +2159,24 @@ static void time_infer(struct tctx *c)
 			/* the bounds are in micro-batches of B / pp */
 			if (pp > 1 && lim >= 1)
 				lim = min_num(maxb, lim * pp);
+			if (in.sk > 0 && lim >= 1) {
+				/* a speculative step is no line in B (its GEMMs turn compute-bound
+				 * K + 1 times sooner): the largest B meeting both targets, by
+				 * bisection on the step, which grows with B */
+				double lo = 0, hi = min_num(maxb, 1e9);
+				while (hi - lo > 0.5) {
+					double mid = floor((lo + hi + 1) / 2);
+					double st = decode_step_s(c, &in, micro(&in, mid), ctx);
+					bool ok = (w->slo.tpot_s <= 0 || st <= w->slo.tpot_s) &&
+						  (w->slo.ttft_s <= 0 || mid <= 1 ||
+						   pf + st <= w->slo.ttft_s);
+					if (ok)
+						lo = mid;
+					else
+						hi = mid - 1;
+				}
+				lim = w->slo.ttft_s > 0 && pf > w->slo.ttft_s ? 0 : lo;
+			}
 			p->slo_batch = lim >= 1 ? lim : 0;
 		}
 	}
@@ -2047,6 +2262,21 @@ static void time_infer(struct tctx *c)
 		d->ep_comm_s = in.ep_fixed + Bm * in.ep_per_tok;
 		d->pp_comm_s = in.pp_fixed;
 		d->fixed_s = in.base_fixed;
+		d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
+		if (in.sk > 0) {
+			/* the verify pass's terms: K + 1 rows a sequence */
+			double k1 = in.sk + 1;
+			d->gemm_s = gemm_compute_s(l, Bm * k1);
+			d->attention_flops_s = l->c_att1 * k1 * Bm;
+			d->attention_s = dmax(l->c_att1 * k1, l->kv1) * Bm;
+			d->elementwise_s = Bm * k1 * in.elt_per_tok;
+			d->tp_comm_s = in.tp_fixed + Bm * k1 * in.tp_only_per_tok;
+			d->ep_comm_s = in.ep_fixed + Bm * k1 * in.ep_per_tok;
+			d->spec_tokens_per_step = in.sE;
+			d->draft_s = in.sk * draft_step_s(&in, Bm);
+			d->verify_s = p->tpot_s * in.sE - d->draft_s;
+			inv_tpot = 1 / (d->verify_s + d->draft_s);
+		}
 		p->parts.matmul_s = d->gemm_s;
 		p->parts.attention_s = d->attention_s;
 		p->parts.memory_bound_s = d->elementwise_s;

@@ -902,7 +902,9 @@ void report_search_text(struct report_buf *b, const struct scenario *s, const st
 	units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
 	report_buf_printf(b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
 			  s->name[0] ? s->name : name, stats->evaluated, dt, stats->fitting, n,
-			  opt->by == SEARCH_BY_COST ? "cost" : "time",
+			  opt->by == SEARCH_BY_COST ? "cost"
+			  : search_sized_by_load(s) ? "GPUs required (the load's fleet)"
+						    : "time",
 			  opt->hardware ? " over the catalog's GPUs" : "");
 	if (n == 0)
 		report_buf_printf(b, "no layout fits%s\n",

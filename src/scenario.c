@@ -51,6 +51,9 @@ static const char *const reshards[] = {"auto", "always", "never", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
+/* in the order of enum spec_method and enum length_dist (scenario.h) */
+static const char *const spec_methods[] = {"none", "draft", "mtp", "eagle", "ngram", NULL};
+static const char *const length_dists[] = {"fixed", "exponential", "uniform", "lognormal", NULL};
 static const char *const lora_targets[] = {"q", "k", "v", "o", "gate", "up", "down", NULL};
 
 #define OFF(member) offsetof(struct scenario, member)
@@ -312,6 +315,44 @@ const struct field scenario_fields[] = {
     NUM_FIELD("workload.prefix_cache_hit", workload.prefix_cache_hit, UNIT_NONE, 0, 0.999,
 	      APPLIES_INFERENCE, "share of prompt tokens found in a prefix cache, 0 to 0.999",
 	      UI_HIDDEN("prefix hit")),
+    ENUM_FIELD("workload.speculative.method", workload.speculative.method, spec_methods,
+	       APPLIES_INFERENCE,
+	       "speculative decoding: none | draft (a small model) | mtp | eagle | ngram",
+	       UI_HIDDEN("spec method")),
+    INT_FIELD("workload.speculative.tokens", workload.speculative.tokens, 0, 64, APPLIES_INFERENCE,
+	      "tokens drafted per step (K; 0 = none)", UI_HIDDEN("spec tokens")),
+    NUM_FIELD("workload.speculative.acceptance", workload.speculative.acceptance, UNIT_NONE, 0, 1,
+	      APPLIES_INFERENCE, "chance a drafted token is accepted, [0, 1)",
+	      UI_HIDDEN("spec accept")),
+    NUM_FIELD("workload.speculative.draft_params", workload.speculative.draft_params, UNIT_COUNT, 0,
+	      1e13, APPLIES_INFERENCE,
+	      "the draft's parameters (1B); 0 = the method's (mtp, eagle: one layer and the head)",
+	      UI_HIDDEN("draft params")),
+    INT_FIELD("workload.speculative.draft_layers", workload.speculative.draft_layers, 0, 1000,
+	      APPLIES_INFERENCE, "the draft model's layers (method draft)",
+	      UI_HIDDEN("draft layers")),
+    ENUM_FIELD("workload.prompt_length.dist", workload.prompt_length.dist, length_dists,
+	       APPLIES_INFERENCE,
+	       "prompt lengths around prompt_tokens: fixed | exponential | uniform | lognormal",
+	       UI_HIDDEN("prompt dist")),
+    NUM_FIELD("workload.prompt_length.min", workload.prompt_length.min, UNIT_COUNT, 0, 1e8,
+	      APPLIES_INFERENCE, "uniform: the shortest prompt", UI_HIDDEN("prompt min")),
+    NUM_FIELD("workload.prompt_length.max", workload.prompt_length.max, UNIT_COUNT, 0, 1e8,
+	      APPLIES_INFERENCE, "uniform: the longest prompt", UI_HIDDEN("prompt max")),
+    NUM_FIELD("workload.prompt_length.sigma", workload.prompt_length.sigma, UNIT_NONE, 0, 10,
+	      APPLIES_INFERENCE, "lognormal: the log's standard deviation",
+	      UI_HIDDEN("prompt sigma")),
+    ENUM_FIELD("workload.output_length.dist", workload.output_length.dist, length_dists,
+	       APPLIES_INFERENCE,
+	       "output lengths around output_tokens: fixed | exponential | uniform | lognormal",
+	       UI_HIDDEN("output dist")),
+    NUM_FIELD("workload.output_length.min", workload.output_length.min, UNIT_COUNT, 0, 1e8,
+	      APPLIES_INFERENCE, "uniform: the shortest output", UI_HIDDEN("output min")),
+    NUM_FIELD("workload.output_length.max", workload.output_length.max, UNIT_COUNT, 0, 1e8,
+	      APPLIES_INFERENCE, "uniform: the longest output", UI_HIDDEN("output max")),
+    NUM_FIELD("workload.output_length.sigma", workload.output_length.sigma, UNIT_NONE, 0, 10,
+	      APPLIES_INFERENCE, "lognormal: the log's standard deviation",
+	      UI_HIDDEN("output sigma")),
     NUM_FIELD("workload.requests_per_day", workload.requests_per_day, UNIT_COUNT, 0, 1e15,
 	      APPLIES_ONLINE, "requests per day (1M)", PW("requests/day", 19), DOUBLES),
     NUM_FIELD("workload.peak_factor", workload.peak_factor, UNIT_NONE, 1, 1000, APPLIES_ONLINE,
@@ -1155,6 +1196,80 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
 			    "megatron, fsdp or deepspeed)",
 			    fw->name, par->pp);
+	}
+	{
+		/* speculative decoding: K >= 1 drafted tokens accepted each with a in [0, 1)
+		 * (Leviathan et al. 2023: the expected tokens a step, (1 - a^(K+1)) / (1 - a),
+		 * need a < 1); a separate draft model needs its size and depth */
+		const struct speculative *sp = &s->workload.speculative;
+		if (sp->method != SPEC_NONE && sp->tokens < 1)
+			problem(out, src, "workload.speculative.tokens",
+				"speculative.method %s drafts no token (expected "
+				"speculative.tokens of at least 1, or method none)",
+				scenario_enum_name("workload.speculative.method", (int)sp->method));
+		if (!(sp->acceptance < 1))
+			problem(out, src, "workload.speculative.acceptance",
+				"speculative.acceptance %g is not below 1 (expected a chance in "
+				"[0, 1): at 1 every drafted token would be accepted)",
+				sp->acceptance);
+		if (sp->method == SPEC_DRAFT && !(sp->draft_params > 0))
+			problem(out, src, "workload.speculative.draft_params",
+				"speculative.method draft needs the draft model's size (expected "
+				"speculative.draft_params, e.g. 1B)");
+		if (sp->method == SPEC_DRAFT && sp->draft_layers < 1)
+			problem(out, src, "workload.speculative.draft_layers",
+				"speculative.method draft needs the draft model's depth (expected "
+				"speculative.draft_layers, e.g. 16)");
+	}
+	for (int i = 0; i < 2; i++) {
+		/* a length law needs its parameters, and only those; its mean is the
+		 * workload's prompt_tokens or output_tokens */
+		const struct length_law *d =
+		    i ? &s->workload.output_length : &s->workload.prompt_length;
+		const char *base = i ? "workload.output_length" : "workload.prompt_length";
+		const char *mean_key = i ? "output_tokens" : "prompt_tokens";
+		double mean = i ? s->workload.output_tokens : s->workload.prompt_tokens;
+		char k[64];
+		bool uni = d->dist == DIST_UNIFORM, logn = d->dist == DIST_LOGNORMAL;
+		const char *name = scenario_enum_name(i ? "workload.output_length.dist"
+							: "workload.prompt_length.dist",
+						      (int)d->dist);
+		if (!uni && (d->min > 0 || d->max > 0)) {
+			snprintf(k, sizeof(k), "%s.%s", base, d->min > 0 ? "min" : "max");
+			problem(out, src, k,
+				"%s: dist %s takes no min or max (expected dist uniform for "
+				"bounds)",
+				base, name);
+		}
+		if (!logn && d->sigma > 0) {
+			snprintf(k, sizeof(k), "%s.sigma", base);
+			problem(out, src, k,
+				"%s: dist %s takes no sigma (expected dist lognormal for it)", base,
+				name);
+		}
+		if (logn && !(d->sigma > 0)) {
+			snprintf(k, sizeof(k), "%s.sigma", base);
+			problem(out, src, k,
+				"%s: dist lognormal needs sigma above 0 (the log's standard "
+				"deviation, e.g. 0.8)",
+				base);
+		}
+		if (uni && !(d->max > d->min && d->min >= 1)) {
+			snprintf(k, sizeof(k), "%s.%s", base, d->min >= 1 ? "max" : "min");
+			problem(out, src, k,
+				"%s: dist uniform needs 1 <= min < max (got min %g, max %g)", base,
+				d->min, d->max);
+		} else if (uni && fabs((d->min + d->max) / 2 - mean) > 0.5) {
+			snprintf(k, sizeof(k), "workload.%s", mean_key);
+			problem(out, src, k,
+				"%s %g is not the mean of uniform %g to %g (expected %s %g)",
+				mean_key, mean, d->min, d->max, mean_key, (d->min + d->max) / 2);
+		}
+		if (d->dist != DIST_FIXED && !(mean >= 1)) {
+			snprintf(k, sizeof(k), "workload.%s", mean_key);
+			problem(out, src, k, "%s: dist %s needs a mean %s of at least 1", base,
+				name, mean_key);
+		}
 	}
 	if (s->workload.kind == WL_FINETUNE && s->workload.finetune.method == FT_QLORA &&
 	    s->workload.finetune.base_weights != DTYPE_NF4 &&

@@ -63,6 +63,28 @@ struct slo {
 	double percentile; /* the percentile the targets hold at, (0, 100); 0 = auto (99) */
 };
 
+/* Speculative decoding (workload.speculative): a proposer drafts K tokens, one pass of the
+ * target verifies them (Leviathan et al. 2023, arXiv 2211.17192). */
+enum spec_method { SPEC_NONE, SPEC_DRAFT, SPEC_MTP, SPEC_EAGLE, SPEC_NGRAM, SPEC_COUNT };
+
+struct speculative {
+	enum spec_method method; /* SPEC_NONE: no speculation */
+	int tokens;		 /* K, tokens drafted per step; 0 = none */
+	double acceptance;	 /* a, the chance each drafted token is accepted, [0, 1) */
+	double draft_params;	 /* the draft's parameters; 0 = the method's (one layer) */
+	int draft_layers;	 /* the draft model's layers (method draft) */
+};
+
+/* A request length's distribution around its mean (workload.prompt_tokens or
+ * output_tokens): fixed, or a named law with its parameters (plan_time.c, serve). */
+enum length_dist { DIST_FIXED, DIST_EXPONENTIAL, DIST_UNIFORM, DIST_LOGNORMAL, DIST_COUNT };
+
+struct length_law {
+	enum length_dist dist;
+	double min, max; /* uniform: its bounds (mean (min + max) / 2) */
+	double sigma;	 /* lognormal: the log's standard deviation */
+};
+
 struct workload {
 	enum workload_kind kind;
 	enum dtype precision; /* compute and activation precision */
@@ -103,6 +125,8 @@ struct workload {
 	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
 	int concurrency;			/* closed loop: requests in flight; 0 = open */
 	double prefix_cache_hit; /* prompt tokens served from a prefix cache, [0, 1) */
+	struct speculative speculative;
+	struct length_law prompt_length, output_length;
 };
 
 struct hardware {

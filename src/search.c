@@ -57,6 +57,11 @@ static bool sized_by_load(const struct scenario *s)
 	return w->kind == WL_ONLINE && (w->requests_per_day > 0 || w->requests_per_s > 0);
 }
 
+bool search_sized_by_load(const struct scenario *s)
+{
+	return sized_by_load(s);
+}
+
 /* Lower is better: seconds per token processed, or USD per token. */
 static double score_of(const struct scenario *s, const struct plan *p, enum search_by by)
 {

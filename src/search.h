@@ -74,4 +74,8 @@ bool search_works(const struct scenario *s, const char *key, double v);
 void search_scaling(const struct scenario *s, const struct search_options *opt, const int *counts,
 		    int n, struct search_result *out);
 
+/* Whether search ranks s's layouts by the fleet its load needs (online, with
+ * requests_per_day or requests_per_s): capacity_plan.gpus_required, or its cost. */
+bool search_sized_by_load(const struct scenario *s);
+
 #endif

@@ -482,8 +482,10 @@ void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	char title[160], line[512], dt[32];
 	const struct workload *wl = &a->scn.workload;
 	/* what search's meets_target checks: the deadline, the SLO, and for online serving
-	 * the daily requests on the scenario's GPUs */
-	bool load = wl->kind == WL_ONLINE && wl->requests_per_day > 0;
+	 * the load (a daily count, an arrival rate, or a closed loop's concurrency) on the
+	 * scenario's GPUs */
+	bool load = wl->kind == WL_ONLINE &&
+		    (wl->requests_per_day > 0 || wl->requests_per_s > 0 || wl->concurrency > 0);
 	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
 
 	(void)v;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "report.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "search.h"
@@ -194,6 +195,33 @@ static void test_rank_by_cost(void **state)
 			assert_true(res[i - 1].score <= res[i].score);
 }
 
+/* The text report names what it ranks by: under a load (a daily count, a rate) the
+ * GPUs the load needs, not time; without one, time. */
+static void test_report_header(void **state)
+{
+	static const char *const loads[] = {"workload.requests_per_day=5M",
+					    "workload.requests_per_s=40"};
+	struct search_result res[4];
+	struct search_options opt = {.by = SEARCH_BY_TIME, .top = 4};
+	struct search_stats st;
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct scenario s;
+		struct report_buf b = {0};
+		int n;
+		load(TEAM, &s);
+		set(&s, "workload.requests_per_day=0");
+		if (i < 2)
+			set(&s, loads[i]);
+		assert_true(search_sized_by_load(&s) == (i < 2));
+		n = search_run(&s, &opt, res, &st);
+		report_search_text(&b, &s, cat, &opt, res, n, &st, 1e-3, "x");
+		assert_non_null(b.data);
+		assert_non_null(strstr(b.data, i < 2 ? "by GPUs required" : "by time"));
+		report_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +229,7 @@ int main(void)
 	    cmocka_unit_test(test_search_reads_the_percentile),
 	    cmocka_unit_test(test_solve_agrees_under_a_rate),
 	    cmocka_unit_test(test_rank_by_cost),
+	    cmocka_unit_test(test_report_header),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
