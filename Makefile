@@ -131,8 +131,14 @@ check-layers: $(B)/libgpuplan.a
 	@CC="$(CC)" LDFLAGS="$(LDFLAGS)" LIBS="$(CORE_LIBS)" sh tests/layers/check-layers.sh src \
 		$(B)/libgpuplan.a
 
+# Issue 11's habits over the tracked files: every .c file's purpose line, and README.md's
+# layout naming every folder and every .c file of src/, ui/ and cli/
+# (tests/layers/check-tree.sh; run-tree.sh, run by check, proves each rule can fail).
+check-tree:
+	@sh tests/layers/check-tree.sh .
+
 # Shell tests run the program named by $GPUPLAN, so the sanitizer build tests its own.
-check: check-layers $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
+check: check-layers check-tree $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
 	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log $(TEST_WRAP) sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
 # The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer, run with
@@ -212,7 +218,7 @@ deb:
 clean:
 	rm -rf build build-asan build-fuzz build-deb gpuplan gpuplan_*.deb
 
-.PHONY: all deps run test check check-layers asan valgrind bench fuzz format-check install uninstall clean \
+.PHONY: all deps run test check check-layers check-tree asan valgrind bench fuzz format-check install uninstall clean \
 	validate validation-doc band-table deb
 .SECONDARY:
 

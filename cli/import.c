@@ -51,8 +51,8 @@ void import_scenario(struct report_buf *b, const char *source, const char *model
 	if (name[0])
 		report_buf_printf(b, "name: %s\n", name);
 	report_buf_printf(b, "%.*s", (int)len, model_yaml);
-	/* SPEC's required keys (workload.kind, hardware.gpu) with the serving defaults of
-	 * scenario_init: a request of 512 prompt and 128 output tokens, in bf16 */
+	/* the required keys of gpuplan-scenario(5) (workload.kind, hardware.gpu) with the serving
+	 * defaults of scenario_init: a request of 512 prompt and 128 output tokens, in bf16 */
 	report_buf_printf(
 	    b, "# Edit: train, finetune, online or offline, and that workload's fields.\n"
 	       "workload:\n"

@@ -398,6 +398,8 @@ static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char 
 {
 	int i;
 
+	if (strlen(origin) >= sizeof(cat->gpu_origin[0])) /* never kept cut short */
+		return gp_error_set(err, GP_EINPUT, origin, 0, 0, "cannot keep the file's name");
 	for (i = 0; i < cat->ngpus; i++)
 		if (strcmp(cat->gpus[i].id, g->id) == 0)
 			break;
@@ -496,6 +498,8 @@ static int catalog_add_model(struct catalog *cat, const char *id, const struct m
 {
 	int i;
 
+	if (strlen(origin) >= sizeof(cat->model_origin[0])) /* never kept cut short */
+		return gp_error_set(err, GP_EINPUT, origin, 0, 0, "cannot keep the file's name");
 	for (i = 0; i < cat->nmodels; i++)
 		if (strcmp(cat->models[i].id, id) == 0)
 			break;
@@ -539,7 +543,9 @@ static int catalog_load_models(struct catalog *cat, const char *dir, int optiona
 	size_t n = 0, cap = 0;
 	int rc = -1;
 
-	snprintf(path, sizeof(path), "%s/models", dir);
+	if (snprintf(path, sizeof(path), "%s/models", dir) >= (int)sizeof(path))
+		return gp_error_set(err, GP_EIO, dir, 0, 0, "path too long (limit %zu bytes)",
+				    sizeof(path) - 1);
 	d = opendir(path);
 	if (!d) {
 		if (optional)
@@ -622,7 +628,8 @@ static int load_dir(struct catalog *cat, const char *dir, int optional, bool len
 	int rc;
 
 	if (snprintf(path, sizeof(path), "%s/gpus.yaml", dir) >= (int)sizeof(path))
-		return gp_error_set(err, GP_EIO, dir, 0, 0, "path too long");
+		return gp_error_set(err, GP_EIO, dir, 0, 0, "path too long (limit %zu bytes)",
+				    sizeof(path) - 1);
 	if (!optional || file_exists(path)) {
 		if (file_read_all(path, CATALOG_MAX_FILE_BYTES, &text, &len, err) != 0)
 			return -1;

@@ -47,10 +47,10 @@ struct catalog_model {
 struct catalog {
 	int ngpus;
 	struct gpu gpus[CATALOG_MAX_GPUS];
-	char gpu_origin[CATALOG_MAX_GPUS][256]; /* file each entry came from */
+	char gpu_origin[CATALOG_MAX_GPUS][GP_PATH_MAX]; /* file each entry came from */
 	int nmodels;
 	struct catalog_model models[CATALOG_MAX_MODELS];
-	char model_origin[CATALOG_MAX_MODELS][256]; /* file each entry came from */
+	char model_origin[CATALOG_MAX_MODELS][GP_PATH_MAX]; /* file each entry came from */
 	/* The user's model files that did not import and were skipped, one message each
 	 * ("FILE: reason", git's style), for the front end to print; a scenario that names
 	 * one of them fails as for any unknown id. nwarnings_dropped counts those past

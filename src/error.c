@@ -1,24 +1,41 @@
 /* error.c - filling, formatting and collecting struct gp_error (error.h). */
 #include "error.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+int gp_error_vset(struct gp_error *err, enum gp_error_code code, const char *file, int line,
+		  int column, const char *fmt, va_list ap)
+{
+	size_t flen = file ? strlen(file) : 0, n = 0;
+	int w;
+
+	if (!err)
+		return -1;
+	err->code = code;
+	err->file[0] = '\0';
+	if (flen < sizeof(err->file))
+		memcpy(err->file, file ? file : "", flen + 1);
+	else /* refused whole: a cut path would name another file */
+		n = (size_t)snprintf(err->message, sizeof(err->message),
+				     "path too long (%zu bytes, limit %zu): ", flen,
+				     sizeof(err->file) - 1);
+	err->line = line;
+	err->column = column;
+	err->field[0] = '\0';
+	w = vsnprintf(err->message + n, sizeof(err->message) - n, fmt, ap);
+	if (w > 0 && (size_t)w >= sizeof(err->message) - n) /* cut: say so */
+		memcpy(err->message + sizeof(err->message) - 4, "...", 4);
+	return -1;
+}
 
 int gp_error_set(struct gp_error *err, enum gp_error_code code, const char *file, int line,
 		 int column, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return -1;
-	err->code = code;
-	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
-	err->line = line;
-	err->column = column;
-	err->field[0] = '\0';
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	gp_error_vset(err, code, file, line, column, fmt, ap);
 	va_end(ap);
 	return -1;
 }

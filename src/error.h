@@ -7,7 +7,14 @@
 #ifndef GPUPLAN_ERROR_H
 #define GPUPLAN_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
+
+/* The longest path a struct gp_error, a scenario's path and its source keep, with the NUL:
+ * Linux's PATH_MAX (<linux/limits.h>), the longest name open(2) takes. A longer path is
+ * never cut into another one: gp_error_set() drops it and says "path too long (N bytes,
+ * limit 4095)", and the loaders refuse it whole. */
+#define GP_PATH_MAX 4096
 
 enum gp_error_code {
 	GP_OK = 0,
@@ -19,18 +26,25 @@ enum gp_error_code {
 
 struct gp_error {
 	enum gp_error_code code;
-	char file[256];	   /* "" when the input is not a file (a --set, a typed value) */
-	int line;	   /* 1-based; 0 when unknown */
-	int column;	   /* 1-based; 0 when unknown */
-	char field[64];	   /* the scenario key concerned, e.g. "workload.seq_len"; may be "" */
-	char message[320]; /* lowercase, no final period: "unknown key 'batchsize' (did you mean
-			      'batch'?)" */
+	char file[GP_PATH_MAX]; /* "" when the input is not a file (a --set, a typed value) */
+	int line;		/* 1-based; 0 when unknown */
+	int column;		/* 1-based; 0 when unknown */
+	char field[64];		/* the scenario key concerned, e.g. "workload.seq_len"; may be "" */
+	/* lowercase, no final period: "unknown key 'batchsize' (did you mean 'batch'?)"; room
+	 * for a path of a few hundred bytes; one that does not fit ends in "..." */
+	char message[1024];
 };
 
 /* Fills err (when not NULL) and returns -1, so a failing path can `return gp_error_set(...)`.
- * file may be NULL. */
+ * file may be NULL. A file of GP_PATH_MAX bytes or more is not kept (err->file is "") and
+ * the message starts "path too long (N bytes, limit 4095): "; a message that does not fit
+ * ends in "...": neither is ever cut silently. */
 int gp_error_set(struct gp_error *err, enum gp_error_code code, const char *file, int line,
 		 int column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* gp_error_set with a va_list. */
+int gp_error_vset(struct gp_error *err, enum gp_error_code code, const char *file, int line,
+		  int column, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 
 /* Sets err->field (when err is not NULL). */
 void gp_error_set_field(struct gp_error *err, const char *field);

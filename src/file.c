@@ -151,54 +151,107 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* The file a save should replace, malloc'd: path itself, or, when path is a symbolic link,
- * the file it points to (followed to the end; a dangling link's target as written,
- * relative to the link's folder), so that the link stays a link, as editors keep it. NULL
- * when out of memory. */
-static char *save_target(const char *path)
-{
-	struct stat st;
-	char *link, *res;
-	ssize_t n;
-	const char *slash;
-	size_t size;
+/* Links a save follows before it calls the chain a loop: the kernel's MAXSYMLINKS
+ * (include/linux/namei.h), so a chain open(2) follows is one a save follows. */
+#define SAVE_MAX_LINKS 40
 
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-		return strdup(path);
-	if ((res = realpath(path, NULL)) != NULL) /* the whole chain resolves */
-		return res;
-	size = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
-	link = malloc(size);
-	if (!link)
-		return NULL;
-	n = readlink(path, link, size - 1);
-	if (n <= 0) {
-		free(link);
-		return strdup(path);
-	}
-	link[n] = '\0';
-	slash = strrchr(path, '/');
+/* The name link (read from the link at path) stands for: relative to path's folder unless
+ * absolute, as the kernel resolves it. malloc'd; NULL when out of memory. */
+static char *link_join(const char *path, const char *link)
+{
+	const char *slash = strrchr(path, '/');
+	char *res;
+
 	if (link[0] == '/' || !slash)
-		return link;
-	res = malloc((size_t)(slash - path) + 1 + (size_t)n + 1);
+		return strdup(link);
+	res = malloc((size_t)(slash - path) + 1 + strlen(link) + 1);
 	if (res)
 		sprintf(res, "%.*s/%s", (int)(slash - path), path, link);
-	free(link);
 	return res;
 }
 
-/* Checks the resolved target; st is filled when it exists. */
-static int check_target(const char *given, const char *target, struct stat *st, bool *exists,
-			struct gp_error *err)
+/* The file a save should replace, malloc'd: path itself, or, when path is a symbolic link,
+ * the file at the end of its chain (followed link by link, each target relative to its
+ * link's folder; a dangling chain ends at the name that does not exist), so that the links
+ * stay links, as editors keep them. *via_link tells that a link was followed. NULL with
+ * errno ELOOP for a chain of more than SAVE_MAX_LINKS links (a loop), ENOMEM when out of
+ * memory. */
+static char *save_target(const char *path, bool *via_link)
+{
+	struct stat st;
+	char *cur, *link, *next;
+	ssize_t n;
+
+	*via_link = false;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return strdup(path);
+	*via_link = true;
+	if ((cur = realpath(path, NULL)) != NULL) /* the whole chain resolves */
+		return cur;
+	if (!(cur = strdup(path)))
+		return NULL;
+	for (int hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		size_t size = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
+		if (hops == SAVE_MAX_LINKS) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		if (!(link = malloc(size))) {
+			free(cur);
+			return NULL;
+		}
+		n = readlink(cur, link, size - 1);
+		if (n <= 0) { /* gone or changed meanwhile: the save checks this name */
+			free(link);
+			return cur;
+		}
+		link[n] = '\0';
+		next = link_join(cur, link);
+		free(link);
+		free(cur);
+		if (!(cur = next))
+			return NULL;
+	}
+	return cur;
+}
+
+/* The folder of path, malloc'd ("." for a bare name); NULL when out of memory. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? strndup(path, slash > path ? (size_t)(slash - path) : 1) : strdup(".");
+}
+
+/* Checks the resolved target; st is filled when it exists. via_link: target is the end
+ * of given's chain of symbolic links. */
+static int check_target(const char *given, const char *target, bool via_link, struct stat *st,
+			bool *exists, struct gp_error *err)
 {
 	*exists = false;
 	if (lstat(target, st) != 0) {
-		if (errno == ENOENT)
+		int e = errno;
+		if (e == ENOENT && via_link) {
+			/* a dangling link: its end is created, where its folder is there */
+			char *dir = dir_of(target);
+			struct stat dst;
+			bool there = dir && stat(dir, &dst) == 0 && S_ISDIR(dst.st_mode);
+			free(dir);
+			if (!there)
+				return gp_error_set(
+				    err, GP_EIO, given, 0, 0,
+				    "cannot save: a dangling symbolic link: its end "
+				    "'%s' is in no folder (%s)",
+				    target, strerror(ENOENT));
 			return 0;
-		return gp_error_set(err, GP_EIO, given, 0, 0, "cannot save: %s", strerror(errno));
+		}
+		if (e == ENOENT)
+			return 0;
+		return gp_error_set(err, GP_EIO, given, 0, 0, "cannot save: %s", strerror(e));
 	}
 	*exists = true;
-	if (S_ISLNK(st->st_mode)) /* left after resolving: a loop or a chain that dangles */
+	if (S_ISLNK(st->st_mode)) /* left after resolving: changed while it was followed */
 		return gp_error_set(err, GP_EIO, given, 0, 0,
 				    "cannot save: a symbolic link that does not resolve (%s)",
 				    strerror(ELOOP));
@@ -209,17 +262,28 @@ static int check_target(const char *given, const char *target, struct stat *st, 
 	return 0;
 }
 
+/* save_target's failure as an error naming path. */
+static int target_failed(const char *path, struct gp_error *err)
+{
+	if (errno == ELOOP)
+		return gp_error_set(err, GP_EIO, path, 0, 0,
+				    "cannot save: a symbolic link that does not resolve (%s)",
+				    strerror(ELOOP));
+	return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+}
+
 int file_check_target(const char *path, struct file_target *t, struct gp_error *err)
 {
-	char *target = save_target(path);
+	bool via_link;
+	char *target = save_target(path, &via_link);
 	struct stat st;
 	bool exists;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
 	if (!target)
-		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
-	rc = check_target(path, target, &st, &exists, err);
+		return target_failed(path, err);
+	rc = check_target(path, target, via_link, &st, &exists, err);
 	if (rc == 0 && exists) {
 		t->exists = true;
 		t->links = (unsigned long)st.st_nlink;
@@ -235,8 +299,7 @@ int file_check_target(const char *path, struct file_target *t, struct gp_error *
 /* The folder of path, made durable after a rename into it. */
 static void sync_dir_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash > path ? (size_t)(slash - path) : 1) : strdup(".");
+	char *dir = dir_of(path);
 	int dfd;
 
 	if (!dir)
@@ -302,15 +365,16 @@ fail:
 
 int file_write_atomic(const char *path_given, const char *data, size_t len, struct gp_error *err)
 {
-	char *path = save_target(path_given);
+	bool via_link;
+	char *path = save_target(path_given, &via_link);
 	struct stat st;
 	bool exists;
 	mode_t mode, mask;
 	int rc;
 
 	if (!path)
-		return gp_error_set(err, GP_EIO, path_given, 0, 0, "out of memory");
-	if (check_target(path_given, path, &st, &exists, err) != 0) {
+		return target_failed(path_given, err);
+	if (check_target(path_given, path, via_link, &st, &exists, err) != 0) {
 		free(path);
 		return -1;
 	}

@@ -28,11 +28,14 @@ struct file_target {
 
 /* Fills *t for a save to path; -1 (GP_EIO, naming path) when a save must not go there:
  * the target exists and is not a regular file (a FIFO, a device, a directory, a socket),
- * or a symbolic link that does not resolve to a file or a free name (a loop). */
+ * a chain of symbolic links longer than the kernel follows (a loop: "Too many levels of
+ * symbolic links"), or a dangling link whose end lies in no folder ("a dangling symbolic
+ * link"). A dangling link (or chain) whose end's folder exists saves to that end. */
 int file_check_target(const char *path, struct file_target *t, struct gp_error *err);
 
 /* Writes len bytes to path atomically: a temporary file in the same folder, fsync, rename,
- * fsync of the folder. A symbolic link is kept: the file it points to is replaced. A file
+ * fsync of the folder. A symbolic link is kept: the file at the end of its chain is
+ * replaced (or created, for a dangling one). A file
  * that is replaced keeps its mode and, where the process may set them, its owner and
  * group; a new file gets 0666 less the umask. Refuses what file_check_target refuses
  * (nothing is written). It does not refuse a read-only file: the front ends ask first.

@@ -1067,15 +1067,10 @@ static void problem(struct gp_problems *out, const struct scenario_source *src, 
 			col = 1;
 		}
 	}
-	memset(&e, 0, sizeof(e));
-	e.code = GP_EINPUT;
-	snprintf(e.file, sizeof(e.file), "%s", src ? src->file : "");
-	e.line = line;
-	e.column = col;
-	snprintf(e.field, sizeof(e.field), "%s", key);
 	va_start(ap, fmt);
-	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	gp_error_vset(&e, GP_EINPUT, src ? src->file : NULL, line, col, fmt, ap);
 	va_end(ap);
+	gp_error_set_field(&e, key);
 	gp_problems_add(out, &e);
 }
 

@@ -164,7 +164,7 @@ struct scenario {
 	int version;
 	char name[128];
 	char notes[4096];
-	char path[512]; /* the file it was read from; "" for the built-in one, "-" stdin */
+	char path[GP_PATH_MAX]; /* the file it was read from; "" for the built-in one, "-" stdin */
 	unsigned char written[SCENARIO_MAX_FIELDS / 8]; /* set by the loader */
 	struct model model;
 	struct workload workload;
@@ -330,7 +330,7 @@ bool scenario_field_applies(const struct scenario *s, const struct field *f);
  * a line and column. Filled by the loader; may be absent (NULL) everywhere it is taken. */
 #define SCENARIO_MAX_KEYS 160
 struct scenario_source {
-	char file[256];
+	char file[GP_PATH_MAX];
 	int nkeys;
 	struct {
 		char key[64];

@@ -10,9 +10,10 @@
 #include "text.h"
 
 /* Copies the folder of path (with its slash) before rel into buf, unless rel is absolute;
- * -1 when that does not fit (a name cut short would be another file). A bare "-" is the
- * file "./-": file_read_all would read standard input, which a scenario never names. */
-static int relative_to(const char *path, const char *rel, char *buf, size_t size)
+ * returns the length of the whole path, which is size or more when it does not fit (a
+ * name cut short would be another file). A bare "-" is the file "./-": file_read_all
+ * would read standard input, which a scenario never names. */
+static size_t relative_to(const char *path, const char *rel, char *buf, size_t size)
 {
 	const char *slash = strrchr(path, '/');
 	int n;
@@ -20,14 +21,15 @@ static int relative_to(const char *path, const char *rel, char *buf, size_t size
 		n = snprintf(buf, size, "%s%s", strcmp(rel, "-") == 0 ? "./" : "", rel);
 	else
 		n = snprintf(buf, size, "%.*s%s", (int)(slash - path + 1), path, rel);
-	return n >= 0 && (size_t)n < size ? 0 : -1;
+	return n < 0 ? size : (size_t)n;
 }
 
 int scenario_field_load(struct scenario *s, const struct catalog *cat, const struct field *f,
 			const char *text, struct gp_error *err)
 {
-	char path[1024];
+	char path[GP_PATH_MAX];
 	struct model m;
+	size_t need;
 	size_t len = strlen(text), bad = text_utf8_invalid_at(text, len);
 
 	/* the one door of --set, :set and the field editor: text that could not be saved (the
@@ -44,8 +46,11 @@ int scenario_field_load(struct scenario *s, const struct catalog *cat, const str
 	/* a value too long for the field is refused before anything is read */
 	if (!(f->flags & FIELD_FILE) || strlen(text) >= f->size)
 		return scenario_field_set(s, cat, f, text, err);
-	if (relative_to(s->path, text, path, sizeof(path)) != 0) {
-		gp_error_set(err, GP_EINPUT, NULL, 0, 0, "the path of '%s' is too long", text);
+	if ((need = relative_to(s->path, text, path, sizeof(path))) >= sizeof(path)) {
+		gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+			     "the path of '%s' beside the scenario is too long (%zu bytes, limit "
+			     "%zu)",
+			     text, need, sizeof(path) - 1);
 		gp_error_set_field(err, f->key);
 		return -1;
 	}

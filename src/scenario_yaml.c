@@ -338,15 +338,14 @@ static void apply_record(struct walker *w, struct scenario *s, const struct cata
 		 * of this file */
 		if (e.code == GP_EIO && strcmp(f->key, "model.hf_config") == 0) {
 			char msg[sizeof(e.message)];
-			snprintf(msg, sizeof(msg), "%s: cannot read '%.80s': %.200s", f->key,
-				 rec->text, e.message);
-			snprintf(e.message, sizeof(e.message), "%s", msg);
+			memcpy(msg, e.message, sizeof(msg));
+			gp_error_set(&e, GP_EINPUT, w->sink.file, rec->line, rec->column,
+				     "%s: cannot read '%s': %s", f->key, rec->text, msg);
+		} else {
+			snprintf(e.file, sizeof(e.file), "%s", w->sink.file);
+			e.line = rec->line;
+			e.column = rec->column;
 		}
-		if (e.code == GP_EIO && strcmp(f->key, "model.hf_config") == 0)
-			e.code = GP_EINPUT;
-		snprintf(e.file, sizeof(e.file), "%s", w->sink.file);
-		e.line = rec->line;
-		e.column = rec->column;
 	}
 	/* else: an error inside the Hugging Face config, with its own file and position */
 	snprintf(e.field, sizeof(e.field), "%s", f->key);
@@ -368,11 +367,15 @@ int scenario_parse(const char *text, size_t len, const char *name, const struct 
 	w.sink.err = err;
 	w.src = src;
 	scenario_init(s);
-	snprintf(s->path, sizeof(s->path), "%s", name ? name : "");
-	if (src) {
+	if (src)
 		memset(src, 0, sizeof(*src));
+	/* a path cut to fit would name another file, and a relative hf_config would be read
+	 * from another folder: refused whole (gp_error_set says "path too long") */
+	if (name && strlen(name) >= sizeof(s->path))
+		return gp_error_set(err, GP_EINPUT, name, 0, 0, "cannot read the scenario");
+	snprintf(s->path, sizeof(s->path), "%s", name ? name : "");
+	if (src)
 		snprintf(src->file, sizeof(src->file), "%s", name ? name : "");
-	}
 	if (len > SCENARIO_MAX_FILE_BYTES) {
 		ysink_report(&w.sink, 1, 1, NULL, "file is larger than the %d-byte limit",
 			     SCENARIO_MAX_FILE_BYTES);
@@ -677,39 +680,53 @@ out:
 	return rc;
 }
 
-/* The folder of path, resolved ("." for a bare name); 0 or -1. */
+/* The folder of path, resolved ("." for a bare name): 0, -1 when it cannot be resolved, -2
+ * when its name is too long to resolve (never a shorter folder's). */
 static int real_dir(const char *path, char *out)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
+	int n;
 
 	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
+		n = snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
+		n = snprintf(dir, sizeof(dir), "/");
 	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -2;
 	return realpath(dir, out) ? 0 : -1;
 }
 
 /* A relative model.hf_config is relative to the scenario's own file: saved elsewhere, it
  * is rewritten relative to the new file, so the copy reads the same config. Left as it
- * is when either folder cannot be resolved, or the path would not fit. */
-static void rebase_hf_config(struct scenario *t, const char *to)
+ * is when either folder cannot be resolved; refused (-1, naming to) when the folder's
+ * name or the rewritten path would not fit, since the path as written would then name
+ * another file. */
+static int rebase_hf_config(struct scenario *t, const char *to, struct gp_error *err)
 {
 	char from_dir[PATH_MAX], to_dir[PATH_MAX], cfg[PATH_MAX], joined[2 * PATH_MAX + 2];
 	char rel[sizeof(t->model.hf_config)];
 	const char *a, *b;
-	size_t used = 0, common = 0;
+	size_t used = 0, common = 0, need;
+	int rc;
 
 	if (!t->model.hf_config[0] || t->model.hf_config[0] == '/' || !t->path[0] ||
 	    strcmp(t->path, "-") == 0)
-		return;
-	if (real_dir(t->path, from_dir) != 0 || real_dir(to, to_dir) != 0)
-		return;
+		return 0;
+	if ((rc = real_dir(t->path, from_dir)) == 0)
+		rc = real_dir(to, to_dir);
+	if (rc == -2)
+		return gp_error_set(err, GP_EINPUT, to, 0, 0,
+				    "cannot save: the folder's name is too long to rewrite the "
+				    "relative model.hf_config '%s' (limit %d bytes)",
+				    t->model.hf_config, PATH_MAX - 1);
+	if (rc != 0)
+		return 0;
 	snprintf(joined, sizeof(joined), "%s/%s", from_dir, t->model.hf_config);
 	if (!realpath(joined, cfg))
-		return;
+		return 0;
 	/* the folder both lie in: to_dir[0, common), ending where a '/' follows in both */
 	if (strcmp(to_dir, "/") != 0) {
 		size_t i = 0;
@@ -724,16 +741,23 @@ static void rebase_hf_config(struct scenario *t, const char *to)
 		}
 		/* up from to_dir to that folder: one "../" a folder below it */
 		for (a = to_dir + common; *a; a++)
-			if (*a == '/' && used + 4 < sizeof(rel))
-				used += (size_t)snprintf(rel + used, sizeof(rel) - used, "../");
+			if (*a == '/')
+				used += 3;
 	}
 	b = cfg + common;
 	while (*b == '/')
 		b++;
-	if (used + strlen(b) + 1 > sizeof(rel))
-		return;
-	snprintf(rel + used, sizeof(rel) - used, "%s", b);
-	snprintf(t->model.hf_config, sizeof(t->model.hf_config), "%s", rel);
+	need = used + strlen(b);
+	if (need >= sizeof(rel))
+		return gp_error_set(err, GP_EINPUT, to, 0, 0,
+				    "cannot save: model.hf_config relative to this file would be "
+				    "%zu bytes (limit %zu); give it as an absolute path",
+				    need, sizeof(rel) - 1);
+	for (size_t k = 0; k < used; k += 3)
+		memcpy(rel + k, "../", 3);
+	memcpy(rel + used, b, strlen(b) + 1);
+	memcpy(t->model.hf_config, rel, need + 1);
+	return 0;
 }
 
 int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
@@ -747,7 +771,10 @@ int scenario_save_file(const struct scenario *s, const struct catalog *cat, cons
 	if (!t)
 		return gp_error_set(err, GP_EIO, NULL, 0, 0, "out of memory");
 	*t = *s;
-	rebase_hf_config(t, path);
+	if (rebase_hf_config(t, path, err) != 0) {
+		free(t);
+		return -1;
+	}
 	rc = scenario_format_yaml(t, cat, &text, &len, err);
 	free(t);
 	if (rc != 0)

@@ -136,6 +136,9 @@ static int read_row(const struct ynode *m, struct validate_row *r, const char *f
 	memset(r, 0, sizeof(*r));
 	r->tolerance = r->pinned = NAN;
 	r->predicted = r->error = NAN;
+	if (strlen(file) >= sizeof(r->file)) /* never kept cut short */
+		return gp_error_set(err, GP_EINPUT, file, 0, 0, "path too long (limit %zu bytes)",
+				    sizeof(r->file) - 1);
 	snprintf(r->file, sizeof(r->file), "%s", file);
 	r->line = m->line;
 	if (m->kind != YNODE_MAPPING)
@@ -247,6 +250,9 @@ static int load_group(struct validation *v, const struct ynode *root, const char
 	v->groups = groups;
 	g = &v->groups[v->ngroups];
 	memset(g, 0, sizeof(*g));
+	if (strlen(path) >= sizeof(g->file)) /* never kept cut short */
+		return gp_error_set(err, GP_EINPUT, path, 0, 0, "path too long (limit %zu bytes)",
+				    sizeof(g->file) - 1);
 	snprintf(g->file, sizeof(g->file), "%s", path);
 	for (size_t i = 0; i + 1 < root->n; i += 2) {
 		const struct ynode *k = &root->items[i], *val = &root->items[i + 1];

@@ -34,15 +34,10 @@ void ysink_report(struct ysink *k, int line, int column, const char *field, cons
 		k->count++;
 		return;
 	}
-	memset(&e, 0, sizeof(e));
-	e.code = GP_EINPUT;
-	snprintf(e.file, sizeof(e.file), "%s", k->file ? k->file : "");
-	e.line = line;
-	e.column = column;
-	snprintf(e.field, sizeof(e.field), "%s", field ? field : "");
 	va_start(ap, fmt);
-	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	gp_error_vset(&e, GP_EINPUT, k->file, line, column, fmt, ap);
 	va_end(ap);
+	gp_error_set_field(&e, field);
 	ysink_add(k, &e);
 }
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Files on the command line (issue 16): no input hangs (a FIFO, hf_config: "-"), no save
 # replaces a FIFO or a device, -o - and -o /dev/stdout write standard output, new files
-# follow the umask, read-only targets are refused, ulimit -f leaves no temporary file, and
-# invalid UTF-8 from --set is refused with the field and the byte offset.
+# follow the umask, read-only targets are refused, ulimit -f leaves no temporary file,
+# invalid UTF-8 from --set is refused with the field and the byte offset, a dangling chain
+# of links is written at its end or refused as dangling (ELOOP only for a loop), and paths
+# of 300 and 3800 bytes work whole while one past PATH_MAX is refused whole.
 # Usage: GPUPLAN=./gpuplan sh tests/safety/run-safety.sh
 set -u
 # byte patterns: the messages may hold the invalid bytes they name
@@ -99,6 +101,55 @@ rc=$?
 [ -L chain1 ] && [ -L chain2 ] && ok || bad "fmt -o a dangling chain replaced a link (exit $rc)"
 [ $rc = 0 ] && [ -f chaintgt/chained.yaml ] || { [ $rc = 1 ] && [ ! -e chaintgt/chained.yaml ]; } &&
 	ok || bad "fmt -o a dangling chain: neither written at its end nor refused (exit $rc)"
+# ... and one whose end is in no folder says so, creating nothing (ELOOP is for loops)
+ln -s chain4 chain3 && ln -s gone/chained.yaml chain4
+run fmt "$good" -o chain3
+rc=$?
+[ $rc = 1 ] && [ -L chain3 ] && [ ! -e gone ] && grep -q 'dangling symbolic link' err &&
+	! grep -q 'Too many levels' err && ok || bad "fmt -o a chain into no folder (exit $rc)"
+
+# long paths (300 and 4000 bytes) work whole, with the whole path in messages; one past
+# PATH_MAX is refused whole, saying so
+part=$(printf '%0200d' 0)
+deep=$tmp
+while [ ${#deep} -lt 300 ]; do deep=$deep/$part; done
+mkdir -p "$deep" && cp "$cfg" "$deep/config.json"
+printf 'gpuplan: 1\nmodel:\n  hf_config: config.json\nhardware:\n  gpu: h100-sxm-80gb\n' >"$deep/s.yaml"
+run report "$deep/s.yaml" --json
+rc=$?
+# llama-2-7b's 6,738,415,616 parameters, read beside the file; the file named whole
+[ $rc = 0 ] && grep -q '"params":.6738415616' out && grep -qF "\"$deep/s.yaml\"" out && ok ||
+	bad "report on a 300-byte path (exit $rc)"
+printf 'gpuplan: 1\nworkload:\n  seq_len: many\n' >"$deep/bad.yaml"
+run check "$deep/bad.yaml"
+rc=$?
+[ $rc = 2 ] && grep -qF "$deep/bad.yaml:3:" err && ok || bad "a 300-byte path whole in the message (exit $rc)"
+while [ ${#deep} -lt 3800 ]; do deep=$deep/$part; done
+mkdir -p "$deep" && cp "$cfg" "$deep/config.json"
+printf 'gpuplan: 1\nmodel:\n  hf_config: config.json\nhardware:\n  gpu: h100-sxm-80gb\n' >"$deep/s.yaml"
+run fmt "$deep/s.yaml" -o "$deep/copy.yaml"
+rc=$?
+[ $rc = 0 ] && grep -q 'hf_config: config.json' "$deep/copy.yaml" && ok ||
+	bad "fmt between 3800-byte paths (exit $rc)"
+printf 'gpuplan: 1\nworkload:\n  seq_len: many\n' >"$deep/bad.yaml"
+run check "$deep/bad.yaml"
+rc=$?
+[ $rc = 2 ] && grep -qF "$deep/bad.yaml:3:" err && ok || bad "a 3800-byte path whole in the message (exit $rc)"
+# saved at the top, the relative config would be longer than model.hf_config holds
+run fmt "$deep/s.yaml" -o "$tmp/far.yaml"
+rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/far.yaml" ] && grep -q 'limit 255' err && ok ||
+	bad "fmt refuses an hf_config rewrite that does not fit (exit $rc)"
+toolong=$deep/$part/$part/x.yaml
+run check "$toolong"
+rc=$?
+[ $rc = 1 ] && grep -q "path too long (${#toolong} bytes, limit 4095): " err && ok ||
+	bad "a path past PATH_MAX is refused whole (exit $rc)"
+run fmt "$good" -o "$toolong"
+rc=$?
+[ $rc = 1 ] && grep -q "path too long (${#toolong} bytes, limit 4095): " err && ok ||
+	bad "fmt -o a path past PATH_MAX is refused whole (exit $rc)"
+
 # a device or a file too large as hf_config: the scenario's FILE:LINE:COL named too
 printf 'gpuplan: 1\nmodel:\n  hf_config: /dev/zero\nhardware:\n  gpu: h100-sxm-80gb\n' >zero.yaml
 run check zero.yaml

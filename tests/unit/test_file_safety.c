@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -204,6 +207,100 @@ static void test_read_own_refuses_link(void **state)
 	assert_non_null(strstr(err.message, "symbolic link"));
 }
 
+/* The other user of the ownership tests: "nobody" on Debian (65534). Only root may give a
+ * file away, so as another user the test checks what that user can: its own files. */
+#define OTHER_UID ((uid_t)65534)
+
+/* A recovery file owned by another user is not read (a planted file is never offered);
+ * one owned by the effective user is. */
+static void test_read_own_refuses_other_owner(void **state)
+{
+	char path[300], *data = NULL;
+	size_t len;
+	struct gp_error err;
+	(void)state;
+	path_in(path, sizeof(path), ".planted.recover");
+	assert_int_equal(file_write_own(path, "x\n", 2, &err), 0);
+	assert_int_equal(file_read_own(path, 100, &data, &len, &err), 0);
+	free(data);
+	data = NULL;
+	if (geteuid() != 0)
+		return; /* no file of another user can be made here */
+	assert_int_equal(chown(path, OTHER_UID, OTHER_UID), 0);
+	assert_int_equal(file_read_own(path, 100, &data, &len, &err), -1);
+	assert_null(data);
+	assert_non_null(strstr(err.message, "owned by another user"));
+}
+
+/* A replaced file keeps its owner and group where the process may set them (root: any;
+ * another user: its own), and its mode. */
+static void test_save_keeps_owner(void **state)
+{
+	char path[300];
+	struct stat st;
+	struct gp_error err;
+	uid_t uid = geteuid() == 0 ? OTHER_UID : geteuid();
+	gid_t gid = geteuid() == 0 ? (gid_t)OTHER_UID : getegid();
+	(void)state;
+	path_in(path, sizeof(path), "owned.yaml");
+	assert_int_equal(file_write_atomic(path, "old\n", 4, &err), 0);
+	assert_int_equal(chown(path, uid, gid), 0);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(file_write_atomic(path, "new\n", 4, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, uid);
+	assert_int_equal(st.st_gid, gid);
+	assert_int_equal(st.st_mode & 07777, 0640);
+}
+
+static volatile sig_atomic_t got_xfsz;
+static void on_xfsz(int sig)
+{
+	(void)sig;
+	got_xfsz = 1;
+}
+
+/* SIGXFSZ during a save, caught as the terminal UI catches it (a handler that sets a flag,
+ * ui/tui.c): the write fails with EFBIG, the old file is whole and no temporary is left. */
+static void test_xfsz_during_save(void **state)
+{
+	char path[300], *data;
+	size_t len;
+	struct gp_error err;
+	int st;
+	(void)state;
+	path_in(path, sizeof(path), "xfsz.yaml");
+	assert_int_equal(file_write_atomic(path, "old\n", 4, &err), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sigaction sa;
+		struct rlimit rl = {4096, 4096};
+		static char big[1 << 16];
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_xfsz;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGXFSZ, &sa, NULL);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		memset(big, 'n', sizeof(big));
+		_exit(file_write_atomic(path, big, sizeof(big), &err) == -1 && got_xfsz &&
+			      strstr(err.message, "File too large")
+			  ? 0
+			  : 1);
+	}
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(file_read_all(path, 100, &data, &len, &err), 0);
+	assert_string_equal(data, "old\n");
+	free(data);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		assert_null(strstr(e->d_name, "xfsz.yaml.tmp."));
+	closedir(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +311,9 @@ int main(void)
 	    cmocka_unit_test(test_check_target),
 	    cmocka_unit_test(test_write_own_never_follows),
 	    cmocka_unit_test(test_read_own_refuses_link),
+	    cmocka_unit_test(test_read_own_refuses_other_owner),
+	    cmocka_unit_test(test_save_keeps_owner),
+	    cmocka_unit_test(test_xfsz_during_save),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
