@@ -744,7 +744,7 @@ static int cmd_import(struct cli *c)
 	if (!c->model_only) {
 		/* the model block in a whole scenario (cli/import.c), unless --model-only */
 		struct report_buf b = {0};
-		import_scenario(&b, c->args[0], text, len);
+		import_scenario(&b, c->args[0], text, len, &m.quant);
 		free(text);
 		if (b.failed) {
 			report_buf_release(&b);

@@ -36,9 +36,11 @@ static void import_name(const char *source, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-void import_scenario(struct report_buf *b, const char *source, const char *model_yaml, size_t len)
+void import_scenario(struct report_buf *b, const char *source, const char *model_yaml, size_t len,
+		     const struct model_quant *q)
 {
 	char name[128];
+	bool quant = q && q->set;
 
 	import_name(source, name, sizeof(name));
 	report_buf_printf(b,
@@ -59,9 +61,18 @@ void import_scenario(struct report_buf *b, const char *source, const char *model
 	       "  kind: online\n"
 	       "  precision: bf16\n"
 	       "  prompt_tokens: 512\n"
-	       "  output_tokens: 128\n"
-	       "  weights: bf16\n"
-	       "  batch: 1\n"
+	       "  output_tokens: 128\n");
+	/* the checkpoint's formats (hf_quant.c), written out: the model block above is only
+	 * the shape, so they would not follow from it */
+	report_buf_printf(b, "  weights: %s\n", quant ? dtype_name(q->weights) : "bf16");
+	if (quant && q->experts != q->weights)
+		report_buf_printf(b, "  expert_weights: %s\n", dtype_name(q->experts));
+	if (quant && q->group)
+		report_buf_printf(b, "  weight_group: %d\n", q->group);
+	if (quant && q->embed_16)
+		report_buf_printf(b, "  embedding_weights: bf16\n");
+	report_buf_printf(
+	    b, "  batch: 1\n"
 	       "# Edit: the GPU (gpuplan catalog gpus lists them) and how many; gpuplan solve\n"
 	       "# FILE --min hardware.count finds the fewest that fit.\n"
 	       "hardware:\n"

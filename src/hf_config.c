@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "file.h"
+#include "hf_quant.h"
 
 #define HF_CONFIG_MAX_BYTES (4u << 20) /* config.json files are a few kilobytes */
 
@@ -1065,119 +1066,23 @@ static int read_deepseek_moe(struct hf *c, struct model *m)
 	return 0;
 }
 
-/* A string member of obj, or NULL. */
-static const char *str_of(const cJSON *obj, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
-/* quantization_config (transformers' quantizers, quantization_config.py): the weights'
- * format as the checkpoint stores it, named in a warning and, when workload.weights can
- * hold it, as the dtype to plan with. Nothing here changes the parameter count; GPTQ/AWQ
- * group scales and zeros, bitsandbytes' absmax and MXFP4's scales are not counted in a
- * dtype's bytes. Reads the top-level object; never fails (an odd entry is only named). */
-static void read_quant(struct hf *c)
+/* quantization_config (hf_quant.c): the format the checkpoint stores its weights in, kept
+ * in m->quant for the scenario to plan with, and a note saying what was read. Reads the
+ * top-level object; never fails (an odd entry is only named). */
+static void read_quant(struct hf *c, struct model *m)
 {
 	const cJSON *q = cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config");
-	const cJSON *bits, *b4 = NULL, *b8 = NULL;
-	const char *method, *fmt;
-	struct hf_config_info *info = c->info;
-	int nbits = 0;
+	char method[24], note[200];
 
-	if (!info || !cJSON_IsObject(q))
+	if (!hf_quant_read(q, m->moe.experts > 0, &m->quant, method, sizeof(method), note,
+			   sizeof(note)))
 		return;
-	method = str_of(q, "quant_method");
-	if (!method) {
-		/* bitsandbytes configs written before quant_method existed */
-		b4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
-		b8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
-		method = cJSON_IsTrue(b4) || cJSON_IsTrue(b8) ? "bitsandbytes" : "?";
+	if (c->info) {
+		snprintf(c->info->quant_method, sizeof(c->info->quant_method), "%s", method);
+		c->info->has_weights = m->quant.set;
+		c->info->weights = m->quant.weights;
 	}
-	snprintf(info->quant_method, sizeof(info->quant_method), "%s", method);
-	bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
-	if (cJSON_IsNumber(bits) && bits->valuedouble >= 1 && bits->valuedouble <= 16)
-		nbits = (int)bits->valuedouble;
-	if (strcmp(method, "fp8") == 0 || strcmp(method, "fbgemm_fp8") == 0) {
-		/* DeepSeek-V3: fmt e4m3, weight_block_size [128, 128], one fp32 scale per
-		 * block; without weight_block_size a scale per tensor (or channel) */
-		const cJSON *block = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
-		fmt = str_of(q, "fmt");
-		info->has_weights = true;
-		info->weights = DTYPE_FP8;
-		if (cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(block, 1)))
-			warn(c,
-			     "quantization_config: fp8%s%s weights in %gx%g blocks: plan them with "
-			     "workload.weights: fp8",
-			     fmt ? " " : "", fmt ? fmt : "",
-			     cJSON_GetArrayItem(block, 0)->valuedouble,
-			     cJSON_GetArrayItem(block, 1)->valuedouble);
-		else
-			warn(
-			    c,
-			    "quantization_config: fp8%s%s weights, one scale per tensor: plan them "
-			    "with workload.weights: fp8",
-			    fmt ? " " : "", fmt ? fmt : "");
-	} else if (strcmp(method, "mxfp4") == 0) {
-		/* OCP Microscaling v1.0: E2M1 elements with one E8M0 scale per 32, 4.25 bits;
-		 * gpt-oss keeps attention, router, embedding and head in bf16
-		 * (modules_to_not_convert) */
-		info->has_weights = true;
-		info->weights = DTYPE_INT4;
-		warn(c,
-		     "quantization_config: mxfp4 weights (4.25 bits with their scales; the modules "
-		     "in modules_to_not_convert stay bf16): workload.weights: int4 is the nearest "
-		     "(4 bits for every weight)");
-	} else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
-		/* AutoGPTQ / AutoAWQ: bits (4 unless said) per weight plus a scale and zero per
-		 * group_size weights */
-		if (!nbits)
-			nbits = 4;
-		if (nbits == 4 || nbits == 8) {
-			info->has_weights = true;
-			info->weights = nbits == 4 ? DTYPE_INT4 : DTYPE_INT8;
-			warn(c,
-			     "quantization_config: %s int%d weights: plan them with "
-			     "workload.weights: int%d (group scales not counted)",
-			     method, nbits, nbits);
-		} else {
-			warn(c,
-			     "quantization_config: %s %d-bit weights have no workload.weights "
-			     "format: the config's dtype is assumed",
-			     method, nbits);
-		}
-	} else if (strcmp(method, "bitsandbytes") == 0) {
-		const char *type = str_of(q, "bnb_4bit_quant_type");
-		if (!b4)
-			b4 = cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit");
-		if (!b8)
-			b8 = cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit");
-		if (cJSON_IsTrue(b4)) {
-			/* QLoRA's NF4 (Dettmers et al. 2023); bitsandbytes' fp4 is 4 bits too */
-			bool nf4 = !type || strcmp(type, "nf4") == 0;
-			info->has_weights = true;
-			info->weights = nf4 ? DTYPE_NF4 : DTYPE_INT4;
-			warn(c,
-			     "quantization_config: bitsandbytes %s weights: plan them with "
-			     "workload.weights: %s",
-			     nf4 ? "nf4" : type, nf4 ? "nf4" : "int4");
-		} else if (cJSON_IsTrue(b8)) {
-			info->has_weights = true;
-			info->weights = DTYPE_INT8;
-			warn(c, "quantization_config: bitsandbytes int8 weights (LLM.int8()): plan "
-				"them with workload.weights: int8");
-		} else {
-			warn(c, "quantization_config: bitsandbytes without load_in_4bit or "
-				"load_in_8bit: the config's dtype is assumed");
-		}
-	} else {
-		warn(c,
-		     "quantization_config: quant_method '%.24s' is not one gpuplan models: the "
-		     "config's dtype is assumed",
-		     method);
-	}
+	warn(c, "%s", note);
 }
 
 static int read_family(struct hf *c, enum family fam, struct model *m);
@@ -1723,7 +1628,7 @@ int hf_config_parse_info(const char *text, size_t len, const char *file, struct 
 	m.norm = NORM_RMSNORM;
 	if (find_family(&c, &fam) || read_family(&c, fam, &m) || check_shape(&c, &m))
 		goto out;
-	read_quant(&c);
+	read_quant(&c, &m);
 	m.dropout = uses_dropout(&c);
 	*out = m;
 	rc = 0;

@@ -6,7 +6,8 @@
  * BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and MoE), Cohere (Command R, R7B),
  * InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM, DeepSeekMoE, DeepSeek-V2/V3, DBRX
  * and gpt-oss; an unknown model_type with Llama's keys reads as Llama, with a warning.
- * The only file besides report_json.c that includes cJSON.h.
+ * With hf_quant.c (its quantization_config), the only files besides report_json.c that
+ * include cJSON.h.
  */
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H
@@ -33,10 +34,10 @@ struct hf_config_info {
 	/* quantization_config's quant_method as written ("fp8", "mxfp4", "gptq", "awq",
 	 * "bitsandbytes", ...), "" when the config has none; a warning names it. */
 	char quant_method[24];
-	/* Whether the format is one a scenario's workload.weights can hold, and which:
-	 * fp8 for FP8 (block or per-tensor), int4 or int8 for GPTQ/AWQ by their bits, nf4 or
-	 * int8 for bitsandbytes; MXFP4 (4 bits and one 8-bit scale per 32, 4.25 bits) has no
-	 * such format and gets the nearest, int4, with the warning saying so. */
+	/* Whether the format is one gpuplan plans, and the linear layers' format (the model's
+	 * quant.weights: fp8 for FP8 block or per-tensor, int4 or int8 for GPTQ/AWQ by their
+	 * bits, nf4 or int8 for bitsandbytes, nvfp4 for ModelOpt NVFP4, bf16 for gpt-oss's
+	 * mxfp4, whose experts alone are mxfp4: the model's quant.experts). */
 	bool has_weights;
 	enum dtype weights;
 };

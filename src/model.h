@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "dtype.h"
+
 enum mlp_kind { MLP_GATED, MLP_PLAIN };		 /* SwiGLU/GeGLU (3 matrices) | GELU (2 matrices) */
 enum norm_kind { NORM_RMSNORM, NORM_LAYERNORM }; /* weight only | weight and bias */
 
@@ -29,6 +31,20 @@ struct mla_shape {    /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0
 	int rope_dim; /* qk_rope_head_dim */
 	int nope_dim; /* qk_nope_head_dim */
 	int v_dim;    /* v_head_dim */
+};
+
+/* The format a checkpoint stores its weights in, as its quantization_config says
+ * (hf_quant.c); set is false for a 16-bit checkpoint. A scenario that uses the model starts
+ * its workload.weights, expert_weights and weight_group from it (scenario.c), and keeps
+ * the embedding and head bf16 where embed_16 says so (workload.embedding_weights: auto). */
+struct model_quant {
+	bool set;
+	enum dtype weights; /* the quantized linear layers (or bf16 when only experts are) */
+	enum dtype experts; /* the routed experts (gpt-oss: mxfp4 with weights bf16) */
+	bool embed_16;	    /* embedding and lm_head left 16-bit (modules_to_not_convert, ignore,
+			     * exclude_modules; Hugging Face quantizers replace nn.Linear only) */
+	int group;	    /* GPTQ/AWQ/compressed-tensors group_size; -1 per output channel;
+			     * 0 = none given */
 };
 
 struct model {
@@ -80,6 +96,9 @@ struct model {
 			       * not one head */
 	bool attention_sinks; /* one learned sink logit per head per layer (gpt-oss) */
 	bool router_bias;     /* a bias on the MoE router, one per expert (gpt-oss) */
+
+	/* The checkpoint's stored format (quantization_config). */
+	struct model_quant quant;
 };
 
 /* Parameter counts in parameters (not bytes). */

@@ -98,14 +98,19 @@ static double act_bytes(enum dtype t)
 }
 
 /* Bytes per weight of a stored format, with its scales (see the table above). */
-static double weight_bytes(enum dtype t, double hidden)
+static double weight_bytes(enum dtype t, double hidden, int group)
 {
+	/* workload.weight_group (a checkpoint's group_size, hf_quant.c): an fp16 scale and a
+	 * zero as wide as the weight per group; -1 one group per row of hidden inputs */
+	double g = group > 0 ? group : group < 0 ? hidden : 0;
 	switch (t) {
 	case DTYPE_INT4:
-		return (4.0 + INT4_GROUP_BITS / INT4_GROUP) / 8.0;
+		return (4.0 + INT4_GROUP_BITS / (g > 0 ? g : INT4_GROUP)) / 8.0;
 	case DTYPE_NF4:
 		return NF4_BITS / 8.0;
 	case DTYPE_INT8:
+		if (g > 0)
+			return 1.0 + (16.0 + 8.0) / 8.0 / g;
 		return 1.0 + (hidden > 0 ? 2.0 / hidden : 0);
 	default:
 		return dtype_bytes(t);
@@ -426,6 +431,7 @@ struct mctx {
 	double tied_copy;	/* tied embeddings with pp > 1: the last stage's copy */
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double we_b;		/* inference: the routed experts' weight bytes per param */
+	double emb_b;		/* inference: the embedding and head's */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
 	double ad_o_b;		/* LoRA/QLoRA: optimizer bytes per adapter parameter */
@@ -781,7 +787,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				      ? m->mla.kv_rank + m->mla.rope_dim
 				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
-		mem->weights = x->w_b * nonexp + x->we_b * expert;
+		mem->weights = x->w_b * (nonexp - embed) + x->emb_b * embed + x->we_b * expert;
 		mem->weight_bytes_per_param =
 		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
@@ -1060,7 +1066,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			if (wl->finetune.method == FT_QLORA &&
 			    (base == DTYPE_BF16 || base == DTYPE_FP16 || base == DTYPE_FP32))
 				base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base */
-			x.base_b = weight_bytes(base, m->hidden);
+			x.base_b = weight_bytes(base, m->hidden, 0);
 			x.embed_b = x.base_b < 2 ? 2 : x.base_b;
 			/* adapters train in their own dtype with no master copy: fp32 (PEFT's
 			 * autocast_adapter_dtype default) or 16-bit (qlora.py casts LoRA layers
@@ -1106,8 +1112,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {
-		x.w_b = weight_bytes(wl->weights, m->hidden);
-		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden);
+		x.w_b = weight_bytes(wl->weights, m->hidden, wl->weight_group);
+		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden, wl->weight_group);
+		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did */
+		x.emb_b = wl->embedding_weights == EMB_BF16 ||
+				  (wl->embedding_weights == EMB_AUTO && m->quant.embed_16)
+			      ? 2
+			      : x.w_b;
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
 		p->micro_batches = 1;
 		if (m->max_context > 0 &&

@@ -21,8 +21,10 @@ static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
 static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8",
 					 "nvfp4", "mxfp4", "fp6",  NULL};
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
-static const char *const weight_dtypes[] = {"fp32", "bf16",  "fp16",  "fp8", "int8",
-					    "int4", "nvfp4", "mxfp4", "fp6", NULL};
+static const char *const weight_dtypes[] = {"fp32",  "bf16",  "fp16", "fp8", "int8", "int4",
+					    "nvfp4", "mxfp4", "fp6",  "nf4", NULL};
+/* workload.embedding_weights, in the order of EMB_AUTO, EMB_BF16, EMB_SAME */
+static const char *const embedding_weight_names[] = {"auto", "bf16", "same", NULL};
 /* workload.expert_weights: auto, then the formats of expert_dtypes[] in this order */
 static const char *const expert_weight_names[] = {"auto", "bf16",  "fp16",  "fp8", "int8",
 						  "int4", "nvfp4", "mxfp4", "fp6", NULL};
@@ -256,9 +258,10 @@ const struct field scenario_fields[] = {
     INT_AUTO("workload.batch", workload.batch, 1, 1e8, APPLIES_INFERENCE,
 	     "concurrent sequences; auto = the most that fit", PW("batch", 15), DOUBLES,
 	     RESOLVED_DOUBLE(max_batch)),
-    DTYPE_FIELD("workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-		"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6",
-		PW("weights", 16)),
+    DTYPE_FIELD(
+	"workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
+	"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6 | nf4",
+	PW("weights", 16)),
     ENUM_FIELD("workload.expert_weights", workload.expert_weights, expert_weight_names,
 	       APPLIES_INFERENCE,
 	       "routed experts' weight format: auto (as workload.weights) | bf16 | fp16 | fp8 | "
@@ -429,6 +432,15 @@ const struct field scenario_fields[] = {
     NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
 	     "achieved / peak link bandwidth; auto = modelled", PW("network", 38),
 	     RESOLVED_DOUBLE(network_efficiency)),
+    ENUM_FIELD("workload.embedding_weights", workload.embedding_weights, embedding_weight_names,
+	       APPLIES_INFERENCE,
+	       "embedding and head format: auto (bf16 where the checkpoint kept them so, else as "
+	       "weights) | bf16 | same (as workload.weights)",
+	       UI_HIDDEN("embedding weights")),
+    INT_FIELD("workload.weight_group", workload.weight_group, -1, 1048576, APPLIES_INFERENCE,
+	      "int4/int8 weights' group size (GPTQ/AWQ group_size); 0 = 128 for int4, a scale "
+	      "per row for int8; -1 = one group per row",
+	      UI_HIDDEN("weight group")),
     {.key = NULL},
 };
 
@@ -446,6 +458,39 @@ enum dtype workload_expert_weights(const struct workload *w)
 	    (size_t)w->expert_weights < sizeof(expert_dtypes) / sizeof(expert_dtypes[0]))
 		return expert_dtypes[w->expert_weights];
 	return w->weights;
+}
+
+/* Whether the scenario's file (or an edit) wrote key. */
+static bool written(const struct scenario *s, const char *key)
+{
+	const struct field *f = scenario_field_find(key);
+	ptrdiff_t i = f ? f - scenario_fields : -1;
+	return i >= 0 && i < SCENARIO_MAX_FIELDS && (s->written[i / 8] >> (i % 8) & 1);
+}
+
+void scenario_apply_checkpoint(struct scenario *s, const struct model_quant *old)
+{
+	const struct model_quant *q = &s->model.quant;
+	struct workload *w = &s->workload;
+	int e = 0;
+
+	if (!q->set && !(old && old->set))
+		return;
+	if (!written(s, "workload.weights"))
+		w->weights = q->set ? q->weights : DTYPE_BF16;
+	if (!written(s, "workload.expert_weights")) {
+		/* auto (as weights) unless the experts have a format of their own */
+		if (q->set && q->experts != q->weights)
+			for (size_t i = 1; i < sizeof(expert_dtypes) / sizeof(expert_dtypes[0]);
+			     i++)
+				if (expert_dtypes[i] == q->experts) {
+					e = (int)i;
+					break;
+				}
+		w->expert_weights = e;
+	}
+	if (!written(s, "workload.weight_group"))
+		w->weight_group = q->set ? q->group : 0;
 }
 
 const struct field *scenario_field_find(const char *key)
@@ -659,8 +704,10 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 					    "'gpuplan catalog models')",
 					    text);
 		}
+		struct model_quant old = s->model.quant;
 		s->model = cm->model;
 		snprintf(s->model.preset, sizeof(s->model.preset), "%s", cm->id);
+		scenario_apply_checkpoint(s, &old);
 		return 0;
 	}
 	if (f->catalog == FIELD_CATALOG_GPUS) {
@@ -699,7 +746,11 @@ int scenario_field_set_model(struct scenario *s, const struct field *f, const ch
 	}
 	/* the config replaces the model, preset and all: the report must not name a preset
 	 * whose numbers it no longer uses */
-	s->model = *m;
+	{
+		struct model_quant old = s->model.quant;
+		s->model = *m;
+		scenario_apply_checkpoint(s, &old);
+	}
 	memcpy(s->model.hf_config, text, len + 1);
 	s->model.preset[0] = '\0';
 	return 0;

@@ -127,7 +127,14 @@ struct workload {
 	double prefix_cache_hit; /* prompt tokens served from a prefix cache, [0, 1) */
 	struct speculative speculative;
 	struct length_law prompt_length, output_length;
+	/* the embedding and head's format: EMB_AUTO (bf16 where the model's checkpoint kept
+	 * them 16-bit, model.quant.embed_16, else as weights), EMB_BF16, EMB_SAME */
+	int embedding_weights;
+	int weight_group; /* int4/int8 weights' group size; 0 = auto (128 for int4, a scale
+			     per row for int8), -1 = one group per row */
 };
+
+enum { EMB_AUTO, EMB_BF16, EMB_SAME };
 
 struct hardware {
 	struct gpu gpu; /* a copy of the catalog entry with overrides applied */
@@ -253,6 +260,12 @@ extern const struct field scenario_fields[];
 /* The routed experts' weight format: workload.expert_weights, or workload.weights under
  * auto (gpt-oss keeps its experts in mxfp4 and the rest in bf16). */
 enum dtype workload_expert_weights(const struct workload *w);
+
+/* The model's checkpoint format (s->model.quant, from its quantization_config) made the
+ * workload's: weights, expert_weights and weight_group, each unless s->written has it.
+ * old is the model it replaces: when that one had a format and the new one has none, the
+ * fields go back to their defaults. Called when a preset or config sets the model. */
+void scenario_apply_checkpoint(struct scenario *s, const struct model_quant *old);
 
 /* Number of entries in scenario_fields. */
 int scenario_field_count(void);

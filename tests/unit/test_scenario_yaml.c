@@ -783,6 +783,8 @@ static const char *const every_field[][2] = {
 	{"efficiency.mfu", "0.41"},
 	{"efficiency.hbm", "80%"},
 	{"efficiency.network", "0.7"},
+	{"workload.embedding_weights", "bf16"},
+	{"workload.weight_group", "64"},
 };
 
 static void test_round_trip_every_field(void **state)
