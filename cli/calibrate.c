@@ -124,8 +124,8 @@ static void summary_text(struct report_buf *b, const struct calibrate_request *r
 	for (int i = 0; i < n; i++) {
 		figure_format(m[i].fig, m[i].value, v, sizeof(v));
 		figure_format(m[i].fig, m[i].before, w, sizeof(w));
-		report_buf_printf(b, "  %s: measured %s, planned %s (%+.1f%% off)\n", m[i].fig->key,
-				  v, w, 100 * (m[i].before / m[i].value - 1));
+		report_buf_printf(b, "  %s\n    measured: %s; planned %s, %+.1f%% off\n",
+				  m[i].fig->key, v, w, 100 * (m[i].before / m[i].value - 1));
 		if (m[i].status == CAL_FITTED) {
 			knob_text(before_s, before, m[i].knob, kb, sizeof(kb));
 			knob_text(r->s, after, m[i].knob, ka, sizeof(ka));
@@ -133,7 +133,7 @@ static void summary_text(struct report_buf *b, const struct calibrate_request *r
 			report_buf_printf(b, "    %s: %s -> %s\n", calibrate_knob_key(m[i].knob),
 					  kb, ka);
 			wrapped(b, "why", m[i].why);
-			report_buf_printf(b, "    now: %s (%+.2f%% off)\n", w,
+			report_buf_printf(b, "    now: %s, %+.2f%% off\n", w,
 					  100 * (m[i].after / m[i].value - 1));
 		} else if (m[i].status == CAL_COMPARED) {
 			wrapped(b, "note", m[i].why);
@@ -241,20 +241,37 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 	return root;
 }
 
+/* cJSON escapes C0 controls; a C1 one (U+0080 to U+009F, which a terminal may read as
+ * CSI) is written \u00XX here, as cli.c's cli_write_json does (RFC 8259 section 7). */
 static int write_json(cJSON *j)
 {
 	char *text = j ? report_json_print(j) : NULL;
 	struct report_buf b = {0};
-	int rc;
+	int rc = 0;
 
 	report_json_free(j);
 	if (!text) {
 		fputs("gpuplan calibrate: out of memory\n", stderr);
 		return EXIT_IO;
 	}
-	report_buf_printf(&b, "%s", text);
+	for (size_t i = 0; text[i]; i++) {
+		unsigned char u = (unsigned char)text[i], v = (unsigned char)text[i + 1];
+		if (u == 0xc2 && (v & 0xe0) == 0x80) {
+			report_buf_printf(&b, "\\u00%02x", v);
+			i++;
+		} else {
+			report_buf_printf(&b, "%c", text[i]);
+		}
+	}
 	free(text);
-	rc = put(stdout, &b);
+	if (b.failed) {
+		fputs("gpuplan calibrate: out of memory\n", stderr);
+		rc = EXIT_IO;
+	} else if ((b.len && fwrite(b.data, 1, b.len, stdout) != b.len) || fflush(stdout) != 0) {
+		fprintf(stderr, "gpuplan calibrate: writing standard output: %s\n",
+			strerror(errno));
+		rc = EXIT_IO;
+	}
 	report_buf_release(&b);
 	return rc;
 }
