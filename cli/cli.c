@@ -1215,7 +1215,7 @@ static const struct cli_option {
      "import: write a whole scenario that check accepts"},
     {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL,
      "import: write the model: block alone (the default)"},
-    {"measured", OPTV_MEASURED, required_argument, OPT_CALIBRATE, "KEY=VALUE",
+    {"measured", OPTV_MEASURED, required_argument, OPT_CALIBRATE, "KEY=V",
      "calibrate: a figure measured on the run, e.g. time.step_s=5.2s; repeatable"},
     {"write", OPTV_WRITE, no_argument, OPT_CALIBRATE, NULL,
      "calibrate: save the fitted knobs back into FILE"},
