@@ -62,8 +62,8 @@ struct calibrate_measure {
 	enum calibrate_status status;
 	int knob;	      /* enum calibrate_knob, -1 when none */
 	double before, after; /* the figure as planned before and after */
-	char why[320];	      /* which knob and why, or why none */
-	char limit[320];      /* CAL_IMPOSSIBLE: the limit it passes */
+	char why[512];	      /* which knob and why, or why none */
+	char limit[640];      /* CAL_IMPOSSIBLE: the limit it passes */
 };
 
 /* The knobs' field keys: "efficiency.mfu", "efficiency.hbm", "efficiency.network". */
@@ -83,8 +83,7 @@ int calibrate_parse(const char *kv, struct calibrate_measure *m, struct gp_error
 /* Fits s's efficiency knobs to the n measurements (see above), using *p as scratch; on
  * return *p is the plan of s. Returns 0 when every measurement was fitted or compared (s
  * holds the fitted knobs), -1 when one is impossible or does not apply (s is left as it
- * was; each
- * measurement's status and limit say which). */
+ * was; each measurement's status and limit say which). */
 int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct plan *p);
 
 #endif
