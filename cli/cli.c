@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate_cli.h"
 #include "catalog.h"
 #include "diff.h"
 #include "error.h"
@@ -61,6 +62,9 @@ enum {
 	OPT_VERSION = 1u << 9, /* --version: the terminal UI's command line only */
 	OPT_SWEEP = 1u << 10,  /* --y FIGURE, --svg FILE */
 	OPT_IMPORT = 1u << 11, /* --scenario, --model-only */
+
+	/* --measured KEY=VALUE, --write */
+	OPT_CALIBRATE = 1u << 12,
 };
 
 struct cli {
@@ -82,6 +86,9 @@ struct cli {
 	const char *ys[SWEEP_MAX_FIGURES]; /* sweep --y */
 	const char *svg;		   /* sweep --svg */
 	bool import_scenario, model_only;  /* import --scenario, --model-only */
+	int nmeasured;
+	const char **measured; /* calibrate --measured, sized as sets */
+	bool write;	       /* calibrate --write */
 };
 
 struct command {
@@ -1033,6 +1040,30 @@ out:
 	return rc;
 }
 
+/* gpuplan calibrate (cli/calibrate.c): the scenario loaded as report loads it, then fitted. */
+static int cmd_calibrate(struct cli *c)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct calibrate_request r = {0};
+	int rc;
+
+	if (!s)
+		return cli_no_memory(c);
+	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
+		r.cat = c->cat;
+		r.s = s;
+		r.file = c->args[0];
+		r.nmeasured = c->nmeasured;
+		r.measured = c->measured;
+		r.output = c->output;
+		r.write = c->write;
+		r.json = c->json;
+		rc = calibrate_run(&r);
+	}
+	free(s);
+	return rc;
+}
+
 static int cmd_commands(struct cli *c);
 static int cmd_figures(struct cli *c);
 
@@ -1107,6 +1138,17 @@ static const struct command commands[] = {
 	 "tests/validation), each planned again: the prediction and its signed error, and per\n"
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
 	 "is past the bound its file states.\n"},
+	{"calibrate", cmd_calibrate, OPT_SET | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
+	 "gpuplan calibrate FILE --measured KEY=VALUE... [-o FILE | --write] [--json]\n"
+	 "              [--set KEY=VALUE]...",
+	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.mfu, hbm,\n"
+	 "network) to figures measured on your run, by bisection on the figure each governs,\n"
+	 "chosen by the plan's bottleneck shares; shows before and after, and why. KEY:\n"
+	 "time.step_s (step_s), throughput.tokens_per_s (tokens_per_s), compute.mfu (mfu),\n"
+	 "latency.tpot_s (tpot_s), latency.ttft_s (ttft_s), memory.per_gpu.reserved\n"
+	 "(peak_memory; compared only). The calibrated scenario goes to standard output, or\n"
+	 "with -o FILE or --write is saved atomically, every field the file gave kept. A\n"
+	 "measurement no knob in range explains names its limit, exits 1 and writes nothing.\n"},
 	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
@@ -1146,6 +1188,8 @@ enum {
 	OPTV_SVG,
 	OPTV_SCENARIO,
 	OPTV_MODEL_ONLY,
+	OPTV_MEASURED,
+	OPTV_WRITE,
 };
 
 static const struct cli_option {
@@ -1183,6 +1227,10 @@ static const struct cli_option {
      "import: write a whole scenario that check accepts (the default)"},
     {"model-only", OPTV_MODEL_ONLY, no_argument, OPT_IMPORT, NULL,
      "import: write the model: block alone"},
+    {"measured", OPTV_MEASURED, required_argument, OPT_CALIBRATE, "KEY=V",
+     "calibrate: a figure measured on the run, e.g. time.step_s=5.2s; repeatable"},
+    {"write", OPTV_WRITE, no_argument, OPT_CALIBRATE, NULL,
+     "calibrate: save the fitted knobs back into FILE"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1460,6 +1508,12 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 		case OPTV_MODEL_ONLY:
 			c->model_only = true;
 			break;
+		case OPTV_MEASURED:
+			c->measured[c->nmeasured++] = optarg;
+			break;
+		case OPTV_WRITE:
+			c->write = true;
+			break;
 		}
 	}
 	/* after "--", every argument is an operand */
@@ -1662,7 +1716,10 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		return cli_no_memory(c);
 	/* every --set is one argument at least, so argc of them is room for all */
 	c->sets = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*c->sets));
-	if (!c->sets) {
+	c->measured = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*c->measured));
+	if (!c->sets || !c->measured) {
+		free(c->sets);
+		free(c->measured);
 		free(c);
 		return cli_no_memory(NULL);
 	}
@@ -1693,6 +1750,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 	}
 	catalog_free(c->cat);
 	free(c->sets);
+	free(c->measured);
 	free(c);
 	return rc;
 }

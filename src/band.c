@@ -150,7 +150,9 @@ bool band_lookup(const struct scenario *s, const char *key, double value, struct
 void band_describe(const struct band *b, char *buf, size_t size)
 {
 	if (!b->validated) {
-		snprintf(buf, size, "unvalidated: no measured run in this regime (%s)", b->regime);
+		snprintf(buf, size,
+			 "unvalidated: outside every validated regime (no measured run of %s)",
+			 b->regime);
 		return;
 	}
 	snprintf(buf, size, "+-%.0f%%: %d measured %s run%s on %s", 100 * b->pct, b->entry->n,

@@ -71,8 +71,8 @@ const char *band_framework(const struct scenario *s);
  * regime matches. */
 bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out);
 
-/* "+-9%: 18 measured megatron/llm-foundry runs on a100-80gb-sxm" or "unvalidated: no
- * measured run of ... (gpuplan validate)". */
+/* "+-9%: 18 measured megatron/llm-foundry runs on a100-80gb-sxm" or "unvalidated: outside
+ * every validated regime (no measured run of memory of train, default, on hopper)". */
 void band_describe(const struct band *b, char *buf, size_t size);
 
 #endif

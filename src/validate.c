@@ -571,6 +571,37 @@ void validation_text(struct report_buf *b, const struct validation *v)
 	}
 }
 
+static bool regime_of(const struct validation *v, int i, int *k, double *emin, double *emax,
+		      double *mape, char *runs, char *gpus, size_t size);
+
+/* The error bands the reports print (band.h), one regime a row: the same regimes and
+ * residuals as band_table.c, which `make band-table` writes from these rows. */
+static void validation_bands_markdown(struct report_buf *b, const struct validation *v)
+{
+	report_buf_printf(
+	    b, "\n## Error bands by regime\n\n"
+	       "The band each figure of a report carries (HOW FAR TO TRUST THESE, the JSON "
+	       "report's\n`uncertainty`): the residuals of the measured rows of its regime "
+	       "(class of figure,\nworkload, framework, GPU generation), as a duration or "
+	       "size (a rate's residual e is\nturned into 1 / (1 + e) - 1). A scenario in no "
+	       "regime below is reported \"unvalidated:\noutside every validated regime\".\n\n"
+	       "| regime | rows | residual range | MAPE | runs | GPUs |\n"
+	       "|---|---:|---:|---:|---|---|\n");
+	for (int i = 0; i < v->nrows; i++) {
+		const struct validate_row *r = &v->rows[i];
+		double emin, emax, mape;
+		char runs[160], gpus[160];
+		int k;
+		if (!regime_of(v, i, &k, &emin, &emax, &mape, runs, gpus, sizeof(runs)))
+			continue;
+		report_buf_printf(
+		    b, "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %.1f%% | %s | %s |\n",
+		    band_class_name((enum band_class)r->band_class), r->band_kind,
+		    r->band_framework, r->band_generation, k, 100 * emin, 100 * emax, 100 * mape,
+		    runs, gpus);
+	}
+}
+
 void validation_markdown(struct report_buf *b, const struct validation *v)
 {
 	report_buf_printf(b, "# How far gpuplan's figures have been from measured runs\n\n");
@@ -597,6 +628,7 @@ void validation_markdown(struct report_buf *b, const struct validation *v)
 				  validate_tag_name(x->tag), x->value, x->stats.n,
 				  100 * x->stats.mape, 100 * x->stats.worst);
 	}
+	validation_bands_markdown(b, v);
 	for (int g = 0; g < v->ngroups; g++) {
 		const struct validate_group *grp = &v->groups[g];
 		report_buf_printf(b, "\n## %s\n\n%s (`%s`).\n\n", grp->name, grp->title, grp->file);
@@ -649,6 +681,39 @@ static void add_word(char *list, size_t size, const char *word)
 	}
 }
 
+/* The regime row i opens (the first row of its regime), its rows' count, least and
+ * greatest residual, MAPE and "/"-joined frameworks and GPUs; false when row i carries no
+ * band or an earlier row opened its regime. */
+static bool regime_of(const struct validation *v, int i, int *k, double *emin, double *emax,
+		      double *mape, char *runs, char *gpus, size_t size)
+{
+	const struct validate_row *r = &v->rows[i];
+	double sum = 0;
+
+	if (r->band_class < 0)
+		return false;
+	for (int j = 0; j < i; j++)
+		if (same_regime(&v->rows[j], r))
+			return false;
+	*k = 0;
+	*emin = INFINITY;
+	*emax = -INFINITY;
+	runs[0] = gpus[0] = '\0';
+	for (int j = i; j < v->nrows; j++) {
+		const struct validate_row *q = &v->rows[j];
+		if (!same_regime(q, r))
+			continue;
+		(*k)++;
+		*emin = fmin(*emin, q->band_error);
+		*emax = fmax(*emax, q->band_error);
+		sum += fabs(q->band_error);
+		add_word(runs, size, q->tags[VTAG_FRAMEWORK]);
+		add_word(gpus, size, q->gpu_id);
+	}
+	*mape = sum / *k;
+	return true;
+}
+
 void validation_band_table(struct report_buf *b, const struct validation *v)
 {
 	int n = 0;
@@ -664,27 +729,11 @@ void validation_band_table(struct report_buf *b, const struct validation *v)
 			     "const struct band_regime band_table[] = {\n");
 	for (int i = 0; i < v->nrows; i++) {
 		const struct validate_row *r = &v->rows[i];
-		double emin = INFINITY, emax = -INFINITY, sum = 0;
-		char runs[160] = "", gpus[160] = "";
-		int k = 0;
-		bool first = true;
-		if (r->band_class < 0)
+		double emin, emax, mape;
+		char runs[160], gpus[160];
+		int k;
+		if (!regime_of(v, i, &k, &emin, &emax, &mape, runs, gpus, sizeof(runs)))
 			continue;
-		for (int j = 0; j < i && first; j++)
-			first = !same_regime(&v->rows[j], r);
-		if (!first)
-			continue;
-		for (int j = i; j < v->nrows; j++) {
-			const struct validate_row *q = &v->rows[j];
-			if (!same_regime(q, r))
-				continue;
-			k++;
-			emin = fmin(emin, q->band_error);
-			emax = fmax(emax, q->band_error);
-			sum += fabs(q->band_error);
-			add_word(runs, sizeof(runs), q->tags[VTAG_FRAMEWORK]);
-			add_word(gpus, sizeof(gpus), q->gpu_id);
-		}
 		report_buf_printf(b,
 				  "\t{BAND_%s, \"%s\", \"%s\", \"%s\", %d, %.6f, %.6f, %.6f,\n"
 				  "\t \"%s\", \"%s\"},\n",
@@ -692,7 +741,7 @@ void validation_band_table(struct report_buf *b, const struct validation *v)
 				  : r->band_class == BAND_SPEED ? "SPEED"
 								: "TTFT",
 				  r->band_kind, r->band_framework, r->band_generation, k, emin,
-				  emax, sum / k, runs, gpus);
+				  emax, mape, runs, gpus);
 		n++;
 	}
 	report_buf_printf(b, "};\n/* clang-format on */\n\nconst int band_table_n = %d;\n", n);

@@ -8,13 +8,13 @@ run_ui scenarios/workshop/01-weights-and-precision.yaml
 wait_for 'Results' || bad "lesson 1 starts"
 T send-keys 3 j + && wait_for '^ count +2 ' || bad "an edit in lesson 1"
 T send-keys : next Enter
-wait_for 'lesson 2 of 8: 02-optimizer-states-and-zero.yaml' && wait_for '02-optimizer' &&
+wait_for 'lesson 2 of 9: 02-optimizer-states-and-zero.yaml' && wait_for '02-optimizer' &&
 	ok ":next opens lesson 2" || bad ":next opens lesson 2"
 T send-keys : next Enter
-wait_for 'lesson 3 of 8: 03-activations' && ok "a second :next opens lesson 3" ||
+wait_for 'lesson 3 of 9: 03-activations' && ok "a second :next opens lesson 3" ||
 	bad "a second :next opens lesson 3"
 T send-keys : prev Enter : prev Enter
-wait_for 'lesson 1 of 8: .*with your edits' && wait_for '^ count +2 ' &&
+wait_for 'lesson 1 of 9: .*with your edits' && wait_for '^ count +2 ' &&
 	ok ":prev back to lesson 1 brings its edit back" ||
 	bad ":prev back to lesson 1 brings its edit back"
 T send-keys : reset Enter

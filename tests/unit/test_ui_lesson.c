@@ -34,23 +34,28 @@ static void command(const char *c)
 static void test_walks_in_name_order(void **state)
 {
 	static const char *const order[] = {
-	    W "01-weights-and-precision.yaml",	       W "02-optimizer-states-and-zero.yaml",
-	    W "03-activations-and-recomputation.yaml", W "04-kv-cache-and-batch.yaml",
-	    W "05-quantization.yaml",		       W "06-parallel-layouts-and-bottlenecks.yaml",
-	    W "07-mixture-of-experts.yaml",	       W "08-time-cost-and-deadlines.yaml",
+	    W "01-weights-and-precision.yaml",
+	    W "02-optimizer-states-and-zero.yaml",
+	    W "03-activations-and-recomputation.yaml",
+	    W "04-kv-cache-and-batch.yaml",
+	    W "05-quantization.yaml",
+	    W "06-parallel-layouts-and-bottlenecks.yaml",
+	    W "07-mixture-of-experts.yaml",
+	    W "08-time-cost-and-deadlines.yaml",
+	    W "09-measure-then-plan.yaml",
 	};
 	(void)state;
 	start(order[0]);
-	for (int i = 1; i < 8; i++) {
+	for (int i = 1; i < 9; i++) {
 		command("next");
 		assert_string_equal(app.path, order[i]);
 		assert_false(app_unsaved(&app));
 	}
-	assert_non_null(strstr(app.status, "lesson 8 of 8"));
+	assert_non_null(strstr(app.status, "lesson 9 of 9"));
 	command("next");
-	assert_string_equal(app.path, order[7]);
+	assert_string_equal(app.path, order[8]);
 	assert_non_null(strstr(app.status, "the last lesson"));
-	for (int i = 6; i >= 0; i--) {
+	for (int i = 7; i >= 0; i--) {
 		command("prev");
 		assert_string_equal(app.path, order[i]);
 	}

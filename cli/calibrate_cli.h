@@ -1,0 +1,33 @@
+/* calibrate_cli.h - `gpuplan calibrate`: a scenario's efficiency knobs fitted to figures
+ * measured on the user's own run (src/calibrate.h), shown before and after, and written
+ * into the scenario (gpuplan(1), calibrate).
+ */
+#ifndef GPUPLAN_CLI_CALIBRATE_H
+#define GPUPLAN_CLI_CALIBRATE_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "scenario.h"
+
+/* What the command line read. */
+struct calibrate_request {
+	const struct catalog *cat;
+	struct scenario *s; /* loaded, --set applied, valid; fitted in place */
+	const char *file;   /* as given */
+	int nmeasured;
+	const char *const *measured; /* --measured KEY=VALUE */
+	const char *output;	     /* -o FILE, or NULL */
+	bool write;		     /* --write: back into file */
+	bool json;
+};
+
+/* Runs the calibration and prints its result: with -o or --write the summary on standard
+ * output and the scenario saved (atomically, every field the file gave kept); without,
+ * the calibrated scenario on standard output and the summary on standard error; --json
+ * the summary as JSON (schema gpuplan.calibrate/1). Returns the exit status: 0; 2 for a
+ * malformed --measured, a figure that does not apply, or a bad combination of options;
+ * 1 when a measurement no knob in range explains (nothing written), or writing failed. */
+int calibrate_run(const struct calibrate_request *r);
+
+#endif

@@ -1,0 +1,469 @@
+/* calibrate.c - efficiency knobs fitted to measured figures by bisection (calibrate.h). */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "units.h"
+
+/* The figures a run can be measured by, with their short aliases. */
+static const struct {
+	const char *key, *alias, *alias2;
+} measurable[] = {
+    {"time.step_s", "step_s", NULL},
+    {"throughput.tokens_per_s", "tokens_per_s", NULL},
+    {"throughput.tokens_per_s_per_gpu", "tokens_per_s_per_gpu", NULL},
+    {"compute.mfu", "mfu", NULL},
+    {"latency.tpot_s", "tpot_s", "tpot"},
+    {"latency.ttft_s", "ttft_s", "ttft"},
+    /* torch.cuda.max_memory_reserved, max_memory_allocated, and nvidia-smi's used memory */
+    {"memory.per_gpu.reserved", "peak_memory", "reserved"},
+    {"memory.per_gpu.allocated", "allocated", NULL},
+    {"memory.per_gpu.total", "memory", NULL},
+};
+#define NMEASURABLE (sizeof(measurable) / sizeof(measurable[0]))
+
+static const char *const knob_keys[CAL_KNOB_COUNT] = {"efficiency.mfu", "efficiency.hbm",
+						      "efficiency.network"};
+
+/* What each knob stands for, in a limit's message. */
+static const char *const knob_peak[CAL_KNOB_COUNT] = {"every GPU at its datasheet peak",
+						      "HBM at its datasheet bandwidth",
+						      "every link at its datasheet bandwidth"};
+
+const char *calibrate_knob_key(enum calibrate_knob k)
+{
+	return k >= 0 && k < CAL_KNOB_COUNT ? knob_keys[k] : "none";
+}
+
+const struct figure *calibrate_figure(const char *key)
+{
+	for (size_t i = 0; i < NMEASURABLE; i++)
+		if (strcmp(key, measurable[i].key) == 0 || strcmp(key, measurable[i].alias) == 0 ||
+		    (measurable[i].alias2 && strcmp(key, measurable[i].alias2) == 0))
+			return figure_find(measurable[i].key);
+	return NULL;
+}
+
+const char *calibrate_keys_help(void)
+{
+	return "time.step_s (step_s), throughput.tokens_per_s (tokens_per_s), "
+	       "throughput.tokens_per_s_per_gpu, compute.mfu (mfu), latency.tpot_s (tpot_s), "
+	       "latency.ttft_s (ttft_s), memory.per_gpu.reserved (peak_memory), "
+	       "memory.per_gpu.allocated (allocated), memory.per_gpu.total (memory)";
+}
+
+static bool is_memory(const struct figure *f)
+{
+	return f->unit == UNIT_BYTES;
+}
+
+/* Higher is faster: tokens/s and MFU. */
+static bool is_rate(const struct figure *f)
+{
+	return f->unit == UNIT_COUNT || f->unit == UNIT_RATIO;
+}
+
+int calibrate_parse(const char *kv, struct calibrate_measure *m, struct gp_error *err)
+{
+	const char *eq = strchr(kv, '=');
+	char key[96];
+	const char *why = NULL;
+	size_t n;
+
+	memset(m, 0, sizeof(*m));
+	m->knob = -1;
+	if (!eq)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "--measured '%s': expected KEY=VALUE, KEY one of %s", kv,
+				    calibrate_keys_help());
+	n = (size_t)(eq - kv);
+	while (n && kv[n - 1] == ' ')
+		n--;
+	snprintf(key, sizeof(key), "%.*s", (int)n, kv);
+	if (!(m->fig = calibrate_figure(key)))
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "--measured '%s': unknown figure '%s' (expected one of %s)", kv,
+				    key, calibrate_keys_help());
+	if (units_parse(m->fig->unit, eq + 1, &m->value, &why) != 0)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "--measured '%s': expected %s", kv,
+				    why ? why : "a number");
+	/* a size without its unit would read as bytes: 71 is never 71 GB of a GPU */
+	if (is_memory(m->fig) && !strpbrk(eq + 1, "BbKkMmGgTtPp"))
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "--measured '%s': expected a size with its unit, like 71.2GiB",
+				    kv);
+	if (!(m->value > 0) || !isfinite(m->value))
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "--measured '%s': expected a value above 0", kv);
+	return 0;
+}
+
+static double *knob_ptr(struct scenario *s, int k)
+{
+	return k == CAL_KNOB_MFU   ? &s->efficiency.mfu
+	       : k == CAL_KNOB_HBM ? &s->efficiency.hbm
+				   : &s->efficiency.network;
+}
+
+/* The field table's range of every knob (1e-4 to 1). */
+static void knob_range(int k, double *lo, double *hi)
+{
+	const struct field *f = scenario_field_find(knob_keys[k]);
+	*lo = f ? f->min : 1e-4;
+	*hi = f ? f->max : 1;
+}
+
+static double eval(struct scenario *s, int k, double x, const struct figure *f, struct plan *p)
+{
+	*knob_ptr(s, k) = x;
+	plan_compute(s, p);
+	return figure_value(f, p);
+}
+
+/* Bisection in log x over the knob's range for figure f = target, the other knobs as s
+ * has them. Returns true with *x the root when the range brackets the target (s's knob is
+ * left at the root); false with s's knob as it was otherwise. Deterministic: a fixed
+ * number of halvings, no tolerance that depends on the figure. */
+static bool root(struct scenario *s, int k, const struct figure *f, double target, struct plan *p,
+		 double *x)
+{
+	double was = *knob_ptr(s, k), lo, hi, glo, ghi;
+
+	knob_range(k, &lo, &hi);
+	glo = eval(s, k, lo, f, p) - target;
+	ghi = eval(s, k, hi, f, p) - target;
+	if (!isfinite(glo) || !isfinite(ghi) || (glo > 0) == (ghi > 0) || glo == ghi) {
+		if (ghi == 0) {
+			*x = hi;
+			return true;
+		}
+		*knob_ptr(s, k) = was;
+		return false;
+	}
+	for (int i = 0; i < 80 && hi / lo > 1 + 1e-12; i++) {
+		double mid = sqrt(lo * hi), g = eval(s, k, mid, f, p) - target;
+		if ((g > 0) == (glo > 0)) {
+			lo = mid;
+			glo = g;
+		} else {
+			hi = mid;
+		}
+	}
+	*x = sqrt(lo * hi);
+	*knob_ptr(s, k) = *x;
+	return true;
+}
+
+/* Four significant digits: a knob a person can read in the file, within 0.05% of the root. */
+static double round4(double x)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%.4g", x);
+	return strtod(buf, NULL); /* the double nearest 0.3358, which saves as "0.3358" */
+}
+
+static void share_text(const struct plan *p, char *buf, size_t size)
+{
+	snprintf(buf, size, "compute %.0f%%, HBM %.0f%%, interconnect %.0f%%",
+		 100 * p->shares[BN_COMPUTE], 100 * p->shares[BN_HBM],
+		 100 * p->shares[BN_INTERCONNECT]);
+}
+
+/* The knobs that may explain m, most likely first, from the plan's shares. */
+static int candidates(const struct scenario *s, const struct plan *p,
+		      const struct calibrate_measure *m, int out[CAL_KNOB_COUNT])
+{
+	bool training = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	double c = p->shares[BN_COMPUTE], h = p->shares[BN_HBM], i = p->shares[BN_INTERCONNECT];
+	int n = 0;
+
+	if (training) {
+		/* the larger of HBM and interconnect may explain a step they dominate; MFU
+		 * explains any step (it sets the whole step) */
+		if (i > c && i >= h)
+			out[n++] = CAL_KNOB_NETWORK;
+		if (h > c && h > i)
+			out[n++] = CAL_KNOB_HBM;
+		out[n++] = CAL_KNOB_MFU;
+		return n;
+	}
+	if (strcmp(m->fig->key, "latency.ttft_s") != 0 && i > h) {
+		out[n++] = CAL_KNOB_NETWORK;
+		out[n++] = CAL_KNOB_HBM;
+	} else {
+		out[n++] = CAL_KNOB_HBM;
+		out[n++] = CAL_KNOB_NETWORK;
+	}
+	return n;
+}
+
+static void explain_choice(const struct scenario *s, const struct plan *p,
+			   struct calibrate_measure *m, int k, bool first)
+{
+	bool training = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	bool ttft = strcmp(m->fig->key, "latency.ttft_s") == 0;
+	char sh[96];
+	const char *bound = p->shares[BN_INTERCONNECT] > p->shares[BN_COMPUTE] &&
+				    p->shares[BN_INTERCONNECT] >= p->shares[BN_HBM]
+				? "interconnect-bound"
+			    : p->shares[BN_HBM] > p->shares[BN_COMPUTE] ? "bandwidth-bound"
+									: "compute-bound";
+
+	share_text(p, sh, sizeof(sh));
+	if (training && k == CAL_KNOB_MFU)
+		snprintf(m->why, sizeof(m->why),
+			 "the step is %s (%s of it)%s: efficiency.mfu sets the step, FLOPs / "
+			 "(GPUs x peak x MFU), its parts scaled in proportion",
+			 bound, sh,
+			 first ? "" : "; the knob of its largest share does not reach it alone");
+	else if (training)
+		snprintf(m->why, sizeof(m->why),
+			 "the step is %s (%s of it): %s scales the %s it waits on", bound, sh,
+			 knob_keys[k],
+			 k == CAL_KNOB_NETWORK ? "links' achieved bandwidth"
+					       : "memory-bound kernels' bandwidth");
+	else if (ttft)
+		snprintf(m->why, sizeof(m->why),
+			 "prefill: schema 1 has no inference GEMM knob (efficiency.mfu applies to "
+			 "training), so %s absorbs the difference",
+			 knob_keys[k]);
+	else if (!strcmp(bound, "compute-bound"))
+		snprintf(
+		    m->why, sizeof(m->why),
+		    "decode is compute-bound (%s of the step) and schema 1 has no inference "
+		    "GEMM knob (efficiency.mfu applies to training): %s absorbs the difference",
+		    sh, knob_keys[k]);
+	else
+		snprintf(m->why, sizeof(m->why), "decode is %s (%s of the step): %s scales the %s",
+			 bound, sh, knob_keys[k],
+			 k == CAL_KNOB_HBM ? "weight and KV-cache reads"
+					   : "tensor-parallel all-reduces");
+}
+
+/* Every candidate knob at the end of its range that makes the figure fastest (or slowest),
+ * for an impossible measurement's message. Faster than every knob at 1 is faster than the
+ * hardware allows where the knob at 1 is the datasheet itself: efficiency.mfu in training
+ * (FLOPs at the peak), or a decode step below the weight and KV reads at the datasheet's
+ * bandwidth. Otherwise it is faster than gpuplan's model reaches: the parts no knob of
+ * schema 1 moves (launch and host overheads, inference GEMMs at the modelled efficiency). */
+static void explain_limit(struct scenario *s, struct calibrate_measure *m, const int *cand, int nc,
+			  struct plan *p)
+{
+	const struct scenario keep = *s;
+	char meas[48], lim[48], names[96] = "", what[160] = "", peak[48], fl[48];
+	double lo, hi, at_best, at_worst, floor_s = NAN;
+	bool faster, mfu = false;
+	size_t used = 0;
+
+	for (int i = 0; i < nc; i++) {
+		knob_range(cand[i], &lo, &hi);
+		*knob_ptr(s, cand[i]) = hi;
+		mfu |= cand[i] == CAL_KNOB_MFU;
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 i ? " and " : "", knob_keys[cand[i]]);
+	}
+	plan_compute(s, p);
+	at_best = figure_value(m->fig, p);
+	if (!mfu && strcmp(m->fig->key, "latency.tpot_s") == 0 && *knob_ptr(s, CAL_KNOB_HBM) >= 1)
+		floor_s = p->decode.weight_read_s + p->decode.kv_read_s;
+	for (int i = 0; i < nc; i++) {
+		knob_range(cand[i], &lo, &hi);
+		*knob_ptr(s, cand[i]) = lo;
+	}
+	plan_compute(s, p);
+	at_worst = figure_value(m->fig, p);
+	*s = keep;
+	plan_compute(s, p);
+	faster = is_rate(m->fig) ? m->value > at_best : m->value < at_best;
+	figure_format(m->fig, m->value, meas, sizeof(meas));
+	if (faster && mfu) {
+		figure_format(m->fig, at_best, lim, sizeof(lim));
+		units_format_human(UNIT_FLOPS, p->peak_flops, 3, peak, sizeof(peak));
+		snprintf(what, sizeof(what), "%s, %s %s dense", knob_peak[CAL_KNOB_MFU], peak,
+			 dtype_name(keep.workload.precision));
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is faster than the hardware allows: with %s at 1 (%s) the plan "
+			 "gives %s",
+			 m->fig->key, meas, names, what, lim);
+	} else if (faster && m->value < floor_s) {
+		units_format_human(UNIT_BYTES_PER_S, keep.hardware.gpu.hbm_bytes_per_s, 3, peak,
+				   sizeof(peak));
+		figure_format(m->fig, floor_s, fl, sizeof(fl));
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is faster than the hardware allows: reading the weights and KV "
+			 "cache at the datasheet's %s takes %s a token",
+			 m->fig->key, meas, peak, fl);
+	} else if (faster) {
+		figure_format(m->fig, at_best, lim, sizeof(lim));
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is faster than gpuplan's model reaches: with %s at 1 (%s) the plan "
+			 "gives %s; the rest (launch and host overheads, inference GEMMs at the "
+			 "modelled efficiency) no knob of schema 1 moves",
+			 m->fig->key, meas, names, knob_peak[cand[0]], lim);
+	} else {
+		figure_format(m->fig, at_worst, lim, sizeof(lim));
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is slower than any efficiency in range explains: with %s at "
+			 "1e-4 the plan gives %s",
+			 m->fig->key, meas, names, lim);
+	}
+}
+
+static double rel(double a, double b)
+{
+	return a / b - 1;
+}
+
+int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct plan *p)
+{
+	const struct scenario keep = *s;
+	bool taken[CAL_KNOB_COUNT] = {false};
+	bool bad = false;
+
+	plan_compute(s, p);
+	for (int i = 0; i < n; i++) {
+		m[i].before = figure_value(m[i].fig, p);
+		m[i].after = m[i].before;
+		m[i].knob = -1;
+		m[i].why[0] = m[i].limit[0] = '\0';
+	}
+	/* each measurement on its own knob, in order */
+	for (int i = 0; i < n; i++) {
+		int cand[CAL_KNOB_COUNT], nc, free_c[CAL_KNOB_COUNT], nf = 0;
+		struct plan *q = p;
+		double x;
+
+		plan_compute(s, q);
+		if (isnan(figure_value(m[i].fig, q))) {
+			m[i].status = CAL_NOT_APPLICABLE;
+			snprintf(m[i].limit, sizeof(m[i].limit),
+				 "%s does not apply to this scenario's workload (%s)",
+				 m[i].fig->key,
+				 scenario_enum_name("workload.kind", (int)s->workload.kind));
+			bad = true;
+			continue;
+		}
+		if (is_memory(m[i].fig)) {
+			char w[48], got[48];
+			m[i].status = CAL_COMPARED;
+			if (m[i].value < q->mem.weights) {
+				figure_format(m[i].fig, m[i].value, got, sizeof(got));
+				units_format_human(UNIT_BYTES, q->mem.weights, 3, w, sizeof(w));
+				snprintf(m[i].limit, sizeof(m[i].limit),
+					 "%s %s is below the weights alone: %s per GPU at this "
+					 "precision and layout",
+					 m[i].fig->key, got, w);
+				m[i].status = CAL_IMPOSSIBLE;
+				bad = true;
+			} else {
+				snprintf(m[i].why, sizeof(m[i].why),
+					 "compared, not fitted: schema 1 has no memory knob (a "
+					 "memory overhead field is future work)");
+			}
+			continue;
+		}
+		nc = candidates(s, q, &m[i], cand);
+		for (int k = 0; k < nc; k++)
+			if (!taken[cand[k]])
+				free_c[nf++] = cand[k];
+		m[i].status = CAL_IMPOSSIBLE;
+		for (int k = 0; k < nf; k++) {
+			if (root(s, free_c[k], m[i].fig, m[i].value, q, &x)) {
+				plan_compute(&keep, q); /* the shares of the plan before */
+				explain_choice(&keep, q, &m[i], free_c[k], k == 0);
+				m[i].knob = free_c[k];
+				m[i].status = CAL_FITTED;
+				taken[free_c[k]] = true;
+				break;
+			}
+		}
+		/* no knob alone: the first with the others at their limit (1) */
+		if (m[i].status == CAL_IMPOSSIBLE && nf > 1) {
+			const struct scenario was = *s;
+			double lo, hi;
+			for (int k = 1; k < nf; k++) {
+				knob_range(free_c[k], &lo, &hi);
+				*knob_ptr(s, free_c[k]) = hi;
+			}
+			if (root(s, free_c[0], m[i].fig, m[i].value, q, &x)) {
+				char note[96];
+				plan_compute(&keep, q);
+				explain_choice(&keep, q, &m[i], free_c[0], true);
+				snprintf(note, sizeof(note), "; it needs %s at its limit, 1, too",
+					 knob_keys[free_c[1]]);
+				snprintf(m[i].why + strlen(m[i].why),
+					 sizeof(m[i].why) - strlen(m[i].why), "%s", note);
+				m[i].knob = free_c[0];
+				m[i].status = CAL_FITTED;
+				for (int k = 0; k < nf; k++)
+					taken[free_c[k]] = true;
+			} else {
+				*s = was;
+			}
+		}
+		if (m[i].status == CAL_IMPOSSIBLE) {
+			if (nf)
+				explain_limit(s, &m[i], free_c, nf, q);
+			else
+				snprintf(m[i].limit, sizeof(m[i].limit),
+					 "%s: every knob that moves it is already fitted to an "
+					 "earlier measurement",
+					 m[i].fig->key);
+			bad = true;
+		}
+	}
+	/* the knobs together: refit each on its own figure until all hold (Gauss-Seidel) */
+	for (int pass = 0; !bad && pass < 30; pass++) {
+		double worst = 0, x;
+		for (int i = 0; i < n; i++) {
+			if (m[i].status != CAL_FITTED)
+				continue;
+			if (!root(s, m[i].knob, m[i].fig, m[i].value, p, &x)) {
+				m[i].status = CAL_IMPOSSIBLE;
+				snprintf(m[i].limit, sizeof(m[i].limit),
+					 "%s cannot be reached by %s together with the other "
+					 "measurements",
+					 m[i].fig->key, knob_keys[m[i].knob]);
+				bad = true;
+				break;
+			}
+		}
+		if (bad)
+			break;
+		plan_compute(s, p);
+		for (int i = 0; i < n; i++)
+			if (m[i].status == CAL_FITTED)
+				worst =
+				    fmax(worst, fabs(rel(figure_value(m[i].fig, p), m[i].value)));
+		if (worst < 1e-6)
+			break;
+	}
+	if (!bad) {
+		for (int k = 0; k < CAL_KNOB_COUNT; k++)
+			if (taken[k])
+				*knob_ptr(s, k) = round4(*knob_ptr(s, k));
+		plan_compute(s, p);
+		for (int i = 0; i < n; i++) {
+			m[i].after = figure_value(m[i].fig, p);
+			if (m[i].status == CAL_FITTED && fabs(rel(m[i].after, m[i].value)) > 0.01) {
+				m[i].status = CAL_IMPOSSIBLE;
+				snprintf(m[i].limit, sizeof(m[i].limit),
+					 "%s: the knobs fitted together leave it %.1f%% off",
+					 m[i].fig->key, 100 * rel(m[i].after, m[i].value));
+				bad = true;
+			}
+		}
+	}
+	if (bad) {
+		*s = keep;
+		plan_compute(s, p);
+		for (int i = 0; i < n; i++)
+			m[i].after = m[i].before;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# gpuplan calibrate from the command line: a measured row of tests/validation (MosaicML's
+# MPT-30B on 32 H100s) calibrated, saved with --write and -o, and planned again within 1%
+# of the measurement; the saved file keeps every other field; standard output is a
+# scenario that check accepts; --json's shape; a measurement faster than the datasheet's
+# peak or memory below the weights exits 1 with the limit named and the file's bytes
+# unchanged; a malformed --measured or a figure of another workload exits 2. The fitting
+# itself is tests/unit/test_calibrate.c's (every row, and one run predicting another).
+# Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
+cd "$(dirname "$0")/../.." || exit 1
+G=${GPUPLAN:-./gpuplan}
+if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
+	GPUPLAN_CATALOG=$PWD/catalog
+	export GPUPLAN_CATALOG
+fi
+[ -x "$G" ] || { echo "calibrate: $G is not built"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-calibrate.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
+fail=0
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# A row's scenario as a file: its set: block of tests/validation/ as --set options to fmt.
+row_file() { # ID OUT
+	awk -v id="$1" '
+		$0 ~ "^  - id: " id "$" { on = 1; next }
+		on && /^  - id: / { exit }
+		on && /^    set:/ { s = 1; next }
+		on && s && /^      [a-z_.]+: / { k = $1; sub(":$", "", k); v = $0; sub("^ *[a-z_.]+: ", "", v); printf "--set\n%s=%s\n", k, v; next }
+		on && s { s = 0 }' tests/validation/*.yaml >"$T/sets.$1"
+	[ -s "$T/sets.$1" ] || { bad "no row $1 in tests/validation"; return 1; }
+	printf 'gpuplan: 1\nname: "calibrate test"\nnotes: "kept"\n' >"$T/base.yaml"
+	# shellcheck disable=SC2046
+	(IFS='
+'; "$G" fmt "$T/base.yaml" $(cat "$T/sets.$1") -o "$2") || bad "fmt of row $1: exit $?"
+}
+row_measured() { # ID
+	awk -v id="$1" '$0 ~ "^  - id: " id "$" { on = 1; next } on && /^    measured: / { print $2; exit }' \
+		tests/validation/*.yaml
+}
+json_num() { # KEY FILE: the first "KEY": number of a JSON report
+	sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-0-9.e+]*\),\{0,1\}$/\1/p" "$2" | head -1
+}
+within() { # GOT WANT FRACTION
+	awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN { e = g / w - 1; if (e < 0) e = -e; exit !(g != "" && e <= f) }'
+}
+
+F=$T/mpt30.yaml
+row_file mpt-30b-2k "$F" || exit 1
+want=$(row_measured mpt-30b-2k)
+[ "$want" = 2308 ] || bad "mpt-30b-2k's measurement is '$want', expected 2308"
+
+# --write: the knob saved into the file, the report planned again within 1%
+cp "$F" "$T/orig.yaml"
+"$G" calibrate "$F" --measured tokens_per_s_per_gpu="$want" --write >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] || bad "calibrate --write: exit $rc ($(head -3 "$T/err"))"
+grep -q 'efficiency.mfu: auto' "$T/out" || bad "calibrate: the summary does not name the knob: $(head -5 "$T/out")"
+grep -q 'why: the step is compute-bound' "$T/out" || bad "calibrate: no reason for the knob"
+grep -q "saved $F" "$T/out" || bad "calibrate --write: does not say where it saved"
+awk 'length($0) > 80 { n++ } END { exit n > 0 }' "$T/out" || bad "calibrate: lines over 80 columns"
+grep -q '^  mfu: 0\.[0-9]*$' "$F" || bad "calibrate --write: no efficiency.mfu in the file: $(tail -3 "$F")"
+"$G" report --json "$F" >"$T/r.json" || bad "report of the calibrated file: exit $?"
+got=$(json_num tokens_per_s_per_gpu "$T/r.json")
+within "$got" "$want" 0.01 || bad "calibrated on mpt-30b-2k, report gives $got tokens/s per GPU, measured $want"
+echo "calibrated mpt-30b-2k: $got tokens/s per GPU (measured $want)"
+# every other field as it was: the two files differ by the efficiency block alone
+"$G" fmt "$T/orig.yaml" >"$T/a" || bad "fmt of the file: exit $?"
+diff "$T/a" "$F" | grep '^[<>]' >"$T/d"
+{ grep -qx '> efficiency:' "$T/d" && grep -qx '>   mfu: 0\.[0-9]*' "$T/d" && [ "$(wc -l <"$T/d")" -eq 2 ]; } ||
+	bad "calibrate --write changed more than the knob: $(head -5 "$T/d")"
+grep -qx '  kept' "$F" || bad "calibrate --write lost the notes"
+
+# -o: the same file elsewhere, the original untouched; standard output: a scenario
+"$G" calibrate "$T/orig.yaml" --measured tokens_per_s_per_gpu="$want" -o "$T/o.yaml" >/dev/null 2>&1 ||
+	bad "calibrate -o: exit $?"
+cmp -s "$T/o.yaml" "$F" || bad "calibrate -o and --write wrote different files"
+"$G" fmt "$T/orig.yaml" >"$T/a2" && cmp -s "$T/a" "$T/a2" || bad "calibrate -o changed its input"
+"$G" calibrate "$T/orig.yaml" --measured tokens_per_s_per_gpu="$want" >"$T/stdout.yaml" 2>"$T/err" ||
+	bad "calibrate to standard output: exit $?"
+cmp -s "$T/stdout.yaml" "$F" || bad "calibrate's standard output is not the scenario --write saves"
+grep -q 'the calibrated scenario follows' "$T/err" || bad "calibrate: no summary on standard error"
+"$G" check "$T/stdout.yaml" >/dev/null || bad "calibrate's scenario does not pass check"
+
+# --json
+"$G" calibrate "$T/orig.yaml" --measured step_s=60s --json >"$T/j" 2>"$T/err" || bad "calibrate --json: exit $?"
+for k in '"schema":	"gpuplan.calibrate/1"' '"status":	"fitted"' '"knob":	"efficiency.mfu"' \
+	'"efficiency.network":' '"changed":' '"written":	null' '"ok":	true'; do
+	grep -qF "$k" "$T/j" || bad "calibrate --json: no $k"
+done
+
+# impossible: faster than the peak, memory below the weights; nothing written, exit 1
+cp "$F" "$T/keep.yaml"
+"$G" calibrate "$F" --measured step_s=1ms --write >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 1 ] || bad "calibrate faster than the peak: exit $rc, expected 1"
+grep -q 'faster than the hardware allows.*datasheet peak' "$T/err" || bad "calibrate: the limit is not named: $(cat "$T/err")"
+grep -q 'nothing written' "$T/err" || bad "calibrate: does not say nothing was written"
+[ -s "$T/out" ] && bad "calibrate faster than the peak: standard output not empty"
+cmp -s "$F" "$T/keep.yaml" || bad "calibrate faster than the peak changed the file"
+"$G" calibrate "$F" --measured peak_memory=1GiB --write >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 1 ] || bad "calibrate with memory below the weights: exit $rc, expected 1"
+grep -q 'below the weights alone' "$T/err" || bad "calibrate: memory limit not named: $(cat "$T/err")"
+cmp -s "$F" "$T/keep.yaml" || bad "calibrate with memory below the weights changed the file"
+"$G" calibrate "$F" --measured peak_memory=70GiB >/dev/null 2>"$T/err" || bad "calibrate memory compared: exit $?"
+grep -q 'compared, not fitted' "$T/err" || bad "calibrate: memory not said to be compared only"
+
+# malformed: exit 2, nothing written
+for m in step_s step_s=fast step=4 step_s=0 peak_memory=71 tpot_s=20ms; do
+	"$G" calibrate "$F" --measured "$m" --write >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc = 2 ] || bad "calibrate --measured '$m': exit $rc, expected 2"
+	[ -s "$T/err" ] || bad "calibrate --measured '$m': no message"
+	cmp -s "$F" "$T/keep.yaml" || bad "calibrate --measured '$m' changed the file"
+done
+"$G" calibrate "$F" >/dev/null 2>&1
+[ $? = 2 ] || bad "calibrate without --measured: expected exit 2"
+"$G" calibrate - --measured step_s=5 --write <"$F" >/dev/null 2>&1
+[ $? = 2 ] || bad "calibrate - --write: expected exit 2"
+"$G" calibrate "$F" --measured step_s=5 --write -o "$T/x.yaml" >/dev/null 2>&1
+[ $? = 2 ] || bad "calibrate --write -o: expected exit 2"
+
+[ $fail = 0 ] && echo "calibrate: ok"
+[ $fail = 0 ]

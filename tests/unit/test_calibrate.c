@@ -1,0 +1,316 @@
+/* test_calibrate.c - src/calibrate.c: knobs fitted to the measured rows of tests/validation/
+ * reproduce them (the round trip), a run of one cluster predicts another of it (its error
+ * as it comes out), and impossible or malformed measurements are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "figure.h"
+#include "plan.h"
+#include "scenario.h"
+#include "validate.h"
+
+#include "shipped_catalog.h"
+
+static struct validation v;
+static struct plan plan_scratch;
+
+static int setup(void **state)
+{
+	struct gp_error err = {0};
+
+	if (shipped_catalog_setup(state) != 0)
+		return -1;
+	validation_init(&v);
+	if (validation_load_dir(&v, "tests/validation", &err) != 0 ||
+	    validation_run(&v, cat, &err) != 0) {
+		char buf[512];
+		fprintf(stderr, "%s\n", gp_error_format(&err, buf, sizeof(buf)));
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	validation_release(&v);
+	return shipped_catalog_teardown(state);
+}
+
+/* The row's measurement as calibrate takes it: a figure of the report and its value in SI
+ * units. The derived figures turn into the report's own (validate.h). false when the row's
+ * figure is none calibrate measures (serving percentiles, the KV budget). */
+static bool row_measure(const struct validate_row *r, const struct scenario *s,
+			const struct plan *p, struct calibrate_measure *m)
+{
+	double si = r->measured * r->unit_si;
+
+	memset(m, 0, sizeof(*m));
+	if (strcmp(r->figure, "derived.decode_rate") == 0) {
+		m->fig = figure_find("latency.tpot_s");
+		m->value = 1 / si;
+	} else if (strcmp(r->figure, "derived.batch_latency_s") == 0) {
+		m->fig = figure_find("throughput.tokens_per_s");
+		m->value = (double)s->workload.batch * s->workload.output_tokens / si;
+	} else if (strcmp(r->figure, "derived.megatron_tflops") == 0) {
+		/* TFLOP/s per GPU is the paper's FLOPs over the step: the step it means */
+		m->fig = figure_find("time.step_s");
+		m->value = p->step_s * r->predicted / r->measured;
+	} else {
+		m->fig = calibrate_figure(r->figure);
+		m->value = si;
+	}
+	return m->fig != NULL;
+}
+
+/* Calibrate on row X, predict row X: within 1% for every speed row; a memory row is
+ * compared and changes nothing. */
+static void test_round_trip(void **state)
+{
+	int fitted = 0, compared = 0, impossible = 0;
+	double worst = 0;
+
+	(void)state;
+	for (int i = 0; i < v.nrows; i++) {
+		const struct validate_row *r = &v.rows[i];
+		struct scenario s, before;
+		struct calibrate_measure m;
+		struct gp_error err = {0};
+		double got;
+
+		assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+		plan_compute(&s, &plan_scratch);
+		if (!row_measure(r, &s, &plan_scratch, &m))
+			continue;
+		before = s;
+		if (calibrate_fit(&s, &m, 1, &plan_scratch) != 0) {
+			printf("  not fitted: %s: %s\n", r->id, m.limit);
+			assert_int_equal(m.status, CAL_IMPOSSIBLE);
+			assert_memory_equal(&s, &before, sizeof(s));
+			/* a training step reaches any MFU up to the peak: only inference is
+			 * bounded by the parts no knob moves */
+			assert_true(s.workload.kind == WL_ONLINE || s.workload.kind == WL_OFFLINE);
+			assert_non_null(strstr(m.limit, "faster than gpuplan's model reaches"));
+			impossible++;
+			continue;
+		}
+		if (m.status == CAL_COMPARED) {
+			assert_memory_equal(&s.efficiency, &before.efficiency, sizeof(s.efficiency));
+			compared++;
+			continue;
+		}
+		assert_int_equal(m.status, CAL_FITTED);
+		assert_true(m.knob >= 0);
+		plan_compute(&s, &plan_scratch);
+		assert_int_equal(validate_row_predict(r, &s, &plan_scratch, &got), 0);
+		if (fabs(got / r->measured - 1) > 0.01)
+			fail_msg("%s: calibrated %s predicts %g, measured %g", r->id,
+				 calibrate_knob_key(m.knob), got, r->measured);
+		worst = fmax(worst, fabs(got / r->measured - 1));
+		fitted++;
+	}
+	printf("round trip: %d speed rows fitted, worst %.3f%% off; %d faster than the model "
+	       "reaches with every knob at 1; %d memory rows compared\n",
+	       fitted, 100 * worst, impossible, compared);
+	/* the speed rows of the files (16 + 31 + 10 + 2 + 3 + 13 + 7; the serving percentiles
+	 * are not calibrate's): as they came out when this was written, 16 inference rows
+	 * faster than the model's floor (launch overheads and GEMMs that no schema 1 knob
+	 * moves: torchao int8, gpt-fast tp4/tp8, TensorRT-LLM fp8, NIM under load) */
+	assert_int_equal(fitted + impossible, 82);
+	assert_int_equal(impossible, 16);
+	assert_int_equal(compared, 10);
+}
+
+/* Calibrate on one run of a cluster, predict the next row of the same table (the next model
+ * size on the same GPUs and framework): the error as it comes out, beside the
+ * uncalibrated model's on the same rows. The knob is an absolute MFU, so a size whose MFU
+ * differs keeps that difference; the MAPE is pinned as it came out when this was written. */
+static void cross(const char *group, double pinned, double *mape_cal, double *mape_model)
+{
+	const struct validate_row *prev = NULL;
+	int n = 0;
+
+	*mape_cal = *mape_model = 0;
+	for (int i = 0; i < v.nrows; i++) {
+		const struct validate_row *r = &v.rows[i];
+		struct scenario a, b;
+		struct calibrate_measure m;
+		struct gp_error err = {0};
+		double got;
+
+		if (strcmp(v.groups[r->group].name, group) != 0)
+			continue;
+		if (!prev) {
+			prev = r;
+			continue;
+		}
+		assert_int_equal(validate_row_scenario(prev, cat, &a, &err), 0);
+		plan_compute(&a, &plan_scratch);
+		assert_true(row_measure(prev, &a, &plan_scratch, &m));
+		assert_int_equal(calibrate_fit(&a, &m, 1, &plan_scratch), 0);
+		assert_int_equal(validate_row_scenario(r, cat, &b, &err), 0);
+		b.efficiency = a.efficiency;
+		plan_compute(&b, &plan_scratch);
+		assert_int_equal(validate_row_predict(r, &b, &plan_scratch, &got), 0);
+		printf("  %-24s -> %-24s %s %.0f%%: %+.1f%% (model alone %+.1f%%)\n", prev->id,
+		       r->id, calibrate_knob_key(m.knob), 100 * a.efficiency.mfu,
+		       100 * (got / r->measured - 1), 100 * r->error);
+		*mape_cal += fabs(got / r->measured - 1);
+		*mape_model += fabs(r->error);
+		n++;
+		prev = r;
+	}
+	assert_true(n >= 2);
+	*mape_cal /= n;
+	*mape_model /= n;
+	printf("%s, calibrated on the row before: MAPE %.2f%% (model alone %.2f%%), %d pairs\n",
+	       group, 100 * *mape_cal, 100 * *mape_model, n);
+	/* pinned both ways, within half a point: a change of the model shows here */
+	assert_true(fabs(*mape_cal - pinned) <= 0.005);
+}
+
+static void test_cross_megatron(void **state)
+{
+	double cal, model;
+	(void)state;
+	/* 2.89% calibrated against 3.87% for the model alone: Megatron's MFU barely moves with
+	 * the model size at fixed per-GPU work (weak scaling) */
+	cross("megatron-table1", 0.0289, &cal, &model);
+	assert_true(cal < model);
+}
+
+static void test_cross_mosaicml(void **state)
+{
+	double cal, model;
+	(void)state;
+	/* 10.46% calibrated against 5.09% for the model alone: llm-foundry's rows change the
+	 * model size, micro-batch, recomputation and sequence length together, and an MFU
+	 * measured on one does not carry to the next; the model's own scaling does better */
+	cross("mosaicml-h100", 0.1046, &cal, &model);
+	assert_true(cal > model);
+}
+
+/* A step faster than every GPU at its datasheet peak: impossible, the limit named, the
+ * scenario as it was. */
+static void test_faster_than_peak(void **state)
+{
+	const struct validate_row *r = validation_find(&v, "megatron-1.7b");
+	struct scenario s, before;
+	struct calibrate_measure m;
+	struct gp_error err = {0};
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	plan_compute(&s, &plan_scratch);
+	assert_int_equal(calibrate_parse("step_s=1ms", &m, &err), 0);
+	before = s;
+	assert_int_equal(calibrate_fit(&s, &m, 1, &plan_scratch), -1);
+	assert_int_equal(m.status, CAL_IMPOSSIBLE);
+	assert_non_null(strstr(m.limit, "faster than the hardware allows"));
+	assert_non_null(strstr(m.limit, "datasheet peak"));
+	assert_memory_equal(&s, &before, sizeof(s));
+}
+
+/* Memory below the weights alone: impossible. */
+static void test_memory_below_weights(void **state)
+{
+	const struct validate_row *r = validation_find(&v, "torchtitan-8b-fsdp2");
+	struct scenario s;
+	struct calibrate_measure m;
+	struct gp_error err = {0};
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	assert_int_equal(calibrate_parse("peak_memory=100MB", &m, &err), 0);
+	assert_int_equal(calibrate_fit(&s, &m, 1, &plan_scratch), -1);
+	assert_int_equal(m.status, CAL_IMPOSSIBLE);
+	assert_non_null(strstr(m.limit, "below the weights"));
+}
+
+/* A decode figure of a training plan does not apply. */
+static void test_not_applicable(void **state)
+{
+	const struct validate_row *r = validation_find(&v, "megatron-1.7b");
+	struct scenario s;
+	struct calibrate_measure m;
+	struct gp_error err = {0};
+
+	(void)state;
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	assert_int_equal(calibrate_parse("tpot=20ms", &m, &err), 0);
+	assert_int_equal(calibrate_fit(&s, &m, 1, &plan_scratch), -1);
+	assert_int_equal(m.status, CAL_NOT_APPLICABLE);
+}
+
+static void test_parse(void **state)
+{
+	struct calibrate_measure m;
+	struct gp_error err = {0};
+
+	(void)state;
+	assert_int_equal(calibrate_parse("time.step_s=350ms", &m, &err), 0);
+	assert_string_equal(m.fig->key, "time.step_s");
+	assert_true(fabs(m.value - 0.35) < 1e-12);
+	assert_int_equal(calibrate_parse("tokens_per_s=6.7k", &m, &err), 0);
+	assert_true(fabs(m.value - 6700) < 1e-9);
+	assert_int_equal(calibrate_parse("mfu=40%", &m, &err), 0);
+	assert_true(fabs(m.value - 0.4) < 1e-12);
+	assert_int_equal(calibrate_parse("peak_memory=71.2GiB", &m, &err), 0);
+	assert_string_equal(m.fig->key, "memory.per_gpu.reserved");
+	assert_int_equal(calibrate_parse("step_s", &m, &err), -1);
+	assert_int_equal(err.code, GP_EINPUT);
+	assert_int_equal(calibrate_parse("step=4", &m, &err), -1);
+	assert_non_null(strstr(err.message, "unknown figure 'step'"));
+	assert_int_equal(calibrate_parse("step_s=fast", &m, &err), -1);
+	assert_int_equal(calibrate_parse("step_s=0", &m, &err), -1);
+	assert_int_equal(calibrate_parse("step_s=-1", &m, &err), -1);
+	assert_int_equal(calibrate_parse("peak_memory=71", &m, &err), -1);
+	assert_non_null(strstr(err.message, "with its unit"));
+}
+
+/* Two measurements of one inference plan on two knobs: both hold together. */
+static void test_two_knobs(void **state)
+{
+	const struct validate_row *r = validation_find(&v, "gpt-fast-l2-70b-tp8");
+	struct scenario s;
+	struct calibrate_measure m[2];
+	struct gp_error err = {0};
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	plan_compute(&s, &plan_scratch);
+	m[0].fig = figure_find("latency.tpot_s");
+	m[0].value = plan_scratch.tpot_s * 1.2;
+	m[1].fig = figure_find("latency.ttft_s");
+	m[1].value = plan_scratch.ttft_s * 1.4;
+	if (calibrate_fit(&s, m, 2, &plan_scratch) != 0)
+		fail_msg("%s | %s", m[0].limit, m[1].limit);
+	assert_int_not_equal(m[0].knob, m[1].knob);
+	assert_true(fabs(plan_scratch.tpot_s / m[0].value - 1) < 0.01);
+	assert_true(fabs(plan_scratch.ttft_s / m[1].value - 1) < 0.01);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_cross_megatron),
+	    cmocka_unit_test(test_cross_mosaicml),
+	    cmocka_unit_test(test_faster_than_peak),
+	    cmocka_unit_test(test_memory_below_weights),
+	    cmocka_unit_test(test_not_applicable),
+	    cmocka_unit_test(test_two_knobs),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
