@@ -6,7 +6,8 @@ NAME=title
 printf 'gpuplan: 1\nname: "tab\\there esc\\e[31mred\\e[0m and a name that goes on and on and on"\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: train\nhardware:\n  gpu: h100-sxm-80gb\n' >"$TMP/ctl.yaml"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui "$TMP/ctl.yaml"
-screen | head -1 | grep -Eq '^ gpuplan  tab here esc\?\[31mred.*(…|~)  .*ctl\.yaml$' &&
+# escaped as the CLI escapes them (text.c): a tab as \t, ESC as \e
+screen | head -1 | grep -Eq '^ gpuplan  tab\\there esc\\e\[31mred.*(…|~)  .*ctl\.yaml$' &&
 	! screen | head -1 | grep -q '\^\[' && ok "control characters in a name keep the title intact" ||
 	bad "control characters in a name keep the title intact"
 
