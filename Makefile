@@ -136,7 +136,7 @@ check: check-layers $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
 	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log $(TEST_WRAP) sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
 # The terminal-UI scripts alone (tests/tui/run-*.sh), TUI_JOBS at a time (default 4); check
-# runs them too, in the background beside the other tests.
+# runs them too, last, in parallel among themselves.
 check-tui: $(BIN)
 	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test-tui.log TEST_SCRIPTS='tests/tui/run-*.sh' \
 		sh tests/run.sh

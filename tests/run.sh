@@ -2,8 +2,7 @@
 # Runs every test: the unit test binaries given before "--", the fuzz replayers given after
 # it (each over its corpus), then every tests/*/run-*.sh script (golden, tui, man, cli).
 # The terminal-UI scripts (tests/tui/run-*.sh, each on its own tmux socket with no state
-# shared) run in the background from the start, TUI_JOBS (default 4) at a time, and are
-# reported with the rest at the end, each under its own name.
+# shared) run last, TUI_JOBS (default 4) at a time, each reported under its own name.
 # TEST_SCRIPTS=GLOB runs only those scripts (no binaries needed): `make check-tui`.
 # Ends with one "N passed, N failed" line; exits non-zero if anything failed.
 passed=0
@@ -42,17 +41,6 @@ report() {
 	} | sed 's/^/  /' >>"$why"
 }
 
-# The terminal-UI scripts, in parallel: each writes DIR/N.out and then DIR/N.rc.
-tui=
-for s in $scripts; do
-	case $s in tests/tui/run-*.sh) [ -f "$s" ] && tui="$tui $s" ;; esac
-done
-if [ -n "$tui" ]; then
-	printf '%s\n' $tui | xargs -P "${TUI_JOBS:-4}" -I{} sh -c \
-		'n=$(basename "$1" .sh); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' \
-		sh {} "$tuidir" &
-	tuipid=$!
-fi
 
 result() {
 	if [ "$1" = 0 ]; then
@@ -91,8 +79,16 @@ for s in $scripts; do
 	run "$s" sh "$s"
 done
 
+# The terminal-UI scripts last, in parallel among themselves only (a unit test that times
+# itself is not run beside them): each writes DIR/N.out and then DIR/N.rc.
+tui=
+for s in $scripts; do
+	case $s in tests/tui/run-*.sh) [ -f "$s" ] && tui="$tui $s" ;; esac
+done
 if [ -n "$tui" ]; then
-	wait "$tuipid"
+	printf '%s\n' $tui | xargs -P "${TUI_JOBS:-4}" -I{} sh -c \
+		'n=$(basename "$1" .sh); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' \
+		sh {} "$tuidir"
 	for s in $tui; do
 		n=$(basename "$s" .sh)
 		echo "== $s" >>"$log"
