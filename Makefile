@@ -141,6 +141,12 @@ check-tree:
 check: check-layers check-tree $(BIN) $(CORE_TESTS) $(UI_TESTS) $(FUZZ_REPLAY)
 	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test.log $(TEST_WRAP) sh tests/run.sh $(CORE_TESTS) $(UI_TESTS) -- $(FUZZ_REPLAY)
 
+# The terminal-UI scripts alone (tests/tui/run-*.sh), TUI_JOBS at a time (default 4); check
+# runs them too, last, in parallel among themselves.
+check-tui: $(BIN)
+	@GPUPLAN=./$(BIN) TEST_LOG=$(B)/test-tui.log TEST_SCRIPTS='tests/tui/run-*.sh' \
+		sh tests/run.sh
+
 # The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer, run with
 # address randomisation off where allowed (tests/noaslr.sh says why).
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -218,7 +224,7 @@ deb:
 clean:
 	rm -rf build build-asan build-fuzz build-deb gpuplan gpuplan_*.deb
 
-.PHONY: all deps run test check check-layers check-tree asan valgrind bench fuzz format-check install uninstall clean \
+.PHONY: all deps run test check check-tui check-layers check-tree asan valgrind bench fuzz format-check install uninstall clean \
 	validate validation-doc band-table deb
 .SECONDARY:
 

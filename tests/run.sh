@@ -1,6 +1,9 @@
 #!/bin/sh
 # Runs every test: the unit test binaries given before "--", the fuzz replayers given after
 # it (each over its corpus), then every tests/*/run-*.sh script (golden, tui, man, cli).
+# The terminal-UI scripts (tests/tui/run-*.sh, each on its own tmux socket with no state
+# shared) run last, TUI_JOBS (default 4) at a time, each reported under its own name.
+# TEST_SCRIPTS=GLOB runs only those scripts (no binaries needed): `make check-tui`.
 # Ends with one "N passed, N failed" line; exits non-zero if anything failed.
 passed=0
 failed=0
@@ -10,7 +13,9 @@ mkdir -p build
 : >"$log"
 out=$(mktemp "${TMPDIR:-/tmp}/gpuplan-test.XXXXXX")
 why=$(mktemp "${TMPDIR:-/tmp}/gpuplan-why.XXXXXX")
-trap 'rm -f "$out" "$why"' EXIT
+tuidir=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-tui.XXXXXX")
+trap 'rm -rf "$out" "$why" "$tuidir"' EXIT
+scripts=${TEST_SCRIPTS:-tests/*/run-*.sh}
 
 # run NAME COMMAND...: the command's output goes to the log. A failure's own lines (the
 # checks that failed, a sanitizer's report) are also kept for the end of standard output, so
@@ -19,17 +24,23 @@ run() {
 	name=$1
 	shift
 	"$@" >"$out" 2>&1
-	rc=$?
-	cat "$out" >>"$log"
-	result $rc "$name"
-	[ $rc = 0 ] && return
+	report $? "$name" "$out"
+}
+
+# report RC NAME OUTPUT: OUTPUT goes to the log, the result is counted, and a failure's
+# own lines kept.
+report() {
+	cat "$3" >>"$log"
+	result "$1" "$2"
+	[ "$1" = 0 ] && return
 	{
-		echo "$name (exit $rc):"
+		echo "$2 (exit $1):"
 		grep -E '^FAIL|FAILED|ERROR: AddressSanitizer|runtime error|LeakSanitizer|[Ee]rror' \
-			"$out" | head -12
-		grep -Eq '^FAIL|FAILED|ERROR|runtime error|[Ee]rror' "$out" || tail -5 "$out"
+			"$3" | head -12
+		grep -Eq '^FAIL|FAILED|ERROR|runtime error|[Ee]rror' "$3" || tail -5 "$3"
 	} | sed 's/^/  /' >>"$why"
 }
+
 
 result() {
 	if [ "$1" = 0 ]; then
@@ -61,11 +72,34 @@ for t in "$@"; do
 	fi
 done
 
-for s in tests/*/run-*.sh; do
+for s in $scripts; do
 	[ -f "$s" ] || continue
+	case $s in tests/tui/run-*.sh) continue ;; esac
 	echo "== $s" >>"$log"
 	run "$s" sh "$s"
 done
+
+# The terminal-UI scripts last, in parallel among themselves only (a unit test that times
+# itself is not run beside them): each writes DIR/N.out and then DIR/N.rc.
+tui=
+for s in $scripts; do
+	case $s in tests/tui/run-*.sh) [ -f "$s" ] && tui="$tui $s" ;; esac
+done
+if [ -n "$tui" ]; then
+	printf '%s\n' $tui | xargs -P "${TUI_JOBS:-4}" -I{} sh -c \
+		'n=$(basename "$1" .sh); sh "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' \
+		sh {} "$tuidir"
+	for s in $tui; do
+		n=$(basename "$s" .sh)
+		echo "== $s" >>"$log"
+		if [ -f "$tuidir/$n.rc" ]; then
+			report "$(cat "$tuidir/$n.rc")" "$s" "$tuidir/$n.out"
+		else
+			echo "$s did not finish" >"$tuidir/$n.out"
+			report 1 "$s" "$tuidir/$n.out"
+		fi
+	done
+fi
 
 echo
 [ -n "$failures" ] && echo "failed:$failures" && cat "$why"

@@ -48,6 +48,7 @@ void app_compute(struct app *a)
 		/* the views' searches rerun when next shown (now, when one is open) */
 		a->sv.stale = true;
 		a->sv.scaling_stale = true;
+		a->cv.stale = true;
 	}
 	/* the view over the body reruns its search when it is stale, and only while it is
 	 * the view on top: a line typed or a window over it waits for it (a search takes

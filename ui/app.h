@@ -75,7 +75,7 @@ struct completion {
 /* A view over the body that follows the scenario (search_view.c): the best layouts, or the
  * scaling table. While one is open the mode stays MODE_NORMAL; the view takes the keys it
  * knows and lets undo, redo, :, help and quit through. */
-enum view { VIEW_NONE, VIEW_SEARCH, VIEW_SCALING };
+enum view { VIEW_NONE, VIEW_SEARCH, VIEW_SCALING, VIEW_CHART };
 
 #define SEARCH_VIEW_MAX 60 /* most rows the search view holds (a tall terminal) */
 #define SCALING_MAX	12 /* GPU counts in the scaling table */
@@ -94,6 +94,27 @@ struct search_view {
 	bool scaling_stale;
 	unsigned long runs; /* search_run / search_scaling passes, for tests */
 	int asked;	    /* the rows the last search_run was asked for */
+};
+
+/* The chart view (chart_view.c): a figure against an input over a range around its value,
+ * planned once a change of the scenario, its text drawn again only when the plans or the
+ * window's size change. */
+struct figure;
+#define CHART_VIEW_MAX 16 /* values of the input charted */
+struct chart_view {
+	const struct field *field; /* the input along x */
+	const struct figure *fig;  /* the figure along y */
+	int n;			   /* values */
+	bool geometric;		   /* doubling steps: a logarithmic axis */
+	double x[CHART_VIEW_MAX];  /* the input's values */
+	double y[CHART_VIEW_MAX];  /* the figure at each; NaN where the scenario does not check */
+	double capacity[CHART_VIEW_MAX], ttft[CHART_VIEW_MAX], tpot[CHART_VIEW_MAX]; /* the lines */
+	int invalid;	    /* values at which the scenario does not check */
+	bool stale;	    /* the scenario or the figure changed since the plans */
+	unsigned long runs; /* passes of plans, for tests */
+	int text_w, text_h; /* the size text was drawn for; -1 none */
+	int text_lines;
+	char text[40000]; /* chart_text's lines */
 };
 
 /* The figures Results can explain, in the order the selection moves through them. */
@@ -163,6 +184,7 @@ struct app {
 	unsigned long computes; /* plan_compute calls, for tests and the bench */
 	enum view view;
 	struct search_view sv;
+	struct chart_view cv;
 	struct lesson_edit lessons[LESSON_MAX];
 	int nlessons;
 
@@ -209,6 +231,7 @@ unsigned app_key_save(struct app *a, int key);
 unsigned app_key_redraw(struct app *a, int key);
 unsigned app_key_search(struct app *a, int key);
 unsigned app_key_scaling(struct app *a, int key);
+unsigned app_key_chart(struct app *a, int key); /* c: the chart view (chart_view.c) */
 unsigned app_key_solve_max(struct app *a, int key);
 unsigned app_key_solve_min(struct app *a, int key);
 unsigned app_key_notes(struct app *a, int key); /* n, :notes (notes_view.c) */

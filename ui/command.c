@@ -249,6 +249,11 @@ static unsigned cmd_reset(struct app *a, const char *arg)
 	return app_lesson_reset(a);
 }
 
+static unsigned cmd_chart(struct app *a, const char *arg)
+{
+	return chart_view_command(a, arg);
+}
+
 static unsigned cmd_scaling(struct app *a, const char *arg)
 {
 	(void)arg;
@@ -287,6 +292,9 @@ const struct command command_table[] = {
      ":solve max KEY", "the same for any numeric field (:solve min KEY)", NULL},
     {"scaling", NULL, CMD_ARG_NONE, NULL, cmd_scaling, CMD_LISTED, HELP_SEARCH, "S, :scaling",
      "time, cost and efficiency against 8 to 1,024 GPUs", NULL},
+    {"chart", NULL, CMD_ARG_WORDS, NULL, cmd_chart, CMD_LISTED, HELP_SEARCH, NULL,
+     "the chart view (:chart workload.seq_len memory.per_gpu.total charts that figure\n"
+     "against that field)", NULL},
     {"notes", NULL, CMD_ARG_NONE, NULL, cmd_notes, CMD_LISTED, HELP_COMMANDS, "n, :notes",
      "the scenario's notes (a lesson's text and questions)", NULL},
     {"next", NULL, CMD_ARG_NONE, NULL, cmd_next, CMD_LISTED, HELP_COMMANDS,

@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "text.h"
 
 /* The columns of the character at s, and its length in bytes in *len: wcwidth of the
  * decoded code point (wide East Asian characters take two), 1 for what does not decode. */
@@ -62,45 +63,21 @@ static int bytes_for_width(const char *s, int width)
 	return i;
 }
 
-/* Whether s holds a control character (C0, DEL, or C1 in UTF-8): curses would draw it as
- * ^[ or expand a tab, wider than the one column it is counted as. */
-static bool has_control(const char *s)
-{
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-		if (*u < 0x20 || *u == 0x7f || (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0))
-			return true;
-	return false;
-}
-
-/* A copy of s with each control character as one '?' (a tab as a space). */
-static void strip_control(const char *s, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (const unsigned char *u = (const unsigned char *)s; *u && n + 1 < size; u++) {
-		if (*u == '\t')
-			out[n++] = ' ';
-		else if (*u < 0x20 || *u == 0x7f)
-			out[n++] = '?';
-		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
-			out[n++] = '?';
-			u++;
-		} else
-			out[n++] = (char)*u;
-	}
-	out[n] = '\0';
-}
-
 void draw_text(struct app *a, WINDOW *w, int y, int x, int width, int role, const char *s)
 {
 	char clean[1024];
+	size_t len;
 	int n;
 
 	if (width <= 0 || !s)
 		return;
-	/* text from a file (a scenario's name, a path) may hold control characters */
-	if (has_control(s)) {
-		strip_control(s, clean, sizeof(clean));
+	/* text from a file (a scenario's name, a path) may hold control characters, which
+	 * curses would draw as ^[ or expand (a tab), wider than the columns counted: escaped
+	 * as the CLI escapes them (text.c, "\e[31m"), so both front ends show the same; a
+	 * text longer than clean is cut, as the width cuts it anyway */
+	len = strlen(s);
+	if (text_has_control(s) || text_utf8_invalid_at(s, len) != len) {
+		text_escape_control(s, len, clean, sizeof(clean), 0);
 		s = clean;
 	}
 	n = bytes_for_width(s, width);
@@ -244,9 +221,16 @@ static void draw_title(struct app *a)
 	WINDOW *w = a->w_title;
 	const char *ell = a->theme.g->ellipsis;
 	int width = getmaxx(w), x;
+	/* the name and path escaped here (as draw_text would), so their widths are the
+	 * columns drawn */
+	char name_esc[sizeof(a->scn.name) * 4], file_esc[sizeof(a->path) * 4];
 	const char *name = a->scn.name[0] ? a->scn.name : "untitled";
 	const char *file = a->path[0] ? a->path : "(built-in)";
 	char mark[96], marks[sizeof(mark) + 16];
+	text_escape_control(name, strlen(name), name_esc, sizeof(name_esc), 0);
+	text_escape_control(file, strlen(file), file_esc, sizeof(file_esc), 0);
+	name = name_esc;
+	file = file_esc;
 	const char *base = marks;
 	app_baseline_mark(a, mark, sizeof(mark));
 	snprintf(marks, sizeof(marks), "%s%s%s", mark, mark[0] ? " " : "",
@@ -256,7 +240,7 @@ static void draw_title(struct app *a)
 	int markw = unsaved ? 1 + text_width(a->theme.g->unsaved) : 0;
 	int right_min = text_width(base) + (fw < FILE_MIN ? fw : FILE_MIN) + 1;
 	int name_room = width - 10 - markw - 2 - right_min;
-	char right[sizeof(marks) + sizeof(a->path) + 8], shown[sizeof(a->scn.name) + 8];
+	char right[sizeof(marks) + sizeof(file_esc) + 8], shown[sizeof(name_esc) + 8];
 
 	werase(w);
 	fill_line(a, w, 0, 0, ROLE_TITLE);

@@ -76,7 +76,8 @@ const struct key_row key_table[] = {
     {KC_MAIN, {KEYF(KEY_LEFT), 'h'}, ACT_PREV_CHOICE, "prev-choice", NULL, NULL, {0}, 0,
      HELP_EDITING, NULL, NULL, app_key_prev_choice, NULL},
     {KC_MAIN, {'u'}, ACT_UNDO, "undo", "u", "Undo",
-     {[KC_MAIN] = 5, [KC_RESULTS] = 5, [KC_SEARCH] = 5, [KC_SCALING] = 3}, KF_OVER_VIEW,
+     {[KC_MAIN] = 5, [KC_RESULTS] = 5, [KC_SEARCH] = 5, [KC_SCALING] = 3, [KC_CHART] = 3},
+     KF_OVER_VIEW,
      HELP_EDITING, "u, Ctrl-R", "undo, redo", app_key_undo, NULL},
     {KC_MAIN, {KEY_CTRL('r')}, ACT_REDO, "redo", NULL, NULL, {0}, KF_OVER_VIEW, HELP_EDITING,
      NULL, NULL, app_key_redo, NULL},
@@ -90,7 +91,8 @@ const struct key_row key_table[] = {
      NULL, "the scenario's notes, as :notes", app_key_notes, NULL},
     /* Commands: command.h's table, and the key that opens its line */
     {KC_MAIN, {':'}, ACT_COMMAND, "command", ":", "Cmd",
-     {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4}, KF_OVER_VIEW,
+     {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4, [KC_CHART] = 4},
+     KF_OVER_VIEW,
      HELP_NONE, NULL, "open the command line", app_key_command, NULL},
     {KC_COMMAND, {ENTER}, ACT_NONE, "run", "Enter", "Run", {[KC_COMMAND] = 1}, 0, HELP_NONE,
      NULL, "run the command line", command_key_run, NULL},
@@ -152,9 +154,22 @@ const struct key_row key_table[] = {
      "close the scaling view", search_view_key_scaling, NULL},
     {KC_SCALING, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_SCALING] = 5}, 0,
      HELP_NONE, NULL, "close the view (q quits only from the panes)", search_view_key_close, NULL},
+    {KC_MAIN, {'c'}, ACT_CHART, "chart", "c", "Chart", {[KC_MAIN] = 11, [KC_RESULTS] = 9}, 0,
+     HELP_SEARCH, "c, :chart", "the chart view: a figure against the selected field,\n"
+     "halved and doubled around its value (on Results: the\n"
+     "selected figure); the fit limit and the SLO as lines;\n"
+     "f/F the next, previous figure (:chart FIELD FIGURE)", app_key_chart, NULL},
+    {KC_CHART, {'f'}, ACT_NONE, "next-figure", "f/F", "Figure", {[KC_CHART] = 2}, 0, HELP_NONE,
+     NULL, "chart the next figure", chart_view_key_next_figure, NULL},
+    {KC_CHART, {'F'}, ACT_NONE, "prev-figure", NULL, NULL, {0}, 0, HELP_NONE, NULL,
+     "chart the previous figure", chart_view_key_prev_figure, NULL},
+    {KC_CHART, {'c'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
+     "close the chart view", chart_view_key_close, NULL},
+    {KC_CHART, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_CHART] = 5}, 0,
+     HELP_NONE, NULL, "close the view (q quits only from the panes)", chart_view_key_close, NULL},
     /* Screen: the help screen's closing paragraph says these */
     {KC_MAIN, {KEYF(KEY_F(1)), '?'}, ACT_HELP, "help", "F1", "Help",
-     {[KC_MAIN] = 1, [KC_RESULTS] = 1, [KC_SCALING] = 1}, KF_OVER_VIEW, HELP_NONE, NULL,
+     {[KC_MAIN] = 1, [KC_RESULTS] = 1, [KC_SCALING] = 1, [KC_CHART] = 1}, KF_OVER_VIEW, HELP_NONE, NULL,
      "this help screen", app_key_help, NULL},
     {KC_MAIN, {'q', KEYF(KEY_F(10))}, ACT_QUIT, "quit", "q", "Quit",
      {[KC_MAIN] = 9, [KC_RESULTS] = 8}, KF_OVER_VIEW, HELP_NONE, NULL,
@@ -228,9 +243,10 @@ const struct key_row key_table[] = {
 
 static const char *const ctx_names[KC_COUNT] = {
     [KC_MAIN] = "main",	      [KC_RESULTS] = "results", [KC_SEARCH] = "search",
-    [KC_SCALING] = "scaling", [KC_EDIT] = "edit",	[KC_PICK] = "pick",
-    [KC_COMMAND] = "cmdline", [KC_PROMPT] = "prompt",	[KC_QUIT] = "quit",
-    [KC_RECOVER] = "recover", [KC_VIEW] = "view",	[KC_LINE] = "line",
+    [KC_SCALING] = "scaling", [KC_CHART] = "chart",	[KC_EDIT] = "edit",
+    [KC_PICK] = "pick",	      [KC_COMMAND] = "cmdline", [KC_PROMPT] = "prompt",
+    [KC_QUIT] = "quit",	      [KC_RECOVER] = "recover", [KC_VIEW] = "view",
+    [KC_LINE] = "line",
 };
 
 const struct key_row *keys_find(enum key_ctx ctx, int key)

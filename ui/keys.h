@@ -61,6 +61,7 @@ enum action {
 	ACT_SOLVE_MAX, /* goal seek: the largest value of the selected field that works */
 	ACT_SOLVE_MIN, /* ... the smallest */
 	ACT_NOTES,     /* the scenario's notes */
+	ACT_CHART,     /* a figure against the selected input */
 };
 
 struct app;
@@ -73,7 +74,8 @@ enum key_ctx {
 	KC_RESULTS, /* Results focused: these rows first, then KC_MAIN's */
 	KC_SEARCH,  /* the search view: these rows, then KC_MAIN's that pass (KF_*_VIEW) */
 	KC_SCALING,
-	KC_EDIT, /* a value being typed, and the save-as prompt */
+	KC_CHART, /* the chart view */
+	KC_EDIT,  /* a value being typed, and the save-as prompt */
 	KC_PICK,
 	KC_COMMAND, /* the : line; its commands are command.h's table */
 	KC_PROMPT,

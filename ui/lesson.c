@@ -104,6 +104,44 @@ int lesson_neighbour(const char *path, int dir, char *out, size_t size, int *pos
 	return rc;
 }
 
+int app_write_lesson_recoveries(struct app *a)
+{
+	/* app_write_recovery writes the app's scenario for its path: each kept lesson in
+	 * turn takes their place, then the one on screen comes back */
+	struct keep {
+		struct scenario scn, saved;
+		char path[sizeof(a->path)], recover_path[sizeof(a->recover_path)],
+		    recover_own[sizeof(a->recover_own)];
+	} *k = malloc(sizeof(*k));
+	int failed = 0;
+
+	if (!k)
+		return a->nlessons;
+	k->scn = a->scn;
+	k->saved = a->saved;
+	memcpy(k->path, a->path, sizeof(k->path));
+	memcpy(k->recover_path, a->recover_path, sizeof(k->recover_path));
+	memcpy(k->recover_own, a->recover_own, sizeof(k->recover_own));
+	for (int i = 0; i < a->nlessons; i++) {
+		const struct lesson_edit *e = &a->lessons[i];
+		if (strcmp(e->path, k->path) == 0)
+			continue; /* the lesson on screen: app_write_recovery's */
+		a->scn = e->scn;
+		/* the stash holds only edits that differ from the lesson's file */
+		memset(&a->saved, 0, sizeof(a->saved));
+		snprintf(a->path, sizeof(a->path), "%s", e->path);
+		a->recover_path[0] = a->recover_own[0] = '\0';
+		failed += app_write_recovery(a) != 0;
+	}
+	a->scn = k->scn;
+	a->saved = k->saved;
+	memcpy(a->path, k->path, sizeof(k->path));
+	memcpy(a->recover_path, k->recover_path, sizeof(k->recover_path));
+	memcpy(a->recover_own, k->recover_own, sizeof(k->recover_own));
+	free(k);
+	return failed;
+}
+
 unsigned app_lesson_step(struct app *a, int dir)
 {
 	char next[sizeof(a->path)], base[sizeof(a->path)];
@@ -150,6 +188,9 @@ unsigned app_lesson_step(struct app *a, int dir)
 	} else {
 		app_status(a, false, "lesson %d of %d: %s (n: its notes; :next, :prev)", pos, count,
 			   strrchr(next, '/') ? strrchr(next, '/') + 1 : next);
+		/* a lost session's edits of this lesson (app_write_lesson_recoveries): asked
+		 * as at the start */
+		app_offer_recovery(a);
 	}
 	return dirty | DIRTY_CALC | DIRTY_DRAW;
 }

@@ -15,6 +15,13 @@ int lesson_neighbour(const char *path, int dir, char *out, size_t size, int *pos
  * the dirty bits. */
 unsigned app_lesson_step(struct app *a, int dir);
 
+/* After a hang-up or a fatal signal, beside app_write_recovery (which writes the lesson on
+ * screen): each kept lesson's edits to that lesson's own recovery file (.FILE.recover
+ * beside it, else the state folder), so a lost session loses no lesson's edits; the next
+ * start, or :next and :prev into that lesson, offers it. Returns the lessons that could
+ * not be written. Not for signal handlers. */
+int app_write_lesson_recoveries(struct app *a);
+
 /* :reset: the scenario as its file has it, the lesson's kept edits dropped; one undoable
  * edit. Returns the dirty bits. */
 unsigned app_lesson_reset(struct app *a);

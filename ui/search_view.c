@@ -232,12 +232,6 @@ unsigned search_view_key_hardware(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-/* The binding column's name: the figure table's narrowest (figure.h). */
-static const char *bottleneck_short(enum bottleneck b)
-{
-	return figure_bottleneck_tiny(b);
-}
-
 enum col {
 	C_RANK,
 	C_GPU,
@@ -464,7 +458,8 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 			break;
 		}
 		case C_BINDS:
-			snprintf(t, sizeof(t), " %s", bottleneck_short(p->binding));
+			/* the figure table's narrowest name (figure.h), the one source */
+			snprintf(t, sizeof(t), " %s", figure_bottleneck_tiny(p->binding));
 			break;
 		case C_NCOLS:
 			break;

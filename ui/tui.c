@@ -120,7 +120,7 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 {
 	SCREEN *scr;
 	FILE *in = stdin;
-	int r, status = 0, fast_errors = 0;
+	int r, status = 0, fast_errors = 0, lessons_lost = 0;
 	double t0;
 	wint_t ch;
 
@@ -206,6 +206,8 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 		/* SIGHUP (a dropped SSH session), SIGTERM, SIGINT...: keep unsaved edits. */
 		if (app_write_recovery(&app) != 0)
 			app.recover_path[0] = '\0';
+		/* and the edits kept in the other lessons (lesson mode), each beside its own */
+		lessons_lost = app_write_lesson_recoveries(&app);
 		status = 128 + got_signal;
 	} else {
 		status = app.exit_status;
@@ -222,6 +224,11 @@ int tui_run(const struct catalog *cat, struct scenario *s, const char *path, uns
 			fprintf(stderr, "gpuplan: unsaved edits could not be written to a recovery "
 					"file\n");
 	}
+	if (got_signal && lessons_lost && got_signal != SIGHUP)
+		fprintf(stderr,
+			"gpuplan: the edits of %d other lessons could not be written to "
+			"recovery files\n",
+			lessons_lost);
 	*s = app.scn;
 	return status;
 }

@@ -19,6 +19,7 @@ static const struct view_ops *const body_views[] = {
     [VIEW_NONE] = NULL,
     [VIEW_SEARCH] = &search_view_ops,
     [VIEW_SCALING] = &scaling_view_ops,
+    [VIEW_CHART] = &chart_view_ops,
 };
 
 const struct view_ops *app_pane(const struct app *a, int p)

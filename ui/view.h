@@ -5,6 +5,8 @@
 
 #include "app.h"
 
+struct chart;
+
 /* One pane or view, as the main loop, app.c and draw.c see it: tig's view_ops (one
  * instance per view), neomutt's windows (recalc, repaint, recursor). Each pane module
  * defines one (pane_model, ..., pane_results) and each view's module one (search_view_ops,
@@ -57,7 +59,7 @@ struct view_ops {
 /* The instances (view.c finds them; nothing else names them). */
 extern const struct view_ops pane_model, pane_workload, pane_hardware, pane_results;
 extern const struct view_ops search_view_ops, scaling_view_ops, help_view, explain_view,
-    picker_view, edit_view, command_view, prompt_view, notes_view;
+    picker_view, edit_view, command_view, prompt_view, notes_view, chart_view_ops;
 
 /* The pane p (enum pane_id). */
 const struct view_ops *app_pane(const struct app *a, int p);
@@ -126,6 +128,28 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize);
  * still works; count itself when it is within one node, already whole, or no whole-node
  * count works. */
 double goal_seek_node_count(const struct scenario *s, double count, bool maximize);
+
+/* The chart view (chart_view.c). The values of field f charted around its value v, at
+ * most max into x: a fraction over its whole range in tenths, a small count six either side,
+ * else v halved and doubled four times each (*geometric: a logarithmic axis); within the
+ * field's range. Returns how many (0: f is no number, or v is 0 where it must double). */
+int chart_view_range(const struct field *f, double v, double *x, int max, bool *geometric);
+/* Plans the scenario at each value when the view is open and stale (its recalc). */
+void chart_view_compute(struct app *a);
+/* The chart of a->cv for chart.c: xlabel (size bytes) holds the axis' name. */
+void chart_view_build(const struct app *a, struct chart *c, char *xlabel, size_t size);
+/* chart_text of it into a->cv.text, width columns and at most rows lines, unless it is
+ * already drawn at that size; no text when there is no room. */
+void chart_view_render(struct app *a, int width, int rows, bool ascii);
+/* Opens the view on field f (NULL: the last charted, else hardware.count) against figure
+ * fig (NULL: the last, else memory per GPU); says why on the status line when f is no
+ * number or has no range. Returns the dirty bits. */
+unsigned chart_view_open_on(struct app *a, const struct field *f, const struct figure *fig);
+/* :chart [FIELD] [FIGURE], either order; each missing one as c takes it. */
+unsigned chart_view_command(struct app *a, const char *arg);
+unsigned chart_view_key_next_figure(struct app *a, int key); /* f */
+unsigned chart_view_key_prev_figure(struct app *a, int key); /* F */
+unsigned chart_view_key_close(struct app *a, int key);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */

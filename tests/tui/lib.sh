@@ -82,6 +82,25 @@ run_ui() {
 }
 ui_pid() { cat "$TMP/pid"; }
 
+# fresh [ENV...]: a clean start for one check: the program of the check before (if any) is
+# killed outright (SIGKILL writes no recovery file; the pid only while it is still ours,
+# the program), then new_shell. No state goes from one check to the next but the files the
+# script itself wrote.
+fresh() {
+	if [ -s "$TMP/pid" ] && [ "$(ps -o comm= -p "$(cat "$TMP/pid")" 2>/dev/null)" = \
+		"$(basename "$BIN" | cut -c1-15)" ]; then
+		kill -KILL "$(cat "$TMP/pid")" 2>/dev/null
+	fi
+	rm -f "$TMP/pid"
+	new_shell "$@"
+}
+
+# start_ui ARGS: run_ui, then waits for the results pane (a failure only when it never comes).
+start_ui() { run_ui "$@"; wait_for 'Results' || bad "gpuplan $*: the results are drawn"; }
+
+# quit_ui: :q! and the shell's EXIT= line.
+quit_ui() { T send-keys : 'q!' Enter && wait_for 'EXIT=0'; }
+
 # finish: the script's summary line and exit status.
 finish() {
 	echo "$NAME: $passed passed, $failed failed"

@@ -735,7 +735,7 @@ static void test_random_keys(void **state)
 	    's',	    '>',	    '<',	     'c',	      't',
 	};
 	unsigned seed = 12345;
-	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0, views = 0;
+	int modes[MODE_EXPLAIN + 1] = {0}, changes = 0, views = 0, charts = 0;
 	(void)state;
 	for (int i = 0; i < 20000; i++) {
 		unsigned long before = app.computes;
@@ -755,10 +755,16 @@ static void test_random_keys(void **state)
 			    app.sel[PANE_RESULTS] < app.nresult_items);
 		assert_false(app.dirty & DIRTY_CALC);
 		/* an open search view is never stale after a compute, its selection in range */
-		assert_true(app.view == VIEW_NONE || app.view == VIEW_SEARCH);
-		assert_true(app.view == VIEW_NONE || !app.sv.stale);
+		/* ... and so is an open chart view ('c' opens it since issue 18), its values
+		 * within its arrays */
+		assert_true(app.view == VIEW_NONE || app.view == VIEW_SEARCH ||
+			    app.view == VIEW_CHART);
+		assert_true(app.view != VIEW_SEARCH || !app.sv.stale);
+		assert_true(app.view != VIEW_CHART ||
+			    (!app.cv.stale && app.cv.n >= 2 && app.cv.n <= CHART_VIEW_MAX));
 		assert_true(app.sv.sel >= 0 && (app.sv.sel < app.sv.n || app.sv.sel == 0));
 		views += app.view == VIEW_SEARCH;
+		charts += app.view == VIEW_CHART;
 		modes[app.mode]++;
 		changes += app.computes != before;
 		if (app.quit)
@@ -770,6 +776,7 @@ static void test_random_keys(void **state)
 			assert_true(modes[m] > 0);
 	assert_true(changes > 1000);
 	assert_true(views > 100); /* the walk went through the search view too */
+	assert_true(charts > 0);  /* and the chart view */
 }
 
 static void test_text_width(void **state)

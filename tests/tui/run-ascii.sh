@@ -1,0 +1,32 @@
+#!/bin/sh
+# LANG=C draws ASCII only (the panes, the help, the picker and an explanation, with their
+# frames); a UTF-8 locale draws glyphs (so the check can fail); --ascii draws ASCII only.
+NAME=ascii
+. "$(dirname "$0")/lib.sh"
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui
+wait_for 'memory/gpu'
+screen >"$TMP/utf8.txt"
+fresh LANG=C LC_ALL=C
+start_ui
+wait_for 'memory/gpu'
+screen >"$TMP/ascii.txt"
+T send-keys '?'
+wait_for ':set KEY=VALUE'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 3 g Enter
+wait_for 'Choose a GPU'
+screen >>"$TMP/ascii.txt"
+T send-keys Escape 4 e
+wait_for 'Explain'
+screen >>"$TMP/ascii.txt"
+high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/ascii.txt" | wc -c)
+utf=$(LC_ALL=C tr -d '\000-\177' <"$TMP/utf8.txt" | wc -c)
+[ "$high" -eq 0 ] && ok "LANG=C draws ASCII only" || bad "LANG=C draws ASCII only ($high bytes >= 0x80)"
+[ "$utf" -gt 0 ] && ok "a UTF-8 locale draws glyphs" || bad "a UTF-8 locale draws glyphs"
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui --ascii
+wait_for 'memory/gpu'
+high=$(screen | LC_ALL=C tr -d '\000-\177' | wc -c)
+[ "$high" -eq 0 ] && ok "--ascii draws ASCII only" || bad "--ascii draws ASCII only"
+finish

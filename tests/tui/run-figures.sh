@@ -1,0 +1,59 @@
+#!/bin/sh
+# Figures as a demanding reviewer reads them (each check failed before its fix): a GPU
+# without bf16 shows its fp16 peak, a share far over 100% keeps its unit, energy goes to
+# TWh, one micro-batch is singular, a cost below a cent keeps its digits, batch auto with
+# an SLO shows both batches, and inference's parts include the decode step's fixed part.
+NAME=figures
+. "$(dirname "$0")/lib.sh"
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui
+T send-keys : "set hardware.gpu=t4" Enter
+wait_for '^ gpu +t4' && wait_for '65 TF fp16' && ! screen | grep -q ' 0 TF ' &&
+	ok "a GPU without bf16 shows its fp16 peak" || bad "a GPU without bf16 shows its fp16 peak"
+
+# a share far over 100% keeps its unit inside the pane: times over, not 13623 cut short
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui
+T send-keys : "set model.preset=deepseek-v3" Enter : "set hardware.count=1" Enter
+wait_for 'does not fit' && wait_for '^ count +1 ' &&
+	wait_for '│ capacity +█+ +136x◀' && ok "a capacity share of 13623% reads 136x" ||
+	bad "a capacity share of 13623% reads 136x"
+
+# energy past a thousand GWh goes to TWh, keeping three digits (it read 75706 GWh)
+# (a network of 8 Mb/s, the least the field takes, and 100T tokens: 151 TWh)
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui
+T send-keys : "set hardware.count=16" Enter : "set hardware.network=8Mb/s" Enter \
+	: "set workload.tokens=100T" Enter
+wait_for '^ network +8Mb/s' && wait_for 'energy +[0-9.]{1,4} TWh' &&
+	ok "energy goes to TWh" || bad "energy goes to TWh"
+
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+T resize-window -t 0 -x 200 -y 50
+start_ui
+T send-keys : "set workload.global_batch=8" Enter
+wait_for 'batch +8 sequences, 1 micro-batch, zero 3' && ok "one micro-batch, not 1 micro-batches" ||
+	bad "one micro-batch, not 1 micro-batches"
+
+# a small cost keeps its digits: $0.00189 per million tokens, not $0.00
+fresh
+start_ui
+T send-keys : "set hardware.price_per_gpu_hour=0.05" Enter
+wait_for '\$/M tokens +\$0\.00189' && ok "a cost below a cent keeps three significant digits" ||
+	bad "a cost below a cent keeps three significant digits"
+
+# batch auto with an SLO: the batch decode runs at and the batch the cache is sized for
+fresh
+start_ui scenarios/team-serve-70b-5m-requests.yaml
+wait_for '^ batch +auto \(535; fits 839\)' && T send-keys 2 g j j j j e &&
+	wait_for 'decode runs at 535, the largest batch that meets the SLO' &&
+	ok "batch auto with an SLO shows both batches" || bad "batch auto with an SLO shows both batches"
+
+# inference's parts are the decode step's terms: with the fixed part they add up to tpot
+fresh
+T resize-window -t 0 -x 200 -y 50
+start_ui scenarios/team-serve-70b-5m-requests.yaml
+wait_for 'decode step \(tpot\) by part' && wait_for '│ fixed +[0-9.]+ ms +[0-9]+%' &&
+	ok "inference's time parts include the fixed part of a decode step" ||
+	bad "inference's time parts include the fixed part of a decode step"
+finish

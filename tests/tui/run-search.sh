@@ -1,0 +1,84 @@
+#!/bin/sh
+# The search view, in a UTF-8 locale and in LANG=C (ASCII only there): s opens it with its
+# rows and legend, Enter applies the selected layout and u undoes it, H searches the
+# catalog's GPUs, c ranks by cost, Esc closes, :search cost opens it; its first line says
+# what ! means (the deadline, or the daily load for online serving).
+NAME=search
+. "$(dirname "$0")/lib.sh"
+# A result row: the border, the rank, then tp, pp, dp, v and z.
+row_re='^[│|] *[0-9]+[ !] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9] +[0-9] '
+search_checks() {
+	loc=$1
+	fresh LANG=$2 LC_ALL=$2
+	start_ui
+	T send-keys 2 G
+	wait_for '^ zero +[0-3] ' || bad "$loc: the zero field is shown"
+	zero0=$(screen | sed -n 's/^ zero  *\([0-3]\) .*/\1/p')
+	T send-keys s
+	if wait_for 'Search: best layouts by time' && wait_for "$row_re" &&
+		wait_for 'EnterApply|Enter Apply'; then
+		ok "$loc: s opens the search view with its rows and legend"
+	else
+		bad "$loc: s opens the search view with its rows and legend"
+	fi
+	screen >>"$TMP/search-$loc.txt"
+	# the first row whose ZeRO stage differs from the scenario's: Down to it, Enter
+	n=$(screen | grep -E "$row_re" | tr -d '│|' |
+		awk -v z="$zero0" '$6 != z { print NR; exit }')
+	z=$(screen | grep -E "$row_re" | tr -d '│|' | awk -v n="$n" 'NR == n { print $6 }')
+	if [ -n "$n" ]; then
+		i=1
+		while [ "$i" -lt "$n" ]; do T send-keys Down; i=$((i + 1)); done
+		T send-keys Enter
+		if wait_for "applied layout $n" && wait_gone 'Search: best' &&
+			wait_for "^ zero +$z "; then
+			ok "$loc: Enter applies the selected layout (zero $zero0 -> $z)"
+		else
+			bad "$loc: Enter applies the selected layout (zero $zero0 -> $z)"
+		fi
+		T send-keys u
+		wait_for "^ zero +$zero0 " && ok "$loc: u undoes the applied layout" ||
+			bad "$loc: u undoes the applied layout"
+	else
+		bad "$loc: a result with another ZeRO stage than $zero0"
+	fi
+	# H: over the catalog's GPUs, a GPU column; c ranks by cost; Esc closes
+	fresh LANG=$2 LC_ALL=$2
+	start_ui
+	T send-keys s H
+	wait_for 'over the catalog' && wait_for 'gpus' && wait_for '[0-9]x[a-z]' &&
+		ok "$loc: H searches the catalog's GPUs" || bad "$loc: H searches the catalog's GPUs"
+	T send-keys c
+	wait_for 'Search: best layouts by cost' && ok "$loc: c ranks by cost" ||
+		bad "$loc: c ranks by cost"
+	screen >>"$TMP/search-$loc.txt"
+	T send-keys Escape
+	wait_gone 'Search: best' && wait_for 'Results' && ok "$loc: Esc closes the search view" ||
+		bad "$loc: Esc closes the search view"
+	fresh LANG=$2 LC_ALL=$2
+	start_ui
+	T send-keys : "search cost" Enter
+	wait_for 'Search: best layouts by cost' && ok "$loc: :search cost opens the search view" ||
+		bad "$loc: :search cost opens the search view"
+}
+search_checks utf8 C.UTF-8
+search_checks ascii C
+high=$(LC_ALL=C tr -d '\000-\177' <"$TMP/search-ascii.txt" | wc -c)
+[ "$high" -eq 0 ] && ok "LANG=C: the search view is ASCII only" ||
+	bad "LANG=C: the search view is ASCII only ($high bytes >= 0x80)"
+
+# the first line says what ! means, whole, at 80 columns
+fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
+start_ui
+T send-keys : "set workload.deadline=1d" Enter s
+wait_for 'Search: best' && wait_for '! misses the deadline or SLO +│' &&
+	ok "the search view says what ! means" || bad "the search view says what ! means"
+# online serving with a daily load: ! also marks layouts whose GPUs cannot carry the
+# requests
+fresh
+start_ui scenarios/team-serve-70b-5m-requests.yaml
+T send-keys s
+wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
+	ok "the search view's ! names the daily load for online serving" ||
+	bad "the search view's ! names the daily load for online serving"
+finish
