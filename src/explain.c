@@ -1038,6 +1038,35 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- time ---- */
 
+/* Where the engine and the compute precision an inference time assumes come from:
+ * workload.engine and workload.precision, or what auto resolved them to (plan_engine,
+ * plan_precision in src/plan_memory.c). */
+static void engine_note(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	char text[400];
+	const char *why = "as set by workload.engine";
+
+	if (w->engine == ENGINE_AUTO)
+		why = framework_get(w->framework)->kernels != FW_KERNELS_GPU
+			  ? "workload.engine auto: the framework's kernels"
+		      : p->engine == ENGINE_LLAMACPP
+			  ? "workload.engine auto: llama.cpp on a consumer card (catalog class "
+			    "consumer)"
+			  : "workload.engine auto: a CUDA-graph serving engine (vLLM, TensorRT-LLM, "
+			    "SGLang) on a data-centre GPU";
+	snprintf(text, sizeof(text), "engine %s (%s); compute precision %s (%s)",
+		 scenario_enum_name("workload.engine", (int)p->engine), why,
+		 dtype_name(p->precision),
+		 w->precision != PRECISION_AUTO ? "as set by workload.precision"
+		 : p->precision == DTYPE_FP8
+		     ? "workload.precision auto: fp8 weights on fp8 tensor cores compute W8A8, "
+		       "vLLM Fp8LinearMethod, TensorRT-LLM FP8"
+		     : "workload.precision auto: 16-bit activations, weight-only formats "
+		       "dequantised in the GEMM");
+	wrapped(e, "  ", text);
+}
+
 /* One decode step, term by term (tpot; the step of an inference plan). */
 static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 {
@@ -1136,7 +1165,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");
-		if (s->workload.precision == DTYPE_FP8 &&
+		if (p->precision == DTYPE_FP8 &&
 		    s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
 		    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR)
 			wrapped(e, "  ",
@@ -1158,7 +1187,7 @@ static void peak_note(struct ex *e, const struct scenario *s, const struct plan 
 	snprintf(text, sizeof(text),
 		 "peak: %s, the dense %s figure (2:4 sparse datasheet figures are never used); "
 		 "MFU %s, %s",
-		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(s->workload.precision), pct(e, p->mfu),
+		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(p->precision), pct(e, p->mfu),
 		 s->efficiency.mfu > 0 ? "as set by efficiency.mfu" : "modelled");
 	put(e, "\n");
 	wrapped(e, "  ", text);
@@ -1294,13 +1323,14 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
 	wrapped(e, "  ",
-		s->workload.engine == ENGINE_CUDA_GRAPHS
+		p->engine == ENGINE_CUDA_GRAPHS
 		    ? "kernels: cuda-graphs (one CUDA graph per step, dequantisation inside the "
 		      "GEMMs)"
 		    : "kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
 		      "launches)");
+	engine_note(e, s, p);
 	source(e,
-	       s->workload.engine == ENGINE_CUDA_GRAPHS
+	       p->engine == ENGINE_CUDA_GRAPHS
 		   ? "roofline (Williams et al. 2009) per decode step; CUDA-graph engines "
 		     "fitted on torchao, gpt-fast, NVIDIA NIM and vLLM (tests/unit/engine_rows.h)"
 		   : "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
@@ -2028,7 +2058,7 @@ static void checkpoint_terms(struct ex *e, const struct scenario *s, const struc
 {
 	double wb = p->mem.weight_bytes_per_param > 0
 			? p->mem.weight_bytes_per_param
-			: (dtype_bytes(s->workload.precision) >= 4 ? 4 : 2);
+			: (dtype_bytes(p->precision) >= 4 ? 4 : 2);
 	double gpn = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
 	double nodes = ceil((s->hardware.count > 0 ? s->hardware.count : 1) / gpn);
 	double bw = s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s

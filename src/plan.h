@@ -209,6 +209,10 @@ struct plan {
 	double trainable_params; /* LoRA: adapter parameters; full training: params */
 	/* the layout used, with auto values resolved */
 	int tp, pp, dp, ep, virtual_stages, zero;
+	/* workload.precision and workload.engine as the plan ran them (auto resolved:
+	 * plan_precision, plan_engine) */
+	enum dtype precision;
+	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;
 
@@ -280,6 +284,16 @@ struct plan {
  * deadline it plans other GPU counts too (capacity_plan.gpus_required), a few dozen
  * plans. */
 void plan_compute(const struct scenario *s, struct plan *p);
+
+/* The inference kernels s runs: workload.engine, or under auto the framework's
+ * (vllm, sglang, trt-llm: cuda-graphs; llama.cpp: llama.cpp), else llama.cpp on a GPU of
+ * catalog class consumer and cuda-graphs elsewhere (src/plan_memory.c says why). */
+enum engine plan_engine(const struct scenario *s);
+
+/* The compute precision s runs at: workload.precision, or under auto bf16 (fp16 where the
+ * GPU has no bf16 peak; fp16 for fp16 inference weights), and fp8 for fp8 inference weights
+ * on a GPU with an fp8 peak under the CUDA-graph engine (W8A8). */
+enum dtype plan_precision(const struct scenario *s);
 
 /* The memory part alone (plan_compute calls it first). */
 void plan_compute_memory(const struct scenario *s, struct plan *p);

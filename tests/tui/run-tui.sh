@@ -753,8 +753,8 @@ wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
 T send-keys Escape
 wait_gone 'Search: best'
 # batch auto with an SLO: the batch decode runs at and the batch the cache is sized for
-wait_for '^ batch +auto \(535; fits 839\)' && T send-keys 2 g j j j j e &&
-	wait_for 'decode runs at 535, the largest batch that meets the SLO' &&
+wait_for '^ batch +auto \(575; fits 839\)' && T send-keys 2 g j j j j e &&
+	wait_for 'decode runs at 575, the largest batch that meets the SLO' &&
 	ok "batch auto with an SLO shows both batches" || bad "batch auto with an SLO shows both batches"
 T send-keys Escape q
 wait_for 'EXIT=0'
