@@ -1048,13 +1048,14 @@ static void engine_note(struct ex *e, const struct scenario *s, const struct pla
 	const char *why = "as set by workload.engine";
 
 	if (w->engine == ENGINE_AUTO)
-		why = framework_get(w->framework)->kernels != FW_KERNELS_GPU
-			  ? "workload.engine auto: the framework's kernels"
-		      : p->engine == ENGINE_LLAMACPP
-			  ? "workload.engine auto: llama.cpp on a consumer card (catalog class "
-			    "consumer)"
-			  : "workload.engine auto: a CUDA-graph serving engine (vLLM, TensorRT-LLM, "
-			    "SGLang) on a data-centre GPU";
+		why =
+		    framework_get(w->framework)->kernels != FW_KERNELS_GPU
+			? "workload.engine auto: the framework's kernels"
+		    : p->engine == ENGINE_LLAMACPP
+			? "workload.engine auto: llama.cpp on a consumer card (catalog class "
+			  "consumer)"
+			: "workload.engine auto: a CUDA-graph serving engine (vLLM, TensorRT-LLM, "
+			  "SGLang) on a data-centre GPU";
 	snprintf(text, sizeof(text), "engine %s (%s); compute precision %s (%s)",
 		 scenario_enum_name("workload.engine", (int)p->engine), why,
 		 dtype_name(p->precision),
@@ -1165,8 +1166,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");
-		if (p->precision == DTYPE_FP8 &&
-		    s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
+		if (p->precision == DTYPE_FP8 && s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
 		    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR)
 			wrapped(e, "  ",
 				"fp8 in the linear layers only (workload.fp8_scope linear: "
@@ -2056,9 +2056,8 @@ void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p
 static void checkpoint_terms(struct ex *e, const struct scenario *s, const struct plan *p,
 			     double mtbf_job)
 {
-	double wb = p->mem.weight_bytes_per_param > 0
-			? p->mem.weight_bytes_per_param
-			: (dtype_bytes(p->precision) >= 4 ? 4 : 2);
+	double wb = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
+						      : (dtype_bytes(p->precision) >= 4 ? 4 : 2);
 	double gpn = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
 	double nodes = ceil((s->hardware.count > 0 ? s->hardware.count : 1) / gpn);
 	double bw = s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s

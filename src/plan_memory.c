@@ -940,7 +940,7 @@ enum engine plan_engine(const struct scenario *s)
 	 * GPUs serve through vLLM, SGLang or TensorRT-LLM, all CUDA-graph engines
 	 * (catalog/gpus.yaml says where the class comes from) */
 	return strcmp(s->hardware.gpu.gpu_class, "consumer") == 0 ? ENGINE_LLAMACPP
-								    : ENGINE_CUDA_GRAPHS;
+								  : ENGINE_CUDA_GRAPHS;
 }
 
 enum dtype plan_precision(const struct scenario *s)

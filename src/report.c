@@ -809,9 +809,8 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 
 	report_buf_printf(
 	    b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
-	report_buf_printf(
-	    b, "| dense peak per GPU (%s) | %s | catalog: ", dtype_name(p->precision),
-	    human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)));
+	report_buf_printf(b, "| dense peak per GPU (%s) | %s | catalog: ", dtype_name(p->precision),
+			  human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)));
 	md_text(b, s->hardware.gpu.id);
 	report_buf_printf(b, " |\n");
 	report_buf_printf(b, "| matrix-multiply efficiency | %s | %s |\n",
