@@ -800,9 +800,9 @@ void explain_allocated(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 
 	(void)s;
-	formula(e, "allocated", "total - CUDA context - allocator slack");
-	numbers(e, "allocated", "%s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
-		byt(e, m->fragmentation));
+	formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
+	numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
+		byt(e, m->nccl_buffers), byt(e, m->fragmentation));
 	result(e, "allocated", byt(e, m->allocated));
 	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
 	       "  torchtune's peak active memory report\n");
@@ -822,8 +822,9 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 	put(e,
 	    "\n  what the caching allocator holds from CUDA at the peak:\n"
 	    "  torch.cuda.max_memory_reserved() (torchtitan's max_reserved); nvidia-smi\n"
-	    "  shows memory.per_gpu.total, which adds the CUDA context (%s)\n",
-	    byt(e, m->cuda_context));
+	    "  shows memory.per_gpu.total, which adds the CUDA context (%s) and NCCL's\n"
+	    "  own buffers (%s: 4 MiB NCCL_BUFFSIZE x channels x peers a process group)\n",
+	    byt(e, m->cuda_context), byt(e, m->nccl_buffers));
 	source(e, s->workload.framework == FW_DEFAULT
 		      ? "gpuplan's 5% slack on the model's tensors (GMLake, Guo et al. 2024)"
 		  : fw->reserved_slack > 0

@@ -5,7 +5,7 @@
  * et al., ASPLOS 2024, Figure 2) measures 10-30% fragmentation in LLM training with
  * recomputation and sharding; 0.15 is taken from inside that range. The one training row
  * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved,
- * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.167 with this memory
+ * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.149 with this memory
  * model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such
  * measured rows. */
 #define TORCH_TRAIN_SLACK 0.15

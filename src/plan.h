@@ -75,13 +75,15 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double cuda_context;  /* CUDA context and kernels (~0.5-1 GB measured by PyTorch) */
 	double fragmentation; /* caching-allocator slack, a fraction of the rest */
 	double comm_buffers;  /* NCCL buffers, ZeRO-3 gathered-parameter buckets */
+	double nccl_buffers;  /* the NCCL part of comm_buffers: cudaMalloc'd by NCCL, outside
+			       * PyTorch's caching allocator (in total, not in reserved) */
 	double host;	      /* bytes offloaded to host memory (per GPU) */
 	double capacity;      /* the GPU's memory */
 	double headroom;      /* capacity - total (negative when it does not fit) */
 	/* what PyTorch's allocator reports at the peak: tensors alive (max_memory_allocated)
 	 * and what the allocator holds from CUDA (max_memory_reserved); total adds the CUDA
 	 * context and libraries outside it, as nvidia-smi shows */
-	double allocated; /* total - cuda_context - fragmentation */
+	double allocated; /* total - cuda_context - nccl_buffers - fragmentation */
 	double reserved;  /* allocated + fragmentation */
 	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
 			   * NaN under gpuplan's own fit rule and in training */

@@ -586,6 +586,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	mem->nccl_buffers = 0;
 	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
@@ -816,7 +817,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		/* a serving framework's measured non-torch memory already holds NCCL's */
 		if (!x->training && x->fw->kv_rule != KV_RULE_FIT)
 			groups = 0;
-		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+		/* NCCL allocates them itself, with cudaMalloc or cuMem (NVIDIA/nccl
+		 * src/transport/p2p.cc, net.cc; ncclCudaCalloc in src/include/alloc.h), not
+		 * through PyTorch's caching allocator: max_memory_reserved does not see
+		 * them, so they are outside allocated and reserved and inside total, as
+		 * nvidia-smi shows the process */
+		mem->nccl_buffers = groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+		mem->comm_buffers += mem->nccl_buffers;
 	}
 	mem->capacity =
 	    gpu_capacity_bytes(&s->hardware.gpu); /* catalog.h: CUDA's total when known */
@@ -837,9 +844,9 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
-		    x->slack *
-		    (mem->weights + mem->gradients + mem->optimizer + mem->activations +
-		     mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer + mem->fp8_weights);
+		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
+				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
+				mem->rebuilt_layer + mem->fp8_weights);
 	else
 		mem->fragmentation =
 		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
@@ -848,7 +855,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 			mem->rebuilt_layer + mem->fp8_weights;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->reserved = mem->total - mem->cuda_context;
+	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
 	mem->allocated = mem->reserved - mem->fragmentation;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
@@ -869,7 +876,7 @@ static void kv_rule_finish(struct plan_memory *mem, double pool, double need, do
 	mem->overhead = mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->reserved = mem->total - mem->cuda_context;
+	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
 	mem->allocated = mem->reserved;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
