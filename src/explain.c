@@ -853,7 +853,11 @@ static void framework_note(struct ex *e, const struct scenario *s, const struct 
 			? "eager (compile off)"
 			: "compiled or fused kernels",
 		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
-	} else if (fw->kv_rule != KV_RULE_FIT)
+	} else if (fw->kv_rule == KV_RULE_FIT)
+		put(e, "  rules: KV cache for the batch (auto: what fits), allocator slack %s\n",
+		    plain(e, s->workload.framework == FW_DEFAULT ? PLAN_FRAGMENTATION
+								 : fw->reserved_slack));
+	else
 		put(e, "  rules: KV budget %s from a memory fraction of %s, in %s-token blocks\n",
 		    byt(e, p->mem.kv_budget),
 		    plain(e, s->workload.gpu_memory_utilization > 0
@@ -2399,7 +2403,7 @@ int explain_key_parts(const struct scenario *s, const struct plan *p, const char
 		buf[0] = '\0';
 	headline(&e, f, p);
 	f->explain(&e, s, p);
-	if (f->section == FIGURE_MEMORY && s->workload.framework != FW_DEFAULT)
+	if (f->section == FIGURE_MEMORY)
 		framework_note(&e, s, p);
 	band_note(&e, f, s, p);
 	return 0;
