@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "framework.h"
+#include "plan.h"
 
 static const char *const class_names[BAND_CLASS_COUNT] = {"memory", "speed", "ttft"};
 
@@ -104,7 +105,7 @@ const char *band_framework(const struct scenario *s)
 	bool inference = s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE;
 	if (s->workload.framework != FW_DEFAULT || !inference)
 		return framework_name(s->workload.framework);
-	return scenario_enum_name("workload.engine", (int)s->workload.engine);
+	return scenario_enum_name("workload.engine", (int)plan_engine(s));
 }
 
 bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out)

@@ -14,7 +14,7 @@ const struct band_regime band_table[] = {
 	 "llama.cpp", "rtx-3090"},
 	{BAND_SPEED, "online", "llama.cpp", "ada", 3, -0.045834, 0.078940, 0.042213,
 	 "llama.cpp", "rtx-4090"},
-	{BAND_MEMORY, "train", "fsdp", "hopper", 1, 0.002572, 0.002572, 0.002572,
+	{BAND_MEMORY, "train", "fsdp", "hopper", 1, 0.000827, 0.000827, 0.000827,
 	 "torchtitan", "h100-sxm-80gb"},
 	{BAND_MEMORY, "finetune", "torchtune", "ada", 2, 0.021564, 0.056090, 0.038827,
 	 "torchtune", "rtx-4090"},
@@ -40,7 +40,7 @@ const struct band_regime band_table[] = {
 	 "lmdeploy", "a100-80gb-sxm"},
 	{BAND_SPEED, "offline", "cuda-graphs", "ampere", 2, -0.223685, -0.087438, 0.155562,
 	 "lmdeploy", "a100-80gb-sxm"},
-	{BAND_SPEED, "offline", "llama.cpp", "hopper", 8, 0.039999, 0.112256, 0.074203,
+	{BAND_SPEED, "offline", "cuda-graphs", "hopper", 8, -0.007609, 0.088329, 0.036047,
 	 "trt-llm", "h100-sxm-80gb"},
 };
 /* clang-format on */

@@ -190,16 +190,21 @@ struct gkey {
 	{                                                                                          \
 		k, GK_NUM, u, GOFF(m), sizeof(double), false                                       \
 	}
+#define GSTR_OPT(k, m)                                                                             \
+	{                                                                                          \
+		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), false                 \
+	}
 #define GINT(k, m)                                                                                 \
 	{                                                                                          \
 		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
 	}
 
-/* The keys of one entry; every one is required except sparse and cuda_total. */
+/* The keys of one entry; every one is required except sparse, cuda_total and class. */
 static const struct gkey gpu_keys[] = {
     GSTR("id", id),
     GSTR("name", name),
     GSTR("vendor", vendor),
+    GSTR_OPT("class", gpu_class),
     GNUM("memory", memory_bytes, UNIT_BYTES),
     GNUM_OPT("cuda_total", cuda_total_bytes, UNIT_BYTES),
     GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
@@ -351,6 +356,14 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
 						    "%s: expected 1 to %zu characters", gk->key,
 						    gk->size - 1);
+			/* class picks the default inference engine (framework_engine in
+			 * src/framework.c) */
+			if (gk->offset == GOFF(gpu_class) && strcmp(v->text, "datacenter") != 0 &&
+			    strcmp(v->text, "consumer") != 0)
+				return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+						    "class: unknown value '%.64s' (expected "
+						    "datacenter or consumer)",
+						    v->text);
 			memcpy(p, v->text, v->len + 1);
 			break;
 		case GK_NUM:

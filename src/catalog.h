@@ -18,6 +18,7 @@ struct gpu {
 	char id[32];		    /* "h100-sxm-80gb" */
 	char name[64];		    /* "NVIDIA H100 SXM5 80GB" */
 	char vendor[16];	    /* nvidia | amd | intel */
+	char gpu_class[16];	    /* catalog class: datacenter | consumer; "" = datacenter */
 	double memory_bytes;	    /* the memory the GPU has (binary: an "80GB" H100 has 80 GiB) */
 	double cuda_total_bytes;    /* what CUDA reports as total (cudaMemGetInfo); 0 = not known */
 	double listed_memory_bytes; /* memory_bytes as the catalog gave it, beside cuda_total */

@@ -800,9 +800,9 @@ void explain_allocated(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 
 	(void)s;
-	formula(e, "allocated", "total - CUDA context - allocator slack");
-	numbers(e, "allocated", "%s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
-		byt(e, m->fragmentation));
+	formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
+	numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
+		byt(e, m->nccl_buffers), byt(e, m->fragmentation));
 	result(e, "allocated", byt(e, m->allocated));
 	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
 	       "  torchtune's peak active memory report\n");
@@ -822,8 +822,9 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 	put(e,
 	    "\n  what the caching allocator holds from CUDA at the peak:\n"
 	    "  torch.cuda.max_memory_reserved() (torchtitan's max_reserved); nvidia-smi\n"
-	    "  shows memory.per_gpu.total, which adds the CUDA context (%s)\n",
-	    byt(e, m->cuda_context));
+	    "  shows memory.per_gpu.total, which adds the CUDA context (%s) and NCCL's\n"
+	    "  own buffers (%s: 4 MiB NCCL_BUFFSIZE x channels x peers a process group)\n",
+	    byt(e, m->cuda_context), byt(e, m->nccl_buffers));
 	source(e, s->workload.framework == FW_DEFAULT
 		      ? "gpuplan's 5% slack on the model's tensors (GMLake, Guo et al. 2024)"
 		  : fw->reserved_slack > 0
@@ -852,7 +853,11 @@ static void framework_note(struct ex *e, const struct scenario *s, const struct 
 			? "eager (compile off)"
 			: "compiled or fused kernels",
 		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
-	} else if (fw->kv_rule != KV_RULE_FIT)
+	} else if (fw->kv_rule == KV_RULE_FIT)
+		put(e, "  rules: KV cache for the batch (auto: what fits), allocator slack %s\n",
+		    plain(e, s->workload.framework == FW_DEFAULT ? PLAN_FRAGMENTATION
+								 : fw->reserved_slack));
+	else
 		put(e, "  rules: KV budget %s from a memory fraction of %s, in %s-token blocks\n",
 		    byt(e, p->mem.kv_budget),
 		    plain(e, s->workload.gpu_memory_utilization > 0
@@ -1038,6 +1043,36 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- time ---- */
 
+/* Where the engine and the compute precision an inference time assumes come from:
+ * workload.engine and workload.precision, or what auto resolved them to (plan_engine,
+ * plan_precision in src/plan_memory.c). */
+static void engine_note(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	char text[400];
+	const char *why = "as set by workload.engine";
+
+	if (w->engine == ENGINE_AUTO)
+		why =
+		    framework_get(w->framework)->kernels != FW_KERNELS_GPU
+			? "workload.engine auto: the framework's kernels"
+		    : p->engine == ENGINE_LLAMACPP
+			? "workload.engine auto: llama.cpp on a consumer card (catalog class "
+			  "consumer)"
+			: "workload.engine auto: a CUDA-graph serving engine (vLLM, TensorRT-LLM, "
+			  "SGLang) on a data-centre GPU";
+	snprintf(text, sizeof(text), "engine %s (%s); compute precision %s (%s)",
+		 scenario_enum_name("workload.engine", (int)p->engine), why,
+		 dtype_name(p->precision),
+		 w->precision != PRECISION_AUTO ? "as set by workload.precision"
+		 : p->precision == DTYPE_FP8
+		     ? "workload.precision auto: fp8 weights on fp8 tensor cores compute W8A8, "
+		       "vLLM Fp8LinearMethod, TensorRT-LLM FP8"
+		     : "workload.precision auto: 16-bit activations, weight-only formats "
+		       "dequantised in the GEMM");
+	wrapped(e, "  ", text);
+}
+
 /* One decode step, term by term (tpot; the step of an inference plan). */
 static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 {
@@ -1151,8 +1186,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");
-		if (s->workload.precision == DTYPE_FP8 &&
-		    s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
+		if (p->precision == DTYPE_FP8 && s->hardware.gpu.peak_flops[DTYPE_FP8] > 0 &&
 		    framework_fp8_scope(s->workload.framework, s->workload.fp8_scope) == FP8_LINEAR)
 			wrapped(e, "  ",
 				"fp8 in the linear layers only (workload.fp8_scope linear: "
@@ -1173,7 +1207,7 @@ static void peak_note(struct ex *e, const struct scenario *s, const struct plan 
 	snprintf(text, sizeof(text),
 		 "peak: %s, the dense %s figure (2:4 sparse datasheet figures are never used); "
 		 "MFU %s, %s",
-		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(s->workload.precision), pct(e, p->mfu),
+		 h(e, UNIT_FLOPS, p->peak_flops), dtype_name(p->precision), pct(e, p->mfu),
 		 s->efficiency.mfu > 0 ? "as set by efficiency.mfu" : "modelled");
 	put(e, "\n");
 	wrapped(e, "  ", text);
@@ -1325,13 +1359,14 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 	put(e, "  decode turns compute-bound at batch %s\n",
 	    plain(e, p->decode_compute_bound_batch));
 	wrapped(e, "  ",
-		s->workload.engine == ENGINE_CUDA_GRAPHS
+		p->engine == ENGINE_CUDA_GRAPHS
 		    ? "kernels: cuda-graphs (one CUDA graph per step, dequantisation inside the "
 		      "GEMMs)"
 		    : "kernels: llama.cpp (weights converted on the CUDA cores, per-layer "
 		      "launches)");
+	engine_note(e, s, p);
 	source(e,
-	       s->workload.engine == ENGINE_CUDA_GRAPHS
+	       p->engine == ENGINE_CUDA_GRAPHS
 		   ? "roofline (Williams et al. 2009) per decode step; CUDA-graph engines "
 		     "fitted on torchao, gpt-fast, NVIDIA NIM and vLLM (tests/unit/engine_rows.h)"
 		   : "roofline (Williams et al. 2009) per decode step; calibrated on llama.cpp "
@@ -2063,9 +2098,8 @@ void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p
 static void checkpoint_terms(struct ex *e, const struct scenario *s, const struct plan *p,
 			     double mtbf_job)
 {
-	double wb = p->mem.weight_bytes_per_param > 0
-			? p->mem.weight_bytes_per_param
-			: (dtype_bytes(s->workload.precision) >= 4 ? 4 : 2);
+	double wb = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
+						      : (dtype_bytes(p->precision) >= 4 ? 4 : 2);
 	double gpn = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
 	double nodes = ceil((s->hardware.count > 0 ? s->hardware.count : 1) / gpn);
 	double bw = s->hardware.storage_bytes_per_s > 0 ? s->hardware.storage_bytes_per_s
@@ -2406,7 +2440,7 @@ int explain_key_parts(const struct scenario *s, const struct plan *p, const char
 		buf[0] = '\0';
 	headline(&e, f, p);
 	f->explain(&e, s, p);
-	if (f->section == FIGURE_MEMORY && s->workload.framework != FW_DEFAULT)
+	if (f->section == FIGURE_MEMORY)
 		framework_note(&e, s, p);
 	band_note(&e, f, s, p);
 	return 0;

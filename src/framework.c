@@ -5,7 +5,7 @@
  * et al., ASPLOS 2024, Figure 2) measures 10-30% fragmentation in LLM training with
  * recomputation and sharding; 0.15 is taken from inside that range. The one training row
  * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved,
- * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.167 with this memory
+ * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.149 with this memory
  * model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such
  * measured rows. */
 #define TORCH_TRAIN_SLACK 0.15
@@ -174,6 +174,10 @@ static const struct framework_info table[FW_COUNT] = {
 		 .scheduler = SCHED_CHUNKED,
 		 .max_batched_tokens = 2048,
 		 .max_running = 256,
+		 /* the decode batch sizes are captured as CUDA graphs unless enforce_eager
+		  * (vllm/config.py ModelConfig enforce_eager = False; vllm/worker/
+		  * model_runner.py capture_model) */
+		 .kernels = FW_KERNELS_GRAPHS,
 		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py"},
     /* SGLang: mem_fraction_static of the total holds the weights and the KV pool; 0.88 on
      * one GPU (python/sglang/srt/server_args.py __post_init__: 0.88 at tp 1, 0.87 at tp 2,
@@ -197,6 +201,10 @@ static const struct framework_info table[FW_COUNT] = {
 		   .scheduler = SCHED_PREFILL_FIRST,
 		   .max_batched_tokens = 8192,
 		   .max_running = 4096,
+		   /* disable_cuda_graph = False (python/sglang/srt/server_args.py): decode
+		    * batches up to cuda_graph_max_bs replay captured graphs
+		    * (model_executor/cuda_graph_runner.py) */
+		   .kernels = FW_KERNELS_GRAPHS,
 		   .source = "python/sglang/srt/server_args.py mem_fraction_static"},
     /* TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after
      * the engine and its activation workspace load (tensorrt_llm/llmapi/llm_args.py),
@@ -218,6 +226,11 @@ static const struct framework_info table[FW_COUNT] = {
 		   .scheduler = SCHED_CHUNKED,
 		   .max_batched_tokens = 8192,
 		   .max_running = 2048,
+		   /* a TensorRT engine of fused kernels, or the PyTorch backend's decode
+		    * steps replayed as CUDA graphs (tensorrt_llm/llmapi/llm_args.py
+		    * cuda_graph_config; examples/llm-api/llm_runtime.py); the NIM decode rows
+		    * of tests/unit/engine_rows.h are TensorRT-LLM's */
+		   .kernels = FW_KERNELS_GRAPHS,
 		   .source = "tensorrt_llm/llmapi/llm_args.py KvCacheConfig"},
     /* llama.cpp: ggml allocates the KV cache for the context up front and the compute
      * buffer once (ggml-alloc), no caching allocator; inference only. */
@@ -231,6 +244,7 @@ static const struct framework_info table[FW_COUNT] = {
 		      * llama_decode batch of n_batch 2048 (common/common.h) */
 		     .scheduler = SCHED_CHUNKED,
 		     .max_batched_tokens = 2048,
+		     .kernels = FW_KERNELS_LLAMACPP,
 		     .source = "ggml/src/ggml-alloc.c; src/llama-kv-cache.cpp"},
 };
 

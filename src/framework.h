@@ -100,6 +100,13 @@ enum scheduler {
 	SCHED_COUNT
 };
 
+/* The decode kernels a serving framework runs (workload.engine auto resolves to them). */
+enum fw_kernels {
+	FW_KERNELS_GPU,	     /* none of its own: the GPU's common engine (plan_engine) */
+	FW_KERNELS_LLAMACPP, /* llama.cpp's matrix-vector kernels, launched per layer */
+	FW_KERNELS_GRAPHS,   /* a captured CUDA graph per decode step, fused dequantising GEMMs */
+};
+
 struct framework_info {
 	const char *name;  /* as scenario files write it: "fsdp" */
 	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
@@ -128,6 +135,7 @@ struct framework_info {
 	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
+	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
 	const char *source;	  /* where the defaults come from, one line */
 };
 

@@ -75,13 +75,15 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double cuda_context;  /* CUDA context and kernels (~0.5-1 GB measured by PyTorch) */
 	double fragmentation; /* caching-allocator slack, a fraction of the rest */
 	double comm_buffers;  /* NCCL buffers, ZeRO-3 gathered-parameter buckets */
+	double nccl_buffers;  /* the NCCL part of comm_buffers: cudaMalloc'd by NCCL, outside
+			       * PyTorch's caching allocator (in total, not in reserved) */
 	double host;	      /* bytes offloaded to host memory (per GPU) */
 	double capacity;      /* the GPU's memory */
 	double headroom;      /* capacity - total (negative when it does not fit) */
 	/* what PyTorch's allocator reports at the peak: tensors alive (max_memory_allocated)
 	 * and what the allocator holds from CUDA (max_memory_reserved); total adds the CUDA
 	 * context and libraries outside it, as nvidia-smi shows */
-	double allocated; /* total - cuda_context - fragmentation */
+	double allocated; /* total - cuda_context - nccl_buffers - fragmentation */
 	double reserved;  /* allocated + fragmentation */
 	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
 			   * NaN under gpuplan's own fit rule and in training */
@@ -219,6 +221,10 @@ struct plan {
 	double trainable_params; /* LoRA: adapter parameters; full training: params */
 	/* the layout used, with auto values resolved */
 	int tp, pp, dp, ep, virtual_stages, zero;
+	/* workload.precision and workload.engine as the plan ran them (auto resolved:
+	 * plan_precision, plan_engine) */
+	enum dtype precision;
+	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;
 
@@ -290,6 +296,16 @@ struct plan {
  * deadline it plans other GPU counts too (capacity_plan.gpus_required), a few dozen
  * plans. */
 void plan_compute(const struct scenario *s, struct plan *p);
+
+/* The inference kernels s runs: workload.engine, or under auto the framework's
+ * (vllm, sglang, trt-llm: cuda-graphs; llama.cpp: llama.cpp), else llama.cpp on a GPU of
+ * catalog class consumer and cuda-graphs elsewhere (src/plan_memory.c says why). */
+enum engine plan_engine(const struct scenario *s);
+
+/* The compute precision s runs at: workload.precision, or under auto bf16 (fp16 where the
+ * GPU has no bf16 peak; fp16 for fp16 inference weights), and fp8 for fp8 inference weights
+ * on a GPU with an fp8 peak under the CUDA-graph engine (W8A8). */
+enum dtype plan_precision(const struct scenario *s);
 
 /* The memory part alone (plan_compute calls it first). */
 void plan_compute_memory(const struct scenario *s, struct plan *p);

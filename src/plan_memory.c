@@ -416,6 +416,7 @@ struct stage {
 /* Everything the per-stage computation needs, resolved once. */
 struct mctx {
 	const struct scenario *s;
+	enum dtype precision; /* plan.precision: workload.precision with auto resolved */
 	const struct model *m;
 	const struct model_params *c;
 	int tp, pp, dp, ep, vs, zero;
@@ -461,7 +462,7 @@ static double decode_seq_bytes(const struct mctx *x, bool last)
 {
 	const struct workload *wl = &x->s->workload;
 	double ctx = (double)wl->prompt_tokens + wl->output_tokens;
-	return act_infer_token(x->m, act_bytes(wl->precision), x->tp, ctx, wl->flash_attention) +
+	return act_infer_token(x->m, act_bytes(x->precision), x->tp, ctx, wl->flash_attention) +
 	       (last ? 4.0 * x->m->vocab : 0);
 }
 
@@ -591,6 +592,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	mem->nccl_buffers = 0;
 	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
 
@@ -833,7 +835,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		/* a serving framework's measured non-torch memory already holds NCCL's */
 		if (!x->training && x->fw->kv_rule != KV_RULE_FIT)
 			groups = 0;
-		mem->comm_buffers += groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+		/* NCCL allocates them itself, with cudaMalloc or cuMem (NVIDIA/nccl
+		 * src/transport/p2p.cc, net.cc; ncclCudaCalloc in src/include/alloc.h), not
+		 * through PyTorch's caching allocator: max_memory_reserved does not see
+		 * them, so they are outside allocated and reserved and inside total, as
+		 * nvidia-smi shows the process */
+		mem->nccl_buffers = groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+		mem->comm_buffers += mem->nccl_buffers;
 	}
 	mem->capacity =
 	    gpu_capacity_bytes(&s->hardware.gpu); /* catalog.h: CUDA's total when known */
@@ -854,9 +862,9 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
-		    x->slack *
-		    (mem->weights + mem->gradients + mem->optimizer + mem->activations +
-		     mem->kv_cache + mem->comm_buffers + mem->rebuilt_layer + mem->fp8_weights);
+		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
+				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
+				mem->rebuilt_layer + mem->fp8_weights);
 	else
 		mem->fragmentation =
 		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
@@ -865,7 +873,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 			mem->rebuilt_layer + mem->fp8_weights;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->reserved = mem->total - mem->cuda_context;
+	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
 	mem->allocated = mem->reserved - mem->fragmentation;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
@@ -886,7 +894,7 @@ static void kv_rule_finish(struct plan_memory *mem, double pool, double need, do
 	mem->overhead = mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->reserved = mem->total - mem->cuda_context;
+	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
 	mem->allocated = mem->reserved;
 	mem->headroom = mem->capacity - mem->total;
 	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
@@ -938,6 +946,53 @@ static void lora_counts(const struct model *m, const struct finetune *ft, double
 	*r_mlp = r * nmlp;
 }
 
+enum engine plan_engine(const struct scenario *s)
+{
+	const struct workload *w = &s->workload;
+
+	if (w->engine == ENGINE_LLAMACPP || w->engine == ENGINE_CUDA_GRAPHS)
+		return w->engine;
+	switch (framework_get(w->framework)->kernels) {
+	case FW_KERNELS_LLAMACPP:
+		return ENGINE_LLAMACPP;
+	case FW_KERNELS_GRAPHS:
+		return ENGINE_CUDA_GRAPHS;
+	case FW_KERNELS_GPU:
+		break;
+	}
+	/* the engine most users of the GPU run: on a GeForce card (catalog class consumer)
+	 * local inference is llama.cpp and its front ends (Ollama, LM Studio); datacenter
+	 * GPUs serve through vLLM, SGLang or TensorRT-LLM, all CUDA-graph engines
+	 * (catalog/gpus.yaml says where the class comes from) */
+	return strcmp(s->hardware.gpu.gpu_class, "consumer") == 0 ? ENGINE_LLAMACPP
+								  : ENGINE_CUDA_GRAPHS;
+}
+
+enum dtype plan_precision(const struct scenario *s)
+{
+	const struct workload *w = &s->workload;
+	const struct gpu *g = &s->hardware.gpu;
+	bool infer = w->kind == WL_ONLINE || w->kind == WL_OFFLINE;
+
+	if (w->precision != PRECISION_AUTO)
+		return w->precision;
+	/* fp8 checkpoints compute W8A8 on fp8 tensor cores: vLLM's Fp8LinearMethod quantises
+	 * the activations and calls cutlass_scaled_mm on compute capability 8.9 and up
+	 * (vllm/model_executor/layers/quantization/fp8.py, apply; Marlin W8A16 below it),
+	 * TensorRT-LLM's FP8 recipe runs FP8 GEMMs on Ada, Hopper and Blackwell
+	 * (docs/source/reference/precision.md); llama.cpp has no fp8 GEMM */
+	if (infer && w->weights == DTYPE_FP8 && g->peak_flops[DTYPE_FP8] > 0 &&
+	    plan_engine(s) == ENGINE_CUDA_GRAPHS)
+		return DTYPE_FP8;
+	/* int4/int8/microscaled weights dequantise inside 16-bit GEMMs (weight-only) */
+	if (infer && w->weights == DTYPE_FP16)
+		return DTYPE_FP16;
+	/* V100 and T4 have no bf16 tensor cores: mixed precision runs fp16 there */
+	if (!(g->peak_flops[DTYPE_BF16] > 0) && g->peak_flops[DTYPE_FP16] > 0)
+		return DTYPE_FP16;
+	return DTYPE_BF16;
+}
+
 void plan_compute_memory(const struct scenario *s, struct plan *p)
 {
 	const struct workload *wl = &s->workload;
@@ -964,6 +1019,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.act.eager = x.act.fp8_te = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
+	p->engine = plan_engine(s);
+	p->precision = x.precision = plan_precision(s);
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
 	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
 	model_count_params(&p->model, &p->counts);
@@ -1042,7 +1099,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	}
 
 	/* bytes per parameter */
-	fp32 = wl->precision == DTYPE_FP32 || wl->precision == DTYPE_TF32;
+	fp32 = p->precision == DTYPE_FP32 || p->precision == DTYPE_TF32;
 	if (x.training) {
 		/* mixed precision (Micikevicius et al. 2018; ZeRO paper Section 5): 16-bit
 		 * weights and gradients, or a gradient buffer in grad_dtype (Megatron's fp32
@@ -1095,7 +1152,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.micro_batches = dmax(1, q);
 		}
 		p->micro_batches = (int)x.micro_batches;
-		x.act.e = act_bytes(wl->precision);
+		x.act.e = act_bytes(p->precision);
 		x.act.mask = m->dropout ? 1 : 0;
 		x.act.s = wl->seq_len;
 		x.act.t = x.tp;
@@ -1107,7 +1164,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
-		x.act.fp8_te = x.fw->fp8_te && wl->precision == DTYPE_FP8 &&
+		x.act.fp8_te = x.fw->fp8_te && p->precision == DTYPE_FP8 &&
 			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
@@ -1171,7 +1228,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;
 		}
 	} else {
-		double e = act_bytes(wl->precision);
+		double e = act_bytes(p->precision);
 		x.seq_tokens = (double)wl->prompt_tokens + wl->output_tokens;
 		kv_window(&x, m);
 		x.prefill = wl->prompt_tokens *

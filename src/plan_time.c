@@ -394,7 +394,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 
 	c->s = s;
 	c->p = p;
-	c->peak = peak_for(s, p, s->workload.precision, &used);
+	c->peak = peak_for(s, p, p->precision, &used);
 	c->fp32 = g->peak_flops[DTYPE_FP32];
 	hbm_peak = g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12;
 	c->hbm = hbm_peak * e_hbm;
@@ -409,7 +409,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	c->domain = g->link_domain > 0 ? g->link_domain : c->gpn;
 	/* activations: 4 bytes under fp32/tf32, else 16-bit (fp8 GEMMs keep bf16 activations
 	 * between them, Transformer Engine) */
-	c->act = dtype_bytes(s->workload.precision) >= 4 ? 4 : 2;
+	c->act = dtype_bytes(p->precision) >= 4 ? 4 : 2;
 	c->gemm_flops = c->gemm_time = 0;
 	/* the ridge point per element (FLOP x operand bytes per byte of bandwidth): FP8
 	 * doubles the FLOPs and halves the operand bytes, so it feeds like bf16; a GPU
@@ -2003,7 +2003,7 @@ static void time_infer(struct tctx *c)
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
-	switch (w->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
+	switch (p->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
 	case DTYPE_INT4:
 	case DTYPE_NF4:
 		dq = DEQUANT_OPS_4BIT;
@@ -2029,7 +2029,7 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
-	if (w->engine == ENGINE_CUDA_GRAPHS) {
+	if (p->engine == ENGINE_CUDA_GRAPHS) {
 		in.fixed = GRAPH_TOKEN_S + sh.layers * GRAPH_LAYER_S;
 		in.dim0 = GRAPH_DIM_HALF;
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
@@ -2037,7 +2037,7 @@ static void time_infer(struct tctx *c)
 		if (w->weights == DTYPE_INT4 || w->weights == DTYPE_NF4 ||
 		    w->weights == DTYPE_INT8 ||
 		    ((w->weights == DTYPE_FP8 || dtype_is_microscaled(w->weights)) &&
-		     (w->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
+		     (p->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
 		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;

@@ -190,7 +190,10 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_num(r, "layout.global_batch", p->global_batch, true);
 
 	bad |= put_str(r, "assumptions.gpu", s->hardware.gpu.id);
-	bad |= put_str(r, "assumptions.precision", dtype_name(s->workload.precision));
+	bad |= put_str(r, "assumptions.precision", dtype_name(p->precision));
+	if (s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE)
+		bad |= put_str(r, "assumptions.engine",
+			       scenario_enum_name("workload.engine", (int)p->engine));
 	bad |= put_num(r, "assumptions.peak_flops", p->peak_flops, false);
 	bad |= put_num(r, "assumptions.matmul_efficiency", p->matmul_efficiency, false);
 	bad |= put_str(r, "assumptions.matmul_efficiency_source", report_source_mfu(s));

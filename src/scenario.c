@@ -18,8 +18,9 @@ static const char *const offloads[] = {"none", "optimizer", "optimizer+params", 
 static const char *const mlps[] = {"gated", "plain", NULL};
 static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
 /* nvfp4 / mxfp4 / fp6 compute: W4A4 and W6A6 GEMMs on Blackwell and CDNA 4 tensor cores */
+/* auto: PRECISION_AUTO, resolved by the plan (scenario.h) */
 static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8",
-					 "nvfp4", "mxfp4", "fp6",  NULL};
+					 "nvfp4", "mxfp4", "fp6",  "auto", NULL};
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
 static const char *const weight_dtypes[] = {"fp32",  "bf16",  "fp16", "fp8", "int8", "int4",
 					    "nvfp4", "mxfp4", "fp6",  "nf4", NULL};
@@ -37,7 +38,8 @@ static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
  * Long Context and Large Batch Sizes with NVFP4 KV Cache") */
 static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16",	 "fp8",
 					"int8", "int4", "nvfp4", NULL};
-static const char *const engines[] = {"llama.cpp", "cuda-graphs", NULL};
+/* in the order of enum engine (scenario.h) */
+static const char *const engines[] = {"llama.cpp", "cuda-graphs", "auto", NULL};
 /* in the order of enum framework (framework.h) */
 static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "deepspeed",
 					 "hf",	    "torchtune", "llm.c",     "vllm",
@@ -208,7 +210,8 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),
     DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
-		"compute precision: fp32 | tf32 | bf16 | fp16 | fp8 | nvfp4 | mxfp4 | fp6",
+		"compute precision: auto (bf16; fp8 for fp8 weights on fp8 tensor cores) | fp32 | "
+		"tf32 | bf16 | fp16 | fp8 | nvfp4 | mxfp4 | fp6",
 		PW("precision", 2)),
     INT_FIELD("workload.seq_len", workload.seq_len, 1, 1e8, APPLIES_TRAINING,
 	      "tokens per training sequence", PW("seq len", 3), DOUBLES),
@@ -270,7 +273,8 @@ const struct field scenario_fields[] = {
     DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
 		"KV cache format", PW("kv cache", 17)),
     ENUM_FIELD("workload.engine", workload.engine, engines, APPLIES_INFERENCE,
-	       "inference kernels: llama.cpp (default) | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
+	       "inference kernels: auto (the framework's; llama.cpp on consumer cards, else "
+	       "cuda-graphs) | llama.cpp | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
 	       PW("engine", 18)),
     ENUM_FIELD("workload.framework", workload.framework, frameworks, 0,
 	       "whose memory rules apply: default (the papers) | megatron | fsdp | deepspeed | "
@@ -801,7 +805,7 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		if (f->type == FIELD_ENUM) {
 			*(int *)field_ptr(s, f) = i;
 		} else {
-			enum dtype d;
+			enum dtype d = PRECISION_AUTO; /* "auto", the one name not a dtype */
 			dtype_parse(f->names[i], &d);
 			*(enum dtype *)field_ptr(s, f) = d;
 		}
@@ -960,9 +964,11 @@ char *scenario_field_format(const struct scenario *s, const struct field *f, cha
 		snprintf(buf, size, "%s", i >= 0 && i < n ? f->names[i] : "?");
 		break;
 	}
-	case FIELD_DTYPE:
-		snprintf(buf, size, "%s", dtype_name(*(const enum dtype *)p));
+	case FIELD_DTYPE: {
+		enum dtype d = *(const enum dtype *)p;
+		snprintf(buf, size, "%s", d == PRECISION_AUTO ? "auto" : dtype_name(d));
 		break;
+	}
 	case FIELD_TARGETS: {
 		unsigned bits = *(const unsigned *)p;
 		size_t n = snprintf(buf, size, "[");
@@ -1027,7 +1033,7 @@ void scenario_init(struct scenario *s)
 	s->model.norm = NORM_RMSNORM;
 
 	s->workload.kind = WL_TRAIN;
-	s->workload.precision = DTYPE_BF16;
+	s->workload.precision = PRECISION_AUTO;
 	s->workload.seq_len = 4096;
 	s->workload.micro_batch = 1;
 	s->workload.global_batch = 0;
@@ -1046,7 +1052,7 @@ void scenario_init(struct scenario *s)
 	s->workload.weights = DTYPE_BF16;
 	s->workload.kv_cache = DTYPE_BF16;
 	s->workload.peak_factor = 1;
-	s->workload.engine = ENGINE_LLAMACPP;
+	s->workload.engine = ENGINE_AUTO;
 
 	s->hardware.count = 1;
 	s->hardware.gpu.gpus_per_node = 8;

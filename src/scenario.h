@@ -33,10 +33,18 @@ enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
 /* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
  * kernels that convert or dequantise weights on the CUDA cores and launch each layer's
- * kernels from the host (the default, and what the time model was first calibrated on),
- * or a CUDA-graph serving engine (vLLM, TensorRT-LLM, SGLang, torch.compile) whose decode
- * step is one captured graph and whose quantised GEMMs dequantise inside the kernel. */
-enum engine { ENGINE_LLAMACPP, ENGINE_CUDA_GRAPHS, ENGINE_COUNT };
+ * kernels from the host (what the time model was first calibrated on), or a CUDA-graph
+ * serving engine (vLLM, TensorRT-LLM, SGLang, torch.compile) whose decode step is one
+ * captured graph and whose quantised GEMMs dequantise inside the kernel. ENGINE_AUTO (the
+ * default) is the framework's, else the GPU's common one: llama.cpp on a consumer card
+ * (catalog class consumer), a CUDA-graph engine elsewhere (framework_engine). */
+enum engine { ENGINE_LLAMACPP, ENGINE_CUDA_GRAPHS, ENGINE_AUTO, ENGINE_COUNT };
+
+/* workload.precision auto (the default): the plan resolves it (plan.precision,
+ * plan_memory.c plan_resolve): bf16 for training (fp16 on GPUs without bf16), and for
+ * inference the weights' 16-bit format, or fp8 (W8A8) when the weights are fp8, the GPU
+ * has fp8 tensor cores and the engine is a CUDA-graph serving engine. */
+#define PRECISION_AUTO DTYPE_COUNT
 
 /* LoRA target matrices, as a bit set. */
 enum lora_target {
@@ -87,7 +95,7 @@ struct length_law {
 
 struct workload {
 	enum workload_kind kind;
-	enum dtype precision; /* compute and activation precision */
+	enum dtype precision; /* compute and activation precision; PRECISION_AUTO */
 	int seq_len;
 	int micro_batch;
 	int global_batch; /* sequences per optimizer step; 0 = micro_batch x dp */
@@ -109,7 +117,7 @@ struct workload {
 	struct slo slo;
 	double measured_tokens_per_s;		/* per GPU; 0 = model it */
 	double deadline_s;			/* 0 = none */
-	enum engine engine;			/* inference kernel family */
+	enum engine engine;			/* inference kernels; ENGINE_AUTO: plan.engine */
 	enum framework framework;		/* whose defaults apply (framework.h); FW_DEFAULT */
 	enum master_weights master_weights;	/* MASTER_AUTO = the framework's */
 	enum optimizer_states optimizer_states; /* STATES_AUTO = the framework's */

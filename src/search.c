@@ -392,7 +392,9 @@ int search_run(const struct scenario *s0, const struct search_options *opt,
 	int max = opt->max_gpus > 0 ? opt->max_gpus : 4096;
 	for (int g = 0; g < opt->cat->ngpus; g++) {
 		const struct gpu *gpu = &opt->cat->gpus[g];
-		if (gpu->peak_flops[s0->workload.precision] <= 0)
+		/* a precision the GPU lacks (auto resolves to one it has: plan_precision) */
+		if (s0->workload.precision != PRECISION_AUTO &&
+		    gpu->peak_flops[s0->workload.precision] <= 0)
 			continue;
 		s = *s0;
 		s.hardware.gpu = *gpu;

@@ -339,13 +339,17 @@ int field_cycle(struct scenario *s, const struct catalog *cat, const struct fiel
 		*(int *)p = wrap(*(int *)p + dir, n);
 		return 0;
 	case FIELD_DTYPE: {
-		enum dtype d;
+		/* workload.precision's "auto" is PRECISION_AUTO, the one name not a dtype */
+		enum dtype d = *(enum dtype *)p;
+		const char *cur = d == PRECISION_AUTO ? "auto" : dtype_name(d);
 		n = names_count(f->names);
 		for (i = 0; i < n; i++)
-			if (strcmp(f->names[i], dtype_name(*(enum dtype *)p)) == 0)
+			if (strcmp(f->names[i], cur) == 0)
 				break;
 		i = i == n ? 0 : wrap(i + dir, n);
-		if (dtype_parse(f->names[i], &d) != 0)
+		if (strcmp(f->names[i], "auto") == 0)
+			d = PRECISION_AUTO;
+		else if (dtype_parse(f->names[i], &d) != 0)
 			return -1;
 		*(enum dtype *)p = d;
 		return 0;

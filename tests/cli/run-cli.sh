@@ -373,7 +373,7 @@ run 0 solve $D/train.yaml --min hardware.count && {
 # what works need not start at 1: on 64 GPUs a small batch cannot carry 5M requests a day,
 # a large one misses the 50 ms SLO; --max finds the top of what works between
 run 0 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
-	--set hardware.count=64 && has "$T/out" '^workload.batch=535$' "solve --max above a batch that fails"
+	--set hardware.count=64 && has "$T/out" '^workload.batch=575$' "solve --max above a batch that fails"
 run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
 	--set hardware.count=4
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"

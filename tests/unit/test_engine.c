@@ -212,15 +212,16 @@ static void test_fused_int4_beats_fp8(void **state)
 	}
 }
 
-/* The default keeps every existing result: scenario_init picks llama.cpp's kernels, and
- * the engine changes the decode step only (not training, not the memory plan). */
+/* scenario_init leaves the engine on auto, and the engine changes the decode step only
+ * (not training, not the memory plan). */
 static void test_default_and_scope(void **state)
 {
 	struct scenario s;
 	struct plan a, b;
 	(void)state;
 	scenario_init(&s);
-	assert_int_equal(s.workload.engine, ENGINE_LLAMACPP);
+	assert_int_equal(s.workload.engine, ENGINE_AUTO);
+	assert_int_equal(s.workload.precision, PRECISION_AUTO);
 
 	/* training ignores the engine */
 	model_llama3(&s.model, false);
@@ -252,6 +253,87 @@ static void test_default_and_scope(void **state)
 	plan_compute(&s, &b);
 	assert_true(a.mem.total == b.mem.total);
 	assert_true(b.tpot_s < a.tpot_s);
+}
+
+/* workload.engine auto and workload.precision auto: a CUDA-graph engine on data-centre
+ * GPUs, llama.cpp on the catalog's consumer cards, the serving framework's own kernels
+ * when one is named; fp8 weights compute W8A8 only on fp8 tensor cores under a CUDA-graph
+ * engine; an explicit field always wins. */
+static void test_auto_engine_precision(void **state)
+{
+	static const struct {
+		const char *gpu;
+		enum framework fw;
+		enum engine engine;
+	} rows[] = {
+	    {"h100-sxm-80gb", FW_DEFAULT, ENGINE_CUDA_GRAPHS},
+	    {"a100-80gb-sxm", FW_DEFAULT, ENGINE_CUDA_GRAPHS},
+	    {"mi300x", FW_DEFAULT, ENGINE_CUDA_GRAPHS},
+	    {"l40s", FW_DEFAULT, ENGINE_CUDA_GRAPHS},
+	    {"rtx-4090", FW_DEFAULT, ENGINE_LLAMACPP},
+	    {"rtx-3090", FW_DEFAULT, ENGINE_LLAMACPP},
+	    {"rtx-5090", FW_DEFAULT, ENGINE_LLAMACPP},
+	    {"rtx-4090", FW_VLLM, ENGINE_CUDA_GRAPHS},
+	    {"rtx-4090", FW_SGLANG, ENGINE_CUDA_GRAPHS},
+	    {"h100-sxm-80gb", FW_TRTLLM, ENGINE_CUDA_GRAPHS},
+	    {"h100-sxm-80gb", FW_LLAMACPP, ENGINE_LLAMACPP},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct scenario s;
+		struct plan p;
+		const struct gpu *g = catalog_find_gpu(cat, rows[i].gpu);
+		assert_non_null(g);
+		scenario_init(&s);
+		model_llama3(&s.model, false);
+		s.hardware.gpu = *g;
+		s.workload.kind = WL_ONLINE;
+		s.workload.framework = rows[i].fw;
+		s.workload.weights = DTYPE_FP8;
+		plan_compute(&s, &p);
+		assert_int_equal(p.engine, rows[i].engine);
+		assert_int_equal(plan_engine(&s), rows[i].engine);
+		/* fp8 weights: W8A8 where the tensor cores have fp8 and the engine runs it */
+		assert_int_equal(p.precision, rows[i].engine == ENGINE_CUDA_GRAPHS &&
+						      g->peak_flops[DTYPE_FP8] > 0
+						  ? DTYPE_FP8
+						  : DTYPE_BF16);
+		/* explicit values win */
+		s.workload.engine = ENGINE_LLAMACPP;
+		s.workload.precision = DTYPE_FP16;
+		plan_compute(&s, &p);
+		assert_int_equal(p.engine, ENGINE_LLAMACPP);
+		assert_int_equal(p.precision, DTYPE_FP16);
+	}
+	{
+		/* W8A8 doubles the GEMMs' peak: the compute-bound prefill of an fp8 checkpoint
+		 * on an H100 runs at the fp8 peak under auto, at the bf16 one when asked */
+		struct scenario s;
+		struct plan a, b;
+		scenario_init(&s);
+		model_llama3(&s.model, false);
+		s.hardware.gpu = *catalog_find_gpu(cat, "h100-sxm-80gb");
+		s.workload.kind = WL_ONLINE;
+		s.workload.weights = DTYPE_FP8;
+		s.workload.prompt_tokens = 4096;
+		plan_compute(&s, &a);
+		s.workload.precision = DTYPE_BF16;
+		plan_compute(&s, &b);
+		assert_true(fabs(a.peak_flops / b.peak_flops - 2) < 0.01);
+		assert_true(a.ttft_s < 0.7 * b.ttft_s);
+		/* int4 weights dequantise into 16-bit GEMMs (weight-only) */
+		s.workload.precision = PRECISION_AUTO;
+		s.workload.weights = DTYPE_INT4;
+		plan_compute(&s, &a);
+		assert_int_equal(a.precision, DTYPE_BF16);
+		/* training resolves to bf16 (fp16 on a V100, which has no bf16 peak) */
+		s.workload.kind = WL_TRAIN;
+		plan_compute(&s, &a);
+		assert_int_equal(a.precision, DTYPE_BF16);
+		s.hardware.gpu = *catalog_find_gpu(cat, "v100-sxm-32gb");
+		plan_compute(&s, &a);
+		assert_int_equal(a.precision, DTYPE_FP16);
+	}
 }
 
 /* Under the engine a step still grows with the batch and every figure stays finite, from
@@ -286,6 +368,7 @@ int main(void)
 	    cmocka_unit_test(test_trtllm_throughput_rows),
 	    cmocka_unit_test(test_fused_int4_beats_fp8),
 	    cmocka_unit_test(test_default_and_scope),
+	    cmocka_unit_test(test_auto_engine_precision),
 	    cmocka_unit_test(test_engine_monotone_finite),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);

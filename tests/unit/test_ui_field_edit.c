@@ -191,7 +191,13 @@ static void test_cycle(void **state)
 	assert_int_equal(field_cycle(&s, NULL, kind, -1), 0);
 	assert_int_equal(field_cycle(&s, NULL, kind, -1), 0); /* wraps */
 	assert_int_equal(s.workload.kind, WL_OFFLINE);
-	assert_int_equal(s.workload.precision, DTYPE_BF16);
+	/* auto (PRECISION_AUTO) by default: the last choice, so it wraps to the first */
+	assert_int_equal(s.workload.precision, PRECISION_AUTO);
+	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
+	assert_int_equal(s.workload.precision, DTYPE_FP32);
+	assert_int_equal(field_cycle(&s, NULL, prec, -1), 0);
+	assert_int_equal(s.workload.precision, PRECISION_AUTO);
+	s.workload.precision = DTYPE_BF16;
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
 	assert_int_equal(s.workload.precision, DTYPE_FP16);
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
@@ -204,7 +210,7 @@ static void test_cycle(void **state)
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
 	assert_int_equal(s.workload.precision, DTYPE_FP6);
 	assert_int_equal(field_cycle(&s, NULL, prec, +1), 0);
-	assert_int_equal(s.workload.precision, DTYPE_FP32);
+	assert_int_equal(s.workload.precision, PRECISION_AUTO);
 	assert_true(s.workload.flash_attention);
 	assert_int_equal(field_cycle(&s, NULL, fa, +1), 0);
 	assert_false(s.workload.flash_attention);
