@@ -31,6 +31,24 @@ struct mla_shape {    /* multi-head latent attention (DeepSeek-V2/V3); kv_rank 0
 	int v_dim;    /* v_head_dim */
 };
 
+/* State-space mixers (Mamba, Gu and Dao 2023, arXiv 2312.00752; Mamba-2, Dao and Gu 2024,
+ * arXiv 2405.21060) in place of attention in `layers` of the layers; layers 0 = none. The
+ * modules are those of transformers' modeling_mamba.py, modeling_falcon_mamba.py,
+ * modeling_mamba2.py, modeling_jamba.py and NVIDIA's modeling_nemotron_h.py. */
+struct ssm_shape {
+	int layers;	/* layers whose mixer is a state-space block */
+	int d_state;	/* N, the state size per channel (16 Mamba, 128 Mamba-2) */
+	int d_conv;	/* the causal conv1d's kernel (4); 0 = 4 */
+	int expand;	/* d_inner = expand x hidden when d_inner is 0; 0 = 2 */
+	int d_inner;	/* the mixer's inner width (Nemotron-H: heads x head_dim); 0 = expand x h */
+	int heads;	/* Mamba-2 heads (head_dim = d_inner / heads); 0 = Mamba-1 */
+	int groups;	/* Mamba-2 groups of B and C (n_groups); 0 = 1 */
+	int dt_rank;	/* Mamba-1 rank of the step projection; 0 = ceil(hidden / 16) */
+	bool proj_bias; /* biases on in_proj and out_proj (use_bias) */
+	bool no_conv_bias; /* the conv1d without its bias (use_conv_bias false) */
+	bool dt_norms;	   /* RMSNorms with weights on the step, B and C (Jamba) */
+};
+
 struct model {
 	char preset[48];     /* catalog id the fields came from, or "" */
 	char hf_config[256]; /* config.json path as written in the scenario, or "" */
@@ -80,6 +98,14 @@ struct model {
 			       * not one head */
 	bool attention_sinks; /* one learned sink logit per head per layer (gpt-oss) */
 	bool router_bias;     /* a bias on the MoE router, one per expert (gpt-oss) */
+	struct ssm_shape ssm;
+	/* Layers that are not attention + MLP (hybrids): of the `layers`, how many have no
+	 * mixer at all (Nemotron-H's MLP-only '-' layers; DeciLM's no_op attention) and how
+	 * many no MLP (every Mamba layer; Nemotron-H's 'M' and '*' layers). The attention
+	 * layers are layers - ssm.layers - mixerless_layers; the MLP layers layers -
+	 * mlpless_layers, of which moe.dense_layers are dense when there are experts. */
+	int mixerless_layers;
+	int mlpless_layers;
 };
 
 /* Parameter counts in parameters (not bytes). */
@@ -94,6 +120,10 @@ struct model_params {
 	double router;	      /* one MoE layer's router */
 	double shared;	      /* one MoE layer's shared experts, all of them */
 	double norms;	      /* one layer's norms */
+	double ssm;	      /* one state-space mixer (in_proj, conv1d, dt, A, D, norm, out_proj) */
+	double attention_one; /* one attention layer's own; `attention` is the mixers' average
+			       * over the layers when some are state-space or have none */
+	double mlp_one;	      /* one dense MLP; `mlp` is the average over the non-MoE layers */
 	double final_norm;    /* outside the layers besides embedding and head: the final norm
 			       * (and OPT-350m's project_out) */
 	double largest_layer; /* the largest single module's own parameters, as DeepSpeed's
@@ -125,8 +155,29 @@ void model_count_params(const struct model *m, struct model_params *out);
 int model_moe_layers(const struct model *m);
 
 /* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
- * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */
+ * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1); for a hybrid averaged over the
+ * layers, the layers without attention keeping none. */
 double model_kv_elems_per_token_layer(const struct model *m);
+
+/* Layers with attention: layers - ssm.layers - mixerless_layers (at least 0). */
+int model_attention_layers(const struct model *m);
+
+/* The share of the layers that attend: attention layers / layers (1 without hybrids). */
+double model_attention_share(const struct model *m);
+
+/* Layers with an MLP (dense or MoE): layers - mlpless_layers. */
+int model_mlp_layers(const struct model *m);
+
+/* The recurrent state one sequence holds over all state-space layers, in elements; it does
+ * not grow with the context. Per layer the conv state (d_conv - 1) x conv_dim, conv_dim
+ * being d_inner + 2 x groups x d_state for Mamba-2 (modeling_mamba2.py, Mamba2Cache
+ * conv_states) and d_inner for Mamba-1, and the SSM state heads x head_dim x d_state =
+ * d_inner x d_state for either (Mamba-2 paper Section 3: the state h of N per channel;
+ * Mamba paper Algorithm 2: (B, D, N)). *conv_out (may be NULL) gets the conv part. */
+double model_ssm_state_elems(const struct model *m, double *conv_out);
+
+/* The state-space mixer's inner width d_inner (0 without SSM layers). */
+double model_ssm_inner(const struct model *m);
 
 /* How many layers attend over a sliding window (or chunk) of sliding_window tokens: 0
  * without a window, else layers - global_layers (at least 0). */
