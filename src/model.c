@@ -234,6 +234,25 @@ double model_ssm_state_elems(const struct model *m, double *conv_out)
 	return m->ssm.layers * (conv + ssm);
 }
 
+#define SSD_CHUNK 256 /* Mamba2Config.chunk_size, NemotronHConfig mamba_chunk_size */
+
+double model_ssm_flops_per_token(const struct model *m, bool recurrent)
+{
+	double di = model_ssm_inner(m), N = m->ssm.d_state, per;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	if (m->ssm.heads <= 0) {
+		per = 9 * di * N + di;
+	} else if (recurrent) {
+		per = 5 * di * N;
+	} else {
+		double H = m->ssm.heads, P = di / H, G = m->ssm.groups > 0 ? m->ssm.groups : 1;
+		per = 2.0 * SSD_CHUNK * N * G + H * (2.0 * SSD_CHUNK * P + 4 * N * P);
+	}
+	return m->ssm.layers * per;
+}
+
 /* One state-space mixer; *largest gets its largest single matrix (in_proj).
  * - Mamba-1 (modeling_mamba.py MambaMixer; Mamba paper Algorithm 2): in_proj h -> 2 d_inner
  *   (x and the gate z), a depthwise conv1d of d_conv taps with a bias, x_proj d_inner ->

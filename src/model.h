@@ -176,6 +176,15 @@ int model_mlp_layers(const struct model *m);
  * Mamba paper Algorithm 2: (B, D, N)). *conv_out (may be NULL) gets the conv part. */
 double model_ssm_state_elems(const struct model *m, double *conv_out);
 
+/* Forward FLOPs per token of the state-space layers' scans, all of them, beyond their
+ * projections (which 2 x params counts). Mamba-1: the selective scan, 9 d_inner N + d_inner
+ * (state-spaces/mamba issue #110, as VMamba's flops_selective_scan_fn counts it). Mamba-2:
+ * with recurrent (decode), the state update and read-out, 5 d_inner N (Mamba-2 paper
+ * Section 3, h = a h + B x, y = C h); else the chunked SSD algorithm of chunks of Q = 256
+ * tokens (Mamba2Config chunk_size; paper Section 6): C B^T per group, 2 Q N G, its product
+ * with X, 2 Q P per head, and the chunk states in and out, 4 N P per head. */
+double model_ssm_flops_per_token(const struct model *m, bool recurrent);
+
 /* The state-space mixer's inner width d_inner (0 without SSM layers). */
 double model_ssm_inner(const struct model *m);
 

@@ -482,6 +482,7 @@ struct shape {
 	double experts, active, expert_ffn, shared_ffn_total;
 	double window; /* tokens one layer attends to (0 = all) */
 	double global; /* with a window: the share of layers that attend to everything */
+	double attn;   /* the share of layers with attention (model_attention_share) */
 };
 
 static void shape_get(const struct plan *p, struct shape *sh)
@@ -509,6 +510,7 @@ static void shape_get(const struct plan *p, struct shape *sh)
 		sh->shared_ffn_total = (double)m->moe.shared *
 				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
 	}
+	sh->attn = model_attention_share(m);
 	sh->window = m->sliding_window;
 	sh->global = m->layers > 0 && m->sliding_window > 0
 			 ? 1 - (double)model_local_layers(m) / m->layers
@@ -528,13 +530,13 @@ static double keys_mixed(double window, double global, double k)
  * window caps it. */
 static double keys_causal(const struct shape *sh, double s)
 {
-	return keys_mixed(sh->window, sh->global, s / 2);
+	return keys_mixed(sh->window, sh->global, s / 2) * sh->attn;
 }
 
 /* Keys per query as the FLOP conventions count them (Megatron, MosaicML: the full s). */
 static double keys_full(const struct shape *sh, double s)
 {
-	return keys_mixed(sh->window, sh->global, s);
+	return keys_mixed(sh->window, sh->global, s) * sh->attn;
 }
 
 /* ---- training ---- */
@@ -735,6 +737,9 @@ static void time_train(struct tctx *c)
 	 * apart (tests/unit/test_seed_time.c, test_seed4 to test_seed6) */
 	if (!p->shape_assumed)
 		p->flops_per_token += attn_model;
+	/* state-space layers: their scans forward and backward, 3 x the forward as the
+	 * attention core's 12 = 3 x 4 (model_ssm_flops_per_token) */
+	p->flops_per_token += 3 * model_ssm_flops_per_token(&p->model, false);
 	/* hardware FLOPs add what recomputation executes again: full = one more forward of
 	 * the layers (8N; the output layer is not recomputed), selective = the attention
 	 * scores (Korthikanti et al. 2023, Section 5) */
@@ -967,6 +972,7 @@ struct infer {
 	double W;	   /* weight bytes read per decode step on the path */
 	double sNK;	   /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
 	double kvb;	   /* KV-cache bytes per token of context, this GPU's share x stages */
+	double state_b;	   /* recurrent state bytes per sequence, this GPU's share x stages */
 	double attn_tok;   /* attention FLOPs per token per context token (4 L qd / tp) */
 	double fixed;	   /* per step: launches, dequantisation, TP latency */
 	double tp_per_tok; /* per step, per sequence: TP all-reduce and EP all-to-all bytes */
@@ -980,6 +986,7 @@ struct infer {
 	double pp;	 /* pipeline stages of a replica */
 	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
 	double global;	 /* the share of layers outside the window (shape.global) */
+	double attn;	 /* the share of layers with attention (shape.attn) */
 	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
@@ -1003,18 +1010,20 @@ struct infer {
  * cache the same way). */
 static double window_keys(const struct infer *in, double ctx)
 {
-	return keys_mixed(in->window, in->global, ctx);
+	return keys_mixed(in->window, in->global, ctx) * in->attn;
 }
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
-	ctx = window_keys(in, ctx);
+	/* kvb holds the attention layers' cache only: its read takes the keys unshared */
+	double keys = keys_mixed(in->window, in->global, ctx);
 	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
-	l->c_att1 = ctx * in->att_key;
-	l->kv1 = ctx * in->kvb * c->inv_hbm;
+	l->c_att1 = keys * in->attn * in->att_key;
+	/* a state-space layer reads and writes its sequence's state once a step */
+	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
@@ -1832,6 +1841,7 @@ static void time_infer(struct tctx *c)
 			     : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
+	in.state_b = p->mem.state_bytes_per_seq > 0 ? p->mem.state_bytes_per_seq * pp : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
@@ -1907,6 +1917,7 @@ static void time_infer(struct tctx *c)
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.global = sh.global;
+	in.attn = sh.attn;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
 	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
@@ -1918,7 +1929,9 @@ static void time_infer(struct tctx *c)
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
 	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
-	p->flops_per_token = 2 * N + p->attention_flops_per_token;
+	/* state-space layers add their scans' recurrent step (model_ssm_flops_per_token) */
+	p->flops_per_token =
+	    2 * N + p->attention_flops_per_token + model_ssm_flops_per_token(&p->model, true);
 	p->hw_flops_per_token = p->flops_per_token;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;
 
