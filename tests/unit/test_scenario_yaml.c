@@ -417,7 +417,8 @@ static void test_bad_folder_is_covered(void **state)
 		    strcmp(de->d_name, "tp-not-dividing-heads.yaml") != 0 &&
 		    strcmp(de->d_name, "layout-above-count.yaml") != 0 &&
 		    strcmp(de->d_name, "kv-heads-above-heads.yaml") != 0 &&
-		    strcmp(de->d_name, "hidden-not-divisible.yaml") != 0)
+		    strcmp(de->d_name, "hidden-not-divisible.yaml") != 0 &&
+		    strcmp(de->d_name, "ssm-layers-above-layers.yaml") != 0)
 			fail_msg("%s%s is not tested", BAD, de->d_name);
 		n++;
 	}
@@ -484,6 +485,8 @@ static void test_impossible_layouts_point_at_their_keys(void **state)
 		{"layout-above-count.yaml", 7, "tp x pp x ep = 16 is more than the 8 GPUs"},
 		{"kv-heads-above-heads.yaml", 5, "kv_heads 8 is above heads 4"},
 		{"hidden-not-divisible.yaml", 3, "hidden 100 is not divisible by heads 3"},
+		{"ssm-layers-above-layers.yaml", 9,
+		 "ssm.layers 3 and mixerless_layers 2 are more than the 4 layers"},
 	};
 
 	(void)state;
