@@ -1753,12 +1753,20 @@ static int find_family(struct hf *c, enum family *fam)
 		 * Llama's five keys: read as Llama their count would be wrong, so they are
 		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
 		 * blocks, Phi-3-small's block-sparse attention). */
-		static const char *const unsupported[] = {
-		    "nemotron-nas", "deci", "qwen3_next", "phi3small",
-		    "zamba",	 "zamba2",	     "bamba",
-		    "falcon_h1", "granitemoehybrid", "recurrent_gemma",
-		    "rwkv",	 "minimax",	     "lfm2",
-		    NULL};
+		static const char *const unsupported[] = {"nemotron-nas",
+							  "deci",
+							  "qwen3_next",
+							  "phi3small",
+							  "zamba",
+							  "zamba2",
+							  "bamba",
+							  "falcon_h1",
+							  "granitemoehybrid",
+							  "recurrent_gemma",
+							  "rwkv",
+							  "minimax",
+							  "lfm2",
+							  NULL};
 		for (int i = 0; unsupported[i]; i++)
 			if (strcmp(type->valuestring, unsupported[i]) == 0)
 				return fail_at(

@@ -110,17 +110,17 @@ struct model {
 
 /* Parameter counts in parameters (not bytes). */
 struct model_params {
-	double total;	      /* every parameter, embeddings and output head included */
-	double active;	      /* used per token: non-expert + top-k routed + shared experts */
-	double embedding;     /* input embedding (+ learned positions) */
-	double head;	      /* output projection; 0 when tied */
-	double attention;     /* one layer's attention matrices, biases and q/k norms */
-	double mlp;	      /* one dense layer's MLP; 0 when every layer is MoE */
-	double expert;	      /* one routed expert */
-	double router;	      /* one MoE layer's router */
-	double shared;	      /* one MoE layer's shared experts, all of them */
-	double norms;	      /* one layer's norms */
-	double ssm;	      /* one state-space mixer (in_proj, conv1d, dt, A, D, norm, out_proj) */
+	double total;	  /* every parameter, embeddings and output head included */
+	double active;	  /* used per token: non-expert + top-k routed + shared experts */
+	double embedding; /* input embedding (+ learned positions) */
+	double head;	  /* output projection; 0 when tied */
+	double attention; /* one layer's attention matrices, biases and q/k norms */
+	double mlp;	  /* one dense layer's MLP; 0 when every layer is MoE */
+	double expert;	  /* one routed expert */
+	double router;	  /* one MoE layer's router */
+	double shared;	  /* one MoE layer's shared experts, all of them */
+	double norms;	  /* one layer's norms */
+	double ssm;	  /* one state-space mixer (in_proj, conv1d, dt, A, D, norm, out_proj) */
 	double attention_one; /* one attention layer's own; `attention` is the mixers' average
 			       * over the layers when some are state-space or have none */
 	double mlp_one;	      /* one dense MLP; `mlp` is the average over the non-MoE layers */

@@ -852,8 +852,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 {
 	if (!x->training) {
 		mem->kv_tokens = batch * x->seq_tokens;
-		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens +
-				batch * mem->state_bytes_per_seq;
+		mem->kv_cache =
+		    mem->kv_bytes_per_token * mem->kv_tokens + batch * mem->state_bytes_per_seq;
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
 	mem->kv_budget = NAN;
