@@ -70,6 +70,7 @@ enum family {
 	FAM_MAMBA2,
 	FAM_NEMOTRON_H,
 	FAM_JAMBA,
+	FAM_DECILM,
 };
 
 /* model_type as transformers spells it, and the class names in "architectures" (used when
@@ -132,6 +133,7 @@ static const struct {
     {"mamba2", "Mamba2ForCausalLM", FAM_MAMBA2},
     {"nemotron_h", "NemotronHForCausalLM", FAM_NEMOTRON_H},
     {"jamba", "JambaForCausalLM", FAM_JAMBA},
+    {"nemotron-nas", "DeciLMForCausalLM", FAM_DECILM},
 };
 
 #define KNOWN_TYPES                                                                                \
@@ -139,7 +141,7 @@ static const struct {
 	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
-	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba"
+	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, nemotron-nas"
 
 struct hf {
 	const cJSON *root;
@@ -1207,8 +1209,8 @@ static int read_dt_rank(struct hf *c, const char *key, int *out)
 static void ssm_only(struct model *m)
 {
 	m->ssm.layers = m->layers;
-	m->mlpless_layers = m->layers;
-	m->norms_per_layer = 1;
+	m->mlpless_layers = m->layers; /* and so no MLP norm: one norm a layer */
+	m->norms_per_layer = 2;
 	m->ffn = 0;
 	m->kv_heads = m->heads;
 	m->max_context = 0; /* no positions: the state carries any length */
@@ -1370,7 +1372,7 @@ static int read_nemotron_h(struct hf *c, struct model *m)
 	m->ssm.no_conv_bias = !conv_bias;
 	m->mixerless_layers = counts[2] + counts[3];
 	m->mlpless_layers = counts[0] + counts[1];
-	m->norms_per_layer = 1;
+	m->norms_per_layer = 2; /* less the missing block's: one norm a layer */
 	m->mlp = MLP_PLAIN;
 	if (counts[3]) {
 		if (need_int(c, "n_routed_experts", NULL, 1, &m->moe.experts) ||
@@ -1439,6 +1441,115 @@ static int read_jamba(struct hf *c, struct model *m)
 	} else {
 		m->moe.active = 0;
 	}
+	return 0;
+}
+
+/* A boolean member of a block_configs entry: def when absent or null. */
+static int block_bool(struct hf *c, const cJSON *obj, const char *key, bool def, bool *out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = def;
+	if (!it || cJSON_IsNull(it))
+		return 0;
+	if (!cJSON_IsBool(it))
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs': '%s' must be true or false, not %s", key,
+			       kind_name(it));
+	*out = cJSON_IsTrue(it);
+	return 0;
+}
+
+/* DeciLM, the Llama-Nemotron NAS models (model_type nemotron-nas; their
+ * configuration_decilm.py and modeling_decilm.py): Llama's keys, and one block_configs
+ * entry per layer. Its attention: no_op (none, and no input_layernorm),
+ * replace_with_linear (one bias-free hidden x hidden linear), else Llama's attention with
+ * num_attention_heads / n_heads_in_group K/V heads. Its ffn: no_op (none, and no
+ * post_attention_layernorm), replace_with_linear, else a SwiGLU MLP of
+ * _ffn_mult_to_intermediate_size(ffn_mult, hidden) = int(2 ffn_mult hidden / 3) rounded up
+ * to a multiple of 256. The K/V heads must be the same in every attention layer (one
+ * model.kv_heads); the MLP sizes are summed (model.ffn_sum). */
+static int read_decilm(struct hf *c, struct model *m)
+{
+	const cJSON *blocks = item(c, "block_configs"), *b;
+	int n = 0, kv = 0, dense = 0, i = 0;
+	double sum = 0;
+
+	if (read_llama_like(c, m, false, false, 131072))
+		return -1;
+	if (!blocks)
+		return fail_at(c, koff(c, NULL), "block_configs",
+			       "missing 'block_configs' (a nemotron-nas config needs it)");
+	if (!cJSON_IsArray(blocks))
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs' must be an array, not %s", kind_name(blocks));
+	n = cJSON_GetArraySize(blocks);
+	if (n != m->layers)
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs' lists %d layers, but num_hidden_layers is %d", n,
+			       m->layers);
+	cJSON_ArrayForEach(b, blocks)
+	{
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(b, "attention");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "ffn"), *g, *mult;
+		bool a_noop, a_lin, f_noop, f_lin;
+
+		if (!cJSON_IsObject(a) || !cJSON_IsObject(f))
+			return fail_at(c, koff(c, "block_configs"), "block_configs",
+				       "'block_configs': layer %d needs 'attention' and 'ffn' "
+				       "objects",
+				       i);
+		if (block_bool(c, a, "no_op", false, &a_noop) ||
+		    block_bool(c, a, "replace_with_linear", false, &a_lin) ||
+		    block_bool(c, f, "no_op", false, &f_noop) ||
+		    block_bool(c, f, "replace_with_linear", false, &f_lin))
+			return -1;
+		if (a_noop || a_lin) {
+			m->mixerless_layers++;
+			m->linear_blocks += !a_noop;
+		} else {
+			int grp;
+			g = cJSON_GetObjectItemCaseSensitive(a, "n_heads_in_group");
+			if (!cJSON_IsNumber(g) || g->valuedouble < 1 ||
+			    g->valuedouble != floor(g->valuedouble) || g->valuedouble > m->heads ||
+			    m->heads % (int)g->valuedouble != 0)
+				return fail_at(c, koff(c, "block_configs"), "block_configs",
+					       "'block_configs': layer %d's n_heads_in_group must "
+					       "divide num_attention_heads %d",
+					       i, m->heads);
+			grp = m->heads / (int)g->valuedouble;
+			if (kv && grp != kv)
+				return fail_at(
+				    c, koff(c, "block_configs"), "block_configs",
+				    "'block_configs': layer %d has %d K/V heads, layer "
+				    "before it %d: per-layer K/V heads are not supported; "
+				    "give model.params and the shape fields instead",
+				    i, grp, kv);
+			kv = grp;
+		}
+		if (f_noop || f_lin) {
+			m->mlpless_layers++;
+			m->linear_blocks += !f_noop;
+		} else {
+			double size;
+			mult = cJSON_GetObjectItemCaseSensitive(f, "ffn_mult");
+			if (!cJSON_IsNumber(mult) || !(mult->valuedouble > 0) ||
+			    mult->valuedouble > 1e4)
+				return fail_at(c, koff(c, "block_configs"), "block_configs",
+					       "'block_configs': layer %d's ffn_mult must be a "
+					       "positive number",
+					       i);
+			/* modeling_decilm.py _ffn_mult_to_intermediate_size, _find_multiple */
+			size = floor(2 * mult->valuedouble * m->hidden / 3);
+			size = ceil(size / 256) * 256;
+			sum += size;
+			dense++;
+		}
+		i++;
+	}
+	m->kv_heads = kv ? kv : m->heads;
+	m->ffn_sum = dense ? sum : 0;
+	m->ffn = dense ? (int)floor(sum / dense + 0.5) : 0;
 	return 0;
 }
 
@@ -1711,6 +1822,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_nemotron_h(c, m);
 	case FAM_JAMBA:
 		return read_jamba(c, m);
+	case FAM_DECILM:
+		return read_decilm(c, m);
 	}
 	return -1;
 }

@@ -106,6 +106,8 @@ static void std_shape(double params, struct model *out)
 	out->ssm = (struct ssm_shape){0};
 	out->mixerless_layers = 0;
 	out->mlpless_layers = 0;
+	out->linear_blocks = 0;
+	out->ffn_sum = 0;
 }
 
 /* The defaults of the shape fields: kv_heads = heads; head_dim = hidden / heads, or for
@@ -412,14 +414,27 @@ void model_count_params(const struct model *in, struct model_params *out)
 	out->attention_one = attn_layers > 0 ? attention_params(m, &attn_largest) : 0;
 	out->ssm = ssm_layers > 0 ? ssm_params(m, &ssm_largest) : 0;
 	out->norms = m->norms_per_layer * norm_params(m, h);
+	{
+		/* a missing block's norm is missing too (model.h, linear_blocks) */
+		int missing = (m->mixerless_layers > 0 ? m->mixerless_layers : 0) +
+			      (m->mlpless_layers > 0 ? m->mlpless_layers : 0) -
+			      (m->linear_blocks > 0 ? m->linear_blocks : 0);
+		if (missing > 0 && m->layers > 0)
+			out->norms *= 1 - missing * 0.5 / m->layers;
+	}
 	out->mlp_one = mlp_dense > 0 ? mlp_params(m, m->ffn) : 0;
+	if (mlp_dense > 0 && m->ffn_sum > 0) /* per-layer sizes: their sum, averaged */
+		out->mlp_one =
+		    (mlp_params(m, m->ffn_sum) + (m->mlp_bias ? (mlp_dense - 1) * h : 0)) /
+		    mlp_dense;
 	/* A hybrid's layers differ; the plan sums layers x attention and (layers - MoE
 	 * layers) x mlp, so these two are the averages that make those sums exact. */
 	out->attention = out->attention_one;
 	out->mlp = out->mlp_one;
 	if (m->layers > 0 && (ssm_layers > 0 || attn_layers != m->layers))
-		out->attention =
-		    (attn_layers * out->attention_one + ssm_layers * out->ssm) / m->layers;
+		out->attention = (attn_layers * out->attention_one + ssm_layers * out->ssm +
+				  (m->linear_blocks > 0 ? m->linear_blocks * h * h : 0)) /
+				 m->layers;
 	if (dense_layers > 0 && mlp_dense != dense_layers)
 		out->mlp = mlp_dense * out->mlp_one / dense_layers;
 	if (experts) {

@@ -106,6 +106,14 @@ struct model {
 	 * mlpless_layers, of which moe.dense_layers are dense when there are experts. */
 	int mixerless_layers;
 	int mlpless_layers;
+	/* DeciLM (Llama-Nemotron NAS): of those, the blocks replaced by one bias-free hidden x
+	 * hidden linear (replace_with_linear), attention or MLP. A layer without a block has
+	 * no norm for it: norms_per_layer / 2 fewer (modeling_decilm.py, DeciLMDecoderLayer;
+	 * Nemotron-H's and Mamba's one norm a layer is the same rule). */
+	int linear_blocks;
+	/* The sum of the dense MLPs' intermediate sizes when they differ from layer to layer
+	 * (DeciLM's per-block ffn_mult); 0 = ffn in each. ffn is then their average. */
+	double ffn_sum;
 };
 
 /* Parameter counts in parameters (not bytes). */

@@ -228,6 +228,14 @@ const struct field scenario_fields[] = {
     INT_FIELD("model.mlpless_layers", model.mlpless_layers, 0, 10000, 0,
 	      "layers without an MLP (Mamba's; Nemotron-H's Mamba and attention layers)",
 	      UI_HIDDEN("mlpless layers")),
+    INT_FIELD("model.linear_blocks", model.linear_blocks, 0, 20000, 0,
+	      "of the mixerless and mlpless layers' blocks, those replaced by one hidden x "
+	      "hidden linear (DeciLM)",
+	      UI_HIDDEN("linear blocks")),
+    NUM_FIELD("model.ffn_sum", model.ffn_sum, UNIT_COUNT, 0, 1e12, 0,
+	      "the dense MLPs' intermediate sizes summed when they differ per layer (DeciLM; 0 = "
+	      "ffn in each)",
+	      UI_HIDDEN("ffn sum"), DOUBLES),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),
@@ -1107,6 +1115,11 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			problem(out, src, "model.ssm.layers",
 				"ssm.layers %d and mixerless_layers %d are more than the %d layers",
 				m->ssm.layers, m->mixerless_layers, m->layers);
+		if (m->linear_blocks > m->mixerless_layers + m->mlpless_layers)
+			problem(out, src, "model.linear_blocks",
+				"linear_blocks %d is more than the mixerless and mlpless layers' "
+				"%d blocks",
+				m->linear_blocks, m->mixerless_layers + m->mlpless_layers);
 		if (m->layers && m->mlpless_layers > m->layers)
 			problem(out, src, "model.mlpless_layers",
 				"mlpless_layers %d is more than the %d layers", m->mlpless_layers,

@@ -841,10 +841,10 @@ static void test_hybrids_refused(void **state)
 		       "\"hidden_size\": 2048, \"num_attention_heads\": 16, "
 		       "\"intermediate_size\": 5120, \"vocab_size\": 151936}");
 	assert_non_null(strstr(e.message, "'qwen3_next' is not supported"));
-	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 80, "
-		       "\"hidden_size\": 8192, \"num_attention_heads\": 64, "
-		       "\"intermediate_size\": 28672, \"vocab_size\": 128256}");
-	assert_non_null(strstr(e.message, "'nemotron-nas' is not supported"));
+	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
+		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
+		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
+	assert_non_null(strstr(e.message, "'phi3small' is not supported"));
 	/* Mamba-2 heads that do not make the inner width; Jamba's offset past its period */
 	e = parse_fail("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
 		       " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
@@ -939,6 +939,64 @@ static void test_ssm_families(void **state)
 				  4 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 4096) +
 				  24 * (2 * 4096.0 * 21504 + 4096) + 2 * 131072.0 * 4096 + 4096);
 	assert_within(p.total, 8e9, 0.02);
+}
+
+/* DeciLM (nemotron-nas): per-layer blocks, counted as modeling_decilm.py builds them. A
+ * hand-made four-layer config, counted independently here: layer 0 attention with 16 / 4
+ * K/V heads and an MLP of ffn_mult 2 (int(2 x 2 x 1024 / 3) = 1365, rounded up to 1536);
+ * layer 1 no attention (and no input norm) and ffn_mult 1 (682 -> 768); layer 2 a linear
+ * for attention and no MLP (nor its norm); layer 3 attention and a linear for the MLP. */
+static void test_decilm_blocks(void **state)
+{
+	static const char cfg[] =
+	    "{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 4, \"hidden_size\": 1024,\n"
+	    " \"num_attention_heads\": 16, \"vocab_size\": 1000, \"block_configs\": [\n"
+	    " {\"attention\": {\"n_heads_in_group\": 4, \"no_op\": false, \"replace_with_linear\": "
+	    "false}, \"ffn\": {\"ffn_mult\": 2.0, \"no_op\": false, \"replace_with_linear\": false}},\n"
+	    " {\"attention\": {\"n_heads_in_group\": null, \"no_op\": true}, \"ffn\": {\"ffn_mult\": "
+	    "1.0}},\n"
+	    " {\"attention\": {\"replace_with_linear\": true}, \"ffn\": {\"ffn_mult\": null, "
+	    "\"no_op\": true}},\n"
+	    " {\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": {\"replace_with_linear\": true}}]}";
+	struct model r;
+	struct model_params p;
+	struct gp_error e;
+	double attn = 2 * 1024.0 * 1024 + 2 * 1024.0 * 256;
+	(void)state;
+
+	parse_ok(cfg, &r, &p);
+	assert_int_equal(model_attention_layers(&r), 2);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(model_mlp_layers(&r), 2);
+	assert_int_equal(r.linear_blocks, 2);
+	assert_true(r.ffn_sum == 1536 + 768);
+	assert_count(p.total, 2 * attn + 2 * 1024.0 * 1024 + 3 * 1024.0 * (1536 + 768) +
+				  6 * 1024.0 + 2 * 1000.0 * 1024 + 1024);
+	/* the KV cache: 2 of the 4 layers, 2 x 4 x 64 elements each */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 4 * 64 * 2 / 4.0);
+
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10,\n"
+		       " \"block_configs\": [{\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": "
+		       "true}}]}");
+	assert_string_equal(e.field, "block_configs");
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.message, "lists 1 layers, but num_hidden_layers is 2"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}]}");
+	assert_non_null(strstr(e.message, "n_heads_in_group must divide num_attention_heads 16"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}]}");
+	assert_non_null(strstr(e.message, "per-layer K/V heads are not supported"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"no_op\": 1}, \"ffn\": {}}]}");
+	assert_non_null(strstr(e.message, "'no_op' must be true or false"));
 }
 
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
@@ -1110,6 +1168,7 @@ int main(void)
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
 		cmocka_unit_test(test_ssm_families),
+		cmocka_unit_test(test_decilm_blocks),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),
