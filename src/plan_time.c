@@ -480,9 +480,13 @@ struct shape {
 	double mats;	   /* MLP matrices: 3 gated, 2 plain */
 	double moe_layers; /* layers with routed experts */
 	double experts, active, expert_ffn, shared_ffn_total;
-	double window; /* tokens one layer attends to (0 = all) */
-	double global; /* with a window: the share of layers that attend to everything */
-	double attn;   /* the share of layers with attention (model_attention_share) */
+	double window;	  /* tokens one layer attends to (0 = all) */
+	double global;	  /* with a window: the share of layers that attend to everything */
+	double attn;	  /* the share of layers with attention (model_attention_share) */
+	double ssm;	  /* the share of layers with a state-space mixer */
+	double ssm_in;	  /* its in_proj's output width (Mamba-2: 2 d_inner + 2 G N + H) */
+	double ssm_di;	  /* its d_inner, out_proj's input */
+	double mlp_dense; /* the share of the non-MoE layers that have a dense MLP */
 };
 
 static void shape_get(const struct plan *p, struct shape *sh)
@@ -511,6 +515,21 @@ static void shape_get(const struct plan *p, struct shape *sh)
 				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
 	}
 	sh->attn = model_attention_share(m);
+	/* hybrids (model.h): the layers' GEMMs in proportion to the layers that have them */
+	sh->ssm = sh->ssm_in = sh->ssm_di = 0;
+	sh->mlp_dense = 1;
+	if (m->ssm.layers > 0 && m->layers > 0) {
+		double di = model_ssm_inner(m), N = m->ssm.d_state;
+		double G = m->ssm.groups > 0 ? m->ssm.groups : 1;
+		sh->ssm = (double)m->ssm.layers / m->layers;
+		sh->ssm_di = di;
+		/* in_proj (modeling_mamba2.py; Mamba-1's 2 d_inner, its small x_proj and
+		 * dt_proj left out) and out_proj carry the mixer's FLOPs */
+		sh->ssm_in = m->ssm.heads > 0 ? 2 * di + 2 * G * N + m->ssm.heads : 2 * di;
+	}
+	if (m->mlpless_layers > 0 && m->layers > model_moe_layers(m))
+		sh->mlp_dense = (double)(model_mlp_layers(m) - model_moe_layers(m)) /
+				(m->layers - model_moe_layers(m));
 	sh->window = m->sliding_window;
 	sh->global = m->layers > 0 && m->sliding_window > 0
 			 ? 1 - (double)model_local_layers(m) / m->layers
@@ -550,11 +569,17 @@ static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, d
 {
 	double w = c->act, g = 0, it = c->it;
 
-	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, 1, w);
-	g += gemm_s(c, T, sh->h, sh->qd * it, 1, w);
+	/* a hybrid's layers: attention, state-space mixer and MLP GEMMs each weighted by the
+	 * share of the layers that have them (gemm_s's count is a multiplier) */
+	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, sh->attn, w);
+	g += gemm_s(c, T, sh->h, sh->qd * it, sh->attn, w);
+	if (sh->ssm > 0) {
+		g += gemm_s(c, T, sh->ssm_in * it, sh->h, sh->ssm, w);
+		g += gemm_s(c, T, sh->h, sh->ssm_di * it, sh->ssm, w);
+	}
 	if (!moe) {
-		g += gemm_s(c, T, sh->ffn * it, sh->h, sh->mats - 1, w);
-		g += gemm_s(c, T, sh->h, sh->ffn * it, 1, w);
+		g += gemm_s(c, T, sh->ffn * it, sh->h, (sh->mats - 1) * sh->mlp_dense, w);
+		g += gemm_s(c, T, sh->h, sh->ffn * it, sh->mlp_dense, w);
 	} else {
 		/* each GPU holds experts/ep experts and receives T x active x ep / experts
 		 * tokens for each (balanced routing) */

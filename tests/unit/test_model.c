@@ -580,6 +580,39 @@ static void test_ssm_state_and_kv(void **state)
 	assert_true(fabs(b.mem.kv_cache - a.mem.kv_cache - 4096 * per_tok) < 1);
 }
 
+/* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
+ * (12 x attention layers x s x heads x head_dim, Narayanan et al. 2021 eq. 3), and the
+ * Mamba-1 scans forward and backward (3 x 28 x (9 d_inner N + d_inner)). */
+static void test_ssm_training_flops(void **state)
+{
+	struct scenario s;
+	static struct plan p;
+	struct model_params c;
+	struct model r;
+	(void)state;
+
+	scenario_init(&s);
+	s.model = jamba_mini();
+	s.workload.kind = WL_TRAIN;
+	s.workload.precision = DTYPE_BF16;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	s.hardware.count = 8;
+	s.parallel.tp = 8;
+	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
+	s.hardware.gpu.memory_bytes = 80e9;
+	s.hardware.gpu.gpus_per_node = 8;
+	s.hardware.gpu.link_domain = 8;
+	s.hardware.gpu.peak_flops[DTYPE_BF16] = 989e12;
+	s.hardware.gpu.hbm_bytes_per_s = 3.35e12;
+	plan_compute(&s, &p);
+	model_resolve(&s.model, &r, NULL);
+	model_count_params(&r, &c);
+	assert_true(fabs(p.attention_flops_per_token - 12.0 * 4 * 4096 * 4096) < 1);
+	assert_true(fabs(p.flops_per_token - (6 * c.active + 12.0 * 4 * 4096 * 4096 +
+					      3 * 28 * (9 * 8192.0 * 16 + 8192))) < 1e3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_kv_share),
 		cmocka_unit_test(test_ssm_hybrid_count),
 		cmocka_unit_test(test_ssm_state_and_kv),
+		cmocka_unit_test(test_ssm_training_flops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
