@@ -492,6 +492,23 @@ static struct model jamba_mini(void)
 	return m;
 }
 
+/* Jamba-1.5-Mini on tp H100s (the datasheet's dense bf16 peak and HBM3 bandwidth). */
+static void jamba_scenario(struct scenario *s, enum workload_kind kind, int tp)
+{
+	scenario_init(s);
+	s->model = jamba_mini();
+	s->workload.kind = kind;
+	s->workload.precision = DTYPE_BF16;
+	s->hardware.count = tp;
+	s->parallel.tp = tp;
+	snprintf(s->hardware.gpu.id, sizeof(s->hardware.gpu.id), "h100-sxm-80gb");
+	s->hardware.gpu.memory_bytes = 80e9;
+	s->hardware.gpu.gpus_per_node = 8;
+	s->hardware.gpu.link_domain = 8;
+	s->hardware.gpu.peak_flops[DTYPE_BF16] = 989e12;
+	s->hardware.gpu.hbm_bytes_per_s = 3.35e12;
+}
+
 /* The shape fields give the count the config does (test_hf_config.c, 51,570,323,328 and
  * 12,110,311,296 active), and the averages the plan sums stay exact. */
 static void test_ssm_hybrid_count(void **state)
@@ -550,20 +567,11 @@ static void test_ssm_state_and_kv(void **state)
 		     64 * (2 * 256.0 * 128 * 8 + 128 * (2 * 256.0 * 64 + 4 * 128.0 * 64)));
 	assert_count(model_ssm_flops_per_token(&m2, true), 64 * 5 * 8192.0 * 128);
 
-	scenario_init(&s);
-	s.model = jamba_mini();
-	s.workload.kind = WL_ONLINE;
-	s.workload.precision = DTYPE_BF16;
+	jamba_scenario(&s, WL_ONLINE, 2);
 	s.workload.weights = DTYPE_BF16;
 	s.workload.kv_cache = DTYPE_BF16;
 	s.workload.batch = 1;
 	s.workload.output_tokens = 0;
-	s.hardware.count = 2;
-	s.parallel.tp = 2;
-	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
-	s.hardware.gpu.memory_bytes = 80e9;
-	s.hardware.gpu.gpus_per_node = 8;
-	s.hardware.gpu.link_domain = 8;
 	s.workload.prompt_tokens = 4096;
 	plan_compute_memory(&s, &a);
 	s.workload.prompt_tokens = 8192;
@@ -591,20 +599,9 @@ static void test_ssm_training_flops(void **state)
 	struct model r;
 	(void)state;
 
-	scenario_init(&s);
-	s.model = jamba_mini();
-	s.workload.kind = WL_TRAIN;
-	s.workload.precision = DTYPE_BF16;
+	jamba_scenario(&s, WL_TRAIN, 8);
 	s.workload.seq_len = 4096;
 	s.workload.micro_batch = 1;
-	s.hardware.count = 8;
-	s.parallel.tp = 8;
-	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
-	s.hardware.gpu.memory_bytes = 80e9;
-	s.hardware.gpu.gpus_per_node = 8;
-	s.hardware.gpu.link_domain = 8;
-	s.hardware.gpu.peak_flops[DTYPE_BF16] = 989e12;
-	s.hardware.gpu.hbm_bytes_per_s = 3.35e12;
 	plan_compute(&s, &p);
 	model_resolve(&s.model, &r, NULL);
 	model_count_params(&r, &c);
