@@ -380,6 +380,7 @@ void model_count_params(const struct model *in, struct model_params *out)
 	const struct model *m = in;
 	double h, e, attn_largest = 0, ssm_largest = 0, largest;
 	int moe_layers, dense_layers, experts, active, attn_layers, ssm_layers, mlp_dense;
+	bool hybrid;
 
 	if (needs_defaults(in)) { /* a resolved model is counted in place, uncopied */
 		mm = *in;
@@ -408,13 +409,15 @@ void model_count_params(const struct model *in, struct model_params *out)
 		    (m->head_bias ? m->vocab : 0); /* lm_head.bias (modeling_phi.py) */
 	out->final_norm = (m->no_final_norm ? 0 : norm_params(m, h)) + (e != h ? h * e : 0);
 
-	attn_layers = model_attention_layers(m);
-	ssm_layers = m->ssm.layers > 0 ? m->ssm.layers : 0;
-	mlp_dense = model_mlp_layers(m) - moe_layers; /* layers with a dense MLP */
+	/* a plain transformer (the hot path) skips the hybrids' layer kinds */
+	hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
+	attn_layers = hybrid ? model_attention_layers(m) : (m->layers > 0 ? m->layers : 0);
+	ssm_layers = hybrid && m->ssm.layers > 0 ? m->ssm.layers : 0;
+	mlp_dense = (hybrid ? model_mlp_layers(m) : attn_layers) - moe_layers; /* dense MLPs */
 	out->attention_one = attn_layers > 0 ? attention_params(m, &attn_largest) : 0;
 	out->ssm = ssm_layers > 0 ? ssm_params(m, &ssm_largest) : 0;
 	out->norms = m->norms_per_layer * norm_params(m, h);
-	{
+	if (hybrid) {
 		/* a missing block's norm is missing too (model.h, linear_blocks) */
 		int missing = (m->mixerless_layers > 0 ? m->mixerless_layers : 0) +
 			      (m->mlpless_layers > 0 ? m->mlpless_layers : 0) -

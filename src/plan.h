@@ -111,9 +111,6 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double kv_tokens;	      /* tokens cached per GPU */
 	double kv_tokens_per_seq;     /* inference: tokens cached per sequence (NaN training) */
 	double decode_bytes_per_seq;  /* inference: decode working set per sequence */
-	double state_bytes_per_seq;   /* inference: the state-space layers' recurrent state
-				       * per sequence, this GPU's share; fixed whatever the
-				       * context (a part of kv_cache) */
 };
 
 /* Inference: one decode step at the batch it runs (a micro-batch of B / pp once the batch

@@ -795,7 +795,6 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
-		mem->state_bytes_per_seq = NAN;
 	} else {
 		double heads_kv = m->mla.kv_rank > 0
 				      ? m->mla.kv_rank + m->mla.rope_dim
@@ -818,7 +817,6 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * each layer keeps. */
 		mem->kv_bytes_per_token =
 		    heads_kv * x->kv_elem_b * st->layers * model_attention_share(m);
-		mem->state_bytes_per_seq = ssm_state_bytes(x, st);
 		mem->kv_tokens = 0;
 		mem->kv_cache = 0;
 		mem->kv_tokens_per_seq = x->seq_tokens;
@@ -853,7 +851,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (!x->training) {
 		mem->kv_tokens = batch * x->seq_tokens;
 		mem->kv_cache =
-		    mem->kv_bytes_per_token * mem->kv_tokens + batch * mem->state_bytes_per_seq;
+		    mem->kv_bytes_per_token * mem->kv_tokens + batch * ssm_state_bytes(x, st);
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
 	mem->kv_budget = NAN;
@@ -1228,7 +1226,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				const struct plan_memory *z = i ? b : a;
 				double X, k, d = x.decode_seq[i ? last.last : first.last];
 				double P = x.prefill, mb;
-				k = z->kv_bytes_per_token * x.seq_tokens + z->state_bytes_per_seq;
+				double state = ssm_state_bytes(&x, i ? &last : &first);
+				k = z->kv_bytes_per_token * x.seq_tokens + state;
 				X = (z->capacity - z->cuda_context - z->comm_buffers) /
 					(1 + x.slack) -
 				    z->weights;
@@ -1258,12 +1257,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 					mb = seq_bytes[i] > 0
 						 ? floor(blocks / ceil(x.seq_tokens / blk))
 						 : INFINITY;
-					if (z->state_bytes_per_seq > 0) {
+					if (state > 0) {
 						/* the recurrent state beside the blocks: one
 						 * slot per sequence (vLLM's MambaSpec) */
 						double kb =
 						    bb > 0 ? blocks * bb : dmax(0, budget[i]);
-						seq_bytes[i] += z->state_bytes_per_seq;
+						seq_bytes[i] += state;
 						mb = floor(kb / seq_bytes[i]);
 						pool[i] = mb * seq_bytes[i];
 					}

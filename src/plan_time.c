@@ -1866,7 +1866,9 @@ static void time_infer(struct tctx *c)
 			     : 1;
 	}
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
-	in.state_b = p->mem.state_bytes_per_seq > 0 ? p->mem.state_bytes_per_seq * pp : 0;
+	/* the whole model's state over tp, as plan_memory.c's ssm_state_bytes */
+	in.state_b =
+	    p->model.ssm.layers > 0 ? model_ssm_state_elems(&p->model, NULL) * c->act * c->it : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
