@@ -7,9 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "model.h"
 #include "plan.h"
 #include "scenario.h"
@@ -585,6 +587,19 @@ static void test_ssm_state_and_kv(void **state)
 	assert_true(fabs(b.mem.kv_cache - (8192 * per_tok + st)) < 1);
 	/* 4096 more tokens cost only the attention layers' keys and values */
 	assert_true(fabs(b.mem.kv_cache - a.mem.kv_cache - 4096 * per_tok) < 1);
+	/* explain writes the state as its own term, and the attention layers' 4 */
+	{
+		static char buf[8192];
+		struct gp_error err;
+		plan_compute(&s, &b);
+		assert_int_equal(explain_key(&s, &b, "memory.per_gpu.kv_cache", buf, sizeof(buf),
+					     &err),
+				 0);
+		assert_non_null(strstr(buf, "recurrent state"));
+		assert_non_null(strstr(buf, "28 layers' 4.36M elements x 2 B / 2"));
+		assert_non_null(strstr(buf, "attention layers on this GPU"));
+		assert_non_null(strstr(buf, "= 2 x 4 x 128 x 2 B x 4"));
+	}
 }
 
 /* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
