@@ -372,23 +372,26 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 	const struct model *m = &p->model;
 	double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
 	double hd = m->head_dim > 0 ? m->head_dim : (m->heads > 0 ? m->hidden / m->heads : 0);
-	double layers = ceil((double)m->layers / (p->pp > 0 ? p->pp : 1));
+	/* a hybrid's state-space (or mixerless) layers keep no KV cache (model.c) */
+	double share = model_attention_share(m);
+	double layers = ceil((double)m->layers / (p->pp > 0 ? p->pp : 1)) * share;
+	const char *on = share < 1 ? "attention layers on this GPU" : "layers on this GPU";
 	double eb = dtype_bytes(s->workload.kv_cache);
-	char text[240];
+	char text[240], sym[160];
 	if (s->workload.kv_cache == DTYPE_INT8 || s->workload.kv_cache == DTYPE_INT4 ||
 	    s->workload.kv_cache == DTYPE_NF4)
 		eb = (s->workload.kv_cache == DTYPE_INT8 ? 1 : 0.5) + (hd > 0 ? 4 / hd : 0);
 	put(e, "\n");
 	if (m->mla.kv_rank > 0) {
-		formula(e, "bytes per token",
-			"(kv_rank + rope_dim) x bytes per element x layers on this GPU");
+		snprintf(sym, sizeof(sym), "(kv_rank + rope_dim) x bytes per element x %s", on);
+		formula(e, "bytes per token", sym);
 		snprintf(text, sizeof(text), "(%d + %d) x %s B x %s", m->mla.kv_rank,
 			 m->mla.rope_dim, plain(e, eb), plain(e, layers));
 	} else {
 		double local = kv >= p->tp ? kv / p->tp : 1;
-		formula(e, "bytes per token",
-			"2 (K, V) x kv heads on this GPU x head_dim x bytes per element x "
-			"layers on this GPU");
+		snprintf(sym, sizeof(sym),
+			 "2 (K, V) x kv heads on this GPU x head_dim x bytes per element x %s", on);
+		formula(e, "bytes per token", sym);
 		snprintf(text, sizeof(text), "2 x %s x %s x %s B x %s", plain(e, local),
 			 plain(e, hd), plain(e, eb), plain(e, layers));
 	}
@@ -691,9 +694,34 @@ void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan 
 		not_applicable(e, "training keeps no KV cache");
 		return;
 	}
-	formula(e, "kv_cache", "bytes per token x tokens cached");
-	numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token), cnt(e, m->kv_tokens));
-	result(e, "kv_cache", byt(e, m->kv_cache));
+	if (p->model.ssm.layers > 0) {
+		/* state-space layers: a fixed state per sequence beside the attention layers'
+		 * cache (plan_memory.c, ssm_state_bytes) */
+		double tokens = m->kv_bytes_per_token > 0 ? m->kv_tokens : 0;
+		double state = m->kv_cache - m->kv_bytes_per_token * tokens;
+		formula(
+		    e, "kv_cache",
+		    "bytes per token x tokens cached + the state-space layers' recurrent state");
+		numbers(e, "kv_cache", "%s x %s + %s", byt(e, m->kv_bytes_per_token),
+			cnt(e, tokens), byt(e, state));
+		result(e, "kv_cache", byt(e, m->kv_cache));
+		put(e, "\n");
+		formula(
+		    e, "recurrent state",
+		    "sequences x state-space layers x ((d_conv - 1) x conv channels + d_inner x "
+		    "d_state) x bytes per element / tp (fixed whatever the context)");
+		numbers(e, "recurrent state", "%d x %d layers' %s elements x %s B / %d%s",
+			p->global_batch, p->model.ssm.layers,
+			cnt(e, model_ssm_state_elems(&p->model, NULL)),
+			plain(e, dtype_bytes(s->workload.precision) >= 4 ? 4 : 2), p->tp,
+			p->pp > 1 ? " x this stage's share of the layers" : "");
+		result(e, "recurrent state", byt(e, state));
+	} else {
+		formula(e, "kv_cache", "bytes per token x tokens cached");
+		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
+			cnt(e, m->kv_tokens));
+		result(e, "kv_cache", byt(e, m->kv_cache));
+	}
 	put(e, "\n");
 	if (p->model.sliding_window > 0 && p->model.global_layers > 0 &&
 	    model_local_layers(&p->model) > 0) {

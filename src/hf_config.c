@@ -66,6 +66,12 @@ enum family {
 	FAM_LLAMA4,
 	FAM_LLAMA4_TEXT,
 	FAM_GPT_OSS,
+	FAM_MAMBA,
+	FAM_FALCON_MAMBA,
+	FAM_MAMBA2,
+	FAM_NEMOTRON_H,
+	FAM_JAMBA,
+	FAM_DECILM,
 };
 
 /* model_type as transformers spells it, and the class names in "architectures" (used when
@@ -123,6 +129,12 @@ static const struct {
     {"llama4", "Llama4ForConditionalGeneration", FAM_LLAMA4},
     {"llama4_text", "Llama4ForCausalLM", FAM_LLAMA4_TEXT},
     {"gpt_oss", "GptOssForCausalLM", FAM_GPT_OSS},
+    {"mamba", "MambaForCausalLM", FAM_MAMBA},
+    {"falcon_mamba", "FalconMambaForCausalLM", FAM_FALCON_MAMBA},
+    {"mamba2", "Mamba2ForCausalLM", FAM_MAMBA2},
+    {"nemotron_h", "NemotronHForCausalLM", FAM_NEMOTRON_H},
+    {"jamba", "JambaForCausalLM", FAM_JAMBA},
+    {"nemotron-nas", "DeciLMForCausalLM", FAM_DECILM},
 };
 
 #define KNOWN_TYPES                                                                                \
@@ -130,7 +142,7 @@ static const struct {
 	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
-	"deepseek_v3, dbrx, gpt_oss"
+	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, nemotron-nas"
 
 struct hf {
 	const cJSON *root;
@@ -1085,6 +1097,367 @@ static void read_quant(struct hf *c, struct model *m)
 	warn(c, "%s", note);
 }
 
+/* The step projection's rank: an integer, or "auto" for ceil(hidden / 16) (MambaConfig
+ * time_step_rank, JambaConfig mamba_dt_rank), left 0 for model.c's default. */
+static int read_dt_rank(struct hf *c, const char *key, int *out)
+{
+	const cJSON *it = item(c, key);
+
+	*out = 0;
+	if (cJSON_IsString(it) && strcmp(it->valuestring, "auto") == 0)
+		return 0;
+	return opt_int(c, key, 1, 0, out);
+}
+
+/* A model of state-space layers only: every layer one RMSNorm and one mixer, no MLP, no
+ * attention (its heads stand for the mixer's, which tensor parallelism splits). */
+static void ssm_only(struct model *m)
+{
+	m->ssm.layers = m->layers;
+	m->mlpless_layers = m->layers; /* and so no MLP norm: one norm a layer */
+	m->norms_per_layer = 2;
+	m->ffn = 0;
+	m->kv_heads = m->heads;
+	m->max_context = 0; /* no positions: the state carries any length */
+}
+
+/* Mamba and Falcon Mamba (configuration_mamba.py, configuration_falcon_mamba.py,
+ * modeling_mamba.py): hidden_size, num_hidden_layers, state_size (16), conv_kernel (4),
+ * expand (2), intermediate_size (expand x hidden), time_step_rank ("auto" =
+ * ceil(hidden / 16)), use_bias (false), use_conv_bias (true); a MambaRMSNorm a layer and
+ * norm_f; lm_head tied to the embedding unless tie_word_embeddings is false. */
+static int read_mamba(struct hf *c, struct model *m, bool tied_default)
+{
+	int inner = 0, expand;
+	bool bias, conv_bias;
+
+	if (need_int(c, "num_hidden_layers", "n_layer", 1, &m->layers) ||
+	    need_int(c, "hidden_size", "d_model", 1, &m->hidden) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_int(c, "state_size", 1, 16, &m->ssm.d_state) ||
+	    opt_int(c, "conv_kernel", 1, 4, &m->ssm.d_conv) ||
+	    opt_int(c, "expand", 1, 2, &expand) || opt_int(c, "intermediate_size", 1, 0, &inner) ||
+	    read_dt_rank(c, "time_step_rank", &m->ssm.dt_rank) ||
+	    opt_bool(c, "use_bias", false, &bias) ||
+	    opt_bool(c, "use_conv_bias", true, &conv_bias) ||
+	    opt_bool(c, "tie_word_embeddings", tied_default, &m->tied_embeddings))
+		return -1;
+	/* FalconMambaConfig keeps expand 16 beside intermediate_size 8192: the width is
+	 * intermediate_size when given (configuration_falcon_mamba.py) */
+	m->ssm.d_inner = inner > 0 ? inner : expand * m->hidden;
+	m->ssm.proj_bias = bias;
+	m->ssm.no_conv_bias = !conv_bias;
+	m->heads = 1;
+	m->head_dim = m->hidden;
+	ssm_only(m);
+	return 0;
+}
+
+/* Mamba-2 (configuration_mamba2.py, modeling_mamba2.py): num_heads (128) x head_dim (64)
+ * must make d_inner = expand x hidden_size; n_groups (1), state_size (128), conv_kernel
+ * (4), use_bias, use_conv_bias; untied unless tie_word_embeddings. */
+static int read_mamba2(struct hf *c, struct model *m)
+{
+	int expand, hd;
+	bool bias, conv_bias;
+
+	if (need_int(c, "num_hidden_layers", "n_layer", 1, &m->layers) ||
+	    need_int(c, "hidden_size", "d_model", 1, &m->hidden) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_int(c, "state_size", 1, 128, &m->ssm.d_state) ||
+	    opt_int(c, "conv_kernel", 1, 4, &m->ssm.d_conv) ||
+	    opt_int(c, "expand", 1, 2, &expand) || opt_int(c, "num_heads", 1, 128, &m->heads) ||
+	    opt_int(c, "head_dim", 1, 64, &hd) || opt_int(c, "n_groups", 1, 1, &m->ssm.groups) ||
+	    opt_bool(c, "use_bias", false, &bias) ||
+	    opt_bool(c, "use_conv_bias", true, &conv_bias) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings))
+		return -1;
+	m->ssm.d_inner = expand * m->hidden;
+	if ((double)m->heads * hd != m->ssm.d_inner)
+		return fail_at(c, koff(c, "num_heads"), "num_heads",
+			       "'num_heads': %d heads of head_dim %d do not make expand x "
+			       "hidden_size = %d",
+			       m->heads, hd, m->ssm.d_inner);
+	if (m->heads % m->ssm.groups != 0)
+		return fail_at(c, koff(c, "n_groups"), "n_groups",
+			       "'n_groups': %d groups do not divide %d heads", m->ssm.groups,
+			       m->heads);
+	m->ssm.heads = m->heads;
+	m->head_dim = hd;
+	m->ssm.proj_bias = bias;
+	m->ssm.no_conv_bias = !conv_bias;
+	ssm_only(m);
+	return 0;
+}
+
+/* An optional integer under key, else under its other spelling alt, else def. */
+static int opt_int2(struct hf *c, const char *key, const char *alt, int min, int def, int *out)
+{
+	int r = get_int(c, key, min, out);
+
+	if (r == 0)
+		r = get_int(c, alt, min, out);
+	if (r == 0)
+		*out = def;
+	return r < 0 ? -1 : 0;
+}
+
+static int opt_bool2(struct hf *c, const char *key, const char *alt, bool def, bool *out)
+{
+	return opt_bool(c, has_key(c, key) ? key : alt, def, out);
+}
+
+/* Nemotron-H (NVIDIA's configuration_nemotron_h.py and modeling_nemotron_h.py): one
+ * character of hybrid_override_pattern per layer, each layer one RMSNorm and one mixer:
+ * 'M' a Mamba-2 mixer of mamba_num_heads x mamba_head_dim (d_inner), n_groups, ssm_state_size,
+ * conv_kernel; '*' attention (q, k, v, o of attention_head_dim or head_dim); '-' an MLP of
+ * up_proj and down_proj (squared ReLU: 2 matrices) of intermediate_size; 'E' a MoE of
+ * n_routed_experts 2-matrix experts of moe_intermediate_size, n_shared_experts of
+ * moe_shared_expert_intermediate_size, a bias-free router and its
+ * e_score_correction_bias (one per expert). The config writes the Mamba keys as the class
+ * stores them (n_groups, conv_kernel, use_bias, use_conv_bias) or as its arguments
+ * (mamba_n_groups, mamba_d_conv, mamba_proj_bias, mamba_conv_bias). Defaults are
+ * NemotronHConfig's, which are Nemotron-H-8B's. */
+static int read_nemotron_h(struct hf *c, struct model *m)
+{
+	const cJSON *pat = item(c, "hybrid_override_pattern");
+	int counts[4] = {0, 0, 0, 0}, n = 0, mh, mhd;
+	bool bias, conv_bias;
+	const char *kinds = "M*-E";
+
+	if (!pat)
+		return fail_at(c, koff(c, NULL), "hybrid_override_pattern",
+			       "missing 'hybrid_override_pattern' (a nemotron_h config needs it)");
+	if (!cJSON_IsString(pat))
+		return fail_at(c, koff(c, "hybrid_override_pattern"), "hybrid_override_pattern",
+			       "'hybrid_override_pattern' must be a string, not %s",
+			       kind_name(pat));
+	for (const char *p = pat->valuestring; *p; p++, n++) {
+		const char *k = strchr(kinds, *p);
+		if (!k || !*p)
+			return fail_at(c, koff(c, "hybrid_override_pattern"),
+				       "hybrid_override_pattern",
+				       "'hybrid_override_pattern': layer %d is '%c' (expected M "
+				       "Mamba-2, * attention, - MLP or E MoE)",
+				       n, *p > ' ' && *p < 0x7f ? *p : '?');
+		counts[k - kinds]++;
+	}
+	if (opt_int(c, "num_hidden_layers", 1, n, &m->layers) ||
+	    opt_int(c, "hidden_size", 1, 4096, &m->hidden) ||
+	    opt_int(c, "vocab_size", 1, 131072, &m->vocab) ||
+	    opt_int(c, "num_attention_heads", 1, 32, &m->heads) ||
+	    opt_int(c, "num_key_value_heads", 1, 8, &m->kv_heads) ||
+	    opt_int2(c, "head_dim", "attention_head_dim", 1, 128, &m->head_dim) ||
+	    opt_int(c, "intermediate_size", 1, 21504, &m->ffn) ||
+	    opt_int(c, "mamba_num_heads", 1, 128, &mh) ||
+	    opt_int(c, "mamba_head_dim", 1, 64, &mhd) ||
+	    opt_int(c, "ssm_state_size", 1, 128, &m->ssm.d_state) ||
+	    opt_int2(c, "n_groups", "mamba_n_groups", 1, 8, &m->ssm.groups) ||
+	    opt_int2(c, "conv_kernel", "mamba_d_conv", 1, 4, &m->ssm.d_conv) ||
+	    opt_bool2(c, "use_bias", "mamba_proj_bias", false, &bias) ||
+	    opt_bool2(c, "use_conv_bias", "mamba_conv_bias", true, &conv_bias) ||
+	    opt_bool(c, "attention_bias", false, &m->attention_bias) ||
+	    opt_bool(c, "mlp_bias", false, &m->mlp_bias) ||
+	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
+	    read_max_context(c, 4096, &m->max_context))
+		return -1;
+	if (n != m->layers)
+		return fail_at(c, koff(c, "hybrid_override_pattern"), "hybrid_override_pattern",
+			       "'hybrid_override_pattern' has %d layers, but num_hidden_layers "
+			       "is %d",
+			       n, m->layers);
+	if (mh % m->ssm.groups != 0)
+		return fail_at(c, koff(c, has_key(c, "n_groups") ? "n_groups" : "mamba_n_groups"),
+			       "n_groups", "'n_groups': %d groups do not divide %d Mamba heads",
+			       m->ssm.groups, mh);
+	m->ssm.layers = counts[0];
+	m->ssm.heads = mh;
+	m->ssm.d_inner = mh * mhd;
+	m->ssm.proj_bias = bias;
+	m->ssm.no_conv_bias = !conv_bias;
+	m->mixerless_layers = counts[2] + counts[3];
+	m->mlpless_layers = counts[0] + counts[1];
+	m->norms_per_layer = 2; /* less the missing block's: one norm a layer */
+	m->mlp = MLP_PLAIN;
+	if (counts[3]) {
+		if (need_int(c, "n_routed_experts", NULL, 1, &m->moe.experts) ||
+		    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+		    need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
+		    opt_int(c, "n_shared_experts", 0, 0, &m->moe.shared) ||
+		    opt_int(c, "moe_shared_expert_intermediate_size", 1, m->moe.expert_ffn,
+			    &m->moe.shared_ffn))
+			return -1;
+		if (has_key(c, "moe_latent_size"))
+			return fail_at(c, koff(c, "moe_latent_size"), "moe_latent_size",
+				       "a nemotron_h config with 'moe_latent_size' (latent MoE) is "
+				       "not supported; give model.params and the shape fields "
+				       "instead");
+		m->moe.dense_layers = counts[2];
+		m->router_bias = true; /* gate.e_score_correction_bias */
+	}
+	return 0;
+}
+
+/* Jamba (configuration_jamba.py, modeling_jamba.py): layer i attends when
+ * i % attn_layer_period == attn_layer_offset (8 and 4), else it has a Mamba-1 mixer
+ * (mamba_d_state, mamba_d_conv, mamba_expand, mamba_dt_rank, mamba_conv_bias,
+ * mamba_proj_bias, and RMSNorms on dt, B and C); its MLP is a MoE of num_experts
+ * (Mixtral's SwiGLU experts of intermediate_size, a bias-free router) when
+ * i % expert_layer_period == expert_layer_offset (2 and 1) and num_experts > 1, else a dense
+ * SwiGLU MLP; two RMSNorms a layer. */
+static int read_jamba(struct hf *c, struct model *m)
+{
+	int ap, ao, ep, eo, experts, expand, attn = 0, moe = 0;
+	bool conv_bias;
+
+	if (read_llama_like(c, m, true, false, 262144) ||
+	    opt_int(c, "attn_layer_period", 1, 8, &ap) ||
+	    opt_int(c, "attn_layer_offset", 0, 4, &ao) ||
+	    opt_int(c, "expert_layer_period", 1, 2, &ep) ||
+	    opt_int(c, "expert_layer_offset", 0, 1, &eo) ||
+	    opt_int(c, "num_experts", 1, 16, &experts) ||
+	    opt_int(c, "num_experts_per_tok", 1, 2, &m->moe.active) ||
+	    opt_int(c, "mamba_d_state", 1, 16, &m->ssm.d_state) ||
+	    opt_int(c, "mamba_d_conv", 1, 4, &m->ssm.d_conv) ||
+	    opt_int(c, "mamba_expand", 1, 2, &expand) ||
+	    read_dt_rank(c, "mamba_dt_rank", &m->ssm.dt_rank) ||
+	    opt_bool(c, "mamba_conv_bias", true, &conv_bias) ||
+	    opt_bool(c, "mamba_proj_bias", false, &m->ssm.proj_bias))
+		return -1;
+	if (ao >= ap)
+		return fail_at(c, koff(c, "attn_layer_offset"), "attn_layer_offset",
+			       "'attn_layer_offset' %d must be below attn_layer_period %d", ao, ap);
+	if (eo >= ep)
+		return fail_at(c, koff(c, "expert_layer_offset"), "expert_layer_offset",
+			       "'expert_layer_offset' %d must be below expert_layer_period %d", eo,
+			       ep);
+	for (int i = 0; i < m->layers; i++) {
+		attn += i % ap == ao;
+		moe += experts > 1 && i % ep == eo;
+	}
+	m->ssm.layers = m->layers - attn;
+	m->ssm.d_inner = expand * m->hidden;
+	m->ssm.no_conv_bias = !conv_bias;
+	m->ssm.dt_norms = true;
+	if (moe) {
+		m->moe.experts = experts;
+		m->moe.expert_ffn = m->ffn;
+		m->moe.dense_layers = m->layers - moe;
+	} else {
+		m->moe.active = 0;
+	}
+	return 0;
+}
+
+/* A boolean member of a block_configs entry: def when absent or null. */
+static int block_bool(struct hf *c, const cJSON *obj, const char *key, bool def, bool *out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = def;
+	if (!it || cJSON_IsNull(it))
+		return 0;
+	if (!cJSON_IsBool(it))
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs': '%s' must be true or false, not %s", key,
+			       kind_name(it));
+	*out = cJSON_IsTrue(it);
+	return 0;
+}
+
+/* DeciLM, the Llama-Nemotron NAS models (model_type nemotron-nas; their
+ * configuration_decilm.py and modeling_decilm.py): Llama's keys, and one block_configs
+ * entry per layer. Its attention: no_op (none, and no input_layernorm),
+ * replace_with_linear (one bias-free hidden x hidden linear), else Llama's attention with
+ * num_attention_heads / n_heads_in_group K/V heads. Its ffn: no_op (none, and no
+ * post_attention_layernorm), replace_with_linear, else a SwiGLU MLP of
+ * _ffn_mult_to_intermediate_size(ffn_mult, hidden) = int(2 ffn_mult hidden / 3) rounded up
+ * to a multiple of 256. The K/V heads must be the same in every attention layer (one
+ * model.kv_heads); the MLP sizes are summed (model.ffn_sum). */
+static int read_decilm(struct hf *c, struct model *m)
+{
+	const cJSON *blocks = item(c, "block_configs"), *b;
+	int n = 0, kv = 0, dense = 0, i = 0;
+	double sum = 0;
+
+	if (read_llama_like(c, m, false, false, 131072))
+		return -1;
+	if (!blocks)
+		return fail_at(c, koff(c, NULL), "block_configs",
+			       "missing 'block_configs' (a nemotron-nas config needs it)");
+	if (!cJSON_IsArray(blocks))
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs' must be an array, not %s", kind_name(blocks));
+	n = cJSON_GetArraySize(blocks);
+	if (n != m->layers)
+		return fail_at(c, koff(c, "block_configs"), "block_configs",
+			       "'block_configs' lists %d layers, but num_hidden_layers is %d", n,
+			       m->layers);
+	cJSON_ArrayForEach(b, blocks)
+	{
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(b, "attention");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "ffn"), *g, *mult;
+		bool a_noop, a_lin, f_noop, f_lin;
+
+		if (!cJSON_IsObject(a) || !cJSON_IsObject(f))
+			return fail_at(c, koff(c, "block_configs"), "block_configs",
+				       "'block_configs': layer %d needs 'attention' and 'ffn' "
+				       "objects",
+				       i);
+		if (block_bool(c, a, "no_op", false, &a_noop) ||
+		    block_bool(c, a, "replace_with_linear", false, &a_lin) ||
+		    block_bool(c, f, "no_op", false, &f_noop) ||
+		    block_bool(c, f, "replace_with_linear", false, &f_lin))
+			return -1;
+		if (a_noop || a_lin) {
+			m->mixerless_layers++;
+			m->linear_blocks += !a_noop;
+		} else {
+			int grp;
+			g = cJSON_GetObjectItemCaseSensitive(a, "n_heads_in_group");
+			if (!cJSON_IsNumber(g) || g->valuedouble < 1 ||
+			    g->valuedouble != floor(g->valuedouble) || g->valuedouble > m->heads ||
+			    m->heads % (int)g->valuedouble != 0)
+				return fail_at(c, koff(c, "block_configs"), "block_configs",
+					       "'block_configs': layer %d's n_heads_in_group must "
+					       "divide num_attention_heads %d",
+					       i, m->heads);
+			grp = m->heads / (int)g->valuedouble;
+			if (kv && grp != kv)
+				return fail_at(
+				    c, koff(c, "block_configs"), "block_configs",
+				    "'block_configs': layer %d has %d K/V heads, layer "
+				    "before it %d: per-layer K/V heads are not supported; "
+				    "give model.params and the shape fields instead",
+				    i, grp, kv);
+			kv = grp;
+		}
+		if (f_noop || f_lin) {
+			m->mlpless_layers++;
+			m->linear_blocks += !f_noop;
+		} else {
+			double size;
+			mult = cJSON_GetObjectItemCaseSensitive(f, "ffn_mult");
+			if (!cJSON_IsNumber(mult) || !(mult->valuedouble > 0) ||
+			    mult->valuedouble > 1e4)
+				return fail_at(c, koff(c, "block_configs"), "block_configs",
+					       "'block_configs': layer %d's ffn_mult must be a "
+					       "positive number",
+					       i);
+			/* modeling_decilm.py _ffn_mult_to_intermediate_size, _find_multiple */
+			size = floor(2 * mult->valuedouble * m->hidden / 3);
+			size = ceil(size / 256) * 256;
+			sum += size;
+			dense++;
+		}
+		i++;
+	}
+	m->kv_heads = kv ? kv : m->heads;
+	m->ffn_sum = dense ? sum : 0;
+	m->ffn = dense ? (int)floor(sum / dense + 0.5) : 0;
+	return 0;
+}
+
 static int read_family(struct hf *c, enum family fam, struct model *m);
 
 /* A multimodal config: the language model from text_config (as the family its model_type
@@ -1344,6 +1717,18 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_llama4(c, m);
 	case FAM_GPT_OSS:
 		return read_gpt_oss(c, m);
+	case FAM_MAMBA:
+		return read_mamba(c, m, true);
+	case FAM_FALCON_MAMBA:
+		return read_mamba(c, m, false);
+	case FAM_MAMBA2:
+		return read_mamba2(c, m);
+	case FAM_NEMOTRON_H:
+		return read_nemotron_h(c, m);
+	case FAM_JAMBA:
+		return read_jamba(c, m);
+	case FAM_DECILM:
+		return read_decilm(c, m);
 	}
 	return -1;
 }
@@ -1386,14 +1771,20 @@ static int find_family(struct hf *c, enum family *fam)
 		 * Llama's five keys: read as Llama their count would be wrong, so they are
 		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
 		 * blocks, Phi-3-small's block-sparse attention). */
-		static const char *const unsupported[] = {
-		    "mamba",	 "falcon_mamba",     "mamba2",
-		    "jamba",	 "nemotron_h",	     "nemotron-nas",
-		    "deci",	 "qwen3_next",	     "phi3small",
-		    "zamba",	 "zamba2",	     "bamba",
-		    "falcon_h1", "granitemoehybrid", "recurrent_gemma",
-		    "rwkv",	 "minimax",	     "lfm2",
-		    NULL};
+		static const char *const unsupported[] = {"nemotron-nas",
+							  "deci",
+							  "qwen3_next",
+							  "phi3small",
+							  "zamba",
+							  "zamba2",
+							  "bamba",
+							  "falcon_h1",
+							  "granitemoehybrid",
+							  "recurrent_gemma",
+							  "rwkv",
+							  "minimax",
+							  "lfm2",
+							  NULL};
 		for (int i = 0; unsupported[i]; i++)
 			if (strcmp(type->valuestring, unsupported[i]) == 0)
 				return fail_at(

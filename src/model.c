@@ -103,6 +103,11 @@ static void std_shape(double params, struct model *out)
 	out->router_bias = false;
 	out->moe = (struct moe_shape){0};
 	out->mla = (struct mla_shape){0};
+	out->ssm = (struct ssm_shape){0};
+	out->mixerless_layers = 0;
+	out->mlpless_layers = 0;
+	out->linear_blocks = 0;
+	out->ffn_sum = 0;
 }
 
 /* The defaults of the shape fields: kv_heads = heads; head_dim = hidden / heads, or for
@@ -156,14 +161,130 @@ void model_resolve_shape(const struct model *in, struct model *out, bool *assume
 	resolve_in_place(out, assumed);
 }
 
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+int model_mlp_layers(const struct model *m)
+{
+	int n = m->layers - (m->mlpless_layers > 0 ? m->mlpless_layers : 0);
+	return m->layers > 0 && n > 0 ? n : 0;
+}
+
 int model_moe_layers(const struct model *m)
 {
 	int n;
 
 	if (m->moe.experts <= 0 || m->layers <= 0)
 		return 0;
-	n = m->layers - (m->moe.dense_layers > 0 ? m->moe.dense_layers : 0);
+	n = model_mlp_layers(m) - (m->moe.dense_layers > 0 ? m->moe.dense_layers : 0);
 	return n > 0 ? n : 0;
+}
+
+int model_attention_layers(const struct model *m)
+{
+	int n = m->layers - (m->ssm.layers > 0 ? m->ssm.layers : 0) -
+		(m->mixerless_layers > 0 ? m->mixerless_layers : 0);
+	return m->layers > 0 && n > 0 ? n : 0;
+}
+
+double model_attention_share(const struct model *m)
+{
+	if (m->layers <= 0 || (m->ssm.layers <= 0 && m->mixerless_layers <= 0))
+		return 1;
+	return (double)model_attention_layers(m) / m->layers;
+}
+
+double model_ssm_inner(const struct model *m)
+{
+	if (m->ssm.layers <= 0)
+		return 0;
+	if (m->ssm.d_inner > 0)
+		return m->ssm.d_inner;
+	return (double)(m->ssm.expand > 0 ? m->ssm.expand : 2) * m->hidden;
+}
+
+/* Mamba-2's conv1d runs over x, B and C together: d_inner + 2 x groups x d_state channels
+ * (modeling_mamba2.py, conv_dim); Mamba-1's over x alone. */
+static double ssm_conv_dim(const struct model *m)
+{
+	double di = model_ssm_inner(m);
+	if (m->ssm.heads > 0)
+		return di + 2.0 * (m->ssm.groups > 0 ? m->ssm.groups : 1) * m->ssm.d_state;
+	return di;
+}
+
+static int ssm_kernel(const struct model *m)
+{
+	return m->ssm.d_conv > 0 ? m->ssm.d_conv : 4;
+}
+
+double model_ssm_state_elems(const struct model *m, double *conv_out)
+{
+	double conv, ssm;
+
+	if (m->ssm.layers <= 0) {
+		if (conv_out)
+			*conv_out = 0;
+		return 0;
+	}
+	conv = (double)(ssm_kernel(m) - 1) * ssm_conv_dim(m);
+	ssm = model_ssm_inner(m) * m->ssm.d_state;
+	if (conv_out)
+		*conv_out = m->ssm.layers * conv;
+	return m->ssm.layers * (conv + ssm);
+}
+
+#define SSD_CHUNK 256 /* Mamba2Config.chunk_size, NemotronHConfig mamba_chunk_size */
+
+double model_ssm_flops_per_token(const struct model *m, bool recurrent)
+{
+	double di = model_ssm_inner(m), N = m->ssm.d_state, per;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	if (m->ssm.heads <= 0) {
+		per = 9 * di * N + di;
+	} else if (recurrent) {
+		per = 5 * di * N;
+	} else {
+		double H = m->ssm.heads, P = di / H, G = m->ssm.groups > 0 ? m->ssm.groups : 1;
+		per = 2.0 * SSD_CHUNK * N * G + H * (2.0 * SSD_CHUNK * P + 4 * N * P);
+	}
+	return m->ssm.layers * per;
+}
+
+/* One state-space mixer; *largest gets its largest single matrix (in_proj).
+ * - Mamba-1 (modeling_mamba.py MambaMixer; Mamba paper Algorithm 2): in_proj h -> 2 d_inner
+ *   (x and the gate z), a depthwise conv1d of d_conv taps with a bias, x_proj d_inner ->
+ *   dt_rank + 2 N (the input-dependent step, B and C), dt_proj dt_rank -> d_inner with a
+ *   bias, A_log d_inner x N, D d_inner, out_proj d_inner -> h. Jamba adds RMSNorms with
+ *   weights on dt, B and C (modeling_jamba.py dt_layernorm, b_layernorm, c_layernorm);
+ *   Falcon Mamba's norms there have none (modeling_falcon_mamba.py rms_forward).
+ * - Mamba-2 (modeling_mamba2.py Mamba2Mixer; Mamba-2 paper Section 7.1, the parallel
+ *   projections): in_proj h -> 2 d_inner + 2 G N + H (z, x, B, C and dt at once), conv1d
+ *   over d_inner + 2 G N channels with a bias, dt_bias, A_log and D per head, the gated
+ *   RMSNorm over d_inner, out_proj d_inner -> h. */
+static double ssm_params(const struct model *m, double *largest)
+{
+	const struct ssm_shape *a = &m->ssm;
+	double h = m->hidden, di = model_ssm_inner(m), N = a->d_state, k = ssm_kernel(m);
+	double conv = ssm_conv_dim(m), in, p;
+
+	if (a->heads > 0) {
+		double G = a->groups > 0 ? a->groups : 1, H = a->heads;
+		in = h * (2 * di + 2 * G * N + H) + (a->proj_bias ? 2 * di + 2 * G * N + H : 0);
+		p = in + conv * k + (a->no_conv_bias ? 0 : conv) + 3 * H + di;
+	} else {
+		double R = a->dt_rank > 0 ? a->dt_rank : ceil(h / 16);
+		in = h * 2 * di + (a->proj_bias ? 2 * di : 0);
+		p = in + di * k + (a->no_conv_bias ? 0 : di) + di * (R + 2 * N) + R * di + di +
+		    di * N + di + (a->dt_norms ? R + 2 * N : 0);
+	}
+	p += di * h + (a->proj_bias ? h : 0);
+	*largest = max2(in, di * h);
+	return p;
 }
 
 /* A norm over width features: RMSNorm has a weight, LayerNorm a weight and a bias. */
@@ -187,11 +308,6 @@ static double mlp_params(const struct model *m, double ffn)
 static double mlp_largest(const struct model *m, double ffn)
 {
 	return m->hidden * ffn + (m->mlp_bias ? ffn : 0);
-}
-
-static double max2(double a, double b)
-{
-	return a > b ? a : b;
 }
 
 /* One layer's attention; *largest gets its largest single matrix. */
@@ -262,8 +378,9 @@ void model_count_params(const struct model *in, struct model_params *out)
 {
 	struct model mm;
 	const struct model *m = in;
-	double h, e, attn_largest = 0, largest;
-	int moe_layers, dense_layers, experts, active;
+	double h, e, attn_largest = 0, ssm_largest = 0, largest;
+	int moe_layers, dense_layers, experts, active, attn_layers, ssm_layers, mlp_dense;
+	bool hybrid;
 
 	if (needs_defaults(in)) { /* a resolved model is counted in place, uncopied */
 		mm = *in;
@@ -292,9 +409,37 @@ void model_count_params(const struct model *in, struct model_params *out)
 		    (m->head_bias ? m->vocab : 0); /* lm_head.bias (modeling_phi.py) */
 	out->final_norm = (m->no_final_norm ? 0 : norm_params(m, h)) + (e != h ? h * e : 0);
 
-	out->attention = attention_params(m, &attn_largest);
+	/* a plain transformer (the hot path) skips the hybrids' layer kinds */
+	hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
+	attn_layers = hybrid ? model_attention_layers(m) : (m->layers > 0 ? m->layers : 0);
+	ssm_layers = hybrid && m->ssm.layers > 0 ? m->ssm.layers : 0;
+	mlp_dense = (hybrid ? model_mlp_layers(m) : attn_layers) - moe_layers; /* dense MLPs */
+	out->attention_one = attn_layers > 0 ? attention_params(m, &attn_largest) : 0;
+	out->ssm = ssm_layers > 0 ? ssm_params(m, &ssm_largest) : 0;
 	out->norms = m->norms_per_layer * norm_params(m, h);
-	out->mlp = dense_layers > 0 ? mlp_params(m, m->ffn) : 0;
+	if (hybrid) {
+		/* a missing block's norm is missing too (model.h, linear_blocks) */
+		int missing = (m->mixerless_layers > 0 ? m->mixerless_layers : 0) +
+			      (m->mlpless_layers > 0 ? m->mlpless_layers : 0) -
+			      (m->linear_blocks > 0 ? m->linear_blocks : 0);
+		if (missing > 0 && m->layers > 0)
+			out->norms *= 1 - missing * 0.5 / m->layers;
+	}
+	out->mlp_one = mlp_dense > 0 ? mlp_params(m, m->ffn) : 0;
+	if (mlp_dense > 0 && m->ffn_sum > 0) /* per-layer sizes: their sum, averaged */
+		out->mlp_one =
+		    (mlp_params(m, m->ffn_sum) + (m->mlp_bias ? (mlp_dense - 1) * h : 0)) /
+		    mlp_dense;
+	/* A hybrid's layers differ; the plan sums layers x attention and (layers - MoE
+	 * layers) x mlp, so these two are the averages that make those sums exact. */
+	out->attention = out->attention_one;
+	out->mlp = out->mlp_one;
+	if (m->layers > 0 && (ssm_layers > 0 || attn_layers != m->layers))
+		out->attention = (attn_layers * out->attention_one + ssm_layers * out->ssm +
+				  (m->linear_blocks > 0 ? m->linear_blocks * h * h : 0)) /
+				 m->layers;
+	if (dense_layers > 0 && mlp_dense != dense_layers)
+		out->mlp = mlp_dense * out->mlp_one / dense_layers;
 	if (experts) {
 		/* Each routed expert is an MLP of expert_ffn (Mixtral's w1/w2/w3, DeepSeek's
 		 * DeepseekV3MLP); the router is a bias-free hidden x experts linear gate. Shared
@@ -321,8 +466,8 @@ void model_count_params(const struct model *in, struct model_params *out)
 	 * sum of one module's own parameters (p.numel() over m.parameters(recurse=False)):
 	 * an embedding, the head, or one linear layer. */
 	largest = max2((double)m->vocab * e, (double)m->position_embeddings * h);
-	largest = max2(largest, attn_largest);
-	if (dense_layers > 0)
+	largest = max2(largest, max2(attn_largest, ssm_largest));
+	if (mlp_dense > 0)
 		largest = max2(largest, mlp_largest(m, m->ffn));
 	if (experts) {
 		largest = max2(largest, mlp_largest(m, m->moe.expert_ffn));
@@ -346,6 +491,9 @@ void model_count_params(const struct model *in, struct model_params *out)
 		out->router *= f;
 		out->shared *= f;
 		out->norms *= f;
+		out->ssm *= f;
+		out->attention_one *= f;
+		out->mlp_one *= f;
 		out->final_norm *= f;
 		out->largest_layer *= f;
 	}
@@ -359,9 +507,10 @@ double model_kv_elems_per_token_layer(const struct model *m)
 	/* MLA caches the compressed latent c_KV (kv_rank) and the shared rotary key
 	 * (rope_dim) per token (DeepSeek-V2 paper Section 2.1.2, Table 1). */
 	if (m->mla.kv_rank)
-		return (double)m->mla.kv_rank + m->mla.rope_dim;
-	/* One key and one value vector per KV head. */
-	return 2.0 * kv * hd;
+		return ((double)m->mla.kv_rank + m->mla.rope_dim) * model_attention_share(m);
+	/* One key and one value vector per KV head, in the layers that attend (a Mamba layer
+	 * keeps its fixed state instead: model_ssm_state_elems). */
+	return 2.0 * kv * hd * model_attention_share(m);
 }
 
 int model_local_layers(const struct model *m)

@@ -47,6 +47,24 @@ struct model_quant {
 			     * 0 = none given */
 };
 
+/* State-space mixers (Mamba, Gu and Dao 2023, arXiv 2312.00752; Mamba-2, Dao and Gu 2024,
+ * arXiv 2405.21060) in place of attention in `layers` of the layers; layers 0 = none. The
+ * modules are those of transformers' modeling_mamba.py, modeling_falcon_mamba.py,
+ * modeling_mamba2.py, modeling_jamba.py and NVIDIA's modeling_nemotron_h.py. */
+struct ssm_shape {
+	int layers;	/* layers whose mixer is a state-space block */
+	int d_state;	/* N, the state size per channel (16 Mamba, 128 Mamba-2) */
+	int d_conv;	/* the causal conv1d's kernel (4); 0 = 4 */
+	int expand;	/* d_inner = expand x hidden when d_inner is 0; 0 = 2 */
+	int d_inner;	/* the mixer's inner width (Nemotron-H: heads x head_dim); 0 = expand x h */
+	int heads;	/* Mamba-2 heads (head_dim = d_inner / heads); 0 = Mamba-1 */
+	int groups;	/* Mamba-2 groups of B and C (n_groups); 0 = 1 */
+	int dt_rank;	/* Mamba-1 rank of the step projection; 0 = ceil(hidden / 16) */
+	bool proj_bias; /* biases on in_proj and out_proj (use_bias) */
+	bool no_conv_bias; /* the conv1d without its bias (use_conv_bias false) */
+	bool dt_norms;	   /* RMSNorms with weights on the step, B and C (Jamba) */
+};
+
 struct model {
 	char preset[48];     /* catalog id the fields came from, or "" */
 	char hf_config[256]; /* config.json path as written in the scenario, or "" */
@@ -99,20 +117,40 @@ struct model {
 
 	/* The checkpoint's stored format (quantization_config). */
 	struct model_quant quant;
+	struct ssm_shape ssm;
+	/* Layers that are not attention + MLP (hybrids): of the `layers`, how many have no
+	 * mixer at all (Nemotron-H's MLP-only '-' layers; DeciLM's no_op attention) and how
+	 * many no MLP (every Mamba layer; Nemotron-H's 'M' and '*' layers). The attention
+	 * layers are layers - ssm.layers - mixerless_layers; the MLP layers layers -
+	 * mlpless_layers, of which moe.dense_layers are dense when there are experts. */
+	int mixerless_layers;
+	int mlpless_layers;
+	/* DeciLM (Llama-Nemotron NAS): of those, the blocks replaced by one bias-free hidden x
+	 * hidden linear (replace_with_linear), attention or MLP. A layer without a block has
+	 * no norm for it: norms_per_layer / 2 fewer (modeling_decilm.py, DeciLMDecoderLayer;
+	 * Nemotron-H's and Mamba's one norm a layer is the same rule). */
+	int linear_blocks;
+	/* The sum of the dense MLPs' intermediate sizes when they differ from layer to layer
+	 * (DeciLM's per-block ffn_mult); 0 = ffn in each. ffn is then their average. */
+	double ffn_sum;
 };
 
 /* Parameter counts in parameters (not bytes). */
 struct model_params {
-	double total;	      /* every parameter, embeddings and output head included */
-	double active;	      /* used per token: non-expert + top-k routed + shared experts */
-	double embedding;     /* input embedding (+ learned positions) */
-	double head;	      /* output projection; 0 when tied */
-	double attention;     /* one layer's attention matrices, biases and q/k norms */
-	double mlp;	      /* one dense layer's MLP; 0 when every layer is MoE */
-	double expert;	      /* one routed expert */
-	double router;	      /* one MoE layer's router */
-	double shared;	      /* one MoE layer's shared experts, all of them */
-	double norms;	      /* one layer's norms */
+	double total;	  /* every parameter, embeddings and output head included */
+	double active;	  /* used per token: non-expert + top-k routed + shared experts */
+	double embedding; /* input embedding (+ learned positions) */
+	double head;	  /* output projection; 0 when tied */
+	double attention; /* one layer's attention matrices, biases and q/k norms */
+	double mlp;	  /* one dense layer's MLP; 0 when every layer is MoE */
+	double expert;	  /* one routed expert */
+	double router;	  /* one MoE layer's router */
+	double shared;	  /* one MoE layer's shared experts, all of them */
+	double norms;	  /* one layer's norms */
+	double ssm;	  /* one state-space mixer (in_proj, conv1d, dt, A, D, norm, out_proj) */
+	double attention_one; /* one attention layer's own; `attention` is the mixers' average
+			       * over the layers when some are state-space or have none */
+	double mlp_one;	      /* one dense MLP; `mlp` is the average over the non-MoE layers */
 	double final_norm;    /* outside the layers besides embedding and head: the final norm
 			       * (and OPT-350m's project_out) */
 	double largest_layer; /* the largest single module's own parameters, as DeepSpeed's
@@ -144,8 +182,38 @@ void model_count_params(const struct model *m, struct model_params *out);
 int model_moe_layers(const struct model *m);
 
 /* KV-cache elements per token per layer: 2 x kv_heads x head_dim, or for MLA
- * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1). */
+ * kv_rank + rope_dim (DeepSeek-V2 paper, Section 2.1); for a hybrid averaged over the
+ * layers, the layers without attention keeping none. */
 double model_kv_elems_per_token_layer(const struct model *m);
+
+/* Layers with attention: layers - ssm.layers - mixerless_layers (at least 0). */
+int model_attention_layers(const struct model *m);
+
+/* The share of the layers that attend: attention layers / layers (1 without hybrids). */
+double model_attention_share(const struct model *m);
+
+/* Layers with an MLP (dense or MoE): layers - mlpless_layers. */
+int model_mlp_layers(const struct model *m);
+
+/* The recurrent state one sequence holds over all state-space layers, in elements; it does
+ * not grow with the context. Per layer the conv state (d_conv - 1) x conv_dim, conv_dim
+ * being d_inner + 2 x groups x d_state for Mamba-2 (modeling_mamba2.py, Mamba2Cache
+ * conv_states) and d_inner for Mamba-1, and the SSM state heads x head_dim x d_state =
+ * d_inner x d_state for either (Mamba-2 paper Section 3: the state h of N per channel;
+ * Mamba paper Algorithm 2: (B, D, N)). *conv_out (may be NULL) gets the conv part. */
+double model_ssm_state_elems(const struct model *m, double *conv_out);
+
+/* Forward FLOPs per token of the state-space layers' scans, all of them, beyond their
+ * projections (which 2 x params counts). Mamba-1: the selective scan, 9 d_inner N + d_inner
+ * (state-spaces/mamba issue #110, as VMamba's flops_selective_scan_fn counts it). Mamba-2:
+ * with recurrent (decode), the state update and read-out, 5 d_inner N (Mamba-2 paper
+ * Section 3, h = a h + B x, y = C h); else the chunked SSD algorithm of chunks of Q = 256
+ * tokens (Mamba2Config chunk_size; paper Section 6): C B^T per group, 2 Q N G, its product
+ * with X, 2 Q P per head, and the chunk states in and out, 4 N P per head. */
+double model_ssm_flops_per_token(const struct model *m, bool recurrent);
+
+/* The state-space mixer's inner width d_inner (0 without SSM layers). */
+double model_ssm_inner(const struct model *m);
 
 /* How many layers attend over a sliding window (or chunk) of sliding_window tokens: 0
  * without a window, else layers - global_layers (at least 0). */

@@ -455,6 +455,26 @@ struct mctx {
 	double seq_tokens;    /* inference: tokens cached per sequence */
 };
 
+/* The recurrent state of one sequence on a stage's GPU: the conv state and the SSM state
+ * of its state-space layers (model_ssm_state_elems), split over tp (the mixer's heads and
+ * channels are, Megatron-Core's MambaMixer), in the activations' dtype: vLLM's Mamba cache
+ * takes the model's dtype unless mamba_ssm_cache_dtype says otherwise
+ * (vllm/model_executor/layers/mamba/mamba_utils.py, MambaStateDtypeCalculator), and
+ * transformers' MambaCache and Mamba2Cache the model's. It replaces the KV cache in those
+ * layers and does not grow with the context (Mamba paper, Section 3.4). */
+static double ssm_state_bytes(const struct mctx *x, const struct stage *st)
+{
+	const struct model *m = x->m;
+	double per_layer;
+
+	if (m->ssm.layers <= 0 || x->L <= 0)
+		return 0;
+	per_layer = model_ssm_state_elems(m, NULL) / m->ssm.layers;
+	/* the stage's share of the state-space layers, as it holds its share of the layers */
+	return per_layer * m->ssm.layers * (st->layers / x->L) *
+	       act_bytes(x->s->workload.precision) * x->inv_tp;
+}
+
 /* Working set of one sequence's decode step (inference): one token through the widest
  * layer part; on the last stage also its fp32 logits, gathered in full on the first tp
  * rank (vLLM's logits processor). */
@@ -804,7 +824,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * layer and token; MLA caches kv_rank + rope_dim per layer (DeepSeek-V2,
 		 * Section 2.1.2), the same on every tp rank. A sliding window caps the tokens
 		 * each layer keeps. */
-		mem->kv_bytes_per_token = heads_kv * x->kv_elem_b * st->layers;
+		mem->kv_bytes_per_token =
+		    heads_kv * x->kv_elem_b * st->layers * model_attention_share(m);
 		{
 			/* speculative decoding: the draft's weights (sharded by tp as the
 			 * target's: vLLM runs its drafter under the target's parallel config)
@@ -855,7 +876,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 {
 	if (!x->training) {
 		mem->kv_tokens = batch * x->seq_tokens;
-		mem->kv_cache = mem->kv_bytes_per_token * mem->kv_tokens;
+		mem->kv_cache =
+		    mem->kv_bytes_per_token * mem->kv_tokens + batch * ssm_state_bytes(x, st);
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
 	mem->kv_budget = NAN;
@@ -1284,7 +1306,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				const struct plan_memory *z = i ? b : a;
 				double X, k, d = x.decode_seq[i ? last.last : first.last];
 				double P = x.prefill, mb;
-				k = z->kv_bytes_per_token * x.seq_tokens;
+				double state = ssm_state_bytes(&x, i ? &last : &first);
+				k = z->kv_bytes_per_token * x.seq_tokens + state;
 				X = (z->capacity - z->cuda_context - z->comm_buffers) /
 					(1 + x.slack) -
 				    z->weights;
@@ -1314,6 +1337,15 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 					mb = seq_bytes[i] > 0
 						 ? floor(blocks / ceil(x.seq_tokens / blk))
 						 : INFINITY;
+					if (state > 0) {
+						/* the recurrent state beside the blocks: one
+						 * slot per sequence (vLLM's MambaSpec) */
+						double kb =
+						    bb > 0 ? blocks * bb : dmax(0, budget[i]);
+						seq_bytes[i] += state;
+						mb = floor(kb / seq_bytes[i]);
+						pool[i] = mb * seq_bytes[i];
+					}
 					X = budget[i];
 					P = 0;
 					k = seq_bytes[i];

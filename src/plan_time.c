@@ -481,8 +481,13 @@ struct shape {
 	double mats;	   /* MLP matrices: 3 gated, 2 plain */
 	double moe_layers; /* layers with routed experts */
 	double experts, active, expert_ffn, shared_ffn_total;
-	double window; /* tokens one layer attends to (0 = all) */
-	double global; /* with a window: the share of layers that attend to everything */
+	double window;	  /* tokens one layer attends to (0 = all) */
+	double global;	  /* with a window: the share of layers that attend to everything */
+	double attn;	  /* the share of layers with attention (model_attention_share) */
+	double ssm;	  /* the share of layers with a state-space mixer */
+	double ssm_in;	  /* its in_proj's output width (Mamba-2: 2 d_inner + 2 G N + H) */
+	double ssm_di;	  /* its d_inner, out_proj's input */
+	double mlp_dense; /* the share of the non-MoE layers that have a dense MLP */
 };
 
 static void shape_get(const struct plan *p, struct shape *sh)
@@ -510,6 +515,22 @@ static void shape_get(const struct plan *p, struct shape *sh)
 		sh->shared_ffn_total = (double)m->moe.shared *
 				       (m->moe.shared_ffn ? m->moe.shared_ffn : m->moe.expert_ffn);
 	}
+	sh->attn = model_attention_share(m);
+	/* hybrids (model.h): the layers' GEMMs in proportion to the layers that have them */
+	sh->ssm = sh->ssm_in = sh->ssm_di = 0;
+	sh->mlp_dense = 1;
+	if (m->ssm.layers > 0 && m->layers > 0) {
+		double di = model_ssm_inner(m), N = m->ssm.d_state;
+		double G = m->ssm.groups > 0 ? m->ssm.groups : 1;
+		sh->ssm = (double)m->ssm.layers / m->layers;
+		sh->ssm_di = di;
+		/* in_proj (modeling_mamba2.py; Mamba-1's 2 d_inner, its small x_proj and
+		 * dt_proj left out) and out_proj carry the mixer's FLOPs */
+		sh->ssm_in = m->ssm.heads > 0 ? 2 * di + 2 * G * N + m->ssm.heads : 2 * di;
+	}
+	if (m->mlpless_layers > 0 && m->layers > model_moe_layers(m))
+		sh->mlp_dense = (double)(model_mlp_layers(m) - model_moe_layers(m)) /
+				(m->layers - model_moe_layers(m));
 	sh->window = m->sliding_window;
 	sh->global = m->layers > 0 && m->sliding_window > 0
 			 ? 1 - (double)model_local_layers(m) / m->layers
@@ -529,13 +550,13 @@ static double keys_mixed(double window, double global, double k)
  * window caps it. */
 static double keys_causal(const struct shape *sh, double s)
 {
-	return keys_mixed(sh->window, sh->global, s / 2);
+	return keys_mixed(sh->window, sh->global, s / 2) * sh->attn;
 }
 
 /* Keys per query as the FLOP conventions count them (Megatron, MosaicML: the full s). */
 static double keys_full(const struct shape *sh, double s)
 {
-	return keys_mixed(sh->window, sh->global, s);
+	return keys_mixed(sh->window, sh->global, s) * sh->attn;
 }
 
 /* ---- training ---- */
@@ -549,11 +570,17 @@ static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, d
 {
 	double w = c->act, g = 0, it = c->it;
 
-	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, 1, w);
-	g += gemm_s(c, T, sh->h, sh->qd * it, 1, w);
+	/* a hybrid's layers: attention, state-space mixer and MLP GEMMs each weighted by the
+	 * share of the layers that have them (gemm_s's count is a multiplier) */
+	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, sh->attn, w);
+	g += gemm_s(c, T, sh->h, sh->qd * it, sh->attn, w);
+	if (sh->ssm > 0) {
+		g += gemm_s(c, T, sh->ssm_in * it, sh->h, sh->ssm, w);
+		g += gemm_s(c, T, sh->h, sh->ssm_di * it, sh->ssm, w);
+	}
 	if (!moe) {
-		g += gemm_s(c, T, sh->ffn * it, sh->h, sh->mats - 1, w);
-		g += gemm_s(c, T, sh->h, sh->ffn * it, 1, w);
+		g += gemm_s(c, T, sh->ffn * it, sh->h, (sh->mats - 1) * sh->mlp_dense, w);
+		g += gemm_s(c, T, sh->h, sh->ffn * it, sh->mlp_dense, w);
 	} else {
 		/* each GPU holds experts/ep experts and receives T x active x ep / experts
 		 * tokens for each (balanced routing) */
@@ -736,6 +763,9 @@ static void time_train(struct tctx *c)
 	 * apart (tests/unit/test_seed_time.c, test_seed4 to test_seed6) */
 	if (!p->shape_assumed)
 		p->flops_per_token += attn_model;
+	/* state-space layers: their scans forward and backward, 3 x the forward as the
+	 * attention core's 12 = 3 x 4 (model_ssm_flops_per_token) */
+	p->flops_per_token += 3 * model_ssm_flops_per_token(&p->model, false);
 	/* hardware FLOPs add what recomputation executes again: full = one more forward of
 	 * the layers (8N; the output layer is not recomputed), selective = the attention
 	 * scores (Korthikanti et al. 2023, Section 5) */
@@ -968,6 +998,7 @@ struct infer {
 	double W;	   /* weight bytes read per decode step on the path */
 	double sNK;	   /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
 	double kvb;	   /* KV-cache bytes per token of context, this GPU's share x stages */
+	double state_b;	   /* recurrent state bytes per sequence, this GPU's share x stages */
 	double attn_tok;   /* attention FLOPs per token per context token (4 L qd / tp) */
 	double fixed;	   /* per step: launches, dequantisation, TP latency */
 	double tp_per_tok; /* per step, per sequence: TP all-reduce and EP all-to-all bytes */
@@ -981,6 +1012,7 @@ struct infer {
 	double pp;	 /* pipeline stages of a replica */
 	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
 	double global;	 /* the share of layers outside the window (shape.global) */
+	double attn;	 /* the share of layers with attention (shape.attn) */
 	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
 	double tc_row;	 /* tensor-core GEMMs per row of the batch: F / (peak emax sNK) */
@@ -1012,18 +1044,20 @@ struct infer {
  * cache the same way). */
 static double window_keys(const struct infer *in, double ctx)
 {
-	return keys_mixed(in->window, in->global, ctx);
+	return keys_mixed(in->window, in->global, ctx) * in->attn;
 }
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
-	ctx = window_keys(in, ctx);
+	/* kvb holds the attention layers' cache only: its read takes the keys unshared */
+	double keys = keys_mixed(in->window, in->global, ctx);
 	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
-	l->c_att1 = ctx * in->att_key;
-	l->kv1 = ctx * in->kvb * c->inv_hbm;
+	l->c_att1 = keys * in->attn * in->att_key;
+	/* a state-space layer reads and writes its sequence's state once a step */
+	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
@@ -2000,6 +2034,9 @@ static void time_infer(struct tctx *c)
 	in.kvb = p->mem.kv_bytes_per_token >= 0 ? p->mem.kv_bytes_per_token * pp : 0;
 	if (p->mem.draft_kv_bytes_per_token > 0) /* the draft's cache is read by its steps */
 		in.kvb -= p->mem.draft_kv_bytes_per_token * pp;
+	/* the whole model's state over tp, as plan_memory.c's ssm_state_bytes */
+	in.state_b =
+	    p->model.ssm.layers > 0 ? model_ssm_state_elems(&p->model, NULL) * c->act * c->it : 0;
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
@@ -2075,6 +2112,7 @@ static void time_infer(struct tctx *c)
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.global = sh.global;
+	in.attn = sh.attn;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
 	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
@@ -2115,7 +2153,9 @@ static void time_infer(struct tctx *c)
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
 	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
-	p->flops_per_token = 2 * N + p->attention_flops_per_token;
+	/* state-space layers add their scans' recurrent step (model_ssm_flops_per_token) */
+	p->flops_per_token =
+	    2 * N + p->attention_flops_per_token + model_ssm_flops_per_token(&p->model, true);
 	p->hw_flops_per_token = p->flops_per_token;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;
 

@@ -206,6 +206,43 @@ const struct field scenario_fields[] = {
     BOOL_FIELD("model.dropout", model.dropout, 0,
 	       "trains with dropout (1-byte masks stored; GPT-2, GPT-3, OPT)",
 	       UI_HIDDEN("dropout")),
+    INT_FIELD("model.ssm.layers", model.ssm.layers, 0, 10000, 0,
+	      "layers whose mixer is a state-space (Mamba) block, not attention (0 = none)",
+	      UI_HIDDEN("ssm layers")),
+    INT_FIELD("model.ssm.d_state", model.ssm.d_state, 0, 65536, 0,
+	      "state size N per channel (Mamba 16, Mamba-2 128)", UI_HIDDEN("ssm d_state")),
+    INT_FIELD("model.ssm.d_conv", model.ssm.d_conv, 0, 1024, 0,
+	      "the causal conv1d's kernel (0 = 4)", UI_HIDDEN("ssm d_conv")),
+    INT_FIELD("model.ssm.expand", model.ssm.expand, 0, 1024, 0,
+	      "inner width = expand x hidden when d_inner is 0 (0 = 2)", UI_HIDDEN("ssm expand")),
+    INT_FIELD("model.ssm.d_inner", model.ssm.d_inner, 0, 16777216, 0,
+	      "the mixer's inner width (0 = expand x hidden)", UI_HIDDEN("ssm d_inner")),
+    INT_FIELD("model.ssm.heads", model.ssm.heads, 0, 65536, 0,
+	      "Mamba-2 heads (0 = a Mamba-1 selective scan)", UI_HIDDEN("ssm heads")),
+    INT_FIELD("model.ssm.groups", model.ssm.groups, 0, 65536, 0,
+	      "Mamba-2 groups of B and C (0 = 1)", UI_HIDDEN("ssm groups")),
+    INT_FIELD("model.ssm.dt_rank", model.ssm.dt_rank, 0, 1048576, 0,
+	      "Mamba-1 step projection rank (0 = hidden / 16)", UI_HIDDEN("ssm dt rank")),
+    BOOL_FIELD("model.ssm.proj_bias", model.ssm.proj_bias, 0,
+	       "biases on the mixer's in_proj and out_proj", UI_HIDDEN("ssm proj bias")),
+    BOOL_FIELD("model.ssm.no_conv_bias", model.ssm.no_conv_bias, 0, "the conv1d has no bias",
+	       UI_HIDDEN("ssm no conv bias")),
+    BOOL_FIELD("model.ssm.dt_norms", model.ssm.dt_norms, 0, "RMSNorms on the step, B and C (Jamba)",
+	       UI_HIDDEN("ssm dt norms")),
+    INT_FIELD("model.mixerless_layers", model.mixerless_layers, 0, 10000, 0,
+	      "layers with neither attention nor a state-space mixer (Nemotron-H's MLP layers)",
+	      UI_HIDDEN("mixerless layers")),
+    INT_FIELD("model.mlpless_layers", model.mlpless_layers, 0, 10000, 0,
+	      "layers without an MLP (Mamba's; Nemotron-H's Mamba and attention layers)",
+	      UI_HIDDEN("mlpless layers")),
+    INT_FIELD("model.linear_blocks", model.linear_blocks, 0, 20000, 0,
+	      "of the mixerless and mlpless layers' blocks, those replaced by one hidden x "
+	      "hidden linear (DeciLM)",
+	      UI_HIDDEN("linear blocks")),
+    NUM_FIELD("model.ffn_sum", model.ffn_sum, UNIT_COUNT, 0, 1e12, 0,
+	      "the dense MLPs' intermediate sizes summed when they differ per layer (DeciLM; 0 = "
+	      "ffn in each)",
+	      UI_HIDDEN("ffn sum"), DOUBLES),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),
@@ -1165,8 +1202,28 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			problem(out, src, "model.hidden",
 				"hidden %d is not divisible by heads %d (give model.head_dim)",
 				m->hidden, heads);
-		if (!m->ffn && !m->moe.experts)
+		if (!m->ffn && !m->moe.experts && m->mlpless_layers < m->layers)
 			problem(out, src, "model.ffn", "no MLP size (expected model.ffn)");
+		if (m->layers && m->ssm.layers + m->mixerless_layers > m->layers)
+			problem(out, src, "model.ssm.layers",
+				"ssm.layers %d and mixerless_layers %d are more than the %d layers",
+				m->ssm.layers, m->mixerless_layers, m->layers);
+		if (m->linear_blocks > m->mixerless_layers + m->mlpless_layers)
+			problem(out, src, "model.linear_blocks",
+				"linear_blocks %d is more than the mixerless and mlpless layers' "
+				"%d blocks",
+				m->linear_blocks, m->mixerless_layers + m->mlpless_layers);
+		if (m->layers && m->mlpless_layers > m->layers)
+			problem(out, src, "model.mlpless_layers",
+				"mlpless_layers %d is more than the %d layers", m->mlpless_layers,
+				m->layers);
+		if (m->ssm.layers && !m->ssm.d_state)
+			problem(out, src, "model.ssm.d_state",
+				"state-space layers without ssm.d_state");
+		if (m->ssm.heads && m->ssm.groups && m->ssm.heads % m->ssm.groups != 0)
+			problem(out, src, "model.ssm.groups",
+				"ssm.groups %d do not divide ssm.heads %d", m->ssm.groups,
+				m->ssm.heads);
 	}
 	if (m->moe.experts) {
 		if (m->moe.active < 1 || m->moe.active > m->moe.experts)

@@ -530,9 +530,10 @@ static void test_error_unknown_architecture(void **state)
 {
 	struct gp_error e;
 	(void)state;
-	e = parse_fail("{\n  \"model_type\": \"mamba\",\n  \"architectures\": [\"MambaForCausalLM\"]\n}");
+	/* (mamba was the example here until Mamba imported; rwkv is still refused) */
+	e = parse_fail("{\n  \"model_type\": \"rwkv\",\n  \"architectures\": [\"RwkvForCausalLM\"]\n}");
 	assert_string_equal(e.field, "model_type");
-	assert_non_null(strstr(e.message, "'mamba'"));
+	assert_non_null(strstr(e.message, "'rwkv'"));
 	assert_int_equal(e.line, 2);
 	assert_int_equal(e.column, 17);
 	e = parse_fail("{\"hidden_size\": 64}");
@@ -816,8 +817,11 @@ static void test_window_layers(void **state)
 	assert_string_equal(e.field, "no_rope_layers");
 }
 
-/* Hybrid families have Llama's five keys but not its layers: refused by name at
- * model_type, never read as Llama (nvidia/Nemotron-H-8B-Base-8K's keys, abridged). */
+/* Families whose layers this count cannot express are still refused by name at model_type
+ * (Qwen3-Next's Gated DeltaNet, DeciLM's per-layer blocks); a Nemotron-H pattern that does
+ * not list every layer is an error at the pattern (nvidia/Nemotron-H-8B-Base-8K's keys,
+ * abridged). These two used to assert that nemotron_h and jamba were refused; they import
+ * now (test_ssm_families). */
 static void test_hybrids_refused(void **state)
 {
 	struct gp_error e;
@@ -826,14 +830,173 @@ static void test_hybrids_refused(void **state)
 		       "  \"num_attention_heads\": 32, \"intermediate_size\": 21504,\n"
 		       "  \"vocab_size\": 131072, \"model_type\": \"nemotron_h\",\n"
 		       "  \"hybrid_override_pattern\": \"M-M-M-M*-\"}");
-	assert_string_equal(e.field, "model_type");
-	assert_int_equal(e.line, 3);
-	assert_int_equal(e.column, 39);
-	assert_non_null(strstr(e.message, "'nemotron_h' is not supported"));
+	assert_string_equal(e.field, "hybrid_override_pattern");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 30);
+	assert_non_null(strstr(e.message, "has 9 layers, but num_hidden_layers is 52"));
+	e = parse_fail("{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-X*\"}");
+	assert_string_equal(e.field, "hybrid_override_pattern");
+	assert_non_null(strstr(e.message, "layer 2 is 'X'"));
+	e = parse_fail("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 48, "
+		       "\"hidden_size\": 2048, \"num_attention_heads\": 16, "
+		       "\"intermediate_size\": 5120, \"vocab_size\": 151936}");
+	assert_non_null(strstr(e.message, "'qwen3_next' is not supported"));
+	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
+		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
+		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
+	assert_non_null(strstr(e.message, "'phi3small' is not supported"));
+	/* Mamba-2 heads that do not make the inner width; Jamba's offset past its period */
+	e = parse_fail("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
+		       " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
+	assert_string_equal(e.field, "num_heads");
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.message, "do not make expand x hidden_size = 128"));
 	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
 		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
-		       "\"vocab_size\": 65536}");
-	assert_non_null(strstr(e.message, "'jamba' is not supported"));
+		       "\"vocab_size\": 65536, \"attn_layer_offset\": 8}");
+	assert_string_equal(e.field, "attn_layer_offset");
+	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
+		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
+		       "\"vocab_size\": 65536, \"num_experts\": 2, \"num_experts_per_tok\": 3}");
+	assert_string_equal(e.field, "num_experts_per_tok");
+	assert_non_null(strstr(e.message, "3 experts per token, but only 2 experts"));
+}
+
+/* State-space models and hybrids, counted module by module as transformers builds them
+ * (model.c, ssm_params):
+ * - mistralai/Mamba-Codestral-7B-v0.1 (Mamba-2): 7,285,403,648, the figure Mistral's
+ *   announcement gives ("an instructed model, with 7,285,403,648 parameters"), exactly;
+ * - tiiuae/falcon-mamba-7b (Mamba-1): 7,272,665,088 by the module count below; the model
+ *   card's "7.27B";
+ * - ai21labs/AI21-Jamba-1.5-Mini: 51,570,323,328 total and 12,110,311,296 active; the model
+ *   card's "12B active and 52B total parameters";
+ * - nvidia/NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328; Hugging Face's "8.89B" for its
+ *   weights. */
+static void test_ssm_families(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double mixer, conv;
+	(void)state;
+
+	load("mamba-codestral-7b.json", &r, &p);
+	assert_int_equal(r.ssm.layers, 64);
+	assert_int_equal(model_attention_layers(&r), 0);
+	assert_int_equal(model_mlp_layers(&r), 0);
+	assert_count(p.total, 7285403648.0);
+	/* in_proj 4096 x (2 x 8192 + 2 x 8 x 128 + 128), conv1d over 10240 channels of 4 taps
+	 * with biases, dt_bias, A_log and D per head, the gated norm, out_proj */
+	mixer = 4096.0 * 18560 + 10240 * 5 + 3 * 128 + 8192 + 8192.0 * 4096;
+	assert_count(p.ssm, mixer);
+	assert_count(p.total, 64 * (mixer + 4096) + 2 * 32768.0 * 4096 + 4096);
+	/* the state: (4 - 1) x 10240 conv and 128 heads x 64 x 128 SSM per layer */
+	assert_count(model_ssm_state_elems(&r, &conv), 64 * (3 * 10240.0 + 8192.0 * 128));
+	assert_count(conv, 64 * 3 * 10240.0);
+	assert_true(model_kv_elems_per_token_layer(&r) == 0);
+
+	load("falcon-mamba-7b.json", &r, &p);
+	assert_int_equal(r.ssm.heads, 0);
+	assert_int_equal(r.ssm.d_inner, 8192); /* intermediate_size, not expand 16 x 4096 */
+	/* in_proj, conv1d (bias), x_proj to dt_rank 256 + 2 x 16, dt_proj (bias), A_log, D,
+	 * out_proj; Falcon Mamba's B, C and dt norms have no weights */
+	mixer = 4096.0 * 16384 + 8192 * 5 + 8192.0 * 288 + 256.0 * 8192 + 8192 + 8192 * 16 + 8192 +
+		8192.0 * 4096;
+	assert_count(p.ssm, mixer);
+	assert_count(p.total, 7272665088.0);
+	assert_count(model_ssm_state_elems(&r, NULL), 64 * (3 * 8192.0 + 8192 * 16));
+
+	load("jamba-1.5-mini.json", &r, &p);
+	/* attention where i % 8 == 4: layers 4, 12, 20, 28; MoE where i % 2 == 1 */
+	assert_int_equal(model_attention_layers(&r), 4);
+	assert_int_equal(r.ssm.layers, 28);
+	assert_int_equal(model_moe_layers(&r), 16);
+	assert_count(p.total, 51570323328.0);
+	assert_count(p.active, 12110311296.0);
+	assert_within(p.total, 52e9, 0.01);
+	assert_within(p.active, 12e9, 0.01);
+	/* KV cache in 4 of 32 layers: 2 x 8 x 128 elements each, averaged over the layers */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128 * 4 / 32.0);
+	/* HF's HybridMambaAttentionDynamicCache: conv (4 - 1) x 8192, SSM 8192 x 16 */
+	assert_count(model_ssm_state_elems(&r, NULL), 28 * (3 * 8192.0 + 8192 * 16));
+
+	load("nemotron-nano-9b-v2.json", &r, &p);
+	assert_int_equal(r.ssm.layers, 27);
+	assert_int_equal(model_attention_layers(&r), 4);
+	assert_int_equal(model_mlp_layers(&r), 25);
+	assert_int_equal(r.ssm.d_inner, 128 * 80);
+	assert_count(p.total, 8888227328.0);
+	assert_within(p.total, 8.89e9, 0.001);
+	/* conv over 10240 + 2 x 8 x 128 channels, SSM 128 heads x 80 x 128 */
+	assert_count(model_ssm_state_elems(&r, NULL), 27 * (3 * 12288.0 + 10240.0 * 128));
+
+	/* Nemotron-H-8B's keys, the rest NemotronHConfig's defaults (intermediate_size 21504,
+	 * head_dim 128): 24 Mamba-2, 4 attention and 24 MLP layers; the card's "8B" */
+	load("nemotron-h-8b.json", &r, &p);
+	assert_int_equal(r.ssm.layers, 24);
+	assert_int_equal(model_attention_layers(&r), 4);
+	assert_int_equal(model_mlp_layers(&r), 24);
+	assert_count(p.total, 24 * (4096.0 * 18560 + 10240 * 5 + 384 + 8192 + 8192.0 * 4096 + 4096) +
+				  4 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 4096) +
+				  24 * (2 * 4096.0 * 21504 + 4096) + 2 * 131072.0 * 4096 + 4096);
+	assert_within(p.total, 8e9, 0.02);
+}
+
+/* DeciLM (nemotron-nas): per-layer blocks, counted as modeling_decilm.py builds them. A
+ * hand-made four-layer config, counted independently here: layer 0 attention with 16 / 4
+ * K/V heads and an MLP of ffn_mult 2 (int(2 x 2 x 1024 / 3) = 1365, rounded up to 1536);
+ * layer 1 no attention (and no input norm) and ffn_mult 1 (682 -> 768); layer 2 a linear
+ * for attention and no MLP (nor its norm); layer 3 attention and a linear for the MLP. */
+static void test_decilm_blocks(void **state)
+{
+	static const char cfg[] =
+	    "{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 4, \"hidden_size\": 1024,\n"
+	    " \"num_attention_heads\": 16, \"vocab_size\": 1000, \"block_configs\": [\n"
+	    " {\"attention\": {\"n_heads_in_group\": 4, \"no_op\": false, \"replace_with_linear\": "
+	    "false}, \"ffn\": {\"ffn_mult\": 2.0, \"no_op\": false, \"replace_with_linear\": false}},\n"
+	    " {\"attention\": {\"n_heads_in_group\": null, \"no_op\": true}, \"ffn\": {\"ffn_mult\": "
+	    "1.0}},\n"
+	    " {\"attention\": {\"replace_with_linear\": true}, \"ffn\": {\"ffn_mult\": null, "
+	    "\"no_op\": true}},\n"
+	    " {\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": {\"replace_with_linear\": true}}]}";
+	struct model r;
+	struct model_params p;
+	struct gp_error e;
+	double attn = 2 * 1024.0 * 1024 + 2 * 1024.0 * 256;
+	(void)state;
+
+	parse_ok(cfg, &r, &p);
+	assert_int_equal(model_attention_layers(&r), 2);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(model_mlp_layers(&r), 2);
+	assert_int_equal(r.linear_blocks, 2);
+	assert_true(r.ffn_sum == 1536 + 768);
+	assert_count(p.total, 2 * attn + 2 * 1024.0 * 1024 + 3 * 1024.0 * (1536 + 768) +
+				  6 * 1024.0 + 2 * 1000.0 * 1024 + 1024);
+	/* the KV cache: 2 of the 4 layers, 2 x 4 x 64 elements each */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 4 * 64 * 2 / 4.0);
+
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10,\n"
+		       " \"block_configs\": [{\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": "
+		       "true}}]}");
+	assert_string_equal(e.field, "block_configs");
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.message, "lists 1 layers, but num_hidden_layers is 2"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}]}");
+	assert_non_null(strstr(e.message, "n_heads_in_group must divide num_attention_heads 16"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
+		       "{\"ffn_mult\": 1.0}}]}");
+	assert_non_null(strstr(e.message, "per-layer K/V heads are not supported"));
+	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
+		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		       "\"block_configs\": [{\"attention\": {\"no_op\": 1}, \"ffn\": {}}]}");
+	assert_non_null(strstr(e.message, "'no_op' must be true or false"));
 }
 
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
@@ -1004,6 +1167,8 @@ int main(void)
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
+		cmocka_unit_test(test_ssm_families),
+		cmocka_unit_test(test_decilm_blocks),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),

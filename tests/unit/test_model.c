@@ -7,10 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "model.h"
+#include "plan.h"
+#include "scenario.h"
 
 /* Exact: every count here is an integer far below 2^53, so doubles hold it exactly. */
 #define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
@@ -464,6 +468,162 @@ static void test_kv_share(void **state)
 	assert_true(model_kv_share(&m, 8192, 1024) == 1);
 }
 
+/* Jamba-1.5-Mini's shape written as scenario fields (its config.json: 32 layers, attention
+ * in 4, Mamba-1 in 28 with d_state 16, d_conv 4, expand 2, dt_rank 256, RMSNorms on dt, B
+ * and C; 16 experts in 16 layers). */
+static struct model jamba_mini(void)
+{
+	struct model m = {0};
+	m.layers = 32;
+	m.hidden = 4096;
+	m.heads = 32;
+	m.kv_heads = 8;
+	m.ffn = 14336;
+	m.vocab = 65536;
+	m.max_context = 262144;
+	m.moe.experts = 16;
+	m.moe.active = 2;
+	m.moe.expert_ffn = 14336;
+	m.moe.dense_layers = 16;
+	m.ssm.layers = 28;
+	m.ssm.d_state = 16;
+	m.ssm.d_conv = 4;
+	m.ssm.expand = 2;
+	m.ssm.dt_rank = 256;
+	m.ssm.dt_norms = true;
+	return m;
+}
+
+/* Jamba-1.5-Mini on tp H100s (the datasheet's dense bf16 peak and HBM3 bandwidth). */
+static void jamba_scenario(struct scenario *s, enum workload_kind kind, int tp)
+{
+	scenario_init(s);
+	s->model = jamba_mini();
+	s->workload.kind = kind;
+	s->workload.precision = DTYPE_BF16;
+	s->hardware.count = tp;
+	s->parallel.tp = tp;
+	snprintf(s->hardware.gpu.id, sizeof(s->hardware.gpu.id), "h100-sxm-80gb");
+	s->hardware.gpu.memory_bytes = 80e9;
+	s->hardware.gpu.gpus_per_node = 8;
+	s->hardware.gpu.link_domain = 8;
+	s->hardware.gpu.peak_flops[DTYPE_BF16] = 989e12;
+	s->hardware.gpu.hbm_bytes_per_s = 3.35e12;
+}
+
+/* The shape fields give the count the config does (test_hf_config.c, 51,570,323,328 and
+ * 12,110,311,296 active), and the averages the plan sums stay exact. */
+static void test_ssm_hybrid_count(void **state)
+{
+	struct model m = jamba_mini(), r;
+	struct model_params p;
+	double mamba, attn, mlp;
+	(void)state;
+	model_resolve(&m, &r, NULL);
+	model_count_params(&r, &p);
+	mamba = 4096.0 * 16384 + 8192 * 5 + 8192.0 * 288 + 256.0 * 8192 + 8192 + 8192 * 16 + 8192 +
+		8192.0 * 4096 + 256 + 32;
+	attn = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024;
+	mlp = 3 * 4096.0 * 14336;
+	assert_count(p.ssm, mamba);
+	assert_count(p.attention_one, attn);
+	assert_count(p.mlp_one, mlp);
+	assert_count(p.total, 28 * mamba + 4 * attn + 32 * 2 * 4096.0 + 16 * mlp +
+				  16 * (16 * mlp + 4096.0 * 16) + 2 * 65536.0 * 4096 + 4096);
+	assert_count(p.total, 51570323328.0);
+	assert_count(p.active, 12110311296.0);
+	/* the per-layer averages: layers x attention and (layers - MoE) x mlp */
+	assert_true(fabs(32 * p.attention - (28 * mamba + 4 * attn)) < 1);
+	assert_true(fabs(16 * p.mlp - 16 * mlp) < 1);
+	/* Mamba-1's scan, 9 d_inner N + d_inner a layer (state-spaces/mamba issue #110) */
+	assert_count(model_ssm_flops_per_token(&r, false), 28 * (9 * 8192.0 * 16 + 8192));
+}
+
+/* The KV cache grows with the context in the attention layers only; the recurrent state is
+ * fixed per sequence: (d_conv - 1) x d_inner + d_inner x d_state per Mamba-1 layer, and
+ * for Mamba-2 (d_conv - 1) x (d_inner + 2 G N) + H x P x N. */
+static void test_ssm_state_and_kv(void **state)
+{
+	struct scenario s;
+	struct model m2 = {0};
+	static struct plan a, b;
+	double conv, per_tok, st;
+	(void)state;
+
+	m2.layers = 64;
+	m2.hidden = 4096;
+	m2.heads = 128;
+	m2.head_dim = 64;
+	m2.vocab = 32768;
+	m2.mlpless_layers = 64;
+	m2.ssm.layers = 64;
+	m2.ssm.d_state = 128;
+	m2.ssm.heads = 128;
+	m2.ssm.groups = 8;
+	assert_count(model_ssm_state_elems(&m2, &conv), 64 * (3 * (8192.0 + 2 * 8 * 128) +
+							      128 * 64.0 * 128));
+	assert_count(conv, 64 * 3 * 10240.0);
+	assert_true(model_kv_elems_per_token_layer(&m2) == 0);
+	/* SSD in chunks of 256: 2 Q N G + H (2 Q P + 4 N P) a layer; decode 5 d_inner N */
+	assert_count(model_ssm_flops_per_token(&m2, false),
+		     64 * (2 * 256.0 * 128 * 8 + 128 * (2 * 256.0 * 64 + 4 * 128.0 * 64)));
+	assert_count(model_ssm_flops_per_token(&m2, true), 64 * 5 * 8192.0 * 128);
+
+	jamba_scenario(&s, WL_ONLINE, 2);
+	s.workload.weights = DTYPE_BF16;
+	s.workload.kv_cache = DTYPE_BF16;
+	s.workload.batch = 1;
+	s.workload.output_tokens = 0;
+	s.workload.prompt_tokens = 4096;
+	plan_compute_memory(&s, &a);
+	s.workload.prompt_tokens = 8192;
+	plan_compute_memory(&s, &b);
+	/* 4 attention layers x 2 x (8 / tp) heads x 128 x 2 bytes per token on one GPU */
+	per_tok = 4 * 2 * 4 * 128 * 2.0;
+	assert_true(fabs(a.mem.kv_bytes_per_token - per_tok) < 1e-6);
+	/* the state: 28 layers x (3 x 8192 + 8192 x 16) elements, bf16, over tp 2 */
+	st = 28 * (3 * 8192.0 + 8192 * 16) * 2 / 2;
+	assert_true(fabs(a.mem.kv_cache - (4096 * per_tok + st)) < 1);
+	assert_true(fabs(b.mem.kv_cache - (8192 * per_tok + st)) < 1);
+	/* 4096 more tokens cost only the attention layers' keys and values */
+	assert_true(fabs(b.mem.kv_cache - a.mem.kv_cache - 4096 * per_tok) < 1);
+	/* explain writes the state as its own term, and the attention layers' 4 */
+	{
+		static char buf[8192];
+		struct gp_error err;
+		plan_compute(&s, &b);
+		assert_int_equal(explain_key(&s, &b, "memory.per_gpu.kv_cache", buf, sizeof(buf),
+					     &err),
+				 0);
+		assert_non_null(strstr(buf, "recurrent state"));
+		assert_non_null(strstr(buf, "28 layers' 4.36M elements x 2 B / 2"));
+		assert_non_null(strstr(buf, "attention layers on this GPU"));
+		assert_non_null(strstr(buf, "= 2 x 4 x 128 x 2 B x 4"));
+	}
+}
+
+/* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
+ * (12 x attention layers x s x heads x head_dim, Narayanan et al. 2021 eq. 3), and the
+ * Mamba-1 scans forward and backward (3 x 28 x (9 d_inner N + d_inner)). */
+static void test_ssm_training_flops(void **state)
+{
+	struct scenario s;
+	static struct plan p;
+	struct model_params c;
+	struct model r;
+	(void)state;
+
+	jamba_scenario(&s, WL_TRAIN, 8);
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	plan_compute(&s, &p);
+	model_resolve(&s.model, &r, NULL);
+	model_count_params(&r, &c);
+	assert_true(fabs(p.attention_flops_per_token - 12.0 * 4 * 4096 * 4096) < 1);
+	assert_true(fabs(p.flops_per_token - (6 * c.active + 12.0 * 4 * 4096 * 4096 +
+					      3 * 28 * (9 * 8192.0 * 16 + 8192))) < 1e3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +644,9 @@ int main(void)
 		cmocka_unit_test(test_embedding_norm),
 		cmocka_unit_test(test_empty_model),
 		cmocka_unit_test(test_kv_share),
+		cmocka_unit_test(test_ssm_hybrid_count),
+		cmocka_unit_test(test_ssm_state_and_kv),
+		cmocka_unit_test(test_ssm_training_flops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

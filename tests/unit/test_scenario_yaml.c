@@ -417,7 +417,8 @@ static void test_bad_folder_is_covered(void **state)
 		    strcmp(de->d_name, "tp-not-dividing-heads.yaml") != 0 &&
 		    strcmp(de->d_name, "layout-above-count.yaml") != 0 &&
 		    strcmp(de->d_name, "kv-heads-above-heads.yaml") != 0 &&
-		    strcmp(de->d_name, "hidden-not-divisible.yaml") != 0)
+		    strcmp(de->d_name, "hidden-not-divisible.yaml") != 0 &&
+		    strcmp(de->d_name, "ssm-layers-above-layers.yaml") != 0)
 			fail_msg("%s%s is not tested", BAD, de->d_name);
 		n++;
 	}
@@ -484,6 +485,8 @@ static void test_impossible_layouts_point_at_their_keys(void **state)
 		{"layout-above-count.yaml", 7, "tp x pp x ep = 16 is more than the 8 GPUs"},
 		{"kv-heads-above-heads.yaml", 5, "kv_heads 8 is above heads 4"},
 		{"hidden-not-divisible.yaml", 3, "hidden 100 is not divisible by heads 3"},
+		{"ssm-layers-above-layers.yaml", 9,
+		 "ssm.layers 3 and mixerless_layers 2 are more than the 4 layers"},
 	};
 
 	(void)state;
@@ -701,6 +704,21 @@ static const char *const every_field[][2] = {
 	{"model.embed_dim", "48"},
 	{"model.no_final_norm", "true"},
 	{"model.dropout", "true"},
+	{"model.ssm.layers", "6"},
+	{"model.ssm.d_state", "128"},
+	{"model.ssm.d_conv", "4"},
+	{"model.ssm.expand", "2"},
+	{"model.ssm.d_inner", "8192"},
+	{"model.ssm.heads", "128"},
+	{"model.ssm.groups", "8"},
+	{"model.ssm.dt_rank", "256"},
+	{"model.ssm.proj_bias", "true"},
+	{"model.ssm.no_conv_bias", "true"},
+	{"model.ssm.dt_norms", "true"},
+	{"model.mixerless_layers", "2"},
+	{"model.mlpless_layers", "4"},
+	{"model.linear_blocks", "1"},
+	{"model.ffn_sum", "40000"},
 	{"workload.kind", "finetune"},
 	{"workload.precision", "fp8"},
 	{"workload.seq_len", "8192"},
