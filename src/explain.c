@@ -596,10 +596,16 @@ static void inference_activations(struct ex *e, const struct plan *p)
 static void per_layer_activations(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	double sq = w->seq_len > 0 ? w->seq_len : 1, b = w->micro_batch > 0 ? w->micro_batch : 1;
+	/* s: the tokens of a sequence on this GPU, seq_len / cp under context parallelism */
+	double cp = p->cp > 1 ? p->cp : 1;
+	double sq = (w->seq_len > 0 ? w->seq_len : 1) / cp;
+	double b = w->micro_batch > 0 ? w->micro_batch : 1;
 	double per_token = p->mem.activations_per_layer / (sq * b);
 
 	put(e, "\n");
+	if (cp > 1)
+		put(e, "  s = seq_len / cp = %d / %d = %s tokens a GPU (parallel.cp)\n", w->seq_len,
+		    p->cp, plain(e, sq));
 	if (w->recompute == RECOMPUTE_FULL) {
 		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
 		double h = p->model.hidden;
@@ -798,6 +804,20 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
 	    p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
 					: "");
+	if (p->cp > 1)
+		wrapped(
+		    e, "  ",
+		    s->parallel.cp_comm == CP_COMM_ALL_GATHER
+			? "and context parallelism's K/V buffers of one attention layer "
+			  "(parallel.cp_comm all_gather): the whole sequence's gathered K/V "
+			  "and, in the backward, their gradients, 2 x cp chunks of s / cp "
+			  "tokens (Transformer Engine context_parallel.py, "
+			  "AttnFuncWithCPAndKVAllGather)"
+			: "and context parallelism's K/V buffers of one attention layer "
+			  "(parallel.cp_comm p2p): the ring keeps every chunk it received until "
+			  "the layer's forward ends and rotates K/V with their gradients in the "
+			  "backward, max(cp, 4) chunks of s / cp tokens (Transformer Engine "
+			  "context_parallel.py, AttnFuncWithCPAndKVP2P)");
 	source(e, m->rebuilt_layer > 0
 		      ? "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
 			"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
@@ -1134,6 +1154,7 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
 	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
 	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
+	    "context-par. K/V",
 	};
 	put(e, "\n  where the time goes:\n");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -1195,13 +1216,31 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		put(e, "  %4s   micro-batch = matmuls + attention + memory-bound + comm\n", "");
 		numbers(e, "step", "%d x %s + %s + %s + %s + %s%s%s%s%s", p->micro_batches,
 			sec(e, (p->parts.matmul_s + p->parts.attention_s + p->parts.memory_bound_s +
-				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s) /
+				p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.ep_comm_s +
+				p->parts.cp_comm_s) /
 				   (p->micro_batches > 0 ? p->micro_batches : 1)),
 			sec(e, p->parts.bubble_s), sec(e, p->parts.dp_comm_s),
 			sec(e, p->parts.zero3_s), sec(e, p->parts.optimizer_s), extra ? " + " : "",
 			extra ? sec(e, p->parts.offload_s) : "", extra ? " + " : "",
 			extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
+		if (p->cp > 1) {
+			put(e, "\n");
+			wrapped(
+			    e, "  ",
+			    s->parallel.cp_comm == CP_COMM_ALL_GATHER
+				? "context parallelism (parallel.cp, all_gather): each GPU runs "
+				  "seq_len / cp tokens of every sequence and 1 / cp of its "
+				  "attention; K/V are all-gathered before each attention forward "
+				  "and gathered again with dK/dV reduce-scattered in the backward, "
+				  "over tp x cp GPUs, not overlapped (Llama 3, Section 3.3.2)"
+				: "context parallelism (parallel.cp, p2p ring): each GPU runs "
+				  "seq_len / cp tokens of every sequence and 1 / cp of its "
+				  "attention; the K/V chunk goes round the cp - 1 other ranks in "
+				  "every attention pass (with dK/dV in the backward) over tp x cp "
+				  "GPUs, and only what exceeds the layer's attention shows "
+				  "(Transformer Engine, AttnFuncWithCPAndKVP2P)");
+		}
 		if (s->parallel.ep_overlap && p->ep > 1) {
 			put(e, "\n");
 			wrapped(e, "  ",
@@ -1777,12 +1816,18 @@ static void deadline_try(struct ex *e, const struct scenario *s0, double count)
 static void deadline_gpus(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	double span = (double)scenario_replica_gpus(s);
 	bool fits_somewhere = !isnan(plan_deadline_gpus(s, true));
 
-	formula(e, "gpus", "replicas x tp x pp x ep");
-	numbers(e, "gpus", "%s x %d x %d x %d", plain(e, p->gpus_required / span), s->parallel.tp,
-		s->parallel.pp, s->parallel.ep);
+	if (p->cp > 1) {
+		formula(e, "gpus", "replicas x tp x pp x ep x cp");
+		numbers(e, "gpus", "%s x %d x %d x %d x %d", plain(e, p->gpus_required / span),
+			s->parallel.tp, s->parallel.pp, s->parallel.ep, s->parallel.cp);
+	} else {
+		formula(e, "gpus", "replicas x tp x pp x ep");
+		numbers(e, "gpus", "%s x %d x %d x %d", plain(e, p->gpus_required / span),
+			s->parallel.tp, s->parallel.pp, s->parallel.ep);
+	}
 	result(e, "gpus", plain(e, p->gpus_required));
 	put(e, "\n");
 	wrapped(e, "  ",

@@ -202,11 +202,12 @@ struct plan_time_parts {
 	double ep_comm_s;
 	double offload_s;
 	double optimizer_s;
-	double data_s; /* data loading, when it is not hidden */
+	double data_s;	  /* data loading, when it is not hidden */
+	double cp_comm_s; /* context-parallel K/V exchange, its exposed part */
 };
 
 /* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
-#define PLAN_PARTS 12
+#define PLAN_PARTS 13
 double *plan_part(struct plan_time_parts *t, unsigned i);
 double plan_part_get(const struct plan_time_parts *t, unsigned i);
 
@@ -220,7 +221,7 @@ struct plan {
 	double active_params;
 	double trainable_params; /* LoRA: adapter parameters; full training: params */
 	/* the layout used, with auto values resolved */
-	int tp, pp, dp, ep, virtual_stages, zero;
+	int tp, pp, dp, ep, cp, virtual_stages, zero;
 	/* workload.precision and workload.engine as the plan ran them (auto resolved:
 	 * plan_precision, plan_engine) */
 	enum dtype precision;

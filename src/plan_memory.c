@@ -14,6 +14,15 @@
  *   the data replicas are dp x ep; each routed expert lives on one of ep ranks and is
  *   replicated dp times. ZeRO shards non-expert states over dp x ep and expert states
  *   over dp.
+ * - Context parallelism (training, parallel.cp) multiplies the GPUs: tp x pp x ep x cp x dp
+ *   (Megatron-Core's world, megatron/core/parallel_state.py initialize_model_parallel,
+ *   order tp-cp-ep-dp-pp). The cp ranks of a replica split each sequence and read the same
+ *   sequences, so they add no data replica, but they hold the same weights and
+ *   all-reduce their gradients with the data-parallel ranks: Megatron's gradient buffers
+ *   and distributed optimizer use the data-parallel group with context parallelism
+ *   (parallel_state.get_data_parallel_group(with_context_parallel=True) in
+ *   megatron/core/distributed/distributed_data_parallel.py and optimizer/__init__.py), so
+ *   ZeRO shards over dp x ep x cp (non-expert) and dp x cp (experts).
  */
 #include "plan.h"
 
@@ -419,8 +428,8 @@ struct mctx {
 	enum dtype precision; /* plan.precision: workload.precision with auto resolved */
 	const struct model *m;
 	const struct model_params *c;
-	int tp, pp, dp, ep, vs, zero;
-	double replicas; /* data replicas: dp x ep */
+	int tp, pp, dp, ep, cp, vs, zero;
+	double replicas; /* data replicas: dp x ep (cp ranks read the same sequences) */
 	/* reciprocals of tp, of the ZeRO divisors (replicas for the non-expert part, dp for
 	 * the routed experts): divisions are most of this hot path's time */
 	double inv_tp, inv_rne, inv_rex;
@@ -723,6 +732,27 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			}
 		}
 
+		/* context parallelism's K/V buffers, transient in one attention layer at a
+		 * time (Transformer Engine, transformer_engine/pytorch/attention/
+		 * dot_product_attention/context_parallel.py): the ring
+		 * (AttnFuncWithCPAndKVP2P) concatenates the local K and V and receives each
+		 * other rank's chunk into a new buffer, all cp kept in p2p_comm_buffers
+		 * until the layer's forward ends, and its backward rotates K/V with their
+		 * gradients in two such pairs (4 chunks); the all-gather
+		 * (AttnFuncWithCPAndKVAllGather) holds the gathered K/V of the whole
+		 * sequence and, in the backward, their gradients of the same size */
+		if (x->cp > 1 && model_attention_share(m) > 0) {
+			double kvh = m->kv_heads > 0 ? m->kv_heads : m->heads;
+			double hd = m->head_dim > 0
+					? m->head_dim
+					: (m->heads > 0 ? (double)m->hidden / m->heads : 0);
+			double chunk =
+			    2 * x->act.s * x->b * local_heads(kvh, x->tp) * hd * x->act.e;
+			double n = s->parallel.cp_comm == CP_COMM_ALL_GATHER ? 2.0 * x->cp
+									     : dmax(x->cp, 4);
+			mem->comm_buffers += n * chunk;
+		}
+
 		/* activations */
 		{
 			double b = x->b, s_len = x->act.s;
@@ -850,8 +880,8 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	/* overhead */
 	mem->cuda_context = x->fw_set ? x->fw->non_torch_bytes : CUDA_CONTEXT_BYTES;
 	{
-		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1);
-		if (x->training && x->replicas > 1)
+		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1) + (x->cp > 1);
+		if (x->training && x->replicas * x->cp > 1)
 			groups += 1;
 		/* a serving framework's measured non-torch memory already holds NCCL's */
 		if (!x->training && x->fw->kv_rule != KV_RULE_FIT)
@@ -1063,10 +1093,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.tp = imax(1, par->tp);
 	x.pp = imax(1, par->pp);
 	x.ep = m->moe.experts > 0 ? imax(1, par->ep) : 1;
+	x.cp = x.training ? imax(1, par->cp) : 1; /* training only (gpuplan-scenario(5)) */
 	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
-	cells = (double)x.tp * x.pp * x.ep; /* up to 65536^3: kept in double */
+	cells = (double)x.tp * x.pp * x.ep * x.cp; /* up to 65536^4: kept in double */
 	{
 		/* whole numbers: the quotient (at most count, an int) truncates to its floor
 		 * and its product is exact, so the remainder test needs no fmod */
@@ -1079,12 +1110,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	}
 	x.replicas = (double)x.dp * x.ep;
 	x.inv_tp = 1.0 / x.tp;
-	x.inv_rne = 1 / x.replicas;
-	x.inv_rex = 1.0 / x.dp;
+	x.inv_rne = 1 / (x.replicas * x.cp);
+	x.inv_rex = 1.0 / ((double)x.dp * x.cp);
 	p->tp = x.tp;
 	p->pp = x.pp;
 	p->dp = x.dp;
 	p->ep = x.ep;
+	p->cp = x.cp;
 	p->virtual_stages = x.vs;
 	p->zero = x.zero;
 
@@ -1176,7 +1208,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		p->micro_batches = (int)x.micro_batches;
 		x.act.e = act_bytes(p->precision);
 		x.act.mask = m->dropout ? 1 : 0;
-		x.act.s = wl->seq_len;
+		/* context parallelism: each GPU holds seq_len / cp tokens of every sequence
+		 * (two of the 2 cp chunks, megatron/training/utils.py
+		 * get_batch_on_this_cp_rank), so every stored activation, the head's and the
+		 * loss's included, is of s / cp tokens; the attention scores of a ring step
+		 * are (s / cp) x (s / cp), a / cp of the layer's */
+		x.act.s = (double)wl->seq_len / x.cp;
 		x.act.t = x.tp;
 		x.act.it = x.inv_tp;
 		x.act.rt = x.sp ? x.tp : 1;

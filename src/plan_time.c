@@ -562,8 +562,36 @@ static double keys_full(const struct shape *sh, double s)
 /* ---- training ---- */
 
 struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, seconds */
-	double matmul, attention, membound, tp, ep, pp, bwd;
+	double matmul, attention, membound, tp, ep, pp, cp, bwd;
 };
+
+/* Context parallelism's K/V exchange of one attention layer, seconds, and what of it shows
+ * beside that layer's attention (att, its passes: forward, recomputed forward, backward).
+ * Each rank holds T tokens of each sequence (two of the 2 cp chunks,
+ * megatron/training/utils.py get_batch_on_this_cp_rank) and kvd_local = K/V heads x
+ * head_dim on its tp rank; the cp group's ranks are tp apart (Megatron's order
+ * tp-cp-ep-dp-pp, megatron/core/parallel_state.py), so it spans tp x cp GPUs.
+ * Transformer Engine (transformer_engine/pytorch/attention/dot_product_attention/
+ * context_parallel.py):
+ * - p2p (AttnFuncWithCPAndKVP2P, the ring): cp - 1 steps a forward pass, each sending the
+ *   K/V chunk on while attention runs on the one received (the two on separate streams),
+ *   and cp - 1 a backward, sending K/V with their gradients (twice the bytes); so only
+ *   the exchange beyond the attention it overlaps shows: max(0, comm - att);
+ * - all_gather (AttnFuncWithCPAndKVAllGather; Llama 3, Dubey et al. 2024, Section 3.3.2):
+ *   an all-gather of K/V before each forward pass and, in the backward, the all-gather
+ *   again and a reduce-scatter of dK/dV, not overlapped with the attention. */
+static double cp_exchange_s(const struct tctx *c, const struct scenario *s, double cp, double t,
+			    double T, double kvd_local, double fwd, double att)
+{
+	double chunk = 2 * T * kvd_local * c->act; /* this rank's K and V, bytes */
+	double bw = fabric_bw(c, t * cp), lat = fabric_lat(c, t * cp);
+
+	if (cp <= 1)
+		return 0;
+	if (s->parallel.cp_comm == CP_COMM_ALL_GATHER)
+		return (fwd + 2) * gather_s(chunk * cp, cp, bw, lat);
+	return dmax(0, (cp - 1) * (fwd * (chunk / bw + lat) + 2 * chunk / bw + lat) - att);
+}
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
 static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double ep, bool moe)
@@ -603,9 +631,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	const struct scenario *s = c->s;
 	const struct plan *p = c->p;
 	const struct workload *w = &s->workload;
-	double t = p->tp, pp = p->pp, ep = p->ep > 0 ? p->ep : 1;
+	double t = p->tp, pp = p->pp, ep = p->ep > 0 ? p->ep : 1, cp = p->cp > 0 ? p->cp : 1;
 	double b = w->micro_batch > 0 ? w->micro_batch : 1, sq = w->seq_len > 0 ? w->seq_len : 1;
-	double T = b * sq;
+	/* tokens of the micro-batch on this GPU: context parallelism splits each sequence
+	 * over cp ranks (every GEMM, elementwise and communication term takes T), while
+	 * attention still runs each query over the whole sequence's keys: with the causal
+	 * load balance (2 cp chunks, two a rank) each rank does 1 / cp of the attention */
+	double sql = sq / cp, T = b * sql;
 	bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
 	/* forward passes per micro-batch: full recomputation runs the layers' forward again
 	 * in the backward (Chen et al. 2016; Megatron --recompute-granularity full) */
@@ -632,16 +664,16 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	if (w->flash_attention) {
 		double keys = keys_causal(sh, sq);
 		/* at FLASH_EFF of a GEMM of the same shape: emax sat(s) sat(keys) sat(hd) */
-		double shape = (sq + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *
-			       (sh->hd + GEMM_DIM_HALF) / (sq * keys * sh->hd);
+		double shape = (sql + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *
+			       (sh->hd + GEMM_DIM_HALF) / (sql * keys * sh->hd);
 		flops_hd = 4 * T * keys * sh->qd * c->it;
 		att = flops_hd * c->inv_peak_emax * (1 / FLASH_EFF) * shape *
 		      (attn_fwd_passes + FLASH_BWD_FLOPS) * c->bf16_k;
 	} else {
 		double keys = keys_full(sh, sq);
 		double heads_local = sh->heads * c->it;
-		double bmm = 2 * gemm_s(c, sq, keys, sh->hd, b * heads_local, c->act);
-		double scores = b * heads_local * sq * keys * SCORE_BYTES_FWD * c->inv_hbm;
+		double bmm = 2 * gemm_s(c, sql, keys, sh->hd, b * heads_local, c->act);
+		double scores = b * heads_local * sql * keys * SCORE_BYTES_FWD * c->inv_hbm;
 		att = (bmm * c->bf16_k + scores) * (attn_fwd_passes + 2);
 	}
 	per_layer_att = att;
@@ -667,9 +699,10 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * backward (GShard, Lepikhin et al. 2020) */
 	per_layer_ep = 0;
 	if (sh->moe_layers > 0 && ep > 1) {
-		double bw = fabric_bw(c, ep * t);
+		/* the ep group's ranks are tp x cp apart (order tp-cp-ep-dp-pp) */
+		double bw = fabric_bw(c, ep * t * cp);
 		double vol = T * sh->active * sh->h * c->act * (ep - 1) / ep;
-		per_layer_ep = 2 * (fwd + 1) * (vol / bw + (ep - 1) * fabric_lat(c, ep * t));
+		per_layer_ep = 2 * (fwd + 1) * (vol / bw + (ep - 1) * fabric_lat(c, ep * t * cp));
 		per_layer_ep *= sh->moe_layers / sh->layers;
 	}
 
@@ -678,6 +711,18 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	mb->membound = Ls * per_layer_mem;
 	mb->tp = Ls * per_layer_tp;
 	mb->ep = Ls * per_layer_ep;
+	{
+		/* K/V heads on this tp rank (replicated when tp exceeds them, as the memory
+		 * part's local_heads), in the attention layers' share of the stage */
+		double kvh = sh->kvd / sh->hd;
+		double kvd_local = (kvh >= t ? kvh / t : 1) * sh->hd;
+		/* one exchange each time the attention's forward runs: again under
+		 * selective or full recomputation */
+		mb->cp = sh->attn > 0 ? Ls * sh->attn *
+					    cp_exchange_s(c, s, cp, t, T, kvd_local,
+							  attn_fwd_passes, per_layer_att / sh->attn)
+				      : 0;
+	}
 	/* the output layer on the last stage: forward + backward, never recomputed; logits
 	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
 	if (sh->vocab > 0) {
@@ -692,8 +737,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		double v = p->virtual_stages > 0 ? p->virtual_stages : 1;
 		/* stages are tp x dp x ep ranks apart (Megatron's rank order: the data
 		 * replicas, expert-parallel ones included, sit between pipeline stages) */
-		double bw = fabric_bw(c, t * p->dp * ep * pp);
-		double lat = fabric_lat(c, t * p->dp * ep * pp);
+		double bw = fabric_bw(c, t * cp * p->dp * ep * pp);
+		double lat = fabric_lat(c, t * cp * p->dp * ep * pp);
 		mb->pp = 2 * v * (T * sh->h * c->act * c->it / bw + lat);
 	}
 	/* the backward of this micro-batch (for overlapping the gradient reduction) */
@@ -745,6 +790,10 @@ static void time_train(struct tctx *c)
 	double t_mb, pipeline, dp_s = 0, dp_exposed = 0, z3 = 0, opt = 0, off = 0, data = 0;
 	double step_compute, step, inv_step, t_data = 0, attn_model;
 	double ep = p->ep > 0 ? p->ep : 1;
+	/* the gradient reduce and ZeRO's shards span the data-parallel ranks and the cp ranks
+	 * of each (Megatron's data-parallel group with context parallelism,
+	 * megatron/core/distributed/distributed_data_parallel.py; src/plan_memory.c) */
+	double cp = p->cp > 0 ? p->cp : 1, dpc = dp * cp;
 	double p_ne, p_ex = 0, t_ne, t_ex; /* parameters per GPU: non-expert, routed experts */
 
 	shape_get(p, &sh);
@@ -778,7 +827,7 @@ static void time_train(struct tctx *c)
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 
 	train_microbatch(c, &sh, &mb, &fwd_passes);
-	t_mb = mb.matmul + mb.attention + mb.membound + mb.tp + mb.ep + mb.pp;
+	t_mb = mb.matmul + mb.attention + mb.membound + mb.tp + mb.ep + mb.pp + mb.cp;
 	/* 1F1B with v interleaved chunks: bubble (p-1)/(v m) of the ideal time (Narayanan
 	 * et al. 2021, Section 2.2) */
 	pipeline = (m + (pp - 1) / v) * t_mb;
@@ -798,7 +847,7 @@ static void time_train(struct tctx *c)
 	/* data-parallel gradient reduction over the slowest link the group spans: its
 	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node */
 	{
-		double span = t * dp * ep;
+		double span = t * cp * dp * ep;
 		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
@@ -822,21 +871,21 @@ static void time_train(struct tctx *c)
 				: 2;
 			double acc_b = once ? 4 : gbytes; /* fp32 reduce dtype, unsharded */
 			double zc =
-			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
+			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dpc, ep,
 						    bw, lat) +
-			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dp, ep, bw, lat);
+			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dpc, ep, bw, lat);
 			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
 			double times = once ? 1 : m;
 			z3 = times * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
-			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
-					   bw, lat);
+			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dpc,
+					   ep, bw, lat);
 			dp_s = zc * times;
 		} else {
 			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
 			 * bytes), bucketed and overlapped with the last micro-batch's backward
 			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
-			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
+			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dpc, ep, bw,
 					     lat);
 			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
 		}
@@ -845,7 +894,7 @@ static void time_train(struct tctx *c)
 	/* optimizer step: memory-bound over the states of this GPU's shard: AdamW reads
 	 * master, m, v, gradient and writes master, m, v, weight */
 	{
-		double local = p->zero >= 1 ? t_ne / (dp * ep) + t_ex / dp : t_ne + t_ex;
+		double local = p->zero >= 1 ? t_ne / (dpc * ep) + t_ex / dpc : t_ne + t_ex;
 		double bpp = 0;
 		switch (w->optimizer) {
 		case OPT_ADAMW:
@@ -874,7 +923,7 @@ static void time_train(struct tctx *c)
 			 * it over the GPU fabric (Rajbhandari et al. 2021, Section 6.1,
 			 * bandwidth-centric partitioning) */
 			if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
-				off += m * 2 * (p_ne / (dp * ep) + p_ex / dp) * wbytes / pcie;
+				off += m * 2 * (p_ne / (dpc * ep) + p_ex / dpc) * wbytes / pcie;
 			if (off > pipeline)
 				plan_warn(p, PW_OFFLOAD_PCIE_BOUND, off, pipeline);
 		} else {
@@ -921,6 +970,7 @@ static void time_train(struct tctx *c)
 	p->parts.offload_s = off;
 	p->parts.optimizer_s = opt;
 	p->parts.data_s = data;
+	p->parts.cp_comm_s = m * mb.cp;
 	p->matmul_efficiency = c->gemm_time > 0 ? c->gemm_flops / (c->gemm_time * c->peak) : NAN;
 
 	/* a measured rate (tokens/s per GPU) or MFU replaces the model: the same parts,
@@ -955,9 +1005,10 @@ static void time_train(struct tctx *c)
 	/* shares of the step (seconds of each kind over the step) */
 	p->shares[BN_COMPUTE] = (p->parts.matmul_s + p->parts.attention_s) * inv_step;
 	p->shares[BN_HBM] = (p->parts.memory_bound_s + p->parts.optimizer_s) * inv_step;
-	p->shares[BN_INTERCONNECT] = (p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.dp_comm_s +
-				      p->parts.zero3_s + p->parts.ep_comm_s + p->parts.offload_s) *
-				     inv_step;
+	p->shares[BN_INTERCONNECT] =
+	    (p->parts.tp_comm_s + p->parts.pp_comm_s + p->parts.dp_comm_s + p->parts.zero3_s +
+	     p->parts.ep_comm_s + p->parts.offload_s + p->parts.cp_comm_s) *
+	    inv_step;
 	p->shares[BN_DATA_IO] = t_data > 0 ? t_data / step_compute : 0;
 
 	/* reliability: interruptions = GPU-hours / MTBF per GPU (Llama 3 paper, Table 5);
@@ -2404,10 +2455,10 @@ static bool deadline_met(const struct scenario *base, double count, bool fit)
 	return !(isfinite(p.total_s) && p.total_s > s.workload.deadline_s);
 }
 
-/* A count rounded up to whole replicas of tp x pp x ep, so that the layout divides. */
+/* A count rounded up to whole replicas of tp x pp x ep (x cp), so that the layout divides. */
 static double whole_replicas(const struct scenario *s, double count)
 {
-	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	double span = (double)scenario_replica_gpus(s);
 	return span > 1 ? ceil(count / span) * span : count;
 }
 
@@ -2468,6 +2519,7 @@ static const size_t part_at[PLAN_PARTS] = {
     offsetof(struct plan_time_parts, dp_comm_s),      offsetof(struct plan_time_parts, zero3_s),
     offsetof(struct plan_time_parts, ep_comm_s),      offsetof(struct plan_time_parts, offload_s),
     offsetof(struct plan_time_parts, optimizer_s),    offsetof(struct plan_time_parts, data_s),
+    offsetof(struct plan_time_parts, cp_comm_s),
 };
 _Static_assert(sizeof(struct plan_time_parts) == PLAN_PARTS * sizeof(double),
 	       "PLAN_PARTS counts every part");

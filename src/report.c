@@ -99,18 +99,27 @@ int parallel_format(const struct parallel *par, enum parallel_style style, bool 
 	} while (0)
 	switch (style) {
 	case PARALLEL_BRIEF:
+		/* context parallelism multiplies the GPUs: shown wherever it is on */
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
 		break;
 	case PARALLEL_PANE:
 		MORE("%sep %d", sep, par->ep);
+		if (training && par->cp > 1)
+			MORE("%scp %d", sep, par->cp);
 		break;
 	case PARALLEL_SEARCH:
 		if (par->ep > 1)
 			MORE(", ep %d", par->ep);
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
 		if (training && par->virtual_stages > 1)
 			MORE(", v %d", par->virtual_stages);
 		break;
 	case PARALLEL_REPORT:
 		MORE(", ep %d", par->ep);
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
 		if (par->virtual_stages > 1)
 			MORE(", %d virtual stages", par->virtual_stages);
 		if (!training)
@@ -233,6 +242,7 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
 	par.pp = p->pp;
 	par.dp = p->dp;
 	par.ep = p->ep;
+	par.cp = p->cp;
 	par.virtual_stages = p->virtual_stages;
 	par.zero = p->zero;
 	parallel_format(&par, PARALLEL_REPORT, is_training(s), t, sizeof(t));
@@ -964,21 +974,14 @@ void report_csv_end(struct report_csv *w)
 
 /* The layout columns of search --csv: scenario keys, written as a file writes them. */
 static const char *const search_csv_inputs[] = {
-    "hardware.gpu",
-    "hardware.count",
-    "parallel.tp",
-    "parallel.pp",
-    "parallel.dp",
-    "parallel.ep",
-    "parallel.virtual_stages",
-    "parallel.zero",
-    "parallel.sequence_parallel",
-    "parallel.offload",
-    "workload.micro_batch",
-    "workload.recompute",
-    "workload.batch",
-    "workload.weights",
-    "workload.kv_cache",
+    "hardware.gpu",	  "hardware.count",
+    "parallel.tp",	  "parallel.pp",
+    "parallel.dp",	  "parallel.ep",
+    "parallel.cp",	  "parallel.virtual_stages",
+    "parallel.zero",	  "parallel.sequence_parallel",
+    "parallel.offload",	  "workload.micro_batch",
+    "workload.recompute", "workload.batch",
+    "workload.weights",	  "workload.kv_cache",
 };
 
 /* ... and its figures: the JSON report's keys */

@@ -55,13 +55,14 @@ const char *report_workload_name(enum workload_kind k);
 
 /* How parallel_format writes a layout: the front ends' separators and details differ. */
 enum parallel_style {
-	PARALLEL_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", 2 virtual stages"
-			    when more than 1, then for training ", ZeRO 3", ", sequence
-			    parallel", ", offload optimizer" when on */
+	PARALLEL_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", cp 2" in training
+			    when more than 1, ", 2 virtual stages" when more than 1, then for
+			    training ", ZeRO 3", ", sequence parallel", ", offload optimizer" when
+			    on */
 	PARALLEL_SEARCH, /* `gpuplan search`: "tp 2, pp 1, dp 4", ", ep 8" when more than 1,
-			    ", v 2" for training when more than 1 */
-	PARALLEL_PANE,	 /* the results pane: "tp 2  pp 1  dp 4  ep 1" */
-	PARALLEL_BRIEF,	 /* a status line: "tp 2, pp 1, dp 4" */
+			    ", cp 2" and ", v 2" for training when more than 1 */
+	PARALLEL_PANE,	 /* the results pane: "tp 2  pp 1  dp 4  ep 1", "  cp 2" as above */
+	PARALLEL_BRIEF,	 /* a status line: "tp 2, pp 1, dp 4", ", cp 2" as above */
 };
 
 /* Writes the layout par (the values as given: a caller with a plan passes the resolved

@@ -154,6 +154,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 			PART(matmul_s),   PART(attention_s), PART(memory_bound_s), PART(tp_comm_s),
 			PART(pp_comm_s),  PART(bubble_s),    PART(dp_comm_s),      PART(zero3_s),
 			PART(ep_comm_s),  PART(offload_s),   PART(optimizer_s),    PART(data_s),
+			PART(cp_comm_s),
 #undef PART
 		};
 		/* clang-format on */
@@ -184,6 +185,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_num(r, "layout.pp", p->pp, true);
 	bad |= put_num(r, "layout.dp", p->dp, true);
 	bad |= put_num(r, "layout.ep", p->ep, true);
+	bad |= put_num(r, "layout.cp", p->cp, true);
 	bad |= put_num(r, "layout.virtual_stages", p->virtual_stages, true);
 	bad |= put_num(r, "layout.zero", p->zero, true);
 	bad |= put_num(r, "layout.micro_batches", p->micro_batches, true);
@@ -336,6 +338,7 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put_num(o, "parallel.pp", r->parallel.pp, true);
 	bad |= put_num(o, "parallel.dp", r->plan.dp, true);
 	bad |= put_num(o, "parallel.ep", r->parallel.ep, true);
+	bad |= put_num(o, "parallel.cp", r->parallel.cp, true);
 	bad |= put_num(o, "parallel.zero", r->parallel.zero, true);
 	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
 	bad |= put_str(o, "parallel.recompute",

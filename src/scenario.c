@@ -52,6 +52,7 @@ static const char *const compile_modes[] = {"auto", "on", "off", NULL};
 static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused", NULL};
 static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
 static const char *const reshards[] = {"auto", "always", "never", NULL};
+static const char *const cp_comms[] = {"p2p", "all_gather", NULL}; /* enum cp_comm */
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -449,29 +450,33 @@ const struct field scenario_fields[] = {
 	     PW("dp", 29), DOUBLES, RESOLVED_INT(dp)),
     INT_FIELD("parallel.ep", parallel.ep, 1, 65536, 0, "expert-parallel degree", PW("ep", 30),
 	      DOUBLES),
+    INT_FIELD("parallel.cp", parallel.cp, 1, 65536, APPLIES_TRAINING,
+	      "context-parallel degree: the sequence split over cp GPUs", PW("cp", 31), DOUBLES),
+    ENUM_FIELD("parallel.cp_comm", parallel.cp_comm, cp_comms, APPLIES_TRAINING,
+	       "context parallelism's K/V exchange: p2p (ring) | all_gather", PW("cp comm", 32)),
     BOOL_FIELD("parallel.ep_overlap", parallel.ep_overlap, APPLIES_TRAINING,
 	       "expert all-to-alls overlapped with another micro-batch's compute (DualPipe)",
-	       PW("ep overlap", 31)),
+	       PW("ep overlap", 33)),
     INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
-	      "interleaved pipeline chunks per stage", PW("virtual stages", 34), DOUBLES),
+	      "interleaved pipeline chunks per stage", PW("virtual stages", 36), DOUBLES),
     INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3",
-	      PW("zero", 32)),
+	      PW("zero", 34)),
     BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
-	       "Megatron sequence parallelism", PW("seq parallel", 33)),
+	       "Megatron sequence parallelism", PW("seq parallel", 35)),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
-	       "none | optimizer | optimizer+params", PW("offload", 35)),
+	       "none | optimizer | optimizer+params", PW("offload", 37)),
     ENUM_FIELD("parallel.reshard_after_forward", parallel.reshard_after_forward, reshards,
 	       APPLIES_TRAINING,
 	       "ZeRO-3 / FSDP frees gathered parameters after forward: auto | always | never",
 	       UI_HIDDEN("reshard")),
 
     NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
-	     "model FLOPs utilization; auto = modelled", PW("mfu", 36), RESOLVED_DOUBLE(mfu)),
+	     "model FLOPs utilization; auto = modelled", PW("mfu", 38), RESOLVED_DOUBLE(mfu)),
     NUM_AUTO("efficiency.hbm", efficiency.hbm, UNIT_RATIO, 1e-4, 1, 0,
-	     "achieved / peak memory bandwidth; auto = modelled", PW("hbm", 37),
+	     "achieved / peak memory bandwidth; auto = modelled", PW("hbm", 39),
 	     RESOLVED_DOUBLE(hbm_efficiency)),
     NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
-	     "achieved / peak link bandwidth; auto = modelled", PW("network", 38),
+	     "achieved / peak link bandwidth; auto = modelled", PW("network", 40),
 	     RESOLVED_DOUBLE(network_efficiency)),
     ENUM_FIELD("workload.embedding_weights", workload.embedding_weights, embedding_weight_names,
 	       APPLIES_INFERENCE,
@@ -1104,7 +1109,9 @@ void scenario_init(struct scenario *s)
 	s->parallel.pp = 1;
 	s->parallel.dp = 0;
 	s->parallel.ep = 1;
-	s->parallel.ep_overlap = false; /* standard Megatron-LM / DeepSpeed-MoE: exposed */
+	s->parallel.cp = 1;
+	s->parallel.cp_comm = CP_COMM_P2P; /* Transformer Engine's and Megatron's default */
+	s->parallel.ep_overlap = false;	   /* standard Megatron-LM / DeepSpeed-MoE: exposed */
 	s->parallel.virtual_stages = 1;
 	s->parallel.zero = 0;
 	s->parallel.offload = OFFLOAD_NONE;
@@ -1168,6 +1175,13 @@ static void problem(struct gp_problems *out, const struct scenario_source *src, 
 	gp_problems_add(out, &e);
 }
 
+long long scenario_replica_gpus(const struct scenario *s)
+{
+	const struct parallel *par = &s->parallel;
+	bool train = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	return (long long)par->tp * par->pp * par->ep * (train && par->cp > 1 ? par->cp : 1);
+}
+
 void scenario_validate(const struct scenario *s, const struct scenario_source *src,
 		       struct gp_problems *out)
 {
@@ -1175,7 +1189,9 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	const struct parallel *par = &s->parallel;
 	int heads = m->heads, kv = m->kv_heads ? m->kv_heads : m->heads;
 	bool shaped = m->layers || m->hidden || m->heads;
-	long long span = (long long)par->tp * par->pp * par->ep;
+	bool train = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	long long span = scenario_replica_gpus(s);
+	const char *span_name = train && par->cp > 1 ? "tp x pp x ep x cp" : "tp x pp x ep";
 
 	if (!m->preset[0] && !m->hf_config[0] && m->params == 0 && !shaped)
 		problem(out, src, "model",
@@ -1251,16 +1267,14 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 		    par->tp, heads);
 	if (span > s->hardware.count)
 		problem(out, src, "parallel.tp",
-			"tp x pp x ep = %lld is more than the %d GPUs (expected at most "
-			"hardware.count)",
-			span, s->hardware.count);
+			"%s = %lld is more than the %d GPUs (expected at most hardware.count)",
+			span_name, span, s->hardware.count);
 	else if (s->hardware.count % span != 0)
-		problem(out, src, "parallel.tp", "tp x pp x ep = %lld does not divide the %d GPUs",
+		problem(out, src, "parallel.tp", "%s = %lld does not divide the %d GPUs", span_name,
 			span, s->hardware.count);
 	if (par->dp && span * par->dp > s->hardware.count)
-		problem(out, src, "parallel.dp",
-			"tp x pp x ep x dp = %lld is more than the %d GPUs", span * par->dp,
-			s->hardware.count);
+		problem(out, src, "parallel.dp", "%s x dp = %lld is more than the %d GPUs",
+			span_name, span * par->dp, s->hardware.count);
 	if (m->layers && par->pp > m->layers)
 		problem(out, src, "parallel.pp", "pp %d is more than the %d layers", par->pp,
 			m->layers);
@@ -1268,6 +1282,13 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 		problem(out, src, "parallel.ep",
 			"ep %d needs a MoE model whose experts it divides (experts: %d)", par->ep,
 			m->moe.experts);
+	/* Megatron-Core splits each sequence into 2 x cp chunks, two a rank, for the causal
+	 * load balance (megatron/training/utils.py get_batch_on_this_cp_rank) */
+	if (train && par->cp > 1 && s->workload.seq_len % (2 * par->cp) != 0)
+		problem(out, src, "parallel.cp",
+			"cp %d needs seq_len %d to split into 2 x cp = %d equal chunks (expected "
+			"a seq_len divisible by %d)",
+			par->cp, s->workload.seq_len, 2 * par->cp, 2 * par->cp);
 	if (par->virtual_stages > 1 && par->pp < 2)
 		problem(out, src, "parallel.virtual_stages",
 			"virtual_stages %d needs pipeline parallelism (pp at least 2)",
@@ -1286,7 +1307,6 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	{
 		/* a framework that cannot run the workload (framework.c says what each runs) */
 		const struct framework_info *fw = framework_get(s->workload.framework);
-		bool train = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
 		if (train && !fw->trains)
 			problem(
 			    out, src, "workload.framework",

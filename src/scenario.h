@@ -152,12 +152,21 @@ struct hardware {
 	double mtbf_gpu_hours;
 };
 
+/* Context parallelism's K/V exchange (parallel.cp_comm): Transformer Engine's cp_comm_type
+ * (transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py). */
+enum cp_comm {
+	CP_COMM_P2P,	    /* ring: each step sends the K/V chunk on, overlapped with attention */
+	CP_COMM_ALL_GATHER, /* all-gather K/V before attention, exposed (Llama 3, Section 3.3.2) */
+};
+
 struct parallel {
 	int tp;
 	int pp;
 	int dp; /* 0 = auto: count / (tp x pp) */
 	int ep;
-	bool ep_overlap; /* expert all-to-alls hidden behind another micro-batch's compute */
+	int cp;		      /* context-parallel degree: the sequence split over cp GPUs */
+	enum cp_comm cp_comm; /* how attention gets the other ranks' keys and values */
+	bool ep_overlap;      /* expert all-to-alls hidden behind another micro-batch's compute */
 	int virtual_stages;
 	int zero; /* 0..3 */
 	bool sequence_parallel;
@@ -358,6 +367,11 @@ struct scenario_source {
 		int line, column; /* 1-based */
 	} keys[SCENARIO_MAX_KEYS];
 };
+
+/* The GPUs of one data replica: tp x pp x ep, and x cp in training (parallel.cp applies to
+ * training only; Megatron-Core's world is tp x cp x ep x dp x pp,
+ * megatron/core/parallel_state.py initialize_model_parallel). As given, not resolved. */
+long long scenario_replica_gpus(const struct scenario *s);
 
 /* Adds every problem of s to problems: values that cannot be together (tp not dividing
  * heads, tp x pp x ep above the GPU count, kv_heads above heads, ...), a missing model or

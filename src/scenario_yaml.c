@@ -151,7 +151,8 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 			     strncmp(near, prefix, plen) == 0 ? near + plen : near);
 		return;
 	}
-	if (nchildren <= 10 && ln < sizeof(list))
+	/* a section of a dozen keys or fewer (parallel's 12) lists them */
+	if (nchildren <= 12 && ln < sizeof(list))
 		ysink_report(&w->sink, k->line, k->column, full,
 			     "unknown key '%s' (expected one of %s)", local, list);
 	else

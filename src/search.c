@@ -105,7 +105,7 @@ static bool better(const struct search_result *a, const struct search_result *b)
 static int complexity(const struct search_result *a)
 {
 	return a->parallel.zero + 2 * (int)a->parallel.offload + (a->parallel.virtual_stages > 1) +
-	       a->parallel.sequence_parallel;
+	       a->parallel.sequence_parallel + (a->parallel.cp > 1);
 }
 
 static bool same_time(const struct search_result *a, const struct search_result *b)
@@ -118,9 +118,10 @@ static bool variant_of(const struct search_result *a, const struct search_result
 {
 	return a->count == b->count && strcmp(a->gpu, b->gpu) == 0 &&
 	       a->parallel.tp == b->parallel.tp && a->parallel.pp == b->parallel.pp &&
-	       a->parallel.ep == b->parallel.ep && a->micro_batch == b->micro_batch &&
-	       a->recompute == b->recompute && a->weights == b->weights &&
-	       a->kv_cache == b->kv_cache && a->meets_target == b->meets_target && same_time(a, b);
+	       a->parallel.ep == b->parallel.ep && a->parallel.cp == b->parallel.cp &&
+	       a->micro_batch == b->micro_batch && a->recompute == b->recompute &&
+	       a->weights == b->weights && a->kv_cache == b->kv_cache &&
+	       a->meets_target == b->meets_target && same_time(a, b);
 }
 
 /* Inserts the candidate in s / p if it ranks among the best. */
@@ -267,12 +268,31 @@ static int tp_degrees(const struct scenario *s, const struct space *sp, const st
 	return n;
 }
 
+/* Context-parallel degrees to try: 1, and the powers of two that split the sequence into
+ * 2 cp equal chunks (Megatron's causal load balance, megatron/training/utils.py
+ * get_batch_on_this_cp_rank) of at least CP_MIN_TOKENS / 2 tokens, so a rank holds
+ * CP_MIN_TOKENS or more: the long-context runs published split 8k over cp 2 (NeMo's
+ * long-context recipes) and 128k over cp 16 (Llama 3, Dubey et al. 2024, Table 4),
+ * 4,096 and 8,192 tokens a rank. A bound of the search space, not of the physics. */
+#define CP_MIN_TOKENS 4096
+
+static int cp_degrees(int seq_len, int *out, int max)
+{
+	int n = 0;
+	out[n++] = 1;
+	for (int cp = 2; n < max && seq_len / cp >= CP_MIN_TOKENS && cp <= 64; cp *= 2)
+		if (seq_len % (2 * cp) == 0)
+			out[n++] = cp;
+	return n;
+}
+
 static void search_training(struct ranking *r, struct scenario *s, const struct space *sp,
 			    struct plan *p)
 {
-	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV], mbs[MAX_DIV];
+	int tps[MAX_DIV], pps[MAX_DIV], eps[MAX_DIV], mbs[MAX_DIV], cps[8];
 	int layers, count = s->hardware.count;
 	int ntp, npp, nep = 1, gb = s->workload.global_batch;
+	int ncp = cp_degrees(s->workload.seq_len, cps, 8);
 	/* interleaved chunks per stage; stages may hold uneven layer counts (Megatron-LM's
 	 * --decoder-first/last-pipeline-num-layers; Llama 3 405B: 126 layers on 16 stages) */
 	static const int vstages[] = {1, 2, 3, 4, 6, 8};
@@ -294,17 +314,19 @@ static void search_training(struct ranking *r, struct scenario *s, const struct 
 			int pp = pps[b];
 			if ((long)tp * pp > count)
 				break;
-			for (int c = 0; c < nep; c++) {
-				int ep = eps[c];
-				long span = (long)tp * pp * ep;
+			for (int c = 0; c < nep * ncp; c++) {
+				int ep = eps[c / ncp], cp = cps[c % ncp];
+				long span = (long)tp * pp * ep * cp;
 				if (span > count || count % span)
 					continue;
 				int dp = (int)(count / span);
-				/* data replicas are dp x ep (experts shard inside them) */
+				/* data replicas are dp x ep (experts shard inside them); the cp
+				 * ranks of a replica read the same sequences */
 				int nmb = micro_batches(gb, dp * ep, mbs, MAX_DIV);
 				s->parallel.tp = tp;
 				s->parallel.pp = pp;
 				s->parallel.ep = ep;
+				s->parallel.cp = cp;
 				s->parallel.dp = dp;
 				for (int v = 0; v < (sp->full ? 6 : 1); v++) {
 					int vs = vstages[v];
@@ -337,6 +359,7 @@ static void search_inference(struct ranking *r, struct scenario *s, const struct
 			s->parallel.tp = tp;
 			s->parallel.pp = pp;
 			s->parallel.ep = 1;
+			s->parallel.cp = 1; /* training only */
 			s->parallel.dp = count / (tp * pp);
 			for (int w = 0; w < 4; w++) {
 				if (w && wopts[w] == weights0)
@@ -436,10 +459,10 @@ static int set_number(struct scenario *s, const struct field *f, double v)
 	return scenario_field_set(s, NULL, f, buf, NULL);
 }
 
-/* GPUs come in multiples of one model replica's tp x pp x ep. */
+/* GPUs come in multiples of one model replica's tp x pp x ep (x cp in training). */
 static double whole_replicas(const struct scenario *s, double count)
 {
-	double span = (double)s->parallel.tp * s->parallel.pp * s->parallel.ep;
+	double span = (double)scenario_replica_gpus(s);
 	return span > 1 ? ceil(count / span) * span : count;
 }
 

@@ -372,8 +372,8 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 /* The step's parts in struct plan_time_parts order (plan_part_get's index); 12 columns at
  * most */
 static const char *const part_labels[PLAN_PARTS] = {
-    "matmul",  "attention",    "memory-bound", "tp comm", "pp comm",   "pp bubble",
-    "dp comm", "zero3 gather", "ep comm",      "offload", "optimizer", "data",
+    "matmul",	    "attention", "memory-bound", "tp comm",   "pp comm", "pp bubble", "dp comm",
+    "zero3 gather", "ep comm",	 "offload",	 "optimizer", "data",	 "cp comm",
 };
 
 /* Where a step's time goes, then layout, compute and reliability figures. */
@@ -441,7 +441,8 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
 		{
-			struct parallel par = {.tp = p->tp, .pp = p->pp, .dp = p->dp, .ep = p->ep};
+			struct parallel par = {
+			    .tp = p->tp, .pp = p->pp, .dp = p->dp, .ep = p->ep, .cp = p->cp};
 			char lay[96];
 			parallel_format(&par, PARALLEL_PANE, training, lay, sizeof(lay));
 			detail_line(a, w, y++, "layout       %s", lay);

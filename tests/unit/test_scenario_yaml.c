@@ -382,7 +382,7 @@ static void test_suggestions(void **state)
 		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
 		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
 		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected one of tp, pp, dp, ep, "
-					   "ep_overlap, virtual_stages, zero, sequence_parallel, offload, reshard_after_forward)"},
+					   "cp, cp_comm, ep_overlap, virtual_stages, zero, sequence_parallel, offload, reshard_after_forward)"},
 		{"model: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'model'"},
 	};
 
@@ -793,6 +793,8 @@ static const char *const every_field[][2] = {
 	{"parallel.pp", "4"},
 	{"parallel.dp", "64"},
 	{"parallel.ep", "2"},
+	{"parallel.cp", "2"},
+	{"parallel.cp_comm", "all_gather"},
 	{"parallel.ep_overlap", "true"},
 	{"parallel.virtual_stages", "2"},
 	{"parallel.zero", "3"},
