@@ -1330,6 +1330,22 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 				b->data[--b->len] = '\0';
 			report_buf_printf(b, "\n");
 		}
+		/* the microscaling formats' dense peaks on a line of their own: a seventh column
+		 * would not fit 80 columns, and few GPUs have them (gpuplan(1), catalog) */
+		{
+			static const enum dtype mx[] = {DTYPE_NVFP4, DTYPE_MXFP4, DTYPE_FP6};
+			const char *sep = "  microscaled dense:";
+			for (size_t k = 0; k < sizeof(mx) / sizeof(mx[0]); k++) {
+				if (!(g->peak_flops[mx[k]] > 0))
+					continue;
+				double t = g->peak_flops[mx[k]] / 1e12;
+				report_buf_printf(b, t < 1e4 ? "%s %s %.4g" : "%s %s %.0f", sep,
+						  dtype_name(mx[k]), t);
+				sep = ",";
+			}
+			if (sep[0] == ',')
+				report_buf_printf(b, " TFLOP/s\n");
+		}
 		units_format_human(UNIT_BYTES_PER_S, g->link_bytes_per_s, 3, link, sizeof(link));
 		units_format_human(UNIT_BYTES_PER_S, g->pcie_bytes_per_s, 3, pcie, sizeof(pcie));
 		units_format_human(UNIT_WATTS, g->power_w, 3, power, sizeof(power));

@@ -419,7 +419,14 @@ run 0 catalog && {
 	has "$T/out" 'llama-2-7b' "catalog lists models"
 	has "$T/out" 'sparse' "catalog marks sparse figures"
 }
-run 0 catalog gpus && lacks "$T/out" 'llama-2-7b' "catalog gpus"
+run 0 catalog gpus && {
+	lacks "$T/out" 'llama-2-7b' "catalog gpus"
+	# the FP4/FP6 dense peaks on their own line, only for GPUs that have them
+	has "$T/out" '^  microscaled dense: nvfp4 9000, mxfp4 9000, fp6 4500 TFLOP/s$' \
+		"catalog gpus shows B200's FP4 peaks"
+	if awk '/^h100-sxm-80gb /{h=1; next} /^[a-z0-9]/{h=0} h && /microscaled/{exit 1}' \
+		"$T/out"; then ok; else bad "catalog gpus: FP4 peaks on a GPU without them"; fi
+}
 # the catalog's table fits 80 columns, peaks of 10,000 TFLOP/s and more included (MI355X)
 run 0 catalog && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "catalog wider than 80 columns"; fi
