@@ -13,35 +13,19 @@
 #include <cmocka.h>
 #include <locale.h>
 
-#include "app.h"
 #include "ui_catalog.h"
 
-static struct catalog cat;
-static struct app app;
-
-static int setup(void **state)
+/* two GPUs and two models: the picker has a choice */
+static void two_of_each(struct catalog *c)
 {
-	struct scenario s;
-	struct gp_error err;
-	(void)state;
-	if (cat.ngpus == 0) {
-		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 1e15, 2);
-		ui_cat_add_gpu(&cat, "a100-80gb-sxm", 80e9, 1e15, 2);
-		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-		ui_cat_add_model(&cat, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
-	}
-	if (scenario_init_builtin(&s, &cat, &err) != 0)
-		return -1;
-	app_init(&app, &cat, &s, NULL, 0);
-	return 0;
+	ui_cat_add_gpu(c, "h100-sxm-80gb", 80e9, 1e15, 2);
+	ui_cat_add_gpu(c, "a100-80gb-sxm", 80e9, 1e15, 2);
+	ui_cat_add_model(c, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
+	ui_cat_add_model(c, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
 }
 
-static void keys(const char *s)
-{
-	for (; *s; s++)
-		app_handle_key(&app, (unsigned char)*s);
-	app_compute(&app);
-}
+#define UI_APP_CATALOG two_of_each
+#include "ui_app_fixture.h"
 
 static void key(int k)
 {

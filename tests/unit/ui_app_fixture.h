@@ -10,16 +10,25 @@
 static struct catalog cat;
 static struct app app;
 
+/* The catalog: one H100 and Llama 3.1 8B, unless the test defines UI_APP_CATALOG before
+ * including this, as the name of its own void NAME(struct catalog *). */
+#ifndef UI_APP_CATALOG
+#define UI_APP_CATALOG ui_app_catalog
+static void ui_app_catalog(struct catalog *c)
+{
+	ui_cat_add_gpu(c, "h100-sxm-80gb", 80e9, 1e15, 2);
+	ui_cat_add_model(c, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
+}
+#endif
+
 /* cmocka setup: a fresh app on the built-in scenario (an 8B model on an H100). */
 static int setup(void **state)
 {
 	struct scenario s;
 	struct gp_error err;
 	(void)state;
-	if (cat.ngpus == 0) {
-		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 1e15, 2);
-		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-	}
+	if (cat.ngpus == 0)
+		UI_APP_CATALOG(&cat);
 	if (scenario_init_builtin(&s, &cat, &err) != 0)
 		return -1;
 	app_init(&app, &cat, &s, NULL, 0);
