@@ -13,18 +13,7 @@
 #include <cmocka.h>
 #include <locale.h>
 
-#include "ui_catalog.h"
-
-/* two GPUs and two models: the picker has a choice */
-static void two_of_each(struct catalog *c)
-{
-	ui_cat_add_gpu(c, "h100-sxm-80gb", 80e9, 1e15, 2);
-	ui_cat_add_gpu(c, "a100-80gb-sxm", 80e9, 1e15, 2);
-	ui_cat_add_model(c, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-	ui_cat_add_model(c, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
-}
-
-#define UI_APP_CATALOG two_of_each
+#define UI_APP_TWO_OF_EACH
 #include "ui_app_fixture.h"
 
 static void key(int k)

@@ -12,18 +12,7 @@
 
 #include <cmocka.h>
 
-#include "ui_catalog.h"
-
-/* H100 (989 TF bf16, $2.5/h) and A100 (312 TF, $1.5/h), 8B and 70B: the search ranks them */
-static void two_of_each(struct catalog *c)
-{
-	ui_cat_add_gpu(c, "h100-sxm-80gb", 80e9, 989e12, 2.5);
-	ui_cat_add_gpu(c, "a100-80gb-sxm", 80e9, 312e12, 1.5);
-	ui_cat_add_model(c, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-	ui_cat_add_model(c, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
-}
-
-#define UI_APP_CATALOG two_of_each
+#define UI_APP_TWO_OF_EACH
 #include "ui_app_fixture.h"
 
 static void key(int k)
