@@ -159,17 +159,6 @@ static void summary_text(struct report_buf *b, const struct calibrate_request *r
 	}
 }
 
-static bool jput(cJSON *o, const char *key, cJSON *v)
-{
-	if (!v)
-		return false;
-	if (!cJSON_AddItemToObject(o, key, v)) {
-		cJSON_Delete(v);
-		return false;
-	}
-	return true;
-}
-
 static cJSON *jnum(double v)
 {
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
@@ -182,10 +171,10 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 	cJSON *root = cJSON_CreateObject(), *arr, *o, *knobs, *changed;
 	bool good = root != NULL;
 
-	good = good && jput(root, "schema", cJSON_CreateString("gpuplan.calibrate/1"));
-	good = good && jput(root, "file", cJSON_CreateString(r->file));
-	good = good && jput(root, "ok", cJSON_CreateBool(ok));
-	good = good && jput(root, "measurements", arr = cJSON_CreateArray());
+	good = good && report_json_add(root, "schema", cJSON_CreateString("gpuplan.calibrate/1"));
+	good = good && report_json_add(root, "file", cJSON_CreateString(r->file));
+	good = good && report_json_add(root, "ok", cJSON_CreateBool(ok));
+	good = good && report_json_add(root, "measurements", arr = cJSON_CreateArray());
 	for (int i = 0; good && i < n; i++) {
 		o = cJSON_CreateObject();
 		good = o && cJSON_AddItemToArray(arr, o);
@@ -193,32 +182,39 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 			cJSON_Delete(o);
 			break;
 		}
-		good = jput(o, "key", cJSON_CreateString(m[i].fig->key)) &&
-		       jput(o, "measured", jnum(m[i].value)) &&
-		       jput(o, "before", jnum(m[i].before)) && jput(o, "after", jnum(m[i].after)) &&
-		       jput(o, "error_before", jnum(m[i].before / m[i].value - 1)) &&
-		       jput(o, "error_after", jnum(m[i].after / m[i].value - 1)) &&
-		       jput(o, "status", cJSON_CreateString(status_name(m[i].status))) &&
-		       jput(o, "knob",
-			    m[i].knob >= 0 ? cJSON_CreateString(calibrate_knob_key(m[i].knob))
+		good = report_json_add(o, "key", cJSON_CreateString(m[i].fig->key)) &&
+		       report_json_add(o, "measured", jnum(m[i].value)) &&
+		       report_json_add(o, "before", jnum(m[i].before)) &&
+		       report_json_add(o, "after", jnum(m[i].after)) &&
+		       report_json_add(o, "error_before", jnum(m[i].before / m[i].value - 1)) &&
+		       report_json_add(o, "error_after", jnum(m[i].after / m[i].value - 1)) &&
+		       report_json_add(o, "status", cJSON_CreateString(status_name(m[i].status))) &&
+		       report_json_add(o, "knob",
+				       m[i].knob >= 0
+					   ? cJSON_CreateString(calibrate_knob_key(m[i].knob))
 					   : cJSON_CreateNull()) &&
-		       jput(o, "why", cJSON_CreateString(m[i].why)) &&
-		       jput(o, "limit",
-			    m[i].limit[0] ? cJSON_CreateString(m[i].limit) : cJSON_CreateNull());
+		       report_json_add(o, "why", cJSON_CreateString(m[i].why)) &&
+		       report_json_add(o, "limit",
+				       m[i].limit[0] ? cJSON_CreateString(m[i].limit)
+						     : cJSON_CreateNull());
 	}
 	/* every knob: the file's value (0 = auto) and what the plan used, before and after */
-	good = good && jput(root, "knobs", knobs = cJSON_CreateObject());
+	good = good && report_json_add(root, "knobs", knobs = cJSON_CreateObject());
 	for (int k = 0; good && k < CAL_KNOB_COUNT; k++) {
 		const struct field *f = scenario_field_find(calibrate_knob_key(k));
 		const double *vb = (const double *)((const char *)before_s + f->offset);
 		const double *va = (const double *)((const char *)r->s + f->offset);
-		good = jput(knobs, f->key, o = cJSON_CreateObject()) &&
-		       jput(o, "before", *vb > 0 ? cJSON_CreateNumber(*vb) : cJSON_CreateNull()) &&
-		       jput(o, "after", *va > 0 ? cJSON_CreateNumber(*va) : cJSON_CreateNull()) &&
-		       jput(o, "resolved_before", jnum(scenario_field_resolved(f, before))) &&
-		       jput(o, "resolved_after", jnum(scenario_field_resolved(f, after)));
+		good =
+		    report_json_add(knobs, f->key, o = cJSON_CreateObject()) &&
+		    report_json_add(o, "before",
+				    *vb > 0 ? cJSON_CreateNumber(*vb) : cJSON_CreateNull()) &&
+		    report_json_add(o, "after",
+				    *va > 0 ? cJSON_CreateNumber(*va) : cJSON_CreateNull()) &&
+		    report_json_add(o, "resolved_before",
+				    jnum(scenario_field_resolved(f, before))) &&
+		    report_json_add(o, "resolved_after", jnum(scenario_field_resolved(f, after)));
 	}
-	good = good && jput(root, "changed", changed = cJSON_CreateArray());
+	good = good && report_json_add(root, "changed", changed = cJSON_CreateArray());
 	for (const struct figure *f = figures; good && f->key; f++) {
 		if (!moved(f, before, after))
 			continue;
@@ -228,12 +224,12 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 			cJSON_Delete(o);
 			break;
 		}
-		good = jput(o, "key", cJSON_CreateString(f->key)) &&
-		       jput(o, "before", jnum(figure_value(f, before))) &&
-		       jput(o, "after", jnum(figure_value(f, after)));
+		good = report_json_add(o, "key", cJSON_CreateString(f->key)) &&
+		       report_json_add(o, "before", jnum(figure_value(f, before))) &&
+		       report_json_add(o, "after", jnum(figure_value(f, after)));
 	}
-	good =
-	    good && jput(root, "written", saved ? cJSON_CreateString(saved) : cJSON_CreateNull());
+	good = good && report_json_add(root, "written",
+				       saved ? cJSON_CreateString(saved) : cJSON_CreateNull());
 	if (!good) {
 		cJSON_Delete(root);
 		return NULL;

@@ -545,28 +545,17 @@ static cJSON *json_value(const struct range *rg, int i)
 	return cJSON_CreateString(rg->text[i]);
 }
 
-static bool json_put(cJSON *o, const char *key, cJSON *v)
-{
-	if (!v)
-		return false;
-	if (!cJSON_AddItemToObject(o, key, v)) {
-		cJSON_Delete(v);
-		return false;
-	}
-	return true;
-}
-
 static cJSON *sweep_json(const struct sweep *w)
 {
 	cJSON *root = cJSON_CreateObject(), *o, *arr;
 	bool ok = root != NULL;
 	const struct scenario *s = w->r->s;
 
-	ok = ok && json_put(root, "schema", cJSON_CreateString("gpuplan.sweep/1"));
-	ok = ok && json_put(root, "scenario", o = cJSON_CreateObject());
-	ok = ok && json_put(o, "name", cJSON_CreateString(s->name));
-	ok = ok && json_put(o, "file", cJSON_CreateString(w->r->file));
-	ok = ok && json_put(root, "inputs", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "schema", cJSON_CreateString("gpuplan.sweep/1"));
+	ok = ok && report_json_add(root, "scenario", o = cJSON_CreateObject());
+	ok = ok && report_json_add(o, "name", cJSON_CreateString(s->name));
+	ok = ok && report_json_add(o, "file", cJSON_CreateString(w->r->file));
+	ok = ok && report_json_add(root, "inputs", arr = cJSON_CreateArray());
 	for (int g = 0; ok && g < w->nranges; g++) {
 		const struct range *rg = &w->ranges[g];
 		cJSON *in = cJSON_CreateObject(), *vals;
@@ -576,17 +565,18 @@ static cJSON *sweep_json(const struct sweep *w)
 			cJSON_Delete(in);
 			break;
 		}
-		ok = json_put(in, "key", cJSON_CreateString(rg->f->key)) &&
-		     json_put(in, "unit", cJSON_CreateString(units_kind_name(rg->f->unit))) &&
-		     json_put(in, "scale",
-			      cJSON_CreateString(rg->list	 ? "list"
-						 : rg->geometric ? "log"
-								 : "linear")) &&
-		     json_put(in, "values", vals = cJSON_CreateArray());
+		ok =
+		    report_json_add(in, "key", cJSON_CreateString(rg->f->key)) &&
+		    report_json_add(in, "unit", cJSON_CreateString(units_kind_name(rg->f->unit))) &&
+		    report_json_add(in, "scale",
+				    cJSON_CreateString(rg->list	       ? "list"
+						       : rg->geometric ? "log"
+								       : "linear")) &&
+		    report_json_add(in, "values", vals = cJSON_CreateArray());
 		for (int i = 0; ok && i < rg->n; i++)
 			ok = cJSON_AddItemToArray(vals, json_value(rg, i));
 	}
-	ok = ok && json_put(root, "figures", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "figures", arr = cJSON_CreateArray());
 	for (int f = 0; ok && f < w->nfigs; f++) {
 		cJSON *fo = cJSON_CreateObject();
 		ok = fo && cJSON_AddItemToArray(arr, fo);
@@ -594,11 +584,12 @@ static cJSON *sweep_json(const struct sweep *w)
 			cJSON_Delete(fo);
 			break;
 		}
-		ok = json_put(fo, "key", cJSON_CreateString(w->figs[f]->key)) &&
-		     json_put(fo, "label", cJSON_CreateString(w->figs[f]->label)) &&
-		     json_put(fo, "unit", cJSON_CreateString(units_kind_name(w->figs[f]->unit)));
+		ok = report_json_add(fo, "key", cJSON_CreateString(w->figs[f]->key)) &&
+		     report_json_add(fo, "label", cJSON_CreateString(w->figs[f]->label)) &&
+		     report_json_add(fo, "unit",
+				     cJSON_CreateString(units_kind_name(w->figs[f]->unit)));
 	}
-	ok = ok && json_put(root, "points", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "points", arr = cJSON_CreateArray());
 	for (int k = 0; ok && k < w->npoints; k++) {
 		const struct point *pt = &w->points[k];
 		cJSON *po = cJSON_CreateObject(), *in, *fig, *lim;
@@ -608,23 +599,24 @@ static cJSON *sweep_json(const struct sweep *w)
 			cJSON_Delete(po);
 			break;
 		}
-		ok = json_put(po, "inputs", in = cJSON_CreateObject());
+		ok = report_json_add(po, "inputs", in = cJSON_CreateObject());
 		for (int g = 0; ok && g < w->nranges; g++)
-			ok =
-			    json_put(in, w->ranges[g].f->key, json_value(&w->ranges[g], pt->at[g]));
-		ok = ok && json_put(po, "valid", cJSON_CreateBool(pt->valid)) &&
-		     json_put(po, "problem",
-			      pt->valid ? cJSON_CreateNull() : cJSON_CreateString(pt->problem)) &&
-		     json_put(po, "fits",
-			      pt->valid ? cJSON_CreateBool(pt->fits) : cJSON_CreateNull()) &&
-		     json_put(po, "figures", fig = cJSON_CreateObject());
+			ok = report_json_add(in, w->ranges[g].f->key,
+					     json_value(&w->ranges[g], pt->at[g]));
+		ok = ok && report_json_add(po, "valid", cJSON_CreateBool(pt->valid)) &&
+		     report_json_add(po, "problem",
+				     pt->valid ? cJSON_CreateNull()
+					       : cJSON_CreateString(pt->problem)) &&
+		     report_json_add(po, "fits",
+				     pt->valid ? cJSON_CreateBool(pt->fits) : cJSON_CreateNull()) &&
+		     report_json_add(po, "figures", fig = cJSON_CreateObject());
 		for (int f = 0; ok && f < w->nfigs; f++)
-			ok = json_put(fig, w->figs[f]->key,
-				      json_number(pt->y[f], w->figs[f]->integer));
-		ok = ok && json_put(po, "limits", lim = cJSON_CreateObject()) &&
-		     json_put(lim, "memory.capacity", json_number(pt->capacity, true)) &&
-		     json_put(lim, "slo.ttft_s", json_number(pt->slo_ttft_s, false)) &&
-		     json_put(lim, "slo.tpot_s", json_number(pt->slo_tpot_s, false));
+			ok = report_json_add(fig, w->figs[f]->key,
+					     json_number(pt->y[f], w->figs[f]->integer));
+		ok = ok && report_json_add(po, "limits", lim = cJSON_CreateObject()) &&
+		     report_json_add(lim, "memory.capacity", json_number(pt->capacity, true)) &&
+		     report_json_add(lim, "slo.ttft_s", json_number(pt->slo_ttft_s, false)) &&
+		     report_json_add(lim, "slo.tpot_s", json_number(pt->slo_tpot_s, false));
 	}
 	if (!ok) {
 		cJSON_Delete(root);

@@ -406,6 +406,20 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 	return 0;
 }
 
+/* The place of an entry in a list of *n (at most max): found, the index of the entry of
+ * the same id (an overlay replaces it), or *n when there is none, which a new entry takes;
+ * -1 with err when the list is full. */
+static int slot(int *n, int max, int found, const char *what, const char *origin,
+		struct gp_error *err)
+{
+	if (found < *n)
+		return found;
+	if (*n == max)
+		return gp_error_set(err, GP_EINPUT, origin, 0, 0, "too many %s (at most %d)", what,
+				    max);
+	return (*n)++;
+}
+
 static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char *origin,
 			   struct gp_error *err)
 {
@@ -416,12 +430,8 @@ static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char 
 	for (i = 0; i < cat->ngpus; i++)
 		if (strcmp(cat->gpus[i].id, g->id) == 0)
 			break;
-	if (i == cat->ngpus) {
-		if (cat->ngpus == CATALOG_MAX_GPUS)
-			return gp_error_set(err, GP_EINPUT, origin, 0, 0,
-					    "too many GPUs (at most %d)", CATALOG_MAX_GPUS);
-		cat->ngpus++;
-	}
+	if ((i = slot(&cat->ngpus, CATALOG_MAX_GPUS, i, "GPUs", origin, err)) < 0)
+		return -1;
 	cat->gpus[i] = *g;
 	copy_text(cat->gpu_origin[i], sizeof(cat->gpu_origin[i]), origin);
 	return 0;
@@ -516,12 +526,8 @@ static int catalog_add_model(struct catalog *cat, const char *id, const struct m
 	for (i = 0; i < cat->nmodels; i++)
 		if (strcmp(cat->models[i].id, id) == 0)
 			break;
-	if (i == cat->nmodels) {
-		if (cat->nmodels == CATALOG_MAX_MODELS)
-			return gp_error_set(err, GP_EINPUT, origin, 0, 0,
-					    "too many models (at most %d)", CATALOG_MAX_MODELS);
-		cat->nmodels++;
-	}
+	if ((i = slot(&cat->nmodels, CATALOG_MAX_MODELS, i, "models", origin, err)) < 0)
+		return -1;
 	copy_text(cat->models[i].id, sizeof(cat->models[i].id), id);
 	cat->models[i].model = *m;
 	cat->models[i].model.preset[0] = '\0';

@@ -13,18 +13,17 @@
 /* What a node that is not a regular file is, for messages. */
 static const char *node_kind(mode_t m)
 {
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISLNK(m))
-		return "a symbolic link";
+	static const struct {
+		mode_t type; /* S_IFMT's bits, as S_ISFIFO and the others test them */
+		const char *name;
+	} kinds[] = {
+	    {S_IFIFO, "a FIFO"},    {S_IFCHR, "a character device"}, {S_IFBLK, "a block device"},
+	    {S_IFSOCK, "a socket"}, {S_IFDIR, "a directory"},	     {S_IFLNK, "a symbolic link"},
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((m & S_IFMT) == kinds[i].type)
+			return kinds[i].name;
 	return "not a plain file";
 }
 

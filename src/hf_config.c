@@ -447,24 +447,42 @@ static int read_qwen3_moe(struct hf *c, struct model *m)
 	return 0;
 }
 
+/* The block of the GPT-2 lineage (modeling_gpt2.py's GPT2Block, and OPT, BLOOM, Falcon,
+ * StarCoder2 after it): LayerNorms and a plain (GELU or ReLU) MLP, with biases on the
+ * attention and MLP projections when bias. */
+static void set_layernorm_block(struct model *m, bool bias)
+{
+	m->attention_bias = bias;
+	m->mlp_bias = bias;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+}
+
+/* The GPT-2 spellings (n_layer, n_head, with the newer names as alternatives) of the
+ * layers, heads and vocabulary that GPT-2, BLOOM and GPT-J share; hidden and hidden_alt
+ * name the width, which each spells its own way. */
+static int read_gpt2_dims(struct hf *c, struct model *m, const char *hidden, const char *hidden_alt)
+{
+	if (need_int(c, "n_layer", "num_hidden_layers", 1, &m->layers) ||
+	    need_int(c, hidden, hidden_alt, 1, &m->hidden) ||
+	    need_int(c, "n_head", "num_attention_heads", 1, &m->heads) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab))
+		return -1;
+	return 0;
+}
+
 /* GPT-2 (configuration_gpt2.py, modeling_gpt2.py): n_layer, n_embd, n_head, n_inner (null:
  * 4 x n_embd), learned positions wpe of n_positions; LayerNorm with bias, biases on every
  * Conv1D, GELU MLP, lm_head tied to wte. */
 static int read_gpt2(struct hf *c, struct model *m)
 {
-	if (need_int(c, "n_layer", "num_hidden_layers", 1, &m->layers) ||
-	    need_int(c, "n_embd", "hidden_size", 1, &m->hidden) ||
-	    need_int(c, "n_head", "num_attention_heads", 1, &m->heads) ||
-	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	if (read_gpt2_dims(c, m, "n_embd", "hidden_size") ||
 	    opt_int(c, "n_inner", 1, 4 * m->hidden, &m->ffn) ||
 	    opt_int(c, "n_positions", 1, 1024, &m->position_embeddings) ||
 	    opt_bool(c, "tie_word_embeddings", true, &m->tied_embeddings))
 		return -1;
 	m->max_context = m->position_embeddings;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
-	m->attention_bias = true;
-	m->mlp_bias = true;
+	set_layernorm_block(m, true);
 	return 0;
 }
 
@@ -518,9 +536,7 @@ static int read_falcon(struct hf *c, struct model *m)
 		m->norms_per_layer = parallel ? 1 : 2;
 	}
 	m->parallel_block = parallel || new_arch;
-	m->mlp_bias = m->attention_bias;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_layernorm_block(m, m->attention_bias);
 	return 0;
 }
 
@@ -549,10 +565,7 @@ static int read_opt(struct hf *c, struct model *m)
 	m->position_embeddings = m->max_context + 2;
 	m->embed_dim = proj != m->hidden ? proj : 0;
 	m->no_final_norm = !pre_ln || remove_final;
-	m->attention_bias = bias;
-	m->mlp_bias = bias;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_layernorm_block(m, bias);
 	return 0;
 }
 
@@ -562,19 +575,13 @@ static int read_opt(struct hf *c, struct model *m)
  * LayerNorm; lm_head tied. Trained on 2,048-token sequences (BLOOM paper, Section 3.5). */
 static int read_bloom(struct hf *c, struct model *m)
 {
-	if (need_int(c, "n_layer", "num_hidden_layers", 1, &m->layers) ||
-	    need_int(c, "hidden_size", "n_embed", 1, &m->hidden) ||
-	    need_int(c, "n_head", "num_attention_heads", 1, &m->heads) ||
-	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	if (read_gpt2_dims(c, m, "hidden_size", "n_embed") ||
 	    opt_bool(c, "tie_word_embeddings", true, &m->tied_embeddings) ||
 	    read_max_context(c, 2048, &m->max_context))
 		return -1;
 	m->ffn = 4 * m->hidden;
 	m->embedding_norm = true;
-	m->attention_bias = true;
-	m->mlp_bias = true;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_layernorm_block(m, true);
 	return 0;
 }
 
@@ -710,6 +717,19 @@ static int mixed_window(struct hf *c, struct model *m, int period)
 	return 0;
 }
 
+/* The block Phi and GPT-J share: attention and a GELU MLP in parallel after one LayerNorm
+ * (ln_1 in modeling_gptj.py, input_layernorm in modeling_phi.py), biases on the MLP and on
+ * the lm_head. */
+static void set_parallel_block(struct model *m)
+{
+	m->mlp_bias = true;
+	m->head_bias = true;
+	m->parallel_block = true;
+	m->norms_per_layer = 1;
+	m->mlp = MLP_PLAIN;
+	m->norm = NORM_LAYERNORM;
+}
+
 /* Phi-1, Phi-1.5, Phi-2 (modeling_phi.py): one input_layernorm feeds attention and MLP in
  * parallel; q, k, v and dense with biases; fc1/fc2 GELU MLP with biases; LayerNorms;
  * final_layernorm; lm_head with a bias; qk_layernorm adds a LayerNorm over head_dim to q
@@ -740,12 +760,7 @@ static int read_phi(struct hf *c, struct model *m)
 			       "model.params and the shape fields instead");
 	m->kv_heads = kv;
 	m->attention_bias = true;
-	m->mlp_bias = true;
-	m->head_bias = true;
-	m->parallel_block = true;
-	m->norms_per_layer = 1;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_parallel_block(m);
 	return 0;
 }
 
@@ -754,20 +769,12 @@ static int read_phi(struct hf *c, struct model *m)
  * per block (attention and MLP in parallel); ln_f; an untied lm_head with a bias. */
 static int read_gptj(struct hf *c, struct model *m)
 {
-	if (need_int(c, "n_layer", "num_hidden_layers", 1, &m->layers) ||
-	    need_int(c, "n_embd", "hidden_size", 1, &m->hidden) ||
-	    need_int(c, "n_head", "num_attention_heads", 1, &m->heads) ||
-	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	if (read_gpt2_dims(c, m, "n_embd", "hidden_size") ||
 	    opt_int(c, "n_inner", 1, 4 * m->hidden, &m->ffn) ||
 	    opt_bool(c, "tie_word_embeddings", false, &m->tied_embeddings) ||
 	    read_max_context(c, 2048, &m->max_context))
 		return -1;
-	m->mlp_bias = true;
-	m->head_bias = true;
-	m->parallel_block = true;
-	m->norms_per_layer = 1;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_parallel_block(m);
 	return 0;
 }
 
@@ -824,10 +831,7 @@ static int read_starcoder2(struct hf *c, struct model *m)
 	if (read_llama_like(c, m, true, true, 4096) || opt_bool(c, "use_bias", true, &bias) ||
 	    opt_int(c, "sliding_window", 0, 0, &m->sliding_window))
 		return -1;
-	m->attention_bias = bias;
-	m->mlp_bias = bias;
-	m->mlp = MLP_PLAIN;
-	m->norm = NORM_LAYERNORM;
+	set_layernorm_block(m, bias);
 	return 0;
 }
 

@@ -25,25 +25,59 @@ static const char *dtype_name_d(double d)
 	return i >= 0 && i < DTYPE_COUNT ? dtype_name((enum dtype)i) : "?";
 }
 
-/* The unit a warning's two figures, a and b, are printed in, for the warnings that quote
- * two quantities of one kind; UNIT_NONE for the rest, which print their own way. */
-static const enum unit_kind quantity_unit[PW_COUNT] = {
-    [PW_DOES_NOT_FIT] = UNIT_BYTES,	      [PW_KV_NO_ROOM] = UNIT_BYTES,
-    [PW_DEADLINE_MISSED] = UNIT_SECONDS,      [PW_SLO_MISSED] = UNIT_SECONDS,
-    [PW_DATA_STARVED] = UNIT_BYTES_PER_S,     [PW_OFFLOAD_PCIE_BOUND] = UNIT_SECONDS,
-    [PW_SLO_PERCENTILE] = UNIT_SECONDS,	      [PW_SLO_UNREACHABLE_TTFT] = UNIT_SECONDS,
-    [PW_SLO_UNREACHABLE_TPOT] = UNIT_SECONDS,
+/* The warnings that print their two figures, a and b, in one format: as two quantities of
+ * one unit (unit, "%s" twice) or, with UNIT_NONE, as two numbers ("%.0f" or "%.4g").
+ * The rest print their own way in plan_warning_format. */
+static const struct {
+	enum unit_kind unit;
+	const char *format;
+} two_figures[PW_COUNT] = {
+    [PW_DOES_NOT_FIT] = {UNIT_BYTES, "does not fit: %s per gpu needed, %s available"},
+    [PW_KV_NO_ROOM] = {UNIT_BYTES, "no room for the kv cache of one sequence: %s free, %s needed"},
+    [PW_SEQ_OVER_CONTEXT] = {UNIT_NONE,
+			     "sequence of %.0f tokens exceeds the model's context of %.0f"},
+    [PW_LAYERS_NOT_DIVISIBLE] = {UNIT_NONE, "layers (%.0f) do not split evenly over pp x "
+					    "virtual_stages (%.0f chunks)"},
+    [PW_TP_ACROSS_NODES] = {UNIT_NONE, "tensor parallelism of %.0f spans more than the %.0f "
+				       "gpus of one link domain"},
+    [PW_DEADLINE_MISSED] = {UNIT_SECONDS, "deadline missed: %s needed, %s available"},
+    [PW_SLO_MISSED] = {UNIT_SECONDS, "latency target missed: %s against a target of %s"},
+    [PW_DATA_STARVED] = {UNIT_BYTES_PER_S,
+			 "data loading starves the gpus: %s needed, storage gives %s"},
+    [PW_LAYOUT_INVALID] = {UNIT_NONE,
+			   "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f"},
+    [PW_OFFLOAD_PCIE_BOUND] = {UNIT_SECONDS, "offload traffic over pcie takes %s per step, "
+					     "more than the %s of compute it hides behind"},
+    [PW_OVERLOADED] = {UNIT_NONE,
+		       "cannot meet the load: %.4g requests/s per replica arrive, it completes "
+		       "at most %.4g (the queue grows without bound; add replicas)"},
+    [PW_SLO_PERCENTILE] = {UNIT_SECONDS, "latency target missed at the slo percentile: %s "
+					 "against a target of %s"},
+    [PW_FLEET_OVER_MAX] = {UNIT_NONE, "cannot meet the load (and its slo) with %.4g replicas "
+				      "of %.0f gpus, the most planned"},
+    [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
+    [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
 };
 
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 {
 	char a[32] = "", b[32] = "";
+	enum unit_kind unit = (unsigned)w->code < PW_COUNT ? two_figures[w->code].unit : UNIT_NONE;
+	const char *format = (unsigned)w->code < PW_COUNT ? two_figures[w->code].format : NULL;
 
 	if (!buf || size == 0)
 		return buf;
-	if ((unsigned)w->code < PW_COUNT && quantity_unit[w->code] != UNIT_NONE) {
-		units_format_human(quantity_unit[w->code], w->a, 3, a, sizeof(a));
-		units_format_human(quantity_unit[w->code], w->b, 3, b, sizeof(b));
+	if (unit != UNIT_NONE) {
+		units_format_human(unit, w->a, 3, a, sizeof(a));
+		units_format_human(unit, w->b, 3, b, sizeof(b));
+	}
+	if (format && unit != UNIT_NONE) {
+		snprintf(buf, size, format, a, b);
+		return buf;
+	}
+	if (format) {
+		snprintf(buf, size, format, w->a, w->b);
+		return buf;
 	}
 	switch (w->code) {
 	case PW_SHAPE_ASSUMED:
@@ -51,34 +85,12 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "model given by parameter count only: a standard llama-style "
 			 "shape is assumed for activations and kv cache");
 		break;
-	case PW_DOES_NOT_FIT:
-		snprintf(buf, size, "does not fit: %s per gpu needed, %s available", a, b);
-		break;
-	case PW_KV_NO_ROOM:
-		snprintf(buf, size, "no room for the kv cache of one sequence: %s free, %s needed",
-			 a, b);
-		break;
-	case PW_SEQ_OVER_CONTEXT:
-		snprintf(buf, size, "sequence of %.0f tokens exceeds the model's context of %.0f",
-			 w->a, w->b);
-		break;
 	case PW_BATCH_NOT_DIVISIBLE:
 		snprintf(
 		    buf, size,
 		    "global batch %.0f is not a multiple of micro_batch x data replicas (%.0f): "
 		    "each step runs %.0f micro-batches, %.0f sequence slots idle",
 		    w->a, w->b, ceil(w->a / w->b), ceil(w->a / w->b) * w->b - w->a);
-		break;
-	case PW_LAYERS_NOT_DIVISIBLE:
-		snprintf(buf, size,
-			 "layers (%.0f) do not split evenly over pp x virtual_stages (%.0f chunks)",
-			 w->a, w->b);
-		break;
-	case PW_TP_ACROSS_NODES:
-		snprintf(
-		    buf, size,
-		    "tensor parallelism of %.0f spans more than the %.0f gpus of one link domain",
-		    w->a, w->b);
 		break;
 	case PW_NO_PRECISION_PEAK: /* a = the dtype whose peak is used, -1 for none; b = asked */
 		if (w->a < 0)
@@ -94,16 +106,6 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		snprintf(buf, size, "compute precision %s differs from the weight format %s",
 			 dtype_name_d(w->a), dtype_name_d(w->b));
 		break;
-	case PW_DEADLINE_MISSED:
-		snprintf(buf, size, "deadline missed: %s needed, %s available", a, b);
-		break;
-	case PW_SLO_MISSED:
-		snprintf(buf, size, "latency target missed: %s against a target of %s", a, b);
-		break;
-	case PW_DATA_STARVED:
-		snprintf(buf, size, "data loading starves the gpus: %s needed, storage gives %s", a,
-			 b);
-		break;
 	case PW_IDLE_GPUS:
 		snprintf(buf, size,
 			 "the layout uses %.0f of the %.0f gpus (tp x pp x ep x dp): %.0f sit idle "
@@ -118,28 +120,6 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?");
 		break;
 	}
-	case PW_LAYOUT_INVALID:
-		snprintf(buf, size,
-			 "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f",
-			 w->a, w->b);
-		break;
-	case PW_OFFLOAD_PCIE_BOUND:
-		snprintf(buf, size,
-			 "offload traffic over pcie takes %s per step, more than the %s "
-			 "of compute it hides behind",
-			 a, b);
-		break;
-	case PW_OVERLOADED:
-		snprintf(buf, size,
-			 "cannot meet the load: %.4g requests/s per replica arrive, it completes "
-			 "at most %.4g (the queue grows without bound; add replicas)",
-			 w->a, w->b);
-		break;
-	case PW_SLO_PERCENTILE:
-		snprintf(buf, size,
-			 "latency target missed at the slo percentile: %s against a target of %s",
-			 a, b);
-		break;
 	case PW_SLO_UNREACHABLE_TTFT:
 	case PW_SLO_UNREACHABLE_TPOT:
 		snprintf(buf, size,
@@ -148,12 +128,6 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "meets it)",
 			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot",
 			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot", a, b);
-		break;
-	case PW_FLEET_OVER_MAX:
-		snprintf(buf, size,
-			 "cannot meet the load (and its slo) with %.4g replicas of %.0f gpus, "
-			 "the most planned",
-			 w->a, w->b);
 		break;
 	default:
 		snprintf(buf, size, "unknown warning");

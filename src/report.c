@@ -276,7 +276,9 @@ void report_wrap(struct report_buf *b, int indent, const char *label, const char
 	report_buf_printf(b, "\n");
 }
 
-static void header_line(struct report_buf *b, const char *label,
+/* What fn writes, after label: wrapped at column 11 in text, "- **Label:** ..." in
+ * Markdown (md). */
+static void header_line(struct report_buf *b, bool md, const char *label,
 			void (*fn)(struct report_buf *, const struct scenario *,
 				   const struct plan *),
 			const struct scenario *s, const struct plan *p)
@@ -286,6 +288,10 @@ static void header_line(struct report_buf *b, const char *label,
 	fn(&t, s, p);
 	if (t.failed) {
 		b->failed = true;
+	} else if (md) {
+		report_buf_printf(b, "- **%s:** ", label);
+		report_buf_markdown(b, t.data ? t.data : "", t.len);
+		report_buf_printf(b, "\n");
 	} else {
 		report_wrap(b, 11, label, t.data ? t.data : "");
 	}
@@ -559,10 +565,10 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 	if (s->path[0])
 		report_buf_printf(b, "(%s)\n", strcmp(s->path, "-") ? s->path : "standard input");
 	report_buf_printf(b, "\n");
-	header_line(b, "model", describe_model, s, p);
-	header_line(b, "workload", describe_workload, s, p);
-	header_line(b, "hardware", describe_hardware, s, p);
-	header_line(b, "layout", describe_layout, s, p);
+	header_line(b, false, "model", describe_model, s, p);
+	header_line(b, false, "workload", describe_workload, s, p);
+	header_line(b, false, "hardware", describe_hardware, s, p);
+	header_line(b, false, "layout", describe_layout, s, p);
 	if (s->workload.framework != FW_DEFAULT)
 		report_wrap(b, 11, "framework", framework_get(s->workload.framework)->title);
 	text_memory(b, s, p);
@@ -718,7 +724,6 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 
 int report_markdown(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	struct report_buf t = {0};
 	char v1[32], v2[32], v3[32];
 
 	report_buf_printf(b, "# ");
@@ -734,28 +739,10 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	report_buf_printf(b, "- **Verdict:** %s; binding bottleneck **%s**\n",
 			  p->mem.fits ? "fits in memory" : "**does not fit in memory**",
 			  bottleneck_name(p->binding));
-	describe_model(&t, s, p);
-	report_buf_printf(b, "- **Model:** ");
-	report_buf_markdown(b, t.data ? t.data : "", t.len);
-	report_buf_printf(b, "\n");
-	t.len = 0;
-	describe_workload(&t, s, p);
-	report_buf_printf(b, "- **Workload:** ");
-	report_buf_markdown(b, t.data ? t.data : "", t.len);
-	report_buf_printf(b, "\n");
-	t.len = 0;
-	describe_hardware(&t, s, p);
-	report_buf_printf(b, "- **Hardware:** ");
-	report_buf_markdown(b, t.data ? t.data : "", t.len);
-	report_buf_printf(b, "\n");
-	t.len = 0;
-	describe_layout(&t, s, p);
-	report_buf_printf(b, "- **Layout:** ");
-	report_buf_markdown(b, t.data ? t.data : "", t.len);
-	report_buf_printf(b, "\n");
-	if (t.failed)
-		b->failed = true;
-	report_buf_release(&t);
+	header_line(b, true, "Model", describe_model, s, p);
+	header_line(b, true, "Workload", describe_workload, s, p);
+	header_line(b, true, "Hardware", describe_hardware, s, p);
+	header_line(b, true, "Layout", describe_layout, s, p);
 	if (is_training(s)) {
 		report_buf_printf(b, "- **Time:** %s in total at %s per step; **cost** %s",
 				  human(UNIT_SECONDS, p->total_s, v1, sizeof(v1)),

@@ -662,6 +662,17 @@ enum report_json_kind report_json_get(const struct cJSON *json, const char *path
 	return REPORT_JSON_OBJECT;
 }
 
+bool report_json_add(cJSON *o, const char *key, cJSON *v)
+{
+	if (!v)
+		return false;
+	if (!cJSON_AddItemToObject(o, key, v)) {
+		cJSON_Delete(v);
+		return false;
+	}
+	return true;
+}
+
 void report_json_free(struct cJSON *json)
 {
 	cJSON_Delete(json);

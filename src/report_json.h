@@ -120,4 +120,8 @@ enum report_json_kind report_json_get(const struct cJSON *json, const char *path
 /* Frees a tree; NULL is a no-op. */
 void report_json_free(struct cJSON *json);
 
+/* Adds v to the object o under key (taken whole, dots and all); frees v when it cannot.
+ * False when v is NULL (out of memory) or it could not be added. */
+bool report_json_add(struct cJSON *o, const char *key, struct cJSON *v);
+
 #endif

@@ -732,6 +732,19 @@ static bool is_auto(const char *text)
 	return strcmp(text, "auto") == 0;
 }
 
+/* A preset that names no catalog entry: what ("model", "GPU") text is unknown, with the
+ * near ids when there are any, else the catalog listing (`gpuplan catalog list`). */
+static int unknown_id(struct gp_error *err, const char *what, const char *text, const char *near,
+		      const char *list)
+{
+	if (near[0])
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "unknown %s '%s' (did you mean %s?)", what, text, near);
+	return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+			    "unknown %s '%s' (expected a catalog id; see 'gpuplan catalog %s')",
+			    what, text, list);
+}
+
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
@@ -741,14 +754,7 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 			char near[160] = "";
 			if (cat)
 				catalog_suggest_models(cat, text, near, sizeof(near));
-			if (near[0])
-				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-						    "unknown model '%s' (did you mean %s?)", text,
-						    near);
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "unknown model '%s' (expected a catalog id; see "
-					    "'gpuplan catalog models')",
-					    text);
+			return unknown_id(err, "model", text, near, "models");
 		}
 		struct model_quant old = s->model.quant;
 		s->model = cm->model;
@@ -762,14 +768,7 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 			char near[160] = "";
 			if (cat)
 				catalog_suggest_gpus(cat, text, near, sizeof(near));
-			if (near[0])
-				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-						    "unknown GPU '%s' (did you mean %s?)", text,
-						    near);
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "unknown GPU '%s' (expected a catalog id; see "
-					    "'gpuplan catalog gpus')",
-					    text);
+			return unknown_id(err, "GPU", text, near, "gpus");
 		}
 		s->hardware.gpu = *g;
 		return 0;
@@ -975,17 +974,6 @@ int scenario_assignment_split(const char *kv, const struct field **f, const char
 		(*value)++;
 	*f = find_or_suggest(key[0] == ' ' ? key + strspn(key, " ") : key, err);
 	return *f ? 0 : -1;
-}
-
-int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
-			    struct gp_error *err)
-{
-	const struct field *f;
-	const char *value;
-
-	if (scenario_assignment_split(kv, &f, &value, err) != 0)
-		return -1;
-	return scenario_field_set(s, cat, f, value, err);
 }
 
 char *scenario_field_format(const struct scenario *s, const struct field *f, char *buf, size_t size)

@@ -61,15 +61,30 @@ int scenario_field_load(struct scenario *s, const struct catalog *cat, const str
 	return scenario_field_set_model(s, f, text, &m, err);
 }
 
-int scenario_load_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
-			     struct gp_error *err)
+/* KEY=VALUE given to apply: scenario_field_set or scenario_field_load. */
+static int assign(struct scenario *s, const struct catalog *cat, const char *kv,
+		  int (*apply)(struct scenario *, const struct catalog *, const struct field *,
+			       const char *, struct gp_error *),
+		  struct gp_error *err)
 {
 	const struct field *f;
 	const char *value;
 
 	if (scenario_assignment_split(kv, &f, &value, err) != 0)
 		return -1;
-	return scenario_field_load(s, cat, f, value, err);
+	return apply(s, cat, f, value, err);
+}
+
+int scenario_set_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			    struct gp_error *err)
+{
+	return assign(s, cat, kv, scenario_field_set, err);
+}
+
+int scenario_load_assignment(struct scenario *s, const struct catalog *cat, const char *kv,
+			     struct gp_error *err)
+{
+	return assign(s, cat, kv, scenario_field_load, err);
 }
 
 void scenario_preset_base(const struct scenario *s, const struct catalog *cat,

@@ -95,7 +95,7 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 {
 	size_t plen = strlen(prefix);
 	const char *local = k->text;
-	char best[KEY_MAX] = "", name[KEY_MAX], list[200] = "";
+	char best[KEY_MAX] = "", name[KEY_MAX], list[SCENARIO_KEYS_LIST_BYTES] = "";
 	int bestd = 1000, nchildren = 0;
 	size_t ln = 0;
 	const char *near;
@@ -151,8 +151,7 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 			     strncmp(near, prefix, plen) == 0 ? near + plen : near);
 		return;
 	}
-	/* a section of a dozen keys or fewer (parallel's 12) lists them */
-	if (nchildren <= 12 && ln < sizeof(list))
+	if (nchildren <= SCENARIO_KEYS_LISTED && ln < sizeof(list))
 		ysink_report(&w->sink, k->line, k->column, full,
 			     "unknown key '%s' (expected one of %s)", local, list);
 	else

@@ -25,6 +25,10 @@
 
 #define SCENARIO_MAX_FILE_BYTES (1 << 20)
 #define SCENARIO_MAX_DEPTH	8
+/* an unknown key's message lists its section's keys when there are at most this many and
+ * the list fits SCENARIO_KEYS_LIST_BYTES (parallel's 12 keys fit) */
+#define SCENARIO_KEYS_LISTED	 12
+#define SCENARIO_KEYS_LIST_BYTES 200
 
 /* Parses len bytes of YAML into *s (which starts from scenario_init()). name is used in
  * messages and as s->path. Every problem found is added to problems (when not NULL);

@@ -334,10 +334,8 @@ unsigned app_pick_key(struct app *a, int key)
 
 /* A value being typed in a pane: the pane draws the text, this view takes the keys. */
 const struct view_ops edit_view = {
-    .name = "edit",
-    .pane = -1,
-    .ctx = KC_EDIT,
     .flags = VIEW_STATUS_ONE_LINE | VIEW_STATUS_FIELD,
     .key = app_edit_key,
     .cursor = pane_inputs_cursor,
+    VIEW_OPS("edit", KC_EDIT),
 };

@@ -371,10 +371,8 @@ static void chart_view_recalc(struct app *a, const struct view_ops *v)
 }
 
 const struct view_ops chart_view_ops = {
-    .name = "chart",
-    .pane = -1,
-    .ctx = KC_CHART,
     .key = app_body_view_key,
     .recalc = chart_view_recalc,
     .draw = chart_view_draw,
+    VIEW_OPS("chart", KC_CHART),
 };

@@ -455,11 +455,9 @@ static const char *command_lead(const struct app *a)
 
 /* The : line, typed on the status line. */
 const struct view_ops command_view = {
-    .name = "command",
-    .pane = -1,
-    .ctx = KC_COMMAND,
     .flags = VIEW_LINE_HINTS,
     .key = command_key,
     .cursor = draw_line_cursor,
     .line = command_lead,
+    VIEW_OPS("command", KC_COMMAND),
 };

@@ -264,10 +264,8 @@ static void explain_place(struct app *a, struct rect body, struct rect *r)
 }
 
 const struct view_ops explain_view = {
-    .name = "explain",
-    .pane = -1,
-    .ctx = KC_VIEW,
     .key = explain_view_key,
     .draw = explain_draw,
     .place = explain_place,
+    VIEW_OPS("explain", KC_VIEW),
 };

@@ -198,10 +198,8 @@ static void help_place(struct app *a, struct rect body, struct rect *r)
 }
 
 const struct view_ops help_view = {
-    .name = "help",
-    .pane = -1,
-    .ctx = KC_VIEW,
     .key = help_key,
     .draw = help_draw,
     .place = help_place,
+    VIEW_OPS("help", KC_VIEW),
 };

@@ -11,6 +11,13 @@
 
 #define ENTER '\n', '\r', KEYF(KEY_ENTER)
 
+/* A view's q and Esc: close it, at place at of its legend. */
+#define CLOSE_VIEW(kc, at, fn)                                                                     \
+	{                                                                                          \
+		kc, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[kc] = at}, 0,           \
+		    HELP_NONE, NULL, "close the view (q quits only from the panes)", fn, NULL      \
+	}
+
 /* In the order of the help screen (sections apart); the legends place their rows by
  * legend_at. Every key of every mode is a row with its handler: the main view's and the
  * views' (run), the picker's moves, the : line's, the prompts' and the windows' (run), and
@@ -138,8 +145,7 @@ const struct key_row key_table[] = {
      "close the search view", search_view_key_search, NULL},
     {KC_SEARCH, {'S'}, ACT_NONE, "scaling", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "the scaling view instead", search_view_key_scaling, NULL},
-    {KC_SEARCH, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_SEARCH] = 7}, 0,
-     HELP_NONE, NULL, "close the view (q quits only from the panes)", search_view_key_close, NULL},
+    CLOSE_VIEW(KC_SEARCH, 7, search_view_key_close),
     {KC_MAIN, {'>'}, ACT_SOLVE_MAX, "solve-max", NULL, NULL, {0}, 0, HELP_SEARCH, "> / <",
      "goal seek on the selected field: the largest (smallest)\n"
      "value that still fits and meets the deadline or SLO", app_key_solve_max, NULL},
@@ -152,8 +158,7 @@ const struct key_row key_table[] = {
      NULL, "the search view instead", search_view_key_search, NULL},
     {KC_SCALING, {'S'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "close the scaling view", search_view_key_scaling, NULL},
-    {KC_SCALING, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_SCALING] = 5}, 0,
-     HELP_NONE, NULL, "close the view (q quits only from the panes)", search_view_key_close, NULL},
+    CLOSE_VIEW(KC_SCALING, 5, search_view_key_close),
     {KC_MAIN, {'c'}, ACT_CHART, "chart", "c", "Chart", {[KC_MAIN] = 11, [KC_RESULTS] = 9}, 0,
      HELP_SEARCH, "c, :chart", "the chart view: a figure against the selected field,\n"
      "halved and doubled around its value (on Results: the\n"
@@ -165,8 +170,7 @@ const struct key_row key_table[] = {
      "chart the previous figure", chart_view_key_prev_figure, NULL},
     {KC_CHART, {'c'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "close the chart view", chart_view_key_close, NULL},
-    {KC_CHART, {'q', KEY_ESC}, ACT_NONE, "close", "q/Esc", "Close", {[KC_CHART] = 5}, 0,
-     HELP_NONE, NULL, "close the view (q quits only from the panes)", chart_view_key_close, NULL},
+    CLOSE_VIEW(KC_CHART, 5, chart_view_key_close),
     /* Screen: the help screen's closing paragraph says these */
     {KC_MAIN, {KEYF(KEY_F(1)), '?'}, ACT_HELP, "help", "F1", "Help",
      {[KC_MAIN] = 1, [KC_RESULTS] = 1, [KC_SCALING] = 1, [KC_CHART] = 1}, KF_OVER_VIEW, HELP_NONE, NULL,

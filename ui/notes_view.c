@@ -123,10 +123,8 @@ static void notes_place(struct app *a, struct rect body, struct rect *r)
 }
 
 const struct view_ops notes_view = {
-    .name = "notes",
-    .pane = -1,
-    .ctx = KC_VIEW,
     .key = notes_key,
     .draw = notes_draw,
     .place = notes_place,
+    VIEW_OPS("notes", KC_VIEW),
 };

@@ -199,6 +199,21 @@ void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *labe
 	out->n++;
 }
 
+void pane_rows_picker(const struct app *a, struct pane_rows *out, enum field_pane pane,
+		      const char *label, int info)
+{
+	const struct field *f;
+
+	out->n = 0;
+	for (int row = 1; (f = scenario_pane_field(pane, row)); row++) {
+		if (!scenario_field_shown(&a->scn, f))
+			continue;
+		pane_rows_add(a, out, f->key, f->label);
+		if (f->catalog != FIELD_CATALOG_NONE)
+			pane_rows_other(out, ROW_INFO, label, info);
+	}
+}
+
 const struct field *pane_inputs_field(const struct app *a)
 {
 	const struct pane_rows *r = &a->rows[a->focus];

@@ -37,6 +37,10 @@ void pane_hardware_info(const struct app *a, WINDOW *w, int y, int x, int width,
 /* Building the rows (pane.c): a field row when key applies to the workload; another row. */
 void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key, const char *label);
 void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *label, int info);
+/* The shown fields of pane in the field table's order, with an info row (label, info)
+ * below its picker (the field with a catalog): the Model and Hardware panes' rows. */
+void pane_rows_picker(const struct app *a, struct pane_rows *out, enum field_pane pane,
+		      const char *label, int info);
 
 /* "80 GB  3.35 TB/s  989 TF  $2.50/h" (pane_hardware.c). */
 void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size);

@@ -9,17 +9,8 @@ enum { INFO_GPU };
 
 void pane_hardware_rows(const struct app *a, struct pane_rows *out)
 {
-	const struct field *f;
-
-	out->n = 0;
-	for (int row = 1; (f = scenario_pane_field(FIELD_PANE_HARDWARE, row)); row++) {
-		if (!scenario_field_shown(&a->scn, f))
-			continue;
-		pane_rows_add(a, out, f->key, f->label);
-		/* below the GPU picker: the figures it gives */
-		if (f->catalog != FIELD_CATALOG_NONE)
-			pane_rows_other(out, ROW_INFO, "", INFO_GPU);
-	}
+	/* below the GPU picker: the figures it gives */
+	pane_rows_picker(a, out, FIELD_PANE_HARDWARE, "", INFO_GPU);
 }
 
 /* "80 GB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */

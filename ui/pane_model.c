@@ -8,17 +8,8 @@ enum { INFO_PARAMS };
 
 void pane_model_rows(const struct app *a, struct pane_rows *out)
 {
-	const struct field *f;
-
-	out->n = 0;
-	for (int row = 1; (f = scenario_pane_field(FIELD_PANE_MODEL, row)); row++) {
-		if (!scenario_field_shown(&a->scn, f))
-			continue;
-		pane_rows_add(a, out, f->key, f->label);
-		/* below the preset picker: the parameter count it gives */
-		if (f->catalog != FIELD_CATALOG_NONE)
-			pane_rows_other(out, ROW_INFO, "parameters", INFO_PARAMS);
-	}
+	/* below the preset picker: the parameter count it gives */
+	pane_rows_picker(a, out, FIELD_PANE_MODEL, "parameters", INFO_PARAMS);
 }
 
 void pane_model_info(const struct app *a, WINDOW *w, int y, int x, int width, int info)

@@ -148,12 +148,10 @@ static WINDOW *picker_cursor(const struct app *a, int *y, int *x)
 }
 
 const struct view_ops picker_view = {
-    .name = "picker",
-    .pane = -1,
-    .ctx = KC_PICK,
     .flags = VIEW_HIDES_SELECTION | VIEW_STATUS_ONE_LINE,
     .key = app_pick_key,
     .draw = picker_draw,
     .place = picker_place,
     .cursor = picker_cursor,
+    VIEW_OPS("picker", KC_PICK),
 };

@@ -166,11 +166,9 @@ static const char *prompt_lead(const struct app *a)
 }
 
 const struct view_ops prompt_view = {
-    .name = "prompt",
-    .pane = -1,
-    .ctx = KC_PROMPT,
     .key_ctx = prompt_ctx,
     .key = prompt_key,
     .cursor = draw_line_cursor,
     .line = prompt_lead,
+    VIEW_OPS("prompt", KC_PROMPT),
 };

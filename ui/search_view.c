@@ -802,19 +802,15 @@ static void search_view_recalc(struct app *a, const struct view_ops *v)
 }
 
 const struct view_ops search_view_ops = {
-    .name = "search",
-    .pane = -1,
-    .ctx = KC_SEARCH,
     .key = app_body_view_key,
     .recalc = search_view_recalc,
     .draw = search_view_draw,
+    VIEW_OPS("search", KC_SEARCH),
 };
 
 const struct view_ops scaling_view_ops = {
-    .name = "scaling",
-    .pane = -1,
-    .ctx = KC_SCALING,
     .key = app_body_view_key,
     .recalc = search_view_recalc,
     .draw = scaling_view_draw,
+    VIEW_OPS("scaling", KC_SCALING),
 };

@@ -42,44 +42,26 @@ static const struct role_style styles[ROLE_COUNT] = {
     [ROLE_POPUP] = {-1, -1, A_NORMAL, A_NORMAL},
 };
 
+/* The marks both UTF-8 sets share: all but the memory fills. */
+#define UTF8_MARKS                                                                                 \
+	.over = "\u2503", .bar_full = "\u2588",                                                    \
+	.bar_eighth = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"},  \
+	.bar_empty = " ", .up = "\u25b2", .down = "\u25bc", .binding = "\u25c0", .sep = "\u2502",  \
+	.ok = "\u2714", .bad = "\u2718", .unsaved = "\u25cf", .ellipsis = "\u2026",                \
+	.more_up = "\u25b4", .more_down = "\u25be"
+
 /* In colour every part is a solid block in its own colour; without colour the parts need
  * distinct fills (shades in UTF-8, letters in ASCII). */
 static const struct glyphs glyphs_utf8_color = {
     .mem_part = {"\u2588", "\u2588", "\u2588", "\u2588", "\u2588", "\u2588"},
     .mem_free = "\u2591",
-    .over = "\u2503",
-    .bar_full = "\u2588",
-    .bar_eighth = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"},
-    .bar_empty = " ",
-    .up = "\u25b2",
-    .down = "\u25bc",
-    .binding = "\u25c0",
-    .sep = "\u2502",
-    .ok = "\u2714",
-    .bad = "\u2718",
-    .unsaved = "\u25cf",
-    .ellipsis = "\u2026",
-    .more_up = "\u25b4",
-    .more_down = "\u25be",
+    UTF8_MARKS,
 };
 
 const struct glyphs theme_glyphs_utf8 = {
     .mem_part = {"\u2588", "\u2593", "\u2592", "\u2591", "\u259a", "\u2580"},
     .mem_free = "\u00b7",
-    .over = "\u2503",
-    .bar_full = "\u2588",
-    .bar_eighth = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"},
-    .bar_empty = " ",
-    .up = "\u25b2",
-    .down = "\u25bc",
-    .binding = "\u25c0",
-    .sep = "\u2502",
-    .ok = "\u2714",
-    .bad = "\u2718",
-    .unsaved = "\u25cf",
-    .ellipsis = "\u2026",
-    .more_up = "\u25b4",
-    .more_down = "\u25be",
+    UTF8_MARKS,
 };
 
 const struct glyphs theme_glyphs_ascii = {

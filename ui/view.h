@@ -49,6 +49,10 @@ struct view_ops {
 	void (*info)(const struct app *a, WINDOW *w, int y, int x, int width, int info);
 };
 
+/* The members every view that is no pane sets: its name, no pane, where its keys act; as
+ * {.key, .draw, ..., VIEW_OPS("help", KC_VIEW)} (pane.h's PANE_INPUT_OPS for the panes). */
+#define VIEW_OPS(vname, vctx) .name = (vname), .pane = -1, .ctx = (vctx)
+
 #define VIEW_HIDES_SELECTION 1u /* the panes draw no selection under it (the picker) */
 #define VIEW_STATUS_ONE_LINE 2u /* the status line keeps to its line: the legend stays */
 #define VIEW_STATUS_FIELD                                                                          \

@@ -1,6 +1,7 @@
 /* serving_text.h - a scenario written to a temporary file and loaded as the command line
  * loads it: the file, then the checks across fields (cli.c); the first problem in *err.
- * For the serving tests' bad-input cases; needs cmocka and shipped_catalog.h first. */
+ * For the serving tests' bad-input cases (refused_at); needs cmocka and shipped_catalog.h
+ * first. */
 #ifndef GPUPLAN_TEST_SERVING_TEXT_H
 #define GPUPLAN_TEST_SERVING_TEXT_H
 
@@ -31,6 +32,21 @@ static int load_text(const char *text, struct gp_error *err)
 	remove(path);
 	rmdir(dir);
 	return rc;
+}
+
+/* yaml, with an A100 as the hardware, is refused at line, at a column, with word in the
+ * message. */
+static void refused_at(const char *yaml, int line, const char *word)
+{
+	struct gp_error err;
+	char text[512];
+	snprintf(text, sizeof(text), "%shardware:\n  gpu: a100-80gb-sxm\n", yaml);
+	memset(&err, 0, sizeof(err));
+	assert_int_not_equal(load_text(text, &err), 0);
+	printf("%d:%d: %s\n", err.line, err.column, err.message);
+	assert_int_equal(err.line, line);
+	assert_true(err.column > 0);
+	assert_non_null(strstr(err.message, word));
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "shipped_catalog.h"
+#include "shipped_scenarios.h"
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
@@ -98,29 +99,11 @@ static void check_file(const char *path)
 	checked++;
 }
 
-static void check_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		char path[512];
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		check_file(path);
-	}
-	closedir(d);
-}
-
 static void test_shipped_deadlines(void **state)
 {
 	(void)state;
 	checked = 0;
-	check_dir("scenarios");
-	check_dir("scenarios/workshop");
+	each_shipped_scenario(check_file);
 	assert_true(checked >= 5); /* seeds 6 and 7, lesson 8, team pretrain and offline */
 }
 

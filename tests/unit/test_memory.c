@@ -363,6 +363,18 @@ static void test_korthikanti_pipeline(void **state)
 	check_exact(p->mem.layers_in_flight, 2 * L / 8, "m < p");
 }
 
+/* The built-in scenario with Llama-2-7B's shape (config.json of meta-llama/Llama-2-7b-hf):
+ * 32 layers, h 4096, 32 heads, f 11008, a 32,000-token vocabulary. */
+static void llama2_7b(struct scenario *s)
+{
+	scenario_init(s);
+	s->model.layers = 32;
+	s->model.hidden = 4096;
+	s->model.heads = 32;
+	s->model.ffn = 11008;
+	s->model.vocab = 32000;
+}
+
 /* Modern layers differ from GPT-3's, tensor by tensor: a gated MLP stores gate, up and the
  * down-projection input (3 f); GQA shrinks K and V; no dropout masks; FlashAttention keeps
  * only an fp32 log-sum-exp per head. Llama-2-7B (h 4096, f 11008, 32 heads): per token
@@ -374,12 +386,7 @@ static void test_activations_llama(void **state)
 	const struct plan *p;
 	double h = 4096, f = 11008, sq = 4096;
 
-	scenario_init(&s);
-	s.model.layers = 32;
-	s.model.hidden = 4096;
-	s.model.heads = 32;
-	s.model.ffn = 11008;
-	s.model.vocab = 32000;
+	llama2_7b(&s);
 	s.workload.seq_len = (int)sq;
 	s.workload.flash_attention = true;
 	gpu_set(&s, "h100", 80 * GIB);
@@ -413,12 +420,7 @@ static void test_activations_lora(void **state)
 	const struct plan *p;
 	double h = 4096, f = 11008, sq = 2048;
 
-	scenario_init(&s);
-	s.model.layers = 32;
-	s.model.hidden = 4096;
-	s.model.heads = 32;
-	s.model.ffn = 11008;
-	s.model.vocab = 32000;
+	llama2_7b(&s);
 	s.workload.kind = WL_FINETUNE;
 	s.workload.seq_len = (int)sq;
 	s.workload.finetune.method = FT_LORA;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "shipped_catalog.h"
+#include "shipped_scenarios.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 
@@ -128,30 +129,17 @@ static void check_edit(const char *path, const char *key, const char *value)
 	checked++;
 }
 
-static void check_dir(const char *dir)
+static void check_file(const char *path)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		char path[512];
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		check_edit(path, "hardware.count", "12345");
-		check_edit(path, "hardware.pue", "1.37");
-	}
-	closedir(d);
+	check_edit(path, "hardware.count", "12345");
+	check_edit(path, "hardware.pue", "1.37");
 }
 
 static void test_shipped_edit_and_save(void **state)
 {
 	(void)state;
 	checked = 0;
-	check_dir("scenarios");
-	check_dir("scenarios/workshop");
+	each_shipped_scenario(check_file);
 	assert_true(checked >= 80);
 }
 
@@ -163,9 +151,9 @@ static void test_team_lora_price(void **state)
 	char *text = NULL;
 	size_t len;
 	(void)state;
-	assert_int_equal(scenario_load_file("scenarios/team-lora-70b-8xa100.yaml", cat, &s, NULL,
-					    NULL, &err),
-			 0);
+	assert_int_equal(
+	    scenario_load_file("scenarios/team-lora-70b-8xa100.yaml", cat, &s, NULL, NULL, &err),
+	    0);
 	assert_int_equal(scenario_set_assignment(&s, cat, "workload.seq_len=8192", &err), 0);
 	assert_int_equal(scenario_format_yaml(&s, cat, &text, &len, &err), 0);
 	assert_non_null(strstr(text, "price_per_gpu_hour: 1.39"));

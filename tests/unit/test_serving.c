@@ -19,25 +19,12 @@
 #include "scenario_yaml.h"
 #include "search.h"
 #include "shipped_catalog.h"
+#include "scenario_set.h"
 #include "validate.h"
 
 #define SGLANG	 "tests/data/serving/sglang-70b-4xh200.yaml"
 #define NIM	 "tests/data/serving/nim-70b-2xh100-fp8.yaml"
 #define LMDEPLOY "tests/data/serving/lmdeploy-7b-a100-static64.yaml"
-
-static void load(const char *path, struct scenario *s)
-{
-	struct gp_error err;
-	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
-		fail_msg("%s: %s", path, err.message);
-}
-
-static void set(struct scenario *s, const char *kv)
-{
-	struct gp_error err;
-	if (scenario_set_assignment(s, cat, kv, &err) != 0)
-		fail_msg("--set %s: %s", kv, err.message);
-}
 
 static double rel_err(double got, double want)
 {
@@ -160,10 +147,8 @@ static void test_percentiles_ordered(void **state)
 		for (int j = 0; j < 3; j++) {
 			struct scenario s;
 			struct plan p;
-			char kv[64];
 			load(SGLANG, &s);
-			snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[i]);
-			set(&s, kv);
+			setf(&s, "workload.scheduler=%s", scheds[i]);
 			set(&s, loads[j]);
 			plan_compute(&s, &p);
 			const struct plan_serving *v = &p.serving;
@@ -191,10 +176,8 @@ static void test_mean_gap_between_levels(void **state)
 		for (int j = 0; j < 4; j++) {
 			struct scenario s;
 			struct plan p;
-			char kv[64];
 			load(NIM, &s);
-			snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[i]);
-			set(&s, kv);
+			setf(&s, "workload.scheduler=%s", scheds[i]);
 			set(&s, loads[j]);
 			plan_compute(&s, &p);
 			const struct plan_serving *v = &p.serving;
@@ -339,10 +322,8 @@ static void test_measured_rows(void **state)
 /* The shipped 70B serving scenario under a loaded scheduler (vLLM's chunked prefill). */
 static void team_loaded(struct scenario *s, const char *sched)
 {
-	char kv[64];
 	load(TEAM, s);
-	snprintf(kv, sizeof(kv), "workload.scheduler=%s", sched);
-	set(s, kv);
+	setf(s, "workload.scheduler=%s", sched);
 	set(s, "workload.framework=vllm");
 }
 
@@ -435,10 +416,8 @@ static void test_fleet_monotone(void **state)
 		for (double rate = 0.5; rate <= 2000; rate *= 1.7) {
 			struct scenario s;
 			struct plan p;
-			char kv[64];
 			team_loaded(&s, scheds[k]);
-			snprintf(kv, sizeof(kv), "workload.requests_per_s=%.6g", rate);
-			set(&s, kv);
+			setf(&s, "workload.requests_per_s=%.6g", rate);
 			plan_compute(&s, &p);
 			assert_true(isfinite(p.replicas));
 			assert_true(p.replicas >= last);
@@ -448,10 +427,8 @@ static void test_fleet_monotone(void **state)
 		for (double tpot = 0.2; tpot >= 0.0125; tpot *= 0.85) {
 			struct scenario s;
 			struct plan p;
-			char kv[64];
 			team_loaded(&s, scheds[k]);
-			snprintf(kv, sizeof(kv), "workload.slo.tpot=%.6gs", tpot);
-			set(&s, kv);
+			setf(&s, "workload.slo.tpot=%.6gs", tpot);
 			plan_compute(&s, &p);
 			if (isnan(p.replicas)) { /* under the floor: so is every tighter one */
 				last = INFINITY;
@@ -464,11 +441,9 @@ static void test_fleet_monotone(void **state)
 		for (double ttft = 10; ttft >= 0.05; ttft *= 0.8) {
 			struct scenario s;
 			struct plan p;
-			char kv[64];
 			team_loaded(&s, scheds[k]);
 			set(&s, "workload.slo.tpot=0");
-			snprintf(kv, sizeof(kv), "workload.slo.ttft=%.6gs", ttft);
-			set(&s, kv);
+			setf(&s, "workload.slo.ttft=%.6gs", ttft);
 			plan_compute(&s, &p);
 			if (isnan(p.replicas)) {
 				last = INFINITY;

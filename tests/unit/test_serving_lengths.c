@@ -19,32 +19,16 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "scenario_set.h"
 #include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 
-static void load(const char *path, struct scenario *s)
-{
-	struct gp_error err;
-	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
-		fail_msg("%s: %s", path, err.message);
-}
-
-static void set(struct scenario *s, const char *kv)
-{
-	struct gp_error err;
-	if (scenario_set_assignment(s, cat, kv, &err) != 0)
-		fail_msg("--set %s: %s", kv, err.message);
-}
-
 static void base(struct scenario *s, const char *sched, const char *rate)
 {
-	char kv[64];
 	load(SGLANG, s);
-	snprintf(kv, sizeof(kv), "workload.scheduler=%s", sched);
-	set(s, kv);
-	snprintf(kv, sizeof(kv), "workload.requests_per_s=%s", rate);
-	set(s, kv);
+	setf(s, "workload.scheduler=%s", sched);
+	setf(s, "workload.requests_per_s=%s", rate);
 }
 
 /* dist fixed, given or not, is the M/D/1 plan of before, field by field */
@@ -167,17 +151,8 @@ static void test_lengths_bad(void **state)
 	    {HEAD "  output_length:\n    dist: gamma\n", 9, "gamma"},
 	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct gp_error err;
-		char text[512];
-		snprintf(text, sizeof(text), "%shardware:\n  gpu: a100-80gb-sxm\n", bad[i].yaml);
-		memset(&err, 0, sizeof(err));
-		assert_int_not_equal(load_text(text, &err), 0);
-		printf("%d:%d: %s\n", err.line, err.column, err.message);
-		assert_int_equal(err.line, bad[i].line);
-		assert_true(err.column > 0);
-		assert_non_null(strstr(err.message, bad[i].word));
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused_at(bad[i].yaml, bad[i].line, bad[i].word);
 	/* and a good one loads */
 	{
 		struct gp_error err;

@@ -20,23 +20,10 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "scenario_set.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 #define TEAM   "scenarios/team-serve-70b-5m-requests.yaml"
-
-static void load(const char *path, struct scenario *s)
-{
-	struct gp_error err;
-	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
-		fail_msg("%s: %s", path, err.message);
-}
-
-static void set(struct scenario *s, const char *kv)
-{
-	struct gp_error err;
-	if (scenario_set_assignment(s, cat, kv, &err) != 0)
-		fail_msg("--set %s: %s", kv, err.message);
-}
 
 static int warnings_of(const struct plan *p, enum plan_warning_code code)
 {
@@ -164,10 +151,8 @@ static void test_cannot_meet(void **state)
 		struct scenario s;
 		struct plan p;
 		struct report_buf b = {0};
-		char kv[64];
 		load(TEAM, &s);
-		snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[k]);
-		set(&s, kv);
+		setf(&s, "workload.scheduler=%s", scheds[k]);
 		set(&s, "workload.slo.ttft=10ms");
 		plan_compute(&s, &p);
 		assert_true(isnan(p.gpus_required) && isnan(p.replicas));
@@ -200,10 +185,8 @@ static void test_prefix_cache(void **state)
 	for (int k = 0; k < 4; k++) {
 		struct scenario s, z;
 		struct plan p0, pz, ph;
-		char kv[64];
 		load(SGLANG, &s);
-		snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[k]);
-		set(&s, kv);
+		setf(&s, "workload.scheduler=%s", scheds[k]);
 		set(&s, "workload.requests_per_s=4");
 		plan_compute(&s, &p0);
 		z = s;

@@ -19,34 +19,18 @@
 #include "scenario_yaml.h"
 #include "search.h"
 #include "shipped_catalog.h"
+#include "scenario_set.h"
 
 #define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
-
-static void load(const char *path, struct scenario *s)
-{
-	struct gp_error err;
-	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
-		fail_msg("%s: %s", path, err.message);
-}
-
-static void set(struct scenario *s, const char *kv)
-{
-	struct gp_error err;
-	if (scenario_set_assignment(s, cat, kv, &err) != 0)
-		fail_msg("--set %s: %s", kv, err.message);
-}
 
 /* team-serve under a scheduler, at an arrival rate (not a daily count). */
 static void team_rate(struct scenario *s, const char *sched, const char *rate)
 {
-	char kv[64];
 	load(TEAM, s);
-	snprintf(kv, sizeof(kv), "workload.scheduler=%s", sched);
-	set(s, kv);
+	setf(s, "workload.scheduler=%s", sched);
 	set(s, "workload.framework=vllm");
 	set(s, "workload.requests_per_day=0");
-	snprintf(kv, sizeof(kv), "workload.requests_per_s=%s", rate);
-	set(s, kv);
+	setf(s, "workload.requests_per_s=%s", rate);
 }
 
 static bool slo_holds(const struct scenario *s, const struct plan *p)
@@ -116,7 +100,6 @@ static void test_search_reads_the_percentile(void **state)
 	struct plan p;
 	struct search_result res[32];
 	struct search_options opt = {.by = SEARCH_BY_TIME, .top = 32};
-	char kv[64];
 	int n, found = 0;
 	(void)state;
 
@@ -126,9 +109,7 @@ static void test_search_reads_the_percentile(void **state)
 	s.parallel.dp = 0;
 	plan_compute(&s, &p);
 	assert_true(p.serving.ttft_mean_s < p.serving.ttft_slo_s);
-	snprintf(kv, sizeof(kv), "workload.slo.ttft=%.9g",
-		 0.5 * (p.serving.ttft_mean_s + p.serving.ttft_slo_s));
-	set(&s, kv);
+	setf(&s, "workload.slo.ttft=%.9g", 0.5 * (p.serving.ttft_mean_s + p.serving.ttft_slo_s));
 	plan_compute(&s, &p);
 	assert_true(p.ttft_s < s.workload.slo.ttft_s);
 	assert_false(plan_serving_meets(&s, &p));

@@ -21,6 +21,7 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "shipped_scenarios.h"
 
 static int checked;
 
@@ -63,28 +64,11 @@ static void check_file(const char *path)
 	checked++;
 }
 
-static void check_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		char path[512];
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		check_file(path);
-	}
-	closedir(d);
-}
-
 static void test_shipped_serving(void **state)
 {
 	(void)state;
 	checked = 0;
-	check_dir("scenarios");
-	check_dir("scenarios/workshop");
+	each_shipped_scenario(check_file);
 	/* team-serve (an SLO under vLLM's scheduler) and seed 8 (a measured throughput) */
 	assert_true(checked >= 2);
 }

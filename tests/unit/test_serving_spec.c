@@ -18,33 +18,17 @@
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "scenario_set.h"
 #include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 #define SEED11 "scenarios/seed-11b-7b-decode-a100.yaml"
 
-static void load(const char *path, struct scenario *s)
-{
-	struct gp_error err;
-	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
-		fail_msg("%s: %s", path, err.message);
-}
-
-static void set(struct scenario *s, const char *kv)
-{
-	struct gp_error err;
-	if (scenario_set_assignment(s, cat, kv, &err) != 0)
-		fail_msg("--set %s: %s", kv, err.message);
-}
-
 static void eagle(struct scenario *s, int k, const char *a)
 {
-	char kv[64];
 	set(s, "workload.speculative.method=eagle");
-	snprintf(kv, sizeof(kv), "workload.speculative.tokens=%d", k);
-	set(s, kv);
-	snprintf(kv, sizeof(kv), "workload.speculative.acceptance=%s", a);
-	set(s, kv);
+	setf(s, "workload.speculative.tokens=%d", k);
+	setf(s, "workload.speculative.acceptance=%s", a);
 }
 
 static void same_plan(const struct plan *a, const struct plan *b)
@@ -68,10 +52,8 @@ static void test_spec_identity(void **state)
 	for (int i = 0; i < 4; i++) {
 		struct scenario s, z;
 		struct plan p0, p1;
-		char kv[64];
 		load(SGLANG, &s);
-		snprintf(kv, sizeof(kv), "workload.scheduler=%s", scheds[i]);
-		set(&s, kv);
+		setf(&s, "workload.scheduler=%s", scheds[i]);
 		set(&s, "workload.requests_per_s=4");
 		set(&s, "workload.slo.tpot=50ms");
 		plan_compute(&s, &p0);
@@ -140,10 +122,8 @@ static void test_spec_batch(void **state)
 	for (int b = 1; b <= 512; b *= 8) {
 		struct scenario s, z;
 		struct plan p0, p1;
-		char kv[64];
 		load(SEED11, &s);
-		snprintf(kv, sizeof(kv), "workload.batch=%d", b);
-		set(&s, kv);
+		setf(&s, "workload.batch=%d", b);
 		plan_compute(&s, &p0);
 		z = s;
 		eagle(&z, 3, "0.7");
@@ -244,17 +224,8 @@ static void test_spec_bad(void **state)
 	     "draft_layers"},
 	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct gp_error err;
-		char text[512];
-		snprintf(text, sizeof(text), "%shardware:\n  gpu: a100-80gb-sxm\n", bad[i].yaml);
-		memset(&err, 0, sizeof(err));
-		assert_int_not_equal(load_text(text, &err), 0);
-		printf("%d:%d: %s\n", err.line, err.column, err.message);
-		assert_int_equal(err.line, bad[i].line);
-		assert_true(err.column > 0);
-		assert_non_null(strstr(err.message, bad[i].word));
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused_at(bad[i].yaml, bad[i].line, bad[i].word);
 }
 
 int main(void)

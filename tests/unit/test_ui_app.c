@@ -13,35 +13,8 @@
 #include <cmocka.h>
 #include <locale.h>
 
-#include "app.h"
-#include "ui_catalog.h"
-
-static struct catalog cat;
-static struct app app;
-
-static int setup(void **state)
-{
-	struct scenario s;
-	struct gp_error err;
-	(void)state;
-	if (cat.ngpus == 0) {
-		ui_cat_add_gpu(&cat, "h100-sxm-80gb", 80e9, 1e15, 2);
-		ui_cat_add_gpu(&cat, "a100-80gb-sxm", 80e9, 1e15, 2);
-		ui_cat_add_model(&cat, "llama-3.1-8b", 32, 4096, 32, 8, 14336);
-		ui_cat_add_model(&cat, "llama-3.1-70b", 80, 8192, 64, 8, 28672);
-	}
-	if (scenario_init_builtin(&s, &cat, &err) != 0)
-		return -1;
-	app_init(&app, &cat, &s, NULL, 0);
-	return 0;
-}
-
-static void keys(const char *s)
-{
-	for (; *s; s++)
-		app_handle_key(&app, (unsigned char)*s);
-	app_compute(&app);
-}
+#define UI_APP_TWO_OF_EACH
+#include "ui_app_fixture.h"
 
 static void key(int k)
 {

@@ -15,21 +15,15 @@
 #include "app.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
+#include "ui_app_shipped.h"
 
 #define LESSON "scenarios/workshop/08-time-cost-and-deadlines.yaml"
 #define SERVE  "scenarios/default.yaml"
 
-static struct app app;
-
 static int setup(void **state)
 {
-	struct scenario s;
-	struct gp_error err;
 	(void)state;
-	if (scenario_load_file(LESSON, cat, &s, NULL, NULL, &err) != 0)
-		return -1;
-	app_init(&app, cat, &s, LESSON, 0);
-	return 0;
+	return open_shipped(LESSON);
 }
 
 static void key(int k)

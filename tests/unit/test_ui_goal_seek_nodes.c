@@ -16,15 +16,11 @@
 #include "scenario_yaml.h"
 #include "search.h"
 #include "shipped_catalog.h"
-
-static struct app app;
+#include "ui_app_shipped.h"
 
 static void load(const char *file)
 {
-	struct scenario s;
-	struct gp_error err;
-	assert_int_equal(scenario_load_file(file, cat, &s, NULL, NULL, &err), 0);
-	app_init(&app, cat, &s, file, 0);
+	assert_int_equal(open_shipped(file), 0);
 	app.scn.hardware.gpu.memory_bytes = 80e9; /* hardware.memory: 80GB */
 }
 

@@ -13,8 +13,7 @@
 #include "app.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
-
-static struct app app;
+#include "ui_app_shipped.h"
 
 static bool listed(const char *key)
 {
@@ -26,10 +25,7 @@ static bool listed(const char *key)
 
 static void open_file(const char *path)
 {
-	struct scenario s;
-	struct gp_error err;
-	assert_int_equal(scenario_load_file(path, cat, &s, NULL, NULL, &err), 0);
-	app_init(&app, cat, &s, path, 0);
+	assert_int_equal(open_shipped(path), 0);
 }
 
 static void test_training_deadline(void **state)

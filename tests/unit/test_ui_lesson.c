@@ -12,17 +12,13 @@
 #include "app.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
-
-static struct app app;
+#include "ui_app_shipped.h"
 
 #define W "scenarios/workshop/"
 
 static void start(const char *file)
 {
-	struct scenario s;
-	struct gp_error err;
-	assert_int_equal(scenario_load_file(file, cat, &s, NULL, NULL, &err), 0);
-	app_init(&app, cat, &s, file, 0);
+	assert_int_equal(open_shipped(file), 0);
 }
 
 static void command(const char *c)
