@@ -611,7 +611,9 @@ static void test_catalog_models_import(void **state)
 		model_resolve(&m, &r, NULL);
 		model_count_params(&r, &p);
 		assert_true(p.total > 1e8 && p.active > 1e8 && p.active <= p.total);
-		assert_true(r.max_context > 0);
+		/* a context limit wherever there is attention (a pure state-space model such
+		 * as Mamba-Codestral has no positions: 0, any length) */
+		assert_true(r.max_context > 0 || model_attention_layers(&r) == 0);
 		n++;
 	}
 	closedir(d);
@@ -818,7 +820,7 @@ static void test_window_layers(void **state)
 }
 
 /* Families whose layers this count cannot express are still refused by name at model_type
- * (Qwen3-Next's Gated DeltaNet, DeciLM's per-layer blocks); a Nemotron-H pattern that does
+ * (Falcon-H1's parallel attention and Mamba mixers, Phi-3-small's block-sparse attention); a Nemotron-H pattern that does
  * not list every layer is an error at the pattern (nvidia/Nemotron-H-8B-Base-8K's keys,
  * abridged). These two used to assert that nemotron_h and jamba were refused; they import
  * now (test_ssm_families). */
@@ -837,10 +839,10 @@ static void test_hybrids_refused(void **state)
 	e = parse_fail("{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-X*\"}");
 	assert_string_equal(e.field, "hybrid_override_pattern");
 	assert_non_null(strstr(e.message, "layer 2 is 'X'"));
-	e = parse_fail("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 48, "
-		       "\"hidden_size\": 2048, \"num_attention_heads\": 16, "
-		       "\"intermediate_size\": 5120, \"vocab_size\": 151936}");
-	assert_non_null(strstr(e.message, "'qwen3_next' is not supported"));
+	e = parse_fail("{\"model_type\": \"falcon_h1\", \"num_hidden_layers\": 44, "
+		       "\"hidden_size\": 3072, \"num_attention_heads\": 12, "
+		       "\"intermediate_size\": 12288, \"vocab_size\": 130049}");
+	assert_non_null(strstr(e.message, "'falcon_h1' is not supported"));
 	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
 		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
 		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
@@ -939,6 +941,79 @@ static void test_ssm_families(void **state)
 				  4 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 4096) +
 				  24 * (2 * 4096.0 * 21504 + 4096) + 2 * 131072.0 * 4096 + 4096);
 	assert_within(p.total, 8e9, 0.02);
+}
+
+/* Qwen3-Next-80B-A3B (tests/data/configs/README.md), counted module by module as
+ * modeling_qwen3_next.py builds it:
+ * - a Gated DeltaNet layer: in_proj_qkvz 2048 x (2 x 16 x 128 + 2 x 32 x 128) = 2048 x
+ *   12288, in_proj_ba 2048 x 64, conv1d 8192 channels x 4 taps without bias, dt_bias and
+ *   A_log 32 each, the gated norm 128, out_proj 4096 x 2048: 33,718,464;
+ * - a gated-attention layer: q_proj 2048 x 16 x 256 x 2, k_proj and v_proj 2048 x 512,
+ *   o_proj 4096 x 2048, q_norm and k_norm 256 each: 27,263,488;
+ * - every layer's MoE: router 2048 x 512, 512 experts of 3 x 2048 x 512, the shared expert
+ *   of 3 x 2048 x 512 and its 2048 x 1 gate: 1,614,809,088; two norms of 2048;
+ * - embedding and untied head 151936 x 2048 each, the final norm 2048.
+ * 36 linear and 12 full layers: 79,674,391,296 in all; per token 10 of the 512 experts:
+ * 3,874,929,408 active. The model card's "80B total, 3B activated" (3.25B without the
+ * embedding and head). The note the config comes from prints torchinfo's count of one
+ * linear-attention decoder layer, 1,648,531,648 = 33,718,464 + 1,614,809,088 + 4096, and an
+ * independent test of Qwen3-Coder-Next (the same shape) asserts 79,674,391,296 and
+ * 3,874,929,408 against the checkpoint's tensors. The checkpoint's mtp.* layer is not
+ * counted (transformers does not load it). */
+static void test_qwen3_next(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double conv, gdn = 2048.0 * 12288 + 2048 * 64 + 8192 * 4 + 64 + 128 + 4096.0 * 2048;
+	double attn = 2048.0 * 8192 + 2 * 2048.0 * 512 + 4096.0 * 2048 + 512;
+	double moe = 2048.0 * 512 + 513 * 3 * 2048.0 * 512 + 2048;
+	struct gp_error e;
+	(void)state;
+
+	load("qwen3-next-80b-a3b.json", &r, &p);
+	assert_int_equal(r.ssm.layers, 36);
+	assert_int_equal(model_attention_layers(&r), 12);
+	assert_int_equal(model_moe_layers(&r), 48);
+	assert_true(r.ssm.gated_delta && r.attention_gate && r.qk_norm);
+	assert_count(gdn, 33718464.0);
+	assert_count(attn, 27263488.0);
+	assert_count(p.ssm, gdn);
+	assert_count(p.attention_one, attn);
+	assert_count(gdn + moe + 4096, 1648531648.0); /* torchinfo, one linear layer */
+	assert_count(p.total,
+		     36 * gdn + 12 * attn + 48 * (moe + 4096) + 2 * 151936.0 * 2048 + 2048);
+	assert_count(p.total, 79674391296.0);
+	assert_count(p.active, 3874929408.0);
+	assert_within(p.total, 80e9, 0.01);
+	/* KV in the 12 full layers only: 2 x 2 x 256 each, averaged over the 48 */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 2 * 256 * 12 / 48.0);
+	/* the fixed state per linear layer: 32 value heads x 128 x 128, and the conv's
+	 * (4 - 1) x 8192 (Qwen3NextDynamicCache recurrent_states, conv_states) */
+	assert_count(model_ssm_state_elems(&r, &conv), 36 * (32 * 128.0 * 128 + 3 * 8192.0));
+	assert_count(conv, 36 * 3 * 8192.0);
+	/* decode: 7 dk dv per value head per layer; chunked: 6 C dk + 4 C dv + 6 dk dv */
+	assert_true(model_ssm_flops_per_token(&r, true) == 36 * 7 * 32 * 128.0 * 128);
+	assert_true(model_ssm_flops_per_token(&r, false) ==
+		    36 * 32 * (6 * 64 * 128.0 + 4 * 64 * 128.0 + 6 * 128.0 * 128));
+	assert_true(model_ssm_in_width(&r) == 12288 + 64);
+
+	/* layer_types, when given, decide; they must list every layer */
+#define Q3N_SMALL                                                                                  \
+	"{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 4, \"hidden_size\": 256, "        \
+	"\"num_attention_heads\": 4, \"vocab_size\": 64, \"num_experts\": 4, "                     \
+	"\"num_experts_per_tok\": 2, \"moe_intermediate_size\": 64"
+	parse_ok(Q3N_SMALL ", \"layer_types\": [\"full_attention\", \"linear_attention\", "
+			   "\"full_attention\", \"linear_attention\"]}",
+		 &r, &p);
+	assert_int_equal(model_attention_layers(&r), 2);
+	e = parse_fail(Q3N_SMALL
+		       ",\n \"layer_types\": [\"full_attention\", \"sliding_attention\"]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.message, "layer 1 must be"));
+	e = parse_fail(Q3N_SMALL ", \"linear_num_key_heads\": 3, \"linear_num_value_heads\": 8}");
+#undef Q3N_SMALL
+	assert_string_equal(e.field, "linear_num_value_heads");
 }
 
 /* DeciLM (nemotron-nas): per-layer blocks, counted as modeling_decilm.py builds them. A
@@ -1168,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
 		cmocka_unit_test(test_ssm_families),
+		cmocka_unit_test(test_qwen3_next),
 		cmocka_unit_test(test_decilm_blocks),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
