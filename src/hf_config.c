@@ -1398,12 +1398,13 @@ static int block_bool(struct hf *c, const cJSON *obj, const char *key, bool def,
  * num_attention_heads / n_heads_in_group K/V heads. Its ffn: no_op (none, and no
  * post_attention_layernorm), replace_with_linear, else a SwiGLU MLP of
  * _ffn_mult_to_intermediate_size(ffn_mult, hidden) = int(2 ffn_mult hidden / 3) rounded up
- * to a multiple of 256. The K/V heads must be the same in every attention layer (one
- * model.kv_heads); the MLP sizes are summed (model.ffn_sum). */
+ * to a multiple of 256. The MLP sizes are summed (model.ffn_sum), and so are the K/V heads
+ * when they differ from layer to layer (model.kv_sum). */
 static int read_decilm(struct hf *c, struct model *m)
 {
 	const cJSON *blocks = item(c, "block_configs"), *b;
-	int n = 0, kv = 0, dense = 0, i = 0;
+	int n = 0, kv = 0, dense = 0, i = 0, kv_sum = 0, attn = 0;
+	bool mixed_kv = false;
 	double sum = 0;
 
 	if (read_llama_like(c, m, false, false, 131072))
@@ -1449,14 +1450,10 @@ static int read_decilm(struct hf *c, struct model *m)
 					       "divide num_attention_heads %d",
 					       i, m->heads);
 			grp = m->heads / (int)g->valuedouble;
-			if (kv && grp != kv)
-				return fail_at(
-				    c, koff(c, "block_configs"), "block_configs",
-				    "'block_configs': layer %d has %d K/V heads, layer "
-				    "before it %d: per-layer K/V heads are not supported; "
-				    "give model.params and the shape fields instead",
-				    i, grp, kv);
+			mixed_kv = mixed_kv || (kv && grp != kv);
 			kv = grp;
+			kv_sum += grp;
+			attn++;
 		}
 		if (f_noop || f_lin) {
 			m->mlpless_layers++;
@@ -1479,6 +1476,18 @@ static int read_decilm(struct hf *c, struct model *m)
 		i++;
 	}
 	m->kv_heads = kv ? kv : m->heads;
+	if (mixed_kv) {
+		/* Llama-3.1-Nemotron-51B: 8, 4, 2 or 1 K/V heads a layer */
+		m->kv_sum = kv_sum;
+		m->kv_heads = (kv_sum + attn - 1) / attn;
+		while (m->heads % m->kv_heads != 0) /* to a divisor of the heads */
+			m->kv_heads++;
+		warn(c,
+		     "%s: the attention layers' K/V heads differ (%d in all over %d layers); the "
+		     "parameter count takes their sum, the KV cache their average rounded up to a "
+		     "divisor of the heads, %d",
+		     c->type, kv_sum, attn, m->kv_heads);
+	}
 	m->ffn_sum = dense ? sum : 0;
 	m->ffn = dense ? (int)floor(sum / dense + 0.5) : 0;
 	return 0;

@@ -109,6 +109,7 @@ static void std_shape(double params, struct model *out)
 	out->mlpless_layers = 0;
 	out->linear_blocks = 0;
 	out->ffn_sum = 0;
+	out->kv_sum = 0;
 }
 
 /* The defaults of the shape fields: kv_heads = heads; head_dim = hidden / heads, or for
@@ -386,6 +387,9 @@ static double attention_params(const struct model *m, double *largest)
 	 * kv_heads heads. head_dim may differ from hidden / heads (Gemma 2: 3584 / 16 heads
 	 * with head_dim 256; Qwen3). */
 	double qd = heads * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
+	int n = m->kv_sum > 0 ? model_attention_layers(m) : 0;
+	if (n > 0) /* per-layer K/V heads (DeciLM): their average makes the sum exact */
+		kvd = (double)m->kv_sum / n * m->head_dim;
 	double qo = m->attention_gate ? 2 * qd : qd; /* q_proj's width, with the gate's half */
 	double p = h * qo + 2 * h * kvd + qd * h;
 
@@ -549,6 +553,8 @@ double model_kv_elems_per_token_layer(const struct model *m)
 		return ((double)m->mla.kv_rank + m->mla.rope_dim) * model_attention_share(m);
 	/* One key and one value vector per KV head, in the layers that attend (a Mamba layer
 	 * keeps its fixed state instead: model_ssm_state_elems). */
+	if (m->kv_sum > 0 && m->layers > 0) /* per-layer K/V heads: their sum */
+		return 2.0 * m->kv_sum * hd / m->layers;
 	return 2.0 * kv * hd * model_attention_share(m);
 }
 

@@ -144,6 +144,11 @@ struct model {
 	/* The sum of the dense MLPs' intermediate sizes when they differ from layer to layer
 	 * (DeciLM's per-block ffn_mult); 0 = ffn in each. ffn is then their average. */
 	double ffn_sum;
+	/* The sum of the attention layers' K/V heads when they differ from layer to layer
+	 * (DeciLM's per-block n_heads_in_group: Llama-3.1-Nemotron-51B has 8, 4, 2 and 1);
+	 * 0 = kv_heads in each. kv_heads is then their average rounded up to a divisor of
+	 * the heads, which sharding and the plan's KV cache use. */
+	int kv_sum;
 };
 
 /* Parameter counts in parameters (not bytes). */

@@ -249,6 +249,10 @@ const struct field scenario_fields[] = {
 	      "the dense MLPs' intermediate sizes summed when they differ per layer (DeciLM; 0 = "
 	      "ffn in each)",
 	      UI_HIDDEN("ffn sum"), DOUBLES),
+    INT_FIELD("model.kv_sum", model.kv_sum, 0, 100000000, 0,
+	      "the attention layers' K/V heads summed when they differ per layer (DeciLM; 0 = "
+	      "kv_heads in each)",
+	      UI_HIDDEN("kv sum")),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),

@@ -29,6 +29,13 @@ static void assert_within(double got, double want, double rel)
 			 (got - want) / want * 100);
 }
 
+/* |got - want| within half a unit of a published figure's last digit */
+static void assert_published(double got, double want, double unit)
+{
+	if (!(fabs(got - want) <= unit / 2))
+		fail_msg("%.0f is not %.0f to within %.0f", got, want, unit / 2);
+}
+
 /* Loads DATA name, resolves it and counts it. */
 static void load(const char *name, struct model *r, struct model_params *p)
 {
@@ -1062,16 +1069,64 @@ static void test_decilm_blocks(void **state)
 		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": "
 		       "{\"ffn_mult\": 1.0}}]}");
 	assert_non_null(strstr(e.message, "n_heads_in_group must divide num_attention_heads 16"));
-	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
-		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
-		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
-		       "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
-		       "{\"ffn_mult\": 1.0}}]}");
-	assert_non_null(strstr(e.message, "per-layer K/V heads are not supported"));
+	/* K/V heads that differ per layer: their sum (model.kv_sum), 4 + 2 */
+	parse_ok("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		 "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		 "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
+		 "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
+		 "{\"ffn_mult\": 1.0}}]}",
+		 &r, &p);
+	assert_int_equal(r.kv_sum, 6);
+	assert_int_equal(r.kv_heads, 4); /* 3 rounded up to a divisor of 16 */
+	assert_count(p.total, 2 * (2 * 1024.0 * 1024 + 3 * 1024.0 * 768 + 2 * 1024) +
+				  1024.0 * 64 * 6 * 2 + 2 * 10.0 * 1024 + 1024);
+	assert_true(model_kv_elems_per_token_layer(&r) == 2.0 * 64 * 6 / 2);
 	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
 		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
 		       "\"block_configs\": [{\"attention\": {\"no_op\": 1}, \"ffn\": {}}]}");
 	assert_non_null(strstr(e.message, "'no_op' must be true or false"));
+}
+
+/* The Llama-Nemotron NAS models' real block_configs (tests/data/configs/README.md), counted
+ * module by module as modeling_decilm.py builds them (an independent count in Python over
+ * the same files gives the same figures):
+ * - Llama-3.3-Nemotron-Super-49B-v1: 49 attention layers of 8 K/V heads (31 no_op), 80
+ *   MLPs of ffn_mult 2.625 to 5.25: 49,867,145,216, the checkpoint's size as a notes file
+ *   records it ("49,867,145,216 bf16 params"); embedding and head 2,101,354,496, attention
+ *   7,398,752,256, MLPs 40,365,981,696, norms 1,056,768;
+ * - Llama-3.1-Nemotron-Ultra-253B-v1: 64 attention layers (98 no_op), 81 MLPs (81 no_op):
+ *   253,401,268,224, the card's "253B";
+ * - Llama-3.1-Nemotron-51B-Instruct: 54 attention layers of 8, 4, 2 or 1 K/V heads (371 in
+ *   all), 18 attention blocks replaced by a linear, 8 no_op: 51,501,015,040, Hugging Face's
+ *   "51.5B"; the linear blocks are 18 x 8192 x 8192 = 1,207,959,552. */
+static void test_decilm_real(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+
+	load("llama-3.3-nemotron-super-49b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 49);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.kv_sum, 0);
+	assert_count(p.total, 49867145216.0);
+	/* the KV cache of the 49 attention layers, 2 x 8 x 128 each, over the 80 */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128 * 49 / 80.0);
+
+	load("llama-3.1-nemotron-ultra-253b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 64);
+	assert_int_equal(model_mlp_layers(&r), 81);
+	assert_count(p.total, 253401268224.0);
+	assert_published(p.total, 253e9, 1e9);
+
+	load("llama-3.1-nemotron-51b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 54);
+	assert_int_equal(r.linear_blocks, 18);
+	assert_int_equal(r.kv_sum, 371);
+	assert_int_equal(r.kv_heads, 8); /* 371 / 54 rounded up to a divisor of 64 */
+	assert_count(p.total, 51501015040.0);
+	assert_published(p.total, 51.5e9, 0.1e9);
+	assert_true(model_kv_elems_per_token_layer(&r) == 2.0 * 371 * 128 / 80);
 }
 
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
@@ -1245,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_ssm_families),
 		cmocka_unit_test(test_qwen3_next),
 		cmocka_unit_test(test_decilm_blocks),
+		cmocka_unit_test(test_decilm_real),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),

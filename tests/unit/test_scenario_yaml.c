@@ -721,6 +721,7 @@ static const char *const every_field[][2] = {
 	{"model.mlpless_layers", "4"},
 	{"model.linear_blocks", "1"},
 	{"model.ffn_sum", "40000"},
+	{"model.kv_sum", "20"},
 	{"workload.kind", "finetune"},
 	{"workload.precision", "fp8"},
 	{"workload.seq_len", "8192"},
