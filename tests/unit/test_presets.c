@@ -147,7 +147,7 @@ static void test_deepseek_r1(void **state)
 }
 
 /* quantization_config: the format named, and the workload.weights that can hold it. */
-/* The hybrid presets (catalog/models/README.md), counted module by module as
+/* The hybrid presets (catalog/models/README.md) and the NAS-pruned Nemotron Super 49B, counted module by module as
  * tests/unit/test_hf_config.c's test_ssm_families and test_qwen3_next spell out:
  * Mamba-Codestral 7,285,403,648 (Mistral's announcement, exactly); Jamba 1.5 Mini
  * 51,570,323,328 / 12,110,311,296 (the card's "52B total, 12B active"); Nemotron Nano 9B v2
@@ -176,6 +176,10 @@ static void test_hybrids(void **state)
 	assert_published(a.p.total, 80e9, 1e9);
 	assert_true(a.r.ssm.gated_delta && a.r.ssm.layers == 36);
 	assert_true(model_ssm_state_elems(&a.r, NULL) > 0);
+	/* DeciLM: 49,867,145,216, the checkpoint's size (test_hf_config.c, test_decilm_real) */
+	load("nemotron-49b", &a);
+	assert_count(a.p.total, 49867145216.0);
+	assert_int_equal(model_attention_layers(&a.r), 49);
 }
 
 static void test_quantization_config(void **state)
