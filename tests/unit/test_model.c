@@ -657,6 +657,16 @@ static void test_ssm_training_activations(void **state)
 			      16 * (mlp_m + blk)) /
 			     32) < 1e-3);
 	assert_true(fabs(p.mem.activations_per_layer - sq * 224800) < 1e-3);
+	{
+		/* explain says the layers are a hybrid's average, and of which blocks */
+		static char buf[8192];
+		struct gp_error err;
+		plan_compute(&s, &p);
+		assert_int_equal(explain_key(&s, &p, "memory.per_gpu.activations", buf,
+					     sizeof(buf), &err),
+				 0);
+		assert_non_null(strstr(buf, "4 attention, 28 state-space and 32 MLP"));
+	}
 	/* full recomputation keeps each layer's input, 2 h, whatever the layer */
 	s.workload.recompute = RECOMPUTE_FULL;
 	plan_compute_memory(&s, &p);
