@@ -633,6 +633,19 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			"and normed copy (4 h), K and V expanded to every query head, the "
 			"attention output twice and SiLU's output (torchtune/modules rms_norm.py, "
 			"attention.py, feed_forward.py); torch.compile recomputes them");
+	if ((p->model.ssm.layers > 0 || p->model.mixerless_layers > 0 ||
+	     p->model.mlpless_layers > 0) &&
+	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE)) {
+		char t[320];
+		snprintf(t, sizeof(t),
+			 "a hybrid's layers averaged: %d attention, %d state-space and %d MLP "
+			 "blocks of %d layers, each its own tensors and its norm's input; a "
+			 "state-space mixer what mamba_ssm's MambaInnerFn or "
+			 "MambaSplitConv1dScanCombinedFn saves (or a Gated DeltaNet's kernel)",
+			 model_attention_layers(&p->model), p->model.ssm.layers,
+			 model_mlp_layers(&p->model), p->model.layers);
+		wrapped(e, "  ", t);
+	}
 }
 
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)

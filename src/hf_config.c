@@ -72,6 +72,7 @@ enum family {
 	FAM_NEMOTRON_H,
 	FAM_JAMBA,
 	FAM_DECILM,
+	FAM_QWEN3_NEXT,
 };
 
 /* model_type as transformers spells it, and the class names in "architectures" (used when
@@ -135,6 +136,7 @@ static const struct {
     {"nemotron_h", "NemotronHForCausalLM", FAM_NEMOTRON_H},
     {"jamba", "JambaForCausalLM", FAM_JAMBA},
     {"nemotron-nas", "DeciLMForCausalLM", FAM_DECILM},
+    {"qwen3_next", "Qwen3NextForCausalLM", FAM_QWEN3_NEXT},
 };
 
 #define KNOWN_TYPES                                                                                \
@@ -142,7 +144,9 @@ static const struct {
 	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
-	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, nemotron-nas"
+	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, "             \
+	"nemotron-nas, "                                                                           \
+	"qwen3_next"
 
 struct hf {
 	const cJSON *root;
@@ -653,6 +657,44 @@ static int enter(struct hf *c, const char *key)
 	return 1;
 }
 
+/* layer_types, one string per layer: 0 when absent, else 1 with *matched the number of
+ * entries that are one of match (NULL-terminated); with other given, every other entry must
+ * be other. Errors at the key when it is not such an array or does not list every layer. */
+static int layer_types_count(struct hf *c, const struct model *m, const char *const *match,
+			     const char *other, int *matched)
+{
+	const cJSON *types = item(c, "layer_types"), *t;
+	int n = 0;
+
+	*matched = 0;
+	if (!types)
+		return 0;
+	if (!cJSON_IsArray(types))
+		return fail_at(c, koff(c, "layer_types"), "layer_types",
+			       "'layer_types' must be an array of strings, not %s",
+			       kind_name(types));
+	cJSON_ArrayForEach(t, types)
+	{
+		bool hit = false;
+		if (!cJSON_IsString(t))
+			return fail_at(c, koff(c, "layer_types"), "layer_types",
+				       "'layer_types' must hold strings, not %s", kind_name(t));
+		for (int i = 0; match[i]; i++)
+			hit = hit || strcmp(t->valuestring, match[i]) == 0;
+		if (!hit && other && strcmp(t->valuestring, other) != 0)
+			return fail_at(c, koff(c, "layer_types"), "layer_types",
+				       "'layer_types': layer %d must be \"%s\" or \"%s\"", n,
+				       match[0], other);
+		*matched += hit;
+		n++;
+	}
+	if (n != m->layers)
+		return fail_at(c, koff(c, "layer_types"), "layer_types",
+			       "'layer_types' lists %d layers, but num_hidden_layers is %d", n,
+			       m->layers);
+	return 1;
+}
+
 /* Sliding-window and full-attention layers mixed (Gemma 2/3, gpt-oss, OLMo 3, Cohere 2,
  * EXAONE 4): sliding_window (null or absent: every layer is full) and how many layers are
  * full, from layer_types as the configuration classes write it ("sliding_attention" or
@@ -664,35 +706,19 @@ static int enter(struct hf *c, const char *key)
  * model_kv_share). */
 static int mixed_window(struct hf *c, struct model *m, int period)
 {
-	const cJSON *types = item(c, "layer_types"), *pat = item(c, "sliding_window_pattern"), *t;
-	int sliding = 0, full = 0, window = 0, n = 0;
+	static const char *const windowed[] = {"sliding_attention", "chunked_attention", NULL};
+	const cJSON *pat = item(c, "sliding_window_pattern");
+	int sliding = 0, full = 0, window = 0, r;
 
 	if (opt_int(c, "sliding_window", 0, 0, &window))
 		return -1;
 	m->sliding_window = 0;
 	m->global_layers = 0;
-	if (types && !cJSON_IsArray(types))
-		return fail_at(c, koff(c, "layer_types"), "layer_types",
-			       "'layer_types' must be an array of strings, not %s",
-			       kind_name(types));
-	if (types) {
-		cJSON_ArrayForEach(t, types)
-		{
-			if (!cJSON_IsString(t))
-				return fail_at(c, koff(c, "layer_types"), "layer_types",
-					       "'layer_types' must hold strings, not %s",
-					       kind_name(t));
-			if (strcmp(t->valuestring, "sliding_attention") == 0 ||
-			    strcmp(t->valuestring, "chunked_attention") == 0)
-				sliding++;
-			else
-				full++;
-			n++;
-		}
-		if (n != m->layers)
-			return fail_at(c, koff(c, "layer_types"), "layer_types",
-				       "'layer_types' lists %d layers, but num_hidden_layers is %d",
-				       n, m->layers);
+	r = layer_types_count(c, m, windowed, NULL, &sliding);
+	if (r < 0)
+		return -1;
+	if (r) {
+		full = m->layers - sliding;
 	} else if (cJSON_IsString(pat) && pat->valuestring[0]) {
 		/* one letter per layer of a repeating period: L local, G global */
 		const char *p = pat->valuestring;
@@ -1376,12 +1402,13 @@ static int block_bool(struct hf *c, const cJSON *obj, const char *key, bool def,
  * num_attention_heads / n_heads_in_group K/V heads. Its ffn: no_op (none, and no
  * post_attention_layernorm), replace_with_linear, else a SwiGLU MLP of
  * _ffn_mult_to_intermediate_size(ffn_mult, hidden) = int(2 ffn_mult hidden / 3) rounded up
- * to a multiple of 256. The K/V heads must be the same in every attention layer (one
- * model.kv_heads); the MLP sizes are summed (model.ffn_sum). */
+ * to a multiple of 256. The MLP sizes are summed (model.ffn_sum), and so are the K/V heads
+ * when they differ from layer to layer (model.kv_sum). */
 static int read_decilm(struct hf *c, struct model *m)
 {
 	const cJSON *blocks = item(c, "block_configs"), *b;
-	int n = 0, kv = 0, dense = 0, i = 0;
+	int n = 0, kv = 0, dense = 0, i = 0, kv_sum = 0, attn = 0;
+	bool mixed_kv = false;
 	double sum = 0;
 
 	if (read_llama_like(c, m, false, false, 131072))
@@ -1427,14 +1454,10 @@ static int read_decilm(struct hf *c, struct model *m)
 					       "divide num_attention_heads %d",
 					       i, m->heads);
 			grp = m->heads / (int)g->valuedouble;
-			if (kv && grp != kv)
-				return fail_at(
-				    c, koff(c, "block_configs"), "block_configs",
-				    "'block_configs': layer %d has %d K/V heads, layer "
-				    "before it %d: per-layer K/V heads are not supported; "
-				    "give model.params and the shape fields instead",
-				    i, grp, kv);
+			mixed_kv = mixed_kv || (kv && grp != kv);
 			kv = grp;
+			kv_sum += grp;
+			attn++;
 		}
 		if (f_noop || f_lin) {
 			m->mlpless_layers++;
@@ -1457,8 +1480,76 @@ static int read_decilm(struct hf *c, struct model *m)
 		i++;
 	}
 	m->kv_heads = kv ? kv : m->heads;
+	if (mixed_kv) {
+		/* Llama-3.1-Nemotron-51B: 8, 4, 2 or 1 K/V heads a layer */
+		m->kv_sum = kv_sum;
+		m->kv_heads = (kv_sum + attn - 1) / attn;
+		while (m->heads % m->kv_heads != 0) /* to a divisor of the heads */
+			m->kv_heads++;
+		warn(c,
+		     "%s: the attention layers' K/V heads differ (%d in all over %d layers); the "
+		     "parameter count takes their sum, the KV cache their average rounded up to a "
+		     "divisor of the heads, %d",
+		     c->type, kv_sum, attn, m->kv_heads);
+	}
 	m->ffn_sum = dense ? sum : 0;
 	m->ffn = dense ? (int)floor(sum / dense + 0.5) : 0;
+	return 0;
+}
+
+/* Qwen3-Next (configuration_qwen3_next.py, modeling_qwen3_next.py): layer_types, or
+ * when absent layer i is full_attention where (i + 1) % full_attention_interval (4) is 0,
+ * else linear_attention, a Gated DeltaNet of linear_num_value_heads (32) value heads of
+ * linear_value_head_dim (128), linear_num_key_heads (16) key heads of
+ * linear_key_head_dim (128) and a bias-free conv1d of linear_conv_kernel_dim (4) taps
+ * (model.h, ssm.gated_delta). The full-attention layers are Qwen3's (q_norm and k_norm
+ * over head_dim, 256) with the output gate: q_proj 2 x heads x head_dim. Every layer's
+ * MLP is Qwen2-MoE's sparse block (num_experts of moe_intermediate_size, top
+ * num_experts_per_tok, one shared expert of shared_expert_intermediate_size with its
+ * hidden x 1 gate) unless mlp_only_layers or decoder_sparse_step make it a dense MLP of
+ * intermediate_size. Two RMSNorms a layer; the checkpoint's mtp.* weights are not loaded
+ * (Qwen3NextForCausalLM _keys_to_ignore_on_load_unexpected) and not counted. */
+static int read_qwen3_next(struct hf *c, struct model *m)
+{
+	static const char *const full_names[] = {"full_attention", NULL};
+	int period, kh, vh, kd, vd, full = 0, r;
+
+	if (read_llama_like(c, m, false, false, 262144) || read_qwen3_moe(c, m) ||
+	    opt_int(c, "shared_expert_intermediate_size", 0, 512, &m->moe.shared_ffn) ||
+	    opt_int(c, "full_attention_interval", 1, 4, &period) ||
+	    opt_int(c, "linear_num_key_heads", 1, 16, &kh) ||
+	    opt_int(c, "linear_num_value_heads", 1, 32, &vh) ||
+	    opt_int(c, "linear_key_head_dim", 1, 128, &kd) ||
+	    opt_int(c, "linear_value_head_dim", 1, 128, &vd) ||
+	    opt_int(c, "linear_conv_kernel_dim", 1, 4, &m->ssm.d_conv))
+		return -1;
+	if (!m->head_dim)
+		m->head_dim = 256; /* Qwen3NextConfig head_dim */
+	if (vh % kh != 0)
+		return fail_at(c, koff(c, "linear_num_value_heads"), "linear_num_value_heads",
+			       "'linear_num_value_heads' %d must be a multiple of "
+			       "linear_num_key_heads %d",
+			       vh, kh);
+	r = layer_types_count(c, m, full_names, "linear_attention", &full);
+	if (r < 0)
+		return -1;
+	if (!r) {
+		for (int i = 0; i < m->layers; i++)
+			full += (i + 1) % period == 0;
+	}
+	m->qk_norm = true;
+	m->attention_gate = true;
+	m->ssm.layers = m->layers - full;
+	m->ssm.gated_delta = true;
+	m->ssm.heads = vh;
+	m->ssm.groups = kh;
+	m->ssm.d_state = kd;
+	m->ssm.d_inner = vh * vd;
+	m->ssm.no_conv_bias = true;
+	if (m->moe.shared_ffn > 0) {
+		m->moe.shared = 1;
+		m->moe.shared_gate = true;
+	}
 	return 0;
 }
 
@@ -1733,6 +1824,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_jamba(c, m);
 	case FAM_DECILM:
 		return read_decilm(c, m);
+	case FAM_QWEN3_NEXT:
+		return read_qwen3_next(c, m);
 	}
 	return -1;
 }
@@ -1777,7 +1870,6 @@ static int find_family(struct hf *c, enum family *fam)
 		 * blocks, Phi-3-small's block-sparse attention). */
 		static const char *const unsupported[] = {"nemotron-nas",
 							  "deci",
-							  "qwen3_next",
 							  "phi3small",
 							  "zamba",
 							  "zamba2",

@@ -101,6 +101,7 @@ static void std_shape(double params, struct model *out)
 	out->qk_norm_full = false;
 	out->attention_sinks = false;
 	out->router_bias = false;
+	out->attention_gate = false;
 	out->moe = (struct moe_shape){0};
 	out->mla = (struct mla_shape){0};
 	out->ssm = (struct ssm_shape){0};
@@ -108,6 +109,7 @@ static void std_shape(double params, struct model *out)
 	out->mlpless_layers = 0;
 	out->linear_blocks = 0;
 	out->ffn_sum = 0;
+	out->kv_sum = 0;
 }
 
 /* The defaults of the shape fields: kv_heads = heads; head_dim = hidden / heads, or for
@@ -215,6 +217,18 @@ static double ssm_conv_dim(const struct model *m)
 	return di;
 }
 
+double model_ssm_in_width(const struct model *m)
+{
+	double di = model_ssm_inner(m), GN, H = m->ssm.heads;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	if (m->ssm.heads <= 0)
+		return 2 * di;
+	GN = (double)(m->ssm.groups > 0 ? m->ssm.groups : 1) * m->ssm.d_state;
+	return 2 * di + 2 * GN + (m->ssm.gated_delta ? 2 * H : H);
+}
+
 static int ssm_kernel(const struct model *m)
 {
 	return m->ssm.d_conv > 0 ? m->ssm.d_conv : 4;
@@ -237,6 +251,7 @@ double model_ssm_state_elems(const struct model *m, double *conv_out)
 }
 
 #define SSD_CHUNK 256 /* Mamba2Config.chunk_size, NemotronHConfig mamba_chunk_size */
+#define GDN_CHUNK 64  /* chunk_gated_delta_rule_fwd's chunk_size (fla chunk.py) */
 
 double model_ssm_flops_per_token(const struct model *m, bool recurrent)
 {
@@ -246,6 +261,22 @@ double model_ssm_flops_per_token(const struct model *m, bool recurrent)
 		return 0;
 	if (m->ssm.heads <= 0) {
 		per = 9 * di * N + di;
+	} else if (m->ssm.gated_delta) {
+		/* Gated DeltaNet, per value head of a dk x dv state (dk = N, dv = d_inner / H;
+		 * q and k are repeated to the value heads, modeling_qwen3_next.py). Recurrent
+		 * (flash-linear-attention fla/ops/gated_delta_rule/fused_recurrent.py): the decay S
+		 * *= exp(g), the prediction S^T k, the update S += k (beta (v - S^T k))^T and the
+		 * read-out S^T q, 7 dk dv. Chunked (fla/ops/gated_delta_rule/chunk.py
+		 * chunk_gated_delta_rule_fwd, chunks of C = 64):
+		 * within a chunk K K^T and Q K^T, the WY factors w = T K and u = T V, 2 C dk
+		 * each of the first three and 2 C dv, and the masked Q K^T times the new
+		 * values, 2 C dv; across chunks W S, Q S and the state update K^T V, 2 dk dv
+		 * each. */
+		double H = m->ssm.heads, dv = di / H;
+		if (recurrent)
+			per = 7 * di * N;
+		else
+			per = H * (6.0 * GDN_CHUNK * N + 4.0 * GDN_CHUNK * dv + 6 * N * dv);
 	} else if (recurrent) {
 		per = 5 * di * N;
 	} else {
@@ -272,7 +303,15 @@ static double ssm_params(const struct model *m, double *largest)
 	double h = m->hidden, di = model_ssm_inner(m), N = a->d_state, k = ssm_kernel(m);
 	double conv = ssm_conv_dim(m), in, p;
 
-	if (a->heads > 0) {
+	if (a->gated_delta) {
+		/* Qwen3NextGatedDeltaNet: in_proj_qkvz h -> 2 key_dim + 2 value_dim (key_dim
+		 * = G N, value_dim = d_inner), in_proj_ba h -> 2 H, a bias-free conv1d over
+		 * q, k and v, dt_bias and A_log per value head, the gated RMSNorm over one
+		 * head's head_v_dim (shared by the heads), out_proj d_inner -> h. */
+		double G = a->groups > 0 ? a->groups : 1, H = a->heads;
+		in = h * (2 * di + 2 * G * N) + (a->proj_bias ? 2 * di + 2 * G * N : 0);
+		p = in + h * 2 * H + conv * k + (a->no_conv_bias ? 0 : conv) + 2 * H + di / H;
+	} else if (a->heads > 0) {
 		double G = a->groups > 0 ? a->groups : 1, H = a->heads;
 		in = h * (2 * di + 2 * G * N + H) + (a->proj_bias ? 2 * di + 2 * G * N + H : 0);
 		p = in + conv * k + (a->no_conv_bias ? 0 : conv) + 3 * H + di;
@@ -348,19 +387,23 @@ static double attention_params(const struct model *m, double *largest)
 	 * kv_heads heads. head_dim may differ from hidden / heads (Gemma 2: 3584 / 16 heads
 	 * with head_dim 256; Qwen3). */
 	double qd = heads * m->head_dim, kvd = (double)m->kv_heads * m->head_dim;
-	double p = h * qd + 2 * h * kvd + qd * h;
+	int n = m->kv_sum > 0 ? model_attention_layers(m) : 0;
+	if (n > 0) /* per-layer K/V heads (DeciLM): their average makes the sum exact */
+		kvd = (double)m->kv_sum / n * m->head_dim;
+	double qo = m->attention_gate ? 2 * qd : qd; /* q_proj's width, with the gate's half */
+	double p = h * qo + 2 * h * kvd + qd * h;
 
 	if (m->attention_bias) /* Llama's attention_bias, GPT-2, OPT, BLOOM: q, k, v, o */
-		p += qd + 2 * kvd + h;
+		p += qo + 2 * kvd + h;
 	else if (m->qkv_bias) /* Qwen2: q, k and v only (modeling_qwen2.py) */
-		p += qd + 2 * kvd;
+		p += qo + 2 * kvd;
 	if (m->qk_norm && m->qk_norm_full) /* OLMo 2: RMSNorm over all of q and of k */
 		p += norm_params(m, qd) + norm_params(m, kvd);
 	else if (m->qk_norm) /* Qwen3 q_norm and k_norm: one RMSNorm over head_dim each */
 		p += 2 * norm_params(m, m->head_dim);
 	if (m->attention_sinks) /* gpt-oss: self_attn.sinks, one logit per head */
 		p += heads;
-	*largest = max2(h * qd + (m->attention_bias || m->qkv_bias ? qd : 0),
+	*largest = max2(h * qo + (m->attention_bias || m->qkv_bias ? qo : 0),
 			qd * h + (m->attention_bias ? h : 0));
 	return p;
 }
@@ -510,6 +553,8 @@ double model_kv_elems_per_token_layer(const struct model *m)
 		return ((double)m->mla.kv_rank + m->mla.rope_dim) * model_attention_share(m);
 	/* One key and one value vector per KV head, in the layers that attend (a Mamba layer
 	 * keeps its fixed state instead: model_ssm_state_elems). */
+	if (m->kv_sum > 0 && m->layers > 0) /* per-layer K/V heads: their sum */
+		return 2.0 * m->kv_sum * hd / m->layers;
 	return 2.0 * kv * hd * model_attention_share(m);
 }
 

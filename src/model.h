@@ -63,6 +63,14 @@ struct ssm_shape {
 	bool proj_bias; /* biases on in_proj and out_proj (use_bias) */
 	bool no_conv_bias; /* the conv1d without its bias (use_conv_bias false) */
 	bool dt_norms;	   /* RMSNorms with weights on the step, B and C (Jamba) */
+	/* The mixer is a Gated DeltaNet (Yang, Kautz and Hatamizadeh 2024, arXiv 2412.06464;
+	 * Qwen3-Next's linear_attn, modeling_qwen3_next.py Qwen3NextGatedDeltaNet), not a
+	 * Mamba block: heads = linear_num_value_heads, groups = linear_num_key_heads,
+	 * d_state = linear_key_head_dim, d_inner = value heads x linear_value_head_dim. Its
+	 * state per layer is then value heads x key dim x value dim = d_inner x d_state and
+	 * its conv runs over q, k and v, d_inner + 2 x groups x d_state channels, as
+	 * Mamba-2's over x, B and C. */
+	bool gated_delta;
 };
 
 struct model {
@@ -114,6 +122,9 @@ struct model {
 			       * not one head */
 	bool attention_sinks; /* one learned sink logit per head per layer (gpt-oss) */
 	bool router_bias;     /* a bias on the MoE router, one per expert (gpt-oss) */
+	bool attention_gate;  /* a sigmoid gate on the attention output, as wide as q: q_proj
+			       * projects to 2 x heads x head_dim (Qwen3-Next attn_output_gate,
+			       * modeling_qwen3_next.py Qwen3NextAttention) */
 
 	/* The checkpoint's stored format (quantization_config). */
 	struct model_quant quant;
@@ -133,6 +144,11 @@ struct model {
 	/* The sum of the dense MLPs' intermediate sizes when they differ from layer to layer
 	 * (DeciLM's per-block ffn_mult); 0 = ffn in each. ffn is then their average. */
 	double ffn_sum;
+	/* The sum of the attention layers' K/V heads when they differ from layer to layer
+	 * (DeciLM's per-block n_heads_in_group: Llama-3.1-Nemotron-51B has 8, 4, 2 and 1);
+	 * 0 = kv_heads in each. kv_heads is then their average rounded up to a divisor of
+	 * the heads, which sharding and the plan's KV cache use. */
+	int kv_sum;
 };
 
 /* Parameter counts in parameters (not bytes). */
@@ -209,11 +225,19 @@ double model_ssm_state_elems(const struct model *m, double *conv_out);
  * with recurrent (decode), the state update and read-out, 5 d_inner N (Mamba-2 paper
  * Section 3, h = a h + B x, y = C h); else the chunked SSD algorithm of chunks of Q = 256
  * tokens (Mamba2Config chunk_size; paper Section 6): C B^T per group, 2 Q N G, its product
- * with X, 2 Q P per head, and the chunk states in and out, 4 N P per head. */
+ * with X, 2 Q P per head, and the chunk states in and out, 4 N P per head. Gated DeltaNet
+ * (ssm.gated_delta): 7 dk dv per value head recurrent, else flash-linear-attention's chunked
+ * form in chunks of 64 (model.c). */
 double model_ssm_flops_per_token(const struct model *m, bool recurrent);
 
 /* The state-space mixer's inner width d_inner (0 without SSM layers). */
 double model_ssm_inner(const struct model *m);
+
+/* The output width of the state-space mixer's input projections, the GEMM that carries
+ * most of its FLOPs: Mamba-1 2 d_inner (x and z; its small x_proj and dt_proj left out),
+ * Mamba-2 2 d_inner + 2 G N + H (z, x, B, C, dt), Gated DeltaNet 2 d_inner + 2 G N + 2 H
+ * (in_proj_qkvz and in_proj_ba); 0 without SSM layers. */
+double model_ssm_in_width(const struct model *m);
 
 /* How many layers attend over a sliding window (or chunk) of sliding_window tokens: 0
  * without a window, else layers - global_layers (at least 0). */

@@ -389,6 +389,100 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	return repl * a->inv_rt + split;
 }
 
+/* What one state-space mixer saves for its backward beyond its input (the in_proj input,
+ * counted with the block's norm), bytes per token; every tensor lies inside the
+ * tensor-parallel region (the mixer's heads and inner width are split over tp).
+ * - Mamba-1, mamba_ssm's MambaInnerFn (ops/selective_scan_interface.py; checkpoint_lvl 1
+ *   recomputes conv1d_out and delta): xz, the in_proj output (2 d_inner), x_dbl (dt_rank +
+ *   2 N), the contiguous B and C copies (2 N), the scan output `out` (d_inner), and the
+ *   selective scan's fp32 scan_intermediates, d_inner x 2 N floats per chunk of 2048 tokens
+ *   (csrc/selective_scan, kChunkSize); out_z, the out_proj input, is recomputed.
+ * - Mamba-2, MambaSplitConv1dScanCombinedFn (ops/triton/ssd_combined.py): zxbcdt, the
+ *   in_proj output (2 d_inner + 2 G N + H), out_x, the scan output (d_inner), and the gated
+ *   norm's fp32 rstd per group; the chunk states and the out_proj input are recomputed.
+ * - Gated DeltaNet (Qwen3-Next's PyTorch module around flash-linear-attention's
+ *   ChunkGatedDeltaRuleFunction, fla/ops/gated_delta_rule/chunk.py): the in_proj outputs
+ *   (2 G N + 2 d_inner + 2 H), the conv's q, k and v (2 G N + d_inner), the kernel's A, one
+ *   64-wide row per head and token, g in fp32 and beta, the output o (the gated norm's
+ *   input) and the norm's output (out_proj's input), d_inner each. */
+static double act_ssm_token(const struct model *m, const struct act_in *a)
+{
+	double e = a->e, di = model_ssm_inner(m), N = m->ssm.d_state, H = m->ssm.heads;
+	double G = m->ssm.groups > 0 ? m->ssm.groups : 1, k;
+
+	if (m->ssm.heads <= 0) {
+		double R = m->ssm.dt_rank > 0 ? m->ssm.dt_rank : ceil(m->hidden / 16.0);
+		k = e * (3 * di + R + 4 * N) + 8 * di * N / 2048;
+	} else if (m->ssm.gated_delta) {
+		k = e * (2 * di + 2 * G * N + 2 * H) + e * (2 * G * N + di) + e * H * 64 +
+		    (4 + e) * H + 2 * e * di;
+	} else {
+		k = e * (3 * di + 2 * G * N + H) + 4 * G;
+	}
+	return k * a->it;
+}
+
+/* Stored activations per token of a hybrid's layers (state-space mixers, layers without
+ * attention or without an MLP: model.h), from act_layer_token's parts, which add up: with
+ * T a whole attention + MLP layer, the attention part is T less the layer without heads,
+ * the MLP part T less the layer without an MLP, and what is left without both, the norms'
+ * inputs, the blocks' inputs and their dropout masks, is two blocks' worth, one block B.
+ * Each attention, state-space and MLP block then counts its part and one B (a DeciLM
+ * linear block, its B alone: its input); the mixers are spread evenly over the layers, so
+ * *dense and *moe are the averages that make Ld x dense + Lm x moe exact. Full
+ * recomputation keeps each layer's input whatever it holds, and torchtitan's per-op policy
+ * is counted as for a transformer layer. */
+static void act_hybrid_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			     double *dense, double *moe)
+{
+	struct model no_attn = *m, no_mlp = *m, none;
+	double t_d = act_layer_token(m, a, rc, false), t_m = act_layer_token(m, a, rc, true);
+	double attn, mlp_d, mlp_m, blk, mixer;
+	int L = m->layers, na = model_attention_layers(m), nm = model_mlp_layers(m);
+	int nmoe = model_moe_layers(m), ld = L - nmoe;
+
+	no_attn.heads = no_attn.kv_heads = 0;
+	no_attn.mla.kv_rank = 0;
+	no_attn.qk_norm = false;
+	no_mlp.ffn = 0;
+	no_mlp.moe.experts = 0;
+	none = no_attn;
+	none.ffn = 0;
+	none.moe.experts = 0;
+	blk = act_layer_token(&none, a, rc, false) / 2;
+	attn = t_d - act_layer_token(&no_attn, a, rc, false);
+	mlp_d = t_d - act_layer_token(&no_mlp, a, rc, false);
+	mlp_m = t_m - act_layer_token(&no_mlp, a, rc, true);
+	mixer = (na * (attn + blk) + m->ssm.layers * (act_ssm_token(m, a) + blk) +
+		 (m->linear_blocks > 0 ? m->linear_blocks : 0) * blk) /
+		L;
+	*moe = mixer + mlp_m + blk;
+	*dense = mixer + (ld > 0 ? (double)(nm - nmoe) / ld * (mlp_d + blk) : 0);
+}
+
+/* One layer's stored activations per token, dense (*dense) and MoE (*moe), each pointer
+ * NULL when not wanted: a transformer layer's (act_layer_token) or, for a hybrid under no
+ * or selective recomputation, its layers' average (act_hybrid_token). */
+static void act_layers_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			     double *dense, double *moe)
+{
+	bool hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
+	double d, mo;
+
+	if (hybrid && m->layers > 0 && (rc == RECOMPUTE_NONE || rc == RECOMPUTE_SELECTIVE)) {
+		act_hybrid_token(m, a, rc, &d, &mo);
+		if (dense)
+			*dense = d;
+		if (moe)
+			*moe = mo;
+		return;
+	}
+	if (dense)
+		*dense = act_layer_token(m, a, rc, false);
+	if (moe)
+		*moe = act_layer_token(m, a, rc, true);
+}
+
 /* Working set of one layer's forward pass during inference, bytes per token: the residual
  * stream and norm output plus the larger of the attention and MLP intermediates (nothing
  * is kept for a backward pass). ctx is the number of keys each query sees (score matrices
@@ -1261,8 +1355,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	if (x.training) {
 		double sb = x.act.s * x.b;
 		enum recompute rc = x.act.rc;
-		x.per_dense = x.Ld > 0 ? act_layer_token(m, &x.act, rc, false) * sb : 0;
-		x.per_moe = x.Lm > 0 ? act_layer_token(m, &x.act, rc, true) * sb : 0;
+		double ad = 0, am = 0; /* a dense and a MoE layer's, per token */
+		act_layers_token(m, &x.act, rc, x.Ld > 0 ? &ad : NULL, x.Lm > 0 ? &am : NULL);
+		x.per_dense = ad * sb;
+		x.per_moe = am * sb;
 		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
 		 * PyTorch's checkpoint) at a time in the backward: its forward runs again with
 		 * autograd on, so for that layer's backward the GPU holds what the layer
@@ -1276,12 +1372,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		if (x.act.rc == RECOMPUTE_FULL || x.act.rc == RECOMPUTE_OP) {
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;
+			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
+					 x.Lm > 0 ? &am : NULL);
 			if (x.Ld > 0)
-				d = act_layer_token(m, &x.act, RECOMPUTE_NONE, false) * sb -
-				    x.per_dense;
+				d = ad * sb - x.per_dense;
 			if (x.Lm > 0)
-				e = act_layer_token(m, &x.act, RECOMPUTE_NONE, true) * sb -
-				    x.per_moe;
+				e = am * sb - x.per_moe;
 			x.rebuilt = dmax(0, dmax(d, e));
 		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
 			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;

@@ -477,6 +477,7 @@ static void set_nan(struct plan *p)
 
 struct shape {
 	double h, qd, kvd, hd, heads, layers, vocab;
+	double qgate;	   /* q_proj's extra output for an attention output gate (Qwen3-Next) */
 	double ffn;	   /* dense MLP width */
 	double mats;	   /* MLP matrices: 3 gated, 2 plain */
 	double moe_layers; /* layers with routed experts */
@@ -499,6 +500,7 @@ static void shape_get(const struct plan *p, struct shape *sh)
 	sh->hd = m->head_dim > 0 ? m->head_dim : sh->h / sh->heads;
 	sh->qd = sh->heads * sh->hd;
 	sh->kvd = (m->kv_heads > 0 ? m->kv_heads : sh->heads) * sh->hd;
+	sh->qgate = m->attention_gate ? sh->qd : 0;
 	sh->layers = m->layers > 0 ? m->layers : 1;
 	sh->vocab = m->vocab;
 	sh->ffn = m->ffn;
@@ -520,13 +522,10 @@ static void shape_get(const struct plan *p, struct shape *sh)
 	sh->ssm = sh->ssm_in = sh->ssm_di = 0;
 	sh->mlp_dense = 1;
 	if (m->ssm.layers > 0 && m->layers > 0) {
-		double di = model_ssm_inner(m), N = m->ssm.d_state;
-		double G = m->ssm.groups > 0 ? m->ssm.groups : 1;
 		sh->ssm = (double)m->ssm.layers / m->layers;
-		sh->ssm_di = di;
-		/* in_proj (modeling_mamba2.py; Mamba-1's 2 d_inner, its small x_proj and
-		 * dt_proj left out) and out_proj carry the mixer's FLOPs */
-		sh->ssm_in = m->ssm.heads > 0 ? 2 * di + 2 * G * N + m->ssm.heads : 2 * di;
+		sh->ssm_di = model_ssm_inner(m);
+		/* in_proj and out_proj carry the mixer's FLOPs (model_ssm_in_width) */
+		sh->ssm_in = model_ssm_in_width(m);
 	}
 	if (m->mlpless_layers > 0 && m->layers > model_moe_layers(m))
 		sh->mlp_dense = (double)(model_mlp_layers(m) - model_moe_layers(m)) /
@@ -600,7 +599,7 @@ static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, d
 
 	/* a hybrid's layers: attention, state-space mixer and MLP GEMMs each weighted by the
 	 * share of the layers that have them (gemm_s's count is a multiplier) */
-	g += gemm_s(c, T, (sh->qd + 2 * sh->kvd) * it, sh->h, sh->attn, w);
+	g += gemm_s(c, T, (sh->qd + sh->qgate + 2 * sh->kvd) * it, sh->h, sh->attn, w);
 	g += gemm_s(c, T, sh->h, sh->qd * it, sh->attn, w);
 	if (sh->ssm > 0) {
 		g += gemm_s(c, T, sh->ssm_in * it, sh->h, sh->ssm, w);
@@ -2071,7 +2070,7 @@ static void time_infer(struct tctx *c)
 	{
 		/* FLOP-weighted shape factor of one layer's GEMMs at this tp: every GEMM has
 		 * K or N = h, so sat(h) is common */
-		double qkv = (sh.qd + 2 * sh.kvd) * c->it, q = sh.qd * c->it;
+		double qkv = (sh.qd + sh.qgate + 2 * sh.kvd) * c->it, q = sh.qd * c->it;
 		double f =
 		    sh.moe_layers > 0 ? sh.active * sh.expert_ffn + sh.shared_ffn_total : sh.ffn;
 		double ft = f * c->it;

@@ -183,6 +183,9 @@ const struct field scenario_fields[] = {
 	       UI_HIDDEN("mlp bias")),
     BOOL_FIELD("model.qk_norm", model.qk_norm, 0, "per-head norms on q and k (Qwen3)",
 	       UI_HIDDEN("qk norm")),
+    BOOL_FIELD("model.attention_gate", model.attention_gate, 0,
+	       "a gate on the attention output: q_proj twice as wide (Qwen3-Next)",
+	       UI_HIDDEN("attn gate")),
     INT_FIELD("model.norms_per_layer", model.norms_per_layer, 0, 16, 0,
 	      "norms in each layer (0 = 2)", UI_HIDDEN("norms/layer")),
     INT_FIELD("model.position_embeddings", model.position_embeddings, 0, 1e8, 0,
@@ -230,6 +233,9 @@ const struct field scenario_fields[] = {
 	       UI_HIDDEN("ssm no conv bias")),
     BOOL_FIELD("model.ssm.dt_norms", model.ssm.dt_norms, 0, "RMSNorms on the step, B and C (Jamba)",
 	       UI_HIDDEN("ssm dt norms")),
+    BOOL_FIELD("model.ssm.gated_delta", model.ssm.gated_delta, 0,
+	       "the mixer is a Gated DeltaNet (Qwen3-Next's linear attention)",
+	       UI_HIDDEN("ssm gated delta")),
     INT_FIELD("model.mixerless_layers", model.mixerless_layers, 0, 10000, 0,
 	      "layers with neither attention nor a state-space mixer (Nemotron-H's MLP layers)",
 	      UI_HIDDEN("mixerless layers")),
@@ -244,6 +250,10 @@ const struct field scenario_fields[] = {
 	      "the dense MLPs' intermediate sizes summed when they differ per layer (DeciLM; 0 = "
 	      "ffn in each)",
 	      UI_HIDDEN("ffn sum"), DOUBLES),
+    INT_FIELD("model.kv_sum", model.kv_sum, 0, 100000000, 0,
+	      "the attention layers' K/V heads summed when they differ per layer (DeciLM; 0 = "
+	      "kv_heads in each)",
+	      UI_HIDDEN("kv sum")),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),

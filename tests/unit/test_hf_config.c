@@ -29,6 +29,13 @@ static void assert_within(double got, double want, double rel)
 			 (got - want) / want * 100);
 }
 
+/* |got - want| within half a unit of a published figure's last digit */
+static void assert_published(double got, double want, double unit)
+{
+	if (!(fabs(got - want) <= unit / 2))
+		fail_msg("%.0f is not %.0f to within %.0f", got, want, unit / 2);
+}
+
 /* Loads DATA name, resolves it and counts it. */
 static void load(const char *name, struct model *r, struct model_params *p)
 {
@@ -611,7 +618,9 @@ static void test_catalog_models_import(void **state)
 		model_resolve(&m, &r, NULL);
 		model_count_params(&r, &p);
 		assert_true(p.total > 1e8 && p.active > 1e8 && p.active <= p.total);
-		assert_true(r.max_context > 0);
+		/* a context limit wherever there is attention (a pure state-space model such
+		 * as Mamba-Codestral has no positions: 0, any length) */
+		assert_true(r.max_context > 0 || model_attention_layers(&r) == 0);
 		n++;
 	}
 	closedir(d);
@@ -818,7 +827,7 @@ static void test_window_layers(void **state)
 }
 
 /* Families whose layers this count cannot express are still refused by name at model_type
- * (Qwen3-Next's Gated DeltaNet, DeciLM's per-layer blocks); a Nemotron-H pattern that does
+ * (Falcon-H1's parallel attention and Mamba mixers, Phi-3-small's block-sparse attention); a Nemotron-H pattern that does
  * not list every layer is an error at the pattern (nvidia/Nemotron-H-8B-Base-8K's keys,
  * abridged). These two used to assert that nemotron_h and jamba were refused; they import
  * now (test_ssm_families). */
@@ -837,10 +846,10 @@ static void test_hybrids_refused(void **state)
 	e = parse_fail("{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-X*\"}");
 	assert_string_equal(e.field, "hybrid_override_pattern");
 	assert_non_null(strstr(e.message, "layer 2 is 'X'"));
-	e = parse_fail("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 48, "
-		       "\"hidden_size\": 2048, \"num_attention_heads\": 16, "
-		       "\"intermediate_size\": 5120, \"vocab_size\": 151936}");
-	assert_non_null(strstr(e.message, "'qwen3_next' is not supported"));
+	e = parse_fail("{\"model_type\": \"falcon_h1\", \"num_hidden_layers\": 44, "
+		       "\"hidden_size\": 3072, \"num_attention_heads\": 12, "
+		       "\"intermediate_size\": 12288, \"vocab_size\": 130049}");
+	assert_non_null(strstr(e.message, "'falcon_h1' is not supported"));
 	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
 		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
 		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
@@ -941,6 +950,79 @@ static void test_ssm_families(void **state)
 	assert_within(p.total, 8e9, 0.02);
 }
 
+/* Qwen3-Next-80B-A3B (tests/data/configs/README.md), counted module by module as
+ * modeling_qwen3_next.py builds it:
+ * - a Gated DeltaNet layer: in_proj_qkvz 2048 x (2 x 16 x 128 + 2 x 32 x 128) = 2048 x
+ *   12288, in_proj_ba 2048 x 64, conv1d 8192 channels x 4 taps without bias, dt_bias and
+ *   A_log 32 each, the gated norm 128, out_proj 4096 x 2048: 33,718,464;
+ * - a gated-attention layer: q_proj 2048 x 16 x 256 x 2, k_proj and v_proj 2048 x 512,
+ *   o_proj 4096 x 2048, q_norm and k_norm 256 each: 27,263,488;
+ * - every layer's MoE: router 2048 x 512, 512 experts of 3 x 2048 x 512, the shared expert
+ *   of 3 x 2048 x 512 and its 2048 x 1 gate: 1,614,809,088; two norms of 2048;
+ * - embedding and untied head 151936 x 2048 each, the final norm 2048.
+ * 36 linear and 12 full layers: 79,674,391,296 in all; per token 10 of the 512 experts:
+ * 3,874,929,408 active. The model card's "80B total, 3B activated" (3.25B without the
+ * embedding and head). The note the config comes from prints torchinfo's count of one
+ * linear-attention decoder layer, 1,648,531,648 = 33,718,464 + 1,614,809,088 + 4096, and an
+ * independent test of Qwen3-Coder-Next (the same shape) asserts 79,674,391,296 and
+ * 3,874,929,408 against the checkpoint's tensors. The checkpoint's mtp.* layer is not
+ * counted (transformers does not load it). */
+static void test_qwen3_next(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double conv, gdn = 2048.0 * 12288 + 2048 * 64 + 8192 * 4 + 64 + 128 + 4096.0 * 2048;
+	double attn = 2048.0 * 8192 + 2 * 2048.0 * 512 + 4096.0 * 2048 + 512;
+	double moe = 2048.0 * 512 + 513 * 3 * 2048.0 * 512 + 2048;
+	struct gp_error e;
+	(void)state;
+
+	load("qwen3-next-80b-a3b.json", &r, &p);
+	assert_int_equal(r.ssm.layers, 36);
+	assert_int_equal(model_attention_layers(&r), 12);
+	assert_int_equal(model_moe_layers(&r), 48);
+	assert_true(r.ssm.gated_delta && r.attention_gate && r.qk_norm);
+	assert_count(gdn, 33718464.0);
+	assert_count(attn, 27263488.0);
+	assert_count(p.ssm, gdn);
+	assert_count(p.attention_one, attn);
+	assert_count(gdn + moe + 4096, 1648531648.0); /* torchinfo, one linear layer */
+	assert_count(p.total,
+		     36 * gdn + 12 * attn + 48 * (moe + 4096) + 2 * 151936.0 * 2048 + 2048);
+	assert_count(p.total, 79674391296.0);
+	assert_count(p.active, 3874929408.0);
+	assert_within(p.total, 80e9, 0.01);
+	/* KV in the 12 full layers only: 2 x 2 x 256 each, averaged over the 48 */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 2 * 256 * 12 / 48.0);
+	/* the fixed state per linear layer: 32 value heads x 128 x 128, and the conv's
+	 * (4 - 1) x 8192 (Qwen3NextDynamicCache recurrent_states, conv_states) */
+	assert_count(model_ssm_state_elems(&r, &conv), 36 * (32 * 128.0 * 128 + 3 * 8192.0));
+	assert_count(conv, 36 * 3 * 8192.0);
+	/* decode: 7 dk dv per value head per layer; chunked: 6 C dk + 4 C dv + 6 dk dv */
+	assert_true(model_ssm_flops_per_token(&r, true) == 36 * 7 * 32 * 128.0 * 128);
+	assert_true(model_ssm_flops_per_token(&r, false) ==
+		    36 * 32 * (6 * 64 * 128.0 + 4 * 64 * 128.0 + 6 * 128.0 * 128));
+	assert_true(model_ssm_in_width(&r) == 12288 + 64);
+
+	/* layer_types, when given, decide; they must list every layer */
+#define Q3N_SMALL                                                                                  \
+	"{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 4, \"hidden_size\": 256, "        \
+	"\"num_attention_heads\": 4, \"vocab_size\": 64, \"num_experts\": 4, "                     \
+	"\"num_experts_per_tok\": 2, \"moe_intermediate_size\": 64"
+	parse_ok(Q3N_SMALL ", \"layer_types\": [\"full_attention\", \"linear_attention\", "
+			   "\"full_attention\", \"linear_attention\"]}",
+		 &r, &p);
+	assert_int_equal(model_attention_layers(&r), 2);
+	e = parse_fail(Q3N_SMALL
+		       ",\n \"layer_types\": [\"full_attention\", \"sliding_attention\"]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.message, "layer 1 must be"));
+	e = parse_fail(Q3N_SMALL ", \"linear_num_key_heads\": 3, \"linear_num_value_heads\": 8}");
+#undef Q3N_SMALL
+	assert_string_equal(e.field, "linear_num_value_heads");
+}
+
 /* DeciLM (nemotron-nas): per-layer blocks, counted as modeling_decilm.py builds them. A
  * hand-made four-layer config, counted independently here: layer 0 attention with 16 / 4
  * K/V heads and an MLP of ffn_mult 2 (int(2 x 2 x 1024 / 3) = 1365, rounded up to 1536);
@@ -987,16 +1069,64 @@ static void test_decilm_blocks(void **state)
 		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 3}, \"ffn\": "
 		       "{\"ffn_mult\": 1.0}}]}");
 	assert_non_null(strstr(e.message, "n_heads_in_group must divide num_attention_heads 16"));
-	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
-		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
-		       "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
-		       "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
-		       "{\"ffn_mult\": 1.0}}]}");
-	assert_non_null(strstr(e.message, "per-layer K/V heads are not supported"));
+	/* K/V heads that differ per layer: their sum (model.kv_sum), 4 + 2 */
+	parse_ok("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+		 "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
+		 "\"block_configs\": [{\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": "
+		 "{\"ffn_mult\": 1.0}}, {\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": "
+		 "{\"ffn_mult\": 1.0}}]}",
+		 &r, &p);
+	assert_int_equal(r.kv_sum, 6);
+	assert_int_equal(r.kv_heads, 4); /* 3 rounded up to a divisor of 16 */
+	assert_count(p.total, 2 * (2 * 1024.0 * 1024 + 3 * 1024.0 * 768 + 2 * 1024) +
+				  1024.0 * 64 * 6 * 2 + 2 * 10.0 * 1024 + 1024);
+	assert_true(model_kv_elems_per_token_layer(&r) == 2.0 * 64 * 6 / 2);
 	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 1, "
 		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10, "
 		       "\"block_configs\": [{\"attention\": {\"no_op\": 1}, \"ffn\": {}}]}");
 	assert_non_null(strstr(e.message, "'no_op' must be true or false"));
+}
+
+/* The Llama-Nemotron NAS models' real block_configs (tests/data/configs/README.md), counted
+ * module by module as modeling_decilm.py builds them (an independent count in Python over
+ * the same files gives the same figures):
+ * - Llama-3.3-Nemotron-Super-49B-v1: 49 attention layers of 8 K/V heads (31 no_op), 80
+ *   MLPs of ffn_mult 2.625 to 5.25: 49,867,145,216, the checkpoint's size as a notes file
+ *   records it ("49,867,145,216 bf16 params"); embedding and head 2,101,354,496, attention
+ *   7,398,752,256, MLPs 40,365,981,696, norms 1,056,768;
+ * - Llama-3.1-Nemotron-Ultra-253B-v1: 64 attention layers (98 no_op), 81 MLPs (81 no_op):
+ *   253,401,268,224, the card's "253B";
+ * - Llama-3.1-Nemotron-51B-Instruct: 54 attention layers of 8, 4, 2 or 1 K/V heads (371 in
+ *   all), 18 attention blocks replaced by a linear, 8 no_op: 51,501,015,040, Hugging Face's
+ *   "51.5B"; the linear blocks are 18 x 8192 x 8192 = 1,207,959,552. */
+static void test_decilm_real(void **state)
+{
+	struct model r;
+	struct model_params p;
+	(void)state;
+
+	load("llama-3.3-nemotron-super-49b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 49);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.kv_sum, 0);
+	assert_count(p.total, 49867145216.0);
+	/* the KV cache of the 49 attention layers, 2 x 8 x 128 each, over the 80 */
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128 * 49 / 80.0);
+
+	load("llama-3.1-nemotron-ultra-253b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 64);
+	assert_int_equal(model_mlp_layers(&r), 81);
+	assert_count(p.total, 253401268224.0);
+	assert_published(p.total, 253e9, 1e9);
+
+	load("llama-3.1-nemotron-51b.json", &r, &p);
+	assert_int_equal(model_attention_layers(&r), 54);
+	assert_int_equal(r.linear_blocks, 18);
+	assert_int_equal(r.kv_sum, 371);
+	assert_int_equal(r.kv_heads, 8); /* 371 / 54 rounded up to a divisor of 64 */
+	assert_count(p.total, 51501015040.0);
+	assert_published(p.total, 51.5e9, 0.1e9);
+	assert_true(model_kv_elems_per_token_layer(&r) == 2.0 * 371 * 128 / 80);
 }
 
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
@@ -1168,7 +1298,9 @@ int main(void)
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
 		cmocka_unit_test(test_ssm_families),
+		cmocka_unit_test(test_qwen3_next),
 		cmocka_unit_test(test_decilm_blocks),
+		cmocka_unit_test(test_decilm_real),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),

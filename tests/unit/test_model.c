@@ -602,6 +602,77 @@ static void test_ssm_state_and_kv(void **state)
 	}
 }
 
+/* Training activations of the state-space layers, per token (plan_memory.c,
+ * act_ssm_token), bf16, FlashAttention, no recomputation, tp 1:
+ * - a Mamba-2 model of Mamba-Codestral's shape: each layer its norm's input and the
+ *   mixer's input, 2 x 2 h, and what MambaSplitConv1dScanCombinedFn saves, zxbcdt
+ *   2 (2 x 8192 + 2 x 8 x 128 + 128), out_x 2 x 8192 and rstd 4 x 8: 69,920 bytes;
+ * - Jamba-1.5-Mini: 4 attention blocks (Q, K, V 2 x 128 x 48, the output 2 x 128 x 32, lse
+ *   4 x 32), 28 Mamba-1 blocks (xz, x_dbl, B and C, out: 2 (3 x 8192 + 256 + 4 x 16), and
+ *   fp32 scan_intermediates 8 x 8192 x 16 / 2048), 16 dense MLPs (gate, up and down
+ *   inputs 3 x 2 x 14336), 16 MoE blocks (router 4 x 16, dispatched copies 2 x 2 x 2 x
+ *   4096, the 2 experts' 2 x 3 x 2 x 14336), each block with its norm and input, 4h. */
+static void test_ssm_training_activations(void **state)
+{
+	struct scenario s;
+	static struct plan p;
+	double h = 4096, blk = 4 * h, sq = 4096;
+	double attn = 2 * 128 * 48.0 + 2 * 128 * 32.0 + 4 * 32, mamba1, mlp_d, mlp_m;
+	(void)state;
+
+	jamba_scenario(&s, WL_TRAIN, 1);
+	s.model.layers = 64;
+	s.model.heads = 128;
+	s.model.kv_heads = 128;
+	s.model.head_dim = 64;
+	s.model.ffn = 0;
+	s.model.vocab = 32768;
+	s.model.max_context = 0;
+	s.model.moe = (struct moe_shape){0};
+	s.model.mlpless_layers = 64;
+	s.model.ssm = (struct ssm_shape){.layers = 64, .d_state = 128, .heads = 128, .groups = 8};
+	s.model.ssm.d_inner = 8192;
+	s.workload.seq_len = (int)sq;
+	s.workload.micro_batch = 1;
+	s.workload.recompute = RECOMPUTE_NONE;
+	s.workload.flash_attention = true;
+	plan_compute_memory(&s, &p);
+	assert_true(fabs(p.mem.activations_per_layer -
+			 sq * (blk + 2 * (2 * 8192 + 2 * 8 * 128 + 128.0) + 2 * 8192 + 4 * 8)) <
+		    1e-3);
+	assert_true(fabs(p.mem.activations_per_layer - sq * 69920) < 1e-3);
+
+	jamba_scenario(&s, WL_TRAIN, 1);
+	s.workload.seq_len = (int)sq;
+	s.workload.micro_batch = 1;
+	s.workload.recompute = RECOMPUTE_NONE;
+	s.workload.flash_attention = true;
+	plan_compute_memory(&s, &p);
+	mamba1 = 2 * (3 * 8192 + 256 + 4 * 16.0) + 8 * 8192 * 16.0 / 2048;
+	mlp_d = 3 * 2 * 14336.0;
+	mlp_m = 4 * 16 + 2 * 2 * 2 * 4096.0 + 2 * 3 * 2 * 14336.0;
+	assert_true(fabs(p.mem.activations_per_layer -
+			 sq *
+			     (4 * (attn + blk) + 28 * (mamba1 + blk) + 16 * (mlp_d + blk) +
+			      16 * (mlp_m + blk)) /
+			     32) < 1e-3);
+	assert_true(fabs(p.mem.activations_per_layer - sq * 224800) < 1e-3);
+	{
+		/* explain says the layers are a hybrid's average, and of which blocks */
+		static char buf[8192];
+		struct gp_error err;
+		plan_compute(&s, &p);
+		assert_int_equal(explain_key(&s, &p, "memory.per_gpu.activations", buf,
+					     sizeof(buf), &err),
+				 0);
+		assert_non_null(strstr(buf, "4 attention, 28 state-space and 32 MLP"));
+	}
+	/* full recomputation keeps each layer's input, 2 h, whatever the layer */
+	s.workload.recompute = RECOMPUTE_FULL;
+	plan_compute_memory(&s, &p);
+	assert_true(fabs(p.mem.activations_per_layer - sq * 2 * h) < 1e-3);
+}
+
 /* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
  * (12 x attention layers x s x heads x head_dim, Narayanan et al. 2021 eq. 3), and the
  * Mamba-1 scans forward and backward (3 x 28 x (9 d_inner N + d_inner)). */
@@ -647,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_ssm_hybrid_count),
 		cmocka_unit_test(test_ssm_state_and_kv),
 		cmocka_unit_test(test_ssm_training_flops),
+		cmocka_unit_test(test_ssm_training_activations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

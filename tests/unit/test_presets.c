@@ -147,6 +147,41 @@ static void test_deepseek_r1(void **state)
 }
 
 /* quantization_config: the format named, and the workload.weights that can hold it. */
+/* The hybrid presets (catalog/models/README.md) and the NAS-pruned Nemotron Super 49B, counted module by module as
+ * tests/unit/test_hf_config.c's test_ssm_families and test_qwen3_next spell out:
+ * Mamba-Codestral 7,285,403,648 (Mistral's announcement, exactly); Jamba 1.5 Mini
+ * 51,570,323,328 / 12,110,311,296 (the card's "52B total, 12B active"); Nemotron Nano 9B v2
+ * 8,888,227,328 (Hugging Face's "8.89B"); Qwen3-Next-80B-A3B 79,674,391,296 / 3,874,929,408
+ * (the card's "80B total, 3B activated"; a test of Qwen3-Coder-Next's tensors gives the
+ * same two). Each keeps a fixed state in place of KV in its state-space layers. */
+static void test_hybrids(void **state)
+{
+	struct preset a;
+	(void)state;
+
+	load("mamba-codestral", &a);
+	assert_count(a.p.total, 7285403648.0);
+	assert_int_equal(model_attention_layers(&a.r), 0);
+	load("jamba-1.5-mini", &a);
+	assert_count(a.p.total, 51570323328.0);
+	assert_count(a.p.active, 12110311296.0);
+	assert_published(a.p.total, 52e9, 1e9);
+	assert_published(a.p.active, 12e9, 1e9);
+	load("nemotron-nano-9b", &a);
+	assert_count(a.p.total, 8888227328.0);
+	assert_published(a.p.total, 8.89e9, 0.01e9);
+	load("qwen3-next-80b", &a);
+	assert_count(a.p.total, 79674391296.0);
+	assert_count(a.p.active, 3874929408.0);
+	assert_published(a.p.total, 80e9, 1e9);
+	assert_true(a.r.ssm.gated_delta && a.r.ssm.layers == 36);
+	assert_true(model_ssm_state_elems(&a.r, NULL) > 0);
+	/* DeciLM: 49,867,145,216, the checkpoint's size (test_hf_config.c, test_decilm_real) */
+	load("nemotron-49b", &a);
+	assert_count(a.p.total, 49867145216.0);
+	assert_int_equal(model_attention_layers(&a.r), 49);
+}
+
 static void test_quantization_config(void **state)
 {
 	struct preset r, o;
@@ -301,7 +336,7 @@ int main(void)
 	    cmocka_unit_test(test_llama_3_2),	cmocka_unit_test(test_llama_4),
 	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
 	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
-	    cmocka_unit_test(test_window_kv),
+	    cmocka_unit_test(test_window_kv),	cmocka_unit_test(test_hybrids),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
