@@ -620,13 +620,30 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
 		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
 	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
-	    framework_eager(w->framework, w->compile) &&
-	    !(w->kind == WL_FINETUNE && w->finetune.method != FT_FULL))
+	    framework_eager(w->framework, w->compile)) {
+		bool frozen = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
 		wrapped(e, "  ",
-			"eager layers (workload.compile off): each RMSNorm keeps its fp32 input "
-			"and normed copy (4 h), K and V expanded to every query head, the "
-			"attention output twice and SiLU's output (torchtune/modules rms_norm.py, "
-			"attention.py, feed_forward.py); torch.compile recomputes them");
+			frozen
+			    ? "eager layers (workload.compile off) under a frozen base: each "
+			      "RMSNorm keeps its fp32 input ((4 - e) h; the frozen scale saves "
+			      "no normed copy), K and V expanded to every query head, the "
+			      "attention output twice where the output projection has an "
+			      "adapter, and SiLU's output; LoRALinear keeps its input and lora_a's "
+			      "output, counted already (torchtune/modules rms_norm.py, "
+			      "attention.py, feed_forward.py, peft/lora.py); torch.compile "
+			      "recomputes them"
+			    : "eager layers (workload.compile off): each RMSNorm keeps its fp32 "
+			      "input and normed copy (4 h), K and V expanded to every query head, "
+			      "the attention output twice and SiLU's output (torchtune/modules "
+			      "rms_norm.py, attention.py, feed_forward.py); torch.compile "
+			      "recomputes them");
+		if (p->model.moe.experts > 0 && p->model.mlp == MLP_GATED)
+			wrapped(
+			    e, "  ",
+			    "MoE layers, eager: the routed and shared experts' SiLU outputs too, "
+			    "e (k f_expert + shared f_shared) (torchtitan/models/moe.py "
+			    "_run_experts_grouped_mm, transformers' MixtralBlockSparseTop2MLP)");
+	}
 }
 
 void explain_activations(struct ex *e, const struct scenario *s, const struct plan *p)

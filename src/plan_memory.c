@@ -274,30 +274,48 @@ static double act_layer_op_token(const struct model *m, const struct act_in *a, 
  * rms_norm.py, attention.py, feed_forward.py; transformers' modeling_llama.py is alike):
  * - each RMSNorm upcasts its input, x.float(), and pow and mul save that fp32 copy, then
  *   `x_normed * self.scale` saves the normed tensor before the scale: (4 - e) h more for
- *   the input and e h for the normed copy, 4 h a norm whatever e;
+ *   the input and e h for the normed copy, 4 h a norm whatever e. Under a frozen base
+ *   (LoRA, QLoRA) the scale takes no gradient, so mul saves only the scale: (4 - e) h;
  * - GQA: K and V are expanded to every query head, k.unsqueeze(2).expand(...).flatten(1,
- *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads);
+ *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads), frozen or not;
  * - the kernel saves its output and `output.transpose(1, 2).contiguous()` is a second
- *   copy, the output projection's input: e d heads (FlashAttention-style kernels);
+ *   copy, the output projection's input, kept when that projection's weight or its LoRA
+ *   adapter trains (keeps_input): e d heads (FlashAttention-style kernels);
  * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU saves its input and the product saves
  *   SiLU's output and the up projection, then w2 saves the product: one e f more than the
- *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU).
+ *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU), frozen or not (the product
+ *   needs both factors for the input's gradient). A MoE layer's experts run the same
+ *   SwiGLU on their routed copies (torchtitan/models/moe.py _run_experts_grouped_mm and
+ *   FeedForward for the shared experts; torchtune/modules/moe/experts.py GroupedExperts;
+ *   transformers' MixtralBlockSparseTop2MLP): e (k f_expert + shared f_shared). The
+ *   router's fp32 softmax and the dispatched copies are in the compiled count already
+ *   (transformers scores the expert outputs in bf16, torchtune the gathered inputs: no
+ *   copy beyond the count);
+ * - LoRALinear (torchtune/modules/peft/lora.py forward): lora_a(dropout(x)) saves x, the
+ *   base layer's input, already counted (keeps_input), and lora_b saves lora_a's rank-r
+ *   output (lora_attn, lora_mlp in the count); dropout is nn.Identity at the configs'
+ *   lora_dropout 0.0, so it keeps nothing, and the scaling and the sum save nothing.
  * torch.compile's partitioner recomputes these pointwise ops instead (the compiled count
- * is act_layer_token's). Counted for full training (a frozen LoRA base saves less; the
- * measured LoRA runs are compiled) with standard attention. */
-static double act_eager_token(const struct model *m, const struct act_in *a)
+ * is act_layer_token's). Standard attention (MLA keeps its own shapes). */
+static double act_eager_token(const struct model *m, const struct act_in *a, bool moe)
 {
 	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
 	double heads_l = local_heads_r(m->heads, a->t, a->it), extra;
-	extra = 4.0 * norms * m->hidden * a->inv_rt;
+	extra = (a->frozen ? 4.0 - a->e : 4.0) * norms * m->hidden * a->inv_rt;
 	if (m->mla.kv_rank <= 0) {
 		double kv_l = local_heads_r(m->kv_heads, a->t, a->it);
 		extra += 2 * a->e * m->head_dim * dmax(0, heads_l - kv_l);
-		if (a->flash)
+		if (a->flash && keeps_input(a, LORA_O))
 			extra += a->e * m->head_dim * heads_l;
 	}
-	if (m->mlp == MLP_GATED)
+	if (m->mlp != MLP_GATED)
+		return extra;
+	if (moe && m->moe.experts > 0) {
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		extra += a->e * (m->moe.active * m->moe.expert_ffn + m->moe.shared * sffn) * a->it;
+	} else {
 		extra += a->e * m->ffn * a->it;
+	}
 	return extra;
 }
 
@@ -364,8 +382,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
-	if (a->eager && !a->frozen && !moe)
-		split += act_eager_token(m, a);
+	if (a->eager)
+		split += act_eager_token(m, a, moe);
 	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
 	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
 	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
@@ -745,9 +763,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double loss_act = 0;
 			if (st->last) {
 				loss_act = s_len * b * loss_bytes_token(x) * x->inv_tp;
-				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h
+				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h;
+				 * under a frozen base its fp32 input alone, (4 - e) h
 				 * (act_eager_token) */
-				double eager_norm = x->act.eager && !x->lora ? 4.0 : 0;
+				double eager_norm = !x->act.eager ? 0
+						    : x->lora	  ? 4.0 - x->act.e
+								  : 4.0;
 				head_act = s_len * b * ((x->lora ? 1 : 2) * x->act.e + eager_norm) *
 					       m->hidden * x->act.inv_rt +
 					   loss_act;

@@ -236,6 +236,93 @@ static void test_torchtune_3b_full_pure_bf16(void **state)
 	assert_true(eager.mem.activations == compiled.mem.activations);
 }
 
+/* What workload.compile off adds to s's plan over compile on: activations, and in *rebuilt
+ * the recomputed layer's part (s keeps compile on). */
+static double eager_extra(struct scenario *s, double *rebuilt)
+{
+	struct plan q[2]; /* eager, compiled */
+	for (int i = 0; i < 2; i++) {
+		s->workload.compile = i ? COMPILE_ON : COMPILE_OFF;
+		plan_compute_memory(s, &q[i]);
+	}
+	if (rebuilt)
+		*rebuilt = q[0].mem.rebuilt_layer - q[1].mem.rebuilt_layer;
+	return q[0].mem.activations - q[1].mem.activations;
+}
+
+/* Uncompiled LoRA layers (workload.compile off, torchtune's configs' default): the frozen
+ * base's eager ops keep, per token and layer, each RMSNorm's fp32 input in place of its
+ * bf16 one ((4 - 2) x 4096 x 2 norms; the frozen scale saves no normed copy), K and V
+ * expanded from 8 to 32 heads (2 x 2 x 128 x 24) and SiLU's output (2 x 14336): 57344 B;
+ * the final norm's fp32 input (2 x 4096). The attention output's second copy is kept only
+ * when the output projection has an adapter (2 x 128 x 32 more). LoRALinear itself keeps
+ * what the compiled count has (lora_dropout 0.0 is nn.Identity). The measured LoRA row is
+ * compiled: unchanged. */
+static void test_lora_eager(void **state)
+{
+	(void)state;
+	struct scenario s;
+	const struct plan *p;
+	const struct validate_row *r = row_scenario("torchtune-lora-4090", &s);
+	double tokens = 2 * 2048.0, rebuilt;
+	p = compute(&s);
+	same_as_validate(r, &s, p->mem.allocated / r->unit_si);
+	assert_true(eager_extra(&s, NULL) > 0);
+	/* without recomputation the layers' stored tensors show the terms */
+	s.workload.recompute = RECOMPUTE_NONE;
+	assert_true(fabs(eager_extra(&s, NULL) - tokens * (32 * 57344.0 + 2 * 4096.0)) < 1);
+	s.workload.finetune.targets |= LORA_O;
+	assert_true(fabs(eager_extra(&s, NULL) - tokens * (32 * (57344.0 + 8192.0) + 2 * 4096.0)) <
+		    1);
+	/* under full recompute the rebuilt layer carries them, not the stored inputs (a
+	 * small vocabulary, so that the loss's freed buffers do not hold the rebuilt layer) */
+	s.workload.recompute = RECOMPUTE_FULL;
+	s.model.vocab = 1000;
+	assert_true(fabs(eager_extra(&s, &rebuilt) - tokens * 2 * 4096.0) < 1);
+	assert_true(compute(&s)->mem.rebuilt_layer > 0);
+	assert_true(fabs(rebuilt - tokens * (57344.0 + 8192.0)) < 1);
+}
+
+/* Uncompiled MoE layers: a Mixtral-8x7B-shaped model (8 experts, top 2, expert
+ * intermediate 14336) fully fine-tuned under transformers (eager by default). Each MoE
+ * layer keeps, per token, what a dense eager layer does on the attention side (4 x 4096 x
+ * 2 norms, K and V expanded 2 x 2 x 128 x 24, the attention output's copy 2 x 128 x 32)
+ * and the routed experts' SiLU outputs, 2 x 2 x 14336 (torchtitan/models/moe.py
+ * _run_experts_grouped_mm, transformers' MixtralBlockSparseTop2MLP): 110592 B; a shared
+ * expert adds its own (2 x 14336). */
+static void test_moe_eager(void **state)
+{
+	(void)state;
+	struct scenario s;
+	double tokens = 4096.0;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.model.vocab = 32000;
+	s.model.moe.experts = 8;
+	s.model.moe.active = 2;
+	s.model.moe.expert_ffn = 14336;
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	s.workload.kind = WL_TRAIN;
+	s.workload.framework = FW_HF;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	s.workload.recompute = RECOMPUTE_NONE;
+	s.workload.loss = LOSS_CHUNKED;
+	assert_true(fabs(eager_extra(&s, NULL) - tokens * (32 * 110592.0 + 4 * 4096.0)) < 1);
+	s.model.moe.shared = 1;
+	assert_true(fabs(eager_extra(&s, NULL) -
+			 tokens * (32 * (110592.0 + 2 * 14336.0) + 4 * 4096.0)) < 1);
+	/* split over tensor parallelism as the experts' intermediates are */
+	s.parallel.tp = 2;
+	assert_true(
+	    fabs(eager_extra(&s, NULL) - tokens * (32 * (4 * 4096.0 * 2 + 2 * 2 * 128 * 12 +
+							 2 * 128 * 16 + 2 * 3 * 14336 / 2.0) +
+						   4 * 4096.0)) < 1);
+	/* a fused framework keeps none of it */
+	s.workload.framework = FW_MEGATRON;
+	assert_true(eager_extra(&s, NULL) == 0);
+}
+
 /* Every row of the file: within its tolerance where it is claimed, else at its pinned
  * error to 2 points. The later rows of the torchtune 3B table are validation, not fitted
  * to (compile 51.0 GiB: -3.8%; chunked loss 42.9: -7.9%; activation checkpointing 24.9:
@@ -377,8 +464,8 @@ static void test_fp8_linear_only(void **state)
 	s.workload.precision = DTYPE_BF16;
 	plan_compute(&s, b16);
 	assert_true(b16->mem.fp8_weights == 0);
-	assert_true(fabs(b16->mem.activations - lin->mem.activations -
-			 8192.0 * (32 * 18432.0)) < 1);
+	assert_true(fabs(b16->mem.activations - lin->mem.activations - 8192.0 * (32 * 18432.0)) <
+		    1);
 	/* torchao under FSDP2: bf16 saved inputs and no cached copies */
 	s.workload.precision = DTYPE_FP8;
 	s.workload.framework = FW_FSDP;
@@ -588,7 +675,8 @@ static void test_serving_monotone(void **state)
 			assert_true(p->mem.reserved >= p->mem.allocated);
 			for (int k = 0; k < 3; k++) {
 				if (now[k] < last[k])
-					fail_msg("%s: memory falls at batch %d", framework_name(f), b);
+					fail_msg("%s: memory falls at batch %d", framework_name(f),
+						 b);
 				last[k] = now[k];
 			}
 		}
@@ -600,7 +688,8 @@ static void test_serving_monotone(void **state)
 			double now[3] = {p->mem.allocated, p->mem.reserved, p->mem.total};
 			for (int k = 0; k < 3; k++) {
 				if (now[k] < last[k])
-					fail_msg("%s: memory falls at prompt %d", framework_name(f), P);
+					fail_msg("%s: memory falls at prompt %d", framework_name(f),
+						 P);
 				last[k] = now[k];
 			}
 		}
@@ -631,14 +720,15 @@ static void test_explain_names_framework(void **state)
 			for (const struct figure *g = figures; g->key; g++) {
 				if (g->section != FIGURE_MEMORY)
 					continue;
-				if (explain_key_wrapped(&s, p, g->key, 1000, buf, sizeof(buf), &err) !=
-				    0)
+				if (explain_key_wrapped(&s, p, g->key, 1000, buf, sizeof(buf),
+							&err) != 0)
 					fail_msg("%s: %s", g->key, err.message);
 				if (!strstr(buf, fw->title) || !strstr(buf, "  rules: ") ||
 				    !strstr(buf, fw->source) || !strstr(buf, "source: "))
-					fail_msg("explain %s under %s (%s) does not name the framework, "
-						 "its rules and source:\n%s",
-						 g->key, fw->name, train ? "train" : "online", buf);
+					fail_msg(
+					    "explain %s under %s (%s) does not name the framework, "
+					    "its rules and source:\n%s",
+					    g->key, fw->name, train ? "train" : "online", buf);
 				n++;
 			}
 			assert_true(n >= 10);
@@ -655,6 +745,8 @@ int main(void)
 	    cmocka_unit_test(test_torchtune_3b_full_pure_bf16),
 	    cmocka_unit_test(test_vllm_3090_kv_budget),
 	    cmocka_unit_test(test_every_row),
+	    cmocka_unit_test(test_lora_eager),
+	    cmocka_unit_test(test_moe_eager),
 	    cmocka_unit_test(test_fp8_linear_only),
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
