@@ -870,6 +870,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* overhead */
 	mem->cuda_context = x->fw_set ? x->fw->non_torch_bytes : CUDA_CONTEXT_BYTES;
+	/* the BLAS workspaces the framework allocates once (framework_blas_workspace; the
+	 * papers' default keeps them inside its CUDA context figure, as before): cuBLASLt's
+	 * own under fp8 (scaled_mm) or with biased linear layers (addmm's epilogue) */
+	mem->blas_workspace = framework_blas_workspace(
+	    s->workload.framework, s->hardware.gpu.id, s->hardware.gpu.vendor, x->training,
+	    x->precision == DTYPE_FP8 || m->qkv_bias || m->mlp_bias);
 	{
 		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1);
 		if (x->training && x->replicas > 1)
@@ -913,7 +919,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
 				     mem->activations + mem->kv_cache);
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
-			mem->rebuilt_layer + mem->fp8_weights;
+			mem->rebuilt_layer + mem->fp8_weights + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
@@ -934,7 +940,8 @@ static void kv_rule_finish(struct plan_memory *mem, double pool, double need, do
 	mem->activations = prof;
 	mem->kv_budget = budget;
 	mem->fragmentation = 0;
-	mem->overhead = mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer;
+	mem->overhead =
+	    mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
@@ -1329,7 +1336,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				double P = x.prefill, mb;
 				double state = ssm_state_bytes(&x, i ? &last : &first);
 				k = z->kv_bytes_per_token * x.seq_tokens + state;
-				X = (z->capacity - z->cuda_context - z->comm_buffers) /
+				X = (z->capacity - z->cuda_context - z->comm_buffers -
+				     z->blas_workspace) /
 					(1 + x.slack) -
 				    z->weights;
 				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
@@ -1349,8 +1357,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 						budget[i] = frac * cap - W;
 					else if (x.fw->kv_rule == KV_RULE_FREE)
 						budget[i] = frac * (cap - W - prof - nt);
-					else
-						budget[i] = frac * cap - (W + prof) - nt;
+					else /* vLLM's peak torch memory holds the workspaces */
+						budget[i] = frac * cap -
+							    (W + prof + z->blas_workspace) - nt;
 					blocks = bb > 0 ? floor(dmax(0, budget[i]) / bb) : 0;
 					pool[i] = blocks * bb;
 					profiled[i] = prof;
