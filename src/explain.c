@@ -828,8 +828,12 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	if (s->workload.framework == FW_DEFAULT) {
 		formula(e, "fragmentation",
 			"5% x (weights + gradients + optimizer + activations + kv_cache)");
+		/* the gradients the slack covers: those at the peak, or under grad_lifetime
+		 * backward those beyond the activations (plan_memory.c stage_finish) */
+		double g = m->fragmentation / PLAN_FRAGMENTATION - m->weights - m->optimizer -
+			   m->activations - m->kv_cache;
 		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)",
-			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, m->gradients),
+			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, g > 0 ? g : 0),
 			byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache));
 	} else {
 		/* a named framework's slack covers every allocation of the caching allocator

@@ -914,10 +914,18 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
 				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
 				mem->rebuilt_layer + mem->fp8_weights);
-	else
-		mem->fragmentation =
-		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
-				     mem->activations + mem->kv_cache);
+	else {
+		/* the papers' 5% on the model's tensors. Gradients allocated in the backward
+		 * (workload.grad_lifetime backward) count at the peak only beyond the
+		 * activations and the rebuilt layer (stage_memory); the slack, which leaves
+		 * the rebuilt layer out, takes them beyond the activations alone, so that a
+		 * larger batch never shrinks it */
+		double g = mem->gradients;
+		if (x->training && x->grads == GRADS_BACKWARD && x->micro_batches <= 1)
+			g = dmax(0, mem->gradients_full - mem->activations);
+		mem->fragmentation = FRAGMENTATION * (mem->weights + g + mem->optimizer +
+						      mem->activations + mem->kv_cache);
+	}
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
 			mem->rebuilt_layer + mem->fp8_weights + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
