@@ -620,6 +620,12 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
 		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
 	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
+	    w->kind == WL_FINETUNE && w->finetune.method != FT_FULL && w->finetune.dropout > 0)
+		wrapped(e, "  ",
+			"LoRA dropout: each adapter keeps its bool dropout mask, 1 B an input "
+			"element (native_dropout; torchtune/modules/peft/lora.py, PEFT "
+			"lora_dropout)");
+	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
 	    framework_eager(w->framework, w->compile)) {
 		bool frozen = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
 		wrapped(e, "  ",
@@ -637,6 +643,10 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			      "the attention output twice and SiLU's output (torchtune/modules "
 			      "rms_norm.py, attention.py, feed_forward.py); torch.compile "
 			      "recomputes them");
+		if (frozen && w->finetune.dropout > 0)
+			wrapped(e, "  ",
+				"LoRA dropout: each adapter's own dropout output, beyond the "
+				"shared input (torchtune/modules/peft/lora.py lora_a(dropout(x)))");
 		if (p->model.moe.experts > 0 && p->model.mlp == MLP_GATED)
 			wrapped(
 			    e, "  ",

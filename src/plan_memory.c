@@ -183,6 +183,7 @@ struct act_in {
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
 	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
+	bool lora_drop;	  /* LoRA dropout before lora_a (act_lora_dropout_token) */
 	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
 };
 
@@ -319,6 +320,58 @@ static double act_eager_token(const struct model *m, const struct act_in *a, boo
 	return extra;
 }
 
+/* LoRA dropout (workload.finetune.dropout > 0), bytes per token of one layer: LoRALinear
+ * computes lora_a(self.dropout(x)) with an nn.Dropout of its own (torchtune/modules/peft/
+ * lora.py; LoRAGroupedExperts' _lora_tc_layer_forward for MoE experts; PEFT's
+ * lora_dropout alike), so each adapted matrix keeps
+ * - its dropout mask, native_dropout's bool mask, 1 B per input element, compiled or not
+ *   (the partitioner cannot recompute a random mask: functorch's functionalize_rng_ops
+ *   is off by default);
+ * - eager, its own dropout output, which lora_a saves in place of the shared input x (the
+ *   frozen base's F.linear saves nothing of x): e per input element, beyond the one copy
+ *   per distinct input that the count holds (keeps_input); compiled, the outputs are
+ *   recomputed from x and the masks.
+ * Inputs: q, k, v and the MLP's gate and up read the norm's output (h; MLA's q reads its
+ * q latent, k and v the kv latent), o the attention output, down the intermediate (split
+ * by tp); a MoE layer's routed experts see k dispatched copies, its shared experts one. */
+static double act_lora_dropout_token(const struct model *m, const struct act_in *a, bool moe)
+{
+	unsigned tg = a->targets;
+	double h = m->hidden, heads_l = local_heads_r(m->heads, a->t, a->it);
+	double repl = 0, repl_one = 0, split = 0; /* summed inputs; distinct replicated ones */
+	double n_gu = ((tg & LORA_GATE) && m->mlp == MLP_GATED) + ((tg & LORA_UP) != 0);
+	double down = (tg & LORA_DOWN) != 0;
+
+	if (m->mla.kv_rank > 0) {
+		double q_in = m->mla.q_rank > 0 ? m->mla.q_rank : h;
+		double n_kv = ((tg & LORA_K) != 0) + ((tg & LORA_V) != 0);
+		repl += ((tg & LORA_Q) != 0) * q_in + n_kv * m->mla.kv_rank;
+		repl_one += ((tg & LORA_Q) != 0) * q_in + (n_kv > 0) * m->mla.kv_rank;
+		if (tg & LORA_O)
+			split += heads_l * m->mla.v_dim;
+	} else {
+		double n_qkv = ((tg & LORA_Q) != 0) + ((tg & LORA_K) != 0) + ((tg & LORA_V) != 0);
+		repl += n_qkv * h;
+		repl_one += (n_qkv > 0) * h;
+		if (tg & LORA_O)
+			split += heads_l * m->head_dim;
+	}
+	/* the o and down inputs are one adapter's each: the mask, and eager nothing more */
+	double split_masks = split;
+	if (moe && m->moe.experts > 0) {
+		double k = m->moe.active;
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		repl += (k + m->moe.shared) * n_gu * h;
+		repl_one += (k + m->moe.shared) * (n_gu > 0) * h;
+		split_masks += down * (k * m->moe.expert_ffn + m->moe.shared * sffn) * a->it;
+	} else {
+		repl += n_gu * h;
+		repl_one += (n_gu > 0) * h;
+		split_masks += down * m->ffn * a->it;
+	}
+	return (repl + (a->eager ? a->e * (repl - repl_one) : 0)) * a->inv_rt + split_masks;
+}
+
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
 			      bool moe)
 {
@@ -384,6 +437,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	repl += e * a->lora_attn;
 	if (a->eager)
 		split += act_eager_token(m, a, moe);
+	if (a->lora_drop)
+		split += act_lora_dropout_token(m, a, moe);
 	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
 	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
 	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
@@ -1074,7 +1129,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
-	x.act.eager = x.act.fp8_te = false;
+	x.act.eager = x.act.fp8_te = x.act.lora_drop = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
@@ -1222,6 +1277,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
+		x.act.lora_drop = x.lora && wl->finetune.dropout > 0;
 		x.act.fp8_te = x.fw->fp8_te && p->precision == DTYPE_FP8 &&
 			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)

@@ -275,6 +275,33 @@ static void test_lora_eager(void **state)
 	s.workload.finetune.targets |= LORA_O;
 	assert_true(fabs(eager_extra(&s, NULL) - tokens * (32 * (57344.0 + 8192.0) + 2 * 4096.0)) <
 		    1);
+	/* LoRA dropout: each adapter's bool mask (1 B an input element) compiled or not, and
+	 * eager each adapter's own dropout output beyond the one shared input the count
+	 * has: q, k, v, gate and up read h, o reads 4096, down 14336: masks 38912 B, eager
+	 * outputs 2 x (3 - 1 + 2 - 1) x 4096 = 24576 B */
+	{
+		struct plan drop, none;
+		s.workload.finetune.targets =
+		    LORA_Q | LORA_K | LORA_V | LORA_O | LORA_GATE | LORA_UP | LORA_DOWN;
+		double base = eager_extra(&s, NULL);
+		s.workload.compile = COMPILE_ON;
+		plan_compute_memory(&s, &none);
+		s.workload.finetune.dropout = 0.1;
+		plan_compute_memory(&s, &drop);
+		assert_true(
+		    fabs(drop.mem.activations - none.mem.activations - tokens * 32 * 38912.0) < 1);
+		assert_true(fabs(eager_extra(&s, NULL) - base - tokens * 32 * 24576.0) < 1);
+		/* q and v alone: two masks of h, one more copy of h eager (base: with dropout) */
+		s.workload.finetune.targets = LORA_Q | LORA_V;
+		base = eager_extra(&s, NULL);
+		plan_compute_memory(&s, &drop);
+		s.workload.finetune.dropout = 0;
+		plan_compute_memory(&s, &none);
+		assert_true(
+		    fabs(drop.mem.activations - none.mem.activations - tokens * 32 * 8192.0) < 1);
+		assert_true(fabs(base - eager_extra(&s, NULL) - tokens * 32 * 8192.0) < 1);
+		s.workload.finetune.targets |= LORA_O;
+	}
 	/* under full recompute the rebuilt layer carries them, not the stored inputs (a
 	 * small vocabulary, so that the loss's freed buffers do not hold the rebuilt layer) */
 	s.workload.recompute = RECOMPUTE_FULL;

@@ -84,6 +84,7 @@ static void train_base(struct scenario *s, int model, int kind)
 		s->workload.kind = WL_FINETUNE;
 		s->workload.finetune.method = FT_LORA;
 		s->workload.finetune.targets = LORA_Q | LORA_V | LORA_UP | LORA_DOWN;
+		s->workload.finetune.dropout = 0.05; /* QLoRA leaves it at 0 */
 		break;
 	default:
 		s->workload.kind = WL_FINETUNE;
