@@ -748,6 +748,8 @@ static void test_serving_monotone(void **state)
 			const struct plan *p = compute(&s);
 			double now[3] = {p->mem.allocated, p->mem.reserved, p->mem.total};
 			assert_true(p->mem.reserved >= p->mem.allocated);
+			assert_true(p->mem.total >= p->mem.reserved);
+			assert_true(p->mem.allocated >= p->mem.blas_workspace);
 			for (int k = 0; k < 3; k++) {
 				if (now[k] < last[k])
 					fail_msg("%s: memory falls at batch %d", framework_name(f),
