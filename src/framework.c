@@ -352,7 +352,8 @@ double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, b
 	default:
 		return 0;
 	}
-	if (strcmp(vendor, "nvidia") == 0) {
+	/* a GPU given without a vendor is taken as CUDA's, the common case */
+	if (vendor[0] == '\0' || strcmp(vendor, "nvidia") == 0) {
 		bool sm90 = has_prefix(gpu_id, "h100") || has_prefix(gpu_id, "h200") ||
 			    has_prefix(gpu_id, "h800") || strcmp(gpu_id, "h20") == 0 ||
 			    has_prefix(gpu_id, "gh200");
