@@ -626,13 +626,40 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
 		    "intermediates, / tp inside the tensor-parallel region), not GPT-3's 34 h");
 	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
-	    framework_eager(w->framework, w->compile) &&
-	    !(w->kind == WL_FINETUNE && w->finetune.method != FT_FULL))
+	    w->kind == WL_FINETUNE && w->finetune.method != FT_FULL && w->finetune.dropout > 0)
 		wrapped(e, "  ",
-			"eager layers (workload.compile off): each RMSNorm keeps its fp32 input "
-			"and normed copy (4 h), K and V expanded to every query head, the "
-			"attention output twice and SiLU's output (torchtune/modules rms_norm.py, "
-			"attention.py, feed_forward.py); torch.compile recomputes them");
+			"LoRA dropout: each adapter keeps its bool dropout mask, 1 B an input "
+			"element (native_dropout; torchtune/modules/peft/lora.py, PEFT "
+			"lora_dropout)");
+	if (w->recompute != RECOMPUTE_FULL && w->recompute != RECOMPUTE_OP &&
+	    framework_eager(w->framework, w->compile)) {
+		bool frozen = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+		wrapped(e, "  ",
+			frozen
+			    ? "eager layers (workload.compile off) under a frozen base: each "
+			      "RMSNorm keeps its fp32 input ((4 - e) h; the frozen scale saves "
+			      "no normed copy), K and V expanded to every query head, the "
+			      "attention output twice where the output projection has an "
+			      "adapter, and SiLU's output; LoRALinear keeps its input and lora_a's "
+			      "output, counted already (torchtune/modules rms_norm.py, "
+			      "attention.py, feed_forward.py, peft/lora.py); torch.compile "
+			      "recomputes them"
+			    : "eager layers (workload.compile off): each RMSNorm keeps its fp32 "
+			      "input and normed copy (4 h), K and V expanded to every query head, "
+			      "the attention output twice and SiLU's output (torchtune/modules "
+			      "rms_norm.py, attention.py, feed_forward.py); torch.compile "
+			      "recomputes them");
+		if (frozen && w->finetune.dropout > 0)
+			wrapped(e, "  ",
+				"LoRA dropout: each adapter's own dropout output, beyond the "
+				"shared input (torchtune/modules/peft/lora.py lora_a(dropout(x)))");
+		if (p->model.moe.experts > 0 && p->model.mlp == MLP_GATED)
+			wrapped(
+			    e, "  ",
+			    "MoE layers, eager: the routed and shared experts' SiLU outputs too, "
+			    "e (k f_expert + shared f_shared) (torchtitan/models/moe.py "
+			    "_run_experts_grouped_mm, transformers' MixtralBlockSparseTop2MLP)");
+	}
 	if ((p->model.ssm.layers > 0 || p->model.mixerless_layers > 0 ||
 	     p->model.mlpless_layers > 0) &&
 	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE)) {
@@ -794,9 +821,15 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 				      byt(e, m->rebuilt_layer));
 		}
 		if (m->fp8_weights > 0) {
-			snprintf(sym + n, sizeof(sym) - (size_t)n,
-				 " + fp8 weight copies (Transformer Engine)");
-			snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, m->fp8_weights));
+			n += snprintf(sym + n, sizeof(sym) - (size_t)n,
+				      " + fp8 weight copies (Transformer Engine)");
+			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+				      byt(e, m->fp8_weights));
+		}
+		if (m->blas_workspace > 0) {
+			snprintf(sym + n, sizeof(sym) - (size_t)n, " + cuBLAS workspaces");
+			snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
+				 byt(e, m->blas_workspace));
 		}
 		formula(e, "overhead", sym);
 		numbers(e, "overhead", "%s", num);
@@ -807,12 +840,44 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			"fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
 			"a parameter, kept across the step's micro-batches (transformer_engine/"
 			"pytorch/module/base.py get_weight_workspace)");
+	if (m->blas_workspace > 0)
+		wrapped(
+		    e, "  ",
+		    s->workload.framework == FW_LLMC
+			? "cuBLAS workspaces: llm.c's one 32 MiB cuBLASLt workspace, cudaMalloc'd "
+			  "(llmc/cublas_common.h cublaslt_workspace_size)"
+			: "cuBLAS workspaces: one per cuBLAS handle and stream, 32 MiB on Hopper, "
+			  "2 x 4 MiB + 8 x 16 KiB elsewhere (128 MiB on MI300-class ROCm), plus "
+			  "cuBLASLt's own (1 MiB; 76 MiB hipBLASLt) under fp8 or biased linears; "
+			  "training holds two, the forward's and the autograd thread's; from the "
+			  "caching allocator, so in allocated and reserved (aten/src/ATen/cuda/"
+			  "CublasHandlePool.cpp getChosenWorkspaceSize; torch/csrc/autograd/"
+			  "engine.cpp start_device_threads)");
 	put(e, "\n");
-	formula(e, "fragmentation",
-		"5% x (weights + gradients + optimizer + activations + kv_cache)");
-	numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)", plain(e, PLAN_FRAGMENTATION),
-		byt(e, m->weights), byt(e, m->gradients), byt(e, m->optimizer),
-		byt(e, m->activations), byt(e, m->kv_cache));
+	if (s->workload.framework == FW_DEFAULT) {
+		formula(e, "fragmentation",
+			"5% x (weights + gradients + optimizer + activations + kv_cache)");
+		/* the gradients the slack covers: those at the peak, or under grad_lifetime
+		 * backward those beyond the activations (plan_memory.c stage_finish) */
+		double g = m->fragmentation / PLAN_FRAGMENTATION - m->weights - m->optimizer -
+			   m->activations - m->kv_cache;
+		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s)",
+			plain(e, PLAN_FRAGMENTATION), byt(e, m->weights), byt(e, g > 0 ? g : 0),
+			byt(e, m->optimizer), byt(e, m->activations), byt(e, m->kv_cache));
+	} else {
+		/* a named framework's slack covers every allocation of the caching allocator
+		 * but the workspaces, allocated once (plan_memory.c stage_finish) */
+		double rest = m->comm_buffers - m->nccl_buffers + m->rebuilt_layer + m->fp8_weights;
+		double base =
+		    m->weights + m->gradients + m->optimizer + m->activations + m->kv_cache + rest;
+		formula(e, "fragmentation",
+			"slack x (weights + gradients + optimizer + activations + kv_cache + the "
+			"allocator's other buffers)");
+		numbers(e, "fragmentation", "%s x (%s + %s + %s + %s + %s + %s)",
+			plain(e, base > 0 ? m->fragmentation / base : 0), byt(e, m->weights),
+			byt(e, m->gradients), byt(e, m->optimizer), byt(e, m->activations),
+			byt(e, m->kv_cache), byt(e, rest));
+	}
 	result(e, "fragmentation", byt(e, m->fragmentation));
 	put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
 	    p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
@@ -867,6 +932,9 @@ void explain_allocated(struct ex *e, const struct scenario *s, const struct plan
 	result(e, "allocated", byt(e, m->allocated));
 	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
 	       "  torchtune's peak active memory report\n");
+	if (m->blas_workspace > 0)
+		put(e, "  (with the cuBLAS workspaces, %s: the caching allocator holds them)\n",
+		    byt(e, m->blas_workspace));
 	source(e, "PyTorch CUDA caching allocator (torch.cuda.memory_stats: allocated_bytes "
 		  "and active_bytes peaks)");
 }

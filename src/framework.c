@@ -1,17 +1,20 @@
 /* framework.c - the framework table: one row per framework, each default with its source. */
 #include "framework.h"
 
+#include <string.h>
+
 /* PyTorch's caching allocator in training: reserved over allocated at the peak. GMLake (Guo
  * et al., ASPLOS 2024, Figure 2) measures 10-30% fragmentation in LLM training with
  * recomputation and sharding; 0.15 is taken from inside that range. The one training row
  * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved,
- * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.149 with this memory
+ * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.148 with this memory
  * model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such
  * measured rows. */
 #define TORCH_TRAIN_SLACK 0.15
 
-/* CUDA context, cuBLAS workspaces and kernel images outside the allocator: plan_memory.c's
- * CUDA_CONTEXT_BYTES (PyTorch issue 20532: 0.3-1 GB). */
+/* CUDA context and kernel images outside the allocator: plan_memory.c's CUDA_CONTEXT_BYTES
+ * (PyTorch issue 20532: 0.3-1 GB). PyTorch's cuBLAS workspaces come from its caching
+ * allocator (framework_blas_workspace), so they are not in this figure. */
 #define TORCH_CONTEXT 0.75e9
 
 /* vLLM's start-up profile on an RTX 3090 (vllm-project/vllm issue #10517, measured.md):
@@ -56,7 +59,8 @@ static const struct framework_info table[FW_COUNT] = {
 		      * saves ln_out, layernorm_mlp.py the activation's output, as fp8) */
 		     .fp8_te = true,
 		     .source = "megatron/core/optimizer/distrib_optimizer.py; "
-			       "megatron/core/tensor_parallel/cross_entropy.py"},
+			       "megatron/core/tensor_parallel/cross_entropy.py",
+		     .blas = BLAS_WS_TORCH},
     /* torchtitan: FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32) keeps the
      * sharded parameters (the master) and AdamW states in fp32
      * (torchtitan/parallelisms/parallelize_llama.py, apply_fsdp; train_configs/
@@ -73,7 +77,8 @@ static const struct framework_info table[FW_COUNT] = {
 		 .loss_apart = true,
 		 .reserved_slack = TORCH_TRAIN_SLACK,
 		 .non_torch_bytes = TORCH_CONTEXT,
-		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py"},
+		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py",
+		 .blas = BLAS_WS_TORCH},
     /* DeepSpeed: fp32 partitions of the parameters and Adam states
      * (deepspeed/runtime/zero/stage_1_and_2.py, single_partition_of_fp32_groups); the
      * model is usually a transformers one, whose loss upcasts the logits. */
@@ -88,7 +93,8 @@ static const struct framework_info table[FW_COUNT] = {
 		      .loss_apart = true,
 		      .reserved_slack = TORCH_TRAIN_SLACK,
 		      .non_torch_bytes = TORCH_CONTEXT,
-		      .source = "deepspeed/runtime/zero/stage_1_and_2.py"},
+		      .source = "deepspeed/runtime/zero/stage_1_and_2.py",
+		      .blas = BLAS_WS_TORCH},
     /* Hugging Face Trainer: torch AdamW on fp32 parameters under autocast, and
      * LlamaForCausalLM's logits.float() before CrossEntropyLoss
      * (transformers/models/llama/modeling_llama.py). */
@@ -108,7 +114,8 @@ static const struct framework_info table[FW_COUNT] = {
 		* is not asserted here, so they count as a buffer (GRADS_STEP). */
 	       .eager_layers = true,
 	       .compile = COMPILE_OFF,
-	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer"},
+	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer",
+	       .blas = BLAS_WS_TORCH},
     /* torchtune: the model is built in cfg.dtype (bf16) and torch AdamW keeps its states
      * in the parameters' dtype, with no fp32 copy (recipes/full_finetune_single_device.py,
      * recipes/lora_finetune_single_device.py); the configs' loss is
@@ -139,7 +146,8 @@ static const struct framework_info table[FW_COUNT] = {
 		      .compile = COMPILE_OFF,
 		      .grad_lifetime = GRADS_BACKWARD,
 		      .source = "recipes/full_finetune_single_device.py; "
-				"torchtune/modules/loss/ce_chunked_output_loss.py"},
+				"torchtune/modules/loss/ce_chunked_output_loss.py",
+		      .blas = BLAS_WS_TORCH},
     /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
      * (train_gpt2.cu); fused_classifier writes the loss gradient over the bf16 logits in
      * place, so the loss is the logits alone; cudaMalloc'd buffers, no caching allocator. */
@@ -154,7 +162,8 @@ static const struct framework_info table[FW_COUNT] = {
 		 .reserved_slack = 0,
 		 .non_torch_bytes = TORCH_CONTEXT,
 		 .loss_chunks = 0,
-		 .source = "train_gpt2.cu (karpathy/llm.c)"},
+		 .source = "train_gpt2.cu (karpathy/llm.c)",
+		 .blas = BLAS_WS_LLMC},
     /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
      * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
      * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */
@@ -178,7 +187,8 @@ static const struct framework_info table[FW_COUNT] = {
 		  * (vllm/config.py ModelConfig enforce_eager = False; vllm/worker/
 		  * model_runner.py capture_model) */
 		 .kernels = FW_KERNELS_GRAPHS,
-		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py"},
+		 .source = "vllm/worker/worker.py determine_num_available_blocks; vllm/config.py",
+		 .blas = BLAS_WS_TORCH},
     /* SGLang: mem_fraction_static of the total holds the weights and the KV pool; 0.88 on
      * one GPU (python/sglang/srt/server_args.py __post_init__: 0.88 at tp 1, 0.87 at tp 2,
      * 0.85 at tp 4, 0.81 at tp 8; later versions derive it from a fixed reserve);
@@ -205,7 +215,8 @@ static const struct framework_info table[FW_COUNT] = {
 		    * batches up to cuda_graph_max_bs replay captured graphs
 		    * (model_executor/cuda_graph_runner.py) */
 		   .kernels = FW_KERNELS_GRAPHS,
-		   .source = "python/sglang/srt/server_args.py mem_fraction_static"},
+		   .source = "python/sglang/srt/server_args.py mem_fraction_static",
+		   .blas = BLAS_WS_TORCH},
     /* TensorRT-LLM: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after
      * the engine and its activation workspace load (tensorrt_llm/llmapi/llm_args.py),
      * blocks of tokens_per_block = 32 (the default of the KV cache manager,
@@ -303,6 +314,58 @@ bool framework_keeps_gathered(int f, int pp, enum reshard r)
 	/* torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy: "default"
 	 * is not pp_enabled */
 	return r == RESHARD_NEVER || framework_nosync_pipeline(f, pp);
+}
+
+/* PyTorch's cuBLAS workspaces (aten/src/ATen/cuda/CublasHandlePool.cpp, pytorch/pytorch
+ * 26a3905: getChosenWorkspaceSize, setWorkspaceForHandle, getCUDABlasLtWorkspace):
+ * - cuBLAS: one workspace per (handle, stream) pair, allocated through
+ *   CUDACachingAllocator (getNewWorkspace) and kept for the process, so it counts in
+ *   memory_allocated and max_memory_allocated: ":4096:2:16:8" by default, 2 x 4 MiB +
+ *   8 x 16 KiB, and 32 MiB on compute capability 9.0 (Hopper: H100, H200, H800, H20); on
+ *   ROCm 32 MiB, 128 MiB on gfx94x/gfx95x (MI300X, MI325X, MI350X, MI355X);
+ * - cuBLASLt: its own workspace per pair, 1 MiB (CUBLASLT_WORKSPACE_SIZE's default, at
+ *   most cuBLAS's; shared with cuBLAS's only under TORCH_CUBLASLT_UNIFIED_WORKSPACE=1),
+ *   76 MiB for hipBLASLt, allocated on the first cuBLASLt GEMM: plain bf16 matmuls take
+ *   cublasGemmEx, bias epilogues and fp8's scaled_mm take cuBLASLt;
+ * - handles come from a pool, one per thread (thread_local PoolWindow): the autograd
+ *   engine runs the CUDA backward on its own device thread (torch/csrc/autograd/
+ *   engine.cpp, Engine::start_device_threads), so training holds two pairs on the one
+ *   compute stream, inference one.
+ * llm.c: one cuBLASLt workspace of 32 MiB, cudaMalloc'd at start-up (llmc/cublas_common.h
+ * cublaslt_workspace_size, "only Hopper needs 32"). */
+#define MIB 1048576.0
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, bool training,
+				bool lt)
+{
+	double blas, blaslt;
+	switch (framework_get(f)->blas) {
+	case BLAS_WS_LLMC:
+		return 32 * MIB;
+	case BLAS_WS_TORCH:
+		break;
+	default:
+		return 0;
+	}
+	/* a GPU given without a vendor is taken as CUDA's, the common case */
+	if (vendor[0] == '\0' || strcmp(vendor, "nvidia") == 0) {
+		bool sm90 = has_prefix(gpu_id, "h100") || has_prefix(gpu_id, "h200") ||
+			    has_prefix(gpu_id, "h800") || strcmp(gpu_id, "h20") == 0 ||
+			    has_prefix(gpu_id, "gh200");
+		blas = sm90 ? 32 * MIB : 2 * 4 * MIB + 8 * 16 * 1024.0;
+		blaslt = blas < MIB ? blas : MIB;
+	} else if (strcmp(vendor, "amd") == 0) {
+		blas = has_prefix(gpu_id, "mi3") ? 128 * MIB : 32 * MIB;
+		blaslt = 76 * MIB;
+	} else {
+		return 0; /* Gaudi and others: not PyTorch's CUDA/ROCm handle pool */
+	}
+	return (training ? 2 : 1) * (blas + (lt ? blaslt : 0));
 }
 
 const char *framework_name(int f)

@@ -107,6 +107,14 @@ enum fw_kernels {
 	FW_KERNELS_GRAPHS,   /* a captured CUDA graph per decode step, fused dequantising GEMMs */
 };
 
+/* Whose BLAS workspaces a framework keeps on the GPU (framework_blas_workspace). */
+enum blas_workspace {
+	BLAS_WS_NONE,  /* none counted (the papers' default: in its CUDA context figure) */
+	BLAS_WS_TORCH, /* PyTorch's per-handle, per-stream cuBLAS workspaces, from the
+			* caching allocator */
+	BLAS_WS_LLMC,  /* one 32 MiB cuBLASLt workspace, cudaMalloc'd */
+};
+
 struct framework_info {
 	const char *name;  /* as scenario files write it: "fsdp" */
 	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
@@ -137,6 +145,8 @@ struct framework_info {
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
 	const char *source;	  /* where the defaults come from, one line */
+	/* the BLAS workspaces it keeps on the GPU (framework_blas_workspace) */
+	enum blas_workspace blas;
 };
 
 /* The row of f; the default row for an out-of-range value. */
@@ -169,6 +179,12 @@ double framework_mem_fraction(int f, int tp);
  * stage.py backward_maybe_with_nosync). */
 bool framework_keeps_gathered(int f, int pp, enum reshard r);
 bool framework_nosync_pipeline(int f, int pp);
+
+/* The bytes of BLAS workspace f keeps on a GPU of this catalog id and vendor: training
+ * runs its backward on a second cuBLAS handle; lt: cuBLASLt GEMMs run (fp8 scaled_mm,
+ * bias epilogues), with their own workspace. */
+double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, bool training,
+				bool lt);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

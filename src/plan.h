@@ -69,7 +69,8 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double optimizer;
 	double activations;
 	double kv_cache;
-	double overhead; /* cuda_context + fragmentation + comm_buffers */
+	double overhead; /* cuda_context + fragmentation + comm_buffers (+ the parts below:
+			  * rebuilt_layer, fp8_weights, blas_workspace) */
 	double total;
 	/* the parts of overhead */
 	double cuda_context;  /* CUDA context and kernels (~0.5-1 GB measured by PyTorch) */
@@ -117,6 +118,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	 * kv_bytes_per_token (0 without one; NaN in training) */
 	double draft_weights;
 	double draft_kv_bytes_per_token;
+	double blas_workspace; /* cuBLAS/cuBLASLt workspaces a named PyTorch framework keeps
+				* (framework_blas_workspace): from its caching allocator, so in
+				* allocated and reserved; part of overhead */
 };
 
 /* Inference: one decode step at the batch it runs (a micro-batch of B / pp once the batch

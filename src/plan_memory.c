@@ -192,6 +192,7 @@ struct act_in {
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
 	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
+	bool lora_drop;	  /* LoRA dropout before lora_a (act_lora_dropout_token) */
 	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
 };
 
@@ -283,31 +284,101 @@ static double act_layer_op_token(const struct model *m, const struct act_in *a, 
  * rms_norm.py, attention.py, feed_forward.py; transformers' modeling_llama.py is alike):
  * - each RMSNorm upcasts its input, x.float(), and pow and mul save that fp32 copy, then
  *   `x_normed * self.scale` saves the normed tensor before the scale: (4 - e) h more for
- *   the input and e h for the normed copy, 4 h a norm whatever e;
+ *   the input and e h for the normed copy, 4 h a norm whatever e. Under a frozen base
+ *   (LoRA, QLoRA) the scale takes no gradient, so mul saves only the scale: (4 - e) h;
  * - GQA: K and V are expanded to every query head, k.unsqueeze(2).expand(...).flatten(1,
- *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads);
+ *   2), a copy, which the attention kernel saves: 2 e d (heads - kv_heads), frozen or not;
  * - the kernel saves its output and `output.transpose(1, 2).contiguous()` is a second
- *   copy, the output projection's input: e d heads (FlashAttention-style kernels);
+ *   copy, the output projection's input, kept when that projection's weight or its LoRA
+ *   adapter trains (keeps_input): e d heads (FlashAttention-style kernels);
  * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU saves its input and the product saves
  *   SiLU's output and the up projection, then w2 saves the product: one e f more than the
- *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU).
+ *   fused SwiGLU (Megatron's bias_swiglu recomputes the SiLU), frozen or not (the product
+ *   needs both factors for the input's gradient). A MoE layer's experts run the same
+ *   SwiGLU on their routed copies (torchtitan/models/moe.py _run_experts_grouped_mm and
+ *   FeedForward for the shared experts; torchtune/modules/moe/experts.py GroupedExperts;
+ *   transformers' MixtralBlockSparseTop2MLP): e (k f_expert + shared f_shared). The
+ *   router's fp32 softmax and the dispatched copies are in the compiled count already
+ *   (transformers scores the expert outputs in bf16, torchtune the gathered inputs: no
+ *   copy beyond the count);
+ * - LoRALinear (torchtune/modules/peft/lora.py forward): lora_a(dropout(x)) saves x, the
+ *   base layer's input, already counted (keeps_input), and lora_b saves lora_a's rank-r
+ *   output (lora_attn, lora_mlp in the count); dropout is nn.Identity at the configs'
+ *   lora_dropout 0.0, so it keeps nothing, and the scaling and the sum save nothing.
  * torch.compile's partitioner recomputes these pointwise ops instead (the compiled count
- * is act_layer_token's). Counted for full training (a frozen LoRA base saves less; the
- * measured LoRA runs are compiled) with standard attention. */
-static double act_eager_token(const struct model *m, const struct act_in *a)
+ * is act_layer_token's). Standard attention (MLA keeps its own shapes). */
+static double act_eager_token(const struct model *m, const struct act_in *a, bool moe)
 {
 	double norms = m->norms_per_layer > 0 ? m->norms_per_layer : 2;
 	double heads_l = local_heads_r(m->heads, a->t, a->it), extra;
-	extra = 4.0 * norms * m->hidden * a->inv_rt;
+	extra = (a->frozen ? 4.0 - a->e : 4.0) * norms * m->hidden * a->inv_rt;
 	if (m->mla.kv_rank <= 0) {
 		double kv_l = local_heads_r(m->kv_heads, a->t, a->it);
 		extra += 2 * a->e * m->head_dim * dmax(0, heads_l - kv_l);
-		if (a->flash)
+		if (a->flash && keeps_input(a, LORA_O))
 			extra += a->e * m->head_dim * heads_l;
 	}
-	if (m->mlp == MLP_GATED)
+	if (m->mlp != MLP_GATED)
+		return extra;
+	if (moe && m->moe.experts > 0) {
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		extra += a->e * (m->moe.active * m->moe.expert_ffn + m->moe.shared * sffn) * a->it;
+	} else {
 		extra += a->e * m->ffn * a->it;
+	}
 	return extra;
+}
+
+/* LoRA dropout (workload.finetune.dropout > 0), bytes per token of one layer: LoRALinear
+ * computes lora_a(self.dropout(x)) with an nn.Dropout of its own (torchtune/modules/peft/
+ * lora.py; LoRAGroupedExperts' _lora_tc_layer_forward for MoE experts; PEFT's
+ * lora_dropout alike), so each adapted matrix keeps
+ * - its dropout mask, native_dropout's bool mask, 1 B per input element, compiled or not
+ *   (the partitioner cannot recompute a random mask: functorch's functionalize_rng_ops
+ *   is off by default);
+ * - eager, its own dropout output, which lora_a saves in place of the shared input x (the
+ *   frozen base's F.linear saves nothing of x): e per input element, beyond the one copy
+ *   per distinct input that the count holds (keeps_input); compiled, the outputs are
+ *   recomputed from x and the masks.
+ * Inputs: q, k, v and the MLP's gate and up read the norm's output (h; MLA's q reads its
+ * q latent, k and v the kv latent), o the attention output, down the intermediate (split
+ * by tp); a MoE layer's routed experts see k dispatched copies, its shared experts one. */
+static double act_lora_dropout_token(const struct model *m, const struct act_in *a, bool moe)
+{
+	unsigned tg = a->targets;
+	double h = m->hidden, heads_l = local_heads_r(m->heads, a->t, a->it);
+	double repl = 0, repl_one = 0, split = 0; /* summed inputs; distinct replicated ones */
+	double n_gu = ((tg & LORA_GATE) && m->mlp == MLP_GATED) + ((tg & LORA_UP) != 0);
+	double down = (tg & LORA_DOWN) != 0;
+
+	if (m->mla.kv_rank > 0) {
+		double q_in = m->mla.q_rank > 0 ? m->mla.q_rank : h;
+		double n_kv = ((tg & LORA_K) != 0) + ((tg & LORA_V) != 0);
+		repl += ((tg & LORA_Q) != 0) * q_in + n_kv * m->mla.kv_rank;
+		repl_one += ((tg & LORA_Q) != 0) * q_in + (n_kv > 0) * m->mla.kv_rank;
+		if (tg & LORA_O)
+			split += heads_l * m->mla.v_dim;
+	} else {
+		double n_qkv = ((tg & LORA_Q) != 0) + ((tg & LORA_K) != 0) + ((tg & LORA_V) != 0);
+		repl += n_qkv * h;
+		repl_one += (n_qkv > 0) * h;
+		if (tg & LORA_O)
+			split += heads_l * m->head_dim;
+	}
+	/* the o and down inputs are one adapter's each: the mask, and eager nothing more */
+	double split_masks = split;
+	if (moe && m->moe.experts > 0) {
+		double k = m->moe.active;
+		double sffn = m->moe.shared_ffn > 0 ? m->moe.shared_ffn : m->moe.expert_ffn;
+		repl += (k + m->moe.shared) * n_gu * h;
+		repl_one += (k + m->moe.shared) * (n_gu > 0) * h;
+		split_masks += down * (k * m->moe.expert_ffn + m->moe.shared * sffn) * a->it;
+	} else {
+		repl += n_gu * h;
+		repl_one += (n_gu > 0) * h;
+		split_masks += down * m->ffn * a->it;
+	}
+	return (repl + (a->eager ? a->e * (repl - repl_one) : 0)) * a->inv_rt + split_masks;
 }
 
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
@@ -373,8 +444,10 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	}
 	repl += a->mask * h; /* MLP output dropout */
 	repl += e * a->lora_attn;
-	if (a->eager && !a->frozen && !moe)
-		split += act_eager_token(m, a);
+	if (a->eager)
+		split += act_eager_token(m, a, moe);
+	if (a->lora_drop)
+		split += act_lora_dropout_token(m, a, moe);
 	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
 	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
 	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
@@ -869,9 +942,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double loss_act = 0;
 			if (st->last) {
 				loss_act = s_len * b * loss_bytes_token(x) * x->inv_tp;
-				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h
+				/* eager: the final RMSNorm's fp32 input and normed copy, 4 h;
+				 * under a frozen base its fp32 input alone, (4 - e) h
 				 * (act_eager_token) */
-				double eager_norm = x->act.eager && !x->lora ? 4.0 : 0;
+				double eager_norm = !x->act.eager ? 0
+						    : x->lora	  ? 4.0 - x->act.e
+								  : 4.0;
 				head_act = s_len * b * ((x->lora ? 1 : 2) * x->act.e + eager_norm) *
 					       m->hidden * x->act.inv_rt +
 					   loss_act;
@@ -973,6 +1049,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* overhead */
 	mem->cuda_context = x->fw_set ? x->fw->non_torch_bytes : CUDA_CONTEXT_BYTES;
+	/* the BLAS workspaces the framework allocates once (framework_blas_workspace; the
+	 * papers' default keeps them inside its CUDA context figure, as before): cuBLASLt's
+	 * own under fp8 (scaled_mm) or with biased linear layers (addmm's epilogue) */
+	mem->blas_workspace = framework_blas_workspace(
+	    s->workload.framework, s->hardware.gpu.id, s->hardware.gpu.vendor, x->training,
+	    x->precision == DTYPE_FP8 || m->qkv_bias || m->mlp_bias);
 	{
 		double groups = (x->tp > 1) + (x->pp > 1) + (x->ep > 1) + (x->cp > 1);
 		if (x->training && x->replicas * x->cp > 1)
@@ -1011,12 +1093,20 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
 				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
 				mem->rebuilt_layer + mem->fp8_weights);
-	else
-		mem->fragmentation =
-		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
-				     mem->activations + mem->kv_cache);
+	else {
+		/* the papers' 5% on the model's tensors. Gradients allocated in the backward
+		 * (workload.grad_lifetime backward) count at the peak only beyond the
+		 * activations and the rebuilt layer (stage_memory); the slack, which leaves
+		 * the rebuilt layer out, takes them beyond the activations alone, so that a
+		 * larger batch never shrinks it */
+		double g = mem->gradients;
+		if (x->training && x->grads == GRADS_BACKWARD && x->micro_batches <= 1)
+			g = dmax(0, mem->gradients_full - mem->activations);
+		mem->fragmentation = FRAGMENTATION * (mem->weights + g + mem->optimizer +
+						      mem->activations + mem->kv_cache);
+	}
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
-			mem->rebuilt_layer + mem->fp8_weights;
+			mem->rebuilt_layer + mem->fp8_weights + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
@@ -1037,7 +1127,8 @@ static void kv_rule_finish(struct plan_memory *mem, double pool, double need, do
 	mem->activations = prof;
 	mem->kv_budget = budget;
 	mem->fragmentation = 0;
-	mem->overhead = mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer;
+	mem->overhead =
+	    mem->cuda_context + mem->comm_buffers + mem->rebuilt_layer + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
 	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
@@ -1162,7 +1253,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
-	x.act.eager = x.act.fp8_te = false;
+	x.act.eager = x.act.fp8_te = x.act.lora_drop = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
@@ -1317,6 +1408,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
+		x.act.lora_drop = x.lora && wl->finetune.dropout > 0;
 		x.act.fp8_te = x.fw->fp8_te && p->precision == DTYPE_FP8 &&
 			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
@@ -1441,7 +1533,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				double P = x.prefill, mb;
 				double state = ssm_state_bytes(&x, i ? &last : &first);
 				k = z->kv_bytes_per_token * x.seq_tokens + state;
-				X = (z->capacity - z->cuda_context - z->comm_buffers) /
+				X = (z->capacity - z->cuda_context - z->comm_buffers -
+				     z->blas_workspace) /
 					(1 + x.slack) -
 				    z->weights;
 				mb = k + d > 0 ? dmin(k > 0 ? (X - P) / k : INFINITY, X / (k + d))
@@ -1461,8 +1554,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 						budget[i] = frac * cap - W;
 					else if (x.fw->kv_rule == KV_RULE_FREE)
 						budget[i] = frac * (cap - W - prof - nt);
-					else
-						budget[i] = frac * cap - (W + prof) - nt;
+					else /* vLLM's peak torch memory holds the workspaces */
+						budget[i] = frac * cap -
+							    (W + prof + z->blas_workspace) - nt;
 					blocks = bb > 0 ? floor(dmax(0, budget[i]) / bb) : 0;
 					pool[i] = blocks * bb;
 					profiled[i] = prof;

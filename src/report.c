@@ -694,6 +694,7 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 	    {"overhead: allocator fragmentation", m->fragmentation, true},
 	    {"overhead: communication buffers", m->comm_buffers, true},
 	    {"overhead: recomputed layer (transient)", m->rebuilt_layer, m->rebuilt_layer > 0},
+	    {"overhead: cuBLAS workspaces", m->blas_workspace, m->blas_workspace > 0},
 	};
 	char t[32], c[32];
 

@@ -138,6 +138,8 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |=
 	    put_num(r, "memory.per_gpu.overhead_parts.fragmentation", p->mem.fragmentation, true);
 	bad |= put_num(r, "memory.per_gpu.overhead_parts.comm_buffers", p->mem.comm_buffers, true);
+	bad |=
+	    put_num(r, "memory.per_gpu.overhead_parts.blas_workspace", p->mem.blas_workspace, true);
 	bad |= put_num(r, "memory.host", p->mem.host, true);
 	bad |= put_num(r, "compute.hfu", p->hfu, false);
 	bad |= put_num(r, "compute.peak_flops", p->peak_flops, false);

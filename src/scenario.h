@@ -63,6 +63,7 @@ struct finetune {
 	unsigned targets;	  /* enum lora_target bits */
 	enum dtype base_weights;  /* frozen base: bf16/fp16 for LoRA, nf4 for QLoRA */
 	enum dtype adapter_dtype; /* adapters: fp32 (PEFT's default) | bf16 (qlora.py) */
+	double dropout;		  /* LoRA dropout probability before lora_a; 0 = none */
 };
 
 struct slo {

@@ -3,6 +3,9 @@
  * - a higher ZeRO stage never needs more;
  * - under ZeRO-3, more GPUs never need more per GPU;
  * - full recompute <= selective <= none;
+ * - per framework: the peak never falls as the batch or sequence grows, nor rises as more is
+ *   recomputed, for every setting of its behaviours' fields; total >= reserved >= allocated;
+ *   pure bf16 keeps a third of mixed precision's optimizer states;
  * plus, for inference, more concurrent sequences never need less and max_batch fits.
  * The grid covers dense (MHA, GQA), GPT-3-style (dropout, no FlashAttention), MoE and MLA
  * models, full training, LoRA and QLoRA, fp32 and bf16, tp, pp (1F1B and interleaved),
@@ -20,7 +23,7 @@
 #include "plan.h"
 #include "scenario.h"
 
-#define GIB 1073741824.0
+#define GIB	1073741824.0
 #define NMODELS 5
 
 static long checks;
@@ -81,6 +84,7 @@ static void train_base(struct scenario *s, int model, int kind)
 		s->workload.kind = WL_FINETUNE;
 		s->workload.finetune.method = FT_LORA;
 		s->workload.finetune.targets = LORA_Q | LORA_V | LORA_UP | LORA_DOWN;
+		s->workload.finetune.dropout = 0.05; /* QLoRA leaves it at 0 */
 		break;
 	default:
 		s->workload.kind = WL_FINETUNE;
@@ -207,9 +211,10 @@ static void test_zero3_more_gpus(void **state)
 					 * few hundred MB of states per GPU (QLoRA on tp x pp 16),
 					 * there is too little resident to shard against them.
 					 * Past that first step, more GPUs never cost more. */
-					double comm = a.dp == 1 && a.ep == 1 ? 2 * 16 * 4194304.0 : 0;
-					check_le(b.mem.total, a.mem.total + comm, "zero-3 more gpus",
-						 &s);
+					double comm =
+					    a.dp == 1 && a.ep == 1 ? 2 * 16 * 4194304.0 : 0;
+					check_le(b.mem.total, a.mem.total + comm,
+						 "zero-3 more gpus", &s);
 					check_le(b.mem.weights + b.mem.gradients + b.mem.optimizer,
 						 a.mem.weights + a.mem.gradients + a.mem.optimizer,
 						 "zero-3 more gpus, model states", &s);
@@ -244,7 +249,8 @@ static void test_recompute_order(void **state)
 						 &s);
 					check_le(sel.mem.total, none.mem.total, "selective <= none",
 						 &s);
-					/* without FlashAttention selective recompute really saves */
+					/* without FlashAttention selective recompute really saves
+					 */
 					if (!s.workload.flash_attention &&
 					    !(sel.mem.activations < none.mem.activations))
 						fail_msg("selective saves nothing without flash");
@@ -283,7 +289,8 @@ static void test_inference(void **state)
 						s.parallel.tp = tp / 2;
 						s.hardware.count = tp / 2;
 						compute(&s, &c);
-						check_le(b.mem.total, c.mem.total, "inference tp", &s);
+						check_le(b.mem.total, c.mem.total, "inference tp",
+							 &s);
 						s.parallel.tp = tp;
 						s.hardware.count = tp;
 					}
@@ -338,9 +345,18 @@ static void test_count(void **state)
  * grows, and never rises as more is recomputed (none, selective, op, full); reserved is
  * never below allocated; pure bf16 (torchtune) keeps a third of mixed precision's
  * optimizer states. */
-static const enum framework trainers[] = {FW_DEFAULT,	FW_MEGATRON,  FW_FSDP, FW_DEEPSPEED,
-					  FW_HF,	FW_TORCHTUNE, FW_LLMC};
+static const enum framework trainers[] = {FW_DEFAULT, FW_MEGATRON,  FW_FSDP, FW_DEEPSPEED,
+					  FW_HF,      FW_TORCHTUNE, FW_LLMC};
 #define NTRAINERS ((int)(sizeof(trainers) / sizeof(trainers[0])))
+
+/* What nvidia-smi shows holds what the allocator reserves, which holds what is allocated,
+ * which holds the cuBLAS workspaces. */
+static void check_layers(const struct plan *a, const struct scenario *s)
+{
+	check_le(a->mem.blas_workspace, a->mem.allocated, "workspaces <= allocated", s);
+	check_le(a->mem.allocated, a->mem.reserved, "allocated <= reserved", s);
+	check_le(a->mem.reserved, a->mem.total, "reserved <= total", s);
+}
 
 static void check_peaks_le(const struct plan *a, const struct plan *b, const char *what,
 			   const struct scenario *s)
@@ -348,7 +364,8 @@ static void check_peaks_le(const struct plan *a, const struct plan *b, const cha
 	check_le(a->mem.allocated, b->mem.allocated, what, s);
 	check_le(a->mem.reserved, b->mem.reserved, what, s);
 	check_le(a->mem.total, b->mem.total, what, s);
-	check_le(a->mem.allocated, a->mem.reserved, "allocated <= reserved", s);
+	check_layers(a, s);
+	check_layers(b, s);
 }
 
 static void test_framework_monotone(void **state)
@@ -385,8 +402,77 @@ static void test_framework_monotone(void **state)
 							s.workload.recompute = order[r - 1];
 							compute(&s, &hi);
 							s.workload.recompute = order[r];
-							check_peaks_le(&lo, &hi, "more recompute", &s);
+							check_peaks_le(&lo, &hi, "more recompute",
+								       &s);
 						}
+					}
+				}
+}
+
+/* The framework behaviours' fields, for every training framework over the grid (every
+ * seventh layout): eager layers (workload.compile off) never need less than compiled
+ * ones; gradients allocated in the backward, or freed by the fused optimizer step, never
+ * need more than a step-long buffer; activation offloading never needs more GPU memory;
+ * and under each of them the peak never falls as the micro-batch or the sequence grows.
+ * Micro-batch 1 with the global batch auto, so that each replica runs one micro-batch
+ * (what the backward and fused lifetimes assume). */
+static void test_framework_fields(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan lo, hi;
+	static const enum grad_lifetime lives[] = {GRADS_AUTO, GRADS_STEP, GRADS_BACKWARD,
+						   GRADS_FUSED};
+	for (int fw = 0; fw < NTRAINERS; fw++)
+		for (int model = 0; model < NMODELS; model++)
+			for (int kind = 0; kind < 4; kind++)
+				for (int li = 0;; li += 7) {
+					train_base(&s, model, kind);
+					if (!layout_apply(&s, li))
+						break;
+					s.workload.framework = trainers[fw];
+					s.workload.recompute = (enum recompute)(li % 4);
+					/* eager >= compiled */
+					s.workload.compile = COMPILE_ON;
+					compute(&s, &lo);
+					s.workload.compile = COMPILE_OFF;
+					compute(&s, &hi);
+					check_peaks_le(&lo, &hi, "compile off", &s);
+					/* backward and fused lifetimes <= a step-long buffer */
+					s.workload.grad_lifetime = GRADS_STEP;
+					compute(&s, &hi);
+					for (int g = 2; g < 4; g++) {
+						s.workload.grad_lifetime = lives[g];
+						compute(&s, &lo);
+						check_peaks_le(&lo, &hi, "grad lifetime", &s);
+						check_le(lo.mem.gradients, lo.mem.gradients_full,
+							 "gradients at the peak <= all of them",
+							 &s);
+					}
+					/* offloaded activations leave less on the GPU */
+					s.workload.grad_lifetime = GRADS_AUTO;
+					compute(&s, &hi);
+					s.workload.activation_offload = true;
+					compute(&s, &lo);
+					check_peaks_le(&lo, &hi, "activation offload", &s);
+					/* and under each: more batch, longer sequences */
+					for (int g = 0; g < 4; g++) {
+						s.workload.grad_lifetime = lives[g];
+						s.workload.activation_offload = g == 3;
+						s.workload.compile =
+						    g % 2 ? COMPILE_ON : COMPILE_OFF;
+						s.workload.micro_batch = 1;
+						compute(&s, &lo);
+						s.workload.micro_batch = 2;
+						compute(&s, &hi);
+						check_peaks_le(&lo, &hi, "more batch, each field",
+							       &s);
+						s.workload.micro_batch = 1;
+						s.workload.seq_len = 4096;
+						compute(&s, &hi);
+						check_peaks_le(&lo, &hi,
+							       "longer sequence, each field", &s);
+						s.workload.seq_len = 2048;
 					}
 				}
 }
@@ -419,15 +505,16 @@ static void test_pure_bf16_third(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_micro_batch_monotone),
-		cmocka_unit_test(test_zero_monotone),
-		cmocka_unit_test(test_zero3_more_gpus),
-		cmocka_unit_test(test_recompute_order),
-		cmocka_unit_test(test_inference),
-		cmocka_unit_test(test_degenerate),
-		cmocka_unit_test(test_count),
-		cmocka_unit_test(test_framework_monotone),
-		cmocka_unit_test(test_pure_bf16_third),
+	    cmocka_unit_test(test_micro_batch_monotone),
+	    cmocka_unit_test(test_zero_monotone),
+	    cmocka_unit_test(test_zero3_more_gpus),
+	    cmocka_unit_test(test_recompute_order),
+	    cmocka_unit_test(test_inference),
+	    cmocka_unit_test(test_degenerate),
+	    cmocka_unit_test(test_count),
+	    cmocka_unit_test(test_framework_monotone),
+	    cmocka_unit_test(test_framework_fields),
+	    cmocka_unit_test(test_pure_bf16_third),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

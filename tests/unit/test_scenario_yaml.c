@@ -803,6 +803,7 @@ static const char *const every_field[][2] = {
 	{"workload.finetune.targets", "[q, v, gate, up, down]"},
 	{"workload.finetune.base_weights", "nf4"},
 	{"workload.finetune.adapter_dtype", "bf16"},
+	{"workload.finetune.dropout", "0.05"},
 	{"workload.prompt_tokens", "2000"},
 	{"workload.output_tokens", "300"},
 	{"workload.batch", "auto"},
