@@ -452,6 +452,8 @@ static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
 					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
+static const struct plan_overlap no_overlap = {OVERLAP_OFF, OVERLAP_OFF, OVERLAP_OFF, NAN, NAN,
+					       NAN,	    NAN,	 NAN,	      NAN, NAN};
 
 static void set_nan(struct plan *p)
 {
@@ -468,6 +470,7 @@ static void set_nan(struct plan *p)
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
 	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	p->decode = no_decode;
+	p->overlap = no_overlap;
 	serving_nan(&p->serving);
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
@@ -563,7 +566,22 @@ static double keys_full(const struct shape *sh, double s)
 
 struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, seconds */
 	double matmul, attention, membound, tp, ep, pp, bwd;
+	double tp_alone; /* the TP collectives before any overlap */
 };
+
+/* Communication x on a side stream behind compute c (CUDA streams; NCCL or copy-engine
+ * collectives), where the compute runs at speed k (0 < k <= 1, framework_overlap_speed)
+ * while the communication does, since both share the SMs and HBM: the pair takes
+ * max(x, c + x (1 - k)) (the compute finishes under the communication, or the
+ * communication slows x (1 - k) of it), so what shows beyond c is
+ * max(x - c, x (1 - k)). It never exceeds x (no overlap), never falls below
+ * max(0, x - c) (perfect overlap, k = 1), and does not fall as x grows or rise as c does. */
+static double overlap_s(double x, double c, double k)
+{
+	if (!(x > 0))
+		return 0;
+	return dmax(x - c, x * (1 - k));
+}
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
 static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, double ep, bool moe)
@@ -662,6 +680,24 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	per_layer_tp = 0;
 	if (t > 1)
 		per_layer_tp = (2 * fwd + 2) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
+	mb->tp_alone = Ls * per_layer_tp;
+	/* overlapped (parallel.tp_comm_overlap: Megatron --tp-comm-overlap with Transformer
+	 * Engine's userbuffers, torchtitan AsyncTP), each all-gather is pipelined with the
+	 * GEMM that consumes it and each reduce-scatter with the GEMM that produces it, split
+	 * into n chunks (framework tp_overlap_chunks; n = t: one per rank): the chunks of a
+	 * GEMM hide the transfers of the others, and the reduce-scatter of the last chunk
+	 * comes after its GEMM, 1 / (2 n) of the pair's bytes left exposed; the rest hides
+	 * behind the layer's GEMMs (forward, backward and any recomputed forward, not the
+	 * attention core) at the contention of overlap_s */
+	if (per_layer_tp > 0 &&
+	    framework_overlap(w->framework, OVERLAP_TP, s->parallel.tp_comm_overlap, p->zero) ==
+		OVERLAP_ON) {
+		int chunks = framework_get(w->framework)->tp_overlap_chunks;
+		double tail = per_layer_tp / (2 * (chunks > 0 ? chunks : t));
+		per_layer_tp =
+		    tail + overlap_s(per_layer_tp - tail, per_layer_mm,
+				     framework_overlap_speed(w->framework, s->efficiency.overlap));
+	}
 
 	/* expert parallelism: dispatch and combine all-to-all per MoE layer, forward and
 	 * backward (GShard, Lepikhin et al. 2020) */
@@ -796,10 +832,28 @@ static void time_train(struct tctx *c)
 	t_ex = lora ? 0 : p_ex;
 
 	/* data-parallel gradient reduction over the slowest link the group spans: its
-	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node */
+	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node.
+	 * Which collectives run behind compute is the framework's (parallel.
+	 * overlap_grad_reduce, overlap_param_gather; framework.c), at the compute speed k
+	 * of overlap_s (efficiency.overlap) */
 	{
 		double span = t * dp * ep;
 		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
+		int f = w->framework;
+		struct plan_overlap *ov = &p->overlap;
+		double k = framework_overlap_speed(f, s->efficiency.overlap);
+		/* one micro-batch's compute, and its first forward pass */
+		double compute = mb.matmul + mb.attention + mb.membound;
+		double fwd1 = compute / (fwd_passes + (lora ? 1 : 2));
+		ov->tp = framework_overlap(f, OVERLAP_TP, s->parallel.tp_comm_overlap, p->zero);
+		ov->grad =
+		    framework_overlap(f, OVERLAP_GRAD, s->parallel.overlap_grad_reduce, p->zero);
+		ov->param =
+		    framework_overlap(f, OVERLAP_PARAM, s->parallel.overlap_param_gather, p->zero);
+		ov->speed = k;
+		ov->tp_s = m * mb.tp_alone;
+		ov->tp_exposed_s = m * mb.tp;
+		ov->grad_s = ov->grad_exposed_s = ov->param_s = ov->param_exposed_s = 0;
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
 			 * again for the backward, reduce-scatter the gradients, every
@@ -814,31 +868,61 @@ static void time_train(struct tctx *c)
 			 * which is why torchtitan does not reshard under PP
 			 * (torchtitan/distributed/fsdp.py: "avoid per-microbatch
 			 * all-gathers"). */
-			int f = w->framework;
 			bool once = p->zero >= 3 && framework_nosync_pipeline(f, (int)pp);
 			double gathers =
 			    framework_keeps_gathered(f, (int)pp, s->parallel.reshard_after_forward)
 				? 1
 				: 2;
 			double acc_b = once ? 4 : gbytes; /* fp32 reduce dtype, unsharded */
-			double zc =
-			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dp, ep,
-						    bw, lat) +
+			double ag = gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes,
+							    dp, ep, bw, lat);
+			double rs =
 			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dp, ep, bw, lat);
-			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
 			double times = once ? 1 : m;
-			z3 = times * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
+			/* the prefetched all-gathers (overlap_param_gather) and the reduce-scatters
+			 * on their own stream (overlap_grad_reduce) hide behind the micro-batch's
+			 * compute together; the others run between the layers' kernels */
+			double ag_on = ov->param == OVERLAP_ON ? ag : 0;
+			double rs_on = ov->grad == OVERLAP_ON ? rs : 0;
+			double hid = overlap_s(ag_on + rs_on, compute, k);
+			double share = ag_on + rs_on > 0 ? hid / (ag_on + rs_on) : 0;
+			z3 = times * (hid + (ag - ag_on) + (rs - rs_on) + Z3_LAYER_S * Ls) +
 			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dp, ep,
 					   bw, lat);
-			dp_s = zc * times;
+			dp_s = (ag + rs) * times;
+			ov->param_s = ag * times;
+			ov->grad_s = rs * times;
+			ov->param_exposed_s = times * (ag_on * share + ag - ag_on);
+			ov->grad_exposed_s = times * (rs_on * share + rs - rs_on);
+		} else if (p->zero >= 1 && ov->param != OVERLAP_PAPER) {
+			/* ZeRO-1/2 as the frameworks run it: the gradients reduce-scattered in the
+			 * last micro-batch's backward (overlap_grad_reduce) or after it, and the
+			 * updated 16-bit parameters all-gathered after the step, behind the next
+			 * step's first forward (Megatron overlap_param_gather) or not (DeepSpeed
+			 * all_gather_dp_groups, llm.c) */
+			double rs =
+			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw, lat);
+			double ag =
+			    dp_collective(gather_s, t_ne * wbytes, t_ex * wbytes, dp, ep, bw, lat);
+			ov->grad_s = rs;
+			ov->param_s = ag;
+			ov->grad_exposed_s =
+			    ov->grad == OVERLAP_ON ? overlap_s(rs, DP_OVERLAP * mb.bwd, k) : rs;
+			ov->param_exposed_s = ov->param == OVERLAP_ON ? overlap_s(ag, fwd1, k) : ag;
+			dp_s = rs + ag;
+			dp_exposed = ov->grad_exposed_s + ov->param_exposed_s;
 		} else {
-			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
-			 * bytes), bucketed and overlapped with the last micro-batch's backward
-			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
+			/* all-reduce (or, under ZeRO-1/2 in the papers' accounting, reduce-scatter
+			 * + all-gather: the same bytes), bucketed and overlapped with the last
+			 * micro-batch's backward (PyTorch DDP, Li et al. 2020; Megatron
+			 * --overlap-grad-reduce), or after it */
 			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dp, ep, bw,
 					     lat);
-			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
+			dp_exposed =
+			    ov->grad == OVERLAP_ON ? overlap_s(dp_s, DP_OVERLAP * mb.bwd, k) : dp_s;
+			ov->grad_s = dp_s;
+			ov->grad_exposed_s = dp_exposed;
 		}
 	}
 

@@ -381,8 +381,9 @@ static void test_suggestions(void **state)
 		{"tp: 2\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
 		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
 		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
-		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected one of tp, pp, dp, ep, "
-					   "ep_overlap, virtual_stages, zero, sequence_parallel, offload, reshard_after_forward)"},
+		/* parallel has more than ten keys: the section is named, not listed */
+		{"parallel: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'parallel'; see "
+					   "gpuplan-scenario(5))"},
 		{"model: {xyzzy: 1}\n", "unknown key 'xyzzy' (expected a key of 'model'"},
 	};
 
@@ -750,6 +751,10 @@ static const char *const every_field[][2] = {
 	{"workload.activation_offload", "true"},
 	{"workload.fp8_scope", "linear"},
 	{"parallel.reshard_after_forward", "never"},
+	{"parallel.tp_comm_overlap", "on"},
+	{"parallel.overlap_grad_reduce", "off"},
+	{"parallel.overlap_param_gather", "on"},
+	{"efficiency.overlap", "0.85"},
 	{"workload.gpu_memory_utilization", "0.8"},
 	{"workload.scheduler", "chunked"},
 	{"workload.max_batched_tokens", "8192"},
