@@ -1203,6 +1203,29 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	wrapped(e, "  ", text);
 }
 
+/* Eager PyTorch layers (workload.compile off under torchtune or transformers): the
+ * memory-bound time every unfused pointwise kernel adds, as the same plan compiled shows
+ * (src/plan_time.c, eager_bytes). */
+static void ex_eager(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	struct scenario c = *s;
+	struct plan q;
+	char text[400];
+
+	if (!framework_eager(s->workload.framework, s->workload.compile))
+		return;
+	c.workload.compile = COMPILE_ON;
+	plan_compute(&c, &q);
+	snprintf(text, sizeof(text),
+		 "eager layers (%s, workload.compile off): each norm, rotary, SiLU and copy is "
+		 "its own kernel through HBM, %s of the memory-bound time; torch.compile fuses "
+		 "them (a step of %s)",
+		 framework_name(s->workload.framework),
+		 sec(e, p->parts.memory_bound_s - q.parts.memory_bound_s), sec(e, q.step_s));
+	put(e, "\n");
+	wrapped(e, "  ", text);
+}
+
 /* A training step pinned by a measurement (workload.measured_tokens_per_s, or
  * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
  * (src/plan_time.c scales every part by measured step / modelled step). */
@@ -1270,6 +1293,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 				"attention and memory-bound work");
 		}
 		ex_parts(e, p);
+		ex_eager(e, s, p);
 		ex_overlap(e, s, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),

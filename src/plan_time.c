@@ -615,6 +615,38 @@ static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, d
 	return g;
 }
 
+/* The HBM bytes eager layer code moves per token per layer in the forward beyond the fused
+ * count of ELT_H / ELT_FFN_*, read off the modules' kernels (e = bytes an activation
+ * element, it = 1 / tp, f = the MLP width a token passes):
+ * - RMSNorm (torchtune/modules/rms_norm.py; transformers' LlamaRMSNorm alike): x.float()
+ *   (e read, 4 written), pow (4, 4), mean (4), the multiply by rsqrt (4, 4), type_as (4,
+ *   e), the scale (e, e): 28 + 4 e bytes an element where a fused norm moves 2 e; two a
+ *   layer;
+ * - rotary (torchtune/modules/position_embeddings.py, RotaryPositionalEmbeddings): x.float()
+ *   (e, 4), four half-width products (2 + 2 each), their sum and difference (4 + 2 each),
+ *   torch.stack (4, 4), type_as (4, e): 44 + 2 e, 44 more than a fused pass, on q and k;
+ *   transformers' apply_rotary_pos_emb stays in the activations' dtype (rotate_half's cat,
+ *   two products, a sum: 9 e, 7 e more);
+ * - GQA: k and v expanded to every query head by a copy (torchtune attention.py
+ *   expand(...).flatten(1, 2); transformers repeat_kv), kv_dim read, q_dim written each;
+ * - the attention output's transpose(1, 2).contiguous(): q_dim read and written;
+ * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU (f, f) and the product (2 f, f) as two
+ *   kernels, 5 e f where the fused SwiGLU moves 3 e f.
+ * The backward runs each op's autograd kernels, counted as the fused work's twice. Not
+ * fitted: tests/unit/test_overlap.c checks it against torchtune's README, compiled and
+ * not. */
+static double eager_bytes(const struct shape *sh, double f, double e, double it, int fw)
+{
+	double q = sh->qd * it, kv = sh->kvd * it;
+	double rope = fw == FW_HF ? 7 * e : 44;
+	double b = 2 * (28 + 2 * e) * sh->h + rope * (q + kv) + 2 * e * q;
+	if (sh->kvd < sh->qd)
+		b += 2 * e * (kv + q);
+	if (sh->mats == 3)
+		b += 2 * e * f * it;
+	return b;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -671,6 +703,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
 	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
 	      c->inv_hbm;
+	/* eager PyTorch layers (workload.compile off where the framework's layers are plain
+	 * modules: torchtune, transformers) run every pointwise op as its own kernel, each
+	 * reading and writing HBM, where fused kernels (Megatron's, llm.c's) and
+	 * torch.compile's Inductor (one Triton kernel per fused group) make one pass: what
+	 * compile removes from the step is this traffic (eager_bytes) */
+	if (framework_eager(w->framework, w->compile))
+		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
 	per_layer_mem = mem * (fwd + 2);
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
