@@ -404,6 +404,15 @@ double framework_overlap_speed(int f, double e)
 	return v > 0 && v <= 1 ? v : 1;
 }
 
+void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
+			double e, enum overlap out[3], double *speed)
+{
+	out[0] = framework_overlap(f, OVERLAP_TP, tp, zero);
+	out[1] = framework_overlap(f, OVERLAP_GRAD, grad, zero);
+	out[2] = framework_overlap(f, OVERLAP_PARAM, param, zero);
+	*speed = framework_overlap_speed(f, e);
+}
+
 const char *framework_name(int f)
 {
 	return framework_get(f)->name;

@@ -203,6 +203,11 @@ enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int z
  * e; 0 = the framework's). */
 double framework_overlap_speed(int f, double e);
 
+/* All four at once, for the hot path: the TP, gradient and parameter overlaps under the
+ * fields tp, grad and param at ZeRO stage zero, and the speed under e. */
+void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
+			double e, enum overlap out[3], double *speed);
+
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
 

@@ -728,14 +728,11 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * comes after its GEMM, 1 / (2 n) of the pair's bytes left exposed; the rest hides
 	 * behind the layer's GEMMs (forward, backward and any recomputed forward, not the
 	 * attention core) at the contention of overlap_s */
-	if (per_layer_tp > 0 &&
-	    framework_overlap(w->framework, OVERLAP_TP, s->parallel.tp_comm_overlap, p->zero) ==
-		OVERLAP_ON) {
+	if (per_layer_tp > 0 && p->overlap.tp == OVERLAP_ON) {
 		int chunks = framework_get(w->framework)->tp_overlap_chunks;
 		double tail = per_layer_tp / (2 * (chunks > 0 ? chunks : t));
 		per_layer_tp =
-		    tail + overlap_s(per_layer_tp - tail, per_layer_mm,
-				     framework_overlap_speed(w->framework, s->efficiency.overlap));
+		    tail + overlap_s(per_layer_tp - tail, per_layer_mm, p->overlap.speed);
 	}
 
 	/* expert parallelism: dispatch and combine all-to-all per MoE layer, forward and
@@ -852,6 +849,17 @@ static void time_train(struct tctx *c)
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 
+	/* which collectives run behind compute, and the compute's speed while they do */
+	{
+		enum overlap o[3];
+		framework_overlaps(w->framework, s->parallel.tp_comm_overlap,
+				   s->parallel.overlap_grad_reduce,
+				   s->parallel.overlap_param_gather, p->zero, s->efficiency.overlap,
+				   o, &p->overlap.speed);
+		p->overlap.tp = o[0];
+		p->overlap.grad = o[1];
+		p->overlap.param = o[2];
+	}
 	train_microbatch(c, &sh, &mb, &fwd_passes);
 	t_mb = mb.matmul + mb.attention + mb.membound + mb.tp + mb.ep + mb.pp;
 	/* 1F1B with v interleaved chunks: bubble (p-1)/(v m) of the ideal time (Narayanan
@@ -880,16 +888,10 @@ static void time_train(struct tctx *c)
 		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
 		int f = w->framework;
 		struct plan_overlap *ov = &p->overlap;
-		double k = framework_overlap_speed(f, s->efficiency.overlap);
+		double k = ov->speed;
 		/* one micro-batch's compute, and its first forward pass */
 		double compute = mb.matmul + mb.attention + mb.membound;
 		double fwd1 = compute / (fwd_passes + (lora ? 1 : 2));
-		ov->tp = framework_overlap(f, OVERLAP_TP, s->parallel.tp_comm_overlap, p->zero);
-		ov->grad =
-		    framework_overlap(f, OVERLAP_GRAD, s->parallel.overlap_grad_reduce, p->zero);
-		ov->param =
-		    framework_overlap(f, OVERLAP_PARAM, s->parallel.overlap_param_gather, p->zero);
-		ov->speed = k;
 		ov->tp_s = m * mb.tp_alone;
 		ov->tp_exposed_s = m * mb.tp;
 		ov->grad_s = ov->grad_exposed_s = ov->param_s = ov->param_exposed_s = 0;
