@@ -1162,7 +1162,15 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	};
 	char text[400];
 	bool any = false;
+	const struct parallel *par = &s->parallel;
 
+	/* the papers' idealised overlap, as set by nothing, is the step's formula above
+	 * (exposed DP and ZeRO-3 are what the last backward and the micro-batch's compute
+	 * do not hide): the explanation stays as it was before frameworks */
+	if (s->workload.framework == FW_DEFAULT && o->speed == 1 && o->tp != OVERLAP_ON &&
+	    par->tp_comm_overlap == OVERLAP_AUTO && par->overlap_grad_reduce == OVERLAP_AUTO &&
+	    par->overlap_param_gather == OVERLAP_AUTO && s->efficiency.overlap == 0)
+		return;
 	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (!(rows[i].alone > 0))
 			continue;

@@ -320,6 +320,17 @@ static void test_explain_shows_overlap(void **state)
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		if (!strstr(buf, lines[i]))
 			fail_msg("explain time.step_s lacks '%s':\n%s", lines[i], buf);
+	/* the default framework's idealised overlap is the step's formula alone, as before
+	 * frameworks; a field set shows the table */
+	base(&s, "default", "1", "3", "64");
+	plan_compute(&s, pa);
+	assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
+	assert_null(strstr(buf, "communication behind compute"));
+	set(&s, "parallel.overlap_grad_reduce", "off");
+	plan_compute(&s, pa);
+	assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
+	assert_non_null(strstr(buf, "gradient reduction off"));
+	assert_non_null(strstr(buf, "without contention"));
 	/* inference has none */
 	scenario_init(&s);
 	set(&s, "model.preset", "llama-3.1-8b");
@@ -345,7 +356,7 @@ static void test_measured_speed_rows(void **state)
 	for (int i = 0; i < speed_rows.nrows; i++) {
 		const struct validate_row *r = &speed_rows.rows[i];
 		measured_plan(r, &s, pa);
-		double got = pa->tokens_per_s_per_gpu;
+		double got = pa->tokens_per_s_per_gpu / r->unit_si;
 		measured_same(r, &s, pa, got);
 		double e = got / r->measured - 1;
 		printf("  %-30s %+6.1f%%\n", r->id, 100 * e);
