@@ -22,7 +22,7 @@ const struct band_regime band_table[] = {
 	 "torchtune", "a100-80gb-sxm"},
 	{BAND_MEMORY, "online", "vllm", "ampere", 1, 0.019624, 0.019624, 0.019624,
 	 "vllm", "rtx-3090"},
-	{BAND_SPEED, "train", "fsdp", "hopper", 1, -0.083441, -0.083441, 0.083441,
+	{BAND_SPEED, "train", "fsdp", "hopper", 1, -0.058118, -0.058118, 0.058118,
 	 "torchtitan", "h100-sxm-80gb"},
 	{BAND_SPEED, "finetune", "torchtune", "ada", 2, 0.066486, 0.362231, 0.214358,
 	 "torchtune", "rtx-4090"},

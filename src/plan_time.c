@@ -647,6 +647,20 @@ static double eager_bytes(const struct shape *sh, double f, double e, double it,
 	return b;
 }
 
+/* The share of a layer's forward GEMM FLOPs that torchtitan's per-op selective
+ * checkpointing (workload.recompute op) runs again in the backward: its policy saves the
+ * outputs of the save-list ops except every second mm, counted afresh in each layer's
+ * checkpoint context (torchtitan/distributed/activation_checkpoint.py,
+ * _get_custom_policy: "Save all compute/comm ops, except every second mm/linear"). A
+ * Llama layer runs wq, wk, wv, wo, then w1, w3, w2 (torchtitan/models/common/
+ * feed_forward.py: w2(silu(w1(x)) * w3(x))): wk, wo and w3 are recomputed; a plain MLP's
+ * sixth is w2, as wide. */
+static double op_recompute_share(const struct shape *sh)
+{
+	double all = 2 * sh->qd + 2 * sh->kvd + sh->mats * sh->ffn;
+	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -663,7 +677,14 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* backward = 2 x forward: input gradients and weight gradients; LoRA freezes the
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
-	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
+	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
+	 * output (op_sac_save_list): its core is not run again */
+	double attn_fwd_passes =
+	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 2;
+	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
+	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
+	 * elementwise work */
+	double op = w->recompute == RECOMPUTE_OP ? 1 : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -676,7 +697,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
 		gm = layer_gemm_fwd(c, sh, T, ep, true);
-	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd);
+	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers *
+		       (fwd + bwd + op * op_recompute_share(sh));
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (w->flash_attention) {
@@ -710,7 +732,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * compile removes from the step is this traffic (eager_bytes) */
 	if (framework_eager(w->framework, w->compile))
 		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
-	per_layer_mem = mem * (fwd + 2);
+	per_layer_mem = mem * (fwd + 2 + op);
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
 	 * MLP), 2 backward, again in a recomputed forward (Megatron-LM, Shoeybi et al. 2019,
@@ -846,6 +868,8 @@ static void time_train(struct tctx *c)
 		p->hw_flops_per_token += 2 * layer_params + attn_model / 3;
 	else if (w->recompute == RECOMPUTE_SELECTIVE)
 		p->hw_flops_per_token += attn_model / 3;
+	else if (w->recompute == RECOMPUTE_OP) /* the matmuls run again, their 2 N share */
+		p->hw_flops_per_token += 2 * layer_params * op_recompute_share(&sh);
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 
