@@ -22,6 +22,14 @@ const struct band_regime band_table[] = {
 	 "torchtune", "a100-80gb-sxm"},
 	{BAND_MEMORY, "online", "vllm", "ampere", 1, 0.017060, 0.017060, 0.017060,
 	 "vllm", "rtx-3090"},
+	{BAND_SPEED, "train", "fsdp", "hopper", 1, -0.058118, -0.058118, 0.058118,
+	 "torchtitan", "h100-sxm-80gb"},
+	{BAND_SPEED, "finetune", "torchtune", "ada", 2, 0.066486, 0.362231, 0.214358,
+	 "torchtune", "rtx-4090"},
+	{BAND_SPEED, "finetune", "torchtune", "ampere", 7, -0.023396, 0.103732, 0.071378,
+	 "torchtune", "a100-80gb-sxm"},
+	{BAND_SPEED, "train", "llm.c", "ampere", 1, 0.240343, 0.240343, 0.240343,
+	 "llm.c", "a100-80gb-sxm"},
 	{BAND_SPEED, "train", "default", "ampere", 10, -0.049222, 0.071745, 0.034959,
 	 "megatron", "a100-80gb-sxm"},
 	{BAND_SPEED, "train", "default", "hopper", 7, -0.102162, 0.105396, 0.053106,
@@ -45,4 +53,4 @@ const struct band_regime band_table[] = {
 };
 /* clang-format on */
 
-const int band_table_n = 18;
+const int band_table_n = 22;

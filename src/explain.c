@@ -1246,6 +1246,96 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	}
 }
 
+/* The collectives that can run behind compute: whether each does (the framework's default
+ * or its field), what it takes alone and what of it the step shows (src/plan_time.c,
+ * overlap_s). */
+static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	static const char *const state[] = {"auto", "on", "off", "paper", "on"};
+	const struct plan_overlap *o = &p->overlap;
+	const struct {
+		const char *name, *field;
+		int on;
+		double alone, shown;
+	} rows[] = {
+	    {"TP collectives", "tp_comm_overlap", o->tp, o->tp_s, o->tp_exposed_s},
+	    {"gradient reduction", "overlap_grad_reduce", o->grad, o->grad_s, o->grad_exposed_s},
+	    {"param all-gathers", "overlap_param_gather", o->param, o->param_s, o->param_exposed_s},
+	};
+	char text[400];
+	bool any = false;
+	const struct parallel *par = &s->parallel;
+
+	/* the papers' idealised overlap, as set by nothing, is the step's formula above
+	 * (exposed DP and ZeRO-3 are what the last backward and the micro-batch's compute
+	 * do not hide): the explanation stays as it was before frameworks */
+	if (s->workload.framework == FW_DEFAULT && o->speed == 1 && o->tp != OVERLAP_ON &&
+	    par->tp_comm_overlap == OVERLAP_AUTO && par->overlap_grad_reduce == OVERLAP_AUTO &&
+	    par->overlap_param_gather == OVERLAP_AUTO && s->efficiency.overlap == 0)
+		return;
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!(rows[i].alone > 0))
+			continue;
+		if (!any) {
+			bool paper = s->workload.framework == FW_DEFAULT;
+			put(e,
+			    "\n  communication behind compute (%s%s defaults unless set; "
+			    "parallel.*):\n",
+			    paper ? "the papers'" : framework_name(s->workload.framework),
+			    paper ? "" : "'s");
+			any = true;
+		}
+		put(e, "    %-18s %-5s %8s alone %8s shown  %s\n", rows[i].name,
+		    (unsigned)rows[i].on < 5 ? state[rows[i].on] : "?", sec(e, rows[i].alone),
+		    sec(e, rows[i].shown), rows[i].field);
+	}
+	if (!any)
+		return;
+	if (o->speed < 1)
+		snprintf(text, sizeof(text),
+			 "overlapped: shown = max(comm - compute, comm x (1 - speed)), the compute "
+			 "running at %s of its speed alone while the communication does "
+			 "(efficiency.overlap; Lee et al. 2025, arXiv 2507.03114: 18.9%% slower on "
+			 "average)%s",
+			 pct(e, o->speed),
+			 o->tp == OVERLAP_ON ? "; a TP GEMM split in chunks leaves its last "
+					       "reduce-scatter chunk out"
+					     : "");
+	else
+		snprintf(text, sizeof(text),
+			 "overlapped: shown = max(comm - compute, 0), without contention: the "
+			 "papers' idealised overlap the time model was calibrated with "
+			 "(efficiency.overlap sets a speed)%s",
+			 o->param == OVERLAP_PAPER && p->zero >= 1
+			     ? "; ZeRO-1/2's reduce-scatter and all-gather count as one "
+			       "all-reduce behind the backward (the papers' accounting)"
+			     : "");
+	wrapped(e, "  ", text);
+}
+
+/* Eager PyTorch layers (workload.compile off under torchtune or transformers): the
+ * memory-bound time every unfused pointwise kernel adds, as the same plan compiled shows
+ * (src/plan_time.c, eager_bytes). */
+static void ex_eager(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	struct scenario c = *s;
+	struct plan q;
+	char text[400];
+
+	if (!framework_eager(s->workload.framework, s->workload.compile))
+		return;
+	c.workload.compile = COMPILE_ON;
+	plan_compute(&c, &q);
+	snprintf(text, sizeof(text),
+		 "eager layers (%s, workload.compile off): each norm, rotary, SiLU and copy is "
+		 "its own kernel through HBM, %s of the memory-bound time; torch.compile fuses "
+		 "them (a step of %s)",
+		 framework_name(s->workload.framework),
+		 sec(e, p->parts.memory_bound_s - q.parts.memory_bound_s), sec(e, q.step_s));
+	put(e, "\n");
+	wrapped(e, "  ", text);
+}
+
 /* A training step pinned by a measurement (workload.measured_tokens_per_s, or
  * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
  * (src/plan_time.c scales every part by measured step / modelled step). */
@@ -1331,6 +1421,8 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 				"attention and memory-bound work");
 		}
 		ex_parts(e, p);
+		ex_eager(e, s, p);
+		ex_overlap(e, s, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),
 		    pinned ? ", in the model" : "");

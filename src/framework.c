@@ -21,6 +21,17 @@
  * non_torch_memory = 0.35 GiB (CUDA context, NCCL, cuBLAS outside PyTorch). */
 #define VLLM_NON_TORCH (0.35 * 1073741824.0)
 
+/* Compute while overlapped collectives run: Lee et al., "Characterizing Compute-Communication
+ * Overlap in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications"
+ * (arXiv 2507.03114, 2025) measure an average computational slowdown of 18.9% (at most
+ * 40%) for GPT and Llama layers overlapped with their collectives on 4 x A100, H100, MI250
+ * and MI210: speed 1 / 1.189. Transformer Engine's userbuffers take SMs of the same order:
+ * its pipelined and bulk overlaps run on num_sm = 16 SMs and launch the GEMM on the others
+ * (transformer_engine/pytorch/module/base.py, initialize_ub get_default_config,
+ * set_sm_margin), 12% of an H100's 132 SMs (a GEMM 14% slower), 15% of an A100's 108 (17%).
+ * A published figure, not fitted; efficiency.overlap overrides it. */
+#define OVERLAP_SPEED (1 / 1.189)
+
 static const struct framework_info table[FW_COUNT] = {
     [FW_DEFAULT] = {.name = "default",
 		    .title = "the papers' mixed precision (Megatron-LM / DeepSpeed; gpuplan's "
@@ -35,7 +46,14 @@ static const struct framework_info table[FW_COUNT] = {
 		    .reserved_slack = 0.05, /* PLAN_FRAGMENTATION */
 		    .non_torch_bytes = TORCH_CONTEXT,
 		    .kv_rule = KV_RULE_FIT,
-		    .source = "ZeRO (Rajbhandari et al. 2020) Section 5; Korthikanti et al. 2023"},
+		    .source = "ZeRO (Rajbhandari et al. 2020) Section 5; Korthikanti et al. 2023",
+		    /* the papers' idealised overlap, as plan_time.c's constants were calibrated
+		     * on (Megatron-LM Table 1, MosaicML): TP all-reduces between the GEMMs,
+		     * the gradient reduction hidden behind the last backward (DP_OVERLAP),
+		     * ZeRO-3's gathers prefetched, no contention */
+		    .tp_overlap = OVERLAP_OFF,
+		    .grad_overlap = OVERLAP_ON,
+		    .param_overlap = OVERLAP_PAPER},
     /* Megatron-LM: fp32 main params and Adam states in the (distributed) optimizer,
      * megatron/core/optimizer/distrib_optimizer.py; the loss is
      * vocab_parallel_cross_entropy in fp32 on the tp-split logits,
@@ -60,7 +78,23 @@ static const struct framework_info table[FW_COUNT] = {
 		     .fp8_te = true,
 		     .source = "megatron/core/optimizer/distrib_optimizer.py; "
 			       "megatron/core/tensor_parallel/cross_entropy.py",
-		     .blas = BLAS_WS_TORCH},
+		     .blas = BLAS_WS_TORCH,
+		     /* Megatron-Core's defaults: tp_comm_overlap = False
+		      * (megatron/core/model_parallel_config.py; with it Transformer Engine's
+		      * userbuffers pipeline the sequence-parallel all-gathers and
+		      * reduce-scatters with the linear layers' GEMMs, 4 splits for the
+		      * pipelined reduce-scatters: transformer_engine/pytorch/module/base.py
+		      * get_default_config num_splits), overlap_grad_reduce = False and
+		      * overlap_param_gather = False (megatron/core/distributed/
+		      * distributed_data_parallel_config.py; megatron/training/arguments.py
+		      * --overlap-grad-reduce, --overlap-param-gather): the reduction runs
+		      * after the backward (finalize_model_grads), the distributed optimizer's
+		      * all-gather after its step. NeMo's recipes set them: the fields do. */
+		     .tp_overlap = OVERLAP_OFF,
+		     .grad_overlap = OVERLAP_OFF,
+		     .param_overlap = OVERLAP_OFF,
+		     .tp_overlap_chunks = 4,
+		     .overlap_speed = OVERLAP_SPEED},
     /* torchtitan: FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32) keeps the
      * sharded parameters (the master) and AdamW states in fp32
      * (torchtitan/parallelisms/parallelize_llama.py, apply_fsdp; train_configs/
@@ -78,7 +112,19 @@ static const struct framework_info table[FW_COUNT] = {
 		 .reserved_slack = TORCH_TRAIN_SLACK,
 		 .non_torch_bytes = TORCH_CONTEXT,
 		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py",
-		 .blas = BLAS_WS_TORCH},
+		 .blas = BLAS_WS_TORCH,
+		 /* FSDP2 all-gathers on its own stream "overlapping next all-gather with
+		  * current forward compute" and reduce-scatters on another in the post-backward
+		  * (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py, FSDPCommContext
+		  * lazy_init; DDP, data_parallel_replicate, overlaps its buckets too);
+		  * AsyncTP is off: CompileConfig enable_async_tensor_parallel = False
+		  * (torchtitan/config/configs.py); on, Inductor's micro-pipeline pass splits each
+		  * TP matmul into one chunk per rank (torchtitan/distributed/compile.py
+		  * _maybe_enable_async_tp, torch._inductor.config._micro_pipeline_tp) */
+		 .tp_overlap = OVERLAP_OFF,
+		 .grad_overlap = OVERLAP_ON,
+		 .param_overlap = OVERLAP_ON,
+		 .overlap_speed = OVERLAP_SPEED},
     /* DeepSpeed: fp32 partitions of the parameters and Adam states
      * (deepspeed/runtime/zero/stage_1_and_2.py, single_partition_of_fp32_groups); the
      * model is usually a transformers one, whose loss upcasts the logits. */
@@ -94,7 +140,17 @@ static const struct framework_info table[FW_COUNT] = {
 		      .reserved_slack = TORCH_TRAIN_SLACK,
 		      .non_torch_bytes = TORCH_CONTEXT,
 		      .source = "deepspeed/runtime/zero/stage_1_and_2.py",
-		      .blas = BLAS_WS_TORCH},
+		      .blas = BLAS_WS_TORCH,
+		      /* overlap_comm: None, resolved to stage == 3 (deepspeed/runtime/zero/
+		       * config.py, overlap_comm_valid): ZeRO-1/2 reduce their buckets on the
+		       * compute stream, stage 0 all-reduces after the backward; ZeRO-1/2
+		       * all-gather the updated partitions after the step (stage_1_and_2.py step,
+		       * all_gather_dp_groups); ZeRO-3 prefetches stage3_prefetch_bucket_size
+		       * = 5e7 parameters ahead (config.py); no TP overlap */
+		      .tp_overlap = OVERLAP_OFF,
+		      .grad_overlap = OVERLAP_ZERO3,
+		      .param_overlap = OVERLAP_ZERO3,
+		      .overlap_speed = OVERLAP_SPEED},
     /* Hugging Face Trainer: torch AdamW on fp32 parameters under autocast, and
      * LlamaForCausalLM's logits.float() before CrossEntropyLoss
      * (transformers/models/llama/modeling_llama.py). */
@@ -115,7 +171,14 @@ static const struct framework_info table[FW_COUNT] = {
 	       .eager_layers = true,
 	       .compile = COMPILE_OFF,
 	       .source = "transformers/models/llama/modeling_llama.py; transformers Trainer",
-	       .blas = BLAS_WS_TORCH},
+	       .blas = BLAS_WS_TORCH,
+	       /* the Trainer wraps the model in torch DDP (buckets all-reduced as the
+		* backward fills them, torch/nn/parallel/distributed.py) or accelerate's FSDP
+		* (backward_prefetch BACKWARD_PRE) */
+	       .tp_overlap = OVERLAP_OFF,
+	       .grad_overlap = OVERLAP_ON,
+	       .param_overlap = OVERLAP_ON,
+	       .overlap_speed = OVERLAP_SPEED},
     /* torchtune: the model is built in cfg.dtype (bf16) and torch AdamW keeps its states
      * in the parameters' dtype, with no fp32 copy (recipes/full_finetune_single_device.py,
      * recipes/lora_finetune_single_device.py); the configs' loss is
@@ -147,7 +210,12 @@ static const struct framework_info table[FW_COUNT] = {
 		      .grad_lifetime = GRADS_BACKWARD,
 		      .source = "recipes/full_finetune_single_device.py; "
 				"torchtune/modules/loss/ce_chunked_output_loss.py",
-		      .blas = BLAS_WS_TORCH},
+		      .blas = BLAS_WS_TORCH,
+		      /* the distributed recipes shard with FSDP2 (fully_shard, as fsdp above) */
+		      .tp_overlap = OVERLAP_OFF,
+		      .grad_overlap = OVERLAP_ON,
+		      .param_overlap = OVERLAP_ON,
+		      .overlap_speed = OVERLAP_SPEED},
     /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
      * (train_gpt2.cu); fused_classifier writes the loss gradient over the bf16 logits in
      * place, so the loss is the logits alone; cudaMalloc'd buffers, no caching allocator. */
@@ -163,7 +231,15 @@ static const struct framework_info table[FW_COUNT] = {
 		 .non_torch_bytes = TORCH_CONTEXT,
 		 .loss_chunks = 0,
 		 .source = "train_gpt2.cu (karpathy/llm.c)",
-		 .blas = BLAS_WS_LLMC},
+		 .blas = BLAS_WS_LLMC,
+		 /* gpt2_backward_and_reduce calls multi_gpu_async_reduce_gradient per layer on
+		  * the NCCL stream in the last micro-step (llmc/zero.cuh: all-reduce, or
+		  * ZeRO-1's reduce-scatter); gpt2_update all-gathers the updated shards after
+		  * the step */
+		 .tp_overlap = OVERLAP_OFF,
+		 .grad_overlap = OVERLAP_ON,
+		 .param_overlap = OVERLAP_OFF,
+		 .overlap_speed = OVERLAP_SPEED},
     /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
      * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
      * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */
@@ -366,6 +442,38 @@ double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, b
 		return 0; /* Gaudi and others: not PyTorch's CUDA/ROCm handle pool */
 	}
 	return (training ? 2 : 1) * (blas + (lt ? blaslt : 0));
+}
+
+enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int zero)
+{
+	const struct framework_info *fw = framework_get(f);
+	enum overlap r = o;
+	if (r == OVERLAP_AUTO)
+		r = k == OVERLAP_TP	? fw->tp_overlap
+		    : k == OVERLAP_GRAD ? fw->grad_overlap
+					: fw->param_overlap;
+	if (r == OVERLAP_ZERO3)
+		r = zero >= 3 ? OVERLAP_ON : OVERLAP_OFF;
+	/* the papers' accounting is of ZeRO-1/2's all-gather; ZeRO-3 prefetches */
+	if (r == OVERLAP_PAPER && (k != OVERLAP_PARAM || zero >= 3))
+		r = OVERLAP_ON;
+	/* a serving row has no training defaults: off */
+	return r == OVERLAP_AUTO ? OVERLAP_OFF : r;
+}
+
+double framework_overlap_speed(int f, double e)
+{
+	double v = e > 0 ? e : framework_get(f)->overlap_speed;
+	return v > 0 && v <= 1 ? v : 1;
+}
+
+void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
+			double e, enum overlap out[3], double *speed)
+{
+	out[0] = framework_overlap(f, OVERLAP_TP, tp, zero);
+	out[1] = framework_overlap(f, OVERLAP_GRAD, grad, zero);
+	out[2] = framework_overlap(f, OVERLAP_PARAM, param, zero);
+	*speed = framework_overlap_speed(f, e);
 }
 
 const char *framework_name(int f)

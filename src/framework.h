@@ -79,6 +79,21 @@ enum fp8_scope {
  * default | always | never). */
 enum reshard { RESHARD_AUTO, RESHARD_ALWAYS, RESHARD_NEVER };
 
+/* parallel.tp_comm_overlap, overlap_grad_reduce, overlap_param_gather: whether a
+ * collective runs on a side stream behind compute (on) or between the kernels that need it
+ * (off). OVERLAP_PAPER and OVERLAP_ZERO3 are only framework rows' values: the papers'
+ * accounting (ZeRO-1/2's reduce-scatter and all-gather counted as one all-reduce behind the
+ * last backward, Rajbhandari et al. 2020 Section 7) and "on at ZeRO stage 3 only"
+ * (DeepSpeed's overlap_comm). */
+enum overlap { OVERLAP_AUTO, OVERLAP_ON, OVERLAP_OFF, OVERLAP_PAPER, OVERLAP_ZERO3 };
+
+/* The collectives framework_overlap resolves. */
+enum overlap_kind {
+	OVERLAP_TP,    /* tensor-parallel all-gathers and reduce-scatters with the GEMMs */
+	OVERLAP_GRAD,  /* the data-parallel gradient all-reduce / reduce-scatter */
+	OVERLAP_PARAM, /* ZeRO-1/2's parameter all-gather after the step; ZeRO-3's prefetch */
+};
+
 /* How a serving framework sizes its KV cache. */
 enum kv_rule {
 	KV_RULE_FIT,	  /* gpuplan's: as many sequences as fit, with allocator slack */
@@ -147,6 +162,15 @@ struct framework_info {
 	const char *source;	  /* where the defaults come from, one line */
 	/* the BLAS workspaces it keeps on the GPU (framework_blas_workspace) */
 	enum blas_workspace blas;
+	/* communication overlapped with compute (plan_time.c, overlap_s), each overridden by
+	 * its field (parallel.tp_comm_overlap, overlap_grad_reduce, overlap_param_gather,
+	 * efficiency.overlap) */
+	enum overlap tp_overlap;    /* TP collectives pipelined with the GEMMs */
+	enum overlap grad_overlap;  /* gradient reduction behind the backward */
+	enum overlap param_overlap; /* parameter all-gathers prefetched behind compute */
+	int tp_overlap_chunks;	    /* chunks an overlapped TP GEMM is split into; 0 = tp */
+	double overlap_speed;	    /* compute speed while overlapped comm runs, of alone;
+				     * 0 = 1 (no contention) */
 };
 
 /* The row of f; the default row for an out-of-range value. */
@@ -185,6 +209,19 @@ bool framework_nosync_pipeline(int f, int pp);
  * bias epilogues), with their own workspace. */
 double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, bool training,
 				bool lt);
+/* Whether f overlaps collective k at ZeRO stage zero, under the field's value o
+ * (OVERLAP_AUTO: the framework's): OVERLAP_ON, OVERLAP_OFF, or for OVERLAP_PARAM of the
+ * default framework at ZeRO-1/2, OVERLAP_PAPER. */
+enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int zero);
+
+/* Compute speed, of alone, while overlapped communication runs under f (efficiency.overlap
+ * e; 0 = the framework's). */
+double framework_overlap_speed(int f, double e);
+
+/* All four at once, for the hot path: the TP, gradient and parameter overlaps under the
+ * fields tp, grad and param at ZeRO stage zero, and the speed under e. */
+void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
+			double e, enum overlap out[3], double *speed);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

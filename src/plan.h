@@ -210,6 +210,19 @@ struct plan_time_parts {
 	double cp_comm_s; /* context-parallel K/V exchange, its exposed part */
 };
 
+/* Training: the collectives that can run behind compute (parallel.tp_comm_overlap,
+ * overlap_grad_reduce, overlap_param_gather), per step, seconds: what each takes alone
+ * and what of it the step shows (its part of tp_comm_s, dp_comm_s or zero3_s), with
+ * the overlaps applied (enum overlap, resolved: OVERLAP_ON, OVERLAP_OFF, OVERLAP_PAPER)
+ * and the compute speed while they run (efficiency.overlap). NaN in inference. */
+struct plan_overlap {
+	int tp, grad, param;
+	double speed;
+	double tp_s, tp_exposed_s;	 /* tensor-parallel collectives, every micro-batch */
+	double grad_s, grad_exposed_s;	 /* gradient all-reduce / reduce-scatter */
+	double param_s, param_exposed_s; /* ZeRO parameter all-gathers */
+};
+
 /* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
 #define PLAN_PARTS 13
 double *plan_part(struct plan_time_parts *t, unsigned i);
@@ -286,6 +299,8 @@ struct plan {
 
 	int nwarnings;
 	struct plan_warning warnings[PLAN_MAX_WARNINGS];
+
+	struct plan_overlap overlap; /* training: communication behind compute */
 };
 
 /* Allocator fragmentation, a fraction of what is allocated (src/plan_memory.c says where from);

@@ -452,6 +452,8 @@ static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
 					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
+static const struct plan_overlap no_overlap = {OVERLAP_OFF, OVERLAP_OFF, OVERLAP_OFF, NAN, NAN,
+					       NAN,	    NAN,	 NAN,	      NAN, NAN};
 
 static void set_nan(struct plan *p)
 {
@@ -468,6 +470,7 @@ static void set_nan(struct plan *p)
 	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
 	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	p->decode = no_decode;
+	p->overlap = no_overlap;
 	serving_nan(&p->serving);
 	for (int i = 0; i < BN_COUNT; i++)
 		p->shares[i] = 0;
@@ -562,6 +565,7 @@ static double keys_full(const struct shape *sh, double s)
 
 struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, seconds */
 	double matmul, attention, membound, tp, ep, pp, cp, bwd;
+	double tp_alone; /* the TP collectives before any overlap */
 };
 
 /* Context parallelism's K/V exchange of one attention layer, seconds, and what of it shows
@@ -590,6 +594,20 @@ static double cp_exchange_s(const struct tctx *c, const struct scenario *s, doub
 	if (s->parallel.cp_comm == CP_COMM_ALL_GATHER)
 		return (fwd + 2) * gather_s(chunk * cp, cp, bw, lat);
 	return dmax(0, (cp - 1) * (fwd * (chunk / bw + lat) + 2 * chunk / bw + lat) - att);
+}
+
+/* Communication x on a side stream behind compute c (CUDA streams; NCCL or copy-engine
+ * collectives), where the compute runs at speed k (0 < k <= 1, framework_overlap_speed)
+ * while the communication does, since both share the SMs and HBM: the pair takes
+ * max(x, c + x (1 - k)) (the compute finishes under the communication, or the
+ * communication slows x (1 - k) of it), so what shows beyond c is
+ * max(x - c, x (1 - k)). It never exceeds x (no overlap), never falls below
+ * max(0, x - c) (perfect overlap, k = 1), and does not fall as x grows or rise as c does. */
+static double overlap_s(double x, double c, double k)
+{
+	if (!(x > 0))
+		return 0;
+	return dmax(x - c, x * (1 - k));
 }
 
 /* One layer's forward GEMMs for T tokens: seconds; accumulates FLOPs into c. */
@@ -624,6 +642,52 @@ static double layer_gemm_fwd(struct tctx *c, const struct shape *sh, double T, d
 	return g;
 }
 
+/* The HBM bytes eager layer code moves per token per layer in the forward beyond the fused
+ * count of ELT_H / ELT_FFN_*, read off the modules' kernels (e = bytes an activation
+ * element, it = 1 / tp, f = the MLP width a token passes):
+ * - RMSNorm (torchtune/modules/rms_norm.py; transformers' LlamaRMSNorm alike): x.float()
+ *   (e read, 4 written), pow (4, 4), mean (4), the multiply by rsqrt (4, 4), type_as (4,
+ *   e), the scale (e, e): 28 + 4 e bytes an element where a fused norm moves 2 e; two a
+ *   layer;
+ * - rotary (torchtune/modules/position_embeddings.py, RotaryPositionalEmbeddings): x.float()
+ *   (e, 4), four half-width products (2 + 2 each), their sum and difference (4 + 2 each),
+ *   torch.stack (4, 4), type_as (4, e): 44 + 2 e, 44 more than a fused pass, on q and k;
+ *   transformers' apply_rotary_pos_emb stays in the activations' dtype (rotate_half's cat,
+ *   two products, a sum: 9 e, 7 e more);
+ * - GQA: k and v expanded to every query head by a copy (torchtune attention.py
+ *   expand(...).flatten(1, 2); transformers repeat_kv), kv_dim read, q_dim written each;
+ * - the attention output's transpose(1, 2).contiguous(): q_dim read and written;
+ * - a gated MLP, w2(silu(w1(x)) * w3(x)): SiLU (f, f) and the product (2 f, f) as two
+ *   kernels, 5 e f where the fused SwiGLU moves 3 e f.
+ * The backward runs each op's autograd kernels, counted as the fused work's twice. Not
+ * fitted: tests/unit/test_overlap.c checks it against torchtune's README, compiled and
+ * not. */
+static double eager_bytes(const struct shape *sh, double f, double e, double it, int fw)
+{
+	double q = sh->qd * it, kv = sh->kvd * it;
+	double rope = fw == FW_HF ? 7 * e : 44;
+	double b = 2 * (28 + 2 * e) * sh->h + rope * (q + kv) + 2 * e * q;
+	if (sh->kvd < sh->qd)
+		b += 2 * e * (kv + q);
+	if (sh->mats == 3)
+		b += 2 * e * f * it;
+	return b;
+}
+
+/* The share of a layer's forward GEMM FLOPs that torchtitan's per-op selective
+ * checkpointing (workload.recompute op) runs again in the backward: its policy saves the
+ * outputs of the save-list ops except every second mm, counted afresh in each layer's
+ * checkpoint context (torchtitan/distributed/activation_checkpoint.py,
+ * _get_custom_policy: "Save all compute/comm ops, except every second mm/linear"). A
+ * Llama layer runs wq, wk, wv, wo, then w1, w3, w2 (torchtitan/models/common/
+ * feed_forward.py: w2(silu(w1(x)) * w3(x))): wk, wo and w3 are recomputed; a plain MLP's
+ * sixth is w2, as wide. */
+static double op_recompute_share(const struct shape *sh)
+{
+	double all = 2 * sh->qd + 2 * sh->kvd + sh->mats * sh->ffn;
+	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -644,7 +708,14 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	/* backward = 2 x forward: input gradients and weight gradients; LoRA freezes the
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
-	double attn_fwd_passes = w->recompute == RECOMPUTE_NONE ? 1 : 2;
+	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
+	 * output (op_sac_save_list): its core is not run again */
+	double attn_fwd_passes =
+	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 2;
+	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
+	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
+	 * elementwise work */
+	double op = w->recompute == RECOMPUTE_OP ? 1 : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -657,7 +728,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
 		gm = layer_gemm_fwd(c, sh, T, ep, true);
-	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd);
+	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers *
+		       (fwd + bwd + op * op_recompute_share(sh));
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (w->flash_attention) {
@@ -684,7 +756,14 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
 	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
 	      c->inv_hbm;
-	per_layer_mem = mem * (fwd + 2);
+	/* eager PyTorch layers (workload.compile off where the framework's layers are plain
+	 * modules: torchtune, transformers) run every pointwise op as its own kernel, each
+	 * reading and writing HBM, where fused kernels (Megatron's, llm.c's) and
+	 * torch.compile's Inductor (one Triton kernel per fused group) make one pass: what
+	 * compile removes from the step is this traffic (eager_bytes) */
+	if (framework_eager(w->framework, w->compile))
+		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
+	per_layer_mem = mem * (fwd + 2 + op);
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
 	 * MLP), 2 backward, again in a recomputed forward (Megatron-LM, Shoeybi et al. 2019,
@@ -693,6 +772,21 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	per_layer_tp = 0;
 	if (t > 1)
 		per_layer_tp = (2 * fwd + 2) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
+	mb->tp_alone = Ls * per_layer_tp;
+	/* overlapped (parallel.tp_comm_overlap: Megatron --tp-comm-overlap with Transformer
+	 * Engine's userbuffers, torchtitan AsyncTP), each all-gather is pipelined with the
+	 * GEMM that consumes it and each reduce-scatter with the GEMM that produces it, split
+	 * into n chunks (framework tp_overlap_chunks; n = t: one per rank): the chunks of a
+	 * GEMM hide the transfers of the others, and the reduce-scatter of the last chunk
+	 * comes after its GEMM, 1 / (2 n) of the pair's bytes left exposed; the rest hides
+	 * behind the layer's GEMMs (forward, backward and any recomputed forward, not the
+	 * attention core) at the contention of overlap_s */
+	if (per_layer_tp > 0 && p->overlap.tp == OVERLAP_ON) {
+		int chunks = framework_get(w->framework)->tp_overlap_chunks;
+		double tail = per_layer_tp / (2 * (chunks > 0 ? chunks : t));
+		per_layer_tp =
+		    tail + overlap_s(per_layer_tp - tail, per_layer_mm, p->overlap.speed);
+	}
 
 	/* expert parallelism: dispatch and combine all-to-all per MoE layer, forward and
 	 * backward (GShard, Lepikhin et al. 2020) */
@@ -822,9 +916,22 @@ static void time_train(struct tctx *c)
 		p->hw_flops_per_token += 2 * layer_params + attn_model / 3;
 	else if (w->recompute == RECOMPUTE_SELECTIVE)
 		p->hw_flops_per_token += attn_model / 3;
+	else if (w->recompute == RECOMPUTE_OP) /* the matmuls run again, their 2 N share */
+		p->hw_flops_per_token += 2 * layer_params * op_recompute_share(&sh);
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 
+	/* which collectives run behind compute, and the compute's speed while they do */
+	{
+		enum overlap o[3];
+		framework_overlaps(w->framework, s->parallel.tp_comm_overlap,
+				   s->parallel.overlap_grad_reduce,
+				   s->parallel.overlap_param_gather, p->zero, s->efficiency.overlap,
+				   o, &p->overlap.speed);
+		p->overlap.tp = o[0];
+		p->overlap.grad = o[1];
+		p->overlap.param = o[2];
+	}
 	train_microbatch(c, &sh, &mb, &fwd_passes);
 	t_mb = mb.matmul + mb.attention + mb.membound + mb.tp + mb.ep + mb.pp + mb.cp;
 	/* 1F1B with v interleaved chunks: bubble (p-1)/(v m) of the ideal time (Narayanan
@@ -844,10 +951,22 @@ static void time_train(struct tctx *c)
 	t_ex = lora ? 0 : p_ex;
 
 	/* data-parallel gradient reduction over the slowest link the group spans: its
-	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node */
+	 * members are tp apart, so it leaves the node once tp x dp x ep > GPUs per node.
+	 * Which collectives run behind compute is the framework's (parallel.
+	 * overlap_grad_reduce, overlap_param_gather; framework.c), at the compute speed k
+	 * of overlap_s (efficiency.overlap) */
 	{
 		double span = t * cp * dp * ep;
 		double bw = fabric_bw(c, span), lat = fabric_lat(c, span);
+		int f = w->framework;
+		struct plan_overlap *ov = &p->overlap;
+		double k = ov->speed;
+		/* one micro-batch's compute, and its first forward pass */
+		double compute = mb.matmul + mb.attention + mb.membound;
+		double fwd1 = compute / (fwd_passes + (lora ? 1 : 2));
+		ov->tp_s = m * mb.tp_alone;
+		ov->tp_exposed_s = m * mb.tp;
+		ov->grad_s = ov->grad_exposed_s = ov->param_s = ov->param_exposed_s = 0;
 		if (p->zero >= 3) {
 			/* ZeRO-3 / FSDP FULL_SHARD: all-gather the parameters for the forward and
 			 * again for the backward, reduce-scatter the gradients, every
@@ -862,31 +981,61 @@ static void time_train(struct tctx *c)
 			 * which is why torchtitan does not reshard under PP
 			 * (torchtitan/distributed/fsdp.py: "avoid per-microbatch
 			 * all-gathers"). */
-			int f = w->framework;
 			bool once = p->zero >= 3 && framework_nosync_pipeline(f, (int)pp);
 			double gathers =
 			    framework_keeps_gathered(f, (int)pp, s->parallel.reshard_after_forward)
 				? 1
 				: 2;
 			double acc_b = once ? 4 : gbytes; /* fp32 reduce dtype, unsharded */
-			double zc =
-			    gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes, dpc, ep,
-						    bw, lat) +
+			double ag = gathers * dp_collective(gather_s, p_ne * wbytes, p_ex * wbytes,
+							    dp, ep, bw, lat);
+			double rs =
 			    dp_collective(gather_s, t_ne * acc_b, t_ex * acc_b, dpc, ep, bw, lat);
-			double compute = mb.matmul + mb.attention + mb.membound;
 			double Ls = pp > 1 ? ceil(sh.layers / pp) : sh.layers;
 			double times = once ? 1 : m;
-			z3 = times * (dmax(zc - compute, 0) + Z3_LAYER_S * Ls) +
-			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dpc,
-					   ep, bw, lat);
-			dp_s = zc * times;
+			/* the prefetched all-gathers (overlap_param_gather) and the reduce-scatters
+			 * on their own stream (overlap_grad_reduce) hide behind the micro-batch's
+			 * compute together; the others run between the layers' kernels */
+			double ag_on = ov->param == OVERLAP_ON ? ag : 0;
+			double rs_on = ov->grad == OVERLAP_ON ? rs : 0;
+			double hid = overlap_s(ag_on + rs_on, compute, k);
+			double share = ag_on + rs_on > 0 ? hid / (ag_on + rs_on) : 0;
+			z3 = times * (hid + (ag - ag_on) + (rs - rs_on) + Z3_LAYER_S * Ls) +
+			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dpc, ep,
+					   bw, lat);
+			dp_s = (ag + rs) * times;
+			ov->param_s = ag * times;
+			ov->grad_s = rs * times;
+			ov->param_exposed_s = times * (ag_on * share + ag - ag_on);
+			ov->grad_exposed_s = times * (rs_on * share + rs - rs_on);
+		} else if (p->zero >= 1 && ov->param != OVERLAP_PAPER) {
+			/* ZeRO-1/2 as the frameworks run it: the gradients reduce-scattered in the
+			 * last micro-batch's backward (overlap_grad_reduce) or after it, and the
+			 * updated 16-bit parameters all-gathered after the step, behind the next
+			 * step's first forward (Megatron overlap_param_gather) or not (DeepSpeed
+			 * all_gather_dp_groups, llm.c) */
+			double rs =
+			    dp_collective(gather_s, t_ne * gbytes, t_ex * gbytes, dpc, ep, bw, lat);
+			double ag =
+			    dp_collective(gather_s, t_ne * wbytes, t_ex * wbytes, dpc, ep, bw, lat);
+			ov->grad_s = rs;
+			ov->param_s = ag;
+			ov->grad_exposed_s =
+			    ov->grad == OVERLAP_ON ? overlap_s(rs, DP_OVERLAP * mb.bwd, k) : rs;
+			ov->param_exposed_s = ov->param == OVERLAP_ON ? overlap_s(ag, fwd1, k) : ag;
+			dp_s = rs + ag;
+			dp_exposed = ov->grad_exposed_s + ov->param_exposed_s;
 		} else {
-			/* all-reduce (or, under ZeRO-1/2, reduce-scatter + all-gather: the same
-			 * bytes), bucketed and overlapped with the last micro-batch's backward
-			 * (PyTorch DDP, Li et al. 2020; Megatron --overlap-grad-reduce) */
+			/* all-reduce (or, under ZeRO-1/2 in the papers' accounting, reduce-scatter
+			 * + all-gather: the same bytes), bucketed and overlapped with the last
+			 * micro-batch's backward (PyTorch DDP, Li et al. 2020; Megatron
+			 * --overlap-grad-reduce), or after it */
 			dp_s = dp_collective(allreduce_s, t_ne * gbytes, t_ex * gbytes, dpc, ep, bw,
 					     lat);
-			dp_exposed = dmax(dp_s - DP_OVERLAP * mb.bwd, 0);
+			dp_exposed =
+			    ov->grad == OVERLAP_ON ? overlap_s(dp_s, DP_OVERLAP * mb.bwd, k) : dp_s;
+			ov->grad_s = dp_s;
+			ov->grad_exposed_s = dp_exposed;
 		}
 	}
 

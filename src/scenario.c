@@ -53,6 +53,8 @@ static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused"
 static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
 static const char *const reshards[] = {"auto", "always", "never", NULL};
 static const char *const cp_comms[] = {"p2p", "all_gather", NULL}; /* enum cp_comm */
+/* in the order of enum overlap (framework.h; its rows' own values are not choices) */
+static const char *const overlaps[] = {"auto", "on", "off", NULL};
 /* in the order of enum scheduler (framework.h) */
 static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
 					 "chunked", "static", NULL};
@@ -482,6 +484,18 @@ const struct field scenario_fields[] = {
 	       APPLIES_TRAINING,
 	       "ZeRO-3 / FSDP frees gathered parameters after forward: auto | always | never",
 	       UI_HIDDEN("reshard")),
+    ENUM_FIELD("parallel.tp_comm_overlap", parallel.tp_comm_overlap, overlaps, APPLIES_TRAINING,
+	       "TP collectives pipelined with the GEMMs (Megatron --tp-comm-overlap, "
+	       "torchtitan AsyncTP): auto (the framework's) | on | off",
+	       UI_HIDDEN("tp comm overlap")),
+    ENUM_FIELD("parallel.overlap_grad_reduce", parallel.overlap_grad_reduce, overlaps,
+	       APPLIES_TRAINING,
+	       "gradient reduction behind the backward: auto (the framework's) | on | off",
+	       UI_HIDDEN("overlap grad reduce")),
+    ENUM_FIELD("parallel.overlap_param_gather", parallel.overlap_param_gather, overlaps,
+	       APPLIES_TRAINING,
+	       "ZeRO parameter all-gathers behind compute: auto (the framework's) | on | off",
+	       UI_HIDDEN("overlap param gather")),
 
     NUM_AUTO("efficiency.mfu", efficiency.mfu, UNIT_RATIO, 1e-4, 1, 0,
 	     "model FLOPs utilization; auto = modelled", PW("mfu", 38), RESOLVED_DOUBLE(mfu)),
@@ -491,6 +505,9 @@ const struct field scenario_fields[] = {
     NUM_AUTO("efficiency.network", efficiency.network, UNIT_RATIO, 1e-4, 1, 0,
 	     "achieved / peak link bandwidth; auto = modelled", PW("network", 40),
 	     RESOLVED_DOUBLE(network_efficiency)),
+    NUM_AUTO("efficiency.overlap", efficiency.overlap, UNIT_RATIO, 1e-4, 1, APPLIES_TRAINING,
+	     "compute speed while overlapped communication runs; auto = the framework's",
+	     UI_HIDDEN("overlap speed"), RESOLVED_DOUBLE(overlap.speed)),
     ENUM_FIELD("workload.embedding_weights", workload.embedding_weights, embedding_weight_names,
 	       APPLIES_INFERENCE,
 	       "embedding and head format: auto (bf16 where the checkpoint kept them so, else as "

@@ -173,12 +173,17 @@ struct parallel {
 	bool sequence_parallel;
 	enum offload offload;
 	enum reshard reshard_after_forward; /* RESHARD_AUTO = the framework's */
+	/* communication behind compute; OVERLAP_AUTO = the framework's (framework.h) */
+	enum overlap tp_comm_overlap;	   /* TP collectives pipelined with the GEMMs */
+	enum overlap overlap_grad_reduce;  /* gradient reduction behind the backward */
+	enum overlap overlap_param_gather; /* parameter all-gathers behind compute */
 };
 
 struct efficiency { /* 0 = auto (the calibrated model) */
 	double mfu;
 	double hbm;
 	double network;
+	double overlap; /* compute speed while overlapped communication runs, of alone */
 };
 
 /* The fields a file gave, one bit per index in scenario_fields[]: a save writes them

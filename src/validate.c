@@ -33,7 +33,7 @@ static const struct {
 	double si;
 } units[] = {
     {"GiB", 1073741824.0}, {"GB", 1e9},	      {"s", 1}, {"ms", 1e-3},
-    {"tokens/s", 1},	   {"TFLOP/s", 1e12}, {"1", 1},
+    {"tokens/s", 1},	   {"TFLOP/s", 1e12}, {"1", 1}, {"ktok/s", 1e3},
 };
 
 /* The derived figures (validate.h, VALIDATE_DERIVED; derived_figure below). */
