@@ -448,7 +448,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 }
 
 static const struct plan_time_parts no_parts;
-static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
 					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
@@ -1300,6 +1300,9 @@ struct serve_point {
 	double e2e;    /* ttft + (O - 1) step */
 	double joined; /* prompt tokens per decode step */
 	double room;   /* prompt tokens a step (or a prefill pass) may carry */
+	double decode; /* a step of the decodes alone */
+	double fused;  /* a step that carries prompts (NaN: none do) */
+	double frac;   /* the share of steps that carry prompts */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
 };
 
@@ -1330,7 +1333,9 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		/* every prompt of the batch in passes of at most T tokens, then the decodes */
 		double all = (B > 1 ? B : 1) * P, passes = T < all ? ceil(all / T) : 1;
 		o->ttft = passes * prefill_s(in, all / passes, P);
-		o->step = decode_step_s(c, in, Bd, in->ctx);
+		o->step = o->decode = decode_step_s(c, in, Bd, in->ctx);
+		o->fused = NAN;
+		o->frac = 0;
 		o->joined = 0;
 		o->room = T;
 	} else if (sched == SCHED_CHUNKED) {
@@ -1348,13 +1353,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		 * of them in each; the rest are plain decode steps. The mean gap is the mean over
 		 * both, not the fused pass at a fractional prompt (its fixed part would be charged
 		 * to every step, putting the mean above the P90 gap at light load). */
-		{
-			double frac = 1 - exp(-n);
-			o->step = frac > 0 ? (1 - frac) * pass_s(c, in, Bd, 0, P) +
-						 frac * pass_s(c, in, Bd,
-							       min_num(o->joined / frac, room), P)
-					   : pass_s(c, in, Bd, 0, P);
-		}
+		o->frac = 1 - exp(-n);
+		o->decode = pass_s(c, in, Bd, 0, P);
+		o->fused =
+		    o->frac > 0 ? pass_s(c, in, Bd, min_num(o->joined / o->frac, room), P) : NAN;
+		o->step = o->frac > 0 ? (1 - o->frac) * o->decode + o->frac * o->fused : o->decode;
 		o->ttft = own_ttft(c, in, sched, T, others, P);
 	} else { /* SCHED_PREFILL_FIRST */
 		/* a pass runs in a fraction 1 - e^-n of the steps (at least one prompt waits),
@@ -1362,7 +1365,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		double d = decode_step_s(c, in, Bd, in->ctx), frac = 1 - exp(-n);
 		double per = frac > 0 ? o->joined / frac : 0;
 		double passes = per > T ? ceil(per / T) : 1;
-		o->step = d + (frac > 0 ? frac * passes * prefill_s(in, per / passes, P) : 0);
+		double one = frac > 0 ? prefill_s(in, per / passes, P) : 0;
+		o->step = d + (frac > 0 ? frac * passes * one : 0);
+		o->decode = d;
+		o->fused = frac > 0 ? d + passes * one : NAN;
+		o->frac = frac;
 		o->ttft = own_ttft(c, in, sched, T, others, P);
 		o->room = T;
 		if (o->joined > T)
@@ -1385,6 +1392,11 @@ static void serving_nan(struct plan_serving *v)
 	v->fleet_lone_ttft_s = v->fleet_lone_tpot_s = v->fleet_evals = NAN;
 	for (int i = 0; i < 2; i++)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
+	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
+	v->wait_res_s = v->wait_queue_s = v->room = NAN;
+	for (int i = 0; i < 4; i++)
+		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
+	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -1437,6 +1449,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		v->rate = rate;
 		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
 		v->capacity_rate = cap / top.e2e;
+		v->e2e_cap_s = top.e2e;
 		v->utilisation = rate / v->capacity_rate;
 		if (rate >= v->capacity_rate * (1 - 1e-9)) {
 			v->overloaded = true;
@@ -1479,6 +1492,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		if (C > run) /* the rest wait for a slot: Little's law on the queue */
 			wq = (C - run) * pt.e2e / run;
 		v->capacity_rate = run / pt.e2e;
+		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
 	serve_levels(c, in, g, &pt, run, rate, wq, true, v);
@@ -1513,6 +1527,13 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	}
 	v->batch = run;
 	v->prefill_per_step = pt->joined;
+	v->step_decode_s = pt->decode;
+	v->step_joined_s = pt->fused;
+	v->step_frac = pt->frac;
+	v->e2e_run_s = pt->e2e;
+	v->wait_res_s = res;
+	v->wait_queue_s = wq;
+	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
 	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt->e2e;
@@ -1560,12 +1581,22 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			double K, n = pt->joined / P * (O - 1), f;
 			poisson_quantiles(n, &q[3], 1, &K);
 			f = min_num(K, O - 1) / (O - 1);
+			v->slo_gaps = O - 1;
+			v->slo_share = f;
+			v->slo_gap_s = f > 0
+					   ? serve_gap(c, in, sched, pt, run, K / (f * (O - 1)), P)
+					   : pt->decode;
 			gap = f > 0 ? (1 - f) * serve_gap(c, in, sched, pt, run, 0, P) +
-					  f * serve_gap(c, in, sched, pt, run, K / (f * (O - 1)), P)
+					  f * v->slo_gap_s
 				    : serve_gap(c, in, sched, pt, run, 0, P);
 		}
 		ttft = pt->ttft + wait;
 		e2e = ttft + (O > 1 ? O - 1 : 0) * pt->step;
+		v->lv_own_s[lv] = pt->ttft;
+		v->lv_wait_s[lv] = wait;
+		v->lv_k[lv] = k[lv];
+		v->lv_add_s[lv] = gap - pt->decode;
+		v->lv_out[lv] = O;
 		if (lengths && sched != SCHED_STATIC) {
 			/* the prompt and the output at the level's lengths (a static batch's
 			 * requests wait for all its prompts: the mean's) */
@@ -1573,7 +1604,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
 			double Oq = law_quantile(&w->output_length, O, ql);
 			double others = run > 1 ? micro(in, run - 1) : 0;
-			ttft = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + wait;
+			v->lv_own_s[lv] = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1));
+			v->lv_out[lv] = Oq;
+			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
 		}
 		if (v->overloaded)
@@ -1805,6 +1838,65 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 	}
 }
 
+/* The terms of a decode step of Bm sequences (a micro-batch), which add up to step, the
+ * time they give; and the bottleneck shares of that step. */
+static void decode_terms(const struct tctx *c, const struct infer *in, double Bm, double step)
+{
+	struct plan *p = c->p;
+	const struct lines *l = in->l;
+	struct plan_decode *d = &p->decode;
+	double inv_tpot = 1 / step;
+	d->batch = Bm;
+	d->step_s = step;
+	d->gemm_s = gemm_compute_s(l, Bm);
+	d->weight_read_s = l->m0;
+	d->attention_s = l->a1 * Bm;
+	d->attention_flops_s = l->c_att1 * Bm;
+	d->kv_read_s = l->kv1 * Bm;
+	d->elementwise_s = Bm * in->elt_per_tok;
+	d->tp_comm_s = in->tp_fixed + Bm * in->tp_only_per_tok;
+	d->ep_comm_s = in->ep_fixed + Bm * in->ep_per_tok;
+	d->pp_comm_s = in->pp_fixed;
+	d->fixed_s = in->base_fixed;
+	d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
+	if (in->sk > 0) {
+		/* the verify pass's terms: K + 1 rows a sequence */
+		double k1 = in->sk + 1;
+		d->gemm_s = gemm_compute_s(l, Bm * k1);
+		d->attention_flops_s = l->c_att1 * k1 * Bm;
+		d->attention_s = dmax(l->c_att1 * k1, l->kv1) * Bm;
+		d->elementwise_s = Bm * k1 * in->elt_per_tok;
+		d->tp_comm_s = in->tp_fixed + Bm * k1 * in->tp_only_per_tok;
+		d->ep_comm_s = in->ep_fixed + Bm * k1 * in->ep_per_tok;
+		d->spec_tokens_per_step = in->sE;
+		d->draft_s = in->sk * draft_step_s(in, Bm);
+		d->verify_s = step * in->sE - d->draft_s;
+		inv_tpot = 1 / (d->verify_s + d->draft_s);
+	}
+	p->parts.matmul_s = d->gemm_s;
+	p->parts.attention_s = d->attention_s;
+	p->parts.memory_bound_s = d->elementwise_s;
+	p->parts.tp_comm_s = d->tp_comm_s;
+	p->parts.ep_comm_s = d->ep_comm_s;
+	p->parts.pp_comm_s = d->pp_comm_s;
+	p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
+	p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
+	p->shares[BN_INTERCONNECT] = (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
+}
+
+/* MFU of an inference plan: tokens/s counts generated tokens, each carrying its share of
+ * the prompt's prefill, (prompt + output) / output tokens' worth of FLOPs (PaLM,
+ * Chowdhery et al. 2022, Appendix B) */
+static void infer_mfu(const struct tctx *c)
+{
+	const struct workload *w = &c->s->workload;
+	struct plan *p = c->p;
+	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	double O = w->output_tokens > 0 ? w->output_tokens : 1;
+	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
+	p->hfu = p->mfu;
+}
+
 /* Serving under load at the batch B time_infer chose (the cap when no load is given):
  * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
  * throughput and the capacity plan by the loaded engine's. */
@@ -1891,10 +1983,13 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
 	p->tpot_s = v->tpot_mean_s;
 	p->step_s = p->tpot_s;
+	/* the decode step's terms and the shares: of the running batch's decode step */
+	decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
 	if (w->measured_tokens_per_s > 0)
 		return; /* a measured throughput sizes the fleet as it does alone */
 	p->tokens_per_s = v->requests_per_s * g.O * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+	infer_mfu(c); /* of the loaded throughput */
 	if (w->kind == WL_OFFLINE && w->tokens > 0)
 		p->total_s = w->tokens / p->tokens_per_s;
 
@@ -2251,8 +2346,7 @@ static void time_infer(struct tctx *c)
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
-	p->hfu = p->mfu;
+	infer_mfu(c);
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
@@ -2287,47 +2381,7 @@ static void time_infer(struct tctx *c)
 	}
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot */
-	{
-		const struct lines *l = &lines_ctx;
-		struct plan_decode *d = &p->decode;
-		double Bm = micro(&in, B), inv_tpot = 1 / p->tpot_s;
-		d->batch = Bm;
-		d->gemm_s = gemm_compute_s(l, Bm);
-		d->weight_read_s = l->m0;
-		d->attention_s = l->a1 * Bm;
-		d->attention_flops_s = l->c_att1 * Bm;
-		d->kv_read_s = l->kv1 * Bm;
-		d->elementwise_s = Bm * in.elt_per_tok;
-		d->tp_comm_s = in.tp_fixed + Bm * in.tp_only_per_tok;
-		d->ep_comm_s = in.ep_fixed + Bm * in.ep_per_tok;
-		d->pp_comm_s = in.pp_fixed;
-		d->fixed_s = in.base_fixed;
-		d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
-		if (in.sk > 0) {
-			/* the verify pass's terms: K + 1 rows a sequence */
-			double k1 = in.sk + 1;
-			d->gemm_s = gemm_compute_s(l, Bm * k1);
-			d->attention_flops_s = l->c_att1 * k1 * Bm;
-			d->attention_s = dmax(l->c_att1 * k1, l->kv1) * Bm;
-			d->elementwise_s = Bm * k1 * in.elt_per_tok;
-			d->tp_comm_s = in.tp_fixed + Bm * k1 * in.tp_only_per_tok;
-			d->ep_comm_s = in.ep_fixed + Bm * k1 * in.ep_per_tok;
-			d->spec_tokens_per_step = in.sE;
-			d->draft_s = in.sk * draft_step_s(&in, Bm);
-			d->verify_s = p->tpot_s * in.sE - d->draft_s;
-			inv_tpot = 1 / (d->verify_s + d->draft_s);
-		}
-		p->parts.matmul_s = d->gemm_s;
-		p->parts.attention_s = d->attention_s;
-		p->parts.memory_bound_s = d->elementwise_s;
-		p->parts.tp_comm_s = d->tp_comm_s;
-		p->parts.ep_comm_s = d->ep_comm_s;
-		p->parts.pp_comm_s = d->pp_comm_s;
-		p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
-		p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
-		p->shares[BN_INTERCONNECT] =
-		    (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
-	}
+	decode_terms(c, &in, micro(&in, B), p->tpot_s);
 	serve(c, &in, B, maxb, deployed, tps_plan);
 }
 
