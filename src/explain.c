@@ -1597,7 +1597,9 @@ static void explain_latency_level(struct ex *e, const struct scenario *s, const 
 			sec(e, v->step_decode_s), plain(e, v->slo_share), sec(e, v->slo_gap_s));
 		result(e, lhs, sec(e, v->tpot_slo_s));
 		put(e, "\n");
-		put(e, "  over %s gaps a request (output - 1; vLLM benchmark_serving's TPOT)\n",
+		put(e,
+		    "  over %s gaps a request (output - 1, vLLM benchmarks/serve.py's TPOT;\n"
+		    "  under an output-length law the harmonic mean: short requests spread it)\n",
 		    plain(e, v->slo_gaps));
 	} else if (strcmp(what, "tpot") == 0) {
 		formula(e, lhs,

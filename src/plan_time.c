@@ -1422,8 +1422,37 @@ struct serve_cfg {
 	double T;   /* tokens a step may carry (INFINITY: unlimited) */
 	double cap; /* the running cap */
 	double P, O;
-	double B; /* the batch time_infer chose: a closed loop's concurrency by default */
+	double B;    /* the batch time_infer chose: a closed loop's concurrency by default */
+	double gaps; /* the gaps a request's TPOT is the mean of (request_gaps) */
 };
+
+/* ---- a request's TPOT under an output-length law ----
+ * A request's TPOT is the mean of its own gaps, (e2e - ttft) / (output - 1) (vLLM's
+ * benchmarks/serve.py calculate_metrics, formerly benchmarks/benchmark_serving.py; a
+ * request of one token has none and is left out there); DistServe (Zhong et al., OSDI
+ * 2024, Section 2) states its SLO per request the same way. Over its G = O - 1 gaps the
+ * steps that prompts join are Poisson(n G), so the share of its gaps that carry prompts
+ * has mean n whatever G, and variance n / G. Requests of different lengths mix those
+ * shares: the mixture keeps the mean n and has variance n E[1 / G], the short requests
+ * spreading it most. The approximation: the TPOT percentile of the mixture is that of one
+ * request of the harmonic-mean gap count 1 / E[1 / G], whose share has the mixture's
+ * mean and variance (for a fixed length, G = O - 1 exactly). E[1 / G] is a 32-point
+ * midpoint rule over the law's quantiles, each length rounded to whole tokens, requests
+ * of one token left out as vLLM does. */
+static double request_gaps(const struct length_law *d, double O)
+{
+	double inv = 0, n = 0;
+	if (d->dist == DIST_FIXED)
+		return O - 1;
+	for (int i = 0; i < 32; i++) {
+		double g = floor(law_quantile(d, O, (i + 0.5) / 32) + 0.5) - 1;
+		if (g >= 1) {
+			inv += 1 / g;
+			n += 1;
+		}
+	}
+	return n > 0 ? n / inv : O - 1;
+}
 
 static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			 const struct serve_point *pt, double run, double rate, double wq_closed,
@@ -1573,19 +1602,19 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts
-		 * that join over its O - 1 steps are Poisson((O - 1) n), at most one step each
+		 * that join over its G = O - 1 gaps (under an output-length law the harmonic
+		 * mean, request_gaps) are Poisson(G n), at most one step each
 		 * while there are fewer than steps: K of its steps carry prompts, the others are
 		 * plain decode steps. The P50/P90/P99 levels stay the per-token gap, the ITL
 		 * engines' benchmarks print. */
-		if (lv == 3 && O > 2 && sched != SCHED_STATIC) {
-			double K, n = pt->joined / P * (O - 1), f;
+		if (lv == 3 && g->gaps > 1 && sched != SCHED_STATIC) {
+			double G = g->gaps, K, n = pt->joined / P * G, f;
 			poisson_quantiles(n, &q[3], 1, &K);
-			f = min_num(K, O - 1) / (O - 1);
-			v->slo_gaps = O - 1;
+			f = min_num(K, G) / G;
+			v->slo_gaps = G;
 			v->slo_share = f;
-			v->slo_gap_s = f > 0
-					   ? serve_gap(c, in, sched, pt, run, K / (f * (O - 1)), P)
-					   : pt->decode;
+			v->slo_gap_s =
+			    f > 0 ? serve_gap(c, in, sched, pt, run, K / (f * G), P) : pt->decode;
 			gap = f > 0 ? (1 - f) * serve_gap(c, in, sched, pt, run, 0, P) +
 					  f * v->slo_gap_s
 				    : serve_gap(c, in, sched, pt, run, 0, P);
@@ -1931,6 +1960,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) *
 	      (w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? 1 - w->prefix_cache_hit : 1);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
+	g.gaps = request_gaps(&w->output_length, g.O);
 	g.B = B;
 	g.T = w->max_batched_tokens > 0
 		  ? w->max_batched_tokens
