@@ -1463,6 +1463,14 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			"the queue and the wait grow without bound");
 		source(e, "queueing stability (Kleinrock, Queueing Systems I, 1975, 5.5)");
 		return;
+	} else if (p->host_kv_load_s > 0) {
+		/* the host-held prefix first (src/plan_time.c, prefix_tiers) */
+		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		formula(e, "ttft",
+			"host-held prefix loaded + prefill of the prompt + one decode step of the "
+			"running batch");
+		numbers(e, "ttft", "%s + %s + %s", sec(e, p->host_kv_load_s),
+			sec(e, p->ttft_s - step - p->host_kv_load_s), sec(e, step));
 	} else {
 		/* a new request's prompt, then the decode step of the batch it joins (none
 		 * when it runs alone): src/plan_time.c, ttft_s */
@@ -1471,15 +1479,29 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
+	if (!isnan(p->prefix_hit)) {
+		char text[400];
+		snprintf(text, sizeof(text),
+			 "prefix cache tiers: of %s prefix tokens (workload.prefix_cache_tokens) "
+			 "the device and host tiers keep a hit rate of %s (of %s), %s of it from "
+			 "the host (workload.host_kv_cache: SGLang HiRadixCache load_back, vLLM "
+			 "OffloadingConnector), loaded over %s PCIe in %s",
+			 cnt(e, s->workload.prefix_cache_tokens), pct(e, p->prefix_hit),
+			 pct(e, s->workload.prefix_cache_hit), pct(e, p->prefix_host_share),
+			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.pcie_bytes_per_s),
+			 sec(e, p->host_kv_load_s));
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
 	if (s->workload.prefix_cache_hit > 0) {
 		char text[300];
+		double hit = isnan(p->prefix_hit) ? s->workload.prefix_cache_hit : p->prefix_hit;
 		snprintf(text, sizeof(text),
 			 "prefill: %s of %d tokens (prefix cache hit %s: vLLM automatic prefix "
 			 "caching, SGLang RadixAttention), each attending to the cached keys and "
 			 "half its own, x %s FLOPs at the GEMM efficiency of the shape",
-			 plain(e, (1 - s->workload.prefix_cache_hit) * s->workload.prompt_tokens),
-			 s->workload.prompt_tokens, pct(e, s->workload.prefix_cache_hit),
-			 cnt(e, p->flops_per_token));
+			 plain(e, (1 - hit) * s->workload.prompt_tokens), s->workload.prompt_tokens,
+			 pct(e, hit), cnt(e, p->flops_per_token));
 		put(e, "\n");
 		wrapped(e, "  ", text);
 	} else
@@ -1674,9 +1696,9 @@ static bool open_loop(const struct plan *p)
 }
 
 /* Prompt tokens a prefill computes: those a prefix cache does not hold (serve's g.P). */
-static double computed_prompt(const struct scenario *s)
+static double computed_prompt(const struct scenario *s, const struct plan *p)
 {
-	double h = s->workload.prefix_cache_hit;
+	double h = isnan(p->prefix_hit) ? s->workload.prefix_cache_hit : p->prefix_hit;
 	return prompt_tokens(s) * (h > 0 && h < 1 ? 1 - h : 1);
 }
 
@@ -1707,7 +1729,7 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 	double set = w->max_running > 0	   ? w->max_running
 		     : fw->max_running > 0 ? fw->max_running
 					   : maxb;
-	double r = computed_prompt(s) / output_tokens(s);
+	double r = computed_prompt(s, p) / output_tokens(s);
 	char nums[160];
 	int n = snprintf(nums, sizeof(nums), "min(%s, %s", plain(e, set), plain(e, maxb));
 	if ((int)v->scheduler == SCHED_CHUNKED && !isnan(v->budget) &&
@@ -1757,11 +1779,11 @@ void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, co
 		snprintf(nums, sizeof(nums), "!one request: no other finishes");
 	else if ((int)v->scheduler == SCHED_CHUNKED && isfinite(v->room))
 		snprintf(nums, sizeof(nums), "min((%s - 1) x %s / %s, %s)", plain(e, B),
-			 plain(e, computed_prompt(s)), plain(e, output_tokens(s)),
+			 plain(e, computed_prompt(s, p)), plain(e, output_tokens(s)),
 			 plain(e, v->room));
 	else
 		snprintf(nums, sizeof(nums), "(%s - 1) x %s / %s", plain(e, B),
-			 plain(e, computed_prompt(s)), plain(e, output_tokens(s)));
+			 plain(e, computed_prompt(s, p)), plain(e, output_tokens(s)));
 	serving_plain(e, s, p, "tokens",
 		      "(B - 1) x prompt / output: each of the others finishes once per output "
 		      "steps and its successor's prompt joins",

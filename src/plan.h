@@ -276,6 +276,10 @@ struct plan {
 	double max_batch;    /* inference: most concurrent sequences whose KV cache fits */
 	double mem_fraction; /* a serving framework's KV budget fraction; NaN when none */
 	double slo_batch;    /* the largest batch meeting the SLO; NAN when none is given */
+	/* the prefix cache under workload.prefix_cache_tokens (src/plan_time.c, prefix_tiers):
+	 * the hit rate its device and host tiers keep, the share of hits from the host, and
+	 * the load of a prompt's host-held prefix over the host link, s (NaN: none given) */
+	double prefix_hit, prefix_host_share, host_kv_load_s;
 	double replicas;
 	double gpus_required;
 

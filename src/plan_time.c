@@ -462,6 +462,7 @@ static void set_nan(struct plan *p)
 	p->tokens_per_s = p->tokens_per_s_per_gpu = NAN;
 	p->ttft_s = p->tpot_s = p->decode_compute_bound_batch = NAN;
 	p->slo_batch = p->replicas = p->gpus_required = NAN;
+	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = NAN;
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
@@ -1007,6 +1008,8 @@ struct infer {
 	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
 	double elt_per_tok;		     /* per token: elementwise traffic time */
 	double prefill_P;		     /* prompt tokens */
+	double hit;			     /* the prefix cache's hit rate (prefix_tiers) */
+	double host_load;		     /* a prompt's host-held prefix loaded, s */
 	double key_half; /* keys per computed prompt token / its computed tokens (1/2 uncached) */
 	double ctx;	 /* average context of a decode step */
 	double pp;	 /* pipeline stages of a replica */
@@ -1155,7 +1158,8 @@ static double ttft_s(const struct tctx *c, const struct infer *in, double B, dou
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
 	(void)O;
-	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), in->ctx) : 0);
+	return in->host_load + prefill_s(in, P, P) +
+	       (B > 1 ? decode_step_s(c, in, micro(in, B), in->ctx) : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
@@ -1314,11 +1318,11 @@ static double own_ttft(const struct tctx *c, const struct infer *in, enum schedu
 	if (sched == SCHED_CHUNKED) {
 		double room = T - others;
 		double k = room >= P ? 1 : room >= 1 ? ceil(P / room) : P;
-		return k * pass_s(c, in, others, P / k, P);
+		return in->host_load + k * pass_s(c, in, others, P / k, P);
 	}
 	{
 		double kp = P > T ? ceil(P / T) : 1;
-		return kp * prefill_s(in, P / kp, P);
+		return in->host_load + kp * prefill_s(in, P / kp, P);
 	}
 }
 
@@ -1332,7 +1336,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 	if (sched == SCHED_STATIC) {
 		/* every prompt of the batch in passes of at most T tokens, then the decodes */
 		double all = (B > 1 ? B : 1) * P, passes = T < all ? ceil(all / T) : 1;
-		o->ttft = passes * prefill_s(in, all / passes, P);
+		o->ttft = (B > 1 ? B : 1) * in->host_load + passes * prefill_s(in, all / passes, P);
 		o->step = o->decode = decode_step_s(c, in, Bd, in->ctx);
 		o->fused = NAN;
 		o->frac = 0;
@@ -1957,8 +1961,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		return;
 	}
 	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
-	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) *
-	      (w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? 1 - w->prefix_cache_hit : 1);
+	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
 	g.gaps = request_gaps(&w->output_length, g.O);
 	g.B = B;
@@ -2079,6 +2082,44 @@ double plan_draft_params(const struct workload *w, const struct model *m,
 	return own;
 }
 
+/* ---- the prefix cache's tiers (workload.prefix_cache_tokens, host_kv_cache) ----
+ * The hit rate h is what a cache holding every prefix would give; W distinct prefix
+ * tokens are drawn from. The device keeps cached prefixes in the KV blocks the running
+ * batch leaves free ((max_batch - B) sequences' tokens; none under batch auto, which
+ * packs the cache with running sequences), and an engine with a host tier keeps the
+ * blocks it evicts in host memory: SGLang's HiRadixCache
+ * (python/sglang/srt/mem_cache/hiradix_cache.py: eviction writes the block back to the
+ * host pool, write_backup; a match reports host_hit_length and init_load_back / load_back
+ * copy it to the device before the prefill; the host pool is --hicache-size GB a rank,
+ * memory_pool_host.py HostKVCache), vLLM's OffloadingConnector (--kv-offloading-size GiB
+ * over all ranks; the request waits for its blocks, WAITING_FOR_REMOTE_KVS), and
+ * TensorRT-LLM's KvCacheConfig host_cache_size (secondary blocks, bytes a rank). With
+ * uniform popularity over the W tokens, hits fall in the held ones: h x held / W, and a
+ * share host / held of them is loaded over the host link, each GPU its layers' share of
+ * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill and
+ * not overlapped with it (vLLM's connector; SGLang overlaps it layer by layer, which this
+ * overstates). Without W: every hit held on the device, no load (the plan of before). */
+static double prefix_tiers(const struct tctx *c, double hit, double B, double *load)
+{
+	const struct workload *w = &c->s->workload;
+	struct plan *p = c->p;
+	double W = w->prefix_cache_tokens, kvb = p->mem.kv_bytes_per_token;
+	double seq = p->mem.kv_tokens_per_seq, dev, host = 0, held, bw;
+	*load = 0;
+	if (!(W > 0) || !(hit > 0) || !(kvb > 0))
+		return hit;
+	dev = p->max_batch > B && seq > 0 ? min_num(W, (p->max_batch - B) * seq) : 0;
+	if (w->host_kv_cache > 0)
+		host = min_num(W - dev, w->host_kv_cache / kvb);
+	held = dev + host;
+	p->prefix_hit = hit * held / W;
+	p->prefix_host_share = held > 0 ? host / held : 0;
+	bw = c->s->hardware.gpu.pcie_bytes_per_s;
+	*load = bw > 0 ? p->prefix_hit * p->prefix_host_share * w->prompt_tokens * kvb / bw : 0;
+	p->host_kv_load_s = *load;
+	return p->prefix_hit;
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -2102,7 +2143,7 @@ static void time_infer(struct tctx *c)
 	 * each attending to the cached h P keys and half its own, h P + Pc / 2. Decode
 	 * still reads the whole context. */
 	double hit = w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? w->prefix_cache_hit : 0;
-	double Pc = (1 - hit) * P;
+	double Pc;
 	double N = p->active_params;
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
 							: dtype_bytes(w->weights);
@@ -2125,6 +2166,10 @@ static void time_infer(struct tctx *c)
 	 * sequence fits (it warned): time one sequence anyway, and report the 0 */
 	maxb = p->max_batch >= 1 ? p->max_batch : 1;
 	B = w->batch > 0 ? w->batch : maxb;
+	in.host_load = 0;
+	hit = prefix_tiers(c, hit, min_num(B, maxb), &in.host_load);
+	in.hit = hit;
+	Pc = (1 - hit) * P;
 
 	/* every matmul weight except the input embedding (a lookup) is read per step */
 	nonemb = N - p->counts.embedding;
@@ -2298,7 +2343,7 @@ static void time_infer(struct tctx *c)
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
-			double pf = prefill_s(&in, Pc, Pc);
+			double pf = in.host_load + prefill_s(&in, Pc, Pc);
 			/* 1 / slope of the tensor-core, CUDA-core and memory-bound step in B */
 			double i_tc = 1 / (l.tc1 + l.a1 + f1), i_cc = 1 / (l.cc1 + l.a1 + f1);
 			double i_mem = 1 / (l.a1 + f1);
@@ -2385,7 +2430,7 @@ static void time_infer(struct tctx *c)
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
 		bool lone = need > 0 && w->scheduler == SCHED_ALONE && p->slo_batch < 1;
-		double lone_ttft = lone ? prefill_s(&in, Pc, Pc) : 0;
+		double lone_ttft = lone ? in.host_load + prefill_s(&in, Pc, Pc) : 0;
 		double lone_tpot = lone ? decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);

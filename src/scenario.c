@@ -359,6 +359,14 @@ const struct field scenario_fields[] = {
     NUM_FIELD("workload.prefix_cache_hit", workload.prefix_cache_hit, UNIT_NONE, 0, 0.999,
 	      APPLIES_INFERENCE, "share of prompt tokens found in a prefix cache, 0 to 0.999",
 	      UI_HIDDEN("prefix hit")),
+    NUM_FIELD("workload.prefix_cache_tokens", workload.prefix_cache_tokens, UNIT_COUNT, 0, 1e15,
+	      APPLIES_INFERENCE,
+	      "distinct prefix tokens the hits are drawn from (0 = the cache holds them all)",
+	      UI_HIDDEN("prefix tokens")),
+    NUM_FIELD("workload.host_kv_cache", workload.host_kv_cache, UNIT_BYTES, 0, 1e15,
+	      APPLIES_INFERENCE,
+	      "host memory per GPU for offloaded KV blocks (SGLang hicache, vLLM kv offloading)",
+	      UI_HIDDEN("host KV")),
     ENUM_FIELD("workload.speculative.method", workload.speculative.method, spec_methods,
 	       APPLIES_INFERENCE,
 	       "speculative decoding: none | draft (a small model) | mtp | eagle | ngram",
@@ -1330,6 +1338,17 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 				"speculative.method draft needs the draft model's depth (expected "
 				"speculative.draft_layers, e.g. 16)");
 	}
+	if (s->workload.host_kv_cache > 0 && !(s->workload.prefix_cache_tokens > 0))
+		/* what the host tier holds only matters against what there is to hold */
+		problem(out, src, "workload.host_kv_cache",
+			"host_kv_cache needs the prefix tokens it would hold (expected "
+			"workload.prefix_cache_tokens, e.g. 2M: the distinct system prompts and "
+			"histories the hits are drawn from)");
+	if (s->workload.prefix_cache_tokens > 0 && !(s->workload.prefix_cache_hit > 0))
+		problem(
+		    out, src, "workload.prefix_cache_tokens",
+		    "prefix_cache_tokens without a hit rate (expected workload.prefix_cache_hit "
+		    "above 0)");
 	for (int i = 0; i < 2; i++) {
 		/* a length law needs its parameters, and only those; its mean is the
 		 * workload's prompt_tokens or output_tokens */

@@ -802,11 +802,10 @@ static void test_variations(void **state)
  * overloaded, within capacity, an open loop, a closed loop and offline. */
 static void test_every_scheduler(void **state)
 {
-	static const char *const sched[] = {"alone", "auto", "prefill-first", "chunked",
-					    "static"};
+	static const char *const sched[] = {"alone", "auto", "prefill-first", "chunked", "static"};
 	static const struct {
 		const char *file;
-		const char *set[4];
+		const char *set[5];
 	} v[] = {
 	    {"scenarios/team-serve-70b-5m-requests.yaml", {NULL}},
 	    {"scenarios/team-serve-70b-5m-requests.yaml", {"hardware.count=80", NULL}},
@@ -821,6 +820,9 @@ static void test_every_scheduler(void **state)
 	    {"scenarios/seed-07-offline-measured-throughput.yaml",
 	     {"workload.measured_tokens_per_s=0", "workload.batch=auto", NULL}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml", {NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"hardware.count=80", "workload.prefix_cache_hit=0.6",
+	      "workload.prefix_cache_tokens=2M", "workload.host_kv_cache=100GB"}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential", NULL}},
 	};

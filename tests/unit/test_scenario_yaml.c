@@ -757,6 +757,8 @@ static const char *const every_field[][2] = {
 	{"workload.requests_per_s", "4"},
 	{"workload.concurrency", "50"},
 	{"workload.prefix_cache_hit", "0.25"},
+	{"workload.prefix_cache_tokens", "2M"},
+	{"workload.host_kv_cache", "200GB"},
 	{"workload.speculative.method", "draft"},
 	{"workload.speculative.tokens", "4"},
 	{"workload.speculative.acceptance", "0.7"},
