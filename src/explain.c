@@ -1339,8 +1339,12 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 	} else if (!isnan(p->serving.scheduler)) {
 		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
 		 * serve), each of output tokens */
-		formula(e, "tokens/s", "replicas x requests/s completed per replica x output");
-		numbers(e, "tokens/s", "%s x %s x %s", plain(e, deployed(s, p)),
+		bool pd = (int)p->serving.scheduler == SCHED_DISAGG;
+		formula(e, "tokens/s",
+			pd ? "decode engines x requests/s completed per decode engine x output"
+			   : "replicas x requests/s completed per replica x output");
+		numbers(e, "tokens/s", "%s x %s x %s",
+			plain(e, pd ? p->serving.decode_engines : deployed(s, p)),
 			plain(e, p->serving.requests_per_s), plain(e, output_tokens(s)));
 	} else {
 		/* a replica serves B sequences: their prompts' prefill, which gives each its
@@ -1516,8 +1520,8 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- serving under load (src/plan_time.c, serve) ---- */
 
-static const char *const sched_names[SCHED_COUNT] = {"alone", "auto", "prefill-first", "chunked",
-						     "static"};
+static const char *const sched_names[SCHED_COUNT] = {"alone",	"auto",	  "prefill-first",
+						     "chunked", "static", "disaggregated"};
 
 static const char *sched_name(const struct plan *p)
 {
@@ -1556,6 +1560,15 @@ static void serving_rule(struct ex *e, const struct plan *p)
 			 "chunked: prompt tokens ride in the decode step, at most %s tokens a step "
 			 "with the %s decodes;",
 			 isnan(v->budget) ? "unlimited" : plain(e, v->budget), plain(e, v->batch));
+		break;
+	case SCHED_DISAGG:
+		snprintf(text, sizeof(text),
+			 "disaggregated: %s prefill engines (utilisation %s; a prompt's prefill "
+			 "%s, its KV sent in %s) and %s decode engines that only decode "
+			 "(DistServe, Splitwise, Dynamo, SGLang PD);",
+			 plain(e, v->prefill_engines), pct(e, v->prefill_util),
+			 sec(e, v->prefill_s), sec(e, v->kv_transfer_s),
+			 plain(e, v->decode_engines));
 		break;
 	default:
 		snprintf(text, sizeof(text),
@@ -1775,6 +1788,8 @@ void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, co
 	double B = v->batch;
 	if ((int)v->scheduler == SCHED_STATIC)
 		snprintf(nums, sizeof(nums), "!a static batch takes no prompt while it runs");
+	else if ((int)v->scheduler == SCHED_DISAGG)
+		snprintf(nums, sizeof(nums), "!a decode engine takes no prompt (disaggregated)");
 	else if (B <= 1)
 		snprintf(nums, sizeof(nums), "!one request: no other finishes");
 	else if ((int)v->scheduler == SCHED_CHUNKED && isfinite(v->room))
@@ -1842,7 +1857,8 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 	const struct plan_serving *v = &p->serving;
 	const struct workload *w = &s->workload;
 	char nums[160];
-	if (w->measured_tokens_per_s > 0 && open_loop(p))
+	bool measured = w->measured_tokens_per_s > 0 && (int)v->scheduler != SCHED_DISAGG;
+	if (measured && open_loop(p))
 		snprintf(nums, sizeof(nums), "%s x %s / %s", plain(e, w->measured_tokens_per_s),
 			 plain(e, replica_gpus(p)), plain(e, output_tokens(s)));
 	else if (open_loop(p))
@@ -1851,7 +1867,7 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 	else
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_cap_s));
 	serving_plain(e, s, p, "capacity",
-		      w->measured_tokens_per_s > 0 && open_loop(p)
+		      measured && open_loop(p)
 			  ? "measured tokens/s per GPU x GPUs a replica / output tokens"
 			  : "cap / e2e(cap): the replica's requests/s when full",
 		      nums, plain(e, v->capacity_rate));
@@ -2023,7 +2039,7 @@ static void deadline_gpus(struct ex *e, const struct scenario *s, const struct p
 static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
 {
 	const struct plan_serving *v = &p->serving;
-	if (!(count >= 1))
+	if (!(count >= 1) || (isnan(v->fleet_ttft_s[i]) && isnan(v->fleet_util[i])))
 		return;
 	if (isnan(v->fleet_ttft_s[i]) && isnan(v->fleet_tpot_s[i])) {
 		put(e, "  at %s replicas: utilisation %s%s\n", plain(e, count),
@@ -2112,6 +2128,17 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			"stable, the SLO holds at the percentile and the GPUs required are no more "
 			"than hardware.count; under a load search ranks layouts by these GPUs (by "
 			"cost: their USD per hour)");
+	if (rule != FLEET_CANNOT && (int)v->scheduler == SCHED_DISAGG) {
+		/* src/plan_time.c, serve_disagg: each pool sized for its own target */
+		put(e, "\n");
+		formula(e, "engines",
+			"prefill engines (the fewest whose M/D/1 TTFT meets slo.ttft at the "
+			"percentile) + decode engines (the fewest whose batch at slo.tpot carries "
+			"the rate)");
+		numbers(e, "engines", "%s + %s", plain(e, v->fleet_prefill),
+			plain(e, v->fleet_decode));
+		result(e, "engines", plain(e, p->replicas));
+	}
 	if (rule != FLEET_CANNOT) {
 		/* the stable count, serve_fleet's lower bound: each engine at its cap
 		 * completes capacity_rate requests/s */

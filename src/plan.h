@@ -195,6 +195,10 @@ struct plan_serving {
 	double slo_gaps;  /* the SLO's TPOT: the gaps a request's mean is taken over */
 	double slo_share; /* the share of them that carry prompts */
 	double slo_gap_s; /* the gap of those steps */
+	/* disaggregated (src/plan_time.c, serve_disagg): the engines of each pool, the
+	 * prefill pool's utilisation, a prompt's prefill and its KV's transfer, s */
+	double prefill_engines, decode_engines, prefill_util, prefill_s, kv_transfer_s;
+	double fleet_prefill, fleet_decode; /* the capacity plan's pools, engines */
 };
 
 /* How the loaded engine sized the fleet (plan_serving.fleet_rule). */

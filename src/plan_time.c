@@ -1401,6 +1401,8 @@ static void serving_nan(struct plan_serving *v)
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
+	v->prefill_engines = v->decode_engines = v->prefill_util = v->prefill_s = NAN;
+	v->kv_transfer_s = v->fleet_prefill = v->fleet_decode = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -1930,6 +1932,217 @@ static void infer_mfu(const struct tctx *c)
 	p->hfu = p->mfu;
 }
 
+/* ---- disaggregated prefill and decode (workload.scheduler disaggregated) ----
+ * Prefill engines run prompts and send each prompt's KV cache to a decode engine, which
+ * only decodes (DistServe, Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024;
+ * NVIDIA Dynamo; SGLang --disaggregation-mode prefill|decode). The pools do not interfere,
+ * so each is sized for its own target:
+ *  - a prefill engine is an M/D/1 queue of prompts with service D, a prompt's prefill
+ *    (DistServe, Section 3.1, Equation 1: mean TTFT = D + R D^2 / (2 (1 - R D))), with the
+ *    waiting time's exponential tail at a level as serve_levels takes it; then the
+ *    prompt's KV, prompt x KV bytes a token for each GPU's share, crosses to the decode
+ *    engine at the fabric's bandwidth (NVLink within a node, the network across; the
+ *    bulk-transfer path of SGLang's disaggregation/mooncake and Dynamo's NIXL), which the
+ *    first token waits for;
+ *  - a decode engine runs decode steps alone: B = rate x (O - 1) x step(B) (Little's law
+ *    over its O - 1 steps), every gap the same step.
+ * The capacity plan chooses the split: the fewest prefill engines whose TTFT meets the SLO
+ * at its percentile, and the fewest decode engines whose batch at the SLO's TPOT carries
+ * the rate. */
+
+/* A decode engine's step at running batch B. */
+static double disagg_step(const struct tctx *c, const struct infer *in, double B)
+{
+	return decode_step_s(c, in, B > 1 ? micro(in, B) : 1, in->ctx);
+}
+
+/* The running batch of a decode engine at r requests/s (B = r (O - 1) step(B)), by
+ * bisection; cap + 1 when the cap overruns. */
+static double disagg_batch(const struct tctx *c, const struct infer *in, double r, double O,
+			   double cap)
+{
+	double lo = 0, hi = cap, steps = O > 1 ? O - 1 : 1;
+	if (r * steps * disagg_step(c, in, cap) >= cap * (1 - 1e-9))
+		return cap + 1;
+	for (int it = 0; it < 60 && hi - lo > 1e-9 * (1 + hi); it++) {
+		double mid = 0.5 * (lo + hi);
+		if (r * steps * disagg_step(c, in, mid) > mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* The prefill pool's wait at level q (and its mean, q < 0) at utilisation rho. */
+static double disagg_wait(double D, double rho, double q)
+{
+	double wq = rho * D / (2 * (1 - rho));
+	if (q < 0)
+		return wq;
+	return rho > 0 && q > 1 - rho ? wq / rho * log(rho / (1 - q)) : 0;
+}
+
+/* The pools under a peak rate: fills v as serve_load does (rate, batch, levels) for the
+ * given split, and the capacity plan. */
+static void serve_disagg(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double rate, double engines_deployed, double span)
+{
+	const struct scenario *s = c->s;
+	const struct workload *w = &s->workload;
+	struct plan *p = c->p;
+	struct plan_serving *v = &p->serving;
+	double O = g->O, steps = O > 1 ? O - 1 : 1, cap = g->cap;
+	double D = in->host_load + prefill_s(in, g->P, g->P);
+	double X = w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
+	double own = D + X, q = v->slo_percentile / 100, top = fleet_max(span);
+	double np, nd, rho, r, B, st, lvq[4] = {serve_q[0], serve_q[1], serve_q[2], q};
+	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
+
+	v->prefill_s = D;
+	v->kv_transfer_s = X;
+	v->ttft_service_s = own;
+	/* the capacity plan: each pool on its own (engines cover the whole peak) */
+	if (rate > 0) {
+		double bt = cap, fp, fd;
+		/* decode: the largest batch meeting the TPOT target, its rate per engine */
+		if (w->slo.tpot_s > 0) {
+			double lo = 0, hi = cap;
+			if (disagg_step(c, in, 1) > w->slo.tpot_s * (1 + 1e-9))
+				hi = 0;
+			for (int it = 0; it < 60 && hi - lo > 1e-6; it++) {
+				double mid = 0.5 * (lo + hi);
+				if (disagg_step(c, in, mid) <= w->slo.tpot_s)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			bt = hi > 0 ? lo : 0;
+		}
+		fd = bt > 0 ? floor(rate * steps * disagg_step(c, in, bt) / bt * (1 - 1e-9)) + 1
+			    : NAN;
+		/* prefill: stable, then the TTFT at the percentile */
+		fp = floor(rate * D * (1 - 1e-9)) + 1;
+		if (w->slo.ttft_s > 0) {
+			if (own > w->slo.ttft_s)
+				fp = NAN;
+			else
+				while (fp <= top && own + disagg_wait(D, rate * D / fp, q) >
+							w->slo.ttft_s * (1 + 1e-9))
+					fp = fp < 64 ? fp + 1 : ceil(fp * 1.01);
+		}
+		v->fleet_prefill = fp;
+		v->fleet_decode = fd;
+		/* the floor and the answer, as the explanation quotes them */
+		v->fleet_lone_ttft_s = own;
+		v->fleet_lone_tpot_s = disagg_step(c, in, 1);
+		if (isfinite(fp) && isfinite(fd)) {
+			double bd = disagg_batch(c, in, rate / fd, O, cap);
+			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * D / fp, q);
+			v->fleet_tpot_s[0] = disagg_step(c, in, min_num(bd, cap));
+			v->fleet_util[0] = max_num(
+			    rate * D / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
+		}
+		v->fleet_rate = rate;
+		v->fleet_engines = 1;
+		v->capacity_rate = bt > 0 ? cap / (steps * disagg_step(c, in, cap)) : NAN;
+		v->fleet_stable = ceil(rate / v->capacity_rate * (1 - 1e-9));
+		if (isnan(fp) || isnan(fd) || fp + fd > top) {
+			v->fleet_rule = FLEET_CANNOT;
+			p->replicas = p->gpus_required = NAN;
+			if (isnan(fp) && w->slo.ttft_s > 0)
+				plan_warn(p, PW_SLO_UNREACHABLE_TTFT, own, w->slo.ttft_s);
+			else if (isnan(fd))
+				plan_warn(p, PW_SLO_UNREACHABLE_TPOT, disagg_step(c, in, 1),
+					  w->slo.tpot_s);
+			else
+				plan_warn(p, PW_FLEET_OVER_MAX, top, span);
+		} else {
+			v->fleet_rule = slo ? FLEET_SLO : FLEET_STABLE;
+			p->replicas = fp + fd;
+			p->gpus_required = p->replicas * span;
+		}
+	}
+	/* the split of the scenario's engines: as given, else the capacity plan's ratio */
+	np = w->prefill_engines, nd = w->decode_engines;
+	if (np <= 0 && nd <= 0) {
+		double f = isfinite(v->fleet_prefill) && isfinite(v->fleet_decode)
+			       ? v->fleet_prefill / (v->fleet_prefill + v->fleet_decode)
+			       : 0.5;
+		np = max_num(1, floor(engines_deployed * f + 0.5));
+		nd = engines_deployed - np;
+	} else if (np <= 0) {
+		np = engines_deployed - nd;
+	} else if (nd <= 0) {
+		nd = engines_deployed - np;
+	}
+	np = max_num(np, 1), nd = max_num(nd, 1);
+	v->prefill_engines = np;
+	v->decode_engines = nd;
+	/* the pools at that split: an arrival rate, or a closed loop of decodes */
+	rho = rate > 0 ? rate * D / np : 0;
+	r = rate > 0 ? rate / nd : 0;
+	v->prefill_util = rho;
+	if (rate > 0) {
+		B = disagg_batch(c, in, r, O, cap);
+	} else {
+		double C = w->concurrency > 0 ? w->concurrency : g->B;
+		B = min_num(C, cap);
+		if (w->kind == WL_OFFLINE && w->concurrency <= 0)
+			B = w->batch > 0 ? min_num(w->batch, cap) : cap;
+		v->concurrency = C;
+	}
+	v->overloaded = rho >= 1 - 1e-9 || B > cap;
+	if (B > cap)
+		B = cap;
+	st = disagg_step(c, in, B);
+	if (rate > 0 || isnan(v->capacity_rate)) {
+		v->capacity_rate = cap / (steps * disagg_step(c, in, cap));
+		v->e2e_cap_s = steps * disagg_step(c, in, cap);
+	}
+	if (rate <= 0) { /* a closed loop runs full */
+		v->capacity_rate = B / (steps * st);
+		v->e2e_cap_s = steps * st;
+	}
+	v->rate = rate > 0 ? r : NAN;
+	v->batch = B;
+	v->prefill_per_step = 0;
+	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
+	/* completed per decode engine: the arrivals, or what the slower pool completes
+	 * when they outrun it */
+	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / D, nd * v->capacity_rate)) / nd
+				     : B / (steps * st);
+	v->step_decode_s = st;
+	v->step_frac = 0;
+	v->e2e_run_s = steps * st;
+	v->wait_res_s = 0;
+	v->wait_queue_s = rho > 0 && rho < 1 ? disagg_wait(D, rho, -1) : 0;
+	v->wait_s = v->wait_queue_s;
+	v->room = NAN;
+	if (rate > 0)
+		v->concurrency = v->requests_per_s * (v->e2e_run_s + v->wait_s);
+	v->ttft_mean_s = v->overloaded ? NAN : own + v->wait_s;
+	v->tpot_mean_s = st;
+	v->e2e_mean_s = v->ttft_mean_s + steps * st;
+	for (int lv = 0; lv < 4; lv++) {
+		double wait = rho > 0 && rho < 1 ? disagg_wait(D, rho, lvq[lv]) : 0;
+		double ttft = v->overloaded ? NAN : own + wait;
+		v->lv_own_s[lv] = own;
+		v->lv_wait_s[lv] = wait;
+		v->lv_k[lv] = 0;
+		v->lv_add_s[lv] = 0;
+		v->lv_out[lv] = O;
+		if (lv < 3) {
+			v->ttft[lv] = ttft;
+			v->tpot[lv] = st;
+			v->e2e[lv] = ttft + steps * st;
+		} else {
+			v->ttft_slo_s = ttft;
+			v->tpot_slo_s = st;
+		}
+	}
+}
+
 /* Serving under load at the batch B time_infer chose (the cap when no load is given):
  * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
  * throughput and the capacity plan by the loaded engine's. */
@@ -1974,6 +2187,28 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
+	if (g.sched == SCHED_DISAGG) {
+		v->scheduler = g.sched;
+		v->budget = isfinite(g.T) ? g.T : NAN;
+		v->max_running = g.cap;
+		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
+		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
+			     deployed, span);
+		if (v->overloaded)
+			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
+		p->ttft_s = v->ttft_mean_s;
+		p->tpot_s = p->step_s = v->tpot_mean_s;
+		decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+		if (w->measured_tokens_per_s > 0)
+			return;
+		p->tokens_per_s = v->requests_per_s * g.O * v->decode_engines;
+		p->tokens_per_s_per_gpu =
+		    p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+		if (w->kind == WL_OFFLINE && w->tokens > 0)
+			p->total_s = w->tokens / p->tokens_per_s;
+		infer_mfu(c);
+		return;
+	}
 	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
 		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
 		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));

@@ -53,8 +53,8 @@ static const char *const grad_lifetimes[] = {"auto", "step", "backward", "fused"
 static const char *const fp8_scopes[] = {"auto", "linear", "all", NULL};
 static const char *const reshards[] = {"auto", "always", "never", NULL};
 /* in the order of enum scheduler (framework.h) */
-static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
-					 "chunked", "static", NULL};
+static const char *const schedulers[] = {
+    "alone", "auto", "prefill-first", "chunked", "static", "disaggregated", NULL};
 /* in the order of enum spec_method and enum length_dist (scenario.h) */
 static const char *const spec_methods[] = {"none", "draft", "mtp", "eagle", "ngram", NULL};
 static const char *const length_dists[] = {"fixed", "exponential", "uniform", "lognormal", NULL};
@@ -343,8 +343,14 @@ const struct field scenario_fields[] = {
 	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction)),
     ENUM_FIELD("workload.scheduler", workload.scheduler, schedulers, APPLIES_INFERENCE,
 	       "serving steps: alone (the decode step by itself) | auto (the framework's) | "
-	       "prefill-first | chunked | static",
+	       "prefill-first | chunked | static | disaggregated (prefill and decode pools)",
 	       UI_HIDDEN("scheduler")),
+    INT_AUTO("workload.prefill_engines", workload.prefill_engines, 1, 1e6, APPLIES_INFERENCE,
+	     "disaggregated: prefill engines (tp x pp GPUs each) a unit; auto = the SLO's",
+	     UI_HIDDEN("prefill engines"), RESOLVED_DOUBLE(serving.prefill_engines)),
+    INT_AUTO("workload.decode_engines", workload.decode_engines, 1, 1e6, APPLIES_INFERENCE,
+	     "disaggregated: decode engines a unit; auto = the SLO's", UI_HIDDEN("decode engines"),
+	     RESOLVED_DOUBLE(serving.decode_engines)),
     INT_AUTO("workload.max_batched_tokens", workload.max_batched_tokens, 1, 1e9, APPLIES_INFERENCE,
 	     "tokens one step may carry; auto = the framework's", UI_HIDDEN("step tokens"),
 	     RESOLVED_DOUBLE(serving.budget)),
@@ -1338,6 +1344,23 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 				"speculative.method draft needs the draft model's depth (expected "
 				"speculative.draft_layers, e.g. 16)");
 	}
+	if ((s->workload.prefill_engines > 0 || s->workload.decode_engines > 0) &&
+	    s->workload.scheduler != SCHED_DISAGG)
+		problem(out, src,
+			s->workload.prefill_engines > 0 ? "workload.prefill_engines"
+							: "workload.decode_engines",
+			"prefill_engines and decode_engines split a disaggregated deployment "
+			"(expected workload.scheduler disaggregated)");
+	if (s->workload.scheduler == SCHED_DISAGG && s->workload.prefill_engines > 0 &&
+	    s->workload.decode_engines > 0 &&
+	    (double)(s->workload.prefill_engines + s->workload.decode_engines) *
+		    (s->parallel.tp > 0 ? s->parallel.tp : 1) *
+		    (s->parallel.pp > 0 ? s->parallel.pp : 1) >
+		(double)s->hardware.count)
+		problem(out, src, "workload.decode_engines",
+			"%d prefill + %d decode engines of tp x pp GPUs are more than the %d GPUs "
+			"(expected hardware.count of at least their GPUs)",
+			s->workload.prefill_engines, s->workload.decode_engines, s->hardware.count);
 	if (s->workload.host_kv_cache > 0 && !(s->workload.prefix_cache_tokens > 0))
 		/* what the host tier holds only matters against what there is to hold */
 		problem(out, src, "workload.host_kv_cache",

@@ -802,7 +802,8 @@ static void test_variations(void **state)
  * overloaded, within capacity, an open loop, a closed loop and offline. */
 static void test_every_scheduler(void **state)
 {
-	static const char *const sched[] = {"alone", "auto", "prefill-first", "chunked", "static"};
+	static const char *const sched[] = {"alone",   "auto",	 "prefill-first",
+					    "chunked", "static", "disaggregated"};
 	static const struct {
 		const char *file;
 		const char *set[5];
