@@ -1211,7 +1211,7 @@ static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 		formula(e, lhs, "(verify pass + K draft steps) / tokens gained a step");
 		numbers(e, lhs, "(%s + %s) / %s", sec(e, d->verify_s), sec(e, d->draft_s),
 			plain(e, d->spec_tokens_per_step));
-		result(e, lhs, sec(e, p->tpot_s));
+		result(e, lhs, sec(e, d->step_s));
 		formula(e, "verify pass",
 			"max(GEMMs, weight read) + attention + elementwise + communication + "
 			"fixed, over K + 1 rows a sequence");
@@ -1226,7 +1226,41 @@ static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 	numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
 		sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
 		sec(e, decode_comm(d)), sec(e, d->fixed_s));
+	result(e, lhs, sec(e, d->step_s));
+}
+
+/* Under a loaded scheduler (src/plan_time.c, serve_at) the mean gap between a sequence's
+ * tokens: plain decode steps, and the share 1 - e^-n of steps that carry prompts (n the
+ * prompts joining a step, Poisson); then the decode step of the running batch, term by
+ * term. Returns false under scheduler alone (the step alone is the figure). */
+static bool loaded_step(struct ex *e, const char *lhs, const struct plan *p)
+{
+	const struct plan_serving *v = &p->serving;
+	if (isnan(v->scheduler))
+		return false;
+	if (v->step_frac > 0) {
+		formula(e, lhs,
+			"(1 - f) x decode step + f x step with prompts, f = 1 - e^-n the share "
+			"of steps prompts join (n a step, Poisson)");
+		numbers(e, lhs, "(1 - %s) x %s + %s x %s", plain(e, v->step_frac),
+			sec(e, v->step_decode_s), plain(e, v->step_frac), sec(e, v->step_joined_s));
+	} else {
+		formula(e, lhs, "decode step of the running batch (no prompt joins it)");
+		numbers(e, lhs, "%s", sec(e, v->step_decode_s));
+	}
 	result(e, lhs, sec(e, p->tpot_s));
+	put(e, "\n");
+	decode_step(e, "decode step", p);
+	put(e, "\n");
+	if (v->step_frac > 0 && (int)v->scheduler == SCHED_CHUNKED)
+		wrapped(e, "  ",
+			"a step with prompts: one pass of the decodes and the prompt rows under "
+			"the budget, the weights read once (Sarathi-Serve);");
+	else if (v->step_frac > 0)
+		wrapped(e, "  ",
+			"a step with prompts: the decode step after a prefill pass of the waiting "
+			"prompts, which it waits for (prefill-first);");
+	return true;
 }
 
 static void ex_parts(struct ex *e, const struct plan *p)
@@ -1435,7 +1469,8 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		source(e, "Narayanan et al. 2021 (bubble (p-1)/(v m)); Megatron-LM collectives; "
 			  "calibrated on Megatron-LM Table 1 and MosaicML H100 runs");
 	} else {
-		decode_step(e, "step", p);
+		if (!loaded_step(e, "step", p))
+			decode_step(e, "step", p);
 		source(e, "see latency.tpot_s: roofline (Williams et al. 2009) per decode step");
 	}
 }
@@ -1513,6 +1548,16 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 	} else if (w->measured_tokens_per_s > 0) {
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
+	} else if (!isnan(p->serving.scheduler)) {
+		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
+		 * serve), each of output tokens */
+		bool pd = (int)p->serving.scheduler == SCHED_DISAGG;
+		formula(e, "tokens/s",
+			pd ? "decode engines x requests/s completed per decode engine x output"
+			   : "replicas x requests/s completed per replica x output");
+		numbers(e, "tokens/s", "%s x %s x %s",
+			plain(e, pd ? p->serving.decode_engines : deployed(s, p)),
+			plain(e, p->serving.requests_per_s), plain(e, output_tokens(s)));
 	} else {
 		/* a replica serves B sequences: their prompts' prefill, which gives each its
 		 * first token, then output - 1 decode steps (src/plan_time.c, replica_tps);
@@ -1549,8 +1594,9 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 		return;
 	}
 	const struct plan_decode *d = &p->decode;
-	double batch = infer_batch(s, p);
-	decode_step(e, "tpot", p);
+	double batch = isnan(p->serving.scheduler) ? infer_batch(s, p) : p->serving.batch;
+	if (!loaded_step(e, "tpot", p))
+		decode_step(e, "tpot", p);
 	{
 		char text[300];
 		put(e, "\n");
@@ -1619,7 +1665,29 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		not_applicable(e, "training has no prefill");
 		return;
 	}
-	{
+	if (!isnan(p->serving.scheduler) && !p->serving.overloaded) {
+		/* the loaded engine's mean: src/plan_time.c, serve_levels */
+		formula(e, "ttft", "a prompt's own passes + the mean wait before the first");
+		numbers(e, "ttft", "%s + %s", sec(e, p->serving.ttft_service_s),
+			sec(e, p->serving.wait_s));
+	} else if (!isnan(p->serving.scheduler)) {
+		formula(e, "ttft", "a prompt's own passes + the wait before the first");
+		result(e, "ttft", "unbounded");
+		put(e, "\n");
+		wrapped(e, "  ",
+			"not itemized: the arrivals outrun the replica (serving.overloaded), so "
+			"the queue and the wait grow without bound");
+		source(e, "queueing stability (Kleinrock, Queueing Systems I, 1975, 5.5)");
+		return;
+	} else if (p->host_kv_load_s > 0) {
+		/* the host-held prefix first (src/plan_time.c, prefix_tiers) */
+		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		formula(e, "ttft",
+			"host-held prefix loaded + prefill of the prompt + one decode step of the "
+			"running batch");
+		numbers(e, "ttft", "%s + %s + %s", sec(e, p->host_kv_load_s),
+			sec(e, p->ttft_s - step - p->host_kv_load_s), sec(e, step));
+	} else {
 		/* a new request's prompt, then the decode step of the batch it joins (none
 		 * when it runs alone): src/plan_time.c, ttft_s */
 		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
@@ -1627,28 +1695,45 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
+	if (!isnan(p->prefix_hit)) {
+		char text[400];
+		snprintf(text, sizeof(text),
+			 "prefix cache tiers: of %s prefix tokens (workload.prefix_cache_tokens) "
+			 "the device and host tiers keep a hit rate of %s (of %s), %s of it from "
+			 "the host (workload.host_kv_cache: SGLang HiRadixCache load_back, vLLM "
+			 "OffloadingConnector), loaded over %s PCIe in %s",
+			 cnt(e, s->workload.prefix_cache_tokens), pct(e, p->prefix_hit),
+			 pct(e, s->workload.prefix_cache_hit), pct(e, p->prefix_host_share),
+			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.pcie_bytes_per_s),
+			 sec(e, p->host_kv_load_s));
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
 	if (s->workload.prefix_cache_hit > 0) {
 		char text[300];
+		double hit = isnan(p->prefix_hit) ? s->workload.prefix_cache_hit : p->prefix_hit;
 		snprintf(text, sizeof(text),
 			 "prefill: %s of %d tokens (prefix cache hit %s: vLLM automatic prefix "
 			 "caching, SGLang RadixAttention), each attending to the cached keys and "
 			 "half its own, x %s FLOPs at the GEMM efficiency of the shape",
-			 plain(e, (1 - s->workload.prefix_cache_hit) * s->workload.prompt_tokens),
-			 s->workload.prompt_tokens, pct(e, s->workload.prefix_cache_hit),
-			 cnt(e, p->flops_per_token));
+			 plain(e, (1 - hit) * s->workload.prompt_tokens), s->workload.prompt_tokens,
+			 pct(e, hit), cnt(e, p->flops_per_token));
 		put(e, "\n");
 		wrapped(e, "  ", text);
 	} else
 		put(e, "\n  prefill: %d tokens x %s FLOPs at the GEMM efficiency of the shape\n",
 		    s->workload.prompt_tokens, cnt(e, p->flops_per_token));
-	source(e, "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
-		  "queueing is not modelled");
+	source(e, !isnan(p->serving.scheduler)
+		      ? "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
+			"the queue: see serving.wait_s"
+		      : "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
+			"queueing is not modelled");
 }
 
 /* ---- serving under load (src/plan_time.c, serve) ---- */
 
-static const char *const sched_names[SCHED_COUNT] = {"alone", "auto", "prefill-first", "chunked",
-						     "static"};
+static const char *const sched_names[SCHED_COUNT] = {"alone",	"auto",	  "prefill-first",
+						     "chunked", "static", "disaggregated"};
 
 static const char *sched_name(const struct plan *p)
 {
@@ -1688,6 +1773,15 @@ static void serving_rule(struct ex *e, const struct plan *p)
 			 "with the %s decodes;",
 			 isnan(v->budget) ? "unlimited" : plain(e, v->budget), plain(e, v->batch));
 		break;
+	case SCHED_DISAGG:
+		snprintf(text, sizeof(text),
+			 "disaggregated: %s prefill engines (utilisation %s; a prompt's prefill "
+			 "%s, its KV sent in %s) and %s decode engines that only decode "
+			 "(DistServe, Splitwise, Dynamo, SGLang PD);",
+			 plain(e, v->prefill_engines), pct(e, v->prefill_util),
+			 sec(e, v->prefill_s), sec(e, v->kv_transfer_s),
+			 plain(e, v->decode_engines));
+		break;
 	default:
 		snprintf(text, sizeof(text),
 			 "static: the %s requests start together and each waits for the prefill "
@@ -1720,38 +1814,57 @@ static void explain_latency_level(struct ex *e, const struct scenario *s, const 
 	if (!serving_applies(e, s, p))
 		return;
 	snprintf(lhs, sizeof(lhs), "%s P%g", what, pctl);
-	if (strcmp(what, "ttft") == 0) {
+	if (v->overloaded && strcmp(what, "tpot") != 0) {
 		formula(e, lhs,
-			"a prompt's own passes + the step in flight + the queue at the "
-			"budget, at the percentile");
-		numbers(e, lhs, "%s + waits (mean %s)", sec(e, v->ttft_service_s),
-			sec(e, v->wait_s));
+			strcmp(what, "ttft") == 0
+			    ? "a prompt's own passes + its wait at the percentile"
+			    : "ttft at the percentile + (output - 1) x mean tpot");
+		result(e, lhs, "unbounded");
+		put(e, "\n");
+		wrapped(e, "  ",
+			"not itemized: the load exceeds what the replica completes, so the queue "
+			"grows without bound and latency has no steady state (null);");
+	} else if (strcmp(what, "ttft") == 0) {
+		formula(e, lhs,
+			"a prompt's own passes + its wait at the percentile: the step in flight "
+			"and the queue at the budget");
+		numbers(e, lhs, "%s + %s", sec(e, v->lv_own_s[lv]), sec(e, v->lv_wait_s[lv]));
 		result(e, lhs, sec(e, lv < 3 ? v->ttft[lv] : v->ttft_slo_s));
-	} else if (strcmp(what, "tpot") == 0 && lv == 3) {
+		put(e, "\n");
+		wrapped(e, "  ",
+			"the wait at level q: q of the step in flight (uniform), and past the "
+			"queue's empty share 1 - rho the exponential tail of the wait at the "
+			"prompt budget (Kleinrock, Queueing Systems I, 5.7);");
+	} else if (strcmp(what, "tpot") == 0 && lv == 3 && !isnan(v->slo_share)) {
 		formula(e, lhs,
-			"a request's tpot, the mean of its (output - 1) gaps, when the "
-			"percentile's count of prompts joins over them (Poisson)");
-		numbers(e, lhs, "mean gap %s", sec(e, v->tpot_mean_s));
+			"a request's tpot, the mean of its gaps: (1 - f) x decode step + f x "
+			"gap with prompts, f the share of its gaps that the percentile's count "
+			"of prompts (Poisson) joins");
+		numbers(e, lhs, "(1 - %s) x %s + %s x %s", plain(e, v->slo_share),
+			sec(e, v->step_decode_s), plain(e, v->slo_share), sec(e, v->slo_gap_s));
 		result(e, lhs, sec(e, v->tpot_slo_s));
+		put(e, "\n");
+		put(e,
+		    "  over %s gaps a request (output - 1, vLLM benchmarks/serve.py's TPOT;\n"
+		    "  under an output-length law the harmonic mean: short requests spread it)\n",
+		    plain(e, v->slo_gaps));
 	} else if (strcmp(what, "tpot") == 0) {
 		formula(e, lhs,
-			"the gap between tokens (ITL) when the percentile's count of prompts "
-			"joins the step (Poisson)");
-		numbers(e, lhs, "mean gap %s", sec(e, v->tpot_mean_s));
-		result(e, lhs, sec(e, v->tpot[lv]));
+			"the gap between tokens (ITL): the decode step + what the percentile's "
+			"count of prompts joining the step (Poisson) adds");
+		numbers(e, lhs, "%s + %s", sec(e, v->step_decode_s), sec(e, v->lv_add_s[lv]));
+		result(e, lhs, sec(e, lv < 3 ? v->tpot[lv] : v->tpot_slo_s));
+		put(e, "\n");
+		put(e, "  %s prompts join the step at P%g\n", plain(e, v->lv_k[lv]), pctl);
 	} else {
-		formula(e, lhs, "ttft at the percentile + (output - 1) x mean tpot");
-		numbers(e, lhs, "%s + %d x %s", sec(e, v->ttft[lv]),
-			s->workload.output_tokens > 1 ? s->workload.output_tokens - 1 : 0,
+		double o = v->lv_out[lv];
+		formula(e, lhs, "ttft at the percentile + (output at it - 1) x mean tpot");
+		numbers(e, lhs, "%s + %s x %s", sec(e, v->ttft[lv]), plain(e, o > 1 ? o - 1 : 0),
 			sec(e, v->tpot_mean_s));
 		result(e, lhs, sec(e, v->e2e[lv]));
+		put(e, "\n");
 	}
-	put(e, "\n");
 	serving_rule(e, p);
-	if (v->overloaded)
-		wrapped(e, "  ",
-			"the load exceeds what the replica completes: the queue grows "
-			"without bound, so latency has no steady state (null)");
 	serving_source(e);
 }
 
@@ -1780,17 +1893,38 @@ void explain_tpot_at_slo(struct ex *e, const struct scenario *s, const struct pl
 	explain_latency_level(e, s, p, "tpot", 3, p->serving.slo_percentile);
 }
 
-/* A serving figure: its formula and the rule. */
+/* A serving figure: its formula, its numbers (NULL or "!why": not itemized, and why),
+ * the rule. */
 static void serving_plain(struct ex *e, const struct scenario *s, const struct plan *p,
-			  const char *lhs, const char *sym, const char *value)
+			  const char *lhs, const char *sym, const char *nums, const char *value)
 {
 	if (!serving_applies(e, s, p))
 		return;
 	formula(e, lhs, sym);
+	if (nums && nums[0] != '!')
+		numbers(e, lhs, "%s", nums);
 	result(e, lhs, value);
 	put(e, "\n");
+	if (!nums || nums[0] == '!') {
+		char text[300];
+		snprintf(text, sizeof(text), "not itemized: %s;", nums ? nums + 1 : "a setting");
+		wrapped(e, "  ", text);
+	}
 	serving_rule(e, p);
 	serving_source(e);
+}
+
+/* The open loop: an arrival rate per replica (src/plan_time.c, serve). */
+static bool open_loop(const struct plan *p)
+{
+	return !isnan(p->serving.rate);
+}
+
+/* Prompt tokens a prefill computes: those a prefix cache does not hold (serve's g.P). */
+static double computed_prompt(const struct scenario *s, const struct plan *p)
+{
+	double h = isnan(p->prefix_hit) ? s->workload.prefix_cache_hit : p->prefix_hit;
+	return prompt_tokens(s) * (h > 0 && h < 1 ? 1 - h : 1);
 }
 
 void explain_serving_scheduler(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1798,7 +1932,7 @@ void explain_serving_scheduler(struct ex *e, const struct scenario *s, const str
 	serving_plain(e, s, p, "scheduler",
 		      "workload.scheduler, auto resolved to the framework's (vllm, trt-llm, "
 		      "llama.cpp: chunked; sglang: prefill-first)",
-		      sched_name(p));
+		      "!a setting, or the framework's default (src/framework.c)", sched_name(p));
 }
 
 void explain_serving_step_tokens(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1807,66 +1941,155 @@ void explain_serving_step_tokens(struct ex *e, const struct scenario *s, const s
 		      "workload.max_batched_tokens, or the framework's (vLLM "
 		      "max_num_batched_tokens 2048, SGLang chunked_prefill_size 2048/8192/16384 "
 		      "by GPU memory, TensorRT-LLM max_num_tokens 8192); null: unlimited",
+		      "!a setting, or the framework's default (src/framework.c)",
 		      isnan(p->serving.budget) ? "unlimited" : plain(e, p->serving.budget));
 }
 
 void explain_serving_max_running(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct workload *w = &s->workload;
+	const struct framework_info *fw = framework_get(w->framework);
+	const struct plan_serving *v = &p->serving;
+	double maxb = p->max_batch >= 1 ? p->max_batch : 1;
+	double set = w->max_running > 0	   ? w->max_running
+		     : fw->max_running > 0 ? fw->max_running
+					   : maxb;
+	double r = computed_prompt(s, p) / output_tokens(s);
+	char nums[160];
+	int n = snprintf(nums, sizeof(nums), "min(%s, %s", plain(e, set), plain(e, maxb));
+	if ((int)v->scheduler == SCHED_CHUNKED && !isnan(v->budget) &&
+	    floor((v->budget + r) / (1 + r)) >= 1)
+		n += snprintf(nums + n, sizeof(nums) - (size_t)n, ", %s",
+			      plain(e, floor((v->budget + r) / (1 + r))));
+	snprintf(nums + n, sizeof(nums) - (size_t)n, ")");
 	serving_plain(e, s, p, "cap",
 		      "min(workload.max_running or the framework's (vLLM max_num_seqs 256, "
 		      "SGLang 4096, TensorRT-LLM max_batch_size 2048), the sequences whose KV "
 		      "cache fits, and under chunked the batch the budget can refill: "
 		      "(T + P/O) / (1 + P/O))",
-		      plain(e, p->serving.max_running));
+		      v->max_running > 1 ? nums : "!one sequence at the least",
+		      plain(e, v->max_running));
 }
 
 void explain_serving_batch(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	const struct workload *w = &s->workload;
+	char nums[160];
+	if (open_loop(p) && v->overloaded)
+		snprintf(nums, sizeof(nums), "!the arrivals outrun the replica: its cap, %s",
+			 plain(e, v->max_running));
+	else if (open_loop(p))
+		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->e2e_run_s));
+	else
+		snprintf(nums, sizeof(nums), "min(%s, %s)",
+			 plain(e, w->kind == WL_OFFLINE && w->concurrency <= 0
+				      ? (w->batch > 0 ? w->batch : v->max_running)
+				      : v->concurrency),
+			 plain(e, v->max_running));
 	serving_plain(e, s, p, "batch",
 		      "under an arrival rate B = rate x e2e(B) (Little's law, solved); in a closed "
 		      "loop min(concurrency, cap); offline the cap",
-		      plain(e, p->serving.batch));
+		      nums, plain(e, v->batch));
 }
 
 void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	char nums[160];
+	double B = v->batch;
+	if ((int)v->scheduler == SCHED_STATIC)
+		snprintf(nums, sizeof(nums), "!a static batch takes no prompt while it runs");
+	else if ((int)v->scheduler == SCHED_DISAGG)
+		snprintf(nums, sizeof(nums), "!a decode engine takes no prompt (disaggregated)");
+	else if (B <= 1)
+		snprintf(nums, sizeof(nums), "!one request: no other finishes");
+	else if ((int)v->scheduler == SCHED_CHUNKED && isfinite(v->room))
+		snprintf(nums, sizeof(nums), "min((%s - 1) x %s / %s, %s)", plain(e, B),
+			 plain(e, computed_prompt(s, p)), plain(e, output_tokens(s)),
+			 plain(e, v->room));
+	else
+		snprintf(nums, sizeof(nums), "(%s - 1) x %s / %s", plain(e, B),
+			 plain(e, computed_prompt(s, p)), plain(e, output_tokens(s)));
 	serving_plain(e, s, p, "tokens",
 		      "(B - 1) x prompt / output: each of the others finishes once per output "
 		      "steps and its successor's prompt joins",
-		      plain(e, p->serving.prefill_per_step));
+		      nums, plain(e, v->prefill_per_step));
 }
 
 void explain_serving_requests_per_s(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	char nums[160];
+	if (v->overloaded)
+		snprintf(nums, sizeof(nums), "!the arrivals outrun it: its capacity_rate");
+	else if (open_loop(p))
+		snprintf(nums, sizeof(nums), "!the arrivals per replica, serving.rate");
+	else
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_run_s));
 	serving_plain(e, s, p, "requests/s",
 		      "the arrival rate per replica when it is served; in a closed loop batch / "
 		      "e2e (Little's law)",
-		      plain(e, p->serving.requests_per_s));
+		      nums, plain(e, v->requests_per_s));
 }
 
 void explain_serving_concurrency(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	char nums[160];
+	if (open_loop(p) && !v->overloaded)
+		snprintf(nums, sizeof(nums), "%s x (%s + %s)", plain(e, v->requests_per_s),
+			 sec(e, v->e2e_run_s), sec(e, v->wait_s));
+	else
+		snprintf(nums, sizeof(nums), "!%s",
+			 v->overloaded ? "the queue grows without bound"
+				       : "the closed loop's (workload.concurrency, or the batch)");
 	serving_plain(e, s, p, "concurrency",
-		      "requests/s x (e2e + wait) (Little's law), or the closed loop's",
-		      plain(e, p->serving.concurrency));
+		      "requests/s x (e2e + wait) (Little's law), or the closed loop's", nums,
+		      plain(e, v->concurrency));
 }
 
 void explain_serving_utilisation(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	char nums[160];
+	if (open_loop(p))
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
+			 plain(e, v->capacity_rate));
+	else
+		snprintf(nums, sizeof(nums), "!a closed loop keeps the engine full");
 	serving_plain(e, s, p, "utilisation",
 		      "rate per replica / the most it completes at the cap; 1 or more: it "
 		      "cannot meet the load",
-		      pct(e, p->serving.utilisation));
+		      nums, pct(e, v->utilisation));
 }
 
 void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	serving_plain(e, s, p, "capacity", "cap / e2e(cap): the replica's requests/s when full",
-		      plain(e, p->serving.capacity_rate));
+	const struct plan_serving *v = &p->serving;
+	const struct workload *w = &s->workload;
+	char nums[160];
+	bool measured = w->measured_tokens_per_s > 0 && (int)v->scheduler != SCHED_DISAGG;
+	if (measured && open_loop(p))
+		snprintf(nums, sizeof(nums), "%s x %s / %s", plain(e, w->measured_tokens_per_s),
+			 plain(e, replica_gpus(p)), plain(e, output_tokens(s)));
+	else if (open_loop(p))
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->max_running),
+			 sec(e, v->e2e_cap_s));
+	else
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_cap_s));
+	serving_plain(e, s, p, "capacity",
+		      measured && open_loop(p)
+			  ? "measured tokens/s per GPU x GPUs a replica / output tokens"
+			  : "cap / e2e(cap): the replica's requests/s when full",
+		      nums, plain(e, v->capacity_rate));
 }
 
 void explain_serving_wait(struct ex *e, const struct scenario *s, const struct plan *p)
 {
+	const struct plan_serving *v = &p->serving;
+	char nums[160];
+	snprintf(nums, sizeof(nums), "%s / 2 + %s", sec(e, v->wait_res_s), sec(e, v->wait_queue_s));
 	serving_plain(
 	    e, s, p, "wait",
 	    s->workload.prompt_length.dist != DIST_FIXED
@@ -1877,7 +2100,7 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		: "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
 		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
 		  "the cap, (C - B) e2e / B",
-	    sec(e, p->serving.wait_s));
+	    nums, sec(e, v->wait_s));
 }
 
 /* serving.overloaded: the arrivals per replica against the most it completes, under any
@@ -2034,7 +2257,7 @@ static void deadline_gpus(struct ex *e, const struct scenario *s, const struct p
 static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
 {
 	const struct plan_serving *v = &p->serving;
-	if (!(count >= 1))
+	if (!(count >= 1) || (isnan(v->fleet_ttft_s[i]) && isnan(v->fleet_util[i])))
 		return;
 	if (isnan(v->fleet_ttft_s[i]) && isnan(v->fleet_tpot_s[i])) {
 		put(e, "  at %s replicas: utilisation %s%s\n", plain(e, count),
@@ -2069,6 +2292,7 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 		numbers(e, "replicas", "ceil(%s / (%s x %s))", plain(e, v->fleet_rate),
 			plain(e, v->requests_per_s), plain(e, ep));
 		result(e, "replicas", plain(e, p->replicas));
+		put(e, "\n");
 		wrapped(
 		    e, "  ",
 		    "a closed loop (workload.concurrency) or an offline batch completes a fixed "
@@ -2110,11 +2334,6 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 		put(e, "\n");
 		fleet_point(e, p, p->replicas, 0);
 		fleet_point(e, p, p->replicas - 1, 1);
-		put(e,
-		    "  stable from %s replicas (capacity %s requests/s per engine at its cap of "
-		    "%s)\n",
-		    plain(e, v->fleet_stable), plain(e, v->capacity_rate),
-		    plain(e, v->max_running));
 		if (rule == FLEET_SLO)
 			put(e, "  a lone request, the floor: TTFT %s, TPOT %s at P%s\n",
 			    sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
@@ -2127,6 +2346,28 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			"stable, the SLO holds at the percentile and the GPUs required are no more "
 			"than hardware.count; under a load search ranks layouts by these GPUs (by "
 			"cost: their USD per hour)");
+	if (rule != FLEET_CANNOT && (int)v->scheduler == SCHED_DISAGG) {
+		/* src/plan_time.c, serve_disagg: each pool sized for its own target */
+		put(e, "\n");
+		formula(e, "engines",
+			"prefill engines (the fewest whose M/D/1 TTFT meets slo.ttft at the "
+			"percentile) + decode engines (the fewest whose batch at slo.tpot carries "
+			"the rate)");
+		numbers(e, "engines", "%s + %s", plain(e, v->fleet_prefill),
+			plain(e, v->fleet_decode));
+		result(e, "engines", plain(e, p->replicas));
+	}
+	if (rule != FLEET_CANNOT) {
+		/* the stable count, serve_fleet's lower bound: each engine at its cap
+		 * completes capacity_rate requests/s */
+		put(e, "\n");
+		formula(e, "stable",
+			"ceil(peak rate / (ep x capacity_rate)): the fewest replicas whose engines "
+			"at their cap complete the peak");
+		numbers(e, "stable", "ceil(%s / (%s x %s))", plain(e, v->fleet_rate), plain(e, ep),
+			plain(e, v->capacity_rate));
+		result(e, "stable", plain(e, v->fleet_stable));
+	}
 	if (what != CP_GPUS_REQUIRED && rule != FLEET_CANNOT)
 		put(e, "\n  GPUs required = replicas x tp x pp x ep = %s x %s = %s\n",
 		    plain(e, p->replicas), plain(e, span), plain(e, p->gpus_required));
@@ -2444,9 +2685,10 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		} else {
 			/* the FLOP time of a decode step: attention counts by its FLOPs here,
 			 * by its KV read under hbm_bandwidth */
-			formula(e, "compute", "(GEMM FLOP time + attention FLOP time) / tpot");
+			formula(e, "compute",
+				"(GEMM FLOP time + attention FLOP time) / decode step");
 			numbers(e, "compute", "(%s + %s) / %s", sec(e, d->gemm_s),
-				sec(e, d->attention_flops_s), sec(e, p->step_s));
+				sec(e, d->attention_flops_s), sec(e, d->step_s));
 		}
 		break;
 	case BN_HBM:
@@ -2456,9 +2698,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 				sec(e, t->optimizer_s), sec(e, p->step_s));
 		} else {
 			formula(e, "hbm_bandwidth",
-				"(weight read + KV cache read + elementwise) / tpot");
+				"(weight read + KV cache read + elementwise) / decode step");
 			numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s", sec(e, d->weight_read_s),
-				sec(e, d->kv_read_s), sec(e, d->elementwise_s), sec(e, p->step_s));
+				sec(e, d->kv_read_s), sec(e, d->elementwise_s), sec(e, d->step_s));
 		}
 		break;
 	case BN_INTERCONNECT:
@@ -2470,10 +2712,11 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 				sec(e, t->zero3_s), sec(e, t->ep_comm_s), sec(e, t->offload_s),
 				sec(e, p->step_s));
 		} else {
-			formula(e, "interconnect",
-				"(TP all-reduces + EP all-to-alls + pipeline hand-offs) / tpot");
+			formula(
+			    e, "interconnect",
+			    "(TP all-reduces + EP all-to-alls + pipeline hand-offs) / decode step");
 			numbers(e, "interconnect", "(%s + %s + %s) / %s", sec(e, t->tp_comm_s),
-				sec(e, t->ep_comm_s), sec(e, t->pp_comm_s), sec(e, p->step_s));
+				sec(e, t->ep_comm_s), sec(e, t->pp_comm_s), sec(e, d->step_s));
 		}
 		break;
 	default:

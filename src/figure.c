@@ -154,7 +154,7 @@ const struct figure figures[] = {
 	 .offset = PO(serving.ttft_slo_s), .better = -1, .section = FIGURE_TIME, .explain = explain_ttft_at_slo},
 	{.key = "latency.tpot_at_slo_s", .label = "time per output token at the SLO percentile", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.tpot_slo_s), .better = -1, .section = FIGURE_TIME, .explain = explain_tpot_at_slo},
-	{.key = "serving.scheduler", .label = "scheduler (1 auto, 2 prefill-first, 3 chunked, 4 static)", .unit = UNIT_NONE,
+	{.key = "serving.scheduler", .label = "scheduler (2 prefill-first, 3 chunked, 4 static, 5 disaggregated)", .unit = UNIT_NONE,
 	 .offset = PO(serving.scheduler), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
 	{.key = "serving.step_tokens", .label = "token budget of a step", .unit = UNIT_COUNT, .suffix = " tokens",
 	 .offset = PO(serving.budget), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_step_tokens},

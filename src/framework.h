@@ -112,6 +112,8 @@ enum scheduler {
 			      * (Sarathi-Serve; vLLM V1, TensorRT-LLM in-flight batching) */
 	SCHED_STATIC,	     /* a static batch: all requests start together, none joins until
 			      * all finish (LMDeploy's benchmark, HF generate) */
+	SCHED_DISAGG,	     /* prefill and decode on separate engines, the prompt's KV sent
+			      * between them (DistServe, Splitwise, Dynamo, SGLang PD) */
 	SCHED_COUNT
 };
 

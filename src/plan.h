@@ -128,6 +128,7 @@ struct plan_memory { /* bytes on the most loaded GPU */
  * elementwise + tp_comm + ep_comm + pp_comm + fixed. NaN for training. */
 struct plan_decode {
 	double batch;		  /* sequences this step decodes */
+	double step_s;		  /* the step the terms below add up to */
 	double gemm_s;		  /* the GEMMs' compute: tensor or CUDA cores, the faster */
 	double weight_read_s;	  /* the weights read from HBM */
 	double attention_s;	  /* the slower of the next two */
@@ -183,6 +184,25 @@ struct plan_serving {
 	double fleet_tpot_s[2];
 	double fleet_util[2];
 	double fleet_evals; /* evaluations of the loaded model the walk made */
+	/* the terms src/explain.c adds up to the figures above (NaN where none) */
+	double step_decode_s; /* a step of the running batch's decodes alone */
+	double step_joined_s; /* a step that carries prompts */
+	double step_frac;     /* the share of steps that carry prompts, 1 - e^-n */
+	double e2e_run_s;     /* ttft_service_s + (output - 1) tpot_mean_s: no wait */
+	double e2e_cap_s;     /* the same at the running cap */
+	double wait_res_s;    /* the step in flight an arrival finds */
+	double wait_queue_s;  /* the mean wait at the prompt budget (or for a slot) */
+	double room;	      /* prompt tokens a step (or a prefill pass) may carry */
+	/* per level (P50, P90, P99, the SLO's): a prompt's own passes, its wait, the prompts
+	 * joining the step, what they add to the gap, the output length */
+	double lv_own_s[4], lv_wait_s[4], lv_k[4], lv_add_s[4], lv_out[4];
+	double slo_gaps;  /* the SLO's TPOT: the gaps a request's mean is taken over */
+	double slo_share; /* the share of them that carry prompts */
+	double slo_gap_s; /* the gap of those steps */
+	/* disaggregated (src/plan_time.c, serve_disagg): the engines of each pool, the
+	 * prefill pool's utilisation, a prompt's prefill and its KV's transfer, s */
+	double prefill_engines, decode_engines, prefill_util, prefill_s, kv_transfer_s;
+	double fleet_prefill, fleet_decode; /* the capacity plan's pools, engines */
 };
 
 /* How the loaded engine sized the fleet (plan_serving.fleet_rule). */
@@ -278,6 +298,10 @@ struct plan {
 	double max_batch;    /* inference: most concurrent sequences whose KV cache fits */
 	double mem_fraction; /* a serving framework's KV budget fraction; NaN when none */
 	double slo_batch;    /* the largest batch meeting the SLO; NAN when none is given */
+	/* the prefix cache under workload.prefix_cache_tokens (src/plan_time.c, prefix_tiers):
+	 * the hit rate its device and host tiers keep, the share of hits from the host, and
+	 * the load of a prompt's host-held prefix over the host link, s (NaN: none given) */
+	double prefix_hit, prefix_host_share, host_kv_load_s;
 	double replicas;
 	double gpus_required;
 

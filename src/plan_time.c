@@ -448,7 +448,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 }
 
 static const struct plan_time_parts no_parts;
-static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
 					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
@@ -464,6 +464,7 @@ static void set_nan(struct plan *p)
 	p->tokens_per_s = p->tokens_per_s_per_gpu = NAN;
 	p->ttft_s = p->tpot_s = p->decode_compute_bound_batch = NAN;
 	p->slo_batch = p->replicas = p->gpus_required = NAN;
+	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = NAN;
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
@@ -1206,6 +1207,8 @@ struct infer {
 	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
 	double elt_per_tok;		     /* per token: elementwise traffic time */
 	double prefill_P;		     /* prompt tokens */
+	double hit;			     /* the prefix cache's hit rate (prefix_tiers) */
+	double host_load;		     /* a prompt's host-held prefix loaded, s */
 	double key_half; /* keys per computed prompt token / its computed tokens (1/2 uncached) */
 	double ctx;	 /* average context of a decode step */
 	double pp;	 /* pipeline stages of a replica */
@@ -1354,7 +1357,8 @@ static double ttft_s(const struct tctx *c, const struct infer *in, double B, dou
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
 	(void)O;
-	return prefill_s(in, P, P) + (B > 1 ? decode_step_s(c, in, micro(in, B), in->ctx) : 0);
+	return in->host_load + prefill_s(in, P, P) +
+	       (B > 1 ? decode_step_s(c, in, micro(in, B), in->ctx) : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
@@ -1499,6 +1503,9 @@ struct serve_point {
 	double e2e;    /* ttft + (O - 1) step */
 	double joined; /* prompt tokens per decode step */
 	double room;   /* prompt tokens a step (or a prefill pass) may carry */
+	double decode; /* a step of the decodes alone */
+	double fused;  /* a step that carries prompts (NaN: none do) */
+	double frac;   /* the share of steps that carry prompts */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
 };
 
@@ -1510,11 +1517,11 @@ static double own_ttft(const struct tctx *c, const struct infer *in, enum schedu
 	if (sched == SCHED_CHUNKED) {
 		double room = T - others;
 		double k = room >= P ? 1 : room >= 1 ? ceil(P / room) : P;
-		return k * pass_s(c, in, others, P / k, P);
+		return in->host_load + k * pass_s(c, in, others, P / k, P);
 	}
 	{
 		double kp = P > T ? ceil(P / T) : 1;
-		return kp * prefill_s(in, P / kp, P);
+		return in->host_load + kp * prefill_s(in, P / kp, P);
 	}
 }
 
@@ -1528,8 +1535,10 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 	if (sched == SCHED_STATIC) {
 		/* every prompt of the batch in passes of at most T tokens, then the decodes */
 		double all = (B > 1 ? B : 1) * P, passes = T < all ? ceil(all / T) : 1;
-		o->ttft = passes * prefill_s(in, all / passes, P);
-		o->step = decode_step_s(c, in, Bd, in->ctx);
+		o->ttft = (B > 1 ? B : 1) * in->host_load + passes * prefill_s(in, all / passes, P);
+		o->step = o->decode = decode_step_s(c, in, Bd, in->ctx);
+		o->fused = NAN;
+		o->frac = 0;
 		o->joined = 0;
 		o->room = T;
 	} else if (sched == SCHED_CHUNKED) {
@@ -1547,13 +1556,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		 * of them in each; the rest are plain decode steps. The mean gap is the mean over
 		 * both, not the fused pass at a fractional prompt (its fixed part would be charged
 		 * to every step, putting the mean above the P90 gap at light load). */
-		{
-			double frac = 1 - exp(-n);
-			o->step = frac > 0 ? (1 - frac) * pass_s(c, in, Bd, 0, P) +
-						 frac * pass_s(c, in, Bd,
-							       min_num(o->joined / frac, room), P)
-					   : pass_s(c, in, Bd, 0, P);
-		}
+		o->frac = 1 - exp(-n);
+		o->decode = pass_s(c, in, Bd, 0, P);
+		o->fused =
+		    o->frac > 0 ? pass_s(c, in, Bd, min_num(o->joined / o->frac, room), P) : NAN;
+		o->step = o->frac > 0 ? (1 - o->frac) * o->decode + o->frac * o->fused : o->decode;
 		o->ttft = own_ttft(c, in, sched, T, others, P);
 	} else { /* SCHED_PREFILL_FIRST */
 		/* a pass runs in a fraction 1 - e^-n of the steps (at least one prompt waits),
@@ -1561,7 +1568,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		double d = decode_step_s(c, in, Bd, in->ctx), frac = 1 - exp(-n);
 		double per = frac > 0 ? o->joined / frac : 0;
 		double passes = per > T ? ceil(per / T) : 1;
-		o->step = d + (frac > 0 ? frac * passes * prefill_s(in, per / passes, P) : 0);
+		double one = frac > 0 ? prefill_s(in, per / passes, P) : 0;
+		o->step = d + (frac > 0 ? frac * passes * one : 0);
+		o->decode = d;
+		o->fused = frac > 0 ? d + passes * one : NAN;
+		o->frac = frac;
 		o->ttft = own_ttft(c, in, sched, T, others, P);
 		o->room = T;
 		if (o->joined > T)
@@ -1584,6 +1595,13 @@ static void serving_nan(struct plan_serving *v)
 	v->fleet_lone_ttft_s = v->fleet_lone_tpot_s = v->fleet_evals = NAN;
 	for (int i = 0; i < 2; i++)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
+	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
+	v->wait_res_s = v->wait_queue_s = v->room = NAN;
+	for (int i = 0; i < 4; i++)
+		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
+	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
+	v->prefill_engines = v->decode_engines = v->prefill_util = v->prefill_s = NAN;
+	v->kv_transfer_s = v->fleet_prefill = v->fleet_decode = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -1609,8 +1627,63 @@ struct serve_cfg {
 	double T;   /* tokens a step may carry (INFINITY: unlimited) */
 	double cap; /* the running cap */
 	double P, O;
-	double B; /* the batch time_infer chose: a closed loop's concurrency by default */
+	double B;    /* the batch time_infer chose: a closed loop's concurrency by default */
+	double gaps; /* the gaps a request's TPOT is the mean of (request_gaps) */
 };
+
+/* ---- a request's TPOT under an output-length law ----
+ * A request's TPOT is the mean of its own gaps, (e2e - ttft) / (output - 1) (vLLM's
+ * benchmarks/serve.py calculate_metrics, formerly benchmarks/benchmark_serving.py; a
+ * request of one token has none and is left out there); DistServe (Zhong et al., OSDI
+ * 2024, Section 2) states its SLO per request the same way. Over its G = O - 1 gaps the
+ * steps that prompts join are Poisson(n G), so the share of its gaps that carry prompts
+ * has mean n whatever G, and variance n / G. Requests of different lengths mix those
+ * shares: the mixture keeps the mean n and has variance n E[1 / G], the short requests
+ * spreading it most. The approximation: the TPOT percentile of the mixture is that of one
+ * request of the harmonic-mean gap count 1 / E[1 / G], whose share has the mixture's
+ * mean and variance (for a fixed length, G = O - 1 exactly). E[1 / G] is a 32-point
+ * midpoint rule over the law's quantiles, each length rounded to whole tokens, requests
+ * of one token left out as vLLM does. */
+/* At the 32 midpoints q = (i + 1/2) / 32: -ln(1 - q), the exponential law's quantile over
+ * its mean, and normal_quantile(q), so that the rule takes no logarithm (the values
+ * law_quantile gives, worked out once). */
+static const double mid_exp[32] = {
+    0.015748356968139168, 0.048009219186360606, 0.081345639453952401, 0.1158318155251217,
+    0.15154989812720093,  0.18859116980755003,	0.22705745063534608,  0.26706278524904525,
+    0.30873548164961329,  0.35222059358935209,	0.39768296766610944,  0.44531101665536404,
+    0.49532143723002542,  0.54796517071544737,	0.6035350218702582,   0.6623755218931916,
+    0.72489587887452556,  0.7915872533731978,	0.86304621735534282,  0.94000725849147115,
+    1.0233888674305223,	  1.1143606456362489,	1.2144441041932315,   1.3256697393034558,
+    1.4508328822574619,	  1.5939337258981352,	1.7609878105613013,   1.9616585060234524,
+    2.2129729343043585,	  2.5494451709255714,	3.0602707946915624,   4.1588830833596715};
+static const double mid_z[32] = {
+    -2.1543180193877882,  -1.6763080235445083,	-1.4180547114617594,  -1.2300016204069952,
+    -1.0775462990621125,  -0.94670609036489928, -0.83033697246725502, -0.72425281263464025,
+    -0.62576305288530221, -0.53301581177093671, -0.44466497528545701, -0.35968563739963488,
+    -0.27726418865104185, -0.19672870188773084, -0.11750220147012613, -0.039069319814168724,
+    0.039069319814168724, 0.11750220147012613,	0.19672870188773084,  0.27726418865104185,
+    0.35968563739963488,  0.44466497528545701,	0.53301581177093671,  0.62576305288530221,
+    0.72425281263464025,  0.83033697246725502,	0.94670609036489928,  1.0775462990621125,
+    1.2300016204069952,	  1.4180547114617594,	1.6763080235445083,   2.1543180193877882};
+
+static double request_gaps(const struct length_law *d, double O)
+{
+	double inv = 0, n = 0;
+	if (d->dist == DIST_FIXED)
+		return O - 1;
+	for (int i = 0; i < 32; i++) {
+		double x = d->dist == DIST_EXPONENTIAL ? O * mid_exp[i]
+			   : d->dist == DIST_LOGNORMAL
+			       ? exp(log(O) - d->sigma * d->sigma / 2 + d->sigma * mid_z[i])
+			       : law_quantile(d, O, (i + 0.5) / 32);
+		double g = floor(x + 0.5) - 1;
+		if (g >= 1) {
+			inv += 1 / g;
+			n += 1;
+		}
+	}
+	return n > 0 ? n / inv : O - 1;
+}
 
 static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			 const struct serve_point *pt, double run, double rate, double wq_closed,
@@ -1636,6 +1709,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		v->rate = rate;
 		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
 		v->capacity_rate = cap / top.e2e;
+		v->e2e_cap_s = top.e2e;
 		v->utilisation = rate / v->capacity_rate;
 		if (rate >= v->capacity_rate * (1 - 1e-9)) {
 			v->overloaded = true;
@@ -1678,6 +1752,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		if (C > run) /* the rest wait for a slot: Little's law on the queue */
 			wq = (C - run) * pt.e2e / run;
 		v->capacity_rate = run / pt.e2e;
+		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
 	serve_levels(c, in, g, &pt, run, rate, wq, true, v);
@@ -1712,6 +1787,13 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	}
 	v->batch = run;
 	v->prefill_per_step = pt->joined;
+	v->step_decode_s = pt->decode;
+	v->step_joined_s = pt->fused;
+	v->step_frac = pt->frac;
+	v->e2e_run_s = pt->e2e;
+	v->wait_res_s = res;
+	v->wait_queue_s = wq;
+	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
 	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt->e2e;
@@ -1751,20 +1833,30 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts
-		 * that join over its O - 1 steps are Poisson((O - 1) n), at most one step each
+		 * that join over its G = O - 1 gaps (under an output-length law the harmonic
+		 * mean, request_gaps) are Poisson(G n), at most one step each
 		 * while there are fewer than steps: K of its steps carry prompts, the others are
 		 * plain decode steps. The P50/P90/P99 levels stay the per-token gap, the ITL
 		 * engines' benchmarks print. */
-		if (lv == 3 && O > 2 && sched != SCHED_STATIC) {
-			double K, n = pt->joined / P * (O - 1), f;
+		if (lv == 3 && g->gaps > 1 && sched != SCHED_STATIC) {
+			double G = g->gaps, K, n = pt->joined / P * G, f;
 			poisson_quantiles(n, &q[3], 1, &K);
-			f = min_num(K, O - 1) / (O - 1);
+			f = min_num(K, G) / G;
+			v->slo_gaps = G;
+			v->slo_share = f;
+			v->slo_gap_s =
+			    f > 0 ? serve_gap(c, in, sched, pt, run, K / (f * G), P) : pt->decode;
 			gap = f > 0 ? (1 - f) * serve_gap(c, in, sched, pt, run, 0, P) +
-					  f * serve_gap(c, in, sched, pt, run, K / (f * (O - 1)), P)
+					  f * v->slo_gap_s
 				    : serve_gap(c, in, sched, pt, run, 0, P);
 		}
 		ttft = pt->ttft + wait;
 		e2e = ttft + (O > 1 ? O - 1 : 0) * pt->step;
+		v->lv_own_s[lv] = pt->ttft;
+		v->lv_wait_s[lv] = wait;
+		v->lv_k[lv] = k[lv];
+		v->lv_add_s[lv] = gap - pt->decode;
+		v->lv_out[lv] = O;
 		if (lengths && sched != SCHED_STATIC) {
 			/* the prompt and the output at the level's lengths (a static batch's
 			 * requests wait for all its prompts: the mean's) */
@@ -1772,7 +1864,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
 			double Oq = law_quantile(&w->output_length, O, ql);
 			double others = run > 1 ? micro(in, run - 1) : 0;
-			ttft = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + wait;
+			v->lv_own_s[lv] = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1));
+			v->lv_out[lv] = Oq;
+			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
 		}
 		if (v->overloaded)
@@ -2004,6 +2098,276 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 	}
 }
 
+/* The terms of a decode step of Bm sequences (a micro-batch), which add up to step, the
+ * time they give; and the bottleneck shares of that step. */
+static void decode_terms(const struct tctx *c, const struct infer *in, double Bm, double step)
+{
+	struct plan *p = c->p;
+	const struct lines *l = in->l;
+	struct plan_decode *d = &p->decode;
+	double inv_tpot = 1 / step;
+	d->batch = Bm;
+	d->step_s = step;
+	d->gemm_s = gemm_compute_s(l, Bm);
+	d->weight_read_s = l->m0;
+	d->attention_s = l->a1 * Bm;
+	d->attention_flops_s = l->c_att1 * Bm;
+	d->kv_read_s = l->kv1 * Bm;
+	d->elementwise_s = Bm * in->elt_per_tok;
+	d->tp_comm_s = in->tp_fixed + Bm * in->tp_only_per_tok;
+	d->ep_comm_s = in->ep_fixed + Bm * in->ep_per_tok;
+	d->pp_comm_s = in->pp_fixed;
+	d->fixed_s = in->base_fixed;
+	d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
+	if (in->sk > 0) {
+		/* the verify pass's terms: K + 1 rows a sequence */
+		double k1 = in->sk + 1;
+		d->gemm_s = gemm_compute_s(l, Bm * k1);
+		d->attention_flops_s = l->c_att1 * k1 * Bm;
+		d->attention_s = dmax(l->c_att1 * k1, l->kv1) * Bm;
+		d->elementwise_s = Bm * k1 * in->elt_per_tok;
+		d->tp_comm_s = in->tp_fixed + Bm * k1 * in->tp_only_per_tok;
+		d->ep_comm_s = in->ep_fixed + Bm * k1 * in->ep_per_tok;
+		d->spec_tokens_per_step = in->sE;
+		d->draft_s = in->sk * draft_step_s(in, Bm);
+		d->verify_s = step * in->sE - d->draft_s;
+		inv_tpot = 1 / (d->verify_s + d->draft_s);
+	}
+	p->parts.matmul_s = d->gemm_s;
+	p->parts.attention_s = d->attention_s;
+	p->parts.memory_bound_s = d->elementwise_s;
+	p->parts.tp_comm_s = d->tp_comm_s;
+	p->parts.ep_comm_s = d->ep_comm_s;
+	p->parts.pp_comm_s = d->pp_comm_s;
+	p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
+	p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
+	p->shares[BN_INTERCONNECT] = (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
+}
+
+/* MFU of an inference plan: tokens/s counts generated tokens, each carrying its share of
+ * the prompt's prefill, (prompt + output) / output tokens' worth of FLOPs (PaLM,
+ * Chowdhery et al. 2022, Appendix B) */
+static void infer_mfu(const struct tctx *c)
+{
+	const struct workload *w = &c->s->workload;
+	struct plan *p = c->p;
+	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
+	double O = w->output_tokens > 0 ? w->output_tokens : 1;
+	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
+	p->hfu = p->mfu;
+}
+
+/* ---- disaggregated prefill and decode (workload.scheduler disaggregated) ----
+ * Prefill engines run prompts and send each prompt's KV cache to a decode engine, which
+ * only decodes (DistServe, Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024;
+ * NVIDIA Dynamo; SGLang --disaggregation-mode prefill|decode). The pools do not interfere,
+ * so each is sized for its own target:
+ *  - a prefill engine is an M/D/1 queue of prompts with service D, a prompt's prefill
+ *    (DistServe, Section 3.1, Equation 1: mean TTFT = D + R D^2 / (2 (1 - R D))), with the
+ *    waiting time's exponential tail at a level as serve_levels takes it; then the
+ *    prompt's KV, prompt x KV bytes a token for each GPU's share, crosses to the decode
+ *    engine at the fabric's bandwidth (NVLink within a node, the network across; the
+ *    bulk-transfer path of SGLang's disaggregation/mooncake and Dynamo's NIXL), which the
+ *    first token waits for;
+ *  - a decode engine runs decode steps alone: B = rate x (O - 1) x step(B) (Little's law
+ *    over its O - 1 steps), every gap the same step.
+ * The capacity plan chooses the split: the fewest prefill engines whose TTFT meets the SLO
+ * at its percentile, and the fewest decode engines whose batch at the SLO's TPOT carries
+ * the rate. */
+
+/* A decode engine's step at running batch B. */
+static double disagg_step(const struct tctx *c, const struct infer *in, double B)
+{
+	return decode_step_s(c, in, B > 1 ? micro(in, B) : 1, in->ctx);
+}
+
+/* The running batch of a decode engine at r requests/s (B = r (O - 1) step(B)), by
+ * bisection; cap + 1 when the cap overruns. */
+static double disagg_batch(const struct tctx *c, const struct infer *in, double r, double O,
+			   double cap)
+{
+	double lo = 0, hi = cap, steps = O > 1 ? O - 1 : 1;
+	if (r * steps * disagg_step(c, in, cap) >= cap * (1 - 1e-9))
+		return cap + 1;
+	for (int it = 0; it < 60 && hi - lo > 1e-9 * (1 + hi); it++) {
+		double mid = 0.5 * (lo + hi);
+		if (r * steps * disagg_step(c, in, mid) > mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* The prefill pool's wait at level q (and its mean, q < 0) at utilisation rho. */
+static double disagg_wait(double D, double rho, double q)
+{
+	double wq = rho * D / (2 * (1 - rho));
+	if (q < 0)
+		return wq;
+	return rho > 0 && q > 1 - rho ? wq / rho * log(rho / (1 - q)) : 0;
+}
+
+/* The pools under a peak rate: fills v as serve_load does (rate, batch, levels) for the
+ * given split, and the capacity plan. */
+static void serve_disagg(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double rate, double engines_deployed, double span)
+{
+	const struct scenario *s = c->s;
+	const struct workload *w = &s->workload;
+	struct plan *p = c->p;
+	struct plan_serving *v = &p->serving;
+	double O = g->O, steps = O > 1 ? O - 1 : 1, cap = g->cap;
+	double D = in->host_load + prefill_s(in, g->P, g->P);
+	double X = w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
+	double own = D + X, q = v->slo_percentile / 100, top = fleet_max(span);
+	double np, nd, rho, r, B, st, lvq[4] = {serve_q[0], serve_q[1], serve_q[2], q};
+	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
+
+	v->prefill_s = D;
+	v->kv_transfer_s = X;
+	v->ttft_service_s = own;
+	/* the capacity plan: each pool on its own (engines cover the whole peak) */
+	if (rate > 0) {
+		double bt = cap, fp, fd;
+		/* decode: the largest batch meeting the TPOT target, its rate per engine */
+		if (w->slo.tpot_s > 0) {
+			double lo = 0, hi = cap;
+			if (disagg_step(c, in, 1) > w->slo.tpot_s * (1 + 1e-9))
+				hi = 0;
+			for (int it = 0; it < 60 && hi - lo > 1e-6; it++) {
+				double mid = 0.5 * (lo + hi);
+				if (disagg_step(c, in, mid) <= w->slo.tpot_s)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			bt = hi > 0 ? lo : 0;
+		}
+		fd = bt > 0 ? floor(rate * steps * disagg_step(c, in, bt) / bt * (1 - 1e-9)) + 1
+			    : NAN;
+		/* prefill: stable, then the TTFT at the percentile */
+		fp = floor(rate * D * (1 - 1e-9)) + 1;
+		if (w->slo.ttft_s > 0) {
+			if (own > w->slo.ttft_s)
+				fp = NAN;
+			else
+				while (fp <= top && own + disagg_wait(D, rate * D / fp, q) >
+							w->slo.ttft_s * (1 + 1e-9))
+					fp = fp < 64 ? fp + 1 : ceil(fp * 1.01);
+		}
+		v->fleet_prefill = fp;
+		v->fleet_decode = fd;
+		/* the floor and the answer, as the explanation quotes them */
+		v->fleet_lone_ttft_s = own;
+		v->fleet_lone_tpot_s = disagg_step(c, in, 1);
+		if (isfinite(fp) && isfinite(fd)) {
+			double bd = disagg_batch(c, in, rate / fd, O, cap);
+			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * D / fp, q);
+			v->fleet_tpot_s[0] = disagg_step(c, in, min_num(bd, cap));
+			v->fleet_util[0] = max_num(
+			    rate * D / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
+		}
+		v->fleet_rate = rate;
+		v->fleet_engines = 1;
+		v->capacity_rate = bt > 0 ? cap / (steps * disagg_step(c, in, cap)) : NAN;
+		v->fleet_stable = ceil(rate / v->capacity_rate * (1 - 1e-9));
+		if (isnan(fp) || isnan(fd) || fp + fd > top) {
+			v->fleet_rule = FLEET_CANNOT;
+			p->replicas = p->gpus_required = NAN;
+			if (isnan(fp) && w->slo.ttft_s > 0)
+				plan_warn(p, PW_SLO_UNREACHABLE_TTFT, own, w->slo.ttft_s);
+			else if (isnan(fd))
+				plan_warn(p, PW_SLO_UNREACHABLE_TPOT, disagg_step(c, in, 1),
+					  w->slo.tpot_s);
+			else
+				plan_warn(p, PW_FLEET_OVER_MAX, top, span);
+		} else {
+			v->fleet_rule = slo ? FLEET_SLO : FLEET_STABLE;
+			p->replicas = fp + fd;
+			p->gpus_required = p->replicas * span;
+		}
+	}
+	/* the split of the scenario's engines: as given, else the capacity plan's ratio */
+	np = w->prefill_engines, nd = w->decode_engines;
+	if (np <= 0 && nd <= 0) {
+		double f = isfinite(v->fleet_prefill) && isfinite(v->fleet_decode)
+			       ? v->fleet_prefill / (v->fleet_prefill + v->fleet_decode)
+			       : 0.5;
+		np = max_num(1, floor(engines_deployed * f + 0.5));
+		nd = engines_deployed - np;
+	} else if (np <= 0) {
+		np = engines_deployed - nd;
+	} else if (nd <= 0) {
+		nd = engines_deployed - np;
+	}
+	np = max_num(np, 1), nd = max_num(nd, 1);
+	v->prefill_engines = np;
+	v->decode_engines = nd;
+	/* the pools at that split: an arrival rate, or a closed loop of decodes */
+	rho = rate > 0 ? rate * D / np : 0;
+	r = rate > 0 ? rate / nd : 0;
+	v->prefill_util = rho;
+	if (rate > 0) {
+		B = disagg_batch(c, in, r, O, cap);
+	} else {
+		double C = w->concurrency > 0 ? w->concurrency : g->B;
+		B = min_num(C, cap);
+		if (w->kind == WL_OFFLINE && w->concurrency <= 0)
+			B = w->batch > 0 ? min_num(w->batch, cap) : cap;
+		v->concurrency = C;
+	}
+	v->overloaded = rho >= 1 - 1e-9 || B > cap;
+	if (B > cap)
+		B = cap;
+	st = disagg_step(c, in, B);
+	if (rate > 0 || isnan(v->capacity_rate)) {
+		v->capacity_rate = cap / (steps * disagg_step(c, in, cap));
+		v->e2e_cap_s = steps * disagg_step(c, in, cap);
+	}
+	if (rate <= 0) { /* a closed loop runs full */
+		v->capacity_rate = B / (steps * st);
+		v->e2e_cap_s = steps * st;
+	}
+	v->rate = rate > 0 ? r : NAN;
+	v->batch = B;
+	v->prefill_per_step = 0;
+	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
+	/* completed per decode engine: the arrivals, or what the slower pool completes
+	 * when they outrun it */
+	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / D, nd * v->capacity_rate)) / nd
+				     : B / (steps * st);
+	v->step_decode_s = st;
+	v->step_frac = 0;
+	v->e2e_run_s = steps * st;
+	v->wait_res_s = 0;
+	v->wait_queue_s = rho > 0 && rho < 1 ? disagg_wait(D, rho, -1) : 0;
+	v->wait_s = v->wait_queue_s;
+	v->room = NAN;
+	if (rate > 0)
+		v->concurrency = v->requests_per_s * (v->e2e_run_s + v->wait_s);
+	v->ttft_mean_s = v->overloaded ? NAN : own + v->wait_s;
+	v->tpot_mean_s = st;
+	v->e2e_mean_s = v->ttft_mean_s + steps * st;
+	for (int lv = 0; lv < 4; lv++) {
+		double wait = rho > 0 && rho < 1 ? disagg_wait(D, rho, lvq[lv]) : 0;
+		double ttft = v->overloaded ? NAN : own + wait;
+		v->lv_own_s[lv] = own;
+		v->lv_wait_s[lv] = wait;
+		v->lv_k[lv] = 0;
+		v->lv_add_s[lv] = 0;
+		v->lv_out[lv] = O;
+		if (lv < 3) {
+			v->ttft[lv] = ttft;
+			v->tpot[lv] = st;
+			v->e2e[lv] = ttft + steps * st;
+		} else {
+			v->ttft_slo_s = ttft;
+			v->tpot_slo_s = st;
+		}
+	}
+}
+
 /* Serving under load at the batch B time_infer chose (the cap when no load is given):
  * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
  * throughput and the capacity plan by the loaded engine's. */
@@ -2035,9 +2399,9 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		return;
 	}
 	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
-	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) *
-	      (w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? 1 - w->prefix_cache_hit : 1);
+	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
+	g.gaps = request_gaps(&w->output_length, g.O);
 	g.B = B;
 	g.T = w->max_batched_tokens > 0
 		  ? w->max_batched_tokens
@@ -2048,6 +2412,28 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
+	if (g.sched == SCHED_DISAGG) {
+		v->scheduler = g.sched;
+		v->budget = isfinite(g.T) ? g.T : NAN;
+		v->max_running = g.cap;
+		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
+		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
+			     deployed, span);
+		if (v->overloaded)
+			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
+		p->ttft_s = v->ttft_mean_s;
+		p->tpot_s = p->step_s = v->tpot_mean_s;
+		decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+		if (w->measured_tokens_per_s > 0)
+			return;
+		p->tokens_per_s = v->requests_per_s * g.O * v->decode_engines;
+		p->tokens_per_s_per_gpu =
+		    p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+		if (w->kind == WL_OFFLINE && w->tokens > 0)
+			p->total_s = w->tokens / p->tokens_per_s;
+		infer_mfu(c);
+		return;
+	}
 	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
 		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
 		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
@@ -2090,10 +2476,13 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
 	p->tpot_s = v->tpot_mean_s;
 	p->step_s = p->tpot_s;
+	/* the decode step's terms and the shares: of the running batch's decode step */
+	decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
 	if (w->measured_tokens_per_s > 0)
 		return; /* a measured throughput sizes the fleet as it does alone */
 	p->tokens_per_s = v->requests_per_s * g.O * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
+	infer_mfu(c); /* of the loaded throughput */
 	if (w->kind == WL_OFFLINE && w->tokens > 0)
 		p->total_s = w->tokens / p->tokens_per_s;
 
@@ -2153,6 +2542,44 @@ double plan_draft_params(const struct workload *w, const struct model *m,
 	return own;
 }
 
+/* ---- the prefix cache's tiers (workload.prefix_cache_tokens, host_kv_cache) ----
+ * The hit rate h is what a cache holding every prefix would give; W distinct prefix
+ * tokens are drawn from. The device keeps cached prefixes in the KV blocks the running
+ * batch leaves free ((max_batch - B) sequences' tokens; none under batch auto, which
+ * packs the cache with running sequences), and an engine with a host tier keeps the
+ * blocks it evicts in host memory: SGLang's HiRadixCache
+ * (python/sglang/srt/mem_cache/hiradix_cache.py: eviction writes the block back to the
+ * host pool, write_backup; a match reports host_hit_length and init_load_back / load_back
+ * copy it to the device before the prefill; the host pool is --hicache-size GB a rank,
+ * memory_pool_host.py HostKVCache), vLLM's OffloadingConnector (--kv-offloading-size GiB
+ * over all ranks; the request waits for its blocks, WAITING_FOR_REMOTE_KVS), and
+ * TensorRT-LLM's KvCacheConfig host_cache_size (secondary blocks, bytes a rank). With
+ * uniform popularity over the W tokens, hits fall in the held ones: h x held / W, and a
+ * share host / held of them is loaded over the host link, each GPU its layers' share of
+ * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill and
+ * not overlapped with it (vLLM's connector; SGLang overlaps it layer by layer, which this
+ * overstates). Without W: every hit held on the device, no load (the plan of before). */
+static double prefix_tiers(const struct tctx *c, double hit, double B, double *load)
+{
+	const struct workload *w = &c->s->workload;
+	struct plan *p = c->p;
+	double W = w->prefix_cache_tokens, kvb = p->mem.kv_bytes_per_token;
+	double seq = p->mem.kv_tokens_per_seq, dev, host = 0, held, bw;
+	*load = 0;
+	if (!(W > 0) || !(hit > 0) || !(kvb > 0))
+		return hit;
+	dev = p->max_batch > B && seq > 0 ? min_num(W, (p->max_batch - B) * seq) : 0;
+	if (w->host_kv_cache > 0)
+		host = min_num(W - dev, w->host_kv_cache / kvb);
+	held = dev + host;
+	p->prefix_hit = hit * held / W;
+	p->prefix_host_share = held > 0 ? host / held : 0;
+	bw = c->s->hardware.gpu.pcie_bytes_per_s;
+	*load = bw > 0 ? p->prefix_hit * p->prefix_host_share * w->prompt_tokens * kvb / bw : 0;
+	p->host_kv_load_s = *load;
+	return p->prefix_hit;
+}
+
 static void time_infer(struct tctx *c)
 {
 	const struct scenario *s = c->s;
@@ -2176,7 +2603,7 @@ static void time_infer(struct tctx *c)
 	 * each attending to the cached h P keys and half its own, h P + Pc / 2. Decode
 	 * still reads the whole context. */
 	double hit = w->prefix_cache_hit > 0 && w->prefix_cache_hit < 1 ? w->prefix_cache_hit : 0;
-	double Pc = (1 - hit) * P;
+	double Pc;
 	double N = p->active_params;
 	double wbpp = p->mem.weight_bytes_per_param > 0 ? p->mem.weight_bytes_per_param
 							: dtype_bytes(w->weights);
@@ -2199,6 +2626,10 @@ static void time_infer(struct tctx *c)
 	 * sequence fits (it warned): time one sequence anyway, and report the 0 */
 	maxb = p->max_batch >= 1 ? p->max_batch : 1;
 	B = w->batch > 0 ? w->batch : maxb;
+	in.host_load = 0;
+	hit = prefix_tiers(c, hit, min_num(B, maxb), &in.host_load);
+	in.hit = hit;
+	Pc = (1 - hit) * P;
 
 	/* every matmul weight except the input embedding (a lookup) is read per step */
 	nonemb = N - p->counts.embedding;
@@ -2372,7 +2803,7 @@ static void time_infer(struct tctx *c)
 		 * closed-form (max(compute, memory) + f0 + f1 B <= target) */
 		if (w->slo.tpot_s > 0 || w->slo.ttft_s > 0) {
 			double lim = maxb;
-			double pf = prefill_s(&in, Pc, Pc);
+			double pf = in.host_load + prefill_s(&in, Pc, Pc);
 			/* 1 / slope of the tensor-core, CUDA-core and memory-bound step in B */
 			double i_tc = 1 / (l.tc1 + l.a1 + f1), i_cc = 1 / (l.cc1 + l.a1 + f1);
 			double i_mem = 1 / (l.a1 + f1);
@@ -2450,8 +2881,7 @@ static void time_infer(struct tctx *c)
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
-	p->hfu = p->mfu;
+	infer_mfu(c);
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
@@ -2460,7 +2890,7 @@ static void time_infer(struct tctx *c)
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
 		bool lone = need > 0 && w->scheduler == SCHED_ALONE && p->slo_batch < 1;
-		double lone_ttft = lone ? prefill_s(&in, Pc, Pc) : 0;
+		double lone_ttft = lone ? in.host_load + prefill_s(&in, Pc, Pc) : 0;
 		double lone_tpot = lone ? decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
@@ -2486,47 +2916,7 @@ static void time_infer(struct tctx *c)
 	}
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot */
-	{
-		const struct lines *l = &lines_ctx;
-		struct plan_decode *d = &p->decode;
-		double Bm = micro(&in, B), inv_tpot = 1 / p->tpot_s;
-		d->batch = Bm;
-		d->gemm_s = gemm_compute_s(l, Bm);
-		d->weight_read_s = l->m0;
-		d->attention_s = l->a1 * Bm;
-		d->attention_flops_s = l->c_att1 * Bm;
-		d->kv_read_s = l->kv1 * Bm;
-		d->elementwise_s = Bm * in.elt_per_tok;
-		d->tp_comm_s = in.tp_fixed + Bm * in.tp_only_per_tok;
-		d->ep_comm_s = in.ep_fixed + Bm * in.ep_per_tok;
-		d->pp_comm_s = in.pp_fixed;
-		d->fixed_s = in.base_fixed;
-		d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
-		if (in.sk > 0) {
-			/* the verify pass's terms: K + 1 rows a sequence */
-			double k1 = in.sk + 1;
-			d->gemm_s = gemm_compute_s(l, Bm * k1);
-			d->attention_flops_s = l->c_att1 * k1 * Bm;
-			d->attention_s = dmax(l->c_att1 * k1, l->kv1) * Bm;
-			d->elementwise_s = Bm * k1 * in.elt_per_tok;
-			d->tp_comm_s = in.tp_fixed + Bm * k1 * in.tp_only_per_tok;
-			d->ep_comm_s = in.ep_fixed + Bm * k1 * in.ep_per_tok;
-			d->spec_tokens_per_step = in.sE;
-			d->draft_s = in.sk * draft_step_s(&in, Bm);
-			d->verify_s = p->tpot_s * in.sE - d->draft_s;
-			inv_tpot = 1 / (d->verify_s + d->draft_s);
-		}
-		p->parts.matmul_s = d->gemm_s;
-		p->parts.attention_s = d->attention_s;
-		p->parts.memory_bound_s = d->elementwise_s;
-		p->parts.tp_comm_s = d->tp_comm_s;
-		p->parts.ep_comm_s = d->ep_comm_s;
-		p->parts.pp_comm_s = d->pp_comm_s;
-		p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
-		p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
-		p->shares[BN_INTERCONNECT] =
-		    (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
-	}
+	decode_terms(c, &in, micro(&in, B), p->tpot_s);
 	serve(c, &in, B, maxb, deployed, tps_plan);
 }
 

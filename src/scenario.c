@@ -56,8 +56,8 @@ static const char *const cp_comms[] = {"p2p", "all_gather", NULL}; /* enum cp_co
 /* in the order of enum overlap (framework.h; its rows' own values are not choices) */
 static const char *const overlaps[] = {"auto", "on", "off", NULL};
 /* in the order of enum scheduler (framework.h) */
-static const char *const schedulers[] = {"alone",   "auto",   "prefill-first",
-					 "chunked", "static", NULL};
+static const char *const schedulers[] = {
+    "alone", "auto", "prefill-first", "chunked", "static", "disaggregated", NULL};
 /* in the order of enum spec_method and enum length_dist (scenario.h) */
 static const char *const spec_methods[] = {"none", "draft", "mtp", "eagle", "ngram", NULL};
 static const char *const length_dists[] = {"fixed", "exponential", "uniform", "lognormal", NULL};
@@ -359,8 +359,14 @@ const struct field scenario_fields[] = {
 	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction)),
     ENUM_FIELD("workload.scheduler", workload.scheduler, schedulers, APPLIES_INFERENCE,
 	       "serving steps: alone (the decode step by itself) | auto (the framework's) | "
-	       "prefill-first | chunked | static",
+	       "prefill-first | chunked | static | disaggregated (prefill and decode pools)",
 	       UI_HIDDEN("scheduler")),
+    INT_AUTO("workload.prefill_engines", workload.prefill_engines, 1, 1e6, APPLIES_INFERENCE,
+	     "disaggregated: prefill engines (tp x pp GPUs each) a unit; auto = the SLO's",
+	     UI_HIDDEN("prefill engines"), RESOLVED_DOUBLE(serving.prefill_engines)),
+    INT_AUTO("workload.decode_engines", workload.decode_engines, 1, 1e6, APPLIES_INFERENCE,
+	     "disaggregated: decode engines a unit; auto = the SLO's", UI_HIDDEN("decode engines"),
+	     RESOLVED_DOUBLE(serving.decode_engines)),
     INT_AUTO("workload.max_batched_tokens", workload.max_batched_tokens, 1, 1e9, APPLIES_INFERENCE,
 	     "tokens one step may carry; auto = the framework's", UI_HIDDEN("step tokens"),
 	     RESOLVED_DOUBLE(serving.budget)),
@@ -375,6 +381,14 @@ const struct field scenario_fields[] = {
     NUM_FIELD("workload.prefix_cache_hit", workload.prefix_cache_hit, UNIT_NONE, 0, 0.999,
 	      APPLIES_INFERENCE, "share of prompt tokens found in a prefix cache, 0 to 0.999",
 	      UI_HIDDEN("prefix hit")),
+    NUM_FIELD("workload.prefix_cache_tokens", workload.prefix_cache_tokens, UNIT_COUNT, 0, 1e15,
+	      APPLIES_INFERENCE,
+	      "distinct prefix tokens the hits are drawn from (0 = the cache holds them all)",
+	      UI_HIDDEN("prefix tokens")),
+    NUM_FIELD("workload.host_kv_cache", workload.host_kv_cache, UNIT_BYTES, 0, 1e15,
+	      APPLIES_INFERENCE,
+	      "host memory per GPU for offloaded KV blocks (SGLang hicache, vLLM kv offloading)",
+	      UI_HIDDEN("host KV")),
     ENUM_FIELD("workload.speculative.method", workload.speculative.method, spec_methods,
 	       APPLIES_INFERENCE,
 	       "speculative decoding: none | draft (a small model) | mtp | eagle | ngram",
@@ -1368,6 +1382,34 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 				"speculative.method draft needs the draft model's depth (expected "
 				"speculative.draft_layers, e.g. 16)");
 	}
+	if ((s->workload.prefill_engines > 0 || s->workload.decode_engines > 0) &&
+	    s->workload.scheduler != SCHED_DISAGG)
+		problem(out, src,
+			s->workload.prefill_engines > 0 ? "workload.prefill_engines"
+							: "workload.decode_engines",
+			"prefill_engines and decode_engines split a disaggregated deployment "
+			"(expected workload.scheduler disaggregated)");
+	if (s->workload.scheduler == SCHED_DISAGG && s->workload.prefill_engines > 0 &&
+	    s->workload.decode_engines > 0 &&
+	    (double)(s->workload.prefill_engines + s->workload.decode_engines) *
+		    (s->parallel.tp > 0 ? s->parallel.tp : 1) *
+		    (s->parallel.pp > 0 ? s->parallel.pp : 1) >
+		(double)s->hardware.count)
+		problem(out, src, "workload.decode_engines",
+			"%d prefill + %d decode engines of tp x pp GPUs are more than the %d GPUs "
+			"(expected hardware.count of at least their GPUs)",
+			s->workload.prefill_engines, s->workload.decode_engines, s->hardware.count);
+	if (s->workload.host_kv_cache > 0 && !(s->workload.prefix_cache_tokens > 0))
+		/* what the host tier holds only matters against what there is to hold */
+		problem(out, src, "workload.host_kv_cache",
+			"host_kv_cache needs the prefix tokens it would hold (expected "
+			"workload.prefix_cache_tokens, e.g. 2M: the distinct system prompts and "
+			"histories the hits are drawn from)");
+	if (s->workload.prefix_cache_tokens > 0 && !(s->workload.prefix_cache_hit > 0))
+		problem(
+		    out, src, "workload.prefix_cache_tokens",
+		    "prefix_cache_tokens without a hit rate (expected workload.prefix_cache_hit "
+		    "above 0)");
 	for (int i = 0; i < 2; i++) {
 		/* a length law needs its parameters, and only those; its mean is the
 		 * workload's prompt_tokens or output_tokens */

@@ -133,7 +133,10 @@ struct workload {
 	int max_running;			/* running-request cap; 0 = the framework's */
 	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
 	int concurrency;			/* closed loop: requests in flight; 0 = open */
-	double prefix_cache_hit; /* prompt tokens served from a prefix cache, [0, 1) */
+	int prefill_engines, decode_engines;	/* disaggregated: engines a unit; 0 = auto */
+	double prefix_cache_hit;    /* prompt tokens served from a prefix cache, [0, 1) */
+	double prefix_cache_tokens; /* the distinct prefix tokens the hits come from; 0 = any */
+	double host_kv_cache;	    /* host memory for KV blocks, bytes per GPU; 0 = none */
 	struct speculative speculative;
 	struct length_law prompt_length, output_length;
 	/* the embedding and head's format: EMB_AUTO (bf16 where the model's checkpoint kept

@@ -371,11 +371,12 @@ run 0 solve $D/train.yaml --min hardware.count && {
 		ok "solve's output is a --set argument" || bad "solve's output is a --set argument"
 }
 # what works need not start at 1: on 64 GPUs a small batch cannot carry 5M requests a day,
-# a large one misses the 50 ms SLO; --max finds the top of what works between
+# a large one misses the 50 ms SLO; --max finds the top of what works between (the lone
+# step's batch: team-serve itself plans chunked under load, where the load sets the batch)
 run 0 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
-	--set hardware.count=64 && has "$T/out" '^workload.batch=575$' "solve --max above a batch that fails"
+	--set hardware.count=64 --set workload.scheduler=alone && has "$T/out" '^workload.batch=575$' "solve --max above a batch that fails"
 run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
-	--set hardware.count=4
+	--set hardware.count=4 --set workload.scheduler=alone
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
 run_error 2 solve $D/train.yaml
 run_error 2 solve $D/train.yaml --max no.such.key

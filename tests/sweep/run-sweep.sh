@@ -53,10 +53,13 @@ for n, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
 
 golden train-seq-len C.UTF-8 $TRAIN workload.seq_len=512..32768*2
 golden train-seq-len-ascii C.UTF-8 $TRAIN workload.seq_len=512..32768*2 --ascii
-golden serve-batch-slo C.UTF-8 $SERVE workload.batch=1..128 --y latency.tpot_s,memory.per_gpu.total
+# the lone decode step against the batch (team-serve itself plans chunked under load)
+golden serve-batch-slo C.UTF-8 $SERVE workload.batch=1..128 --y latency.tpot_s,memory.per_gpu.total \
+	--set workload.scheduler=alone
 golden online-curves-ascii C $ONLINE workload.batch=1..256 workload.prompt_tokens=512..2048*2 \
 	--y latency.ttft_s
-golden serve-count-gaps C $SERVE hardware.count=2..16:2 --y latency.tpot_s
+golden serve-count-gaps C $SERVE hardware.count=2..16:2 --y latency.tpot_s \
+	--set workload.scheduler=alone
 # a list of words: one x position a GPU, one curve an offload
 golden train-gpus-ascii C $TRAIN hardware.gpu=h100-sxm-80gb,h200,a100-80gb-sxm,mi300x \
 	--y memory.per_gpu.total

@@ -796,12 +796,70 @@ static void test_variations(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* Every explanation adds up to its figure under every scheduler (issue 13: the loaded
+ * engine replaced tpot, step, ttft, MFU and throughput after their explanations' terms
+ * were taken from the step alone): each scheduler over serving scenarios that are
+ * overloaded, within capacity, an open loop, a closed loop and offline. */
+static void test_every_scheduler(void **state)
+{
+	static const char *const sched[] = {"alone",   "auto",	 "prefill-first",
+					    "chunked", "static", "disaggregated"};
+	static const struct {
+		const char *file;
+		const char *set[5];
+	} v[] = {
+	    {"scenarios/team-serve-70b-5m-requests.yaml", {NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml", {"hardware.count=80", NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"hardware.count=96", "workload.output_length.dist=exponential", NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"workload.requests_per_day=0", "workload.concurrency=64", NULL}},
+	    {"scenarios/seed-08-online-customer-service.yaml",
+	     {"workload.measured_tokens_per_s=0", "workload.batch=auto", "workload.slo.tpot=50ms",
+	      NULL}},
+	    {"scenarios/seed-08-online-customer-service.yaml", {NULL}},
+	    {"scenarios/seed-07-offline-measured-throughput.yaml",
+	     {"workload.measured_tokens_per_s=0", "workload.batch=auto", NULL}},
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml", {NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"hardware.count=80", "workload.prefix_cache_hit=0.6",
+	      "workload.prefix_cache_tokens=2M", "workload.host_kv_cache=100GB"}},
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
+	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential", NULL}},
+	};
+	(void)state;
+	failures = 0;
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		for (unsigned k = 0; k < sizeof(sched) / sizeof(sched[0]); k++) {
+			static struct scenario s;
+			struct gp_error err;
+			char what[512], set[64];
+			int n = snprintf(what, sizeof(what), "%s", v[i].file);
+			assert_int_equal(load(v[i].file, &s), 0);
+			for (int j = 0; v[i].set[j]; j++) {
+				if (scenario_set_assignment(&s, cat, v[i].set[j], &err) != 0)
+					fail_msg("%s --set %s: %s", v[i].file, v[i].set[j],
+						 err.message);
+				n += snprintf(what + n, sizeof(what) - (size_t)n, " --set %s",
+					      v[i].set[j]);
+			}
+			snprintf(set, sizeof(set), "workload.scheduler=%s", sched[k]);
+			if (scenario_set_assignment(&s, cat, set, &err) != 0)
+				fail_msg("--set %s: %s", set, err.message);
+			snprintf(what + n, sizeof(what) - (size_t)n, " --set %s", set);
+			check_scenario(what, &s);
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_checker_catches_a_bad_sum),
 	    cmocka_unit_test(test_shipped_scenarios),
 	    cmocka_unit_test(test_variations),
+	    cmocka_unit_test(test_every_scheduler),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

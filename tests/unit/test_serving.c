@@ -498,6 +498,7 @@ static void test_fleet_alone_unchanged(void **state)
 	struct plan p;
 	(void)state;
 	load(TEAM, &s);
+	set(&s, "workload.scheduler=alone"); /* team-serve plans chunked */
 	plan_compute(&s, &p);
 	assert_true(isnan(p.serving.fleet_rule));
 	assert_true(isfinite(p.gpus_required));

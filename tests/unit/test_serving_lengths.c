@@ -127,6 +127,56 @@ static void test_levels(void **state)
 	}
 }
 
+/* A request's TPOT, the mean of its own (output - 1) gaps (vLLM benchmarks/serve.py
+ * calculate_metrics), spreads with the output-length law: short requests average over
+ * few gaps, so the SLO's percentile rises while the mean gap and the per-token levels
+ * (ITL) stay; the gap count is the law's harmonic mean of output - 1
+ * (src/plan_time.c, request_gaps). */
+static void test_tpot_spread(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first"};
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct scenario s, z;
+		struct plan p0, p1, p2;
+		double O = 534, want;
+		base(&s, scheds[i], "6");
+		set(&s, "workload.slo.tpot=1s"); /* a target: the SLO's level is planned */
+		plan_compute(&s, &p0);
+		/* fixed: output - 1 gaps exactly */
+		assert_true(p0.serving.slo_gaps == O - 1);
+		/* uniform on [84, 984] (mean 534): E[1 / (O - 1)] = ln(983 / 83) / 900 for a
+		 * continuous law; the 32-point rule over whole tokens lands within 2% */
+		z = s;
+		set(&z, "workload.output_length.dist=uniform");
+		set(&z, "workload.output_length.min=84");
+		set(&z, "workload.output_length.max=984");
+		plan_compute(&z, &p1);
+		want = 900 / log(983.0 / 83.0);
+		printf("%s: uniform gaps %.4g (continuous %.4g)\n", scheds[i], p1.serving.slo_gaps,
+		       want);
+		assert_true(fabs(p1.serving.slo_gaps / want - 1) < 0.02);
+		assert_true(p1.serving.slo_gaps < O - 1);
+		/* exponential: fewer gaps still, a wider TPOT at the percentile */
+		z = s;
+		set(&z, "workload.output_length.dist=exponential");
+		plan_compute(&z, &p2);
+		printf("%s: TPOT at P99 fixed %.4g, uniform %.4g, exponential %.4g s (gaps %.4g, "
+		       "%.4g, %.4g)\n",
+		       scheds[i], p0.serving.tpot_slo_s, p1.serving.tpot_slo_s,
+		       p2.serving.tpot_slo_s, p0.serving.slo_gaps, p1.serving.slo_gaps,
+		       p2.serving.slo_gaps);
+		assert_true(p2.serving.slo_gaps < p1.serving.slo_gaps);
+		assert_true(p1.serving.tpot_slo_s >= p0.serving.tpot_slo_s);
+		assert_true(p2.serving.tpot_slo_s > p0.serving.tpot_slo_s);
+		assert_true(p2.serving.tpot_slo_s >= p1.serving.tpot_slo_s);
+		/* the mean gap and the per-token levels do not depend on the lengths' spread */
+		assert_true(p2.serving.tpot_mean_s == p0.serving.tpot_mean_s);
+		for (int k = 0; k < 3; k++)
+			assert_true(p2.serving.tpot[k] == p0.serving.tpot[k]);
+	}
+}
+
 #define HEAD                                                                                       \
 	"gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: online\n"                    \
 	"  prompt_tokens: 500\n  output_tokens: 100\n"
@@ -169,6 +219,7 @@ int main(void)
 	    cmocka_unit_test(test_fixed_identity),
 	    cmocka_unit_test(test_pk_wait),
 	    cmocka_unit_test(test_levels),
+	    cmocka_unit_test(test_tpot_spread),
 	    cmocka_unit_test(test_lengths_bad),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);

@@ -76,6 +76,7 @@ static void test_overload_alone(void **state)
 	double need;
 	(void)state;
 	load(TEAM, &s);
+	set(&s, "workload.scheduler=alone"); /* team-serve plans chunked */
 	plan_compute(&s, &p);
 	assert_true(p.serving.overloaded);
 	assert_int_equal(warnings_of(&p, PW_OVERLOADED), 1);
@@ -92,6 +93,7 @@ static void test_overload_alone(void **state)
 	assert_true(p.serving.overloaded);
 	/* the same with a measured throughput */
 	load(TEAM, &s);
+	set(&s, "workload.scheduler=alone");
 	set(&s, "workload.measured_tokens_per_s=100");
 	plan_compute(&s, &p);
 	assert_true(p.serving.overloaded);

@@ -1,0 +1,170 @@
+/* test_serving_disagg.c - disaggregated prefill and decode pools (workload.scheduler
+ * disaggregated; src/plan_time.c serve_disagg): a prefill engine is DistServe's M/D/1
+ * queue (Equation 1), the prompt's KV crosses the fabric before the first token, a decode
+ * engine only decodes (Little's law over its output - 1 steps, every gap the same), and the
+ * capacity plan sizes each pool for its own target; the split is refused where it does
+ * not apply. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "shipped_catalog.h"
+#include "serving_text.h"
+
+#define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
+
+/* team-serve, disaggregated, with the --set assignments in kv up to a NULL */
+static void pd(struct scenario *s, const char *const *kv)
+{
+	struct gp_error err;
+	if (scenario_load_file(TEAM, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s: %s", TEAM, err.message);
+	if (scenario_set_assignment(s, cat, "workload.scheduler=disaggregated", &err) != 0)
+		fail_msg("%s", err.message);
+	for (; kv && *kv; kv++)
+		if (scenario_set_assignment(s, cat, *kv, &err) != 0)
+			fail_msg("--set %s: %s", *kv, err.message);
+}
+
+/* DistServe Equation 1 for the mean TTFT of a prefill engine, plus the KV's transfer;
+ * Little's law on a decode engine; every gap the same step */
+static void test_pools(void **state)
+{
+	static const char *const kv[] = {"hardware.count=96", "workload.prefill_engines=18",
+					 "workload.decode_engines=6", NULL};
+	struct scenario s;
+	struct plan p;
+	const struct plan_serving *v = &p.serving;
+	double lam = 5e6 * 2.5 / 86400, D, rho, O = 300;
+	(void)state;
+	pd(&s, kv);
+	plan_compute(&s, &p);
+	assert_false(v->overloaded);
+	assert_true(v->prefill_engines == 18 && v->decode_engines == 6);
+	D = v->prefill_s;
+	rho = lam * D / 18;
+	assert_true(fabs(v->prefill_util - rho) < 1e-12);
+	assert_true(fabs(v->ttft_mean_s - (D + v->kv_transfer_s + rho * D / (2 * (1 - rho)))) <
+		    1e-12);
+	/* the KV of 1500 prompt tokens, each GPU its share, over NVLink within the node (its
+	 * datasheet rate at most) */
+	{
+		double bw = 1500 * p.mem.kv_bytes_per_token / v->kv_transfer_s;
+		assert_true(bw <= s.hardware.gpu.link_bytes_per_s * (1 + 1e-9));
+		assert_true(bw >= 0.3 * s.hardware.gpu.link_bytes_per_s);
+	}
+	/* Little's law on a decode engine over its output - 1 steps */
+	assert_true(fabs(v->batch - lam / 6 * (O - 1) * v->tpot_mean_s) < 1e-6 * v->batch);
+	/* no prompt joins a decode step: every level is the same gap */
+	for (int k = 0; k < 3; k++)
+		assert_true(v->tpot[k] == v->tpot_mean_s);
+	assert_true(v->tpot_slo_s == v->tpot_mean_s);
+	assert_true(v->ttft[0] <= v->ttft[1] && v->ttft[1] <= v->ttft[2]);
+	/* the decode step is independent of the prompt: a longer prompt moves TTFT only */
+	{
+		struct scenario z = s;
+		struct plan q;
+		struct gp_error err;
+		assert_int_equal(
+		    scenario_set_assignment(&z, cat, "workload.prompt_tokens=3000", &err), 0);
+		plan_compute(&z, &q);
+		assert_true(fabs(q.serving.kv_transfer_s / v->kv_transfer_s - 2) < 1e-9);
+		assert_true(q.serving.prefill_s > 1.9 * v->prefill_s);
+	}
+	printf("18 prefill + 6 decode: TTFT mean %.4g s (prefill %.4g, KV %.4g ms, rho %.3g), "
+	       "TPOT %.4g ms at batch %.4g\n",
+	       v->ttft_mean_s, D, 1e3 * v->kv_transfer_s, rho, 1e3 * v->tpot_mean_s, v->batch);
+}
+
+/* the capacity plan: each pool the fewest engines meeting its own target; one prefill
+ * engine fewer misses TTFT (or overloads), one decode engine fewer misses TPOT */
+static void test_fleet(void **state)
+{
+	struct scenario s, z;
+	struct plan p, q;
+	char kv[3][64];
+	const char *set[4] = {kv[0], kv[1], kv[2], NULL};
+	double fp, fd;
+	(void)state;
+	pd(&s, NULL);
+	plan_compute(&s, &p);
+	fp = p.serving.fleet_prefill, fd = p.serving.fleet_decode;
+	printf("fleet: %g prefill + %g decode engines, %g GPUs (chunked: 76)\n", fp, fd,
+	       p.gpus_required);
+	assert_true(fp >= 1 && fd >= 1);
+	assert_true(p.gpus_required == (fp + fd) * 4);
+	snprintf(kv[0], sizeof(kv[0]), "hardware.count=%g", p.gpus_required);
+	snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", fp);
+	snprintf(kv[2], sizeof(kv[2]), "workload.decode_engines=%g", fd);
+	pd(&z, set);
+	plan_compute(&z, &q);
+	assert_true(plan_serving_meets(&z, &q));
+	assert_true(q.serving.ttft_slo_s <= 1 && q.serving.tpot_slo_s <= 0.05);
+	snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", fp - 1);
+	pd(&z, set);
+	plan_compute(&z, &q);
+	assert_true(q.serving.overloaded || q.serving.ttft_slo_s > 1);
+	if (fd > 1) {
+		snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", fp);
+		snprintf(kv[2], sizeof(kv[2]), "workload.decode_engines=%g", fd - 1);
+		pd(&z, set);
+		plan_compute(&z, &q);
+		assert_true(q.serving.overloaded || q.serving.tpot_slo_s > 0.05);
+	}
+	/* a TPOT below a lone decode step's: no count */
+	pd(&z, NULL);
+	{
+		struct gp_error err;
+		assert_int_equal(scenario_set_assignment(&z, cat, "workload.slo.tpot=1ms", &err),
+				 0);
+	}
+	plan_compute(&z, &q);
+	assert_true(isnan(q.gpus_required));
+}
+
+/* the split applies to a disaggregated deployment, and must fit the count */
+static void test_bad(void **state)
+{
+	struct gp_error err;
+	(void)state;
+	assert_int_not_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nhardware:\n"
+				       "  gpu: a100-80gb-sxm\n  count: 8\nworkload:\n"
+				       "  kind: online\n  prompt_tokens: 500\n  output_tokens: "
+				       "100\n  prefill_engines: 2\n",
+				       &err),
+			     0);
+	printf("%d:%d: %s\n", err.line, err.column, err.message);
+	assert_int_equal(err.line, 11);
+	assert_non_null(strstr(err.message, "disaggregated"));
+	assert_int_not_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nhardware:\n"
+				       "  gpu: a100-80gb-sxm\n  count: 8\nworkload:\n"
+				       "  kind: online\n  prompt_tokens: 500\n  output_tokens: "
+				       "100\n  scheduler: disaggregated\n  prefill_engines: 4\n"
+				       "  decode_engines: 6\n",
+				       &err),
+			     0);
+	printf("%d:%d: %s\n", err.line, err.column, err.message);
+	assert_non_null(strstr(err.message, "more than the 8 GPUs"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_pools),
+	    cmocka_unit_test(test_fleet),
+	    cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
