@@ -17,46 +17,20 @@
 #include <cmocka.h>
 
 #include "app_file.h"
+#include "deep_dir.h"
 #include "ui_app_fixture.h"
-
-static char top[GP_PATH_MAX];
 
 static int setup_dir(void **state)
 {
-	snprintf(top, sizeof(top), "%s/gpuplan-ui-paths-XXXXXX",
-		 getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(top))
+	if (deep_dir_top("gpuplan-ui-paths") != 0)
 		return -1;
 	return setup(state);
 }
 
 static int teardown_dir(void **state)
 {
-	char cmd[GP_PATH_MAX + 32];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Folders below top, each name 200 bytes (NAME_MAX is 255), until the path is at least
- * want bytes; returns it (malloc'd). */
-static char *deep_dir(const char *name, size_t want)
-{
-	char part[201];
-	char *p = malloc(GP_PATH_MAX);
-	size_t n;
-
-	assert_non_null(p);
-	memset(part, 'd', 200);
-	part[200] = '\0';
-	memcpy(part, name, strlen(name));
-	n = (size_t)snprintf(p, GP_PATH_MAX, "%s", top);
-	while (n < want) {
-		n += (size_t)snprintf(p + n, GP_PATH_MAX - n, "/%s", part);
-		assert_true(n < GP_PATH_MAX);
-		assert_int_equal(mkdir(p, 0700), 0);
-	}
-	return p;
+	return deep_dir_remove();
 }
 
 /* Types the : command cmd and Enter, as keys; then the recompute. */
