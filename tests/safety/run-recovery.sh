@@ -3,9 +3,9 @@
 # private socket: a link planted at the recovery file's name is never written through; a
 # planted file that is not a scenario is not offered; the recovery file is 0600; every
 # signal that would end the process restores the terminal and keeps the edits; where the
-# file's folder cannot take the recovery file, the state folder does and the next start
-# offers it; :w refuses a read-only file and :w! writes it; a path up to PATH_MAX is kept
-# whole and a longer one refused whole.
+# file's folder cannot take the recovery file (a directory in the way, a read-only mount),
+# the state folder does and the next start offers it; :w refuses a read-only file and :w!
+# writes it; a path up to PATH_MAX is kept whole and a longer one refused whole.
 # Usage: GPUPLAN=./gpuplan sh tests/safety/run-recovery.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -179,6 +179,40 @@ wait_for 'EXIT=0'
 ! ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1 &&
 	ok ":q! after restoring discards the recovery file" ||
 	bad ":q! after restoring discards the recovery file"
+
+# 5b. a folder that is read-only indeed: a read-only bind mount in a private mount namespace
+# (unshare -rm: no root needed where user namespaces are allowed; a chmod 555 folder is no
+# test as root, whose DAC override writes it anyway, but EROFS stops root too). The
+# hang-up's recovery file goes to the state folder and the next start offers it.
+ro=$TMP/ro
+mkdir "$ro"
+"$BIN" fmt scenarios/default.yaml -o "$ro/a.yaml"
+rm -rf "$TMP/state/gpuplan"
+ro_mount="mount --bind $ro $ro && mount -o remount,bind,ro $ro"
+if unshare -rm sh -c "$ro_mount && ! touch $ro/probe" 2>/dev/null && [ ! -e "$ro/probe" ]; then
+	rm -f "$TMP/pid"
+	T send-keys "clear; unshare -rm sh -c '$ro_mount && echo \$\$ >$TMP/pid && exec $BIN $ro/a.yaml'; echo EXIT=\$?" Enter
+	edit
+	kill -HUP "$(ui_pid)"
+	if wait_for 'EXIT=129' && [ ! -e "$ro/.a.yaml.recover" ] &&
+		ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1; then
+		ok "a read-only folder (a read-only mount): the recovery file goes to the state folder"
+	else
+		bad "a read-only folder (a read-only mount): the recovery file goes to the state folder"
+	fi
+	T send-keys clear Enter
+	run_ui "$ro/a.yaml"
+	if wait_for 'lost session in .*/state/gpuplan/' && T send-keys y && wait_for '^ count +16 '; then
+		ok "the next start offers the read-only folder's recovery file"
+	else
+		bad "the next start offers the read-only folder's recovery file"
+	fi
+	T send-keys : q! Enter
+	wait_for 'EXIT=0'
+else
+	echo "SKIP a read-only folder: unshare -rm cannot make a read-only bind mount here" \
+		"(no user namespaces); 5. checks the same fallback with a directory in the way"
+fi
 
 # 6. :w refuses a read-only file, :w! writes it
 chmod 444 "$TMP/a.yaml"
