@@ -106,7 +106,14 @@ $(B)/bench/%: tests/bench/%.c $(B)/libgpuplan.a $(UI_LIBOBJ)
 		$(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
 
 # Fuzz targets are replayed over their corpus with a plain driver (no clang needed);
-# `make fuzz` builds them with libFuzzer.
+# `make fuzz` builds them with libFuzzer. fuzz_ui drives the terminal UI: it links ui/ and
+# ncurses.
+$(B)/fuzz/fuzz_ui: tests/fuzz/fuzz_ui.c tests/fuzz/replay_main.c $(UI_LIBOBJ) $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) $(UI_CFLAGS) -Isrc -Iui -Icli -o $@ $< \
+		tests/fuzz/replay_main.c $(UI_LIBOBJ) $(B)/libgpuplan.a $(UI_LIBS) $(CORE_LIBS)
+
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/libgpuplan.a
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)

@@ -1674,9 +1674,9 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	}
 	if (c->nargs > 1)
 		return cli_usage_error(c, "too many arguments");
-	/* the UI keeps its file's name in a fixed field (struct app's path[512], ui/app.h): a
-	 * longer one is refused whole, never cut into the name of another file that :w would
-	 * then write */
+	/* the UI keeps its file's name in a fixed field (struct app's path[GP_PATH_MAX],
+	 * ui/app.h): a longer one is refused whole, never cut into the name of another file
+	 * that :w would then write */
 	if (c->nargs && strlen(c->args[0]) >= CLI_UI_PATH_MAX) {
 		cli_error(c, "file name too long for the terminal UI (%zu bytes; at most %d)",
 			  strlen(c->args[0]), CLI_UI_PATH_MAX - 1);

@@ -12,8 +12,9 @@
 
 #define CLI_UI_ASCII 1u /* --ascii: draw with ASCII only */
 /* The longest file name (with its NUL) the terminal UI keeps: struct app's path[] in
- * ui/app.h. cli_main refuses a longer one whole before the UI starts. */
-#define CLI_UI_PATH_MAX 512
+ * ui/app.h, PATH_MAX as the core's (error.h). cli_main refuses a longer one whole before
+ * the UI starts. */
+#define CLI_UI_PATH_MAX GP_PATH_MAX
 
 /* The terminal UI, supplied by ui/ so that src/ never links curses. path is the file the
  * scenario came from (NULL for the built-in one). Returns the exit status. */

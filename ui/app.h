@@ -123,7 +123,7 @@ struct chart_view {
 /* Lesson mode (lesson.c): the edits of a lesson left by :next or :prev, kept until :reset. */
 #define LESSON_MAX 32
 struct lesson_edit {
-	char path[512];
+	char path[GP_PATH_MAX];
 	struct scenario scn;
 };
 
@@ -138,13 +138,14 @@ struct app {
 	bool has_baseline;
 	struct scenario base_scn;
 	struct plan base_plan;
-	char base_path[512];		/* the file the baseline was pinned on (a->path then) */
+	char base_path[GP_PATH_MAX];	/* the file the baseline was pinned on (a->path then) */
 	struct scenario undo[UNDO_MAX]; /* a ring: the newest at (undo_head - 1) */
 	int undo_head, nundo;
 	struct scenario redo[UNDO_MAX]; /* a stack */
 	int nredo;
-	char path[512]; /* "" for the built-in scenario */
-	bool new_file;	/* path did not exist at the start: the built-in scenario, for :w */
+	/* paths up to PATH_MAX (error.h's GP_PATH_MAX) whole; a longer one is refused whole */
+	char path[GP_PATH_MAX]; /* "" for the built-in scenario */
+	bool new_file;		/* path did not exist at the start: the built-in scenario, for :w */
 
 	unsigned dirty;
 	enum mode mode;
@@ -162,7 +163,7 @@ struct app {
 	struct picker pick;
 	struct scenario_source pick_keys;  /* the fields the pick keeps (app_file_keys) */
 	struct scenario_source cycle_keys; /* the same for Left/Right on a preset */
-	char status[400];
+	char status[GP_PATH_MAX + 400];	   /* room for a message naming a whole path */
 	bool status_error;
 	int help_top;
 	char explain_key[64];
@@ -173,12 +174,12 @@ struct app {
 	const char *result_keys[RESULT_MAX_ITEMS];
 
 	bool quit;
-	bool quit_after_save;	/* :wq asked for a file name: quit once it is written */
-	char pending_save[512]; /* PROMPT_OVERWRITE: the file to write on y */
+	bool quit_after_save;		/* :wq asked for a file name: quit once it is written */
+	char pending_save[GP_PATH_MAX]; /* PROMPT_OVERWRITE: the file to write on y */
 	int exit_status;
-	char recover_path[1024]; /* the recovery file offered or written */
-	char recover_own[1024];	 /* the one restored: kept until saved or discarded */
-	bool disk_known;	 /* path's file as read or written (app_note_disk) */
+	char recover_path[GP_PATH_MAX]; /* the recovery file offered or written */
+	char recover_own[GP_PATH_MAX];	/* the one restored: kept until saved or discarded */
+	bool disk_known;		/* path's file as read or written (app_note_disk) */
 	unsigned long long disk_dev, disk_ino;
 	long long disk_size, disk_mtime_ns;
 	unsigned long computes; /* plan_compute calls, for tests and the bench */

@@ -47,7 +47,7 @@ int app_recover_path(const char *path, char *buf, size_t size)
 	} else {
 		/* a session without a file has its own name (its process id): two of them
 		 * lost at once keep two files, not one over the other */
-		char dir[1024];
+		char dir[GP_PATH_MAX];
 		if (state_dir(dir, sizeof(dir)) != 0)
 			n = -1;
 		else
@@ -98,7 +98,7 @@ static int state_names(const char *path, char *dir, size_t dsize, char *prefix, 
  * this session's own (a->recover_own). */
 static int recover_state_path(const struct app *a, char *buf, size_t size)
 {
-	char dir[1024], prefix[160];
+	char dir[GP_PATH_MAX], prefix[160];
 	const char *suffix;
 	struct stat st;
 
@@ -257,7 +257,7 @@ static int try_offer(struct app *a, const char *found, struct scenario *t, char 
  * 0, or -1 when there is none. */
 static int offer_from_state(struct app *a, struct scenario *t, char *why, size_t wsize)
 {
-	char dir[1024], prefix[160], name[1024 + 300], best[sizeof(name)] = "";
+	char dir[GP_PATH_MAX], prefix[160], name[GP_PATH_MAX + 256], best[sizeof(name)] = "";
 	const char *suffix;
 	struct dirent *e;
 	struct stat st;

@@ -14,7 +14,8 @@
 #include "scenario.h"
 #include "scenario_sets.h" /* field_edit_apply loads as scenario_field_load does */
 
-#define LINE_EDIT_MAX 256
+/* A line holds ":w! " and a path of up to PATH_MAX bytes (error.h's GP_PATH_MAX) whole. */
+#define LINE_EDIT_MAX (GP_PATH_MAX + 16)
 
 struct line_edit {
 	char buf[LINE_EDIT_MAX]; /* UTF-8, NUL-terminated */

@@ -55,7 +55,7 @@ static int stash_keep(struct app *a)
 int lesson_neighbour(const char *path, int dir, char *out, size_t size, int *pos, int *count)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	char folder[1024];
+	char folder[GP_PATH_MAX];
 	char *names[LESSON_FILES];
 	struct dirent *e;
 	int n = 0, at = -1, rc = -1;

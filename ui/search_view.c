@@ -122,6 +122,53 @@ static void sel_move(struct app *a, int delta)
 	sv->sel = s;
 }
 
+/* What search ranks by (search.c's score_of: lower is better), as the view shows it: the
+ * tokens per second of all the scenario's GPUs (the score is its inverse) or the USD per
+ * million tokens; for online serving under a load, the GPUs the load needs
+ * (capacity_plan.gpus_required) or their USD per hour. */
+enum rank_key { RANK_TOKENS_PER_S, RANK_USD_PER_MTOK, RANK_FLEET, RANK_FLEET_USD_PER_H };
+
+static const struct {
+	const char *title; /* after "by ": the title and the status line */
+	const char *head;  /* the column's heading, C_SCORE's width */
+} rank_keys[] = {
+    [RANK_TOKENS_PER_S] = {"time (tokens/s)", "  tok/s"},
+    [RANK_USD_PER_MTOK] = {"cost ($/M tokens)", " $/Mtok"},
+    [RANK_FLEET] = {"GPUs the load needs", "  fleet"},
+    [RANK_FLEET_USD_PER_H] = {"cost of the load's GPUs ($/h)", "    $/h"},
+};
+
+static enum rank_key rank_key(const struct app *a, enum search_by by)
+{
+	if (search_sized_by_load(&a->scn))
+		return by == SEARCH_BY_COST ? RANK_FLEET_USD_PER_H : RANK_FLEET;
+	return by == SEARCH_BY_COST ? RANK_USD_PER_MTOK : RANK_TOKENS_PER_S;
+}
+
+/* A result's score in the unit its heading names, in buf. */
+static void rank_value_format(const struct app *a, const struct search_result *r, char *buf,
+			      size_t size)
+{
+	switch (rank_key(a, a->sv.by)) {
+	case RANK_TOKENS_PER_S:
+		units_format_compact(UNIT_COUNT, r->score > 0 ? 1 / r->score : NAN, buf, size);
+		break;
+	case RANK_USD_PER_MTOK:
+		units_format_compact(UNIT_USD, r->score * 1e6, buf, size);
+		break;
+	case RANK_FLEET:
+	case RANK_FLEET_USD_PER_H:
+		/* no count meets the load: search ranks it after every one that has one */
+		if (!isfinite(r->plan.gpus_required))
+			snprintf(buf, size, "none");
+		else
+			units_format_compact(rank_key(a, a->sv.by) == RANK_FLEET ? UNIT_COUNT
+										 : UNIT_USD,
+					     r->score, buf, size);
+		break;
+	}
+}
+
 static void set_by(struct app *a, enum search_by by)
 {
 	if (a->sv.by != by) {
@@ -129,7 +176,7 @@ static void set_by(struct app *a, enum search_by by)
 		a->sv.stale = true;
 		a->sv.sel = 0;
 	}
-	app_status(a, false, "ranked by %s", by == SEARCH_BY_COST ? "cost" : "time");
+	app_status(a, false, "ranked by %s", rank_keys[rank_key(a, by)].title);
 }
 
 /* The search and scaling views' key handlers (keys.c's table): each returns the dirty
@@ -234,6 +281,7 @@ unsigned search_view_key_hardware(struct app *a, int key)
 
 enum col {
 	C_RANK,
+	C_SCORE, /* what the ranking compares (rank_keys) */
 	C_GPU,
 	C_TP,
 	C_PP,
@@ -268,37 +316,33 @@ struct column {
 /* GPU: " 1024x" and the id, GPU_ID_MIN..GPU_ID_MAX columns */
 enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
 
+/* v goes first (interleaving changes the time least), then the step time. Sequence
+ * parallelism, offload and the bottleneck give way after them, and the memory per GPU
+ * last: to the score on a 64-column terminal, and over the catalog's GPUs to the GPU id,
+ * which must read whole (truncated, a100-80gb-sxm and a100-80gb-pcie were both
+ * "a100-80gb-"). */
 static const struct column cols[C_NCOLS] = {
-    [C_RANK] = {" # ", 3, 0},	   [C_GPU] = {" gpus", 6, 0},	   [C_TP] = {" tp", 3, 0},
-    [C_PP] = {" pp", 3, 0},	   [C_DP] = {"   dp", 5, 0},	   [C_EP] = {" ep", 3, 0},
-    [C_V] = {" v", 2, 2},	   [C_ZERO] = {" z", 2, 0},	   [C_MB] = {"  mb", 4, 0},
-    [C_RC] = {" rc  ", 5, 0},	   [C_SP] = {" sp", 3, 0},	   [C_OFF] = {" off", 4, 0},
-    [C_BATCH] = {" batch", 6, 0},  [C_WEIGHTS] = {" wts ", 5, 0},  [C_KV] = {" kv  ", 5, 0},
-    [C_STEP] = {"    step", 8, 3}, [C_TTFT] = {"    ttft", 8, 2},  [C_TPOT] = {"    tpot", 8, 0},
-    [C_TPS] = {"  tok/s", 7, 3},   [C_TOTAL] = {"    time", 8, 0}, [C_COST] = {"   cost", 7, 0},
-    [C_MEM] = {"   mem", 6, 0},	   [C_BINDS] = {" binds", 9, 0},
+    [C_RANK] = {" # ", 3, 0},	   [C_SCORE] = {"", 7, 0},	  [C_GPU] = {" gpus", 6, 0},
+    [C_TP] = {" tp", 3, 0},	   [C_PP] = {" pp", 3, 0},	  [C_DP] = {"   dp", 5, 0},
+    [C_EP] = {" ep", 3, 0},	   [C_V] = {" v", 2, 5},	  [C_ZERO] = {" z", 2, 0},
+    [C_MB] = {"  mb", 4, 0},	   [C_RC] = {" rc  ", 5, 0},	  [C_SP] = {" sp", 3, 2},
+    [C_OFF] = {" off", 4, 2},	   [C_BATCH] = {" batch", 6, 0},  [C_WEIGHTS] = {" wts ", 5, 0},
+    [C_KV] = {" kv  ", 5, 0},	   [C_STEP] = {"    step", 8, 4}, [C_TTFT] = {"    ttft", 8, 3},
+    [C_TPOT] = {"    tpot", 8, 0}, [C_TPS] = {"  tok/s", 7, 4},	  [C_TOTAL] = {"    time", 8, 0},
+    [C_COST] = {"   cost", 7, 0},  [C_MEM] = {"   mem", 6, 1},	  [C_BINDS] = {" binds", 9, 2},
 };
-
-/* How soon column c gives way (0: never; higher: sooner). Over the catalog's GPUs, sequence
- * parallelism and offload give way (after v and the step time) to the GPU id, which must
- * read whole: truncated, a100-80gb-sxm and a100-80gb-pcie were both "a100-80gb-". */
-static int column_drop(const struct app *a, enum col c)
-{
-	if (a->sv.hardware && (c == C_SP || c == C_OFF))
-		return 1;
-	return cols[c].drop;
-}
 
 /* The columns shown at width, in order; *gpu_w gets the GPU id's width. */
 static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w)
 {
-	static const enum col training[] = {C_RANK, C_GPU,   C_TP,   C_PP,  C_DP,   C_EP,
-					    C_V,    C_ZERO,  C_MB,   C_RC,  C_SP,   C_OFF,
-					    C_STEP, C_TOTAL, C_COST, C_MEM, C_BINDS};
-	static const enum col inference[] = {C_RANK,  C_GPU,	 C_TP,	C_PP,	C_DP,
-					     C_BATCH, C_WEIGHTS, C_KV,	C_TTFT, C_TPOT,
-					     C_TPS,   C_COST,	 C_MEM, C_BINDS};
+	static const enum col training[] = {C_RANK, C_SCORE, C_GPU,   C_TP,   C_PP,  C_DP,
+					    C_EP,   C_V,     C_ZERO,  C_MB,   C_RC,  C_SP,
+					    C_OFF,  C_STEP,  C_TOTAL, C_COST, C_MEM, C_BINDS};
+	static const enum col inference[] = {C_RANK, C_SCORE, C_GPU,	 C_TP,	C_PP,
+					     C_DP,   C_BATCH, C_WEIGHTS, C_KV,	C_TTFT,
+					     C_TPOT, C_TPS,   C_COST,	 C_MEM, C_BINDS};
 	bool infer = is_inference(&a->scn);
+	enum rank_key key = rank_key(a, a->sv.by);
 	const enum col *list = infer ? inference : training;
 	int nlist = infer ? (int)(sizeof(inference) / sizeof(inference[0]))
 			  : (int)(sizeof(training) / sizeof(training[0]));
@@ -309,6 +353,11 @@ static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w
 	for (int i = 0; i < nlist; i++) {
 		enum col c = list[i];
 		if ((c == C_GPU && !a->sv.hardware) || (c == C_EP && !moe))
+			continue;
+		/* the score column says it already: the same figure (plan_time.c's finish
+		 * derives $/M tokens from the same USD per hour and tokens/s as score_of) */
+		if (infer && ((c == C_TPS && key == RANK_TOKENS_PER_S) ||
+			      (c == C_COST && key == RANK_USD_PER_MTOK)))
 			continue;
 		out[n++] = c;
 		total += cols[c].width;
@@ -321,8 +370,8 @@ static int columns_for(const struct app *a, int width, enum col *out, int *gpu_w
 	while (total > width) {
 		int worst = -1;
 		for (int i = 0; i < n; i++)
-			if (column_drop(a, out[i]) &&
-			    (worst < 0 || column_drop(a, out[i]) > column_drop(a, out[worst])))
+			if (cols[out[i]].drop &&
+			    (worst < 0 || cols[out[i]].drop > cols[out[worst]].drop))
 				worst = i;
 		if (worst < 0)
 			break;
@@ -345,7 +394,10 @@ void search_view_heading(const struct app *a, int width, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int i = 0; i < n && len < size; i++) {
-		if (c[i] == C_GPU)
+		if (c[i] == C_SCORE)
+			len += (size_t)snprintf(buf + len, size - len, "%s",
+						rank_keys[rank_key(a, a->sv.by)].head);
+		else if (c[i] == C_GPU)
 			len += (size_t)snprintf(buf + len, size - len, "%-*s",
 						cols[C_GPU].width + gpu_w, " gpus");
 		else if (c[i] == C_DP && is_inference(&a->scn))
@@ -376,6 +428,12 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 		case C_RANK:
 			snprintf(t, sizeof(t), "%2d%s", rank, r->meets_target ? " " : "!");
 			break;
+		case C_SCORE: {
+			char v[24];
+			rank_value_format(a, r, v, sizeof(v));
+			snprintf(t, sizeof(t), " %6s", v);
+			break;
+		}
 		case C_GPU:
 			snprintf(t, sizeof(t), " %4dx%-*.*s", r->count, gpu_w, gpu_w, r->gpu);
 			break;
@@ -485,7 +543,7 @@ void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 
 	(void)v;
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
-		 sv->by == SEARCH_BY_COST ? "cost" : "time",
+		 rank_keys[rank_key(a, sv->by)].title,
 		 sv->hardware ? " over the catalog's GPUs" : "");
 	draw_frame(a, w, title);
 	units_format_human(UNIT_SECONDS, sv->run_s, 2, dt, sizeof(dt));

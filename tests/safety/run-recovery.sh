@@ -3,9 +3,9 @@
 # private socket: a link planted at the recovery file's name is never written through; a
 # planted file that is not a scenario is not offered; the recovery file is 0600; every
 # signal that would end the process restores the terminal and keeps the edits; where the
-# file's folder cannot take the recovery file, the state folder does and the next start
-# offers it; :w refuses a read-only file and :w! writes it; a file name too long is
-# refused whole.
+# file's folder cannot take the recovery file (a directory in the way, a read-only mount),
+# the state folder does and the next start offers it; :w refuses a read-only file and :w!
+# writes it; a path up to PATH_MAX is kept whole and a longer one refused whole.
 # Usage: GPUPLAN=./gpuplan sh tests/safety/run-recovery.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -180,6 +180,40 @@ wait_for 'EXIT=0'
 	ok ":q! after restoring discards the recovery file" ||
 	bad ":q! after restoring discards the recovery file"
 
+# 5b. a folder that is read-only indeed: a read-only bind mount in a private mount namespace
+# (unshare -rm: no root needed where user namespaces are allowed; a chmod 555 folder is no
+# test as root, whose DAC override writes it anyway, but EROFS stops root too). The
+# hang-up's recovery file goes to the state folder and the next start offers it.
+ro=$TMP/ro
+mkdir "$ro"
+"$BIN" fmt scenarios/default.yaml -o "$ro/a.yaml"
+rm -rf "$TMP/state/gpuplan"
+ro_mount="mount --bind $ro $ro && mount -o remount,bind,ro $ro"
+if unshare -rm sh -c "$ro_mount && ! touch $ro/probe" 2>/dev/null && [ ! -e "$ro/probe" ]; then
+	rm -f "$TMP/pid"
+	T send-keys "clear; unshare -rm sh -c '$ro_mount && echo \$\$ >$TMP/pid && exec $BIN $ro/a.yaml'; echo EXIT=\$?" Enter
+	edit
+	kill -HUP "$(ui_pid)"
+	if wait_for 'EXIT=129' && [ ! -e "$ro/.a.yaml.recover" ] &&
+		ls "$TMP"/state/gpuplan/a.yaml-*.recover >/dev/null 2>&1; then
+		ok "a read-only folder (a read-only mount): the recovery file goes to the state folder"
+	else
+		bad "a read-only folder (a read-only mount): the recovery file goes to the state folder"
+	fi
+	T send-keys clear Enter
+	run_ui "$ro/a.yaml"
+	if wait_for 'lost session in .*/state/gpuplan/' && T send-keys y && wait_for '^ count +16 '; then
+		ok "the next start offers the read-only folder's recovery file"
+	else
+		bad "the next start offers the read-only folder's recovery file"
+	fi
+	T send-keys : q! Enter
+	wait_for 'EXIT=0'
+else
+	echo "SKIP a read-only folder: unshare -rm cannot make a read-only bind mount here" \
+		"(no user namespaces); 5. checks the same fallback with a directory in the way"
+fi
+
 # 6. :w refuses a read-only file, :w! writes it
 chmod 444 "$TMP/a.yaml"
 T send-keys clear Enter
@@ -195,29 +229,54 @@ T send-keys : q Enter
 wait_for 'EXIT=0'
 chmod 644 "$TMP/a.yaml"
 
-# 7. a file name longer than the UI keeps is refused whole, never cut into another path:
-# ~/ expanded past the 511 bytes of a path (the : line itself holds 255)
-home=$TMP/$(printf 'h%.0s' $(seq 1 200))/$(printf 'i%.0s' $(seq 1 200))
-mkdir -p "$home"
+# 7. paths up to PATH_MAX: a scenario 3800 bytes deep opens, its title names it, :w and
+# :w ~/NAME (HOME that deep) write there whole (the UI kept 511 bytes, the : line 255); a
+# name of 4096 bytes or more, typed or from ~/ expanded, is refused whole and creates
+# nothing, and so is such a file to open, before the terminal is taken
+deep() { # DIR BYTES: folders of 200-byte names below DIR until the path has BYTES
+	d=$1
+	while [ ${#d} -lt "$2" ]; do d=$d/$(printf 'd%.0s' $(seq 1 200)); done
+	mkdir -p "$d" && echo "$d"
+}
+home=$(deep "$TMP" 3800)
 name=$(printf 'n%.0s' $(seq 1 200)).yaml
-T send-keys clear Enter
-T send-keys "HOME=$home; export HOME" Enter
-run_ui "$TMP/a.yaml"
+long=$home/$name
+"$BIN" fmt scenarios/default.yaml -o "$long" || bad "fmt -o writes a 4000-byte path"
+# the terminal's line discipline takes 4095 bytes a line: the long names go in a script
+run_long() { # HOME FILE: run_ui FILE with HOME, typed as a short line
+	printf 'echo $$ >%s/pid; HOME=%s exec %s %s\n' "$TMP" "$1" "$BIN" "$2" >"$TMP/long.sh"
+	rm -f "$TMP/pid"
+	T send-keys "clear; stty -g >$TMP/stty.before; sh $TMP/long.sh; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
+}
+run_long "$home" "$long"
+edit
+T send-keys : w Enter
+if wait_for 'written /' && grep -q 'count: 16' "$long" && T capture-pane -p | grep -q 'nnnn.yaml'; then
+	ok "a scenario ${#long} bytes deep opens, names its file and saves to it"
+else
+	bad "a scenario ${#long} bytes deep opens, names its file and saves to it"
+fi
+T send-keys : "w ~/m.yaml" Enter
+wait_for 'written /' && grep -q 'count: 16' "$home/m.yaml" &&
+	ok ":w ~/m.yaml writes HOME/m.yaml whole (HOME ${#home} bytes)" ||
+	bad ":w ~/m.yaml writes the whole ${#home}-byte path"
+T send-keys : q! Enter
+wait_for 'EXIT=0'
+over=$(deep "$TMP/o" 3950)
+run_long "$over" "$TMP/a.yaml"
 edit
 T send-keys : "w ~/$name" Enter
-if wait_for 'file name too long' && ! find "$TMP" -newer "$TMP/a.yaml" -type f -name 'n*' | grep -q .; then
-	ok ":w of a too-long name is refused whole"
+if wait_for 'file name too long \([0-9]+ bytes; at most 4095\)' &&
+	[ -z "$(ls -A "$over")" ]; then
+	ok ":w of a name past PATH_MAX is refused whole"
 else
-	bad ":w of a too-long name is refused whole"
+	bad ":w of a name past PATH_MAX is refused whole"
 fi
 T send-keys : q! Enter
 wait_for 'EXIT=0'
-# and as the file to open: refused before the terminal is taken
-long=$home/$name
-"$BIN" fmt scenarios/default.yaml -o "$long" 2>/dev/null
-"$BIN" "$long" </dev/null >"$TMP/out" 2>&1
-grep -q 'file name too long' "$TMP/out" && ok "gpuplan with a too-long name is refused whole" ||
-	bad "gpuplan with a too-long name is refused whole: $(head -c 100 "$TMP/out")"
+"$BIN" "$over/$name" </dev/null >"$TMP/out" 2>&1
+grep -q 'file name too long' "$TMP/out" && ok "gpuplan with a name past PATH_MAX is refused whole" ||
+	bad "gpuplan with a name past PATH_MAX is refused whole: $(head -c 100 "$TMP/out")"
 
 echo "recovery: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -5,8 +5,9 @@
 # what ! means (the deadline, or the daily load for online serving).
 NAME=search
 . "$(dirname "$0")/lib.sh"
-# A result row: the border, the rank, then tp, pp, dp, v and z.
-row_re='^[│|] *[0-9]+[ !] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9] +[0-9] '
+# A result row: the border, the rank, the value it ranks by (tokens/s), then tp, pp, dp, z
+# and mb (v gives way at 80 columns).
+row_re='^[│|] *[0-9]+[ !] +[0-9.]+[kM]? +[0-9]+ +[0-9]+ +[0-9]+ +[0-9] +[0-9]+ '
 search_checks() {
 	loc=$1
 	fresh LANG=$2 LC_ALL=$2
@@ -81,4 +82,36 @@ T send-keys s
 wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
 	ok "the search view's ! names the daily load for online serving" ||
 	bad "the search view's ! names the daily load for online serving"
+
+# The value search ranks by, after the rank, under a heading that names it, and the same
+# number as `gpuplan search --json`'s first score: tokens/s (1/score) and $/M tokens for
+# training, and for a daily load the GPUs it needs and their $/h.
+first_score() { # FILE [--by cost]: results[0].score of gpuplan search --json
+	"$BIN" search "$@" --json | sed -n 's/^[[:space:]]*"score":[[:space:]]*\([^,]*\),*$/\1/p' |
+		head -1
+}
+first_cell() { # the second field of the first result row (the score's cell)
+	screen | grep -E '^[│|] *1[ !] ' | head -1 | tr -d '│|' | awk '{ print $2 }'
+}
+rank_check() { # FILE KEYS HEADING TITLE WANT: the score column for KEYS
+	fresh
+	start_ui "$1"
+	T send-keys s $2
+	if wait_for "Search: best layouts by $4" && wait_for "^[│|] #  +$3 " &&
+		wait_for '^[│|] *1[ !] ' && [ "$(first_cell)" = "$5" ]; then
+		ok "search by $(echo "$4" | tr -d '\\') shows its value after the rank ($5)"
+	else
+		bad "search by $(echo "$4" | tr -d '\\'): $(first_cell) after the rank, search --json $5"
+	fi
+}
+s=$(first_score scenarios/default.yaml)
+rank_check scenarios/default.yaml '' 'tok/s' 'time \(tokens/s\)' \
+	"$(awk -v s="$s" 'BEGIN { printf "%.3gk", 1 / s / 1000 }')"
+s=$(first_score scenarios/default.yaml --by cost)
+rank_check scenarios/default.yaml c '\$/Mtok' 'cost \(\$/M tokens\)' \
+	"$(awk -v s="$s" 'BEGIN { printf "$%.3f", s * 1e6 }')"
+F=scenarios/team-serve-70b-5m-requests.yaml
+rank_check $F '' fleet 'GPUs the load needs' "$(first_score $F)"
+rank_check $F c '\$/h' "cost of the load's GPUs \\(\\\$/h\\)" \
+	"$(awk -v s="$(first_score $F --by cost)" 'BEGIN { printf "$%.0f", s }')"
 finish

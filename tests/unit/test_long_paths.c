@@ -19,47 +19,23 @@
 #include "file.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
+#include "deep_dir.h"
 #include "shipped_catalog.h"
 
-static char top[GP_PATH_MAX];
 static char cfg_text_path[] = "catalog/models/llama-2-7b.json";
 
 static int setup(void **state)
 {
-	snprintf(top, sizeof(top), "%s/gpuplan-test-paths-XXXXXX",
-		 getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(top))
+	if (deep_dir_top("gpuplan-test-paths") != 0)
 		return -1;
 	return shipped_catalog_setup(state);
 }
 
 static int teardown(void **state)
 {
-	char cmd[GP_PATH_MAX + 32];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	if (system(cmd) != 0)
+	if (deep_dir_remove() != 0)
 		return -1;
 	return shipped_catalog_teardown(state);
-}
-
-/* Makes folders below top, each name 200 bytes, until the path is at least want bytes;
- * returns the folder's path (malloc'd). */
-static char *deep_dir(const char *name, size_t want)
-{
-	char part[201];
-	char *p = malloc(GP_PATH_MAX);
-	size_t n;
-
-	memset(part, 'd', 200);
-	part[200] = '\0';
-	memcpy(part, name, strlen(name));
-	n = (size_t)snprintf(p, GP_PATH_MAX, "%s", top);
-	while (n < want) {
-		n += (size_t)snprintf(p + n, GP_PATH_MAX - n, "/%s", part);
-		assert_true(n < GP_PATH_MAX);
-		assert_int_equal(mkdir(p, 0700), 0);
-	}
-	return p;
 }
 
 static void write_text(const char *path, const char *text)

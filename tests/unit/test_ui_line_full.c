@@ -1,7 +1,8 @@
 /* The line editor when a key does not fit (field_edit.c, line_edit_key): the keys past
  * LINE_EDIT_MAX used to be dropped without a word, so `:w` with a long path wrote to the
  * path cut short, another file. The line is marked full, Enter is refused with a message,
- * and nothing is written. */
+ * and nothing is written. The line holds a path of PATH_MAX bytes (test_ui_long_paths):
+ * here the keys go past it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,14 +18,15 @@
 
 static void test_long_write_refused(void **state)
 {
-	char dir[] = "/tmp/gpuplan-line-XXXXXX", line[400], cut[sizeof(app.line.buf)];
+	static char line[LINE_EDIT_MAX + 200], cut[sizeof(app.line.buf)];
+	char dir[] = "/tmp/gpuplan-line-XXXXXX";
 	size_t room;
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	/* ":w DIR/aaaa...a.yaml", 300 bytes and more: what fits is DIR/aaa...a, another name */
+	/* ":w DIR/aaaa...a.yaml", past the line: what fits is DIR/aaa...a, another name */
 	snprintf(line, sizeof(line), ":w %s/", dir);
 	room = strlen(line);
-	while (strlen(line) < 330)
+	while (strlen(line) < LINE_EDIT_MAX + 80)
 		strcat(line, "a");
 	strcat(line, ".yaml");
 	keys(line);

@@ -214,7 +214,7 @@ static void test_w_notices_change_on_disk(void **st)
 
 static void test_sessions_without_file_distinct(void **st)
 {
-	char first[1024];
+	char first[sizeof(app.recover_path)];
 	pid_t pid;
 	int status;
 	(void)st;

@@ -257,17 +257,20 @@ static void test_rows_fit(void **state)
 		assert_non_null(strstr(head, "time"));
 		assert_non_null(strstr(head, "cost"));
 		assert_non_null(strstr(head, "mem"));
-		assert_non_null(strstr(head, "binds"));
+		/* the bottleneck gives way too, after sp and off */
+		assert_true((strstr(head, "binds") != NULL) == (hw == 0));
 		assert_true((strstr(head, "gpus") != NULL) == (hw == 1));
+		/* the value the ranking compares, after the rank (tokens/s by time) */
+		assert_int_equal(strncmp(head, " #   tok/s ", 11), 0);
 		for (int i = 0; i < app.sv.n; i++) {
 			search_view_row(&app, &app.sv.res[i], i + 1, 78, row, sizeof(row));
 			assert_true(text_width(row) <= 78);
-			/* the columns line up with the heading: binds starts where it does */
+			/* the columns line up with the heading: mem ends where it does */
 			{
-				size_t bx = (size_t)(strstr(head, " binds") - head);
-				assert_true(strlen(row) > bx + 1);
-				assert_true(row[bx] == ' ' && row[bx + 1] != ' ');
-				assert_true(row[bx - 1] != ' '); /* memory ends there */
+				size_t mx = (size_t)(strstr(head, "   mem") - head) + 6;
+				assert_true(strlen(row) >= mx);
+				assert_true(row[mx - 1] != ' ');
+				assert_true(row[mx] == ' ' || row[mx] == '\0');
 			}
 			if (hw) {
 				/* the GPU id whole: a100-80gb-sxm and a100-80gb-pcie stay apart */
@@ -325,6 +328,116 @@ static void test_inference_rows(void **state)
 		assert_int_equal(app.scn.workload.weights, r.weights);
 		assert_int_equal(app.scn.workload.kv_cache, r.kv_cache);
 		assert_true(fabs(app.plan.tpot_s - r.plan.tpot_s) <= 1e-9 * r.plan.tpot_s);
+	}
+}
+
+/* The score's cell of row (six columns, right-aligned to the heading word label), blanks
+ * trimmed. */
+static void cell_under(const char *head, const char *row, const char *label, char *out, size_t size)
+{
+	const char *at = strstr(head, label);
+	size_t end, start;
+	assert_non_null(at);
+	end = (size_t)(at - head) + strlen(label);
+	assert_true(end >= 6 && strlen(row) >= end);
+	start = end - 6;
+	assert_true(row[start - 1] == ' ' || row[start - 1] == '!');
+	while (start < end && row[start] == ' ')
+		start++;
+	snprintf(out, size, "%.*s", (int)(end - start), row + start);
+}
+
+/* How often label occurs in s. */
+static int count_of(const char *s, const char *label)
+{
+	int n = 0;
+	for (const char *at = strstr(s, label); at; at = strstr(at + 1, label))
+		n++;
+	return n;
+}
+
+/* The value search ranks by is a column right after the rank, under a heading that names
+ * its unit, and the title and status say it: tokens/s or $/M tokens, and under an online
+ * load the GPUs the load needs or their $/h (search.c's score_of). It was not shown. */
+static void test_rank_value_shown(void **state)
+{
+	static const struct {
+		const char *set, *by, *label, *status;
+	} cases[] = {
+	    {NULL, "t", "tok/s", "ranked by time (tokens/s)"},
+	    {NULL, "c", "$/Mtok", "ranked by cost ($/M tokens)"},
+	    {"set workload.kind=online", "t", "tok/s", "ranked by time (tokens/s)"},
+	    {"set workload.kind=online", "c", "$/Mtok", "ranked by cost ($/M tokens)"},
+	    {"set workload.kind=online workload.requests_per_day=5000000", "t", "fleet",
+	     "ranked by GPUs the load needs"},
+	    {"set workload.kind=online workload.requests_per_day=5000000", "c", "$/h",
+	     "ranked by cost of the load's GPUs ($/h)"},
+	};
+	char head[512], row[512], cell[64], want[64];
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		bool infer = cases[k].set != NULL, load = k >= 4;
+		setup(NULL);
+		if (cases[k].set)
+			command(cases[k].set);
+		assert_false(app.status_error);
+		assert_true(search_sized_by_load(&app.scn) == load);
+		keys("s");
+		keys(cases[k].by);
+		assert_string_equal(app.status, cases[k].status);
+		assert_true(app.sv.n > 1);
+		for (int width = 62; width <= 200; width += 138 - 62)
+			for (int hw = 0; hw < 2; hw++) {
+				if (hw != app.sv.hardware)
+					keys("H");
+				/* 64 columns over the catalog's GPUs: inference's layout has no
+				 * column left to give way (its GPU id is cut to 8 instead) */
+				if (width < 78 && hw && infer)
+					continue;
+				search_view_heading(&app, width, head, sizeof(head));
+				assert_true(text_width(head) <= width);
+				/* right after the rank, at every width */
+				{
+					char lead[32];
+					snprintf(lead, sizeof(lead), " # %7s ", cases[k].label);
+					assert_int_equal(strncmp(head, lead, strlen(lead)), 0);
+				}
+				/* once: inference's tok/s or $/Mtok column is that column */
+				if (!load)
+					assert_int_equal(count_of(head, cases[k].label), 1);
+				for (int i = 0; i < app.sv.n; i++) {
+					const struct search_result *r = &app.sv.res[i];
+					const struct plan *p = &r->plan;
+					search_view_row(&app, r, i + 1, width, row, sizeof(row));
+					assert_true(text_width(row) <= width);
+					cell_under(head, row, cases[k].label, cell, sizeof(cell));
+					/* the figure the plan reports, which the score ranks */
+					if (load && !isfinite(p->gpus_required))
+						snprintf(want, sizeof(want), "none");
+					else if (load && k == 4)
+						units_format_compact(UNIT_COUNT, p->gpus_required,
+								     want, sizeof(want));
+					else if (load)
+						units_format_compact(
+						    UNIT_USD,
+						    p->gpus_required *
+							catalog_find_gpu(&cat, r->gpu)
+							    ->price_per_hour,
+						    want, sizeof(want));
+					else if (k % 2 == 0)
+						units_format_compact(UNIT_COUNT, p->tokens_per_s,
+								     want, sizeof(want));
+					else
+						units_format_compact(UNIT_USD,
+								     p->usd_per_million_tokens,
+								     want, sizeof(want));
+					assert_string_equal(cell, want);
+					/* best first: the shown value never gets better down the
+					 * list among rows that meet the target alike */
+					if (i && r->meets_target == app.sv.res[i - 1].meets_target)
+						assert_true(r->score >= app.sv.res[i - 1].score);
+				}
+			}
 	}
 }
 
@@ -531,6 +644,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_keys_in_the_view, setup),
 	    cmocka_unit_test_setup(test_rows_fit, setup),
 	    cmocka_unit_test_setup(test_inference_rows, setup),
+	    cmocka_unit_test_setup(test_rank_value_shown, setup),
 	    cmocka_unit_test_setup(test_goal_seek, setup),
 	    cmocka_unit_test_setup(test_scaling, setup),
 	    cmocka_unit_test_setup(test_scaling_columns_line_up, setup),
