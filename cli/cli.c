@@ -1098,7 +1098,8 @@ static const struct command commands[] = {
 	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
-	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
+	 "--min hardware.count. Prints KEY=VALUE, ready for --set; --json (schema\n"
+	 "gpuplan.solve/1).\n"},
 	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
 	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
 	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",

@@ -401,6 +401,7 @@ struct cJSON *report_json_solve(const char *key, bool maximize, double value, co
 
 	if (!r)
 		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_SOLVE_SCHEMA);
 	bad |= put_str(r, "key", key);
 	bad |= put_str(r, "goal", maximize ? "max" : "min");
 	bad |= put_num(r, "value", value, false);

@@ -93,8 +93,8 @@ out gpuplan.diff/1 0 diff $ONLINE $ONLINE --json --set hardware.count=2
 out gpuplan.validate/1 "0|1" validate --json
 
 # solve
-out gpuplan.solve 0 solve $TRAIN --max workload.seq_len --json
-out gpuplan.solve 0 solve $TRAIN --min hardware.count --json
+out gpuplan.solve/1 0 solve $TRAIN --max workload.seq_len --json
+out gpuplan.solve/1 0 solve $TRAIN --min hardware.count --json
 
 # sweep: one range, curves, invalid points left out, the SLO drawn
 out gpuplan.sweep/1 0 sweep $TRAIN workload.seq_len=1024..8192*2 --json
