@@ -2416,6 +2416,17 @@ static bool met_at(const struct scenario *s, double v, bool fit)
 	return deadline_met(s, whole_replicas(s, v), fit);
 }
 
+/* The batch time_infer runs: workload.batch, or under auto the most sequences that fit
+ * (at least one is timed), or under an SLO the most that meet it. */
+double plan_batch(const struct scenario *s, const struct plan *p)
+{
+	if (s->workload.batch > 0)
+		return s->workload.batch;
+	if (p->slo_batch >= 1)
+		return p->slo_batch;
+	return p->max_batch >= 1 ? p->max_batch : 1;
+}
+
 /* The walk goal seek makes (search.c, search_solve --min), on the count alone: from the
  * scenario's count double up to the first that meets (or down: the smallest is tried
  * first), then bisect. The planned time is not a smooth function of the count (a step

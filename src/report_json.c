@@ -350,7 +350,10 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put(o, "memory.fits", cJSON_CreateBool(r->plan.mem.fits));
 	bad |= put_num(o, "memory.per_gpu.total", r->plan.mem.total, true);
 	if (s.workload.kind == WL_ONLINE || s.workload.kind == WL_OFFLINE) {
-		bad |= put_num(o, "workload.batch", r->batch, true);
+		/* the batch the plan ran, as the report writes auto values resolved; batch_auto
+		 * says the search left it to workload.batch auto */
+		bad |= put_num(o, "workload.batch", plan_batch(&s, &r->plan), true);
+		bad |= put(o, "workload.batch_auto", cJSON_CreateBool(r->batch <= 0));
 		bad |= put_str(o, "workload.weights", dtype_name(r->weights));
 		bad |= put_str(o, "workload.kv_cache", dtype_name(r->kv_cache));
 	}
