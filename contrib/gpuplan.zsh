@@ -45,6 +45,16 @@ _gpuplan_candidates() {
 		fi
 	done
 	opts=(${=${(ps:\t:)line}[3]})
+	# --OPT=VALUE in one word: VALUE completes as after --OPT, each candidate keeping --OPT=
+	if [[ -z $kind && $cur == --?*=* ]]; then
+		for o in $opts; do
+			[[ $o == *=* && ${${o#*/}%%=*} == ${cur%%=*} ]] || continue
+			_gpuplan_candidates $exe ${w[1,-2]} ${cur%%=*} ${cur#*=} | while IFS= read -r o; do
+				[[ $o == 'files '* ]] && print -r -- $o || print -r -- "${cur%%=*}=$o"
+			done
+			return
+		done
+	fi
 	if [[ -z $kind && $cur == -* ]]; then
 		for o in $opts; do print -r -- "--${${o#*--}%%=*}"; done
 		return
@@ -132,7 +142,8 @@ _gpuplan() {
 	(( ${#described} )) && _describe -t commands 'gpuplan command' described
 	(( ${#plain} )) && compadd -a plain
 	(( ${#nospace} )) && compadd -S '' -a nospace
-	[[ -n $glob ]] && _files -g "$glob"
+	# a file after --OPT=: the file name alone is completed
+	[[ -n $glob ]] && { compset -P '--*='; _files -g "$glob"; }
 	return 0
 }
 
