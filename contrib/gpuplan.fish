@@ -151,6 +151,13 @@ function __gpuplan_values -a exe kind cur file
             end
         case EXPLAIN
             $exe explain $file 2>/dev/null </dev/null
+        case NAME
+            # --profile: the profiles folder's files (gpuplan(1), FILES)
+            set -l d "$XDG_CONFIG_HOME"
+            string match -q -- '/*' $d; or set d $HOME/.config
+            for f in $d/gpuplan/profiles/*.yaml
+                test -f $f; and string replace -r '\.yaml$' '' -- (basename $f)
+            end
         case '*.json*'
             __fish_complete_suffix "$cur" .json
         case ANYFILE

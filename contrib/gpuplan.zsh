@@ -119,6 +119,11 @@ _gpuplan_candidates() {
 		done
 		;;
 	EXPLAIN) "$exe" explain $file 2>/dev/null </dev/null ;;
+	NAME) # --profile: the profiles folder's files (gpuplan(1), FILES)
+		local d=${XDG_CONFIG_HOME:-}
+		[[ $d == /* ]] || d=$HOME/.config
+		for o in $d/gpuplan/profiles/*.yaml(N.); do print -r -- ${${o:t}%.yaml}; done
+		;;
 	*.json*) print -r -- "files *.json" ;;
 	ANYFILE) print -r -- "files *" ;;
 	FILE | A | B) print -r -- "files *.(yaml|yml)" ;;

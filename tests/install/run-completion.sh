@@ -53,10 +53,21 @@ gpuplan sweep x.yaml workload.seq_len=1..2 --y=memory.per_gpu.to|--y=memory.per_
 gpuplan report x.yaml --set=workload.kind=o|--set=workload.kind=offline --set=workload.kind=online
 gpuplan search x.yaml --by=c|--by=cost
 gpuplan solve x.yaml --max=workload.seq|--max=workload.seq_len
+gpuplan report x.yaml --profile h1|h100x8 h1b
+gpuplan sweep x.yaml --profile=h1|--profile=h100x8 --profile=h1b
 gpuplan sweep x.yaml workload.seq|workload.seq_len=
 gpuplan sweep x.yaml workload.seq_len=1..2 hardware.gp|hardware.gpu= hardware.gpus_per_node=
 gpuplan sweep x.yaml hardware.gpu=h200,h20|hardware.gpu=h200,h20 hardware.gpu=h200,h200 hardware.gpu=h200,h200-nvl
 gpuplan sweep x.yaml workload.recompute=s|workload.recompute=selective'
+
+# --profile NAME: the profiles folder's files (a folder and another suffix are not)
+XDG_CONFIG_HOME=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-comp-xdg.XXXXXX") || exit 1
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT INT TERM
+mkdir -p "$XDG_CONFIG_HOME/gpuplan/profiles/h1dir.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h100x8.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h1b.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h1c.yml"
 
 if command -v zsh >/dev/null 2>&1; then
 	printf '%s\n' "$cases" | while IFS='|' read -r line want; do
