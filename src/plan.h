@@ -242,6 +242,8 @@ struct plan {
 	double matmul_efficiency; /* achieved / peak for the model's GEMMs */
 	double hbm_efficiency;
 	double network_efficiency;
+	double gemm_efficiency; /* the fraction of the dense peak a large GEMM reaches (emax) */
+	double memory_overhead; /* the allocator slack over allocated bytes at the peak */
 
 	/* time and throughput */
 	struct plan_time_parts parts;

@@ -888,9 +888,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
 				mem->rebuilt_layer + mem->fp8_weights);
 	else
-		mem->fragmentation =
-		    FRAGMENTATION * (mem->weights + mem->gradients + mem->optimizer +
-				     mem->activations + mem->kv_cache);
+		mem->fragmentation = x->slack * (mem->weights + mem->gradients + mem->optimizer +
+						 mem->activations + mem->kv_cache);
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
 			mem->rebuilt_layer + mem->fp8_weights;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
@@ -1040,6 +1039,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
 	x.act.eager = x.act.fp8_te = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
+	/* efficiency.memory_overhead: the slack measured on the run (max_memory_reserved over
+	 * max_memory_allocated, less 1: torch.cuda memory statistics) replaces it */
+	if (s->efficiency.memory_overhead > 0)
+		x.slack = s->efficiency.memory_overhead;
+	p->memory_overhead = x.slack;
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
 	p->precision = x.precision = plan_precision(s);

@@ -169,6 +169,8 @@ struct efficiency { /* 0 = auto (the calibrated model) */
 	double mfu;
 	double hbm;
 	double network;
+	double gemm;		/* fraction of the dense peak a large GEMM reaches */
+	double memory_overhead; /* allocator slack: reserved over allocated, less 1 */
 };
 
 /* The fields a file gave, one bit per index in scenario_fields[]: a save writes them
