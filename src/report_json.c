@@ -97,6 +97,7 @@ static int put_uncertainty(cJSON *r, const struct scenario *s, const struct plan
 		    !cJSON_AddItemToObject(o, "lo", number(band.lo, false)) ||
 		    !cJSON_AddItemToObject(o, "hi", number(band.hi, false)) ||
 		    !cJSON_AddItemToObject(o, "band", number(band.pct, false)) ||
+		    !cJSON_AddItemToObject(o, "indicative", cJSON_CreateBool(band.indicative)) ||
 		    !cJSON_AddItemToObject(o, "regime", cJSON_CreateString(band.regime)) ||
 		    !cJSON_AddItemToObject(o, "n",
 					   cJSON_CreateNumber(band.entry ? band.entry->n : 0)) ||

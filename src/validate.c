@@ -574,6 +574,38 @@ void validation_text(struct report_buf *b, const struct validation *v)
 static bool regime_of(const struct validation *v, int i, int *k, double *emin, double *emax,
 		      double *mape, char *runs, char *gpus, size_t size);
 
+/* The regimes of fewer than BAND_MIN_ROWS rows, whose bands the reports widen to the
+ * spread of their class (band.h), with the range they carry. */
+static void validation_indicative_markdown(struct report_buf *b, const struct validation *v)
+{
+	report_buf_printf(b,
+			  "\nA regime of fewer than %d rows shows where those runs landed, not how "
+			  "far runs\nspread: its band is *indicative*, widened to hold +-s, s the "
+			  "spread of its class (the\nmean |residual| of every measured row of that "
+			  "class: memory %.1f%%, speed %.1f%%,\nttft %.1f%%), and the reports say "
+			  "\"indicative\" beside it.\n\n"
+			  "| indicative regime | rows | residual range | band carried |\n"
+			  "|---|---:|---:|---:|\n",
+			  BAND_MIN_ROWS, 100 * band_class_spread(BAND_MEMORY),
+			  100 * band_class_spread(BAND_SPEED), 100 * band_class_spread(BAND_TTFT));
+	for (int i = 0; i < v->nrows; i++) {
+		const struct validate_row *r = &v->rows[i];
+		double emin, emax, mape, sp;
+		char runs[160], gpus[160];
+		int k;
+		if (!regime_of(v, i, &k, &emin, &emax, &mape, runs, gpus, sizeof(runs)) ||
+		    k >= BAND_MIN_ROWS)
+			continue;
+		sp = band_class_spread((enum band_class)r->band_class);
+		report_buf_printf(b,
+				  "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %+.1f%% to "
+				  "%+.1f%% |\n",
+				  band_class_name((enum band_class)r->band_class), r->band_kind,
+				  r->band_framework, r->band_generation, k, 100 * emin, 100 * emax,
+				  100 * fmin(emin, -sp), 100 * fmax(emax, sp));
+	}
+}
+
 /* The error bands the reports print (band.h), one regime a row: the same regimes and
  * residuals as band_table.c, which `make band-table` writes from these rows. */
 static void validation_bands_markdown(struct report_buf *b, const struct validation *v)
@@ -629,6 +661,7 @@ void validation_markdown(struct report_buf *b, const struct validation *v)
 				  100 * x->stats.mape, 100 * x->stats.worst);
 	}
 	validation_bands_markdown(b, v);
+	validation_indicative_markdown(b, v);
 	for (int g = 0; g < v->ngroups; g++) {
 		const struct validate_group *grp = &v->groups[g];
 		report_buf_printf(b, "\n## %s\n\n%s (`%s`).\n\n", grp->name, grp->title, grp->file);
