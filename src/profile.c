@@ -150,6 +150,8 @@ out:
 
 void profile_apply(const struct profile *pr, struct scenario *s)
 {
+	snprintf(s->profile, sizeof(s->profile), "%s", pr->name);
+	s->profile_knobs = pr->knobs;
 	for (const struct field *f = scenario_fields; f->key; f++)
 		if (is_knob(f) && knob_of(&pr->knobs, f) > 0)
 			*knob_in(&s->efficiency, f) = knob_of(&pr->knobs, f);

@@ -202,6 +202,8 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_str(r, "assumptions.hbm_efficiency_source", report_source_hbm(s));
 	bad |= put_num(r, "assumptions.network_efficiency", p->network_efficiency, false);
 	bad |= put_str(r, "assumptions.network_efficiency_source", report_source_network(s));
+	bad |= s->profile[0] ? put_str(r, "assumptions.profile", s->profile)
+			     : put(r, "assumptions.profile", cJSON_CreateNull());
 	bad |= put_num(r, "assumptions.pue", s->hardware.pue, false);
 	bad |= put_num(r, "assumptions.mtbf_gpu_hours", s->hardware.mtbf_gpu_hours, false);
 	bad |= put_num(r, "assumptions.price_per_gpu_hour", s->hardware.gpu.price_per_hour, false);

@@ -188,6 +188,11 @@ struct scenario {
 	struct hardware hardware;
 	struct parallel parallel;
 	struct efficiency efficiency;
+	/* the calibration profile applied (--profile, src/profile.h) and the knobs it gave,
+	 * so that a report can say a knob came from it; "" and zeros without one. Not fields
+	 * of the file: a save does not write them */
+	char profile[64];
+	struct efficiency profile_knobs;
 };
 
 /* The defaults every file starts from: no model, no GPU, train in bf16 (see scenario.c). */

@@ -94,6 +94,19 @@ within "$got" "$cal" 1e-6 && ok || bad "sweep --profile at 8 GPUs: $got, report 
 got=$(tps "$T/mpt-7b-4k.yaml" --profile h100x8 --set efficiency.mfu=auto)
 model=$(tps "$T/mpt-7b-4k.yaml")
 [ "$got" = "$model" ] && ok || bad "--set efficiency.mfu=auto after --profile: $got, the model's $model"
+# the report says where the knob came from, and a --set after the profile is the scenario's
+"$G" report "$T/mpt-7b-4k.yaml" --profile h100x8 --json >"$T/r.json" 2>&1
+grep -q '"profile":[[:space:]]*"h100x8"' "$T/r.json" && ok || bad "report --json: no assumptions.profile"
+grep -q '"matmul_efficiency_source":[[:space:]]*"from the calibration profile' "$T/r.json" && ok ||
+	bad "report --json: the MFU's source is not the profile"
+"$G" report "$T/mpt-7b-4k.yaml" --profile h100x8 --set efficiency.mfu=0.5 --json >"$T/r.json" 2>&1
+grep -q '"matmul_efficiency_source":[[:space:]]*"given in the scenario' "$T/r.json" && ok ||
+	bad "report --json: a --set after the profile is still called the profile's"
+"$G" report "$T/mpt-7b-4k.yaml" --json >"$T/r.json" 2>&1
+grep -q '"profile":[[:space:]]*null' "$T/r.json" && ok || bad "report --json without a profile: assumptions.profile not null"
+"$G" report "$T/mpt-7b-4k.yaml" --profile h100x8 --markdown | grep -q '| matrix-multiply efficiency | .* | from the calibration profile' && ok ||
+	bad "report --markdown: the MFU's source is not the profile"
+
 # the terminal UI reads it before it starts: a missing one stops it
 "$G" --profile nosuch "$T/fit.yaml" </dev/null >"$T/out" 2>"$T/err"
 [ $? = 1 ] && grep -q "no calibration profile 'nosuch'" "$T/err" && ok ||
