@@ -230,6 +230,9 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 	}
 	good = good && report_json_add(root, "written",
 				       saved ? cJSON_CreateString(saved) : cJSON_CreateNull());
+	good = good && report_json_add(root, "profile",
+				       ok && r->profile ? cJSON_CreateString(r->profile->path)
+							: cJSON_CreateNull());
 	if (!good) {
 		cJSON_Delete(root);
 		return NULL;
@@ -290,6 +293,33 @@ static int save(const struct calibrate_request *r, const char *path)
 		    "");
 }
 
+/* --profile NAME: the calibrated scenario's knobs (those it gave and those fitted) saved
+ * as the profile, with what they were fitted on as its notes. */
+static int save_profile(const struct calibrate_request *r, const struct calibrate_measure *m, int n)
+{
+	struct gp_error err = {0};
+	struct report_buf b = {0};
+	char v[48], msg[1024];
+	int rc = 0;
+
+	profile_take(r->profile, r->s);
+	report_buf_printf(&b, "fitted by gpuplan calibrate on %s:", r->file);
+	for (int i = 0; i < n; i++) {
+		figure_format(m[i].fig, m[i].value, v, sizeof(v));
+		report_buf_printf(&b, "%s %s measured %s", i ? ";" : "", m[i].fig->key, v);
+	}
+	if (b.failed)
+		rc = fail(EXIT_IO, "out of memory%s%s", "", "");
+	else {
+		snprintf(r->profile->notes, sizeof(r->profile->notes), "%s", b.data);
+		if (profile_save(r->profile, &err) != 0)
+			rc = fail(gp_error_exit_status(&err), "%s%s",
+				  gp_error_format(&err, msg, sizeof(msg)), "");
+	}
+	report_buf_release(&b);
+	return rc;
+}
+
 int calibrate_run(const struct calibrate_request *r)
 {
 	struct calibrate_measure m[CALIBRATE_MAX];
@@ -298,6 +328,8 @@ int calibrate_run(const struct calibrate_request *r)
 	struct report_buf b = {0};
 	const char *target = r->write ? r->file : r->output;
 	bool to_stdout = !target || strcmp(target, "-") == 0 || strcmp(target, "/dev/stdout") == 0;
+	/* a profile is what is kept: the scenario goes to standard output only when asked */
+	bool dump = to_stdout && (!r->profile || target);
 	int rc = 0, fit;
 
 	if (!before_s || !before || !after) {
@@ -356,20 +388,29 @@ int calibrate_run(const struct calibrate_request *r)
 	}
 	if (!to_stdout && (rc = save(r, target)) != 0)
 		goto out;
+	if (r->profile && (rc = save_profile(r, m, r->nmeasured)) != 0)
+		goto out;
 	if (r->json) {
 		rc = write_json(summary_json(r, before_s, before, after, m, r->nmeasured, true,
 					     to_stdout ? NULL : target));
 		goto out;
 	}
 	summary_text(&b, r, before_s, before, after, m, r->nmeasured);
-	if (!to_stdout) {
-		report_buf_printf(&b, "\nsaved %s\n", target);
+	if (!dump) {
+		if (!to_stdout)
+			report_buf_printf(&b, "\nsaved %s\n", target);
+		if (r->profile)
+			report_buf_printf(&b, "%ssaved profile %s (%s)\n", to_stdout ? "\n" : "",
+					  r->profile->name, r->profile->path);
 		rc = put(stdout, &b);
 	} else {
 		/* the scenario is the result; the summary is for the person reading */
 		struct gp_error err = {0};
 		char *text = NULL;
 		size_t len = 0;
+		if (r->profile)
+			report_buf_printf(&b, "\nsaved profile %s (%s)", r->profile->name,
+					  r->profile->path);
 		report_buf_printf(&b,
 				  "\nthe calibrated scenario follows on standard output (-o FILE "
 				  "or --write saves it)\n");

@@ -29,6 +29,7 @@
 #include "hf_config.h"
 #include "import.h"
 #include "plan.h"
+#include "profile.h"
 #include "report.h"
 #include "report_json.h"
 #include "scenario.h"
@@ -65,6 +66,7 @@ enum {
 
 	/* --measured KEY=VALUE, --write */
 	OPT_CALIBRATE = 1u << 12,
+	OPT_PROFILE = 1u << 13, /* --profile NAME: the commands that plan, and calibrate */
 };
 
 struct cli {
@@ -89,6 +91,8 @@ struct cli {
 	int nmeasured;
 	const char **measured; /* calibrate --measured, sized as sets */
 	bool write;	       /* calibrate --write */
+	const char *profile;   /* --profile NAME */
+	struct profile *prof;  /* its knobs, once cli_load has read it */
 };
 
 struct command {
@@ -370,6 +374,39 @@ static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
 	}
 }
 
+/* Reads --profile NAME once (into c->prof) and applies it to s. Returns 0 or the exit
+ * status, the problem printed: a bad name is a usage error, a bad file bad input at its
+ * FILE:LINE:COL, a missing one (except for calibrate, which makes it) an I/O failure. */
+static int cli_load_profile(struct cli *c, struct scenario *s)
+{
+	struct gp_error err = {0};
+	bool missing = false;
+
+	if (!c->prof) {
+		if (!(c->prof = malloc(sizeof(*c->prof))))
+			return cli_no_memory(c);
+		if (profile_load(c->profile, c->cat, c->prof, &missing, &err) != 0) {
+			if (!missing || !c->cmd || strcmp(c->cmd, "calibrate") != 0) {
+				if (missing)
+					cli_error(
+					    c,
+					    "no calibration profile '%s' (%s): gpuplan "
+					    "calibrate FILE --measured KEY=VALUE --profile %s "
+					    "makes it",
+					    c->profile, c->prof->path, c->profile);
+				else
+					cli_print_error(c, &err, c->profile);
+				free(c->prof);
+				c->prof = NULL;
+				return err.code == GP_EUSAGE || err.code == GP_EINPUT ? EXIT_USAGE
+										      : EXIT_IO;
+			}
+		}
+	}
+	profile_apply(c->prof, s);
+	return 0;
+}
+
 /* Loads path (or, when path is NULL, the built-in scenario), applies every --set, and,
  * when validate is true, refuses a scenario with problems, printing all of them. Returns
  * 0 or the exit status. */
@@ -411,6 +448,10 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 		rc = cli_print_error(c, &err, "built-in scenario");
 		goto out;
 	}
+	/* --profile NAME: its knobs replace the file's, and every --set comes after them;
+	 * calibrate may name a profile that it is about to make */
+	if (c->profile && (rc = cli_load_profile(c, s)) != 0)
+		goto out;
 	/* --set works as if written in the file (scenario_apply_sets): presets first, then the
 	 * file's own fields of that section again over them, then every other --set in order */
 	{
@@ -1058,6 +1099,7 @@ static int cmd_calibrate(struct cli *c)
 		r.output = c->output;
 		r.write = c->write;
 		r.json = c->json;
+		r.profile = c->prof;
 		rc = calibrate_run(&r);
 	}
 	free(s);
@@ -1069,23 +1111,23 @@ static int cmd_figures(struct cli *c);
 
 /* clang-format off */
 static const struct command commands[] = {
-	{"report", cmd_report, OPT_SET | OPT_JSON | OPT_MARKDOWN, 1, 1,
+	{"report", cmd_report, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN, 1, 1,
 	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
-	{"explain", cmd_explain, OPT_SET | OPT_JSON, 1, 2,
+	{"explain", cmd_explain, OPT_SET | OPT_PROFILE | OPT_JSON, 1, 2,
 	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]...",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
 	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains. --json: the parts\n"
 	 "as JSON (schema gpuplan.explain/1).\n"},
-	{"diff", cmd_diff, OPT_SET | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
+	{"diff", cmd_diff, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
 	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
 	 "marked with '!!'. --set applies to both. --csv: a row per verdict, input and result.\n"},
-	{"search", cmd_search, OPT_SET | OPT_JSON | OPT_CSV | OPT_SEARCH, 1, 1,
+	{"search", cmd_search, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_SEARCH, 1, 1,
 	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware]\n"
 	 "              [--json | --csv | --scaling] [--set KEY=VALUE]...",
 	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
@@ -1094,12 +1136,13 @@ static const struct command commands[] = {
 	 "the catalog's GPU types and counts too. --top N (default 10) results. --scaling:\n"
 	 "the best layout at each power-of-two GPU count, as CSV. --csv: the ranked list as\n"
 	 "CSV.\n"},
-	{"solve", cmd_solve, OPT_SET | OPT_JSON | OPT_SOLVE, 1, 1,
+	{"solve", cmd_solve, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_SOLVE, 1, 1,
 	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
-	 "--min hardware.count. Prints KEY=VALUE, ready for --set.\n"},
-	{"sweep", cmd_sweep, OPT_SET | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
+	 "--min hardware.count. Prints KEY=VALUE, ready for --set; --json (schema\n"
+	 "gpuplan.solve/1).\n"},
+	{"sweep", cmd_sweep, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
 	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
 	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
 	 "The scenario planned at each value of an input, its figures charted against it: a\n"
@@ -1138,7 +1181,7 @@ static const struct command commands[] = {
 	 "tests/validation), each planned again: the prediction and its signed error, and per\n"
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
 	 "is past the bound its file states.\n"},
-	{"calibrate", cmd_calibrate, OPT_SET | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
+	{"calibrate", cmd_calibrate, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
 	 "gpuplan calibrate FILE --measured KEY=VALUE... [-o FILE | --write] [--json]\n"
 	 "              [--set KEY=VALUE]...",
 	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.mfu, hbm,\n"
@@ -1190,6 +1233,7 @@ enum {
 	OPTV_MODEL_ONLY,
 	OPTV_MEASURED,
 	OPTV_WRITE,
+	OPTV_PROFILE,
 };
 
 static const struct cli_option {
@@ -1231,6 +1275,8 @@ static const struct cli_option {
      "calibrate: a figure measured on the run, e.g. time.step_s=5.2s; repeatable"},
     {"write", OPTV_WRITE, no_argument, OPT_CALIBRATE, NULL,
      "calibrate: save the fitted knobs back into FILE"},
+    {"profile", OPTV_PROFILE, required_argument, OPT_PROFILE, "NAME",
+     "plan with calibration profile NAME's knobs (calibrate: save them there)"},
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
@@ -1514,6 +1560,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 		case OPTV_WRITE:
 			c->write = true;
 			break;
+		case OPTV_PROFILE:
+			c->profile = optarg;
+			break;
 		}
 	}
 	/* after "--", every argument is an operand */
@@ -1618,7 +1667,7 @@ static int cmd_commands(struct cli *c)
 
 	(void)c;
 	report_buf_printf(&b, "-\tFILE\t");
-	usage_options(&b, OPT_SET | OPT_ASCII | OPT_VERSION);
+	usage_options(&b, OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION);
 	report_buf_printf(&b, "\tthe terminal UI\n");
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
@@ -1664,7 +1713,8 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	const char *path;
 	int rc;
 
-	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_ASCII | OPT_VERSION)) != 0)
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION)) !=
+	    0)
 		return rc;
 	if (c->help)
 		return cli_print_help(c);
@@ -1749,6 +1799,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		rc = cli_run_ui(c, argc, argv, ui);
 	}
 	catalog_free(c->cat);
+	free(c->prof);
 	free(c->sets);
 	free(c->measured);
 	free(c);

@@ -87,6 +87,18 @@ _gpuplan_sweep_keys()
 	done < <(_gpuplan_fields "$1")
 }
 
+# The calibration profiles --profile names: the files of the profiles folder (gpuplan(1),
+# FILES), as the program finds it.
+_gpuplan_profiles()
+{
+	local d=${XDG_CONFIG_HOME:-}
+	[[ $d == /* ]] || d=$HOME/.config
+	local f
+	for f in "$d"/gpuplan/profiles/*.yaml; do
+		[[ -f $f ]] && f=${f##*/} && echo "${f%.yaml}"
+	done
+}
+
 # The figures --y charts: the numbers of `gpuplan figures`.
 _gpuplan_figures()
 {
@@ -138,7 +150,7 @@ _gpuplan()
 	for ((i = 1; i < ${#words[@]} - 1; i++)); do
 		w=${words[i]}
 		case $w in
-		--set | -o | --output | --top | --by | --max | --min | --y | --svg) ((i++)) ;;
+		--set | -o | --output | --top | --by | --max | --min | --y | --svg | --profile) ((i++)) ;;
 		-*) ;;
 		*)
 			if [[ -z $cmd ]]; then
@@ -184,6 +196,10 @@ _gpuplan()
 		return
 		;;
 	--top)
+		return
+		;;
+	--profile)
+		mapfile -t COMPREPLY < <(compgen -W "$(_gpuplan_profiles)" -- "$cur")
 		return
 		;;
 	esac

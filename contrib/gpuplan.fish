@@ -55,6 +55,18 @@ function __gpuplan_complete
         set i (math $i + 1)
     end
     set -l opts (string split ' ' -- (string split \t -- $line)[3])
+    # --OPT=VALUE in one word: VALUE completes as after --OPT, each candidate keeping --OPT=
+    if test -z "$kind"; and string match -qr -- '^--[^=]+=' $cur
+        set -l name (string replace -r '=.*' '' -- $cur)
+        for o in $opts
+            string match -q -- '*=*' $o; or continue
+            test (string replace -r '^.*/' '' -- $o | string replace -r '=.*' '') = $name; or continue
+            set -l k (string replace -r '^[^=]*=' '' -- $o | string replace -r '^FILE$' ANYFILE)
+            __gpuplan_values $exe $k (string replace -r '^[^=]*=' '' -- $cur) "$file" |
+                string replace -r -- "^" "$name="
+            return
+        end
+    end
     if test -z "$kind"; and string match -q -- '-*' $cur
         for o in $opts
             echo --(string replace -r '^.*--' '' -- $o | string replace -r '=.*' '')
@@ -79,6 +91,12 @@ function __gpuplan_complete
         end
         test "$cmd" = explain; and test "$kind" = KEY; and set kind EXPLAIN
     end
+    __gpuplan_values $exe "$kind" "$cur" "$file"
+end
+
+# The candidates for CUR, the argument of an option or an operand of kind KIND (as
+# `gpuplan commands` names it); FILE is the command's first operand (explain's keys).
+function __gpuplan_values -a exe kind cur file
     switch "$kind"
         case KEY=VALUE
             if string match -q -- '*=*' $cur
@@ -133,12 +151,19 @@ function __gpuplan_complete
             end
         case EXPLAIN
             $exe explain $file 2>/dev/null </dev/null
+        case NAME
+            # --profile: the profiles folder's files (gpuplan(1), FILES)
+            set -l d "$XDG_CONFIG_HOME"
+            string match -q -- '/*' $d; or set d $HOME/.config
+            for f in $d/gpuplan/profiles/*.yaml
+                test -f $f; and string replace -r '\.yaml$' '' -- (basename $f)
+            end
         case '*.json*'
-            __fish_complete_suffix .json
+            __fish_complete_suffix "$cur" .json
         case ANYFILE
-            __fish_complete_path $cur
+            __fish_complete_path "$cur"
         case FILE A B
-            __fish_complete_suffix .yaml
+            __fish_complete_suffix "$cur" .yaml
         case '*|*'
             string split '|' -- $kind
     end

@@ -45,6 +45,16 @@ _gpuplan_candidates() {
 		fi
 	done
 	opts=(${=${(ps:\t:)line}[3]})
+	# --OPT=VALUE in one word: VALUE completes as after --OPT, each candidate keeping --OPT=
+	if [[ -z $kind && $cur == --?*=* ]]; then
+		for o in $opts; do
+			[[ $o == *=* && ${${o#*/}%%=*} == ${cur%%=*} ]] || continue
+			_gpuplan_candidates $exe ${w[1,-2]} ${cur%%=*} ${cur#*=} | while IFS= read -r o; do
+				[[ $o == 'files '* ]] && print -r -- $o || print -r -- "${cur%%=*}=$o"
+			done
+			return
+		done
+	fi
 	if [[ -z $kind && $cur == -* ]]; then
 		for o in $opts; do print -r -- "--${${o#*--}%%=*}"; done
 		return
@@ -109,6 +119,11 @@ _gpuplan_candidates() {
 		done
 		;;
 	EXPLAIN) "$exe" explain $file 2>/dev/null </dev/null ;;
+	NAME) # --profile: the profiles folder's files (gpuplan(1), FILES)
+		local d=${XDG_CONFIG_HOME:-}
+		[[ $d == /* ]] || d=$HOME/.config
+		for o in $d/gpuplan/profiles/*.yaml(N.); do print -r -- ${${o:t}%.yaml}; done
+		;;
 	*.json*) print -r -- "files *.json" ;;
 	ANYFILE) print -r -- "files *" ;;
 	FILE | A | B) print -r -- "files *.(yaml|yml)" ;;
@@ -132,7 +147,8 @@ _gpuplan() {
 	(( ${#described} )) && _describe -t commands 'gpuplan command' described
 	(( ${#plain} )) && compadd -a plain
 	(( ${#nospace} )) && compadd -S '' -a nospace
-	[[ -n $glob ]] && _files -g "$glob"
+	# a file after --OPT=: the file name alone is completed
+	[[ -n $glob ]] && { compset -P '--*='; _files -g "$glob"; }
 	return 0
 }
 

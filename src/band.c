@@ -108,6 +108,19 @@ const char *band_framework(const struct scenario *s)
 	return scenario_enum_name("workload.engine", (int)plan_engine(s));
 }
 
+double band_class_spread(enum band_class c)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < band_table_n; i++)
+		if (band_table[i].cls == c) {
+			sum += band_table[i].n * band_table[i].mape;
+			n += band_table[i].n;
+		}
+	return n ? sum / n : NAN;
+}
+
 bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out)
 {
 	bool rate;
@@ -120,21 +133,28 @@ bool band_lookup(const struct scenario *s, const char *key, double value, struct
 	fw = band_framework(s);
 	gen = band_generation(s->hardware.gpu.id);
 	memset(out, 0, sizeof(*out));
-	out->lo = out->hi = out->pct = NAN;
+	out->lo = out->hi = out->pct = out->floor = NAN;
 	snprintf(out->regime, sizeof(out->regime), "%s of %s, %s, on %s",
 		 band_class_name((enum band_class)cls), kind, fw, gen);
 	for (int i = 0; i < band_table_n; i++) {
 		const struct band_regime *r = &band_table[i];
-		double a, b;
+		double a, b, emin = r->emin, emax = r->emax;
 		if ((int)r->cls != cls || strcmp(r->kind, kind) || strcmp(r->framework, fw) ||
 		    strcmp(r->generation, gen))
 			continue;
+		/* too few rows to show a spread: at least the spread of the class (band.h) */
+		if (r->n < BAND_MIN_ROWS) {
+			out->indicative = true;
+			out->floor = band_class_spread((enum band_class)cls);
+			emin = fmin(emin, -out->floor);
+			emax = fmax(emax, out->floor);
+		}
 		if (rate) {
-			a = value * (1 + r->emin);
-			b = value * (1 + r->emax);
+			a = value * (1 + emin);
+			b = value * (1 + emax);
 		} else {
-			a = value / (1 + r->emax);
-			b = value / (1 + r->emin);
+			a = value / (1 + emax);
+			b = value / (1 + emin);
 		}
 		/* the figure itself inside its band, though every residual has one sign */
 		out->validated = true;
@@ -156,6 +176,7 @@ void band_describe(const struct band *b, char *buf, size_t size)
 			 b->regime);
 		return;
 	}
-	snprintf(buf, size, "+-%.0f%%: %d measured %s run%s on %s", 100 * b->pct, b->entry->n,
-		 b->entry->runs, b->entry->n == 1 ? "" : "s", b->entry->gpus);
+	snprintf(buf, size, "+-%.0f%%: %d measured %s run%s on %s%s", 100 * b->pct, b->entry->n,
+		 b->entry->runs, b->entry->n == 1 ? "" : "s", b->entry->gpus,
+		 b->indicative ? " (indicative: too few rows for a spread)" : "");
 }

@@ -16,6 +16,12 @@
  * [v (1 + emin), v (1 + emax)]. The table (band_table.c) is generated from validate's
  * results (`make band-table`); a test fails when it differs from them.
  *
+ * A regime of fewer than BAND_MIN_ROWS rows says where those runs landed, not how far
+ * runs spread: its band is indicative, and [emin, emax] is widened to hold [-s, +s], s
+ * the spread of its class (band_class_spread: the mean |residual| of every measured row
+ * of that class, whatever the regime), so that one row that happened to land at +0.1%
+ * does not promise +-0.1%.
+ *
  * Pure: static tables, no allocation, no I/O.
  */
 #ifndef GPUPLAN_BAND_H
@@ -27,6 +33,8 @@
 #include "scenario.h"
 
 enum band_class { BAND_MEMORY, BAND_SPEED, BAND_TTFT, BAND_CLASS_COUNT };
+
+#define BAND_MIN_ROWS 3 /* rows under which a regime's band is indicative (see above) */
 
 /* One regime's residuals (band_table.c). */
 struct band_regime {
@@ -49,9 +57,15 @@ struct band {
 	bool validated;
 	double lo, hi;	 /* where a measured run would have put the figure */
 	double pct;	 /* the widest relative distance from the figure to lo or hi */
+	bool indicative; /* the regime has fewer than BAND_MIN_ROWS rows: widened (above) */
+	double floor;	 /* indicative: the class spread it was widened to hold, else NAN */
 	char regime[96]; /* "speed of train, default framework, on hopper" */
 	const struct band_regime *entry; /* NULL when not validated */
 };
+
+/* The spread of a class: the mean |residual| of every row of band_table of that class
+ * (each regime's MAPE weighted by its rows); NAN when the class has none. */
+double band_class_spread(enum band_class c);
 
 /* "memory", "speed", "ttft". */
 const char *band_class_name(enum band_class c);
@@ -71,8 +85,10 @@ const char *band_framework(const struct scenario *s);
  * regime matches. */
 bool band_lookup(const struct scenario *s, const char *key, double value, struct band *out);
 
-/* "+-9%: 18 measured megatron/llm-foundry runs on a100-80gb-sxm" or "unvalidated: outside
- * every validated regime (no measured run of memory of train, default, on hopper)". */
+/* "+-9%: 18 measured megatron/llm-foundry runs on a100-80gb-sxm", "+-5%: 1 measured
+ * torchtitan run on h100-sxm-80gb (indicative: fewer than 3 rows, widened to the +-5% of
+ * memory figures)" or "unvalidated: outside every validated regime (no measured run of
+ * memory of train, default, on hopper)". */
 void band_describe(const struct band *b, char *buf, size_t size);
 
 #endif

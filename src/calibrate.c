@@ -27,12 +27,14 @@ static const struct {
 #define NMEASURABLE (sizeof(measurable) / sizeof(measurable[0]))
 
 static const char *const knob_keys[CAL_KNOB_COUNT] = {"efficiency.mfu", "efficiency.hbm",
-						      "efficiency.network"};
+						      "efficiency.network", "efficiency.gemm",
+						      "efficiency.memory_overhead"};
 
 /* What each knob stands for, in a limit's message. */
-static const char *const knob_peak[CAL_KNOB_COUNT] = {"every GPU at its datasheet peak",
-						      "HBM at its datasheet bandwidth",
-						      "every link at its datasheet bandwidth"};
+static const char *const knob_peak[CAL_KNOB_COUNT] = {
+    "every GPU at its datasheet peak", "HBM at its datasheet bandwidth",
+    "every link at its datasheet bandwidth", "every GEMM at the datasheet peak",
+    "the allocator holding as much again as it allocates"};
 
 const char *calibrate_knob_key(enum calibrate_knob k)
 {
@@ -102,11 +104,10 @@ int calibrate_parse(const char *kv, struct calibrate_measure *m, struct gp_error
 	return 0;
 }
 
+/* The knob's value in s, through the field table's offset. */
 static double *knob_ptr(struct scenario *s, int k)
 {
-	return k == CAL_KNOB_MFU   ? &s->efficiency.mfu
-	       : k == CAL_KNOB_HBM ? &s->efficiency.hbm
-				   : &s->efficiency.network;
+	return (double *)((char *)s + scenario_field_find(knob_keys[k])->offset);
 }
 
 /* The field table's range of every knob (1e-4 to 1). */
@@ -191,12 +192,20 @@ static int candidates(const struct scenario *s, const struct plan *p,
 		out[n++] = CAL_KNOB_MFU;
 		return n;
 	}
-	if (strcmp(m->fig->key, "latency.ttft_s") != 0 && i > h) {
+	/* inference: a prefill is GEMMs over the whole prompt (compute-bound), a decode is
+	 * bound by the largest of its shares */
+	if (strcmp(m->fig->key, "latency.ttft_s") == 0 || (c > h && c > i)) {
+		out[n++] = CAL_KNOB_GEMM;
+		out[n++] = CAL_KNOB_HBM;
+		out[n++] = CAL_KNOB_NETWORK;
+	} else if (i > h) {
 		out[n++] = CAL_KNOB_NETWORK;
 		out[n++] = CAL_KNOB_HBM;
+		out[n++] = CAL_KNOB_GEMM;
 	} else {
 		out[n++] = CAL_KNOB_HBM;
 		out[n++] = CAL_KNOB_NETWORK;
+		out[n++] = CAL_KNOB_GEMM;
 	}
 	return n;
 }
@@ -226,17 +235,26 @@ static void explain_choice(const struct scenario *s, const struct plan *p,
 			 knob_keys[k],
 			 k == CAL_KNOB_NETWORK ? "links' achieved bandwidth"
 					       : "memory-bound kernels' bandwidth");
+	else if (ttft && k == CAL_KNOB_GEMM)
+		snprintf(m->why, sizeof(m->why),
+			 "prefill runs GEMMs over the whole prompt: efficiency.gemm sets the "
+			 "fraction of the dense peak they reach%s",
+			 first ? "" : "; the knob of its largest share does not reach it alone");
 	else if (ttft)
 		snprintf(m->why, sizeof(m->why),
-			 "prefill: schema 1 has no inference GEMM knob (efficiency.mfu applies to "
-			 "training), so %s absorbs the difference",
+			 "prefill: efficiency.gemm alone does not reach it, so %s absorbs the "
+			 "difference",
 			 knob_keys[k]);
+	else if (k == CAL_KNOB_GEMM)
+		snprintf(m->why, sizeof(m->why),
+			 "decode is %s (%s of the step): efficiency.gemm sets the fraction of the "
+			 "dense peak its GEMMs reach",
+			 bound, sh);
 	else if (!strcmp(bound, "compute-bound"))
-		snprintf(
-		    m->why, sizeof(m->why),
-		    "decode is compute-bound (%s of the step) and schema 1 has no inference "
-		    "GEMM knob (efficiency.mfu applies to training): %s absorbs the difference",
-		    sh, knob_keys[k]);
+		snprintf(m->why, sizeof(m->why),
+			 "decode is compute-bound (%s of the step) but efficiency.gemm alone does "
+			 "not reach it: %s absorbs the difference",
+			 sh, knob_keys[k]);
 	else
 		snprintf(m->why, sizeof(m->why), "decode is %s (%s of the step): %s scales the %s",
 			 bound, sh, knob_keys[k],
@@ -249,20 +267,22 @@ static void explain_choice(const struct scenario *s, const struct plan *p,
  * hardware allows where the knob at 1 is the datasheet itself: efficiency.mfu in training
  * (FLOPs at the peak), or a decode step below the weight and KV reads at the datasheet's
  * bandwidth. Otherwise it is faster than gpuplan's model reaches: the parts no knob of
- * schema 1 moves (launch and host overheads, inference GEMMs at the modelled efficiency). */
+ * schema 1 moves (launch and host overheads; GEMMs at the modelled efficiency where
+ * efficiency.gemm is not among the knobs). */
 static void explain_limit(struct scenario *s, struct calibrate_measure *m, const int *cand, int nc,
 			  struct plan *p)
 {
 	const struct scenario keep = *s;
 	char meas[48], lim[48], names[96] = "", what[160] = "", peak[48], fl[48];
 	double lo, hi, at_best, at_worst, floor_s = NAN;
-	bool faster, mfu = false;
+	bool faster, mfu = false, gemm = false;
 	size_t used = 0;
 
 	for (int i = 0; i < nc; i++) {
 		knob_range(cand[i], &lo, &hi);
 		*knob_ptr(s, cand[i]) = hi;
 		mfu |= cand[i] == CAL_KNOB_MFU;
+		gemm |= cand[i] == CAL_KNOB_GEMM;
 		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 					 i ? " and " : "", knob_keys[cand[i]]);
 	}
@@ -301,9 +321,10 @@ static void explain_limit(struct scenario *s, struct calibrate_measure *m, const
 		figure_format(m->fig, at_best, lim, sizeof(lim));
 		snprintf(m->limit, sizeof(m->limit),
 			 "%s %s is faster than gpuplan's model reaches: with %s at 1 (%s) the plan "
-			 "gives %s; the rest (launch and host overheads, inference GEMMs at the "
-			 "modelled efficiency) no knob of schema 1 moves",
-			 m->fig->key, meas, names, knob_peak[cand[0]], lim);
+			 "gives %s; the rest (launch and host overheads%s) no knob of schema 1 "
+			 "moves",
+			 m->fig->key, meas, names, knob_peak[cand[0]], lim,
+			 gemm ? "" : ", GEMMs at the modelled efficiency");
 	} else {
 		figure_format(m->fig, at_worst, lim, sizeof(lim));
 		snprintf(m->limit, sizeof(m->limit),
@@ -316,6 +337,56 @@ static void explain_limit(struct scenario *s, struct calibrate_measure *m, const
 static double rel(double a, double b)
 {
 	return a / b - 1;
+}
+
+/* A memory measurement on efficiency.memory_overhead, the caching allocator's slack over
+ * what is allocated (reserved and total move with it; allocated does not, and neither does
+ * a serving framework's preallocated KV pool): fitted, compared when the slack does not
+ * move the figure, impossible when no slack in range reaches it. */
+static void memory_fit(struct scenario *s, struct calibrate_measure *m, struct plan *p)
+{
+	const int k = CAL_KNOB_MEMORY;
+	const double was = *knob_ptr(s, k);
+	double lo, hi, at_lo, at_hi, x;
+	char a[48], b[48], got[48];
+
+	knob_range(k, &lo, &hi);
+	at_lo = eval(s, k, lo, m->fig, p);
+	at_hi = eval(s, k, hi, m->fig, p);
+	*knob_ptr(s, k) = was;
+	if (!(fabs(at_hi - at_lo) > 1e-9 * at_hi)) {
+		m->status = CAL_COMPARED;
+		snprintf(m->why, sizeof(m->why),
+			 "compared, not fitted: no knob moves %s here (the allocator's slack "
+			 "is outside allocated memory, and a serving framework's KV pool fills "
+			 "what its memory fraction leaves)",
+			 m->fig->key);
+		return;
+	}
+	if (root(s, k, m->fig, m->value, p, &x)) {
+		m->status = CAL_FITTED;
+		m->knob = k;
+		snprintf(m->why, sizeof(m->why),
+			 "the tensors the plan counts leave the rest to the caching allocator: "
+			 "efficiency.memory_overhead is its slack over what is allocated "
+			 "(max_memory_reserved / max_memory_allocated - 1)");
+		return;
+	}
+	m->status = CAL_IMPOSSIBLE;
+	figure_format(m->fig, m->value, got, sizeof(got));
+	figure_format(m->fig, at_lo, a, sizeof(a));
+	figure_format(m->fig, at_hi, b, sizeof(b));
+	if (m->value < at_lo)
+		snprintf(
+		    m->limit, sizeof(m->limit),
+		    "%s %s is below the tensors the plan counts: with "
+		    "efficiency.memory_overhead at 1e-4 (no allocator slack) the plan gives %s",
+		    m->fig->key, got, a);
+	else
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is above what any allocator slack explains: with "
+			 "efficiency.memory_overhead at 1 (%s) the plan gives %s",
+			 m->fig->key, got, knob_peak[k], b);
 }
 
 int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct plan *p)
@@ -359,10 +430,18 @@ int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct
 					 m[i].fig->key, got, w);
 				m[i].status = CAL_IMPOSSIBLE;
 				bad = true;
+			} else if (!taken[CAL_KNOB_MEMORY]) {
+				memory_fit(s, &m[i], q);
+				if (m[i].status == CAL_FITTED) {
+					plan_compute(&keep, q);
+					taken[CAL_KNOB_MEMORY] = true;
+				}
+				bad |= m[i].status == CAL_IMPOSSIBLE;
 			} else {
-				snprintf(m[i].why, sizeof(m[i].why),
-					 "compared, not fitted: schema 1 has no memory knob (a "
-					 "memory overhead field is future work)");
+				snprintf(
+				    m[i].why, sizeof(m[i].why),
+				    "compared, not fitted: efficiency.memory_overhead is already "
+				    "fitted to an earlier measurement");
 			}
 			continue;
 		}

@@ -17,14 +17,14 @@
  *                           resort of every speed figure of a training plan.
  *   decode (tpot_s, tokens/s) efficiency.hbm (the weight and KV reads) when bandwidth
  *                           is the largest share, efficiency.network when tensor-parallel
- *                           all-reduces are; a compute-bound decode has no knob of its
- *                           own (efficiency.mfu applies to training only), so HBM's
- *                           efficiency absorbs it and the reason says so.
- *   prefill (ttft_s)        efficiency.hbm, then efficiency.network (no inference GEMM
- *                           knob in schema 1).
- *   memory                  no knob: the schema has none for memory. A measurement below
- *                           the weights per GPU is impossible; any other is compared,
- *                           not fitted.
+ *                           all-reduces are, efficiency.gemm (the GEMMs' fraction of the
+ *                           dense peak) when compute is.
+ *   prefill (ttft_s)        efficiency.gemm (a prefill's GEMMs are compute-bound), then
+ *                           efficiency.hbm, then efficiency.network.
+ *   memory (reserved,       efficiency.memory_overhead, the caching allocator's slack over
+ *   allocated, total)       the allocated tensors. A measurement below the weights per GPU
+ *                           is impossible; one that no slack moves (a serving framework's
+ *                           preallocated KV pool) is compared, not fitted.
  *
  * Several measurements are fitted together, each on its own knob (a knob already taken
  * by an earlier measurement is skipped), in passes until every one holds (Gauss-Seidel).
@@ -46,7 +46,14 @@
 
 #define CALIBRATE_MAX 8 /* measurements in one calibration */
 
-enum calibrate_knob { CAL_KNOB_MFU, CAL_KNOB_HBM, CAL_KNOB_NETWORK, CAL_KNOB_COUNT };
+enum calibrate_knob {
+	CAL_KNOB_MFU,
+	CAL_KNOB_HBM,
+	CAL_KNOB_NETWORK,
+	CAL_KNOB_GEMM,	 /* efficiency.gemm: inference GEMMs (prefill, compute-bound decode) */
+	CAL_KNOB_MEMORY, /* efficiency.memory_overhead: the allocator's slack (peak memory) */
+	CAL_KNOB_COUNT
+};
 
 enum calibrate_status {
 	CAL_FITTED,	    /* a knob explains it */
@@ -66,7 +73,8 @@ struct calibrate_measure {
 	char limit[640];      /* CAL_IMPOSSIBLE: the limit it passes */
 };
 
-/* The knobs' field keys: "efficiency.mfu", "efficiency.hbm", "efficiency.network". */
+/* The knobs' field keys: "efficiency.mfu", "efficiency.hbm", "efficiency.network",
+ * "efficiency.gemm", "efficiency.memory_overhead". */
 const char *calibrate_knob_key(enum calibrate_knob k);
 
 /* The figure a measurement's key names (a figure key or a short alias); NULL when none. */

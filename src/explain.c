@@ -96,18 +96,6 @@ static bool training(const struct scenario *s)
 	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
 }
 
-/* Inference: the batch the plan runs (src/plan_time.c, time_infer): workload.batch, or
- * auto, the most sequences that fit (at least one is timed), or under an SLO the most
- * that meet it. */
-static double infer_batch(const struct scenario *s, const struct plan *p)
-{
-	if (s->workload.batch > 0)
-		return s->workload.batch;
-	if (p->slo_batch >= 1)
-		return p->slo_batch;
-	return p->max_batch >= 1 ? p->max_batch : 1;
-}
-
 /* Inference: replicas deployed on the GPUs given (at least one). */
 static double deployed(const struct scenario *s, const struct plan *p)
 {
@@ -1562,7 +1550,7 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		/* a replica serves B sequences: their prompts' prefill, which gives each its
 		 * first token, then output - 1 decode steps (src/plan_time.c, replica_tps);
 		 * the prefill of the batch is what the rest of that time is */
-		double B = infer_batch(s, p), O = output_tokens(s), R = deployed(s, p);
+		double B = plan_batch(s, p), O = output_tokens(s), R = deployed(s, p);
 		double steps = O > 1 ? O - 1 : 0;
 		double prefill = R * B * O / p->tokens_per_s - steps * p->tpot_s;
 		formula(e, "tokens/s",
@@ -1594,7 +1582,7 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 		return;
 	}
 	const struct plan_decode *d = &p->decode;
-	double batch = isnan(p->serving.scheduler) ? infer_batch(s, p) : p->serving.batch;
+	double batch = isnan(p->serving.scheduler) ? plan_batch(s, p) : p->serving.batch;
 	if (!loaded_step(e, "tpot", p))
 		decode_step(e, "tpot", p);
 	{
@@ -1681,7 +1669,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		return;
 	} else if (p->host_kv_load_s > 0) {
 		/* the host-held prefix first (src/plan_time.c, prefix_tiers) */
-		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		double step = plan_batch(s, p) > 1 ? p->tpot_s : 0;
 		formula(e, "ttft",
 			"host-held prefix loaded + prefill of the prompt + one decode step of the "
 			"running batch");
@@ -1690,7 +1678,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 	} else {
 		/* a new request's prompt, then the decode step of the batch it joins (none
 		 * when it runs alone): src/plan_time.c, ttft_s */
-		double step = infer_batch(s, p) > 1 ? p->tpot_s : 0;
+		double step = plan_batch(s, p) > 1 ? p->tpot_s : 0;
 		formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
@@ -2464,7 +2452,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		result(e, "gpus", plain(e, p->gpus_required));
 		put(e, "\n");
 	}
-	B = infer_batch(s, p);
+	B = plan_batch(s, p);
 	at_slo = !isnan(p->slo_batch) && p->slo_batch >= 1 && p->slo_batch < B &&
 		 !(w->measured_tokens_per_s > 0);
 	tps = w->measured_tokens_per_s > 0 ? w->measured_tokens_per_s * replica_gpus(p)

@@ -280,6 +280,8 @@ struct plan {
 	double matmul_efficiency; /* achieved / peak for the model's GEMMs */
 	double hbm_efficiency;
 	double network_efficiency;
+	double gemm_efficiency; /* the fraction of the dense peak a large GEMM reaches (emax) */
+	double memory_overhead; /* the allocator slack over allocated bytes at the peak */
 
 	/* time and throughput */
 	struct plan_time_parts parts;
@@ -383,6 +385,11 @@ double plan_deadline_gpus(const struct scenario *s, bool fit);
  * search's ranking, goal seek and serve_fleet's walk share (src/plan_time.c). True for a
  * training plan and for a target that is not set. */
 bool plan_serving_meets(const struct scenario *s, const struct plan *p);
+
+/* Inference: the batch the plan of s runs (what workload.batch auto resolves to):
+ * workload.batch, or under auto the most sequences that fit (at least 1), or under an SLO
+ * the most that meet it. p is plan_compute's result for s. */
+double plan_batch(const struct scenario *s, const struct plan *p);
 
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);

@@ -1102,8 +1102,8 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		double g = mem->gradients;
 		if (x->training && x->grads == GRADS_BACKWARD && x->micro_batches <= 1)
 			g = dmax(0, mem->gradients_full - mem->activations);
-		mem->fragmentation = FRAGMENTATION * (mem->weights + g + mem->optimizer +
-						      mem->activations + mem->kv_cache);
+		mem->fragmentation = x->slack * (mem->weights + g + mem->optimizer +
+						 mem->activations + mem->kv_cache);
 	}
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
 			mem->rebuilt_layer + mem->fp8_weights + mem->blas_workspace;
@@ -1255,6 +1255,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
 	x.act.eager = x.act.fp8_te = x.act.lora_drop = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
+	/* efficiency.memory_overhead: the slack measured on the run (max_memory_reserved over
+	 * max_memory_allocated, less 1: torch.cuda memory statistics) replaces it */
+	if (s->efficiency.memory_overhead > 0)
+		x.slack = s->efficiency.memory_overhead;
+	p->memory_overhead = x.slack;
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
 	p->precision = x.precision = plan_precision(s);

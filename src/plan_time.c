@@ -418,6 +418,11 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 		  sqrt(GEMM_RIDGE_REF * hbm_peak / (c->peak * elem_bytes(used))); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
+	/* efficiency.gemm: a measured GEMM efficiency (calibrate fits it to a prefill or a
+	 * compute-bound decode) replaces the ridge-point model */
+	if (s->efficiency.gemm > 0)
+		c->emax = s->efficiency.gemm;
+	p->gemm_efficiency = c->emax;
 	c->inv_peak_emax = 1 / (c->peak * c->emax);
 	c->inv_hbm = 1 / c->hbm;
 	c->it = p->tp > 0 ? 1.0 / p->tp : 1;
@@ -468,7 +473,7 @@ static void set_nan(struct plan *p)
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
-	p->hbm_efficiency = p->network_efficiency = p->peak_flops = NAN;
+	p->hbm_efficiency = p->network_efficiency = p->gemm_efficiency = p->peak_flops = NAN;
 	p->parts = no_parts; /* a copy, not a zero-fill: rep stos is slow to start */
 	p->decode = no_decode;
 	p->overlap = no_overlap;
@@ -3003,6 +3008,17 @@ static double whole_replicas(const struct scenario *s, double count)
 static bool met_at(const struct scenario *s, double v, bool fit)
 {
 	return deadline_met(s, whole_replicas(s, v), fit);
+}
+
+/* The batch time_infer runs: workload.batch, or under auto the most sequences that fit
+ * (at least one is timed), or under an SLO the most that meet it. */
+double plan_batch(const struct scenario *s, const struct plan *p)
+{
+	if (s->workload.batch > 0)
+		return s->workload.batch;
+	if (p->slo_batch >= 1)
+		return p->slo_batch;
+	return p->max_batch >= 1 ? p->max_batch : 1;
 }
 
 /* The walk goal seek makes (search.c, search_solve --min), on the count alone: from the

@@ -61,20 +61,32 @@ void report_buf_release(struct report_buf *b)
 	b->failed = false;
 }
 
+/* A knob the calibration profile gave (--profile) and nothing set again since. */
+static bool from_profile(const struct scenario *s, double v, double profiled)
+{
+	return s->profile[0] && v > 0 && v == profiled;
+}
+
 const char *report_source_mfu(const struct scenario *s)
 {
+	if (from_profile(s, s->efficiency.mfu, s->profile_knobs.mfu))
+		return "from the calibration profile (--profile: efficiency.mfu)";
 	return s->efficiency.mfu > 0 ? "given in the scenario (efficiency.mfu)"
 				     : "modelled from the GEMM shapes and the GPU (plan_time.c)";
 }
 
 const char *report_source_hbm(const struct scenario *s)
 {
+	if (from_profile(s, s->efficiency.hbm, s->profile_knobs.hbm))
+		return "from the calibration profile (--profile: efficiency.hbm)";
 	return s->efficiency.hbm > 0 ? "given in the scenario (efficiency.hbm)"
 				     : "modelled (achievable fraction of the datasheet bandwidth)";
 }
 
 const char *report_source_network(const struct scenario *s)
 {
+	if (from_profile(s, s->efficiency.network, s->profile_knobs.network))
+		return "from the calibration profile (--profile: efficiency.network)";
 	return s->efficiency.network > 0
 		   ? "given in the scenario (efficiency.network)"
 		   : "modelled (achievable fraction of the link bandwidth, NCCL)";

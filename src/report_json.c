@@ -97,6 +97,7 @@ static int put_uncertainty(cJSON *r, const struct scenario *s, const struct plan
 		    !cJSON_AddItemToObject(o, "lo", number(band.lo, false)) ||
 		    !cJSON_AddItemToObject(o, "hi", number(band.hi, false)) ||
 		    !cJSON_AddItemToObject(o, "band", number(band.pct, false)) ||
+		    !cJSON_AddItemToObject(o, "indicative", cJSON_CreateBool(band.indicative)) ||
 		    !cJSON_AddItemToObject(o, "regime", cJSON_CreateString(band.regime)) ||
 		    !cJSON_AddItemToObject(o, "n",
 					   cJSON_CreateNumber(band.entry ? band.entry->n : 0)) ||
@@ -205,6 +206,8 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	bad |= put_str(r, "assumptions.hbm_efficiency_source", report_source_hbm(s));
 	bad |= put_num(r, "assumptions.network_efficiency", p->network_efficiency, false);
 	bad |= put_str(r, "assumptions.network_efficiency_source", report_source_network(s));
+	bad |= s->profile[0] ? put_str(r, "assumptions.profile", s->profile)
+			     : put(r, "assumptions.profile", cJSON_CreateNull());
 	bad |= put_num(r, "assumptions.pue", s->hardware.pue, false);
 	bad |= put_num(r, "assumptions.mtbf_gpu_hours", s->hardware.mtbf_gpu_hours, false);
 	bad |= put_num(r, "assumptions.price_per_gpu_hour", s->hardware.gpu.price_per_hour, false);
@@ -355,7 +358,10 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put(o, "memory.fits", cJSON_CreateBool(r->plan.mem.fits));
 	bad |= put_num(o, "memory.per_gpu.total", r->plan.mem.total, true);
 	if (s.workload.kind == WL_ONLINE || s.workload.kind == WL_OFFLINE) {
-		bad |= put_num(o, "workload.batch", r->batch, true);
+		/* the batch the plan ran, as the report writes auto values resolved; batch_auto
+		 * says the search left it to workload.batch auto */
+		bad |= put_num(o, "workload.batch", plan_batch(&s, &r->plan), true);
+		bad |= put(o, "workload.batch_auto", cJSON_CreateBool(r->batch <= 0));
 		bad |= put_str(o, "workload.weights", dtype_name(r->weights));
 		bad |= put_str(o, "workload.kv_cache", dtype_name(r->kv_cache));
 	}
@@ -406,6 +412,7 @@ struct cJSON *report_json_solve(const char *key, bool maximize, double value, co
 
 	if (!r)
 		return NULL;
+	bad |= put_str(r, "schema", REPORT_JSON_SOLVE_SCHEMA);
 	bad |= put_str(r, "key", key);
 	bad |= put_str(r, "goal", maximize ? "max" : "min");
 	bad |= put_num(r, "value", value, false);

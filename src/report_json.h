@@ -50,8 +50,10 @@ struct cJSON *report_json_search(const struct scenario *s, const struct catalog 
 				 const struct search_result *results, int n, long evaluated,
 				 double seconds);
 
-/* A goal-seek answer (`solve --json`): {key, goal: "max"|"min", value (SI units), text
- * (the value as a scenario file writes it)}. NULL when out of memory. */
+#define REPORT_JSON_SOLVE_SCHEMA "gpuplan.solve/1"
+
+/* A goal-seek answer (`solve --json`): {schema, key, goal: "max"|"min", value (SI units),
+ * text (the value as a scenario file writes it)}. NULL when out of memory. */
 struct cJSON *report_json_solve(const char *key, bool maximize, double value, const char *text);
 
 #define REPORT_JSON_EXPLAIN_SCHEMA "gpuplan.explain/1"

@@ -522,6 +522,14 @@ const struct field scenario_fields[] = {
     NUM_AUTO("efficiency.overlap", efficiency.overlap, UNIT_RATIO, 1e-4, 1, APPLIES_TRAINING,
 	     "compute speed while overlapped communication runs; auto = the framework's",
 	     UI_HIDDEN("overlap speed"), RESOLVED_DOUBLE(overlap.speed)),
+    NUM_AUTO("efficiency.gemm", efficiency.gemm, UNIT_RATIO, 1e-4, 1, 0,
+	     "fraction of the dense peak a large GEMM reaches (prefill, decode, training "
+	     "without efficiency.mfu); auto = modelled from the GPU's ridge point",
+	     UI_HIDDEN("gemm"), RESOLVED_DOUBLE(gemm_efficiency)),
+    NUM_AUTO("efficiency.memory_overhead", efficiency.memory_overhead, UNIT_RATIO, 1e-4, 1, 0,
+	     "allocator slack: memory reserved beyond what is allocated, as a fraction of it; "
+	     "auto = the framework's, else 5%",
+	     UI_HIDDEN("memory overhead"), RESOLVED_DOUBLE(memory_overhead)),
     ENUM_FIELD("workload.embedding_weights", workload.embedding_weights, embedding_weight_names,
 	       APPLIES_INFERENCE,
 	       "embedding and head format: auto (bf16 where the checkpoint kept them so, else as "

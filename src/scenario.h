@@ -187,6 +187,8 @@ struct efficiency { /* 0 = auto (the calibrated model) */
 	double hbm;
 	double network;
 	double overlap; /* compute speed while overlapped communication runs, of alone */
+	double gemm;		/* fraction of the dense peak a large GEMM reaches */
+	double memory_overhead; /* allocator slack: reserved over allocated, less 1 */
 };
 
 /* The fields a file gave, one bit per index in scenario_fields[]: a save writes them
@@ -204,6 +206,11 @@ struct scenario {
 	struct hardware hardware;
 	struct parallel parallel;
 	struct efficiency efficiency;
+	/* the calibration profile applied (--profile, src/profile.h) and the knobs it gave,
+	 * so that a report can say a knob came from it; "" and zeros without one. Not fields
+	 * of the file: a save does not write them */
+	char profile[64];
+	struct efficiency profile_knobs;
 };
 
 /* The defaults every file starts from: no model, no GPU, train in bf16 (see scenario.c). */

@@ -593,6 +593,38 @@ static void band_markdown_row(struct report_buf *b, const struct regime *x)
 			  100 * x->mape, x->runs, x->gpus);
 }
 
+/* A regime of fewer than BAND_MIN_ROWS rows and the band it carries; nothing for others. */
+static void band_indicative_row(struct report_buf *b, const struct regime *x)
+{
+	const struct validate_row *r = x->r;
+	double sp = band_class_spread((enum band_class)r->band_class);
+	if (x->k >= BAND_MIN_ROWS)
+		return;
+	report_buf_printf(b,
+			  "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %+.1f%% to "
+			  "%+.1f%% |\n",
+			  band_class_name((enum band_class)r->band_class), r->band_kind,
+			  r->band_framework, r->band_generation, x->k, 100 * x->emin,
+			  100 * x->emax, 100 * fmin(x->emin, -sp), 100 * fmax(x->emax, sp));
+}
+
+/* The regimes of fewer than BAND_MIN_ROWS rows, whose bands the reports widen to the
+ * spread of their class (band.h), with the range they carry. */
+static void validation_indicative_markdown(struct report_buf *b, const struct validation *v)
+{
+	report_buf_printf(b,
+			  "\nA regime of fewer than %d rows shows where those runs landed, not how "
+			  "far runs\nspread: its band is *indicative*, widened to hold +-s, s the "
+			  "spread of its class (the\nmean |residual| of every measured row of that "
+			  "class: memory %.1f%%, speed %.1f%%,\nttft %.1f%%), and the reports say "
+			  "\"indicative\" beside it.\n\n"
+			  "| indicative regime | rows | residual range | band carried |\n"
+			  "|---|---:|---:|---:|\n",
+			  BAND_MIN_ROWS, 100 * band_class_spread(BAND_MEMORY),
+			  100 * band_class_spread(BAND_SPEED), 100 * band_class_spread(BAND_TTFT));
+	each_regime(b, v, band_indicative_row);
+}
+
 /* The error bands the reports print (band.h), one regime a row: the same regimes and
  * residuals as band_table.c, which `make band-table` writes from these rows. */
 static void validation_bands_markdown(struct report_buf *b, const struct validation *v)
@@ -636,6 +668,7 @@ void validation_markdown(struct report_buf *b, const struct validation *v)
 				  100 * x->stats.mape, 100 * x->stats.worst);
 	}
 	validation_bands_markdown(b, v);
+	validation_indicative_markdown(b, v);
 	for (int g = 0; g < v->ngroups; g++) {
 		const struct validate_group *grp = &v->groups[g];
 		report_buf_printf(b, "\n## %s\n\n%s (`%s`).\n\n", grp->name, grp->title, grp->file);

@@ -4,48 +4,11 @@
 # of the measurement; the saved file keeps every other field; standard output is a
 # scenario that check accepts; --json's shape; a measurement faster than the datasheet's
 # peak or memory below the weights exits 1 with the limit named and the file's bytes
-# unchanged; a malformed --measured or a figure of another workload exits 2. The fitting
+# unchanged; peak memory fits efficiency.memory_overhead, allocated memory is compared; a malformed --measured or a figure of another workload exits 2. The fitting
 # itself is tests/unit/test_calibrate.c's (every row, and one run predicting another).
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
 cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
-[ -x "$G" ] || { echo "calibrate: $G is not built"; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-calibrate.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-
-# A row's scenario as a file: its set: block of tests/validation/ as --set options to fmt.
-row_file() { # ID OUT
-	awk -v id="$1" '
-		$0 ~ "^  - id: " id "$" { on = 1; next }
-		on && /^  - id: / { exit }
-		on && /^    set:/ { s = 1; next }
-		on && s && /^      [a-z_.]+: / { k = $1; sub(":$", "", k); v = $0; sub("^ *[a-z_.]+: ", "", v); printf "--set\n%s=%s\n", k, v; next }
-		on && s { s = 0 }' tests/validation/*.yaml >"$T/sets.$1"
-	[ -s "$T/sets.$1" ] || { bad "no row $1 in tests/validation"; return 1; }
-	printf 'gpuplan: 1\nname: "calibrate test"\nnotes: "kept"\n' >"$T/base.yaml"
-	# shellcheck disable=SC2046
-	(IFS='
-'; "$G" fmt "$T/base.yaml" $(cat "$T/sets.$1") -o "$2") || bad "fmt of row $1: exit $?"
-}
-row_measured() { # ID
-	awk -v id="$1" '$0 ~ "^  - id: " id "$" { on = 1; next } on && /^    measured: / { print $2; exit }' \
-		tests/validation/*.yaml
-}
-json_num() { # KEY FILE: the first "KEY": number of a JSON report
-	sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([-0-9.e+]*\),\{0,1\}$/\1/p" "$2" | head -1
-}
-within() { # GOT WANT FRACTION
-	awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN { e = g / w - 1; if (e < 0) e = -e; exit !(g != "" && e <= f) }'
-}
+. tests/calibrate/rows.sh
 
 F=$T/mpt30.yaml
 row_file mpt-30b-2k "$F" || exit 1
@@ -105,8 +68,15 @@ rc=$?
 [ $rc = 1 ] || bad "calibrate with memory below the weights: exit $rc, expected 1"
 grep -q 'below the weights alone' "$T/err" || bad "calibrate: memory limit not named: $(cat "$T/err")"
 cmp -s "$F" "$T/keep.yaml" || bad "calibrate with memory below the weights changed the file"
-"$G" calibrate "$F" --measured peak_memory=70GiB >/dev/null 2>"$T/err" || bad "calibrate memory compared: exit $?"
-grep -q 'compared, not fitted' "$T/err" || bad "calibrate: memory not said to be compared only"
+# peak memory (max_memory_reserved) on the allocator's slack; allocated memory compared
+"$G" calibrate "$F" --measured peak_memory=70GiB >"$T/o.yaml" 2>"$T/err" || bad "calibrate peak memory: exit $? ($(head -3 "$T/err"))"
+grep -q 'efficiency.memory_overhead: auto' "$T/err" || bad "calibrate: peak memory not fitted on efficiency.memory_overhead: $(head -6 "$T/err")"
+grep -q '^  memory_overhead: 0\.[0-9]*$' "$T/o.yaml" || bad "calibrate peak memory: no efficiency.memory_overhead in the scenario"
+"$G" report --json "$T/o.yaml" >"$T/r.json" || bad "report of the memory-calibrated file: exit $?"
+got=$(json_num reserved "$T/r.json")
+within "$got" 75161927680 0.01 || bad "calibrated on 70 GiB reserved, report gives $got bytes"
+"$G" calibrate "$F" --measured allocated=70GiB >/dev/null 2>"$T/err" || bad "calibrate allocated compared: exit $?"
+grep -q 'compared, not fitted' "$T/err" || bad "calibrate: allocated memory not said to be compared only"
 
 # malformed: exit 2, nothing written
 for m in step_s step_s=fast step=4 step_s=0 peak_memory=71 tpot_s=20ms; do

@@ -345,6 +345,34 @@ for r in d["results"]:
 ' "$T/out" && ok || bad "search --json content"
 	fi
 }
+# an auto batch is written as the batch the plan ran (the report's slo_batch, else
+# max_batch), with batch_auto true; a batch the scenario sets is written as set
+if command -v python3 >/dev/null 2>&1; then
+	for b in auto 7; do
+		"$G" search $D/serve.yaml --top 2 --json --set workload.batch=$b >"$T/s.json" 2>"$T/err" &&
+			python3 -c '
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+assert d["results"]
+for r in d["results"]:
+    p, w = r["parallel"], r["workload"]
+    sets = ["parallel.tp=%d" % p["tp"], "parallel.pp=%d" % p["pp"],
+            "hardware.gpu=" + r["hardware"]["gpu"], "hardware.count=%d" % r["hardware"]["count"],
+            "workload.weights=" + w["weights"], "workload.kv_cache=" + w["kv_cache"],
+            "workload.batch=" + sys.argv[3]]
+    cmd = [sys.argv[2], "report", sys.argv[4], "--json"]
+    for x in sets:
+        cmd += ["--set", x]
+    cp = json.loads(subprocess.run(cmd, capture_output=True, check=True).stdout)["capacity_plan"]
+    if sys.argv[3] == "auto":
+        want = cp["slo_batch"] if cp["slo_batch"] else cp["max_batch"]
+    else:
+        want = int(sys.argv[3])
+    assert w["batch"] == int(want) and w["batch"] >= 1, (w, cp)
+    assert w["batch_auto"] is (sys.argv[3] == "auto"), w
+' "$T/s.json" "$G" $b $D/serve.yaml && ok || bad "search --json batch $b: not the batch the plan ran"
+	done
+fi
 run 0 search $D/train.yaml --scaling && {
 	has "$T/out" '^gpus,fits,gpu,tp,pp,dp,' "search --scaling CSV header"
 	has "$T/out" '^64,true,' "search --scaling row for the scenario's count"

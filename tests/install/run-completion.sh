@@ -1,7 +1,9 @@
 #!/bin/sh
 # The zsh and fish completions, driven in their shells: commands, options, --set keys and
 # values, catalog ids, choices, explain's keys, --y's figures and a sweep's KEY= and values,
-# all asked of the program (`gpuplan commands`, `gpuplan fields`, `gpuplan figures`). A shell that is not installed is skipped with a note
+# each option's argument also in one word (--y=FIGURE, --set=KEY=VALUE, --by=cost), all
+# asked of the program (`gpuplan commands`, `gpuplan fields`, `gpuplan figures`). A shell
+# that is not installed is skipped with a note
 # (tests/deps.sh installs both). Also: every option of `gpuplan commands` is under OPTIONS
 # in gpuplan(1), and every command of cli/cli.c's table is in `gpuplan commands`.
 # Run from anywhere: sh tests/install/run-completion.sh
@@ -44,10 +46,28 @@ gpuplan explain tests/data/cli/train.yaml memory.per_gpu.o|memory.per_gpu.optimi
 gpuplan sweep x.yaml --y latency.tpot_p|latency.tpot_p50_s latency.tpot_p90_s latency.tpot_p99_s
 gpuplan sweep x.yaml --y memory.per_gpu.total,latency.tpot_p9|memory.per_gpu.total,latency.tpot_p90_s memory.per_gpu.total,latency.tpot_p99_s
 gpuplan sweep x.yaml --y serving.overl|
+gpuplan sweep x.yaml --y=latency.tpot_p|--y=latency.tpot_p50_s --y=latency.tpot_p90_s --y=latency.tpot_p99_s
+gpuplan sweep x.yaml --y=memory.per_gpu.total,latency.tpot_p9|--y=memory.per_gpu.total,latency.tpot_p90_s --y=memory.per_gpu.total,latency.tpot_p99_s
+gpuplan sweep x.yaml --y=serving.overl|
+gpuplan sweep x.yaml workload.seq_len=1..2 --y=memory.per_gpu.to|--y=memory.per_gpu.total
+gpuplan report x.yaml --set=workload.kind=o|--set=workload.kind=offline --set=workload.kind=online
+gpuplan search x.yaml --by=c|--by=cost
+gpuplan solve x.yaml --max=workload.seq|--max=workload.seq_len
+gpuplan report x.yaml --profile h1|h100x8 h1b
+gpuplan sweep x.yaml --profile=h1|--profile=h100x8 --profile=h1b
 gpuplan sweep x.yaml workload.seq|workload.seq_len=
 gpuplan sweep x.yaml workload.seq_len=1..2 hardware.gp|hardware.gpu= hardware.gpus_per_node=
 gpuplan sweep x.yaml hardware.gpu=h200,h20|hardware.gpu=h200,h20 hardware.gpu=h200,h200 hardware.gpu=h200,h200-nvl
 gpuplan sweep x.yaml workload.recompute=s|workload.recompute=selective'
+
+# --profile NAME: the profiles folder's files (a folder and another suffix are not)
+XDG_CONFIG_HOME=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-comp-xdg.XXXXXX") || exit 1
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT INT TERM
+mkdir -p "$XDG_CONFIG_HOME/gpuplan/profiles/h1dir.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h100x8.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h1b.yaml"
+: >"$XDG_CONFIG_HOME/gpuplan/profiles/h1c.yml"
 
 if command -v zsh >/dev/null 2>&1; then
 	printf '%s\n' "$cases" | while IFS='|' read -r line want; do

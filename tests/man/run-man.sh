@@ -190,6 +190,7 @@ else
 			t "$BIN sweep x.yaml --y serving.overl"
 			t "$BIN sweep x.yaml --y latency.ttft_s workload.seq"
 			t "$BIN sweep x.yaml hardware.gpu=h200,h20"
+			XDG_CONFIG_HOME=$PWD/tests/data/profiles t "$BIN report x.yaml --profile t"
 		' 2>&1)
 		expect="report
 workload.seq_len=
@@ -205,7 +206,8 @@ latency.tpot_p50_s latency.tpot_p90_s latency.tpot_p99_s
 memory.per_gpu.total,latency.tpot_p90_s memory.per_gpu.total,latency.tpot_p99_s
 
 workload.seq_len=
-h200,h200 h200,h200-nvl h200,h20"
+h200,h200 h200,h200-nvl h200,h20
+test-h100x8"
 		if [ "$out" != "$expect" ]; then
 			fail "$comp: completions differ"
 			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"

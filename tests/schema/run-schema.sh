@@ -93,8 +93,8 @@ out gpuplan.diff/1 0 diff $ONLINE $ONLINE --json --set hardware.count=2
 out gpuplan.validate/1 "0|1" validate --json
 
 # solve
-out gpuplan.solve 0 solve $TRAIN --max workload.seq_len --json
-out gpuplan.solve 0 solve $TRAIN --min hardware.count --json
+out gpuplan.solve/1 0 solve $TRAIN --max workload.seq_len --json
+out gpuplan.solve/1 0 solve $TRAIN --min hardware.count --json
 
 # sweep: one range, curves, invalid points left out, the SLO drawn
 out gpuplan.sweep/1 0 sweep $TRAIN workload.seq_len=1024..8192*2 --json
@@ -104,6 +104,16 @@ out gpuplan.sweep/1 0 sweep $SERVE hardware.count=1..8 --json
 out gpuplan.sweep/1 0 sweep $TRAIN hardware.gpu=h100-sxm-80gb,h200 parallel.offload=none,optimizer \
 	--json
 out gpuplan.sweep/1 0 sweep $TRAIN workload.flash_attention=true,false hardware.count=16,8 --json
+
+# calibrate: fitted (training step; prefill and decode; peak memory), saved to -o and to a
+# profile, and refused (nothing fitted, "ok" false)
+out gpuplan.calibrate/1 0 calibrate $TRAIN --measured step_s=25s --json
+out gpuplan.calibrate/1 0 calibrate $ONLINE --measured ttft=2s --measured tpot=60ms --json
+out gpuplan.calibrate/1 0 calibrate $TRAIN --measured peak_memory=60GiB --measured allocated=50GiB --json
+out gpuplan.calibrate/1 0 calibrate $TRAIN --measured step_s=25s -o "$T/cal.yaml" --json
+XDG_CONFIG_HOME=$T/config out gpuplan.calibrate/1 0 calibrate $TRAIN --measured step_s=25s \
+	--profile schema-test --json
+out gpuplan.calibrate/1 1 calibrate $TRAIN --measured step_s=1ms --json
 
 # explain: the list, and every key it lists, for training and for serving
 for f in $TRAIN $ONLINE; do

@@ -131,7 +131,9 @@ static const char *banded_key(const struct validate_row *r, const struct scenari
 }
 
 /* Every measured row, banded as a user's scenario of its regime is: validated, its
- * measurement inside [lo, hi], the band no wider than the regime's worst residual. */
+ * measurement inside [lo, hi], the band no wider than the regime's worst residual; a
+ * regime of fewer than BAND_MIN_ROWS rows indicative, its band holding the spread of its
+ * class and no wider than that or its worst residual. */
 static void test_rows_inside_their_band(void **state)
 {
 	struct plan *p = malloc(sizeof(*p));
@@ -168,10 +170,64 @@ static void test_rows_inside_their_band(void **state)
 			worst =
 			    fmax(worst, fabs(rate ? q->band_error : 1 / (1 + q->band_error) - 1));
 		}
+		assert_int_equal(b.indicative, b.entry->n < BAND_MIN_ROWS);
+		if (b.indicative) {
+			bool rate;
+			double f = b.floor, lo, hi;
+			band_class_of(key, &rate);
+			lo = rate ? value * (1 - f) : value / (1 + f);
+			hi = rate ? value * (1 + f) : value / (1 - f);
+			if (!(b.lo <= lo * (1 + 1e-9) && b.hi >= hi * (1 - 1e-9)))
+				fail_msg("%s: indicative band %g to %g does not hold the class spread "
+					 "%g to %g",
+					 r->id, b.lo, b.hi, lo, hi);
+			worst = fmax(worst, rate ? f : 1 / (1 - f) - 1);
+		}
 		if (!(b.pct <= worst + 1e-5)) /* the table keeps 6 decimals */
 			fail_msg("%s: band %g, worst residual %g", r->id, b.pct, worst);
 	}
 	free(p);
+}
+
+/* The class spread is the mean |residual| of the class's rows, as validate computes them;
+ * one row (torchtitan's reserved memory, +0.1%) gives an indicative band of at least that
+ * spread, and says so; a regime of many rows is not widened. */
+static void test_indicative(void **state)
+{
+	const struct validate_row *r = validation_find(&v, "torchtitan-8b-fsdp2");
+	struct scenario s;
+	struct gp_error err;
+	struct band b;
+	char why[256];
+	(void)state;
+	for (int c = 0; c < BAND_CLASS_COUNT; c++) {
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < v.nrows; i++)
+			if (v.rows[i].band_class == c) {
+				sum += fabs(v.rows[i].band_error);
+				n++;
+			}
+		assert_true(n > 0);
+		assert_true(fabs(band_class_spread((enum band_class)c) - sum / n) < 1e-5);
+	}
+	assert_non_null(r);
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	assert_true(band_lookup(&s, "memory.per_gpu.reserved", 70e9, &b));
+	assert_true(b.validated && b.indicative);
+	assert_int_equal(b.entry->n, 1);
+	assert_true(fabs(b.entry->emax) < 0.01); /* the one row's residual: +0.1% */
+	assert_true(b.floor > 0.03 && b.pct >= b.floor);
+	band_describe(&b, why, sizeof(why));
+	assert_non_null(strstr(why, "1 measured torchtitan run"));
+	assert_non_null(strstr(why, "indicative"));
+	/* MosaicML's 7 H100 rows: the regime's own residuals */
+	r = validation_find(&v, "mpt-7b-2k");
+	assert_int_equal(validate_row_scenario(r, cat, &s, &err), 0);
+	assert_true(band_lookup(&s, "time.step_s", 1.0, &b));
+	assert_true(b.validated && !b.indicative && isnan(b.floor));
+	band_describe(&b, why, sizeof(why));
+	assert_null(strstr(why, "indicative"));
 }
 
 /* A GPU no measured run used, and a framework none ran: unvalidated, no range. */
@@ -233,6 +289,25 @@ static void test_reports_carry_bands(void **state)
 	assert_int_equal(report_text(&b, &s, p), 0);
 	assert_non_null(strstr(b.data, "unvalidated: outside every validated regime"));
 	report_buf_release(&b);
+
+	/* one row's regime: the text says indicative, the JSON's uncertainty too */
+	assert_int_equal(
+	    validate_row_scenario(validation_find(&v, "torchtitan-8b-fsdp2"), cat, &s, &err), 0);
+	plan_compute(&s, p);
+	b = (struct report_buf){0};
+	assert_int_equal(report_text(&b, &s, p), 0);
+	assert_non_null(strstr(b.data, "+-5%: 1 measured torchtitan"));
+	assert_non_null(strstr(b.data, "(indicative: too few rows for a"));
+	report_buf_release(&b);
+	json = report_json_build(&s, p);
+	assert_non_null(json);
+	{
+		char *text = report_json_print(json);
+		assert_non_null(text);
+		assert_non_null(strstr(text, "\"indicative\":\ttrue"));
+		free(text);
+	}
+	report_json_free(json);
 	free(p);
 }
 
@@ -243,6 +318,7 @@ int main(void)
 	    cmocka_unit_test(test_table_matches_validate),
 	    cmocka_unit_test(test_generation_tags),
 	    cmocka_unit_test(test_rows_inside_their_band),
+	    cmocka_unit_test(test_indicative),
 	    cmocka_unit_test(test_outside_is_unvalidated),
 	    cmocka_unit_test(test_reports_carry_bands),
 	};

@@ -881,6 +881,8 @@ static const char *const every_field[][2] = {
 	{"efficiency.mfu", "0.41"},
 	{"efficiency.hbm", "80%"},
 	{"efficiency.network", "0.7"},
+	{"efficiency.gemm", "0.62"},
+	{"efficiency.memory_overhead", "12%"},
 	{"workload.embedding_weights", "bf16"},
 	{"workload.weight_group", "64"},
 };
