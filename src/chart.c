@@ -37,6 +37,19 @@ static double nice_ceil(double v)
 	return 10 * p;
 }
 
+/* nice_ceil in the unit the axis writes: sizes in KiB, MiB, GiB or TiB (units.c), so a
+ * 93.1 GiB top reads 100 GiB, not 100e9 bytes written as 93.1 GiB. */
+static double nice_ceil_in(enum unit_kind unit, double v)
+{
+	double u = 1;
+
+	if (unit != UNIT_BYTES)
+		return nice_ceil(v);
+	while (v > 1000 * u && u < 1099511627776.0) /* 1010 GiB: the top is 1 TiB */
+		u *= 1024;
+	return nice_ceil(v / u) * u;
+}
+
 void chart_y_range(const struct chart *c, double *lo, double *hi)
 {
 	double mn = INFINITY, mx = -INFINITY;
@@ -55,10 +68,10 @@ void chart_y_range(const struct chart *c, double *lo, double *hi)
 		*hi = 1;
 		return;
 	}
-	*lo = mn < 0 ? -nice_ceil(-mn) : 0;
-	*hi = mx > 0 ? nice_ceil(mx) : 0;
+	*lo = mn < 0 ? -nice_ceil_in(c->y_unit, -mn) : 0;
+	*hi = mx > 0 ? nice_ceil_in(c->y_unit, mx) : 0;
 	if (*hi <= *lo)
-		*hi = *lo + (*lo < 0 ? nice_ceil(-*lo) : 1);
+		*hi = *lo + (*lo < 0 ? nice_ceil_in(c->y_unit, -*lo) : 1);
 }
 
 /* The column of point i in a plot cols wide. */

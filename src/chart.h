@@ -62,7 +62,8 @@ void chart_svg(struct report_buf *b, const struct chart *charts, int n, const ch
 
 /* The y range chart_text and chart_svg draw: from the least value (or 0 when none is
  * below 0) up to the largest value of any curve or rule, rounded up to 1, 2, 2.5 or 5
- * times a power of ten. A chart with no finite value gives 0 to 1. */
+ * times a power of ten (of the binary unit the axis writes, for sizes: 100 GiB, not 100e9
+ * bytes). A chart with no finite value gives 0 to 1. */
 void chart_y_range(const struct chart *c, double *lo, double *hi);
 
 #endif

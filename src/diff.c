@@ -96,7 +96,7 @@ bool diff_any(const struct diff *d)
 	return d->ninputs || d->nresults || d->fits_changed || d->binding_changed;
 }
 
-/* "+1.2 GB (+5.3%)": the change in the figure's unit (without its suffix: the key names
+/* "+1.2 GiB (+5.3%)": the change in the figure's unit (without its suffix: the key names
  * it) and relative to a; a ratio's change is in percentage points. */
 static void change_text(const struct diff_result *r, char *buf, size_t size)
 {

@@ -40,7 +40,7 @@ static void put(struct ex *e, const char *fmt, ...)
 		e->len += (size_t)n < e->size - e->len ? (size_t)n : e->size - e->len - 1;
 }
 
-/* A number for people, 3 significant digits, with its unit ("140 GB", "3.35 TB/s"). */
+/* A number for people, 3 significant digits, with its unit ("130 GiB", "3.35 TB/s"). */
 static const char *h(struct ex *e, enum unit_kind k, double v)
 {
 	char *b = e->num[e->nn++ % 16];
@@ -332,7 +332,7 @@ static double gpu_or_host(const struct scenario *s, const struct plan *p, double
 	return on_gpu;
 }
 
-/* "12 GB", or "12 GB (in host memory)" when offloaded */
+/* "12 GiB", or "12 GiB (in host memory)" when offloaded */
 static const char *held_str(struct ex *e, double on_gpu, double held)
 {
 	char *b = e->num[e->nn++ % 16];
@@ -885,11 +885,11 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			  "backward, max(cp, 4) chunks of s / cp tokens (Transformer Engine "
 			  "context_parallel.py, AttnFuncWithCPAndKVP2P)");
 	source(e, m->rebuilt_layer > 0
-		      ? "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+		      ? "PyTorch CUDA context ~0.5-1 GiB; caching-allocator slack (GMLake, "
 			"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
 			"ZeRO-3 prefetch buckets; recomputation holds one rebuilt segment "
 			"(Chen et al. 2016, Section 3)"
-		      : "PyTorch CUDA context ~0.5-1 GB; caching-allocator slack (GMLake, "
+		      : "PyTorch CUDA context ~0.5-1 GiB; caching-allocator slack (GMLake, "
 			"Guo et al. 2024, Figure 2); NCCL_BUFFSIZE x channels; DeepSpeed's "
 			"ZeRO-3 prefetch buckets");
 }

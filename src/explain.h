@@ -27,7 +27,7 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 /* The parts of one explanation, for `gpuplan explain --json` (gpuplan(1), EXPLAIN JSON):
  * each the text of its kind of line, several joined by newlines, "" when the explanation has
  * none. formula: "optimizer = trainable parameters x optimizer bytes / shards"; terms: the
- * same with this scenario's numbers, "6.74B x 12 B / 64"; result: "1.26 GB"; source: where
+ * same with this scenario's numbers, "6.74B x 12 B / 64"; result: "1.18 GiB"; source: where
  * the formula comes from; not_applicable: why the figure does not apply to this scenario. */
 struct explain_parts {
 	char formula[2048];
@@ -58,7 +58,7 @@ struct explain_verdict {
 	const char *topic; /* "capacity", "bandwidth and interconnect", "compute" */
 	const char *key;   /* the figure it stands for: the headroom, the binding, the MFU */
 	enum verdict_state state;
-	char text[160]; /* one line: "fits: 61.2 GB of 80 GB (77%)" */
+	char text[160]; /* one line: "fits: 57 GiB of 80 GiB (71%)" */
 };
 
 #define EXPLAIN_VERDICTS 3

@@ -96,7 +96,7 @@ bool figure_is_number(const struct figure *f);
 /* The figure's value in p (NAN when it does not apply). */
 double figure_value(const struct figure *f, const struct plan *p);
 
-/* The figure's value for the reports: "75.2 GB", "1.2M tokens/s", "-" for NAN; a word
+/* The figure's value for the reports: "75.2 GiB", "1.2M tokens/s", "-" for NAN; a word
  * row's word. Returns buf. */
 char *figure_format(const struct figure *f, double value, char *buf, size_t size);
 

@@ -350,7 +350,7 @@ static void mem_row(struct report_buf *b, const char *label, double v, double ca
 static void text_memory(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
-	char cap[32], t1[32], t2[32], t3[32];
+	char cap[32], t1[32], t2[32];
 
 	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 42, "share of capacity");
 	mem_row(b, "weights", m->weights, m->capacity);
@@ -363,14 +363,35 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 		mem_row(b, "KV cache", m->kv_cache, m->capacity);
 	}
 	mem_row(b, "overhead", m->overhead, m->capacity);
-	report_buf_printf(b, "    (CUDA context %s, allocator fragmentation %s, comm buffers %s",
-			  human(UNIT_BYTES, m->cuda_context, t1, sizeof(t1)),
-			  human(UNIT_BYTES, m->fragmentation, t2, sizeof(t2)),
-			  human(UNIT_BYTES, m->comm_buffers, t3, sizeof(t3)));
-	if (m->rebuilt_layer > 0) /* its own line: the three above fill 80 columns */
-		report_buf_printf(b, ",\n     recomputed layer %s",
-				  human(UNIT_BYTES, m->rebuilt_layer, t1, sizeof(t1)));
-	report_buf_printf(b, ")\n");
+	{
+		/* the parts of the overhead, a new line (under the parenthesis) before a part
+		 * that would pass 80 columns */
+		const struct {
+			const char *name;
+			double v;
+		} part[] = {{"CUDA context", m->cuda_context},
+			    {"allocator fragmentation", m->fragmentation},
+			    {"comm buffers", m->comm_buffers},
+			    {"recomputed layer", m->rebuilt_layer}};
+		int n = m->rebuilt_layer > 0 ? 4 : 3, col = 5;
+		report_buf_printf(b, "    (");
+		for (int i = 0; i < n; i++) {
+			char item[64];
+			int w = snprintf(item, sizeof(item), "%s %s%s", part[i].name,
+					 human(UNIT_BYTES, part[i].v, t1, sizeof(t1)),
+					 i + 1 < n ? "," : ")");
+			if (i > 0 && col + 1 + w > 80) {
+				report_buf_printf(b, "\n     ");
+				col = 5;
+			} else if (i > 0) {
+				report_buf_printf(b, " ");
+				col++;
+			}
+			report_buf_printf(b, "%s", item);
+			col += w;
+		}
+		report_buf_printf(b, "\n");
+	}
 	mem_row(b, "total", m->total, m->capacity);
 	human(UNIT_BYTES, m->capacity, cap, sizeof(cap));
 	human(UNIT_BYTES, fabs(m->headroom), t1, sizeof(t1));

@@ -200,10 +200,12 @@ static const struct writer count_writers[] = {{"T", 1e12}, {"B", 1e9}, {"M", 1e6
 					      {"k", 1e3},  {"", 1},    {NULL, 0}};
 static const struct writer byte_writers[] = {{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6},
 					     {"kB", 1e3},  {"B", 1},	{NULL, 0}};
+/* binary sizes: the file form's alternative, and the human form's only units */
 static const struct writer byte_bin_writers[] = {{"TiB", 1099511627776.0},
 						 {"GiB", 1073741824.0},
 						 {"MiB", 1048576.0},
 						 {"KiB", 1024.0},
+						 {"B", 1},
 						 {NULL, 0}};
 static const struct writer bw_writers[] = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
 					   {"kB/s", 1e3},  {"B/s", 1},	  {NULL, 0}};
@@ -347,8 +349,6 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 							{"us", 1e-6},	 {NULL, 0}};
 	static const struct writer human_counts[] = {{"T", 1e12}, {"B", 1e9}, {"M", 1e6},
 						     {"k", 1e3},  {"", 1},    {NULL, 0}};
-	static const struct writer human_bytes[] = {{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6},
-						    {"kB", 1e3},  {"B", 1},    {NULL, 0}};
 	static const struct writer human_bw[] = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
 						 {"kB/s", 1e3},	 {"B/s", 1},	{NULL, 0}};
 	static const struct writer human_flops[] = {
@@ -368,7 +368,9 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 	case UNIT_BYTES:
 		if (value == 0)
 			return snprintf(buf, size, "0 B");
-		return human_scaled(human_bytes, value, sig, " ", buf, size);
+		/* binary, as the hardware has it and as nvidia-smi (MiB) and torch.cuda's
+		 * bytes / 2**30 give it: an "80GB" H100 is "80 GiB" (issue 14) */
+		return human_scaled(byte_bin_writers, value, sig, " ", buf, size);
 	case UNIT_BYTES_PER_S:
 		return human_scaled(human_bw, value, sig, " ", buf, size);
 	case UNIT_BITS_PER_S: {
@@ -510,9 +512,11 @@ int units_format_compact(enum unit_kind kind, double value, char *buf, size_t si
 	}
 	units_format_human(kind, value, 3, t, sizeof(t));
 	n = squeeze(t);
-	/* "63.4GB" to "63.4G"; "512B" keeps its B */
-	if (kind == UNIT_BYTES && n > 1 && t[n - 1] == 'B' && (t[n - 2] < '0' || t[n - 2] > '9'))
-		t[--n] = '\0';
+	/* "63.4GiB" to "63.4G" (binary, as ls -h and free -h write it); "512B" keeps its B */
+	if (kind == UNIT_BYTES && n > 2 && t[n - 1] == 'B' && t[n - 2] == 'i') {
+		n -= 2;
+		t[n] = '\0';
+	}
 	return snprintf(buf, size, "%s", t);
 }
 

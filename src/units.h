@@ -37,12 +37,14 @@ enum unit_kind {
 int units_parse(enum unit_kind kind, const char *text, double *out, const char **why);
 
 /* Writes value in canonical file form: the shortest text with a unit suffix that parses
- * back to exactly the same double ("6.74B", "80GB", "3.35TB/s", "400Gb/s", "5d").
+ * back to exactly the same double ("6.74B", "80GB", "80GiB", "3.35TB/s", "400Gb/s", "5d").
  * Returns the length written (snprintf-style); buf is always terminated. */
 int units_format(enum unit_kind kind, double value, char *buf, size_t size);
 
 /* Writes value for people to read, to sig significant digits with a space before the
- * unit: "140 GB", "3.35 TB/s", "1.76e17", "34.2 d", "$1,234". NaN prints as "-". */
+ * unit: "80 GiB", "3.35 TB/s", "1.76e17", "34.2 d", "$1,234". NaN prints as "-". Sizes
+ * are binary (B, KiB, MiB, GiB, TiB: what nvidia-smi and torch.cuda's bytes / 2**30 say);
+ * bandwidths and FLOP/s decimal, as datasheets give them. */
 int units_format_human(enum unit_kind kind, double value, int sig, char *buf, size_t size);
 
 /* The name of a kind in `gpuplan fields` and the docs: "none", "count", "bytes",
@@ -79,10 +81,11 @@ int units_format_percent(double ratio, int sig, char *buf, size_t size);
 int units_format_share(double share, char *buf, size_t size);
 
 /* The compact form of the search and scaling views: the human form to three significant
- * digits without spaces ("21.9s", "121d", "1.23M"); bytes with the unit's first letter
- * ("63.4G", "512B"); USD with at most three decimals below $10,000, so it fits six columns
- * ("$0.076", "$1.23", "$123") and with a count suffix from there ("$1.23M"). NaN or an
- * infinity prints as "-", except that bytes print as units_format_human's ("-", "inf"). */
+ * digits without spaces ("21.9s", "121d", "1.23M"); bytes with the binary unit's first
+ * letter, as ls -h writes them ("63.4G" is 63.4 GiB, "512B"); USD with at most three
+ * decimals below $10,000, so it fits six columns ("$0.076", "$1.23", "$123") and with a
+ * count suffix from there ("$1.23M"). NaN or an infinity prints as "-", except that
+ * bytes print as units_format_human's ("-", "inf"). */
 int units_format_compact(enum unit_kind kind, double value, char *buf, size_t size);
 
 /* Energy given in kWh, in one of two forms. */

@@ -42,7 +42,7 @@ void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *labe
 void pane_rows_picker(const struct app *a, struct pane_rows *out, enum field_pane pane,
 		      const char *label, int info);
 
-/* "80 GB  3.35 TB/s  989 TF  $2.50/h" (pane_hardware.c). */
+/* "80 GiB  3.35 TB/s  989 TF  $2.50/h" (pane_hardware.c). */
 void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size);
 
 /* What the three input panes share (pane.c), as view.h's callbacks: each acts on the pane v

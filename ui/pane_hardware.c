@@ -13,7 +13,7 @@ void pane_hardware_rows(const struct app *a, struct pane_rows *out)
 	pane_rows_picker(a, out, FIELD_PANE_HARDWARE, "", INFO_GPU);
 }
 
-/* "80 GB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */
+/* "80 GiB  3.35 TB/s  989 TF  $2.5/h": the figures a GPU is chosen by. */
 void pane_hardware_gpu_summary(const struct gpu *g, char *buf, size_t size)
 {
 	char mem[24], bw[24], tf[24], price[24];

@@ -15,7 +15,7 @@ fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 T resize-window -t 0 -x 64 -y 18
 start_ui
 T send-keys b : "set hardware.count=16" Enter
-wait_for '^ count +16 ' && wait_for '│ memory/gpu +[0-9.]+G / 84.9G +▼$' &&
+wait_for '^ count +16 ' && wait_for '│ memory/gpu +[0-9.]+G / 79.1G +▼$' &&
 	wait_for '│ throughput +[0-9.]+k tok/s +▲$' && wait_for '│ step time +[0-9.]+ s +▼[0-9.]+%$' &&
 	ok "a narrow pane with a baseline keeps the values whole" ||
 	bad "a narrow pane with a baseline keeps the values whole"

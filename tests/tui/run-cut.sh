@@ -37,9 +37,9 @@ wait_for 'step time by part' && wait_for 'zero3 gather +[0-9]' &&
 cp scenarios/workshop/02-optimizer-states-and-zero.yaml "$TMP/w2.yaml"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui "$TMP/w2.yaml"
-wait_for 'opt(im)? 96.4G'
+wait_for 'opt(im)? 89.7G'
 screen | sed -n 5,6p | grep -Eq '(other|oth) [0-9.]+G' &&
-	screen | sed -n 5,6p | grep -Eq 'opt(im)? 96.4G' &&
+	screen | sed -n 5,6p | grep -Eq 'opt(im)? 89.7G' &&
 	ok "the memory legend shows every part" || bad "the memory legend shows every part"
 
 # a value the pane cuts is whole on the status line while its field is selected

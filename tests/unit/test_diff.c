@@ -157,7 +157,7 @@ static void test_verdicts(void **state)
 	assert_non_null(strstr(out.data, "NO LONGER FITS"));
 	assert_non_null(strstr(out.data, "!! bottleneck.binding"));
 	assert_non_null(strstr(out.data, "compute      capacity"));
-	assert_non_null(strstr(out.data, "+60 GB (+100%)"));
+	assert_non_null(strstr(out.data, "+55.9 GiB (+100%)")); /* 60e9 bytes */
 	/* verdicts come before the inputs and results */
 	assert_true(strstr(out.data, "memory.fits") < strstr(out.data, "INPUTS"));
 	/* the columns line up: every value row is at most 80 columns and has no trailing blank */

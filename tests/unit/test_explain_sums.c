@@ -3,8 +3,8 @@
  * and offline serving with and without an SLO, batch auto) is checked as a teacher would:
  *  - no line wider than 80 columns, no "nan", "inf" or "-0" printed;
  *  - an applicable explanation names its source;
- *  - the numbers add up: where a statement ("= 1.14 GB x 32 + 4.34 GB") is an arithmetic
- *    expression of printed figures and the next one is a figure ("= 40.9 GB"), evaluating
+ *  - the numbers add up: where a statement ("= 1.14 GiB x 32 + 4.34 GiB") is an arithmetic
+ *    expression of printed figures and the next one is a figure ("= 40.9 GiB"), evaluating
  *    the first with interval arithmetic (each figure is +- half a unit of its third
  *    significant digit, the precision explain prints at) must reach the second;
  *  - every applicable key but a few that are not arithmetic has at least one such check,
@@ -128,7 +128,9 @@ static const struct {
 } units[] = {
     {"kWh", 3.6e6}, {"tok/s", 1},   {"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9},
     {"FLOP/s", 1},  {"TB/s", 1e12}, {"GB/s", 1e9},     {"MB/s", 1e6},	  {"kB/s", 1e3},
-    {"B/s", 1},	    {"TB", 1e12},   {"GB", 1e9},       {"MB", 1e6},	  {"kB", 1e3},
+    {"B/s", 1},
+    /* sizes are binary (units.c); a decimal "GB" left in an explanation does not parse */
+    {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
     {"B", 1},	    {"kW", 1e3},    {"W", 1},	       {"min", 60},	  {"ms", 1e-3},
     {"us", 1e-6},   {"s", 1},	    {"h", 3600},       {"d", 86400},	  {"y", 31557600},
 };
@@ -280,7 +282,7 @@ static int eval(const char *text, struct iv *out, int *is_figure)
 	const char *start;
 	char bare[1024];
 	const char *paren = strstr(text, " (");
-	/* a figure may carry a comment: "23.4 GB (fits in 24 GB)" */
+	/* a figure may carry a comment: "23.4 GiB (fits in 24 GiB)" */
 	if (paren && strchr(text, '(') == paren + 1 && paren[strlen(paren) - 1] == ')') {
 		struct parser one = {text, 1};
 		skip_blanks(&one);
@@ -632,14 +634,14 @@ static void check_folder(const char *dir, int *n)
 static void test_checker_catches_a_bad_sum(void **state)
 {
 	/* the defect that started this: extra terms left out of the formula */
-	const char *bad = "memory.per_gpu.activations = 6.03 GB\n\n"
+	const char *bad = "memory.per_gpu.activations = 6.03 GiB\n\n"
 			  "  activations = bytes per layer x layers\n"
-			  "              = 67.1 MB x 80\n"
-			  "              = 6.03 GB\n\n  source: x\n";
-	const char *good = "memory.per_gpu.activations = 6.03 GB\n\n"
+			  "              = 67.1 MiB x 80\n"
+			  "              = 6.03 GiB\n\n  source: x\n";
+	const char *good = "memory.per_gpu.activations = 6.03 GiB\n\n"
 			   "  activations = bytes per layer x layers + head\n"
-			   "              = 67.1 MB x 80 + 660 MB\n"
-			   "              = 6.03 GB\n\n  source: x\n";
+			   "              = 67.1 MiB x 80 + 807 MiB\n"
+			   "              = 6.03 GiB\n\n  source: x\n";
 	const char *prose = "compute.mfu = 45%\n\n  mfu = a / b\n      = 45%\n\n  source: x\n";
 	(void)state;
 	failures = 0;
@@ -668,17 +670,17 @@ static void test_checker_catches_a_bad_sum(void **state)
 	assert_int_equal(
 	    check_key("selftest", "capacity_plan.max_batch",
 		      "m = 7\n\n  m = the most B\n    = 7\n\n"
-		      "  memory with 7 sequences = 1.05 x (13.5 GB + 7 x 1.15 GB) +\n"
-		      "                            750 MB\n"
-		      "                          = 23.4 GB (fits in 24 GB)\n\n"
-		      "  memory with 8 sequences = 1.05 x (13.5 GB + 8 x 1.15 GB)\n"
-		      "                          = 26.6 GB (over 24 GB)\n\n  source: x\n"),
+		      "  memory with 7 sequences = 1.05 x (13.5 GiB + 7 x 1.15 GiB) +\n"
+		      "                            791 MiB\n"
+		      "                          = 23.4 GiB (fits in 24 GiB)\n\n"
+		      "  memory with 8 sequences = 1.05 x (13.5 GiB + 8 x 1.15 GiB)\n"
+		      "                          = 26.6 GiB (over 24 GiB)\n\n  source: x\n"),
 	    2);
 	assert_int_equal(failures, 1);
 	failures = 0;
 	/* a headline that is not the result */
 	check_key("selftest", "x",
-		  "x = 5 GB\n\n  x = a + b\n    = 2 GB + 4 GB\n    = 6 GB\n\n"
+		  "x = 5 GiB\n\n  x = a + b\n    = 2 GiB + 4 GiB\n    = 6 GiB\n\n"
 		  "  source: x\n");
 	assert_int_equal(failures, 1);
 	failures = 0;

@@ -137,7 +137,7 @@ static void test_text_memory_parts(void **state)
 	report_text(&b, &s, &p);
 	assert_non_null(strstr(b.data, "KV cache"));
 	assert_null(strstr(b.data, "  optimizer")); /* inference has no optimizer states */
-	assert_non_null(strstr(b.data, "12 GB"));
+	assert_non_null(strstr(b.data, "11.2 GiB")); /* 12e9 bytes / 2^30 */
 	assert_non_null(strstr(b.data, "FITS:"));
 	assert_non_null(strstr(b.data, "binding bottleneck: hbm_bandwidth"));
 	report_buf_release(&b);
@@ -146,7 +146,7 @@ static void test_text_memory_parts(void **state)
 static void test_markdown_sections(void **state)
 {
 	static const char *const sections[] = {"# a scenario", "## Summary", "## Memory per GPU",
-					       "| weights | 4.3 GB |", "## Time and cost",
+					       "| weights | 4 GiB |", "## Time and cost",
 					       "## Bottlenecks", "## Warnings", "## Assumptions", NULL};
 	struct scenario s;
 	struct plan p;

@@ -68,6 +68,28 @@ static void test_range_of_a_small_count(void **state)
 	assert_true(x[0] == 1 && x[8] == 9);
 }
 
+/* A size axis rounds in the binary unit its labels are written in: a 93.1 GiB top is
+ * 100 GiB (not 100e9 bytes, 93.1 GiB); 1010 GiB goes up to 1 TiB; counts stay decimal. */
+static void test_range_of_sizes_is_binary(void **state)
+{
+	static const struct {
+		double top, hi;
+		enum unit_kind unit;
+	} cases[] = {{93.1 * 1073741824.0, 100 * 1073741824.0, UNIT_BYTES},
+		     {1010 * 1073741824.0, 1099511627776.0, UNIT_BYTES},
+		     {300 * 1048576.0, 500 * 1048576.0, UNIT_BYTES},
+		     {93.1e9, 100e9, UNIT_COUNT}};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double y[2] = {0, cases[i].top}, lo, hi;
+		struct chart c = {.y_unit = cases[i].unit, .n = 2, .nseries = 1};
+		c.series[0].y = y;
+		chart_y_range(&c, &lo, &hi);
+		assert_true(lo == 0);
+		assert_true(fabs(hi - cases[i].hi) < 1e-9 * cases[i].hi);
+	}
+}
+
 /* c on hardware.count: memory per GPU at 1 .. 128 GPUs, falling as ZeRO 3 shards it, with
  * the GPU's memory as the fit limit */
 static void test_c_charts_memory_against_the_count(void **state)
@@ -198,6 +220,7 @@ int main(void)
 	    cmocka_unit_test(test_range_doubles_a_count),
 	    cmocka_unit_test(test_range_of_a_fraction_and_a_word),
 	    cmocka_unit_test(test_range_of_a_small_count),
+	    cmocka_unit_test(test_range_of_sizes_is_binary),
 	    cmocka_unit_test_setup(test_c_charts_memory_against_the_count, setup),
 	    cmocka_unit_test_setup(test_text_fits_and_ascii_is_ascii, setup),
 	    cmocka_unit_test_setup(test_keys_and_what_they_plan, setup),

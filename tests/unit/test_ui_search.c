@@ -294,7 +294,7 @@ static void test_rows_fit(void **state)
 		assert_int_equal(strncmp(row, " 1", 2), 0);
 		assert_non_null(strstr(row, tp));
 		assert_non_null(strchr(row, '$'));
-		assert_non_null(strstr(row, "G ")); /* memory per GPU, in GB */
+		assert_non_null(strstr(row, "G ")); /* memory per GPU, in GiB ("63.4G") */
 	}
 }
 

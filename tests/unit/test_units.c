@@ -180,10 +180,29 @@ static void test_format_human(void **state)
 {
 	char buf[64];
 	(void)state;
-	units_format_human(UNIT_BYTES, 140e9, 3, buf, sizeof(buf));
-	assert_string_equal(buf, "140 GB");
-	units_format_human(UNIT_BYTES, 13.476e9, 3, buf, sizeof(buf));
-	assert_string_equal(buf, "13.5 GB");
+	/* sizes are binary, as nvidia-smi and torch.cuda's bytes / 2**30 give them: an "80GB"
+	 * H100 is 80 GiB; 7B bf16 weights (13.476e9 bytes) are 12.6 GiB; the next unit from
+	 * 0.9995 of it (1000 GiB stays GiB, 1024 GiB is 1 TiB) */
+	static const struct {
+		double bytes;
+		const char *text;
+	} sizes[] = {{80 * 1073741824.0, "80 GiB"},
+		     {140e9, "130 GiB"},
+		     {13.476e9, "12.6 GiB"},
+		     {0.75e9, "715 MiB"},
+		     {1536, "1.5 KiB"},
+		     {1023, "1023 B"},
+		     {0, "0 B"},
+		     {1000 * 1073741824.0, "1000 GiB"},
+		     {1024 * 1073741824.0, "1 TiB"},
+		     {1.5 * 1099511627776.0, "1.5 TiB"}};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		units_format_human(UNIT_BYTES, sizes[i].bytes, 3, buf, sizeof(buf));
+		assert_string_equal(buf, sizes[i].text);
+	}
+	/* bandwidths and FLOP/s stay decimal, as datasheets write them */
+	units_format_human(UNIT_FLOPS, 989.4e12, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "989 TFLOP/s");
 	units_format_human(UNIT_BYTES_PER_S, 3.35e12, 3, buf, sizeof(buf));
 	assert_string_equal(buf, "3.35 TB/s");
 	units_format_human(UNIT_SECONDS, 8.97e9, 3, buf, sizeof(buf));
@@ -250,7 +269,9 @@ static void test_format_short(void **state)
 	FORMATS(units_format_compact(UNIT_SECONDS, 121 * 86400.0, b_, sizeof(b_)), "121d");
 	FORMATS(units_format_compact(UNIT_SECONDS, INFINITY, b_, sizeof(b_)), "-");
 	FORMATS(units_format_compact(UNIT_COUNT, 58700, b_, sizeof(b_)), "58.7k");
-	FORMATS(units_format_compact(UNIT_BYTES, 63.4e9, b_, sizeof(b_)), "63.4G");
+	FORMATS(units_format_compact(UNIT_BYTES, 63.4 * 1073741824.0, b_, sizeof(b_)), "63.4G");
+	FORMATS(units_format_compact(UNIT_BYTES, 63.4e9, b_, sizeof(b_)), "59G");
+	FORMATS(units_format_compact(UNIT_BYTES, 0.75e9, b_, sizeof(b_)), "715M");
 	FORMATS(units_format_compact(UNIT_BYTES, 512, b_, sizeof(b_)), "512B");
 	FORMATS(units_format_compact(UNIT_BYTES, INFINITY, b_, sizeof(b_)), "inf");
 	FORMATS(units_format_compact(UNIT_USD, 0.07624, b_, sizeof(b_)), "$0.076");
