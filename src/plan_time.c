@@ -1007,8 +1007,8 @@ static void time_train(struct tctx *c)
 			double hid = overlap_s(ag_on + rs_on, compute, k);
 			double share = ag_on + rs_on > 0 ? hid / (ag_on + rs_on) : 0;
 			z3 = times * (hid + (ag - ag_on) + (rs - rs_on) + Z3_LAYER_S * Ls) +
-			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dpc, ep,
-					   bw, lat);
+			     dp_collective(gather_s, p_ne * wbytes / Ls, p_ex * wbytes / Ls, dpc,
+					   ep, bw, lat);
 			dp_s = (ag + rs) * times;
 			ov->param_s = ag * times;
 			ov->grad_s = rs * times;

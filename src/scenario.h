@@ -186,7 +186,7 @@ struct efficiency { /* 0 = auto (the calibrated model) */
 	double mfu;
 	double hbm;
 	double network;
-	double overlap; /* compute speed while overlapped communication runs, of alone */
+	double overlap;		/* compute speed while overlapped communication runs, of alone */
 	double gemm;		/* fraction of the dense peak a large GEMM reaches */
 	double memory_overhead; /* allocator slack: reserved over allocated, less 1 */
 };

@@ -604,8 +604,8 @@ static void band_indicative_row(struct report_buf *b, const struct regime *x)
 			  "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %+.1f%% to "
 			  "%+.1f%% |\n",
 			  band_class_name((enum band_class)r->band_class), r->band_kind,
-			  r->band_framework, r->band_generation, x->k, 100 * x->emin,
-			  100 * x->emax, 100 * fmin(x->emin, -sp), 100 * fmax(x->emax, sp));
+			  r->band_framework, r->band_generation, x->k, 100 * x->emin, 100 * x->emax,
+			  100 * fmin(x->emin, -sp), 100 * fmax(x->emax, sp));
 }
 
 /* The regimes of fewer than BAND_MIN_ROWS rows, whose bands the reports widen to the
