@@ -323,6 +323,7 @@ static int save_profile(const struct calibrate_request *r, const struct calibrat
 int calibrate_run(const struct calibrate_request *r)
 {
 	struct calibrate_measure m[CALIBRATE_MAX];
+	int knobs[CALIBRATE_MAX];
 	struct scenario *before_s = malloc(sizeof(*before_s));
 	struct plan *before = malloc(sizeof(*before)), *after = malloc(sizeof(*after));
 	struct report_buf b = {0};
@@ -366,9 +367,25 @@ int calibrate_run(const struct calibrate_request *r)
 				goto out;
 			}
 	}
+	for (int i = 0; i < r->nknobs; i++) {
+		if ((knobs[i] = calibrate_knob_parse(r->knobs[i])) < 0) {
+			rc = fail(EXIT_USAGE,
+				  "--knob '%s': expected efficiency.gemm, efficiency.hbm, "
+				  "efficiency.network or efficiency.mfu (or gemm, hbm, network, "
+				  "mfu)%s",
+				  r->knobs[i], "");
+			goto out;
+		}
+		for (int k = 0; k < i; k++)
+			if (knobs[k] == knobs[i]) {
+				rc = fail(EXIT_USAGE, "--knob %s given twice%s",
+					  calibrate_knob_key(knobs[i]), "");
+				goto out;
+			}
+	}
 	*before_s = *r->s;
 	plan_compute(before_s, before);
-	fit = calibrate_fit(r->s, m, r->nmeasured, after);
+	fit = calibrate_fit_knobs(r->s, m, r->nmeasured, knobs, r->nknobs, after);
 	if (fit != 0) {
 		bool usage = false;
 		for (int i = 0; i < r->nmeasured; i++) {

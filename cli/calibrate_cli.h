@@ -18,8 +18,10 @@ struct calibrate_request {
 	const char *file;   /* as given */
 	int nmeasured;
 	const char *const *measured; /* --measured KEY=VALUE */
-	const char *output;	     /* -o FILE, or NULL */
-	bool write;		     /* --write: back into file */
+	int nknobs;
+	const char *const *knobs; /* --knob KNOB: the knobs a speed measurement may fit */
+	const char *output;	  /* -o FILE, or NULL */
+	bool write;		  /* --write: back into file */
 	bool json;
 	struct profile *profile; /* --profile NAME (read, or empty when new), or NULL */
 };

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "calibrate_cli.h"
 #include "catalog.h"
 #include "diff.h"
@@ -64,7 +65,7 @@ enum {
 	OPT_SWEEP = 1u << 10,  /* --y FIGURE, --svg FILE */
 	OPT_IMPORT = 1u << 11, /* --scenario, --model-only */
 
-	/* --measured KEY=VALUE, --write */
+	/* --measured KEY=VALUE, --knob KNOB, --write */
 	OPT_CALIBRATE = 1u << 12,
 	OPT_PROFILE = 1u << 13, /* --profile NAME: the commands that plan, and calibrate */
 };
@@ -91,8 +92,10 @@ struct cli {
 	int nmeasured;
 	const char **measured; /* calibrate --measured, sized as sets */
 	bool write;	       /* calibrate --write */
-	const char *profile;   /* --profile NAME */
-	struct profile *prof;  /* its knobs, once cli_load has read it */
+	int nknobs;
+	const char *knobs[CALIBRATE_MAX]; /* calibrate --knob */
+	const char *profile;		  /* --profile NAME */
+	struct profile *prof;		  /* its knobs, once cli_load has read it */
 };
 
 struct command {
@@ -1096,6 +1099,8 @@ static int cmd_calibrate(struct cli *c)
 		r.file = c->args[0];
 		r.nmeasured = c->nmeasured;
 		r.measured = c->measured;
+		r.nknobs = c->nknobs;
+		r.knobs = c->knobs;
 		r.output = c->output;
 		r.write = c->write;
 		r.json = c->json;
@@ -1182,14 +1187,15 @@ static const struct command commands[] = {
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
 	 "is past the bound its file states.\n"},
 	{"calibrate", cmd_calibrate, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
-	 "gpuplan calibrate FILE --measured KEY=VALUE... [-o FILE | --write] [--json]\n"
-	 "              [--set KEY=VALUE]...",
-	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.mfu, hbm,\n"
-	 "network) to figures measured on your run, by bisection on the figure each governs,\n"
-	 "chosen by the plan's bottleneck shares; shows before and after, and why. KEY:\n"
+	 "gpuplan calibrate FILE --measured KEY=VALUE... [--knob KNOB]... [-o FILE | --write]\n"
+	 "              [--profile NAME] [--json] [--set KEY=VALUE]...",
+	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.gemm, hbm,\n"
+	 "network, memory_overhead) to figures measured on your run, by bisection on the\n"
+	 "figure each governs, chosen by the plan's bottleneck shares (efficiency.mfu only\n"
+	 "with --knob mfu); shows before and after, and why. KEY:\n"
 	 "time.step_s (step_s), throughput.tokens_per_s (tokens_per_s), compute.mfu (mfu),\n"
 	 "latency.tpot_s (tpot_s), latency.ttft_s (ttft_s), memory.per_gpu.reserved\n"
-	 "(peak_memory; compared only). The calibrated scenario goes to standard output, or\n"
+	 "(peak_memory; on efficiency.memory_overhead). The calibrated scenario goes to standard output, or\n"
 	 "with -o FILE or --write is saved atomically, every field the file gave kept. A\n"
 	 "measurement no knob in range explains names its limit, exits 1 and writes nothing.\n"},
 	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
@@ -1234,6 +1240,7 @@ enum {
 	OPTV_MEASURED,
 	OPTV_WRITE,
 	OPTV_PROFILE,
+	OPTV_KNOB,
 };
 
 static const struct cli_option {
@@ -1273,6 +1280,9 @@ static const struct cli_option {
      "import: write the model: block alone"},
     {"measured", OPTV_MEASURED, required_argument, OPT_CALIBRATE, "KEY=V",
      "calibrate: a figure measured on the run, e.g. time.step_s=5.2s; repeatable"},
+    {"knob", OPTV_KNOB, required_argument, OPT_CALIBRATE, "KNOB",
+     "calibrate: fit this knob (gemm, hbm, network, mfu) in place of the one the shares "
+     "pick; repeatable"},
     {"write", OPTV_WRITE, no_argument, OPT_CALIBRATE, NULL,
      "calibrate: save the fitted knobs back into FILE"},
     {"profile", OPTV_PROFILE, required_argument, OPT_PROFILE, "NAME",
@@ -1556,6 +1566,11 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 			break;
 		case OPTV_MEASURED:
 			c->measured[c->nmeasured++] = optarg;
+			break;
+		case OPTV_KNOB:
+			if (c->nknobs == CALIBRATE_MAX)
+				return cli_usage_error(c, "too many --knob options");
+			c->knobs[c->nknobs++] = optarg;
 			break;
 		case OPTV_WRITE:
 			c->write = true;

@@ -41,6 +41,15 @@ const char *calibrate_knob_key(enum calibrate_knob k)
 	return k >= 0 && k < CAL_KNOB_COUNT ? knob_keys[k] : "none";
 }
 
+int calibrate_knob_parse(const char *name)
+{
+	for (int k = 0; k < CAL_KNOB_COUNT; k++)
+		if (k != CAL_KNOB_MEMORY &&
+		    (strcmp(name, knob_keys[k]) == 0 || strcmp(name, knob_keys[k] + 11) == 0))
+			return k;
+	return -1;
+}
+
 const struct figure *calibrate_figure(const char *key)
 {
 	for (size_t i = 0; i < NMEASURABLE; i++)
@@ -174,22 +183,43 @@ static void share_text(const struct plan *p, char *buf, size_t size)
 		 100 * p->shares[BN_INTERCONNECT]);
 }
 
-/* The knobs that may explain m, most likely first, from the plan's shares. */
-static int candidates(const struct scenario *s, const struct plan *p,
-		      const struct calibrate_measure *m, int out[CAL_KNOB_COUNT])
+static bool is_training(const struct scenario *s)
 {
-	bool training = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	return s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+}
+
+/* The knobs that may explain m, most likely first, from the plan's shares; the caller's
+ * (--knob) in their order when it names any. */
+static int candidates(const struct scenario *s, const struct plan *p,
+		      const struct calibrate_measure *m, const int *knobs, int nknobs,
+		      int out[CAL_KNOB_COUNT])
+{
 	double c = p->shares[BN_COMPUTE], h = p->shares[BN_HBM], i = p->shares[BN_INTERCONNECT];
 	int n = 0;
 
-	if (training) {
-		/* the larger of HBM and interconnect may explain a step they dominate; MFU
-		 * explains any step (it sets the whole step) */
-		if (i > c && i >= h)
-			out[n++] = CAL_KNOB_NETWORK;
-		if (h > c && h > i)
-			out[n++] = CAL_KNOB_HBM;
-		out[n++] = CAL_KNOB_MFU;
+	if (nknobs > 0) {
+		for (int k = 0; k < nknobs && n < CAL_KNOB_COUNT; k++)
+			out[n++] = knobs[k];
+		return n;
+	}
+	if (is_training(s)) {
+		/* the knob of each share scales what the model computes for it, in order of
+		 * the share: efficiency.gemm the GEMMs and the attention core (their ceiling,
+		 * plan_time.c's emax), efficiency.hbm the memory-bound kernels and the
+		 * optimizer, efficiency.network the exposed collectives. The model's own
+		 * dependence on sequence length, recomputation, layout and model size stays,
+		 * so the knob carries to the cluster's other runs; efficiency.mfu, which would
+		 * replace it with one absolute figure, is fitted only when asked (--knob) */
+		double share[3] = {c, h, i};
+		int kn[3] = {CAL_KNOB_GEMM, CAL_KNOB_HBM, CAL_KNOB_NETWORK};
+		for (int a = 0; a < 3; a++) {
+			int best = -1;
+			for (int b = 0; b < 3; b++)
+				if (kn[b] >= 0 && (best < 0 || share[b] > share[best]))
+					best = b;
+			out[n++] = kn[best];
+			kn[best] = -1;
+		}
 		return n;
 	}
 	/* inference: a prefill is GEMMs over the whole prompt (compute-bound), a decode is
@@ -211,9 +241,9 @@ static int candidates(const struct scenario *s, const struct plan *p,
 }
 
 static void explain_choice(const struct scenario *s, const struct plan *p,
-			   struct calibrate_measure *m, int k, bool first)
+			   struct calibrate_measure *m, int k, bool first, bool asked)
 {
-	bool training = s->workload.kind == WL_TRAIN || s->workload.kind == WL_FINETUNE;
+	bool training = is_training(s);
 	bool ttft = strcmp(m->fig->key, "latency.ttft_s") == 0;
 	char sh[96];
 	const char *bound = p->shares[BN_INTERCONNECT] > p->shares[BN_COMPUTE] &&
@@ -221,25 +251,40 @@ static void explain_choice(const struct scenario *s, const struct plan *p,
 				? "interconnect-bound"
 			    : p->shares[BN_HBM] > p->shares[BN_COMPUTE] ? "bandwidth-bound"
 									: "compute-bound";
+	const char *alone =
+	    asked || first ? "" : "; the knob of its largest share does not reach it alone";
+	const char *named = asked ? ", the knob asked for (--knob)," : "";
 
 	share_text(p, sh, sizeof(sh));
 	if (training && k == CAL_KNOB_MFU)
 		snprintf(m->why, sizeof(m->why),
-			 "the step is %s (%s of it)%s: efficiency.mfu sets the step, FLOPs / "
-			 "(GPUs x peak x MFU), its parts scaled in proportion",
-			 bound, sh,
-			 first ? "" : "; the knob of its largest share does not reach it alone");
-	else if (training)
+			 "the step is %s (%s of it)%s: efficiency.mfu%s sets the step, FLOPs / "
+			 "(GPUs x peak x MFU), its parts scaled in proportion; one figure in place "
+			 "of the model's, which moves with sequence length, recomputation and "
+			 "model size",
+			 bound, sh, alone, named);
+	else if (training && k == CAL_KNOB_GEMM)
 		snprintf(m->why, sizeof(m->why),
-			 "the step is %s (%s of it): %s scales the %s it waits on", bound, sh,
-			 knob_keys[k],
+			 "the step is %s (%s of it)%s: efficiency.gemm%s scales its GEMMs and "
+			 "attention core (the fraction of the dense peak a large GEMM reaches), "
+			 "the model's scaling with sequence length, recomputation and model size "
+			 "kept",
+			 bound, sh, alone, named);
+	else if (training)
+		snprintf(m->why, sizeof(m->why), "the step is %s (%s of it)%s: %s%s scales the %s",
+			 bound, sh, alone, knob_keys[k], named,
 			 k == CAL_KNOB_NETWORK ? "links' achieved bandwidth"
 					       : "memory-bound kernels' bandwidth");
+	else if (asked && !(ttft && k == CAL_KNOB_GEMM))
+		snprintf(m->why, sizeof(m->why),
+			 "%s, the knob asked for (--knob), explains it: the %s is %s (%s of the "
+			 "step)",
+			 knob_keys[k], ttft ? "prefill" : "decode", bound, sh);
 	else if (ttft && k == CAL_KNOB_GEMM)
 		snprintf(m->why, sizeof(m->why),
-			 "prefill runs GEMMs over the whole prompt: efficiency.gemm sets the "
+			 "prefill runs GEMMs over the whole prompt: efficiency.gemm%s sets the "
 			 "fraction of the dense peak they reach%s",
-			 first ? "" : "; the knob of its largest share does not reach it alone");
+			 named, alone);
 	else if (ttft)
 		snprintf(m->why, sizeof(m->why),
 			 "prefill: efficiency.gemm alone does not reach it, so %s absorbs the "
@@ -262,18 +307,57 @@ static void explain_choice(const struct scenario *s, const struct plan *p,
 					   : "tensor-parallel all-reduces");
 }
 
+/* "FIG VALUE is faster than the hardware allows": at efficiency.mfu 1, every GPU at its
+ * datasheet peak, the plan of s gives at_peak (p that plan's, for its peak). */
+static void peak_limit(struct calibrate_measure *m, const struct scenario *s, const struct plan *p,
+		       double at_peak)
+{
+	char meas[48], lim[48], peak[48];
+
+	figure_format(m->fig, m->value, meas, sizeof(meas));
+	figure_format(m->fig, at_peak, lim, sizeof(lim));
+	units_format_human(UNIT_FLOPS, p->peak_flops, 3, peak, sizeof(peak));
+	snprintf(m->limit, sizeof(m->limit),
+		 "%s %s is faster than the hardware allows: with efficiency.mfu at 1 (%s, %s "
+		 "%s dense) the plan gives %s",
+		 m->fig->key, meas, knob_peak[CAL_KNOB_MFU], peak,
+		 dtype_name(s->workload.precision), lim);
+}
+
+/* A training step faster than every GPU at its datasheet peak (efficiency.mfu 1, the
+ * model's FLOPs over GPUs x peak): no knob explains it; true with m's limit set. */
+static bool training_past_peak(const struct scenario *s, struct calibrate_measure *m,
+			       struct plan *p)
+{
+	struct scenario t = *s;
+	double at_peak;
+	bool past;
+
+	t.efficiency.mfu = 1;
+	t.workload.measured_tokens_per_s = 0;
+	plan_compute(&t, p);
+	at_peak = figure_value(m->fig, p);
+	past = is_rate(m->fig) ? m->value > at_peak : m->value < at_peak;
+	if (past)
+		peak_limit(m, s, p, at_peak);
+	plan_compute(s, p);
+	return past;
+}
+
 /* Every candidate knob at the end of its range that makes the figure fastest (or slowest),
  * for an impossible measurement's message. Faster than every knob at 1 is faster than the
  * hardware allows where the knob at 1 is the datasheet itself: efficiency.mfu in training
  * (FLOPs at the peak), or a decode step below the weight and KV reads at the datasheet's
  * bandwidth. Otherwise it is faster than gpuplan's model reaches: the parts no knob of
  * schema 1 moves (launch and host overheads; GEMMs at the modelled efficiency where
- * efficiency.gemm is not among the knobs). */
+ * efficiency.gemm is not among the knobs; in training, small GEMM shapes, latencies and
+ * the pipeline bubble, where --knob efficiency.mfu is the way out). A figure that no
+ * candidate moves (a training step that a given efficiency.mfu sets) says why. */
 static void explain_limit(struct scenario *s, struct calibrate_measure *m, const int *cand, int nc,
 			  struct plan *p)
 {
 	const struct scenario keep = *s;
-	char meas[48], lim[48], names[96] = "", what[160] = "", peak[48], fl[48];
+	char meas[48], lim[48], names[96] = "", peak[48], fl[48], given[48];
 	double lo, hi, at_best, at_worst, floor_s = NAN;
 	bool faster, mfu = false, gemm = false;
 	size_t used = 0;
@@ -300,15 +384,28 @@ static void explain_limit(struct scenario *s, struct calibrate_measure *m, const
 	plan_compute(s, p);
 	faster = is_rate(m->fig) ? m->value > at_best : m->value < at_best;
 	figure_format(m->fig, m->value, meas, sizeof(meas));
-	if (faster && mfu) {
-		figure_format(m->fig, at_best, lim, sizeof(lim));
-		units_format_human(UNIT_FLOPS, p->peak_flops, 3, peak, sizeof(peak));
-		snprintf(what, sizeof(what), "%s, %s %s dense", knob_peak[CAL_KNOB_MFU], peak,
-			 dtype_name(keep.workload.precision));
-		snprintf(m->limit, sizeof(m->limit),
-			 "%s %s is faster than the hardware allows: with %s at 1 (%s) the plan "
-			 "gives %s",
-			 m->fig->key, meas, names, what, lim);
+	if (!(fabs(at_best - at_worst) > 1e-9 * fabs(at_best))) {
+		bool set_mfu = is_training(&keep) && !mfu && keep.efficiency.mfu > 0;
+		if (set_mfu || (is_training(&keep) && keep.workload.measured_tokens_per_s > 0)) {
+			if (set_mfu)
+				units_format_percent(keep.efficiency.mfu, 3, given, sizeof(given));
+			snprintf(m->limit, sizeof(m->limit),
+				 "%s: %s sets the training step%s%s, and %s move%s nothing then; "
+				 "--set %s=%s lets the model's parts fit%s",
+				 m->fig->key,
+				 set_mfu ? "efficiency.mfu" : "workload.measured_tokens_per_s",
+				 set_mfu ? " at " : "", set_mfu ? given : "", names,
+				 nc > 1 ? "" : "s",
+				 set_mfu ? "efficiency.mfu" : "workload.measured_tokens_per_s",
+				 set_mfu ? "auto" : "0",
+				 set_mfu ? ", --knob efficiency.mfu refits it" : "");
+		} else {
+			snprintf(m->limit, sizeof(m->limit),
+				 "%s: %s do%s not move it in this scenario", m->fig->key, names,
+				 nc > 1 ? "" : "es");
+		}
+	} else if (faster && mfu) {
+		peak_limit(m, &keep, p, at_best);
 	} else if (faster && m->value < floor_s) {
 		units_format_human(UNIT_BYTES_PER_S, keep.hardware.gpu.hbm_bytes_per_s, 3, peak,
 				   sizeof(peak));
@@ -317,6 +414,14 @@ static void explain_limit(struct scenario *s, struct calibrate_measure *m, const
 			 "%s %s is faster than the hardware allows: reading the weights and KV "
 			 "cache at the datasheet's %s takes %s a token",
 			 m->fig->key, meas, peak, fl);
+	} else if (faster && is_training(&keep)) {
+		figure_format(m->fig, at_best, lim, sizeof(lim));
+		snprintf(m->limit, sizeof(m->limit),
+			 "%s %s is faster than gpuplan's model reaches: with %s at 1 (%s) the plan "
+			 "gives %s; the rest (GEMM shapes below the largest, latencies, the "
+			 "pipeline bubble) no knob moves: --knob efficiency.mfu fits one MFU "
+			 "in place of the model's",
+			 m->fig->key, meas, names, knob_peak[cand[0]], lim);
 	} else if (faster) {
 		figure_format(m->fig, at_best, lim, sizeof(lim));
 		snprintf(m->limit, sizeof(m->limit),
@@ -391,6 +496,12 @@ static void memory_fit(struct scenario *s, struct calibrate_measure *m, struct p
 
 int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct plan *p)
 {
+	return calibrate_fit_knobs(s, m, n, NULL, 0, p);
+}
+
+int calibrate_fit_knobs(struct scenario *s, struct calibrate_measure *m, int n, const int *knobs,
+			int nknobs, struct plan *p)
+{
 	const struct scenario keep = *s;
 	bool taken[CAL_KNOB_COUNT] = {false};
 	bool bad = false;
@@ -445,7 +556,12 @@ int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct
 			}
 			continue;
 		}
-		nc = candidates(s, q, &m[i], cand);
+		if (is_training(s) && training_past_peak(s, &m[i], q)) {
+			m[i].status = CAL_IMPOSSIBLE;
+			bad = true;
+			continue;
+		}
+		nc = candidates(s, q, &m[i], knobs, nknobs, cand);
 		for (int k = 0; k < nc; k++)
 			if (!taken[cand[k]])
 				free_c[nf++] = cand[k];
@@ -453,7 +569,7 @@ int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct
 		for (int k = 0; k < nf; k++) {
 			if (root(s, free_c[k], m[i].fig, m[i].value, q, &x)) {
 				plan_compute(&keep, q); /* the shares of the plan before */
-				explain_choice(&keep, q, &m[i], free_c[k], k == 0);
+				explain_choice(&keep, q, &m[i], free_c[k], k == 0, nknobs > 0);
 				m[i].knob = free_c[k];
 				m[i].status = CAL_FITTED;
 				taken[free_c[k]] = true;
@@ -471,7 +587,7 @@ int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct
 			if (root(s, free_c[0], m[i].fig, m[i].value, q, &x)) {
 				char note[96];
 				plan_compute(&keep, q);
-				explain_choice(&keep, q, &m[i], free_c[0], true);
+				explain_choice(&keep, q, &m[i], free_c[0], true, nknobs > 0);
 				snprintf(note, sizeof(note), "; it needs %s at its limit, 1, too",
 					 knob_keys[free_c[1]]);
 				snprintf(m[i].why + strlen(m[i].why),

@@ -9,12 +9,17 @@
  * section, found by bisection over the knob's range in the field table (1e-4 to 1) on the
  * figure the knob governs; the knob is chosen by the plan's own bottleneck shares:
  *
- *   training, fine-tuning   efficiency.mfu (it sets the step, FLOPs over GPUs x peak x
- *                           MFU, its parts scaled in proportion) when compute is the
- *                           largest share; efficiency.network when the interconnect is
- *                           and moving it alone reaches the measurement; efficiency.hbm
- *                           when memory-bound kernels are. efficiency.mfu is the last
- *                           resort of every speed figure of a training plan.
+ *   training, fine-tuning   the knob of the step's largest share, then the others in
+ *                           the order of theirs: efficiency.gemm (the ceiling of the
+ *                           GEMMs and the attention core) when compute is, efficiency.hbm
+ *                           when memory-bound kernels are, efficiency.network when the
+ *                           exposed collectives are. Each scales what the model computes
+ *                           for its part, so the model's dependence on sequence length,
+ *                           recomputation, layout and model size stays and the knob
+ *                           carries to the cluster's other runs. efficiency.mfu (one
+ *                           absolute figure in place of the model's) only when asked
+ *                           for (calibrate_fit_knobs). A step faster than every GPU at
+ *                           its datasheet peak (efficiency.mfu 1) is impossible.
  *   decode (tpot_s, tokens/s) efficiency.hbm (the weight and KV reads) when bandwidth
  *                           is the largest share, efficiency.network when tensor-parallel
  *                           all-reduces are, efficiency.gemm (the GEMMs' fraction of the
@@ -50,7 +55,7 @@ enum calibrate_knob {
 	CAL_KNOB_MFU,
 	CAL_KNOB_HBM,
 	CAL_KNOB_NETWORK,
-	CAL_KNOB_GEMM,	 /* efficiency.gemm: inference GEMMs (prefill, compute-bound decode) */
+	CAL_KNOB_GEMM,	 /* efficiency.gemm: every GEMM's ceiling (training, prefill, decode) */
 	CAL_KNOB_MEMORY, /* efficiency.memory_overhead: the allocator's slack (peak memory) */
 	CAL_KNOB_COUNT
 };
@@ -93,5 +98,14 @@ int calibrate_parse(const char *kv, struct calibrate_measure *m, struct gp_error
  * holds the fitted knobs), -1 when one is impossible or does not apply (s is left as it
  * was; each measurement's status and limit say which). */
 int calibrate_fit(struct scenario *s, struct calibrate_measure *m, int n, struct plan *p);
+
+/* calibrate_fit with the knobs a speed measurement may fit given (`--knob`, in the order
+ * tried; nknobs 0: chosen from the shares as above): efficiency.mfu is fitted only so. */
+int calibrate_fit_knobs(struct scenario *s, struct calibrate_measure *m, int n, const int *knobs,
+			int nknobs, struct plan *p);
+
+/* The knob a name gives ("efficiency.gemm" or "gemm"; mfu, hbm, network, gemm), -1 when
+ * none (efficiency.memory_overhead is memory's, never asked for). */
+int calibrate_knob_parse(const char *name);
 
 #endif

@@ -157,10 +157,24 @@ void profile_apply(const struct profile *pr, struct scenario *s)
 			*knob_in(&s->efficiency, f) = knob_of(&pr->knobs, f);
 }
 
+void profile_carry(const struct scenario *from, struct scenario *to)
+{
+	struct profile pr;
+
+	if (!from->profile[0])
+		return;
+	memset(&pr, 0, sizeof(pr));
+	snprintf(pr.name, sizeof(pr.name), "%s", from->profile);
+	pr.knobs = from->profile_knobs;
+	profile_apply(&pr, to);
+}
+
 void profile_take(struct profile *pr, const struct scenario *s)
 {
+	/* s was planned with the profile applied and every --set after it: a knob the profile
+	 * gave is in s unless a --set changed it, to auto (0) too, which drops it here */
 	for (const struct field *f = scenario_fields; f->key; f++)
-		if (is_knob(f) && knob_of(&s->efficiency, f) > 0)
+		if (is_knob(f))
 			*knob_in(&pr->knobs, f) = knob_of(&s->efficiency, f);
 }
 

@@ -55,8 +55,16 @@ int profile_load(const char *name, const struct catalog *cat, struct profile *pr
  * s's. */
 void profile_apply(const struct profile *pr, struct scenario *s);
 
-/* Takes every knob s sets (above 0) into pr, replacing pr's. */
+/* Takes every knob of s into pr, replacing pr's: those s sets, and auto (0, left out of
+ * the saved profile) for those it does not. s was planned with pr applied, so a knob pr
+ * gave stays unless a --set after it changed it. */
 void profile_take(struct profile *pr, const struct scenario *s);
+
+/* The profile that from was planned with (from->profile, its knobs in from->profile_knobs)
+ * applied to to, as profile_apply would: a file opened later in the same session (the
+ * terminal UI's :e) is planned with the profile the session started with. Nothing when
+ * from has none. */
+void profile_carry(const struct scenario *from, struct scenario *to);
 
 /* Saves pr at pr->path: its folders made (0700, as XDG asks), then written atomically
  * (file_write_own: a temporary file renamed onto the path, mode 0600, so a symbolic link

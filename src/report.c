@@ -71,8 +71,15 @@ const char *report_source_mfu(const struct scenario *s)
 {
 	if (from_profile(s, s->efficiency.mfu, s->profile_knobs.mfu))
 		return "from the calibration profile (--profile: efficiency.mfu)";
-	return s->efficiency.mfu > 0 ? "given in the scenario (efficiency.mfu)"
-				     : "modelled from the GEMM shapes and the GPU (plan_time.c)";
+	if (s->efficiency.mfu > 0)
+		return "given in the scenario (efficiency.mfu)";
+	/* efficiency.gemm is the ceiling the modelled GEMM shapes reach a share of */
+	if (from_profile(s, s->efficiency.gemm, s->profile_knobs.gemm))
+		return "from the calibration profile (--profile: efficiency.gemm, the ceiling of "
+		       "the modelled GEMM shapes)";
+	return s->efficiency.gemm > 0
+		   ? "modelled from the GEMM shapes, at efficiency.gemm given in the scenario"
+		   : "modelled from the GEMM shapes and the GPU (plan_time.c)";
 }
 
 const char *report_source_hbm(const struct scenario *s)

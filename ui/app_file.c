@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "file.h"
+#include "profile.h"
 #include "scenario_yaml.h"
 
 /* The state folder ($XDG_STATE_HOME/gpuplan, else ~/.local/state/gpuplan); 0 or -1. */
@@ -575,6 +576,9 @@ unsigned app_open(struct app *a, const char *name, bool force)
 		return DIRTY_DRAW;
 	}
 	free(probs);
+	/* the calibration profile the session started with (gpuplan --profile NAME) plans
+	 * this file too, as it would have from the command line */
+	profile_carry(&a->scn, &t);
 	/* the edits restored from a lost session are dropped (:e!) or saved already */
 	app_drop_recovery(a);
 	a->scn = t;
@@ -624,6 +628,10 @@ unsigned app_restore_recovery(struct app *a)
 		return DIRTY_DRAW;
 	}
 	snprintf(t.path, sizeof(t.path), "%s", a->path);
+	/* the edits hold the knobs as the session planned them; the profile it started with
+	 * is still where those it gave came from */
+	snprintf(t.profile, sizeof(t.profile), "%s", a->scn.profile);
+	t.profile_knobs = a->scn.profile_knobs;
 	dirty = app_commit(a, &a->scn); /* undoable */
 	a->scn = t;
 	/* the file stays until the edits are saved or discarded: a crash now loses nothing */

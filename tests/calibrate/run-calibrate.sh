@@ -4,7 +4,10 @@
 # of the measurement; the saved file keeps every other field; standard output is a
 # scenario that check accepts; --json's shape; a measurement faster than the datasheet's
 # peak or memory below the weights exits 1 with the limit named and the file's bytes
-# unchanged; peak memory fits efficiency.memory_overhead, allocated memory is compared; a malformed --measured or a figure of another workload exits 2. The fitting
+# unchanged; peak memory fits efficiency.memory_overhead, allocated memory is compared; a
+# malformed --measured or --knob, or a figure of another workload, exits 2. A training step
+# fits efficiency.gemm (the compute-bound step's knob); efficiency.mfu only with --knob mfu,
+# and a file that gives efficiency.mfu is refused with the two ways out. The fitting
 # itself is tests/unit/test_calibrate.c's (every row, and one run predicting another).
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
 cd "$(dirname "$0")/../.." || exit 1
@@ -20,11 +23,12 @@ cp "$F" "$T/orig.yaml"
 "$G" calibrate "$F" --measured tokens_per_s_per_gpu="$want" --write >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc = 0 ] || bad "calibrate --write: exit $rc ($(head -3 "$T/err"))"
-grep -q 'efficiency.mfu: auto' "$T/out" || bad "calibrate: the summary does not name the knob: $(head -5 "$T/out")"
+grep -q 'efficiency.gemm: auto' "$T/out" || bad "calibrate: the summary does not name the knob: $(head -5 "$T/out")"
 grep -q 'why: the step is compute-bound' "$T/out" || bad "calibrate: no reason for the knob"
 grep -q "saved $F" "$T/out" || bad "calibrate --write: does not say where it saved"
 awk 'length($0) > 80 { n++ } END { exit n > 0 }' "$T/out" || bad "calibrate: lines over 80 columns"
-grep -q '^  mfu: 0\.[0-9]*$' "$F" || bad "calibrate --write: no efficiency.mfu in the file: $(tail -3 "$F")"
+grep -q '^  gemm: 0\.[0-9]*$' "$F" || bad "calibrate --write: no efficiency.gemm in the file: $(tail -3 "$F")"
+grep -q '^  mfu:' "$F" && bad "calibrate --write: efficiency.mfu fitted without --knob mfu"
 "$G" report --json "$F" >"$T/r.json" || bad "report of the calibrated file: exit $?"
 got=$(json_num tokens_per_s_per_gpu "$T/r.json")
 within "$got" "$want" 0.01 || bad "calibrated on mpt-30b-2k, report gives $got tokens/s per GPU, measured $want"
@@ -32,7 +36,7 @@ echo "calibrated mpt-30b-2k: $got tokens/s per GPU (measured $want)"
 # every other field as it was: the two files differ by the efficiency block alone
 "$G" fmt "$T/orig.yaml" >"$T/a" || bad "fmt of the file: exit $?"
 diff "$T/a" "$F" | grep '^[<>]' >"$T/d"
-{ grep -qx '> efficiency:' "$T/d" && grep -qx '>   mfu: 0\.[0-9]*' "$T/d" && [ "$(wc -l <"$T/d")" -eq 2 ]; } ||
+{ grep -qx '> efficiency:' "$T/d" && grep -qx '>   gemm: 0\.[0-9]*' "$T/d" && [ "$(wc -l <"$T/d")" -eq 2 ]; } ||
 	bad "calibrate --write changed more than the knob: $(head -5 "$T/d")"
 grep -qx '  kept' "$F" || bad "calibrate --write lost the notes"
 
@@ -49,10 +53,36 @@ grep -q 'the calibrated scenario follows' "$T/err" || bad "calibrate: no summary
 
 # --json
 "$G" calibrate "$T/orig.yaml" --measured step_s=60s --json >"$T/j" 2>"$T/err" || bad "calibrate --json: exit $?"
-for k in '"schema":	"gpuplan.calibrate/1"' '"status":	"fitted"' '"knob":	"efficiency.mfu"' \
+for k in '"schema":	"gpuplan.calibrate/1"' '"status":	"fitted"' '"knob":	"efficiency.gemm"' \
 	'"efficiency.network":' '"changed":' '"written":	null' '"ok":	true'; do
 	grep -qF "$k" "$T/j" || bad "calibrate --json: no $k"
 done
+
+# --knob mfu: an absolute MFU, asked for, in place of the model's; the same round trip
+"$G" calibrate "$T/orig.yaml" --measured tokens_per_s_per_gpu="$want" --knob mfu -o "$T/mfu.yaml" >"$T/out" 2>"$T/err" ||
+	bad "calibrate --knob mfu: exit $? ($(head -3 "$T/err"))"
+grep -q '^  mfu: 0\.[0-9]*$' "$T/mfu.yaml" || bad "calibrate --knob mfu: no efficiency.mfu in the file"
+grep -q '^  gemm:' "$T/mfu.yaml" && bad "calibrate --knob mfu: efficiency.gemm fitted too"
+grep -q 'efficiency.mfu: auto' "$T/out" || bad "calibrate --knob mfu: the summary does not name the knob"
+grep -q 'knob asked for' "$T/out" || bad "calibrate --knob mfu: the reason does not say it was asked for"
+"$G" report --json "$T/mfu.yaml" >"$T/r.json" || bad "report of the --knob mfu file: exit $?"
+within "$(json_num tokens_per_s_per_gpu "$T/r.json")" "$want" 0.01 || bad "calibrated with --knob mfu, not within 1%"
+# a file that gives efficiency.mfu: it sets the step, no other knob moves it; refused
+"$G" calibrate "$T/mfu.yaml" --measured step_s=60s >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 1 ] || bad "calibrate of a file with efficiency.mfu: exit $rc, expected 1"
+grep -q 'efficiency.mfu sets the training step.*--set efficiency.mfu=auto.*--knob efficiency.mfu refits it' "$T/err" ||
+	bad "calibrate of a file with efficiency.mfu: the ways out are not named: $(cat "$T/err")"
+"$G" calibrate "$T/mfu.yaml" --measured step_s=60s --set efficiency.mfu=auto >"$T/o.yaml" 2>/dev/null &&
+	grep -q '^  gemm: 0\.[0-9]*$' "$T/o.yaml" || bad "calibrate --set efficiency.mfu=auto: not fitted on efficiency.gemm"
+for k in overlap memory_overhead efficiency.gem ""; do
+	"$G" calibrate "$F" --measured step_s=60s --knob "$k" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "^gpuplan calibrate: --knob '$k': expected efficiency.gemm" "$T/err" ||
+		bad "calibrate --knob '$k': exit $rc ($(cat "$T/err"))"
+done
+"$G" calibrate "$F" --measured step_s=60s --knob gemm --knob efficiency.gemm >/dev/null 2>"$T/err"
+[ $? = 2 ] && grep -q 'efficiency.gemm given twice' "$T/err" || bad "calibrate --knob twice: $(cat "$T/err")"
 
 # impossible: faster than the peak, memory below the weights; nothing written, exit 1
 cp "$F" "$T/keep.yaml"
