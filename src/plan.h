@@ -88,6 +88,12 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double reserved;  /* allocated + fragmentation */
 	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
 			   * NaN under gpuplan's own fit rule and in training */
+	/* the KV rule's other terms, for its explanation (NaN without one): one sequence's
+	 * whole blocks (and recurrent state), the profile run's tokens and, on the last
+	 * stage, its sampler's fp32 logits (0 on a first stage) */
+	double kv_seq_bytes;
+	double profile_tokens;
+	double profile_logits;
 	bool fits;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;

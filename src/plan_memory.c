@@ -626,6 +626,7 @@ struct mctx {
 	enum grad_lifetime grads;	 /* resolved: when the gradients exist */
 	double slack;			 /* allocator slack over allocated bytes */
 	double profile;			 /* serving KV rules: the profiled forward's activations */
+	double profile_tokens;		 /* the tokens of that forward */
 	double prefill;			 /* inference: working set of one prompt's prefill */
 	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
 	double seq_tokens;    /* inference: tokens cached per sequence */
@@ -1086,7 +1087,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		    mem->kv_bytes_per_token * mem->kv_tokens + batch * ssm_state_bytes(x, st);
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
-	mem->kv_budget = NAN;
+	mem->kv_budget = mem->kv_seq_bytes = mem->profile_tokens = mem->profile_logits = NAN;
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
@@ -1119,12 +1120,16 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
  * (more only when an explicit batch needs more than the pool: it does not fit), with the
  * profiled forward's activations beside it and no allocator slack (vLLM's pool is one
  * tensor per layer, carved into blocks). */
-static void kv_rule_finish(struct plan_memory *mem, double pool, double need, double prof,
-			   double budget)
+static void kv_rule_finish(struct plan_memory *mem, double pool, double seq_bytes, double batch,
+			   double budget, double tokens, double prof, double logits)
 {
+	double need = seq_bytes * batch;
+	mem->kv_seq_bytes = seq_bytes;
+	mem->profile_tokens = tokens;
+	mem->profile_logits = logits;
 	mem->kv_cache = dmax(pool, need);
 	mem->kv_tokens = mem->kv_bytes_per_token > 0 ? mem->kv_cache / mem->kv_bytes_per_token : 0;
-	mem->activations = prof;
+	mem->activations = prof + logits;
 	mem->kv_budget = budget;
 	mem->fragmentation = 0;
 	mem->overhead =
@@ -1248,7 +1253,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.micro_batches = x.b = x.kv_elem_b = 0;
 	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
-	x.profile = 0;
+	x.profile = x.profile_tokens = 0;
 	x.fw = framework_get(wl->framework);
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
@@ -1491,6 +1496,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
 		if (x.fw->kv_rule != KV_RULE_FIT) {
 			double T = dmax((double)wl->prompt_tokens + wl->output_tokens, 2048);
+			x.profile_tokens = T;
 			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
 		}
 		x.decode_seq[0] = decode_seq_bytes(&x, false);
@@ -1513,7 +1519,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * one sequence's blocks and the profiled activations */
 		bool kv_rule = !x.training && x.fw->kv_rule != KV_RULE_FIT;
 		double budget[2] = {0, 0}, pool[2] = {0, 0}, seq_bytes[2] = {0, 0};
-		double profiled[2] = {0, 0};
+		double profiled[2] = {0, 0}, logits[2] = {0, 0}, ptokens = 0;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
@@ -1550,8 +1556,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 					double blk =
 					    x.fw->kv_block_tokens > 0 ? x.fw->kv_block_tokens : 1;
 					double bb = blk * z->kv_bytes_per_token;
-					double prof = x.profile + (i ? last.last : first.last) *
-								      PROFILE_SEQS * 4.0 * m->vocab;
+					double lg = (i ? last.last : first.last) * PROFILE_SEQS *
+						    4.0 * m->vocab;
+					double prof = x.profile + lg;
 					double nt = z->cuda_context, cap = z->capacity,
 					       W = z->weights;
 					double blocks;
@@ -1564,7 +1571,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 							    (W + prof + z->blas_workspace) - nt;
 					blocks = bb > 0 ? floor(dmax(0, budget[i]) / bb) : 0;
 					pool[i] = blocks * bb;
-					profiled[i] = prof;
+					profiled[i] = x.profile;
+					logits[i] = lg;
+					ptokens = x.profile_tokens;
 					seq_bytes[i] = ceil(x.seq_tokens / blk) * bb;
 					mb = seq_bytes[i] > 0
 						 ? floor(blocks / ceil(x.seq_tokens / blk))
@@ -1599,12 +1608,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		}
 		stage_finish(&x, &first, batch, a);
 		if (kv_rule)
-			kv_rule_finish(a, pool[0], seq_bytes[0] * batch, profiled[0], budget[0]);
+			kv_rule_finish(a, pool[0], seq_bytes[0], batch, budget[0], ptokens,
+				       profiled[0], logits[0]);
 		if (nst == 2) {
 			stage_finish(&x, &last, batch, b);
 			if (kv_rule)
-				kv_rule_finish(b, pool[1], seq_bytes[1] * batch, profiled[1],
-					       budget[1]);
+				kv_rule_finish(b, pool[1], seq_bytes[1], batch, budget[1], ptokens,
+					       profiled[1], logits[1]);
 			/* the more loaded stage; the first on a tie */
 			const struct plan_memory *more = b->total > a->total ? b : a;
 			if (more != &p->mem)
