@@ -375,6 +375,33 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 		formula(e, "bytes per token", sym);
 		snprintf(text, sizeof(text), "(%d + %d) x %s B x %s", m->mla.kv_rank,
 			 m->mla.rope_dim, plain(e, eb), plain(e, layers));
+	} else if (m->kv_sum > 0 && model_attention_layers(m) > 0) {
+		/* per-layer K/V heads (DeciLM): their average over the attention layers, as
+		 * plan_memory.c, so that the cache is their sum (model.kv_sum) */
+		int n = model_attention_layers(m);
+		double avg = (double)m->kv_sum / n;
+		snprintf(sym, sizeof(sym),
+			 "2 (K, V) x kv_sum / attention layers / tp x head_dim x bytes per "
+			 "element x %s",
+			 on);
+		formula(e, "bytes per token", sym);
+		if (avg >= p->tp)
+			snprintf(text, sizeof(text), "2 x %d / %d / %d x %s x %s B x %s", m->kv_sum,
+				 n, p->tp, plain(e, hd), plain(e, eb), plain(e, layers));
+		else /* fewer K/V heads than tp: each rank keeps one */
+			snprintf(text, sizeof(text), "2 x 1 x %s x %s B x %s", plain(e, hd),
+				 plain(e, eb), plain(e, layers));
+		numbers(e, "bytes per token", "%s", text);
+		result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+		put(e, "\n");
+		wrapped(e, "  ",
+			"kv_sum: the attention layers' own K/V heads summed (DeciLM's per-block "
+			"n_heads_in_group, src/hf_config.c), not kv_heads, their average rounded "
+			"up to a divisor of the heads; vLLM sizes each layer's cache by its own "
+			"(vllm/model_executor/models/nemotron_nas.py DeciLMDecoderLayer)");
+		if (avg < p->tp)
+			wrapped(e, "  ", "fewer K/V heads than tp: each rank keeps one");
+		return;
 	} else {
 		double local = kv >= p->tp ? kv / p->tp : 1;
 		snprintf(sym, sizeof(sym),

@@ -1006,9 +1006,20 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 		mem->draft_weights = mem->draft_kv_bytes_per_token = NAN;
 	} else {
-		double heads_kv = m->mla.kv_rank > 0
-				      ? m->mla.kv_rank + m->mla.rope_dim
-				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
+		/* K/V heads per attention layer: with per-layer counts (DeciLM's
+		 * n_heads_in_group, model.kv_sum) their average, so that the cache is the sum
+		 * of the layers' own heads (vLLM builds each layer's attention, and so its
+		 * cache, with heads / n_heads_in_group K/V heads:
+		 * vllm/model_executor/models/nemotron_nas.py DeciLMDecoderLayer), not
+		 * kv_heads, the average rounded up to a divisor of the heads. Under tp the
+		 * average is sharded as one count (layers with fewer heads than tp replicate
+		 * theirs: the average understates those by at most one head a layer). */
+		double kv_l = m->kv_heads;
+		int attn_l = m->kv_sum > 0 ? model_attention_layers(m) : 0;
+		if (attn_l > 0)
+			kv_l = (double)m->kv_sum / attn_l;
+		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
+						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
 		mem->weights = x->w_b * (nonexp - embed) + x->emb_b * embed + x->we_b * expert;
 		mem->weight_bytes_per_param =

@@ -32,6 +32,7 @@
 #include "framework.h"
 #include "plan.h"
 #include "scenario.h"
+#include "scenario_sets.h"
 #include "scenario_yaml.h"
 
 /* ---- interval arithmetic over printed figures ---- */
@@ -806,6 +807,13 @@ static void test_variations(void **state)
 	     {"hardware.count=2", "parallel.tp=2", NULL}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"model.preset=deepseek-v3", "hardware.count=8", "workload.weights=fp8", NULL}},
+	    /* per-layer K/V heads (model.kv_sum), sharded */
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
+	     {"model.hf_config=../../tests/data/configs/llama-3.1-nemotron-51b.json",
+	      "hardware.gpu=h100-sxm-80gb", "hardware.count=2", "parallel.tp=2", NULL}},
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
+	     {"model.hf_config=../../tests/data/configs/llama-3.1-nemotron-51b.json",
+	      "hardware.gpu=h100-sxm-80gb", "workload.framework=vllm", NULL}},
 	    {"scenarios/workshop/03-activations-and-recomputation.yaml",
 	     {"workload.recompute=full", NULL}},
 	    {"scenarios/workshop/03-activations-and-recomputation.yaml",
@@ -822,7 +830,8 @@ static void test_variations(void **state)
 		assert_int_equal(load(v[i].file, &s), 0);
 		for (int j = 0; v[i].set[j]; j++) {
 			struct gp_error err;
-			if (scenario_set_assignment(&s, cat, v[i].set[j], &err) != 0)
+			/* as --set: a model.hf_config is read, relative to the file */
+			if (scenario_load_assignment(&s, cat, v[i].set[j], &err) != 0)
 				fail_msg("%s --set %s: %s", v[i].file, v[i].set[j], err.message);
 			k += snprintf(what + k, sizeof(what) - (size_t)k, " --set %s", v[i].set[j]);
 		}
