@@ -646,6 +646,8 @@ static void inference_activations(struct ex *e, const struct plan *p)
 	source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
 }
 
+static void hybrid_blocks(struct ex *e, const struct plan *p, double per_token);
+
 /* The bytes per layer per micro-batch that the activations multiply: full recomputation
  * keeps the layer's input, e s b h (/ t with sequence parallelism); otherwise the layer's
  * stored tensors per token (src/plan_memory.c lists them) x s x b. */
@@ -676,6 +678,7 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			plain(e, b));
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
+	put(e, "\n"); /* the notes are not part of the result */
 	if (w->recompute != RECOMPUTE_FULL)
 		wrapped(
 		    e, "  ",
@@ -716,18 +719,76 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			    "e (k f_expert + shared f_shared) (torchtitan/models/moe.py "
 			    "_run_experts_grouped_mm, transformers' MixtralBlockSparseTop2MLP)");
 	}
-	if ((p->model.ssm.layers > 0 || p->model.mixerless_layers > 0 ||
-	     p->model.mlpless_layers > 0) &&
-	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE)) {
-		char t[320];
-		snprintf(t, sizeof(t),
-			 "a hybrid's layers averaged: %d attention, %d state-space and %d MLP "
-			 "blocks of %d layers, each its own tensors and its norm's input; a "
-			 "state-space mixer what mamba_ssm's MambaInnerFn or "
-			 "MambaSplitConv1dScanCombinedFn saves (or a Gated DeltaNet's kernel)",
-			 model_attention_layers(&p->model), p->model.ssm.layers,
-			 model_mlp_layers(&p->model), p->model.layers);
-		wrapped(e, "  ", t);
+	if (isfinite(p->mem.act_block[PLAN_BLOCK_INPUT]) &&
+	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE))
+		hybrid_blocks(e, p, per_token);
+}
+
+/* A hybrid's layers (model.h) averaged: each attention, state-space, linear, dense MLP and
+ * MoE block's bytes per token (plan_memory.c act_hybrid_token, which adds them up so), so
+ * that the class can check the layer's figure against its blocks (issue 14). */
+static void hybrid_blocks(struct ex *e, const struct plan *p, double per_token)
+{
+	const struct model *m = &p->model;
+	const double *blk = p->mem.act_block;
+	int nmoe = model_moe_layers(m);
+	const struct {
+		int n;
+		int block;
+		const char *name;
+	} t[] = {
+	    {model_attention_layers(m), PLAN_BLOCK_ATTENTION, "attention"},
+	    {m->ssm.layers, PLAN_BLOCK_SSM, m->ssm.gated_delta ? "Gated DeltaNet" : "state-space"},
+	    {m->linear_blocks, PLAN_BLOCK_LINEAR, "linear"},
+	    {model_mlp_layers(m) - nmoe, PLAN_BLOCK_MLP, "MLP"},
+	    {nmoe, PLAN_BLOCK_MOE, "MoE"},
+	};
+	char sym[320], num[240];
+	int n = 0, k = 0;
+	double sum = 0, L = m->layers > 0 ? m->layers : 1;
+
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].n <= 0)
+			continue;
+		n += snprintf(sym + n, sizeof(sym) - (size_t)n, "%s%s blocks x bytes of one",
+			      n ? " + " : "(", t[i].name);
+		k += snprintf(num + k, sizeof(num) - (size_t)k, "%s%d x %s", k ? " + " : "(",
+			      t[i].n, byt(e, blk[t[i].block]));
+		sum += t[i].n * blk[t[i].block];
+	}
+	if (!n)
+		return;
+	snprintf(sym + n, sizeof(sym) - (size_t)n, ") / layers");
+	snprintf(num + k, sizeof(num) - (size_t)k, ") / %d", m->layers);
+	put(e, "\n");
+	formula(e, "bytes per token", sym);
+	numbers(e, "bytes per token", "%s", num);
+	result(e, "bytes per token", byt(e, sum / L));
+	put(e, "\n");
+	if (fabs(sum / L - per_token) > 1e-6 * per_token)
+		wrapped(e, "  ",
+			"the model's average; this pipeline stage holds another mix of dense and "
+			"MoE layers");
+	{
+		char text[400];
+		snprintf(
+		    text, sizeof(text),
+		    "each block: its own tensors and its input and norm's input, %s a "
+		    "token; attention and MLP blocks from the layer's tensors (the "
+		    "transformer layer's, src/plan_memory.c act_layer_token), %s",
+		    byt(e, blk[PLAN_BLOCK_INPUT]),
+		    m->ssm.layers <= 0
+			? (m->linear_blocks > 0 ? "a linear block (DeciLM) its input alone"
+						: "a DeciLM layer's own widths averaged")
+		    : m->ssm.gated_delta
+			? "a Gated DeltaNet mixer what flash-linear-attention's "
+			  "ChunkGatedDeltaRuleFunction saves (fla/ops/gated_delta_rule/chunk.py)"
+		    : m->ssm.heads > 0 ? "a Mamba-2 mixer what mamba_ssm's "
+					 "MambaSplitConv1dScanCombinedFn saves "
+					 "(mamba_ssm/ops/triton/ssd_combined.py)"
+				       : "a Mamba mixer what mamba_ssm's MambaInnerFn saves "
+					 "(mamba_ssm/ops/selective_scan_interface.py)");
+		wrapped(e, "  ", text);
 	}
 }
 

@@ -506,7 +506,7 @@ static double act_ssm_token(const struct model *m, const struct act_in *a)
  * recomputation keeps each layer's input whatever it holds, and torchtitan's per-op policy
  * is counted as for a transformer layer. */
 static void act_hybrid_token(const struct model *m, const struct act_in *a, enum recompute rc,
-			     double *dense, double *moe)
+			     double *dense, double *moe, double *blocks)
 {
 	struct model no_attn = *m, no_mlp = *m, none;
 	double t_d = act_layer_token(m, a, rc, false), t_m = act_layer_token(m, a, rc, true);
@@ -531,19 +531,27 @@ static void act_hybrid_token(const struct model *m, const struct act_in *a, enum
 		L;
 	*moe = mixer + mlp_m + blk;
 	*dense = mixer + (ld > 0 ? (double)(nm - nmoe) / ld * (mlp_d + blk) : 0);
+	if (blocks) { /* each block's bytes per token, for the explanation (plan.h) */
+		blocks[PLAN_BLOCK_ATTENTION] = attn + blk;
+		blocks[PLAN_BLOCK_SSM] = act_ssm_token(m, a) + blk;
+		blocks[PLAN_BLOCK_LINEAR] = blk;
+		blocks[PLAN_BLOCK_MLP] = mlp_d + blk;
+		blocks[PLAN_BLOCK_MOE] = mlp_m + blk;
+		blocks[PLAN_BLOCK_INPUT] = blk;
+	}
 }
 
 /* One layer's stored activations per token, dense (*dense) and MoE (*moe), each pointer
  * NULL when not wanted: a transformer layer's (act_layer_token) or, for a hybrid under no
  * or selective recomputation, its layers' average (act_hybrid_token). */
 static void act_layers_token(const struct model *m, const struct act_in *a, enum recompute rc,
-			     double *dense, double *moe)
+			     double *dense, double *moe, double *blocks)
 {
 	bool hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
 	double d, mo;
 
 	if (hybrid && m->layers > 0 && (rc == RECOMPUTE_NONE || rc == RECOMPUTE_SELECTIVE)) {
-		act_hybrid_token(m, a, rc, &d, &mo);
+		act_hybrid_token(m, a, rc, &d, &mo, blocks);
 		if (dense)
 			*dense = d;
 		if (moe)
@@ -1257,6 +1265,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	double cells;
 	bool fp32;
 
+	/* a hybrid's blocks, bytes per token (plan.h); NaN but for a hybrid in training */
+	double hblocks[PLAN_BLOCKS] = {NAN, NAN, NAN, NAN, NAN, NAN};
+
 	/* fields that not every path sets (no memset of the whole context: hot path) */
 	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
@@ -1469,7 +1480,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		double sb = x.act.s * x.b;
 		enum recompute rc = x.act.rc;
 		double ad = 0, am = 0; /* a dense and a MoE layer's, per token */
-		act_layers_token(m, &x.act, rc, x.Ld > 0 ? &ad : NULL, x.Lm > 0 ? &am : NULL);
+		act_layers_token(m, &x.act, rc, x.Ld > 0 ? &ad : NULL, x.Lm > 0 ? &am : NULL,
+				 hblocks);
 		x.per_dense = ad * sb;
 		x.per_moe = am * sb;
 		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
@@ -1486,7 +1498,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
-					 x.Lm > 0 ? &am : NULL);
+					 x.Lm > 0 ? &am : NULL, NULL);
 			if (x.Ld > 0)
 				d = ad * sb - x.per_dense;
 			if (x.Lm > 0)
@@ -1632,6 +1644,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				p->mem = *more;
 		}
 	}
+	memcpy(p->mem.act_block, hblocks, sizeof(hblocks));
 	if (!p->mem.fits)
 		plan_warn(p, PW_DOES_NOT_FIT, p->mem.total, p->mem.capacity);
 }

@@ -936,6 +936,64 @@ static void test_every_framework(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* A hybrid's memory (issue 14): each block's bytes per token add up to the layer's, under
+ * every framework, with and without a pipeline, in training and serving. */
+static void test_hybrids(void **state)
+{
+	static const char *const models[] = {"jamba-1.5-mini", "qwen3-next-80b",
+					     "mamba-codestral", "nemotron-nano-9b", "nemotron-49b"};
+	static const char *const sets[][4] = {
+	    {"hardware.count=8", NULL},
+	    {"hardware.count=8", "parallel.pp=2", "parallel.zero=1", NULL},
+	    {"hardware.count=8", "parallel.tp=2", "workload.recompute=selective", NULL},
+	    {"workload.kind=online", "hardware.count=8", "parallel.tp=8", NULL},
+	};
+	int blocks = 0;
+	(void)state;
+	failures = 0;
+	for (unsigned i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		for (unsigned j = 0; j < sizeof(sets) / sizeof(sets[0]); j++)
+			for (int f = FW_DEFAULT; f < FW_COUNT; f++) {
+				static struct scenario s;
+				static struct plan p;
+				struct gp_error err;
+				char what[512], set[64];
+				int n;
+				assert_int_equal(load("scenarios/default.yaml", &s), 0);
+				n = snprintf(what, sizeof(what), "default --set model.preset=%s",
+					     models[i]);
+				snprintf(set, sizeof(set), "model.preset=%s", models[i]);
+				assert_int_equal(scenario_set_assignment(&s, cat, set, &err), 0);
+				for (int k = 0; sets[j][k]; k++) {
+					assert_int_equal(
+					    scenario_set_assignment(&s, cat, sets[j][k], &err), 0);
+					n += snprintf(what + n, sizeof(what) - (size_t)n,
+						      " --set %s", sets[j][k]);
+				}
+				snprintf(set, sizeof(set), "workload.framework=%s",
+					 framework_name(f));
+				assert_int_equal(scenario_set_assignment(&s, cat, set, &err), 0);
+				snprintf(what + n, sizeof(what) - (size_t)n, " --set %s", set);
+				check_keys(what, &s, "memory.per_gpu.");
+				plan_compute(&s, &p);
+				if (isfinite(p.mem.act_block[PLAN_BLOCK_INPUT])) {
+					char buf[8192];
+					/* and the explanation itemizes them */
+					assert_int_equal(explain_key(&s, &p,
+								     "memory.per_gpu.activations",
+								     buf, sizeof(buf), &err),
+							 0);
+					if (!strstr(buf, "bytes per token = (") || !strstr(buf, " blocks x"))
+						complain(what, "memory.per_gpu.activations",
+							 "the blocks not itemized", buf);
+					blocks++;
+				}
+			}
+	/* the blocks are itemized in training: 4 of the 5 models x 3 layouts at least */
+	assert_true(blocks >= 12 * (FW_COUNT - 1));
+	assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -944,6 +1002,7 @@ int main(void)
 	    cmocka_unit_test(test_variations),
 	    cmocka_unit_test(test_every_scheduler),
 	    cmocka_unit_test(test_every_framework),
+	    cmocka_unit_test(test_hybrids),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
