@@ -176,6 +176,13 @@ void band_describe(const struct band *b, char *buf, size_t size)
 			 b->regime);
 		return;
 	}
+	if (!isfinite(b->pct)) {
+		/* a zero figure (training's KV cache) has no relative band: no "+-nan%" */
+		snprintf(buf, size,
+			 "no relative band around a zero figure; %d measured %s run%s on %s",
+			 b->entry->n, b->entry->runs, b->entry->n == 1 ? "" : "s", b->entry->gpus);
+		return;
+	}
 	snprintf(buf, size, "+-%.0f%%: %d measured %s run%s on %s%s", 100 * b->pct, b->entry->n,
 		 b->entry->runs, b->entry->n == 1 ? "" : "s", b->entry->gpus,
 		 b->indicative ? " (indicative: too few rows for a spread)" : "");

@@ -375,6 +375,33 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 		formula(e, "bytes per token", sym);
 		snprintf(text, sizeof(text), "(%d + %d) x %s B x %s", m->mla.kv_rank,
 			 m->mla.rope_dim, plain(e, eb), plain(e, layers));
+	} else if (m->kv_sum > 0 && model_attention_layers(m) > 0) {
+		/* per-layer K/V heads (DeciLM): their average over the attention layers, as
+		 * plan_memory.c, so that the cache is their sum (model.kv_sum) */
+		int n = model_attention_layers(m);
+		double avg = (double)m->kv_sum / n;
+		snprintf(sym, sizeof(sym),
+			 "2 (K, V) x kv_sum / attention layers / tp x head_dim x bytes per "
+			 "element x %s",
+			 on);
+		formula(e, "bytes per token", sym);
+		if (avg >= p->tp)
+			snprintf(text, sizeof(text), "2 x %d / %d / %d x %s x %s B x %s", m->kv_sum,
+				 n, p->tp, plain(e, hd), plain(e, eb), plain(e, layers));
+		else /* fewer K/V heads than tp: each rank keeps one */
+			snprintf(text, sizeof(text), "2 x 1 x %s x %s B x %s", plain(e, hd),
+				 plain(e, eb), plain(e, layers));
+		numbers(e, "bytes per token", "%s", text);
+		result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+		put(e, "\n");
+		wrapped(e, "  ",
+			"kv_sum: the attention layers' own K/V heads summed (DeciLM's per-block "
+			"n_heads_in_group, src/hf_config.c), not kv_heads, their average rounded "
+			"up to a divisor of the heads; vLLM sizes each layer's cache by its own "
+			"(vllm/model_executor/models/nemotron_nas.py DeciLMDecoderLayer)");
+		if (avg < p->tp)
+			wrapped(e, "  ", "fewer K/V heads than tp: each rank keeps one");
+		return;
 	} else {
 		double local = kv >= p->tp ? kv / p->tp : 1;
 		snprintf(sym, sizeof(sym),
@@ -472,10 +499,34 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		return;
 	}
 	held = gpu_or_host(s, p, m->gradients, HELD_GRADIENTS);
-	formula(e, "gradients", "trainable parameters x bytes per gradient / shards");
-	numbers(e, "gradients", "%s x %s B / %s", cnt(e, p->trainable_params),
-		plain(e, m->grad_bytes_per_param), plain(e, m->grad_shard));
-	result(e, "gradients", held_str(e, m->gradients_full, held > 0 ? held : m->gradients_full));
+	/* a lifetime shorter than the step (workload.grad_lifetime backward or fused) leaves
+	 * less than the step's gradients at the peak: that is the figure, and the first
+	 * paragraph's result, so that the headline and the sum agree (issue 14) */
+	bool shorter = m->gradients < m->gradients_full && held == m->gradients;
+	enum grad_lifetime g = framework_grads(s->workload.framework, s->workload.grad_lifetime);
+	if (shorter) {
+		if (g == GRADS_FUSED) {
+			formula(e, "gradients", "the largest one tensor's gradient");
+			result(e, "gradients", byt(e, m->gradients));
+		} else {
+			formula(e, "gradients",
+				"max(0, the step's gradients - activations - rebuilt layer)");
+			numbers(e, "gradients", "max(0, %s - %s - %s)", byt(e, m->gradients_full),
+				byt(e, m->activations), byt(e, m->rebuilt_layer));
+			result(e, "gradients", byt(e, m->gradients));
+		}
+		put(e, "\n");
+	}
+	formula(e, shorter ? "the step's gradients" : "gradients",
+		"trainable parameters x bytes per gradient / shards");
+	numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
+		cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
+		plain(e, m->grad_shard));
+	if (shorter)
+		result(e, "the step's gradients", byt(e, m->gradients_full));
+	else
+		result(e, "gradients",
+		       held_str(e, m->gradients_full, held > 0 ? held : m->gradients_full));
 	bool fsdp_pp = s->workload.framework == FW_FSDP && p->pp > 1 && p->zero >= 3 &&
 		       p->micro_batches > 1 && s->parallel.offload == OFFLOAD_NONE;
 	put(e, "\n  shards = tp x pp%s%s\n",
@@ -492,30 +543,19 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 			"backward_maybe_with_nosync; fsdp/_fully_shard/_fsdp_param.py "
 			"to_accumulated_grad_if_needed)");
 	if (m->gradients < m->gradients_full) {
-		enum grad_lifetime g =
-		    framework_grads(s->workload.framework, s->workload.grad_lifetime);
-		put(e, "\n");
-		if (g == GRADS_FUSED) {
-			formula(e, "at the peak", "the largest one tensor's gradient");
-			result(e, "at the peak", byt(e, m->gradients));
+		if (g == GRADS_FUSED)
 			wrapped(
 			    e, "  ",
 			    "grad_lifetime fused: the optimizer steps each parameter in its "
 			    "post-accumulate-grad hook and drops its gradient (torchtune "
 			    "optimizer_in_bwd, training/memory.py register_optim_in_bwd_hooks)");
-		} else {
-			formula(e, "at the peak",
-				"max(0, gradients - activations - rebuilt layer)");
-			numbers(e, "at the peak", "max(0, %s - %s - %s)", byt(e, m->gradients_full),
-				byt(e, m->activations), byt(e, m->rebuilt_layer));
-			result(e, "at the peak", byt(e, m->gradients));
+		else
 			wrapped(e, "  ",
 				"grad_lifetime backward: gradients are allocated in the backward "
 				"as the layers' activations are freed and dropped by "
 				"zero_grad(set_to_none=True) after the step (torchtune's recipes), "
 				"so the peak holds the larger of the two; what is counted is the "
 				"part beyond the activations");
-		}
 	}
 	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
 		  "main_grad (4 B)");
@@ -568,6 +608,34 @@ static void inference_activations(struct ex *e, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
 
+	if (isfinite(m->kv_budget)) {
+		/* a serving framework's KV rule: the profile run's peak, whatever the batch
+		 * (plan_memory.c kv_rule_finish) */
+		double per_token = m->profile_tokens > 0
+				       ? (m->activations - m->profile_logits) / m->profile_tokens
+				       : 0;
+		if (m->profile_logits > 0) {
+			formula(e, "activations",
+				"profile tokens x working set per token + sampled sequences x 4 "
+				"B x vocab");
+			numbers(e, "activations", "%s x %s + 256 x 4 B x %s",
+				plain(e, m->profile_tokens), byt(e, per_token),
+				plain(e, m->profile_logits / (256 * 4.0)));
+		} else {
+			formula(e, "activations", "profile tokens x working set per token");
+			numbers(e, "activations", "%s x %s", plain(e, m->profile_tokens),
+				byt(e, per_token));
+		}
+		result(e, "activations", byt(e, m->activations));
+		put(e, "\n");
+		wrapped(e, "  ",
+			"the framework profiles one forward of max(prompt + output, 2048) tokens "
+			"before it sizes the KV pool, and its sampler's fp32 logits for 256 "
+			"sequences on the last stage; the peak is kept whatever the batch");
+		source(e, "vLLM gpu_worker.py determine_available_memory (profile_run, "
+			  "max_num_seqs 256); SGLang and TensorRT-LLM reserve the same way");
+		return;
+	}
 	formula(e, "activations",
 		"max(prefill of one prompt, batch x decode working set per sequence)");
 	numbers(e, "activations", "max(%s, %s x %s)", byt(e, m->activations_per_layer),
@@ -577,6 +645,8 @@ static void inference_activations(struct ex *e, const struct plan *p)
 	       "  keeps the batch's hidden states and fp32 logits\n");
 	source(e, "vLLM's scheduler; Korthikanti et al. 2023 for the per-token tensors");
 }
+
+static void hybrid_blocks(struct ex *e, const struct plan *p, double per_token);
 
 /* The bytes per layer per micro-batch that the activations multiply: full recomputation
  * keeps the layer's input, e s b h (/ t with sequence parallelism); otherwise the layer's
@@ -608,6 +678,7 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			plain(e, b));
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
+	put(e, "\n"); /* the notes are not part of the result */
 	if (w->recompute != RECOMPUTE_FULL)
 		wrapped(
 		    e, "  ",
@@ -648,18 +719,76 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			    "e (k f_expert + shared f_shared) (torchtitan/models/moe.py "
 			    "_run_experts_grouped_mm, transformers' MixtralBlockSparseTop2MLP)");
 	}
-	if ((p->model.ssm.layers > 0 || p->model.mixerless_layers > 0 ||
-	     p->model.mlpless_layers > 0) &&
-	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE)) {
-		char t[320];
-		snprintf(t, sizeof(t),
-			 "a hybrid's layers averaged: %d attention, %d state-space and %d MLP "
-			 "blocks of %d layers, each its own tensors and its norm's input; a "
-			 "state-space mixer what mamba_ssm's MambaInnerFn or "
-			 "MambaSplitConv1dScanCombinedFn saves (or a Gated DeltaNet's kernel)",
-			 model_attention_layers(&p->model), p->model.ssm.layers,
-			 model_mlp_layers(&p->model), p->model.layers);
-		wrapped(e, "  ", t);
+	if (isfinite(p->mem.act_block[PLAN_BLOCK_INPUT]) &&
+	    (w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_SELECTIVE))
+		hybrid_blocks(e, p, per_token);
+}
+
+/* A hybrid's layers (model.h) averaged: each attention, state-space, linear, dense MLP and
+ * MoE block's bytes per token (plan_memory.c act_hybrid_token, which adds them up so), so
+ * that the class can check the layer's figure against its blocks (issue 14). */
+static void hybrid_blocks(struct ex *e, const struct plan *p, double per_token)
+{
+	const struct model *m = &p->model;
+	const double *blk = p->mem.act_block;
+	int nmoe = model_moe_layers(m);
+	const struct {
+		int n;
+		int block;
+		const char *name;
+	} t[] = {
+	    {model_attention_layers(m), PLAN_BLOCK_ATTENTION, "attention"},
+	    {m->ssm.layers, PLAN_BLOCK_SSM, m->ssm.gated_delta ? "Gated DeltaNet" : "state-space"},
+	    {m->linear_blocks, PLAN_BLOCK_LINEAR, "linear"},
+	    {model_mlp_layers(m) - nmoe, PLAN_BLOCK_MLP, "MLP"},
+	    {nmoe, PLAN_BLOCK_MOE, "MoE"},
+	};
+	char sym[320], num[240];
+	int n = 0, k = 0;
+	double sum = 0, L = m->layers > 0 ? m->layers : 1;
+
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].n <= 0)
+			continue;
+		n += snprintf(sym + n, sizeof(sym) - (size_t)n, "%s%s blocks x bytes of one",
+			      n ? " + " : "(", t[i].name);
+		k += snprintf(num + k, sizeof(num) - (size_t)k, "%s%d x %s", k ? " + " : "(",
+			      t[i].n, byt(e, blk[t[i].block]));
+		sum += t[i].n * blk[t[i].block];
+	}
+	if (!n)
+		return;
+	snprintf(sym + n, sizeof(sym) - (size_t)n, ") / layers");
+	snprintf(num + k, sizeof(num) - (size_t)k, ") / %d", m->layers);
+	put(e, "\n");
+	formula(e, "bytes per token", sym);
+	numbers(e, "bytes per token", "%s", num);
+	result(e, "bytes per token", byt(e, sum / L));
+	put(e, "\n");
+	if (fabs(sum / L - per_token) > 1e-6 * per_token)
+		wrapped(e, "  ",
+			"the model's average; this pipeline stage holds another mix of dense and "
+			"MoE layers");
+	{
+		char text[400];
+		snprintf(
+		    text, sizeof(text),
+		    "each block: its own tensors and its input and norm's input, %s a "
+		    "token; attention and MLP blocks from the layer's tensors (the "
+		    "transformer layer's, src/plan_memory.c act_layer_token), %s",
+		    byt(e, blk[PLAN_BLOCK_INPUT]),
+		    m->ssm.layers <= 0
+			? (m->linear_blocks > 0 ? "a linear block (DeciLM) its input alone"
+						: "a DeciLM layer's own widths averaged")
+		    : m->ssm.gated_delta
+			? "a Gated DeltaNet mixer what flash-linear-attention's "
+			  "ChunkGatedDeltaRuleFunction saves (fla/ops/gated_delta_rule/chunk.py)"
+		    : m->ssm.heads > 0 ? "a Mamba-2 mixer what mamba_ssm's "
+					 "MambaSplitConv1dScanCombinedFn saves "
+					 "(mamba_ssm/ops/triton/ssd_combined.py)"
+				       : "a Mamba mixer what mamba_ssm's MambaInnerFn saves "
+					 "(mamba_ssm/ops/selective_scan_interface.py)");
+		wrapped(e, "  ", text);
 	}
 }
 
@@ -720,6 +849,86 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 			  "one's tensors are counted one by one (src/plan_memory.c)");
 }
 
+/* A serving framework's KV pool (plan_memory.c, the KV rule and kv_rule_finish): the
+ * budget its rule leaves, in whole blocks, allocated once whatever the batch; more only
+ * when an explicit batch needs more (it does not fit). */
+static void kv_pool(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	const struct framework_info *fw = framework_get(s->workload.framework);
+	double blk = fw->kv_block_tokens > 0 ? fw->kv_block_tokens : 1;
+	double bb = blk * m->kv_bytes_per_token;
+	double per_seq = bb > 0 ? ceil(m->kv_tokens_per_seq / blk) : 0;
+	double state = m->kv_seq_bytes - per_seq * bb;
+	double frac = s->workload.gpu_memory_utilization > 0
+			  ? s->workload.gpu_memory_utilization
+			  : framework_mem_fraction(s->workload.framework, p->tp);
+	bool need = m->kv_seq_bytes * p->global_batch >= m->kv_cache;
+
+	if (state < 1)
+		state = 0;
+	if (need || state > 0) {
+		/* sequences x one sequence's whole blocks (+ its recurrent state) */
+		double seqs = need		    ? p->global_batch
+			      : m->kv_seq_bytes > 0 ? m->kv_cache / m->kv_seq_bytes
+						    : 0;
+		formula(e, "kv_cache",
+			state > 0
+			    ? "sequences x (blocks a sequence x block tokens x bytes per "
+			      "token + recurrent state)"
+			    : "sequences x blocks a sequence x block tokens x bytes per token");
+		if (state > 0)
+			numbers(e, "kv_cache", "%s x (%s x %s x %s + %s)", plain(e, seqs),
+				plain(e, per_seq), plain(e, blk), byt(e, m->kv_bytes_per_token),
+				byt(e, state));
+		else
+			numbers(e, "kv_cache", "%s x %s x %s x %s", plain(e, seqs),
+				plain(e, per_seq), plain(e, blk), byt(e, m->kv_bytes_per_token));
+		result(e, "kv_cache", byt(e, m->kv_cache));
+		put(e, "\n");
+		wrapped(e, "  ",
+			need ? "the batch asked for needs more than the pool holds: it does not "
+			       "fit"
+			     : "sequences: as many as the pool's whole blocks hold, each with "
+			       "its recurrent state slot (vLLM's MambaSpec)");
+	} else {
+		formula(e, "kv_cache", "blocks x block tokens x bytes per token");
+		numbers(e, "kv_cache", "%s x %s x %s", cnt(e, bb > 0 ? m->kv_cache / bb : 0),
+			plain(e, blk), byt(e, m->kv_bytes_per_token));
+		result(e, "kv_cache", byt(e, m->kv_cache));
+		put(e, "\n");
+		formula(e, "blocks", "floor(KV budget / (block tokens x bytes per token))");
+		numbers(e, "blocks", "floor(%s / (%s x %s))", byt(e, m->kv_budget), plain(e, blk),
+			byt(e, m->kv_bytes_per_token));
+		result(e, "blocks", cnt(e, bb > 0 ? m->kv_cache / bb : 0));
+	}
+	put(e, "\n");
+	switch (fw->kv_rule) {
+	case KV_RULE_STATIC:
+		formula(e, "KV budget", "memory fraction x capacity - weights");
+		numbers(e, "KV budget", "%s x %s - %s", plain(e, frac), byt(e, m->capacity),
+			byt(e, m->weights));
+		break;
+	case KV_RULE_FREE:
+		formula(e, "KV budget",
+			"memory fraction x (capacity - weights - activations - non-torch memory)");
+		numbers(e, "KV budget", "%s x (%s - %s - %s - %s)", plain(e, frac),
+			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
+			byt(e, m->cuda_context));
+		break;
+	default:
+		formula(e, "KV budget",
+			"memory fraction x capacity - (weights + activations + workspaces) - "
+			"non-torch memory");
+		numbers(e, "KV budget", "%s x %s - (%s + %s + %s) - %s", plain(e, frac),
+			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
+			byt(e, m->blas_workspace), byt(e, m->cuda_context));
+		break;
+	}
+	result(e, "KV budget", byt(e, m->kv_budget));
+	put(e, "\n  %s tokens cached (kv_cache / bytes per token)\n", cnt(e, m->kv_tokens));
+}
+
 void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
@@ -728,7 +937,7 @@ void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan 
 		not_applicable(e, "training keeps no KV cache");
 		return;
 	}
-	if (p->model.ssm.layers > 0) {
+	if (p->model.ssm.layers > 0 && !isfinite(m->kv_budget)) {
 		/* state-space layers: a fixed state per sequence beside the attention layers'
 		 * cache (plan_memory.c, ssm_state_bytes) */
 		double tokens = m->kv_bytes_per_token > 0 ? m->kv_tokens : 0;
@@ -750,6 +959,12 @@ void explain_kv_cache(struct ex *e, const struct scenario *s, const struct plan 
 			plain(e, dtype_bytes(s->workload.precision) >= 4 ? 4 : 2), p->tp,
 			p->pp > 1 ? " x this stage's share of the layers" : "");
 		result(e, "recurrent state", byt(e, state));
+	} else if (isfinite(m->kv_budget)) {
+		kv_pool(e, s, p);
+		kv_per_token(e, s, p);
+		source(e, "Kwon et al. 2023 (PagedAttention), Section 3: OPT-13B 800 KB per "
+			  "token; DeepSeek-V2 (2024), Section 2.1 for MLA's latent cache");
+		return;
 	} else {
 		formula(e, "kv_cache", "bytes per token x tokens cached");
 		numbers(e, "kv_cache", "%s x %s", byt(e, m->kv_bytes_per_token),
@@ -823,6 +1038,8 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 		numbers(e, "overhead", "%s", num);
 	}
 	result(e, "overhead", byt(e, m->overhead));
+	if (m->fp8_weights > 0 || m->blas_workspace > 0)
+		put(e, "\n"); /* the notes are not part of the result */
 	if (m->fp8_weights > 0)
 		wrapped(e, "  ",
 			"fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
@@ -842,7 +1059,13 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			  "CublasHandlePool.cpp getChosenWorkspaceSize; torch/csrc/autograd/"
 			  "engine.cpp start_device_threads)");
 	put(e, "\n");
-	if (s->workload.framework == FW_DEFAULT) {
+	if (isfinite(m->kv_budget)) {
+		/* a serving framework's KV rule (plan_memory.c kv_rule_finish) */
+		wrapped(e, "  ",
+			"fragmentation: none; the serving framework allocates its KV pool once, "
+			"one tensor per layer carved into blocks, beside the profiled "
+			"activations (vLLM kv_cache_utils.py, SGLang memory_pool.py)");
+	} else if (s->workload.framework == FW_DEFAULT) {
 		formula(e, "fragmentation",
 			"5% x (weights + gradients + optimizer + activations + kv_cache)");
 		/* the gradients the slack covers: those at the peak, or under grad_lifetime
@@ -866,7 +1089,8 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			byt(e, m->gradients), byt(e, m->optimizer), byt(e, m->activations),
 			byt(e, m->kv_cache), byt(e, rest));
 	}
-	result(e, "fragmentation", byt(e, m->fragmentation));
+	if (!isfinite(m->kv_budget))
+		result(e, "fragmentation", byt(e, m->fragmentation));
 	put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
 	    p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
 					: "");

@@ -147,7 +147,8 @@ struct model {
 	/* The sum of the attention layers' K/V heads when they differ from layer to layer
 	 * (DeciLM's per-block n_heads_in_group: Llama-3.1-Nemotron-51B has 8, 4, 2 and 1);
 	 * 0 = kv_heads in each. kv_heads is then their average rounded up to a divisor of
-	 * the heads, which sharding and the plan's KV cache use. */
+	 * the heads, which the layers' shapes use; the parameter count and the plan's KV
+	 * cache (plan_memory.c) take the sum. */
 	int kv_sum;
 };
 

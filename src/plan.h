@@ -63,6 +63,17 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
 #define PLAN_MAX_WARNINGS 16
 
+/* plan_memory.act_block's blocks */
+enum {
+	PLAN_BLOCK_ATTENTION,
+	PLAN_BLOCK_SSM,	   /* a state-space (Mamba) or Gated DeltaNet mixer */
+	PLAN_BLOCK_LINEAR, /* DeciLM's attention replaced by a linear: its input */
+	PLAN_BLOCK_MLP,
+	PLAN_BLOCK_MOE,
+	PLAN_BLOCK_INPUT,
+	PLAN_BLOCKS
+};
+
 struct plan_memory { /* bytes on the most loaded GPU */
 	double weights;
 	double gradients;
@@ -88,6 +99,17 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double reserved;  /* allocated + fragmentation */
 	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
 			   * NaN under gpuplan's own fit rule and in training */
+	/* the KV rule's other terms, for its explanation (NaN without one): one sequence's
+	 * whole blocks (and recurrent state), the profile run's tokens and, on the last
+	 * stage, its sampler's fp32 logits (0 on a first stage) */
+	double kv_seq_bytes;
+	/* a hybrid's (model.h) blocks in training without full recomputation, bytes per
+	 * token of one block, each with its input and its norm's (act_hybrid_token in
+	 * plan_memory.c): their counts' sum over the layers is the layer's average; NaN
+	 * otherwise. The last is that input alone, the part every block carries. */
+	double act_block[PLAN_BLOCKS];
+	double profile_tokens;
+	double profile_logits;
 	bool fits;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;

@@ -506,7 +506,7 @@ static double act_ssm_token(const struct model *m, const struct act_in *a)
  * recomputation keeps each layer's input whatever it holds, and torchtitan's per-op policy
  * is counted as for a transformer layer. */
 static void act_hybrid_token(const struct model *m, const struct act_in *a, enum recompute rc,
-			     double *dense, double *moe)
+			     double *dense, double *moe, double *blocks)
 {
 	struct model no_attn = *m, no_mlp = *m, none;
 	double t_d = act_layer_token(m, a, rc, false), t_m = act_layer_token(m, a, rc, true);
@@ -531,19 +531,27 @@ static void act_hybrid_token(const struct model *m, const struct act_in *a, enum
 		L;
 	*moe = mixer + mlp_m + blk;
 	*dense = mixer + (ld > 0 ? (double)(nm - nmoe) / ld * (mlp_d + blk) : 0);
+	if (blocks) { /* each block's bytes per token, for the explanation (plan.h) */
+		blocks[PLAN_BLOCK_ATTENTION] = attn + blk;
+		blocks[PLAN_BLOCK_SSM] = act_ssm_token(m, a) + blk;
+		blocks[PLAN_BLOCK_LINEAR] = blk;
+		blocks[PLAN_BLOCK_MLP] = mlp_d + blk;
+		blocks[PLAN_BLOCK_MOE] = mlp_m + blk;
+		blocks[PLAN_BLOCK_INPUT] = blk;
+	}
 }
 
 /* One layer's stored activations per token, dense (*dense) and MoE (*moe), each pointer
  * NULL when not wanted: a transformer layer's (act_layer_token) or, for a hybrid under no
  * or selective recomputation, its layers' average (act_hybrid_token). */
 static void act_layers_token(const struct model *m, const struct act_in *a, enum recompute rc,
-			     double *dense, double *moe)
+			     double *dense, double *moe, double *blocks)
 {
 	bool hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
 	double d, mo;
 
 	if (hybrid && m->layers > 0 && (rc == RECOMPUTE_NONE || rc == RECOMPUTE_SELECTIVE)) {
-		act_hybrid_token(m, a, rc, &d, &mo);
+		act_hybrid_token(m, a, rc, &d, &mo, blocks);
 		if (dense)
 			*dense = d;
 		if (moe)
@@ -626,6 +634,7 @@ struct mctx {
 	enum grad_lifetime grads;	 /* resolved: when the gradients exist */
 	double slack;			 /* allocator slack over allocated bytes */
 	double profile;			 /* serving KV rules: the profiled forward's activations */
+	double profile_tokens;		 /* the tokens of that forward */
 	double prefill;			 /* inference: working set of one prompt's prefill */
 	double decode_seq[2]; /* inference: decode working set per sequence: [last stage] */
 	double seq_tokens;    /* inference: tokens cached per sequence */
@@ -1005,9 +1014,20 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 		mem->draft_weights = mem->draft_kv_bytes_per_token = NAN;
 	} else {
-		double heads_kv = m->mla.kv_rank > 0
-				      ? m->mla.kv_rank + m->mla.rope_dim
-				      : 2 * local_heads(m->kv_heads, x->tp) * m->head_dim;
+		/* K/V heads per attention layer: with per-layer counts (DeciLM's
+		 * n_heads_in_group, model.kv_sum) their average, so that the cache is the sum
+		 * of the layers' own heads (vLLM builds each layer's attention, and so its
+		 * cache, with heads / n_heads_in_group K/V heads:
+		 * vllm/model_executor/models/nemotron_nas.py DeciLMDecoderLayer), not
+		 * kv_heads, the average rounded up to a divisor of the heads. Under tp the
+		 * average is sharded as one count (layers with fewer heads than tp replicate
+		 * theirs: the average understates those by at most one head a layer). */
+		double kv_l = m->kv_heads;
+		int attn_l = m->kv_sum > 0 ? model_attention_layers(m) : 0;
+		if (attn_l > 0)
+			kv_l = (double)m->kv_sum / attn_l;
+		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
+						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
 		mem->weights = x->w_b * (nonexp - embed) + x->emb_b * embed + x->we_b * expert;
 		mem->weight_bytes_per_param =
@@ -1086,7 +1106,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		    mem->kv_bytes_per_token * mem->kv_tokens + batch * ssm_state_bytes(x, st);
 		mem->activations = dmax(x->prefill, batch * x->decode_seq[st->last]);
 	}
-	mem->kv_budget = NAN;
+	mem->kv_budget = mem->kv_seq_bytes = mem->profile_tokens = mem->profile_logits = NAN;
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
@@ -1119,12 +1139,16 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
  * (more only when an explicit batch needs more than the pool: it does not fit), with the
  * profiled forward's activations beside it and no allocator slack (vLLM's pool is one
  * tensor per layer, carved into blocks). */
-static void kv_rule_finish(struct plan_memory *mem, double pool, double need, double prof,
-			   double budget)
+static void kv_rule_finish(struct plan_memory *mem, double pool, double seq_bytes, double batch,
+			   double budget, double tokens, double prof, double logits)
 {
+	double need = seq_bytes * batch;
+	mem->kv_seq_bytes = seq_bytes;
+	mem->profile_tokens = tokens;
+	mem->profile_logits = logits;
 	mem->kv_cache = dmax(pool, need);
 	mem->kv_tokens = mem->kv_bytes_per_token > 0 ? mem->kv_cache / mem->kv_bytes_per_token : 0;
-	mem->activations = prof;
+	mem->activations = prof + logits;
 	mem->kv_budget = budget;
 	mem->fragmentation = 0;
 	mem->overhead =
@@ -1241,6 +1265,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	double cells;
 	bool fp32;
 
+	/* a hybrid's blocks, bytes per token (plan.h); NaN but for a hybrid in training */
+	double hblocks[PLAN_BLOCKS] = {NAN, NAN, NAN, NAN, NAN, NAN};
+
 	/* fields that not every path sets (no memset of the whole context: hot path) */
 	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
@@ -1248,7 +1275,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.micro_batches = x.b = x.kv_elem_b = 0;
 	x.per_dense = x.per_moe = x.prefill = x.seq_tokens = x.rebuilt = 0;
 	x.decode_seq[0] = x.decode_seq[1] = 0;
-	x.profile = 0;
+	x.profile = x.profile_tokens = 0;
 	x.fw = framework_get(wl->framework);
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
@@ -1453,7 +1480,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		double sb = x.act.s * x.b;
 		enum recompute rc = x.act.rc;
 		double ad = 0, am = 0; /* a dense and a MoE layer's, per token */
-		act_layers_token(m, &x.act, rc, x.Ld > 0 ? &ad : NULL, x.Lm > 0 ? &am : NULL);
+		act_layers_token(m, &x.act, rc, x.Ld > 0 ? &ad : NULL, x.Lm > 0 ? &am : NULL,
+				 hblocks);
 		x.per_dense = ad * sb;
 		x.per_moe = am * sb;
 		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
@@ -1470,7 +1498,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
-					 x.Lm > 0 ? &am : NULL);
+					 x.Lm > 0 ? &am : NULL, NULL);
 			if (x.Ld > 0)
 				d = ad * sb - x.per_dense;
 			if (x.Lm > 0)
@@ -1491,6 +1519,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
 		if (x.fw->kv_rule != KV_RULE_FIT) {
 			double T = dmax((double)wl->prompt_tokens + wl->output_tokens, 2048);
+			x.profile_tokens = T;
 			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
 		}
 		x.decode_seq[0] = decode_seq_bytes(&x, false);
@@ -1513,7 +1542,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * one sequence's blocks and the profiled activations */
 		bool kv_rule = !x.training && x.fw->kv_rule != KV_RULE_FIT;
 		double budget[2] = {0, 0}, pool[2] = {0, 0}, seq_bytes[2] = {0, 0};
-		double profiled[2] = {0, 0};
+		double profiled[2] = {0, 0}, logits[2] = {0, 0}, ptokens = 0;
 
 		stage_init(&x, true, x.pp == 1, &first);
 		stage_init(&x, x.pp == 1, true, &last);
@@ -1550,8 +1579,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 					double blk =
 					    x.fw->kv_block_tokens > 0 ? x.fw->kv_block_tokens : 1;
 					double bb = blk * z->kv_bytes_per_token;
-					double prof = x.profile + (i ? last.last : first.last) *
-								      PROFILE_SEQS * 4.0 * m->vocab;
+					double lg = (i ? last.last : first.last) * PROFILE_SEQS *
+						    4.0 * m->vocab;
+					double prof = x.profile + lg;
 					double nt = z->cuda_context, cap = z->capacity,
 					       W = z->weights;
 					double blocks;
@@ -1564,7 +1594,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 							    (W + prof + z->blas_workspace) - nt;
 					blocks = bb > 0 ? floor(dmax(0, budget[i]) / bb) : 0;
 					pool[i] = blocks * bb;
-					profiled[i] = prof;
+					profiled[i] = x.profile;
+					logits[i] = lg;
+					ptokens = x.profile_tokens;
 					seq_bytes[i] = ceil(x.seq_tokens / blk) * bb;
 					mb = seq_bytes[i] > 0
 						 ? floor(blocks / ceil(x.seq_tokens / blk))
@@ -1599,18 +1631,20 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		}
 		stage_finish(&x, &first, batch, a);
 		if (kv_rule)
-			kv_rule_finish(a, pool[0], seq_bytes[0] * batch, profiled[0], budget[0]);
+			kv_rule_finish(a, pool[0], seq_bytes[0], batch, budget[0], ptokens,
+				       profiled[0], logits[0]);
 		if (nst == 2) {
 			stage_finish(&x, &last, batch, b);
 			if (kv_rule)
-				kv_rule_finish(b, pool[1], seq_bytes[1] * batch, profiled[1],
-					       budget[1]);
+				kv_rule_finish(b, pool[1], seq_bytes[1], batch, budget[1], ptokens,
+					       profiled[1], logits[1]);
 			/* the more loaded stage; the first on a tie */
 			const struct plan_memory *more = b->total > a->total ? b : a;
 			if (more != &p->mem)
 				p->mem = *more;
 		}
 	}
+	memcpy(p->mem.act_block, hblocks, sizeof(hblocks));
 	if (!p->mem.fits)
 		plan_warn(p, PW_DOES_NOT_FIT, p->mem.total, p->mem.capacity);
 }

@@ -26,10 +26,13 @@
 
 #include "catalog.h"
 #include "shipped_catalog.h"
+#include "shipped_scenarios.h"
 #include "explain.h"
 #include "figure.h"
+#include "framework.h"
 #include "plan.h"
 #include "scenario.h"
+#include "scenario_sets.h"
 #include "scenario_yaml.h"
 
 /* ---- interval arithmetic over printed figures ---- */
@@ -126,13 +129,32 @@ static const struct {
 	const char *text;
 	double scale;
 } units[] = {
-    {"kWh", 3.6e6}, {"tok/s", 1},   {"PFLOP/s", 1e15}, {"TFLOP/s", 1e12}, {"GFLOP/s", 1e9},
-    {"FLOP/s", 1},  {"TB/s", 1e12}, {"GB/s", 1e9},     {"MB/s", 1e6},	  {"kB/s", 1e3},
+    {"kWh", 3.6e6},
+    {"tok/s", 1},
+    {"PFLOP/s", 1e15},
+    {"TFLOP/s", 1e12},
+    {"GFLOP/s", 1e9},
+    {"FLOP/s", 1},
+    {"TB/s", 1e12},
+    {"GB/s", 1e9},
+    {"MB/s", 1e6},
+    {"kB/s", 1e3},
     {"B/s", 1},
     /* sizes are binary (units.c); a decimal "GB" left in an explanation does not parse */
-    {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
-    {"B", 1},	    {"kW", 1e3},    {"W", 1},	       {"min", 60},	  {"ms", 1e-3},
-    {"us", 1e-6},   {"s", 1},	    {"h", 3600},       {"d", 86400},	  {"y", 31557600},
+    {"TiB", 1099511627776.0},
+    {"GiB", 1073741824.0},
+    {"MiB", 1048576.0},
+    {"KiB", 1024.0},
+    {"B", 1},
+    {"kW", 1e3},
+    {"W", 1},
+    {"min", 60},
+    {"ms", 1e-3},
+    {"us", 1e-6},
+    {"s", 1},
+    {"h", 3600},
+    {"d", 86400},
+    {"y", 31557600},
 };
 
 static struct iv parse_expr(struct parser *ps);
@@ -183,7 +205,7 @@ static struct iv parse_number(struct parser *ps)
 
 static struct iv parse_factor(struct parser *ps)
 {
-	static const char *const funcs[] = {"max", "min", "sqrt", "ceil", NULL};
+	static const char *const funcs[] = {"max", "min", "sqrt", "ceil", "floor", NULL};
 	skip_blanks(ps);
 	if (*ps->p == '-') {
 		struct iv a;
@@ -233,6 +255,9 @@ static struct iv parse_factor(struct parser *ps)
 			} else if (f == 3) {
 				a.lo = ceil(a.lo);
 				a.hi = ceil(a.hi);
+			} else if (f == 4) {
+				a.lo = floor(a.lo);
+				a.hi = floor(a.hi);
 			}
 			return a;
 		}
@@ -449,7 +474,8 @@ static int check_key(const char *what, const char *key, const char *buf)
 				n++;
 			if (!(isdigit((unsigned char)*n) || *n == '(' || *n == '$' ||
 			      strncmp(n, "max(", 4) == 0 || strncmp(n, "min(", 4) == 0 ||
-			      strncmp(n, "sqrt(", 5) == 0 || strncmp(n, "ceil(", 5) == 0))
+			      strncmp(n, "sqrt(", 5) == 0 || strncmp(n, "ceil(", 5) == 0 ||
+			      strncmp(n, "floor(", 6) == 0))
 				complain(what, key, "a NaN printed as '-'", buf);
 		}
 	}
@@ -577,7 +603,8 @@ static void check_cites(const char *what, const char *key, const char *buf,
 	}
 }
 
-static void check_scenario(const char *what, const struct scenario *s)
+/* Checks the explanations of the keys starting with only (every key when NULL). */
+static void check_keys(const char *what, const struct scenario *s, const char *only)
 {
 	static struct plan p;
 	char buf[8192];
@@ -586,6 +613,8 @@ static void check_scenario(const char *what, const struct scenario *s)
 	plan_compute(s, &p);
 	for (int i = 0; keys[i]; i++) {
 		struct gp_error err;
+		if (only && strncmp(keys[i], only, strlen(only)) != 0)
+			continue;
 		assert_int_equal(explain_key(s, &p, keys[i], buf, sizeof(buf), &err), 0);
 		assert_true(strlen(buf) + 1 < sizeof(buf));
 		check_key(what, keys[i], buf);
@@ -597,6 +626,11 @@ static void check_scenario(const char *what, const struct scenario *s)
 			complain(what, keys[i], "a decode step not itemized without a pipeline",
 				 buf);
 	}
+}
+
+static void check_scenario(const char *what, const struct scenario *s)
+{
+	check_keys(what, s, NULL);
 }
 
 static int load(const char *path, struct scenario *s)
@@ -773,6 +807,13 @@ static void test_variations(void **state)
 	     {"hardware.count=2", "parallel.tp=2", NULL}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"model.preset=deepseek-v3", "hardware.count=8", "workload.weights=fp8", NULL}},
+	    /* per-layer K/V heads (model.kv_sum), sharded */
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
+	     {"model.hf_config=../../tests/data/configs/llama-3.1-nemotron-51b.json",
+	      "hardware.gpu=h100-sxm-80gb", "hardware.count=2", "parallel.tp=2", NULL}},
+	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
+	     {"model.hf_config=../../tests/data/configs/llama-3.1-nemotron-51b.json",
+	      "hardware.gpu=h100-sxm-80gb", "workload.framework=vllm", NULL}},
 	    {"scenarios/workshop/03-activations-and-recomputation.yaml",
 	     {"workload.recompute=full", NULL}},
 	    {"scenarios/workshop/03-activations-and-recomputation.yaml",
@@ -789,7 +830,8 @@ static void test_variations(void **state)
 		assert_int_equal(load(v[i].file, &s), 0);
 		for (int j = 0; v[i].set[j]; j++) {
 			struct gp_error err;
-			if (scenario_set_assignment(&s, cat, v[i].set[j], &err) != 0)
+			/* as --set: a model.hf_config is read, relative to the file */
+			if (scenario_load_assignment(&s, cat, v[i].set[j], &err) != 0)
 				fail_msg("%s --set %s: %s", v[i].file, v[i].set[j], err.message);
 			k += snprintf(what + k, sizeof(what) - (size_t)k, " --set %s", v[i].set[j]);
 		}
@@ -855,6 +897,103 @@ static void test_every_scheduler(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* Every memory figure adds up under every framework (issue 14: SGLang's pool left lesson
+ * 04's activations, KV cache and overhead short of their figures): each framework over
+ * every shipped scenario and workshop lesson, each memory.per_gpu.* row of the figure
+ * table (src/figure.c) explained. */
+static int framework_runs;
+
+static void check_frameworks(const char *path)
+{
+	for (int f = FW_DEFAULT + 1; f < FW_COUNT; f++) {
+		static struct scenario s;
+		struct gp_error err;
+		char what[640], set[64];
+		assert_int_equal(load(path, &s), 0);
+		snprintf(set, sizeof(set), "workload.framework=%s", framework_name(f));
+		if (scenario_set_assignment(&s, cat, set, &err) != 0)
+			fail_msg("%s --set %s: %s", path, set, err.message);
+		snprintf(what, sizeof(what), "%s --set %s", path, set);
+		check_keys(what, &s, "memory.per_gpu.");
+		framework_runs++;
+	}
+}
+
+static void test_every_framework(void **state)
+{
+	const char *const *keys = explain_keys();
+	int memory = 0;
+	(void)state;
+	/* the figure table's memory rows are all explained */
+	for (int i = 0; keys[i]; i++)
+		if (strncmp(keys[i], "memory.per_gpu.", 15) == 0 && figure_find(keys[i]))
+			memory++;
+	assert_true(memory >= 9);
+	failures = 0;
+	framework_runs = 0;
+	each_shipped_scenario(check_frameworks);
+	assert_true(framework_runs >= 40 * (FW_COUNT - 1));
+	assert_int_equal(failures, 0);
+}
+
+/* A hybrid's memory (issue 14): each block's bytes per token add up to the layer's, under
+ * every framework, with and without a pipeline, in training and serving. */
+static void test_hybrids(void **state)
+{
+	static const char *const models[] = {"jamba-1.5-mini", "qwen3-next-80b",
+					     "mamba-codestral", "nemotron-nano-9b", "nemotron-49b"};
+	static const char *const sets[][4] = {
+	    {"hardware.count=8", NULL},
+	    {"hardware.count=8", "parallel.pp=2", "parallel.zero=1", NULL},
+	    {"hardware.count=8", "parallel.tp=2", "workload.recompute=selective", NULL},
+	    {"workload.kind=online", "hardware.count=8", "parallel.tp=8", NULL},
+	};
+	int blocks = 0;
+	(void)state;
+	failures = 0;
+	for (unsigned i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		for (unsigned j = 0; j < sizeof(sets) / sizeof(sets[0]); j++)
+			for (int f = FW_DEFAULT; f < FW_COUNT; f++) {
+				static struct scenario s;
+				static struct plan p;
+				struct gp_error err;
+				char what[512], set[64];
+				int n;
+				assert_int_equal(load("scenarios/default.yaml", &s), 0);
+				n = snprintf(what, sizeof(what), "default --set model.preset=%s",
+					     models[i]);
+				snprintf(set, sizeof(set), "model.preset=%s", models[i]);
+				assert_int_equal(scenario_set_assignment(&s, cat, set, &err), 0);
+				for (int k = 0; sets[j][k]; k++) {
+					assert_int_equal(
+					    scenario_set_assignment(&s, cat, sets[j][k], &err), 0);
+					n += snprintf(what + n, sizeof(what) - (size_t)n,
+						      " --set %s", sets[j][k]);
+				}
+				snprintf(set, sizeof(set), "workload.framework=%s",
+					 framework_name(f));
+				assert_int_equal(scenario_set_assignment(&s, cat, set, &err), 0);
+				snprintf(what + n, sizeof(what) - (size_t)n, " --set %s", set);
+				check_keys(what, &s, "memory.per_gpu.");
+				plan_compute(&s, &p);
+				if (isfinite(p.mem.act_block[PLAN_BLOCK_INPUT])) {
+					char buf[8192];
+					/* and the explanation itemizes them */
+					assert_int_equal(explain_key(&s, &p,
+								     "memory.per_gpu.activations",
+								     buf, sizeof(buf), &err),
+							 0);
+					if (!strstr(buf, "bytes per token = (") || !strstr(buf, " blocks x"))
+						complain(what, "memory.per_gpu.activations",
+							 "the blocks not itemized", buf);
+					blocks++;
+				}
+			}
+	/* the blocks are itemized in training: 4 of the 5 models x 3 layouts at least */
+	assert_true(blocks >= 12 * (FW_COUNT - 1));
+	assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -862,6 +1001,8 @@ int main(void)
 	    cmocka_unit_test(test_shipped_scenarios),
 	    cmocka_unit_test(test_variations),
 	    cmocka_unit_test(test_every_scheduler),
+	    cmocka_unit_test(test_every_framework),
+	    cmocka_unit_test(test_hybrids),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -17,6 +17,8 @@
 #include <dirent.h>
 
 #include "hf_config.h"
+#include "plan.h"
+#include "scenario.h"
 
 #define DATA "tests/data/configs/"
 
@@ -1129,6 +1131,45 @@ static void test_decilm_real(void **state)
 	assert_true(model_kv_elems_per_token_layer(&r) == 2.0 * 371 * 128 / 80);
 }
 
+/* The KV cache of nvidia/Llama-3_1-Nemotron-51B-Instruct counted by hand from its
+ * block_configs (issue 14): of the 80 blocks 18 replace attention by a linear and 8 are
+ * no_op; the 54 that attend have n_heads_in_group 8 (44 blocks), 16 (1), 32 (6) and 64
+ * (3) over 64 heads, so 8, 4, 2 and 1 K/V heads: 44 x 8 + 4 + 6 x 2 + 3 = 371. head_dim
+ * 8192 / 64 = 128; a bf16 cache holds 2 (K, V) x 371 x 128 x 2 B = 189,952 B a token,
+ * where kv_heads (8 in every layer) would give 2 x 8 x 128 x 2 B x 54 = 221,184 B, 16%
+ * more. Under tp 2 each layer keeps its heads / 2, the 1-head layers theirs whole:
+ * 44 x 4 + 2 + 6 + 3 = 187 heads, 95,744 B, which the plan's average (371 / 54 / 2 a
+ * layer) approaches to within one head a 1-head layer. */
+static void test_decilm_kv_cache(void **state)
+{
+	static struct scenario s;
+	static struct plan p;
+	struct model_params c;
+	(void)state;
+
+	scenario_init(&s);
+	load("llama-3.1-nemotron-51b.json", &s.model, &c);
+	s.workload.kind = WL_ONLINE;
+	s.workload.precision = s.workload.weights = s.workload.kv_cache = DTYPE_BF16;
+	s.workload.prompt_tokens = 1000;
+	s.workload.output_tokens = 24;
+	s.workload.batch = 4;
+	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
+	s.hardware.gpu.memory_bytes = 80e9;
+	s.hardware.gpu.gpus_per_node = s.hardware.gpu.link_domain = 8;
+	s.hardware.count = 2;
+	plan_compute_memory(&s, &p);
+	assert_true(p.mem.kv_bytes_per_token == 189952.0);
+	/* the cache of 4 sequences of 1024 tokens is the per-token count times theirs */
+	assert_true(fabs(p.mem.kv_cache - 189952.0 * 4 * 1024) <= 1e-6 * p.mem.kv_cache);
+
+	s.parallel.tp = 2;
+	plan_compute_memory(&s, &p);
+	assert_true(p.mem.kv_bytes_per_token == 189952.0 / 2);
+	assert_true(p.mem.kv_bytes_per_token <= 95744.0);
+	assert_true(p.mem.kv_bytes_per_token >= 95744.0 - 3 * 2 * 128 * 2.0);
+}
+
 /* Multimodal configs: the language model from text_config, the vision tower apart. */
 static void test_multimodal(void **state)
 {
@@ -1301,6 +1342,7 @@ int main(void)
 		cmocka_unit_test(test_qwen3_next),
 		cmocka_unit_test(test_decilm_blocks),
 		cmocka_unit_test(test_decilm_real),
+		cmocka_unit_test(test_decilm_kv_cache),
 		cmocka_unit_test(test_multimodal),
 		cmocka_unit_test(test_infinity_nan),
 		cmocka_unit_test(test_unknown_llama_shaped),
