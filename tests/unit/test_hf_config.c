@@ -709,6 +709,45 @@ static void test_new_dense_families(void **state)
 	assert_count(p.total, 7298617344LL);
 }
 
+/* Real configs of the families that used to be tested only with made-up shapes, each
+ * counted module by module as its modeling file builds it. */
+static void test_real_family_configs(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double layer, fixed, expert;
+	(void)state;
+	/* bigcode/starcoder2-15b (modeling_starcoder2.py): q (6144 x 6144), k and v (6144 x
+	 * 4 x 128), o, c_fc/c_proj (24576), each with a bias; two LayerNorms with biases a
+	 * layer and a final one; untied lm_head without a bias: 15,957,889,024 (the card's
+	 * "15B", the Hub's "16B params"). Every layer windowed (4096). */
+	load("starcoder2-15b.json", &r, &p);
+	assert_true(r.attention_bias && r.mlp_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 0);
+	layer = 2 * (6144.0 * 6144 + 6144) + 2 * (6144.0 * 512 + 512) + 2 * 6144.0 * 24576 +
+		24576 + 6144 + 4 * 6144;
+	assert_count(p.total, 2.0 * 49152 * 6144 + 2 * 6144 + 40 * layer);
+	assert_count(p.total, 15957889024LL);
+	/* ibm-granite/granite-3.1-3b-a800m-instruct (modeling_granitemoe.py): bias-free q, k
+	 * (8 x 64), v, o; 40 experts of input_linear (2 x 512 rows) and output_linear, top 8;
+	 * a bias-free router; two RMSNorms; tied: 3,298,793,472 total (the Hub's "3.3B") and
+	 * 882,874,368 active, 807,371,328 without the embedding (the name's "A800M"). */
+	load("granite-3.1-3b-a800m.json", &r, &p);
+	assert_int_equal(r.moe.experts, 40);
+	assert_int_equal(r.moe.active, 8);
+	assert_int_equal(r.moe.shared, 0);
+	assert_true(r.tied_embeddings);
+	expert = 3.0 * 1536 * 512;
+	fixed = 49155.0 * 1536 + 1536 +
+		32 * (2 * 1536.0 * 1536 + 2 * 1536.0 * 512 + 1536.0 * 40 + 2 * 1536);
+	assert_count(p.total, fixed + 32 * 40 * expert);
+	assert_count(p.active, fixed + 32 * 8 * expert);
+	assert_count(p.total, 3298793472LL);
+	assert_true(p.active - p.embedding >= 800e6 && p.active - p.embedding < 810e6);
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1293,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_catalog_models_import),
 		cmocka_unit_test(test_error_file),
 		cmocka_unit_test(test_new_dense_families),
+		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
