@@ -1072,6 +1072,25 @@ static double vision_params(struct hf *c, int text_hidden)
 		p = ch * patch * patch * h + h + pos * h + 4 * h +
 		    l * (4 * (h * h + h) + 2 * h * f + f + h + 4 * h);
 		p += floor(h / (ratio * ratio)) * in + in * out + vout * text_hidden;
+	} else if (strcmp(type, "pixtral") == 0) {
+		/* Pixtral (modeling_pixtral.py, PixtralVisionModel): a bias-free patch_conv,
+		 * ln_pre (an RMSNorm), per layer bias-free q, k, v, o and a SwiGLU
+		 * feed_forward with two RMSNorms; 2D RoPE, no position parameters. Mistral 3's
+		 * projector (modeling_mistral3.py, Mistral3MultiModalProjector): an RMSNorm,
+		 * the patch merger's bias-free (merge^2 x vision) x vision linear, linear_1
+		 * (vision x text hidden) and linear_2 (text x text hidden), with biases only
+		 * with multimodal_projector_bias. */
+		const cJSON *top = c->top;
+		const cJSON *pb =
+		    cJSON_GetObjectItemCaseSensitive(top, "multimodal_projector_bias");
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(top, "spatial_merge_size");
+		double merge = cJSON_IsNumber(ms) && ms->valuedouble >= 1 && ms->valuedouble < 64
+				   ? ms->valuedouble
+				   : 2;
+		double bias = cJSON_IsTrue(pb) ? 1 : 0;
+		p = ch * patch * patch * h + h + l * (4 * h * h + 3 * h * f + 2 * h);
+		p += h + merge * merge * h * h + h * text_hidden + text_hidden * text_hidden +
+		     bias * 2 * text_hidden;
 	} else {
 		warn(c,
 		     "the vision tower ('%.40s') is not counted: the parameters are the language "
@@ -1590,8 +1609,9 @@ static int read_multimodal(struct hf *c, enum family fam, struct model *m)
 		if (cJSON_IsBool(tie))
 			m->tied_embeddings = cJSON_IsTrue(tie);
 	}
+	m->vision_params = vision_params(c, m->hidden);
 	if (c->info)
-		c->info->vision_params = vision_params(c, m->hidden);
+		c->info->vision_params = m->vision_params;
 	warn(c,
 	     "%s is multimodal: the language model is read from text_config; image tokens "
 	     "are not modelled (count them in the prompt)",

@@ -149,6 +149,11 @@ struct model {
 	 * 0 = kv_heads in each. kv_heads is then their average rounded up to a divisor of
 	 * the heads, which sharding and the plan's KV cache use. */
 	int kv_sum;
+	/* A multimodal checkpoint's vision tower and projector (hf_config.c counts them from
+	 * vision_config): outside every count above and outside params, but loaded beside the
+	 * language model by a serving engine, so a serving plan holds them (plan_memory.c).
+	 * 0 = none. */
+	double vision_params;
 };
 
 /* Parameter counts in parameters (not bytes). */

@@ -1213,7 +1213,25 @@ static void test_multimodal(void **state)
 	assert_count(p.active, 2.0 * 202048 * 5120 + 5120 + 48 * (moe + dense));
 	assert_true(p.active >= 17e9 && p.active < 18e9);
 	assert_count(info.vision_params, 871932416LL);
+	assert_true(r.vision_params == info.vision_params);
 	assert_true(p.total + info.vision_params >= 108e9 && p.total + info.vision_params < 110e9);
+	/* Mistral Small 3.1/3.2 24B (FLUX.2's text encoder, the config its loader builds the
+	 * model from before a strict load of the checkpoint): the text model is
+	 * mistralai/Mistral-Small-24B-Base-2501's, 23,572,403,200; Pixtral's tower
+	 * (modeling_pixtral.py: a bias-free 14 x 14 patch conv, ln_pre, 24 layers of bias-free
+	 * q, k, v, o and SwiGLU 4096 with two RMSNorms) is 403,305,472 and Mistral 3's
+	 * projector (an RMSNorm, the 2 x 2 patch merger 4096 -> 1024, linear_1 1024 -> 5120,
+	 * linear_2 5120 -> 5120, no biases) 35,652,608: 24,011,361,280 in all
+	 * (mistralai/Mistral-Small-3.1-24B-Instruct-2503, safetensors "24B"). */
+	load_info("mistral-small-3.1-24b.json", &r, &p, &info);
+	assert_int_equal(r.sliding_window, 0);
+	assert_count(p.total, 23572403200LL);
+	assert_count(info.vision_params, 3.0 * 14 * 14 * 1024 + 1024 +
+					     24 * (4 * 1024.0 * 1024 + 3 * 1024.0 * 4096 + 2 * 1024) +
+					     1024 + 4 * 1024.0 * 1024 + 1024.0 * 5120 + 5120.0 * 5120);
+	assert_count(info.vision_params, 438958080LL);
+	assert_count(p.total + r.vision_params, 24011361280LL);
+	assert_false(has_warning(&info, "is not counted"));
 }
 
 /* Python's json.dumps writes bare Infinity and NaN (Nemotron-H's time_step_limit): they
