@@ -85,6 +85,9 @@ static const struct {
 } families[] = {
     {"llama", "LlamaForCausalLM", FAM_LLAMA},
     {"mistral", "MistralForCausalLM", FAM_MISTRAL},
+    /* Ministral 3's text-only configs (transformers' configuration_ministral3.py,
+     * Ministral3ForCausalLM): Mistral's keys and modules, as in a Mistral 3 text_config */
+    {"ministral3", "Ministral3ForCausalLM", FAM_MISTRAL},
     {"mixtral", "MixtralForCausalLM", FAM_MIXTRAL},
     {"qwen2", "Qwen2ForCausalLM", FAM_QWEN2},
     {"qwen3", "Qwen3ForCausalLM", FAM_QWEN3},
@@ -140,7 +143,8 @@ static const struct {
 };
 
 #define KNOWN_TYPES                                                                                \
-	"llama, llama4, mistral, mistral3, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, "   \
+	"llama, llama4, mistral, ministral3, mistral3, mixtral, qwen2, qwen2_moe, qwen3, "         \
+	"qwen3_moe, gemma, "                                                                       \
 	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \

@@ -1232,6 +1232,26 @@ static void test_multimodal(void **state)
 	assert_count(info.vision_params, 438958080LL);
 	assert_count(p.total + r.vision_params, 24011361280LL);
 	assert_false(has_warning(&info, "is not counted"));
+	/* a text-only Ministral 3 config (model_type ministral3 at the top, as in a Mistral 3
+	 * text_config) reads as Mistral, with no "unknown model_type" assumption: the same
+	 * text model as above */
+	{
+		static const char *text =
+		    "{\"model_type\": \"ministral3\", \"architectures\": "
+		    "[\"Ministral3ForCausalLM\"], \"head_dim\": 128, \"hidden_size\": 5120, "
+		    "\"intermediate_size\": 32768, \"num_attention_heads\": 32, "
+		    "\"num_hidden_layers\": 40, \"num_key_value_heads\": 8, \"vocab_size\": "
+		    "131072, \"sliding_window\": null, \"tie_word_embeddings\": false}";
+		struct model m;
+		struct gp_error err = {0};
+		struct hf_config_info ti;
+		assert_int_equal(hf_config_parse_info(text, strlen(text), NULL, &m, &ti, &err), 0);
+		assert_int_equal(ti.nwarnings, 0);
+		assert_true(m.vision_params == 0);
+		model_resolve(&m, &r, NULL);
+		model_count_params(&r, &p);
+		assert_count(p.total, 23572403200LL);
+	}
 }
 
 /* Python's json.dumps writes bare Infinity and NaN (Nemotron-H's time_step_limit): they
