@@ -746,6 +746,36 @@ static void test_real_family_configs(void **state)
 	assert_count(p.active, fixed + 32 * 8 * expert);
 	assert_count(p.total, 3298793472LL);
 	assert_true(p.active - p.embedding >= 800e6 && p.active - p.embedding < 810e6);
+	/* EleutherAI/gpt-j-6b (modeling_gptj.py): bias-free q, k, v, out_proj; fc_in/fc_out
+	 * (4 x 4096) with biases; one ln_1 a layer; ln_f; untied lm_head with a bias over
+	 * 50400: 6,050,882,784 (the Hub's "6.05B"). The card's 6,053,381,344 is 2,498,560
+	 * more, which no module of the Hugging Face model accounts for: it is the count of
+	 * the mesh-transformer-jax checkpoint, not of these weights. */
+	load("gpt-j-6b.json", &r, &p);
+	assert_true(r.parallel_block && r.head_bias && r.mlp_bias && !r.attention_bias);
+	assert_int_equal(r.ffn, 16384);
+	layer = 4 * 4096.0 * 4096 + 2 * 4096.0 * 16384 + 16384 + 4096 + 2 * 4096;
+	assert_count(p.total, 50400.0 * 4096 + 28 * layer + 2 * 4096 + 50400.0 * 4096 + 50400);
+	assert_count(p.total, 6050882784LL);
+	/* CohereForAI/aya-23-8b (modeling_cohere.py): bias-free q, k (8 x 128), v, o and SwiGLU
+	 * 14336; one CohereLayerNorm (a weight, no bias) a layer feeding attention and MLP in
+	 * parallel, and a final one; embeddings tied (no tie_word_embeddings key: CohereConfig's
+	 * default): 8,028,033,024 (the Hub's "8.03B"). */
+	load("aya-23-8b.json", &r, &p);
+	assert_true(r.parallel_block && r.tied_embeddings && !r.qk_norm);
+	assert_int_equal(r.norms_per_layer, 1);
+	layer = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336 + 4096;
+	assert_count(p.total, 256000.0 * 4096 + 32 * layer + 4096);
+	assert_count(p.total, 8028033024LL);
+	/* internlm/internlm2-chat-1_8b (InternLM's modeling_internlm2.py): a packed,
+	 * bias-free wqkv of (16 + 2 x 8) x 128 rows, wo, SwiGLU 8192, two RMSNorms; untied
+	 * output: 1,889,110,016 (the Hub's "1.89B"). */
+	load("internlm2-chat-1_8b.json", &r, &p);
+	assert_int_equal(r.kv_heads, 8);
+	assert_false(r.attention_bias);
+	layer = 32 * 128.0 * 2048 + 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048;
+	assert_count(p.total, 2 * 92544.0 * 2048 + 24 * layer + 2048);
+	assert_count(p.total, 1889110016LL);
 }
 
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
