@@ -1616,10 +1616,17 @@ static int read_multimodal(struct hf *c, enum family fam, struct model *m)
 	m->vision_params = vision_params(c, m->hidden);
 	if (c->info)
 		c->info->vision_params = m->vision_params;
-	warn(c,
-	     "%s is multimodal: the language model is read from text_config; image tokens "
-	     "are not modelled (count them in the prompt)",
-	     outer);
+	if (m->vision_params > 0)
+		warn(c,
+		     "%s is multimodal: the language model is read from text_config, its vision "
+		     "tower (%.0f) into model.vision_params; image tokens are not modelled "
+		     "(count them in the prompt)",
+		     outer, m->vision_params);
+	else
+		warn(c,
+		     "%s is multimodal: the language model is read from text_config; image "
+		     "tokens are not modelled (count them in the prompt)",
+		     outer);
 	return 0;
 }
 
