@@ -85,6 +85,9 @@ static const struct {
 } families[] = {
     {"llama", "LlamaForCausalLM", FAM_LLAMA},
     {"mistral", "MistralForCausalLM", FAM_MISTRAL},
+    /* Ministral 3's text-only configs (transformers' configuration_ministral3.py,
+     * Ministral3ForCausalLM): Mistral's keys and modules, as in a Mistral 3 text_config */
+    {"ministral3", "Ministral3ForCausalLM", FAM_MISTRAL},
     {"mixtral", "MixtralForCausalLM", FAM_MIXTRAL},
     {"qwen2", "Qwen2ForCausalLM", FAM_QWEN2},
     {"qwen3", "Qwen3ForCausalLM", FAM_QWEN3},
@@ -140,7 +143,8 @@ static const struct {
 };
 
 #define KNOWN_TYPES                                                                                \
-	"llama, llama4, mistral, mistral3, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, "   \
+	"llama, llama4, mistral, ministral3, mistral3, mixtral, qwen2, qwen2_moe, qwen3, "         \
+	"qwen3_moe, gemma, "                                                                       \
 	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
@@ -1072,6 +1076,25 @@ static double vision_params(struct hf *c, int text_hidden)
 		p = ch * patch * patch * h + h + pos * h + 4 * h +
 		    l * (4 * (h * h + h) + 2 * h * f + f + h + 4 * h);
 		p += floor(h / (ratio * ratio)) * in + in * out + vout * text_hidden;
+	} else if (strcmp(type, "pixtral") == 0) {
+		/* Pixtral (modeling_pixtral.py, PixtralVisionModel): a bias-free patch_conv,
+		 * ln_pre (an RMSNorm), per layer bias-free q, k, v, o and a SwiGLU
+		 * feed_forward with two RMSNorms; 2D RoPE, no position parameters. Mistral 3's
+		 * projector (modeling_mistral3.py, Mistral3MultiModalProjector): an RMSNorm,
+		 * the patch merger's bias-free (merge^2 x vision) x vision linear, linear_1
+		 * (vision x text hidden) and linear_2 (text x text hidden), with biases only
+		 * with multimodal_projector_bias. */
+		const cJSON *top = c->top;
+		const cJSON *pb =
+		    cJSON_GetObjectItemCaseSensitive(top, "multimodal_projector_bias");
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(top, "spatial_merge_size");
+		double merge = cJSON_IsNumber(ms) && ms->valuedouble >= 1 && ms->valuedouble < 64
+				   ? ms->valuedouble
+				   : 2;
+		double bias = cJSON_IsTrue(pb) ? 1 : 0;
+		p = ch * patch * patch * h + h + l * (4 * h * h + 3 * h * f + 2 * h);
+		p += h + merge * merge * h * h + h * text_hidden + text_hidden * text_hidden +
+		     bias * 2 * text_hidden;
 	} else {
 		warn(c,
 		     "the vision tower ('%.40s') is not counted: the parameters are the language "
@@ -1590,12 +1613,20 @@ static int read_multimodal(struct hf *c, enum family fam, struct model *m)
 		if (cJSON_IsBool(tie))
 			m->tied_embeddings = cJSON_IsTrue(tie);
 	}
+	m->vision_params = vision_params(c, m->hidden);
 	if (c->info)
-		c->info->vision_params = vision_params(c, m->hidden);
-	warn(c,
-	     "%s is multimodal: the language model is read from text_config; image tokens "
-	     "are not modelled (count them in the prompt)",
-	     outer);
+		c->info->vision_params = m->vision_params;
+	if (m->vision_params > 0)
+		warn(c,
+		     "%s is multimodal: the language model is read from text_config, its vision "
+		     "tower (%.0f) into model.vision_params; image tokens are not modelled "
+		     "(count them in the prompt)",
+		     outer, m->vision_params);
+	else
+		warn(c,
+		     "%s is multimodal: the language model is read from text_config; image "
+		     "tokens are not modelled (count them in the prompt)",
+		     outer);
 	return 0;
 }
 

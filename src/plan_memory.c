@@ -1033,6 +1033,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		mem->weight_bytes_per_param =
 		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
+		/* model.vision_params: a serving engine loads the vision tower and projector
+		 * beside the language model (vLLM builds them in every rank's model, their
+		 * linears tensor-parallel: models/siglip.py, QKVParallelLinear), left 16-bit
+		 * as quantizers leave them (llm-compressor examples/multimodal_vision/README.md:
+		 * ignore vision_tower and multi_modal_projector); not read per decoded token, so
+		 * outside the bytes per parameter */
+		mem->weights += 2 * m->vision_params * x->inv_tp;
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;

@@ -181,6 +181,9 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 			  tot);
 	if (p->active_params != p->params && !isnan(p->active_params))
 		report_buf_printf(b, " (%s active)", act);
+	if (m->vision_params > 0)
+		report_buf_printf(b, " + %s vision",
+				  human(UNIT_COUNT, m->vision_params, tot, sizeof(tot)));
 	if (m->layers)
 		report_buf_printf(b, ", %d layers x %d, %d/%d heads", m->layers, m->hidden,
 				  m->heads, m->kv_heads ? m->kv_heads : m->heads);

@@ -134,6 +134,7 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	/* extras, after the documented keys of each object (gpuplan(1), JSON REPORT) */
 	bad |= put_num(r, "model.trainable_params", p->trainable_params, true);
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
+	bad |= put_num(r, "model.vision_params", p->model.vision_params, true);
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
 	bad |= put_num(r, "memory.per_gpu.overhead_parts.cuda_context", p->mem.cuda_context, true);
 	bad |=

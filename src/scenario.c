@@ -256,6 +256,10 @@ const struct field scenario_fields[] = {
 	      "the attention layers' K/V heads summed when they differ per layer (DeciLM; 0 = "
 	      "kv_heads in each)",
 	      UI_HIDDEN("kv sum")),
+    NUM_FIELD("model.vision_params", model.vision_params, UNIT_COUNT, 0, 1e13, 0,
+	      "a multimodal model's vision tower and projector, outside params; serving holds "
+	      "them as 16-bit weights",
+	      UI_HIDDEN("vision params"), DOUBLES),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind", 1)),

@@ -711,6 +711,75 @@ static void test_new_dense_families(void **state)
 	assert_count(p.total, 7298617344LL);
 }
 
+/* Real configs of the families that used to be tested only with made-up shapes, each
+ * counted module by module as its modeling file builds it. */
+static void test_real_family_configs(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double layer, fixed, expert;
+	(void)state;
+	/* bigcode/starcoder2-15b (modeling_starcoder2.py): q (6144 x 6144), k and v (6144 x
+	 * 4 x 128), o, c_fc/c_proj (24576), each with a bias; two LayerNorms with biases a
+	 * layer and a final one; untied lm_head without a bias: 15,957,889,024 (the card's
+	 * "15B", the Hub's "16B params"). Every layer windowed (4096). */
+	load("starcoder2-15b.json", &r, &p);
+	assert_true(r.attention_bias && r.mlp_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 4);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 0);
+	layer = 2 * (6144.0 * 6144 + 6144) + 2 * (6144.0 * 512 + 512) + 2 * 6144.0 * 24576 +
+		24576 + 6144 + 4 * 6144;
+	assert_count(p.total, 2.0 * 49152 * 6144 + 2 * 6144 + 40 * layer);
+	assert_count(p.total, 15957889024LL);
+	/* ibm-granite/granite-3.1-3b-a800m-instruct (modeling_granitemoe.py): bias-free q, k
+	 * (8 x 64), v, o; 40 experts of input_linear (2 x 512 rows) and output_linear, top 8;
+	 * a bias-free router; two RMSNorms; tied: 3,298,793,472 total (the Hub's "3.3B") and
+	 * 882,874,368 active, 807,371,328 without the embedding (the name's "A800M"). */
+	load("granite-3.1-3b-a800m.json", &r, &p);
+	assert_int_equal(r.moe.experts, 40);
+	assert_int_equal(r.moe.active, 8);
+	assert_int_equal(r.moe.shared, 0);
+	assert_true(r.tied_embeddings);
+	expert = 3.0 * 1536 * 512;
+	fixed = 49155.0 * 1536 + 1536 +
+		32 * (2 * 1536.0 * 1536 + 2 * 1536.0 * 512 + 1536.0 * 40 + 2 * 1536);
+	assert_count(p.total, fixed + 32 * 40 * expert);
+	assert_count(p.active, fixed + 32 * 8 * expert);
+	assert_count(p.total, 3298793472LL);
+	assert_true(p.active - p.embedding >= 800e6 && p.active - p.embedding < 810e6);
+	/* EleutherAI/gpt-j-6b (modeling_gptj.py): bias-free q, k, v, out_proj; fc_in/fc_out
+	 * (4 x 4096) with biases; one ln_1 a layer; ln_f; untied lm_head with a bias over
+	 * 50400: 6,050,882,784 (the Hub's "6.05B"). The card's 6,053,381,344 is 2,498,560
+	 * more, which no module of the Hugging Face model accounts for: it is the count of
+	 * the mesh-transformer-jax checkpoint, not of these weights. */
+	load("gpt-j-6b.json", &r, &p);
+	assert_true(r.parallel_block && r.head_bias && r.mlp_bias && !r.attention_bias);
+	assert_int_equal(r.ffn, 16384);
+	layer = 4 * 4096.0 * 4096 + 2 * 4096.0 * 16384 + 16384 + 4096 + 2 * 4096;
+	assert_count(p.total, 50400.0 * 4096 + 28 * layer + 2 * 4096 + 50400.0 * 4096 + 50400);
+	assert_count(p.total, 6050882784LL);
+	/* CohereForAI/aya-23-8b (modeling_cohere.py): bias-free q, k (8 x 128), v, o and SwiGLU
+	 * 14336; one CohereLayerNorm (a weight, no bias) a layer feeding attention and MLP in
+	 * parallel, and a final one; embeddings tied (no tie_word_embeddings key: CohereConfig's
+	 * default): 8,028,033,024 (the Hub's "8.03B"). */
+	load("aya-23-8b.json", &r, &p);
+	assert_true(r.parallel_block && r.tied_embeddings && !r.qk_norm);
+	assert_int_equal(r.norms_per_layer, 1);
+	layer = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336 + 4096;
+	assert_count(p.total, 256000.0 * 4096 + 32 * layer + 4096);
+	assert_count(p.total, 8028033024LL);
+	/* internlm/internlm2-chat-1_8b (InternLM's modeling_internlm2.py): a packed,
+	 * bias-free wqkv of (16 + 2 x 8) x 128 rows, wo, SwiGLU 8192, two RMSNorms; untied
+	 * output: 1,889,110,016 (the Hub's "1.89B"). */
+	load("internlm2-chat-1_8b.json", &r, &p);
+	assert_int_equal(r.kv_heads, 8);
+	assert_false(r.attention_bias);
+	layer = 32 * 128.0 * 2048 + 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048;
+	assert_count(p.total, 2 * 92544.0 * 2048 + 24 * layer + 2048);
+	assert_count(p.total, 1889110016LL);
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1215,7 +1284,45 @@ static void test_multimodal(void **state)
 	assert_count(p.active, 2.0 * 202048 * 5120 + 5120 + 48 * (moe + dense));
 	assert_true(p.active >= 17e9 && p.active < 18e9);
 	assert_count(info.vision_params, 871932416LL);
+	assert_true(r.vision_params == info.vision_params);
 	assert_true(p.total + info.vision_params >= 108e9 && p.total + info.vision_params < 110e9);
+	/* Mistral Small 3.1/3.2 24B (FLUX.2's text encoder, the config its loader builds the
+	 * model from before a strict load of the checkpoint): the text model is
+	 * mistralai/Mistral-Small-24B-Base-2501's, 23,572,403,200; Pixtral's tower
+	 * (modeling_pixtral.py: a bias-free 14 x 14 patch conv, ln_pre, 24 layers of bias-free
+	 * q, k, v, o and SwiGLU 4096 with two RMSNorms) is 403,305,472 and Mistral 3's
+	 * projector (an RMSNorm, the 2 x 2 patch merger 4096 -> 1024, linear_1 1024 -> 5120,
+	 * linear_2 5120 -> 5120, no biases) 35,652,608: 24,011,361,280 in all
+	 * (mistralai/Mistral-Small-3.1-24B-Instruct-2503, safetensors "24B"). */
+	load_info("mistral-small-3.1-24b.json", &r, &p, &info);
+	assert_int_equal(r.sliding_window, 0);
+	assert_count(p.total, 23572403200LL);
+	assert_count(info.vision_params, 3.0 * 14 * 14 * 1024 + 1024 +
+					     24 * (4 * 1024.0 * 1024 + 3 * 1024.0 * 4096 + 2 * 1024) +
+					     1024 + 4 * 1024.0 * 1024 + 1024.0 * 5120 + 5120.0 * 5120);
+	assert_count(info.vision_params, 438958080LL);
+	assert_count(p.total + r.vision_params, 24011361280LL);
+	assert_false(has_warning(&info, "is not counted"));
+	/* a text-only Ministral 3 config (model_type ministral3 at the top, as in a Mistral 3
+	 * text_config) reads as Mistral, with no "unknown model_type" assumption: the same
+	 * text model as above */
+	{
+		static const char *text =
+		    "{\"model_type\": \"ministral3\", \"architectures\": "
+		    "[\"Ministral3ForCausalLM\"], \"head_dim\": 128, \"hidden_size\": 5120, "
+		    "\"intermediate_size\": 32768, \"num_attention_heads\": 32, "
+		    "\"num_hidden_layers\": 40, \"num_key_value_heads\": 8, \"vocab_size\": "
+		    "131072, \"sliding_window\": null, \"tie_word_embeddings\": false}";
+		struct model m;
+		struct gp_error err = {0};
+		struct hf_config_info ti;
+		assert_int_equal(hf_config_parse_info(text, strlen(text), NULL, &m, &ti, &err), 0);
+		assert_int_equal(ti.nwarnings, 0);
+		assert_true(m.vision_params == 0);
+		model_resolve(&m, &r, NULL);
+		model_count_params(&r, &p);
+		assert_count(p.total, 23572403200LL);
+	}
 }
 
 /* Python's json.dumps writes bare Infinity and NaN (Nemotron-H's time_step_limit): they
@@ -1334,6 +1441,7 @@ int main(void)
 		cmocka_unit_test(test_catalog_models_import),
 		cmocka_unit_test(test_error_file),
 		cmocka_unit_test(test_new_dense_families),
+		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),

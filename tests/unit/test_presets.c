@@ -289,6 +289,53 @@ static void plan_kv(const char *id, int prompt, int output, const char *fw, stru
  * min(C + max_num_batched_tokens, S) per chunked layer (vllm/v1/kv_cache_interface.py,
  * SlidingWindowSpec / ChunkedLocalAttentionSpec.max_admission_blocks_per_request; V1's
  * API-server default max_num_batched_tokens 2048, block 16). */
+/* model.vision_params: the catalog's multimodal presets carry their vision tower, which a
+ * serving plan holds in its weights (16-bit, as vLLM loads it) and a training plan and the
+ * reported parameters leave out. google/gemma-3-27b-it at tp 1: the weights are the whole
+ * bf16 checkpoint, 2 x 27,432,406,640 bytes. */
+static void serve(const char *preset, const char *vision, int tp, const char *kind,
+		  struct plan *p)
+{
+	struct scenario s;
+	struct gp_error err;
+	char t[16];
+
+	snprintf(t, sizeof(t), "%d", tp);
+	scenario_init(&s);
+	assert_int_equal(scenario_set(&s, cat, "model.preset", preset, &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.kind", kind, &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "h200", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "parallel.tp", t, &err), 0);
+	if (vision)
+		assert_int_equal(scenario_set(&s, cat, "model.vision_params", vision, &err), 0);
+	plan_compute(&s, p);
+}
+
+static void test_vision_weights(void **state)
+{
+	struct preset g;
+	struct plan with, without;
+	double v;
+	(void)state;
+	load("gemma-3-27b", &g);
+	v = g.info.vision_params;
+	assert_true(g.r.vision_params == v && v > 400e6 && v < 450e6);
+	serve("gemma-3-27b", NULL, 1, "online", &with);
+	serve("gemma-3-27b", "0", 1, "online", &without);
+	assert_true(with.model.vision_params == v);
+	assert_count(with.mem.weights, 2 * 27432406640.0);
+	assert_count(with.mem.weights - without.mem.weights, 2 * v);
+	assert_true(with.params == without.params && with.params == g.p.total);
+	/* split over tp as vLLM's tensor-parallel encoder is */
+	serve("gemma-3-27b", NULL, 2, "online", &with);
+	serve("gemma-3-27b", "0", 2, "online", &without);
+	assert_count(with.mem.weights - without.mem.weights, v);
+	/* training leaves it out */
+	serve("gemma-3-27b", NULL, 8, "train", &with);
+	serve("gemma-3-27b", "0", 8, "train", &without);
+	assert_true(with.mem.weights == without.mem.weights);
+}
+
 static void test_window_kv(void **state)
 {
 	struct plan p;
@@ -337,6 +384,7 @@ int main(void)
 	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
 	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
 	    cmocka_unit_test(test_window_kv),	cmocka_unit_test(test_hybrids),
+	    cmocka_unit_test(test_vision_weights),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

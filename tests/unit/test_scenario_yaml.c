@@ -788,6 +788,7 @@ static const char *const every_field[][2] = {
 	{"model.linear_blocks", "1"},
 	{"model.ffn_sum", "40000"},
 	{"model.kv_sum", "20"},
+	{"model.vision_params", "417M"},
 	{"workload.kind", "finetune"},
 	{"workload.precision", "fp8"},
 	{"workload.seq_len", "8192"},
