@@ -1720,13 +1720,10 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- serving under load (src/plan_time.c, serve) ---- */
 
-static const char *const sched_names[SCHED_COUNT] = {"alone",	"auto",	  "prefill-first",
-						     "chunked", "static", "disaggregated"};
-
 static const char *sched_name(const struct plan *p)
 {
 	int v = isnan(p->serving.scheduler) ? 0 : (int)p->serving.scheduler;
-	return v >= 0 && v < SCHED_COUNT ? sched_names[v] : "?";
+	return scheduler_name(v);
 }
 
 /* Not applicable under scheduler alone; true when it is not. */

@@ -228,4 +228,10 @@ void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
 
+/* A scheduler's name as workload.scheduler takes it ("chunked"), and the policy it stands
+ * for as the reports write it ("chunked prefill (Sarathi-Serve; vLLM V1)"); "?" for a
+ * value outside enum scheduler. Static strings. */
+const char *scheduler_name(int sched);
+const char *scheduler_policy(int sched);
+
 #endif

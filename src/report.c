@@ -453,6 +453,28 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 	}
 }
 
+/* The serving policy the plan assumed, in words (serving.policy and its step's limits):
+ * "chunked prefill (...), 2048 tokens a step, at most 256 running". False under scheduler
+ * alone, which models no load. */
+static bool policy_text(const struct plan *p, char *buf, size_t size)
+{
+	const struct plan_serving *v = &p->serving;
+	char lim[96] = "";
+	int n = 0;
+
+	if (isnan(v->scheduler))
+		return false;
+	if ((int)v->scheduler == SCHED_CHUNKED)
+		n = isfinite(v->budget) ? snprintf(lim, sizeof(lim), ", %.0f tokens a step",
+						   v->budget)
+					: snprintf(lim, sizeof(lim), ", no token budget");
+	if (isfinite(v->max_running) && n >= 0 && (size_t)n < sizeof(lim))
+		snprintf(lim + n, sizeof(lim) - (size_t)n, ", at most %.0f running",
+			 v->max_running);
+	snprintf(buf, size, "%s%s", scheduler_policy((int)v->scheduler), lim);
+	return true;
+}
+
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	char pk[32], t[32];
@@ -460,7 +482,10 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	if (is_training(s)) {
 		figure_rows(b, "TIME AND THROUGHPUT", s, p, FIGURE_TIME);
 	} else {
+		char policy[200];
 		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
+		if (policy_text(p, policy, sizeof(policy)))
+			report_wrap(b, 25, "  serving policy", policy);
 		if (p->serving.overloaded && isnan(p->ttft_s)) {
 			/* no steady state: the row says why instead of vanishing */
 			char why[160];
@@ -684,6 +709,12 @@ static void md_figure_table(struct report_buf *b, const struct scenario *s, cons
 			continue;
 		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
 				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
+	}
+	{
+		char policy[200];
+		if (policy_text(p, policy, sizeof(policy)))
+			report_buf_printf(b, "| serving policy | %s | `serving.policy` |\n",
+					  policy);
 	}
 }
 
