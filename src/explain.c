@@ -1734,7 +1734,8 @@ static bool serving_applies(struct ex *e, const struct scenario *s, const struct
 		return false;
 	}
 	if (isnan(p->serving.scheduler)) {
-		not_applicable(e, "workload.scheduler is alone (no load modelled)");
+		not_applicable(e, "no load modelled (workload.scheduler alone, or auto under the "
+				  "default framework)");
 		return false;
 	}
 	return true;

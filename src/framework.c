@@ -494,6 +494,11 @@ static const struct {
     {"disaggregated", "disaggregated prefill and decode pools (DistServe, Dynamo)"},
 };
 
+enum scheduler framework_scheduler(int f, enum scheduler set)
+{
+	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
+}
+
 const char *scheduler_name(int sched)
 {
 	return sched >= 0 && sched < SCHED_COUNT ? schedulers[sched].name : "?";

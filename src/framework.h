@@ -232,6 +232,9 @@ const char *framework_name(int f);
  * for as the reports write it ("chunked prefill (Sarathi-Serve; vLLM V1)"); "?" for a
  * value outside enum scheduler. Static strings. */
 const char *scheduler_name(int sched);
+/* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
+ * default framework, which serves nothing of its own); any other value is itself. */
+enum scheduler framework_scheduler(int f, enum scheduler set);
 const char *scheduler_policy(int sched);
 
 #endif

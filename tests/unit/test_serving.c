@@ -262,6 +262,38 @@ static void test_slo_warning_unbounded(void **state)
 	assert_int_equal(seen, 1);
 }
 
+/* workload.scheduler unset is auto: a named serving framework brings its scheduler
+ * (src/framework.c: vllm's chunked, sglang's prefill-first), the default framework the
+ * decode step alone, and a scheduler the file sets wins (issue 13 review). */
+static void test_framework_brings_scheduler(void **state)
+{
+	static const struct {
+		const char *set;
+		double sched; /* serving.scheduler; NaN: alone */
+	} cases[] = {
+	    {"workload.framework=default", NAN},	{"workload.framework=vllm", SCHED_CHUNKED},
+	    {"workload.framework=sglang", SCHED_PREFILL_FIRST},
+	    {"workload.framework=trt-llm", SCHED_CHUNKED},
+	};
+	struct scenario s;
+	struct plan p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		load("scenarios/seed-08-online-customer-service.yaml", &s);
+		assert_int_equal(s.workload.scheduler, SCHED_AUTO);
+		set(&s, cases[i].set);
+		plan_compute(&s, &p);
+		if (isnan(cases[i].sched))
+			assert_true(isnan(p.serving.scheduler));
+		else
+			assert_int_equal((int)p.serving.scheduler, (int)cases[i].sched);
+		set(&s, "workload.scheduler=alone");
+		plan_compute(&s, &p);
+		assert_true(isnan(p.serving.scheduler));
+	}
+}
+
 /* A bad percentile or rate is an input error (exit 2 with FILE:LINE:COL in the CLI). */
 static void test_bad_input(void **state)
 {
@@ -566,6 +598,7 @@ int main(void)
 	    cmocka_unit_test(test_fleet_alone_unchanged),
 	    cmocka_unit_test(test_fleet_solve_agrees),
 	    cmocka_unit_test(test_slo_warning_unbounded),
+	    cmocka_unit_test(test_framework_brings_scheduler),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
