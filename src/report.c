@@ -938,8 +938,19 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	l.len = 0;
 	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
 	report_buf_printf(&l, "%s/GPU", t1);
+	if (search_sized_by_load(s0)) {
+		/* the fleet the load needs, which the list ranks by */
+		if (isfinite(p->gpus_required))
+			report_buf_printf(&l, ", needs %.0f GPUs (%.0f replicas)", p->gpus_required,
+					  p->replicas);
+		else
+			report_buf_printf(&l, ", needs: none meets");
+	}
 	if (infer) {
-		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
+		if (isnan(p->ttft_s) && p->serving.overloaded)
+			snprintf(t2, sizeof(t2), "unbounded");
+		else
+			units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
 		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
 		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
 	} else {
@@ -950,7 +961,10 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
 	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
 	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
-			  r->meets_target ? "" : " (misses target)");
+			  r->meets_target ? "" : " (misses target");
+	/* under a load the target is missed at the count run, not at the fleet above */
+	if (!r->meets_target)
+		report_buf_printf(&l, search_sized_by_load(s0) ? " at %d GPUs)" : ")", r->count);
 	report_wrap(b, 5, "", l.data ? l.data : "");
 	if (l.failed)
 		b->failed = true;
@@ -1048,6 +1062,8 @@ static const char *const search_csv_figures[] = {
     "cost.usd_per_hour",
     "cost.usd_total",
     "cost.usd_per_million_tokens",
+    "capacity_plan.replicas",
+    "capacity_plan.gpus_required",
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
