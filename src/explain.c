@@ -1734,8 +1734,7 @@ static bool serving_applies(struct ex *e, const struct scenario *s, const struct
 		return false;
 	}
 	if (isnan(p->serving.scheduler)) {
-		not_applicable(e, "no load modelled (workload.scheduler alone, or auto under the "
-				  "default framework)");
+		not_applicable(e, "no load modelled (scheduler alone, or default's auto)");
 		return false;
 	}
 	return true;
