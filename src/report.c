@@ -465,9 +465,9 @@ static bool policy_text(const struct plan *p, char *buf, size_t size)
 	if (isnan(v->scheduler))
 		return false;
 	if ((int)v->scheduler == SCHED_CHUNKED)
-		n = isfinite(v->budget) ? snprintf(lim, sizeof(lim), ", %.0f tokens a step",
-						   v->budget)
-					: snprintf(lim, sizeof(lim), ", no token budget");
+		n = isfinite(v->budget)
+			? snprintf(lim, sizeof(lim), ", %.0f tokens a step", v->budget)
+			: snprintf(lim, sizeof(lim), ", no token budget");
 	if (isfinite(v->max_running) && n >= 0 && (size_t)n < sizeof(lim))
 		snprintf(lim + n, sizeof(lim) - (size_t)n, ", at most %.0f running",
 			 v->max_running);

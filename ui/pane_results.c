@@ -57,8 +57,8 @@ static int pane_figures(const struct app *a, const struct figure **out)
  * at P50/P90/P99 and the queue (issue 13), each an item for explain: the figure at the
  * SLO's percentile and the wait. None under scheduler alone. */
 #define SERVING_LINES 3
-static const char *const serving_keys[SERVING_LINES] = {
-    "latency.ttft_at_slo_s", "latency.tpot_at_slo_s", "serving.wait_s"};
+static const char *const serving_keys[SERVING_LINES] = {"latency.ttft_at_slo_s",
+							"latency.tpot_at_slo_s", "serving.wait_s"};
 
 static int serving_lines(const struct app *a)
 {
@@ -285,8 +285,8 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 
 /* A serving line: its label and its value after it (in the figures' column when the label
  * leaves room), cut when narrow. */
-static void serving_line_draw(struct app *a, WINDOW *w, int y, const char *key,
-			      const char *label, const char *value)
+static void serving_line_draw(struct app *a, WINDOW *w, int y, const char *key, const char *label,
+			      const char *value)
 {
 	int width = getmaxx(w), vx = text_width(label) + 3 > 15 ? text_width(label) + 3 : 15;
 	bool sel = item_selected(a, key);
