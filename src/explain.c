@@ -1944,13 +1944,10 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- serving under load (src/plan_time.c, serve) ---- */
 
-static const char *const sched_names[SCHED_COUNT] = {"alone",	"auto",	  "prefill-first",
-						     "chunked", "static", "disaggregated"};
-
 static const char *sched_name(const struct plan *p)
 {
 	int v = isnan(p->serving.scheduler) ? 0 : (int)p->serving.scheduler;
-	return v >= 0 && v < SCHED_COUNT ? sched_names[v] : "?";
+	return scheduler_name(v);
 }
 
 /* Not applicable under scheduler alone; true when it is not. */
@@ -1961,7 +1958,7 @@ static bool serving_applies(struct ex *e, const struct scenario *s, const struct
 		return false;
 	}
 	if (isnan(p->serving.scheduler)) {
-		not_applicable(e, "workload.scheduler is alone (no load modelled)");
+		not_applicable(e, "no load modelled (scheduler alone, or default's auto)");
 		return false;
 	}
 	return true;

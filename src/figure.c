@@ -27,6 +27,19 @@ static const char *word_overloaded(const struct plan *p)
 	return p->serving.overloaded ? "true" : "false";
 }
 
+/* serving.policy: the scheduler serving.scheduler numbers, by its workload.scheduler name
+ * ("alone" where serving.scheduler is null) */
+static double get_policy(const struct plan *p)
+{
+	return p->serving.scheduler;
+}
+
+static const char *word_policy(const struct plan *p)
+{
+	return scheduler_name(isnan(p->serving.scheduler) ? SCHED_ALONE
+							  : (int)p->serving.scheduler);
+}
+
 static double get_binding(const struct plan *p)
 {
 	return (double)p->binding;
@@ -96,7 +109,7 @@ const struct figure figures[] = {
 	 .explain = explain_fits},
 
 	{.key = "compute.flops_per_token", .label = "FLOPs per token", .unit = UNIT_NONE,
-	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 9},
+	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 17},
 	 .markdown = {6, 0}, .flags = FIGURE_HEAD_COUNT, .explain = explain_flops_per_token},
 	{.key = "compute.flops_total", .label = "FLOPs in total", .unit = UNIT_NONE,
 	 .offset = PO(flops_total), .section = FIGURE_TIME, .text = {6, 0}, .markdown = {7, 0},
@@ -111,18 +124,18 @@ const struct figure figures[] = {
 	{.key = "time.total_s", .label = "total time", .short_label = "total time",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(total_s),
 	 .better = -1, .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_TIME,
-	 .text = {2, 8}, .markdown = {2, 8}, .pane = 4, .explain = explain_total_time},
+	 .text = {2, 16}, .markdown = {2, 8}, .pane = 4, .explain = explain_total_time},
 	{.key = "time.gpu_hours", .label = "GPU-hours", .unit = UNIT_NONE, .suffix = " GPU-h",
 	 .offset = PO(gpu_hours), .section = FIGURE_TIME, .text = {7, 0}, .markdown = {3, 0},
 	 .flags = FIGURE_HEAD_BARE, .explain = explain_gpu_hours},
 	{.key = "throughput.tokens_per_s", .label = "throughput", .short_label = "throughput",
 	 .unit = UNIT_COUNT, .suffix = " tokens/s", .format = FIGURE_FMT_TOKENS,
 	 .offset = PO(tokens_per_s), .better = +1, .applies = ALL, .section = FIGURE_TIME,
-	 .text = {3, 3}, .markdown = {4, 3}, .pane = 5, .flags = FIGURE_HEAD_BARE,
+	 .text = {3, 11}, .markdown = {4, 3}, .pane = 5, .flags = FIGURE_HEAD_BARE,
 	 .explain = explain_tokens_per_s},
 	{.key = "throughput.tokens_per_s_per_gpu", .label = "per GPU", .unit = UNIT_COUNT,
 	 .suffix = " tokens/s", .offset = PO(tokens_per_s_per_gpu), .section = FIGURE_TIME,
-	 .text = {4, 4}, .markdown = {5, 4}, .flags = FIGURE_HEAD_BARE,
+	 .text = {4, 12}, .markdown = {5, 4}, .flags = FIGURE_HEAD_BARE,
 	 .explain = explain_tokens_per_s_per_gpu},
 	{.key = "latency.ttft_s", .label = "time to first token", .short_label = "ttft",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(ttft_s), .better = -1,
@@ -132,18 +145,18 @@ const struct figure figures[] = {
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(tpot_s), .better = -1,
 	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 2}, .markdown = {0, 2},
 	 .pane = 3, .explain = explain_tpot},
-	{.key = "latency.ttft_p50_s", .label = "time to first token, P50", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.ttft[0]), .better = -1, .section = FIGURE_TIME, .explain = explain_ttft_p50},
-	{.key = "latency.ttft_p90_s", .label = "time to first token, P90", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.ttft[1]), .better = -1, .section = FIGURE_TIME, .explain = explain_ttft_p90},
-	{.key = "latency.ttft_p99_s", .label = "time to first token, P99", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.ttft[2]), .better = -1, .section = FIGURE_TIME, .explain = explain_ttft_p99},
-	{.key = "latency.tpot_p50_s", .label = "time per output token, P50", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.tpot[0]), .better = -1, .section = FIGURE_TIME, .explain = explain_tpot_p50},
-	{.key = "latency.tpot_p90_s", .label = "time per output token, P90", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.tpot[1]), .better = -1, .section = FIGURE_TIME, .explain = explain_tpot_p90},
-	{.key = "latency.tpot_p99_s", .label = "time per output token, P99", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.tpot[2]), .better = -1, .section = FIGURE_TIME, .explain = explain_tpot_p99},
+	{.key = "latency.ttft_p50_s", .label = "TTFT, P50", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.ttft[0]), .better = -1, .section = FIGURE_TIME, .text = {0, 3}, .explain = explain_ttft_p50},
+	{.key = "latency.ttft_p90_s", .label = "TTFT, P90", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.ttft[1]), .better = -1, .section = FIGURE_TIME, .text = {0, 5}, .explain = explain_ttft_p90},
+	{.key = "latency.ttft_p99_s", .label = "TTFT, P99", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.ttft[2]), .better = -1, .section = FIGURE_TIME, .text = {0, 7}, .explain = explain_ttft_p99},
+	{.key = "latency.tpot_p50_s", .label = "TPOT, P50", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.tpot[0]), .better = -1, .section = FIGURE_TIME, .text = {0, 4}, .explain = explain_tpot_p50},
+	{.key = "latency.tpot_p90_s", .label = "TPOT, P90", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.tpot[1]), .better = -1, .section = FIGURE_TIME, .text = {0, 6}, .explain = explain_tpot_p90},
+	{.key = "latency.tpot_p99_s", .label = "TPOT, P99", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.tpot[2]), .better = -1, .section = FIGURE_TIME, .text = {0, 8}, .explain = explain_tpot_p99},
 	{.key = "latency.e2e_p50_s", .label = "end-to-end latency, P50", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.e2e[0]), .better = -1, .section = FIGURE_TIME, .explain = explain_e2e_p50},
 	{.key = "latency.e2e_p90_s", .label = "end-to-end latency, P90", .unit = UNIT_SECONDS,
@@ -156,6 +169,8 @@ const struct figure figures[] = {
 	 .offset = PO(serving.tpot_slo_s), .better = -1, .section = FIGURE_TIME, .explain = explain_tpot_at_slo},
 	{.key = "serving.scheduler", .label = "scheduler (2 prefill-first, 3 chunked, 4 static, 5 disaggregated)", .unit = UNIT_NONE,
 	 .offset = PO(serving.scheduler), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
+	{.key = "serving.policy", .label = "serving policy", .unit = UNIT_NONE, .get = get_policy,
+	 .word = word_policy, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
 	{.key = "serving.step_tokens", .label = "token budget of a step", .unit = UNIT_COUNT, .suffix = " tokens",
 	 .offset = PO(serving.budget), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_step_tokens},
 	{.key = "serving.max_running", .label = "running-request cap", .unit = UNIT_COUNT, .suffix = " requests",
@@ -169,43 +184,43 @@ const struct figure figures[] = {
 	{.key = "serving.concurrency", .label = "requests in the engine", .unit = UNIT_NONE, .suffix = " requests",
 	 .offset = PO(serving.concurrency), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_concurrency},
 	{.key = "serving.utilisation", .label = "utilisation", .unit = UNIT_RATIO,
-	 .offset = PO(serving.utilisation), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_utilisation},
+	 .offset = PO(serving.utilisation), .better = 0, .section = FIGURE_TIME, .text = {0, 9}, .explain = explain_serving_utilisation},
 	{.key = "serving.capacity_rate", .label = "most requests/s a replica completes", .unit = UNIT_NONE, .suffix = " requests/s",
 	 .offset = PO(serving.capacity_rate), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_capacity_rate},
 	{.key = "serving.wait_s", .label = "wait before the first pass", .unit = UNIT_SECONDS,
-	 .offset = PO(serving.wait_s), .better = -1, .section = FIGURE_TIME, .explain = explain_serving_wait},
+	 .offset = PO(serving.wait_s), .better = -1, .section = FIGURE_TIME, .text = {0, 10}, .explain = explain_serving_wait},
 	{.key = "serving.overloaded", .label = "arrivals beyond capacity", .unit = UNIT_NONE, .get = get_overloaded,
 	 .word = word_overloaded, .section = FIGURE_TIME, .flags = FIGURE_BOOL, .explain = explain_serving_overloaded},
 	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",
 	 .unit = UNIT_COUNT, .suffix = " sequences", .format = FIGURE_FMT_COUNT,
 	 .offset = PO(max_batch), .better = +1, .applies = INFERENCE, .section = FIGURE_TIME,
-	 .text = {0, 5}, .markdown = {0, 5}, .pane = 6,
+	 .text = {0, 13}, .markdown = {0, 5}, .pane = 6,
 	 .flags = FIGURE_HEAD_BARE | FIGURE_HEAD_PLAIN, .explain = explain_max_batch},
 	{.key = "capacity_plan.replicas", .label = "replicas", .unit = UNIT_NONE,
-	 .offset = PO(replicas), .section = FIGURE_TIME, .text = {0, 6}, .markdown = {0, 6},
+	 .offset = PO(replicas), .section = FIGURE_TIME, .text = {0, 14}, .markdown = {0, 6},
 	 .explain = explain_replicas},
 	{.key = "capacity_plan.gpus_required", .label = "GPUs required",
 	 .short_label = "gpus needed", .unit = UNIT_NONE, .format = FIGURE_FMT_COUNT,
 	 .offset = PO(gpus_required), .better = -1, .applies = ALL,
-	 .section = FIGURE_TIME, .text = {9, 7}, .markdown = {9, 7}, .pane = 7,
+	 .section = FIGURE_TIME, .text = {9, 15}, .markdown = {9, 7}, .pane = 7,
 	 .explain = explain_gpus_required},
 
 	{.key = "cost.usd_total", .label = "cost in total", .short_label = "cost",
 	 .unit = UNIT_USD, .format = FIGURE_FMT_USD, .offset = PO(usd_total), .better = -1,
-	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {11, 11},
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {11, 21},
 	 .markdown = {11, 10}, .pane = 8, .explain = explain_usd_total},
 	{.key = "cost.usd_per_hour", .label = "cost per hour", .short_label = "cost/hour",
 	 .unit = UNIT_USD, .suffix = "/h", .format = FIGURE_FMT_USD, .offset = PO(usd_per_hour),
-	 .better = -1, .applies = APPLIES_ONLINE, .section = FIGURE_COST, .text = {10, 10},
+	 .better = -1, .applies = APPLIES_ONLINE, .section = FIGURE_COST, .text = {10, 20},
 	 .markdown = {10, 9}, .pane = 9, .explain = explain_usd_per_hour},
 	{.key = "cost.usd_per_million_tokens", .label = "per million tokens",
 	 .short_label = "$/M tokens", .unit = UNIT_USD, .format = FIGURE_FMT_USD,
 	 .offset = PO(usd_per_million_tokens), .better = -1, .applies = ALL,
-	 .section = FIGURE_COST, .text = {12, 12}, .markdown = {12, 11}, .pane = 10,
+	 .section = FIGURE_COST, .text = {12, 22}, .markdown = {12, 11}, .pane = 10,
 	 .explain = explain_usd_per_million_tokens},
 	{.key = "energy.kwh", .label = "energy", .short_label = "energy", .unit = UNIT_NONE,
 	 .suffix = " kWh", .format = FIGURE_FMT_KWH, .offset = PO(kwh), .better = -1,
-	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 13},
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 23},
 	 .markdown = {13, 12}, .pane = 11, .explain = explain_energy},
 
 	{.key = "reliability.expected_interruptions", .label = "expected interruptions",

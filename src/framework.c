@@ -480,3 +480,31 @@ const char *framework_name(int f)
 {
 	return framework_get(f)->name;
 }
+
+/* in the order of enum scheduler; the names are workload.scheduler's choices
+ * (src/scenario.c schedulers[]) */
+static const struct {
+	const char *name, *policy;
+} schedulers[SCHED_COUNT] = {
+    {"alone", "the decode step alone (no load modelled)"},
+    {"auto", "the framework's scheduler"},
+    {"prefill-first", "prefill-first: prompts stall the decodes (vLLM v0, SGLang)"},
+    {"chunked", "chunked prefill (Sarathi-Serve; vLLM V1, TensorRT-LLM)"},
+    {"static", "a static batch: all start together, none joins until all finish"},
+    {"disaggregated", "disaggregated prefill and decode pools (DistServe, Dynamo)"},
+};
+
+enum scheduler framework_scheduler(int f, enum scheduler set)
+{
+	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
+}
+
+const char *scheduler_name(int sched)
+{
+	return sched >= 0 && sched < SCHED_COUNT ? schedulers[sched].name : "?";
+}
+
+const char *scheduler_policy(int sched)
+{
+	return sched >= 0 && sched < SCHED_COUNT ? schedulers[sched].policy : "?";
+}

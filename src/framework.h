@@ -228,4 +228,13 @@ void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
 
+/* A scheduler's name as workload.scheduler takes it ("chunked"), and the policy it stands
+ * for as the reports write it ("chunked prefill (Sarathi-Serve; vLLM V1)"); "?" for a
+ * value outside enum scheduler. Static strings. */
+const char *scheduler_name(int sched);
+/* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
+ * default framework, which serves nothing of its own); any other value is itself. */
+enum scheduler framework_scheduler(int f, enum scheduler set);
+const char *scheduler_policy(int sched);
+
 #endif

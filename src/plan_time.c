@@ -2389,7 +2389,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	double span = (double)p->tp * p->pp * engines;
 
 	serving_nan(v);
-	g.sched = w->scheduler == SCHED_AUTO ? fw->scheduler : w->scheduler;
+	g.sched = framework_scheduler(w->framework, w->scheduler);
 	peak = w->requests_per_s > 0 ? w->requests_per_s
 				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
 	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
@@ -2865,10 +2865,10 @@ static void time_infer(struct tctx *c)
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */
-	if (w->scheduler == SCHED_ALONE && w->slo.tpot_s > 0 &&
+	if (framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE && w->slo.tpot_s > 0 &&
 	    p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->tpot_s, w->slo.tpot_s);
-	if (w->scheduler == SCHED_ALONE && w->slo.ttft_s > 0 &&
+	if (framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE && w->slo.ttft_s > 0 &&
 	    p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->ttft_s, w->slo.ttft_s);
 
@@ -2894,12 +2894,15 @@ static void time_infer(struct tctx *c)
 		double need = w->requests_per_day * w->peak_factor * O / 86400;
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
-		bool lone = need > 0 && w->scheduler == SCHED_ALONE && p->slo_batch < 1;
+		bool lone = need > 0 &&
+			    framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
+			    p->slo_batch < 1;
 		double lone_ttft = lone ? in.host_load + prefill_s(&in, Pc, Pc) : 0;
 		double lone_tpot = lone ? decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
-		if (need > 0 && w->scheduler == SCHED_ALONE && (ttft_out || tpot_out)) {
+		if (need > 0 && framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
+		    (ttft_out || tpot_out)) {
 			if (ttft_out)
 				plan_warn(p, PW_SLO_UNREACHABLE_TTFT, lone_ttft, w->slo.ttft_s);
 			else

@@ -463,6 +463,28 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 	}
 }
 
+/* The serving policy the plan assumed, in words (serving.policy and its step's limits):
+ * "chunked prefill (...), 2048 tokens a step, at most 256 running". False under scheduler
+ * alone, which models no load. */
+static bool policy_text(const struct plan *p, char *buf, size_t size)
+{
+	const struct plan_serving *v = &p->serving;
+	char lim[96] = "";
+	int n = 0;
+
+	if (isnan(v->scheduler))
+		return false;
+	if ((int)v->scheduler == SCHED_CHUNKED)
+		n = isfinite(v->budget)
+			? snprintf(lim, sizeof(lim), ", %.0f tokens a step", v->budget)
+			: snprintf(lim, sizeof(lim), ", no token budget");
+	if (isfinite(v->max_running) && n >= 0 && (size_t)n < sizeof(lim))
+		snprintf(lim + n, sizeof(lim) - (size_t)n, ", at most %.0f running",
+			 v->max_running);
+	snprintf(buf, size, "%s%s", scheduler_policy((int)v->scheduler), lim);
+	return true;
+}
+
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	char pk[32], t[32];
@@ -470,7 +492,10 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	if (is_training(s)) {
 		figure_rows(b, "TIME AND THROUGHPUT", s, p, FIGURE_TIME);
 	} else {
+		char policy[200];
 		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
+		if (policy_text(p, policy, sizeof(policy)))
+			report_wrap(b, 25, "  serving policy", policy);
 		if (p->serving.overloaded && isnan(p->ttft_s)) {
 			/* no steady state: the row says why instead of vanishing */
 			char why[160];
@@ -695,6 +720,12 @@ static void md_figure_table(struct report_buf *b, const struct scenario *s, cons
 		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
 				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
 	}
+	{
+		char policy[200];
+		if (policy_text(p, policy, sizeof(policy)))
+			report_buf_printf(b, "| serving policy | %s | `serving.policy` |\n",
+					  policy);
+	}
 }
 
 static void md_bands(struct report_buf *b, const struct scenario *s, const struct plan *p)
@@ -917,8 +948,19 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	l.len = 0;
 	units_format_human(UNIT_BYTES, p->mem.total, 3, t1, sizeof(t1));
 	report_buf_printf(&l, "%s/GPU", t1);
+	if (search_sized_by_load(s0)) {
+		/* the fleet the load needs, which the list ranks by */
+		if (isfinite(p->gpus_required))
+			report_buf_printf(&l, ", needs %.0f GPUs (%.0f replicas)", p->gpus_required,
+					  p->replicas);
+		else
+			report_buf_printf(&l, ", needs: none meets");
+	}
 	if (infer) {
-		units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
+		if (isnan(p->ttft_s) && p->serving.overloaded)
+			snprintf(t2, sizeof(t2), "unbounded");
+		else
+			units_format_human(UNIT_SECONDS, p->ttft_s, 3, t2, sizeof(t2));
 		units_format_human(UNIT_SECONDS, p->tpot_s, 3, t3, sizeof(t3));
 		report_buf_printf(&l, ", TTFT %s, TPOT %s", t2, t3);
 	} else {
@@ -929,7 +971,10 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, t1, sizeof(t1));
 	units_format_human(UNIT_USD, p->usd_per_million_tokens, 3, t2, sizeof(t2));
 	report_buf_printf(&l, ", %s tok/s/GPU, %s/M tok, %s%s", t1, t2, bottleneck_name(p->binding),
-			  r->meets_target ? "" : " (misses target)");
+			  r->meets_target ? "" : " (misses target");
+	/* under a load the target is missed at the count run, not at the fleet above */
+	if (!r->meets_target)
+		report_buf_printf(&l, search_sized_by_load(s0) ? " at %d GPUs)" : ")", r->count);
 	report_wrap(b, 5, "", l.data ? l.data : "");
 	if (l.failed)
 		b->failed = true;
@@ -1027,6 +1072,8 @@ static const char *const search_csv_figures[] = {
     "cost.usd_per_hour",
     "cost.usd_total",
     "cost.usd_per_million_tokens",
+    "capacity_plan.replicas",
+    "capacity_plan.gpus_required",
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))

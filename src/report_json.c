@@ -331,8 +331,8 @@ struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
 static cJSON *search_result(const struct scenario *s0, const struct catalog *cat,
 			    const struct search_result *r)
 {
-	static const char *const sections[] = {"time", "throughput", "latency", "cost",
-					       "bottleneck"};
+	static const char *const sections[] = {"time",		"throughput", "latency",
+					       "capacity_plan", "cost",	      "bottleneck"};
 	struct scenario s = *s0;
 	cJSON *o = cJSON_CreateObject(), *full;
 	int bad = 0;

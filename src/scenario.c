@@ -1139,6 +1139,9 @@ void scenario_init(struct scenario *s)
 	s->workload.kv_cache = DTYPE_BF16;
 	s->workload.peak_factor = 1;
 	s->workload.engine = ENGINE_AUTO;
+	/* a named serving framework brings its scheduler (vllm, trt-llm, llama.cpp: chunked;
+	 * sglang: prefill-first); the default framework has none: the decode step alone */
+	s->workload.scheduler = SCHED_AUTO;
 
 	s->hardware.count = 1;
 	s->hardware.gpu.gpus_per_node = 8;

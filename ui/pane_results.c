@@ -53,6 +53,64 @@ static int pane_figures(const struct app *a, const struct figure **out)
 	return k;
 }
 
+/* Under a load (a scheduler other than alone) three lines after the figures: TTFT and TPOT
+ * at P50/P90/P99 and the queue (issue 13), each an item for explain: the figure at the
+ * SLO's percentile and the wait. None under scheduler alone. */
+#define SERVING_LINES 3
+static const char *const serving_keys[SERVING_LINES] = {"latency.ttft_at_slo_s",
+							"latency.tpot_at_slo_s", "serving.wait_s"};
+
+static int serving_lines(const struct app *a)
+{
+	bool inference = a->scn.workload.kind != WL_TRAIN && a->scn.workload.kind != WL_FINETUNE;
+	return inference && !isnan(a->plan.serving.scheduler) ? SERVING_LINES : 0;
+}
+
+/* "118/153/205 ms": the three levels in the unit of the largest (ms below a second);
+ * "unbounded" when the queue has no steady state, "-" when a level has no value. */
+static void levels_format(const struct plan *p, const double v[3], char *buf, size_t size)
+{
+	double top = 0, scale;
+	size_t len = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (!isfinite(v[i])) {
+			snprintf(buf, size, "%s", p->serving.overloaded ? "unbounded" : "-");
+			return;
+		}
+		top = v[i] > top ? v[i] : top;
+	}
+	scale = top >= 1 ? 1 : 1e3;
+	for (int i = 0; i < 3 && len < size; i++) {
+		char n[16];
+		units_format_num3(v[i] * scale, n, sizeof(n));
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "/" : "", n);
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, " %s", scale == 1 ? "s" : "ms");
+}
+
+/* Line i of serving_lines: its label and its value. */
+static void serving_line(const struct app *a, int i, const char **label, char *v, size_t size)
+{
+	const struct plan_serving *sv = &a->plan.serving;
+	char u[24], wt[24];
+
+	if (i < 2) {
+		*label = i == 0 ? "ttft p50/90/99" : "tpot p50/90/99";
+		levels_format(&a->plan, i == 0 ? sv->ttft : sv->tpot, v, size);
+		return;
+	}
+	*label = "queue";
+	units_format_percent(sv->utilisation, 0, u, sizeof(u));
+	if (sv->overloaded)
+		snprintf(v, size, "util %s, unbounded", u);
+	else {
+		units_format_human(UNIT_SECONDS, sv->wait_s, 3, wt, sizeof(wt));
+		snprintf(v, size, "util %s, wait %s", u, wt);
+	}
+}
+
 bool pane_results_invalid(const struct app *a)
 {
 	return a->problems.count > 0;
@@ -99,6 +157,8 @@ static void results_items(struct app *a)
 		a->result_keys[n++] = vd[i].key;
 	for (int i = 0; i < nfig && n < RESULT_MAX_ITEMS; i++)
 		a->result_keys[n++] = figs[i]->key;
+	for (int i = 0; i < serving_lines(a) && n < RESULT_MAX_ITEMS; i++)
+		a->result_keys[n++] = serving_keys[i];
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
 		a->result_keys[n++] = figure_bottleneck(bn_order[b])->key;
 	/* the warnings, one item (the report's key): the pane clips them, the status line and
@@ -221,6 +281,23 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
 	draw_text(a, w, y, vx, dx - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
 	draw_delta(a, w, y, dx, width - dx, now, then, better);
+}
+
+/* A serving line: its label and its value after it (in the figures' column when the label
+ * leaves room), cut when narrow. */
+static void serving_line_draw(struct app *a, WINDOW *w, int y, const char *key, const char *label,
+			      const char *value)
+{
+	int width = getmaxx(w), vx = text_width(label) + 3 > 15 ? text_width(label) + 3 : 15;
+	bool sel = item_selected(a, key);
+
+	if (sel) {
+		wattrset(w, a->theme.attr[ROLE_SELECTED]);
+		mvwhline(w, y, 1, ' ', width - 1);
+		wattrset(w, A_NORMAL);
+	}
+	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
+	draw_text_clip(a, w, y, vx, width - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
 }
 
 static void draw_memory_bar(struct app *a, WINDOW *w, int y, int x, int width)
@@ -490,7 +567,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
  * the figures after the first (step time, or ttft), and the bar. The memory total, the fit,
  * the step time and the binding bottleneck stay. */
 struct results_budget {
-	int bar, legend, verdicts, figures, bottlenecks;
+	int bar, legend, verdicts, figures, bottlenecks, serving;
 };
 
 static void results_budget(const struct app *a, int avail, int inner, struct results_budget *b)
@@ -503,13 +580,17 @@ static void results_budget(const struct app *a, int avail, int inner, struct res
 	b->verdicts = EXPLAIN_VERDICTS;
 	b->figures = nfig;
 	b->bottlenecks = BN_COUNT;
-#define NEED (1 + b->bar + b->legend + b->verdicts + b->figures + b->bottlenecks)
+	b->serving = serving_lines(a);
+#define NEED (1 + b->bar + b->legend + b->verdicts + b->figures + b->bottlenecks + b->serving)
 	if (NEED > avail && b->legend > 1)
 		b->legend = 1;
 	while (NEED > avail && b->bottlenecks > 1)
 		b->bottlenecks--;
 	if (NEED > avail)
 		b->legend = 0;
+	/* the queue's line, then the percentiles', before the verdicts */
+	while (NEED > avail && b->serving > 0)
+		b->serving--;
 	while (NEED > avail && b->verdicts > 0)
 		b->verdicts--;
 	while (NEED > avail && b->figures > 1)
@@ -576,6 +657,8 @@ unsigned pane_results_shown(const struct app *a, int height, int width)
 	nfig = pane_figures(a, figs);
 	for (int i = 0; i < nfig && i < bud.figures && y < height; i++, y++)
 		shown |= item_bits(a, figs[i]->key);
+	for (int i = 0; i < bud.serving && y < height; i++, y++)
+		shown |= item_bits(a, serving_keys[i]);
 	nbn = bottlenecks_listed(a, bud.bottlenecks, bn);
 	for (int i = 0; i < nbn && y < height; i++, y++)
 		shown |= item_bits(a, figure_bottleneck(bn[i])->key);
@@ -698,6 +781,11 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 		draw_figure(a, w, y++, f->key, f->short_label, v, figure_value(f, p),
 			    figure_value(f, bp), f->better);
 		shown++;
+	}
+	for (int i = 0; i < bud.serving && y < height; i++) {
+		const char *label;
+		serving_line(a, i, &label, v, sizeof(v));
+		serving_line_draw(a, w, y++, serving_keys[i], label, v);
 	}
 
 	draw_bottlenecks(a, w, &y, height, bud.bottlenecks);

@@ -715,7 +715,7 @@ r = json.load(open(sys.argv[1].rsplit("/", 1)[0] + "/train-report.json"))
 assert d["value"] == r["bottleneck"]["binding"] and d["formula"], d'
 run 0 explain $D/train.yaml --json && jsoncheck "$T/out" "explain FILE --json: the keys" '
 assert d["schema"] == "gpuplan.explain/1" and "memory.per_gpu.weights" in d["keys"]
-assert d["keys"][-3:] == ["memory.fits", "serving.overloaded", "bottleneck.binding"], d["keys"][-3:]'
+assert d["keys"][-4:] == ["memory.fits", "serving.policy", "serving.overloaded", "bottleneck.binding"], d["keys"][-4:]'
 # every key, on a training and a serving scenario: valid JSON with a formula or a reason
 for f in $D/train.yaml $D/serve.yaml; do
 	for k in $("$G" explain "$f"); do

@@ -74,7 +74,8 @@ static void test_rows_complete(void **state)
 		}
 	}
 	assert_null(figure_find("memory.per_gpu"));
-	assert_int_equal(words, 3); /* memory.fits, bottleneck.binding, serving.overloaded */
+	/* memory.fits, bottleneck.binding, serving.overloaded, serving.policy */
+	assert_int_equal(words, 4);
 	assert_int_equal(parts, 6); /* the results pane's MEM_PARTS (ui/theme.h) */
 	assert_null(figure_memory_part(parts));
 	/* explain knows every key: the numbers, then the words */
@@ -216,12 +217,39 @@ static void test_bottleneck_names(void **state)
 	assert_int_equal(figure_bottleneck_of(figure_find("memory.per_gpu.total")), BN_COUNT);
 }
 
+/* serving.policy names the scheduler serving.scheduler numbers, by the names
+ * workload.scheduler takes, in enum scheduler's order; "alone" where no load is modelled
+ * (issue 13: the reports name the policy they assume). */
+static void test_policy_names(void **state)
+{
+	const struct field *fd = scenario_field_find("workload.scheduler");
+	const struct figure *f = figure_find("serving.policy");
+	struct scenario s;
+	struct plan p;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(fd);
+	assert_non_null(f);
+	for (; fd->names[n]; n++)
+		assert_string_equal(fd->names[n], scheduler_name(n));
+	assert_int_equal(n, SCHED_COUNT);
+	assert_string_equal(scheduler_name(SCHED_COUNT), "?");
+	assert_string_equal(scheduler_policy(-1), "?");
+	load("scenarios/team-serve-70b-5m-requests.yaml", &s, &p);
+	assert_string_equal(f->word(&p), "chunked");
+	assert_int_equal((int)figure_value(f, &p), SCHED_CHUNKED);
+	load("scenarios/default.yaml", &s, &p);
+	assert_string_equal(f->word(&p), "alone");
+	assert_true(isnan(figure_value(f, &p)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows_complete),     cmocka_unit_test(test_json_follows_table),
 	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
-	    cmocka_unit_test(test_bottleneck_names),
+	    cmocka_unit_test(test_bottleneck_names), cmocka_unit_test(test_policy_names),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

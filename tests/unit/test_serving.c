@@ -236,6 +236,64 @@ static void test_overload(void **state)
 	assert_false(has_warning(&p, PW_SLO_MISSED));
 }
 
+/* An overloaded replica's TTFT at the SLO percentile has no value: the warning says
+ * unbounded, not "-" (the review of issue 13 read "missed at the slo percentile: -"). */
+static void test_slo_warning_unbounded(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	int seen = 0;
+
+	(void)state;
+	load("scenarios/team-serve-70b-5m-requests.yaml", &s);
+	plan_compute(&s, &p);
+	assert_true(p.serving.overloaded);
+	for (int i = 0; i < p.nwarnings; i++) {
+		char msg[256];
+		if (p.warnings[i].code != PW_SLO_PERCENTILE)
+			continue;
+		plan_warning_format(&p.warnings[i], msg, sizeof(msg));
+		assert_null(strstr(msg, ": - "));
+		if (!isfinite(p.warnings[i].a)) {
+			assert_non_null(strstr(msg, "unbounded (overloaded) against a target of 1 s"));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 1);
+}
+
+/* workload.scheduler unset is auto: a named serving framework brings its scheduler
+ * (src/framework.c: vllm's chunked, sglang's prefill-first), the default framework the
+ * decode step alone, and a scheduler the file sets wins (issue 13 review). */
+static void test_framework_brings_scheduler(void **state)
+{
+	static const struct {
+		const char *set;
+		double sched; /* serving.scheduler; NaN: alone */
+	} cases[] = {
+	    {"workload.framework=default", NAN},	{"workload.framework=vllm", SCHED_CHUNKED},
+	    {"workload.framework=sglang", SCHED_PREFILL_FIRST},
+	    {"workload.framework=trt-llm", SCHED_CHUNKED},
+	};
+	struct scenario s;
+	struct plan p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		load("scenarios/seed-08-online-customer-service.yaml", &s);
+		assert_int_equal(s.workload.scheduler, SCHED_AUTO);
+		set(&s, cases[i].set);
+		plan_compute(&s, &p);
+		if (isnan(cases[i].sched))
+			assert_true(isnan(p.serving.scheduler));
+		else
+			assert_int_equal((int)p.serving.scheduler, (int)cases[i].sched);
+		set(&s, "workload.scheduler=alone");
+		plan_compute(&s, &p);
+		assert_true(isnan(p.serving.scheduler));
+	}
+}
+
 /* A bad percentile or rate is an input error (exit 2 with FILE:LINE:COL in the CLI). */
 static void test_bad_input(void **state)
 {
@@ -539,6 +597,8 @@ int main(void)
 	    cmocka_unit_test(test_fleet_cannot_meet),
 	    cmocka_unit_test(test_fleet_alone_unchanged),
 	    cmocka_unit_test(test_fleet_solve_agrees),
+	    cmocka_unit_test(test_slo_warning_unbounded),
+	    cmocka_unit_test(test_framework_brings_scheduler),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

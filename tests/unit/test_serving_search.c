@@ -199,6 +199,18 @@ static void test_report_header(void **state)
 		report_search_text(&b, &s, cat, &opt, res, n, &st, 1e-3, "x");
 		assert_non_null(b.data);
 		assert_non_null(strstr(b.data, i < 2 ? "by GPUs required" : "by time"));
+		/* under a load each result gives the fleet it ranks by (issue 13 review) */
+		for (int k = 0; i < 2 && k < n; k++) {
+			char want[64];
+			if (isfinite(res[k].plan.gpus_required))
+				snprintf(want, sizeof(want), "needs %.0f GPUs (%.0f replicas)",
+					 res[k].plan.gpus_required, res[k].plan.replicas);
+			else
+				snprintf(want, sizeof(want), "needs: none meets");
+			assert_non_null(strstr(b.data, want));
+		}
+		if (i == 2)
+			assert_null(strstr(b.data, "needs "));
 		report_buf_release(&b);
 	}
 }

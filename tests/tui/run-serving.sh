@@ -1,0 +1,26 @@
+#!/bin/sh
+# Serving under a load (issue 13): at 80x24 the Results pane gives TTFT and TPOT at
+# P50/P90/P99 and the queue (utilisation and wait) after the figures; an overloaded replica
+# reads unbounded; a plan without a load (scheduler alone) has none of these lines.
+NAME=serving
+. "$(dirname "$0")/lib.sh"
+fresh
+start_ui scenarios/team-serve-70b-5m-requests.yaml --set hardware.count=76
+wait_for '│ ttft p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
+	wait_for '│ tpot p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
+	wait_for '│ queue +util [0-9.]+%, wait [0-9.]+ m?s' &&
+	ok "the percentiles and the queue under a load at 80x24" ||
+	bad "the percentiles and the queue under a load at 80x24"
+
+# the 4 GPUs of the file are one replica: the peak overloads it
+fresh
+start_ui scenarios/team-serve-70b-5m-requests.yaml
+wait_for '│ ttft p50/90/99 +unbounded' && wait_for '│ queue +util [0-9.]+%, unbounded' &&
+	ok "an overloaded replica reads unbounded" || bad "an overloaded replica reads unbounded"
+
+# no load modelled: no serving lines
+fresh
+start_ui scenarios/seed-11b-7b-decode-a100.yaml
+wait_for '│ tpot ' && screen | lacks 'p50/90/99|│ queue ' &&
+	ok "no serving lines without a load" || bad "no serving lines without a load"
+finish
