@@ -182,6 +182,11 @@ const struct framework_info *framework_get(int f);
  * chunked_prefill_size by the GPU's memory; the others are the row's. */
 int framework_max_batched_tokens(int f, double hbm_bytes);
 
+/* The largest decode batch f replays as a captured CUDA graph on a GPU of hbm_bytes; a
+ * larger one runs eagerly, its kernels launched one by one from Python (SGLang's
+ * cuda_graph_max_bs). 0: every batch (the others' rows). */
+int framework_graph_max_bs(int f, double hbm_bytes);
+
 /* Whether f's layers run as eager PyTorch code under workload.compile c (COMPILE_AUTO:
  * the framework's configs). */
 bool framework_eager(int f, enum compile_mode c);

@@ -145,6 +145,9 @@ struct plan_decode {
 	double spec_tokens_per_step; /* expected tokens a sequence gains a step */
 	double verify_s;	     /* the target's pass over K + 1 tokens a sequence */
 	double draft_s;		     /* the K sequential draft steps */
+	/* a batch above the engine's CUDA-graph cap runs eagerly: the host's launches outlast
+	 * the GPU's work by this much (0 under the cap, or when the GPU is slower) */
+	double eager_s;
 };
 
 /* Serving under load (workload.scheduler other than alone): the engine's steady-state step
