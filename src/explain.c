@@ -1704,6 +1704,27 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
+	if (!isnan(p->serving.scheduler) && p->serving.ttft_ahead_s > 0) {
+		char text[400];
+		snprintf(text, sizeof(text),
+			 "a prompt's own passes include the step launched ahead of it, %s: "
+			 "SGLang's overlap scheduler runs the next batch before it takes the "
+			 "last one's results (disable_overlap_schedule = False, server_args.py; "
+			 "event_loop_overlap, managers/scheduler.py), so a request received "
+			 "while a step runs waits for that step and the one behind it",
+			 sec(e, p->serving.ttft_ahead_s));
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
+	if (p->engine == ENGINE_CUDA_GRAPHS &&
+	    framework_graph_max_bs(s->workload.framework, s->hardware.gpu.memory_bytes) > 0) {
+		put(e, "\n");
+		wrapped(e, "  ",
+			"prefill passes run eagerly (SGLang captures decode batches only: "
+			"model_executor/cuda_graph_runner.py; ModelRunner.forward_extend), so a "
+			"pass lasts at least the host's launches of its layers (EAGER_LAYER_S, "
+			"src/plan_time.c), which a short prompt's GPU work does not cover");
+	}
 	if (!isnan(p->prefix_hit)) {
 		char text[400];
 		snprintf(text, sizeof(text),

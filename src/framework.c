@@ -287,6 +287,11 @@ static const struct framework_info table[FW_COUNT] = {
 		   .scheduler = SCHED_PREFILL_FIRST,
 		   .max_batched_tokens = 8192,
 		   .max_running = 4096,
+		   /* disable_overlap_schedule = False (server_args.py, v0.4): the scheduler's
+		    * event_loop_overlap (managers/scheduler.py) runs the next batch before it
+		    * processes the last one's results, so a request received while a step
+		    * runs joins after the step already launched behind it */
+		   .overlap_schedule = true,
 		   /* disable_cuda_graph = False (python/sglang/srt/server_args.py): decode
 		    * batches up to cuda_graph_max_bs replay captured graphs
 		    * (model_executor/cuda_graph_runner.py) */

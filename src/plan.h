@@ -194,6 +194,8 @@ struct plan_serving {
 	double e2e_run_s;     /* ttft_service_s + (output - 1) tpot_mean_s: no wait */
 	double e2e_cap_s;     /* the same at the running cap */
 	double wait_res_s;    /* the step in flight an arrival finds */
+	double ttft_ahead_s;  /* in ttft_service_s: the step an overlap scheduler has
+			       * launched ahead of a prompt's first pass (SGLang) */
 	double wait_queue_s;  /* the mean wait at the prompt budget (or for a slot) */
 	double room;	      /* prompt tokens a step (or a prefill pass) may carry */
 	/* per level (P50, P90, P99, the SLO's): a prompt's own passes, its wait, the prompts

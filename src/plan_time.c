@@ -1251,6 +1251,7 @@ struct infer {
 	double d_pf_tok; /* the draft's prefill per prompt token, s */
 	/* a batch above the CUDA-graph cap runs eagerly (framework_graph_max_bs) */
 	double graph_bs;   /* the largest graphed decode batch (INFINITY: all) */
+	bool ahead;	   /* an overlap scheduler launches a step ahead (serve_at) */
 	double eager_host; /* an eager step's host time, layers x EAGER_LAYER_S, s */
 };
 
@@ -1545,6 +1546,7 @@ struct serve_point {
 	double decode; /* a step of the decodes alone */
 	double fused;  /* a step that carries prompts (NaN: none do) */
 	double frac;   /* the share of steps that carry prompts */
+	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
 };
 
@@ -1570,6 +1572,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 {
 	double Bd = B > 1 ? micro(in, B) : 1, others = B > 1 ? micro(in, B - 1) : 0;
 	o->starved = false;
+	o->ahead = 0;
 	o->joined = n * P;
 	if (sched == SCHED_STATIC) {
 		/* every prompt of the batch in passes of at most T tokens, then the decodes */
@@ -1612,7 +1615,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		o->decode = d;
 		o->fused = frac > 0 ? d + passes * one : NAN;
 		o->frac = frac;
-		o->ttft = own_ttft(c, in, sched, T, others, P);
+		/* SGLang's overlap scheduler (event_loop_overlap, managers/scheduler.py) has
+		 * launched the next step before it receives the request: the prompt's pass
+		 * waits for the step in flight (serve_levels' residual) and that one */
+		o->ahead = in->ahead && others > 0 ? o->step : 0;
+		o->ttft = own_ttft(c, in, sched, T, others, P) + o->ahead;
 		o->room = T;
 		if (o->joined > T)
 			o->starved = true;
@@ -1635,7 +1642,7 @@ static void serving_nan(struct plan_serving *v)
 	for (int i = 0; i < 2; i++)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
-	v->wait_res_s = v->wait_queue_s = v->room = NAN;
+	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
@@ -1866,6 +1873,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	v->step_frac = pt->frac;
 	v->e2e_run_s = pt->e2e;
 	v->wait_res_s = res;
+	v->ttft_ahead_s = pt->ahead;
 	v->wait_queue_s = wq;
 	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
@@ -1938,7 +1946,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
 			double Oq = law_quantile(&w->output_length, O, ql);
 			double others = run > 1 ? micro(in, run - 1) : 0;
-			v->lv_own_s[lv] = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1));
+			v->lv_own_s[lv] =
+			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
 			v->lv_out[lv] = Oq;
 			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
@@ -2838,6 +2847,7 @@ static void time_infer(struct tctx *c)
 			      ? framework_graph_max_bs(w->framework, g->memory_bytes)
 			      : 0;
 		in.graph_bs = gbs > 0 ? gbs : INFINITY;
+		in.ahead = framework_get(w->framework)->overlap_schedule;
 		in.eager_host = sh.layers * EAGER_LAYER_S;
 	}
 	{

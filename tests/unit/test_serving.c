@@ -637,6 +637,35 @@ static void test_slo_batch_at_cap(void **state)
 	assert_true(p.slo_batch > 160);
 }
 
+/* SGLang's overlap scheduler has the next step launched before it receives a request:
+ * under load a prompt's passes wait for one mean step more than the same engine without
+ * it (vLLM's row under prefill-first), and nothing at all when it runs alone. */
+static void test_overlap_step_ahead(void **state)
+{
+	struct scenario s, v;
+	struct plan p, q;
+	(void)state;
+	load(SGLANG, &s);
+	set(&s, "workload.requests_per_s=1");
+	plan_compute(&s, &p);
+	near(p.serving.ttft_ahead_s, p.serving.tpot_mean_s, 1e-12);
+	v = s;
+	set(&v, "workload.framework=vllm");
+	set(&v, "workload.scheduler=prefill-first");
+	set(&v, "workload.max_batched_tokens=8192");
+	set(&v, "workload.max_running=4096");
+	plan_compute(&v, &q);
+	assert_true(q.serving.ttft_ahead_s == 0);
+	/* the same engine otherwise: the prompt's passes differ by the step ahead and the
+	 * eager prefill (SGLang's alone) */
+	assert_true(p.serving.ttft_service_s > q.serving.ttft_service_s + p.serving.ttft_ahead_s);
+	/* alone, nothing is launched ahead */
+	set(&s, "workload.requests_per_s=0");
+	set(&s, "workload.concurrency=1");
+	plan_compute(&s, &p);
+	assert_true(p.serving.ttft_ahead_s == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(test_prefill_waits_for_host),
 	    cmocka_unit_test(test_eager_root_under_load),
 	    cmocka_unit_test(test_slo_batch_at_cap),
+	    cmocka_unit_test(test_overlap_step_ahead),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
