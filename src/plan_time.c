@@ -1742,31 +1742,67 @@ static double graph_batch(const struct infer *in)
 	return in->pp > 1 ? in->graph_bs * in->pp : in->graph_bs;
 }
 
-/* Which side of the CUDA-graph cap the load's batch settles on. A step above the cap is
- * slower (eager_wait), so f(B) = rate e2e(B) - B jumps up there and may have a root on
- * either side: the graphed batch below, where f(0) > 0 falls, and an eager one above.
- * When a batch just past the cap grows further (f > 0 there), the eager root is taken:
- * the running count fluctuates (arrivals are Poisson), and once a burst takes it over the
- * cap its slower steps keep more requests running, so it does not come back (the SGLang
- * row at 8 req/s of shared/reference/measured.md runs some 360 requests, over the cap of
- * 160, where the graphed root would be near 120). Narrows [lo, hi] to that side. */
-static void graph_side(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-		       double rate, double *lo, double *hi, double *flo, double *fhi)
+/* The root of f(B) = rate e2e(B) - B in [lo, hi], f(lo) = flo > 0 > fhi = f(hi), by
+ * regula falsi (Illinois); pt is serve_at's point there. */
+static double little_root(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double rate, double lo, double hi, double flo, double fhi,
+			  struct serve_point *pt)
 {
-	struct serve_point pt;
-	double gb = graph_batch(in), x;
-	if (!(gb >= 1 && gb < *hi))
-		return;
-	x = gb * (1 + 1e-9); /* just over the cap: eager */
-	serve_at(c, in, g->sched, g->T, g->P, g->O, x, (x - 1) / g->O, &pt);
-	if (rate * pt.e2e - x > 0) {
-		*lo = x;
-		*flo = rate * pt.e2e - x;
-	} else {
-		serve_at(c, in, g->sched, g->T, g->P, g->O, gb, (gb - 1) / g->O, &pt);
-		*hi = gb;
-		*fhi = rate * pt.e2e - gb;
+	double run = lo;
+	for (int it = 0, side = 0; it < 40; it++) {
+		double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
+		serve_at(c, in, g->sched, g->T, g->P, g->O, x, max_num(x - 1, 0) / g->O, pt);
+		fx = rate * pt->e2e - x;
+		run = x;
+		if (fabs(fx) < 1e-6 * (1 + x))
+			break;
+		if (fx > 0) {
+			lo = x, flo = fx;
+			if (side == 1)
+				fhi *= 0.5;
+			side = 1;
+		} else {
+			hi = x, fhi = fx;
+			if (side == -1)
+				flo *= 0.5;
+			side = -1;
+		}
 	}
+	return run;
+}
+
+/* Little's law's root on the right side of the CUDA-graph cap. A step above the cap is
+ * slower (eager_wait), so f(B) = rate e2e(B) - B jumps up there and may have a root on
+ * either side: a graphed batch below and an eager one above. Both hold a steady state;
+ * which one the engine keeps is decided by the running count's fluctuation: with Poisson
+ * arrivals the requests in service are Poisson with the mean (an M/G/infinity system,
+ * Takacs 1962), and once a burst takes them past the cap the slower eager steps keep
+ * more of them running, so the count does not come back. The eager root is taken when
+ * the graphed root's P99.9 count passes the cap (the SGLang run at 8 req/s of
+ * shared/reference/measured.md keeps some 360 requests running, over the cap of 160;
+ * at 4 req/s some 50, under it). */
+static double graph_root(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double rate, double lo, double hi, double flo, double fhi,
+			 struct serve_point *pt)
+{
+	double gb = graph_batch(in), x, fx, fg, run, k;
+	static const double tip = 0.999;
+	if (!(gb >= 1 && gb < hi))
+		return little_root(c, in, g, rate, lo, hi, flo, fhi, pt);
+	x = gb * (1 + 1e-9); /* just over the cap: eager */
+	serve_at(c, in, g->sched, g->T, g->P, g->O, x, (x - 1) / g->O, pt);
+	fx = rate * pt->e2e - x;
+	if (fx <= 0) /* only a graphed root */
+		return little_root(c, in, g, rate, lo, x, flo, fx, pt);
+	serve_at(c, in, g->sched, g->T, g->P, g->O, gb, (gb - 1) / g->O, pt);
+	fg = rate * pt->e2e - gb;
+	if (fg > 0) /* only an eager root */
+		return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
+	run = little_root(c, in, g, rate, lo, gb, flo, fg, pt);
+	poisson_quantiles(run, &tip, 1, &k);
+	if (k <= gb)
+		return run;
+	return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
 }
 
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
@@ -1801,27 +1837,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			serve_at(c, in, sched, T, P, O, 0, 0, &pt);
 			flo = rate * pt.e2e;
 			fhi = rate * top.e2e - cap;
-			graph_side(c, in, g, rate, &lo, &hi, &flo, &fhi);
-			run = lo;
-			for (int it = 0, side = 0; it < 40; it++) {
-				double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
-				serve_at(c, in, sched, T, P, O, x, max_num(x - 1, 0) / O, &pt);
-				fx = rate * pt.e2e - x;
-				run = x;
-				if (fabs(fx) < 1e-6 * (1 + x))
-					break;
-				if (fx > 0) {
-					lo = x, flo = fx;
-					if (side == 1)
-						fhi *= 0.5;
-					side = 1;
-				} else {
-					hi = x, fhi = fx;
-					if (side == -1)
-						flo *= 0.5;
-					side = -1;
-				}
-			}
+			run = graph_root(c, in, g, rate, lo, hi, flo, fhi, &pt);
 		}
 	} else {
 		double C = w->concurrency > 0 ? w->concurrency : g->B;

@@ -593,10 +593,11 @@ static void test_prefill_waits_for_host(void **state)
 	assert_true(a.ttft_s < b.ttft_s);
 }
 
-/* Under an arrival rate the running batch settles on the eager side of the cap once a
- * batch just past it grows further (serve_load, graph_side): SGLang at 8 req/s keeps some
- * 360 requests running (measured.md: concurrency 360, Little's law from the file), its
- * plain step the eager one; at 4 req/s the batch stays graphed, far below the cap. */
+/* Under an arrival rate the running batch settles on the eager side of the cap when the
+ * graphed root's P99.9 running count passes it (serve_load, graph_root): SGLang at 8
+ * req/s keeps some 360 requests running (measured.md: concurrency 360, Little's law from
+ * the file), its plain step the eager one; at 6 req/s an eager root exists too, but the
+ * graphed batch's fluctuations stay under the cap; at 4 req/s only the graphed one. */
 static void test_eager_root_under_load(void **state)
 {
 	struct scenario s;
@@ -613,6 +614,22 @@ static void test_eager_root_under_load(void **state)
 	/* Little's law holds at the root found */
 	near(p.serving.batch, 8 * p.serving.e2e_run_s, 1e-5);
 	set(&s, "workload.requests_per_s=4");
+	plan_compute(&s, &p);
+	assert_true(p.serving.batch < 160);
+	assert_true(p.decode.eager_s == 0);
+	/* at 6 req/s a batch pushed just past the cap would keep growing (an eager root)... */
+	{
+		struct scenario t = s;
+		struct plan q;
+		/* the engine at a running batch of 161, a closed loop's: its e2e */
+		set(&t, "workload.requests_per_s=0");
+		set(&t, "workload.concurrency=161");
+		plan_compute(&t, &q);
+		assert_true(q.decode.eager_s > 0);
+		assert_true(6 * q.serving.e2e_run_s > 161);
+	}
+	/* ...but the graphed batch, some 80, is kept */
+	set(&s, "workload.requests_per_s=6");
 	plan_compute(&s, &p);
 	assert_true(p.serving.batch < 160);
 	assert_true(p.decode.eager_s == 0);
