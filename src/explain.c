@@ -1433,6 +1433,17 @@ static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 		result(e, "verify pass", sec(e, d->verify_s));
 		return;
 	}
+	if (d->eager_s > 0) {
+		/* above the CUDA-graph cap: the host's eager launches outlast the GPU */
+		formula(e, lhs,
+			"max(GEMMs, weight read) + attention + elementwise + communication + "
+			"fixed + eager host wait");
+		numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s + %s", sec(e, d->gemm_s),
+			sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
+			sec(e, decode_comm(d)), sec(e, d->fixed_s), sec(e, d->eager_s));
+		result(e, lhs, sec(e, d->step_s));
+		return;
+	}
 	formula(e, lhs,
 		"max(GEMMs, weight read) + attention + elementwise + communication + fixed");
 	numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
@@ -1810,7 +1821,7 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 	if (!loaded_step(e, "tpot", p))
 		decode_step(e, "tpot", p);
 	{
-		char text[300];
+		char text[600];
 		put(e, "\n");
 		if (d->batch != batch)
 			snprintf(text, sizeof(text),
@@ -1837,6 +1848,16 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 			wrapped(e, "  ", text);
 		}
 		wrapped(e, "  ", "fixed: per-step launches, the host's part, dequantisation;");
+		if (d->eager_s > 0) {
+			snprintf(text, sizeof(text),
+				 "eager host wait: batch %s is above the engine's CUDA-graph cap "
+				 "(SGLang cuda_graph_max_bs, python/sglang/srt/server_args.py; "
+				 "model_executor/cuda_graph_runner.py can_run), so its layers are "
+				 "launched eagerly from the host, %s a step, which the GPU's work "
+				 "does not cover;",
+				 plain(e, d->batch), sec(e, d->step_s));
+			wrapped(e, "  ", text);
+		}
 	}
 	if (d->spec_tokens_per_step > 0) {
 		const struct speculative *sp = &s->workload.speculative;
@@ -1907,6 +1928,27 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
+	if (!isnan(p->serving.scheduler) && p->serving.ttft_ahead_s > 0) {
+		char text[400];
+		snprintf(text, sizeof(text),
+			 "a prompt's own passes include the step launched ahead of it, %s: "
+			 "SGLang's overlap scheduler runs the next batch before it takes the "
+			 "last one's results (disable_overlap_schedule = False, server_args.py; "
+			 "event_loop_overlap, managers/scheduler.py), so a request received "
+			 "while a step runs waits for that step and the one behind it",
+			 sec(e, p->serving.ttft_ahead_s));
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
+	if (p->engine == ENGINE_CUDA_GRAPHS &&
+	    framework_graph_max_bs(s->workload.framework, s->hardware.gpu.memory_bytes) > 0) {
+		put(e, "\n");
+		wrapped(e, "  ",
+			"prefill passes run eagerly (SGLang captures decode batches only: "
+			"model_executor/cuda_graph_runner.py; ModelRunner.forward_extend), so a "
+			"pass lasts at least the host's launches of its layers (EAGER_LAYER_S, "
+			"src/plan_time.c), which a short prompt's GPU work does not cover");
+	}
 	if (!isnan(p->prefix_hit)) {
 		char text[400];
 		snprintf(text, sizeof(text),

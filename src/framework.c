@@ -287,6 +287,11 @@ static const struct framework_info table[FW_COUNT] = {
 		   .scheduler = SCHED_PREFILL_FIRST,
 		   .max_batched_tokens = 8192,
 		   .max_running = 4096,
+		   /* disable_overlap_schedule = False (server_args.py, v0.4): the scheduler's
+		    * event_loop_overlap (managers/scheduler.py) runs the next batch before it
+		    * processes the last one's results, so a request received while a step
+		    * runs joins after the step already launched behind it */
+		   .overlap_schedule = true,
 		   /* disable_cuda_graph = False (python/sglang/srt/server_args.py): decode
 		    * batches up to cuda_graph_max_bs replay captured graphs
 		    * (model_executor/cuda_graph_runner.py) */
@@ -349,6 +354,19 @@ int framework_max_batched_tokens(int f, double hbm_bytes)
 		return gib < 35 ? 2048 : gib < 160 ? 8192 : 16384;
 	}
 	return framework_get(f)->max_batched_tokens;
+}
+
+int framework_graph_max_bs(int f, double hbm_bytes)
+{
+	/* python/sglang/srt/server_args.py __post_init__ (v0.4, December 2024, the build of
+	 * the serving rows in tests/validation/serving.yaml): cuda_graph_max_bs 8 on GPUs
+	 * under 25,000 MiB, else 160; model_executor/cuda_graph_runner.py captures batch
+	 * sizes 1, 2, 4, 8, ..., 160 up to it, and CudaGraphRunner.can_run sends a larger
+	 * decode batch to the eager forward (ModelRunner.forward_decode). Later versions
+	 * raise it on large GPUs (512 at tp >= 4 on H100 and H200). */
+	if (f == FW_SGLANG && hbm_bytes > 0)
+		return hbm_bytes / 1048576.0 < 25000 ? 8 : 160;
+	return 0;
 }
 
 bool framework_eager(int f, enum compile_mode c)

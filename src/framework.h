@@ -161,6 +161,8 @@ struct framework_info {
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
+	bool overlap_schedule;	  /* the scheduler launches the next batch before it
+				   * takes the last one's results (SGLang) */
 	const char *source;	  /* where the defaults come from, one line */
 	/* the BLAS workspaces it keeps on the GPU (framework_blas_workspace) */
 	enum blas_workspace blas;
@@ -181,6 +183,11 @@ const struct framework_info *framework_get(int f);
 /* The token budget of one step under f's defaults on a GPU of hbm_bytes: SGLang sizes its
  * chunked_prefill_size by the GPU's memory; the others are the row's. */
 int framework_max_batched_tokens(int f, double hbm_bytes);
+
+/* The largest decode batch f replays as a captured CUDA graph on a GPU of hbm_bytes; a
+ * larger one runs eagerly, its kernels launched one by one from Python (SGLang's
+ * cuda_graph_max_bs). 0: every batch (the others' rows). */
+int framework_graph_max_bs(int f, double hbm_bytes);
 
 /* Whether f's layers run as eager PyTorch code under workload.compile c (COMPILE_AUTO:
  * the framework's configs). */

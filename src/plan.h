@@ -167,6 +167,9 @@ struct plan_decode {
 	double spec_tokens_per_step; /* expected tokens a sequence gains a step */
 	double verify_s;	     /* the target's pass over K + 1 tokens a sequence */
 	double draft_s;		     /* the K sequential draft steps */
+	/* a batch above the engine's CUDA-graph cap runs eagerly: the host's launches outlast
+	 * the GPU's work by this much (0 under the cap, or when the GPU is slower) */
+	double eager_s;
 };
 
 /* Serving under load (workload.scheduler other than alone): the engine's steady-state step
@@ -213,6 +216,8 @@ struct plan_serving {
 	double e2e_run_s;     /* ttft_service_s + (output - 1) tpot_mean_s: no wait */
 	double e2e_cap_s;     /* the same at the running cap */
 	double wait_res_s;    /* the step in flight an arrival finds */
+	double ttft_ahead_s;  /* in ttft_service_s: the step an overlap scheduler has
+			       * launched ahead of a prompt's first pass (SGLang) */
 	double wait_queue_s;  /* the mean wait at the prompt budget (or for a slot) */
 	double room;	      /* prompt tokens a step (or a prefill pass) may carry */
 	/* per level (P50, P90, P99, the SLO's): a prompt's own passes, its wait, the prompts

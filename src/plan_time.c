@@ -214,6 +214,20 @@
 #ifndef GRAPH_DIM_HALF
 #define GRAPH_DIM_HALF 16.0
 #endif
+/* Fitted (0.2-1.5 ms): 0.7 ms. Per layer, the host's time to run one decoder layer's
+ * forward eagerly: a decode batch above the engine's CUDA-graph cap
+ * (framework_graph_max_bs), and every prefill of such an engine (SGLang's
+ * ModelRunner.forward_decode without CudaGraphRunner.replay, and forward_extend): Python
+ * module calls, each kernel's launch, the attention wrapper's and the all-reduce's host
+ * work. The kernels are queued asynchronously, so a pass is the slower of the GPU's work
+ * and the host's, which the batch does not change (plan_time.c, eager_wait). Fitted to
+ * the one row that runs above the cap, SGLang at 8 req/s of shared/reference/measured.md
+ * (Llama 3.3 70B, TP 4, H200): its concurrency of 360 (Little's law from the file), which
+ * the eager step sets through Little's law (0.7 ms gives 369, 0.8 ms 420, 0.85 ms 445);
+ * the median ITL then comes out 21% under the measured 70.8 ms. */
+#ifndef EAGER_LAYER_S
+#define EAGER_LAYER_S 0.7e-3
+#endif
 
 /* ---- documented assumptions (not calibrated) ---- */
 
@@ -454,7 +468,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 
 static const struct plan_time_parts no_parts;
 static const struct plan_decode no_decode = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-					     NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+					     NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 
 static void serving_nan(struct plan_serving *v);
 static const struct plan_overlap no_overlap = {OVERLAP_OFF, OVERLAP_OFF, OVERLAP_OFF, NAN, NAN,
@@ -1235,6 +1249,10 @@ struct infer {
 	double d_kv;	 /* a draft step's KV read per sequence at ctx, s */
 	double d_fixed;	 /* a draft step's launches and TP latency, s */
 	double d_pf_tok; /* the draft's prefill per prompt token, s */
+	/* a batch above the CUDA-graph cap runs eagerly (framework_graph_max_bs) */
+	double graph_bs;   /* the largest graphed decode batch (INFINITY: all) */
+	bool ahead;	   /* an overlap scheduler launches a step ahead (serve_at) */
+	double eager_host; /* an eager step's host time, layers x EAGER_LAYER_S, s */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -1314,6 +1332,21 @@ static double spec_step_s(const struct tctx *c, const struct infer *in, const st
 	return (verify + in->sk * draft_step_s(in, B)) / in->sE;
 }
 
+/* A decode step whose GPU work takes gpu: a batch above the CUDA-graph cap waits for the
+ * host to launch its layers one by one when that is slower (EAGER_LAYER_S). */
+static double eager_wait(const struct infer *in, double B, double gpu)
+{
+	return B > in->graph_bs ? dmax(gpu, in->eager_host) : gpu;
+}
+
+/* A pass that carries prompt tokens (SGLang's extend forward): an engine with a graph cap
+ * captures decode batches only (model_executor/cuda_graph_runner.py; ModelRunner
+ * forward_extend runs eagerly), so its prefills wait for the host the same way. */
+static double eager_extend(const struct infer *in, double gpu)
+{
+	return isfinite(in->graph_bs) ? dmax(gpu, in->eager_host) : gpu;
+}
+
 static double decode_step_s(const struct tctx *c, const struct infer *in, double B, double ctx)
 {
 	struct lines tmp;
@@ -1324,8 +1357,9 @@ static double decode_step_s(const struct tctx *c, const struct infer *in, double
 	}
 	if (in->sk > 0)
 		return spec_step_s(c, in, l, B, 0, 0);
-	return dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
-	       B * (in->tp_per_tok + in->elt_per_tok);
+	return eager_wait(in, B,
+			  dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
+			      B * (in->tp_per_tok + in->elt_per_tok));
 }
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
@@ -1336,7 +1370,8 @@ static double prefill_s(const struct infer *in, double M, double P)
 	double att = M * window_keys(in, P * in->key_half) * in->att_key;
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
-	return dmax(mm, in->w_read) + att + in->fixed + M * (in->tp_per_tok + in->elt_per_tok);
+	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed +
+				    M * (in->tp_per_tok + in->elt_per_tok));
 }
 
 /* Pipeline stages work on different micro-batches at once once the batch can fill them:
@@ -1418,9 +1453,9 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	if (in->sk > 0) /* the prompt rows ride in the verify pass; the draft prefills them */
 		return spec_step_s(c, in, l, D, M * in->sE,
 				   window_keys(in, P * in->key_half) * in->att_key + in->d_pf_tok);
-	return dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
-	       M * window_keys(in, P * in->key_half) * in->att_key + in->fixed +
-	       (D + M) * (in->tp_per_tok + in->elt_per_tok);
+	return eager_extend(in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
+				    M * window_keys(in, P * in->key_half) * in->att_key +
+				    in->fixed + (D + M) * (in->tp_per_tok + in->elt_per_tok));
 }
 
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:
@@ -1511,6 +1546,7 @@ struct serve_point {
 	double decode; /* a step of the decodes alone */
 	double fused;  /* a step that carries prompts (NaN: none do) */
 	double frac;   /* the share of steps that carry prompts */
+	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
 };
 
@@ -1536,6 +1572,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 {
 	double Bd = B > 1 ? micro(in, B) : 1, others = B > 1 ? micro(in, B - 1) : 0;
 	o->starved = false;
+	o->ahead = 0;
 	o->joined = n * P;
 	if (sched == SCHED_STATIC) {
 		/* every prompt of the batch in passes of at most T tokens, then the decodes */
@@ -1578,7 +1615,11 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		o->decode = d;
 		o->fused = frac > 0 ? d + passes * one : NAN;
 		o->frac = frac;
-		o->ttft = own_ttft(c, in, sched, T, others, P);
+		/* SGLang's overlap scheduler (event_loop_overlap, managers/scheduler.py) has
+		 * launched the next step before it receives the request: the prompt's pass
+		 * waits for the step in flight (serve_levels' residual) and that one */
+		o->ahead = in->ahead && others > 0 ? o->step : 0;
+		o->ttft = own_ttft(c, in, sched, T, others, P) + o->ahead;
 		o->room = T;
 		if (o->joined > T)
 			o->starved = true;
@@ -1601,7 +1642,7 @@ static void serving_nan(struct plan_serving *v)
 	for (int i = 0; i < 2; i++)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
-	v->wait_res_s = v->wait_queue_s = v->room = NAN;
+	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
@@ -1694,6 +1735,76 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			 const struct serve_point *pt, double run, double rate, double wq_closed,
 			 bool all, struct plan_serving *v);
 
+/* The running batch that replays the largest CUDA graph (framework_graph_max_bs), in
+ * sequences of the replica (pp micro-batches of it); INFINITY: every batch is graphed. */
+static double graph_batch(const struct infer *in)
+{
+	return in->pp > 1 ? in->graph_bs * in->pp : in->graph_bs;
+}
+
+/* The root of f(B) = rate e2e(B) - B in [lo, hi], f(lo) = flo > 0 > fhi = f(hi), by
+ * regula falsi (Illinois); pt is serve_at's point there. */
+static double little_root(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double rate, double lo, double hi, double flo, double fhi,
+			  struct serve_point *pt)
+{
+	double run = lo;
+	for (int it = 0, side = 0; it < 40; it++) {
+		double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
+		serve_at(c, in, g->sched, g->T, g->P, g->O, x, max_num(x - 1, 0) / g->O, pt);
+		fx = rate * pt->e2e - x;
+		run = x;
+		if (fabs(fx) < 1e-6 * (1 + x))
+			break;
+		if (fx > 0) {
+			lo = x, flo = fx;
+			if (side == 1)
+				fhi *= 0.5;
+			side = 1;
+		} else {
+			hi = x, fhi = fx;
+			if (side == -1)
+				flo *= 0.5;
+			side = -1;
+		}
+	}
+	return run;
+}
+
+/* Little's law's root on the right side of the CUDA-graph cap. A step above the cap is
+ * slower (eager_wait), so f(B) = rate e2e(B) - B jumps up there and may have a root on
+ * either side: a graphed batch below and an eager one above. Both hold a steady state;
+ * which one the engine keeps is decided by the running count's fluctuation: with Poisson
+ * arrivals the requests in service are Poisson with the mean (an M/G/infinity system,
+ * Takacs 1962), and once a burst takes them past the cap the slower eager steps keep
+ * more of them running, so the count does not come back. The eager root is taken when
+ * the graphed root's P99.9 count passes the cap (the SGLang run at 8 req/s of
+ * shared/reference/measured.md keeps some 360 requests running, over the cap of 160;
+ * at 4 req/s some 50, under it). */
+static double graph_root(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double rate, double lo, double hi, double flo, double fhi,
+			 struct serve_point *pt)
+{
+	double gb = graph_batch(in), x, fx, fg, run, k;
+	static const double tip = 0.999;
+	if (!(gb >= 1 && gb < hi))
+		return little_root(c, in, g, rate, lo, hi, flo, fhi, pt);
+	x = gb * (1 + 1e-9); /* just over the cap: eager */
+	serve_at(c, in, g->sched, g->T, g->P, g->O, x, (x - 1) / g->O, pt);
+	fx = rate * pt->e2e - x;
+	if (fx <= 0) /* only a graphed root */
+		return little_root(c, in, g, rate, lo, x, flo, fx, pt);
+	serve_at(c, in, g->sched, g->T, g->P, g->O, gb, (gb - 1) / g->O, pt);
+	fg = rate * pt->e2e - gb;
+	if (fg > 0) /* only an eager root */
+		return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
+	run = little_root(c, in, g, rate, lo, gb, flo, fg, pt);
+	poisson_quantiles(run, &tip, 1, &k);
+	if (k <= gb)
+		return run;
+	return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
+}
+
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
  * before) from the closed-form model; no warning, no figure of the plan. */
@@ -1726,26 +1837,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			serve_at(c, in, sched, T, P, O, 0, 0, &pt);
 			flo = rate * pt.e2e;
 			fhi = rate * top.e2e - cap;
-			run = lo;
-			for (int it = 0, side = 0; it < 40; it++) {
-				double x = (lo * fhi - hi * flo) / (fhi - flo), fx;
-				serve_at(c, in, sched, T, P, O, x, max_num(x - 1, 0) / O, &pt);
-				fx = rate * pt.e2e - x;
-				run = x;
-				if (fabs(fx) < 1e-6 * (1 + x))
-					break;
-				if (fx > 0) {
-					lo = x, flo = fx;
-					if (side == 1)
-						fhi *= 0.5;
-					side = 1;
-				} else {
-					hi = x, fhi = fx;
-					if (side == -1)
-						flo *= 0.5;
-					side = -1;
-				}
-			}
+			run = graph_root(c, in, g, rate, lo, hi, flo, fhi, &pt);
 		}
 	} else {
 		double C = w->concurrency > 0 ? w->concurrency : g->B;
@@ -1797,6 +1889,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	v->step_frac = pt->frac;
 	v->e2e_run_s = pt->e2e;
 	v->wait_res_s = res;
+	v->ttft_ahead_s = pt->ahead;
 	v->wait_queue_s = wq;
 	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
@@ -1869,7 +1962,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
 			double Oq = law_quantile(&w->output_length, O, ql);
 			double others = run > 1 ? micro(in, run - 1) : 0;
-			v->lv_own_s[lv] = own_ttft(c, in, sched, g->T, others, max_num(Pq, 1));
+			v->lv_own_s[lv] =
+			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
 			v->lv_out[lv] = Oq;
 			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
@@ -2123,6 +2217,12 @@ static void decode_terms(const struct tctx *c, const struct infer *in, double Bm
 	d->ep_comm_s = in->ep_fixed + Bm * in->ep_per_tok;
 	d->pp_comm_s = in->pp_fixed;
 	d->fixed_s = in->base_fixed;
+	d->eager_s = 0;
+	if (in->sk <= 0 && Bm > in->graph_bs) {
+		double gpu = dmax(d->gemm_s, d->weight_read_s) + d->attention_s + d->elementwise_s +
+			     d->tp_comm_s + d->ep_comm_s + d->pp_comm_s + d->fixed_s;
+		d->eager_s = max_num(in->eager_host - gpu, 0);
+	}
 	d->spec_tokens_per_step = d->verify_s = d->draft_s = NAN;
 	if (in->sk > 0) {
 		/* the verify pass's terms: K + 1 rows a sequence */
@@ -2758,6 +2858,15 @@ static void time_infer(struct tctx *c)
 	in.l = &lines_ctx;
 	in.sk = in.sE = in.d_row = in.d_w = in.d_kv = in.d_fixed = in.d_pf_tok = 0;
 	{
+		/* the engine's CUDA-graph cap: a larger decode batch runs eagerly */
+		int gbs = p->engine == ENGINE_CUDA_GRAPHS
+			      ? framework_graph_max_bs(w->framework, g->memory_bytes)
+			      : 0;
+		in.graph_bs = gbs > 0 ? gbs : INFINITY;
+		in.ahead = framework_get(w->framework)->overlap_schedule;
+		in.eager_host = sh.layers * EAGER_LAYER_S;
+	}
+	{
 		/* speculative decoding: the draft's step, from its parameters as the target's
 		 * step is from the target's (one GEMM line, the weight read, the KV read of its
 		 * cached layers, its launches and TP latencies per layer) */
@@ -2831,6 +2940,12 @@ static void time_infer(struct tctx *c)
 					lim = min_num(lim, max_num(1, min_num(bcomp, bmem)));
 				}
 			}
+			/* above the CUDA-graph cap a step lasts at least the eager host's
+			 * launches (eager_wait): the lines hold there only if that meets */
+			if (lim > in.graph_bs &&
+			    ((w->slo.tpot_s > 0 && in.eager_host > w->slo.tpot_s) ||
+			     (w->slo.ttft_s > 0 && pf + in.eager_host > w->slo.ttft_s)))
+				lim = in.graph_bs;
 			/* the bounds are in micro-batches of B / pp */
 			if (pp > 1 && lim >= 1)
 				lim = min_num(maxb, lim * pp);

@@ -492,6 +492,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	    {"ep comm", d->ep_comm_s},
 	    {"pp comm", d->pp_comm_s},
 	    {"fixed", d->fixed_s},
+	    {"eager host", d->eager_s},
 	};
 	unsigned nparts = training ? PLAN_PARTS : sizeof(decode) / sizeof(decode[0]);
 

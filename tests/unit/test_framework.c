@@ -654,6 +654,19 @@ static bool problem_names(const struct gp_problems *pr, const char *a, const cha
 
 /* Bad input: an unknown name lists the accepted ones; a framework that cannot run the
  * workload is a problem naming both; a field it ignores is a warning naming both. */
+/* SGLang's cuda_graph_max_bs (python/sglang/srt/server_args.py, December 2024): 8 under
+ * 25,000 MiB, else 160; the other rows graph every decode batch (0). */
+static void test_graph_cap(void **state)
+{
+	(void)state;
+	assert_int_equal(framework_graph_max_bs(FW_SGLANG, 24.0 * 1073741824.0), 8);
+	assert_int_equal(framework_graph_max_bs(FW_SGLANG, 25000.0 * 1048576.0), 160);
+	assert_int_equal(framework_graph_max_bs(FW_SGLANG, 141e9), 160);
+	assert_int_equal(framework_graph_max_bs(FW_VLLM, 141e9), 0);
+	assert_int_equal(framework_graph_max_bs(FW_TRTLLM, 80e9), 0);
+	assert_int_equal(framework_graph_max_bs(FW_SGLANG, 0), 0);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -831,6 +844,7 @@ int main(void)
 	    cmocka_unit_test(test_default_and_overrides),
 	    cmocka_unit_test(test_serving_monotone),
 	    cmocka_unit_test(test_explain_names_framework),
+	    cmocka_unit_test(test_graph_cap),
 	    cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -190,6 +190,10 @@ static void test_prefix_cache(void **state)
 		load(SGLANG, &s);
 		setf(&s, "workload.scheduler=%s", scheds[k]);
 		set(&s, "workload.requests_per_s=4");
+		/* a prompt long enough that its prefill is the GPU's work: SGLang's 509-token
+		 * prefill waits for the host's eager launches (plan_time.c, eager_extend), which
+		 * a shorter computed suffix does not shorten */
+		set(&s, "workload.prompt_tokens=2048");
 		plan_compute(&s, &p0);
 		z = s;
 		set(&z, "workload.prefix_cache_hit=0");
