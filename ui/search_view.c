@@ -4,7 +4,20 @@
  * scaling efficiency as a bar. Goal seek (>, <, :solve): the largest or smallest value of a
  * field that still fits. Both views cover the body at full width, so a result keeps one
  * line even at 80x24; the searches run from app_compute, once after the keys already typed,
- * and never while no view is open. */
+ * and never while no view is open.
+ *
+ * Why the scaling view is not (yet) a case of the chart view (chart_view.c), as issue 18
+ * asks: the chart view plans the scenario again at each value of one field with the rest
+ * of the scenario as it is, so charting hardware.count keeps tp, pp, ZeRO, offload and the
+ * formats and only dp grows (as `gpuplan sweep` does). The scaling view runs a layout
+ * search at each count (search_scaling) and its point is which layout wins there: it shows
+ * that layout (tp, pp, dp, ZeRO, offload; the weight and KV formats for inference) beside
+ * step or tpot, time or ttft, cost, tokens/s per GPU and the efficiency at once. A chart
+ * draws one figure a series and no layout, so folding the view into it as it stands would
+ * lose the layouts and the other figures; the way there is a chart source "best layout at
+ * each count" (search_scaling's plans as the points) with the layout table kept under the
+ * chart, which does not fit at 80x24 today (8 rows of table and a readable chart need
+ * about 22 of the body's 20 rows). */
 #include "app.h"
 
 #include <math.h>
