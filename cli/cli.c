@@ -630,7 +630,7 @@ static int search_scaling_csv(const struct cli *c, const struct scenario *s,
 	if (!out)
 		return cli_no_memory(c);
 	search_scaling(s, opt, counts, n, out);
-	report_scaling_csv(&b, counts, out, n);
+	report_scaling_csv(&b, s, c->cat, counts, out, n);
 	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	free(out);
