@@ -6,18 +6,16 @@
  * line even at 80x24; the searches run from app_compute, once after the keys already typed,
  * and never while no view is open.
  *
- * Why the scaling view is not (yet) a case of the chart view (chart_view.c), as issue 18
- * asks: the chart view plans the scenario again at each value of one field with the rest
- * of the scenario as it is, so charting hardware.count keeps tp, pp, ZeRO, offload and the
- * formats and only dp grows (as `gpuplan sweep` does). The scaling view runs a layout
- * search at each count (search_scaling) and its point is which layout wins there: it shows
- * that layout (tp, pp, dp, ZeRO, offload; the weight and KV formats for inference) beside
- * step or tpot, time or ttft, cost, tokens/s per GPU and the efficiency at once. A chart
- * draws one figure a series and no layout, so folding the view into it as it stands would
- * lose the layouts and the other figures; the way there is a chart source "best layout at
- * each count" (search_scaling's plans as the points) with the layout table kept under the
- * chart, which does not fit at 80x24 today (8 rows of table and a readable chart need
- * about 22 of the body's 20 rows). */
+ * The scaling view and the chart view (chart_view.c, issue 18: "the scaling view becomes
+ * one case of it"): c on this view charts its best layouts as the chart view's
+ * best_layout case (a figure against hardware.count, each count planned with the layout
+ * search_scaling finds there, f/F another figure), and S there comes back here. The table
+ * stays a view of its own because a chart draws one figure a series and no layout: which
+ * layout wins at each count (tp, pp, dp, ZeRO, offload; the weight and KV formats for
+ * inference) beside five figures at once is what this view is for, and the table and a
+ * readable chart do not both fit the body at 80x24 (8 rows of table and about 14 of chart
+ * against the body's 20). The chart view opened from a pane on hardware.count keeps the
+ * scenario's layout (as `gpuplan sweep` does) and grows only dp. */
 #include "app.h"
 
 #include <math.h>
