@@ -1047,17 +1047,23 @@ static void search_csv_figures_of(struct report_csv *w, const struct plan *p)
 	}
 }
 
+/* The headings of the layout columns, memory.fits and the figures. */
+static void search_csv_heading(struct report_csv *w)
+{
+	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
+		report_csv_str(w, search_csv_inputs[k]);
+	report_csv_str(w, "memory.fits");
+	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
+		report_csv_str(w, search_csv_figures[k]);
+}
+
 void report_search_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
 		       const struct search_result *res, int n)
 {
 	struct report_csv w = {b, 0};
 
 	report_csv_str(&w, "rank");
-	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
-		report_csv_str(&w, search_csv_inputs[k]);
-	report_csv_str(&w, "memory.fits");
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
-		report_csv_str(&w, search_csv_figures[k]);
+	search_csv_heading(&w);
 	report_csv_str(&w, "bottleneck.binding");
 	report_csv_str(&w, "meets_target");
 	report_csv_str(&w, "score");
@@ -1086,11 +1092,7 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 
 	/* search --csv's columns (the scenario file's keys, the JSON report's), then MFU and
 	 * the efficiency, the table's own */
-	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
-		report_csv_str(&w, search_csv_inputs[k]);
-	report_csv_str(&w, "memory.fits");
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
-		report_csv_str(&w, search_csv_figures[k]);
+	search_csv_heading(&w);
 	report_csv_str(&w, "compute.mfu");
 	report_csv_str(&w, "bottleneck.binding");
 	report_csv_str(&w, "efficiency");
