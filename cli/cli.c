@@ -68,7 +68,12 @@ enum {
 	/* --measured KEY=VALUE, --knob KNOB, --write */
 	OPT_CALIBRATE = 1u << 12,
 	OPT_PROFILE = 1u << 13, /* --profile NAME: the commands that plan, and calibrate */
+	/* the terminal UI's command line */
+	OPT_UI = OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION,
 };
+
+/* The terminal UI's usage line; "usage: " before it is 7 columns (80 in all). */
+#define UI_USAGE "gpuplan [FILE] [--ascii] [--set KEY=VALUE]... [--profile NAME]"
 
 struct cli {
 	const char *cmd;   /* "report", or NULL for the terminal UI */
@@ -190,8 +195,8 @@ static int cli_usage_error(struct cli *c, const char *fmt, ...)
 	if (cmd)
 		fprintf(stderr, "usage: %s\n", cmd->usage);
 	else
-		fprintf(stderr, "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]..., or gpuplan "
-				"COMMAND ...; see gpuplan --help\n");
+		fprintf(stderr,
+			"usage: " UI_USAGE ", or gpuplan COMMAND ...; see gpuplan --help\n");
 	return EXIT_USAGE;
 }
 
@@ -628,7 +633,7 @@ static int search_scaling_csv(const struct cli *c, const struct scenario *s,
 	if (!out)
 		return cli_no_memory(c);
 	search_scaling(s, opt, counts, n, out);
-	report_scaling_csv(&b, counts, out, n);
+	report_scaling_csv(&b, s, c->cat, counts, out, n);
 	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	free(out);
@@ -1117,24 +1122,26 @@ static int cmd_figures(struct cli *c);
 /* clang-format off */
 static const struct command commands[] = {
 	{"report", cmd_report, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN, 1, 1,
-	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...",
+	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...\n"
+	 "              [--profile NAME]",
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
 	{"explain", cmd_explain, OPT_SET | OPT_PROFILE | OPT_JSON, 1, 2,
-	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]...",
+	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]... [--profile NAME]",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
 	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains. --json: the parts\n"
 	 "as JSON (schema gpuplan.explain/1).\n"},
 	{"diff", cmd_diff, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
-	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...",
+	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...\n"
+	 "              [--profile NAME]",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
 	 "marked with '!!'. --set applies to both. --csv: a row per verdict, input and result.\n"},
 	{"search", cmd_search, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_SEARCH, 1, 1,
 	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware]\n"
-	 "              [--json | --csv | --scaling] [--set KEY=VALUE]...",
+	 "              [--json | --csv | --scaling] [--set KEY=VALUE]... [--profile NAME]",
 	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
 	 "tp, pp, dp, ep, ZeRO, micro-batch, recompute, sequence parallel, offload, interleaving\n"
 	 "for training; tp, pp, batch, weight and KV formats for inference. --hardware searches\n"
@@ -1142,14 +1149,16 @@ static const struct command commands[] = {
 	 "the best layout at each power-of-two GPU count, as CSV. --csv: the ranked list as\n"
 	 "CSV.\n"},
 	{"solve", cmd_solve, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_SOLVE, 1, 1,
-	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...",
+	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...\n"
+	 "              [--profile NAME]",
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set; --json (schema\n"
 	 "gpuplan.solve/1).\n"},
 	{"sweep", cmd_sweep, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
 	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
-	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...",
+	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...\n"
+	 "              [--profile NAME]",
 	 "The scenario planned at each value of an input, its figures charted against it: a\n"
 	 "chart an 80-column terminal shows (braille, or ASCII with --ascii or outside a UTF-8\n"
 	 "locale), --csv, --json (schema gpuplan.sweep/1), --svg FILE for a review. KEY is a\n"
@@ -1187,17 +1196,20 @@ static const struct command commands[] = {
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
 	 "is past the bound its file states.\n"},
 	{"calibrate", cmd_calibrate, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
-	 "gpuplan calibrate FILE --measured KEY=VALUE... [--knob KNOB]... [-o FILE | --write]\n"
-	 "              [--profile NAME] [--json] [--set KEY=VALUE]...",
+	 "gpuplan calibrate FILE --measured KEY=VALUE... [--knob KNOB]...\n"
+	 "              [-o FILE | --write] [--profile NAME] [--json] [--set KEY=VALUE]...",
 	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.gemm, hbm,\n"
 	 "network, memory_overhead) to figures measured on your run, by bisection on the\n"
 	 "figure each governs, chosen by the plan's bottleneck shares (efficiency.mfu only\n"
 	 "with --knob mfu); shows before and after, and why. KEY:\n"
 	 "time.step_s (step_s), throughput.tokens_per_s (tokens_per_s), compute.mfu (mfu),\n"
 	 "latency.tpot_s (tpot_s), latency.ttft_s (ttft_s), memory.per_gpu.reserved\n"
-	 "(peak_memory; on efficiency.memory_overhead). The calibrated scenario goes to standard output, or\n"
-	 "with -o FILE or --write is saved atomically, every field the file gave kept. A\n"
-	 "measurement no knob in range explains names its limit, exits 1 and writes nothing.\n"},
+	 "(peak_memory; on efficiency.memory_overhead). The calibrated scenario goes to\n"
+	 "standard output, or with -o FILE or --write is saved atomically, every field the\n"
+	 "file gave kept. --profile NAME saves the knobs as calibration profile NAME (under\n"
+	 "$XDG_CONFIG_HOME/gpuplan/profiles), which every planning command reads with\n"
+	 "--profile NAME. A measurement no knob in range explains names its limit, exits 1\n"
+	 "and writes nothing.\n"},
 	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
 	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
@@ -1308,7 +1320,7 @@ static void help_option_commands(struct report_buf *b, unsigned opts)
 {
 	bool any = false;
 
-	if (opts & (OPT_ASCII | OPT_VERSION)) {
+	if (opts & OPT_UI) {
 		report_buf_printf(b, "the terminal UI");
 		any = true;
 	}
@@ -1340,8 +1352,9 @@ static void help_wrap(struct report_buf *b, const char *words, size_t *at, size_
 }
 
 /* --help's options block, one option a row of cli_options[]: "  -s, --set=KEY=VALUE",
- * its help and the commands that take it. */
-static void help_options(struct report_buf *b)
+ * its help and the commands that take it; for one command's --help (cmd_opts, its OPT_*
+ * bits, not 0), the options it takes alone, without the commands. */
+static void help_options(struct report_buf *b, unsigned cmd_opts)
 {
 	enum { COL = 24 };
 
@@ -1351,6 +1364,8 @@ static void help_options(struct report_buf *b)
 		struct report_buf cmds = {0};
 		size_t start = b->len, at;
 
+		if (cmd_opts && !cli_option_ok(o, cmd_opts))
+			continue;
 		if (o->val < 256)
 			report_buf_printf(b, "  -%c, --%s", o->val, o->name);
 		else
@@ -1365,7 +1380,7 @@ static void help_options(struct report_buf *b)
 		report_buf_printf(b, "%*s", (int)(COL - at), "");
 		at = COL;
 		help_wrap(b, o->help, &at, COL);
-		if (o->opts) {
+		if (o->opts && !cmd_opts) {
 			report_buf_printf(&cmds, "(");
 			help_option_commands(&cmds, o->opts);
 			report_buf_printf(&cmds, ")");
@@ -1376,20 +1391,33 @@ static void help_options(struct report_buf *b)
 	}
 }
 
+/* COMMAND --help: its usage, what it does and the options it takes (from cli_options[], so
+ * that an option the command takes is never left out of its help). */
+static int cli_print_command_help(const struct cli *c, const struct command *cmd)
+{
+	struct report_buf b = {0};
+	int rc;
+
+	report_buf_printf(&b, "usage: %s\n\n%s", cmd->usage, cmd->help);
+	help_options(&b, cmd->opts);
+	rc = cli_write_buf(c, &b);
+	report_buf_release(&b);
+	return rc;
+}
+
 static int cli_print_help(const struct cli *c)
 {
 	struct report_buf b = {0};
 	int rc;
 
-	report_buf_printf(
-	    &b,
-	    "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
-	    "usage: gpuplan [FILE] [--ascii] [--set KEY=VALUE]...   the terminal UI\n",
-	    GPUPLAN_VERSION);
+	report_buf_printf(&b,
+			  "gpuplan %s - GPU capacity planner for LLM training and inference\n\n"
+			  "usage: " UI_USAGE "   the UI\n",
+			  GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
 		if (!(cmd->opts & CMD_HIDDEN))
 			report_buf_printf(&b, "       %s\n", cmd->usage);
-	help_options(&b);
+	help_options(&b, 0);
 	report_buf_printf(
 	    &b,
 	    "\nFILE may be '-' for standard input; '--' ends the options. A long option may be\n"
@@ -1682,7 +1710,7 @@ static int cmd_commands(struct cli *c)
 
 	(void)c;
 	report_buf_printf(&b, "-\tFILE\t");
-	usage_options(&b, OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION);
+	usage_options(&b, OPT_UI);
 	report_buf_printf(&b, "\tthe terminal UI\n");
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
@@ -1728,8 +1756,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	const char *path;
 	int rc;
 
-	if ((rc = cli_parse(c, argc, argv, 1, OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION)) !=
-	    0)
+	if ((rc = cli_parse(c, argc, argv, 1, OPT_UI)) != 0)
 		return rc;
 	if (c->help)
 		return cli_print_help(c);
@@ -1797,8 +1824,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 		c->cmd = cmd->name;
 		rc = cli_parse(c, argc, argv, 2, cmd->opts);
 		if (rc == 0 && c->help) {
-			printf("usage: %s\n\n%s", cmd->usage, cmd->help);
-			rc = fflush(stdout) ? EXIT_IO : 0;
+			rc = cli_print_command_help(c, cmd);
 		} else if (rc == 0 && c->nargs < cmd->min_args) {
 			rc = cli_usage_error(c, "missing %s", c->nargs ? "argument" : "FILE");
 		} else if (rc == 0 && c->nargs > cmd->max_args) {

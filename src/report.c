@@ -1078,17 +1078,49 @@ static const char *const search_csv_figures[] = {
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A result's layout columns (search_csv_inputs), s the scenario with it applied. */
+static void search_csv_layout(struct report_csv *w, const struct scenario *s,
+			      const struct search_result *r)
+{
+	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++) {
+		const struct field *f = scenario_field_find(search_csv_inputs[k]);
+		char text[256];
+
+		if (!f || !scenario_field_applies(s, f))
+			report_csv_str(w, NULL);
+		else if (strcmp(f->key, "parallel.dp") == 0) /* as resolved */
+			report_csv_num(w, r->plan.dp, true);
+		else
+			report_csv_str(w, scenario_field_format(s, f, text, sizeof(text)));
+	}
+}
+
+/* A result's figures (search_csv_figures). */
+static void search_csv_figures_of(struct report_csv *w, const struct plan *p)
+{
+	for (size_t k = 0; k < NELEMS(search_csv_figures); k++) {
+		const struct figure *f = figure_find(search_csv_figures[k]);
+		report_csv_num(w, f ? figure_value(f, p) : NAN, f && f->integer);
+	}
+}
+
+/* The headings of the layout columns, memory.fits and the figures. */
+static void search_csv_heading(struct report_csv *w)
+{
+	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
+		report_csv_str(w, search_csv_inputs[k]);
+	report_csv_str(w, "memory.fits");
+	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
+		report_csv_str(w, search_csv_figures[k]);
+}
+
 void report_search_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
 		       const struct search_result *res, int n)
 {
 	struct report_csv w = {b, 0};
 
 	report_csv_str(&w, "rank");
-	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
-		report_csv_str(&w, search_csv_inputs[k]);
-	report_csv_str(&w, "memory.fits");
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
-		report_csv_str(&w, search_csv_figures[k]);
+	search_csv_heading(&w);
 	report_csv_str(&w, "bottleneck.binding");
 	report_csv_str(&w, "meets_target");
 	report_csv_str(&w, "score");
@@ -1099,26 +1131,55 @@ void report_search_csv(struct report_buf *b, const struct scenario *s0, const st
 
 		search_apply(&s, cat, r);
 		report_csv_num(&w, i + 1, true);
-		for (size_t k = 0; k < NELEMS(search_csv_inputs); k++) {
-			const struct field *f = scenario_field_find(search_csv_inputs[k]);
-			char text[256];
-
-			if (!f || !scenario_field_applies(&s, f))
-				report_csv_str(&w, NULL);
-			else if (strcmp(f->key, "parallel.dp") == 0) /* as resolved */
-				report_csv_num(&w, r->plan.dp, true);
-			else
-				report_csv_str(&w,
-					       scenario_field_format(&s, f, text, sizeof(text)));
-		}
+		search_csv_layout(&w, &s, r);
 		report_csv_bool(&w, r->plan.mem.fits);
-		for (size_t k = 0; k < NELEMS(search_csv_figures); k++) {
-			const struct figure *f = figure_find(search_csv_figures[k]);
-			report_csv_num(&w, f ? figure_value(f, &r->plan) : NAN, f && f->integer);
-		}
+		search_csv_figures_of(&w, &r->plan);
 		report_csv_str(&w, bottleneck_name(r->plan.binding));
 		report_csv_bool(&w, r->meets_target);
 		report_csv_num(&w, r->score, false);
+		report_csv_end(&w);
+	}
+}
+
+void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
+			const int *counts, const struct search_result *res, int n)
+{
+	struct report_csv w = {b, 0};
+	double base = NAN;
+
+	/* search --csv's columns (the scenario file's keys, the JSON report's), then MFU and
+	 * the efficiency, the table's own */
+	search_csv_heading(&w);
+	report_csv_str(&w, "compute.mfu");
+	report_csv_str(&w, "bottleneck.binding");
+	report_csv_str(&w, "efficiency");
+	report_csv_end(&w);
+	for (int i = 0; i < n; i++) {
+		const struct search_result *r = &res[i];
+		const struct plan *p = &r->plan;
+		struct scenario s = *s0;
+
+		if (!r->count) { /* nothing fits at this count: the count alone */
+			for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
+				if (strcmp(search_csv_inputs[k], "hardware.count") == 0)
+					report_csv_num(&w, counts[i], true);
+				else
+					report_csv_str(&w, NULL);
+			report_csv_bool(&w, false);
+			for (size_t k = 0; k < NELEMS(search_csv_figures) + 3; k++)
+				report_csv_str(&w, NULL);
+			report_csv_end(&w);
+			continue;
+		}
+		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
+			base = p->tokens_per_s_per_gpu;
+		search_apply(&s, cat, r);
+		search_csv_layout(&w, &s, r);
+		report_csv_bool(&w, p->mem.fits);
+		search_csv_figures_of(&w, p);
+		report_csv_num(&w, p->mfu, false);
+		report_csv_str(&w, bottleneck_name(p->binding));
+		report_csv_num(&w, base > 0 ? p->tokens_per_s_per_gpu / base : NAN, false);
 		report_csv_end(&w);
 	}
 }
@@ -1291,15 +1352,6 @@ void report_validation_csv(struct report_buf *b, const struct validation *v)
 	}
 }
 
-/* A CSV field for a figure: empty when it does not apply. */
-static void csv_num(struct report_buf *b, double v)
-{
-	if (isfinite(v))
-		report_buf_printf(b, ",%.6g", v);
-	else
-		report_buf_printf(b, ",");
-}
-
 int report_scaling_counts(const struct scenario *s, int *counts, int max)
 {
 	int n = 0, top = s->hardware.count * 4 > 1024 ? s->hardware.count * 4 : 1024;
@@ -1307,42 +1359,6 @@ int report_scaling_counts(const struct scenario *s, int *counts, int max)
 	for (int k = 1; k <= top && k <= (1 << 20) && n < max; k *= 2)
 		counts[n++] = k;
 	return n;
-}
-
-void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *out,
-			int n)
-{
-	double base = NAN;
-
-	report_buf_printf(b, "gpus,fits,gpu,tp,pp,dp,zero,micro_batch,offload,weights,kv_cache,"
-			     "step_s,total_s,tokens_per_s,tokens_per_s_per_gpu,usd_per_hour,"
-			     "usd_total,usd_per_million_tokens,mfu,binding,efficiency\n");
-	for (int i = 0; i < n; i++) {
-		const struct plan *p = &out[i].plan;
-		if (!out[i].count) {
-			report_buf_printf(b, "%d,false,,,,,,,,,,,,,,,,,,,\n", counts[i]);
-			continue;
-		}
-		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
-			base = p->tokens_per_s_per_gpu;
-		report_buf_printf(
-		    b, "%d,true,%s,%d,%d,%d,%d,%d,%s,%s,%s", counts[i], out[i].gpu,
-		    out[i].parallel.tp, out[i].parallel.pp, p->dp, out[i].parallel.zero,
-		    out[i].micro_batch,
-		    scenario_enum_name("parallel.offload", (int)out[i].parallel.offload),
-		    dtype_name(out[i].weights), dtype_name(out[i].kv_cache));
-		csv_num(b, p->step_s);
-		csv_num(b, p->total_s);
-		csv_num(b, p->tokens_per_s);
-		csv_num(b, p->tokens_per_s_per_gpu);
-		csv_num(b, p->usd_per_hour);
-		csv_num(b, p->usd_total);
-		csv_num(b, p->usd_per_million_tokens);
-		csv_num(b, p->mfu);
-		report_buf_printf(b, ",%s", bottleneck_name(p->binding));
-		csv_num(b, base > 0 ? p->tokens_per_s_per_gpu / base : NAN);
-		report_buf_printf(b, "\n");
-	}
 }
 
 /* The folder part of a path ("" when none) and its last part. */

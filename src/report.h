@@ -142,12 +142,14 @@ void report_validation_csv(struct report_buf *b, const struct validation *v);
  * writes at most max to counts and returns how many. */
 int report_scaling_counts(const struct scenario *s, int *counts, int max);
 
-/* The n results of search_scaling() at counts as CSV in SI units, with a header line;
- * offload as the scenario file writes it (none, optimizer, optimizer+params); efficiency
- * is tokens/s per GPU against the fewest GPUs that fit, a count where nothing fits is
- * "N,false" and empty fields. */
-void report_scaling_csv(struct report_buf *b, const int *counts, const struct search_result *res,
-			int n);
+/* The n results of search_scaling() at counts (for scenario s0) as CSV in SI units, with a
+ * header line: search --csv's layout columns and figures under the scenario file's and the
+ * JSON report's keys, values as a scenario file writes them (optimizer+params), then
+ * compute.mfu, bottleneck.binding and efficiency, tokens/s per GPU against the fewest GPUs
+ * that fit; a count where nothing fits has its hardware.count, memory.fits false and
+ * empty fields. */
+void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
+			const int *counts, const struct search_result *res, int n);
 
 /* `gpuplan catalog`: the GPUs (dense peaks per precision, the sparse figures apart, memory,
  * bandwidths, power, price) and the models (parameters counted from each config), each

@@ -104,10 +104,14 @@ struct figure;
 struct chart_view {
 	const struct field *field; /* the input along x */
 	const struct figure *fig;  /* the figure along y */
-	int n;			   /* values */
-	bool geometric;		   /* doubling steps: a logarithmic axis */
-	double x[CHART_VIEW_MAX];  /* the input's values */
-	double y[CHART_VIEW_MAX];  /* the figure at each; NaN where the scenario does not check */
+	/* the scaling view's case (c on it): hardware.count from 8 to 1,024, each count planned
+	 * with the best layout a search finds there (search_scaling, as the scaling view),
+	 * not with the scenario's layout */
+	bool best_layout;
+	int n;			  /* values */
+	bool geometric;		  /* doubling steps: a logarithmic axis */
+	double x[CHART_VIEW_MAX]; /* the input's values */
+	double y[CHART_VIEW_MAX]; /* the figure at each; NaN where the scenario does not check */
 	double capacity[CHART_VIEW_MAX], ttft[CHART_VIEW_MAX], tpot[CHART_VIEW_MAX]; /* the lines */
 	int invalid;	    /* values at which the scenario does not check */
 	bool stale;	    /* the scenario or the figure changed since the plans */

@@ -1,7 +1,10 @@
 /* chart_view.c - the chart view (c, :chart): a figure against the selected input over a range
  * around its value, drawn by src/chart.c as `gpuplan sweep` draws it, the fit limit and the
  * SLO as lines; f and F choose the figure, q or Esc closes. The plans run once a change of
- * the scenario (its recalc), the text once a change of the plans or the window's size. */
+ * the scenario (its recalc), the text once a change of the plans or the window's size. The
+ * scaling view's case (c on it, best_layout): a figure against hardware.count from 8 to
+ * 1,024, each count with the best layout the scaling view's search finds (search_view.c
+ * says why its table stays a view of its own). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +76,44 @@ static bool is_memory(const struct figure *f)
 	return strncmp(f->key, "memory.per_gpu.", 15) == 0;
 }
 
+/* The scaling view's case: the best layout by time at each count of the scaling view (8 to
+ * 1,024), by the same search (search_scaling into a->sv, so the scaling view shows these
+ * layouts when it opens again); a count where nothing fits is a gap. */
+static void chart_best_layouts(struct app *a)
+{
+	struct chart_view *cv = &a->cv;
+	struct search_view *sv = &a->sv;
+	struct search_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.cat = a->cat;
+	o.top = 1;
+	sv->ncounts = 0;
+	for (int c = 8; c <= 1024 && sv->ncounts < SCALING_MAX && sv->ncounts < CHART_VIEW_MAX;
+	     c *= 2)
+		sv->counts[sv->ncounts++] = c;
+	search_scaling(&a->scn, &o, sv->counts, sv->ncounts, sv->scaling);
+	sv->scaling_stale = false;
+	cv->n = sv->ncounts;
+	cv->geometric = true;
+	cv->invalid = 0;
+	for (int i = 0; i < cv->n; i++) {
+		const struct search_result *r = &sv->scaling[i];
+		cv->x[i] = sv->counts[i];
+		cv->y[i] = cv->capacity[i] = NAN;
+		cv->ttft[i] = a->scn.workload.slo.ttft_s > 0 ? a->scn.workload.slo.ttft_s : NAN;
+		cv->tpot[i] = a->scn.workload.slo.tpot_s > 0 ? a->scn.workload.slo.tpot_s : NAN;
+		if (!r->count) {
+			cv->invalid++;
+			continue;
+		}
+		cv->y[i] = figure_value(cv->fig, &r->plan);
+		cv->capacity[i] = r->plan.mem.capacity;
+	}
+	cv->runs++;
+	a->dirty |= DIRTY_DRAW;
+}
+
 void chart_view_compute(struct app *a)
 {
 	struct chart_view *cv = &a->cv;
@@ -84,6 +125,10 @@ void chart_view_compute(struct app *a)
 		return;
 	cv->stale = false;
 	cv->text_w = cv->text_h = -1;
+	if (cv->best_layout) {
+		chart_best_layouts(a);
+		return;
+	}
 	cv->n = chart_view_range(cv->field, field_value_now(a, cv->field), cv->x, CHART_VIEW_MAX,
 				 &cv->geometric);
 	cv->invalid = 0;
@@ -231,6 +276,24 @@ unsigned chart_view_open_on(struct app *a, const struct field *f, const struct f
 	}
 	cv->field = f;
 	cv->fig = fig;
+	cv->best_layout = false;
+	cv->stale = true;
+	search_view_open(a, VIEW_CHART);
+	return DIRTY_DRAW;
+}
+
+/* The figure the scaling view's chart opens on: tokens/s per GPU, whose fall from linear is
+ * the view's efficiency column. */
+#define CHART_SCALING_FIGURE "throughput.tokens_per_s_per_gpu"
+
+unsigned chart_view_key_scaling(struct app *a, int key)
+{
+	struct chart_view *cv = &a->cv;
+
+	(void)key;
+	cv->field = scenario_field_find("hardware.count");
+	cv->fig = cv->best_layout && cv->fig ? cv->fig : figure_find(CHART_SCALING_FIGURE);
+	cv->best_layout = true;
 	cv->stale = true;
 	search_view_open(a, VIEW_CHART);
 	return DIRTY_DRAW;
@@ -335,10 +398,23 @@ static void chart_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	int y = 2;
 
 	(void)v;
-	snprintf(title, sizeof(title), "Chart: %s against %s", cv->fig->key, cv->field->key);
+	if (cv->best_layout)
+		snprintf(title, sizeof(title), "Chart: %s by GPU count, best layouts",
+			 cv->fig->key);
+	else
+		snprintf(title, sizeof(title), "Chart: %s against %s", cv->fig->key,
+			 cv->field->key);
 	draw_frame(a, w, title);
 	scenario_field_format(&a->scn, cv->field, now, sizeof(now));
-	if (cv->invalid)
+	if (cv->best_layout && cv->invalid)
+		snprintf(line, sizeof(line),
+			 "the scaling view's best layouts (S: their table); %d counts fit "
+			 "nothing (gaps); f/F figure",
+			 cv->invalid);
+	else if (cv->best_layout)
+		snprintf(line, sizeof(line),
+			 "the scaling view's best layouts (S: their table); f/F: another figure");
+	else if (cv->invalid)
 		snprintf(line, sizeof(line),
 			 "%s now %s; %d of %d values do not check (gaps); f/F figure",
 			 cv->field->key, now, cv->invalid, cv->n);

@@ -23,6 +23,8 @@ static const char *const help_screen[] = {
     "  at the panes q or F10 quits (w at its question saves first). Ctrl-L",
     "  redraws; the title's mark means unsaved edits. A message too long for",
     "  its line goes on over the key legend until the next key.",
+    "  +-11% after a result: its error band, how far gpuplan was from measured",
+    "  runs like it (+-?: none measured); selected, the status line names them.",
     "  NO_COLOR=1: no colour; --ascii or a non-UTF-8 locale: ASCII drawing.",
     "  A dropped connection (SIGHUP) keeps unsaved edits in a recovery file",
     "  that the next start offers to restore.",

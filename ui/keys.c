@@ -83,7 +83,7 @@ const struct key_row key_table[] = {
     {KC_MAIN, {KEYF(KEY_LEFT), 'h'}, ACT_PREV_CHOICE, "prev-choice", NULL, NULL, {0}, 0,
      HELP_EDITING, NULL, NULL, app_key_prev_choice, NULL},
     {KC_MAIN, {'u'}, ACT_UNDO, "undo", "u", "Undo",
-     {[KC_MAIN] = 5, [KC_RESULTS] = 5, [KC_SEARCH] = 5, [KC_SCALING] = 3, [KC_CHART] = 3},
+     {[KC_MAIN] = 5, [KC_RESULTS] = 5, [KC_SEARCH] = 5, [KC_SCALING] = 4, [KC_CHART] = 3},
      KF_OVER_VIEW,
      HELP_EDITING, "u, Ctrl-R", "undo, redo", app_key_undo, NULL},
     {KC_MAIN, {KEY_CTRL('r')}, ACT_REDO, "redo", NULL, NULL, {0}, KF_OVER_VIEW, HELP_EDITING,
@@ -98,7 +98,7 @@ const struct key_row key_table[] = {
      NULL, "the scenario's notes, as :notes", app_key_notes, NULL},
     /* Commands: command.h's table, and the key that opens its line */
     {KC_MAIN, {':'}, ACT_COMMAND, "command", ":", "Cmd",
-     {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 4, [KC_CHART] = 4},
+     {[KC_MAIN] = 7, [KC_RESULTS] = 7, [KC_SEARCH] = 6, [KC_SCALING] = 5, [KC_CHART] = 4},
      KF_OVER_VIEW,
      HELP_NONE, NULL, "open the command line", app_key_command, NULL},
     {KC_COMMAND, {ENTER}, ACT_NONE, "run", "Enter", "Run", {[KC_COMMAND] = 1}, 0, HELP_NONE,
@@ -158,7 +158,9 @@ const struct key_row key_table[] = {
      NULL, "the search view instead", search_view_key_search, NULL},
     {KC_SCALING, {'S'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "close the scaling view", search_view_key_scaling, NULL},
-    CLOSE_VIEW(KC_SCALING, 5, search_view_key_close),
+    {KC_SCALING, {'c'}, ACT_NONE, "chart", "c", "Chart", {[KC_SCALING] = 3}, 0, HELP_NONE, NULL,
+     "chart the best layouts: a figure against the GPU count", chart_view_key_scaling, NULL},
+    CLOSE_VIEW(KC_SCALING, 6, search_view_key_close),
     {KC_MAIN, {'c'}, ACT_CHART, "chart", "c", "Chart", {[KC_MAIN] = 11, [KC_RESULTS] = 9}, 0,
      HELP_SEARCH, "c, :chart", "the chart view: a figure against the selected field,\n"
      "halved and doubled around its value (on Results: the\n"
@@ -170,6 +172,8 @@ const struct key_row key_table[] = {
      "chart the previous figure", chart_view_key_prev_figure, NULL},
     {KC_CHART, {'c'}, ACT_NONE, "close", NULL, NULL, {0}, 0, HELP_NONE, NULL,
      "close the chart view", chart_view_key_close, NULL},
+    {KC_CHART, {'S'}, ACT_NONE, "scaling", NULL, NULL, {0}, 0, HELP_NONE, NULL,
+     "the scaling view instead (its table of layouts)", search_view_key_scaling, NULL},
     CLOSE_VIEW(KC_CHART, 5, chart_view_key_close),
     /* Screen: the help screen's closing paragraph says these */
     {KC_MAIN, {KEYF(KEY_F(1)), '?'}, ACT_HELP, "help", "F1", "Help",

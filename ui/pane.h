@@ -89,5 +89,12 @@ unsigned pane_results_shown(const struct app *a, int height, int width);
 /* "KEY = VALUE" for a Results item that the pane has no line for at its size (a short
  * terminal), for the status line while it is selected; NULL when it has one. */
 const char *pane_results_hidden(const struct app *a, const char *key, char *buf, size_t size);
+/* The error band of the figure at key (band.h), as the pane shows it: mark, compact, "±11%"
+ * (the theme's glyph; "+-11%" in ASCII) or "±?" outside every validated regime; why, as
+ * the reports write it, "+-11%: 7 measured llm-foundry runs on h100-sxm-80gb" or
+ * "unvalidated: ...". Either buffer may be NULL. False when the figure carries no band or
+ * has no value. */
+bool pane_results_band(const struct app *a, const char *key, char *mark, size_t msize, char *why,
+		       size_t wsize);
 
 #endif

@@ -239,6 +239,27 @@ const char *pane_results_hidden(const struct app *a, const char *key, char *buf,
 	return NULL;
 }
 
+bool pane_results_band(const struct app *a, const char *key, char *mark, size_t msize, char *why,
+		       size_t wsize)
+{
+	const struct figure *f = figure_find(key);
+	double x = f ? figure_value(f, &a->plan) : NAN;
+	struct band b;
+
+	if (!isfinite(x) || !band_lookup(&a->scn, key, x, &b))
+		return false;
+	if (mark && msize) {
+		const char *pm = a->theme.g ? a->theme.g->plusminus : "+-";
+		if (b.validated)
+			snprintf(mark, msize, "%s%.0f%%", pm, 100 * b.pct);
+		else
+			snprintf(mark, msize, "%s?", pm);
+	}
+	if (why && wsize)
+		band_describe(&b, why, wsize);
+	return true;
+}
+
 /* The change of now against then, with an up or down mark coloured by whether it is an
  * improvement: "▲ 12%". Nothing when there is no baseline or no change. */
 static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double now, double then,
@@ -280,6 +301,16 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	}
 	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
 	draw_text(a, w, y, vx, dx - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
+	/* the error band after the value when it fits whole ("1.19 min ±11%"); the status line
+	 * says where it comes from while the figure is selected */
+	{
+		char mark[24];
+		int bx = vx + text_width(value) + 1;
+		if (pane_results_band(a, key, mark, sizeof(mark), NULL, 0) &&
+		    bx + text_width(mark) <= dx - 1)
+			draw_text(a, w, y, bx, text_width(mark), sel ? ROLE_SELECTED : ROLE_DIM,
+				  mark);
+	}
 	draw_delta(a, w, y, dx, width - dx, now, then, better);
 }
 
@@ -891,6 +922,20 @@ static const char *results_status(const struct app *a, char *buf, size_t size, i
 	}
 	if ((t = pane_results_verdict(a, key, buf, size)) != NULL)
 		return t;
+	/* a banded figure: its value and where its band comes from (band_describe) */
+	{
+		char why[256];
+		if (pane_results_band(a, key, NULL, 0, why, sizeof(why))) {
+			const struct figure *f = figure_find(key);
+			char v[64];
+			if (!pane_results_hidden(a, key, buf, size))
+				snprintf(buf, size, "%s %s",
+					 f->short_label ? f->short_label : f->label,
+					 figure_format(f, figure_value(f, &a->plan), v, sizeof(v)));
+			snprintf(buf + strlen(buf), size - strlen(buf), ", %s", why);
+			return buf;
+		}
+	}
 	return pane_results_hidden(a, key, buf, size);
 }
 

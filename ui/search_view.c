@@ -4,7 +4,18 @@
  * scaling efficiency as a bar. Goal seek (>, <, :solve): the largest or smallest value of a
  * field that still fits. Both views cover the body at full width, so a result keeps one
  * line even at 80x24; the searches run from app_compute, once after the keys already typed,
- * and never while no view is open. */
+ * and never while no view is open.
+ *
+ * The scaling view and the chart view (chart_view.c, issue 18: "the scaling view becomes
+ * one case of it"): c on this view charts its best layouts as the chart view's
+ * best_layout case (a figure against hardware.count, each count planned with the layout
+ * search_scaling finds there, f/F another figure), and S there comes back here. The table
+ * stays a view of its own because a chart draws one figure a series and no layout: which
+ * layout wins at each count (tp, pp, dp, ZeRO, offload; the weight and KV formats for
+ * inference) beside five figures at once is what this view is for, and the table and a
+ * readable chart do not both fit the body at 80x24 (8 rows of table and about 14 of chart
+ * against the body's 20). The chart view opened from a pane on hardware.count keeps the
+ * scenario's layout (as `gpuplan sweep` does) and grows only dp. */
 #include "app.h"
 
 #include <math.h>

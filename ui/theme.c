@@ -48,7 +48,7 @@ static const struct role_style styles[ROLE_COUNT] = {
 	.bar_eighth = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"},  \
 	.bar_empty = " ", .up = "\u25b2", .down = "\u25bc", .binding = "\u25c0", .sep = "\u2502",  \
 	.ok = "\u2714", .bad = "\u2718", .unsaved = "\u25cf", .ellipsis = "\u2026",                \
-	.more_up = "\u25b4", .more_down = "\u25be"
+	.more_up = "\u25b4", .more_down = "\u25be", .plusminus = "\u00b1"
 
 /* In colour every part is a solid block in its own colour; without colour the parts need
  * distinct fills (shades in UTF-8, letters in ASCII). */
@@ -81,6 +81,7 @@ const struct glyphs theme_glyphs_ascii = {
     .ellipsis = "~",
     .more_up = "^",
     .more_down = "v",
+    .plusminus = "+-",
 };
 
 bool theme_env_no_color(void)

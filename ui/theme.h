@@ -62,6 +62,7 @@ struct glyphs {
 	const char *unsaved;   /* the title's unsaved-edits mark */
 	const char *ellipsis;
 	const char *more_up, *more_down; /* a pane has rows above/below */
+	const char *plusminus;		 /* before a figure's error band: "±5%" */
 };
 
 struct theme {

@@ -154,6 +154,8 @@ unsigned chart_view_command(struct app *a, const char *arg);
 unsigned chart_view_key_next_figure(struct app *a, int key); /* f */
 unsigned chart_view_key_prev_figure(struct app *a, int key); /* F */
 unsigned chart_view_key_close(struct app *a, int key);
+/* c on the scaling view: its best layouts charted, the figure against hardware.count. */
+unsigned chart_view_key_scaling(struct app *a, int key);
 
 /* Drawing (draw.c, pane.c, pane_results.c, help.c, picker.c). */
 void app_screen_start(struct app *a);  /* after initscr: theme, windows */

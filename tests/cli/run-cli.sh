@@ -374,10 +374,11 @@ for r in d["results"]:
 	done
 fi
 run 0 search $D/train.yaml --scaling && {
-	has "$T/out" '^gpus,fits,gpu,tp,pp,dp,' "search --scaling CSV header"
-	has "$T/out" '^64,true,' "search --scaling row for the scenario's count"
-	has "$T/out" '^1024,' "search --scaling goes to 1,024 GPUs, as the S view does"
-	has "$T/out" ',binding,efficiency$' "search --scaling has the efficiency column"
+	has "$T/out" '^hardware.gpu,hardware.count,parallel.tp,parallel.pp,parallel.dp,' \
+		"search --scaling CSV header (search --csv's keys)"
+	has "$T/out" '^[a-z0-9-]*,64,' "search --scaling row for the scenario's count"
+	has "$T/out" '^[a-z0-9-]*,1024,' "search --scaling goes to 1,024 GPUs, as the S view does"
+	has "$T/out" ',bottleneck\.binding,efficiency$' "search --scaling has the efficiency column"
 	n=$(awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { print bad ? "ragged" : "even" }' "$T/out")
 	[ "$n" = even ] && ok || bad "search --scaling rows have different field counts"
 }
@@ -570,15 +571,18 @@ assert rows[0]["workload.weights"] and rows[0]["workload.kv_cache"]
 assert rows[0]["workload.batch"] == "auto" or int(rows[0]["workload.batch"]) >= 1
 assert rows[0]["parallel.zero"] == "" and float(rows[0]["latency.tpot_s"]) > 0'
 run 0 search $D/train.yaml --scaling --csv && csvcheck "$T/out" "search --scaling --csv" '
-assert head[:6] == ["gpus", "fits", "gpu", "tp", "pp", "dp"] and head[-1] == "efficiency"
-r = [x for x in rows if x["gpus"] == "64"][0]
-assert r["fits"] == "true" and r["offload"] in ("none", "optimizer", "optimizer+params")
-assert all(x["offload"] != "all" for x in rows)'
+assert head[:5] == ["hardware.gpu", "hardware.count", "parallel.tp", "parallel.pp",
+                    "parallel.dp"] and head[-1] == "efficiency", head
+r = [x for x in rows if x["hardware.count"] == "64"][0]
+assert r["memory.fits"] == "true"
+assert r["parallel.offload"] in ("none", "optimizer", "optimizer+params")
+assert all(x["parallel.offload"] != "all" for x in rows)'
 # offload of parameters is named as a scenario file names it, not "all"
 run 0 search scenarios/seed-05a-gpt3-one-a100-fp32.yaml --scaling &&
 	csvcheck "$T/out" "search --scaling offload names" '
-assert all(x["offload"] in ("", "none", "optimizer", "optimizer+params") for x in rows), rows
-assert any(x["offload"] == "optimizer+params" for x in rows)'
+assert all(x["parallel.offload"] in ("", "none", "optimizer", "optimizer+params")
+           for x in rows), rows
+assert any(x["parallel.offload"] == "optimizer+params" for x in rows)'
 run_error 2 search $D/train.yaml --csv --json && has "$T/err" "cannot be used together" "--csv --json"
 run 0 catalog gpus --csv && csvcheck "$T/out" "catalog gpus --csv" '
 for k in ("id", "memory_bytes", "hbm_bytes_per_s", "peak_flops.bf16", "sparse_flops.bf16",

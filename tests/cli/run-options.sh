@@ -50,6 +50,41 @@ fi
 "$G" commands | cut -f3 | tr ' ' '\n' | sed -n 's|^.*--\([a-z-]*\).*|\1|p' | sort -u >"$T/cmd.opts"
 cut -d' ' -f2 "$T/help.opts" | sort -u | cmp -s - "$T/cmd.opts" && ok ||
 	bad "gpuplan commands lists other options than --help"
+# every option a command takes (gpuplan commands, from the option table) is in its --help:
+# in the usage line (as --LONG or -S) and in its options block; and in gpuplan(1)'s
+# SYNOPSIS for the command (--profile was once left out of calibrate --help)
+"$G" commands | while IFS='	' read -r cmd operands opts summary; do
+	[ "$cmd" = - ] && continue
+	"$G" "$cmd" --help >"$T/cmd.help" 2>&1 || { echo "FAIL: $cmd --help exited $?"; continue; }
+	sed -n '1,/^$/p' "$T/cmd.help" >"$T/cmd.usage"
+	sed -n '/^options:$/,$p' "$T/cmd.help" >"$T/cmd.block"
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' man/gpuplan.1 |
+		awk -v c="$cmd" '$0 == ".SY gpuplan" { on = 0 } $0 == ".B " c { on = 1 } on' |
+		sed 's/\\-/-/g' >"$T/cmd.syn"
+	for o in $opts; do
+		case $o in -h/--help) continue ;; esac
+		long=${o#*--}
+		long=--${long%%=*}
+		short=
+		case $o in -?/*) short=${o%%/*} ;; esac
+		if ! grep -qE -- "(^|[[( ])($long|${short:-$long})([] =|]|$)" "$T/cmd.usage"; then
+			echo "FAIL: $cmd --help: usage does not name $long"
+		elif ! grep -qE -- "^  (-[a-z], )? *$long([= ]|$)" "$T/cmd.block"; then
+			echo "FAIL: $cmd --help: options block has no $long"
+		elif ! grep -qE -- "(^|[[( ])($long|${short:-$long})( |$)" "$T/cmd.syn"; then
+			echo "FAIL: gpuplan(1) SYNOPSIS of $cmd does not name $long"
+		else
+			echo ok
+		fi
+	done
+done >"$T/cmdopts"
+n=$(grep -c '^ok$' "$T/cmdopts")
+pass=$((pass + n))
+if grep -q '^FAIL' "$T/cmdopts"; then
+	grep '^FAIL' "$T/cmdopts"
+	fail=$((fail + $(grep -c '^FAIL' "$T/cmdopts")))
+fi
+[ "$n" -ge 30 ] || bad "only $n options checked against their command's --help"
 
 # --- every message starts with gpuplan: or names its place ---------------------------------
 # a line of standard error is "gpuplan: ...", "gpuplan COMMAND: ...", "usage: ..." (the line

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every --csv table read back by python3's csv module (issue 18): search (training, serving,
-# offload, over the catalog's GPUs), search --scaling, catalog gpus and models, diff,
+# offload, over the catalog's GPUs), search --scaling (under the same keys as search --csv,
+# each row against the JSON report of its layout), catalog gpus and models, diff,
 # validate and sweep (a range, curves, a list of words). tests/schema/check_csv.py checks
 # that each parses with one field a column, that a column named by a scenario key holds
 # that field's values as a scenario file writes them (optimizer+params, not all; catalog
@@ -69,7 +70,9 @@ table search 0 search $OFFLOAD --top 40
 table search 0 search $SERVE --top 5 --hardware
 table search 0 search $ONLINE --top 5 --by cost
 table scaling 0 search $OFFLOAD --scaling
+scaling_offload=$n
 table scaling 0 search $SERVE --scaling
+scaling_serve=$n
 table catalog-gpus 0 catalog gpus
 table catalog-models 0 catalog models
 table diff 0 diff $TRAIN $SERVE
@@ -90,6 +93,20 @@ if $CHECK "$T" $(cat "$T/list") >"$T/report" 2>&1; then ok; else
 	grep -v '^csv:' "$T/report" | head -20
 fi
 tail -1 "$T/report"
+
+# search --scaling has no --json: each row that fits is read back against the JSON report
+# of its layout (tests/schema/check_scaling.py), and the check fails on a changed value
+for x in "$OFFLOAD:$scaling_offload" "$SERVE:$scaling_serve"; do
+	if python3 tests/schema/check_scaling.py "$G" "${x%%:*}" "$T/${x##*:}.csv" >"$T/report" 2>&1
+	then ok; else
+		bad "search ${x%%:*} --scaling does not agree with report --json:"
+		head -10 "$T/report"
+	fi
+done
+awk -F, 'NR == 3 { $19 = $19 * 1.01 } 1' OFS=, "$T/$scaling_offload.csv" >"$T/m0.csv"
+if python3 tests/schema/check_scaling.py "$G" "$OFFLOAD" "$T/m0.csv" >"$T/report" 2>&1; then
+	bad "check_scaling.py passes a step time 1% off"
+else ok; fi
 
 # the checker fails on a value not as a scenario file writes it, on a row one field short,
 # and on a CSV that differs from its JSON

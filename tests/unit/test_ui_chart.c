@@ -214,6 +214,59 @@ static void test_chart_command(void **state)
 	assert_non_null(strstr(app.status, "neither a numeric figure nor a field"));
 }
 
+/* The scaling view's case of the chart (c on it): each count from 8 to 1,024 planned with
+ * the best layout the scaling view's search finds there, not the scenario's; f changes the
+ * figure over the same layouts; S goes back to their table; c on a pane charts the
+ * scenario's own layout again. */
+static void test_scaling_is_a_chart_of_best_layouts(void **state)
+{
+	double fixed[CHART_VIEW_MAX];
+	int nfixed;
+
+	(void)state;
+	assert_int_equal(app.scn.hardware.count, 8);
+	/* the scenario's layout charted against the count, for comparison */
+	keys(":chart hardware.count throughput.tokens_per_s_per_gpu\n");
+	assert_int_equal(app.view, VIEW_CHART);
+	assert_false(app.cv.best_layout);
+	nfixed = app.cv.n;
+	memcpy(fixed, app.cv.y, sizeof(fixed));
+	keys("qS");
+	assert_int_equal(app.view, VIEW_SCALING);
+	keys("c");
+	assert_int_equal(app.view, VIEW_CHART);
+	assert_true(app.cv.best_layout);
+	assert_string_equal(app.cv.field->key, "hardware.count");
+	assert_string_equal(app.cv.fig->key, "throughput.tokens_per_s_per_gpu");
+	assert_int_equal(app.cv.n, app.sv.ncounts);
+	assert_true(app.cv.n == 8 && app.cv.x[0] == 8 && app.cv.x[7] == 1024);
+	for (int i = 0; i < app.cv.n; i++) {
+		const struct search_result *r = &app.sv.scaling[i];
+		if (!r->count)
+			assert_true(isnan(app.cv.y[i]));
+		else
+			assert_true(app.cv.y[i] == r->plan.tokens_per_s_per_gpu);
+	}
+	/* at the scenario's own count (8, the fixed chart's fourth point) the best layout by
+	 * time is at least as fast as the scenario's */
+	assert_true(nfixed > 3 && app.sv.scaling[0].count == 8);
+	assert_true(app.cv.y[0] >= fixed[3] * (1 - 1e-9));
+	keys("f");
+	assert_true(app.cv.best_layout);
+	assert_string_not_equal(app.cv.fig->key, "throughput.tokens_per_s_per_gpu");
+	for (int i = 0; i < app.cv.n; i++)
+		if (app.sv.scaling[i].count)
+			assert_true(app.cv.y[i] ==
+					figure_value(app.cv.fig, &app.sv.scaling[i].plan) ||
+				    (isnan(app.cv.y[i]) &&
+				     isnan(figure_value(app.cv.fig, &app.sv.scaling[i].plan))));
+	keys("S");
+	assert_int_equal(app.view, VIEW_SCALING);
+	keys("q3jc");
+	assert_int_equal(app.view, VIEW_CHART);
+	assert_false(app.cv.best_layout);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +279,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_keys_and_what_they_plan, setup),
 	    cmocka_unit_test_setup(test_results_figure_and_a_word, setup),
 	    cmocka_unit_test_setup(test_chart_command, setup),
+	    cmocka_unit_test_setup(test_scaling_is_a_chart_of_best_layouts, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
