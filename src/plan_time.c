@@ -694,6 +694,45 @@ static double op_recompute_share(const struct shape *sh)
 	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
 }
 
+/* HBM bytes per logit that the loss (forward and backward, after the output GEMM) moves,
+ * by workload.loss (else the framework's), e = bytes of a 16-bit logit:
+ * - paper: the fp32 softmax read and written about three times, 12 (Korthikanti et al.
+ *   2023 keep the logits in fp32; today's results, so the seed cases hold);
+ * - fp32, eager (transformers LlamaForCausalLM `logits.float()`, torchtune
+ *   TransformerDecoder `self.output(h).float()`, then F.cross_entropy): the upcast
+ *   (e read, 4 written), log_softmax (4, 4), nll_loss_backward's zero-filled fp32
+ *   gradient (4), log_softmax_backward (4 + 4 read, 4 written) and the upcast's backward
+ *   (4, e): 32 + 2 e; compiled layers leave the upcast an eager op on each side (e + 4,
+ *   4 + e) and Inductor fuses the cross-entropy (4 read forward; 4 read, 4 written
+ *   backward): 20 + 2 e;
+ * - chunked with chunks (torchtune CEWithChunkedOutputLoss, num_output_chunks 8,
+ *   torchtune/modules/loss/ce_chunked_output_loss.py: each chunk's `.float()` and
+ *   cross_entropy inside the loss that the recipe compiles, training.compile_loss):
+ *   compiled, the forward reduces the 16-bit chunk (e read, twice: max, then the sum
+ *   of exponentials) and the backward reads it once and writes its 16-bit gradient:
+ *   4 e; eager, each chunk moves what the fp32 path does, 32 + 2 e;
+ * - chunked without chunks (llm.c fused_classifier, llmc/fused_classifier.cuh
+ *   fused_classifier_kernel5): one kernel reads each bf16 row for its softmax
+ *   statistics, reads it again ("hopefully still in cache", taken as from L2) and
+ *   writes the gradient over it in place: 2 e. */
+static double loss_traffic(const struct workload *w, double e)
+{
+	const struct framework_info *fw = framework_get(w->framework);
+	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+	bool eager = framework_eager(w->framework, w->compile);
+
+	switch (l) {
+	case LOSS_FP32:
+		return eager ? 32 + 2 * e : 20 + 2 * e;
+	case LOSS_CHUNKED:
+		if (fw->loss_chunks <= 0)
+			return 2 * e;
+		return eager ? 32 + 2 * e : 4 * e;
+	default:
+		return 12;
+	}
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -822,12 +861,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 							  attn_fwd_passes, per_layer_att / sh->attn)
 				      : 0;
 	}
-	/* the output layer on the last stage: forward + backward, never recomputed; logits
-	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
+	/* the output layer on the last stage: forward + backward, never recomputed; the
+	 * logits' loss is memory-bound, its bytes per logit as the framework runs it
+	 * (loss_traffic) */
 	if (sh->vocab > 0) {
 		mb->matmul +=
 		    gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
-		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
+		mb->membound += T * sh->vocab * c->it * loss_traffic(w, c->act) * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
