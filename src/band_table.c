@@ -24,7 +24,7 @@ const struct band_regime band_table[] = {
 	 "vllm", "rtx-3090"},
 	{BAND_SPEED, "train", "fsdp", "hopper", 1, -0.054057, -0.054057, 0.054057,
 	 "torchtitan", "h100-sxm-80gb"},
-	{BAND_SPEED, "finetune", "torchtune", "ada", 2, 0.065136, 0.360507, 0.212821,
+	{BAND_SPEED, "finetune", "torchtune", "ada", 2, 0.098755, 0.360507, 0.229631,
 	 "torchtune", "rtx-4090"},
 	{BAND_SPEED, "finetune", "torchtune", "ampere", 7, -0.011659, 0.101711, 0.069268,
 	 "torchtune", "a100-80gb-sxm"},

@@ -733,6 +733,37 @@ static double loss_traffic(const struct workload *w, double e)
 	}
 }
 
+/* HBM bytes per frozen base weight that a quantised base (QLoRA's NF4, an int8 or int4
+ * base) moves each time a GEMM uses it in training, on top of the 16-bit weight the GEMM
+ * then reads (gemm_s): the weights are dequantised to the activations' dtype before the
+ * matmul, in the forward, a recomputed forward and the backward's input gradient
+ * (torchao/dtypes/nf4tensor.py linear_nf4: F.linear(input, weight.to(input.dtype)),
+ * LinearNF4.backward the same; bitsandbytes MatMul4Bit, dequantize_4bit). One fused
+ * kernel (bitsandbytes' kDequantizeBlockwise; torchao's chain under torch.compile) reads
+ * the packed weight and writes it in e bytes: q + e. torchao's NF4Tensor in eager
+ * PyTorch (torchtune with compile off) runs get_original_weight op by op, per weight:
+ * the nibble shift and mask (0.5 read, 0.5 written, each) and their .to(torch.long)
+ * (0.5, 4, each), the two nf4[...] look-ups (4, 1, each), the two products with the
+ * block scales (1, 1, each) and torch.stack (2, 2): 29 bytes. 16-bit bases: none. */
+static double dequant_bytes(const struct workload *w, double e)
+{
+	enum dtype base = w->finetune.base_weights;
+	double q;
+
+	if (w->kind != WL_FINETUNE || w->finetune.method == FT_FULL)
+		return 0;
+	if (w->finetune.method == FT_QLORA &&
+	    (base == DTYPE_BF16 || base == DTYPE_FP16 || base == DTYPE_FP32))
+		base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base (as plan_memory.c) */
+	q = dtype_bytes(base);
+	if (!(q > 0 && q < e))
+		return 0;
+	if (base == DTYPE_NF4 && w->framework == FW_TORCHTUNE &&
+	    framework_eager(w->framework, w->compile))
+		return 29;
+	return q + e;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -809,6 +840,19 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	if (framework_eager(w->framework, w->compile))
 		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
 	per_layer_mem = mem * (fwd + 2 + op);
+	/* a quantised frozen base: each layer's weights dequantised for every pass that
+	 * multiplies by them (dequant_bytes): the forward passes, the share per-op
+	 * checkpointing runs again and the input gradient; MoE layers count their active
+	 * experts (a token's path) */
+	{
+		double dq = dequant_bytes(w, c->act);
+		if (dq > 0) {
+			double lw = (p->active_params - p->counts.embedding - p->counts.head) /
+				    sh->layers;
+			per_layer_mem +=
+			    lw * c->it * dq * (fwd + 1 + op * op_recompute_share(sh)) * c->inv_hbm;
+		}
+	}
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
 	 * MLP), 2 backward, again in a recomputed forward (Megatron-LM, Shoeybi et al. 2019,
