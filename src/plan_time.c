@@ -847,8 +847,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	{
 		double dq = dequant_bytes(w, c->act);
 		if (dq > 0) {
-			double lw = (p->active_params - p->counts.embedding - p->counts.head) /
-				    sh->layers;
+			double lw =
+			    (p->active_params - p->counts.embedding - p->counts.head) / sh->layers;
 			per_layer_mem +=
 			    lw * c->it * dq * (fwd + 1 + op * op_recompute_share(sh)) * c->inv_hbm;
 		}

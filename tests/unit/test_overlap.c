@@ -427,7 +427,8 @@ static void test_loss_time(void **state)
 	measured_plan(measured_row(&speed_rows, "torchtune-3b-compile-speed"), &s, pa);
 	set(&s, "workload.loss", "chunked");
 	plan_compute(&s, pb);
-	double T = 2 * 4096, V = 128256, bw = 1 / (pa->hbm_efficiency * s.hardware.gpu.hbm_bytes_per_s);
+	double T = 2 * 4096, V = 128256,
+	       bw = 1 / (pa->hbm_efficiency * s.hardware.gpu.hbm_bytes_per_s);
 	assert_true(pa->parts.matmul_s == pb->parts.matmul_s);
 	assert_true(fabs((pa->parts.memory_bound_s - pb->parts.memory_bound_s) -
 			 T * V * (24 - 8) * bw) <= 1e-9 * pa->step_s);
