@@ -460,41 +460,34 @@ static void test_loss_time(void **state)
  * memory-bound time of 2.5 bytes a layer weight (0.5 read, 2 written: torchao's NF4 chain
  * compiled) in the forward, the recomputed forward and the input gradient; eager torchao
  * (compile off) moves 29 a weight, and a bf16 base none. */
+static double dequant_diff(struct scenario *s)
+{
+	set(s, "workload.finetune.method", "qlora");
+	set(s, "workload.finetune.base_weights", "nf4");
+	plan_compute(s, pa);
+	set(s, "workload.finetune.method", "lora");
+	set(s, "workload.finetune.base_weights", "bf16");
+	plan_compute(s, pb);
+	assert_true(pa->parts.matmul_s == pb->parts.matmul_s);
+	return pa->parts.memory_bound_s - pb->parts.memory_bound_s;
+}
+
 static void test_qlora_dequant_time(void **state)
 {
 	(void)state;
 	struct scenario s;
 	measured_load(&speed_rows, SPEED_ROWS);
 	measured_plan(measured_row(&speed_rows, "torchtune-qlora-4090-speed"), &s, pa);
-	set(&s, "workload.finetune.method", "lora");
-	set(&s, "workload.finetune.base_weights", "bf16");
-	plan_compute(&s, pb);
 	double lw = pa->active_params - pa->counts.embedding - pa->counts.head;
 	double bw = pa->hbm_efficiency * s.hardware.gpu.hbm_bytes_per_s;
-	double d = pa->parts.memory_bound_s - pb->parts.memory_bound_s;
-	assert_true(pa->parts.matmul_s == pb->parts.matmul_s);
-	assert_true(fabs(d - lw * 2.5 * 3 / bw) <= 1e-9 * pa->step_s);
-	/* eager: torchao's get_original_weight op by op */
-	set(&s, "workload.finetune.method", "qlora");
-	set(&s, "workload.finetune.base_weights", "nf4");
+	assert_true(fabs(dequant_diff(&s) - lw * 2.5 * 3 / bw) <= 1e-9 * pa->step_s);
+	/* eager: torchao's get_original_weight op by op (the layers' own eager traffic is
+	 * the same with either base) */
 	set(&s, "workload.compile", "off");
-	plan_compute(&s, pa);
-	set(&s, "workload.finetune.method", "lora");
-	set(&s, "workload.finetune.base_weights", "bf16");
-	plan_compute(&s, pb);
-	double d_eager = pa->parts.memory_bound_s - pb->parts.memory_bound_s;
-	/* the eager layers' pointwise traffic is the same in both; the dequant is not */
-	assert_true(fabs(d_eager - lw * 29 * 3 / bw) <= 1e-9 * pa->step_s);
+	assert_true(fabs(dequant_diff(&s) - lw * 29 * 3 / bw) <= 1e-9 * pa->step_s);
 	/* no recomputation: two passes, not three */
-	set(&s, "workload.finetune.method", "qlora");
-	set(&s, "workload.finetune.base_weights", "nf4");
 	set(&s, "workload.recompute", "none");
-	plan_compute(&s, pa);
-	set(&s, "workload.finetune.method", "lora");
-	set(&s, "workload.finetune.base_weights", "bf16");
-	plan_compute(&s, pb);
-	assert_true(fabs((pa->parts.memory_bound_s - pb->parts.memory_bound_s) -
-			 lw * 29 * 2 / bw) <= 1e-9 * pa->step_s);
+	assert_true(fabs(dequant_diff(&s) - lw * 29 * 2 / bw) <= 1e-9 * pa->step_s);
 }
 
 /* torchtitan's per-op checkpointing (workload.recompute op) in the step: the attention
