@@ -589,12 +589,16 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	double sq = (w->seq_len > 0 ? w->seq_len : 1) / cp;
 	double b = w->micro_batch > 0 ? w->micro_batch : 1;
 	double per_token = p->mem.activations_per_layer / (sq * b);
+	/* workload.recompute_layers: R of the stage's layers recompute (plan_memory.c) */
+	double Ls = p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers;
+	bool some =
+	    w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 && w->recompute_layers < Ls;
 
 	put(e, "\n");
 	if (cp > 1)
 		put(e, "  s = seq_len / cp = %d / %d = %s tokens a GPU (parallel.cp)\n", w->seq_len,
 		    p->cp, plain(e, sq));
-	if (w->recompute == RECOMPUTE_FULL) {
+	if (w->recompute == RECOMPUTE_FULL && !some) {
 		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
 		double h = p->model.hidden;
 		formula(e, "bytes per layer",
@@ -608,6 +612,17 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			plain(e, b));
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
+	if (some) {
+		char t[320];
+		snprintf(t, sizeof(t),
+			 "workload.recompute_layers: %d of the stage's %s layers recompute, the "
+			 "rest store everything, so a layer averages %d x the recomputing "
+			 "layer's bytes and %s x a storing one's, over %s (Megatron "
+			 "--recompute-method block; torchtitan selective_ac_option N)",
+			 w->recompute_layers, plain(e, Ls), w->recompute_layers,
+			 plain(e, Ls - w->recompute_layers), plain(e, Ls));
+		wrapped(e, "  ", t);
+	}
 	if (w->recompute != RECOMPUTE_FULL)
 		wrapped(
 		    e, "  ",
@@ -710,7 +725,14 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		    "\n  stored activations; the layer recomputation rebuilds for its "
 		    "backward\n  (%s) is transient and counts in overhead\n",
 		    byt(e, m->rebuilt_layer));
-	if (s->workload.recompute == RECOMPUTE_FULL)
+	if (s->workload.recompute == RECOMPUTE_FULL && p->recompute_layers > 0 &&
+	    p->recompute_layers <
+		(p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers))
+		source(e, "Korthikanti et al. 2023, Table 2 (full recomputation: 2 s b h a "
+			  "recomputing layer; stored: the layer's tensors); Megatron-LM "
+			  "transformer_block.py _checkpointed_forward (method block), torchtitan "
+			  "activation_checkpoint.py _apply_layer_sac");
+	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
 			  "s / h) stored without it (/ t with sequence parallelism)");
@@ -1088,6 +1110,11 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
+		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0)
+			put(e,
+			    "  of which the recomputed part is that of %d layers of each stage\n"
+			    "  (workload.recompute_layers)\n",
+			    p->recompute_layers);
 		source(e, lora ? "Kaplan et al. 2020 (6N); LoRA (Hu et al. 2021): frozen weights "
 				 "skip their weight gradients, 2N of the 4N backward; "
 				 "Narayanan et al. 2021, eq. 3 (attention, recomputation)"

@@ -265,6 +265,7 @@ struct plan {
 	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;
+	int recompute_layers; /* layers of the loaded stage that recompute (0: none) */
 
 	struct plan_memory mem;
 

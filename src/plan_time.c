@@ -764,6 +764,17 @@ static double dequant_bytes(const struct workload *w, double e)
 	return q + e;
 }
 
+/* The share of a stage's Ls layers that workload.recompute applies to: R of them under
+ * workload.recompute_layers (Megatron --recompute-method block --recompute-num-layers R,
+ * the first R of each stage; torchtitan selective_ac_option N, every N-th block: R =
+ * floor(L / N)), the others running as without recomputation; all by default. */
+static double recompute_share(const struct workload *w, double Ls)
+{
+	if (w->recompute_layers <= 0 || !(Ls > 0) || w->recompute_layers >= Ls)
+		return 1;
+	return w->recompute_layers / Ls;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -778,20 +789,22 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * load balance (2 cp chunks, two a rank) each rank does 1 / cp of the attention */
 	double sql = sq / cp, T = b * sql;
 	bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+	/* the share of the stage's layers that recompute (workload.recompute_layers) */
+	double rl = recompute_share(w, pp > 1 ? ceil(sh->layers / pp) : sh->layers);
 	/* forward passes per micro-batch: full recomputation runs the layers' forward again
 	 * in the backward (Chen et al. 2016; Megatron --recompute-granularity full) */
-	double fwd = w->recompute == RECOMPUTE_FULL ? 2 : 1;
+	double fwd = w->recompute == RECOMPUTE_FULL ? 1 + rl : 1;
 	/* backward = 2 x forward: input gradients and weight gradients; LoRA freezes the
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
 	 * output (op_sac_save_list): its core is not run again */
 	double attn_fwd_passes =
-	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 2;
+	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 1 + rl;
 	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
 	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
 	 * elementwise work */
-	double op = w->recompute == RECOMPUTE_OP ? 1 : 0;
+	double op = w->recompute == RECOMPUTE_OP ? rl : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -1002,12 +1015,16 @@ static void time_train(struct tctx *c)
 	 * the layers (8N; the output layer is not recomputed), selective = the attention
 	 * scores (Korthikanti et al. 2023, Section 5) */
 	p->hw_flops_per_token = p->flops_per_token;
-	if (w->recompute == RECOMPUTE_FULL)
-		p->hw_flops_per_token += 2 * layer_params + attn_model / 3;
-	else if (w->recompute == RECOMPUTE_SELECTIVE)
-		p->hw_flops_per_token += attn_model / 3;
-	else if (w->recompute == RECOMPUTE_OP) /* the matmuls run again, their 2 N share */
-		p->hw_flops_per_token += 2 * layer_params * op_recompute_share(&sh);
+	{
+		/* only the recomputing layers' share (workload.recompute_layers) */
+		double rl = recompute_share(w, pp > 1 ? ceil(sh.layers / pp) : sh.layers);
+		if (w->recompute == RECOMPUTE_FULL)
+			p->hw_flops_per_token += rl * (2 * layer_params + attn_model / 3);
+		else if (w->recompute == RECOMPUTE_SELECTIVE)
+			p->hw_flops_per_token += rl * attn_model / 3;
+		else if (w->recompute == RECOMPUTE_OP) /* the matmuls again, their 2 N share */
+			p->hw_flops_per_token += rl * 2 * layer_params * op_recompute_share(&sh);
+	}
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 

@@ -490,6 +490,93 @@ static void test_qlora_dequant_time(void **state)
 	assert_true(fabs(dequant_diff(&s) - lw * 29 * 2 / bw) <= 1e-9 * pa->step_s);
 }
 
+/* workload.recompute_layers: only R of a stage's layers recompute (Megatron
+ * --recompute-method block --recompute-num-layers R; torchtitan selective_ac_option N,
+ * R = floor(L / N)), the others store everything. On torchtune's 3B run with full
+ * recomputation (28 layers, one GPU): R = 28 is the default; the stored activations and
+ * the step are linear in R between none (R = 0) and full (R = L), so the activations
+ * never rise and the step never falls as R grows; under a pipeline R counts a stage's
+ * layers. */
+static void test_recompute_layers(void **state)
+{
+	(void)state;
+	struct scenario s;
+	static struct plan none, full;
+	measured_load(&speed_rows, SPEED_ROWS);
+	measured_plan(measured_row(&speed_rows, "torchtune-3b-ac-speed"), &s, &full);
+	assert_int_equal(full.recompute_layers, 28);
+	set(&s, "workload.recompute", "none");
+	plan_compute(&s, &none);
+	assert_int_equal(none.recompute_layers, 0);
+	set(&s, "workload.recompute", "full");
+	double prev_act = INFINITY, prev_step = 0, prev_hw = 0;
+	for (int r = 1; r <= 30; r++) {
+		char v[8];
+		snprintf(v, sizeof(v), "%d", r);
+		set(&s, "workload.recompute_layers", v);
+		plan_compute(&s, pa);
+		double k = (r < 28 ? r : 28) / 28.0;
+		/* linear between none and full: R = 0 is none, R = L full */
+		assert_true(
+		    fabs(pa->mem.activations_per_layer -
+			 (none.mem.activations_per_layer +
+			  k * (full.mem.activations_per_layer - none.mem.activations_per_layer))) <=
+		    1e-9 * none.mem.activations_per_layer);
+		assert_true(
+		    fabs(pa->parts.matmul_s -
+			 (none.parts.matmul_s + k * (full.parts.matmul_s - none.parts.matmul_s))) <=
+		    1e-9 * full.parts.matmul_s);
+		assert_true(fabs(pa->hw_flops_per_token -
+				 (none.hw_flops_per_token +
+				  k * (full.hw_flops_per_token - none.hw_flops_per_token))) <=
+			    1e-9 * full.hw_flops_per_token);
+		assert_true(pa->mem.activations <= prev_act);
+		assert_true(pa->step_s >= prev_step);
+		assert_true(pa->hw_flops_per_token >= prev_hw);
+		/* the layer rebuilt in the backward stays one layer */
+		assert_true(pa->mem.rebuilt_layer == full.mem.rebuilt_layer);
+		assert_int_equal(pa->recompute_layers, r < 28 ? r : 28);
+		prev_act = pa->mem.activations;
+		prev_step = pa->step_s;
+		prev_hw = pa->hw_flops_per_token;
+	}
+	/* R = L is full, exactly */
+	set(&s, "workload.recompute_layers", "28");
+	plan_compute(&s, pa);
+	assert_true(pa->step_s == full.step_s && pa->mem.total == full.mem.total);
+	/* explain names the field and the split */
+	{
+		static char buf[16384];
+		struct gp_error err;
+		set(&s, "workload.recompute_layers", "7");
+		plan_compute(&s, pa);
+		assert_int_equal(
+		    explain_key(&s, pa, "memory.per_gpu.activations", buf, sizeof(buf), &err), 0);
+		assert_non_null(strstr(buf, "workload.recompute_layers: 7 of the stage's 28"));
+	}
+	/* R of each stage under a pipeline: 14 of a 2-stage 28-layer model is every layer */
+	set(&s, "workload.framework", "megatron");
+	set(&s, "hardware.count", "2");
+	set(&s, "parallel.pp", "2");
+	set(&s, "workload.global_batch", "8");
+	set(&s, "workload.recompute_layers", "auto");
+	plan_compute(&s, pb);
+	set(&s, "workload.recompute_layers", "14");
+	plan_compute(&s, pa);
+	assert_int_equal(pa->recompute_layers, 14);
+	assert_true(pa->step_s == pb->step_s && pa->mem.total == pb->mem.total);
+	set(&s, "workload.recompute_layers", "7");
+	plan_compute(&s, pa);
+	assert_true(pa->mem.activations > pb->mem.activations && pa->step_s < pb->step_s);
+	/* bad input: 0 layers is recompute: none, not a count this field takes */
+	{
+		struct gp_error err;
+		assert_int_not_equal(scenario_set(&s, cat, "workload.recompute_layers", "0", &err),
+				     0);
+		assert_non_null(strstr(err.message, "expected 1 to 65536 or auto"));
+	}
+}
+
 /* torchtitan's per-op checkpointing (workload.recompute op) in the step: the attention
  * kernel's output is saved, so its core runs as without recomputation; wk, wo and w3 run
  * again: (1024 + 4096 + 14336) / (2 x 4096 + 2 x 1024 + 3 x 14336) = 0.365 of Llama 3.1
@@ -549,6 +636,7 @@ int main(void)
 	    cmocka_unit_test(test_loss_time),
 	    cmocka_unit_test(test_qlora_dequant_time),
 	    cmocka_unit_test(test_recompute_op_time),
+	    cmocka_unit_test(test_recompute_layers),
 	    cmocka_unit_test(test_bad_values),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
