@@ -1362,6 +1362,51 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	wrapped(e, "  ", text);
 }
 
+/* Training: what the loss moves per logit (plan_loss_traffic) and, under a quantised
+ * frozen base, the dequantisation's share of the memory-bound time, as the same plan with
+ * a bf16 base shows (src/plan_time.c, dequant_bytes). */
+static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double act = dtype_bytes(p->precision) >= 4 ? 4 : 2;
+	char text[400];
+
+	if (p->model.vocab > 0) {
+		const struct framework_info *fw = framework_get(w->framework);
+		enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+		snprintf(text, sizeof(text),
+			 "the loss (workload.loss %s, %s) moves %s bytes a logit through HBM "
+			 "after the output GEMM, forward and backward: %s",
+			 l == LOSS_FP32	     ? "fp32"
+			 : l == LOSS_CHUNKED ? "chunked"
+					     : "paper",
+			 framework_name(w->framework), plain(e, plan_loss_traffic(w, act)),
+			 l == LOSS_FP32 ? "the upcast and cross_entropy's kernels"
+			 : l == LOSS_CHUNKED && fw->loss_chunks <= 0
+			     ? "llm.c's fused_classifier, one pass"
+			 : l == LOSS_CHUNKED ? "each chunk upcast and reduced"
+					     : "the fp32 softmax, about three passes");
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
+	if (w->kind == WL_FINETUNE && w->finetune.method != FT_FULL) {
+		struct scenario c = *s;
+		struct plan q;
+		c.workload.finetune.method = FT_LORA;
+		c.workload.finetune.base_weights = DTYPE_BF16;
+		plan_compute(&c, &q);
+		if (p->parts.memory_bound_s > q.parts.memory_bound_s) {
+			snprintf(text, sizeof(text),
+				 "the quantised base is dequantised to 16 bits before each GEMM "
+				 "that uses it (forward, recomputed forward, input gradient): %s "
+				 "of the memory-bound time (torchao NF4Tensor, bitsandbytes "
+				 "dequantize_4bit)",
+				 sec(e, p->parts.memory_bound_s - q.parts.memory_bound_s));
+			wrapped(e, "  ", text);
+		}
+	}
+}
+
 /* Eager PyTorch layers (workload.compile off under torchtune or transformers): the
  * memory-bound time every unfused pointwise kernel adds, as the same plan compiled shows
  * (src/plan_time.c, eager_bytes). */
@@ -1471,6 +1516,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		}
 		ex_parts(e, p);
 		ex_eager(e, s, p);
+		ex_loss_dequant(e, s, p);
 		ex_overlap(e, s, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),

@@ -715,7 +715,7 @@ static double op_recompute_share(const struct shape *sh)
  *   fused_classifier_kernel5): one kernel reads each bf16 row for its softmax
  *   statistics, reads it again ("hopefully still in cache", taken as from L2) and
  *   writes the gradient over it in place: 2 e. */
-static double loss_traffic(const struct workload *w, double e)
+double plan_loss_traffic(const struct workload *w, double e)
 {
 	const struct framework_info *fw = framework_get(w->framework);
 	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
@@ -920,11 +920,11 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	}
 	/* the output layer on the last stage: forward + backward, never recomputed; the
 	 * logits' loss is memory-bound, its bytes per logit as the framework runs it
-	 * (loss_traffic) */
+	 * (plan_loss_traffic) */
 	if (sh->vocab > 0) {
 		mb->matmul +=
 		    gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
-		mb->membound += T * sh->vocab * c->it * loss_traffic(w, c->act) * c->inv_hbm;
+		mb->membound += T * sh->vocab * c->it * plan_loss_traffic(w, c->act) * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */

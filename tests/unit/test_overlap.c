@@ -453,6 +453,16 @@ static void test_loss_time(void **state)
 			     (pa->hbm_efficiency * s.hardware.gpu.hbm_bytes_per_s)) <=
 		    1e-9 * pa->step_s);
 	assert_true(pa->tokens_per_s_per_gpu > pb->tokens_per_s_per_gpu);
+	/* explain says what the loss moves */
+	{
+		static char buf[16384];
+		struct gp_error err;
+		set(&s, "workload.loss", "auto");
+		plan_compute(&s, pa);
+		assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
+		assert_non_null(strstr(buf, "moves 4 bytes a logit"));
+		assert_non_null(strstr(buf, "fused_classifier"));
+	}
 }
 
 /* A quantised frozen base costs its dequantisation in every pass that multiplies by it
@@ -488,6 +498,21 @@ static void test_qlora_dequant_time(void **state)
 	/* no recomputation: two passes, not three */
 	set(&s, "workload.recompute", "none");
 	assert_true(fabs(dequant_diff(&s) - lw * 29 * 2 / bw) <= 1e-9 * pa->step_s);
+	/* explain gives the dequantisation's share; a bf16 base has none */
+	{
+		static char buf[16384];
+		struct gp_error err;
+		set(&s, "workload.finetune.method", "qlora");
+		set(&s, "workload.finetune.base_weights", "nf4");
+		plan_compute(&s, pa);
+		assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
+		assert_non_null(strstr(buf, "dequantised to 16 bits"));
+		set(&s, "workload.finetune.method", "lora");
+		set(&s, "workload.finetune.base_weights", "bf16");
+		plan_compute(&s, pa);
+		assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
+		assert_null(strstr(buf, "dequantised to 16 bits"));
+	}
 }
 
 /* workload.recompute_layers: only R of a stage's layers recompute (Megatron
