@@ -1371,21 +1371,19 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 	double act = dtype_bytes(p->precision) >= 4 ? 4 : 2;
 	char text[400];
 
-	if (p->model.vocab > 0) {
-		const struct framework_info *fw = framework_get(w->framework);
-		enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+	const struct framework_info *fw = framework_get(w->framework);
+	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+
+	/* the papers' loss (12 bytes, the time model as calibrated) needs no note */
+	if (p->model.vocab > 0 && l != LOSS_PAPER) {
 		snprintf(text, sizeof(text),
 			 "the loss (workload.loss %s, %s) moves %s bytes a logit through HBM "
 			 "after the output GEMM, forward and backward: %s",
-			 l == LOSS_FP32	     ? "fp32"
-			 : l == LOSS_CHUNKED ? "chunked"
-					     : "paper",
-			 framework_name(w->framework), plain(e, plan_loss_traffic(w, act)),
-			 l == LOSS_FP32 ? "the upcast and cross_entropy's kernels"
-			 : l == LOSS_CHUNKED && fw->loss_chunks <= 0
-			     ? "llm.c's fused_classifier, one pass"
-			 : l == LOSS_CHUNKED ? "each chunk upcast and reduced"
-					     : "the fp32 softmax, about three passes");
+			 l == LOSS_FP32 ? "fp32" : "chunked", framework_name(w->framework),
+			 plain(e, plan_loss_traffic(w, act)),
+			 l == LOSS_FP32		? "the upcast and cross_entropy's kernels"
+			 : fw->loss_chunks <= 0 ? "one fused pass (llm.c's fused_classifier)"
+						: "each chunk upcast and reduced");
 		put(e, "\n");
 		wrapped(e, "  ", text);
 	}
