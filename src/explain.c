@@ -659,12 +659,16 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	double sq = (w->seq_len > 0 ? w->seq_len : 1) / cp;
 	double b = w->micro_batch > 0 ? w->micro_batch : 1;
 	double per_token = p->mem.activations_per_layer / (sq * b);
+	/* workload.recompute_layers: R of the stage's layers recompute (plan_memory.c) */
+	double Ls = p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers;
+	bool some =
+	    w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 && w->recompute_layers < Ls;
 
 	put(e, "\n");
 	if (cp > 1)
 		put(e, "  s = seq_len / cp = %d / %d = %s tokens a GPU (parallel.cp)\n", w->seq_len,
 		    p->cp, plain(e, sq));
-	if (w->recompute == RECOMPUTE_FULL) {
+	if (w->recompute == RECOMPUTE_FULL && !some) {
 		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
 		double h = p->model.hidden;
 		formula(e, "bytes per layer",
@@ -679,6 +683,17 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
 	put(e, "\n"); /* the notes are not part of the result */
+	if (some) {
+		char t[320];
+		snprintf(t, sizeof(t),
+			 "workload.recompute_layers: %d of the stage's %s layers recompute, the "
+			 "rest store everything, so a layer averages %d x the recomputing "
+			 "layer's bytes and %s x a storing one's, over %s (Megatron "
+			 "--recompute-method block; torchtitan selective_ac_option N)",
+			 w->recompute_layers, plain(e, Ls), w->recompute_layers,
+			 plain(e, Ls - w->recompute_layers), plain(e, Ls));
+		wrapped(e, "  ", t);
+	}
 	if (w->recompute != RECOMPUTE_FULL)
 		wrapped(
 		    e, "  ",
@@ -839,7 +854,14 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		    "\n  stored activations; the layer recomputation rebuilds for its "
 		    "backward\n  (%s) is transient and counts in overhead\n",
 		    byt(e, m->rebuilt_layer));
-	if (s->workload.recompute == RECOMPUTE_FULL)
+	if (s->workload.recompute == RECOMPUTE_FULL && p->recompute_layers > 0 &&
+	    p->recompute_layers <
+		(p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers))
+		source(e, "Korthikanti et al. 2023, Table 2 (full recomputation: 2 s b h a "
+			  "recomputing layer; stored: the layer's tensors); Megatron-LM "
+			  "transformer_block.py _checkpointed_forward (method block), torchtitan "
+			  "activation_checkpoint.py _apply_layer_sac");
+	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
 			  "s / h) stored without it (/ t with sequence parallelism)");
@@ -1312,6 +1334,11 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
+		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0)
+			put(e,
+			    "  of which the recomputed part is that of %d layers of each stage\n"
+			    "  (workload.recompute_layers)\n",
+			    p->recompute_layers);
 		source(e, lora ? "Kaplan et al. 2020 (6N); LoRA (Hu et al. 2021): frozen weights "
 				 "skip their weight gradients, 2N of the 4N backward; "
 				 "Narayanan et al. 2021, eq. 3 (attention, recomputation)"
@@ -1570,6 +1597,49 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	wrapped(e, "  ", text);
 }
 
+/* Training: what the loss moves per logit (plan_loss_traffic) and, under a quantised
+ * frozen base, the dequantisation's share of the memory-bound time, as the same plan with
+ * a bf16 base shows (src/plan_time.c, dequant_bytes). */
+static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	double act = dtype_bytes(p->precision) >= 4 ? 4 : 2;
+	char text[400];
+
+	const struct framework_info *fw = framework_get(w->framework);
+	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+
+	/* the papers' loss (12 bytes, the time model as calibrated) needs no note */
+	if (p->model.vocab > 0 && l != LOSS_PAPER) {
+		snprintf(text, sizeof(text),
+			 "the loss (workload.loss %s, %s) moves %s bytes a logit through HBM "
+			 "after the output GEMM, forward and backward: %s",
+			 l == LOSS_FP32 ? "fp32" : "chunked", framework_name(w->framework),
+			 plain(e, plan_loss_traffic(w, act)),
+			 l == LOSS_FP32		? "the upcast and cross_entropy's kernels"
+			 : fw->loss_chunks <= 0 ? "one fused pass (llm.c's fused_classifier)"
+						: "each chunk upcast and reduced");
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
+	if (w->kind == WL_FINETUNE && w->finetune.method != FT_FULL) {
+		struct scenario c = *s;
+		struct plan q;
+		c.workload.finetune.method = FT_LORA;
+		c.workload.finetune.base_weights = DTYPE_BF16;
+		plan_compute(&c, &q);
+		if (p->parts.memory_bound_s > q.parts.memory_bound_s) {
+			snprintf(text, sizeof(text),
+				 "the quantised base is dequantised to 16 bits before each GEMM "
+				 "that uses it (forward, recomputed forward, input gradient): %s "
+				 "of the memory-bound time (torchao NF4Tensor, bitsandbytes "
+				 "dequantize_4bit)",
+				 sec(e, p->parts.memory_bound_s - q.parts.memory_bound_s));
+			wrapped(e, "  ", text);
+		}
+	}
+}
+
 /* Eager PyTorch layers (workload.compile off under torchtune or transformers): the
  * memory-bound time every unfused pointwise kernel adds, as the same plan compiled shows
  * (src/plan_time.c, eager_bytes). */
@@ -1679,6 +1749,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		}
 		ex_parts(e, p);
 		ex_eager(e, s, p);
+		ex_loss_dequant(e, s, p);
 		ex_overlap(e, s, p);
 		put(e, "  GEMMs at %s of the %s peak (shape and GPU%s)\n",
 		    pct(e, p->matmul_efficiency), h(e, UNIT_FLOPS, p->peak_flops),

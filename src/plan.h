@@ -292,6 +292,7 @@ struct plan {
 	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;
+	int recompute_layers; /* layers of the loaded stage that recompute (0: none) */
 
 	struct plan_memory mem;
 
@@ -417,6 +418,10 @@ bool plan_serving_meets(const struct scenario *s, const struct plan *p);
  * workload.batch, or under auto the most sequences that fit (at least 1), or under an SLO
  * the most that meet it. p is plan_compute's result for s. */
 double plan_batch(const struct scenario *s, const struct plan *p);
+
+/* Training: the HBM bytes the loss moves per logit after the output GEMM (workload.loss,
+ * else the framework's; e = bytes of a 16-bit logit), as the step time counts them. */
+double plan_loss_traffic(const struct workload *w, double e);
 
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);

@@ -1360,6 +1360,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.Lm = dmin(model_moe_layers(m), x.L);
 	x.Ld = x.L - x.Lm;
 	x.stage_layers = x.pp > 1 ? ceil(x.L / x.pp) : x.L;
+	/* the loaded stage's layers that recompute (workload.recompute_layers; all by default) */
+	p->recompute_layers = 0;
+	if (x.training && wl->recompute != RECOMPUTE_NONE)
+		p->recompute_layers =
+		    wl->recompute_layers > 0 && wl->recompute_layers < x.stage_layers
+			? wl->recompute_layers
+			: (int)x.stage_layers;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
@@ -1491,6 +1498,24 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				 hblocks);
 		x.per_dense = ad * sb;
 		x.per_moe = am * sb;
+		double kept_d = x.per_dense, kept_m = x.per_moe; /* a recomputing layer's */
+		/* workload.recompute_layers: only R of the stage's layers recompute, the
+		 * others store everything as without recomputation (Megatron
+		 * --recompute-method block: "the first N layers of each pipeline stage",
+		 * megatron/core/transformer/transformer_block.py _checkpointed_forward;
+		 * torchtitan selective_ac_option "N": every N-th block wrapped, its count
+		 * from 1, floor(L / N) of them,
+		 * torchtitan/distributed/activation_checkpoint.py _apply_layer_sac): the
+		 * stage's layers average R x the recomputed layer's and (Ls - R) x the
+		 * stored one's. The layer rebuilt in the backward stays one layer. */
+		if (wl->recompute_layers > 0 && rc != RECOMPUTE_NONE &&
+		    wl->recompute_layers < x.stage_layers) {
+			double f = wl->recompute_layers / x.stage_layers, nd = 0, nm = 0;
+			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &nd : NULL,
+					 x.Lm > 0 ? &nm : NULL);
+			x.per_dense = (f * ad + (1 - f) * nd) * sb;
+			x.per_moe = (f * am + (1 - f) * nm) * sb;
+		}
 		/* Recomputation rebuilds one layer (Megatron's checkpointed chunk of one layer,
 		 * PyTorch's checkpoint) at a time in the backward: its forward runs again with
 		 * autograd on, so for that layer's backward the GPU holds what the layer
@@ -1507,9 +1532,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
 					 x.Lm > 0 ? &am : NULL, NULL);
 			if (x.Ld > 0)
-				d = ad * sb - x.per_dense;
+				d = ad * sb - kept_d;
 			if (x.Lm > 0)
-				e = am * sb - x.per_moe;
+				e = am * sb - kept_m;
 			x.rebuilt = dmax(0, dmax(d, e));
 		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
 			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;

@@ -708,6 +708,87 @@ static double op_recompute_share(const struct shape *sh)
 	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
 }
 
+/* HBM bytes per logit that the loss (forward and backward, after the output GEMM) moves,
+ * by workload.loss (else the framework's), e = bytes of a 16-bit logit:
+ * - paper: the fp32 softmax read and written about three times, 12 (Korthikanti et al.
+ *   2023 keep the logits in fp32; today's results, so the seed cases hold);
+ * - fp32, eager (transformers LlamaForCausalLM `logits.float()`, torchtune
+ *   TransformerDecoder `self.output(h).float()`, then F.cross_entropy): the upcast
+ *   (e read, 4 written), log_softmax (4, 4), nll_loss_backward's zero-filled fp32
+ *   gradient (4), log_softmax_backward (4 + 4 read, 4 written) and the upcast's backward
+ *   (4, e): 32 + 2 e; compiled layers leave the upcast an eager op on each side (e + 4,
+ *   4 + e) and Inductor fuses the cross-entropy (4 read forward; 4 read, 4 written
+ *   backward): 20 + 2 e;
+ * - chunked with chunks (torchtune CEWithChunkedOutputLoss, num_output_chunks 8,
+ *   torchtune/modules/loss/ce_chunked_output_loss.py: each chunk's `.float()` and
+ *   cross_entropy inside the loss that the recipe compiles, training.compile_loss):
+ *   compiled, the forward reduces the 16-bit chunk (e read, twice: max, then the sum
+ *   of exponentials) and the backward reads it once and writes its 16-bit gradient:
+ *   4 e; eager, each chunk moves what the fp32 path does, 32 + 2 e;
+ * - chunked without chunks (llm.c fused_classifier, llmc/fused_classifier.cuh
+ *   fused_classifier_kernel5): one kernel reads each bf16 row for its softmax
+ *   statistics, reads it again ("hopefully still in cache", taken as from L2) and
+ *   writes the gradient over it in place: 2 e. */
+double plan_loss_traffic(const struct workload *w, double e)
+{
+	const struct framework_info *fw = framework_get(w->framework);
+	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
+	bool eager = framework_eager(w->framework, w->compile);
+
+	switch (l) {
+	case LOSS_FP32:
+		return eager ? 32 + 2 * e : 20 + 2 * e;
+	case LOSS_CHUNKED:
+		if (fw->loss_chunks <= 0)
+			return 2 * e;
+		return eager ? 32 + 2 * e : 4 * e;
+	default:
+		return 12;
+	}
+}
+
+/* HBM bytes per frozen base weight that a quantised base (QLoRA's NF4, an int8 or int4
+ * base) moves each time a GEMM uses it in training, on top of the 16-bit weight the GEMM
+ * then reads (gemm_s): the weights are dequantised to the activations' dtype before the
+ * matmul, in the forward, a recomputed forward and the backward's input gradient
+ * (torchao/dtypes/nf4tensor.py linear_nf4: F.linear(input, weight.to(input.dtype)),
+ * LinearNF4.backward the same; bitsandbytes MatMul4Bit, dequantize_4bit). One fused
+ * kernel (bitsandbytes' kDequantizeBlockwise; torchao's chain under torch.compile) reads
+ * the packed weight and writes it in e bytes: q + e. torchao's NF4Tensor in eager
+ * PyTorch (torchtune with compile off) runs get_original_weight op by op, per weight:
+ * the nibble shift and mask (0.5 read, 0.5 written, each) and their .to(torch.long)
+ * (0.5, 4, each), the two nf4[...] look-ups (4, 1, each), the two products with the
+ * block scales (1, 1, each) and torch.stack (2, 2): 29 bytes. 16-bit bases: none. */
+static double dequant_bytes(const struct workload *w, double e)
+{
+	enum dtype base = w->finetune.base_weights;
+	double q;
+
+	if (w->kind != WL_FINETUNE || w->finetune.method == FT_FULL)
+		return 0;
+	if (w->finetune.method == FT_QLORA &&
+	    (base == DTYPE_BF16 || base == DTYPE_FP16 || base == DTYPE_FP32))
+		base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base (as plan_memory.c) */
+	q = dtype_bytes(base);
+	if (!(q > 0 && q < e))
+		return 0;
+	if (base == DTYPE_NF4 && w->framework == FW_TORCHTUNE &&
+	    framework_eager(w->framework, w->compile))
+		return 29;
+	return q + e;
+}
+
+/* The share of a stage's Ls layers that workload.recompute applies to: R of them under
+ * workload.recompute_layers (Megatron --recompute-method block --recompute-num-layers R,
+ * the first R of each stage; torchtitan selective_ac_option N, every N-th block: R =
+ * floor(L / N)), the others running as without recomputation; all by default. */
+static double recompute_share(const struct workload *w, double Ls)
+{
+	if (w->recompute_layers <= 0 || !(Ls > 0) || w->recompute_layers >= Ls)
+		return 1;
+	return w->recompute_layers / Ls;
+}
+
 static void train_microbatch(struct tctx *c, const struct shape *sh, struct train_mb *mb,
 			     double *fwd_passes_out)
 {
@@ -722,20 +803,22 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * load balance (2 cp chunks, two a rank) each rank does 1 / cp of the attention */
 	double sql = sq / cp, T = b * sql;
 	bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
+	/* the share of the stage's layers that recompute (workload.recompute_layers) */
+	double rl = recompute_share(w, pp > 1 ? ceil(sh->layers / pp) : sh->layers);
 	/* forward passes per micro-batch: full recomputation runs the layers' forward again
 	 * in the backward (Chen et al. 2016; Megatron --recompute-granularity full) */
-	double fwd = w->recompute == RECOMPUTE_FULL ? 2 : 1;
+	double fwd = w->recompute == RECOMPUTE_FULL ? 1 + rl : 1;
 	/* backward = 2 x forward: input gradients and weight gradients; LoRA freezes the
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
 	 * output (op_sac_save_list): its core is not run again */
 	double attn_fwd_passes =
-	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 2;
+	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 1 + rl;
 	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
 	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
 	 * elementwise work */
-	double op = w->recompute == RECOMPUTE_OP ? 1 : 0;
+	double op = w->recompute == RECOMPUTE_OP ? rl : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -784,6 +867,19 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	if (framework_eager(w->framework, w->compile))
 		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
 	per_layer_mem = mem * (fwd + 2 + op);
+	/* a quantised frozen base: each layer's weights dequantised for every pass that
+	 * multiplies by them (dequant_bytes): the forward passes, the share per-op
+	 * checkpointing runs again and the input gradient; MoE layers count their active
+	 * experts (a token's path) */
+	{
+		double dq = dequant_bytes(w, c->act);
+		if (dq > 0) {
+			double lw =
+			    (p->active_params - p->counts.embedding - p->counts.head) / sh->layers;
+			per_layer_mem +=
+			    lw * c->it * dq * (fwd + 1 + op * op_recompute_share(sh)) * c->inv_hbm;
+		}
+	}
 
 	/* tensor parallelism: 2 all-reduces per layer forward (after attention and after the
 	 * MLP), 2 backward, again in a recomputed forward (Megatron-LM, Shoeybi et al. 2019,
@@ -836,12 +932,13 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 							  attn_fwd_passes, per_layer_att / sh->attn)
 				      : 0;
 	}
-	/* the output layer on the last stage: forward + backward, never recomputed; logits
-	 * and the loss are memory-bound (fp32 logits, read and written ~3 times) */
+	/* the output layer on the last stage: forward + backward, never recomputed; the
+	 * logits' loss is memory-bound, its bytes per logit as the framework runs it
+	 * (plan_loss_traffic) */
 	if (sh->vocab > 0) {
 		mb->matmul +=
 		    gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
-		mb->membound += T * sh->vocab * c->it * 4 * 3 * c->inv_hbm;
+		mb->membound += T * sh->vocab * c->it * plan_loss_traffic(w, c->act) * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */
@@ -932,12 +1029,16 @@ static void time_train(struct tctx *c)
 	 * the layers (8N; the output layer is not recomputed), selective = the attention
 	 * scores (Korthikanti et al. 2023, Section 5) */
 	p->hw_flops_per_token = p->flops_per_token;
-	if (w->recompute == RECOMPUTE_FULL)
-		p->hw_flops_per_token += 2 * layer_params + attn_model / 3;
-	else if (w->recompute == RECOMPUTE_SELECTIVE)
-		p->hw_flops_per_token += attn_model / 3;
-	else if (w->recompute == RECOMPUTE_OP) /* the matmuls run again, their 2 N share */
-		p->hw_flops_per_token += 2 * layer_params * op_recompute_share(&sh);
+	{
+		/* only the recomputing layers' share (workload.recompute_layers) */
+		double rl = recompute_share(w, pp > 1 ? ceil(sh.layers / pp) : sh.layers);
+		if (w->recompute == RECOMPUTE_FULL)
+			p->hw_flops_per_token += rl * (2 * layer_params + attn_model / 3);
+		else if (w->recompute == RECOMPUTE_SELECTIVE)
+			p->hw_flops_per_token += rl * attn_model / 3;
+		else if (w->recompute == RECOMPUTE_OP) /* the matmuls again, their 2 N share */
+			p->hw_flops_per_token += rl * 2 * layer_params * op_recompute_share(&sh);
+	}
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
 

@@ -285,6 +285,11 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
 	       "activation recomputation: none | selective | full | op (PyTorch per-op)",
 	       PW("recompute", 12)),
+    INT_AUTO("workload.recompute_layers", workload.recompute_layers, 1, 65536, APPLIES_TRAINING,
+	     "layers of each pipeline stage that recompute, the rest store everything "
+	     "(Megatron --recompute-method block --recompute-num-layers N; torchtitan "
+	     "selective_ac_option N: floor(L / N)); auto = every layer",
+	     UI_HIDDEN("recompute layers"), RESOLVED_INT(recompute_layers)),
     BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
 	       "FlashAttention (no stored attention scores)", PW("flash attn", 25)),
     ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods, APPLIES_FINETUNE,

@@ -104,6 +104,7 @@ struct workload {
 	enum optimizer optimizer;
 	enum dtype grad_dtype; /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
 	enum recompute recompute;
+	int recompute_layers; /* layers of each stage that recompute; 0 (auto) = all of them */
 	bool flash_attention;
 	struct finetune finetune;
 	int prompt_tokens;

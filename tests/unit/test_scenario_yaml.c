@@ -798,6 +798,7 @@ static const char *const every_field[][2] = {
 	{"workload.optimizer", "adam8bit"},
 	{"workload.grad_dtype", "fp32"},
 	{"workload.recompute", "full"},
+	{"workload.recompute_layers", "4"},
 	{"workload.flash_attention", "false"},
 	{"workload.finetune.method", "qlora"},
 	{"workload.finetune.rank", "64"},

@@ -25,13 +25,13 @@ static int listed(char out[][64], int max)
 
 static void test_keys_sorted_and_cycled(void **state)
 {
-	char cands[64][64];
+	char cands[COMPLETE_MAX][64];
 	int n;
 	(void)state;
 	keys(":set work");
 	keys("\t");
 	assert_string_equal(app.line.buf, "set workload.");
-	n = listed(cands, 64);
+	n = listed(cands, COMPLETE_MAX);
 	assert_true(n > 5);
 	assert_int_equal(n, app.comp.total);
 	for (int i = 1; i < n; i++)
@@ -61,11 +61,11 @@ static void test_keys_sorted_and_cycled(void **state)
 
 static void test_hint_fits_and_counts(void **state)
 {
-	char hint[400], cands[64][64];
+	char hint[400], cands[COMPLETE_MAX][64];
 	int at, len, n, shown = 0;
 	(void)state;
 	keys(":set work\t");
-	n = listed(cands, 64);
+	n = listed(cands, COMPLETE_MAX);
 	assert_non_null(complete_hint(&app, 50, hint, sizeof(hint), &at, &len));
 	assert_true(text_width(hint) <= 50);
 	assert_int_equal(len, 0); /* the stem is on the line: none selected */
