@@ -1512,7 +1512,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		    wl->recompute_layers < x.stage_layers) {
 			double f = wl->recompute_layers / x.stage_layers, nd = 0, nm = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &nd : NULL,
-					 x.Lm > 0 ? &nm : NULL);
+					 x.Lm > 0 ? &nm : NULL, NULL);
 			x.per_dense = (f * ad + (1 - f) * nd) * sb;
 			x.per_moe = (f * am + (1 - f) * nm) * sb;
 		}
