@@ -139,13 +139,13 @@ static void test_round_trip(void **state)
 	 * int8, gpt-fast tp4/tp8, TensorRT-LLM fp8, NIM under load); 12 once workload.engine
 	 * auto planned datacenter GPUs under the CUDA-graph engine, whose floor four more
 	 * reach; 7 since efficiency.gemm moves the inference GEMMs. A training step is fitted
-	 * on the knobs of its parts (efficiency.gemm, hbm, network): two rows faster than the
-	 * model by more than those reach at 1, torchtune's LoRA on an RTX 4090 (26.6%) and
-	 * llm.c's GPT-2 124M (19.4%), fit only on efficiency.mfu, asked for. torchtune's nine
-	 * rows measure allocated memory: compared. */
+	 * on the knobs of its parts (efficiency.gemm, hbm, network): torchtune's LoRA on an
+	 * RTX 4090 (26.5%) is faster than those reach at 1 and fits only on efficiency.mfu,
+	 * asked for; llm.c's GPT-2 124M did too (19.4%) until the loss's time followed the
+	 * fused classifier (16.2%). torchtune's nine rows measure allocated memory: compared. */
 	assert_int_equal(fitted + impossible, 94);
 	assert_int_equal(impossible, 7);
-	assert_int_equal(mfu_asked, 2);
+	assert_int_equal(mfu_asked, 1);
 	assert_int_equal(compared, 9);
 }
 
