@@ -179,6 +179,7 @@ struct app {
 	int exit_status;
 	char recover_path[GP_PATH_MAX]; /* the recovery file offered or written */
 	char recover_own[GP_PATH_MAX];	/* the one restored: kept until saved or discarded */
+	long long recover_ns;		/* recover_path's mtime: the next asked is older */
 	bool disk_known;		/* path's file as read or written (app_note_disk) */
 	unsigned long long disk_dev, disk_ino;
 	long long disk_size, disk_mtime_ns;
