@@ -52,7 +52,8 @@ enum picker_kind { PICK_MODEL, PICK_GPU };
 #define PICK_MAX (CATALOG_MAX_MODELS > CATALOG_MAX_GPUS ? CATALOG_MAX_MODELS : CATALOG_MAX_GPUS)
 
 struct picker {
-	enum picker_kind kind;
+	enum picker_kind kind;	   /* the field's catalog: its models or its GPUs */
+	const struct field *field; /* the field picked (model.preset, hardware.gpu) */
 	struct line_edit filter;
 	int idx[PICK_MAX]; /* catalog indices that match the filter */
 	int n;
