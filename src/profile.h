@@ -55,6 +55,12 @@ int profile_load(const char *name, const struct catalog *cat, struct profile *pr
  * s's. */
 void profile_apply(const struct profile *pr, struct scenario *s);
 
+/* What of s is its file's, for a save: each knob pr gave (s->profile_knobs) that still
+ * holds the profile's value gets back the value it replaced (s->profile_under), and is no
+ * longer written when that was none, so that a profile (the cluster's, inherited) is not
+ * saved into the scenario; a knob changed since keeps its value. */
+void profile_unapply(struct scenario *s);
+
 /* Takes every knob s sets (above 0) into pr, replacing pr's. */
 void profile_take(struct profile *pr, const struct scenario *s);
 

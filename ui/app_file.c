@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "file.h"
+#include "profile.h"
 #include "scenario_yaml.h"
 
 /* The state folder ($XDG_STATE_HOME/gpuplan, else ~/.local/state/gpuplan); 0 or -1. */
@@ -496,6 +497,22 @@ static bool save_checks(struct app *a)
 	return ok;
 }
 
+/* Writes the scenario to path without the --profile's knobs: a profile is the cluster's,
+ * inherited, not the file's (a knob the user changed is the file's). */
+static int save_own(const struct app *a, const char *path, struct gp_error *err)
+{
+	struct scenario *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+	*t = a->scn;
+	profile_unapply(t);
+	rc = scenario_save_file(t, a->cat, path, err);
+	free(t);
+	return rc;
+}
+
 static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
@@ -561,7 +578,7 @@ static int save(struct app *a, const char *path, bool force)
 			return -1;
 		}
 	}
-	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
+	if (save_own(a, path, &err) != 0) {
 		app_status_err(a, &err);
 		return -1;
 	}
@@ -677,6 +694,11 @@ unsigned app_restore_recovery(struct app *a)
 		return DIRTY_DRAW;
 	}
 	snprintf(t.path, sizeof(t.path), "%s", a->path);
+	/* the session's --profile stays: a knob still at its value is the profile's (a save
+	 * leaves it out), one changed is the edits' */
+	memcpy(t.profile, a->scn.profile, sizeof(t.profile));
+	t.profile_knobs = a->scn.profile_knobs;
+	t.profile_under = a->scn.profile_under;
 	dirty = app_commit(a, &a->scn); /* undoable */
 	a->scn = t;
 	/* the file stays until the edits are saved or discarded: a crash now loses nothing */
