@@ -152,9 +152,25 @@ void profile_apply(const struct profile *pr, struct scenario *s)
 {
 	snprintf(s->profile, sizeof(s->profile), "%s", pr->name);
 	s->profile_knobs = pr->knobs;
+	memset(&s->profile_under, 0, sizeof(s->profile_under));
 	for (const struct field *f = scenario_fields; f->key; f++)
-		if (is_knob(f) && knob_of(&pr->knobs, f) > 0)
+		if (is_knob(f) && knob_of(&pr->knobs, f) > 0) {
+			*knob_in(&s->profile_under, f) = knob_of(&s->efficiency, f);
 			*knob_in(&s->efficiency, f) = knob_of(&pr->knobs, f);
+		}
+}
+
+void profile_unapply(struct scenario *s)
+{
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		int i = (int)(f - scenario_fields);
+		double p = is_knob(f) ? knob_of(&s->profile_knobs, f) : 0;
+		if (p <= 0 || knob_of(&s->efficiency, f) != p)
+			continue;
+		*knob_in(&s->efficiency, f) = knob_of(&s->profile_under, f);
+		if (knob_of(&s->profile_under, f) <= 0 && i < SCENARIO_MAX_FIELDS)
+			s->written[i / 8] &= (unsigned char)~(1u << (i % 8));
+	}
 }
 
 void profile_carry(const struct scenario *from, struct scenario *to)

@@ -55,6 +55,12 @@ int profile_load(const char *name, const struct catalog *cat, struct profile *pr
  * s's. */
 void profile_apply(const struct profile *pr, struct scenario *s);
 
+/* What of s is its file's, for a save: each knob pr gave (s->profile_knobs) that still
+ * holds the profile's value gets back the value it replaced (s->profile_under), and is no
+ * longer written when that was none, so that a profile (the cluster's, inherited) is not
+ * saved into the scenario; a knob changed since keeps its value. */
+void profile_unapply(struct scenario *s);
+
 /* Takes every knob of s into pr, replacing pr's: those s sets, and auto (0, left out of
  * the saved profile) for those it does not. s was planned with pr applied, so a knob pr
  * gave stays unless a --set after it changed it. */

@@ -212,6 +212,7 @@ struct scenario {
 	 * of the file: a save does not write them */
 	char profile[64];
 	struct efficiency profile_knobs;
+	struct efficiency profile_under; /* the values those knobs replaced (0: none) */
 };
 
 /* The defaults every file starts from: no model, no GPU, train in bf16 (see scenario.c). */

@@ -52,7 +52,8 @@ enum picker_kind { PICK_MODEL, PICK_GPU };
 #define PICK_MAX (CATALOG_MAX_MODELS > CATALOG_MAX_GPUS ? CATALOG_MAX_MODELS : CATALOG_MAX_GPUS)
 
 struct picker {
-	enum picker_kind kind;
+	enum picker_kind kind;	   /* the field's catalog: its models or its GPUs */
+	const struct field *field; /* the field picked (model.preset, hardware.gpu) */
 	struct line_edit filter;
 	int idx[PICK_MAX]; /* catalog indices that match the filter */
 	int n;
@@ -183,6 +184,7 @@ struct app {
 	int exit_status;
 	char recover_path[GP_PATH_MAX]; /* the recovery file offered or written */
 	char recover_own[GP_PATH_MAX];	/* the one restored: kept until saved or discarded */
+	long long recover_ns;		/* recover_path's mtime: the next asked is older */
 	bool disk_known;		/* path's file as read or written (app_note_disk) */
 	unsigned long long disk_dev, disk_ino;
 	long long disk_size, disk_mtime_ns;

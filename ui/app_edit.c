@@ -127,9 +127,11 @@ static unsigned edit_cancel(struct app *a)
 	return DIRTY_CALC;
 }
 
-static bool is_preset_field(const struct field *f)
+/* A preset picked from a catalog (the field table's catalog kind: model.preset's models,
+ * hardware.gpu's GPUs); model.hf_config, a preset too (FIELD_PRESET), is a file name typed. */
+static bool is_picked_field(const struct field *f)
 {
-	return f->catalog != FIELD_CATALOG_NONE;
+	return (f->flags & FIELD_PRESET) && f->catalog != FIELD_CATALOG_NONE;
 }
 
 void app_edit_start(struct app *a)
@@ -145,10 +147,10 @@ void app_edit_start(struct app *a)
 		return;
 	}
 	a->edit_base = a->scn;
-	if (is_preset_field(f)) {
+	if (is_picked_field(f)) {
 		/* the fields a preset must not replace, once for the whole pick */
 		app_file_keys(a, &a->edit_base, &a->pick_keys);
-		picker_open(a, strcmp(f->key, "model.preset") == 0 ? PICK_MODEL : PICK_GPU);
+		picker_open(a, f);
 		return;
 	}
 	a->edit_field = f;
@@ -244,8 +246,7 @@ static unsigned pick_preview(struct app *a)
 	a->scn = a->edit_base;
 	if (a->pick.n == 0)
 		return 0;
-	snprintf(kv, sizeof(kv), "%s=%s",
-		 a->pick.kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
+	snprintf(kv, sizeof(kv), "%s=%s", a->pick.field->key,
 		 a->pick.kind == PICK_MODEL ? a->cat->models[a->pick.idx[a->pick.sel]].id
 					    : a->cat->gpus[a->pick.idx[a->pick.sel]].id);
 	/* as --set: the preset, then the fields the file gave in its section again */
@@ -306,8 +307,11 @@ unsigned pick_key_take(struct app *a, int key)
 		return dirty;
 	}
 	dirty |= edit_accept(a);
-	app_status(a, false, "%s = %s", pk->kind == PICK_MODEL ? "model.preset" : "hardware.gpu",
-		   pk->kind == PICK_MODEL ? a->scn.model.preset : a->scn.hardware.gpu.id);
+	{
+		char v[160];
+		app_status(a, false, "%s = %s", pk->field->key,
+			   scenario_field_format(&a->scn, pk->field, v, sizeof(v)));
+	}
 	return dirty;
 }
 

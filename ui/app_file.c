@@ -163,6 +163,38 @@ static void absolute_hf_config(struct scenario *t, const char *path)
 	free(joined);
 }
 
+/* Reads a recovery file into *t: only a regular file of this user, not through a link,
+ * that reads as a scenario. 0, or -1 with why in err. */
+static int read_recovery(const struct app *a, const char *path, struct scenario *t,
+			 struct gp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	scenario_init(t);
+	if (file_read_own(path, SCENARIO_MAX_FILE_BYTES, &text, &len, err) != 0)
+		return -1;
+	rc = scenario_parse(text, len, path, a->cat, t, NULL, NULL, err);
+	free(text);
+	return rc;
+}
+
+/* Whether a lost session's recovery file is at path: one that would be offered. */
+static bool recovery_at(const struct app *a, const char *path)
+{
+	struct gp_error err;
+	struct scenario *t = malloc(sizeof(*t));
+	bool found;
+
+	if (!t)
+		return true; /* out of memory: not written over on a guess */
+	memset(&err, 0, sizeof(err));
+	found = read_recovery(a, path, t, &err) == 0;
+	free(t);
+	return found;
+}
+
 /* Writes s to the recovery file at path (never through a link planted there, 0600). */
 static int write_recovery_at(const struct app *a, const struct scenario *s, const char *path)
 {
@@ -182,22 +214,18 @@ static int write_recovery_at(const struct app *a, const struct scenario *s, cons
 int app_write_recovery(struct app *a)
 {
 	struct scenario *t;
-	struct stat st;
-	char offered[sizeof(a->recover_path)];
 	bool kept;
 	int rc;
 
 	if (!app_unsaved(a))
 		return 0;
-	/* the file this session restored is its own to rewrite; the one offered at the start
-	 * and kept for later (a lost session's edits) is not written over */
-	snprintf(offered, sizeof(offered), "%s", a->recover_path);
+	/* the file this session restored is its own to rewrite; a lost session's beside the
+	 * file (offered at the start and kept for later, or left since) is not written over */
 	if (a->recover_own[0])
 		snprintf(a->recover_path, sizeof(a->recover_path), "%s", a->recover_own);
 	else
 		app_recover_path(a->path, a->recover_path, sizeof(a->recover_path));
-	kept = !a->recover_own[0] && strcmp(offered, a->recover_path) == 0 &&
-	       lstat(a->recover_path, &st) == 0;
+	kept = !a->recover_own[0] && a->recover_path[0] && recovery_at(a, a->recover_path);
 	if (a->recover_path[0] && !kept && write_recovery_at(a, &a->scn, a->recover_path) == 0)
 		return 0;
 	/* the folder is read-only, or something is in the way: the state folder */
@@ -220,108 +248,133 @@ void app_drop_recovery(struct app *a)
 	a->recover_own[0] = '\0';
 }
 
-/* Reads a recovery file into *t: only a regular file of this user, not through a link,
- * that reads as a scenario. 0, or -1 with why in err. */
-static int read_recovery(const struct app *a, const char *path, struct scenario *t,
-			 struct gp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
+/* The recovery files of a->path that may be offered are asked newest first, one after the
+ * other: a file is ordered by its modification time, then its name. */
+struct offer {
+	const char *bound; /* only files ordered before this one (NULL: all) */
+	long long bound_ns;
+	char best[GP_PATH_MAX]; /* the newest of them that reads */
+	long long best_ns;
+	int count;		     /* how many of them read */
+	char why[GP_PATH_MAX + 400]; /* why the first that does not read is not offered */
+};
 
-	scenario_init(t);
-	if (file_read_own(path, SCENARIO_MAX_FILE_BYTES, &text, &len, err) != 0)
-		return -1;
-	rc = scenario_parse(text, len, path, a->cat, t, NULL, NULL, err);
-	free(text);
-	return rc;
+static bool ordered_before(long long ns, const char *name, long long other_ns, const char *other)
+{
+	return ns < other_ns || (ns == other_ns && strcmp(name, other) < 0);
 }
 
-/* Offers the recovery file at found when it reads (0), else keeps why (when none is kept
- * yet) and returns -1. */
-static int try_offer(struct app *a, const char *found, struct scenario *t, char *why, size_t wsize)
+/* Counts the recovery file at name in o when it is ordered before o->bound and reads (only
+ * a regular file of this user, not through a link, that reads as a scenario). */
+static void consider(const struct app *a, const char *name, struct offer *o, struct scenario *t)
 {
 	struct gp_error err;
+	struct stat st;
+	long long ns;
 
+	if (lstat(name, &st) != 0 || strlen(name) >= sizeof(o->best))
+		return;
+	ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	if (o->bound && !ordered_before(ns, name, o->bound_ns, o->bound))
+		return;
 	memset(&err, 0, sizeof(err));
-	if (read_recovery(a, found, t, &err) == 0) {
-		snprintf(a->recover_path, sizeof(a->recover_path), "%s", found);
-		return 0;
+	if (read_recovery(a, name, t, &err) != 0) {
+		/* a planted or broken file is not offered; say why it is left */
+		if (!o->why[0])
+			gp_error_format(&err, o->why, sizeof(o->why));
+		return;
 	}
-	/* a planted or broken file is not offered; say why it is left */
-	if (!why[0])
-		gp_error_format(&err, why, wsize);
-	return -1;
+	o->count++;
+	if (!o->best[0] || ordered_before(o->best_ns, o->best, ns, name)) {
+		memcpy(o->best, name, strlen(name) + 1); /* fits (above) */
+		o->best_ns = ns;
+	}
 }
 
-/* The newest of the state folder's recovery files for a->path (state_names) that reads;
- * 0, or -1 when there is none. */
-static int offer_from_state(struct app *a, struct scenario *t, char *why, size_t wsize)
+/* Every recovery file of a->path: beside the file, then the state folder's (state_names). */
+static void find_offers(const struct app *a, struct offer *o)
 {
-	char dir[GP_PATH_MAX], prefix[160], name[GP_PATH_MAX + 256], best[sizeof(name)] = "";
+	char dir[GP_PATH_MAX], prefix[160], name[GP_PATH_MAX + 256];
 	const char *suffix;
+	struct scenario *t = malloc(sizeof(*t));
 	struct dirent *e;
-	struct stat st;
-	time_t best_t = 0;
 	DIR *d;
 
-	if (state_names(a->path, dir, sizeof(dir), prefix, sizeof(prefix), &suffix) != 0 ||
-	    !(d = opendir(dir)))
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		size_t lp = strlen(prefix), ls = strlen(suffix), le = strlen(e->d_name);
-		if (le < lp + ls || strncmp(e->d_name, prefix, lp) != 0 ||
-		    strcmp(e->d_name + le - ls, suffix) != 0 ||
-		    (e->d_name[lp] != '-' && le != lp + ls))
-			continue;
-		/* a name the recovery path cannot hold whole is never offered */
-		if (snprintf(name, sizeof(name), "%s/%s", dir, e->d_name) >=
-			(int)sizeof(a->recover_path) ||
-		    lstat(name, &st) != 0)
-			continue;
-		if (try_offer(a, name, t, why, wsize) == 0 && (!best[0] || st.st_mtime > best_t)) {
-			snprintf(best, sizeof(best), "%s", name);
-			best_t = st.st_mtime;
+	if (!t)
+		return;
+	if (a->path[0] && app_recover_path(a->path, name, sizeof(name)) == 0)
+		consider(a, name, o, t);
+	if (state_names(a->path, dir, sizeof(dir), prefix, sizeof(prefix), &suffix) == 0 &&
+	    (d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			size_t lp = strlen(prefix), ls = strlen(suffix), le = strlen(e->d_name);
+			if (le < lp + ls || strncmp(e->d_name, prefix, lp) != 0 ||
+			    strcmp(e->d_name + le - ls, suffix) != 0 ||
+			    (e->d_name[lp] != '-' && le != lp + ls))
+				continue;
+			/* a name the recovery path cannot hold whole is never offered */
+			if (snprintf(name, sizeof(name), "%s/%s", dir, e->d_name) <
+			    (int)sizeof(a->recover_path))
+				consider(a, name, o, t);
 		}
+		closedir(d);
 	}
-	closedir(d);
-	if (!best[0])
-		return -1;
-	memcpy(a->recover_path, best, strlen(best) + 1); /* shorter than recover_path (above) */
-	return 0;
+	free(t);
+}
+
+/* Asks about the newest recovery file ordered before bound (NULL: the newest of all); lead
+ * says what became of the one asked before. Returns whether it asked. */
+static bool offer_next(struct app *a, const char *bound, long long bound_ns, const char *lead)
+{
+	struct offer *o = calloc(1, sizeof(*o));
+	bool first = !bound;
+
+	if (!o)
+		return false;
+	o->bound = bound;
+	o->bound_ns = bound_ns;
+	find_offers(a, o);
+	if (!o->count) {
+		if (first && o->why[0])
+			app_status(a, true, "recovery file not offered: %s", o->why);
+		free(o);
+		return false;
+	}
+	memcpy(a->recover_path, o->best, strlen(o->best) + 1);
+	a->recover_ns = o->best_ns;
+	a->mode = MODE_PROMPT;
+	a->prompt = PROMPT_RECOVER;
+	/* what is found, then the question (a long path wraps over the legend line); as
+	 * vim's swap-file question, only an explicit d deletes it. Two or more are asked
+	 * newest first, each in turn whatever the answer, so none is passed over unseen. */
+	if (first && o->count == 1)
+		app_status(a, false,
+			   "unsaved edits from a lost session in %s: restore (y), discard (d), "
+			   "keep for later (n)?",
+			   a->recover_path);
+	else if (first)
+		app_status(a, false,
+			   "edits of %d lost sessions, newest first: %s: restore (y), discard (d), "
+			   "keep (n)?",
+			   o->count, a->recover_path);
+	else
+		app_status(a, false, "%s; next (older): %s: restore (y), discard (d), keep (n)?",
+			   lead, a->recover_path);
+	free(o);
+	return true;
 }
 
 bool app_offer_recovery(struct app *a)
 {
-	struct stat st;
-	struct scenario *t = malloc(sizeof(*t));
-	char found[sizeof(a->recover_path)], why[sizeof(a->status)];
-	bool offer = false;
+	return offer_next(a, NULL, 0, NULL);
+}
 
-	if (!t)
-		return false;
-	why[0] = '\0';
-	/* beside the file, then the state folder (the newest there) */
-	if (a->path[0] && app_recover_path(a->path, found, sizeof(found)) == 0 &&
-	    lstat(found, &st) == 0)
-		offer = try_offer(a, found, t, why, sizeof(why)) == 0;
-	if (!offer)
-		offer = offer_from_state(a, t, why, sizeof(why)) == 0;
-	free(t);
-	if (!offer) {
-		if (why[0])
-			app_status(a, true, "recovery file not offered: %s", why);
-		return false;
-	}
-	a->mode = MODE_PROMPT;
-	a->prompt = PROMPT_RECOVER;
-	/* what is found, then the question (a long path wraps over the legend line); as
-	 * vim's swap-file question, only an explicit d deletes it */
-	app_status(a, false,
-		   "unsaved edits from a lost session in %s: restore (y), discard (d), keep "
-		   "for later (n)?",
-		   a->recover_path);
-	return true;
+bool app_offer_next_recovery(struct app *a, const char *lead)
+{
+	char bound[sizeof(a->recover_path)];
+
+	memcpy(bound, a->recover_path, sizeof(bound));
+	return offer_next(a, bound, a->recover_ns, lead);
 }
 
 int app_expand_path(const char *in, char *out, size_t size)
@@ -444,6 +497,22 @@ static bool save_checks(struct app *a)
 	return ok;
 }
 
+/* Writes the scenario to path without the --profile's knobs: a profile is the cluster's,
+ * inherited, not the file's (a knob the user changed is the file's). */
+static int save_own(const struct app *a, const char *path, struct gp_error *err)
+{
+	struct scenario *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
+	*t = a->scn;
+	profile_unapply(t);
+	rc = scenario_save_file(t, a->cat, path, err);
+	free(t);
+	return rc;
+}
+
 static int save(struct app *a, const char *path, bool force)
 {
 	struct gp_error err;
@@ -509,7 +578,7 @@ static int save(struct app *a, const char *path, bool force)
 			return -1;
 		}
 	}
-	if (scenario_save_file(&a->scn, a->cat, path, &err) != 0) {
+	if (save_own(a, path, &err) != 0) {
 		app_status_err(a, &err);
 		return -1;
 	}
@@ -628,10 +697,11 @@ unsigned app_restore_recovery(struct app *a)
 		return DIRTY_DRAW;
 	}
 	snprintf(t.path, sizeof(t.path), "%s", a->path);
-	/* the edits hold the knobs as the session planned them; the profile it started with
-	 * is still where those it gave came from */
-	snprintf(t.profile, sizeof(t.profile), "%s", a->scn.profile);
+	/* the session's --profile stays: a knob still at its value is the profile's (a save
+	 * leaves it out), one changed is the edits' */
+	memcpy(t.profile, a->scn.profile, sizeof(t.profile));
 	t.profile_knobs = a->scn.profile_knobs;
+	t.profile_under = a->scn.profile_under;
 	dirty = app_commit(a, &a->scn); /* undoable */
 	a->scn = t;
 	/* the file stays until the edits are saved or discarded: a crash now loses nothing */

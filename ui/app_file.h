@@ -20,13 +20,19 @@ int app_save(struct app *a, const char *path);
  * when it does not fit. */
 int app_recover_path(const char *path, char *buf, size_t size);
 
-/* When a recovery file of the scenario's path exists (beside it, else the newest in the
- * state folder), asks (on the status line) what to do with it, as vim asks of a swap file:
- * y restores its edits (the file is kept until they are saved or discarded), d deletes it,
- * n or Esc keep it for later. Only a regular file of this user, not a symbolic link, that
- * reads as a scenario is offered; another is left, and the status line says why. Returns
- * whether it asked. */
+/* When a recovery file of the scenario's path exists (beside it, or in the state folder),
+ * asks (on the status line) what to do with it, as vim asks of a swap file: y restores its
+ * edits (the file is kept until they are saved or discarded), d deletes it, n or Esc keep
+ * it for later. Only a regular file of this user, not a symbolic link, that reads as a
+ * scenario is offered; another is left, and the status line says why. When there are
+ * several (one kept for later, then another session lost), the question says how many and
+ * asks of the newest; app_offer_next_recovery then asks of the next older one, whatever the
+ * answer, so that none is passed over unseen. Returns whether it asked. */
 bool app_offer_recovery(struct app *a);
+
+/* After an answer about a->recover_path: asks of the next older recovery file, the status
+ * line starting with lead (what became of the one before). Returns whether it asked. */
+bool app_offer_next_recovery(struct app *a, const char *lead);
 
 /* Writes unsaved edits to the recovery file, mode 0600, never through a symbolic link
  * planted at its name: the one this session restored, else app_recover_path's when no file

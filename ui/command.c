@@ -98,24 +98,38 @@ static unsigned cmd_solve(struct app *a, const char *arg)
 
 /* Splits the words of :set into its KEY=VALUE pairs, in place: a pair starts at a word
  * holding '=' (not first) once the pair before has its value, so "KEY = VALUE" and a value
- * with a blank in it ("name=a b") stay one pair. Returns how many, at most max. */
+ * with a blank in it ("name=a b") stay one pair. A word "--set" (or "--set=" before a
+ * pair), as a lesson's notes write the command line's option, is left out and starts the
+ * next pair, so such a line can be pasted. Returns how many, at most max. */
 static int set_pairs(char *buf, const char **out, int max)
 {
 	int n = 0;
 	bool has_eq = false, complete = false; /* the pair being read: its '=', a value */
+	bool fresh = false;		       /* "--set" came: the next word starts a pair */
 	char *p = buf;
 
 	while (*(p = (char *)command_skip_blanks(p))) {
 		size_t len = strcspn(p, " \t");
-		const char *eq = memchr(p, '=', len);
-		if (n == 0 || (complete && eq && eq != p)) {
+		const char *eq;
+		if (len >= 5 && strncmp(p, "--set", 5) == 0 && (len == 5 || p[5] == '=')) {
+			/* the pair before ends at the blank before the option */
+			if (n > 0)
+				p[-1] = '\0';
+			fresh = true;
+			p += len == 5 ? 5 : 6;
+			len -= len == 5 ? 5 : 6;
+			if (!len)
+				continue;
+		}
+		eq = memchr(p, '=', len);
+		if (n == 0 || fresh || (complete && eq && eq != p)) {
 			if (n == max)
 				return -1;
 			/* the pair before ends at the blank before this word */
 			if (n > 0)
 				p[-1] = '\0';
 			out[n++] = p;
-			has_eq = complete = false;
+			has_eq = complete = fresh = false;
 		}
 		has_eq |= eq != NULL;
 		if (has_eq)
@@ -147,6 +161,10 @@ static unsigned cmd_set(struct app *a, const char *arg)
 	n = set_pairs(buf, sets, SET_MAX_PAIRS);
 	if (n < 0) {
 		app_status(a, true, ":set takes at most %d pairs", SET_MAX_PAIRS);
+		return DIRTY_DRAW;
+	}
+	if (n == 0) {
+		app_status(a, true, ":set needs KEY=VALUE after --set");
 		return DIRTY_DRAW;
 	}
 	keys = malloc(sizeof(*keys));

@@ -23,7 +23,10 @@
  * views' (run), the picker's moves, the : line's, the prompts' and the windows' (run), and
  * the line editor's, which every line typed shares (KC_LINE, edit: line_edit_key runs
  * them). The rows of KC_EDIT and the picker's filter without a handler name what Enter,
- * Esc and typing mean in that mode, the line editor doing the work. */
+ * Esc and typing mean in that mode, the line editor doing the work. A legend's order is
+ * its priority: a narrow terminal leaves out its last items first, the quit or close
+ * staying (draw.c), so the main legend's first eight and q Quit are the 80 columns' (n
+ * Notes among them, for a workshop's lessons), e Explain and c Chart the wider ones'. */
 /* clang-format off */
 const struct key_row key_table[] = {
     /* Moving */
@@ -91,10 +94,10 @@ const struct key_row key_table[] = {
     {KC_MAIN, {'b'}, ACT_BASELINE, "baseline", NULL, NULL, {0}, KF_OVER_VIEW, HELP_EDITING, "b",
      "pin a baseline: results show their change against it;\n"
      "b again moves it here after edits, else clears it", app_key_baseline, NULL},
-    {KC_MAIN, {'e'}, ACT_EXPLAIN, "explain", "e", "Explain", {[KC_MAIN] = 8}, 0, HELP_EDITING,
+    {KC_MAIN, {'e'}, ACT_EXPLAIN, "explain", "e", "Explain", {[KC_MAIN] = 9}, 0, HELP_EDITING,
      "e", "explain the selected figure (Enter on Results) or field;\n"
      "on the warnings, list them whole", app_key_explain, NULL},
-    {KC_MAIN, {'n'}, ACT_NOTES, "notes", "n", "Notes", {[KC_MAIN] = 10}, 0, HELP_NONE,
+    {KC_MAIN, {'n'}, ACT_NOTES, "notes", "n", "Notes", {[KC_MAIN] = 8}, 0, HELP_NONE,
      NULL, "the scenario's notes, as :notes", app_key_notes, NULL},
     /* Commands: command.h's table, and the key that opens its line */
     {KC_MAIN, {':'}, ACT_COMMAND, "command", ":", "Cmd",
@@ -161,7 +164,7 @@ const struct key_row key_table[] = {
     {KC_SCALING, {'c'}, ACT_NONE, "chart", "c", "Chart", {[KC_SCALING] = 3}, 0, HELP_NONE, NULL,
      "chart the best layouts: a figure against the GPU count", chart_view_key_scaling, NULL},
     CLOSE_VIEW(KC_SCALING, 6, search_view_key_close),
-    {KC_MAIN, {'c'}, ACT_CHART, "chart", "c", "Chart", {[KC_MAIN] = 11, [KC_RESULTS] = 9}, 0,
+    {KC_MAIN, {'c'}, ACT_CHART, "chart", "c", "Chart", {[KC_MAIN] = 10, [KC_RESULTS] = 9}, 0,
      HELP_SEARCH, "c, :chart", "the chart view: a figure against the selected field,\n"
      "halved and doubled around its value (on Results: the\n"
      "selected figure); the fit limit and the SLO as lines;\n"
@@ -180,7 +183,7 @@ const struct key_row key_table[] = {
      {[KC_MAIN] = 1, [KC_RESULTS] = 1, [KC_SCALING] = 1, [KC_CHART] = 1}, KF_OVER_VIEW, HELP_NONE, NULL,
      "this help screen", app_key_help, NULL},
     {KC_MAIN, {'q', KEYF(KEY_F(10))}, ACT_QUIT, "quit", "q", "Quit",
-     {[KC_MAIN] = 9, [KC_RESULTS] = 8}, KF_OVER_VIEW, HELP_NONE, NULL,
+     {[KC_MAIN] = 11, [KC_RESULTS] = 8}, KF_OVER_VIEW, HELP_NONE, NULL,
      "quit (asks first when there are unsaved edits)", app_key_quit, NULL},
     {KC_MAIN, {KEY_CTRL('s'), KEYF(KEY_F(2))}, ACT_SAVE, "save", NULL, NULL, {0}, KF_OVER_VIEW,
      HELP_NONE, NULL, "save, as :w", app_key_save, NULL},

@@ -46,13 +46,15 @@ void picker_filter(struct app *a)
 	pk->top = 0;
 }
 
-void picker_open(struct app *a, enum picker_kind kind)
+void picker_open(struct app *a, const struct field *f)
 {
-	a->pick.kind = kind;
+	a->pick.kind = f->catalog == FIELD_CATALOG_MODELS ? PICK_MODEL : PICK_GPU;
+	a->pick.field = f;
 	line_edit_set(&a->pick.filter, "");
 	picker_filter(a);
 	a->mode = MODE_PICK;
-	app_status(a, false, "choose a %s: type to filter", kind == PICK_MODEL ? "model" : "GPU");
+	app_status(a, false, "choose a %s: type to filter",
+		   a->pick.kind == PICK_MODEL ? "model" : "GPU");
 }
 
 /* The popup covers the body (rows - 3) less its frame, the filter and the heading. */

@@ -109,9 +109,14 @@ unsigned prompt_key_overwrite_no(struct app *a, int key)
 
 unsigned prompt_key_recover_yes(struct app *a, int key)
 {
+	unsigned dirty;
+
 	(void)key;
 	answered(a);
-	return DIRTY_DRAW | app_restore_recovery(a);
+	dirty = DIRTY_DRAW | app_restore_recovery(a);
+	/* the next older one is asked at once (the restored edits are on screen) */
+	app_offer_next_recovery(a, a->status_error ? "that one no longer reads" : "restored");
+	return dirty;
 }
 
 unsigned prompt_key_recover_discard(struct app *a, int key)
@@ -121,6 +126,7 @@ unsigned prompt_key_recover_discard(struct app *a, int key)
 	answered(a);
 	unlink(a->recover_path);
 	app_status(a, false, "recovery file deleted, its edits discarded: %s", a->recover_path);
+	app_offer_next_recovery(a, "deleted, its edits discarded");
 	return DIRTY_DRAW;
 }
 
@@ -131,6 +137,7 @@ unsigned prompt_key_recover_keep(struct app *a, int key)
 	(void)key;
 	answered(a);
 	app_status(a, false, "recovery file kept for later: %s", a->recover_path);
+	app_offer_next_recovery(a, "kept for later");
 	return DIRTY_DRAW;
 }
 

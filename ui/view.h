@@ -167,7 +167,8 @@ int help_lines(void);
 const char *help_line(int i); /* NULL past the end */
 /* Lines the help takes wrapped at width columns (help_lines() from 76 up). */
 int help_display_lines(int width);
-void picker_open(struct app *a, enum picker_kind kind);
+/* The picker of f, a field of a catalog (the field table's catalog kind). */
+void picker_open(struct app *a, const struct field *f);
 void picker_filter(struct app *a);
 void picker_draw(struct app *a, const struct view_ops *v, WINDOW *w);
 int picker_visible(const struct app *a); /* rows the picker's list shows: a page */

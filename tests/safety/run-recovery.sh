@@ -5,7 +5,8 @@
 # signal that would end the process restores the terminal and keeps the edits; where the
 # file's folder cannot take the recovery file (a directory in the way, a read-only mount),
 # the state folder does and the next start offers it; :w refuses a read-only file and :w!
-# writes it; a path up to PATH_MAX is kept whole and a longer one refused whole.
+# writes it; a path up to PATH_MAX is kept whole and a longer one refused whole; two
+# recovery files (one kept for later, a newer one) are both asked of, newest first.
 # Usage: GPUPLAN=./gpuplan sh tests/safety/run-recovery.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -277,6 +278,53 @@ wait_for 'EXIT=0'
 "$BIN" "$over/$name" </dev/null >"$TMP/out" 2>&1
 grep -q 'file name too long' "$TMP/out" && ok "gpuplan with a name past PATH_MAX is refused whole" ||
 	bad "gpuplan with a name past PATH_MAX is refused whole: $(head -c 100 "$TMP/out")"
+
+# 8. two recovery files of one scenario: one beside it kept for later (n), then a newer one
+# in the state folder (the next session's hang-up, which leaves the kept one alone). The
+# next start says there are two and asks of the newest; n asks of the older at once.
+"$BIN" fmt scenarios/default.yaml -o "$TMP/b.yaml"
+rm -rf "$TMP/state/gpuplan" "$TMP/.b.yaml.recover"
+T send-keys clear Enter
+run_ui "$TMP/b.yaml"
+edit
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+touch -d '-1 minute' "$TMP/.b.yaml.recover"
+T send-keys clear Enter
+run_ui "$TMP/b.yaml"
+wait_for 'lost session in ' && T send-keys n
+wait_for '^ count +8 ' && T send-keys 3 j + + && wait_for '^ count +32 '
+kill -HUP "$(ui_pid)"
+wait_for 'EXIT=129'
+if grep -q 'count: 16' "$TMP/.b.yaml.recover" &&
+	grep -q 'count: 32' "$TMP"/state/gpuplan/b.yaml-*.recover; then
+	ok "a hang-up after n keeps the kept recovery file and writes the state folder's"
+else
+	bad "a hang-up after n keeps the kept recovery file and writes the state folder's"
+fi
+T send-keys clear Enter
+run_ui "$TMP/b.yaml"
+# the question over the status and legend lines, a path broken between them joined
+question() { T capture-pane -p | tail -2 | tr -d '\n'; }
+if wait_for 'edits of 2 lost sessions, newest first: ' &&
+	question | grep -Eq '/state/gpuplan/b\.yaml-[0-9a-f]+\.recover: ?restore'; then
+	ok "the start says there are two recovery files and asks of the newest first"
+else
+	bad "the start says there are two recovery files and asks of the newest first"
+fi
+T send-keys n
+if wait_for 'kept for later; next \(older\): ' &&
+	question | grep -Eq '/\.b\.yaml\.recover: ?restore' &&
+	T send-keys y && wait_for '^ count +16 '; then
+	ok "n on the newest asks of the older one at once, and y restores it"
+else
+	bad "n on the newest asks of the older one at once, and y restores it"
+fi
+T send-keys : q! Enter
+wait_for 'EXIT=0'
+[ ! -e "$TMP/.b.yaml.recover" ] && grep -q 'count: 32' "$TMP"/state/gpuplan/b.yaml-*.recover &&
+	ok ":q! discards the restored one and keeps the one kept for later" ||
+	bad ":q! discards the restored one and keeps the one kept for later"
 
 echo "recovery: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -26,6 +26,8 @@ start() {
 name="the legend reads 'F1 Help  Tab Pane' at 80x24"
 start 80x24
 check wait_line 24 '^F1 Help  Tab Pane  Enter Edit  \+- Step  u Undo  .*  q Quit'
+name="the legend at 80x24 has n Notes (a lesson's text), and ends with q Quit"
+check wait_line 24 '  n Notes  q Quit *$'
 name="the legend is spaced and keeps its ends at 64x18"
 start 64x18
 check wait_line 18 '^F1 Help  Tab Pane  .*  q Quit'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # :set changes a field and the results; a bad value or an unknown key is reported and the
-# scenario kept.
+# scenario kept; --set before a pair (as the lessons' notes write it) is taken and skipped.
 NAME=set
 . "$(dirname "$0")/lib.sh"
 results_of() { cut -c41-80; }
@@ -27,4 +27,24 @@ start_ui
 T send-keys : "set workload.sequence=1" Enter
 wait_for "unknown key" && ok ":set with an unknown key says so" ||
 	bad ":set with an unknown key says so"
+# a lesson's line pasted as its notes write it: --set before each pair, or --set=
+fresh
+start_ui
+wait_for '^ seq len +8192'
+T send-keys : "set --set workload.seq_len=2048 --set hardware.count=16" Enter
+if wait_for '^ seq len +2048' && wait_for '^ count +16 ' && ! screen | grep -q 'unknown key'; then
+	ok ":set --set A=1 --set B=2 sets both (a lesson's line pasted)"
+else
+	bad ":set --set A=1 --set B=2 sets both (a lesson's line pasted)"
+fi
+T send-keys : "set --set=workload.seq_len=4096 --set=hardware.count=32" Enter
+if wait_for '^ seq len +4096' && wait_for '^ count +32 '; then
+	ok ":set --set=A=1 --set=B=2 sets both"
+else
+	bad ":set --set=A=1 --set=B=2 sets both"
+fi
+T send-keys : "set --set" Enter
+wait_for ':set needs KEY=VALUE after --set' && screen | grep -Eq '^ seq len +4096' &&
+	ok ":set --set alone says what it needs and keeps the scenario" ||
+	bad ":set --set alone says what it needs and keeps the scenario"
 finish

@@ -11,7 +11,7 @@ for v in s S '?' n; do
 	s) marker='Search: best' ;;
 	S) marker='Scaling' ;;
 	'?') marker=':set KEY=VALUE' ;;
-	n) marker='Notes' ;;
+	n) marker='Notes Llama' ;; # the view's title (the legend says "n Notes")
 	esac
 	T send-keys "$v"
 	if wait_for "$marker" && T send-keys q && wait_gone "$marker" && wait_for 'Results' &&
