@@ -282,6 +282,16 @@ static void draw_delta(struct app *a, WINDOW *w, int y, int x, int width, double
 	}
 }
 
+/* The selected row's background across the pane (nothing when not selected). */
+static void row_highlight(struct app *a, WINDOW *w, int y, int width, bool sel)
+{
+	if (!sel)
+		return;
+	wattrset(w, a->theme.attr[ROLE_SELECTED]);
+	mvwhline(w, y, 1, ' ', width - 1);
+	wattrset(w, A_NORMAL);
+}
+
 /* One "label  value  change" line; the selected item drawn selected. */
 static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const char *label,
 			const char *value, double now, double then, int better)
@@ -294,11 +304,7 @@ static void draw_figure(struct app *a, WINDOW *w, int y, const char *key, const 
 	 * value would be cut for its percentage */
 	if (a->has_baseline && text_width(value) > dx - vx - 1)
 		dx = width - 3;
-	if (sel) {
-		wattrset(w, a->theme.attr[ROLE_SELECTED]);
-		mvwhline(w, y, 1, ' ', width - 1);
-		wattrset(w, A_NORMAL);
-	}
+	row_highlight(a, w, y, width, sel);
 	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
 	draw_text(a, w, y, vx, dx - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
 	/* the error band after the value when it fits whole ("1.19 min ±11%"); the status line
@@ -322,11 +328,7 @@ static void serving_line_draw(struct app *a, WINDOW *w, int y, const char *key, 
 	int width = getmaxx(w), vx = text_width(label) + 3 > 15 ? text_width(label) + 3 : 15;
 	bool sel = item_selected(a, key);
 
-	if (sel) {
-		wattrset(w, a->theme.attr[ROLE_SELECTED]);
-		mvwhline(w, y, 1, ' ', width - 1);
-		wattrset(w, A_NORMAL);
-	}
+	row_highlight(a, w, y, width, sel);
 	draw_text(a, w, y, 2, vx - 3, sel ? ROLE_SELECTED : ROLE_LABEL, label);
 	draw_text_clip(a, w, y, vx, width - vx - 1, sel ? ROLE_SELECTED : ROLE_VALUE, value);
 }
@@ -452,11 +454,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	bool sel = item_selected(a, key);
 	char pct[16];
 
-	if (sel) {
-		wattrset(w, a->theme.attr[ROLE_SELECTED]);
-		mvwhline(w, y, 1, ' ', width - 1);
-		wattrset(w, A_NORMAL);
-	}
+	row_highlight(a, w, y, width, sel);
 	draw_text(a, w, y, 2, bx - 3,
 		  sel	    ? ROLE_SELECTED
 		  : binding ? ROLE_BINDING
@@ -713,11 +711,7 @@ static void results_draw_problems(struct app *a, WINDOW *w)
 		const struct gp_error *e = &a->problems.items[i];
 		bool sel = item_selected(a, a->result_keys[i]) && a->sel[PANE_RESULTS] == i;
 		char line[400];
-		if (sel) {
-			wattrset(w, a->theme.attr[ROLE_SELECTED]);
-			mvwhline(w, y, 1, ' ', width - 1);
-			wattrset(w, A_NORMAL);
-		}
+		row_highlight(a, w, y, width, sel);
 		snprintf(line, sizeof(line), "! %s%s%s", e->field, e->field[0] ? ": " : "",
 			 e->message);
 		draw_text_clip(a, w, y++, 2, width - 3, sel ? ROLE_SELECTED : ROLE_WARN, line);
@@ -786,11 +780,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 			/* no change mark here: the headroom's would sit unlabelled beside the
 			 * memory, and point the other way from the memory line's */
 			int end = width;
-			if (sel) {
-				wattrset(w, a->theme.attr[ROLE_SELECTED]);
-				mvwhline(w, y, 1, ' ', width - 1);
-				wattrset(w, A_NORMAL);
-			}
+			row_highlight(a, w, y, width, sel);
 			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
 			draw_text_clip(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
 				       vd[i].text);
@@ -842,11 +832,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 		for (int i = 0; i < p->nwarnings && y < height; i++) {
 			char msg[256];
 			plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-			if (sel) {
-				wattrset(w, a->theme.attr[ROLE_SELECTED]);
-				mvwhline(w, y, 1, ' ', width - 1);
-				wattrset(w, A_NORMAL);
-			}
+			row_highlight(a, w, y, width, sel);
 			if (y == height - 1 && i < p->nwarnings - 1) {
 				/* the last line left: say how many did not fit */
 				char more[32];
