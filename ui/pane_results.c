@@ -97,7 +97,7 @@ static void serving_line(const struct app *a, int i, const char **label, char *v
 	char u[24], wt[24];
 
 	if (i < 2) {
-		*label = i == 0 ? "ttft p50/90/99" : "tpot p50/90/99";
+		*label = i == 0 ? "ttft p50/90/99" : "itl p50/90/99";
 		levels_format(&a->plan, i == 0 ? sv->ttft : sv->tpot, v, size);
 		return;
 	}

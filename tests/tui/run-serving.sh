@@ -7,7 +7,7 @@ NAME=serving
 fresh
 start_ui scenarios/team-serve-70b-5m-requests.yaml --set hardware.count=76
 wait_for '│ ttft p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
-	wait_for '│ tpot p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
+	wait_for '│ itl p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
 	wait_for '│ queue +util [0-9.]+%, wait [0-9.]+ m?s' &&
 	ok "the percentiles and the queue under a load at 80x24" ||
 	bad "the percentiles and the queue under a load at 80x24"
