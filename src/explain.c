@@ -955,21 +955,21 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 static void framework_note(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct framework_info *fw = framework_get(s->workload.framework);
-	static const char *const losses[] = {"auto", "paper", "fp32", "chunked"};
 	int loss = s->workload.loss != LOSS_AUTO ? s->workload.loss : fw->loss;
 
 	put(e, "\n");
 	wrapped(e, "  framework: ", fw->title);
 	if (training(s)) {
-		static const char *const lives[] = {"auto", "step", "backward", "fused"};
 		put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
-		    plain(e, p->mem.optimizer_bytes_per_param), losses[loss & 3],
-		    plain(e, fw->reserved_slack));
+		    plain(e, p->mem.optimizer_bytes_per_param),
+		    scenario_enum_name("workload.loss", loss), plain(e, fw->reserved_slack));
 		put(e, "  layers %s, gradients live: %s\n",
 		    framework_eager(s->workload.framework, s->workload.compile)
 			? "eager (compile off)"
 			: "compiled or fused kernels",
-		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
+		    scenario_enum_name(
+			"workload.grad_lifetime",
+			framework_grads(s->workload.framework, s->workload.grad_lifetime)));
 	} else if (fw->kv_rule == KV_RULE_FIT)
 		put(e, "  rules: KV cache for the batch (auto: what fits), allocator slack %s\n",
 		    plain(e, s->workload.framework == FW_DEFAULT ? PLAN_FRAGMENTATION
@@ -1268,12 +1268,21 @@ static void ex_parts(struct ex *e, const struct plan *p)
 	}
 }
 
+/* An overlap as resolved: a choice of the parallel.*overlap* fields by its name there; the
+ * framework rows' own values (src/framework.h): the papers' idealised overlap, or ZeRO-3's
+ * prefetch, which runs behind compute. */
+static const char *overlap_state(int v)
+{
+	return v == OVERLAP_PAPER   ? "paper"
+	       : v == OVERLAP_ZERO3 ? "on"
+				    : scenario_enum_name("parallel.tp_comm_overlap", v);
+}
+
 /* The collectives that can run behind compute: whether each does (the framework's default
  * or its field), what it takes alone and what of it the step shows (src/plan_time.c,
  * overlap_s). */
 static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	static const char *const state[] = {"auto", "on", "off", "paper", "on"};
 	const struct plan_overlap *o = &p->overlap;
 	const struct {
 		const char *name, *field;
@@ -1308,8 +1317,8 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 			any = true;
 		}
 		put(e, "    %-18s %-5s %8s alone %8s shown  %s\n", rows[i].name,
-		    (unsigned)rows[i].on < 5 ? state[rows[i].on] : "?", sec(e, rows[i].alone),
-		    sec(e, rows[i].shown), rows[i].field);
+		    overlap_state(rows[i].on), sec(e, rows[i].alone), sec(e, rows[i].shown),
+		    rows[i].field);
 	}
 	if (!any)
 		return;
@@ -1720,13 +1729,10 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 
 /* ---- serving under load (src/plan_time.c, serve) ---- */
 
-static const char *const sched_names[SCHED_COUNT] = {"alone",	"auto",	  "prefill-first",
-						     "chunked", "static", "disaggregated"};
-
 static const char *sched_name(const struct plan *p)
 {
-	int v = isnan(p->serving.scheduler) ? 0 : (int)p->serving.scheduler;
-	return v >= 0 && v < SCHED_COUNT ? sched_names[v] : "?";
+	return scenario_enum_name("workload.scheduler",
+				  isnan(p->serving.scheduler) ? 0 : (int)p->serving.scheduler);
 }
 
 /* Not applicable under scheduler alone; true when it is not. */
