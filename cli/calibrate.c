@@ -82,12 +82,14 @@ static void knob_text(const struct scenario *s, const struct plan *p, int k, cha
 }
 
 /* The report's figures whose value moved by more than 0.01%: the time and throughput the
- * knobs change, and what follows from them (cost, energy, GPUs needed). */
+ * knobs change, and what follows from them (cost, energy, GPUs needed); not the details
+ * (figure.h), which move with their parents. */
 static bool moved(const struct figure *f, const struct plan *a, const struct plan *b)
 {
 	double x = figure_value(f, a), y = figure_value(f, b);
 
-	if (!figure_is_number(f) || f->section == FIGURE_BOTTLENECK || !isfinite(x) || !isfinite(y))
+	if (!figure_is_number(f) || f->section == FIGURE_BOTTLENECK || (f->flags & FIGURE_DETAIL) ||
+	    !isfinite(x) || !isfinite(y))
 		return false;
 	return fabs(x - y) > 1e-4 * fmax(fabs(x), fabs(y));
 }

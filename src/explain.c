@@ -1253,18 +1253,14 @@ static bool loaded_step(struct ex *e, const char *lhs, const struct plan *p)
 
 static void ex_parts(struct ex *e, const struct plan *p)
 {
-	static const char *const names[PLAN_PARTS] = {
-	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
-	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
-	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
-	    "context-par. K/V",
-	};
+	const struct figure *f;
+
 	put(e, "\n  where the time goes:\n");
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		double v = plan_part_get(&p->parts, i);
+	for (int i = 0; (f = figure_time_part(i)) != NULL; i++) {
+		double v = figure_value(f, p);
 		if (!(v > 0))
 			continue;
-		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, v), pct(e, v / p->step_s));
+		put(e, "    %-20s %10s  %5s\n", f->label, sec(e, v), pct(e, v / p->step_s));
 	}
 }
 
@@ -2798,13 +2794,13 @@ void explain_binding(struct ex *e, const struct scenario *s, const struct plan *
 const char *const *explain_keys(void)
 {
 	/* the table's keys, numbers first: filled once, the same every time */
-	static const char *keys[64];
+	static const char *keys[FIGURE_MAX + 1];
 
 	if (!keys[0]) {
 		int n = 0;
 		for (int words = 0; words < 2; words++)
 			for (const struct figure *f = figures; f->key; f++)
-				if (figure_is_number(f) == !words && n + 1 < 64)
+				if (figure_is_number(f) == !words && n < FIGURE_MAX)
 					keys[n++] = f->key;
 		keys[n] = NULL;
 	}
@@ -2882,6 +2878,43 @@ static void band_note(struct ex *e, const struct figure *f, const struct scenari
 	wrapped(e, "  regime: ", text);
 }
 
+/* A detail (figure.h): its value, what it is a part of, then its parent's explanation. Its
+ * own formula and result go to --json's parts, its parent's source too. */
+static void detail(struct ex *e, const struct figure *f, const struct scenario *s,
+		   const struct plan *p)
+{
+	const struct figure *up = figure_parent(f);
+	struct explain_parts *parts = e->parts;
+	double v = figure_value(f, p);
+	char text[200];
+
+	if (!isfinite(v)) {
+		not_applicable(e, "none in this plan (the explanation below says why)");
+	} else {
+		snprintf(text, sizeof(text), "%s (a detail of %s)", f->label, up->key);
+		formula(e, last_part(f->key), text);
+		result(e, last_part(f->key),
+		       figure_format(f, v, e->num[e->nn++ % 16], sizeof(e->num[0])));
+		put(e, "\n");
+		snprintf(text, sizeof(text),
+			 "not itemized: the explanation of %s, below, derives it;", up->key);
+		wrapped(e, "  ", text);
+	}
+	put(e, "\n");
+	headline(e, up, p);
+	if (parts) {
+		/* the parent's formula and result are its own, not this figure's */
+		struct explain_parts scratch;
+		memset(&scratch, 0, sizeof(scratch));
+		e->parts = &scratch;
+		up->explain(e, s, p);
+		e->parts = parts;
+		memcpy(parts->source, scratch.source, sizeof(parts->source));
+	} else {
+		up->explain(e, s, p);
+	}
+}
+
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
 		size_t size, struct gp_error *err)
 {
@@ -2922,7 +2955,10 @@ int explain_key_parts(const struct scenario *s, const struct plan *p, const char
 	if (size)
 		buf[0] = '\0';
 	headline(&e, f, p);
-	f->explain(&e, s, p);
+	if (f->flags & FIGURE_DETAIL)
+		detail(&e, f, s, p);
+	else
+		f->explain(&e, s, p);
 	if (f->section == FIGURE_MEMORY)
 		framework_note(&e, s, p);
 	band_note(&e, f, s, p);
