@@ -646,6 +646,47 @@ bool report_json_add(cJSON *o, const char *key, cJSON *v)
 	return true;
 }
 
+bool report_json_push(cJSON *a, cJSON *v)
+{
+	if (!v)
+		return false;
+	if (!cJSON_AddItemToArray(a, v)) {
+		cJSON_Delete(v);
+		return false;
+	}
+	return true;
+}
+
+struct cJSON *report_json_object(void)
+{
+	return cJSON_CreateObject();
+}
+
+struct cJSON *report_json_array(void)
+{
+	return cJSON_CreateArray();
+}
+
+struct cJSON *report_json_number(double v, bool integer)
+{
+	return number(v, integer);
+}
+
+struct cJSON *report_json_string(const char *text)
+{
+	return text ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+struct cJSON *report_json_bool(bool b)
+{
+	return cJSON_CreateBool(b);
+}
+
+struct cJSON *report_json_null(void)
+{
+	return cJSON_CreateNull();
+}
+
 void report_json_free(struct cJSON *json)
 {
 	cJSON_Delete(json);
