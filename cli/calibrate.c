@@ -1,7 +1,6 @@
 /* calibrate.c - `gpuplan calibrate`: the knobs fitted (src/calibrate.c), shown and saved. */
 #include "calibrate_cli.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -82,12 +81,14 @@ static void knob_text(const struct scenario *s, const struct plan *p, int k, cha
 }
 
 /* The report's figures whose value moved by more than 0.01%: the time and throughput the
- * knobs change, and what follows from them (cost, energy, GPUs needed). */
+ * knobs change, and what follows from them (cost, energy, GPUs needed); not the details
+ * (figure.h), which move with their parents. */
 static bool moved(const struct figure *f, const struct plan *a, const struct plan *b)
 {
 	double x = figure_value(f, a), y = figure_value(f, b);
 
-	if (!figure_is_number(f) || f->section == FIGURE_BOTTLENECK || !isfinite(x) || !isfinite(y))
+	if (!figure_is_number(f) || f->section == FIGURE_BOTTLENECK || (f->flags & FIGURE_DETAIL) ||
+	    !isfinite(x) || !isfinite(y))
 		return false;
 	return fabs(x - y) > 1e-4 * fmax(fabs(x), fabs(y));
 }
@@ -159,82 +160,73 @@ static void summary_text(struct report_buf *b, const struct calibrate_request *r
 	}
 }
 
-static cJSON *jnum(double v)
+static struct cJSON *jnum(double v)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	return report_json_number(v, false);
 }
 
-static cJSON *summary_json(const struct calibrate_request *r, const struct scenario *before_s,
-			   const struct plan *before, const struct plan *after,
-			   const struct calibrate_measure *m, int n, bool ok, const char *saved)
+static struct cJSON *summary_json(const struct calibrate_request *r,
+				  const struct scenario *before_s, const struct plan *before,
+				  const struct plan *after, const struct calibrate_measure *m,
+				  int n, bool ok, const char *saved)
 {
-	cJSON *root = cJSON_CreateObject(), *arr, *o, *knobs, *changed;
+	struct cJSON *root = report_json_object(), *arr, *o, *knobs, *changed;
 	bool good = root != NULL;
 
-	good = good && report_json_add(root, "schema", cJSON_CreateString("gpuplan.calibrate/1"));
-	good = good && report_json_add(root, "file", cJSON_CreateString(r->file));
-	good = good && report_json_add(root, "ok", cJSON_CreateBool(ok));
-	good = good && report_json_add(root, "measurements", arr = cJSON_CreateArray());
+	good = good && report_json_add(root, "schema", report_json_string("gpuplan.calibrate/1"));
+	good = good && report_json_add(root, "file", report_json_string(r->file));
+	good = good && report_json_add(root, "ok", report_json_bool(ok));
+	good = good && report_json_add(root, "measurements", arr = report_json_array());
 	for (int i = 0; good && i < n; i++) {
-		o = cJSON_CreateObject();
-		good = o && cJSON_AddItemToArray(arr, o);
-		if (!good) {
-			cJSON_Delete(o);
+		good = report_json_push(arr, o = report_json_object());
+		if (!good)
 			break;
-		}
-		good = report_json_add(o, "key", cJSON_CreateString(m[i].fig->key)) &&
-		       report_json_add(o, "measured", jnum(m[i].value)) &&
-		       report_json_add(o, "before", jnum(m[i].before)) &&
-		       report_json_add(o, "after", jnum(m[i].after)) &&
-		       report_json_add(o, "error_before", jnum(m[i].before / m[i].value - 1)) &&
-		       report_json_add(o, "error_after", jnum(m[i].after / m[i].value - 1)) &&
-		       report_json_add(o, "status", cJSON_CreateString(status_name(m[i].status))) &&
-		       report_json_add(o, "knob",
-				       m[i].knob >= 0
-					   ? cJSON_CreateString(calibrate_knob_key(m[i].knob))
-					   : cJSON_CreateNull()) &&
-		       report_json_add(o, "why", cJSON_CreateString(m[i].why)) &&
-		       report_json_add(o, "limit",
-				       m[i].limit[0] ? cJSON_CreateString(m[i].limit)
-						     : cJSON_CreateNull());
+		good =
+		    report_json_add(o, "key", report_json_string(m[i].fig->key)) &&
+		    report_json_add(o, "measured", jnum(m[i].value)) &&
+		    report_json_add(o, "before", jnum(m[i].before)) &&
+		    report_json_add(o, "after", jnum(m[i].after)) &&
+		    report_json_add(o, "error_before", jnum(m[i].before / m[i].value - 1)) &&
+		    report_json_add(o, "error_after", jnum(m[i].after / m[i].value - 1)) &&
+		    report_json_add(o, "status", report_json_string(status_name(m[i].status))) &&
+		    report_json_add(o, "knob",
+				    report_json_string(
+					m[i].knob >= 0 ? calibrate_knob_key(m[i].knob) : NULL)) &&
+		    report_json_add(o, "why", report_json_string(m[i].why)) &&
+		    report_json_add(o, "limit",
+				    report_json_string(m[i].limit[0] ? m[i].limit : NULL));
 	}
 	/* every knob: the file's value (0 = auto) and what the plan used, before and after */
-	good = good && report_json_add(root, "knobs", knobs = cJSON_CreateObject());
+	good = good && report_json_add(root, "knobs", knobs = report_json_object());
 	for (int k = 0; good && k < CAL_KNOB_COUNT; k++) {
 		const struct field *f = scenario_field_find(calibrate_knob_key(k));
 		const double *vb = (const double *)((const char *)before_s + f->offset);
 		const double *va = (const double *)((const char *)r->s + f->offset);
 		good =
-		    report_json_add(knobs, f->key, o = cJSON_CreateObject()) &&
-		    report_json_add(o, "before",
-				    *vb > 0 ? cJSON_CreateNumber(*vb) : cJSON_CreateNull()) &&
-		    report_json_add(o, "after",
-				    *va > 0 ? cJSON_CreateNumber(*va) : cJSON_CreateNull()) &&
+		    report_json_add(knobs, f->key, o = report_json_object()) &&
+		    report_json_add(o, "before", jnum(*vb > 0 ? *vb : NAN)) &&
+		    report_json_add(o, "after", jnum(*va > 0 ? *va : NAN)) &&
 		    report_json_add(o, "resolved_before",
 				    jnum(scenario_field_resolved(f, before))) &&
 		    report_json_add(o, "resolved_after", jnum(scenario_field_resolved(f, after)));
 	}
-	good = good && report_json_add(root, "changed", changed = cJSON_CreateArray());
+	good = good && report_json_add(root, "changed", changed = report_json_array());
 	for (const struct figure *f = figures; good && f->key; f++) {
 		if (!moved(f, before, after))
 			continue;
-		o = cJSON_CreateObject();
-		good = o && cJSON_AddItemToArray(changed, o);
-		if (!good) {
-			cJSON_Delete(o);
+		good = report_json_push(changed, o = report_json_object());
+		if (!good)
 			break;
-		}
-		good = report_json_add(o, "key", cJSON_CreateString(f->key)) &&
+		good = report_json_add(o, "key", report_json_string(f->key)) &&
 		       report_json_add(o, "before", jnum(figure_value(f, before))) &&
 		       report_json_add(o, "after", jnum(figure_value(f, after)));
 	}
-	good = good && report_json_add(root, "written",
-				       saved ? cJSON_CreateString(saved) : cJSON_CreateNull());
-	good = good && report_json_add(root, "profile",
-				       ok && r->profile ? cJSON_CreateString(r->profile->path)
-							: cJSON_CreateNull());
+	good = good && report_json_add(root, "written", report_json_string(saved));
+	good =
+	    good && report_json_add(root, "profile",
+				    report_json_string(ok && r->profile ? r->profile->path : NULL));
 	if (!good) {
-		cJSON_Delete(root);
+		report_json_free(root);
 		return NULL;
 	}
 	return root;
@@ -242,7 +234,7 @@ static cJSON *summary_json(const struct calibrate_request *r, const struct scena
 
 /* cJSON escapes C0 controls; a C1 one (U+0080 to U+009F, which a terminal may read as
  * CSI) is written \u00XX here, as cli.c's cli_write_json does (RFC 8259 section 7). */
-static int write_json(cJSON *j)
+static int write_json(struct cJSON *j)
 {
 	char *text = j ? report_json_print(j) : NULL;
 	struct report_buf b = {0};

@@ -1,7 +1,6 @@
 /* sweep.c - `gpuplan sweep`: plan a scenario at each value of some inputs and chart it. */
 #include "sweep.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -527,99 +526,89 @@ static void sweep_csv(const struct sweep *w, struct report_buf *b)
 	}
 }
 
-/* JSON through cJSON (STYLE.md): NULL when out of memory. */
-static cJSON *json_number(double v, bool integer)
-{
-	if (!isfinite(v))
-		return cJSON_CreateNull();
-	return cJSON_CreateNumber(integer ? round(v) : v);
-}
-
+/* JSON through report_json.h's values (cJSON behind it, STYLE.md): NULL when out of
+ * memory. */
 /* A range's value i: a number, or a list's word as a file writes it (true/false a bool). */
-static cJSON *json_value(const struct range *rg, int i)
+static struct cJSON *json_value(const struct range *rg, int i)
 {
 	if (!rg->words)
-		return json_number(rg->v[i], rg->f->type == FIELD_INT);
+		return report_json_number(rg->v[i], rg->f->type == FIELD_INT);
 	if (rg->f->type == FIELD_BOOL)
-		return cJSON_CreateBool(strcmp(rg->text[i], "true") == 0);
-	return cJSON_CreateString(rg->text[i]);
+		return report_json_bool(strcmp(rg->text[i], "true") == 0);
+	return report_json_string(rg->text[i]);
 }
 
-static cJSON *sweep_json(const struct sweep *w)
+static struct cJSON *sweep_json(const struct sweep *w)
 {
-	cJSON *root = cJSON_CreateObject(), *o, *arr;
+	struct cJSON *root = report_json_object(), *o, *arr;
 	bool ok = root != NULL;
 	const struct scenario *s = w->r->s;
 
-	ok = ok && report_json_add(root, "schema", cJSON_CreateString("gpuplan.sweep/1"));
-	ok = ok && report_json_add(root, "scenario", o = cJSON_CreateObject());
-	ok = ok && report_json_add(o, "name", cJSON_CreateString(s->name));
-	ok = ok && report_json_add(o, "file", cJSON_CreateString(w->r->file));
-	ok = ok && report_json_add(root, "inputs", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "schema", report_json_string("gpuplan.sweep/1"));
+	ok = ok && report_json_add(root, "scenario", o = report_json_object());
+	ok = ok && report_json_add(o, "name", report_json_string(s->name));
+	ok = ok && report_json_add(o, "file", report_json_string(w->r->file));
+	ok = ok && report_json_add(root, "inputs", arr = report_json_array());
 	for (int g = 0; ok && g < w->nranges; g++) {
 		const struct range *rg = &w->ranges[g];
-		cJSON *in = cJSON_CreateObject(), *vals;
+		struct cJSON *in = report_json_object(), *vals;
 
-		ok = in && cJSON_AddItemToArray(arr, in);
-		if (!ok) {
-			cJSON_Delete(in);
+		ok = report_json_push(arr, in);
+		if (!ok)
 			break;
-		}
 		ok =
-		    report_json_add(in, "key", cJSON_CreateString(rg->f->key)) &&
-		    report_json_add(in, "unit", cJSON_CreateString(units_kind_name(rg->f->unit))) &&
+		    report_json_add(in, "key", report_json_string(rg->f->key)) &&
+		    report_json_add(in, "unit", report_json_string(units_kind_name(rg->f->unit))) &&
 		    report_json_add(in, "scale",
-				    cJSON_CreateString(rg->list	       ? "list"
+				    report_json_string(rg->list	       ? "list"
 						       : rg->geometric ? "log"
 								       : "linear")) &&
-		    report_json_add(in, "values", vals = cJSON_CreateArray());
+		    report_json_add(in, "values", vals = report_json_array());
 		for (int i = 0; ok && i < rg->n; i++)
-			ok = cJSON_AddItemToArray(vals, json_value(rg, i));
+			ok = report_json_push(vals, json_value(rg, i));
 	}
-	ok = ok && report_json_add(root, "figures", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "figures", arr = report_json_array());
 	for (int f = 0; ok && f < w->nfigs; f++) {
-		cJSON *fo = cJSON_CreateObject();
-		ok = fo && cJSON_AddItemToArray(arr, fo);
-		if (!ok) {
-			cJSON_Delete(fo);
+		struct cJSON *fo = report_json_object();
+		ok = report_json_push(arr, fo);
+		if (!ok)
 			break;
-		}
-		ok = report_json_add(fo, "key", cJSON_CreateString(w->figs[f]->key)) &&
-		     report_json_add(fo, "label", cJSON_CreateString(w->figs[f]->label)) &&
+		ok = report_json_add(fo, "key", report_json_string(w->figs[f]->key)) &&
+		     report_json_add(fo, "label", report_json_string(w->figs[f]->label)) &&
 		     report_json_add(fo, "unit",
-				     cJSON_CreateString(units_kind_name(w->figs[f]->unit)));
+				     report_json_string(units_kind_name(w->figs[f]->unit)));
 	}
-	ok = ok && report_json_add(root, "points", arr = cJSON_CreateArray());
+	ok = ok && report_json_add(root, "points", arr = report_json_array());
 	for (int k = 0; ok && k < w->npoints; k++) {
 		const struct point *pt = &w->points[k];
-		cJSON *po = cJSON_CreateObject(), *in, *fig, *lim;
+		struct cJSON *po = report_json_object(), *in, *fig, *lim;
 
-		ok = po && cJSON_AddItemToArray(arr, po);
-		if (!ok) {
-			cJSON_Delete(po);
+		ok = report_json_push(arr, po);
+		if (!ok)
 			break;
-		}
-		ok = report_json_add(po, "inputs", in = cJSON_CreateObject());
+		ok = report_json_add(po, "inputs", in = report_json_object());
 		for (int g = 0; ok && g < w->nranges; g++)
 			ok = report_json_add(in, w->ranges[g].f->key,
 					     json_value(&w->ranges[g], pt->at[g]));
-		ok = ok && report_json_add(po, "valid", cJSON_CreateBool(pt->valid)) &&
+		ok = ok && report_json_add(po, "valid", report_json_bool(pt->valid)) &&
 		     report_json_add(po, "problem",
-				     pt->valid ? cJSON_CreateNull()
-					       : cJSON_CreateString(pt->problem)) &&
+				     pt->valid ? report_json_null()
+					       : report_json_string(pt->problem)) &&
 		     report_json_add(po, "fits",
-				     pt->valid ? cJSON_CreateBool(pt->fits) : cJSON_CreateNull()) &&
-		     report_json_add(po, "figures", fig = cJSON_CreateObject());
+				     pt->valid ? report_json_bool(pt->fits) : report_json_null()) &&
+		     report_json_add(po, "figures", fig = report_json_object());
 		for (int f = 0; ok && f < w->nfigs; f++)
 			ok = report_json_add(fig, w->figs[f]->key,
-					     json_number(pt->y[f], w->figs[f]->integer));
-		ok = ok && report_json_add(po, "limits", lim = cJSON_CreateObject()) &&
-		     report_json_add(lim, "memory.capacity", json_number(pt->capacity, true)) &&
-		     report_json_add(lim, "slo.ttft_s", json_number(pt->slo_ttft_s, false)) &&
-		     report_json_add(lim, "slo.tpot_s", json_number(pt->slo_tpot_s, false));
+					     report_json_number(pt->y[f], w->figs[f]->integer));
+		ok =
+		    ok && report_json_add(po, "limits", lim = report_json_object()) &&
+		    report_json_add(lim, "memory.capacity",
+				    report_json_number(pt->capacity, true)) &&
+		    report_json_add(lim, "slo.ttft_s", report_json_number(pt->slo_ttft_s, false)) &&
+		    report_json_add(lim, "slo.tpot_s", report_json_number(pt->slo_tpot_s, false));
 	}
 	if (!ok) {
-		cJSON_Delete(root);
+		report_json_free(root);
 		return NULL;
 	}
 	return root;
@@ -780,9 +769,9 @@ int sweep_run(const struct sweep_request *r)
 			goto out;
 	}
 	if (r->json) {
-		cJSON *j = sweep_json(w);
+		struct cJSON *j = sweep_json(w);
 		char *text = j ? report_json_print(j) : NULL;
-		cJSON_Delete(j);
+		report_json_free(j);
 		if (!text) {
 			fprintf(stderr, "gpuplan: out of memory\n");
 			rc = EXIT_IO;

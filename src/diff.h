@@ -10,12 +10,13 @@
 
 #include <stdbool.h>
 
+#include "figure.h"
 #include "plan.h"
 #include "report.h"
 #include "scenario.h"
 
 #define DIFF_MAX_INPUTS	 192
-#define DIFF_MAX_RESULTS 64
+#define DIFF_MAX_RESULTS FIGURE_MAX
 
 struct diff_input {
 	const struct field *field;

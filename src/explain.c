@@ -1201,21 +1201,21 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 static void framework_note(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct framework_info *fw = framework_get(s->workload.framework);
-	static const char *const losses[] = {"auto", "paper", "fp32", "chunked"};
 	int loss = s->workload.loss != LOSS_AUTO ? s->workload.loss : fw->loss;
 
 	put(e, "\n");
 	wrapped(e, "  framework: ", fw->title);
 	if (training(s)) {
-		static const char *const lives[] = {"auto", "step", "backward", "fused"};
 		put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
-		    plain(e, p->mem.optimizer_bytes_per_param), losses[loss & 3],
-		    plain(e, fw->reserved_slack));
+		    plain(e, p->mem.optimizer_bytes_per_param),
+		    scenario_enum_name("workload.loss", loss), plain(e, fw->reserved_slack));
 		put(e, "  layers %s, gradients live: %s\n",
 		    framework_eager(s->workload.framework, s->workload.compile)
 			? "eager (compile off)"
 			: "compiled or fused kernels",
-		    lives[framework_grads(s->workload.framework, s->workload.grad_lifetime) & 3]);
+		    scenario_enum_name(
+			"workload.grad_lifetime",
+			framework_grads(s->workload.framework, s->workload.grad_lifetime)));
 	} else if (fw->kv_rule == KV_RULE_FIT)
 		put(e, "  rules: KV cache for the batch (auto: what fits), allocator slack %s\n",
 		    plain(e, s->workload.framework == FW_DEFAULT ? PLAN_FRAGMENTATION
@@ -1515,19 +1515,25 @@ static bool loaded_step(struct ex *e, const char *lhs, const struct plan *p)
 
 static void ex_parts(struct ex *e, const struct plan *p)
 {
-	static const char *const names[PLAN_PARTS] = {
-	    "matmuls",		 "attention",	    "memory-bound",	   "tensor-par. comm",
-	    "pipeline p2p",	 "pipeline bubble", "data-par. (exposed)", "ZeRO-3 gathers",
-	    "expert all-to-all", "offload (PCIe)",  "optimizer step",	   "data loading",
-	    "context-par. K/V",
-	};
+	const struct figure *f;
+
 	put(e, "\n  where the time goes:\n");
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		double v = plan_part_get(&p->parts, i);
+	for (int i = 0; (f = figure_time_part(i)) != NULL; i++) {
+		double v = figure_value(f, p);
 		if (!(v > 0))
 			continue;
-		put(e, "    %-20s %10s  %5s\n", names[i], sec(e, v), pct(e, v / p->step_s));
+		put(e, "    %-20s %10s  %5s\n", f->label, sec(e, v), pct(e, v / p->step_s));
 	}
+}
+
+/* An overlap as resolved: a choice of the parallel.*overlap* fields by its name there; the
+ * framework rows' own values (src/framework.h): the papers' idealised overlap, or ZeRO-3's
+ * prefetch, which runs behind compute. */
+static const char *overlap_state(int v)
+{
+	return v == OVERLAP_PAPER   ? "paper"
+	       : v == OVERLAP_ZERO3 ? "on"
+				    : scenario_enum_name("parallel.tp_comm_overlap", v);
 }
 
 /* The collectives that can run behind compute: whether each does (the framework's default
@@ -1535,7 +1541,6 @@ static void ex_parts(struct ex *e, const struct plan *p)
  * overlap_s). */
 static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	static const char *const state[] = {"auto", "on", "off", "paper", "on"};
 	const struct plan_overlap *o = &p->overlap;
 	const struct {
 		const char *name, *field;
@@ -1570,8 +1575,8 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 			any = true;
 		}
 		put(e, "    %-18s %-5s %8s alone %8s shown  %s\n", rows[i].name,
-		    (unsigned)rows[i].on < 5 ? state[rows[i].on] : "?", sec(e, rows[i].alone),
-		    sec(e, rows[i].shown), rows[i].field);
+		    overlap_state(rows[i].on), sec(e, rows[i].alone), sec(e, rows[i].shown),
+		    rows[i].field);
 	}
 	if (!any)
 		return;
@@ -3126,13 +3131,13 @@ void explain_binding(struct ex *e, const struct scenario *s, const struct plan *
 const char *const *explain_keys(void)
 {
 	/* the table's keys, numbers first: filled once, the same every time */
-	static const char *keys[64];
+	static const char *keys[FIGURE_MAX + 1];
 
 	if (!keys[0]) {
 		int n = 0;
 		for (int words = 0; words < 2; words++)
 			for (const struct figure *f = figures; f->key; f++)
-				if (figure_is_number(f) == !words && n + 1 < 64)
+				if (figure_is_number(f) == !words && n < FIGURE_MAX)
 					keys[n++] = f->key;
 		keys[n] = NULL;
 	}
@@ -3210,6 +3215,43 @@ static void band_note(struct ex *e, const struct figure *f, const struct scenari
 	wrapped(e, "  regime: ", text);
 }
 
+/* A detail (figure.h): its value, what it is a part of, then its parent's explanation. Its
+ * own formula and result go to --json's parts, its parent's source too. */
+static void detail(struct ex *e, const struct figure *f, const struct scenario *s,
+		   const struct plan *p)
+{
+	const struct figure *up = figure_parent(f);
+	struct explain_parts *parts = e->parts;
+	double v = figure_value(f, p);
+	char text[200];
+
+	if (!isfinite(v)) {
+		not_applicable(e, "none in this plan (the explanation below says why)");
+	} else {
+		snprintf(text, sizeof(text), "%s (a detail of %s)", f->label, up->key);
+		formula(e, last_part(f->key), text);
+		result(e, last_part(f->key),
+		       figure_format(f, v, e->num[e->nn++ % 16], sizeof(e->num[0])));
+		put(e, "\n");
+		snprintf(text, sizeof(text),
+			 "not itemized: the explanation of %s, below, derives it;", up->key);
+		wrapped(e, "  ", text);
+	}
+	put(e, "\n");
+	headline(e, up, p);
+	if (parts) {
+		/* the parent's formula and result are its own, not this figure's */
+		struct explain_parts scratch;
+		memset(&scratch, 0, sizeof(scratch));
+		e->parts = &scratch;
+		up->explain(e, s, p);
+		e->parts = parts;
+		memcpy(parts->source, scratch.source, sizeof(parts->source));
+	} else {
+		up->explain(e, s, p);
+	}
+}
+
 int explain_key(const struct scenario *s, const struct plan *p, const char *key, char *buf,
 		size_t size, struct gp_error *err)
 {
@@ -3250,7 +3292,10 @@ int explain_key_parts(const struct scenario *s, const struct plan *p, const char
 	if (size)
 		buf[0] = '\0';
 	headline(&e, f, p);
-	f->explain(&e, s, p);
+	if (f->flags & FIGURE_DETAIL)
+		detail(&e, f, s, p);
+	else
+		f->explain(&e, s, p);
 	if (f->section == FIGURE_MEMORY)
 		framework_note(&e, s, p);
 	band_note(&e, f, s, p);

@@ -54,6 +54,22 @@ static const char *word_binding(const struct plan *p)
 #define TRAINING  APPLIES_TRAINING
 #define INFERENCE APPLIES_INFERENCE
 #define ALL	  (APPLIES_TRAINING | APPLIES_INFERENCE)
+/* A detail (FIGURE_DETAIL) of the figure above it, in its section: key, label, unit, member
+ * of struct plan, whether JSON writes it whole, and its parent's explain function (the
+ * parent is the first row with that function that is no detail: figure_parent). */
+#define DETAIL(k, l, u, m, whole, sec, ex)                                                         \
+	{                                                                                          \
+		.key = k, .label = l, .unit = u, .offset = PO(m), .integer = whole,                \
+		.section = sec, .flags = FIGURE_DETAIL, .explain = ex                              \
+	}
+/* A part of the step (time.parts.*, FIGURE_TIME_PART): in struct plan_time_parts' order
+ * (plan_part_get's index), its label for explain and, in at most 12 columns, the pane's */
+#define TIME_PART(m, l, pane_label)                                                                \
+	{                                                                                          \
+		.key = "time.parts." #m, .label = l, .short_label = pane_label,                    \
+		.unit = UNIT_SECONDS, .offset = PO(parts.m), .section = FIGURE_TIME,               \
+		.flags = FIGURE_DETAIL | FIGURE_TIME_PART, .explain = explain_step                 \
+	}
 
 /* In the JSON report's order: memory.fits follows memory.headroom, bottleneck.binding
  * comes before the shares. */
@@ -64,6 +80,8 @@ const struct figure figures[] = {
 	{.key = "model.active_params", .label = "active parameters", .unit = UNIT_COUNT,
 	 .offset = PO(active_params), .integer = true, .section = FIGURE_MODEL,
 	 .explain = explain_active_params},
+	DETAIL("model.trainable_params", "trainable parameters", UNIT_COUNT, trainable_params,
+	       true, FIGURE_MODEL, explain_params),
 
 	{.key = "memory.per_gpu.weights", .label = "weights", .short_label = "weights",
 	 .tiny_label = "wts", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
@@ -98,6 +116,16 @@ const struct figure figures[] = {
 	{.key = "memory.per_gpu.reserved", .label = "reserved", .unit = UNIT_BYTES,
 	 .offset = PO(mem.reserved), .integer = true, .section = FIGURE_MEMORY,
 	 .explain = explain_reserved},
+	/* the overhead's parts the JSON report has always written; the text and Markdown
+	 * reports list theirs in report.c (with the recomputed layer) */
+	DETAIL("memory.per_gpu.overhead_parts.cuda_context", "CUDA context", UNIT_BYTES,
+	       mem.cuda_context, true, FIGURE_MEMORY, explain_overhead),
+	DETAIL("memory.per_gpu.overhead_parts.fragmentation", "allocator fragmentation",
+	       UNIT_BYTES, mem.fragmentation, true, FIGURE_MEMORY, explain_overhead),
+	DETAIL("memory.per_gpu.overhead_parts.comm_buffers", "communication buffers", UNIT_BYTES,
+	       mem.comm_buffers, true, FIGURE_MEMORY, explain_overhead),
+	DETAIL("memory.per_gpu.overhead_parts.blas_workspace", "cuBLAS workspaces", UNIT_BYTES,
+	       mem.blas_workspace, true, FIGURE_MEMORY, explain_overhead),
 	{.key = "memory.capacity", .label = "capacity", .unit = UNIT_BYTES,
 	 .offset = PO(mem.capacity), .integer = true, .section = FIGURE_MEMORY,
 	 .explain = explain_capacity},
@@ -107,6 +135,8 @@ const struct figure figures[] = {
 	{.key = "memory.fits", .label = "fits", .unit = UNIT_NONE, .get = get_fits,
 	 .word = word_fits, .section = FIGURE_MEMORY, .flags = FIGURE_BOOL,
 	 .explain = explain_fits},
+	DETAIL("memory.host", "offloaded to host memory", UNIT_BYTES, mem.host, true,
+	       FIGURE_MEMORY, explain_optimizer),
 
 	{.key = "compute.flops_per_token", .label = "FLOPs per token", .unit = UNIT_NONE,
 	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 18},
@@ -117,6 +147,15 @@ const struct figure figures[] = {
 	{.key = "compute.mfu", .label = "MFU", .unit = UNIT_RATIO, .offset = PO(mfu),
 	 .better = +1, .section = FIGURE_TIME, .text = {8, 0}, .markdown = {8, 0},
 	 .explain = explain_mfu},
+	DETAIL("compute.hfu", "HFU", UNIT_RATIO, hfu, false, FIGURE_TIME, explain_mfu),
+	DETAIL("compute.peak_flops", "peak FLOP/s per GPU", UNIT_FLOPS, peak_flops, false,
+	       FIGURE_TIME, explain_mfu),
+	DETAIL("compute.hw_flops_per_token", "hardware FLOPs per token", UNIT_COUNT,
+	       hw_flops_per_token, false, FIGURE_TIME, explain_flops_per_token),
+	DETAIL("compute.attention_flops_per_token", "attention FLOPs per token", UNIT_COUNT,
+	       attention_flops_per_token, false, FIGURE_TIME, explain_flops_per_token),
+	DETAIL("compute.flops_per_step", "FLOPs per step", UNIT_COUNT, flops_per_step, false,
+	       FIGURE_TIME, explain_flops_total),
 	{.key = "time.step_s", .label = "step time", .short_label = "step time",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(step_s), .better = -1,
 	 .applies = TRAINING, .section = FIGURE_TIME, .text = {1, 0}, .markdown = {1, 0},
@@ -128,6 +167,19 @@ const struct figure figures[] = {
 	{.key = "time.gpu_hours", .label = "GPU-hours", .unit = UNIT_NONE, .suffix = " GPU-h",
 	 .offset = PO(gpu_hours), .section = FIGURE_TIME, .text = {7, 0}, .markdown = {3, 0},
 	 .flags = FIGURE_HEAD_BARE, .explain = explain_gpu_hours},
+	TIME_PART(matmul_s, "matmuls", "matmul"),
+	TIME_PART(attention_s, "attention", "attention"),
+	TIME_PART(memory_bound_s, "memory-bound", "memory-bound"),
+	TIME_PART(tp_comm_s, "tensor-par. comm", "tp comm"),
+	TIME_PART(pp_comm_s, "pipeline p2p", "pp comm"),
+	TIME_PART(bubble_s, "pipeline bubble", "pp bubble"),
+	TIME_PART(dp_comm_s, "data-par. (exposed)", "dp comm"),
+	TIME_PART(zero3_s, "ZeRO-3 gathers", "zero3 gather"),
+	TIME_PART(ep_comm_s, "expert all-to-all", "ep comm"),
+	TIME_PART(offload_s, "offload (PCIe)", "offload"),
+	TIME_PART(optimizer_s, "optimizer step", "optimizer"),
+	TIME_PART(data_s, "data loading", "data"),
+	TIME_PART(cp_comm_s, "context-par. K/V", "cp comm"),
 	{.key = "throughput.tokens_per_s", .label = "throughput", .short_label = "throughput",
 	 .unit = UNIT_COUNT, .suffix = " tokens/s", .format = FIGURE_FMT_TOKENS,
 	 .offset = PO(tokens_per_s), .better = +1, .applies = ALL, .section = FIGURE_TIME,
@@ -167,6 +219,8 @@ const struct figure figures[] = {
 	 .offset = PO(serving.ttft_slo_s), .better = -1, .section = FIGURE_TIME, .explain = explain_ttft_at_slo},
 	{.key = "latency.tpot_at_slo_s", .label = "TPOT at the SLO", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.tpot_slo_s), .better = -1, .section = FIGURE_TIME, .text = {0, 9}, .explain = explain_tpot_at_slo},
+	DETAIL("latency.decode_compute_bound_batch", "batch where decode turns compute-bound",
+	       UNIT_NONE, decode_compute_bound_batch, false, FIGURE_TIME, explain_tpot),
 	{.key = "serving.scheduler", .label = "scheduler (2 prefill-first, 3 chunked, 4 static, 5 disaggregated)", .unit = UNIT_NONE,
 	 .offset = PO(serving.scheduler), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
 	{.key = "serving.policy", .label = "serving policy", .unit = UNIT_NONE, .get = get_policy,
@@ -204,6 +258,8 @@ const struct figure figures[] = {
 	 .offset = PO(gpus_required), .better = -1, .applies = ALL,
 	 .section = FIGURE_TIME, .text = {9, 16}, .markdown = {9, 7}, .pane = 7,
 	 .explain = explain_gpus_required},
+	DETAIL("capacity_plan.slo_batch", "largest batch meeting the SLO", UNIT_NONE, slo_batch,
+	       false, FIGURE_TIME, explain_max_batch),
 
 	{.key = "cost.usd_total", .label = "cost in total", .short_label = "cost",
 	 .unit = UNIT_USD, .format = FIGURE_FMT_USD, .offset = PO(usd_total), .better = -1,
@@ -233,6 +289,8 @@ const struct figure figures[] = {
 	{.key = "reliability.goodput", .label = "goodput", .unit = UNIT_RATIO,
 	 .offset = PO(goodput), .section = FIGURE_RELIABILITY, .text = {16, 0},
 	 .markdown = {16, 0}, .explain = explain_goodput},
+	DETAIL("reliability.checkpoint_write_s", "checkpoint write time", UNIT_SECONDS,
+	       checkpoint_write_s, false, FIGURE_RELIABILITY, explain_checkpoint_interval),
 
 	{.key = "bottleneck.binding", .label = "binding bottleneck", .unit = UNIT_NONE,
 	 .get = get_binding, .word = word_binding, .section = FIGURE_BOTTLENECK,
@@ -382,6 +440,24 @@ const struct figure *figure_memory_part(int i)
 	for (const struct figure *f = figures; f->key; f++)
 		if ((f->flags & FIGURE_PART) && i-- == 0)
 			return f;
+	return NULL;
+}
+
+const struct figure *figure_time_part(int i)
+{
+	for (const struct figure *f = figures; f->key; f++)
+		if ((f->flags & FIGURE_TIME_PART) && i-- == 0)
+			return f;
+	return NULL;
+}
+
+const struct figure *figure_parent(const struct figure *f)
+{
+	if (!(f->flags & FIGURE_DETAIL))
+		return NULL;
+	for (const struct figure *g = figures; g->key; g++)
+		if (!(g->flags & FIGURE_DETAIL) && g->explain == f->explain)
+			return g;
 	return NULL;
 }
 

@@ -5,7 +5,8 @@
  * The JSON report writes every row at its key, `diff` compares the numbers, the text and
  * Markdown reports and the terminal UI's results pane list the rows whose place in their
  * list is not 0, and `gpuplan explain KEY` calls the row's explain function. A new figure
- * is one row here plus one explain function in explain.c.
+ * is one row here plus one explain function in explain.c; a detail of one (a part of the
+ * step) is one row with FIGURE_DETAIL and its parent's function.
  *
  * Pure: static tables and lookups, no allocation, no I/O.
  */
@@ -55,6 +56,11 @@ struct figure_place {
 #define FIGURE_HEAD_BARE  0x4u	/* explain's headline without the suffix */
 #define FIGURE_HEAD_COUNT 0x8u	/* explain's headline as a bare count ("1.2B") */
 #define FIGURE_HEAD_PLAIN 0x10u /* explain's headline as a bare plain number */
+/* A detail of another figure (a part of the step, of the overhead; HFU beside MFU): in the
+ * JSON report, `diff`, `explain` (its value, then its parent's explanation: figure_parent)
+ * and `sweep --y`, in no list of the reports or the pane, not charted by the UI. */
+#define FIGURE_DETAIL	 0x20u
+#define FIGURE_TIME_PART 0x40u /* a part of time.step_s, in plan_part_get's order */
 
 /* explain.c's writer, which the explain functions append to. */
 struct ex;
@@ -84,8 +90,25 @@ struct figure {
 	void (*explain)(struct ex *e, const struct scenario *s, const struct plan *p);
 };
 
-/* Every figure in the JSON report's order, terminated by a row whose key is NULL. */
+/* Every figure in the JSON report's order, terminated by a row whose key is NULL; at most
+ * FIGURE_MAX rows (test_figure.c checks). */
+#define FIGURE_MAX 256
 extern const struct figure figures[];
+
+/* Outside the table: details, not figures. The JSON report also writes these, which are
+ * no number of struct plan that `diff` could compare or `explain` derive:
+ *   model.shape_assumed, model.preset  whether the shape was assumed (a bool of the plan
+ *                                      about its input) and the preset the scenario named
+ *   warnings                           the plan's warnings, as text (plan_warning.c)
+ *   layout.*                           the layout the plan ran with: ints of struct plan,
+ *                                      resolved from the parallel.* fields, which `diff`
+ *                                      compares as inputs
+ *   assumptions.*                      the inputs and constants the figures rest on, and
+ *                                      their sources (strings)
+ *   uncertainty.*                      each figure's error band (band.h), keyed by figure
+ * The text and Markdown reports list the overhead's parts their own way (report.c: the
+ * recomputed layer too, in words), and the inference pane's decode-step terms are
+ * struct plan_decode's (ui/pane_results.c), which the JSON report does not write. */
 
 /* The figure with this key, or NULL. */
 const struct figure *figure_find(const char *key);
@@ -113,6 +136,14 @@ int figure_list(enum figure_list list, enum workload_kind kind, int section,
 
 /* The i-th part of the memory total (FIGURE_PART rows in order), or NULL past the last. */
 const struct figure *figure_memory_part(int i);
+
+/* The i-th part of the step (FIGURE_TIME_PART rows, in plan_part_get's order: time.parts.*),
+ * or NULL past the last (PLAN_PARTS). */
+const struct figure *figure_time_part(int i);
+
+/* The figure a FIGURE_DETAIL row is a detail of: the first row that is no detail and has its
+ * explain function. NULL for a row that is no detail. */
+const struct figure *figure_parent(const struct figure *f);
 
 /* The share figure of bottleneck b (bottleneck.shares.*), or NULL; which bottleneck a
  * share row is (BN_COUNT for another row). */

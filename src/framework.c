@@ -32,9 +32,24 @@
  * A published figure, not fitted; efficiency.overlap overrides it. */
 #define OVERLAP_SPEED (1 / 1.189)
 
+/* As scenario files write them: workload.framework's choices (src/scenario.c). */
+const char *const framework_names[FW_COUNT + 1] = {
+    [FW_DEFAULT] = "default",
+    [FW_MEGATRON] = "megatron",
+    [FW_FSDP] = "fsdp",
+    [FW_DEEPSPEED] = "deepspeed",
+    [FW_HF] = "hf",
+    [FW_TORCHTUNE] = "torchtune",
+    [FW_LLMC] = "llm.c",
+    [FW_VLLM] = "vllm",
+    [FW_SGLANG] = "sglang",
+    [FW_TRTLLM] = "trt-llm",
+    [FW_LLAMACPP] = "llama.cpp",
+    [FW_COUNT] = NULL,
+};
+
 static const struct framework_info table[FW_COUNT] = {
-    [FW_DEFAULT] = {.name = "default",
-		    .title = "the papers' mixed precision (Megatron-LM / DeepSpeed; gpuplan's "
+    [FW_DEFAULT] = {.title = "the papers' mixed precision (Megatron-LM / DeepSpeed; gpuplan's "
 			     "inference engine)",
 		    .trains = true,
 		    .serves = true,
@@ -58,8 +73,7 @@ static const struct framework_info table[FW_COUNT] = {
      * megatron/core/optimizer/distrib_optimizer.py; the loss is
      * vocab_parallel_cross_entropy in fp32 on the tp-split logits,
      * megatron/core/tensor_parallel/cross_entropy.py (Korthikanti's 4 s b V / t). */
-    [FW_MEGATRON] = {.name = "megatron",
-		     .title = "Megatron-LM / NeMo / Megatron-Core",
+    [FW_MEGATRON] = {.title = "Megatron-LM / NeMo / Megatron-Core",
 		     .trains = true,
 		     .pipeline = true,
 		     .zero = true,
@@ -100,8 +114,7 @@ static const struct framework_info table[FW_COUNT] = {
      * (torchtitan/parallelisms/parallelize_llama.py, apply_fsdp; train_configs/
      * llama3_8b.toml mixed_precision_param = "bfloat16"); the loss upcasts the whole
      * logits, cross_entropy(pred.flatten(0, 1).float(), labels) (torchtitan/train.py). */
-    [FW_FSDP] = {.name = "fsdp",
-		 .title = "PyTorch FSDP2 (torchtitan)",
+    [FW_FSDP] = {.title = "PyTorch FSDP2 (torchtitan)",
 		 .trains = true,
 		 .pipeline = true,
 		 .zero = true,
@@ -128,8 +141,7 @@ static const struct framework_info table[FW_COUNT] = {
     /* DeepSpeed: fp32 partitions of the parameters and Adam states
      * (deepspeed/runtime/zero/stage_1_and_2.py, single_partition_of_fp32_groups); the
      * model is usually a transformers one, whose loss upcasts the logits. */
-    [FW_DEEPSPEED] = {.name = "deepspeed",
-		      .title = "DeepSpeed",
+    [FW_DEEPSPEED] = {.title = "DeepSpeed",
 		      .trains = true,
 		      .pipeline = true,
 		      .zero = true,
@@ -154,8 +166,7 @@ static const struct framework_info table[FW_COUNT] = {
     /* Hugging Face Trainer: torch AdamW on fp32 parameters under autocast, and
      * LlamaForCausalLM's logits.float() before CrossEntropyLoss
      * (transformers/models/llama/modeling_llama.py). */
-    [FW_HF] = {.name = "hf",
-	       .title = "Hugging Face Trainer / accelerate",
+    [FW_HF] = {.title = "Hugging Face Trainer / accelerate",
 	       .trains = true,
 	       .zero = true,
 	       .master = MASTER_FP32,
@@ -188,8 +199,7 @@ static const struct framework_info table[FW_COUNT] = {
      * softmax fused so that only the bf16 logits stay. A run with torch.nn.CrossEntropyLoss
      * gets TransformerDecoder's `self.output(h).float()` logits whole (loss: fp32,
      * torchtune/modules/transformer.py). No pipeline parallelism. */
-    [FW_TORCHTUNE] = {.name = "torchtune",
-		      .title = "torchtune",
+    [FW_TORCHTUNE] = {.title = "torchtune",
 		      .trains = true,
 		      .zero = true,
 		      .master = MASTER_NONE,
@@ -219,8 +229,7 @@ static const struct framework_info table[FW_COUNT] = {
     /* llm.c: fp32 master weights (use_master_weights = 1) and fp32 AdamW m, v
      * (train_gpt2.cu); fused_classifier writes the loss gradient over the bf16 logits in
      * place, so the loss is the logits alone; cudaMalloc'd buffers, no caching allocator. */
-    [FW_LLMC] = {.name = "llm.c",
-		 .title = "llm.c",
+    [FW_LLMC] = {.title = "llm.c",
 		 .trains = true,
 		 .zero = true,
 		 .master = MASTER_FP32,
@@ -243,8 +252,7 @@ static const struct framework_info table[FW_COUNT] = {
     /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
      * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
      * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */
-    [FW_VLLM] = {.name = "vllm",
-		 .title = "vLLM",
+    [FW_VLLM] = {.title = "vLLM",
 		 .serves = true,
 		 .pipeline = true,
 		 .reserved_slack = 0,
@@ -269,8 +277,7 @@ static const struct framework_info table[FW_COUNT] = {
      * one GPU (python/sglang/srt/server_args.py __post_init__: 0.88 at tp 1, 0.87 at tp 2,
      * 0.85 at tp 4, 0.81 at tp 8; later versions derive it from a fixed reserve);
      * token-granular pages (page_size 1). */
-    [FW_SGLANG] = {.name = "sglang",
-		   .title = "SGLang",
+    [FW_SGLANG] = {.title = "SGLang",
 		   .serves = true,
 		   .pipeline = true,
 		   .reserved_slack = 0,
@@ -303,8 +310,7 @@ static const struct framework_info table[FW_COUNT] = {
      * blocks of tokens_per_block = 32 (the default of the KV cache manager,
      * tensorrt_llm/_torch/pyexecutor/resource_manager.py; docs/source/examples/
      * kvcacheconfig.md gives the 0.9). */
-    [FW_TRTLLM] = {.name = "trt-llm",
-		   .title = "TensorRT-LLM",
+    [FW_TRTLLM] = {.title = "TensorRT-LLM",
 		   .serves = true,
 		   .pipeline = true,
 		   .reserved_slack = 0,
@@ -326,8 +332,7 @@ static const struct framework_info table[FW_COUNT] = {
 		   .source = "tensorrt_llm/llmapi/llm_args.py KvCacheConfig"},
     /* llama.cpp: ggml allocates the KV cache for the context up front and the compute
      * buffer once (ggml-alloc), no caching allocator; inference only. */
-    [FW_LLAMACPP] = {.name = "llama.cpp",
-		     .title = "llama.cpp",
+    [FW_LLAMACPP] = {.title = "llama.cpp",
 		     .serves = true,
 		     .reserved_slack = 0,
 		     .non_torch_bytes = TORCH_CONTEXT,
@@ -496,7 +501,7 @@ void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap 
 
 const char *framework_name(int f)
 {
-	return framework_get(f)->name;
+	return framework_names[f >= 0 && f < FW_COUNT ? f : FW_DEFAULT];
 }
 
 /* in the order of enum scheduler; the names are workload.scheduler's choices

@@ -31,6 +31,9 @@ enum framework {
 	FW_COUNT
 };
 
+/* The names of enum framework as scenario files write them ("fsdp"), NULL-terminated. */
+extern const char *const framework_names[FW_COUNT + 1];
+
 /* workload.master_weights: the fp32 copy the optimizer updates. */
 enum master_weights { MASTER_AUTO, MASTER_FP32, MASTER_NONE };
 
@@ -133,7 +136,6 @@ enum blas_workspace {
 };
 
 struct framework_info {
-	const char *name;  /* as scenario files write it: "fsdp" */
 	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
 	bool trains;	   /* runs train and finetune workloads */
 	bool serves;	   /* runs online and offline workloads */

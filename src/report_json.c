@@ -131,46 +131,10 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 			bad |= put_num(r, f->key, figure_value(f, p), f->integer);
 	}
 
-	/* extras, after the documented keys of each object (gpuplan(1), JSON REPORT) */
-	bad |= put_num(r, "model.trainable_params", p->trainable_params, true);
+	/* details, not figures (figure.h), after the figures of their object */
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
 	bad |= put_num(r, "model.vision_params", p->model.vision_params, true);
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
-	bad |= put_num(r, "memory.per_gpu.overhead_parts.cuda_context", p->mem.cuda_context, true);
-	bad |=
-	    put_num(r, "memory.per_gpu.overhead_parts.fragmentation", p->mem.fragmentation, true);
-	bad |= put_num(r, "memory.per_gpu.overhead_parts.comm_buffers", p->mem.comm_buffers, true);
-	bad |=
-	    put_num(r, "memory.per_gpu.overhead_parts.blas_workspace", p->mem.blas_workspace, true);
-	bad |= put_num(r, "memory.host", p->mem.host, true);
-	bad |= put_num(r, "compute.hfu", p->hfu, false);
-	bad |= put_num(r, "compute.peak_flops", p->peak_flops, false);
-	bad |= put_num(r, "compute.hw_flops_per_token", p->hw_flops_per_token, false);
-	bad |= put_num(r, "compute.attention_flops_per_token", p->attention_flops_per_token, false);
-	bad |= put_num(r, "compute.flops_per_step", p->flops_per_step, false);
-	{
-		/* clang-format off */
-		static const struct {
-			const char *key;
-			size_t offset;
-		} parts[] = {
-#define PART(n) {"time.parts." #n, offsetof(struct plan_time_parts, n)}
-			PART(matmul_s),   PART(attention_s), PART(memory_bound_s), PART(tp_comm_s),
-			PART(pp_comm_s),  PART(bubble_s),    PART(dp_comm_s),      PART(zero3_s),
-			PART(ep_comm_s),  PART(offload_s),   PART(optimizer_s),    PART(data_s),
-			PART(cp_comm_s),
-#undef PART
-		};
-		/* clang-format on */
-		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-			bad |= put_num(r, parts[i].key,
-				       *(const double *)((const char *)&p->parts + parts[i].offset),
-				       false);
-	}
-	bad |=
-	    put_num(r, "latency.decode_compute_bound_batch", p->decode_compute_bound_batch, false);
-	bad |= put_num(r, "capacity_plan.slo_batch", p->slo_batch, false);
-	bad |= put_num(r, "reliability.checkpoint_write_s", p->checkpoint_write_s, false);
 
 	warnings = cJSON_AddArrayToObject(r, "warnings");
 	if (!warnings)
@@ -681,6 +645,47 @@ bool report_json_add(cJSON *o, const char *key, cJSON *v)
 		return false;
 	}
 	return true;
+}
+
+bool report_json_push(cJSON *a, cJSON *v)
+{
+	if (!v)
+		return false;
+	if (!cJSON_AddItemToArray(a, v)) {
+		cJSON_Delete(v);
+		return false;
+	}
+	return true;
+}
+
+struct cJSON *report_json_object(void)
+{
+	return cJSON_CreateObject();
+}
+
+struct cJSON *report_json_array(void)
+{
+	return cJSON_CreateArray();
+}
+
+struct cJSON *report_json_number(double v, bool integer)
+{
+	return number(v, integer);
+}
+
+struct cJSON *report_json_string(const char *text)
+{
+	return text ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+struct cJSON *report_json_bool(bool b)
+{
+	return cJSON_CreateBool(b);
+}
+
+struct cJSON *report_json_null(void)
+{
+	return cJSON_CreateNull();
 }
 
 void report_json_free(struct cJSON *json)

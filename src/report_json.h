@@ -1,7 +1,9 @@
 /* report_json.h - the JSON report (gpuplan(1), JSON REPORT), built with cJSON.
  *
- * The only file besides hf_config.c that includes cJSON.h; callers see cJSON trees only as
- * struct cJSON pointers they pass back here or free with report_json_free().
+ * The writer's one file that includes cJSON.h (the reader's are hf_config.c and
+ * hf_quant.c); callers see cJSON trees only as struct cJSON pointers they build with the
+ * report_json_object/array/number/string/bool/null values, pass back here, or free with
+ * report_json_free(): the front ends' sweep and calibrate documents are built so.
  */
 #ifndef GPUPLAN_REPORT_JSON_H
 #define GPUPLAN_REPORT_JSON_H
@@ -125,5 +127,18 @@ void report_json_free(struct cJSON *json);
 /* Adds v to the object o under key (taken whole, dots and all); frees v when it cannot.
  * False when v is NULL (out of memory) or it could not be added. */
 bool report_json_add(struct cJSON *o, const char *key, struct cJSON *v);
+
+/* Appends v to the array a, as report_json_add does. */
+bool report_json_push(struct cJSON *a, struct cJSON *v);
+
+/* New values for report_json_add and report_json_push, so that the front ends' other
+ * documents (sweep, calibrate) need no cJSON.h; NULL when out of memory. A number that is
+ * not finite is null, an integer one rounded; a NULL string is null. */
+struct cJSON *report_json_object(void);
+struct cJSON *report_json_array(void);
+struct cJSON *report_json_number(double v, bool integer);
+struct cJSON *report_json_string(const char *text);
+struct cJSON *report_json_bool(bool b);
+struct cJSON *report_json_null(void);
 
 #endif

@@ -40,10 +40,6 @@ static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16",	 "fp8",
 					"int8", "int4", "nvfp4", NULL};
 /* in the order of enum engine (scenario.h) */
 static const char *const engines[] = {"llama.cpp", "cuda-graphs", "auto", NULL};
-/* in the order of enum framework (framework.h) */
-static const char *const frameworks[] = {"default", "megatron",	 "fsdp",      "deepspeed",
-					 "hf",	    "torchtune", "llm.c",     "vllm",
-					 "sglang",  "trt-llm",	 "llama.cpp", NULL};
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
 static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
@@ -338,7 +334,7 @@ const struct field scenario_fields[] = {
 	       "inference kernels: auto (the framework's; llama.cpp on consumer cards, else "
 	       "cuda-graphs) | llama.cpp | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
 	       PW("engine", 18)),
-    ENUM_FIELD("workload.framework", workload.framework, frameworks, 0,
+    ENUM_FIELD("workload.framework", workload.framework, framework_names, 0,
 	       "whose memory rules apply: default (the papers) | megatron | fsdp | deepspeed | "
 	       "hf | torchtune | llm.c | vllm | sglang | trt-llm | llama.cpp",
 	       UI_HIDDEN("framework")),
@@ -1234,6 +1230,32 @@ long long scenario_replica_gpus(const struct scenario *s)
 	return (long long)par->tp * par->pp * par->ep * (train && par->cp > 1 ? par->cp : 1);
 }
 
+/* The frameworks of the table that train (FW_TRAINS), serve or pipeline, in its order, as
+ * "a, b or c": the expected values of a framework that cannot run the workload. */
+enum fw_can { FW_TRAINS, FW_SERVES, FW_PIPELINES };
+static const char *framework_list(enum fw_can can, char *buf, size_t size)
+{
+	int idx[FW_COUNT], n = 0;
+	size_t len = 0;
+
+	for (int f = 0; f < FW_COUNT; f++) {
+		const struct framework_info *fw = framework_get(f);
+		/* pp: the frameworks to switch to, so not default (the papers' pipeline) */
+		if (can == FW_TRAINS   ? fw->trains
+		    : can == FW_SERVES ? fw->serves
+				       : fw->trains && fw->pipeline && f != FW_DEFAULT)
+			idx[n++] = f;
+	}
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i == 0	     ? ""
+					: i == n - 1 ? " or "
+						     : ", ",
+					framework_name(idx[i]));
+	return buf;
+}
+
 void scenario_validate(const struct scenario *s, const struct scenario_source *src,
 		       struct gp_problems *out)
 {
@@ -1359,24 +1381,28 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 	{
 		/* a framework that cannot run the workload (framework.c says what each runs) */
 		const struct framework_info *fw = framework_get(s->workload.framework);
+		const char *name = framework_name(s->workload.framework);
+		char list[160];
 		if (train && !fw->trains)
 			problem(
 			    out, src, "workload.framework",
 			    "framework %s cannot run workload.kind %s (it serves only; expected "
-			    "default, megatron, fsdp, deepspeed, hf, torchtune or llm.c)",
-			    fw->name, scenario_enum_name("workload.kind", s->workload.kind));
+			    "%s)",
+			    name, scenario_enum_name("workload.kind", s->workload.kind),
+			    framework_list(FW_TRAINS, list, sizeof(list)));
 		else if (!train && !fw->serves)
 			problem(
 			    out, src, "workload.framework",
 			    "framework %s cannot run workload.kind %s (it trains only; expected "
-			    "default, vllm, sglang, trt-llm or llama.cpp)",
-			    fw->name, scenario_enum_name("workload.kind", s->workload.kind));
+			    "%s)",
+			    name, scenario_enum_name("workload.kind", s->workload.kind),
+			    framework_list(FW_SERVES, list, sizeof(list)));
 		else if (train && par->pp > 1 && !fw->pipeline)
 			problem(
 			    out, src, "parallel.pp",
 			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
-			    "megatron, fsdp or deepspeed)",
-			    fw->name, par->pp);
+			    "%s)",
+			    name, par->pp, framework_list(FW_PIPELINES, list, sizeof(list)));
 	}
 	{
 		/* speculative decoding: K >= 1 drafted tokens accepted each with a in [0, 1)

@@ -340,7 +340,7 @@ unsigned chart_view_command(struct app *a, const char *arg)
 /* The view's keys ----------------------------------------------------------------------- */
 
 /* The next (dir 1) or previous (-1) numeric figure of the table that the plan has a value
- * for. */
+ * for; the details (figure.h) are left to `sweep --y`. */
 static const struct figure *figure_step(const struct app *a, const struct figure *at, int dir)
 {
 	int n = 0, i = 0;
@@ -352,7 +352,8 @@ static const struct figure *figure_step(const struct app *a, const struct figure
 			i = k;
 	for (int step = 1; step < n; step++) {
 		const struct figure *g = &figures[((i + dir * step) % n + n) % n];
-		if (figure_is_number(g) && isfinite(figure_value(g, &a->plan)))
+		if (figure_is_number(g) && !(g->flags & FIGURE_DETAIL) &&
+		    isfinite(figure_value(g, &a->plan)))
 			return g;
 	}
 	return at;

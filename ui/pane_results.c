@@ -475,13 +475,6 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
 }
 
-/* The step's parts in struct plan_time_parts order (plan_part_get's index); 12 columns at
- * most */
-static const char *const part_labels[PLAN_PARTS] = {
-    "matmul",	    "attention", "memory-bound", "tp comm",   "pp comm", "pp bubble", "dp comm",
-    "zero3 gather", "ep comm",	 "offload",	 "optimizer", "data",	 "cp comm",
-};
-
 /* Where a step's time goes, then layout, compute and reliability figures. */
 /* One line of the plan's details: cut with an ellipsis when the pane is narrow. */
 static void detail_line(struct app *a, WINDOW *w, int y, const char *fmt, ...)
@@ -526,7 +519,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	unsigned nparts = training ? PLAN_PARTS : sizeof(decode) / sizeof(decode[0]);
 
 	for (unsigned i = 0; i < nparts; i++) {
-		double t = training ? plan_part_get(&p->parts, i) : decode[i].t;
+		double t = training ? figure_value(figure_time_part((int)i), p) : decode[i].t;
 		if (isfinite(t) && t > 0)
 			sum += t;
 	}
@@ -534,13 +527,15 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
 			  training ? "step time by part" : "decode step (tpot) by part");
 		for (unsigned i = 0; i < nparts && y < height; i++) {
-			double t = training ? plan_part_get(&p->parts, i) : decode[i].t;
+			double t =
+			    training ? figure_value(figure_time_part((int)i), p) : decode[i].t;
 			if (!isfinite(t) || t <= 0)
 				continue;
 			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
 			units_format_percent(t / sum, 0, v2, sizeof(v2));
 			draw_text(a, w, y, 2, 12, ROLE_LABEL,
-				  training ? part_labels[i] : decode[i].label);
+				  training ? figure_time_part((int)i)->short_label
+					   : decode[i].label);
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %4s", v, v2);
 		}
 	}

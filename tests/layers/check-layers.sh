@@ -5,8 +5,11 @@
 # Over the sources of SRCDIR (default src):
 #   curses     no curses, ncurses, panel, form, menu or term header, and no WINDOW
 #   yaml.h     included only by yaml_doc.c
-#   cJSON.h    included only by hf_config.c (and hf_quant.c, its quantization_config) and
-#              report_json.c
+#   cJSON.h    included only by the reader, hf_config.c (and hf_quant.c beside it, for a
+#              config's quantization_config), and the writer, report_json.c
+# Over the front ends' sources (FRONTS, default SRCDIR/../ui and SRCDIR/../cli):
+#   fronts     no yaml.h and no cJSON.h: they build and read documents through the core's
+#              yaml_doc.h and report_json.h
 #   layers     a quoted include names a header of SRCDIR itself, never one of ui/ or cli/
 #   prints     no printf, vprintf, puts, putchar, perror, exit, _exit, _Exit, and no
 #              stdout or stderr (comments and string literals are not code)
@@ -105,6 +108,19 @@ for f in "$dir"/*.c "$dir"/*.h; do
 		fi
 	done <"$tmp/inc"
 done
+# the front ends include neither library's header
+for f in $(for d in ${FRONTS-"$dir/../ui" "$dir/../cli"}; do echo "$d"/*.c "$d"/*.h; done); do
+	[ -f "$f" ] || continue
+	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\(yaml\.h\|cJSON\.h\|cjson/cJSON\.h\)[>"]' \
+		"$f" | cut -d: -f1 | while read -r line; do
+		echo "$f:$line: includes yaml.h or cJSON.h (rule fronts: a front end builds and" \
+			"reads JSON and YAML through src/report_json.h and src/yaml_doc.h)"
+	done >>"$tmp/fronts"
+done
+if [ -s "$tmp/fronts" ]; then
+	cat "$tmp/fronts"
+	bad=1
+fi
 code_of "$dir"/*.c "$dir"/*.h >"$tmp/code"
 grep -E '^[^:]*:[0-9]*:.*(^|[^A-Za-z0-9_])WINDOW([^A-Za-z0-9_]|$)' "$tmp/code" | cut -d: -f1,2 |
 	while read -r at; do

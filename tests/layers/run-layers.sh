@@ -57,6 +57,23 @@ expect_fail catalog.c yaml.h '#include <yaml.h>'
 expect_fail scenario_yaml.c yaml.h '#include <yaml.h>'
 expect_fail scenario.c cJSON.h '#include <cJSON.h>'
 expect_fail text.c layers '#include "app.h"'
+# a front end that includes cJSON.h or yaml.h
+fresh
+mkdir "$tmp/cli"
+printf '#include "report_json.h"\n' >"$tmp/cli/ok.c"
+FRONTS="$tmp/cli" sh $check "$tmp/src" >"$tmp/out" 2>&1 ||
+	{ fail "check-layers failed a front end that includes report_json.h:" &&
+		sed 's/^/  /' "$tmp/out"; }
+for h in '<cJSON.h>' '<yaml.h>'; do
+	printf '#include %s\n' "$h" >"$tmp/cli/bad.c"
+	if FRONTS="$tmp/cli" sh $check "$tmp/src" >"$tmp/out" 2>&1; then
+		fail "check-layers passed cli/bad.c including $h (rule fronts)"
+	elif ! grep "$tmp/cli/bad.c:1:" "$tmp/out" | grep -q "rule fronts:"; then
+		fail "check-layers failed cli/bad.c with $h, but not naming it and rule fronts:"
+		sed 's/^/  /' "$tmp/out"
+	fi
+done
+rm -rf "$tmp/cli"
 expect_fail error.c layers '#include "../cli/cli.h"'
 expect_fail dtype.c prints 'void probe(void) { printf("x\n"); }'
 expect_fail file.c prints 'void probe(void) { exit(1); }'

@@ -130,6 +130,36 @@ static void test_results(void **state)
 	assert_false(d.binding_changed);
 }
 
+/* The details (figure.h) are compared too: a part of the step that moves is a result; and
+ * every number of the table moving at once fits in the diff. */
+static void test_details(void **state)
+{
+	struct scenario a, b;
+	struct plan pa, pb;
+	struct diff d;
+	const struct diff_result *r;
+	int numbers = 0;
+
+	(void)state;
+	fill(&a, &pa);
+	fill(&b, &pb);
+	pb.parts.tp_comm_s = 1500;
+	diff_compute(&a, &pa, &b, &pb, &d);
+	r = find_result(&d, "time.parts.tp_comm_s");
+	assert_non_null(r);
+	assert_true(r->change == 500);
+	assert_int_equal(d.nresults, 1);
+
+	for (const struct figure *f = figures; f->key; f++)
+		if (figure_is_number(f)) {
+			*(double *)((char *)&pb + f->offset) = 2000;
+			numbers++;
+		}
+	diff_compute(&a, &pa, &b, &pb, &d);
+	assert_true(numbers > 64);
+	assert_int_equal(d.nresults, numbers);
+}
+
 static void test_verdicts(void **state)
 {
 	struct scenario a, b;
@@ -241,13 +271,14 @@ static void test_no_differences_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_identical),
-		cmocka_unit_test(test_inputs),
-		cmocka_unit_test(test_results),
-		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_long_values_wrap),
-		cmocka_unit_test(test_long_notes_cut_at_a_character),
-		cmocka_unit_test(test_no_differences_text),
+	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_inputs),
+	    cmocka_unit_test(test_results),
+	    cmocka_unit_test(test_details),
+	    cmocka_unit_test(test_verdicts),
+	    cmocka_unit_test(test_long_values_wrap),
+	    cmocka_unit_test(test_long_notes_cut_at_a_character),
+	    cmocka_unit_test(test_no_differences_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

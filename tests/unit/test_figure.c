@@ -1,7 +1,7 @@
 /* test_figure.c - the figure table (src/figure.c): every row is complete and its key
  * unique; the JSON report writes every row at its key, in the table's order; each row's
  * explanation says something for the shipped scenarios; the lists' places are unambiguous;
- * the bottleneck rows agree with bottleneck_name(). */
+ * the bottleneck rows agree with bottleneck_name(); the details follow their parents. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +165,59 @@ static void test_explain_every_row(void **state)
 	}
 }
 
+/* A detail (FIGURE_DETAIL) has a parent that is no detail and is in no list; the time parts
+ * are struct plan_time_parts in plan_part_get's order, with the pane's labels; explain
+ * gives a detail's value, then its parent's explanation. */
+static void test_details(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	int n = 0, details = 0;
+	char buf[8192];
+	struct gp_error err;
+
+	(void)state;
+	for (const struct figure *f = figures; f->key; f++, n++) {
+		const struct figure *up = figure_parent(f);
+		if (!(f->flags & FIGURE_DETAIL)) {
+			assert_null(up);
+			assert_false(f->flags & FIGURE_TIME_PART);
+			continue;
+		}
+		details++;
+		assert_non_null(up);
+		assert_false(up->flags & FIGURE_DETAIL);
+		assert_true(up < f); /* a detail follows its parent, as in the JSON report */
+		assert_true(figure_is_number(f));
+		assert_int_equal(f->pane + f->text.train + f->text.infer + f->markdown.train +
+				     f->markdown.infer,
+				 0);
+	}
+	assert_true(n <= FIGURE_MAX);
+	assert_true(details >= PLAN_PARTS);
+
+	load("scenarios/default.yaml", &s, &p);
+	for (unsigned i = 0; i < PLAN_PARTS; i++)
+		*plan_part(&p.parts, i) = 1.0 + i;
+	for (unsigned i = 0; i < PLAN_PARTS; i++) {
+		const struct figure *f = figure_time_part((int)i);
+		assert_non_null(f);
+		assert_true(f->flags & FIGURE_TIME_PART);
+		assert_true(strncmp(f->key, "time.parts.", 11) == 0);
+		assert_true(figure_value(f, &p) == plan_part_get(&p.parts, i));
+		assert_non_null(f->short_label);
+		assert_ptr_equal(figure_parent(f), figure_find("time.step_s"));
+	}
+	assert_null(figure_time_part(PLAN_PARTS));
+
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.parts.matmul_s", buf, sizeof(buf), &err), 0);
+	assert_true(strncmp(buf, "time.parts.matmul_s = ", 22) == 0);
+	assert_non_null(strstr(buf, "matmul_s = matmuls (a detail of time.step_s)"));
+	assert_non_null(strstr(buf, "\ntime.step_s = "));
+	assert_non_null(strstr(buf, "  step = "));
+}
+
 static void test_places_unambiguous(void **state)
 {
 	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_MARKDOWN,
@@ -250,6 +303,7 @@ int main(void)
 	    cmocka_unit_test(test_rows_complete),     cmocka_unit_test(test_json_follows_table),
 	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
 	    cmocka_unit_test(test_bottleneck_names), cmocka_unit_test(test_policy_names),
+	    cmocka_unit_test(test_details),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -689,6 +689,11 @@ static void test_bad_input(void **state)
 	gp_problems_init(&pr);
 	scenario_validate(&s, NULL, &pr);
 	assert_true(problem_names(&pr, "vllm", "train"));
+	/* the expected frameworks are the table's trainers, in its order */
+	assert_true(problem_names(&pr,
+				  "expected default, megatron, fsdp, deepspeed, hf, "
+				  "torchtune or llm.c)",
+				  "serves only"));
 
 	s.workload.kind = WL_FINETUNE;
 	s.workload.framework = FW_LLAMACPP;
@@ -701,7 +706,14 @@ static void test_bad_input(void **state)
 	gp_problems_init(&pr);
 	scenario_validate(&s, NULL, &pr);
 	assert_true(problem_names(&pr, "torchtune", "pp 2"));
+	assert_true(problem_names(&pr, "pp 2", "expected pp 1, or megatron, fsdp or deepspeed)"));
 	s.parallel.pp = 1;
+	s.workload.kind = WL_ONLINE;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_true(problem_names(&pr, "expected default, vllm, sglang, trt-llm or llama.cpp)",
+				  "trains only"));
+	s.workload.kind = WL_FINETUNE;
 
 	/* ZeRO on vLLM: a warning naming both */
 	s.workload.kind = WL_ONLINE;
@@ -818,7 +830,8 @@ static void test_explain_names_framework(void **state)
 					fail_msg(
 					    "explain %s under %s (%s) does not name the framework, "
 					    "its rules and source:\n%s",
-					    g->key, fw->name, train ? "train" : "online", buf);
+					    g->key, framework_name(f), train ? "train" : "online",
+					    buf);
 				n++;
 			}
 			assert_true(n >= 10);
