@@ -268,16 +268,18 @@ static int write_json(struct cJSON *j)
 }
 
 /* The save: refused, as fmt -o refuses it, for a FIFO, a device, a link loop or a
- * read-only file; through scenario_save_file (atomic, every field the file gave kept). */
+ * read-only file; through scenario_save_file_kept (atomic, every field the file gave kept,
+ * and its comments where only one-line values change). */
 static int save(const struct calibrate_request *r, const char *path)
 {
 	struct gp_error err = {0};
 	struct file_target t;
 	char msg[1024];
+	bool kept;
 
 	if (file_check_target(path, &t, &err) == 0 && t.exists && !t.writable)
 		return fail(EXIT_IO, "%s: cannot save: the file is read-only%s", path, "");
-	if (err.code == GP_OK && scenario_save_file(r->s, r->cat, path, &err) == 0)
+	if (err.code == GP_OK && scenario_save_file_kept(r->s, r->cat, path, &kept, &err) == 0)
 		return 0;
 	if (!err.file[0])
 		snprintf(err.file, sizeof(err.file), "%s", path);

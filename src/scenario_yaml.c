@@ -680,6 +680,216 @@ out:
 	return rc;
 }
 
+/* ---- saving with the file's comments --------------------------------------------------- */
+
+/* The bytes [*b, *e) of the one-line scalar value of the key leaf at line:column of text;
+ * false when the value there is not a plain or quoted scalar on that line (nothing after
+ * it but blanks and a comment). */
+static bool value_span(const char *text, size_t len, int line, int column, const char *leaf,
+		       size_t *b, size_t *e)
+{
+	size_t p = 0, n = strlen(leaf);
+
+	for (int l = 1; l < line; l++) {
+		const char *nl = memchr(text + p, '\n', len - p);
+		if (!nl)
+			return false;
+		p = (size_t)(nl - text) + 1;
+	}
+	if (column < 1 || (size_t)(column - 1) + n > len - p)
+		return false;
+	p += (size_t)column - 1;
+	if (memcmp(text + p, leaf, n) != 0)
+		return false;
+	p += n;
+	while (p < len && text[p] == ' ')
+		p++;
+	if (p + 1 >= len || text[p] != ':' || (text[p + 1] != ' ' && text[p + 1] != '\t'))
+		return false;
+	p++;
+	while (p < len && (text[p] == ' ' || text[p] == '\t'))
+		p++;
+	/* nothing on the line (a block below it), a flow list or mapping, a block scalar, an
+	 * anchor, alias or tag: not a one-line scalar */
+	if (p >= len || text[p] == '\0' || strchr("\r\n#[{|>&*!%@`", text[p]))
+		return false;
+	*b = p;
+	if (text[p] == '"' || text[p] == '\'') {
+		char q = text[p++];
+		while (p < len && text[p] != '\n') {
+			if (q == '"' && text[p] == '\\' && p + 1 < len) {
+				p += 2;
+				continue;
+			}
+			if (text[p] == q && q == '\'' && p + 1 < len && text[p + 1] == '\'') {
+				p += 2;
+				continue;
+			}
+			if (text[p] == q)
+				break;
+			p++;
+		}
+		if (p >= len || text[p] != q)
+			return false;
+		*e = ++p;
+	} else {
+		while (p < len && text[p] != '\n' && text[p] != '\r' &&
+		       !(text[p] == '#' && (text[p - 1] == ' ' || text[p - 1] == '\t')))
+			p++;
+		while (text[p - 1] == ' ' || text[p - 1] == '\t')
+			p--;
+		*e = p;
+	}
+	while (p < len && (text[p] == ' ' || text[p] == '\t'))
+		p++;
+	return p >= len || text[p] == '\n' || text[p] == '\r' || text[p] == '#';
+}
+
+/* The value of f in s as the writer writes it after "key: ", when that is one line: 0, or
+ * -1 (a list, the notes' block text, a value the emitter breaks over lines). */
+static int value_text(const struct scenario *s, const struct field *f, char *out, size_t size)
+{
+	char buf[4200], *doc = NULL;
+	const char *v, *nl;
+	struct yemit *em;
+	struct gp_error e;
+	size_t dlen;
+	int rc = -1;
+
+	if (f->type == FIELD_TARGETS || strcmp(f->key, "notes") == 0)
+		return -1;
+	scenario_field_format(s, f, buf, sizeof(buf));
+	if (!(em = yemit_new(&e)))
+		return -1;
+	yemit_mapping_start(em);
+	yemit_scalar(em, "k", YEMIT_ANY);
+	yemit_scalar(em, buf, YEMIT_ANY);
+	yemit_mapping_end(em);
+	if (yemit_finish(em, &doc, &dlen, &e) != 0)
+		return -1;
+	v = strstr(doc, "k: ");
+	nl = v ? strchr(v + 3, '\n') : NULL;
+	if (nl && (nl[1] == '\0' || strncmp(nl + 1, "...", 3) == 0) &&
+	    (size_t)(nl - v - 3) < size) {
+		memcpy(out, v + 3, (size_t)(nl - v - 3));
+		out[nl - v - 3] = '\0';
+		rc = 0;
+	}
+	free(doc);
+	return rc;
+}
+
+struct splice {
+	size_t b, e;
+	char value[4200];
+};
+
+static int splice_cmp(const void *x, const void *y)
+{
+	const struct splice *a = x, *b = y;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* The edits of s from the text orig, each a value's span and its new text: their count, or
+ * -1 when some changed field is not a one-line scalar of orig. */
+static int splice_find(const struct scenario *s, const struct scenario *o,
+		       const struct scenario_source *src, const char *orig, size_t olen,
+		       struct splice *sp)
+{
+	int n = 0;
+
+	for (int i = 0; scenario_fields[i].key; i++) {
+		const struct field *f = &scenario_fields[i];
+		const char *leaf = strrchr(f->key, '.') ? strrchr(f->key, '.') + 1 : f->key;
+		int k;
+
+		if (scenario_field_equal(s, o, f))
+			continue;
+		for (k = 0; k < src->nkeys; k++)
+			if (strcmp(src->keys[k].key, f->key) == 0)
+				break;
+		if (k == src->nkeys ||
+		    !value_span(orig, olen, src->keys[k].line, src->keys[k].column, leaf, &sp[n].b,
+				&sp[n].e) ||
+		    value_text(s, f, sp[n].value, sizeof(sp[n].value)) != 0)
+			return -1;
+		n++;
+	}
+	qsort(sp, (size_t)n, sizeof(*sp), splice_cmp);
+	return n;
+}
+
+int scenario_splice_yaml(const struct scenario *s, const struct catalog *cat, const char *orig,
+			 size_t olen, char **out, size_t *len)
+{
+	struct scenario *o = malloc(sizeof(*o)), *t = malloc(sizeof(*t));
+	struct scenario_source *src = malloc(sizeof(*src));
+	struct splice *sp = malloc((size_t)scenario_field_count() * sizeof(*sp));
+	struct gp_error e;
+	char *text = NULL;
+	size_t used = 0, at = 0, cap = olen + 1;
+	int n, rc = -1;
+
+	if (!o || !t || !src || !sp ||
+	    scenario_parse(orig, olen, s->path, cat, o, src, NULL, &e) != 0 ||
+	    (n = splice_find(s, o, src, orig, olen, sp)) < 0)
+		goto out;
+	for (int i = 0; i < n; i++)
+		cap += strlen(sp[i].value);
+	if (!(text = malloc(cap)))
+		goto out;
+	for (int i = 0; i < n; i++) {
+		size_t vl = strlen(sp[i].value);
+		if (sp[i].b < at)
+			goto out;
+		memcpy(text + used, orig + at, sp[i].b - at);
+		used += sp[i].b - at;
+		memcpy(text + used, sp[i].value, vl);
+		used += vl;
+		at = sp[i].e;
+	}
+	memcpy(text + used, orig + at, olen - at);
+	used += olen - at;
+	text[used] = '\0';
+	/* the text must read back as s, field for field, or the canonical form is written */
+	if (scenario_parse(text, used, s->path, cat, t, NULL, NULL, &e) != 0)
+		goto out;
+	for (int i = 0; scenario_fields[i].key; i++)
+		if (!scenario_field_equal(s, t, &scenario_fields[i]))
+			goto out;
+	*out = text;
+	*len = used;
+	text = NULL;
+	rc = 0;
+out:
+	free(text);
+	free(o);
+	free(t);
+	free(src);
+	free(sp);
+	return rc;
+}
+
+int scenario_format_yaml_kept(const struct scenario *s, const struct catalog *cat, char **out,
+			      size_t *len, bool *kept, struct gp_error *err)
+{
+	char *orig = NULL;
+	size_t olen = 0;
+	struct gp_error e;
+	int rc = -1;
+
+	*kept = false;
+	if (s->path[0] && strcmp(s->path, "-") != 0 &&
+	    file_read_all(s->path, SCENARIO_MAX_FILE_BYTES, &orig, &olen, &e) == 0)
+		rc = scenario_splice_yaml(s, cat, orig, olen, out, len);
+	free(orig);
+	if (rc == 0) {
+		*kept = true;
+		return 0;
+	}
+	return scenario_format_yaml(s, cat, out, len, err);
+}
+
 /* The folder of path, resolved ("." for a bare name): 0, -1 when it cannot be resolved, -2
  * when its name is too long to resolve (never a shorter folder's). */
 static int real_dir(const char *path, char *out)
@@ -760,8 +970,8 @@ static int rebase_hf_config(struct scenario *t, const char *to, struct gp_error 
 	return 0;
 }
 
-int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
-		       struct gp_error *err)
+static int save_file(const struct scenario *s, const struct catalog *cat, const char *path,
+		     bool *kept, struct gp_error *err)
 {
 	struct scenario *t = malloc(sizeof(*t));
 	char *text;
@@ -775,11 +985,26 @@ int scenario_save_file(const struct scenario *s, const struct catalog *cat, cons
 		free(t);
 		return -1;
 	}
-	rc = scenario_format_yaml(t, cat, &text, &len, err);
+	if (kept)
+		rc = scenario_format_yaml_kept(t, cat, &text, &len, kept, err);
+	else
+		rc = scenario_format_yaml(t, cat, &text, &len, err);
 	free(t);
 	if (rc != 0)
 		return -1;
 	rc = file_write_atomic(path, text, len, err);
 	free(text);
 	return rc;
+}
+
+int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
+		       struct gp_error *err)
+{
+	return save_file(s, cat, path, NULL, err);
+}
+
+int scenario_save_file_kept(const struct scenario *s, const struct catalog *cat, const char *path,
+			    bool *kept, struct gp_error *err)
+{
+	return save_file(s, cat, path, kept, err);
 }

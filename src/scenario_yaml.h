@@ -51,13 +51,34 @@ bool scenario_field_written(const struct scenario *s, int idx);
 int scenario_format_yaml(const struct scenario *s, const struct catalog *cat, char **out,
 			 size_t *len, struct gp_error *err);
 
+/* The text orig (read as s->path's) with only the values of the fields in which s differs
+ * from it replaced, each written as the canonical form writes it, every other byte
+ * (comments, blank lines, order) kept: 0 with a malloc'd *out, or -1 when some changed field
+ * is not a one-line scalar in orig (absent, a list, block text) or the text would not read
+ * back as s field for field. */
+int scenario_splice_yaml(const struct scenario *s, const struct catalog *cat, const char *orig,
+			 size_t olen, char **out, size_t *len);
+
+/* What a save writes: the file s was read from (s->path) with only the changed values
+ * replaced when scenario_splice_yaml can (*kept true), else the canonical form, which drops
+ * the file's comments (*kept false). Returns 0 or -1. */
+int scenario_format_yaml_kept(const struct scenario *s, const struct catalog *cat, char **out,
+			      size_t *len, bool *kept, struct gp_error *err);
+
 /* Writes only the model: block (for `gpuplan import`). */
 int scenario_format_model_yaml(const struct model *m, char **out, size_t *len,
 			       struct gp_error *err);
 
-/* Saves atomically: a temporary file in the same folder, fsync, rename, fsync of the
- * folder. On failure the old file is left as it was. Returns 0 or -1 (GP_EIO). */
+/* Saves the canonical form (`gpuplan fmt -o`) atomically: a temporary file in the same
+ * folder, fsync, rename, fsync of the folder. On failure the old file is left as it was.
+ * Returns 0 or -1 (GP_EIO). */
 int scenario_save_file(const struct scenario *s, const struct catalog *cat, const char *path,
 		       struct gp_error *err);
+
+/* Saves as scenario_save_file what scenario_format_yaml_kept writes: the file s was read
+ * from with only the edited values changed where it can (*kept true), else the canonical
+ * form. The UI's :w and calibrate --write. */
+int scenario_save_file_kept(const struct scenario *s, const struct catalog *cat, const char *path,
+			    bool *kept, struct gp_error *err);
 
 #endif

@@ -498,17 +498,26 @@ static bool save_checks(struct app *a)
 }
 
 /* Writes the scenario to path without the --profile's knobs: a profile is the cluster's,
- * inherited, not the file's (a knob the user changed is the file's). */
-static int save_own(const struct app *a, const char *path, struct gp_error *err)
+ * inherited, not the file's (a knob the user changed is the file's). Only the edited values
+ * of the file change where they can (scenario_save_file_kept); with dry_run nothing is
+ * written and *kept says whether the file's comments would stay. */
+static int save_own(const struct app *a, const char *path, bool dry_run, bool *kept,
+		    struct gp_error *err)
 {
 	struct scenario *t = malloc(sizeof(*t));
+	char *text = NULL;
+	size_t len;
 	int rc;
 
 	if (!t)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "out of memory");
 	*t = a->scn;
 	profile_unapply(t);
-	rc = scenario_save_file(t, a->cat, path, err);
+	if (dry_run)
+		rc = scenario_format_yaml_kept(t, a->cat, &text, &len, kept, err);
+	else
+		rc = scenario_save_file_kept(t, a->cat, path, kept, err);
+	free(text);
 	free(t);
 	return rc;
 }
@@ -519,6 +528,7 @@ static int save(struct app *a, const char *path, bool force)
 	char expanded[sizeof(a->path)];
 	struct stat st;
 	struct file_target ft;
+	bool kept = false;
 
 	/* a scenario the command line refuses is not written without :w! (vi's rule for a
 	 * read-only file) */
@@ -564,21 +574,25 @@ static int save(struct app *a, const char *path, bool force)
 				   path);
 			return -1;
 		}
-		if (!own || file_has_comments(path)) {
+		/* the comments stay when only one-line values of the file changed */
+		if (own && file_has_comments(path) && save_own(a, path, true, &kept, &err) != 0)
+			kept = false;
+		if (!own || (file_has_comments(path) && !kept)) {
 			snprintf(a->pending_save, sizeof(a->pending_save), "%s", path);
 			a->mode = MODE_PROMPT;
 			a->prompt = PROMPT_OVERWRITE;
 			if (own)
 				app_status(a, false,
-					   "%s has comments, which saving drops (it writes the "
-					   "canonical form): save anyway? (y/n)",
+					   "%s has comments, which this save drops (an edit it "
+					   "cannot make in place: it writes the canonical form): "
+					   "save anyway? (y/n)",
 					   path);
 			else
 				app_status(a, false, "%s exists: replace it? (y/n)", path);
 			return -1;
 		}
 	}
-	if (save_own(a, path, &err) != 0) {
+	if (save_own(a, path, false, &kept, &err) != 0) {
 		app_status_err(a, &err);
 		return -1;
 	}

@@ -7,6 +7,11 @@
  * the file as lines (comments, which libyaml does not keep, and the quotes around a string,
  * which the emitter chooses, left aside; the order is the field table's): the only lines
  * removed or added are the edited field's.
+ *
+ * A save also keeps the file's comments where it can (scenario_format_yaml_kept): an edit
+ * of every shipped scenario changes exactly the edited value's bytes; an edit it cannot
+ * make in place (a field the file lacks, a list, a text that would not read back) falls
+ * back to the canonical form.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -182,12 +187,143 @@ static void test_unwritten_fields_stay_out(void **state)
 	free(b);
 }
 
+/* ---- comments kept (issue 15, "keeps comments where it can") ---- */
+
+/* The lines of a and b that differ, as a count, with the first of each kept. */
+static int differing_lines(const char *a, const char *b, char *la, char *lb, size_t size)
+{
+	int n = 0;
+	while (*a || *b) {
+		size_t na = strcspn(a, "\n"), nb = strcspn(b, "\n");
+		if (na != nb || memcmp(a, b, na) != 0) {
+			if (n++ == 0) {
+				snprintf(la, size, "%.*s", (int)na, a);
+				snprintf(lb, size, "%.*s", (int)nb, b);
+			}
+		}
+		a += na + (a[na] == '\n');
+		b += nb + (b[nb] == '\n');
+	}
+	return n;
+}
+
+static int spliced;
+
+/* An edit of hardware.count (every shipped scenario gives it on one line) saves as the
+ * file with only that value changed: each comment and blank line stays. */
+static void check_splice(const char *path)
+{
+	static struct scenario s, back;
+	struct gp_error err;
+	char *orig = slurp(path), *text = NULL, la[320], lb[320];
+	size_t len;
+	bool kept;
+	int n;
+
+	assert_int_equal(scenario_load_file(path, cat, &s, NULL, NULL, &err), 0);
+	if (scenario_set_assignment(&s, cat, "hardware.count=4096", &err) != 0)
+		fail_msg("%s: %s", path, err.message);
+	assert_int_equal(scenario_format_yaml_kept(&s, cat, &text, &len, &kept, &err), 0);
+	if (!kept)
+		fail_msg("%s: the save of one edit fell back to the canonical form", path);
+	n = differing_lines(orig, text, la, lb, sizeof(la));
+	if (n != 1 || !strstr(lb, "count: 4096") || !strstr(la, "count:"))
+		fail_msg("%s: %d lines differ, first '%s' -> '%s'", path, n, la, lb);
+	/* the byte counts differ by the value only */
+	assert_int_equal(strlen(orig) + strlen(lb), strlen(text) + strlen(la));
+	assert_int_equal(scenario_parse(text, len, path, cat, &back, NULL, NULL, &err), 0);
+	assert_int_equal(back.hardware.count, 4096);
+	free(orig);
+	free(text);
+	spliced++;
+}
+
+static void test_shipped_keep_comments(void **state)
+{
+	(void)state;
+	spliced = 0;
+	each_shipped_scenario(check_splice);
+	assert_true(spliced >= 40);
+}
+
+static const char commented[] = "# a team's plan\n"
+				"gpuplan: 1\n"
+				"model:\n"
+				"  preset: llama-3-8b   # the small one\n"
+				"\n"
+				"workload:\n"
+				"  kind: online\n"
+				"  seq_len: 4096  # the context we serve\n"
+				"hardware:\n"
+				"  gpu: h100-sxm-80gb\n"
+				"  count: 8\n";
+
+/* scenario_splice_yaml of text after the edit assignment (*out NULL when it cannot). */
+static int splice_after(const char *text, const char *assignment, char **out, size_t *len)
+{
+	static struct scenario s;
+	struct gp_error err;
+	*out = NULL;
+	if (scenario_parse(text, strlen(text), "c.yaml", cat, &s, NULL, NULL, &err) != 0)
+		fail_msg("%s", err.message);
+	if (scenario_set_assignment(&s, cat, assignment, &err) != 0)
+		fail_msg("%s: %s", assignment, err.message);
+	return scenario_splice_yaml(&s, cat, text, strlen(text), out, len);
+}
+
+/* A value followed by a comment keeps the comment. */
+static void test_trailing_comment_kept(void **state)
+{
+	char *text;
+	size_t len;
+	(void)state;
+	assert_int_equal(splice_after(commented, "workload.seq_len=8192", &text, &len), 0);
+	assert_non_null(strstr(text, "  seq_len: 8192  # the context we serve\n"));
+	assert_non_null(strstr(text, "# a team's plan\n"));
+	assert_non_null(strstr(text, "  preset: llama-3-8b   # the small one\n"));
+	assert_int_equal(len, strlen(commented));
+	free(text);
+}
+
+/* A field the file does not give, a list, or a text that would not read back cannot be
+ * spliced: the save writes the canonical form. */
+static void test_splice_falls_back(void **state)
+{
+	static const char lora[] = "gpuplan: 1\nmodel:\n  preset: llama-3-8b\nworkload:\n"
+				   "  kind: finetune\n  finetune:\n    method: lora\n"
+				   "    targets: [q, v]  # the paper's\nhardware:\n"
+				   "  gpu: h100-sxm-80gb\n  count: 8\n";
+	/* a plain scalar continued on the next line: the new value would take it on */
+	static const char cont[] = "gpuplan: 1\nmodel:\n  preset: llama-3-8b\nworkload:\n"
+				   "  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n"
+				   "  count: 8\nname: one\n  two\n";
+	char *text;
+	size_t len;
+	(void)state;
+	assert_int_equal(splice_after(commented, "hardware.pue=1.37", &text, &len), -1);
+	assert_null(text);
+	assert_int_equal(splice_after(lora, "workload.finetune.targets=q,k,v,o", &text, &len), -1);
+	assert_null(text);
+	assert_int_equal(splice_after(lora, "hardware.count=16", &text, &len), 0);
+	/* a list left as it was does not stop an edit elsewhere */
+	assert_string_equal(text, "gpuplan: 1\nmodel:\n  preset: llama-3-8b\nworkload:\n"
+				  "  kind: finetune\n  finetune:\n    method: lora\n"
+				  "    targets: [q, v]  # the paper's\nhardware:\n"
+				  "  gpu: h100-sxm-80gb\n  count: 16\n");
+	free(text);
+	assert_int_equal(splice_after(cont, "name=three", &text, &len), -1);
+	assert_null(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shipped_edit_and_save),
 	    cmocka_unit_test(test_team_lora_price),
 	    cmocka_unit_test(test_unwritten_fields_stay_out),
+	    cmocka_unit_test(test_shipped_keep_comments),
+	    cmocka_unit_test(test_trailing_comment_kept),
+	    cmocka_unit_test(test_splice_falls_back),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -498,7 +498,8 @@ static void test_complete_file(void **state)
 	rmdir(dir);
 }
 
-/* :w never replaces another file, nor the scenario's own file's comments, without a yes */
+/* :w never replaces another file, nor drops the scenario's own file's comments, without a
+ * yes */
 static void test_save_asks_before_replacing(void **state)
 {
 	char dir[] = "/tmp/gpuplan-test-ui-XXXXXX", other[256], own[256], cmd[300];
@@ -545,7 +546,23 @@ static void test_save_asks_before_replacing(void **state)
 	snprintf(cmd, sizeof(cmd), ":e! %s\r", own);
 	keys(cmd);
 	assert_false(app.status_error);
+	/* an edit of a value the file gives on one line keeps the comments: written at once */
 	keys(":set hardware.count=8\r:w\r");
+	assert_int_equal(app.mode, MODE_NORMAL);
+	assert_false(app.status_error);
+	assert_false(app_unsaved(&app));
+	f = fopen(own, "r");
+	{
+		char text[512] = "";
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = '\0';
+		assert_string_equal(text, "# my notes on this plan\ngpuplan: 1\nmodel:\n  preset: "
+					  "llama-3.1-8b\nworkload:\n  kind: train\nhardware:\n  "
+					  "gpu: h100-sxm-80gb\n  count: 8  # for now\n");
+	}
+	fclose(f);
+	/* a field the file does not give: the canonical form, which drops them: asked */
+	keys(":set hardware.pue=1.37\r:w\r");
 	assert_int_equal(app.prompt, PROMPT_OVERWRITE);
 	assert_non_null(strstr(app.status, "comments"));
 	key(KEY_ESC);
