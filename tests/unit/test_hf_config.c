@@ -780,6 +780,33 @@ static void test_real_family_configs(void **state)
 	assert_count(p.total, 1889110016LL);
 }
 
+/* databricks/dbrx-instruct (tests/data/configs/README.md), counted as modeling_dbrx.py
+ * builds it: a bias-free Wqkv of (48 + 2 x 8) x 128 rows, out_proj, norm_1 and norm_2
+ * (LayerNorm without bias), a bias-free router over 16 experts (top 4) of w1, v1 and w2
+ * (10752); norm_f; untied lm_head: 131,596,523,520 total, 36,469,708,800 active
+ * (Databricks' announcement: "132B total parameters of which 36B parameters are
+ * active"). Its shape keys sit in the nested attn_config and ffn_config. */
+static void test_dbrx_real(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double fixed, expert;
+	(void)state;
+	load("dbrx-instruct.json", &r, &p);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.moe.experts, 16);
+	assert_int_equal(r.moe.active, 4);
+	assert_int_equal(r.max_context, 32768);
+	assert_false(r.tied_embeddings);
+	expert = 3.0 * 6144 * 10752;
+	fixed = 2.0 * 100352 * 6144 + 6144 +
+		40 * (6144.0 * 8192 + 6144.0 * 6144 + 2 * 6144 + 6144.0 * 16);
+	assert_count(p.total, fixed + 40 * 16 * expert);
+	assert_count(p.active, fixed + 40 * 4 * expert);
+	assert_count(p.total, 131596523520LL);
+	assert_count(p.active, 36469708800LL);
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1443,6 +1470,7 @@ int main(void)
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
+		cmocka_unit_test(test_dbrx_real),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
