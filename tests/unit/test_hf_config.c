@@ -807,6 +807,29 @@ static void test_dbrx_real(void **state)
 	assert_count(p.active, 36469708800LL);
 }
 
+/* LGAI-EXAONE/EXAONE-4.0-32B (tests/data/configs/README.md), counted as
+ * modeling_exaone4.py builds it: bias-free q, k (8 x 128), v, o; q_norm and k_norm over
+ * one head (128 each); post_attention_layernorm and post_feedforward_layernorm; SwiGLU
+ * 27392; a final norm; untied lm_head: 30,954,640,384 without the two embeddings (the
+ * card's "Number of Parameters (without embeddings): 30.95B") and 32,003,216,384 in
+ * all. sliding_window_pattern 4: three 4096-token windowed layers, then a global one. */
+static void test_exaone4_real(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double layer;
+	(void)state;
+	load("exaone-4.0-32b.json", &r, &p);
+	assert_true(r.qk_norm && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 16);
+	layer = 2 * 5120.0 * 5120 + 2 * 5120.0 * 1024 + 2 * 128 + 2 * 5120 + 3 * 5120.0 * 27392;
+	assert_count(p.total - 2 * p.embedding, 64 * layer + 5120);
+	assert_count(p.total - 2 * p.embedding, 30954640384LL);
+	assert_count(p.total, 32003216384LL);
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1471,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_dbrx_real),
+		cmocka_unit_test(test_exaone4_real),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
