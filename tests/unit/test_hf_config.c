@@ -702,6 +702,16 @@ static void test_new_dense_families(void **state)
 	load("baichuan-13b.json", &r, &p);
 	assert_int_equal(r.max_context, 4096);
 	assert_count(p.total, 13264901120LL);
+	/* Baichuan 2 7B's shape (vocab 125696, z_loss_weight, RoPE, 4096 context): W_pack
+	 * 3 x 4096 x 4096 and o_proj without biases, SwiGLU 11008, two RMSNorms, a final
+	 * one, an untied NormHead of 125696 x 4096 (Baichuan 2's modeling_baichuan.py):
+	 * 7,505,973,248 by this module sum (baichuan-inc/Baichuan2-7B-Base's card: "7B"). */
+	load("baichuan2-7b-shape.json", &r, &p);
+	assert_int_equal(r.max_context, 4096);
+	assert_false(r.attention_bias || r.qkv_bias || r.tied_embeddings);
+	layer = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
+	assert_count(p.total, 2.0 * 125696 * 4096 + 4096 + 32 * layer);
+	assert_count(p.total, 7505973248LL);
 	/* OLMo 2 7B (modeling_olmo2.py): q_norm over 32 x 128, k_norm over 32 x 128, two
 	 * post-norms a layer: 7,298,617,344 (allenai/OLMo-2-1124-7B, "7.3B"). */
 	load("olmo-2-7b-sft.json", &r, &p);
