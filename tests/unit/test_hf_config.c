@@ -817,6 +817,33 @@ static void test_dbrx_real(void **state)
 	assert_count(p.active, 36469708800LL);
 }
 
+/* microsoft/Phi-3.5-MoE-instruct (tests/data/configs/README.md), counted as
+ * modeling_phimoe.py builds it: q, k (8 x 128), v and o with biases (attention_bias);
+ * two LayerNorms with biases a layer; a bias-free router over 16 experts (top 2) of w1,
+ * w3 and w2 (6400); a final LayerNorm; untied lm_head with a bias (lm_head_bias):
+ * 41,873,153,344 total and 6,640,999,744 active (the card: "16x3.8B parameters with
+ * 6.6B active parameters", the Hub's "41.9B params"). */
+static void test_phimoe_real(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double fixed, expert;
+	(void)state;
+	load("phi-3.5-moe-instruct.json", &r, &p);
+	assert_true(r.attention_bias && r.head_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.moe.experts, 16);
+	assert_int_equal(r.moe.active, 2);
+	expert = 3.0 * 4096 * 6400;
+	fixed = 2.0 * 32064 * 4096 + 32064 + 2 * 4096 +
+		32 * (2 * (4096.0 * 4096 + 4096) + 2 * (4096.0 * 1024 + 1024) + 4 * 4096 +
+		      4096.0 * 16);
+	assert_count(p.total, fixed + 32 * 16 * expert);
+	assert_count(p.active, fixed + 32 * 2 * expert);
+	assert_count(p.total, 41873153344LL);
+	assert_count(p.active, 6640999744LL);
+}
+
 /* LGAI-EXAONE/EXAONE-4.0-32B (tests/data/configs/README.md), counted as
  * modeling_exaone4.py builds it: bias-free q, k (8 x 128), v, o; q_norm and k_norm over
  * one head (128 each); post_attention_layernorm and post_feedforward_layernorm; SwiGLU
@@ -1505,6 +1532,7 @@ int main(void)
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_dbrx_real),
 		cmocka_unit_test(test_exaone4_real),
+		cmocka_unit_test(test_phimoe_real),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
