@@ -758,6 +758,16 @@ static void test_real_family_configs(void **state)
 	assert_count(p.active, fixed + 32 * 8 * expert);
 	assert_count(p.total, 3298793472LL);
 	assert_true(p.active - p.embedding >= 800e6 && p.active - p.embedding < 810e6);
+	/* Granite 3.3 2B's dense shape (modeling_granite.py): bias-free q, k (8 x 64), v, o;
+	 * SwiGLU 8192; two RMSNorms a layer; a final one; tied over 49159. The four
+	 * multipliers scale activations and are no parameters: 2,533,539,840 by this sum. */
+	load("granite-3.3-2b.json", &r, &p);
+	assert_true(r.tied_embeddings && !r.attention_bias);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.max_context, 131072);
+	layer = 2 * 2048.0 * 2048 + 2 * 2048.0 * 512 + 3 * 2048.0 * 8192 + 2 * 2048;
+	assert_count(p.total, 49159.0 * 2048 + 40 * layer + 2048);
+	assert_count(p.total, 2533539840LL);
 	/* EleutherAI/gpt-j-6b (modeling_gptj.py): bias-free q, k, v, out_proj; fc_in/fc_out
 	 * (4 x 4096) with biases; one ln_1 a layer; ln_f; untied lm_head with a bias over
 	 * 50400: 6,050,882,784 (the Hub's "6.05B"). The card's 6,053,381,344 is 2,498,560
