@@ -798,20 +798,37 @@ static void test_real_family_configs(void **state)
 	layer = 32 * 128.0 * 2048 + 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048;
 	assert_count(p.total, 2 * 92544.0 * 2048 + 24 * layer + 2048);
 	assert_count(p.total, 1889110016LL);
+	/* LGAI-EXAONE/EXAONE-4.0-32B (modeling_exaone4.py): bias-free q, k (8 x 128), v, o;
+	 * q_norm and k_norm over one head (128 each); post_attention_layernorm and
+	 * post_feedforward_layernorm; SwiGLU 27392; a final norm; untied lm_head:
+	 * 30,954,640,384 without the two embeddings (the card's "Number of Parameters
+	 * (without embeddings): 30.95B") and 32,003,216,384 in all. sliding_window_pattern
+	 * 4: three 4096-token windowed layers, then a global one. */
+	load("exaone-4.0-32b.json", &r, &p);
+	assert_true(r.qk_norm && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 16);
+	layer = 2 * 5120.0 * 5120 + 2 * 5120.0 * 1024 + 2 * 128 + 2 * 5120 + 3 * 5120.0 * 27392;
+	assert_count(p.total - 2 * p.embedding, 64 * layer + 5120);
+	assert_count(p.total - 2 * p.embedding, 30954640384LL);
+	assert_count(p.total, 32003216384LL);
 }
 
-/* databricks/dbrx-instruct (tests/data/configs/README.md), counted as modeling_dbrx.py
- * builds it: a bias-free Wqkv of (48 + 2 x 8) x 128 rows, out_proj, norm_1 and norm_2
- * (LayerNorm without bias), a bias-free router over 16 experts (top 4) of w1, v1 and w2
- * (10752); norm_f; untied lm_head: 131,596,523,520 total, 36,469,708,800 active
- * (Databricks' announcement: "132B total parameters of which 36B parameters are
- * active"). Its shape keys sit in the nested attn_config and ffn_config. */
-static void test_dbrx_real(void **state)
+/* Real configs of the MoE families that had none, each counted module by module as its
+ * modeling file builds it (sources in tests/data/configs/README.md). */
+static void test_real_moe_configs(void **state)
 {
 	struct model r;
 	struct model_params p;
 	double fixed, expert;
 	(void)state;
+	/* databricks/dbrx-instruct (modeling_dbrx.py): a bias-free Wqkv of (48 + 2 x 8) x 128
+	 * rows, out_proj, norm_1 and norm_2 (LayerNorm without bias), a bias-free router
+	 * over 16 experts (top 4) of w1, v1 and w2 (10752); norm_f; untied lm_head:
+	 * 131,596,523,520 total, 36,469,708,800 active (Databricks' announcement: "132B
+	 * total parameters of which 36B parameters are active"). Its shape keys sit in the
+	 * nested attn_config and ffn_config. */
 	load("dbrx-instruct.json", &r, &p);
 	assert_int_equal(r.kv_heads, 8);
 	assert_int_equal(r.moe.experts, 16);
@@ -825,20 +842,11 @@ static void test_dbrx_real(void **state)
 	assert_count(p.active, fixed + 40 * 4 * expert);
 	assert_count(p.total, 131596523520LL);
 	assert_count(p.active, 36469708800LL);
-}
-
-/* microsoft/Phi-3.5-MoE-instruct (tests/data/configs/README.md), counted as
- * modeling_phimoe.py builds it: q, k (8 x 128), v and o with biases (attention_bias);
- * two LayerNorms with biases a layer; a bias-free router over 16 experts (top 2) of w1,
- * w3 and w2 (6400); a final LayerNorm; untied lm_head with a bias (lm_head_bias):
- * 41,873,153,344 total and 6,640,999,744 active (the card: "16x3.8B parameters with
- * 6.6B active parameters", the Hub's "41.9B params"). */
-static void test_phimoe_real(void **state)
-{
-	struct model r;
-	struct model_params p;
-	double fixed, expert;
-	(void)state;
+	/* microsoft/Phi-3.5-MoE-instruct (modeling_phimoe.py): q, k (8 x 128), v and o with
+	 * biases (attention_bias); two LayerNorms with biases a layer; a bias-free router
+	 * over 16 experts (top 2) of w1, w3 and w2 (6400); a final LayerNorm; untied lm_head
+	 * with a bias (lm_head_bias): 41,873,153,344 total and 6,640,999,744 active (the
+	 * card: "16x3.8B parameters with 6.6B active parameters"; the Hub's "41.9B"). */
 	load("phi-3.5-moe-instruct.json", &r, &p);
 	assert_true(r.attention_bias && r.head_bias && !r.tied_embeddings);
 	assert_int_equal(r.kv_heads, 8);
@@ -852,29 +860,6 @@ static void test_phimoe_real(void **state)
 	assert_count(p.active, fixed + 32 * 2 * expert);
 	assert_count(p.total, 41873153344LL);
 	assert_count(p.active, 6640999744LL);
-}
-
-/* LGAI-EXAONE/EXAONE-4.0-32B (tests/data/configs/README.md), counted as
- * modeling_exaone4.py builds it: bias-free q, k (8 x 128), v, o; q_norm and k_norm over
- * one head (128 each); post_attention_layernorm and post_feedforward_layernorm; SwiGLU
- * 27392; a final norm; untied lm_head: 30,954,640,384 without the two embeddings (the
- * card's "Number of Parameters (without embeddings): 30.95B") and 32,003,216,384 in
- * all. sliding_window_pattern 4: three 4096-token windowed layers, then a global one. */
-static void test_exaone4_real(void **state)
-{
-	struct model r;
-	struct model_params p;
-	double layer;
-	(void)state;
-	load("exaone-4.0-32b.json", &r, &p);
-	assert_true(r.qk_norm && !r.tied_embeddings);
-	assert_int_equal(r.kv_heads, 8);
-	assert_int_equal(r.sliding_window, 4096);
-	assert_int_equal(r.global_layers, 16);
-	layer = 2 * 5120.0 * 5120 + 2 * 5120.0 * 1024 + 2 * 128 + 2 * 5120 + 3 * 5120.0 * 27392;
-	assert_count(p.total - 2 * p.embedding, 64 * layer + 5120);
-	assert_count(p.total - 2 * p.embedding, 30954640384LL);
-	assert_count(p.total, 32003216384LL);
 }
 
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
@@ -1540,9 +1525,7 @@ int main(void)
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
-		cmocka_unit_test(test_dbrx_real),
-		cmocka_unit_test(test_exaone4_real),
-		cmocka_unit_test(test_phimoe_real),
+		cmocka_unit_test(test_real_moe_configs),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
