@@ -846,7 +846,8 @@ static void test_real_moe_configs(void **state)
 	 * biases (attention_bias); two LayerNorms with biases a layer; a bias-free router
 	 * over 16 experts (top 2) of w1, w3 and w2 (6400); a final LayerNorm; untied lm_head
 	 * with a bias (lm_head_bias): 41,873,153,344 total and 6,640,999,744 active (the
-	 * card: "16x3.8B parameters with 6.6B active parameters"; the Hub's "41.9B"). */
+	 * card: "16x3.8B parameters with 6.6B active parameters"; "41.9B params" in the
+	 * note the config comes from). */
 	load("phi-3.5-moe-instruct.json", &r, &p);
 	assert_true(r.attention_bias && r.head_bias && !r.tied_embeddings);
 	assert_int_equal(r.kv_heads, 8);
