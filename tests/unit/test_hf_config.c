@@ -702,6 +702,16 @@ static void test_new_dense_families(void **state)
 	load("baichuan-13b.json", &r, &p);
 	assert_int_equal(r.max_context, 4096);
 	assert_count(p.total, 13264901120LL);
+	/* Baichuan 2 7B's shape (vocab 125696, z_loss_weight, RoPE, 4096 context): W_pack
+	 * 3 x 4096 x 4096 and o_proj without biases, SwiGLU 11008, two RMSNorms, a final
+	 * one, an untied NormHead of 125696 x 4096 (Baichuan 2's modeling_baichuan.py):
+	 * 7,505,973,248 by this module sum (baichuan-inc/Baichuan2-7B-Base's card: "7B"). */
+	load("baichuan2-7b-shape.json", &r, &p);
+	assert_int_equal(r.max_context, 4096);
+	assert_false(r.attention_bias || r.qkv_bias || r.tied_embeddings);
+	layer = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
+	assert_count(p.total, 2.0 * 125696 * 4096 + 4096 + 32 * layer);
+	assert_count(p.total, 7505973248LL);
 	/* OLMo 2 7B (modeling_olmo2.py): q_norm over 32 x 128, k_norm over 32 x 128, two
 	 * post-norms a layer: 7,298,617,344 (allenai/OLMo-2-1124-7B, "7.3B"). */
 	load("olmo-2-7b-sft.json", &r, &p);
@@ -748,6 +758,16 @@ static void test_real_family_configs(void **state)
 	assert_count(p.active, fixed + 32 * 8 * expert);
 	assert_count(p.total, 3298793472LL);
 	assert_true(p.active - p.embedding >= 800e6 && p.active - p.embedding < 810e6);
+	/* Granite 3.3 2B's dense shape (modeling_granite.py): bias-free q, k (8 x 64), v, o;
+	 * SwiGLU 8192; two RMSNorms a layer; a final one; tied over 49159. The four
+	 * multipliers scale activations and are no parameters: 2,533,539,840 by this sum. */
+	load("granite-3.3-2b.json", &r, &p);
+	assert_true(r.tied_embeddings && !r.attention_bias);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.max_context, 131072);
+	layer = 2 * 2048.0 * 2048 + 2 * 2048.0 * 512 + 3 * 2048.0 * 8192 + 2 * 2048;
+	assert_count(p.total, 49159.0 * 2048 + 40 * layer + 2048);
+	assert_count(p.total, 2533539840LL);
 	/* EleutherAI/gpt-j-6b (modeling_gptj.py): bias-free q, k, v, out_proj; fc_in/fc_out
 	 * (4 x 4096) with biases; one ln_1 a layer; ln_f; untied lm_head with a bias over
 	 * 50400: 6,050,882,784 (the Hub's "6.05B"). The card's 6,053,381,344 is 2,498,560
@@ -778,6 +798,69 @@ static void test_real_family_configs(void **state)
 	layer = 32 * 128.0 * 2048 + 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048;
 	assert_count(p.total, 2 * 92544.0 * 2048 + 24 * layer + 2048);
 	assert_count(p.total, 1889110016LL);
+	/* LGAI-EXAONE/EXAONE-4.0-32B (modeling_exaone4.py): bias-free q, k (8 x 128), v, o;
+	 * q_norm and k_norm over one head (128 each); post_attention_layernorm and
+	 * post_feedforward_layernorm; SwiGLU 27392; a final norm; untied lm_head:
+	 * 30,954,640,384 without the two embeddings (the card's "Number of Parameters
+	 * (without embeddings): 30.95B") and 32,003,216,384 in all. sliding_window_pattern
+	 * 4: three 4096-token windowed layers, then a global one. */
+	load("exaone-4.0-32b.json", &r, &p);
+	assert_true(r.qk_norm && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.sliding_window, 4096);
+	assert_int_equal(r.global_layers, 16);
+	layer = 2 * 5120.0 * 5120 + 2 * 5120.0 * 1024 + 2 * 128 + 2 * 5120 + 3 * 5120.0 * 27392;
+	assert_count(p.total - 2 * p.embedding, 64 * layer + 5120);
+	assert_count(p.total - 2 * p.embedding, 30954640384LL);
+	assert_count(p.total, 32003216384LL);
+}
+
+/* Real configs of the MoE families that had none, each counted module by module as its
+ * modeling file builds it (sources in tests/data/configs/README.md). */
+static void test_real_moe_configs(void **state)
+{
+	struct model r;
+	struct model_params p;
+	double fixed, expert;
+	(void)state;
+	/* databricks/dbrx-instruct (modeling_dbrx.py): a bias-free Wqkv of (48 + 2 x 8) x 128
+	 * rows, out_proj, norm_1 and norm_2 (LayerNorm without bias), a bias-free router
+	 * over 16 experts (top 4) of w1, v1 and w2 (10752); norm_f; untied lm_head:
+	 * 131,596,523,520 total, 36,469,708,800 active (Databricks' announcement: "132B
+	 * total parameters of which 36B parameters are active"). Its shape keys sit in the
+	 * nested attn_config and ffn_config. */
+	load("dbrx-instruct.json", &r, &p);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.moe.experts, 16);
+	assert_int_equal(r.moe.active, 4);
+	assert_int_equal(r.max_context, 32768);
+	assert_false(r.tied_embeddings);
+	expert = 3.0 * 6144 * 10752;
+	fixed = 2.0 * 100352 * 6144 + 6144 +
+		40 * (6144.0 * 8192 + 6144.0 * 6144 + 2 * 6144 + 6144.0 * 16);
+	assert_count(p.total, fixed + 40 * 16 * expert);
+	assert_count(p.active, fixed + 40 * 4 * expert);
+	assert_count(p.total, 131596523520LL);
+	assert_count(p.active, 36469708800LL);
+	/* microsoft/Phi-3.5-MoE-instruct (modeling_phimoe.py): q, k (8 x 128), v and o with
+	 * biases (attention_bias); two LayerNorms with biases a layer; a bias-free router
+	 * over 16 experts (top 2) of w1, w3 and w2 (6400); a final LayerNorm; untied lm_head
+	 * with a bias (lm_head_bias): 41,873,153,344 total and 6,640,999,744 active (the
+	 * card: "16x3.8B parameters with 6.6B active parameters"; "41.9B params" in the
+	 * note the config comes from). */
+	load("phi-3.5-moe-instruct.json", &r, &p);
+	assert_true(r.attention_bias && r.head_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.moe.experts, 16);
+	assert_int_equal(r.moe.active, 2);
+	expert = 3.0 * 4096 * 6400;
+	fixed = 2.0 * 32064 * 4096 + 32064 + 2 * 4096 +
+		32 * (2 * (4096.0 * 4096 + 4096) + 2 * (4096.0 * 1024 + 1024) + 4 * 4096 +
+		      4096.0 * 16);
+	assert_count(p.total, fixed + 32 * 16 * expert);
+	assert_count(p.active, fixed + 32 * 2 * expert);
+	assert_count(p.total, 41873153344LL);
+	assert_count(p.active, 6640999744LL);
 }
 
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
@@ -1443,6 +1526,7 @@ int main(void)
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_real_family_configs),
 		cmocka_unit_test(test_deepseek_moe),
+		cmocka_unit_test(test_real_moe_configs),
 		cmocka_unit_test(test_gpt_oss),
 		cmocka_unit_test(test_window_layers),
 		cmocka_unit_test(test_hybrids_refused),
