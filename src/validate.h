@@ -27,7 +27,8 @@ enum validate_tag { VTAG_FRAMEWORK, VTAG_GPU, VTAG_WORKLOAD, VTAG_SCALE, VTAG_CO
 /* Figures a source states that the report gives in parts, derived in validate.c:
  * derived.decode_rate (1 / latency.tpot_s), derived.batch_latency_s
  * (batch x output tokens / throughput.tokens_per_s), derived.megatron_tflops
- * (Megatron-LM's FLOP count over time.step_s and the GPUs). */
+ * (Megatron-LM's FLOP count over time.step_s and the GPUs), derived.checkpoint_params
+ * (model.params + model.vision_params, the safetensors total). */
 #define VALIDATE_DERIVED "derived."
 
 #define VALIDATE_MAX_SETS  48
@@ -87,8 +88,8 @@ struct validation {
 	int ngroups;
 	struct validate_regime *regimes; /* by tag, then in order of first appearance */
 	int nregimes;
-	struct validate_stats all;
-	bool pass; /* every group within its bound */
+	struct validate_stats all; /* the rows of the groups bound above 0 (not exact counts) */
+	bool pass;		   /* every group within its bound */
 };
 
 /* "framework", "gpu", "workload", "scale". */
