@@ -12,6 +12,7 @@
 #include "band.h"
 #include "file.h"
 #include "report_json.h"
+#include "scenario_sets.h"
 #include "scenario_yaml.h"
 #include "yaml_doc.h"
 
@@ -367,7 +368,7 @@ int validate_row_scenario(const struct validate_row *r, const struct catalog *ca
 		scenario_init(s);
 	}
 	for (int i = 0; i < r->nsets; i++)
-		if (scenario_set_assignment(s, cat, r->sets[i], err) != 0) {
+		if (scenario_load_assignment(s, cat, r->sets[i], err) != 0) {
 			char msg[sizeof(err->message)];
 			snprintf(msg, sizeof(msg), "%s", err->message);
 			return gp_error_set(err, GP_EINPUT, r->file, r->line, 0,

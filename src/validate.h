@@ -6,7 +6,9 @@
  * A data file is one group: a mapping with group, title, mape_bound and rows. Each row
  * has id, source, tags (framework, gpu, workload, scale), the scenario that reproduces it
  * (scenario: a scenario file, path relative to the working directory, or none for
- * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order), the
+ * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order, as --set
+ * applies them: model.hf_config reads the config it names, relative to the scenario's
+ * folder, or to the working directory without a scenario), the
  * figure (the JSON report's dotted key, or one of the derived figures below), measured and
  * unit (GiB, GB, s, ms, tokens/s, TFLOP/s or 1), and optionally tolerance (the |error| the tests
  * hold it to) and pinned (the honest error the tests pin it at, within VALIDATE_PIN_SLACK).
@@ -109,7 +111,8 @@ int validation_load_dir(struct validation *v, const char *dir, struct gp_error *
 /* The row with this id; NULL when there is none. */
 const struct validate_row *validation_find(const struct validation *v, const char *id);
 
-/* The row's scenario: its file loaded (or scenario_init()), then its sets in order. cat
+/* The row's scenario: its file loaded (or scenario_init()), then its sets in order
+ * (scenario_load_assignment: a model.hf_config is read). cat
  * resolves presets and GPUs (NULL: none). 0, or -1 with err filled. */
 int validate_row_scenario(const struct validate_row *r, const struct catalog *cat,
 			  struct scenario *s, struct gp_error *err);
