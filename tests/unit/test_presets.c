@@ -429,21 +429,12 @@ static void test_every_row(void **state)
 
 static int setup(void **state)
 {
-	struct gp_error err;
-	if (shipped_catalog_setup(state) != 0)
-		return -1;
-	validation_init(&rows);
-	if (validation_load_file(&rows, ROWS, &err) != 0) {
-		fprintf(stderr, "%s: %s\n", ROWS, err.message);
-		return -1;
-	}
-	return 0;
+	return measured_setup(state, &rows, ROWS);
 }
 
 static int teardown(void **state)
 {
-	validation_release(&rows);
-	return shipped_catalog_teardown(state);
+	return measured_teardown(state, &rows);
 }
 
 int main(void)
