@@ -6,7 +6,9 @@
  * A data file is one group: a mapping with group, title, mape_bound and rows. Each row
  * has id, source, tags (framework, gpu, workload, scale), the scenario that reproduces it
  * (scenario: a scenario file, path relative to the working directory, or none for
- * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order), the
+ * scenario_init()'s defaults; set: KEY: VALUE fields applied over it in order, as --set
+ * applies them: model.hf_config reads the config it names, relative to the scenario's
+ * folder, or to the working directory without a scenario), the
  * figure (the JSON report's dotted key, or one of the derived figures below), measured and
  * unit (GiB, GB, s, ms, tokens/s, TFLOP/s or 1), and optionally tolerance (the |error| the tests
  * hold it to) and pinned (the honest error the tests pin it at, within VALIDATE_PIN_SLACK).
@@ -27,7 +29,8 @@ enum validate_tag { VTAG_FRAMEWORK, VTAG_GPU, VTAG_WORKLOAD, VTAG_SCALE, VTAG_CO
 /* Figures a source states that the report gives in parts, derived in validate.c:
  * derived.decode_rate (1 / latency.tpot_s), derived.batch_latency_s
  * (batch x output tokens / throughput.tokens_per_s), derived.megatron_tflops
- * (Megatron-LM's FLOP count over time.step_s and the GPUs). */
+ * (Megatron-LM's FLOP count over time.step_s and the GPUs), derived.checkpoint_params
+ * (model.params + model.vision_params, the safetensors total). */
 #define VALIDATE_DERIVED "derived."
 
 #define VALIDATE_MAX_SETS  48
@@ -87,8 +90,8 @@ struct validation {
 	int ngroups;
 	struct validate_regime *regimes; /* by tag, then in order of first appearance */
 	int nregimes;
-	struct validate_stats all;
-	bool pass; /* every group within its bound */
+	struct validate_stats all; /* the rows of the groups bound above 0 (not exact counts) */
+	bool pass;		   /* every group within its bound */
 };
 
 /* "framework", "gpu", "workload", "scale". */
@@ -108,7 +111,8 @@ int validation_load_dir(struct validation *v, const char *dir, struct gp_error *
 /* The row with this id; NULL when there is none. */
 const struct validate_row *validation_find(const struct validation *v, const char *id);
 
-/* The row's scenario: its file loaded (or scenario_init()), then its sets in order. cat
+/* The row's scenario: its file loaded (or scenario_init()), then its sets in order
+ * (scenario_load_assignment: a model.hf_config is read). cat
  * resolves presets and GPUs (NULL: none). 0, or -1 with err filled. */
 int validate_row_scenario(const struct validate_row *r, const struct catalog *cat,
 			  struct scenario *s, struct gp_error *err);

@@ -22,6 +22,27 @@ static inline void measured_load(struct validation *v, const char *path)
 	assert_int_equal(v->ngroups, 1);
 }
 
+/* A cmocka group setup: the shipped catalog, then path's rows into v (-1, said on stderr,
+ * when either does not load). measured_teardown undoes it. */
+static inline int measured_setup(void **state, struct validation *v, const char *path)
+{
+	struct gp_error err;
+	if (shipped_catalog_setup(state) != 0)
+		return -1;
+	validation_init(v);
+	if (validation_load_file(v, path, &err) != 0) {
+		fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.column, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static inline int measured_teardown(void **state, struct validation *v)
+{
+	validation_release(v);
+	return shipped_catalog_teardown(state);
+}
+
 /* Row r's scenario in *s, planned into *p. */
 static inline void measured_plan(const struct validate_row *r, struct scenario *s, struct plan *p)
 {

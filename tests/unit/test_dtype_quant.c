@@ -17,6 +17,7 @@
 #include "scenario.h"
 #include "scenario_sets.h"
 #include "shipped_catalog.h"
+#include "measured_rows.h"
 
 #define DATA "tests/data/configs/"
 #define GIB  1073741824.0
@@ -40,6 +41,22 @@ static void expect_near(const char *what, double got, double want, double tol)
 {
 	printf("%s: %.4g, published %.4g (%+.2f%%)\n", what, got, want, 100 * (got / want - 1));
 	assert_true(got > want * (1 - tol) && got < want * (1 + tol));
+}
+
+/* The published sizes: one copy, shared with `gpuplan validate`
+ * (tests/validation/checkpoint-sizes.yaml, each row's source there). */
+#define ROWS "tests/validation/checkpoint-sizes.yaml"
+
+static struct validation sizes;
+
+/* p's weights are row id's published size within the row's tolerance, and the figure
+ * validate reads from the plan of s. */
+static void expect_row(const char *id, const struct scenario *s, const struct plan *p)
+{
+	const struct validate_row *r = measured_row(&sizes, id);
+	double got = p->mem.weights / r->unit_si;
+	measured_same(r, s, p, got);
+	expect_near(id, got, r->measured, r->tolerance);
 }
 
 /* The import says what it read, and the model carries it. */
@@ -118,7 +135,7 @@ static void test_gpt_oss_120b_from_config(void **state)
 	plan_with("model.preset=gpt-oss-120b", NULL, &s, &p);
 	assert_int_equal(s.workload.weights, DTYPE_BF16);
 	assert_int_equal(workload_expert_weights(&s.workload), DTYPE_MXFP4);
-	expect_near("gpt-oss-120b checkpoint GiB", p.mem.weights / GIB, 60.8, 0.01);
+	expect_row("gpt-oss-120b-checkpoint", &s, &p);
 }
 
 /* TheBloke/Llama-2-13B-GPTQ's README, "Provided files" (AutoGPTQ, 4 bits, act order for 32g
@@ -136,11 +153,11 @@ static void test_llama2_13b_gptq(void **state)
 	plan_with("model.hf_config=" DATA "llama-2-13b-gptq.json", NULL, &s, &p);
 	assert_int_equal(s.workload.weights, DTYPE_INT4);
 	assert_int_equal(s.workload.weight_group, 128);
-	expect_near("Llama-2-13B GPTQ 128g bytes", p.mem.weights, 7.26e9, 0.01);
+	expect_row("llama-2-13b-gptq-128g", &s, &p);
 	plan_with("model.hf_config=" DATA "llama-2-13b-gptq.json", g64, &s, &p);
-	expect_near("Llama-2-13B GPTQ 64g bytes", p.mem.weights, 7.51e9, 0.01);
+	expect_row("llama-2-13b-gptq-64g", &s, &p);
 	plan_with("model.hf_config=" DATA "llama-2-13b-gptq.json", g32, &s, &p);
-	expect_near("Llama-2-13B GPTQ 32g bytes", p.mem.weights, 8.00e9, 0.01);
+	expect_row("llama-2-13b-gptq-32g", &s, &p);
 }
 
 /* A Llama 3.3 70B NVFP4 (ModelOpt: an E4M3 scale per 16, lm_head excluded, the embedding
@@ -183,6 +200,23 @@ static void test_checkpoint_replaced(void **state)
 	assert_int_equal(s.workload.weights, DTYPE_INT8);
 }
 
+/* Every row of checkpoint-sizes.yaml is asserted above. */
+static void test_every_row(void **state)
+{
+	(void)state;
+	assert_int_equal(sizes.nrows, 4);
+}
+
+static int setup(void **state)
+{
+	return measured_setup(state, &sizes, ROWS);
+}
+
+static int teardown(void **state)
+{
+	return measured_teardown(state, &sizes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_llama2_13b_gptq),
 	    cmocka_unit_test(test_llama_70b_nvfp4),
 	    cmocka_unit_test(test_checkpoint_replaced),
+	    cmocka_unit_test(test_every_row),
 	};
-	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

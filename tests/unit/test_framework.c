@@ -28,8 +28,10 @@
 #define GIB 1073741824.0
 
 /* The measured rows, their scenarios and tolerances: one copy, shared with `gpuplan
- * validate` (tests/validation/framework-memory.yaml). */
-#define ROWS "tests/validation/framework-memory.yaml"
+ * validate` (tests/validation/framework-memory.yaml, and the vLLM KV budget of
+ * kv-budget.yaml, both loaded into rows). */
+#define ROWS	"tests/validation/framework-memory.yaml"
+#define KV_ROWS "tests/validation/kv-budget.yaml"
 
 static struct validation rows;
 
@@ -739,8 +741,9 @@ static int setup(void **state)
 	if (shipped_catalog_setup(state) != 0)
 		return -1;
 	validation_init(&rows);
-	if (validation_load_file(&rows, ROWS, &err) != 0) {
-		fprintf(stderr, "%s: %s\n", ROWS, err.message);
+	if (validation_load_file(&rows, ROWS, &err) != 0 ||
+	    validation_load_file(&rows, KV_ROWS, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", err.file, err.message);
 		return -1;
 	}
 	return 0;

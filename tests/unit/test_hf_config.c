@@ -17,10 +17,26 @@
 #include <dirent.h>
 
 #include "hf_config.h"
+#include "validate.h"
 #include "plan.h"
 #include "scenario.h"
 
 #define DATA "tests/data/configs/"
+
+/* The exact counts of the imported configs: one copy, shared with `gpuplan validate`
+ * (tests/validation/parameter-counts.yaml, each row's source there). */
+#define ROWS "tests/validation/parameter-counts.yaml"
+
+static struct validation counts;
+
+/* The published count of the row with this id. */
+static double published(const char *id)
+{
+	const struct validate_row *r = validation_find(&counts, id);
+	if (!r)
+		fail_msg("%s: no row '%s'", ROWS, id);
+	return r->measured;
+}
 
 #define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
 
@@ -86,29 +102,32 @@ static void parse_ok(const char *text, struct model *r, struct model_params *p)
  * Mistral-7B-v0.1: safetensors metadata; Llama-2-70b-hf: PEFT "all params"; Qwen2-7B: the
  * Qwen2.5-7B card (7.61B, the same dimensions); gemma-2-9b: Gemma 2 report Table 1
  * (8,324,201,984 non-embedding + 256,000 x 3,584 embedding); gpt2: openai-community/gpt2;
- * Phi-3-mini: the Phi-3 report (3.8B). */
+ * Phi-3-mini: the Phi-3 report (3.8B). The counts are the rows of ROWS. */
 static void test_dense_reference_counts(void **state)
 {
 	static const struct {
-		const char *file;
-		double total;
-	} rows[] = {
-		{"Llama-2-7b-hf.json", 6738415616.0},
-		{"Llama-2-70b-hf.json", 68976648192.0},
-		{"Meta-Llama-3-8B.json", 8030261248.0},
-		{"Mistral-7B-v0.1.json", 7241732096.0},
-		{"Qwen2-7B.json", 7615616512.0},
-		{"gemma-2-9b.json", 9241705984.0},
-		{"gpt2.json", 124439808.0},
-		{"Phi-3-mini-4k-instruct.json", 3821079552.0},
+		const char *file, *row;
+	} configs[] = {
+		{"Llama-2-7b-hf.json", "hf-llama-2-7b-params"},
+		{"Llama-2-70b-hf.json", "hf-llama-2-70b-params"},
+		{"Meta-Llama-3-8B.json", "hf-llama-3-8b-params"},
+		{"Mistral-7B-v0.1.json", "hf-mistral-7b-params"},
+		{"Qwen2-7B.json", "hf-qwen2-7b-params"},
+		{"gemma-2-9b.json", "hf-gemma-2-9b-params"},
+		{"gpt2.json", "hf-gpt2-params"},
+		{"Phi-3-mini-4k-instruct.json", "hf-phi-3-mini-params"},
 	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
 		struct model r;
 		struct model_params p;
-		load(rows[i].file, &r, &p);
-		assert_within(p.total, rows[i].total, 0.001);
-		assert_count(p.total, rows[i].total);
+		double total = published(configs[i].row);
+		/* the row plans this very config */
+		assert_non_null(strstr(validation_find(&counts, configs[i].row)->sets[0],
+				       configs[i].file));
+		load(configs[i].file, &r, &p);
+		assert_within(p.total, total, 0.001);
+		assert_count(p.total, total);
 		assert_true(p.active == p.total);
 	}
 }
@@ -121,8 +140,8 @@ static void test_mixtral(void **state)
 	load("Mixtral-8x7B-v0.1.json", &r, &p);
 	assert_within(p.total, 46702792704.0, 0.01);
 	assert_within(p.active, 12879925248.0, 0.01);
-	assert_count(p.total, 46702792704LL);
-	assert_count(p.active, 12879925248LL);
+	assert_count(p.total, published("hf-mixtral-8x7b-params"));
+	assert_count(p.active, published("hf-mixtral-8x7b-active"));
 	assert_int_equal(r.moe.experts, 8);
 	assert_int_equal(r.moe.active, 2);
 	assert_int_equal(r.moe.expert_ffn, 14336);
@@ -1499,6 +1518,25 @@ static void test_error_contradictions(void **state)
 	assert_int_equal(e.column, 58);
 }
 
+static int setup(void **state)
+{
+	struct gp_error err;
+	(void)state;
+	validation_init(&counts);
+	if (validation_load_file(&counts, ROWS, &err) != 0) {
+		fprintf(stderr, "%s: %s\n", ROWS, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	validation_release(&counts);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1540,5 +1578,5 @@ int main(void)
 		cmocka_unit_test(test_unknown_llama_shaped),
 		cmocka_unit_test(test_error_contradictions),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -41,12 +41,16 @@
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
+#include "measured_rows.h"
 
 /* |a - b| <= tol (this cmocka has no assert_double_equal) */
 #define assert_close(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
-/* Published: 180K H800 GPU-hours per trillion tokens (arXiv 2412.19437, Section 1). */
-#define DSV3_GPU_HOURS_PER_T 180e3
+/* Published: 180K H800 GPU-hours per trillion tokens, 2664K for the 14.8T of
+ * pre-training (arXiv 2412.19437, Section 1 and Table 1): the row deepseek-v3-h800-gpu-hours
+ * of tests/validation/training-cost.yaml, one copy shared with `gpuplan validate`. */
+#define DSV3_ROWS "tests/validation/training-cost.yaml"
+#define DSV3_ROW  "deepseek-v3-h800-gpu-hours"
 
 /* Tolerance: the modelled figure with ep_overlap may be 15% below or 25% above the
  * published one. No constant of the model was fitted to this row (the result, +18%, was
@@ -118,7 +122,17 @@ static void test_deepseek_v3_published(void **state)
 	struct plan off, on;
 	double a, b;
 
+	struct validation v;
+	const struct validate_row *r;
+	struct scenario rs;
+	struct plan *rp = malloc(sizeof(*rp));
+	double published_per_t;
+
 	(void)state;
+	assert_non_null(rp);
+	measured_load(&v, DSV3_ROWS);
+	r = measured_row(&v, DSV3_ROW);
+	published_per_t = r->measured / 14.8;
 	dsv3_scenario(&s);
 	assert_false(s.parallel.ep_overlap); /* default: today's exposed all-to-alls */
 	plan_compute(&s, &off);
@@ -126,21 +140,26 @@ static void test_deepseek_v3_published(void **state)
 	plan_compute(&s, &on);
 	a = per_trillion(&off);
 	b = per_trillion(&on);
+	/* the row's scenario is this one, with ep_overlap: validate reads these GPU-hours */
+	measured_plan(r, &rs, rp);
+	measured_same(r, &rs, rp, on.gpu_hours);
+	free(rp);
+	validation_release(&v);
 	printf("DeepSeek-V3, 2048 x H800, pp 16 ep 64 ZeRO-1: GPU-hours per trillion tokens\n");
 	printf("  published %.0f  exposed all-to-alls %.0f (%.2fx, EP %.0f%% of the step)\n",
-	       DSV3_GPU_HOURS_PER_T, a, a / DSV3_GPU_HOURS_PER_T,
+	       published_per_t, a, a / published_per_t,
 	       100 * off.parts.ep_comm_s / off.step_s);
 	printf("  ep_overlap %.0f (%+.1f%%, EP %.0f%% of the step), pre-training %.2fM GPU-hours "
 	       "(published 2.664M)\n",
-	       b, 100 * (b / DSV3_GPU_HOURS_PER_T - 1), 100 * on.parts.ep_comm_s / on.step_s,
+	       b, 100 * (b / published_per_t - 1), 100 * on.parts.ep_comm_s / on.step_s,
 	       on.gpu_hours / 1e6);
 	assert_true(isfinite(a) && isfinite(b));
 	/* with overlap: the published figure within the stated tolerance */
-	assert_true(b >= DSV3_GPU_HOURS_PER_T * DSV3_TOL_LOW);
-	assert_true(b <= DSV3_GPU_HOURS_PER_T * DSV3_TOL_HIGH);
+	assert_true(b >= published_per_t * DSV3_TOL_LOW);
+	assert_true(b <= published_per_t * DSV3_TOL_HIGH);
 	/* without: exposed all-to-alls are far off (the report's 1:1 computation to
 	 * communication ratio, Section 3.2.1), which is why the switch exists */
-	assert_true(a > DSV3_GPU_HOURS_PER_T * 1.6);
+	assert_true(a > published_per_t * 1.6);
 	/* the overlap hides all but the all-to-all time beyond each micro-batch's compute,
 	 * and the pipeline bubble (pp - 1 micro-batches) shrinks with it */
 	assert_true(on.parts.ep_comm_s < off.parts.ep_comm_s);

@@ -20,8 +20,21 @@
 #include "plan.h"
 #include "scenario.h"
 #include "shipped_catalog.h"
+#include "measured_rows.h"
 
 #define MODELS "catalog/models/"
+
+/* The exact counts: one copy, shared with `gpuplan validate`
+ * (tests/validation/parameter-counts.yaml, each row's source there). */
+#define ROWS "tests/validation/parameter-counts.yaml"
+
+static struct validation rows;
+
+/* The published count of the row with this id. */
+static double published(const char *id)
+{
+	return measured_row(&rows, id)->measured;
+}
 
 #define assert_count(got, want) assert_int_equal((long long)(got), (long long)(want))
 
@@ -62,9 +75,9 @@ static void test_llama_3_2(void **state)
 	 * 3,212,749,824 (model card: 1.23B, 3.21B); tied embeddings */
 	load("llama-3.2-1b", &a);
 	assert_true(a.r.tied_embeddings);
-	assert_count(a.p.total, 1235814400);
+	assert_count(a.p.total, published("llama-3.2-1b-params"));
 	load("llama-3.2-3b", &b);
-	assert_count(b.p.total, 3212749824);
+	assert_count(b.p.total, published("llama-3.2-3b-params"));
 }
 
 static void test_llama_4(void **state)
@@ -76,14 +89,14 @@ static void test_llama_4(void **state)
 	load("llama-4-scout", &s);
 	assert_int_equal(s.r.moe.experts, 16);
 	assert_int_equal(s.r.moe.dense_layers, 0);
-	assert_count(s.p.total + s.info.vision_params, 108641793536.0);
+	assert_count(s.p.total + s.info.vision_params, published("llama-4-scout-params"));
 	assert_published(s.p.active, 17e9, 1e9);
 	/* Llama-4-Maverick-17B-128E: 401,583,781,376 ("400B total", safetensors "402B"),
 	 * 17B active; MoE in every other layer, dense intermediate_size_mlp in the rest */
 	load("llama-4-maverick", &m);
 	assert_int_equal(m.r.moe.experts, 128);
 	assert_int_equal(m.r.moe.dense_layers, 24);
-	assert_count(m.p.total + m.info.vision_params, 401583781376.0);
+	assert_count(m.p.total + m.info.vision_params, published("llama-4-maverick-params"));
 	assert_published(m.p.active, 17e9, 1e9);
 }
 
@@ -116,20 +129,20 @@ static void test_dense_2025(void **state)
 	assert_int_equal(g.r.vocab, 262208);
 	assert_int_equal(g.r.sliding_window, 1024);
 	assert_int_equal(g.r.global_layers, 10);
-	assert_count(g.p.total + g.info.vision_params, 27432406640.0);
+	assert_count(g.p.total + g.info.vision_params, published("gemma-3-27b-params"));
 	/* Qwen/Qwen3-32B model card: 32.8B, 31.2B non-embedding (untied) */
 	load("qwen3-32b", &q);
-	assert_count(q.p.total, 32762123264.0);
+	assert_count(q.p.total, published("qwen3-32b-params"));
 	assert_published(q.p.total, 32.8e9, 0.1e9);
 	assert_published(q.p.total - q.p.embedding - q.p.head, 31.2e9, 0.1e9);
 	/* mistralai/Mistral-Small-24B-Base-2501: 23,572,403,200 (safetensors, "24B";
 	 * Mistral Small 3.1/3.2 add a 438,958,080-parameter vision encoder to the same
 	 * text model) */
 	load("mistral-small-3", &ms);
-	assert_count(ms.p.total, 23572403200.0);
+	assert_count(ms.p.total, published("mistral-small-3-params"));
 	/* microsoft/phi-4: 14,659,507,200 (safetensors, "14.7B") */
 	load("phi-4", &phi);
-	assert_count(phi.p.total, 14659507200.0);
+	assert_count(phi.p.total, published("phi-4-params"));
 }
 
 static void test_deepseek_r1(void **state)
@@ -160,25 +173,25 @@ static void test_hybrids(void **state)
 	(void)state;
 
 	load("mamba-codestral", &a);
-	assert_count(a.p.total, 7285403648.0);
+	assert_count(a.p.total, published("mamba-codestral-params"));
 	assert_int_equal(model_attention_layers(&a.r), 0);
 	load("jamba-1.5-mini", &a);
-	assert_count(a.p.total, 51570323328.0);
-	assert_count(a.p.active, 12110311296.0);
+	assert_count(a.p.total, published("jamba-1.5-mini-params"));
+	assert_count(a.p.active, published("jamba-1.5-mini-active"));
 	assert_published(a.p.total, 52e9, 1e9);
 	assert_published(a.p.active, 12e9, 1e9);
 	load("nemotron-nano-9b", &a);
-	assert_count(a.p.total, 8888227328.0);
+	assert_count(a.p.total, published("nemotron-nano-9b-params"));
 	assert_published(a.p.total, 8.89e9, 0.01e9);
 	load("qwen3-next-80b", &a);
-	assert_count(a.p.total, 79674391296.0);
-	assert_count(a.p.active, 3874929408.0);
+	assert_count(a.p.total, published("qwen3-next-80b-params"));
+	assert_count(a.p.active, published("qwen3-next-80b-active"));
 	assert_published(a.p.total, 80e9, 1e9);
 	assert_true(a.r.ssm.gated_delta && a.r.ssm.layers == 36);
 	assert_true(model_ssm_state_elems(&a.r, NULL) > 0);
 	/* DeciLM: 49,867,145,216, the checkpoint's size (test_hf_config.c, test_decilm_real) */
 	load("nemotron-49b", &a);
-	assert_count(a.p.total, 49867145216.0);
+	assert_count(a.p.total, published("nemotron-49b-params"));
 	assert_int_equal(model_attention_layers(&a.r), 49);
 }
 
@@ -323,7 +336,7 @@ static void test_vision_weights(void **state)
 	serve("gemma-3-27b", NULL, 1, "online", &with);
 	serve("gemma-3-27b", "0", 1, "online", &without);
 	assert_true(with.model.vision_params == v);
-	assert_count(with.mem.weights, 2 * 27432406640.0);
+	assert_count(with.mem.weights, 2 * published("gemma-3-27b-params"));
 	assert_count(with.mem.weights - without.mem.weights, 2 * v);
 	assert_true(with.params == without.params && with.params == g.p.total);
 	/* split over tp as vLLM's tensor-parallel encoder is */
@@ -377,6 +390,53 @@ static void test_window_kv(void **state)
 	}
 }
 
+/* Every row of parameter-counts.yaml: the count `gpuplan validate` reads from the plan is
+ * the published one to the parameter, and for a preset the count of this test's own load
+ * of the preset's config (model_count_params, plus the vision tower where the row's figure
+ * is derived.checkpoint_params; an imported config's, test_hf_config.c's). */
+static void test_every_row(void **state)
+{
+	(void)state;
+	for (int i = 0; i < rows.nrows; i++) {
+		const struct validate_row *r = &rows.rows[i];
+		struct scenario s;
+		struct plan *p = malloc(sizeof(*p));
+		struct preset pre;
+		double got, v;
+		assert_non_null(p);
+		measured_plan(r, &s, p);
+		if (!s.model.preset[0]) { /* an imported config: test_hf_config.c counts it */
+			assert_true(s.model.hf_config[0] != '\0');
+			measured_same(r, &s, p, r->measured);
+			free(p);
+			continue;
+		}
+		load(s.model.preset, &pre);
+		if (strcmp(r->figure, "model.active_params") == 0)
+			got = pre.p.active;
+		else if (strcmp(r->figure, "derived.checkpoint_params") == 0)
+			got = pre.p.total + pre.info.vision_params;
+		else
+			got = pre.p.total;
+		measured_same(r, &s, p, got);
+		assert_int_equal(validate_row_predict(r, &s, p, &v), 0);
+		assert_count(v, r->measured);
+		assert_true(r->tolerance == 0);
+		free(p);
+	}
+	assert_int_equal(rows.nrows, 25);
+}
+
+static int setup(void **state)
+{
+	return measured_setup(state, &rows, ROWS);
+}
+
+static int teardown(void **state)
+{
+	return measured_teardown(state, &rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,7 +444,7 @@ int main(void)
 	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
 	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
 	    cmocka_unit_test(test_window_kv),	cmocka_unit_test(test_hybrids),
-	    cmocka_unit_test(test_vision_weights),
+	    cmocka_unit_test(test_vision_weights), cmocka_unit_test(test_every_row),
 	};
-	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
