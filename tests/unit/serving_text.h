@@ -36,7 +36,7 @@ static int load_text(const char *text, struct gp_error *err)
 
 /* yaml, with an A100 as the hardware, is refused at line, at a column, with word in the
  * message. */
-static void refused_at(const char *yaml, int line, const char *word)
+static inline void refused_at(const char *yaml, int line, const char *word)
 {
 	struct gp_error err;
 	char text[512];
