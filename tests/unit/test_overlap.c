@@ -536,7 +536,7 @@ static void test_recompute_layers(void **state)
 	set(&s, "workload.recompute", "full");
 	double prev_act = INFINITY, prev_step = 0, prev_hw = 0;
 	for (int r = 1; r <= 30; r++) {
-		char v[8];
+		char v[16];
 		snprintf(v, sizeof(v), "%d", r);
 		set(&s, "workload.recompute_layers", v);
 		plan_compute(&s, pa);

@@ -406,7 +406,7 @@ static void test_unknown_key_lists(void **state)
 	for (const struct field *f = scenario_fields; f->key; f++) {
 		for (const char *dot = strchr(f->key, '.'); dot; dot = strchr(dot + 1, '.')) {
 			size_t plen = (size_t)(dot - f->key) + 1, ln = 0;
-			char yaml[256] = "", want[512], list[1024] = "", *q;
+			char yaml[256] = "", want[1200], list[1024] = "", *q;
 			const struct field *g;
 			int n = 0, depth = 0;
 			struct scenario sc;
