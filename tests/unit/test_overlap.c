@@ -42,10 +42,23 @@ static int setup(void **state)
 	return 0;
 }
 
+static bool speed_loaded;
+
+/* framework-speed.yaml into speed_rows, once loaded again for each test that reads it */
+static void speed_rows_load(void)
+{
+	if (speed_loaded)
+		validation_release(&speed_rows);
+	measured_load(&speed_rows, SPEED_ROWS);
+	speed_loaded = true;
+}
+
 static int teardown(void **state)
 {
 	free(pa);
 	free(pb);
+	if (speed_loaded)
+		validation_release(&speed_rows);
 	return shipped_catalog_teardown(state);
 }
 
@@ -355,7 +368,7 @@ static void test_measured_speed_rows(void **state)
 {
 	(void)state;
 	struct scenario s;
-	measured_load(&speed_rows, SPEED_ROWS);
+	speed_rows_load();
 	for (int i = 0; i < speed_rows.nrows; i++) {
 		const struct validate_row *r = &speed_rows.rows[i];
 		measured_plan(r, &s, pa);
@@ -380,7 +393,7 @@ static void test_compile_removes_eager_traffic(void **state)
 {
 	(void)state;
 	struct scenario s;
-	measured_load(&speed_rows, SPEED_ROWS);
+	speed_rows_load();
 	measured_plan(measured_row(&speed_rows, "torchtune-3b-full-speed"), &s, pa);
 	set(&s, "workload.compile", "on");
 	plan_compute(&s, pb);
@@ -423,7 +436,7 @@ static void test_loss_time(void **state)
 {
 	(void)state;
 	struct scenario s;
-	measured_load(&speed_rows, SPEED_ROWS);
+	speed_rows_load();
 	measured_plan(measured_row(&speed_rows, "torchtune-3b-compile-speed"), &s, pa);
 	set(&s, "workload.loss", "chunked");
 	plan_compute(&s, pb);
@@ -486,7 +499,7 @@ static void test_qlora_dequant_time(void **state)
 {
 	(void)state;
 	struct scenario s;
-	measured_load(&speed_rows, SPEED_ROWS);
+	speed_rows_load();
 	measured_plan(measured_row(&speed_rows, "torchtune-qlora-4090-speed"), &s, pa);
 	double lw = pa->active_params - pa->counts.embedding - pa->counts.head;
 	double bw = pa->hbm_efficiency * s.hardware.gpu.hbm_bytes_per_s;
@@ -527,7 +540,7 @@ static void test_recompute_layers(void **state)
 	(void)state;
 	struct scenario s;
 	static struct plan none, full;
-	measured_load(&speed_rows, SPEED_ROWS);
+	speed_rows_load();
 	measured_plan(measured_row(&speed_rows, "torchtune-3b-ac-speed"), &s, &full);
 	assert_int_equal(full.recompute_layers, 28);
 	set(&s, "workload.recompute", "none");
