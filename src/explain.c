@@ -14,6 +14,13 @@
 #include "text.h"
 #include "units.h"
 
+/* The plan's scheduler as its enum, 0 (alone) when the plan has none (NaN): a NaN cast to
+ * int is undefined. */
+static int sched_of(double scheduler)
+{
+	return isnan(scheduler) ? 0 : (int)scheduler;
+}
+
 /* An explanation being written: the text so far and scratch space for numbers. */
 struct ex {
 	char *buf;
@@ -1502,7 +1509,7 @@ static bool loaded_step(struct ex *e, const char *lhs, const struct plan *p)
 	put(e, "\n");
 	decode_step(e, "decode step", p);
 	put(e, "\n");
-	if (v->step_frac > 0 && (int)v->scheduler == SCHED_CHUNKED)
+	if (v->step_frac > 0 && sched_of(v->scheduler) == SCHED_CHUNKED)
 		wrapped(e, "  ",
 			"a step with prompts: one pass of the decodes and the prompt rows under "
 			"the budget, the weights read once (Sarathi-Serve);");
@@ -1850,7 +1857,7 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 	} else if (!isnan(p->serving.scheduler)) {
 		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
 		 * serve), each of output tokens */
-		bool pd = (int)p->serving.scheduler == SCHED_DISAGG;
+		bool pd = sched_of(p->serving.scheduler) == SCHED_DISAGG;
 		formula(e, "tokens/s",
 			pd ? "decode engines x requests/s completed per decode engine x output"
 			   : "replicas x requests/s completed per replica x output");
@@ -2087,7 +2094,7 @@ static void serving_rule(struct ex *e, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
 	char text[400];
-	switch ((int)v->scheduler) {
+	switch (sched_of(v->scheduler)) {
 	case SCHED_PREFILL_FIRST:
 		snprintf(text, sizeof(text),
 			 "prefill-first: waiting prompts run as a pass of their own (at most %s "
@@ -2284,7 +2291,7 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 	double r = computed_prompt(s, p) / output_tokens(s);
 	char nums[160];
 	int n = snprintf(nums, sizeof(nums), "min(%s, %s", plain(e, set), plain(e, maxb));
-	if ((int)v->scheduler == SCHED_CHUNKED && !isnan(v->budget) &&
+	if (sched_of(v->scheduler) == SCHED_CHUNKED && !isnan(v->budget) &&
 	    floor((v->budget + r) / (1 + r)) >= 1)
 		n += snprintf(nums + n, sizeof(nums) - (size_t)n, ", %s",
 			      plain(e, floor((v->budget + r) / (1 + r))));
@@ -2325,13 +2332,13 @@ void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, co
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
 	double B = v->batch;
-	if ((int)v->scheduler == SCHED_STATIC)
+	if (sched_of(v->scheduler) == SCHED_STATIC)
 		snprintf(nums, sizeof(nums), "!a static batch takes no prompt while it runs");
-	else if ((int)v->scheduler == SCHED_DISAGG)
+	else if (sched_of(v->scheduler) == SCHED_DISAGG)
 		snprintf(nums, sizeof(nums), "!a decode engine takes no prompt (disaggregated)");
 	else if (B <= 1)
 		snprintf(nums, sizeof(nums), "!one request: no other finishes");
-	else if ((int)v->scheduler == SCHED_CHUNKED && isfinite(v->room))
+	else if (sched_of(v->scheduler) == SCHED_CHUNKED && isfinite(v->room))
 		snprintf(nums, sizeof(nums), "min((%s - 1) x %s / %s, %s)", plain(e, B),
 			 plain(e, computed_prompt(s, p)), plain(e, output_tokens(s)),
 			 plain(e, v->room));
@@ -2396,7 +2403,7 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 	const struct plan_serving *v = &p->serving;
 	const struct workload *w = &s->workload;
 	char nums[160];
-	bool measured = w->measured_tokens_per_s > 0 && (int)v->scheduler != SCHED_DISAGG;
+	bool measured = w->measured_tokens_per_s > 0 && sched_of(v->scheduler) != SCHED_DISAGG;
 	if (measured && open_loop(p))
 		snprintf(nums, sizeof(nums), "%s x %s / %s", plain(e, w->measured_tokens_per_s),
 			 plain(e, replica_gpus(p)), plain(e, output_tokens(s)));
@@ -2673,7 +2680,7 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			"stable, the SLO holds at the percentile and the GPUs required are no more "
 			"than hardware.count; under a load search ranks layouts by these GPUs (by "
 			"cost: their USD per hour)");
-	if (rule != FLEET_CANNOT && (int)v->scheduler == SCHED_DISAGG) {
+	if (rule != FLEET_CANNOT && sched_of(v->scheduler) == SCHED_DISAGG) {
 		/* src/plan_time.c, serve_disagg: each pool sized for its own target */
 		put(e, "\n");
 		formula(e, "engines",

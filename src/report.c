@@ -19,6 +19,13 @@
  * results pane say the same thing in the same order. */
 #include "explain.h"
 
+/* The plan's scheduler as its enum, 0 (alone) when the plan has none (NaN): a NaN cast to
+ * int is undefined. */
+static int sched_of(double scheduler)
+{
+	return isnan(scheduler) ? 0 : (int)scheduler;
+}
+
 void report_buf_printf(struct report_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -474,14 +481,14 @@ static bool policy_text(const struct plan *p, char *buf, size_t size)
 
 	if (isnan(v->scheduler))
 		return false;
-	if ((int)v->scheduler == SCHED_CHUNKED)
+	if (sched_of(v->scheduler) == SCHED_CHUNKED)
 		n = isfinite(v->budget)
 			? snprintf(lim, sizeof(lim), ", %.0f tokens a step", v->budget)
 			: snprintf(lim, sizeof(lim), ", no token budget");
 	if (isfinite(v->max_running) && n >= 0 && (size_t)n < sizeof(lim))
 		snprintf(lim + n, sizeof(lim) - (size_t)n, ", at most %.0f running",
 			 v->max_running);
-	snprintf(buf, size, "%s%s", scheduler_policy((int)v->scheduler), lim);
+	snprintf(buf, size, "%s%s", scheduler_policy(sched_of(v->scheduler)), lim);
 	return true;
 }
 
