@@ -1754,8 +1754,11 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		 * Baichuan and Baichuan 2 (their modeling_baichuan.py): a packed W_pack of
 		 * 3 x hidden, no biases; the 13B models use ALiBi (no position parameters) and
 		 * model_max_length; Baichuan 2's NormHead is an ordinary lm_head's weights.
-		 * MiniCPM (its modeling_minicpm.py): Llama with scale_emb and scale_depth. */
-		if (read_llama_like(c, m, true, false, 4096) ||
+		 * MiniCPM (its modeling_minicpm.py): Llama with scale_emb and scale_depth, and
+		 * lm_head tied to embed_tokens unless the config says otherwise (its
+		 * configuration_minicpm.py: tie_word_embeddings=True; the other three classes
+		 * default to False). */
+		if (read_llama_like(c, m, true, fam == FAM_MINICPM, 4096) ||
 		    (fam == FAM_INTERNLM2 && opt_bool(c, "bias", false, &m->attention_bias)))
 			return -1;
 		if (fam == FAM_BAICHUAN && !item(c, "max_position_embeddings") &&

@@ -684,6 +684,28 @@ static bool has_warning(const struct hf_config_info *info, const char *part)
 	return false;
 }
 
+/* Plans the memory of DATA name served in bf16 (4 sequences of 1000 + 24 tokens, over
+ * tp of 2 H100s): its KV cache a token is what the tests read. */
+static void plan_serving(const char *name, int tp, struct plan *p)
+{
+	static struct scenario s;
+	struct model_params c;
+
+	scenario_init(&s);
+	load(name, &s.model, &c);
+	s.workload.kind = WL_ONLINE;
+	s.workload.precision = s.workload.weights = s.workload.kv_cache = DTYPE_BF16;
+	s.workload.prompt_tokens = 1000;
+	s.workload.output_tokens = 24;
+	s.workload.batch = 4;
+	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
+	s.hardware.gpu.memory_bytes = 80e9;
+	s.hardware.gpu.gpus_per_node = s.hardware.gpu.link_domain = 8;
+	s.hardware.count = 2;
+	s.parallel.tp = tp;
+	plan_compute_memory(&s, p);
+}
+
 /* Dense families of issue 14, each counted module by module as its modeling file builds
  * it, and equal to the published figure where one is exact. */
 static void test_new_dense_families(void **state)
@@ -746,6 +768,7 @@ static void test_real_family_configs(void **state)
 {
 	struct model r;
 	struct model_params p;
+	static struct plan pl;
 	double layer, fixed, expert;
 	(void)state;
 	/* bigcode/starcoder2-15b (modeling_starcoder2.py): q (6144 x 6144), k and v (6144 x
@@ -832,6 +855,41 @@ static void test_real_family_configs(void **state)
 	assert_count(p.total - 2 * p.embedding, 64 * layer + 5120);
 	assert_count(p.total - 2 * p.embedding, 30954640384LL);
 	assert_count(p.total, 32003216384LL);
+	/* LGAI-EXAONE/EXAONE-4.0-1.2B, the same module sum: q (32 x 64), k and v (8 x 64), o;
+	 * q_norm and k_norm (64 each); two block norms; SwiGLU 4096; a final norm; tied over
+	 * 102400: 1,069,676,288 without the embedding (the card's "Number of Parameters
+	 * (without embeddings): 1.07B") and 1,279,391,488 in all. Every layer global
+	 * (sliding_window null, layer_types all full_attention). */
+	load("exaone-4.0-1.2b.json", &r, &p);
+	assert_true(r.qk_norm && r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.head_dim, 64);
+	assert_int_equal(r.sliding_window, 0);
+	assert_int_equal(r.global_layers, 0);
+	layer = 2 * 2048.0 * 2048 + 2 * 2048.0 * 512 + 2 * 64 + 2 * 2048 + 3 * 2048.0 * 4096;
+	assert_count(p.total - p.embedding, 30 * layer + 2048);
+	assert_count(p.total - p.embedding, 1069676288LL);
+	assert_count(p.total, 1279391488LL);
+	/* K and V of 8 heads of 64 in each of 30 layers, 2 bytes each: 61,440 bytes a token */
+	plan_serving("exaone-4.0-1.2b.json", 1, &pl);
+	assert_true(pl.mem.kv_bytes_per_token == 30 * 2 * 8 * 64 * 2.0);
+	/* openbmb MiniCPM-2B (its modeling_minicpm.py): Llama's bias-free q, k, v, o over 36
+	 * heads of 64 (no GQA), SwiGLU 5760, two RMSNorms a layer, a final one; lm_head tied
+	 * to embed_tokens (no tie_word_embeddings key: MiniCPMConfig's default, True):
+	 * 2,442,057,984 without the embedding (the card's "2.4B non-embedding parameters")
+	 * and 2,724,880,896 with its 122753 x 2304. scale_emb, dim_model_base and scale_depth
+	 * scale activations and are no parameters. */
+	load("minicpm-2b.json", &r, &p);
+	assert_true(r.tied_embeddings && !r.attention_bias);
+	assert_int_equal(r.kv_heads, 36);
+	assert_int_equal(r.max_context, 2048);
+	layer = 4 * 2304.0 * 2304 + 3 * 2304.0 * 5760 + 2 * 2304;
+	assert_count(p.total - p.embedding, 40 * layer + 2304);
+	assert_count(p.total - p.embedding, 2442057984LL);
+	assert_count(p.total, 2724880896LL);
+	/* K and V of 36 heads of 64 in each of 40 layers: 368,640 bytes a token */
+	plan_serving("minicpm-2b.json", 1, &pl);
+	assert_true(pl.mem.kv_bytes_per_token == 40 * 2 * 2304 * 2.0);
 }
 
 /* Real configs of the MoE families that had none, each counted module by module as its
@@ -1313,29 +1371,15 @@ static void test_decilm_real(void **state)
  * layer) approaches to within one head a 1-head layer. */
 static void test_decilm_kv_cache(void **state)
 {
-	static struct scenario s;
 	static struct plan p;
-	struct model_params c;
 	(void)state;
 
-	scenario_init(&s);
-	load("llama-3.1-nemotron-51b.json", &s.model, &c);
-	s.workload.kind = WL_ONLINE;
-	s.workload.precision = s.workload.weights = s.workload.kv_cache = DTYPE_BF16;
-	s.workload.prompt_tokens = 1000;
-	s.workload.output_tokens = 24;
-	s.workload.batch = 4;
-	snprintf(s.hardware.gpu.id, sizeof(s.hardware.gpu.id), "h100-sxm-80gb");
-	s.hardware.gpu.memory_bytes = 80e9;
-	s.hardware.gpu.gpus_per_node = s.hardware.gpu.link_domain = 8;
-	s.hardware.count = 2;
-	plan_compute_memory(&s, &p);
+	plan_serving("llama-3.1-nemotron-51b.json", 1, &p);
 	assert_true(p.mem.kv_bytes_per_token == 189952.0);
 	/* the cache of 4 sequences of 1024 tokens is the per-token count times theirs */
 	assert_true(fabs(p.mem.kv_cache - 189952.0 * 4 * 1024) <= 1e-6 * p.mem.kv_cache);
 
-	s.parallel.tp = 2;
-	plan_compute_memory(&s, &p);
+	plan_serving("llama-3.1-nemotron-51b.json", 2, &p);
 	assert_true(p.mem.kv_bytes_per_token == 189952.0 / 2);
 	assert_true(p.mem.kv_bytes_per_token <= 95744.0);
 	assert_true(p.mem.kv_bytes_per_token >= 95744.0 - 3 * 2 * 128 * 2.0);
