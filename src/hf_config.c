@@ -1131,15 +1131,83 @@ static int read_deepseek_moe(struct hf *c, struct model *m)
 	return 0;
 }
 
+/* A string member of obj (NULL: absent, not a string, or obj not an object). */
+static const char *quant_str(const cJSON *obj, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+/* A whole number member of obj in [lo, hi], else 0. */
+static int quant_int(const cJSON *obj, const char *key, int lo, int hi)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!cJSON_IsNumber(it) || it->valuedouble < lo || it->valuedouble > hi ||
+	    it->valuedouble != (double)(int)it->valuedouble)
+		return 0;
+	return (int)it->valuedouble;
+}
+
+static bool quant_true(const cJSON *obj, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+/* The keys of the quantization_config object q that hf_quant.c plans with (hf_quant.h
+ * names each format's): the four formats' nested objects and arrays walked here, so that
+ * this file stays the one reader that sees JSON. */
+static void read_quant_keys(const cJSON *q, struct hf_quant_keys *k)
+{
+	const cJSON *block = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
+	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
+	const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL;
+	const cJSON *w = g ? cJSON_GetObjectItemCaseSensitive(g, "weights") : NULL;
+	const cJSON *inner = cJSON_GetObjectItemCaseSensitive(q, "quantization");
+
+	memset(k, 0, sizeof(*k));
+	k->present = cJSON_IsObject(q);
+	if (!k->present)
+		return;
+	k->quant_method = quant_str(q, "quant_method");
+	k->load_in_4bit = quant_true(q, "load_in_4bit");
+	k->load_in_8bit = quant_true(q, "load_in_8bit");
+	k->bnb_4bit_quant_type = quant_str(q, "bnb_4bit_quant_type");
+	k->bnb_4bit_use_double_quant = quant_true(q, "bnb_4bit_use_double_quant");
+	k->has_block = cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 &&
+		       cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) &&
+		       cJSON_IsNumber(cJSON_GetArrayItem(block, 1));
+	if (k->has_block) {
+		k->block[0] = cJSON_GetArrayItem(block, 0)->valuedouble;
+		k->block[1] = cJSON_GetArrayItem(block, 1)->valuedouble;
+	}
+	k->fmt = quant_str(q, "fmt");
+	k->bits = quant_int(q, "bits", 1, 16);
+	k->w_bit = quant_int(q, "w_bit", 1, 16);
+	k->group_size = quant_int(q, "group_size", -1, 1 << 20);
+	k->q_group_size = quant_int(q, "q_group_size", -1, 1 << 20);
+	k->lm_head = quant_true(q, "lm_head");
+	k->format = quant_str(q, "format");
+	k->has_weights = cJSON_IsObject(w);
+	k->w_type = quant_str(w, "type");
+	k->w_strategy = quant_str(w, "strategy");
+	k->w_num_bits = quant_int(w, "num_bits", 1, 32);
+	k->w_group_size = quant_int(w, "group_size", 1, 1 << 20);
+	k->quant_algo = quant_str(q, "quant_algo");
+	if (!k->quant_algo && cJSON_IsObject(inner))
+		k->quant_algo = quant_str(inner, "quant_algo");
+	k->modelopt_group = quant_int(cJSON_IsObject(inner) ? inner : q, "group_size", 1, 1 << 20);
+}
+
 /* quantization_config (hf_quant.c): the format the checkpoint stores its weights in, kept
  * in m->quant for the scenario to plan with, and a note saying what was read. Reads the
  * top-level object; never fails (an odd entry is only named). */
 static void read_quant(struct hf *c, struct model *m)
 {
-	const cJSON *q = cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config");
+	struct hf_quant_keys k;
 	char method[24], note[200];
 
-	if (!hf_quant_read(q, m->moe.experts > 0, &m->quant, method, sizeof(method), note,
+	read_quant_keys(cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config"), &k);
+	if (!hf_quant_plan(&k, m->moe.experts > 0, &m->quant, method, sizeof(method), note,
 			   sizeof(note)))
 		return;
 	if (c->info) {

@@ -6,8 +6,8 @@
  * BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and MoE), Cohere (Command R, R7B),
  * InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM, DeepSeekMoE, DeepSeek-V2/V3, DBRX
  * and gpt-oss; an unknown model_type with Llama's keys reads as Llama, with a warning.
- * With hf_quant.c (its quantization_config), the only files besides report_json.c that
- * include cJSON.h.
+ * The one reader of JSON, and with report_json.c (the writer) the only file that
+ * includes cJSON.h: hf_quant.c plans a quantization_config from the keys it copies out.
  */
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H

@@ -1,7 +1,6 @@
 /* hf_quant.c - quantization_config: the format a checkpoint stores its weights in. */
 #include "hf_quant.h"
 
-#include <cJSON.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,22 +10,6 @@
  * "ignore" and ModelOpt's "exclude_modules" name lm_head), so the embedding and the head
  * stay 16-bit: embed_16. What they store beside the weights (scales, zeros) is in the
  * bytes a weight costs, dtype_weight_bytes (dtype.c). */
-
-static const char *str_of(const cJSON *obj, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
-/* A whole number member of obj in [lo, hi], else 0. */
-static int int_of(const cJSON *obj, const char *key, int lo, int hi)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsNumber(it) || it->valuedouble < lo || it->valuedouble > hi ||
-	    it->valuedouble != (double)(int)it->valuedouble)
-		return 0;
-	return (int)it->valuedouble;
-}
 
 static bool is(const char *s, const char *name)
 {
@@ -58,17 +41,16 @@ static void linear(struct model_quant *out, enum dtype t, int group)
  * awq/modules/linear/gemm.py WQLinear_GEMM: the same per group, packed along out): bits a
  * weight plus an fp16 scale and a bits-wide zero per group of group_size inputs;
  * group_size -1 is one group per row (desc_act reorders rows, not the storage). */
-static void read_gptq(const cJSON *q, const char *method, struct model_quant *out, char *note,
-		      size_t nsize)
+static void read_gptq(const struct hf_quant_keys *k, const char *method, struct model_quant *out,
+		      char *note, size_t nsize)
 {
-	int bits = int_of(q, "bits", 1, 16);
-	int group = int_of(q, "group_size", -1, 1 << 20);
-	const cJSON *head = cJSON_GetObjectItemCaseSensitive(q, "lm_head");
+	int bits = k->bits;
+	int group = k->group_size;
 
 	if (!bits)
-		bits = int_of(q, "w_bit", 1, 16); /* AutoAWQ's own quant_config.json keys */
+		bits = k->w_bit; /* AutoAWQ's own quant_config.json keys */
 	if (!group)
-		group = int_of(q, "q_group_size", -1, 1 << 20);
+		group = k->q_group_size;
 	if (!bits)
 		bits = 4;
 	if (bits != 4 && bits != 8) {
@@ -83,8 +65,7 @@ static void read_gptq(const cJSON *q, const char *method, struct model_quant *ou
 		 "quantization_config: %s int%d weights, %s, with an fp16 scale and an int%d zero "
 		 "a group: workload.weights int%d, weight_group %d; embedding and head bf16%s",
 		 method, bits, out->group > 0 ? "grouped" : "one group per row", bits, bits,
-		 out->group,
-		 cJSON_IsTrue(head) ? " (lm_head: true quantizes the head: not modelled)" : "");
+		 out->group, k->lm_head ? " (lm_head: true quantizes the head: not modelled)" : "");
 }
 
 /* compressed-tensors (llm-compressor; vLLM compressed_tensors.py): config_groups.*.weights
@@ -92,17 +73,15 @@ static void read_gptq(const cJSON *q, const char *method, struct model_quant *ou
  * format float-quantized (fp8), pack-quantized (int4), nvfp4-pack-quantized (E2M1 with an
  * E4M3 scale per 16). The first group's weights stand for all (the checkpoints named in
  * the tests have one). */
-static void read_compressed(const cJSON *q, struct model_quant *out, char *note, size_t nsize)
+static void read_compressed(const struct hf_quant_keys *k, struct model_quant *out, char *note,
+			    size_t nsize)
 {
-	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(q, "config_groups");
-	const cJSON *g = cJSON_IsObject(groups) ? groups->child : NULL;
-	const cJSON *w = g ? cJSON_GetObjectItemCaseSensitive(g, "weights") : NULL;
-	const char *type = str_of(w, "type"), *strategy = str_of(w, "strategy");
-	const char *format = str_of(q, "format");
-	int bits = int_of(w, "num_bits", 1, 32);
-	int group = int_of(w, "group_size", 1, 1 << 20);
+	const char *type = k->w_type, *strategy = k->w_strategy;
+	const char *format = k->format;
+	int bits = k->w_num_bits;
+	int group = k->w_group_size;
 
-	if (!cJSON_IsObject(w)) {
+	if (!k->has_weights) {
 		snprintf(note, nsize,
 			 "quantization_config: compressed-tensors without config_groups weights: "
 			 "the config's dtype is assumed");
@@ -142,15 +121,12 @@ static void read_compressed(const cJSON *q, struct model_quant *out, char *note,
  * "quantization" block, copied into config.json as quant_method "modelopt"; vLLM
  * modelopt.py reads quant_algo from either place): FP8 (per-tensor scales), FP8_PB_WO
  * (128x128 blocks), NVFP4 (an E4M3 scale per 16 and an FP32 one per tensor), W4A16_AWQ. */
-static void read_modelopt(const cJSON *q, struct model_quant *out, char *note, size_t nsize)
+static void read_modelopt(const struct hf_quant_keys *k, struct model_quant *out, char *note,
+			  size_t nsize)
 {
-	const cJSON *inner = cJSON_GetObjectItemCaseSensitive(q, "quantization");
-	const char *algo = str_of(q, "quant_algo");
-	int group;
+	const char *algo = k->quant_algo;
+	int group = k->modelopt_group;
 
-	if (!algo && cJSON_IsObject(inner))
-		algo = str_of(inner, "quant_algo");
-	group = int_of(cJSON_IsObject(inner) ? inner : q, "group_size", 1, 1 << 20);
 	if (is_nocase(algo, "FP8") || is_nocase(algo, "FP8_PB_WO") ||
 	    is_nocase(algo, "FP8_PER_CHANNEL_PER_TOKEN")) {
 		linear(out, DTYPE_FP8, 0);
@@ -171,40 +147,30 @@ static void read_modelopt(const cJSON *q, struct model_quant *out, char *note, s
 		 algo, dtype_name(out->weights));
 }
 
-int hf_quant_read(const struct cJSON *q, bool moe, struct model_quant *out, char *method,
+int hf_quant_plan(const struct hf_quant_keys *k, bool moe, struct model_quant *out, char *method,
 		  size_t msize, char *note, size_t nsize)
 {
 	const char *m;
 
-	if (!cJSON_IsObject(q))
+	if (!k->present)
 		return 0;
 	memset(out, 0, sizeof(*out));
 	note[0] = '\0';
-	m = str_of(q, "quant_method");
-	if (!m) {
-		/* bitsandbytes configs written before quant_method existed */
-		m = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit")) ||
-			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit"))
-			? "bitsandbytes"
-			: "?";
-	}
+	m = k->quant_method;
+	if (!m) /* bitsandbytes configs written before quant_method existed */
+		m = k->load_in_4bit || k->load_in_8bit ? "bitsandbytes" : "?";
 	snprintf(method, msize, "%s", m);
 	if (is(m, "fp8") || is(m, "fbgemm_fp8")) {
 		/* FineGrainedFP8 (transformers finegrained_fp8.py; DeepSeek-V3's checkpoint):
 		 * e4m3 with an fp32 scale_inv per weight_block_size block; fbgemm_fp8 (Llama
 		 * 3.1 405B FP8) one scale per output row */
-		const cJSON *block = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
-		const char *fmt = str_of(q, "fmt");
+		const char *fmt = k->fmt;
 		linear(out, DTYPE_FP8, 0);
-		if (cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(block, 1)))
+		if (k->has_block)
 			snprintf(note, nsize,
 				 "quantization_config: fp8%s%s weights in %gx%g blocks, an fp32 "
 				 "scale each: workload.weights fp8; embedding and head bf16",
-				 fmt ? " " : "", fmt ? fmt : "",
-				 cJSON_GetArrayItem(block, 0)->valuedouble,
-				 cJSON_GetArrayItem(block, 1)->valuedouble);
+				 fmt ? " " : "", fmt ? fmt : "", k->block[0], k->block[1]);
 		else
 			snprintf(note, nsize,
 				 "quantization_config: %s weights, one scale a %s: "
@@ -223,16 +189,15 @@ int hf_quant_read(const struct cJSON *q, bool moe, struct model_quant *out, char
 			 moe ? "experts" : "weights", moe ? "expert_weights" : "weights",
 			 moe ? "attention, router, embedding and head" : "embedding and head");
 	} else if (is(m, "gptq") || is(m, "awq")) {
-		read_gptq(q, m, out, note, nsize);
+		read_gptq(k, m, out, note, nsize);
 	} else if (is(m, "compressed-tensors")) {
-		read_compressed(q, out, note, nsize);
+		read_compressed(k, out, note, nsize);
 	} else if (is(m, "modelopt")) {
-		read_modelopt(q, out, note, nsize);
+		read_modelopt(k, out, note, nsize);
 	} else if (is(m, "bitsandbytes")) {
-		const char *type = str_of(q, "bnb_4bit_quant_type");
-		bool dq =
-		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "bnb_4bit_use_double_quant"));
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_4bit"))) {
+		const char *type = k->bnb_4bit_quant_type;
+		bool dq = k->bnb_4bit_use_double_quant;
+		if (k->load_in_4bit) {
 			/* bitsandbytes Params4bit: blocks of 64 with an absmax, fp32, or with
 			 * double quantization 8-bit with an fp32 scale per 256 (QLoRA,
 			 * Dettmers et al. 2023, Section 3); fp4 is stored the same way */
@@ -243,7 +208,7 @@ int hf_quant_read(const struct cJSON *q, bool moe, struct model_quant *out, char
 				 type ? type : "fp4", dq ? ", double-quantized" : "",
 				 dq ? ""
 				    : " (4.13 bits; without double quantization they are 4.5)");
-		} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q, "load_in_8bit"))) {
+		} else if (k->load_in_8bit) {
 			/* LLM.int8() (Dettmers et al. 2022): int8 with a scale per row */
 			linear(out, DTYPE_INT8, 0);
 			snprintf(note, nsize,

@@ -1,7 +1,8 @@
 /* hf_quant.h - a Hugging Face config's quantization_config read into a struct model_quant.
  *
- * Included by hf_config.c alone: it takes the cJSON object hf_config.c has parsed (cJSON.h
- * stays out of headers).
+ * hf_config.c, the one reader that includes cJSON.h, copies the keys below out of the
+ * quantization_config object into a struct hf_quant_keys; hf_quant.c decides from them
+ * what the checkpoint stores and never sees a JSON tree.
  */
 #ifndef GPUPLAN_HF_QUANT_H
 #define GPUPLAN_HF_QUANT_H
@@ -11,14 +12,40 @@
 
 #include "model.h"
 
-struct cJSON;
+/* The keys of a quantization_config that hf_quant_plan reads. A string is NULL when the
+ * key is absent or not a string (it points into the parsed config and lives as long as
+ * it); a whole number is 0 when absent, not a whole number or outside its range (given
+ * beside it); a flag is true only for the JSON value true. */
+struct hf_quant_keys {
+	bool present;			 /* quantization_config is an object */
+	const char *quant_method;	 /* every format */
+	bool load_in_4bit, load_in_8bit; /* bitsandbytes (also without quant_method) */
+	const char *bnb_4bit_quant_type; /* bitsandbytes */
+	bool bnb_4bit_use_double_quant;	 /* bitsandbytes */
+	bool has_block;			 /* fp8: weight_block_size is two numbers */
+	double block[2];		 /* fp8: weight_block_size */
+	const char *fmt;		 /* fp8 */
+	int bits;			 /* gptq/awq: bits, [1, 16] */
+	int w_bit;			 /* AutoAWQ's own bits, [1, 16] */
+	int group_size;			 /* gptq/awq: group_size, [-1, 2^20] */
+	int q_group_size;		 /* AutoAWQ's own group_size, [-1, 2^20] */
+	bool lm_head;			 /* gptq: lm_head quantized too */
+	const char *format;		 /* compressed-tensors */
+	bool has_weights;		 /* config_groups' first group has weights */
+	const char *w_type, *w_strategy; /* those weights' type and strategy */
+	int w_num_bits;			 /* their num_bits, [1, 32] */
+	int w_group_size;		 /* their group_size, [1, 2^20] */
+	const char *quant_algo;		 /* modelopt: quant_algo, or quantization's */
+	int modelopt_group;		 /* modelopt: group_size of quantization (when an
+					    object) or of the config, [1, 2^20] */
+};
 
-/* Reads q (the quantization_config object; NULL or not an object: nothing is written)
- * into *out, for a model with routed experts when moe. Writes quant_method as the config
- * spells it into method (msize bytes) and one sentence for the person importing into note
- * (nsize bytes): what was read and how it is planned, or why it is not modelled. Returns
- * 1 when q was read, 0 when there was none. Never fails. */
-int hf_quant_read(const struct cJSON *q, bool moe, struct model_quant *out, char *method,
+/* Decides from k (k->present false: nothing is written) the format *out of a model with
+ * routed experts when moe. Writes quant_method as the config spells it into method (msize
+ * bytes) and one sentence for the person importing into note (nsize bytes): what was read
+ * and how it is planned, or why it is not modelled. Returns 1 when k was present, 0 when
+ * not. Never fails. */
+int hf_quant_plan(const struct hf_quant_keys *k, bool moe, struct model_quant *out, char *method,
 		  size_t msize, char *note, size_t nsize);
 
 #endif

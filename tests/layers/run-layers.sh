@@ -56,6 +56,10 @@ expect_fail model.c curses 'static WINDOW *win;'
 expect_fail catalog.c yaml.h '#include <yaml.h>'
 expect_fail scenario_yaml.c yaml.h '#include <yaml.h>'
 expect_fail scenario.c cJSON.h '#include <cJSON.h>'
+# a second reader beside hf_config.c (hf_quant.c was one), in a .c or a header
+expect_fail hf_quant.c cJSON.h '#include <cJSON.h>'
+expect_fail hf_quant.h cJSON.h '#include <cjson/cJSON.h>'
+expect_fail validate.c cJSON.h '#include <cJSON.h>'
 expect_fail text.c layers '#include "app.h"'
 # a front end that includes cJSON.h or yaml.h
 fresh
