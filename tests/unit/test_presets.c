@@ -103,18 +103,37 @@ static void test_llama_4(void **state)
 static void test_gpt_oss(void **state)
 {
 	struct preset a, b;
+	double attn, expert, emb;
 	(void)state;
 	/* gpt-oss model card (arXiv 2508.10925, Table 1): 20.91B total, 3.61B active;
 	 * 116.83B total, 5.13B active. Active there counts the unembedding, not the
-	 * embedding table. */
+	 * embedding table. Module by module (modeling_gpt_oss.py): q (64 x 64), k and v (8 x
+	 * 64), o, each with a bias, and 64 sinks; two RMSNorms; a router over the experts
+	 * with a bias; each expert's gate_up (2 x 2880) and down with biases; a final norm;
+	 * an untied 201088 x 2880 embedding and head. 20b: 24 layers of 32 experts, top 4:
+	 * 20,914,757,184 total, 3,608,307,264 active without the embedding. 120b: 36 layers
+	 * of 128: 116,829,156,672 total, 5,132,849,472 active without it. */
+	attn = 2880.0 * 4096 + 4096 + 2 * (2880.0 * 512 + 512) + 4096.0 * 2880 + 2880 + 64;
+	expert = 3.0 * 2880 * 2880 + 2 * 2880 + 2880;
+	emb = 201088.0 * 2880;
 	load("gpt-oss-20b", &a);
 	assert_published(a.p.total, 20.91e9, 0.01e9);
 	assert_published(a.p.active - a.p.embedding, 3.61e9, 0.01e9);
+	assert_count(a.p.total,
+		     2 * emb + 2880 + 24 * (attn + 2 * 2880 + 2880 * 32 + 32 + 32 * expert));
+	assert_count(a.p.total, 20914757184LL);
+	assert_count(a.p.active - a.p.embedding, 3608307264LL);
 	load("gpt-oss-120b", &b);
 	assert_int_equal(b.r.layers, 36);
 	assert_int_equal(b.r.moe.experts, 128);
 	assert_published(b.p.total, 116.83e9, 0.01e9);
 	assert_published(b.p.active - b.p.embedding, 5.13e9, 0.01e9);
+	assert_count(b.p.total,
+		     2 * emb + 2880 + 36 * (attn + 2 * 2880 + 2880 * 128 + 128 + 128 * expert));
+	assert_count(b.p.active - b.p.embedding,
+		     emb + 2880 + 36 * (attn + 2 * 2880 + 2880 * 128 + 128 + 4 * expert));
+	assert_count(b.p.total, 116829156672LL);
+	assert_count(b.p.active - b.p.embedding, 5132849472LL);
 }
 
 static void test_dense_2025(void **state)
@@ -145,6 +164,29 @@ static void test_dense_2025(void **state)
 	assert_count(phi.p.total, published("phi-4-params"));
 }
 
+/* Qwen/Qwen3-235B-A22B (modeling_qwen3_moe.py), module by module: bias-free q (64 x 128),
+ * k and v (4 x 128), o; q_norm and k_norm over one head (128 each); two RMSNorms; a
+ * bias-free router over 128 experts of gate, up and down (1536), top 8; a final norm; an
+ * untied 151936 x 4096 embedding and head: 235,093,634,560 total (the card's "235B") and
+ * 22,190,763,520 active (its "22B activated"; 22.2B). */
+static void test_qwen3_235b(void **state)
+{
+	struct preset q;
+	double layer, expert, fixed;
+	(void)state;
+	load("qwen3-235b-a22b", &q);
+	assert_int_equal(q.r.layers, 94);
+	assert_int_equal(q.r.moe.experts, 128);
+	assert_int_equal(q.r.moe.active, 8);
+	expert = 3.0 * 4096 * 1536;
+	layer = 2 * 4096.0 * 8192 + 2 * 4096.0 * 512 + 2 * 128 + 2 * 4096 + 4096.0 * 128;
+	fixed = 2.0 * 151936 * 4096 + 4096;
+	assert_count(q.p.total, fixed + 94 * (layer + 128 * expert));
+	assert_count(q.p.active, fixed + 94 * (layer + 8 * expert));
+	assert_count(q.p.total, 235093634560LL);
+	assert_count(q.p.active, 22190763520LL);
+}
+
 static void test_deepseek_r1(void **state)
 {
 	struct preset r;
@@ -157,6 +199,13 @@ static void test_deepseek_r1(void **state)
 	load("deepseek-r1", &r);
 	assert_published(r.p.total, 671e9, 1e9);
 	assert_published(r.p.active - r.p.embedding, 37e9, 1e9);
+	/* Module by module (modeling_deepseek.py, as test_hf_config.c's test_deepseek_v3
+	 * spells out): 61 MLA attentions and norm pairs, 3 dense MLPs of 18432, 58 MoE layers
+	 * of a router, 256 routed experts and a shared one of 2048, an untied 129280 x 7168
+	 * embedding and head: 671,026,404,352 total (DeepSeek's README_WEIGHTS: "671B" main
+	 * model, the MTP module apart), 37,552,282,624 active with the embedding. */
+	assert_count(r.p.total, 671026404352LL);
+	assert_count(r.p.active, 37552282624LL);
 }
 
 /* quantization_config: the format named, and the workload.weights that can hold it. */
@@ -442,7 +491,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_llama_3_2),	cmocka_unit_test(test_llama_4),
 	    cmocka_unit_test(test_gpt_oss),	cmocka_unit_test(test_dense_2025),
-	    cmocka_unit_test(test_deepseek_r1), cmocka_unit_test(test_quantization_config),
+	    cmocka_unit_test(test_qwen3_235b), cmocka_unit_test(test_deepseek_r1),
+	    cmocka_unit_test(test_quantization_config),
 	    cmocka_unit_test(test_window_kv),	cmocka_unit_test(test_hybrids),
 	    cmocka_unit_test(test_vision_weights), cmocka_unit_test(test_every_row),
 	};
