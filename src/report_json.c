@@ -161,6 +161,10 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 
 	bad |= put_str(r, "assumptions.gpu", s->hardware.gpu.id);
 	bad |= put_str(r, "assumptions.precision", dtype_name(p->precision));
+	/* whose behaviour the figures follow (issue 12: the report names the framework) */
+	bad |= put_str(r, "assumptions.framework", framework_name(s->workload.framework));
+	bad |=
+	    put_str(r, "assumptions.framework_title", framework_get(s->workload.framework)->title);
 	if (s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE)
 		bad |= put_str(r, "assumptions.engine",
 			       scenario_enum_name("workload.engine", (int)p->engine));

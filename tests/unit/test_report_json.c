@@ -163,6 +163,19 @@ static void test_types_and_values(void **state)
 	assert_true(v == 0.8);
 	assert_int_equal(report_json_get(j, "warnings", &v, NULL), REPORT_JSON_ARRAY);
 	assert_true(v == 2);
+	/* the framework the figures follow is named, the default one too (issue 12) */
+	assert_int_equal(report_json_get(j, "assumptions.framework", NULL, &t),
+			 REPORT_JSON_STRING);
+	assert_string_equal(t, "default");
+	report_json_free(j);
+	s.workload.framework = FW_FSDP;
+	j = round_trip(&s, &p);
+	assert_int_equal(report_json_get(j, "assumptions.framework", NULL, &t),
+			 REPORT_JSON_STRING);
+	assert_string_equal(t, "fsdp");
+	assert_int_equal(report_json_get(j, "assumptions.framework_title", NULL, &t),
+			 REPORT_JSON_STRING);
+	assert_non_null(strstr(t, "FSDP2"));
 	report_json_free(j);
 }
 
