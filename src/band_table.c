@@ -38,7 +38,7 @@ const struct band_regime band_table[] = {
 	 "sglang", "h200"},
 	{BAND_SPEED, "online", "sglang", "hopper", 4, -0.215843, 0.033797, 0.158970,
 	 "sglang", "h200"},
-	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.238751, -0.238751, 0.238751,
+	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.238096, -0.238096, 0.238096,
 	 "sglang", "h200"},
 	{BAND_TTFT, "online", "trt-llm", "hopper", 2, -0.467821, -0.205928, 0.336874,
 	 "trt-llm", "h100-sxm-80gb"},

@@ -25,8 +25,10 @@ enum dtype {
 /* Storage bytes per element: 4, 4, 2, 2, 1, 1, 0.5, 0.5 for fp32 .. nf4, without the group
  * scales of int4/int8/nf4 checkpoints (plan_memory.c adds those); the microscaling formats
  * with their block scales, as their specifications define the block: nvfp4 (4 + 8/16) / 8 =
- * 0.5625, mxfp4 (4 + 8/32) / 8 = 0.53125, fp6 (6 + 8/32) / 8 = 0.78125. nvfp4's one FP32
- * scale per tensor is left out (4 bytes a tensor). 0 for an unknown value. */
+ * 0.5625, mxfp4 (4 + 8/32) / 8 = 0.53125, fp6 (6 + 8/32) / 8 = 0.78125. nvfp4's FP32
+ * scalars per tensor are left out: a ModelOpt checkpoint holds two a linear layer,
+ * weight_scale_2 and input_scale (vLLM modelopt.py, ModelOptNvFp4LinearMethod.
+ * create_weights), 8 bytes against megabytes of weights. 0 for an unknown value. */
 double dtype_bytes(enum dtype t);
 
 /* Lowercase name as in scenario files ("bf16"). */

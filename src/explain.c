@@ -483,6 +483,27 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 		numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
 			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
 			byt(e, held - base));
+	} else if (!training(s) && (p->model.vision_params > 0 || m->draft_weights > 0)) {
+		/* serving loads the vision tower 16-bit over tp and the draft model beside
+		 * the language model (plan_memory.c) */
+		char sym[200], num[200];
+		size_t a, b;
+		a = (size_t)snprintf(sym, sizeof(sym), "parameters x bytes per parameter / shards");
+		b = (size_t)snprintf(num, sizeof(num), "%s x %s B / %s", cnt(e, p->params),
+				     plain(e, m->weight_bytes_per_param),
+				     plain(e, m->weight_shard));
+		if (p->model.vision_params > 0) {
+			a += (size_t)snprintf(sym + a, sizeof(sym) - a,
+					      " + vision tower x 2 B / tp");
+			b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s x 2 B / %d",
+					      cnt(e, p->model.vision_params), p->tp);
+		}
+		if (m->draft_weights > 0 && a < sizeof(sym) && b < sizeof(num)) {
+			snprintf(sym + a, sizeof(sym) - a, " + draft model");
+			snprintf(num + b, sizeof(num) - b, " + %s", byt(e, m->draft_weights));
+		}
+		formula(e, "weights", sym);
+		numbers(e, "weights", "%s", num);
 	} else {
 		formula(e, "weights", "parameters x bytes per parameter / shards");
 		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
@@ -492,8 +513,12 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 	    p->ep > 1 ? "; expert weights also over ep" : "");
 	offload_note(e, m->weights, held);
-	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
-		  "per-group scales");
+	source(e, !training(s) && p->model.vision_params > 0
+		      ? "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
+			"per-group scales; the vision tower tensor-parallel and 16-bit, as vLLM "
+			"builds it (models/siglip.py) and quantizers leave it"
+		      : "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
+			"per-group scales");
 }
 
 void explain_gradients(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1282,6 +1307,9 @@ static void attention_flops(struct ex *e, const struct scenario *s, const struct
 	double heads = m->heads > 0 ? m->heads : 1;
 	double hd = m->head_dim > 0 ? m->head_dim : (m->hidden > 0 ? m->hidden : 1) / heads;
 	double L = m->layers > 0 ? m->layers : 1;
+	/* a hybrid's attention layers alone (plan_time.c: keys x model_attention_share) */
+	double La = L * model_attention_share(m);
+	const char *layers = La < L ? "attention layers" : "layers";
 	bool window = m->sliding_window > 0 && m->sliding_window < keys;
 	char sym[160];
 	if (window && m->global_layers > 0 && model_local_layers(m) > 0) {
@@ -1289,54 +1317,99 @@ static void attention_flops(struct ex *e, const struct scenario *s, const struct
 		double g = (double)(m->layers - model_local_layers(m)) / L;
 		keys = g * keys + (1 - g) * m->sliding_window;
 		snprintf(sym, sizeof(sym),
-			 "%d x layers x keys (%d global layers of %s x all, the others the "
+			 "%d x %s x keys (%d global layers of %s x all, the others the "
 			 "window) x heads x head_dim",
-			 k, m->layers - model_local_layers(m), plain(e, L));
+			 k, layers, m->layers - model_local_layers(m), plain(e, L));
 		put(e, "\n");
 		formula(e, "attention", sym);
-		numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, L), plain(e, keys),
+		numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, La), plain(e, keys),
 			plain(e, heads), plain(e, hd));
 		result(e, "attention", cnt(e, p->attention_flops_per_token));
 		return;
 	}
 	if (window)
 		keys = m->sliding_window;
-	snprintf(sym, sizeof(sym), "%d x layers x %s x heads x head_dim", k,
+	snprintf(sym, sizeof(sym), "%d x %s x %s x heads x head_dim", k, layers,
 		 window	       ? "the sliding window"
 		 : training(s) ? "seq"
 			       : "context");
 	put(e, "\n");
 	formula(e, "attention", sym);
-	numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, L), plain(e, keys),
+	numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, La), plain(e, keys),
 		plain(e, heads), plain(e, hd));
 	result(e, "attention", cnt(e, p->attention_flops_per_token));
+}
+
+/* A state-space model's scans per token (model_ssm_flops_per_token in src/model.c):
+ * training counts forward and backward, 3 x the chunked forward, as the attention core's
+ * 12 = 3 x 4; serving one recurrent step a token. k is 3 or 1. */
+static void scan_flops(struct ex *e, const struct plan *p, int k)
+{
+	const struct model *m = &p->model;
+	double per = model_ssm_flops_per_token(m, k == 1) / m->ssm.layers;
+
+	put(e, "\n");
+	formula(e, "scans",
+		k == 1 ? "state-space layers x a recurrent step's FLOPs"
+		       : "3 x state-space layers x a chunked scan's forward FLOPs");
+	if (k == 1)
+		numbers(e, "scans", "%d x %s", m->ssm.layers, cnt(e, per));
+	else
+		numbers(e, "scans", "3 x %d x %s", m->ssm.layers, cnt(e, per));
+	result(e, "scans", cnt(e, k * model_ssm_flops_per_token(m, k == 1)));
+}
+
+/* "6 N", "6 N + attention", "6 N + attention + scans" as the model has them; the numbers
+ * the same way. attn: the attention term is part of the sum. */
+static void flops_sum(struct ex *e, const struct plan *p, int n, bool attn, int k, const char *note)
+{
+	char sym[160], num[160];
+	size_t a, b;
+	bool scans = p->model.ssm.layers > 0;
+
+	a = (size_t)snprintf(sym, sizeof(sym), "%d N", n);
+	b = (size_t)snprintf(num, sizeof(num), "%d x %s", n, cnt(e, p->active_params));
+	if (attn && model_attention_layers(&p->model) > 0) {
+		a += (size_t)snprintf(sym + a, sizeof(sym) - a, " + attention");
+		b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s",
+				      cnt(e, p->attention_flops_per_token));
+	}
+	if (scans && a < sizeof(sym) && b < sizeof(num)) {
+		double v = k * model_ssm_flops_per_token(&p->model, k == 1);
+		a += (size_t)snprintf(sym + a, sizeof(sym) - a, " + scans");
+		b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s", cnt(e, v));
+	}
+	if (note && a < sizeof(sym))
+		snprintf(sym + a, sizeof(sym) - a, " %s", note);
+	formula(e, "flops/token", sym);
+	numbers(e, "flops/token", "%s", num);
+	result(e, "flops/token", cnt(e, p->flops_per_token));
 }
 
 void explain_flops_per_token(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	double N = p->active_params;
+	bool attn = model_attention_layers(&p->model) > 0;
+	bool scans = p->model.ssm.layers > 0;
 
 	if (training(s)) {
 		bool lora = w->kind == WL_FINETUNE && w->finetune.method != FT_FULL;
 		if (p->shape_assumed) {
 			/* a model given by its size: 6N alone, as the seed cases count it */
-			formula(e, "flops/token", lora ? "4 N (LoRA: no weight gradients)" : "6 N");
-			numbers(e, "flops/token", "%d x %s", lora ? 4 : 6, cnt(e, N));
-			result(e, "flops/token", cnt(e, p->flops_per_token));
+			flops_sum(e, p, lora ? 4 : 6, false, 3,
+				  lora ? "(LoRA: no weight gradients)" : NULL);
 			put(e,
 			    "\n  the model is given by its size: attention (%s per token) is "
 			    "kept apart\n",
 			    cnt(e, p->attention_flops_per_token));
 		} else {
-			formula(e, "flops/token",
-				lora ? "4 N + attention (LoRA: no weight gradients)"
-				     : "6 N + attention");
-			numbers(e, "flops/token", "%d x %s + %s", lora ? 4 : 6, cnt(e, N),
-				cnt(e, p->attention_flops_per_token));
-			result(e, "flops/token", cnt(e, p->flops_per_token));
-			attention_flops(e, s, p, 12, s->workload.seq_len);
+			flops_sum(e, p, lora ? 4 : 6, true, 3,
+				  lora ? "(LoRA: no weight gradients)" : NULL);
+			if (attn)
+				attention_flops(e, s, p, 12, s->workload.seq_len);
 		}
+		if (scans)
+			scan_flops(e, p, 3);
 		put(e,
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
@@ -1349,16 +1422,26 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		source(e, lora ? "Kaplan et al. 2020 (6N); LoRA (Hu et al. 2021): frozen weights "
 				 "skip their weight gradients, 2N of the 4N backward; "
 				 "Narayanan et al. 2021, eq. 3 (attention, recomputation)"
-			       : "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
-				 "(attention, recomputation)");
+			  : scans ? "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
+				    "(attention, recomputation); scans: Mamba-2's SSD chunks "
+				    "(Dao and Gu 2024), Mamba's selective scan (Gu and Dao "
+				    "2023), fla's Gated DeltaNet chunk.py, as "
+				    "model_ssm_flops_per_token (src/model.c) counts them"
+				  : "Kaplan et al. 2020 (6N); Narayanan et al. 2021, eq. 3 "
+				    "(attention, recomputation)");
 	} else {
-		formula(e, "flops/token", "2 N + attention");
-		numbers(e, "flops/token", "2 x %s + %s", cnt(e, N),
-			cnt(e, p->attention_flops_per_token));
-		result(e, "flops/token", cnt(e, p->flops_per_token));
-		attention_flops(e, s, p, 4, prompt_tokens(s) + output_tokens(s) / 2);
-		put(e, "  context = prompt + output / 2, the average a token attends to\n");
-		source(e, "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
+		flops_sum(e, p, 2, true, 1, NULL);
+		if (attn) {
+			attention_flops(e, s, p, 4, prompt_tokens(s) + output_tokens(s) / 2);
+			put(e, "  context = prompt + output / 2, the average a token attends to\n");
+		}
+		if (scans)
+			scan_flops(e, p, 1);
+		source(e, scans ? "Kaplan et al. 2020, Table 1 (forward pass = 2N per token); "
+				  "scans: one recurrent step a token (mamba_ssm's "
+				  "selective_state_update; fla's fused_recurrent.py), as "
+				  "model_ssm_flops_per_token (src/model.c) counts it"
+				: "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
 	}
 }
 

@@ -523,6 +523,11 @@ static void shape_get(const struct plan *p, struct shape *sh)
 	sh->hd = m->head_dim > 0 ? m->head_dim : sh->h / sh->heads;
 	sh->qd = sh->heads * sh->hd;
 	sh->kvd = (m->kv_heads > 0 ? m->kv_heads : sh->heads) * sh->hd;
+	/* per-layer K/V heads (DeciLM's n_heads_in_group, model.kv_sum): the attention
+	 * layers' K and V projections are as wide as their own heads, on average the sum over
+	 * those layers, not kv_heads (their rounded-up mean) */
+	if (m->kv_sum > 0 && model_attention_layers(m) > 0)
+		sh->kvd = (double)m->kv_sum / model_attention_layers(m) * sh->hd;
 	sh->qgate = m->attention_gate ? sh->qd : 0;
 	sh->layers = m->layers > 0 ? m->layers : 1;
 	sh->vocab = m->vocab;
@@ -835,7 +840,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		       (fwd + bwd + op * op_recompute_share(sh));
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
-	if (w->flash_attention) {
+	if (!(sh->attn > 0)) {
+		att = 0; /* no layer attends (a pure state-space model) */
+	} else if (w->flash_attention) {
 		double keys = keys_causal(sh, sq);
 		/* at FLASH_EFF of a GEMM of the same shape: emax sat(s) sat(keys) sat(hd) */
 		double shape = (sql + GEMM_DIM_HALF) * (keys + GEMM_DIM_HALF) *

@@ -44,9 +44,13 @@ static const struct want wants[] = {
      * (sgl-project/sglang issue #25225) */
     {"b200", 180 * GIB, 178.4 * GIB, "sglang issue #25225"},
     {"b300", 270 * GIB, 267.7 * GIB, "sglang issue #25225"},
-    /* no CUDA figure found: the memory itself */
-    {"h200", 141 * GIB, 0, "H200 datasheet"},
-    {"mi300x", 192 * GIB, 0, "AMD MI300X"},
+    /* PyTorch's "total capacity of 139.81 GiB" on an NVIDIA H200
+     * (sungwon-chae/arxiv_confi etu_logging.md) */
+    {"h200", 141 * GIB, 139.81 * GIB, "arxiv_confi etu_logging.md"},
+    /* rocminfo's GPU pool 201310208 KB = 191.98 GiB (ROCm/rocm-examples issue #187) */
+    {"mi300x", 192 * GIB, 201310208 * 1024.0, "rocm-examples issue #187"},
+    /* no figure found: the memory itself */
+    {"h200-nvl", 141 * GIB, 0, "H200 datasheet"},
 };
 
 static const struct gpu *find(const char *id)

@@ -39,7 +39,7 @@ static void plan_with(const char *what, const char *const *sets, struct scenario
 
 static void expect_near(const char *what, double got, double want, double tol)
 {
-	printf("%s: %.4g, published %.4g (%+.2f%%)\n", what, got, want, 100 * (got / want - 1));
+	printf("%s: %.6g, published %.6g (%+.3f%%)\n", what, got, want, 100 * (got / want - 1));
 	assert_true(got > want * (1 - tol) && got < want * (1 + tol));
 }
 
@@ -161,13 +161,30 @@ static void test_llama2_13b_gptq(void **state)
 }
 
 /* A Llama 3.3 70B NVFP4 (ModelOpt: an E4M3 scale per 16, lm_head excluded, the embedding
- * never quantized). Published sizes are approximate: "~40 GB" (Kaleto/Llama-3.3-70B-
- * Instruct-NVFP4 and JongYeop/Llama-3.1-70B-Instruct-NVFP4-W4A4 model cards, lm_head
- * bf16). gpuplan gives 42.7 GB, +6.8% on that round figure: pinned as it comes out, not
- * claimed within 1%. With the embedding and head in nvfp4 too it would be 39.7 GB. */
+ * never quantized). The plan is held to a tensor-by-tensor count of the checkpoint ModelOpt
+ * writes, as vLLM's ModelOptNvFp4LinearMethod.create_weights reads it
+ * (vllm/model_executor/layers/quantization/modelopt.py): per linear layer `weight` uint8
+ * [out, in/2], `weight_scale` float8_e4m3 [out, in/16], and two fp32 scalars,
+ * `weight_scale_2` and `input_scale`; per layer the fp32 `k_scale` and `v_scale` of the
+ * FP8 KV cache (kv_cache_quant_algo FP8); the embedding, lm_head and RMSNorms bf16. The
+ * plan comes 1.9 MB (0.004%) under that count: it stores the 1.3M norm weights at the
+ * nvfp4 rate of the layers around them (plan_memory.c), hence the 1e-4 bound.
+ *
+ * No exact published size was found. The figures are round and disagree: "~40 GB"
+ * (Kaleto/Llama-3.3-70B-Instruct-NVFP4 and JongYeop/Llama-3.1-70B-Instruct-NVFP4-W4A4
+ * model cards, lm_head bf16), and Kaleto's card for DeepSeek-R1-Distill-Llama-70B, the
+ * same shape, gives its bf16 original as "~132 GB" where the Llama card says "~141 GB",
+ * so the cards mix GB and GiB. 42.71 GB is 39.78 GiB. Against 40 GB it is +6.8%, pinned
+ * as it comes out rather than claimed within 1%. With the embedding and head in nvfp4
+ * too it would be 39.7 GB. */
 static void test_llama_70b_nvfp4(void **state)
 {
 	static const char *const same[] = {"workload.embedding_weights=same", NULL};
+	/* q, k, v, o, gate, up, down of one layer, hidden 8192, 8 KV heads of 128, ffn 28672 */
+	const double h = 8192, kv = 1024, ffn = 28672, vocab = 128256, layers = 80;
+	const double linear = layers * (h * (h + kv + kv + h) + 3 * h * ffn);
+	const double count = linear * (0.5 + 1.0 / 16) + layers * (7 * 2 + 2) * 4 +
+			     2 * vocab * h * 2 + (2 * layers + 1) * h * 2;
 	struct scenario s;
 	struct plan p, ps;
 	(void)state;
@@ -176,6 +193,7 @@ static void test_llama_70b_nvfp4(void **state)
 	assert_int_equal(s.workload.weights, DTYPE_NVFP4);
 	printf("Llama 3.3 70B nvfp4: %.2f GB (~40 GB published, %+.1f%%)\n", p.mem.weights / 1e9,
 	       100 * (p.mem.weights / 40e9 - 1));
+	expect_near("Llama 3.3 70B nvfp4 tensor count", p.mem.weights, count, 1e-4);
 	assert_true(p.mem.weights > 42.5e9 && p.mem.weights < 42.9e9);
 	/* the embedding and head bf16: 2 x 128256 x 8192 x (2 - 0.5625) bytes more */
 	plan_with("model.hf_config=" DATA "llama-3.3-70b-nvfp4.json", same, &s, &ps);

@@ -994,6 +994,56 @@ static void test_hybrids(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* Every catalog preset (issue 14), trained on 512 B200s under ZeRO-3 with full
+ * recomputation (so the largest fits) and served on 8 with tp 8: the FLOP lines add up
+ * to the FLOPs per token (attention, state-space scans and all), the MFU is computed,
+ * and the weight lines add up to the weights (the vision tower too). */
+static void test_every_preset(void **state)
+{
+	static const char *const sets[][6] = {
+	    {"hardware.gpu=b200", "hardware.count=512", "parallel.zero=3",
+	     "workload.recompute=full", "workload.global_batch=512", NULL},
+	    {"workload.kind=online", "hardware.gpu=b200", "hardware.count=8", "parallel.tp=8",
+	     NULL},
+	};
+	static const char *const keys[] = {"compute.flops_per_token", "compute.mfu",
+					   "memory.per_gpu.weights"};
+	int presets = 0;
+	(void)state;
+	failures = 0;
+	for (int i = 0; i < cat->nmodels; i++)
+		for (unsigned j = 0; j < sizeof(sets) / sizeof(sets[0]); j++) {
+			static struct scenario s;
+			static struct plan p;
+			struct gp_error err;
+			char what[512], set[96], buf[8192];
+			assert_int_equal(load("scenarios/default.yaml", &s), 0);
+			snprintf(set, sizeof(set), "model.preset=%s", cat->models[i].id);
+			assert_int_equal(scenario_set_assignment(&s, cat, set, &err), 0);
+			for (int k = 0; sets[j][k]; k++)
+				assert_int_equal(scenario_set_assignment(&s, cat, sets[j][k], &err),
+						 0);
+			snprintf(what, sizeof(what), "default --set %s (%s)", set,
+				 j == 0 ? "train" : "online");
+			plan_compute(&s, &p);
+			if (!p.mem.fits) /* a plan that does not load has no speed */
+				continue;
+			presets++;
+			for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				assert_int_equal(
+				    explain_key(&s, &p, keys[k], buf, sizeof(buf), &err), 0);
+				if (check_key(what, keys[k], buf) == 0)
+					complain(what, keys[k], "no sum checked", buf);
+				check_result_is_figure(what, keys[k], buf, &p);
+			}
+			if (!isfinite(p.mfu) || p.mfu <= 0)
+				complain(what, "compute.mfu", "not computed", "");
+		}
+	/* nearly every preset fits both ways */
+	assert_true(presets >= 2 * cat->nmodels - 8);
+	assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1003,6 +1053,7 @@ int main(void)
 	    cmocka_unit_test(test_every_scheduler),
 	    cmocka_unit_test(test_every_framework),
 	    cmocka_unit_test(test_hybrids),
+	    cmocka_unit_test(test_every_preset),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
