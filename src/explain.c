@@ -1937,6 +1937,11 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 	} else if (w->measured_tokens_per_s > 0) {
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
+	} else if (!isnan(p->serving.run_s)) {
+		/* a finite run: its tokens over its duration (src/plan_time.c, finite_run) */
+		formula(e, "tokens/s", "workload.requests x output / the run's duration");
+		numbers(e, "tokens/s", "%s x %s / %s", plain(e, w->requests),
+			plain(e, output_tokens(s)), sec(e, p->serving.run_s));
 	} else if (!isnan(p->serving.scheduler)) {
 		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
 		 * serve), each of output tokens */
@@ -2518,6 +2523,39 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
 		  "the cap, (C - B) e2e / B",
 	    nums, sec(e, v->wait_s));
+}
+
+/* serving.run_s: a finite run of workload.requests (src/plan_time.c, finite_run). */
+void explain_serving_run(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_serving *v = &p->serving;
+	double N = s->workload.requests / deployed(s, p), B = v->batch > 1 ? v->batch : 1;
+	double full = floor(N / B + 1e-9);
+	char nums[200];
+	if (isnan(v->run_s) && serving_applies(e, s, p)) {
+		not_applicable(e, "workload.requests is 0: the figures are the steady state's");
+		return;
+	}
+	if (open_loop(p) && !v->overloaded) {
+		snprintf(nums, sizeof(nums), "(%s - 1) / %s + %s", plain(e, N), plain(e, v->rate),
+			 sec(e, v->e2e_mean_s));
+		serving_plain(e, s, p, "run",
+			      "(requests per replica - 1) / rate + e2e: the last request sent, "
+			      "then its own latency (bench_serving get_request, benchmark)",
+			      nums, sec(e, v->run_s));
+		return;
+	}
+	if (open_loop(p))
+		snprintf(nums, sizeof(nums),
+			 "!the arrivals outrun the engine: the larger of its "
+			 "waves and the arrivals' span + e2e at the cap");
+	else
+		snprintf(nums, sizeof(nums), "%s x %s + %s", plain(e, full), sec(e, v->e2e_run_s),
+			 sec(e, v->run_s - full * v->e2e_run_s));
+	serving_plain(e, s, p, "run",
+		      "floor(N / B) waves of the running batch's e2e + the e2e of the N mod B left "
+		      "(N requests per replica, all sent at once or by B clients)",
+		      nums, sec(e, v->run_s));
 }
 
 /* serving.overloaded: the arrivals per replica against the most it completes, under any

@@ -243,6 +243,8 @@ const struct figure figures[] = {
 	 .offset = PO(serving.capacity_rate), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_capacity_rate},
 	{.key = "serving.wait_s", .label = "wait before the first pass", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.wait_s), .better = -1, .section = FIGURE_TIME, .text = {0, 11}, .explain = explain_serving_wait},
+	{.key = "serving.run_s", .label = "a finite run's duration", .unit = UNIT_SECONDS,
+	 .offset = PO(serving.run_s), .better = -1, .section = FIGURE_TIME, .explain = explain_serving_run},
 	{.key = "serving.overloaded", .label = "arrivals beyond capacity", .unit = UNIT_NONE, .get = get_overloaded,
 	 .word = word_overloaded, .section = FIGURE_TIME, .flags = FIGURE_BOOL, .explain = explain_serving_overloaded},
 	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",

@@ -195,6 +195,7 @@ struct plan_serving {
 	double ttft_slo_s;     /* TTFT at the SLO percentile */
 	double tpot_slo_s;     /* TPOT at the SLO percentile */
 	double requests_per_s; /* completed per replica */
+	double run_s;	       /* a finite run's duration (workload.requests); NaN: none */
 	bool overloaded;       /* the rate exceeds capacity_rate: no steady state */
 	/* capacity_plan.replicas and gpus_required from the loaded engine: the rule and the
 	 * numbers it used (src/plan_time.c, serve_fleet). A replica is tp x pp x ep GPUs,

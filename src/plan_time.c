@@ -1750,6 +1750,7 @@ static void serving_nan(struct plan_serving *v)
 	for (int i = 0; i < 2; i++)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
+	v->run_s = NAN;
 	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
@@ -2584,6 +2585,40 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 /* Serving under load at the batch B time_infer chose (the cap when no load is given):
  * fills p->serving and, for a scheduler other than alone, replaces TTFT, TPOT, the
  * throughput and the capacity plan by the loaded engine's. */
+/* ---- a finite run (workload.requests) ----
+ * A benchmark reports output tokens / its duration: SGLang's bench_serving
+ * (python/sglang/bench_serving.py, benchmark: benchmark_duration from the first request
+ * sent to the last one done; calculate_metrics: output_throughput = sum(output_lens) /
+ * dur_s), vLLM's benchmark_serving the same, LMDeploy's profile_generation.py
+ * (profile_throughput: out_token_throughput = the tokens / the time from the first
+ * thread's start to the last one's end). A run of N requests per replica lasts:
+ *  - open arrivals at rate r: get_request sends the i-th after i - 1 exponential gaps, so
+ *    the last one leaves at (N - 1) / r on average and the run ends when it is done, its
+ *    e2e later (the lengths are fixed, so the last sent is the last done);
+ *  - all at once (offline, request_rate inf; a closed loop or a static batch, each of B
+ *    clients sending its next when the last ends): fixed lengths keep the B running
+ *    requests in step, so the run is floor(N / B) waves of the running batch's e2e and
+ *    one of the N mod B left over, at that batch (its steps carry fewer sequences over
+ *    the same weight read, the drain of the run).
+ * A saturated open loop is the waves too, never shorter than its arrivals. */
+static double finite_run(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 const struct plan_serving *v, double N)
+{
+	double run = v->batch > 1 ? v->batch : 1, full = floor(N / run + 1e-9),
+	       rem = N - full * run;
+	double waves = full * v->e2e_run_s;
+	if (rem > 1e-9) {
+		struct serve_point tail;
+		serve_at(c, in, g->sched, g->T, g->P, g->O, rem, max_num(rem - 1, 0) / g->O, &tail);
+		waves += tail.e2e;
+	}
+	if (!(v->rate > 0))
+		return waves;
+	if (v->overloaded)
+		return max_num(waves, max_num(N - 1, 0) / v->rate + v->e2e_cap_s);
+	return max_num(N - 1, 0) / v->rate + v->e2e_mean_s;
+}
+
 static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
 		  double deployed, double tps_plan)
 {
@@ -2694,6 +2729,11 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	if (w->measured_tokens_per_s > 0)
 		return; /* a measured throughput sizes the fleet as it does alone */
 	p->tokens_per_s = v->requests_per_s * g.O * deployed;
+	if (w->requests > 0) { /* a finite run's: its tokens over its duration */
+		double N = w->requests / deployed;
+		v->run_s = finite_run(c, in, &g, v, N);
+		p->tokens_per_s = N * g.O / v->run_s * deployed;
+	}
 	p->tokens_per_s_per_gpu = p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
 	infer_mfu(c); /* of the loaded throughput */
 	if (w->kind == WL_OFFLINE && w->tokens > 0)

@@ -134,6 +134,7 @@ struct workload {
 	int max_running;			/* running-request cap; 0 = the framework's */
 	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
 	int concurrency;			/* closed loop: requests in flight; 0 = open */
+	int requests;				/* a finite run's requests; 0 = steady state */
 	int prefill_engines, decode_engines;	/* disaggregated: engines a unit; 0 = auto */
 	double prefix_cache_hit;    /* prompt tokens served from a prefix cache, [0, 1) */
 	double prefix_cache_tokens; /* the distinct prefix tokens the hits come from; 0 = any */

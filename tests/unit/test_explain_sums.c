@@ -870,6 +870,16 @@ static void test_every_scheduler(void **state)
 	      "workload.prefix_cache_tokens=2M", "workload.host_kv_cache=100GB"}},
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential", NULL}},
+	    /* finite runs (workload.requests): overloaded, open, closed loop, offline */
+	    {"scenarios/team-serve-70b-5m-requests.yaml", {"workload.requests=5000", NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"hardware.count=80", "workload.requests=5000", NULL}},
+	    {"scenarios/team-serve-70b-5m-requests.yaml",
+	     {"workload.requests_per_day=0", "workload.concurrency=64", "workload.requests=1000",
+	      NULL}},
+	    {"scenarios/seed-07-offline-measured-throughput.yaml",
+	     {"workload.measured_tokens_per_s=0", "workload.batch=auto", "workload.requests=777",
+	      NULL}},
 	};
 	(void)state;
 	failures = 0;

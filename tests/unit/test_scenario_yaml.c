@@ -832,6 +832,7 @@ static const char *const every_field[][2] = {
 	{"workload.max_running", "256"},
 	{"workload.requests_per_s", "4"},
 	{"workload.concurrency", "50"},
+	{"workload.requests", "2400"},
 	{"workload.prefill_engines", "2"},
 	{"workload.decode_engines", "6"},
 	{"workload.prefix_cache_hit", "0.25"},
