@@ -578,9 +578,20 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 		return;
 	}
 	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
-	formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
-	numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
-		plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE) {
+		/* paged states the GPU has no room for are on the host (plan_memory.c) */
+		double all =
+		    p->trainable_params * m->optimizer_bytes_per_param / m->optimizer_shard;
+		formula(e, "optimizer",
+			"trainable parameters x optimizer bytes / shards - paged on the host");
+		numbers(e, "optimizer", "%s x %s B / %s - %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
+			byt(e, all - m->optimizer));
+	} else {
+		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
+		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	}
 	result(e, "optimizer", held_str(e, m->optimizer, held));
 	switch (s->workload.optimizer) {
 	case OPT_ADAMW:
@@ -591,7 +602,10 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 		    plain(e, m->optimizer_bytes_per_param));
 		break;
 	case OPT_ADAM8BIT:
-		put(e, "\n  8-bit Adam: fp32 master + two 1-byte moments = %s B per parameter\n",
+		put(e, "\n  8-bit Adam: %stwo 1-byte moments%s = %s B per parameter\n",
+		    m->optimizer_bytes_per_param >= 4 ? "fp32 master + " : "",
+		    s->workload.framework != FW_DEFAULT ? "\n  + an fp32 absmax per 256 values"
+							: "",
 		    plain(e, m->optimizer_bytes_per_param));
 		break;
 	case OPT_SGD:
@@ -606,8 +620,21 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
 	    p->ep > 1 ? "; expert states also over ep" : "");
 	offload_note(e, m->optimizer, held);
-	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
-		  "8-bit Adam: 6 B (Dettmers et al.)");
+	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE)
+		put(e,
+		    "\n  paged (workload.optimizer_states): the moments, %s on the GPU, are\n"
+		    "  CUDA managed memory the driver evicts to the host when the GPU is full\n"
+		    "  (%s there); the caching allocator does not see them: in total, not in\n"
+		    "  reserved or allocated\n",
+		    byt(e, m->optimizer_paged), byt(e, m->host));
+	source(e, s->workload.optimizer_states == STATES_PAGED
+		      ? "bitsandbytes paged optimizers: get_state_buffer, F.get_paged "
+			"(bitsandbytes/optim/optimizer.py, functional.py)"
+		  : s->workload.optimizer == OPT_ADAM8BIT && s->workload.framework != FW_DEFAULT
+		      ? "8-bit Adam's block-wise absmax: bitsandbytes Optimizer2State.init_state, "
+			"torchao OptimState8bit (block 256)"
+		      : "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
+			"8-bit Adam: 6 B (Dettmers et al.)");
 }
 
 /* Inference: the prefill of one prompt or the decode step's working set. */
@@ -1167,9 +1194,18 @@ void explain_allocated(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 
 	(void)s;
-	formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
-	numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
-		byt(e, m->nccl_buffers), byt(e, m->fragmentation));
+	if (m->optimizer_paged > 0) {
+		formula(e, "allocated",
+			"total - CUDA context - NCCL buffers - paged optimizer states - allocator "
+			"slack");
+		numbers(e, "allocated", "%s - %s - %s - %s - %s", byt(e, m->total),
+			byt(e, m->cuda_context), byt(e, m->nccl_buffers),
+			byt(e, m->optimizer_paged), byt(e, m->fragmentation));
+	} else {
+		formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
+		numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total),
+			byt(e, m->cuda_context), byt(e, m->nccl_buffers), byt(e, m->fragmentation));
+	}
 	result(e, "allocated", byt(e, m->allocated));
 	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
 	       "  torchtune's peak active memory report\n");
@@ -1195,6 +1231,11 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 	    "  shows memory.per_gpu.total, which adds the CUDA context (%s) and NCCL's\n"
 	    "  own buffers (%s: 4 MiB NCCL_BUFFSIZE x channels x peers a process group)\n",
 	    byt(e, m->cuda_context), byt(e, m->nccl_buffers));
+	if (m->optimizer_paged > 0)
+		put(e,
+		    "  and the paged optimizer states resident on the GPU (%s: CUDA managed\n"
+		    "  memory, bitsandbytes F.get_paged)\n",
+		    byt(e, m->optimizer_paged));
 	source(e, s->workload.framework == FW_DEFAULT
 		      ? "gpuplan's 5% slack on the model's tensors (GMLake, Guo et al. 2024)"
 		  : fw->reserved_slack > 0

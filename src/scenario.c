@@ -41,7 +41,7 @@ static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16",	 "fp8",
 /* in the order of enum engine (scenario.h) */
 static const char *const engines[] = {"llama.cpp", "cuda-graphs", "auto", NULL};
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
-static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
+static const char *const optimizer_states[] = {"auto", "fp32", "bf16", "paged", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
 /* in the order of enum compile_mode and enum grad_lifetime (framework.h) */
 static const char *const compile_modes[] = {"auto", "on", "off", NULL};
@@ -342,7 +342,7 @@ const struct field scenario_fields[] = {
 	       "fp32 master copy: auto (the framework's) | fp32 | none",
 	       UI_HIDDEN("master weights")),
     ENUM_FIELD("workload.optimizer_states", workload.optimizer_states, optimizer_states,
-	       APPLIES_TRAINING, "optimizer moments: auto (the framework's) | fp32 | bf16",
+	       APPLIES_TRAINING, "optimizer moments: auto (the framework's) | fp32 | bf16 | paged",
 	       UI_HIDDEN("optim states")),
     ENUM_FIELD("workload.loss", workload.loss, losses, APPLIES_TRAINING,
 	       "logits and loss: auto (the framework's) | paper | fp32 | chunked",
