@@ -695,14 +695,26 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	double per_token = p->mem.activations_per_layer / (sq * b);
 	/* workload.recompute_layers: R of the stage's layers recompute (plan_memory.c) */
 	double Ls = p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers;
-	bool some =
-	    w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 && w->recompute_layers < Ls;
+	bool uniform = w->recompute == RECOMPUTE_FULL && w->recompute_method == RECOMPUTE_UNIFORM &&
+		       w->recompute_layers > 1 && Ls > 0;
+	bool some = w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 &&
+		    w->recompute_layers < Ls && w->recompute_method != RECOMPUTE_UNIFORM;
 
 	put(e, "\n");
 	if (cp > 1)
 		put(e, "  s = seq_len / cp = %d / %d = %s tokens a GPU (parallel.cp)\n", w->seq_len,
 		    p->cp, plain(e, sq));
-	if (w->recompute == RECOMPUTE_FULL && !some) {
+	if (uniform) {
+		/* Megatron uniform: one layer input a chunk (plan_memory.c) */
+		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
+		double h = p->model.hidden, chunks = ceil(Ls / w->recompute_layers);
+		formula(e, "bytes per layer",
+			"chunks / layers x e s b h / sp (uniform: each chunk keeps its input)");
+		numbers(e, "bytes per layer", "%s / %s x %s B x %s x %s x %s / %s",
+			plain(e, chunks), plain(e, Ls),
+			plain(e, per_token * rt * Ls / (chunks * h)), plain(e, sq), plain(e, b),
+			plain(e, h), plain(e, rt));
+	} else if (w->recompute == RECOMPUTE_FULL && !some) {
 		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
 		double h = p->model.hidden;
 		formula(e, "bytes per layer",
@@ -717,6 +729,11 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
 	put(e, "\n"); /* the notes are not part of the result */
+	if (uniform)
+		put(e,
+		    "  workload.recompute_method uniform: chunks of %d layers, each checkpointed\n"
+		    "  at its input; the backward reruns a chunk's forward whole\n",
+		    w->recompute_layers);
 	if (some) {
 		char t[320];
 		snprintf(t, sizeof(t),
@@ -895,6 +912,14 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 			  "recomputing layer; stored: the layer's tensors); Megatron-LM "
 			  "transformer_block.py _checkpointed_forward (method block), torchtitan "
 			  "activation_checkpoint.py _apply_layer_sac");
+	else if (s->workload.recompute == RECOMPUTE_FULL &&
+		 s->workload.recompute_method == RECOMPUTE_UNIFORM &&
+		 s->workload.recompute_layers > 1)
+		source(e,
+		       "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h "
+		       "a checkpoint (/ t with sequence parallelism); Megatron-Core "
+		       "megatron/core/recompute.py (transformer_block.py _checkpointed_forward), "
+		       "method uniform: one for each chunk of recompute_layers layers");
 	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
@@ -1382,7 +1407,8 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
-		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0)
+		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0 &&
+		    s->workload.recompute_method != RECOMPUTE_UNIFORM)
 			put(e,
 			    "  of which the recomputed part is that of %d layers of each stage\n"
 			    "  (workload.recompute_layers)\n",

@@ -1416,10 +1416,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* the loaded stage's layers that recompute (workload.recompute_layers; all by default) */
 	p->recompute_layers = 0;
 	if (x.training && wl->recompute != RECOMPUTE_NONE)
-		p->recompute_layers =
-		    wl->recompute_layers > 0 && wl->recompute_layers < x.stage_layers
-			? wl->recompute_layers
-			: (int)x.stage_layers;
+		p->recompute_layers = wl->recompute_layers > 0 &&
+					      wl->recompute_layers < x.stage_layers &&
+					      wl->recompute_method != RECOMPUTE_UNIFORM
+					  ? wl->recompute_layers
+					  : (int)x.stage_layers;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
@@ -1575,8 +1576,24 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * torchtitan/distributed/activation_checkpoint.py _apply_layer_sac): the
 		 * stage's layers average R x the recomputed layer's and (Ls - R) x the
 		 * stored one's. The layer rebuilt in the backward stays one layer. */
-		if (wl->recompute_layers > 0 && rc != RECOMPUTE_NONE &&
-		    wl->recompute_layers < x.stage_layers) {
+		/* Megatron --recompute-method uniform --recompute-num-layers N (recompute full):
+		 * the stage's layers run in chunks of N, each under one
+		 * tensor_parallel.checkpoint that saves only the chunk's input
+		 * (megatron/core/transformer/transformer_block.py _checkpointed_forward, or
+		 * megatron/core/recompute.py, "checkpoint the input activation of each divided
+		 * chunk"; the last chunk holds what is left): ceil(Ls / N) layer inputs over
+		 * the stage's Ls layers. The backward reruns a whole chunk's forward, so the
+		 * rebuilt part below is N layers' stored tensors. */
+		double chunk = 1;
+		if (wl->recompute_method == RECOMPUTE_UNIFORM && rc == RECOMPUTE_FULL &&
+		    wl->recompute_layers > 1 && x.stage_layers > 0) {
+			chunk = dmin(wl->recompute_layers, x.stage_layers);
+			double f = ceil(x.stage_layers / wl->recompute_layers) / x.stage_layers;
+			x.per_dense *= f;
+			x.per_moe *= f;
+		} else if (wl->recompute_layers > 0 && rc != RECOMPUTE_NONE &&
+			   wl->recompute_method != RECOMPUTE_UNIFORM &&
+			   wl->recompute_layers < x.stage_layers) {
 			double f = wl->recompute_layers / x.stage_layers, nd = 0, nm = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &nd : NULL,
 					 x.Lm > 0 ? &nm : NULL, NULL);
@@ -1599,9 +1616,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
 					 x.Lm > 0 ? &am : NULL, NULL);
 			if (x.Ld > 0)
-				d = ad * sb - kept_d;
+				d = chunk * ad * sb - kept_d;
 			if (x.Lm > 0)
-				e = am * sb - kept_m;
+				e = chunk * am * sb - kept_m;
 			x.rebuilt = dmax(0, dmax(d, e));
 		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
 			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;

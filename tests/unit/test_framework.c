@@ -521,6 +521,82 @@ static void test_paged_optimizer(void **state)
 	}
 }
 
+/* Megatron --recompute-granularity full --recompute-method uniform --recompute-num-layers
+ * N (megatron/core/recompute.py, transformer_block.py _checkpointed_forward): the stage's
+ * layers run in chunks of N under one tensor_parallel.checkpoint each, which saves only the
+ * chunk's input. By hand, Llama 3.1 8B (32 layers, h 4096) at tp 2 with sequence
+ * parallelism, s 4096, b 1, bf16: a layer input is 2 s b h / 2 = 16 MiB; N = 5 makes
+ * ceil(32 / 5) = 7 chunks, 7 x 16 MiB over 32 layers = 3.5 MiB a layer (3,670,016 B);
+ * N >= 32 one chunk, 0.5 MiB a layer. The backward reruns a chunk's forward: N layers'
+ * stored tensors less the input kept (under the papers' default, which does not reuse the
+ * loss's buffers). Every layer's forward runs again once, as under block with every layer:
+ * the same step and hardware FLOPs. */
+static bool problem_names(const struct gp_problems *pr, const char *a, const char *b);
+
+static void test_recompute_uniform(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct gp_problems pr;
+	static struct plan none, full, uni;
+	const double kept = 2 * 4096.0 * 4096 / 2;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	s.workload.kind = WL_TRAIN;
+	s.workload.seq_len = 4096;
+	s.workload.micro_batch = 1;
+	s.workload.global_batch = 64;
+	s.parallel.tp = 2;
+	s.parallel.sequence_parallel = true;
+	s.workload.recompute = RECOMPUTE_NONE;
+	plan_compute(&s, &none);
+	s.workload.recompute = RECOMPUTE_FULL;
+	plan_compute(&s, &full);
+	assert_true(fabs(full.mem.activations_per_layer - kept) < 1);
+	s.workload.recompute_method = RECOMPUTE_UNIFORM;
+	s.workload.recompute_layers = 1; /* N = 1 is every layer on its own: full */
+	plan_compute(&s, &uni);
+	assert_true(uni.mem.total == full.mem.total && uni.step_s == full.step_s);
+	s.workload.recompute_layers = 5;
+	plan_compute(&s, &uni);
+	assert_true(fabs(uni.mem.activations_per_layer - 3670016) < 1);
+	assert_true(fabs(uni.mem.rebuilt_layer - (5 * none.mem.activations_per_layer - kept)) < 1);
+	assert_true(uni.step_s == full.step_s && uni.hw_flops_per_token == full.hw_flops_per_token);
+	assert_int_equal(uni.recompute_layers, 32);
+	s.workload.recompute_layers = 40;
+	plan_compute(&s, &uni);
+	assert_true(fabs(uni.mem.activations_per_layer - kept / 32) < 1);
+	assert_true(fabs(uni.mem.rebuilt_layer - (32 * none.mem.activations_per_layer - kept)) < 1);
+	/* larger chunks keep fewer inputs and rebuild more */
+	double prev_act = INFINITY, prev_rebuilt = 0;
+	for (int n = 1; n <= 32; n++) {
+		s.workload.recompute_layers = n;
+		plan_compute(&s, &uni);
+		assert_true(uni.mem.activations <= prev_act &&
+			    uni.mem.rebuilt_layer >= prev_rebuilt);
+		prev_act = uni.mem.activations;
+		prev_rebuilt = uni.mem.rebuilt_layer;
+	}
+	/* explain names the method and its source */
+	{
+		static char buf[8192];
+		struct gp_error err;
+		s.workload.recompute_layers = 5;
+		plan_compute(&s, &uni);
+		assert_int_equal(explain_key_wrapped(&s, &uni, "memory.per_gpu.activations", 1000,
+						     buf, sizeof(buf), &err),
+				 0);
+		assert_non_null(strstr(buf, "chunks of 5 layers"));
+		assert_non_null(strstr(buf, "megatron/core/recompute.py"));
+	}
+	/* uniform is a way of full recomputation only */
+	s.workload.recompute = RECOMPUTE_SELECTIVE;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_true(problem_names(&pr, "recompute_method uniform", "expected workload.recompute"));
+}
+
 /* vLLM, Llama 3.1 8B Instruct on one RTX 3090 (vllm-project/vllm issue #10517, a user's
  * start-up log): total_gpu_memory 23.58 GiB, gpu_memory_utilization 0.90, weights 14.99
  * GiB, peak_torch_memory 17.06 GiB, non_torch_memory 0.35 GiB, kv_cache_size 3.81 GiB
@@ -941,6 +1017,7 @@ int main(void)
 	    cmocka_unit_test(test_vllm_3090_kv_budget),
 	    cmocka_unit_test(test_every_row),
 	    cmocka_unit_test(test_paged_optimizer),
+	    cmocka_unit_test(test_recompute_uniform),
 	    cmocka_unit_test(test_lora_eager),
 	    cmocka_unit_test(test_moe_eager),
 	    cmocka_unit_test(test_blas_workspace),
