@@ -1329,7 +1329,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	double hblocks[PLAN_BLOCKS] = {NAN, NAN, NAN, NAN, NAN, NAN};
 
 	/* fields that not every path sets (no memset of the whole context: hot path) */
-	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
+	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = x.o_paged_b = 0;
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
 	x.act.lora_attn = x.act.lora_mlp = 0;
 	x.micro_batches = x.b = x.kv_elem_b = 0;
