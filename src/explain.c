@@ -603,9 +603,20 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 		return;
 	}
 	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
-	formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
-	numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
-		plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE) {
+		/* paged states the GPU has no room for are on the host (plan_memory.c) */
+		double all =
+		    p->trainable_params * m->optimizer_bytes_per_param / m->optimizer_shard;
+		formula(e, "optimizer",
+			"trainable parameters x optimizer bytes / shards - paged on the host");
+		numbers(e, "optimizer", "%s x %s B / %s - %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
+			byt(e, all - m->optimizer));
+	} else {
+		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
+		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	}
 	result(e, "optimizer", held_str(e, m->optimizer, held));
 	switch (s->workload.optimizer) {
 	case OPT_ADAMW:
@@ -616,7 +627,10 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 		    plain(e, m->optimizer_bytes_per_param));
 		break;
 	case OPT_ADAM8BIT:
-		put(e, "\n  8-bit Adam: fp32 master + two 1-byte moments = %s B per parameter\n",
+		put(e, "\n  8-bit Adam: %stwo 1-byte moments%s = %s B per parameter\n",
+		    m->optimizer_bytes_per_param >= 4 ? "fp32 master + " : "",
+		    s->workload.framework != FW_DEFAULT ? "\n  + an fp32 absmax per 256 values"
+							: "",
 		    plain(e, m->optimizer_bytes_per_param));
 		break;
 	case OPT_SGD:
@@ -631,8 +645,21 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
 	    p->ep > 1 ? "; expert states also over ep" : "");
 	offload_note(e, m->optimizer, held);
-	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
-		  "8-bit Adam: 6 B (Dettmers et al.)");
+	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE)
+		put(e,
+		    "\n  paged (workload.optimizer_states): the moments, %s on the GPU, are\n"
+		    "  CUDA managed memory the driver evicts to the host when the GPU is full\n"
+		    "  (%s there); the caching allocator does not see them: in total, not in\n"
+		    "  reserved or allocated\n",
+		    byt(e, m->optimizer_paged), byt(e, m->host));
+	source(e, s->workload.optimizer_states == STATES_PAGED
+		      ? "bitsandbytes paged optimizers: get_state_buffer, F.get_paged "
+			"(bitsandbytes/optim/optimizer.py, functional.py)"
+		  : s->workload.optimizer == OPT_ADAM8BIT && s->workload.framework != FW_DEFAULT
+		      ? "8-bit Adam's block-wise absmax: bitsandbytes Optimizer2State.init_state, "
+			"torchao OptimState8bit (block 256)"
+		      : "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
+			"8-bit Adam: 6 B (Dettmers et al.)");
 }
 
 /* Inference: the prefill of one prompt or the decode step's working set. */
@@ -693,14 +720,26 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	double per_token = p->mem.activations_per_layer / (sq * b);
 	/* workload.recompute_layers: R of the stage's layers recompute (plan_memory.c) */
 	double Ls = p->pp > 1 ? ceil((double)p->model.layers / p->pp) : p->model.layers;
-	bool some =
-	    w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 && w->recompute_layers < Ls;
+	bool uniform = w->recompute == RECOMPUTE_FULL && w->recompute_method == RECOMPUTE_UNIFORM &&
+		       w->recompute_layers > 1 && Ls > 0;
+	bool some = w->recompute != RECOMPUTE_NONE && w->recompute_layers > 0 &&
+		    w->recompute_layers < Ls && w->recompute_method != RECOMPUTE_UNIFORM;
 
 	put(e, "\n");
 	if (cp > 1)
 		put(e, "  s = seq_len / cp = %d / %d = %s tokens a GPU (parallel.cp)\n", w->seq_len,
 		    p->cp, plain(e, sq));
-	if (w->recompute == RECOMPUTE_FULL && !some) {
+	if (uniform) {
+		/* Megatron uniform: one layer input a chunk (plan_memory.c) */
+		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
+		double h = p->model.hidden, chunks = ceil(Ls / w->recompute_layers);
+		formula(e, "bytes per layer",
+			"chunks / layers x e s b h / sp (uniform: each chunk keeps its input)");
+		numbers(e, "bytes per layer", "%s / %s x %s B x %s x %s x %s / %s",
+			plain(e, chunks), plain(e, Ls),
+			plain(e, per_token * rt * Ls / (chunks * h)), plain(e, sq), plain(e, b),
+			plain(e, h), plain(e, rt));
+	} else if (w->recompute == RECOMPUTE_FULL && !some) {
 		double rt = s->parallel.sequence_parallel && p->tp > 1 ? p->tp : 1;
 		double h = p->model.hidden;
 		formula(e, "bytes per layer",
@@ -715,6 +754,11 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 	}
 	result(e, "bytes per layer", byt(e, p->mem.activations_per_layer));
 	put(e, "\n"); /* the notes are not part of the result */
+	if (uniform)
+		put(e,
+		    "  workload.recompute_method uniform: chunks of %d layers, each checkpointed\n"
+		    "  at its input; the backward reruns a chunk's forward whole\n",
+		    w->recompute_layers);
 	if (some) {
 		char t[320];
 		snprintf(t, sizeof(t),
@@ -893,6 +937,14 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 			  "recomputing layer; stored: the layer's tensors); Megatron-LM "
 			  "transformer_block.py _checkpointed_forward (method block), torchtitan "
 			  "activation_checkpoint.py _apply_layer_sac");
+	else if (s->workload.recompute == RECOMPUTE_FULL &&
+		 s->workload.recompute_method == RECOMPUTE_UNIFORM &&
+		 s->workload.recompute_layers > 1)
+		source(e,
+		       "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h "
+		       "a checkpoint (/ t with sequence parallelism); Megatron-Core "
+		       "megatron/core/recompute.py (transformer_block.py _checkpointed_forward), "
+		       "method uniform: one for each chunk of recompute_layers layers");
 	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "
@@ -1192,9 +1244,18 @@ void explain_allocated(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 
 	(void)s;
-	formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
-	numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total), byt(e, m->cuda_context),
-		byt(e, m->nccl_buffers), byt(e, m->fragmentation));
+	if (m->optimizer_paged > 0) {
+		formula(e, "allocated",
+			"total - CUDA context - NCCL buffers - paged optimizer states - allocator "
+			"slack");
+		numbers(e, "allocated", "%s - %s - %s - %s - %s", byt(e, m->total),
+			byt(e, m->cuda_context), byt(e, m->nccl_buffers),
+			byt(e, m->optimizer_paged), byt(e, m->fragmentation));
+	} else {
+		formula(e, "allocated", "total - CUDA context - NCCL buffers - allocator slack");
+		numbers(e, "allocated", "%s - %s - %s - %s", byt(e, m->total),
+			byt(e, m->cuda_context), byt(e, m->nccl_buffers), byt(e, m->fragmentation));
+	}
 	result(e, "allocated", byt(e, m->allocated));
 	put(e, "\n  the tensors alive at the peak: what torch.cuda.max_memory_allocated() and\n"
 	       "  torchtune's peak active memory report\n");
@@ -1220,6 +1281,11 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 	    "  shows memory.per_gpu.total, which adds the CUDA context (%s) and NCCL's\n"
 	    "  own buffers (%s: 4 MiB NCCL_BUFFSIZE x channels x peers a process group)\n",
 	    byt(e, m->cuda_context), byt(e, m->nccl_buffers));
+	if (m->optimizer_paged > 0)
+		put(e,
+		    "  and the paged optimizer states resident on the GPU (%s: CUDA managed\n"
+		    "  memory, bitsandbytes F.get_paged)\n",
+		    byt(e, m->optimizer_paged));
 	source(e, s->workload.framework == FW_DEFAULT
 		      ? "gpuplan's 5% slack on the model's tensors (GMLake, Guo et al. 2024)"
 		  : fw->reserved_slack > 0
@@ -1414,7 +1480,8 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		    "\n  with recomputation the hardware runs %s per token (HFU counts "
 		    "those)\n",
 		    cnt(e, p->hw_flops_per_token));
-		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0)
+		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0 &&
+		    s->workload.recompute_method != RECOMPUTE_UNIFORM)
 			put(e,
 			    "  of which the recomputed part is that of %d layers of each stage\n"
 			    "  (workload.recompute_layers)\n",

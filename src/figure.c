@@ -126,6 +126,8 @@ const struct figure figures[] = {
 	       mem.comm_buffers, true, FIGURE_MEMORY, explain_overhead),
 	DETAIL("memory.per_gpu.overhead_parts.blas_workspace", "cuBLAS workspaces", UNIT_BYTES,
 	       mem.blas_workspace, true, FIGURE_MEMORY, explain_overhead),
+	DETAIL("memory.per_gpu.optimizer_paged", "paged optimizer states on the GPU", UNIT_BYTES,
+	       mem.optimizer_paged, true, FIGURE_MEMORY, explain_optimizer),
 	{.key = "memory.capacity", .label = "capacity", .unit = UNIT_BYTES,
 	 .offset = PO(mem.capacity), .integer = true, .section = FIGURE_MEMORY,
 	 .explain = explain_capacity},

@@ -37,8 +37,10 @@ extern const char *const framework_names[FW_COUNT + 1];
 /* workload.master_weights: the fp32 copy the optimizer updates. */
 enum master_weights { MASTER_AUTO, MASTER_FP32, MASTER_NONE };
 
-/* workload.optimizer_states: the dtype of the optimizer's moments (AdamW, SGD). */
-enum optimizer_states { STATES_AUTO, STATES_FP32, STATES_BF16 };
+/* workload.optimizer_states: the dtype of the optimizer's moments (AdamW, SGD), or
+ * STATES_PAGED: bitsandbytes' paged optimizers, the moments (fp32, or 8-bit Adam's one-byte
+ * ones) in CUDA managed memory (plan_memory.c optimizer_paged_bytes). */
+enum optimizer_states { STATES_AUTO, STATES_FP32, STATES_BF16, STATES_PAGED };
 
 /* workload.loss: how the output layer's logits and cross-entropy are held. */
 enum loss {

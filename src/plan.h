@@ -78,6 +78,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double weights;
 	double gradients;
 	double optimizer;
+	/* of optimizer: the states in CUDA managed memory resident on the GPU
+	 * (workload.optimizer_states paged): in total, not in reserved or allocated */
+	double optimizer_paged;
 	double activations;
 	double kv_cache;
 	double overhead; /* cuda_context + fragmentation + comm_buffers (+ the parts below:
@@ -95,7 +98,7 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* what PyTorch's allocator reports at the peak: tensors alive (max_memory_allocated)
 	 * and what the allocator holds from CUDA (max_memory_reserved); total adds the CUDA
 	 * context and libraries outside it, as nvidia-smi shows */
-	double allocated; /* total - cuda_context - nccl_buffers - fragmentation */
+	double allocated; /* total - cuda_context - nccl_buffers - optimizer_paged - slack */
 	double reserved;  /* allocated + fragmentation */
 	double kv_budget; /* serving frameworks' KV rule: the budget before whole blocks;
 			   * NaN under gpuplan's own fit rule and in training */

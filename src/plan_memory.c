@@ -164,6 +164,35 @@ static double optimizer_bytes_fw(enum optimizer o, bool fp32_weights, enum maste
 	}
 }
 
+/* The frameworks' 8-bit Adam quantises each moment block-wise with one fp32 absmax per
+ * 256 values: bitsandbytes Optimizer2State.init_state (bitsandbytes/optim/optimizer.py,
+ * 0.44: blocks = n // 256, absmax1 and absmax2 in fp32) and torchao's AdamW8bit
+ * (torchao/prototype/low_bit_optim/adam.py block_size=256, OptimState8bit.zeros: one fp32
+ * scale a block). 2 x 4 / 256 B a parameter beside the two one-byte moments; the papers'
+ * 2 B (Dettmers et al. 2022 count the moments only) stays under the default framework. */
+#define ADAM8BIT_SCALE_BYTES (2 * 4.0 / 256)
+
+/* The bytes per parameter of the moments an optimizer keeps in CUDA managed memory under
+ * workload.optimizer_states paged: bitsandbytes' paged optimizers allocate each state of
+ * a tensor of 1e5 values or more with F.get_paged (cudaMallocManaged) instead of on the
+ * device (Optimizer8bit.get_state_buffer, bitsandbytes/optim/optimizer.py): the two
+ * one-byte moments of PagedAdamW8bit, the two fp32 ones of PagedAdamW (32-bit states:
+ * get_state_buffer(p, dtype=torch.float32)). Its absmax blocks and the master copy stay
+ * on the device. bitsandbytes has no paged SGD: its momentum is counted as paged alike. */
+static double optimizer_paged_bytes(enum optimizer o)
+{
+	switch (o) {
+	case OPT_ADAMW:
+		return 8;
+	case OPT_ADAM8BIT:
+		return 2;
+	case OPT_SGD:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
 /* Heads held by one tensor-parallel rank; K/V heads are replicated when tp exceeds them
  * (Megatron-LM and vLLM keep at least one K/V head per rank). */
 static double local_heads(double heads, double t)
@@ -620,6 +649,7 @@ struct mctx {
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
 	double ad_o_b;		/* LoRA/QLoRA: optimizer bytes per adapter parameter */
+	double o_paged_b;	/* of o_b: the moments in CUDA managed memory (paged) */
 	double ad_layer_dense, ad_layer_moe_ne, ad_layer_expert; /* adapter params per layer */
 	double micro_batches;
 	struct act_in act;
@@ -797,6 +827,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
+	mem->optimizer_paged = 0;
 	mem->nccl_buffers = 0;
 	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
@@ -837,6 +868,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			double g = z2 ? shard : whole, o = z1 ? shard : whole;
 			mem->gradients = x->g_b * g;
 			mem->optimizer = x->o_b * o;
+			mem->optimizer_paged = x->o_paged_b * o;
 			/* effective divisors: whole-model count over what this GPU holds */
 			mem->weight_shard = wne + wex > 0 ? x->c->total / (wne + wex) : NAN;
 			mem->grad_shard = g > 0 ? x->trainable / g : NAN;
@@ -863,7 +895,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * under ZeRO-3 (DeepSpeed's offload_param needs stage 3). */
 		if (s->parallel.offload != OFFLOAD_NONE) {
 			mem->host += mem->optimizer;
-			mem->optimizer = 0;
+			mem->optimizer = mem->optimizer_paged = 0;
 			if (x->zero >= 2) {
 				mem->host += mem->gradients;
 				mem->gradients = 0;
@@ -1117,9 +1149,10 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 	if (x->fw_set)
 		/* the framework's allocator slack on every allocation at the peak */
 		mem->fragmentation =
-		    x->slack * (mem->weights + mem->gradients + mem->optimizer + mem->activations +
-				mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
-				mem->rebuilt_layer + mem->fp8_weights);
+		    x->slack *
+		    (mem->weights + mem->gradients + mem->optimizer - mem->optimizer_paged +
+		     mem->activations + mem->kv_cache + mem->comm_buffers - mem->nccl_buffers +
+		     mem->rebuilt_layer + mem->fp8_weights);
 	else {
 		/* the papers' 5% on the model's tensors. Gradients allocated in the backward
 		 * (workload.grad_lifetime backward) count at the peak only beyond the
@@ -1129,17 +1162,37 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		double g = mem->gradients;
 		if (x->training && x->grads == GRADS_BACKWARD && x->micro_batches <= 1)
 			g = dmax(0, mem->gradients_full - mem->activations);
-		mem->fragmentation = x->slack * (mem->weights + g + mem->optimizer +
-						 mem->activations + mem->kv_cache);
+		mem->fragmentation =
+		    x->slack * (mem->weights + g + mem->optimizer - mem->optimizer_paged +
+				mem->activations + mem->kv_cache);
 	}
 	mem->overhead = mem->cuda_context + mem->fragmentation + mem->comm_buffers +
 			mem->rebuilt_layer + mem->fp8_weights + mem->blas_workspace;
 	mem->total = mem->weights + mem->gradients + mem->optimizer + mem->activations +
 		     mem->kv_cache + mem->overhead;
-	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers;
+	/* Paged optimizer states (workload.optimizer_states paged) are CUDA managed memory:
+	 * the driver migrates their pages to the GPU while it has room (bitsandbytes
+	 * prefetch_state before each update) and evicts them to the host when it has not
+	 * ("paged optimizers ... automatically evict to CPU RAM when the GPU runs out of
+	 * memory": bitsandbytes' docs, optimizers; torchtune's memory_optimizations.rst), so
+	 * what does not fit beside the rest is on the host and the fit is the rest's. The
+	 * caching allocator never sees them (F.get_paged, cudaMallocManaged): outside
+	 * reserved and allocated, as NCCL's buffers; in total, as nvidia-smi shows the
+	 * resident pages. */
+	if (mem->optimizer_paged > 0) {
+		double rest = mem->total - mem->optimizer_paged;
+		double room =
+		    mem->capacity > 0 ? dmax(0, mem->capacity - rest) : mem->optimizer_paged;
+		double away = dmax(0, mem->optimizer_paged - room);
+		mem->optimizer -= away;
+		mem->optimizer_paged -= away;
+		mem->host += away;
+		mem->total -= away;
+	}
+	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers - mem->optimizer_paged;
 	mem->allocated = mem->reserved - mem->fragmentation;
 	mem->headroom = mem->capacity - mem->total;
-	mem->fits = mem->capacity > 0 && mem->total <= mem->capacity;
+	mem->fits = mem->capacity > 0 && mem->total - mem->optimizer_paged <= mem->capacity;
 }
 
 /* A serving framework's pool replaces the KV cache: allocated once whatever the batch
@@ -1276,7 +1329,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	double hblocks[PLAN_BLOCKS] = {NAN, NAN, NAN, NAN, NAN, NAN};
 
 	/* fields that not every path sets (no memset of the whole context: hot path) */
-	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = 0;
+	x.tied_copy = x.base_b = x.embed_b = x.g_b = x.o_b = x.ad_b = x.o_paged_b = 0;
 	x.ad_layer_dense = x.ad_layer_moe_ne = x.ad_layer_expert = 0;
 	x.act.lora_attn = x.act.lora_mlp = 0;
 	x.micro_batches = x.b = x.kv_elem_b = 0;
@@ -1363,10 +1416,11 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* the loaded stage's layers that recompute (workload.recompute_layers; all by default) */
 	p->recompute_layers = 0;
 	if (x.training && wl->recompute != RECOMPUTE_NONE)
-		p->recompute_layers =
-		    wl->recompute_layers > 0 && wl->recompute_layers < x.stage_layers
-			? wl->recompute_layers
-			: (int)x.stage_layers;
+		p->recompute_layers = wl->recompute_layers > 0 &&
+					      wl->recompute_layers < x.stage_layers &&
+					      wl->recompute_method != RECOMPUTE_UNIFORM
+					  ? wl->recompute_layers
+					  : (int)x.stage_layers;
 	if (x.L > 0 && (m->layers % (x.pp * x.vs)) != 0)
 		plan_warn(p, PW_LAYERS_NOT_DIVISIBLE, m->layers, (double)x.pp * x.vs);
 	{
@@ -1398,10 +1452,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			enum optimizer_states os = wl->optimizer_states != STATES_AUTO
 						       ? wl->optimizer_states
 						       : x.fw->states;
-			x.o_b = optimizer_bytes_fw(wl->optimizer, fp32, mw, os);
+			double scales =
+			    x.fw_set && wl->optimizer == OPT_ADAM8BIT ? ADAM8BIT_SCALE_BYTES : 0;
+			x.o_b = optimizer_bytes_fw(wl->optimizer, fp32, mw, os) + scales;
 			/* adapters train in their own dtype: no master copy, the moments in
 			 * the resolved dtype */
-			x.ad_o_b = optimizer_bytes_fw(wl->optimizer, true, MASTER_NONE, os);
+			x.ad_o_b =
+			    optimizer_bytes_fw(wl->optimizer, true, MASTER_NONE, os) + scales;
+			x.o_paged_b = os == STATES_PAGED ? optimizer_paged_bytes(wl->optimizer) : 0;
 		}
 		if (x.lora) {
 			enum dtype base = wl->finetune.base_weights;
@@ -1417,6 +1475,16 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			x.ad_b = dtype_bytes(wl->finetune.adapter_dtype);
 			x.g_b = x.ad_b;
 			x.o_b = x.ad_o_b;
+			/* bitsandbytes pages only the states of tensors of 1e5 values or more
+			 * (get_state_buffer): an adapter matrix has rank x (in or out), its
+			 * largest rank x ffn with an MLP target, else rank x hidden; all
+			 * adapters are taken as paged or not by the largest */
+			if ((double)wl->finetune.rank *
+				(wl->finetune.targets & (LORA_GATE | LORA_UP | LORA_DOWN)
+				     ? dmax(m->hidden, m->ffn)
+				     : m->hidden) <
+			    1e5)
+				x.o_paged_b = 0;
 		}
 		x.b = imax(1, wl->micro_batch);
 		p->global_batch =
@@ -1508,8 +1576,24 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * torchtitan/distributed/activation_checkpoint.py _apply_layer_sac): the
 		 * stage's layers average R x the recomputed layer's and (Ls - R) x the
 		 * stored one's. The layer rebuilt in the backward stays one layer. */
-		if (wl->recompute_layers > 0 && rc != RECOMPUTE_NONE &&
-		    wl->recompute_layers < x.stage_layers) {
+		/* Megatron --recompute-method uniform --recompute-num-layers N (recompute full):
+		 * the stage's layers run in chunks of N, each under one
+		 * tensor_parallel.checkpoint that saves only the chunk's input
+		 * (megatron/core/transformer/transformer_block.py _checkpointed_forward, or
+		 * megatron/core/recompute.py, "checkpoint the input activation of each divided
+		 * chunk"; the last chunk holds what is left): ceil(Ls / N) layer inputs over
+		 * the stage's Ls layers. The backward reruns a whole chunk's forward, so the
+		 * rebuilt part below is N layers' stored tensors. */
+		double chunk = 1;
+		if (wl->recompute_method == RECOMPUTE_UNIFORM && rc == RECOMPUTE_FULL &&
+		    wl->recompute_layers > 1 && x.stage_layers > 0) {
+			chunk = dmin(wl->recompute_layers, x.stage_layers);
+			double f = ceil(x.stage_layers / wl->recompute_layers) / x.stage_layers;
+			x.per_dense *= f;
+			x.per_moe *= f;
+		} else if (wl->recompute_layers > 0 && rc != RECOMPUTE_NONE &&
+			   wl->recompute_method != RECOMPUTE_UNIFORM &&
+			   wl->recompute_layers < x.stage_layers) {
 			double f = wl->recompute_layers / x.stage_layers, nd = 0, nm = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &nd : NULL,
 					 x.Lm > 0 ? &nm : NULL, NULL);
@@ -1532,9 +1616,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,
 					 x.Lm > 0 ? &am : NULL, NULL);
 			if (x.Ld > 0)
-				d = ad * sb - kept_d;
+				d = chunk * ad * sb - kept_d;
 			if (x.Lm > 0)
-				e = am * sb - kept_m;
+				e = chunk * am * sb - kept_m;
 			x.rebuilt = dmax(0, dmax(d, e));
 		} else if (x.act.rc == RECOMPUTE_SELECTIVE && !x.act.flash) {
 			x.rebuilt = act_scores_token(local_heads(m->heads, x.tp), &x.act) * sb;

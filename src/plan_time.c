@@ -786,10 +786,13 @@ static double dequant_bytes(const struct workload *w, double e)
 /* The share of a stage's Ls layers that workload.recompute applies to: R of them under
  * workload.recompute_layers (Megatron --recompute-method block --recompute-num-layers R,
  * the first R of each stage; torchtitan selective_ac_option N, every N-th block: R =
- * floor(L / N)), the others running as without recomputation; all by default. */
+ * floor(L / N)), the others running as without recomputation; all by default, and under
+ * --recompute-method uniform, whose chunks of R layers each run their forward again once
+ * (megatron/core/recompute.py: every chunk under tensor_parallel.checkpoint). */
 static double recompute_share(const struct workload *w, double Ls)
 {
-	if (w->recompute_layers <= 0 || !(Ls > 0) || w->recompute_layers >= Ls)
+	if (w->recompute_layers <= 0 || !(Ls > 0) || w->recompute_layers >= Ls ||
+	    w->recompute_method == RECOMPUTE_UNIFORM)
 		return 1;
 	return w->recompute_layers / Ls;
 }

@@ -13,6 +13,7 @@
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
 static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
 static const char *const recomputes[] = {"none", "selective", "full", "op", NULL};
+static const char *const recompute_methods[] = {"block", "uniform", NULL};
 static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
 static const char *const mlps[] = {"gated", "plain", NULL};
@@ -41,7 +42,7 @@ static const char *const kv_dtypes[] = {"fp32", "bf16", "fp16",	 "fp8",
 /* in the order of enum engine (scenario.h) */
 static const char *const engines[] = {"llama.cpp", "cuda-graphs", "auto", NULL};
 static const char *const master_weights[] = {"auto", "fp32", "none", NULL};
-static const char *const optimizer_states[] = {"auto", "fp32", "bf16", NULL};
+static const char *const optimizer_states[] = {"auto", "fp32", "bf16", "paged", NULL};
 static const char *const losses[] = {"auto", "paper", "fp32", "chunked", NULL};
 /* in the order of enum compile_mode and enum grad_lifetime (framework.h) */
 static const char *const compile_modes[] = {"auto", "on", "off", NULL};
@@ -286,6 +287,12 @@ const struct field scenario_fields[] = {
 	     "(Megatron --recompute-method block --recompute-num-layers N; torchtitan "
 	     "selective_ac_option N: floor(L / N)); auto = every layer",
 	     UI_HIDDEN("recompute layers"), RESOLVED_INT(recompute_layers)),
+    ENUM_FIELD("workload.recompute_method", workload.recompute_method, recompute_methods,
+	       APPLIES_TRAINING,
+	       "full recomputation's checkpoints (Megatron --recompute-method): block (the "
+	       "first recompute_layers layers, each alone) | uniform (chunks of "
+	       "recompute_layers layers, each chunk's input kept)",
+	       UI_HIDDEN("recompute method")),
     BOOL_FIELD("workload.flash_attention", workload.flash_attention, 0,
 	       "FlashAttention (no stored attention scores)", PW("flash attn", 25)),
     ENUM_FIELD("workload.finetune.method", workload.finetune.method, ft_methods, APPLIES_FINETUNE,
@@ -342,7 +349,7 @@ const struct field scenario_fields[] = {
 	       "fp32 master copy: auto (the framework's) | fp32 | none",
 	       UI_HIDDEN("master weights")),
     ENUM_FIELD("workload.optimizer_states", workload.optimizer_states, optimizer_states,
-	       APPLIES_TRAINING, "optimizer moments: auto (the framework's) | fp32 | bf16",
+	       APPLIES_TRAINING, "optimizer moments: auto (the framework's) | fp32 | bf16 | paged",
 	       UI_HIDDEN("optim states")),
     ENUM_FIELD("workload.loss", workload.loss, losses, APPLIES_TRAINING,
 	       "logits and loss: auto (the framework's) | paper | fp32 | chunked",
@@ -1448,6 +1455,12 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			"%d prefill + %d decode engines of tp x pp GPUs are more than the %d GPUs "
 			"(expected hardware.count of at least their GPUs)",
 			s->workload.prefill_engines, s->workload.decode_engines, s->hardware.count);
+	if (s->workload.recompute_method == RECOMPUTE_UNIFORM &&
+	    s->workload.recompute != RECOMPUTE_FULL)
+		/* Megatron takes --recompute-method only with --recompute-granularity full */
+		problem(out, src, "workload.recompute_method",
+			"recompute_method uniform checkpoints whole chunks of layers (expected "
+			"workload.recompute full, or recompute_method block)");
 	if (s->workload.host_kv_cache > 0 && !(s->workload.prefix_cache_tokens > 0))
 		/* what the host tier holds only matters against what there is to hold */
 		problem(out, src, "workload.host_kv_cache",

@@ -29,6 +29,10 @@ enum optimizer { OPT_ADAMW, OPT_ADAM8BIT, OPT_SGD, OPT_NONE };
 /* RECOMPUTE_OP: PyTorch's per-op selective checkpointing (torchtitan's `op` policy); it
  * stores less than selective and more than full, but comes last to keep the file values. */
 enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_OP };
+/* workload.recompute_method: which layers full recomputation checkpoints (Megatron
+ * --recompute-method): block, each of the first recompute_layers alone (the rest store
+ * everything); uniform, chunks of recompute_layers layers, only each chunk's input kept. */
+enum recompute_method { RECOMPUTE_BLOCK, RECOMPUTE_UNIFORM };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
 /* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
@@ -104,7 +108,9 @@ struct workload {
 	enum optimizer optimizer;
 	enum dtype grad_dtype; /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
 	enum recompute recompute;
-	int recompute_layers; /* layers of each stage that recompute; 0 (auto) = all of them */
+	int recompute_layers; /* layers of each stage that recompute; 0 (auto) = all of them;
+			       * under recompute_method uniform, the layers of a chunk */
+	enum recompute_method recompute_method;
 	bool flash_attention;
 	struct finetune finetune;
 	int prompt_tokens;

@@ -751,7 +751,7 @@ static void test_variations(void **state)
 {
 	static const struct {
 		const char *file;
-		const char *set[5];
+		const char *set[10];
 	} v[] = {
 	    {"scenarios/default.yaml", {"parallel.zero=0", NULL}},
 	    {"scenarios/default.yaml", {"parallel.zero=1", NULL}},
@@ -764,12 +764,21 @@ static void test_variations(void **state)
 	     {"parallel.pp=4", "parallel.virtual_stages=2", "workload.recompute=full", NULL}},
 	    {"scenarios/default.yaml", {"workload.recompute=none", NULL}},
 	    {"scenarios/default.yaml",
+	     {"workload.recompute=full", "workload.recompute_method=uniform",
+	      "workload.recompute_layers=5", "parallel.tp=2", NULL}},
+	    {"scenarios/default.yaml",
 	     {"workload.global_batch=auto", "workload.micro_batch=4", "parallel.tp=2",
 	      "parallel.sequence_parallel=true", NULL}},
 	    {"scenarios/default.yaml",
 	     {"workload.precision=fp8", "workload.optimizer=adam8bit", "parallel.zero=0", NULL}},
 	    {"scenarios/default.yaml",
 	     {"workload.optimizer=sgd", "workload.grad_dtype=fp32", "parallel.zero=2", NULL}},
+	    /* paged 8-bit states, some evicted to the host (one GPU: no room for them) */
+	    {"scenarios/default.yaml",
+	     {"workload.framework=torchtune", "workload.kind=finetune",
+	      "workload.finetune.method=full", "parallel.zero=0", "hardware.count=1",
+	      "workload.optimizer=adam8bit", "workload.optimizer_states=paged",
+	      "hardware.gpu=rtx-4090", "workload.recompute=full", NULL}},
 	    {"scenarios/default.yaml", {"workload.flash_attention=false", NULL}},
 	    {"scenarios/default.yaml", {"workload.deadline=2d", "hardware.storage=1GB/s", NULL}},
 	    {"scenarios/default.yaml", {"efficiency.mfu=0.4", NULL}},
@@ -950,8 +959,8 @@ static void test_every_framework(void **state)
  * every framework, with and without a pipeline, in training and serving. */
 static void test_hybrids(void **state)
 {
-	static const char *const models[] = {"jamba-1.5-mini", "qwen3-next-80b",
-					     "mamba-codestral", "nemotron-nano-9b", "nemotron-49b"};
+	static const char *const models[] = {"jamba-1.5-mini", "qwen3-next-80b", "mamba-codestral",
+					     "nemotron-nano-9b", "nemotron-49b"};
 	static const char *const sets[][4] = {
 	    {"hardware.count=8", NULL},
 	    {"hardware.count=8", "parallel.pp=2", "parallel.zero=1", NULL},
@@ -993,7 +1002,8 @@ static void test_hybrids(void **state)
 								     "memory.per_gpu.activations",
 								     buf, sizeof(buf), &err),
 							 0);
-					if (!strstr(buf, "bytes per token = (") || !strstr(buf, " blocks x"))
+					if (!strstr(buf, "bytes per token = (") ||
+					    !strstr(buf, " blocks x"))
 						complain(what, "memory.per_gpu.activations",
 							 "the blocks not itemized", buf);
 					blocks++;

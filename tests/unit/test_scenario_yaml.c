@@ -799,6 +799,7 @@ static const char *const every_field[][2] = {
 	{"workload.grad_dtype", "fp32"},
 	{"workload.recompute", "full"},
 	{"workload.recompute_layers", "4"},
+	{"workload.recompute_method", "uniform"},
 	{"workload.flash_attention", "false"},
 	{"workload.finetune.method", "qlora"},
 	{"workload.finetune.rank", "64"},
