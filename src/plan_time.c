@@ -1649,6 +1649,7 @@ struct serve_point {
 	double frac;   /* the share of steps that carry prompts */
 	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
+	double B;      /* the running batch it is the engine at */
 };
 
 /* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
@@ -1672,6 +1673,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		     double P, double O, double B, double n, struct serve_point *o)
 {
 	double Bd = B > 1 ? micro(in, B) : 1, others = B > 1 ? micro(in, B - 1) : 0;
+	o->B = B;
 	o->starved = false;
 	o->ahead = 0;
 	o->joined = n * P;
@@ -1758,6 +1760,8 @@ static double serve_gap(const struct tctx *c, const struct infer *in, enum sched
 	double Bd = B > 1 ? micro(in, B) : 1;
 	if (sched == SCHED_STATIC)
 		return pt->step;
+	if (k <= 0 && B == pt->B) /* no prompt joins: serve_at's decodes alone */
+		return pt->decode;
 	if (sched == SCHED_CHUNKED)
 		return pass_s(c, in, Bd, min_num(k * P, pt->room), P);
 	if (k <= 0)
@@ -1776,7 +1780,40 @@ struct serve_cfg {
 	double P, O;
 	double B;    /* the batch time_infer chose: a closed loop's concurrency by default */
 	double gaps; /* the gaps a request's TPOT is the mean of (request_gaps) */
+	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
+
+/* The engine at the points the capacity walk asks for at every rate (the running cap,
+ * an empty engine, either side of the CUDA-graph cap), each worked out once a plan:
+ * serve_at is a function of its B and n alone once serve_cfg is fixed. */
+#define SERVE_MEMO 4
+struct serve_memo {
+	int n;
+	double B[SERVE_MEMO], k[SERVE_MEMO];
+	struct serve_point pt[SERVE_MEMO];
+	/* serve_levels' lengths at a level q[i] (law_quantile of the prompt and the output
+	 * laws at their means), where known[i] */
+	bool known[4];
+	double q[4], prompt[4], output[4];
+};
+
+static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double B, double n, struct serve_point *o)
+{
+	struct serve_memo *m = g->memo;
+	for (int i = 0; i < m->n; i++) {
+		if (m->B[i] == B && m->k[i] == n) {
+			*o = m->pt[i];
+			return;
+		}
+	}
+	serve_at(c, in, g->sched, g->T, g->P, g->O, B, n, o);
+	if (m->n < SERVE_MEMO) {
+		m->B[m->n] = B;
+		m->k[m->n] = n;
+		m->pt[m->n++] = *o;
+	}
+}
 
 /* ---- a request's TPOT under an output-length law ----
  * A request's TPOT is the mean of its own gaps, (e2e - ttft) / (output - 1) (vLLM's
@@ -1891,11 +1928,11 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 	if (!(gb >= 1 && gb < hi))
 		return little_root(c, in, g, rate, lo, hi, flo, fhi, pt);
 	x = gb * (1 + 1e-9); /* just over the cap: eager */
-	serve_at(c, in, g->sched, g->T, g->P, g->O, x, (x - 1) / g->O, pt);
+	serve_at_memo(c, in, g, x, (x - 1) / g->O, pt);
 	fx = rate * pt->e2e - x;
 	if (fx <= 0) /* only a graphed root */
 		return little_root(c, in, g, rate, lo, x, flo, fx, pt);
-	serve_at(c, in, g->sched, g->T, g->P, g->O, gb, (gb - 1) / g->O, pt);
+	serve_at_memo(c, in, g, gb, (gb - 1) / g->O, pt);
 	fg = rate * pt->e2e - gb;
 	if (fg > 0) /* only an eager root */
 		return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
@@ -1908,9 +1945,10 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
- * before) from the closed-form model; no warning, no figure of the plan. */
+ * before) from the closed-form model, the levels all or the SLO's alone (serve_levels);
+ * no warning, no figure of the plan. */
 static void serve_load(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-		       double rate, struct plan_serving *v)
+		       double rate, bool all, struct plan_serving *v)
 {
 	const struct workload *w = &c->s->workload;
 	enum scheduler sched = g->sched;
@@ -1924,7 +1962,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		struct serve_point top;
 		double lo = 0, hi = cap, flo, fhi;
 		v->rate = rate;
-		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
+		serve_at_memo(c, in, g, cap, (cap - 1) / O, &top);
 		v->capacity_rate = cap / top.e2e;
 		v->e2e_cap_s = top.e2e;
 		v->utilisation = rate / v->capacity_rate;
@@ -1935,7 +1973,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		} else {
 			/* Little's law: B = rate x e2e(B); f(B) = rate e2e(B) - B falls from
 			 * f(0) > 0 to f(cap) < 0; regula falsi (Illinois) */
-			serve_at(c, in, sched, T, P, O, 0, 0, &pt);
+			serve_at_memo(c, in, g, 0, 0, &pt);
 			flo = rate * pt.e2e;
 			fhi = rate * top.e2e - cap;
 			run = graph_root(c, in, g, rate, lo, hi, flo, fhi, &pt);
@@ -1953,7 +1991,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
-	serve_levels(c, in, g, &pt, run, rate, wq, true, v);
+	serve_levels(c, in, g, &pt, run, rate, wq, all, v);
 }
 
 /* The queue and the percentiles of the engine at running batch run (pt, serve_at's point
@@ -2059,9 +2097,17 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		if (lengths && sched != SCHED_STATIC) {
 			/* the prompt and the output at the level's lengths (a static batch's
 			 * requests wait for all its prompts: the mean's) */
-			double Pq = P * law_quantile(&w->prompt_length, w->prompt_tokens, ql) /
-				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
-			double Oq = law_quantile(&w->output_length, O, ql);
+			struct serve_memo *m = g->memo;
+			double Pq, Oq;
+			if (!m->known[lv] || m->q[lv] != ql) {
+				m->prompt[lv] =
+				    law_quantile(&w->prompt_length, w->prompt_tokens, ql);
+				m->output[lv] = law_quantile(&w->output_length, O, ql);
+				m->q[lv] = ql;
+				m->known[lv] = true;
+			}
+			Pq = P * m->prompt[lv] / (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
+			Oq = m->output[lv];
 			double others = run > 1 ? micro(in, run - 1) : 0;
 			v->lv_own_s[lv] =
 			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
@@ -2144,7 +2190,8 @@ static bool fleet_try(struct fleet_walk *f, double x)
 {
 	const struct workload *w = &f->c->s->workload;
 	bool ok;
-	serve_load(f->c, f->in, f->g, f->rate / (x * f->engines), &f->t);
+	/* the SLO's level alone: the walk reads no other (serve_levels) */
+	serve_load(f->c, f->in, f->g, f->rate / (x * f->engines), false, &f->t);
 	f->evals++;
 	ok = serve_meets(w, &f->t);
 	f->at[!ok][0] = f->t.ttft_slo_s;
@@ -2159,7 +2206,7 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 {
 	struct serve_point pt;
 	const struct serve_cfg *g = f->g;
-	serve_at(f->c, f->in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	serve_at_memo(f->c, f->in, g, B, max_num(B - 1, 0) / g->O, &pt);
 	*rate = B / pt.e2e;
 	f->evals++;
 	f->t.overloaded = false;
@@ -2586,10 +2633,15 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	const struct framework_info *fw = framework_get(w->framework);
 	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
+	struct serve_memo memo;
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
 	double span = (double)p->tp * p->pp * engines;
 
 	serving_nan(v);
+	memo.n = 0;
+	for (int i = 0; i < 4; i++)
+		memo.known[i] = false;
+	g.memo = &memo;
 	g.sched = framework_scheduler(w->framework, w->scheduler);
 	peak = w->requests_per_s > 0 ? w->requests_per_s
 				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
@@ -2654,7 +2706,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	/* the load: an arrival rate (split over the replicas), a closed loop, or the batch */
 	if (w->kind == WL_ONLINE && w->concurrency <= 0)
 		rate = peak;
-	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, v);
+	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, true, v);
 	if (w->measured_tokens_per_s > 0 && rate > 0) {
 		/* a measured throughput is the most a replica completes: it, not the model's
 		 * cap, says whether the arrivals outrun the replica (the queue's figures stay
