@@ -1232,8 +1232,10 @@ enum engine plan_engine(const struct scenario *s)
 	 * local inference is llama.cpp and its front ends (Ollama, LM Studio); datacenter
 	 * GPUs serve through vLLM, SGLang or TensorRT-LLM, all CUDA-graph engines
 	 * (catalog/gpus.yaml says where the class comes from) */
-	return strcmp(s->hardware.gpu.gpu_class, "consumer") == 0 ? ENGINE_LLAMACPP
-								  : ENGINE_CUDA_GRAPHS;
+	return s->hardware.gpu.gpu_class[0] == 'c' && /* the library call only for a "c..." */
+		       strcmp(s->hardware.gpu.gpu_class, "consumer") == 0
+		   ? ENGINE_LLAMACPP
+		   : ENGINE_CUDA_GRAPHS;
 }
 
 enum dtype plan_precision(const struct scenario *s)

@@ -41,6 +41,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* ---- calibration constants (one set for every row; see the header comment) ---- */
 
@@ -296,10 +298,16 @@ static double gemm_s(struct tctx *c, double m, double n, double k, double count,
  * (NCCL docs; Sanders et al. 2009 on double binary trees). */
 static double hops(double n)
 {
-	double h = 0;
-	for (double v = 1; v < n; v *= 2) /* ceil(log2(n)), exactly, without libm */
-		h++;
-	return h;
+	/* ceil(log2(n)), exactly, without libm or a loop: the doublings of 1 until n is
+	 * reached are n's binary exponent, one more when n is no power of two (n > 1 is
+	 * normal or infinite: 1024, as the doublings overflow to infinity) */
+	uint64_t b;
+	int e;
+	if (!(n > 1))
+		return 0;
+	memcpy(&b, &n, sizeof(b));
+	e = (int)((b >> 52) & 0x7ff) - 1023;
+	return (b & 0xfffffffffffffULL) ? e + 1 : e;
 }
 
 /* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
