@@ -1634,9 +1634,13 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 	{
 		double pmf = exp(-n), cdf = pmf, kk = 0;
 		int i = 0;
+		double at = nq > 0 ? q[0] - 1e-12 : 0; /* the next level's threshold */
 		while (i < nq && kk < 400) {
-			while (i < nq && cdf >= q[i] - 1e-12)
+			while (i < nq && cdf >= at) {
 				k[i++] = kk;
+				if (i < nq)
+					at = q[i] - 1e-12;
+			}
 			kk += 1;
 			pmf *= n / kk;
 			cdf += pmf;
@@ -1858,11 +1862,28 @@ static const double mid_z[32] = {
     0.72425281263464025,  0.83033697246725502,	0.94670609036489928,  1.0775462990621125,
     1.2300016204069952,	  1.4180547114617594,	1.6763080235445083,   2.1543180193877882};
 
+/* Whether a and b are the same double, bit for bit (a memo's key). */
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
 static double request_gaps(const struct length_law *d, double O)
 {
+	/* the last law's answer on this thread: a function of d and O alone, and the same at
+	 * every count search and goal seek plan */
+	static _Thread_local struct {
+		bool valid;
+		struct length_law d;
+		double O, gaps;
+	} last;
 	double inv = 0, n = 0;
 	if (d->dist == DIST_FIXED)
 		return O - 1;
+	if (last.valid && last.d.dist == d->dist && same_bits(last.d.min, d->min) &&
+	    same_bits(last.d.max, d->max) && same_bits(last.d.sigma, d->sigma) &&
+	    same_bits(last.O, O))
+		return last.gaps;
 	for (int i = 0; i < 32; i++) {
 		double x = d->dist == DIST_EXPONENTIAL ? O * mid_exp[i]
 			   : d->dist == DIST_LOGNORMAL
@@ -1874,7 +1895,11 @@ static double request_gaps(const struct length_law *d, double O)
 			n += 1;
 		}
 	}
-	return n > 0 ? n / inv : O - 1;
+	last.d = *d;
+	last.O = O;
+	last.gaps = n > 0 ? n / inv : O - 1;
+	last.valid = true;
+	return last.gaps;
 }
 
 static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
