@@ -1285,8 +1285,10 @@ enum engine plan_engine(const struct scenario *s)
 	 * local inference is llama.cpp and its front ends (Ollama, LM Studio); datacenter
 	 * GPUs serve through vLLM, SGLang or TensorRT-LLM, all CUDA-graph engines
 	 * (catalog/gpus.yaml says where the class comes from) */
-	return strcmp(s->hardware.gpu.gpu_class, "consumer") == 0 ? ENGINE_LLAMACPP
-								  : ENGINE_CUDA_GRAPHS;
+	return s->hardware.gpu.gpu_class[0] == 'c' && /* the library call only for a "c..." */
+		       strcmp(s->hardware.gpu.gpu_class, "consumer") == 0
+		   ? ENGINE_LLAMACPP
+		   : ENGINE_CUDA_GRAPHS;
 }
 
 enum dtype plan_precision(const struct scenario *s)
@@ -1312,6 +1314,38 @@ enum dtype plan_precision(const struct scenario *s)
 	if (!(g->peak_flops[DTYPE_BF16] > 0) && g->peak_flops[DTYPE_FP16] > 0)
 		return DTYPE_FP16;
 	return DTYPE_BF16;
+}
+
+/* The architecture the plan uses and its parameter counts (model_resolve_shape,
+ * model_count_params), remembered for the last model this thread planned: search, goal
+ * seek and the UI's layout keys plan one model many times. The key is the whole
+ * architecture, every byte of struct model from params on (what both functions read; it
+ * holds no pointer), so an edited field is a new key and never a stale count. */
+struct counted {
+	bool valid;
+	bool assumed;
+	struct model in, out;
+	struct model_params counts;
+};
+
+static void resolve_counted(const struct model *in, struct plan *p)
+{
+	static _Thread_local struct counted last;
+	const size_t at = offsetof(struct model, params), n = sizeof(*in) - at;
+
+	if (last.valid && memcmp((const char *)in + at, (const char *)&last.in + at, n) == 0) {
+		memcpy((char *)&p->model + at, (const char *)&last.out + at, n);
+		p->shape_assumed = last.assumed;
+		p->counts = last.counts;
+		return;
+	}
+	model_resolve_shape(in, &p->model, &p->shape_assumed);
+	model_count_params(&p->model, &p->counts);
+	memcpy((char *)&last.in + at, (const char *)in + at, n);
+	memcpy((char *)&last.out + at, (const char *)&p->model + at, n);
+	last.assumed = p->shape_assumed;
+	last.counts = p->counts;
+	last.valid = true;
 }
 
 void plan_compute_memory(const struct scenario *s, struct plan *p)
@@ -1350,9 +1384,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
 	p->precision = x.precision = plan_precision(s);
-	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
+	resolve_counted(&s->model, p);
 	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
-	model_count_params(&p->model, &p->counts);
 	m = &p->model;
 	c = &p->counts;
 	x.s = s;

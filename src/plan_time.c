@@ -41,6 +41,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* ---- calibration constants (one set for every row; see the header comment) ---- */
 
@@ -296,10 +298,16 @@ static double gemm_s(struct tctx *c, double m, double n, double k, double count,
  * (NCCL docs; Sanders et al. 2009 on double binary trees). */
 static double hops(double n)
 {
-	double h = 0;
-	for (double v = 1; v < n; v *= 2) /* ceil(log2(n)), exactly, without libm */
-		h++;
-	return h;
+	/* ceil(log2(n)), exactly, without libm or a loop: the doublings of 1 until n is
+	 * reached are n's binary exponent, one more when n is no power of two (n > 1 is
+	 * normal or infinite: 1024, as the doublings overflow to infinity) */
+	uint64_t b;
+	int e;
+	if (!(n > 1))
+		return 0;
+	memcpy(&b, &n, sizeof(b));
+	e = (int)((b >> 52) & 0x7ff) - 1023;
+	return (b & 0xfffffffffffffULL) ? e + 1 : e;
 }
 
 /* All-reduce: a ring moves 2 (n-1)/n of the message through each GPU's link (Patarasuk
@@ -1636,9 +1644,13 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 	{
 		double pmf = exp(-n), cdf = pmf, kk = 0;
 		int i = 0;
+		double at = nq > 0 ? q[0] - 1e-12 : 0; /* the next level's threshold */
 		while (i < nq && kk < 400) {
-			while (i < nq && cdf >= q[i] - 1e-12)
+			while (i < nq && cdf >= at) {
 				k[i++] = kk;
+				if (i < nq)
+					at = q[i] - 1e-12;
+			}
 			kk += 1;
 			pmf *= n / kk;
 			cdf += pmf;
@@ -1659,6 +1671,7 @@ struct serve_point {
 	double frac;   /* the share of steps that carry prompts */
 	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
 	bool starved;  /* the prompts arrive faster than the budget takes them */
+	double B;      /* the running batch it is the engine at */
 };
 
 /* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
@@ -1682,6 +1695,7 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		     double P, double O, double B, double n, struct serve_point *o)
 {
 	double Bd = B > 1 ? micro(in, B) : 1, others = B > 1 ? micro(in, B - 1) : 0;
+	o->B = B;
 	o->starved = false;
 	o->ahead = 0;
 	o->joined = n * P;
@@ -1769,6 +1783,8 @@ static double serve_gap(const struct tctx *c, const struct infer *in, enum sched
 	double Bd = B > 1 ? micro(in, B) : 1;
 	if (sched == SCHED_STATIC)
 		return pt->step;
+	if (k <= 0 && B == pt->B) /* no prompt joins: serve_at's decodes alone */
+		return pt->decode;
 	if (sched == SCHED_CHUNKED)
 		return pass_s(c, in, Bd, min_num(k * P, pt->room), P);
 	if (k <= 0)
@@ -1787,7 +1803,40 @@ struct serve_cfg {
 	double P, O;
 	double B;    /* the batch time_infer chose: a closed loop's concurrency by default */
 	double gaps; /* the gaps a request's TPOT is the mean of (request_gaps) */
+	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
+
+/* The engine at the points the capacity walk asks for at every rate (the running cap,
+ * an empty engine, either side of the CUDA-graph cap), each worked out once a plan:
+ * serve_at is a function of its B and n alone once serve_cfg is fixed. */
+#define SERVE_MEMO 4
+struct serve_memo {
+	int n;
+	double B[SERVE_MEMO], k[SERVE_MEMO];
+	struct serve_point pt[SERVE_MEMO];
+	/* serve_levels' lengths at a level q[i] (law_quantile of the prompt and the output
+	 * laws at their means), where known[i] */
+	bool known[4];
+	double q[4], prompt[4], output[4];
+};
+
+static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double B, double n, struct serve_point *o)
+{
+	struct serve_memo *m = g->memo;
+	for (int i = 0; i < m->n; i++) {
+		if (m->B[i] == B && m->k[i] == n) {
+			*o = m->pt[i];
+			return;
+		}
+	}
+	serve_at(c, in, g->sched, g->T, g->P, g->O, B, n, o);
+	if (m->n < SERVE_MEMO) {
+		m->B[m->n] = B;
+		m->k[m->n] = n;
+		m->pt[m->n++] = *o;
+	}
+}
 
 /* ---- a request's TPOT under an output-length law ----
  * A request's TPOT is the mean of its own gaps, (e2e - ttft) / (output - 1) (vLLM's
@@ -1824,11 +1873,28 @@ static const double mid_z[32] = {
     0.72425281263464025,  0.83033697246725502,	0.94670609036489928,  1.0775462990621125,
     1.2300016204069952,	  1.4180547114617594,	1.6763080235445083,   2.1543180193877882};
 
+/* Whether a and b are the same double, bit for bit (a memo's key). */
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
 static double request_gaps(const struct length_law *d, double O)
 {
+	/* the last law's answer on this thread: a function of d and O alone, and the same at
+	 * every count search and goal seek plan */
+	static _Thread_local struct {
+		bool valid;
+		struct length_law d;
+		double O, gaps;
+	} last;
 	double inv = 0, n = 0;
 	if (d->dist == DIST_FIXED)
 		return O - 1;
+	if (last.valid && last.d.dist == d->dist && same_bits(last.d.min, d->min) &&
+	    same_bits(last.d.max, d->max) && same_bits(last.d.sigma, d->sigma) &&
+	    same_bits(last.O, O))
+		return last.gaps;
 	for (int i = 0; i < 32; i++) {
 		double x = d->dist == DIST_EXPONENTIAL ? O * mid_exp[i]
 			   : d->dist == DIST_LOGNORMAL
@@ -1840,7 +1906,11 @@ static double request_gaps(const struct length_law *d, double O)
 			n += 1;
 		}
 	}
-	return n > 0 ? n / inv : O - 1;
+	last.d = *d;
+	last.O = O;
+	last.gaps = n > 0 ? n / inv : O - 1;
+	last.valid = true;
+	return last.gaps;
 }
 
 static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
@@ -1902,11 +1972,11 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 	if (!(gb >= 1 && gb < hi))
 		return little_root(c, in, g, rate, lo, hi, flo, fhi, pt);
 	x = gb * (1 + 1e-9); /* just over the cap: eager */
-	serve_at(c, in, g->sched, g->T, g->P, g->O, x, (x - 1) / g->O, pt);
+	serve_at_memo(c, in, g, x, (x - 1) / g->O, pt);
 	fx = rate * pt->e2e - x;
 	if (fx <= 0) /* only a graphed root */
 		return little_root(c, in, g, rate, lo, x, flo, fx, pt);
-	serve_at(c, in, g->sched, g->T, g->P, g->O, gb, (gb - 1) / g->O, pt);
+	serve_at_memo(c, in, g, gb, (gb - 1) / g->O, pt);
 	fg = rate * pt->e2e - gb;
 	if (fg > 0) /* only an eager root */
 		return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
@@ -1919,9 +1989,10 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
- * before) from the closed-form model; no warning, no figure of the plan. */
+ * before) from the closed-form model, the levels all or the SLO's alone (serve_levels);
+ * no warning, no figure of the plan. */
 static void serve_load(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-		       double rate, struct plan_serving *v)
+		       double rate, bool all, struct plan_serving *v)
 {
 	const struct workload *w = &c->s->workload;
 	enum scheduler sched = g->sched;
@@ -1935,7 +2006,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		struct serve_point top;
 		double lo = 0, hi = cap, flo, fhi;
 		v->rate = rate;
-		serve_at(c, in, sched, T, P, O, cap, (cap - 1) / O, &top);
+		serve_at_memo(c, in, g, cap, (cap - 1) / O, &top);
 		v->capacity_rate = cap / top.e2e;
 		v->e2e_cap_s = top.e2e;
 		v->utilisation = rate / v->capacity_rate;
@@ -1946,7 +2017,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		} else {
 			/* Little's law: B = rate x e2e(B); f(B) = rate e2e(B) - B falls from
 			 * f(0) > 0 to f(cap) < 0; regula falsi (Illinois) */
-			serve_at(c, in, sched, T, P, O, 0, 0, &pt);
+			serve_at_memo(c, in, g, 0, 0, &pt);
 			flo = rate * pt.e2e;
 			fhi = rate * top.e2e - cap;
 			run = graph_root(c, in, g, rate, lo, hi, flo, fhi, &pt);
@@ -1964,7 +2035,7 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
-	serve_levels(c, in, g, &pt, run, rate, wq, true, v);
+	serve_levels(c, in, g, &pt, run, rate, wq, all, v);
 }
 
 /* The queue and the percentiles of the engine at running batch run (pt, serve_at's point
@@ -2070,9 +2141,17 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		if (lengths && sched != SCHED_STATIC) {
 			/* the prompt and the output at the level's lengths (a static batch's
 			 * requests wait for all its prompts: the mean's) */
-			double Pq = P * law_quantile(&w->prompt_length, w->prompt_tokens, ql) /
-				    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
-			double Oq = law_quantile(&w->output_length, O, ql);
+			struct serve_memo *m = g->memo;
+			double Pq, Oq;
+			if (!m->known[lv] || m->q[lv] != ql) {
+				m->prompt[lv] =
+				    law_quantile(&w->prompt_length, w->prompt_tokens, ql);
+				m->output[lv] = law_quantile(&w->output_length, O, ql);
+				m->q[lv] = ql;
+				m->known[lv] = true;
+			}
+			Pq = P * m->prompt[lv] / (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
+			Oq = m->output[lv];
 			double others = run > 1 ? micro(in, run - 1) : 0;
 			v->lv_own_s[lv] =
 			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
@@ -2155,7 +2234,8 @@ static bool fleet_try(struct fleet_walk *f, double x)
 {
 	const struct workload *w = &f->c->s->workload;
 	bool ok;
-	serve_load(f->c, f->in, f->g, f->rate / (x * f->engines), &f->t);
+	/* the SLO's level alone: the walk reads no other (serve_levels) */
+	serve_load(f->c, f->in, f->g, f->rate / (x * f->engines), false, &f->t);
 	f->evals++;
 	ok = serve_meets(w, &f->t);
 	f->at[!ok][0] = f->t.ttft_slo_s;
@@ -2170,7 +2250,7 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 {
 	struct serve_point pt;
 	const struct serve_cfg *g = f->g;
-	serve_at(f->c, f->in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	serve_at_memo(f->c, f->in, g, B, max_num(B - 1, 0) / g->O, &pt);
 	*rate = B / pt.e2e;
 	f->evals++;
 	f->t.overloaded = false;
@@ -2631,10 +2711,15 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	const struct framework_info *fw = framework_get(w->framework);
 	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
+	struct serve_memo memo;
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
 	double span = (double)p->tp * p->pp * engines;
 
 	serving_nan(v);
+	memo.n = 0;
+	for (int i = 0; i < 4; i++)
+		memo.known[i] = false;
+	g.memo = &memo;
 	g.sched = framework_scheduler(w->framework, w->scheduler);
 	peak = w->requests_per_s > 0 ? w->requests_per_s
 				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
@@ -2699,7 +2784,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	/* the load: an arrival rate (split over the replicas), a closed loop, or the batch */
 	if (w->kind == WL_ONLINE && w->concurrency <= 0)
 		rate = peak;
-	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, v);
+	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, true, v);
 	if (w->measured_tokens_per_s > 0 && rate > 0) {
 		/* a measured throughput is the most a replica completes: it, not the model's
 		 * cap, says whether the arrivals outrun the replica (the queue's figures stay
