@@ -2359,11 +2359,14 @@ void explain_serving_requests_per_s(struct ex *e, const struct scenario *s, cons
 		snprintf(nums, sizeof(nums), "!the arrivals outrun it: its capacity_rate");
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "!the arrivals per replica, serving.rate");
+	else if (v->closed_wait_s > 0)
+		snprintf(nums, sizeof(nums), "%s / (%s + %s)", plain(e, v->batch),
+			 sec(e, v->e2e_run_s), sec(e, v->closed_wait_s));
 	else
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_run_s));
 	serving_plain(e, s, p, "requests/s",
 		      "the arrival rate per replica when it is served; in a closed loop batch / "
-		      "e2e (Little's law)",
+		      "(e2e + the wait at the prompt budget) (Little's law)",
 		      nums, plain(e, v->requests_per_s));
 }
 
@@ -2410,6 +2413,9 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->max_running),
 			 sec(e, v->e2e_cap_s));
+	else if (v->closed_wait_s > 0)
+		snprintf(nums, sizeof(nums), "%s / (%s + %s)", plain(e, v->batch),
+			 sec(e, v->e2e_cap_s), sec(e, v->closed_wait_s));
 	else
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_cap_s));
 	serving_plain(e, s, p, "capacity",
@@ -2423,6 +2429,28 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
+	if (!open_loop(p) && v->closed_wait_s > 0) {
+		/* src/plan_time.c closed_wait, then the requests beyond the cap (serve_load) */
+		const char *w = sec(e, v->closed_wait_s);
+		if (v->concurrency > v->batch)
+			snprintf(nums, sizeof(nums), "%s + (%s - %s) x (%s + %s) / %s", w,
+				 plain(e, v->concurrency), plain(e, v->batch), sec(e, v->e2e_run_s),
+				 w, plain(e, v->batch));
+		else
+			snprintf(nums, sizeof(nums), "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s",
+				 plain(e, v->closed_rho), sec(e, v->closed_svc_s),
+				 plain(e, v->closed_rho), plain(e, v->closed_rho),
+				 sec(e, v->step_decode_s));
+		serving_plain(e, s, p, "wait",
+			      "closed loop: the step in flight, a decode step unless a prompt "
+			      "rides it, (1 - rho) x decode + the M/D/1 wait behind the others' "
+			      "prompts at the budget, rho s / (2 (1 - rho)) (Pollaczek-Khinchine; "
+			      "s = P / F x a pass of F = the room tokens; rho = s x the N - 1 "
+			      "others' requests/s, the arrival theorem), + the requests beyond "
+			      "the cap, (C - B) (e2e + W) / B",
+			      nums, sec(e, v->wait_s));
+		return;
+	}
 	snprintf(nums, sizeof(nums), "%s / 2 + %s", sec(e, v->wait_res_s), sec(e, v->wait_queue_s));
 	serving_plain(
 	    e, s, p, "wait",

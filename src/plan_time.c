@@ -1744,6 +1744,7 @@ static void serving_nan(struct plan_serving *v)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
 	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
+	v->closed_rho = v->closed_svc_s = v->closed_wait_s = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
@@ -1906,6 +1907,58 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 	return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
 }
 
+/* ---- a closed loop's wait at the prompt budget ----
+ * A closed loop of N clients (workload.concurrency; AIPerf's and genai-perf's
+ * --concurrency) sends a client's next request as its previous one ends, and TTFT runs
+ * from the send to the first response (AIPerf, aiperf/metrics/types/ttft_metric.py
+ * TTFTMetric: first response minus request start), so it holds every wait in the engine:
+ *  - the step in flight: the engine launched its next step as the last token left (the
+ *    others' decodes keep it busy), and a request joins only at an iteration's start
+ *    (TensorRT-LLM docs/source/executor.md, the execution loop): a decode step, unless a
+ *    prompt rides it, which the queue below counts (share rho);
+ *  - the others' prompts: the budget takes prompt tokens first come first served, room of
+ *    them a step beside the decodes (TensorRT-LLM's MicroBatchScheduler,
+ *    cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp: the generation requests
+ *    first, then the contexts up to max_num_tokens, chunked to what is left, or left whole
+ *    to the next step without chunking; vLLM V1's and SGLang's budgets the same way). A
+ *    prompt of P tokens holds the budget P / F of a pass of F = room tokens: s = P / F x
+ *    pass(F), a fused step under chunked prefill, a prefill pass under prefill-first. At
+ *    concurrency 50 of 5,000-token prompts and 500-token outputs the budget is busy most
+ *    of the time (measured.md's NIM row: 1.6 requests/s x ~0.4 s).
+ * The prompts of N clients whose cycle e2e is long against s arrive nearly as a Poisson
+ * stream (the finite-source queue, Kleinrock, Queueing Systems I, 1975, Section 3.10):
+ * an M/D/1 queue at the budget, W = rho s / (2 (1 - rho)) (Pollaczek-Khinchine). An
+ * arrival finds the load of the N - 1 others (the arrival theorem of closed networks,
+ * Reiser and Lavenberg, J. ACM 27(2), 1980), whose throughput is (N - 1) / (e2e + W), so
+ * rho = X s solves (s - 2 e2e) rho^2 + 2 (e2e + m) rho - 2 m = 0 with m = (N - 1) s:
+ * rho = 2 m / (e2e + m + sqrt((e2e - m)^2 + 2 m s)), always below 1 (a closed loop does
+ * not overrun). At N = 1 nothing waits: the engine is idle when the lone client's request
+ * comes. A static batch's requests wait for its prompts in their own passes (serve_at).
+ * Fills v->closed_*; returns the wait. */
+static double closed_wait(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double run, const struct serve_point *pt, struct plan_serving *v)
+{
+	double n = run - 1, others = run > 1 ? micro(in, run - 1) : 0, P = g->P, e = pt->e2e;
+	double F, s, m, rho, W;
+	v->closed_rho = v->closed_svc_s = v->closed_wait_s = 0;
+	if (!(n > 0) || g->sched == SCHED_STATIC)
+		return 0;
+	if (g->sched == SCHED_CHUNKED) {
+		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
+		s = P / F * pass_s(c, in, others, F, P);
+	} else {
+		F = isfinite(g->T) ? g->T : P;
+		s = P / F * prefill_s(in, F, P);
+	}
+	m = n * s;
+	rho = 2 * m / (e + m + sqrt((e - m) * (e - m) + 2 * m * s));
+	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode;
+	v->closed_rho = rho;
+	v->closed_svc_s = s;
+	v->closed_wait_s = W;
+	return W;
+}
+
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
  * before) from the closed-form model; no warning, no figure of the plan. */
@@ -1947,9 +2000,10 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			run = w->batch > 0 ? min_num(w->batch, cap) : cap;
 		serve_at(c, in, sched, T, P, O, run, max_num(run - 1, 0) / O, &pt);
 		v->concurrency = C;
+		wq = closed_wait(c, in, g, run, &pt, v);
 		if (C > run) /* the rest wait for a slot: Little's law on the queue */
-			wq = (C - run) * pt.e2e / run;
-		v->capacity_rate = run / pt.e2e;
+			wq += (C - run) * (pt.e2e + wq) / run;
+		v->capacity_rate = run / (pt.e2e + v->closed_wait_s);
 		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
@@ -1995,7 +2049,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
-	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt->e2e;
+	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : v->capacity_rate;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
 	v->ttft_mean_s = pt->ttft + v->wait_s;
