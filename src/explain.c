@@ -2305,6 +2305,16 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 		      plain(e, v->max_running));
 }
 
+void explain_serving_scheduler_steps(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "steps",
+		      "workload.scheduler_steps, or the framework's: 1 (vLLM v0 "
+		      "--num-scheduler-steps, SGLang --num-continuous-decode-steps); the host's "
+		      "per-step share is paid once a block, and a request joins only at a "
+		      "block's first step, (steps - 1) / 2 steps later on average",
+		      "!a setting", plain(e, p->serving.scheduler_steps));
+}
+
 void explain_serving_batch(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
@@ -2436,33 +2446,43 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 			snprintf(nums, sizeof(nums), "%s + (%s - %s) x (%s + %s) / %s", w,
 				 plain(e, v->concurrency), plain(e, v->batch), sec(e, v->e2e_run_s),
 				 w, plain(e, v->batch));
+		else if (v->scheduler_steps > 1)
+			snprintf(nums, sizeof(nums),
+				 "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s + (%s - 1) / 2 x %s",
+				 plain(e, v->closed_rho), sec(e, v->closed_svc_s),
+				 plain(e, v->closed_rho), plain(e, v->closed_rho),
+				 sec(e, v->step_decode_s), plain(e, v->scheduler_steps),
+				 sec(e, v->tpot_mean_s));
 		else
 			snprintf(nums, sizeof(nums), "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s",
 				 plain(e, v->closed_rho), sec(e, v->closed_svc_s),
 				 plain(e, v->closed_rho), plain(e, v->closed_rho),
 				 sec(e, v->step_decode_s));
-		serving_plain(e, s, p, "wait",
-			      "closed loop: the step in flight, a decode step unless a prompt "
-			      "rides it, (1 - rho) x decode + the M/D/1 wait behind the others' "
-			      "prompts at the budget, rho s / (2 (1 - rho)) (Pollaczek-Khinchine; "
-			      "s = P / F x a pass of F = the room tokens; rho = s x the N - 1 "
-			      "others' requests/s, the arrival theorem), + the requests beyond "
-			      "the cap, (C - B) (e2e + W) / B",
-			      nums, sec(e, v->wait_s));
+		serving_plain(
+		    e, s, p, "wait",
+		    "closed loop: the step in flight, a decode step unless a prompt "
+		    "rides it, (1 - rho) x decode + the M/D/1 wait behind the others' "
+		    "prompts at the budget, rho s / (2 (1 - rho)) (Pollaczek-Khinchine; "
+		    "s = P / F x a pass of F = the room tokens; rho = s x the N - 1 "
+		    "others' requests/s, the arrival theorem), + under multi-step the "
+		    "wait for a block's first step, (steps - 1) / 2 steps, + the requests "
+		    "beyond the cap, (C - B) (e2e + W) / B",
+		    nums, sec(e, v->wait_s));
 		return;
 	}
 	snprintf(nums, sizeof(nums), "%s / 2 + %s", sec(e, v->wait_res_s), sec(e, v->wait_queue_s));
-	serving_plain(
-	    e, s, p, "wait",
-	    s->workload.prompt_length.dist != DIST_FIXED
-		? "half the step in flight + the M/G/1 wait at the prompt budget, rho s "
-		  "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
-		  "length law's, workload.prompt_length); closed loop: the requests "
-		  "beyond the cap, (C - B) e2e / B"
-		: "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
-		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
-		  "the cap, (C - B) e2e / B",
-	    nums, sec(e, v->wait_s));
+	serving_plain(e, s, p, "wait",
+		      s->workload.prompt_length.dist != DIST_FIXED
+			  ? "half the step in flight (the block of scheduler_steps steps) + the "
+			    "M/G/1 wait at the prompt budget, rho s "
+			    "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
+			    "length law's, workload.prompt_length); closed loop: the requests "
+			    "beyond the cap, (C - B) e2e / B"
+			  : "half the step in flight (the block of scheduler_steps steps) + the "
+			    "M/D/1 wait at the prompt budget, rho s / "
+			    "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
+			    "the cap, (C - B) e2e / B",
+		      nums, sec(e, v->wait_s));
 }
 
 /* serving.overloaded: the arrivals per replica against the most it completes, under any

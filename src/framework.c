@@ -522,6 +522,17 @@ enum scheduler framework_scheduler(int f, enum scheduler set)
 	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
 }
 
+/* Every framework schedules once a decode step by default: vLLM v0's EngineArgs
+ * num_scheduler_steps = 1 (vllm/engine/arg_utils.py; --num-scheduler-steps N runs N steps
+ * a scheduling, vllm/worker/multi_step_model_runner.py, and V1 dropped it), SGLang's
+ * num_continuous_decode_steps = 1 (python/sglang/srt/server_args.py), TensorRT-LLM's and
+ * llama.cpp's loops one step an iteration. So auto is 1 whatever f. */
+int framework_scheduler_steps(int f, int set)
+{
+	(void)f;
+	return set > 0 ? set : 1;
+}
+
 const char *scheduler_name(int sched)
 {
 	return sched >= 0 && sched < SCHED_COUNT ? schedulers[sched].name : "?";

@@ -244,6 +244,9 @@ const char *scheduler_name(int sched);
 /* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
  * default framework, which serves nothing of its own); any other value is itself. */
 enum scheduler framework_scheduler(int f, enum scheduler set);
+/* workload.scheduler_steps as the plan applies it: the decode steps one scheduling runs
+ * (set > 0: itself; auto: framework f's, 1 for every framework). */
+int framework_scheduler_steps(int f, int set);
 const char *scheduler_policy(int sched);
 
 #endif

@@ -181,6 +181,7 @@ struct plan_serving {
 	double scheduler;	 /* the enum scheduler applied (auto resolved) */
 	double budget;		 /* tokens one step may carry (INFINITY: unlimited) */
 	double max_running;	 /* the running cap: the framework's, and the KV cache's */
+	double scheduler_steps;	 /* decode steps one scheduling runs (multi-step) */
 	double rate;		 /* arrivals, requests/s per replica (NaN: closed loop) */
 	double concurrency;	 /* requests in the engine (Little's law: rate x e2e) */
 	double batch;		 /* sequences each decode step carries */

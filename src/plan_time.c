@@ -1354,6 +1354,7 @@ struct infer {
 	double graph_bs;   /* the largest graphed decode batch (INFINITY: all) */
 	bool ahead;	   /* an overlap scheduler launches a step ahead (serve_at) */
 	double eager_host; /* an eager step's host time, layers x EAGER_LAYER_S, s */
+	double steps;	   /* decode steps one scheduling runs (workload.scheduler_steps) */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -1745,6 +1746,7 @@ static void serving_nan(struct plan_serving *v)
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
 	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
 	v->closed_rho = v->closed_svc_s = v->closed_wait_s = NAN;
+	v->scheduler_steps = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
@@ -1934,6 +1936,12 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
  * rho = 2 m / (e2e + m + sqrt((e2e - m)^2 + 2 m s)), always below 1 (a closed loop does
  * not overrun). At N = 1 nothing waits: the engine is idle when the lone client's request
  * comes. A static batch's requests wait for its prompts in their own passes (serve_at).
+ * Under multi-step scheduling (workload.scheduler_steps n) a request joins only at an
+ * n-step boundary (the prompts are scheduled with a block's first step, vLLM's
+ * multi_step_model_runner.py StatefulModelInput: "the scheduled prompts are fully
+ * processed in the first-step"): a client whose request ended at step j of a block waits
+ * its n - 1 - j steps, or the whole next block, already launched, when j is the last,
+ * (n + 1) / 2 steps on average over j, (n - 1) / 2 more than one step in flight.
  * Fills v->closed_*; returns the wait. */
 static double closed_wait(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double run, const struct serve_point *pt, struct plan_serving *v)
@@ -1952,7 +1960,7 @@ static double closed_wait(const struct tctx *c, const struct infer *in, const st
 	}
 	m = n * s;
 	rho = 2 * m / (e + m + sqrt((e - m) * (e - m) + 2 * m * s));
-	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode;
+	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode + (in->steps - 1) / 2 * pt->step;
 	v->closed_rho = rho;
 	v->closed_svc_s = s;
 	v->closed_wait_s = W;
@@ -2026,7 +2034,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 
 	if (rate > 0) {
 		/* the arrival finds a step in flight, then waits at the prompt budget */
-		res = pt->step;
+		res = pt->step * in->steps; /* multi-step: the block of steps in flight */
 		wq = 0;
 		if (isfinite(pt->room) && pt->room > 0) {
 			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
@@ -2672,6 +2680,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
+	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
 		v->scheduler = g.sched;
 		v->budget = isfinite(g.T) ? g.T : NAN;
@@ -2956,8 +2965,15 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
+	/* Multi-step scheduling (vLLM --num-scheduler-steps N, vllm/worker/
+	 * multi_step_model_runner.py MultiStepModelRunner: one scheduling and input
+	 * preparation, then N forward passes whose inputs advance on the GPU, advance_step,
+	 * their outputs pythonized asynchronously) pays the host's per-step share once per N
+	 * steps; the per-layer launch costs stay per step. New requests join only at an N-step
+	 * boundary (serve_levels, closed_wait). */
+	in.steps = framework_scheduler_steps(w->framework, w->scheduler_steps);
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
-		in.fixed = GRAPH_TOKEN_S + sh.layers * GRAPH_LAYER_S;
+		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
 		in.dim0 = GRAPH_DIM_HALF;
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
@@ -2967,7 +2983,7 @@ static void time_infer(struct tctx *c)
 		     (p->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
-		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;
+		in.fixed = DECODE_TOKEN_S / in.steps + sh.layers * DECODE_LAYER_S;
 		in.dim0 = GEMM_DIM_HALF;
 	}
 	if (dq > 0 && c->fp32 > 0)
