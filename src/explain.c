@@ -2393,21 +2393,27 @@ void explain_serving_concurrency(struct ex *e, const struct scenario *s, const s
 				       : "the closed loop's (workload.concurrency, or the batch)");
 	serving_plain(e, s, p, "concurrency",
 		      "requests/s x (e2e + wait) (Little's law), or the closed loop's", nums,
-		      plain(e, v->concurrency));
+		      isnan(v->concurrency) && v->overloaded ? "unbounded"
+							     : plain(e, v->concurrency));
 }
 
 void explain_serving_utilisation(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
-	if (open_loop(p))
+	if (open_loop(p) && v->prompt_svc_s > 0 &&
+	    v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
+		/* the prompt budget binds first (src/plan_time.c, serve_levels) */
+		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->prompt_svc_s));
+	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
 			 plain(e, v->capacity_rate));
 	else
 		snprintf(nums, sizeof(nums), "!a closed loop keeps the engine full");
 	serving_plain(e, s, p, "utilisation",
-		      "rate per replica / the most it completes at the cap; 1 or more: it "
-		      "cannot meet the load",
+		      "rate per replica / the most it completes at the cap, or rate x s "
+		      "(s a prompt's hold on the token budget) when that is more; 1 or more: "
+		      "it cannot meet the load",
 		      nums, pct(e, v->utilisation));
 }
 
@@ -2439,6 +2445,17 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
+	if (v->overloaded) {
+		/* no steady state: serving.wait_s is null (src/plan_time.c, serve_levels) */
+		serving_plain(e, s, p, "wait",
+			      "the step in flight + the wait at the prompt budget, which needs "
+			      "rate x s < 1 (s a prompt's hold on the budget) and the rate under "
+			      "the replica's capacity",
+			      "!the arrivals outrun the replica or its prompt budget, so the queue "
+			      "grows without bound (Kleinrock, Queueing Systems I, 1975, 5.5)",
+			      "unbounded");
+		return;
+	}
 	if (!open_loop(p) && v->closed_wait_s > 0) {
 		/* src/plan_time.c closed_wait, then the requests beyond the cap (serve_load) */
 		const char *w = sec(e, v->closed_wait_s);
@@ -2449,13 +2466,13 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		else if (v->scheduler_steps > 1)
 			snprintf(nums, sizeof(nums),
 				 "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s + (%s - 1) / 2 x %s",
-				 plain(e, v->closed_rho), sec(e, v->closed_svc_s),
+				 plain(e, v->closed_rho), sec(e, v->prompt_svc_s),
 				 plain(e, v->closed_rho), plain(e, v->closed_rho),
 				 sec(e, v->step_decode_s), plain(e, v->scheduler_steps),
 				 sec(e, v->tpot_mean_s));
 		else
 			snprintf(nums, sizeof(nums), "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s",
-				 plain(e, v->closed_rho), sec(e, v->closed_svc_s),
+				 plain(e, v->closed_rho), sec(e, v->prompt_svc_s),
 				 plain(e, v->closed_rho), plain(e, v->closed_rho),
 				 sec(e, v->step_decode_s));
 		serving_plain(

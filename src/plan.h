@@ -222,8 +222,9 @@ struct plan_serving {
 	double wait_queue_s;  /* the mean wait at the prompt budget (or for a slot) */
 	double room;	      /* prompt tokens a step (or a prefill pass) may carry */
 	/* a closed loop's wait at the prompt budget, in wait_queue_s (closed_wait): the
-	 * budget's utilisation by the others' prompts, a prompt's share of it, the wait */
-	double closed_rho, closed_svc_s, closed_wait_s;
+	 * budget's utilisation by the others' prompts and the wait; and a prompt's hold on
+	 * the budget, s (prompt_svc; open loops too: rate x s >= 1 overloads it) */
+	double closed_rho, closed_wait_s, prompt_svc_s;
 	/* per level (P50, P90, P99, the SLO's): a prompt's own passes, its wait, the prompts
 	 * joining the step, what they add to the gap, the output length */
 	double lv_own_s[4], lv_wait_s[4], lv_k[4], lv_add_s[4], lv_out[4];

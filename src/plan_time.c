@@ -1537,7 +1537,10 @@ static double sh_ep(const struct plan *p)
  * Arrivals are Poisson; prompts per step are Poisson too, which gives the per-token gap's
  * percentiles. The wait before a prompt's first pass is the step in flight (uniform
  * residual) plus an M/D/1 queue at the prompt budget (Pollaczek-Khinchine mean, with the
- * exponential tail of the waiting time, Kleinrock, Queueing Systems I, 1975, Section 5.7).
+ * exponential tail of the waiting time, Kleinrock, Queueing Systems I, 1975, Section 5.7),
+ * whose service is a prompt's hold on the budget, its share of full passes (prompt_svc):
+ * at rate x s >= 1 the passes cannot take the prompts and the queue has no bound, which
+ * is an overload (no wait, no TTFT), never a clamped utilisation.
  * The running batch under an arrival rate is Little's law, B = rate x e2e(B) (Little,
  * 1961), solved by regula falsi; closed form everywhere else. */
 
@@ -1745,7 +1748,7 @@ static void serving_nan(struct plan_serving *v)
 		v->fleet_ttft_s[i] = v->fleet_tpot_s[i] = v->fleet_util[i] = NAN;
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
 	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
-	v->closed_rho = v->closed_svc_s = v->closed_wait_s = NAN;
+	v->closed_rho = v->prompt_svc_s = v->closed_wait_s = NAN;
 	v->scheduler_steps = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
@@ -1943,26 +1946,34 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
  * its n - 1 - j steps, or the whole next block, already launched, when j is the last,
  * (n + 1) / 2 steps on average over j, (n - 1) / 2 more than one step in flight.
  * Fills v->closed_*; returns the wait. */
+/* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
+ * (closed_wait's comment): the prompt server's service time, in the open loop's queue
+ * (serve_levels) too, whose utilisation rate x s must stay below 1. */
+static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double run)
+{
+	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
+	if (g->sched == SCHED_CHUNKED) {
+		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
+		return P / F * pass_s(c, in, others, F, P);
+	}
+	F = isfinite(g->T) ? g->T : P;
+	return P / F * prefill_s(in, F, P);
+}
+
 static double closed_wait(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double run, const struct serve_point *pt, struct plan_serving *v)
 {
-	double n = run - 1, others = run > 1 ? micro(in, run - 1) : 0, P = g->P, e = pt->e2e;
-	double F, s, m, rho, W;
-	v->closed_rho = v->closed_svc_s = v->closed_wait_s = 0;
+	double n = run - 1, e = pt->e2e, s, m, rho, W;
+	v->closed_rho = v->prompt_svc_s = v->closed_wait_s = 0;
 	if (!(n > 0) || g->sched == SCHED_STATIC)
 		return 0;
-	if (g->sched == SCHED_CHUNKED) {
-		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
-		s = P / F * pass_s(c, in, others, F, P);
-	} else {
-		F = isfinite(g->T) ? g->T : P;
-		s = P / F * prefill_s(in, F, P);
-	}
+	s = prompt_svc(c, in, g, run);
 	m = n * s;
 	rho = 2 * m / (e + m + sqrt((e - m) * (e - m) + 2 * m * s));
 	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode + (in->steps - 1) / 2 * pt->step;
 	v->closed_rho = rho;
-	v->closed_svc_s = s;
+	v->prompt_svc_s = s;
 	v->closed_wait_s = W;
 	return W;
 }
@@ -2037,8 +2048,14 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		res = pt->step * in->steps; /* multi-step: the block of steps in flight */
 		wq = 0;
 		if (isfinite(pt->room) && pt->room > 0) {
-			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
-			rho_p = min_num(rate * svc, 0.999999);
+			double svc = prompt_svc(c, in, g, run); /* its share of full passes */
+			v->prompt_svc_s = svc;
+			rho_p = rate * svc;
+			if (!(rho_p < 1)) { /* the passes cannot take the prompts: no bound */
+				v->overloaded = true;
+				v->utilisation = max_num(v->utilisation, rho_p);
+				rho_p = 0;
+			}
 			wq = rho_p * svc / (2 * (1 - rho_p));
 			if (w->prompt_length.dist !=
 			    DIST_FIXED) /* M/G/1: E[S^2] = E[S]^2 (1 + cv^2) */
@@ -2057,6 +2074,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
+	if (v->overloaded) /* no steady state: the wait has no bound (serving.wait_s null) */
+		v->wait_s = v->wait_queue_s = NAN;
 	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : v->capacity_rate;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
@@ -2229,6 +2248,27 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 	return serve_meets(&f->c->s->workload, &f->t);
 }
 
+/* The fewest replicas that meet, above bad (which misses): good when it is known to meet,
+ * else the first of bad x 2, x 4, ... up to top that does (NaN: none); then bisected. */
+static double fleet_least(struct fleet_walk *f, double bad, double good, double top)
+{
+	for (double x = max_num(bad * 2, 1); isnan(good) && bad < top; x *= 2) {
+		x = min_num(x, top);
+		if (fleet_try(f, x))
+			good = x;
+		else
+			bad = x;
+	}
+	while (!isnan(good) && good - bad > 1) {
+		double mid = floor((good + bad) / 2);
+		if (fleet_try(f, mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	return good;
+}
+
 /* capacity_plan under load, for an open-loop peak rate: the fewest replicas R (tp x pp x ep
  * GPUs each, that is ep engines of tp x pp, each taking rate / (R ep) as plan_compute at
  * hardware.count = R tp pp ep gives it) whose engine keeps utilisation below 1 and, under
@@ -2246,7 +2286,8 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
  *    those two disagree with the batch's verdict (the root's tolerance; or under pp > 1,
  *    where the batch crossing the pipeline depth makes the latencies step down) it walks
  *    the counts themselves: doubling up, then bisecting.
- * About 15 one-point evaluations and 2 planned counts; none without an SLO. */
+ * About 15 one-point evaluations and 2 planned counts; one without an SLO (the stable count
+ * planned: its prompt budget must keep up too, serve_levels). */
 static void serve_fleet(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			double rate, double engines, double span)
 {
@@ -2279,7 +2320,8 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 	if (r > top) {
 		good = NAN;
 	} else if (!slo) {
-		good = r;
+		/* stable at the cap, unless the prompts outrun the budget's passes there */
+		good = fleet_try(&f, r) ? r : fleet_least(&f, r, NAN, top);
 	} else if (!serve_meets(w, &f.t)) {
 		good = NAN;
 	} else {
@@ -2304,26 +2346,12 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 		if (!fleet_try(&f, good)) {
 			bad = good;
 			good = NAN;
-			for (double x = bad * 2; bad < top; x *= 2) {
-				x = min_num(x, top);
-				if (fleet_try(&f, x)) {
-					good = x;
-					break;
-				}
-				bad = x;
-			}
 		} else if (good - 1 > bad && fleet_try(&f, good - 1)) {
 			good -= 1;
 		} else if (good - 1 > bad) {
 			bad = good - 1;
 		}
-		while (!isnan(good) && good - bad > 1) {
-			double mid = floor((good + bad) / 2);
-			if (fleet_try(&f, mid))
-				good = mid;
-			else
-				bad = mid;
-		}
+		good = fleet_least(&f, bad, good, top);
 	}
 	v->fleet_evals = f.evals;
 	if (isnan(good)) {
@@ -2728,14 +2756,16 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		if (!v->overloaded && rate / deployed >= cap * (1 - 1e-9)) {
 			v->overloaded = true;
 			v->requests_per_s = cap;
-			v->concurrency = NAN;
+			v->concurrency = v->wait_s = NAN;
 			v->ttft_mean_s = v->e2e_mean_s = v->ttft_slo_s = NAN;
 			for (int i = 0; i < 3; i++)
 				v->ttft[i] = v->e2e[i] = NAN;
 		}
 	}
-	if (v->overloaded)
-		plan_warn(p, PW_OVERLOADED, v->rate, v->capacity_rate);
+	if (v->overloaded) /* the most it completes: at its cap, or what the budget takes */
+		plan_warn(p, PW_OVERLOADED, v->rate,
+			  v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
+					      : v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))

@@ -48,7 +48,7 @@ static void test_fixed_point(void **state)
 		const struct plan_serving *v = &p.serving;
 		double rho, s, wq, n = conc[i] - 1;
 		nim_at(conc[i], &p);
-		rho = v->closed_rho, s = v->closed_svc_s;
+		rho = v->closed_rho, s = v->prompt_svc_s;
 		assert_true(rho > 0 && rho < 1);
 		wq = rho * s / (2 * (1 - rho));
 		near(v->closed_wait_s, wq + (1 - rho) * v->step_decode_s, 1e-12);
