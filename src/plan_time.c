@@ -2640,6 +2640,8 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->wait_queue_s = rho > 0 && rho < 1 ? disagg_wait(D, rho, -1) : 0;
 	v->wait_s = v->wait_queue_s;
 	v->room = NAN;
+	if (v->overloaded) /* no steady state: no wait, no concurrency (null) */
+		v->wait_queue_s = v->wait_s = NAN;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (v->e2e_run_s + v->wait_s);
 	v->ttft_mean_s = v->overloaded ? NAN : own + v->wait_s;

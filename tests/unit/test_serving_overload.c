@@ -61,6 +61,16 @@ static void test_rate_no_fleet_serves(void **state)
 	assert_non_null(strstr(b.data, "wait before 1st pass   unbounded"));
 	assert_non_null(strstr(b.data, "none: cannot meet the load"));
 	report_buf_release(&b);
+	/* every loaded scheduler, disaggregated pools too */
+	for (int i = 0; i < 3; i++) {
+		static const char *const sched[] = {"prefill-first", "static", "disaggregated"};
+		setf(&s, "workload.scheduler=%s", sched[i]);
+		plan_compute(&s, &p);
+		assert_true(p.serving.overloaded);
+		assert_true(isnan(p.ttft_s) && isnan(p.serving.wait_s));
+		assert_true(isnan(p.serving.concurrency));
+		assert_true(isnan(p.gpus_required) && warned(&p, PW_OVERLOADED));
+	}
 }
 
 /* Targets below a lone request's latency: no count meets, and the warning quotes the
