@@ -2466,7 +2466,15 @@ static void infer_mfu(const struct tctx *c)
  *    bulk-transfer path of SGLang's disaggregation/mooncake and Dynamo's NIXL), which the
  *    first token waits for;
  *  - a decode engine runs decode steps alone: B = rate x (O - 1) x step(B) (Little's law
- *    over its O - 1 steps), every gap the same step.
+ *    over its O - 1 steps), every gap the same step;
+ *  - a prefill engine batches the prompts waiting into one pass of up to the token budget
+ *    (DistServe, Section 3.1: batching prompts pays until the pass is compute-bound;
+ *    SGLang's prefill server runs its waiting queue as one extend batch of up to
+ *    chunked_prefill_size tokens, disaggregation/prefill.py event_loop_normal_disagg_prefill
+ *    with get_new_batch_prefill): when busy it serves a prompt in S = P / F x pass(F), F
+ *    the budget (or the prompt when longer), which saves the weight read and the fixed
+ *    costs a pass of one short prompt pays; the load is rate x S, the pass in service
+ *    still D, so the wait is rho D / (2 (1 - rho)) with rho = rate S / engines.
  * The capacity plan chooses the split: the fewest prefill engines whose TTFT meets the SLO
  * at its percentile, and the fewest decode engines whose batch at the SLO's TPOT carries
  * the rate. */
@@ -2515,12 +2523,16 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	struct plan_serving *v = &p->serving;
 	double O = g->O, steps = O > 1 ? O - 1 : 1, cap = g->cap;
 	double D = in->host_load + prefill_s(in, g->P, g->P);
+	/* a prompt's share of a full batched pass: the pool's service, rate x S its load */
+	double Fb = isfinite(g->T) ? max_num(g->T, g->P) : g->P;
+	double S = in->host_load + g->P / Fb * prefill_s(in, Fb, g->P);
 	double X = w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
 	double own = D + X, q = v->slo_percentile / 100, top = fleet_max(span);
 	double np, nd, rho, r, B, st, lvq[4] = {serve_q[0], serve_q[1], serve_q[2], q};
 	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
 
 	v->prefill_s = D;
+	v->prompt_svc_s = S;
 	v->kv_transfer_s = X;
 	v->ttft_service_s = own;
 	/* the capacity plan: each pool on its own (engines cover the whole peak) */
@@ -2543,12 +2555,12 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 		fd = bt > 0 ? floor(rate * steps * disagg_step(c, in, bt) / bt * (1 - 1e-9)) + 1
 			    : NAN;
 		/* prefill: stable, then the TTFT at the percentile */
-		fp = floor(rate * D * (1 - 1e-9)) + 1;
+		fp = floor(rate * S * (1 - 1e-9)) + 1;
 		if (w->slo.ttft_s > 0) {
 			if (own > w->slo.ttft_s)
 				fp = NAN;
 			else
-				while (fp <= top && own + disagg_wait(D, rate * D / fp, q) >
+				while (fp <= top && own + disagg_wait(D, rate * S / fp, q) >
 							w->slo.ttft_s * (1 + 1e-9))
 					fp = fp < 64 ? fp + 1 : ceil(fp * 1.01);
 		}
@@ -2559,10 +2571,10 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 		v->fleet_lone_tpot_s = disagg_step(c, in, 1);
 		if (isfinite(fp) && isfinite(fd)) {
 			double bd = disagg_batch(c, in, rate / fd, O, cap);
-			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * D / fp, q);
+			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * S / fp, q);
 			v->fleet_tpot_s[0] = disagg_step(c, in, min_num(bd, cap));
 			v->fleet_util[0] = max_num(
-			    rate * D / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
+			    rate * S / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
 		}
 		v->fleet_rate = rate;
 		v->fleet_engines = 1;
@@ -2601,7 +2613,7 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->prefill_engines = np;
 	v->decode_engines = nd;
 	/* the pools at that split: an arrival rate, or a closed loop of decodes */
-	rho = rate > 0 ? rate * D / np : 0;
+	rho = rate > 0 ? rate * S / np : 0;
 	r = rate > 0 ? rate / nd : 0;
 	v->prefill_util = rho;
 	if (rate > 0) {
@@ -2631,7 +2643,7 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
 	/* completed per decode engine: the arrivals, or what the slower pool completes
 	 * when they outrun it */
-	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / D, nd * v->capacity_rate)) / nd
+	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / S, nd * v->capacity_rate)) / nd
 				     : B / (steps * st);
 	v->step_decode_s = st;
 	v->step_frac = 0;
