@@ -2038,11 +2038,16 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			 "prefix cache tiers: of %s prefix tokens (workload.prefix_cache_tokens) "
 			 "the device and host tiers keep a hit rate of %s (of %s), %s of it from "
 			 "the host (workload.host_kv_cache: SGLang HiRadixCache load_back, vLLM "
-			 "OffloadingConnector), loaded over %s PCIe in %s",
+			 "OffloadingConnector), loaded over %s PCIe in %s%s%s%s",
 			 cnt(e, s->workload.prefix_cache_tokens), pct(e, p->prefix_hit),
 			 pct(e, s->workload.prefix_cache_hit), pct(e, p->prefix_host_share),
 			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.pcie_bytes_per_s),
-			 sec(e, p->host_kv_load_s));
+			 sec(e, p->host_kv_copy_s),
+			 p->host_kv_load_s < p->host_kv_copy_s ? ", layer by layer under the "
+								 "prefill (SGLang), "
+							       : "",
+			 p->host_kv_load_s < p->host_kv_copy_s ? sec(e, p->host_kv_load_s) : "",
+			 p->host_kv_load_s < p->host_kv_copy_s ? " of it not hidden" : "");
 		put(e, "\n");
 		wrapped(e, "  ", text);
 	}

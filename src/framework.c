@@ -299,6 +299,12 @@ static const struct framework_info table[FW_COUNT] = {
 		    * processes the last one's results, so a request received while a step
 		    * runs joins after the step already launched behind it */
 		   .overlap_schedule = true,
+		   /* HiCache's load_back copies a host-held prefix on a load stream layer by
+		    * layer, and each layer's attention waits for its own layer only
+		    * (mem_cache/memory_pool.py get_key_buffer:
+		    * layer_transfer_counter.wait_until(layer_id); LayerDoneCounter,
+		    * managers/cache_controller.py) */
+		   .kv_load_layerwise = true,
 		   /* disable_cuda_graph = False (python/sglang/srt/server_args.py): decode
 		    * batches up to cuda_graph_max_bs replay captured graphs
 		    * (model_executor/cuda_graph_runner.py) */

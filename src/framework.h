@@ -163,6 +163,8 @@ struct framework_info {
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
+	bool kv_load_layerwise;	  /* a host-held prefix loads layer by layer under the
+				   * prefill (SGLang HiCache), not before it */
 	bool overlap_schedule;	  /* the scheduler launches the next batch before it
 				   * takes the last one's results (SGLang) */
 	const char *source;	  /* where the defaults come from, one line */

@@ -337,6 +337,7 @@ struct plan {
 	 * the hit rate its device and host tiers keep, the share of hits from the host, and
 	 * the load of a prompt's host-held prefix over the host link, s (NaN: none given) */
 	double prefix_hit, prefix_host_share, host_kv_load_s;
+	double host_kv_copy_s; /* the copy itself; host_kv_load_s is what TTFT waits for */
 	double replicas;
 	double gpus_required;
 

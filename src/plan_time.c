@@ -483,7 +483,7 @@ static void set_nan(struct plan *p)
 	p->tokens_per_s = p->tokens_per_s_per_gpu = NAN;
 	p->ttft_s = p->tpot_s = p->decode_compute_bound_batch = NAN;
 	p->slo_batch = p->replicas = p->gpus_required = NAN;
-	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = NAN;
+	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = p->host_kv_copy_s = NAN;
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
@@ -2869,9 +2869,10 @@ double plan_draft_params(const struct workload *w, const struct model *m,
  * TensorRT-LLM's KvCacheConfig host_cache_size (secondary blocks, bytes a rank). With
  * uniform popularity over the W tokens, hits fall in the held ones: h x held / W, and a
  * share host / held of them is loaded over the host link, each GPU its layers' share of
- * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill and
- * not overlapped with it (vLLM's connector; SGLang overlaps it layer by layer, which this
- * overstates). Without W: every hit held on the device, no load (the plan of before). */
+ * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill
+ * (vLLM's connector), or layer by layer under it where the framework does so (SGLang:
+ * time_infer takes the part the prefill's layers do not hide, host_exposed). Without W:
+ * every hit held on the device, no load (the plan of before). */
 static double prefix_tiers(const struct tctx *c, double hit, double B, double *load)
 {
 	const struct workload *w = &c->s->workload;
@@ -2889,8 +2890,19 @@ static double prefix_tiers(const struct tctx *c, double hit, double B, double *l
 	p->prefix_host_share = held > 0 ? host / held : 0;
 	bw = c->s->hardware.gpu.pcie_bytes_per_s;
 	*load = bw > 0 ? p->prefix_hit * p->prefix_host_share * w->prompt_tokens * kvb / bw : 0;
-	p->host_kv_load_s = *load;
+	p->host_kv_load_s = p->host_kv_copy_s = *load;
 	return p->prefix_hit;
+}
+
+/* A load of ld seconds copied layer by layer under a prefill of pf over L layers, each
+ * layer's compute waiting for its own layer's copy: the pipeline ends at
+ * max(ld, pf) (L - 1) / L + (ld + pf) / L; what TTFT waits beyond the prefill is that
+ * less pf (ld / L when the copy is the shorter, the first layer's copy). */
+static double host_exposed(double ld, double pf, double L)
+{
+	if (!(L >= 1))
+		return ld;
+	return max_num(0, max_num(ld, pf) * (L - 1) / L + (ld + pf) / L - pf);
 }
 
 static void time_infer(struct tctx *c)
@@ -3108,6 +3120,12 @@ static void time_infer(struct tctx *c)
 				in.d_pf_tok = in.d_row;
 			}
 		}
+	}
+
+	/* a host-held prefix loaded under the prefill's layers (prefix_tiers) */
+	if (in.host_load > 0 && framework_get(w->framework)->kv_load_layerwise) {
+		in.host_load = host_exposed(in.host_load, prefill_s(&in, Pc, Pc), sh.layers);
+		p->host_kv_load_s = in.host_load;
 	}
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
