@@ -1912,6 +1912,21 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 	return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
 }
 
+/* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
+ * (closed_wait's comment): the prompt server's service time, in the open loop's queue
+ * (serve_levels) too, whose utilisation rate x s must stay below 1. */
+static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double run)
+{
+	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
+	if (g->sched == SCHED_CHUNKED) {
+		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
+		return P / F * pass_s(c, in, others, F, P);
+	}
+	F = isfinite(g->T) ? g->T : P;
+	return P / F * prefill_s(in, F, P);
+}
+
 /* ---- a closed loop's wait at the prompt budget ----
  * A closed loop of N clients (workload.concurrency; AIPerf's and genai-perf's
  * --concurrency) sends a client's next request as its previous one ends, and TTFT runs
@@ -1946,21 +1961,6 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
  * its n - 1 - j steps, or the whole next block, already launched, when j is the last,
  * (n + 1) / 2 steps on average over j, (n - 1) / 2 more than one step in flight.
  * Fills v->closed_*; returns the wait. */
-/* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
- * (closed_wait's comment): the prompt server's service time, in the open loop's queue
- * (serve_levels) too, whose utilisation rate x s must stay below 1. */
-static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-			 double run)
-{
-	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
-	if (g->sched == SCHED_CHUNKED) {
-		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
-		return P / F * pass_s(c, in, others, F, P);
-	}
-	F = isfinite(g->T) ? g->T : P;
-	return P / F * prefill_s(in, F, P);
-}
-
 static double closed_wait(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double run, const struct serve_point *pt, struct plan_serving *v)
 {
