@@ -2193,11 +2193,16 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			 "prefix cache tiers: of %s prefix tokens (workload.prefix_cache_tokens) "
 			 "the device and host tiers keep a hit rate of %s (of %s), %s of it from "
 			 "the host (workload.host_kv_cache: SGLang HiRadixCache load_back, vLLM "
-			 "OffloadingConnector), loaded over %s PCIe in %s",
+			 "OffloadingConnector), loaded over %s PCIe in %s%s%s%s",
 			 cnt(e, s->workload.prefix_cache_tokens), pct(e, p->prefix_hit),
 			 pct(e, s->workload.prefix_cache_hit), pct(e, p->prefix_host_share),
 			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.pcie_bytes_per_s),
-			 sec(e, p->host_kv_load_s));
+			 sec(e, p->host_kv_copy_s),
+			 p->host_kv_load_s < p->host_kv_copy_s ? ", layer by layer under the "
+								 "prefill (SGLang), "
+							       : "",
+			 p->host_kv_load_s < p->host_kv_copy_s ? sec(e, p->host_kv_load_s) : "",
+			 p->host_kv_load_s < p->host_kv_copy_s ? " of it not hidden" : "");
 		put(e, "\n");
 		wrapped(e, "  ", text);
 	}
@@ -2460,6 +2465,16 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 		      plain(e, v->max_running));
 }
 
+void explain_serving_scheduler_steps(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	serving_plain(e, s, p, "steps",
+		      "workload.scheduler_steps, or the framework's: 1 (vLLM v0 "
+		      "--num-scheduler-steps, SGLang --num-continuous-decode-steps); the host's "
+		      "per-step share is paid once a block, and a request joins only at a "
+		      "block's first step, (steps - 1) / 2 steps later on average",
+		      "!a setting", plain(e, p->serving.scheduler_steps));
+}
+
 void explain_serving_batch(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
@@ -2514,11 +2529,14 @@ void explain_serving_requests_per_s(struct ex *e, const struct scenario *s, cons
 		snprintf(nums, sizeof(nums), "!the arrivals outrun it: its capacity_rate");
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "!the arrivals per replica, serving.rate");
+	else if (v->closed_wait_s > 0)
+		snprintf(nums, sizeof(nums), "%s / (%s + %s)", plain(e, v->batch),
+			 sec(e, v->e2e_run_s), sec(e, v->closed_wait_s));
 	else
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_run_s));
 	serving_plain(e, s, p, "requests/s",
 		      "the arrival rate per replica when it is served; in a closed loop batch / "
-		      "e2e (Little's law)",
+		      "(e2e + the wait at the prompt budget) (Little's law)",
 		      nums, plain(e, v->requests_per_s));
 }
 
@@ -2535,21 +2553,27 @@ void explain_serving_concurrency(struct ex *e, const struct scenario *s, const s
 				       : "the closed loop's (workload.concurrency, or the batch)");
 	serving_plain(e, s, p, "concurrency",
 		      "requests/s x (e2e + wait) (Little's law), or the closed loop's", nums,
-		      plain(e, v->concurrency));
+		      isnan(v->concurrency) && v->overloaded ? "unbounded"
+							     : plain(e, v->concurrency));
 }
 
 void explain_serving_utilisation(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
-	if (open_loop(p))
+	if (open_loop(p) && v->prompt_svc_s > 0 &&
+	    v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
+		/* the prompt budget binds first (src/plan_time.c, serve_levels) */
+		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->prompt_svc_s));
+	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
 			 plain(e, v->capacity_rate));
 	else
 		snprintf(nums, sizeof(nums), "!a closed loop keeps the engine full");
 	serving_plain(e, s, p, "utilisation",
-		      "rate per replica / the most it completes at the cap; 1 or more: it "
-		      "cannot meet the load",
+		      "rate per replica / the most it completes at the cap, or rate x s "
+		      "(s a prompt's hold on the token budget) when that is more; 1 or more: "
+		      "it cannot meet the load",
 		      nums, pct(e, v->utilisation));
 }
 
@@ -2565,6 +2589,9 @@ void explain_serving_capacity_rate(struct ex *e, const struct scenario *s, const
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->max_running),
 			 sec(e, v->e2e_cap_s));
+	else if (v->closed_wait_s > 0)
+		snprintf(nums, sizeof(nums), "%s / (%s + %s)", plain(e, v->batch),
+			 sec(e, v->e2e_cap_s), sec(e, v->closed_wait_s));
 	else
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch), sec(e, v->e2e_cap_s));
 	serving_plain(e, s, p, "capacity",
@@ -2578,18 +2605,61 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
+	if (v->overloaded) {
+		/* no steady state: serving.wait_s is null (src/plan_time.c, serve_levels) */
+		serving_plain(e, s, p, "wait",
+			      "the step in flight + the wait at the prompt budget, which needs "
+			      "rate x s < 1 (s a prompt's hold on the budget) and the rate under "
+			      "the replica's capacity",
+			      "!the arrivals outrun the replica or its prompt budget, so the queue "
+			      "grows without bound (Kleinrock, Queueing Systems I, 1975, 5.5)",
+			      "unbounded");
+		return;
+	}
+	if (!open_loop(p) && v->closed_wait_s > 0) {
+		/* src/plan_time.c closed_wait, then the requests beyond the cap (serve_load) */
+		const char *w = sec(e, v->closed_wait_s);
+		if (v->concurrency > v->batch)
+			snprintf(nums, sizeof(nums), "%s + (%s - %s) x (%s + %s) / %s", w,
+				 plain(e, v->concurrency), plain(e, v->batch), sec(e, v->e2e_run_s),
+				 w, plain(e, v->batch));
+		else if (v->scheduler_steps > 1)
+			snprintf(nums, sizeof(nums),
+				 "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s + (%s - 1) / 2 x %s",
+				 plain(e, v->closed_rho), sec(e, v->prompt_svc_s),
+				 plain(e, v->closed_rho), plain(e, v->closed_rho),
+				 sec(e, v->step_decode_s), plain(e, v->scheduler_steps),
+				 sec(e, v->tpot_mean_s));
+		else
+			snprintf(nums, sizeof(nums), "%s x %s / (2 x (1 - %s)) + (1 - %s) x %s",
+				 plain(e, v->closed_rho), sec(e, v->prompt_svc_s),
+				 plain(e, v->closed_rho), plain(e, v->closed_rho),
+				 sec(e, v->step_decode_s));
+		serving_plain(
+		    e, s, p, "wait",
+		    "closed loop: the step in flight, a decode step unless a prompt "
+		    "rides it, (1 - rho) x decode + the M/D/1 wait behind the others' "
+		    "prompts at the budget, rho s / (2 (1 - rho)) (Pollaczek-Khinchine; "
+		    "s = P / F x a pass of F = the room tokens; rho = s x the N - 1 "
+		    "others' requests/s, the arrival theorem), + under multi-step the "
+		    "wait for a block's first step, (steps - 1) / 2 steps, + the requests "
+		    "beyond the cap, (C - B) (e2e + W) / B",
+		    nums, sec(e, v->wait_s));
+		return;
+	}
 	snprintf(nums, sizeof(nums), "%s / 2 + %s", sec(e, v->wait_res_s), sec(e, v->wait_queue_s));
-	serving_plain(
-	    e, s, p, "wait",
-	    s->workload.prompt_length.dist != DIST_FIXED
-		? "half the step in flight + the M/G/1 wait at the prompt budget, rho s "
-		  "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
-		  "length law's, workload.prompt_length); closed loop: the requests "
-		  "beyond the cap, (C - B) e2e / B"
-		: "half the step in flight + the M/D/1 wait at the prompt budget, rho s / "
-		  "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
-		  "the cap, (C - B) e2e / B",
-	    nums, sec(e, v->wait_s));
+	serving_plain(e, s, p, "wait",
+		      s->workload.prompt_length.dist != DIST_FIXED
+			  ? "half the step in flight (the block of scheduler_steps steps) + the "
+			    "M/G/1 wait at the prompt budget, rho s "
+			    "(1 + cv^2) / (2 (1 - rho)) (Pollaczek-Khinchine; cv^2 the prompt "
+			    "length law's, workload.prompt_length); closed loop: the requests "
+			    "beyond the cap, (C - B) e2e / B"
+			  : "half the step in flight (the block of scheduler_steps steps) + the "
+			    "M/D/1 wait at the prompt budget, rho s / "
+			    "(2 (1 - rho)) (Pollaczek-Khinchine); closed loop: the requests beyond "
+			    "the cap, (C - B) e2e / B",
+		      nums, sec(e, v->wait_s));
 }
 
 /* serving.run_s: a finite run of workload.requests (src/plan_time.c, finite_run). */

@@ -109,6 +109,7 @@ void explain_serving_scheduler(struct ex *e, const struct scenario *s, const str
 void explain_serving_step_tokens(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_max_running(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_run(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_serving_scheduler_steps(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_batch(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_prefill_per_step(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_serving_requests_per_s(struct ex *e, const struct scenario *s, const struct plan *p);

@@ -231,6 +231,8 @@ const struct figure figures[] = {
 	 .offset = PO(serving.budget), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_step_tokens},
 	{.key = "serving.max_running", .label = "running-request cap", .unit = UNIT_COUNT, .suffix = " requests",
 	 .offset = PO(serving.max_running), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_max_running},
+	{.key = "serving.scheduler_steps", .label = "decode steps a scheduling runs", .unit = UNIT_COUNT, .suffix = " steps",
+	 .offset = PO(serving.scheduler_steps), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler_steps},
 	{.key = "serving.batch", .label = "sequences a decode step carries", .unit = UNIT_COUNT, .suffix = " sequences",
 	 .offset = PO(serving.batch), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_batch},
 	{.key = "serving.prefill_tokens_per_step", .label = "prompt tokens joining a step", .unit = UNIT_COUNT, .suffix = " tokens",

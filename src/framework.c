@@ -299,6 +299,12 @@ static const struct framework_info table[FW_COUNT] = {
 		    * processes the last one's results, so a request received while a step
 		    * runs joins after the step already launched behind it */
 		   .overlap_schedule = true,
+		   /* HiCache's load_back copies a host-held prefix on a load stream layer by
+		    * layer, and each layer's attention waits for its own layer only
+		    * (mem_cache/memory_pool.py get_key_buffer:
+		    * layer_transfer_counter.wait_until(layer_id); LayerDoneCounter,
+		    * managers/cache_controller.py) */
+		   .kv_load_layerwise = true,
 		   /* disable_cuda_graph = False (python/sglang/srt/server_args.py): decode
 		    * batches up to cuda_graph_max_bs replay captured graphs
 		    * (model_executor/cuda_graph_runner.py) */
@@ -520,6 +526,17 @@ static const struct {
 enum scheduler framework_scheduler(int f, enum scheduler set)
 {
 	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
+}
+
+/* Every framework schedules once a decode step by default: vLLM v0's EngineArgs
+ * num_scheduler_steps = 1 (vllm/engine/arg_utils.py; --num-scheduler-steps N runs N steps
+ * a scheduling, vllm/worker/multi_step_model_runner.py, and V1 dropped it), SGLang's
+ * num_continuous_decode_steps = 1 (python/sglang/srt/server_args.py), TensorRT-LLM's and
+ * llama.cpp's loops one step an iteration. So auto is 1 whatever f. */
+int framework_scheduler_steps(int f, int set)
+{
+	(void)f;
+	return set > 0 ? set : 1;
 }
 
 const char *scheduler_name(int sched)

@@ -165,6 +165,8 @@ struct framework_info {
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
+	bool kv_load_layerwise;	  /* a host-held prefix loads layer by layer under the
+				   * prefill (SGLang HiCache), not before it */
 	bool overlap_schedule;	  /* the scheduler launches the next batch before it
 				   * takes the last one's results (SGLang) */
 	const char *source;	  /* where the defaults come from, one line */
@@ -246,6 +248,9 @@ const char *scheduler_name(int sched);
 /* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
  * default framework, which serves nothing of its own); any other value is itself. */
 enum scheduler framework_scheduler(int f, enum scheduler set);
+/* workload.scheduler_steps as the plan applies it: the decode steps one scheduling runs
+ * (set > 0: itself; auto: framework f's, 1 for every framework). */
+int framework_scheduler_steps(int f, int set);
 const char *scheduler_policy(int sched);
 
 #endif

@@ -184,6 +184,7 @@ struct plan_serving {
 	double scheduler;	 /* the enum scheduler applied (auto resolved) */
 	double budget;		 /* tokens one step may carry (INFINITY: unlimited) */
 	double max_running;	 /* the running cap: the framework's, and the KV cache's */
+	double scheduler_steps;	 /* decode steps one scheduling runs (multi-step) */
 	double rate;		 /* arrivals, requests/s per replica (NaN: closed loop) */
 	double concurrency;	 /* requests in the engine (Little's law: rate x e2e) */
 	double batch;		 /* sequences each decode step carries */
@@ -224,6 +225,10 @@ struct plan_serving {
 			       * launched ahead of a prompt's first pass (SGLang) */
 	double wait_queue_s;  /* the mean wait at the prompt budget (or for a slot) */
 	double room;	      /* prompt tokens a step (or a prefill pass) may carry */
+	/* a closed loop's wait at the prompt budget, in wait_queue_s (closed_wait): the
+	 * budget's utilisation by the others' prompts and the wait; and a prompt's hold on
+	 * the budget, s (prompt_svc; open loops too: rate x s >= 1 overloads it) */
+	double closed_rho, closed_wait_s, prompt_svc_s;
 	/* per level (P50, P90, P99, the SLO's): a prompt's own passes, its wait, the prompts
 	 * joining the step, what they add to the gap, the output length */
 	double lv_own_s[4], lv_wait_s[4], lv_k[4], lv_add_s[4], lv_out[4];
@@ -336,6 +341,7 @@ struct plan {
 	 * the hit rate its device and host tiers keep, the share of hits from the host, and
 	 * the load of a prompt's host-held prefix over the host link, s (NaN: none given) */
 	double prefix_hit, prefix_host_share, host_kv_load_s;
+	double host_kv_copy_s; /* the copy itself; host_kv_load_s is what TTFT waits for */
 	double replicas;
 	double gpus_required;
 

@@ -491,7 +491,7 @@ static void set_nan(struct plan *p)
 	p->tokens_per_s = p->tokens_per_s_per_gpu = NAN;
 	p->ttft_s = p->tpot_s = p->decode_compute_bound_batch = NAN;
 	p->slo_batch = p->replicas = p->gpus_required = NAN;
-	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = NAN;
+	p->prefix_hit = p->prefix_host_share = p->host_kv_load_s = p->host_kv_copy_s = NAN;
 	p->usd_total = p->usd_per_hour = p->usd_per_million_tokens = p->kwh = NAN;
 	p->expected_interruptions = p->checkpoint_interval_s = p->checkpoint_write_s = NAN;
 	p->goodput = NAN;
@@ -1372,6 +1372,7 @@ struct infer {
 	double graph_bs;   /* the largest graphed decode batch (INFINITY: all) */
 	bool ahead;	   /* an overlap scheduler launches a step ahead (serve_at) */
 	double eager_host; /* an eager step's host time, layers x EAGER_LAYER_S, s */
+	double steps;	   /* decode steps one scheduling runs (workload.scheduler_steps) */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -1554,7 +1555,10 @@ static double sh_ep(const struct plan *p)
  * Arrivals are Poisson; prompts per step are Poisson too, which gives the per-token gap's
  * percentiles. The wait before a prompt's first pass is the step in flight (uniform
  * residual) plus an M/D/1 queue at the prompt budget (Pollaczek-Khinchine mean, with the
- * exponential tail of the waiting time, Kleinrock, Queueing Systems I, 1975, Section 5.7).
+ * exponential tail of the waiting time, Kleinrock, Queueing Systems I, 1975, Section 5.7),
+ * whose service is a prompt's hold on the budget, its share of full passes (prompt_svc):
+ * at rate x s >= 1 the passes cannot take the prompts and the queue has no bound, which
+ * is an overload (no wait, no TTFT), never a clamped utilisation.
  * The running batch under an arrival rate is Little's law, B = rate x e2e(B) (Little,
  * 1961), solved by regula falsi; closed form everywhere else. */
 
@@ -1769,6 +1773,8 @@ static void serving_nan(struct plan_serving *v)
 	v->step_decode_s = v->step_joined_s = v->step_frac = v->e2e_run_s = v->e2e_cap_s = NAN;
 	v->run_s = NAN;
 	v->wait_res_s = v->wait_queue_s = v->room = v->ttft_ahead_s = NAN;
+	v->closed_rho = v->prompt_svc_s = v->closed_wait_s = NAN;
+	v->scheduler_steps = NAN;
 	for (int i = 0; i < 4; i++)
 		v->lv_own_s[i] = v->lv_wait_s[i] = v->lv_k[i] = v->lv_add_s[i] = v->lv_out[i] = NAN;
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
@@ -1987,6 +1993,72 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 	return little_root(c, in, g, rate, x, hi, fx, fhi, pt);
 }
 
+/* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
+ * (closed_wait's comment): the prompt server's service time, in the open loop's queue
+ * (serve_levels) too, whose utilisation rate x s must stay below 1. */
+static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double run)
+{
+	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
+	if (g->sched == SCHED_CHUNKED) {
+		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
+		return P / F * pass_s(c, in, others, F, P);
+	}
+	F = isfinite(g->T) ? g->T : P;
+	return P / F * prefill_s(in, F, P);
+}
+
+/* ---- a closed loop's wait at the prompt budget ----
+ * A closed loop of N clients (workload.concurrency; AIPerf's and genai-perf's
+ * --concurrency) sends a client's next request as its previous one ends, and TTFT runs
+ * from the send to the first response (AIPerf, aiperf/metrics/types/ttft_metric.py
+ * TTFTMetric: first response minus request start), so it holds every wait in the engine:
+ *  - the step in flight: the engine launched its next step as the last token left (the
+ *    others' decodes keep it busy), and a request joins only at an iteration's start
+ *    (TensorRT-LLM docs/source/executor.md, the execution loop): a decode step, unless a
+ *    prompt rides it, which the queue below counts (share rho);
+ *  - the others' prompts: the budget takes prompt tokens first come first served, room of
+ *    them a step beside the decodes (TensorRT-LLM's MicroBatchScheduler,
+ *    cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp: the generation requests
+ *    first, then the contexts up to max_num_tokens, chunked to what is left, or left whole
+ *    to the next step without chunking; vLLM V1's and SGLang's budgets the same way). A
+ *    prompt of P tokens holds the budget P / F of a pass of F = room tokens: s = P / F x
+ *    pass(F), a fused step under chunked prefill, a prefill pass under prefill-first. At
+ *    concurrency 50 of 5,000-token prompts and 500-token outputs the budget is busy most
+ *    of the time (measured.md's NIM row: 1.6 requests/s x ~0.4 s).
+ * The prompts of N clients whose cycle e2e is long against s arrive nearly as a Poisson
+ * stream (the finite-source queue, Kleinrock, Queueing Systems I, 1975, Section 3.10):
+ * an M/D/1 queue at the budget, W = rho s / (2 (1 - rho)) (Pollaczek-Khinchine). An
+ * arrival finds the load of the N - 1 others (the arrival theorem of closed networks,
+ * Reiser and Lavenberg, J. ACM 27(2), 1980), whose throughput is (N - 1) / (e2e + W), so
+ * rho = X s solves (s - 2 e2e) rho^2 + 2 (e2e + m) rho - 2 m = 0 with m = (N - 1) s:
+ * rho = 2 m / (e2e + m + sqrt((e2e - m)^2 + 2 m s)), always below 1 (a closed loop does
+ * not overrun). At N = 1 nothing waits: the engine is idle when the lone client's request
+ * comes. A static batch's requests wait for its prompts in their own passes (serve_at).
+ * Under multi-step scheduling (workload.scheduler_steps n) a request joins only at an
+ * n-step boundary (the prompts are scheduled with a block's first step, vLLM's
+ * multi_step_model_runner.py StatefulModelInput: "the scheduled prompts are fully
+ * processed in the first-step"): a client whose request ended at step j of a block waits
+ * its n - 1 - j steps, or the whole next block, already launched, when j is the last,
+ * (n + 1) / 2 steps on average over j, (n - 1) / 2 more than one step in flight.
+ * Fills v->closed_*; returns the wait. */
+static double closed_wait(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			  double run, const struct serve_point *pt, struct plan_serving *v)
+{
+	double n = run - 1, e = pt->e2e, s, m, rho, W;
+	v->closed_rho = v->prompt_svc_s = v->closed_wait_s = 0;
+	if (!(n > 0) || g->sched == SCHED_STATIC)
+		return 0;
+	s = prompt_svc(c, in, g, run);
+	m = n * s;
+	rho = 2 * m / (e + m + sqrt((e - m) * (e - m) + 2 * m * s));
+	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode + (in->steps - 1) / 2 * pt->step;
+	v->closed_rho = rho;
+	v->prompt_svc_s = s;
+	v->closed_wait_s = W;
+	return W;
+}
+
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
  * before) from the closed-form model, the levels all or the SLO's alone (serve_levels);
@@ -2029,9 +2101,10 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			run = w->batch > 0 ? min_num(w->batch, cap) : cap;
 		serve_at(c, in, sched, T, P, O, run, max_num(run - 1, 0) / O, &pt);
 		v->concurrency = C;
+		wq = closed_wait(c, in, g, run, &pt, v);
 		if (C > run) /* the rest wait for a slot: Little's law on the queue */
-			wq = (C - run) * pt.e2e / run;
-		v->capacity_rate = run / pt.e2e;
+			wq += (C - run) * (pt.e2e + wq) / run;
+		v->capacity_rate = run / (pt.e2e + v->closed_wait_s);
 		v->e2e_cap_s = pt.e2e;
 		v->utilisation = 1;
 	}
@@ -2054,11 +2127,17 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 
 	if (rate > 0) {
 		/* the arrival finds a step in flight, then waits at the prompt budget */
-		res = pt->step;
+		res = pt->step * in->steps; /* multi-step: the block of steps in flight */
 		wq = 0;
 		if (isfinite(pt->room) && pt->room > 0) {
-			double svc = pt->step * P / pt->room; /* steps a prompt's tokens take */
-			rho_p = min_num(rate * svc, 0.999999);
+			double svc = prompt_svc(c, in, g, run); /* its share of full passes */
+			v->prompt_svc_s = svc;
+			rho_p = rate * svc;
+			if (!(rho_p < 1)) { /* the passes cannot take the prompts: no bound */
+				v->overloaded = true;
+				v->utilisation = max_num(v->utilisation, rho_p);
+				rho_p = 0;
+			}
 			wq = rho_p * svc / (2 * (1 - rho_p));
 			if (w->prompt_length.dist !=
 			    DIST_FIXED) /* M/G/1: E[S^2] = E[S]^2 (1 + cv^2) */
@@ -2077,7 +2156,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	v->room = pt->room;
 	v->ttft_service_s = pt->ttft;
 	v->wait_s = res / 2 + wq;
-	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : run / pt->e2e;
+	if (v->overloaded) /* no steady state: the wait has no bound (serving.wait_s null) */
+		v->wait_s = v->wait_queue_s = NAN;
+	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : v->capacity_rate;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
 	v->ttft_mean_s = pt->ttft + v->wait_s;
@@ -2258,6 +2339,27 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 	return serve_meets(&f->c->s->workload, &f->t);
 }
 
+/* The fewest replicas that meet, above bad (which misses): good when it is known to meet,
+ * else the first of bad x 2, x 4, ... up to top that does (NaN: none); then bisected. */
+static double fleet_least(struct fleet_walk *f, double bad, double good, double top)
+{
+	for (double x = max_num(bad * 2, 1); isnan(good) && bad < top; x *= 2) {
+		x = min_num(x, top);
+		if (fleet_try(f, x))
+			good = x;
+		else
+			bad = x;
+	}
+	while (!isnan(good) && good - bad > 1) {
+		double mid = floor((good + bad) / 2);
+		if (fleet_try(f, mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	return good;
+}
+
 /* capacity_plan under load, for an open-loop peak rate: the fewest replicas R (tp x pp x ep
  * GPUs each, that is ep engines of tp x pp, each taking rate / (R ep) as plan_compute at
  * hardware.count = R tp pp ep gives it) whose engine keeps utilisation below 1 and, under
@@ -2275,7 +2377,8 @@ static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
  *    those two disagree with the batch's verdict (the root's tolerance; or under pp > 1,
  *    where the batch crossing the pipeline depth makes the latencies step down) it walks
  *    the counts themselves: doubling up, then bisecting.
- * About 15 one-point evaluations and 2 planned counts; none without an SLO. */
+ * About 15 one-point evaluations and 2 planned counts; one without an SLO (the stable count
+ * planned: its prompt budget must keep up too, serve_levels). */
 static void serve_fleet(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			double rate, double engines, double span)
 {
@@ -2308,7 +2411,8 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 	if (r > top) {
 		good = NAN;
 	} else if (!slo) {
-		good = r;
+		/* stable at the cap, unless the prompts outrun the budget's passes there */
+		good = fleet_try(&f, r) ? r : fleet_least(&f, r, NAN, top);
 	} else if (!serve_meets(w, &f.t)) {
 		good = NAN;
 	} else {
@@ -2333,26 +2437,12 @@ static void serve_fleet(const struct tctx *c, const struct infer *in, const stru
 		if (!fleet_try(&f, good)) {
 			bad = good;
 			good = NAN;
-			for (double x = bad * 2; bad < top; x *= 2) {
-				x = min_num(x, top);
-				if (fleet_try(&f, x)) {
-					good = x;
-					break;
-				}
-				bad = x;
-			}
 		} else if (good - 1 > bad && fleet_try(&f, good - 1)) {
 			good -= 1;
 		} else if (good - 1 > bad) {
 			bad = good - 1;
 		}
-		while (!isnan(good) && good - bad > 1) {
-			double mid = floor((good + bad) / 2);
-			if (fleet_try(&f, mid))
-				good = mid;
-			else
-				bad = mid;
-		}
+		good = fleet_least(&f, bad, good, top);
 	}
 	v->fleet_evals = f.evals;
 	if (isnan(good)) {
@@ -2467,7 +2557,15 @@ static void infer_mfu(const struct tctx *c)
  *    bulk-transfer path of SGLang's disaggregation/mooncake and Dynamo's NIXL), which the
  *    first token waits for;
  *  - a decode engine runs decode steps alone: B = rate x (O - 1) x step(B) (Little's law
- *    over its O - 1 steps), every gap the same step.
+ *    over its O - 1 steps), every gap the same step;
+ *  - a prefill engine batches the prompts waiting into one pass of up to the token budget
+ *    (DistServe, Section 3.1: batching prompts pays until the pass is compute-bound;
+ *    SGLang's prefill server runs its waiting queue as one extend batch of up to
+ *    chunked_prefill_size tokens, disaggregation/prefill.py event_loop_normal_disagg_prefill
+ *    with get_new_batch_prefill): when busy it serves a prompt in S = P / F x pass(F), F
+ *    the budget (or the prompt when longer), which saves the weight read and the fixed
+ *    costs a pass of one short prompt pays; the load is rate x S, the pass in service
+ *    still D, so the wait is rho D / (2 (1 - rho)) with rho = rate S / engines.
  * The capacity plan chooses the split: the fewest prefill engines whose TTFT meets the SLO
  * at its percentile, and the fewest decode engines whose batch at the SLO's TPOT carries
  * the rate. */
@@ -2516,12 +2614,16 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	struct plan_serving *v = &p->serving;
 	double O = g->O, steps = O > 1 ? O - 1 : 1, cap = g->cap;
 	double D = in->host_load + prefill_s(in, g->P, g->P);
+	/* a prompt's share of a full batched pass: the pool's service, rate x S its load */
+	double Fb = isfinite(g->T) ? max_num(g->T, g->P) : g->P;
+	double S = in->host_load + g->P / Fb * prefill_s(in, Fb, g->P);
 	double X = w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
 	double own = D + X, q = v->slo_percentile / 100, top = fleet_max(span);
 	double np, nd, rho, r, B, st, lvq[4] = {serve_q[0], serve_q[1], serve_q[2], q};
 	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
 
 	v->prefill_s = D;
+	v->prompt_svc_s = S;
 	v->kv_transfer_s = X;
 	v->ttft_service_s = own;
 	/* the capacity plan: each pool on its own (engines cover the whole peak) */
@@ -2544,12 +2646,12 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 		fd = bt > 0 ? floor(rate * steps * disagg_step(c, in, bt) / bt * (1 - 1e-9)) + 1
 			    : NAN;
 		/* prefill: stable, then the TTFT at the percentile */
-		fp = floor(rate * D * (1 - 1e-9)) + 1;
+		fp = floor(rate * S * (1 - 1e-9)) + 1;
 		if (w->slo.ttft_s > 0) {
 			if (own > w->slo.ttft_s)
 				fp = NAN;
 			else
-				while (fp <= top && own + disagg_wait(D, rate * D / fp, q) >
+				while (fp <= top && own + disagg_wait(D, rate * S / fp, q) >
 							w->slo.ttft_s * (1 + 1e-9))
 					fp = fp < 64 ? fp + 1 : ceil(fp * 1.01);
 		}
@@ -2560,10 +2662,10 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 		v->fleet_lone_tpot_s = disagg_step(c, in, 1);
 		if (isfinite(fp) && isfinite(fd)) {
 			double bd = disagg_batch(c, in, rate / fd, O, cap);
-			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * D / fp, q);
+			v->fleet_ttft_s[0] = own + disagg_wait(D, rate * S / fp, q);
 			v->fleet_tpot_s[0] = disagg_step(c, in, min_num(bd, cap));
 			v->fleet_util[0] = max_num(
-			    rate * D / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
+			    rate * S / fp, rate / fd * steps * disagg_step(c, in, cap) / cap);
 		}
 		v->fleet_rate = rate;
 		v->fleet_engines = 1;
@@ -2602,7 +2704,7 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->prefill_engines = np;
 	v->decode_engines = nd;
 	/* the pools at that split: an arrival rate, or a closed loop of decodes */
-	rho = rate > 0 ? rate * D / np : 0;
+	rho = rate > 0 ? rate * S / np : 0;
 	r = rate > 0 ? rate / nd : 0;
 	v->prefill_util = rho;
 	if (rate > 0) {
@@ -2632,7 +2734,7 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
 	/* completed per decode engine: the arrivals, or what the slower pool completes
 	 * when they outrun it */
-	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / D, nd * v->capacity_rate)) / nd
+	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / S, nd * v->capacity_rate)) / nd
 				     : B / (steps * st);
 	v->step_decode_s = st;
 	v->step_frac = 0;
@@ -2641,6 +2743,8 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->wait_queue_s = rho > 0 && rho < 1 ? disagg_wait(D, rho, -1) : 0;
 	v->wait_s = v->wait_queue_s;
 	v->room = NAN;
+	if (v->overloaded) /* no steady state: no wait, no concurrency (null) */
+		v->wait_queue_s = v->wait_s = NAN;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (v->e2e_run_s + v->wait_s);
 	v->ttft_mean_s = v->overloaded ? NAN : own + v->wait_s;
@@ -2748,6 +2852,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
+	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
 		v->scheduler = g.sched;
 		v->budget = isfinite(g.T) ? g.T : NAN;
@@ -2795,14 +2900,16 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		if (!v->overloaded && rate / deployed >= cap * (1 - 1e-9)) {
 			v->overloaded = true;
 			v->requests_per_s = cap;
-			v->concurrency = NAN;
+			v->concurrency = v->wait_s = NAN;
 			v->ttft_mean_s = v->e2e_mean_s = v->ttft_slo_s = NAN;
 			for (int i = 0; i < 3; i++)
 				v->ttft[i] = v->e2e[i] = NAN;
 		}
 	}
-	if (v->overloaded)
-		plan_warn(p, PW_OVERLOADED, v->rate, v->capacity_rate);
+	if (v->overloaded) /* the most it completes: at its cap, or what the budget takes */
+		plan_warn(p, PW_OVERLOADED, v->rate,
+			  v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
+					      : v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
@@ -2897,9 +3004,10 @@ double plan_draft_params(const struct workload *w, const struct model *m,
  * TensorRT-LLM's KvCacheConfig host_cache_size (secondary blocks, bytes a rank). With
  * uniform popularity over the W tokens, hits fall in the held ones: h x held / W, and a
  * share host / held of them is loaded over the host link, each GPU its layers' share of
- * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill and
- * not overlapped with it (vLLM's connector; SGLang overlaps it layer by layer, which this
- * overstates). Without W: every hit held on the device, no load (the plan of before). */
+ * the KV (PCIe per direction, hardware.gpu's pcie_bandwidth), ahead of the prefill
+ * (vLLM's connector), or layer by layer under it where the framework does so (SGLang:
+ * time_infer takes the part the prefill's layers do not hide, host_exposed). Without W:
+ * every hit held on the device, no load (the plan of before). */
 static double prefix_tiers(const struct tctx *c, double hit, double B, double *load)
 {
 	const struct workload *w = &c->s->workload;
@@ -2917,8 +3025,19 @@ static double prefix_tiers(const struct tctx *c, double hit, double B, double *l
 	p->prefix_host_share = held > 0 ? host / held : 0;
 	bw = c->s->hardware.gpu.pcie_bytes_per_s;
 	*load = bw > 0 ? p->prefix_hit * p->prefix_host_share * w->prompt_tokens * kvb / bw : 0;
-	p->host_kv_load_s = *load;
+	p->host_kv_load_s = p->host_kv_copy_s = *load;
 	return p->prefix_hit;
+}
+
+/* A load of ld seconds copied layer by layer under a prefill of pf over L layers, each
+ * layer's compute waiting for its own layer's copy: the pipeline ends at
+ * max(ld, pf) (L - 1) / L + (ld + pf) / L; what TTFT waits beyond the prefill is that
+ * less pf (ld / L when the copy is the shorter, the first layer's copy). */
+static double host_exposed(double ld, double pf, double L)
+{
+	if (!(L >= 1))
+		return ld;
+	return max_num(0, max_num(ld, pf) * (L - 1) / L + (ld + pf) / L - pf);
 }
 
 static void time_infer(struct tctx *c)
@@ -3037,8 +3156,15 @@ static void time_infer(struct tctx *c)
 		dq = 0;
 		break;
 	}
+	/* Multi-step scheduling (vLLM --num-scheduler-steps N, vllm/worker/
+	 * multi_step_model_runner.py MultiStepModelRunner: one scheduling and input
+	 * preparation, then N forward passes whose inputs advance on the GPU, advance_step,
+	 * their outputs pythonized asynchronously) pays the host's per-step share once per N
+	 * steps; the per-layer launch costs stay per step. New requests join only at an N-step
+	 * boundary (serve_levels, closed_wait). */
+	in.steps = framework_scheduler_steps(w->framework, w->scheduler_steps);
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
-		in.fixed = GRAPH_TOKEN_S + sh.layers * GRAPH_LAYER_S;
+		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
 		in.dim0 = GRAPH_DIM_HALF;
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
@@ -3048,7 +3174,7 @@ static void time_infer(struct tctx *c)
 		     (p->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
-		in.fixed = DECODE_TOKEN_S + sh.layers * DECODE_LAYER_S;
+		in.fixed = DECODE_TOKEN_S / in.steps + sh.layers * DECODE_LAYER_S;
 		in.dim0 = GEMM_DIM_HALF;
 	}
 	if (dq > 0 && c->fp32 > 0)
@@ -3129,6 +3255,12 @@ static void time_infer(struct tctx *c)
 				in.d_pf_tok = in.d_row;
 			}
 		}
+	}
+
+	/* a host-held prefix loaded under the prefill's layers (prefix_tiers) */
+	if (in.host_load > 0 && framework_get(w->framework)->kv_load_layerwise) {
+		in.host_load = host_exposed(in.host_load, prefill_s(&in, Pc, Pc), sh.layers);
+		p->host_kv_load_s = in.host_load;
 	}
 
 	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */

@@ -506,11 +506,16 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 		if (p->serving.overloaded && isnan(p->ttft_s)) {
 			/* no steady state: the row says why instead of vanishing */
 			char why[160];
+			double svc = p->serving.prompt_svc_s, most = p->serving.capacity_rate;
+			if (svc > 0 && 1 / svc < most) /* the prompt budget's passes bind */
+				most = 1 / svc;
 			snprintf(why, sizeof(why),
 				 "unbounded: %.4g requests/s per replica arrive, it completes at "
 				 "most %.4g (see capacity_plan.gpus_required)",
-				 p->serving.rate, p->serving.capacity_rate);
+				 p->serving.rate, most);
 			report_wrap(b, 25, "  time to first token", why);
+			report_wrap(b, 25, "  wait before 1st pass",
+				    "unbounded (overloaded: the queue grows without bound)");
 		}
 		if (isnan(p->gpus_required)) {
 			/* a load that no count meets: the row says so, with the reason */

@@ -385,6 +385,10 @@ const struct field scenario_fields[] = {
     INT_AUTO("workload.max_running", workload.max_running, 1, 1e8, APPLIES_INFERENCE,
 	     "most requests running at once; auto = the framework's (or what the KV cache holds)",
 	     UI_HIDDEN("max running"), RESOLVED_DOUBLE(serving.max_running)),
+    INT_AUTO("workload.scheduler_steps", workload.scheduler_steps, 1, 1024, APPLIES_INFERENCE,
+	     "decode steps one scheduling runs (vLLM --num-scheduler-steps); auto = the "
+	     "framework's (1)",
+	     UI_HIDDEN("sched steps"), RESOLVED_DOUBLE(serving.scheduler_steps)),
     NUM_FIELD("workload.requests_per_s", workload.requests_per_s, UNIT_COUNT, 0, 1e9,
 	      APPLIES_ONLINE, "arrival rate, requests/s (Poisson; 0 = requests_per_day x peak)",
 	      UI_HIDDEN("requests/s")),

@@ -138,6 +138,7 @@ struct workload {
 	enum scheduler scheduler;		/* SCHED_ALONE: the decode step alone */
 	int max_batched_tokens;			/* a step's token budget; 0 = the framework's */
 	int max_running;			/* running-request cap; 0 = the framework's */
+	int scheduler_steps;			/* decode steps a scheduling runs; 0 = auto */
 	double requests_per_s;			/* arrival rate; 0 = requests_per_day x peak */
 	int concurrency;			/* closed loop: requests in flight; 0 = open */
 	int requests;				/* a finite run's requests; 0 = steady state */

@@ -112,13 +112,15 @@ awk -v c="$cal" -v o="$model" -v w="$m" 'BEGIN { exit !((c / w - 1) ^ 2 < (o / w
 
 # serving, measured.md: NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
 # out. The inference knobs fitted at concurrency 5 (time per output token on efficiency.hbm,
-# time to first token on efficiency.gemm) carry to concurrency 50: its TTFT comes nearer
-# (-46.8% -> -33.2%), its TPOT and throughput go further off (+10.1% -> +29.2%, -7.7% ->
-# -21.4%): the model's decode is 5% fast at 5 and 10% slow at 50, errors of opposite sign
-# that no knob scaling both can remove, and the prefill's efficiency.gemm (44%, where the
-# closed loop's TTFT also holds queueing the model leaves out) slows the batch-50 decode's
-# GEMMs too. MAPE over the three: 27.9% through the profile, 21.6% for the model alone;
-# pinned as it came out, not claimed better.
+# time to first token on efficiency.gemm) carry to concurrency 50, and take it further off
+# than the model alone: TTFT -0.4% -> +13.7%, TPOT +10.1% -> +20.0%, throughput -8.8% ->
+# -16.4%. The model's decode is 5% fast at 5 and 10% slow at 50, errors of opposite sign
+# that no knob scaling both can remove; and at 5 the closed loop's TTFT under-predicts by
+# 10.5% (a little queueing at the budget), which efficiency.gemm (lowered to meet it) then
+# charges to the batch-50 decode's GEMMs and to its prompt queue as well. MAPE over the
+# three: 16.7% through the profile, 6.4% for the model alone (27.9% and 21.6% before the
+# closed loop's wait at the prompt budget, src/plan_time.c closed_wait); pinned as it came
+# out, not claimed better.
 N=tests/data/serving/nim-70b-2xh100-fp8.yaml
 "$G" calibrate "$N" --set workload.concurrency=5 --measured tpot=21.83ms --measured ttft=546.7ms --profile nim-h100x2 >"$T/out" 2>&1 &&
 	ok || bad "calibrate on NIM at concurrency 5: $(head -3 "$T/out")"
@@ -135,8 +137,8 @@ for f in ttft_s:0.8345 tpot_s:0.05973 tokens_per_s:814.4; do
 	sum=$(adds "$sum" "$cal" "$m")
 	sumo=$(adds "$sumo" "$model" "$m")
 done
-echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 27.9%), model alone $(mape "$sumo" 3)%"
-[ "$(mape "$sum" 3)" = 27.9 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 27.9%"
+echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 16.7%), model alone $(mape "$sumo" 3)%"
+[ "$(mape "$sum" 3)" = 16.7 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 16.7%"
 
 # held out (tests/validation, not measured.md): torchao's batch-1 decode on one A100 80GB,
 # the Llama 2 7B bf16 run (time per output token on efficiency.hbm) predicting the other

@@ -831,6 +831,7 @@ static const char *const every_field[][2] = {
 	{"workload.scheduler", "chunked"},
 	{"workload.max_batched_tokens", "8192"},
 	{"workload.max_running", "256"},
+	{"workload.scheduler_steps", "8"},
 	{"workload.requests_per_s", "4"},
 	{"workload.concurrency", "50"},
 	{"workload.requests", "2400"},

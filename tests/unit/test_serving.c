@@ -458,7 +458,8 @@ static void test_fleet_stable_without_slo(void **state)
 	set(&s, "workload.slo.tpot=0");
 	plan_compute(&s, &p);
 	assert_true(p.serving.fleet_rule == FLEET_STABLE);
-	assert_true(p.serving.fleet_evals == 0);
+	/* closed form, then the stable count checked once: its prompt budget keeps up */
+	assert_true(p.serving.fleet_evals == 1);
 	assert_true(slo_holds_at(&s, p.gpus_required, &q));
 	assert_true(q.serving.utilisation < 1);
 	assert_false(slo_holds_at(&s, p.gpus_required - span_of(&p), &q));

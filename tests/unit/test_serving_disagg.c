@@ -54,7 +54,10 @@ static void test_pools(void **state)
 	assert_false(v->overloaded);
 	assert_true(v->prefill_engines == 18 && v->decode_engines == 6);
 	D = v->prefill_s;
-	rho = lam * D / 18;
+	/* the pool batches the waiting prompts into passes of up to the budget: its load is
+	 * a prompt's share of a full pass, no more than the prompt's own pass */
+	assert_true(v->prompt_svc_s > 0 && v->prompt_svc_s <= D);
+	rho = lam * v->prompt_svc_s / 18;
 	assert_true(fabs(v->prefill_util - rho) < 1e-12);
 	assert_true(fabs(v->ttft_mean_s - (D + v->kv_transfer_s + rho * D / (2 * (1 - rho)))) <
 		    1e-12);
@@ -135,6 +138,50 @@ static void test_fleet(void **state)
 }
 
 /* the split applies to a disaggregated deployment, and must fit the count */
+/* A prefill engine batches waiting prompts into passes of up to the token budget: short
+ * prompts share a pass's weight read and fixed costs, so each loads the pool far less than
+ * its own pass (and the pool needs fewer engines); a prompt as long as the budget gains
+ * nothing; an unlimited budget is the unbatched pool of before (S = D). */
+static void test_batched_prefill(void **state)
+{
+	static const char *const kv[] = {"workload.prompt_tokens=100", NULL};
+	struct scenario s, t;
+	struct plan p, q;
+	(void)state;
+	pd(&s, kv);
+	plan_compute(&s, &p);
+	printf("100-token prompts: a pass %.3g ms, a share of a full pass %.3g ms; %g prefill "
+	       "engines\n",
+	       1e3 * p.serving.prefill_s, 1e3 * p.serving.prompt_svc_s, p.serving.fleet_prefill);
+	assert_true(p.serving.prompt_svc_s < 0.5 * p.serving.prefill_s);
+	struct gp_error err;
+	t = s;
+	assert_int_equal(scenario_set_assignment(&t, cat, "workload.max_batched_tokens=100", &err),
+			 0);
+	plan_compute(&t, &q);
+	assert_true(fabs(q.serving.prompt_svc_s - q.serving.prefill_s) < 1e-12);
+	assert_true(p.serving.fleet_prefill <= q.serving.fleet_prefill);
+	assert_true(p.gpus_required <= q.gpus_required);
+	/* at the same split, the batched pool keeps up where the unbatched overloads */
+	{
+		static const char *const split[] = {"hardware.count=96",
+						    "workload.prefill_engines=1",
+						    "workload.decode_engines=23"};
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(scenario_set_assignment(&s, cat, split[i], &err) |
+					     scenario_set_assignment(&t, cat, split[i], &err),
+					 0);
+		plan_compute(&s, &p);
+		plan_compute(&t, &q);
+		/* one engine takes the peak's 145 prompts/s batched (0.84 busy), not one a pass
+		 * (2.0: overloaded) */
+		assert_true(p.serving.prefill_util < 1 && q.serving.prefill_util >= 1);
+		assert_false(p.serving.overloaded);
+		assert_true(q.serving.overloaded && isnan(q.serving.ttft_mean_s));
+		assert_true(isfinite(p.serving.ttft_mean_s));
+	}
+}
+
 static void test_bad(void **state)
 {
 	struct gp_error err;
@@ -164,6 +211,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pools),
 	    cmocka_unit_test(test_fleet),
+	    cmocka_unit_test(test_batched_prefill),
 	    cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);

@@ -111,6 +111,41 @@ static void test_host_tier(void **state)
 		    half.ttft_s < nocache.ttft_s);
 }
 
+/* SGLang loads a host-held prefix layer by layer under the prefill (HiCache load_back,
+ * each layer's attention waiting for its own layer): TTFT carries only what the prefill's
+ * layers do not hide, the first layer's copy when the copy is the shorter; the copy itself
+ * is the same; vLLM's connector loads it ahead of the prefill, all of it. */
+static void test_layerwise_load(void **state)
+{
+	static const char *const kv[] = {"workload.prefix_cache_tokens=2M",
+					 "workload.host_kv_cache=1TB", NULL};
+	struct scenario s, z;
+	struct plan ahead, lw, lw_none;
+	double L = 80, copy;
+	(void)state;
+	alone(&s);
+	for (const char *const *k = kv; *k; k++)
+		set(&s, *k);
+	set(&s, "workload.framework=vllm");
+	set(&s, "workload.scheduler=alone");
+	plan_compute(&s, &ahead);
+	z = s;
+	set(&z, "workload.framework=sglang");
+	set(&z, "workload.scheduler=alone");
+	plan_compute(&z, &lw);
+	set(&z, "workload.host_kv_cache=0");
+	set(&z, "workload.prefix_cache_tokens=0");
+	plan_compute(&z, &lw_none);
+	copy = 0.6 * 1500 * lw.mem.kv_bytes_per_token / z.hardware.gpu.pcie_bytes_per_s;
+	printf("host prefix %.3g ms: ahead (vllm) %.3g ms exposed, layer-wise (sglang) %.3g ms\n",
+	       1e3 * copy, 1e3 * ahead.host_kv_load_s, 1e3 * lw.host_kv_load_s);
+	assert_true(fabs(lw.host_kv_copy_s / copy - 1) < 1e-12);
+	assert_true(fabs(ahead.host_kv_load_s - ahead.host_kv_copy_s) < 1e-15);
+	/* the copy (under a millisecond) is shorter than the prefill of the 600 uncached tokens */
+	assert_true(fabs(lw.host_kv_load_s - copy / L) < 1e-9 * copy);
+	assert_true(fabs(lw.ttft_s - (lw_none.ttft_s + copy / L)) < 1e-9 * lw.ttft_s);
+}
+
 /* a batch below max_batch leaves the device free blocks: prefixes there, no load */
 static void test_device_room(void **state)
 {
@@ -188,11 +223,9 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_no_working_set),
-	    cmocka_unit_test(test_host_tier),
-	    cmocka_unit_test(test_device_room),
-	    cmocka_unit_test(test_loaded),
-	    cmocka_unit_test(test_bad),
+	    cmocka_unit_test(test_no_working_set), cmocka_unit_test(test_host_tier),
+	    cmocka_unit_test(test_layerwise_load), cmocka_unit_test(test_device_room),
+	    cmocka_unit_test(test_loaded),	   cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

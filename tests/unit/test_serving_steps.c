@@ -1,0 +1,154 @@
+/* test_serving_steps.c - multi-step scheduling, workload.scheduler_steps (vLLM v0
+ * --num-scheduler-steps; src/plan_time.c, time_infer, serve_levels, closed_wait): one step
+ * is the plan of before, more steps delay first tokens by whole steps and never slow the
+ * decode step, and the field's bad values are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "framework.h"
+#include "plan.h"
+#include "scenario.h"
+#include "scenario_yaml.h"
+#include "shipped_catalog.h"
+#include "scenario_set.h"
+
+#define NIM    "tests/data/serving/nim-70b-2xh100-fp8.yaml"
+#define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
+#define TEAM   "scenarios/team-serve-70b-5m-requests.yaml"
+
+/* The loads the tests run: a closed loop (chunked, TensorRT-LLM), an open arrival rate
+ * (prefill-first, SGLang), the shipped vLLM scenario at 6 req/s (chunked, its fleet). */
+static const char *const files[] = {NIM, SGLANG, TEAM};
+static const char *const loads[] = {"workload.concurrency=50", "workload.requests_per_s=4",
+				    "workload.scheduler=chunked"};
+static const char *const rates[] = {NULL, NULL, "workload.requests_per_s=6"};
+
+static void plan_at(int i, int steps, struct plan *p)
+{
+	struct scenario s;
+	load(files[i], &s);
+	set(&s, loads[i]);
+	if (rates[i])
+		set(&s, rates[i]);
+	if (steps > 0)
+		setf(&s, "workload.scheduler_steps=%d", steps);
+	plan_compute(&s, p);
+}
+
+static void same(double a, double b)
+{
+	if (!(a == b || (isnan(a) && isnan(b))))
+		fail_msg("%.17g != %.17g", a, b);
+}
+
+/* auto is 1 under every framework, and 1 is the plan of before: every figure the same. */
+static void test_one_step_is_identity(void **state)
+{
+	(void)state;
+	for (int f = 0; f < FW_COUNT; f++)
+		assert_int_equal(framework_scheduler_steps(f, 0), 1);
+	for (int i = 0; i < 3; i++) {
+		struct plan a, b;
+		plan_at(i, 0, &a);
+		plan_at(i, 1, &b);
+		same(a.ttft_s, b.ttft_s);
+		same(a.tpot_s, b.tpot_s);
+		same(a.tokens_per_s, b.tokens_per_s);
+		same(a.gpus_required, b.gpus_required);
+		for (int l = 0; l < 3; l++) {
+			same(a.serving.ttft[l], b.serving.ttft[l]);
+			same(a.serving.tpot[l], b.serving.tpot[l]);
+		}
+		same(a.serving.wait_s, b.serving.wait_s);
+		assert_true(b.serving.scheduler_steps == 1);
+	}
+}
+
+/* More steps a scheduling: TTFT grows, by about (n - 1) / 2 mean steps (a request joins at
+ * a block's first step), the decode step does not slow down (the host's share is paid once
+ * a block), and TPOT is not worse. */
+static void test_ttft_grows_tpot_not_worse(void **state)
+{
+	static const int steps[] = {2, 4, 8, 16};
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct plan one, p;
+		double last = 0;
+		plan_at(i, 1, &one);
+		last = one.ttft_s;
+		for (int k = 0; k < 4; k++) {
+			double n = steps[k], extra;
+			plan_at(i, steps[k], &p);
+			extra = p.ttft_s - one.ttft_s;
+			printf("%s, %2d steps: ttft %.1f ms (+%.1f, (n-1)/2 steps %.1f), tpot %.3f "
+			       "ms (%.3f)\n",
+			       files[i], steps[k], 1e3 * p.ttft_s, 1e3 * extra,
+			       1e3 * (n - 1) / 2 * one.tpot_s, 1e3 * p.tpot_s, 1e3 * one.tpot_s);
+			assert_true(p.serving.scheduler_steps == n);
+			assert_true(p.ttft_s > last);
+			last = p.ttft_s;
+			/* the TTFT's extra is the wait for the boundary; within 25% of (n - 1)
+			 * / 2 steps, the queue behind it growing a little with the longer e2e */
+			assert_true(extra >= 0.75 * (n - 1) / 2 * one.tpot_s);
+			assert_true(extra <= 1.25 * (n - 1) / 2 * one.tpot_s);
+			assert_true(p.tpot_s <= one.tpot_s * (1 + 1e-12));
+			assert_true(p.serving.step_decode_s < one.serving.step_decode_s);
+			for (int l = 0; l < 3; l++)
+				assert_true(p.serving.ttft[l] >= one.serving.ttft[l]);
+		}
+	}
+}
+
+/* Under scheduler alone nothing queues, so only the decode step changes: the host's
+ * share, GRAPH_TOKEN_S, paid once in n steps. */
+static void test_alone_amortizes_the_host(void **state)
+{
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	load(NIM, &s);
+	set(&s, "workload.scheduler=alone");
+	set(&s, "workload.concurrency=0");
+	plan_compute(&s, &a);
+	set(&s, "workload.scheduler_steps=8");
+	plan_compute(&s, &b);
+	assert_true(b.ttft_s == a.ttft_s || fabs(b.ttft_s - a.ttft_s) < 1e-3 * a.ttft_s);
+	assert_true(b.tpot_s < a.tpot_s);
+	/* 0.15 ms x 7/8, the host's share (plan_time.c GRAPH_TOKEN_S) */
+	assert_true(fabs((a.tpot_s - b.tpot_s) - 0.15e-3 * 7 / 8) < 1e-9);
+	assert_true(isnan(b.serving.scheduler_steps));
+}
+
+static void test_bad_steps(void **state)
+{
+	static const char *const bad[] = {
+	    "workload.scheduler_steps=1025", "workload.scheduler_steps=-1",
+	    "workload.scheduler_steps=2.5", "workload.scheduler_steps=many"};
+	struct scenario s;
+	struct gp_error err;
+	(void)state;
+	load(NIM, &s);
+	for (int i = 0; i < 4; i++)
+		assert_int_not_equal(scenario_set_assignment(&s, cat, bad[i], &err), 0);
+	set(&s, "workload.scheduler_steps=auto");
+	assert_int_equal(s.workload.scheduler_steps, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_one_step_is_identity),
+	    cmocka_unit_test(test_ttft_grows_tpot_not_worse),
+	    cmocka_unit_test(test_alone_amortizes_the_host),
+	    cmocka_unit_test(test_bad_steps),
+	};
+	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
+}
