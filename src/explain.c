@@ -2668,6 +2668,7 @@ void explain_serving_run(struct ex *e, const struct scenario *s, const struct pl
 	const struct plan_serving *v = &p->serving;
 	double N = s->workload.requests / deployed(s, p), B = v->batch > 1 ? v->batch : 1;
 	double full = floor(N / B + 1e-9);
+	double wait = isfinite(v->closed_wait_s) ? v->closed_wait_s : 0;
 	char nums[200];
 	if (isnan(v->run_s) && serving_applies(e, s, p)) {
 		not_applicable(e, "workload.requests is 0: the figures are the steady state's");
@@ -2686,12 +2687,21 @@ void explain_serving_run(struct ex *e, const struct scenario *s, const struct pl
 		snprintf(nums, sizeof(nums),
 			 "!the arrivals outrun the engine: the larger of its "
 			 "waves and the arrivals' span + e2e at the cap");
+	else if (wait > 0)
+		snprintf(nums, sizeof(nums), "%s x (%s + %s) + %s", plain(e, full),
+			 sec(e, v->e2e_run_s), sec(e, wait),
+			 sec(e, v->run_s - full * (v->e2e_run_s + wait)));
 	else
 		snprintf(nums, sizeof(nums), "%s x %s + %s", plain(e, full), sec(e, v->e2e_run_s),
 			 sec(e, v->run_s - full * v->e2e_run_s));
 	serving_plain(e, s, p, "run",
-		      "floor(N / B) waves of the running batch's e2e + the e2e of the N mod B left "
-		      "(N requests per replica, all sent at once or by B clients)",
+		      wait > 0
+			  ? "floor(N / B) waves of (the running batch's e2e + the wait for the "
+			    "others' prompts at the budget) + the e2e of the N mod B left (N "
+			    "requests per replica, all sent at once or by B clients)"
+			  : "floor(N / B) waves of the running batch's e2e + the e2e of the N "
+			    "mod B left (N requests per replica, all sent at once or by B "
+			    "clients)",
 		      nums, sec(e, v->run_s));
 }
 

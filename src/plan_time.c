@@ -2793,7 +2793,11 @@ static double finite_run(const struct tctx *c, const struct infer *in, const str
 {
 	double run = v->batch > 1 ? v->batch : 1, full = floor(N / run + 1e-9),
 	       rem = N - full * run;
-	double waves = full * v->e2e_run_s;
+	/* each wave's next request also waits for the others' prompts at the token budget,
+	 * as the steady state's closed loop does (closed_wait), so whole waves give exactly
+	 * the steady state's throughput */
+	double wait = isfinite(v->closed_wait_s) ? v->closed_wait_s : 0;
+	double waves = full * (v->e2e_run_s + wait);
 	if (rem > 1e-9) {
 		struct serve_point tail;
 		serve_at(c, in, g->sched, g->T, g->P, g->O, rem, max_num(rem - 1, 0) / g->O, &tail);
