@@ -645,13 +645,20 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
 	    p->ep > 1 ? "; expert states also over ep" : "");
 	offload_note(e, m->optimizer, held);
-	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE)
+	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE &&
+	    !(m->optimizer_paged > 0) && !(m->optimizer_evicted > 0))
+		put(e,
+		    "\n  paged (workload.optimizer_states): nothing is paged here; bitsandbytes\n"
+		    "  pages only tensors of 1e5 values or more (get_state_buffer), so these\n"
+		    "  states stay in device memory\n");
+	else if (s->workload.optimizer_states == STATES_PAGED &&
+		 s->parallel.offload == OFFLOAD_NONE)
 		put(e,
 		    "\n  paged (workload.optimizer_states): the moments, %s on the GPU, are\n"
 		    "  CUDA managed memory the driver evicts to the host when the GPU is full\n"
 		    "  (%s there); the caching allocator does not see them: in total, not in\n"
 		    "  reserved or allocated\n",
-		    byt(e, m->optimizer_paged), byt(e, m->host));
+		    byt(e, m->optimizer_paged), byt(e, m->optimizer_evicted));
 	source(e, s->workload.optimizer_states == STATES_PAGED
 		      ? "bitsandbytes paged optimizers: get_state_buffer, F.get_paged "
 			"(bitsandbytes/optim/optimizer.py, functional.py)"
@@ -2666,12 +2673,20 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 void explain_serving_run(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
-	double N = s->workload.requests / deployed(s, p), B = v->batch > 1 ? v->batch : 1;
+	/* the slowest replica's share, as serve's finite run takes it */
+	double N = ceil(s->workload.requests / deployed(s, p) - 1e-9),
+	       B = v->batch > 1 ? v->batch : 1;
 	double full = floor(N / B + 1e-9);
 	double wait = isfinite(v->closed_wait_s) ? v->closed_wait_s : 0;
 	char nums[200];
-	if (isnan(v->run_s) && serving_applies(e, s, p)) {
-		not_applicable(e, "workload.requests is 0: the figures are the steady state's");
+	if (!serving_applies(e, s, p))
+		return;
+	if (isnan(v->run_s)) {
+		not_applicable(e, !(s->workload.requests > 0)
+				      ? "workload.requests is 0: the figures are the steady state's"
+				  : sched_of(v->scheduler) == SCHED_DISAGG
+				      ? "requests unused: disaggregated pools run at steady state"
+				      : "requests unused: measured_tokens_per_s stands");
 		return;
 	}
 	if (open_loop(p) && !v->overloaded) {
@@ -2683,11 +2698,24 @@ void explain_serving_run(struct ex *e, const struct scenario *s, const struct pl
 			      nums, sec(e, v->run_s));
 		return;
 	}
-	if (open_loop(p))
-		snprintf(nums, sizeof(nums),
-			 "!the arrivals outrun the engine: the larger of its "
-			 "waves and the arrivals' span + e2e at the cap");
-	else if (wait > 0)
+	if (open_loop(p)) {
+		/* overloaded: the larger of the waves and the arrivals' span + e2e at the cap */
+		double span = (N > 1 ? N - 1 : 0) / v->rate + v->e2e_cap_s;
+		char n2[160];
+		if (fabs(v->run_s - span) <= 1e-9 * v->run_s)
+			snprintf(n2, sizeof(n2), "(%s - 1) / %s + %s", plain(e, N),
+				 plain(e, v->rate), sec(e, v->e2e_cap_s));
+		else /* the waves, as below */
+			snprintf(n2, sizeof(n2), "%s x (%s + %s) + %s", plain(e, full),
+				 sec(e, v->e2e_run_s), sec(e, wait),
+				 sec(e, v->run_s - full * (v->e2e_run_s + wait)));
+		serving_plain(e, s, p, "run",
+			      "the arrivals outrun the engine: the larger of its waves (floor(N / "
+			      "B) x e2e + the N mod B left) and (N - 1) / rate + e2e at the cap",
+			      n2, sec(e, v->run_s));
+		return;
+	}
+	if (wait > 0)
 		snprintf(nums, sizeof(nums), "%s x (%s + %s) + %s", plain(e, full),
 			 sec(e, v->e2e_run_s), sec(e, wait),
 			 sec(e, v->run_s - full * (v->e2e_run_s + wait)));

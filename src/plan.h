@@ -46,7 +46,10 @@ enum plan_warning_code {
 	 * percentile, the floor no count goes below, b = the target */
 	PW_SLO_UNREACHABLE_TTFT,
 	PW_SLO_UNREACHABLE_TPOT,
-	PW_FLEET_OVER_MAX, /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	PW_FLEET_OVER_MAX,   /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	PW_PAGED_EVICTED,    /* a = paged optimizer bytes evicted to the host */
+	PW_REQUESTS_IGNORED, /* workload.requests set but unused: a = 0 no load modelled,
+			      * 1 disaggregated, 2 a measured throughput */
 	PW_COUNT
 };
 
@@ -81,6 +84,7 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* of optimizer: the states in CUDA managed memory resident on the GPU
 	 * (workload.optimizer_states paged): in total, not in reserved or allocated */
 	double optimizer_paged;
+	double optimizer_evicted; /* of host: the paged states the driver evicted to it */
 	double activations;
 	double kv_cache;
 	double overhead; /* cuda_context + fragmentation + comm_buffers (+ the parts below:

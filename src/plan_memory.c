@@ -827,7 +827,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 
 	/* every field is written below or here: no memset on this hot path */
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
-	mem->optimizer_paged = 0;
+	mem->optimizer_paged = mem->optimizer_evicted = 0;
 	mem->nccl_buffers = 0;
 	mem->fp8_weights = 0;
 	stage_params(x, st, &nonexp, &expert, &embed);
@@ -1187,6 +1187,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		mem->optimizer -= away;
 		mem->optimizer_paged -= away;
 		mem->host += away;
+		mem->optimizer_evicted = away;
 		mem->total -= away;
 	}
 	mem->reserved = mem->total - mem->cuda_context - mem->nccl_buffers - mem->optimizer_paged;
@@ -1796,4 +1797,6 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	memcpy(p->mem.act_block, hblocks, sizeof(hblocks));
 	if (!p->mem.fits)
 		plan_warn(p, PW_DOES_NOT_FIT, p->mem.total, p->mem.capacity);
+	else if (p->mem.optimizer_evicted > 0)
+		plan_warn(p, PW_PAGED_EVICTED, p->mem.optimizer_evicted, 0);
 }

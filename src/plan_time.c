@@ -2836,6 +2836,8 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		 * above what the scenario's replicas complete at the planned batch (the
 		 * measured throughput when one is given) is said: its queue has no bound */
 		double cap = tps_plan / (w->output_tokens > 0 ? w->output_tokens : 1);
+		if (w->requests > 0)
+			plan_warn(p, PW_REQUESTS_IGNORED, 0, 0);
 		if (w->kind == WL_ONLINE && peak > 0 && peak / deployed >= cap * (1 - 1e-9)) {
 			v->overloaded = true;
 			plan_warn(p, PW_OVERLOADED, peak / deployed, cap);
@@ -2858,6 +2860,8 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		g.cap = 1;
 	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
+		if (w->requests > 0)
+			plan_warn(p, PW_REQUESTS_IGNORED, 1, 0);
 		v->scheduler = g.sched;
 		v->budget = isfinite(g.T) ? g.T : NAN;
 		v->max_running = g.cap;
@@ -2925,18 +2929,24 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	p->step_s = p->tpot_s;
 	/* the decode step's terms and the shares: of the running batch's decode step */
 	decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
-	if (w->measured_tokens_per_s > 0)
+	if (w->measured_tokens_per_s > 0) {
+		if (w->requests > 0)
+			plan_warn(p, PW_REQUESTS_IGNORED, 2, 0);
 		return; /* a measured throughput sizes the fleet as it does alone */
+	}
 	p->tokens_per_s = v->requests_per_s * g.O * deployed;
+	/* an offline job of workload.tokens runs at the steady state, as the capacity plan
+	 * below does; a finite run (workload.requests) is a benchmark's throughput */
+	if (w->kind == WL_OFFLINE && w->tokens > 0)
+		p->total_s = w->tokens / p->tokens_per_s;
 	if (w->requests > 0) { /* a finite run's: its tokens over its duration */
-		double N = w->requests / deployed;
+		/* the slowest replica runs the most requests: ceil of the even split */
+		double N = ceil(w->requests / deployed - 1e-9);
 		v->run_s = finite_run(c, in, &g, v, N);
-		p->tokens_per_s = N * g.O / v->run_s * deployed;
+		p->tokens_per_s = w->requests * g.O / v->run_s;
 	}
 	p->tokens_per_s_per_gpu = p->tokens_per_s / (s->hardware.count > 0 ? s->hardware.count : 1);
 	infer_mfu(c); /* of the loaded throughput */
-	if (w->kind == WL_OFFLINE && w->tokens > 0)
-		p->total_s = w->tokens / p->tokens_per_s;
 
 	/* the capacity plan from the loaded engine */
 	if (rate > 0) {

@@ -56,6 +56,7 @@ static const struct {
     [PW_FLEET_OVER_MAX] = {UNIT_NONE, "cannot meet the load (and its slo) with %.4g replicas "
 				      "of %.0f gpus, the most planned"},
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
+    [PW_PAGED_EVICTED] = {UNIT_BYTES, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
 };
 
@@ -124,6 +125,19 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?");
 		break;
 	}
+	case PW_PAGED_EVICTED:
+		snprintf(buf, size,
+			 "paged optimizer states: %s do not fit beside the rest and are evicted "
+			 "to host memory; the paging over pcie each step is not in the step time",
+			 a);
+		break;
+	case PW_REQUESTS_IGNORED:
+		snprintf(buf, size, "workload.requests is set but not used: %s",
+			 w->a == 1   ? "the disaggregated pools are planned at steady state"
+			 : w->a == 2 ? "a measured throughput (measured_tokens_per_s) stands"
+				     : "no load is modelled (scheduler alone; set "
+				       "workload.scheduler, e.g. chunked)");
+		break;
 	case PW_SLO_UNREACHABLE_TTFT:
 	case PW_SLO_UNREACHABLE_TPOT:
 		snprintf(buf, size,

@@ -1459,7 +1459,7 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			"%d prefill + %d decode engines of tp x pp GPUs are more than the %d GPUs "
 			"(expected hardware.count of at least their GPUs)",
 			s->workload.prefill_engines, s->workload.decode_engines, s->hardware.count);
-	if (s->workload.recompute_method == RECOMPUTE_UNIFORM &&
+	if (train && s->workload.recompute_method == RECOMPUTE_UNIFORM &&
 	    s->workload.recompute != RECOMPUTE_FULL)
 		/* Megatron takes --recompute-method only with --recompute-granularity full */
 		problem(out, src, "workload.recompute_method",

@@ -462,6 +462,9 @@ static void test_paged_optimizer(void **state)
 	assert_true(p->mem.fits);
 	assert_true(fabs(p->mem.total - cap) < 1);
 	assert_true(fabs(p->mem.optimizer_paged + p->mem.host - 2 * P) < 1);
+	/* what went to the host is said: its paging time is not in the step */
+	assert_true(p->mem.optimizer_evicted > 0 && p->mem.optimizer_evicted == p->mem.host);
+	assert_true(has_warning(p, PW_PAGED_EVICTED));
 	assert_true(fabs(p->mem.optimizer - p->mem.optimizer_paged - 8.0 / 256 * P) < 1);
 	assert_true(fabs(p->mem.reserved - (p->mem.total - p->mem.cuda_context -
 					    p->mem.nccl_buffers - p->mem.optimizer_paged)) < 1);
@@ -595,6 +598,11 @@ static void test_recompute_uniform(void **state)
 	gp_problems_init(&pr);
 	scenario_validate(&s, NULL, &pr);
 	assert_true(problem_names(&pr, "recompute_method uniform", "expected workload.recompute"));
+	/* serving recomputes nothing: the field does not apply, so it is no problem there */
+	s.workload.kind = WL_ONLINE;
+	gp_problems_init(&pr);
+	scenario_validate(&s, NULL, &pr);
+	assert_false(problem_names(&pr, "recompute_method uniform", "expected workload.recompute"));
 }
 
 /* vLLM, Llama 3.1 8B Instruct on one RTX 3090 (vllm-project/vllm issue #10517, a user's

@@ -57,6 +57,29 @@ static void test_run_leaves_latencies(void **state)
 	}
 }
 
+/* Where no finite run is modelled, a request count is said to be unused, not dropped. */
+static void test_run_unused_is_said(void **state)
+{
+	static const char *const why[] = {"workload.scheduler=alone",
+					  "workload.scheduler=disaggregated",
+					  "workload.measured_tokens_per_s=3000"};
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct scenario s;
+		struct plan a;
+		bool said = false;
+		load(SGLANG, &s);
+		set(&s, why[i]);
+		set(&s, "workload.requests=500");
+		plan_compute(&s, &a);
+		assert_true(isnan(a.serving.run_s));
+		for (int k = 0; k < a.nwarnings; k++)
+			said |= a.warnings[k].code == PW_REQUESTS_IGNORED && a.warnings[k].a == i;
+		if (!said)
+			fail_msg("%s: no PW_REQUESTS_IGNORED %d", why[i], i);
+	}
+}
+
 /* Open arrivals: the last of N leaves (N - 1) / rate after the first, and is done its e2e
  * later; a long run tends to the steady rate x output. */
 static void test_run_open_loop(void **state)
@@ -200,6 +223,7 @@ int main(void)
 	    cmocka_unit_test(test_run_leaves_latencies),
 	    cmocka_unit_test(test_run_open_loop),
 	    cmocka_unit_test(test_run_waves),
+	    cmocka_unit_test(test_run_unused_is_said),
 	    cmocka_unit_test(test_run_replicas),
 	    cmocka_unit_test(test_run_sglang_held_out),
 	    cmocka_unit_test(test_run_bad_input),
