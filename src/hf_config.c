@@ -661,39 +661,75 @@ static int enter(struct hf *c, const char *key)
 	return 1;
 }
 
+/* The byte offset of element n of the JSON array whose '[' is at off (of off itself when
+ * the array is shorter), for an error that points at one layer's entry. */
+static size_t array_elem_offset(const char *t, size_t len, size_t off, int n)
+{
+	size_t i = off + 1;
+	int depth = 0, k = 0;
+
+	if (off >= len || t[off] != '[')
+		return off;
+	for (; i < len; i++) {
+		if (k == n && !is_space(t[i]))
+			return t[i] == ']' ? off : i;
+		if (t[i] == '"') {
+			for (i++; i < len && t[i] != '"'; i++)
+				i += t[i] == '\\';
+		} else if (t[i] == '[' || t[i] == '{') {
+			depth++;
+		} else if (t[i] == ']' || t[i] == '}') {
+			if (depth-- == 0)
+				return off;
+		} else if (t[i] == ',' && depth == 0) {
+			k++;
+		}
+	}
+	return off;
+}
+
 /* layer_types, one string per layer: 0 when absent, else 1 with *matched the number of
- * entries that are one of match (NULL-terminated); with other given, every other entry must
- * be other. Errors at the key when it is not such an array or does not list every layer. */
+ * entries that are one of match (NULL-terminated); every other entry must be other. Errors
+ * at the entry that is neither, naming the accepted values, and at the key when it is not
+ * an array of strings or does not list every layer. */
 static int layer_types_count(struct hf *c, const struct model *m, const char *const *match,
 			     const char *other, int *matched)
 {
 	const cJSON *types = item(c, "layer_types"), *t;
+	size_t off = koff(c, "layer_types");
 	int n = 0;
 
 	*matched = 0;
 	if (!types)
 		return 0;
 	if (!cJSON_IsArray(types))
-		return fail_at(c, koff(c, "layer_types"), "layer_types",
+		return fail_at(c, off, "layer_types",
 			       "'layer_types' must be an array of strings, not %s",
 			       kind_name(types));
 	cJSON_ArrayForEach(t, types)
 	{
 		bool hit = false;
 		if (!cJSON_IsString(t))
-			return fail_at(c, koff(c, "layer_types"), "layer_types",
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), "layer_types",
 				       "'layer_types' must hold strings, not %s", kind_name(t));
 		for (int i = 0; match[i]; i++)
 			hit = hit || strcmp(t->valuestring, match[i]) == 0;
-		if (!hit && other && strcmp(t->valuestring, other) != 0)
-			return fail_at(c, koff(c, "layer_types"), "layer_types",
-				       "'layer_types': layer %d must be \"%s\" or \"%s\"", n,
-				       match[0], other);
+		if (!hit && strcmp(t->valuestring, other) != 0) {
+			char names[160];
+			size_t k = 0;
+			for (int i = 0; match[i] && k < sizeof(names); i++)
+				k += (size_t)snprintf(names + k, sizeof(names) - k, "%s\"%s\"",
+						      i ? ", " : "", match[i]);
+			return fail_at(
+			    c, array_elem_offset(c->text, c->len, off, n), "layer_types",
+			    "'layer_types': layer %d is \"%.40s\"; expected %s or \"%s\"", n,
+			    t->valuestring, k < sizeof(names) ? names : "", other);
+		}
 		*matched += hit;
 		n++;
 	}
 	if (n != m->layers)
-		return fail_at(c, koff(c, "layer_types"), "layer_types",
+		return fail_at(c, off, "layer_types",
 			       "'layer_types' lists %d layers, but num_hidden_layers is %d", n,
 			       m->layers);
 	return 1;
@@ -710,7 +746,7 @@ static int layer_types_count(struct hf *c, const struct model *m, const char *co
  * model_kv_share). */
 static int mixed_window(struct hf *c, struct model *m, int period)
 {
-	static const char *const windowed[] = {"sliding_attention", "chunked_attention", NULL};
+	static const char *const windowed[] = {"sliding_attention", NULL};
 	const cJSON *pat = item(c, "sliding_window_pattern");
 	int sliding = 0, full = 0, window = 0, r;
 
@@ -718,9 +754,23 @@ static int mixed_window(struct hf *c, struct model *m, int period)
 		return -1;
 	m->sliding_window = 0;
 	m->global_layers = 0;
-	r = layer_types_count(c, m, windowed, NULL, &sliding);
+	r = layer_types_count(c, m, windowed, "full_attention", &sliding);
 	if (r < 0)
 		return -1;
+	/* sliding layers need a window: 0, or a null one beside a layer_types list that names
+	 * sliding layers, contradicts them (a null window with only a pattern means none, as
+	 * EXAONE 4.0 1.2B writes it) */
+	if (r && sliding > 0 && window <= 0) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(c->root, "sliding_window");
+		return fail_at(c, koff(c, w ? "sliding_window" : "layer_types"), "sliding_window",
+			       "'layer_types' lists %d \"sliding_attention\" layers, but "
+			       "'sliding_window' is %s: give the window in tokens (at least 1), or "
+			       "make those layers \"full_attention\"",
+			       sliding,
+			       !w		 ? "not given"
+			       : cJSON_IsNull(w) ? "null"
+						 : "0");
+	}
 	if (r) {
 		full = m->layers - sliding;
 	} else if (cJSON_IsString(pat) && pat->valuestring[0]) {
@@ -740,6 +790,13 @@ static int mixed_window(struct hf *c, struct model *m, int period)
 		full = every > 0 ? m->layers / every : 0;
 		sliding = m->layers - full;
 	}
+	if (sliding > 0 && window == 0 && item(c, "sliding_window"))
+		return fail_at(c, koff(c, "sliding_window"), "sliding_window",
+			       "'sliding_window' is 0, but %d of the %d layers are sliding-window "
+			       "layers (%s): give the window in tokens (at least 1), or null for "
+			       "none",
+			       sliding, m->layers,
+			       pat ? "sliding_window_pattern" : "the family's default pattern");
 	if (window <= 0 || sliding == 0)
 		return 0; /* every layer attends over the whole context */
 	m->sliding_window = window;

@@ -1050,6 +1050,64 @@ static void test_window_layers(void **state)
 	assert_int_equal(e.line, 4);
 	assert_int_equal(e.column, 17);
 	assert_non_null(strstr(e.message, "lists 2 layers, but num_hidden_layers is 3"));
+#define OSS_SMALL                                                                                  \
+	"{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"           \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_local_experts\": 4, \"num_experts_per_tok\": 2,\n"
+	/* a layer that is neither: an error at its entry naming what is accepted, not a
+	 * full-attention layer */
+	e = parse_fail(OSS_SMALL "\"sliding_window\": 128,\n"
+				 "\"layer_types\": [\"sliding_attention\", \"bogus_attention\"]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.line, 5);
+	assert_int_equal(e.column, 38);
+	assert_non_null(strstr(e.message, "layer 1 is \"bogus_attention\"; expected "
+					  "\"sliding_attention\" or \"full_attention\""));
+	e = parse_fail(OSS_SMALL
+		       "\"sliding_window\": 128, \"layer_types\": [\"full_attention\", 7]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 58);
+	assert_non_null(strstr(e.message, "must hold strings, not a number"));
+	/* Llama 4's chunked layers are no sliding layers of these families */
+	e = parse_fail(OSS_SMALL "\"sliding_window\": 128,\n"
+				 "\"layer_types\": [\"chunked_attention\", \"full_attention\"]}");
+	assert_string_equal(e.field, "layer_types");
+	assert_int_equal(e.column, 17);
+	/* sliding layers without a window: 0 (or null) contradicts them, at the window's key */
+	e = parse_fail(OSS_SMALL "\"sliding_window\": 0,\n"
+				 "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
+	assert_string_equal(e.field, "sliding_window");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 19);
+	assert_non_null(strstr(e.message, "lists 1 \"sliding_attention\" layers, but "
+					  "'sliding_window' is 0"));
+	e = parse_fail(OSS_SMALL "\"sliding_window\": null,\n"
+				 "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
+	assert_string_equal(e.field, "sliding_window");
+	assert_non_null(strstr(e.message, "'sliding_window' is null"));
+	e = parse_fail(OSS_SMALL "\"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
+	assert_string_equal(e.field, "sliding_window");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 16); /* at layer_types, the window being absent */
+	assert_non_null(strstr(e.message, "'sliding_window' is not given"));
+	/* 0 with the family's default pattern (gpt-oss: every other layer sliding) */
+	e = parse_fail(OSS_SMALL "\"sliding_window\": 0}");
+	assert_string_equal(e.field, "sliding_window");
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.column, 19);
+	assert_non_null(strstr(e.message, "'sliding_window' is 0, but 1 of the 2 layers"));
+	/* every layer full: no window wanted, 0 or null alike */
+	parse_ok(OSS_SMALL "\"sliding_window\": 0, "
+			   "\"layer_types\": [\"full_attention\", \"full_attention\"]}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 0);
+	parse_ok(OSS_SMALL "\"sliding_window\": 128, "
+			   "\"layer_types\": [\"full_attention\", \"sliding_attention\"]}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 128);
+	assert_int_equal(r.global_layers, 1);
+#undef OSS_SMALL
 	e = parse_fail("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
 		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
 		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
@@ -1248,7 +1306,9 @@ static void test_qwen3_next(void **state)
 		       ",\n \"layer_types\": [\"full_attention\", \"sliding_attention\"]}");
 	assert_string_equal(e.field, "layer_types");
 	assert_int_equal(e.line, 2);
-	assert_non_null(strstr(e.message, "layer 1 must be"));
+	assert_int_equal(e.column, 36); /* at the entry, not the list */
+	assert_non_null(strstr(e.message, "layer 1 is \"sliding_attention\"; expected "
+					  "\"full_attention\" or \"linear_attention\""));
 	e = parse_fail(Q3N_SMALL ", \"linear_num_key_heads\": 3, \"linear_num_value_heads\": 8}");
 #undef Q3N_SMALL
 	assert_string_equal(e.field, "linear_num_value_heads");
