@@ -35,6 +35,7 @@ enum family {
 	FAM_GEMMA,
 	FAM_GEMMA2,
 	FAM_PHI3,
+	FAM_PHI3_SMALL,
 	FAM_GPT2,
 	FAM_FALCON,
 	FAM_OPT,
@@ -96,6 +97,7 @@ static const struct {
     {"gemma", "GemmaForCausalLM", FAM_GEMMA},
     {"gemma2", "Gemma2ForCausalLM", FAM_GEMMA2},
     {"phi3", "Phi3ForCausalLM", FAM_PHI3},
+    {"phi3small", "Phi3SmallForCausalLM", FAM_PHI3_SMALL},
     {"gpt2", "GPT2LMHeadModel", FAM_GPT2},
     {"falcon", "FalconForCausalLM", FAM_FALCON},
     {"RefinedWeb", "RWForCausalLM", FAM_FALCON},
@@ -145,7 +147,8 @@ static const struct {
 #define KNOWN_TYPES                                                                                \
 	"llama, llama4, mistral, ministral3, mistral3, mixtral, qwen2, qwen2_moe, qwen3, "         \
 	"qwen3_moe, gemma, "                                                                       \
-	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
+	"gemma2, gemma3, gemma3_text, phi, phi3, phi3small, phimoe, gpt2, gptj, gpt_neox, "        \
+	"falcon, opt, "                                                                            \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
 	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, "             \
@@ -1083,6 +1086,83 @@ static int read_gpt_oss(struct hf *c, struct model *m)
 	return mixed_window(c, m, 2);
 }
 
+/* Phi-3-small (microsoft/Phi-3-small-8k-instruct's remote code, modeling_phi3_small.py
+ * and configuration_phi3_small.py; vLLM's model_executor/models/phi3_small.py builds the
+ * same modules). Phi3SmallSelfAttention: one fused query_key_value of (heads + 2 kv_heads)
+ * x head_dim and dense, both nn.Linear with their default bias, whatever attention_bias
+ * says (vLLM: bias=True); head_dim = hidden / heads. Phi3SmallMLP: up_proj to
+ * 2 x intermediate_size (GEGeLU's gate and linear halves, interleaved) and down_proj, both
+ * with biases: a gated MLP's matrices and biases. Two nn.LayerNorms a layer and a final
+ * one, with biases. lm_head has no bias and is tied (_tied_weights_keys; the config leaves
+ * tie_word_embeddings at PretrainedConfig's true). intermediate_size is
+ * ff_intermediate_size, else ff_dim_multiplier x (hidden // 3) x 2, rounded up to 256
+ * when gegelu_pad_to_256 (Phi3SmallConfig.intermediate_size). The mup multipliers scale
+ * activations, not weights. Every layer but each dense_attention_every_n_layers-th is
+ * block-sparse (local blocks and a vertical stride, Phi-3 report Section 2), yet keeps
+ * the K/V of every token: vLLM's paged cache holds all of them and the kernel reads the
+ * blocks its pattern picks, and with blocksparse_homo_head_pattern false each head picks
+ * other blocks. The count and KV cache are then exact; the sparse layers' attention FLOPs
+ * are planned dense (a warning says so). */
+static int read_phi3_small(struct hf *c, struct model *m)
+{
+	const cJSON *act = item(c, "hidden_act");
+	int mult = 0, dense_every = 2, block = 64, local = 16, stride = 8, sparse;
+	bool pad = true;
+
+	if (need_int(c, "num_hidden_layers", NULL, 1, &m->layers) ||
+	    need_int(c, "hidden_size", NULL, 1, &m->hidden) ||
+	    need_int(c, "num_attention_heads", NULL, 1, &m->heads) ||
+	    opt_int(c, "num_key_value_heads", 1, 8, &m->kv_heads) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_bool(c, "tie_word_embeddings", true, &m->tied_embeddings) ||
+	    read_max_context(c, 8192, &m->max_context) ||
+	    opt_int(c, "ff_intermediate_size", 1, 0, &m->ffn) ||
+	    opt_int(c, "ff_dim_multiplier", 1, 0, &mult) ||
+	    opt_bool(c, "gegelu_pad_to_256", true, &pad) ||
+	    opt_int(c, "dense_attention_every_n_layers", 0, 2, &dense_every) ||
+	    opt_int(c, "blocksparse_block_size", 1, 64, &block) ||
+	    opt_int(c, "blocksparse_num_local_blocks", 1, 16, &local) ||
+	    opt_int(c, "blocksparse_vert_stride", 1, 8, &stride))
+		return -1;
+	if (act && (!cJSON_IsString(act) || strcmp(act->valuestring, "gegelu") != 0))
+		return fail_at(c, koff(c, "hidden_act"), "hidden_act",
+			       "'hidden_act' must be \"gegelu\" (Phi3SmallMLP supports no other)");
+	if (m->ffn && mult)
+		return fail_at(c, koff(c, "ff_dim_multiplier"), "ff_dim_multiplier",
+			       "give one of 'ff_intermediate_size' and 'ff_dim_multiplier', not "
+			       "both");
+	if (!m->ffn && !mult)
+		return fail_at(
+		    c, koff(c, NULL), "ff_intermediate_size",
+		    "missing 'ff_intermediate_size' (or 'ff_dim_multiplier'; a %s config "
+		    "needs one)",
+		    c->type);
+	if (!m->ffn) {
+		double ffn = (double)mult * (m->hidden / 3) * 2;
+		if (pad)
+			ffn = ceil(ffn / 256) * 256;
+		if (ffn > key_max("ff_intermediate_size"))
+			return fail_at(c, koff(c, "ff_dim_multiplier"), "ff_dim_multiplier",
+				       "'ff_dim_multiplier' %d makes an intermediate size of %.0f, "
+				       "more than %d",
+				       mult, ffn, key_max("ff_intermediate_size"));
+		m->ffn = (int)ffn;
+	}
+	m->attention_bias = true;
+	m->mlp_bias = true;
+	m->mlp = MLP_GATED;
+	m->norm = NORM_LAYERNORM;
+	sparse = m->layers - (dense_every > 0 ? m->layers / dense_every : 0);
+	if (sparse > 0)
+		warn(
+		    c,
+		    "%d of %d layers attend block-sparse (local %d x %d tokens, every %dth block "
+		    "beyond): planned dense, so their attention FLOPs are high; the KV cache holds "
+		    "every token, as vLLM's",
+		    sparse, m->layers, local, block, stride);
+	return 0;
+}
+
 /* A vision tower of a known shape (vision_config's model_type), counted module by module;
  * 0 when it is not one of them. Reads from the top-level object. */
 static double vision_params(struct hf *c, int text_hidden)
@@ -1971,6 +2051,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_llama4(c, m);
 	case FAM_GPT_OSS:
 		return read_gpt_oss(c, m);
+	case FAM_PHI3_SMALL:
+		return read_phi3_small(c, m);
 	case FAM_MAMBA:
 		return read_mamba(c, m, true);
 	case FAM_FALCON_MAMBA:
@@ -2026,10 +2108,9 @@ static int find_family(struct hf *c, enum family *fam)
 		/* Families whose layers are not all attention + MLP, though their configs have
 		 * Llama's five keys: read as Llama their count would be wrong, so they are
 		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
-		 * blocks, Phi-3-small's block-sparse attention). */
+		 * blocks). */
 		static const char *const unsupported[] = {"nemotron-nas",
 							  "deci",
-							  "phi3small",
 							  "zamba",
 							  "zamba2",
 							  "bamba",

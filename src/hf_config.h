@@ -2,10 +2,11 @@
  *
  * Knows the key spellings of Llama 1/2/3/4, Mistral (and Mistral 3's text_config),
  * Mixtral, Qwen2/2.5/3 (dense and MoE), Gemma 2/3, Phi-1/1.5/2 (with the old phi-msft
- * keys), Phi-3, PhiMoE, GPT-2, GPT-J, GPT-NeoX, Falcon (old "RW" keys and new ones), OPT,
- * BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and MoE), Cohere (Command R, R7B),
- * InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM, DeepSeekMoE, DeepSeek-V2/V3, DBRX
- * and gpt-oss; an unknown model_type with Llama's keys reads as Llama, with a warning.
+ * keys), Phi-3 (mini, medium and small), PhiMoE, GPT-2, GPT-J, GPT-NeoX, Falcon (old "RW"
+ * keys and new ones), OPT, BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and
+ * MoE), Cohere (Command R, R7B), InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM,
+ * DeepSeekMoE, DeepSeek-V2/V3, DBRX and gpt-oss; an unknown model_type with Llama's keys
+ * reads as Llama, with a warning.
  * The one reader of JSON, and with report_json.c (the writer) the only file that
  * includes cJSON.h: hf_quant.c plans a quantization_config from the keys it copies out.
  */

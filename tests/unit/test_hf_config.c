@@ -86,6 +86,22 @@ static struct gp_error parse_fail(const char *text)
 	return err;
 }
 
+/* Parses text expecting an error at field, line:column (0: not checked) whose message
+ * holds part. */
+static void fail_with(const char *text, const char *field, int line, int column,
+		      const char *part)
+{
+	struct gp_error e = parse_fail(text);
+
+	assert_string_equal(e.field, field);
+	if (line)
+		assert_int_equal(e.line, line);
+	if (column)
+		assert_int_equal(e.column, column);
+	if (!strstr(e.message, part))
+		fail_msg("'%s' does not say '%s'", e.message, part);
+}
+
 static void parse_ok(const char *text, struct model *r, struct model_params *p)
 {
 	struct model m;
@@ -940,6 +956,69 @@ static void test_real_moe_configs(void **state)
 	assert_count(p.active, 6640999744LL);
 }
 
+/* microsoft/Phi-3-small-8k-instruct (its remote code modeling_phi3_small.py; vLLM's
+ * phi3_small.py): per layer a fused query_key_value of (32 + 2 x 8) x 128 and dense, both
+ * with biases (nn.Linear's default; the config's attention_bias false is not read), an
+ * up_proj to 2 x 14336 (GEGeLU's two halves) and a down_proj, with biases, and two
+ * LayerNorms with biases; a final LayerNorm; lm_head tied to the 100352-token embedding.
+ * 7,392,272,384 parameters: the 7.39B published for it (the Phi-3 report, arXiv
+ * 2404.14219, calls it the 7B model). Its block-sparse layers keep the K/V of every token
+ * (vLLM's paged cache), so the cache is 32 layers x 2 x 8 x 128 a token. */
+static void test_phi3_small(void **state)
+{
+	struct model r;
+	struct model_params p;
+	struct hf_config_info info;
+	struct plan pl;
+	double attn, mlp, layer;
+	(void)state;
+	load_info("phi-3-small-8k-instruct.json", &r, &p, &info);
+	assert_int_equal(r.layers, 32);
+	assert_int_equal(r.head_dim, 128);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.ffn, 14336);
+	assert_true(r.attention_bias && r.mlp_bias && r.tied_embeddings && !r.head_bias);
+	assert_true(r.mlp == MLP_GATED && r.norm == NORM_LAYERNORM);
+	assert_int_equal(r.sliding_window, 0);
+	attn = 4096.0 * (32 + 2 * 8) * 128 + (32 + 2 * 8) * 128 + 4096.0 * 4096 + 4096;
+	mlp = 4096.0 * 2 * 14336 + 2 * 14336 + 14336.0 * 4096 + 4096;
+	layer = attn + mlp + 2 * 2 * 4096;
+	assert_count(p.attention_one, attn);
+	assert_count(p.mlp_one, mlp);
+	assert_count(p.total, 100352.0 * 4096 + 32 * layer + 2 * 4096);
+	assert_count(p.total, 7392272384LL);
+	assert_count(p.active, p.total);
+	assert_published(p.total, 7.39e9, 0.01e9);
+	/* 16 of the 32 layers block-sparse (every 2nd dense), said in the warning */
+	assert_true(has_warning(&info, "16 of 32 layers attend block-sparse"));
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128);
+	plan_serving("phi-3-small-8k-instruct.json", 1, &pl);
+	assert_true(pl.mem.kv_bytes_per_token == 32 * 2 * 8 * 128 * 2.0);
+
+	/* ff_dim_multiplier instead: multiplier x (hidden // 3) x 2, up to a multiple of 256
+	 * unless gegelu_pad_to_256 is false (Phi3SmallConfig.intermediate_size) */
+#define P3S_SMALL                                                                                  \
+	"{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000,\n"       \
+	"\"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"vocab_size\": 100"
+	parse_ok(P3S_SMALL ", \"ff_dim_multiplier\": 3, \"ff_intermediate_size\": null}", &r, &p);
+	assert_int_equal(r.ffn, 2048); /* 3 x 333 x 2 = 1998, padded */
+	parse_ok(P3S_SMALL ", \"ff_dim_multiplier\": 3, \"gegelu_pad_to_256\": false}", &r, &p);
+	assert_int_equal(r.ffn, 1998);
+	parse_ok(P3S_SMALL ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
+		 &r, &p);
+	assert_int_equal(r.ffn, 512);
+	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"ff_dim_multiplier\": 3}",
+		  "ff_dim_multiplier", 3, 22, "not both");
+	fail_with(P3S_SMALL "}", "ff_intermediate_size", 1, 1, "missing 'ff_intermediate_size'");
+	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"hidden_act\": \"silu\"}", "hidden_act",
+		  3, 15, "must be \"gegelu\"");
+	/* the heads must divide hidden (there is no head_dim key) */
+	fail_with("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000, "
+		  "\"num_attention_heads\": 7, \"vocab_size\": 100, \"ff_intermediate_size\": 512}",
+		  "num_attention_heads", 1, 97, "7 heads do not divide hidden_size 1000");
+#undef P3S_SMALL
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1088,12 +1167,7 @@ static void test_window_layers(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[600];
 		snprintf(text, sizeof(text), "%s%s", OSS_SMALL, bad[i].tail);
-		e = parse_fail(text);
-		assert_string_equal(e.field, bad[i].field);
-		assert_int_equal(e.line, bad[i].line);
-		assert_int_equal(e.column, bad[i].column);
-		if (!strstr(e.message, bad[i].message))
-			fail_msg("%zu: %s", i, e.message);
+		fail_with(text, bad[i].field, bad[i].line, bad[i].column, bad[i].message);
 	}
 	/* every layer full: no window wanted, 0 or null alike */
 	parse_ok(OSS_SMALL "\"sliding_window\": 0, "
@@ -1137,10 +1211,6 @@ static void test_hybrids_refused(void **state)
 		       "\"hidden_size\": 3072, \"num_attention_heads\": 12, "
 		       "\"intermediate_size\": 12288, \"vocab_size\": 130049}");
 	assert_non_null(strstr(e.message, "'falcon_h1' is not supported"));
-	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
-		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
-		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
-	assert_non_null(strstr(e.message, "'phi3small' is not supported"));
 	/* Mamba-2 heads that do not make the inner width; Jamba's offset past its period */
 	e = parse_fail("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
 		       " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
@@ -1665,6 +1735,7 @@ int main(void)
 		cmocka_unit_test(test_error_file),
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_real_family_configs),
+		cmocka_unit_test(test_phi3_small),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_real_moe_configs),
 		cmocka_unit_test(test_gpt_oss),
