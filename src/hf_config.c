@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "file.h"
 #include "hf_quant.h"
@@ -2427,19 +2426,25 @@ static void hub_dir(char *buf, size_t size)
 		snprintf(buf, size, "%s/.cache/huggingface/hub", user && user[0] ? user : ".");
 }
 
-int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+/* Sorts snapshot names for a message that does not depend on readdir's order. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* The cached config.json of the Hub id arg (is_hub_id): refs/main's snapshot, else the one
+ * snapshot that has a config.json; several and no refs/main to choose is an error that
+ * lists them, as is none. */
+static int resolve_hub(const char *arg, char *path, size_t size, struct gp_error *err)
 {
 	char hub[2048], repo[2400], ref[2600], rev[128] = "", best[2900] = "";
+	char names[8][128], list[8 * 130 + 32] = "";
+	int found = 0;
 	struct stat st;
-	time_t newest = 0;
 	DIR *d;
 	struct dirent *de;
 	FILE *f;
 
-	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
-		snprintf(path, size, "%s", arg ? arg : "");
-		return 0;
-	}
 	hub_dir(hub, sizeof(hub));
 	snprintf(repo, sizeof(repo), "%s/models--%.*s--%s", hub, (int)(strchr(arg, '/') - arg), arg,
 		 strchr(arg, '/') + 1);
@@ -2453,7 +2458,7 @@ int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_e
 		if (rev[0] && !strchr(rev, '/')) {
 			snprintf(best, sizeof(best), "%s/snapshots/%s/config.json", repo, rev);
 			if (is_file(best, &st))
-				goto found;
+				goto out;
 			best[0] = '\0';
 		}
 	}
@@ -2464,25 +2469,68 @@ int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_e
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(cand, sizeof(cand), "%s/%s/config.json", ref, de->d_name);
-		/* the newest, ties by name, so the choice does not depend on readdir's order */
-		if (is_file(cand, &st) && (!best[0] || st.st_mtime > newest ||
-					   (st.st_mtime == newest && strcmp(cand, best) > 0))) {
-			newest = st.st_mtime;
+		if (!is_file(cand, &st))
+			continue;
+		if (found < 8)
+			snprintf(names[found], sizeof(names[0]), "%.127s", de->d_name);
+		if (found++ == 0)
 			snprintf(best, sizeof(best), "%s", cand);
-		}
 	}
 	if (d)
 		closedir(d);
-	if (!best[0])
+	if (found == 0)
 		return gp_error_set(err, GP_EIO, arg, 0, 0,
 				    "no such file, and no config.json for the Hub id '%s' in the "
 				    "Hugging Face cache (looked in %s/snapshots; gpuplan does not "
 				    "download: fetch it with 'huggingface-cli download %s "
 				    "config.json')",
 				    arg, repo, arg);
-found:
+	if (found > 1) {
+		/* no refs/main to say which revision is main: picking one by its date or name
+		 * could plan a model other than the one meant */
+		int shown = found < 8 ? found : 8;
+		size_t n = 0;
+		qsort(names, (size_t)shown, sizeof(names[0]), cmp_names);
+		for (int i = 0; i < shown; i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      names[i]);
+		if (found > shown)
+			snprintf(list + n, sizeof(list) - n, " and %d more", found - shown);
+		return gp_error_set(err, GP_EIO, arg, 0, 0,
+				    "the Hugging Face cache holds %d snapshots of '%s' with a "
+				    "config.json (%s) and no refs/main to say which is main: give "
+				    "the path of one, %s/REV/config.json",
+				    found, arg, list, ref);
+	}
+out:
 	if (strlen(best) >= size)
 		return gp_error_set(err, GP_EIO, arg, 0, 0, "path too long: %s", best);
 	snprintf(path, size, "%s", best);
 	return 0;
+}
+
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+{
+	struct stat st;
+
+	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
+		snprintf(path, size, "%s", arg ? arg : "");
+		return 0;
+	}
+	return resolve_hub(arg, path, size, err);
+}
+
+int hf_config_resolve_value(const char *value, const char *beside, char *path, size_t size,
+			    struct gp_error *err)
+{
+	struct stat st;
+
+	if (is_file(beside, &st) || !is_hub_id(value)) {
+		if (strlen(beside) >= size)
+			return gp_error_set(err, GP_EIO, beside, 0, 0, "path too long");
+		if (path != beside)
+			snprintf(path, size, "%s", beside);
+		return 0;
+	}
+	return resolve_hub(value, path, size, err);
 }

@@ -65,9 +65,16 @@ int hf_config_load_file_info(const char *path, struct model *out, struct hf_conf
  * Hugging Face cache (offline; no download): $HF_HUB_CACHE, else $HF_HOME/hub, else
  * $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub; in it
  * models--ORG--NAME/snapshots/REV/config.json, REV being the commit refs/main names when
- * that snapshot has one, else the snapshot whose config.json is newest. Writes the path
- * into path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked. An arg
- * that is neither is returned as it is (the load then reports it missing). */
+ * that snapshot has one, else the one snapshot with a config.json. Writes the path into
+ * path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked, or listing the
+ * snapshots when there are several and no refs/main to choose. An arg that is neither is
+ * returned as it is (the load then reports it missing). */
 int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err);
+
+/* The same for a scenario's model.hf_config: value as written, beside the path it names
+ * beside the scenario file. beside when it is a file or value is no Hub id, else the
+ * cached config.json of the Hub id value. path may be beside. Returns 0 or -1. */
+int hf_config_resolve_value(const char *value, const char *beside, char *path, size_t size,
+			    struct gp_error *err);
 
 #endif
