@@ -419,35 +419,56 @@ static int read_ffn_experts(struct hf *c, struct model *m, const char *key, cons
 /* Qwen3-MoE (modeling_qwen3_moe.py): layer i has the sparse MLP unless it is listed in
  * mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; the others have a
  * dense MLP of intermediate_size. No shared experts. */
+static size_t array_elem_offset(const char *t, size_t len, size_t off, int n);
+
+/* The layers a list of layer numbers under key names (Qwen3-MoE's mlp_only_layers, Llama
+ * 4's moe_layers), marked in listed (layers + 1 entries or more, cleared here): 0 when
+ * absent, else 1. Each entry must be an integer from 0 to layers - 1, listed once; an
+ * error at the entry otherwise. One pass over the list, however long. */
+static int layer_set(struct hf *c, const char *key, int layers, bool *listed)
+{
+	const cJSON *list = item(c, key), *e;
+	size_t off = koff(c, key);
+	int n = 0;
+
+	memset(listed, 0, (size_t)layers * sizeof(*listed));
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return fail_at(c, off, key, "'%s' must be an array of layer numbers, not %s", key,
+			       kind_name(list));
+	cJSON_ArrayForEach(e, list)
+	{
+		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
+		if (!cJSON_IsNumber(e) || v != floor(v) || v < 0 || v >= layers)
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), key,
+				       "'%s': entry %d must be a layer number from 0 to %d", key, n,
+				       layers - 1);
+		if (listed[(int)v])
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), key,
+				       "'%s': layer %d is listed twice", key, (int)v);
+		listed[(int)v] = true;
+		n++;
+	}
+	return 1;
+}
+
 static int read_qwen3_moe(struct hf *c, struct model *m)
 {
-	const cJSON *only = item(c, "mlp_only_layers");
+	bool only[10001]; /* num_hidden_layers is at most 10000 (key_max) */
 	int step, dense = 0;
 
 	if (need_int(c, "num_experts", NULL, 1, &m->moe.experts) ||
 	    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
 	    need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
-	    opt_int(c, "decoder_sparse_step", 1, 1, &step))
+	    opt_int(c, "decoder_sparse_step", 1, 1, &step) ||
+	    layer_set(c, "mlp_only_layers", m->layers, only) < 0)
 		return -1;
-	if (only && !cJSON_IsArray(only))
-		return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
-			       "'mlp_only_layers' must be an array of layer numbers, not %s",
-			       kind_name(only));
-	for (int i = 0; i < m->layers; i++) {
-		bool listed = false;
-		const cJSON *e;
-		cJSON_ArrayForEach(e, only)
-		{
-			if (!cJSON_IsNumber(e))
-				return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
-					       "'mlp_only_layers' must hold layer numbers, not %s",
-					       kind_name(e));
-			if (e->valuedouble == i)
-				listed = true;
-		}
-		if (listed || (i + 1) % step != 0)
+	/* Qwen3MoeDecoderLayer: dense when layer_idx in mlp_only_layers or not
+	 * (layer_idx + 1) % decoder_sparse_step == 0 */
+	for (int i = 0; i < m->layers; i++)
+		if (only[i] || (i + 1) % step != 0)
 			dense++;
-	}
 	m->moe.dense_layers = dense;
 	if (dense && !m->ffn)
 		return fail_at(
@@ -1045,8 +1066,8 @@ static int read_llama4_chunks(struct hf *c, struct model *m)
  * intermediate_size_mlp. use_qk_norm is an L2 norm without weights. */
 static int read_llama4(struct hf *c, struct model *m)
 {
-	const cJSON *list = item(c, "moe_layers");
-	int step, moe = 0;
+	bool listed[10001]; /* num_hidden_layers is at most 10000 (key_max) */
+	int step, moe = 0, r;
 
 	if (read_llama_like(c, m, true, false, 131072) ||
 	    read_ffn_experts(c, m, "num_local_experts", NULL) ||
@@ -1054,17 +1075,11 @@ static int read_llama4(struct hf *c, struct model *m)
 		return -1;
 	m->moe.shared = 1;
 	m->moe.shared_ffn = m->ffn;
-	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn))
+	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn) ||
+	    (r = layer_set(c, "moe_layers", m->layers, listed)) < 0)
 		return -1;
-	if (cJSON_IsArray(list)) {
-		moe = cJSON_GetArraySize(list);
-	} else {
-		for (int i = step - 1; i < m->layers; i += step)
-			moe++;
-	}
-	if (moe > m->layers)
-		return fail_at(c, koff(c, "moe_layers"), "moe_layers",
-			       "'moe_layers' lists %d layers of %d", moe, m->layers);
+	for (int i = r ? 0 : step - 1; i < m->layers; i += r ? 1 : step)
+		moe += r ? listed[i] : 1;
 	m->moe.dense_layers = m->layers - moe;
 	return read_llama4_chunks(c, m);
 }

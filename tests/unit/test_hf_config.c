@@ -491,6 +491,36 @@ static void test_qwen3_moe_dense_layers(void **state)
 	assert_count(p.mlp, 3 * 64 * 128);
 	assert_count(p.total, 2 * 100 * 64 + 64 + 6 * (p.attention + 2 * 64) + 4 * p.mlp +
 				      2 * (4 * 3 * 64 * 32 + 64 * 4));
+	/* a layer list names layers: an entry that is none, or one listed twice, is an error
+	 * at that entry (Llama 4's moe_layers alike), not a layer left out or counted twice */
+#define Q3M_SMALL                                                                                  \
+	"{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 6, \"hidden_size\": 64,\n"         \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"moe_intermediate_size\": 32,\n" \
+	"\"num_experts\": 4, \"num_experts_per_tok\": 2, \"vocab_size\": 100,\n"
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [0, 6]}", "mlp_only_layers", 4, 24,
+		  "entry 1 must be a layer number from 0 to 5");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [1.5]}", "mlp_only_layers", 4, 21,
+		  "entry 0 must be a layer number");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [2, \"3\"]}", "mlp_only_layers", 4, 24,
+		  "entry 1 must be");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [2, 4, 2]}", "mlp_only_layers", 4, 27,
+		  "layer 2 is listed twice");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": 3}", "mlp_only_layers", 4, 20,
+		  "must be an array of layer numbers, not a number");
+#undef Q3M_SMALL
+#define L4_SMALL                                                                                   \
+	"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, \"hidden_size\": 64,\n"       \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_local_experts\": 4, \"num_experts_per_tok\": 1,\n"
+	parse_ok(L4_SMALL "\"moe_layers\": [1, 3]}", &r, &p);
+	assert_int_equal(r.moe.dense_layers, 2);
+	parse_ok(L4_SMALL "\"interleave_moe_layer_step\": 2}", &r, &p);
+	assert_int_equal(r.moe.dense_layers, 2); /* layers 1 and 3 MoE */
+	fail_with(L4_SMALL "\"moe_layers\": [1, 1, 3]}", "moe_layers", 4, 19,
+		  "layer 1 is listed twice");
+	fail_with(L4_SMALL "\"moe_layers\": [\"1\"]}", "moe_layers", 4, 16,
+		  "entry 0 must be a layer number from 0 to 3");
+#undef L4_SMALL
 }
 
 static void test_deepseek_v2_lite_keys(void **state)
