@@ -416,9 +416,6 @@ static int read_ffn_experts(struct hf *c, struct model *m, const char *key, cons
 	return 0;
 }
 
-/* Qwen3-MoE (modeling_qwen3_moe.py): layer i has the sparse MLP unless it is listed in
- * mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; the others have a
- * dense MLP of intermediate_size. No shared experts. */
 static size_t array_elem_offset(const char *t, size_t len, size_t off, int n);
 
 /* The layers a list of layer numbers under key names (Qwen3-MoE's mlp_only_layers, Llama
@@ -453,6 +450,9 @@ static int layer_set(struct hf *c, const char *key, int layers, bool *listed)
 	return 1;
 }
 
+/* Qwen3-MoE (modeling_qwen3_moe.py): layer i has the sparse MLP unless it is listed in
+ * mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; the others have a
+ * dense MLP of intermediate_size. No shared experts. */
 static int read_qwen3_moe(struct hf *c, struct model *m)
 {
 	bool only[10001]; /* num_hidden_layers is at most 10000 (key_max) */
