@@ -1166,6 +1166,10 @@ static int read_phi3_small(struct hf *c, struct model *m)
 	m->mlp_bias = true;
 	m->mlp = MLP_GATED;
 	m->norm = NORM_LAYERNORM;
+	/* null: no dense layer (Phi3SmallSelfAttention tests the value's truth) */
+	if (cJSON_IsNull(
+		cJSON_GetObjectItemCaseSensitive(c->root, "dense_attention_every_n_layers")))
+		dense_every = 0;
 	sparse = m->layers - (dense_every > 0 ? m->layers / dense_every : 0);
 	if (sparse > 0)
 		warn(

@@ -730,6 +730,17 @@ static bool has_warning(const struct hf_config_info *info, const char *part)
 	return false;
 }
 
+/* Parses text (which must import) for its import information alone. */
+static void load_text_info(const char *text, struct hf_config_info *info)
+{
+	struct model m;
+	struct gp_error err = {0};
+	char buf[700];
+
+	if (hf_config_parse_info(text, strlen(text), NULL, &m, info, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
+}
+
 /* Plans the memory of DATA name served in bf16 (4 sequences of 1000 + 24 tokens, over
  * tp of 2 H100s): its KV cache a token is what the tests read. */
 static void plan_serving(const char *name, int tp, struct plan *p)
@@ -1037,6 +1048,15 @@ static void test_phi3_small(void **state)
 	parse_ok(P3S_SMALL ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
 		 &r, &p);
 	assert_int_equal(r.ffn, 512);
+	/* every layer dense: no warning; null: every layer block-sparse */
+	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
+				 "\"dense_attention_every_n_layers\": 1}",
+		       &info);
+	assert_int_equal(info.nwarnings, 0);
+	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
+				 "\"dense_attention_every_n_layers\": null}",
+		       &info);
+	assert_true(has_warning(&info, "2 of 2 layers attend block-sparse"));
 	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"ff_dim_multiplier\": 3}",
 		  "ff_dim_multiplier", 3, 22, "not both");
 	fail_with(P3S_SMALL "}", "ff_intermediate_size", 1, 1, "missing 'ff_intermediate_size'");
