@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "file.h"
 #include "hf_quant.h"
@@ -35,6 +34,7 @@ enum family {
 	FAM_GEMMA,
 	FAM_GEMMA2,
 	FAM_PHI3,
+	FAM_PHI3_SMALL,
 	FAM_GPT2,
 	FAM_FALCON,
 	FAM_OPT,
@@ -96,6 +96,7 @@ static const struct {
     {"gemma", "GemmaForCausalLM", FAM_GEMMA},
     {"gemma2", "Gemma2ForCausalLM", FAM_GEMMA2},
     {"phi3", "Phi3ForCausalLM", FAM_PHI3},
+    {"phi3small", "Phi3SmallForCausalLM", FAM_PHI3_SMALL},
     {"gpt2", "GPT2LMHeadModel", FAM_GPT2},
     {"falcon", "FalconForCausalLM", FAM_FALCON},
     {"RefinedWeb", "RWForCausalLM", FAM_FALCON},
@@ -145,7 +146,8 @@ static const struct {
 #define KNOWN_TYPES                                                                                \
 	"llama, llama4, mistral, ministral3, mistral3, mixtral, qwen2, qwen2_moe, qwen3, "         \
 	"qwen3_moe, gemma, "                                                                       \
-	"gemma2, gemma3, gemma3_text, phi, phi3, phimoe, gpt2, gptj, gpt_neox, falcon, opt, "      \
+	"gemma2, gemma3, gemma3_text, phi, phi3, phi3small, phimoe, gpt2, gptj, gpt_neox, "        \
+	"falcon, opt, "                                                                            \
 	"bloom, stablelm, starcoder2, olmo2, olmo3, granite, granitemoe, cohere, cohere2, "        \
 	"internlm2, baichuan, chatglm, glm4, exaone4, minicpm, deepseek, deepseek_v2, "            \
 	"deepseek_v3, dbrx, gpt_oss, mamba, falcon_mamba, mamba2, nemotron_h, jamba, "             \
@@ -414,38 +416,59 @@ static int read_ffn_experts(struct hf *c, struct model *m, const char *key, cons
 	return 0;
 }
 
+static size_t array_elem_offset(const char *t, size_t len, size_t off, int n);
+
+/* The layers a list of layer numbers under key names (Qwen3-MoE's mlp_only_layers, Llama
+ * 4's moe_layers), marked in listed (layers + 1 entries or more, cleared here): 0 when
+ * absent, else 1. Each entry must be an integer from 0 to layers - 1, listed once; an
+ * error at the entry otherwise. One pass over the list, however long. */
+static int layer_set(struct hf *c, const char *key, int layers, bool *listed)
+{
+	const cJSON *list = item(c, key), *e;
+	size_t off = koff(c, key);
+	int n = 0;
+
+	memset(listed, 0, (size_t)layers * sizeof(*listed));
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return fail_at(c, off, key, "'%s' must be an array of layer numbers, not %s", key,
+			       kind_name(list));
+	cJSON_ArrayForEach(e, list)
+	{
+		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
+		if (!cJSON_IsNumber(e) || v != floor(v) || v < 0 || v >= layers)
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), key,
+				       "'%s': entry %d must be a layer number from 0 to %d", key, n,
+				       layers - 1);
+		if (listed[(int)v])
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), key,
+				       "'%s': layer %d is listed twice", key, (int)v);
+		listed[(int)v] = true;
+		n++;
+	}
+	return 1;
+}
+
 /* Qwen3-MoE (modeling_qwen3_moe.py): layer i has the sparse MLP unless it is listed in
  * mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; the others have a
  * dense MLP of intermediate_size. No shared experts. */
 static int read_qwen3_moe(struct hf *c, struct model *m)
 {
-	const cJSON *only = item(c, "mlp_only_layers");
+	bool only[10001]; /* num_hidden_layers is at most 10000 (key_max) */
 	int step, dense = 0;
 
 	if (need_int(c, "num_experts", NULL, 1, &m->moe.experts) ||
 	    need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
 	    need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
-	    opt_int(c, "decoder_sparse_step", 1, 1, &step))
+	    opt_int(c, "decoder_sparse_step", 1, 1, &step) ||
+	    layer_set(c, "mlp_only_layers", m->layers, only) < 0)
 		return -1;
-	if (only && !cJSON_IsArray(only))
-		return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
-			       "'mlp_only_layers' must be an array of layer numbers, not %s",
-			       kind_name(only));
-	for (int i = 0; i < m->layers; i++) {
-		bool listed = false;
-		const cJSON *e;
-		cJSON_ArrayForEach(e, only)
-		{
-			if (!cJSON_IsNumber(e))
-				return fail_at(c, koff(c, "mlp_only_layers"), "mlp_only_layers",
-					       "'mlp_only_layers' must hold layer numbers, not %s",
-					       kind_name(e));
-			if (e->valuedouble == i)
-				listed = true;
-		}
-		if (listed || (i + 1) % step != 0)
+	/* Qwen3MoeDecoderLayer: dense when layer_idx in mlp_only_layers or not
+	 * (layer_idx + 1) % decoder_sparse_step == 0 */
+	for (int i = 0; i < m->layers; i++)
+		if (only[i] || (i + 1) % step != 0)
 			dense++;
-	}
 	m->moe.dense_layers = dense;
 	if (dense && !m->ffn)
 		return fail_at(
@@ -661,39 +684,75 @@ static int enter(struct hf *c, const char *key)
 	return 1;
 }
 
+/* The byte offset of element n of the JSON array whose '[' is at off (of off itself when
+ * the array is shorter), for an error that points at one layer's entry. */
+static size_t array_elem_offset(const char *t, size_t len, size_t off, int n)
+{
+	size_t i = off + 1;
+	int depth = 0, k = 0;
+
+	if (off >= len || t[off] != '[')
+		return off;
+	for (; i < len; i++) {
+		if (k == n && !is_space(t[i]))
+			return t[i] == ']' ? off : i;
+		if (t[i] == '"') {
+			for (i++; i < len && t[i] != '"'; i++)
+				i += t[i] == '\\';
+		} else if (t[i] == '[' || t[i] == '{') {
+			depth++;
+		} else if (t[i] == ']' || t[i] == '}') {
+			if (depth-- == 0)
+				return off;
+		} else if (t[i] == ',' && depth == 0) {
+			k++;
+		}
+	}
+	return off;
+}
+
 /* layer_types, one string per layer: 0 when absent, else 1 with *matched the number of
- * entries that are one of match (NULL-terminated); with other given, every other entry must
- * be other. Errors at the key when it is not such an array or does not list every layer. */
+ * entries that are one of match (NULL-terminated); every other entry must be other. Errors
+ * at the entry that is neither, naming the accepted values, and at the key when it is not
+ * an array of strings or does not list every layer. */
 static int layer_types_count(struct hf *c, const struct model *m, const char *const *match,
 			     const char *other, int *matched)
 {
 	const cJSON *types = item(c, "layer_types"), *t;
+	size_t off = koff(c, "layer_types");
 	int n = 0;
 
 	*matched = 0;
 	if (!types)
 		return 0;
 	if (!cJSON_IsArray(types))
-		return fail_at(c, koff(c, "layer_types"), "layer_types",
+		return fail_at(c, off, "layer_types",
 			       "'layer_types' must be an array of strings, not %s",
 			       kind_name(types));
 	cJSON_ArrayForEach(t, types)
 	{
 		bool hit = false;
 		if (!cJSON_IsString(t))
-			return fail_at(c, koff(c, "layer_types"), "layer_types",
+			return fail_at(c, array_elem_offset(c->text, c->len, off, n), "layer_types",
 				       "'layer_types' must hold strings, not %s", kind_name(t));
 		for (int i = 0; match[i]; i++)
 			hit = hit || strcmp(t->valuestring, match[i]) == 0;
-		if (!hit && other && strcmp(t->valuestring, other) != 0)
-			return fail_at(c, koff(c, "layer_types"), "layer_types",
-				       "'layer_types': layer %d must be \"%s\" or \"%s\"", n,
-				       match[0], other);
+		if (!hit && strcmp(t->valuestring, other) != 0) {
+			char names[160];
+			size_t k = 0;
+			for (int i = 0; match[i] && k < sizeof(names); i++)
+				k += (size_t)snprintf(names + k, sizeof(names) - k, "%s\"%s\"",
+						      i ? ", " : "", match[i]);
+			return fail_at(
+			    c, array_elem_offset(c->text, c->len, off, n), "layer_types",
+			    "'layer_types': layer %d is \"%.40s\"; expected %s or \"%s\"", n,
+			    t->valuestring, k < sizeof(names) ? names : "", other);
+		}
 		*matched += hit;
 		n++;
 	}
 	if (n != m->layers)
-		return fail_at(c, koff(c, "layer_types"), "layer_types",
+		return fail_at(c, off, "layer_types",
 			       "'layer_types' lists %d layers, but num_hidden_layers is %d", n,
 			       m->layers);
 	return 1;
@@ -710,7 +769,7 @@ static int layer_types_count(struct hf *c, const struct model *m, const char *co
  * model_kv_share). */
 static int mixed_window(struct hf *c, struct model *m, int period)
 {
-	static const char *const windowed[] = {"sliding_attention", "chunked_attention", NULL};
+	static const char *const windowed[] = {"sliding_attention", NULL};
 	const cJSON *pat = item(c, "sliding_window_pattern");
 	int sliding = 0, full = 0, window = 0, r;
 
@@ -718,9 +777,23 @@ static int mixed_window(struct hf *c, struct model *m, int period)
 		return -1;
 	m->sliding_window = 0;
 	m->global_layers = 0;
-	r = layer_types_count(c, m, windowed, NULL, &sliding);
+	r = layer_types_count(c, m, windowed, "full_attention", &sliding);
 	if (r < 0)
 		return -1;
+	/* sliding layers need a window: 0, or a null one beside a layer_types list that names
+	 * sliding layers, contradicts them (a null window with only a pattern means none, as
+	 * EXAONE 4.0 1.2B writes it) */
+	if (r && sliding > 0 && window <= 0) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(c->root, "sliding_window");
+		return fail_at(c, koff(c, w ? "sliding_window" : "layer_types"), "sliding_window",
+			       "'layer_types' lists %d \"sliding_attention\" layers, but "
+			       "'sliding_window' is %s: give the window in tokens (at least 1), or "
+			       "make those layers \"full_attention\"",
+			       sliding,
+			       !w		 ? "not given"
+			       : cJSON_IsNull(w) ? "null"
+						 : "0");
+	}
 	if (r) {
 		full = m->layers - sliding;
 	} else if (cJSON_IsString(pat) && pat->valuestring[0]) {
@@ -740,6 +813,13 @@ static int mixed_window(struct hf *c, struct model *m, int period)
 		full = every > 0 ? m->layers / every : 0;
 		sliding = m->layers - full;
 	}
+	if (sliding > 0 && window == 0 && item(c, "sliding_window"))
+		return fail_at(c, koff(c, "sliding_window"), "sliding_window",
+			       "'sliding_window' is 0, but %d of the %d layers are sliding-window "
+			       "layers (%s): give the window in tokens (at least 1), or null for "
+			       "none",
+			       sliding, m->layers,
+			       pat ? "sliding_window_pattern" : "the family's default pattern");
 	if (window <= 0 || sliding == 0)
 		return 0; /* every layer attends over the whole context */
 	m->sliding_window = window;
@@ -986,8 +1066,8 @@ static int read_llama4_chunks(struct hf *c, struct model *m)
  * intermediate_size_mlp. use_qk_norm is an L2 norm without weights. */
 static int read_llama4(struct hf *c, struct model *m)
 {
-	const cJSON *list = item(c, "moe_layers");
-	int step, moe = 0;
+	bool listed[10001]; /* num_hidden_layers is at most 10000 (key_max) */
+	int step, moe = 0, r;
 
 	if (read_llama_like(c, m, true, false, 131072) ||
 	    read_ffn_experts(c, m, "num_local_experts", NULL) ||
@@ -995,17 +1075,11 @@ static int read_llama4(struct hf *c, struct model *m)
 		return -1;
 	m->moe.shared = 1;
 	m->moe.shared_ffn = m->ffn;
-	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn))
+	if (opt_int(c, "intermediate_size_mlp", 1, m->ffn, &m->ffn) ||
+	    (r = layer_set(c, "moe_layers", m->layers, listed)) < 0)
 		return -1;
-	if (cJSON_IsArray(list)) {
-		moe = cJSON_GetArraySize(list);
-	} else {
-		for (int i = step - 1; i < m->layers; i += step)
-			moe++;
-	}
-	if (moe > m->layers)
-		return fail_at(c, koff(c, "moe_layers"), "moe_layers",
-			       "'moe_layers' lists %d layers of %d", moe, m->layers);
+	for (int i = r ? 0 : step - 1; i < m->layers; i += r ? 1 : step)
+		moe += r ? listed[i] : 1;
 	m->moe.dense_layers = m->layers - moe;
 	return read_llama4_chunks(c, m);
 }
@@ -1024,6 +1098,87 @@ static int read_gpt_oss(struct hf *c, struct model *m)
 	m->attention_sinks = true;
 	/* GptOssConfig: layer_types alternate sliding (128) and full, sliding first */
 	return mixed_window(c, m, 2);
+}
+
+/* Phi-3-small (microsoft/Phi-3-small-8k-instruct's remote code, modeling_phi3_small.py
+ * and configuration_phi3_small.py; vLLM's model_executor/models/phi3_small.py builds the
+ * same modules). Phi3SmallSelfAttention: one fused query_key_value of (heads + 2 kv_heads)
+ * x head_dim and dense, both nn.Linear with their default bias, whatever attention_bias
+ * says (vLLM: bias=True); head_dim = hidden / heads. Phi3SmallMLP: up_proj to
+ * 2 x intermediate_size (GEGeLU's gate and linear halves, interleaved) and down_proj, both
+ * with biases: a gated MLP's matrices and biases. Two nn.LayerNorms a layer and a final
+ * one, with biases. lm_head has no bias and is tied (_tied_weights_keys; the config leaves
+ * tie_word_embeddings at PretrainedConfig's true). intermediate_size is
+ * ff_intermediate_size, else ff_dim_multiplier x (hidden // 3) x 2, rounded up to 256
+ * when gegelu_pad_to_256 (Phi3SmallConfig.intermediate_size). The mup multipliers scale
+ * activations, not weights. Every layer but each dense_attention_every_n_layers-th is
+ * block-sparse (local blocks and a vertical stride, Phi-3 report Section 2), yet keeps
+ * the K/V of every token: vLLM's paged cache holds all of them and the kernel reads the
+ * blocks its pattern picks, and with blocksparse_homo_head_pattern false each head picks
+ * other blocks. The count and KV cache are then exact; the sparse layers' attention FLOPs
+ * are planned dense (a warning says so). */
+static int read_phi3_small(struct hf *c, struct model *m)
+{
+	const cJSON *act = item(c, "hidden_act");
+	int mult = 0, dense_every = 2, block = 64, local = 16, stride = 8, sparse;
+	bool pad = true;
+
+	if (need_int(c, "num_hidden_layers", NULL, 1, &m->layers) ||
+	    need_int(c, "hidden_size", NULL, 1, &m->hidden) ||
+	    need_int(c, "num_attention_heads", NULL, 1, &m->heads) ||
+	    opt_int(c, "num_key_value_heads", 1, 8, &m->kv_heads) ||
+	    need_int(c, "vocab_size", NULL, 1, &m->vocab) ||
+	    opt_bool(c, "tie_word_embeddings", true, &m->tied_embeddings) ||
+	    read_max_context(c, 8192, &m->max_context) ||
+	    opt_int(c, "ff_intermediate_size", 1, 0, &m->ffn) ||
+	    opt_int(c, "ff_dim_multiplier", 1, 0, &mult) ||
+	    opt_bool(c, "gegelu_pad_to_256", true, &pad) ||
+	    opt_int(c, "dense_attention_every_n_layers", 0, 2, &dense_every) ||
+	    opt_int(c, "blocksparse_block_size", 1, 64, &block) ||
+	    opt_int(c, "blocksparse_num_local_blocks", 1, 16, &local) ||
+	    opt_int(c, "blocksparse_vert_stride", 1, 8, &stride))
+		return -1;
+	if (act && (!cJSON_IsString(act) || strcmp(act->valuestring, "gegelu") != 0))
+		return fail_at(c, koff(c, "hidden_act"), "hidden_act",
+			       "'hidden_act' must be \"gegelu\" (Phi3SmallMLP supports no other)");
+	if (m->ffn && mult)
+		return fail_at(c, koff(c, "ff_dim_multiplier"), "ff_dim_multiplier",
+			       "give one of 'ff_intermediate_size' and 'ff_dim_multiplier', not "
+			       "both");
+	if (!m->ffn && !mult)
+		return fail_at(
+		    c, koff(c, NULL), "ff_intermediate_size",
+		    "missing 'ff_intermediate_size' (or 'ff_dim_multiplier'; a %s config "
+		    "needs one)",
+		    c->type);
+	if (!m->ffn) {
+		double ffn = (double)mult * (m->hidden / 3) * 2;
+		if (pad)
+			ffn = ceil(ffn / 256) * 256;
+		if (ffn > key_max("ff_intermediate_size"))
+			return fail_at(c, koff(c, "ff_dim_multiplier"), "ff_dim_multiplier",
+				       "'ff_dim_multiplier' %d makes an intermediate size of %.0f, "
+				       "more than %d",
+				       mult, ffn, key_max("ff_intermediate_size"));
+		m->ffn = (int)ffn;
+	}
+	m->attention_bias = true;
+	m->mlp_bias = true;
+	m->mlp = MLP_GATED;
+	m->norm = NORM_LAYERNORM;
+	/* null: no dense layer (Phi3SmallSelfAttention tests the value's truth) */
+	if (cJSON_IsNull(
+		cJSON_GetObjectItemCaseSensitive(c->root, "dense_attention_every_n_layers")))
+		dense_every = 0;
+	sparse = m->layers - (dense_every > 0 ? m->layers / dense_every : 0);
+	if (sparse > 0)
+		warn(
+		    c,
+		    "%d of %d layers attend block-sparse (local %d x %d tokens, every %dth block "
+		    "beyond): planned dense, so their attention FLOPs are high; the KV cache holds "
+		    "every token, as vLLM's",
+		    sparse, m->layers, local, block, stride);
+	return 0;
 }
 
 /* A vision tower of a known shape (vision_config's model_type), counted module by module;
@@ -1914,6 +2069,8 @@ static int read_family(struct hf *c, enum family fam, struct model *m)
 		return read_llama4(c, m);
 	case FAM_GPT_OSS:
 		return read_gpt_oss(c, m);
+	case FAM_PHI3_SMALL:
+		return read_phi3_small(c, m);
 	case FAM_MAMBA:
 		return read_mamba(c, m, true);
 	case FAM_FALCON_MAMBA:
@@ -1969,10 +2126,9 @@ static int find_family(struct hf *c, enum family *fam)
 		/* Families whose layers are not all attention + MLP, though their configs have
 		 * Llama's five keys: read as Llama their count would be wrong, so they are
 		 * refused by name (state-space and linear-attention hybrids, DeciLM's per-layer
-		 * blocks, Phi-3-small's block-sparse attention). */
+		 * blocks). */
 		static const char *const unsupported[] = {"nemotron-nas",
 							  "deci",
-							  "phi3small",
 							  "zamba",
 							  "zamba2",
 							  "bamba",
@@ -2289,19 +2445,25 @@ static void hub_dir(char *buf, size_t size)
 		snprintf(buf, size, "%s/.cache/huggingface/hub", user && user[0] ? user : ".");
 }
 
-int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+/* Sorts snapshot names for a message that does not depend on readdir's order. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* The cached config.json of the Hub id arg (is_hub_id): refs/main's snapshot, else the one
+ * snapshot that has a config.json; several and no refs/main to choose is an error that
+ * lists them, as is none. */
+static int resolve_hub(const char *arg, char *path, size_t size, struct gp_error *err)
 {
 	char hub[2048], repo[2400], ref[2600], rev[128] = "", best[2900] = "";
+	char names[8][128], list[8 * 130 + 32] = "";
+	int found = 0;
 	struct stat st;
-	time_t newest = 0;
 	DIR *d;
 	struct dirent *de;
 	FILE *f;
 
-	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
-		snprintf(path, size, "%s", arg ? arg : "");
-		return 0;
-	}
 	hub_dir(hub, sizeof(hub));
 	snprintf(repo, sizeof(repo), "%s/models--%.*s--%s", hub, (int)(strchr(arg, '/') - arg), arg,
 		 strchr(arg, '/') + 1);
@@ -2315,7 +2477,7 @@ int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_e
 		if (rev[0] && !strchr(rev, '/')) {
 			snprintf(best, sizeof(best), "%s/snapshots/%s/config.json", repo, rev);
 			if (is_file(best, &st))
-				goto found;
+				goto out;
 			best[0] = '\0';
 		}
 	}
@@ -2326,25 +2488,68 @@ int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_e
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(cand, sizeof(cand), "%s/%s/config.json", ref, de->d_name);
-		/* the newest, ties by name, so the choice does not depend on readdir's order */
-		if (is_file(cand, &st) && (!best[0] || st.st_mtime > newest ||
-					   (st.st_mtime == newest && strcmp(cand, best) > 0))) {
-			newest = st.st_mtime;
+		if (!is_file(cand, &st))
+			continue;
+		if (found < 8)
+			snprintf(names[found], sizeof(names[0]), "%.127s", de->d_name);
+		if (found++ == 0)
 			snprintf(best, sizeof(best), "%s", cand);
-		}
 	}
 	if (d)
 		closedir(d);
-	if (!best[0])
+	if (found == 0)
 		return gp_error_set(err, GP_EIO, arg, 0, 0,
 				    "no such file, and no config.json for the Hub id '%s' in the "
 				    "Hugging Face cache (looked in %s/snapshots; gpuplan does not "
 				    "download: fetch it with 'huggingface-cli download %s "
 				    "config.json')",
 				    arg, repo, arg);
-found:
+	if (found > 1) {
+		/* no refs/main to say which revision is main: picking one by its date or name
+		 * could plan a model other than the one meant */
+		int shown = found < 8 ? found : 8;
+		size_t n = 0;
+		qsort(names, (size_t)shown, sizeof(names[0]), cmp_names);
+		for (int i = 0; i < shown; i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      names[i]);
+		if (found > shown)
+			snprintf(list + n, sizeof(list) - n, " and %d more", found - shown);
+		return gp_error_set(err, GP_EIO, arg, 0, 0,
+				    "the Hugging Face cache holds %d snapshots of '%s' with a "
+				    "config.json (%s) and no refs/main to say which is main: give "
+				    "the path of one, %s/REV/config.json",
+				    found, arg, list, ref);
+	}
+out:
 	if (strlen(best) >= size)
 		return gp_error_set(err, GP_EIO, arg, 0, 0, "path too long: %s", best);
 	snprintf(path, size, "%s", best);
 	return 0;
+}
+
+int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err)
+{
+	struct stat st;
+
+	if (!arg || is_file(arg, &st) || !is_hub_id(arg)) {
+		snprintf(path, size, "%s", arg ? arg : "");
+		return 0;
+	}
+	return resolve_hub(arg, path, size, err);
+}
+
+int hf_config_resolve_value(const char *value, const char *beside, char *path, size_t size,
+			    struct gp_error *err)
+{
+	struct stat st;
+
+	if (is_file(beside, &st) || !is_hub_id(value)) {
+		if (strlen(beside) >= size)
+			return gp_error_set(err, GP_EIO, beside, 0, 0, "path too long");
+		if (path != beside)
+			snprintf(path, size, "%s", beside);
+		return 0;
+	}
+	return resolve_hub(value, path, size, err);
 }

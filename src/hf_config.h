@@ -2,10 +2,11 @@
  *
  * Knows the key spellings of Llama 1/2/3/4, Mistral (and Mistral 3's text_config),
  * Mixtral, Qwen2/2.5/3 (dense and MoE), Gemma 2/3, Phi-1/1.5/2 (with the old phi-msft
- * keys), Phi-3, PhiMoE, GPT-2, GPT-J, GPT-NeoX, Falcon (old "RW" keys and new ones), OPT,
- * BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and MoE), Cohere (Command R, R7B),
- * InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM, DeepSeekMoE, DeepSeek-V2/V3, DBRX
- * and gpt-oss; an unknown model_type with Llama's keys reads as Llama, with a warning.
+ * keys), Phi-3 (mini, medium and small), PhiMoE, GPT-2, GPT-J, GPT-NeoX, Falcon (old "RW"
+ * keys and new ones), OPT, BLOOM, StableLM, StarCoder2, OLMo 2/3, Granite (dense and
+ * MoE), Cohere (Command R, R7B), InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM,
+ * DeepSeekMoE, DeepSeek-V2/V3, DBRX and gpt-oss; an unknown model_type with Llama's keys
+ * reads as Llama, with a warning.
  * The one reader of JSON, and with report_json.c (the writer) the only file that
  * includes cJSON.h: hf_quant.c plans a quantization_config from the keys it copies out.
  */
@@ -64,9 +65,16 @@ int hf_config_load_file_info(const char *path, struct model *out, struct hf_conf
  * Hugging Face cache (offline; no download): $HF_HUB_CACHE, else $HF_HOME/hub, else
  * $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub; in it
  * models--ORG--NAME/snapshots/REV/config.json, REV being the commit refs/main names when
- * that snapshot has one, else the snapshot whose config.json is newest. Writes the path
- * into path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked. An arg
- * that is neither is returned as it is (the load then reports it missing). */
+ * that snapshot has one, else the one snapshot with a config.json. Writes the path into
+ * path (size bytes). Returns 0, or -1 with GP_EIO naming where it looked, or listing the
+ * snapshots when there are several and no refs/main to choose. An arg that is neither is
+ * returned as it is (the load then reports it missing). */
 int hf_config_resolve_path(const char *arg, char *path, size_t size, struct gp_error *err);
+
+/* The same for a scenario's model.hf_config: value as written, beside the path it names
+ * beside the scenario file. beside when it is a file or value is no Hub id, else the
+ * cached config.json of the Hub id value. path may be beside. Returns 0 or -1. */
+int hf_config_resolve_value(const char *value, const char *beside, char *path, size_t size,
+			    struct gp_error *err);
 
 #endif

@@ -54,7 +54,9 @@ int scenario_field_load(struct scenario *s, const struct catalog *cat, const str
 		gp_error_set_field(err, f->key);
 		return -1;
 	}
-	if (hf_config_load_file(path, &m, err) != 0) {
+	/* a file beside the scenario, else a Hub id in the local Hugging Face cache */
+	if (hf_config_resolve_value(text, path, path, sizeof(path), err) != 0 ||
+	    hf_config_load_file(path, &m, err) != 0) {
 		gp_error_set_field(err, f->key);
 		return -1;
 	}

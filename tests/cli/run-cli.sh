@@ -427,7 +427,9 @@ run_error 1 import $D/no-such-config.json
 run_error 2 import $D/bad-json.json && has "$T/err" "bad-json.json:[0-9][0-9]*:" "import error position"
 run_error 2 import
 # import by Hub id from a fake Hugging Face cache: refs/main names the snapshot, else the
-# newest snapshot's config.json; HF_HUB_CACHE before HF_HOME/hub; nothing downloaded
+# only snapshot with a config.json; several and no refs/main is an error that lists them,
+# not a guess; HF_HUB_CACHE before HF_HOME/hub; nothing downloaded. model.hf_config takes
+# a Hub id too, when no file beside the scenario has that name.
 H=$T/hf/hub/models--org--tiny
 mkdir -p "$H/snapshots/aaa" "$H/snapshots/bbb" "$H/refs"
 cp $D/llama-2-7b-config.json "$H/snapshots/aaa/config.json"
@@ -435,9 +437,20 @@ cp catalog/models/llama-3.2-1b.json "$H/snapshots/bbb/config.json"
 printf 'aaa\n' >"$H/refs/main"
 HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 32' "import ORG/NAME: refs/main's snapshot"
 HF_HOME=/nonexistent HF_HUB_CACHE=$T/hf/hub run 0 import org/tiny && has "$T/out" 'layers: 32' "import ORG/NAME: HF_HUB_CACHE"
+printf 'gpuplan: 1\nmodel:\n  hf_config: org/tiny\nworkload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n' >"$T/hub.yaml"
+HF_HOME=$T/hf run 0 report "$T/hub.yaml" --json &&
+	has "$T/out" '"params":[[:space:]]*6738415616' "model.hf_config: ORG/NAME from the cache"
+HF_HOME=/nonexistent run_error 2 check "$T/hub.yaml" &&
+	has "$T/err" 'hub.yaml:3:14: model.hf_config: .*no config.json for the Hub id' \
+		"model.hf_config: ORG/NAME not cached"
 rm "$H/refs/main"
-touch -t 200101010000 "$H/snapshots/aaa/config.json"
-HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 16' "import ORG/NAME: the newest snapshot"
+HF_HOME=$T/hf run_error 1 import org/tiny &&
+	has "$T/err" "2 snapshots of 'org/tiny' with a config.json (aaa, bbb) and no refs/main" \
+		"import ORG/NAME: several snapshots, no refs/main"
+HF_HOME=$T/hf run_error 2 check "$T/hub.yaml" && has "$T/err" 'hub.yaml:3:14: .*(aaa, bbb)' \
+	"model.hf_config: several snapshots, no refs/main"
+rm "$H/snapshots/aaa/config.json"
+HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 16' "import ORG/NAME: the one snapshot"
 HF_HOME=$T/hf run_error 1 import org/absent && has "$T/err" 'Hugging Face cache' "import ORG/NAME: not cached"
 # what the import assumed and the weights' quantization go to stderr, stdout stays YAML
 run 0 import catalog/models/gpt-oss-120b.json && {

@@ -1,8 +1,10 @@
 #!/bin/sh
-# gpuplan import (gpuplan(1), import): every config of tests/data/configs imported, by
-# default, as a whole scenario that `check` accepts and `report` plans with the config's
-# parameter count (issue 18); --scenario is accepted and writes the same; --model-only writes
-# the model: block alone; --scenario with --model-only is refused.
+# gpuplan import (gpuplan(1), import): every config of tests/data/configs and
+# catalog/models imported, by default, as a whole scenario that `check` accepts and `report`
+# plans with the config's parameter count (issue 18): exactly the count, total and active,
+# that model.hf_config of the same file plans (issue 14); --scenario is accepted and writes
+# the same; --model-only writes the model: block alone; --scenario with --model-only is
+# refused.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
 cd "$(dirname "$0")/../.." || exit 1
 G=${GPUPLAN:-./gpuplan}
@@ -22,7 +24,7 @@ bad() {
 }
 
 n=0
-for cfg in tests/data/configs/*.json; do
+for cfg in tests/data/configs/*.json catalog/models/*.json; do
 	n=$((n + 1))
 	out=$T/s$n.yaml
 	if ! "$G" import "$cfg" -o "$out" 2>"$T/err"; then
@@ -50,8 +52,23 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert a["model"]["params"] == b["model"]["params"] > 0, (a["model"], b["model"])
 ' "$T/a.json" "$T/b.json"; then ok; else bad "$cfg: the scenario's model is not the block's"; fi
+	# and the imported scenario plans exactly the count of the config itself, total and
+	# active: no detail of the config (a head bias, attention sinks, a full-width QK
+	# norm) is lost on the way through the scenario's fields
+	{
+		printf 'gpuplan: 1\nmodel:\n  hf_config: "%s"\n' "$PWD/$cfg"
+		printf 'workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n'
+	} >"$T/c.yaml"
+	"$G" report "$T/c.yaml" --json >"$T/c.json" 2>"$T/err"
+	if python3 -c '
+import json, sys
+a, c = (json.load(open(f))["model"] for f in sys.argv[1:3])
+for k in ("params", "active_params", "vision_params"):
+    assert a[k] == c[k], (k, a[k], c[k])
+assert c["params"] > 0
+' "$T/a.json" "$T/c.json"; then ok; else bad "$cfg: import plans another count than hf_config"; fi
 done
-[ "$n" -ge 30 ] && ok || bad "only $n configs in tests/data/configs"
+[ "$n" -ge 60 ] && ok || bad "only $n configs in tests/data/configs and catalog/models"
 
 # the default and --scenario: the same whole scenario, which holds the --model-only block
 cfg=tests/data/configs/Llama-2-7b-hf.json

@@ -86,6 +86,22 @@ static struct gp_error parse_fail(const char *text)
 	return err;
 }
 
+/* Parses text expecting an error at field, line:column (0: not checked) whose message
+ * holds part. */
+static void fail_with(const char *text, const char *field, int line, int column,
+		      const char *part)
+{
+	struct gp_error e = parse_fail(text);
+
+	assert_string_equal(e.field, field);
+	if (line)
+		assert_int_equal(e.line, line);
+	if (column)
+		assert_int_equal(e.column, column);
+	if (!strstr(e.message, part))
+		fail_msg("'%s' does not say '%s'", e.message, part);
+}
+
 static void parse_ok(const char *text, struct model *r, struct model_params *p)
 {
 	struct model m;
@@ -475,6 +491,36 @@ static void test_qwen3_moe_dense_layers(void **state)
 	assert_count(p.mlp, 3 * 64 * 128);
 	assert_count(p.total, 2 * 100 * 64 + 64 + 6 * (p.attention + 2 * 64) + 4 * p.mlp +
 				      2 * (4 * 3 * 64 * 32 + 64 * 4));
+	/* a layer list names layers: an entry that is none, or one listed twice, is an error
+	 * at that entry (Llama 4's moe_layers alike), not a layer left out or counted twice */
+#define Q3M_SMALL                                                                                  \
+	"{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 6, \"hidden_size\": 64,\n"         \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"moe_intermediate_size\": 32,\n" \
+	"\"num_experts\": 4, \"num_experts_per_tok\": 2, \"vocab_size\": 100,\n"
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [0, 6]}", "mlp_only_layers", 4, 24,
+		  "entry 1 must be a layer number from 0 to 5");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [1.5]}", "mlp_only_layers", 4, 21,
+		  "entry 0 must be a layer number");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [2, \"3\"]}", "mlp_only_layers", 4, 24,
+		  "entry 1 must be");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": [2, 4, 2]}", "mlp_only_layers", 4, 27,
+		  "layer 2 is listed twice");
+	fail_with(Q3M_SMALL "\"mlp_only_layers\": 3}", "mlp_only_layers", 4, 20,
+		  "must be an array of layer numbers, not a number");
+#undef Q3M_SMALL
+#define L4_SMALL                                                                                   \
+	"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, \"hidden_size\": 64,\n"       \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_local_experts\": 4, \"num_experts_per_tok\": 1,\n"
+	parse_ok(L4_SMALL "\"moe_layers\": [1, 3]}", &r, &p);
+	assert_int_equal(r.moe.dense_layers, 2);
+	parse_ok(L4_SMALL "\"interleave_moe_layer_step\": 2}", &r, &p);
+	assert_int_equal(r.moe.dense_layers, 2); /* layers 1 and 3 MoE */
+	fail_with(L4_SMALL "\"moe_layers\": [1, 1, 3]}", "moe_layers", 4, 19,
+		  "layer 1 is listed twice");
+	fail_with(L4_SMALL "\"moe_layers\": [\"1\"]}", "moe_layers", 4, 16,
+		  "entry 0 must be a layer number from 0 to 3");
+#undef L4_SMALL
 }
 
 static void test_deepseek_v2_lite_keys(void **state)
@@ -682,6 +728,17 @@ static bool has_warning(const struct hf_config_info *info, const char *part)
 		if (strstr(info->warnings[i], part))
 			return true;
 	return false;
+}
+
+/* Parses text (which must import) for its import information alone. */
+static void load_text_info(const char *text, struct hf_config_info *info)
+{
+	struct model m;
+	struct gp_error err = {0};
+	char buf[700];
+
+	if (hf_config_parse_info(text, strlen(text), NULL, &m, info, &err) != 0)
+		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
 }
 
 /* Plans the memory of DATA name served in bf16 (4 sequences of 1000 + 24 tokens, over
@@ -940,6 +997,78 @@ static void test_real_moe_configs(void **state)
 	assert_count(p.active, 6640999744LL);
 }
 
+/* microsoft/Phi-3-small-8k-instruct (its remote code modeling_phi3_small.py; vLLM's
+ * phi3_small.py): per layer a fused query_key_value of (32 + 2 x 8) x 128 and dense, both
+ * with biases (nn.Linear's default; the config's attention_bias false is not read), an
+ * up_proj to 2 x 14336 (GEGeLU's two halves) and a down_proj, with biases, and two
+ * LayerNorms with biases; a final LayerNorm; lm_head tied to the 100352-token embedding.
+ * 7,392,272,384 parameters: the 7.39B published for it (the Phi-3 report, arXiv
+ * 2404.14219, calls it the 7B model). Its block-sparse layers keep the K/V of every token
+ * (vLLM's paged cache), so the cache is 32 layers x 2 x 8 x 128 a token. */
+static void test_phi3_small(void **state)
+{
+	struct model r;
+	struct model_params p;
+	struct hf_config_info info;
+	struct plan pl;
+	double attn, mlp, layer;
+	(void)state;
+	load_info("phi-3-small-8k-instruct.json", &r, &p, &info);
+	assert_int_equal(r.layers, 32);
+	assert_int_equal(r.head_dim, 128);
+	assert_int_equal(r.kv_heads, 8);
+	assert_int_equal(r.ffn, 14336);
+	assert_true(r.attention_bias && r.mlp_bias && r.tied_embeddings && !r.head_bias);
+	assert_true(r.mlp == MLP_GATED && r.norm == NORM_LAYERNORM);
+	assert_int_equal(r.sliding_window, 0);
+	attn = 4096.0 * (32 + 2 * 8) * 128 + (32 + 2 * 8) * 128 + 4096.0 * 4096 + 4096;
+	mlp = 4096.0 * 2 * 14336 + 2 * 14336 + 14336.0 * 4096 + 4096;
+	layer = attn + mlp + 2 * 2 * 4096;
+	assert_count(p.attention_one, attn);
+	assert_count(p.mlp_one, mlp);
+	assert_count(p.total, 100352.0 * 4096 + 32 * layer + 2 * 4096);
+	assert_count(p.total, 7392272384LL);
+	assert_count(p.active, p.total);
+	assert_published(p.total, 7.39e9, 0.01e9);
+	/* 16 of the 32 layers block-sparse (every 2nd dense), said in the warning */
+	assert_true(has_warning(&info, "16 of 32 layers attend block-sparse"));
+	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128);
+	plan_serving("phi-3-small-8k-instruct.json", 1, &pl);
+	assert_true(pl.mem.kv_bytes_per_token == 32 * 2 * 8 * 128 * 2.0);
+
+	/* ff_dim_multiplier instead: multiplier x (hidden // 3) x 2, up to a multiple of 256
+	 * unless gegelu_pad_to_256 is false (Phi3SmallConfig.intermediate_size) */
+#define P3S_SMALL                                                                                  \
+	"{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000,\n"       \
+	"\"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"vocab_size\": 100"
+	parse_ok(P3S_SMALL ", \"ff_dim_multiplier\": 3, \"ff_intermediate_size\": null}", &r, &p);
+	assert_int_equal(r.ffn, 2048); /* 3 x 333 x 2 = 1998, padded */
+	parse_ok(P3S_SMALL ", \"ff_dim_multiplier\": 3, \"gegelu_pad_to_256\": false}", &r, &p);
+	assert_int_equal(r.ffn, 1998);
+	parse_ok(P3S_SMALL ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
+		 &r, &p);
+	assert_int_equal(r.ffn, 512);
+	/* every layer dense: no warning; null: every layer block-sparse */
+	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
+				 "\"dense_attention_every_n_layers\": 1}",
+		       &info);
+	assert_int_equal(info.nwarnings, 0);
+	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
+				 "\"dense_attention_every_n_layers\": null}",
+		       &info);
+	assert_true(has_warning(&info, "2 of 2 layers attend block-sparse"));
+	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"ff_dim_multiplier\": 3}",
+		  "ff_dim_multiplier", 3, 22, "not both");
+	fail_with(P3S_SMALL "}", "ff_intermediate_size", 1, 1, "missing 'ff_intermediate_size'");
+	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"hidden_act\": \"silu\"}", "hidden_act",
+		  3, 15, "must be \"gegelu\"");
+	/* the heads must divide hidden (there is no head_dim key) */
+	fail_with("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000, "
+		  "\"num_attention_heads\": 7, \"vocab_size\": 100, \"ff_intermediate_size\": 512}",
+		  "num_attention_heads", 1, 97, "7 heads do not divide hidden_size 1000");
+#undef P3S_SMALL
+}
+
 /* DeepSeekMoE 16B (deepseek-ai/deepseek-moe-16b-base): 16.4B total, 2.8B active
  * (DeepSeekMoE paper, Table 3; the card). One dense layer, then 64 routed experts (top 6)
  * and 2 shared ones of 1408 per layer. */
@@ -1050,6 +1179,57 @@ static void test_window_layers(void **state)
 	assert_int_equal(e.line, 4);
 	assert_int_equal(e.column, 17);
 	assert_non_null(strstr(e.message, "lists 2 layers, but num_hidden_layers is 3"));
+#define OSS_SMALL                                                                                  \
+	"{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"           \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_local_experts\": 4, \"num_experts_per_tok\": 2,\n"
+	/* A layer that is neither is an error at its entry naming what is accepted, not a
+	 * full-attention layer; Llama 4's chunked layers are no sliding layers of these
+	 * families; sliding layers without a window (0, null, absent) contradict them, at the
+	 * window's key (at layer_types when it is absent). Line 0: not checked. */
+	static const struct {
+		const char *tail, *field;
+		int line, column;
+		const char *message;
+	} bad[] = {
+	    {"\"sliding_window\": 128,\n\"layer_types\": [\"sliding_attention\", "
+	     "\"bogus_attention\"]}",
+	     "layer_types", 5, 38,
+	     "layer 1 is \"bogus_attention\"; expected \"sliding_attention\" or "
+	     "\"full_attention\""},
+	    {"\"sliding_window\": 128, \"layer_types\": [\"full_attention\", 7]}", "layer_types", 4,
+	     58, "must hold strings, not a number"},
+	    {"\"sliding_window\": 128,\n\"layer_types\": [\"chunked_attention\", "
+	     "\"full_attention\"]}",
+	     "layer_types", 5, 17, "layer 0 is \"chunked_attention\""},
+	    {"\"sliding_window\": 0,\n\"layer_types\": [\"sliding_attention\", \"full_attention\"]}",
+	     "sliding_window", 4, 19,
+	     "lists 1 \"sliding_attention\" layers, but 'sliding_window' is 0"},
+	    {"\"sliding_window\": null,\n\"layer_types\": [\"sliding_attention\", "
+	     "\"full_attention\"]}",
+	     "sliding_window", 4, 19, "'sliding_window' is null"},
+	    {"\"layer_types\": [\"sliding_attention\", \"full_attention\"]}", "sliding_window", 4,
+	     16, "'sliding_window' is not given"},
+	    /* 0 with the family's default pattern (gpt-oss: every other layer sliding) */
+	    {"\"sliding_window\": 0}", "sliding_window", 4, 19,
+	     "'sliding_window' is 0, but 1 of the 2 layers"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[600];
+		snprintf(text, sizeof(text), "%s%s", OSS_SMALL, bad[i].tail);
+		fail_with(text, bad[i].field, bad[i].line, bad[i].column, bad[i].message);
+	}
+	/* every layer full: no window wanted, 0 or null alike */
+	parse_ok(OSS_SMALL "\"sliding_window\": 0, "
+			   "\"layer_types\": [\"full_attention\", \"full_attention\"]}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 0);
+	parse_ok(OSS_SMALL "\"sliding_window\": 128, "
+			   "\"layer_types\": [\"full_attention\", \"sliding_attention\"]}",
+		 &r, &p);
+	assert_int_equal(r.sliding_window, 128);
+	assert_int_equal(r.global_layers, 1);
+#undef OSS_SMALL
 	e = parse_fail("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
 		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
 		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
@@ -1081,10 +1261,6 @@ static void test_hybrids_refused(void **state)
 		       "\"hidden_size\": 3072, \"num_attention_heads\": 12, "
 		       "\"intermediate_size\": 12288, \"vocab_size\": 130049}");
 	assert_non_null(strstr(e.message, "'falcon_h1' is not supported"));
-	e = parse_fail("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 32, "
-		       "\"hidden_size\": 4096, \"num_attention_heads\": 32, "
-		       "\"intermediate_size\": 14336, \"vocab_size\": 100352}");
-	assert_non_null(strstr(e.message, "'phi3small' is not supported"));
 	/* Mamba-2 heads that do not make the inner width; Jamba's offset past its period */
 	e = parse_fail("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
 		       " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
@@ -1248,7 +1424,9 @@ static void test_qwen3_next(void **state)
 		       ",\n \"layer_types\": [\"full_attention\", \"sliding_attention\"]}");
 	assert_string_equal(e.field, "layer_types");
 	assert_int_equal(e.line, 2);
-	assert_non_null(strstr(e.message, "layer 1 must be"));
+	assert_int_equal(e.column, 36); /* at the entry, not the list */
+	assert_non_null(strstr(e.message, "layer 1 is \"sliding_attention\"; expected "
+					  "\"full_attention\" or \"linear_attention\""));
 	e = parse_fail(Q3N_SMALL ", \"linear_num_key_heads\": 3, \"linear_num_value_heads\": 8}");
 #undef Q3N_SMALL
 	assert_string_equal(e.field, "linear_num_value_heads");
@@ -1607,6 +1785,7 @@ int main(void)
 		cmocka_unit_test(test_error_file),
 		cmocka_unit_test(test_new_dense_families),
 		cmocka_unit_test(test_real_family_configs),
+		cmocka_unit_test(test_phi3_small),
 		cmocka_unit_test(test_deepseek_moe),
 		cmocka_unit_test(test_real_moe_configs),
 		cmocka_unit_test(test_gpt_oss),
