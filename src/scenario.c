@@ -802,11 +802,25 @@ static int unknown_id(struct gp_error *err, const char *what, const char *text, 
 			    what, text, list);
 }
 
+/* An id whose user catalog entry was skipped at load (catalog_skipped): the reason, so the
+ * user learns where the entry is and what is wrong with it, not only that the id is
+ * unknown. */
+static int skipped_id(struct gp_error *err, const char *what, const char *text, const char *entry,
+		      const char *why)
+{
+	return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+			    "%s '%s' is not in the catalog: the %s was skipped (%s)", what, text,
+			    entry, why);
+}
+
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
 	if (f->catalog == FIELD_CATALOG_MODELS) {
 		const struct catalog_model *cm = cat ? catalog_find_model(cat, text) : NULL;
+		const struct catalog_skip *why = !cm ? catalog_skipped(cat, false, text) : NULL;
+		if (why)
+			return skipped_id(err, "model", text, "user's file for it", why->why);
 		if (!cm) {
 			char near[160] = "";
 			if (cat)
@@ -821,6 +835,12 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 	}
 	if (f->catalog == FIELD_CATALOG_GPUS) {
 		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
+		const struct catalog_skip *why = !g ? catalog_skipped(cat, true, text) : NULL;
+		if (why && !why->id[0]) /* the user's gpus.yaml did not parse: it may name it */
+			return skipped_id(err, "GPU", text, "user's gpus.yaml, which may name it,",
+					  why->why);
+		if (why)
+			return skipped_id(err, "GPU", text, "user's entry for it", why->why);
 		if (!g) {
 			char near[160] = "";
 			if (cat)
