@@ -357,6 +357,31 @@ static void offload_note(struct ex *e, double on_gpu, double held)
 		       "the GPU\n");
 }
 
+/* The vision tower's part of a memory figure (what: "weights", ...), outside the
+ * per-parameter formula above it: model.vision_params held on the first pipeline stage,
+ * over tp (and ZeRO as the rest), as src/plan_memory.c stage_memory counts it. */
+static void vision_note(struct ex *e, const struct scenario *s, const struct plan *p,
+			const char *what, double bytes)
+{
+	char line[600];
+	bool lora = s->workload.kind == WL_FINETUNE && s->workload.finetune.method != FT_FULL;
+
+	if (!(bytes > 0))
+		return;
+	snprintf(line, sizeof(line),
+		 "+ the vision tower's %s: %s (model.vision_params %s / tp%s); %s", what,
+		 byt(e, bytes), cnt(e, p->model.vision_params),
+		 training(s) && p->zero >= 1 ? ", ZeRO-sharded as the rest" : "",
+		 !training(s) ? "16-bit, loaded beside the language model (vLLM "
+				"models/siglip.py, QKVParallelLinear)"
+		 : lora	      ? "frozen with the LoRA base, 16-bit (PEFT freezes the base; "
+				"torchtune llama3_2_vision/11B_lora.yaml)"
+			      : "trained with the rest (every parameter requires grad in "
+				"transformers' *ForConditionalGeneration; torchtune "
+				"llama3_2_vision/11B_full.yaml encoder_trainable: True)");
+	wrapped(e, "  ", line);
+}
+
 /* KV-cache bytes per token on this GPU, as src/plan_memory.c counts them: K and V of each kv head
  * this GPU holds (a head is not split: tp beyond the kv heads replicates them), or MLA's
  * compressed latent and rotary key (kv_rank + rope_dim, the same on every tp rank); bytes
@@ -491,6 +516,7 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 	result(e, "weights", held_str(e, m->weights, held));
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 	    p->ep > 1 ? "; expert weights also over ep" : "");
+	vision_note(e, s, p, "weights", m->vision_weights);
 	offload_note(e, m->weights, held);
 	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
 		  "per-group scales");
@@ -541,6 +567,7 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	    : p->zero >= 2 ? " x dp (ZeRO-2 and up)"
 			   : "",
 	    p->ep > 1 ? "; expert gradients also over ep" : "");
+	vision_note(e, s, p, "gradients", m->vision_gradients);
 	offload_note(e, m->gradients, held);
 	if (fsdp_pp)
 		wrapped(e, "  ",
@@ -605,6 +632,7 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	}
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
 	    p->ep > 1 ? "; expert states also over ep" : "");
+	vision_note(e, s, p, "optimizer states", m->vision_optimizer);
 	offload_note(e, m->optimizer, held);
 	source(e, "ZeRO (Rajbhandari et al. 2020), Section 3.1, K = 12; "
 		  "8-bit Adam: 6 B (Dettmers et al.)");

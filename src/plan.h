@@ -46,7 +46,8 @@ enum plan_warning_code {
 	 * percentile, the floor no count goes below, b = the target */
 	PW_SLO_UNREACHABLE_TTFT,
 	PW_SLO_UNREACHABLE_TPOT,
-	PW_FLEET_OVER_MAX, /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	PW_FLEET_OVER_MAX,	/* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	PW_VISION_NOT_MODELLED, /* a = model.vision_params: held, but no image tokens */
 	PW_COUNT
 };
 
@@ -127,6 +128,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double activations_head;  /* last stage: output layer input and fp32 loss */
 	double fp8_weights;	  /* Transformer Engine fp8 training: the linear weights' fp8 casts
 				   * and transposes (2 B a parameter), part of overhead */
+	/* model.vision_params: the vision tower's part of weights, gradients and optimizer
+	 * (plan_memory.c, stage_memory), outside the per-parameter figures */
+	double vision_weights, vision_gradients, vision_optimizer;
 	double activations_offloaded; /* workload.activation_offload: the layers' stored
 				       * activations held in host memory (in `host`) */
 	double rebuilt_layer;	      /* recomputation: the tensors one layer rebuilds for its

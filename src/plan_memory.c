@@ -846,6 +846,30 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
+		/* model.vision_params: a multimodal model trains with its vision tower and
+		 * projector loaded (transformers' *ForConditionalGeneration; Megatron-Core's
+		 * LLaVA builds it on the first pipeline stage, models/multimodal/
+		 * llava_model.py add_encoder), split over tp as the language model's
+		 * linears. Full training and fine-tuning train it (every parameter requires
+		 * grad; torchtune llama3_2_vision/11B_full.yaml encoder_trainable: True):
+		 * weights, gradients and states at the model's bytes, sharded by ZeRO as the
+		 * rest. LoRA/QLoRA freeze it with the base (PEFT marks the base
+		 * requires_grad False; torchtune's lora configs leave the encoder's base
+		 * frozen), kept 16-bit as the embedding (its adapters, a few million
+		 * parameters, are not counted) */
+		mem->vision_weights = mem->vision_gradients = mem->vision_optimizer = 0;
+		if (st->first && m->vision_params > 0) {
+			double v = m->vision_params * x->inv_tp, vz = v * irne;
+			mem->vision_weights = (x->lora ? x->embed_b : x->w_b) * (z3 ? vz : v);
+			weights_full += (x->lora ? x->embed_b : x->w_b) * v;
+			if (!x->lora) {
+				mem->vision_gradients = x->g_b * (z2 ? vz : v);
+				mem->vision_optimizer = x->o_b * (z1 ? vz : v);
+			}
+			mem->weights += mem->vision_weights;
+			mem->gradients += mem->vision_gradients;
+			mem->optimizer += mem->vision_optimizer;
+		}
 		/* Transformer Engine's fp8 weight workspaces: each linear weight's fp8 cast and
 		 * its transpose, 2 B a parameter, kept across the step's micro-batches
 		 * (transformer_engine/pytorch/module/base.py, get_weight_workspace); the
@@ -902,7 +926,10 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * of the stage */
 			if (fsdp_pp && x->micro_batches > 1 &&
 			    s->parallel.offload == OFFLOAD_NONE && tne + tex > 0) {
-				mem->gradients = 4 * (tne + tex);
+				double tv =
+				    mem->vision_gradients > 0 ? m->vision_params * x->inv_tp : 0;
+				mem->vision_gradients = 4 * tv;
+				mem->gradients = 4 * (tne + tex + tv);
 				mem->grad_bytes_per_param = 4;
 				mem->grad_shard = x->trainable / (tne + tex);
 			}
@@ -1039,7 +1066,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * as quantizers leave them (llm-compressor examples/multimodal_vision/README.md:
 		 * ignore vision_tower and multi_modal_projector); not read per decoded token, so
 		 * outside the bytes per parameter */
-		mem->weights += 2 * m->vision_params * x->inv_tp;
+		mem->vision_weights = 2 * m->vision_params * x->inv_tp;
+		mem->vision_gradients = mem->vision_optimizer = 0;
+		mem->weights += mem->vision_weights;
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;
@@ -1309,6 +1338,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->active_params = c->active;
 	if (p->shape_assumed)
 		plan_warn(p, PW_SHAPE_ASSUMED, 0, 0);
+	/* a vision tower is held (stage_memory), but no image is: its tokens, activations
+	 * and compute are not in the plan (hf_config.c says so at import; the report must) */
+	if (m->vision_params > 0)
+		plan_warn(p, PW_VISION_NOT_MODELLED, m->vision_params, 0);
 
 	x.training = wl->kind == WL_TRAIN || wl->kind == WL_FINETUNE;
 	x.lora = wl->kind == WL_FINETUNE && wl->finetune.method != FT_FULL;

@@ -124,6 +124,14 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?");
 		break;
 	}
+	case PW_VISION_NOT_MODELLED:
+		units_format_human(UNIT_COUNT, w->a, 3, a, sizeof(a));
+		snprintf(buf, size,
+			 "the vision tower (%s parameters, model.vision_params) is held in "
+			 "memory, but image tokens are not modelled: their activations, kv "
+			 "cache and compute are not counted",
+			 a);
+		break;
 	case PW_SLO_UNREACHABLE_TTFT:
 	case PW_SLO_UNREACHABLE_TPOT:
 		snprintf(buf, size,

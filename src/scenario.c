@@ -253,8 +253,8 @@ const struct field scenario_fields[] = {
 	      "kv_heads in each)",
 	      UI_HIDDEN("kv sum")),
     NUM_FIELD("model.vision_params", model.vision_params, UNIT_COUNT, 0, 1e13, 0,
-	      "a multimodal model's vision tower and projector, outside params; serving holds "
-	      "them as 16-bit weights",
+	      "a multimodal model's vision tower and projector, outside params; held in "
+	      "weights (16-bit serving and LoRA, trained in full training)",
 	      UI_HIDDEN("vision params"), DOUBLES),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
