@@ -1471,6 +1471,10 @@ static void engine_note(struct ex *e, const struct scenario *s, const struct pla
 		 : p->precision == DTYPE_FP8
 		     ? "workload.precision auto: fp8 weights on fp8 tensor cores compute W8A8, "
 		       "vLLM Fp8LinearMethod, TensorRT-LLM FP8"
+		 : p->precision == DTYPE_NVFP4
+		     ? "workload.precision auto: nvfp4 weights on fp4 tensor cores compute "
+		       "W4A4, vLLM ModelOptNvFp4LinearMethod (cutlass_scaled_fp4_mm), "
+		       "TensorRT-LLM NVFP4"
 		     : "workload.precision auto: 16-bit activations, weight-only formats "
 		       "dequantised in the GEMM");
 	wrapped(e, "  ", text);

@@ -293,6 +293,9 @@ struct plan {
 	/* workload.precision and workload.engine as the plan ran them (auto resolved:
 	 * plan_precision, plan_engine) */
 	enum dtype precision;
+	/* the precision whose dense peak the GEMMs run at: precision, or the one
+	 * plan_time.c falls back to when the GPU has no peak for it (PW_NO_PRECISION_PEAK) */
+	enum dtype peak_precision;
 	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;

@@ -1281,7 +1281,19 @@ enum dtype plan_precision(const struct scenario *s)
 	if (infer && w->weights == DTYPE_FP8 && g->peak_flops[DTYPE_FP8] > 0 &&
 	    plan_engine(s) == ENGINE_CUDA_GRAPHS)
 		return DTYPE_FP8;
-	/* int4/int8/microscaled weights dequantise inside 16-bit GEMMs (weight-only) */
+	/* NVFP4 checkpoints compute W4A4 on FP4 tensor cores the same way: vLLM's
+	 * ModelOptNvFp4LinearMethod quantises the activations to fp4 with the checkpoint's
+	 * input_scale (scaled_fp4_quant) and calls cutlass_scaled_fp4_mm on compute
+	 * capability 10.0 and up (vllm/model_executor/layers/quantization/modelopt.py,
+	 * apply), TensorRT-LLM's NVFP4 recipe runs FP4 GEMMs on Blackwell
+	 * (docs/source/reference/precision.md). MXFP4 (gpt-oss) stays weight-only: vLLM's
+	 * default Blackwell MoE backend is SM100_FI_MXFP4_BF16, bf16 activations; its
+	 * MXFP8-activation kernels are opt-in (mxfp4.py get_mxfp4_backend,
+	 * VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8) */
+	if (infer && w->weights == DTYPE_NVFP4 && g->peak_flops[DTYPE_NVFP4] > 0 &&
+	    plan_engine(s) == ENGINE_CUDA_GRAPHS)
+		return DTYPE_NVFP4;
+	/* int4/int8/mxfp4 weights dequantise inside 16-bit GEMMs (weight-only) */
 	if (infer && w->weights == DTYPE_FP16)
 		return DTYPE_FP16;
 	/* V100 and T4 have no bf16 tensor cores: mixed precision runs fp16 there */
@@ -1326,6 +1338,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
 	p->precision = x.precision = plan_precision(s);
+	p->peak_precision = p->precision; /* plan_time.c: the fallback when there is no peak */
 	model_resolve_shape(&s->model, &p->model, &p->shape_assumed);
 	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
 	model_count_params(&p->model, &p->counts);
