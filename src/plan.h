@@ -48,6 +48,7 @@ enum plan_warning_code {
 	PW_SLO_UNREACHABLE_TPOT,
 	PW_FLEET_OVER_MAX,	/* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
 	PW_VISION_NOT_MODELLED, /* a = model.vision_params: held, but no image tokens */
+	PW_ZERO_FALLBACK,	/* a = enum framework, b = parallel.zero it runs as stage 0 */
 	PW_COUNT
 };
 

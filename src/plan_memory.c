@@ -1366,6 +1366,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.cp = x.training ? imax(1, par->cp) : 1; /* training only (gpuplan-scenario(5)) */
 	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
+	/* llm.c runs ZeRO-2 and -3 as stage 0: set_zero_configs prints "Disabling Zero
+	 * Optimization, Zero Stage2 and Stage3 are not yet supported" and sets zero_stage 0
+	 * (karpathy/llm.c llmc/zero.cuh) */
+	if (wl->framework == FW_LLMC && x.zero >= 2) {
+		plan_warn(p, PW_ZERO_FALLBACK, wl->framework, x.zero);
+		x.zero = 0;
+	}
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep * x.cp; /* up to 65536^4: kept in double */
 	{

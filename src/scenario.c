@@ -1276,6 +1276,54 @@ static const char *framework_list(enum fw_can can, char *buf, size_t size)
 	return buf;
 }
 
+/* Settings a named framework cannot run with (issue 12, Bad input): each names both
+ * settings and what is accepted. What a framework quietly runs otherwise (llm.c's ZeRO-2
+ * and -3 run as stage 0) is a plan warning instead (plan_memory.c). */
+static void framework_conflicts(const struct scenario *s, const struct scenario_source *src,
+				struct gp_problems *out, bool train)
+{
+	const struct parallel *par = &s->parallel;
+	const struct workload *w = &s->workload;
+	const char *name = framework_name(w->framework);
+	enum fw_kernels k = framework_get(w->framework)->kernels;
+
+	if (train && w->framework == FW_LLMC) {
+		/* train_gpt2.cu parallelises over data only (multi_gpu_config: one process a
+		 * GPU, NCCL all-reduce or ZeRO-1 reduce-scatter, llmc/zero.cuh) and keeps
+		 * every buffer on the GPU: no tensor parallelism, no offload option */
+		if (par->tp > 1)
+			problem(out, src, "parallel.tp",
+				"framework llm.c has no tensor parallelism (parallel.tp %d; "
+				"expected tp 1, or framework megatron, fsdp or deepspeed)",
+				par->tp);
+		if (par->offload != OFFLOAD_NONE)
+			problem(out, src, "parallel.offload",
+				"framework llm.c has no offload (parallel.offload %s; expected "
+				"offload none, or framework deepspeed or fsdp)",
+				scenario_enum_name("parallel.offload", (int)par->offload));
+	}
+	/* DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: "ZeRO-2 and
+	 * ZeRO-3 are incompatible with pipeline parallelism" (deepspeed/runtime/pipe/
+	 * engine.py, PipelineEngine.__init__) */
+	if (train && w->framework == FW_DEEPSPEED && par->pp > 1 && par->zero >= 2)
+		problem(out, src, "parallel.zero",
+			"framework deepspeed cannot run parallel.zero %d with parallel.pp %d "
+			"(its pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with "
+			"pipeline parallelism; expected zero 0 or 1 with pp above 1, or pp 1)",
+			par->zero, par->pp);
+	/* a serving framework runs its own kernels: vLLM, SGLang and TensorRT-LLM capture
+	 * CUDA graphs, llama.cpp launches its own; workload.engine may only agree */
+	if (!train && w->engine != ENGINE_AUTO &&
+	    ((k == FW_KERNELS_GRAPHS && w->engine != ENGINE_CUDA_GRAPHS) ||
+	     (k == FW_KERNELS_LLAMACPP && w->engine != ENGINE_LLAMACPP)))
+		problem(out, src, "workload.engine",
+			"framework %s does not run workload.engine %s (its kernels are %s; "
+			"expected engine auto or %s, or another framework)",
+			name, scenario_enum_name("workload.engine", (int)w->engine),
+			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp's",
+			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp");
+}
+
 void scenario_validate(const struct scenario *s, const struct scenario_source *src,
 		       struct gp_problems *out)
 {
@@ -1423,6 +1471,7 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
 			    "%s)",
 			    name, par->pp, framework_list(FW_PIPELINES, list, sizeof(list)));
+		framework_conflicts(s, src, out, train);
 	}
 	{
 		/* speculative decoding: K >= 1 drafted tokens accepted each with a in [0, 1)
