@@ -505,6 +505,25 @@ XDG_CONFIG_HOME=$T/xdgg run_error 2 check "$T/mygpu.yaml" &&
 	has "$T/err" "GPU 'my-gpu' is not in the catalog: the user's gpus.yaml, which may name it, was skipped" \
 		"a scenario naming a GPU the unparsable file may hold says so"
 
+# settings a framework cannot run with: exit 2 at the setting's FILE:LINE:COL, naming both
+# (issue 12); llm.c's ZeRO-3 runs as stage 0, a warning in the report
+printf 'model:\n  preset: llama-3.1-8b\nworkload:\n  kind: train\n  framework: deepspeed\nhardware:\n  gpu: h100-sxm-80gb\n  count: 8\nparallel:\n  pp: 2\n  zero: 3\n' \
+	>"$T/ds-pp.yaml"
+run_error 2 check "$T/ds-pp.yaml" &&
+	has "$T/err" "ds-pp.yaml:11:3: framework deepspeed cannot run parallel.zero 3 with parallel.pp 2 .*expected zero 0 or 1" \
+		"deepspeed ZeRO-3 under a pipeline: a problem at parallel.zero"
+sed 's/framework: deepspeed/framework: llm.c/; s/  pp: 2/  tp: 2/' "$T/ds-pp.yaml" >"$T/llmc-tp.yaml"
+run_error 2 check "$T/llmc-tp.yaml" &&
+	has "$T/err" "llmc-tp.yaml:10:3: framework llm.c has no tensor parallelism (parallel.tp 2; expected tp 1" \
+		"llm.c with tp: a problem at parallel.tp"
+sed '/  tp: 2/d' "$T/llmc-tp.yaml" >"$T/llmc-z3.yaml"
+run 0 report "$T/llmc-z3.yaml" && {
+	has "$T/out" "framework llm.c runs parallel.zero 3 as stage 0" "llm.c ZeRO-3: a warning naming both"
+	has "$T/out" "ZeRO 0" "llm.c ZeRO-3: the layout runs stage 0"
+}
+run_error 2 check $D/train.yaml --set workload.kind=online --set workload.framework=vllm --set workload.engine=llama.cpp &&
+	has "$T/err" "framework vllm does not run workload.engine llama.cpp" "vllm with engine llama.cpp: a problem"
+
 # --- options as getopt_long reads them (issue 18) ---------------------------------------
 # --opt=VALUE, short options and their bundles, abbreviations, "--"; each gives what the
 # long spelling gives
