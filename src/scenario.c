@@ -836,15 +836,23 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 	if (f->catalog == FIELD_CATALOG_GPUS) {
 		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
 		const struct catalog_skip *why = !g ? catalog_skipped(cat, true, text) : NULL;
-		if (why && !why->id[0]) /* the user's gpus.yaml did not parse: it may name it */
-			return skipped_id(err, "GPU", text, "user's gpus.yaml, which may name it,",
-					  why->why);
-		if (why)
+		if (why && why->id[0])
 			return skipped_id(err, "GPU", text, "user's entry for it", why->why);
 		if (!g) {
 			char near[160] = "";
 			if (cat)
 				catalog_suggest_gpus(cat, text, near, sizeof(near));
+			/* the user's gpus.yaml did not parse: it may name it, unless the id is
+			 * a typo of a known one */
+			if (why && near[0])
+				return gp_error_set(
+				    err, GP_EINPUT, NULL, 0, 0,
+				    "unknown GPU '%s' (did you mean %s?; the user's "
+				    "gpus.yaml was skipped: %s)",
+				    text, near, why->why);
+			if (why)
+				return skipped_id(err, "GPU", text,
+						  "user's gpus.yaml, which may name it,", why->why);
 			return unknown_id(err, "GPU", text, near, "gpus");
 		}
 		s->hardware.gpu = *g;

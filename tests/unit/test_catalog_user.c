@@ -220,6 +220,10 @@ static void test_unparsable_user_gpus_skipped(void **state)
 		assert_int_equal(scenario_with_gpu(cat, "good-gpu", &err), -1);
 		assert_non_null(
 		    strstr(err.message, "the user's gpus.yaml, which may name it, was"));
+		/* a typo of a known id still gets its "did you mean" */
+		assert_int_equal(scenario_with_gpu(cat, "h100-sxm-80g", &err), -1);
+		assert_non_null(strstr(err.message, "did you mean 'h100-sxm-80gb'"));
+		assert_non_null(strstr(err.message, "the user's gpus.yaml was skipped"));
 		catalog_free(cat);
 		remove_tree(tmp);
 	}
