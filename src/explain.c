@@ -329,13 +329,15 @@ static double gpu_or_host(const struct scenario *s, const struct plan *p, double
 	double t = p->trainable_params;
 	if (on_gpu > 0 || s->parallel.offload == OFFLOAD_NONE || !training(s))
 		return on_gpu;
+	/* the vision tower's part (model.vision_params) moves with the rest */
+	double opt = t * m->optimizer_bytes_per_param / m->optimizer_shard + m->vision_optimizer;
+	double grad = t * m->grad_bytes_per_param / m->grad_shard + m->vision_gradients;
 	if (part == HELD_OPTIMIZER)
-		return t * m->optimizer_bytes_per_param / m->optimizer_shard;
+		return opt;
 	if (part == HELD_GRADIENTS)
-		return p->zero >= 2 ? t * m->grad_bytes_per_param / m->grad_shard : on_gpu;
+		return p->zero >= 2 ? grad : on_gpu;
 	if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
-		return m->host - t * m->optimizer_bytes_per_param / m->optimizer_shard -
-		       t * m->grad_bytes_per_param / m->grad_shard;
+		return m->host - opt - grad;
 	return on_gpu;
 }
 
@@ -498,16 +500,30 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 	 * to host memory */
 	double held = gpu_or_host(s, p, m->weights, HELD_WEIGHTS);
 
+	/* the vision tower (model.vision_params) apart: vision_note says what it is */
+	double vis = held > 0 && m->vision_weights > 0 ? m->vision_weights : 0;
 	if (lora) {
 		/* LoRA/QLoRA: the frozen base at its bytes per parameter; the embedding and
 		 * head stay 16-bit in a quantized base (bitsandbytes swaps nn.Linear layers
 		 * only) and the adapters keep their dtype */
 		formula(e, "weights",
-			"parameters x base bytes per parameter / shards + 16-bit "
-			"embedding and head and the adapters");
+			vis > 0 ? "parameters x base bytes per parameter / shards + 16-bit "
+				  "embedding and head and the adapters + vision tower"
+				: "parameters x base bytes per parameter / shards + 16-bit "
+				  "embedding and head and the adapters");
+		if (vis > 0)
+			numbers(e, "weights", "%s x %s B / %s + %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base - vis), byt(e, vis));
+		else
+			numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base));
+	} else if (vis > 0) {
+		formula(e, "weights", "parameters x bytes per parameter / shards + vision tower");
 		numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
 			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
-			byt(e, held - base));
+			byt(e, vis));
 	} else {
 		formula(e, "weights", "parameters x bytes per parameter / shards");
 		numbers(e, "weights", "%s x %s B / %s", cnt(e, p->params),
@@ -551,10 +567,17 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		put(e, "\n");
 	}
 	formula(e, shorter ? "the step's gradients" : "gradients",
-		"trainable parameters x bytes per gradient / shards");
-	numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
-		cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
-		plain(e, m->grad_shard));
+		m->vision_gradients > 0
+		    ? "trainable parameters x bytes per gradient / shards + vision tower"
+		    : "trainable parameters x bytes per gradient / shards");
+	if (m->vision_gradients > 0)
+		numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s + %s",
+			cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
+			plain(e, m->grad_shard), byt(e, m->vision_gradients));
+	else
+		numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
+			cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
+			plain(e, m->grad_shard));
 	if (shorter)
 		result(e, "the step's gradients", byt(e, m->gradients_full));
 	else
@@ -605,9 +628,17 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 		return;
 	}
 	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
-	formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
-	numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
-		plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	if (m->vision_optimizer > 0) {
+		formula(e, "optimizer",
+			"trainable parameters x optimizer bytes / shards + vision tower");
+		numbers(e, "optimizer", "%s x %s B / %s + %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
+			byt(e, m->vision_optimizer));
+	} else {
+		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
+		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
+			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+	}
 	result(e, "optimizer", held_str(e, m->optimizer, held));
 	switch (s->workload.optimizer) {
 	case OPT_ADAMW:

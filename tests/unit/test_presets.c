@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "hf_config.h"
 #include "model.h"
 #include "plan.h"
@@ -465,6 +466,28 @@ static void test_vision_training(void **state)
 				plan_warning_format(&with.warnings[i], buf, sizeof(buf));
 		assert_non_null(strstr(buf, "image tokens are not modelled"));
 		assert_non_null(strstr(buf, "423M"));
+	}
+	{
+		/* explain names the term, its figure and where the rule comes from */
+		static const char *const keys[] = {"memory.per_gpu.weights",
+						   "memory.per_gpu.gradients",
+						   "memory.per_gpu.optimizer"};
+		struct scenario s;
+		struct gp_error err;
+		char buf[4096];
+		scenario_init(&s);
+		assert_int_equal(scenario_set(&s, cat, "model.preset", "gemma-3-27b", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.kind", "train", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "h200", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "parallel.tp", "8", &err), 0);
+		plan_compute(&s, &with);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(
+			    explain_key_wrapped(&s, &with, keys[i], 0, buf, sizeof(buf), &err), 0);
+			assert_non_null(strstr(buf, "+ vision tower"));
+			assert_non_null(strstr(buf, "model.vision_params 423M"));
+			assert_non_null(strstr(buf, "encoder_trainable"));
+		}
 	}
 }
 
