@@ -360,7 +360,7 @@ static int cli_load_catalog(struct cli *c)
 	for (int i = 0; i < c->cat->nwarnings; i++)
 		cli_error(c, "warning: %s", c->cat->warnings[i]);
 	if (c->cat->nwarnings_dropped)
-		cli_error(c, "warning: %d more user model files skipped",
+		cli_error(c, "warning: %d more user catalog files or entries skipped",
 			  c->cat->nwarnings_dropped);
 	return 0;
 }

@@ -437,69 +437,189 @@ static int catalog_add_gpu(struct catalog *cat, const struct gpu *g, const char 
 	return 0;
 }
 
-int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
-		       struct gp_error *err)
+/* A skipped user file's or entry's message, kept for the front end; what says what was
+ * skipped ("skipped", "GPU entry 'x' skipped"). */
+static void catalog_warn(struct catalog *cat, const struct gp_error *e, const char *what)
 {
-	struct ynode *root = NULL;
-	const struct ynode *list = NULL;
-	int rc = -1;
+	char buf[512];
 
-	if (ynode_read(text, len, file, GPUS_MAX_DEPTH, &root, NULL, NULL, err) != 0)
-		goto out;
+	if (cat->nwarnings >= CATALOG_MAX_WARNINGS) {
+		cat->nwarnings_dropped++;
+		return;
+	}
+	snprintf(cat->warnings[cat->nwarnings++], sizeof(cat->warnings[0]), "%s (%s)",
+		 gp_error_format(e, buf, sizeof(buf)), what);
+}
+
+/* Remembers a skipped user entry of id ("" for a whole gpus.yaml) with its reason, for
+ * catalog_skipped(), and warns. */
+static void catalog_skip(struct catalog *cat, bool gpu, const char *id, const struct gp_error *e,
+			 const char *what)
+{
+	char buf[512];
+
+	catalog_warn(cat, e, what);
+	if (cat->nskipped >= CATALOG_MAX_SKIPPED)
+		return;
+	cat->skipped[cat->nskipped].gpu = gpu;
+	copy_text(cat->skipped[cat->nskipped].id, sizeof(cat->skipped[0].id), id);
+	copy_text(cat->skipped[cat->nskipped].why, sizeof(cat->skipped[0].why),
+		  gp_error_format(e, buf, sizeof(buf)));
+	cat->nskipped++;
+}
+
+const struct catalog_skip *catalog_skipped(const struct catalog *cat, bool gpu, const char *id)
+{
+	const struct catalog_skip *file = NULL;
+
+	for (int i = 0; cat && id && i < cat->nskipped; i++) {
+		const struct catalog_skip *k = &cat->skipped[i];
+		if (k->gpu != gpu)
+			continue;
+		if (strcmp(k->id, id) == 0 && id[0])
+			return k;
+		if (gpu && !k->id[0] && !file)
+			file = k;
+	}
+	return file;
+}
+
+/* The id an entry gives, when it gives one as a value that fits; "" otherwise. */
+static void entry_id(const struct ynode *entry, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (entry->kind != YNODE_MAPPING)
+		return;
+	for (size_t m = 0; m + 1 < entry->n; m += 2) {
+		const struct ynode *k = &entry->items[m], *v = &entry->items[m + 1];
+		if (k->kind == YNODE_SCALAR && strcmp(k->text, "id") == 0 &&
+		    v->kind == YNODE_SCALAR && v->len > 0 && v->len < size &&
+		    !memchr(v->text, '\0', v->len)) {
+			memcpy(buf, v->text, v->len + 1);
+			return;
+		}
+	}
+}
+
+/* Takes entry i out of a list of *n (items stride bytes apart, origins beside them): a
+ * user's entry for its id was skipped. */
+static void drop_entry(void *items, size_t stride, char (*origin)[GP_PATH_MAX], int *n, int i)
+{
+	memmove((char *)items + (size_t)i * stride, (char *)items + (size_t)(i + 1) * stride,
+		(size_t)(*n - i - 1) * stride);
+	memmove(origin[i], origin[i + 1], (size_t)(*n - i - 1) * sizeof(origin[0]));
+	(*n)--;
+}
+
+/* The 'gpus:' list of a gpus.yaml tree; NULL with err when the file is not one. */
+static const struct ynode *gpus_list(const struct ynode *root, const char *file,
+				     struct gp_error *err)
+{
+	const struct ynode *list = NULL;
+	static const char *const top[] = {"gpus", NULL};
+
 	if (!root || root->kind != YNODE_MAPPING) {
 		gp_error_set(err, GP_EINPUT, file, root ? root->line : 1, root ? root->column : 1,
 			     "expected a mapping with the key 'gpus:'");
-		goto out;
+		return NULL;
 	}
 	for (size_t i = 0; i + 1 < root->n; i += 2) {
 		const struct ynode *k = &root->items[i];
-		static const char *const top[] = {"gpus", NULL};
-		if (k->kind != YNODE_SCALAR || strcmp(k->text, "gpus") != 0) {
-			if (k->kind != YNODE_SCALAR)
-				gp_error_set(err, GP_EINPUT, file, k->line, k->column,
-					     "expected a key name, found %s", ynode_kind_name(k));
-			else
-				unknown(err, file, k, closest_key(k->text, top, sizeof(char *)),
-					"the catalog ('gpus:')");
-			goto out;
+		if (k->kind != YNODE_SCALAR) {
+			gp_error_set(err, GP_EINPUT, file, k->line, k->column,
+				     "expected a key name, found %s", ynode_kind_name(k));
+			return NULL;
+		}
+		if (strcmp(k->text, "gpus") != 0) {
+			unknown(err, file, k, closest_key(k->text, top, sizeof(char *)),
+				"the catalog ('gpus:')");
+			return NULL;
 		}
 		if (list) {
 			gp_error_set(err, GP_EINPUT, file, k->line, k->column,
 				     "duplicate key 'gpus'");
-			goto out;
+			return NULL;
 		}
 		list = &root->items[i + 1];
 	}
 	if (!list) {
 		gp_error_set(err, GP_EINPUT, file, root->line, root->column,
 			     "no 'gpus:' list in the catalog");
-		goto out;
+		return NULL;
 	}
 	if (list->kind != YNODE_SEQUENCE) {
 		gp_error_set(err, GP_EINPUT, file, list->line, list->column,
 			     "gpus: expected a list of GPU entries, found %s",
 			     ynode_kind_name(list));
+		return NULL;
+	}
+	return list;
+}
+
+/* Reads entry i of list into g: read_gpu, then an id given twice in one file is a mistake
+ * (a later file may override). */
+static int read_entry(const struct ynode *list, size_t i, const char *file, struct gpu *g,
+		      struct gp_error *err)
+{
+	if (read_gpu(&list->items[i], file, g, err) != 0)
+		return -1;
+	for (size_t j = 0; j < i; j++) {
+		char id[sizeof(g->id)];
+		entry_id(&list->items[j], id, sizeof(id));
+		if (strcmp(id, g->id) == 0)
+			return gp_error_set(err, GP_EINPUT, file, list->items[i].line,
+					    list->items[i].column,
+					    "duplicate GPU id '%s' (first given at line %d)", g->id,
+					    list->items[j].line);
+	}
+	return 0;
+}
+
+/* Parses a gpus.yaml into cat. With lenient (the user's file) an entry that does not read
+ * is skipped with a warning, and so is the whole file when it does not parse: one bad
+ * entry must not stop every command. */
+static int parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
+		      bool lenient, struct gp_error *err)
+{
+	struct ynode *root = NULL;
+	const struct ynode *list = NULL;
+	struct gp_error one = {0};
+	struct gp_error *e = lenient ? &one : err;
+	int rc = -1;
+
+	if (ynode_read(text, len, file, GPUS_MAX_DEPTH, &root, NULL, NULL, e) != 0 ||
+	    !(list = gpus_list(root, file, e))) {
+		if (lenient) {
+			catalog_skip(cat, true, "", &one, "file skipped");
+			rc = 0;
+		}
 		goto out;
 	}
 	for (size_t i = 0; i < list->n; i++) {
 		struct gpu g;
-		if (read_gpu(&list->items[i], file, &g, err) != 0)
-			goto out;
-		/* an id given twice in one file is a mistake; a later file may override */
-		for (size_t j = 0; j < i; j++) {
-			const struct ynode *e = &list->items[j];
-			for (size_t m = 0; m + 1 < e->n; m += 2) {
-				if (strcmp(e->items[m].text, "id") == 0 &&
-				    strcmp(e->items[m + 1].text, g.id) == 0) {
-					gp_error_set(
-					    err, GP_EINPUT, file, list->items[i].line,
-					    list->items[i].column,
-					    "duplicate GPU id '%s' (first given at line %d)", g.id,
-					    e->items[m + 1].line);
-					goto out;
-				}
+		if (read_entry(list, i, file, &g, e) != 0) {
+			char id[sizeof(g.id)], what[96];
+			const struct gpu *found;
+			if (!lenient)
+				goto out;
+			entry_id(&list->items[i], id, sizeof(id));
+			found = id[0] ? catalog_find_gpu(cat, id) : NULL;
+			/* a built-in GPU the entry meant to override is not used either (an
+			 * entry of this file, given first, stays) */
+			if (found && strcmp(cat->gpu_origin[found - cat->gpus], file) != 0) {
+				drop_entry(cat->gpus, sizeof(cat->gpus[0]), cat->gpu_origin,
+					   &cat->ngpus, (int)(found - cat->gpus));
+				snprintf(what, sizeof(what),
+					 "GPU entry '%s' skipped, and the built-in one too", id);
+			} else {
+				snprintf(what, sizeof(what),
+					 id[0] ? "GPU entry '%s' skipped" : "GPU entry skipped",
+					 id);
 			}
+			catalog_skip(cat, true, id, &one, what);
+			continue;
 		}
+		/* a full catalog is not the file's fault: that stays an error */
 		if (catalog_add_gpu(cat, &g, file, err) != 0)
 			goto out;
 	}
@@ -507,6 +627,12 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
 out:
 	ynode_free(root);
 	return rc;
+}
+
+int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const char *file,
+		       struct gp_error *err)
+{
+	return parse_gpus(cat, text, len, file, false, err);
 }
 
 /* ---- models -------------------------------------------------------------------------- */
@@ -534,19 +660,6 @@ static int catalog_add_model(struct catalog *cat, const char *id, const struct m
 	cat->models[i].model.hf_config[0] = '\0';
 	copy_text(cat->model_origin[i], sizeof(cat->model_origin[i]), origin);
 	return 0;
-}
-
-/* A skipped user file's message, kept for the front end. */
-static void catalog_warn(struct catalog *cat, const struct gp_error *e)
-{
-	char buf[512];
-
-	if (cat->nwarnings >= CATALOG_MAX_WARNINGS) {
-		cat->nwarnings_dropped++;
-		return;
-	}
-	snprintf(cat->warnings[cat->nwarnings++], sizeof(cat->warnings[0]), "%s (skipped)",
-		 gp_error_format(e, buf, sizeof(buf)));
 }
 
 /* Reads every DIR/models/ *.json in name order. With lenient (the user's folder) a file
@@ -595,7 +708,8 @@ static int catalog_load_models(struct catalog *cat, const char *dir, int optiona
 	if (n)
 		qsort(names, n, sizeof(*names), compare_names);
 	for (size_t i = 0; i < n; i++) {
-		char file[4400], id[64];
+		char file[4400], id[64] = "";
+		const struct catalog_model *found;
 		struct model m;
 		size_t l = strlen(names[i]) - 5;
 
@@ -621,7 +735,12 @@ static int catalog_load_models(struct catalog *cat, const char *dir, int optiona
 	bad:
 		if (!lenient)
 			goto out;
-		catalog_warn(cat, &one);
+		found = id[0] ? catalog_find_model(cat, id) : NULL;
+		if (found)
+			drop_entry(cat->models, sizeof(cat->models[0]), cat->model_origin,
+				   &cat->nmodels, (int)(found - cat->models));
+		catalog_skip(cat, false, id, &one,
+			     found ? "skipped, and the built-in model of that id too" : "skipped");
 	}
 	rc = 0;
 out:
@@ -650,12 +769,18 @@ static int load_dir(struct catalog *cat, const char *dir, int optional, bool len
 		return gp_error_set(err, GP_EIO, dir, 0, 0, "path too long (limit %zu bytes)",
 				    sizeof(path) - 1);
 	if (!optional || file_exists(path)) {
-		if (file_read_all(path, CATALOG_MAX_FILE_BYTES, &text, &len, err) != 0)
-			return -1;
-		rc = catalog_parse_gpus(cat, text, len, path, err);
-		free(text);
-		if (rc != 0)
-			return -1;
+		struct gp_error one = {0};
+		if (file_read_all(path, CATALOG_MAX_FILE_BYTES, &text, &len,
+				  lenient ? &one : err) != 0) {
+			if (!lenient)
+				return -1;
+			catalog_skip(cat, true, "", &one, "file skipped");
+		} else {
+			rc = parse_gpus(cat, text, len, path, lenient, err);
+			free(text);
+			if (rc != 0)
+				return -1;
+		}
 	}
 	return catalog_load_models(cat, dir, optional, lenient, err);
 }

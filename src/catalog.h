@@ -8,6 +8,7 @@
 #ifndef GPUPLAN_CATALOG_H
 #define GPUPLAN_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dtype.h"
@@ -44,6 +45,16 @@ struct catalog_model {
 #define CATALOG_MAX_GPUS     96
 #define CATALOG_MAX_MODELS   160
 #define CATALOG_MAX_WARNINGS 8
+#define CATALOG_MAX_SKIPPED  16
+
+/* A user catalog entry that did not import: the id it gave ("" when the file did not
+ * parse, so that no id can be read) and the reason, "FILE:LINE:COL: message", for the
+ * error of a scenario that names it. */
+struct catalog_skip {
+	bool gpu; /* a gpus.yaml entry (or the whole file); false: a models/ file */
+	char id[48];
+	char why[512];
+};
 
 struct catalog {
 	int ngpus;
@@ -52,12 +63,16 @@ struct catalog {
 	int nmodels;
 	struct catalog_model models[CATALOG_MAX_MODELS];
 	char model_origin[CATALOG_MAX_MODELS][GP_PATH_MAX]; /* file each entry came from */
-	/* The user's model files that did not import and were skipped, one message each
-	 * ("FILE: reason", git's style), for the front end to print; a scenario that names
-	 * one of them fails as for any unknown id. nwarnings_dropped counts those past
-	 * CATALOG_MAX_WARNINGS. */
+	/* The user's model files and GPU entries that did not import and were skipped, one
+	 * message each ("FILE:LINE:COL: reason (skipped)", git's style), for the front end to
+	 * print. nwarnings_dropped counts those past CATALOG_MAX_WARNINGS. */
 	int nwarnings, nwarnings_dropped;
 	char warnings[CATALOG_MAX_WARNINGS][512];
+	/* The same entries by id, for catalog_skipped(): a scenario that names one fails
+	 * with the reason (nskipped stops at CATALOG_MAX_SKIPPED; the warnings still count
+	 * every one). */
+	int nskipped;
+	struct catalog_skip skipped[CATALOG_MAX_SKIPPED];
 };
 
 /* Allocates an empty catalog; NULL when out of memory. catalog_free(NULL) is a no-op. */
@@ -77,15 +92,24 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
 /* Loads the built-in catalog (the first of: $GPUPLAN_CATALOG, ./catalog beside the
  * executable, ../share/gpuplan beside it (an installed bin/), GPUPLAN_DATADIR) then the
  * user's ($XDG_CONFIG_HOME/gpuplan or ~/.config/gpuplan). A file of the user's models/ that does
- * not import (a folder, bad JSON, an unknown model type, a bad id) is skipped with a warning in
- * cat->warnings rather than failing the load; the user's gpus.yaml and the built-in catalog stay
- * strict. exe_path may be NULL. Returns 0 or -1. */
+ * not import (a folder, bad JSON, an unknown model type, a bad id) and an entry of the user's
+ * gpus.yaml that does not read (a bad value, an unknown or missing key, an id given twice) are
+ * skipped with a warning in cat->warnings rather than failing the load; so is the whole user
+ * gpus.yaml when it does not parse (a YAML syntax error, not a 'gpus:' list). A skipped GPU entry
+ * whose id names a built-in GPU takes that GPU out too: the user meant other figures for it,
+ * and a plan must not silently use the shipped ones. The built-in catalog stays strict.
+ * exe_path may be NULL. Returns 0 or -1 (a full catalog, out of memory). */
 int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
 
 /* The bytes a plan may fill on g: what CUDA reports as total (the driver keeps the rest,
  * and ECC's share on GDDR parts) when the catalog knows it and memory_bytes is still the
  * catalog's; else memory_bytes (a scenario's hardware.memory is taken as what CUDA sees). */
 double gpu_capacity_bytes(const struct gpu *g);
+
+/* The user catalog entry of that id (gpu: a GPU, else a model) that was skipped at load,
+ * with why; for a GPU id that no entry names, the whole user gpus.yaml (id "") when it was
+ * skipped; NULL when nothing was skipped for it, or cat is NULL. */
+const struct catalog_skip *catalog_skipped(const struct catalog *cat, bool gpu, const char *id);
 
 /* Lookups by exact id; NULL when absent. */
 const struct gpu *catalog_find_gpu(const struct catalog *cat, const char *id);

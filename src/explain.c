@@ -329,13 +329,15 @@ static double gpu_or_host(const struct scenario *s, const struct plan *p, double
 	double t = p->trainable_params;
 	if (on_gpu > 0 || s->parallel.offload == OFFLOAD_NONE || !training(s))
 		return on_gpu;
+	/* the vision tower's part (model.vision_params) moves with the rest */
+	double opt = t * m->optimizer_bytes_per_param / m->optimizer_shard + m->vision_optimizer;
+	double grad = t * m->grad_bytes_per_param / m->grad_shard + m->vision_gradients;
 	if (part == HELD_OPTIMIZER)
-		return t * m->optimizer_bytes_per_param / m->optimizer_shard;
+		return opt;
 	if (part == HELD_GRADIENTS)
-		return p->zero >= 2 ? t * m->grad_bytes_per_param / m->grad_shard : on_gpu;
+		return p->zero >= 2 ? grad : on_gpu;
 	if (s->parallel.offload == OFFLOAD_OPTIMIZER_PARAMS && p->zero >= 3)
-		return m->host - t * m->optimizer_bytes_per_param / m->optimizer_shard -
-		       t * m->grad_bytes_per_param / m->grad_shard;
+		return m->host - opt - grad;
 	return on_gpu;
 }
 
@@ -355,6 +357,31 @@ static void offload_note(struct ex *e, double on_gpu, double held)
 	if (held > 0 && !(on_gpu > 0))
 		put(e, "\n  offloaded (parallel.offload): that lives in host memory; 0 B on "
 		       "the GPU\n");
+}
+
+/* The vision tower's part of a memory figure (what: "weights", ...), outside the
+ * per-parameter formula above it: model.vision_params held on the first pipeline stage,
+ * over tp (and ZeRO as the rest), as src/plan_memory.c stage_memory counts it. */
+static void vision_note(struct ex *e, const struct scenario *s, const struct plan *p,
+			const char *what, double bytes)
+{
+	char line[600];
+	bool lora = s->workload.kind == WL_FINETUNE && s->workload.finetune.method != FT_FULL;
+
+	if (!(bytes > 0))
+		return;
+	snprintf(line, sizeof(line),
+		 "+ the vision tower's %s: %s (model.vision_params %s / tp%s); %s", what,
+		 byt(e, bytes), cnt(e, p->model.vision_params),
+		 training(s) && p->zero >= 1 ? ", ZeRO-sharded as the rest" : "",
+		 !training(s) ? "16-bit, loaded beside the language model (vLLM "
+				"models/siglip.py, QKVParallelLinear)"
+		 : lora	      ? "frozen with the LoRA base, 16-bit (PEFT freezes the base; "
+				"torchtune llama3_2_vision/11B_lora.yaml)"
+			      : "trained with the rest (every parameter requires grad in "
+				"transformers' *ForConditionalGeneration; torchtune "
+				"llama3_2_vision/11B_full.yaml encoder_trainable: True)");
+	wrapped(e, "  ", line);
 }
 
 /* KV-cache bytes per token on this GPU, as src/plan_memory.c counts them: K and V of each kv head
@@ -473,16 +500,30 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 	 * to host memory */
 	double held = gpu_or_host(s, p, m->weights, HELD_WEIGHTS);
 
+	/* the vision tower (model.vision_params) apart: vision_note says what it is */
+	double vis = held > 0 && m->vision_weights > 0 ? m->vision_weights : 0;
 	if (lora) {
 		/* LoRA/QLoRA: the frozen base at its bytes per parameter; the embedding and
 		 * head stay 16-bit in a quantized base (bitsandbytes swaps nn.Linear layers
 		 * only) and the adapters keep their dtype */
 		formula(e, "weights",
-			"parameters x base bytes per parameter / shards + 16-bit "
-			"embedding and head and the adapters");
+			vis > 0 ? "parameters x base bytes per parameter / shards + 16-bit "
+				  "embedding and head and the adapters + vision tower"
+				: "parameters x base bytes per parameter / shards + 16-bit "
+				  "embedding and head and the adapters");
+		if (vis > 0)
+			numbers(e, "weights", "%s x %s B / %s + %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base - vis), byt(e, vis));
+		else
+			numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
+				plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
+				byt(e, held - base));
+	} else if (vis > 0 && training(s)) {
+		formula(e, "weights", "parameters x bytes per parameter / shards + vision tower");
 		numbers(e, "weights", "%s x %s B / %s + %s", cnt(e, p->params),
 			plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard),
-			byt(e, held - base));
+			byt(e, vis));
 	} else if (!training(s) && (p->model.vision_params > 0 || m->draft_weights > 0)) {
 		/* serving loads the vision tower 16-bit over tp and the draft model beside
 		 * the language model (plan_memory.c) */
@@ -512,6 +553,7 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 	result(e, "weights", held_str(e, m->weights, held));
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 3 ? " x dp (ZeRO-3)" : "",
 	    p->ep > 1 ? "; expert weights also over ep" : "");
+	vision_note(e, s, p, "weights", m->vision_weights);
 	offload_note(e, m->weights, held);
 	source(e, !training(s) && p->model.vision_params > 0
 		      ? "ZeRO (Rajbhandari et al. 2020), Section 3; 4-bit formats add "
@@ -550,10 +592,17 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		put(e, "\n");
 	}
 	formula(e, shorter ? "the step's gradients" : "gradients",
-		"trainable parameters x bytes per gradient / shards");
-	numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
-		cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
-		plain(e, m->grad_shard));
+		m->vision_gradients > 0
+		    ? "trainable parameters x bytes per gradient / shards + vision tower"
+		    : "trainable parameters x bytes per gradient / shards");
+	if (m->vision_gradients > 0)
+		numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s + %s",
+			cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
+			plain(e, m->grad_shard), byt(e, m->vision_gradients));
+	else
+		numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
+			cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
+			plain(e, m->grad_shard));
 	if (shorter)
 		result(e, "the step's gradients", byt(e, m->gradients_full));
 	else
@@ -566,6 +615,7 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	    : p->zero >= 2 ? " x dp (ZeRO-2 and up)"
 			   : "",
 	    p->ep > 1 ? "; expert gradients also over ep" : "");
+	vision_note(e, s, p, "gradients", m->vision_gradients);
 	offload_note(e, m->gradients, held);
 	if (fsdp_pp)
 		wrapped(e, "  ",
@@ -605,13 +655,30 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
 	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE) {
 		/* paged states the GPU has no room for are on the host (plan_memory.c) */
+		double vis = m->vision_optimizer > 0 ? m->vision_optimizer : 0;
 		double all =
-		    p->trainable_params * m->optimizer_bytes_per_param / m->optimizer_shard;
+		    p->trainable_params * m->optimizer_bytes_per_param / m->optimizer_shard + vis;
+		formula(
+		    e, "optimizer",
+		    vis > 0
+			? "trainable parameters x optimizer bytes / shards + vision tower - "
+			  "paged on the host"
+			: "trainable parameters x optimizer bytes / shards - paged on the host");
+		if (vis > 0)
+			numbers(e, "optimizer", "%s x %s B / %s + %s - %s",
+				cnt(e, p->trainable_params), plain(e, m->optimizer_bytes_per_param),
+				plain(e, m->optimizer_shard), byt(e, vis),
+				byt(e, all - m->optimizer));
+		else
+			numbers(e, "optimizer", "%s x %s B / %s - %s", cnt(e, p->trainable_params),
+				plain(e, m->optimizer_bytes_per_param),
+				plain(e, m->optimizer_shard), byt(e, all - m->optimizer));
+	} else if (m->vision_optimizer > 0) {
 		formula(e, "optimizer",
-			"trainable parameters x optimizer bytes / shards - paged on the host");
-		numbers(e, "optimizer", "%s x %s B / %s - %s", cnt(e, p->trainable_params),
+			"trainable parameters x optimizer bytes / shards + vision tower");
+		numbers(e, "optimizer", "%s x %s B / %s + %s", cnt(e, p->trainable_params),
 			plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
-			byt(e, all - m->optimizer));
+			byt(e, m->vision_optimizer));
 	} else {
 		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
 		numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
@@ -644,6 +711,7 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	}
 	put(e, "\n  shards = tp x pp%s%s\n", p->zero >= 1 ? " x dp (ZeRO-1 and up)" : "",
 	    p->ep > 1 ? "; expert states also over ep" : "");
+	vision_note(e, s, p, "optimizer states", m->vision_optimizer);
 	offload_note(e, m->optimizer, held);
 	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE &&
 	    !(m->optimizer_paged > 0) && !(m->optimizer_evicted > 0))
@@ -1600,6 +1668,10 @@ static void engine_note(struct ex *e, const struct scenario *s, const struct pla
 		 : p->precision == DTYPE_FP8
 		     ? "workload.precision auto: fp8 weights on fp8 tensor cores compute W8A8, "
 		       "vLLM Fp8LinearMethod, TensorRT-LLM FP8"
+		 : p->precision == DTYPE_NVFP4
+		     ? "workload.precision auto: nvfp4 weights on fp4 tensor cores compute "
+		       "W4A4, vLLM ModelOptNvFp4LinearMethod (cutlass_scaled_fp4_mm), "
+		       "TensorRT-LLM NVFP4"
 		     : "workload.precision auto: 16-bit activations, weight-only formats "
 		       "dequantised in the GEMM");
 	wrapped(e, "  ", text);

@@ -46,10 +46,12 @@ enum plan_warning_code {
 	 * percentile, the floor no count goes below, b = the target */
 	PW_SLO_UNREACHABLE_TTFT,
 	PW_SLO_UNREACHABLE_TPOT,
-	PW_FLEET_OVER_MAX,   /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
-	PW_PAGED_EVICTED,    /* a = paged optimizer bytes evicted to the host */
-	PW_REQUESTS_IGNORED, /* workload.requests set but unused: a = 0 no load modelled,
-			      * 1 disaggregated, 2 a measured throughput */
+	PW_FLEET_OVER_MAX,	/* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	PW_PAGED_EVICTED,	/* a = paged optimizer bytes evicted to the host */
+	PW_REQUESTS_IGNORED,	/* workload.requests set but unused: a = 0 no load modelled,
+				 * 1 disaggregated, 2 a measured throughput */
+	PW_VISION_NOT_MODELLED, /* a = model.vision_params: held, but no image tokens */
+	PW_ZERO_FALLBACK,	/* a = enum framework, b = parallel.zero it runs as stage 0 */
 	PW_COUNT
 };
 
@@ -134,6 +136,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double activations_head;  /* last stage: output layer input and fp32 loss */
 	double fp8_weights;	  /* Transformer Engine fp8 training: the linear weights' fp8 casts
 				   * and transposes (2 B a parameter), part of overhead */
+	/* model.vision_params: the vision tower's part of weights, gradients and optimizer
+	 * (plan_memory.c, stage_memory), outside the per-parameter figures */
+	double vision_weights, vision_gradients, vision_optimizer;
 	double activations_offloaded; /* workload.activation_offload: the layers' stored
 				       * activations held in host memory (in `host`) */
 	double rebuilt_layer;	      /* recomputation: the tensors one layer rebuilds for its
@@ -302,6 +307,9 @@ struct plan {
 	/* workload.precision and workload.engine as the plan ran them (auto resolved:
 	 * plan_precision, plan_engine) */
 	enum dtype precision;
+	/* the precision whose dense peak the GEMMs run at: precision, or the one
+	 * plan_time.c falls back to when the GPU has no peak for it (PW_NO_PRECISION_PEAK) */
+	enum dtype peak_precision;
 	enum engine engine;
 	int micro_batches; /* gradient-accumulation steps per optimizer step, per pipeline */
 	int global_batch;

@@ -878,6 +878,30 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		}
 		mem->grad_bytes_per_param = x->g_b;
 		mem->optimizer_bytes_per_param = x->o_b;
+		/* model.vision_params: a multimodal model trains with its vision tower and
+		 * projector loaded (transformers' *ForConditionalGeneration; Megatron-Core's
+		 * LLaVA builds it on the first pipeline stage, models/multimodal/
+		 * llava_model.py add_encoder), split over tp as the language model's
+		 * linears. Full training and fine-tuning train it (every parameter requires
+		 * grad; torchtune llama3_2_vision/11B_full.yaml encoder_trainable: True):
+		 * weights, gradients and states at the model's bytes, sharded by ZeRO as the
+		 * rest. LoRA/QLoRA freeze it with the base (PEFT marks the base
+		 * requires_grad False; torchtune's lora configs leave the encoder's base
+		 * frozen), kept 16-bit as the embedding (its adapters, a few million
+		 * parameters, are not counted) */
+		mem->vision_weights = mem->vision_gradients = mem->vision_optimizer = 0;
+		if (st->first && m->vision_params > 0) {
+			double v = m->vision_params * x->inv_tp, vz = v * irne;
+			mem->vision_weights = (x->lora ? x->embed_b : x->w_b) * (z3 ? vz : v);
+			weights_full += (x->lora ? x->embed_b : x->w_b) * v;
+			if (!x->lora) {
+				mem->vision_gradients = x->g_b * (z2 ? vz : v);
+				mem->vision_optimizer = x->o_b * (z1 ? vz : v);
+			}
+			mem->weights += mem->vision_weights;
+			mem->gradients += mem->vision_gradients;
+			mem->optimizer += mem->vision_optimizer;
+		}
 		/* Transformer Engine's fp8 weight workspaces: each linear weight's fp8 cast and
 		 * its transpose, 2 B a parameter, kept across the step's micro-batches
 		 * (transformer_engine/pytorch/module/base.py, get_weight_workspace); the
@@ -934,7 +958,10 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			 * of the stage */
 			if (fsdp_pp && x->micro_batches > 1 &&
 			    s->parallel.offload == OFFLOAD_NONE && tne + tex > 0) {
-				mem->gradients = 4 * (tne + tex);
+				double tv =
+				    mem->vision_gradients > 0 ? m->vision_params * x->inv_tp : 0;
+				mem->vision_gradients = 4 * tv;
+				mem->gradients = 4 * (tne + tex + tv);
 				mem->grad_bytes_per_param = 4;
 				mem->grad_shard = x->trainable / (tne + tex);
 			}
@@ -1071,7 +1098,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * as quantizers leave them (llm-compressor examples/multimodal_vision/README.md:
 		 * ignore vision_tower and multi_modal_projector); not read per decoded token, so
 		 * outside the bytes per parameter */
-		mem->weights += 2 * m->vision_params * x->inv_tp;
+		mem->vision_weights = 2 * m->vision_params * x->inv_tp;
+		mem->vision_gradients = mem->vision_optimizer = 0;
+		mem->weights += mem->vision_weights;
 		mem->grad_bytes_per_param = NAN;
 		mem->optimizer_bytes_per_param = NAN;
 		mem->grad_shard = NAN;
@@ -1308,7 +1337,19 @@ enum dtype plan_precision(const struct scenario *s)
 	if (infer && w->weights == DTYPE_FP8 && g->peak_flops[DTYPE_FP8] > 0 &&
 	    plan_engine(s) == ENGINE_CUDA_GRAPHS)
 		return DTYPE_FP8;
-	/* int4/int8/microscaled weights dequantise inside 16-bit GEMMs (weight-only) */
+	/* NVFP4 checkpoints compute W4A4 on FP4 tensor cores the same way: vLLM's
+	 * ModelOptNvFp4LinearMethod quantises the activations to fp4 with the checkpoint's
+	 * input_scale (scaled_fp4_quant) and calls cutlass_scaled_fp4_mm on compute
+	 * capability 10.0 and up (vllm/model_executor/layers/quantization/modelopt.py,
+	 * apply), TensorRT-LLM's NVFP4 recipe runs FP4 GEMMs on Blackwell
+	 * (docs/source/reference/precision.md). MXFP4 (gpt-oss) stays weight-only: vLLM's
+	 * default Blackwell MoE backend is SM100_FI_MXFP4_BF16, bf16 activations; its
+	 * MXFP8-activation kernels are opt-in (mxfp4.py get_mxfp4_backend,
+	 * VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8) */
+	if (infer && w->weights == DTYPE_NVFP4 && g->peak_flops[DTYPE_NVFP4] > 0 &&
+	    plan_engine(s) == ENGINE_CUDA_GRAPHS)
+		return DTYPE_NVFP4;
+	/* int4/int8/mxfp4 weights dequantise inside 16-bit GEMMs (weight-only) */
 	if (infer && w->weights == DTYPE_FP16)
 		return DTYPE_FP16;
 	/* V100 and T4 have no bf16 tensor cores: mixed precision runs fp16 there */
@@ -1385,6 +1426,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->nwarnings = 0;
 	p->engine = plan_engine(s);
 	p->precision = x.precision = plan_precision(s);
+	p->peak_precision = p->precision; /* plan_time.c: the fallback when there is no peak */
 	resolve_counted(&s->model, p);
 	p->model.preset[0] = p->model.hf_config[0] = '\0'; /* names: see the scenario */
 	m = &p->model;
@@ -1396,6 +1438,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	p->active_params = c->active;
 	if (p->shape_assumed)
 		plan_warn(p, PW_SHAPE_ASSUMED, 0, 0);
+	/* a vision tower is held (stage_memory), but no image is: its tokens, activations
+	 * and compute are not in the plan (hf_config.c says so at import; the report must) */
+	if (m->vision_params > 0)
+		plan_warn(p, PW_VISION_NOT_MODELLED, m->vision_params, 0);
 
 	x.training = wl->kind == WL_TRAIN || wl->kind == WL_FINETUNE;
 	x.lora = wl->kind == WL_FINETUNE && wl->finetune.method != FT_FULL;
@@ -1407,6 +1453,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.cp = x.training ? imax(1, par->cp) : 1; /* training only (gpuplan-scenario(5)) */
 	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
 	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
+	/* llm.c runs ZeRO-2 and -3 as stage 0: set_zero_configs prints "Disabling Zero
+	 * Optimization, Zero Stage2 and Stage3 are not yet supported" and sets zero_stage 0
+	 * (karpathy/llm.c llmc/zero.cuh) */
+	if (wl->framework == FW_LLMC && x.zero >= 2) {
+		plan_warn(p, PW_ZERO_FALLBACK, wl->framework, x.zero);
+		x.zero = 0;
+	}
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep * x.cp; /* up to 65536^4: kept in double */
 	{

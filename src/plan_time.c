@@ -417,6 +417,7 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 	c->s = s;
 	c->p = p;
 	c->peak = peak_for(s, p, p->precision, &used);
+	p->peak_precision = used; /* what the report's peak names (report.c) */
 	c->fp32 = g->peak_flops[DTYPE_FP32];
 	hbm_peak = g->hbm_bytes_per_s > 0 ? g->hbm_bytes_per_s : 1e12;
 	c->hbm = hbm_peak * e_hbm;

@@ -138,6 +138,20 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 				     : "no load is modelled (scheduler alone; set "
 				       "workload.scheduler, e.g. chunked)");
 		break;
+	case PW_VISION_NOT_MODELLED:
+		units_format_human(UNIT_COUNT, w->a, 3, a, sizeof(a));
+		snprintf(buf, size,
+			 "the vision tower (%s parameters, model.vision_params) is held in "
+			 "memory, but image tokens are not modelled: their activations, kv "
+			 "cache and compute are not counted",
+			 a);
+		break;
+	case PW_ZERO_FALLBACK:
+		snprintf(buf, size,
+			 "framework %s runs parallel.zero %.0f as stage 0 (it has zero stage 1 "
+			 "only: llmc/zero.cuh set_zero_configs; expected zero 0 or 1)",
+			 framework_name((int)w->a), w->b);
+		break;
 	case PW_SLO_UNREACHABLE_TTFT:
 	case PW_SLO_UNREACHABLE_TPOT:
 		snprintf(buf, size,

@@ -205,7 +205,8 @@ static void describe_workload(struct report_buf *b, const struct scenario *s, co
 	const struct workload *w = &s->workload;
 	char t[32];
 
-	report_buf_printf(b, "%s, %s", report_workload_name(w->kind), dtype_name(p->precision));
+	report_buf_printf(b, "%s, %s", report_workload_name(w->kind),
+			  dtype_name(p->peak_precision));
 	if (is_training(s)) {
 		report_buf_printf(b, ", seq %d, micro-batch %d, global batch %d", w->seq_len,
 				  w->micro_batch,
@@ -256,7 +257,7 @@ static void describe_hardware(struct report_buf *b, const struct scenario *s, co
 	    b, "%d x %s (%s, %s, %s %s)", s->hardware.count, g->id[0] ? g->id : "no GPU",
 	    human(UNIT_BYTES, g->memory_bytes, mem, sizeof(mem)),
 	    human(UNIT_BYTES_PER_S, g->hbm_bytes_per_s, bw, sizeof(bw)),
-	    human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)), dtype_name(p->precision));
+	    human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)), dtype_name(p->peak_precision));
 	if (s->hardware.count > g->gpus_per_node && g->gpus_per_node > 0)
 		report_buf_printf(b, ", %d per node", g->gpus_per_node);
 }
@@ -538,7 +539,7 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 	}
 	report_buf_printf(b, "  (peak %s %s dense per GPU",
 			  human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
-			  dtype_name(p->precision));
+			  dtype_name(p->peak_precision));
 	if (!isnan(p->hfu))
 		report_buf_printf(b, ", HFU %s", human(UNIT_RATIO, p->hfu, t, sizeof(t)));
 	report_buf_printf(b, ")\n");
@@ -893,8 +894,9 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 
 	report_buf_printf(
 	    b, "\n## Assumptions\n\n| assumption | value | source |\n| --- | ---: | --- |\n");
-	report_buf_printf(b, "| dense peak per GPU (%s) | %s | catalog: ", dtype_name(p->precision),
-			  human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)));
+	report_buf_printf(
+	    b, "| dense peak per GPU (%s) | %s | catalog: ", dtype_name(p->peak_precision),
+	    human(UNIT_FLOPS, p->peak_flops, v1, sizeof(v1)));
 	md_text(b, s->hardware.gpu.id);
 	report_buf_printf(b, " |\n");
 	report_buf_printf(b, "| matrix-multiply efficiency | %s | %s |\n",

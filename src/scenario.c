@@ -264,8 +264,8 @@ const struct field scenario_fields[] = {
 	      "kv_heads in each)",
 	      UI_HIDDEN("kv sum")),
     NUM_FIELD("model.vision_params", model.vision_params, UNIT_COUNT, 0, 1e13, 0,
-	      "a multimodal model's vision tower and projector, outside params; serving holds "
-	      "them as 16-bit weights",
+	      "a multimodal model's vision tower and projector, outside params; held in "
+	      "weights (16-bit serving and LoRA, trained in full training)",
 	      UI_HIDDEN("vision params"), DOUBLES),
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
@@ -826,11 +826,25 @@ static int unknown_id(struct gp_error *err, const char *what, const char *text, 
 			    what, text, list);
 }
 
+/* An id whose user catalog entry was skipped at load (catalog_skipped): the reason, so the
+ * user learns where the entry is and what is wrong with it, not only that the id is
+ * unknown. */
+static int skipped_id(struct gp_error *err, const char *what, const char *text, const char *entry,
+		      const char *why)
+{
+	return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+			    "%s '%s' is not in the catalog: the %s was skipped (%s)", what, text,
+			    entry, why);
+}
+
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
 	if (f->catalog == FIELD_CATALOG_MODELS) {
 		const struct catalog_model *cm = cat ? catalog_find_model(cat, text) : NULL;
+		const struct catalog_skip *why = !cm ? catalog_skipped(cat, false, text) : NULL;
+		if (why)
+			return skipped_id(err, "model", text, "user's file for it", why->why);
 		if (!cm) {
 			char near[160] = "";
 			if (cat)
@@ -845,10 +859,24 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 	}
 	if (f->catalog == FIELD_CATALOG_GPUS) {
 		const struct gpu *g = cat ? catalog_find_gpu(cat, text) : NULL;
+		const struct catalog_skip *why = !g ? catalog_skipped(cat, true, text) : NULL;
+		if (why && why->id[0])
+			return skipped_id(err, "GPU", text, "user's entry for it", why->why);
 		if (!g) {
 			char near[160] = "";
 			if (cat)
 				catalog_suggest_gpus(cat, text, near, sizeof(near));
+			/* the user's gpus.yaml did not parse: it may name it, unless the id is
+			 * a typo of a known one */
+			if (why && near[0])
+				return gp_error_set(
+				    err, GP_EINPUT, NULL, 0, 0,
+				    "unknown GPU '%s' (did you mean %s?; the user's "
+				    "gpus.yaml was skipped: %s)",
+				    text, near, why->why);
+			if (why)
+				return skipped_id(err, "GPU", text,
+						  "user's gpus.yaml, which may name it,", why->why);
 			return unknown_id(err, "GPU", text, near, "gpus");
 		}
 		s->hardware.gpu = *g;
@@ -1280,6 +1308,54 @@ static const char *framework_list(enum fw_can can, char *buf, size_t size)
 	return buf;
 }
 
+/* Settings a named framework cannot run with (issue 12, Bad input): each names both
+ * settings and what is accepted. What a framework quietly runs otherwise (llm.c's ZeRO-2
+ * and -3 run as stage 0) is a plan warning instead (plan_memory.c). */
+static void framework_conflicts(const struct scenario *s, const struct scenario_source *src,
+				struct gp_problems *out, bool train)
+{
+	const struct parallel *par = &s->parallel;
+	const struct workload *w = &s->workload;
+	const char *name = framework_name(w->framework);
+	enum fw_kernels k = framework_get(w->framework)->kernels;
+
+	if (train && w->framework == FW_LLMC) {
+		/* train_gpt2.cu parallelises over data only (multi_gpu_config: one process a
+		 * GPU, NCCL all-reduce or ZeRO-1 reduce-scatter, llmc/zero.cuh) and keeps
+		 * every buffer on the GPU: no tensor parallelism, no offload option */
+		if (par->tp > 1)
+			problem(out, src, "parallel.tp",
+				"framework llm.c has no tensor parallelism (parallel.tp %d; "
+				"expected tp 1, or framework megatron, fsdp or deepspeed)",
+				par->tp);
+		if (par->offload != OFFLOAD_NONE)
+			problem(out, src, "parallel.offload",
+				"framework llm.c has no offload (parallel.offload %s; expected "
+				"offload none, or framework deepspeed or fsdp)",
+				scenario_enum_name("parallel.offload", (int)par->offload));
+	}
+	/* DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: "ZeRO-2 and
+	 * ZeRO-3 are incompatible with pipeline parallelism" (deepspeed/runtime/pipe/
+	 * engine.py, PipelineEngine.__init__) */
+	if (train && w->framework == FW_DEEPSPEED && par->pp > 1 && par->zero >= 2)
+		problem(out, src, "parallel.zero",
+			"framework deepspeed cannot run parallel.zero %d with parallel.pp %d "
+			"(its pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with "
+			"pipeline parallelism; expected zero 0 or 1 with pp above 1, or pp 1)",
+			par->zero, par->pp);
+	/* a serving framework runs its own kernels: vLLM, SGLang and TensorRT-LLM capture
+	 * CUDA graphs, llama.cpp launches its own; workload.engine may only agree */
+	if (!train && w->engine != ENGINE_AUTO &&
+	    ((k == FW_KERNELS_GRAPHS && w->engine != ENGINE_CUDA_GRAPHS) ||
+	     (k == FW_KERNELS_LLAMACPP && w->engine != ENGINE_LLAMACPP)))
+		problem(out, src, "workload.engine",
+			"framework %s does not run workload.engine %s (its kernels are %s; "
+			"expected engine auto or %s, or another framework)",
+			name, scenario_enum_name("workload.engine", (int)w->engine),
+			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp's",
+			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp");
+}
+
 void scenario_validate(const struct scenario *s, const struct scenario_source *src,
 		       struct gp_problems *out)
 {
@@ -1427,6 +1503,7 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
 			    "%s)",
 			    name, par->pp, framework_list(FW_PIPELINES, list, sizeof(list)));
+		framework_conflicts(s, src, out, train);
 	}
 	{
 		/* speculative decoding: K >= 1 drafted tokens accepted each with a in [0, 1)

@@ -485,7 +485,57 @@ XDG_CONFIG_HOME=$T/xdg run 0 catalog models && {
 	has "$T/out" 'llama-2-7b' "the catalog still lists the shipped models"
 }
 printf 'model:\n  preset: oops\n' >"$T/oops.yaml"
-XDG_CONFIG_HOME=$T/xdg run 2 check "$T/oops.yaml" && has "$T/err" "unknown model 'oops'" "a scenario using it fails"
+XDG_CONFIG_HOME=$T/xdg run 2 check "$T/oops.yaml" &&
+	has "$T/err" "oops.yaml:2:11: model 'oops' is not in the catalog: the user's file for it was skipped (.*oops.json:1:3: invalid JSON" \
+		"a scenario using it fails, pointing at the bad file"
+# a user gpus.yaml entry that does not read is skipped with one FILE:LINE:COL warning, and
+# so is a user gpus.yaml that does not parse; a scenario naming a skipped GPU says why
+mkdir -p "$T/xdgg/gpuplan"
+printf 'gpus:\n  - id: my-gpu\n    name: Mine\n    vendor: nvidia\n    memory: banana\n  - id: other-gpu\n    bogus_key: 1\n' \
+	>"$T/xdgg/gpuplan/gpus.yaml"
+XDG_CONFIG_HOME=$T/xdgg run 0 report scenarios/default.yaml && {
+	has "$T/err" "warning: .*gpus.yaml:5:13: memory: cannot read 'banana'.*(GPU entry 'my-gpu' skipped)" \
+		"bad user GPU value: one warning with its place"
+	has "$T/err" "warning: .*gpus.yaml:7:5: unknown key 'bogus_key'.*(GPU entry 'other-gpu' skipped)" \
+		"unknown key in a user GPU entry: one warning with its place"
+	has "$T/out" 'Llama 3.1 8B' "a scenario that does not use the bad GPU still reports"
+}
+XDG_CONFIG_HOME=$T/xdgg run 0 catalog gpus && {
+	has "$T/err" "gpus.yaml:5:13: .*skipped" "catalog gpus shows the warning"
+	has "$T/out" 'h100-sxm-80gb' "catalog gpus lists the built-in GPUs"
+	lacks "$T/out" 'my-gpu' "catalog gpus lists no skipped GPU"
+}
+printf 'model:\n  preset: llama-2-7b\nhardware:\n  gpu: my-gpu\n' >"$T/mygpu.yaml"
+XDG_CONFIG_HOME=$T/xdgg run_error 2 check "$T/mygpu.yaml" && {
+	has "$T/err" "mygpu.yaml:4:8: GPU 'my-gpu' is not in the catalog: the user's entry for it was skipped (.*gpus.yaml:5:13: memory: cannot read 'banana'" \
+		"a scenario naming a skipped GPU points at the bad entry"
+	has "$T/err" "warning: .*gpus.yaml:5:13" "check shows the catalog warning"
+}
+printf 'gpus:\n  - id: [\n' >"$T/xdgg/gpuplan/gpus.yaml"
+XDG_CONFIG_HOME=$T/xdgg run 0 report scenarios/default.yaml &&
+	has "$T/err" 'warning: .*gpus.yaml:3:1: invalid YAML.*(file skipped)' "a user gpus.yaml that does not parse is skipped"
+XDG_CONFIG_HOME=$T/xdgg run_error 2 check "$T/mygpu.yaml" &&
+	has "$T/err" "GPU 'my-gpu' is not in the catalog: the user's gpus.yaml, which may name it, was skipped" \
+		"a scenario naming a GPU the unparsable file may hold says so"
+
+# settings a framework cannot run with: exit 2 at the setting's FILE:LINE:COL, naming both
+# (issue 12); llm.c's ZeRO-3 runs as stage 0, a warning in the report
+printf 'model:\n  preset: llama-3.1-8b\nworkload:\n  kind: train\n  framework: deepspeed\nhardware:\n  gpu: h100-sxm-80gb\n  count: 8\nparallel:\n  pp: 2\n  zero: 3\n' \
+	>"$T/ds-pp.yaml"
+run_error 2 check "$T/ds-pp.yaml" &&
+	has "$T/err" "ds-pp.yaml:11:3: framework deepspeed cannot run parallel.zero 3 with parallel.pp 2 .*expected zero 0 or 1" \
+		"deepspeed ZeRO-3 under a pipeline: a problem at parallel.zero"
+sed 's/framework: deepspeed/framework: llm.c/; s/  pp: 2/  tp: 2/' "$T/ds-pp.yaml" >"$T/llmc-tp.yaml"
+run_error 2 check "$T/llmc-tp.yaml" &&
+	has "$T/err" "llmc-tp.yaml:10:3: framework llm.c has no tensor parallelism (parallel.tp 2; expected tp 1" \
+		"llm.c with tp: a problem at parallel.tp"
+sed '/  tp: 2/d' "$T/llmc-tp.yaml" >"$T/llmc-z3.yaml"
+run 0 report "$T/llmc-z3.yaml" && {
+	has "$T/out" "framework llm.c runs parallel.zero 3 as stage 0" "llm.c ZeRO-3: a warning naming both"
+	has "$T/out" "ZeRO 0" "llm.c ZeRO-3: the layout runs stage 0"
+}
+run_error 2 check $D/train.yaml --set workload.kind=online --set workload.framework=vllm --set workload.engine=llama.cpp &&
+	has "$T/err" "framework vllm does not run workload.engine llama.cpp" "vllm with engine llama.cpp: a problem"
 
 # --- options as getopt_long reads them (issue 18) ---------------------------------------
 # --opt=VALUE, short options and their bundles, abbreviations, "--"; each gives what the

@@ -11,6 +11,7 @@
 
 #include "dtype.h"
 #include "plan.h"
+#include "report.h"
 #include "scenario.h"
 #include "shipped_catalog.h"
 
@@ -110,6 +111,83 @@ static void test_fp4_compute(void **state)
 	assert_true(p.peak_flops == 989.4e12);
 }
 
+static bool has_warning(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return true;
+	return false;
+}
+
+/* workload.precision auto: NVFP4 weights on a GPU with FP4 tensor cores and a CUDA-graph
+ * engine compute W4A4 at the FP4 peak (vLLM ModelOptNvFp4LinearMethod,
+ * cutlass_scaled_fp4_mm; plan_precision), as fp8 weights compute W8A8; MXFP4 stays
+ * weight-only (vLLM's default Blackwell MXFP4 MoE backend takes bf16 activations), and so
+ * does NVFP4 on Hopper, without a warning, and under llama.cpp. */
+static void test_fp4_auto(void **state)
+{
+	struct plan p;
+	struct scenario s;
+	struct gp_error err;
+	(void)state;
+	plan_gpt_oss("b200", "nvfp4", "nvfp4", "auto", &p);
+	assert_int_equal(p.precision, DTYPE_NVFP4);
+	assert_int_equal(p.peak_precision, DTYPE_NVFP4);
+	assert_true(p.peak_flops == 9000e12);
+	assert_false(has_warning(&p, PW_NO_PRECISION_PEAK));
+	plan_gpt_oss("b200", "mxfp4", "mxfp4", "auto", &p);
+	assert_int_equal(p.precision, DTYPE_BF16);
+	assert_true(p.peak_flops == 2250e12);
+	plan_gpt_oss("h100-sxm-80gb", "nvfp4", "nvfp4", "auto", &p);
+	assert_int_equal(p.precision, DTYPE_BF16);
+	assert_true(p.peak_flops == 989.4e12);
+	assert_false(has_warning(&p, PW_NO_PRECISION_PEAK));
+	scenario_init(&s);
+	assert_int_equal(scenario_set(&s, cat, "model.preset", "gpt-oss-120b", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.kind", "online", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "b200", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.weights", "nvfp4", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.engine", "llama.cpp", &err), 0);
+	plan_compute(&s, &p);
+	assert_int_equal(p.precision, DTYPE_BF16);
+	/* training keeps its mixed precision */
+	assert_int_equal(scenario_set(&s, cat, "workload.engine", "auto", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.kind", "train", &err), 0);
+	plan_compute(&s, &p);
+	assert_int_equal(p.precision, DTYPE_BF16);
+}
+
+/* The report names the precision whose peak it used: nvfp4 asked of an H100 (no FP4
+ * peak) runs bf16 with a warning, and the header says bf16, not "989 TFLOP/s nvfp4". */
+static void test_fp4_header(void **state)
+{
+	static const char *const cases[][4] = {
+	    {"h100-sxm-80gb", "nvfp4", "989 TFLOP/s bf16", "TFLOP/s nvfp4"},
+	    {"a100-80gb-sxm", "mxfp4", "312 TFLOP/s bf16", "TFLOP/s mxfp4"},
+	    {"b200", "nvfp4", "9 PFLOP/s nvfp4", "PFLOP/s bf16"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plan p;
+		struct scenario s;
+		struct gp_error err;
+		struct report_buf b = {0};
+		scenario_init(&s);
+		assert_int_equal(scenario_set(&s, cat, "model.preset", "gpt-oss-120b", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.kind", "online", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "hardware.gpu", cases[i][0], &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.weights", cases[i][1], &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.precision", cases[i][1], &err),
+				 0);
+		plan_compute(&s, &p);
+		assert_int_equal(has_warning(&p, PW_NO_PRECISION_PEAK), i < 2);
+		assert_int_equal(report_text(&b, &s, &p), 0);
+		assert_non_null(strstr(b.data, cases[i][2]));
+		assert_null(strstr(b.data, cases[i][3]));
+		report_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +195,8 @@ int main(void)
 	    cmocka_unit_test(test_fp4_peaks),
 	    cmocka_unit_test(test_gpt_oss_120b_checkpoint),
 	    cmocka_unit_test(test_fp4_compute),
+	    cmocka_unit_test(test_fp4_auto),
+	    cmocka_unit_test(test_fp4_header),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

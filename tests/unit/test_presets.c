@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "hf_config.h"
 #include "model.h"
 #include "plan.h"
@@ -392,10 +393,102 @@ static void test_vision_weights(void **state)
 	serve("gemma-3-27b", NULL, 2, "online", &with);
 	serve("gemma-3-27b", "0", 2, "online", &without);
 	assert_count(with.mem.weights - without.mem.weights, v);
-	/* training leaves it out */
+	assert_true(with.mem.vision_weights == v);
+}
+
+static bool has_warning(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return true;
+	return false;
+}
+
+/* Training and fine-tuning hold the vision tower too (plan_memory.c stage_memory): full
+ * training trains it (weights, gradients and AdamW states at the model's bytes: bf16
+ * weights and gradients, 12 B of fp32 master and moments, ZeRO Section 3), LoRA and QLoRA
+ * keep it frozen at 16 bits with no gradient or state; every plan warns that image
+ * tokens are not modelled. google/gemma-3-27b-it, tp 8, no ZeRO. */
+static void test_vision_training(void **state)
+{
+	static const char *const methods[] = {"full", "lora", "qlora"};
+	struct preset g;
+	struct plan with, without;
+	double v8;
+	(void)state;
+	load("gemma-3-27b", &g);
+	v8 = g.info.vision_params / 8;
 	serve("gemma-3-27b", NULL, 8, "train", &with);
 	serve("gemma-3-27b", "0", 8, "train", &without);
-	assert_true(with.mem.weights == without.mem.weights);
+	assert_count(with.mem.weights - without.mem.weights, 2 * v8);
+	assert_count(with.mem.gradients - without.mem.gradients, 2 * v8);
+	assert_count(with.mem.optimizer - without.mem.optimizer, 12 * v8);
+	assert_count(with.mem.vision_optimizer, 12 * v8);
+	assert_true(with.mem.total > without.mem.total + 16 * v8);
+	assert_true(has_warning(&with, PW_VISION_NOT_MODELLED));
+	assert_false(has_warning(&without, PW_VISION_NOT_MODELLED));
+	for (int i = 0; i < 3; i++) {
+		struct scenario s;
+		struct gp_error err;
+		struct plan *pp[2] = {&with, &without};
+		for (int k = 0; k < 2; k++) {
+			scenario_init(&s);
+			assert_int_equal(scenario_set(&s, cat, "model.preset", "gemma-3-27b", &err),
+					 0);
+			assert_int_equal(scenario_set(&s, cat, "workload.kind", "finetune", &err),
+					 0);
+			assert_int_equal(
+			    scenario_set(&s, cat, "workload.finetune.method", methods[i], &err), 0);
+			assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "h200", &err), 0);
+			assert_int_equal(scenario_set(&s, cat, "parallel.tp", "8", &err), 0);
+			if (k)
+				assert_int_equal(
+				    scenario_set(&s, cat, "model.vision_params", "0", &err), 0);
+			plan_compute(&s, pp[k]);
+		}
+		assert_count(with.mem.weights - without.mem.weights, 2 * v8);
+		if (i == 0) { /* full fine-tuning trains it */
+			assert_count(with.mem.gradients - without.mem.gradients, 2 * v8);
+			assert_count(with.mem.optimizer - without.mem.optimizer, 12 * v8);
+		} else { /* frozen with the base */
+			assert_true(with.mem.gradients == without.mem.gradients);
+			assert_true(with.mem.optimizer == without.mem.optimizer);
+			assert_true(with.mem.vision_gradients == 0);
+		}
+		assert_true(has_warning(&with, PW_VISION_NOT_MODELLED));
+	}
+	{
+		/* the warning's text says what is missing */
+		char buf[300];
+		plan_warning_format(&with.warnings[0], buf, sizeof(buf));
+		for (int i = 0; i < with.nwarnings; i++)
+			if (with.warnings[i].code == PW_VISION_NOT_MODELLED)
+				plan_warning_format(&with.warnings[i], buf, sizeof(buf));
+		assert_non_null(strstr(buf, "image tokens are not modelled"));
+		assert_non_null(strstr(buf, "423M"));
+	}
+	{
+		/* explain names the term, its figure and where the rule comes from */
+		static const char *const keys[] = {"memory.per_gpu.weights",
+						   "memory.per_gpu.gradients",
+						   "memory.per_gpu.optimizer"};
+		struct scenario s;
+		struct gp_error err;
+		char buf[4096];
+		scenario_init(&s);
+		assert_int_equal(scenario_set(&s, cat, "model.preset", "gemma-3-27b", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.kind", "train", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "hardware.gpu", "h200", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "parallel.tp", "8", &err), 0);
+		plan_compute(&s, &with);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(
+			    explain_key_wrapped(&s, &with, keys[i], 0, buf, sizeof(buf), &err), 0);
+			assert_non_null(strstr(buf, "+ vision tower"));
+			assert_non_null(strstr(buf, "model.vision_params 423M"));
+			assert_non_null(strstr(buf, "encoder_trainable"));
+		}
+	}
 }
 
 static void test_window_kv(void **state)
@@ -494,7 +587,8 @@ int main(void)
 	    cmocka_unit_test(test_qwen3_235b), cmocka_unit_test(test_deepseek_r1),
 	    cmocka_unit_test(test_quantization_config),
 	    cmocka_unit_test(test_window_kv),	cmocka_unit_test(test_hybrids),
-	    cmocka_unit_test(test_vision_weights), cmocka_unit_test(test_every_row),
+	    cmocka_unit_test(test_vision_weights), cmocka_unit_test(test_vision_training),
+	    cmocka_unit_test(test_every_row),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
