@@ -10,7 +10,7 @@
 # The save is atomic, mode 0600, never through a symbolic link nor onto a FIFO or a device;
 # a bad profile is a FILE:LINE:COL error, a missing one names the command that makes it.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 . tests/calibrate/rows.sh
 
 XDG_CONFIG_HOME=$T/config
@@ -276,5 +276,4 @@ cp "$P/h100x8.yaml" "$T/home/.config/gpuplan/profiles/"
 got=$(HOME=$T/home XDG_CONFIG_HOME=rel tps "$T/fit.yaml" --profile h100x8)
 within "$got" "$want" 0.01 && ok || bad "HOME's profile with a relative XDG_CONFIG_HOME: $got"
 
-echo "profile: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary profile

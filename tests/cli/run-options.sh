@@ -4,20 +4,9 @@
 # and for no other. Every error path's message starts with "gpuplan:" or "gpuplan COMMAND:"
 # (or names the file, FILE:LINE:COL, or the --set at fault).
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-[ -n "${GPUPLAN_CATALOG:-}" ] || GPUPLAN_CATALOG=$PWD/catalog
-export GPUPLAN_CATALOG
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-options.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-[ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+program --catalog --built options
+scratch options
 
 # --- --help's options block and the man page's OPTIONS ---------------------------------
 # "SHORT LONG" per option ("- LONG" without a short letter), sorted
@@ -161,5 +150,4 @@ for what in GPUS MODELS; do
 		bad "gpuplan(1) does not give the catalog's limit of $n $word (src/catalog.h)"
 done
 
-echo "options: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary options

@@ -7,24 +7,12 @@
 # a key of the schema that man/gpuplan.1 does not name. The checker is shown to fail on an
 # undocumented key, a missing one, a wrong type and a key the page lacks.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
+. "$(dirname "$0")/../lib.sh"
+program
 SCHEMA=tests/schema/gpuplan.schema.json
 CHECK="python3 tests/schema/check_json.py"
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-schema.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch schema
+ERR=$T/err
 n=0
 : >"$T/list"
 
@@ -180,5 +168,4 @@ else
 	grep -q "'hw_flops_per_token' is not in" "$T/report" && ok || bad "the page check names no key"
 fi
 
-echo "schema: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary schema

@@ -1,7 +1,7 @@
 # lib.sh - what each small terminal-UI script shares, sourced after it sets NAME (its
 # socket and temporary folder are named by it): the locale, the binary and catalog, a
 # fresh tmux socket (T runs tmux on it), a temporary folder removed on exit, and the
-# ok/passed/failed counters. Each script brings its own bad(), which shows what failed.
+# ok/passed/failed counters, and bad(), which shows the screen (a script may bring its own).
 # GPUPLAN=path overrides the binary; TUI_WAIT the seconds a marker may take.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -10,6 +10,7 @@ export LC_ALL
 unset LANG LANGUAGE
 WAIT=${TUI_WAIT:-20}
 BIN=${GPUPLAN:-$(pwd)/gpuplan}
+case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
 export GPUPLAN_CATALOG
 command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
@@ -19,7 +20,7 @@ SOCK=gpuplan-$NAME-$$-0
 nsock=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-$NAME.XXXXXX")
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
 
 passed=0
@@ -80,7 +81,12 @@ run_ui() {
 	rm -f "$TMP/pid"
 	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
 }
-ui_pid() { cat "$TMP/pid"; }
+# ui_pid: the program's pid, once run_ui's shell has written it (up to 9 s).
+ui_pid() {
+	i=0
+	while [ ! -s "$TMP/pid" ] && [ $i -lt 300 ]; do sleep 0.03; i=$((i + 1)); done
+	cat "$TMP/pid"
+}
 
 # fresh [ENV...]: a clean start for one check: the program of the check before (if any) is
 # killed outright (SIGKILL writes no recovery file; the pid only while it is still ours,
