@@ -369,24 +369,9 @@ static unsigned figure_key(struct app *a, int dir)
 	return DIRTY_DRAW;
 }
 
-unsigned chart_view_key_next_figure(struct app *a, int key)
-{
-	(void)key;
-	return figure_key(a, 1);
-}
-
-unsigned chart_view_key_prev_figure(struct app *a, int key)
-{
-	(void)key;
-	return figure_key(a, -1);
-}
-
-unsigned chart_view_key_close(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, VIEW_NONE);
-	return DIRTY_DRAW;
-}
+KEY_HANDLER(chart_view_key_next_figure, figure_key(a, 1))
+KEY_HANDLER(chart_view_key_prev_figure, figure_key(a, -1))
+KEY_DRAWS(chart_view_key_close, search_view_open(a, VIEW_NONE))
 
 /* Drawing ------------------------------------------------------------------------------- */
 

@@ -192,19 +192,10 @@ static void set_by(struct app *a, enum search_by by)
 
 /* The search and scaling views' key handlers (keys.c's table): each returns the dirty
  * bits. */
-unsigned search_view_key_search(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_scaling(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(search_view_key_search,
+	  search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH))
+KEY_DRAWS(search_view_key_scaling,
+	  search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING))
 
 unsigned search_view_key_close(struct app *a, int key)
 {
@@ -214,67 +205,15 @@ unsigned search_view_key_close(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned search_view_key_up(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -1);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_down(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, 1);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_page_up(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -search_view_capacity(a));
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_page_down(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, search_view_capacity(a));
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_top(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -a->sv.n);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_bottom(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, a->sv.n);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_apply(struct app *a, int key)
-{
-	(void)key;
-	return apply_selected(a);
-}
-
-unsigned search_view_key_by_cost(struct app *a, int key)
-{
-	(void)key;
-	set_by(a, SEARCH_BY_COST);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_by_time(struct app *a, int key)
-{
-	(void)key;
-	set_by(a, SEARCH_BY_TIME);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(search_view_key_up, sel_move(a, -1))
+KEY_DRAWS(search_view_key_down, sel_move(a, 1))
+KEY_DRAWS(search_view_key_page_up, sel_move(a, -search_view_capacity(a)))
+KEY_DRAWS(search_view_key_page_down, sel_move(a, search_view_capacity(a)))
+KEY_DRAWS(search_view_key_top, sel_move(a, -a->sv.n))
+KEY_DRAWS(search_view_key_bottom, sel_move(a, a->sv.n))
+KEY_HANDLER(search_view_key_apply, apply_selected(a))
+KEY_DRAWS(search_view_key_by_cost, set_by(a, SEARCH_BY_COST))
+KEY_DRAWS(search_view_key_by_time, set_by(a, SEARCH_BY_TIME))
 
 unsigned search_view_key_hardware(struct app *a, int key)
 {
