@@ -95,7 +95,7 @@ echo "profile h100x8 predicting 3 other rows of its cluster: MAPE $(mape "$sum" 
 [ "$(mape "$summ" 3)" = 18.9 ] && ok || bad "the --knob mfu cross-row MAPE moved: $(mape "$summ" 3)%, pinned 18.9%"
 awk -v a="$sum" -v b="$summ" 'BEGIN { exit !(a < b) }' && ok || bad "efficiency.gemm's profile no better than the absolute MFU's"
 
-# another cluster of measured.md: torchtune on one RTX 4090, the QLoRA run predicting the
+# another cluster of calibration rows (tests/validation/framework-speed.yaml): torchtune on one RTX 4090, the QLoRA run predicting the
 # LoRA run (Llama 3.1 8B, batch 2 packed to 2048): -19.0% through the profile, the model
 # alone -26.5% (the LoRA run is 28% faster than QLoRA; the model now charges QLoRA its NF4
 # dequantization, so the profile fitted on it carries less of the gap: -21.7% before)
@@ -110,7 +110,7 @@ echo "profile rtx4090 (torchtune-qlora-4090-speed) -> torchtune-lora-4090-speed:
 awk -v c="$cal" -v o="$model" -v w="$m" 'BEGIN { exit !((c / w - 1) ^ 2 < (o / w - 1) ^ 2) }' && ok ||
 	bad "torchtune LoRA: the profile is no nearer the measurement than the model alone"
 
-# serving, measured.md: NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
+# serving (tests/validation/serving.yaml): NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
 # out. The inference knobs fitted at concurrency 5 (time per output token on efficiency.hbm,
 # time to first token on efficiency.gemm) carry to concurrency 50: its TTFT comes nearer
 # (-46.8% -> -33.2%), its TPOT and throughput go further off (+10.1% -> +29.2%, -7.7% ->
@@ -138,7 +138,7 @@ done
 echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 27.9%), model alone $(mape "$sumo" 3)%"
 [ "$(mape "$sum" 3)" = 27.9 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 27.9%"
 
-# held out (tests/validation, not measured.md): torchao's batch-1 decode on one A100 80GB,
+# held out (tests/validation/decode-cuda-graphs.yaml, not a calibration row): torchao's batch-1 decode on one A100 80GB,
 # the Llama 2 7B bf16 run (time per output token on efficiency.hbm) predicting the other
 # five A100 rows of its table (Llama 2 7B int8 and int4, Llama 3 8B bf16, int8 and int4):
 # MAPE 6.3% through the profile, 6.7% for the model alone; each row slows by about the

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Man pages and completion: groff reports no warnings on either page; every key of the
 # field table (as `$GPUPLAN fields` lists it) has an entry in gpuplan-scenario(5); every
-# command, option and environment variable of the SPEC is in gpuplan(1), and every key of the
-# terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
+# command (cli/cli.c's table), option (`gpuplan commands`) and environment variable the
+# program reads is in gpuplan(1), and every key of the terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
 # and values by asking the program.
 # Run from anywhere: sh tests/man/run-man.sh
 . "$(dirname "$0")/../lib.sh"
@@ -40,7 +40,7 @@ for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
 	echo "$keys" | grep -qxF "$k" || bad "$man5: entry for '$k', which is not a key of the field table"
 done
 
-# 3. gpuplan(1): every command of the SPEC and of cli/cli.c's command table (in the
+# 3. gpuplan(1): every command of cli/cli.c's command table (in the
 # synopsis and with its own entry), and in the completion; not the hidden ones (CMD_HIDDEN),
 # helpers for scripts such as `gpuplan fields`
 commands="report explain diff search import catalog check fmt"
@@ -93,7 +93,7 @@ done
 # Keys: the key names as the page writes them, one a line
 keys_section=$(sed -n '/^\.SS Keys/,/^\.SS Command line/p' $man1 | grep -E '^\.BR? ' |
 	sed -e 's/^\.BR* //' -e 's/\\-/-/g' -e 's/"//g' -e 's/,/ /g' | tr -s ' ' '\n')
-# the keys of issue 4, and the command line of the SPEC
+# the keys every pane has (gpuplan(1), Keys) and the command line
 for k in Tab Shift-Tab Up Down j k Enter Esc + - Left Right u Ctrl-R b e F1 '?' :; do
 	echo "$keys_section" | grep -qxF -- "$k" || bad "$man1: UI key '$k' has no entry under Keys"
 done
