@@ -1,9 +1,10 @@
 #!/bin/sh
 # The tree guard's self-test: tests/layers/check-tree.sh passes a copy of the tracked tree
 # as it is, and fails, naming the file and the rule, on copies with one fault planted: a .c
-# file of src/ without its purpose line, a test .c file starting with code, README.md's
-# layout section without a src/ file, without a top-level folder, without a folder of
-# tests/. A word like pane_*.c names a new file it matches.
+# file of src/ without its purpose line, a test .c file starting with code or with a
+# comment that does not name it, README.md's layout section without a src/ file, without a
+# top-level folder, without a folder of tests/. A word like pane_*.c names a new file it
+# matches.
 # Run from anywhere: sh tests/layers/run-tree.sh
 . "$(dirname "$0")/../lib.sh"
 check=$(pwd)/tests/layers/check-tree.sh
@@ -38,6 +39,10 @@ expect_fail src/probe.c purpose
 
 fresh
 printf '#include <stdio.h>\n/* test_probe.c - late */\n' >"$T/t/tests/unit/test_probe.c"
+expect_fail tests/unit/test_probe.c purpose
+
+fresh
+printf '/* A probe without its name. */\n' >"$T/t/tests/unit/test_probe.c"
 expect_fail tests/unit/test_probe.c purpose
 
 fresh

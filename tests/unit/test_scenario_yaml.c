@@ -1,6 +1,6 @@
-/* Scenario files: strict loading (every bad-input class with its FILE:LINE:COL), presets
- * before overrides, --set, and saving: load(save(s)) == s and save(load(save(s))) is
- * byte-identical. Run from the top of the tree (make check does). */
+/* test_scenario_yaml.c - scenario files: strict loading (every bad-input class with its
+ * FILE:LINE:COL), presets before overrides, --set, and saving: load(save(s)) == s and
+ * save(load(save(s))) is byte-identical. Run from the top of the tree (make check does). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
