@@ -714,6 +714,16 @@ static void results_draw_problems(struct app *a, WINDOW *w)
 	wnoutrefresh(w);
 }
 
+/* The pane's header: its title and, at the right end, the fit verdict, drawn as a focused
+ * header where no colour marks a plan that does not fit or cannot be planned. */
+static void results_header(struct app *a, WINDOW *w, const char *title, const char *right)
+{
+	draw_header(a, w, PANE_RESULTS, title, right);
+	if (!a->theme.color && (!a->plan.mem.fits || pane_results_invalid(a)))
+		draw_text(a, w, 0, getmaxx(w) - text_width(right) - 1, text_width(right),
+			  ROLE_HEADER_FOCUS, right);
+}
+
 static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 {
 	const struct plan *p = &a->plan, *bp = &a->base_plan;
@@ -729,10 +739,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
 	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
 		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
-	draw_header(a, w, PANE_RESULTS, ops->title, right);
-	if (!a->theme.color && (!p->mem.fits || pane_results_invalid(a)))
-		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
-			  ROLE_HEADER_FOCUS, right);
+	results_header(a, w, ops->title, right);
 	if (pane_results_invalid(a)) {
 		results_draw_problems(a, w);
 		return;
@@ -819,10 +826,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 			/* a narrow pane keeps the fit verdict: the count alone */
 			if (text_width(title) + text_width(right) + 6 > width)
 				snprintf(title, sizeof(title), "Results !%d", p->nwarnings);
-			draw_header(a, w, PANE_RESULTS, title, right);
-			if (!a->theme.color && !p->mem.fits)
-				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
-					  ROLE_HEADER_FOCUS, right);
+			results_header(a, w, title, right);
 		}
 		for (int i = 0; i < p->nwarnings && y < height; i++) {
 			char msg[256];
