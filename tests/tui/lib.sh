@@ -20,7 +20,20 @@ SOCK=gpuplan-$NAME-$$-0
 nsock=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-$NAME.XXXXXX")
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; }
+# cleanup: the server killed, and the program's hang-up handled (it may still be writing
+# its recovery file into $TMP) before $TMP is removed
+cleanup() {
+	T kill-server >/dev/null 2>&1
+	if [ -s "$TMP/pid" ]; then
+		i=0
+		while kill -0 "$(cat "$TMP/pid")" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.03
+			i=$((i + 1))
+		done
+	fi
+	chmod -R u+w "$TMP" 2>/dev/null
+	rm -rf "$TMP"
+}
 trap cleanup EXIT INT TERM
 
 passed=0
