@@ -438,12 +438,6 @@ static int draw_memory_legend(const struct app *a, WINDOW *w, int y, int x, int 
 	return lines;
 }
 
-void pane_results_share_format(double share, char *buf, size_t size)
-{
-	/* five columns, then times over (a model 145 times too big for the GPU) */
-	units_format_share(share, buf, size);
-}
-
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 {
 	const struct glyphs *g = a->theme.g;
@@ -469,7 +463,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 	if (eighths && full < bw && g->bar_eighth[eighths][0])
 		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
 	wattrset(w, A_NORMAL);
-	pane_results_share_format(share, pct, sizeof(pct));
+	units_format_share(share, pct, sizeof(pct)); /* five columns, then times over */
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
