@@ -441,7 +441,7 @@ static int draw_memory_legend(const struct app *a, WINDOW *w, int y, int x, int 
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 {
 	const struct glyphs *g = a->theme.g;
-	int width = getmaxx(w), bx = 15, bw = width - bx - 8, full, eighths;
+	int width = getmaxx(w), bx = 15, bw = width - bx - 8;
 	double share = a->plan.shares[b];
 	bool binding = a->plan.binding == (enum bottleneck)b;
 	const char *key = figure_bottleneck((enum bottleneck)b)->key;
@@ -456,13 +456,7 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		  figure_bottleneck_short((enum bottleneck)b));
 	if (bw < 4)
 		return;
-	bars_fill(isfinite(share) ? share : 0, bw, &full, &eighths);
-	wattrset(w, a->theme.attr[binding ? ROLE_BINDING : ROLE_BAR]);
-	for (int c = 0; c < full; c++)
-		mvwaddstr(w, y, bx + c, g->bar_full);
-	if (eighths && full < bw && g->bar_eighth[eighths][0])
-		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
-	wattrset(w, A_NORMAL);
+	draw_bar(a, w, y, bx, bw, isfinite(share) ? share : 0, binding ? ROLE_BINDING : ROLE_BAR);
 	units_format_share(share, pct, sizeof(pct)); /* five columns, then times over */
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)

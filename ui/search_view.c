@@ -23,7 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bars.h"
 #include "figure.h"
 #include "report.h"
 
@@ -663,7 +662,6 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
-	const struct glyphs *g = a->theme.g;
 	int width = getmaxx(w), height = getmaxy(w), inner = width - 4;
 	bool infer = is_inference(&a->scn);
 	char line[256];
@@ -679,7 +677,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	for (int i = 0; i < sv->ncounts && 3 + i < height - 1; i++) {
 		const struct search_result *r = &sv->scaling[i];
 		bool current = sv->counts[i] == a->scn.hardware.count;
-		int tw, bx, bw, full, eighths;
+		int tw, bx, bw;
 		double eff = scaling_efficiency(a, i);
 
 		scaling_row_fit(a, i, inner, line, sizeof(line));
@@ -694,13 +692,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 		bw = width - 2 - bx;
 		if (!r->count || bw < 4)
 			continue;
-		bars_fill(eff > 1 ? 1 : eff, bw, &full, &eighths);
-		wattrset(w, a->theme.attr[ROLE_BAR]);
-		for (int c = 0; c < full; c++)
-			mvwaddstr(w, 3 + i, bx + c, g->bar_full);
-		if (eighths && full < bw && g->bar_eighth[eighths][0])
-			mvwaddstr(w, 3 + i, bx + full, g->bar_eighth[eighths]);
-		wattrset(w, A_NORMAL);
+		draw_bar(a, w, 3 + i, bx, bw, eff > 1 ? 1 : eff, ROLE_BAR);
 	}
 	if (3 + sv->ncounts < height - 1) {
 		char dt[32];
