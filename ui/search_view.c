@@ -488,7 +488,7 @@ void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	 * scenario's GPUs */
 	bool load = wl->kind == WL_ONLINE &&
 		    (wl->requests_per_day > 0 || wl->requests_per_s > 0 || wl->concurrency > 0);
-	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
+	bool target = search_has_target(&a->scn) || load;
 
 	(void)v;
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
@@ -751,8 +751,7 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	struct gp_error err;
 	double value, exact;
 	char text[160], msg[sizeof(a->status)], nodes[96] = "";
-	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
-		      a->scn.workload.slo.tpot_s > 0;
+	bool target = search_has_target(&a->scn);
 
 	memset(&err, 0, sizeof(err));
 	if (search_solve(&a->scn, key, maximize, &value, &err) != 0) {
