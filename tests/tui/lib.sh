@@ -120,6 +120,17 @@ start_ui() { run_ui "$@"; wait_for 'Results' || bad "gpuplan $*: the results are
 # quit_ui: :q! and the shell's EXIT= line.
 quit_ui() { T send-keys : 'q!' Enter && wait_for 'EXIT=0'; }
 
+# ascii_only WHAT [FILE]: a check, named WHAT, that FILE (screens captured under LANG=C), or
+# else the screen, holds no byte above 0x7f (not in a pipeline: ok and bad count here)
+ascii_only() {
+	if [ $# -gt 1 ]; then
+		high=$(LC_ALL=C tr -d '\000-\177' <"$2" | wc -c)
+	else
+		high=$(screen | LC_ALL=C tr -d '\000-\177' | wc -c)
+	fi
+	[ "$high" -eq 0 ] && ok "$1" || bad "$1 ($high bytes >= 0x80)"
+}
+
 # finish: the script's summary line and exit status.
 finish() {
 	echo "$NAME: $passed passed, $failed failed"
