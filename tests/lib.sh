@@ -6,6 +6,7 @@
 #   scratch NAME  T: a fresh temporary folder, removed on exit (KEEP=1 keeps it)
 #   ok, bad WHAT  count a check passed or failed; bad says what failed, with the first
 #                 lines of $ERR when it names a file that is not empty (ERR=$T/err)
+#   tally FILE    count the "ok" and "FAIL: ..." lines a pipeline's loop wrote to FILE
 #   summary NAME  the script's last line, "NAME: N passed, N failed", and its exit status
 # The terminal-UI scripts share tests/tui/lib.sh (tmux) instead.
 cd "$(dirname "$0")/../.." || exit 1
@@ -49,6 +50,18 @@ program() {
 scratch() {
 	T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-$1.XXXXXX") || exit 1
 	[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
+}
+
+# tally FILE: the checks a pipeline's loop (a subshell, whose ok and bad count nothing here)
+# wrote to FILE, "ok" or "FAIL: ..." a line (a failure's detail on the lines after it):
+# counted, and with a failure every line but the oks shown; $tallied is the oks' count.
+tally() {
+	tallied=$(grep -c '^ok$' "$1")
+	pass=$((pass + tallied))
+	if grep -q '^FAIL' "$1"; then
+		grep -v '^ok$' "$1"
+		fail=$((fail + $(grep -c '^FAIL' "$1")))
+	fi
 }
 
 summary() {

@@ -67,12 +67,8 @@ cut -d' ' -f2 "$T/help.opts" | sort -u | cmp -s - "$T/cmd.opts" && ok ||
 		fi
 	done
 done >"$T/cmdopts"
-n=$(grep -c '^ok$' "$T/cmdopts")
-pass=$((pass + n))
-if grep -q '^FAIL' "$T/cmdopts"; then
-	grep '^FAIL' "$T/cmdopts"
-	fail=$((fail + $(grep -c '^FAIL' "$T/cmdopts")))
-fi
+tally "$T/cmdopts"
+n=$tallied
 [ "$n" -ge 30 ] || bad "only $n options checked against their command's --help"
 
 # --- every message starts with gpuplan: or names its place ---------------------------------
@@ -129,12 +125,8 @@ printf '%s\n' "$cases" | while read -r args; do
 		echo ok
 	fi
 done >"$T/prefix"
-n=$(grep -c '^ok$' "$T/prefix")
-pass=$((pass + n))
-if grep -q '^FAIL' "$T/prefix"; then
-	grep -v '^ok$' "$T/prefix"
-	fail=$((fail + $(grep -c '^FAIL' "$T/prefix")))
-fi
+tally "$T/prefix"
+n=$tallied
 [ "$n" -ge 25 ] || bad "only $n error paths checked for the gpuplan: prefix"
 
 # --- limits: --set has none of its own; the catalog's are the man page's ------------------

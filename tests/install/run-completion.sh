@@ -68,11 +68,7 @@ if command -v zsh >/dev/null 2>&1; then
 			zsh "$line" 2>&1)
 		[ "$got" = "$want" ] && echo ok || echo "FAIL: zsh: '$line': got '$got', expected '$want'"
 	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
-	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
-	pass=$((pass + n))
-	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
-		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
-	fi
+	tally "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	# a scenario operand asks zsh for YAML files
 	G=$G zsh -f -c 'source contrib/gpuplan.zsh; _gpuplan_candidates $G $G report ""' |
@@ -88,11 +84,7 @@ if command -v fish >/dev/null 2>&1; then
 			complete -C"$l" | string replace -r "\t.*" "" | sort | string join " "' "$line" 2>&1)
 		[ "$got" = "$want" ] && echo ok || echo "FAIL: fish: '$line': got '$got', expected '$want'"
 	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
-	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
-	pass=$((pass + n))
-	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
-		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
-	fi
+	tally "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 else
 	echo "note: fish not installed; its completion not driven (apt-get install fish)"
