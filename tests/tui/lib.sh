@@ -120,6 +120,31 @@ start_ui() { run_ui "$@"; wait_for 'Results' || bad "gpuplan $*: the results are
 # quit_ui: :q! and the shell's EXIT= line.
 quit_ui() { T send-keys : 'q!' Enter && wait_for 'EXIT=0'; }
 
+# select_field PANE KEY: focuses input pane PANE (1-3) and selects its row of field KEY as
+# a person would, from the pane's first row down, asking e (explain) which field each row
+# is; so a check does not count rows, and a field added to a pane moves no check. Returns 1
+# when no row within 60 is KEY's.
+select_field() {
+	T send-keys "$1" g
+	_wait=$WAIT
+	WAIT=3
+	_n=0
+	while [ $_n -lt 60 ]; do
+		T send-keys e
+		_k=
+		if wait_for 'Explain [a-z]'; then
+			_k=$(screen | sed -n 's/^.*Explain \([A-Za-z0-9_.]*\) .*$/\1/p' | head -1)
+			T send-keys Escape
+			wait_gone 'Explain [a-z]'
+		fi
+		[ "$_k" = "$2" ] && break
+		T send-keys j
+		_n=$((_n + 1))
+	done
+	WAIT=$_wait
+	[ $_n -lt 60 ]
+}
+
 # ascii_only WHAT [FILE]: a check, named WHAT, that FILE (screens captured under LANG=C), or
 # else the screen, holds no byte above 0x7f (not in a pipeline: ok and bad count here)
 ascii_only() {

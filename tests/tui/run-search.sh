@@ -12,7 +12,7 @@ search_checks() {
 	loc=$1
 	fresh LANG=$2 LC_ALL=$2
 	start_ui
-	T send-keys 2 G
+	select_field 2 parallel.zero
 	wait_for '^ zero +[0-3] ' || bad "$loc: the zero field is shown"
 	zero0=$(screen | sed -n 's/^ zero  *\([0-3]\) .*/\1/p')
 	T send-keys s
