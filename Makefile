@@ -131,7 +131,7 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory check
 
-# The layer rules of STYLE.md's "The house" over src/ and the built core, which must link
+# The layer rules of CONTRIBUTING.md's "Layers" over src/ and the built core, which must link
 # alone without ncurses (tests/layers/check-layers.sh lists them; run-layers.sh, run by
 # check, proves each can fail).
 check-layers: $(B)/libgpuplan.a

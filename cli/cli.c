@@ -680,10 +680,7 @@ static int cmd_solve(struct cli *c)
 		 * what the value is goes to standard error, for the person reading */
 		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
 		cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
-			  s->workload.deadline_s > 0 || s->workload.slo.ttft_s > 0 ||
-				  s->workload.slo.tpot_s > 0
-			      ? " and meets the deadline or SLO"
-			      : "");
+			  search_has_target(s) ? " and meets the deadline or SLO" : "");
 	}
 	rc = cli_write(c, line, strlen(line));
 out:

@@ -526,8 +526,8 @@ static void sweep_csv(const struct sweep *w, struct report_buf *b)
 	}
 }
 
-/* JSON through report_json.h's values (cJSON behind it, STYLE.md): NULL when out of
- * memory. */
+/* JSON through report_json.h's values (cJSON behind it: CONTRIBUTING.md, "Layers"): NULL when out
+ * of memory. */
 /* A range's value i: a number, or a list's word as a file writes it (true/false a bool). */
 static struct cJSON *json_value(const struct range *rg, int i)
 {

@@ -9,6 +9,22 @@ function __gpuplan_row -a exe name
     $exe commands 2>/dev/null </dev/null | string match -r -- "^\Q$name\E\t.*"
 end
 
+# The values of a row of `gpuplan fields` (its type and choices), each after head: catalog
+# ids, or the choices listed; none for a file, a field without choices, or a LoRA target
+# set where skip_targets is given.
+function __gpuplan_choices -a exe type choices head skip_targets
+    switch $choices
+        case 'catalog:*'
+            $exe catalog (string replace catalog: '' -- $choices) 2>/dev/null |
+                string match -r -- '^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*(?= )|^[a-z]+[0-9][a-z0-9.]*(?= )' |
+                string replace -r '^' "$head"
+        case file -
+        case '*'
+            test -n "$skip_targets" -a "$type" = targets; and return
+            string split , -- $choices | string replace -r '^' "$head"
+    end
+end
+
 # The candidates for the token under the cursor, "value<TAB>description" each.
 function __gpuplan_complete
     set -l w (commandline -opc)
@@ -104,15 +120,7 @@ function __gpuplan_values -a exe kind cur file
                 for r in ($exe fields 2>/dev/null </dev/null)
                     set -l f (string split \t -- $r)
                     test "$f[1]" = "$key"; or continue
-                    switch $f[4]
-                        case 'catalog:*'
-                            $exe catalog (string replace catalog: '' -- $f[4]) 2>/dev/null |
-                                string match -r -- '^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*(?= )|^[a-z]+[0-9][a-z0-9.]*(?= )' |
-                                string replace -r '^' "$key="
-                        case file -
-                        case '*'
-                            test "$f[2]" = targets; or string split , -- $f[4] | string replace -r '^' "$key="
-                    end
+                    __gpuplan_choices $exe $f[2] $f[4] "$key=" skip-targets
                     string match -q -- '*,auto,*' ",$f[5],"; and echo "$key=auto"
                 end
             else
@@ -139,15 +147,7 @@ function __gpuplan_values -a exe kind cur file
                 end
                 test "$f[1]" = (string replace -r '=.*' '' -- $cur); or continue
                 set -l head (string match -r -- '^[^=]*=(?:.*,)?' $cur)
-                switch $f[4]
-                    case 'catalog:*'
-                        $exe catalog (string replace catalog: '' -- $f[4]) 2>/dev/null |
-                            string match -r -- '^[a-z0-9][a-z0-9.+-]*-[a-z0-9.+-]*(?= )|^[a-z]+[0-9][a-z0-9.]*(?= )' |
-                            string replace -r '^' "$head"
-                    case file -
-                    case '*'
-                        string split , -- $f[4] | string replace -r '^' "$head"
-                end
+                __gpuplan_choices $exe $f[2] $f[4] "$head"
             end
         case EXPLAIN
             $exe explain $file 2>/dev/null </dev/null

@@ -255,26 +255,22 @@ static void explain_choice(const struct scenario *s, const struct plan *p,
 	    asked || first ? "" : "; the knob of its largest share does not reach it alone";
 	const char *named = asked ? ", the knob asked for (--knob)," : "";
 
+	/* what each knob does to a training step */
+	static const char *const step_why[CAL_KNOB_COUNT] = {
+	    [CAL_KNOB_MFU] = "sets the step, FLOPs / (GPUs x peak x MFU), its parts scaled in "
+			     "proportion; one figure in place of the model's, which moves with "
+			     "sequence length, recomputation and model size",
+	    [CAL_KNOB_GEMM] = "scales its GEMMs and attention core (the fraction of the dense "
+			      "peak a large GEMM reaches), the model's scaling with sequence "
+			      "length, recomputation and model size kept",
+	    [CAL_KNOB_NETWORK] = "scales the links' achieved bandwidth",
+	};
+
 	share_text(p, sh, sizeof(sh));
-	if (training && k == CAL_KNOB_MFU)
-		snprintf(m->why, sizeof(m->why),
-			 "the step is %s (%s of it)%s: efficiency.mfu%s sets the step, FLOPs / "
-			 "(GPUs x peak x MFU), its parts scaled in proportion; one figure in place "
-			 "of the model's, which moves with sequence length, recomputation and "
-			 "model size",
-			 bound, sh, alone, named);
-	else if (training && k == CAL_KNOB_GEMM)
-		snprintf(m->why, sizeof(m->why),
-			 "the step is %s (%s of it)%s: efficiency.gemm%s scales its GEMMs and "
-			 "attention core (the fraction of the dense peak a large GEMM reaches), "
-			 "the model's scaling with sequence length, recomputation and model size "
-			 "kept",
-			 bound, sh, alone, named);
-	else if (training)
-		snprintf(m->why, sizeof(m->why), "the step is %s (%s of it)%s: %s%s scales the %s",
-			 bound, sh, alone, knob_keys[k], named,
-			 k == CAL_KNOB_NETWORK ? "links' achieved bandwidth"
-					       : "memory-bound kernels' bandwidth");
+	if (training)
+		snprintf(m->why, sizeof(m->why), "the step is %s (%s of it)%s: %s%s %s", bound, sh,
+			 alone, knob_keys[k], named,
+			 step_why[k] ? step_why[k] : "scales the memory-bound kernels' bandwidth");
 	else if (asked && !(ttft && k == CAL_KNOB_GEMM))
 		snprintf(m->why, sizeof(m->why),
 			 "%s, the knob asked for (--knob), explains it: the %s is %s (%s of the "

@@ -9,7 +9,8 @@
 #define MAX_ROWS    64
 #define CHART_LABEL 24 /* an x label: a number, or a word such as "optimizer+params" */
 
-/* The glyphs of the text chart, UTF-8 and their ASCII twins (STYLE.md, terminal manners). */
+/* The glyphs of the text chart, UTF-8 and their ASCII twins (gpuplan(1), sweep: ASCII
+ * with --ascii or where the locale is not UTF-8). */
 struct glyphs {
 	const char *vert, *tick_y, *corner, *horiz, *tick_x, *rule, *join;
 	const char *marks[CHART_MAX_SERIES];

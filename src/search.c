@@ -57,6 +57,12 @@ static bool sized_by_load(const struct scenario *s)
 	return w->kind == WL_ONLINE && (w->requests_per_day > 0 || w->requests_per_s > 0);
 }
 
+bool search_has_target(const struct scenario *s)
+{
+	const struct workload *w = &s->workload;
+	return w->deadline_s > 0 || w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
+}
+
 bool search_sized_by_load(const struct scenario *s)
 {
 	return sized_by_load(s);

@@ -74,6 +74,10 @@ bool search_works(const struct scenario *s, const char *key, double v);
 void search_scaling(const struct scenario *s, const struct search_options *opt, const int *counts,
 		    int n, struct search_result *out);
 
+/* Whether s asks for more than a fit: a deadline or a TTFT or TPOT SLO, which a layout
+ * must meet to count (meets_target); what solve, goal seek and the search view say. */
+bool search_has_target(const struct scenario *s);
+
 /* Whether search ranks s's layouts by the fleet its load needs (online, with
  * requests_per_day or requests_per_s): capacity_plan.gpus_required, or its cost. */
 bool search_sized_by_load(const struct scenario *s);

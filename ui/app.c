@@ -235,19 +235,8 @@ const char *app_baseline_mark(const struct app *a, char *buf, size_t size)
 }
 
 /* The key handlers of keys.c's table: each returns the dirty bits. */
-unsigned app_key_next_pane(struct app *a, int key)
-{
-	(void)key;
-	a->focus = (a->focus + 1) % PANE_COUNT;
-	return DIRTY_DRAW;
-}
-
-unsigned app_key_prev_pane(struct app *a, int key)
-{
-	(void)key;
-	a->focus = (a->focus + PANE_COUNT - 1) % PANE_COUNT;
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(app_key_next_pane, a->focus = (a->focus + 1) % PANE_COUNT)
+KEY_DRAWS(app_key_prev_pane, a->focus = (a->focus + PANE_COUNT - 1) % PANE_COUNT)
 
 unsigned app_key_pane(struct app *a, int key)
 {
@@ -255,90 +244,20 @@ unsigned app_key_pane(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned app_key_up(struct app *a, int key)
-{
-	(void)key;
-	return move_sel(a, -1);
-}
-
-unsigned app_key_down(struct app *a, int key)
-{
-	(void)key;
-	return move_sel(a, 1);
-}
-
-unsigned app_key_page_up(struct app *a, int key)
-{
-	(void)key;
-	return page(a, -1);
-}
-
-unsigned app_key_page_down(struct app *a, int key)
-{
-	(void)key;
-	return page(a, 1);
-}
-
-unsigned app_key_top(struct app *a, int key)
-{
-	(void)key;
-	return move_sel(a, -1000);
-}
-
-unsigned app_key_bottom(struct app *a, int key)
-{
-	(void)key;
-	return move_sel(a, 1000);
-}
-
-unsigned app_key_edit(struct app *a, int key)
-{
-	(void)key;
-	app_edit_start(a);
-	return DIRTY_DRAW;
-}
-
-unsigned app_key_inc(struct app *a, int key)
-{
-	(void)key;
-	return DIRTY_DRAW | app_step(a, 1, false);
-}
-
-unsigned app_key_dec(struct app *a, int key)
-{
-	(void)key;
-	return DIRTY_DRAW | app_step(a, -1, false);
-}
-
-unsigned app_key_next_choice(struct app *a, int key)
-{
-	(void)key;
-	return DIRTY_DRAW | app_step(a, 1, true);
-}
-
-unsigned app_key_prev_choice(struct app *a, int key)
-{
-	(void)key;
-	return DIRTY_DRAW | app_step(a, -1, true);
-}
-
-unsigned app_key_undo(struct app *a, int key)
-{
-	(void)key;
-	return undo(a);
-}
-
-unsigned app_key_redo(struct app *a, int key)
-{
-	(void)key;
-	return redo(a);
-}
-
-unsigned app_key_baseline(struct app *a, int key)
-{
-	(void)key;
-	return baseline(a);
-}
+KEY_HANDLER(app_key_up, move_sel(a, -1))
+KEY_HANDLER(app_key_down, move_sel(a, 1))
+KEY_HANDLER(app_key_page_up, page(a, -1))
+KEY_HANDLER(app_key_page_down, page(a, 1))
+KEY_HANDLER(app_key_top, move_sel(a, -1000))
+KEY_HANDLER(app_key_bottom, move_sel(a, 1000))
+KEY_DRAWS(app_key_edit, app_edit_start(a))
+KEY_HANDLER(app_key_inc, DIRTY_DRAW | app_step(a, 1, false))
+KEY_HANDLER(app_key_dec, DIRTY_DRAW | app_step(a, -1, false))
+KEY_HANDLER(app_key_next_choice, DIRTY_DRAW | app_step(a, 1, true))
+KEY_HANDLER(app_key_prev_choice, DIRTY_DRAW | app_step(a, -1, true))
+KEY_HANDLER(app_key_undo, undo(a))
+KEY_HANDLER(app_key_redo, redo(a))
+KEY_HANDLER(app_key_baseline, baseline(a))
 
 unsigned app_key_explain(struct app *a, int key)
 {
@@ -367,19 +286,8 @@ unsigned app_key_help(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned app_key_quit(struct app *a, int key)
-{
-	(void)key;
-	app_quit(a, false);
-	return DIRTY_DRAW;
-}
-
-unsigned app_key_save(struct app *a, int key)
-{
-	(void)key;
-	app_save(a, NULL);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(app_key_quit, app_quit(a, false))
+KEY_DRAWS(app_key_save, app_save(a, NULL))
 
 unsigned app_key_redraw(struct app *a, int key)
 {
@@ -389,19 +297,8 @@ unsigned app_key_redraw(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned app_key_search(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, VIEW_SEARCH);
-	return DIRTY_DRAW;
-}
-
-unsigned app_key_scaling(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, VIEW_SCALING);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(app_key_search, search_view_open(a, VIEW_SEARCH))
+KEY_DRAWS(app_key_scaling, search_view_open(a, VIEW_SCALING))
 
 static unsigned solve(struct app *a, bool maximize)
 {
@@ -413,17 +310,8 @@ static unsigned solve(struct app *a, bool maximize)
 	return DIRTY_DRAW;
 }
 
-unsigned app_key_solve_max(struct app *a, int key)
-{
-	(void)key;
-	return solve(a, true);
-}
-
-unsigned app_key_solve_min(struct app *a, int key)
-{
-	(void)key;
-	return solve(a, false);
-}
+KEY_HANDLER(app_key_solve_max, solve(a, true))
+KEY_HANDLER(app_key_solve_min, solve(a, false))
 
 enum key_ctx app_key_ctx(const struct app *a)
 {
@@ -485,12 +373,7 @@ unsigned view_key_scroll_up(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned view_key_close(struct app *a, int key)
-{
-	(void)key;
-	a->mode = MODE_NORMAL;
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(view_key_close, a->mode = MODE_NORMAL)
 
 unsigned view_key(struct app *a, int key)
 {

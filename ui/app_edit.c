@@ -315,11 +315,7 @@ unsigned pick_key_take(struct app *a, int key)
 	return dirty;
 }
 
-unsigned pick_key_cancel(struct app *a, int key)
-{
-	(void)key;
-	return DIRTY_DRAW | edit_cancel(a);
-}
+KEY_HANDLER(pick_key_cancel, DIRTY_DRAW | edit_cancel(a))
 
 unsigned app_pick_key(struct app *a, int key)
 {

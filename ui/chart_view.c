@@ -304,9 +304,9 @@ unsigned app_key_chart(struct app *a, int key)
 	const struct view_ops *pane = app_pane(a, a->focus);
 
 	(void)key;
-	/* on Results: the selected figure against the field last charted; on an input pane:
-	 * the selected field against the figure last charted */
-	if (a->focus == PANE_RESULTS)
+	/* on a pane of fields: the selected field against the figure last charted; on one of
+	 * figures (Results): the selected figure against the field last charted */
+	if (!pane->field)
 		return chart_view_open_on(a, NULL, figure_if_number(pane->selected_key(a)));
 	return chart_view_open_on(a, app_selected_field(a), NULL);
 }
@@ -332,7 +332,7 @@ unsigned chart_view_command(struct app *a, const char *arg)
 			return DIRTY_DRAW;
 		}
 	}
-	if (!f && a->focus != PANE_RESULTS)
+	if (!f) /* the selected field; none on Results */
 		f = app_selected_field(a);
 	return chart_view_open_on(a, f, fig);
 }
@@ -369,24 +369,9 @@ static unsigned figure_key(struct app *a, int dir)
 	return DIRTY_DRAW;
 }
 
-unsigned chart_view_key_next_figure(struct app *a, int key)
-{
-	(void)key;
-	return figure_key(a, 1);
-}
-
-unsigned chart_view_key_prev_figure(struct app *a, int key)
-{
-	(void)key;
-	return figure_key(a, -1);
-}
-
-unsigned chart_view_key_close(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, VIEW_NONE);
-	return DIRTY_DRAW;
-}
+KEY_HANDLER(chart_view_key_next_figure, figure_key(a, 1))
+KEY_HANDLER(chart_view_key_prev_figure, figure_key(a, -1))
+KEY_DRAWS(chart_view_key_close, search_view_open(a, VIEW_NONE))
 
 /* Drawing ------------------------------------------------------------------------------- */
 

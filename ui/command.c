@@ -407,19 +407,8 @@ unsigned command_key_leave(struct app *a, int key)
 	return 0;
 }
 
-unsigned command_key_complete(struct app *a, int key)
-{
-	(void)key;
-	app_complete(a);
-	return DIRTY_DRAW;
-}
-
-unsigned command_key_complete_back(struct app *a, int key)
-{
-	(void)key;
-	complete_cycle(a, -1);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(command_key_complete, app_complete(a))
+KEY_DRAWS(command_key_complete_back, complete_cycle(a, -1))
 
 unsigned command_key_history(struct app *a, int key)
 {

@@ -2,6 +2,7 @@
  * one doupdate per frame. Each window is erased and drawn whole from the state; curses
  * sends only the cells that changed, so an edit costs a few hundred bytes. */
 #include "app.h"
+#include "bars.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -547,6 +548,20 @@ static WINDOW *popup(struct app *a, int h, int w, int y, int x)
 		delwin(a->w_popup);
 	a->w_popup = newwin(h, w, y, x);
 	return a->w_popup;
+}
+
+void draw_bar(struct app *a, WINDOW *w, int y, int x, int width, double frac, int role)
+{
+	const struct glyphs *g = a->theme.g;
+	int full, eighths;
+
+	bars_fill(frac, width, &full, &eighths);
+	wattrset(w, a->theme.attr[role]);
+	for (int c = 0; c < full; c++)
+		mvwaddstr(w, y, x + c, g->bar_full);
+	if (eighths && full < width && g->bar_eighth[eighths][0])
+		mvwaddstr(w, y, x + full, g->bar_eighth[eighths]);
+	wattrset(w, A_NORMAL);
 }
 
 void draw_frame(struct app *a, WINDOW *w, const char *title)

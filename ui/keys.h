@@ -114,6 +114,24 @@ struct key_row {
 	enum edit_result (*edit)(struct line_edit *e, int key);
 };
 
+/* A handler that does not look at its key, written as one line of the module that owns
+ * it: KEY_HANDLER(NAME, EXPR) defines `unsigned NAME(struct app *a, int key)` returning
+ * EXPR (its dirty bits); KEY_DRAWS(NAME, STATEMENT) runs STATEMENT and returns
+ * DIRTY_DRAW. */
+#define KEY_HANDLER(name, expr)                                                                    \
+	unsigned name(struct app *a, int key)                                                      \
+	{                                                                                          \
+		(void)key;                                                                         \
+		return expr;                                                                       \
+	}
+#define KEY_DRAWS(name, statement)                                                                 \
+	unsigned name(struct app *a, int key)                                                      \
+	{                                                                                          \
+		(void)key;                                                                         \
+		statement;                                                                         \
+		return DIRTY_DRAW;                                                                 \
+	}
+
 /* The table, ending with a row whose name is NULL. */
 extern const struct key_row key_table[];
 

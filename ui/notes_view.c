@@ -110,12 +110,6 @@ static void notes_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	wnoutrefresh(w);
 }
 
-static unsigned notes_key(struct app *a, int key)
-{
-	view_key(a, key);
-	return DIRTY_DRAW;
-}
-
 /* As wide as the body allows up to 80 columns of text, as tall as the notes. */
 static void notes_place(struct app *a, struct rect body, struct rect *r)
 {
@@ -123,7 +117,7 @@ static void notes_place(struct app *a, struct rect body, struct rect *r)
 }
 
 const struct view_ops notes_view = {
-    .key = notes_key,
+    .key = view_key, /* scroll and close: KC_VIEW's rows, each returning DIRTY_DRAW */
     .draw = notes_draw,
     .place = notes_place,
     VIEW_OPS("notes", KC_VIEW),

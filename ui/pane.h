@@ -75,8 +75,6 @@ int pane_page_step(const struct app *a);
 bool pane_results_invalid(const struct app *a);
 /* The pane's verdict: "fits", "does not fit", or "does not check" when it is invalid. */
 const char *pane_results_fit(const struct app *a);
-/* A bottleneck's share in at most five columns: "  7%", "767%", " 145x". */
-void pane_results_share_format(double share, char *buf, size_t size);
 /* The text of a result for the explanation window; "" when key is unknown. */
 void pane_results_value(const struct app *a, const char *key, char *buf, size_t size);
 /* The whole verdict a Results key stands for ("capacity: fits: ..."), or for "warnings" the

@@ -438,16 +438,10 @@ static int draw_memory_legend(const struct app *a, WINDOW *w, int y, int x, int 
 	return lines;
 }
 
-void pane_results_share_format(double share, char *buf, size_t size)
-{
-	/* five columns, then times over (a model 145 times too big for the GPU) */
-	units_format_share(share, buf, size);
-}
-
 static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 {
 	const struct glyphs *g = a->theme.g;
-	int width = getmaxx(w), bx = 15, bw = width - bx - 8, full, eighths;
+	int width = getmaxx(w), bx = 15, bw = width - bx - 8;
 	double share = a->plan.shares[b];
 	bool binding = a->plan.binding == (enum bottleneck)b;
 	const char *key = figure_bottleneck((enum bottleneck)b)->key;
@@ -462,14 +456,8 @@ static void draw_bottleneck(struct app *a, WINDOW *w, int y, int b)
 		  figure_bottleneck_short((enum bottleneck)b));
 	if (bw < 4)
 		return;
-	bars_fill(isfinite(share) ? share : 0, bw, &full, &eighths);
-	wattrset(w, a->theme.attr[binding ? ROLE_BINDING : ROLE_BAR]);
-	for (int c = 0; c < full; c++)
-		mvwaddstr(w, y, bx + c, g->bar_full);
-	if (eighths && full < bw && g->bar_eighth[eighths][0])
-		mvwaddstr(w, y, bx + full, g->bar_eighth[eighths]);
-	wattrset(w, A_NORMAL);
-	pane_results_share_format(share, pct, sizeof(pct));
+	draw_bar(a, w, y, bx, bw, isfinite(share) ? share : 0, binding ? ROLE_BINDING : ROLE_BAR);
+	units_format_share(share, pct, sizeof(pct)); /* five columns, then times over */
 	draw_text(a, w, y, bx + bw + 1, 5, sel ? ROLE_SELECTED : ROLE_VALUE, pct);
 	if (binding)
 		draw_text(a, w, y, bx + bw + 6, 2, ROLE_BINDING, g->binding);
@@ -714,6 +702,16 @@ static void results_draw_problems(struct app *a, WINDOW *w)
 	wnoutrefresh(w);
 }
 
+/* The pane's header: its title and, at the right end, the fit verdict, drawn as a focused
+ * header where no colour marks a plan that does not fit or cannot be planned. */
+static void results_header(struct app *a, WINDOW *w, const char *title, const char *right)
+{
+	draw_header(a, w, PANE_RESULTS, title, right);
+	if (!a->theme.color && (!a->plan.mem.fits || pane_results_invalid(a)))
+		draw_text(a, w, 0, getmaxx(w) - text_width(right) - 1, text_width(right),
+			  ROLE_HEADER_FOCUS, right);
+}
+
 static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 {
 	const struct plan *p = &a->plan, *bp = &a->base_plan;
@@ -729,10 +727,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
 	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
 		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
-	draw_header(a, w, PANE_RESULTS, ops->title, right);
-	if (!a->theme.color && (!p->mem.fits || pane_results_invalid(a)))
-		draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
-			  ROLE_HEADER_FOCUS, right);
+	results_header(a, w, ops->title, right);
 	if (pane_results_invalid(a)) {
 		results_draw_problems(a, w);
 		return;
@@ -819,10 +814,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 			/* a narrow pane keeps the fit verdict: the count alone */
 			if (text_width(title) + text_width(right) + 6 > width)
 				snprintf(title, sizeof(title), "Results !%d", p->nwarnings);
-			draw_header(a, w, PANE_RESULTS, title, right);
-			if (!a->theme.color && !p->mem.fits)
-				draw_text(a, w, 0, width - text_width(right) - 1, text_width(right),
-					  ROLE_HEADER_FOCUS, right);
+			results_header(a, w, title, right);
 		}
 		for (int i = 0; i < p->nwarnings && y < height; i++) {
 			char msg[256];

@@ -23,7 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bars.h"
 #include "figure.h"
 #include "report.h"
 
@@ -192,19 +191,10 @@ static void set_by(struct app *a, enum search_by by)
 
 /* The search and scaling views' key handlers (keys.c's table): each returns the dirty
  * bits. */
-unsigned search_view_key_search(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_scaling(struct app *a, int key)
-{
-	(void)key;
-	search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(search_view_key_search,
+	  search_view_open(a, a->view == VIEW_SEARCH ? VIEW_NONE : VIEW_SEARCH))
+KEY_DRAWS(search_view_key_scaling,
+	  search_view_open(a, a->view == VIEW_SCALING ? VIEW_NONE : VIEW_SCALING))
 
 unsigned search_view_key_close(struct app *a, int key)
 {
@@ -214,67 +204,15 @@ unsigned search_view_key_close(struct app *a, int key)
 	return DIRTY_DRAW;
 }
 
-unsigned search_view_key_up(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -1);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_down(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, 1);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_page_up(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -search_view_capacity(a));
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_page_down(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, search_view_capacity(a));
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_top(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, -a->sv.n);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_bottom(struct app *a, int key)
-{
-	(void)key;
-	sel_move(a, a->sv.n);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_apply(struct app *a, int key)
-{
-	(void)key;
-	return apply_selected(a);
-}
-
-unsigned search_view_key_by_cost(struct app *a, int key)
-{
-	(void)key;
-	set_by(a, SEARCH_BY_COST);
-	return DIRTY_DRAW;
-}
-
-unsigned search_view_key_by_time(struct app *a, int key)
-{
-	(void)key;
-	set_by(a, SEARCH_BY_TIME);
-	return DIRTY_DRAW;
-}
+KEY_DRAWS(search_view_key_up, sel_move(a, -1))
+KEY_DRAWS(search_view_key_down, sel_move(a, 1))
+KEY_DRAWS(search_view_key_page_up, sel_move(a, -search_view_capacity(a)))
+KEY_DRAWS(search_view_key_page_down, sel_move(a, search_view_capacity(a)))
+KEY_DRAWS(search_view_key_top, sel_move(a, -a->sv.n))
+KEY_DRAWS(search_view_key_bottom, sel_move(a, a->sv.n))
+KEY_HANDLER(search_view_key_apply, apply_selected(a))
+KEY_DRAWS(search_view_key_by_cost, set_by(a, SEARCH_BY_COST))
+KEY_DRAWS(search_view_key_by_time, set_by(a, SEARCH_BY_TIME))
 
 unsigned search_view_key_hardware(struct app *a, int key)
 {
@@ -550,7 +488,7 @@ void search_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	 * scenario's GPUs */
 	bool load = wl->kind == WL_ONLINE &&
 		    (wl->requests_per_day > 0 || wl->requests_per_s > 0 || wl->concurrency > 0);
-	bool target = wl->deadline_s > 0 || wl->slo.ttft_s > 0 || wl->slo.tpot_s > 0 || load;
+	bool target = search_has_target(&a->scn) || load;
 
 	(void)v;
 	snprintf(title, sizeof(title), "Search: best layouts by %s%s",
@@ -724,7 +662,6 @@ void scaling_view_row(const struct app *a, int i, char *buf, size_t size)
 void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 {
 	struct search_view *sv = &a->sv;
-	const struct glyphs *g = a->theme.g;
 	int width = getmaxx(w), height = getmaxy(w), inner = width - 4;
 	bool infer = is_inference(&a->scn);
 	char line[256];
@@ -740,7 +677,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	for (int i = 0; i < sv->ncounts && 3 + i < height - 1; i++) {
 		const struct search_result *r = &sv->scaling[i];
 		bool current = sv->counts[i] == a->scn.hardware.count;
-		int tw, bx, bw, full, eighths;
+		int tw, bx, bw;
 		double eff = scaling_efficiency(a, i);
 
 		scaling_row_fit(a, i, inner, line, sizeof(line));
@@ -755,13 +692,7 @@ void scaling_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 		bw = width - 2 - bx;
 		if (!r->count || bw < 4)
 			continue;
-		bars_fill(eff > 1 ? 1 : eff, bw, &full, &eighths);
-		wattrset(w, a->theme.attr[ROLE_BAR]);
-		for (int c = 0; c < full; c++)
-			mvwaddstr(w, 3 + i, bx + c, g->bar_full);
-		if (eighths && full < bw && g->bar_eighth[eighths][0])
-			mvwaddstr(w, 3 + i, bx + full, g->bar_eighth[eighths]);
-		wattrset(w, A_NORMAL);
+		draw_bar(a, w, 3 + i, bx, bw, eff > 1 ? 1 : eff, ROLE_BAR);
 	}
 	if (3 + sv->ncounts < height - 1) {
 		char dt[32];
@@ -820,8 +751,7 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	struct gp_error err;
 	double value, exact;
 	char text[160], msg[sizeof(a->status)], nodes[96] = "";
-	bool target = a->scn.workload.deadline_s > 0 || a->scn.workload.slo.ttft_s > 0 ||
-		      a->scn.workload.slo.tpot_s > 0;
+	bool target = search_has_target(&a->scn);
 
 	memset(&err, 0, sizeof(err));
 	if (search_solve(&a->scn, key, maximize, &value, &err) != 0) {

@@ -191,6 +191,8 @@ int draw_textf(struct app *a, WINDOW *w, int y, int x, int width, int role, cons
 void draw_header(struct app *a, WINDOW *w, int pane, const char *title, const char *right);
 /* Erases a popup window and draws its border with title in it. */
 void draw_frame(struct app *a, WINDOW *w, const char *title);
+/* A bar of frac (0..1, bars_fill's eighths) over width cells from (y, x), in role. */
+void draw_bar(struct app *a, WINDOW *w, int y, int x, int width, double frac, int role);
 /* Display columns of a UTF-8 string (one per character; the glyphs used are all narrow). */
 int text_width(const char *s);
 

@@ -1,4 +1,4 @@
-/* bench_ui - the terminal UI's cost of one keystroke: CPU time from the key to the
+/* bench_ui.c - the terminal UI's cost of one keystroke: CPU time from the key to the
  * finished screen update (the handler, plan_compute, every pane drawn, doupdate) and the
  * bytes written to the terminal, for typical edits at 80x24. Goals (issue 4): under 1 ms
  * and under 2 KB per edit. The screen is an xterm-256color written to a temporary file.

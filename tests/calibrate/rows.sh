@@ -1,22 +1,9 @@
-# Sourced by tests/calibrate/run-*.sh from the top of the tree: $G (the program, $GPUPLAN
-# or ./gpuplan), $T (a temporary folder, kept with KEEP=1), ok and bad counting into $pass
-# and $fail; a measured row of tests/validation/*.yaml as a scenario file, its measurement,
-# and number checks.
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
-[ -x "$G" ] || { echo "calibrate: $G is not built"; exit 1; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-calibrate.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+# Sourced by tests/calibrate/run-*.sh after tests/lib.sh: $G (the program, $GPUPLAN or
+# ./gpuplan), $T (a temporary folder, kept with KEEP=1), ok and bad counting into $pass and
+# $fail (tests/lib.sh's); a measured row of tests/validation/*.yaml as a scenario file,
+# its measurement, and number checks.
+program --built calibrate
+scratch calibrate
 
 # A row's scenario as a file: its set: block of tests/validation/ as --set options to fmt.
 row_file() { # ID OUT

@@ -10,7 +10,7 @@
 # and a file that gives efficiency.mfu is refused with the two ways out. The fitting
 # itself is tests/unit/test_calibrate.c's (every row, and one run predicting another).
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 . tests/calibrate/rows.sh
 
 F=$T/mpt30.yaml

@@ -10,7 +10,7 @@
 # The save is atomic, mode 0600, never through a symbolic link nor onto a FIFO or a device;
 # a bad profile is a FILE:LINE:COL error, a missing one names the command that makes it.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 . tests/calibrate/rows.sh
 
 XDG_CONFIG_HOME=$T/config
@@ -95,7 +95,7 @@ echo "profile h100x8 predicting 3 other rows of its cluster: MAPE $(mape "$sum" 
 [ "$(mape "$summ" 3)" = 18.9 ] && ok || bad "the --knob mfu cross-row MAPE moved: $(mape "$summ" 3)%, pinned 18.9%"
 awk -v a="$sum" -v b="$summ" 'BEGIN { exit !(a < b) }' && ok || bad "efficiency.gemm's profile no better than the absolute MFU's"
 
-# another cluster of measured.md: torchtune on one RTX 4090, the QLoRA run predicting the
+# another cluster of calibration rows (tests/validation/framework-speed.yaml): torchtune on one RTX 4090, the QLoRA run predicting the
 # LoRA run (Llama 3.1 8B, batch 2 packed to 2048): -19.0% through the profile, the model
 # alone -26.5% (the LoRA run is 28% faster than QLoRA; the model now charges QLoRA its NF4
 # dequantization, so the profile fitted on it carries less of the gap: -21.7% before)
@@ -110,7 +110,7 @@ echo "profile rtx4090 (torchtune-qlora-4090-speed) -> torchtune-lora-4090-speed:
 awk -v c="$cal" -v o="$model" -v w="$m" 'BEGIN { exit !((c / w - 1) ^ 2 < (o / w - 1) ^ 2) }' && ok ||
 	bad "torchtune LoRA: the profile is no nearer the measurement than the model alone"
 
-# serving, measured.md: NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
+# serving (tests/validation/serving.yaml): NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
 # out. The inference knobs fitted at concurrency 5 (time per output token on efficiency.hbm,
 # time to first token on efficiency.gemm) carry to concurrency 50, and take it further off
 # than the model alone: TTFT -0.4% -> +13.7%, TPOT +10.1% -> +20.0%, throughput -8.8% ->
@@ -140,7 +140,7 @@ done
 echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 16.7%), model alone $(mape "$sumo" 3)%"
 [ "$(mape "$sum" 3)" = 16.7 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 16.7%"
 
-# held out (tests/validation, not measured.md): torchao's batch-1 decode on one A100 80GB,
+# held out (tests/validation/decode-cuda-graphs.yaml, not a calibration row): torchao's batch-1 decode on one A100 80GB,
 # the Llama 2 7B bf16 run (time per output token on efficiency.hbm) predicting the other
 # five A100 rows of its table (Llama 2 7B int8 and int4, Llama 3 8B bf16, int8 and int4):
 # MAPE 6.3% through the profile, 6.7% for the model alone; each row slows by about the
@@ -278,5 +278,4 @@ cp "$P/h100x8.yaml" "$T/home/.config/gpuplan/profiles/"
 got=$(HOME=$T/home XDG_CONFIG_HOME=rel tps "$T/fit.yaml" --profile h100x8)
 within "$got" "$want" 0.01 && ok || bad "HOME's profile with a relative XDG_CONFIG_HOME: $got"
 
-echo "profile: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary profile

@@ -3,29 +3,11 @@
 # output kept empty on errors, FILE:LINE:COL messages, --set, '-' for standard input, the
 # JSON report's keys, fmt idempotence and check listing every problem.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-# A program built elsewhere (make asan: build-asan/gpuplan) has no catalog beside it.
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
+. "$(dirname "$0")/../lib.sh"
+program
 D=tests/data/cli
-T=${TMPDIR:-/tmp}/gpuplan-cli.$$
-mkdir -p "$T" || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-}
-
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	if [ -s "$T/err" ]; then sed 's/^/  stderr: /' "$T/err" | head -5; fi
-}
+scratch cli
+ERR=$T/err
 
 # run EXPECTED_STATUS ARGS...: runs gpuplan with stdout in $T/out, stderr in $T/err
 run() {
@@ -799,5 +781,4 @@ assert n >= 50, n' "$T/all.json" && ok || bad "explain --json of every key of $f
 done
 run_error 2 explain $D/train.yaml no.such.key --json
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary cli

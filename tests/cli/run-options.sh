@@ -4,20 +4,9 @@
 # and for no other. Every error path's message starts with "gpuplan:" or "gpuplan COMMAND:"
 # (or names the file, FILE:LINE:COL, or the --set at fault).
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-[ -n "${GPUPLAN_CATALOG:-}" ] || GPUPLAN_CATALOG=$PWD/catalog
-export GPUPLAN_CATALOG
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-options.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-[ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+program --catalog --built options
+scratch options
 
 # --- --help's options block and the man page's OPTIONS ---------------------------------
 # "SHORT LONG" per option ("- LONG" without a short letter), sorted
@@ -78,12 +67,8 @@ cut -d' ' -f2 "$T/help.opts" | sort -u | cmp -s - "$T/cmd.opts" && ok ||
 		fi
 	done
 done >"$T/cmdopts"
-n=$(grep -c '^ok$' "$T/cmdopts")
-pass=$((pass + n))
-if grep -q '^FAIL' "$T/cmdopts"; then
-	grep '^FAIL' "$T/cmdopts"
-	fail=$((fail + $(grep -c '^FAIL' "$T/cmdopts")))
-fi
+tally "$T/cmdopts"
+n=$tallied
 [ "$n" -ge 30 ] || bad "only $n options checked against their command's --help"
 
 # --- every message starts with gpuplan: or names its place ---------------------------------
@@ -140,12 +125,8 @@ printf '%s\n' "$cases" | while read -r args; do
 		echo ok
 	fi
 done >"$T/prefix"
-n=$(grep -c '^ok$' "$T/prefix")
-pass=$((pass + n))
-if grep -q '^FAIL' "$T/prefix"; then
-	grep -v '^ok$' "$T/prefix"
-	fail=$((fail + $(grep -c '^FAIL' "$T/prefix")))
-fi
+tally "$T/prefix"
+n=$tallied
 [ "$n" -ge 25 ] || bad "only $n error paths checked for the gpuplan: prefix"
 
 # --- limits: --set has none of its own; the catalog's are the man page's ------------------
@@ -161,5 +142,4 @@ for what in GPUS MODELS; do
 		bad "gpuplan(1) does not give the catalog's limit of $n $word (src/catalog.h)"
 done
 
-echo "options: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary options

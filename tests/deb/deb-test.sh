@@ -7,22 +7,14 @@
 # gpuplan reports on a shipped scenario, and it is removed again.
 # Not run by `make test` (it builds a second program); .ci/run runs it after make test.
 # Run from anywhere: sh tests/deb/deb-test.sh
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 top=$PWD
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-deb.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch deb
+ERR=$T/err
 MAKE=${MAKE:-make}
 
 deb=$($MAKE --no-print-directory deb 2>"$T/err" | tail -1)
-if [ ! -f "$deb" ]; then bad "make deb made no package"; echo "deb: $pass passed, $fail failed"; exit 1; fi
+if [ ! -f "$deb" ]; then bad "make deb made no package"; summary deb; exit 1; fi
 ok
 case $deb in gpuplan_*_*.deb) ok ;; *) bad "the package is named $deb, not gpuplan_VERSION_ARCH.deb" ;; esac
 git check-ignore -q "$deb" && ok || bad "$deb is not ignored by git"
@@ -68,5 +60,4 @@ if [ "${DEB_INSTALL:-}" = 1 ]; then
 		bad "apt remove gpuplan left /usr/bin/gpuplan"
 fi
 
-echo "deb: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary deb

@@ -1,4 +1,4 @@
-/* Fuzz target: the Hugging Face config importer on arbitrary bytes. */
+/* fuzz_hf_config.c - fuzz target: the Hugging Face config importer on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 

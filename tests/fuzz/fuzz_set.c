@@ -1,5 +1,5 @@
-/* Fuzz target: --set KEY=VALUE assignments (and so every field parser and the unit parser)
- * on arbitrary bytes; a scenario that accepts one must still plan to finite figures. */
+/* fuzz_set.c - fuzz target: --set KEY=VALUE assignments (and so every field parser and the unit
+ * parser) on arbitrary bytes; a scenario that accepts one must still plan to finite figures. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>

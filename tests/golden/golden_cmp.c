@@ -1,4 +1,4 @@
-/* golden_cmp - checks one golden expectation against what gpuplan reports.
+/* golden_cmp.c - checks one golden expectation against what gpuplan reports.
  *
  *   golden_cmp [-g GPUPLAN] EXPECTED.json      run the scenario, compare, exit 1 on a mismatch
  *   golden_cmp [-g GPUPLAN] -p FILE KEY...     print the keys' values as checks, for pinning

@@ -6,22 +6,10 @@
 # the same; --model-only writes the model: block alone; --scenario with --model-only is
 # refused.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-import.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+. "$(dirname "$0")/../lib.sh"
+program
+scratch import
+ERR=$T/err
 
 n=0
 for cfg in tests/data/configs/*.json catalog/models/*.json; do
@@ -94,5 +82,4 @@ mkdir -p "$T/Qwen2-7B" && cp tests/data/configs/Qwen2-7B.json "$T/Qwen2-7B/confi
 "$G" import "$T/Qwen2-7B/config.json" >"$T/q" 2>/dev/null
 grep -qx 'name: Qwen2-7B' "$T/q" && ok || bad "a config.json's scenario is not named by its folder"
 
-echo "import: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary import

@@ -7,19 +7,8 @@
 # (tests/deps.sh installs both). Also: every option of `gpuplan commands` is under OPTIONS
 # in gpuplan(1), and every command of cli/cli.c's table is in `gpuplan commands`.
 # Run from anywhere: sh tests/install/run-completion.sh
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-case $G in /*) ;; *) G=$PWD/$G ;; esac
-[ -n "${GPUPLAN_CATALOG:-}" ] || GPUPLAN_CATALOG=$PWD/catalog
-export GPUPLAN_CATALOG
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-[ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+program --catalog --absolute --built completion
 
 # the table the completions read
 table=$("$G" commands) && [ -n "$table" ] && ok || bad "gpuplan commands"
@@ -79,11 +68,7 @@ if command -v zsh >/dev/null 2>&1; then
 			zsh "$line" 2>&1)
 		[ "$got" = "$want" ] && echo ok || echo "FAIL: zsh: '$line': got '$got', expected '$want'"
 	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
-	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
-	pass=$((pass + n))
-	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
-		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
-	fi
+	tally "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	# a scenario operand asks zsh for YAML files
 	G=$G zsh -f -c 'source contrib/gpuplan.zsh; _gpuplan_candidates $G $G report ""' |
@@ -99,15 +84,10 @@ if command -v fish >/dev/null 2>&1; then
 			complete -C"$l" | string replace -r "\t.*" "" | sort | string join " "' "$line" 2>&1)
 		[ "$got" = "$want" ] && echo ok || echo "FAIL: fish: '$line': got '$got', expected '$want'"
 	done >"${TMPDIR:-/tmp}/gpuplan-comp.$$"
-	n=$(grep -c '^ok$' "${TMPDIR:-/tmp}/gpuplan-comp.$$")
-	pass=$((pass + n))
-	if grep '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$"; then
-		fail=$((fail + $(grep -c '^FAIL' "${TMPDIR:-/tmp}/gpuplan-comp.$$")))
-	fi
+	tally "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 	rm -f "${TMPDIR:-/tmp}/gpuplan-comp.$$"
 else
 	echo "note: fish not installed; its completion not driven (apt-get install fish)"
 fi
 
-echo "completion: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary completion

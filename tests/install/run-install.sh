@@ -6,18 +6,10 @@
 # The tree and its build are copied to a temporary folder first (timestamps kept, so only
 # what the new PREFIX changes is rebuilt), so the build the other tests run is untouched.
 # Run from anywhere: sh tests/install/run-install.sh
-cd "$(dirname "$0")/../.." || exit 1
+. "$(dirname "$0")/../lib.sh"
 top=$PWD
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-install.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch install
+ERR=$T/err
 MAKE=${MAKE:-make}
 command -v "$MAKE" >/dev/null 2>&1 || { echo "FAIL: no $MAKE"; exit 1; }
 
@@ -91,5 +83,4 @@ else bad "make uninstall"; cat "$T/log"; fi
 left=$(find "$T/dest" ! -type d | sed "s|^$T/dest||")
 [ -z "$left" ] && ok || bad "make uninstall left:$(echo $left)"
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary install

@@ -2,8 +2,7 @@
 # The tree guard (`make check-tree`, run by `make check`): the habits of issue 11 that a
 # script can test, over the files git tracks in ROOT (every file below ROOT when it is
 # not a git work tree).
-#   purpose   each .c file starts with a one-line purpose comment: "/* NAME.c - ..." in
-#             src/, ui/ and cli/, "/* ..." elsewhere
+#   purpose   each .c file starts with a one-line purpose comment: "/* NAME.c - ..."
 #   layout    README.md's "Layout of the tree" names every top-level folder ("man/", or a
 #             path in it: ".ci/run"), every folder of tests/ ("tests/unit/"), and every .c
 #             file of src/, ui/ and cli/ (a word with a * in it, as pane_*.c, names every
@@ -29,10 +28,7 @@ while read -r f; do [ -f "$root/$f" ] && echo "$f"; done <"$tmp/files" | sort >"
 grep '\.c$' "$tmp/tree" | while read -r f; do
 	first=$(head -n 1 "$root/$f")
 	base=${f##*/}
-	case $f in
-	src/* | ui/* | cli/*) want="/* $base - " ;;
-	*) want="/* " ;;
-	esac
+	want="/* $base - "
 	case $first in
 	"$want"*) ;;
 	*) echo "$f:1: starts '$(printf '%.40s' "$first")', not '$want' (rule purpose: a one-line purpose comment)" ;;

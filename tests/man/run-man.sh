@@ -1,28 +1,24 @@
 #!/bin/sh
 # Man pages and completion: groff reports no warnings on either page; every key of the
 # field table (as `$GPUPLAN fields` lists it) has an entry in gpuplan-scenario(5); every
-# command, option and environment variable of the SPEC is in gpuplan(1), and every key of the
-# terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
+# command (cli/cli.c's table), option (`gpuplan commands`) and environment variable the
+# program reads is in gpuplan(1), and every key of the terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
 # and values by asking the program.
-# Run from the top of the tree: sh tests/man/run-man.sh
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
+# Run from anywhere: sh tests/man/run-man.sh
+. "$(dirname "$0")/../lib.sh"
 
 man1=man/gpuplan.1
 man5=man/gpuplan-scenario.5
-tmp=${TMPDIR:-/tmp}/gpuplan-man.$$
-trap 'rm -f "$tmp"' EXIT INT TERM
+scratch man
+tmp=$T/out
 
 # 1. groff: no warnings at all (-ww), no output, exit 0
 if ! command -v groff >/dev/null 2>&1; then
-	fail "groff not found (Debian: apt-get install groff-base)"
+	bad "groff not found (Debian: apt-get install groff-base)"
 else
 	for page in $man1 $man5; do
 		if ! groff -man -ww -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
-			fail "groff -man -ww -z $page:"
+			bad "groff -man -ww -z $page:"
 			cat "$tmp"
 		fi
 	done
@@ -30,21 +26,21 @@ fi
 
 # 2. every scenario key has its own entry (".B key") in gpuplan-scenario(5)
 keys=$(sh tests/man/gen-keys.sh)
-[ -n "$keys" ] || fail "tests/man/gen-keys.sh found no keys (gpuplan fields)"
+[ -n "$keys" ] || bad "tests/man/gen-keys.sh found no keys (gpuplan fields)"
 n=0
 for k in $keys; do
 	n=$((n + 1))
-	grep -qxF ".B $k" $man5 || fail "$man5: no entry for key '$k' (expected a line '.B $k')"
+	grep -qxF ".B $k" $man5 || bad "$man5: no entry for key '$k' (expected a line '.B $k')"
 done
 echo "scenario keys: $n"
 
 # ... and no entry for a key that is not in the table
 for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
 	on && prev == ".TP" && $1 == ".B" { print $2 } { prev = $0 }' $man5); do
-	echo "$keys" | grep -qxF "$k" || fail "$man5: entry for '$k', which is not a key of the field table"
+	echo "$keys" | grep -qxF "$k" || bad "$man5: entry for '$k', which is not a key of the field table"
 done
 
-# 3. gpuplan(1): every command of the SPEC and of cli/cli.c's command table (in the
+# 3. gpuplan(1): every command of cli/cli.c's command table (in the
 # synopsis and with its own entry), and in the completion; not the hidden ones (CMD_HIDDEN),
 # helpers for scripts such as `gpuplan fields`
 commands="report explain diff search import catalog check fmt"
@@ -57,53 +53,53 @@ fi
 cmd_names=$("${GPUPLAN:-./gpuplan}" commands 2>/dev/null | cut -f1)
 for c in $commands; do
 	echo "$cmd_names" | grep -qxF "$c" ||
-		fail "gpuplan commands: command '$c' missing (the completions would not offer it)"
-	grep -qxF ".B $c" $man1 || fail "$man1: command '$c' missing from the synopsis"
-	grep -qE "^\.B[IR]? \"?$c( |\"|$)" $man1 || fail "$man1: command '$c' has no entry"
+		bad "gpuplan commands: command '$c' missing (the completions would not offer it)"
+	grep -qxF ".B $c" $man1 || bad "$man1: command '$c' missing from the synopsis"
+	grep -qE "^\.B[IR]? \"?$c( |\"|$)" $man1 || bad "$man1: command '$c' has no entry"
 done
 # options (as groff source: \- for each dash)
 for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '\-o' \
 	'\-\-ascii' '\-\-help' '\-\-version'; do
-	grep -qF "$o" $man1 || fail "$man1: option '$o' missing"
+	grep -qF "$o" $man1 || bad "$man1: option '$o' missing"
 done
 # every long option of the command line's option table, as the program lists it (the
 # hidden `gpuplan commands`: NAME, OPERANDS, OPTIONS, HELP)
 bin=${GPUPLAN:-./gpuplan}
 if ! cmd_table=$("$bin" commands) || [ -z "$cmd_table" ]; then
-	fail "$bin commands: no command table (is $bin built?)"
+	bad "$bin commands: no command table (is $bin built?)"
 fi
 longs=$(echo "$cmd_table" | cut -f3 | tr ' ' '\n' | sed -n 's/^\(-[a-z]\/\)\{0,1\}--\([a-z-]*\).*/\2/p' | sort -u)
-[ -n "$longs" ] || fail "$bin commands: no long options listed"
+[ -n "$longs" ] || bad "$bin commands: no long options listed"
 for o in $longs; do
 	sed -n '/^\.SH OPTIONS/,/^\.SH /p' $man1 | grep -qF "\\-\\-$o" ||
-		fail "$man1: option --$o (of gpuplan commands) has no entry under OPTIONS"
+		bad "$man1: option --$o (of gpuplan commands) has no entry under OPTIONS"
 done
 echo "long options: $(echo "$longs" | wc -l)"
 # environment
 for v in NO_COLOR GPUPLAN_CATALOG XDG_CONFIG_HOME LANG LC_ALL TERM; do
 	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' $man1 | grep -qE "^\.BR? (.*\" )?$v( |$)" ||
-		fail "$man1: environment variable $v missing"
+		bad "$man1: environment variable $v missing"
 done
 # sections
 for s in SYNOPSIS DESCRIPTION COMMANDS OPTIONS ENVIRONMENT FILES "EXIT STATUS" EXAMPLES; do
-	grep -qx "\.SH $s" $man1 || fail "$man1: no $s section"
+	grep -qx "\.SH $s" $man1 || bad "$man1: no $s section"
 done
 # exit statuses 0, 1, 2
 for x in 0 1 2; do
 	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' $man1 | grep -qx ".B $x" ||
-		fail "$man1: exit status $x not described"
+		bad "$man1: exit status $x not described"
 done
 # every key bound in the UI's key table (ui/keys.c, when it is there) has an entry under
 # Keys: the key names as the page writes them, one a line
 keys_section=$(sed -n '/^\.SS Keys/,/^\.SS Command line/p' $man1 | grep -E '^\.BR? ' |
 	sed -e 's/^\.BR* //' -e 's/\\-/-/g' -e 's/"//g' -e 's/,/ /g' | tr -s ' ' '\n')
-# the keys of issue 4, and the command line of the SPEC
+# the keys every pane has (gpuplan(1), Keys) and the command line
 for k in Tab Shift-Tab Up Down j k Enter Esc + - Left Right u Ctrl-R b e F1 '?' :; do
-	echo "$keys_section" | grep -qxF -- "$k" || fail "$man1: UI key '$k' has no entry under Keys"
+	echo "$keys_section" | grep -qxF -- "$k" || bad "$man1: UI key '$k' has no entry under Keys"
 done
 for k in ':set ' ':w ' ':e ' ':q' ':q!' ':help'; do
 	sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qF "$k" ||
-		fail "$man1: command line '$k' missing"
+		bad "$man1: command line '$k' missing"
 done
 # every key of the UI's action table (ui/keys.c), in every mode and view, as the program
 # lists it (the hidden `gpuplan keys`: CONTEXT, KEY, ACTION, HELP), has an entry under Keys
@@ -112,10 +108,10 @@ done
 bin=${GPUPLAN:-./gpuplan}
 if [ -f ui/keys.c ]; then
 	if ! ui_table=$("$bin" keys) || [ -z "$ui_table" ]; then
-		fail "$bin keys: no key table (is $bin built?)"
+		bad "$bin keys: no key table (is $bin built?)"
 	fi
 	ui_keys=$(echo "$ui_table" | awk -F'\t' '$1 != "command" { print $1 " " $2 }' | sort -u)
-	[ -n "$ui_keys" ] || fail "$bin keys: no keys listed"
+	[ -n "$ui_keys" ] || bad "$bin keys: no keys listed"
 	n=0
 	while read -r ctx k; do
 		[ -n "$k" ] || continue
@@ -125,7 +121,7 @@ if [ -f ui/keys.c ]; then
 			echo "$keys_section" | grep -qxF -- "$(echo "$k" | tr '[:upper:]' '[:lower:]')" &&
 				continue ;;
 		esac
-		fail "$man1: key '$k' ($ctx) of ui/keys.c has no entry under Keys"
+		bad "$man1: key '$k' ($ctx) of ui/keys.c has no entry under Keys"
 	done <<EOF_KEYS
 $ui_keys
 EOF_KEYS
@@ -140,15 +136,15 @@ EOF_KEYS
 	for k in $tags; do
 		m=$((m + 1))
 		echo "$table_labels" | grep -qxF -- "$k" ||
-			fail "$man1: Keys names '$k', which no row of ui/keys.c binds"
+			bad "$man1: Keys names '$k', which no row of ui/keys.c binds"
 	done
-	[ "$m" -gt 20 ] || fail "$man1: only $m keys named in the tags of Keys"
+	[ "$m" -gt 20 ] || bad "$man1: only $m keys named in the tags of Keys"
 	echo "man keys checked against the table: $m"
 	for w in $(echo "$ui_table" | awk -F'\t' '$1 == "command" { sub(/^:/, "", $2); print $2 }'); do
 		sed -n '/^\.SS Command line/,/^\.SH /p' $man1 | grep -qE "(^|[ \"])[.]?B?[IR]? ?\"?:$w([ \"]|$)" ||
-			fail "$man1: command-line word ':$w' of ui/command.c missing under Command line"
+			bad "$man1: command-line word ':$w' of ui/command.c missing under Command line"
 	done
-	[ -n "$w" ] || fail "$bin keys: no : commands listed"
+	[ -n "$w" ] || bad "$bin keys: no : commands listed"
 fi
 
 # 4. the completion asks the program for everything (no copy of a table in it), and it
@@ -162,14 +158,14 @@ if [ -z "${GPUPLAN_CATALOG:-}" ] && [ -d catalog ]; then
 	export GPUPLAN_CATALOG
 fi
 if [ ! -f $comp ]; then
-	fail "no $comp"
+	bad "no $comp"
 else
 	# no key of the field table, and no command, written into the script itself
 	for k in workload.seq_len hardware.gpu parallel.tp; do
-		grep -qF "$k" $comp && fail "$comp: holds a copy of the field table ('$k')"
+		grep -qF "$k" $comp && bad "$comp: holds a copy of the field table ('$k')"
 	done
 	grep -qE '(report|explain) +(explain|diff|search)' $comp &&
-		fail "$comp: holds a copy of the command list"
+		bad "$comp: holds a copy of the command list"
 	if command -v bash >/dev/null 2>&1; then
 		out=$(BIN=$bin bash -c '
 			source contrib/gpuplan.bash || exit 1
@@ -209,7 +205,7 @@ workload.seq_len=
 h200,h200 h200,h200-nvl h200,h20
 test-h100x8"
 		if [ "$out" != "$expect" ]; then
-			fail "$comp: completions differ"
+			bad "$comp: completions differ"
 			printf 'got:\n%s\nexpected:\n%s\n' "$out" "$expect"
 		fi
 		# a program that cannot be asked: nothing offered, no error
@@ -218,7 +214,7 @@ test-h100x8"
 			COMP_LINE="/nonexistent/gpuplan report x.yaml --set workload.se"
 			COMP_POINT=${#COMP_LINE}; read -ra COMP_WORDS <<<"$COMP_LINE"
 			COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; echo "[${COMPREPLY[*]}]"' 2>&1)
-		[ "$out" = "[]" ] || fail "$comp: without a program to ask: '$out'"
+		[ "$out" = "[]" ] || bad "$comp: without a program to ask: '$out'"
 	fi
 fi
 
@@ -238,17 +234,17 @@ if [ -x "$bin" ] && [ -f scenarios/seed-12-70b-full-training-8xh100.yaml ]; then
 	while IFS= read -r l; do
 		[ -n "$l" ] || continue
 		n=$((n + 1))
-		printf '%s\n' "$out" | grep -qxF -- "$l" || fail "gpuplan.1 EXAMPLES: '$l' is not what the program prints"
+		printf '%s\n' "$out" | grep -qxF -- "$l" || bad "gpuplan.1 EXAMPLES: '$l' is not what the program prints"
 	done <<EOF_LINES
 $lines
 EOF_LINES
-	[ "$n" -ge 4 ] || fail "gpuplan.1 EXAMPLES: found $n excerpt lines to check (expected 4 or more)"
+	[ "$n" -ge 4 ] || bad "gpuplan.1 EXAMPLES: found $n excerpt lines to check (expected 4 or more)"
 fi
 
 # the README's example output is the program's
 if ! sh tests/man/readme-example.sh; then
-	fail "README.md: example output"
+	bad "README.md: example output"
 fi
 
-echo "man: $failed failed"
-[ $failed = 0 ]
+echo "man: $fail failed"
+[ $fail = 0 ]

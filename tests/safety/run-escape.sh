@@ -4,22 +4,10 @@
 # Markdown and CSV output and messages without one raw control byte (only newlines and
 # tabs), and valid JSON. Markdown output escapes the markup a value could inject.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan at the top of the tree.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-case $G in /*) ;; *) G=$PWD/$G ;; esac
-[ -n "${GPUPLAN_CATALOG:-}" ] || GPUPLAN_CATALOG=$PWD/catalog
-export GPUPLAN_CATALOG
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-escape.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+. "$(dirname "$0")/../lib.sh"
+program --catalog --absolute --built escape
+scratch escape
 cd "$T" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
-[ -x "$G" ] || { echo "no $G: run make first"; exit 1; }
 
 # raw FILE WHAT: FILE holds no control byte but newline and tab (C0, DEL, C1 as UTF-8)
 raw() {
@@ -100,5 +88,4 @@ for l in [title] + quote:
 grep -qF '# Scenario diff: ``md`x.yaml`` vs `evil.yaml`' md.out && ok ||
 	bad "diff --markdown: file names in code spans"
 
-echo "escape: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary escape

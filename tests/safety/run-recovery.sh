@@ -8,66 +8,13 @@
 # writes it; a path up to PATH_MAX is kept whole and a longer one refused whole; two
 # recovery files (one kept for later, a newer one) are both asked of, newest first.
 # Usage: GPUPLAN=./gpuplan sh tests/safety/run-recovery.sh
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-LC_ALL=C.UTF-8
-export LC_ALL
-unset LANG LANGUAGE
-WAIT=${TUI_WAIT:-20}
-BIN=${GPUPLAN:-$(pwd)/gpuplan}
-case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-GPUPLAN_CATALOG=${GPUPLAN_CATALOG:-$(pwd)/catalog}
-export GPUPLAN_CATALOG
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed (run 'make deps')"; exit 1; }
-[ -x "$BIN" ] || { echo "no $BIN (run make)"; exit 1; }
-
-SOCK=gpuplan-safety-$$-0
-nsock=0
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-recovery.XXXXXX")
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server >/dev/null 2>&1; chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
+NAME=recovery
+. "$(dirname "$0")/../tui/lib.sh"
+# bad WHAT: a failed check, with the last lines of the screen it saw
 bad() {
 	failed=$((failed + 1))
 	echo "FAIL $1"
 	T capture-pane -p 2>/dev/null | sed 's/^/    | /' | tail -6
-}
-poll() {
-	i=0
-	prev=
-	while [ $i -lt $((WAIT * 33)) ]; do
-		cur=$(T capture-pane -p 2>/dev/null)
-		if [ "$cur" = "$prev" ] && printf '%s\n' "$cur" | grep -Eq -- "$1"; then
-			return 0
-		fi
-		prev=$cur
-		i=$((i + 1))
-		sleep 0.03
-	done
-	return 1
-}
-wait_for() { poll "$1"; }
-new_shell() {
-	T kill-server >/dev/null 2>&1
-	nsock=$((nsock + 1))
-	SOCK=gpuplan-safety-$$-$nsock
-	T new-session -d -x 80 -y 24 \
-		"env PS1='$ ' XDG_STATE_HOME='$TMP/state' HOME='$TMP' GPUPLAN_CATALOG='$GPUPLAN_CATALOG' sh"
-	T set-option -g status off >/dev/null
-	wait_for '^\$' || { echo "the shell did not start"; exit 1; }
-}
-run_ui() {
-	rm -f "$TMP/pid"
-	T send-keys "clear; stty -g >$TMP/stty.before; sh -c 'echo \$\$ >$TMP/pid; exec $BIN $*'; rc=\$?; stty -g >$TMP/stty.after; echo EXIT=\$rc" Enter
-}
-ui_pid() {
-	i=0
-	while [ ! -s "$TMP/pid" ] && [ $i -lt 300 ]; do sleep 0.03; i=$((i + 1)); done
-	cat "$TMP/pid"
 }
 # edit: count 8 -> 16 in the Hardware pane
 edit() { wait_for '^ count +8 ' && T send-keys 3 j + && wait_for '^ count +16 '; }
@@ -326,5 +273,4 @@ wait_for 'EXIT=0'
 	ok ":q! discards the restored one and keeps the one kept for later" ||
 	bad ":q! discards the restored one and keeps the one kept for later"
 
-echo "recovery: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -2,7 +2,7 @@
 """Checks gpuplan's --json outputs against tests/schema/gpuplan.schema.json, with the
 standard library only.
 
-    check_json.py SCHEMA MANPAGE [--x-keys KIND=FILE]... [NAME=FILE]...
+    check_json.py SCHEMA MANPAGE [--x-keys KIND=FILE]... [--fields FILE] [NAME=FILE]...
 
 Each NAME=FILE is one output: FILE is checked against the definition NAME of the
 schema's $defs ("gpuplan.report/1"). The schema is JSON Schema-like, a small subset:
@@ -11,7 +11,10 @@ properties, items, enum, const, minimum, $ref ("#/$defs/NAME"), additionalProper
 (false by default: a key the schema does not name fails, so an undocumented key cannot
 creep in) and, unlike JSON Schema, required by default: every property is required
 unless named in "optional". "x-keys": KIND on a map (additionalProperties a schema)
-checks its keys against the lines of the FILE given by --x-keys KIND=FILE.
+checks its keys against the lines of the FILE given by --x-keys KIND=FILE. "x-field": KEY
+on a value of a scenario field (search's layouts) checks it against that field's choices
+in the field table, as `gpuplan fields` prints it (--fields FILE): the schema holds no copy
+of a field's names, and a new choice needs no edit here.
 
 It also checks the schema against the man page: each top-level definition with "x-man":
 [START, END] names, by two regular expressions, the part of MANPAGE (from the first line
@@ -36,13 +39,14 @@ TYPES = {
     "null": lambda v: v is None,
 }
 KNOWN = {"type", "properties", "items", "enum", "const", "minimum", "$ref", "optional",
-         "additionalProperties", "x-man", "x-keys", "$comment"}
+         "additionalProperties", "x-man", "x-keys", "x-field", "$comment"}
 
 
 class Checker:
-    def __init__(self, schema, xkeys):
+    def __init__(self, schema, xkeys, fields):
         self.defs = schema["$defs"]
         self.xkeys = xkeys
+        self.fields = fields  # key -> its choices (None: not a choice field)
         self.problems = []
 
     def resolve(self, s):
@@ -71,6 +75,19 @@ class Checker:
         if "enum" in s and v not in s["enum"]:
             self.fail(where, "is %r, expected one of %s" % (v, ", ".join(map(str, s["enum"]))))
             return
+        if "x-field" in s:
+            key = s["x-field"]
+            if self.fields is None:
+                self.fail(where, "x-field %s: no field table given (--fields)" % key)
+                return
+            if not self.fields.get(key):
+                self.fail(where, "x-field %s: not a field with choices in the table" % key)
+                return
+            text = ("true" if v else "false") if isinstance(v, bool) else str(v)
+            if text not in self.fields[key]:
+                self.fail(where, "is %r, expected one of %s (%s)" %
+                          (v, ", ".join(self.fields[key]), key))
+                return
         if "type" in s:
             types = s["type"] if isinstance(s["type"], list) else [s["type"]]
             if not any(TYPES[t](v) for t in types):
@@ -168,6 +185,7 @@ def main(argv):
     schema = json.load(open(argv[1], encoding="utf-8"))
     lines = man_text(argv[2])
     xkeys = {}
+    fields = None
     files = []
     args = argv[3:]
     while args:
@@ -175,10 +193,16 @@ def main(argv):
         if a == "--x-keys":
             kind, _, f = args.pop(0).partition("=")
             xkeys[kind] = set(l.strip() for l in open(f, encoding="utf-8") if l.strip())
+        elif a == "--fields":
+            fields = {}
+            for l in open(args.pop(0), encoding="utf-8"):
+                col = l.rstrip("\n").split("\t")
+                if len(col) >= 4:
+                    fields[col[0]] = None if col[3] == "-" else col[3].split(",")
         else:
             name, _, f = a.partition("=")
             files.append((name, f))
-    checker = Checker(schema, xkeys)
+    checker = Checker(schema, xkeys, fields)
     problems = check_man(checker, lines)
     for name, f in files:
         if name not in checker.defs:

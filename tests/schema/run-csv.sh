@@ -8,23 +8,11 @@
 # ids; auto) and one named by a figure a number, and each row against the same command's
 # --json, value for value. The checker is shown to fail on a value of the wrong form.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
+. "$(dirname "$0")/../lib.sh"
+program
 CHECK="python3 tests/schema/check_csv.py"
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-csv.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch csv
+ERR=$T/err
 n=0
 : >"$T/list"
 
@@ -124,5 +112,4 @@ done
 $CHECK "$T" "search=$T/m1.csv:$j" 2>&1 | grep -q "parallel.offload='all' is not one of" && ok ||
 	bad "the checker does not name the value 'all'"
 
-echo "csv: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary csv

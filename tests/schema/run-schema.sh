@@ -4,27 +4,17 @@
 # search, diff, validate, solve, sweep, explain KEY for every key and explain's list), and
 # each output checked by tests/schema/check_json.py against tests/schema/gpuplan.schema.json:
 # a missing key, a key of the wrong type or a key the schema does not name fails, and so does
-# a key of the schema that man/gpuplan.1 does not name. The checker is shown to fail on an
-# undocumented key, a missing one, a wrong type and a key the page lacks.
+# a key of the schema that man/gpuplan.1 does not name; a search layout's choices are those
+# of the field table (`gpuplan fields`, x-field), not a copy. The checker is shown to fail on
+# an undocumented key, a missing one, a wrong type, a choice the table lacks and a key the
+# page lacks.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
+. "$(dirname "$0")/../lib.sh"
+program
 SCHEMA=tests/schema/gpuplan.schema.json
 CHECK="python3 tests/schema/check_json.py"
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-schema.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch schema
+ERR=$T/err
 n=0
 : >"$T/list"
 
@@ -128,14 +118,15 @@ done
 # the keys a map may hold: figures (uncertainty, a sweep point's figures) and inputs
 "$G" explain $TRAIN >"$T/figures" 2>/dev/null
 "$G" explain $ONLINE >>"$T/figures" 2>/dev/null
-"$G" fields 2>/dev/null | cut -f1 >"$T/inputs"
+"$G" fields >"$T/fields.tsv" 2>/dev/null
+cut -f1 "$T/fields.tsv" >"$T/inputs"
 [ -s "$T/inputs" ] && ok || bad "gpuplan fields lists no keys"
 
 m=$(wc -l <"$T/list")
 [ "$m" -ge 150 ] && ok || bad "only $m outputs to check"
 # shellcheck disable=SC2046
 if $CHECK $SCHEMA man/gpuplan.1 --x-keys figure="$T/figures" --x-keys input="$T/inputs" \
-	$(cat "$T/list") >"$T/report" 2>&1; then ok; else
+	--fields "$T/fields.tsv" $(cat "$T/list") >"$T/report" 2>&1; then ok; else
 	bad "outputs that do not match the schema:"
 	grep -v '^schema:' "$T/report" | head -30
 	# name the command of each failing file
@@ -173,6 +164,25 @@ for m in extra missing type enum const integer; do
 		cat "$T/report"
 	fi
 done
+# a search layout's recompute that is not a choice of workload.recompute in the field table
+# (x-field), and the same check without the table to read
+s=$(grep '^gpuplan.search/1=' "$T/list" | head -1 | cut -d= -f2)
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["parallel"]["recompute"] = "sometimes"
+json.dump(d, open(sys.argv[2], "w"))' "$s" "$T/mut-field.json" || bad "no search output to mutate"
+$CHECK $SCHEMA man/gpuplan.1 --fields "$T/fields.tsv" gpuplan.search/1="$s" >"$T/report" 2>&1 &&
+	ok || bad "the checker fails a search output: $(head -3 "$T/report")"
+if $CHECK $SCHEMA man/gpuplan.1 --fields "$T/fields.tsv" gpuplan.search/1="$T/mut-field.json" \
+	>"$T/report" 2>&1; then
+	bad "the checker passes a recompute that the field table does not list"
+else
+	grep -q "'sometimes'.*(workload.recompute)" "$T/report" && ok ||
+		bad "the x-field check names no field: $(head -3 "$T/report")"
+fi
+$CHECK $SCHEMA man/gpuplan.1 gpuplan.search/1="$s" >"$T/report" 2>&1 &&
+	bad "the checker passes an x-field without the field table" || ok
 grep -v 'hw_flops_per_token' man/gpuplan.1 >"$T/page.1"
 if $CHECK $SCHEMA "$T/page.1" >"$T/report" 2>&1; then
 	bad "the checker passes a man page without compute.hw_flops_per_token"
@@ -180,5 +190,4 @@ else
 	grep -q "'hw_flops_per_token' is not in" "$T/report" && ok || bad "the page check names no key"
 fi
 
-echo "schema: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary schema

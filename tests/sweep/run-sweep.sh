@@ -6,23 +6,11 @@
 # SVG parsed by python3's XML parser; and every bad range or figure refused with exit 2, a
 # message naming it and standard output empty.
 # Run from anywhere; runs $GPUPLAN, by default ./gpuplan. UPDATE=1 rewrites the goldens.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
+. "$(dirname "$0")/../lib.sh"
+program
 E=tests/sweep/expected
-T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-sweep.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-	[ -s "$T/err" ] && sed 's/^/  stderr: /' "$T/err" | head -5
-}
+scratch sweep
+ERR=$T/err
 
 TRAIN=scenarios/seed-02-7b-mixed-precision-adam.yaml
 SERVE=scenarios/team-serve-70b-5m-requests.yaml
@@ -217,5 +205,4 @@ refuse "9 curves (at most 8" $TRAIN workload.seq_len=1k..8k \
 	hardware.gpu=h100-sxm-80gb,h200,a100-80gb-sxm,a100-40gb-sxm,l40s,l4,mi300x,b200,rtx-4090
 refuse "missing argument" $TRAIN
 
-echo "sweep: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary sweep

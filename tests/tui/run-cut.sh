@@ -48,7 +48,7 @@ mkdir -p "$TMP/catalog/models"
 cp catalog/models/llama-2-7b.json "$TMP/catalog/models/"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui "$TMP/hf.yaml"
-T send-keys 1 G
+select_field 1 model.hf_config
 wait_for '^ hf config +catalog/models/llama-.*…' &&
 	wait_line 23 '^model.hf_config = catalog/models/llama-2-7b.json$' &&
 	ok "a cut value is whole on the status line" || bad "a cut value is whole on the status line"

@@ -28,7 +28,7 @@ wait_for '^ seq len +8192' && ok "Esc reverts the field" || bad "Esc reverts the
 # an efficiency set by hand reads as a percentage, as its auto value does
 fresh
 start_ui
-T send-keys 2 G k k +
+select_field 2 efficiency.mfu && T send-keys +
 wait_for '^ mfu +50% ' && ok "+ on an auto efficiency shows 50%, not 0.5" ||
 	bad "+ on an auto efficiency shows 50%, not 0.5"
 T send-keys Enter

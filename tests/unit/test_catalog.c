@@ -1,5 +1,5 @@
-/* The catalog: gpus.yaml read strictly, models/ *.json, lookups and suggestions, the
- * default search order and the user catalog overriding by id. Run from the top of the tree
+/* test_catalog.c - the catalog: gpus.yaml read strictly, models/ *.json, lookups and suggestions,
+ * the default search order and the user catalog overriding by id. Run from the top of the tree
  * (make check does). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* Context parallelism (parallel.cp): the sequence split over cp GPUs, its memory, its K/V
- * exchange, the GPU count, the layout string and the search. The Llama 3 405B 128k run at
- * cp 16 is a row of test_physics_review.c (test_llama3_405b_mfu). */
+/* test_context_parallel.c - context parallelism (parallel.cp): the sequence split over cp GPUs, its
+ * memory, its K/V exchange, the GPU count, the layout string and the search. The Llama 3 405B 128k
+ * run at cp 16 is a row of test_physics_review.c (test_llama3_405b_mfu). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,7 @@
-/* scenarios/default.yaml is the built-in scenario written out (scenario_init_builtin): the
- * two must agree on every field of the field table, so that the file documents what
- * `gpuplan` opens without one. Also: every shipped scenario loads without a problem. */
+/* test_default_scenario.c - scenarios/default.yaml is the built-in scenario written out
+ * (scenario_init_builtin): the two must agree on every field of the field table, so that the
+ * file documents what `gpuplan` opens without one. Also: every shipped scenario loads without
+ * a problem. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Extreme but valid inputs plan to finite figures (issue: hardening). */
+/* test_extremes.c - extreme but valid inputs plan to finite figures (issue: hardening). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* Whole-file reads and crash-safe writes: a save killed at any moment leaves the old file
- * or the new one, whole; a failed save leaves the old file as it was. */
+/* test_file.c - whole-file reads and crash-safe writes: a save killed at any moment leaves the old
+ * file or the new one, whole; a failed save leaves the old file as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

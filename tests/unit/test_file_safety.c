@@ -1,6 +1,6 @@
-/* The file module against a hostile or odd filesystem (issue 16): no input blocks, no save
- * replaces a node that is not a regular file, private files are never written through a
- * planted link, and modes follow the umask and the file replaced. */
+/* test_file_safety.c - the file module against a hostile or odd filesystem (issue 16): no input
+ * blocks, no save replaces a node that is not a regular file, private files are never written
+ * through a planted link, and modes follow the umask and the file replaced. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

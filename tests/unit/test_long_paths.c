@@ -1,7 +1,7 @@
-/* Long paths and link chains (issue 16): a path of 300 or 4000 bytes is kept whole in
- * errors, scenarios and relative hf_config rewriting, or refused whole, never cut into
- * another path; a dangling chain of links saves at its end or says "dangling symbolic
- * link", and only a loop says ELOOP. Everything lives in a mktemp folder. */
+/* test_long_paths.c - long paths and link chains (issue 16): a path of 300 or 4000 bytes is kept
+ * whole in errors, scenarios and relative hf_config rewriting, or refused whole, never cut into
+ * another path; a dangling chain of links saves at its end or says "dangling symbolic link", and
+ * only a loop says ELOOP. Everything lives in a mktemp folder. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* The field table: every field reads back what it writes, rejects what it should, and
- * misspelt keys get a "did you mean". */
+/* test_scenario_fields.c - the field table: every field reads back what it writes, rejects what it
+ * should, and misspelt keys get a "did you mean". */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* The field table's own rules: every row labelled, each pane's rows numbered 1..n once,
- * presets and auto figures declared where they are used; enum names looked up; setting a
- * field never reads a file, loading one does; --set's order of presets and fields. */
+/* test_scenario_table.c - the field table's own rules: every row labelled, each pane's rows
+ * numbered 1..n once, presets and auto figures declared where they are used; enum names looked up;
+ * setting a field never reads a file, loading one does; --set's order of presets and fields. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Search: ranked layouts that fit, goal seek, scaling. */
+/* test_search.c - search: ranked layouts that fit, goal seek, scaling. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* The UI's state machine without a terminal: keys change the scenario through the field
- * editor, the picker and the : line; undo, redo, baseline, save and open, quitting. */
+/* test_ui_app.c - the UI's state machine without a terminal: keys change the scenario through the
+ * field editor, the picker and the : line; undo, redo, baseline, save and open, quitting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

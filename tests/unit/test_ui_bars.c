@@ -1,5 +1,5 @@
-/* Bar geometry: stacked parts add up exactly, small parts stay visible, over-full bars
- * fill the width, eighths round to the nearest. */
+/* test_ui_bars.c - bar geometry: stacked parts add up exactly, small parts stay visible, over-full
+ * bars fill the width, eighths round to the nearest. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
-/* A baseline belongs to the scenario it was pinned on: :e of another file clears it and says
- * so (a baseline of a training run against a serving plan compares nothing), :e of the same
- * file keeps it, and its mark names the file when the session went on with another (:w NEW)
- * (issue 15, review m3). */
+/* test_ui_baseline_open.c - a baseline belongs to the scenario it was pinned on: :e of another file
+ * clears it and says so (a baseline of a training run against a serving plan compares nothing), :e
+ * of the same file keeps it, and its mark names the file when the session went on with another (:w
+ * NEW) (issue 15, review m3). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

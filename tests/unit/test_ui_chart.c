@@ -1,6 +1,6 @@
-/* The chart view (issue 18): the values an input is charted over, the plans at each, the
- * fit limit and SLO lines, the text at a window's size (ASCII when asked), and the keys that
- * open, change and close it; a resize draws again without planning again. */
+/* test_ui_chart.c - the chart view (issue 18): the values an input is charted over, the plans at
+ * each, the fit limit and SLO lines, the text at a window's size (ASCII when asked), and the keys
+ * that open, change and close it; a resize draws again without planning again. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* Tab completion on the : line (complete.c): candidates sorted, another Tab cycles through
- * them and Shift-Tab back, and the status line shows as many as fit with a count of the
- * rest (issue 15: cut, unsorted, no cycling). */
+/* test_ui_complete.c - tab completion on the : line (complete.c): candidates sorted, another Tab
+ * cycles through them and Shift-Tab back, and the status line shows as many as fit with a count of
+ * the rest (issue 15: cut, unsorted, no cycling). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

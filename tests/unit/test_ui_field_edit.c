@@ -1,5 +1,5 @@
-/* The field editor: the line editor's keys, typed values applied to a copy (or refused
- * with the scenario untouched), +/- steps, Left/Right cycling. */
+/* test_ui_field_edit.c - the field editor: the line editor's keys, typed values applied to a copy
+ * (or refused with the scenario untouched), +/- steps, Left/Right cycling. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

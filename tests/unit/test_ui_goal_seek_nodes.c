@@ -1,7 +1,7 @@
-/* Goal seek on hardware.count proposes whole nodes past one node (issue 15, review m14):
- * seed 12 (a 70B full training on 8-GPU H100 nodes) with 80 GB (decimal) cards fits from 17
- * GPUs, two nodes and one GPU; the UI proposes 24, three nodes, and says 17 is the exact
- * bound. (With the catalog's 79.11 GiB that CUDA reports it fits from 16, whole nodes
+/* test_ui_goal_seek_nodes.c - goal seek on hardware.count proposes whole nodes past one node (issue
+ * 15, review m14): seed 12 (a 70B full training on 8-GPU H100 nodes) with 80 GB (decimal) cards
+ * fits from 17 GPUs, two nodes and one GPU; the UI proposes 24, three nodes, and says 17 is the
+ * exact bound. (With the catalog's 79.11 GiB that CUDA reports it fits from 16, whole nodes
  * already, so the card is given 80 GB here to keep a count that is not a node's multiple.) */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* The Results pane lists "gpus needed" (capacity_plan.gpus_required, the count that meets
- * the deadline) for training and offline scenarios with a deadline, as the text report
- * prints it (issue 15, review M5), and leaves it out when there is no deadline. */
+/* test_ui_gpus_needed.c - the Results pane lists "gpus needed" (capacity_plan.gpus_required, the
+ * count that meets the deadline) for training and offline scenarios with a deadline, as the text
+ * report prints it (issue 15, review M5), and leaves it out when there is no deadline. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* A scenario that `gpuplan check` rejects is not shown as a plan, nor saved without :w!: the
- * UI runs the same validation (scenario_validate) on every edit, marks the field at fault
- * and lists the problems in place of the results (issue 15, review M1). */
+/* test_ui_invalid.c - a scenario that `gpuplan check` rejects is not shown as a plan, nor saved
+ * without :w!: the UI runs the same validation (scenario_validate) on every edit, marks the field
+ * at fault and lists the problems in place of the results (issue 15, review M1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* Every key of every mode is a row of the action table with its handler (issue 11, step 3):
- * the line editor's Ctrl-A/E/K/W/D and Delete, the picker's moves, the : line's keys, the
- * questions' answers and the windows' scrolls; only the rows that name what Enter, Esc and
+/* test_ui_key_rows.c - every key of every mode is a row of the action table with its handler (issue
+ * 11, step 3): the line editor's Ctrl-A/E/K/W/D and Delete, the picker's moves, the : line's keys,
+ * the questions' answers and the windows' scrolls; only the rows that name what Enter, Esc and
  * typing mean in a mode that hands them to the line editor have none. */
 #include <setjmp.h>
 #include <stdarg.h>

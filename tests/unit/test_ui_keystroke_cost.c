@@ -1,7 +1,7 @@
-/* The keystroke path's cost (issue 15's reviewer findings): a resize recomputes no plan
- * and reruns the search only when its view grew past the rows last asked for; the
- * picker's preview and Left/Right on a preset allocate nothing; a search waits while a
- * line is typed over its view. */
+/* test_ui_keystroke_cost.c - the keystroke path's cost (issue 15's reviewer findings): a resize
+ * recomputes no plan and reruns the search only when its view grew past the rows last asked for;
+ * the picker's preview and Left/Right on a preset allocate nothing; a search waits while a line is
+ * typed over its view. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* Layout is a pure function of rows x cols: every part inside the screen, nothing
- * overlapping, the body covered exactly, too_small below 64x18 (80x24 less a multiplexer's
+/* test_ui_layout.c - layout is a pure function of rows x cols: every part inside the screen,
+ * nothing overlapping, the body covered exactly, too_small below 64x18 (80x24 less a multiplexer's
  * status line and a short SSH window). */
 #include <setjmp.h>
 #include <stdarg.h>

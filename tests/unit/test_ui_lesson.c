@@ -1,5 +1,5 @@
-/* Lesson mode (issue 15): :next and :prev walk scenarios/workshop/ in name order, each
- * lesson keeping the learner's edits until :reset. */
+/* test_ui_lesson.c - lesson mode (issue 15): :next and :prev walk scenarios/workshop/ in name
+ * order, each lesson keeping the learner's edits until :reset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
-/* The line editor when a key does not fit (field_edit.c, line_edit_key): the keys past
- * LINE_EDIT_MAX used to be dropped without a word, so `:w` with a long path wrote to the
- * path cut short, another file. The line is marked full, Enter is refused with a message,
- * and nothing is written. The line holds a path of PATH_MAX bytes (test_ui_long_paths):
- * here the keys go past it. */
+/* test_ui_line_full.c - the line editor when a key does not fit (field_edit.c, line_edit_key): the
+ * keys past LINE_EDIT_MAX used to be dropped without a word, so `:w` with a long path wrote to the
+ * path cut short, another file. The line is marked full, Enter is refused with a message, and
+ * nothing is written. The line holds a path of PATH_MAX bytes (test_ui_long_paths): here the keys
+ * go past it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,9 +1,8 @@
-/* Long paths in the terminal UI (issue 16): a scenario 300 and 3800 bytes deep is saved by
- * :w typed on the : line, opened by :e, walked by :next, pinned as the baseline and given a
- * recovery file, each with its path whole (the UI kept 512 bytes: such a path was cut into
- * the name of another file, or the : line refused it at 256); a path of PATH_MAX bytes or
- * more is refused whole with a message and creates nothing. Everything lives in a mktemp
- * folder. */
+/* test_ui_long_paths.c - long paths in the terminal UI (issue 16): a scenario 300 and 3800 bytes
+ * deep is saved by :w typed on the : line, opened by :e, walked by :next, pinned as the baseline
+ * and given a recovery file, each with its path whole (the UI kept 512 bytes: such a path was cut
+ * into the name of another file, or the : line refused it at 256); a path of PATH_MAX bytes or more
+ * is refused whole with a message and creates nothing. Everything lives in a mktemp folder. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

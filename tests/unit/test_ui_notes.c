@@ -1,6 +1,6 @@
-/* Workshop use (issue 15, review M4): the scenario's notes open in a view (n, :notes) that
- * scrolls at 80x24, the legend names its key, and :set takes several KEY=VALUE pairs, all of
- * them or none, so a lesson's line can be pasted. */
+/* test_ui_notes.c - workshop use (issue 15, review M4): the scenario's notes open in a view (n,
+ * :notes) that scrolls at 80x24, the legend names its key, and :set takes several KEY=VALUE pairs,
+ * all of them or none, so a lesson's line can be pasted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

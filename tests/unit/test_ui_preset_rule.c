@@ -1,8 +1,8 @@
-/* Changing the GPU or the model in the UI follows the rule --set follows: the fields the file
- * gave in the preset's section stay (gpuplan-scenario(5)). Lesson 8 gives its own
- * price_per_gpu_hour (2.69, the H100 SXM's catalog price); with another GPU the UI used to
- * drop it ($127/h) where `gpuplan report --set hardware.gpu=...` keeps it ($172/h) (issue 15,
- * review M2). Each UI path is checked against the command line's result. */
+/* test_ui_preset_rule.c - changing the GPU or the model in the UI follows the rule --set follows:
+ * the fields the file gave in the preset's section stay (gpuplan-scenario(5)). Lesson 8 gives its
+ * own price_per_gpu_hour (2.69, the H100 SXM's catalog price); with another GPU the UI used to drop
+ * it ($127/h) where `gpuplan report --set hardware.gpu=...` keeps it ($172/h) (issue 15, review
+ * M2). Each UI path is checked against the command line's result. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
-/* A calibration profile belongs to the session: `gpuplan --profile NAME FILE` plans FILE with
- * the profile's knobs, and so is every file :e opens later (issue 17), as the command line
- * plans each file it is given with --profile; a session without one plans :e's file with
- * its own knobs. The fixture profile (tests/data/profiles) gives efficiency.mfu 0.4. */
+/* test_ui_profile_open.c - a calibration profile belongs to the session: `gpuplan --profile NAME
+ * FILE` plans FILE with the profile's knobs, and so is every file :e opens later (issue 17), as the
+ * command line plans each file it is given with --profile; a session without one plans :e's file
+ * with its own knobs. The fixture profile (tests/data/profiles) gives efficiency.mfu 0.4. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
-/* The question after a lost session, designed as vim's swap-file question (issue 15, review
- * M7 and m12): y restores the edits and keeps the recovery file until they are saved or
- * discarded, d deletes it, n and Esc keep it for later; a session that kept one writes its
- * own edits elsewhere; :w notices a file changed on disk; sessions without a file get
+/* test_ui_recover_prompt.c - the question after a lost session, designed as vim's swap-file
+ * question (issue 15, review M7 and m12): y restores the edits and keeps the recovery file until
+ * they are saved or discarded, d deletes it, n and Esc keep it for later; a session that kept one
+ * writes its own edits elsewhere; :w notices a file changed on disk; sessions without a file get
  * recovery files of their own (issue 16). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
-/* The search view, the scaling view and goal seek without a terminal: the view lists the
- * best layouts and follows edits only while open; Enter applies one as one undoable edit;
+/* test_ui_search.c - the search view, the scaling view and goal seek without a terminal: the view
+ * lists the best layouts and follows edits only while open; Enter applies one as one undoable edit;
  * c/t and H rerank and widen; the rows fit their width; goal seek sets the field. */
 #include <math.h>
 #include <setjmp.h>

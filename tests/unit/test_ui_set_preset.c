@@ -1,5 +1,5 @@
-/* A preset set on the : line keeps the fields the file gave in its section, as --set does
- * (gpuplan-scenario(5): the fields written in the file override the preset). */
+/* test_ui_set_preset.c - a preset set on the : line keeps the fields the file gave in its section,
+ * as --set does (gpuplan-scenario(5): the fields written in the file override the preset). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* The UI's state at other sizes than 80x24 and for a file not there yet: the picker pages by
- * the rows it shows at each height; a resize keeps every pane's selection in view; gpuplan
- * NEWFILE.yaml is the built-in scenario bound to a file that saving creates. */
+/* test_ui_small.c - the UI's state at other sizes than 80x24 and for a file not there yet: the
+ * picker pages by the rows it shows at each height; a resize keeps every pane's selection in view;
+ * gpuplan NEWFILE.yaml is the built-in scenario bound to a file that saving creates. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* One rule for the views (issue 15, review m1): q and Esc close a view (search, scaling,
- * help, explanation, notes), and only q at the panes quits (asking over unsaved edits).
- * Before, q in the search and scaling views quit the program. */
+/* test_ui_view_close.c - one rule for the views (issue 15, review m1): q and Esc close a view
+ * (search, scaling, help, explanation, notes), and only q at the panes quits (asking over unsaved
+ * edits). Before, q in the search and scaling views quit the program. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

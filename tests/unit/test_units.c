@@ -1,4 +1,4 @@
-/* Units: every form that gpuplan-scenario(5), NUMBERS, names, both ways. */
+/* test_units.c - units: every form that gpuplan-scenario(5), NUMBERS, names, both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

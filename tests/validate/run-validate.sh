@@ -5,21 +5,9 @@
 # asserts (it prints them); and VALIDATION.md is what `validate --markdown` prints
 # (`make validation-doc` rewrites it). Run from anywhere; runs $GPUPLAN, by default
 # ./gpuplan.
-cd "$(dirname "$0")/../.." || exit 1
-G=${GPUPLAN:-./gpuplan}
-if [ "$G" != ./gpuplan ] && [ -z "${GPUPLAN_CATALOG:-}" ]; then
-	GPUPLAN_CATALOG=$PWD/catalog
-	export GPUPLAN_CATALOG
-fi
-[ -x "$G" ] || { echo "validate: $G is not built"; exit 1; }
-T=${TMPDIR:-/tmp}/gpuplan-validate.$$
-mkdir -p "$T" || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
-fail=0
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+. "$(dirname "$0")/../lib.sh"
+program --built validate
+scratch validate
 
 # the text report: exit 0, 80 columns
 "$G" validate >"$T/text" 2>"$T/err"
