@@ -38,7 +38,7 @@ const struct band_regime band_table[] = {
 	 "sglang", "h200"},
 	{BAND_SPEED, "online", "sglang", "hopper", 4, -0.215843, 0.033797, 0.127325,
 	 "sglang", "h200"},
-	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.233953, -0.233953, 0.233953,
+	{BAND_SPEED, "offline", "sglang", "hopper", 1, -0.233550, -0.233550, 0.233550,
 	 "sglang", "h200"},
 	{BAND_TTFT, "online", "trt-llm", "hopper", 2, -0.105020, -0.004087, 0.054553,
 	 "trt-llm", "h100-sxm-80gb"},
