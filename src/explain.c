@@ -2903,7 +2903,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	}
 	if (isnan(p->gpus_required)) {
 		not_applicable(e, training(s) ? "no deadline (workload.deadline) is given"
-					      : "no load (requests_per_day) or deadline given");
+					      : "no load (requests_per_day, requests_per_s) or deadline "
+						"given");
 		return;
 	}
 	if (training(s)) {
@@ -2924,12 +2925,17 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		 !(w->measured_tokens_per_s > 0);
 	tps = w->measured_tokens_per_s > 0 ? w->measured_tokens_per_s * replica_gpus(p)
 					   : p->tokens_per_s / deployed(s, p);
-	if (w->kind == WL_ONLINE)
+	if (w->kind == WL_ONLINE && w->requests_per_s > 0) /* it takes precedence */
+		formula(e, "replicas", "ceil(requests/s x output / tokens/s per replica)");
+	else if (w->kind == WL_ONLINE)
 		formula(e, "replicas",
 			"ceil(requests/day x peak x output / 86400 / tokens/s per replica)");
 	else
 		formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
-	if (!at_slo && w->kind == WL_ONLINE)
+	if (!at_slo && w->kind == WL_ONLINE && w->requests_per_s > 0)
+		numbers(e, "replicas", "ceil(%s x %s / %s)", plain(e, w->requests_per_s),
+			plain(e, output_tokens(s)), plain(e, tps));
+	else if (!at_slo && w->kind == WL_ONLINE)
 		numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
 			cnt(e, w->requests_per_day), plain(e, w->peak_factor),
 			plain(e, output_tokens(s)), plain(e, tps));
@@ -2946,7 +2952,12 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		wrapped(e, "  ", text);
 	}
 	put(e, "\n");
-	if (w->kind == WL_ONLINE) {
+	if (w->kind == WL_ONLINE && w->requests_per_s > 0) {
+		formula(e, "tokens/s needed", "requests/s x output");
+		numbers(e, "tokens/s needed", "%s x %s", plain(e, w->requests_per_s),
+			plain(e, output_tokens(s)));
+		result(e, "tokens/s needed", cnt(e, w->requests_per_s * output_tokens(s)));
+	} else if (w->kind == WL_ONLINE) {
 		formula(e, "tokens/s needed", "requests/day x peak x output / 86400");
 		numbers(e, "tokens/s needed", "%s x %s x %s / 86400", cnt(e, w->requests_per_day),
 			plain(e, w->peak_factor), plain(e, output_tokens(s)));

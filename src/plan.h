@@ -47,6 +47,9 @@ enum plan_warning_code {
 	PW_SLO_UNREACHABLE_TTFT,
 	PW_SLO_UNREACHABLE_TPOT,
 	PW_FLEET_OVER_MAX, /* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
+	/* workload.requests_per_s (a) sets the load where requests_per_day x peak_factor /
+	 * 86,400 s (b) would have: every figure follows a */
+	PW_RATE_OVERRIDES,
 	PW_COUNT
 };
 

@@ -2619,6 +2619,15 @@ static double finite_run(const struct tctx *c, const struct infer *in, const str
 	return max_num(N - 1, 0) / v->rate + v->e2e_mean_s;
 }
 
+/* The peak arrival rate over all replicas: workload.requests_per_s where given, which
+ * takes precedence (time_infer warns when it overrides a requests_per_day), else
+ * requests_per_day x peak_factor / 86,400 s. Every figure of the load follows it. */
+static double peak_rate(const struct workload *w)
+{
+	return w->requests_per_s > 0 ? w->requests_per_s
+				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+}
+
 static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
 		  double deployed, double tps_plan)
 {
@@ -2633,8 +2642,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 
 	serving_nan(v);
 	g.sched = framework_scheduler(w->framework, w->scheduler);
-	peak = w->requests_per_s > 0 ? w->requests_per_s
-				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+	peak = peak_rate(w);
 	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
 		/* alone: the lone step's latencies stand (no queue is modelled), but a peak
 		 * above what the scenario's replicas complete at the planned batch (the
@@ -3153,8 +3161,9 @@ static void time_infer(struct tctx *c)
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
-		/* requests per day x peak factor x output tokens / 86,400 s */
-		double need = w->requests_per_day * w->peak_factor * O / 86400;
+		/* the peak rate (requests_per_s, else requests per day x peak factor / 86,400
+		 * s) x output tokens */
+		double need = peak_rate(w) * O;
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
 		bool lone = need > 0 &&
@@ -3164,6 +3173,9 @@ static void time_infer(struct tctx *c)
 		double lone_tpot = lone ? decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
+		if (w->requests_per_s > 0 && w->requests_per_day > 0)
+			plan_warn(p, PW_RATE_OVERRIDES, w->requests_per_s,
+				  w->requests_per_day * w->peak_factor / 86400);
 		if (need > 0 && framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
 		    (ttft_out || tpot_out)) {
 			if (ttft_out)

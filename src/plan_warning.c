@@ -55,6 +55,10 @@ static const struct {
 					 "against a target of %s"},
     [PW_FLEET_OVER_MAX] = {UNIT_NONE, "cannot meet the load (and its slo) with %.4g replicas "
 				      "of %.0f gpus, the most planned"},
+    [PW_RATE_OVERRIDES] = {UNIT_NONE,
+			   "workload.requests_per_s %.4g overrides workload.requests_per_day "
+			   "(%.4g requests/s at its peak_factor): every figure follows "
+			   "requests_per_s (set it to 0 for the daily load)"},
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
 };

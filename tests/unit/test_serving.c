@@ -150,6 +150,7 @@ static void test_percentiles_ordered(void **state)
 			struct plan p;
 			load(SGLANG, &s);
 			setf(&s, "workload.scheduler=%s", scheds[i]);
+			set(&s, "workload.requests_per_s=0"); /* the file's rate: one load */
 			set(&s, loads[j]);
 			plan_compute(&s, &p);
 			const struct plan_serving *v = &p.serving;

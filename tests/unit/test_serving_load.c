@@ -21,6 +21,7 @@
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
 #include "scenario_set.h"
+#include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 #define TEAM   "scenarios/team-serve-70b-5m-requests.yaml"
@@ -253,12 +254,76 @@ static void test_prefix_cache_bad(void **state)
 	rmdir(dir);
 }
 
+/* A closed loop (workload.concurrency) beside an open rate (requests_per_s) is two loads:
+ * refused at the first key's place, the message naming both and the second's place. */
+static void test_closed_loop_and_rate(void **state)
+{
+	struct gp_error err;
+	(void)state;
+	memset(&err, 0, sizeof(err));
+	assert_int_not_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n"
+				       "  kind: online\n  concurrency: 8\n  requests_per_s: 3\n"
+				       "hardware:\n  gpu: a100-80gb-sxm\n",
+				       &err),
+			     0);
+	printf("%d:%d: %s\n", err.line, err.column, err.message);
+	assert_int_equal(err.line, 6);
+	assert_int_equal(err.column, 3);
+	assert_non_null(strstr(err.message, "workload.concurrency 8"));
+	assert_non_null(strstr(err.message, "workload.requests_per_s 3 at 7:3"));
+	/* either alone, or concurrency with the daily load its fleet covers, is one load */
+	assert_int_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n"
+				   "  kind: online\n  concurrency: 8\n  requests_per_day: 1M\n"
+				   "hardware:\n  gpu: a100-80gb-sxm\n",
+				   &err),
+			 0);
+}
+
+/* requests_per_s takes precedence over requests_per_day: every figure (the latencies,
+ * the queue, the fleet, under alone as under a loaded scheduler) is the one the same peak
+ * rate given as a daily load gives, and a warning names both. */
+static void test_rate_precedence(void **state)
+{
+	static const char *const scheds[] = {"workload.scheduler=alone",
+					     "workload.scheduler=chunked"};
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct scenario s, t;
+		struct plan a, b;
+		struct report_buf r = {0};
+		load(TEAM, &s);
+		set(&s, scheds[i]);
+		t = s;
+		set(&s, "workload.requests_per_s=40");
+		/* 40 requests/s at the peak: 40 x 86,400 / peak_factor a day */
+		setf(&t, "workload.requests_per_day=%.17g", 40 * 86400 / t.workload.peak_factor);
+		plan_compute(&s, &a);
+		plan_compute(&t, &b);
+		assert_true(isfinite(a.gpus_required) && a.gpus_required > 0);
+		assert_true(a.gpus_required == b.gpus_required && a.replicas == b.replicas);
+		/* the same rate to the last bits the daily load's arithmetic keeps */
+		assert_true(fabs(a.tpot_s - b.tpot_s) <= 1e-12 * b.tpot_s);
+		assert_true(fabs(a.tokens_per_s - b.tokens_per_s) <= 1e-12 * b.tokens_per_s);
+		assert_true((isnan(a.ttft_s) && isnan(b.ttft_s)) ||
+			    fabs(a.ttft_s - b.ttft_s) <= 1e-12 * b.ttft_s);
+		assert_int_equal(warnings_of(&a, PW_RATE_OVERRIDES), 1);
+		assert_int_equal(warnings_of(&b, PW_RATE_OVERRIDES), 0);
+		/* the text report's workload line says the rate followed */
+		assert_int_equal(report_text(&r, &s, &a), 0);
+		assert_non_null(strstr(r.data, "40 requests/s"));
+		assert_non_null(strstr(r.data, "overrides workload.requests_per_day"));
+		assert_null(strstr(r.data, "requests/day"));
+		report_buf_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_overload_measured), cmocka_unit_test(test_overload_alone),
 	    cmocka_unit_test(test_overload_reported), cmocka_unit_test(test_cannot_meet),
 	    cmocka_unit_test(test_prefix_cache),      cmocka_unit_test(test_prefix_cache_bad),
+	    cmocka_unit_test(test_closed_loop_and_rate), cmocka_unit_test(test_rate_precedence),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
