@@ -2902,9 +2902,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		}
 	}
 	if (isnan(p->gpus_required)) {
-		not_applicable(e, training(s) ? "no deadline (workload.deadline) is given"
-					      : "no load (requests_per_day, requests_per_s) or deadline "
-						"given");
+		not_applicable(e, training(s)
+				      ? "no deadline (workload.deadline) is given"
+				      : "no load (requests_per_day, requests_per_s) or deadline "
+					"given");
 		return;
 	}
 	if (training(s)) {
