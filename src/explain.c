@@ -2993,6 +2993,77 @@ void explain_gpus_required(struct ex *e, const struct scenario *s, const struct 
 	ex_capacity_plan(e, s, p, CP_GPUS_REQUIRED);
 }
 
+/* capacity_plan.prefill_engines and decode_engines: one pool of the disaggregated capacity
+ * plan (src/plan_time.c, serve_disagg: each pool sized for its own target, the TTFT's
+ * and the TPOT's), then the pools' sum, the replicas. */
+static void disagg_pool(struct ex *e, const struct scenario *s, const struct plan *p, bool prefill)
+{
+	const struct plan_serving *v = &p->serving;
+	const struct slo *slo = &s->workload.slo;
+	double n = prefill ? v->fleet_prefill : v->fleet_decode;
+	char text[240];
+
+	if (sched_of(v->scheduler) != SCHED_DISAGG) {
+		not_applicable(e, "one engine runs both phases (not disaggregated)");
+		return;
+	}
+	if (isnan(n)) {
+		/* serve_disagg sizes a pool only under an arrival rate, and not where a lone
+		 * request misses the pool's target */
+		not_applicable(e, isnan(v->fleet_rate)
+				      ? "no arrival rate to size the pool for"
+				      : "no count meets this pool's target (see gpus_required)");
+		return;
+	}
+	if (prefill) {
+		formula(e, "prefill engines",
+			slo->ttft_s > 0 ? "the fewest N whose M/D/1 queue of prompts, each taking "
+					  "peak rate / N, keeps TTFT <= slo.ttft at the percentile"
+					: "the fewest N whose queue of prompts, each taking peak "
+					  "rate / N, is stable (no slo.ttft)");
+		snprintf(text, sizeof(text), "%s requests/s over N engines, TTFT <= %s at P%s",
+			 plain(e, v->fleet_rate), slo->ttft_s > 0 ? sec(e, slo->ttft_s) : "any",
+			 plain(e, v->slo_percentile));
+	} else {
+		formula(e, "decode engines",
+			slo->tpot_s > 0 ? "the fewest N whose running batch at slo.tpot carries "
+					  "peak rate / N each"
+					: "the fewest N whose running cap carries peak rate / N "
+					  "each (no slo.tpot)");
+		snprintf(text, sizeof(text), "%s requests/s over N engines, TPOT <= %s",
+			 plain(e, v->fleet_rate), slo->tpot_s > 0 ? sec(e, slo->tpot_s) : "any");
+	}
+	numbers(e, prefill ? "prefill engines" : "decode engines", "%s", text);
+	result(e, prefill ? "prefill engines" : "decode engines", plain(e, n));
+	put(e, "\n");
+	if (isfinite(v->fleet_ttft_s[0]))
+		put(e, "  at %s + %s engines: TTFT %s, TPOT %s at P%s\n",
+		    plain(e, v->fleet_prefill), plain(e, v->fleet_decode),
+		    sec(e, v->fleet_ttft_s[0]), sec(e, v->fleet_tpot_s[0]),
+		    plain(e, v->slo_percentile));
+	if (isfinite(p->replicas)) {
+		put(e, "\n");
+		formula(e, "replicas", "prefill engines + decode engines");
+		numbers(e, "replicas", "%s + %s", plain(e, v->fleet_prefill),
+			plain(e, v->fleet_decode));
+		result(e, "replicas", plain(e, p->replicas));
+		put(e, "\n  each engine is tp x pp = %d GPUs; see capacity_plan.gpus_required\n",
+		    p->tp * p->pp);
+	}
+	source(e, "DistServe (Zhong et al. 2024, Section 3): each pool sized for its own "
+		  "latency target");
+}
+
+void explain_prefill_engines(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	disagg_pool(e, s, p, true);
+}
+
+void explain_decode_engines(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	disagg_pool(e, s, p, false);
+}
+
 static void cost_source(struct ex *e)
 {
 	source(e, "hardware.price_per_gpu_hour (indicative catalog prices)");

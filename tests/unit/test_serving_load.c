@@ -1,6 +1,7 @@
 /* test_serving_load.c - serving past its capacity and the inputs the loaded model refuses
  * (src/plan_time.c, serve): overload said under every scheduler and with a measured
- * throughput, TTFT unbounded in the text and null in the JSON, and bad input. */
+ * throughput, TTFT unbounded in the text and null in the JSON, bad input, one load
+ * (a rate or a closed loop) behind every figure, and the capacity plan's pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -317,13 +318,70 @@ static void test_rate_precedence(void **state)
 	}
 }
 
+/* The disaggregated capacity plan's split (src/plan_time.c, serve_disagg) in the JSON
+ * report and the text report: the pools add up to the replicas (the "17 + 5" explain
+ * showed alone), each pool's engines are tp x pp GPUs, both are null under another
+ * scheduler, and the prefill pool's where a lone prompt misses the TTFT target. */
+static void test_pool_split(void **state)
+{
+	static const char *const sets[] = {"workload.scheduler=chunked", "workload.slo.ttft=1ms"};
+	struct scenario s;
+	struct plan p;
+	struct report_buf b = {0};
+	struct cJSON *j;
+	double np = -1, nd = -1, gpus = -1;
+	(void)state;
+	load(TEAM, &s);
+	set(&s, "workload.scheduler=disaggregated");
+	plan_compute(&s, &p);
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.prefill_engines", &np, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_int_equal(report_json_get(j, "capacity_plan.decode_engines", &nd, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_int_equal(report_json_get(j, "capacity_plan.gpus_required", &gpus, NULL),
+			 REPORT_JSON_NUMBER);
+	report_json_free(j);
+	printf("team-serve disaggregated: %g prefill + %g decode engines, %g GPUs\n", np, nd, gpus);
+	assert_true(np >= 1 && nd >= 1 && np == floor(np) && nd == floor(nd));
+	assert_true(np + nd == p.replicas);
+	assert_true(gpus == (np + nd) * p.tp * p.pp);
+	/* the prompts of 1500 tokens outweigh the 300 outputs' decode at TP 4 */
+	assert_true(np > nd);
+	assert_int_equal(report_text(&b, &s, &p), 0);
+	assert_non_null(strstr(b.data, "prefill engines"));
+	assert_non_null(strstr(b.data, "decode engines"));
+	report_buf_release(&b);
+	for (int i = 0; i < 2; i++) {
+		struct scenario t = s;
+		set(&t, sets[i]);
+		plan_compute(&t, &p);
+		j = report_json_build(&t, &p);
+		assert_int_equal(report_json_get(j, "capacity_plan.prefill_engines", NULL, NULL),
+				 REPORT_JSON_NULL);
+		if (i == 1)
+			assert_int_equal(
+			    report_json_get(j, "capacity_plan.gpus_required", NULL, NULL),
+			    REPORT_JSON_NULL);
+		if (i == 0) /* the decode pool too; under the TTFT floor it is still sized */
+			assert_int_equal(
+			    report_json_get(j, "capacity_plan.decode_engines", NULL, NULL),
+			    REPORT_JSON_NULL);
+		report_json_free(j);
+		assert_int_equal(report_text(&b, &t, &p), 0);
+		assert_null(strstr(b.data, "prefill engines"));
+		report_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_overload_measured), cmocka_unit_test(test_overload_alone),
-	    cmocka_unit_test(test_overload_reported), cmocka_unit_test(test_cannot_meet),
-	    cmocka_unit_test(test_prefix_cache),      cmocka_unit_test(test_prefix_cache_bad),
+	    cmocka_unit_test(test_overload_measured),	 cmocka_unit_test(test_overload_alone),
+	    cmocka_unit_test(test_overload_reported),	 cmocka_unit_test(test_cannot_meet),
+	    cmocka_unit_test(test_prefix_cache),	 cmocka_unit_test(test_prefix_cache_bad),
 	    cmocka_unit_test(test_closed_loop_and_rate), cmocka_unit_test(test_rate_precedence),
+	    cmocka_unit_test(test_pool_split),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
