@@ -2619,6 +2619,17 @@ static double finite_run(const struct tctx *c, const struct infer *in, const str
 	return max_num(N - 1, 0) / v->rate + v->e2e_mean_s;
 }
 
+/* The fleet's lone-request warnings (serve_fleet, serve_disagg) quote latencies at the
+ * SLO percentile: it goes with them, for the message to name it. */
+static void lone_warnings_at(struct plan *p, double percentile)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if ((p->warnings[i].code == PW_SLO_UNREACHABLE_TTFT ||
+		     p->warnings[i].code == PW_SLO_UNREACHABLE_TPOT) &&
+		    !(p->warnings[i].c > 0))
+			p->warnings[i].c = percentile;
+}
+
 /* The peak arrival rate over all replicas: workload.requests_per_s where given, which
  * takes precedence (time_infer warns when it overrides a requests_per_day), else
  * requests_per_day x peak_factor / 86,400 s. Every figure of the load follows it. */
@@ -2675,6 +2686,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
 		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
 			     deployed, span);
+		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
 			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
 		p->ttft_s = v->ttft_mean_s;
@@ -2724,9 +2736,10 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	if (v->overloaded)
 		plan_warn(p, PW_OVERLOADED, v->rate, v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
-		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
+		plan_warn_at(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s, v->slo_percentile);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
-		plan_warn(p, PW_SLO_PERCENTILE, v->tpot_slo_s, w->slo.tpot_s);
+		plan_warn_at(p, PW_SLO_PERCENTILE_TPOT, v->tpot_slo_s, w->slo.tpot_s,
+			     v->slo_percentile);
 
 	/* the loaded engine's figures replace the step alone's */
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
@@ -2750,6 +2763,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	/* the capacity plan from the loaded engine */
 	if (rate > 0) {
 		serve_fleet(c, in, &g, rate, engines, span);
+		lone_warnings_at(p, v->slo_percentile);
 	} else if ((w->kind == WL_ONLINE && peak > 0) ||
 		   (w->kind == WL_OFFLINE && w->tokens > 0 && w->deadline_s > 0)) {
 		/* a closed loop (or an offline batch) completes a fixed rate per engine: the

@@ -234,8 +234,30 @@ static void test_overload(void **state)
 	set(&s, "workload.requests_per_s=4");
 	set(&s, "workload.slo.tpot=10ms");
 	plan_compute(&s, &p);
-	assert_true(has_warning(&p, PW_SLO_PERCENTILE));
+	assert_true(has_warning(&p, PW_SLO_PERCENTILE_TPOT));
+	assert_false(has_warning(&p, PW_SLO_PERCENTILE)); /* the TTFT's: no target */
 	assert_false(has_warning(&p, PW_SLO_MISSED));
+	/* the message names the latency and the percentile */
+	for (int i = 0; i < p.nwarnings; i++) {
+		char msg[256];
+		if (p.warnings[i].code != PW_SLO_PERCENTILE_TPOT)
+			continue;
+		plan_warning_format(&p.warnings[i], msg, sizeof(msg));
+		printf("%s\n", msg);
+		assert_non_null(strstr(msg, "tpot target missed at P99"));
+	}
+	set(&s, "workload.slo.percentile=90");
+	set(&s, "workload.slo.ttft=1ms");
+	plan_compute(&s, &p);
+	for (int i = 0; i < p.nwarnings; i++) {
+		char msg[256];
+		plan_warning_format(&p.warnings[i], msg, sizeof(msg));
+		if (p.warnings[i].code == PW_SLO_PERCENTILE)
+			assert_non_null(strstr(msg, "ttft target missed at P90"));
+		if (p.warnings[i].code == PW_SLO_UNREACHABLE_TTFT)
+			assert_non_null(strstr(msg, "a lone request's ttft at P90 is"));
+	}
+	assert_true(has_warning(&p, PW_SLO_PERCENTILE) && has_warning(&p, PW_SLO_UNREACHABLE_TTFT));
 }
 
 /* An overloaded replica's TTFT at the SLO percentile has no value: the warning says
@@ -257,7 +279,8 @@ static void test_slo_warning_unbounded(void **state)
 		plan_warning_format(&p.warnings[i], msg, sizeof(msg));
 		assert_null(strstr(msg, ": - "));
 		if (!isfinite(p.warnings[i].a)) {
-			assert_non_null(strstr(msg, "unbounded (overloaded) against a target of 1 s"));
+			assert_non_null(
+			    strstr(msg, "unbounded (overloaded) against a target of 1 s"));
 			seen++;
 		}
 	}
@@ -273,7 +296,8 @@ static void test_framework_brings_scheduler(void **state)
 		const char *set;
 		double sched; /* serving.scheduler; NaN: alone */
 	} cases[] = {
-	    {"workload.framework=default", NAN},	{"workload.framework=vllm", SCHED_CHUNKED},
+	    {"workload.framework=default", NAN},
+	    {"workload.framework=vllm", SCHED_CHUNKED},
 	    {"workload.framework=sglang", SCHED_PREFILL_FIRST},
 	    {"workload.framework=trt-llm", SCHED_CHUNKED},
 	};
@@ -618,8 +642,8 @@ static void test_graphs_off_above_cap(void **state)
 	assert_true(g.decode.eager_s == 0);
 	assert_true(d->eager_s > 0);
 	assert_true(e.tpot_s > 1.5 * g.tpot_s);
-	sum = fmax(d->gemm_s, d->weight_read_s) + d->attention_s + d->elementwise_s +
-	      d->tp_comm_s + d->ep_comm_s + d->pp_comm_s + d->fixed_s + d->eager_s;
+	sum = fmax(d->gemm_s, d->weight_read_s) + d->attention_s + d->elementwise_s + d->tp_comm_s +
+	      d->ep_comm_s + d->pp_comm_s + d->fixed_s + d->eager_s;
 	near(sum, e.tpot_s, 1e-12);
 	/* the host's time does not grow with the batch while the GPU's stays below it */
 	sglang_at(240, NULL, &v);
