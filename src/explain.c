@@ -2724,6 +2724,24 @@ static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
 	    pct(e, v->fleet_util[i]), i == 0 ? "meets" : "misses");
 }
 
+/* capacity_plan.slo_batch, below max_batch: under prefill-first and chunked the loaded
+ * step's bound (src/plan_time.c, loaded_slo_batch), else the lone decode step's. */
+static void slo_batch_line(struct ex *e, const struct plan *p)
+{
+	int sched = sched_of(p->serving.scheduler);
+	if (isnan(p->slo_batch))
+		return;
+	put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+	if (sched == SCHED_CHUNKED || sched == SCHED_PREFILL_FIRST)
+		wrapped(e, "  ",
+			"under load: the largest running batch B whose steps, its decodes plus the "
+			"(B - 1) x prompt / output tokens that join them at B's own rate B / e2e "
+			"(Little's law), meet the SLO at its percentile, as serving.* reports the "
+			"engine at that batch");
+	else
+		wrapped(e, "  ", "from the decode step alone (no prompt joins it)");
+}
+
 /* capacity_plan.replicas and gpus_required under a scheduler other than alone: the rule
  * serve_fleet (src/plan_time.c) applied, with its numbers. */
 static void fleet_capacity(struct ex *e, const struct scenario *s, const struct plan *p,
@@ -2868,8 +2886,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		else if (p->pp > 1)
 			put(e, "  (on the tighter of the first and the last pipeline stage;\n"
 			       "  the numbers are the last's)\n");
-		if (!isnan(p->slo_batch))
-			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+		slo_batch_line(e, p);
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
 		return;
 	}

@@ -2619,6 +2619,105 @@ static double finite_run(const struct tctx *c, const struct infer *in, const str
 	return max_num(N - 1, 0) / v->rate + v->e2e_mean_s;
 }
 
+/* The loaded engine's configuration (serve's, and loaded_slo_batch's): the scheduler,
+ * the lengths a prefill and a decode see, the step's token budget and the running cap. */
+static void serve_config(const struct tctx *c, const struct infer *in, double B, double maxb,
+			 struct serve_cfg *o)
+{
+	const struct scenario *s = c->s;
+	const struct workload *w = &s->workload;
+	const struct framework_info *fw = framework_get(w->framework);
+	struct serve_cfg g;
+
+	g.sched = framework_scheduler(w->framework, w->scheduler);
+	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
+	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
+	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
+	g.gaps = request_gaps(&w->output_length, g.O);
+	g.B = B;
+	g.T = w->max_batched_tokens > 0
+		  ? w->max_batched_tokens
+		  : framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
+	if (!(g.T > 0))
+		g.T = INFINITY;
+	g.cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
+	g.cap = min_num(g.cap, maxb);
+	if (g.cap < 1)
+		g.cap = 1;
+	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
+		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
+		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
+		if (bt >= 1)
+			g.cap = min_num(g.cap, bt);
+	}
+	*o = g;
+}
+
+/* The engine held at running batch B by its own rate B / e2e (Little's law): its excess
+ * over the SLO at the percentile, the larger of latency / target - 1 over the targets set
+ * (<= 0 meets, as serve_meets tests), for loaded_slo_batch's root. */
+static double slo_excess(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double B, struct plan_serving *t)
+{
+	const struct slo *slo = &c->s->workload.slo;
+	struct serve_point pt;
+	double x = -1;
+	serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	t->overloaded = false;
+	serve_levels(c, in, g, &pt, B, B / pt.e2e, 0, false, t);
+	if (slo->ttft_s > 0)
+		x = max_num(x, t->ttft_slo_s / (slo->ttft_s * (1 + 1e-9)) - 1);
+	if (slo->tpot_s > 0)
+		x = max_num(x, t->tpot_slo_s / (slo->tpot_s * (1 + 1e-9)) - 1);
+	return isnan(x) ? INFINITY : x;
+}
+
+/* capacity_plan.slo_batch under a loaded scheduler (prefill-first, chunked): the largest
+ * running batch B whose engine in steady state meets the SLO at its percentile, each step
+ * its decodes plus the (B - 1) P / O prompt tokens that join it at B's own rate B / e2e
+ * (Little's law), as serving.* reports the engine at that batch. The lone decode step's
+ * bound (time_infer) is the upper end, as no joining prompt shortens a step. 0 where even
+ * a batch of one misses. The excess grows nearly linearly in B (the step is linear in the
+ * batch and the prompts joining it): regula falsi on whole batches (Illinois), about four
+ * one-point evaluations. */
+static double loaded_slo_batch(const struct tctx *c, const struct infer *in, double B, double maxb,
+			       double lone)
+{
+	struct serve_cfg g;
+	struct plan_serving t;
+	double lo = 1, hi, flo, fhi;
+	int side = 0;
+
+	serve_config(c, in, B, maxb, &g);
+	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
+		return lone;
+	hi = floor(min_num(g.cap, lone));
+	serving_nan(&t);
+	t.slo_percentile = c->s->workload.slo.percentile > 0 ? c->s->workload.slo.percentile : 99;
+	if ((fhi = slo_excess(c, in, &g, hi, &t)) <= 0)
+		return hi;
+	if (hi <= 1 || (flo = slo_excess(c, in, &g, 1, &t)) > 0)
+		return 0;
+	/* lo meets (flo <= 0), hi misses (fhi > 0) */
+	while (hi - lo > 1) {
+		double mid = floor(lo + (hi - lo) * (-flo) / (fhi - flo)), f;
+		mid = min_num(max_num(mid, lo + 1), hi - 1);
+		f = slo_excess(c, in, &g, mid, &t);
+		if (f <= 0) {
+			lo = mid, flo = f;
+			if (side == -1)
+				fhi /= 2;
+			side = -1;
+		} else {
+			hi = mid, fhi = f;
+			if (side == 1)
+				flo /= 2;
+			side = 1;
+		}
+	}
+	return lo;
+}
+
 /* The fleet's lone-request warnings (serve_fleet, serve_disagg) quote latencies at the
  * SLO percentile: it goes with them, for the message to name it. */
 static void lone_warnings_at(struct plan *p, double percentile)
@@ -2645,7 +2744,6 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	const struct scenario *s = c->s;
 	struct plan *p = c->p;
 	const struct workload *w = &s->workload;
-	const struct framework_info *fw = framework_get(w->framework);
 	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
@@ -2665,20 +2763,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		}
 		return;
 	}
-	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
-	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
-	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
-	g.gaps = request_gaps(&w->output_length, g.O);
-	g.B = B;
-	g.T = w->max_batched_tokens > 0
-		  ? w->max_batched_tokens
-		  : framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
-	if (!(g.T > 0))
-		g.T = INFINITY;
-	g.cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
-	g.cap = min_num(g.cap, maxb);
-	if (g.cap < 1)
-		g.cap = 1;
+	serve_config(c, in, B, maxb, &g);
 	if (g.sched == SCHED_DISAGG) {
 		v->scheduler = g.sched;
 		v->budget = isfinite(g.T) ? g.T : NAN;
@@ -2701,12 +2786,6 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 			p->total_s = w->tokens / p->tokens_per_s;
 		infer_mfu(c);
 		return;
-	}
-	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
-		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
-		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
-		if (bt >= 1)
-			g.cap = min_num(g.cap, bt);
 	}
 	v->scheduler = g.sched;
 	v->budget = isfinite(g.T) ? g.T : NAN; /* NaN: unlimited */
@@ -3138,6 +3217,9 @@ static void time_infer(struct tctx *c)
 				lim = w->slo.ttft_s > 0 && pf > w->slo.ttft_s ? 0 : lo;
 			}
 			p->slo_batch = lim >= 1 ? lim : 0;
+			/* a loaded scheduler's steps carry the prompts that join: its bound */
+			if (w->kind == WL_ONLINE || w->kind == WL_OFFLINE)
+				p->slo_batch = loaded_slo_batch(c, &in, B, maxb, p->slo_batch);
 		}
 	}
 

@@ -737,6 +737,45 @@ static void test_slo_batch_at_cap(void **state)
 	assert_true(p.slo_batch > 160);
 }
 
+/* capacity_plan.slo_batch under a loaded scheduler is the loaded step's bound (issue 13):
+ * the engine held at that running batch (a closed loop of that many) meets the TPOT
+ * target at the percentile, one more misses it, and the bound is below the lone decode
+ * step's (team-serve: 575 alone, the prompts joining each step take it to about 100);
+ * the fleet the plan sizes runs its engines at no more than it. */
+static void test_slo_batch_loaded(void **state)
+{
+	static const char *const scheds[] = {"chunked", "prefill-first"};
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct scenario s, t;
+		struct plan p, alone, at, over;
+		double b;
+		team_loaded(&s, scheds[i]);
+		plan_compute(&s, &p);
+		t = s;
+		set(&t, "workload.scheduler=alone");
+		plan_compute(&t, &alone);
+		b = p.slo_batch;
+		printf("team-serve %s: slo_batch %g (alone %g)\n", scheds[i], b, alone.slo_batch);
+		assert_true(b >= 1 && b == floor(b));
+		assert_true(b < alone.slo_batch);
+		/* the engine at b and at b + 1 sequences */
+		t = s;
+		set(&t, "workload.requests_per_day=0");
+		setf(&t, "workload.concurrency=%.0f", b);
+		plan_compute(&t, &at);
+		setf(&t, "workload.concurrency=%.0f", b + 1);
+		plan_compute(&t, &over);
+		assert_true(at.serving.batch == b && over.serving.batch == b + 1);
+		assert_true(at.serving.tpot_slo_s <= s.workload.slo.tpot_s * (1 + 1e-9));
+		assert_true(over.serving.tpot_slo_s > s.workload.slo.tpot_s);
+		/* the capacity plan's engines run at no more than b, and meet */
+		assert_true(isfinite(p.gpus_required));
+		assert_true(slo_holds_at(&s, p.gpus_required, &at));
+		assert_true(at.serving.batch <= b);
+	}
+}
+
 /* SGLang's overlap scheduler has the next step launched before it receives a request:
  * under load a prompt's passes wait for one mean step more than the same engine without
  * it (vLLM's row under prefill-first), and nothing at all when it runs alone. */
@@ -789,6 +828,7 @@ int main(void)
 	    cmocka_unit_test(test_prefill_waits_for_host),
 	    cmocka_unit_test(test_eager_root_under_load),
 	    cmocka_unit_test(test_slo_batch_at_cap),
+	    cmocka_unit_test(test_slo_batch_loaded),
 	    cmocka_unit_test(test_overlap_step_ahead),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
