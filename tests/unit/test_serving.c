@@ -509,6 +509,7 @@ static void test_fleet_monotone(void **state)
 			struct scenario s;
 			struct plan p;
 			team_loaded(&s, scheds[k]);
+			set(&s, "workload.requests_per_day=0"); /* the rate alone: one load */
 			setf(&s, "workload.requests_per_s=%.6g", rate);
 			plan_compute(&s, &p);
 			assert_true(isfinite(p.replicas));
