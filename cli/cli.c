@@ -640,6 +640,30 @@ static int search_scaling_csv(const struct cli *c, const struct scenario *s,
 	return rc;
 }
 
+/* Why no hardware.count meets, where the plan knows a reason no count changes (a lone
+ * request's latency above the SLO, a load past the most GPUs planned: the warnings
+ * report's GPUs required row quotes): appended to err's message. */
+static void solve_count_reason(const struct scenario *s, struct gp_error *err)
+{
+	struct plan *p = malloc(sizeof(*p));
+	size_t n = strlen(err->message);
+
+	if (!p)
+		return;
+	plan_compute(s, p);
+	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+		enum plan_warning_code k = p->warnings[i].code;
+		char why[320];
+		if (k != PW_SLO_UNREACHABLE_TTFT && k != PW_SLO_UNREACHABLE_TPOT &&
+		    k != PW_FLEET_OVER_MAX)
+			continue;
+		plan_warning_format(&p->warnings[i], why, sizeof(why));
+		snprintf(err->message + n, sizeof(err->message) - n, ": %s", why);
+		break;
+	}
+	free(p);
+}
+
 static int cmd_solve(struct cli *c)
 {
 	struct scenario *s = malloc(sizeof(*s));
@@ -661,6 +685,8 @@ static int cmd_solve(struct cli *c)
 	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
 		goto out;
 	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
+		if (err.code == GP_EINPUT && strcmp(c->solve_key, "hardware.count") == 0)
+			solve_count_reason(s, &err);
 		rc = cli_print_error(c, &err, NULL);
 		goto out;
 	}

@@ -2971,6 +2971,24 @@ static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
 	    pct(e, v->fleet_util[i]), i == 0 ? "meets" : "misses");
 }
 
+/* capacity_plan.slo_batch, below max_batch: under prefill-first and chunked the loaded
+ * step's bound (src/plan_time.c, loaded_slo_batch), else the lone decode step's. */
+static void slo_batch_line(struct ex *e, const struct plan *p)
+{
+	int sched = sched_of(p->serving.scheduler);
+	if (isnan(p->slo_batch))
+		return;
+	put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+	if (sched == SCHED_CHUNKED || sched == SCHED_PREFILL_FIRST)
+		wrapped(e, "  ",
+			"under load: the largest running batch B whose steps, its decodes plus the "
+			"(B - 1) x prompt / output tokens that join them at B's own rate B / e2e "
+			"(Little's law), meet the SLO at its percentile, as serving.* reports the "
+			"engine at that batch");
+	else
+		wrapped(e, "  ", "from the decode step alone (no prompt joins it)");
+}
+
 /* capacity_plan.replicas and gpus_required under a scheduler other than alone: the rule
  * serve_fleet (src/plan_time.c) applied, with its numbers. */
 static void fleet_capacity(struct ex *e, const struct scenario *s, const struct plan *p,
@@ -3115,8 +3133,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		else if (p->pp > 1)
 			put(e, "  (on the tighter of the first and the last pipeline stage;\n"
 			       "  the numbers are the last's)\n");
-		if (!isnan(p->slo_batch))
-			put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+		slo_batch_line(e, p);
 		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
 		return;
 	}
@@ -3149,8 +3166,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		}
 	}
 	if (isnan(p->gpus_required)) {
-		not_applicable(e, training(s) ? "no deadline (workload.deadline) is given"
-					      : "no load (requests_per_day) or deadline given");
+		not_applicable(e, training(s)
+				      ? "no deadline (workload.deadline) is given"
+				      : "no load (requests_per_day, requests_per_s) or deadline "
+					"given");
 		return;
 	}
 	if (training(s)) {
@@ -3171,12 +3190,17 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		 !(w->measured_tokens_per_s > 0);
 	tps = w->measured_tokens_per_s > 0 ? w->measured_tokens_per_s * replica_gpus(p)
 					   : p->tokens_per_s / deployed(s, p);
-	if (w->kind == WL_ONLINE)
+	if (w->kind == WL_ONLINE && w->requests_per_s > 0) /* it takes precedence */
+		formula(e, "replicas", "ceil(requests/s x output / tokens/s per replica)");
+	else if (w->kind == WL_ONLINE)
 		formula(e, "replicas",
 			"ceil(requests/day x peak x output / 86400 / tokens/s per replica)");
 	else
 		formula(e, "replicas", "ceil(tokens / (deadline x tokens/s per replica))");
-	if (!at_slo && w->kind == WL_ONLINE)
+	if (!at_slo && w->kind == WL_ONLINE && w->requests_per_s > 0)
+		numbers(e, "replicas", "ceil(%s x %s / %s)", plain(e, w->requests_per_s),
+			plain(e, output_tokens(s)), plain(e, tps));
+	else if (!at_slo && w->kind == WL_ONLINE)
 		numbers(e, "replicas", "ceil(%s x %s x %s / 86400 / %s)",
 			cnt(e, w->requests_per_day), plain(e, w->peak_factor),
 			plain(e, output_tokens(s)), plain(e, tps));
@@ -3193,7 +3217,12 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		wrapped(e, "  ", text);
 	}
 	put(e, "\n");
-	if (w->kind == WL_ONLINE) {
+	if (w->kind == WL_ONLINE && w->requests_per_s > 0) {
+		formula(e, "tokens/s needed", "requests/s x output");
+		numbers(e, "tokens/s needed", "%s x %s", plain(e, w->requests_per_s),
+			plain(e, output_tokens(s)));
+		result(e, "tokens/s needed", cnt(e, w->requests_per_s * output_tokens(s)));
+	} else if (w->kind == WL_ONLINE) {
 		formula(e, "tokens/s needed", "requests/day x peak x output / 86400");
 		numbers(e, "tokens/s needed", "%s x %s x %s / 86400", cnt(e, w->requests_per_day),
 			plain(e, w->peak_factor), plain(e, output_tokens(s)));
@@ -3226,6 +3255,77 @@ void explain_replicas(struct ex *e, const struct scenario *s, const struct plan 
 void explain_gpus_required(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	ex_capacity_plan(e, s, p, CP_GPUS_REQUIRED);
+}
+
+/* capacity_plan.prefill_engines and decode_engines: one pool of the disaggregated capacity
+ * plan (src/plan_time.c, serve_disagg: each pool sized for its own target, the TTFT's
+ * and the TPOT's), then the pools' sum, the replicas. */
+static void disagg_pool(struct ex *e, const struct scenario *s, const struct plan *p, bool prefill)
+{
+	const struct plan_serving *v = &p->serving;
+	const struct slo *slo = &s->workload.slo;
+	double n = prefill ? v->fleet_prefill : v->fleet_decode;
+	char text[240];
+
+	if (sched_of(v->scheduler) != SCHED_DISAGG) {
+		not_applicable(e, "one engine runs both phases (not disaggregated)");
+		return;
+	}
+	if (isnan(n)) {
+		/* serve_disagg sizes a pool only under an arrival rate, and not where a lone
+		 * request misses the pool's target */
+		not_applicable(e, isnan(v->fleet_rate)
+				      ? "no arrival rate to size the pool for"
+				      : "no count meets this pool's target (see gpus_required)");
+		return;
+	}
+	if (prefill) {
+		formula(e, "prefill engines",
+			slo->ttft_s > 0 ? "the fewest N whose M/D/1 queue of prompts, each taking "
+					  "peak rate / N, keeps TTFT <= slo.ttft at the percentile"
+					: "the fewest N whose queue of prompts, each taking peak "
+					  "rate / N, is stable (no slo.ttft)");
+		snprintf(text, sizeof(text), "%s requests/s over N engines, TTFT <= %s at P%s",
+			 plain(e, v->fleet_rate), slo->ttft_s > 0 ? sec(e, slo->ttft_s) : "any",
+			 plain(e, v->slo_percentile));
+	} else {
+		formula(e, "decode engines",
+			slo->tpot_s > 0 ? "the fewest N whose running batch at slo.tpot carries "
+					  "peak rate / N each"
+					: "the fewest N whose running cap carries peak rate / N "
+					  "each (no slo.tpot)");
+		snprintf(text, sizeof(text), "%s requests/s over N engines, TPOT <= %s",
+			 plain(e, v->fleet_rate), slo->tpot_s > 0 ? sec(e, slo->tpot_s) : "any");
+	}
+	numbers(e, prefill ? "prefill engines" : "decode engines", "%s", text);
+	result(e, prefill ? "prefill engines" : "decode engines", plain(e, n));
+	put(e, "\n");
+	if (isfinite(v->fleet_ttft_s[0]))
+		put(e, "  at %s + %s engines: TTFT %s, TPOT %s at P%s\n",
+		    plain(e, v->fleet_prefill), plain(e, v->fleet_decode),
+		    sec(e, v->fleet_ttft_s[0]), sec(e, v->fleet_tpot_s[0]),
+		    plain(e, v->slo_percentile));
+	if (isfinite(p->replicas)) {
+		put(e, "\n");
+		formula(e, "replicas", "prefill engines + decode engines");
+		numbers(e, "replicas", "%s + %s", plain(e, v->fleet_prefill),
+			plain(e, v->fleet_decode));
+		result(e, "replicas", plain(e, p->replicas));
+		put(e, "\n  each engine is tp x pp = %d GPUs; see capacity_plan.gpus_required\n",
+		    p->tp * p->pp);
+	}
+	source(e, "DistServe (Zhong et al. 2024, Section 3): each pool sized for its own "
+		  "latency target");
+}
+
+void explain_prefill_engines(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	disagg_pool(e, s, p, true);
+}
+
+void explain_decode_engines(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	disagg_pool(e, s, p, false);
 }
 
 static void cost_source(struct ex *e)

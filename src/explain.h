@@ -121,6 +121,8 @@ void explain_serving_overloaded(struct ex *e, const struct scenario *s, const st
 void explain_max_batch(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_replicas(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_gpus_required(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_prefill_engines(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_decode_engines(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_usd_total(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_usd_per_hour(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_usd_per_million_tokens(struct ex *e, const struct scenario *s, const struct plan *p);

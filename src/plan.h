@@ -41,9 +41,10 @@ enum plan_warning_code {
 	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
 	PW_OVERLOADED,	       /* cannot meet: a = requests/s per replica, b = the most it serves */
-	PW_SLO_PERCENTILE,     /* a = the latency at the SLO percentile, b = its target */
+	PW_SLO_PERCENTILE,     /* a = the TTFT at the SLO percentile (c), b = its target */
 	/* cannot meet at any replica count: a = a lone request's TTFT (TPOT) at the SLO
-	 * percentile, the floor no count goes below, b = the target */
+	 * percentile (c, 0 under scheduler alone: its mean), the floor no count goes below,
+	 * b = the target */
 	PW_SLO_UNREACHABLE_TTFT,
 	PW_SLO_UNREACHABLE_TPOT,
 	PW_FLEET_OVER_MAX,	/* a = the most replicas tried (PLAN_MAX_GPUS), b = GPUs of one */
@@ -52,6 +53,10 @@ enum plan_warning_code {
 				 * 1 disaggregated, 2 a measured throughput */
 	PW_VISION_NOT_MODELLED, /* a = model.vision_params: held, but no image tokens */
 	PW_ZERO_FALLBACK,	/* a = enum framework, b = parallel.zero it runs as stage 0 */
+	/* workload.requests_per_s (a) sets the load where requests_per_day x peak_factor /
+	 * 86,400 s (b) would have: every figure follows a */
+	PW_RATE_OVERRIDES,
+	PW_SLO_PERCENTILE_TPOT, /* a = the TPOT at the SLO percentile (c), b = its target */
 	PW_COUNT
 };
 
@@ -61,6 +66,7 @@ enum plan_conflict { CONFLICT_ZERO, CONFLICT_OFFLOAD, CONFLICT_MEM_FRACTION, CON
 struct plan_warning {
 	enum plan_warning_code code;
 	double a, b; /* figures the message quotes; see each code */
+	double c;    /* the SLO percentile the latencies are at (plan_warn_at), else 0 */
 };
 
 /* The message for a warning, lowercase: "does not fit: 1.12 TB per GPU needs ...". */
@@ -447,5 +453,7 @@ double plan_loss_traffic(const struct workload *w, double e);
 
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);
+/* plan_warn with a third figure c: the SLO percentile of an SLO warning. */
+void plan_warn_at(struct plan *p, enum plan_warning_code code, double a, double b, double c);
 
 #endif

@@ -2811,40 +2811,18 @@ static double finite_run(const struct tctx *c, const struct infer *in, const str
 	return max_num(N - 1, 0) / v->rate + v->e2e_mean_s;
 }
 
-static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
-		  double deployed, double tps_plan)
+/* The loaded engine's configuration (serve's, and loaded_slo_batch's): the scheduler,
+ * the lengths a prefill and a decode see, the step's token budget and the running cap. */
+static void serve_config(const struct tctx *c, const struct infer *in, double B, double maxb,
+			 struct serve_cfg *o)
 {
 	const struct scenario *s = c->s;
-	struct plan *p = c->p;
 	const struct workload *w = &s->workload;
 	const struct framework_info *fw = framework_get(w->framework);
-	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
-	struct serve_memo memo;
-	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
-	double span = (double)p->tp * p->pp * engines;
 
-	serving_nan(v);
-	memo.n = 0;
-	for (int i = 0; i < 4; i++)
-		memo.known[i] = false;
-	g.memo = &memo;
 	g.sched = framework_scheduler(w->framework, w->scheduler);
-	peak = w->requests_per_s > 0 ? w->requests_per_s
-				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
-	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
-		/* alone: the lone step's latencies stand (no queue is modelled), but a peak
-		 * above what the scenario's replicas complete at the planned batch (the
-		 * measured throughput when one is given) is said: its queue has no bound */
-		double cap = tps_plan / (w->output_tokens > 0 ? w->output_tokens : 1);
-		if (w->requests > 0)
-			plan_warn(p, PW_REQUESTS_IGNORED, 0, 0);
-		if (w->kind == WL_ONLINE && peak > 0 && peak / deployed >= cap * (1 - 1e-9)) {
-			v->overloaded = true;
-			plan_warn(p, PW_OVERLOADED, peak / deployed, cap);
-		}
-		return;
-	}
+	g.memo = NULL; /* the caller's (serve_memo) */
 	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
 	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
@@ -2859,6 +2837,138 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
+	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
+		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
+		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
+		if (bt >= 1)
+			g.cap = min_num(g.cap, bt);
+	}
+	*o = g;
+}
+
+/* The engine held at running batch B by its own rate B / e2e (Little's law): its excess
+ * over the SLO at the percentile, the larger of latency / target - 1 over the targets set
+ * (<= 0 meets, as serve_meets tests), for loaded_slo_batch's root. */
+static double slo_excess(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 double B, struct plan_serving *t)
+{
+	const struct slo *slo = &c->s->workload.slo;
+	struct serve_point pt;
+	double x = -1;
+	serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	t->overloaded = false;
+	serve_levels(c, in, g, &pt, B, B / pt.e2e, 0, false, t);
+	if (slo->ttft_s > 0)
+		x = max_num(x, t->ttft_slo_s / (slo->ttft_s * (1 + 1e-9)) - 1);
+	if (slo->tpot_s > 0)
+		x = max_num(x, t->tpot_slo_s / (slo->tpot_s * (1 + 1e-9)) - 1);
+	return isnan(x) ? INFINITY : x;
+}
+
+/* capacity_plan.slo_batch under a loaded scheduler (prefill-first, chunked): the largest
+ * running batch B whose engine in steady state meets the SLO at its percentile, each step
+ * its decodes plus the (B - 1) P / O prompt tokens that join it at B's own rate B / e2e
+ * (Little's law), as serving.* reports the engine at that batch. The lone decode step's
+ * bound (time_infer) is the upper end, as no joining prompt shortens a step. 0 where even
+ * a batch of one misses. The excess grows nearly linearly in B (the step is linear in the
+ * batch and the prompts joining it): regula falsi on whole batches (Illinois), about four
+ * one-point evaluations. */
+static double loaded_slo_batch(const struct tctx *c, const struct infer *in, double B, double maxb,
+			       double lone)
+{
+	struct serve_cfg g;
+	struct serve_memo memo; /* serve_at's points at this configuration */
+	struct plan_serving t;
+	double lo = 1, hi, flo, fhi;
+	int side = 0;
+
+	serve_config(c, in, B, maxb, &g);
+	memo.n = 0;
+	for (int i = 0; i < 4; i++)
+		memo.known[i] = false;
+	g.memo = &memo;
+	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
+		return lone;
+	hi = floor(min_num(g.cap, lone));
+	serving_nan(&t);
+	t.slo_percentile = c->s->workload.slo.percentile > 0 ? c->s->workload.slo.percentile : 99;
+	if ((fhi = slo_excess(c, in, &g, hi, &t)) <= 0)
+		return hi;
+	if (hi <= 1 || (flo = slo_excess(c, in, &g, 1, &t)) > 0)
+		return 0;
+	/* lo meets (flo <= 0), hi misses (fhi > 0) */
+	while (hi - lo > 1) {
+		double mid = floor(lo + (hi - lo) * (-flo) / (fhi - flo)), f;
+		mid = min_num(max_num(mid, lo + 1), hi - 1);
+		f = slo_excess(c, in, &g, mid, &t);
+		if (f <= 0) {
+			lo = mid, flo = f;
+			if (side == -1)
+				fhi /= 2;
+			side = -1;
+		} else {
+			hi = mid, fhi = f;
+			if (side == 1)
+				flo /= 2;
+			side = 1;
+		}
+	}
+	return lo;
+}
+
+/* The fleet's lone-request warnings (serve_fleet, serve_disagg) quote latencies at the
+ * SLO percentile: it goes with them, for the message to name it. */
+static void lone_warnings_at(struct plan *p, double percentile)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if ((p->warnings[i].code == PW_SLO_UNREACHABLE_TTFT ||
+		     p->warnings[i].code == PW_SLO_UNREACHABLE_TPOT) &&
+		    !(p->warnings[i].c > 0))
+			p->warnings[i].c = percentile;
+}
+
+/* The peak arrival rate over all replicas: workload.requests_per_s where given, which
+ * takes precedence (time_infer warns when it overrides a requests_per_day), else
+ * requests_per_day x peak_factor / 86,400 s. Every figure of the load follows it. */
+static double peak_rate(const struct workload *w)
+{
+	return w->requests_per_s > 0 ? w->requests_per_s
+				     : w->requests_per_day * w->peak_factor * (1.0 / 86400);
+}
+
+static void serve(const struct tctx *c, const struct infer *in, double B, double maxb,
+		  double deployed, double tps_plan)
+{
+	const struct scenario *s = c->s;
+	struct plan *p = c->p;
+	const struct workload *w = &s->workload;
+	struct plan_serving *v = &p->serving;
+	struct serve_cfg g;
+	struct serve_memo memo;
+	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
+	double span = (double)p->tp * p->pp * engines;
+
+	serving_nan(v);
+	g.sched = framework_scheduler(w->framework, w->scheduler);
+	peak = peak_rate(w);
+	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
+		/* alone: the lone step's latencies stand (no queue is modelled), but a peak
+		 * above what the scenario's replicas complete at the planned batch (the
+		 * measured throughput when one is given) is said: its queue has no bound */
+		double cap = tps_plan / (w->output_tokens > 0 ? w->output_tokens : 1);
+		if (w->requests > 0)
+			plan_warn(p, PW_REQUESTS_IGNORED, 0, 0);
+		if (w->kind == WL_ONLINE && peak > 0 && peak / deployed >= cap * (1 - 1e-9)) {
+			v->overloaded = true;
+			plan_warn(p, PW_OVERLOADED, peak / deployed, cap);
+		}
+		return;
+	}
+	serve_config(c, in, B, maxb, &g);
+	memo.n = 0;
+	for (int i = 0; i < 4; i++)
+		memo.known[i] = false;
+	g.memo = &memo;
 	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
 		if (w->requests > 0)
@@ -2869,6 +2979,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
 		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
 			     deployed, span);
+		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
 			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
 		p->ttft_s = v->ttft_mean_s;
@@ -2883,12 +2994,6 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 			p->total_s = w->tokens / p->tokens_per_s;
 		infer_mfu(c);
 		return;
-	}
-	if (g.sched == SCHED_CHUNKED && isfinite(g.T)) {
-		/* the budget bounds the batch it can refill: (B - 1) P / O = T - B */
-		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
-		if (bt >= 1)
-			g.cap = min_num(g.cap, bt);
 	}
 	v->scheduler = g.sched;
 	v->budget = isfinite(g.T) ? g.T : NAN; /* NaN: unlimited */
@@ -2920,9 +3025,10 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 			  v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
 					      : v->capacity_rate);
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
-		plan_warn(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s);
+		plan_warn_at(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s, v->slo_percentile);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
-		plan_warn(p, PW_SLO_PERCENTILE, v->tpot_slo_s, w->slo.tpot_s);
+		plan_warn_at(p, PW_SLO_PERCENTILE_TPOT, v->tpot_slo_s, w->slo.tpot_s,
+			     v->slo_percentile);
 
 	/* the loaded engine's figures replace the step alone's */
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
@@ -2952,6 +3058,7 @@ static void serve(const struct tctx *c, const struct infer *in, double B, double
 	/* the capacity plan from the loaded engine */
 	if (rate > 0) {
 		serve_fleet(c, in, &g, rate, engines, span);
+		lone_warnings_at(p, v->slo_percentile);
 	} else if ((w->kind == WL_ONLINE && peak > 0) ||
 		   (w->kind == WL_OFFLINE && w->tokens > 0 && w->deadline_s > 0)) {
 		/* a closed loop (or an offline batch) completes a fixed rate per engine: the
@@ -3351,6 +3458,9 @@ static void time_infer(struct tctx *c)
 				lim = w->slo.ttft_s > 0 && pf > w->slo.ttft_s ? 0 : lo;
 			}
 			p->slo_batch = lim >= 1 ? lim : 0;
+			/* a loaded scheduler's steps carry the prompts that join: its bound */
+			if (w->kind == WL_ONLINE || w->kind == WL_OFFLINE)
+				p->slo_batch = loaded_slo_batch(c, &in, B, maxb, p->slo_batch);
 		}
 	}
 
@@ -3388,8 +3498,9 @@ static void time_infer(struct tctx *c)
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
-		/* requests per day x peak factor x output tokens / 86,400 s */
-		double need = w->requests_per_day * w->peak_factor * O / 86400;
+		/* the peak rate (requests_per_s, else requests per day x peak factor / 86,400
+		 * s) x output tokens */
+		double need = peak_rate(w) * O;
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
 		bool lone = need > 0 &&
@@ -3399,6 +3510,9 @@ static void time_infer(struct tctx *c)
 		double lone_tpot = lone ? decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
 		bool tpot_out = w->slo.tpot_s > 0 && lone_tpot > w->slo.tpot_s * (1 + 1e-9);
+		if (w->requests_per_s > 0 && w->requests_per_day > 0)
+			plan_warn(p, PW_RATE_OVERRIDES, w->requests_per_s,
+				  w->requests_per_day * w->peak_factor / 86400);
 		if (need > 0 && framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
 		    (ttft_out || tpot_out)) {
 			if (ttft_out)

@@ -9,14 +9,20 @@
 #include "framework.h"
 #include "units.h"
 
-void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b)
+void plan_warn_at(struct plan *p, enum plan_warning_code code, double a, double b, double c)
 {
 	if (p->nwarnings >= PLAN_MAX_WARNINGS)
 		return;
 	p->warnings[p->nwarnings].code = code;
 	p->warnings[p->nwarnings].a = a;
 	p->warnings[p->nwarnings].b = b;
+	p->warnings[p->nwarnings].c = c;
 	p->nwarnings++;
+}
+
+void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b)
+{
+	plan_warn_at(p, code, a, b, 0);
 }
 
 static const char *dtype_name_d(double d)
@@ -51,10 +57,14 @@ static const struct {
     [PW_OVERLOADED] = {UNIT_NONE,
 		       "cannot meet the load: %.4g requests/s per replica arrive, it completes "
 		       "at most %.4g (the queue grows without bound; add replicas)"},
-    [PW_SLO_PERCENTILE] = {UNIT_SECONDS, "latency target missed at the slo percentile: %s "
-					 "against a target of %s"},
+    [PW_SLO_PERCENTILE] = {UNIT_SECONDS, NULL},
+    [PW_SLO_PERCENTILE_TPOT] = {UNIT_SECONDS, NULL},
     [PW_FLEET_OVER_MAX] = {UNIT_NONE, "cannot meet the load (and its slo) with %.4g replicas "
 				      "of %.0f gpus, the most planned"},
+    [PW_RATE_OVERRIDES] = {UNIT_NONE,
+			   "workload.requests_per_s %.4g overrides workload.requests_per_day "
+			   "(%.4g requests/s at its peak_factor): every figure follows "
+			   "requests_per_s (set it to 0 for the daily load)"},
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
     [PW_PAGED_EVICTED] = {UNIT_BYTES, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
@@ -62,19 +72,21 @@ static const struct {
 
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 {
-	char a[32] = "", b[32] = "";
+	char a[32] = "", b[32] = "", pct[16] = "99";
 	enum unit_kind unit = (unsigned)w->code < PW_COUNT ? two_figures[w->code].unit : UNIT_NONE;
 	const char *format = (unsigned)w->code < PW_COUNT ? two_figures[w->code].format : NULL;
 
 	if (!buf || size == 0)
 		return buf;
+	if (w->c > 0) /* the SLO percentile: 99, 99.9 */
+		snprintf(pct, sizeof(pct), "%.4g", w->c);
 	if (unit != UNIT_NONE) {
 		units_format_human(unit, w->a, 3, a, sizeof(a));
 		units_format_human(unit, w->b, 3, b, sizeof(b));
 	}
 	/* the SLO's latency has no value only where the queue grows without bound
 	 * (src/plan_time.c, serve: overloaded), which "-" would hide */
-	if (w->code == PW_SLO_PERCENTILE && !isfinite(w->a))
+	if ((w->code == PW_SLO_PERCENTILE || w->code == PW_SLO_PERCENTILE_TPOT) && !isfinite(w->a))
 		snprintf(a, sizeof(a), "unbounded (overloaded)");
 	if (format && unit != UNIT_NONE) {
 		snprintf(buf, size, format, a, b);
@@ -152,14 +164,21 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "only: llmc/zero.cuh set_zero_configs; expected zero 0 or 1)",
 			 framework_name((int)w->a), w->b);
 		break;
+	case PW_SLO_PERCENTILE:
+	case PW_SLO_PERCENTILE_TPOT:
+		snprintf(buf, size,
+			 "%s target missed at P%s (workload.slo.percentile): %s against a "
+			 "target of %s",
+			 w->code == PW_SLO_PERCENTILE ? "ttft" : "tpot", pct, a, b);
+		break;
 	case PW_SLO_UNREACHABLE_TTFT:
 	case PW_SLO_UNREACHABLE_TPOT:
 		snprintf(buf, size,
 			 "cannot meet the %s target at any number of replicas: a lone request's "
-			 "%s at the slo percentile is %s against %s (no count up to 1e8 gpus "
-			 "meets it)",
+			 "%s%s%s is %s against %s (no count up to 1e8 gpus meets it)",
 			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot",
-			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot", a, b);
+			 w->code == PW_SLO_UNREACHABLE_TTFT ? "ttft" : "tpot",
+			 w->c > 0 ? " at P" : "", w->c > 0 ? pct : "", a, b);
 		break;
 	default:
 		snprintf(buf, size, "unknown warning");

@@ -426,7 +426,7 @@ const struct field scenario_fields[] = {
 	      "tokens drafted per step (K; 0 = none)", UI_HIDDEN("spec tokens")),
     NUM_FIELD("workload.speculative.acceptance", workload.speculative.acceptance, UNIT_NONE, 0, 1,
 	      APPLIES_INFERENCE, "chance a drafted token is accepted, [0, 1)",
-	      UI_HIDDEN("spec accept")),
+	      UI_HIDDEN("spec accept"), .flags = FIELD_MAX_OPEN),
     NUM_FIELD("workload.speculative.draft_params", workload.speculative.draft_params, UNIT_COUNT, 0,
 	      1e13, APPLIES_INFERENCE,
 	      "the draft's parameters (1B); 0 = the method's (mtp, eagle: one layer and the head)",
@@ -1006,7 +1006,7 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 				     f->key, text, f->min, f->max);
 			break;
 		}
-		if (v < f->min || v > f->max) {
+		if (v < f->min || v > f->max || ((f->flags & FIELD_MAX_OPEN) && v >= f->max)) {
 			char lo[32], hi[32];
 			units_format_human(f->unit == UNIT_COUNT ? UNIT_NONE : f->unit, f->min, 6,
 					   lo, sizeof(lo));
@@ -1016,9 +1016,14 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 				snprintf(lo, sizeof(lo), "%.15g", f->min);
 				snprintf(hi, sizeof(hi), "%.15g", f->max);
 			}
-			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				     "%s: %s is out of range (expected %s to %s%s)", f->key, text,
-				     lo, hi, f->auto_ok ? " or auto" : "");
+			if (f->flags & FIELD_MAX_OPEN)
+				gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					     "%s: %s is out of range (expected [%s, %s))", f->key,
+					     text, lo, hi);
+			else
+				gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					     "%s: %s is out of range (expected %s to %s%s)", f->key,
+					     text, lo, hi, f->auto_ok ? " or auto" : "");
 			break;
 		}
 		if (f->type == FIELD_INT)
@@ -1275,6 +1280,16 @@ static void problem(struct gp_problems *out, const struct scenario_source *src, 
 	gp_problems_add(out, &e);
 }
 
+/* " at LINE:COL" where key is written in src, else nothing: the place of the second key a
+ * problem names (problem() places it at the first). */
+static void key_at(const struct scenario_source *src, const char *key, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (int i = 0; src && i < src->nkeys; i++)
+		if (strcmp(src->keys[i].key, key) == 0)
+			snprintf(buf, size, " at %d:%d", src->keys[i].line, src->keys[i].column);
+}
+
 long long scenario_replica_gpus(const struct scenario *s)
 {
 	const struct parallel *par = &s->parallel;
@@ -1520,6 +1535,16 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 				"speculative.acceptance %g is not below 1 (expected a chance in "
 				"[0, 1): at 1 every drafted token would be accepted)",
 				sp->acceptance);
+		if (sp->method == SPEC_NONE && sp->acceptance > 0) {
+			/* no draft, nothing to accept: the rate would be read and ignored */
+			char at[48] = "";
+			key_at(src, "workload.speculative.method", at, sizeof(at));
+			problem(out, src, "workload.speculative.acceptance",
+				"speculative.acceptance %g without a speculative method "
+				"(speculative.method is none%s; expected a method: draft, mtp, "
+				"eagle or ngram, or acceptance 0)",
+				sp->acceptance, at);
+		}
 		if (sp->method == SPEC_DRAFT && !(sp->draft_params > 0))
 			problem(out, src, "workload.speculative.draft_params",
 				"speculative.method draft needs the draft model's size (expected "
@@ -1528,6 +1553,19 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			problem(out, src, "workload.speculative.draft_layers",
 				"speculative.method draft needs the draft model's depth (expected "
 				"speculative.draft_layers, e.g. 16)");
+	}
+	if (s->workload.kind == WL_ONLINE && s->workload.concurrency > 0 &&
+	    s->workload.requests_per_s > 0) {
+		/* a closed loop's arrivals are its completions (each client sends when the last
+		 * request ends), so an open rate beside it is a second, different load */
+		char at[48] = "";
+		key_at(src, "workload.requests_per_s", at, sizeof(at));
+		problem(out, src, "workload.concurrency",
+			"workload.concurrency %d (a closed loop) and workload.requests_per_s %g%s "
+			"(open arrivals) are two different loads (expected one: concurrency 0 "
+			"for the arrival rate, or requests_per_s 0 for the closed loop, whose "
+			"fleet then covers requests_per_day)",
+			s->workload.concurrency, s->workload.requests_per_s, at);
 	}
 	if ((s->workload.prefill_engines > 0 || s->workload.decode_engines > 0) &&
 	    s->workload.scheduler != SCHED_DISAGG)

@@ -257,6 +257,7 @@ enum field_type {
 	(1u << 1)		     /* names a file to read (model.hf_config): set with           \
 					scenario_field_load, never scenario_field_set */
 #define FIELD_STEP_DOUBLES (1u << 2) /* +/- double and halve it (counts, sizes, rates) */
+#define FIELD_MAX_OPEN	   (1u << 3) /* max itself is refused: the range is [min, max) */
 
 /* Where a FIELD_STR value is an id: the catalog the terminal UI picks it from. */
 enum field_catalog { FIELD_CATALOG_NONE, FIELD_CATALOG_MODELS, FIELD_CATALOG_GPUS };
@@ -288,7 +289,7 @@ struct field {
 	unsigned applies;	  /* APPLIES_* bits; 0 = every workload */
 	const char *doc;	  /* one line: meaning, unit, default */
 	const char *label;	  /* the short label of its row in the terminal UI */
-	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES */
+	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES, FIELD_MAX_OPEN */
 	enum field_catalog catalog;
 	enum field_pane pane;
 	int row; /* 1-based position in its pane: rows are shown in this order */

@@ -388,6 +388,15 @@ run 0 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
 	--set hardware.count=64 --set workload.scheduler=alone && has "$T/out" '^workload.batch=575$' "solve --max above a batch that fails"
 run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.batch \
 	--set hardware.count=4 --set workload.scheduler=alone
+# an SLO below a lone request's latency: no count meets, and solve says why as report does
+run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --min hardware.count \
+	--set workload.slo.tpot=5ms &&
+	has "$T/err" "no hardware.count up to .*: cannot meet the tpot target at any number of replicas: a lone request's tpot at P99 is" \
+		"solve --min hardware.count gives the lone request's floor"
+run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --min hardware.count \
+	--set workload.slo.ttft=20ms --set workload.scheduler=alone &&
+	has "$T/err" "cannot meet the ttft target .*a lone request's ttft is" \
+		"solve --min hardware.count under alone gives the floor"
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
 run_error 2 solve $D/train.yaml
 run_error 2 solve $D/train.yaml --max no.such.key

@@ -1,6 +1,7 @@
 /* test_serving_load.c - serving past its capacity and the inputs the loaded model refuses
  * (src/plan_time.c, serve): overload said under every scheduler and with a measured
- * throughput, TTFT unbounded in the text and null in the JSON, and bad input. */
+ * throughput, TTFT unbounded in the text and null in the JSON, bad input, one load
+ * (a rate or a closed loop) behind every figure, and the capacity plan's pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
 #include "scenario_set.h"
+#include "serving_text.h"
 
 #define SGLANG "tests/data/serving/sglang-70b-4xh200.yaml"
 #define TEAM   "scenarios/team-serve-70b-5m-requests.yaml"
@@ -253,12 +255,133 @@ static void test_prefix_cache_bad(void **state)
 	rmdir(dir);
 }
 
+/* A closed loop (workload.concurrency) beside an open rate (requests_per_s) is two loads:
+ * refused at the first key's place, the message naming both and the second's place. */
+static void test_closed_loop_and_rate(void **state)
+{
+	struct gp_error err;
+	(void)state;
+	memset(&err, 0, sizeof(err));
+	assert_int_not_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n"
+				       "  kind: online\n  concurrency: 8\n  requests_per_s: 3\n"
+				       "hardware:\n  gpu: a100-80gb-sxm\n",
+				       &err),
+			     0);
+	printf("%d:%d: %s\n", err.line, err.column, err.message);
+	assert_int_equal(err.line, 6);
+	assert_int_equal(err.column, 3);
+	assert_non_null(strstr(err.message, "workload.concurrency 8"));
+	assert_non_null(strstr(err.message, "workload.requests_per_s 3 at 7:3"));
+	/* either alone, or concurrency with the daily load its fleet covers, is one load */
+	assert_int_equal(load_text("gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n"
+				   "  kind: online\n  concurrency: 8\n  requests_per_day: 1M\n"
+				   "hardware:\n  gpu: a100-80gb-sxm\n",
+				   &err),
+			 0);
+}
+
+/* requests_per_s takes precedence over requests_per_day: every figure (the latencies,
+ * the queue, the fleet, under alone as under a loaded scheduler) is the one the same peak
+ * rate given as a daily load gives, and a warning names both. */
+static void test_rate_precedence(void **state)
+{
+	static const char *const scheds[] = {"workload.scheduler=alone",
+					     "workload.scheduler=chunked"};
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct scenario s, t;
+		struct plan a, b;
+		struct report_buf r = {0};
+		load(TEAM, &s);
+		set(&s, scheds[i]);
+		t = s;
+		set(&s, "workload.requests_per_s=40");
+		/* 40 requests/s at the peak: 40 x 86,400 / peak_factor a day */
+		setf(&t, "workload.requests_per_day=%.17g", 40 * 86400 / t.workload.peak_factor);
+		plan_compute(&s, &a);
+		plan_compute(&t, &b);
+		assert_true(isfinite(a.gpus_required) && a.gpus_required > 0);
+		assert_true(a.gpus_required == b.gpus_required && a.replicas == b.replicas);
+		/* the same rate to the last bits the daily load's arithmetic keeps */
+		assert_true(fabs(a.tpot_s - b.tpot_s) <= 1e-12 * b.tpot_s);
+		assert_true(fabs(a.tokens_per_s - b.tokens_per_s) <= 1e-12 * b.tokens_per_s);
+		assert_true((isnan(a.ttft_s) && isnan(b.ttft_s)) ||
+			    fabs(a.ttft_s - b.ttft_s) <= 1e-12 * b.ttft_s);
+		assert_int_equal(warnings_of(&a, PW_RATE_OVERRIDES), 1);
+		assert_int_equal(warnings_of(&b, PW_RATE_OVERRIDES), 0);
+		/* the text report's workload line says the rate followed */
+		assert_int_equal(report_text(&r, &s, &a), 0);
+		assert_non_null(strstr(r.data, "40 requests/s"));
+		assert_non_null(strstr(r.data, "overrides workload.requests_per_day"));
+		assert_null(strstr(r.data, "requests/day"));
+		report_buf_release(&r);
+	}
+}
+
+/* The disaggregated capacity plan's split (src/plan_time.c, serve_disagg) in the JSON
+ * report and the text report: the pools add up to the replicas (the "17 + 5" explain
+ * showed alone), each pool's engines are tp x pp GPUs, both are null under another
+ * scheduler, and the prefill pool's where a lone prompt misses the TTFT target. */
+static void test_pool_split(void **state)
+{
+	static const char *const sets[] = {"workload.scheduler=chunked", "workload.slo.ttft=1ms"};
+	struct scenario s;
+	struct plan p;
+	struct report_buf b = {0};
+	struct cJSON *j;
+	double np = -1, nd = -1, gpus = -1;
+	(void)state;
+	load(TEAM, &s);
+	set(&s, "workload.scheduler=disaggregated");
+	plan_compute(&s, &p);
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.prefill_engines", &np, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_int_equal(report_json_get(j, "capacity_plan.decode_engines", &nd, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_int_equal(report_json_get(j, "capacity_plan.gpus_required", &gpus, NULL),
+			 REPORT_JSON_NUMBER);
+	report_json_free(j);
+	printf("team-serve disaggregated: %g prefill + %g decode engines, %g GPUs\n", np, nd, gpus);
+	assert_true(np >= 1 && nd >= 1 && np == floor(np) && nd == floor(nd));
+	assert_true(np + nd == p.replicas);
+	assert_true(gpus == (np + nd) * p.tp * p.pp);
+	/* the prompts of 1500 tokens outweigh the 300 outputs' decode at TP 4 */
+	assert_true(np > nd);
+	assert_int_equal(report_text(&b, &s, &p), 0);
+	assert_non_null(strstr(b.data, "prefill engines"));
+	assert_non_null(strstr(b.data, "decode engines"));
+	report_buf_release(&b);
+	for (int i = 0; i < 2; i++) {
+		struct scenario t = s;
+		set(&t, sets[i]);
+		plan_compute(&t, &p);
+		j = report_json_build(&t, &p);
+		assert_int_equal(report_json_get(j, "capacity_plan.prefill_engines", NULL, NULL),
+				 REPORT_JSON_NULL);
+		if (i == 1)
+			assert_int_equal(
+			    report_json_get(j, "capacity_plan.gpus_required", NULL, NULL),
+			    REPORT_JSON_NULL);
+		if (i == 0) /* the decode pool too; under the TTFT floor it is still sized */
+			assert_int_equal(
+			    report_json_get(j, "capacity_plan.decode_engines", NULL, NULL),
+			    REPORT_JSON_NULL);
+		report_json_free(j);
+		assert_int_equal(report_text(&b, &t, &p), 0);
+		assert_null(strstr(b.data, "prefill engines"));
+		report_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_overload_measured), cmocka_unit_test(test_overload_alone),
-	    cmocka_unit_test(test_overload_reported), cmocka_unit_test(test_cannot_meet),
-	    cmocka_unit_test(test_prefix_cache),      cmocka_unit_test(test_prefix_cache_bad),
+	    cmocka_unit_test(test_overload_measured),	 cmocka_unit_test(test_overload_alone),
+	    cmocka_unit_test(test_overload_reported),	 cmocka_unit_test(test_cannot_meet),
+	    cmocka_unit_test(test_prefix_cache),	 cmocka_unit_test(test_prefix_cache_bad),
+	    cmocka_unit_test(test_closed_loop_and_rate), cmocka_unit_test(test_rate_precedence),
+	    cmocka_unit_test(test_pool_split),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -40,6 +40,7 @@ static void test_run_leaves_latencies(void **state)
 		struct scenario s, t;
 		struct plan a, b;
 		load(SGLANG, &s);
+		set(&s, "workload.requests_per_s=0"); /* the file's rate: one load */
 		set(&s, loads[i]);
 		plan_compute(&s, &a);
 		assert_true(isnan(a.serving.run_s));

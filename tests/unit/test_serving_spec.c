@@ -200,8 +200,9 @@ static void test_spec_loaded(void **state)
 
 #define HEAD "gpuplan: 1\nmodel:\n  preset: llama-2-7b\nworkload:\n  kind: online\n"
 
-/* Acceptance outside [0, 1), K < 1 under a method, a draft model without its size: an
- * input error at the line and column of the key (exit 2 in the CLI). */
+/* Acceptance outside [0, 1) or without a method, K < 1 under a method, a draft model
+ * without its size: an input error at the line and column of the key (exit 2 in the
+ * CLI). */
 static void test_spec_bad(void **state)
 {
 	static const struct {
@@ -210,11 +211,16 @@ static void test_spec_bad(void **state)
 		const char *word;
 	} bad[] = {
 	    {HEAD "  speculative:\n    method: eagle\n    tokens: 3\n    acceptance: 1\n", 9,
-	     "acceptance"},
+	     "expected [0, 1)"},
 	    {HEAD "  speculative:\n    method: eagle\n    tokens: 3\n    acceptance: -0.1\n", 9,
 	     "acceptance"},
 	    {HEAD "  speculative:\n    method: eagle\n    tokens: 3\n    acceptance: 1.5\n", 9,
-	     "acceptance"},
+	     "expected [0, 1)"},
+	    /* a rate with nothing drafted: named with the method it lacks */
+	    {HEAD "  speculative:\n    acceptance: 0.7\n", 7,
+	     "acceptance 0.7 without a speculative method"},
+	    {HEAD "  speculative:\n    method: none\n    acceptance: 0.7\n", 8,
+	     "speculative.method is none at 7:5"},
 	    {HEAD "  speculative:\n    method: mtp\n    tokens: 0\n    acceptance: 0.5\n", 8,
 	     "tokens"},
 	    {HEAD "  speculative:\n    method: mtp\n    acceptance: 0.5\n", 6, "tokens"},
