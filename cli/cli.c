@@ -849,11 +849,12 @@ static int cmd_check(struct cli *c)
 	struct scenario *s = malloc(sizeof(*s));
 	struct scenario_source *src = malloc(sizeof(*src));
 	struct gp_problems *probs = malloc(sizeof(*probs)), *vp = malloc(sizeof(*vp));
+	struct plan *p = malloc(sizeof(*p));
 	struct gp_error err = {0};
 	const char *path = c->args[0];
 	int rc = 0, load_rc, nread;
 
-	if (!s || !src || !probs || !vp) {
+	if (!s || !src || !probs || !vp || !p) {
 		rc = cli_no_memory(c);
 		goto out;
 	}
@@ -861,6 +862,7 @@ static int cmd_check(struct cli *c)
 		goto out;
 	gp_problems_init(probs);
 	gp_problems_init(vp);
+	p->nwarnings = 0;
 	memset(src, 0, sizeof(*src));
 	load_rc = scenario_load_file(path, c->cat, s, src, probs, &err);
 	if (load_rc != 0 && (!probs->count || err.code == GP_EIO)) {
@@ -904,10 +906,21 @@ static int cmd_check(struct cli *c)
 		if (!repeat)
 			gp_problems_add(probs, &vp->items[i]);
 	}
+	/* a valid scenario is planned for the fields its framework ignores (the plan's
+	 * framework-conflict warnings, as report gives them): warnings, not problems */
+	if (!probs->count && !probs->dropped) {
+		plan_compute(s, p);
+		for (int i = 0; !c->json && i < p->nwarnings; i++) {
+			char msg[256];
+			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+				cli_error(c, "%s: warning: %s", path,
+					  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
+		}
+	}
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		rc = cli_write_json(c, report_json_check(path, probs, path));
+		rc = cli_write_json(c, report_json_check(path, probs, path, p));
 		if (rc == 0 && (probs->count || probs->dropped))
 			rc = EXIT_USAGE;
 		goto out;
@@ -929,6 +942,7 @@ out:
 	free(src);
 	free(probs);
 	free(vp);
+	free(p);
 	return rc;
 }
 

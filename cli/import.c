@@ -54,14 +54,19 @@ void import_scenario(struct report_buf *b, const char *source, const char *model
 		report_buf_printf(b, "name: %s\n", name);
 	report_buf_printf(b, "%.*s", (int)len, model_yaml);
 	/* the required keys of gpuplan-scenario(5) (workload.kind, hardware.gpu) with the serving
-	 * defaults of scenario_init: a request of 512 prompt and 128 output tokens, in bf16 */
+	 * defaults of scenario_init: a request of 512 prompt and 128 output tokens, in bf16; a
+	 * quantized checkpoint computes as its format does on the GPU, which precision auto
+	 * resolves (plan_precision: fp8 weights W8A8 on fp8 tensor cores, as vLLM's
+	 * Fp8LinearMethod runs them; weight-only formats dequantise in a 16-bit GEMM) */
 	report_buf_printf(
-	    b, "# Edit: train, finetune, online or offline, and that workload's fields.\n"
-	       "workload:\n"
-	       "  kind: online\n"
-	       "  precision: bf16\n"
-	       "  prompt_tokens: 512\n"
-	       "  output_tokens: 128\n");
+	    b,
+	    "# Edit: train, finetune, online or offline, and that workload's fields.\n"
+	    "workload:\n"
+	    "  kind: online\n"
+	    "  precision: %s\n"
+	    "  prompt_tokens: 512\n"
+	    "  output_tokens: 128\n",
+	    quant ? "auto" : "bf16");
 	/* the checkpoint's formats (hf_quant.c), written out: the model block above is only
 	 * the shape, so they would not follow from it */
 	report_buf_printf(b, "  weights: %s\n", quant ? dtype_name(q->weights) : "bf16");

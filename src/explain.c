@@ -1030,6 +1030,37 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 			  "one's tensors are counted one by one (src/plan_memory.c)");
 }
 
+/* The KV budget a serving framework's rule leaves (plan_memory.c, the KV rule): vLLM's
+ * fraction x total - peak torch memory - non-torch memory, SGLang's fraction x total -
+ * the weights, TensorRT-LLM's fraction of what is free after the engine loads. */
+static void kv_budget_lines(struct ex *e, const struct framework_info *fw,
+			    const struct plan_memory *m, double frac)
+{
+	switch (fw->kv_rule) {
+	case KV_RULE_STATIC:
+		formula(e, "KV budget", "memory fraction x capacity - weights");
+		numbers(e, "KV budget", "%s x %s - %s", plain(e, frac), byt(e, m->capacity),
+			byt(e, m->weights));
+		break;
+	case KV_RULE_FREE:
+		formula(e, "KV budget",
+			"memory fraction x (capacity - weights - activations - non-torch memory)");
+		numbers(e, "KV budget", "%s x (%s - %s - %s - %s)", plain(e, frac),
+			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
+			byt(e, m->cuda_context));
+		break;
+	default:
+		formula(e, "KV budget",
+			"memory fraction x capacity - (weights + activations + workspaces) - "
+			"non-torch memory");
+		numbers(e, "KV budget", "%s x %s - (%s + %s + %s) - %s", plain(e, frac),
+			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
+			byt(e, m->blas_workspace), byt(e, m->cuda_context));
+		break;
+	}
+	result(e, "KV budget", byt(e, m->kv_budget));
+}
+
 /* A serving framework's KV pool (plan_memory.c, the KV rule and kv_rule_finish): the
  * budget its rule leaves, in whole blocks, allocated once whatever the batch; more only
  * when an explicit batch needs more (it does not fit). */
@@ -1084,29 +1115,7 @@ static void kv_pool(struct ex *e, const struct scenario *s, const struct plan *p
 		result(e, "blocks", cnt(e, bb > 0 ? m->kv_cache / bb : 0));
 	}
 	put(e, "\n");
-	switch (fw->kv_rule) {
-	case KV_RULE_STATIC:
-		formula(e, "KV budget", "memory fraction x capacity - weights");
-		numbers(e, "KV budget", "%s x %s - %s", plain(e, frac), byt(e, m->capacity),
-			byt(e, m->weights));
-		break;
-	case KV_RULE_FREE:
-		formula(e, "KV budget",
-			"memory fraction x (capacity - weights - activations - non-torch memory)");
-		numbers(e, "KV budget", "%s x (%s - %s - %s - %s)", plain(e, frac),
-			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
-			byt(e, m->cuda_context));
-		break;
-	default:
-		formula(e, "KV budget",
-			"memory fraction x capacity - (weights + activations + workspaces) - "
-			"non-torch memory");
-		numbers(e, "KV budget", "%s x %s - (%s + %s + %s) - %s", plain(e, frac),
-			byt(e, m->capacity), byt(e, m->weights), byt(e, m->activations),
-			byt(e, m->blas_workspace), byt(e, m->cuda_context));
-		break;
-	}
-	result(e, "KV budget", byt(e, m->kv_budget));
+	kv_budget_lines(e, fw, m, frac);
 	put(e, "\n  %s tokens cached (kv_cache / bytes per token)\n", cnt(e, m->kv_tokens));
 }
 
@@ -2887,6 +2896,109 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 	}
 }
 
+/* max_batch under a serving framework's KV rule (plan_memory.c: the rule replaces the fit):
+ * the sequences whose whole blocks the pool holds, the pool the budget in whole blocks.
+ * max_batch stays that KV bound: the prefix cache keeps prefixes in the blocks the running
+ * batch leaves free ((max_batch - B) sequences, plan_time.c prefix_tiers) and
+ * serving.max_running applies the engine's running cap; the cap is shown beside it. */
+static void max_batch_kv_rule(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct plan_memory *m = &p->mem;
+	const struct framework_info *fw = framework_get(s->workload.framework);
+	double blk = fw->kv_block_tokens > 0 ? fw->kv_block_tokens : 1;
+	double bb = blk * m->kv_bytes_per_token;
+	double per_seq = ceil(m->kv_tokens_per_seq / blk);
+	double blocks = bb > 0 ? floor(fmax(0, m->kv_budget) / bb) : 0;
+	double state = m->kv_seq_bytes - per_seq * bb, B = p->max_batch;
+	double frac = s->workload.gpu_memory_utilization > 0
+			  ? s->workload.gpu_memory_utilization
+			  : framework_mem_fraction(s->workload.framework, p->tp);
+	double cap = s->workload.max_running > 0 ? s->workload.max_running : fw->max_running;
+	const char *cap_name = fw->kv_rule == KV_RULE_STATIC ? "max_running_requests"
+			       : fw->kv_rule == KV_RULE_FREE ? "max_batch_size"
+							     : "max_num_seqs";
+	char a[32], b[32], lhs[48];
+
+	if (state < 1)
+		state = 0;
+	snprintf(a, sizeof(a), "%.0f", blocks);
+	if (state > 0) {
+		/* each sequence its blocks and a recurrent state slot (vLLM's MambaSpec) */
+		formula(e, "max_batch",
+			"floor(pool / (blocks a sequence x block tokens x bytes per token + "
+			"recurrent state))");
+		numbers(e, "max_batch", "floor(%s / (%s x %s x %s + %s))", byt(e, blocks * bb),
+			plain(e, per_seq), plain(e, blk), byt(e, m->kv_bytes_per_token),
+			byt(e, state));
+	} else {
+		formula(e, "max_batch", "floor(blocks / blocks a sequence)");
+		numbers(e, "max_batch", "floor(%s / %s)", a, plain(e, per_seq));
+	}
+	result(e, "max_batch", plain(e, B));
+	put(e, "\n");
+	wrapped(e, "  ",
+		"the most sequences the KV pool holds under the framework's own rule (no "
+		"allocator slack: the pool is allocated once, in blocks)");
+	put(e, "\n");
+	formula(e, "blocks a sequence", "ceil(tokens a sequence / block tokens)");
+	numbers(e, "blocks a sequence", "ceil(%s / %s)", plain(e, m->kv_tokens_per_seq),
+		plain(e, blk));
+	result(e, "blocks a sequence", plain(e, per_seq));
+	put(e, "\n");
+	if (m->kv_budget > 0) {
+		formula(e, "blocks", "floor(KV budget / (block tokens x bytes per token))");
+		numbers(e, "blocks", "floor(%s / (%s x %s))", byt(e, m->kv_budget), plain(e, blk),
+			byt(e, m->kv_bytes_per_token));
+		result(e, "blocks", a);
+	} else
+		put(e, "  blocks = 0: the KV budget leaves no room; not even one sequence fits\n");
+	put(e, "\n");
+	kv_budget_lines(e, fw, m, frac);
+	if (state == 0 && per_seq > 0 && B < 1e8 && p->pp == 1) {
+		/* the last B whose blocks the pool holds, and one more */
+		put(e, "\n");
+		for (int i = 0; i < 2; i++) {
+			if (B + i < 1)
+				continue;
+			snprintf(lhs, sizeof(lhs), "%.0f %s x %s blocks", B + i,
+				 B + i == 1 ? "sequence" : "sequences", plain(e, per_seq));
+			snprintf(b, sizeof(b), "%.0f", (B + i) * per_seq);
+			put(e, "  %s = %s blocks (%s %s)\n", lhs, b,
+			    (B + i) * per_seq <= blocks ? "fits in" : "over", a);
+		}
+	}
+	if (p->pp > 1)
+		put(e, "  (on the tighter of the first and the last pipeline stage;\n"
+		       "  the numbers are the more loaded one's)\n");
+	if (cap > 0) {
+		char text[300];
+		snprintf(text, sizeof(text),
+			 "running cap: %s %s (%s); min(cap, max_batch) = %s: the %s binds. "
+			 "max_batch stays the KV pool's bound (the prefix cache's free blocks "
+			 "are counted from it); serving.max_running is the running batch",
+			 s->workload.max_running > 0 ? "workload.max_running" : fw->title,
+			 plain(e, cap), s->workload.max_running > 0 ? "set" : cap_name,
+			 plain(e, fmin(cap, B)), B < cap ? "KV pool" : "running cap");
+		put(e, "\n");
+		wrapped(e, "  ", text);
+	}
+	if (!isnan(p->slo_batch))
+		put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
+	put(e, "\n");
+	wrapped(e, "  framework: ", fw->title);
+	source(e, fw->kv_rule == KV_RULE_STATIC
+		      ? "SGLang python/sglang/srt/model_executor/model_runner.py "
+			"profile_max_num_token (rest = free after load - total x (1 - "
+			"mem_fraction_static)); server_args.py mem_fraction_static"
+		  : fw->kv_rule == KV_RULE_FREE
+		      ? "TensorRT-LLM tensorrt_llm/llmapi/llm_args.py KvCacheConfig "
+			"free_gpu_memory_fraction; tokens_per_block in "
+			"tensorrt_llm/_torch/pyexecutor/resource_manager.py"
+		      : "vLLM vllm/worker/worker.py determine_num_available_blocks (budget = "
+			"gpu_memory_utilization x total - peak torch - non-torch, in blocks of "
+			"block_size); vllm/config.py CacheConfig");
+}
+
 enum capacity_figure { CP_MAX_BATCH, CP_REPLICAS, CP_GPUS_REQUIRED };
 
 /* The total time of s at count GPUs (dp from the count, as plan_deadline_gpus plans it):
@@ -3108,6 +3220,10 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	if (what == CP_MAX_BATCH) {
 		if (training(s) || isnan(p->max_batch)) {
 			not_applicable(e, "training: the batch is given");
+			return;
+		}
+		if (framework_get(w->framework)->kv_rule != KV_RULE_FIT) {
+			max_batch_kv_rule(e, s, p);
 			return;
 		}
 		/* the inequality src/plan_memory.c solves, with this plan's numbers: the answer

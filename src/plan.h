@@ -61,7 +61,13 @@ enum plan_warning_code {
 };
 
 /* The fields PW_FRAMEWORK_CONFLICT names (plan_warning.c has their keys). */
-enum plan_conflict { CONFLICT_ZERO, CONFLICT_OFFLOAD, CONFLICT_MEM_FRACTION, CONFLICT_COUNT };
+enum plan_conflict {
+	CONFLICT_ZERO,
+	CONFLICT_OFFLOAD,
+	CONFLICT_MEM_FRACTION,
+	CONFLICT_RESHARD, /* reshard_after_forward always under FSDP with a pipeline */
+	CONFLICT_COUNT
+};
 
 struct plan_warning {
 	enum plan_warning_code code;

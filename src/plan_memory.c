@@ -1493,6 +1493,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_OFFLOAD);
 		if (x.fw->kv_rule == KV_RULE_FIT && wl->gpu_memory_utilization > 0)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_MEM_FRACTION);
+		/* FSDP under a pipeline keeps the stage gathered whatever the policy
+		 * (framework_keeps_gathered: torch/distributed/pipelining/stage.py,
+		 * backward_maybe_with_nosync; torchtitan forces reshard_after_forward False) */
+		if (x.fw->trains && par->reshard_after_forward == RESHARD_ALWAYS &&
+		    framework_nosync_pipeline(wl->framework, x.pp))
+			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_RESHARD);
 	}
 
 	/* layers */

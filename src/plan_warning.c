@@ -131,10 +131,14 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		break;
 	case PW_FRAMEWORK_CONFLICT: {
 		static const char *const keys[CONFLICT_COUNT] = {
-		    "parallel.zero", "parallel.offload", "workload.gpu_memory_utilization"};
+		    "parallel.zero", "parallel.offload", "workload.gpu_memory_utilization",
+		    "parallel.reshard_after_forward always"};
 		int c = (int)w->b;
-		snprintf(buf, size, "framework %s does not use %s, which is set (ignored)",
-			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?");
+		snprintf(buf, size, "framework %s does not use %s, which is set (ignored%s)",
+			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?",
+			 c == CONFLICT_RESHARD
+			     ? ": with pp > 1 the pipeline stage keeps its parameters gathered"
+			     : "");
 		break;
 	}
 	case PW_PAGED_EVICTED:

@@ -453,7 +453,7 @@ struct cJSON *report_json_explain(const struct figure *f, const struct plan *p,
 }
 
 struct cJSON *report_json_check(const char *path, const struct gp_problems *probs,
-				const char *fallback)
+				const char *fallback, const struct plan *p)
 {
 	cJSON *r = cJSON_CreateObject(), *list;
 	int bad = 0;
@@ -478,6 +478,15 @@ struct cJSON *report_json_check(const char *path, const struct gp_problems *prob
 		       put_num(o, "column", e->column > 0 ? e->column : NAN, true) ||
 		       put_str(o, "key", e->field[0] ? e->field : NULL) ||
 		       put_str(o, "message", e->message);
+	}
+	list = bad ? NULL : cJSON_AddArrayToObject(r, "warnings");
+	if (!list)
+		bad = 1;
+	for (int i = 0; !bad && p && !probs->count && i < p->nwarnings; i++) {
+		char msg[256];
+		if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+			bad |= add_to(list, cJSON_CreateString(plan_warning_format(
+						&p->warnings[i], msg, sizeof(msg))));
 	}
 	if (bad) {
 		cJSON_Delete(r);

@@ -214,6 +214,20 @@ run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
 run_error 2 check
 run_error 1 check $D/no-such-file.yaml
+# a field the framework ignores: check warns as report does (issue 12 audit), still ok
+run 0 check $D/serve.yaml --set workload.framework=vllm --set parallel.zero=1 && {
+	has "$T/out" "^$D/serve.yaml: ok$" "check: ok with a framework warning"
+	has "$T/err" "^gpuplan check: $D/serve.yaml: warning: framework vllm does not use parallel.zero" \
+		"check: ZeRO on vLLM"
+}
+run 0 check $D/train.yaml --set workload.framework=fsdp --set parallel.pp=2 \
+	--set parallel.reshard_after_forward=always &&
+	has "$T/err" "warning: framework fsdp does not use parallel.reshard_after_forward always" \
+		"check: reshard_after_forward always under FSDP with pp > 1"
+run 0 check $D/train.yaml --set workload.framework=fsdp --set parallel.pp=1 \
+	--set parallel.reshard_after_forward=always && lacks "$T/err" "warning" \
+	"check: reshard_after_forward always under FSDP without a pipeline is used"
+run 0 check $D/train.yaml && lacks "$T/err" "warning" "check: a plain scenario warns"
 
 # --- fmt ------------------------------------------------------------------------------
 # a relative hf_config follows the file written elsewhere (into a sibling folder whose
@@ -725,7 +739,11 @@ tp = [p for p in d["problems"] if p["key"] == "parallel.tp"]
 assert tp and tp[0]["line"] == 16 and tp[0]["column"] == 3'
 [ -s "$T/err" ] && bad "check --json: the problems went to stderr too" || ok
 run 0 check $D/train.yaml --json && jsoncheck "$T/out" "check --json: a good file" '
-assert d["ok"] is True and d["count"] == 0 and d["problems"] == []'
+assert d["ok"] is True and d["count"] == 0 and d["problems"] == [] and d["warnings"] == []'
+run 0 check $D/serve.yaml --json --set workload.framework=vllm --set parallel.zero=1 &&
+	jsoncheck "$T/out" "check --json: a framework warning" '
+assert d["ok"] is True and d["problems"] == [], d
+assert d["warnings"] == ["framework vllm does not use parallel.zero, which is set (ignored)"], d'
 run 2 check $D/bad-syntax.yaml --json && jsoncheck "$T/out" "check --json: a value that does not read" '
 p = d["problems"][0]
 assert p["line"] == 7 and p["column"] == 12 and p["key"] == "workload.seq_len", p'

@@ -82,4 +82,23 @@ mkdir -p "$T/Qwen2-7B" && cp tests/data/configs/Qwen2-7B.json "$T/Qwen2-7B/confi
 "$G" import "$T/Qwen2-7B/config.json" >"$T/q" 2>/dev/null
 grep -qx 'name: Qwen2-7B' "$T/q" && ok || bad "a config.json's scenario is not named by its folder"
 
+# an FP8 checkpoint's scenario computes as vLLM runs it: precision auto, W8A8 on Hopper's
+# fp8 tensor cores (faster than the bf16 it wrote before), weight-only on an A100 (none);
+# a bf16 checkpoint keeps precision bf16 (issue 12 audit)
+"$G" import tests/data/configs/DeepSeek-V3.json -o "$T/ds.yaml" 2>/dev/null
+"$G" import tests/data/configs/Qwen2-7B.json -o "$T/qw.yaml" 2>/dev/null
+if grep -qx '  precision: auto' "$T/ds.yaml" && grep -qx '  weights: fp8' "$T/ds.yaml" &&
+	grep -qx '  precision: bf16' "$T/qw.yaml"; then ok; else bad "import's precision"; fi
+"$G" report "$T/ds.yaml" --json >"$T/ds8.json" 2>"$T/err"
+"$G" report "$T/ds.yaml" --json --set workload.precision=bf16 >"$T/ds16.json" 2>"$T/err"
+"$G" report "$T/ds.yaml" --json --set hardware.gpu=a100-80gb-sxm >"$T/dsa.json" 2>"$T/err"
+if python3 -c '
+import json, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+assert a["assumptions"]["precision"] == "fp8", a["assumptions"]["precision"]
+assert c["assumptions"]["precision"] == "bf16", c["assumptions"]["precision"]
+assert a["latency"]["tpot_s"] < 0.9 * b["latency"]["tpot_s"], (a["latency"], b["latency"])
+assert a["latency"]["ttft_s"] < 0.9 * b["latency"]["ttft_s"], (a["latency"], b["latency"])
+' "$T/ds8.json" "$T/ds16.json" "$T/dsa.json"; then ok; else bad "the FP8 scenario does not compute in fp8"; fi
+
 summary import

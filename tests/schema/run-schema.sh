@@ -51,6 +51,8 @@ out gpuplan.report/1 0 report - --json <$TRAIN
 # check: a good file, every bad one (those that read; one that cannot is exit 1, no JSON),
 # and a problem a --set caused
 out gpuplan.check/1 0 check $TRAIN --json
+out gpuplan.check/1 0 check tests/data/cli/serve.yaml --json --set workload.framework=vllm \
+	--set parallel.zero=1
 for f in tests/data/bad/*.yaml; do
 	"$G" check "$f" --json >"$T/probe" 2>/dev/null
 	[ -s "$T/probe" ] && out gpuplan.check/1 2 check "$f" --json

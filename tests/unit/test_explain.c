@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "explain.h"
+#include "framework.h"
 #include "time_rows.h"
 
 static void train_scenario(struct scenario *s)
@@ -184,12 +185,84 @@ static void test_seed15_verdict_order(void **state)
 	assert_int_equal(p.binding, BN_CAPACITY);
 }
 
+/* buf with every run of spaces and newlines as one space (wrapped text) */
+static void squash(char *buf)
+{
+	char *w = buf;
+	for (const char *r = buf; *r; r++)
+		if (!((*r == ' ' || *r == '\n') && w > buf && w[-1] == ' '))
+			*w++ = *r == '\n' ? ' ' : *r;
+	*w = 0;
+}
+
+/* Under a serving framework's KV rule, max_batch's explanation is the engine's own rule
+ * (issue 12 audit: it printed the default 1.05 inequality and never named the engine):
+ * blocks = floor(budget / block bytes), max_batch = floor(blocks / blocks a sequence),
+ * with the numbers the plan used, the framework named, and the running cap beside it. */
+static void test_max_batch_kv_rule(void **state)
+{
+	static const struct {
+		int fw;
+		const char *name, *cites;
+	} rows[] = {{FW_VLLM, "framework: vLLM", "determine_num_available_blocks"},
+		    {FW_SGLANG, "framework: SGLang", "profile_max_num_token"},
+		    {FW_TRTLLM, "framework: TensorRT-LLM", "free_gpu_memory_fraction"}};
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct scenario s;
+		struct plan p;
+		char buf[4096], want[64];
+		const struct framework_info *fw = framework_get(rows[r].fw);
+		double blk, blocks, per;
+		online_scenario(&s);
+		s.workload.framework = rows[r].fw;
+		plan_compute(&s, &p);
+		blk = fw->kv_block_tokens;
+		blocks = floor(p.mem.kv_budget / (blk * p.mem.kv_bytes_per_token));
+		per = ceil(p.mem.kv_tokens_per_seq / blk);
+		/* the rule the plan solved: whole blocks of whole sequences */
+		assert_true(p.max_batch >= 1);
+		assert_true(p.max_batch == floor(blocks / per));
+		assert_int_equal(
+		    explain_key(&s, &p, "capacity_plan.max_batch", buf, sizeof(buf), NULL), 0);
+		snprintf(want, sizeof(want), "floor(%.0f / %.0f)", blocks, per);
+		assert_non_null(strstr(buf, want));
+		snprintf(want, sizeof(want), " = %.0f\n", blocks);
+		assert_non_null(strstr(buf, want));
+		assert_non_null(strstr(buf, rows[r].name));
+		assert_non_null(strstr(buf, rows[r].cites));
+		assert_non_null(strstr(buf, "KV budget = memory fraction"));
+		assert_null(strstr(buf, "fragmentation"));
+		assert_null(strstr(buf, "memory with"));
+		assert_non_null(strstr(buf, "blocks (fits in "));
+		assert_non_null(strstr(buf, "blocks (over "));
+		squash(buf);
+		assert_non_null(strstr(buf, p.max_batch < fw->max_running
+						? "the KV pool binds"
+						: "the running cap binds"));
+		/* a running cap above the pool's sequences: the pool binds; one below it
+		 * binds instead, and max_batch stays the KV bound */
+		for (int c = 0; c < 2; c++) {
+			s.workload.max_running = c ? 4 : 10000000;
+			plan_compute(&s, &p);
+			assert_int_equal(
+			    explain_key(&s, &p, "capacity_plan.max_batch", buf, sizeof(buf), NULL),
+			    0);
+			squash(buf);
+			assert_non_null(strstr(buf, c ? "min(cap, max_batch) = 4: the running "
+							"cap binds"
+						      : "the KV pool binds"));
+			assert_true(p.max_batch > 4);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_key_training),	 cmocka_unit_test(test_every_key_online),
 	    cmocka_unit_test(test_unknown_key),		 cmocka_unit_test(test_seed5_names_peak),
-	    cmocka_unit_test(test_seed15_verdict_order),
+	    cmocka_unit_test(test_seed15_verdict_order), cmocka_unit_test(test_max_batch_kv_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -906,6 +906,33 @@ static void test_bad_input(void **state)
 	s.workload.framework = FW_DEFAULT;
 	p = compute(&s);
 	assert_false(has_warning(p, PW_FRAMEWORK_CONFLICT));
+
+	/* reshard_after_forward always under FSDP with a pipeline: the stage stays gathered
+	 * (framework_keeps_gathered), so the field is ignored and the plan says so; without a
+	 * pipeline it is used, and Megatron's pipeline has no such rule */
+	s.workload.kind = WL_TRAIN;
+	s.parallel.zero = 3;
+	s.parallel.pp = 2;
+	s.parallel.reshard_after_forward = RESHARD_ALWAYS;
+	s.workload.framework = FW_FSDP;
+	p = compute(&s);
+	assert_true(has_warning(p, PW_FRAMEWORK_CONFLICT));
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT) {
+			assert_int_equal((int)p->warnings[i].b, CONFLICT_RESHARD);
+			plan_warning_format(&p->warnings[i], buf, sizeof(buf));
+			assert_non_null(strstr(buf, "fsdp"));
+			assert_non_null(strstr(buf, "parallel.reshard_after_forward always"));
+			assert_non_null(strstr(buf, "pp > 1"));
+		}
+	s.parallel.reshard_after_forward = RESHARD_NEVER;
+	assert_false(has_warning(compute(&s), PW_FRAMEWORK_CONFLICT));
+	s.parallel.reshard_after_forward = RESHARD_ALWAYS;
+	s.parallel.pp = 1;
+	assert_false(has_warning(compute(&s), PW_FRAMEWORK_CONFLICT));
+	s.parallel.pp = 2;
+	s.workload.framework = FW_MEGATRON;
+	assert_false(has_warning(compute(&s), PW_FRAMEWORK_CONFLICT));
 }
 
 static int setup(void **state)
