@@ -138,7 +138,7 @@ static void test_deepspeed_pipeline_zero(void **state)
 	set(&s, "parallel.zero", "1");
 	assert_int_equal(problems(&s, "", "", ""), 0);
 	for (int z = 2; z <= 3; z++) {
-		char v[4], want[32];
+		char v[16], want[32];
 		snprintf(v, sizeof(v), "%d", z);
 		snprintf(want, sizeof(want), "parallel.zero %d", z);
 		set(&s, "parallel.zero", v);

@@ -718,7 +718,7 @@ static void test_warnings(void **state)
 	s.parallel.dp = 0;
 	/* every code formats to lowercase text */
 	for (int c = 0; c < PW_COUNT; c++) {
-		struct plan_warning w = {(enum plan_warning_code)c, 1e9, 2e9};
+		struct plan_warning w = {(enum plan_warning_code)c, 1e9, 2e9, 0};
 		plan_warning_format(&w, buf, sizeof(buf));
 		assert_true(buf[0] >= 'a' && buf[0] <= 'z');
 		assert_null(strstr(buf, "unknown warning"));
