@@ -414,6 +414,18 @@ bool framework_nosync_pipeline(int f, int pp)
 	return f == FW_FSDP && pp > 1;
 }
 
+bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload)
+{
+	if (pp > 1 && !framework_get(f)->pipeline)
+		return false;
+	/* llm.c's train_gpt2.cu: data parallelism only, every buffer on the GPU */
+	if (f == FW_LLMC && (tp > 1 || offload))
+		return false;
+	/* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ asserts
+	 * zero_optimization_stage() < 2 */
+	return !(f == FW_DEEPSPEED && pp > 1 && zero >= 2);
+}
+
 bool framework_keeps_gathered(int f, int pp, enum reshard r)
 {
 	/* torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy: "default"

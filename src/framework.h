@@ -219,6 +219,13 @@ double framework_mem_fraction(int f, int tp);
 bool framework_keeps_gathered(int f, int pp, enum reshard r);
 bool framework_nosync_pipeline(int f, int pp);
 
+/* Whether training framework f runs a layout of tp, pp, ZeRO stage zero and an offload
+ * (offload: any but none): its pipeline parallelism (framework_info.pipeline), llm.c's
+ * data parallelism only, DeepSpeed's pipeline without ZeRO-2/3. search keeps to it;
+ * scenario_validate refuses the rest with a message for each (scenario.c,
+ * framework_conflicts). */
+bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload);
+
 /* The bytes of BLAS workspace f keeps on a GPU of this catalog id and vendor: training
  * runs its backward on a second cuBLAS handle; lt: cuBLASLt GEMMs run (fp8 scaled_mm,
  * bias epilogues), with their own workspace. */

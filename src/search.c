@@ -235,6 +235,10 @@ static void search_machinery(struct ranking *r, struct scenario *s, const struct
 				continue;
 			if (o == OFFLOAD_OPTIMIZER_PARAMS && z != 3)
 				continue;
+			/* only what the framework runs (scenario_validate refuses the rest) */
+			if (!framework_runs_layout(s->workload.framework, tp, s->parallel.pp, z,
+						   o != OFFLOAD_NONE))
+				continue;
 			s->parallel.offload = (enum offload)o;
 			for (int q = 0; q < (tp > 1 ? 2 : 1); q++) {
 				if (!sp->full && q == 0 && tp > 1)

@@ -88,6 +88,38 @@ static void test_seed12_search_finds_fitting(void **state)
 	}
 }
 
+/* search proposes only layouts the framework runs, as scenario_validate accepts them:
+ * DeepSpeed's pipeline without ZeRO-2/3, torchtune without a pipeline, llm.c with data
+ * parallelism only and no offload. */
+static void test_search_keeps_to_the_framework(void **state)
+{
+	static const enum framework fws[] = {FW_DEEPSPEED, FW_TORCHTUNE, FW_LLMC, FW_MEGATRON};
+	static struct search_result res[400];
+	struct search_options opt = {.by = SEARCH_BY_TIME, .top = 400};
+	bool pipelined = false;
+	(void)state;
+	for (int f = 0; f < 4; f++) {
+		struct scenario s;
+		llama2_70b(&s);
+		s.hardware.count = 16;
+		s.workload.framework = fws[f];
+		int n = search_run(&s, &opt, res, NULL);
+		for (int i = 0; i < n; i++) {
+			const struct parallel *l = &res[i].parallel;
+			assert_true(framework_runs_layout(fws[f], l->tp, l->pp, l->zero,
+							  l->offload != OFFLOAD_NONE));
+			if (fws[f] == FW_DEEPSPEED)
+				assert_false(l->pp > 1 && l->zero >= 2);
+			if (fws[f] == FW_TORCHTUNE)
+				assert_true(l->pp == 1);
+			if (fws[f] == FW_LLMC)
+				assert_true(l->tp == 1 && l->offload == OFFLOAD_NONE);
+			pipelined |= fws[f] == FW_MEGATRON && l->pp > 1;
+		}
+	}
+	assert_true(pipelined); /* the rule filters, it does not drop pipelines everywhere */
+}
+
 /* The size: 405B on 1,024 GPUs is at least 10,000 layouts. */
 static void test_large_space(void **state)
 {
@@ -181,6 +213,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranked_and_fitting),
 		cmocka_unit_test(test_seed12_search_finds_fitting),
+		cmocka_unit_test(test_search_keeps_to_the_framework),
 		cmocka_unit_test(test_large_space),
 		cmocka_unit_test(test_solve),
 		cmocka_unit_test(test_scaling),
