@@ -1093,8 +1093,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
 						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
-		mem->weights = x->w_b * (nonexp - embed - norms) + x->emb_b * embed +
-			       x->norm_b * norms + x->we_b * expert;
+		double keep16 = norms + st->moe * x->c->router; /* norms and routers */
+		mem->weights = x->w_b * (nonexp - embed - keep16) + x->emb_b * embed +
+			       x->norm_b * keep16 + x->we_b * expert;
 		mem->weight_bytes_per_param =
 		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
@@ -1638,7 +1639,13 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * linear layers only (hf_quant.c), and vLLM builds RMSNorm/LayerNorm with no
 		 * quant_config (vllm/model_executor/layers/layernorm.py RMSNorm), so they load
 		 * in the model dtype; ModelOpt's NVFP4 export keeps them bf16 (the tensor
-		 * count in tests/unit/test_dtype_quant.c). fp32 weights keep fp32 norms. */
+		 * count in tests/unit/test_dtype_quant.c). So do MoE routers: ModelOpt disables
+		 * "*router*", "*mlp.gate.*" and "*block_sparse_moe.gate*"
+		 * (modelopt/torch/quantization/config.py _default_disabled_quantizer_cfg),
+		 * gpt-oss lists mlp.router in modules_to_not_convert, DeepSeek-V3's fp8
+		 * checkpoint stores mlp.gate in bf16, and vLLM builds the gate with
+		 * quant_config=None (models/mixtral.py MixtralMoE, deepseek_v2.py
+		 * DeepseekV2MoE). fp32 weights keep fp32 norms. */
 		x.norm_b = x.w_b < 2 ? 2 : x.w_b;
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
 		p->micro_batches = 1;

@@ -201,9 +201,9 @@ static void test_llama_70b_nvfp4(void **state)
 	assert_true(fabs(p.mem.weights - ps.mem.weights - 2 * 128256.0 * 8192 * 1.4375) < 1e6);
 }
 
-/* Norms follow the model dtype, not the quantized linears': fp32 weights are 4 bytes a
- * parameter throughout, norms included, and int8 weights (one fp16 scale a row) keep the
- * 2 x 80 + 1 RMSNorms of Llama 3.3 70B at 2 bytes, (2 - 1) x 161 x 8192 bytes over int8. */
+/* Norms and MoE routers follow the model dtype, not the quantized linears': fp32 weights
+ * are 4 bytes a parameter throughout, and int8 weights (an fp16 scale a row) keep Llama 3.3
+ * 70B's 161 RMSNorms (two a layer and a final one) at 2 bytes a weight. */
 static void test_norms_not_quantized(void **state)
 {
 	static const char *const fp32[] = {"workload.weights=fp32",
@@ -221,6 +221,14 @@ static void test_norms_not_quantized(void **state)
 	plan_with("model.preset=llama-3.1-70b", int8, &s, &p);
 	rest = p.params - emb - norms; /* the linear layers, int8 with a scale per row */
 	assert_true(fabs(p.mem.weights - (rest * (1 + 2 / h) + 2 * (emb + norms))) < 1);
+	/* and so do MoE routers: Mixtral 8x7B's 32 gates of 4096 x 8 (MixtralMoE builds
+	 * them with quant_config=None), its 65 norms and untied 32000-token embeddings */
+	{
+		const double mh = 4096, keep = 65 * mh + 32 * mh * 8, memb = 2 * 32000 * mh;
+		plan_with("model.preset=mixtral-8x7b", int8, &s, &p);
+		rest = p.params - memb - keep;
+		assert_true(fabs(p.mem.weights - (rest * (1 + 2 / mh) + 2 * (memb + keep))) < 1);
+	}
 }
 
 /* A model without quantization_config leaves the workload as it was; replacing a quantized
