@@ -1724,7 +1724,7 @@ static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 	result(e, lhs, sec(e, d->step_s));
 }
 
-/* Under a loaded scheduler (src/plan_time.c, serve_at) the mean gap between a sequence's
+/* Under a loaded scheduler (src/plan_serve.c, serve_at) the mean gap between a sequence's
  * tokens: plain decode steps, and the share 1 - e^-n of steps that carry prompts (n the
  * prompts joining a step, Poisson); then the decode step of the running batch, term by
  * term. Returns false under scheduler alone (the step alone is the figure). */
@@ -1849,7 +1849,7 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 
 /* Training: what the loss moves per logit (plan_loss_traffic) and, under a quantised
  * frozen base, the dequantisation's share of the memory-bound time, as the same plan with
- * a bf16 base shows (src/plan_time.c, dequant_bytes). */
+ * a bf16 base shows (src/plan_train.c, dequant_bytes). */
 static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -1892,7 +1892,7 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 
 /* Eager PyTorch layers (workload.compile off under torchtune or transformers): the
  * memory-bound time every unfused pointwise kernel adds, as the same plan compiled shows
- * (src/plan_time.c, eager_bytes). */
+ * (src/plan_train.c, eager_bytes). */
 static void ex_eager(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	struct scenario c = *s;
@@ -2093,7 +2093,7 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		formula(e, "tokens/s", "measured per GPU x GPUs");
 		numbers(e, "tokens/s", "%s x %d", plain(e, w->measured_tokens_per_s), n);
 	} else if (!isnan(p->serving.run_s)) {
-		/* a finite run: its tokens over its duration (src/plan_time.c, finite_run) */
+		/* a finite run: its tokens over its duration (src/plan_serve.c, finite_run) */
 		formula(e, "tokens/s", "workload.requests x output / the run's duration");
 		numbers(e, "tokens/s", "%s x %s / %s", plain(e, w->requests),
 			plain(e, output_tokens(s)), sec(e, p->serving.run_s));
@@ -2109,7 +2109,7 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 			plain(e, p->serving.requests_per_s), plain(e, output_tokens(s)));
 	} else {
 		/* a replica serves B sequences: their prompts' prefill, which gives each its
-		 * first token, then output - 1 decode steps (src/plan_time.c, replica_tps);
+		 * first token, then output - 1 decode steps (src/plan_infer.c, replica_tps);
 		 * the prefill of the batch is what the rest of that time is */
 		double B = plan_batch(s, p), O = output_tokens(s), R = deployed(s, p);
 		double steps = O > 1 ? O - 1 : 0;
@@ -2225,7 +2225,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		return;
 	}
 	if (!isnan(p->serving.scheduler) && !p->serving.overloaded) {
-		/* the loaded engine's mean: src/plan_time.c, serve_levels */
+		/* the loaded engine's mean: src/plan_serve.c, serve_levels */
 		formula(e, "ttft", "a prompt's own passes + the mean wait before the first");
 		numbers(e, "ttft", "%s + %s", sec(e, p->serving.ttft_service_s),
 			sec(e, p->serving.wait_s));
@@ -2239,7 +2239,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		source(e, "queueing stability (Kleinrock, Queueing Systems I, 1975, 5.5)");
 		return;
 	} else if (p->host_kv_load_s > 0) {
-		/* the host-held prefix first (src/plan_time.c, prefix_tiers) */
+		/* the host-held prefix first (src/plan_infer.c, prefix_tiers) */
 		double step = plan_batch(s, p) > 1 ? p->tpot_s : 0;
 		formula(e, "ttft",
 			"host-held prefix loaded + prefill of the prompt + one decode step of the "
@@ -2248,7 +2248,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			sec(e, p->ttft_s - step - p->host_kv_load_s), sec(e, step));
 	} else {
 		/* a new request's prompt, then the decode step of the batch it joins (none
-		 * when it runs alone): src/plan_time.c, ttft_s */
+		 * when it runs alone): src/plan_infer.c, ttft_s */
 		double step = plan_batch(s, p) > 1 ? p->tpot_s : 0;
 		formula(e, "ttft", "prefill of the prompt + one decode step of the running batch");
 		numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
@@ -2315,7 +2315,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			"queueing is not modelled");
 }
 
-/* ---- serving under load (src/plan_time.c, serve) ---- */
+/* ---- serving under load (src/plan_serve.c, serve) ---- */
 
 static const char *sched_name(const struct plan *p)
 {
@@ -2496,7 +2496,7 @@ static void serving_plain(struct ex *e, const struct scenario *s, const struct p
 	serving_source(e);
 }
 
-/* The open loop: an arrival rate per replica (src/plan_time.c, serve). */
+/* The open loop: an arrival rate per replica (src/plan_serve.c, serve). */
 static bool open_loop(const struct plan *p)
 {
 	return !isnan(p->serving.rate);
@@ -2651,7 +2651,7 @@ void explain_serving_utilisation(struct ex *e, const struct scenario *s, const s
 	char nums[160];
 	if (open_loop(p) && v->prompt_svc_s > 0 &&
 	    v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
-		/* the prompt budget binds first (src/plan_time.c, serve_levels) */
+		/* the prompt budget binds first (src/plan_serve.c, serve_levels) */
 		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->prompt_svc_s));
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
@@ -2694,7 +2694,7 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
 	if (v->overloaded) {
-		/* no steady state: serving.wait_s is null (src/plan_time.c, serve_levels) */
+		/* no steady state: serving.wait_s is null (src/plan_serve.c, serve_levels) */
 		serving_plain(e, s, p, "wait",
 			      "the step in flight + the wait at the prompt budget, which needs "
 			      "rate x s < 1 (s a prompt's hold on the budget) and the rate under "
@@ -2705,7 +2705,7 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		return;
 	}
 	if (!open_loop(p) && v->closed_wait_s > 0) {
-		/* src/plan_time.c closed_wait, then the requests beyond the cap (serve_load) */
+		/* src/plan_serve.c closed_wait, then the requests beyond the cap (serve_load) */
 		const char *w = sec(e, v->closed_wait_s);
 		if (v->concurrency > v->batch)
 			snprintf(nums, sizeof(nums), "%s + (%s - %s) x (%s + %s) / %s", w,
@@ -2750,7 +2750,7 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		      nums, sec(e, v->wait_s));
 }
 
-/* serving.run_s: a finite run of workload.requests (src/plan_time.c, finite_run). */
+/* serving.run_s: a finite run of workload.requests (src/plan_serve.c, finite_run). */
 void explain_serving_run(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_serving *v = &p->serving;
@@ -2899,7 +2899,7 @@ static void max_batch_check(struct ex *e, const struct plan *p)
 /* max_batch under a serving framework's KV rule (plan_memory.c: the rule replaces the fit):
  * the sequences whose whole blocks the pool holds, the pool the budget in whole blocks.
  * max_batch stays that KV bound: the prefix cache keeps prefixes in the blocks the running
- * batch leaves free ((max_batch - B) sequences, plan_time.c prefix_tiers) and
+ * batch leaves free ((max_batch - B) sequences, plan_infer.c prefix_tiers) and
  * serving.max_running applies the engine's running cap; the cap is shown beside it. */
 static void max_batch_kv_rule(struct ex *e, const struct scenario *s, const struct plan *p)
 {
@@ -3084,7 +3084,7 @@ static void fleet_point(struct ex *e, const struct plan *p, double count, int i)
 }
 
 /* capacity_plan.slo_batch, below max_batch: under prefill-first and chunked the loaded
- * step's bound (src/plan_time.c, loaded_slo_batch), else the lone decode step's. */
+ * step's bound (src/plan_serve.c, loaded_slo_batch), else the lone decode step's. */
 static void slo_batch_line(struct ex *e, const struct plan *p)
 {
 	int sched = sched_of(p->serving.scheduler);
@@ -3179,7 +3179,7 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			"than hardware.count; under a load search ranks layouts by these GPUs (by "
 			"cost: their USD per hour)");
 	if (rule != FLEET_CANNOT && sched_of(v->scheduler) == SCHED_DISAGG) {
-		/* src/plan_time.c, serve_disagg: each pool sized for its own target */
+		/* src/plan_serve.c, serve_disagg: each pool sized for its own target */
 		put(e, "\n");
 		formula(e, "engines",
 			"prefill engines (the fewest whose M/D/1 TTFT meets slo.ttft at the "
@@ -3374,7 +3374,7 @@ void explain_gpus_required(struct ex *e, const struct scenario *s, const struct 
 }
 
 /* capacity_plan.prefill_engines and decode_engines: one pool of the disaggregated capacity
- * plan (src/plan_time.c, serve_disagg: each pool sized for its own target, the TTFT's
+ * plan (src/plan_serve.c, serve_disagg: each pool sized for its own target, the TTFT's
  * and the TPOT's), then the pools' sum, the replicas. */
 static void disagg_pool(struct ex *e, const struct scenario *s, const struct plan *p, bool prefill)
 {
