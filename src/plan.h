@@ -235,7 +235,8 @@ struct plan_serving {
 	double fleet_tpot_s[2];
 	double fleet_util[2];
 	double fleet_evals; /* evaluations of the loaded model the walk made */
-	/* the terms src/explain.c adds up to the figures above (NaN where none) */
+	/* the terms src/explain_time.c and explain_serving.c add up to the figures above (NaN
+	 * where none) */
 	double step_decode_s; /* a step of the running batch's decodes alone */
 	double step_joined_s; /* a step that carries prompts */
 	double step_frac;     /* the share of steps that carry prompts, 1 - e^-n */
