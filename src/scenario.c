@@ -269,6 +269,10 @@ const struct field scenario_fields[] = {
 
     ENUM_FIELD("workload.kind", workload.kind, workload_kinds, 0,
 	       "train | finetune | online | offline", PW("kind")),
+    ENUM_FIELD("workload.framework", workload.framework, framework_names, 0,
+	       "whose memory rules apply: default (the papers) | megatron | fsdp | deepspeed | "
+	       "hf | torchtune | llm.c | vllm | sglang | trt-llm | llama.cpp",
+	       PW("framework")),
     DTYPE_FIELD("workload.precision", workload.precision, precisions, 0,
 		"compute precision: auto (bf16; fp8 for fp8 weights on fp8 tensor cores) | fp32 | "
 		"tf32 | bf16 | fp16 | fp8 | nvfp4 | mxfp4 | fp6",
@@ -350,10 +354,6 @@ const struct field scenario_fields[] = {
 	       "inference kernels: auto (the framework's; llama.cpp on consumer cards, else "
 	       "cuda-graphs) | llama.cpp | cuda-graphs (vLLM, TensorRT-LLM, SGLang)",
 	       PW("engine")),
-    ENUM_FIELD("workload.framework", workload.framework, framework_names, 0,
-	       "whose memory rules apply: default (the papers) | megatron | fsdp | deepspeed | "
-	       "hf | torchtune | llm.c | vllm | sglang | trt-llm | llama.cpp",
-	       UI_HIDDEN("framework")),
     ENUM_FIELD("workload.master_weights", workload.master_weights, master_weights, APPLIES_TRAINING,
 	       "fp32 master copy: auto (the framework's) | fp32 | none",
 	       UI_HIDDEN("master weights")),
