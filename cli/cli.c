@@ -120,6 +120,7 @@ struct cli {
 	/* the result, which cli_main writes once the command has returned 0: a JSON document,
 	 * or text, escaped for the terminal (cli_write_text) unless out_raw (YAML, KEY=VALUE) */
 	struct cJSON *json_out;
+	bool json_result; /* json_out is the result: NULL there is out of memory */
 	struct report_buf out;
 	bool out_raw;
 	int status; /* the exit status of a result that is written (check's problems) */
@@ -525,10 +526,17 @@ out:
  * what was prepared. A command computes and formats; it returns 0 or the exit status of
  * a problem it printed. */
 
+/* j, a document report_json_* built (NULL when out of memory), is the command's result. */
+static void cli_json_result(struct cli *c, struct cJSON *j)
+{
+	c->json_out = j;
+	c->json_result = true;
+}
+
 static int cmd_report(struct cli *c)
 {
 	if (c->json)
-		c->json_out = report_json_build(c->s[0], c->p[0]);
+		cli_json_result(c, report_json_build(c->s[0], c->p[0]));
 	else if (c->markdown)
 		report_markdown(&c->out, c->s[0], c->p[0]);
 	else
@@ -548,7 +556,7 @@ static int cmd_explain(struct cli *c)
 		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
 		 * the figure table's, numbers first, then the word rows (memory.fits) */
 		if (c->json) {
-			c->json_out = report_json_explain_keys(explain_keys());
+			cli_json_result(c, report_json_explain_keys(explain_keys()));
 			return 0;
 		}
 		for (const char *const *k = explain_keys(); *k; k++)
@@ -566,7 +574,8 @@ static int cmd_explain(struct cli *c)
 	if (explain_key_parts(c->s[0], c->p[0], c->args[1], 80, buf, size, parts, &err) != 0)
 		rc = cli_print_error(c, &err, NULL);
 	else if (c->json)
-		c->json_out = report_json_explain(figure_find(c->args[1]), c->p[0], parts, buf);
+		cli_json_result(c,
+				report_json_explain(figure_find(c->args[1]), c->p[0], parts, buf));
 	else
 		report_buf_printf(&c->out, "%s", buf);
 out:
@@ -590,7 +599,7 @@ static int cmd_diff(struct cli *c)
 		return cli_no_memory(c);
 	diff_compute(c->s[0], c->p[0], c->s[1], c->p[1], d);
 	if (c->json)
-		c->json_out = report_json_diff(d, c->s[0], c->p[0], c->s[1], c->p[1]);
+		cli_json_result(c, report_json_diff(d, c->s[0], c->p[0], c->s[1], c->p[1]));
 	else if (c->csv)
 		report_diff_csv(&c->out, d, c->s[0], c->s[1]);
 	else if (c->markdown)
@@ -669,7 +678,7 @@ static int cmd_solve(struct cli *c)
 	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
 		scenario_field_format(s, f, text, sizeof(text));
 	if (c->json) {
-		c->json_out = report_json_solve(f->key, c->solve_max, value, text);
+		cli_json_result(c, report_json_solve(f->key, c->solve_max, value, text));
 		return 0;
 	}
 	/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
@@ -703,7 +712,8 @@ static int cmd_search(struct cli *c)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (c->json)
-		c->json_out = report_json_search(c->s[0], c->cat, res, n, stats.evaluated, seconds);
+		cli_json_result(
+		    c, report_json_search(c->s[0], c->cat, res, n, stats.evaluated, seconds));
 	else if (c->csv)
 		report_search_csv(&c->out, c->s[0], c->cat, res, n);
 	else
@@ -846,7 +856,7 @@ static int cmd_check(struct cli *c)
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		c->json_out = report_json_check(path, probs, path, p);
+		cli_json_result(c, report_json_check(path, probs, path, p));
 		if (probs->count || probs->dropped)
 			c->status = EXIT_USAGE;
 	} else if (probs->count || probs->dropped) {
@@ -905,7 +915,7 @@ static int cmd_catalog(struct cli *c)
 	bool gpus = strcmp(what, "models") != 0, models = strcmp(what, "gpus") != 0;
 
 	if (c->json)
-		c->json_out = report_json_catalog(c->cat, gpus, models);
+		cli_json_result(c, report_json_catalog(c->cat, gpus, models));
 	else if (c->csv)
 		report_catalog_csv(&c->out, c->cat, !models);
 	else
@@ -1010,7 +1020,7 @@ static int cmd_validate(struct cli *c)
 	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0)
 		rc = cli_print_error(c, &err, dir);
 	else if (c->json)
-		c->json_out = report_json_validation(&v);
+		cli_json_result(c, report_json_validation(&v));
 	else if (c->csv)
 		report_validation_csv(&c->out, &v);
 	else if (c->markdown)
@@ -1748,8 +1758,8 @@ static int cli_run_command(struct cli *c, const struct command *cmd)
 	}
 	/* the result, only once nothing can fail any more: standard output stays empty on an
 	 * error */
-	if (rc == 0 && c->json_out) {
-		rc = cli_write_json(c, c->json_out); /* frees it */
+	if (rc == 0 && c->json_result) {
+		rc = cli_write_json(c, c->json_out); /* frees it; NULL: out of memory */
 		c->json_out = NULL;
 	} else if (rc == 0 && c->out_raw) {
 		rc = c->out.failed ? cli_no_memory(c) : cli_write(c, c->out.data, c->out.len);
