@@ -726,22 +726,22 @@ static int cmd_search(struct cli *c)
 /* gpuplan sweep (cli/sweep.c): the scenario loaded as report loads it, then swept. */
 static int cmd_sweep(struct cli *c)
 {
-	struct sweep_request r = {0};
+	/* the loaded scenario, its source for a swept preset, and the ranges after FILE */
+	struct sweep_request r = {.cat = c->cat,
+				  .s = c->s[0],
+				  .file = c->args[0],
+				  .src = c->src[0],
+				  .nsets = c->nsets,
+				  .sets = (const char *const *)c->sets,
+				  .nranges = c->nargs - 1,
+				  .ranges = c->args + 1,
+				  .nys = c->nys,
+				  .ys = c->ys,
+				  .svg = c->svg,
+				  .json = c->json,
+				  .csv = c->csv,
+				  .ascii = c->ascii};
 
-	r.cat = c->cat;
-	r.s = c->s[0];
-	r.file = c->args[0];
-	r.src = c->src[0]; /* for a swept preset */
-	r.nsets = c->nsets;
-	r.sets = (const char *const *)c->sets;
-	r.nranges = c->nargs - 1;
-	r.ranges = c->args + 1;
-	r.nys = c->nys;
-	r.ys = c->ys;
-	r.svg = c->svg;
-	r.json = c->json;
-	r.csv = c->csv;
-	r.ascii = c->ascii;
 	return sweep_run(&r);
 }
 
@@ -1036,19 +1036,18 @@ static int cmd_validate(struct cli *c)
 /* gpuplan calibrate (cli/calibrate.c): the scenario loaded as report loads it, then fitted. */
 static int cmd_calibrate(struct cli *c)
 {
-	struct calibrate_request r = {0};
+	struct calibrate_request r = {.cat = c->cat,
+				      .s = c->s[0],
+				      .file = c->args[0],
+				      .nmeasured = c->nmeasured,
+				      .measured = c->measured,
+				      .nknobs = c->nknobs,
+				      .knobs = c->knobs,
+				      .output = c->output,
+				      .write = c->write,
+				      .json = c->json,
+				      .profile = c->prof};
 
-	r.cat = c->cat;
-	r.s = c->s[0];
-	r.file = c->args[0];
-	r.nmeasured = c->nmeasured;
-	r.measured = c->measured;
-	r.nknobs = c->nknobs;
-	r.knobs = c->knobs;
-	r.output = c->output;
-	r.write = c->write;
-	r.json = c->json;
-	r.profile = c->prof;
 	return calibrate_run(&r);
 }
 
