@@ -49,6 +49,15 @@ static const struct want wants[] = {
     {"h200", 141 * GIB, 139.81 * GIB, "arxiv_confi etu_logging.md"},
     /* rocminfo's GPU pool 201310208 KB = 191.98 GiB (ROCm/rocm-examples issue #187) */
     {"mi300x", 192 * GIB, 201310208 * 1024.0, "rocm-examples issue #187"},
+    /* PyTorch's "total capacity" in out-of-memory messages on each part */
+    {"a800-80gb-sxm", 80 * GIB, 79.33 * GIB, "PB-LLM issue #3"},
+    {"l40", 48 * GIB, 44.40 * GIB, "Qwen3-VL issue #2097"},
+    {"l20", 48 * GIB, 44.53 * GIB, "HunyuanCustom issue #36"},
+    {"v100-sxm-32gb", 32 * GIB, 31.74 * GIB, "LLaVA issue #812"},
+    {"rtx-6000-ada", 48 * GIB, 44.43 * GIB, "MTVCrafter issue #21"},
+    {"rtx-5090", 32 * GIB, 31.37 * GIB, "Wan2.1 issue #465"},
+    /* ds4's cudaMemGetInfo total on the Workstation Edition (antirez/ds4 issue #431) */
+    {"rtx-pro-6000", 96 * GIB, 94.97 * GIB, "ds4 issue #431"},
     /* no figure found: the memory itself */
     {"h200-nvl", 141 * GIB, 0, "H200 datasheet"},
 };
