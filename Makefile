@@ -211,13 +211,15 @@ install: $(BIN)
 	cp -f catalog/models/*.json $(DESTDIR)$(DATADIR)/models/
 	cp -f man/gpuplan.1 $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1
 	cp -f man/gpuplan-scenario.5 $(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5
+	cp -f man/gpuplan-catalog.5 $(DESTDIR)$(MANPREFIX)/man5/gpuplan-catalog.5
 	cp -f contrib/gpuplan.bash $(DESTDIR)$(BASHCOMPDIR)/gpuplan
 	cp -f contrib/gpuplan.zsh $(DESTDIR)$(ZSHCOMPDIR)/_gpuplan
 	cp -f contrib/gpuplan.fish $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpuplan $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1 \
-		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan \
+		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 \
+		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-catalog.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan \
 		$(DESTDIR)$(ZSHCOMPDIR)/_gpuplan $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 

@@ -1469,8 +1469,11 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
 		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
 				  price);
-		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
-				  g->pcie[0] ? g->pcie : "-", pcie);
+		/* link_bandwidth adds both directions, pcie_bandwidth is one (gpuplan-catalog(5))
+		 */
+		report_buf_printf(b, "  link %s %s both ways, PCIe %s %s each way\n",
+				  g->link[0] ? g->link : "-", link, g->pcie[0] ? g->pcie : "-",
+				  pcie);
 	}
 }
 

@@ -17,7 +17,7 @@ tmp=$T/out
 if ! command -v groff >/dev/null 2>&1; then
 	bad "groff not found (Debian: apt-get install groff-base)"
 else
-	for page in $man1 $man5; do
+	for page in $man1 $man5 man/gpuplan-catalog.5; do
 		if ! groff -man -ww -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
 			bad "groff -man -ww -z $page:"
 			cat "$tmp"
