@@ -9,7 +9,14 @@ DATADIR  ?= $(PREFIX)/share/gpuplan
 PKG_CONFIG ?= pkg-config
 
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS_ORIGIN := $(origin CFLAGS)
 CFLAGS   ?= -O2 -g
+# The planner (src/plan*.c: plan_compute, run on every keystroke; `make bench`) at -O3
+# when CFLAGS is this file's default: GCC's -O3 inlines more and vectorises independent
+# lanes but never reassociates (no -ffast-math), so every figure stays bit-identical,
+# and a plan takes about 4% fewer instructions (30-50 ns of 300). A CFLAGS of one's own
+# (the sanitizer and fuzz builds, a distribution's) is kept as given.
+HOT_CFLAGS ?= $(if $(filter undefined,$(CFLAGS_ORIGIN)),-O3)
 STDFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CORE_PKGS = yaml-0.1 libcjson
 UI_PKGS   = ncursesw
@@ -71,10 +78,11 @@ $(B)/libgpuplan.a: $(CORE_OBJ)
 # The core never sees ncurses' flags. That alone guards nothing (curses.h compiles without
 # them on Debian, and a curses call fails only in a program that links its object):
 # `make check-layers` is the guard.
+$(B)/src/plan.o $(B)/src/plan%.o: HOT = $(HOT_CFLAGS)
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOT) $(CORE_CFLAGS) -c -o $@ $<
 
 $(B)/ui/%.o: ui/%.c
 	@mkdir -p $(@D)
