@@ -111,6 +111,14 @@ static void test_every_key_online(void **state)
 	printf("%s\n", buf);
 	assert_int_equal(explain_key(&s, &p, "time.total_s", buf, sizeof(buf), NULL), 0);
 	assert_non_null(strstr(buf, "not applicable"));
+	/* the default engine on an H100 is vLLM V1's loaded one: its fleet walk at the peak */
+	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "peak rate"));
+	assert_non_null(strstr(buf, "SLO percentile"));
+	/* alone: the tokens the peak needs over a replica's */
+	s.workload.scheduler = SCHED_ALONE;
+	plan_compute(&s, &p);
 	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL), 0);
 	printf("%s\n", buf);
 	assert_non_null(strstr(buf, "86400"));
