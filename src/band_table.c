@@ -48,7 +48,7 @@ const struct band_regime band_table[] = {
 	 "lmdeploy", "a100-80gb-sxm"},
 	{BAND_SPEED, "offline", "cuda-graphs", "ampere", 2, -0.223685, -0.087438, 0.155562,
 	 "lmdeploy", "a100-80gb-sxm"},
-	{BAND_SPEED, "offline", "cuda-graphs", "hopper", 8, -0.007609, 0.088329, 0.036047,
+	{BAND_SPEED, "offline", "cuda-graphs", "hopper", 8, -0.021623, 0.115016, 0.049592,
 	 "trt-llm", "h100-sxm-80gb"},
 };
 /* clang-format on */

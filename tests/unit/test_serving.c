@@ -362,7 +362,7 @@ static void test_default_engine_is_vllm(void **state)
 		plan_compute(&s, &p);
 		printf("%s %s: %s, budget %g, running cap %g\n", cases[i].gpu, cases[i].kind,
 		       scheduler_name(isnan(p.serving.scheduler) ? SCHED_ALONE
-							     : (int)p.serving.scheduler),
+								 : (int)p.serving.scheduler),
 		       p.serving.budget, p.serving.max_running);
 		if (isnan(cases[i].sched)) {
 			assert_true(isnan(p.serving.scheduler));
@@ -374,8 +374,9 @@ static void test_default_engine_is_vllm(void **state)
 		 * fewer ((B - 1) P / O = T - B: serve_config) */
 		{
 			double r = s.workload.prompt_tokens / (double)s.workload.output_tokens;
-			double want = fmin(cases[i].running,
-					   fmin(p.max_batch, floor((cases[i].budget + r) / (1 + r))));
+			double want =
+			    fmin(cases[i].running,
+				 fmin(p.max_batch, floor((cases[i].budget + r) / (1 + r))));
 			assert_true(p.serving.max_running == want);
 		}
 		set(&s, "workload.max_running=7");

@@ -165,9 +165,9 @@ static void test_closed_percentiles(void **state)
 		     p.serving.closed_wait_s -
 			 p.serving.closed_rho * p.serving.prompt_svc_s /
 			     (2 * (1 - p.serving.closed_rho)) +
-			 fmin(p.serving.prompt_svc_s,
-			      p.serving.prompt_svc_s / (2 * (1 - p.serving.closed_rho)) *
-				  log(p.serving.closed_rho / 0.01)),
+			 fmin(p.serving.prompt_svc_s, p.serving.prompt_svc_s /
+							  (2 * (1 - p.serving.closed_rho)) *
+							  log(p.serving.closed_rho / 0.01)),
 		     1e-12);
 	}
 }
