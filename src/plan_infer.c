@@ -342,6 +342,7 @@ void pt_time_infer(struct tctx *c)
 			  w->kind == WL_OFFLINE, g->memory_bytes, g->id, &in.eng);
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
 		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
+		in.host_step = GRAPH_TOKEN_S;
 		in.dim0 = GRAPH_DIM_HALF;
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
@@ -352,6 +353,7 @@ void pt_time_infer(struct tctx *c)
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
 		in.fixed = DECODE_TOKEN_S / in.steps + sh.layers * DECODE_LAYER_S;
+		in.host_step = DECODE_TOKEN_S;
 		in.dim0 = GEMM_DIM_HALF;
 	}
 	if (dq > 0 && c->fp32 > 0)

@@ -526,6 +526,28 @@ static double closed_wait(const struct tctx *c, const struct infer *in, const st
 	return W;
 }
 
+/* The gap between tokens at level q under multi-step scheduling (workload.scheduler_steps
+ * n > 1): vLLM's MultiStepModelRunner schedules once a block of n steps, the prompts
+ * scheduled with the block's first step ("the scheduled prompts are fully processed in the
+ * first-step", vllm/worker/multi_step_model_runner.py StatefulModelInput) and the host's
+ * scheduling and input preparation paid there, while each step's token streams as it comes
+ * (SchedulerConfig multi_step_stream_outputs = True, vllm/config.py). So a share 1 - 1/n of
+ * the gaps are plain decode steps without the host's share, and the first step of a block,
+ * a share 1/n, carries it whole and the prompts of n steps' arrivals, Poisson(n x the
+ * prompts a step), at the level within those steps; the mean gap stays the step's. Sets *k
+ * to the prompts of the level's step. */
+static double block_gap(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			const struct serve_point *pt, double run, double q, double *k)
+{
+	double n = in->steps, qb = 1 - n * (1 - q);
+	if (qb <= 0) {
+		*k = 0;
+		return pt->decode - in->host_step / n;
+	}
+	poisson_quantiles(n * pt->joined / g->P, &qb, 1, k);
+	return serve_gap(c, in, g->sched, pt, run, *k, g->P) + in->host_step * (1 - 1 / n);
+}
+
 /* A closed loop's wait at level q, of mean wq (closed_wait's, and the slot's wait beyond
  * the cap): its M/D/1 part, rho s / (2 (1 - rho)) at the load rho the arrival theorem gives,
  * spread as the open loop's queue is, none in the empty share 1 - rho and past it the
@@ -683,6 +705,8 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		else if (rate <= 0)
 			wait += closed_level(v, run, wq, ql);
 		gap = serve_gap(c, in, sched, pt, run, k[lv], P);
+		if (lv < 3 && in->steps > 1 && sched != SCHED_STATIC)
+			gap = block_gap(c, in, g, pt, run, ql, &k[lv]);
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts

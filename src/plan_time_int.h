@@ -407,6 +407,7 @@ struct infer {
 	double eager_host;	   /* an eager step's host time, layers x EAGER_LAYER_S, s */
 	double steps;		   /* decode steps one scheduling runs (workload.scheduler_steps) */
 	struct serving_engine eng; /* the engine under load (framework_serving) */
+	double host_step; /* the host's share of a step, paid once a scheduling (multi-step) */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
