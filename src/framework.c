@@ -535,11 +535,6 @@ static const struct {
     {"disaggregated", "disaggregated prefill and decode pools (DistServe, Dynamo)"},
 };
 
-enum scheduler framework_scheduler(int f, enum scheduler set)
-{
-	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
-}
-
 void framework_vllm_batch(bool offline, double hbm_bytes, const char *gpu_id, int *tokens,
 			  int *seqs)
 {
