@@ -264,8 +264,8 @@ static const struct framework_info table[FW_COUNT] = {
 		 .kv_block_tokens = 16,
 		 /* V1 always chunks prefills into the decode step (vllm/engine/arg_utils.py,
 		  * _set_default_args_v1: enable_chunked_prefill = True); the API server's
-		  * max_num_batched_tokens 2048 and max_num_seqs 256 (get_batch_defaults; 8192
-		  * and 1024 on GPUs of 70 GiB or more other than the A100 in later versions) */
+		  * max_num_batched_tokens 2048 and max_num_seqs 256 on GPUs under 70 GiB and
+		  * the A100, the rest by GPU and usage context (framework_vllm_batch) */
 		 .scheduler = SCHED_CHUNKED,
 		 .max_batched_tokens = 2048,
 		 .max_running = 256,
@@ -537,9 +537,47 @@ static const struct {
     {"disaggregated", "disaggregated prefill and decode pools (DistServe, Dynamo)"},
 };
 
-enum scheduler framework_scheduler(int f, enum scheduler set)
+void framework_vllm_batch(bool offline, double hbm_bytes, const char *gpu_id, int *tokens,
+			  int *seqs)
 {
-	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
+	/* vllm/engine/arg_utils.py EngineArgs._set_default_args (get_batch_defaults in
+	 * some versions): "if device_memory >= 70 * GiB_bytes and "a100" not in
+	 * device_name" (H100, H200, MI300X, B200) max_num_batched_tokens 16384 for the
+	 * LLM class (offline) and 8192 for the OpenAI API server, max_num_seqs 1024 for
+	 * both; else (the A100 by vLLM PR #17885, which measured the larger budget's
+	 * throughput loss there) 8192 and 2048, max_num_seqs 256; max_num_seqs is then
+	 * min(that, max_num_batched_tokens). The catalog ids of the A100s start "a100". */
+	bool big = hbm_bytes >= 70 * 1073741824.0 && strncmp(gpu_id, "a100", 4) != 0;
+	*tokens = big ? (offline ? 16384 : 8192) : (offline ? 8192 : 2048);
+	*seqs = big ? 1024 : 256;
+	if (*seqs > *tokens)
+		*seqs = *tokens;
+}
+
+void framework_serving(int f, enum scheduler set, bool graphs, bool offline, double hbm_bytes,
+		       const char *gpu_id, struct serving_engine *o)
+{
+	const struct framework_info *fw = framework_get(f);
+	o->sched = fw->scheduler;
+	o->max_batched_tokens = framework_max_batched_tokens(f, hbm_bytes);
+	o->max_running = fw->max_running;
+	if (f == FW_DEFAULT || f < 0 || f >= FW_COUNT) {
+		/* The engine most users of the GPU run (plan_engine picks its kernels): on a
+		 * CUDA-graph GPU vLLM V1, whose scheduler chunks the prompts into the decode
+		 * steps (vLLM's, below); under llama.cpp kernels a llama-server of one slot,
+		 * n_parallel = 1 (common/common.h common_params), serving one request at a
+		 * time: the decode step alone. workload.scheduler alone is one value away. */
+		o->sched = graphs ? SCHED_CHUNKED : SCHED_ALONE;
+		o->max_batched_tokens = o->max_running = 0;
+		if (graphs)
+			framework_vllm_batch(offline, hbm_bytes, gpu_id, &o->max_batched_tokens,
+					     &o->max_running);
+	} else if (f == FW_VLLM) {
+		framework_vllm_batch(offline, hbm_bytes, gpu_id, &o->max_batched_tokens,
+				     &o->max_running);
+	}
+	if (set != SCHED_AUTO)
+		o->sched = set;
 }
 
 /* Every framework schedules once a decode step by default: vLLM v0's EngineArgs

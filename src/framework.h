@@ -110,7 +110,7 @@ enum kv_rule {
 /* workload.scheduler: how a serving engine puts prompts and decodes into its steps. */
 enum scheduler {
 	SCHED_ALONE,	     /* gpuplan's decode step of the batch alone (no prompts join) */
-	SCHED_AUTO,	     /* the framework's (framework_info.scheduler) */
+	SCHED_AUTO,	     /* the framework's (framework_serving) */
 	SCHED_PREFILL_FIRST, /* prompts run as their own passes, stalling the decodes (vLLM v0,
 			      * SGLang's default scheduler) */
 	SCHED_CHUNKED,	     /* prompts join the decode step in chunks under a token budget
@@ -161,7 +161,8 @@ struct framework_info {
 	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
 		      * linear inputs saved in fp8 (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
-	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
+	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve (the
+				   * default framework's: framework_serving) */
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
@@ -252,9 +253,27 @@ const char *framework_name(int f);
  * for as the reports write it ("chunked prefill (Sarathi-Serve; vLLM V1)"); "?" for a
  * value outside enum scheduler. Static strings. */
 const char *scheduler_name(int sched);
-/* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
- * default framework, which serves nothing of its own); any other value is itself. */
-enum scheduler framework_scheduler(int f, enum scheduler set);
+/* The serving engine a plan runs under load (serve_config in the serving code): its
+ * scheduler, the tokens one step may carry (0: unlimited) and the most running requests (0:
+ * as many as the KV cache holds). */
+struct serving_engine {
+	enum scheduler sched;
+	int max_batched_tokens;
+	int max_running;
+};
+/* The engine framework f runs under workload.scheduler set, for an offline job (offline) or
+ * an online service, with kernels of a CUDA-graph engine (graphs) on a GPU of hbm_bytes and
+ * catalog id gpu_id. The default framework serves as the engine most users of the GPU run:
+ * vLLM V1 on a CUDA-graph (datacenter) GPU, a lone llama.cpp slot on the others; vllm takes
+ * its budget and cap from vLLM's defaults for the GPU and the usage context
+ * (framework_vllm_batch). The fields (workload.max_batched_tokens, max_running) override
+ * them in the caller. */
+void framework_serving(int f, enum scheduler set, bool graphs, bool offline, double hbm_bytes,
+		       const char *gpu_id, struct serving_engine *o);
+/* vLLM's default max_num_batched_tokens and max_num_seqs on a GPU of hbm_bytes and catalog
+ * id gpu_id, for the offline LLM class (offline) or the OpenAI API server. */
+void framework_vllm_batch(bool offline, double hbm_bytes, const char *gpu_id, int *tokens,
+			  int *seqs);
 /* workload.scheduler_steps as the plan applies it: the decode steps one scheduling runs
  * (set > 0: itself; auto: framework f's, 1 for every framework). */
 int framework_scheduler_steps(int f, int set);

@@ -722,10 +722,11 @@ static void kv_window(struct mctx *x, const struct model *m)
 	if (model_local_layers(m) <= 0)
 		return;
 	if (wl->framework == FW_VLLM) {
-		double B = wl->max_batched_tokens > 0
-			       ? wl->max_batched_tokens
-			       : framework_max_batched_tokens(wl->framework,
-							      x->s->hardware.gpu.memory_bytes);
+		int T, seqs;
+		double B;
+		framework_vllm_batch(wl->kind == WL_OFFLINE, x->s->hardware.gpu.memory_bytes,
+				     x->s->hardware.gpu.id, &T, &seqs);
+		B = wl->max_batched_tokens > 0 ? wl->max_batched_tokens : T;
 		keep = m->chunked_attention ? keep + B : keep - 1 + B + x->fw->kv_block_tokens;
 	}
 	x->seq_tokens *= model_kv_share(m, x->seq_tokens, keep);
