@@ -4,10 +4,11 @@
  * comment and in the man page. Every row of the framework table has an entry (".TP" then
  * ".B NAME") in the section, and that entry holds the row's title, each part of its source
  * (framework_info.source, split at "; "), the numbers it sets (slack, memory outside the
- * allocator, memory fraction, KV block, loss chunks, TP overlap chunks, token budget,
- * running cap) and, for a serving framework, its scheduler and engine; no entry names a
- * framework the table lacks. So a row added, dropped or changed in the table fails here
- * until the page says so. */
+ * allocator, memory fraction, KV block, loss chunks, TP overlap chunks) and, for a serving
+ * framework, its engine and the schedulers, token budgets and running caps it serves with
+ * on the GPUs and in the contexts of framework_serving; no entry names a framework the
+ * table lacks. So a row added, dropped or changed in the table fails here until the page
+ * says so. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,6 +191,32 @@ static void need_text(const char *fw, const char *entry, const char *what, const
 		fail_msg("%s FRAMEWORKS, %s: %s '%s' missing", MAN, fw, what, text);
 }
 
+/* Under load, the scheduler, token budget and running cap framework f serves with
+ * (framework_serving, workload.scheduler auto) on a 24 GiB card, an 80 GiB A100 and H100
+ * and a 192 GiB B200, online and offline, with CUDA-graph or llama.cpp kernels: each
+ * scheduler's name ("scheduler chunked") and each count the entry must give. */
+static void need_serving(const char *name, int f, const char *entry)
+{
+	static const struct {
+		double gib;
+		const char *id;
+	} gpus[] = {{24, "rtx-4090"}, {80, "a100-sxm-80gb"}, {80, "h100-sxm-80gb"}, {192, "b200"}};
+	for (size_t g = 0; g < sizeof(gpus) / sizeof(gpus[0]); g++)
+		for (int mode = 0; mode < 4; mode++) {
+			struct serving_engine o;
+			char sched[64];
+			framework_serving(f, SCHED_AUTO, mode & 1, mode & 2,
+					  gpus[g].gib * 1073741824.0, gpus[g].id, &o);
+			snprintf(sched, sizeof(sched), "scheduler %s", scheduler_name(o.sched));
+			need_text(name, entry, "scheduler", sched);
+			if (o.max_batched_tokens > 0)
+				need_number(name, entry, "token budget", "%g",
+					    o.max_batched_tokens);
+			if (o.max_running > 0)
+				need_number(name, entry, "running cap", "%g", o.max_running);
+		}
+}
+
 static void test_every_framework_documented(void **state)
 {
 	(void)state;
@@ -234,17 +261,12 @@ static void test_every_framework_documented(void **state)
 		    {"KV block tokens", fw->kv_block_tokens},
 		    {"loss chunks", fw->loss_chunks},
 		    {"TP overlap chunks", fw->tp_overlap_chunks},
-		    {"token budget", fw->max_batched_tokens},
-		    {"running cap", fw->max_running},
 		};
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 			if (nums[i].v > 0)
 				need_number(name, entry, nums[i].what, "%g", nums[i].v);
 		if (fw->serves) {
-			char sched[64];
-			snprintf(sched, sizeof(sched), "scheduler %s",
-				 scheduler_name(fw->scheduler));
-			need_text(name, entry, "scheduler", sched);
+			need_serving(name, f, entry);
 			need_text(name, entry, "engine",
 				  fw->kernels == FW_KERNELS_GRAPHS ? "engine cuda-graphs"
 				  : fw->kernels == FW_KERNELS_LLAMACPP
