@@ -12,7 +12,7 @@
 
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
 static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
-static const char *const recomputes[] = {"none", "selective", "full", "op", NULL};
+static const char *const recomputes[] = {"none", "selective", "full", "op", "attention", NULL};
 static const char *const recompute_methods[] = {"block", "uniform", NULL};
 static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
@@ -290,7 +290,8 @@ const struct field scenario_fields[] = {
 		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)",
 		PW("grad dtype", 11)),
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
-	       "activation recomputation: none | selective | full | op (PyTorch per-op)",
+	       "activation recomputation: none | selective | full | op (PyTorch per-op) | "
+	       "attention (the attention module checkpointed, the MLP stored)",
 	       PW("recompute", 12)),
     INT_AUTO("workload.recompute_layers", workload.recompute_layers, 1, 65536, APPLIES_TRAINING,
 	     "layers of each pipeline stage that recompute, the rest store everything "

@@ -102,6 +102,19 @@ static void llama31_8b(struct model *m)
 	m->vocab = 128256, m->max_context = 131072;
 }
 
+/* Llama 3.1 8B pretraining on gpus H100s (80 GiB), micro-batch 1 of seq tokens, global
+ * batch global. */
+static void train_8b(struct scenario *s, int gpus, int seq, int global)
+{
+	scenario_init(s);
+	llama31_8b(&s->model);
+	gpu_set(s, "h100", 80 * GIB, gpus);
+	s->workload.kind = WL_TRAIN;
+	s->workload.seq_len = seq;
+	s->workload.micro_batch = 1;
+	s->workload.global_batch = global;
+}
+
 /* torchtitan, Llama 3.1 8B, FSDP2 over 8 x H100 96 GB (pytorch/torchtitan
  * benchmarks/llama3_h100_202412_torchtitan.md; setup from train_configs/llama3_8b.toml):
  * bf16 mixed precision, local batch 2 x 8192, selective AC with the `op` policy. The
@@ -543,13 +556,7 @@ static void test_recompute_uniform(void **state)
 	struct gp_problems pr;
 	static struct plan none, full, uni;
 	const double kept = 2 * 4096.0 * 4096 / 2;
-	scenario_init(&s);
-	llama31_8b(&s.model);
-	gpu_set(&s, "h100", 80 * GIB, 8);
-	s.workload.kind = WL_TRAIN;
-	s.workload.seq_len = 4096;
-	s.workload.micro_batch = 1;
-	s.workload.global_batch = 64;
+	train_8b(&s, 8, 4096, 64);
 	s.parallel.tp = 2;
 	s.parallel.sequence_parallel = true;
 	s.workload.recompute = RECOMPUTE_NONE;
@@ -670,6 +677,46 @@ static void test_default_and_overrides(void **state)
 	assert_string_equal(framework_name(FW_TRTLLM), "trt-llm");
 	assert_string_equal(scenario_enum_name("workload.framework", FW_LLMC), "llm.c");
 	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_OP), "op");
+}
+
+/* Attention-only checkpointing (workload.recompute attention: OLMo-core's selected_modules
+ * over the blocks' attention, PyTorch's checkpoint_wrapper): Llama 3.1 8B in bf16 with
+ * FlashAttention (head_dim 128), the papers' framework, one GPU, micro-batch 1 x 2048. A
+ * layer stores what it does without recomputation less Q (4096), K and V (1024 each), the
+ * kernel's output (4096; the output projection's input) and its fp32 log-sum-exp (32 heads
+ * x 4 B): 2 x 10240 + 128 B a token; the attention's input, the norm's output, stays as
+ * the QKV input it was. The backward rebuilds that difference for one layer. With a frozen
+ * base and LoRA on q and v (the QKV input kept only for the adapters) the checkpoint still
+ * keeps the norm's output, and the adapters' rank-8 outputs go with the module. */
+static void test_recompute_attention(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan a, n;
+	double tok = 2048, inside = 2 * (4096 + 2 * 1024 + 4096) + 4 * 32.0;
+	train_8b(&s, 1, 2048, 1);
+	s.workload.flash_attention = true;
+	s.workload.recompute = RECOMPUTE_NONE;
+	plan_compute_memory(&s, &n);
+	s.workload.recompute = RECOMPUTE_ATTENTION;
+	plan_compute_memory(&s, &a);
+	assert_true(fabs(n.mem.activations_per_layer - a.mem.activations_per_layer - tok * inside) <
+		    1e-3);
+	assert_true(fabs(a.mem.rebuilt_layer - tok * inside) < 1e-3);
+	assert_true(a.mem.total < n.mem.total);
+	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_ATTENTION),
+			    "attention");
+	/* LoRA q, v at rank 8: the adapters' outputs (2 x 8 values) leave with the module */
+	s.workload.kind = WL_FINETUNE;
+	s.workload.finetune.method = FT_LORA;
+	s.workload.finetune.rank = 8;
+	s.workload.finetune.targets = LORA_Q | LORA_V;
+	s.workload.recompute = RECOMPUTE_NONE;
+	plan_compute_memory(&s, &n);
+	s.workload.recompute = RECOMPUTE_ATTENTION;
+	plan_compute_memory(&s, &a);
+	assert_true(fabs(n.mem.activations_per_layer - a.mem.activations_per_layer -
+			 tok * (inside + 2 * 16)) < 1e-3);
 }
 
 /* FP8 training converts the linear layers only (workload.fp8_scope linear, every named
@@ -1056,6 +1103,7 @@ int main(void)
 	    cmocka_unit_test(test_lora_eager),
 	    cmocka_unit_test(test_moe_eager),
 	    cmocka_unit_test(test_blas_workspace),
+	    cmocka_unit_test(test_recompute_attention),
 	    cmocka_unit_test(test_fp8_linear_only),
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
