@@ -198,8 +198,12 @@ struct gkey {
 	{                                                                                          \
 		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
 	}
+#define GINT_OPT(k, m)                                                                             \
+	{                                                                                          \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), false                                 \
+	}
 
-/* The keys of one entry; every one is required except sparse, cuda_total and class. */
+/* The keys of one entry; every one is required except sparse, cuda_total, class and sms. */
 static const struct gkey gpu_keys[] = {
     GSTR("id", id),
     GSTR("name", name),
@@ -218,6 +222,7 @@ static const struct gkey gpu_keys[] = {
     GNUM("power", power_w, UNIT_WATTS),
     GNUM("price_per_hour", price_per_hour, UNIT_USD),
     GINT("gpus_per_node", gpus_per_node),
+    GINT_OPT("sms", sms),
     GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
     {NULL, GK_STR, UNIT_NONE, 0, 0, false},
 };
