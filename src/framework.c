@@ -414,16 +414,62 @@ bool framework_nosync_pipeline(int f, int pp)
 	return f == FW_FSDP && pp > 1;
 }
 
+/* What the training frameworks cannot run (issue 12, Bad input), one rule a row, each with
+ * its source. */
+static const struct layout_rule layout_rules[] = {
+    /* a framework without pipeline parallelism (framework_info.pipeline) */
+    {FW_COUNT, LAYOUT_PP, "parallel.pp", "has no pipeline parallelism", NULL, NULL},
+    /* train_gpt2.cu parallelises over data only (multi_gpu_config: one process a GPU,
+     * NCCL all-reduce or ZeRO-1 reduce-scatter, llmc/zero.cuh) and keeps every buffer on
+     * the GPU: no tensor parallelism, no offload option */
+    {FW_LLMC, LAYOUT_TP, "parallel.tp", "has no tensor parallelism", NULL,
+     "tp 1, or framework megatron, fsdp or deepspeed"},
+    {FW_LLMC, LAYOUT_OFFLOAD, "parallel.offload", "has no offload", NULL,
+     "offload none, or framework deepspeed or fsdp"},
+    /* DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: "ZeRO-2 and ZeRO-3
+     * are incompatible with pipeline parallelism" (deepspeed/runtime/pipe/engine.py,
+     * PipelineEngine.__init__) */
+    {FW_DEEPSPEED, LAYOUT_ZERO_PP, "parallel.zero", "cannot run",
+     "its pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with pipeline "
+     "parallelism",
+     "zero 0 or 1 with pp above 1, or pp 1"},
+};
+#define NLAYOUT_RULES ((int)(sizeof(layout_rules) / sizeof(layout_rules[0])))
+
+static bool layout_breaks(const struct layout_rule *r, int f, int tp, int pp, int zero,
+			  bool offload)
+{
+	if (r->framework == FW_COUNT ? framework_get(f)->pipeline : r->framework != f)
+		return false;
+	switch (r->kind) {
+	case LAYOUT_PP:
+		return pp > 1;
+	case LAYOUT_TP:
+		return tp > 1;
+	case LAYOUT_OFFLOAD:
+		return offload;
+	case LAYOUT_ZERO_PP:
+		return pp > 1 && zero >= 2;
+	}
+	return false;
+}
+
+int framework_layout_rule(int from, int f, int tp, int pp, int zero, bool offload)
+{
+	for (int i = from > 0 ? from : 0; i < NLAYOUT_RULES; i++)
+		if (layout_breaks(&layout_rules[i], f, tp, pp, zero, offload))
+			return i;
+	return -1;
+}
+
+const struct layout_rule *framework_layout_rule_at(int i)
+{
+	return i >= 0 && i < NLAYOUT_RULES ? &layout_rules[i] : NULL;
+}
+
 bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload)
 {
-	if (pp > 1 && !framework_get(f)->pipeline)
-		return false;
-	/* llm.c's train_gpt2.cu: data parallelism only, every buffer on the GPU */
-	if (f == FW_LLMC && (tp > 1 || offload))
-		return false;
-	/* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ asserts
-	 * zero_optimization_stage() < 2 */
-	return !(f == FW_DEEPSPEED && pp > 1 && zero >= 2);
+	return framework_layout_rule(0, f, tp, pp, zero, offload) < 0;
 }
 
 bool framework_keeps_gathered(int f, int pp, enum reshard r)

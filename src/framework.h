@@ -219,11 +219,32 @@ double framework_mem_fraction(int f, int tp);
 bool framework_keeps_gathered(int f, int pp, enum reshard r);
 bool framework_nosync_pipeline(int f, int pp);
 
-/* Whether training framework f runs a layout of tp, pp, ZeRO stage zero and an offload
- * (offload: any but none): its pipeline parallelism (framework_info.pipeline), llm.c's
- * data parallelism only, DeepSpeed's pipeline without ZeRO-2/3. search keeps to it;
- * scenario_validate refuses the rest with a message for each (scenario.c,
- * framework_conflicts). */
+/* A layout a training framework cannot run, one rule of the table framework_layout_rule
+ * reads: search proposes only layouts that break none (framework_runs_layout), and
+ * scenario_validate refuses each that a scenario breaks, at key, with the message
+ * "framework NAME HEAD SETTINGS-or-(SETTINGS; ...)" that scenario.c's framework_conflicts
+ * writes from these parts. */
+enum layout_break {
+	LAYOUT_PP,	/* pp > 1 */
+	LAYOUT_TP,	/* tp > 1 */
+	LAYOUT_OFFLOAD, /* an offload */
+	LAYOUT_ZERO_PP	/* ZeRO-2 or -3 with pp > 1 */
+};
+struct layout_rule {
+	int framework;		/* FW_*; FW_COUNT: every framework without a pipeline */
+	enum layout_break kind; /* what breaks it */
+	const char *key;	/* the field the error points at */
+	const char *head;	/* what the framework lacks ("has no tensor parallelism") */
+	const char *why;	/* the reason, after the settings; NULL: none */
+	const char *expected;	/* what is accepted; NULL: pp 1, or a pipelining framework */
+};
+
+/* The first rule at index from or later that framework f breaks with a layout of tp, pp,
+ * ZeRO stage zero and an offload (offload: any but none), its index; -1 when none. */
+int framework_layout_rule(int from, int f, int tp, int pp, int zero, bool offload);
+const struct layout_rule *framework_layout_rule_at(int i);
+
+/* Whether training framework f runs such a layout: it breaks no rule. */
 bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload);
 
 /* The bytes of BLAS workspace f keeps on a GPU of this catalog id and vendor: training

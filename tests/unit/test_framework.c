@@ -874,6 +874,59 @@ static bool problem_names(const struct gp_problems *pr, const char *a, const cha
 	return false;
 }
 
+/* One rule table for what a training framework cannot run (framework.c layout_rules): over
+ * a grid of layouts, scenario_validate names a "framework NAME ..." problem exactly where
+ * framework_runs_layout (search's filter) says no, one for each rule broken, and the
+ * search of test_search.c keeps to the same function. */
+static void test_layout_rules_one_table(void **state)
+{
+	(void)state;
+	static const enum framework fws[] = {FW_MEGATRON,  FW_FSDP, FW_DEEPSPEED,
+					     FW_TORCHTUNE, FW_LLMC, FW_HF};
+	int refused = 0;
+	for (size_t f = 0; f < sizeof(fws) / sizeof(fws[0]); f++)
+		for (int tp = 1; tp <= 2; tp++)
+			for (int pp = 1; pp <= 2; pp++)
+				for (int z = 0; z <= 3; z++)
+					for (int o = 0; o <= 1; o++) {
+						struct scenario s;
+						struct gp_problems pr;
+						char lead[48];
+						int want = 0, got = 0;
+						train_8b(&s, 8, 2048, 64);
+						s.workload.framework = fws[f];
+						s.parallel.tp = tp;
+						s.parallel.pp = pp;
+						s.parallel.zero = z;
+						s.parallel.offload =
+						    o ? OFFLOAD_OPTIMIZER : OFFLOAD_NONE;
+						for (int i = 0; (i = framework_layout_rule(
+								     i, fws[f], tp, pp, z, o)) >= 0;
+						     i++)
+							want++;
+						assert_true(
+						    (want == 0) ==
+						    framework_runs_layout(fws[f], tp, pp, z, o));
+						gp_problems_init(&pr);
+						scenario_validate(&s, NULL, &pr);
+						snprintf(lead, sizeof(lead), "framework %s ",
+							 framework_name(fws[f]));
+						for (int i = 0; i < pr.count; i++)
+							got += strstr(pr.items[i].message, lead) !=
+								   NULL &&
+							       strstr(pr.items[i].message,
+								      "expected") != NULL;
+						assert_int_equal(got, want);
+						refused += want > 0;
+					}
+	assert_true(refused > 0);
+	/* a rule names the field its error points at; no rule past the table */
+	assert_string_equal(
+	    framework_layout_rule_at(framework_layout_rule(0, FW_LLMC, 2, 1, 0, false))->key,
+	    "parallel.tp");
+	assert_null(framework_layout_rule_at(-1));
+}
+
 /* Bad input: an unknown name lists the accepted ones; a framework that cannot run the
  * workload is a problem naming both; a field it ignores is a warning naming both. */
 /* SGLang's cuda_graph_max_bs (python/sglang/srt/server_args.py, December 2024): 8 under
@@ -1104,6 +1157,7 @@ int main(void)
 	    cmocka_unit_test(test_moe_eager),
 	    cmocka_unit_test(test_blas_workspace),
 	    cmocka_unit_test(test_recompute_attention),
+	    cmocka_unit_test(test_layout_rules_one_table),
 	    cmocka_unit_test(test_fp8_linear_only),
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
