@@ -5,7 +5,7 @@
  * The JSON report writes every row at its key, `diff` compares the numbers, the text and
  * Markdown reports and the terminal UI's results pane list the rows whose place in their
  * list is not 0, and `gpuplan explain KEY` calls the row's explain function. A new figure
- * is one row here plus one explain function in explain.c; a detail of one (a part of the
+ * is one row here plus one explain function in explain_*.c; a detail of one (a part of the
  * step) is one row with FIGURE_DETAIL and its parent's function.
  *
  * Pure: static tables and lookups, no allocation, no I/O.

@@ -172,7 +172,7 @@ struct framework_info {
 	const char *source;	  /* where the defaults come from, one line */
 	/* the BLAS workspaces it keeps on the GPU (framework_blas_workspace) */
 	enum blas_workspace blas;
-	/* communication overlapped with compute (plan_time.c, overlap_s), each overridden by
+	/* communication overlapped with compute (plan_train.c, overlap_s), each overridden by
 	 * its field (parallel.tp_comm_overlap, overlap_grad_reduce, overlap_param_gather,
 	 * efficiency.overlap) */
 	enum overlap tp_overlap;    /* TP collectives pipelined with the GEMMs */

@@ -223,7 +223,7 @@ struct plan_serving {
 	double run_s;	       /* a finite run's duration (workload.requests); NaN: none */
 	bool overloaded;       /* the rate exceeds capacity_rate: no steady state */
 	/* capacity_plan.replicas and gpus_required from the loaded engine: the rule and the
-	 * numbers it used (src/plan_time.c, serve_fleet). A replica is tp x pp x ep GPUs,
+	 * numbers it used (src/plan_serve.c, serve_fleet). A replica is tp x pp x ep GPUs,
 	 * ep engines of tp x pp, each taking the peak rate / (replicas x ep). */
 	double fleet_rule;	  /* enum fleet_rule */
 	double fleet_rate;	  /* the peak it sizes for: requests/s over all replicas */
@@ -235,7 +235,8 @@ struct plan_serving {
 	double fleet_tpot_s[2];
 	double fleet_util[2];
 	double fleet_evals; /* evaluations of the loaded model the walk made */
-	/* the terms src/explain.c adds up to the figures above (NaN where none) */
+	/* the terms src/explain_time.c and explain_serving.c add up to the figures above (NaN
+	 * where none) */
 	double step_decode_s; /* a step of the running batch's decodes alone */
 	double step_joined_s; /* a step that carries prompts */
 	double step_frac;     /* the share of steps that carry prompts, 1 - e^-n */
@@ -256,7 +257,7 @@ struct plan_serving {
 	double slo_gaps;  /* the SLO's TPOT: the gaps a request's mean is taken over */
 	double slo_share; /* the share of them that carry prompts */
 	double slo_gap_s; /* the gap of those steps */
-	/* disaggregated (src/plan_time.c, serve_disagg): the engines of each pool, the
+	/* disaggregated (src/plan_serve.c, serve_disagg): the engines of each pool, the
 	 * prefill pool's utilisation, a prompt's prefill and its KV's transfer, s */
 	double prefill_engines, decode_engines, prefill_util, prefill_s, kv_transfer_s;
 	double fleet_prefill, fleet_decode; /* the capacity plan's pools, engines */
@@ -361,7 +362,7 @@ struct plan {
 	double max_batch;    /* inference: most concurrent sequences whose KV cache fits */
 	double mem_fraction; /* a serving framework's KV budget fraction; NaN when none */
 	double slo_batch;    /* the largest batch meeting the SLO; NAN when none is given */
-	/* the prefix cache under workload.prefix_cache_tokens (src/plan_time.c, prefix_tiers):
+	/* the prefix cache under workload.prefix_cache_tokens (src/plan_infer.c, prefix_tiers):
 	 * the hit rate its device and host tiers keep, the share of hits from the host, and
 	 * the load of a prompt's host-held prefix over the host link, s (NaN: none given) */
 	double prefix_hit, prefix_host_share, host_kv_load_s;

@@ -1166,7 +1166,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		{
 			/* speculative decoding: the draft's weights (sharded by tp as the
 			 * target's: vLLM runs its drafter under the target's parallel config)
-			 * and its KV cache (plan_time.c, plan_draft_params) */
+			 * and its KV cache (plan_infer.c, plan_draft_params) */
 			double step, kvl,
 			    dp = plan_draft_params(&s->workload, m, x->c, &step, &kvl);
 			mem->draft_weights = x->w_b * dp * x->inv_tp;

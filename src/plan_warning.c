@@ -85,7 +85,7 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 		units_format_human(unit, w->b, 3, b, sizeof(b));
 	}
 	/* the SLO's latency has no value only where the queue grows without bound
-	 * (src/plan_time.c, serve: overloaded), which "-" would hide */
+	 * (src/plan_serve.c, serve: overloaded), which "-" would hide */
 	if ((w->code == PW_SLO_PERCENTILE || w->code == PW_SLO_PERCENTILE_TPOT) && !isfinite(w->a))
 		snprintf(a, sizeof(a), "unbounded (overloaded)");
 	if (format && unit != UNIT_NONE) {

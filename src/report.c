@@ -237,7 +237,7 @@ static void describe_workload(struct report_buf *b, const struct scenario *s, co
 		else
 			report_buf_printf(b, "auto");
 		if (w->kind == WL_ONLINE && w->requests_per_s > 0)
-			/* the rate every figure follows (src/plan_time.c, peak_rate) */
+			/* the rate every figure follows (src/plan_time_int.h, peak_rate) */
 			report_buf_printf(b, ", %s requests/s",
 					  human(UNIT_COUNT, w->requests_per_s, t, sizeof(t)));
 		else if (w->kind == WL_ONLINE && w->requests_per_day > 0)

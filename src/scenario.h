@@ -97,7 +97,7 @@ struct speculative {
 };
 
 /* A request length's distribution around its mean (workload.prompt_tokens or
- * output_tokens): fixed, or a named law with its parameters (plan_time.c, serve). */
+ * output_tokens): fixed, or a named law with its parameters (plan_serve.c, serve). */
 enum length_dist { DIST_FIXED, DIST_EXPONENTIAL, DIST_UNIFORM, DIST_LOGNORMAL, DIST_COUNT };
 
 struct length_law {

@@ -717,7 +717,7 @@ static long gcd_l(long x, long y)
 
 double goal_seek_node_count(const struct scenario *s, double count, bool maximize)
 {
-	/* the node size as the time model takes it (plan_time.c's gpus_per_node: 8 when the
+	/* the node size as the time model takes it (plan_time_int.h's gpus_per_node: 8 when the
 	 * catalog does not say), and whole replicas of tp x pp x ep (x cp) within whole nodes */
 	long node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
 	long span = (long)scenario_replica_gpus(s), step;

@@ -119,7 +119,7 @@ awk -v c="$cal" -v o="$model" -v w="$m" 'BEGIN { exit !((c / w - 1) ^ 2 < (o / w
 # 10.5% (a little queueing at the budget), which efficiency.gemm (lowered to meet it) then
 # charges to the batch-50 decode's GEMMs and to its prompt queue as well. MAPE over the
 # three: 16.7% through the profile, 6.4% for the model alone (27.9% and 21.6% before the
-# closed loop's wait at the prompt budget, src/plan_time.c closed_wait); pinned as it came
+# closed loop's wait at the prompt budget, src/plan_serve.c closed_wait); pinned as it came
 # out, not claimed better.
 N=tests/data/serving/nim-70b-2xh100-fp8.yaml
 "$G" calibrate "$N" --set workload.concurrency=5 --measured tpot=21.83ms --measured ttft=546.7ms --profile nim-h100x2 >"$T/out" 2>&1 &&

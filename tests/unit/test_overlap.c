@@ -1,7 +1,7 @@
 /* test_overlap.c - communication overlapped with compute (parallel.tp_comm_overlap,
  * overlap_grad_reduce, overlap_param_gather, efficiency.overlap): the frameworks'
  * defaults as framework.c reads them from their code, and the properties of the rule
- * (src/plan_time.c, overlap_s): what an overlapped collective shows in the step is
+ * (src/plan_train.c, overlap_s): what an overlapped collective shows in the step is
  * max(x - c, x (1 - speed)) of its x seconds behind c seconds of compute, so overlap never
  * makes a step slower than running the collective alone, never hides more than the compute
  * it runs behind, and shows less as the link gets faster. The default framework keeps the
@@ -385,7 +385,7 @@ static void test_measured_speed_rows(void **state)
 }
 
 /* The speed side of workload.compile: torchtune's eager layers run every pointwise op as
- * its own kernel (plan_time.c eager_bytes), torch.compile fuses them. Between the README's
+ * its own kernel (plan_train.c eager_bytes), torch.compile fuses them. Between the README's
  * "+ Packed Dataset" row (eager, 7,075 tokens/s, measured.md) and its "+ Compile" row
  * (8,998, validation) only the memory-bound time moves; gpuplan's speed-up is 1.168 against
  * the measured 1.272 (-8.2%). Megatron's kernels are fused either way. */
@@ -479,7 +479,7 @@ static void test_loss_time(void **state)
 }
 
 /* A quantised frozen base costs its dequantisation in every pass that multiplies by it
- * (plan_time.c dequant_bytes): QLoRA's step over the same run with a bf16 base is the
+ * (plan_train.c dequant_bytes): QLoRA's step over the same run with a bf16 base is the
  * memory-bound time of 2.5 bytes a layer weight (0.5 read, 2 written: torchao's NF4 chain
  * compiled) in the forward, the recomputed forward and the input gradient; eager torchao
  * (compile off) moves 29 a weight, and a bf16 base none. */

@@ -1,5 +1,5 @@
 /* test_plan_memo.c - the per-thread memos of the hot path (src/plan_memory.c
- * resolve_counted: the last model's shape and counts; src/plan_time.c request_gaps: the last
+ * resolve_counted: the last model's shape and counts; src/plan_serve.c request_gaps: the last
  * output-length law's gaps) never answer for another input: a plan computed after other
  * models and laws is the plan computed first, byte for byte, and an edited field gives
  * the fresh count. */

@@ -1,5 +1,5 @@
 /* test_serving.c - workload.scheduler: the loaded engine's step, Little's law, the queue
- * and the percentiles (src/plan_time.c, serve), against identities and the serving rows of
+ * and the percentiles (src/plan_serve.c, serve), against identities and the serving rows of
  * shared/reference/measured.md. One constant of the time model was fitted to them,
  * EAGER_LAYER_S (src/plan_time.c), to the concurrency of SGLang's 8 req/s run, the one
  * above its CUDA-graph cap; each row's signed error is printed and pinned below. */
@@ -407,7 +407,7 @@ static void test_measured_rows(void **state)
 	free(p);
 }
 
-/* ---- capacity_plan from the loaded engine (src/plan_time.c, serve_fleet) ---- */
+/* ---- capacity_plan from the loaded engine (src/plan_serve.c, serve_fleet) ---- */
 
 #define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
 

@@ -1,5 +1,5 @@
 /* test_serving_disagg.c - disaggregated prefill and decode pools (workload.scheduler
- * disaggregated; src/plan_time.c serve_disagg): a prefill engine is DistServe's M/D/1
+ * disaggregated; src/plan_serve.c serve_disagg): a prefill engine is DistServe's M/D/1
  * queue (Equation 1), the prompt's KV crosses the fabric before the first token, a decode
  * engine only decodes (Little's law over its output - 1 steps, every gap the same), and the
  * capacity plan sizes each pool for its own target; the split is refused where it does

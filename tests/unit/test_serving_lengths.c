@@ -1,5 +1,5 @@
 /* test_serving_lengths.c - request lengths drawn from a law (workload.prompt_length,
- * output_length; src/plan_time.c serve_levels): a fixed law is today's M/D/1 plan bit for
+ * output_length; src/plan_serve.c serve_levels): a fixed law is today's M/D/1 plan bit for
  * bit, the Pollaczek-Khinchine wait grows with the variance, the levels read the law's
  * quantiles, and a law without its parameters is refused at its place. */
 #include <setjmp.h>
@@ -135,7 +135,7 @@ static void test_levels(void **state)
  * calculate_metrics), spreads with the output-length law: short requests average over
  * few gaps, so the SLO's percentile rises while the mean gap and the per-token levels
  * (ITL) stay; the gap count is the law's harmonic mean of output - 1
- * (src/plan_time.c, request_gaps). */
+ * (src/plan_serve.c, request_gaps). */
 static void test_tpot_spread(void **state)
 {
 	static const char *const scheds[] = {"chunked", "prefill-first"};

@@ -1,5 +1,5 @@
 /* test_serving_load.c - serving past its capacity and the inputs the loaded model refuses
- * (src/plan_time.c, serve): overload said under every scheduler and with a measured
+ * (src/plan_serve.c, serve): overload said under every scheduler and with a measured
  * throughput, TTFT unbounded in the text and null in the JSON, bad input, one load
  * (a rate or a closed loop) behind every figure, and the capacity plan's pools. */
 #include <setjmp.h>
@@ -193,7 +193,7 @@ static void test_prefix_cache(void **state)
 		setf(&s, "workload.scheduler=%s", scheds[k]);
 		set(&s, "workload.requests_per_s=4");
 		/* a prompt long enough that its prefill is the GPU's work: SGLang's 509-token
-		 * prefill waits for the host's eager launches (plan_time.c, eager_extend), which
+		 * prefill waits for the host's eager launches (plan_time_int.h, eager_extend), which
 		 * a shorter computed suffix does not shorten */
 		set(&s, "workload.prompt_tokens=2048");
 		plan_compute(&s, &p0);
@@ -318,7 +318,7 @@ static void test_rate_precedence(void **state)
 	}
 }
 
-/* The disaggregated capacity plan's split (src/plan_time.c, serve_disagg) in the JSON
+/* The disaggregated capacity plan's split (src/plan_serve.c, serve_disagg) in the JSON
  * report and the text report: the pools add up to the replicas (the "17 + 5" explain
  * showed alone), each pool's engines are tp x pp GPUs, both are null under another
  * scheduler, and the prefill pool's where a lone prompt misses the TTFT target. */

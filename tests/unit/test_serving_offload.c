@@ -1,5 +1,5 @@
 /* test_serving_offload.c - the prefix cache's tiers (workload.prefix_cache_tokens,
- * workload.host_kv_cache; src/plan_time.c prefix_tiers): without a working set the plan
+ * workload.host_kv_cache; src/plan_infer.c prefix_tiers): without a working set the plan
  * is the one of before; the device keeps prefixes only in the KV blocks the running batch
  * leaves free; a host tier keeps what the device evicts (SGLang HiRadixCache, vLLM's
  * OffloadingConnector), so the hit rate returns, and each hit held on the host is loaded

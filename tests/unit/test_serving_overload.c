@@ -1,5 +1,5 @@
 /* test_serving_overload.c - loads no fleet can serve and targets no count meets (issue 13's
- * bad input; src/plan_time.c, serve_levels, serve_fleet): a clear "cannot meet" with its
+ * bad input; src/plan_serve.c, serve_levels, serve_fleet): a clear "cannot meet" with its
  * reason, serving.wait_s finite or null (overloaded), never a clamped utilisation's
  * hours-long wait; the prompt budget's own overload, and the fleet that clears it. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* test_serving_run.c - a finite run of workload.requests (src/plan_time.c, finite_run):
+/* test_serving_run.c - a finite run of workload.requests (src/plan_serve.c, finite_run):
  * the steady state untouched without it, the open loop's arrivals plus the last request's
  * e2e, the waves of a batch run all at once, the split over replicas, and SGLang's own
  * rate-bound runs as held-out checks. */

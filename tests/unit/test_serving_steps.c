@@ -1,5 +1,5 @@
 /* test_serving_steps.c - multi-step scheduling, workload.scheduler_steps (vLLM v0
- * --num-scheduler-steps; src/plan_time.c, time_infer, serve_levels, closed_wait): one step
+ * --num-scheduler-steps; src/plan_infer.c, time_infer, serve_levels, closed_wait): one step
  * is the plan of before, more steps delay first tokens by whole steps and never slow the
  * decode step, and the field's bad values are refused. */
 #include <setjmp.h>
@@ -122,7 +122,7 @@ static void test_alone_amortizes_the_host(void **state)
 	plan_compute(&s, &b);
 	assert_true(b.ttft_s == a.ttft_s || fabs(b.ttft_s - a.ttft_s) < 1e-3 * a.ttft_s);
 	assert_true(b.tpot_s < a.tpot_s);
-	/* 0.15 ms x 7/8, the host's share (plan_time.c GRAPH_TOKEN_S) */
+	/* 0.15 ms x 7/8, the host's share (plan_time_int.h GRAPH_TOKEN_S) */
 	assert_true(fabs((a.tpot_s - b.tpot_s) - 0.15e-3 * 7 / 8) < 1e-9);
 	assert_true(isnan(b.serving.scheduler_steps));
 }
