@@ -21,15 +21,22 @@
  * non_torch_memory = 0.35 GiB (CUDA context, NCCL, cuBLAS outside PyTorch). */
 #define VLLM_NON_TORCH (0.35 * 1073741824.0)
 
-/* Compute while overlapped collectives run: Lee et al., "Characterizing Compute-Communication
- * Overlap in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications"
+/* Compute while overlapped collectives run. The collective's kernels hold SMs the GEMMs
+ * beside it then lack: Transformer Engine's userbuffers run their pipelined and bulk
+ * overlaps (Megatron --tp-comm-overlap) on num_sm = 16 SMs and launch the GEMM on the
+ * others (transformer_engine/pytorch/module/base.py, initialize_ub get_default_config,
+ * set_sm_margin); NCCL runs one CTA, one SM, a channel, and its ring search stops at
+ * MAXCHANNELS / 2 = 16 (src/init.cc, ringGraph->maxChannels; NCCL_MAX_NCHANNELS lowers
+ * it, and PCIe topologies find fewer rings). So a GEMM keeps (sms - 16) / sms of the GPU
+ * (framework.h OVERLAP_COMM_SMS, sms from catalog/gpus.yaml): 0.879 on an H100 SXM's 132
+ * SMs, 0.852 on an A100's 108. Lee et al., "Characterizing Compute-Communication Overlap
+ * in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications"
  * (arXiv 2507.03114, 2025) measure an average computational slowdown of 18.9% (at most
  * 40%) for GPT and Llama layers overlapped with their collectives on 4 x A100, H100, MI250
- * and MI210: speed 1 / 1.189. Transformer Engine's userbuffers take SMs of the same order:
- * its pipelined and bulk overlaps run on num_sm = 16 SMs and launch the GEMM on the others
- * (transformer_engine/pytorch/module/base.py, initialize_ub get_default_config,
- * set_sm_margin), 12% of an H100's 132 SMs (a GEMM 14% slower), 15% of an A100's 108 (17%).
- * A published figure, not fitted; efficiency.overlap overrides it. */
+ * and MI210: speed 1 / 1.189, which the SM share (a GEMM 14% slower on an H100, 17% on an
+ * A100) nearly accounts for, the rest being HBM shared with the collective; it stands for
+ * a GPU whose SM count is not known. Published figures, not fitted; efficiency.overlap
+ * overrides both. */
 #define OVERLAP_SPEED (1 / 1.189)
 
 /* As scenario files write them: workload.framework's choices (src/scenario.c). */
@@ -548,19 +555,22 @@ enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int z
 	return r == OVERLAP_AUTO ? OVERLAP_OFF : r;
 }
 
-double framework_overlap_speed(int f, double e)
+double framework_overlap_speed(int f, double e, int sms)
 {
 	double v = e > 0 ? e : framework_get(f)->overlap_speed;
+	/* a framework with contention on a GPU whose SMs are known: their share */
+	if (!(e > 0) && v > 0 && v < 1 && sms > OVERLAP_COMM_SMS)
+		v = (double)(sms - OVERLAP_COMM_SMS) / sms;
 	return v > 0 && v <= 1 ? v : 1;
 }
 
 void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
-			double e, enum overlap out[3], double *speed)
+			double e, int sms, enum overlap out[3], double *speed)
 {
 	out[0] = framework_overlap(f, OVERLAP_TP, tp, zero);
 	out[1] = framework_overlap(f, OVERLAP_GRAD, grad, zero);
 	out[2] = framework_overlap(f, OVERLAP_PARAM, param, zero);
-	*speed = framework_overlap_speed(f, e);
+	*speed = framework_overlap_speed(f, e, sms);
 }
 
 const char *framework_name(int f)

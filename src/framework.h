@@ -257,14 +257,19 @@ double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, b
  * default framework at ZeRO-1/2, OVERLAP_PAPER. */
 enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int zero);
 
+/* SMs an overlapped collective holds from the GEMMs beside it (framework.c). */
+#define OVERLAP_COMM_SMS 16
+
 /* Compute speed, of alone, while overlapped communication runs under f (efficiency.overlap
- * e; 0 = the framework's). */
-double framework_overlap_speed(int f, double e);
+ * e; 0 = the framework's) on a GPU of sms streaming multiprocessors (0 = not known): a
+ * framework with contention keeps (sms - OVERLAP_COMM_SMS) / sms of the SMs for its GEMMs,
+ * or the measured average where the count is not known. */
+double framework_overlap_speed(int f, double e, int sms);
 
 /* All four at once, for the hot path: the TP, gradient and parameter overlaps under the
- * fields tp, grad and param at ZeRO stage zero, and the speed under e. */
+ * fields tp, grad and param at ZeRO stage zero, and the speed under e on sms SMs. */
 void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
-			double e, enum overlap out[3], double *speed);
+			double e, int sms, enum overlap out[3], double *speed);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);

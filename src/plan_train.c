@@ -128,6 +128,28 @@ static double op_recompute_share(const struct shape *sh)
 	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
 }
 
+/* The share of a layer's forward GEMMs that attention-only checkpointing (workload.recompute
+ * attention: OLMo-core's selected_modules over the blocks' attention, PyTorch's
+ * checkpoint_wrapper; plan_memory.c act_attention_ckpt_token) runs again in the backward:
+ * the attention module's q, k, v and output projections, in the layers that attend. */
+static double attn_recompute_share(const struct shape *sh)
+{
+	double all = 2 * sh->qd + 2 * sh->kvd + sh->mats * sh->ffn;
+	return all > 0 ? (2 * sh->qd + 2 * sh->kvd) * sh->attn / all : 0;
+}
+
+/* The share of the forward GEMMs a recomputation policy runs again beyond whole forwards
+ * (full recomputation's are counted as forward passes): per-op's every second matmul,
+ * attention-only's projections; rl of the layers recompute. */
+static double gemm_again(const struct workload *w, const struct shape *sh, double rl)
+{
+	if (w->recompute == RECOMPUTE_OP)
+		return rl * op_recompute_share(sh);
+	if (w->recompute == RECOMPUTE_ATTENTION)
+		return rl * attn_recompute_share(sh);
+	return 0;
+}
+
 /* HBM bytes per logit that the loss (forward and backward, after the output GEMM) moves,
  * by workload.loss (else the framework's), e = bytes of a 16-bit logit:
  * - paper: the fp32 softmax read and written about three times, 12 (Korthikanti et al.
@@ -235,13 +257,20 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
-	 * output (op_sac_save_list): its core is not run again */
+	 * output (op_sac_save_list): its core is not run again; selective, full and
+	 * attention-only run it again */
 	double attn_fwd_passes =
 	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 1 + rl;
 	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
 	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
-	 * elementwise work */
+	 * elementwise work; attention-only reruns the attention's projections (the
+	 * module's own pointwise work, rotary, is not counted again) */
 	double op = w->recompute == RECOMPUTE_OP ? rl : 0;
+	double again = gemm_again(w, sh, rl);
+	/* attention-only reruns the module's tensor-parallel collective (its output
+	 * projection's all-reduce, or under sequence parallelism the all-gather before
+	 * QKV and the reduce-scatter after the projection, one all-reduce's bytes) */
+	double tp_again = w->recompute == RECOMPUTE_ATTENTION ? rl : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -254,8 +283,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
 		gm = layer_gemm_fwd(c, sh, T, ep, true);
-	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers *
-		       (fwd + bwd + op * op_recompute_share(sh));
+	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd + again);
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (!(sh->attn > 0)) {
@@ -301,8 +329,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		if (dq > 0) {
 			double lw =
 			    (p->active_params - p->counts.embedding - p->counts.head) / sh->layers;
-			per_layer_mem +=
-			    lw * c->it * dq * (fwd + 1 + op * op_recompute_share(sh)) * c->inv_hbm;
+			per_layer_mem += lw * c->it * dq * (fwd + 1 + again) * c->inv_hbm;
 		}
 	}
 
@@ -312,7 +339,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * same bytes (Korthikanti et al. 2023) */
 	per_layer_tp = 0;
 	if (t > 1)
-		per_layer_tp = (2 * fwd + 2) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
+		per_layer_tp =
+		    (2 * fwd + 2 + tp_again) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
 	mb->tp_alone = Ls * per_layer_tp;
 	/* overlapped (parallel.tp_comm_overlap: Megatron --tp-comm-overlap with Transformer
 	 * Engine's userbuffers, torchtitan AsyncTP), each all-gather is pipelined with the
@@ -463,6 +491,9 @@ void pt_time_train(struct tctx *c)
 			p->hw_flops_per_token += rl * attn_model / 3;
 		else if (w->recompute == RECOMPUTE_OP) /* the matmuls again, their 2 N share */
 			p->hw_flops_per_token += rl * 2 * layer_params * op_recompute_share(&sh);
+		else if (w->recompute == RECOMPUTE_ATTENTION) /* projections and the core */
+			p->hw_flops_per_token +=
+			    rl * (2 * layer_params * attn_recompute_share(&sh) + attn_model / 3);
 	}
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
@@ -473,7 +504,7 @@ void pt_time_train(struct tctx *c)
 		framework_overlaps(w->framework, s->parallel.tp_comm_overlap,
 				   s->parallel.overlap_grad_reduce,
 				   s->parallel.overlap_param_gather, p->zero, s->efficiency.overlap,
-				   o, &p->overlap.speed);
+				   s->hardware.gpu.sms, o, &p->overlap.speed);
 		p->overlap.tp = o[0];
 		p->overlap.grad = o[1];
 		p->overlap.param = o[2];
