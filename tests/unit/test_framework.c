@@ -454,7 +454,14 @@ static void test_every_row(void **state)
  * "`AdamW8bit`", not the config's default PagedAdamW8bit: paged states would leave about
  * 9.9 GiB (the row before, 21.8 GiB, less its 12 GiB of bf16 states). The measured step
  * down is 4.2 GiB where the states shrink by 5.9 GiB; neither library's code keeps the other
- * 1.7 GiB and the table does not say what else changed.
+ * 1.7 GiB and the table does not say what else changed. torchao's AdamW8bit (the other
+ * choice the README's link, memory_optimizations.rst "Lower Precision Optimizers", names;
+ * torchao/prototype/low_bit_optim/adam.py of November 2024) steps each parameter in a
+ * compiled single_param_adam that upcasts p, the gradient and both states to fp32 and keeps
+ * exp_avg_f32 and exp_avg_sq_f32 past the states' requantisation for the update: were both
+ * materialised, the tied 394M-value embedding, stepped last under optimizer_in_bwd, would
+ * hold 8 B a value, 2.9 GiB, beside the weights and states at the backward's end: 15.7 GiB,
+ * -10.6%, still short, and what Inductor keeps is not known, so it is not modelled.
  * The 8B run (recipes/configs/llama3_1/8B_full_single_device.yaml: PagedAdamW8bit,
  * optimizer_in_bwd) has 16 GB of 8-bit states beside 15 GiB of weights on a 24 GiB card:
  * paged (F.get_paged: cudaMallocManaged), evicted to the host where the GPU has no room,
