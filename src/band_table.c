@@ -26,7 +26,7 @@ const struct band_regime band_table[] = {
 	 "torchtune", "rtx-4090"},
 	{BAND_SPEED, "finetune", "torchtune", "ampere", 7, -0.011659, 0.101711, 0.069268,
 	 "torchtune", "a100-80gb-sxm"},
-	{BAND_SPEED, "train", "llm.c", "ampere", 1, 0.193069, 0.193069, 0.193069,
+	{BAND_SPEED, "train", "llm.c", "ampere", 1, 0.095618, 0.095618, 0.095618,
 	 "llm.c", "a100-80gb-sxm"},
 	{BAND_MEMORY, "online", "vllm", "ampere", 1, 0.017060, 0.017060, 0.017060,
 	 "vllm", "rtx-3090"},

@@ -255,7 +255,19 @@ static const struct framework_info table[FW_COUNT] = {
 		 .tp_overlap = OVERLAP_OFF,
 		 .grad_overlap = OVERLAP_ON,
 		 .param_overlap = OVERLAP_OFF,
-		 .overlap_speed = OVERLAP_SPEED},
+		 .overlap_speed = OVERLAP_SPEED,
+		 /* its own kernels' h-sized traffic a layer and token (train_gpt2.cu
+		  * gpt2_forward, gpt2_backward; biases in the cuBLASLt epilogue, cuDNN
+		  * attention on the fused qkvr layout, no permutes): forward, two
+		  * fused_residual_forward5 (read residual and branch, write residual and
+		  * norm: 4 each) = 8; backward, two layernorm_backward (read dout and input,
+		  * accumulate dresidual: 4 each) and the bias gradients of fcproj, attproj
+		  * and qkv (matmul_backward reads dout: 1 + 1 + 3) = 13. The MLP's GELU
+		  * (gelu_fusion 0: gelu_forward, gelu_backward_inplace) and fc's bias
+		  * gradient are ffn-sized, 2 ffn forward and 4 backward, as ELT_FFN_PLAIN
+		  * counts them */
+		 .elt_h_fwd = 8,
+		 .elt_h_bwd = 13},
     /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
      * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
      * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */

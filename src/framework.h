@@ -181,6 +181,9 @@ struct framework_info {
 	int tp_overlap_chunks;	    /* chunks an overlapped TP GEMM is split into; 0 = tp */
 	double overlap_speed;	    /* compute speed while overlapped comm runs, of alone;
 				     * 0 = 1 (no contention) */
+	/* h-sized elements a layer's elementwise kernels read and write per token, a forward
+	 * pass and the backward (plan_train.c); 0 = the model's ELT_H and twice it */
+	double elt_h_fwd, elt_h_bwd;
 };
 
 /* The row of f; the default row for an out-of-range value. */

@@ -312,6 +312,15 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
 	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
 	      c->inv_hbm;
+	/* a framework whose own kernels' h-sized traffic is counted (framework_info
+	 * elt_h_fwd, elt_h_bwd: llm.c) moves that in place of ELT_H's forward and twice it
+	 * backward: what differs is added once for the whole step, below */
+	const struct framework_info *fwi = framework_get(w->framework);
+	double elt_fix = 0;
+	if (fwi->elt_h_fwd > 0)
+		elt_fix = T * c->act * sh->h * (s->parallel.sequence_parallel ? c->it : 1) *
+			  c->inv_hbm *
+			  (fwi->elt_h_fwd * (fwd + op) + fwi->elt_h_bwd - ELT_H * (fwd + 2 + op));
 	/* eager PyTorch layers (workload.compile off where the framework's layers are plain
 	 * modules: torchtune, transformers) run every pointwise op as its own kernel, each
 	 * reading and writing HBM, where fused kernels (Megatron's, llm.c's) and
@@ -319,7 +328,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * compile removes from the step is this traffic (eager_bytes) */
 	if (framework_eager(w->framework, w->compile))
 		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
-	per_layer_mem = mem * (fwd + 2 + op);
+	per_layer_mem = mem * (fwd + 2 + op) + elt_fix;
 	/* a quantised frozen base: each layer's weights dequantised for every pass that
 	 * multiplies by them (dequant_bytes): the forward passes, the share per-op
 	 * checkpointing runs again and the input gradient; MoE layers count their active

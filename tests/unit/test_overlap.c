@@ -363,9 +363,10 @@ static void test_explain_shows_overlap(void **state)
  * (+9.1% before recompute op ran its matmuls again), torchtune 3B eager +1.2% and compiled -6.6%,
  * the README's later rows -3.0% to -9.2%; on the RTX 4090, whose GEMM fraction (catalog/gpus.yaml
  * gemm_efficiency 0.98) is fitted to its two rows by least squares, LoRA -10.9% (-26.5% before) and
- * QLoRA +9.6% (-9.0% before; -6.1% before its NF4 dequantisation was timed); not claimed: llm.c's
- * GPT-2 124M -16.2% (-19.4% before its loss was the fused classifier's one pass, plan_time.c
- * loss_traffic). */
+ * QLoRA +9.6% (-9.0% before; -6.1% before its NF4 dequantisation was timed); llm.c's
+ * GPT-2 124M -8.7% with its own kernels' elementwise traffic counted from train_gpt2.cu
+ * (framework.c elt_h_fwd, elt_h_bwd; -16.2% with the generic ELT_H, -19.4% before its loss
+ * was the fused classifier's one pass, plan_time.c loss_traffic). */
 static void test_measured_speed_rows(void **state)
 {
 	(void)state;
