@@ -466,6 +466,16 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 		ex_put(e, "\n");
 		ex_wrapped(e, "  ", text);
 	}
+	if (fw->elt_h_fwd > 0) {
+		snprintf(
+		    text, sizeof(text),
+		    "elementwise: %s's own kernels move %s h-sized elements a layer and token "
+		    "forward and %s backward (fused residual and norm kernels, bias gradients; "
+		    "%s), not the generic 22 and 44",
+		    framework_name(w->framework), plain(e, fw->elt_h_fwd), plain(e, fw->elt_h_bwd),
+		    fw->source);
+		ex_wrapped(e, "  ", text);
+	}
 	if (w->kind == WL_FINETUNE && w->finetune.method != FT_FULL) {
 		struct scenario c = *s;
 		struct plan q;

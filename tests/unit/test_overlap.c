@@ -478,6 +478,7 @@ static void test_loss_time(void **state)
 		assert_int_equal(explain_key(&s, pa, "time.step_s", buf, sizeof(buf), &err), 0);
 		assert_non_null(strstr(buf, "moves 4 bytes a logit"));
 		assert_non_null(strstr(buf, "fused_classifier"));
+		assert_non_null(strstr(buf, "move 8 h-sized elements a layer"));
 	}
 }
 
