@@ -182,6 +182,9 @@ struct framework_info {
 	int tp_overlap_chunks;	    /* chunks an overlapped TP GEMM is split into; 0 = tp */
 	double overlap_speed;	    /* compute speed while overlapped comm runs, of alone;
 				     * 0 = 1 (no contention) */
+	/* h-sized elements a layer's elementwise kernels read and write per token, a forward
+	 * pass and the backward (plan_train.c); 0 = the model's ELT_H and twice it */
+	double elt_h_fwd, elt_h_bwd;
 };
 
 /* The row of f; the default row for an out-of-range value. */
@@ -220,11 +223,32 @@ double framework_mem_fraction(int f, int tp);
 bool framework_keeps_gathered(int f, int pp, enum reshard r);
 bool framework_nosync_pipeline(int f, int pp);
 
-/* Whether training framework f runs a layout of tp, pp, ZeRO stage zero and an offload
- * (offload: any but none): its pipeline parallelism (framework_info.pipeline), llm.c's
- * data parallelism only, DeepSpeed's pipeline without ZeRO-2/3. search keeps to it;
- * scenario_validate refuses the rest with a message for each (scenario.c,
- * framework_conflicts). */
+/* A layout a training framework cannot run, one rule of the table framework_layout_rule
+ * reads: search proposes only layouts that break none (framework_runs_layout), and
+ * scenario_validate refuses each that a scenario breaks, at key, with the message
+ * "framework NAME HEAD SETTINGS-or-(SETTINGS; ...)" that scenario.c's framework_conflicts
+ * writes from these parts. */
+enum layout_break {
+	LAYOUT_PP,	/* pp > 1 */
+	LAYOUT_TP,	/* tp > 1 */
+	LAYOUT_OFFLOAD, /* an offload */
+	LAYOUT_ZERO_PP	/* ZeRO-2 or -3 with pp > 1 */
+};
+struct layout_rule {
+	int framework;		/* FW_*; FW_COUNT: every framework without a pipeline */
+	enum layout_break kind; /* what breaks it */
+	const char *key;	/* the field the error points at */
+	const char *head;	/* what the framework lacks ("has no tensor parallelism") */
+	const char *why;	/* the reason, after the settings; NULL: none */
+	const char *expected;	/* what is accepted; NULL: pp 1, or a pipelining framework */
+};
+
+/* The first rule at index from or later that framework f breaks with a layout of tp, pp,
+ * ZeRO stage zero and an offload (offload: any but none), its index; -1 when none. */
+int framework_layout_rule(int from, int f, int tp, int pp, int zero, bool offload);
+const struct layout_rule *framework_layout_rule_at(int i);
+
+/* Whether training framework f runs such a layout: it breaks no rule. */
 bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload);
 
 /* The bytes of BLAS workspace f keeps on a GPU of this catalog id and vendor: training
@@ -237,14 +261,19 @@ double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, b
  * default framework at ZeRO-1/2, OVERLAP_PAPER. */
 enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int zero);
 
+/* SMs an overlapped collective holds from the GEMMs beside it (framework.c). */
+#define OVERLAP_COMM_SMS 16
+
 /* Compute speed, of alone, while overlapped communication runs under f (efficiency.overlap
- * e; 0 = the framework's). */
-double framework_overlap_speed(int f, double e);
+ * e; 0 = the framework's) on a GPU of sms streaming multiprocessors (0 = not known): a
+ * framework with contention keeps (sms - OVERLAP_COMM_SMS) / sms of the SMs for its GEMMs,
+ * or the measured average where the count is not known. */
+double framework_overlap_speed(int f, double e, int sms);
 
 /* All four at once, for the hot path: the TP, gradient and parameter overlaps under the
- * fields tp, grad and param at ZeRO stage zero, and the speed under e. */
+ * fields tp, grad and param at ZeRO stage zero, and the speed under e on sms SMs. */
 void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
-			double e, enum overlap out[3], double *speed);
+			double e, int sms, enum overlap out[3], double *speed);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
