@@ -4,11 +4,11 @@
  * comment and in the man page. Every row of the framework table has an entry (".TP" then
  * ".B NAME") in the section, and that entry holds the row's title, each part of its source
  * (framework_info.source, split at "; "), the numbers it sets (slack, memory outside the
- * allocator, memory fraction, KV block, loss chunks, TP overlap chunks) and, for a serving
- * framework, its engine and the schedulers, token budgets and running caps it serves with
- * on the GPUs and in the contexts of framework_serving; no entry names a framework the
- * table lacks. So a row added, dropped or changed in the table fails here until the page
- * says so. */
+ * allocator, memory fraction, KV block, loss chunks, TP overlap chunks, elementwise
+ * traffic) and, for a serving framework, its engine and the schedulers, token budgets and
+ * running caps it serves with on the GPUs and in the contexts of framework_serving; no
+ * entry names a framework the table lacks. So a row added, dropped or changed in the table
+ * fails here until the page says so. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -261,6 +261,8 @@ static void test_every_framework_documented(void **state)
 		    {"KV block tokens", fw->kv_block_tokens},
 		    {"loss chunks", fw->loss_chunks},
 		    {"TP overlap chunks", fw->tp_overlap_chunks},
+		    {"h-sized elementwise elements, forward", fw->elt_h_fwd},
+		    {"h-sized elementwise elements, backward", fw->elt_h_bwd},
 		};
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 			if (nums[i].v > 0)
