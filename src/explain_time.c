@@ -542,7 +542,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		result(e, "step", sec(e, p->step_s));
 		if (p->ssm_scan_s > 0) {
 			/* the state-space scans inside the attention part (plan_train.c
-			 * ssm_scan_fwd_s) */
+			 * pt_ssm_scan_s) */
 			double m = p->micro_batches > 0 ? p->micro_batches : 1;
 			ex_put(e, "\n");
 			formula(e, "attention", "attention cores + state-space scans");
