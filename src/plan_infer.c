@@ -538,6 +538,7 @@ void pt_time_infer(struct tctx *c)
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
 	p->ttft_s = ttft_s(c, &in, B, Pc, O);
+	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */
