@@ -21,6 +21,7 @@
 #include "model.h"
 #include "plan.h"
 #include "scenario.h"
+#include "scenario_set.h"
 
 static void build(struct scenario *s, const char *preset, const char *const *kv)
 {
@@ -31,18 +32,12 @@ static void build(struct scenario *s, const char *preset, const char *const *kv)
 					   "hardware.gpu=h100-sxm-80gb",
 					   "hardware.count=1",
 					   NULL};
-	struct gp_error err;
-	char set[96];
-	scenario_init(s);
-	snprintf(set, sizeof(set), "model.preset=%s", preset);
-	if (scenario_set_assignment(s, cat, set, &err) != 0)
-		fail_msg("%s: %s", set, err.message);
+	load("scenarios/default.yaml", s);
+	setf(s, "model.preset=%s", preset);
 	for (const char *const *k = base; *k; k++)
-		if (scenario_set_assignment(s, cat, *k, &err) != 0)
-			fail_msg("%s: %s", *k, err.message);
+		set(s, *k);
 	for (; kv && *kv; kv++)
-		if (scenario_set_assignment(s, cat, *kv, &err) != 0)
-			fail_msg("%s: %s", *kv, err.message);
+		set(s, *kv);
 }
 
 static void plan_of(const char *preset, const char *const *kv, struct plan *p)
@@ -89,36 +84,34 @@ static void test_scans_grow_with_the_prompt(void **state)
 		    a.ssm_scan_s + 2 * a.active_params * 8000 / a.peak_flops);
 }
 
-/* tensor parallelism splits the heads (Megatron-Core's MambaMixer, vLLM's MambaMixer2
- * shard d_inner): tp 2 halves a prompt's scans */
-static void test_tp_splits_the_prefill_scans(void **state)
+/* Each kind of scan, at no more than its peak: Mamba-2's SSD (Mamba-Codestral) and Gated
+ * DeltaNet (Qwen3-Next) on the tensor cores, Mamba-1's selective scan (Jamba) on the FP32
+ * CUDA cores; tensor parallelism splits the heads (Megatron-Core's MambaMixer, vLLM's
+ * MambaMixer2 shard d_inner), so tp 2 halves a prompt's scans. Llama has none. */
+static void test_each_kind_of_scan(void **state)
 {
+	static const struct {
+		const char *preset;
+		bool cuda_cores;
+	} rows[] = {
+	    {"mamba-codestral", false}, {"jamba-1.5-mini", true}, {"qwen3-next-80b", false}};
 	static const char *const tp2[] = {"hardware.count=2", "parallel.tp=2", NULL};
-	struct plan a, b;
-	(void)state;
-	plan_of("mamba-codestral", NULL, &a);
-	plan_of("mamba-codestral", tp2, &b);
-	assert_int_equal(b.tp, 2);
-	assert_true(fabs(b.ssm_scan_s / a.ssm_scan_s - 0.5) < 1e-9);
-}
-
-/* Jamba's Mamba-1 selective scan on the FP32 CUDA cores; Qwen3-Next's Gated DeltaNet on the
- * tensor cores; Llama has none */
-static void test_hybrids_and_transformers(void **state)
-{
-	struct plan p;
+	struct plan p, q;
 	struct scenario s;
-	double fp32;
 	(void)state;
-	build(&s, "jamba-1.5-mini", NULL);
-	plan_compute(&s, &p);
-	fp32 = s.hardware.gpu.peak_flops[DTYPE_FP32];
-	assert_true(p.model.ssm.layers > 0 && p.model.ssm.heads == 0);
-	assert_true(p.ssm_scan_s >= model_ssm_flops_per_token(&p.model, false) * 8000 / fp32);
-	plan_of("qwen3-next-80b", NULL, &p);
-	assert_true(p.model.ssm.gated_delta);
-	assert_true(p.ssm_scan_s >=
-		    model_ssm_flops_per_token(&p.model, false) * 8000 / p.peak_flops);
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		double rate;
+		build(&s, rows[i].preset, NULL);
+		plan_compute(&s, &p);
+		rate = rows[i].cuda_cores ? s.hardware.gpu.peak_flops[DTYPE_FP32] : p.peak_flops;
+		assert_true(p.model.ssm.layers > 0);
+		assert_true((p.model.ssm.heads == 0) == rows[i].cuda_cores);
+		assert_true(p.ssm_scan_s >=
+			    model_ssm_flops_per_token(&p.model, false) * 8000 / rate);
+		plan_of(rows[i].preset, tp2, &q);
+		assert_int_equal(q.tp, 2);
+		assert_true(fabs(q.ssm_scan_s / p.ssm_scan_s - 0.5) < 1e-9);
+	}
 	plan_of("llama-3.1-8b", NULL, &p);
 	assert_true(p.ssm_scan_s == 0);
 }
@@ -158,8 +151,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prefill_runs_the_scans),
 	    cmocka_unit_test(test_scans_grow_with_the_prompt),
-	    cmocka_unit_test(test_tp_splits_the_prefill_scans),
-	    cmocka_unit_test(test_hybrids_and_transformers),
+	    cmocka_unit_test(test_each_kind_of_scan),
 	    cmocka_unit_test(test_decode_follows_the_batch_not_the_context),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
