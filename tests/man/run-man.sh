@@ -222,7 +222,7 @@ online offline
 models
 cost
 --top
-memory.per_gpu.optimizer memory.per_gpu.overhead memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fragmentation memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.optimizer_paged
+memory.per_gpu.optimizer memory.per_gpu.overhead memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fragmentation memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.overhead_parts.recomputed_layer memory.per_gpu.overhead_parts.fp8_weights memory.per_gpu.optimizer_paged
 h200 h200-nvl h20
 llama-3.1-405b llama-3.1-70b llama-3.1-8b
 --version

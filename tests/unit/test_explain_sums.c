@@ -560,7 +560,12 @@ static void check_result_is_figure(const char *what, const char *key, const char
 		return;
 	/* the row's suffix (" tokens/s", "/h", " kWh") is a word here, not a unit to scale */
 	snprintf(result, sizeof(result), "%s", st.text[last]);
-	figure_format(f, v, text, sizeof(text));
+	/* an offered load above 1 reads "overloaded (offered load 15.2x)" in the reports:
+	 * explain's result is held to the figure's number itself */
+	if (f->format == FIGURE_FMT_LOAD)
+		units_format_human(f->unit, v, 3, text, sizeof(text));
+	else
+		figure_format(f, v, text, sizeof(text));
 	cut_suffix(result, f->suffix);
 	cut_suffix(text, f->suffix);
 	if (!eval(result, &r, &fig) || !fig)
