@@ -335,7 +335,8 @@ struct plan {
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
 	/* training: the state-space layers' scans (Mamba, Mamba-2, Gated DeltaNet), forward and
-	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores */
+	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores.
+	 * Inference: the scans of one prompt's prefill (its computed tokens), part of TTFT */
 	double ssm_scan_s;
 	double flops_per_step;
 	double flops_total;

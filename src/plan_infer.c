@@ -11,8 +11,9 @@ static void decode_lines(const struct tctx *c, const struct infer *in, double ct
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
-	l->c_att1 = keys * in->attn * in->att_key;
-	/* a state-space layer reads and writes its sequence's state once a step */
+	/* a state-space layer reads and writes its sequence's state once a step, and
+	 * updates it on the CUDA cores (state_up) */
+	l->c_att1 = keys * in->attn * in->att_key + in->state_up;
 	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
@@ -81,11 +82,12 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 }
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
- * prompt, the weights read once. */
+ * prompt, the state-space layers' scans over its tokens (scan_tok), the weights read
+ * once. */
 double pt_prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
-	double att = M * window_keys(in, P * in->key_half) * in->att_key;
+	double att = M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok);
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
 	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed +
@@ -302,6 +304,19 @@ void pt_time_infer(struct tctx *c)
 	/* the whole model's state over tp, as plan_memory.c's ssm_state_bytes */
 	in.state_b =
 	    p->model.ssm.layers > 0 ? model_ssm_state_elems(&p->model, NULL) * c->act * c->it : 0;
+	/* The state's update a decode step, model_ssm_flops_per_token's recurrent step, over
+	 * tp on the FP32 CUDA cores: an elementwise kernel, no tensor-core matmul (mamba_ssm
+	 * ops/triton/selective_state_update.py _selective_scan_update_kernel, as vLLM's
+	 * mamba_mixer2.py calls it: state = state x dA + dB x, out = sum(state x C), in fp32;
+	 * fla ops/gated_delta_rule/fused_recurrent.py). Prompt tokens run the chunked
+	 * scans instead (pt_ssm_scan_s): vLLM's MambaMixer2 takes
+	 * mamba_chunk_scan_combined_varlen for its prefills, selective_state_update for its
+	 * decodes. */
+	in.state_up = 0;
+	if (p->model.ssm.layers > 0)
+		in.state_up = model_ssm_flops_per_token(&p->model, true) * c->it /
+			      (c->fp32 > 0 ? c->fp32 : c->peak);
+	in.scan_tok = pt_ssm_scan_s(c, &p->model, 1);
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
@@ -527,6 +542,7 @@ void pt_time_infer(struct tctx *c)
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
 	p->ttft_s = ttft_s(c, &in, B, Pc, O);
+	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */
