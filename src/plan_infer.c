@@ -5,15 +5,17 @@
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
-	/* kvb holds the attention layers' cache only: its read takes the keys unshared */
+	/* kvb holds the attention layers' cache only: its read takes the keys unshared, the
+	 * cached tokens read as read_keys counts them */
 	double keys = keys_mixed(in->window, in->global, ctx);
+	double read = keys_mixed(in->window, in->rglobal, ctx);
 	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
 	l->c_att1 = keys * in->attn * in->att_key;
 	/* a state-space layer reads and writes its sequence's state once a step */
-	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
+	l->kv1 = (read * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
@@ -388,6 +390,10 @@ void pt_time_infer(struct tctx *c)
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.global = sh.global;
+	{
+		double w_unused;
+		model_kv_read_window(&p->model, &w_unused, &in.rglobal);
+	}
 	in.attn = sh.attn;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
@@ -426,7 +432,7 @@ void pt_time_infer(struct tctx *c)
 			if (step_params > 0) {
 				in.d_row = 2 * step_params * c->it * c->inv_peak_emax / in.sNK;
 				in.d_w = step_params * wbpp * c->it * c->inv_hbm;
-				in.d_kv = window_keys(&in, ctx) * kv_tok * c->inv_hbm;
+				in.d_kv = read_keys(&in, ctx) * kv_tok * c->inv_hbm;
 				in.d_fixed = (w->engine == ENGINE_CUDA_GRAPHS
 						  ? GRAPH_TOKEN_S + dl * GRAPH_LAYER_S
 						  : DECODE_TOKEN_S + dl * DECODE_LAYER_S) +
