@@ -5,8 +5,10 @@
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
-	/* kvb holds the attention layers' cache only: its read takes the keys unshared */
+	/* kvb holds the attention layers' cache only: its read takes the keys unshared, the
+	 * cached tokens read as read_keys counts them */
 	double keys = keys_mixed(in->window, in->global, ctx);
+	double read = keys_mixed(in->window, in->rglobal, ctx);
 	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
@@ -14,7 +16,7 @@ static void decode_lines(const struct tctx *c, const struct infer *in, double ct
 	/* a state-space layer reads and writes its sequence's state once a step, and
 	 * updates it on the CUDA cores (state_up) */
 	l->c_att1 = keys * in->attn * in->att_key + in->state_up;
-	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
+	l->kv1 = (read * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
@@ -403,6 +405,10 @@ void pt_time_infer(struct tctx *c)
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.global = sh.global;
+	{
+		double w_unused;
+		model_kv_read_window(&p->model, &w_unused, &in.rglobal);
+	}
 	in.attn = sh.attn;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
@@ -441,7 +447,7 @@ void pt_time_infer(struct tctx *c)
 			if (step_params > 0) {
 				in.d_row = 2 * step_params * c->it * c->inv_peak_emax / in.sNK;
 				in.d_w = step_params * wbpp * c->it * c->inv_hbm;
-				in.d_kv = window_keys(&in, ctx) * kv_tok * c->inv_hbm;
+				in.d_kv = read_keys(&in, ctx) * kv_tok * c->inv_hbm;
 				in.d_fixed = (w->engine == ENGINE_CUDA_GRAPHS
 						  ? GRAPH_TOKEN_S + dl * GRAPH_LAYER_S
 						  : DECODE_TOKEN_S + dl * DECODE_LAYER_S) +

@@ -414,6 +414,7 @@ struct infer {
 	double pp;	 /* pipeline stages of a replica */
 	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
 	double global;	 /* the share of layers outside the window (shape.global) */
+	double rglobal;	 /* the same for the KV bytes read (model_kv_read_window) */
 	double attn;	 /* the share of layers with attention (shape.attn) */
 	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
@@ -454,6 +455,14 @@ struct infer {
 static inline double window_keys(const struct infer *in, double ctx)
 {
 	return keys_mixed(in->window, in->global, ctx) * in->attn;
+}
+
+/* Cached tokens a decode step reads a sequence at a context of ctx: window_keys, but with
+ * a block-sparse layer's KV heads read for all of their query heads' blocks
+ * (model_kv_read_window). */
+static inline double read_keys(const struct infer *in, double ctx)
+{
+	return keys_mixed(in->window, in->rglobal, ctx) * in->attn;
 }
 
 static inline double gemm_compute_s(const struct lines *l, double B)

@@ -187,12 +187,18 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 						  : "custom",
 			  tot);
 	/* active counts the input embedding, as the FLOPs per token do not; model cards
-	 * (gpt-oss's 3.61B of 4.19B) leave it out: both, each named */
+	 * (gpt-oss's 3.61B of 4.19B) leave it out: both, each named. A tied embedding is
+	 * also the output head, which every token runs: the figure without it drops the
+	 * head too, and says so. */
 	if (p->active_params != p->params && !isnan(p->active_params)) {
 		char bare[32];
 		human(UNIT_COUNT, p->active_params - p->counts.embedding, bare, sizeof(bare));
-		report_buf_printf(b, " (%s active with the input embedding, %s without)", act,
-				  bare);
+		report_buf_printf(
+		    b,
+		    m->tied_embeddings
+			? " (%s active with the tied embedding and head, %s without them)"
+			: " (%s active with the input embedding, %s without)",
+		    act, bare);
 	}
 	if (m->vision_params > 0)
 		report_buf_printf(b, " + %s vision",

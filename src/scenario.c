@@ -1444,6 +1444,17 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			problem(out, src, "model.mlpless_layers",
 				"mlpless_layers %d is more than the %d layers", m->mlpless_layers,
 				m->layers);
+		if (m->layers && m->sparse_layers > m->layers)
+			problem(out, src, "model.sparse_layers",
+				"sparse_layers %d is more than the %d layers", m->sparse_layers,
+				m->layers);
+		/* model_attention_window plans such layers dense: say so rather than drop them */
+		if (m->sparse_layers > 0 && (m->sparse_local <= 0 || m->sparse_stride <= 0))
+			problem(out, src, "model.sparse_layers",
+				"sparse_layers %d needs sparse_local and sparse_stride above 0 "
+				"(%s is 0)",
+				m->sparse_layers,
+				m->sparse_local <= 0 ? "sparse_local" : "sparse_stride");
 		if (m->ssm.layers && !m->ssm.d_state)
 			problem(out, src, "model.ssm.d_state",
 				"state-space layers without ssm.d_state");

@@ -223,6 +223,33 @@ static void test_overload_offered_load(void **state)
 	release(&t, &m);
 }
 
+/* A scenario serving tests/data/configs/NAME on an H100, planned and reported as text. A
+ * file naming the config, as gpuplan import writes one: the loader applies its
+ * quantization_config (hf_quant.c). */
+static void plan_config(const char *name, struct scenario *s, struct plan *p, struct report_buf *t)
+{
+	struct gp_error err;
+	char dir[1024], path[] = "/tmp/gpuplan-cfg-XXXXXX";
+	int fd;
+	FILE *f;
+
+	assert_non_null(getcwd(dir, sizeof(dir)));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"gpuplan: 1\nname: t\nmodel:\n  hf_config: %s/tests/data/configs/%s\n"
+		"workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n",
+		dir, name);
+	fclose(f);
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s", err.message);
+	unlink(path);
+	plan_compute(s, p);
+	assert_int_equal(report_text(t, s, p), 0);
+}
+
 /* gpt-oss-20b's experts are mxfp4 in the checkpoint; the header says so, and gives the
  * active count with and without the input embedding (the model card's 3.61B). */
 static void test_experts_and_active(void **state)
@@ -230,29 +257,9 @@ static void test_experts_and_active(void **state)
 	struct scenario s;
 	struct plan p;
 	struct report_buf t = {0}, m = {0};
-	struct gp_error err;
-	char dir[1024], path[] = "/tmp/gpuplan-oss-XXXXXX";
-	int fd;
-	FILE *f;
 
 	(void)state;
-	/* a file naming the config, as gpuplan import writes one: the loader applies its
-	 * quantization_config (hf_quant.c) */
-	assert_non_null(getcwd(dir, sizeof(dir)));
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	fprintf(f,
-		"gpuplan: 1\nname: t\nmodel:\n  hf_config: %s/tests/data/configs/gpt-oss-20b.json\n"
-		"workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n",
-		dir);
-	fclose(f);
-	if (scenario_load_file(path, cat, &s, NULL, NULL, &err) != 0)
-		fail_msg("%s", err.message);
-	unlink(path);
-	plan_compute(&s, &p);
-	assert_int_equal(report_text(&t, &s, &p), 0);
+	plan_config("gpt-oss-20b.json", &s, &p, &t);
 	assert_int_equal(workload_expert_weights(&s.workload), DTYPE_MXFP4);
 	assert_non_null(strstr(t.data, "weights bf16, experts mxfp4"));
 	/* OpenAI's gpt-oss model card (arXiv 2508.10925, Table 1): 3.61B active */
@@ -266,6 +273,31 @@ static void test_experts_and_active(void **state)
 	release(&t, &m);
 }
 
+/* MiniCPM-MoE-8x2B ties its embedding to the output head: the figure without the
+ * embedding drops the head as well, and the header says so. */
+static void test_tied_active(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct report_buf t = {0}, md = {0};
+	char with[32], without[32], want[160];
+
+	(void)state;
+	plan_config("minicpm-moe-8x2b.json", &s, &p, &t);
+	assert_true(p.model.tied_embeddings && p.active_params < p.params);
+	units_format_human(UNIT_COUNT, p.active_params, 3, with, sizeof(with));
+	units_format_human(UNIT_COUNT, p.active_params - p.counts.embedding, 3, without,
+			   sizeof(without));
+	snprintf(want, sizeof(want), "%s active with the tied embedding and head, %s without them",
+		 with, without);
+	/* the Markdown summary's line, which is not wrapped */
+	assert_int_equal(report_markdown(&md, &s, &p), 0);
+	assert_non_null(strstr(md.data, want));
+	assert_null(strstr(md.data, "input embedding"));
+	assert_null(strstr(t.data, "input embedding"));
+	release(&t, &md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +307,7 @@ int main(void)
 	    cmocka_unit_test(test_allocated_reserved),
 	    cmocka_unit_test(test_overload_offered_load),
 	    cmocka_unit_test(test_experts_and_active),
+	    cmocka_unit_test(test_tied_active),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
