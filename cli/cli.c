@@ -382,6 +382,22 @@ static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
 	}
 }
 
+/* Each of warns (scenario_ignored_fields) as "FILE:LINE:COL: warning: message"; none for
+ * --json, whose result carries them. */
+static void cli_print_warnings(const struct cli *c, const struct gp_problems *warns,
+			       const char *fallback)
+{
+	for (int i = 0; !c->json && i < warns->count; i++) {
+		const struct gp_error *e = &warns->items[i];
+		if (e->line > 0)
+			cli_error(c, "%s:%d:%d: warning: %s", e->file, e->line, e->column,
+				  e->message);
+		else
+			cli_error(c, "%s: warning: %s", e->file[0] ? e->file : fallback,
+				  e->message);
+	}
+}
+
 /* Reads --profile NAME once (into c->prof) and applies it to s. Returns 0 or the exit
  * status, the problem printed: a bad name is a usage error, a bad file bad input at its
  * FILE:LINE:COL, a missing one (except for calibrate, which makes it) an I/O failure. */
@@ -878,9 +894,17 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
+		const struct field *f;
+		const char *value;
 		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
+		} else if (scenario_assignment_split(c->sets[i], &f, &value, &e) == 0) {
+			/* written here, as a key of the file is (the ignored-field warnings);
+			 * check saves nothing */
+			ptrdiff_t idx = f - scenario_fields;
+			if (idx >= 0 && idx < SCENARIO_MAX_FIELDS)
+				s->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		}
 	}
 	/* A file that did not read as a scenario (invalid YAML or UTF-8, a tab, a second
@@ -909,18 +933,25 @@ static int cmd_check(struct cli *c)
 	/* a valid scenario is planned for the fields its framework ignores (the plan's
 	 * framework-conflict warnings, as report gives them): warnings, not problems */
 	if (!probs->count && !probs->dropped) {
+		gp_problems_init(vp);
+		scenario_ignored_fields(s, src, vp);
+		cli_blame_sets(c, vp);
+		cli_print_warnings(c, vp, path);
 		plan_compute(s, p);
 		for (int i = 0; !c->json && i < p->nwarnings; i++) {
 			char msg[256];
-			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT &&
+			    !plan_warning_field_ignored(&p->warnings[i]))
 				cli_error(c, "%s: warning: %s", path,
 					  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
 		}
+	} else {
+		gp_problems_init(vp);
 	}
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		rc = cli_write_json(c, report_json_check(path, probs, path, p));
+		rc = cli_write_json(c, report_json_check(path, probs, path, p, vp));
 		if (rc == 0 && (probs->count || probs->dropped))
 			rc = EXIT_USAGE;
 		goto out;

@@ -78,6 +78,11 @@ struct plan_warning {
 /* The message for a warning, lowercase: "does not fit: 1.12 TB per GPU needs ...". */
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
+/* Whether w is a framework conflict that scenario_ignored_fields reports too, at the
+ * field's place (a training field under a serving framework, a memory fraction under one
+ * that reads none): callers that print both print it once. */
+bool plan_warning_field_ignored(const struct plan_warning *w);
+
 #define PLAN_MAX_WARNINGS 16
 
 /* plan_memory.act_block's blocks */
