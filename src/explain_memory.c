@@ -1117,7 +1117,8 @@ void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan
 		       "  pool: the budget in whole blocks, allocated once whatever the batch:\n"
 		       "  %s tokens, %s of KV cache\n",
 		       cnt(e, p->mem.kv_tokens), byt(e, p->mem.kv_cache));
-	ex_wrapped(e, "  framework source: ", fw->source);
+	ex_wrapped(e,
+		   "  framework source: ", framework_source(s->workload.framework, !training(s)));
 }
 
 void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p)
