@@ -82,6 +82,9 @@ const struct figure figures[] = {
 	 .explain = explain_active_params},
 	DETAIL("model.trainable_params", "trainable parameters", UNIT_COUNT, trainable_params,
 	       true, FIGURE_MODEL, explain_params),
+	{.key = "model.vision_params", .label = "vision tower parameters", .unit = UNIT_COUNT,
+	 .offset = PO(model.vision_params), .integer = true, .section = FIGURE_MODEL,
+	 .explain = explain_vision_params},
 
 	{.key = "memory.per_gpu.weights", .label = "weights", .short_label = "weights",
 	 .tiny_label = "wts", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,

@@ -133,7 +133,6 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 
 	/* details, not figures (figure.h), after the figures of their object */
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
-	bad |= put_num(r, "model.vision_params", p->model.vision_params, true);
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
 
 	warnings = cJSON_AddArrayToObject(r, "warnings");

@@ -121,6 +121,13 @@ static void test_every_key_online(void **state)
 	assert_non_null(strstr(buf, "framework source: KV cache per token"));
 	assert_null(strstr(buf, "ZeRO"));
 	assert_null(strstr(buf, "Korthikanti"));
+	/* model.vision_params explains itself (it was an unknown key) */
+	s.model.vision_params = 4e8;
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "model.vision_params", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "model.vision_params = 400M"));
+	assert_non_null(strstr(buf, "image tokens are not"));
 }
 
 static void test_unknown_key(void **state)
