@@ -365,19 +365,39 @@ static int cli_load_catalog(struct cli *c)
 	return 0;
 }
 
-/* A problem with a field that a --set changed points at that --set, not at the file. */
-static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
+/* Whether the file src wrote key. */
+static bool cli_src_has(const struct scenario_source *src, const char *key)
+{
+	for (int i = 0; src && i < src->nkeys; i++)
+		if (strcmp(src->keys[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* A problem with a field that a --set changed points at that --set, not at the file; so
+ * does one with a field the file does not write (placed at its section or the file's
+ * top) whose section a --set changed: --set workload.prompt_length.dist=lognormal makes
+ * the missing prompt_length.sigma a problem of that --set. */
+static void cli_blame_sets(const struct cli *c, const struct scenario_source *src,
+			   struct gp_problems *probs)
 {
 	for (int i = 0; i < probs->count; i++) {
 		struct gp_error *e = &probs->items[i];
 		size_t n = strlen(e->field);
+		const char *dot = strrchr(e->field, '.');
+		size_t sec = dot && !cli_src_has(src, e->field) ? (size_t)(dot - e->field) + 1 : 0;
+		int at = -1;
 
-		for (int k = c->nsets - 1; n && k >= 0; k--) {
-			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=') {
-				snprintf(e->file, sizeof(e->file), "--set %s", c->sets[k]);
-				e->line = e->column = 0;
-				break;
-			}
+		for (int k = c->nsets - 1; n && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=')
+				at = k;
+		for (int k = c->nsets - 1; sec && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, sec) == 0 &&
+			    !strchr(c->sets[k] + sec, '.'))
+				at = k;
+		if (at >= 0) {
+			snprintf(e->file, sizeof(e->file), "--set %s", c->sets[at]);
+			e->line = e->column = 0;
 		}
 	}
 }
@@ -493,7 +513,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (validate) {
 		gp_problems_init(probs);
 		scenario_validate(s, src, probs);
-		cli_blame_sets(c, probs);
+		cli_blame_sets(c, src, probs);
 		if (probs->count) {
 			cli_print_problems(c, probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
@@ -914,7 +934,7 @@ static int cmd_check(struct cli *c)
 		if (!probs->items[i].field[0] && strncmp(probs->items[i].file, "--set", 5) != 0)
 			goto print;
 	scenario_validate(s, src, vp);
-	cli_blame_sets(c, vp);
+	cli_blame_sets(c, src, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
 	 * only repeat it. */
 	nread = probs->count;
@@ -935,7 +955,7 @@ static int cmd_check(struct cli *c)
 	if (!probs->count && !probs->dropped) {
 		gp_problems_init(vp);
 		scenario_ignored_fields(s, src, vp);
-		cli_blame_sets(c, vp);
+		cli_blame_sets(c, src, vp);
 		cli_print_warnings(c, vp, path);
 		plan_compute(s, p);
 		for (int i = 0; !c->json && i < p->nwarnings; i++) {

@@ -212,6 +212,13 @@ printf '\357\273\277' >"$T/bom.yaml"
 cat $D/train.yaml >>"$T/bom.yaml"
 run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
+# a problem the --set caused in a field the file does not write names that --set, not
+# the section's line in the file
+run_error 2 check $D/serve.yaml --set workload.prompt_length.dist=lognormal &&
+	has "$T/err" "^--set workload.prompt_length.dist=lognormal: workload.prompt_length: dist lognormal needs sigma" \
+		"check: a --set's problem names the --set"
+run_error 2 report $D/serve.yaml --set workload.prompt_length.dist=lognormal &&
+	has "$T/err" "^--set workload.prompt_length.dist=lognormal: " "report: a --set's problem names the --set"
 run_error 2 check
 run_error 1 check $D/no-such-file.yaml
 # a field the framework ignores: check warns as report does (issue 12 audit), still ok
