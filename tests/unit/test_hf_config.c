@@ -88,8 +88,7 @@ static struct gp_error parse_fail(const char *text)
 
 /* Parses text expecting an error at field, line:column (0: not checked) whose message
  * holds part. */
-static void fail_with(const char *text, const char *field, int line, int column,
-		      const char *part)
+static void fail_with(const char *text, const char *field, int line, int column, const char *part)
 {
 	struct gp_error e = parse_fail(text);
 
@@ -124,14 +123,14 @@ static void test_dense_reference_counts(void **state)
 	static const struct {
 		const char *file, *row;
 	} configs[] = {
-		{"Llama-2-7b-hf.json", "hf-llama-2-7b-params"},
-		{"Llama-2-70b-hf.json", "hf-llama-2-70b-params"},
-		{"Meta-Llama-3-8B.json", "hf-llama-3-8b-params"},
-		{"Mistral-7B-v0.1.json", "hf-mistral-7b-params"},
-		{"Qwen2-7B.json", "hf-qwen2-7b-params"},
-		{"gemma-2-9b.json", "hf-gemma-2-9b-params"},
-		{"gpt2.json", "hf-gpt2-params"},
-		{"Phi-3-mini-4k-instruct.json", "hf-phi-3-mini-params"},
+	    {"Llama-2-7b-hf.json", "hf-llama-2-7b-params"},
+	    {"Llama-2-70b-hf.json", "hf-llama-2-70b-params"},
+	    {"Meta-Llama-3-8B.json", "hf-llama-3-8b-params"},
+	    {"Mistral-7B-v0.1.json", "hf-mistral-7b-params"},
+	    {"Qwen2-7B.json", "hf-qwen2-7b-params"},
+	    {"gemma-2-9b.json", "hf-gemma-2-9b-params"},
+	    {"gpt2.json", "hf-gpt2-params"},
+	    {"Phi-3-mini-4k-instruct.json", "hf-phi-3-mini-params"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
@@ -139,8 +138,8 @@ static void test_dense_reference_counts(void **state)
 		struct model_params p;
 		double total = published(configs[i].row);
 		/* the row plans this very config */
-		assert_non_null(strstr(validation_find(&counts, configs[i].row)->sets[0],
-				       configs[i].file));
+		assert_non_null(
+		    strstr(validation_find(&counts, configs[i].row)->sets[0], configs[i].file));
 		load(configs[i].file, &r, &p);
 		assert_within(p.total, total, 0.001);
 		assert_count(p.total, total);
@@ -196,8 +195,8 @@ static void test_deepseek_v3(void **state)
 	assert_within(p.total, 671e9, 0.001);
 	/* Active: embedding, head, final norm, 61 attentions and norm pairs, 3 dense MLPs,
 	 * and per MoE layer the router, 8 routed and 1 shared expert (modeling_deepseek.py). */
-	attn = 7168.0 * 1536 + 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512 +
-	       512.0 * 128 * 256 + 128.0 * 128 * 7168;
+	attn = 7168.0 * 1536 + 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512 + 512.0 * 128 * 256 +
+	       128.0 * 128 * 7168;
 	expert = 3.0 * 7168 * 2048;
 	dense = 3.0 * 7168 * 18432;
 	fixed = 2.0 * 129280 * 7168 + 7168 + 61 * (attn + 2 * 7168) + 3 * dense;
@@ -326,15 +325,15 @@ static void test_falcon_new_keys(void **state)
 {
 	/* The same model in transformers' own spelling (configuration_falcon.py). */
 	static const char *text =
-		"{\"model_type\": \"falcon\", \"architectures\": [\"FalconForCausalLM\"],\n"
-		" \"num_hidden_layers\": 60, \"hidden_size\": 8192, \"num_attention_heads\": 128,\n"
-		" \"num_kv_heads\": 8, \"new_decoder_architecture\": true, \"parallel_attn\": true,\n"
-		" \"bias\": false, \"alibi\": false, \"vocab_size\": 65024}";
+	    "{\"model_type\": \"falcon\", \"architectures\": [\"FalconForCausalLM\"],\n"
+	    " \"num_hidden_layers\": 60, \"hidden_size\": 8192, \"num_attention_heads\": 128,\n"
+	    " \"num_kv_heads\": 8, \"new_decoder_architecture\": true, \"parallel_attn\": true,\n"
+	    " \"bias\": false, \"alibi\": false, \"vocab_size\": 65024}";
 	/* Falcon-7B's: multi-query (one K/V head), one input_layernorm (parallel_attn). */
 	static const char *text7 =
-		"{\"model_type\": \"RefinedWebModel\", \"hidden_size\": 4544, \"n_head\": 71,\n"
-		" \"n_layer\": 32, \"multi_query\": true, \"parallel_attn\": true, \"bias\": false,\n"
-		" \"vocab_size\": 65024}";
+	    "{\"model_type\": \"RefinedWebModel\", \"hidden_size\": 4544, \"n_head\": 71,\n"
+	    " \"n_layer\": 32, \"multi_query\": true, \"parallel_attn\": true, \"bias\": false,\n"
+	    " \"vocab_size\": 65024}";
 	struct model r, rw;
 	struct model_params p, prw;
 	(void)state;
@@ -347,9 +346,8 @@ static void test_falcon_new_keys(void **state)
 	assert_int_equal(r.kv_heads, 1);
 	assert_int_equal(r.norms_per_layer, 1);
 	/* query_key_value 4544 x (4544 + 2 x 64), dense, 4h MLP, one LayerNorm; tied. */
-	assert_count(p.total, 32 * (4544.0 * 4672 + 4544.0 * 4544 + 2 * 4544.0 * 18176 +
-				    2 * 4544) +
-				      65024.0 * 4544 + 2 * 4544);
+	assert_count(p.total, 32 * (4544.0 * 4672 + 4544.0 * 4544 + 2 * 4544.0 * 18176 + 2 * 4544) +
+				  65024.0 * 4544 + 2 * 4544);
 	/* HF hub "7.22B" counts the duplicate lm_head tensor too. */
 	assert_within(p.total + 65024.0 * 4544, 7.22e9, 0.001);
 }
@@ -385,9 +383,9 @@ static void test_opt(void **state)
 	assert_int_equal(r.position_embeddings, 2050);
 	assert_int_equal(r.max_context, 2048);
 	assert_count(p.total, 50272.0 * 5120 + 2050.0 * 5120 +
-				      40 * (4 * (5120.0 * 5120 + 5120) + 2 * 5120.0 * 20480 +
-					    20480 + 5120 + 4 * 5120) +
-				      2 * 5120);
+				  40 * (4 * (5120.0 * 5120 + 5120) + 2 * 5120.0 * 20480 + 20480 +
+					5120 + 4 * 5120) +
+				  2 * 5120);
 	assert_within(p.total, 13e9, 0.015);
 	/* OPT-350m: 512-wide embeddings with project_in/out, post-LN without a final norm:
 	 * 331,196,416 (facebook/opt-350m pytorch_model.bin, 388 tensors). */
@@ -404,11 +402,11 @@ static void test_catalog_dense(void **state)
 		double total;
 		double rel;
 	} rows[] = {
-		{"llama-2-13b.json", 13015864320.0, 0.001},    /* HF safetensors metadata */
-		{"llama-3.1-405b.json", 405853388800.0, 0.001}, /* HF safetensors metadata */
-		{"qwen2.5-72b.json", 72.7e9, 0.001},            /* Qwen2.5-72B card: 72.7B */
-		{"qwen3-8b.json", 8.2e9, 0.002},                /* Qwen3-8B card: 8.2B */
-		{"llama-33b.json", 32.5e9, 0.001},              /* LLaMA paper Table 2: 32.5B */
+	    {"llama-2-13b.json", 13015864320.0, 0.001},	    /* HF safetensors metadata */
+	    {"llama-3.1-405b.json", 405853388800.0, 0.001}, /* HF safetensors metadata */
+	    {"qwen2.5-72b.json", 72.7e9, 0.001},	    /* Qwen2.5-72B card: 72.7B */
+	    {"qwen3-8b.json", 8.2e9, 0.002},		    /* Qwen3-8B card: 8.2B */
+	    {"llama-33b.json", 32.5e9, 0.001},		    /* LLaMA paper Table 2: 32.5B */
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -461,9 +459,10 @@ static void test_fields(void **state)
 
 static void test_architectures_without_model_type(void **state)
 {
-	static const char *text = "{\"architectures\": [\"Foo\", \"GPT2LMHeadModel\"],\n"
-				  " \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_inner\": null,\n"
-				  " \"vocab_size\": 50257}";
+	static const char *text =
+	    "{\"architectures\": [\"Foo\", \"GPT2LMHeadModel\"],\n"
+	    " \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_inner\": null,\n"
+	    " \"vocab_size\": 50257}";
 	struct model r;
 	struct model_params p;
 	(void)state;
@@ -477,11 +476,12 @@ static void test_qwen3_moe_dense_layers(void **state)
 	 * layer i is sparse when i + 1 is even (1, 3, 5); listing 0 and 3 makes 3 dense too.
 	 * Dense: 0, 2, 3, 4; sparse: 1, 5. */
 	static const char *text =
-		"{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 6, \"hidden_size\": 64,\n"
-		" \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16,\n"
-		" \"intermediate_size\": 128, \"moe_intermediate_size\": 32, \"num_experts\": 4,\n"
-		" \"num_experts_per_tok\": 2, \"decoder_sparse_step\": 2, \"mlp_only_layers\": [0, 3],\n"
-		" \"vocab_size\": 100}";
+	    "{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 6, \"hidden_size\": 64,\n"
+	    " \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16,\n"
+	    " \"intermediate_size\": 128, \"moe_intermediate_size\": 32, \"num_experts\": 4,\n"
+	    " \"num_experts_per_tok\": 2, \"decoder_sparse_step\": 2, \"mlp_only_layers\": [0, "
+	    "3],\n"
+	    " \"vocab_size\": 100}";
 	struct model r;
 	struct model_params p;
 	(void)state;
@@ -490,7 +490,7 @@ static void test_qwen3_moe_dense_layers(void **state)
 	assert_int_equal(model_moe_layers(&r), 2);
 	assert_count(p.mlp, 3 * 64 * 128);
 	assert_count(p.total, 2 * 100 * 64 + 64 + 6 * (p.attention + 2 * 64) + 4 * p.mlp +
-				      2 * (4 * 3 * 64 * 32 + 64 * 4));
+				  2 * (4 * 3 * 64 * 32 + 64 * 4));
 	/* a layer list names layers: an entry that is none, or one listed twice, is an error
 	 * at that entry (Llama 4's moe_layers alike), not a layer left out or counted twice */
 #define Q3M_SMALL                                                                                  \
@@ -510,7 +510,7 @@ static void test_qwen3_moe_dense_layers(void **state)
 #undef Q3M_SMALL
 #define L4_SMALL                                                                                   \
 	"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, \"hidden_size\": 64,\n"       \
-	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"           \
 	"\"num_local_experts\": 4, \"num_experts_per_tok\": 1,\n"
 	parse_ok(L4_SMALL "\"moe_layers\": [1, 3]}", &r, &p);
 	assert_int_equal(r.moe.dense_layers, 2);
@@ -528,13 +528,15 @@ static void test_deepseek_v2_lite_keys(void **state)
 	/* DeepSeek-V2-Lite's shape: q_lora_rank null (one q_proj), 2 shared experts, first
 	 * layer dense. Published: 15.7B total (HF hub). */
 	static const char *text =
-		"{\"model_type\": \"deepseek_v2\", \"num_hidden_layers\": 27, \"hidden_size\": 2048,\n"
-		" \"num_attention_heads\": 16, \"num_key_value_heads\": 16, \"intermediate_size\": 10944,\n"
-		" \"q_lora_rank\": null, \"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64,\n"
-		" \"qk_nope_head_dim\": 128, \"v_head_dim\": 128, \"n_routed_experts\": 64,\n"
-		" \"n_shared_experts\": 2, \"num_experts_per_tok\": 6, \"moe_intermediate_size\": 1408,\n"
-		" \"first_k_dense_replace\": 1, \"moe_layer_freq\": 1, \"vocab_size\": 102400,\n"
-		" \"tie_word_embeddings\": false, \"max_position_embeddings\": 163840}";
+	    "{\"model_type\": \"deepseek_v2\", \"num_hidden_layers\": 27, \"hidden_size\": 2048,\n"
+	    " \"num_attention_heads\": 16, \"num_key_value_heads\": 16, \"intermediate_size\": "
+	    "10944,\n"
+	    " \"q_lora_rank\": null, \"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64,\n"
+	    " \"qk_nope_head_dim\": 128, \"v_head_dim\": 128, \"n_routed_experts\": 64,\n"
+	    " \"n_shared_experts\": 2, \"num_experts_per_tok\": 6, \"moe_intermediate_size\": "
+	    "1408,\n"
+	    " \"first_k_dense_replace\": 1, \"moe_layer_freq\": 1, \"vocab_size\": 102400,\n"
+	    " \"tie_word_embeddings\": false, \"max_position_embeddings\": 163840}";
 	struct model r;
 	struct model_params p;
 	(void)state;
@@ -542,8 +544,8 @@ static void test_deepseek_v2_lite_keys(void **state)
 	assert_int_equal(r.mla.q_rank, 0);
 	assert_int_equal(r.moe.dense_layers, 1);
 	assert_int_equal(r.moe.shared, 2);
-	assert_count(p.attention, 2048.0 * 16 * 192 + 2048.0 * 576 + 512 + 512.0 * 16 * 256 +
-					  16.0 * 128 * 2048);
+	assert_count(p.attention,
+		     2048.0 * 16 * 192 + 2048.0 * 576 + 512 + 512.0 * 16 * 256 + 16.0 * 128 * 2048);
 	assert_count(p.shared, 2 * 3.0 * 2048 * 1408);
 	assert_within(p.total, 15.7e9, 0.001);
 }
@@ -584,19 +586,22 @@ static void test_error_missing_field(void **state)
 {
 	struct gp_error e;
 	(void)state;
-	e = parse_fail("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_attention_heads\": 32,"
-		       " \"intermediate_size\": 11008, \"vocab_size\": 32000}");
+	e = parse_fail(
+	    "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_attention_heads\": 32,"
+	    " \"intermediate_size\": 11008, \"vocab_size\": 32000}");
 	assert_string_equal(e.field, "num_hidden_layers");
 	assert_non_null(strstr(e.message, "missing 'num_hidden_layers'"));
 	assert_int_equal(e.line, 1);
 	/* DeepSeek without its MLA rank. */
-	e = parse_fail("{\"model_type\": \"deepseek_v3\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
-		       " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
+	e = parse_fail(
+	    "{\"model_type\": \"deepseek_v3\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
+	    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
 	assert_string_equal(e.field, "kv_lora_rank");
 	assert_non_null(strstr(e.message, "kv_lora_rank"));
 	/* Mixtral without its expert count. */
-	e = parse_fail("{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
-		       " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
+	e = parse_fail(
+	    "{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"
+	    " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 10}");
 	assert_string_equal(e.field, "num_local_experts");
 }
 
@@ -605,7 +610,8 @@ static void test_error_unknown_architecture(void **state)
 	struct gp_error e;
 	(void)state;
 	/* (mamba was the example here until Mamba imported; rwkv is still refused) */
-	e = parse_fail("{\n  \"model_type\": \"rwkv\",\n  \"architectures\": [\"RwkvForCausalLM\"]\n}");
+	e = parse_fail(
+	    "{\n  \"model_type\": \"rwkv\",\n  \"architectures\": [\"RwkvForCausalLM\"]\n}");
 	assert_string_equal(e.field, "model_type");
 	assert_non_null(strstr(e.message, "'rwkv'"));
 	assert_int_equal(e.line, 2);
@@ -837,8 +843,8 @@ static void test_real_family_configs(void **state)
 	assert_int_equal(r.kv_heads, 4);
 	assert_int_equal(r.sliding_window, 4096);
 	assert_int_equal(r.global_layers, 0);
-	layer = 2 * (6144.0 * 6144 + 6144) + 2 * (6144.0 * 512 + 512) + 2 * 6144.0 * 24576 +
-		24576 + 6144 + 4 * 6144;
+	layer = 2 * (6144.0 * 6144 + 6144) + 2 * (6144.0 * 512 + 512) + 2 * 6144.0 * 24576 + 24576 +
+		6144 + 4 * 6144;
 	assert_count(p.total, 2.0 * 49152 * 6144 + 2 * 6144 + 40 * layer);
 	assert_count(p.total, 15957889024LL);
 	/* ibm-granite/granite-3.1-3b-a800m-instruct (modeling_granitemoe.py): bias-free q, k
@@ -988,9 +994,9 @@ static void test_real_moe_configs(void **state)
 	assert_int_equal(r.moe.experts, 16);
 	assert_int_equal(r.moe.active, 2);
 	expert = 3.0 * 4096 * 6400;
-	fixed = 2.0 * 32064 * 4096 + 32064 + 2 * 4096 +
-		32 * (2 * (4096.0 * 4096 + 4096) + 2 * (4096.0 * 1024 + 1024) + 4 * 4096 +
-		      4096.0 * 16);
+	fixed =
+	    2.0 * 32064 * 4096 + 32064 + 2 * 4096 +
+	    32 * (2 * (4096.0 * 4096 + 4096) + 2 * (4096.0 * 1024 + 1024) + 4 * 4096 + 4096.0 * 16);
 	assert_count(p.total, fixed + 32 * 16 * expert);
 	assert_count(p.active, fixed + 32 * 2 * expert);
 	assert_count(p.total, 41873153344LL);
@@ -1045,7 +1051,8 @@ static void test_phi3_small(void **state)
 	assert_int_equal(r.ffn, 2048); /* 3 x 333 x 2 = 1998, padded */
 	parse_ok(P3S_SMALL ", \"ff_dim_multiplier\": 3, \"gegelu_pad_to_256\": false}", &r, &p);
 	assert_int_equal(r.ffn, 1998);
-	parse_ok(P3S_SMALL ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
+	parse_ok(P3S_SMALL
+		 ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
 		 &r, &p);
 	assert_int_equal(r.ffn, 512);
 	/* every layer dense: no warning; null: every layer block-sparse */
@@ -1060,12 +1067,13 @@ static void test_phi3_small(void **state)
 	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"ff_dim_multiplier\": 3}",
 		  "ff_dim_multiplier", 3, 22, "not both");
 	fail_with(P3S_SMALL "}", "ff_intermediate_size", 1, 1, "missing 'ff_intermediate_size'");
-	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"hidden_act\": \"silu\"}", "hidden_act",
-		  3, 15, "must be \"gegelu\"");
+	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"hidden_act\": \"silu\"}",
+		  "hidden_act", 3, 15, "must be \"gegelu\"");
 	/* the heads must divide hidden (there is no head_dim key) */
-	fail_with("{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000, "
-		  "\"num_attention_heads\": 7, \"vocab_size\": 100, \"ff_intermediate_size\": 512}",
-		  "num_attention_heads", 1, 97, "7 heads do not divide hidden_size 1000");
+	fail_with(
+	    "{\"model_type\": \"phi3small\", \"num_hidden_layers\": 2, \"hidden_size\": 1000, "
+	    "\"num_attention_heads\": 7, \"vocab_size\": 100, \"ff_intermediate_size\": 512}",
+	    "num_attention_heads", 1, 97, "7 heads do not divide hidden_size 1000");
 #undef P3S_SMALL
 }
 
@@ -1171,17 +1179,18 @@ static void test_window_layers(void **state)
 		 &r, &p);
 	assert_int_equal(r.sliding_window, 256);
 	assert_int_equal(r.global_layers, 0);
-	e = parse_fail("{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 3, \"hidden_size\": 64,\n"
-		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"
-		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 128,\n"
-		       " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
+	e = parse_fail(
+	    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 3, \"hidden_size\": 64,\n"
+	    "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"
+	    "\"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 128,\n"
+	    " \"layer_types\": [\"sliding_attention\", \"full_attention\"]}");
 	assert_string_equal(e.field, "layer_types");
 	assert_int_equal(e.line, 4);
 	assert_int_equal(e.column, 17);
 	assert_non_null(strstr(e.message, "lists 2 layers, but num_hidden_layers is 3"));
 #define OSS_SMALL                                                                                  \
 	"{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"           \
-	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"          \
+	"\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100,\n"           \
 	"\"num_local_experts\": 4, \"num_experts_per_tok\": 2,\n"
 	/* A layer that is neither is an error at its entry naming what is accepted, not a
 	 * full-attention layer; Llama 4's chunked layers are no sliding layers of these
@@ -1202,7 +1211,8 @@ static void test_window_layers(void **state)
 	    {"\"sliding_window\": 128,\n\"layer_types\": [\"chunked_attention\", "
 	     "\"full_attention\"]}",
 	     "layer_types", 5, 17, "layer 0 is \"chunked_attention\""},
-	    {"\"sliding_window\": 0,\n\"layer_types\": [\"sliding_attention\", \"full_attention\"]}",
+	    {"\"sliding_window\": 0,\n\"layer_types\": [\"sliding_attention\", "
+	     "\"full_attention\"]}",
 	     "sliding_window", 4, 19,
 	     "lists 1 \"sliding_attention\" layers, but 'sliding_window' is 0"},
 	    {"\"sliding_window\": null,\n\"layer_types\": [\"sliding_attention\", "
@@ -1230,18 +1240,19 @@ static void test_window_layers(void **state)
 	assert_int_equal(r.sliding_window, 128);
 	assert_int_equal(r.global_layers, 1);
 #undef OSS_SMALL
-	e = parse_fail("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
-		       "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
-		       "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
-		       "\"attention_chunk_size\": 8192, \"no_rope_layers\": [1, 2]}");
+	e = parse_fail(
+	    "{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+	    "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+	    "\"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+	    "\"attention_chunk_size\": 8192, \"no_rope_layers\": [1, 2]}");
 	assert_string_equal(e.field, "no_rope_layers");
 }
 
 /* Families whose layers this count cannot express are still refused by name at model_type
- * (Falcon-H1's parallel attention and Mamba mixers, Phi-3-small's block-sparse attention); a Nemotron-H pattern that does
- * not list every layer is an error at the pattern (nvidia/Nemotron-H-8B-Base-8K's keys,
- * abridged). These two used to assert that nemotron_h and jamba were refused; they import
- * now (test_ssm_families). */
+ * (Falcon-H1's parallel attention and Mamba mixers, Phi-3-small's block-sparse attention); a
+ * Nemotron-H pattern that does not list every layer is an error at the pattern
+ * (nvidia/Nemotron-H-8B-Base-8K's keys, abridged). These two used to assert that nemotron_h and
+ * jamba were refused; they import now (test_ssm_families). */
 static void test_hybrids_refused(void **state)
 {
 	struct gp_error e;
@@ -1262,18 +1273,21 @@ static void test_hybrids_refused(void **state)
 		       "\"intermediate_size\": 12288, \"vocab_size\": 130049}");
 	assert_non_null(strstr(e.message, "'falcon_h1' is not supported"));
 	/* Mamba-2 heads that do not make the inner width; Jamba's offset past its period */
-	e = parse_fail("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
-		       " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
+	e = parse_fail(
+	    "{\"model_type\": \"mamba2\", \"num_hidden_layers\": 2, \"hidden_size\": 64,\n"
+	    " \"vocab_size\": 10, \"num_heads\": 3, \"head_dim\": 64}");
 	assert_string_equal(e.field, "num_heads");
 	assert_int_equal(e.line, 2);
 	assert_non_null(strstr(e.message, "do not make expand x hidden_size = 128"));
-	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
-		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
-		       "\"vocab_size\": 65536, \"attn_layer_offset\": 8}");
+	e = parse_fail(
+	    "{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
+	    "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
+	    "\"vocab_size\": 65536, \"attn_layer_offset\": 8}");
 	assert_string_equal(e.field, "attn_layer_offset");
-	e = parse_fail("{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
-		       "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
-		       "\"vocab_size\": 65536, \"num_experts\": 2, \"num_experts_per_tok\": 3}");
+	e = parse_fail(
+	    "{\"model_type\": \"jamba\", \"num_hidden_layers\": 32, \"hidden_size\": 4096, "
+	    "\"num_attention_heads\": 32, \"intermediate_size\": 14336, "
+	    "\"vocab_size\": 65536, \"num_experts\": 2, \"num_experts_per_tok\": 3}");
 	assert_string_equal(e.field, "num_experts_per_tok");
 	assert_non_null(strstr(e.message, "3 experts per token, but only 2 experts"));
 }
@@ -1351,9 +1365,10 @@ static void test_ssm_families(void **state)
 	assert_int_equal(r.ssm.layers, 24);
 	assert_int_equal(model_attention_layers(&r), 4);
 	assert_int_equal(model_mlp_layers(&r), 24);
-	assert_count(p.total, 24 * (4096.0 * 18560 + 10240 * 5 + 384 + 8192 + 8192.0 * 4096 + 4096) +
-				  4 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 4096) +
-				  24 * (2 * 4096.0 * 21504 + 4096) + 2 * 131072.0 * 4096 + 4096);
+	assert_count(p.total,
+		     24 * (4096.0 * 18560 + 10240 * 5 + 384 + 8192 + 8192.0 * 4096 + 4096) +
+			 4 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 4096) +
+			 24 * (2 * 4096.0 * 21504 + 4096) + 2 * 131072.0 * 4096 + 4096);
 	assert_within(p.total, 8e9, 0.02);
 }
 
@@ -1443,12 +1458,15 @@ static void test_decilm_blocks(void **state)
 	    "{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 4, \"hidden_size\": 1024,\n"
 	    " \"num_attention_heads\": 16, \"vocab_size\": 1000, \"block_configs\": [\n"
 	    " {\"attention\": {\"n_heads_in_group\": 4, \"no_op\": false, \"replace_with_linear\": "
-	    "false}, \"ffn\": {\"ffn_mult\": 2.0, \"no_op\": false, \"replace_with_linear\": false}},\n"
-	    " {\"attention\": {\"n_heads_in_group\": null, \"no_op\": true}, \"ffn\": {\"ffn_mult\": "
+	    "false}, \"ffn\": {\"ffn_mult\": 2.0, \"no_op\": false, \"replace_with_linear\": "
+	    "false}},\n"
+	    " {\"attention\": {\"n_heads_in_group\": null, \"no_op\": true}, \"ffn\": "
+	    "{\"ffn_mult\": "
 	    "1.0}},\n"
 	    " {\"attention\": {\"replace_with_linear\": true}, \"ffn\": {\"ffn_mult\": null, "
 	    "\"no_op\": true}},\n"
-	    " {\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": {\"replace_with_linear\": true}}]}";
+	    " {\"attention\": {\"n_heads_in_group\": 4}, \"ffn\": {\"replace_with_linear\": "
+	    "true}}]}";
 	struct model r;
 	struct model_params p;
 	struct gp_error e;
@@ -1466,10 +1484,11 @@ static void test_decilm_blocks(void **state)
 	/* the KV cache: 2 of the 4 layers, 2 x 4 x 64 elements each */
 	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 4 * 64 * 2 / 4.0);
 
-	e = parse_fail("{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
-		       "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10,\n"
-		       " \"block_configs\": [{\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": "
-		       "true}}]}");
+	e = parse_fail(
+	    "{\"model_type\": \"nemotron-nas\", \"num_hidden_layers\": 2, "
+	    "\"hidden_size\": 1024, \"num_attention_heads\": 16, \"vocab_size\": 10,\n"
+	    " \"block_configs\": [{\"attention\": {\"no_op\": true}, \"ffn\": {\"no_op\": "
+	    "true}}]}");
 	assert_string_equal(e.field, "block_configs");
 	assert_int_equal(e.line, 2);
 	assert_non_null(strstr(e.message, "lists 1 layers, but num_hidden_layers is 2"));
@@ -1621,9 +1640,10 @@ static void test_multimodal(void **state)
 	load_info("mistral-small-3.1-24b.json", &r, &p, &info);
 	assert_int_equal(r.sliding_window, 0);
 	assert_count(p.total, 23572403200LL);
-	assert_count(info.vision_params, 3.0 * 14 * 14 * 1024 + 1024 +
-					     24 * (4 * 1024.0 * 1024 + 3 * 1024.0 * 4096 + 2 * 1024) +
-					     1024 + 4 * 1024.0 * 1024 + 1024.0 * 5120 + 5120.0 * 5120);
+	assert_count(info.vision_params,
+		     3.0 * 14 * 14 * 1024 + 1024 +
+			 24 * (4 * 1024.0 * 1024 + 3 * 1024.0 * 4096 + 2 * 1024) + 1024 +
+			 4 * 1024.0 * 1024 + 1024.0 * 5120 + 5120.0 * 5120);
 	assert_count(info.vision_params, 438958080LL);
 	assert_count(p.total + r.vision_params, 24011361280LL);
 	assert_false(has_warning(&info, "is not counted"));
@@ -1703,6 +1723,16 @@ static void test_unknown_llama_shaped(void **state)
 	assert_string_equal(e.field, "model_type");
 	assert_non_null(strstr(e.message, "'intermediate_size'"));
 	assert_non_null(strstr(e.message, "model.params"));
+	/* a bad model_type beside a known architecture reads by the architecture and warns,
+	 * naming both */
+	static const char *arch =
+	    "{\"model_type\": \"zzz\", \"architectures\": [\"LlamaForCausalLM\"],\n"
+	    " \"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 32,\n"
+	    " \"intermediate_size\": 11008, \"vocab_size\": 32000}";
+	assert_int_equal(hf_config_parse_info(arch, strlen(arch), NULL, &m, &info, &e), 0);
+	assert_int_equal(info.nwarnings, 1);
+	assert_non_null(strstr(info.warnings[0], "'zzz'"));
+	assert_non_null(strstr(info.warnings[0], "'LlamaForCausalLM'"));
 }
 
 /* Contradictory shapes: errors at the key, with its line and column. */
@@ -1762,44 +1792,44 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_reference_counts),
-		cmocka_unit_test(test_mixtral),
-		cmocka_unit_test(test_deepseek_v3),
-		cmocka_unit_test(test_qwen3_moe),
-		cmocka_unit_test(test_qwen2_moe),
-		cmocka_unit_test(test_other_moe_catalog),
-		cmocka_unit_test(test_falcon_40b_rw_keys),
-		cmocka_unit_test(test_falcon_new_keys),
-		cmocka_unit_test(test_bloom_176b),
-		cmocka_unit_test(test_opt),
-		cmocka_unit_test(test_catalog_dense),
-		cmocka_unit_test(test_fields),
-		cmocka_unit_test(test_architectures_without_model_type),
-		cmocka_unit_test(test_qwen3_moe_dense_layers),
-		cmocka_unit_test(test_deepseek_v2_lite_keys),
-		cmocka_unit_test(test_error_malformed_json),
-		cmocka_unit_test(test_error_missing_field),
-		cmocka_unit_test(test_error_unknown_architecture),
-		cmocka_unit_test(test_error_bad_values),
-		cmocka_unit_test(test_catalog_models_import),
-		cmocka_unit_test(test_error_file),
-		cmocka_unit_test(test_new_dense_families),
-		cmocka_unit_test(test_real_family_configs),
-		cmocka_unit_test(test_phi3_small),
-		cmocka_unit_test(test_deepseek_moe),
-		cmocka_unit_test(test_real_moe_configs),
-		cmocka_unit_test(test_gpt_oss),
-		cmocka_unit_test(test_window_layers),
-		cmocka_unit_test(test_hybrids_refused),
-		cmocka_unit_test(test_ssm_families),
-		cmocka_unit_test(test_qwen3_next),
-		cmocka_unit_test(test_decilm_blocks),
-		cmocka_unit_test(test_decilm_real),
-		cmocka_unit_test(test_decilm_kv_cache),
-		cmocka_unit_test(test_multimodal),
-		cmocka_unit_test(test_infinity_nan),
-		cmocka_unit_test(test_unknown_llama_shaped),
-		cmocka_unit_test(test_error_contradictions),
+	    cmocka_unit_test(test_dense_reference_counts),
+	    cmocka_unit_test(test_mixtral),
+	    cmocka_unit_test(test_deepseek_v3),
+	    cmocka_unit_test(test_qwen3_moe),
+	    cmocka_unit_test(test_qwen2_moe),
+	    cmocka_unit_test(test_other_moe_catalog),
+	    cmocka_unit_test(test_falcon_40b_rw_keys),
+	    cmocka_unit_test(test_falcon_new_keys),
+	    cmocka_unit_test(test_bloom_176b),
+	    cmocka_unit_test(test_opt),
+	    cmocka_unit_test(test_catalog_dense),
+	    cmocka_unit_test(test_fields),
+	    cmocka_unit_test(test_architectures_without_model_type),
+	    cmocka_unit_test(test_qwen3_moe_dense_layers),
+	    cmocka_unit_test(test_deepseek_v2_lite_keys),
+	    cmocka_unit_test(test_error_malformed_json),
+	    cmocka_unit_test(test_error_missing_field),
+	    cmocka_unit_test(test_error_unknown_architecture),
+	    cmocka_unit_test(test_error_bad_values),
+	    cmocka_unit_test(test_catalog_models_import),
+	    cmocka_unit_test(test_error_file),
+	    cmocka_unit_test(test_new_dense_families),
+	    cmocka_unit_test(test_real_family_configs),
+	    cmocka_unit_test(test_phi3_small),
+	    cmocka_unit_test(test_deepseek_moe),
+	    cmocka_unit_test(test_real_moe_configs),
+	    cmocka_unit_test(test_gpt_oss),
+	    cmocka_unit_test(test_window_layers),
+	    cmocka_unit_test(test_hybrids_refused),
+	    cmocka_unit_test(test_ssm_families),
+	    cmocka_unit_test(test_qwen3_next),
+	    cmocka_unit_test(test_decilm_blocks),
+	    cmocka_unit_test(test_decilm_real),
+	    cmocka_unit_test(test_decilm_kv_cache),
+	    cmocka_unit_test(test_multimodal),
+	    cmocka_unit_test(test_infinity_nan),
+	    cmocka_unit_test(test_unknown_llama_shaped),
+	    cmocka_unit_test(test_error_contradictions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
