@@ -60,7 +60,6 @@ enum {
 	OPT_SEARCH = 1u << 5, /* --top N, --by time|cost, --hardware, --scaling */
 	OPT_SOLVE = 1u << 6,  /* --max KEY, --min KEY */
 	OPT_CSV = 1u << 7,
-	CMD_HIDDEN = 1u << 8,  /* a helper for scripts, left out of --help */
 	OPT_VERSION = 1u << 9, /* --version: the terminal UI's command line only */
 	OPT_SWEEP = 1u << 10,  /* --y FIGURE, --svg FILE */
 	OPT_IMPORT = 1u << 11, /* --scenario, --model-only */
@@ -70,6 +69,18 @@ enum {
 	OPT_PROFILE = 1u << 13, /* --profile NAME: the commands that plan, and calibrate */
 	/* the terminal UI's command line */
 	OPT_UI = OPT_SET | OPT_PROFILE | OPT_ASCII | OPT_VERSION,
+};
+
+/* what cli_main does for a command (its flags), before and after it runs */
+enum {
+	CMD_HIDDEN = 1u << 0,  /* a helper for scripts, left out of --help */
+	CMD_CATALOG = 1u << 1, /* the catalog loaded into c->cat */
+	/* FILE (args[0]) loaded into s[0] and src[0] as report loads it: --profile, then each
+	 * --set, then refused with all its problems printed */
+	CMD_FILE = 1u << 2,
+	CMD_FILES2 = 1u << 3,	 /* A and B (args[0], args[1]) into s[0] and s[1] so */
+	CMD_UNCHECKED = 1u << 4, /* the scenarios loaded, not refused for problems (fmt) */
+	CMD_PLAN = 1u << 5,	 /* each scenario loaded planned into p[i] */
 };
 
 /* The terminal UI's usage line; "usage: " before it is 7 columns (80 in all). */
@@ -101,12 +112,27 @@ struct cli {
 	const char *knobs[CALIBRATE_MAX]; /* calibrate --knob */
 	const char *profile;		  /* --profile NAME */
 	struct profile *prof;		  /* its knobs, once cli_load has read it */
+
+	/* what the command's row had cli_main prepare (CMD_FILE, CMD_PLAN), freed by it */
+	struct scenario *s[2];
+	struct scenario_source *src[2];
+	struct plan *p[2];
+	/* the result, which cli_main writes once the command has returned 0: a JSON document,
+	 * or text, escaped for the terminal (cli_write_text) unless out_raw (YAML, KEY=VALUE) */
+	struct cJSON *json_out;
+	bool json_result; /* json_out is the result: NULL there is out of memory */
+	struct report_buf out;
+	bool out_raw;
+	int status; /* the exit status of a result that is written (check's problems) */
 };
 
 struct command {
 	const char *name;
 	int (*run)(struct cli *c);
-	unsigned opts;
+	/* the operands and options checked before anything is loaded; NULL when none */
+	int (*check)(struct cli *c);
+	unsigned opts;	/* the options it accepts (OPT_*) */
+	unsigned flags; /* CMD_* */
 	int min_args, max_args;
 	const char *usage;
 	const char *help;
@@ -527,153 +553,112 @@ out:
 	return rc;
 }
 
-/* Commands ----------------------------------------------------------------------------- */
+/* Commands -----------------------------------------------------------------------------
+ *
+ * Each command is a row of commands[] below: its options (OPT_*), and what cli_main does
+ * for it before and after it runs (CMD_*), as git's run_builtin does for its builtins'
+ * RUN_SETUP: the catalog, FILE (and B) loaded as report loads them and planned, and one
+ * exit path that writes the result the command left in c->out or c->json_out and frees
+ * what was prepared. A command computes and formats; it returns 0 or the exit status of
+ * a problem it printed. */
+
+/* j, a document report_json_* built (NULL when out of memory), is the command's result. */
+static void cli_json_result(struct cli *c, struct cJSON *j)
+{
+	c->json_out = j;
+	c->json_result = true;
+}
 
 static int cmd_report(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct scenario_source *src = malloc(sizeof(*src));
-	struct plan *p = malloc(sizeof(*p));
-	struct report_buf b = {0};
-	int rc;
-
-	if (!s || !src || !p) {
-		rc = cli_no_memory(c);
-		goto out;
-	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
-		goto out;
-	plan_compute(s, p);
-	if (c->json) {
-		rc = cli_write_json(c, report_json_build(s, p));
-		goto out;
-	}
-	if (c->markdown)
-		report_markdown(&b, s, p);
+	if (c->json)
+		cli_json_result(c, report_json_build(c->s[0], c->p[0]));
+	else if (c->markdown)
+		report_markdown(&c->out, c->s[0], c->p[0]);
 	else
-		report_text(&b, s, p);
-	rc = cli_write_buf(c, &b);
-out:
-	report_buf_release(&b);
-	free(s);
-	free(src);
-	free(p);
-	return rc;
+		report_text(&c->out, c->s[0], c->p[0]);
+	return 0;
 }
 
 static int cmd_explain(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct scenario_source *src = malloc(sizeof(*src));
-	struct plan *p = malloc(sizeof(*p));
-	struct explain_parts *parts = malloc(sizeof(*parts));
+	struct explain_parts *parts;
 	size_t size = 1 << 16;
-	char *buf = malloc(size);
+	char *buf;
 	struct gp_error err = {0};
-	int rc;
+	int rc = 0;
 
-	if (!s || !src || !p || !parts || !buf) {
-		rc = cli_no_memory(c);
-		goto out;
-	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
-		goto out;
 	if (c->nargs < 2) {
 		/* without KEY: the keys it explains, one a line on standard output (gpuplan(1)):
 		 * the figure table's, numbers first, then the word rows (memory.fits) */
-		size_t used = 0;
 		if (c->json) {
-			rc = cli_write_json(c, report_json_explain_keys(explain_keys()));
-			goto out;
+			cli_json_result(c, report_json_explain_keys(explain_keys()));
+			return 0;
 		}
-		buf[0] = '\0';
 		for (const char *const *k = explain_keys(); *k; k++)
-			if (used + strlen(*k) + 2 < size)
-				used += (size_t)snprintf(buf + used, size - used, "%s\n", *k);
-		rc = cli_write(c, buf, used);
+			report_buf_printf(&c->out, "%s\n", *k);
+		c->out_raw = true;
+		return 0;
+	}
+	parts = malloc(sizeof(*parts));
+	buf = malloc(size);
+	if (!parts || !buf) {
+		rc = cli_no_memory(c);
 		goto out;
 	}
-	plan_compute(s, p);
 	buf[0] = '\0';
-	if (explain_key_parts(s, p, c->args[1], 80, buf, size, parts, &err) != 0) {
+	if (explain_key_parts(c->s[0], c->p[0], c->args[1], 80, buf, size, parts, &err) != 0)
 		rc = cli_print_error(c, &err, NULL);
-		goto out;
-	}
-	if (c->json)
-		rc = cli_write_json(c, report_json_explain(figure_find(c->args[1]), p, parts, buf));
+	else if (c->json)
+		cli_json_result(c,
+				report_json_explain(figure_find(c->args[1]), c->p[0], parts, buf));
 	else
-		rc = cli_write_text(c, buf, strlen(buf));
+		report_buf_printf(&c->out, "%s", buf);
 out:
-	free(s);
-	free(src);
-	free(p);
 	free(parts);
 	free(buf);
 	return rc;
 }
 
+static int check_diff(struct cli *c)
+{
+	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
+		return cli_usage_error(c, "standard input ('-') can be only one of A and B");
+	return 0;
+}
+
 static int cmd_diff(struct cli *c)
 {
-	struct scenario *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	struct scenario_source *src = malloc(sizeof(*src));
-	struct plan *pa = malloc(sizeof(*pa)), *pb = malloc(sizeof(*pb));
 	struct diff *d = malloc(sizeof(*d));
-	struct report_buf out = {0};
-	int rc;
 
-	if (!a || !b || !src || !pa || !pb || !d) {
-		rc = cli_no_memory(c);
-		goto out;
-	}
-	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0) {
-		rc = cli_usage_error(c, "standard input ('-') can be only one of A and B");
-		goto out;
-	}
-	if ((rc = cli_load(c, c->args[0], a, src, true)) != 0 ||
-	    (rc = cli_load(c, c->args[1], b, src, true)) != 0)
-		goto out;
-	plan_compute(a, pa);
-	plan_compute(b, pb);
-	diff_compute(a, pa, b, pb, d);
-	if (c->json) {
-		rc = cli_write_json(c, report_json_diff(d, a, pa, b, pb));
-		goto out;
-	}
-	if (c->csv)
-		report_diff_csv(&out, d, a, b);
+	if (!d)
+		return cli_no_memory(c);
+	diff_compute(c->s[0], c->p[0], c->s[1], c->p[1], d);
+	if (c->json)
+		cli_json_result(c, report_json_diff(d, c->s[0], c->p[0], c->s[1], c->p[1]));
+	else if (c->csv)
+		report_diff_csv(&c->out, d, c->s[0], c->s[1]);
 	else if (c->markdown)
-		diff_markdown(&out, d, c->args[0], c->args[1]);
+		diff_markdown(&c->out, d, c->args[0], c->args[1]);
 	else
-		diff_text(&out, d, c->args[0], c->args[1]);
-	rc = cli_write_buf(c, &out);
-out:
-	report_buf_release(&out);
-	free(a);
-	free(b);
-	free(src);
-	free(pa);
-	free(pb);
+		diff_text(&c->out, d, c->args[0], c->args[1]);
 	free(d);
-	return rc;
+	return 0;
 }
 
 /* `search --scaling` (report_scaling_csv): the best layout by time at each GPU count. */
-static int search_scaling_csv(const struct cli *c, const struct scenario *s,
+static int search_scaling_csv(struct cli *c, const struct scenario *s,
 			      const struct search_options *opt)
 {
 	int counts[21], n = report_scaling_counts(s, counts, 21);
 	struct search_result *out = calloc((size_t)n, sizeof(*out));
-	struct report_buf b = {0};
-	int rc;
 
 	if (!out)
 		return cli_no_memory(c);
 	search_scaling(s, opt, counts, n, out);
-	report_scaling_csv(&b, s, c->cat, counts, out, n);
-	rc = cli_write_buf(c, &b);
-	report_buf_release(&b);
+	report_scaling_csv(&c->out, s, c->cat, counts, out, n);
 	free(out);
-	return rc;
+	return 0;
 }
 
 /* Why no hardware.count meets, where the plan knows a reason no count changes (a lone
@@ -700,31 +685,25 @@ static void solve_count_reason(const struct scenario *s, struct gp_error *err)
 	free(p);
 }
 
+static int check_solve(struct cli *c)
+{
+	if (!c->solve_key)
+		return cli_usage_error(c, "missing --max KEY or --min KEY");
+	return 0;
+}
+
 static int cmd_solve(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct scenario_source *src = malloc(sizeof(*src));
+	struct scenario *s = c->s[0];
 	struct gp_error err = {0};
 	const struct field *f;
 	double value;
-	char text[160], line[512];
-	int rc;
+	char text[160];
 
-	if (!s || !src) {
-		rc = cli_no_memory(c);
-		goto out;
-	}
-	if (!c->solve_key) {
-		rc = cli_usage_error(c, "missing --max KEY or --min KEY");
-		goto out;
-	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
-		goto out;
 	if (search_solve(s, c->solve_key, c->solve_max, &value, &err) != 0) {
 		if (err.code == GP_EINPUT && strcmp(c->solve_key, "hardware.count") == 0)
 			solve_count_reason(s, &err);
-		rc = cli_print_error(c, &err, NULL);
-		goto out;
+		return cli_print_error(c, &err, NULL);
 	}
 	/* write the value back through the field table, so it prints as a file would */
 	f = scenario_field_find(c->solve_key);
@@ -735,106 +714,71 @@ static int cmd_solve(struct cli *c)
 	if (scenario_field_set(s, c->cat, f, text, NULL) == 0)
 		scenario_field_format(s, f, text, sizeof(text));
 	if (c->json) {
-		rc = cli_write_json(c, report_json_solve(f->key, c->solve_max, value, text));
-		goto out;
-	} else {
-		/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
-		 * what the value is goes to standard error, for the person reading */
-		snprintf(line, sizeof(line), "%s=%s\n", f->key, text);
-		cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
-			  search_has_target(s) ? " and meets the deadline or SLO" : "");
+		cli_json_result(c, report_json_solve(f->key, c->solve_max, value, text));
+		return 0;
 	}
-	rc = cli_write(c, line, strlen(line));
-out:
-	free(s);
-	free(src);
-	return rc;
+	/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
+	 * what the value is goes to standard error, for the person reading */
+	cli_error(c, "the %s value that fits%s", c->solve_max ? "largest" : "smallest",
+		  search_has_target(s) ? " and meets the deadline or SLO" : "");
+	report_buf_printf(&c->out, "%s=%s\n", f->key, text);
+	c->out_raw = true;
+	return 0;
 }
 
 static int cmd_search(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct scenario_source *src = malloc(sizeof(*src));
 	struct search_options opt = {0};
 	struct search_stats stats = {0};
-	struct search_result *res = NULL;
-	struct report_buf b = {0};
+	struct search_result *res;
 	struct timespec t0, t1;
 	double seconds;
-	int rc, n;
+	int n;
 
 	opt.top = c->top ? atoi(c->top) : 10;
-	if (!s || !src || !(res = calloc((size_t)opt.top, sizeof(*res)))) {
-		rc = cli_no_memory(c);
-		goto out;
-	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) != 0)
-		goto out;
 	opt.by = c->by && strcmp(c->by, "cost") == 0 ? SEARCH_BY_COST : SEARCH_BY_TIME;
 	opt.hardware = c->hardware;
 	opt.cat = c->cat;
-	if (c->scaling) {
-		rc = search_scaling_csv(c, s, &opt);
-		goto out;
-	}
+	if (c->scaling)
+		return search_scaling_csv(c, c->s[0], &opt);
+	if (!(res = calloc((size_t)opt.top, sizeof(*res))))
+		return cli_no_memory(c);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	n = search_run(s, &opt, res, &stats);
+	n = search_run(c->s[0], &opt, res, &stats);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (c->json) {
-		rc = cli_write_json(
-		    c, report_json_search(s, c->cat, res, n, stats.evaluated, seconds));
-		goto out;
-	}
-	if (c->csv) {
-		report_search_csv(&b, s, c->cat, res, n);
-		rc = cli_write_buf(c, &b);
-		goto out;
-	}
-	report_search_text(&b, s, c->cat, &opt, res, n, &stats, seconds, c->args[0]);
-	rc = cli_write_buf(c, &b);
-out:
-	report_buf_release(&b);
+	if (c->json)
+		cli_json_result(
+		    c, report_json_search(c->s[0], c->cat, res, n, stats.evaluated, seconds));
+	else if (c->csv)
+		report_search_csv(&c->out, c->s[0], c->cat, res, n);
+	else
+		report_search_text(&c->out, c->s[0], c->cat, &opt, res, n, &stats, seconds,
+				   c->args[0]);
 	free(res);
-	free(s);
-	free(src);
-	return rc;
+	return 0;
 }
 
 /* gpuplan sweep (cli/sweep.c): the scenario loaded as report loads it, then swept. */
 static int cmd_sweep(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct scenario_source *src = calloc(1, sizeof(*src)); /* for a swept preset */
-	struct sweep_request r = {0};
-	int rc;
+	/* the loaded scenario, its source for a swept preset, and the ranges after FILE */
+	struct sweep_request r = {.cat = c->cat,
+				  .s = c->s[0],
+				  .file = c->args[0],
+				  .src = c->src[0],
+				  .nsets = c->nsets,
+				  .sets = (const char *const *)c->sets,
+				  .nranges = c->nargs - 1,
+				  .ranges = c->args + 1,
+				  .nys = c->nys,
+				  .ys = c->ys,
+				  .svg = c->svg,
+				  .json = c->json,
+				  .csv = c->csv,
+				  .ascii = c->ascii};
 
-	if (!s || !src) {
-		free(s);
-		free(src);
-		fprintf(stderr, "gpuplan: out of memory\n");
-		return EXIT_IO;
-	}
-	if ((rc = cli_load(c, c->args[0], s, src, true)) == 0) {
-		r.cat = c->cat;
-		r.s = s;
-		r.file = c->args[0];
-		r.src = src;
-		r.nsets = c->nsets;
-		r.sets = (const char *const *)c->sets;
-		r.nranges = c->nargs - 1;
-		r.ranges = c->args + 1;
-		r.nys = c->nys;
-		r.ys = c->ys;
-		r.svg = c->svg;
-		r.json = c->json;
-		r.csv = c->csv;
-		r.ascii = c->ascii;
-		rc = sweep_run(&r);
-	}
-	free(s);
-	free(src);
-	return rc;
+	return sweep_run(&r);
 }
 
 static int cmd_import(struct cli *c)
@@ -856,28 +800,22 @@ static int cmd_import(struct cli *c)
 		return cli_usage_error(c, "give one of --scenario and --model-only");
 	if (scenario_format_model_yaml(&m, &text, &len, &err) != 0)
 		return cli_print_error(c, &err, c->args[0]);
-	if (!c->model_only) {
-		/* the model block in a whole scenario (cli/import.c), unless --model-only */
-		struct report_buf b = {0};
-		import_scenario(&b, c->args[0], text, len, &m.quant);
-		free(text);
-		if (b.failed) {
-			report_buf_release(&b);
-			cli_error(c, "out of memory");
-			return EXIT_IO;
-		}
-		text = b.data;
-		len = b.len;
-	}
+	if (c->model_only)
+		report_buf_printf(&c->out, "%.*s", (int)len, text);
+	else /* the model block in a whole scenario (cli/import.c), unless --model-only */
+		import_scenario(&c->out, c->args[0], text, len, &m.quant);
+	free(text);
+	if (c->out.failed)
+		return cli_no_memory(c);
+	c->out_raw = true;
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		rc = cli_output_check(c, c->output);
-		if (rc == 0 && file_write_atomic(c->output, text, len, &err) != 0)
+		if (rc == 0 && file_write_atomic(c->output, c->out.data, c->out.len, &err) != 0)
 			rc = cli_print_error(c, &err, c->output);
-	} else {
-		rc = cli_write(c, text, len);
+		report_buf_release(&c->out); /* written to the file, not to standard output */
+		return rc;
 	}
-	free(text);
-	return rc;
+	return 0;
 }
 
 static int cmd_check(struct cli *c)
@@ -894,8 +832,6 @@ static int cmd_check(struct cli *c)
 		rc = cli_no_memory(c);
 		goto out;
 	}
-	if ((rc = cli_load_catalog(c)) != 0)
-		goto out;
 	gp_problems_init(probs);
 	gp_problems_init(vp);
 	p->nwarnings = 0;
@@ -971,22 +907,17 @@ static int cmd_check(struct cli *c)
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		rc = cli_write_json(c, report_json_check(path, probs, path, p, vp));
-		if (rc == 0 && (probs->count || probs->dropped))
-			rc = EXIT_USAGE;
-		goto out;
-	}
-	if (probs->count || probs->dropped) {
+		cli_json_result(c, report_json_check(path, probs, path, p, vp));
+		if (probs->count || probs->dropped)
+			c->status = EXIT_USAGE;
+	} else if (probs->count || probs->dropped) {
 		cli_print_problems(c, probs, path);
 		cli_error(c, "%s: %d problem%s", path, probs->count + probs->dropped,
 			  probs->count + probs->dropped == 1 ? "" : "s");
 		rc = EXIT_USAGE;
-		goto out;
-	}
-	{
-		char line[600];
-		snprintf(line, sizeof(line), "%s: ok\n", path);
-		rc = cli_write(c, line, strlen(line));
+	} else {
+		report_buf_printf(&c->out, "%s: ok\n", path);
+		c->out_raw = true;
 	}
 out:
 	free(s);
@@ -999,58 +930,48 @@ out:
 
 static int cmd_fmt(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
 	struct gp_error err = {0};
 	char *text = NULL;
 	size_t len = 0;
-	int rc;
 
-	if (!s)
-		return cli_no_memory(c);
-	if ((rc = cli_load(c, c->args[0], s, NULL, false)) != 0)
-		goto out;
 	if (c->output && !cli_output_is_stdout(c->output)) {
 		/* through scenario_save_file: a relative hf_config follows the new file */
-		rc = cli_output_check(c, c->output);
-		if (rc == 0 && scenario_save_file(s, c->cat, c->output, &err) != 0)
+		int rc = cli_output_check(c, c->output);
+		if (rc == 0 && scenario_save_file(c->s[0], c->cat, c->output, &err) != 0)
 			rc = cli_print_error(c, &err, c->output);
-		goto out;
+		return rc;
 	}
-	if (scenario_format_yaml(s, c->cat, &text, &len, &err) != 0) {
-		rc = cli_print_error(c, &err, c->args[0]);
-		goto out;
-	}
-	rc = cli_write(c, text, len);
-out:
+	if (scenario_format_yaml(c->s[0], c->cat, &text, &len, &err) != 0)
+		return cli_print_error(c, &err, c->args[0]);
+	report_buf_printf(&c->out, "%.*s", (int)len, text);
+	c->out_raw = true;
 	free(text);
-	free(s);
-	return rc;
+	return 0;
 }
 
-static int cmd_catalog(struct cli *c)
+static int check_catalog(struct cli *c)
 {
-	struct report_buf b = {0};
 	const char *what = c->nargs ? c->args[0] : "all";
-	int rc;
 
 	if (strcmp(what, "all") && strcmp(what, "gpus") && strcmp(what, "models"))
 		return cli_usage_error(c, "unknown catalog '%s' (expected gpus or models)", what);
 	if (c->csv && strcmp(what, "all") == 0)
 		return cli_usage_error(c, "--csv writes one table: give gpus or models");
-	if ((rc = cli_load_catalog(c)) != 0)
-		return rc;
-	if (c->json) {
-		rc = cli_write_json(c, report_json_catalog(c->cat, strcmp(what, "models") != 0,
-							   strcmp(what, "gpus") != 0));
-		return rc;
-	}
-	if (c->csv)
-		report_catalog_csv(&b, c->cat, strcmp(what, "gpus") == 0);
+	return 0;
+}
+
+static int cmd_catalog(struct cli *c)
+{
+	const char *what = c->nargs ? c->args[0] : "all";
+	bool gpus = strcmp(what, "models") != 0, models = strcmp(what, "gpus") != 0;
+
+	if (c->json)
+		cli_json_result(c, report_json_catalog(c->cat, gpus, models));
+	else if (c->csv)
+		report_catalog_csv(&c->out, c->cat, !models);
 	else
-		report_catalog(&b, c->cat, strcmp(what, "models") != 0, strcmp(what, "gpus") != 0);
-	rc = cli_write_buf(c, &b);
-	report_buf_release(&b);
-	return rc;
+		report_catalog(&c->out, c->cat, gpus, models);
+	return 0;
 }
 
 /* `gpuplan fields`: the field table as TSV, one field a line in file order: key, type,
@@ -1091,45 +1012,41 @@ static int cmd_fields(struct cli *c)
 	};
 	static const char *const types[] = {"int",   "num", "bool",   "enum",
 					    "dtype", "str", "targets"};
-	struct report_buf b = {0};
-	int rc;
+	struct report_buf *b = &c->out;
 
-	(void)c;
 	for (const struct field *f = scenario_fields; f->key; f++) {
 		const char *name;
 		size_t at;
 		bool any = false;
 
-		report_buf_printf(&b, "%s\t%s\t%s\t", f->key, types[f->type],
+		report_buf_printf(b, "%s\t%s\t%s\t", f->key, types[f->type],
 				  units_kind_name(f->unit));
-		at = b.len;
+		at = b->len;
 		if (f->catalog != FIELD_CATALOG_NONE)
-			report_buf_printf(&b, "catalog:%s",
+			report_buf_printf(b, "catalog:%s",
 					  f->catalog == FIELD_CATALOG_MODELS ? "models" : "gpus");
 		else if (f->flags & FIELD_FILE)
-			report_buf_printf(&b, "file");
+			report_buf_printf(b, "file");
 		else if (f->type == FIELD_BOOL)
-			report_buf_printf(&b, "true,false");
+			report_buf_printf(b, "true,false");
 		else if (f->type == FIELD_INT && f->max > f->min && f->max - f->min < 10)
 			for (int v = (int)f->min; v <= (int)f->max; v++)
-				report_buf_printf(&b, "%s%d", v > f->min ? "," : "", v);
+				report_buf_printf(b, "%s%d", v > f->min ? "," : "", v);
 		else
 			for (int i = 0; (name = field_choice_name(f, i)); i++)
-				report_buf_printf(&b, "%s%s", i ? "," : "", name);
-		if (b.len == at)
-			report_buf_printf(&b, "-");
-		report_buf_printf(&b, "\t");
+				report_buf_printf(b, "%s%s", i ? "," : "", name);
+		if (b->len == at)
+			report_buf_printf(b, "-");
+		report_buf_printf(b, "\t");
 		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
 			if (!flags[k].on(f))
 				continue;
-			report_buf_printf(&b, "%s%s", any ? "," : "", flags[k].name);
+			report_buf_printf(b, "%s%s", any ? "," : "", flags[k].name);
 			any = true;
 		}
-		report_buf_printf(&b, "%s\n", any ? "" : "-");
+		report_buf_printf(b, "%s\n", any ? "" : "-");
 	}
-	rc = cli_write_buf(c, &b);
-	report_buf_release(&b);
-	return rc;
+	return 0;
 }
 
 /* gpuplan keys (hidden): the terminal UI's keys and : commands as TSV, for the man page's
@@ -1146,33 +1063,23 @@ static int cmd_keys(struct cli *c)
 static int cmd_validate(struct cli *c)
 {
 	struct validation v;
-	struct report_buf b = {0};
 	struct gp_error err = {0};
 	const char *dir = c->nargs ? c->args[0] : "tests/validation";
-	int rc;
+	int rc = 0;
 
-	if ((rc = cli_load_catalog(c)) != 0)
-		return rc;
 	validation_init(&v);
-	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0) {
+	if (validation_load_dir(&v, dir, &err) != 0 || validation_run(&v, c->cat, &err) != 0)
 		rc = cli_print_error(c, &err, dir);
-		goto out;
-	}
-	if (c->json) {
-		rc = cli_write_json(c, report_json_validation(&v));
-	} else {
-		if (c->csv)
-			report_validation_csv(&b, &v);
-		else if (c->markdown)
-			validation_markdown(&b, &v);
-		else
-			validation_text(&b, &v);
-		rc = cli_write_buf(c, &b);
-	}
+	else if (c->json)
+		cli_json_result(c, report_json_validation(&v));
+	else if (c->csv)
+		report_validation_csv(&c->out, &v);
+	else if (c->markdown)
+		validation_markdown(&c->out, &v);
+	else
+		validation_text(&c->out, &v);
 	if (rc == 0 && !v.pass)
-		rc = EXIT_FAILURE;
-out:
-	report_buf_release(&b);
+		c->status = EXIT_FAILURE;
 	validation_release(&v);
 	return rc;
 }
@@ -1180,28 +1087,19 @@ out:
 /* gpuplan calibrate (cli/calibrate.c): the scenario loaded as report loads it, then fitted. */
 static int cmd_calibrate(struct cli *c)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	struct calibrate_request r = {0};
-	int rc;
+	struct calibrate_request r = {.cat = c->cat,
+				      .s = c->s[0],
+				      .file = c->args[0],
+				      .nmeasured = c->nmeasured,
+				      .measured = c->measured,
+				      .nknobs = c->nknobs,
+				      .knobs = c->knobs,
+				      .output = c->output,
+				      .write = c->write,
+				      .json = c->json,
+				      .profile = c->prof};
 
-	if (!s)
-		return cli_no_memory(c);
-	if ((rc = cli_load(c, c->args[0], s, NULL, true)) == 0) {
-		r.cat = c->cat;
-		r.s = s;
-		r.file = c->args[0];
-		r.nmeasured = c->nmeasured;
-		r.measured = c->measured;
-		r.nknobs = c->nknobs;
-		r.knobs = c->knobs;
-		r.output = c->output;
-		r.write = c->write;
-		r.json = c->json;
-		r.profile = c->prof;
-		rc = calibrate_run(&r);
-	}
-	free(s);
-	return rc;
+	return calibrate_run(&r);
 }
 
 static int cmd_commands(struct cli *c);
@@ -1209,25 +1107,27 @@ static int cmd_figures(struct cli *c);
 
 /* clang-format off */
 static const struct command commands[] = {
-	{"report", cmd_report, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN, 1, 1,
+	{"report", cmd_report, NULL, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN,
+	 CMD_FILE | CMD_PLAN, 1, 1,
 	 "gpuplan report FILE [--json | --markdown] [--set KEY=VALUE]...\n"
 	 "              [--profile NAME]",
 	 "The full plan of one scenario: memory per GPU, time, throughput, latency, cost, energy,\n"
 	 "reliability, the verdicts and the binding bottleneck. Text for an 80-column terminal by\n"
 	 "default; --json for scripts (schema gpuplan.report/1); --markdown for a review.\n"},
-	{"explain", cmd_explain, OPT_SET | OPT_PROFILE | OPT_JSON, 1, 2,
+	{"explain", cmd_explain, NULL, OPT_SET | OPT_PROFILE | OPT_JSON, CMD_FILE | CMD_PLAN, 1, 2,
 	 "gpuplan explain FILE [KEY] [--json] [--set KEY=VALUE]... [--profile NAME]",
 	 "How one result is derived: the formula, the same formula with the scenario's numbers,\n"
 	 "then the result and its source. KEY as in the JSON report, e.g.\n"
 	 "memory.per_gpu.optimizer. Without KEY, lists the keys it explains. --json: the parts\n"
 	 "as JSON (schema gpuplan.explain/1).\n"},
-	{"diff", cmd_diff, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN | OPT_CSV, 2, 2,
+	{"diff", cmd_diff, check_diff, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_MARKDOWN | OPT_CSV,
+	 CMD_FILES2 | CMD_PLAN, 2, 2,
 	 "gpuplan diff A B [--json | --markdown | --csv] [--set KEY=VALUE]...\n"
 	 "              [--profile NAME]",
 	 "Two scenarios side by side: every input that differs, every result that differs with\n"
 	 "its absolute and relative change, and changed verdicts (fits, binding bottleneck)\n"
 	 "marked with '!!'. --set applies to both. --csv: a row per verdict, input and result.\n"},
-	{"search", cmd_search, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_SEARCH, 1, 1,
+	{"search", cmd_search, NULL, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_SEARCH, CMD_FILE, 1, 1,
 	 "gpuplan search FILE [--top N] [--by time|cost] [--hardware]\n"
 	 "              [--json | --csv | --scaling] [--set KEY=VALUE]... [--profile NAME]",
 	 "The best parallel layouts for the scenario that fit, ranked by time (default) or cost:\n"
@@ -1236,14 +1136,15 @@ static const struct command commands[] = {
 	 "the catalog's GPU types and counts too. --top N (default 10) results. --scaling:\n"
 	 "the best layout at each power-of-two GPU count, as CSV. --csv: the ranked list as\n"
 	 "CSV.\n"},
-	{"solve", cmd_solve, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_SOLVE, 1, 1,
+	{"solve", cmd_solve, check_solve, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_SOLVE, CMD_FILE, 1, 1,
 	 "gpuplan solve FILE (--max KEY | --min KEY) [--json] [--set KEY=VALUE]...\n"
 	 "              [--profile NAME]",
 	 "Goal seek: the largest (--max) or smallest (--min) value of a numeric field for which\n"
 	 "the scenario still fits and meets its deadline or SLO, e.g. --max workload.seq_len or\n"
 	 "--min hardware.count. Prints KEY=VALUE, ready for --set; --json (schema\n"
 	 "gpuplan.solve/1).\n"},
-	{"sweep", cmd_sweep, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP, 2, MAX_ARGS,
+	{"sweep", cmd_sweep, NULL, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_CSV | OPT_ASCII | OPT_SWEEP,
+	 CMD_FILE, 2, MAX_ARGS,
 	 "gpuplan sweep FILE KEY=FROM..TO[:STEP|*FACTOR]|KEY=A,B,... [--y FIGURE]...\n"
 	 "              [--json | --csv] [--svg FILE] [--ascii] [--set KEY=VALUE]...\n"
 	 "              [--profile NAME]",
@@ -1254,7 +1155,7 @@ static const struct command commands[] = {
 	 "the values instead, words too (hardware.gpu=h100-sxm-80gb,h200). Each further range\n"
 	 "or list gives a curve per value (at most 8). --y (repeatable) names the figures, as\n"
 	 "in the JSON report; the GPU memory and the SLO are drawn as lines.\n"},
-	{"import", cmd_import, OPT_OUTPUT | OPT_IMPORT, 1, 1,
+	{"import", cmd_import, NULL, OPT_OUTPUT | OPT_IMPORT, 0, 1, 1,
 	 "gpuplan import CONFIG.json|ORG/NAME [--scenario | --model-only] [-o FILE]",
 	 "A Hugging Face config.json turned into a whole scenario that check accepts: the\n"
 	 "config's model block with a default workload and hardware, commented to edit, on\n"
@@ -1263,27 +1164,29 @@ static const struct command commands[] = {
 	 "config.json from the local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or\n"
 	 "~/.cache/huggingface/hub), offline. What the import assumed, and the weights'\n"
 	 "quantization, go to stderr.\n"},
-	{"catalog", cmd_catalog, OPT_JSON | OPT_CSV, 0, 1,
+	{"catalog", cmd_catalog, check_catalog, OPT_JSON | OPT_CSV, CMD_CATALOG, 0, 1,
 	 "gpuplan catalog [gpus | models] [--json | --csv]",
 	 "The presets gpuplan knows, with their key figures and the file each came from.\n"
 	 "Sparse (2:4) figures are shown as such and never used as peaks.\n"
 	 "--json (schema gpuplan.catalog/1) in SI units; --csv (with gpus or models): the table\n"
 	 "as CSV.\n"},
-	{"check", cmd_check, OPT_SET | OPT_JSON, 1, 1,
+	{"check", cmd_check, NULL, OPT_SET | OPT_JSON, CMD_CATALOG, 1, 1,
 	 "gpuplan check FILE [--json] [--set KEY=VALUE]...",
 	 "Validates a scenario and prints every problem as FILE:LINE:COL: message. Exit status 2\n"
 	 "when there is any, 0 (and 'FILE: ok') when there is none. --json: the problems as\n"
 	 "JSON on standard output (schema gpuplan.check/1), with the same exit status.\n"},
-	{"fmt", cmd_fmt, OPT_SET | OPT_OUTPUT, 1, 1, "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
+	{"fmt", cmd_fmt, NULL, OPT_SET | OPT_OUTPUT, CMD_FILE | CMD_UNCHECKED, 1, 1,
+	 "gpuplan fmt FILE [-o OUT] [--set KEY=VALUE]...",
 	 "Reads a scenario and writes it back in canonical form (key order, units), to standard\n"
 	 "output or atomically to OUT.\n"},
-	{"validate", cmd_validate, OPT_JSON | OPT_MARKDOWN | OPT_CSV, 0, 1,
+	{"validate", cmd_validate, NULL, OPT_JSON | OPT_MARKDOWN | OPT_CSV, CMD_CATALOG, 0, 1,
 	 "gpuplan validate [DIR] [--json | --markdown | --csv]",
 	 "The published measurements the tests hold gpuplan to (the data files of DIR, by default\n"
 	 "tests/validation), each planned again: the prediction and its signed error, and per\n"
 	 "group and regime the count, MAPE and worst error. Exit status 1 when a group's MAPE\n"
 	 "is past the bound its file states.\n"},
-	{"calibrate", cmd_calibrate, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE, 1, 1,
+	{"calibrate", cmd_calibrate, NULL, OPT_SET | OPT_PROFILE | OPT_JSON | OPT_OUTPUT | OPT_CALIBRATE,
+	 CMD_FILE, 1, 1,
 	 "gpuplan calibrate FILE --measured KEY=VALUE... [--knob KNOB]...\n"
 	 "              [-o FILE | --write] [--profile NAME] [--json] [--set KEY=VALUE]...",
 	 "Measure, then plan: fits the scenario's efficiency knobs (efficiency.gemm, hbm,\n"
@@ -1298,15 +1201,15 @@ static const struct command commands[] = {
 	 "$XDG_CONFIG_HOME/gpuplan/profiles), which every planning command reads with\n"
 	 "--profile NAME. A measurement no knob in range explains names its limit, exits 1\n"
 	 "and writes nothing.\n"},
-	{"fields", cmd_fields, CMD_HIDDEN, 0, 0, "gpuplan fields",
+	{"fields", cmd_fields, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan fields",
 	 "The scenario field table as TSV (key, type, unit, choices, flags), for completion.\n"},
-	{"keys", cmd_keys, CMD_HIDDEN, 0, 0, "gpuplan keys",
+	{"keys", cmd_keys, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan keys",
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
-	{"figures", cmd_figures, CMD_HIDDEN, 0, 0, "gpuplan figures",
+	{"figures", cmd_figures, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan figures",
 	 "The figure table as TSV (key, number or word, unit, label), for completion of --y.\n"},
-	{"commands", cmd_commands, CMD_HIDDEN, 0, 0, "gpuplan commands",
+	{"commands", cmd_commands, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan commands",
 	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
-	{NULL, NULL, 0, 0, 0, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
 
@@ -1413,7 +1316,7 @@ static void help_option_commands(struct report_buf *b, unsigned opts)
 		any = true;
 	}
 	for (const struct command *cmd = commands; cmd->name; cmd++)
-		if (!(cmd->opts & CMD_HIDDEN) && (cmd->opts & opts)) {
+		if (!(cmd->flags & CMD_HIDDEN) && (cmd->opts & opts)) {
 			report_buf_printf(b, "%s%s", any ? ", " : "", cmd->name);
 			any = true;
 		}
@@ -1503,7 +1406,7 @@ static int cli_print_help(const struct cli *c)
 			  "usage: " UI_USAGE "   the UI\n",
 			  GPUPLAN_VERSION);
 	for (const struct command *cmd = commands; cmd->name; cmd++)
-		if (!(cmd->opts & CMD_HIDDEN))
+		if (!(cmd->flags & CMD_HIDDEN))
 			report_buf_printf(&b, "       %s\n", cmd->usage);
 	help_options(&b, 0);
 	report_buf_printf(
@@ -1782,24 +1685,17 @@ static void usage_options(struct report_buf *b, unsigned opts)
 /* `gpuplan figures`: the figures --y may name, for completion (cli/sweep.c). */
 static int cmd_figures(struct cli *c)
 {
-	struct report_buf b = {0};
-	int rc;
-
-	sweep_figures(&b);
-	rc = cli_write_buf(c, &b);
-	report_buf_release(&b);
-	return rc;
+	sweep_figures(&c->out);
+	return 0;
 }
 
 static int cmd_commands(struct cli *c)
 {
-	struct report_buf b = {0};
-	int rc;
+	struct report_buf *b = &c->out;
 
-	(void)c;
-	report_buf_printf(&b, "-\tFILE\t");
-	usage_options(&b, OPT_UI);
-	report_buf_printf(&b, "\tthe terminal UI\n");
+	report_buf_printf(b, "-\tFILE\t");
+	usage_options(b, OPT_UI);
+	report_buf_printf(b, "\tthe terminal UI\n");
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
 
@@ -1808,17 +1704,15 @@ static int cmd_commands(struct cli *c)
 		       !(strchr(":.", cmd->help[n]) && strchr(" \n", cmd->help[n + 1])))
 			n++;
 
-		if (cmd->opts & CMD_HIDDEN)
+		if (cmd->flags & CMD_HIDDEN)
 			continue;
-		report_buf_printf(&b, "%s\t", cmd->name);
-		usage_operands(&b, cmd->usage);
-		report_buf_printf(&b, "\t");
-		usage_options(&b, cmd->opts);
-		report_buf_printf(&b, "\t%.*s\n", (int)n, cmd->help);
+		report_buf_printf(b, "%s\t", cmd->name);
+		usage_operands(b, cmd->usage);
+		report_buf_printf(b, "\t");
+		usage_options(b, cmd->opts);
+		report_buf_printf(b, "\t%.*s\n", (int)n, cmd->help);
 	}
-	rc = cli_write_buf(c, &b);
-	report_buf_release(&b);
-	return rc;
+	return 0;
 }
 
 /* Whether path names a file that is not there yet in a folder that is: the terminal UI opens
@@ -1866,7 +1760,7 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (path && strcmp(path, "-") && access(path, F_OK) != 0 && !strchr(path, '/') &&
 	    !strchr(path, '.')) {
 		for (const struct command *cmd = commands; cmd->name; cmd++)
-			if (!(cmd->opts & CMD_HIDDEN) && text_edit_distance(path, cmd->name) <= 2)
+			if (!(cmd->flags & CMD_HIDDEN) && text_edit_distance(path, cmd->name) <= 2)
 				return cli_usage_error(
 				    c,
 				    "'%s' is neither a command nor a file (did you "
@@ -1883,6 +1777,54 @@ static int cli_run_ui(struct cli *c, int argc, char **argv, cli_ui_fn ui)
 	if (rc == 0)
 		rc = ui(c->cat, s, path, c->ascii ? CLI_UI_ASCII : 0);
 	free(s);
+	return rc;
+}
+
+/* A command as its row of commands[] says: its checks, the catalog, FILE (and B) loaded
+ * and planned, the command, then its result written and everything freed, on every path.
+ * Returns the exit status. */
+static int cli_run_command(struct cli *c, const struct command *cmd)
+{
+	int n = cmd->flags & CMD_FILES2 ? 2 : cmd->flags & CMD_FILE ? 1 : 0, rc = 0;
+
+	if (cmd->check)
+		rc = cmd->check(c);
+	if (rc == 0 && (cmd->flags & CMD_CATALOG))
+		rc = cli_load_catalog(c);
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (!(c->s[i] = malloc(sizeof(*c->s[i]))) ||
+		    !(c->src[i] = malloc(sizeof(*c->src[i]))) ||
+		    ((cmd->flags & CMD_PLAN) && !(c->p[i] = malloc(sizeof(*c->p[i])))))
+			rc = cli_no_memory(c);
+	for (int i = 0; rc == 0 && i < n; i++)
+		rc = cli_load(c, c->args[i], c->s[i], c->src[i], !(cmd->flags & CMD_UNCHECKED));
+	for (int i = 0; rc == 0 && (cmd->flags & CMD_PLAN) && i < n; i++)
+		plan_compute(c->s[i], c->p[i]);
+	if (rc == 0) {
+		/* ulimit -f: write(2) fails with EFBIG and the save removes its temporary file,
+		 * where the default action would kill it first */
+		signal(SIGXFSZ, SIG_IGN);
+		rc = cmd->run(c);
+	}
+	/* the result, only once nothing can fail any more: standard output stays empty on an
+	 * error */
+	if (rc == 0 && c->json_result) {
+		rc = cli_write_json(c, c->json_out); /* frees it; NULL: out of memory */
+		c->json_out = NULL;
+	} else if (rc == 0 && c->out_raw) {
+		rc = c->out.failed ? cli_no_memory(c) : cli_write(c, c->out.data, c->out.len);
+	} else if (rc == 0 && (c->out.len || c->out.failed)) {
+		rc = cli_write_buf(c, &c->out);
+	}
+	if (rc == 0)
+		rc = c->status;
+	report_json_free(c->json_out);
+	report_buf_release(&c->out);
+	for (int i = 0; i < 2; i++) {
+		free(c->s[i]);
+		free(c->src[i]);
+		free(c->p[i]);
+	}
 	return rc;
 }
 
@@ -1919,10 +1861,7 @@ int cli_main(int argc, char **argv, cli_ui_fn ui, cli_keys_fn keys)
 			rc =
 			    cli_usage_error(c, "too many arguments ('%s')", c->args[cmd->max_args]);
 		} else if (rc == 0) {
-			/* ulimit -f: write(2) fails with EFBIG and the save removes its
-			 * temporary file, where the default action would kill it first */
-			signal(SIGXFSZ, SIG_IGN);
-			rc = cmd->run(c);
+			rc = cli_run_command(c, cmd);
 		}
 	} else {
 		rc = cli_run_ui(c, argc, argv, ui);

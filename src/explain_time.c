@@ -18,28 +18,34 @@ static void attention_flops(struct ex *e, const struct scenario *s, const struct
 	double La = L * model_attention_share(m);
 	const char *layers = La < L ? "attention layers" : "layers";
 	bool window = m->sliding_window > 0 && m->sliding_window < keys;
+	double w, g;
 	char sym[160];
+	model_attention_window(m, &w, &g);
 	if (window && m->global_layers > 0 && model_local_layers(m) > 0) {
 		/* global layers see every key, the windowed ones the window (plan_time.c) */
-		double g = (double)(m->layers - model_local_layers(m)) / L;
+		g = (double)(m->layers - model_local_layers(m)) / L;
 		keys = g * keys + (1 - g) * m->sliding_window;
 		snprintf(sym, sizeof(sym),
 			 "%d x %s x keys (%d global layers of %s x all, the others the "
 			 "window) x heads x head_dim",
 			 k, layers, m->layers - model_local_layers(m), plain(e, L));
-		ex_put(e, "\n");
-		formula(e, "attention", sym);
-		ex_numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, La),
-			   plain(e, keys), plain(e, heads), plain(e, hd));
-		result(e, "attention", cnt(e, p->attention_flops_per_token));
-		return;
+	} else if (m->sliding_window <= 0 && m->sparse_layers > 0 && w > 0 && w < keys) {
+		/* block-sparse layers: 1 / stride of every key plus the local blocks
+		 * (model_attention_window, plan_time.c) */
+		keys = g * keys + (1 - g) * w;
+		snprintf(sym, sizeof(sym),
+			 "%d x %s x keys (%s block-sparse layers: 1/%d of all plus the %s local, "
+			 "the others all) x heads x head_dim",
+			 k, layers, plain(e, m->sparse_layers < L ? m->sparse_layers : L),
+			 m->sparse_stride, plain(e, w));
+	} else {
+		if (window)
+			keys = m->sliding_window;
+		snprintf(sym, sizeof(sym), "%d x %s x %s x heads x head_dim", k, layers,
+			 window	       ? "the sliding window"
+			 : training(s) ? "seq"
+				       : "context");
 	}
-	if (window)
-		keys = m->sliding_window;
-	snprintf(sym, sizeof(sym), "%d x %s x %s x heads x head_dim", k, layers,
-		 window	       ? "the sliding window"
-		 : training(s) ? "seq"
-			       : "context");
 	ex_put(e, "\n");
 	formula(e, "attention", sym);
 	ex_numbers(e, "attention", "%d x %s x %s x %s x %s", k, plain(e, La), plain(e, keys),

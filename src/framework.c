@@ -6,10 +6,11 @@
 /* PyTorch's caching allocator in training: reserved over allocated at the peak. GMLake (Guo
  * et al., ASPLOS 2024, Figure 2) measures 10-30% fragmentation in LLM training with
  * recomputation and sharding; 0.15 is taken from inside that range. The one training row
- * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved,
- * measured.md of the planning notes; tests/unit/test_framework.c) implies 0.148 with this memory
- * model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such
- * measured rows. */
+ * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved:
+ * pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md, row torchtitan-8b-fsdp2
+ * of tests/validation/framework-memory.yaml; tests/unit/test_framework.c) implies 0.148
+ * with this memory model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated)
+ * - 1 for such measured rows. */
 #define TORCH_TRAIN_SLACK 0.15
 
 /* CUDA context and kernel images outside the allocator: plan_memory.c's CUDA_CONTEXT_BYTES
@@ -17,7 +18,8 @@
  * allocator (framework_blas_workspace), so they are not in this figure. */
 #define TORCH_CONTEXT 0.75e9
 
-/* vLLM's start-up profile on an RTX 3090 (vllm-project/vllm issue #10517, measured.md):
+/* vLLM's start-up profile on an RTX 3090 (vllm-project/vllm issue #10517, a user's start-up
+ * log; row vllm-3090-kv of tests/validation/kv-budget.yaml):
  * non_torch_memory = 0.35 GiB (CUDA context, NCCL, cuBLAS outside PyTorch). */
 #define VLLM_NON_TORCH (0.35 * 1073741824.0)
 

@@ -1115,8 +1115,9 @@ static int read_gpt_oss(struct hf *c, struct model *m)
  * block-sparse (local blocks and a vertical stride, Phi-3 report Section 2), yet keeps
  * the K/V of every token: vLLM's paged cache holds all of them and the kernel reads the
  * blocks its pattern picks, and with blocksparse_homo_head_pattern false each head picks
- * other blocks. The count and KV cache are then exact; the sparse layers' attention FLOPs
- * are planned dense (a warning says so). */
+ * other blocks. The count and KV cache are then exact; the sparse layers' pattern goes to
+ * model.sparse_layers, sparse_local and sparse_stride (their attention FLOPs: model.c,
+ * model_attention_window). */
 static int read_phi3_small(struct hf *c, struct model *m)
 {
 	const cJSON *act = item(c, "hidden_act");
@@ -1170,14 +1171,19 @@ static int read_phi3_small(struct hf *c, struct model *m)
 	if (cJSON_IsNull(
 		cJSON_GetObjectItemCaseSensitive(c->root, "dense_attention_every_n_layers")))
 		dense_every = 0;
+	/* layer i is dense when (i + 1) % dense_attention_every_n_layers == 0
+	 * (Phi3SmallSelfAttention.block_sparse) */
 	sparse = m->layers - (dense_every > 0 ? m->layers / dense_every : 0);
-	if (sparse > 0)
-		warn(
-		    c,
-		    "%d of %d layers attend block-sparse (local %d x %d tokens, every %dth block "
-		    "beyond): planned dense, so their attention FLOPs are high; the KV cache holds "
-		    "every token, as vLLM's",
-		    sparse, m->layers, local, block, stride);
+	if (sparse > 0) {
+		if ((double)local * block > key_max("blocksparse_num_local_blocks"))
+			return fail_at(c, koff(c, "blocksparse_num_local_blocks"),
+				       "blocksparse_num_local_blocks",
+				       "%d local blocks of %d tokens are more than %d tokens",
+				       local, block, key_max("blocksparse_num_local_blocks"));
+		m->sparse_layers = sparse;
+		m->sparse_local = local * block;
+		m->sparse_stride = stride;
+	}
 	return 0;
 }
 

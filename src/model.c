@@ -100,6 +100,7 @@ static void std_shape(double params, struct model *out)
 	out->head_bias = false;
 	out->qk_norm_full = false;
 	out->attention_sinks = false;
+	out->sparse_layers = out->sparse_local = out->sparse_stride = 0;
 	out->router_bias = false;
 	out->attention_gate = false;
 	out->moe = (struct moe_shape){0};
@@ -566,6 +567,28 @@ int model_local_layers(const struct model *m)
 		return 0;
 	local = m->layers - (m->global_layers > 0 ? m->global_layers : 0);
 	return local > 0 ? local : 0;
+}
+
+/* A block-sparse layer's query at position t sees its local blocks and every stride-th
+ * block before them (Phi3SmallSelfAttention's blocksparse pattern; vLLM
+ * attention/ops/blocksparse_attention/utils.py get_sparse_attn_mask: local blocks, then
+ * the blocks with (block + 1 + head offset) % vert_stride == 0): min(t, W) +
+ * max(0, t - W) / stride keys for W = sparse_local, that is 1 / stride of a global layer's
+ * t plus (1 - 1 / stride) of a W-windowed layer's min(t, W). So the layers mix as
+ * sliding windows do, with the sparse ones counted 1 / stride global. */
+void model_attention_window(const struct model *m, double *window, double *global)
+{
+	*window = *global = 0;
+	if (m->layers <= 0)
+		return;
+	if (m->sliding_window > 0) {
+		*window = m->sliding_window;
+		*global = 1 - (double)model_local_layers(m) / m->layers;
+	} else if (m->sparse_layers > 0 && m->sparse_local > 0 && m->sparse_stride > 0) {
+		int sparse = m->sparse_layers < m->layers ? m->sparse_layers : m->layers;
+		*window = m->sparse_local;
+		*global = 1 - (double)sparse / m->layers * (1 - 1.0 / m->sparse_stride);
+	}
 }
 
 /* A windowed layer keeps the last window tokens' keys and values (Mistral 7B, Jiang et al.

@@ -107,6 +107,13 @@ struct model {
 	/* The windowed layers attend within fixed chunks of sliding_window tokens (Llama 4's
 	 * attention_chunk_size), not over the last sliding_window tokens. */
 	bool chunked_attention;
+	/* Block-sparse attention (Phi-3-small; Phi-3 report, arXiv 2404.14219, Section 2):
+	 * sparse_layers of the layers let a query see the sparse_local tokens of its local
+	 * blocks and, beyond them, one block in every sparse_stride; the others are dense.
+	 * Their K/V cache keeps every token (the heads pick different blocks). 0 = none. */
+	int sparse_layers;
+	int sparse_local;
+	int sparse_stride;
 	/* Dropout during training (GPT-2/GPT-3/OPT style: attention, residual and embedding
 	 * dropout with 1-byte masks kept for backward, Korthikanti et al. 2023 Section 4).
 	 * false for modern Llama-style models, which train without dropout. */
@@ -248,6 +255,13 @@ double model_ssm_in_width(const struct model *m);
 /* How many layers attend over a sliding window (or chunk) of sliding_window tokens: 0
  * without a window, else layers - global_layers (at least 0). */
 int model_local_layers(const struct model *m);
+
+/* The attention FLOPs' keys as a window and the share of layers that see the whole
+ * context: keys(k) = k when window <= 0 or k <= window, else global k + (1 - global)
+ * window. Sliding windows and chunks: window = sliding_window, global = the layers outside
+ * model_local_layers. Block-sparse layers count as 1 / sparse_stride of a global layer
+ * and the rest windowed at sparse_local (model.c). */
+void model_attention_window(const struct model *m, double *window, double *global);
 
 /* The share of a seq-token sequence that the KV cache holds, averaged over the layers:
  * (global x seq + local x min(seq, local_tokens)) / (layers x seq), local_tokens being

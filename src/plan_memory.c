@@ -646,6 +646,7 @@ struct mctx {
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double we_b;		/* inference: the routed experts' weight bytes per param */
 	double emb_b;		/* inference: the embedding and head's */
+	double norm_b;		/* the norms' (16-bit when the linears are quantized) */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
 	double ad_o_b;		/* LoRA/QLoRA: optimizer bytes per adapter parameter */
@@ -773,9 +774,10 @@ static void stage_init(const struct mctx *x, bool first, bool last, struct stage
 /* Parameters on one GPU of a stage, before ZeRO: non-expert (replicated over dp x ep) and
  * routed experts (over dp). Attention and MLP matrices are split over tp (Megatron column
  * and row parallel), the embedding and head over tp (vocabulary parallel); norms and the
- * router are replicated. embed_out receives the embedding/head part of nonexp. */
+ * router are replicated. embed_out receives the embedding/head part of nonexp, norm_out
+ * its norms' (the layers' and, on the last stage, the final norm, counted in x->other). */
 static void stage_params(const struct mctx *x, const struct stage *st, double *nonexp,
-			 double *expert, double *embed_out)
+			 double *expert, double *embed_out, double *norm_out)
 {
 	const struct model_params *c = x->c;
 	double embed = (st->first ? c->embedding : 0) + (st->last ? c->head + x->tied_copy : 0);
@@ -784,6 +786,8 @@ static void stage_params(const struct mctx *x, const struct stage *st, double *n
 		       st->dense * c->mlp + st->moe * x->shared_layer;
 
 	*embed_out = embed * x->inv_tp;
+	*norm_out =
+	    st->layers * c->norms + (st->last ? dmin(c->final_norm, x->other) : 0) * x->inv_tp;
 	*nonexp = split * x->inv_tp + st->layers * c->norms + st->moe * c->router;
 	*expert =
 	    x->m->moe.experts > 0 ? st->moe * x->m->moe.experts * c->expert * x->inv_tp / x->ep : 0;
@@ -821,7 +825,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 {
 	const struct scenario *s = x->s;
 	const struct model *m = x->m;
-	double nonexp, expert, embed;
+	double nonexp, expert, embed, norms;
 	double z1 = x->zero >= 1, z2 = x->zero >= 2, z3 = x->zero >= 3;
 	double irne = x->inv_rne, irex = x->inv_rex; /* ZeRO: 1 / divisor */
 
@@ -830,7 +834,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	mem->optimizer_paged = mem->optimizer_evicted = 0;
 	mem->nccl_buffers = 0;
 	mem->fp8_weights = 0;
-	stage_params(x, st, &nonexp, &expert, &embed);
+	stage_params(x, st, &nonexp, &expert, &embed, &norms);
 
 	if (x->training) {
 		double wne = z3 ? nonexp * irne : nonexp, wex = z3 ? expert * irex : expert;
@@ -845,11 +849,12 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 					st->dense * (x->ad_layer_dense - x->ad_layer_moe_ne)) *
 				       x->inv_tp;
 			double ad_ex = st->moe * x->ad_layer_expert * x->inv_tp / x->ep;
-			double base = x->base_b * (wne + wex - (z3 ? embed * irne : embed)) +
-				      x->embed_b * (z3 ? embed * irne : embed);
+			double e16 = embed + norms; /* left 16-bit: embedding, head, norms */
+			double base = x->base_b * (wne + wex - (z3 ? e16 * irne : e16)) +
+				      x->embed_b * (z3 ? e16 * irne : e16);
 			double ad_w = z3 ? ad_ne * irne + ad_ex * irex : ad_ne + ad_ex;
 			mem->weights = base + x->ad_b * ad_w;
-			weights_full = x->base_b * (nonexp + expert - embed) + x->embed_b * embed +
+			weights_full = x->base_b * (nonexp + expert - e16) + x->embed_b * e16 +
 				       x->ad_b * (ad_ne + ad_ex);
 			tne = ad_ne;
 			tex = ad_ex;
@@ -1088,7 +1093,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		double heads_kv = m->mla.kv_rank > 0 ? m->mla.kv_rank + m->mla.rope_dim
 						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
-		mem->weights = x->w_b * (nonexp - embed) + x->emb_b * embed + x->we_b * expert;
+		double keep16 = norms + st->moe * x->c->router; /* norms and routers */
+		mem->weights = x->w_b * (nonexp - embed - keep16) + x->emb_b * embed +
+			       x->norm_b * keep16 + x->we_b * expert;
 		mem->weight_bytes_per_param =
 		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
@@ -1628,6 +1635,18 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				  (wl->embedding_weights == EMB_AUTO && m->quant.embed_16)
 			      ? 2
 			      : x.w_b;
+		/* Norm weights stay 16-bit in a quantized checkpoint: every quantizer replaces
+		 * linear layers only (hf_quant.c), and vLLM builds RMSNorm/LayerNorm with no
+		 * quant_config (vllm/model_executor/layers/layernorm.py RMSNorm), so they load
+		 * in the model dtype; ModelOpt's NVFP4 export keeps them bf16 (the tensor
+		 * count in tests/unit/test_dtype_quant.c). So do MoE routers: ModelOpt disables
+		 * "*router*", "*mlp.gate.*" and "*block_sparse_moe.gate*"
+		 * (modelopt/torch/quantization/config.py _default_disabled_quantizer_cfg),
+		 * gpt-oss lists mlp.router in modules_to_not_convert, DeepSeek-V3's fp8
+		 * checkpoint stores mlp.gate in bf16, and vLLM builds the gate with
+		 * quant_config=None (models/mixtral.py MixtralMoE, deepseek_v2.py
+		 * DeepseekV2MoE). fp32 weights keep fp32 norms. */
+		x.norm_b = x.w_b < 2 ? 2 : x.w_b;
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
 		p->micro_batches = 1;
 		if (m->max_context > 0 &&

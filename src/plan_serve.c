@@ -434,7 +434,8 @@ static double little_root(const struct tctx *c, const struct infer *in, const st
  * Takacs 1962), and once a burst takes them past the cap the slower eager steps keep
  * more of them running, so the count does not come back. The eager root is taken when
  * the graphed root's P99.9 count passes the cap (the SGLang run at 8 req/s of
- * shared/reference/measured.md keeps some 360 requests running, over the cap of 160;
+ * datacrunch-research/h200-benchmarks, tests/validation/serving.yaml, keeps some 360
+ * requests running, over the cap of 160;
  * at 4 req/s some 50, under it). */
 static double graph_root(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			 double rate, double lo, double hi, double flo, double fhi,
@@ -492,7 +493,8 @@ static double prompt_svc(const struct tctx *c, const struct infer *in, const str
  *    prompt of P tokens holds the budget P / F of a pass of F = room tokens: s = P / F x
  *    pass(F), a fused step under chunked prefill, a prefill pass under prefill-first. At
  *    concurrency 50 of 5,000-token prompts and 500-token outputs the budget is busy most
- *    of the time (measured.md's NIM row: 1.6 requests/s x ~0.4 s).
+ *    of the time (the NIM row of tests/validation/serving.yaml,
+ *    docs.nvidia.com NIM LLM benchmarking: 1.6 requests/s x ~0.4 s).
  * The prompts of N clients whose cycle e2e is long against s arrive nearly as a Poisson
  * stream (the finite-source queue, Kleinrock, Queueing Systems I, 1975, Section 3.10):
  * an M/D/1 queue at the budget, W = rho s / (2 (1 - rho)) (Pollaczek-Khinchine). An

@@ -243,10 +243,8 @@ void pt_shape_get(const struct plan *p, struct shape *sh)
 	if (m->mlpless_layers > 0 && m->layers > model_moe_layers(m))
 		sh->mlp_dense = (double)(model_mlp_layers(m) - model_moe_layers(m)) /
 				(m->layers - model_moe_layers(m));
-	sh->window = m->sliding_window;
-	sh->global = m->layers > 0 && m->sliding_window > 0
-			 ? 1 - (double)model_local_layers(m) / m->layers
-			 : 0;
+	/* sliding windows and chunks, or block-sparse layers (model_attention_window) */
+	model_attention_window(m, &sh->window, &sh->global);
 }
 
 /* ---- everything after the time ---- */

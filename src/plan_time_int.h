@@ -191,8 +191,9 @@
  * module calls, each kernel's launch, the attention wrapper's and the all-reduce's host
  * work. The kernels are queued asynchronously, so a pass is the slower of the GPU's work
  * and the host's, which the batch does not change (plan_infer.c, eager_wait). Fitted to
- * the one row that runs above the cap, SGLang at 8 req/s of shared/reference/measured.md
- * (Llama 3.3 70B, TP 4, H200): its concurrency of 360 (Little's law from the file), which
+ * the one row that runs above the cap, SGLang at 8 req/s (Llama 3.3 70B, TP 4, H200;
+ * datacrunch-research/h200-benchmarks sglang/outputs, row sglang-8rps-tokens of
+ * tests/validation/serving.yaml): its concurrency of 360 (Little's law from the file), which
  * the eager step sets through Little's law (0.7 ms gives 369, 0.8 ms 420, 0.85 ms 445);
  * the median ITL then comes out 21% under the measured 70.8 ms. */
 #ifndef EAGER_LAYER_S

@@ -1132,6 +1132,17 @@ static void search_csv_heading(struct report_csv *w)
 		report_csv_str(w, search_csv_figures[k]);
 }
 
+/* One result's layout (s with r applied), its fit and its figures: the columns search --csv
+ * and --scaling share. */
+static void search_csv_result(struct report_csv *w, struct scenario *s, const struct catalog *cat,
+			      const struct search_result *r)
+{
+	search_apply(s, cat, r);
+	search_csv_layout(w, s, r);
+	report_csv_bool(w, r->plan.mem.fits);
+	search_csv_figures_of(w, &r->plan);
+}
+
 void report_search_csv(struct report_buf *b, const struct scenario *s0, const struct catalog *cat,
 		       const struct search_result *res, int n)
 {
@@ -1147,11 +1158,8 @@ void report_search_csv(struct report_buf *b, const struct scenario *s0, const st
 		const struct search_result *r = &res[i];
 		struct scenario s = *s0;
 
-		search_apply(&s, cat, r);
 		report_csv_num(&w, i + 1, true);
-		search_csv_layout(&w, &s, r);
-		report_csv_bool(&w, r->plan.mem.fits);
-		search_csv_figures_of(&w, &r->plan);
+		search_csv_result(&w, &s, cat, r);
 		report_csv_str(&w, bottleneck_name(r->plan.binding));
 		report_csv_bool(&w, r->meets_target);
 		report_csv_num(&w, r->score, false);
@@ -1191,10 +1199,7 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 		}
 		if (isnan(base) && p->tokens_per_s_per_gpu > 0)
 			base = p->tokens_per_s_per_gpu;
-		search_apply(&s, cat, r);
-		search_csv_layout(&w, &s, r);
-		report_csv_bool(&w, p->mem.fits);
-		search_csv_figures_of(&w, p);
+		search_csv_result(&w, &s, cat, r);
 		report_csv_num(&w, p->mfu, false);
 		report_csv_str(&w, bottleneck_name(p->binding));
 		report_csv_num(&w, base > 0 ? p->tokens_per_s_per_gpu / base : NAN, false);

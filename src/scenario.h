@@ -292,8 +292,7 @@ struct field {
 	const char *label;	  /* the short label of its row in the terminal UI */
 	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES, FIELD_MAX_OPEN */
 	enum field_catalog catalog;
-	enum field_pane pane;
-	int row; /* 1-based position in its pane: rows are shown in this order */
+	enum field_pane pane; /* its rows come in the table's order */
 	enum field_shown shown;
 	enum field_resolved resolved_kind;
 	size_t resolved; /* auto_ok: offset in struct plan of the figure auto resolves to */
@@ -329,6 +328,10 @@ const char *scenario_enum_name(const char *key, int v);
 
 /* Whether the terminal UI shows f's row for s: its applies bits and its shown condition. */
 bool scenario_field_shown(const struct scenario *s, const struct field *f);
+
+/* The first field of pane after after (the pane's first for NULL), in table order, or NULL
+ * when there is none: the rows of a pane are its fields in the table's order. */
+const struct field *scenario_pane_next(enum field_pane pane, const struct field *after);
 
 /* The field at 1-based row of pane, or NULL when the pane has fewer rows. */
 const struct field *scenario_pane_field(enum field_pane pane, int row);

@@ -202,10 +202,8 @@ void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *labe
 void pane_rows_picker(const struct app *a, struct pane_rows *out, enum field_pane pane,
 		      const char *label, int info)
 {
-	const struct field *f;
-
 	out->n = 0;
-	for (int row = 1; (f = scenario_pane_field(pane, row)); row++) {
+	for (const struct field *f = NULL; (f = scenario_pane_next(pane, f));) {
 		if (!scenario_field_shown(&a->scn, f))
 			continue;
 		pane_rows_add(a, out, f->key, f->label);

@@ -15,11 +15,11 @@ static const struct {
 
 void pane_workload_rows(const struct app *a, struct pane_rows *out)
 {
-	const struct field *f;
+	const struct field *prev = NULL;
 
 	out->n = 0;
-	for (int row = 1; (f = scenario_pane_field(FIELD_PANE_WORKLOAD, row)); row++) {
-		const struct field *prev = scenario_pane_field(FIELD_PANE_WORKLOAD, row - 1);
+	for (const struct field *f = NULL; (f = scenario_pane_next(FIELD_PANE_WORKLOAD, f));
+	     prev = f) {
 		for (size_t i = 0; i < sizeof(headings) / sizeof(headings[0]); i++) {
 			size_t n = strlen(headings[i].section);
 			if (strncmp(f->key, headings[i].section, n) == 0 &&

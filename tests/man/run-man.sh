@@ -57,6 +57,34 @@ for c in $commands; do
 	grep -qxF ".B $c" $man1 || bad "$man1: command '$c' missing from the synopsis"
 	grep -qE "^\.B[IR]? \"?$c( |\"|$)" $man1 || bad "$man1: command '$c' has no entry"
 done
+# ... and both ways between COMMANDS and the whole table, hidden rows too: each row of
+# cli/cli.c's commands[] has an entry (the tag line after a .TP), a hidden one under "Hidden
+# commands" (what it prints, for whom), and each entry names a row, so a command removed
+# from the table cannot stay on the page
+if [ -f cli/cli.c ]; then
+	all_rows=$(sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' cli/cli.c | sort -u)
+	hidden_rows=$(grep CMD_HIDDEN cli/cli.c |
+		sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' | sort -u)
+	[ -n "$hidden_rows" ] || bad "cli/cli.c: no hidden command found in commands[]"
+	entries=$(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
+		on && prev ~ /^\.T[PQ]$/ && /^\.B[IR]? / { w = $2; gsub(/"/, "", w); print w }
+		{ prev = $0 }' $man1 | sort -u)
+	hidden_entries=$(awk '/^\.SS Hidden commands/ { on = 1; next } /^\.S[HS] / { on = 0 }
+		on && prev ~ /^\.T[PQ]$/ && /^\.B / { print $2 } { prev = $0 }' $man1 | sort -u)
+	for c in $all_rows; do
+		echo "$entries" | grep -qxF "$c" ||
+			bad "$man1: command '$c' of cli/cli.c's commands[] has no entry under COMMANDS"
+	done
+	for c in $hidden_rows; do
+		echo "$hidden_entries" | grep -qxF "$c" ||
+			bad "$man1: hidden command '$c' has no entry under Hidden commands"
+	done
+	for c in $entries; do
+		echo "$all_rows" | grep -qxF "$c" ||
+			bad "$man1: COMMANDS has an entry for '$c', which is not a row of commands[]"
+	done
+	echo "commands checked against commands[]: $(echo "$all_rows" | wc -l)"
+fi
 # options (as groff source: \- for each dash)
 for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '\-o' \
 	'\-\-ascii' '\-\-help' '\-\-version'; do

@@ -8,7 +8,7 @@ results_of() { cut -c41-80; }
 
 fresh
 start_ui
-T send-keys 2 j j
+select_field 2 workload.seq_len
 wait_for '^ seq len +8192'
 T send-keys Enter
 wait_for 'EnterApply|Enter Apply' || bad "Enter opens the field editor"
@@ -38,7 +38,7 @@ wait_for '^ mfu +50% +│' && wait_for 'EnterApply|Enter Apply' &&
 # a field whose description is longer than the line: the edit legend stays
 fresh
 start_ui
-T send-keys 2 g j j j j j j Enter
+select_field 2 workload.grad_dtype && T send-keys Enter
 wait_for 'EnterApply|Enter Apply' && wait_line 23 'gradient buffer: bf16' &&
 	wait_line 24 'Enter ?Apply +Esc ?Cancel' &&
 	ok "editing a long-described field keeps the edit legend" ||

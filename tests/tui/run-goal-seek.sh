@@ -7,7 +7,7 @@ seek_checks() {
 	loc=$1
 	fresh LANG=$2 LC_ALL=$2
 	start_ui
-	T send-keys 2 g j j
+	select_field 2 workload.seq_len
 	wait_for '^ seq len +8192'
 	T send-keys '>'
 	if wait_for 'largest workload.seq_len that fits: [0-9]+'; then

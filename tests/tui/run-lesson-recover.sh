@@ -16,7 +16,7 @@ T send-keys 3 j +
 wait_for '^ count +2 ' || bad "an edit in lesson 1"
 T send-keys : next Enter
 wait_for 'lesson 2 of 9' || bad ":next opens lesson 2"
-T send-keys 2 g j j
+select_field 2 workload.seq_len
 wait_for '^ seq len +' && T send-keys +
 wait_for 'workload.seq_len = ' || bad "an edit in lesson 2"
 kill -HUP "$(ui_pid)"

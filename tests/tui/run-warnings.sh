@@ -7,7 +7,7 @@ NAME=warnings
 cp scenarios/seed-06-33b-deadline-gpus.yaml "$TMP/s6.yaml"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui "$TMP/s6.yaml"
-wait_for '^ layers +- ' && wait_for '^ hidden +- ' &&
+wait_for '^ layers +- ' && select_field 1 model.hidden && wait_for '^ hidden +- ' &&
 	ok "a shape not given reads -, not 0" || bad "a shape not given reads -, not 0"
 T send-keys 4 G
 wait_for '3 warnings' &&

@@ -34,7 +34,8 @@ static const struct want wants[] = {
     {"a100-80gb-sxm", 80 * GIB, 79.14 * GIB, "Control-GIC issue #6"},
     /* deviceQuery 42298834944 bytes (bottlerocket-os/bottlerocket PR #3873) */
     {"a100-40gb-sxm", 40 * GIB, 42298834944.0, "bottlerocket PR #3873"},
-    /* vLLM's total_gpu_memory=23.58GiB (vllm-project/vllm issue #10517, measured.md) */
+    /* vLLM's total_gpu_memory=23.58GiB (vllm-project/vllm issue #10517;
+       tests/validation/kv-budget.yaml) */
     {"rtx-3090", 24 * GIB, 23.58 * GIB, "vllm issue #10517"},
     /* PyTorch's "23.68 GiB total capacity" (zai-org/CogVideo issue #36) */
     {"rtx-4090", 24 * GIB, 23.68 * GIB, "CogVideo issue #36"},

@@ -1,6 +1,6 @@
 /* test_dtype_quant.c - quantization_config: the checkpoint's format becomes the scenario's,
  * and the weights' bytes match published checkpoint sizes (DeepSeek-V3 fp8, gpt-oss-120b
- * mxfp4, Llama 2 13B GPTQ at three group sizes, a Llama 3.3 70B NVFP4). */
+ * mxfp4, Llama 2 13B GPTQ at three group sizes, a Llama 3.3 70B NVFP4), the norms 16-bit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,8 +167,9 @@ static void test_llama2_13b_gptq(void **state)
  * [out, in/2], `weight_scale` float8_e4m3 [out, in/16], and two fp32 scalars,
  * `weight_scale_2` and `input_scale`; per layer the fp32 `k_scale` and `v_scale` of the
  * FP8 KV cache (kv_cache_quant_algo FP8); the embedding, lm_head and RMSNorms bf16. The
- * plan comes 1.9 MB (0.004%) under that count: it stores the 1.3M norm weights at the
- * nvfp4 rate of the layers around them (plan_memory.c), hence the 1e-4 bound.
+ * plan keeps the norms bf16 too (plan_memory.c, norm_b) and leaves out only the fp32
+ * scalars, 80 x 16 x 4 = 5120 bytes (1.2e-7 of the count), hence the 1e-6 bound; when it
+ * stored the 1.3M norm weights at the nvfp4 rate it came 1.9 MB (0.004%) under.
  *
  * No exact published size was found. The figures are round and disagree: "~40 GB"
  * (Kaleto/Llama-3.3-70B-Instruct-NVFP4 and JongYeop/Llama-3.1-70B-Instruct-NVFP4-W4A4
@@ -193,11 +194,41 @@ static void test_llama_70b_nvfp4(void **state)
 	assert_int_equal(s.workload.weights, DTYPE_NVFP4);
 	printf("Llama 3.3 70B nvfp4: %.2f GB (~40 GB published, %+.1f%%)\n", p.mem.weights / 1e9,
 	       100 * (p.mem.weights / 40e9 - 1));
-	expect_near("Llama 3.3 70B nvfp4 tensor count", p.mem.weights, count, 1e-4);
+	expect_near("Llama 3.3 70B nvfp4 tensor count", p.mem.weights, count, 1e-6);
 	assert_true(p.mem.weights > 42.5e9 && p.mem.weights < 42.9e9);
 	/* the embedding and head bf16: 2 x 128256 x 8192 x (2 - 0.5625) bytes more */
 	plan_with("model.hf_config=" DATA "llama-3.3-70b-nvfp4.json", same, &s, &ps);
 	assert_true(fabs(p.mem.weights - ps.mem.weights - 2 * 128256.0 * 8192 * 1.4375) < 1e6);
+}
+
+/* Norms and MoE routers follow the model dtype, not the quantized linears': fp32 weights
+ * are 4 bytes a parameter throughout, and int8 weights (an fp16 scale a row) keep Llama 3.3
+ * 70B's 161 RMSNorms (two a layer and a final one) at 2 bytes a weight. */
+static void test_norms_not_quantized(void **state)
+{
+	static const char *const fp32[] = {"workload.weights=fp32",
+					   "workload.embedding_weights=same", NULL};
+	static const char *const int8[] = {"workload.weights=int8",
+					   "workload.embedding_weights=bf16", NULL};
+	const double h = 8192, norms = (2 * 80 + 1) * h, emb = 2 * 128256.0 * h;
+	struct scenario s;
+	struct plan p;
+	double rest;
+	(void)state;
+
+	plan_with("model.preset=llama-3.1-70b", fp32, &s, &p);
+	assert_true(fabs(p.mem.weights - 4 * p.params) < 1);
+	plan_with("model.preset=llama-3.1-70b", int8, &s, &p);
+	rest = p.params - emb - norms; /* the linear layers, int8 with a scale per row */
+	assert_true(fabs(p.mem.weights - (rest * (1 + 2 / h) + 2 * (emb + norms))) < 1);
+	/* and so do MoE routers: Mixtral 8x7B's 32 gates of 4096 x 8 (MixtralMoE builds
+	 * them with quant_config=None), its 65 norms and untied 32000-token embeddings */
+	{
+		const double mh = 4096, keep = 65 * mh + 32 * mh * 8, memb = 2 * 32000 * mh;
+		plan_with("model.preset=mixtral-8x7b", int8, &s, &p);
+		rest = p.params - memb - keep;
+		assert_true(fabs(p.mem.weights - (rest * (1 + 2 / mh) + 2 * (memb + keep))) < 1);
+	}
 }
 
 /* A model without quantization_config leaves the workload as it was; replacing a quantized
@@ -243,6 +274,7 @@ int main(void)
 	    cmocka_unit_test(test_gpt_oss_120b_from_config),
 	    cmocka_unit_test(test_llama2_13b_gptq),
 	    cmocka_unit_test(test_llama_70b_nvfp4),
+	    cmocka_unit_test(test_norms_not_quantized),
 	    cmocka_unit_test(test_checkpoint_replaced),
 	    cmocka_unit_test(test_every_row),
 	};

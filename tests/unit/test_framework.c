@@ -1,9 +1,9 @@
-/* test_framework.c - workload.framework: the measured runs of
- * ../shared/reference/measured.md that gpuplan models, each within 10% on memory (issue
- * 12's target), and the framework's bad-input rules.
+/* test_framework.c - workload.framework: the measured framework runs that gpuplan models
+ * (the rows of tests/validation/framework-memory.yaml, each with its public source), each
+ * within 10% on memory (issue 12's target), and the framework's bad-input rules.
  *
  * Shapes are given by hand from the models' published config.json files; GPUs by hand
- * with the capacity measured.md states. Each row's source is at its test. A row whose
+ * with the capacity the run's source states. Each row's source is at its test. A row whose
  * prediction is outside 10% is not claimed: its error is recorded in the comment and only
  * what the mechanism fixes exactly is asserted. */
 #include <math.h>
@@ -154,16 +154,15 @@ static void test_torchtune_qlora_4090(void **state)
 
 /* The same README's "Optimization flags" table (commit 1814feb17, #2003), Llama 3.2 3B,
  * recipe full_finetune_single_device, one A100 80GB, batch 2 x 4096, bf16, each technique
- * on top of the row before. The calibration row (measured.md) is "+ Packed Dataset":
- * 60.0 GiB peak active. Its setup is the table's, not the README's other note: eager
- * (compile is the next row), torch.nn.CrossEntropyLoss on the model's `.float()` logits
- * (the chunked loss comes two rows later), no activation checkpointing, torch AdamW on
- * the bf16 parameters (bf16 moments, no master), gradients set to None after each step.
- * gpuplan: 60.98 GiB (+1.6%): weights 6.43 GB, bf16 AdamW 12.85 GB, the eager layers'
- * activations 33.4 GB, the fp32 loss's backward 12.6 GB, and no gradients at the peak
- * (the loss's backward, before any layer's gradient exists; 6.43 GB of them at the end of
- * the backward is less). Before the mechanisms: 45.50 GiB, -24.2% (compiled, chunked
- * loss, gradients beside the activations). */
+ * on top of the row before. The calibration row (tests/validation/framework-memory.yaml) is "+
+ * Packed Dataset": 60.0 GiB peak active. Its setup is the table's, not the README's other note:
+ * eager (compile is the next row), torch.nn.CrossEntropyLoss on the model's `.float()` logits (the
+ * chunked loss comes two rows later), no activation checkpointing, torch AdamW on the bf16
+ * parameters (bf16 moments, no master), gradients set to None after each step. gpuplan: 60.98 GiB
+ * (+1.6%): weights 6.43 GB, bf16 AdamW 12.85 GB, the eager layers' activations 33.4 GB, the fp32
+ * loss's backward 12.6 GB, and no gradients at the peak (the loss's backward, before any layer's
+ * gradient exists; 6.43 GB of them at the end of the backward is less). Before the
+ * mechanisms: 45.50 GiB, -24.2% (compiled, chunked loss, gradients beside the activations). */
 static void test_torchtune_3b_full_pure_bf16(void **state)
 {
 	(void)state;

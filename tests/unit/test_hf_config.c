@@ -953,6 +953,28 @@ static void test_real_family_configs(void **state)
 	/* K and V of 36 heads of 64 in each of 40 layers: 368,640 bytes a token */
 	plan_serving("minicpm-2b.json", 1, &pl);
 	assert_true(pl.mem.kv_bytes_per_token == 40 * 2 * 2304 * 2.0);
+	/* stabilityai/stablelm-3b-4e1t (transformers' modeling_stablelm.py): bias-free q, k,
+	 * v, o (use_qkv_bias false) over 32 heads of 80, SwiGLU 6912, two LayerNorms with
+	 * biases a layer and a final one, untied lm_head over 50304: 2,795,443,200, the
+	 * card's "Parameters" figure exactly. partial_rotary_factor 0.25 rotates a quarter of
+	 * each head and adds no parameters. */
+	load("stablelm-3b-4e1t.json", &r, &p);
+	assert_true(r.norm == NORM_LAYERNORM && !r.qkv_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 32);
+	layer = 4 * 2560.0 * 2560 + 3 * 2560.0 * 6912 + 2 * 2 * 2560;
+	assert_count(p.total, 2 * 50304.0 * 2560 + 32 * layer + 2 * 2560);
+	assert_count(p.total, 2795443200LL);
+	/* stabilityai/stablelm-2-zephyr-1_6b, Stable LM 2 1.6B's shape: q, k and v with biases
+	 * (use_qkv_bias), a bias-free o, SwiGLU 5632, two LayerNorms with biases a layer, a
+	 * final one, untied over 100352: 1,644,515,328. The base model's card gives
+	 * 1,644,417,024, 98,304 (24 x 4096, the layers' LayerNorm biases) fewer: the count
+	 * here is transformers' module sum (nn.LayerNorm keeps its bias), not the card's. */
+	load("stablelm-2-zephyr-1_6b.json", &r, &p);
+	assert_true(r.norm == NORM_LAYERNORM && r.qkv_bias && !r.tied_embeddings);
+	layer = 4 * 2048.0 * 2048 + 3 * 2048 + 3 * 2048.0 * 5632 + 2 * 2 * 2048;
+	assert_count(p.total, 2 * 100352.0 * 2048 + 24 * layer + 2 * 2048);
+	assert_count(p.total, 1644515328LL);
+	assert_count(p.total - 24 * 2 * 2048, 1644417024LL);
 }
 
 /* Real configs of the MoE families that had none, each counted module by module as its
@@ -1001,6 +1023,22 @@ static void test_real_moe_configs(void **state)
 	assert_count(p.active, fixed + 32 * 2 * expert);
 	assert_count(p.total, 41873153344LL);
 	assert_count(p.active, 6640999744LL);
+	/* openbmb/MiniCPM-MoE-8x2B (its modeling_minicpm.py, MiniCPMMoE): MiniCPM-2B's
+	 * attention, two RMSNorms a layer, a bias-free gate over 8 experts (top 2) of
+	 * gate, up and down (5760) in every layer; the embedding tied: 13,873,291,776 total
+	 * and 4,318,142,976 active, 13,590,468,864 and 4,035,320,064 without the embedding
+	 * (the card's "13.6B" non-embedding parameters, "4B" activated). */
+	load("minicpm-moe-8x2b.json", &r, &p);
+	assert_true(r.tied_embeddings);
+	assert_int_equal(r.moe.experts, 8);
+	assert_int_equal(r.moe.active, 2);
+	expert = 3.0 * 2304 * 5760;
+	fixed = 122753.0 * 2304 + 2304 + 40 * (4 * 2304.0 * 2304 + 2 * 2304 + 2304.0 * 8);
+	assert_count(p.total, fixed + 40 * 8 * expert);
+	assert_count(p.active, fixed + 40 * 2 * expert);
+	assert_count(p.total, 13873291776LL);
+	assert_count(p.active, 4318142976LL);
+	assert_count(p.total - p.embedding, 13590468864LL);
 }
 
 /* microsoft/Phi-3-small-8k-instruct (its remote code modeling_phi3_small.py; vLLM's
@@ -1036,8 +1074,12 @@ static void test_phi3_small(void **state)
 	assert_count(p.total, 7392272384LL);
 	assert_count(p.active, p.total);
 	assert_published(p.total, 7.39e9, 0.01e9);
-	/* 16 of the 32 layers block-sparse (every 2nd dense), said in the warning */
-	assert_true(has_warning(&info, "16 of 32 layers attend block-sparse"));
+	/* 16 of the 32 layers block-sparse (every 2nd dense): 16 local blocks of 64 tokens,
+	 * then every 8th block */
+	assert_int_equal(r.sparse_layers, 16);
+	assert_int_equal(r.sparse_local, 1024);
+	assert_int_equal(r.sparse_stride, 8);
+	assert_int_equal(info.nwarnings, 0);
 	assert_true(model_kv_elems_per_token_layer(&r) == 2 * 8 * 128);
 	plan_serving("phi-3-small-8k-instruct.json", 1, &pl);
 	assert_true(pl.mem.kv_bytes_per_token == 32 * 2 * 8 * 128 * 2.0);
@@ -1055,15 +1097,17 @@ static void test_phi3_small(void **state)
 		 ", \"ff_intermediate_size\": 512, \"dense_attention_every_n_layers\": 1}",
 		 &r, &p);
 	assert_int_equal(r.ffn, 512);
-	/* every layer dense: no warning; null: every layer block-sparse */
-	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
-				 "\"dense_attention_every_n_layers\": 1}",
-		       &info);
-	assert_int_equal(info.nwarnings, 0);
-	load_text_info(P3S_SMALL ", \"ff_intermediate_size\": 512, "
-				 "\"dense_attention_every_n_layers\": null}",
-		       &info);
-	assert_true(has_warning(&info, "2 of 2 layers attend block-sparse"));
+	/* every layer dense: none sparse; null: every layer block-sparse */
+	parse_ok(P3S_SMALL ", \"ff_intermediate_size\": 512, "
+			   "\"dense_attention_every_n_layers\": 1}",
+		 &r, &p);
+	assert_int_equal(r.sparse_layers, 0);
+	parse_ok(P3S_SMALL
+		 ", \"ff_intermediate_size\": 512, "
+		 "\"dense_attention_every_n_layers\": null, \"blocksparse_vert_stride\": 4}",
+		 &r, &p);
+	assert_int_equal(r.sparse_layers, 2);
+	assert_int_equal(r.sparse_stride, 4);
 	fail_with(P3S_SMALL ", \"ff_intermediate_size\": 512,\n\"ff_dim_multiplier\": 3}",
 		  "ff_dim_multiplier", 3, 22, "not both");
 	fail_with(P3S_SMALL "}", "ff_intermediate_size", 1, 1, "missing 'ff_intermediate_size'");

@@ -607,6 +607,8 @@ static void test_quantized_weights(void **state)
 	(void)state;
 	struct scenario s;
 	const struct plan *p;
+	struct model_params c;
+	double norms;
 
 	scenario_init(&s);
 	s.model.params = 8e9;
@@ -615,13 +617,18 @@ static void test_quantized_weights(void **state)
 	s.workload.weights = DTYPE_BF16;
 	p = compute(&s);
 	assert_true(rel_err(p->mem.weights, 16e9) < 1e-9);
+	/* the norms of the assumed shape (its layers' and the final one) stay 16-bit
+	 * (plan_memory.c, norm_b) */
+	model_count_params(&p->model, &c);
+	norms = p->model.layers * c.norms + c.final_norm;
+	assert_true(norms > 0 && norms < 1e-4 * 8e9);
 	s.workload.weights = DTYPE_FP8;
 	p = compute(&s);
-	assert_true(rel_err(p->mem.weights, 8e9) < 1e-9);
+	assert_true(rel_err(p->mem.weights, (8e9 - norms) + 2 * norms) < 1e-9);
 	/* int4: 4 bits + an fp16 scale and a 4-bit zero point per group of 128 = 4.156 bits */
 	s.workload.weights = DTYPE_INT4;
 	p = compute(&s);
-	assert_true(rel_err(p->mem.weights, 8e9 * 4.15625 / 8) < 1e-9);
+	assert_true(rel_err(p->mem.weights, (8e9 - norms) * 4.15625 / 8 + 2 * norms) < 1e-9);
 	assert_true(p->mem.weight_bytes_per_param > 0.5);
 	/* llama.cpp's Q4_0 (4.5 bits) Llama 3 8B file is 4.58 GB: int4 with group-128 scales
 	 * is smaller, 4-bit without scales smaller still */

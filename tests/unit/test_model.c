@@ -231,10 +231,10 @@ static struct model deepseek_v3(void)
 	m.kv_heads = 128;
 	m.ffn = 18432;
 	m.vocab = 129280;
-	m.mla = (struct mla_shape){.q_rank = 1536, .kv_rank = 512, .rope_dim = 64,
-				   .nope_dim = 128, .v_dim = 128};
-	m.moe = (struct moe_shape){.experts = 256, .active = 8, .shared = 1, .expert_ffn = 2048,
-				   .dense_layers = 3};
+	m.mla = (struct mla_shape){
+	    .q_rank = 1536, .kv_rank = 512, .rope_dim = 64, .nope_dim = 128, .v_dim = 128};
+	m.moe = (struct moe_shape){
+	    .experts = 256, .active = 8, .shared = 1, .expert_ffn = 2048, .dense_layers = 3};
 	return m;
 }
 
@@ -246,11 +246,11 @@ static void test_deepseek_v3_mla_moe(void **state)
 	(void)state;
 	count(&m, &p);
 	/* modeling_deepseek.py DeepseekV3Attention, module by module. */
-	attn = 7168.0 * 1536 + 1536 +   /* q_a_proj, q_a_layernorm */
-	       1536.0 * 128 * 192 +     /* q_b_proj */
+	attn = 7168.0 * 1536 + 1536 +	   /* q_a_proj, q_a_layernorm */
+	       1536.0 * 128 * 192 +	   /* q_b_proj */
 	       7168.0 * (512 + 64) + 512 + /* kv_a_proj_with_mqa, kv_a_layernorm */
-	       512.0 * 128 * 256 +      /* kv_b_proj */
-	       128.0 * 128 * 7168;      /* o_proj */
+	       512.0 * 128 * 256 +	   /* kv_b_proj */
+	       128.0 * 128 * 7168;	   /* o_proj */
 	assert_count(p.attention, attn);
 	expert = 3.0 * 7168 * 2048;
 	assert_count(p.expert, expert);
@@ -258,8 +258,8 @@ static void test_deepseek_v3_mla_moe(void **state)
 	assert_count(p.router, 7168 * 256);
 	assert_count(p.mlp, 3.0 * 7168 * 18432);
 	assert_int_equal(model_moe_layers(&m), 58);
-	assert_count(p.total, 2.0 * 129280 * 7168 + 7168 + 61 * (attn + 2 * 7168) +
-				      3 * p.mlp + 58 * (256 * expert + 7168 * 256 + expert));
+	assert_count(p.total, 2.0 * 129280 * 7168 + 7168 + 61 * (attn + 2 * 7168) + 3 * p.mlp +
+				  58 * (256 * expert + 7168 * 256 + expert));
 	/* DeepSeek-V3 report: 671B total (MTP module excluded). */
 	assert_within(p.total, 671e9, 0.01);
 	/* KV cache per token per layer: the 512 latent + the 64 rotary key (DeepSeek-V2
@@ -560,8 +560,8 @@ static void test_ssm_state_and_kv(void **state)
 	m2.ssm.d_state = 128;
 	m2.ssm.heads = 128;
 	m2.ssm.groups = 8;
-	assert_count(model_ssm_state_elems(&m2, &conv), 64 * (3 * (8192.0 + 2 * 8 * 128) +
-							      128 * 64.0 * 128));
+	assert_count(model_ssm_state_elems(&m2, &conv),
+		     64 * (3 * (8192.0 + 2 * 8 * 128) + 128 * 64.0 * 128));
 	assert_count(conv, 64 * 3 * 10240.0);
 	assert_true(model_kv_elems_per_token_layer(&m2) == 0);
 	/* SSD in chunks of 256: 2 Q N G + H (2 Q P + 4 N P) a layer; decode 5 d_inner N */
@@ -592,9 +592,8 @@ static void test_ssm_state_and_kv(void **state)
 		static char buf[8192];
 		struct gp_error err;
 		plan_compute(&s, &b);
-		assert_int_equal(explain_key(&s, &b, "memory.per_gpu.kv_cache", buf, sizeof(buf),
-					     &err),
-				 0);
+		assert_int_equal(
+		    explain_key(&s, &b, "memory.per_gpu.kv_cache", buf, sizeof(buf), &err), 0);
 		assert_non_null(strstr(buf, "recurrent state"));
 		assert_non_null(strstr(buf, "28 layers' 4.36M elements x 2 B / 2"));
 		assert_non_null(strstr(buf, "attention layers on this GPU"));
@@ -651,11 +650,11 @@ static void test_ssm_training_activations(void **state)
 	mamba1 = 2 * (3 * 8192 + 256 + 4 * 16.0) + 8 * 8192 * 16.0 / 2048;
 	mlp_d = 3 * 2 * 14336.0;
 	mlp_m = 4 * 16 + 2 * 2 * 2 * 4096.0 + 2 * 3 * 2 * 14336.0;
-	assert_true(fabs(p.mem.activations_per_layer -
-			 sq *
-			     (4 * (attn + blk) + 28 * (mamba1 + blk) + 16 * (mlp_d + blk) +
-			      16 * (mlp_m + blk)) /
-			     32) < 1e-3);
+	assert_true(
+	    fabs(p.mem.activations_per_layer - sq *
+						   (4 * (attn + blk) + 28 * (mamba1 + blk) +
+						    16 * (mlp_d + blk) + 16 * (mlp_m + blk)) /
+						   32) < 1e-3);
 	assert_true(fabs(p.mem.activations_per_layer - sq * 224800) < 1e-3);
 	{
 		/* explain itemizes the hybrid's blocks, the hand counts above: attention
@@ -664,9 +663,8 @@ static void test_ssm_training_activations(void **state)
 		static char buf[8192];
 		struct gp_error err;
 		plan_compute(&s, &p);
-		assert_int_equal(explain_key(&s, &p, "memory.per_gpu.activations", buf,
-					     sizeof(buf), &err),
-				 0);
+		assert_int_equal(
+		    explain_key(&s, &p, "memory.per_gpu.activations", buf, sizeof(buf), &err), 0);
 		assert_non_null(
 		    strstr(buf, "= (4 x 36.1 KiB + 28 x 65.1 KiB + 16 x 100 KiB + 16 x 216 KiB)"));
 		assert_non_null(strstr(buf, "MambaInnerFn"));
@@ -675,6 +673,54 @@ static void test_ssm_training_activations(void **state)
 	s.workload.recompute = RECOMPUTE_FULL;
 	plan_compute_memory(&s, &p);
 	assert_true(fabs(p.mem.activations_per_layer - sq * 2 * h) < 1e-3);
+}
+
+/* Block-sparse attention (Phi-3-small: 32 layers of 32 heads of 128, every 2nd dense, the
+ * others 16 local blocks of 64 tokens and every 8th block before them). A query at t in a
+ * sparse layer sees min(t, 1024) + max(0, t - 1024) / 8 keys; summed over the keys of a
+ * full 8192-token sequence (the training convention, 12 x layers x keys x q width) the 16
+ * dense layers see 8192 and the 16 sparse ones 1024 + 7168 / 8 = 1920. */
+static void test_block_sparse_flops(void **state)
+{
+	struct scenario s, base;
+	static struct plan p, d;
+	double window, global;
+	(void)state;
+
+	scenario_init(&base);
+	jamba_scenario(&s, WL_TRAIN, 1);
+	s.model = base.model;
+	s.model.layers = 32;
+	s.model.hidden = 4096;
+	s.model.heads = 32;
+	s.model.kv_heads = 8;
+	s.model.ffn = 14336;
+	s.model.vocab = 100352;
+	s.model.sparse_layers = 16;
+	s.model.sparse_local = 1024;
+	s.model.sparse_stride = 8;
+	model_attention_window(&s.model, &window, &global);
+	assert_true(window == 1024 && fabs(global - (0.5 + 0.5 / 8)) < 1e-15);
+	s.workload.seq_len = 8192;
+	s.workload.micro_batch = 1;
+	plan_compute(&s, &p);
+	assert_true(fabs(p.attention_flops_per_token - 12.0 * (16 * 8192 + 16 * 1920) * 4096) < 1);
+	/* the same model dense: every layer sees 8192; the KV cache is the same either way */
+	s.model.sparse_layers = 0;
+	plan_compute(&s, &d);
+	assert_true(fabs(d.attention_flops_per_token - 12.0 * 32 * 8192 * 4096) < 1);
+	/* within the local blocks every key is seen: no saving at 1024 tokens */
+	s.model.sparse_layers = 16;
+	s.workload.seq_len = 1024;
+	plan_compute(&s, &p);
+	s.model.sparse_layers = 0;
+	plan_compute(&s, &d);
+	assert_true(p.attention_flops_per_token == d.attention_flops_per_token);
+	/* a sliding window takes precedence */
+	s.model.sparse_layers = 16;
+	s.model.sliding_window = 4096;
+	model_attention_window(&s.model, &window, &global);
+	assert_true(window == 4096 && global == 0);
 }
 
 /* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
@@ -702,27 +748,28 @@ static void test_ssm_training_flops(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_llama2_7b),
-		cmocka_unit_test(test_llama2_70b_gqa),
-		cmocka_unit_test(test_tied_embeddings_and_resolve_defaults),
-		cmocka_unit_test(test_gpt2_biases_layernorm_positions),
-		cmocka_unit_test(test_gemma2_head_dim_and_four_norms),
-		cmocka_unit_test(test_qwen_biases_and_qk_norm),
-		cmocka_unit_test(test_mixtral_moe),
-		cmocka_unit_test(test_deepseek_v3_mla_moe),
-		cmocka_unit_test(test_kv_elems),
-		cmocka_unit_test(test_params_with_shape_scales),
-		cmocka_unit_test(test_standard_shape_recovers_llama),
-		cmocka_unit_test(test_standard_shape_any_size),
-		cmocka_unit_test(test_largest_layer),
-		cmocka_unit_test(test_narrow_embedding_no_final_norm),
-		cmocka_unit_test(test_embedding_norm),
-		cmocka_unit_test(test_empty_model),
-		cmocka_unit_test(test_kv_share),
-		cmocka_unit_test(test_ssm_hybrid_count),
-		cmocka_unit_test(test_ssm_state_and_kv),
-		cmocka_unit_test(test_ssm_training_flops),
-		cmocka_unit_test(test_ssm_training_activations),
+	    cmocka_unit_test(test_llama2_7b),
+	    cmocka_unit_test(test_llama2_70b_gqa),
+	    cmocka_unit_test(test_tied_embeddings_and_resolve_defaults),
+	    cmocka_unit_test(test_gpt2_biases_layernorm_positions),
+	    cmocka_unit_test(test_gemma2_head_dim_and_four_norms),
+	    cmocka_unit_test(test_qwen_biases_and_qk_norm),
+	    cmocka_unit_test(test_mixtral_moe),
+	    cmocka_unit_test(test_deepseek_v3_mla_moe),
+	    cmocka_unit_test(test_kv_elems),
+	    cmocka_unit_test(test_params_with_shape_scales),
+	    cmocka_unit_test(test_standard_shape_recovers_llama),
+	    cmocka_unit_test(test_standard_shape_any_size),
+	    cmocka_unit_test(test_largest_layer),
+	    cmocka_unit_test(test_narrow_embedding_no_final_norm),
+	    cmocka_unit_test(test_embedding_norm),
+	    cmocka_unit_test(test_empty_model),
+	    cmocka_unit_test(test_kv_share),
+	    cmocka_unit_test(test_ssm_hybrid_count),
+	    cmocka_unit_test(test_ssm_state_and_kv),
+	    cmocka_unit_test(test_ssm_training_flops),
+	    cmocka_unit_test(test_block_sparse_flops),
+	    cmocka_unit_test(test_ssm_training_activations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -355,8 +355,8 @@ static void test_explain_shows_overlap(void **state)
 	assert_null(strstr(buf, "communication behind compute"));
 }
 
-/* Every measured speed row (tests/validation/framework-speed.yaml: measured.md's
- * torchtitan, torchtune and llm.c runs, and the torchtune README's later rows as
+/* Every measured speed row (tests/validation/framework-speed.yaml, each with its source:
+ * the torchtitan, torchtune and llm.c runs, and the torchtune README's later rows as
  * validation): within 15% where claimed, else at its pinned error to 2 points. Nothing was
  * fitted to them. As it came out: torchtitan 8B FSDP2 +5.7% (+9.1% before recompute op
  * ran its matmuls again), torchtune 3B eager +1.2% and
@@ -388,7 +388,7 @@ static void test_measured_speed_rows(void **state)
 
 /* The speed side of workload.compile: torchtune's eager layers run every pointwise op as
  * its own kernel (plan_train.c eager_bytes), torch.compile fuses them. Between the README's
- * "+ Packed Dataset" row (eager, 7,075 tokens/s, measured.md) and its "+ Compile" row
+ * "+ Packed Dataset" row (eager, 7,075 tokens/s, a calibration row) and its "+ Compile" row
  * (8,998, validation) only the memory-bound time moves; gpuplan's speed-up is 1.168 against
  * the measured 1.272 (-8.2%). Megatron's kernels are fused either way. */
 static void test_compile_removes_eager_traffic(void **state)

@@ -24,7 +24,7 @@
 #include "scenario_yaml.h"
 
 #define CATALOG_DIR "tests/data/scenarios/catalog"
-#define BAD "tests/data/bad/"
+#define BAD	    "tests/data/bad/"
 
 static struct catalog *cat;
 
@@ -116,8 +116,8 @@ static void assert_round_trip(const struct scenario *s)
 	if (scenario_parse(one, n1, s->path[0] ? s->path : "saved.yaml", cat, &back, NULL, &p,
 			   &err) != 0) {
 		char buf[512];
-		fail_msg("saved file does not load: %s\n%s", gp_error_format(&err, buf, sizeof(buf)),
-			 one);
+		fail_msg("saved file does not load: %s\n%s",
+			 gp_error_format(&err, buf, sizeof(buf)), one);
 	}
 	assert_same_fields(s, &back);
 	assert_int_equal(scenario_format_yaml(&back, cat, &two, &n2, &err), 0);
@@ -140,9 +140,8 @@ static void test_full_file_loads(void **state)
 	(void)state;
 	assert_non_null(llama);
 	gp_problems_init(&p);
-	assert_int_equal(scenario_load_file("tests/data/scenarios/full.yaml", cat, &s, &src, &p,
-					    &err),
-			 0);
+	assert_int_equal(
+	    scenario_load_file("tests/data/scenarios/full.yaml", cat, &s, &src, &p, &err), 0);
 	assert_int_equal(p.count, 0);
 	assert_string_equal(s.name, "Llama-2-7B pre-training");
 	assert_string_equal(s.notes, "Line one of the notes.\n  An indented line: kept verbatim.\n"
@@ -207,10 +206,10 @@ static void test_full_file_loads(void **state)
 static void test_presets_apply_before_fields(void **state)
 {
 	static const char *const files[] = {
-		"model:\n  layers: 40\n  preset: llama-2-7b\n"
-		"hardware:\n  price_per_gpu_hour: 9\n  memory: 40GB\n  gpu: h100-sxm-80gb\n",
-		"hardware:\n  gpu: h100-sxm-80gb\n  memory: 40GB\n  price_per_gpu_hour: 9\n"
-		"model:\n  preset: llama-2-7b\n  layers: 40\n",
+	    "model:\n  layers: 40\n  preset: llama-2-7b\n"
+	    "hardware:\n  price_per_gpu_hour: 9\n  memory: 40GB\n  gpu: h100-sxm-80gb\n",
+	    "hardware:\n  gpu: h100-sxm-80gb\n  memory: 40GB\n  price_per_gpu_hour: 9\n"
+	    "model:\n  preset: llama-2-7b\n  layers: 40\n",
 	};
 	struct scenario s;
 	struct gp_error err;
@@ -254,8 +253,8 @@ static void test_empty_section_is_allowed(void **state)
 	struct gp_error err;
 
 	(void)state;
-	assert_int_equal(parse_text("efficiency:\n  # all modelled\nparallel: {}\n", &s, NULL, &err),
-			 0);
+	assert_int_equal(
+	    parse_text("efficiency:\n  # all modelled\nparallel: {}\n", &s, NULL, &err), 0);
 	scenario_init(&d);
 	assert_same_fields(&s, &d);
 }
@@ -294,43 +293,43 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{"anchor.yaml", 1, 8, "anchor '&m' is not allowed"},
-	{"bad-bool.yaml", 6, 20, "'yes' is not a boolean (expected true or false)"},
-	{"bad-enum.yaml", 6, 9, "unknown value 'pretrain' (expected train, finetune"},
-	{"bad-target.yaml", 7, 23, "unknown target 'x'"},
-	{"billion-laughs.yaml", 2, 1, "unknown key 'a'"},
-	{"binary.yaml", 1, 1, "not a text file"},
-	{"comments-only.yaml", 1, 1, "empty file"},
-	{"duplicate-keys.yaml", 6, 3, "duplicate key 'count' (first given at line 5)"},
-	{"duplicate-section.yaml", 5, 1, "duplicate key 'model' (first given at line 1)"},
-	{"empty.yaml", 1, 1, "empty file"},
-	{"fractional-count.yaml", 6, 16, "'1.5' is not a whole number"},
-	{"inf.yaml", 6, 11, "cannot read 'inf'"},
-	{"int-overflow.yaml", 6, 12, "out of range (expected 1 to 100000000)"},
-	{"invalid-utf8.yaml", 2, 10, "invalid UTF-8: byte 0xE9"},
-	{"nan-plain.yaml", 6, 11, "cannot read 'nan'"},
-	{"nan.yaml", 6, 11, "cannot read '.nan'"},
-	{"negative-count.yaml", 6, 7, "parallel.tp: -2 is out of range (expected 1 to 65536)"},
-	{"overflow.yaml", 6, 11, "cannot read '1e400'"},
-	{"preset-and-hf-config.yaml", 3, 14, "model.hf_config given with model.preset"},
-	{"schema-version.yaml", 6, 10, "unsupported schema version '2'"},
-	{"syntax.yaml", 3, 1, "invalid YAML"},
-	{"tab-indent.yaml", 3, 1, "tab character in indentation"},
-	{"tag.yaml", 1, 8, "tag 'tag:yaml.org,2002:python/object:os.system' is not allowed"},
-	{"top-level-list.yaml", 1, 1, "expected a mapping of keys at the top"},
-	{"two-documents.yaml", 3, 1, "a second YAML document"},
-	{"unit-typo-duration.yaml", 6, 13, "cannot read '5days' (expected a duration"},
-	{"unit-typo.yaml", 5, 12, "cannot read '2GBs' (expected a bandwidth"},
-	{"unknown-gpu.yaml", 4, 8, "unknown GPU 'h100-sxm' (did you mean 'h100-sxm-80gb'?)"},
-	/* a prefix names the GPUs it starts (test_catalog: all of them, in the real catalog) */
-	{"unknown-gpu-prefix.yaml", 4, 8, "unknown GPU 'h100' (did you mean 'h100-sxm-80gb'?)"},
-	{"unknown-key.yaml", 6, 3, "unknown key 'batchsize' (did you mean 'batch'?)"},
-	{"unknown-model.yaml", 2, 11, "unknown model 'llama-2-7c' (did you mean 'llama-2-7b'?)"},
-	{"wrong-kind-list.yaml", 6, 7, "parallel.tp: expected a single value, found a list"},
-	{"wrong-kind-mapping.yaml", 6, 12, "expected a single value, found a mapping"},
-	{"wrong-kind-section.yaml", 5, 11, "workload: expected a mapping of keys"},
-	{"zero-count.yaml", 5, 10, "hardware.count: 0 is out of range (expected 1 to"},
-	{"zero-stage-7.yaml", 6, 9, "parallel.zero: 7 is out of range (expected 0 to 3)"},
+    {"anchor.yaml", 1, 8, "anchor '&m' is not allowed"},
+    {"bad-bool.yaml", 6, 20, "'yes' is not a boolean (expected true or false)"},
+    {"bad-enum.yaml", 6, 9, "unknown value 'pretrain' (expected train, finetune"},
+    {"bad-target.yaml", 7, 23, "unknown target 'x'"},
+    {"billion-laughs.yaml", 2, 1, "unknown key 'a'"},
+    {"binary.yaml", 1, 1, "not a text file"},
+    {"comments-only.yaml", 1, 1, "empty file"},
+    {"duplicate-keys.yaml", 6, 3, "duplicate key 'count' (first given at line 5)"},
+    {"duplicate-section.yaml", 5, 1, "duplicate key 'model' (first given at line 1)"},
+    {"empty.yaml", 1, 1, "empty file"},
+    {"fractional-count.yaml", 6, 16, "'1.5' is not a whole number"},
+    {"inf.yaml", 6, 11, "cannot read 'inf'"},
+    {"int-overflow.yaml", 6, 12, "out of range (expected 1 to 100000000)"},
+    {"invalid-utf8.yaml", 2, 10, "invalid UTF-8: byte 0xE9"},
+    {"nan-plain.yaml", 6, 11, "cannot read 'nan'"},
+    {"nan.yaml", 6, 11, "cannot read '.nan'"},
+    {"negative-count.yaml", 6, 7, "parallel.tp: -2 is out of range (expected 1 to 65536)"},
+    {"overflow.yaml", 6, 11, "cannot read '1e400'"},
+    {"preset-and-hf-config.yaml", 3, 14, "model.hf_config given with model.preset"},
+    {"schema-version.yaml", 6, 10, "unsupported schema version '2'"},
+    {"syntax.yaml", 3, 1, "invalid YAML"},
+    {"tab-indent.yaml", 3, 1, "tab character in indentation"},
+    {"tag.yaml", 1, 8, "tag 'tag:yaml.org,2002:python/object:os.system' is not allowed"},
+    {"top-level-list.yaml", 1, 1, "expected a mapping of keys at the top"},
+    {"two-documents.yaml", 3, 1, "a second YAML document"},
+    {"unit-typo-duration.yaml", 6, 13, "cannot read '5days' (expected a duration"},
+    {"unit-typo.yaml", 5, 12, "cannot read '2GBs' (expected a bandwidth"},
+    {"unknown-gpu.yaml", 4, 8, "unknown GPU 'h100-sxm' (did you mean 'h100-sxm-80gb'?)"},
+    /* a prefix names the GPUs it starts (test_catalog: all of them, in the real catalog) */
+    {"unknown-gpu-prefix.yaml", 4, 8, "unknown GPU 'h100' (did you mean 'h100-sxm-80gb'?)"},
+    {"unknown-key.yaml", 6, 3, "unknown key 'batchsize' (did you mean 'batch'?)"},
+    {"unknown-model.yaml", 2, 11, "unknown model 'llama-2-7c' (did you mean 'llama-2-7b'?)"},
+    {"wrong-kind-list.yaml", 6, 7, "parallel.tp: expected a single value, found a list"},
+    {"wrong-kind-mapping.yaml", 6, 12, "expected a single value, found a mapping"},
+    {"wrong-kind-section.yaml", 5, 11, "workload: expected a mapping of keys"},
+    {"zero-count.yaml", 5, 10, "hardware.count: 0 is out of range (expected 1 to"},
+    {"zero-stage-7.yaml", 6, 9, "parallel.zero: 7 is out of range (expected 0 to 3)"},
 };
 
 static void check_bad(const struct bad_case *c)
@@ -374,20 +373,21 @@ static void test_bad_inputs(void **state)
 static void test_suggestions(void **state)
 {
 	static const char *const cases[][2] = {
-		{"model: {moe: {expert: 8}}\n", "unknown key 'expert' (did you mean 'experts'?)"},
-		{"model: {mla: {rank: 8}}\n", "unknown key 'rank' (did you mean 'q_rank'?)"},
-		{"workload: {slo: {ttf: 1s}}\n", "unknown key 'ttf' (did you mean 'ttft'?)"},
-		{"hardwar: {count: 1}\n", "unknown key 'hardwar' (did you mean 'hardware'?)"},
-		{"tp: 2\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
-		{"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
-		{"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
+	    {"model: {moe: {expert: 8}}\n", "unknown key 'expert' (did you mean 'experts'?)"},
+	    {"model: {mla: {rank: 8}}\n", "unknown key 'rank' (did you mean 'q_rank'?)"},
+	    {"workload: {slo: {ttf: 1s}}\n", "unknown key 'ttf' (did you mean 'ttft'?)"},
+	    {"hardwar: {count: 1}\n", "unknown key 'hardwar' (did you mean 'hardware'?)"},
+	    {"tp: 2\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
+	    {"workload: {tp: 2}\n", "unknown key 'tp' (did you mean 'parallel.tp'?)"},
+	    {"workload: {finetune: {targets: []}}\n", "empty list (expected at least one of"},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct scenario s;
 		struct gp_error err;
-		if (parse_text(cases[i][0], &s, NULL, &err) != -1 || !strstr(err.message, cases[i][1]))
+		if (parse_text(cases[i][0], &s, NULL, &err) != -1 ||
+		    !strstr(err.message, cases[i][1]))
 			fail_msg("'%s' gave '%s' (expected '%s')", cases[i][0], err.message,
 				 cases[i][1]);
 		assert_int_equal(err.line, 1);
@@ -395,8 +395,8 @@ static void test_suggestions(void **state)
 }
 
 /* The message for an unknown key in each section of the field table: "expected one of"
- * the section's keys, each once in the table's order, when there are at most SCENARIO_KEYS_LISTED and
- * they fit the message; else "expected a key of" the section. The lists come from
+ * the section's keys, each once in the table's order, when there are at most SCENARIO_KEYS_LISTED
+ * and they fit the message; else "expected a key of" the section. The lists come from
  * scenario_fields[], so a new field needs no edit here. */
 static void test_unknown_key_lists(void **state)
 {
@@ -439,18 +439,19 @@ static void test_unknown_key_lists(void **state)
 			/* "a.b." as "a: {b: {xyzzy: 1}}" */
 			for (const char *c = f->key; c < f->key + plen; c = q + 1) {
 				q = strchr(c, '.');
-				snprintf(yaml + strlen(yaml), sizeof(yaml) - strlen(yaml), "%.*s: {",
-					 (int)(q - c), c);
+				snprintf(yaml + strlen(yaml), sizeof(yaml) - strlen(yaml),
+					 "%.*s: {", (int)(q - c), c);
 				depth++;
 			}
 			snprintf(yaml + strlen(yaml), sizeof(yaml) - strlen(yaml), "xyzzy: 1%.*s\n",
 				 depth, "}}}}}}}}");
 			if (n <= SCENARIO_KEYS_LISTED && ln < SCENARIO_KEYS_LIST_BYTES) {
-				snprintf(want, sizeof(want), "unknown key 'xyzzy' (expected one of %s)",
-					 list);
+				snprintf(want, sizeof(want),
+					 "unknown key 'xyzzy' (expected one of %s)", list);
 				listed++;
 			} else {
-				snprintf(want, sizeof(want), "unknown key 'xyzzy' (expected a key of '%.*s'",
+				snprintf(want, sizeof(want),
+					 "unknown key 'xyzzy' (expected a key of '%.*s'",
 					 (int)plen - 1, f->key);
 			}
 			if (parse_text(yaml, &sc, NULL, &err) != -1 || !strstr(err.message, want))
@@ -498,23 +499,23 @@ static void test_collects_every_problem(void **state)
 		int line, column;
 		const char *message;
 	} want[] = {
-		{1, 10, "unsupported schema version"},
-		{3, 11, "unknown model 'llama-2-7c'"},
-		{5, 3, "duplicate key 'layers'"},
-		{6, 8, "model.moe: expected a mapping"},
-		{8, 3, "unknown key 'batchsize' (did you mean 'batch'?)"},
-		{9, 12, "expected a single value, found a list"},
-		{10, 16, "expected a single value, found a mapping"},
-		{11, 32, "'2.5' is not a whole number"},
-		{12, 11, "workload.tokens: -5 is out of range"},
-		{13, 15, "cannot read '1sec'"},
-		{15, 8, "unknown GPU 'h100'"},
-		{16, 10, "hardware.count: 0 is out of range"},
-		{18, 9, "parallel.zero: 7 is out of range"},
-		{19, 7, "cannot read 'nan'"},
-		{20, 1, "unknown key 'seq_len' (did you mean 'workload.seq_len'?)"},
-		{21, 1, "unknown key 'modle' (did you mean 'model'?)"},
-		{22, 1, "dotted key 'model.preset'"},
+	    {1, 10, "unsupported schema version"},
+	    {3, 11, "unknown model 'llama-2-7c'"},
+	    {5, 3, "duplicate key 'layers'"},
+	    {6, 8, "model.moe: expected a mapping"},
+	    {8, 3, "unknown key 'batchsize' (did you mean 'batch'?)"},
+	    {9, 12, "expected a single value, found a list"},
+	    {10, 16, "expected a single value, found a mapping"},
+	    {11, 32, "'2.5' is not a whole number"},
+	    {12, 11, "workload.tokens: -5 is out of range"},
+	    {13, 15, "cannot read '1sec'"},
+	    {15, 8, "unknown GPU 'h100'"},
+	    {16, 10, "hardware.count: 0 is out of range"},
+	    {18, 9, "parallel.zero: 7 is out of range"},
+	    {19, 7, "cannot read 'nan'"},
+	    {20, 1, "unknown key 'seq_len' (did you mean 'workload.seq_len'?)"},
+	    {21, 1, "unknown key 'modle' (did you mean 'model'?)"},
+	    {22, 1, "dotted key 'model.preset'"},
 	};
 	struct scenario s;
 	struct gp_problems p;
@@ -547,12 +548,12 @@ static void test_impossible_layouts_point_at_their_keys(void **state)
 		int line;
 		const char *message;
 	} cases[] = {
-		{"tp-not-dividing-heads.yaml", 7, "tp 3 does not divide the 32 attention heads"},
-		{"layout-above-count.yaml", 7, "tp x pp x ep = 16 is more than the 8 GPUs"},
-		{"kv-heads-above-heads.yaml", 5, "kv_heads 8 is above heads 4"},
-		{"hidden-not-divisible.yaml", 3, "hidden 100 is not divisible by heads 3"},
-		{"ssm-layers-above-layers.yaml", 9,
-		 "ssm.layers 3 and mixerless_layers 2 are more than the 4 layers"},
+	    {"tp-not-dividing-heads.yaml", 7, "tp 3 does not divide the 32 attention heads"},
+	    {"layout-above-count.yaml", 7, "tp x pp x ep = 16 is more than the 8 GPUs"},
+	    {"kv-heads-above-heads.yaml", 5, "kv_heads 8 is above heads 4"},
+	    {"hidden-not-divisible.yaml", 3, "hidden 100 is not divisible by heads 3"},
+	    {"ssm-layers-above-layers.yaml", 9,
+	     "ssm.layers 3 and mixerless_layers 2 are more than the 4 layers"},
 	};
 
 	(void)state;
@@ -600,7 +601,8 @@ static void test_deep_nesting_is_refused(void **state)
 			text[n++] = kind ? '}' : ']';
 		text[n] = '\0';
 		t0 = now_s();
-		assert_int_equal(scenario_parse(text, n, "deep.yaml", cat, &s, NULL, NULL, &err), -1);
+		assert_int_equal(scenario_parse(text, n, "deep.yaml", cat, &s, NULL, NULL, &err),
+				 -1);
 		assert_true(now_s() - t0 < 0.1 * time_factor());
 		assert_non_null(strstr(err.message, "nesting deeper than"));
 		assert_int_equal(err.line, 1);
@@ -677,9 +679,8 @@ static void test_unreadable_file(void **state)
 	struct gp_error err;
 
 	(void)state;
-	assert_int_equal(scenario_load_file("tests/data/no-such-file.yaml", cat, &s, NULL, NULL,
-					    &err),
-			 -1);
+	assert_int_equal(
+	    scenario_load_file("tests/data/no-such-file.yaml", cat, &s, NULL, NULL, &err), -1);
 	assert_int_equal(err.code, GP_EIO);
 	assert_string_equal(err.file, "tests/data/no-such-file.yaml");
 }
@@ -711,10 +712,10 @@ static void test_standard_input(void **state)
 static void test_round_trip_fixtures(void **state)
 {
 	static const char *const files[] = {
-		"tests/data/scenarios/full.yaml",
-		"tests/data/scenarios/inference.yaml",
-		"tests/data/scenarios/shape-only.yaml",
-		"tests/data/scenarios/hf-config.yaml",
+	    "tests/data/scenarios/full.yaml",
+	    "tests/data/scenarios/inference.yaml",
+	    "tests/data/scenarios/shape-only.yaml",
+	    "tests/data/scenarios/hf-config.yaml",
 	};
 
 	(void)state;
@@ -732,170 +733,173 @@ static void test_round_trip_fixtures(void **state)
  * with quotes and a hash, a count with its suffix, units); every other field gets one from
  * the table (other_value), so a new field needs no row here. */
 static const char *const every_field[][2] = {
-	{"name", "Every: field \"set\" # not a comment"},
-	{"notes", "  leading spaces\ttab\nünïcödé line\n\n\ntrailing blank lines\n\n"},
-	{"model.params", "6.74B"},
-	{"model.layers", "3"},
-	{"model.hidden", "96"},
-	{"model.heads", "6"},
-	{"model.kv_heads", "2"},
-	{"model.head_dim", "16"},
-	{"model.ffn", "300"},
-	{"model.vocab", "1000"},
-	{"model.mlp", "plain"},
-	{"model.norm", "layernorm"},
-	{"model.tied_embeddings", "true"},
-	{"model.attention_bias", "true"},
-	{"model.max_context", "32k"},
-	{"model.moe.experts", "8"},
-	{"model.moe.active", "2"},
-	{"model.moe.shared", "1"},
-	{"model.moe.expert_ffn", "128"},
-	{"model.moe.shared_ffn", "256"},
-	{"model.moe.dense_layers", "1"},
-	{"model.moe.shared_gate", "true"},
-	{"model.moe.router_bias", "true"},
-	{"model.mla.q_rank", "48"},
-	{"model.mla.kv_rank", "32"},
-	{"model.mla.rope_dim", "8"},
-	{"model.mla.nope_dim", "16"},
-	{"model.mla.v_dim", "16"},
-	{"model.qkv_bias", "true"},
-	{"model.mlp_bias", "true"},
-	{"model.qk_norm", "true"},
-	{"model.qk_norm_full", "true"},
-	{"model.attention_gate", "true"},
-	{"model.attention_sinks", "true"},
-	{"model.norms_per_layer", "4"},
-	{"model.position_embeddings", "2050"},
-	{"model.embedding_norm", "true"},
-	{"model.parallel_block", "true"},
-	{"model.sliding_window", "4096"},
-	{"model.global_layers", "3"},
-	{"model.chunked_attention", "true"},
-	{"model.embed_dim", "48"},
-	{"model.no_final_norm", "true"},
-	{"model.head_bias", "true"},
-	{"model.dropout", "true"},
-	{"model.ssm.layers", "6"},
-	{"model.ssm.d_state", "128"},
-	{"model.ssm.d_conv", "4"},
-	{"model.ssm.expand", "2"},
-	{"model.ssm.d_inner", "8192"},
-	{"model.ssm.heads", "128"},
-	{"model.ssm.groups", "8"},
-	{"model.ssm.dt_rank", "256"},
-	{"model.ssm.proj_bias", "true"},
-	{"model.ssm.no_conv_bias", "true"},
-	{"model.ssm.dt_norms", "true"},
-	{"model.ssm.gated_delta", "true"},
-	{"model.mixerless_layers", "2"},
-	{"model.mlpless_layers", "4"},
-	{"model.linear_blocks", "1"},
-	{"model.ffn_sum", "40000"},
-	{"model.kv_sum", "20"},
-	{"model.vision_params", "417M"},
-	{"workload.kind", "finetune"},
-	{"workload.precision", "fp8"},
-	{"workload.seq_len", "8192"},
-	{"workload.micro_batch", "4"},
-	{"workload.global_batch", "2048"},
-	{"workload.tokens", "1.25T"},
-	{"workload.optimizer", "adam8bit"},
-	{"workload.grad_dtype", "fp32"},
-	{"workload.recompute", "full"},
-	{"workload.recompute_layers", "4"},
-	{"workload.recompute_method", "uniform"},
-	{"workload.flash_attention", "false"},
-	{"workload.finetune.method", "qlora"},
-	{"workload.finetune.rank", "64"},
-	{"workload.finetune.targets", "[q, v, gate, up, down]"},
-	{"workload.finetune.base_weights", "nf4"},
-	{"workload.finetune.adapter_dtype", "bf16"},
-	{"workload.finetune.dropout", "0.05"},
-	{"workload.prompt_tokens", "2000"},
-	{"workload.output_tokens", "300"},
-	{"workload.batch", "auto"},
-	{"workload.weights", "int4"},
-	{"workload.expert_weights", "mxfp4"},
-	{"workload.kv_cache", "fp8"},
-	{"workload.engine", "cuda-graphs"},
-	{"workload.framework", "fsdp"},
-	{"workload.master_weights", "none"},
-	{"workload.optimizer_states", "bf16"},
-	{"workload.loss", "chunked"},
-	{"workload.compile", "off"},
-	{"workload.grad_lifetime", "fused"},
-	{"workload.activation_offload", "true"},
-	{"workload.fp8_scope", "linear"},
-	{"parallel.reshard_after_forward", "never"},
-	{"parallel.tp_comm_overlap", "on"},
-	{"parallel.overlap_grad_reduce", "off"},
-	{"parallel.overlap_param_gather", "on"},
-	{"efficiency.overlap", "0.85"},
-	{"workload.gpu_memory_utilization", "0.8"},
-	{"workload.scheduler", "chunked"},
-	{"workload.max_batched_tokens", "8192"},
-	{"workload.max_running", "256"},
-	{"workload.scheduler_steps", "8"},
-	{"workload.requests_per_s", "4"},
-	{"workload.concurrency", "50"},
-	{"workload.requests", "2400"},
-	{"workload.prefill_engines", "2"},
-	{"workload.decode_engines", "6"},
-	{"workload.prefix_cache_hit", "0.25"},
-	{"workload.prefix_cache_tokens", "2M"},
-	{"workload.host_kv_cache", "200GB"},
-	{"workload.speculative.method", "draft"},
-	{"workload.speculative.tokens", "4"},
-	{"workload.speculative.acceptance", "0.7"},
-	{"workload.speculative.draft_params", "1B"},
-	{"workload.speculative.draft_layers", "16"},
-	{"workload.prompt_length.dist", "uniform"},
-	{"workload.prompt_length.min", "100"},
-	{"workload.prompt_length.max", "900"},
-	{"workload.prompt_length.sigma", "0.5"},
-	{"workload.output_length.dist", "lognormal"},
-	{"workload.output_length.min", "10"},
-	{"workload.output_length.max", "500"},
-	{"workload.output_length.sigma", "0.8"},
-	{"workload.requests_per_day", "5M"},
-	{"workload.peak_factor", "2.5"},
-	{"workload.slo.ttft", "1.5s"},
-	{"workload.slo.tpot", "50ms"},
-	{"workload.slo.percentile", "99"},
-	{"workload.measured_tokens_per_s", "3300"},
-	{"workload.deadline", "30d"},
-	{"hardware.gpu", "h100-sxm-80gb"},
-	{"hardware.count", "512"},
-	{"hardware.gpus_per_node", "4"},
-	{"hardware.network", "3.2Tb/s"},
-	{"hardware.storage", "2GB/s"},
-	{"hardware.price_per_gpu_hour", "2.1"},
-	{"hardware.pue", "1.45"},
-	{"hardware.mtbf_gpu_hours", "12345.5"},
-	{"hardware.memory", "94GiB"},
-	{"hardware.hbm_bandwidth", "3.9TB/s"},
-	{"hardware.link_bandwidth", "1.8TB/s"},
-	{"hardware.power", "1.2kW"},
-	{"parallel.tp", "2"},
-	{"parallel.pp", "4"},
-	{"parallel.dp", "64"},
-	{"parallel.ep", "2"},
-	{"parallel.cp", "2"},
-	{"parallel.cp_comm", "all_gather"},
-	{"parallel.ep_overlap", "true"},
-	{"parallel.virtual_stages", "2"},
-	{"parallel.zero", "3"},
-	{"parallel.sequence_parallel", "true"},
-	{"parallel.offload", "optimizer+params"},
-	{"efficiency.mfu", "0.41"},
-	{"efficiency.hbm", "80%"},
-	{"efficiency.network", "0.7"},
-	{"efficiency.gemm", "0.62"},
-	{"efficiency.memory_overhead", "12%"},
-	{"workload.embedding_weights", "bf16"},
-	{"workload.weight_group", "64"},
+    {"name", "Every: field \"set\" # not a comment"},
+    {"notes", "  leading spaces\ttab\nünïcödé line\n\n\ntrailing blank lines\n\n"},
+    {"model.params", "6.74B"},
+    {"model.layers", "3"},
+    {"model.hidden", "96"},
+    {"model.heads", "6"},
+    {"model.kv_heads", "2"},
+    {"model.head_dim", "16"},
+    {"model.ffn", "300"},
+    {"model.vocab", "1000"},
+    {"model.mlp", "plain"},
+    {"model.norm", "layernorm"},
+    {"model.tied_embeddings", "true"},
+    {"model.attention_bias", "true"},
+    {"model.max_context", "32k"},
+    {"model.moe.experts", "8"},
+    {"model.moe.active", "2"},
+    {"model.moe.shared", "1"},
+    {"model.moe.expert_ffn", "128"},
+    {"model.moe.shared_ffn", "256"},
+    {"model.moe.dense_layers", "1"},
+    {"model.moe.shared_gate", "true"},
+    {"model.moe.router_bias", "true"},
+    {"model.mla.q_rank", "48"},
+    {"model.mla.kv_rank", "32"},
+    {"model.mla.rope_dim", "8"},
+    {"model.mla.nope_dim", "16"},
+    {"model.mla.v_dim", "16"},
+    {"model.qkv_bias", "true"},
+    {"model.mlp_bias", "true"},
+    {"model.qk_norm", "true"},
+    {"model.qk_norm_full", "true"},
+    {"model.attention_gate", "true"},
+    {"model.attention_sinks", "true"},
+    {"model.norms_per_layer", "4"},
+    {"model.position_embeddings", "2050"},
+    {"model.embedding_norm", "true"},
+    {"model.parallel_block", "true"},
+    {"model.sliding_window", "4096"},
+    {"model.global_layers", "3"},
+    {"model.chunked_attention", "true"},
+    {"model.sparse_layers", "2"},
+    {"model.sparse_local", "1024"},
+    {"model.sparse_stride", "8"},
+    {"model.embed_dim", "48"},
+    {"model.no_final_norm", "true"},
+    {"model.head_bias", "true"},
+    {"model.dropout", "true"},
+    {"model.ssm.layers", "6"},
+    {"model.ssm.d_state", "128"},
+    {"model.ssm.d_conv", "4"},
+    {"model.ssm.expand", "2"},
+    {"model.ssm.d_inner", "8192"},
+    {"model.ssm.heads", "128"},
+    {"model.ssm.groups", "8"},
+    {"model.ssm.dt_rank", "256"},
+    {"model.ssm.proj_bias", "true"},
+    {"model.ssm.no_conv_bias", "true"},
+    {"model.ssm.dt_norms", "true"},
+    {"model.ssm.gated_delta", "true"},
+    {"model.mixerless_layers", "2"},
+    {"model.mlpless_layers", "4"},
+    {"model.linear_blocks", "1"},
+    {"model.ffn_sum", "40000"},
+    {"model.kv_sum", "20"},
+    {"model.vision_params", "417M"},
+    {"workload.kind", "finetune"},
+    {"workload.precision", "fp8"},
+    {"workload.seq_len", "8192"},
+    {"workload.micro_batch", "4"},
+    {"workload.global_batch", "2048"},
+    {"workload.tokens", "1.25T"},
+    {"workload.optimizer", "adam8bit"},
+    {"workload.grad_dtype", "fp32"},
+    {"workload.recompute", "full"},
+    {"workload.recompute_layers", "4"},
+    {"workload.recompute_method", "uniform"},
+    {"workload.flash_attention", "false"},
+    {"workload.finetune.method", "qlora"},
+    {"workload.finetune.rank", "64"},
+    {"workload.finetune.targets", "[q, v, gate, up, down]"},
+    {"workload.finetune.base_weights", "nf4"},
+    {"workload.finetune.adapter_dtype", "bf16"},
+    {"workload.finetune.dropout", "0.05"},
+    {"workload.prompt_tokens", "2000"},
+    {"workload.output_tokens", "300"},
+    {"workload.batch", "auto"},
+    {"workload.weights", "int4"},
+    {"workload.expert_weights", "mxfp4"},
+    {"workload.kv_cache", "fp8"},
+    {"workload.engine", "cuda-graphs"},
+    {"workload.framework", "fsdp"},
+    {"workload.master_weights", "none"},
+    {"workload.optimizer_states", "bf16"},
+    {"workload.loss", "chunked"},
+    {"workload.compile", "off"},
+    {"workload.grad_lifetime", "fused"},
+    {"workload.activation_offload", "true"},
+    {"workload.fp8_scope", "linear"},
+    {"parallel.reshard_after_forward", "never"},
+    {"parallel.tp_comm_overlap", "on"},
+    {"parallel.overlap_grad_reduce", "off"},
+    {"parallel.overlap_param_gather", "on"},
+    {"efficiency.overlap", "0.85"},
+    {"workload.gpu_memory_utilization", "0.8"},
+    {"workload.scheduler", "chunked"},
+    {"workload.max_batched_tokens", "8192"},
+    {"workload.max_running", "256"},
+    {"workload.scheduler_steps", "8"},
+    {"workload.requests_per_s", "4"},
+    {"workload.concurrency", "50"},
+    {"workload.requests", "2400"},
+    {"workload.prefill_engines", "2"},
+    {"workload.decode_engines", "6"},
+    {"workload.prefix_cache_hit", "0.25"},
+    {"workload.prefix_cache_tokens", "2M"},
+    {"workload.host_kv_cache", "200GB"},
+    {"workload.speculative.method", "draft"},
+    {"workload.speculative.tokens", "4"},
+    {"workload.speculative.acceptance", "0.7"},
+    {"workload.speculative.draft_params", "1B"},
+    {"workload.speculative.draft_layers", "16"},
+    {"workload.prompt_length.dist", "uniform"},
+    {"workload.prompt_length.min", "100"},
+    {"workload.prompt_length.max", "900"},
+    {"workload.prompt_length.sigma", "0.5"},
+    {"workload.output_length.dist", "lognormal"},
+    {"workload.output_length.min", "10"},
+    {"workload.output_length.max", "500"},
+    {"workload.output_length.sigma", "0.8"},
+    {"workload.requests_per_day", "5M"},
+    {"workload.peak_factor", "2.5"},
+    {"workload.slo.ttft", "1.5s"},
+    {"workload.slo.tpot", "50ms"},
+    {"workload.slo.percentile", "99"},
+    {"workload.measured_tokens_per_s", "3300"},
+    {"workload.deadline", "30d"},
+    {"hardware.gpu", "h100-sxm-80gb"},
+    {"hardware.count", "512"},
+    {"hardware.gpus_per_node", "4"},
+    {"hardware.network", "3.2Tb/s"},
+    {"hardware.storage", "2GB/s"},
+    {"hardware.price_per_gpu_hour", "2.1"},
+    {"hardware.pue", "1.45"},
+    {"hardware.mtbf_gpu_hours", "12345.5"},
+    {"hardware.memory", "94GiB"},
+    {"hardware.hbm_bandwidth", "3.9TB/s"},
+    {"hardware.link_bandwidth", "1.8TB/s"},
+    {"hardware.power", "1.2kW"},
+    {"parallel.tp", "2"},
+    {"parallel.pp", "4"},
+    {"parallel.dp", "64"},
+    {"parallel.ep", "2"},
+    {"parallel.cp", "2"},
+    {"parallel.cp_comm", "all_gather"},
+    {"parallel.ep_overlap", "true"},
+    {"parallel.virtual_stages", "2"},
+    {"parallel.zero", "3"},
+    {"parallel.sequence_parallel", "true"},
+    {"parallel.offload", "optimizer+params"},
+    {"efficiency.mfu", "0.41"},
+    {"efficiency.hbm", "80%"},
+    {"efficiency.network", "0.7"},
+    {"efficiency.gemm", "0.62"},
+    {"efficiency.memory_overhead", "12%"},
+    {"workload.embedding_weights", "bf16"},
+    {"workload.weight_group", "64"},
 };
 
 /* Sets field f of s to a value other than its value in d, from the table alone: the other
@@ -985,20 +989,21 @@ static void test_saved_form_is_short_and_ordered(void **state)
 	assert_int_equal(scenario_set(&s, cat, "hardware.memory", "80GB", &err), 0);
 	assert_int_equal(scenario_set(&s, cat, "model.layers", "32", &err), 0);
 	assert_int_equal(scenario_format_yaml(&s, cat, &out, &len, &err), 0);
-	assert_string_equal(out, "gpuplan: 1\n"
-				 "name: short\n"
-				 "model:\n"
-				 "  preset: llama-2-7b\n"
-				 "workload:\n"
-				 "  kind: train\n" /* gpuplan-scenario(5) requires it, default or not */
-				 "  tokens: 2T\n"
-				 "  finetune:\n"
-				 "    rank: 8\n"
-				 "hardware:\n"
-				 "  gpu: h100-sxm-80gb\n"
-				 "  storage: 2GB/s\n"
-				 "parallel:\n"
-				 "  zero: 1\n");
+	assert_string_equal(out,
+			    "gpuplan: 1\n"
+			    "name: short\n"
+			    "model:\n"
+			    "  preset: llama-2-7b\n"
+			    "workload:\n"
+			    "  kind: train\n" /* gpuplan-scenario(5) requires it, default or not */
+			    "  tokens: 2T\n"
+			    "  finetune:\n"
+			    "    rank: 8\n"
+			    "hardware:\n"
+			    "  gpu: h100-sxm-80gb\n"
+			    "  storage: 2GB/s\n"
+			    "parallel:\n"
+			    "  zero: 1\n");
 	free(out);
 
 	/* a field differing from its preset but equal to the default is kept */
@@ -1014,18 +1019,18 @@ static void test_saved_form_is_short_and_ordered(void **state)
 static void test_notes_kept_verbatim(void **state)
 {
 	static const char *const notes[] = {
-		"one line",
-		"one line and its break\n",
-		"  starts with spaces\nand goes on\n",
-		"ends without a break\nsecond line",
-		"several breaks at the end\n\n\n",
-		"\n\nstarts with breaks\n",
-		"trailing spaces   \nline\n",
-		"tab\tinside and \"quotes\" and: colons # and hashes\n",
-		"- looks like a list\n? and a key\n",
-		"ünïcödé ✓ 日本語\n",
-		"control \x01 character",
-		"",
+	    "one line",
+	    "one line and its break\n",
+	    "  starts with spaces\nand goes on\n",
+	    "ends without a break\nsecond line",
+	    "several breaks at the end\n\n\n",
+	    "\n\nstarts with breaks\n",
+	    "trailing spaces   \nline\n",
+	    "tab\tinside and \"quotes\" and: colons # and hashes\n",
+	    "- looks like a list\n? and a key\n",
+	    "ünïcödé ✓ 日本語\n",
+	    "control \x01 character",
+	    "",
 	};
 
 	(void)state;
@@ -1092,9 +1097,8 @@ static void test_save_file_is_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/plan.yaml", dir);
-	assert_int_equal(scenario_load_file("tests/data/scenarios/full.yaml", cat, &s, NULL, NULL,
-					    &err),
-			 0);
+	assert_int_equal(
+	    scenario_load_file("tests/data/scenarios/full.yaml", cat, &s, NULL, NULL, &err), 0);
 	assert_int_equal(scenario_save_file(&s, cat, path, &err), 0);
 	assert_int_equal(file_read_all(path, 1 << 20, &text, &len, &err), 0);
 	assert_int_equal(scenario_format_yaml(&s, cat, &out, &olen, &err), 0);
@@ -1207,30 +1211,30 @@ static void test_shipped_scenarios_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_full_file_loads),
-		cmocka_unit_test(test_presets_apply_before_fields),
-		cmocka_unit_test(test_targets_list_or_text),
-		cmocka_unit_test(test_empty_section_is_allowed),
-		cmocka_unit_test(test_set_assignment),
-		cmocka_unit_test(test_bad_inputs),
-		cmocka_unit_test(test_bad_folder_is_covered),
-		cmocka_unit_test(test_suggestions),
-		cmocka_unit_test(test_unknown_key_lists),
-		cmocka_unit_test(test_collects_every_problem),
-		cmocka_unit_test(test_impossible_layouts_point_at_their_keys),
-		cmocka_unit_test(test_deep_nesting_is_refused),
-		cmocka_unit_test(test_huge_file_is_refused),
-		cmocka_unit_test(test_many_bad_keys_stay_fast),
-		cmocka_unit_test(test_unreadable_file),
-		cmocka_unit_test(test_standard_input),
-		cmocka_unit_test(test_round_trip_fixtures),
-		cmocka_unit_test(test_round_trip_every_field),
-		cmocka_unit_test(test_saved_form_is_short_and_ordered),
-		cmocka_unit_test(test_notes_kept_verbatim),
-		cmocka_unit_test(test_model_yaml),
-		cmocka_unit_test(test_save_file_is_atomic),
-		cmocka_unit_test(test_hf_config_is_relative_to_the_file),
-		cmocka_unit_test(test_shipped_scenarios_round_trip),
+	    cmocka_unit_test(test_full_file_loads),
+	    cmocka_unit_test(test_presets_apply_before_fields),
+	    cmocka_unit_test(test_targets_list_or_text),
+	    cmocka_unit_test(test_empty_section_is_allowed),
+	    cmocka_unit_test(test_set_assignment),
+	    cmocka_unit_test(test_bad_inputs),
+	    cmocka_unit_test(test_bad_folder_is_covered),
+	    cmocka_unit_test(test_suggestions),
+	    cmocka_unit_test(test_unknown_key_lists),
+	    cmocka_unit_test(test_collects_every_problem),
+	    cmocka_unit_test(test_impossible_layouts_point_at_their_keys),
+	    cmocka_unit_test(test_deep_nesting_is_refused),
+	    cmocka_unit_test(test_huge_file_is_refused),
+	    cmocka_unit_test(test_many_bad_keys_stay_fast),
+	    cmocka_unit_test(test_unreadable_file),
+	    cmocka_unit_test(test_standard_input),
+	    cmocka_unit_test(test_round_trip_fixtures),
+	    cmocka_unit_test(test_round_trip_every_field),
+	    cmocka_unit_test(test_saved_form_is_short_and_ordered),
+	    cmocka_unit_test(test_notes_kept_verbatim),
+	    cmocka_unit_test(test_model_yaml),
+	    cmocka_unit_test(test_save_file_is_atomic),
+	    cmocka_unit_test(test_hf_config_is_relative_to_the_file),
+	    cmocka_unit_test(test_shipped_scenarios_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,8 +1,9 @@
 /* test_serving.c - workload.scheduler: the loaded engine's step, Little's law, the queue
  * and the percentiles (src/plan_serve.c, serve), against identities and the serving rows of
- * shared/reference/measured.md. One constant of the time model was fitted to them,
- * EAGER_LAYER_S (src/plan_time.c), to the concurrency of SGLang's 8 req/s run, the one
- * above its CUDA-graph cap; each row's signed error is printed and pinned below. */
+ * tests/validation/serving.yaml (each with its public source). One constant of the time
+ * model was fitted to them, EAGER_LAYER_S (src/plan_time_int.h), to the concurrency of
+ * SGLang's 8 req/s run, the one above its CUDA-graph cap; each row's signed error is
+ * printed and pinned below. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,7 +348,7 @@ static void test_bad_input(void **state)
 	}
 }
 
-/* The measured serving rows (shared/reference/measured.md), each figure with its source,
+/* The measured serving rows (SGLang, NIM and LMDeploy runs), each figure with its source,
  * scenario, tolerance and pinned error: one copy, shared with `gpuplan validate`
  * (tests/validation/serving.yaml). */
 #define ROWS "tests/validation/serving.yaml"
@@ -725,9 +726,10 @@ static void test_prefill_waits_for_host(void **state)
 
 /* Under an arrival rate the running batch settles on the eager side of the cap when the
  * graphed root's P99.9 running count passes it (serve_load, graph_root): SGLang at 8
- * req/s keeps some 360 requests running (measured.md: concurrency 360, Little's law from
- * the file), its plain step the eager one; at 6 req/s an eager root exists too, but the
- * graphed batch's fluctuations stay under the cap; at 4 req/s only the graphed one. */
+ * req/s keeps some 360 requests running (datacrunch-research/h200-benchmarks sglang/outputs:
+ * concurrency 360, Little's law from the file), its plain step the eager one; at 6 req/s an eager
+ * root exists too, but the graphed batch's fluctuations stay under the cap; at 4 req/s only the
+ * graphed one. */
 static void test_eager_root_under_load(void **state)
 {
 	struct scenario s;

@@ -1,7 +1,7 @@
 /* test_serving_closed.c - a closed loop's wait at the prompt budget (src/plan_time.c,
  * closed_wait): the step in flight and the M/D/1 queue behind the others' prompts, its
  * closed-form fixed point, the identities it keeps, and the NIM rows of
- * shared/reference/measured.md it moved. */
+ * tests/validation/serving.yaml it moved. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,9 +123,9 @@ static void test_none_alone_or_static(void **state)
 	assert_true(isnan(p.serving.closed_wait_s));
 }
 
-/* The NIM rows (measured.md: NIM 1.8.0, Llama 3.3 70B fp8, 2 x H100 TP2, 5,000 in / 500
- * out, AIPerf's averages): TTFT within 25% at both concurrencies; without the wait at the
- * budget the model gave 444 ms at 50 (-46.8%). */
+/* The NIM rows (docs.nvidia.com NIM LLM benchmarking, AIPerf: NIM 1.8.0, Llama 3.3 70B fp8, 2 x
+ * H100 TP2, 5,000 in / 500 out, AIPerf's averages): TTFT within 25% at both concurrencies; without
+ * the wait at the budget the model gave 444 ms at 50 (-46.8%). */
 static void test_nim_rows(void **state)
 {
 	struct plan p;

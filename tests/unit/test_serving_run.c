@@ -161,15 +161,15 @@ static void test_run_replicas(void **state)
 	near(b.tokens_per_s, 2 * a.tokens_per_s, 1e-12);
 }
 
-/* Held out (nothing was fitted to them; measured.md marks these rows rate-bound or leaves
- * them out): SGLang's own 1, 4 and 16 req/s runs of 300, 1,200 and 3,200 requests,
- * datacrunch-research/h200-benchmarks sglang/outputs/llama_3_3_70b_online_output.jsonl,
- * duration 298.37 s, 296.86 s and 383.07 s, output_throughput 537.41, 2,047.91 and
- * 4,288.05 tokens/s; and the 8 req/s run of 2,400 requests (its tokens/s is the
- * measured.md row), 346.78 s. The errors as they came out, pinned to 2 points: the
- * durations +2.9%, +4.5%, -0.2%, -22.2%; the throughputs -2.9%, +0.9%, +33.6%. The
- * scenario's output (534, the 1 req/s run's mean) is 1% over the 4 req/s run's 507 and
- * 5% over the 8 req/s run's 508. At 16 req/s the model's engine is overloaded and its
+/* Held out (nothing was fitted to them; they are not rows of tests/validation/serving.yaml,
+ * whose source marks them rate-bound or leaves them out): SGLang's own 1, 4 and 16 req/s runs of
+ * 300, 1,200 and 3,200 requests, datacrunch-research/h200-benchmarks
+ * sglang/outputs/llama_3_3_70b_online_output.jsonl, duration 298.37 s, 296.86 s and 383.07 s,
+ * output_throughput 537.41, 2,047.91 and 4,288.05 tokens/s; and the 8 req/s run of 2,400 requests
+ * (its tokens/s is row sglang-8rps-tokens of tests/validation/serving.yaml), 346.78 s. The errors
+ * as they came out, pinned to 2 points: the durations +2.9%, +4.5%, -0.2%, -22.2%; the throughputs
+ * -2.9%, +0.9%, +33.6%. The scenario's output (534, the 1 req/s run's mean) is 1% over the 4 req/s
+ * run's 507 and 5% over the 8 req/s run's 508. At 16 req/s the model's engine is overloaded and its
  * cap's steps complete a third more than the run did: the error of the offline row
  * (sglang-off-tokens), the same loaded step at the running cap. */
 static void test_run_sglang_held_out(void **state)
