@@ -172,11 +172,17 @@ void explain_vision_params(struct ex *e, const struct scenario *s, const struct 
 {
 	double v = p->model.vision_params;
 
+	if (!(v > 0)) {
+		not_applicable(e, "a text-only model: no vision tower (model.vision_params 0)");
+		source(e, "hf_config.c vision_params: a config's vision_config");
+		return;
+	}
 	formula(e, "vision", "the vision tower's and projector's matrices, counted one by one");
-	ex_numbers(e, "vision", "%s (model.vision_params%s)", cnt(e, v),
-		   s->model.hf_config[0] ? ", from the config's vision_config" : "");
+	ex_numbers(e, "vision", "%s", cnt(e, v));
 	result(e, "vision", cnt(e, v));
-	if (v > 0) {
+	ex_put(e, "\n  model.vision_params%s\n",
+	       s->model.hf_config[0] ? ", from the config's vision_config" : "");
+	{
 		char text[240];
 		snprintf(text, sizeof(text),
 			 "in memory: %s a GPU%s, outside model.params; image tokens are not "
@@ -184,8 +190,6 @@ void explain_vision_params(struct ex *e, const struct scenario *s, const struct 
 			 byt(e, p->mem.vision_weights), p->pp > 1 ? " of the first stage" : "");
 		ex_put(e, "\n");
 		ex_wrapped(e, "  ", text);
-	} else {
-		ex_put(e, "\n  a text-only model: no vision tower\n");
 	}
 	source(e, "hf_config.c vision_params (SigLIP, Llama 4 and Pixtral towers module by "
 		  "module); held as vLLM holds it (models/siglip.py, every rank), 16-bit");
