@@ -497,6 +497,57 @@ static bool policy_text(const struct plan *p, char *buf, size_t size)
 	return true;
 }
 
+/* Under a load the capacity plan sizes the fleet at the file's tp and pp (issue 13: the
+ * fewest GPUs "with the layout, batch and policy that achieve it"): the tp x pp layouts
+ * within one node (tp dividing the heads, as scenario_validate wants) that the framework
+ * runs are planned too, and the one that needs the fewest GPUs, when fewer than the
+ * file's, is named, as gpuplan search would rank it (search_sized_by_load). */
+static void better_layout(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	const struct model *m = &p->model;
+	int node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	int ep = s->parallel.ep > 0 ? s->parallel.ep : 1, best_tp = 0, best_pp = 0;
+	double best = p->gpus_required;
+	struct scenario *t;
+	struct plan *q;
+
+	if (!search_sized_by_load(s) || !isfinite(best) || !(t = malloc(sizeof(*t))))
+		return;
+	if (!(q = malloc(sizeof(*q)))) {
+		free(t);
+		return;
+	}
+	for (int tp = 1; tp <= node; tp *= 2) {
+		for (int pp = 1; tp * pp <= node; pp *= 2) {
+			if ((tp == p->tp && pp == p->pp) || (m->heads && m->heads % tp != 0) ||
+			    (m->layers && pp > m->layers) ||
+			    !framework_runs_layout(s->workload.framework, tp, pp, 0, false))
+				continue;
+			*t = *s;
+			t->parallel.tp = tp;
+			t->parallel.pp = pp;
+			t->parallel.dp = 0;
+			t->hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
+			plan_compute(t, q);
+			if (q->mem.fits && isfinite(q->gpus_required) && q->gpus_required < best) {
+				best = q->gpus_required;
+				best_tp = tp;
+				best_pp = pp;
+			}
+		}
+	}
+	if (best_tp) {
+		char line[200];
+		snprintf(line, sizeof(line),
+			 "tp %d x pp %d meets the load with %.0f GPUs, against %.0f at the "
+			 "file's tp %d x pp %d (gpuplan search ranks the layouts)",
+			 best_tp, best_pp, best, p->gpus_required, p->tp, p->pp);
+		report_wrap(b, 25, "  better layout", line);
+	}
+	free(t);
+	free(q);
+}
+
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	char pk[32], t[32];
@@ -508,6 +559,7 @@ static void text_time(struct report_buf *b, const struct scenario *s, const stru
 		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
 		if (policy_text(p, policy, sizeof(policy)))
 			report_wrap(b, 25, "  serving policy", policy);
+		better_layout(b, s, p);
 		if (p->serving.overloaded && isnan(p->ttft_s)) {
 			/* no steady state: the row says why instead of vanishing */
 			char why[160];

@@ -212,6 +212,14 @@ printf '\357\273\277' >"$T/bom.yaml"
 cat $D/train.yaml >>"$T/bom.yaml"
 run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
+# under a load the report names a tp x pp layout within the node that needs fewer GPUs
+# than the file's (issue 13): team-serve at tp 4 needs 76, tp 2 meets the load with 66
+run 0 report scenarios/team-serve-70b-5m-requests.yaml && {
+	has "$T/out" "better layout          tp 2 x pp 1 meets the load with 66 GPUs, against 76 at" \
+		"report: the capacity plan names the better layout"
+}
+run 0 report scenarios/team-serve-70b-5m-requests.yaml --set parallel.tp=2 &&
+	lacks "$T/out" "better layout" "report: no better layout at the best one"
 # a problem the --set caused in a field the file does not write names that --set, not
 # the section's line in the file
 run_error 2 check $D/serve.yaml --set workload.prompt_length.dist=lognormal &&
