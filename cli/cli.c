@@ -391,20 +391,56 @@ static int cli_load_catalog(struct cli *c)
 	return 0;
 }
 
-/* A problem with a field that a --set changed points at that --set, not at the file. */
-static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
+/* Whether the file src wrote key. */
+static bool cli_src_has(const struct scenario_source *src, const char *key)
+{
+	for (int i = 0; src && i < src->nkeys; i++)
+		if (strcmp(src->keys[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* A problem with a field that a --set changed points at that --set, not at the file; so
+ * does one with a field the file does not write (placed at its section or the file's
+ * top) whose section a --set changed: --set workload.prompt_length.dist=lognormal makes
+ * the missing prompt_length.sigma a problem of that --set. */
+static void cli_blame_sets(const struct cli *c, const struct scenario_source *src,
+			   struct gp_problems *probs)
 {
 	for (int i = 0; i < probs->count; i++) {
 		struct gp_error *e = &probs->items[i];
 		size_t n = strlen(e->field);
+		const char *dot = strrchr(e->field, '.');
+		size_t sec = dot && !cli_src_has(src, e->field) ? (size_t)(dot - e->field) + 1 : 0;
+		int at = -1;
 
-		for (int k = c->nsets - 1; n && k >= 0; k--) {
-			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=') {
-				snprintf(e->file, sizeof(e->file), "--set %s", c->sets[k]);
-				e->line = e->column = 0;
-				break;
-			}
+		for (int k = c->nsets - 1; n && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=')
+				at = k;
+		for (int k = c->nsets - 1; sec && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, sec) == 0 &&
+			    !strchr(c->sets[k] + sec, '.'))
+				at = k;
+		if (at >= 0) {
+			snprintf(e->file, sizeof(e->file), "--set %s", c->sets[at]);
+			e->line = e->column = 0;
 		}
+	}
+}
+
+/* Each of warns (scenario_ignored_fields) as "FILE:LINE:COL: warning: message"; none for
+ * --json, whose result carries them. */
+static void cli_print_warnings(const struct cli *c, const struct gp_problems *warns,
+			       const char *fallback)
+{
+	for (int i = 0; !c->json && i < warns->count; i++) {
+		const struct gp_error *e = &warns->items[i];
+		if (e->line > 0)
+			cli_error(c, "%s:%d:%d: warning: %s", e->file, e->line, e->column,
+				  e->message);
+		else
+			cli_error(c, "%s: warning: %s", e->file[0] ? e->file : fallback,
+				  e->message);
 	}
 }
 
@@ -503,7 +539,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (validate) {
 		gp_problems_init(probs);
 		scenario_validate(s, src, probs);
-		cli_blame_sets(c, probs);
+		cli_blame_sets(c, src, probs);
 		if (probs->count) {
 			cli_print_problems(c, probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
@@ -807,9 +843,17 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
+		const struct field *f;
+		const char *value;
 		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
+		} else if (scenario_assignment_split(c->sets[i], &f, &value, &e) == 0) {
+			/* written here, as a key of the file is (the ignored-field warnings);
+			 * check saves nothing */
+			ptrdiff_t idx = f - scenario_fields;
+			if (idx >= 0 && idx < SCENARIO_MAX_FIELDS)
+				s->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		}
 	}
 	/* A file that did not read as a scenario (invalid YAML or UTF-8, a tab, a second
@@ -819,7 +863,7 @@ static int cmd_check(struct cli *c)
 		if (!probs->items[i].field[0] && strncmp(probs->items[i].file, "--set", 5) != 0)
 			goto print;
 	scenario_validate(s, src, vp);
-	cli_blame_sets(c, vp);
+	cli_blame_sets(c, src, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
 	 * only repeat it. */
 	nread = probs->count;
@@ -838,18 +882,25 @@ static int cmd_check(struct cli *c)
 	/* a valid scenario is planned for the fields its framework ignores (the plan's
 	 * framework-conflict warnings, as report gives them): warnings, not problems */
 	if (!probs->count && !probs->dropped) {
+		gp_problems_init(vp);
+		scenario_ignored_fields(s, src, vp);
+		cli_blame_sets(c, src, vp);
+		cli_print_warnings(c, vp, path);
 		plan_compute(s, p);
 		for (int i = 0; !c->json && i < p->nwarnings; i++) {
 			char msg[256];
-			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT &&
+			    !plan_warning_field_ignored(&p->warnings[i]))
 				cli_error(c, "%s: warning: %s", path,
 					  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
 		}
+	} else {
+		gp_problems_init(vp);
 	}
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		cli_json_result(c, report_json_check(path, probs, path, p));
+		cli_json_result(c, report_json_check(path, probs, path, p, vp));
 		if (probs->count || probs->dropped)
 			c->status = EXIT_USAGE;
 	} else if (probs->count || probs->dropped) {

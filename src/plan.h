@@ -78,6 +78,11 @@ struct plan_warning {
 /* The message for a warning, lowercase: "does not fit: 1.12 TB per GPU needs ...". */
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
+/* Whether w is a framework conflict that scenario_ignored_fields reports too, at the
+ * field's place (a training field under a serving framework, a memory fraction under one
+ * that reads none): callers that print both print it once. */
+bool plan_warning_field_ignored(const struct plan_warning *w);
+
 #define PLAN_MAX_WARNINGS 16
 
 /* plan_memory.act_block's blocks */
@@ -286,6 +291,12 @@ struct plan_time_parts {
 	double optimizer_s;
 	double data_s;	  /* data loading, when it is not hidden */
 	double cp_comm_s; /* context-parallel K/V exchange, its exposed part */
+	/* inference (0 in training): with the parts above they add up to step_s (tpot) */
+	double weight_read_s; /* the weights' HBM read beyond the GEMMs' compute:
+			       * max(gemm, read) - gemm (struct plan_decode) */
+	double fixed_s;	      /* launches, the host's part, dequantisation, eager launches */
+	double prefill_s;     /* under load: the mean tpot beyond the running batch's decode
+			       * step alone, the prompts its steps carry */
 };
 
 /* Training: the collectives that can run behind compute (parallel.tp_comm_overlap,
@@ -302,7 +313,7 @@ struct plan_overlap {
 };
 
 /* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
-#define PLAN_PARTS 13
+#define PLAN_PARTS 16
 double *plan_part(struct plan_time_parts *t, unsigned i);
 double plan_part_get(const struct plan_time_parts *t, unsigned i);
 

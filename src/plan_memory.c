@@ -1792,12 +1792,28 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		kv_window(&x, m);
 		x.prefill = wl->prompt_tokens *
 			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
-		/* vLLM's profile run: max_num_batched_tokens = max(max_model_len, 2048) tokens
-		 * (vllm/config.py SchedulerConfig, without chunked prefill; gpuplan's sequence
-		 * length stands for max_model_len) through one forward; the sampler's fp32
-		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
+		/* vLLM's profile run is one forward of max_num_batched_tokens tokens
+		 * (vllm/v1/worker/gpu_model_runner.py profile_run: _dummy_run(
+		 * self.max_num_tokens, is_profile=True), max_num_tokens = scheduler_config.
+		 * max_num_batched_tokens), whose torch peak gpu_worker.py
+		 * determine_available_memory takes from the KV cache's share. Under chunked
+		 * prefill that is the step's token budget (workload.max_batched_tokens, else
+		 * the framework's, as the serving model's serve_config takes it); without,
+		 * max(max_model_len, 2048) (vllm/config.py SchedulerConfig; gpuplan's sequence
+		 * length stands for max_model_len). The sampler's fp32 logits of its
+		 * PROFILE_SEQS sequences are added on the last stage. */
 		if (x.fw->kv_rule != KV_RULE_FIT) {
 			double T = dmax((double)wl->prompt_tokens + wl->output_tokens, 2048);
+			struct serving_engine eng;
+			double budget;
+			framework_serving(wl->framework, wl->scheduler,
+					  plan_engine(s) == ENGINE_CUDA_GRAPHS,
+					  wl->kind == WL_OFFLINE, s->hardware.gpu.memory_bytes,
+					  s->hardware.gpu.id, &eng);
+			budget = wl->max_batched_tokens > 0 ? wl->max_batched_tokens
+							    : eng.max_batched_tokens;
+			if (eng.sched == SCHED_CHUNKED && budget > 0)
+				T = budget;
 			x.profile_tokens = T;
 			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
 		}

@@ -576,6 +576,55 @@ bool report_fleet_reason(const struct plan *p, char *buf, size_t size)
 	return false;
 }
 
+/* Under a load the capacity plan sizes the fleet at the file's tp and pp (issue 13: the
+ * fewest GPUs "with the layout, batch and policy that achieve it"): the tp x pp layouts
+ * within one node (tp dividing the heads, as scenario_validate wants) that the framework
+ * runs are planned too, and the one that needs the fewest GPUs, when fewer than the
+ * file's, is named, as gpuplan search would rank it (search_sized_by_load). */
+static bool better_layout(const struct scenario *s, const struct plan *p, char *text, size_t size)
+{
+	const struct model *m = &p->model;
+	int node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	int ep = s->parallel.ep > 0 ? s->parallel.ep : 1, best_tp = 0, best_pp = 0;
+	double best = p->gpus_required;
+	struct scenario *t;
+	struct plan *q;
+
+	if (!search_sized_by_load(s) || !isfinite(best) || !(t = malloc(sizeof(*t))))
+		return false;
+	if (!(q = malloc(sizeof(*q)))) {
+		free(t);
+		return false;
+	}
+	for (int tp = 1; tp <= node; tp *= 2) {
+		for (int pp = 1; tp * pp <= node; pp *= 2) {
+			if ((tp == p->tp && pp == p->pp) || (m->heads && m->heads % tp != 0) ||
+			    (m->layers && pp > m->layers) ||
+			    !framework_runs_layout(s->workload.framework, tp, pp, 0, false))
+				continue;
+			*t = *s;
+			t->parallel.tp = tp;
+			t->parallel.pp = pp;
+			t->parallel.dp = 0;
+			t->hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
+			plan_compute(t, q);
+			if (q->mem.fits && isfinite(q->gpus_required) && q->gpus_required < best) {
+				best = q->gpus_required;
+				best_tp = tp;
+				best_pp = pp;
+			}
+		}
+	}
+	if (best_tp)
+		snprintf(text, size,
+			 "tp %d x pp %d meets the load with %.0f GPUs, against %.0f at the "
+			 "file's tp %d x pp %d (gpuplan search ranks the layouts)",
+			 best_tp, best_pp, best, p->gpus_required, p->tp, p->pp);
+	free(t);
+	free(q);
+	return best_tp != 0;
+}
+
 /* A row of the time section that the figure table's numbers cannot give: a policy in words,
  * why a figure has no value, a detail shown only with an SLO. The text and Markdown reports
  * print the same rows after the table's (time_notes). */
@@ -583,7 +632,7 @@ struct note {
 	const char *label, *key;
 	char text[340];
 };
-#define MAX_NOTES 5
+#define MAX_NOTES 6
 
 /* The rows of an inference plan after its figures, in order. Returns how many. */
 static int time_notes(const struct scenario *s, const struct plan *p, struct note *out)
@@ -595,6 +644,10 @@ static int time_notes(const struct scenario *s, const struct plan *p, struct not
 	if (policy_text(p, out[n].text, sizeof(out[n].text))) {
 		out[n].label = "serving policy";
 		out[n++].key = "serving.policy";
+	}
+	if (better_layout(s, p, out[n].text, sizeof(out[n].text))) {
+		out[n].label = "better layout";
+		out[n++].key = "capacity_plan.gpus_required";
 	}
 	if (p->serving.overloaded && isnan(p->ttft_s)) {
 		/* no steady state: the row says why instead of vanishing */
