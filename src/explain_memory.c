@@ -947,9 +947,14 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	if (m->fp8_weights > 0)
 		ex_wrapped(
 		    e, "  ",
-		    "fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
-		    "a parameter, kept across the step's micro-batches (transformer_engine/"
-		    "pytorch/module/base.py get_weight_workspace)");
+		    p->zero >= 3
+			? "fp8 weight copies: each linear weight's fp8 cast and its "
+			  "transpose, 2 B a parameter, of the gathered layers only under "
+			  "ZeRO-3 (transformer_engine/pytorch/module/linear.py scatters "
+			  "the saved copy over the FSDP group)"
+			: "fp8 weight copies: each linear weight's fp8 cast and its "
+			  "transpose, 2 B a parameter, kept across the step's micro-batches "
+			  "(transformer_engine/pytorch/module/base.py get_weight_workspace)");
 	if (m->blas_workspace > 0)
 		ex_wrapped(
 		    e, "  ",

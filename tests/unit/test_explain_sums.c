@@ -778,6 +778,10 @@ static void test_variations(void **state)
 	     {"workload.precision=fp8", "workload.optimizer=adam8bit", "parallel.zero=0", NULL}},
 	    {"scenarios/default.yaml",
 	     {"workload.optimizer=sgd", "workload.grad_dtype=fp32", "parallel.zero=2", NULL}},
+	    /* Transformer Engine's fp8 weight copies under ZeRO-3: the gathered layers' */
+	    {"scenarios/seed-12-70b-full-training-8xh100.yaml",
+	     {"workload.precision=fp8", "workload.recompute=full", "workload.framework=megatron",
+	      NULL}},
 	    /* paged 8-bit states, some evicted to the host (one GPU: no room for them) */
 	    {"scenarios/default.yaml",
 	     {"workload.framework=torchtune", "workload.kind=finetune",

@@ -804,6 +804,17 @@ static void test_fp8_linear_only(void **state)
 	assert_true(b16->mem.fp8_weights == 0);
 	assert_true(fabs(b16->mem.activations - lin->mem.activations - 8192.0 * (32 * 18432.0)) <
 		    1);
+	/* ZeRO-3: the copies are the two gathered decoder layers' casts at 2 B, not the
+	 * whole model's 32 layers; ZeRO-1 keeps them whole */
+	s.workload.precision = DTYPE_FP8;
+	s.parallel.zero = 3;
+	plan_compute(&s, all);
+	assert_true(fabs(all->mem.fp8_weights - 2 * 2 * linear / 32) < 1);
+	s.parallel.zero = 1;
+	plan_compute(&s, all);
+	assert_true(fabs(all->mem.fp8_weights - 2 * linear) < 1);
+	s.parallel.zero = 0;
+	s.workload.fp8_scope = FP8_ALL;
 	/* torchao under FSDP2: bf16 saved inputs and no cached copies */
 	s.workload.precision = DTYPE_FP8;
 	s.workload.framework = FW_FSDP;
