@@ -1568,8 +1568,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 }
 
 /* The operands of a usage line, space-separated: its words outside brackets ("FILE KEY",
- * "A B", "CONFIG.json|ORG/NAME"), and a bracketed list of words that are not options as
- * its choices ("[gpus | models]" is "gpus|models"). */
+ * "A B", "CONFIG.json|ORG/NAME"), one optional operand in its brackets ("[KEY]"), and a
+ * bracketed list of words that are not options as its choices ("[gpus | models]" is
+ * "gpus|models"); an option's argument is none of them. */
 static void usage_operands(struct report_buf *b, const char *usage)
 {
 	const char *p = strchr(usage, ' ');
@@ -1598,6 +1599,11 @@ static void usage_operands(struct report_buf *b, const char *usage)
 			end--;
 		if (was == 0 && p[0] != '[' && p[0] != '(' && p[0] != '-') {
 			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)(end - at), p + at);
+			any = true;
+		} else if (choices == 1 && at == 1 && end + 1 == n && p[0] == '[' &&
+			   p[end] == ']' && depth == 0) {
+			/* one optional operand: explain FILE [KEY] */
+			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)n, p);
 			any = true;
 		} else if (choices && end > at && p[at] != '|') {
 			report_buf_printf(b, "%s%.*s", choices == 1 ? (any ? " " : "") : "|",
