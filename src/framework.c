@@ -71,7 +71,7 @@ static const struct framework_info table[FW_COUNT] = {
 		    .non_torch_bytes = TORCH_CONTEXT,
 		    .kv_rule = KV_RULE_FIT,
 		    .source = "ZeRO (Rajbhandari et al. 2020) Section 5; Korthikanti et al. 2023",
-		    /* the papers' idealised overlap, as plan_time.c's constants were calibrated
+		    /* the papers' idealised overlap, as plan_time_int.h's constants were calibrated
 		     * on (Megatron-LM Table 1, MosaicML): TP all-reduces between the GEMMs,
 		     * the gradient reduction hidden behind the last backward (DP_OVERLAP),
 		     * ZeRO-3's gathers prefetched, no contention */
