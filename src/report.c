@@ -398,7 +398,8 @@ static bool part_listed(const struct figure *f, const struct scenario *s)
 
 /* The i-th of the overhead's parts that hold bytes, from the figure table's one list of
  * them (figure_overhead_part), with its value in *v; NULL past the last. The text and
- * Markdown reports list these, which add up to the overhead (tests/unit/test_report.c). */
+ * Markdown reports list these, which add up to the overhead (tests/unit/test_report_figures.c,
+ * overhead_parts_sum). */
 static const struct figure *overhead_part_held(const struct plan *p, int i, double *v)
 {
 	const struct figure *f;
