@@ -1336,9 +1336,10 @@ static void help_wrap(struct report_buf *b, const char *words, size_t *at, size_
 }
 
 /* --help's options block, one option a row of cli_options[]: "  -s, --set=KEY=VALUE",
- * its help and the commands that take it; for one command's --help (cmd_opts, its OPT_*
- * bits, not 0), the options it takes alone, without the commands. */
-static void help_options(struct report_buf *b, unsigned cmd_opts)
+ * its help and the commands that take it; for one command's --help (one, with cmd_opts its
+ * OPT_* bits: 0 for a hidden command, which takes only --help), the options it takes alone,
+ * without the commands. */
+static void help_options(struct report_buf *b, bool one, unsigned cmd_opts)
 {
 	enum { COL = 24 };
 
@@ -1348,7 +1349,7 @@ static void help_options(struct report_buf *b, unsigned cmd_opts)
 		struct report_buf cmds = {0};
 		size_t start = b->len, at;
 
-		if (cmd_opts && !cli_option_ok(o, cmd_opts))
+		if (one && !cli_option_ok(o, cmd_opts))
 			continue;
 		if (o->val < 256)
 			report_buf_printf(b, "  -%c, --%s", o->val, o->name);
@@ -1364,7 +1365,7 @@ static void help_options(struct report_buf *b, unsigned cmd_opts)
 		report_buf_printf(b, "%*s", (int)(COL - at), "");
 		at = COL;
 		help_wrap(b, o->help, &at, COL);
-		if (o->opts && !cmd_opts) {
+		if (o->opts && !one) {
 			report_buf_printf(&cmds, "(");
 			help_option_commands(&cmds, o->opts);
 			report_buf_printf(&cmds, ")");
@@ -1383,7 +1384,7 @@ static int cli_print_command_help(const struct cli *c, const struct command *cmd
 	int rc;
 
 	report_buf_printf(&b, "usage: %s\n\n%s", cmd->usage, cmd->help);
-	help_options(&b, cmd->opts);
+	help_options(&b, true, cmd->opts);
 	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
@@ -1401,7 +1402,7 @@ static int cli_print_help(const struct cli *c)
 	for (const struct command *cmd = commands; cmd->name; cmd++)
 		if (!(cmd->flags & CMD_HIDDEN))
 			report_buf_printf(&b, "       %s\n", cmd->usage);
-	help_options(&b, 0);
+	help_options(&b, false, 0);
 	report_buf_printf(
 	    &b,
 	    "\nFILE may be '-' for standard input; '--' ends the options. A long option may be\n"
@@ -1618,8 +1619,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 }
 
 /* The operands of a usage line, space-separated: its words outside brackets ("FILE KEY",
- * "A B", "CONFIG.json|ORG/NAME"), and a bracketed list of words that are not options as
- * its choices ("[gpus | models]" is "gpus|models"). */
+ * "A B", "CONFIG.json|ORG/NAME"), one optional operand in its brackets ("[KEY]"), and a
+ * bracketed list of words that are not options as its choices ("[gpus | models]" is
+ * "gpus|models"); an option's argument is none of them. */
 static void usage_operands(struct report_buf *b, const char *usage)
 {
 	const char *p = strchr(usage, ' ');
@@ -1631,6 +1633,13 @@ static void usage_operands(struct report_buf *b, const char *usage)
 		size_t n = strcspn(p, " \n"), at = 0, end = n;
 		int was = depth;
 
+		/* an option's argument ("--measured KEY=VALUE...") is not an operand */
+		if (was == 0 && p[0] == '-' && p[n] == ' ' && !strchr("-[(", p[n + 1])) {
+			p += n + 1;
+			p += strcspn(p, " \n");
+			continue;
+		}
+
 		for (size_t k = 0; k < n; k++)
 			depth += (p[k] == '[' || p[k] == '(') - (p[k] == ']' || p[k] == ')');
 		if (was == 0 && p[0] == '[' && p[1] != '-')
@@ -1641,6 +1650,11 @@ static void usage_operands(struct report_buf *b, const char *usage)
 			end--;
 		if (was == 0 && p[0] != '[' && p[0] != '(' && p[0] != '-') {
 			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)(end - at), p + at);
+			any = true;
+		} else if (choices == 1 && at == 1 && end + 1 == n && p[0] == '[' &&
+			   p[end] == ']' && depth == 0) {
+			/* one optional operand: explain FILE [KEY] */
+			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)n, p);
 			any = true;
 		} else if (choices && end > at && p[at] != '|') {
 			report_buf_printf(b, "%s%.*s", choices == 1 ? (any ? " " : "") : "|",
@@ -1672,15 +1686,16 @@ static void usage_options(struct report_buf *b, unsigned opts)
 	}
 }
 
-/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
- * first phrase of its help; first a line "-" for the terminal UI (with --version). The
- * zsh and fish completions read it, as git's --git-completion-helper. */
 /* `gpuplan figures`: the figures --y may name, for completion (cli/sweep.c). */
 static int cmd_figures(struct cli *c)
 {
 	sweep_figures(&c->out);
 	return 0;
 }
+
+/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
+ * first phrase of its help; first a line "-" for the terminal UI (with --version). The
+ * bash, zsh and fish completions read it, as git's --git-completion-helper. */
 
 static int cmd_commands(struct cli *c)
 {

@@ -369,7 +369,7 @@ static const char *overlap_state(int v)
 }
 
 /* The collectives that can run behind compute: whether each does (the framework's default
- * or its field), what it takes alone and what of it the step shows (src/plan_time.c,
+ * or its field), what it takes alone and what of it the step shows (src/plan_train.c,
  * overlap_s). */
 static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan *p)
 {
@@ -525,7 +525,7 @@ static void ex_eager(struct ex *e, const struct scenario *s, const struct plan *
 
 /* A training step pinned by a measurement (workload.measured_tokens_per_s, or
  * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
- * (src/plan_time.c scales every part by measured step / modelled step). */
+ * (src/plan_train.c scales every part by measured step / modelled step). */
 static void measured_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -729,8 +729,8 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		ex_numbers(e, "tokens/s", "%s x %s / %s", plain(e, w->requests),
 			   plain(e, output_tokens(s)), sec(e, p->serving.run_s));
 	} else if (!isnan(p->serving.scheduler)) {
-		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
-		 * serve), each of output tokens */
+		/* the loaded engine: each replica completes requests_per_s (src/plan_serve.c,
+		 * pt_serve), each of output tokens */
 		bool pd = sched_of(p->serving.scheduler) == SCHED_DISAGG;
 		formula(e, "tokens/s",
 			pd ? "decode engines x requests/s completed per decode engine x output"
@@ -931,7 +931,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			   "prefill passes run eagerly (SGLang captures decode batches only: "
 			   "model_executor/cuda_graph_runner.py; ModelRunner.forward_extend), so a "
 			   "pass lasts at least the host's launches of its layers (EAGER_LAYER_S, "
-			   "src/plan_time.c), which a short prompt's GPU work does not cover");
+			   "src/plan_time_int.h), which a short prompt's GPU work does not cover");
 	}
 	if (!isnan(p->prefix_hit)) {
 		char text[400];

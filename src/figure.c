@@ -366,7 +366,7 @@ double figure_value(const struct figure *f, const struct plan *p)
 
 /* An offered load (FIGURE_FMT_LOAD): a share of the capacity up to 1 (a closed loop runs
  * full: 1 and no queue); above 1 the arrivals outrun the replica and its queue has no
- * steady state (plan_time.c: serving.overloaded), so the load is said as a multiple */
+ * steady state (plan_serve.c: serving.overloaded), so the load is said as a multiple */
 static void format_load(double v, bool pane, char *buf, size_t size)
 {
 	char n[32];

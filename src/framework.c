@@ -78,7 +78,7 @@ static const struct framework_info table[FW_COUNT] = {
 				    "Section 2); the batch is what the "
 				    "cache leaves room for (Kwon et al. 2023, PagedAttention, "
 				    "Section 4); allocator slack: PyTorch CUDACachingAllocator",
-		    /* the papers' idealised overlap, as plan_time.c's constants were calibrated
+		    /* the papers' idealised overlap, as plan_time_int.h's constants were calibrated
 		     * on (Megatron-LM Table 1, MosaicML): TP all-reduces between the GEMMs,
 		     * the gradient reduction hidden behind the last backward (DP_OVERLAP),
 		     * ZeRO-3's gathers prefetched, no contention */

@@ -411,7 +411,7 @@ struct plan {
  * the explanation of max_batch quotes it. */
 #define PLAN_FRAGMENTATION 0.05
 
-/* Assumptions of the time model that the explanations quote (src/plan_time.c). */
+/* Assumptions of the time model that the explanations quote (src/plan_time_int.h). */
 #define PLAN_DATA_BYTES_PER_TOKEN      4.0   /* pre-tokenised uint32 token ids */
 #define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9   /* checkpoint writes when hardware.storage is 0 */
 #define PLAN_RESTART_S		       600.0 /* detect, reschedule, reload after a failure */
@@ -460,7 +460,7 @@ double plan_deadline_gpus(const struct scenario *s, bool fit);
  * percentile under a scheduler, with the queue stable at this count's share of the rate;
  * the lone request's latencies under workload.scheduler alone) and, under a load, the
  * fleet it needs (capacity_plan.gpus_required) within hardware.count. The one test that
- * search's ranking, goal seek and serve_fleet's walk share (src/plan_time.c). True for a
+ * search's ranking, goal seek and serve_fleet's walk share (src/plan_serve.c). True for a
  * training plan and for a target that is not set. */
 bool plan_serving_meets(const struct scenario *s, const struct plan *p);
 

@@ -404,7 +404,8 @@ static bool part_listed(const struct figure *f, const struct scenario *s)
 
 /* The i-th of the overhead's parts that hold bytes, from the figure table's one list of
  * them (figure_overhead_part), with its value in *v; NULL past the last. The text and
- * Markdown reports list these, which add up to the overhead (tests/unit/test_report.c). */
+ * Markdown reports list these, which add up to the overhead (tests/unit/test_report_figures.c,
+ * overhead_parts_sum). */
 static const struct figure *overhead_part_held(const struct plan *p, int i, double *v)
 {
 	const struct figure *f;
@@ -949,27 +950,33 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 {
 	const struct plan_memory *m = &p->mem;
 	const struct figure *f, *g;
-	char t[32], c[32], line[320], label[64];
+	char t[32], c[32], line[320];
 	double v;
 
 	report_buf_printf(b,
 			  "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
 			  human(UNIT_BYTES, m->capacity, c, sizeof(c)));
 	report_buf_printf(b, "| part | bytes | share of capacity |\n| --- | ---: | ---: |\n");
+	bool overhead = false;
+
 	for (int i = 0; (f = figure_memory_part(i)) != NULL; i++) {
 		if (!part_listed(f, s))
 			continue;
 		md_row(b, f->label, figure_value(f, p), m->capacity);
-		if (f->offset != offsetof(struct plan, mem.overhead))
-			continue;
-		for (int k = 0; (g = overhead_part_held(p, k, &v)) != NULL; k++) {
-			snprintf(label, sizeof(label), "overhead: %s", g->label);
-			md_row(b, label, v, m->capacity);
-		}
+		overhead |= f->offset == offsetof(struct plan, mem.overhead);
 	}
 	report_buf_printf(
 	    b, "| **total** | **%s** | **%s** |\n", human(UNIT_BYTES, m->total, t, sizeof(t)),
 	    human(UNIT_RATIO, m->capacity > 0 ? m->total / m->capacity : NAN, c, sizeof(c)));
+	/* the overhead's parts in a table of their own: in the parts' column they would count
+	 * the overhead twice */
+	for (int k = 0; overhead && (g = overhead_part_held(p, k, &v)) != NULL; k++) {
+		if (k == 0)
+			report_buf_printf(b,
+					  "\nThe overhead, of which:\n\n| overhead part | bytes | "
+					  "share of capacity |\n| --- | ---: | ---: |\n");
+		md_row(b, g->label, v, m->capacity);
+	}
 	human(UNIT_BYTES, fabs(m->headroom), t, sizeof(t));
 	if (m->fits)
 		report_buf_printf(b, "\n**Fits**, with %s of headroom.\n", t);

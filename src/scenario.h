@@ -43,7 +43,7 @@ enum recompute {
 enum recompute_method { RECOMPUTE_BLOCK, RECOMPUTE_UNIFORM };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
-/* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
+/* The kernel family that runs inference (plan_infer.c): llama.cpp-style matrix-vector
  * kernels that convert or dequantise weights on the CUDA cores and launch each layer's
  * kernels from the host (what the time model was first calibrated on), or a CUDA-graph
  * serving engine (vLLM, TensorRT-LLM, SGLang, torch.compile) whose decode step is one
