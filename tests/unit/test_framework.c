@@ -665,11 +665,13 @@ static void test_vllm_profile_budget(void **state)
 	s.workload.output_tokens = 256;
 	s.model.max_context = 131072;
 	gpu_set(&s, "h200", 141 * GIB, 1);
-	/* the framework's budget, 2048 tokens a step (framework.c, vLLM's row) */
-	assert_true(compute(&s)->mem.profile_tokens == 2048);
-	chunked = compute(&s)->mem.activations;
-	s.workload.max_batched_tokens = 8192;
+	/* the framework's budget: vLLM's API-server default on a GPU of 70 GiB or more,
+	 * 8192 tokens a step (framework_vllm_batch, arg_utils.py _set_default_args), the
+	 * budget the serving model's engine runs too */
 	assert_true(compute(&s)->mem.profile_tokens == 8192);
+	chunked = compute(&s)->mem.activations;
+	s.workload.max_batched_tokens = 16384;
+	assert_true(compute(&s)->mem.profile_tokens == 16384);
 	budget = compute(&s)->mem.activations;
 	s.workload.scheduler = SCHED_PREFILL_FIRST;
 	assert_true(compute(&s)->mem.profile_tokens == 100256);
