@@ -662,7 +662,7 @@ struct results_row {
 
 struct results_layout {
 	struct results_row row[RESULTS_ROWS];
-	int n, y; /* y: the first line after the rows */
+	int n, y;			     /* y: the first line after the rows */
 	int inner, legend_lines, legend_max; /* the legend's lines, and the most it may take */
 	unsigned legend_shown; /* the parts the legend has room for (draw_memory_legend) */
 	struct explain_verdict vd[EXPLAIN_VERDICTS];
@@ -674,7 +674,8 @@ static bool row_add(struct results_layout *l, int height, enum results_row_kind 
 {
 	if (l->y >= height || l->n >= RESULTS_ROWS)
 		return false;
-	l->row[l->n++] = (struct results_row){.kind = kind, .y = l->y, .lines = lines, .i = i, .key = key};
+	l->row[l->n++] =
+	    (struct results_row){.kind = kind, .y = l->y, .lines = lines, .i = i, .key = key};
 	l->y += lines;
 	return true;
 }
@@ -696,14 +697,14 @@ static void results_layout(const struct app *a, int height, int width, struct re
 	}
 	results_budget(a, height - 1, l->inner, &bud);
 	/* the memory total keeps its line whatever the height */
-	l->row[l->n++] =
-	    (struct results_row){.kind = ROW_TOTAL, .y = l->y++, .lines = 1, .key = "memory.per_gpu.total"};
+	l->row[l->n++] = (struct results_row){
+	    .kind = ROW_TOTAL, .y = l->y++, .lines = 1, .key = "memory.per_gpu.total"};
 	if (bud.bar)
 		row_add(l, height, ROW_BAR, 1, 0, NULL);
 	if (bud.legend && l->y < height) {
 		l->legend_max = bud.legend;
-		l->legend_lines = draw_memory_legend(a, NULL, l->y, 2, l->inner, bud.legend,
-						     &l->legend_shown);
+		l->legend_lines =
+		    draw_memory_legend(a, NULL, l->y, 2, l->inner, bud.legend, &l->legend_shown);
 		row_add(l, height, ROW_LEGEND, l->legend_lines, 0, NULL);
 	}
 	explain_verdicts(&a->plan, l->vd);
@@ -749,7 +750,8 @@ static void row_problems(struct app *a, WINDOW *w, const struct results_layout *
 			 const struct results_row *r)
 {
 	(void)l;
-	draw_textf(a, w, r->y, 2, getmaxx(w) - 3, ROLE_BAD, "no plan: %d problem%s (as gpuplan check)",
+	draw_textf(a, w, r->y, 2, getmaxx(w) - 3, ROLE_BAD,
+		   "no plan: %d problem%s (as gpuplan check)",
 		   a->problems.count + a->problems.dropped,
 		   a->problems.count + a->problems.dropped == 1 ? "" : "s");
 }
@@ -808,8 +810,12 @@ static void row_verdict(struct app *a, WINDOW *w, const struct results_layout *l
 {
 	const struct glyphs *g = a->theme.g;
 	const struct explain_verdict *vd = &l->vd[r->i];
-	int role = vd->state == VERDICT_OK ? ROLE_GOOD : vd->state == VERDICT_WARN ? ROLE_WARN : ROLE_BAD;
-	const char *mark = vd->state == VERDICT_OK ? g->ok : vd->state == VERDICT_WARN ? "!" : g->bad;
+	int role = vd->state == VERDICT_OK     ? ROLE_GOOD
+		   : vd->state == VERDICT_WARN ? ROLE_WARN
+					       : ROLE_BAD;
+	const char *mark = vd->state == VERDICT_OK     ? g->ok
+			   : vd->state == VERDICT_WARN ? "!"
+						       : g->bad;
 	bool sel = item_selected(a, vd->key);
 	int width = getmaxx(w);
 
@@ -883,11 +889,10 @@ static void row_warnings(struct app *a, WINDOW *w, const struct results_layout *
 
 static void (*const row_draw[])(struct app *a, WINDOW *w, const struct results_layout *l,
 				const struct results_row *r) = {
-    [ROW_PROBLEMS] = row_problems, [ROW_PROBLEM] = row_problem,
-    [ROW_TOTAL] = row_total,	   [ROW_BAR] = row_bar,
-    [ROW_LEGEND] = row_legend,	   [ROW_VERDICT] = row_verdict,
-    [ROW_FIGURE] = row_figure,	   [ROW_SERVING] = row_serving,
-    [ROW_BOTTLENECK] = row_bottleneck, [ROW_WARNINGS] = row_warnings,
+    [ROW_PROBLEMS] = row_problems, [ROW_PROBLEM] = row_problem, [ROW_TOTAL] = row_total,
+    [ROW_BAR] = row_bar,	   [ROW_LEGEND] = row_legend,	[ROW_VERDICT] = row_verdict,
+    [ROW_FIGURE] = row_figure,	   [ROW_SERVING] = row_serving, [ROW_BOTTLENECK] = row_bottleneck,
+    [ROW_WARNINGS] = row_warnings,
 };
 
 /* The pane's header: its title and, at the right end, the fit verdict, drawn as a focused
