@@ -632,20 +632,13 @@ static void solve_count_reason(const struct scenario *s, struct gp_error *err)
 {
 	struct plan *p = malloc(sizeof(*p));
 	size_t n = strlen(err->message);
+	char why[320];
 
 	if (!p)
 		return;
 	plan_compute(s, p);
-	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
-		enum plan_warning_code k = p->warnings[i].code;
-		char why[320];
-		if (k != PW_SLO_UNREACHABLE_TTFT && k != PW_SLO_UNREACHABLE_TPOT &&
-		    k != PW_FLEET_OVER_MAX)
-			continue;
-		plan_warning_format(&p->warnings[i], why, sizeof(why));
+	if (report_fleet_reason(p, why, sizeof(why)))
 		snprintf(err->message + n, sizeof(err->message) - n, ": %s", why);
-		break;
-	}
 	free(p);
 }
 

@@ -23,7 +23,8 @@ mkdir -p "$doc/examples" "$root/DEBIAN"
 cp scenarios/*.yaml "$doc/examples/"
 cp README.md "$doc/"
 gzip -9n "$doc/README.md"
-gzip -9n "$root/usr/share/man/man1/gpuplan.1" "$root/usr/share/man/man5/gpuplan-scenario.5"
+gzip -9n "$root/usr/share/man/man1/gpuplan.1" "$root/usr/share/man/man5/gpuplan-scenario.5" \
+	"$root/usr/share/man/man5/gpuplan-catalog.5"
 cat >"$doc/copyright" <<EOT
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: gpuplan

@@ -100,12 +100,32 @@ const char *band_generation(const char *gpu_id)
 	return "unknown";
 }
 
-const char *band_framework(const struct scenario *s)
+static bool inference(const struct scenario *s)
 {
-	bool inference = s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE;
-	if (s->workload.framework != FW_DEFAULT || !inference)
+	return s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE;
+}
+
+const char *band_framework(const struct scenario *s, enum band_class c)
+{
+	/* inference speed follows the engine's kernels, whichever framework runs them
+	 * (plan_engine: vLLM, SGLang and TensorRT-LLM are CUDA-graph engines), so a run
+	 * measured under the default framework stands for a named one and the reverse;
+	 * memory follows the framework's own rules (its KV pool) */
+	if (!inference(s) || (c == BAND_MEMORY && s->workload.framework != FW_DEFAULT))
 		return framework_name(s->workload.framework);
 	return scenario_enum_name("workload.engine", (int)plan_engine(s));
+}
+
+const char *band_load(const struct scenario *s)
+{
+	/* an offline batch keeps the engine full whichever model plans it: no arrivals, no
+	 * queue, so its runs stand for both */
+	if (s->workload.kind != WL_ONLINE)
+		return "";
+	/* the scheduler the plan applies (plan_serve.c: framework_scheduler) */
+	return framework_scheduler(s->workload.framework, s->workload.scheduler) == SCHED_ALONE
+		   ? "alone"
+		   : "loaded";
 }
 
 double band_class_spread(enum band_class c)
@@ -125,22 +145,23 @@ bool band_lookup(const struct scenario *s, const char *key, double value, struct
 {
 	bool rate;
 	int cls = band_class_of(key, &rate);
-	const char *kind, *fw, *gen;
+	const char *kind, *fw, *gen, *load;
 
 	if (cls < 0)
 		return false;
 	kind = scenario_enum_name("workload.kind", (int)s->workload.kind);
-	fw = band_framework(s);
+	fw = band_framework(s, (enum band_class)cls);
 	gen = band_generation(s->hardware.gpu.id);
+	load = band_load(s);
 	memset(out, 0, sizeof(*out));
 	out->lo = out->hi = out->pct = out->floor = NAN;
-	snprintf(out->regime, sizeof(out->regime), "%s of %s, %s, on %s",
-		 band_class_name((enum band_class)cls), kind, fw, gen);
+	snprintf(out->regime, sizeof(out->regime), "%s of %s, %s%s%s, on %s",
+		 band_class_name((enum band_class)cls), kind, fw, load[0] ? ", " : "", load, gen);
 	for (int i = 0; i < band_table_n; i++) {
 		const struct band_regime *r = &band_table[i];
 		double a, b, emin = r->emin, emax = r->emax;
 		if ((int)r->cls != cls || strcmp(r->kind, kind) || strcmp(r->framework, fw) ||
-		    strcmp(r->generation, gen))
+		    strcmp(r->load, load) || strcmp(r->generation, gen))
 			continue;
 		/* too few rows to show a spread: at least the spread of the class (band.h) */
 		if (r->n < BAND_MIN_ROWS) {

@@ -2,13 +2,17 @@
  * the measured runs of tests/validation/ (`gpuplan validate`), or "unvalidated" where no
  * measured run shares the regime.
  *
- * A regime is (class of figure, workload kind, framework, GPU generation): the class is
- * memory, speed (step and total time, throughput, time per output token, end-to-end
+ * A regime is (class of figure, workload kind, framework, load, GPU generation): the class
+ * is memory, speed (step and total time, throughput, time per output token, end-to-end
  * latency) or ttft (time to first token: prefill and queueing); the framework is
- * workload.framework, or for inference under the default framework the engine
- * (llama.cpp, cuda-graphs); the generation is the GPU's architecture read from its catalog
- * id (ampere, hopper, ada, ...). Each measured row falls in the regime its own scenario
- * and figure give, by the same functions.
+ * workload.framework in training and for an inference memory figure of a named
+ * framework, otherwise for inference the engine (llama.cpp, cuda-graphs: the kernels
+ * vLLM, SGLang and TensorRT-LLM run alike); the load, for online serving, alone (one
+ * batch's decode step, workload.scheduler alone) or loaded (an engine's scheduler under
+ * arrivals or a closed loop), so loaded figures take their band from runs measured under
+ * load (an offline batch keeps the engine full either way: no load there); the generation is the
+ * GPU's architecture read from its catalog id (ampere, hopper, ada, ...). Each measured row falls
+ * in the regime its own scenario and figure give, by the same functions.
  *
  * A residual e is (predicted - measured) / measured, turned so that it describes a size
  * or a duration (a rate r's is 1 / (1 + e_r) - 1). Over a regime's rows [emin, emax]: a
@@ -41,6 +45,7 @@ struct band_regime {
 	enum band_class cls;
 	const char *kind;	/* "train", "finetune", "online", "offline" */
 	const char *framework;	/* band_framework() */
+	const char *load;	/* band_load(): "alone", "loaded", "" outside online serving */
 	const char *generation; /* band_generation() */
 	int n;			/* measured rows */
 	double emin, emax;	/* signed residuals, as a duration or size */
@@ -55,11 +60,11 @@ extern const int band_table_n;
 /* A figure's band. validated false: outside every regime (lo, hi, pct NAN). */
 struct band {
 	bool validated;
-	double lo, hi;	 /* where a measured run would have put the figure */
-	double pct;	 /* the widest relative distance from the figure to lo or hi */
-	bool indicative; /* the regime has fewer than BAND_MIN_ROWS rows: widened (above) */
-	double floor;	 /* indicative: the class spread it was widened to hold, else NAN */
-	char regime[96]; /* "speed of train, default framework, on hopper" */
+	double lo, hi;	  /* where a measured run would have put the figure */
+	double pct;	  /* the widest relative distance from the figure to lo or hi */
+	bool indicative;  /* the regime has fewer than BAND_MIN_ROWS rows: widened (above) */
+	double floor;	  /* indicative: the class spread it was widened to hold, else NAN */
+	char regime[112]; /* "speed of online, cuda-graphs, loaded, on hopper" */
 	const struct band_regime *entry; /* NULL when not validated */
 };
 
@@ -77,8 +82,11 @@ int band_class_of(const char *key, bool *rate);
 /* The GPU generation of a catalog id ("h100-sxm-80gb": "hopper"); "unknown". */
 const char *band_generation(const char *gpu_id);
 
-/* The scenario's framework in its regime (see above). */
-const char *band_framework(const struct scenario *s);
+/* The scenario's framework in its regime of class c (see above). */
+const char *band_framework(const struct scenario *s, enum band_class c);
+
+/* The scenario's load in its regime (see above): "alone" or "loaded" online, else "". */
+const char *band_load(const struct scenario *s);
 
 /* The band of value, the figure at key of scenario s. Returns false when the figure
  * carries no band (then *out is untouched); true with out->validated false when no

@@ -226,6 +226,18 @@ static const struct gkey gpu_keys[] = {
 static const char *const peak_names[] = {"fp32", "tf32",  "bf16",  "fp16", "fp8", "int8",
 					 "int4", "nvfp4", "mxfp4", "fp6",  NULL};
 
+const char *catalog_gpu_key(int i)
+{
+	int n = (int)(sizeof(gpu_keys) / sizeof(gpu_keys[0])) - 1;
+	return i >= 0 && i < n ? gpu_keys[i].key : NULL;
+}
+
+const char *catalog_peak_name(int i)
+{
+	int n = (int)(sizeof(peak_names) / sizeof(peak_names[0])) - 1;
+	return i >= 0 && i < n ? peak_names[i] : NULL;
+}
+
 static int node_error(struct gp_error *err, const char *file, const struct ynode *n,
 		      const char *fmt, const char *a, const char *b)
 {

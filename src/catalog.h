@@ -101,6 +101,12 @@ int catalog_parse_gpus(struct catalog *cat, const char *text, size_t len, const 
  * exe_path may be NULL. Returns 0 or -1 (a full catalog, out of memory). */
 int catalog_load_default(struct catalog *cat, const char *exe_path, struct gp_error *err);
 
+/* The keys a GPU entry of gpus.yaml takes, i = 0, 1, ...; NULL past the last. The man page
+ * gpuplan-catalog(5) documents each (tests/unit/test_catalog_man.c checks it). */
+const char *catalog_gpu_key(int i);
+/* The precisions a GPU entry's peak and sparse take, i = 0, 1, ...; NULL past the last. */
+const char *catalog_peak_name(int i);
+
 /* The bytes a plan may fill on g: what CUDA reports as total (the driver keeps the rest,
  * and ECC's share on GDDR parts) when the catalog knows it and memory_bytes is still the
  * catalog's; else memory_bytes (a scenario's hardware.memory is taken as what CUDA sees). */

@@ -80,7 +80,9 @@ void diff_compute(const struct scenario *a, const struct plan *pa, const struct 
 		r->figure = f;
 		r->a = va;
 		r->b = vb;
-		r->change = (isnan(va) || isnan(vb)) ? NAN : vb - va;
+		/* a code (serving.scheduler) changes from one name to another: no difference
+		 * of the numbers means anything */
+		r->change = (isnan(va) || isnan(vb) || f->name) ? NAN : vb - va;
 		r->relative = (isnan(r->change) || va == 0) ? NAN : (vb - va) / fabs(va);
 	}
 	d->fits_a = pa->mem.fits;
@@ -102,6 +104,13 @@ static void change_text(const struct diff_result *r, char *buf, size_t size)
 {
 	char abs_text[48], rel[32] = "";
 
+	if (r->figure->name) { /* names, not numbers: "chunked" to "prefill-first" */
+		snprintf(buf, size, "%s",
+			 isnan(r->a)   ? "now applies"
+			 : isnan(r->b) ? "no longer applies"
+				       : "changed");
+		return;
+	}
 	if (isnan(r->change)) {
 		snprintf(buf, size, "%s", isnan(r->a) ? "now applies" : "no longer applies");
 		return;
@@ -121,10 +130,14 @@ static void change_text(const struct diff_result *r, char *buf, size_t size)
 		 r->figure->unit == UNIT_RATIO ? " pts" : "", rel);
 }
 
-/* A value for the text columns: without the suffix, which the key already names. */
+/* A value for the text columns: without the suffix, which the key already names; a
+ * code's name (figure.name). */
 static void value_text(const struct diff_result *r, double v, char *buf, size_t size)
 {
-	units_format_human(r->figure->unit, v, 3, buf, size);
+	if (r->figure->name)
+		snprintf(buf, size, "%s", r->figure->name(v));
+	else
+		units_format_human(r->figure->unit, v, 3, buf, size);
 }
 
 static const char *fits_text(bool fits)

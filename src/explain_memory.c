@@ -1118,12 +1118,38 @@ void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan
 	ex_wrapped(e, "  framework source: ", fw->source);
 }
 
+/* Which figure a fit compares against (gpu_capacity_bytes): the catalog's cuda_total, the
+ * scenario's hardware.memory, or the memory itself where CUDA's total is not known. */
 void explain_capacity(struct ex *e, const struct scenario *s, const struct plan *p)
 {
-	formula(e, "capacity", "the GPU's memory");
-	ex_numbers(e, "capacity", "%s (%s)", byt(e, p->mem.capacity), s->hardware.gpu.id);
-	result(e, "capacity", byt(e, p->mem.capacity));
-	source(e, "the vendor's datasheet (catalog/gpus.yaml), or hardware.memory");
+	const struct gpu *g = &s->hardware.gpu;
+
+	if (g->memory_bytes != g->listed_memory_bytes) {
+		formula(e, "capacity", "hardware.memory, taken as what CUDA reports");
+		ex_numbers(e, "capacity", "%s (%s)", byt(e, p->mem.capacity), g->id);
+		result(e, "capacity", byt(e, p->mem.capacity));
+		source(e, "the scenario's hardware.memory (gpuplan-scenario(5))");
+	} else if (g->cuda_total_bytes > 0) {
+		formula(e, "capacity", "what CUDA reports as total (cuda_total)");
+		ex_numbers(e, "capacity", "%s of the %s memory (%s)", byt(e, p->mem.capacity),
+			   byt(e, g->memory_bytes), g->id);
+		result(e, "capacity", byt(e, p->mem.capacity));
+		source(e, "cudaMemGetInfo's total as a run on the GPU printed it (or "
+			  "nvidia-smi's, an upper bound, where the entry says so), named in the "
+			  "entry's comment (catalog/gpus.yaml, gpuplan-catalog(5))");
+	} else {
+		formula(e, "capacity", "the GPU's memory (cuda_total not known)");
+		ex_numbers(e, "capacity", "%s (%s)", byt(e, p->mem.capacity), g->id);
+		result(e, "capacity", byt(e, p->mem.capacity));
+		ex_put(e, "\n");
+		ex_wrapped(e, "  ",
+			   "unverified: no reading of what CUDA reports as total was found for "
+			   "this GPU, so the whole memory is taken; CUDA reports a few hundred "
+			   "MiB to 1 GiB less (1/16 less on a GDDR part with ECC on), and a plan "
+			   "within that of the capacity may not load (set hardware.memory to "
+			   "the figure torch.cuda.mem_get_info() prints)");
+		source(e, "the vendor's datasheet (catalog/gpus.yaml)");
+	}
 }
 
 void explain_headroom(struct ex *e, const struct scenario *s, const struct plan *p)

@@ -540,6 +540,25 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 			   extra ? " + " : "", extra ? sec(e, p->parts.offload_s) : "",
 			   extra ? " + " : "", extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
+		if (p->ssm_scan_s > 0) {
+			/* the state-space scans inside the attention part (plan_train.c
+			 * ssm_scan_fwd_s) */
+			double m = p->micro_batches > 0 ? p->micro_batches : 1;
+			ex_put(e, "\n");
+			formula(e, "attention", "attention cores + state-space scans");
+			ex_numbers(e, "attention", "%s + %d x %s",
+				   sec(e, p->parts.attention_s - p->ssm_scan_s), (int)m,
+				   sec(e, p->ssm_scan_s / m));
+			result(e, "attention", sec(e, p->parts.attention_s));
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ",
+				   "the scans of a micro-batch: the slower of their FLOPs (tensor "
+				   "cores for Mamba-2's SSD and Gated DeltaNet, at the attention "
+				   "kernels' efficiency; FP32 CUDA cores for Mamba's selective "
+				   "scan) and their HBM traffic, once forward, again where layers "
+				   "recompute, and twice backward (mamba_ssm ssd_combined.py, "
+				   "selective_scan; fla chunk_gated_delta_rule)");
+		}
 		if (p->cp > 1) {
 			ex_put(e, "\n");
 			ex_wrapped(

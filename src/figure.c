@@ -40,6 +40,12 @@ static const char *word_policy(const struct plan *p)
 							  : (int)p->serving.scheduler);
 }
 
+/* serving.scheduler's name of a value (NaN: alone, which models no load) */
+static const char *name_scheduler(double v)
+{
+	return scheduler_name(isnan(v) ? SCHED_ALONE : (int)v);
+}
+
 static double get_binding(const struct plan *p)
 {
 	return (double)p->binding;
@@ -61,6 +67,14 @@ static const char *word_binding(const struct plan *p)
 	{                                                                                          \
 		.key = k, .label = l, .unit = u, .offset = PO(m), .integer = whole,                \
 		.section = sec, .flags = FIGURE_DETAIL, .explain = ex                              \
+	}
+/* A part of memory.per_gpu.overhead (FIGURE_OVERHEAD_PART): its key's last part, its label
+ * and its member of struct plan_memory; the parts add up to the overhead (plan_memory.c) */
+#define OVERHEAD_PART(k, l, m)                                                                     \
+	{                                                                                          \
+		.key = "memory.per_gpu.overhead_parts." k, .label = l, .unit = UNIT_BYTES,         \
+		.offset = PO(mem.m), .integer = true, .section = FIGURE_MEMORY,                    \
+		.flags = FIGURE_DETAIL | FIGURE_OVERHEAD_PART, .explain = explain_overhead         \
 	}
 /* A part of the step (time.parts.*, FIGURE_TIME_PART): in struct plan_time_parts' order
  * (plan_part_get's index), its label for explain and, in at most 12 columns, the pane's */
@@ -85,28 +99,28 @@ const struct figure figures[] = {
 
 	{.key = "memory.per_gpu.weights", .label = "weights", .short_label = "weights",
 	 .tiny_label = "wts", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.weights), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_weights},
+	 .offset = PO(mem.weights), .integer = true, .applies = ALL,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_weights},
 	{.key = "memory.per_gpu.gradients", .label = "gradients", .short_label = "grads",
 	 .tiny_label = "grad", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.gradients), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_gradients},
+	 .offset = PO(mem.gradients), .integer = true, .applies = TRAINING,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_gradients},
 	{.key = "memory.per_gpu.optimizer", .label = "optimizer", .short_label = "optim",
 	 .tiny_label = "opt", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.optimizer), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_optimizer},
+	 .offset = PO(mem.optimizer), .integer = true, .applies = TRAINING,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_optimizer},
 	{.key = "memory.per_gpu.activations", .label = "activations", .short_label = "activ",
 	 .tiny_label = "act", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.activations), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_activations},
+	 .offset = PO(mem.activations), .integer = true, .applies = ALL,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_activations},
 	{.key = "memory.per_gpu.kv_cache", .label = "KV cache", .short_label = "kv cache",
 	 .tiny_label = "kv", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.kv_cache), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_kv_cache},
+	 .offset = PO(mem.kv_cache), .integer = true, .applies = INFERENCE,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_kv_cache},
 	{.key = "memory.per_gpu.overhead", .label = "overhead", .short_label = "other",
 	 .tiny_label = "other", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
-	 .offset = PO(mem.overhead), .integer = true, .section = FIGURE_MEMORY,
-	 .flags = FIGURE_PART, .explain = explain_overhead},
+	 .offset = PO(mem.overhead), .integer = true, .applies = ALL,
+	 .section = FIGURE_MEMORY, .flags = FIGURE_PART, .explain = explain_overhead},
 	{.key = "memory.per_gpu.total", .label = "total", .short_label = "memory/gpu",
 	 .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES, .offset = PO(mem.total), .integer = true,
 	 .better = -1, .section = FIGURE_MEMORY, .explain = explain_memory_total},
@@ -116,16 +130,13 @@ const struct figure figures[] = {
 	{.key = "memory.per_gpu.reserved", .label = "reserved", .unit = UNIT_BYTES,
 	 .offset = PO(mem.reserved), .integer = true, .section = FIGURE_MEMORY,
 	 .explain = explain_reserved},
-	/* the overhead's parts the JSON report has always written; the text and Markdown
-	 * reports list theirs in report.c (with the recomputed layer) */
-	DETAIL("memory.per_gpu.overhead_parts.cuda_context", "CUDA context", UNIT_BYTES,
-	       mem.cuda_context, true, FIGURE_MEMORY, explain_overhead),
-	DETAIL("memory.per_gpu.overhead_parts.fragmentation", "allocator fragmentation",
-	       UNIT_BYTES, mem.fragmentation, true, FIGURE_MEMORY, explain_overhead),
-	DETAIL("memory.per_gpu.overhead_parts.comm_buffers", "communication buffers", UNIT_BYTES,
-	       mem.comm_buffers, true, FIGURE_MEMORY, explain_overhead),
-	DETAIL("memory.per_gpu.overhead_parts.blas_workspace", "cuBLAS workspaces", UNIT_BYTES,
-	       mem.blas_workspace, true, FIGURE_MEMORY, explain_overhead),
+	/* the overhead's parts, every one (plan_memory.c sums them into the overhead) */
+	OVERHEAD_PART("cuda_context", "CUDA context", cuda_context),
+	OVERHEAD_PART("fragmentation", "allocator fragmentation", fragmentation),
+	OVERHEAD_PART("comm_buffers", "communication buffers", comm_buffers),
+	OVERHEAD_PART("blas_workspace", "cuBLAS workspaces", blas_workspace),
+	OVERHEAD_PART("recomputed_layer", "recomputed layer (transient)", rebuilt_layer),
+	OVERHEAD_PART("fp8_weights", "fp8 weight copies", fp8_weights),
 	DETAIL("memory.per_gpu.optimizer_paged", "paged optimizer states on the GPU", UNIT_BYTES,
 	       mem.optimizer_paged, true, FIGURE_MEMORY, explain_optimizer),
 	{.key = "memory.capacity", .label = "capacity", .unit = UNIT_BYTES,
@@ -141,13 +152,12 @@ const struct figure figures[] = {
 	       FIGURE_MEMORY, explain_optimizer),
 
 	{.key = "compute.flops_per_token", .label = "FLOPs per token", .unit = UNIT_NONE,
-	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 20},
-	 .markdown = {6, 0}, .flags = FIGURE_HEAD_COUNT, .explain = explain_flops_per_token},
+	 .offset = PO(flops_per_token), .section = FIGURE_TIME, .text = {5, 20}, .flags = FIGURE_HEAD_COUNT, .explain = explain_flops_per_token},
 	{.key = "compute.flops_total", .label = "FLOPs in total", .unit = UNIT_NONE,
-	 .offset = PO(flops_total), .section = FIGURE_TIME, .text = {6, 0}, .markdown = {7, 0},
+	 .offset = PO(flops_total), .section = FIGURE_TIME, .text = {6, 0},
 	 .explain = explain_flops_total},
 	{.key = "compute.mfu", .label = "MFU", .unit = UNIT_RATIO, .offset = PO(mfu),
-	 .better = +1, .section = FIGURE_TIME, .text = {8, 0}, .markdown = {8, 0},
+	 .better = +1, .section = FIGURE_TIME, .text = {8, 0},
 	 .explain = explain_mfu},
 	DETAIL("compute.hfu", "HFU", UNIT_RATIO, hfu, false, FIGURE_TIME, explain_mfu),
 	DETAIL("compute.peak_flops", "peak FLOP/s per GPU", UNIT_FLOPS, peak_flops, false,
@@ -160,14 +170,14 @@ const struct figure figures[] = {
 	       FIGURE_TIME, explain_flops_total),
 	{.key = "time.step_s", .label = "step time", .short_label = "step time",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(step_s), .better = -1,
-	 .applies = TRAINING, .section = FIGURE_TIME, .text = {1, 0}, .markdown = {1, 0},
+	 .applies = TRAINING, .section = FIGURE_TIME, .text = {1, 0},
 	 .pane = 1, .explain = explain_step},
 	{.key = "time.total_s", .label = "total time", .short_label = "total time",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(total_s),
 	 .better = -1, .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_TIME,
-	 .text = {2, 19}, .markdown = {2, 8}, .pane = 4, .explain = explain_total_time},
+	 .text = {2, 19}, .pane = 4, .explain = explain_total_time},
 	{.key = "time.gpu_hours", .label = "GPU-hours", .unit = UNIT_NONE, .suffix = " GPU-h",
-	 .offset = PO(gpu_hours), .section = FIGURE_TIME, .text = {7, 0}, .markdown = {3, 0},
+	 .offset = PO(gpu_hours), .section = FIGURE_TIME, .text = {7, 0},
 	 .flags = FIGURE_HEAD_BARE, .explain = explain_gpu_hours},
 	TIME_PART(matmul_s, "matmuls", "matmul"),
 	TIME_PART(attention_s, "attention", "attention"),
@@ -185,19 +195,19 @@ const struct figure figures[] = {
 	{.key = "throughput.tokens_per_s", .label = "throughput", .short_label = "throughput",
 	 .unit = UNIT_COUNT, .suffix = " tokens/s", .format = FIGURE_FMT_TOKENS,
 	 .offset = PO(tokens_per_s), .better = +1, .applies = ALL, .section = FIGURE_TIME,
-	 .text = {3, 12}, .markdown = {4, 3}, .pane = 5, .flags = FIGURE_HEAD_BARE,
+	 .text = {3, 12}, .pane = 5, .flags = FIGURE_HEAD_BARE,
 	 .explain = explain_tokens_per_s},
 	{.key = "throughput.tokens_per_s_per_gpu", .label = "per GPU", .unit = UNIT_COUNT,
 	 .suffix = " tokens/s", .offset = PO(tokens_per_s_per_gpu), .section = FIGURE_TIME,
-	 .text = {4, 13}, .markdown = {5, 4}, .flags = FIGURE_HEAD_BARE,
+	 .text = {4, 13}, .flags = FIGURE_HEAD_BARE,
 	 .explain = explain_tokens_per_s_per_gpu},
 	{.key = "latency.ttft_s", .label = "time to first token", .short_label = "ttft",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(ttft_s), .better = -1,
-	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 1}, .markdown = {0, 1},
+	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 1},
 	 .pane = 2, .explain = explain_ttft},
 	{.key = "latency.tpot_s", .label = "time per output token", .short_label = "tpot",
 	 .unit = UNIT_SECONDS, .format = FIGURE_FMT_SECONDS, .offset = PO(tpot_s), .better = -1,
-	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 2}, .markdown = {0, 2},
+	 .applies = INFERENCE, .section = FIGURE_TIME, .text = {0, 2},
 	 .pane = 3, .explain = explain_tpot},
 	{.key = "latency.ttft_p50_s", .label = "TTFT, P50", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.ttft[0]), .better = -1, .section = FIGURE_TIME, .text = {0, 3}, .explain = explain_ttft_p50},
@@ -224,7 +234,7 @@ const struct figure figures[] = {
 	DETAIL("latency.decode_compute_bound_batch", "batch where decode turns compute-bound",
 	       UNIT_NONE, decode_compute_bound_batch, false, FIGURE_TIME, explain_tpot),
 	{.key = "serving.scheduler", .label = "scheduler (2 prefill-first, 3 chunked, 4 static, 5 disaggregated)", .unit = UNIT_NONE,
-	 .offset = PO(serving.scheduler), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
+	 .offset = PO(serving.scheduler), .name = name_scheduler, .better = 0, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
 	{.key = "serving.policy", .label = "serving policy", .unit = UNIT_NONE, .get = get_policy,
 	 .word = word_policy, .section = FIGURE_TIME, .explain = explain_serving_scheduler},
 	{.key = "serving.step_tokens", .label = "token budget of a step", .unit = UNIT_COUNT, .suffix = " tokens",
@@ -241,7 +251,7 @@ const struct figure figures[] = {
 	 .offset = PO(serving.requests_per_s), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_requests_per_s},
 	{.key = "serving.concurrency", .label = "requests in the engine", .unit = UNIT_NONE, .suffix = " requests",
 	 .offset = PO(serving.concurrency), .better = 0, .section = FIGURE_TIME, .explain = explain_serving_concurrency},
-	{.key = "serving.utilisation", .label = "utilisation", .unit = UNIT_RATIO,
+	{.key = "serving.utilisation", .label = "utilisation", .unit = UNIT_RATIO, .format = FIGURE_FMT_LOAD,
 	 .offset = PO(serving.utilisation), .better = 0, .section = FIGURE_TIME, .text = {0, 10}, .explain = explain_serving_utilisation},
 	{.key = "serving.capacity_rate", .label = "most requests/s a replica completes", .unit = UNIT_NONE, .suffix = " requests/s",
 	 .offset = PO(serving.capacity_rate), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_capacity_rate},
@@ -254,15 +264,15 @@ const struct figure figures[] = {
 	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",
 	 .unit = UNIT_COUNT, .suffix = " sequences", .format = FIGURE_FMT_COUNT,
 	 .offset = PO(max_batch), .better = +1, .applies = INFERENCE, .section = FIGURE_TIME,
-	 .text = {0, 14}, .markdown = {0, 5}, .pane = 6,
+	 .text = {0, 14}, .pane = 6,
 	 .flags = FIGURE_HEAD_BARE | FIGURE_HEAD_PLAIN, .explain = explain_max_batch},
 	{.key = "capacity_plan.replicas", .label = "replicas", .unit = UNIT_NONE,
-	 .offset = PO(replicas), .section = FIGURE_TIME, .text = {0, 15}, .markdown = {0, 6},
+	 .offset = PO(replicas), .section = FIGURE_TIME, .text = {0, 15},
 	 .explain = explain_replicas},
 	{.key = "capacity_plan.gpus_required", .label = "GPUs required",
 	 .short_label = "gpus needed", .unit = UNIT_NONE, .format = FIGURE_FMT_COUNT,
 	 .offset = PO(gpus_required), .better = -1, .applies = ALL,
-	 .section = FIGURE_TIME, .text = {9, 16}, .markdown = {9, 7}, .pane = 7,
+	 .section = FIGURE_TIME, .text = {9, 16}, .pane = 7,
 	 .explain = explain_gpus_required},
 	{.key = "capacity_plan.prefill_engines", .label = "prefill engines", .unit = UNIT_NONE,
 	 .offset = PO(serving.fleet_prefill), .integer = true, .section = FIGURE_TIME, .text = {0, 17},
@@ -275,32 +285,28 @@ const struct figure figures[] = {
 
 	{.key = "cost.usd_total", .label = "cost in total", .short_label = "cost",
 	 .unit = UNIT_USD, .format = FIGURE_FMT_USD, .offset = PO(usd_total), .better = -1,
-	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {11, 22},
-	 .markdown = {11, 10}, .pane = 8, .explain = explain_usd_total},
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {11, 22}, .pane = 8, .explain = explain_usd_total},
 	{.key = "cost.usd_per_hour", .label = "cost per hour", .short_label = "cost/hour",
 	 .unit = UNIT_USD, .suffix = "/h", .format = FIGURE_FMT_USD, .offset = PO(usd_per_hour),
-	 .better = -1, .applies = APPLIES_ONLINE, .section = FIGURE_COST, .text = {10, 21},
-	 .markdown = {10, 9}, .pane = 9, .explain = explain_usd_per_hour},
+	 .better = -1, .applies = APPLIES_ONLINE, .section = FIGURE_COST, .text = {10, 21}, .pane = 9, .explain = explain_usd_per_hour},
 	{.key = "cost.usd_per_million_tokens", .label = "per million tokens",
 	 .short_label = "$/M tokens", .unit = UNIT_USD, .format = FIGURE_FMT_USD,
 	 .offset = PO(usd_per_million_tokens), .better = -1, .applies = ALL,
-	 .section = FIGURE_COST, .text = {12, 23}, .markdown = {12, 11}, .pane = 10,
+	 .section = FIGURE_COST, .text = {12, 23}, .pane = 10,
 	 .explain = explain_usd_per_million_tokens},
 	{.key = "energy.kwh", .label = "energy", .short_label = "energy", .unit = UNIT_NONE,
 	 .suffix = " kWh", .format = FIGURE_FMT_KWH, .offset = PO(kwh), .better = -1,
-	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 24},
-	 .markdown = {13, 12}, .pane = 11, .explain = explain_energy},
+	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 24}, .pane = 11, .explain = explain_energy},
 
 	{.key = "reliability.expected_interruptions", .label = "expected interruptions",
 	 .unit = UNIT_NONE, .offset = PO(expected_interruptions), .section = FIGURE_RELIABILITY,
-	 .text = {14, 0}, .markdown = {14, 0}, .explain = explain_interruptions},
+	 .text = {14, 0}, .explain = explain_interruptions},
 	{.key = "reliability.checkpoint_interval_s", .label = "checkpoint interval",
 	 .unit = UNIT_SECONDS, .offset = PO(checkpoint_interval_s),
-	 .section = FIGURE_RELIABILITY, .text = {15, 0}, .markdown = {15, 0},
+	 .section = FIGURE_RELIABILITY, .text = {15, 0},
 	 .explain = explain_checkpoint_interval},
 	{.key = "reliability.goodput", .label = "goodput", .unit = UNIT_RATIO,
-	 .offset = PO(goodput), .section = FIGURE_RELIABILITY, .text = {16, 0},
-	 .markdown = {16, 0}, .explain = explain_goodput},
+	 .offset = PO(goodput), .section = FIGURE_RELIABILITY, .text = {16, 0}, .explain = explain_goodput},
 	DETAIL("reliability.checkpoint_write_s", "checkpoint write time", UNIT_SECONDS,
 	       checkpoint_write_s, false, FIGURE_RELIABILITY, explain_checkpoint_interval),
 
@@ -352,10 +358,35 @@ double figure_value(const struct figure *f, const struct plan *p)
 	return *(const double *)((const char *)p + f->offset);
 }
 
+/* An offered load (FIGURE_FMT_LOAD): a share of the capacity up to 1 (a closed loop runs
+ * full: 1 and no queue); above 1 the arrivals outrun the replica and its queue has no
+ * steady state (plan_time.c: serving.overloaded), so the load is said as a multiple */
+static void format_load(double v, bool pane, char *buf, size_t size)
+{
+	char n[32];
+
+	if (isfinite(v) && v > 1 + 1e-9) {
+		units_format_num3(v, n, sizeof(n));
+		snprintf(buf, size, pane ? "load %sx" : "overloaded (offered load %sx)", n);
+	} else if (pane) {
+		units_format_percent(v, 0, buf, size);
+	} else {
+		units_format_human(UNIT_RATIO, v, 3, buf, size);
+	}
+}
+
 char *figure_format(const struct figure *f, double value, char *buf, size_t size)
 {
 	int n;
 
+	if (f->name) {
+		snprintf(buf, size, "%s", f->name(value));
+		return buf;
+	}
+	if (f->format == FIGURE_FMT_LOAD) {
+		format_load(value, false, buf, size);
+		return buf;
+	}
 	if (f->format == FIGURE_FMT_KWH) {
 		units_format_energy(value, UNITS_ENERGY_KWH, buf, size);
 		return buf;
@@ -410,6 +441,9 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 	case FIGURE_FMT_COUNT:
 		units_format_human(UNIT_COUNT, v, 3, buf, size);
 		break;
+	case FIGURE_FMT_LOAD:
+		format_load(v, true, buf, size);
+		break;
 	case FIGURE_FMT_NONE:
 	case FIGURE_FMT_BYTES:
 	case FIGURE_FMT_SHARE:
@@ -425,8 +459,6 @@ static unsigned place_of(const struct figure *f, enum figure_list list, enum wor
 	switch (list) {
 	case FIGURE_LIST_TEXT:
 		return train ? f->text.train : f->text.infer;
-	case FIGURE_LIST_MARKDOWN:
-		return train ? f->markdown.train : f->markdown.infer;
 	case FIGURE_LIST_PANE:
 		return (f->applies & (1u << kind)) ? f->pane : 0;
 	}
@@ -447,20 +479,28 @@ int figure_list(enum figure_list list, enum workload_kind kind, int section,
 	return n;
 }
 
-const struct figure *figure_memory_part(int i)
+/* The i-th row with flag, or NULL past the last. */
+static const struct figure *nth_with(unsigned flag, int i)
 {
 	for (const struct figure *f = figures; f->key; f++)
-		if ((f->flags & FIGURE_PART) && i-- == 0)
+		if ((f->flags & flag) && i-- == 0)
 			return f;
 	return NULL;
 }
 
+const struct figure *figure_memory_part(int i)
+{
+	return nth_with(FIGURE_PART, i);
+}
+
+const struct figure *figure_overhead_part(int i)
+{
+	return nth_with(FIGURE_OVERHEAD_PART, i);
+}
+
 const struct figure *figure_time_part(int i)
 {
-	for (const struct figure *f = figures; f->key; f++)
-		if ((f->flags & FIGURE_TIME_PART) && i-- == 0)
-			return f;
-	return NULL;
+	return nth_with(FIGURE_TIME_PART, i);
 }
 
 const struct figure *figure_parent(const struct figure *f)

@@ -42,6 +42,9 @@ enum figure_format {
 	FIGURE_FMT_COUNT,
 	FIGURE_FMT_BYTES,
 	FIGURE_FMT_SHARE, /* "78%", " (binding)" after the binding bottleneck's */
+	/* an offered load (serving.utilisation: arrivals over capacity): "51.8%" up to 1,
+	 * "overloaded (offered load 15.2x)" above; the pane's "52%", "load 15.2x" */
+	FIGURE_FMT_LOAD,
 };
 
 /* A figure's place in a list, for a training and for an inference plan: 1 first, 0 where
@@ -61,6 +64,9 @@ struct figure_place {
  * and `sweep --y`, in no list of the reports or the pane, not charted by the UI. */
 #define FIGURE_DETAIL	 0x20u
 #define FIGURE_TIME_PART 0x40u /* a part of time.step_s, in plan_part_get's order */
+/* A part of memory.per_gpu.overhead (a FIGURE_DETAIL): the text and Markdown reports list
+ * these under the overhead, and they add up to it (plan_memory.c) */
+#define FIGURE_OVERHEAD_PART 0x80u
 
 /* explain.c's writer, which the explain functions append to. */
 struct ex;
@@ -78,14 +84,19 @@ struct figure {
 	 * its word ("true", "hbm_bandwidth"). NULL for a number. */
 	double (*get)(const struct plan *p);
 	const char *(*word)(const struct plan *p);
+	/* A number that codes a name (serving.scheduler: an enum's value): the name of a
+	 * value, which the reports and `diff` print instead of the number. NULL otherwise. */
+	const char *(*name)(double value);
 	bool integer;	  /* written as a whole number in JSON (bytes, parameter counts) */
 	int better;	  /* +1 higher is better, -1 lower is better, 0 neither (the pane's mark) */
-	unsigned applies; /* APPLIES_*: the workloads whose results pane lists it */
+	unsigned applies; /* APPLIES_*: the workloads whose results pane lists it, and of a
+			   * memory part (FIGURE_PART) those whose reports list it */
 	enum figure_section section;
-	struct figure_place text;     /* in the text report's time, cost and reliability */
-	struct figure_place markdown; /* in the Markdown document's time and cost table */
-	unsigned char pane;	      /* in the results pane's figures; 0: not there */
-	unsigned flags;		      /* FIGURE_* */
+	/* in the text report's time, cost and reliability sections and the Markdown
+	 * document's table of them: one list for both */
+	struct figure_place text;
+	unsigned char pane; /* in the results pane's figures; 0: not there */
+	unsigned flags;	    /* FIGURE_* */
 	/* Writes how the figure is derived, after the headline explain.c writes. */
 	void (*explain)(struct ex *e, const struct scenario *s, const struct plan *p);
 };
@@ -106,9 +117,8 @@ extern const struct figure figures[];
  *   assumptions.*                      the inputs and constants the figures rest on, and
  *                                      their sources (strings)
  *   uncertainty.*                      each figure's error band (band.h), keyed by figure
- * The text and Markdown reports list the overhead's parts their own way (report.c: the
- * recomputed layer too, in words), and the inference pane's decode-step terms are
- * struct plan_decode's (ui/pane_results.c), which the JSON report does not write. */
+ * The inference pane's decode-step terms are struct plan_decode's (ui/pane_results.c),
+ * which the JSON report does not write. */
 
 /* The figure with this key, or NULL. */
 const struct figure *figure_find(const char *key);
@@ -119,8 +129,8 @@ bool figure_is_number(const struct figure *f);
 /* The figure's value in p (NAN when it does not apply). */
 double figure_value(const struct figure *f, const struct plan *p);
 
-/* The figure's value for the reports: "75.2 GiB", "1.2M tokens/s", "-" for NAN; a word
- * row's word. Returns buf. */
+/* The figure's value for the reports: "75.2 GiB", "1.2M tokens/s", "-" for NAN; a coded
+ * number's name (figure.name); an offered load as FIGURE_FMT_LOAD says. Returns buf. */
 char *figure_format(const struct figure *f, double value, char *buf, size_t size);
 
 /* The figure's value in p for the results pane ("58.7k tok/s", "3.2 TWh"); "" when the
@@ -130,12 +140,16 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 /* The rows of a list in its order, for a training or an inference plan: those of section
  * (or of every section when section is negative) whose place in the list is not 0.
  * Returns how many it wrote to out, at most max. */
-enum figure_list { FIGURE_LIST_TEXT, FIGURE_LIST_MARKDOWN, FIGURE_LIST_PANE };
+enum figure_list { FIGURE_LIST_TEXT, FIGURE_LIST_PANE };
 int figure_list(enum figure_list list, enum workload_kind kind, int section,
 		const struct figure **out, int max);
 
 /* The i-th part of the memory total (FIGURE_PART rows in order), or NULL past the last. */
 const struct figure *figure_memory_part(int i);
+
+/* The i-th part of the overhead (FIGURE_OVERHEAD_PART rows in order), or NULL past the
+ * last: the one list of them the text and Markdown reports print. */
+const struct figure *figure_overhead_part(int i);
 
 /* The i-th part of the step (FIGURE_TIME_PART rows, in plan_part_get's order: time.parts.*),
  * or NULL past the last (PLAN_PARTS). */

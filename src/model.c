@@ -287,6 +287,24 @@ double model_ssm_flops_per_token(const struct model *m, bool recurrent)
 	return m->ssm.layers * per;
 }
 
+double model_ssm_scan_bytes_per_token(const struct model *m, double act)
+{
+	double di = model_ssm_inner(m), N = m->ssm.d_state, per;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	if (m->ssm.heads <= 0) {
+		per = act * (4 * di + 2 * N);
+	} else {
+		double H = m->ssm.heads, GN = (m->ssm.groups > 0 ? m->ssm.groups : 1) * N;
+		double chunk = m->ssm.gated_delta ? GDN_CHUNK : SSD_CHUNK;
+		/* Gated DeltaNet's g and beta per head, Mamba-2's dt */
+		double heads = m->ssm.gated_delta ? 2 * H : H;
+		per = act * (2 * di + 2 * GN + heads) + 3 * 4 * di * N / chunk;
+	}
+	return m->ssm.layers * per;
+}
+
 /* One state-space mixer; *largest gets its largest single matrix (in_proj).
  * - Mamba-1 (modeling_mamba.py MambaMixer; Mamba paper Algorithm 2): in_proj h -> 2 d_inner
  *   (x and the gate z), a depthwise conv1d of d_conv taps with a bias, x_proj d_inner ->

@@ -243,6 +243,17 @@ double model_ssm_state_elems(const struct model *m, double *conv_out);
  * form in chunks of 64 (model.c). */
 double model_ssm_flops_per_token(const struct model *m, bool recurrent);
 
+/* The bytes the state-space layers' scans move through HBM per token, forward, all of them,
+ * act bytes an activation (the fused kernels keep the running state on chip). Mamba-1
+ * (mamba_ssm csrc/selective_scan/selective_scan_fwd_kernel.cuh): u, delta and z in, d_inner
+ * each, B and C, N each, and out, d_inner. Mamba-2 (mamba_ssm ops/triton/ssd_combined.py
+ * _mamba_chunk_scan_combined_fwd) and Gated DeltaNet (fla chunk_gated_delta_rule_fwd): x, B,
+ * C and dt in (q, k, v, g and beta), y out, and the chunk states, d_inner N / chunk fp32 a
+ * token, written by chunk_state and read back by state_passing and chunk_scan. Its tensor
+ * core FLOPs (Mamba-2, Gated DeltaNet) or CUDA core FLOPs (Mamba-1) are
+ * model_ssm_flops_per_token's. 0 without SSM layers. */
+double model_ssm_scan_bytes_per_token(const struct model *m, double act);
+
 /* The state-space mixer's inner width d_inner (0 without SSM layers). */
 double model_ssm_inner(const struct model *m);
 

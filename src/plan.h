@@ -334,6 +334,9 @@ struct plan {
 	double flops_per_token;	   /* model FLOPs per token (6N + attention for training) */
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
+	/* training: the state-space layers' scans (Mamba, Mamba-2, Gated DeltaNet), forward and
+	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores */
+	double ssm_scan_s;
 	double flops_per_step;
 	double flops_total;
 	double peak_flops; /* the dense peak used, per GPU */

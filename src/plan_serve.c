@@ -111,21 +111,18 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 		return;
 	}
 	{
+		/* each level's k is the first where the sum reaches its threshold (a NaN one,
+		 * never: the cap of 400) */
 		double pmf = exp(-n), cdf = pmf, kk = 0;
-		int i = 0;
-		double at = nq > 0 ? q[0] - 1e-12 : 0; /* the next level's threshold */
-		while (i < nq && kk < 400) {
-			while (i < nq && cdf >= at) {
-				k[i++] = kk;
-				if (i < nq)
-					at = q[i] - 1e-12;
+		for (int i = 0; i < nq; i++) {
+			double at = q[i] - 1e-12;
+			while (!(cdf >= at) && kk < 400) {
+				kk += 1;
+				pmf *= n / kk;
+				cdf += pmf;
 			}
-			kk += 1;
-			pmf *= n / kk;
-			cdf += pmf;
-		}
-		for (; i < nq; i++)
 			k[i] = kk;
+		}
 	}
 }
 

@@ -180,6 +180,7 @@ static const struct plan_overlap no_overlap = {OVERLAP_OFF, OVERLAP_OFF, OVERLAP
 static void set_nan(struct plan *p)
 {
 	p->flops_per_token = p->hw_flops_per_token = p->attention_flops_per_token = NAN;
+	p->ssm_scan_s = 0;
 	p->flops_per_step = p->flops_total = NAN;
 	p->mfu = p->hfu = p->matmul_efficiency = NAN;
 	p->step_s = p->total_s = p->gpu_hours = NAN;

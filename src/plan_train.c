@@ -6,7 +6,33 @@
 struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, seconds */
 	double matmul, attention, membound, tp, ep, pp, cp, bwd;
 	double tp_alone; /* the TP collectives before any overlap */
+	double scan;	 /* the state-space scans, part of attention */
 };
+
+/* One forward pass of the state-space layers' scans over T tokens on this GPU, all of the
+ * model's SSM layers, seconds: the slower of their FLOPs (model_ssm_flops_per_token, the
+ * chunked form) and their HBM traffic (model_ssm_scan_bytes_per_token), both split over tp
+ * (Megatron-Core's MambaMixer shards d_inner and the heads, megatron/core/ssm/
+ * mamba_mixer.py). Mamba-2's SSD and Gated DeltaNet run their chunks as tensor-core
+ * matmuls (mamba_ssm ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd; fla
+ * ops/gated_delta_rule/chunk.py), taken at the attention core's FLASH_EFF of a large GEMM
+ * (the Mamba-2 paper, Dao and Gu 2024, Section 9.3, times SSD level with FlashAttention-2
+ * at 2K tokens and faster beyond); Mamba-1's selective scan (mamba_ssm csrc/selective_scan
+ * selective_scan_fwd_kernel.cuh) runs on the FP32 CUDA cores. */
+static double ssm_scan_fwd_s(const struct tctx *c, const struct model *m, double T)
+{
+	double f, b, t_c;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	f = T * model_ssm_flops_per_token(m, false) * c->it;
+	b = T * model_ssm_scan_bytes_per_token(m, c->act) * c->it;
+	if (m->ssm.heads > 0)
+		t_c = f * c->inv_peak_emax * (1 / FLASH_EFF) * c->bf16_k;
+	else
+		t_c = f / (c->fp32 > 0 ? c->fp32 : c->peak);
+	return dmax(t_c, b * c->inv_hbm);
+}
 
 /* Context parallelism's K/V exchange of one attention layer, seconds, and what of it shows
  * beside that layer's attention (att, its passes: forward, recomputed forward, backward).
@@ -357,6 +383,20 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 							  attn_fwd_passes, per_layer_att / sh->attn)
 				      : 0;
 	}
+	/* the state-space layers' scans, in the stage's share of the layers: forward, again
+	 * where the layers recompute (full; per-op, whose save list holds no scan kernel:
+	 * torchtitan op_sac_save_list), and backward, twice the forward (mamba_ssm's
+	 * selective_scan_bwd and _mamba_chunk_scan_combined_bwd run the forward's chunk
+	 * states again and the gradients of x, dt, B and C: 3 x the forward FLOPs, as
+	 * flops_per_token counts them); they join the attention core as the sequence
+	 * mixers' part of the step */
+	mb->scan = 0;
+	if (p->model.ssm.layers > 0) {
+		double again = w->recompute == RECOMPUTE_FULL || w->recompute == RECOMPUTE_OP;
+		mb->scan =
+		    Ls / sh->layers * ssm_scan_fwd_s(c, &p->model, T) * (1 + (again ? rl : 0) + 2);
+		mb->attention += mb->scan;
+	}
 	/* the output layer on the last stage: forward + backward, never recomputed; the
 	 * logits' loss is memory-bound, its bytes per logit as the framework runs it
 	 * (plan_loss_traffic) */
@@ -457,12 +497,16 @@ void pt_time_train(struct tctx *c)
 	{
 		/* only the recomputing layers' share (workload.recompute_layers) */
 		double rl = recompute_share(w, pp > 1 ? ceil(sh.layers / pp) : sh.layers);
+		/* the scans' forward again under full and per-op recomputation (as
+		 * train_microbatch runs them) */
+		double scans = model_ssm_flops_per_token(&p->model, false);
 		if (w->recompute == RECOMPUTE_FULL)
-			p->hw_flops_per_token += rl * (2 * layer_params + attn_model / 3);
+			p->hw_flops_per_token += rl * (2 * layer_params + attn_model / 3 + scans);
 		else if (w->recompute == RECOMPUTE_SELECTIVE)
 			p->hw_flops_per_token += rl * attn_model / 3;
 		else if (w->recompute == RECOMPUTE_OP) /* the matmuls again, their 2 N share */
-			p->hw_flops_per_token += rl * 2 * layer_params * op_recompute_share(&sh);
+			p->hw_flops_per_token +=
+			    rl * (2 * layer_params * op_recompute_share(&sh) + scans);
 	}
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
@@ -654,6 +698,7 @@ void pt_time_train(struct tctx *c)
 
 	p->parts.matmul_s = m * mb.matmul;
 	p->parts.attention_s = m * mb.attention;
+	p->ssm_scan_s = m * mb.scan;
 	p->parts.memory_bound_s = m * mb.membound;
 	p->parts.tp_comm_s = m * mb.tp;
 	p->parts.ep_comm_s = m * mb.ep;
@@ -676,6 +721,7 @@ void pt_time_train(struct tctx *c)
 		double k = want / step;
 		for (unsigned i = 0; i < PLAN_PARTS; i++)
 			*plan_part(&p->parts, i) *= k;
+		p->ssm_scan_s *= k; /* its share of parts.attention_s */
 		step_compute *= k;
 		step = want;
 	}

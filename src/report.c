@@ -186,8 +186,14 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 			  : s->model.hf_config[0] ? s->model.hf_config
 						  : "custom",
 			  tot);
-	if (p->active_params != p->params && !isnan(p->active_params))
-		report_buf_printf(b, " (%s active)", act);
+	/* active counts the input embedding, as the FLOPs per token do not; model cards
+	 * (gpt-oss's 3.61B of 4.19B) leave it out: both, each named */
+	if (p->active_params != p->params && !isnan(p->active_params)) {
+		char bare[32];
+		human(UNIT_COUNT, p->active_params - p->counts.embedding, bare, sizeof(bare));
+		report_buf_printf(b, " (%s active with the input embedding, %s without)", act,
+				  bare);
+	}
 	if (m->vision_params > 0)
 		report_buf_printf(b, " + %s vision",
 				  human(UNIT_COUNT, m->vision_params, tot, sizeof(tot)));
@@ -229,9 +235,14 @@ static void describe_workload(struct report_buf *b, const struct scenario *s, co
 		/* the resolved engine (workload.engine auto: plan_engine) */
 		report_buf_printf(b, ", engine %s",
 				  scenario_enum_name("workload.engine", (int)p->engine));
-		report_buf_printf(b, ", weights %s, KV %s, prompt %d, output %d, batch ",
-				  dtype_name(w->weights), dtype_name(w->kv_cache), w->prompt_tokens,
-				  w->output_tokens);
+		report_buf_printf(b, ", weights %s", dtype_name(w->weights));
+		/* the routed experts' own format (workload.expert_weights, an import's
+		 * quantization_config), when it differs */
+		if (p->model.moe.experts && workload_expert_weights(w) != w->weights)
+			report_buf_printf(b, ", experts %s",
+					  dtype_name(workload_expert_weights(w)));
+		report_buf_printf(b, ", KV %s, prompt %d, output %d, batch ",
+				  dtype_name(w->kv_cache), w->prompt_tokens, w->output_tokens);
 		if (w->batch)
 			report_buf_printf(b, "%d", w->batch);
 		else
@@ -281,6 +292,15 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
 	par.zero = p->zero;
 	parallel_format(&par, PARALLEL_REPORT, is_training(s), t, sizeof(t));
 	report_buf_printf(b, "%s", t);
+}
+
+/* The framework whose behaviour the figures follow, named even when none is given
+ * (man/gpuplan-scenario.5, workload.framework): "default: the papers' mixed precision ..." */
+static void describe_framework(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	(void)p;
+	report_buf_printf(b, "%s: %s", framework_name(s->workload.framework),
+			  framework_get(s->workload.framework)->title);
 }
 
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
@@ -369,50 +389,88 @@ static void mem_row(struct report_buf *b, const char *label, double v, double ca
 	report_buf_printf(b, " %7s\n", pct);
 }
 
+/* Whether memory part f (FIGURE_PART) is listed for the workload: the figure table says
+ * which workloads have it (gradients and optimizer states train, a KV cache serves). */
+static bool part_listed(const struct figure *f, const struct scenario *s)
+{
+	return (f->applies & (1u << s->workload.kind)) != 0;
+}
+
+/* The i-th of the overhead's parts that hold bytes, from the figure table's one list of
+ * them (figure_overhead_part), with its value in *v; NULL past the last. The text and
+ * Markdown reports list these, which add up to the overhead (tests/unit/test_report.c). */
+static const struct figure *overhead_part_held(const struct plan *p, int i, double *v)
+{
+	const struct figure *f;
+
+	for (int k = 0; (f = figure_overhead_part(k)) != NULL; k++) {
+		*v = figure_value(f, p);
+		if (*v > 0 && i-- == 0)
+			return f;
+	}
+	return NULL;
+}
+
+/* What the allocator's and the driver's counters would show of the total, in words: the
+ * figures memory.per_gpu.allocated and .reserved (explain_allocated, explain_reserved).
+ * False when the plan has neither. */
+static bool measured_text(const struct plan *p, char *buf, size_t size)
+{
+	const struct plan_memory *m = &p->mem;
+	char a[32], r[32];
+
+	if (!(m->allocated > 0) || !(m->reserved > 0))
+		return false;
+	snprintf(buf, size,
+		 "allocated %s (as torch.cuda.max_memory_allocated), reserved %s (as "
+		 "torch.cuda.max_memory_reserved); the total is what nvidia-smi shows",
+		 human(UNIT_BYTES, m->allocated, a, sizeof(a)),
+		 human(UNIT_BYTES, m->reserved, r, sizeof(r)));
+	return true;
+}
+
+/* The overhead's parts in the text report: "(a, b, c)" under the overhead, a new line
+ * (under the parenthesis) before a part that would pass 80 columns. */
+static void text_overhead_parts(struct report_buf *b, const struct plan *p)
+{
+	const struct figure *f;
+	double v;
+	int col = 5, i;
+
+	for (i = 0; (f = overhead_part_held(p, i, &v)) != NULL; i++) {
+		char t[32], item[96];
+		int w = snprintf(item, sizeof(item), "%s %s", f->label,
+				 human(UNIT_BYTES, v, t, sizeof(t))) +
+			1; /* and its comma or parenthesis */
+		if (i == 0)
+			report_buf_printf(b, "    (");
+		else if (col + 1 + w > 80) {
+			report_buf_printf(b, ",\n     ");
+			col = 5;
+		} else {
+			report_buf_printf(b, ", ");
+			col++;
+		}
+		report_buf_printf(b, "%s", item);
+		col += w;
+	}
+	if (i)
+		report_buf_printf(b, ")\n");
+}
+
 static void text_memory(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
-	char cap[32], t1[32], t2[32];
+	const struct figure *f;
+	char cap[32], t1[32], t2[32], line[320];
 
 	report_buf_printf(b, "\nMEMORY PER GPU (the most loaded)%*s\n", 42, "share of capacity");
-	mem_row(b, "weights", m->weights, m->capacity);
-	if (is_training(s)) {
-		mem_row(b, "gradients", m->gradients, m->capacity);
-		mem_row(b, "optimizer", m->optimizer, m->capacity);
-		mem_row(b, "activations", m->activations, m->capacity);
-	} else {
-		mem_row(b, "activations", m->activations, m->capacity);
-		mem_row(b, "KV cache", m->kv_cache, m->capacity);
-	}
-	mem_row(b, "overhead", m->overhead, m->capacity);
-	{
-		/* the parts of the overhead, a new line (under the parenthesis) before a part
-		 * that would pass 80 columns */
-		const struct {
-			const char *name;
-			double v;
-		} part[] = {{"CUDA context", m->cuda_context},
-			    {"allocator fragmentation", m->fragmentation},
-			    {"comm buffers", m->comm_buffers},
-			    {"recomputed layer", m->rebuilt_layer}};
-		int n = m->rebuilt_layer > 0 ? 4 : 3, col = 5;
-		report_buf_printf(b, "    (");
-		for (int i = 0; i < n; i++) {
-			char item[64];
-			int w = snprintf(item, sizeof(item), "%s %s%s", part[i].name,
-					 human(UNIT_BYTES, part[i].v, t1, sizeof(t1)),
-					 i + 1 < n ? "," : ")");
-			if (i > 0 && col + 1 + w > 80) {
-				report_buf_printf(b, "\n     ");
-				col = 5;
-			} else if (i > 0) {
-				report_buf_printf(b, " ");
-				col++;
-			}
-			report_buf_printf(b, "%s", item);
-			col += w;
-		}
-		report_buf_printf(b, "\n");
+	for (int i = 0; (f = figure_memory_part(i)) != NULL; i++) {
+		if (!part_listed(f, s))
+			continue;
+		mem_row(b, f->label, figure_value(f, p), m->capacity);
+		if (f->offset == offsetof(struct plan, mem.overhead))
+			text_overhead_parts(b, p);
 	}
 	mem_row(b, "total", m->total, m->capacity);
 	human(UNIT_BYTES, m->capacity, cap, sizeof(cap));
@@ -423,6 +481,8 @@ static void text_memory(struct report_buf *b, const struct scenario *s, const st
 	else
 		report_buf_printf(b, "  DOES NOT FIT: %s needed, %s available, %s short\n",
 				  human(UNIT_BYTES, m->total, t2, sizeof(t2)), cap, t1);
+	if (measured_text(p, line, sizeof(line)))
+		report_wrap(b, 2, "", line);
 	if (m->host > 0)
 		report_buf_printf(b, "  offloaded to host memory: %s per GPU\n",
 				  human(UNIT_BYTES, m->host, t1, sizeof(t1)));
@@ -497,49 +557,88 @@ static bool policy_text(const struct plan *p, char *buf, size_t size)
 	return true;
 }
 
+bool report_fleet_reason(const struct plan *p, char *buf, size_t size)
+{
+	for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
+		enum plan_warning_code k = p->warnings[i].code;
+		if (k == PW_SLO_UNREACHABLE_TTFT || k == PW_SLO_UNREACHABLE_TPOT ||
+		    k == PW_FLEET_OVER_MAX) {
+			plan_warning_format(&p->warnings[i], buf, size);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A row of the time section that the figure table's numbers cannot give: a policy in words,
+ * why a figure has no value, a detail shown only with an SLO. The text and Markdown reports
+ * print the same rows after the table's (time_notes). */
+struct note {
+	const char *label, *key;
+	char text[340];
+};
+#define MAX_NOTES 5
+
+/* The rows of an inference plan after its figures, in order. Returns how many. */
+static int time_notes(const struct scenario *s, const struct plan *p, struct note *out)
+{
+	int n = 0;
+
+	if (is_training(s))
+		return 0;
+	if (policy_text(p, out[n].text, sizeof(out[n].text))) {
+		out[n].label = "serving policy";
+		out[n++].key = "serving.policy";
+	}
+	if (p->serving.overloaded && isnan(p->ttft_s)) {
+		/* no steady state: the row says why instead of vanishing */
+		double svc = p->serving.prompt_svc_s, most = p->serving.capacity_rate;
+		if (svc > 0 && 1 / svc < most) /* the prompt budget's passes bind */
+			most = 1 / svc;
+		snprintf(out[n].text, sizeof(out[n].text),
+			 "unbounded: %.4g requests/s per replica arrive, it completes at most %.4g "
+			 "(see capacity_plan.gpus_required)",
+			 p->serving.rate, most);
+		out[n].label = "time to first token";
+		out[n++].key = "latency.ttft_s";
+		snprintf(out[n].text, sizeof(out[n].text),
+			 "unbounded (overloaded: the queue grows without bound)");
+		out[n].label = "wait before 1st pass";
+		out[n++].key = "serving.wait_s";
+	}
+	if (isnan(p->gpus_required)) {
+		/* a load that no count meets: the row says so, with the reason */
+		char why[320];
+		if (report_fleet_reason(p, why, sizeof(why))) {
+			snprintf(out[n].text, sizeof(out[n].text), "none: %s", why);
+			out[n].label = "GPUs required";
+			out[n++].key = "capacity_plan.gpus_required";
+		}
+	}
+	if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) && !isnan(p->slo_batch)) {
+		snprintf(out[n].text, sizeof(out[n].text), "%.0f", p->slo_batch);
+		out[n].label = "largest batch meeting the SLO";
+		out[n++].key = "capacity_plan.slo_batch";
+	}
+	return n;
+}
+
 static void text_time(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	char pk[32], t[32];
+	struct note notes[MAX_NOTES];
+	int nnotes = time_notes(s, p, notes);
 
-	if (is_training(s)) {
-		figure_rows(b, "TIME AND THROUGHPUT", s, p, FIGURE_TIME);
-	} else {
-		char policy[200];
-		figure_rows(b, "LATENCY AND THROUGHPUT", s, p, FIGURE_TIME);
-		if (policy_text(p, policy, sizeof(policy)))
-			report_wrap(b, 25, "  serving policy", policy);
-		if (p->serving.overloaded && isnan(p->ttft_s)) {
-			/* no steady state: the row says why instead of vanishing */
-			char why[160];
-			double svc = p->serving.prompt_svc_s, most = p->serving.capacity_rate;
-			if (svc > 0 && 1 / svc < most) /* the prompt budget's passes bind */
-				most = 1 / svc;
-			snprintf(why, sizeof(why),
-				 "unbounded: %.4g requests/s per replica arrive, it completes at "
-				 "most %.4g (see capacity_plan.gpus_required)",
-				 p->serving.rate, most);
-			report_wrap(b, 25, "  time to first token", why);
-			report_wrap(b, 25, "  wait before 1st pass",
-				    "unbounded (overloaded: the queue grows without bound)");
+	figure_rows(b, is_training(s) ? "TIME AND THROUGHPUT" : "LATENCY AND THROUGHPUT", s, p,
+		    FIGURE_TIME);
+	for (int i = 0; i < nnotes; i++) {
+		char label[48];
+		if (strlen(notes[i].label) > 22) { /* too long for the column: "label: text" */
+			report_buf_printf(b, "  %s: %s\n", notes[i].label, notes[i].text);
+			continue;
 		}
-		if (isnan(p->gpus_required)) {
-			/* a load that no count meets: the row says so, with the reason */
-			for (int i = 0; i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
-				enum plan_warning_code k = p->warnings[i].code;
-				char why[320], line[340];
-				if (k != PW_SLO_UNREACHABLE_TTFT && k != PW_SLO_UNREACHABLE_TPOT &&
-				    k != PW_FLEET_OVER_MAX)
-					continue;
-				plan_warning_format(&p->warnings[i], why, sizeof(why));
-				snprintf(line, sizeof(line), "none: %s", why);
-				report_wrap(b, 25, "  GPUs required", line);
-				break;
-			}
-		}
-		if ((s->workload.slo.ttft_s > 0 || s->workload.slo.tpot_s > 0) &&
-		    !isnan(p->slo_batch))
-			report_buf_printf(b, "  largest batch meeting the SLO: %.0f\n",
-					  p->slo_batch);
+		snprintf(label, sizeof(label), "  %s", notes[i].label);
+		report_wrap(b, 25, label, notes[i].text);
 	}
 	report_buf_printf(b, "  (peak %s %s dense per GPU",
 			  human(UNIT_FLOPS, p->peak_flops, pk, sizeof(pk)),
@@ -654,8 +753,7 @@ int report_text(struct report_buf *b, const struct scenario *s, const struct pla
 	header_line(b, false, "workload", describe_workload, s, p);
 	header_line(b, false, "hardware", describe_hardware, s, p);
 	header_line(b, false, "layout", describe_layout, s, p);
-	if (s->workload.framework != FW_DEFAULT)
-		report_wrap(b, 11, "framework", framework_get(s->workload.framework)->title);
+	header_line(b, false, "framework", describe_framework, s, p);
 	text_memory(b, s, p);
 	text_time(b, s, p);
 	text_bands(b, s, p);
@@ -721,13 +819,15 @@ void report_buf_markdown_code(struct report_buf *b, const char *text)
 		report_buf_printf(b, "`");
 }
 
-/* The Markdown document's figures for the workload, in the table's order for it. */
-static void md_figure_table(struct report_buf *b, const struct scenario *s, const struct plan *p)
+/* The Markdown document's figures for the workload: the text report's list (the figure
+ * table's order for it), then the same rows in words (time_notes). */
+/* The rows of a section of the text report's list that have a value, as table rows. */
+static void md_figure_rows(struct report_buf *b, const struct scenario *s, const struct plan *p,
+			   enum figure_section section)
 {
 	const struct figure *list[64];
-	int n = figure_list(FIGURE_LIST_MARKDOWN, s->workload.kind, -1, list, 64);
+	int n = figure_list(FIGURE_LIST_TEXT, s->workload.kind, (int)section, list, 64);
 
-	report_buf_printf(b, "| figure | value | key |\n| --- | ---: | --- |\n");
 	for (int i = 0; i < n; i++) {
 		char t[48];
 		double v = figure_value(list[i], p);
@@ -737,12 +837,22 @@ static void md_figure_table(struct report_buf *b, const struct scenario *s, cons
 		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
 				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
 	}
-	{
-		char policy[200];
-		if (policy_text(p, policy, sizeof(policy)))
-			report_buf_printf(b, "| serving policy | %s | `serving.policy` |\n",
-					  policy);
+}
+
+static void md_figure_table(struct report_buf *b, const struct scenario *s, const struct plan *p)
+{
+	struct note notes[MAX_NOTES];
+	int nnotes = time_notes(s, p, notes);
+
+	report_buf_printf(b, "| figure | value | key |\n| --- | ---: | --- |\n");
+	md_figure_rows(b, s, p, FIGURE_TIME);
+	for (int i = 0; i < nnotes; i++) {
+		report_buf_printf(b, "| %s | ", notes[i].label);
+		md_text(b, notes[i].text);
+		report_buf_printf(b, " | `%s` |\n", notes[i].key);
 	}
+	md_figure_rows(b, s, p, FIGURE_COST);
+	md_figure_rows(b, s, p, FIGURE_RELIABILITY);
 }
 
 static void md_bands(struct report_buf *b, const struct scenario *s, const struct plan *p)
@@ -768,38 +878,35 @@ static void md_bands(struct report_buf *b, const struct scenario *s, const struc
 	}
 }
 
+static void md_row(struct report_buf *b, const char *label, double v, double capacity)
+{
+	char t[32], c[32];
+
+	report_buf_printf(b, "| %s | %s | %s |\n", label, human(UNIT_BYTES, v, t, sizeof(t)),
+			  human(UNIT_RATIO, capacity > 0 ? v / capacity : NAN, c, sizeof(c)));
+}
+
 static void md_memory(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
-	struct {
-		const char *label;
-		double v;
-		bool show;
-	} rows[] = {
-	    {"weights", m->weights, true},
-	    {"gradients", m->gradients, is_training(s)},
-	    {"optimizer states", m->optimizer, is_training(s)},
-	    {"activations", m->activations, true},
-	    {"KV cache", m->kv_cache, !is_training(s)},
-	    {"overhead: CUDA context", m->cuda_context, true},
-	    {"overhead: allocator fragmentation", m->fragmentation, true},
-	    {"overhead: communication buffers", m->comm_buffers, true},
-	    {"overhead: recomputed layer (transient)", m->rebuilt_layer, m->rebuilt_layer > 0},
-	    {"overhead: cuBLAS workspaces", m->blas_workspace, m->blas_workspace > 0},
-	};
-	char t[32], c[32];
+	const struct figure *f, *g;
+	char t[32], c[32], line[320], label[64];
+	double v;
 
 	report_buf_printf(b,
 			  "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
 			  human(UNIT_BYTES, m->capacity, c, sizeof(c)));
 	report_buf_printf(b, "| part | bytes | share of capacity |\n| --- | ---: | ---: |\n");
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		if (!rows[i].show)
+	for (int i = 0; (f = figure_memory_part(i)) != NULL; i++) {
+		if (!part_listed(f, s))
 			continue;
-		report_buf_printf(b, "| %s | %s | %s |\n", rows[i].label,
-				  human(UNIT_BYTES, rows[i].v, t, sizeof(t)),
-				  human(UNIT_RATIO, m->capacity > 0 ? rows[i].v / m->capacity : NAN,
-					c, sizeof(c)));
+		md_row(b, f->label, figure_value(f, p), m->capacity);
+		if (f->offset != offsetof(struct plan, mem.overhead))
+			continue;
+		for (int k = 0; (g = overhead_part_held(p, k, &v)) != NULL; k++) {
+			snprintf(label, sizeof(label), "overhead: %s", g->label);
+			md_row(b, label, v, m->capacity);
+		}
 	}
 	report_buf_printf(
 	    b, "| **total** | **%s** | **%s** |\n", human(UNIT_BYTES, m->total, t, sizeof(t)),
@@ -809,6 +916,10 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 		report_buf_printf(b, "\n**Fits**, with %s of headroom.\n", t);
 	else
 		report_buf_printf(b, "\n**Does not fit**: %s short.\n", t);
+	if (measured_text(p, line, sizeof(line))) {
+		line[0] = (char)(line[0] - 'a' + 'A');
+		report_buf_printf(b, "%s.\n", line);
+	}
 	if (m->host > 0)
 		report_buf_printf(b, "Offloaded to host memory: %s per GPU.\n",
 				  human(UNIT_BYTES, m->host, t, sizeof(t)));
@@ -835,6 +946,7 @@ int report_markdown(struct report_buf *b, const struct scenario *s, const struct
 	header_line(b, true, "Workload", describe_workload, s, p);
 	header_line(b, true, "Hardware", describe_hardware, s, p);
 	header_line(b, true, "Layout", describe_layout, s, p);
+	header_line(b, true, "Framework", describe_framework, s, p);
 	if (is_training(s)) {
 		report_buf_printf(b, "- **Time:** %s in total at %s per step; **cost** %s",
 				  human(UNIT_SECONDS, p->total_s, v1, sizeof(v1)),
@@ -1469,8 +1581,11 @@ static void catalog_gpus(struct report_buf *b, const struct catalog *cat)
 		units_format_human(UNIT_USD, g->price_per_hour, 3, price, sizeof(price));
 		report_buf_printf(b, "  %s, %s, %s/h\n", g->name[0] ? g->name : g->id, power,
 				  price);
-		report_buf_printf(b, "  link %s %s, PCIe %s %s\n", g->link[0] ? g->link : "-", link,
-				  g->pcie[0] ? g->pcie : "-", pcie);
+		/* link_bandwidth adds both directions, pcie_bandwidth is one (gpuplan-catalog(5))
+		 */
+		report_buf_printf(b, "  link %s %s both ways, PCIe %s %s each way\n",
+				  g->link[0] ? g->link : "-", link, g->pcie[0] ? g->pcie : "-",
+				  pcie);
 	}
 }
 

@@ -44,6 +44,11 @@ void report_buf_markdown_code(struct report_buf *b, const char *text);
  * further line indented by indent, then a newline. */
 void report_wrap(struct report_buf *b, int indent, const char *label, const char *text);
 
+/* Why no GPU count meets the load, where the plan knows a reason no count changes (a lone
+ * request's latency above the SLO, a load past the most GPUs planned): the warning's
+ * text in buf. False when the plan has no such warning. */
+bool report_fleet_reason(const struct plan *p, char *buf, size_t size);
+
 /* The source of an efficiency or default the plan used, in a few words, for the
  * assumptions sections: which of the scenario's values were given and which modelled. */
 const char *report_source_mfu(const struct scenario *s);

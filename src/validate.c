@@ -437,7 +437,9 @@ static void row_regime(struct validate_row *r, const struct scenario *s)
 	r->band_class = band_class_of(r->figure, &rate);
 	snprintf(r->band_kind, sizeof(r->band_kind), "%s",
 		 scenario_enum_name("workload.kind", (int)s->workload.kind));
-	snprintf(r->band_framework, sizeof(r->band_framework), "%s", band_framework(s));
+	snprintf(r->band_framework, sizeof(r->band_framework), "%s",
+		 band_framework(s, (enum band_class)(r->band_class < 0 ? 0 : r->band_class)));
+	snprintf(r->band_load, sizeof(r->band_load), "%s", band_load(s));
 	snprintf(r->band_generation, sizeof(r->band_generation), "%s",
 		 band_generation(s->hardware.gpu.id));
 	snprintf(r->gpu_id, sizeof(r->gpu_id), "%s", s->hardware.gpu.id);
@@ -621,11 +623,11 @@ static int each_regime(struct report_buf *b, const struct validation *v,
 static void band_markdown_row(struct report_buf *b, const struct regime *x)
 {
 	const struct validate_row *r = x->r;
-	report_buf_printf(b,
-			  "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %.1f%% | %s | %s |\n",
-			  band_class_name((enum band_class)r->band_class), r->band_kind,
-			  r->band_framework, r->band_generation, x->k, 100 * x->emin, 100 * x->emax,
-			  100 * x->mape, x->runs, x->gpus);
+	report_buf_printf(
+	    b, "| %s of %s, %s%s%s, on %s | %d | %+.1f%% to %+.1f%% | %.1f%% | %s | %s |\n",
+	    band_class_name((enum band_class)r->band_class), r->band_kind, r->band_framework,
+	    r->band_load[0] ? ", " : "", r->band_load, r->band_generation, x->k, 100 * x->emin,
+	    100 * x->emax, 100 * x->mape, x->runs, x->gpus);
 }
 
 /* A regime of fewer than BAND_MIN_ROWS rows and the band it carries; nothing for others. */
@@ -636,10 +638,11 @@ static void band_indicative_row(struct report_buf *b, const struct regime *x)
 	if (x->k >= BAND_MIN_ROWS)
 		return;
 	report_buf_printf(b,
-			  "| %s of %s, %s, on %s | %d | %+.1f%% to %+.1f%% | %+.1f%% to "
+			  "| %s of %s, %s%s%s, on %s | %d | %+.1f%% to %+.1f%% | %+.1f%% to "
 			  "%+.1f%% |\n",
 			  band_class_name((enum band_class)r->band_class), r->band_kind,
-			  r->band_framework, r->band_generation, x->k, 100 * x->emin, 100 * x->emax,
+			  r->band_framework, r->band_load[0] ? ", " : "", r->band_load,
+			  r->band_generation, x->k, 100 * x->emin, 100 * x->emax,
 			  100 * fmin(x->emin, -sp), 100 * fmax(x->emax, sp));
 }
 
@@ -668,9 +671,10 @@ static void validation_bands_markdown(struct report_buf *b, const struct validat
 	    b, "\n## Error bands by regime\n\n"
 	       "The band each figure of a report carries (HOW FAR TO TRUST THESE, the JSON "
 	       "report's\n`uncertainty`): the residuals of the measured rows of its regime "
-	       "(class of figure,\nworkload, framework, GPU generation), as a duration or "
-	       "size (a rate's residual e is\nturned into 1 / (1 + e) - 1). A scenario in no "
-	       "regime below is reported \"unvalidated:\noutside every validated regime\".\n\n"
+	       "(class of figure,\nworkload, framework (for inference speed the engine), "
+	       "load (online serving: alone\nor loaded), GPU generation), as a duration or size (a "
+	       "rate's residual e is turned into\n1 / (1 + e) - 1). A scenario in no regime "
+	       "below is reported \"unvalidated: outside\nevery validated regime\".\n\n"
 	       "| regime | rows | residual range | MAPE | runs | GPUs |\n"
 	       "|---|---:|---:|---:|---|---|\n");
 	each_regime(b, v, band_markdown_row);
@@ -735,6 +739,7 @@ static bool same_regime(const struct validate_row *a, const struct validate_row 
 {
 	return a->band_class == b->band_class && strcmp(a->band_kind, b->band_kind) == 0 &&
 	       strcmp(a->band_framework, b->band_framework) == 0 &&
+	       strcmp(a->band_load, b->band_load) == 0 &&
 	       strcmp(a->band_generation, b->band_generation) == 0;
 }
 
@@ -814,13 +819,13 @@ static void band_table_row(struct report_buf *b, const struct regime *x)
 {
 	const struct validate_row *r = x->r;
 	report_buf_printf(b,
-			  "\t{BAND_%s, \"%s\", \"%s\", \"%s\", %d, %.6f, %.6f, %.6f,\n"
+			  "\t{BAND_%s, \"%s\", \"%s\", \"%s\", \"%s\", %d, %.6f, %.6f, %.6f,\n"
 			  "\t \"%s\", \"%s\"},\n",
 			  r->band_class == BAND_MEMORY	? "MEMORY"
 			  : r->band_class == BAND_SPEED ? "SPEED"
 							: "TTFT",
-			  r->band_kind, r->band_framework, r->band_generation, x->k, x->emin,
-			  x->emax, x->mape, x->runs, x->gpus);
+			  r->band_kind, r->band_framework, r->band_load, r->band_generation, x->k,
+			  x->emin, x->emax, x->mape, x->runs, x->gpus);
 }
 
 void validation_band_table(struct report_buf *b, const struct validation *v)

@@ -58,7 +58,7 @@ struct validate_row {
 	/* the row's regime for error bands (band.h), from its scenario and figure; band_class
 	 * -1 when the figure carries no band */
 	int band_class;
-	char band_kind[16], band_framework[24], band_generation[16], gpu_id[32];
+	char band_kind[16], band_framework[24], band_load[8], band_generation[16], gpu_id[32];
 	double band_error; /* error as a duration or size: 1 / (1 + error) - 1 for a rate */
 };
 

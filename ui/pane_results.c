@@ -102,8 +102,12 @@ static void serving_line(const struct app *a, int i, const char **label, char *v
 		return;
 	}
 	*label = "queue";
-	units_format_percent(sv->utilisation, 0, u, sizeof(u));
-	if (sv->overloaded)
+	/* the offered load (figure.c, FIGURE_FMT_LOAD): a share up to 1, "load 15.2x" when
+	 * the arrivals outrun the replica */
+	figure_format_short(figure_find("serving.utilisation"), &a->plan, u, sizeof(u));
+	if (sv->utilisation > 1 + 1e-9)
+		snprintf(v, size, "%s, unbounded", u);
+	else if (sv->overloaded)
 		snprintf(v, size, "util %s, unbounded", u);
 	else {
 		units_format_human(UNIT_SECONDS, sv->wait_s, 3, wt, sizeof(wt));

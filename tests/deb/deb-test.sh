@@ -26,7 +26,7 @@ grep -q '^Depends: .*libc6' "$T/control" && ok || bad "Depends lacks libc6: $(ca
 root=$T/root
 dpkg-deb -x "$deb" "$root" 2>"$T/err" || bad "dpkg-deb -x"
 for f in usr/bin/gpuplan usr/share/gpuplan/gpus.yaml usr/share/man/man1/gpuplan.1.gz \
-	usr/share/man/man5/gpuplan-scenario.5.gz usr/share/bash-completion/completions/gpuplan \
+	usr/share/man/man5/gpuplan-scenario.5.gz usr/share/man/man5/gpuplan-catalog.5.gz usr/share/bash-completion/completions/gpuplan \
 	usr/share/zsh/vendor-completions/_gpuplan usr/share/fish/vendor_completions.d/gpuplan.fish \
 	usr/share/doc/gpuplan/copyright usr/share/doc/gpuplan/examples/default.yaml; do
 	[ -f "$root/$f" ] && ok || bad "the package lacks /$f"

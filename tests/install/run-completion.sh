@@ -31,7 +31,7 @@ gpuplan catalog m|models
 gpuplan search x.yaml --by c|cost
 gpuplan search x.yaml --to|--top
 gpuplan solve x.yaml --max workload.seq|workload.seq_len
-gpuplan explain tests/data/cli/train.yaml memory.per_gpu.o|memory.per_gpu.optimizer memory.per_gpu.optimizer_paged memory.per_gpu.overhead memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fragmentation
+gpuplan explain tests/data/cli/train.yaml memory.per_gpu.o|memory.per_gpu.optimizer memory.per_gpu.optimizer_paged memory.per_gpu.overhead memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fp8_weights memory.per_gpu.overhead_parts.fragmentation memory.per_gpu.overhead_parts.recomputed_layer
 gpuplan sweep x.yaml --y latency.tpot_p|latency.tpot_p50_s latency.tpot_p90_s latency.tpot_p99_s
 gpuplan sweep x.yaml --y memory.per_gpu.total,latency.tpot_p9|memory.per_gpu.total,latency.tpot_p90_s memory.per_gpu.total,latency.tpot_p99_s
 gpuplan sweep x.yaml --y serving.overl|

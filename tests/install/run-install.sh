@@ -69,7 +69,7 @@ done
 	bad "the installed catalog lists the shipped models"
 
 # what else is installed
-for f in usr/share/man/man1/gpuplan.1 usr/share/man/man5/gpuplan-scenario.5 \
+for f in usr/share/man/man1/gpuplan.1 usr/share/man/man5/gpuplan-scenario.5 usr/share/man/man5/gpuplan-catalog.5 \
 	usr/share/gpuplan/gpus.yaml usr/share/bash-completion/completions/gpuplan \
 	usr/share/zsh/vendor-completions/_gpuplan usr/share/fish/vendor_completions.d/gpuplan.fish; do
 	[ -f "$T/dest/$f" ] && ok || bad "make install: no /$f"

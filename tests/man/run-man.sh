@@ -16,7 +16,7 @@ tmp=$T/out
 if ! command -v groff >/dev/null 2>&1; then
 	bad "groff not found (Debian: apt-get install groff-base)"
 else
-	for page in $man1 $man5; do
+	for page in $man1 $man5 man/gpuplan-catalog.5; do
 		if ! groff -man -ww -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
 			bad "groff -man -ww -z $page:"
 			cat "$tmp"
@@ -222,7 +222,7 @@ online offline
 models
 cost
 --top
-memory.per_gpu.optimizer memory.per_gpu.overhead memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fragmentation memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.optimizer_paged
+memory.per_gpu.optimizer memory.per_gpu.overhead memory.per_gpu.overhead_parts.cuda_context memory.per_gpu.overhead_parts.fragmentation memory.per_gpu.overhead_parts.comm_buffers memory.per_gpu.overhead_parts.blas_workspace memory.per_gpu.overhead_parts.recomputed_layer memory.per_gpu.overhead_parts.fp8_weights memory.per_gpu.optimizer_paged
 h200 h200-nvl h20
 llama-3.1-405b llama-3.1-70b llama-3.1-8b
 --version

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Serving under a load (issue 13): at 80x24 the Results pane gives TTFT and TPOT at
 # P50/P90/P99 and the queue (utilisation and wait) after the figures; an overloaded replica
-# reads unbounded; a plan without a load (scheduler alone) has none of these lines.
+# reads unbounded, with its offered load ("load 15.2x"); a plan without a load (scheduler
+# alone) has none of these lines.
 NAME=serving
 . "$(dirname "$0")/lib.sh"
 fresh
@@ -15,7 +16,7 @@ wait_for '│ ttft p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
 # the 4 GPUs of the file are one replica: the peak overloads it
 fresh
 start_ui scenarios/team-serve-70b-5m-requests.yaml
-wait_for '│ ttft p50/90/99 +unbounded' && wait_for '│ queue +util [0-9.]+%, unbounded' &&
+wait_for '│ ttft p50/90/99 +unbounded' && wait_for '│ queue +load [0-9.]+x, unbounded' &&
 	ok "an overloaded replica reads unbounded" || bad "an overloaded replica reads unbounded"
 
 # no load modelled: no serving lines

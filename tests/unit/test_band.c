@@ -19,6 +19,7 @@
 #include "file.h"
 #include "report.h"
 #include "report_json.h"
+#include "scenario_yaml.h"
 #include "validate.h"
 /* after cmocka.h */
 #include "shipped_catalog.h"
@@ -78,7 +79,7 @@ static void test_table_matches_validate(void **state)
 		for (int j = 0; j < v.nrows; j++) {
 			const struct validate_row *r = &v.rows[j];
 			if (r->band_class != (int)t->cls || strcmp(r->band_kind, t->kind) ||
-			    strcmp(r->band_framework, t->framework) ||
+			    strcmp(r->band_framework, t->framework) || strcmp(r->band_load, t->load) ||
 			    strcmp(r->band_generation, t->generation))
 				continue;
 			n++;
@@ -339,6 +340,68 @@ static void test_reports_carry_bands(void **state)
 	free(p);
 }
 
+/* The band's regime of scenario s's figure key at value: validated, from entry *out. */
+static const struct band_regime *entry_of(const struct scenario *s, const char *key, double value)
+{
+	struct band b;
+	assert_true(band_lookup(s, key, value, &b));
+	if (!b.validated)
+		fail_msg("%s unvalidated: %s", key, b.regime);
+	return b.entry;
+}
+
+/* Naming the framework keeps the band of its engine's runs: TensorRT-LLM's offline rows
+ * (measured with trt-llm, planned without a framework) stand for a scenario that names
+ * trt-llm, as for one that names none (issue 12). */
+static void test_framework_keeps_engine_band(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	const struct band_regime *a, *b;
+	(void)state;
+	assert_int_equal(
+	    validate_row_scenario(validation_find(&v, "trtllm-8b-fp8-1000-1000"), cat, &s, &err),
+	    0);
+	assert_int_equal(s.workload.framework, FW_DEFAULT);
+	a = entry_of(&s, "throughput.tokens_per_s", 1e4);
+	assert_non_null(strstr(a->runs, "trt-llm"));
+	assert_int_equal(scenario_set(&s, cat, "workload.framework", "trt-llm", &err), 0);
+	b = entry_of(&s, "throughput.tokens_per_s", 1e4);
+	assert_ptr_equal(a, b);
+	/* memory follows the framework's own rules: its own regime */
+	assert_string_equal(band_framework(&s, BAND_MEMORY), "trt-llm");
+	assert_string_equal(band_framework(&s, BAND_SPEED), "cuda-graphs");
+}
+
+/* A loaded figure (a scheduler under arrivals) takes its band from the runs measured
+ * under load (serving.yaml), a lone decode step's from the single-stream rows. */
+static void test_loaded_band_from_loaded_runs(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	const struct band_regime *loaded, *alone;
+	(void)state;
+	assert_int_equal(scenario_load_file("scenarios/team-serve-70b-5m-requests.yaml", cat, &s,
+					    NULL, NULL, &err),
+			 0);
+	assert_string_equal(band_load(&s), "loaded");
+	loaded = entry_of(&s, "latency.tpot_p99_s", 0.1);
+	assert_string_equal(loaded->load, "loaded");
+	/* every row of the regime was planned under a load */
+	for (int j = 0; j < v.nrows; j++)
+		if (v.rows[j].band_class == (int)loaded->cls &&
+		    !strcmp(v.rows[j].band_kind, loaded->kind) &&
+		    !strcmp(v.rows[j].band_framework, loaded->framework) &&
+		    !strcmp(v.rows[j].band_load, "loaded") &&
+		    !strcmp(v.rows[j].band_generation, loaded->generation))
+			assert_non_null(strstr(v.rows[j].scenario, "tests/data/serving/"));
+	assert_int_equal(scenario_set(&s, cat, "workload.scheduler", "alone", &err), 0);
+	assert_string_equal(band_load(&s), "alone");
+	alone = entry_of(&s, "latency.tpot_s", 0.1);
+	assert_string_equal(alone->load, "alone");
+	assert_true(alone != loaded);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +412,8 @@ int main(void)
 	    cmocka_unit_test(test_indicative),
 	    cmocka_unit_test(test_outside_is_unvalidated),
 	    cmocka_unit_test(test_reports_carry_bands),
+	    cmocka_unit_test(test_framework_keeps_engine_band),
+	    cmocka_unit_test(test_loaded_band_from_loaded_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "explain.h"
 #include "plan.h"
 #include "scenario.h"
 #include "shipped_catalog.h"
@@ -50,6 +51,15 @@ static const struct want wants[] = {
     {"h200", 141 * GIB, 139.81 * GIB, "arxiv_confi etu_logging.md"},
     /* rocminfo's GPU pool 201310208 KB = 191.98 GiB (ROCm/rocm-examples issue #187) */
     {"mi300x", 192 * GIB, 201310208 * 1024.0, "rocm-examples issue #187"},
+    /* PyTorch's "total capacity" in out-of-memory messages on each part */
+    {"a800-80gb-sxm", 80 * GIB, 79.33 * GIB, "PB-LLM issue #3"},
+    {"l40", 48 * GIB, 44.40 * GIB, "Qwen3-VL issue #2097"},
+    {"l20", 48 * GIB, 44.53 * GIB, "HunyuanCustom issue #36"},
+    {"v100-sxm-32gb", 32 * GIB, 31.74 * GIB, "LLaVA issue #812"},
+    {"rtx-6000-ada", 48 * GIB, 44.43 * GIB, "MTVCrafter issue #21"},
+    {"rtx-5090", 32 * GIB, 31.37 * GIB, "Wan2.1 issue #465"},
+    /* ds4's cudaMemGetInfo total on the Workstation Edition (antirez/ds4 issue #431) */
+    {"rtx-pro-6000", 96 * GIB, 94.97 * GIB, "ds4 issue #431"},
     /* no figure found: the memory itself */
     {"h200-nvl", 141 * GIB, 0, "H200 datasheet"},
 };
@@ -127,6 +137,41 @@ static void test_plan_capacity_follows_cuda_total_and_override(void **state)
 	assert_true(p.mem.capacity > 79.11 * GIB - 1 && p.mem.capacity < 79.11 * GIB + 1);
 }
 
+/* explain memory.capacity says which figure the fit compares against: CUDA's total where
+ * the catalog has it, the scenario's hardware.memory, or the whole memory marked
+ * unverified where no reading of CUDA's total was found (h800). */
+static void test_explain_names_the_capacity_figure(void **state)
+{
+	static const struct {
+		const char *gpu, *memory, *says;
+	} cases[] = {
+	    {"h100-sxm-80gb", NULL, "what CUDA reports as total (cuda_total)"},
+	    {"l20", NULL, "what CUDA reports as total (cuda_total)"},
+	    {"h800", NULL, "unverified: no reading of what CUDA reports"},
+	    {"h800", "78GiB", "hardware.memory, taken as what CUDA reports"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scenario s;
+		struct plan p;
+		struct gp_error err;
+		char buf[4096];
+		scenario_init(&s);
+		assert_int_equal(scenario_set(&s, cat, "model.preset", "llama-2-7b", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "workload.kind", "online", &err), 0);
+		assert_int_equal(scenario_set(&s, cat, "hardware.gpu", cases[i].gpu, &err), 0);
+		if (cases[i].memory)
+			assert_int_equal(
+			    scenario_set(&s, cat, "hardware.memory", cases[i].memory, &err), 0);
+		plan_compute(&s, &p);
+		assert_int_equal(explain_key(&s, &p, "memory.capacity", buf, sizeof(buf), &err),
+				 0);
+		if (!strstr(buf, cases[i].says))
+			fail_msg("%s: explain memory.capacity lacks '%s':\n%s", cases[i].gpu,
+				 cases[i].says, buf);
+	}
+}
+
 static void test_cuda_total_above_memory_is_refused(void **state)
 {
 	static const char text[] = "gpus:\n"
@@ -165,6 +210,7 @@ int main(void)
 	    cmocka_unit_test(test_capacities_are_as_the_hardware_has_them),
 	    cmocka_unit_test(test_every_cuda_total_is_part_of_its_memory),
 	    cmocka_unit_test(test_plan_capacity_follows_cuda_total_and_override),
+	    cmocka_unit_test(test_explain_names_the_capacity_figure),
 	    cmocka_unit_test(test_cuda_total_above_memory_is_refused),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);

@@ -104,11 +104,11 @@ static void test_results(void **state)
 	(void)state;
 	fill(&a, &pa);
 	fill(&b, &pb);
-	pb.mem.total = 66e9;                       /* +10% */
-	pb.step_s = 1000 * (1 + 1e-12);            /* rounding noise: not a change */
-	pb.ttft_s = 0.25;                          /* now applies */
-	pb.mfu = 0;                                /* from 1000 to 0 */
-	pa.kwh = 0;                                /* from 0: no relative change */
+	pb.mem.total = 66e9;		/* +10% */
+	pb.step_s = 1000 * (1 + 1e-12); /* rounding noise: not a change */
+	pb.ttft_s = 0.25;		/* now applies */
+	pb.mfu = 0;			/* from 1000 to 0 */
+	pa.kwh = 0;			/* from 0: no relative change */
 	diff_compute(&a, &pa, &b, &pb, &d);
 	r = find_result(&d, "memory.per_gpu.total");
 	assert_non_null(r);
@@ -268,6 +268,36 @@ static void test_no_differences_text(void **state)
 	report_buf_release(&out);
 }
 
+/* A figure that codes a name (serving.scheduler) is compared by its names: "chunked" to
+ * "prefill-first", never "3 -> 2 (-33.3%)"; its change and relative are null. */
+static void test_codes_by_name(void **state)
+{
+	struct scenario a;
+	struct plan pa, pb;
+	struct diff d;
+	const struct diff_result *r;
+	struct report_buf out = {0}, md = {0};
+
+	(void)state;
+	fill(&a, &pa);
+	pb = pa;
+	pa.serving.scheduler = SCHED_CHUNKED;
+	pb.serving.scheduler = SCHED_PREFILL_FIRST;
+	diff_compute(&a, &pa, &a, &pb, &d);
+	r = find_result(&d, "serving.scheduler");
+	assert_non_null(r);
+	assert_true(isnan(r->change) && isnan(r->relative));
+	diff_text(&out, &d, "a", "b");
+	assert_non_null(strstr(out.data, "serving.scheduler                 chunked      "
+					 "prefill-first changed"));
+	assert_null(strstr(out.data, "33.3%"));
+	diff_markdown(&md, &d, "a", "b");
+	assert_non_null(
+	    strstr(md.data, "| `serving.scheduler` | chunked | prefill-first | changed |"));
+	report_buf_release(&out);
+	report_buf_release(&md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(test_long_values_wrap),
 	    cmocka_unit_test(test_long_notes_cut_at_a_character),
 	    cmocka_unit_test(test_no_differences_text),
+	    cmocka_unit_test(test_codes_by_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

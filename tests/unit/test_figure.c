@@ -189,9 +189,7 @@ static void test_details(void **state)
 		assert_false(up->flags & FIGURE_DETAIL);
 		assert_true(up < f); /* a detail follows its parent, as in the JSON report */
 		assert_true(figure_is_number(f));
-		assert_int_equal(f->pane + f->text.train + f->text.infer + f->markdown.train +
-				     f->markdown.infer,
-				 0);
+		assert_int_equal(f->pane + f->text.train + f->text.infer, 0);
 	}
 	assert_true(n <= FIGURE_MAX);
 	assert_true(details >= PLAN_PARTS);
@@ -220,8 +218,7 @@ static void test_details(void **state)
 
 static void test_places_unambiguous(void **state)
 {
-	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_MARKDOWN,
-						 FIGURE_LIST_PANE};
+	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_PANE};
 
 	(void)state;
 	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
@@ -233,17 +230,11 @@ static void test_places_unambiguous(void **state)
 				for (int j = i + 1; j < n; j++)
 					if (lists[l] == FIGURE_LIST_PANE)
 						assert_true(out[i]->pane != out[j]->pane);
-					else if (lists[l] == FIGURE_LIST_TEXT)
+					else
 						assert_true(
 						    kind <= WL_FINETUNE
 							? out[i]->text.train != out[j]->text.train
 							: out[i]->text.infer != out[j]->text.infer);
-					else
-						assert_true(kind <= WL_FINETUNE
-								? out[i]->markdown.train !=
-								      out[j]->markdown.train
-								: out[i]->markdown.infer !=
-								      out[j]->markdown.infer);
 			assert_true(n > 3);
 		}
 	}
@@ -302,7 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows_complete),     cmocka_unit_test(test_json_follows_table),
 	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
-	    cmocka_unit_test(test_bottleneck_names), cmocka_unit_test(test_policy_names),
+	    cmocka_unit_test(test_bottleneck_names),  cmocka_unit_test(test_policy_names),
 	    cmocka_unit_test(test_details),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
