@@ -931,7 +931,7 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 		wnoutrefresh(w);
 		return;
 	}
-	if (p->nwarnings > 0 && l.y >= height) {
+	if (p->nwarnings > 0 && l.row[l.n - 1].kind != ROW_WARNINGS) {
 		/* no line left for the warnings: the header says they are there */
 		char title[48];
 		snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
