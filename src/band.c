@@ -122,10 +122,23 @@ const char *band_load(const struct scenario *s)
 	 * queue, so its runs stand for both */
 	if (s->workload.kind != WL_ONLINE)
 		return "";
-	/* the scheduler the plan applies (plan_serve.c: framework_scheduler) */
-	return framework_scheduler(s->workload.framework, s->workload.scheduler) == SCHED_ALONE
-		   ? "alone"
-		   : "loaded";
+	/* the scheduler the plan applies (framework_serving, as plan_infer.c calls it: the
+	 * default framework's depends on the engine's kernels, not on the GPU's memory) */
+	struct serving_engine e;
+	framework_serving(s->workload.framework, s->workload.scheduler,
+			  plan_engine(s) == ENGINE_CUDA_GRAPHS, false, 0, "", &e);
+	if (e.sched == SCHED_ALONE)
+		return "alone";
+	/* one stream (a batch of 1, no arrival rate, no clients beside it) is the lone
+	 * decode step under any scheduler (the identity at concurrency 1): a run measured
+	 * so, as the single-stream decode rows are, is not under load */
+	/* and so is a static batch with no arrivals (vLLM's benchmark_latency.py: one batch
+	 * of B prompts prefilled, then decoded together, the decode steps alone) */
+	const struct workload *w = &s->workload;
+	bool open = w->requests_per_s > 0 || w->requests_per_day > 0 || w->concurrency > 1;
+	if (!open && (w->batch == 1 || e.sched == SCHED_STATIC))
+		return "alone";
+	return "loaded";
 }
 
 double band_class_spread(enum band_class c)

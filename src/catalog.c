@@ -198,8 +198,13 @@ struct gkey {
 	{                                                                                          \
 		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
 	}
+#define GINT_OPT(k, m)                                                                             \
+	{                                                                                          \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), false                                 \
+	}
 
-/* The keys of one entry; every one is required except sparse, cuda_total and class. */
+/* The keys of one entry; every one is required except sparse, cuda_total, class, sms and
+ * gemm_efficiency. */
 static const struct gkey gpu_keys[] = {
     GSTR("id", id),
     GSTR("name", name),
@@ -218,6 +223,8 @@ static const struct gkey gpu_keys[] = {
     GNUM("power", power_w, UNIT_WATTS),
     GNUM("price_per_hour", price_per_hour, UNIT_USD),
     GINT("gpus_per_node", gpus_per_node),
+    GINT_OPT("sms", sms),
+    GNUM_OPT("gemm_efficiency", gemm_efficiency, UNIT_RATIO),
     GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
     {NULL, GK_STR, UNIT_NONE, 0, 0, false},
 };
@@ -409,6 +416,12 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 				  "GPU entry %s: memory and hbm_bandwidth must be "
 				  "above zero%s",
 				  g->id, "");
+	if (!(g->gemm_efficiency >= 0 && g->gemm_efficiency <= 1))
+		return node_error(
+		    err, file, entry,
+		    "GPU entry %s: gemm_efficiency is not a fraction (expected a share "
+		    "of the dense peak, above 0 and at most 1%s)",
+		    g->id, "");
 	if (g->cuda_total_bytes > g->memory_bytes)
 		return node_error(err, file, entry,
 				  "GPU entry %s: cuda_total is more than memory (expected what "

@@ -35,6 +35,8 @@ struct gpu {
 	double price_per_hour;		  /* indicative USD per GPU-hour */
 	int gpus_per_node;
 	double network_bytes_per_s; /* scale-out bandwidth per GPU */
+	int sms;		/* streaming multiprocessors (AMD: compute units); 0 = not known */
+	double gemm_efficiency; /* measured 16-bit GEMM fraction of the peak; 0 = modelled */
 };
 
 struct catalog_model {

@@ -540,7 +540,15 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			 plain(e, Ls - w->recompute_layers), plain(e, Ls));
 		ex_wrapped(e, "  ", t);
 	}
-	if (w->recompute != RECOMPUTE_FULL)
+	if (w->recompute == RECOMPUTE_ATTENTION)
+		ex_wrapped(e, "  ",
+			   "bytes per token: the layer's stored tensors less its attention "
+			   "module's (workload.recompute attention: the module keeps only its "
+			   "input, the norm's output, and drops Q, K, V, the kernel's output and "
+			   "log-sum-exp or the scores, and the attention's LoRA adapters; the norm "
+			   "inputs and the MLP's intermediates stay, / tp inside the "
+			   "tensor-parallel region)");
+	else if (w->recompute != RECOMPUTE_FULL)
 		ex_wrapped(
 		    e, "  ",
 		    "bytes per token: the layer's stored tensors (norm inputs, Q K V, the MLP's "
@@ -718,6 +726,12 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		       "a checkpoint (/ t with sequence parallelism); Megatron-Core "
 		       "megatron/core/recompute.py (transformer_block.py _checkpointed_forward), "
 		       "method uniform: one for each chunk of recompute_layers layers");
+	else if (s->workload.recompute == RECOMPUTE_ATTENTION)
+		source(e, "OLMo-core olmo_core/nn/transformer/model.py, activation checkpointing "
+			  "mode selected_modules over blocks.*.attention (PyTorch "
+			  "checkpoint_wrapper: the module's inputs kept, its forward run again); "
+			  "the layer's tensors as Korthikanti et al. 2023 count them "
+			  "(src/plan_memory.c act_attention_ckpt_token)");
 	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "

@@ -101,9 +101,16 @@ static void explain_latency_level(struct ex *e, const struct scenario *s, const 
 		result(e, lhs, sec(e, lv < 3 ? v->ttft[lv] : v->ttft_slo_s));
 		ex_put(e, "\n");
 		ex_wrapped(e, "  ",
-			   "the wait at level q: q of the step in flight (uniform), and past the "
-			   "queue's empty share 1 - rho the exponential tail of the wait at the "
-			   "prompt budget (Kleinrock, Queueing Systems I, 5.7);");
+			   !isnan(v->rate) /* an open loop */
+			       ? "the wait at level q: q of the step in flight (uniform), and past "
+				 "the queue's empty share 1 - rho the exponential tail of the wait "
+				 "at the prompt budget (Kleinrock, Queueing Systems I, 5.7);"
+			       : "the wait at level q, a closed loop's: the step in flight (and "
+				 "any wait for a slot) as its mean, and past the budget's empty "
+				 "share 1 - rho the exponential tail of the M/D/1 part's mean rho "
+				 "s / (2 (1 - rho)) (Kleinrock, Queueing Systems I, 5.7), at most "
+				 "the N - 1 other clients' prompts all ahead, (N - 1) s (a finite "
+				 "source, 3.10);");
 	} else if (strcmp(what, "tpot") == 0 && lv == 3 && !isnan(v->slo_share)) {
 		formula(e, lhs,
 			"a request's tpot, the mean of its gaps: (1 - f) x decode step + f x "
@@ -201,7 +208,8 @@ void explain_serving_scheduler(struct ex *e, const struct scenario *s, const str
 {
 	serving_plain(e, s, p, "scheduler",
 		      "workload.scheduler, auto resolved to the framework's (vllm, trt-llm, "
-		      "llama.cpp: chunked; sglang: prefill-first)",
+		      "llama.cpp: chunked; sglang: prefill-first; no framework named: vLLM V1's "
+		      "chunked on a CUDA-graph engine, alone under llama.cpp kernels)",
 		      "!a setting, or the framework's default (src/framework.c)", sched_name(p));
 }
 
@@ -209,21 +217,30 @@ void explain_serving_step_tokens(struct ex *e, const struct scenario *s, const s
 {
 	serving_plain(e, s, p, "budget",
 		      "workload.max_batched_tokens, or the framework's (vLLM "
-		      "max_num_batched_tokens 2048, SGLang chunked_prefill_size 2048/8192/16384 "
+		      "max_num_batched_tokens 2048 online, 8192 offline, 8192 and 16384 on GPUs of "
+		      "70 GiB or more but the A100; SGLang chunked_prefill_size 2048/8192/16384 "
 		      "by GPU memory, TensorRT-LLM max_num_tokens 8192); null: unlimited",
 		      "!a setting, or the framework's default (src/framework.c)",
 		      isnan(p->serving.budget) ? "unlimited" : plain(e, p->serving.budget));
 }
 
-void explain_serving_max_running(struct ex *e, const struct scenario *s, const struct plan *p)
+/* The running cap the engine applies: workload.max_running, or the engine's
+ * (framework_serving: vLLM's by GPU and usage context); 0: what the KV cache holds. */
+static double engine_cap(const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
-	const struct framework_info *fw = framework_get(w->framework);
+	struct serving_engine eng;
+	framework_serving(w->framework, w->scheduler, p->engine == ENGINE_CUDA_GRAPHS,
+			  w->kind == WL_OFFLINE, s->hardware.gpu.memory_bytes, s->hardware.gpu.id,
+			  &eng);
+	return w->max_running > 0 ? w->max_running : eng.max_running;
+}
+
+void explain_serving_max_running(struct ex *e, const struct scenario *s, const struct plan *p)
+{
 	const struct plan_serving *v = &p->serving;
 	double maxb = p->max_batch >= 1 ? p->max_batch : 1;
-	double set = w->max_running > 0	   ? w->max_running
-		     : fw->max_running > 0 ? fw->max_running
-					   : maxb;
+	double set = engine_cap(s, p) > 0 ? engine_cap(s, p) : maxb;
 	double r = computed_prompt(s, p) / output_tokens(s);
 	char nums[160];
 	int n = snprintf(nums, sizeof(nums), "min(%s, %s", plain(e, set), plain(e, maxb));
@@ -233,8 +250,9 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 			      plain(e, floor((v->budget + r) / (1 + r))));
 	snprintf(nums + n, sizeof(nums) - (size_t)n, ")");
 	serving_plain(e, s, p, "cap",
-		      "min(workload.max_running or the framework's (vLLM max_num_seqs 256, "
-		      "SGLang 4096, TensorRT-LLM max_batch_size 2048), the sequences whose KV "
+		      "min(workload.max_running or the framework's (vLLM max_num_seqs 256, 1024 "
+		      "on GPUs of 70 GiB or more but the A100; SGLang 4096, TensorRT-LLM "
+		      "max_batch_size 2048), the sequences whose KV "
 		      "cache fits, and under chunked the batch the budget can refill: "
 		      "(T + P/O) / (1 + P/O))",
 		      v->max_running > 1 ? nums : "!one sequence at the least",
@@ -603,7 +621,7 @@ static void max_batch_kv_rule(struct ex *e, const struct scenario *s, const stru
 	double frac = s->workload.gpu_memory_utilization > 0
 			  ? s->workload.gpu_memory_utilization
 			  : framework_mem_fraction(s->workload.framework, p->tp);
-	double cap = s->workload.max_running > 0 ? s->workload.max_running : fw->max_running;
+	double cap = engine_cap(s, p);
 	const char *cap_name = fw->kv_rule == KV_RULE_STATIC ? "max_running_requests"
 			       : fw->kv_rule == KV_RULE_FREE ? "max_batch_size"
 							     : "max_num_seqs";

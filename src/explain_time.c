@@ -127,6 +127,25 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		       "\n  with recomputation the hardware runs %s per token (HFU counts "
 		       "those)\n",
 		       cnt(e, p->hw_flops_per_token));
+		if (s->workload.recompute == RECOMPUTE_ATTENTION) {
+			/* plan_train.c attn_recompute_share */
+			const struct model *m = &p->model;
+			double hd = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+			double qd = m->heads * hd,
+			       kvd = (m->kv_heads > 0 ? m->kv_heads : m->heads) * hd;
+			double all =
+			    2 * qd + 2 * kvd + (m->mlp == MLP_GATED ? 3 : 2) * (double)m->ffn;
+			char t[400];
+			snprintf(
+			    t, sizeof(t),
+			    "workload.recompute attention: the attention module's forward runs "
+			    "again in the backward, its q, k, v and output projections (%s of a "
+			    "layer's forward GEMMs) and the attention core; the MLP's tensors "
+			    "were stored (OLMo-core selected_modules over blocks.*.attention, "
+			    "PyTorch checkpoint_wrapper)",
+			    pct(e, all > 0 ? (2 * qd + 2 * kvd) / all : 0));
+			ex_wrapped(e, "  ", t);
+		}
 		if (s->workload.recompute != RECOMPUTE_NONE && s->workload.recompute_layers > 0 &&
 		    s->workload.recompute_method != RECOMPUTE_UNIFORM)
 			ex_put(e,
@@ -364,7 +383,7 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	    {"gradient reduction", "overlap_grad_reduce", o->grad, o->grad_s, o->grad_exposed_s},
 	    {"param all-gathers", "overlap_param_gather", o->param, o->param_s, o->param_exposed_s},
 	};
-	char text[400];
+	char text[600];
 	bool any = false;
 	const struct parallel *par = &s->parallel;
 
@@ -393,17 +412,30 @@ static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan
 	}
 	if (!any)
 		return;
-	if (o->speed < 1)
+	if (o->speed < 1) {
+		const struct gpu *g = &s->hardware.gpu;
+		char why[200];
+		if (s->efficiency.overlap > 0)
+			snprintf(why, sizeof(why), "efficiency.overlap");
+		else if (g->sms > OVERLAP_COMM_SMS)
+			snprintf(
+			    why, sizeof(why),
+			    "the collective holds %d of the GPU's %d SMs: (%d - %d) / %d, "
+			    "Transformer Engine's userbuffers num_sm and NCCL's ring channels, "
+			    "MAXCHANNELS / 2; efficiency.overlap sets a speed",
+			    OVERLAP_COMM_SMS, g->sms, g->sms, OVERLAP_COMM_SMS, g->sms);
+		else
+			snprintf(why, sizeof(why),
+				 "the GPU's SM count not known: Lee et al. 2025, arXiv 2507.03114, "
+				 "18.9%% slower on average; efficiency.overlap sets a speed");
 		snprintf(text, sizeof(text),
 			 "overlapped: shown = max(comm - compute, comm x (1 - speed)), the compute "
-			 "running at %s of its speed alone while the communication does "
-			 "(efficiency.overlap; Lee et al. 2025, arXiv 2507.03114: 18.9%% slower on "
-			 "average)%s",
-			 pct(e, o->speed),
+			 "running at %s of its speed alone while the communication does (%s)%s",
+			 pct(e, o->speed), why,
 			 o->tp == OVERLAP_ON ? "; a TP GEMM split in chunks leaves its last "
 					       "reduce-scatter chunk out"
 					     : "");
-	else
+	} else
 		snprintf(text, sizeof(text),
 			 "overlapped: shown = max(comm - compute, 0), without contention: the "
 			 "papers' idealised overlap the time model was calibrated with "
@@ -438,6 +470,16 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 			 : fw->loss_chunks <= 0 ? "one fused pass (llm.c's fused_classifier)"
 						: "each chunk upcast and reduced");
 		ex_put(e, "\n");
+		ex_wrapped(e, "  ", text);
+	}
+	if (fw->elt_h_fwd > 0) {
+		snprintf(
+		    text, sizeof(text),
+		    "elementwise: %s's own kernels move %s h-sized elements a layer and token "
+		    "forward and %s backward (fused residual and norm kernels, bias gradients; "
+		    "%s), not the generic 22 and 44",
+		    framework_name(w->framework), plain(e, fw->elt_h_fwd), plain(e, fw->elt_h_bwd),
+		    fw->source);
 		ex_wrapped(e, "  ", text);
 	}
 	if (w->kind == WL_FINETUNE && w->finetune.method != FT_FULL) {

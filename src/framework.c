@@ -23,15 +23,22 @@
  * non_torch_memory = 0.35 GiB (CUDA context, NCCL, cuBLAS outside PyTorch). */
 #define VLLM_NON_TORCH (0.35 * 1073741824.0)
 
-/* Compute while overlapped collectives run: Lee et al., "Characterizing Compute-Communication
- * Overlap in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications"
+/* Compute while overlapped collectives run. The collective's kernels hold SMs the GEMMs
+ * beside it then lack: Transformer Engine's userbuffers run their pipelined and bulk
+ * overlaps (Megatron --tp-comm-overlap) on num_sm = 16 SMs and launch the GEMM on the
+ * others (transformer_engine/pytorch/module/base.py, initialize_ub get_default_config,
+ * set_sm_margin); NCCL runs one CTA, one SM, a channel, and its ring search stops at
+ * MAXCHANNELS / 2 = 16 (src/init.cc, ringGraph->maxChannels; NCCL_MAX_NCHANNELS lowers
+ * it, and PCIe topologies find fewer rings). So a GEMM keeps (sms - 16) / sms of the GPU
+ * (framework.h OVERLAP_COMM_SMS, sms from catalog/gpus.yaml): 0.879 on an H100 SXM's 132
+ * SMs, 0.852 on an A100's 108. Lee et al., "Characterizing Compute-Communication Overlap
+ * in GPU-Accelerated Distributed Deep Learning: Performance and Power Implications"
  * (arXiv 2507.03114, 2025) measure an average computational slowdown of 18.9% (at most
  * 40%) for GPT and Llama layers overlapped with their collectives on 4 x A100, H100, MI250
- * and MI210: speed 1 / 1.189. Transformer Engine's userbuffers take SMs of the same order:
- * its pipelined and bulk overlaps run on num_sm = 16 SMs and launch the GEMM on the others
- * (transformer_engine/pytorch/module/base.py, initialize_ub get_default_config,
- * set_sm_margin), 12% of an H100's 132 SMs (a GEMM 14% slower), 15% of an A100's 108 (17%).
- * A published figure, not fitted; efficiency.overlap overrides it. */
+ * and MI210: speed 1 / 1.189, which the SM share (a GEMM 14% slower on an H100, 17% on an
+ * A100) nearly accounts for, the rest being HBM shared with the collective; it stands for
+ * a GPU whose SM count is not known. Published figures, not fitted; efficiency.overlap
+ * overrides both. */
 #define OVERLAP_SPEED (1 / 1.189)
 
 /* As scenario files write them: workload.framework's choices (src/scenario.c). */
@@ -250,7 +257,19 @@ static const struct framework_info table[FW_COUNT] = {
 		 .tp_overlap = OVERLAP_OFF,
 		 .grad_overlap = OVERLAP_ON,
 		 .param_overlap = OVERLAP_OFF,
-		 .overlap_speed = OVERLAP_SPEED},
+		 .overlap_speed = OVERLAP_SPEED,
+		 /* its own kernels' h-sized traffic a layer and token (train_gpt2.cu
+		  * gpt2_forward, gpt2_backward; biases in the cuBLASLt epilogue, cuDNN
+		  * attention on the fused qkvr layout, no permutes): forward, two
+		  * fused_residual_forward5 (read residual and branch, write residual and
+		  * norm: 4 each) = 8; backward, two layernorm_backward (read dout and input,
+		  * accumulate dresidual: 4 each) and the bias gradients of fcproj, attproj
+		  * and qkv (matmul_backward reads dout: 1 + 1 + 3) = 13. The MLP's GELU
+		  * (gelu_fusion 0: gelu_forward, gelu_backward_inplace) and fc's bias
+		  * gradient are ffn-sized, 2 ffn forward and 4 backward, as ELT_FFN_PLAIN
+		  * counts them */
+		 .elt_h_fwd = 8,
+		 .elt_h_bwd = 13},
     /* vLLM: KV budget = total x gpu_memory_utilization (0.9, vllm/config.py CacheConfig) -
      * peak torch memory of the profile run - non-torch memory, in blocks of 16 tokens
      * (block_size), allocated once (vllm/worker/worker.py, determine_num_available_blocks). */
@@ -264,8 +283,8 @@ static const struct framework_info table[FW_COUNT] = {
 		 .kv_block_tokens = 16,
 		 /* V1 always chunks prefills into the decode step (vllm/engine/arg_utils.py,
 		  * _set_default_args_v1: enable_chunked_prefill = True); the API server's
-		  * max_num_batched_tokens 2048 and max_num_seqs 256 (get_batch_defaults; 8192
-		  * and 1024 on GPUs of 70 GiB or more other than the A100 in later versions) */
+		  * max_num_batched_tokens 2048 and max_num_seqs 256 on GPUs under 70 GiB and
+		  * the A100, the rest by GPU and usage context (framework_vllm_batch) */
 		 .scheduler = SCHED_CHUNKED,
 		 .max_batched_tokens = 2048,
 		 .max_running = 256,
@@ -416,16 +435,62 @@ bool framework_nosync_pipeline(int f, int pp)
 	return f == FW_FSDP && pp > 1;
 }
 
+/* What the training frameworks cannot run (issue 12, Bad input), one rule a row, each with
+ * its source. */
+static const struct layout_rule layout_rules[] = {
+    /* a framework without pipeline parallelism (framework_info.pipeline) */
+    {FW_COUNT, LAYOUT_PP, "parallel.pp", "has no pipeline parallelism", NULL, NULL},
+    /* train_gpt2.cu parallelises over data only (multi_gpu_config: one process a GPU,
+     * NCCL all-reduce or ZeRO-1 reduce-scatter, llmc/zero.cuh) and keeps every buffer on
+     * the GPU: no tensor parallelism, no offload option */
+    {FW_LLMC, LAYOUT_TP, "parallel.tp", "has no tensor parallelism", NULL,
+     "tp 1, or framework megatron, fsdp or deepspeed"},
+    {FW_LLMC, LAYOUT_OFFLOAD, "parallel.offload", "has no offload", NULL,
+     "offload none, or framework deepspeed or fsdp"},
+    /* DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: "ZeRO-2 and ZeRO-3
+     * are incompatible with pipeline parallelism" (deepspeed/runtime/pipe/engine.py,
+     * PipelineEngine.__init__) */
+    {FW_DEEPSPEED, LAYOUT_ZERO_PP, "parallel.zero", "cannot run",
+     "its pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with pipeline "
+     "parallelism",
+     "zero 0 or 1 with pp above 1, or pp 1"},
+};
+#define NLAYOUT_RULES ((int)(sizeof(layout_rules) / sizeof(layout_rules[0])))
+
+static bool layout_breaks(const struct layout_rule *r, int f, int tp, int pp, int zero,
+			  bool offload)
+{
+	if (r->framework == FW_COUNT ? framework_get(f)->pipeline : r->framework != f)
+		return false;
+	switch (r->kind) {
+	case LAYOUT_PP:
+		return pp > 1;
+	case LAYOUT_TP:
+		return tp > 1;
+	case LAYOUT_OFFLOAD:
+		return offload;
+	case LAYOUT_ZERO_PP:
+		return pp > 1 && zero >= 2;
+	}
+	return false;
+}
+
+int framework_layout_rule(int from, int f, int tp, int pp, int zero, bool offload)
+{
+	for (int i = from > 0 ? from : 0; i < NLAYOUT_RULES; i++)
+		if (layout_breaks(&layout_rules[i], f, tp, pp, zero, offload))
+			return i;
+	return -1;
+}
+
+const struct layout_rule *framework_layout_rule_at(int i)
+{
+	return i >= 0 && i < NLAYOUT_RULES ? &layout_rules[i] : NULL;
+}
+
 bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload)
 {
-	if (pp > 1 && !framework_get(f)->pipeline)
-		return false;
-	/* llm.c's train_gpt2.cu: data parallelism only, every buffer on the GPU */
-	if (f == FW_LLMC && (tp > 1 || offload))
-		return false;
-	/* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ asserts
-	 * zero_optimization_stage() < 2 */
-	return !(f == FW_DEEPSPEED && pp > 1 && zero >= 2);
+	return framework_layout_rule(0, f, tp, pp, zero, offload) < 0;
 }
 
 bool framework_keeps_gathered(int f, int pp, enum reshard r)
@@ -504,19 +569,22 @@ enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int z
 	return r == OVERLAP_AUTO ? OVERLAP_OFF : r;
 }
 
-double framework_overlap_speed(int f, double e)
+double framework_overlap_speed(int f, double e, int sms)
 {
 	double v = e > 0 ? e : framework_get(f)->overlap_speed;
+	/* a framework with contention on a GPU whose SMs are known: their share */
+	if (!(e > 0) && v > 0 && v < 1 && sms > OVERLAP_COMM_SMS)
+		v = (double)(sms - OVERLAP_COMM_SMS) / sms;
 	return v > 0 && v <= 1 ? v : 1;
 }
 
 void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
-			double e, enum overlap out[3], double *speed)
+			double e, int sms, enum overlap out[3], double *speed)
 {
 	out[0] = framework_overlap(f, OVERLAP_TP, tp, zero);
 	out[1] = framework_overlap(f, OVERLAP_GRAD, grad, zero);
 	out[2] = framework_overlap(f, OVERLAP_PARAM, param, zero);
-	*speed = framework_overlap_speed(f, e);
+	*speed = framework_overlap_speed(f, e, sms);
 }
 
 const char *framework_name(int f)
@@ -537,9 +605,47 @@ static const struct {
     {"disaggregated", "disaggregated prefill and decode pools (DistServe, Dynamo)"},
 };
 
-enum scheduler framework_scheduler(int f, enum scheduler set)
+void framework_vllm_batch(bool offline, double hbm_bytes, const char *gpu_id, int *tokens,
+			  int *seqs)
 {
-	return set == SCHED_AUTO ? framework_get(f)->scheduler : set;
+	/* vllm/engine/arg_utils.py EngineArgs._set_default_args (get_batch_defaults in
+	 * some versions): "if device_memory >= 70 * GiB_bytes and "a100" not in
+	 * device_name" (H100, H200, MI300X, B200) max_num_batched_tokens 16384 for the
+	 * LLM class (offline) and 8192 for the OpenAI API server, max_num_seqs 1024 for
+	 * both; else (the A100 by vLLM PR #17885, which measured the larger budget's
+	 * throughput loss there) 8192 and 2048, max_num_seqs 256; max_num_seqs is then
+	 * min(that, max_num_batched_tokens). The catalog ids of the A100s start "a100". */
+	bool big = hbm_bytes >= 70 * 1073741824.0 && strncmp(gpu_id, "a100", 4) != 0;
+	*tokens = big ? (offline ? 16384 : 8192) : (offline ? 8192 : 2048);
+	*seqs = big ? 1024 : 256;
+	if (*seqs > *tokens)
+		*seqs = *tokens;
+}
+
+void framework_serving(int f, enum scheduler set, bool graphs, bool offline, double hbm_bytes,
+		       const char *gpu_id, struct serving_engine *o)
+{
+	const struct framework_info *fw = framework_get(f);
+	o->sched = fw->scheduler;
+	o->max_batched_tokens = framework_max_batched_tokens(f, hbm_bytes);
+	o->max_running = fw->max_running;
+	if (f == FW_DEFAULT || f < 0 || f >= FW_COUNT) {
+		/* The engine most users of the GPU run (plan_engine picks its kernels): on a
+		 * CUDA-graph GPU vLLM V1, whose scheduler chunks the prompts into the decode
+		 * steps (vLLM's, below); under llama.cpp kernels a llama-server of one slot,
+		 * n_parallel = 1 (common/common.h common_params), serving one request at a
+		 * time: the decode step alone. workload.scheduler alone is one value away. */
+		o->sched = graphs ? SCHED_CHUNKED : SCHED_ALONE;
+		o->max_batched_tokens = o->max_running = 0;
+		if (graphs)
+			framework_vllm_batch(offline, hbm_bytes, gpu_id, &o->max_batched_tokens,
+					     &o->max_running);
+	} else if (f == FW_VLLM) {
+		framework_vllm_batch(offline, hbm_bytes, gpu_id, &o->max_batched_tokens,
+				     &o->max_running);
+	}
+	if (set != SCHED_AUTO)
+		o->sched = set;
 }
 
 /* Every framework schedules once a decode step by default: vLLM v0's EngineArgs

@@ -110,7 +110,7 @@ enum kv_rule {
 /* workload.scheduler: how a serving engine puts prompts and decodes into its steps. */
 enum scheduler {
 	SCHED_ALONE,	     /* gpuplan's decode step of the batch alone (no prompts join) */
-	SCHED_AUTO,	     /* the framework's (framework_info.scheduler) */
+	SCHED_AUTO,	     /* the framework's (framework_serving) */
 	SCHED_PREFILL_FIRST, /* prompts run as their own passes, stalling the decodes (vLLM v0,
 			      * SGLang's default scheduler) */
 	SCHED_CHUNKED,	     /* prompts join the decode step in chunks under a token budget
@@ -161,7 +161,8 @@ struct framework_info {
 	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
 		      * linear inputs saved in fp8 (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
-	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve */
+	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve (the
+				   * default framework's: framework_serving) */
 	int max_batched_tokens;	  /* tokens one step may carry; 0 = unlimited */
 	int max_running;	  /* most running requests; 0 = as many as the KV cache holds */
 	enum fw_kernels kernels;  /* its decode kernels (workload.engine auto) */
@@ -181,6 +182,9 @@ struct framework_info {
 	int tp_overlap_chunks;	    /* chunks an overlapped TP GEMM is split into; 0 = tp */
 	double overlap_speed;	    /* compute speed while overlapped comm runs, of alone;
 				     * 0 = 1 (no contention) */
+	/* h-sized elements a layer's elementwise kernels read and write per token, a forward
+	 * pass and the backward (plan_train.c); 0 = the model's ELT_H and twice it */
+	double elt_h_fwd, elt_h_bwd;
 };
 
 /* The row of f; the default row for an out-of-range value. */
@@ -219,11 +223,32 @@ double framework_mem_fraction(int f, int tp);
 bool framework_keeps_gathered(int f, int pp, enum reshard r);
 bool framework_nosync_pipeline(int f, int pp);
 
-/* Whether training framework f runs a layout of tp, pp, ZeRO stage zero and an offload
- * (offload: any but none): its pipeline parallelism (framework_info.pipeline), llm.c's
- * data parallelism only, DeepSpeed's pipeline without ZeRO-2/3. search keeps to it;
- * scenario_validate refuses the rest with a message for each (scenario.c,
- * framework_conflicts). */
+/* A layout a training framework cannot run, one rule of the table framework_layout_rule
+ * reads: search proposes only layouts that break none (framework_runs_layout), and
+ * scenario_validate refuses each that a scenario breaks, at key, with the message
+ * "framework NAME HEAD SETTINGS-or-(SETTINGS; ...)" that scenario.c's framework_conflicts
+ * writes from these parts. */
+enum layout_break {
+	LAYOUT_PP,	/* pp > 1 */
+	LAYOUT_TP,	/* tp > 1 */
+	LAYOUT_OFFLOAD, /* an offload */
+	LAYOUT_ZERO_PP	/* ZeRO-2 or -3 with pp > 1 */
+};
+struct layout_rule {
+	int framework;		/* FW_*; FW_COUNT: every framework without a pipeline */
+	enum layout_break kind; /* what breaks it */
+	const char *key;	/* the field the error points at */
+	const char *head;	/* what the framework lacks ("has no tensor parallelism") */
+	const char *why;	/* the reason, after the settings; NULL: none */
+	const char *expected;	/* what is accepted; NULL: pp 1, or a pipelining framework */
+};
+
+/* The first rule at index from or later that framework f breaks with a layout of tp, pp,
+ * ZeRO stage zero and an offload (offload: any but none), its index; -1 when none. */
+int framework_layout_rule(int from, int f, int tp, int pp, int zero, bool offload);
+const struct layout_rule *framework_layout_rule_at(int i);
+
+/* Whether training framework f runs such a layout: it breaks no rule. */
 bool framework_runs_layout(int f, int tp, int pp, int zero, bool offload);
 
 /* The bytes of BLAS workspace f keeps on a GPU of this catalog id and vendor: training
@@ -236,14 +261,19 @@ double framework_blas_workspace(int f, const char *gpu_id, const char *vendor, b
  * default framework at ZeRO-1/2, OVERLAP_PAPER. */
 enum overlap framework_overlap(int f, enum overlap_kind k, enum overlap o, int zero);
 
+/* SMs an overlapped collective holds from the GEMMs beside it (framework.c). */
+#define OVERLAP_COMM_SMS 16
+
 /* Compute speed, of alone, while overlapped communication runs under f (efficiency.overlap
- * e; 0 = the framework's). */
-double framework_overlap_speed(int f, double e);
+ * e; 0 = the framework's) on a GPU of sms streaming multiprocessors (0 = not known): a
+ * framework with contention keeps (sms - OVERLAP_COMM_SMS) / sms of the SMs for its GEMMs,
+ * or the measured average where the count is not known. */
+double framework_overlap_speed(int f, double e, int sms);
 
 /* All four at once, for the hot path: the TP, gradient and parameter overlaps under the
- * fields tp, grad and param at ZeRO stage zero, and the speed under e. */
+ * fields tp, grad and param at ZeRO stage zero, and the speed under e on sms SMs. */
 void framework_overlaps(int f, enum overlap tp, enum overlap grad, enum overlap param, int zero,
-			double e, enum overlap out[3], double *speed);
+			double e, int sms, enum overlap out[3], double *speed);
 
 /* The framework's name ("fsdp"); "default" for FW_DEFAULT. */
 const char *framework_name(int f);
@@ -252,9 +282,27 @@ const char *framework_name(int f);
  * for as the reports write it ("chunked prefill (Sarathi-Serve; vLLM V1)"); "?" for a
  * value outside enum scheduler. Static strings. */
 const char *scheduler_name(int sched);
-/* workload.scheduler as the plan applies it: auto is framework f's (SCHED_ALONE for the
- * default framework, which serves nothing of its own); any other value is itself. */
-enum scheduler framework_scheduler(int f, enum scheduler set);
+/* The serving engine a plan runs under load (serve_config in the serving code): its
+ * scheduler, the tokens one step may carry (0: unlimited) and the most running requests (0:
+ * as many as the KV cache holds). */
+struct serving_engine {
+	enum scheduler sched;
+	int max_batched_tokens;
+	int max_running;
+};
+/* The engine framework f runs under workload.scheduler set, for an offline job (offline) or
+ * an online service, with kernels of a CUDA-graph engine (graphs) on a GPU of hbm_bytes and
+ * catalog id gpu_id. The default framework serves as the engine most users of the GPU run:
+ * vLLM V1 on a CUDA-graph (datacenter) GPU, a lone llama.cpp slot on the others; vllm takes
+ * its budget and cap from vLLM's defaults for the GPU and the usage context
+ * (framework_vllm_batch). The fields (workload.max_batched_tokens, max_running) override
+ * them in the caller. */
+void framework_serving(int f, enum scheduler set, bool graphs, bool offline, double hbm_bytes,
+		       const char *gpu_id, struct serving_engine *o);
+/* vLLM's default max_num_batched_tokens and max_num_seqs on a GPU of hbm_bytes and catalog
+ * id gpu_id, for the offline LLM class (offline) or the OpenAI API server. */
+void framework_vllm_batch(bool offline, double hbm_bytes, const char *gpu_id, int *tokens,
+			  int *seqs);
 /* workload.scheduler_steps as the plan applies it: the decode steps one scheduling runs
  * (set > 0: itself; auto: framework f's, 1 for every framework). */
 int framework_scheduler_steps(int f, int set);

@@ -338,8 +338,11 @@ void pt_time_infer(struct tctx *c)
 	 * steps; the per-layer launch costs stay per step. New requests join only at an N-step
 	 * boundary (serve_levels, closed_wait). */
 	in.steps = framework_scheduler_steps(w->framework, w->scheduler_steps);
+	framework_serving(w->framework, w->scheduler, p->engine == ENGINE_CUDA_GRAPHS,
+			  w->kind == WL_OFFLINE, g->memory_bytes, g->id, &in.eng);
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
 		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
+		in.host_step = GRAPH_TOKEN_S;
 		in.dim0 = GRAPH_DIM_HALF;
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
@@ -350,6 +353,7 @@ void pt_time_infer(struct tctx *c)
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;
 	} else {
 		in.fixed = DECODE_TOKEN_S / in.steps + sh.layers * DECODE_LAYER_S;
+		in.host_step = DECODE_TOKEN_S;
 		in.dim0 = GEMM_DIM_HALF;
 	}
 	if (dq > 0 && c->fp32 > 0)
@@ -526,10 +530,10 @@ void pt_time_infer(struct tctx *c)
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */
-	if (framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE && w->slo.tpot_s > 0 &&
+	if (in.eng.sched == SCHED_ALONE && w->slo.tpot_s > 0 &&
 	    p->tpot_s > w->slo.tpot_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->tpot_s, w->slo.tpot_s);
-	if (framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE && w->slo.ttft_s > 0 &&
+	if (in.eng.sched == SCHED_ALONE && w->slo.ttft_s > 0 &&
 	    p->ttft_s > w->slo.ttft_s * (1 + 1e-9))
 		plan_warn(p, PW_SLO_MISSED, p->ttft_s, w->slo.ttft_s);
 
@@ -556,9 +560,7 @@ void pt_time_infer(struct tctx *c)
 		double need = peak_rate(w) * O;
 		/* a target a lone request misses (its prompt alone, or a decode step of one)
 		 * no number of replicas meets: no count, and the warning says which */
-		bool lone = need > 0 &&
-			    framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
-			    p->slo_batch < 1;
+		bool lone = need > 0 && in.eng.sched == SCHED_ALONE && p->slo_batch < 1;
 		double lone_ttft = lone ? in.host_load + pt_prefill_s(&in, Pc, Pc) : 0;
 		double lone_tpot = lone ? pt_decode_step_s(c, &in, 1, ctx) : 0;
 		bool ttft_out = w->slo.ttft_s > 0 && lone_ttft > w->slo.ttft_s * (1 + 1e-9);
@@ -566,8 +568,7 @@ void pt_time_infer(struct tctx *c)
 		if (w->requests_per_s > 0 && w->requests_per_day > 0)
 			plan_warn(p, PW_RATE_OVERRIDES, w->requests_per_s,
 				  w->requests_per_day * w->peak_factor / 86400);
-		if (need > 0 && framework_scheduler(w->framework, w->scheduler) == SCHED_ALONE &&
-		    (ttft_out || tpot_out)) {
+		if (need > 0 && in.eng.sched == SCHED_ALONE && (ttft_out || tpot_out)) {
 			if (ttft_out)
 				plan_warn(p, PW_SLO_UNREACHABLE_TTFT, lone_ttft, w->slo.ttft_s);
 			else

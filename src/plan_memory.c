@@ -411,6 +411,52 @@ static double act_lora_dropout_token(const struct model *m, const struct act_in 
 }
 
 static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
+			      bool moe);
+
+/* Attention-only checkpointing (workload.recompute attention): OLMo-core's
+ * TransformerActivationCheckpointingMode.selected_modules with modules
+ * ["blocks.*.attention"] (olmo_core/nn/transformer/model.py apply_activation_checkpointing)
+ * wraps each block's attention module, called on the norm's output (h = x +
+ * attention(attention_norm(x))), in PyTorch's checkpoint_wrapper
+ * (torch/distributed/algorithms/_checkpoint/checkpoint_wrapper.py): the module keeps only
+ * its input, the norm's output, and runs its forward again in the backward. So the layer
+ * stores what it does without recomputation less everything inside the attention module:
+ * Q, K, V (and their norms), the kernel's output and log-sum-exp or the scores, the output
+ * projection's input, eager code's GQA copies, the LoRA adapters of q, k, v and o with
+ * their dropout masks; the norms' inputs, the residual dropout masks and the MLP stay.
+ * Megatron-Core's recompute_modules "core_attn" (megatron/core/transformer/
+ * transformer_config.py) is Korthikanti's selective (workload.recompute selective), not
+ * this. The norm's output is kept in the activation dtype, also under Transformer
+ * Engine's fp8 (the cast is inside the checkpointed module). A layer without attention
+ * stores as without recomputation (its attention adapters, which it cannot have, left
+ * out, so that a hybrid's parts in act_hybrid_token stay apart). */
+static double act_attention_ckpt_token(const struct model *m, const struct act_in *a, bool moe)
+{
+	struct model na;
+	struct act_in b = *a;
+	bool shared_in, in_qkv;
+	double kept;
+
+	b.targets &= ~(unsigned)(LORA_Q | LORA_K | LORA_V | LORA_O);
+	b.lora_attn = 0;
+	if (!(m->heads > 0) && !(m->mla.kv_rank > 0))
+		return act_layer_token(m, &b, RECOMPUTE_NONE, moe);
+	na = *m;
+	na.heads = na.kv_heads = 0;
+	na.mla.kv_rank = 0;
+	na.qk_norm = false;
+	kept = act_layer_token(&na, &b, RECOMPUTE_NONE, moe);
+	shared_in = m->parallel_block && m->norms_per_layer == 1;
+	in_qkv = keeps_input(&b, LORA_Q | LORA_K | LORA_V);
+	if (in_qkv && b.fp8_te && !moe)
+		kept += (a->e - 1) * m->hidden * a->inv_rt; /* bf16, not TE's fp8 copy */
+	if (!in_qkv &&
+	    !(shared_in && keeps_input(&b, m->mlp == MLP_GATED ? LORA_GATE | LORA_UP : LORA_UP)))
+		kept += a->e * m->hidden * a->inv_rt; /* the checkpoint's input */
+	return kept;
+}
+
+static double act_layer_token(const struct model *m, const struct act_in *a, enum recompute rc,
 			      bool moe)
 {
 	double h = m->hidden, e = a->e, t = a->t;
@@ -423,6 +469,8 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 		return e * h * a->inv_rt;
 	if (rc == RECOMPUTE_OP)
 		return act_layer_op_token(m, a, moe);
+	if (rc == RECOMPUTE_ATTENTION)
+		return act_attention_ckpt_token(m, a, moe);
 
 	bool shared_in = m->parallel_block && norms == 1; /* attention and MLP share it */
 	bool in_qkv = keeps_input(a, LORA_Q | LORA_K | LORA_V);
@@ -579,7 +627,8 @@ static void act_layers_token(const struct model *m, const struct act_in *a, enum
 	bool hybrid = m->ssm.layers > 0 || m->mixerless_layers > 0 || m->mlpless_layers > 0;
 	double d, mo;
 
-	if (hybrid && m->layers > 0 && (rc == RECOMPUTE_NONE || rc == RECOMPUTE_SELECTIVE)) {
+	if (hybrid && m->layers > 0 &&
+	    (rc == RECOMPUTE_NONE || rc == RECOMPUTE_SELECTIVE || rc == RECOMPUTE_ATTENTION)) {
 		act_hybrid_token(m, a, rc, &d, &mo, blocks);
 		if (dense)
 			*dense = d;
@@ -722,10 +771,11 @@ static void kv_window(struct mctx *x, const struct model *m)
 	if (model_local_layers(m) <= 0)
 		return;
 	if (wl->framework == FW_VLLM) {
-		double B = wl->max_batched_tokens > 0
-			       ? wl->max_batched_tokens
-			       : framework_max_batched_tokens(wl->framework,
-							      x->s->hardware.gpu.memory_bytes);
+		int T, seqs;
+		double B;
+		framework_vllm_batch(wl->kind == WL_OFFLINE, x->s->hardware.gpu.memory_bytes,
+				     x->s->hardware.gpu.id, &T, &seqs);
+		B = wl->max_batched_tokens > 0 ? wl->max_batched_tokens : T;
 		keep = m->chunked_attention ? keep + B : keep - 1 + B + x->fw->kv_block_tokens;
 	}
 	x->seq_tokens *= model_kv_share(m, x->seq_tokens, keep);
@@ -1722,7 +1772,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * and joins the overhead (like the communication buffers). With
 		 * FlashAttention selective recompute keeps everything already (the kernel
 		 * recomputes its scores itself): nothing rebuilt. */
-		if (x.act.rc == RECOMPUTE_FULL || x.act.rc == RECOMPUTE_OP) {
+		if (x.act.rc == RECOMPUTE_FULL || x.act.rc == RECOMPUTE_OP ||
+		    x.act.rc == RECOMPUTE_ATTENTION) {
 			/* (the stored part above was one multiplication) */
 			double d = 0, e = 0;
 			act_layers_token(m, &x.act, RECOMPUTE_NONE, x.Ld > 0 ? &ad : NULL,

@@ -525,6 +525,46 @@ static double closed_wait(const struct tctx *c, const struct infer *in, const st
 	return W;
 }
 
+/* The gap between tokens at level q under multi-step scheduling (workload.scheduler_steps
+ * n > 1): vLLM's MultiStepModelRunner schedules once a block of n steps, the prompts
+ * scheduled with the block's first step ("the scheduled prompts are fully processed in the
+ * first-step", vllm/worker/multi_step_model_runner.py StatefulModelInput) and the host's
+ * scheduling and input preparation paid there, while each step's token streams as it comes
+ * (SchedulerConfig multi_step_stream_outputs = True, vllm/config.py). So a share 1 - 1/n of
+ * the gaps are plain decode steps without the host's share, and the first step of a block,
+ * a share 1/n, carries it whole and the prompts of n steps' arrivals, Poisson(n x the
+ * prompts a step), at the level within those steps; the mean gap stays the step's. Sets *k
+ * to the prompts of the level's step. */
+static double block_gap(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			const struct serve_point *pt, double run, double q, double *k)
+{
+	double n = in->steps, qb = 1 - n * (1 - q);
+	if (qb <= 0) {
+		*k = 0;
+		return pt->decode - in->host_step / n;
+	}
+	poisson_quantiles(n * pt->joined / g->P, &qb, 1, k);
+	return serve_gap(c, in, g->sched, pt, run, *k, g->P) + in->host_step * (1 - 1 / n);
+}
+
+/* A closed loop's wait at level q, of mean wq (closed_wait's, and the slot's wait beyond
+ * the cap): its M/D/1 part, rho s / (2 (1 - rho)) at the load rho the arrival theorem gives,
+ * spread as the open loop's queue is, none in the empty share 1 - rho and past it the
+ * exponential tail of that mean (Kleinrock, Queueing Systems I, 1975, Section 5.7), so the
+ * mean stays wq; the tail never past the N - 1 others' prompts all ahead, (N - 1) s, as a
+ * finite source bounds it (Section 3.10); the rest (the step in flight, a multi-step block,
+ * the slot) as its mean. */
+static double closed_level(const struct plan_serving *v, double run, double wq, double q)
+{
+	double rho = v->closed_rho, s = v->prompt_svc_s, md1, tail = 0;
+	if (!(rho > 0 && rho < 1 && s > 0))
+		return wq;
+	md1 = rho * s / (2 * (1 - rho));
+	if (q > 1 - rho)
+		tail = min_num(md1 / rho * log(rho / (1 - q)), max_num(run - 1, 0) * s);
+	return wq - md1 + tail;
+}
+
 /* The engine under a load: an arrival rate per replica (rate > 0), or else the closed loop
  * of workload.concurrency or the batch. Fills every figure of v but the policy's (set
  * before) from the closed-form model, the levels all or the SLO's alone (serve_levels);
@@ -561,10 +601,16 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			run = graph_root(c, in, g, rate, lo, hi, flo, fhi, &pt);
 		}
 	} else {
-		double C = w->concurrency > 0 ? w->concurrency : g->B;
+		/* batch auto runs the engine full: as many as it runs, none queued past its
+		 * cap (an explicit batch or concurrency beyond it waits for a slot) */
+		double C = w->concurrency > 0 ? w->concurrency
+			   : w->batch > 0     ? g->B
+					      : min_num(g->B, cap);
 		run = min_num(C, cap);
-		if (w->kind == WL_OFFLINE && w->concurrency <= 0)
+		if (w->kind == WL_OFFLINE && w->concurrency <= 0) {
 			run = w->batch > 0 ? min_num(w->batch, cap) : cap;
+			C = run;
+		}
 		serve_at(c, in, sched, T, P, O, run, max_num(run - 1, 0) / O, &pt);
 		v->concurrency = C;
 		wq = closed_wait(c, in, g, run, &pt, v);
@@ -656,8 +702,10 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		if (rho_p > 0 && ql > 1 - rho_p)
 			wait += wq / rho_p * log(rho_p / (1 - ql));
 		else if (rate <= 0)
-			wait += wq;
+			wait += closed_level(v, run, wq, ql);
 		gap = serve_gap(c, in, sched, pt, run, k[lv], P);
+		if (lv < 3 && in->steps > 1 && sched != SCHED_STATIC)
+			gap = block_gap(c, in, g, pt, run, ql, &k[lv]);
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts
@@ -1060,6 +1108,26 @@ static double disagg_batch(const struct tctx *c, const struct infer *in, double 
 	return hi;
 }
 
+/* The largest running batch in [0, cap] whose decode engine's step meets tpot (0: not even
+ * one sequence), by bisection: a decode engine only decodes, so every gap is its step. */
+static double disagg_tpot_batch(const struct tctx *c, const struct infer *in, double cap,
+				double tpot)
+{
+	double lo = 0, hi = cap;
+	if (disagg_step(c, in, 1) > tpot * (1 + 1e-9))
+		return 0;
+	if (disagg_step(c, in, cap) <= tpot)
+		return cap;
+	for (int it = 0; it < 60 && hi - lo > 1e-6; it++) {
+		double mid = 0.5 * (lo + hi);
+		if (disagg_step(c, in, mid) <= tpot)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The prefill pool's wait at level q (and its mean, q < 0) at utilisation rho. */
 static double disagg_wait(double D, double rho, double q)
 {
@@ -1096,19 +1164,8 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	if (rate > 0) {
 		double bt = cap, fp, fd;
 		/* decode: the largest batch meeting the TPOT target, its rate per engine */
-		if (w->slo.tpot_s > 0) {
-			double lo = 0, hi = cap;
-			if (disagg_step(c, in, 1) > w->slo.tpot_s * (1 + 1e-9))
-				hi = 0;
-			for (int it = 0; it < 60 && hi - lo > 1e-6; it++) {
-				double mid = 0.5 * (lo + hi);
-				if (disagg_step(c, in, mid) <= w->slo.tpot_s)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			bt = hi > 0 ? lo : 0;
-		}
+		if (w->slo.tpot_s > 0)
+			bt = disagg_tpot_batch(c, in, cap, w->slo.tpot_s);
 		fd = bt > 0 ? floor(rate * steps * disagg_step(c, in, bt) / bt * (1 - 1e-9)) + 1
 			    : NAN;
 		/* prefill: stable, then the TTFT at the percentile */
@@ -1283,22 +1340,21 @@ static void serve_config(const struct tctx *c, const struct infer *in, double B,
 {
 	const struct scenario *s = c->s;
 	const struct workload *w = &s->workload;
-	const struct framework_info *fw = framework_get(w->framework);
 	struct serve_cfg g;
 
-	g.sched = framework_scheduler(w->framework, w->scheduler);
+	g.sched = in->eng.sched;
 	g.memo = NULL; /* the caller's (serve_memo) */
 	/* the prompt tokens a prefill computes: those a prefix cache does not hold */
 	g.P = (w->prompt_tokens > 0 ? w->prompt_tokens : 1) * (1 - in->hit);
 	g.O = w->output_tokens > 0 ? w->output_tokens : 1;
 	g.gaps = request_gaps(&w->output_length, g.O);
 	g.B = B;
-	g.T = w->max_batched_tokens > 0
-		  ? w->max_batched_tokens
-		  : framework_max_batched_tokens(w->framework, s->hardware.gpu.memory_bytes);
+	g.T = w->max_batched_tokens > 0 ? w->max_batched_tokens : in->eng.max_batched_tokens;
 	if (!(g.T > 0))
 		g.T = INFINITY;
-	g.cap = w->max_running > 0 ? w->max_running : fw->max_running > 0 ? fw->max_running : maxb;
+	g.cap = w->max_running > 0	  ? w->max_running
+		: in->eng.max_running > 0 ? in->eng.max_running
+					  : maxb;
 	g.cap = min_num(g.cap, maxb);
 	if (g.cap < 1)
 		g.cap = 1;
@@ -1330,6 +1386,26 @@ static double slo_excess(const struct tctx *c, const struct infer *in, const str
 	return isnan(x) ? INFINITY : x;
 }
 
+/* capacity_plan.slo_batch under disaggregated serving: a decode engine's batch, the largest
+ * whose step meets the TPOT target (serve_disagg's decode pool), at most the running cap; its
+ * first token comes from a prefill engine, so no decode step is in the TTFT, which holds
+ * for some batch only where a lone prompt's prefill and KV transfer meet the target (the
+ * prefill pool's queue is sized by its engines, serve_disagg). 0 where none does. */
+static double disagg_slo_batch(const struct tctx *c, const struct infer *in,
+			       const struct serve_cfg *g)
+{
+	const struct workload *w = &c->s->workload;
+	const struct plan *p = c->p;
+	double span = (double)p->tp * p->pp * (p->ep > 1 ? p->ep : 1);
+	double own = in->host_load + pt_prefill_s(in, g->P, g->P) +
+		     w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
+	double B = w->slo.tpot_s > 0 ? disagg_tpot_batch(c, in, g->cap, w->slo.tpot_s) : g->cap;
+	if (w->slo.ttft_s > 0 && own > w->slo.ttft_s * (1 + 1e-9))
+		return 0;
+	B = floor(B + 1e-9);
+	return B >= 1 ? B : 0;
+}
+
 /* capacity_plan.slo_batch under a loaded scheduler (prefill-first, chunked): the largest
  * running batch B whose engine in steady state meets the SLO at its percentile, each step
  * its decodes plus the (B - 1) P / O prompt tokens that join it at B's own rate B / e2e
@@ -1352,6 +1428,8 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 	for (int i = 0; i < 4; i++)
 		memo.known[i] = false;
 	g.memo = &memo;
+	if (g.sched == SCHED_DISAGG)
+		return disagg_slo_batch(c, in, &g);
 	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
 		return lone;
 	hi = floor(min_num(g.cap, lone));
@@ -1405,7 +1483,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	double span = (double)p->tp * p->pp * engines;
 
 	pt_serving_nan(v);
-	g.sched = framework_scheduler(w->framework, w->scheduler);
+	g.sched = in->eng.sched;
 	peak = peak_rate(w);
 	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
 		/* alone: the lone step's latencies stand (no queue is modelled), but a peak

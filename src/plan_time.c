@@ -137,6 +137,10 @@ static void ctx_init(struct tctx *c, const struct scenario *s, struct plan *p)
 		  sqrt(GEMM_RIDGE_REF * hbm_peak / (c->peak * elem_bytes(used))); /* exponent 1/2 */
 	if (c->emax > GEMM_EFF_CAP)
 		c->emax = GEMM_EFF_CAP;
+	/* a GPU whose 16-bit GEMM fraction was fitted to measured runs (catalog/gpus.yaml
+	 * gemm_efficiency, its rows named there) takes it for its bf16 and fp16 GEMMs */
+	if (g->gemm_efficiency > 0 && (used == DTYPE_BF16 || used == DTYPE_FP16))
+		c->emax = g->gemm_efficiency;
 	/* efficiency.gemm: a measured GEMM efficiency (calibrate fits it to a prefill or a
 	 * compute-bound decode) replaces the ridge-point model */
 	if (s->efficiency.gemm > 0)

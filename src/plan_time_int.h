@@ -403,10 +403,12 @@ struct infer {
 	double d_fixed;	 /* a draft step's launches and TP latency, s */
 	double d_pf_tok; /* the draft's prefill per prompt token, s */
 	/* a batch above the CUDA-graph cap runs eagerly (framework_graph_max_bs) */
-	double graph_bs;   /* the largest graphed decode batch (INFINITY: all) */
-	bool ahead;	   /* an overlap scheduler launches a step ahead (serve_at) */
-	double eager_host; /* an eager step's host time, layers x EAGER_LAYER_S, s */
-	double steps;	   /* decode steps one scheduling runs (workload.scheduler_steps) */
+	double graph_bs;	   /* the largest graphed decode batch (INFINITY: all) */
+	bool ahead;		   /* an overlap scheduler launches a step ahead (serve_at) */
+	double eager_host;	   /* an eager step's host time, layers x EAGER_LAYER_S, s */
+	double steps;		   /* decode steps one scheduling runs (workload.scheduler_steps) */
+	struct serving_engine eng; /* the engine under load (framework_serving) */
+	double host_step; /* the host's share of a step, paid once a scheduling (multi-step) */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:

@@ -154,6 +154,28 @@ static double op_recompute_share(const struct shape *sh)
 	return all > 0 ? (sh->kvd + sh->qd + sh->ffn) / all : 0;
 }
 
+/* The share of a layer's forward GEMMs that attention-only checkpointing (workload.recompute
+ * attention: OLMo-core's selected_modules over the blocks' attention, PyTorch's
+ * checkpoint_wrapper; plan_memory.c act_attention_ckpt_token) runs again in the backward:
+ * the attention module's q, k, v and output projections, in the layers that attend. */
+static double attn_recompute_share(const struct shape *sh)
+{
+	double all = 2 * sh->qd + 2 * sh->kvd + sh->mats * sh->ffn;
+	return all > 0 ? (2 * sh->qd + 2 * sh->kvd) * sh->attn / all : 0;
+}
+
+/* The share of the forward GEMMs a recomputation policy runs again beyond whole forwards
+ * (full recomputation's are counted as forward passes): per-op's every second matmul,
+ * attention-only's projections; rl of the layers recompute. */
+static double gemm_again(const struct workload *w, const struct shape *sh, double rl)
+{
+	if (w->recompute == RECOMPUTE_OP)
+		return rl * op_recompute_share(sh);
+	if (w->recompute == RECOMPUTE_ATTENTION)
+		return rl * attn_recompute_share(sh);
+	return 0;
+}
+
 /* HBM bytes per logit that the loss (forward and backward, after the output GEMM) moves,
  * by workload.loss (else the framework's), e = bytes of a 16-bit logit:
  * - paper: the fp32 softmax read and written about three times, 12 (Korthikanti et al.
@@ -261,13 +283,20 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * base weights, so only the input gradients (Hu et al. 2021) */
 	double bwd = lora ? 1 : 2;
 	/* torchtitan's per-op policy (workload.recompute op) saves the attention kernel's
-	 * output (op_sac_save_list): its core is not run again */
+	 * output (op_sac_save_list): its core is not run again; selective, full and
+	 * attention-only run it again */
 	double attn_fwd_passes =
 	    w->recompute == RECOMPUTE_NONE || w->recompute == RECOMPUTE_OP ? 1 : 1 + rl;
 	/* ... and recomputes every second matmul of a layer and its pointwise ops: the
 	 * share of the forward GEMMs run again (op_recompute_share) and one more pass of the
-	 * elementwise work */
+	 * elementwise work; attention-only reruns the attention's projections (the
+	 * module's own pointwise work, rotary, is not counted again) */
 	double op = w->recompute == RECOMPUTE_OP ? rl : 0;
+	double again = gemm_again(w, sh, rl);
+	/* attention-only reruns the module's tensor-parallel collective (its output
+	 * projection's all-reduce, or under sequence parallelism the all-gather before
+	 * QKV and the reduce-scatter after the projection, one all-reduce's bytes) */
+	double tp_again = w->recompute == RECOMPUTE_ATTENTION ? rl : 0;
 	double tp_bw = fabric_bw(c, t), tp_lat = fabric_lat(c, t);
 	double dense_layers = sh->layers - sh->moe_layers;
 	double gd, gm = 0, att, mem, flops_hd, ffn_eff;
@@ -280,8 +309,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	gd = layer_gemm_fwd(c, sh, T, ep, false);
 	if (sh->moe_layers > 0)
 		gm = layer_gemm_fwd(c, sh, T, ep, true);
-	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers *
-		       (fwd + bwd + op * op_recompute_share(sh));
+	per_layer_mm = (dense_layers * gd + sh->moe_layers * gm) / sh->layers * (fwd + bwd + again);
 
 	/* attention core: QK^T and AV, 2 x 2 x s x keys x head_dim per head per token */
 	if (!(sh->attn > 0)) {
@@ -310,6 +338,15 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	      (ELT_H * sh->h * (s->parallel.sequence_parallel ? c->it : 1) +
 	       (sh->mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * ffn_eff * c->it) *
 	      c->inv_hbm;
+	/* a framework whose own kernels' h-sized traffic is counted (framework_info
+	 * elt_h_fwd, elt_h_bwd: llm.c) moves that in place of ELT_H's forward and twice it
+	 * backward: what differs is added once for the whole step, below */
+	const struct framework_info *fwi = framework_get(w->framework);
+	double elt_fix = 0;
+	if (fwi->elt_h_fwd > 0)
+		elt_fix = T * c->act * sh->h * (s->parallel.sequence_parallel ? c->it : 1) *
+			  c->inv_hbm *
+			  (fwi->elt_h_fwd * (fwd + op) + fwi->elt_h_bwd - ELT_H * (fwd + 2 + op));
 	/* eager PyTorch layers (workload.compile off where the framework's layers are plain
 	 * modules: torchtune, transformers) run every pointwise op as its own kernel, each
 	 * reading and writing HBM, where fused kernels (Megatron's, llm.c's) and
@@ -317,7 +354,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * compile removes from the step is this traffic (eager_bytes) */
 	if (framework_eager(w->framework, w->compile))
 		mem += T * eager_bytes(sh, ffn_eff, c->act, c->it, w->framework) * c->inv_hbm;
-	per_layer_mem = mem * (fwd + 2 + op);
+	per_layer_mem = mem * (fwd + 2 + op) + elt_fix;
 	/* a quantised frozen base: each layer's weights dequantised for every pass that
 	 * multiplies by them (dequant_bytes): the forward passes, the share per-op
 	 * checkpointing runs again and the input gradient; MoE layers count their active
@@ -327,8 +364,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 		if (dq > 0) {
 			double lw =
 			    (p->active_params - p->counts.embedding - p->counts.head) / sh->layers;
-			per_layer_mem +=
-			    lw * c->it * dq * (fwd + 1 + op * op_recompute_share(sh)) * c->inv_hbm;
+			per_layer_mem += lw * c->it * dq * (fwd + 1 + again) * c->inv_hbm;
 		}
 	}
 
@@ -338,7 +374,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * same bytes (Korthikanti et al. 2023) */
 	per_layer_tp = 0;
 	if (t > 1)
-		per_layer_tp = (2 * fwd + 2) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
+		per_layer_tp =
+		    (2 * fwd + 2 + tp_again) * allreduce_s(T * sh->h * c->act, t, tp_bw, tp_lat);
 	mb->tp_alone = Ls * per_layer_tp;
 	/* overlapped (parallel.tp_comm_overlap: Megatron --tp-comm-overlap with Transformer
 	 * Engine's userbuffers, torchtitan AsyncTP), each all-gather is pipelined with the
@@ -392,9 +429,9 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	 * mixers' part of the step */
 	mb->scan = 0;
 	if (p->model.ssm.layers > 0) {
-		double again = w->recompute == RECOMPUTE_FULL || w->recompute == RECOMPUTE_OP;
-		mb->scan =
-		    Ls / sh->layers * ssm_scan_fwd_s(c, &p->model, T) * (1 + (again ? rl : 0) + 2);
+		bool scan_again = w->recompute == RECOMPUTE_FULL || w->recompute == RECOMPUTE_OP;
+		mb->scan = Ls / sh->layers * ssm_scan_fwd_s(c, &p->model, T) *
+			   (1 + (scan_again ? rl : 0) + 2);
 		mb->attention += mb->scan;
 	}
 	/* the output layer on the last stage: forward + backward, never recomputed; the
@@ -507,6 +544,9 @@ void pt_time_train(struct tctx *c)
 		else if (w->recompute == RECOMPUTE_OP) /* the matmuls again, their 2 N share */
 			p->hw_flops_per_token +=
 			    rl * (2 * layer_params * op_recompute_share(&sh) + scans);
+		else if (w->recompute == RECOMPUTE_ATTENTION) /* projections and the core */
+			p->hw_flops_per_token +=
+			    rl * (2 * layer_params * attn_recompute_share(&sh) + attn_model / 3);
 	}
 	p->flops_per_step = p->flops_per_token * tokens_step;
 	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens : NAN;
@@ -517,7 +557,7 @@ void pt_time_train(struct tctx *c)
 		framework_overlaps(w->framework, s->parallel.tp_comm_overlap,
 				   s->parallel.overlap_grad_reduce,
 				   s->parallel.overlap_param_gather, p->zero, s->efficiency.overlap,
-				   o, &p->overlap.speed);
+				   s->hardware.gpu.sms, o, &p->overlap.speed);
 		p->overlap.tp = o[0];
 		p->overlap.grad = o[1];
 		p->overlap.param = o[2];

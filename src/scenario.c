@@ -12,7 +12,7 @@
 
 static const char *const workload_kinds[] = {"train", "finetune", "online", "offline", NULL};
 static const char *const optimizers[] = {"adamw", "adam8bit", "sgd", "none", NULL};
-static const char *const recomputes[] = {"none", "selective", "full", "op", NULL};
+static const char *const recomputes[] = {"none", "selective", "full", "op", "attention", NULL};
 static const char *const recompute_methods[] = {"block", "uniform", NULL};
 static const char *const ft_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const offloads[] = {"none", "optimizer", "optimizer+params", NULL};
@@ -302,7 +302,8 @@ const struct field scenario_fields[] = {
 		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)",
 		PW("grad dtype")),
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
-	       "activation recomputation: none | selective | full | op (PyTorch per-op)",
+	       "activation recomputation: none | selective | full | op (PyTorch per-op) | "
+	       "attention (the attention module checkpointed, the MLP stored)",
 	       PW("recompute")),
     INT_AUTO("workload.recompute_layers", workload.recompute_layers, 1, 65536, APPLIES_TRAINING,
 	     "layers of each pipeline stage that recompute, the rest store everything "
@@ -1348,30 +1349,37 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 	const char *name = framework_name(w->framework);
 	enum fw_kernels k = framework_get(w->framework)->kernels;
 
-	if (train && w->framework == FW_LLMC) {
-		/* train_gpt2.cu parallelises over data only (multi_gpu_config: one process a
-		 * GPU, NCCL all-reduce or ZeRO-1 reduce-scatter, llmc/zero.cuh) and keeps
-		 * every buffer on the GPU: no tensor parallelism, no offload option */
-		if (par->tp > 1)
-			problem(out, src, "parallel.tp",
-				"framework llm.c has no tensor parallelism (parallel.tp %d; "
-				"expected tp 1, or framework megatron, fsdp or deepspeed)",
-				par->tp);
-		if (par->offload != OFFLOAD_NONE)
-			problem(out, src, "parallel.offload",
-				"framework llm.c has no offload (parallel.offload %s; expected "
-				"offload none, or framework deepspeed or fsdp)",
-				scenario_enum_name("parallel.offload", (int)par->offload));
+	/* the layouts the framework cannot run: src/framework.c's rule table, which search
+	 * keeps to as well (framework_runs_layout) */
+	for (int i = 0; train && framework_get(w->framework)->trains; i++) {
+		const struct layout_rule *r;
+		char set[96], list[160], msg[400];
+		i = framework_layout_rule(i, w->framework, par->tp, par->pp, par->zero,
+					  par->offload != OFFLOAD_NONE);
+		if (i < 0)
+			break;
+		r = framework_layout_rule_at(i);
+		if (r->kind == LAYOUT_PP)
+			snprintf(set, sizeof(set), "pp %d", par->pp);
+		else if (r->kind == LAYOUT_TP)
+			snprintf(set, sizeof(set), "parallel.tp %d", par->tp);
+		else if (r->kind == LAYOUT_OFFLOAD)
+			snprintf(set, sizeof(set), "parallel.offload %s",
+				 scenario_enum_name("parallel.offload", (int)par->offload));
+		else
+			snprintf(set, sizeof(set), "parallel.zero %d with parallel.pp %d",
+				 par->zero, par->pp);
+		if (!r->expected)
+			snprintf(list, sizeof(list), "pp 1, or %s",
+				 framework_list(FW_PIPELINES, msg, sizeof(msg)));
+		if (r->why)
+			snprintf(msg, sizeof(msg), "framework %s %s %s (%s; expected %s)", name,
+				 r->head, set, r->why, r->expected ? r->expected : list);
+		else
+			snprintf(msg, sizeof(msg), "framework %s %s (%s; expected %s)", name,
+				 r->head, set, r->expected ? r->expected : list);
+		problem(out, src, r->key, "%s", msg);
 	}
-	/* DeepSpeed's PipelineEngine asserts zero_optimization_stage() < 2: "ZeRO-2 and
-	 * ZeRO-3 are incompatible with pipeline parallelism" (deepspeed/runtime/pipe/
-	 * engine.py, PipelineEngine.__init__) */
-	if (train && w->framework == FW_DEEPSPEED && par->pp > 1 && par->zero >= 2)
-		problem(out, src, "parallel.zero",
-			"framework deepspeed cannot run parallel.zero %d with parallel.pp %d "
-			"(its pipeline engine asserts ZeRO-2 and ZeRO-3 are incompatible with "
-			"pipeline parallelism; expected zero 0 or 1 with pp above 1, or pp 1)",
-			par->zero, par->pp);
 	/* a serving framework runs its own kernels: vLLM, SGLang and TensorRT-LLM capture
 	 * CUDA graphs, llama.cpp launches its own; workload.engine may only agree */
 	if (!train && w->engine != ENGINE_AUTO &&
@@ -1526,12 +1534,6 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			    "%s)",
 			    name, scenario_enum_name("workload.kind", s->workload.kind),
 			    framework_list(FW_SERVES, list, sizeof(list)));
-		else if (train && par->pp > 1 && !fw->pipeline)
-			problem(
-			    out, src, "parallel.pp",
-			    "framework %s has no pipeline parallelism (pp %d; expected pp 1, or "
-			    "%s)",
-			    name, par->pp, framework_list(FW_PIPELINES, list, sizeof(list)));
 		framework_conflicts(s, src, out, train);
 	}
 	{

@@ -27,8 +27,16 @@
 enum workload_kind { WL_TRAIN, WL_FINETUNE, WL_ONLINE, WL_OFFLINE, WL_COUNT };
 enum optimizer { OPT_ADAMW, OPT_ADAM8BIT, OPT_SGD, OPT_NONE };
 /* RECOMPUTE_OP: PyTorch's per-op selective checkpointing (torchtitan's `op` policy); it
- * stores less than selective and more than full, but comes last to keep the file values. */
-enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_OP };
+ * stores less than selective and more than full, but comes last to keep the file values.
+ * RECOMPUTE_ATTENTION: each layer's attention module checkpointed, its MLP stored
+ * (OLMo-core's selected_modules over the blocks' attention; plan_memory.c). */
+enum recompute {
+	RECOMPUTE_NONE,
+	RECOMPUTE_SELECTIVE,
+	RECOMPUTE_FULL,
+	RECOMPUTE_OP,
+	RECOMPUTE_ATTENTION
+};
 /* workload.recompute_method: which layers full recomputation checkpoints (Megatron
  * --recompute-method): block, each of the first recompute_layers alone (the rest store
  * everything); uniform, chunks of recompute_layers layers, only each chunk's input kept. */

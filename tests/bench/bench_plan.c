@@ -148,6 +148,8 @@ int main(void)
 	sc[1].parallel.virtual_stages = 2;
 	sc[1].workload.recompute = RECOMPUTE_FULL;
 	sc[2].workload.kind = WL_ONLINE;
+	/* the lone step's plan; the loaded engine (the default's) has its own cases below */
+	sc[2].workload.scheduler = SCHED_ALONE;
 	sc[2].workload.requests_per_day = 1e6;
 	sc[2].workload.slo.tpot_s = 0.05;
 	sc[2].workload.slo.ttft_s = 1;

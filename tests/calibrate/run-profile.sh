@@ -96,9 +96,11 @@ echo "profile h100x8 predicting 3 other rows of its cluster: MAPE $(mape "$sum" 
 awk -v a="$sum" -v b="$summ" 'BEGIN { exit !(a < b) }' && ok || bad "efficiency.gemm's profile no better than the absolute MFU's"
 
 # another cluster of calibration rows (tests/validation/framework-speed.yaml): torchtune on one RTX 4090, the QLoRA run predicting the
-# LoRA run (Llama 3.1 8B, batch 2 packed to 2048): -19.0% through the profile, the model
-# alone -26.5% (the LoRA run is 28% faster than QLoRA; the model now charges QLoRA its NF4
-# dequantization, so the profile fitted on it carries less of the gap: -21.7% before)
+# LoRA run (Llama 3.1 8B, batch 2 packed to 2048): -19.0% through the profile. The model
+# alone was -26.5% and the profile nearer; since the card's gemm_efficiency was fitted to
+# both rows (catalog/gpus.yaml) the model alone is -10.9%, within the row's 15%, and the
+# profile, fitted to QLoRA alone (+9.6% in the model), carries QLoRA's error to LoRA: it is
+# now the farther of the two, as it should be once the model holds both rows
 row_file torchtune-qlora-4090-speed "$T/qlora.yaml" && row_file torchtune-lora-4090-speed "$T/lora.yaml" || exit 1
 "$G" calibrate "$T/qlora.yaml" --measured tokens_per_s_per_gpu="$(row_measured torchtune-qlora-4090-speed)" --profile rtx4090 >/dev/null 2>&1 &&
 	grep -q '^  gemm: 0\.[0-9]*$' "$P/rtx4090.yaml" && ok || bad "calibrate on torchtune's QLoRA row: no efficiency.gemm"
@@ -107,8 +109,8 @@ cal=$(tps "$T/lora.yaml" --profile rtx4090)
 model=$(tps "$T/lora.yaml")
 echo "profile rtx4090 (torchtune-qlora-4090-speed) -> torchtune-lora-4090-speed: measured $m, predicted $(pct "$cal" "$m") (pinned -19.0%), model alone $(pct "$model" "$m")"
 [ "$(pct "$cal" "$m")" = -19.0% ] && ok || bad "torchtune LoRA through the QLoRA profile: $(pct "$cal" "$m"), pinned -19.0%"
-awk -v c="$cal" -v o="$model" -v w="$m" 'BEGIN { exit !((c / w - 1) ^ 2 < (o / w - 1) ^ 2) }' && ok ||
-	bad "torchtune LoRA: the profile is no nearer the measurement than the model alone"
+awk -v o="$model" -v w="$m" 'BEGIN { exit !((o / w - 1) ^ 2 < 0.15 ^ 2) }' && ok ||
+	bad "torchtune LoRA: the model alone is not within the row's 15%"
 
 # serving (tests/validation/serving.yaml): NVIDIA NIM, Llama 3.3 70B fp8 on 2 H100s (TP 2), 5,000 in / 500
 # out. The inference knobs fitted at concurrency 5 (time per output token on efficiency.hbm,

@@ -47,7 +47,9 @@ struct engine_row {
 	int batch, prompt, output;
 };
 
-/* The scenario of row r under the given engine. */
+/* The scenario of row r under the given engine: the decode step of the batch alone
+ * (workload.scheduler alone), the step these rows measure and the engines' constants were
+ * fitted to, not a loaded engine's. */
 static inline void engine_row_scenario(const struct engine_row *r, enum engine e,
 				       struct scenario *s)
 {
@@ -59,6 +61,7 @@ static inline void engine_row_scenario(const struct engine_row *r, enum engine e
 	s->model.max_context = 131072;
 	s->workload.kind = WL_ONLINE;
 	s->workload.engine = e;
+	s->workload.scheduler = SCHED_ALONE;
 	s->workload.precision = r->precision;
 	s->workload.weights = r->weights;
 	s->workload.kv_cache = r->kv;

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -160,12 +161,49 @@ static void test_shipped_gpu_ids_are_unique(void **state)
 			assert_string_not_equal(wants[i].id, wants[j].id);
 }
 
+/* The optional sms and gemm_efficiency: every SM count a whole count, every fitted GEMM
+ * fraction a share of the peak naming the rows it was fitted to; a user entry with an SM
+ * count of 0 or a fraction above 1 is refused with FILE:LINE:COL. */
+static void test_sms_and_gemm_efficiency(void **state)
+{
+	static const char head[] =
+	    "gpus:\n  - {id: x, name: X, vendor: nvidia, memory: 24GiB, hbm_bandwidth: 1TB/s, "
+	    "peak: {bf16: 100T}, link: pcie, link_bandwidth: 64GB/s, link_domain: 1, pcie: "
+	    "gen4x16, pcie_bandwidth: 32GB/s, power: 300W, price_per_hour: 1, gpus_per_node: 8, "
+	    "network: 25Gb/s, ";
+	static const struct {
+		const char *tail, *want;
+	} bad[] = {{"sms: 0}\n", "not a count"}, {"gemm_efficiency: 1.5}\n", "not a fraction"}};
+	int with_sms = 0;
+	(void)state;
+	for (int i = 0; i < cat->ngpus; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		with_sms += g->sms > 0;
+		assert_true(g->gemm_efficiency >= 0 && g->gemm_efficiency <= 1);
+	}
+	assert_true(with_sms >= 30);
+	assert_true(catalog_find_gpu(cat, "rtx-4090")->gemm_efficiency == 0.98);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[600], buf[512];
+		struct catalog *c = catalog_new();
+		struct gp_error err;
+		assert_non_null(c);
+		snprintf(text, sizeof(text), "%s%s", head, bad[i].tail);
+		assert_int_equal(catalog_parse_gpus(c, text, strlen(text), "g.yaml", &err), -1);
+		gp_error_format(&err, buf, sizeof(buf));
+		if (!strstr(buf, "g.yaml:2:") || !strstr(buf, bad[i].want))
+			fail_msg("%s: %s", bad[i].tail, buf);
+		catalog_free(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_new_gpus_match_their_datasheets),
 	    cmocka_unit_test(test_new_gpus_dense_is_half_sparse),
 	    cmocka_unit_test(test_shipped_gpu_ids_are_unique),
+	    cmocka_unit_test(test_sms_and_gemm_efficiency),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -111,6 +111,14 @@ static void test_every_key_online(void **state)
 	printf("%s\n", buf);
 	assert_int_equal(explain_key(&s, &p, "time.total_s", buf, sizeof(buf), NULL), 0);
 	assert_non_null(strstr(buf, "not applicable"));
+	/* the default engine on an H100 is vLLM V1's loaded one: its fleet walk at the peak */
+	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "peak rate"));
+	assert_non_null(strstr(buf, "SLO percentile"));
+	/* alone: the tokens the peak needs over a replica's */
+	s.workload.scheduler = SCHED_ALONE;
+	plan_compute(&s, &p);
 	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL), 0);
 	printf("%s\n", buf);
 	assert_non_null(strstr(buf, "86400"));
@@ -237,9 +245,15 @@ static void test_max_batch_kv_rule(void **state)
 		assert_non_null(strstr(buf, "blocks (fits in "));
 		assert_non_null(strstr(buf, "blocks (over "));
 		squash(buf);
-		assert_non_null(strstr(buf, p.max_batch < fw->max_running
-						? "the KV pool binds"
-						: "the running cap binds"));
+		{
+			/* the engine's own cap on this GPU (vLLM's: 1024 on an H100) */
+			struct serving_engine eng;
+			framework_serving(rows[r].fw, s.workload.scheduler, true, false,
+					  s.hardware.gpu.memory_bytes, s.hardware.gpu.id, &eng);
+			assert_non_null(strstr(buf, p.max_batch < eng.max_running
+							? "the KV pool binds"
+							: "the running cap binds"));
+		}
 		/* a running cap above the pool's sequences: the pool binds; one below it
 		 * binds instead, and max_batch stays the KV bound */
 		for (int c = 0; c < 2; c++) {

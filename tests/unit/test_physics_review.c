@@ -80,6 +80,7 @@ static void test_inference_ep_reads_local_experts(void **state)
 {
 	static const char *const kv[] = {"model.preset=mixtral-8x7b",
 					 "workload.kind=offline",
+					 "workload.scheduler=alone", /* the step itself */
 					 "workload.weights=bf16",
 					 "workload.kv_cache=bf16",
 					 "workload.prompt_tokens=1024",
@@ -299,6 +300,7 @@ static void test_sliding_window_caps_decode_reads(void **state)
 {
 	static const char *const kv[] = {"model.preset=mistral-7b",
 					 "workload.kind=online",
+					 "workload.scheduler=alone", /* the step itself */
 					 "workload.weights=bf16",
 					 "workload.kv_cache=bf16",
 					 "workload.prompt_tokens=6000",

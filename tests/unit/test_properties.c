@@ -373,40 +373,47 @@ static void test_framework_monotone(void **state)
 	(void)state;
 	struct scenario s;
 	struct plan lo, hi;
-	static const enum recompute order[] = {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_OP,
-					       RECOMPUTE_FULL};
-	for (int fw = 0; fw < NTRAINERS; fw++)
-		for (int model = 0; model < NMODELS; model++)
-			for (int kind = 0; kind < 4; kind++)
-				for (int li = 0;; li += 5) {
-					train_base(&s, model, kind);
-					if (!layout_apply(&s, li))
-						break;
-					s.workload.framework = trainers[fw];
-					for (int r = 0; r < 4; r++) {
-						s.workload.recompute = order[r];
-						for (int mb = 1; mb < 4; mb *= 2) {
-							s.workload.micro_batch = mb;
-							compute(&s, &lo);
-							s.workload.micro_batch = mb * 2;
-							compute(&s, &hi);
-							check_peaks_le(&lo, &hi, "more batch", &s);
-						}
-						s.workload.micro_batch = 1;
-						compute(&s, &lo);
-						s.workload.seq_len = 4096;
-						compute(&s, &hi);
-						check_peaks_le(&lo, &hi, "longer sequence", &s);
-						s.workload.seq_len = 2048;
-						if (r > 0) {
-							s.workload.recompute = order[r - 1];
-							compute(&s, &hi);
+	/* two chains of more recomputation: torchtitan's per-op policy and the attention-only
+	 * checkpoint each lie between selective and full, not ordered with each other */
+	static const enum recompute orders[2][4] = {
+	    {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_OP, RECOMPUTE_FULL},
+	    {RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_ATTENTION, RECOMPUTE_FULL}};
+	for (int chain = 0; chain < 2; chain++)
+		for (int fw = 0; fw < NTRAINERS; fw++)
+			for (int model = 0; model < NMODELS; model++)
+				for (int kind = 0; kind < 4; kind++)
+					for (int li = 0;; li += 5) {
+						const enum recompute *order = orders[chain];
+						train_base(&s, model, kind);
+						if (!layout_apply(&s, li))
+							break;
+						s.workload.framework = trainers[fw];
+						for (int r = 2 * chain; r < 4; r++) {
 							s.workload.recompute = order[r];
-							check_peaks_le(&lo, &hi, "more recompute",
+							for (int mb = 1; mb < 4; mb *= 2) {
+								s.workload.micro_batch = mb;
+								compute(&s, &lo);
+								s.workload.micro_batch = mb * 2;
+								compute(&s, &hi);
+								check_peaks_le(&lo, &hi,
+									       "more batch", &s);
+							}
+							s.workload.micro_batch = 1;
+							compute(&s, &lo);
+							s.workload.seq_len = 4096;
+							compute(&s, &hi);
+							check_peaks_le(&lo, &hi, "longer sequence",
 								       &s);
+							s.workload.seq_len = 2048;
+							if (r > 0) {
+								s.workload.recompute = order[r - 1];
+								compute(&s, &hi);
+								s.workload.recompute = order[r];
+								check_peaks_le(
+								    &lo, &hi, "more recompute", &s);
+							}
 						}
 					}
-				}
 }
 
 /* The framework behaviours' fields, for every training framework over the grid (every

@@ -335,6 +335,7 @@ static void test_properties(void **state)
 	s.workload.requests_per_day = 1e6;
 	s.workload.slo.tpot_s = 0.02;
 	s.workload.slo.ttft_s = 1;
+	s.workload.scheduler = SCHED_ALONE; /* the lone step's closed-form bound */
 	gpu_h100_sxm(&s.hardware.gpu);
 	plan_compute(&s, &a);
 	assert_true(a.slo_batch >= 1 && a.slo_batch <= a.max_batch);

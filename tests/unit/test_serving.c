@@ -305,7 +305,10 @@ static void test_framework_brings_scheduler(void **state)
 		const char *set;
 		double sched; /* serving.scheduler; NaN: alone */
 	} cases[] = {
-	    {"workload.framework=default", NAN},
+	    /* the engine most users of an A10 run: vLLM V1 (framework_serving) */
+	    {"workload.framework=default", SCHED_CHUNKED},
+	    /* under llama.cpp's kernels a llama-server of one slot: the step alone */
+	    {"workload.engine=llama.cpp", NAN},
 	    {"workload.framework=vllm", SCHED_CHUNKED},
 	    {"workload.framework=sglang", SCHED_PREFILL_FIRST},
 	    {"workload.framework=trt-llm", SCHED_CHUNKED},
@@ -326,6 +329,61 @@ static void test_framework_brings_scheduler(void **state)
 		set(&s, "workload.scheduler=alone");
 		plan_compute(&s, &p);
 		assert_true(isnan(p.serving.scheduler));
+	}
+}
+
+/* With no framework named the loaded engine is vLLM V1's, with vLLM's own defaults for the
+ * GPU and the usage context (vllm/engine/arg_utils.py _set_default_args): 2048 tokens and
+ * 256 running online on an A10 or an A100, 8192 offline there; 8192 and 1024 online on an
+ * H100, 16384 offline; a consumer GPU runs llama.cpp's one slot, alone. The fields
+ * override them. */
+static void test_default_engine_is_vllm(void **state)
+{
+	static const struct {
+		const char *gpu, *kind;
+		double sched, budget, running; /* NaN sched: alone */
+	} cases[] = {
+	    {"a10", "online", SCHED_CHUNKED, 2048, 256},
+	    {"a10", "offline", SCHED_CHUNKED, 8192, 256},
+	    {"a100-80gb-sxm", "online", SCHED_CHUNKED, 2048, 256},
+	    {"h100-sxm-80gb", "online", SCHED_CHUNKED, 8192, 1024},
+	    {"h100-sxm-80gb", "offline", SCHED_CHUNKED, 16384, 1024},
+	    {"rtx-4090", "online", NAN, NAN, NAN},
+	};
+	struct scenario s;
+	struct plan p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		load("scenarios/seed-08-online-customer-service.yaml", &s);
+		set(&s, "workload.measured_tokens_per_s=0");
+		set(&s, "workload.batch=auto");
+		setf(&s, "hardware.gpu=%s", cases[i].gpu);
+		setf(&s, "workload.kind=%s", cases[i].kind);
+		plan_compute(&s, &p);
+		printf("%s %s: %s, budget %g, running cap %g\n", cases[i].gpu, cases[i].kind,
+		       scheduler_name(isnan(p.serving.scheduler) ? SCHED_ALONE
+								 : (int)p.serving.scheduler),
+		       p.serving.budget, p.serving.max_running);
+		if (isnan(cases[i].sched)) {
+			assert_true(isnan(p.serving.scheduler));
+			continue;
+		}
+		assert_int_equal((int)p.serving.scheduler, (int)cases[i].sched);
+		assert_true(p.serving.budget == cases[i].budget);
+		/* the running cap: vLLM's, unless the KV cache or the budget's refill holds
+		 * fewer ((B - 1) P / O = T - B: serve_config) */
+		{
+			double r = s.workload.prompt_tokens / (double)s.workload.output_tokens;
+			double want =
+			    fmin(cases[i].running,
+				 fmin(p.max_batch, floor((cases[i].budget + r) / (1 + r))));
+			assert_true(p.serving.max_running == want);
+		}
+		set(&s, "workload.max_running=7");
+		set(&s, "workload.max_batched_tokens=4096");
+		plan_compute(&s, &p);
+		assert_true(p.serving.budget == 4096 && p.serving.max_running == 7);
 	}
 }
 
@@ -836,6 +894,7 @@ int main(void)
 	    cmocka_unit_test(test_fleet_solve_agrees),
 	    cmocka_unit_test(test_slo_warning_unbounded),
 	    cmocka_unit_test(test_framework_brings_scheduler),
+	    cmocka_unit_test(test_default_engine_is_vllm),
 	    cmocka_unit_test(test_graphs_off_above_cap),
 	    cmocka_unit_test(test_prefill_waits_for_host),
 	    cmocka_unit_test(test_eager_root_under_load),

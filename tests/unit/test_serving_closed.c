@@ -123,6 +123,55 @@ static void test_none_alone_or_static(void **state)
 	assert_true(isnan(p.serving.closed_wait_s));
 }
 
+/* The wait's spread (closed_level): its M/D/1 part is none in the budget's empty share
+ * 1 - rho and past it the exponential tail of its mean, never past the N - 1 others'
+ * prompts all ahead; the step in flight stays its mean. So P99 > P90 > P50 where the
+ * budget is busy, the mean TTFT (the NIM rows') is unchanged, and each level is the
+ * closed form's. */
+static void test_closed_percentiles(void **state)
+{
+	static const double conc[] = {5, 20, 50, 90};
+	static const double q[3] = {0.50, 0.90, 0.99};
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct plan p;
+		const struct plan_serving *v = &p.serving;
+		double rho, s, md1, rest;
+		nim_at(conc[i], &p);
+		rho = v->closed_rho, s = v->prompt_svc_s;
+		md1 = rho * s / (2 * (1 - rho));
+		rest = v->closed_wait_s - md1;
+		printf("nim c%g: rho %.3f, ttft mean %.0f ms, P50 %.0f, P90 %.0f, P99 %.0f\n",
+		       conc[i], rho, 1e3 * p.ttft_s, 1e3 * v->ttft[0], 1e3 * v->ttft[1],
+		       1e3 * v->ttft[2]);
+		assert_true(v->ttft[2] > v->ttft[1] && v->ttft[1] >= v->ttft[0]);
+		assert_true(v->ttft[0] <= p.ttft_s && p.ttft_s < v->ttft[2]);
+		near(p.ttft_s, v->ttft_service_s + v->closed_wait_s, 1e-12);
+		for (int l = 0; l < 3; l++) {
+			double tail = q[l] > 1 - rho ? fmin(md1 / rho * log(rho / (1 - q[l])),
+							    (conc[i] - 1) * s)
+						     : 0;
+			near(v->lv_wait_s[l], rest + tail, 1e-12);
+			near(v->ttft[l], v->lv_own_s[l] + v->lv_wait_s[l], 1e-12);
+			/* at most every other client's prompt ahead */
+			assert_true(v->lv_wait_s[l] <= rest + (conc[i] - 1) * s * (1 + 1e-12));
+		}
+	}
+	/* two clients: the other's prompt is the whole queue, the finite source's bound */
+	{
+		struct plan p;
+		nim_at(2, &p);
+		near(p.serving.lv_wait_s[2],
+		     p.serving.closed_wait_s -
+			 p.serving.closed_rho * p.serving.prompt_svc_s /
+			     (2 * (1 - p.serving.closed_rho)) +
+			 fmin(p.serving.prompt_svc_s, p.serving.prompt_svc_s /
+							  (2 * (1 - p.serving.closed_rho)) *
+							  log(p.serving.closed_rho / 0.01)),
+		     1e-12);
+	}
+}
+
 /* The NIM rows (docs.nvidia.com NIM LLM benchmarking, AIPerf: NIM 1.8.0, Llama 3.3 70B fp8, 2 x
  * H100 TP2, 5,000 in / 500 out, AIPerf's averages): TTFT within 25% at both concurrencies; without
  * the wait at the budget the model gave 444 ms at 50 (-46.8%). */
@@ -147,6 +196,7 @@ int main(void)
 	    cmocka_unit_test(test_grows_with_clients),
 	    cmocka_unit_test(test_short_prompts_wait_little),
 	    cmocka_unit_test(test_none_alone_or_static),
+	    cmocka_unit_test(test_closed_percentiles),
 	    cmocka_unit_test(test_nim_rows),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);

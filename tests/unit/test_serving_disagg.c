@@ -206,6 +206,41 @@ static void test_bad(void **state)
 	assert_non_null(strstr(err.message, "more than the 8 GPUs"));
 }
 
+/* capacity_plan.slo_batch is a decode engine's (disagg_slo_batch): the largest batch whose
+ * step meets the TPOT target, at most the running cap, and one more misses; no decode step
+ * is in the TTFT, so the lone step's TTFT bound does not cut it; a TTFT below a lone
+ * prompt's prefill and transfer leaves none. */
+static void test_slo_batch_from_decode_pool(void **state)
+{
+	static const char *const tight[] = {"hardware.count=96", "workload.slo.tpot=20ms", NULL};
+	static const char *const loose[] = {"hardware.count=96", NULL};
+	static const char *const ttft[] = {"hardware.count=96", "workload.slo.ttft=10ms", NULL};
+	struct scenario s;
+	struct plan p, q;
+	(void)state;
+	pd(&s, tight);
+	plan_compute(&s, &p);
+	printf("disaggregated, TPOT 20 ms: slo_batch %g (running cap %g)\n", p.slo_batch,
+	       p.serving.max_running);
+	assert_true(p.slo_batch >= 1 && p.slo_batch < p.serving.max_running);
+	/* the engine at that batch meets it, one more does not */
+	s.workload.batch = (int)p.slo_batch;
+	s.workload.concurrency = (int)p.slo_batch;
+	s.workload.requests_per_day = 0;
+	plan_compute(&s, &q);
+	assert_true(q.serving.tpot_slo_s <= 0.020);
+	s.workload.batch = s.workload.concurrency = (int)p.slo_batch + 1;
+	plan_compute(&s, &q);
+	assert_true(q.serving.tpot_slo_s > 0.020);
+	/* at 50 ms every running request meets it: the cap */
+	pd(&s, loose);
+	plan_compute(&s, &p);
+	assert_true(p.slo_batch == p.serving.max_running);
+	pd(&s, ttft);
+	plan_compute(&s, &p);
+	assert_true(p.slo_batch == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +248,7 @@ int main(void)
 	    cmocka_unit_test(test_fleet),
 	    cmocka_unit_test(test_batched_prefill),
 	    cmocka_unit_test(test_bad),
+	    cmocka_unit_test(test_slo_batch_from_decode_pool),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -1,7 +1,8 @@
 /* test_serving_steps.c - multi-step scheduling, workload.scheduler_steps (vLLM v0
  * --num-scheduler-steps; src/plan_infer.c, time_infer, serve_levels, closed_wait): one step
  * is the plan of before, more steps delay first tokens by whole steps and never slow the
- * decode step, and the field's bad values are refused. */
+ * decode step, the gaps between tokens spread between a block's steps (block_gap), and the
+ * field's bad values are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,6 +108,46 @@ static void test_ttft_grows_tpot_not_worse(void **state)
 	}
 }
 
+/* The gaps spread (block_gap): 1 - 1/n of them are plain decode steps without the host's
+ * share, the block's first carries it and n steps' prompts. So the P50 gap is the decode
+ * step less the host's share of it, GRAPH_TOKEN_S / n (0.15 ms, plan_time_int.h); the P99
+ * gap is no shorter than at one step (but for that share); P99 >= P90 >= P50; the mean gap
+ * lies between. */
+static void test_itl_spread(void **state)
+{
+	static const int steps[] = {2, 4, 8, 16};
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct plan one, p;
+		plan_at(i, 1, &one);
+		for (int k = 0; k < 4; k++) {
+			const struct plan_serving *v = &p.serving;
+			double n = steps[k];
+			plan_at(i, steps[k], &p);
+			printf("%s, %d steps: ITL P50 %.2f P90 %.2f P99 %.2f ms (one step: %.2f "
+			       "%.2f %.2f), mean %.2f\n",
+			       files[i], steps[k], 1e3 * v->tpot[0], 1e3 * v->tpot[1],
+			       1e3 * v->tpot[2], 1e3 * one.serving.tpot[0],
+			       1e3 * one.serving.tpot[1], 1e3 * one.serving.tpot[2],
+			       1e3 * p.tpot_s);
+			assert_true(v->tpot[2] >= v->tpot[1] && v->tpot[1] >= v->tpot[0]);
+			/* at n >= 2 the median gap is a step inside a block */
+			assert_true(fabs(v->tpot[0] - (v->step_decode_s - 0.15e-3 / n)) < 1e-12);
+			assert_true(v->lv_k[0] == 0);
+			/* no shorter than at one step but for the host's share its decode
+			 * steps shed */
+			assert_true(v->tpot[2] >= one.serving.tpot[2] - 0.15e-3);
+			assert_true(v->tpot[0] <= p.tpot_s && p.tpot_s <= v->tpot[2]);
+			/* at n >= 10 the P90 gap is inside a block too, and the P99 gap a
+			 * block's first step, which holds the host's whole share */
+			if (n >= 10) {
+				assert_true(v->tpot[1] == v->tpot[0]);
+				assert_true(v->tpot[2] >= v->step_decode_s + 0.15e-3 * (1 - 2 / n));
+			}
+		}
+	}
+}
+
 /* Under scheduler alone nothing queues, so only the decode step changes: the host's
  * share, GRAPH_TOKEN_S, paid once in n steps. */
 static void test_alone_amortizes_the_host(void **state)
@@ -148,6 +189,7 @@ int main(void)
 	    cmocka_unit_test(test_one_step_is_identity),
 	    cmocka_unit_test(test_ttft_grows_tpot_not_worse),
 	    cmocka_unit_test(test_alone_amortizes_the_host),
+	    cmocka_unit_test(test_itl_spread),
 	    cmocka_unit_test(test_bad_steps),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
