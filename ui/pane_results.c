@@ -668,6 +668,7 @@ struct results_layout {
 	struct results_row row[RESULTS_ROWS];
 	int n, y;			     /* y: the first line after the rows */
 	int inner, legend_lines, legend_max; /* the legend's lines, and the most it may take */
+	bool legend_tiny;
 	unsigned legend_shown; /* the parts the legend has room for (draw_memory_legend) */
 	struct explain_verdict vd[EXPLAIN_VERDICTS];
 };
@@ -707,8 +708,12 @@ static void results_layout(const struct app *a, int height, int width, struct re
 		row_add(l, height, ROW_BAR, 1, 0, NULL);
 	if (bud.legend && l->y < height) {
 		l->legend_max = bud.legend;
-		l->legend_lines =
-		    draw_memory_legend(a, NULL, l->y, 2, l->inner, bud.legend, &l->legend_shown);
+		/* as draw_memory_legend: short names when the long ones leave parts out; kept,
+		 * so that drawing the legend measures it no more */
+		l->legend_tiny = memory_legend_pass(a, NULL, l->y, 2, l->inner, false, bud.legend,
+						    &l->legend_lines, NULL) != 0;
+		memory_legend_pass(a, NULL, l->y, 2, l->inner, l->legend_tiny, bud.legend,
+				   &l->legend_lines, &l->legend_shown);
 		row_add(l, height, ROW_LEGEND, l->legend_lines, 0, NULL);
 	}
 	explain_verdicts(&a->plan, l->vd);
@@ -804,7 +809,9 @@ static void row_bar(struct app *a, WINDOW *w, const struct results_layout *l,
 static void row_legend(struct app *a, WINDOW *w, const struct results_layout *l,
 		       const struct results_row *r)
 {
-	draw_memory_legend(a, w, r->y, 2, l->inner, l->legend_max, NULL);
+	int lines;
+
+	memory_legend_pass(a, w, r->y, 2, l->inner, l->legend_tiny, l->legend_max, &lines, NULL);
 }
 
 /* A verdict, in the order a plan is judged (seed case 15): capacity, then bandwidth and
