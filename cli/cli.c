@@ -391,20 +391,56 @@ static int cli_load_catalog(struct cli *c)
 	return 0;
 }
 
-/* A problem with a field that a --set changed points at that --set, not at the file. */
-static void cli_blame_sets(const struct cli *c, struct gp_problems *probs)
+/* Whether the file src wrote key. */
+static bool cli_src_has(const struct scenario_source *src, const char *key)
+{
+	for (int i = 0; src && i < src->nkeys; i++)
+		if (strcmp(src->keys[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* A problem with a field that a --set changed points at that --set, not at the file; so
+ * does one with a field the file does not write (placed at its section or the file's
+ * top) whose section a --set changed: --set workload.prompt_length.dist=lognormal makes
+ * the missing prompt_length.sigma a problem of that --set. */
+static void cli_blame_sets(const struct cli *c, const struct scenario_source *src,
+			   struct gp_problems *probs)
 {
 	for (int i = 0; i < probs->count; i++) {
 		struct gp_error *e = &probs->items[i];
 		size_t n = strlen(e->field);
+		const char *dot = strrchr(e->field, '.');
+		size_t sec = dot && !cli_src_has(src, e->field) ? (size_t)(dot - e->field) + 1 : 0;
+		int at = -1;
 
-		for (int k = c->nsets - 1; n && k >= 0; k--) {
-			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=') {
-				snprintf(e->file, sizeof(e->file), "--set %s", c->sets[k]);
-				e->line = e->column = 0;
-				break;
-			}
+		for (int k = c->nsets - 1; n && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, n) == 0 && c->sets[k][n] == '=')
+				at = k;
+		for (int k = c->nsets - 1; sec && k >= 0 && at < 0; k--)
+			if (strncmp(c->sets[k], e->field, sec) == 0 &&
+			    !strchr(c->sets[k] + sec, '.'))
+				at = k;
+		if (at >= 0) {
+			snprintf(e->file, sizeof(e->file), "--set %s", c->sets[at]);
+			e->line = e->column = 0;
 		}
+	}
+}
+
+/* Each of warns (scenario_ignored_fields) as "FILE:LINE:COL: warning: message"; none for
+ * --json, whose result carries them. */
+static void cli_print_warnings(const struct cli *c, const struct gp_problems *warns,
+			       const char *fallback)
+{
+	for (int i = 0; !c->json && i < warns->count; i++) {
+		const struct gp_error *e = &warns->items[i];
+		if (e->line > 0)
+			cli_error(c, "%s:%d:%d: warning: %s", e->file, e->line, e->column,
+				  e->message);
+		else
+			cli_error(c, "%s: warning: %s", e->file[0] ? e->file : fallback,
+				  e->message);
 	}
 }
 
@@ -503,7 +539,7 @@ static int cli_load(struct cli *c, const char *path, struct scenario *s,
 	if (validate) {
 		gp_problems_init(probs);
 		scenario_validate(s, src, probs);
-		cli_blame_sets(c, probs);
+		cli_blame_sets(c, src, probs);
 		if (probs->count) {
 			cli_print_problems(c, probs, path ? path : "built-in scenario");
 			rc = EXIT_USAGE;
@@ -807,9 +843,17 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
+		const struct field *f;
+		const char *value;
 		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
+		} else if (scenario_assignment_split(c->sets[i], &f, &value, &e) == 0) {
+			/* written here, as a key of the file is (the ignored-field warnings);
+			 * check saves nothing */
+			ptrdiff_t idx = f - scenario_fields;
+			if (idx >= 0 && idx < SCENARIO_MAX_FIELDS)
+				s->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		}
 	}
 	/* A file that did not read as a scenario (invalid YAML or UTF-8, a tab, a second
@@ -819,7 +863,7 @@ static int cmd_check(struct cli *c)
 		if (!probs->items[i].field[0] && strncmp(probs->items[i].file, "--set", 5) != 0)
 			goto print;
 	scenario_validate(s, src, vp);
-	cli_blame_sets(c, vp);
+	cli_blame_sets(c, src, vp);
 	/* A value the loader rejected is still unset; leave out the validation problems that
 	 * only repeat it. */
 	nread = probs->count;
@@ -838,18 +882,25 @@ static int cmd_check(struct cli *c)
 	/* a valid scenario is planned for the fields its framework ignores (the plan's
 	 * framework-conflict warnings, as report gives them): warnings, not problems */
 	if (!probs->count && !probs->dropped) {
+		gp_problems_init(vp);
+		scenario_ignored_fields(s, src, vp);
+		cli_blame_sets(c, src, vp);
+		cli_print_warnings(c, vp, path);
 		plan_compute(s, p);
 		for (int i = 0; !c->json && i < p->nwarnings; i++) {
 			char msg[256];
-			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+			if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT &&
+			    !plan_warning_field_ignored(&p->warnings[i]))
 				cli_error(c, "%s: warning: %s", path,
 					  plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
 		}
+	} else {
+		gp_problems_init(vp);
 	}
 print:
 	if (c->json) {
 		/* the problems are the result: on standard output, exit status as without */
-		cli_json_result(c, report_json_check(path, probs, path, p));
+		cli_json_result(c, report_json_check(path, probs, path, p, vp));
 		if (probs->count || probs->dropped)
 			c->status = EXIT_USAGE;
 	} else if (probs->count || probs->dropped) {
@@ -1285,9 +1336,10 @@ static void help_wrap(struct report_buf *b, const char *words, size_t *at, size_
 }
 
 /* --help's options block, one option a row of cli_options[]: "  -s, --set=KEY=VALUE",
- * its help and the commands that take it; for one command's --help (cmd_opts, its OPT_*
- * bits, not 0), the options it takes alone, without the commands. */
-static void help_options(struct report_buf *b, unsigned cmd_opts)
+ * its help and the commands that take it; for one command's --help (one, with cmd_opts its
+ * OPT_* bits: 0 for a hidden command, which takes only --help), the options it takes alone,
+ * without the commands. */
+static void help_options(struct report_buf *b, bool one, unsigned cmd_opts)
 {
 	enum { COL = 24 };
 
@@ -1297,7 +1349,7 @@ static void help_options(struct report_buf *b, unsigned cmd_opts)
 		struct report_buf cmds = {0};
 		size_t start = b->len, at;
 
-		if (cmd_opts && !cli_option_ok(o, cmd_opts))
+		if (one && !cli_option_ok(o, cmd_opts))
 			continue;
 		if (o->val < 256)
 			report_buf_printf(b, "  -%c, --%s", o->val, o->name);
@@ -1313,7 +1365,7 @@ static void help_options(struct report_buf *b, unsigned cmd_opts)
 		report_buf_printf(b, "%*s", (int)(COL - at), "");
 		at = COL;
 		help_wrap(b, o->help, &at, COL);
-		if (o->opts && !cmd_opts) {
+		if (o->opts && !one) {
 			report_buf_printf(&cmds, "(");
 			help_option_commands(&cmds, o->opts);
 			report_buf_printf(&cmds, ")");
@@ -1332,7 +1384,7 @@ static int cli_print_command_help(const struct cli *c, const struct command *cmd
 	int rc;
 
 	report_buf_printf(&b, "usage: %s\n\n%s", cmd->usage, cmd->help);
-	help_options(&b, cmd->opts);
+	help_options(&b, true, cmd->opts);
 	rc = cli_write_buf(c, &b);
 	report_buf_release(&b);
 	return rc;
@@ -1350,7 +1402,7 @@ static int cli_print_help(const struct cli *c)
 	for (const struct command *cmd = commands; cmd->name; cmd++)
 		if (!(cmd->flags & CMD_HIDDEN))
 			report_buf_printf(&b, "       %s\n", cmd->usage);
-	help_options(&b, 0);
+	help_options(&b, false, 0);
 	report_buf_printf(
 	    &b,
 	    "\nFILE may be '-' for standard input; '--' ends the options. A long option may be\n"
@@ -1567,8 +1619,9 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 }
 
 /* The operands of a usage line, space-separated: its words outside brackets ("FILE KEY",
- * "A B", "CONFIG.json|ORG/NAME"), and a bracketed list of words that are not options as
- * its choices ("[gpus | models]" is "gpus|models"). */
+ * "A B", "CONFIG.json|ORG/NAME"), one optional operand in its brackets ("[KEY]"), and a
+ * bracketed list of words that are not options as its choices ("[gpus | models]" is
+ * "gpus|models"); an option's argument is none of them. */
 static void usage_operands(struct report_buf *b, const char *usage)
 {
 	const char *p = strchr(usage, ' ');
@@ -1580,6 +1633,13 @@ static void usage_operands(struct report_buf *b, const char *usage)
 		size_t n = strcspn(p, " \n"), at = 0, end = n;
 		int was = depth;
 
+		/* an option's argument ("--measured KEY=VALUE...") is not an operand */
+		if (was == 0 && p[0] == '-' && p[n] == ' ' && !strchr("-[(", p[n + 1])) {
+			p += n + 1;
+			p += strcspn(p, " \n");
+			continue;
+		}
+
 		for (size_t k = 0; k < n; k++)
 			depth += (p[k] == '[' || p[k] == '(') - (p[k] == ']' || p[k] == ')');
 		if (was == 0 && p[0] == '[' && p[1] != '-')
@@ -1590,6 +1650,11 @@ static void usage_operands(struct report_buf *b, const char *usage)
 			end--;
 		if (was == 0 && p[0] != '[' && p[0] != '(' && p[0] != '-') {
 			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)(end - at), p + at);
+			any = true;
+		} else if (choices == 1 && at == 1 && end + 1 == n && p[0] == '[' &&
+			   p[end] == ']' && depth == 0) {
+			/* one optional operand: explain FILE [KEY] */
+			report_buf_printf(b, "%s%.*s", any ? " " : "", (int)n, p);
 			any = true;
 		} else if (choices && end > at && p[at] != '|') {
 			report_buf_printf(b, "%s%.*s", choices == 1 ? (any ? " " : "") : "|",
@@ -1621,15 +1686,16 @@ static void usage_options(struct report_buf *b, unsigned opts)
 	}
 }
 
-/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
- * first phrase of its help; first a line "-" for the terminal UI (with --version). The
- * zsh and fish completions read it, as git's --git-completion-helper. */
 /* `gpuplan figures`: the figures --y may name, for completion (cli/sweep.c). */
 static int cmd_figures(struct cli *c)
 {
 	sweep_figures(&c->out);
 	return 0;
 }
+
+/* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
+ * first phrase of its help; first a line "-" for the terminal UI (with --version). The
+ * bash, zsh and fish completions read it, as git's --git-completion-helper. */
 
 static int cmd_commands(struct cli *c)
 {

@@ -105,6 +105,8 @@ function __gpuplan_complete
             # an operand that repeats (KEY=FROM..TO...) takes every later place too
             set kind $ops[-1]
         end
+        # an optional operand is bracketed ([KEY])
+        set kind (string trim -c '[]' -- "$kind")
         test "$cmd" = explain; and test "$kind" = KEY; and set kind EXPLAIN
     end
     __gpuplan_values $exe "$kind" "$cur" "$file"

@@ -69,6 +69,8 @@ _gpuplan_candidates() {
 		fi
 		table=(${=${(ps:\t:)line}[2]})
 		kind=${table[nops+1]}
+		# an optional operand is bracketed ([KEY])
+		kind=${${kind#\[}%\]}
 		# an operand that repeats (KEY=FROM..TO...) takes every later place too
 		[[ -z $kind && ${table[-1]} == *... ]] && (( nops >= ${#table} )) && kind=${table[-1]}
 		[[ $cmd == explain && $kind == KEY ]] && kind=EXPLAIN

@@ -3,6 +3,7 @@
  * and the lookups by id. */
 #include "catalog.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdbool.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "file.h"
 #include "hf_config.h"
+#include "scenario.h"
 #include "text.h"
 #include "units.h"
 #include "yaml_doc.h"
@@ -175,32 +177,39 @@ struct gkey {
 	enum unit_kind unit;
 	size_t offset, size;
 	bool required;
+	const char *field; /* the scenario field whose range the value keeps, or NULL */
 };
 
 #define GOFF(m) offsetof(struct gpu, m)
 #define GSTR(k, m)                                                                                 \
 	{                                                                                          \
-		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), true                  \
+		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), true, NULL            \
 	}
 #define GNUM(k, m, u)                                                                              \
 	{                                                                                          \
-		k, GK_NUM, u, GOFF(m), sizeof(double), true                                        \
+		k, GK_NUM, u, GOFF(m), sizeof(double), true, NULL                                  \
+	}
+/* A figure a scenario can also set: the catalog keeps that field's range (src/scenario.c
+ * scenario_fields[]), so a user entry cannot hold a GPU the scenario side would refuse. */
+#define GNUM_F(k, m, u, f)                                                                         \
+	{                                                                                          \
+		k, GK_NUM, u, GOFF(m), sizeof(double), true, f                                     \
 	}
 #define GNUM_OPT(k, m, u)                                                                          \
 	{                                                                                          \
-		k, GK_NUM, u, GOFF(m), sizeof(double), false                                       \
+		k, GK_NUM, u, GOFF(m), sizeof(double), false, NULL                                 \
 	}
 #define GSTR_OPT(k, m)                                                                             \
 	{                                                                                          \
-		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), false                 \
+		k, GK_STR, UNIT_NONE, GOFF(m), sizeof(((struct gpu *)0)->m), false, NULL           \
 	}
 #define GINT(k, m)                                                                                 \
 	{                                                                                          \
-		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true                                  \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), true, NULL                            \
 	}
 #define GINT_OPT(k, m)                                                                             \
 	{                                                                                          \
-		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), false                                 \
+		k, GK_INT, UNIT_COUNT, GOFF(m), sizeof(int), false, NULL                           \
 	}
 
 /* The keys of one entry; every one is required except sparse, cuda_total, class, sms and
@@ -210,23 +219,23 @@ static const struct gkey gpu_keys[] = {
     GSTR("name", name),
     GSTR("vendor", vendor),
     GSTR_OPT("class", gpu_class),
-    GNUM("memory", memory_bytes, UNIT_BYTES),
+    GNUM_F("memory", memory_bytes, UNIT_BYTES, "hardware.memory"),
     GNUM_OPT("cuda_total", cuda_total_bytes, UNIT_BYTES),
-    GNUM("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S),
-    {"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true},
-    {"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false},
+    GNUM_F("hbm_bandwidth", hbm_bytes_per_s, UNIT_BYTES_PER_S, "hardware.hbm_bandwidth"),
+    {"peak", GK_PEAKS, UNIT_FLOPS, GOFF(peak_flops), sizeof(double) * DTYPE_COUNT, true, NULL},
+    {"sparse", GK_PEAKS, UNIT_FLOPS, GOFF(sparse_flops), sizeof(double) * DTYPE_COUNT, false, NULL},
     GSTR("link", link),
-    GNUM("link_bandwidth", link_bytes_per_s, UNIT_BYTES_PER_S),
+    GNUM_F("link_bandwidth", link_bytes_per_s, UNIT_BYTES_PER_S, "hardware.link_bandwidth"),
     GINT("link_domain", link_domain),
     GSTR("pcie", pcie),
     GNUM("pcie_bandwidth", pcie_bytes_per_s, UNIT_BYTES_PER_S),
-    GNUM("power", power_w, UNIT_WATTS),
+    GNUM_F("power", power_w, UNIT_WATTS, "hardware.power"),
     GNUM("price_per_hour", price_per_hour, UNIT_USD),
     GINT("gpus_per_node", gpus_per_node),
     GINT_OPT("sms", sms),
     GNUM_OPT("gemm_efficiency", gemm_efficiency, UNIT_RATIO),
-    GNUM("network", network_bytes_per_s, UNIT_BITS_PER_S),
-    {NULL, GK_STR, UNIT_NONE, 0, 0, false},
+    GNUM_F("network", network_bytes_per_s, UNIT_BITS_PER_S, "hardware.network"),
+    {NULL, GK_STR, UNIT_NONE, 0, 0, false, NULL},
 };
 
 /* Precisions a peak may be given for. */
@@ -287,6 +296,15 @@ static int read_number(const struct ynode *v, enum unit_kind unit, const char *f
 	if (v->kind != YNODE_SCALAR)
 		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
 				    "%s: expected a number, found %s", key, ynode_kind_name(v));
+	/* gpuplan-catalog(5): a bare number where a unit is expected is an error ("64" is not
+	 * 64 bytes of memory but a missing GiB) */
+	if ((unit == UNIT_BYTES || unit == UNIT_BYTES_PER_S || unit == UNIT_BITS_PER_S ||
+	     unit == UNIT_WATTS) &&
+	    v->len > 0 &&
+	    (isdigit((unsigned char)v->text[v->len - 1]) || v->text[v->len - 1] == '.'))
+		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+				    "%s: '%.64s' has no unit (expected %s)", key, v->text,
+				    units_expected(unit));
 	if (units_parse(unit, v->text, out, &why) != 0)
 		return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
 				    "%s: cannot read '%.64s' (expected %s)", key, v->text,
@@ -296,6 +314,22 @@ static int read_number(const struct ynode *v, enum unit_kind unit, const char *f
 				    "%s: '%.64s' is negative (expected a positive value)", key,
 				    v->text);
 	return 0;
+}
+
+/* The range of the scenario field gk->field, as --set hardware.memory=... keeps it. */
+static int in_range(const struct ynode *v, const struct gkey *gk, double x, const char *file,
+		    struct gp_error *err)
+{
+	const struct field *f = gk->field ? scenario_field_find(gk->field) : NULL;
+	char lo[32], hi[32];
+
+	if (!f || (x >= f->min && x <= f->max))
+		return 0;
+	units_format_human(gk->unit, f->min, 6, lo, sizeof(lo));
+	units_format_human(gk->unit, f->max, 6, hi, sizeof(hi));
+	return gp_error_set(err, GP_EINPUT, file, v->line, v->column,
+			    "%s: %.64s is out of range (expected %s to %s)", gk->key, v->text, lo,
+			    hi);
 }
 
 static int read_peaks(const struct ynode *v, const char *file, const char *key, double *peaks,
@@ -386,7 +420,8 @@ static int read_gpu(const struct ynode *entry, const char *file, struct gpu *g,
 			memcpy(p, v->text, v->len + 1);
 			break;
 		case GK_NUM:
-			if (read_number(v, gk->unit, file, gk->key, (double *)p, err) != 0)
+			if (read_number(v, gk->unit, file, gk->key, (double *)p, err) != 0 ||
+			    in_range(v, gk, *(double *)p, file, err) != 0)
 				return -1;
 			break;
 		case GK_INT: {

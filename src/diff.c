@@ -134,7 +134,11 @@ static void change_text(const struct diff_result *r, char *buf, size_t size)
  * code's name (figure.name). */
 static void value_text(const struct diff_result *r, double v, char *buf, size_t size)
 {
-	if (r->figure->name)
+	/* NaN is "does not apply" whatever the figure's names: name_scheduler would read it as
+	 * "alone" */
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else if (r->figure->name)
 		snprintf(buf, size, "%s", r->figure->name(v));
 	else
 		units_format_human(r->figure->unit, v, 3, buf, size);

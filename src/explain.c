@@ -166,6 +166,35 @@ void explain_active_params(struct ex *e, const struct scenario *s, const struct 
 	ex_params(e, s, p, true);
 }
 
+/* model.vision_params: the vision tower and projector, counted from the config's
+ * vision_config (hf_config.c, vision_params) or given; held in memory, not computed. */
+void explain_vision_params(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	double v = p->model.vision_params;
+
+	if (!(v > 0)) {
+		not_applicable(e, "a text-only model: no vision tower (model.vision_params 0)");
+		source(e, "hf_config.c vision_params: a config's vision_config");
+		return;
+	}
+	formula(e, "vision", "the vision tower's and projector's matrices, counted one by one");
+	ex_numbers(e, "vision", "%s", cnt(e, v));
+	result(e, "vision", cnt(e, v));
+	ex_put(e, "\n  model.vision_params%s\n",
+	       s->model.hf_config[0] ? ", from the config's vision_config" : "");
+	{
+		char text[240];
+		snprintf(text, sizeof(text),
+			 "in memory: %s a GPU%s, outside model.params; image tokens are not "
+			 "modelled (no activations, KV cache or compute for them)",
+			 byt(e, p->mem.vision_weights), p->pp > 1 ? " of the first stage" : "");
+		ex_put(e, "\n");
+		ex_wrapped(e, "  ", text);
+	}
+	source(e, "hf_config.c vision_params (SigLIP, Llama 4 and Pixtral towers module by "
+		  "module); held as vLLM holds it (models/siglip.py, every rank), 16-bit");
+}
+
 /* ---- dispatch through the figure table ---- */
 
 const char *const *explain_keys(void)

@@ -71,6 +71,7 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 struct ex;
 
 void explain_params(struct ex *e, const struct scenario *s, const struct plan *p);
+void explain_vision_params(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_active_params(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_weights(struct ex *e, const struct scenario *s, const struct plan *p);
 void explain_gradients(struct ex *e, const struct scenario *s, const struct plan *p);

@@ -457,10 +457,12 @@ static void inference_activations(struct ex *e, const struct plan *p)
 		ex_put(e, "\n");
 		ex_wrapped(
 		    e, "  ",
-		    "the framework profiles one forward of max(prompt + output, 2048) tokens "
-		    "before it sizes the KV pool, and its sampler's fp32 logits for 256 "
+		    "the framework profiles one forward of max_num_batched_tokens tokens (the "
+		    "step's token budget under chunked prefill, else max(prompt + output, "
+		    "2048)) before it sizes the KV pool, and its sampler's fp32 logits for 256 "
 		    "sequences on the last stage; the peak is kept whatever the batch");
-		source(e, "vLLM gpu_worker.py determine_available_memory (profile_run, "
+		source(e, "vLLM v1/worker/gpu_worker.py determine_available_memory "
+			  "(gpu_model_runner.py profile_run: _dummy_run(max_num_tokens), "
 			  "max_num_seqs 256); SGLang and TensorRT-LLM reserve the same way");
 		return;
 	}
@@ -945,9 +947,14 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	if (m->fp8_weights > 0)
 		ex_wrapped(
 		    e, "  ",
-		    "fp8 weight copies: each linear weight's fp8 cast and its transpose, 2 B "
-		    "a parameter, kept across the step's micro-batches (transformer_engine/"
-		    "pytorch/module/base.py get_weight_workspace)");
+		    p->zero >= 3
+			? "fp8 weight copies: each linear weight's fp8 cast and its "
+			  "transpose, 2 B a parameter, of the gathered layers only under "
+			  "ZeRO-3 (transformer_engine/pytorch/module/linear.py scatters "
+			  "the saved copy over the FSDP group)"
+			: "fp8 weight copies: each linear weight's fp8 cast and its "
+			  "transpose, 2 B a parameter, kept across the step's micro-batches "
+			  "(transformer_engine/pytorch/module/base.py get_weight_workspace)");
 	if (m->blas_workspace > 0)
 		ex_wrapped(
 		    e, "  ",
@@ -1129,7 +1136,8 @@ void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan
 		       "  pool: the budget in whole blocks, allocated once whatever the batch:\n"
 		       "  %s tokens, %s of KV cache\n",
 		       cnt(e, p->mem.kv_tokens), byt(e, p->mem.kv_cache));
-	ex_wrapped(e, "  framework source: ", fw->source);
+	ex_wrapped(e,
+		   "  framework source: ", framework_source(s->workload.framework, !training(s)));
 }
 
 /* Which figure a fit compares against (gpu_capacity_bytes): the catalog's cuda_total, the

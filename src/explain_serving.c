@@ -71,7 +71,7 @@ static void serving_source(struct ex *e)
 	source(e, "Little's law (Little 1961); M/D/1 wait (Pollaczek-Khinchine) with its "
 		  "exponential tail (Kleinrock, Queueing Systems I, 5.7); chunked prefill: "
 		  "Sarathi-Serve (Agrawal et al., OSDI 2024); prefill-first: vLLM v0 and "
-		  "SGLang's scheduler; src/plan_time.c, serve");
+		  "SGLang's scheduler; src/plan_serve.c, pt_serve");
 }
 
 static void explain_latency_level(struct ex *e, const struct scenario *s, const struct plan *p,
@@ -813,7 +813,7 @@ static void slo_batch_line(struct ex *e, const struct plan *p)
 }
 
 /* capacity_plan.replicas and gpus_required under a scheduler other than alone: the rule
- * serve_fleet (src/plan_time.c) applied, with its numbers. */
+ * serve_fleet (src/plan_serve.c) applied, with its numbers. */
 static void fleet_capacity(struct ex *e, const struct scenario *s, const struct plan *p,
 			   enum capacity_figure what)
 {
@@ -975,7 +975,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		return;
 	}
 	if (isnan(p->gpus_required) && !training(s)) {
-		/* alone: a target the lone request misses sizes no fleet (src/plan_time.c) */
+		/* alone: a target the lone request misses sizes no fleet (src/plan_serve.c) */
 		for (int i = 0; i < p->nwarnings; i++) {
 			const struct plan_warning *pw = &p->warnings[i];
 			bool ttft = pw->code == PW_SLO_UNREACHABLE_TTFT;
@@ -1213,7 +1213,7 @@ void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p
 	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
 }
 
-/* The two terms of the checkpoint interval (src/plan_time.c): a checkpoint holds the
+/* The two terms of the checkpoint interval (src/plan_train.c): a checkpoint holds the
  * weights and the optimizer states, written by every node at the storage bandwidth (or
  * PLAN_CKPT_BYTES_PER_S_PER_NODE when hardware.storage is not given); the job fails as
  * often as any of its GPUs. */

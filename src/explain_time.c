@@ -369,7 +369,7 @@ static const char *overlap_state(int v)
 }
 
 /* The collectives that can run behind compute: whether each does (the framework's default
- * or its field), what it takes alone and what of it the step shows (src/plan_time.c,
+ * or its field), what it takes alone and what of it the step shows (src/plan_train.c,
  * overlap_s). */
 static void ex_overlap(struct ex *e, const struct scenario *s, const struct plan *p)
 {
@@ -525,7 +525,7 @@ static void ex_eager(struct ex *e, const struct scenario *s, const struct plan *
 
 /* A training step pinned by a measurement (workload.measured_tokens_per_s, or
  * efficiency.mfu): the step it gives, first, and how the model's parts were scaled to it
- * (src/plan_time.c scales every part by measured step / modelled step). */
+ * (src/plan_train.c scales every part by measured step / modelled step). */
 static void measured_step(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct workload *w = &s->workload;
@@ -584,7 +584,7 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 		result(e, "step", sec(e, p->step_s));
 		if (p->ssm_scan_s > 0) {
 			/* the state-space scans inside the attention part (plan_train.c
-			 * ssm_scan_fwd_s) */
+			 * pt_ssm_scan_s) */
 			double m = p->micro_batches > 0 ? p->micro_batches : 1;
 			ex_put(e, "\n");
 			formula(e, "attention", "attention cores + state-space scans");
@@ -729,8 +729,8 @@ static void ex_tokens(struct ex *e, const struct scenario *s, const struct plan 
 		ex_numbers(e, "tokens/s", "%s x %s / %s", plain(e, w->requests),
 			   plain(e, output_tokens(s)), sec(e, p->serving.run_s));
 	} else if (!isnan(p->serving.scheduler)) {
-		/* the loaded engine: each replica completes requests_per_s (src/plan_time.c,
-		 * serve), each of output tokens */
+		/* the loaded engine: each replica completes requests_per_s (src/plan_serve.c,
+		 * pt_serve), each of output tokens */
 		bool pd = sched_of(p->serving.scheduler) == SCHED_DISAGG;
 		formula(e, "tokens/s",
 			pd ? "decode engines x requests/s completed per decode engine x output"
@@ -793,8 +793,14 @@ void explain_tpot(struct ex *e, const struct scenario *s, const struct plan *p)
 			 h(e, UNIT_BYTES_PER_S, s->hardware.gpu.hbm_bytes_per_s),
 			 pct(e, p->hbm_efficiency));
 		ex_wrapped(e, "  ", text);
+		/* a state-space layer's state joins the KV read (plan_infer.c,
+		 * decode_lines) */
 		snprintf(text, sizeof(text),
-			 "attention: the slower of its FLOPs (%s) and its KV read (%s);",
+			 p->model.ssm.layers > 0
+			     ? "attention and the recurrent state: the slower of their FLOPs "
+			       "(%s, the state's update on the CUDA cores) and their reads (%s: "
+			       "the KV cache, each sequence's state read and written);"
+			     : "attention: the slower of its FLOPs (%s) and its KV read (%s);",
 			 sec(e, d->attention_flops_s), sec(e, d->kv_read_s));
 		ex_wrapped(e, "  ", text);
 		if (decode_comm(d) > 0) {
@@ -885,6 +891,27 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		ex_numbers(e, "ttft", "%s + %s", sec(e, p->ttft_s - step), sec(e, step));
 	}
 	result(e, "ttft", sec(e, p->ttft_s));
+	if (p->ssm_scan_s > 0) {
+		/* the state-space scans inside the prompt's prefill (plan_infer.c,
+		 * pt_prefill_s and pt_ssm_scan_s) */
+		const struct workload *w = &s->workload;
+		double hit = isnan(p->prefix_hit) ? w->prefix_cache_hit : p->prefix_hit;
+		double Pc = (hit > 0 && hit < 1 ? 1 - hit : 1) *
+			    (w->prompt_tokens > 0 ? w->prompt_tokens : 1);
+		ex_put(e, "\n");
+		formula(e, "scans", "prompt tokens computed x a token's state-space scans");
+		ex_numbers(e, "scans", "%s x %s", plain(e, Pc), sec(e, p->ssm_scan_s / Pc));
+		result(e, "scans", sec(e, p->ssm_scan_s));
+		ex_put(e, "\n");
+		ex_wrapped(e, "  ",
+			   "of the prefill: the slower of the scans' FLOPs (tensor cores for "
+			   "Mamba-2's SSD and Gated DeltaNet, at the attention kernels' "
+			   "efficiency; FP32 CUDA cores for Mamba's selective scan) and their HBM "
+			   "traffic, over tp (mamba_ssm _mamba_chunk_scan_combined_fwd, "
+			   "selective_scan_fwd; fla chunk_gated_delta_rule). A decode step reads "
+			   "and writes each sequence's recurrent state and updates it on the CUDA "
+			   "cores (selective_state_update), whatever the context");
+	}
 	if (!isnan(p->serving.scheduler) && p->serving.ttft_ahead_s > 0) {
 		char text[400];
 		snprintf(text, sizeof(text),
@@ -904,7 +931,7 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 			   "prefill passes run eagerly (SGLang captures decode batches only: "
 			   "model_executor/cuda_graph_runner.py; ModelRunner.forward_extend), so a "
 			   "pass lasts at least the host's launches of its layers (EAGER_LAYER_S, "
-			   "src/plan_time.c), which a short prompt's GPU work does not cover");
+			   "src/plan_time_int.h), which a short prompt's GPU work does not cover");
 	}
 	if (!isnan(p->prefix_hit)) {
 		char text[400];
@@ -943,5 +970,5 @@ void explain_ttft(struct ex *e, const struct scenario *s, const struct plan *p)
 		      ? "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
 			"the queue: see serving.wait_s"
 		      : "TTFT = queueing + prefill, as vLLM's serving benchmark measures it; "
-			"queueing is not modelled");
+			"no queue in front (workload.scheduler alone)");
 }

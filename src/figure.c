@@ -96,6 +96,9 @@ const struct figure figures[] = {
 	 .explain = explain_active_params},
 	DETAIL("model.trainable_params", "trainable parameters", UNIT_COUNT, trainable_params,
 	       true, FIGURE_MODEL, explain_params),
+	{.key = "model.vision_params", .label = "vision tower parameters", .unit = UNIT_COUNT,
+	 .offset = PO(model.vision_params), .integer = true, .section = FIGURE_MODEL,
+	 .explain = explain_vision_params},
 
 	{.key = "memory.per_gpu.weights", .label = "weights", .short_label = "weights",
 	 .tiny_label = "wts", .unit = UNIT_BYTES, .format = FIGURE_FMT_BYTES,
@@ -192,6 +195,9 @@ const struct figure figures[] = {
 	TIME_PART(optimizer_s, "optimizer step", "optimizer"),
 	TIME_PART(data_s, "data loading", "data"),
 	TIME_PART(cp_comm_s, "context-par. K/V", "cp comm"),
+	TIME_PART(weight_read_s, "weight read (beyond matmuls)", "weight read"),
+	TIME_PART(fixed_s, "fixed (launches, host)", "fixed"),
+	TIME_PART(prefill_s, "prompts in the loaded step", "prefill"),
 	{.key = "throughput.tokens_per_s", .label = "throughput", .short_label = "throughput",
 	 .unit = UNIT_COUNT, .suffix = " tokens/s", .format = FIGURE_FMT_TOKENS,
 	 .offset = PO(tokens_per_s), .better = +1, .applies = ALL, .section = FIGURE_TIME,
@@ -360,7 +366,7 @@ double figure_value(const struct figure *f, const struct plan *p)
 
 /* An offered load (FIGURE_FMT_LOAD): a share of the capacity up to 1 (a closed loop runs
  * full: 1 and no queue); above 1 the arrivals outrun the replica and its queue has no
- * steady state (plan_time.c: serving.overloaded), so the load is said as a multiple */
+ * steady state (plan_serve.c: serving.overloaded), so the load is said as a multiple */
 static void format_load(double v, bool pane, char *buf, size_t size)
 {
 	char n[32];

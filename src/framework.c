@@ -71,7 +71,14 @@ static const struct framework_info table[FW_COUNT] = {
 		    .non_torch_bytes = TORCH_CONTEXT,
 		    .kv_rule = KV_RULE_FIT,
 		    .source = "ZeRO (Rajbhandari et al. 2020) Section 5; Korthikanti et al. 2023",
-		    /* the papers' idealised overlap, as plan_time.c's constants were calibrated
+		    /* serving: the KV cache of every sequence that fits beside the weights
+		     * (kv_rule FIT), with the caching allocator's slack */
+		    .serve_source = "KV cache per token 2 x layers x kv_heads x head_dim x bytes "
+				    "(Pope et al. 2022, Efficiently Scaling Transformer Inference, "
+				    "Section 2); the batch is what the "
+				    "cache leaves room for (Kwon et al. 2023, PagedAttention, "
+				    "Section 4); allocator slack: PyTorch CUDACachingAllocator",
+		    /* the papers' idealised overlap, as plan_time_int.h's constants were calibrated
 		     * on (Megatron-LM Table 1, MosaicML): TP all-reduces between the GEMMs,
 		     * the gradient reduction hidden behind the last backward (DP_OVERLAP),
 		     * ZeRO-3's gathers prefetched, no contention */
@@ -375,6 +382,12 @@ static const struct framework_info table[FW_COUNT] = {
 const struct framework_info *framework_get(int f)
 {
 	return f >= 0 && f < FW_COUNT ? &table[f] : &table[FW_DEFAULT];
+}
+
+const char *framework_source(int f, bool serving)
+{
+	const struct framework_info *fw = framework_get(f);
+	return serving && fw->serve_source ? fw->serve_source : fw->source;
 }
 
 int framework_max_batched_tokens(int f, double hbm_bytes)

@@ -171,6 +171,7 @@ struct framework_info {
 	bool overlap_schedule;	  /* the scheduler launches the next batch before it
 				   * takes the last one's results (SGLang) */
 	const char *source;	  /* where the defaults come from, one line */
+	const char *serve_source; /* the same for online and offline workloads; NULL: source */
 	/* the BLAS workspaces it keeps on the GPU (framework_blas_workspace) */
 	enum blas_workspace blas;
 	/* communication overlapped with compute (plan_train.c, overlap_s), each overridden by
@@ -189,6 +190,10 @@ struct framework_info {
 
 /* The row of f; the default row for an out-of-range value. */
 const struct framework_info *framework_get(int f);
+
+/* Where f's defaults for the workload come from (its serve_source when serving is true and
+ * it has one, else its source). */
+const char *framework_source(int f, bool serving);
 
 /* The token budget of one step under f's defaults on a GPU of hbm_bytes: SGLang sizes its
  * chunked_prefill_size by the GPU's memory; the others are the row's. */

@@ -2124,6 +2124,15 @@ static int find_family(struct hf *c, enum family *fam)
 			if (families[i].arch && strcmp(families[i].arch, a->valuestring) == 0) {
 				*fam = families[i].fam;
 				c->type = families[i].arch;
+				/* transformers' AutoConfig goes by model_type (CONFIG_MAPPING),
+				 * which would refuse this one: say which of the two was read */
+				if (type)
+					warn(c,
+					     "unknown model_type '%.60s' beside the known "
+					     "architecture '%.60s': read as %s by its architecture "
+					     "(transformers' AutoConfig would not load it; check "
+					     "model_type)",
+					     type->valuestring, a->valuestring, families[i].arch);
 				return 0;
 			}
 		}

@@ -609,6 +609,40 @@ void model_attention_window(const struct model *m, double *window, double *globa
 	}
 }
 
+static long long gcd_ll(long long a, long long b)
+{
+	while (b > 0) {
+		long long r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The KV bytes a decode step reads, as model_attention_window's window and global share.
+ * A block-sparse layer's query heads rotate their stride offset (vLLM
+ * attention/ops/blocksparse_attention/utils.py: get_head_sliding_step gives step =
+ * max(1, int(vert_stride / n_heads)); get_sparse_attn_mask keeps block b for head h when
+ * (b + h step + 1) % vert_stride == 0), and the r = heads / kv_heads query heads of one
+ * KV head read it together (interface.py varlen_attn: q[:, i r:(i + 1) r] goes with
+ * k[:, i]). Their r consecutive offsets h step take min(r, stride / gcd(step, stride))
+ * residues of the stride, so that KV head's remote blocks are read at that many / stride,
+ * not the 1 / stride each head's FLOPs see (Phi-3-small: 32 heads on 8, stride 8: step 1,
+ * 4 / 8). Without block-sparse layers this is model_attention_window. */
+void model_kv_read_window(const struct model *m, double *window, double *global)
+{
+	model_attention_window(m, window, global);
+	if (m->sliding_window <= 0 && *window > 0 && m->heads > 0) {
+		long long stride = m->sparse_stride, heads = m->heads;
+		long long kv = m->kv_heads > 0 && m->kv_heads <= m->heads ? m->kv_heads : heads;
+		long long step = stride / heads > 1 ? stride / heads : 1, r = heads / kv;
+		long long period = stride / gcd_ll(step % stride, stride);
+		double share = (double)(r < period ? r : period) / (double)stride;
+		int sparse = m->sparse_layers < m->layers ? m->sparse_layers : m->layers;
+		*global = 1 - (double)sparse / m->layers * (1 - share);
+	}
+}
+
 /* A windowed layer keeps the last window tokens' keys and values (Mistral 7B, Jiang et al.
  * 2023, Section 2: a rolling buffer of W); a chunked one at most one chunk's (Llama 4,
  * modeling_llama4.py chunked_attention_mask). Gemma 3 (report, Section 2: 5 local layers

@@ -274,6 +274,12 @@ int model_local_layers(const struct model *m);
  * and the rest windowed at sparse_local (model.c). */
 void model_attention_window(const struct model *m, double *window, double *global);
 
+/* The same for the KV cache a decode step reads: a block-sparse layer's query heads that
+ * share a KV head pick different blocks of it, so it is read at min(r, stride /
+ * gcd(step, stride)) / stride of its remote blocks for r query heads a KV head and step
+ * = max(1, stride / heads) (vLLM's blocksparse pattern; model.c). */
+void model_kv_read_window(const struct model *m, double *window, double *global);
+
 /* The share of a seq-token sequence that the KV cache holds, averaged over the layers:
  * (global x seq + local x min(seq, local_tokens)) / (layers x seq), local_tokens being
  * what one windowed layer keeps (the window; an engine may keep more, see

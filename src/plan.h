@@ -78,6 +78,11 @@ struct plan_warning {
 /* The message for a warning, lowercase: "does not fit: 1.12 TB per GPU needs ...". */
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
+/* Whether w is a framework conflict that scenario_ignored_fields reports too, at the
+ * field's place (a training field under a serving framework, a memory fraction under one
+ * that reads none): callers that print both print it once. */
+bool plan_warning_field_ignored(const struct plan_warning *w);
+
 #define PLAN_MAX_WARNINGS 16
 
 /* plan_memory.act_block's blocks */
@@ -286,6 +291,12 @@ struct plan_time_parts {
 	double optimizer_s;
 	double data_s;	  /* data loading, when it is not hidden */
 	double cp_comm_s; /* context-parallel K/V exchange, its exposed part */
+	/* inference (0 in training): with the parts above they add up to step_s (tpot) */
+	double weight_read_s; /* the weights' HBM read beyond the GEMMs' compute:
+			       * max(gemm, read) - gemm (struct plan_decode) */
+	double fixed_s;	      /* launches, the host's part, dequantisation, eager launches */
+	double prefill_s;     /* under load: the mean tpot beyond the running batch's decode
+			       * step alone, the prompts its steps carry */
 };
 
 /* Training: the collectives that can run behind compute (parallel.tp_comm_overlap,
@@ -302,7 +313,7 @@ struct plan_overlap {
 };
 
 /* The parts by index, in the order above (0 .. PLAN_PARTS - 1): for loops over them. */
-#define PLAN_PARTS 13
+#define PLAN_PARTS 16
 double *plan_part(struct plan_time_parts *t, unsigned i);
 double plan_part_get(const struct plan_time_parts *t, unsigned i);
 
@@ -335,7 +346,8 @@ struct plan {
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
 	/* training: the state-space layers' scans (Mamba, Mamba-2, Gated DeltaNet), forward and
-	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores */
+	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores.
+	 * Inference: the scans of one prompt's prefill (its computed tokens), part of TTFT */
 	double ssm_scan_s;
 	double flops_per_step;
 	double flops_total;
@@ -399,7 +411,7 @@ struct plan {
  * the explanation of max_batch quotes it. */
 #define PLAN_FRAGMENTATION 0.05
 
-/* Assumptions of the time model that the explanations quote (src/plan_time.c). */
+/* Assumptions of the time model that the explanations quote (src/plan_time_int.h). */
 #define PLAN_DATA_BYTES_PER_TOKEN      4.0   /* pre-tokenised uint32 token ids */
 #define PLAN_CKPT_BYTES_PER_S_PER_NODE 2e9   /* checkpoint writes when hardware.storage is 0 */
 #define PLAN_RESTART_S		       600.0 /* detect, reschedule, reload after a failure */
@@ -448,7 +460,7 @@ double plan_deadline_gpus(const struct scenario *s, bool fit);
  * percentile under a scheduler, with the queue stable at this count's share of the rate;
  * the lone request's latencies under workload.scheduler alone) and, under a load, the
  * fleet it needs (capacity_plan.gpus_required) within hardware.count. The one test that
- * search's ranking, goal seek and serve_fleet's walk share (src/plan_time.c). True for a
+ * search's ranking, goal seek and serve_fleet's walk share (src/plan_serve.c). True for a
  * training plan and for a target that is not set. */
 bool plan_serving_meets(const struct scenario *s, const struct plan *p);
 

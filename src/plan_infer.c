@@ -5,15 +5,18 @@
 
 static void decode_lines(const struct tctx *c, const struct infer *in, double ctx, struct lines *l)
 {
-	/* kvb holds the attention layers' cache only: its read takes the keys unshared */
+	/* kvb holds the attention layers' cache only: its read takes the keys unshared, the
+	 * cached tokens read as read_keys counts them */
 	double keys = keys_mixed(in->window, in->global, ctx);
+	double read = keys_mixed(in->window, in->rglobal, ctx);
 	l->tc1 = in->tc_row;
 	l->tc0 = l->tc1 * in->dim0;
 	l->cc1 = in->cc_row;
 	l->m0 = in->w_read;
-	l->c_att1 = keys * in->attn * in->att_key;
-	/* a state-space layer reads and writes its sequence's state once a step */
-	l->kv1 = (keys * in->kvb + 2 * in->state_b) * c->inv_hbm;
+	/* a state-space layer reads and writes its sequence's state once a step, and
+	 * updates it on the CUDA cores (state_up) */
+	l->c_att1 = keys * in->attn * in->att_key + in->state_up;
+	l->kv1 = (read * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
 }
 
@@ -81,11 +84,12 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 }
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
- * prompt, the weights read once. */
+ * prompt, the state-space layers' scans over its tokens (scan_tok), the weights read
+ * once. */
 double pt_prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
-	double att = M * window_keys(in, P * in->key_half) * in->att_key;
+	double att = M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok);
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
 	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed +
@@ -302,6 +306,19 @@ void pt_time_infer(struct tctx *c)
 	/* the whole model's state over tp, as plan_memory.c's ssm_state_bytes */
 	in.state_b =
 	    p->model.ssm.layers > 0 ? model_ssm_state_elems(&p->model, NULL) * c->act * c->it : 0;
+	/* The state's update a decode step, model_ssm_flops_per_token's recurrent step, over
+	 * tp on the FP32 CUDA cores: an elementwise kernel, no tensor-core matmul (mamba_ssm
+	 * ops/triton/selective_state_update.py _selective_scan_update_kernel, as vLLM's
+	 * mamba_mixer2.py calls it: state = state x dA + dB x, out = sum(state x C), in fp32;
+	 * fla ops/gated_delta_rule/fused_recurrent.py). Prompt tokens run the chunked
+	 * scans instead (pt_ssm_scan_s): vLLM's MambaMixer2 takes
+	 * mamba_chunk_scan_combined_varlen for its prefills, selective_state_update for its
+	 * decodes. */
+	in.state_up = 0;
+	if (p->model.ssm.layers > 0)
+		in.state_up = model_ssm_flops_per_token(&p->model, true) * c->it /
+			      (c->fp32 > 0 ? c->fp32 : c->peak);
+	in.scan_tok = pt_ssm_scan_s(c, &p->model, 1);
 	in.attn_tok = 4 * sh.layers * sh.qd * c->it;
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
@@ -388,6 +405,10 @@ void pt_time_infer(struct tctx *c)
 	in.ctx = ctx;
 	in.window = sh.window;
 	in.global = sh.global;
+	{
+		double w_unused;
+		model_kv_read_window(&p->model, &w_unused, &in.rglobal);
+	}
 	in.attn = sh.attn;
 	in.pp = pp;
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
@@ -426,7 +447,7 @@ void pt_time_infer(struct tctx *c)
 			if (step_params > 0) {
 				in.d_row = 2 * step_params * c->it * c->inv_peak_emax / in.sNK;
 				in.d_w = step_params * wbpp * c->it * c->inv_hbm;
-				in.d_kv = window_keys(&in, ctx) * kv_tok * c->inv_hbm;
+				in.d_kv = read_keys(&in, ctx) * kv_tok * c->inv_hbm;
 				in.d_fixed = (w->engine == ENGINE_CUDA_GRAPHS
 						  ? GRAPH_TOKEN_S + dl * GRAPH_LAYER_S
 						  : DECODE_TOKEN_S + dl * DECODE_LAYER_S) +
@@ -527,6 +548,7 @@ void pt_time_infer(struct tctx *c)
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
 	p->ttft_s = ttft_s(c, &in, B, Pc, O);
+	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
 	 * SLO's percentile: serve) */

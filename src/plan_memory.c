@@ -960,13 +960,33 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		/* Transformer Engine's fp8 weight workspaces: each linear weight's fp8 cast and
 		 * its transpose, 2 B a parameter, kept across the step's micro-batches
 		 * (transformer_engine/pytorch/module/base.py, get_weight_workspace); the
-		 * embedding and output layer stay bf16 */
-		if (x->act.fp8_te && !x->lora)
+		 * embedding and output layer stay bf16. These are copies of the weights
+		 * the rank holds: its tp/pp share. With the parameters sharded (ZeRO-3 /
+		 * FSDP) a layer's weights exist whole only while it is gathered, and so
+		 * does its cast: TE scatters the fp8 copy it saves for the backward over
+		 * the FSDP group (transformer_engine/pytorch/module/linear.py, _Linear
+		 * forward, _fsdp_scatter_tensors(fsdp_group, ..., weightmat)), torchao
+		 * casts each FSDP2 shard before the all-gather (torchao/float8/
+		 * fsdp_utils.py, WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather,
+		 * enable_fsdp_float8_all_gather) and Megatron-FSDP gathers fp8 parameters
+		 * (megatron/core/distributed/fsdp, fp8_param_gather): the gathered
+		 * layers' casts (ZERO3_LIVE_LAYERS decoder layers, the unit FSDP wraps),
+		 * the whole stage's where the framework keeps it gathered */
+		if (x->act.fp8_te && !x->lora) {
+			double dense_l = (x->c->attention + x->c->mlp) * x->inv_tp;
+			double moe_l = (x->c->attention + x->shared_layer) * x->inv_tp +
+				       (st->moe > 0 ? expert / st->moe : 0);
+			double layer = dmax(st->dense > 0 ? dense_l : 0, st->moe > 0 ? moe_l : 0);
 			mem->fp8_weights =
 			    2 * ((st->layers * x->c->attention + st->dense * x->c->mlp +
 				  st->moe * x->shared_layer) *
 				     x->inv_tp +
 				 expert);
+			if (z3 && !framework_keeps_gathered(s->workload.framework, x->pp,
+							    s->parallel.reshard_after_forward))
+				mem->fp8_weights =
+				    dmin(mem->fp8_weights, 2 * ZERO3_LIVE_LAYERS * layer);
+		}
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
 		 * move to host memory; under ZeRO-2/3 so do the gradient partitions (DeepSpeed
@@ -1792,12 +1812,28 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		kv_window(&x, m);
 		x.prefill = wl->prompt_tokens *
 			    act_infer_token(m, e, x.tp, wl->prompt_tokens, wl->flash_attention);
-		/* vLLM's profile run: max_num_batched_tokens = max(max_model_len, 2048) tokens
-		 * (vllm/config.py SchedulerConfig, without chunked prefill; gpuplan's sequence
-		 * length stands for max_model_len) through one forward; the sampler's fp32
-		 * logits of its PROFILE_SEQS sequences are added on the last stage. */
+		/* vLLM's profile run is one forward of max_num_batched_tokens tokens
+		 * (vllm/v1/worker/gpu_model_runner.py profile_run: _dummy_run(
+		 * self.max_num_tokens, is_profile=True), max_num_tokens = scheduler_config.
+		 * max_num_batched_tokens), whose torch peak gpu_worker.py
+		 * determine_available_memory takes from the KV cache's share. Under chunked
+		 * prefill that is the step's token budget (workload.max_batched_tokens, else
+		 * the framework's, as the serving model's serve_config takes it); without,
+		 * max(max_model_len, 2048) (vllm/config.py SchedulerConfig; gpuplan's sequence
+		 * length stands for max_model_len). The sampler's fp32 logits of its
+		 * PROFILE_SEQS sequences are added on the last stage. */
 		if (x.fw->kv_rule != KV_RULE_FIT) {
 			double T = dmax((double)wl->prompt_tokens + wl->output_tokens, 2048);
+			struct serving_engine eng;
+			double budget;
+			framework_serving(wl->framework, wl->scheduler,
+					  plan_engine(s) == ENGINE_CUDA_GRAPHS,
+					  wl->kind == WL_OFFLINE, s->hardware.gpu.memory_bytes,
+					  s->hardware.gpu.id, &eng);
+			budget = wl->max_batched_tokens > 0 ? wl->max_batched_tokens
+							    : eng.max_batched_tokens;
+			if (eng.sched == SCHED_CHUNKED && budget > 0)
+				T = budget;
 			x.profile_tokens = T;
 			x.profile = T * act_infer_token(m, e, x.tp, T, wl->flash_attention);
 		}

@@ -40,10 +40,12 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	if (in->sk > 0) /* the prompt rows ride in the verify pass; the draft prefills them */
 		return pt_spec_step_s(c, in, l, D, M * in->sE,
 				      window_keys(in, P * in->key_half) * in->att_key +
-					  in->d_pf_tok);
-	return eager_extend(in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
-				    M * window_keys(in, P * in->key_half) * in->att_key +
-				    in->fixed + (D + M) * (in->tp_per_tok + in->elt_per_tok));
+					  in->scan_tok + in->d_pf_tok);
+	/* the prompt rows run attention and the state-space scans as pt_prefill_s does */
+	return eager_extend(
+	    in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
+		    M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok) +
+		    in->fixed + (D + M) * (in->tp_per_tok + in->elt_per_tok));
 }
 
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:
@@ -1040,6 +1042,10 @@ void pt_decode_terms(const struct tctx *c, const struct infer *in, double Bm, do
 	p->parts.tp_comm_s = d->tp_comm_s;
 	p->parts.ep_comm_s = d->ep_comm_s;
 	p->parts.pp_comm_s = d->pp_comm_s;
+	/* the rest of the step, so that the parts add up to it (max(gemm, read) + ...) */
+	p->parts.weight_read_s = max_num(d->weight_read_s - d->gemm_s, 0);
+	p->parts.fixed_s = d->fixed_s + d->eager_s;
+	p->parts.prefill_s = 0;
 	p->shares[BN_COMPUTE] = (d->gemm_s + d->attention_flops_s) * inv_tpot;
 	p->shares[BN_HBM] = (d->weight_read_s + d->kv_read_s + d->elementwise_s) * inv_tpot;
 	p->shares[BN_INTERCONNECT] = (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
@@ -1519,6 +1525,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		p->ttft_s = v->ttft_mean_s;
 		p->tpot_s = p->step_s = v->tpot_mean_s;
 		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+		p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 		if (w->measured_tokens_per_s > 0)
 			return;
 		p->tokens_per_s = v->requests_per_s * g.O * v->decode_engines;
@@ -1568,8 +1575,10 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	p->ttft_s = v->overloaded ? NAN : v->ttft_mean_s;
 	p->tpot_s = v->tpot_mean_s;
 	p->step_s = p->tpot_s;
-	/* the decode step's terms and the shares: of the running batch's decode step */
+	/* the decode step's terms and the shares: of the running batch's decode step; the
+	 * mean tpot's rest is the prompts' share of the loaded steps */
 	pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+	p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 	if (w->measured_tokens_per_s > 0) {
 		if (w->requests > 0)
 			plan_warn(p, PW_REQUESTS_IGNORED, 2, 0);

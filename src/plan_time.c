@@ -394,13 +394,22 @@ double plan_deadline_gpus(const struct scenario *s, bool fit)
 
 /* Each part's place in the struct: indexing a member's address past it is not C. */
 static const size_t part_at[PLAN_PARTS] = {
-    offsetof(struct plan_time_parts, matmul_s),	      offsetof(struct plan_time_parts, attention_s),
-    offsetof(struct plan_time_parts, memory_bound_s), offsetof(struct plan_time_parts, tp_comm_s),
-    offsetof(struct plan_time_parts, pp_comm_s),      offsetof(struct plan_time_parts, bubble_s),
-    offsetof(struct plan_time_parts, dp_comm_s),      offsetof(struct plan_time_parts, zero3_s),
-    offsetof(struct plan_time_parts, ep_comm_s),      offsetof(struct plan_time_parts, offload_s),
-    offsetof(struct plan_time_parts, optimizer_s),    offsetof(struct plan_time_parts, data_s),
+    offsetof(struct plan_time_parts, matmul_s),
+    offsetof(struct plan_time_parts, attention_s),
+    offsetof(struct plan_time_parts, memory_bound_s),
+    offsetof(struct plan_time_parts, tp_comm_s),
+    offsetof(struct plan_time_parts, pp_comm_s),
+    offsetof(struct plan_time_parts, bubble_s),
+    offsetof(struct plan_time_parts, dp_comm_s),
+    offsetof(struct plan_time_parts, zero3_s),
+    offsetof(struct plan_time_parts, ep_comm_s),
+    offsetof(struct plan_time_parts, offload_s),
+    offsetof(struct plan_time_parts, optimizer_s),
+    offsetof(struct plan_time_parts, data_s),
     offsetof(struct plan_time_parts, cp_comm_s),
+    offsetof(struct plan_time_parts, weight_read_s),
+    offsetof(struct plan_time_parts, fixed_s),
+    offsetof(struct plan_time_parts, prefill_s),
 };
 _Static_assert(sizeof(struct plan_time_parts) == PLAN_PARTS * sizeof(double),
 	       "PLAN_PARTS counts every part");

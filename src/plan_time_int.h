@@ -335,6 +335,32 @@ struct shape {
 	double mlp_dense; /* the share of the non-MoE layers that have a dense MLP */
 };
 
+/* One forward pass of the state-space layers' scans over T tokens on this GPU, all of the
+ * model's SSM layers, seconds: the slower of their FLOPs (model_ssm_flops_per_token, the
+ * chunked form) and their HBM traffic (model_ssm_scan_bytes_per_token), both split over tp
+ * (Megatron-Core's MambaMixer shards d_inner and the heads, megatron/core/ssm/
+ * mamba_mixer.py). Mamba-2's SSD and Gated DeltaNet run their chunks as tensor-core
+ * matmuls (mamba_ssm ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd; fla
+ * ops/gated_delta_rule/chunk.py), taken at the attention core's FLASH_EFF of a large GEMM
+ * (the Mamba-2 paper, Dao and Gu 2024, Section 9.3, times SSD level with FlashAttention-2
+ * at 2K tokens and faster beyond); Mamba-1's selective scan (mamba_ssm csrc/selective_scan
+ * selective_scan_fwd_kernel.cuh) runs on the FP32 CUDA cores. The training step
+ * (plan_train.c) and the prefill (plan_infer.c, pt_prefill_s) run it. */
+static inline double pt_ssm_scan_s(const struct tctx *c, const struct model *m, double T)
+{
+	double f, b, t_c;
+
+	if (m->ssm.layers <= 0)
+		return 0;
+	f = T * model_ssm_flops_per_token(m, false) * c->it;
+	b = T * model_ssm_scan_bytes_per_token(m, c->act) * c->it;
+	if (m->ssm.heads > 0)
+		t_c = f * c->inv_peak_emax * (1 / FLASH_EFF) * c->bf16_k;
+	else
+		t_c = f / (c->fp32 > 0 ? c->fp32 : c->peak);
+	return dmax(t_c, b * c->inv_hbm);
+}
+
 /* Keys k of a full-attention layer, averaged over the layers when some attend over a
  * window (Gemma 3, gpt-oss, Llama 4's chunks: model.global_layers of them see all k). */
 static inline double keys_mixed(double window, double global, double k)
@@ -371,6 +397,8 @@ struct infer {
 	double sNK;	   /* FLOP-weighted sat(N) sat(K) of the model's GEMMs */
 	double kvb;	   /* KV-cache bytes per token of context, this GPU's share x stages */
 	double state_b;	   /* recurrent state bytes per sequence, this GPU's share x stages */
+	double state_up;   /* its recurrent update's FLOPs per sequence a step, s (CUDA cores) */
+	double scan_tok;   /* a prompt token's state-space scans, s (pt_ssm_scan_s) */
 	double attn_tok;   /* attention FLOPs per token per context token (4 L qd / tp) */
 	double fixed;	   /* per step: launches, dequantisation, TP latency */
 	double tp_per_tok; /* per step, per sequence: TP all-reduce and EP all-to-all bytes */
@@ -386,6 +414,7 @@ struct infer {
 	double pp;	 /* pipeline stages of a replica */
 	double window;	 /* sliding window: the most keys a token attends to (0 = all) */
 	double global;	 /* the share of layers outside the window (shape.global) */
+	double rglobal;	 /* the same for the KV bytes read (model_kv_read_window) */
 	double attn;	 /* the share of layers with attention (shape.attn) */
 	double dim0;	 /* rows a small-batch decode GEMM pads to (the tile floor) */
 	/* seconds, worked out once from the above (so that a step is divisions-free) */
@@ -426,6 +455,14 @@ struct infer {
 static inline double window_keys(const struct infer *in, double ctx)
 {
 	return keys_mixed(in->window, in->global, ctx) * in->attn;
+}
+
+/* Cached tokens a decode step reads a sequence at a context of ctx: window_keys, but with
+ * a block-sparse layer's KV heads read for all of their query heads' blocks
+ * (model_kv_read_window). */
+static inline double read_keys(const struct infer *in, double ctx)
+{
+	return keys_mixed(in->window, in->rglobal, ctx) * in->attn;
 }
 
 static inline double gemm_compute_s(const struct lines *l, double B)

@@ -9,31 +9,6 @@ struct train_mb { /* one micro-batch on the most loaded (last) pipeline stage, s
 	double scan;	 /* the state-space scans, part of attention */
 };
 
-/* One forward pass of the state-space layers' scans over T tokens on this GPU, all of the
- * model's SSM layers, seconds: the slower of their FLOPs (model_ssm_flops_per_token, the
- * chunked form) and their HBM traffic (model_ssm_scan_bytes_per_token), both split over tp
- * (Megatron-Core's MambaMixer shards d_inner and the heads, megatron/core/ssm/
- * mamba_mixer.py). Mamba-2's SSD and Gated DeltaNet run their chunks as tensor-core
- * matmuls (mamba_ssm ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd; fla
- * ops/gated_delta_rule/chunk.py), taken at the attention core's FLASH_EFF of a large GEMM
- * (the Mamba-2 paper, Dao and Gu 2024, Section 9.3, times SSD level with FlashAttention-2
- * at 2K tokens and faster beyond); Mamba-1's selective scan (mamba_ssm csrc/selective_scan
- * selective_scan_fwd_kernel.cuh) runs on the FP32 CUDA cores. */
-static double ssm_scan_fwd_s(const struct tctx *c, const struct model *m, double T)
-{
-	double f, b, t_c;
-
-	if (m->ssm.layers <= 0)
-		return 0;
-	f = T * model_ssm_flops_per_token(m, false) * c->it;
-	b = T * model_ssm_scan_bytes_per_token(m, c->act) * c->it;
-	if (m->ssm.heads > 0)
-		t_c = f * c->inv_peak_emax * (1 / FLASH_EFF) * c->bf16_k;
-	else
-		t_c = f / (c->fp32 > 0 ? c->fp32 : c->peak);
-	return dmax(t_c, b * c->inv_hbm);
-}
-
 /* Context parallelism's K/V exchange of one attention layer, seconds, and what of it shows
  * beside that layer's attention (att, its passes: forward, recomputed forward, backward).
  * Each rank holds T tokens of each sequence (two of the 2 cp chunks,
@@ -430,7 +405,7 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	mb->scan = 0;
 	if (p->model.ssm.layers > 0) {
 		bool scan_again = w->recompute == RECOMPUTE_FULL || w->recompute == RECOMPUTE_OP;
-		mb->scan = Ls / sh->layers * ssm_scan_fwd_s(c, &p->model, T) *
+		mb->scan = Ls / sh->layers * pt_ssm_scan_s(c, &p->model, T) *
 			   (1 + (scan_again ? rl : 0) + 2);
 		mb->attention += mb->scan;
 	}

@@ -70,6 +70,14 @@ static const struct {
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
 };
 
+bool plan_warning_field_ignored(const struct plan_warning *w)
+{
+	/* zero and offload apply to training (a serving framework runs inference only), the
+	 * fraction to vllm, sglang and trtllm (scenario.c scenario_fields[] frameworks) */
+	return w->code == PW_FRAMEWORK_CONFLICT &&
+	       (w->b == CONFLICT_ZERO || w->b == CONFLICT_OFFLOAD || w->b == CONFLICT_MEM_FRACTION);
+}
+
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 {
 	char a[32] = "", b[32] = "", pct[16] = "99";

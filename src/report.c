@@ -187,12 +187,18 @@ static void describe_model(struct report_buf *b, const struct scenario *s, const
 						  : "custom",
 			  tot);
 	/* active counts the input embedding, as the FLOPs per token do not; model cards
-	 * (gpt-oss's 3.61B of 4.19B) leave it out: both, each named */
+	 * (gpt-oss's 3.61B of 4.19B) leave it out: both, each named. A tied embedding is
+	 * also the output head, which every token runs: the figure without it drops the
+	 * head too, and says so. */
 	if (p->active_params != p->params && !isnan(p->active_params)) {
 		char bare[32];
 		human(UNIT_COUNT, p->active_params - p->counts.embedding, bare, sizeof(bare));
-		report_buf_printf(b, " (%s active with the input embedding, %s without)", act,
-				  bare);
+		report_buf_printf(
+		    b,
+		    m->tied_embeddings
+			? " (%s active with the tied embedding and head, %s without them)"
+			: " (%s active with the input embedding, %s without)",
+		    act, bare);
 	}
 	if (m->vision_params > 0)
 		report_buf_printf(b, " + %s vision",
@@ -398,7 +404,8 @@ static bool part_listed(const struct figure *f, const struct scenario *s)
 
 /* The i-th of the overhead's parts that hold bytes, from the figure table's one list of
  * them (figure_overhead_part), with its value in *v; NULL past the last. The text and
- * Markdown reports list these, which add up to the overhead (tests/unit/test_report.c). */
+ * Markdown reports list these, which add up to the overhead (tests/unit/test_report_figures.c,
+ * overhead_parts_sum). */
 static const struct figure *overhead_part_held(const struct plan *p, int i, double *v)
 {
 	const struct figure *f;
@@ -570,6 +577,55 @@ bool report_fleet_reason(const struct plan *p, char *buf, size_t size)
 	return false;
 }
 
+/* Under a load the capacity plan sizes the fleet at the file's tp and pp (issue 13: the
+ * fewest GPUs "with the layout, batch and policy that achieve it"): the tp x pp layouts
+ * within one node (tp dividing the heads, as scenario_validate wants) that the framework
+ * runs are planned too, and the one that needs the fewest GPUs, when fewer than the
+ * file's, is named, as gpuplan search would rank it (search_sized_by_load). */
+static bool better_layout(const struct scenario *s, const struct plan *p, char *text, size_t size)
+{
+	const struct model *m = &p->model;
+	int node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
+	int ep = s->parallel.ep > 0 ? s->parallel.ep : 1, best_tp = 0, best_pp = 0;
+	double best = p->gpus_required;
+	struct scenario *t;
+	struct plan *q;
+
+	if (!search_sized_by_load(s) || !isfinite(best) || !(t = malloc(sizeof(*t))))
+		return false;
+	if (!(q = malloc(sizeof(*q)))) {
+		free(t);
+		return false;
+	}
+	for (int tp = 1; tp <= node; tp *= 2) {
+		for (int pp = 1; tp * pp <= node; pp *= 2) {
+			if ((tp == p->tp && pp == p->pp) || (m->heads && m->heads % tp != 0) ||
+			    (m->layers && pp > m->layers) ||
+			    !framework_runs_layout(s->workload.framework, tp, pp, 0, false))
+				continue;
+			*t = *s;
+			t->parallel.tp = tp;
+			t->parallel.pp = pp;
+			t->parallel.dp = 0;
+			t->hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
+			plan_compute(t, q);
+			if (q->mem.fits && isfinite(q->gpus_required) && q->gpus_required < best) {
+				best = q->gpus_required;
+				best_tp = tp;
+				best_pp = pp;
+			}
+		}
+	}
+	if (best_tp)
+		snprintf(text, size,
+			 "tp %d x pp %d meets the load with %.0f GPUs, against %.0f at the "
+			 "file's tp %d x pp %d (gpuplan search ranks the layouts)",
+			 best_tp, best_pp, best, p->gpus_required, p->tp, p->pp);
+	free(t);
+	free(q);
+	return best_tp != 0;
+}
+
 /* A row of the time section that the figure table's numbers cannot give: a policy in words,
  * why a figure has no value, a detail shown only with an SLO. The text and Markdown reports
  * print the same rows after the table's (time_notes). */
@@ -577,7 +633,7 @@ struct note {
 	const char *label, *key;
 	char text[340];
 };
-#define MAX_NOTES 5
+#define MAX_NOTES 6
 
 /* The rows of an inference plan after its figures, in order. Returns how many. */
 static int time_notes(const struct scenario *s, const struct plan *p, struct note *out)
@@ -589,6 +645,10 @@ static int time_notes(const struct scenario *s, const struct plan *p, struct not
 	if (policy_text(p, out[n].text, sizeof(out[n].text))) {
 		out[n].label = "serving policy";
 		out[n++].key = "serving.policy";
+	}
+	if (better_layout(s, p, out[n].text, sizeof(out[n].text))) {
+		out[n].label = "better layout";
+		out[n++].key = "capacity_plan.gpus_required";
 	}
 	if (p->serving.overloaded && isnan(p->ttft_s)) {
 		/* no steady state: the row says why instead of vanishing */
@@ -890,27 +950,33 @@ static void md_memory(struct report_buf *b, const struct scenario *s, const stru
 {
 	const struct plan_memory *m = &p->mem;
 	const struct figure *f, *g;
-	char t[32], c[32], line[320], label[64];
+	char t[32], c[32], line[320];
 	double v;
 
 	report_buf_printf(b,
 			  "\n## Memory per GPU\n\nThe most loaded GPU, against %s of capacity.\n\n",
 			  human(UNIT_BYTES, m->capacity, c, sizeof(c)));
 	report_buf_printf(b, "| part | bytes | share of capacity |\n| --- | ---: | ---: |\n");
+	bool overhead = false;
+
 	for (int i = 0; (f = figure_memory_part(i)) != NULL; i++) {
 		if (!part_listed(f, s))
 			continue;
 		md_row(b, f->label, figure_value(f, p), m->capacity);
-		if (f->offset != offsetof(struct plan, mem.overhead))
-			continue;
-		for (int k = 0; (g = overhead_part_held(p, k, &v)) != NULL; k++) {
-			snprintf(label, sizeof(label), "overhead: %s", g->label);
-			md_row(b, label, v, m->capacity);
-		}
+		overhead |= f->offset == offsetof(struct plan, mem.overhead);
 	}
 	report_buf_printf(
 	    b, "| **total** | **%s** | **%s** |\n", human(UNIT_BYTES, m->total, t, sizeof(t)),
 	    human(UNIT_RATIO, m->capacity > 0 ? m->total / m->capacity : NAN, c, sizeof(c)));
+	/* the overhead's parts in a table of their own: in the parts' column they would count
+	 * the overhead twice */
+	for (int k = 0; overhead && (g = overhead_part_held(p, k, &v)) != NULL; k++) {
+		if (k == 0)
+			report_buf_printf(b,
+					  "\nThe overhead, of which:\n\n| overhead part | bytes | "
+					  "share of capacity |\n| --- | ---: | ---: |\n");
+		md_row(b, g->label, v, m->capacity);
+	}
 	human(UNIT_BYTES, fabs(m->headroom), t, sizeof(t));
 	if (m->fits)
 		report_buf_printf(b, "\n**Fits**, with %s of headroom.\n", t);

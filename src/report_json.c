@@ -133,7 +133,6 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 
 	/* details, not figures (figure.h), after the figures of their object */
 	bad |= put(r, "model.shape_assumed", cJSON_CreateBool(p->shape_assumed));
-	bad |= put_num(r, "model.vision_params", p->model.vision_params, true);
 	bad |= put_str(r, "model.preset", s->model.preset[0] ? s->model.preset : NULL);
 
 	warnings = cJSON_AddArrayToObject(r, "warnings");
@@ -453,7 +452,8 @@ struct cJSON *report_json_explain(const struct figure *f, const struct plan *p,
 }
 
 struct cJSON *report_json_check(const char *path, const struct gp_problems *probs,
-				const char *fallback, const struct plan *p)
+				const char *fallback, const struct plan *p,
+				const struct gp_problems *warns)
 {
 	cJSON *r = cJSON_CreateObject(), *list;
 	int bad = 0;
@@ -482,9 +482,15 @@ struct cJSON *report_json_check(const char *path, const struct gp_problems *prob
 	list = bad ? NULL : cJSON_AddArrayToObject(r, "warnings");
 	if (!list)
 		bad = 1;
+	for (int i = 0; !bad && warns && !probs->count && i < warns->count; i++) {
+		char msg[GP_PATH_MAX + 600];
+		bad |= add_to(
+		    list, cJSON_CreateString(gp_error_format(&warns->items[i], msg, sizeof(msg))));
+	}
 	for (int i = 0; !bad && p && !probs->count && i < p->nwarnings; i++) {
 		char msg[256];
-		if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT)
+		if (p->warnings[i].code == PW_FRAMEWORK_CONFLICT &&
+		    !plan_warning_field_ignored(&p->warnings[i]))
 			bad |= add_to(list, cJSON_CreateString(plan_warning_format(
 						&p->warnings[i], msg, sizeof(msg))));
 	}

@@ -85,11 +85,13 @@ struct cJSON *report_json_validation(const struct validation *v);
 /* `check --json`: schema, file (path), ok (no problems), count (every problem, dropped ones
  * included), dropped, and problems [{file, line, column, key, message}] in the order
  * found: file is fallback when the problem names none, line, column and key are null
- * when unknown, message has no FILE:LINE:COL prefix; warnings [message] the plan p's
- * framework-conflict warnings (fields the framework ignores; none when p is NULL or the
- * scenario has problems). NULL when out of memory. */
+ * when unknown, message has no FILE:LINE:COL prefix; warnings [message]: each of warns
+ * (scenario_ignored_fields: fields the workload kind or framework ignores) as
+ * "FILE:LINE:COL: message", then the plan p's other framework-conflict warnings (none when
+ * p is NULL or the scenario has problems; warns may be NULL). NULL when out of memory. */
 struct cJSON *report_json_check(const char *path, const struct gp_problems *probs,
-				const char *fallback, const struct plan *p);
+				const char *fallback, const struct plan *p,
+				const struct gp_problems *warns);
 
 /* `catalog --json`: schema, then gpus [{id, name, vendor, memory_bytes, hbm_bytes_per_s,
  * peak_flops {DTYPE: FLOP/s or null}, sparse_flops {...}, link, link_bytes_per_s,

@@ -384,10 +384,14 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.fp8_scope", workload.fp8_scope, fp8_scopes, APPLIES_TRAINING,
 	       "what fp8 training converts: auto (the framework's) | linear | all",
 	       UI_HIDDEN("fp8 scope")),
+    /* read by the engines that size their KV cache from a fraction (framework.c kv_rule:
+     * vLLM gpu_memory_utilization, SGLang mem_fraction_static, TensorRT-LLM
+     * free_gpu_memory_fraction); llama.cpp allocates the context it is given */
     NUM_AUTO("workload.gpu_memory_utilization", workload.gpu_memory_utilization, UNIT_RATIO, 0.01,
 	     1, APPLIES_INFERENCE,
 	     "serving memory fraction for weights, activations and KV; auto = the framework's",
-	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction)),
+	     UI_HIDDEN("gpu mem util"), RESOLVED_DOUBLE(mem_fraction),
+	     .frameworks = 1u << FW_VLLM | 1u << FW_SGLANG | 1u << FW_TRTLLM),
     ENUM_FIELD("workload.scheduler", workload.scheduler, schedulers, APPLIES_INFERENCE,
 	       "serving steps: alone (the decode step by itself) | auto (the framework's) | "
 	       "prefill-first | chunked | static | disaggregated (prefill and decode pools)",
@@ -1259,12 +1263,9 @@ int scenario_init_builtin(struct scenario *s, const struct catalog *cat, struct 
 static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Adds a problem at the position of key (or of its section, or of the file). */
-static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
-		    const char *fmt, ...)
+/* The position of key in src (or of its section, or of the file's top); 0 without src. */
+static void key_place(const struct scenario_source *src, const char *key, int *at_line, int *at_col)
 {
-	struct gp_error e;
-	va_list ap;
 	int line = 0, col = 0;
 
 	/* the key itself, else its section ("parallel" for parallel.tp), else the file's top */
@@ -1288,6 +1289,19 @@ static void problem(struct gp_problems *out, const struct scenario_source *src, 
 			col = 1;
 		}
 	}
+	*at_line = line;
+	*at_col = col;
+}
+
+/* Adds a problem at the position of key (or of its section, or of the file). */
+static void problem(struct gp_problems *out, const struct scenario_source *src, const char *key,
+		    const char *fmt, ...)
+{
+	struct gp_error e;
+	va_list ap;
+	int line, col;
+
+	key_place(src, key, &line, &col);
 	va_start(ap, fmt);
 	gp_error_vset(&e, GP_EINPUT, src ? src->file : NULL, line, col, fmt, ap);
 	va_end(ap);
@@ -1393,6 +1407,68 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp");
 }
 
+void scenario_ignored_fields(const struct scenario *s, const struct scenario_source *src,
+			     struct gp_problems *out)
+{
+	/* a warning is placed and worded as a problem is; out holds warnings only */
+	const struct workload *w = &s->workload;
+	const char *kind = scenario_enum_name("workload.kind", (int)w->kind);
+	const char *fw = framework_name(w->framework);
+
+	for (int i = 0; scenario_fields[i].key; i++) {
+		const struct field *f = &scenario_fields[i];
+		if (i >= SCENARIO_MAX_FIELDS || !(s->written[i / 8] >> (i % 8) & 1))
+			continue;
+		if (f->applies && !(f->applies & 1u << w->kind))
+			problem(out, src, f->key,
+				"workload.kind %s%s%s does not use %s, which is set (ignored: "
+				"it applies to %s workloads)",
+				kind, w->framework != FW_DEFAULT ? " under framework " : "",
+				w->framework != FW_DEFAULT ? fw : "", f->key,
+				(f->applies & APPLIES_TRAINING) && !(f->applies & APPLIES_INFERENCE)
+				    ? "training"
+				: (f->applies & APPLIES_INFERENCE) == APPLIES_INFERENCE
+				    ? "inference"
+				: f->applies == APPLIES_ONLINE ? "online"
+							       : "other");
+		else if (f->frameworks && w->framework != FW_DEFAULT &&
+			 !(f->frameworks & 1u << w->framework))
+			problem(out, src, f->key,
+				"framework %s does not use %s, which is set (ignored)", fw, f->key);
+	}
+	/* an NVFP4 KV cache stores E2M1 values with a scale per 16 (TensorRT-LLM's NVFP4 KV
+	 * cache; vLLM's kv_cache_dtype "nvfp4", vllm/config/cache.py CacheDType; SGLang's
+	 * --kv-cache-dtype fp4_e2m1) and reads them through Blackwell's FP4 path: a GPU with
+	 * no FP4 tensor cores (no nvfp4 peak in the catalog) runs no such cache */
+	if (w->kind == WL_ONLINE || w->kind == WL_OFFLINE) {
+		const struct gpu *g = &s->hardware.gpu;
+		if (w->kv_cache == DTYPE_NVFP4 && g->id[0] && !(g->peak_flops[DTYPE_NVFP4] > 0) &&
+		    w->framework != FW_LLAMACPP)
+			problem(out, src, "workload.kv_cache",
+				"workload.kv_cache nvfp4 on %s, which has no FP4 tensor cores (no "
+				"nvfp4 peak): the engines' NVFP4 KV cache needs Blackwell "
+				"(expected kv_cache fp8, or a GPU with an nvfp4 peak)",
+				g->id);
+	}
+}
+
+/* KV-cache formats an engine does not have: llama.cpp's cache types are f32, f16, bf16,
+ * q8_0, q4_0, q4_1, iq4_nl, q5_0 and q5_1 (common/arg.cpp kv_cache_types), no FP4 one
+ * (its GGML_TYPE_NVFP4, ggml/include/ggml.h, is a weight type). */
+static void kv_format_problems(const struct scenario *s, const struct scenario_source *src,
+			       struct gp_problems *out)
+{
+	const struct workload *w = &s->workload;
+
+	if ((w->kind == WL_ONLINE || w->kind == WL_OFFLINE) && w->framework == FW_LLAMACPP &&
+	    w->kv_cache == DTYPE_NVFP4)
+		problem(out, src, "workload.kv_cache",
+			"framework llama.cpp has no nvfp4 kv cache (its cache types, "
+			"common/arg.cpp kv_cache_types: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, "
+			"q5_0, q5_1; expected kv_cache fp16, bf16, int8 or int4, or framework "
+			"vllm, sglang or trtllm)");
+}
+
 void scenario_validate(const struct scenario *s, const struct scenario_source *src,
 		       struct gp_problems *out)
 {
@@ -1444,6 +1520,17 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			problem(out, src, "model.mlpless_layers",
 				"mlpless_layers %d is more than the %d layers", m->mlpless_layers,
 				m->layers);
+		if (m->layers && m->sparse_layers > m->layers)
+			problem(out, src, "model.sparse_layers",
+				"sparse_layers %d is more than the %d layers", m->sparse_layers,
+				m->layers);
+		/* model_attention_window plans such layers dense: say so rather than drop them */
+		if (m->sparse_layers > 0 && (m->sparse_local <= 0 || m->sparse_stride <= 0))
+			problem(out, src, "model.sparse_layers",
+				"sparse_layers %d needs sparse_local and sparse_stride above 0 "
+				"(%s is 0)",
+				m->sparse_layers,
+				m->sparse_local <= 0 ? "sparse_local" : "sparse_stride");
 		if (m->ssm.layers && !m->ssm.d_state)
 			problem(out, src, "model.ssm.d_state",
 				"state-space layers without ssm.d_state");
@@ -1535,6 +1622,7 @@ void scenario_validate(const struct scenario *s, const struct scenario_source *s
 			    name, scenario_enum_name("workload.kind", s->workload.kind),
 			    framework_list(FW_SERVES, list, sizeof(list)));
 		framework_conflicts(s, src, out, train);
+		kv_format_problems(s, src, out);
 	}
 	{
 		/* speculative decoding: K >= 1 drafted tokens accepted each with a in [0, 1)

@@ -43,7 +43,7 @@ enum recompute {
 enum recompute_method { RECOMPUTE_BLOCK, RECOMPUTE_UNIFORM };
 enum ft_method { FT_FULL, FT_LORA, FT_QLORA };
 enum offload { OFFLOAD_NONE, OFFLOAD_OPTIMIZER, OFFLOAD_OPTIMIZER_PARAMS };
-/* The kernel family that runs inference (plan_time.c): llama.cpp-style matrix-vector
+/* The kernel family that runs inference (plan_infer.c): llama.cpp-style matrix-vector
  * kernels that convert or dequantise weights on the CUDA cores and launch each layer's
  * kernels from the host (what the time model was first calibrated on), or a CUDA-graph
  * serving engine (vLLM, TensorRT-LLM, SGLang, torch.compile) whose decode step is one
@@ -295,6 +295,7 @@ struct field {
 	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE / FIELD_TARGETS: accepted names,
 				     NULL-terminated; for FIELD_ENUM the value is the index */
 	unsigned applies;	  /* APPLIES_* bits; 0 = every workload */
+	unsigned frameworks;	  /* 1 << FW_* of the named frameworks that read it; 0 = all */
 	const char *doc;	  /* one line: meaning, unit, default */
 	const char *label;	  /* the short label of its row in the terminal UI */
 	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES, FIELD_MAX_OPEN */
@@ -410,6 +411,13 @@ struct scenario_source {
  * training only; Megatron-Core's world is tp x cp x ep x dp x pp,
  * megatron/core/parallel_state.py initialize_model_parallel). As given, not resolved. */
 long long scenario_replica_gpus(const struct scenario *s);
+
+/* Adds a warning to warnings for every field written in s (by its file or a --set) that
+ * its workload kind or its named framework does not read (the field table's applies and
+ * frameworks bits), and for a kv_cache format the framework or the GPU does not run, each
+ * naming both, placed as scenario_validate places problems. */
+void scenario_ignored_fields(const struct scenario *s, const struct scenario_source *src,
+			     struct gp_problems *warnings);
 
 /* Adds every problem of s to problems: values that cannot be together (tp not dividing
  * heads, tp x pp x ep above the GPU count, kv_heads above heads, ...), a missing model or

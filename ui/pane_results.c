@@ -491,43 +491,25 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 	char v[64], v2[64];
 	bool training = a->scn.workload.kind == WL_TRAIN || a->scn.workload.kind == WL_FINETUNE;
 
-	/* training: the step's parts; inference: the decode step's terms, which add up to
-	 * tpot (struct plan_decode), the fixed part included */
-	const struct plan_decode *d = &p->decode;
-	bool read = d->weight_read_s >= d->gemm_s;
-	const struct {
-		const char *label;
-		double t;
-	} decode[] = {
-	    {read ? "weight read" : "matmul", read ? d->weight_read_s : d->gemm_s},
-	    {"attention", d->attention_s},
-	    {"memory-bound", d->elementwise_s},
-	    {"tp comm", d->tp_comm_s},
-	    {"ep comm", d->ep_comm_s},
-	    {"pp comm", d->pp_comm_s},
-	    {"fixed", d->fixed_s},
-	    {"eager host", d->eager_s},
-	};
-	unsigned nparts = training ? PLAN_PARTS : sizeof(decode) / sizeof(decode[0]);
-
-	for (unsigned i = 0; i < nparts; i++) {
-		double t = training ? figure_value(figure_time_part((int)i), p) : decode[i].t;
+	/* the step's parts (time.parts), which add up to step_s: in inference tpot, the
+	 * loaded steps' prompt share, the weight read past the GEMMs and the fixed part
+	 * included (plan_serve.c pt_decode_terms) */
+	for (unsigned i = 0; i < PLAN_PARTS; i++) {
+		double t = figure_value(figure_time_part((int)i), p);
 		if (isfinite(t) && t > 0)
 			sum += t;
 	}
 	if (sum > 0 && y < height) {
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
 			  training ? "step time by part" : "decode step (tpot) by part");
-		for (unsigned i = 0; i < nparts && y < height; i++) {
-			double t =
-			    training ? figure_value(figure_time_part((int)i), p) : decode[i].t;
+		for (unsigned i = 0; i < PLAN_PARTS && y < height; i++) {
+			double t = figure_value(figure_time_part((int)i), p);
 			if (!isfinite(t) || t <= 0)
 				continue;
 			units_format_human(UNIT_SECONDS, t, 3, v, sizeof(v));
 			units_format_percent(t / sum, 0, v2, sizeof(v2));
 			draw_text(a, w, y, 2, 12, ROLE_LABEL,
-				  training ? figure_time_part((int)i)->short_label
-					   : decode[i].label);
+				  figure_time_part((int)i)->short_label);
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %4s", v, v2);
 		}
 	}

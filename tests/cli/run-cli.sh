@@ -212,14 +212,61 @@ printf '\357\273\277' >"$T/bom.yaml"
 cat $D/train.yaml >>"$T/bom.yaml"
 run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
+# under a load the report names a tp x pp layout within the node that needs fewer GPUs
+# than the file's (issue 13): team-serve at tp 4 needs 76, tp 2 meets the load with 66
+run 0 report scenarios/team-serve-70b-5m-requests.yaml && {
+	has "$T/out" "better layout          tp 2 x pp 1 meets the load with 66 GPUs, against 76 at" \
+		"report: the capacity plan names the better layout"
+}
+run 0 report scenarios/team-serve-70b-5m-requests.yaml --set parallel.tp=2 &&
+	lacks "$T/out" "better layout" "report: no better layout at the best one"
+# a problem the --set caused in a field the file does not write names that --set, not
+# the section's line in the file
+run_error 2 check $D/serve.yaml --set workload.prompt_length.dist=lognormal &&
+	has "$T/err" "^--set workload.prompt_length.dist=lognormal: workload.prompt_length: dist lognormal needs sigma" \
+		"check: a --set's problem names the --set"
+run_error 2 report $D/serve.yaml --set workload.prompt_length.dist=lognormal &&
+	has "$T/err" "^--set workload.prompt_length.dist=lognormal: " "report: a --set's problem names the --set"
 run_error 2 check
 run_error 1 check $D/no-such-file.yaml
 # a field the framework ignores: check warns as report does (issue 12 audit), still ok
 run 0 check $D/serve.yaml --set workload.framework=vllm --set parallel.zero=1 && {
 	has "$T/out" "^$D/serve.yaml: ok$" "check: ok with a framework warning"
-	has "$T/err" "^gpuplan check: $D/serve.yaml: warning: framework vllm does not use parallel.zero" \
-		"check: ZeRO on vLLM"
+	has "$T/err" "^gpuplan check: --set parallel.zero=1: warning: workload.kind online under framework vllm does not use parallel.zero" \
+		"check: ZeRO on vLLM, at its --set"
 }
+# every field the workload kind or the framework does not read warns at its FILE:LINE:COL,
+# naming both (issue 12, Bad input; scenario_fields[] applies and frameworks bits)
+sed 's/^  kind: online$/  kind: online\n  framework: vllm\n  optimizer: adam8bit\n  recompute: full/' \
+	$D/serve.yaml >"$T/ignored.yaml"
+printf '  reshard_after_forward: never\n' >>"$T/ignored.yaml"
+run 0 check "$T/ignored.yaml" && {
+	has "$T/err" "ignored.yaml:8:3: warning: workload.kind online under framework vllm does not use workload.optimizer" \
+		"check: an optimizer under vLLM warns at its place"
+	has "$T/err" "ignored.yaml:9:3: warning: workload.kind online under framework vllm does not use workload.recompute" \
+		"check: recompute under vLLM warns at its place"
+	has "$T/err" "ignored.yaml:22:3: warning: .*does not use parallel.reshard_after_forward" \
+		"check: reshard_after_forward under vLLM warns at its place"
+}
+run 0 check $D/train.yaml --set workload.framework=fsdp --set workload.scheduler=chunked \
+	--set workload.max_running=8 --set workload.requests_per_s=3 --set workload.slo.tpot=50ms && {
+	for k in scheduler max_running requests_per_s slo.tpot; do
+		has "$T/err" "warning: workload.kind train under framework fsdp does not use workload.$k, which is set" \
+			"check: workload.$k in fsdp training warns"
+	done
+}
+run 0 check $D/serve.yaml --set workload.framework=llama.cpp --set workload.gpu_memory_utilization=0.8 &&
+	has "$T/err" "warning: framework llama.cpp does not use workload.gpu_memory_utilization" \
+		"check: a memory fraction under llama.cpp warns (the frameworks column)"
+run 0 check $D/serve.yaml --set workload.framework=vllm --set workload.gpu_memory_utilization=0.8 &&
+	lacks "$T/err" "warning" "check: a memory fraction under vLLM is read"
+run 0 check $D/serve.yaml --set workload.framework=vllm --set workload.kv_cache=nvfp4 &&
+	has "$T/err" "warning: workload.kv_cache nvfp4 on a100-80gb-sxm, which has no FP4 tensor cores" \
+		"check: nvfp4 kv on a GPU without FP4"
+run 0 check $D/serve.yaml --set workload.framework=sglang --set workload.kv_cache=nvfp4 \
+	--set hardware.gpu=b200 && lacks "$T/err" "warning" "check: nvfp4 kv under SGLang on B200"
+run_error 2 check $D/serve.yaml --set workload.framework=llama.cpp --set workload.kv_cache=nvfp4 &&
+	has "$T/err" "framework llama.cpp has no nvfp4 kv cache" "check: nvfp4 kv under llama.cpp is refused"
 run 0 check $D/train.yaml --set workload.framework=fsdp --set parallel.pp=2 \
 	--set parallel.reshard_after_forward=always &&
 	has "$T/err" "warning: framework fsdp does not use parallel.reshard_after_forward always" \
@@ -743,7 +790,7 @@ assert d["ok"] is True and d["count"] == 0 and d["problems"] == [] and d["warnin
 run 0 check $D/serve.yaml --json --set workload.framework=vllm --set parallel.zero=1 &&
 	jsoncheck "$T/out" "check --json: a framework warning" '
 assert d["ok"] is True and d["problems"] == [], d
-assert d["warnings"] == ["framework vllm does not use parallel.zero, which is set (ignored)"], d'
+assert d["warnings"] == ["--set parallel.zero=1: workload.kind online under framework vllm does not use parallel.zero, which is set (ignored: it applies to training workloads)"], d'
 run 2 check $D/bad-syntax.yaml --json && jsoncheck "$T/out" "check --json: a value that does not read" '
 p = d["problems"][0]
 assert p["line"] == 7 and p["column"] == 12 and p["key"] == "workload.seq_len", p'

@@ -68,6 +68,17 @@ cut -d' ' -f2 "$T/help.opts" | sort -u | cmp -s - "$T/cmd.opts" && ok ||
 	done
 done >"$T/cmdopts"
 tally "$T/cmdopts"
+# a hidden command takes no option but --help (gpuplan(1)), and its --help says so
+for cmd in fields keys figures commands; do
+	"$G" $cmd --help | sed -n '/^options:$/,$p' | grep -E '^  (-[a-z], |    )--' |
+		grep -qv -- '--help' && bad "$cmd --help lists options other than --help" || ok
+done
+# operands: an option's argument is none (calibrate --measured KEY=VALUE...), an optional
+# operand keeps its brackets (explain FILE [KEY])
+"$G" commands | awk -F'\t' '$1 == "calibrate" || $1 == "explain" { print $1 " " $2 }' \
+	>"$T/operands"
+printf 'explain FILE [KEY]\ncalibrate FILE\n' | cmp -s - "$T/operands" && ok ||
+	bad "gpuplan commands: operands $(tr '\n' ';' <"$T/operands")"
 n=$tallied
 [ "$n" -ge 30 ] || bad "only $n options checked against their command's --help"
 

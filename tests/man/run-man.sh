@@ -1,6 +1,7 @@
 #!/bin/sh
-# Man pages and completion: groff reports no warnings on either page; every key of the
-# field table (as `$GPUPLAN fields` lists it) has an entry in gpuplan-scenario(5); every
+# Man pages and completion: groff reports no warnings on either page, nor at 80 columns;
+# every key of the field table (as `$GPUPLAN fields` lists it) has an entry in
+# gpuplan-scenario(5); every
 # command (cli/cli.c's table), option (`gpuplan commands`) and environment variable the
 # program reads is in gpuplan(1), and every key of the terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
 # and values by asking the program.
@@ -19,6 +20,12 @@ else
 	for page in $man1 $man5 man/gpuplan-catalog.5; do
 		if ! groff -man -ww -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
 			bad "groff -man -ww -z $page:"
+			cat "$tmp"
+		fi
+		# and as man(1) sets it on an 80-column terminal (line length 78n): no line it
+		# cannot break or adjust
+		if ! groff -man -ww -Tutf8 -rLL=78n -z "$page" >"$tmp" 2>&1 || [ -s "$tmp" ]; then
+			bad "groff -man -ww -Tutf8 -rLL=78n -z $page (man at 80 columns):"
 			cat "$tmp"
 		fi
 	done

@@ -260,6 +260,19 @@ static void test_gpus_yaml_is_strict(void **state)
 		{"gpus:\n  - id: &a x2\n", 2, 9, "anchor '&a' is not allowed"},
 		{"gpus:\n\t- id: x2\n", 2, 1, "tab character"},
 		{"", 1, 1, "expected a mapping with the key 'gpus:'"},
+		/* gpuplan-catalog(5): a bare number where a unit is expected is an error */
+		{"gpus:\n  - id: x2\n    memory: 64\n", 3, 13,
+		 "memory: '64' has no unit (expected a size"},
+		{"gpus:\n  - id: x2\n    network: 200\n", 3, 14, "network: '200' has no unit"},
+		{"gpus:\n  - id: x2\n    power: 400\n", 3, 12, "power: '400' has no unit"},
+		{"gpus:\n  - id: x2\n    hbm_bandwidth: 1.6e12\n", 3, 20,
+		 "hbm_bandwidth: '1.6e12' has no unit"},
+		{"gpus:\n  - id: x2\n    pcie_bandwidth: 64.\n", 3, 21, "has no unit"},
+		/* and the scenario fields' ranges (hardware.memory: 1 MB to 1 PB) */
+		{"gpus:\n  - id: x2\n    memory: 64KiB\n", 3, 13,
+		 "memory: 64KiB is out of range (expected 976.562 KiB to 909.495 TiB)"},
+		{"gpus:\n  - id: x2\n    power: 2MW\n", 3, 12, "power: 2MW is out of range"},
+		{"gpus:\n  - id: x2\n    network: 400b/s\n", 3, 14, "network: 400b/s is out of range"},
 	};
 
 	(void)state;

@@ -131,7 +131,8 @@ static void test_the_listed_keys_are_the_parsed_ones(void **state)
 	    {"hbm_bandwidth", "1TB/s"}, {"peak", "{bf16: 100T}"},	{"sparse", "{bf16: 200T}"},
 	    {"link", "pcie"},	     {"link_bandwidth", "64GB/s"}, {"link_domain", "8"},
 	    {"pcie", "gen4x16"},     {"pcie_bandwidth", "32GB/s"}, {"power", "300W"},
-	    {"price_per_hour", "1"}, {"gpus_per_node", "8"},	{"network", "100Gb/s"},
+	    {"price_per_hour", "1"}, {"gpus_per_node", "8"},	{"sms", "64"},
+	    {"gemm_efficiency", "0.8"}, {"network", "100Gb/s"},
 	};
 	char text[2048];
 	size_t len;

@@ -228,6 +228,36 @@ static void test_long_values_wrap(void **state)
 	report_buf_release(&out);
 }
 
+/* A figure that no longer applies (NaN) reads "-" even when the figure has names: the
+ * serving scheduler once read "chunked  alone  no longer applies". */
+static void test_nan_named_figure(void **state)
+{
+	struct scenario a, b;
+	struct plan pa, pb;
+	struct diff d;
+	struct report_buf out = {0};
+	const struct diff_result *r;
+
+	(void)state;
+	fill(&a, &pa);
+	fill(&b, &pb);
+	pa.serving.scheduler = SCHED_CHUNKED;
+	pb.serving.scheduler = NAN;
+	diff_compute(&a, &pa, &b, &pb, &d);
+	r = find_result(&d, "serving.scheduler");
+	assert_non_null(r);
+	diff_text(&out, &d, "a", "b");
+	{
+		const char *row = strstr(out.data, "serving.scheduler");
+		char k[64], va[64], vb[64];
+		assert_non_null(row);
+		assert_int_equal(sscanf(row, "%63s %63s %63s", k, va, vb), 3);
+		assert_string_equal(va, "chunked");
+		assert_string_equal(vb, "-");
+	}
+	report_buf_release(&out);
+}
+
 /* Notes longer than a diff row are cut at a character, never inside a UTF-8 sequence (the
  * JSON and Markdown stay valid), and end with an ellipsis that says they were cut. */
 static void test_long_notes_cut_at_a_character(void **state)
@@ -304,6 +334,7 @@ int main(void)
 	    cmocka_unit_test(test_identical),
 	    cmocka_unit_test(test_inputs),
 	    cmocka_unit_test(test_results),
+	    cmocka_unit_test(test_nan_named_figure),
 	    cmocka_unit_test(test_details),
 	    cmocka_unit_test(test_verdicts),
 	    cmocka_unit_test(test_long_values_wrap),

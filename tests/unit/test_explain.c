@@ -89,6 +89,7 @@ static void test_every_key_training(void **state)
 			 0);
 	printf("%s\n", buf);
 	assert_non_null(strstr(buf, "12 B per parameter"));
+	assert_non_null(strstr(buf, "framework source: ZeRO"));
 	assert_int_equal(
 	    explain_key(&s, &p, "reliability.checkpoint_interval_s", buf, sizeof(buf), NULL), 0);
 	assert_non_null(strstr(buf, "sqrt(2 x"));
@@ -122,6 +123,19 @@ static void test_every_key_online(void **state)
 	assert_int_equal(explain_key(&s, &p, "capacity_plan.replicas", buf, sizeof(buf), NULL), 0);
 	printf("%s\n", buf);
 	assert_non_null(strstr(buf, "86400"));
+	/* serving under the default framework cites serving sources, not training papers */
+	assert_int_equal(explain_key(&s, &p, "memory.per_gpu.kv_cache", buf, sizeof(buf), NULL),
+			 0);
+	assert_non_null(strstr(buf, "framework source: KV cache per token"));
+	assert_null(strstr(buf, "ZeRO"));
+	assert_null(strstr(buf, "Korthikanti"));
+	/* model.vision_params explains itself (it was an unknown key) */
+	s.model.vision_params = 4e8;
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "model.vision_params", buf, sizeof(buf), NULL), 0);
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "model.vision_params = 400M"));
+	assert_non_null(strstr(buf, "image tokens are not"));
 }
 
 static void test_unknown_key(void **state)

@@ -778,6 +778,10 @@ static void test_variations(void **state)
 	     {"workload.precision=fp8", "workload.optimizer=adam8bit", "parallel.zero=0", NULL}},
 	    {"scenarios/default.yaml",
 	     {"workload.optimizer=sgd", "workload.grad_dtype=fp32", "parallel.zero=2", NULL}},
+	    /* Transformer Engine's fp8 weight copies under ZeRO-3: the gathered layers' */
+	    {"scenarios/seed-12-70b-full-training-8xh100.yaml",
+	     {"workload.precision=fp8", "workload.recompute=full", "workload.framework=megatron",
+	      NULL}},
 	    /* paged 8-bit states, some evicted to the host (one GPU: no room for them) */
 	    {"scenarios/default.yaml",
 	     {"workload.framework=torchtune", "workload.kind=finetune",
@@ -1023,7 +1027,8 @@ static void test_hybrids(void **state)
  * recomputation (so the largest fits) and served on 8 with tp 8: the FLOP lines add up
  * to the FLOPs per token (attention, state-space scans and all), the MFU is computed,
  * the weight lines add up to the weights (the vision tower too), and in training the step
- * adds up, a hybrid's attention part with its scans (plan.ssm_scan_s). */
+ * adds up, a hybrid's attention part with its scans (plan.ssm_scan_s); served, the TTFT
+ * adds up, and a state-space model's shows its prompt's scans. */
 static void test_every_preset(void **state)
 {
 	static const char *const sets[][6] = {
@@ -1067,11 +1072,27 @@ static void test_every_preset(void **state)
 			if (j == 0) {
 				assert_int_equal(
 				    explain_key(&s, &p, "time.step_s", buf, sizeof(buf), &err), 0);
-				if (check_key(what, "time.step_s", buf) < (p.ssm_scan_s > 0 ? 2 : 1))
+				if (check_key(what, "time.step_s", buf) <
+				    (p.ssm_scan_s > 0 ? 2 : 1))
 					complain(what, "time.step_s", "the sums not all checked",
 						 buf);
 				if (p.ssm_scan_s > 0 && !strstr(buf, "state-space scans"))
 					complain(what, "time.step_s", "the scans not shown", buf);
+			} else if (!p.serving.overloaded) {
+				/* served: a prompt's scans in its TTFT (plan_infer.c) */
+				bool ssm = p.model.ssm.layers > 0;
+				assert_int_equal(
+				    explain_key(&s, &p, "latency.ttft_s", buf, sizeof(buf), &err),
+				    0);
+				if (ssm != (p.ssm_scan_s > 0))
+					complain(what, "latency.ttft_s", "scans without SSM layers",
+						 buf);
+				if (check_key(what, "latency.ttft_s", buf) < (ssm ? 2 : 1))
+					complain(what, "latency.ttft_s", "the sums not all checked",
+						 buf);
+				if (ssm && !strstr(buf, "state-space scans"))
+					complain(what, "latency.ttft_s", "the scans not shown",
+						 buf);
 			}
 		}
 	/* nearly every preset fits both ways */

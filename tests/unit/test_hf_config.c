@@ -1767,6 +1767,16 @@ static void test_unknown_llama_shaped(void **state)
 	assert_string_equal(e.field, "model_type");
 	assert_non_null(strstr(e.message, "'intermediate_size'"));
 	assert_non_null(strstr(e.message, "model.params"));
+	/* a bad model_type beside a known architecture reads by the architecture and warns,
+	 * naming both */
+	static const char *arch =
+	    "{\"model_type\": \"zzz\", \"architectures\": [\"LlamaForCausalLM\"],\n"
+	    " \"num_hidden_layers\": 32, \"hidden_size\": 4096, \"num_attention_heads\": 32,\n"
+	    " \"intermediate_size\": 11008, \"vocab_size\": 32000}";
+	assert_int_equal(hf_config_parse_info(arch, strlen(arch), NULL, &m, &info, &e), 0);
+	assert_int_equal(info.nwarnings, 1);
+	assert_non_null(strstr(info.warnings[0], "'zzz'"));
+	assert_non_null(strstr(info.warnings[0], "'LlamaForCausalLM'"));
 }
 
 /* Contradictory shapes: errors at the key, with its line and column. */

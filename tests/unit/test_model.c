@@ -675,6 +675,25 @@ static void test_ssm_training_activations(void **state)
 	assert_true(fabs(p.mem.activations_per_layer - sq * 2 * h) < 1e-3);
 }
 
+/* Phi-3-small's shape on the H100 of jamba_scenario: 32 layers of 32 heads of 128 on 8
+ * KV heads, 16 of them block-sparse (16 local blocks of 64 tokens, stride 8). */
+static void phi3_small_scenario(struct scenario *s, enum workload_kind kind)
+{
+	struct scenario base;
+	scenario_init(&base);
+	jamba_scenario(s, kind, 1);
+	s->model = base.model;
+	s->model.layers = 32;
+	s->model.hidden = 4096;
+	s->model.heads = 32;
+	s->model.kv_heads = 8;
+	s->model.ffn = 14336;
+	s->model.vocab = 100352;
+	s->model.sparse_layers = 16;
+	s->model.sparse_local = 1024;
+	s->model.sparse_stride = 8;
+}
+
 /* Block-sparse attention (Phi-3-small: 32 layers of 32 heads of 128, every 2nd dense, the
  * others 16 local blocks of 64 tokens and every 8th block before them). A query at t in a
  * sparse layer sees min(t, 1024) + max(0, t - 1024) / 8 keys; summed over the keys of a
@@ -682,23 +701,12 @@ static void test_ssm_training_activations(void **state)
  * dense layers see 8192 and the 16 sparse ones 1024 + 7168 / 8 = 1920. */
 static void test_block_sparse_flops(void **state)
 {
-	struct scenario s, base;
+	struct scenario s;
 	static struct plan p, d;
 	double window, global;
 	(void)state;
 
-	scenario_init(&base);
-	jamba_scenario(&s, WL_TRAIN, 1);
-	s.model = base.model;
-	s.model.layers = 32;
-	s.model.hidden = 4096;
-	s.model.heads = 32;
-	s.model.kv_heads = 8;
-	s.model.ffn = 14336;
-	s.model.vocab = 100352;
-	s.model.sparse_layers = 16;
-	s.model.sparse_local = 1024;
-	s.model.sparse_stride = 8;
+	phi3_small_scenario(&s, WL_TRAIN);
 	model_attention_window(&s.model, &window, &global);
 	assert_true(window == 1024 && fabs(global - (0.5 + 0.5 / 8)) < 1e-15);
 	s.workload.seq_len = 8192;
@@ -721,6 +729,59 @@ static void test_block_sparse_flops(void **state)
 	s.model.sliding_window = 4096;
 	model_attention_window(&s.model, &window, &global);
 	assert_true(window == 4096 && global == 0);
+}
+
+/* The decode step's KV read of block-sparse layers: each of a KV head's 4 query heads
+ * (Phi-3-small: 32 on 8 KV heads, stride 8) keeps other blocks (vLLM
+ * blocksparse_attention/utils.py get_sparse_attn_mask: head h keeps block b when
+ * (b + h step + 1) % 8 == 0, step = max(1, 8 // 32) = 1), so the KV head is read at 4 / 8
+ * of its remote blocks while each head's FLOPs see 1 / 8. At a context of 7500 (7000
+ * prompt tokens, 1000 out, ctx = P + O / 2) a layer averages (16 x 7500 + 16 x (1024 +
+ * 6476 / 8)) / 32 = 4667 keys of FLOPs and reads (16 x 7500 + 16 x (1024 + 6476 x 4 / 8))
+ * / 32 = 5881 cached tokens. */
+static void test_block_sparse_decode_read(void **state)
+{
+	struct scenario s;
+	static struct plan p, d;
+	double window, global, flop_keys, read_keys;
+	(void)state;
+
+	phi3_small_scenario(&s, WL_ONLINE);
+	model_kv_read_window(&s.model, &window, &global);
+	assert_true(window == 1024 && fabs(global - 0.75) < 1e-15);
+	model_attention_window(&s.model, &window, &global);
+	assert_true(window == 1024 && fabs(global - 0.5625) < 1e-15);
+	s.workload.prompt_tokens = 7000;
+	s.workload.output_tokens = 1000;
+	s.workload.batch = 4;
+	s.workload.kv_cache = DTYPE_BF16;
+	plan_compute(&s, &p);
+	s.model.sparse_layers = 0;
+	plan_compute(&s, &d);
+	assert_true(p.decode.batch == d.decode.batch && d.decode.kv_read_s > 0);
+	/* the dense plan reads and computes over all 7500 */
+	flop_keys = 7500 * p.attention_flops_per_token / d.attention_flops_per_token;
+	read_keys = 7500 * p.decode.kv_read_s / d.decode.kv_read_s;
+	assert_true(fabs(flop_keys - 4666.75) < 1e-6);
+	assert_true(fabs(read_keys - 5881) < 1e-6);
+
+	/* one KV head a query head: each reads its own 1 / 8 */
+	s.model.sparse_layers = 16;
+	s.model.kv_heads = 32;
+	model_kv_read_window(&s.model, &window, &global);
+	assert_true(fabs(global - 0.5625) < 1e-15);
+	/* 4 heads on one KV head, stride 16: step 16 / 4 = 4, offsets 0, 4, 8, 12 take 4 of
+	 * the 16 residues */
+	s.model.heads = 4;
+	s.model.kv_heads = 1;
+	s.model.sparse_stride = 16;
+	model_kv_read_window(&s.model, &window, &global);
+	assert_true(fabs(global - (1 - 0.5 * (1 - 4.0 / 16))) < 1e-15);
+	/* 32 heads on one KV head, stride 8: every block is read */
+	s.model.heads = 32;
+	s.model.sparse_stride = 8;
+	model_kv_read_window(&s.model, &window, &global);
+	assert_true(fabs(global - 1) < 1e-15);
 }
 
 /* Training FLOPs of a hybrid: 6N, the attention core of the attention layers only
@@ -769,6 +830,7 @@ int main(void)
 	    cmocka_unit_test(test_ssm_state_and_kv),
 	    cmocka_unit_test(test_ssm_training_flops),
 	    cmocka_unit_test(test_block_sparse_flops),
+	    cmocka_unit_test(test_block_sparse_decode_read),
 	    cmocka_unit_test(test_ssm_training_activations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,38 @@ static void test_markdown_reads_the_table(void **state)
 	release(&t, &m);
 }
 
+/* The Markdown memory table's bytes column adds up to its total (to the three digits it
+ * prints): the overhead's parts once sat in it under the overhead and counted it twice. */
+static void md_column_sums(const char *path, const char *md)
+{
+	const char *row = strstr(md, "| part | bytes | share of capacity |");
+	double sum = 0, total = -1;
+
+	assert_non_null(row);
+	while ((row = strchr(row, '\n')) != NULL && *++row == '|') {
+		char label[96], value[48], compact[48], *w = compact;
+		double v;
+		if (sscanf(row, "| %95[^|]| %47[^|]|", label, value) != 2)
+			fail_msg("%s: memory row %.40s", path, row);
+		if (strncmp(label, "---", 3) == 0)
+			continue;
+		for (const char *r = value; *r; r++)
+			if (*r != ' ' && *r != '*')
+				*w++ = *r;
+		*w = '\0';
+		assert_int_equal(units_parse(UNIT_BYTES, compact, &v, NULL), 0);
+		if (strncmp(label, "**total**", 9) == 0) {
+			total = v;
+			break;
+		}
+		sum += v;
+	}
+	assert_true(total > 0);
+	/* each row is rounded to three digits: half a unit of the third digit each */
+	if (fabs(sum - total) > 0.01 * total)
+		fail_msg("%s: the memory rows sum to %.4g, the total is %.4g", path, sum, total);
+}
+
 /* The overhead's parts the reports list add up to the overhead (cuBLAS's 64 MiB under
  * fsdp, the recomputed layer of seed 12 included), in text and Markdown. */
 static void overhead_parts_sum(const char *path, const char *const *sets)
@@ -112,6 +144,7 @@ static void overhead_parts_sum(const char *path, const char *const *sets)
 	int held = 0;
 
 	plan_file(path, sets, &s, &p, &t, &m);
+	md_column_sums(path, m.data);
 	for (int i = 0; (f = figure_overhead_part(i)) != NULL; i++) {
 		double v = figure_value(f, &p);
 		char text[96], row[128], n[32];
@@ -122,12 +155,14 @@ static void overhead_parts_sum(const char *path, const char *const *sets)
 		held++;
 		units_format_human(UNIT_BYTES, v, 3, n, sizeof(n));
 		snprintf(text, sizeof(text), "%s %s", f->label, n);
-		snprintf(row, sizeof(row), "| overhead: %s | %s |", f->label, n);
+		snprintf(row, sizeof(row), "| %s | %s |", f->label, n);
 		/* the text report may break the list between a label and its value's line */
 		if (!strstr(t.data, f->label) || !strstr(t.data, n))
 			fail_msg("%s: the text report lacks %s", path, text);
-		if (!strstr(m.data, row))
-			fail_msg("%s: the Markdown report lacks %s", path, row);
+		/* in the table of the overhead's parts, not in the parts' column */
+		if (!strstr(m.data, "The overhead, of which:") ||
+		    !strstr(strstr(m.data, "The overhead, of which:"), row))
+			fail_msg("%s: the Markdown report's overhead table lacks %s", path, row);
 	}
 	assert_true(held >= 2);
 	if (fabs(sum - p.mem.overhead) > 1e-9 * p.mem.overhead)
@@ -223,6 +258,33 @@ static void test_overload_offered_load(void **state)
 	release(&t, &m);
 }
 
+/* A scenario serving tests/data/configs/NAME on an H100, planned and reported as text. A
+ * file naming the config, as gpuplan import writes one: the loader applies its
+ * quantization_config (hf_quant.c). */
+static void plan_config(const char *name, struct scenario *s, struct plan *p, struct report_buf *t)
+{
+	struct gp_error err;
+	char dir[1024], path[] = "/tmp/gpuplan-cfg-XXXXXX";
+	int fd;
+	FILE *f;
+
+	assert_non_null(getcwd(dir, sizeof(dir)));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"gpuplan: 1\nname: t\nmodel:\n  hf_config: %s/tests/data/configs/%s\n"
+		"workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n",
+		dir, name);
+	fclose(f);
+	if (scenario_load_file(path, cat, s, NULL, NULL, &err) != 0)
+		fail_msg("%s", err.message);
+	unlink(path);
+	plan_compute(s, p);
+	assert_int_equal(report_text(t, s, p), 0);
+}
+
 /* gpt-oss-20b's experts are mxfp4 in the checkpoint; the header says so, and gives the
  * active count with and without the input embedding (the model card's 3.61B). */
 static void test_experts_and_active(void **state)
@@ -230,29 +292,9 @@ static void test_experts_and_active(void **state)
 	struct scenario s;
 	struct plan p;
 	struct report_buf t = {0}, m = {0};
-	struct gp_error err;
-	char dir[1024], path[] = "/tmp/gpuplan-oss-XXXXXX";
-	int fd;
-	FILE *f;
 
 	(void)state;
-	/* a file naming the config, as gpuplan import writes one: the loader applies its
-	 * quantization_config (hf_quant.c) */
-	assert_non_null(getcwd(dir, sizeof(dir)));
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	fprintf(f,
-		"gpuplan: 1\nname: t\nmodel:\n  hf_config: %s/tests/data/configs/gpt-oss-20b.json\n"
-		"workload:\n  kind: online\nhardware:\n  gpu: h100-sxm-80gb\n",
-		dir);
-	fclose(f);
-	if (scenario_load_file(path, cat, &s, NULL, NULL, &err) != 0)
-		fail_msg("%s", err.message);
-	unlink(path);
-	plan_compute(&s, &p);
-	assert_int_equal(report_text(&t, &s, &p), 0);
+	plan_config("gpt-oss-20b.json", &s, &p, &t);
 	assert_int_equal(workload_expert_weights(&s.workload), DTYPE_MXFP4);
 	assert_non_null(strstr(t.data, "weights bf16, experts mxfp4"));
 	/* OpenAI's gpt-oss model card (arXiv 2508.10925, Table 1): 3.61B active */
@@ -266,6 +308,31 @@ static void test_experts_and_active(void **state)
 	release(&t, &m);
 }
 
+/* MiniCPM-MoE-8x2B ties its embedding to the output head: the figure without the
+ * embedding drops the head as well, and the header says so. */
+static void test_tied_active(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct report_buf t = {0}, md = {0};
+	char with[32], without[32], want[160];
+
+	(void)state;
+	plan_config("minicpm-moe-8x2b.json", &s, &p, &t);
+	assert_true(p.model.tied_embeddings && p.active_params < p.params);
+	units_format_human(UNIT_COUNT, p.active_params, 3, with, sizeof(with));
+	units_format_human(UNIT_COUNT, p.active_params - p.counts.embedding, 3, without,
+			   sizeof(without));
+	snprintf(want, sizeof(want), "%s active with the tied embedding and head, %s without them",
+		 with, without);
+	/* the Markdown summary's line, which is not wrapped */
+	assert_int_equal(report_markdown(&md, &s, &p), 0);
+	assert_non_null(strstr(md.data, want));
+	assert_null(strstr(md.data, "input embedding"));
+	assert_null(strstr(t.data, "input embedding"));
+	release(&t, &md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +342,7 @@ int main(void)
 	    cmocka_unit_test(test_allocated_reserved),
 	    cmocka_unit_test(test_overload_offered_load),
 	    cmocka_unit_test(test_experts_and_active),
+	    cmocka_unit_test(test_tied_active),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -123,6 +123,9 @@ static void test_chunked_unlimited_vs_prefill_first(void **state)
 	load(NIM, &s);
 	set(&s, "workload.concurrency=50");
 	set(&s, "workload.max_batched_tokens=1000000000");
+	/* gpuplan's own engine, which profiles no forward: TensorRT-LLM sizes its
+	 * activations by the step's budget (max_num_tokens), which this one has none of */
+	set(&s, "workload.framework=default");
 	t = s;
 	set(&s, "workload.scheduler=chunked");
 	set(&t, "workload.scheduler=prefill-first");
@@ -694,6 +697,40 @@ static void sglang_at(double B, const char *extra, struct plan *p)
 	plan_compute(&s, p);
 }
 
+/* time.parts add up to time.step_s in inference (man gpuplan: "the step's time by part"):
+ * the decode step alone (the weight read past the matmuls and the fixed part in it), a
+ * loaded chunked or prefill-first step (the prompts' share in prefill_s) and an eager
+ * batch above SGLang's graph cap (the host's wait in fixed_s). */
+static double parts_sum(const struct plan *p)
+{
+	double sum = 0;
+	for (unsigned i = 0; i < PLAN_PARTS; i++)
+		sum += plan_part_get(&p->parts, i);
+	return sum;
+}
+
+static void test_parts_add_up(void **state)
+{
+	static const char *const scheds[] = {"alone", "chunked", "prefill-first"};
+	struct scenario s;
+	struct plan *p = malloc(sizeof(*p));
+	(void)state;
+	assert_non_null(p);
+	for (int i = 0; i < 3; i++) {
+		team_loaded(&s, scheds[i]);
+		plan_compute(&s, p);
+		printf("parts %s: %.4g ms of a %.4g ms step (prefill %.4g ms)\n", scheds[i],
+		       1e3 * parts_sum(p), 1e3 * p->step_s, 1e3 * p->parts.prefill_s);
+		near(parts_sum(p), p->step_s, 1e-9);
+		assert_true(p->parts.fixed_s > 0);
+		assert_true(i == 0 ? p->parts.prefill_s == 0 : p->parts.prefill_s > 0);
+	}
+	sglang_at(200, NULL, p);
+	near(parts_sum(p), p->step_s, 1e-9);
+	assert_true(p->parts.fixed_s >= p->decode.eager_s && p->decode.eager_s > 0);
+	free(p);
+}
+
 /* SGLang replays decode batches up to cuda_graph_max_bs = 160 as CUDA graphs (December
  * 2024 server_args.py; cuda_graph_runner.py can_run) and runs a larger one eagerly: the
  * step jumps at 161 to the host's launches of 80 layers, and the terms still add up to it
@@ -896,6 +933,7 @@ int main(void)
 	    cmocka_unit_test(test_framework_brings_scheduler),
 	    cmocka_unit_test(test_default_engine_is_vllm),
 	    cmocka_unit_test(test_graphs_off_above_cap),
+	    cmocka_unit_test(test_parts_add_up),
 	    cmocka_unit_test(test_prefill_waits_for_host),
 	    cmocka_unit_test(test_eager_root_under_load),
 	    cmocka_unit_test(test_slo_batch_at_cap),
