@@ -618,75 +618,275 @@ static int bottlenecks_listed(const struct app *a, int n, enum bottleneck out[BN
 	return k;
 }
 
-static void draw_bottlenecks(struct app *a, WINDOW *w, int *y, int height, int n)
-{
-	enum bottleneck bn[BN_COUNT];
-	int k = bottlenecks_listed(a, n, bn);
+/* The pane's lines, top to bottom: what each shows, where and on how many lines. One
+ * layout serves both the drawing (results_draw) and the question of which items have a
+ * line (pane_results_shown), so the two cannot disagree; a new kind of line is a row kind
+ * here and its function in row_draw[]. */
+enum results_row_kind {
+	ROW_PROBLEMS,	/* the heading of a scenario that does not check */
+	ROW_PROBLEM,	/* one of its problems (i: which) */
+	ROW_TOTAL,	/* the memory per GPU against capacity */
+	ROW_BAR,	/* the memory bar */
+	ROW_LEGEND,	/* its legend, one or two lines */
+	ROW_VERDICT,	/* i: the verdict's index, in judging order */
+	ROW_FIGURE,	/* fig: time, throughput, latency, cost, energy */
+	ROW_SERVING,	/* i: the serving line's index (serving_line) */
+	ROW_BOTTLENECK, /* i: the bottleneck */
+	ROW_WARNINGS,	/* as many of the warnings as there are lines */
+};
 
-	for (int i = 0; i < k && *y < height; i++)
-		draw_bottleneck(a, w, (*y)++, bn[i]);
+struct results_row {
+	enum results_row_kind kind;
+	int y, lines, i;
+	const char *key; /* the item it stands for; NULL for none */
+	const struct figure *fig;
+};
+
+/* At most: the total, the bar, the legend, a line a verdict, figure, serving line and
+ * bottleneck, the warnings (a plan that does not check: fewer). */
+#define RESULTS_ROWS (3 + EXPLAIN_VERDICTS + RESULT_MAX_ITEMS + SERVING_LINES + BN_COUNT + 1)
+
+struct results_layout {
+	struct results_row row[RESULTS_ROWS];
+	int n, y;			     /* y: the first line after the rows */
+	int inner, legend_lines, legend_max; /* the legend's lines, and the most it may take */
+	bool legend_tiny;
+	unsigned legend_shown; /* the parts the legend has room for (draw_memory_legend) */
+	struct explain_verdict vd[EXPLAIN_VERDICTS];
+};
+
+/* Adds a row of lines lines at the layout's next line when the pane still has one. */
+static bool row_add(struct results_layout *l, int height, enum results_row_kind kind, int lines,
+		    int i, const char *key)
+{
+	if (l->y >= height || l->n >= RESULTS_ROWS)
+		return false;
+	l->row[l->n++] =
+	    (struct results_row){.kind = kind, .y = l->y, .lines = lines, .i = i, .key = key};
+	l->y += lines;
+	return true;
 }
 
-/* Which items pane_results_draw gives a line: the same budget and the same order, line by
- * line, without drawing. */
-unsigned pane_results_shown(const struct app *a, int height, int width)
+static void results_layout(const struct app *a, int height, int width, struct results_layout *l)
 {
 	const struct figure *figs[RESULT_MAX_ITEMS];
-	struct explain_verdict vd[EXPLAIN_VERDICTS];
 	enum bottleneck bn[BN_COUNT];
 	struct results_budget bud;
-	unsigned shown = item_bits(a, "memory.per_gpu.total");
-	int y = 2, inner = width - 4, nfig, nbn;
+	int nfig, nbn;
 
+	*l = (struct results_layout){.y = 1, .inner = width - 4};
 	if (pane_results_invalid(a)) {
-		/* a line of heading, then a problem a line (results_draw_problems) */
-		shown = 0;
-		for (int i = 0; i < a->nresult_items && 2 + i < height; i++)
-			shown |= 1u << i;
-		return shown;
+		/* a line of heading, then a problem a line */
+		row_add(l, height, ROW_PROBLEMS, 1, 0, NULL);
+		for (int i = 0; i < a->nresult_items; i++)
+			row_add(l, height, ROW_PROBLEM, 1, i, a->result_keys[i]);
+		return;
 	}
-	results_budget(a, height - 1, inner, &bud);
-	if (y < height && bud.bar)
-		y++;
-	if (y < height && bud.legend)
-		y += draw_memory_legend(a, NULL, y, 2, inner, bud.legend, &shown);
-	explain_verdicts(&a->plan, vd);
-	for (int i = 0; i < bud.verdicts && y < height; i++, y++)
-		shown |= item_bits(a, vd[i].key);
+	results_budget(a, height - 1, l->inner, &bud);
+	/* the memory total keeps its line whatever the height */
+	l->row[l->n++] = (struct results_row){
+	    .kind = ROW_TOTAL, .y = l->y++, .lines = 1, .key = "memory.per_gpu.total"};
+	if (bud.bar)
+		row_add(l, height, ROW_BAR, 1, 0, NULL);
+	if (bud.legend && l->y < height) {
+		l->legend_max = bud.legend;
+		/* as draw_memory_legend: short names when the long ones leave parts out; kept,
+		 * so that drawing the legend measures it no more */
+		l->legend_tiny = memory_legend_pass(a, NULL, l->y, 2, l->inner, false, bud.legend,
+						    &l->legend_lines, NULL) != 0;
+		memory_legend_pass(a, NULL, l->y, 2, l->inner, l->legend_tiny, bud.legend,
+				   &l->legend_lines, &l->legend_shown);
+		row_add(l, height, ROW_LEGEND, l->legend_lines, 0, NULL);
+	}
+	explain_verdicts(&a->plan, l->vd);
+	for (int i = 0; i < bud.verdicts; i++)
+		row_add(l, height, ROW_VERDICT, 1, i, l->vd[i].key);
 	nfig = pane_figures(a, figs);
-	for (int i = 0; i < nfig && i < bud.figures && y < height; i++, y++)
-		shown |= item_bits(a, figs[i]->key);
-	for (int i = 0; i < bud.serving && y < height; i++, y++)
-		shown |= item_bits(a, serving_keys[i]);
+	for (int i = 0; i < nfig && i < bud.figures; i++)
+		if (row_add(l, height, ROW_FIGURE, 1, i, figs[i]->key))
+			l->row[l->n - 1].fig = figs[i];
+	for (int i = 0; i < bud.serving; i++)
+		row_add(l, height, ROW_SERVING, 1, i, serving_keys[i]);
 	nbn = bottlenecks_listed(a, bud.bottlenecks, bn);
-	for (int i = 0; i < nbn && y < height; i++, y++)
-		shown |= item_bits(a, figure_bottleneck(bn[i])->key);
-	if (a->plan.nwarnings > 0 && y < height)
-		shown |= item_bits(a, "warnings");
+	for (int i = 0; i < nbn; i++)
+		row_add(l, height, ROW_BOTTLENECK, 1, bn[i], figure_bottleneck(bn[i])->key);
+	if (a->plan.nwarnings > 0 && l->y < height) {
+		int lines = height - l->y < a->plan.nwarnings ? height - l->y : a->plan.nwarnings;
+		row_add(l, height, ROW_WARNINGS, lines, 0, "warnings");
+	}
+}
+
+unsigned pane_results_shown(const struct app *a, int height, int width)
+{
+	struct results_layout l;
+	unsigned shown = 0;
+
+	results_layout(a, height, width, &l);
+	for (int r = 0; r < l.n; r++) {
+		const struct results_row *row = &l.row[r];
+		if (row->kind == ROW_PROBLEM)
+			shown |= 1u << row->i; /* two problems of one field are two items */
+		else if (row->kind == ROW_LEGEND)
+			shown |= l.legend_shown;
+		else if (row->key)
+			shown |= item_bits(a, row->key);
+	}
 	return shown;
 }
 
 /* In place of the plan, the problems that make `gpuplan check` reject the scenario: the
  * same validation, so the pane never shows a fit and a cost for a layout the command line
  * refuses to compute. */
-static void results_draw_problems(struct app *a, WINDOW *w)
+static void row_problems(struct app *a, WINDOW *w, const struct results_layout *l,
+			 const struct results_row *r)
 {
-	int height = getmaxy(w), width = getmaxx(w), y = 1;
-
-	draw_textf(a, w, y++, 2, width - 3, ROLE_BAD, "no plan: %d problem%s (as gpuplan check)",
+	(void)l;
+	draw_textf(a, w, r->y, 2, getmaxx(w) - 3, ROLE_BAD,
+		   "no plan: %d problem%s (as gpuplan check)",
 		   a->problems.count + a->problems.dropped,
 		   a->problems.count + a->problems.dropped == 1 ? "" : "s");
-	for (int i = 0; i < a->problems.count && i < a->nresult_items && y < height; i++) {
-		const struct gp_error *e = &a->problems.items[i];
-		bool sel = item_selected(a, a->result_keys[i]) && a->sel[PANE_RESULTS] == i;
-		char line[400];
-		row_highlight(a, w, y, width, sel);
-		snprintf(line, sizeof(line), "! %s%s%s", e->field, e->field[0] ? ": " : "",
-			 e->message);
-		draw_text_clip(a, w, y++, 2, width - 3, sel ? ROLE_SELECTED : ROLE_WARN, line);
-	}
-	wnoutrefresh(w);
 }
+
+static void row_problem(struct app *a, WINDOW *w, const struct results_layout *l,
+			const struct results_row *r)
+{
+	const struct gp_error *e = &a->problems.items[r->i];
+	bool sel = item_selected(a, r->key) && a->sel[PANE_RESULTS] == r->i;
+	int width = getmaxx(w);
+	char line[400];
+
+	(void)l;
+	row_highlight(a, w, r->y, width, sel);
+	snprintf(line, sizeof(line), "! %s%s%s", e->field, e->field[0] ? ": " : "", e->message);
+	draw_text_clip(a, w, r->y, 2, width - 3, sel ? ROLE_SELECTED : ROLE_WARN, line);
+}
+
+static void row_total(struct app *a, WINDOW *w, const struct results_layout *l,
+		      const struct results_row *r)
+{
+	const struct plan *p = &a->plan;
+	const struct figure *total = figure_find(r->key);
+	char v[64], c[64], line[160];
+
+	(void)l;
+	units_format_human(UNIT_BYTES, p->mem.total, 3, v, sizeof(v));
+	units_format_human(UNIT_BYTES, p->mem.capacity, 3, c, sizeof(c));
+	snprintf(line, sizeof(line), "%s / %s", v, c);
+	if (text_width(line) > getmaxx(w) - 15 - (a->has_baseline ? 4 : 1)) {
+		/* a narrow pane: 14.2G / 80G */
+		units_format_compact(UNIT_BYTES, p->mem.total, v, sizeof(v));
+		units_format_compact(UNIT_BYTES, p->mem.capacity, c, sizeof(c));
+		snprintf(line, sizeof(line), "%s / %s", v, c);
+	}
+	draw_figure(a, w, r->y, total->key, total->short_label, line, p->mem.total,
+		    a->base_plan.mem.total, total->better);
+}
+
+static void row_bar(struct app *a, WINDOW *w, const struct results_layout *l,
+		    const struct results_row *r)
+{
+	draw_memory_bar(a, w, r->y, 2, l->inner);
+}
+
+static void row_legend(struct app *a, WINDOW *w, const struct results_layout *l,
+		       const struct results_row *r)
+{
+	int lines;
+
+	memory_legend_pass(a, w, r->y, 2, l->inner, l->legend_tiny, l->legend_max, &lines, NULL);
+}
+
+/* A verdict, in the order a plan is judged (seed case 15): capacity, then bandwidth and
+ * interconnect, then compute; the first stands for the headroom. */
+static void row_verdict(struct app *a, WINDOW *w, const struct results_layout *l,
+			const struct results_row *r)
+{
+	const struct glyphs *g = a->theme.g;
+	const struct explain_verdict *vd = &l->vd[r->i];
+	int role = vd->state == VERDICT_OK     ? ROLE_GOOD
+		   : vd->state == VERDICT_WARN ? ROLE_WARN
+					       : ROLE_BAD;
+	const char *mark = vd->state == VERDICT_OK     ? g->ok
+			   : vd->state == VERDICT_WARN ? "!"
+						       : g->bad;
+	bool sel = item_selected(a, vd->key);
+	int width = getmaxx(w);
+
+	/* no change mark here: the headroom's would sit unlabelled beside the memory, and
+	 * point the other way from the memory line's */
+	row_highlight(a, w, r->y, width, sel);
+	draw_text(a, w, r->y, 2, 2, sel ? ROLE_SELECTED : role, mark);
+	draw_text_clip(a, w, r->y, 5, width - 6, sel ? ROLE_SELECTED : ROLE_LABEL, vd->text);
+}
+
+static void row_figure(struct app *a, WINDOW *w, const struct results_layout *l,
+		       const struct results_row *r)
+{
+	const struct plan *p = &a->plan;
+	const struct figure *f = r->fig;
+	char v[64];
+
+	figure_format_short(f, p, v, sizeof(v));
+	if (f->format == FIGURE_FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && l->inner > 36) {
+		char per[32];
+		units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per, sizeof(per));
+		snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
+	}
+	draw_figure(a, w, r->y, f->key, f->short_label, v, figure_value(f, p),
+		    figure_value(f, &a->base_plan), f->better);
+}
+
+static void row_serving(struct app *a, WINDOW *w, const struct results_layout *l,
+			const struct results_row *r)
+{
+	const char *label;
+	char v[64];
+
+	(void)l;
+	serving_line(a, r->i, &label, v, sizeof(v));
+	serving_line_draw(a, w, r->y, r->key, label, v);
+}
+
+static void row_bottleneck(struct app *a, WINDOW *w, const struct results_layout *l,
+			   const struct results_row *r)
+{
+	(void)l;
+	draw_bottleneck(a, w, r->y, r->i);
+}
+
+/* The warnings, as many as there is room for; selected as one item. */
+static void row_warnings(struct app *a, WINDOW *w, const struct results_layout *l,
+			 const struct results_row *r)
+{
+	const struct plan *p = &a->plan;
+	int role = item_selected(a, r->key) ? ROLE_SELECTED : ROLE_WARN, width = getmaxx(w);
+
+	(void)l;
+	for (int i = 0; i < r->lines; i++) {
+		int y = r->y + i;
+		char msg[256], line[300];
+		plan_warning_format(&p->warnings[i], msg, sizeof(msg));
+		row_highlight(a, w, y, width, role == ROLE_SELECTED);
+		if (i == r->lines - 1 && i < p->nwarnings - 1) {
+			/* the last line left: say how many did not fit */
+			char more[32];
+			int mw = snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
+			draw_textf(a, w, y, 2, width - 3 - mw, role, "! %s", msg);
+			draw_text(a, w, y, width - mw - 1, mw, role, more);
+			break;
+		}
+		snprintf(line, sizeof(line), "! %s", msg);
+		draw_text_clip(a, w, y, 2, width - 3, role, line);
+	}
+}
+
+static void (*const row_draw[])(struct app *a, WINDOW *w, const struct results_layout *l,
+				const struct results_row *r) = {
+    [ROW_PROBLEMS] = row_problems, [ROW_PROBLEM] = row_problem, [ROW_TOTAL] = row_total,
+    [ROW_BAR] = row_bar,	   [ROW_LEGEND] = row_legend,	[ROW_VERDICT] = row_verdict,
+    [ROW_FIGURE] = row_figure,	   [ROW_SERVING] = row_serving, [ROW_BOTTLENECK] = row_bottleneck,
+    [ROW_WARNINGS] = row_warnings,
+};
 
 /* The pane's header: its title and, at the right end, the fit verdict, drawn as a focused
  * header where no colour marks a plan that does not fit or cannot be planned. */
@@ -700,131 +900,39 @@ static void results_header(struct app *a, WINDOW *w, const char *title, const ch
 
 static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 {
-	const struct plan *p = &a->plan, *bp = &a->base_plan;
+	const struct plan *p = &a->plan;
 	const struct glyphs *g = a->theme.g;
-	int height = getmaxy(w), width = getmaxx(w), y = 1, x = 2, inner = width - 4;
-	char v[64], c[64], right[48];
-	struct results_budget bud;
+	int height = getmaxy(w), width = getmaxx(w);
+	struct results_layout l;
+	char right[48];
 
 	werase(w);
-	results_budget(a, height - 1, inner, &bud);
+	results_layout(a, height, width, &l);
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
 	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
 		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
 	results_header(a, w, ops->title, right);
+	for (int r = 0; r < l.n; r++)
+		row_draw[l.row[r].kind](a, w, &l, &l.row[r]);
 	if (pane_results_invalid(a)) {
-		results_draw_problems(a, w);
+		wnoutrefresh(w);
 		return;
 	}
-
-	/* memory */
-	units_format_human(UNIT_BYTES, p->mem.total, 3, v, sizeof(v));
-	units_format_human(UNIT_BYTES, p->mem.capacity, 3, c, sizeof(c));
-	{
-		char line[160];
-		snprintf(line, sizeof(line), "%s / %s", v, c);
-		if (text_width(line) > width - 15 - (a->has_baseline ? 4 : 1)) {
-			/* a narrow pane: 14.2G / 80G */
-			units_format_compact(UNIT_BYTES, p->mem.total, v, sizeof(v));
-			units_format_compact(UNIT_BYTES, p->mem.capacity, c, sizeof(c));
-			snprintf(line, sizeof(line), "%s / %s", v, c);
-		}
-		const struct figure *total = figure_find("memory.per_gpu.total");
-		draw_figure(a, w, y, total->key, total->short_label, line, p->mem.total,
-			    bp->mem.total, total->better);
-	}
-	y++;
-	if (y < height && bud.bar)
-		draw_memory_bar(a, w, y++, x, inner);
-	if (y < height && bud.legend)
-		y += draw_memory_legend(a, w, y, x, inner, bud.legend, NULL);
-	/* the three verdicts in the order a plan is judged (seed case 15): capacity, then
-	 * bandwidth and interconnect, then compute; the first stands for the headroom */
-	{
-		struct explain_verdict vd[EXPLAIN_VERDICTS];
-		explain_verdicts(p, vd);
-		for (int i = 0; i < bud.verdicts && y < height; i++, y++) {
-			int role = vd[i].state == VERDICT_OK	 ? ROLE_GOOD
-				   : vd[i].state == VERDICT_WARN ? ROLE_WARN
-								 : ROLE_BAD;
-			const char *mark = vd[i].state == VERDICT_OK	 ? g->ok
-					   : vd[i].state == VERDICT_WARN ? "!"
-									 : g->bad;
-			bool sel = item_selected(a, vd[i].key);
-			/* no change mark here: the headroom's would sit unlabelled beside the
-			 * memory, and point the other way from the memory line's */
-			int end = width;
-			row_highlight(a, w, y, width, sel);
-			draw_text(a, w, y, 2, 2, sel ? ROLE_SELECTED : role, mark);
-			draw_text_clip(a, w, y, 5, end - 6, sel ? ROLE_SELECTED : ROLE_LABEL,
-				       vd[i].text);
-		}
-	}
-
-	/* time, throughput, latency, cost, energy */
-	const struct figure *figs[RESULT_MAX_ITEMS];
-	int nfig = pane_figures(a, figs);
-	for (int i = 0, shown = 0; i < nfig && shown < bud.figures && y < height; i++) {
-		const struct figure *f = figs[i];
-		figure_format_short(f, p, v, sizeof(v));
-		if (f->format == FIGURE_FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) &&
-		    inner > 36) {
-			char per[32];
-			units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per,
-					   sizeof(per));
-			snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
-		}
-		draw_figure(a, w, y++, f->key, f->short_label, v, figure_value(f, p),
-			    figure_value(f, bp), f->better);
-		shown++;
-	}
-	for (int i = 0; i < bud.serving && y < height; i++) {
-		const char *label;
-		serving_line(a, i, &label, v, sizeof(v));
-		serving_line_draw(a, w, y++, serving_keys[i], label, v);
-	}
-
-	draw_bottlenecks(a, w, &y, height, bud.bottlenecks);
-
-	/* warnings, as many as there is room for; selected as one item */
-	{
-		bool sel = item_selected(a, "warnings");
-		int role = sel ? ROLE_SELECTED : ROLE_WARN;
-		if (p->nwarnings > 0 && y >= height) {
-			/* no line left for them: the header says they are there */
-			char title[48];
-			snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
-				 p->nwarnings > 1 ? "s" : "");
-			/* a narrow pane keeps the fit verdict: the count alone */
-			if (text_width(title) + text_width(right) + 6 > width)
-				snprintf(title, sizeof(title), "Results !%d", p->nwarnings);
-			results_header(a, w, title, right);
-		}
-		for (int i = 0; i < p->nwarnings && y < height; i++) {
-			char msg[256];
-			plan_warning_format(&p->warnings[i], msg, sizeof(msg));
-			row_highlight(a, w, y, width, sel);
-			if (y == height - 1 && i < p->nwarnings - 1) {
-				/* the last line left: say how many did not fit */
-				char more[32];
-				int mw =
-				    snprintf(more, sizeof(more), " (+%d)", p->nwarnings - 1 - i);
-				draw_textf(a, w, y, 2, width - 3 - mw, role, "! %s", msg);
-				draw_text(a, w, y++, width - mw - 1, mw, role, more);
-				break;
-			}
-			{
-				char line[300];
-				snprintf(line, sizeof(line), "! %s", msg);
-				draw_text_clip(a, w, y++, 2, width - 3, role, line);
-			}
-		}
+	if (p->nwarnings > 0 && l.row[l.n - 1].kind != ROW_WARNINGS) {
+		/* no line left for the warnings: the header says they are there */
+		char title[48];
+		snprintf(title, sizeof(title), "Results  !%d warning%s", p->nwarnings,
+			 p->nwarnings > 1 ? "s" : "");
+		/* a narrow pane keeps the fit verdict: the count alone */
+		if (text_width(title) + text_width(right) + 6 > width)
+			snprintf(title, sizeof(title), "Results !%d", p->nwarnings);
+		results_header(a, w, title, right);
 	}
 	/* a taller terminal shows where the time goes and the rest of the plan */
-	if (y + 4 < height)
-		draw_details(a, w, y + 1, height);
+	if (l.y + 4 < height)
+		draw_details(a, w, l.y + 1, height);
 	wnoutrefresh(w);
 }
 
