@@ -736,17 +736,6 @@ static bool has_warning(const struct hf_config_info *info, const char *part)
 	return false;
 }
 
-/* Parses text (which must import) for its import information alone. */
-static void load_text_info(const char *text, struct hf_config_info *info)
-{
-	struct model m;
-	struct gp_error err = {0};
-	char buf[700];
-
-	if (hf_config_parse_info(text, strlen(text), NULL, &m, info, &err) != 0)
-		fail_msg("%s", gp_error_format(&err, buf, sizeof(buf)));
-}
-
 /* Plans the memory of DATA name served in bf16 (4 sequences of 1000 + 24 tokens, over
  * tp of 2 H100s): its KV cache a token is what the tests read. */
 static void plan_serving(const char *name, int tp, struct plan *p)
