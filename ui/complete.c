@@ -188,7 +188,11 @@ void complete_file(struct app *a, const char *cmd, const char *typed)
 static void complete_key(struct app *a, const char *lead, const char *word, bool assign)
 {
 	struct completion *c = &a->comp;
-	const char *eq, *cands[PICK_MAX + 8];
+	/* every field (scenario_fields[] holds at most SCENARIO_MAX_FIELDS) or a field's
+	 * values (at most a catalog's entries) */
+	const char *eq,
+	    *cands[SCENARIO_MAX_FIELDS > PICK_MAX + 8 ? SCENARIO_MAX_FIELDS : PICK_MAX + 8];
+	const int max = (int)(sizeof(cands) / sizeof(cands[0]));
 	char key[128], full[LINE_EDIT_MAX + 160];
 	size_t plen;
 	int ncand = 0;
@@ -197,7 +201,7 @@ static void complete_key(struct app *a, const char *lead, const char *word, bool
 		word++;
 	eq = assign ? strchr(word, '=') : NULL;
 	if (!assign) {
-		for (const struct field *f = scenario_fields; f->key; f++)
+		for (const struct field *f = scenario_fields; f->key && ncand < max; f++)
 			if (f->type == FIELD_INT || f->type == FIELD_NUM)
 				cands[ncand++] = f->key;
 	} else if (eq) {
@@ -207,10 +211,10 @@ static void complete_key(struct app *a, const char *lead, const char *word, bool
 		f = scenario_field_find(key);
 		if (!f)
 			return;
-		ncand = value_candidates(a, f, cands, (int)(sizeof(cands) / sizeof(cands[0])));
+		ncand = value_candidates(a, f, cands, max);
 		word = eq + 1;
 	} else {
-		for (const struct field *f = scenario_fields; f->key; f++)
+		for (const struct field *f = scenario_fields; f->key && ncand < max; f++)
 			cands[ncand++] = f->key;
 	}
 	plen = strlen(word);

@@ -59,6 +59,18 @@ static void test_keys_sorted_and_cycled(void **state)
 	app_handle_key(&app, KEY_ESC);
 }
 
+/* Tab after "set " with nothing typed: every field is a candidate, however many the
+ * table holds (the candidates' array once held fewer than the table's rows). */
+static void test_every_key_a_candidate(void **state)
+{
+	(void)state;
+	keys(":set ");
+	keys("\t");
+	assert_int_equal(app.comp.total, scenario_field_count());
+	app_handle_key(&app, KEY_ESC);
+	app_handle_key(&app, KEY_ESC);
+}
+
 static void test_hint_fits_and_counts(void **state)
 {
 	char hint[400], cands[COMPLETE_MAX][64];
@@ -129,6 +141,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup(test_keys_sorted_and_cycled, setup),
+	    cmocka_unit_test_setup(test_every_key_a_candidate, setup),
 	    cmocka_unit_test_setup(test_hint_fits_and_counts, setup),
 	    cmocka_unit_test_setup(test_files_sorted, setup),
 	};
