@@ -92,6 +92,9 @@ static void test_llama_4(void **state)
 	assert_int_equal(s.r.moe.dense_layers, 0);
 	assert_count(s.p.total + s.info.vision_params, published("llama-4-scout-params"));
 	assert_published(s.p.active, 17e9, 1e9);
+	/* the base model's context, as its config.json gives it (262144 = 8192 x rope factor
+	 * 8), not the Instruct model's 10M (10485760): the preset follows the file */
+	assert_int_equal(s.r.max_context, 262144);
 	/* Llama-4-Maverick-17B-128E: 401,583,781,376 ("400B total", safetensors "402B"),
 	 * 17B active; MoE in every other layer, dense intermediate_size_mlp in the rest */
 	load("llama-4-maverick", &m);
@@ -99,6 +102,8 @@ static void test_llama_4(void **state)
 	assert_int_equal(m.r.moe.dense_layers, 24);
 	assert_count(m.p.total + m.info.vision_params, published("llama-4-maverick-params"));
 	assert_published(m.p.active, 17e9, 1e9);
+	/* Maverick's config: a 1M context and no rope_scaling */
+	assert_int_equal(m.r.max_context, 1048576);
 }
 
 static void test_gpt_oss(void **state)
