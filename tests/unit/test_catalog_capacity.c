@@ -182,8 +182,7 @@ static void test_explain_names_the_capacity_figure(void **state)
 			assert_int_equal(
 			    scenario_set(&s, cat, "hardware.memory", cases[i].memory, &err), 0);
 		plan_compute(&s, &p);
-		assert_int_equal(explain_key(&s, &p, "memory.capacity", buf, sizeof(buf), &err),
-				 0);
+		assert_int_equal(explain_key(&s, &p, "memory.capacity", buf, sizeof(buf), &err), 0);
 		if (!strstr(buf, cases[i].says))
 			fail_msg("%s: explain memory.capacity lacks '%s':\n%s", cases[i].gpu,
 				 cases[i].says, buf);
