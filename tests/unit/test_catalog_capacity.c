@@ -60,8 +60,26 @@ static const struct want wants[] = {
     {"rtx-5090", 32 * GIB, 31.37 * GIB, "Wan2.1 issue #465"},
     /* ds4's cudaMemGetInfo total on the Workstation Edition (antirez/ds4 issue #431) */
     {"rtx-pro-6000", 96 * GIB, 94.97 * GIB, "ds4 issue #431"},
+    /* torch.cuda.get_device_properties' total_memory (MiB, printed as MB) on each part */
+    {"h100-pcie-80gb", 80 * GIB, 81008 * MIB, "H100 PCIe device properties"},
+    {"a100-40gb-pcie", 40 * GIB, 40326 * MIB, "A100-PCIE-40GB device properties"},
+    {"v100-pcie-32gb", 32 * GIB, 32510 * MIB, "V100-PCIE-32GB device properties"},
+    {"h20", 96 * GIB, 97285 * MIB, "PainlessInferenceAcceleration seg_la.py"},
+    /* nvidia-smi -q FB total less reserved on real GB200 / GB300 nodes
+     * (NVIDIA/k8s-test-infra testdata/hardware/qx-gb200.xml, qx-gb300.xml) */
+    {"gb200", 186 * GIB, (189471 - 742) * MIB, "k8s-test-infra qx-gb200.xml"},
+    {"gb300", 279 * GIB, (284208 - 947) * MIB, "k8s-test-infra qx-gb300.xml"},
+    /* only nvidia-smi's total seen: an upper bound */
+    {"h200-nvl", 141 * GIB, 143771 * MIB, "nvidia-smi on H200 NVL"},
+    {"h800", 80 * GIB, 81559 * MIB, "nvidia-smi on H800"},
+    {"rtx-4090d", 24 * GIB, 24564 * MIB, "nvidia-smi on RTX 4090 D"},
+    /* the GPU pool as ROCm / OpenCL report it */
+    {"mi325x", 256 * GIB, 268419072 * 1024.0, "ROCm/ROCm issue #6023"},
+    {"mi355x", 288 * GIB, 301973504 * 1024.0, "OpenCL-Benchmark on MI355X"},
     /* no figure found: the memory itself */
-    {"h200-nvl", 141 * GIB, 0, "H200 datasheet"},
+    {"a100-80gb-pcie", 80 * GIB, 0, "A100 datasheet"},
+    {"mi350x", 288 * GIB, 0, "ROCm GPU specifications"},
+    {"gaudi3", 128 * GIB, 0, "Gaudi 3 slides"},
 };
 
 static const struct gpu *find(const char *id)
@@ -139,7 +157,7 @@ static void test_plan_capacity_follows_cuda_total_and_override(void **state)
 
 /* explain memory.capacity says which figure the fit compares against: CUDA's total where
  * the catalog has it, the scenario's hardware.memory, or the whole memory marked
- * unverified where no reading of CUDA's total was found (h800). */
+ * unverified where no reading of CUDA's total was found (a100-80gb-pcie). */
 static void test_explain_names_the_capacity_figure(void **state)
 {
 	static const struct {
@@ -147,8 +165,8 @@ static void test_explain_names_the_capacity_figure(void **state)
 	} cases[] = {
 	    {"h100-sxm-80gb", NULL, "what CUDA reports as total (cuda_total)"},
 	    {"l20", NULL, "what CUDA reports as total (cuda_total)"},
-	    {"h800", NULL, "unverified: no reading of what CUDA reports"},
-	    {"h800", "78GiB", "hardware.memory, taken as what CUDA reports"},
+	    {"a100-80gb-pcie", NULL, "unverified: no reading of what CUDA reports"},
+	    {"a100-80gb-pcie", "78GiB", "hardware.memory, taken as what CUDA reports"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -164,8 +182,7 @@ static void test_explain_names_the_capacity_figure(void **state)
 			assert_int_equal(
 			    scenario_set(&s, cat, "hardware.memory", cases[i].memory, &err), 0);
 		plan_compute(&s, &p);
-		assert_int_equal(explain_key(&s, &p, "memory.capacity", buf, sizeof(buf), &err),
-				 0);
+		assert_int_equal(explain_key(&s, &p, "memory.capacity", buf, sizeof(buf), &err), 0);
 		if (!strstr(buf, cases[i].says))
 			fail_msg("%s: explain memory.capacity lacks '%s':\n%s", cases[i].gpu,
 				 cases[i].says, buf);

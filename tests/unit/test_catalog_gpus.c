@@ -1,7 +1,8 @@
 /* test_catalog_gpus.c - the GPUs added to the shipped catalog for this year's hardware
  * (Blackwell Ultra, RTX PRO 6000 and RTX 5090, MI355X/MI350X, the China parts H800,
- * A800, L20, RTX 4090 D) hold the datasheet figures written here with their sources, keep
- * their dense peaks at half their 2:4 sparse figures, and share no id with another entry.
+ * A800, L20, RTX 4090 D, Huawei's Ascend 910B) hold the datasheet figures written here
+ * with their sources, keep their dense peaks at half their 2:4 sparse figures where the
+ * vendor prints them, and share no id with another entry.
  *
  * The figures repeat catalog/gpus.yaml on purpose: a change to one of them has to be made
  * twice, against its source, not by accident. Each is the vendor's printed figure or the
@@ -161,6 +162,36 @@ static void test_shipped_gpu_ids_are_unique(void **state)
 			assert_string_not_equal(wants[i].id, wants[j].id);
 }
 
+/* The Ascend 910B (910B2, as Atlas 800T A2 servers carry it) from Huawei's CANN: 64 GB HBM2e
+ * and 1.6 TB/s (the CANN cross-platform migration guide's Atlas A2 column); the Cube's dense
+ * FP16/BF16 rate from CANN's platform configuration, 24 AI Cores x 1,800 MHz x 16^3 MACs x 2
+ * = 353.9T, INT8 at twice it (K = 32 against 16), no FP8 and no sparse figure printed. The
+ * 910C is not listed (catalog/gpus.yaml says why). */
+static void test_ascend_910b_from_cann(void **state)
+{
+	const struct gpu *g = find("ascend-910b");
+	double cube = 24 * 1.8e9 * 16 * 16 * 16 * 2;
+	(void)state;
+	assert_string_equal(g->vendor, "huawei");
+	assert_string_equal(g->link, "hccs");
+	assert_true(near(g->memory_bytes, 64 * GIB));
+	assert_true(near(g->hbm_bytes_per_s, 1.6 * TB_S));
+	assert_true(near(g->peak_flops[DTYPE_BF16], 353.9 * TFLOP));
+	assert_true(g->peak_flops[DTYPE_FP16] == g->peak_flops[DTYPE_BF16]);
+	/* the printed figure is the derivation to the digits printed */
+	assert_true(g->peak_flops[DTYPE_BF16] / cube > 0.9999 &&
+		    g->peak_flops[DTYPE_BF16] / cube < 1.0002);
+	assert_true(near(g->peak_flops[DTYPE_INT8], 707.8 * TFLOP));
+	assert_true(g->peak_flops[DTYPE_FP8] == 0);
+	for (int d = 0; d < DTYPE_COUNT; d++)
+		assert_true(g->sparse_flops[d] == 0);
+	assert_int_equal(g->link_domain, 8);
+	assert_int_equal(g->gpus_per_node, 8);
+	assert_true(g->power_w > 0 && g->price_per_hour > 0 && g->network_bytes_per_s > 0);
+	assert_true(g->cuda_total_bytes == 0 && g->sms == 0);
+	assert_null(catalog_find_gpu(cat, "ascend-910c"));
+}
+
 /* The optional sms and gemm_efficiency: every SM count a whole count, every fitted GEMM
  * fraction a share of the peak naming the rows it was fitted to; a user entry with an SM
  * count of 0 or a fraction above 1 is refused with FILE:LINE:COL. */
@@ -181,8 +212,16 @@ static void test_sms_and_gemm_efficiency(void **state)
 		with_sms += g->sms > 0;
 		assert_true(g->gemm_efficiency >= 0 && g->gemm_efficiency <= 1);
 	}
-	assert_true(with_sms >= 30);
+	assert_true(with_sms >= 34);
 	assert_true(catalog_find_gpu(cat, "rtx-4090")->gemm_efficiency == 0.98);
+	/* Blackwell as deployed and the H20, from device queries and benchmark reports (sources
+	 * in catalog/gpus.yaml); Gaudi has MMEs and TPCs, no SMs, and records none */
+	assert_int_equal(catalog_find_gpu(cat, "gb200")->sms, 152);
+	assert_int_equal(catalog_find_gpu(cat, "b300")->sms, 148);
+	assert_int_equal(catalog_find_gpu(cat, "gb300")->sms, 152);
+	assert_int_equal(catalog_find_gpu(cat, "h20")->sms, 78);
+	assert_int_equal(catalog_find_gpu(cat, "gaudi2")->sms, 0);
+	assert_int_equal(catalog_find_gpu(cat, "gaudi3")->sms, 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[600], buf[512];
 		struct catalog *c = catalog_new();
@@ -204,6 +243,7 @@ int main(void)
 	    cmocka_unit_test(test_new_gpus_dense_is_half_sparse),
 	    cmocka_unit_test(test_shipped_gpu_ids_are_unique),
 	    cmocka_unit_test(test_sms_and_gemm_efficiency),
+	    cmocka_unit_test(test_ascend_910b_from_cann),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
