@@ -1,7 +1,8 @@
 /* test_capacity.c - capacity_plan.fewest (src/capacity.c, issue 13): under a load the
  * layout of one node that meets it with the fewest GPUs, checked against every layout
  * scenario_validate accepts, planned here on its own; null at the fewest layout, without
- * a load and for training; its fleet meets the SLO at its count. */
+ * a load and for training; its fleet meets the SLO at its count; gpuplan search, over the
+ * same layouts, ranks the same count first. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
+#include "search.h"
 #include "shipped_catalog.h"
 
 #define TEAM "scenarios/team-serve-70b-5m-requests.yaml"
@@ -141,12 +143,51 @@ static void test_file_cannot_meet(void **state)
 	assert_true(f.tpot_slo_s <= 0.020);
 }
 
+/* search and capacity_fewest plan with the same model: among search's layouts at the
+ * file's weights and KV format (search also tries others), the fewest GPUs required is
+ * capacity_fewest's, at its tp and pp (team-serve's 4 GPUs hold the tp 2 x pp 1 layout) */
+static void test_search_agrees(void **state)
+{
+	static struct search_result res[64];
+	struct search_options opt = {.by = SEARCH_BY_TIME, .top = 64};
+	struct scenario s;
+	struct plan p;
+	struct capacity_fewest f;
+	double best = INFINITY;
+	int n, at = -1;
+	(void)state;
+
+	load(TEAM, &s);
+	plan_compute(&s, &p);
+	assert_true(capacity_fewest(&s, &p, &f));
+	assert_true(f.tp * f.pp <= s.hardware.count);
+	n = search_run(&s, &opt, res, NULL);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		const struct search_result *r = &res[i];
+		if (r->weights != s.workload.weights || r->kv_cache != s.workload.kv_cache ||
+		    r->batch != 0 || r->parallel.ep > 1 || !r->plan.mem.fits)
+			continue;
+		if (r->plan.gpus_required < best) {
+			best = r->plan.gpus_required;
+			at = i;
+		}
+	}
+	assert_true(at >= 0);
+	printf("search: tp %d x pp %d needs %g GPUs; capacity_fewest: tp %d x pp %d, %g\n",
+	       res[at].parallel.tp, res[at].parallel.pp, best, f.tp, f.pp, f.gpus_required);
+	assert_true(best == f.gpus_required);
+	assert_int_equal(res[at].parallel.tp, f.tp);
+	assert_int_equal(res[at].parallel.pp, f.pp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_team_serve_fewest),
 	    cmocka_unit_test(test_no_load),
 	    cmocka_unit_test(test_file_cannot_meet),
+	    cmocka_unit_test(test_search_agrees),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
