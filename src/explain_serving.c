@@ -1,6 +1,8 @@
 /* explain_serving.c - how serving under load, capacity, cost and bottlenecks are derived. */
 #include "explain_int.h"
 
+#include "capacity.h"
+
 /* ---- serving under load (src/plan_serve.c, serve) ---- */
 
 static const char *sched_name(const struct plan *p)
@@ -812,6 +814,42 @@ static void slo_batch_line(struct ex *e, const struct plan *p)
 		ex_wrapped(e, "  ", "from the decode step alone (no prompt joins it)");
 }
 
+/* capacity_plan.fewest under capacity_plan.gpus_required and replicas: the layout of one
+ * node that meets the load with the fewest GPUs, when not the file's (src/capacity.c). */
+static void fewest_layout(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	struct capacity_fewest f;
+	char text[400], at[160] = "";
+
+	if (!capacity_fewest(s, p, &f))
+		return;
+	if (!isnan(f.ttft_slo_s) || !isnan(f.tpot_slo_s))
+		snprintf(at, sizeof(at), "; there TTFT %s and TPOT %s at P%s, %s",
+			 isnan(f.ttft_slo_s) ? "-" : sec(e, f.ttft_slo_s),
+			 isnan(f.tpot_slo_s) ? "-" : sec(e, f.tpot_slo_s),
+			 plain(e, p->serving.slo_percentile),
+			 f.meets ? "meeting the target" : "missing the target");
+	snprintf(text, sizeof(text),
+		 "fewer GPUs (capacity_plan.fewest): tp %d x pp %d x ep %d meets the load with "
+		 "%s GPUs (%s replicas) at batch %s under %s, against %s at the file's tp %d x "
+		 "pp %d%s",
+		 f.tp, f.pp, f.ep, plain(e, f.gpus_required), plain(e, f.replicas),
+		 plain(e, round(f.batch)),
+		 isnan(f.scheduler) ? "the decode step alone" : scheduler_name((int)f.scheduler),
+		 isfinite(f.file_gpus) ? plain(e, f.file_gpus)
+		 : p->mem.fits	       ? "none"
+				       : "none (it does not fit)",
+		 p->tp, p->pp, at);
+	ex_put(e, "\n");
+	ex_wrapped(e, "  ", text);
+	snprintf(text, sizeof(text),
+		 "planned over the %d other tp x pp layouts of one node the framework runs (tp "
+		 "dividing the heads and kv heads), each sized for the same load and SLO; "
+		 "gpus_required stays at the file's layout",
+		 f.tried);
+	ex_wrapped(e, "  ", text);
+}
+
 /* capacity_plan.replicas and gpus_required under a scheduler other than alone: the rule
  * serve_fleet (src/plan_serve.c) applied, with its numbers. */
 static void fleet_capacity(struct ex *e, const struct scenario *s, const struct plan *p,
@@ -921,6 +959,7 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 		 "planned at whole replicas as plan_compute plans hardware.count = replicas x tp "
 		 "x pp x ep; %s model evaluations",
 		 sched_name(p), plain(e, v->fleet_evals));
+	fewest_layout(e, s, p);
 	source(e, text);
 }
 
@@ -1072,6 +1111,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 	if (w->measured_tokens_per_s > 0)
 		ex_put(e, "  throughput is the measured %s tokens/s per GPU\n",
 		       plain(e, w->measured_tokens_per_s));
+	fewest_layout(e, s, p);
 	source(e, "seed cases 7 and 8, rounded up");
 }
 

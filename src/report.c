@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "band.h"
+#include "capacity.h"
 #include "diff.h"
 #include "dtype.h"
 #include "model.h"
@@ -577,53 +578,30 @@ bool report_fleet_reason(const struct plan *p, char *buf, size_t size)
 	return false;
 }
 
-/* Under a load the capacity plan sizes the fleet at the file's tp and pp (issue 13: the
- * fewest GPUs "with the layout, batch and policy that achieve it"): the tp x pp layouts
- * within one node (tp dividing the heads, as scenario_validate wants) that the framework
- * runs are planned too, and the one that needs the fewest GPUs, when fewer than the
- * file's, is named, as gpuplan search would rank it (search_sized_by_load). */
-static bool better_layout(const struct scenario *s, const struct plan *p, char *text, size_t size)
+/* The fewest-GPU layout in words (capacity_fewest, src/capacity.c): "tp 2 x pp 1: 66
+ * GPUs (33 replicas) at batch 256 under chunked prefill, against 76 at the file's tp 4 x
+ * pp 1". False when the file's layout is already the fewest or no load is given. */
+bool report_fewest_text(const struct scenario *s, const struct plan *p, char *text, size_t size)
 {
-	const struct model *m = &p->model;
-	int node = s->hardware.gpu.gpus_per_node > 0 ? s->hardware.gpu.gpus_per_node : 8;
-	int ep = s->parallel.ep > 0 ? s->parallel.ep : 1, best_tp = 0, best_pp = 0;
-	double best = p->gpus_required;
-	struct scenario *t;
-	struct plan *q;
+	struct capacity_fewest f;
+	char against[96], ep[24] = "";
 
-	if (!search_sized_by_load(s) || !isfinite(best) || !(t = malloc(sizeof(*t))))
+	if (!capacity_fewest(s, p, &f))
 		return false;
-	if (!(q = malloc(sizeof(*q)))) {
-		free(t);
-		return false;
-	}
-	for (int tp = 1; tp <= node; tp *= 2) {
-		for (int pp = 1; tp * pp <= node; pp *= 2) {
-			if ((tp == p->tp && pp == p->pp) || (m->heads && m->heads % tp != 0) ||
-			    (m->layers && pp > m->layers) ||
-			    !framework_runs_layout(s->workload.framework, tp, pp, 0, false))
-				continue;
-			*t = *s;
-			t->parallel.tp = tp;
-			t->parallel.pp = pp;
-			t->parallel.dp = 0;
-			t->hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
-			plan_compute(t, q);
-			if (q->mem.fits && isfinite(q->gpus_required) && q->gpus_required < best) {
-				best = q->gpus_required;
-				best_tp = tp;
-				best_pp = pp;
-			}
-		}
-	}
-	if (best_tp)
-		snprintf(text, size,
-			 "tp %d x pp %d meets the load with %.0f GPUs, against %.0f at the "
-			 "file's tp %d x pp %d (gpuplan search ranks the layouts)",
-			 best_tp, best_pp, best, p->gpus_required, p->tp, p->pp);
-	free(t);
-	free(q);
-	return best_tp != 0;
+	if (isfinite(f.file_gpus))
+		snprintf(against, sizeof(against), "against %.0f at the file's tp %d x pp %d",
+			 f.file_gpus, p->tp, p->pp);
+	else
+		snprintf(against, sizeof(against), "the file's tp %d x pp %d %s", p->tp, p->pp,
+			 p->mem.fits ? "cannot meet it" : "does not fit");
+	if (f.ep > 1)
+		snprintf(ep, sizeof(ep), " x ep %d", f.ep);
+	snprintf(
+	    text, size, "tp %d x pp %d%s: %.0f GPUs (%.0f replicas) at batch %.0f under %s, %s",
+	    f.tp, f.pp, ep, f.gpus_required, f.replicas, f.batch,
+	    isnan(f.scheduler) ? "the decode step alone" : scheduler_policy(sched_of(f.scheduler)),
+	    against);
+	return true;
 }
 
 /* A row of the time section that the figure table's numbers cannot give: a policy in words,
@@ -646,8 +624,8 @@ static int time_notes(const struct scenario *s, const struct plan *p, struct not
 		out[n].label = "serving policy";
 		out[n++].key = "serving.policy";
 	}
-	if (better_layout(s, p, out[n].text, sizeof(out[n].text))) {
-		out[n].label = "better layout";
+	if (report_fewest_text(s, p, out[n].text, sizeof(out[n].text))) {
+		out[n].label = "fewest GPUs";
 		out[n++].key = "capacity_plan.gpus_required";
 	}
 	if (p->serving.overloaded && isnan(p->ttft_s)) {

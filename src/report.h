@@ -49,6 +49,12 @@ void report_wrap(struct report_buf *b, int indent, const char *label, const char
  * text in buf. False when the plan has no such warning. */
 bool report_fleet_reason(const struct plan *p, char *buf, size_t size);
 
+/* The fewest-GPU layout for the load (capacity_fewest, src/capacity.h) in words, for the
+ * reports' "fewest GPUs" row, explain and the UI: the layout, its GPUs and replicas, the
+ * batch and the serving policy, against the file's. False when the file's layout is
+ * already the fewest or no load is given. */
+bool report_fewest_text(const struct scenario *s, const struct plan *p, char *text, size_t size);
+
 /* The source of an efficiency or default the plan used, in a few words, for the
  * assumptions sections: which of the scenario's values were given and which modelled. */
 const char *report_source_mfu(const struct scenario *s);

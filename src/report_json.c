@@ -8,6 +8,7 @@
 #include <cJSON.h>
 
 #include "band.h"
+#include "capacity.h"
 #include "dtype.h"
 #include "explain.h"
 #include "figure.h"
@@ -183,15 +184,53 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	return bad ? -1 : 0;
 }
 
-struct cJSON *report_json_build(const struct scenario *s, const struct plan *p)
+/* capacity_plan.fewest: the layout that meets the load with the fewest GPUs
+ * (capacity_fewest, src/capacity.c), null when the file's is already the fewest or no
+ * load is given. */
+static int put_fewest(cJSON *r, const struct scenario *s, const struct plan *p)
+{
+	struct capacity_fewest f;
+	cJSON *o;
+	int bad = 0;
+
+	if (!capacity_fewest(s, p, &f))
+		return put(r, "capacity_plan.fewest", cJSON_CreateNull());
+	if (!(o = cJSON_CreateObject()))
+		return -1;
+	bad |= put_num(o, "tp", f.tp, true);
+	bad |= put_num(o, "pp", f.pp, true);
+	bad |= put_num(o, "ep", f.ep, true);
+	bad |= put_num(o, "gpus_required", f.gpus_required, true);
+	bad |= put_num(o, "replicas", f.replicas, true);
+	bad |= put_num(o, "batch", f.batch, false);
+	bad |= put_str(o, "policy",
+		       scheduler_name(isnan(f.scheduler) ? SCHED_ALONE : (int)f.scheduler));
+	bad |= put_num(o, "ttft_at_slo_s", f.ttft_slo_s, false);
+	bad |= put_num(o, "tpot_at_slo_s", f.tpot_slo_s, false);
+	bad |= put(o, "meets_target", cJSON_CreateBool(f.meets));
+	if (bad) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	return put(r, "capacity_plan.fewest", o);
+}
+
+/* The report, with or without capacity_plan.fewest (a search result is itself a
+ * candidate layout: it plans no others). */
+static cJSON *build(const struct scenario *s, const struct plan *p, bool fewest)
 {
 	cJSON *r = cJSON_CreateObject();
 
-	if (r && build_into(r, s, p) != 0) {
+	if (r && (build_into(r, s, p) != 0 || (fewest && put_fewest(r, s, p) != 0))) {
 		cJSON_Delete(r);
 		return NULL;
 	}
 	return r;
+}
+
+struct cJSON *report_json_build(const struct scenario *s, const struct plan *p)
+{
+	return build(s, p, true);
 }
 
 struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name)
@@ -335,7 +374,7 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	}
 	bad |= put(o, "meets_target", cJSON_CreateBool(r->meets_target));
 	bad |= put_num(o, "score", r->score, false);
-	full = report_json_build(&s, &r->plan);
+	full = build(&s, &r->plan, false);
 	if (!full)
 		bad = 1;
 	for (size_t i = 0; full && i < sizeof(sections) / sizeof(sections[0]); i++)

@@ -14,6 +14,7 @@
 
 #include "band.h"
 #include "bars.h"
+#include "capacity.h"
 
 #include "explain.h"
 #include "figure.h"
@@ -819,6 +820,38 @@ static void row_verdict(struct app *a, WINDOW *w, const struct results_layout *l
 	draw_text_clip(a, w, r->y, 5, width - 6, sel ? ROLE_SELECTED : ROLE_LABEL, vd->text);
 }
 
+/* capacity_plan.fewest for the pane's scenario (src/capacity.c, a few dozen plans): kept
+ * for the last scenario asked, so a redraw without an edit plans nothing again. */
+static bool fewest_of(const struct app *a, struct capacity_fewest *out)
+{
+	static struct scenario last;
+	static struct capacity_fewest fewest;
+	static bool known, found;
+
+	if (!known || memcmp(&last, &a->scn, sizeof(last)) != 0) {
+		memcpy(&last, &a->scn, sizeof(last));
+		found = capacity_fewest(&a->scn, &a->plan, &fewest);
+		known = true;
+	}
+	*out = fewest;
+	return found;
+}
+
+/* After GPUs required, the fewest-GPU layout when it is not the file's and fits the
+ * value's column whole: "76 (66 at tp 2 pp 1)". */
+static void fewest_suffix(const struct app *a, char *v, size_t size, int room)
+{
+	struct capacity_fewest f;
+	char t[48];
+	size_t n = strlen(v);
+
+	if (!fewest_of(a, &f))
+		return;
+	snprintf(t, sizeof(t), " (%.0f at tp %d pp %d)", f.gpus_required, f.tp, f.pp);
+	if (text_width(v) + text_width(t) <= room && n + strlen(t) < size)
+		memcpy(v + n, t, strlen(t) + 1);
+}
+
 static void row_figure(struct app *a, WINDOW *w, const struct results_layout *l,
 		       const struct results_row *r)
 {
@@ -832,6 +865,8 @@ static void row_figure(struct app *a, WINDOW *w, const struct results_layout *l,
 		units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per, sizeof(per));
 		snprintf(v + strlen(v), sizeof(v) - strlen(v), " (%s/gpu)", per);
 	}
+	if (f->offset == offsetof(struct plan, gpus_required) && !a->problems.count)
+		fewest_suffix(a, v, sizeof(v), getmaxx(w) - (a->has_baseline ? 7 : 0) - 15 - 1);
 	draw_figure(a, w, r->y, f->key, f->short_label, v, figure_value(f, p),
 		    figure_value(f, &a->base_plan), f->better);
 }

@@ -213,13 +213,23 @@ cat $D/train.yaml >>"$T/bom.yaml"
 run 0 check "$T/bom.yaml"
 run_error 2 check $D/train.yaml --set parallel.tp=3 && has "$T/err" 'tp' "check after --set"
 # under a load the report names a tp x pp layout within the node that needs fewer GPUs
-# than the file's (issue 13): team-serve at tp 4 needs 76, tp 2 meets the load with 66
+# than the file's (issue 13, capacity_plan.fewest): team-serve at tp 4 needs 76, tp 2
+# meets the load with 66, at its batch and policy; the JSON carries it, explain names it
 run 0 report scenarios/team-serve-70b-5m-requests.yaml && {
-	has "$T/out" "better layout          tp 2 x pp 1 meets the load with 66 GPUs, against 76 at" \
-		"report: the capacity plan names the better layout"
+	has "$T/out" "fewest GPUs            tp 2 x pp 1: 66 GPUs (33 replicas) at batch [0-9][0-9]* under" \
+		"report: the capacity plan names the fewest-GPU layout"
+	has "$T/out" "against 76 at the file's tp 4 x pp 1" "report: against the file's count"
 }
+run 0 report --json scenarios/team-serve-70b-5m-requests.yaml &&
+	has "$T/out" '"fewest":[[:space:]]*{' "report --json: capacity_plan.fewest" &&
+	has "$T/out" '"gpus_required":[[:space:]]*66' "report --json: the fewest layout's 66 GPUs"
+run 0 explain scenarios/team-serve-70b-5m-requests.yaml capacity_plan.gpus_required &&
+	has "$T/out" "fewer GPUs (capacity_plan.fewest): tp 2 x pp 1 x ep 1 meets the load with" \
+		"explain gpus_required names the fewest layout"
 run 0 report scenarios/team-serve-70b-5m-requests.yaml --set parallel.tp=2 &&
-	lacks "$T/out" "better layout" "report: no better layout at the best one"
+	lacks "$T/out" "fewest GPUs" "report: no fewest row at the fewest layout"
+run 0 report --json scenarios/team-serve-70b-5m-requests.yaml --set parallel.tp=2 &&
+	has "$T/out" '"fewest":[[:space:]]*null' "report --json: fewest null at the fewest layout"
 # a problem the --set caused in a field the file does not write names that --set, not
 # the section's line in the file
 run_error 2 check $D/serve.yaml --set workload.prompt_length.dist=lognormal &&

@@ -19,6 +19,18 @@ start_ui scenarios/team-serve-70b-5m-requests.yaml
 wait_for '│ ttft p50/90/99 +unbounded' && wait_for '│ queue +load [0-9.]+x, unbounded' &&
 	ok "an overloaded replica reads unbounded" || bad "an overloaded replica reads unbounded"
 
+# GPUs required at the file's tp 4, and after it the layout that needs the fewest
+# (capacity_plan.fewest: tp 2 meets the load with 66)
+wait_for '│ gpus needed +76 \(66 at tp 2 pp 1\)' &&
+	ok "the fewest-GPU layout beside GPUs required at 80x24" ||
+	bad "the fewest-GPU layout beside GPUs required at 80x24"
+
+# at tp 2 the file's layout is already the fewest: no layout follows the count
+fresh
+start_ui scenarios/team-serve-70b-5m-requests.yaml --set parallel.tp=2
+wait_for '│ gpus needed +66' && screen | lacks '│ gpus needed +66 \(' &&
+	ok "no fewest layout at the fewest one" || bad "no fewest layout at the fewest one"
+
 # no load modelled: no serving lines
 fresh
 start_ui scenarios/seed-11b-7b-decode-a100.yaml
