@@ -637,6 +637,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	enum scheduler sched = g->sched;
 	const struct workload *w = &c->s->workload;
 	bool lengths = w->prompt_length.dist != DIST_FIXED || w->output_length.dist != DIST_FIXED;
+	bool slo_mean;
 	int lv;
 
 	if (rate > 0) {
@@ -682,8 +683,14 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	/* the levels: P50, P90, P99 and the SLO's */
 	q[0] = serve_q[0], q[1] = serve_q[1], q[2] = serve_q[2];
 	q[3] = v->slo_percentile / 100;
+	/* the SLO's level is a request's TPOT (below) where it has gaps to mean over: its
+	 * per-token count k[3] is then only the full report's (lv_k), not the walk's */
+	slo_mean = g->gaps > 1 && sched != SCHED_STATIC;
 	if (!all) {
-		poisson_quantiles(sched == SCHED_STATIC ? 0 : pt->joined / P, &q[3], 1, &k[3]);
+		k[3] = NAN;
+		if (!slo_mean)
+			poisson_quantiles(sched == SCHED_STATIC ? 0 : pt->joined / P, &q[3], 1,
+					  &k[3]);
 	} else {
 		double n = sched == SCHED_STATIC ? 0 : pt->joined / P, sq[4], sk[4];
 		int order[4] = {0, 1, 2, 3};
@@ -700,14 +707,19 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			k[order[i]] = sk[i];
 	}
 	for (lv = all ? 0 : 3; lv < 4; lv++) {
-		double ql = q[lv], wait = ql * res, gap, ttft, e2e;
-		if (rho_p > 0 && ql > 1 - rho_p)
+		double ql = q[lv], wait = ql * res, gap = NAN, ttft, e2e;
+		/* the SLO's level at P99's (the default) waits as P99 does: the same terms */
+		bool as_p99 = all && lv == 3 && ql == q[2];
+		if (as_p99)
+			wait = v->lv_wait_s[2];
+		else if (rho_p > 0 && ql > 1 - rho_p)
 			wait += wq / rho_p * log(rho_p / (1 - ql));
 		else if (rate <= 0)
 			wait += closed_level(v, run, wq, ql);
-		gap = serve_gap(c, in, sched, pt, run, k[lv], P);
 		if (lv < 3 && in->steps > 1 && sched != SCHED_STATIC)
 			gap = block_gap(c, in, g, pt, run, ql, &k[lv]);
+		else if (!(lv == 3 && slo_mean))
+			gap = serve_gap(c, in, sched, pt, run, k[lv], P);
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts
@@ -716,7 +728,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		 * while there are fewer than steps: K of its steps carry prompts, the others are
 		 * plain decode steps. The P50/P90/P99 levels stay the per-token gap, the ITL
 		 * engines' benchmarks print. */
-		if (lv == 3 && g->gaps > 1 && sched != SCHED_STATIC) {
+		if (lv == 3 && slo_mean) {
 			double G = g->gaps, K, n = pt->joined / P * G, f;
 			poisson_quantiles(n, &q[3], 1, &K);
 			f = min_num(K, G) / G;
@@ -751,7 +763,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			Oq = m->output[lv];
 			double others = run > 1 ? micro(in, run - 1) : 0;
 			v->lv_own_s[lv] =
-			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
+			    as_p99
+				? v->lv_own_s[2]
+				: own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
 			v->lv_out[lv] = Oq;
 			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
