@@ -228,6 +228,7 @@ void pt_time_infer(struct tctx *c)
 	struct shape sh;
 	struct infer in;
 	struct lines lines_ctx;
+	struct serve_memo memo;
 	double t = p->tp, pp = p->pp;
 	double n = s->hardware.count > 0 ? s->hardware.count : 1;
 	double per_replica = t * pp;
@@ -416,6 +417,8 @@ void pt_time_infer(struct tctx *c)
 	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
 	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
+	pt_serve_memo_init(&memo);
+	in.memo = &memo;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
 	in.sk = in.sE = in.d_row = in.d_w = in.d_kv = in.d_fixed = in.d_pf_tok = 0;

@@ -53,12 +53,35 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
  * once the mean is large (Abramowitz and Stegun 26.2.23 for the normal quantile). */
 /* The standard normal quantile at q in (0, 1): Abramowitz and Stegun 26.2.23 (|error| <
  * 4.5e-4). */
-static double normal_quantile(double q)
+static double normal_quantile_of(double q)
 {
 	double pq = q < 0.5 ? q : 1 - q, t = sqrt(-2 * log(pq));
 	double z = t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
 			   (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
 	return q < 0.5 ? -z : z;
+}
+
+/* normal_quantile_of, remembered for the last few levels on this thread: a plan asks for
+ * the same few (P50, P90, P99, the SLO's) at every one-point evaluation of the engine,
+ * and a logarithm and a square root cost more than the look-up */
+static double normal_quantile(double q)
+{
+	enum { NQ = 4 };
+	static _Thread_local struct {
+		int n, next;
+		double q[NQ], z[NQ];
+	} memo;
+	double z;
+	for (int i = 0; i < memo.n; i++)
+		if (memo.q[i] == q)
+			return memo.z[i];
+	z = normal_quantile_of(q);
+	memo.q[memo.next] = q;
+	memo.z[memo.next] = z;
+	memo.next = (memo.next + 1) % NQ;
+	if (memo.n < NQ)
+		memo.n++;
+	return z;
 }
 
 /* ---- request lengths (workload.prompt_length, output_length) ----
@@ -127,20 +150,6 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 		}
 	}
 }
-
-struct serve_point {
-	double step;   /* the mean gap between a sequence's tokens */
-	double ttft;   /* a prompt's own passes */
-	double e2e;    /* ttft + (O - 1) step */
-	double joined; /* prompt tokens per decode step */
-	double room;   /* prompt tokens a step (or a prefill pass) may carry */
-	double decode; /* a step of the decodes alone */
-	double fused;  /* a step that carries prompts (NaN: none do) */
-	double frac;   /* the share of steps that carry prompts */
-	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
-	bool starved;  /* the prompts arrive faster than the budget takes them */
-	double B;      /* the running batch it is the engine at */
-};
 
 /* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
  * what the others' decodes leave of the budget T, or in prefill passes of at most T. */
@@ -278,20 +287,6 @@ struct serve_cfg {
 	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
 
-/* The engine at the points the capacity walk asks for at every rate (the running cap,
- * an empty engine, either side of the CUDA-graph cap), each worked out once a plan:
- * serve_at is a function of its B and n alone once serve_cfg is fixed. */
-#define SERVE_MEMO 4
-struct serve_memo {
-	int n;
-	double B[SERVE_MEMO], k[SERVE_MEMO];
-	struct serve_point pt[SERVE_MEMO];
-	/* serve_levels' lengths at a level q[i] (law_quantile of the prompt and the output
-	 * laws at their means), where known[i] */
-	bool known[4];
-	double q[4], prompt[4], output[4];
-};
-
 static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double B, double n, struct serve_point *o)
 {
@@ -308,6 +303,54 @@ static void serve_at_memo(const struct tctx *c, const struct infer *in, const st
 		m->k[m->n] = n;
 		m->pt[m->n++] = *o;
 	}
+}
+
+void pt_serve_memo_init(struct serve_memo *m)
+{
+	m->n = m->nh = 0;
+	for (int i = 0; i < 4; i++)
+		m->known[i] = false;
+}
+
+static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 const struct serve_point *pt, double run, double rate, double wq_closed,
+			 bool all, struct plan_serving *v);
+
+/* The engine held at running batch B by its own rate B / e2e (Little's law read
+ * backwards), the SLO's level alone: sets t's overloaded, ttft_slo_s and tpot_slo_s, the
+ * figures the SLO batch search (slo_excess) and the capacity walk (fleet_batch) read, and
+ * returns the rate. Both ask for it at the running cap, worked out once a plan. */
+static double held_at(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+		      double B, struct plan_serving *t)
+{
+	struct serve_memo *m = g->memo;
+	struct serve_point pt;
+	double rate;
+	for (int i = 0; i < m->nh; i++) {
+		if (m->hB[i] == B) {
+			t->overloaded = m->h_over[i];
+			t->ttft_slo_s = m->h_ttft[i];
+			t->tpot_slo_s = m->h_tpot[i];
+			return m->h_rate[i];
+		}
+	}
+	/* the running cap is a point serve_load asks for at every rate; others are asked
+	 * for once */
+	if (B == g->cap)
+		serve_at_memo(c, in, g, B, max_num(B - 1, 0) / g->O, &pt);
+	else
+		serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	rate = B / pt.e2e;
+	t->overloaded = false;
+	serve_levels(c, in, g, &pt, B, rate, 0, false, t);
+	if (m->nh < SERVE_HELD) {
+		m->hB[m->nh] = B;
+		m->h_rate[m->nh] = rate;
+		m->h_over[m->nh] = t->overloaded;
+		m->h_ttft[m->nh] = t->ttft_slo_s;
+		m->h_tpot[m->nh++] = t->tpot_slo_s;
+	}
+	return rate;
 }
 
 /* ---- a request's TPOT under an output-length law ----
@@ -384,10 +427,6 @@ static double request_gaps(const struct length_law *d, double O)
 	last.valid = true;
 	return last.gaps;
 }
-
-static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-			 const struct serve_point *pt, double run, double rate, double wq_closed,
-			 bool all, struct plan_serving *v);
 
 /* The running batch that replays the largest CUDA graph (framework_graph_max_bs), in
  * sequences of the replica (pp micro-batches of it); INFINITY: every batch is graphed. */
@@ -859,13 +898,8 @@ static bool fleet_try(struct fleet_walk *f, double x)
  * B / e2e(B) (Little's law read backwards), so a batch costs one serve_at. */
 static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 {
-	struct serve_point pt;
-	const struct serve_cfg *g = f->g;
-	serve_at_memo(f->c, f->in, g, B, max_num(B - 1, 0) / g->O, &pt);
-	*rate = B / pt.e2e;
+	*rate = held_at(f->c, f->in, f->g, B, &f->t);
 	f->evals++;
-	f->t.overloaded = false;
-	serve_levels(f->c, f->in, g, &pt, B, *rate, 0, false, &f->t);
 	return serve_meets(&f->c->s->workload, &f->t);
 }
 
@@ -1394,11 +1428,8 @@ static double slo_excess(const struct tctx *c, const struct infer *in, const str
 			 double B, struct plan_serving *t)
 {
 	const struct slo *slo = &c->s->workload.slo;
-	struct serve_point pt;
 	double x = -1;
-	serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
-	t->overloaded = false;
-	serve_levels(c, in, g, &pt, B, B / pt.e2e, 0, false, t);
+	held_at(c, in, g, B, t);
 	if (slo->ttft_s > 0)
 		x = max_num(x, t->ttft_slo_s / (slo->ttft_s * (1 + 1e-9)) - 1);
 	if (slo->tpot_s > 0)
@@ -1438,16 +1469,12 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 			   double lone)
 {
 	struct serve_cfg g;
-	struct serve_memo memo; /* serve_at's points at this configuration */
 	struct plan_serving t;
 	double lo = 1, hi, flo, fhi;
 	int side = 0;
 
 	serve_config(c, in, B, maxb, &g);
-	memo.n = 0;
-	for (int i = 0; i < 4; i++)
-		memo.known[i] = false;
-	g.memo = &memo;
+	g.memo = in->memo; /* shared with pt_serve, which fixes the same configuration */
 	if (g.sched == SCHED_DISAGG)
 		return disagg_slo_batch(c, in, &g);
 	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
@@ -1498,7 +1525,6 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	const struct workload *w = &s->workload;
 	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
-	struct serve_memo memo;
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
 	double span = (double)p->tp * p->pp * engines;
 
@@ -1519,10 +1545,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		return;
 	}
 	serve_config(c, in, B, maxb, &g);
-	memo.n = 0;
-	for (int i = 0; i < 4; i++)
-		memo.known[i] = false;
-	g.memo = &memo;
+	g.memo = in->memo; /* with what pt_loaded_slo_batch worked out */
 	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
 		if (w->requests > 0)
