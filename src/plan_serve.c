@@ -137,13 +137,22 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 	}
 	{
 		/* each level's k is the first where the sum reaches its threshold (a NaN one,
-		 * never: the cap of 400) */
-		double pmf = exp(-n), cdf = pmf, kk = 0;
+		 * never: the cap of 400). The ratios n / k are worked out RATIOS at a time
+		 * ahead of the sum, independent divisions the compiler may pair, so that the
+		 * sum's chain does not wait for the divider (the same quotients: k is whole) */
+		enum { RATIOS = 4 };
+		double pmf = exp(-n), cdf = pmf, kk = 0, r[RATIOS];
+		int used = RATIOS;
 		for (int i = 0; i < nq; i++) {
 			double at = q[i] - 1e-12;
 			while (!(cdf >= at) && kk < 400) {
+				if (used == RATIOS) {
+					for (int j = 0; j < RATIOS; j++)
+						r[j] = n / (kk + (j + 1));
+					used = 0;
+				}
 				kk += 1;
-				pmf *= n / kk;
+				pmf *= r[used++];
 				cdf += pmf;
 			}
 			k[i] = kk;
