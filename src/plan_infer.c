@@ -614,7 +614,9 @@ void pt_time_infer(struct tctx *c)
 		}
 	}
 
-	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot */
-	pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
+	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
+	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
+	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT)
+		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
 	pt_serve(c, &in, B, maxb, deployed, tps_plan);
 }

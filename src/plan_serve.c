@@ -1537,7 +1537,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
 	double span = (double)p->tp * p->pp * engines;
 
-	pt_serving_nan(v);
+	/* v is all NaN: plan_compute_time's set_nan, and nothing since */
 	g.sched = in->eng.sched;
 	peak = peak_rate(w);
 	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
