@@ -707,26 +707,31 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				wq *= 1 + law_cv2(&w->prompt_length, w->prompt_tokens);
 		}
 	}
-	v->batch = run;
-	v->prefill_per_step = pt->joined;
-	v->step_decode_s = pt->decode;
-	v->step_joined_s = pt->fused;
-	v->step_frac = pt->frac;
-	v->e2e_run_s = pt->e2e;
-	v->wait_res_s = res;
-	v->ttft_ahead_s = pt->ahead;
-	v->wait_queue_s = wq;
-	v->room = pt->room;
-	v->ttft_service_s = pt->ttft;
-	v->wait_s = res / 2 + wq;
-	if (v->overloaded) /* no steady state: the wait has no bound (serving.wait_s null) */
-		v->wait_s = v->wait_queue_s = NAN;
-	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : v->capacity_rate;
-	if (rate > 0)
-		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
-	v->ttft_mean_s = pt->ttft + v->wait_s;
-	v->tpot_mean_s = pt->step;
-	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt->step;
+	if (all) { /* the walk's test (all unset) reads the SLO's level alone: no means */
+		v->batch = run;
+		v->prefill_per_step = pt->joined;
+		v->step_decode_s = pt->decode;
+		v->step_joined_s = pt->fused;
+		v->step_frac = pt->frac;
+		v->e2e_run_s = pt->e2e;
+		v->wait_res_s = res;
+		v->ttft_ahead_s = pt->ahead;
+		v->wait_queue_s = wq;
+		v->room = pt->room;
+		v->ttft_service_s = pt->ttft;
+		v->wait_s = res / 2 + wq;
+		/* no steady state: the wait has no bound (serving.wait_s null) */
+		if (v->overloaded)
+			v->wait_s = v->wait_queue_s = NAN;
+		v->requests_per_s = v->overloaded ? v->capacity_rate
+				    : rate > 0	  ? rate
+						  : v->capacity_rate;
+		if (rate > 0)
+			v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
+		v->ttft_mean_s = pt->ttft + v->wait_s;
+		v->tpot_mean_s = pt->step;
+		v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt->step;
+	}
 
 	/* the levels: P50, P90, P99 and the SLO's */
 	q[0] = serve_q[0], q[1] = serve_q[1], q[2] = serve_q[2];
