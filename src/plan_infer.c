@@ -96,23 +96,21 @@ double pt_prefill_s(const struct infer *in, double M, double P)
 				    M * (in->tp_per_tok + in->elt_per_tok));
 }
 
-static double replica_tps(const struct tctx *c, const struct infer *in, double B, double P,
-			  double O)
+/* step: the decode step of micro(B) sequences at the average context (the caller's
+ * tpot, worked out once) */
+static double replica_tps(const struct infer *in, double B, double P, double O, double step)
 {
 	/* the prefill gives each sequence its first token, then O - 1 decode steps:
 	 * end-to-end = TTFT + TPOT x (output - 1) (vLLM's
 	 * benchmarks/benchmark_latency.py; gpuplan(1), JSON REPORT: latency.*) */
-	double t = pt_prefill_s(in, micro(in, B) * P, P) +
-		   (O > 1 ? O - 1 : 0) * pt_decode_step_s(c, in, micro(in, B), in->ctx);
+	double t = pt_prefill_s(in, micro(in, B) * P, P) + (O > 1 ? O - 1 : 0) * step;
 	return B * O / t;
 }
 
-static double ttft_s(const struct tctx *c, const struct infer *in, double B, double P, double O)
+static double ttft_s(const struct infer *in, double B, double P, double step)
 {
 	/* a new request's prompt, plus the decode step of the others it waits behind */
-	(void)O;
-	return in->host_load + pt_prefill_s(in, P, P) +
-	       (B > 1 ? pt_decode_step_s(c, in, micro(in, B), in->ctx) : 0);
+	return in->host_load + pt_prefill_s(in, P, P) + (B > 1 ? step : 0);
 }
 
 /* The largest B >= 1 with a + b B <= target, given inv_b = 1 / b (the slopes are shared
@@ -228,6 +226,7 @@ void pt_time_infer(struct tctx *c)
 	struct shape sh;
 	struct infer in;
 	struct lines lines_ctx;
+	struct serve_memo memo;
 	double t = p->tp, pp = p->pp;
 	double n = s->hardware.count > 0 ? s->hardware.count : 1;
 	double per_replica = t * pp;
@@ -416,6 +415,8 @@ void pt_time_infer(struct tctx *c)
 	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
 	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
+	pt_serve_memo_init(&memo);
+	in.memo = &memo;
 	decode_lines(c, &in, ctx, &lines_ctx);
 	in.l = &lines_ctx;
 	in.sk = in.sE = in.d_row = in.d_w = in.d_kv = in.d_fixed = in.d_pf_tok = 0;
@@ -547,7 +548,7 @@ void pt_time_infer(struct tctx *c)
 		B = p->slo_batch;
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
-	p->ttft_s = ttft_s(c, &in, B, Pc, O);
+	p->ttft_s = ttft_s(&in, B, Pc, p->tpot_s);
 	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
@@ -568,8 +569,11 @@ void pt_time_infer(struct tctx *c)
 		tps = w->measured_tokens_per_s * per_replica;
 		tps_plan = tps;
 	} else {
-		tps = replica_tps(c, &in, B, Pc, O);
-		tps_plan = Bplan == B ? tps : replica_tps(c, &in, Bplan, Pc, O);
+		tps = replica_tps(&in, B, Pc, O, p->tpot_s);
+		tps_plan = Bplan == B
+			       ? tps
+			       : replica_tps(&in, Bplan, Pc, O,
+					     pt_decode_step_s(c, &in, micro(&in, Bplan), ctx));
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
@@ -611,7 +615,9 @@ void pt_time_infer(struct tctx *c)
 		}
 	}
 
-	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot */
-	pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
+	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
+	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
+	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT)
+		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
 	pt_serve(c, &in, B, maxb, deployed, tps_plan);
 }

@@ -53,12 +53,35 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
  * once the mean is large (Abramowitz and Stegun 26.2.23 for the normal quantile). */
 /* The standard normal quantile at q in (0, 1): Abramowitz and Stegun 26.2.23 (|error| <
  * 4.5e-4). */
-static double normal_quantile(double q)
+static double normal_quantile_of(double q)
 {
 	double pq = q < 0.5 ? q : 1 - q, t = sqrt(-2 * log(pq));
 	double z = t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
 			   (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
 	return q < 0.5 ? -z : z;
+}
+
+/* normal_quantile_of, remembered for the last few levels on this thread: a plan asks for
+ * the same few (P50, P90, P99, the SLO's) at every one-point evaluation of the engine,
+ * and a logarithm and a square root cost more than the look-up */
+static double normal_quantile(double q)
+{
+	enum { NQ = 4 };
+	static _Thread_local struct {
+		int n, next;
+		double q[NQ], z[NQ];
+	} memo;
+	double z;
+	for (int i = 0; i < memo.n; i++)
+		if (memo.q[i] == q)
+			return memo.z[i];
+	z = normal_quantile_of(q);
+	memo.q[memo.next] = q;
+	memo.z[memo.next] = z;
+	memo.next = (memo.next + 1) % NQ;
+	if (memo.n < NQ)
+		memo.n++;
+	return z;
 }
 
 /* ---- request lengths (workload.prompt_length, output_length) ----
@@ -114,33 +137,28 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 	}
 	{
 		/* each level's k is the first where the sum reaches its threshold (a NaN one,
-		 * never: the cap of 400) */
-		double pmf = exp(-n), cdf = pmf, kk = 0;
+		 * never: the cap of 400). The ratios n / k are worked out RATIOS at a time
+		 * ahead of the sum, independent divisions the compiler may pair, so that the
+		 * sum's chain does not wait for the divider (the same quotients: k is whole) */
+		enum { RATIOS = 4 };
+		double pmf = exp(-n), cdf = pmf, kk = 0, r[RATIOS];
+		int used = RATIOS;
 		for (int i = 0; i < nq; i++) {
 			double at = q[i] - 1e-12;
 			while (!(cdf >= at) && kk < 400) {
+				if (used == RATIOS) {
+					for (int j = 0; j < RATIOS; j++)
+						r[j] = n / (kk + (j + 1));
+					used = 0;
+				}
 				kk += 1;
-				pmf *= n / kk;
+				pmf *= r[used++];
 				cdf += pmf;
 			}
 			k[i] = kk;
 		}
 	}
 }
-
-struct serve_point {
-	double step;   /* the mean gap between a sequence's tokens */
-	double ttft;   /* a prompt's own passes */
-	double e2e;    /* ttft + (O - 1) step */
-	double joined; /* prompt tokens per decode step */
-	double room;   /* prompt tokens a step (or a prefill pass) may carry */
-	double decode; /* a step of the decodes alone */
-	double fused;  /* a step that carries prompts (NaN: none do) */
-	double frac;   /* the share of steps that carry prompts */
-	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
-	bool starved;  /* the prompts arrive faster than the budget takes them */
-	double B;      /* the running batch it is the engine at */
-};
 
 /* A prompt of P computed tokens' own passes under chunked or prefill-first: in chunks of
  * what the others' decodes leave of the budget T, or in prefill passes of at most T. */
@@ -278,20 +296,6 @@ struct serve_cfg {
 	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
 
-/* The engine at the points the capacity walk asks for at every rate (the running cap,
- * an empty engine, either side of the CUDA-graph cap), each worked out once a plan:
- * serve_at is a function of its B and n alone once serve_cfg is fixed. */
-#define SERVE_MEMO 4
-struct serve_memo {
-	int n;
-	double B[SERVE_MEMO], k[SERVE_MEMO];
-	struct serve_point pt[SERVE_MEMO];
-	/* serve_levels' lengths at a level q[i] (law_quantile of the prompt and the output
-	 * laws at their means), where known[i] */
-	bool known[4];
-	double q[4], prompt[4], output[4];
-};
-
 static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double B, double n, struct serve_point *o)
 {
@@ -308,6 +312,54 @@ static void serve_at_memo(const struct tctx *c, const struct infer *in, const st
 		m->k[m->n] = n;
 		m->pt[m->n++] = *o;
 	}
+}
+
+void pt_serve_memo_init(struct serve_memo *m)
+{
+	m->n = m->nh = 0;
+	for (int i = 0; i < 4; i++)
+		m->known[i] = false;
+}
+
+static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			 const struct serve_point *pt, double run, double rate, double wq_closed,
+			 bool all, struct plan_serving *v);
+
+/* The engine held at running batch B by its own rate B / e2e (Little's law read
+ * backwards), the SLO's level alone: sets t's overloaded, ttft_slo_s and tpot_slo_s, the
+ * figures the SLO batch search (slo_excess) and the capacity walk (fleet_batch) read, and
+ * returns the rate. Both ask for it at the running cap, worked out once a plan. */
+static double held_at(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+		      double B, struct plan_serving *t)
+{
+	struct serve_memo *m = g->memo;
+	struct serve_point pt;
+	double rate;
+	for (int i = 0; i < m->nh; i++) {
+		if (m->hB[i] == B) {
+			t->overloaded = m->h_over[i];
+			t->ttft_slo_s = m->h_ttft[i];
+			t->tpot_slo_s = m->h_tpot[i];
+			return m->h_rate[i];
+		}
+	}
+	/* the running cap is a point serve_load asks for at every rate; others are asked
+	 * for once */
+	if (B == g->cap)
+		serve_at_memo(c, in, g, B, max_num(B - 1, 0) / g->O, &pt);
+	else
+		serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
+	rate = B / pt.e2e;
+	t->overloaded = false;
+	serve_levels(c, in, g, &pt, B, rate, 0, false, t);
+	if (m->nh < SERVE_HELD) {
+		m->hB[m->nh] = B;
+		m->h_rate[m->nh] = rate;
+		m->h_over[m->nh] = t->overloaded;
+		m->h_ttft[m->nh] = t->ttft_slo_s;
+		m->h_tpot[m->nh++] = t->tpot_slo_s;
+	}
+	return rate;
 }
 
 /* ---- a request's TPOT under an output-length law ----
@@ -384,10 +436,6 @@ static double request_gaps(const struct length_law *d, double O)
 	last.valid = true;
 	return last.gaps;
 }
-
-static void serve_levels(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
-			 const struct serve_point *pt, double run, double rate, double wq_closed,
-			 bool all, struct plan_serving *v);
 
 /* The running batch that replays the largest CUDA graph (framework_graph_max_bs), in
  * sequences of the replica (pp micro-batches of it); INFINITY: every batch is graphed. */
@@ -637,6 +685,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 	enum scheduler sched = g->sched;
 	const struct workload *w = &c->s->workload;
 	bool lengths = w->prompt_length.dist != DIST_FIXED || w->output_length.dist != DIST_FIXED;
+	bool slo_mean;
 	int lv;
 
 	if (rate > 0) {
@@ -658,32 +707,43 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 				wq *= 1 + law_cv2(&w->prompt_length, w->prompt_tokens);
 		}
 	}
-	v->batch = run;
-	v->prefill_per_step = pt->joined;
-	v->step_decode_s = pt->decode;
-	v->step_joined_s = pt->fused;
-	v->step_frac = pt->frac;
-	v->e2e_run_s = pt->e2e;
-	v->wait_res_s = res;
-	v->ttft_ahead_s = pt->ahead;
-	v->wait_queue_s = wq;
-	v->room = pt->room;
-	v->ttft_service_s = pt->ttft;
-	v->wait_s = res / 2 + wq;
-	if (v->overloaded) /* no steady state: the wait has no bound (serving.wait_s null) */
-		v->wait_s = v->wait_queue_s = NAN;
-	v->requests_per_s = v->overloaded ? v->capacity_rate : rate > 0 ? rate : v->capacity_rate;
-	if (rate > 0)
-		v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
-	v->ttft_mean_s = pt->ttft + v->wait_s;
-	v->tpot_mean_s = pt->step;
-	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt->step;
+	if (all) { /* the walk's test (all unset) reads the SLO's level alone: no means */
+		v->batch = run;
+		v->prefill_per_step = pt->joined;
+		v->step_decode_s = pt->decode;
+		v->step_joined_s = pt->fused;
+		v->step_frac = pt->frac;
+		v->e2e_run_s = pt->e2e;
+		v->wait_res_s = res;
+		v->ttft_ahead_s = pt->ahead;
+		v->wait_queue_s = wq;
+		v->room = pt->room;
+		v->ttft_service_s = pt->ttft;
+		v->wait_s = res / 2 + wq;
+		/* no steady state: the wait has no bound (serving.wait_s null) */
+		if (v->overloaded)
+			v->wait_s = v->wait_queue_s = NAN;
+		v->requests_per_s = v->overloaded ? v->capacity_rate
+				    : rate > 0	  ? rate
+						  : v->capacity_rate;
+		if (rate > 0)
+			v->concurrency = v->requests_per_s * (pt->e2e + v->wait_s);
+		v->ttft_mean_s = pt->ttft + v->wait_s;
+		v->tpot_mean_s = pt->step;
+		v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * pt->step;
+	}
 
 	/* the levels: P50, P90, P99 and the SLO's */
 	q[0] = serve_q[0], q[1] = serve_q[1], q[2] = serve_q[2];
 	q[3] = v->slo_percentile / 100;
+	/* the SLO's level is a request's TPOT (below) where it has gaps to mean over: its
+	 * per-token count k[3] is then only the full report's (lv_k), not the walk's */
+	slo_mean = g->gaps > 1 && sched != SCHED_STATIC;
 	if (!all) {
-		poisson_quantiles(sched == SCHED_STATIC ? 0 : pt->joined / P, &q[3], 1, &k[3]);
+		k[3] = NAN;
+		if (!slo_mean)
+			poisson_quantiles(sched == SCHED_STATIC ? 0 : pt->joined / P, &q[3], 1,
+					  &k[3]);
 	} else {
 		double n = sched == SCHED_STATIC ? 0 : pt->joined / P, sq[4], sk[4];
 		int order[4] = {0, 1, 2, 3};
@@ -700,14 +760,19 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			k[order[i]] = sk[i];
 	}
 	for (lv = all ? 0 : 3; lv < 4; lv++) {
-		double ql = q[lv], wait = ql * res, gap, ttft, e2e;
-		if (rho_p > 0 && ql > 1 - rho_p)
+		double ql = q[lv], wait = ql * res, gap = NAN, ttft, e2e;
+		/* the SLO's level at P99's (the default) waits as P99 does: the same terms */
+		bool as_p99 = all && lv == 3 && ql == q[2];
+		if (as_p99)
+			wait = v->lv_wait_s[2];
+		else if (rho_p > 0 && ql > 1 - rho_p)
 			wait += wq / rho_p * log(rho_p / (1 - ql));
 		else if (rate <= 0)
 			wait += closed_level(v, run, wq, ql);
-		gap = serve_gap(c, in, sched, pt, run, k[lv], P);
 		if (lv < 3 && in->steps > 1 && sched != SCHED_STATIC)
 			gap = block_gap(c, in, g, pt, run, ql, &k[lv]);
+		else if (!(lv == 3 && slo_mean))
+			gap = serve_gap(c, in, sched, pt, run, k[lv], P);
 		/* The SLO's level is a request's TPOT, the mean of its O - 1 gaps, as serving
 		 * SLOs state it (DistServe, Zhong et al., OSDI 2024, Section 2: per-request TPOT;
 		 * vLLM's benchmark_serving reports it apart from the per-token ITL): the prompts
@@ -716,7 +781,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		 * while there are fewer than steps: K of its steps carry prompts, the others are
 		 * plain decode steps. The P50/P90/P99 levels stay the per-token gap, the ITL
 		 * engines' benchmarks print. */
-		if (lv == 3 && g->gaps > 1 && sched != SCHED_STATIC) {
+		if (lv == 3 && slo_mean) {
 			double G = g->gaps, K, n = pt->joined / P * G, f;
 			poisson_quantiles(n, &q[3], 1, &K);
 			f = min_num(K, G) / G;
@@ -751,7 +816,9 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 			Oq = m->output[lv];
 			double others = run > 1 ? micro(in, run - 1) : 0;
 			v->lv_own_s[lv] =
-			    own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
+			    as_p99
+				? v->lv_own_s[2]
+				: own_ttft(c, in, sched, g->T, others, max_num(Pq, 1)) + pt->ahead;
 			v->lv_out[lv] = Oq;
 			ttft = v->lv_own_s[lv] + wait;
 			e2e = ttft + (Oq > 1 ? Oq - 1 : 0) * pt->step;
@@ -845,13 +912,8 @@ static bool fleet_try(struct fleet_walk *f, double x)
  * B / e2e(B) (Little's law read backwards), so a batch costs one serve_at. */
 static bool fleet_batch(struct fleet_walk *f, double B, double *rate)
 {
-	struct serve_point pt;
-	const struct serve_cfg *g = f->g;
-	serve_at_memo(f->c, f->in, g, B, max_num(B - 1, 0) / g->O, &pt);
-	*rate = B / pt.e2e;
+	*rate = held_at(f->c, f->in, f->g, B, &f->t);
 	f->evals++;
-	f->t.overloaded = false;
-	serve_levels(f->c, f->in, g, &pt, B, *rate, 0, false, &f->t);
 	return serve_meets(&f->c->s->workload, &f->t);
 }
 
@@ -1380,11 +1442,8 @@ static double slo_excess(const struct tctx *c, const struct infer *in, const str
 			 double B, struct plan_serving *t)
 {
 	const struct slo *slo = &c->s->workload.slo;
-	struct serve_point pt;
 	double x = -1;
-	serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
-	t->overloaded = false;
-	serve_levels(c, in, g, &pt, B, B / pt.e2e, 0, false, t);
+	held_at(c, in, g, B, t);
 	if (slo->ttft_s > 0)
 		x = max_num(x, t->ttft_slo_s / (slo->ttft_s * (1 + 1e-9)) - 1);
 	if (slo->tpot_s > 0)
@@ -1424,16 +1483,12 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 			   double lone)
 {
 	struct serve_cfg g;
-	struct serve_memo memo; /* serve_at's points at this configuration */
 	struct plan_serving t;
 	double lo = 1, hi, flo, fhi;
 	int side = 0;
 
 	serve_config(c, in, B, maxb, &g);
-	memo.n = 0;
-	for (int i = 0; i < 4; i++)
-		memo.known[i] = false;
-	g.memo = &memo;
+	g.memo = in->memo; /* shared with pt_serve, which fixes the same configuration */
 	if (g.sched == SCHED_DISAGG)
 		return disagg_slo_batch(c, in, &g);
 	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
@@ -1484,11 +1539,10 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	const struct workload *w = &s->workload;
 	struct plan_serving *v = &p->serving;
 	struct serve_cfg g;
-	struct serve_memo memo;
 	double rate = 0, peak, engines = p->ep > 1 ? p->ep : 1;
 	double span = (double)p->tp * p->pp * engines;
 
-	pt_serving_nan(v);
+	/* v is all NaN: plan_compute_time's set_nan, and nothing since */
 	g.sched = in->eng.sched;
 	peak = peak_rate(w);
 	if (g.sched == SCHED_ALONE || (unsigned)g.sched >= SCHED_COUNT) {
@@ -1505,10 +1559,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		return;
 	}
 	serve_config(c, in, B, maxb, &g);
-	memo.n = 0;
-	for (int i = 0; i < 4; i++)
-		memo.known[i] = false;
-	g.memo = &memo;
+	g.memo = in->memo; /* with what pt_loaded_slo_batch worked out */
 	v->scheduler_steps = in->steps;
 	if (g.sched == SCHED_DISAGG) {
 		if (w->requests > 0)

@@ -382,6 +382,46 @@ static inline double keys_full(const struct shape *sh, double s)
 {
 	return keys_mixed(sh->window, sh->global, s) * sh->attn;
 }
+/* ---- the loaded engine's evaluations, shared by a plan's searches (plan_serve.c) ---- */
+
+/* The engine at a running batch (plan_serve.c, serve_at). */
+struct serve_point {
+	double step;   /* the mean gap between a sequence's tokens */
+	double ttft;   /* a prompt's own passes */
+	double e2e;    /* ttft + (O - 1) step */
+	double joined; /* prompt tokens per decode step */
+	double room;   /* prompt tokens a step (or a prefill pass) may carry */
+	double decode; /* a step of the decodes alone */
+	double fused;  /* a step that carries prompts (NaN: none do) */
+	double frac;   /* the share of steps that carry prompts */
+	double ahead;  /* in ttft: the step launched ahead of the prompt's first pass */
+	bool starved;  /* the prompts arrive faster than the budget takes them */
+	double B;      /* the running batch it is the engine at */
+};
+
+/* What a plan works out once about its loaded engine and reuses: serve_at's points (the
+ * running cap, an empty engine, either side of the CUDA-graph cap), the engine held at a
+ * batch by its own rate (the SLO batch search's first two, its ends: the capacity walk
+ * asks for it at the running cap too) and the lengths at each level. serve_at is a
+ * function of its B and n alone once the serve configuration is fixed, and the SLO batch
+ * search (pt_loaded_slo_batch) and the serving figures (pt_serve) fix the same one. */
+#define SERVE_MEMO 4
+#define SERVE_HELD 2
+struct serve_memo {
+	int n;
+	double B[SERVE_MEMO], k[SERVE_MEMO];
+	struct serve_point pt[SERVE_MEMO];
+	/* the engine held at hB[i] by its own rate h_rate[i]: the SLO level's latencies and
+	 * whether its prompts overran the budget (plan_serve.c, held_at) */
+	int nh;
+	double hB[SERVE_HELD], h_rate[SERVE_HELD], h_ttft[SERVE_HELD], h_tpot[SERVE_HELD];
+	bool h_over[SERVE_HELD];
+	/* serve_levels' lengths at a level q[i] (law_quantile of the prompt and the output
+	 * laws at their means), where known[i] */
+	bool known[4];
+	double q[4], prompt[4], output[4];
+};
+
 struct lines {
 	double tc0, tc1; /* GEMMs on tensor cores */
 	double cc1;	 /* GEMMs on CUDA cores (through the origin) */
@@ -438,6 +478,7 @@ struct infer {
 	double steps;		   /* decode steps one scheduling runs (workload.scheduler_steps) */
 	struct serving_engine eng; /* the engine under load (framework_serving) */
 	double host_step; /* the host's share of a step, paid once a scheduling (multi-step) */
+	struct serve_memo *memo; /* the loaded engine's evaluations this plan (plan_serve.c) */
 };
 
 /* A decode step at batch B is two kinds of kernels that run one after the other:
@@ -511,6 +552,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double B, double maxb,
 			   double lone);
 void pt_serving_nan(struct plan_serving *v);
+void pt_serve_memo_init(struct serve_memo *m);
 void pt_decode_terms(const struct tctx *c, const struct infer *in, double Bm, double step);
 void pt_infer_mfu(const struct tctx *c);
 
