@@ -143,8 +143,10 @@ static void test_round_trip(void **state)
 	 * RTX 4090 (10.9%) is faster than those reach at 1 and fits only on efficiency.mfu,
 	 * asked for; llm.c's GPT-2 124M did too (19.4%) until the loss's time followed the
 	 * fused classifier (16.2%; 8.7% once its kernels' elementwise traffic was counted).
-	 * torchtune's ten rows measure allocated memory: compared. */
-	assert_int_equal(fitted + impossible, 94);
+	 * torchtune's ten rows measure allocated memory: compared. The held-out rows of
+	 * heldout-*.yaml add 16 fitted: 6 TensorRT-LLM, 5 torchtitan speed and 5 torchtitan
+	 * reserved peaks. */
+	assert_int_equal(fitted + impossible, 110);
 	assert_int_equal(impossible, 7);
 	assert_int_equal(mfu_asked, 1);
 	assert_int_equal(compared, 10);
