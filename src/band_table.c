@@ -38,7 +38,7 @@ const struct band_regime band_table[] = {
 	 "sglang/trt-llm", "h200/h100-sxm-80gb"},
 	{BAND_SPEED, "online", "cuda-graphs", "loaded", "hopper", 8, -0.215843, 0.101393, 0.101321,
 	 "sglang/trt-llm", "h200/h100-sxm-80gb"},
-	{BAND_SPEED, "offline", "cuda-graphs", "", "hopper", 9, -0.233550, 0.115016, 0.070032,
+	{BAND_SPEED, "offline", "cuda-graphs", "", "hopper", 9, -0.233550, 0.100279, 0.070051,
 	 "sglang/trt-llm", "h200/h100-sxm-80gb"},
 	{BAND_TTFT, "offline", "cuda-graphs", "", "ampere", 1, 0.092040, 0.092040, 0.092040,
 	 "lmdeploy", "a100-80gb-sxm"},
