@@ -321,7 +321,8 @@ static bool loaded_step(struct ex *e, const char *lhs, const struct plan *p)
 	if (v->step_frac > 0) {
 		formula(e, lhs,
 			"(1 - f) x decode step + f x step with prompts, f = 1 - e^-n the share "
-			"of steps prompts join (n a step, Poisson)");
+			"of steps prompts join (n a step, Poisson), times a prompt's chunks "
+			"where it is longer than the budget's room");
 		ex_numbers(e, lhs, "(1 - %s) x %s + %s x %s", plain(e, v->step_frac),
 			   sec(e, v->step_decode_s), plain(e, v->step_frac),
 			   sec(e, v->step_joined_s));

@@ -244,7 +244,7 @@ struct plan_serving {
 	 * where none) */
 	double step_decode_s; /* a step of the running batch's decodes alone */
 	double step_joined_s; /* a step that carries prompts */
-	double step_frac;     /* the share of steps that carry prompts, 1 - e^-n */
+	double step_frac;     /* the share of steps that carry prompts, 1 - e^-n x chunks */
 	double e2e_run_s;     /* ttft_service_s + (output - 1) tpot_mean_s: no wait */
 	double e2e_cap_s;     /* the same at the running cap */
 	double wait_res_s;    /* the step in flight an arrival finds */

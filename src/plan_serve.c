@@ -212,6 +212,12 @@ static void serve_at(const struct tctx *c, const struct infer *in, enum schedule
 		 * to every step, putting the mean above the P90 gap at light load). */
 		o->frac = 1 - exp(-n);
 		o->decode = pass_s(c, in, Bd, 0, P);
+		/* prompts of more tokens than the room ride in ceil(per / room) steps each
+		 * (the budget cuts them into chunks: Sarathi-Serve, Section 4.2; TensorRT-LLM's
+		 * MicroBatchScheduler chunks a context to what max_num_tokens leaves), so that
+		 * share of the steps carries them, every prompt token counted once */
+		if (o->frac > 0 && o->joined / o->frac > room)
+			o->frac = min_num(1, o->frac * ceil(o->joined / o->frac / room));
 		o->fused =
 		    o->frac > 0 ? pass_s(c, in, Bd, min_num(o->joined / o->frac, room), P) : NAN;
 		o->step = o->frac > 0 ? (1 - o->frac) * o->decode + o->frac * o->fused : o->decode;

@@ -358,8 +358,8 @@ static const struct band_regime *entry_of(const struct scenario *s, const char *
 }
 
 /* Naming the framework keeps the band of its engine's runs: TensorRT-LLM's offline rows
- * (measured with trt-llm, planned without a framework) stand for a scenario that names
- * trt-llm, as for one that names none (issue 12). */
+ * (measured with trt-llm, planned with workload.framework trt-llm) stand for a scenario
+ * that names trt-llm, as for one that names none (issue 12). */
 static void test_framework_keeps_engine_band(void **state)
 {
 	struct scenario s;
@@ -369,12 +369,13 @@ static void test_framework_keeps_engine_band(void **state)
 	assert_int_equal(
 	    validate_row_scenario(validation_find(&v, "trtllm-8b-fp8-1000-1000"), cat, &s, &err),
 	    0);
-	assert_int_equal(s.workload.framework, FW_DEFAULT);
+	assert_int_equal(s.workload.framework, FW_TRTLLM);
 	a = entry_of(&s, "throughput.tokens_per_s", 1e4);
 	assert_non_null(strstr(a->runs, "trt-llm"));
-	assert_int_equal(scenario_set(&s, cat, "workload.framework", "trt-llm", &err), 0);
+	assert_int_equal(scenario_set(&s, cat, "workload.framework", "default", &err), 0);
 	b = entry_of(&s, "throughput.tokens_per_s", 1e4);
 	assert_ptr_equal(a, b);
+	assert_int_equal(scenario_set(&s, cat, "workload.framework", "trt-llm", &err), 0);
 	/* memory follows the framework's own rules: its own regime */
 	assert_string_equal(band_framework(&s, BAND_MEMORY), "trt-llm");
 	assert_string_equal(band_framework(&s, BAND_SPEED), "cuda-graphs");

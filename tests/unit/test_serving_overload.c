@@ -156,9 +156,12 @@ static void test_wait_finite_or_overloaded(void **state)
 	}
 }
 
-/* Without an SLO the fleet is the fewest stable replicas: where the prompt budget, not the
- * running cap, binds, the count rises until the budget keeps up (rate x s < 1), and one
- * fewer is overloaded. */
+/* Without an SLO the fleet is the fewest stable replicas: the count rises until the prompt
+ * budget keeps up (rate x s < 1), and one fewer is overloaded. Since a chunked step carries
+ * every token of a prompt longer than its room (serve_at), the engine at its running cap
+ * is as slow as the budget it fills, so the cap's count is no longer below the budget's
+ * here (it was 36 against 40 when the step dropped the chunks past the first): at least
+ * the cap's count. */
 static void test_fleet_clears_the_budget(void **state)
 {
 	struct scenario s;
@@ -171,7 +174,7 @@ static void test_fleet_clears_the_budget(void **state)
 	set(&s, "workload.slo.tpot=0");
 	plan_compute(&s, &p);
 	assert_true(p.serving.fleet_rule == FLEET_STABLE);
-	assert_true(p.replicas > p.serving.fleet_stable); /* the cap alone says fewer */
+	assert_true(p.replicas >= p.serving.fleet_stable);
 	span = (double)p.tp * p.pp;
 	s.hardware.count = (int)p.gpus_required;
 	s.parallel.dp = 0;
