@@ -462,7 +462,13 @@ static void test_every_row(void **state)
  * exp_avg_f32 and exp_avg_sq_f32 past the states' requantisation for the update: were both
  * materialised, the tied 394M-value embedding, stepped last under optimizer_in_bwd, would
  * hold 8 B a value, 2.9 GiB, beside the weights and states at the backward's end: 15.7 GiB,
- * -10.6%, still short, and what Inductor keeps is not known, so it is not modelled.
+ * -10.6%, still short, and what Inductor keeps is not known, so it is not modelled; the
+ * torchao README (low_bit_optim/README.md, November 2024) measures its AdamW8bit at bnb's
+ * in-place kernel's peak, 39.1 against 39.3 GB for Llama 2 7B in torchtune, which leaves
+ * no room for such copies at the peak. The 3B config's own default at 1814feb17
+ * (recipes/configs/llama3_2/3B_full_single_device.yaml) is bnb PagedAdamW8bit with
+ * optimizer_in_bwd: True; paged, gpuplan gives 9.2 GiB (-48%), so the row's states were
+ * on the device.
  * The 8B run (recipes/configs/llama3_1/8B_full_single_device.yaml: PagedAdamW8bit,
  * optimizer_in_bwd) has 16 GB of 8-bit states beside 15 GiB of weights on a 24 GiB card:
  * paged (F.get_paged: cudaMallocManaged), evicted to the host where the GPU has no room,
