@@ -1203,6 +1203,29 @@ static void test_explain_names_framework(void **state)
 	}
 }
 
+/* NCCL's buffers follow its channel count: a ring over PCIe alone gets 4 channels
+ * (src/graph/search.cc: 2 of 12 GB/s in a Gen4 x16 link NCCL rates at 24 GB/s, doubled
+ * once in connect.cc ncclTopoPostset), an NVLink one 16; 4 MiB x 2 peers a channel */
+static void test_nccl_pcie_channels(void **state)
+{
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_TRAIN;
+	gpu_set(&s, "rtx-4090", 24 * GIB, 8);
+	snprintf(s.hardware.gpu.link, sizeof(s.hardware.gpu.link), "pcie");
+	plan_compute_memory(&s, &a);
+	assert_true(a.mem.nccl_buffers == 2 * 4 * 4194304.0);
+	snprintf(s.hardware.gpu.link, sizeof(s.hardware.gpu.link), "nvlink4");
+	plan_compute_memory(&s, &b);
+	assert_true(b.mem.nccl_buffers == 2 * 16 * 4194304.0);
+	/* in total, outside reserved: the rest of the plan is the same */
+	assert_true(fabs((b.mem.total - a.mem.total) - 2 * 12 * 4194304.0) < 1);
+	assert_true(a.mem.reserved == b.mem.reserved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1228,6 +1251,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_names_framework),
 	    cmocka_unit_test(test_graph_cap),
 	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_nccl_pcie_channels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
