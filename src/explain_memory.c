@@ -330,8 +330,17 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 			    "so the peak holds the larger of the two; what is counted is the "
 			    "part beyond the activations");
 	}
-	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
-		  "main_grad (4 B)");
+	/* Megatron-LM under bf16 accumulates in an fp32 main_grad unless told otherwise
+	 * (megatron/training/arguments.py: --main-grads-dtype fp32 by default turns on
+	 * accumulate_allreduce_grads_in_fp32); Megatron-FSDP's follow the parameters
+	 * (param_and_grad_buffer.py _resolve_group_grad_dtype). workload.grad_dtype sets
+	 * which is counted. */
+	source(e, s->workload.framework == FW_MEGATRON && p->zero < 2
+		      ? "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron-LM under bf16 keeps "
+			"an fp32 main_grad (megatron/training/arguments.py, "
+			"accumulate_allreduce_grads_in_fp32): workload.grad_dtype fp32 counts it"
+		      : "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
+			"main_grad (4 B)");
 }
 
 void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan *p)
