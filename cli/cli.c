@@ -444,6 +444,35 @@ static void cli_print_warnings(const struct cli *c, const struct gp_problems *wa
 	}
 }
 
+/* The fields s's workload kind or framework ignores (scenario_ignored_fields) into warns,
+ * each --set counted as written in the file and placed at that --set (cli_blame_sets), as
+ * check and report give them. s is left as it was. Returns 0, or the exit status of no
+ * memory. */
+static int cli_ignored_fields(const struct cli *c, const struct scenario *s,
+			      const struct scenario_source *src, struct gp_problems *warns)
+{
+	struct scenario *w = malloc(sizeof(*w));
+
+	gp_problems_init(warns);
+	if (!w)
+		return cli_no_memory(c);
+	*w = *s;
+	for (int i = 0; i < c->nsets; i++) {
+		const struct field *f;
+		const char *value;
+		ptrdiff_t idx;
+		if (scenario_assignment_split(c->sets[i], &f, &value, NULL) != 0)
+			continue;
+		idx = f - scenario_fields;
+		if (idx >= 0 && idx < SCENARIO_MAX_FIELDS)
+			w->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
+	}
+	scenario_ignored_fields(w, src, warns);
+	cli_blame_sets(c, src, warns);
+	free(w);
+	return 0;
+}
+
 /* Reads --profile NAME once (into c->prof) and applies it to s. Returns 0 or the exit
  * status, the problem printed: a bad name is a usage error, a bad file bad input at its
  * FILE:LINE:COL, a missing one (except for calibrate, which makes it) an I/O failure. */
@@ -571,13 +600,26 @@ static void cli_json_result(struct cli *c, struct cJSON *j)
 
 static int cmd_report(struct cli *c)
 {
-	if (c->json)
-		cli_json_result(c, report_json_build(c->s[0], c->p[0]));
-	else if (c->markdown)
-		report_markdown(&c->out, c->s[0], c->p[0]);
-	else
-		report_text(&c->out, c->s[0], c->p[0]);
-	return 0;
+	struct gp_problems *warns = malloc(sizeof(*warns));
+	int rc;
+
+	if (!warns)
+		return cli_no_memory(c);
+	/* the fields the workload kind or framework ignores, as check gives them (issue 12):
+	 * on standard error at their FILE:LINE:COL, or in the JSON's warnings; the report's
+	 * exit status stays its own */
+	rc = cli_ignored_fields(c, c->s[0], c->src[0], warns);
+	if (rc == 0 && c->json)
+		cli_json_result(c, report_json_build_warned(c->s[0], c->p[0], warns));
+	else if (rc == 0) {
+		cli_print_warnings(c, warns, c->args[0]);
+		if (c->markdown)
+			report_markdown(&c->out, c->s[0], c->p[0]);
+		else
+			report_text(&c->out, c->s[0], c->p[0]);
+	}
+	free(warns);
+	return rc;
 }
 
 static int cmd_explain(struct cli *c)
@@ -843,17 +885,9 @@ static int cmd_check(struct cli *c)
 	}
 	for (int i = 0; i < c->nsets; i++) {
 		struct gp_error e = {0};
-		const struct field *f;
-		const char *value;
 		if (scenario_load_assignment(s, c->cat, c->sets[i], &e) != 0) {
 			snprintf(e.file, sizeof(e.file), "--set %s", c->sets[i]);
 			gp_problems_add(probs, &e);
-		} else if (scenario_assignment_split(c->sets[i], &f, &value, &e) == 0) {
-			/* written here, as a key of the file is (the ignored-field warnings);
-			 * check saves nothing */
-			ptrdiff_t idx = f - scenario_fields;
-			if (idx >= 0 && idx < SCENARIO_MAX_FIELDS)
-				s->written[idx / 8] |= (unsigned char)(1u << (idx % 8));
 		}
 	}
 	/* A file that did not read as a scenario (invalid YAML or UTF-8, a tab, a second
@@ -882,9 +916,8 @@ static int cmd_check(struct cli *c)
 	/* a valid scenario is planned for the fields its framework ignores (the plan's
 	 * framework-conflict warnings, as report gives them): warnings, not problems */
 	if (!probs->count && !probs->dropped) {
-		gp_problems_init(vp);
-		scenario_ignored_fields(s, src, vp);
-		cli_blame_sets(c, src, vp);
+		if ((rc = cli_ignored_fields(c, s, src, vp)) != 0)
+			goto out;
 		cli_print_warnings(c, vp, path);
 		plan_compute(s, p);
 		for (int i = 0; !c->json && i < p->nwarnings; i++) {

@@ -330,8 +330,17 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 			    "so the peak holds the larger of the two; what is counted is the "
 			    "part beyond the activations");
 	}
-	source(e, "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
-		  "main_grad (4 B)");
+	/* Megatron-LM under bf16 accumulates in an fp32 main_grad unless told otherwise
+	 * (megatron/training/arguments.py: --main-grads-dtype fp32 by default turns on
+	 * accumulate_allreduce_grads_in_fp32); Megatron-FSDP's follow the parameters
+	 * (param_and_grad_buffer.py _resolve_group_grad_dtype). workload.grad_dtype sets
+	 * which is counted. */
+	source(e, s->workload.framework == FW_MEGATRON && p->zero < 2
+		      ? "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron-LM under bf16 keeps "
+			"an fp32 main_grad (megatron/training/arguments.py, "
+			"accumulate_allreduce_grads_in_fp32): workload.grad_dtype fp32 counts it"
+		      : "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
+			"main_grad (4 B)");
 }
 
 void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1100,6 +1109,39 @@ void explain_reserved(struct ex *e, const struct scenario *s, const struct plan 
 			"once (src/framework.c)");
 }
 
+/* Megatron-LM's data-parallel path at the plan's ZeRO stage (megatron/training/
+ * arguments.py): DDP, the distributed optimizer (megatron/core/optimizer/
+ * distrib_optimizer.py), or Megatron-FSDP, Megatron-Core's own FSDP
+ * (megatron/core/distributed/fsdp; --use-megatron-fsdp, formerly --use-custom-fsdp) with
+ * --data-parallel-sharding-strategy optim_grads (2) or optim_grads_params (3, its
+ * default). Under optim_grads_params the weights, the gradients (in the parameters' dtype:
+ * --megatron-fsdp-main-grads-dtype auto, param_and_grad_buffer.py
+ * _resolve_group_grad_dtype) and the fp32 main parameters and Adam states
+ * (MixedPrecisionPolicy main_params_dtype fp32, mixed_precision.py) are sharded over dp,
+ * and two FSDP units' parameters are gathered at once (docs/user-guide/features/
+ * megatron_fsdp.md, double buffering): the ZeRO-3 rule as counted. */
+static void megatron_dp_note(struct ex *e, const struct plan *p)
+{
+	if (p->zero >= 2)
+		ex_wrapped(e, "  data parallel: ",
+			   p->zero >= 3
+			       ? "Megatron-FSDP (--use-megatron-fsdp, formerly --use-custom-fsdp; "
+				 "megatron/core/distributed/fsdp), sharding strategy "
+				 "optim_grads_params: the weights, the gradients (in the "
+				 "parameters' dtype) and the fp32 main "
+				 "parameters and Adam states sharded over dp, two FSDP units "
+				 "gathered at once"
+			       : "Megatron-FSDP (--use-megatron-fsdp; "
+				 "megatron/core/distributed/fsdp), sharding strategy optim_grads: "
+				 "gradients and optimizer states sharded over dp");
+	else
+		ex_wrapped(e, "  data parallel: ",
+			   p->zero >= 1 ? "the distributed optimizer (--use-distributed-optimizer, "
+					  "megatron/core/optimizer/distrib_optimizer.py)"
+					: "DDP (megatron/core/distributed/"
+					  "distributed_data_parallel.py)");
+}
+
 /* The framework whose rules a memory figure follows, after its explanation. */
 void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan *p)
 {
@@ -1119,6 +1161,8 @@ void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan
 		       scenario_enum_name(
 			   "workload.grad_lifetime",
 			   framework_grads(s->workload.framework, s->workload.grad_lifetime)));
+		if (s->workload.framework == FW_MEGATRON)
+			megatron_dp_note(e, p);
 	} else if (fw->kv_rule == KV_RULE_FIT)
 		ex_put(e, "  rules: KV cache for the batch (auto: what fits), allocator slack %s\n",
 		       plain(e, s->workload.framework == FW_DEFAULT ? PLAN_FRAGMENTATION

@@ -83,6 +83,9 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
  * that reads none): callers that print both print it once. */
 bool plan_warning_field_ignored(const struct plan_warning *w);
 
+/* The field a framework conflict warning is about ("parallel.zero"), NULL for any other. */
+const char *plan_warning_conflict_key(const struct plan_warning *w);
+
 #define PLAN_MAX_WARNINGS 16
 
 /* plan_memory.act_block's blocks */

@@ -53,6 +53,13 @@
 #define NCCL_CHANNELS 16.0
 #define NCCL_PEERS    2.0
 
+/* GPUs joined by PCIe alone get far fewer channels: NCCL rates a PCIe link at width x
+ * speed / 80 GB/s, 24 for Gen4 x16 and 48 for Gen5 (src/graph/topo.cc, kvDictPciGen), and
+ * its ring search (src/graph/search.cc ncclTopoCompute, speedArrayIntra) fits 2 channels
+ * of 12 GB/s into Gen4's 24, not duplicated below 25 GB/s a channel (ncclTopoDupChannels),
+ * then doubled once for the communicator (src/graph/connect.cc ncclTopoPostset): 4. */
+#define NCCL_CHANNELS_PCIE 4.0
+
 /* ZeRO-3 gathers each layer's parameters before use and prefetches the next one: DeepSpeed's
  * estimator (estimate_zero3_model_states_mem_needs) counts 4 bytes x the largest layer's
  * parameters, i.e. two layers' worth of 16-bit weights live at once. */
@@ -1232,7 +1239,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * through PyTorch's caching allocator: max_memory_reserved does not see
 		 * them, so they are outside allocated and reserved and inside total, as
 		 * nvidia-smi shows the process */
-		mem->nccl_buffers = groups * NCCL_BUFFSIZE * NCCL_CHANNELS * NCCL_PEERS;
+		mem->nccl_buffers = groups * NCCL_BUFFSIZE * NCCL_PEERS *
+				    (strcmp(s->hardware.gpu.link, "pcie") == 0 ? NCCL_CHANNELS_PCIE
+									       : NCCL_CHANNELS);
 		mem->comm_buffers += mem->nccl_buffers;
 	}
 	mem->capacity =

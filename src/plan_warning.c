@@ -70,6 +70,18 @@ static const struct {
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
 };
 
+/* the field each framework conflict (plan.h CONFLICT_*) is about */
+static const char *const conflict_keys[CONFLICT_COUNT] = {"parallel.zero", "parallel.offload",
+							  "workload.gpu_memory_utilization",
+							  "parallel.reshard_after_forward"};
+
+const char *plan_warning_conflict_key(const struct plan_warning *w)
+{
+	int c = (int)w->b;
+	return w->code == PW_FRAMEWORK_CONFLICT && c >= 0 && c < CONFLICT_COUNT ? conflict_keys[c]
+										: NULL;
+}
+
 bool plan_warning_field_ignored(const struct plan_warning *w)
 {
 	/* zero and offload apply to training (a serving framework runs inference only), the
@@ -138,12 +150,11 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 w->a, w->b, w->b - w->a);
 		break;
 	case PW_FRAMEWORK_CONFLICT: {
-		static const char *const keys[CONFLICT_COUNT] = {
-		    "parallel.zero", "parallel.offload", "workload.gpu_memory_utilization",
-		    "parallel.reshard_after_forward always"};
+		const char *key = plan_warning_conflict_key(w);
 		int c = (int)w->b;
-		snprintf(buf, size, "framework %s does not use %s, which is set (ignored%s)",
-			 framework_name((int)w->a), c >= 0 && c < CONFLICT_COUNT ? keys[c] : "?",
+		snprintf(buf, size, "framework %s does not use %s%s, which is set (ignored%s)",
+			 framework_name((int)w->a), key ? key : "?",
+			 c == CONFLICT_RESHARD ? " always" : "",
 			 c == CONFLICT_RESHARD
 			     ? ": with pp > 1 the pipeline stage keeps its parameters gathered"
 			     : "");

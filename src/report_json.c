@@ -115,7 +115,27 @@ static int put_uncertainty(cJSON *r, const struct scenario *s, const struct plan
 	return bad;
 }
 
-static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
+/* item appended to array; -1 (item freed) when either is NULL or out of memory */
+static int add_to(cJSON *array, cJSON *item)
+{
+	if (!item || !cJSON_AddItemToArray(array, item)) {
+		cJSON_Delete(item);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether warns holds a warning placed at key (a field scenario_ignored_fields names). */
+static bool warns_have(const struct gp_problems *warns, const char *key)
+{
+	for (int i = 0; warns && key && i < warns->count; i++)
+		if (strcmp(warns->items[i].field, key) == 0)
+			return true;
+	return false;
+}
+
+static int build_into(cJSON *r, const struct scenario *s, const struct plan *p,
+		      const struct gp_problems *warns)
 {
 	int bad = 0;
 	cJSON *warnings;
@@ -139,14 +159,21 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p)
 	warnings = cJSON_AddArrayToObject(r, "warnings");
 	if (!warnings)
 		bad = 1;
+	/* the fields the workload kind or framework ignores, at their places, as check
+	 * --json gives them; then the plan's, less the conflicts those already name */
+	for (int i = 0; warnings && warns && i < warns->count; i++) {
+		char msg[GP_PATH_MAX + 600];
+		bad |=
+		    add_to(warnings,
+			   cJSON_CreateString(gp_error_format(&warns->items[i], msg, sizeof(msg))));
+	}
 	for (int i = 0; warnings && i < p->nwarnings && i < PLAN_MAX_WARNINGS; i++) {
 		char msg[320];
-		cJSON *w =
-		    cJSON_CreateString(plan_warning_format(&p->warnings[i], msg, sizeof(msg)));
-		if (!w || !cJSON_AddItemToArray(warnings, w)) {
-			cJSON_Delete(w);
-			bad = 1;
-		}
+		if (plan_warning_field_ignored(&p->warnings[i]) &&
+		    warns_have(warns, plan_warning_conflict_key(&p->warnings[i])))
+			continue;
+		bad |= add_to(warnings, cJSON_CreateString(plan_warning_format(&p->warnings[i], msg,
+									       sizeof(msg))));
 	}
 
 	bad |= put_num(r, "layout.tp", p->tp, true);
@@ -216,21 +243,28 @@ static int put_fewest(cJSON *r, const struct scenario *s, const struct plan *p)
 }
 
 /* The report, with or without capacity_plan.fewest (a search result is itself a
- * candidate layout: it plans no others). */
-static cJSON *build(const struct scenario *s, const struct plan *p, bool fewest)
+ * candidate layout: it plans no others), with warns (may be NULL) first in warnings. */
+static cJSON *build(const struct scenario *s, const struct plan *p, bool fewest,
+		    const struct gp_problems *warns)
 {
 	cJSON *r = cJSON_CreateObject();
 
-	if (r && (build_into(r, s, p) != 0 || (fewest && put_fewest(r, s, p) != 0))) {
+	if (r && (build_into(r, s, p, warns) != 0 || (fewest && put_fewest(r, s, p) != 0))) {
 		cJSON_Delete(r);
 		return NULL;
 	}
 	return r;
 }
 
+struct cJSON *report_json_build_warned(const struct scenario *s, const struct plan *p,
+				       const struct gp_problems *warns)
+{
+	return build(s, p, true, warns);
+}
+
 struct cJSON *report_json_build(const struct scenario *s, const struct plan *p)
 {
-	return build(s, p, true);
+	return build(s, p, true, NULL);
 }
 
 struct cJSON *report_json_section(const struct scenario *s, const struct plan *p, const char *name)
@@ -254,15 +288,6 @@ static cJSON *verdict(const char *key, const char *a, const char *b)
 		return NULL;
 	}
 	return v;
-}
-
-static int add_to(cJSON *array, cJSON *item)
-{
-	if (!item || !cJSON_AddItemToArray(array, item)) {
-		cJSON_Delete(item);
-		return -1;
-	}
-	return 0;
 }
 
 struct cJSON *report_json_diff(const struct diff *d, const struct scenario *a,
@@ -374,7 +399,7 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	}
 	bad |= put(o, "meets_target", cJSON_CreateBool(r->meets_target));
 	bad |= put_num(o, "score", r->score, false);
-	full = build(&s, &r->plan, false);
+	full = build(&s, &r->plan, false, NULL);
 	if (!full)
 		bad = 1;
 	for (size_t i = 0; full && i < sizeof(sections) / sizeof(sections[0]); i++)

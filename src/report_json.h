@@ -29,6 +29,13 @@ struct cJSON;
  * it with report_json_free(). */
 struct cJSON *report_json_build(const struct scenario *s, const struct plan *p);
 
+/* The same report, its warnings led by warns (scenario_ignored_fields: the fields the
+ * workload kind or framework ignores) as "FILE:LINE:COL: message", as check --json gives
+ * them; a framework-conflict warning of the plan's that one of them places is left out.
+ * warns may be NULL (report_json_build). */
+struct cJSON *report_json_build_warned(const struct scenario *s, const struct plan *p,
+				       const struct gp_problems *warns);
+
 /* One top-level section of that report ("time", "throughput", "latency", "cost",
  * "bottleneck", "memory", ...), for reports that embed parts of it (`search --json`).
  * NULL for an unknown name or when out of memory. */

@@ -258,6 +258,20 @@ run 0 check "$T/ignored.yaml" && {
 	has "$T/err" "ignored.yaml:22:3: warning: .*does not use parallel.reshard_after_forward" \
 		"check: reshard_after_forward under vLLM warns at its place"
 }
+# report gives the same warnings on standard error, its exit status and report unchanged
+run 0 report "$T/ignored.yaml" --set parallel.zero=1 && {
+	has "$T/err" "^gpuplan report: .*ignored.yaml:8:3: warning: workload.kind online under framework vllm does not use workload.optimizer" \
+		"report: an optimizer under vLLM warns at its place"
+	has "$T/err" "^gpuplan report: .*ignored.yaml:22:3: warning: .*does not use parallel.reshard_after_forward" \
+		"report: reshard_after_forward under vLLM warns at its place"
+	has "$T/err" "^gpuplan report: --set parallel.zero=1: warning: workload.kind online under framework vllm does not use parallel.zero" \
+		"report: ZeRO on vLLM warns at its --set, naming both"
+	has "$T/out" "^  - framework vllm does not use parallel.zero" "report: the plan's warning stays in the text"
+	lacks "$T/out" "ignored.yaml:8:3" "report: the placed warnings are not in the report text"
+}
+run 0 report "$T/ignored.yaml" --markdown && has "$T/err" "ignored.yaml:9:3: warning: .*workload.recompute" \
+	"report --markdown: the warnings on standard error"
+run 0 report $D/serve.yaml && lacks "$T/err" "warning" "report: a plain scenario warns"
 run 0 check $D/train.yaml --set workload.framework=fsdp --set workload.scheduler=chunked \
 	--set workload.max_running=8 --set workload.requests_per_s=3 --set workload.slo.tpot=50ms && {
 	for k in scheduler max_running requests_per_s slo.tpot; do
@@ -801,6 +815,17 @@ run 0 check $D/serve.yaml --json --set workload.framework=vllm --set parallel.ze
 	jsoncheck "$T/out" "check --json: a framework warning" '
 assert d["ok"] is True and d["problems"] == [], d
 assert d["warnings"] == ["--set parallel.zero=1: workload.kind online under framework vllm does not use parallel.zero, which is set (ignored: it applies to training workloads)"], d'
+run 0 report $D/serve.yaml --json --set workload.framework=vllm --set parallel.zero=1 \
+	--set workload.optimizer=adam8bit && jsoncheck "$T/out" "report --json: the ignored fields in warnings" '
+w = d["warnings"]
+assert "--set parallel.zero=1: workload.kind online under framework vllm does not use parallel.zero, which is set (ignored: it applies to training workloads)" in w[:2], w
+assert [x for x in w[:2] if x.startswith("--set workload.optimizer=adam8bit: workload.kind online under framework vllm does not use workload.optimizer")], w
+assert not [x for x in w if x.startswith("framework vllm does not use parallel.zero")], w' &&
+	lacks "$T/err" "warning" "report --json: the warnings only in the JSON"
+run 0 report "$T/ignored.yaml" --json && jsoncheck "$T/out" "report --json: warnings at FILE:LINE:COL" '
+assert [x for x in d["warnings"] if x.endswith("ignored.yaml:8:3: workload.kind online under framework vllm does not use workload.optimizer, which is set (ignored: it applies to training workloads)")], d["warnings"]'
+run 0 report $D/train.yaml --json && jsoncheck "$T/out" "report --json: a plain scenario has no warnings" '
+assert d["warnings"] == [], d["warnings"]'
 run 2 check $D/bad-syntax.yaml --json && jsoncheck "$T/out" "check --json: a value that does not read" '
 p = d["problems"][0]
 assert p["line"] == 7 and p["column"] == 12 and p["key"] == "workload.seq_len", p'

@@ -285,12 +285,53 @@ static void test_max_batch_kv_rule(void **state)
 	}
 }
 
+/* framework megatron names its data-parallel path by ZeRO stage: Megatron-FSDP at 2 and 3
+ * (megatron/core/distributed/fsdp; --data-parallel-sharding-strategy optim_grads_params),
+ * whose ZeRO-3 rule is the one counted: 2 + 2 + 12 B a parameter over dp */
+static void test_megatron_fsdp(void **state)
+{
+	static const char *const path[] = {"DDP", "distributed optimizer", "optim_grads",
+					   "optim_grads_params"};
+	struct scenario s;
+	struct plan p;
+	char buf[4096];
+	(void)state;
+	for (int z = 0; z <= 3; z++) {
+		train_scenario(&s);
+		s.workload.framework = FW_MEGATRON;
+		s.parallel.zero = z;
+		check_all_keys(&s);
+		plan_compute(&s, &p);
+		assert_int_equal(p.zero, z);
+		assert_int_equal(
+		    explain_key(&s, &p, "memory.per_gpu.weights", buf, sizeof(buf), NULL), 0);
+		squash(buf);
+		assert_non_null(strstr(buf, path[z]));
+		if (z >= 2)
+			assert_non_null(strstr(buf, "Megatron-FSDP (--use-megatron-fsdp"));
+		else
+			assert_null(strstr(buf, "Megatron-FSDP"));
+		if (z == 3) {
+			double per = p.trainable_params / (p.tp * p.pp * p.dp);
+			assert_true(fabs(p.mem.weights - 2 * per) < 1e-6 * p.mem.weights);
+			assert_true(fabs(p.mem.gradients - 2 * per) < 1e-6 * p.mem.gradients);
+			assert_true(fabs(p.mem.optimizer - 12 * per) < 1e-6 * p.mem.optimizer);
+		}
+	}
+	/* another framework's ZeRO-3 is not Megatron-FSDP */
+	s.workload.framework = FW_FSDP;
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "memory.per_gpu.weights", buf, sizeof(buf), NULL), 0);
+	assert_null(strstr(buf, "Megatron-FSDP"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_key_training),	 cmocka_unit_test(test_every_key_online),
 	    cmocka_unit_test(test_unknown_key),		 cmocka_unit_test(test_seed5_names_peak),
 	    cmocka_unit_test(test_seed15_verdict_order), cmocka_unit_test(test_max_batch_kv_rule),
+	    cmocka_unit_test(test_megatron_fsdp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -462,7 +462,13 @@ static void test_every_row(void **state)
  * exp_avg_f32 and exp_avg_sq_f32 past the states' requantisation for the update: were both
  * materialised, the tied 394M-value embedding, stepped last under optimizer_in_bwd, would
  * hold 8 B a value, 2.9 GiB, beside the weights and states at the backward's end: 15.7 GiB,
- * -10.6%, still short, and what Inductor keeps is not known, so it is not modelled.
+ * -10.6%, still short, and what Inductor keeps is not known, so it is not modelled; the
+ * torchao README (low_bit_optim/README.md, November 2024) measures its AdamW8bit at bnb's
+ * in-place kernel's peak, 39.1 against 39.3 GB for Llama 2 7B in torchtune, which leaves
+ * no room for such copies at the peak. The 3B config's own default at 1814feb17
+ * (recipes/configs/llama3_2/3B_full_single_device.yaml) is bnb PagedAdamW8bit with
+ * optimizer_in_bwd: True; paged, gpuplan gives 9.2 GiB (-48%), so the row's states were
+ * on the device.
  * The 8B run (recipes/configs/llama3_1/8B_full_single_device.yaml: PagedAdamW8bit,
  * optimizer_in_bwd) has 16 GB of 8-bit states beside 15 GiB of weights on a 24 GiB card:
  * paged (F.get_paged: cudaMallocManaged), evicted to the host where the GPU has no room,
@@ -1197,6 +1203,29 @@ static void test_explain_names_framework(void **state)
 	}
 }
 
+/* NCCL's buffers follow its channel count: a ring over PCIe alone gets 4 channels
+ * (src/graph/search.cc: 2 of 12 GB/s in a Gen4 x16 link NCCL rates at 24 GB/s, doubled
+ * once in connect.cc ncclTopoPostset), an NVLink one 16; 4 MiB x 2 peers a channel */
+static void test_nccl_pcie_channels(void **state)
+{
+	struct scenario s;
+	struct plan a, b;
+	(void)state;
+	scenario_init(&s);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_TRAIN;
+	gpu_set(&s, "rtx-4090", 24 * GIB, 8);
+	snprintf(s.hardware.gpu.link, sizeof(s.hardware.gpu.link), "pcie");
+	plan_compute_memory(&s, &a);
+	assert_true(a.mem.nccl_buffers == 2 * 4 * 4194304.0);
+	snprintf(s.hardware.gpu.link, sizeof(s.hardware.gpu.link), "nvlink4");
+	plan_compute_memory(&s, &b);
+	assert_true(b.mem.nccl_buffers == 2 * 16 * 4194304.0);
+	/* in total, outside reserved: the rest of the plan is the same */
+	assert_true(fabs((b.mem.total - a.mem.total) - 2 * 12 * 4194304.0) < 1);
+	assert_true(a.mem.reserved == b.mem.reserved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1222,6 +1251,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_names_framework),
 	    cmocka_unit_test(test_graph_cap),
 	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_nccl_pcie_channels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
