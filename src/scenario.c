@@ -856,6 +856,15 @@ static int skipped_id(struct gp_error *err, const char *what, const char *text, 
 			    entry, why);
 }
 
+/* A preset or a config replaces the whole model; the workload's weight formats follow the
+ * new checkpoint's where the file did not write them (scenario_apply_checkpoint). */
+static void replace_model(struct scenario *s, const struct model *m)
+{
+	struct model_quant old = s->model.quant;
+	s->model = *m;
+	scenario_apply_checkpoint(s, &old);
+}
+
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
@@ -870,10 +879,8 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 				catalog_suggest_models(cat, text, near, sizeof(near));
 			return unknown_id(err, "model", text, near, "models");
 		}
-		struct model_quant old = s->model.quant;
-		s->model = cm->model;
+		replace_model(s, &cm->model);
 		snprintf(s->model.preset, sizeof(s->model.preset), "%s", cm->id);
-		scenario_apply_checkpoint(s, &old);
 		return 0;
 	}
 	if (f->catalog == FIELD_CATALOG_GPUS) {
@@ -919,11 +926,7 @@ int scenario_field_set_model(struct scenario *s, const struct field *f, const ch
 	}
 	/* the config replaces the model, preset and all: the report must not name a preset
 	 * whose numbers it no longer uses */
-	{
-		struct model_quant old = s->model.quant;
-		s->model = *m;
-		scenario_apply_checkpoint(s, &old);
-	}
+	replace_model(s, m);
 	memcpy(s->model.hf_config, text, len + 1);
 	s->model.preset[0] = '\0';
 	return 0;
