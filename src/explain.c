@@ -213,28 +213,19 @@ const char *const *explain_keys(void)
 	return keys;
 }
 
-static const char *last_part(const char *k)
-{
-	const char *d = strrchr(k, '.');
-	return d ? d + 1 : k;
-}
-
 const char *explain_suggest(const char *key)
 {
 	const char *const *keys = explain_keys();
 	const char *best = NULL;
 	int bestd = 1000;
 	for (int i = 0; keys[i]; i++) {
-		int d = text_edit_distance(key, keys[i]);
-		int d2 = text_edit_distance(last_part(key), last_part(keys[i]));
-		if (d2 < d)
-			d = d2;
+		int d = text_key_distance(key, keys[i], true);
 		if (d < bestd) {
 			bestd = d;
 			best = keys[i];
 		}
 	}
-	return bestd <= (int)strlen(last_part(key)) / 2 + 2 ? best : NULL;
+	return text_key_near(key, bestd) ? best : NULL;
 }
 
 /* "key = value" and a blank line: the value as the reports write it, or in the unit or
@@ -298,8 +289,8 @@ static void detail(struct ex *e, const struct figure *f, const struct scenario *
 		not_applicable(e, "none in this plan (the explanation below says why)");
 	} else {
 		snprintf(text, sizeof(text), "%s (a detail of %s)", f->label, up->key);
-		formula(e, last_part(f->key), text);
-		result(e, last_part(f->key),
+		formula(e, text_key_leaf(f->key), text);
+		result(e, text_key_leaf(f->key),
 		       figure_format(f, v, e->num[e->nn++ % 16], sizeof(e->num[0])));
 		ex_put(e, "\n");
 		snprintf(text, sizeof(text),

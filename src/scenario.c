@@ -638,12 +638,6 @@ const struct field *scenario_field_find(const char *key)
 	return NULL;
 }
 
-static const char *last_part(const char *key)
-{
-	const char *dot = strrchr(key, '.');
-	return dot ? dot + 1 : key;
-}
-
 const char *scenario_field_suggest(const char *key, const char *prefix)
 {
 	const char *best = NULL;
@@ -654,20 +648,14 @@ const char *scenario_field_suggest(const char *key, const char *prefix)
 		int d;
 		if (plen && strncmp(f->key, prefix, plen) != 0)
 			continue;
-		d = text_edit_distance(key, f->key);
-		/* also compare the last component, so "batchsize" finds "batch" in any section */
-		if (strchr(key, '.') == NULL || plen) {
-			int d2 = text_edit_distance(last_part(key), last_part(f->key));
-			if (d2 < d)
-				d = d2;
-		}
+		/* the last parts too when the key names no section or the section is given */
+		d = text_key_distance(key, f->key, strchr(key, '.') == NULL || plen);
 		if (d < bestd) {
 			bestd = d;
 			best = f->key;
 		}
 	}
-	/* a suggestion must be closer than a rewrite of the whole word */
-	if (best && bestd <= (int)strlen(last_part(key)) / 2 + 2)
+	if (best && text_key_near(key, bestd))
 		return best;
 	return NULL;
 }

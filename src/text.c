@@ -31,6 +31,28 @@ int text_edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+const char *text_key_leaf(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? dot + 1 : key;
+}
+
+int text_key_distance(const char *typed, const char *known, bool leaf)
+{
+	int d = text_edit_distance(typed, known);
+	if (leaf) {
+		int d2 = text_edit_distance(text_key_leaf(typed), text_key_leaf(known));
+		if (d2 < d)
+			d = d2;
+	}
+	return d;
+}
+
+bool text_key_near(const char *typed, int distance)
+{
+	return distance <= (int)strlen(text_key_leaf(typed)) / 2 + 2;
+}
+
 size_t text_utf8_invalid_at(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
