@@ -128,10 +128,10 @@ const struct field scenario_fields[] = {
 	      PM("preset"), .flags = FIELD_PRESET, .catalog = FIELD_CATALOG_MODELS),
     STR_FIELD("model.hf_config", model.hf_config, 0,
 	      "a Hugging Face config.json, relative to the scenario file", PM("hf config"),
-	      .flags = FIELD_PRESET | FIELD_FILE),
+	      .flags = FIELD_PRESET | FIELD_FILE | FIELD_PANE_LAST),
     NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
 	      "total parameters (7B); with shape fields it replaces the computed count",
-	      PM("params (size)"), DOUBLES),
+	      PM("params (size)"), .flags = FIELD_STEP_DOUBLES | FIELD_PANE_LAST),
     INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers", PM("layers")),
     INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)", PM("hidden")),
     INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads", PM("heads")),
@@ -706,11 +706,16 @@ bool scenario_field_shown(const struct scenario *s, const struct field *f)
 
 const struct field *scenario_pane_next(enum field_pane pane, const struct field *after)
 {
+	int from = after && (after->flags & FIELD_PANE_LAST);
+
 	if (pane == FIELD_PANE_NONE)
 		return NULL;
-	for (const struct field *f = after ? after + 1 : scenario_fields; f->key; f++)
-		if (f->pane == pane)
-			return f;
+	/* two passes over the table: the fields without FIELD_PANE_LAST, then those with it */
+	for (int last = from; last < 2; last++)
+		for (const struct field *f = after && last == from ? after + 1 : scenario_fields;
+		     f->key; f++)
+			if (f->pane == pane && !(f->flags & FIELD_PANE_LAST) == !last)
+				return f;
 	return NULL;
 }
 
