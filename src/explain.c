@@ -21,34 +21,17 @@ void ex_put(struct ex *e, const char *fmt, ...)
 		e->len += (size_t)n < e->size - e->len ? (size_t)n : e->size - e->len - 1;
 }
 
+static void ex_piece(void *e, const char *s, size_t n)
+{
+	ex_put(e, "%.*s", (int)n, s);
+}
+
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
  * the prefix's width; a number keeps its unit on its line ("615 kB"). */
 void ex_wrapped(struct ex *e, const char *prefix, const char *text)
 {
-	int indent = (int)strlen(prefix), col = indent;
-	const char *w = text;
-
 	ex_put(e, "%s", prefix);
-	while (*w) {
-		const char *end = w;
-		int len;
-		while (*end && !(*end == ' ' && !(end > w && isdigit((unsigned char)end[-1]) &&
-						  isalpha((unsigned char)end[1]))))
-			end++;
-		len = (int)(end - w);
-		if (e->width > 0 && col > indent && col + 1 + len > e->width) {
-			ex_put(e, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			ex_put(e, " ");
-			col++;
-		}
-		ex_put(e, "%.*s", len, w);
-		col += len;
-		w = end;
-		while (*w == ' ')
-			w++;
-	}
+	text_wrap(text, (int)strlen(prefix), e->width, true, ex_piece, e);
 	ex_put(e, "\n");
 }
 

@@ -20,6 +20,13 @@ const char *text_key_leaf(const char *key);
 int text_key_distance(const char *typed, const char *known, bool leaf);
 bool text_key_near(const char *typed, int distance);
 
+/* Word-wraps text at width columns (0: never), the first line from column indent (what
+ * leads it is the caller's) and the others indented by indent spaces; put gets each piece
+ * to write, in order. With units a space between a digit and a letter does not break, so
+ * a number keeps its unit on its line ("615 kB"). The text reports and explain share it. */
+void text_wrap(const char *text, int indent, int width, bool units,
+	       void (*put)(void *ctx, const char *s, size_t n), void *ctx);
+
 /* Byte offset of the first invalid UTF-8 sequence in the len bytes of text, or len when
  * they are all valid (RFC 3629 section 3: no overlong forms, no surrogates, nothing above
  * U+10FFFF; a sequence cut by the end is invalid). The one check behind the YAML reader
