@@ -251,12 +251,17 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 			"per-group scales");
 }
 
-/* Gradients and optimizer states are training's: false, with the reason, for inference. */
-static bool keeps_states(struct ex *e, const struct scenario *s)
+/* Gradients and optimizer states are training's: false, with the reason, for inference;
+ * else true with *held, where part is held (gpu_or_host). */
+static bool held_states(struct ex *e, const struct scenario *s, const struct plan *p, double on_gpu,
+			enum held part, double *held)
 {
-	if (!training(s))
+	if (!training(s)) {
 		not_applicable(e, "inference keeps no gradients or optimizer states");
-	return training(s);
+		return false;
+	}
+	*held = gpu_or_host(s, p, on_gpu, part);
+	return true;
 }
 
 /* The per-parameter state of gradients or optimizer (bytes: what one parameter holds), as
@@ -283,9 +288,8 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 	double held;
 
-	if (!keeps_states(e, s))
+	if (!held_states(e, s, p, m->gradients, HELD_GRADIENTS, &held))
 		return;
-	held = gpu_or_host(s, p, m->gradients, HELD_GRADIENTS);
 	/* a lifetime shorter than the step (workload.grad_lifetime backward or fused) leaves
 	 * less than the step's gradients at the peak: that is the figure, and the first
 	 * paragraph's result, so that the headline and the sum agree (issue 14) */
@@ -354,9 +358,8 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 	double held;
 
-	if (!keeps_states(e, s))
+	if (!held_states(e, s, p, m->optimizer, HELD_OPTIMIZER, &held))
 		return;
-	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
 	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE) {
 		/* paged states the GPU has no room for are on the host (plan_memory.c) */
 		double vis = m->vision_optimizer > 0 ? m->vision_optimizer : 0;
