@@ -21,34 +21,17 @@ void ex_put(struct ex *e, const char *fmt, ...)
 		e->len += (size_t)n < e->size - e->len ? (size_t)n : e->size - e->len - 1;
 }
 
+static void ex_piece(void *e, const char *s, size_t n)
+{
+	ex_put(e, "%.*s", (int)n, s);
+}
+
 /* Writes text after prefix, wrapped at 80 columns with continuation lines indented to
  * the prefix's width; a number keeps its unit on its line ("615 kB"). */
 void ex_wrapped(struct ex *e, const char *prefix, const char *text)
 {
-	int indent = (int)strlen(prefix), col = indent;
-	const char *w = text;
-
 	ex_put(e, "%s", prefix);
-	while (*w) {
-		const char *end = w;
-		int len;
-		while (*end && !(*end == ' ' && !(end > w && isdigit((unsigned char)end[-1]) &&
-						  isalpha((unsigned char)end[1]))))
-			end++;
-		len = (int)(end - w);
-		if (e->width > 0 && col > indent && col + 1 + len > e->width) {
-			ex_put(e, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			ex_put(e, " ");
-			col++;
-		}
-		ex_put(e, "%.*s", len, w);
-		col += len;
-		w = end;
-		while (*w == ' ')
-			w++;
-	}
+	text_wrap(text, (int)strlen(prefix), e->width, true, ex_piece, e);
 	ex_put(e, "\n");
 }
 
@@ -213,28 +196,19 @@ const char *const *explain_keys(void)
 	return keys;
 }
 
-static const char *last_part(const char *k)
-{
-	const char *d = strrchr(k, '.');
-	return d ? d + 1 : k;
-}
-
 const char *explain_suggest(const char *key)
 {
 	const char *const *keys = explain_keys();
 	const char *best = NULL;
 	int bestd = 1000;
 	for (int i = 0; keys[i]; i++) {
-		int d = text_edit_distance(key, keys[i]);
-		int d2 = text_edit_distance(last_part(key), last_part(keys[i]));
-		if (d2 < d)
-			d = d2;
+		int d = text_key_distance(key, keys[i], true);
 		if (d < bestd) {
 			bestd = d;
 			best = keys[i];
 		}
 	}
-	return bestd <= (int)strlen(last_part(key)) / 2 + 2 ? best : NULL;
+	return text_key_near(key, bestd) ? best : NULL;
 }
 
 /* "key = value" and a blank line: the value as the reports write it, or in the unit or
@@ -298,8 +272,8 @@ static void detail(struct ex *e, const struct figure *f, const struct scenario *
 		not_applicable(e, "none in this plan (the explanation below says why)");
 	} else {
 		snprintf(text, sizeof(text), "%s (a detail of %s)", f->label, up->key);
-		formula(e, last_part(f->key), text);
-		result(e, last_part(f->key),
+		formula(e, text_key_leaf(f->key), text);
+		result(e, text_key_leaf(f->key),
 		       figure_format(f, v, e->num[e->nn++ % 16], sizeof(e->num[0])));
 		ex_put(e, "\n");
 		snprintf(text, sizeof(text),

@@ -251,16 +251,45 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 			"per-group scales");
 }
 
+/* Gradients and optimizer states are training's: false, with the reason, for inference;
+ * else true with *held, where part is held (gpu_or_host). */
+static bool held_states(struct ex *e, const struct scenario *s, const struct plan *p, double on_gpu,
+			enum held part, double *held)
+{
+	if (!training(s)) {
+		not_applicable(e, "inference keeps no gradients or optimizer states");
+		return false;
+	}
+	*held = gpu_or_host(s, p, on_gpu, part);
+	return true;
+}
+
+/* The per-parameter state of gradients or optimizer (bytes: what one parameter holds), as
+ * src/plan_memory.c counts it: trainable parameters x bytes / shards, plus the vision
+ * tower's (vision > 0), less what is paged on the host (*paged; NULL for none). */
+static void per_param_state(struct ex *e, const char *lhs, const char *bytes, const struct plan *p,
+			    double per_param, double shards, double vision, const double *paged)
+{
+	char sym[160], vis[64] = "", host[64] = "";
+
+	snprintf(sym, sizeof(sym), "trainable parameters x %s / shards%s%s", bytes,
+		 vision > 0 ? " + vision tower" : "", paged ? " - paged on the host" : "");
+	formula(e, lhs, sym);
+	if (vision > 0)
+		snprintf(vis, sizeof(vis), " + %s", byt(e, vision));
+	if (paged)
+		snprintf(host, sizeof(host), " - %s", byt(e, *paged));
+	ex_numbers(e, lhs, "%s x %s B / %s%s%s", cnt(e, p->trainable_params), plain(e, per_param),
+		   plain(e, shards), vis, host);
+}
+
 void explain_gradients(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	const struct plan_memory *m = &p->mem;
 	double held;
 
-	if (!training(s)) {
-		not_applicable(e, "inference keeps no gradients or optimizer states");
+	if (!held_states(e, s, p, m->gradients, HELD_GRADIENTS, &held))
 		return;
-	}
-	held = gpu_or_host(s, p, m->gradients, HELD_GRADIENTS);
 	/* a lifetime shorter than the step (workload.grad_lifetime backward or fused) leaves
 	 * less than the step's gradients at the peak: that is the figure, and the first
 	 * paragraph's result, so that the headline and the sum agree (issue 14) */
@@ -280,18 +309,8 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		}
 		ex_put(e, "\n");
 	}
-	formula(e, shorter ? "the step's gradients" : "gradients",
-		m->vision_gradients > 0
-		    ? "trainable parameters x bytes per gradient / shards + vision tower"
-		    : "trainable parameters x bytes per gradient / shards");
-	if (m->vision_gradients > 0)
-		ex_numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s + %s",
-			   cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
-			   plain(e, m->grad_shard), byt(e, m->vision_gradients));
-	else
-		ex_numbers(e, shorter ? "the step's gradients" : "gradients", "%s x %s B / %s",
-			   cnt(e, p->trainable_params), plain(e, m->grad_bytes_per_param),
-			   plain(e, m->grad_shard));
+	per_param_state(e, shorter ? "the step's gradients" : "gradients", "bytes per gradient", p,
+			m->grad_bytes_per_param, m->grad_shard, m->vision_gradients, NULL);
 	if (shorter)
 		result(e, "the step's gradients", byt(e, m->gradients_full));
 	else
@@ -348,42 +367,19 @@ void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan
 	const struct plan_memory *m = &p->mem;
 	double held;
 
-	if (!training(s)) {
-		not_applicable(e, "inference keeps no gradients or optimizer states");
+	if (!held_states(e, s, p, m->optimizer, HELD_OPTIMIZER, &held))
 		return;
-	}
-	held = gpu_or_host(s, p, m->optimizer, HELD_OPTIMIZER);
 	if (s->workload.optimizer_states == STATES_PAGED && s->parallel.offload == OFFLOAD_NONE) {
 		/* paged states the GPU has no room for are on the host (plan_memory.c) */
 		double vis = m->vision_optimizer > 0 ? m->vision_optimizer : 0;
 		double all =
 		    p->trainable_params * m->optimizer_bytes_per_param / m->optimizer_shard + vis;
-		formula(
-		    e, "optimizer",
-		    vis > 0
-			? "trainable parameters x optimizer bytes / shards + vision tower - "
-			  "paged on the host"
-			: "trainable parameters x optimizer bytes / shards - paged on the host");
-		if (vis > 0)
-			ex_numbers(
-			    e, "optimizer", "%s x %s B / %s + %s - %s", cnt(e, p->trainable_params),
-			    plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
-			    byt(e, vis), byt(e, all - m->optimizer));
-		else
-			ex_numbers(e, "optimizer", "%s x %s B / %s - %s",
-				   cnt(e, p->trainable_params),
-				   plain(e, m->optimizer_bytes_per_param),
-				   plain(e, m->optimizer_shard), byt(e, all - m->optimizer));
-	} else if (m->vision_optimizer > 0) {
-		formula(e, "optimizer",
-			"trainable parameters x optimizer bytes / shards + vision tower");
-		ex_numbers(e, "optimizer", "%s x %s B / %s + %s", cnt(e, p->trainable_params),
-			   plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard),
-			   byt(e, m->vision_optimizer));
+		double paged = all - m->optimizer;
+		per_param_state(e, "optimizer", "optimizer bytes", p, m->optimizer_bytes_per_param,
+				m->optimizer_shard, vis, &paged);
 	} else {
-		formula(e, "optimizer", "trainable parameters x optimizer bytes / shards");
-		ex_numbers(e, "optimizer", "%s x %s B / %s", cnt(e, p->trainable_params),
-			   plain(e, m->optimizer_bytes_per_param), plain(e, m->optimizer_shard));
+		per_param_state(e, "optimizer", "optimizer bytes", p, m->optimizer_bytes_per_param,
+				m->optimizer_shard, m->vision_optimizer, NULL);
 	}
 	result(e, "optimizer", held_str(e, m->optimizer, held));
 	switch (s->workload.optimizer) {

@@ -270,6 +270,25 @@ static void engine_note(struct ex *e, const struct scenario *s, const struct pla
 	ex_wrapped(e, "  ", text);
 }
 
+/* A decode step's terms as the time model adds them (struct plan_decode): the GEMMs or the
+ * weight read, whichever is longer, then attention, elementwise, communication and the fixed
+ * cost; eager adds the host's wait above the CUDA-graph cap; rows ends the formula. */
+static void step_terms(struct ex *e, const char *lhs, const struct plan_decode *d, bool eager,
+		       const char *rows)
+{
+	char sym[200], wait[64] = "";
+
+	snprintf(sym, sizeof(sym),
+		 "max(GEMMs, weight read) + attention + elementwise + communication + fixed%s%s",
+		 eager ? " + eager host wait" : "", rows);
+	formula(e, lhs, sym);
+	if (eager)
+		snprintf(wait, sizeof(wait), " + %s", sec(e, d->eager_s));
+	ex_numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s%s", sec(e, d->gemm_s),
+		   sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
+		   sec(e, decode_comm(d)), sec(e, d->fixed_s), wait);
+}
+
 /* One decode step, term by term (tpot; the step of an inference plan). */
 static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 {
@@ -280,32 +299,12 @@ static void decode_step(struct ex *e, const char *lhs, const struct plan *p)
 		ex_numbers(e, lhs, "(%s + %s) / %s", sec(e, d->verify_s), sec(e, d->draft_s),
 			   plain(e, d->spec_tokens_per_step));
 		result(e, lhs, sec(e, d->step_s));
-		formula(e, "verify pass",
-			"max(GEMMs, weight read) + attention + elementwise + communication + "
-			"fixed, over K + 1 rows a sequence");
-		ex_numbers(e, "verify pass", "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
-			   sec(e, d->weight_read_s), sec(e, d->attention_s),
-			   sec(e, d->elementwise_s), sec(e, decode_comm(d)), sec(e, d->fixed_s));
+		step_terms(e, "verify pass", d, false, ", over K + 1 rows a sequence");
 		result(e, "verify pass", sec(e, d->verify_s));
 		return;
 	}
-	if (d->eager_s > 0) {
-		/* above the CUDA-graph cap: the host's eager launches outlast the GPU */
-		formula(e, lhs,
-			"max(GEMMs, weight read) + attention + elementwise + communication + "
-			"fixed + eager host wait");
-		ex_numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s + %s", sec(e, d->gemm_s),
-			   sec(e, d->weight_read_s), sec(e, d->attention_s),
-			   sec(e, d->elementwise_s), sec(e, decode_comm(d)), sec(e, d->fixed_s),
-			   sec(e, d->eager_s));
-		result(e, lhs, sec(e, d->step_s));
-		return;
-	}
-	formula(e, lhs,
-		"max(GEMMs, weight read) + attention + elementwise + communication + fixed");
-	ex_numbers(e, lhs, "max(%s, %s) + %s + %s + %s + %s", sec(e, d->gemm_s),
-		   sec(e, d->weight_read_s), sec(e, d->attention_s), sec(e, d->elementwise_s),
-		   sec(e, decode_comm(d)), sec(e, d->fixed_s));
+	/* above the CUDA-graph cap: the host's eager launches outlast the GPU */
+	step_terms(e, lhs, d, d->eager_s > 0, "");
 	result(e, lhs, sec(e, d->step_s));
 }
 

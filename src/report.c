@@ -310,30 +310,16 @@ static void describe_framework(struct report_buf *b, const struct scenario *s, c
 			  framework_get(s->workload.framework)->title);
 }
 
+static void report_piece(void *b, const char *s, size_t n)
+{
+	report_buf_printf(b, "%.*s", (int)n, s);
+}
+
 /* Prints "label  text" wrapping text at 80 columns under a hanging indent. */
 void report_wrap(struct report_buf *b, int indent, const char *label, const char *text)
 {
-	const int width = 80;
-	int col = indent;
-	const char *w = text;
-
 	report_buf_printf(b, "%-*s", indent, label);
-	while (*w) {
-		const char *e = strchr(w, ' ');
-		int n = e ? (int)(e - w) : (int)strlen(w);
-		if (col > indent && col + 1 + n > width) {
-			report_buf_printf(b, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			report_buf_printf(b, " ");
-			col++;
-		}
-		report_buf_printf(b, "%.*s", n, w);
-		col += n;
-		w += n;
-		while (*w == ' ')
-			w++;
-	}
+	text_wrap(text, indent, 80, false, report_piece, b);
 	report_buf_printf(b, "\n");
 }
 

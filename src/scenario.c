@@ -128,10 +128,10 @@ const struct field scenario_fields[] = {
 	      PM("preset"), .flags = FIELD_PRESET, .catalog = FIELD_CATALOG_MODELS),
     STR_FIELD("model.hf_config", model.hf_config, 0,
 	      "a Hugging Face config.json, relative to the scenario file", PM("hf config"),
-	      .flags = FIELD_PRESET | FIELD_FILE),
+	      .flags = FIELD_PRESET | FIELD_FILE | FIELD_PANE_LAST),
     NUM_FIELD("model.params", model.params, UNIT_COUNT, 1e3, 1e15, 0,
 	      "total parameters (7B); with shape fields it replaces the computed count",
-	      PM("params (size)"), DOUBLES),
+	      PM("params (size)"), .flags = FIELD_STEP_DOUBLES | FIELD_PANE_LAST),
     INT_FIELD("model.layers", model.layers, 1, 10000, 0, "transformer layers", PM("layers")),
     INT_FIELD("model.hidden", model.hidden, 1, 1048576, 0, "hidden size (d_model)", PM("hidden")),
     INT_FIELD("model.heads", model.heads, 1, 65536, 0, "attention (query) heads", PM("heads")),
@@ -638,12 +638,6 @@ const struct field *scenario_field_find(const char *key)
 	return NULL;
 }
 
-static const char *last_part(const char *key)
-{
-	const char *dot = strrchr(key, '.');
-	return dot ? dot + 1 : key;
-}
-
 const char *scenario_field_suggest(const char *key, const char *prefix)
 {
 	const char *best = NULL;
@@ -654,20 +648,14 @@ const char *scenario_field_suggest(const char *key, const char *prefix)
 		int d;
 		if (plen && strncmp(f->key, prefix, plen) != 0)
 			continue;
-		d = text_edit_distance(key, f->key);
-		/* also compare the last component, so "batchsize" finds "batch" in any section */
-		if (strchr(key, '.') == NULL || plen) {
-			int d2 = text_edit_distance(last_part(key), last_part(f->key));
-			if (d2 < d)
-				d = d2;
-		}
+		/* the last parts too when the key names no section or the section is given */
+		d = text_key_distance(key, f->key, strchr(key, '.') == NULL || plen);
 		if (d < bestd) {
 			bestd = d;
 			best = f->key;
 		}
 	}
-	/* a suggestion must be closer than a rewrite of the whole word */
-	if (best && bestd <= (int)strlen(last_part(key)) / 2 + 2)
+	if (best && text_key_near(key, bestd))
 		return best;
 	return NULL;
 }
@@ -718,11 +706,16 @@ bool scenario_field_shown(const struct scenario *s, const struct field *f)
 
 const struct field *scenario_pane_next(enum field_pane pane, const struct field *after)
 {
+	int from = after && (after->flags & FIELD_PANE_LAST);
+
 	if (pane == FIELD_PANE_NONE)
 		return NULL;
-	for (const struct field *f = after ? after + 1 : scenario_fields; f->key; f++)
-		if (f->pane == pane)
-			return f;
+	/* two passes over the table: the fields without FIELD_PANE_LAST, then those with it */
+	for (int last = from; last < 2; last++)
+		for (const struct field *f = after && last == from ? after + 1 : scenario_fields;
+		     f->key; f++)
+			if (f->pane == pane && !(f->flags & FIELD_PANE_LAST) == !last)
+				return f;
 	return NULL;
 }
 
@@ -856,6 +849,15 @@ static int skipped_id(struct gp_error *err, const char *what, const char *text, 
 			    entry, why);
 }
 
+/* A preset or a config replaces the whole model; the workload's weight formats follow the
+ * new checkpoint's where the file did not write them (scenario_apply_checkpoint). */
+static void replace_model(struct scenario *s, const struct model *m)
+{
+	struct model_quant old = s->model.quant;
+	s->model = *m;
+	scenario_apply_checkpoint(s, &old);
+}
+
 static int set_preset(struct scenario *s, const struct catalog *cat, const struct field *f,
 		      const char *text, struct gp_error *err)
 {
@@ -870,10 +872,8 @@ static int set_preset(struct scenario *s, const struct catalog *cat, const struc
 				catalog_suggest_models(cat, text, near, sizeof(near));
 			return unknown_id(err, "model", text, near, "models");
 		}
-		struct model_quant old = s->model.quant;
-		s->model = cm->model;
+		replace_model(s, &cm->model);
 		snprintf(s->model.preset, sizeof(s->model.preset), "%s", cm->id);
-		scenario_apply_checkpoint(s, &old);
 		return 0;
 	}
 	if (f->catalog == FIELD_CATALOG_GPUS) {
@@ -919,11 +919,7 @@ int scenario_field_set_model(struct scenario *s, const struct field *f, const ch
 	}
 	/* the config replaces the model, preset and all: the report must not name a preset
 	 * whose numbers it no longer uses */
-	{
-		struct model_quant old = s->model.quant;
-		s->model = *m;
-		scenario_apply_checkpoint(s, &old);
-	}
+	replace_model(s, m);
 	memcpy(s->model.hf_config, text, len + 1);
 	s->model.preset[0] = '\0';
 	return 0;

@@ -266,6 +266,9 @@ enum field_type {
 					scenario_field_load, never scenario_field_set */
 #define FIELD_STEP_DOUBLES (1u << 2) /* +/- double and halve it (counts, sizes, rates) */
 #define FIELD_MAX_OPEN	   (1u << 3) /* max itself is refused: the range is [min, max) */
+/* Its pane shows it after the fields without the flag: a whole model's other sources
+ * (model.hf_config, model.params), blank under a preset, below the shape a user edits. */
+#define FIELD_PANE_LAST (1u << 4)
 
 /* Where a FIELD_STR value is an id: the catalog the terminal UI picks it from. */
 enum field_catalog { FIELD_CATALOG_NONE, FIELD_CATALOG_MODELS, FIELD_CATALOG_GPUS };
@@ -298,9 +301,10 @@ struct field {
 	unsigned frameworks;	  /* 1 << FW_* of the named frameworks that read it; 0 = all */
 	const char *doc;	  /* one line: meaning, unit, default */
 	const char *label;	  /* the short label of its row in the terminal UI */
-	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES, FIELD_MAX_OPEN */
+	unsigned flags;		  /* FIELD_PRESET, FIELD_FILE, FIELD_STEP_DOUBLES, FIELD_MAX_OPEN,
+				     FIELD_PANE_LAST */
 	enum field_catalog catalog;
-	enum field_pane pane; /* its rows come in the table's order */
+	enum field_pane pane; /* its rows come in the table's order (FIELD_PANE_LAST last) */
 	enum field_shown shown;
 	enum field_resolved resolved_kind;
 	size_t resolved; /* auto_ok: offset in struct plan of the figure auto resolves to */
@@ -337,8 +341,9 @@ const char *scenario_enum_name(const char *key, int v);
 /* Whether the terminal UI shows f's row for s: its applies bits and its shown condition. */
 bool scenario_field_shown(const struct scenario *s, const struct field *f);
 
-/* The first field of pane after after (the pane's first for NULL), in table order, or NULL
- * when there is none: the rows of a pane are its fields in the table's order. */
+/* The first field of pane after after (the pane's first for NULL), or NULL when there is
+ * none: the rows of a pane are its fields in the table's order, those with FIELD_PANE_LAST
+ * after the others. The saved file keeps the table's order. */
 const struct field *scenario_pane_next(enum field_pane pane, const struct field *after);
 
 /* The field at 1-based row of pane, or NULL when the pane has fewer rows. */

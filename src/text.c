@@ -2,6 +2,7 @@
  * Markdown (text.h). */
 #include "text.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,62 @@ int text_edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+void text_wrap(const char *text, int indent, int width, bool units,
+	       void (*put)(void *ctx, const char *s, size_t n), void *ctx)
+{
+	static const char spaces[] = "                                ";
+	const int most = (int)sizeof(spaces) - 1;
+	int col = indent;
+	const char *w = text;
+
+	while (*w) {
+		const char *end = w;
+		int len;
+		/* a word ends at a space, but for one between a number and its unit */
+		while (*end &&
+		       !(*end == ' ' && !(units && end > w && isdigit((unsigned char)end[-1]) &&
+					  isalpha((unsigned char)end[1]))))
+			end++;
+		len = (int)(end - w);
+		if (width > 0 && col > indent && col + 1 + len > width) {
+			put(ctx, "\n", 1);
+			for (int k = indent; k > 0; k -= most)
+				put(ctx, spaces, (size_t)(k < most ? k : most));
+			col = indent;
+		} else if (col > indent) {
+			put(ctx, " ", 1);
+			col++;
+		}
+		put(ctx, w, (size_t)len);
+		col += len;
+		w = end;
+		while (*w == ' ')
+			w++;
+	}
+}
+
+const char *text_key_leaf(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? dot + 1 : key;
+}
+
+int text_key_distance(const char *typed, const char *known, bool leaf)
+{
+	int d = text_edit_distance(typed, known);
+	if (leaf) {
+		int d2 = text_edit_distance(text_key_leaf(typed), text_key_leaf(known));
+		if (d2 < d)
+			d = d2;
+	}
+	return d;
+}
+
+bool text_key_near(const char *typed, int distance)
+{
+	return distance <= (int)strlen(text_key_leaf(typed)) / 2 + 2;
 }
 
 size_t text_utf8_invalid_at(const char *text, size_t len)

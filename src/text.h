@@ -11,6 +11,22 @@
  * you mean"; strings of 128 bytes or more count as 1000 (never a suggestion). */
 int text_edit_distance(const char *a, const char *b);
 
+/* For "did you mean" on dotted keys (scenario fields, explain's figures): the last part of
+ * a key ("workload.seq_len": "seq_len"); the distance from a typed key to a known one, the
+ * whole keys' or, with leaf, their last parts' when less (so "batchsize" finds "batch" in
+ * any section); and whether a distance is near enough to suggest: closer than a rewrite of
+ * the typed key's last part. */
+const char *text_key_leaf(const char *key);
+int text_key_distance(const char *typed, const char *known, bool leaf);
+bool text_key_near(const char *typed, int distance);
+
+/* Word-wraps text at width columns (0: never), the first line from column indent (what
+ * leads it is the caller's) and the others indented by indent spaces; put gets each piece
+ * to write, in order. With units a space between a digit and a letter does not break, so
+ * a number keeps its unit on its line ("615 kB"). The text reports and explain share it. */
+void text_wrap(const char *text, int indent, int width, bool units,
+	       void (*put)(void *ctx, const char *s, size_t n), void *ctx);
+
 /* Byte offset of the first invalid UTF-8 sequence in the len bytes of text, or len when
  * they are all valid (RFC 3629 section 3: no overlong forms, no surrogates, nothing above
  * U+10FFFF; a sequence cut by the end is invalid). The one check behind the YAML reader

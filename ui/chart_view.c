@@ -114,13 +114,15 @@ static void chart_best_layouts(struct app *a)
 	a->dirty |= DIRTY_DRAW;
 }
 
-void chart_view_compute(struct app *a)
+/* The view's recalc: plans the scenario at each value when the view is open and stale. */
+static void chart_view_compute(struct app *a, const struct view_ops *v)
 {
 	struct chart_view *cv = &a->cv;
 	struct scenario work;
 	struct plan p;
 	struct gp_problems probs;
 
+	(void)v;
 	if (a->view != VIEW_CHART || !cv->stale || !cv->field || !cv->fig)
 		return;
 	cv->stale = false;
@@ -426,15 +428,9 @@ static void chart_view_draw(struct app *a, const struct view_ops *v, WINDOW *w)
 	wnoutrefresh(w);
 }
 
-static void chart_view_recalc(struct app *a, const struct view_ops *v)
-{
-	(void)v;
-	chart_view_compute(a);
-}
-
 const struct view_ops chart_view_ops = {
     .key = app_body_view_key,
-    .recalc = chart_view_recalc,
+    .recalc = chart_view_compute,
     .draw = chart_view_draw,
     VIEW_OPS("chart", KC_CHART),
 };

@@ -174,29 +174,31 @@ void pane_inputs_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 	wnoutrefresh(w);
 }
 
+/* Appends a row, unless the pane is full. */
+static void rows_push(struct pane_rows *out, enum row_kind kind, const struct field *f,
+		      const char *label, int info)
+{
+	if (out->n >= PANE_MAX_ROWS)
+		return;
+	out->r[out->n].kind = kind;
+	out->r[out->n].f = f;
+	out->r[out->n].label = label;
+	out->r[out->n].info = info;
+	out->n++;
+}
+
 /* Appends a field row for key when it exists and applies to the scenario's workload. */
 void pane_rows_add(const struct app *a, struct pane_rows *out, const char *key, const char *label)
 {
 	const struct field *f = scenario_field_find(key);
 
-	if (!f || !scenario_field_applies(&a->scn, f) || out->n >= PANE_MAX_ROWS)
-		return;
-	out->r[out->n].kind = ROW_FIELD;
-	out->r[out->n].f = f;
-	out->r[out->n].label = label;
-	out->r[out->n].info = 0;
-	out->n++;
+	if (f && scenario_field_applies(&a->scn, f))
+		rows_push(out, ROW_FIELD, f, label, 0);
 }
 
 void pane_rows_other(struct pane_rows *out, enum row_kind kind, const char *label, int info)
 {
-	if (out->n >= PANE_MAX_ROWS)
-		return;
-	out->r[out->n].kind = kind;
-	out->r[out->n].f = NULL;
-	out->r[out->n].label = label;
-	out->r[out->n].info = info;
-	out->n++;
+	rows_push(out, kind, NULL, label, info);
 }
 
 void pane_rows_picker(const struct app *a, struct pane_rows *out, enum field_pane pane,

@@ -55,12 +55,16 @@ void search_view_open(struct app *a, enum view v)
 	a->view = v;
 }
 
-void search_view_compute(struct app *a)
+/* The views' recalc: reruns the open view's search when the scenario changed (from
+ * app_compute, so the live loop runs it once after draining the keys already typed); nothing
+ * when none is open. */
+static void search_view_compute(struct app *a, const struct view_ops *v)
 {
 	struct search_view *sv = &a->sv;
 	struct search_options o;
 	double t0;
 
+	(void)v;
 	memset(&o, 0, sizeof(o));
 	o.cat = a->cat;
 	if (a->view == VIEW_SEARCH && sv->stale) {
@@ -794,22 +798,16 @@ unsigned app_goal_seek(struct app *a, const char *key, bool maximize)
 	return dirty;
 }
 
-static void search_view_recalc(struct app *a, const struct view_ops *v)
-{
-	(void)v;
-	search_view_compute(a);
-}
-
 const struct view_ops search_view_ops = {
     .key = app_body_view_key,
-    .recalc = search_view_recalc,
+    .recalc = search_view_compute,
     .draw = search_view_draw,
     VIEW_OPS("search", KC_SEARCH),
 };
 
 const struct view_ops scaling_view_ops = {
     .key = app_body_view_key,
-    .recalc = search_view_recalc,
+    .recalc = search_view_compute,
     .draw = scaling_view_draw,
     VIEW_OPS("scaling", KC_SCALING),
 };

@@ -107,11 +107,7 @@ unsigned search_view_key_apply(struct app *a, int key); /* the selected layout *
 unsigned search_view_key_by_cost(struct app *a, int key);
 unsigned search_view_key_by_time(struct app *a, int key);
 unsigned search_view_key_hardware(struct app *a, int key); /* toggles the catalog search */
-/* Reruns the open view's search when the scenario changed (its recalc, from app_compute, so
- * the live loop runs it once after draining the keys already typed); nothing when none is
- * open. */
-void search_view_compute(struct app *a);
-int search_view_capacity(const struct app *a); /* result rows the view shows */
+int search_view_capacity(const struct app *a);		   /* result rows the view shows */
 /* The column heading and one result row of the search view, at most width columns (the
  * columns that do not fit are left out, least needed first). */
 void search_view_heading(const struct app *a, int width, char *buf, size_t size);
@@ -138,8 +134,6 @@ double goal_seek_node_count(const struct scenario *s, double count, bool maximiz
  * else v halved and doubled four times each (*geometric: a logarithmic axis); within the
  * field's range. Returns how many (0: f is no number, or v is 0 where it must double). */
 int chart_view_range(const struct field *f, double v, double *x, int max, bool *geometric);
-/* Plans the scenario at each value when the view is open and stale (its recalc). */
-void chart_view_compute(struct app *a);
 /* The chart of a->cv for chart.c: xlabel (size bytes) holds the axis' name. */
 void chart_view_build(const struct app *a, struct chart *c, char *xlabel, size_t size);
 /* chart_text of it into a->cv.text, width columns and at most rows lines, unless it is

@@ -21,14 +21,17 @@ static void test_rows(void **state)
 	for (int pane = FIELD_PANE_MODEL; pane <= FIELD_PANE_HARDWARE; pane++) {
 		const struct field *f = NULL;
 		int row = 0;
-		/* a pane's rows are its fields in table order, each once: no number to keep */
-		for (const struct field *g = scenario_fields; g->key; g++) {
-			if ((int)g->pane != pane)
-				continue;
-			f = scenario_pane_next((enum field_pane)pane, f);
-			assert_ptr_equal(f, g);
-			assert_ptr_equal(scenario_pane_field((enum field_pane)pane, ++row), g);
-		}
+		/* a pane's rows are its fields in table order, each once, those marked
+		 * FIELD_PANE_LAST after the others: no number to keep */
+		for (int last = 0; last < 2; last++)
+			for (const struct field *g = scenario_fields; g->key; g++) {
+				if ((int)g->pane != pane || !(g->flags & FIELD_PANE_LAST) != !last)
+					continue;
+				f = scenario_pane_next((enum field_pane)pane, f);
+				assert_ptr_equal(f, g);
+				assert_ptr_equal(scenario_pane_field((enum field_pane)pane, ++row),
+						 g);
+			}
 		assert_true(row > 0);
 		assert_null(scenario_pane_next((enum field_pane)pane, f));
 		assert_null(scenario_pane_field((enum field_pane)pane, row + 1));
@@ -36,6 +39,26 @@ static void test_rows(void **state)
 	}
 	assert_null(scenario_pane_next(FIELD_PANE_NONE, NULL));
 	assert_null(scenario_pane_field(FIELD_PANE_NONE, 1));
+}
+
+/* The Model pane opens with the preset and the shape a user edits; the config path and the
+ * size, blank under a preset, come after it (at 80x24 the pane shows five rows). */
+static void test_model_pane_order(void **state)
+{
+	static const char *const first[] = {"model.preset", "model.layers", "model.hidden",
+					    "model.heads", "model.kv_heads"};
+	const struct field *f = NULL, *last = NULL;
+	(void)state;
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		assert_string_equal(scenario_pane_field(FIELD_PANE_MODEL, (int)i + 1)->key,
+				    first[i]);
+	while ((f = scenario_pane_next(FIELD_PANE_MODEL, f)))
+		last = f;
+	assert_non_null(last);
+	assert_string_equal(last->key, "model.params");
+	/* the saved order is the table's: the config and the size still follow the preset */
+	assert_true(scenario_field_find("model.hf_config") ==
+		    scenario_field_find("model.preset") + 1);
 }
 
 static void test_every_row(void **state)
@@ -139,9 +162,10 @@ static void test_apply_sets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows),	cmocka_unit_test(test_every_row),
-	    cmocka_unit_test(test_names),	cmocka_unit_test(test_resolved),
-	    cmocka_unit_test(test_file_fields), cmocka_unit_test(test_apply_sets),
+	    cmocka_unit_test(test_rows),       cmocka_unit_test(test_model_pane_order),
+	    cmocka_unit_test(test_every_row),  cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_resolved),   cmocka_unit_test(test_file_fields),
+	    cmocka_unit_test(test_apply_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

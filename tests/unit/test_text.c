@@ -15,22 +15,62 @@ static size_t bad_at(const char *s)
 	return text_utf8_invalid_at(s, strlen(s));
 }
 
+struct sink {
+	char buf[256];
+	size_t len;
+};
+
+static void sink_put(void *ctx, const char *s, size_t n)
+{
+	struct sink *k = ctx;
+	assert_true(k->len + n < sizeof(k->buf));
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len] = '\0';
+}
+
+static const char *wrapped(const char *text, int indent, int width, bool units)
+{
+	static struct sink k;
+	k.len = 0;
+	k.buf[0] = '\0';
+	text_wrap(text, indent, width, units, sink_put, &k);
+	return k.buf;
+}
+
+/* The one word wrap of the text reports and explain: a break before the word past the
+ * width, indented continuation lines, runs of spaces as one, a number with its unit. */
+static void test_wrap(void **state)
+{
+	(void)state;
+	assert_string_equal(wrapped("aaa bbb  ccc", 2, 10, false), "aaa bbb\n  ccc");
+	assert_string_equal(wrapped("aaa bbb ccc", 2, 0, false), "aaa bbb ccc");
+	assert_string_equal(wrapped("x is 615 kB", 0, 9, true), "x is\n615 kB");
+	assert_string_equal(wrapped("x is 615 kB", 0, 9, false), "x is 615\nkB");
+	/* a word longer than the width stays whole, on a line of its own */
+	assert_string_equal(wrapped("a abcdefghijkl b", 1, 6, false), "a\n abcdefghijkl\n b");
+	/* an indent wider than the function's run of spaces */
+	assert_string_equal(wrapped("a b", 40, 42, false),
+			    "a\n                                        b");
+	assert_string_equal(wrapped("", 3, 10, true), "");
+}
+
 static void test_utf8(void **state)
 {
 	(void)state;
 	assert_int_equal(bad_at(""), 0);
 	assert_int_equal(bad_at("plain"), 5);
 	assert_int_equal(bad_at("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), 14);
-	assert_int_equal(bad_at("caf\xe9"), 3);		   /* Latin-1 */
-	assert_int_equal(bad_at("ab\xc3"), 2);		   /* cut by the end */
-	assert_int_equal(bad_at("a\x80"), 1);		   /* a stray continuation byte */
-	assert_int_equal(bad_at("x\xc0\xaf"), 1);	   /* overlong '/' */
-	assert_int_equal(bad_at("x\xe0\x80\xaf"), 1);	   /* overlong, three bytes */
-	assert_int_equal(bad_at("xy\xed\xa0\x80"), 2);	   /* a surrogate, U+D800 */
-	assert_int_equal(bad_at("\xf4\x90\x80\x80"), 0);   /* above U+10FFFF */
-	assert_int_equal(bad_at("\xf5\x80\x80\x80"), 0);   /* no such lead byte */
-	assert_int_equal(bad_at("\xf4\x8f\xbf\xbf!"), 5);  /* U+10FFFF itself */
-	assert_int_equal(text_utf8_invalid_at("a\0b", 3), 3); /* NUL is a character */
+	assert_int_equal(bad_at("caf\xe9"), 3);			  /* Latin-1 */
+	assert_int_equal(bad_at("ab\xc3"), 2);			  /* cut by the end */
+	assert_int_equal(bad_at("a\x80"), 1);			  /* a stray continuation byte */
+	assert_int_equal(bad_at("x\xc0\xaf"), 1);		  /* overlong '/' */
+	assert_int_equal(bad_at("x\xe0\x80\xaf"), 1);		  /* overlong, three bytes */
+	assert_int_equal(bad_at("xy\xed\xa0\x80"), 2);		  /* a surrogate, U+D800 */
+	assert_int_equal(bad_at("\xf4\x90\x80\x80"), 0);	  /* above U+10FFFF */
+	assert_int_equal(bad_at("\xf5\x80\x80\x80"), 0);	  /* no such lead byte */
+	assert_int_equal(bad_at("\xf4\x8f\xbf\xbf!"), 5);	  /* U+10FFFF itself */
+	assert_int_equal(text_utf8_invalid_at("a\0b", 3), 3);	  /* NUL is a character */
 	assert_int_equal(text_utf8_invalid_at("\xc3\xa9", 1), 0); /* len cuts it */
 }
 
@@ -41,7 +81,8 @@ static void test_has_control(void **state)
 	assert_true(text_has_control("a\x1b]0;x\a"));
 	assert_true(text_has_control("tab\there"));
 	assert_true(text_has_control("del\x7f"));
-	assert_true(text_has_control("csi \xc2\x9b" "2J")); /* C1 CSI */
+	assert_true(text_has_control("csi \xc2\x9b"
+				     "2J")); /* C1 CSI */
 }
 
 static void test_escape_control(void **state)
@@ -87,6 +128,7 @@ static void test_markdown_escape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_has_control),
 	    cmocka_unit_test(test_escape_control),
