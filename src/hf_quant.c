@@ -386,6 +386,8 @@ static bool compile(struct pattern *p, const char *src)
 	char buf[600];
 	size_t o = 0;
 
+	if (strlen(src) > sizeof(buf) / 2 - 8)
+		return false; /* longer than any module name: not read */
 	buf[o++] = '^';
 	buf[o++] = '(';
 	for (const char *s = src; *s && o < sizeof(buf) - 8; s++) {
@@ -396,6 +398,8 @@ static bool compile(struct pattern *p, const char *src)
 			memcpy(buf + o, "[0-9]", 5);
 			o += 5;
 			s++;
+		} else if (s[0] == '\\' && s[1] >= '1' && s[1] <= '9') {
+			return false; /* a back-reference: not in ERE, and slow to match */
 		} else if (s[0] == '\\' && s[1]) {
 			buf[o++] = s[0];
 			buf[o++] = s[1];
@@ -504,17 +508,41 @@ struct cover {
 	const char *first[C_NCAT]; /* the first pattern matching each */
 };
 
+/* The one layer a pattern names literally ("model.layers.12." in it: the per-module
+ * entries compressed-tensors and ModelOpt write), or -1. */
+static int literal_layer(const char *text, const struct family_names *f, int L)
+{
+	char pre[64];
+	const char *d = strstr(f->layer, "%d"), *at;
+	long n = 0;
+
+	snprintf(pre, sizeof(pre), "%.*s", (int)(d - f->layer), f->layer);
+	at = strstr(text, pre);
+	if (!at)
+		return -1;
+	at += strlen(pre);
+	if (*at < '0' || *at > '9')
+		return -1;
+	while (*at >= '0' && *at <= '9' && n < 1000000)
+		n = n * 10 + (*at++ - '0');
+	return *at == '.' && n < L ? (int)n : -1;
+}
+
 /* Matches pattern p against every module of f in layers [0, L) (only layer 0 when p has
- * no digit: then every layer matches alike); returns whether it matched any module. */
+ * no digit, or the work budget *budget is spent: then every layer matches alike; only
+ * the layer it names literally when it does); returns whether it matched any module. */
 static bool match_one(const struct pattern *p, const struct family_names *f, int L, int experts,
-		      struct cover *cv)
+		      struct cover *cv, long *budget)
 {
 	char name[200], mod[80];
 	bool any = false;
-	int last = has_digit(p->text) ? L : 1;
+	int lit = literal_layer(p->text, f, L);
+	int first = lit >= 0 ? lit : 0;
+	int last = lit >= 0 ? lit + 1 : has_digit(p->text) && *budget > 0 ? L : 1;
 
+	*budget -= (long)(last - first) * 40;
 	for (int c = 0; c < C_NCAT; c++) {
-		for (int l = 0; l < last; l++) {
+		for (int l = first; l < last; l++) {
 			unsigned bits = 0;
 			for (int j = 0;
 			     j < cv->nprobe[c] && word(cv->lists[c], j, mod, sizeof(mod)); j++) {
@@ -533,7 +561,7 @@ static bool match_one(const struct pattern *p, const struct family_names *f, int
 			any = true;
 			if (!cv->first[c])
 				cv->first[c] = p->text;
-			if (last == 1)
+			if (lit < 0 && last == 1)
 				for (int k = 0; k < L; k++)
 					cv->mask[c][k] |= bits;
 			else
@@ -576,6 +604,7 @@ int hf_quant_skip(const struct hf_quant_keys *k, const struct hf_quant_model *md
 	double per[C_NCAT], kept[C_NCAT];
 	int state[C_NCAT], full[C_NCAT], span[C_NCAT]; /* state: 0 none, 1 some, 2 all */
 	char fmt[16];
+	long budget = 4000000; /* module matches for the layer-by-layer patterns */
 
 	if (!k->skip_key || !q->set || L <= 0)
 		return 0;
@@ -598,7 +627,7 @@ int hf_quant_skip(const struct hf_quant_keys *k, const struct hf_quant_model *md
 		}
 		if (how == M_TRANSFORMERS || p.is_re)
 			compile(&p, src);
-		if (!match_one(&p, f, L, m->moe.experts, &cv)) {
+		if (!match_one(&p, f, L, m->moe.experts, &cv, &budget)) {
 			if (unknown < 3)
 				unk[unknown] = p.text;
 			unknown++;

@@ -187,10 +187,27 @@ static void test_modelopt_some_layers(void **state)
 		   "\"model.layers.*.mlp.gate\"]}",
 		   path, sizeof(path));
 	import(path, &m, &info);
-	unlink(path);
 	assert_true(m.quant.attn_16 && m.quant.weights == DTYPE_NVFP4);
 	assert_non_null(warned(&info, mlp));
 	assert_non_null(warned(&info, shared));
+
+	/* the attention kept bf16 is 61 layers of MLA: q_a 7168 x 1536, q_b 1536 x 128 x 192,
+	 * kv_a_proj_with_mqa 7168 x 576, kv_b 512 x 128 x 256, o 128 x 128 x 7168 and the
+	 * q_a and kv_a norms (1536 + 512): 187,107,328 a layer (modeling_deepseek_v3.py
+	 * DeepseekV3Attention), each 2 bytes instead of nvfp4's */
+	{
+		static const char *const same[] = {"workload.attention_weights=same", NULL};
+		struct scenario s;
+		struct plan p, ps;
+		double want = 61 * 187107328.0 * (2 - dtype_bytes(DTYPE_NVFP4));
+		plan_path(path, NULL, &s, &p);
+		plan_path(path, same, &s, &ps);
+		printf("DeepSeek-V3 attention bf16 over nvfp4: %.6g bytes, module sum %.6g\n",
+		       p.mem.weights - ps.mem.weights, want);
+		assert_true(p.mem.weights - ps.mem.weights > want * (1 - 1e-9) &&
+			    p.mem.weights - ps.mem.weights < want * (1 + 1e-9));
+	}
+	unlink(path);
 }
 
 /* compressed-tensors (llm-compressor): "ignore": ["lm_head", "re:.*mlp.gate$"], the list
@@ -261,6 +278,28 @@ static void test_one_layer_by_name(void **state)
 	assert_non_null(warned(&info, one));
 }
 
+/* AutoAWQ's Mixtral export: "modules_to_not_convert": ["gate"] (a Mixtral-8x7B AWQ
+ * config.json, bits 4, group_size 128, version gemm, as a KV-cache planner's fixture
+ * transcribes it; found with find_string on that list): transformers' matcher takes
+ * "gate" as a suffix of block_sparse_moe.gate, the router, bf16 already: no warning. */
+static void test_awq_router(void **state)
+{
+	char path[64];
+	struct model m;
+	static struct hf_config_info info;
+	(void)state;
+
+	with_quant(DATA "Mixtral-8x7B-v0.1.json",
+		   "{\"bits\": 4, \"group_size\": 128, \"modules_to_not_convert\": [\"gate\"], "
+		   "\"quant_method\": \"awq\", \"version\": \"gemm\", \"zero_point\": true}",
+		   path, sizeof(path));
+	import(path, &m, &info);
+	unlink(path);
+	assert_true(m.quant.weights == DTYPE_INT4 && m.quant.experts == DTYPE_INT4);
+	assert_false(m.quant.attn_16);
+	assert_false(any_miscount(&info));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +308,7 @@ int main(void)
 	    cmocka_unit_test(test_modelopt_some_layers),
 	    cmocka_unit_test(test_compressed_tensors),
 	    cmocka_unit_test(test_one_layer_by_name),
+	    cmocka_unit_test(test_awq_router),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
