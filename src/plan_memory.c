@@ -1166,8 +1166,11 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
 		double keep16 = norms + st->moe * x->c->router; /* norms and routers */
-		/* workload.attention_weights: checkpoints that keep self_attn 16-bit */
-		double attn = st->layers * x->c->attention * x->attn_share * x->inv_tp;
+		/* workload.attention_weights: checkpoints that keep self_attn 16-bit (0 when
+		 * as the weights: the sum as it was, to the last bit) */
+		double attn = x->attn_b != x->w_b
+				  ? st->layers * x->c->attention * x->attn_share * x->inv_tp
+				  : 0;
 		mem->weights = x->w_b * (nonexp - embed - keep16 - attn) + x->emb_b * embed +
 			       x->norm_b * keep16 + x->we_b * expert + x->attn_b * attn;
 		mem->weight_bytes_per_param =
