@@ -518,7 +518,7 @@ static int literal_layer(const char *text, const struct family_names *f, int L)
 
 	snprintf(pre, sizeof(pre), "%.*s", (int)(d - f->layer), f->layer);
 	at = strstr(text, pre);
-	if (!at)
+	if (!at || strchr(text, '|')) /* an alternation may name more layers */
 		return -1;
 	at += strlen(pre);
 	if (*at < '0' || *at > '9')
@@ -611,7 +611,11 @@ int hf_quant_skip(const struct hf_quant_keys *k, const struct hf_quant_model *md
 	if (D > L)
 		D = L;
 	memset(&cv, 0, sizeof(cv));
-	cv.lists[C_ATTN] = f->attn;
+	/* DeepSeek-V2-Lite's MLA projects its queries directly (q_lora_rank null: q_proj) */
+	cv.lists[C_ATTN] = m->mla.kv_rank > 0 && m->mla.q_rank == 0 && strstr(f->attn, "q_a_proj")
+			       ? "self_attn.q_proj self_attn.kv_a_proj_with_mqa "
+				 "self_attn.kv_b_proj self_attn.o_proj"
+			       : f->attn;
 	cv.lists[C_MLP] = f->mlp;
 	cv.lists[C_EXPERT] = moe ? f->expert : "";
 	cv.lists[C_SHARED] = moe && c->shared > 0 ? f->shared : "";
