@@ -76,6 +76,8 @@ void import_scenario(struct report_buf *b, const char *source, const char *model
 		report_buf_printf(b, "  weight_group: %d\n", q->group);
 	if (quant && q->embed_16)
 		report_buf_printf(b, "  embedding_weights: bf16\n");
+	if (quant && q->attn_16 && dtype_bytes(q->weights) < 2)
+		report_buf_printf(b, "  attention_weights: bf16\n");
 	report_buf_printf(
 	    b, "  batch: 1\n"
 	       "# Edit: the GPU (gpuplan catalog gpus lists them) and how many; gpuplan solve\n"

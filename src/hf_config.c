@@ -1314,6 +1314,40 @@ static bool quant_true(const cJSON *obj, const char *key)
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
 }
 
+/* The config's list of modules it leaves unquantized (hf_quant.h): the first of the keys
+ * below that is an array, in q or in ModelOpt's "quantization" object inner; its first
+ * HF_QUANT_SKIP_MAX strings (pointers into the parsed config), the rest counted. */
+static void read_skip_list(const cJSON *q, const cJSON *inner, struct hf_quant_keys *k)
+{
+	static const char *const keys[] = {"ignore", "exclude_modules", "modules_to_not_convert",
+					   "llm_int8_skip_modules", NULL};
+	const cJSON *list = NULL, *it;
+
+	for (int pass = 0; pass < 2 && !list; pass++) {
+		const cJSON *o = pass == 0 ? q : inner;
+		if (!cJSON_IsObject(o))
+			continue;
+		for (int i = 0; keys[i] && !list; i++) {
+			it = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
+			if (cJSON_IsArray(it)) {
+				list = it;
+				k->skip_key = keys[i];
+			}
+		}
+	}
+	if (!list)
+		return;
+	cJSON_ArrayForEach(it, list)
+	{
+		if (!cJSON_IsString(it) || !it->valuestring[0])
+			continue;
+		if (k->nskip < HF_QUANT_SKIP_MAX)
+			k->skip[k->nskip++] = it->valuestring;
+		else
+			k->skip_more++;
+	}
+}
+
 /* The keys of the quantization_config object q that hf_quant.c plans with (hf_quant.h
  * names each format's): the four formats' nested objects and arrays walked here, so that
  * this file stays the one reader that sees JSON. */
@@ -1357,6 +1391,7 @@ static void read_quant_keys(const cJSON *q, struct hf_quant_keys *k)
 	if (!k->quant_algo && cJSON_IsObject(inner))
 		k->quant_algo = quant_str(inner, "quant_algo");
 	k->modelopt_group = quant_int(cJSON_IsObject(inner) ? inner : q, "group_size", 1, 1 << 20);
+	read_skip_list(q, inner, k);
 }
 
 /* quantization_config (hf_quant.c): the format the checkpoint stores its weights in, kept
@@ -1364,18 +1399,35 @@ static void read_quant_keys(const cJSON *q, struct hf_quant_keys *k)
  * top-level object; never fails (an odd entry is only named). */
 static void read_quant(struct hf *c, struct model *m)
 {
-	struct hf_quant_keys k;
-	char method[24], note[200];
+	static struct hf_quant_keys k; /* 4 kB of pointers: import only */
+	char method[24], note[200], skips[4][HF_QUANT_WARN_LEN];
+	const cJSON *q = cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config");
+	struct model shape;
+	struct model_params counts;
+	const char *type = c->type;
+	int n;
 
-	read_quant_keys(cJSON_GetObjectItemCaseSensitive(c->top, "quantization_config"), &k);
+	if (!q) /* a multimodal config keeps it beside text_config */
+		q = cJSON_GetObjectItemCaseSensitive(c->root, "quantization_config");
+	read_quant_keys(q, &k);
 	if (!hf_quant_plan(&k, m->moe.experts > 0, &m->quant, method, sizeof(method), note,
 			   sizeof(note)))
 		return;
+	model_resolve_shape(m, &shape, NULL);
+	model_count_params(&shape, &counts);
+	/* a multimodal checkpoint names its modules as the outer model does */
+	if (c->top != c->root)
+		type = strcmp(type, "llama4_text") == 0	  ? "llama4"
+		       : strcmp(type, "gemma3_text") == 0 ? "gemma3"
+							  : "mistral3";
+	n = hf_quant_skip(&k, &(struct hf_quant_model){type, &shape, &counts}, &m->quant, skips, 4);
 	if (c->info) {
 		snprintf(c->info->quant_method, sizeof(c->info->quant_method), "%s", method);
 		c->info->has_weights = m->quant.set;
 		c->info->weights = m->quant.weights;
 	}
+	for (int i = 0; i < n; i++)
+		warn(c, "%s", skips[i]);
 	warn(c, "%s", note);
 }
 

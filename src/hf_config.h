@@ -20,7 +20,7 @@
 #include "error.h"
 #include "model.h"
 
-#define HF_CONFIG_MAX_WARNINGS 4
+#define HF_CONFIG_MAX_WARNINGS 8
 
 /* What an import found besides the language model. */
 struct hf_config_info {

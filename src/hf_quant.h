@@ -12,6 +12,9 @@
 
 #include "model.h"
 
+#define HF_QUANT_SKIP_MAX 512 /* module patterns read from one list */
+#define HF_QUANT_WARN_LEN 200 /* a warning's bytes, with its NUL */
+
 /* The keys of a quantization_config that hf_quant_plan reads. A string is NULL when the
  * key is absent or not a string (it points into the parsed config and lives as long as
  * it); a whole number is 0 when absent, not a whole number or outside its range (given
@@ -38,6 +41,21 @@ struct hf_quant_keys {
 	const char *quant_algo;		 /* modelopt: quant_algo, or quantization's */
 	int modelopt_group;		 /* modelopt: group_size of quantization (when an
 					    object) or of the config, [1, 2^20] */
+	/* The config's own list of modules left unquantized, the first HF_QUANT_SKIP_MAX of
+	 * its strings (skip_more counts the rest): compressed-tensors "ignore", ModelOpt
+	 * "exclude_modules" (or "ignore"), transformers' "modules_to_not_convert",
+	 * bitsandbytes "llm_int8_skip_modules"; skip_key names the key read. */
+	const char *skip_key;
+	const char *skip[HF_QUANT_SKIP_MAX];
+	int nskip, skip_more;
+};
+
+/* The model a list of unconverted modules is matched against: its model_type (which
+ * names its modules, hf_quant.c) and its resolved shape and counts. */
+struct hf_quant_model {
+	const char *model_type;
+	const struct model *m;
+	const struct model_params *c;
 };
 
 /* Decides from k (k->present false: nothing is written) the format *out of a model with
@@ -47,5 +65,15 @@ struct hf_quant_keys {
  * not. Never fails. */
 int hf_quant_plan(const struct hf_quant_keys *k, bool moe, struct model_quant *out, char *method,
 		  size_t msize, char *note, size_t nsize);
+
+/* Applies k's list of unconverted modules (k->nskip patterns) to *q, which hf_quant_plan
+ * filled: each pattern is matched, as the method's loader matches it, against the module
+ * names of mdl's family, layer by layer; what covers every layer's attention, routed
+ * experts or the rest is applied (q->attn_16, q->experts, q->weights bf16); what the plan
+ * cannot express (some layers, some projections, a name no module has) is written as a
+ * warning into warn (up to maxwarn of them), each naming the pattern and the parameters
+ * it may miscount. Returns the warnings written. Never fails. */
+int hf_quant_skip(const struct hf_quant_keys *k, const struct hf_quant_model *mdl,
+		  struct model_quant *q, char (*warn)[HF_QUANT_WARN_LEN], int maxwarn);
 
 #endif

@@ -43,6 +43,8 @@ struct model_quant {
 	enum dtype experts; /* the routed experts (gpt-oss: mxfp4 with weights bf16) */
 	bool embed_16;	    /* embedding and lm_head left 16-bit (modules_to_not_convert, ignore,
 			     * exclude_modules; Hugging Face quantizers replace nn.Linear only) */
+	bool attn_16;	    /* the attention projections left 16-bit (the config's list of
+			     * unconverted modules names self_attn: hf_quant.c) */
 	int group;	    /* GPTQ/AWQ/compressed-tensors group_size; -1 per output channel;
 			     * 0 = none given */
 };

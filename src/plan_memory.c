@@ -702,6 +702,8 @@ struct mctx {
 	double w_b, g_b, o_b;	/* bytes per param: weights; trainable grads and optimizer */
 	double we_b;		/* inference: the routed experts' weight bytes per param */
 	double emb_b;		/* inference: the embedding and head's */
+	double attn_b;		/* inference: the attention projections' */
+	double attn_share;	/* inference: of `attention`, the attention layers' own */
 	double norm_b;		/* the norms' (16-bit when the linears are quantized) */
 	double base_b, embed_b; /* LoRA/QLoRA: frozen base; its embedding and head */
 	double ad_b;		/* LoRA/QLoRA: bytes per adapter parameter */
@@ -1171,8 +1173,13 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 						     : 2 * local_heads(kv_l, x->tp) * m->head_dim;
 		/* workload.expert_weights: gpt-oss stores its experts in mxfp4, the rest bf16 */
 		double keep16 = norms + st->moe * x->c->router; /* norms and routers */
-		mem->weights = x->w_b * (nonexp - embed - keep16) + x->emb_b * embed +
-			       x->norm_b * keep16 + x->we_b * expert;
+		/* workload.attention_weights: checkpoints that keep self_attn 16-bit (0 when
+		 * as the weights: the sum as it was, to the last bit) */
+		double attn = x->attn_b != x->w_b
+				  ? st->layers * x->c->attention * x->attn_share * x->inv_tp
+				  : 0;
+		mem->weights = x->w_b * (nonexp - embed - keep16 - attn) + x->emb_b * embed +
+			       x->norm_b * keep16 + x->we_b * expert + x->attn_b * attn;
 		mem->weight_bytes_per_param =
 		    nonexp + expert > 0 ? mem->weights / (nonexp + expert) : x->w_b;
 		mem->weight_shard = nonexp + expert > 0 ? x->c->total / (nonexp + expert) : NAN;
@@ -1714,6 +1721,17 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 				  (wl->embedding_weights == EMB_AUTO && m->quant.embed_16)
 			      ? 2
 			      : x.w_b;
+		/* workload.attention_weights: auto keeps them bf16 where the checkpoint's
+		 * quantization_config lists them unconverted (hf_quant.c); the SSM mixers
+		 * that `attention` averages in are not attention */
+		x.attn_b = wl->attention_weights == EMB_BF16 ||
+				   (wl->attention_weights == EMB_AUTO && m->quant.attn_16)
+			       ? 2
+			       : x.w_b;
+		x.attn_share =
+		    c->attention > 0 && m->layers > 0
+			? model_attention_layers(m) * c->attention_one / (m->layers * c->attention)
+			: 0;
 		/* Norm weights stay 16-bit in a quantized checkpoint: every quantizer replaces
 		 * linear layers only (hf_quant.c), and vLLM builds RMSNorm/LayerNorm with no
 		 * quant_config (vllm/model_executor/layers/layernorm.py RMSNorm), so they load

@@ -25,7 +25,7 @@ static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8"
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
 static const char *const weight_dtypes[] = {"fp32",  "bf16",  "fp16", "fp8", "int8", "int4",
 					    "nvfp4", "mxfp4", "fp6",  "nf4", NULL};
-/* workload.embedding_weights, in the order of EMB_AUTO, EMB_BF16, EMB_SAME */
+/* workload.embedding_weights and attention_weights: EMB_AUTO, EMB_BF16, EMB_SAME */
 static const char *const embedding_weight_names[] = {"auto", "bf16", "same", NULL};
 /* workload.expert_weights: auto, then the formats of expert_dtypes[] in this order */
 static const char *const expert_weight_names[] = {"auto", "bf16",  "fp16",  "fp8", "int8",
@@ -574,6 +574,11 @@ const struct field scenario_fields[] = {
 	       "embedding and head format: auto (bf16 where the checkpoint kept them so, else as "
 	       "weights) | bf16 | same (as workload.weights)",
 	       UI_HIDDEN("embedding weights")),
+    ENUM_FIELD("workload.attention_weights", workload.attention_weights, embedding_weight_names,
+	       APPLIES_INFERENCE,
+	       "attention projections' format: auto (bf16 where the checkpoint kept them so, "
+	       "else as weights) | bf16 | same (as workload.weights)",
+	       UI_HIDDEN("attention weights")),
     INT_FIELD("workload.weight_group", workload.weight_group, -1, 1048576, APPLIES_INFERENCE,
 	      "int4/int8 weights' group size (GPTQ/AWQ group_size); 0 = 128 for int4, a scale "
 	      "per row for int8; -1 = one group per row",

@@ -159,6 +159,9 @@ struct workload {
 	/* the embedding and head's format: EMB_AUTO (bf16 where the model's checkpoint kept
 	 * them 16-bit, model.quant.embed_16, else as weights), EMB_BF16, EMB_SAME */
 	int embedding_weights;
+	/* the attention projections' format: EMB_AUTO (bf16 where the checkpoint kept them
+	 * 16-bit, model.quant.attn_16, else as weights), EMB_BF16, EMB_SAME */
+	int attention_weights;
 	int weight_group; /* int4/int8 weights' group size; 0 = auto (128 for int4, a scale
 			     per row for int8), -1 = one group per row */
 };

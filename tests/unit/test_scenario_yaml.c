@@ -904,6 +904,7 @@ static const char *const every_field[][2] = {
     {"efficiency.gemm", "0.62"},
     {"efficiency.memory_overhead", "12%"},
     {"workload.embedding_weights", "bf16"},
+    {"workload.attention_weights", "bf16"},
     {"workload.weight_group", "64"},
 };
 
