@@ -1869,6 +1869,19 @@ static void test_duplicate_keys(void **state)
 		  "(first given at line 2)");
 	/* case matters, as in Python's dict */
 	parse_ok("{" TINY_LLAMA ", \"Hidden_Size\": 1}", &r, &p);
+	/* after a UTF-8 byte order mark (one column, as cJSON skips it) */
+	fail_with("\xEF\xBB\xBF{\"a\": 1, \"a\": 2}", "a", 1, 11, "duplicate key 'a'");
+	/* 500 objects deep (cJSON refuses past 1000): the innermost repeat is found */
+	{
+		char deep[4096];
+		size_t n = 0;
+		for (int i = 0; i < 500; i++)
+			n += (size_t)snprintf(deep + n, sizeof(deep) - n, "{\"a\": ");
+		n += (size_t)snprintf(deep + n, sizeof(deep) - n, "{\"b\": 1, \"b\": 2}");
+		for (int i = 0; i < 500; i++)
+			n += (size_t)snprintf(deep + n, sizeof(deep) - n, "}");
+		fail_with(deep, "b", 1, 3010, "duplicate key 'b' (first given at line 1)");
+	}
 	/* no error structure: refused all the same */
 	assert_int_equal(hf_config_parse("{\"a\": 1, \"a\": 2}", 16, NULL, &m, NULL), -1);
 }
