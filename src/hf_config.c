@@ -2374,6 +2374,176 @@ static const char *bare_token(const struct hf *c, const char *key)
 	return NULL;
 }
 
+/* ---- repeated member names ------------------------------------------------------------ */
+
+/* transformers reads config.json with Python's json.load (PretrainedConfig's
+ * _dict_from_json_file), whose dict keeps the LAST value of a repeated key, while
+ * cJSON_GetObjectItemCaseSensitive finds the FIRST: a config with a repeated member would
+ * plan another model than the one that runs. So a repeat is refused at every level, at its
+ * second occurrence, in the words of the scenario reader for a repeated YAML key
+ * (scenario_yaml.c). Names are compared as cJSON decoded them (so "a\u0062" repeats "ab").
+ * Each object's names are sorted once, O(n log n) for an object of thousands of members;
+ * the names go in a fixed buffer on the stack, or in one allocation kept for the whole
+ * scan when an object has more members than that holds. */
+
+#define REPEAT_STACK 256
+
+struct repeat_name {
+	const char *name;
+	int idx; /* the member's place in its object */
+};
+
+struct repeat_scan {
+	struct hf *c;
+	struct repeat_name stack[REPEAT_STACK];
+	struct repeat_name *names; /* stack, or the one allocation */
+	int cap;
+};
+
+static int cmp_repeat(const void *a, const void *b)
+{
+	const struct repeat_name *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The earliest member of obj whose name an earlier member has (*second), and that earlier
+ * member (*first); both -1 when the names are distinct. -1 when out of memory. */
+static int find_repeat(struct repeat_scan *s, const cJSON *obj, int *first, int *second)
+{
+	const cJSON *ch;
+	int n = 0;
+
+	*first = *second = -1;
+	for (ch = obj->child; ch; ch = ch->next)
+		n++;
+	if (n < 2)
+		return 0;
+	if (n > s->cap) {
+		struct repeat_name *p = malloc((size_t)n * sizeof(*p));
+		if (!p)
+			return -1;
+		if (s->names != s->stack)
+			free(s->names);
+		s->names = p;
+		s->cap = n;
+	}
+	n = 0;
+	for (ch = obj->child; ch; ch = ch->next, n++) {
+		s->names[n].name = ch->string ? ch->string : "";
+		s->names[n].idx = n;
+	}
+	qsort(s->names, (size_t)n, sizeof(s->names[0]), cmp_repeat);
+	/* sorted by name, then place: a run's first two entries are a name's first and
+	 * second occurrences */
+	for (int k = 1, run = 0; k < n; k++) {
+		if (strcmp(s->names[k].name, s->names[run].name) != 0) {
+			run = k;
+			continue;
+		}
+		if (k == run + 1 && (*second < 0 || s->names[k].idx < *second)) {
+			*first = s->names[run].idx;
+			*second = s->names[k].idx;
+		}
+	}
+	return 0;
+}
+
+/* JSON whitespace as cJSON skips it (every byte up to ' '). */
+static size_t skip_blank(const char *t, size_t n, size_t i)
+{
+	while (i < n && (unsigned char)t[i] <= ' ')
+		i++;
+	return i;
+}
+
+/* The offset after the string whose opening quote is at i. */
+static size_t skip_string(const char *t, size_t n, size_t i)
+{
+	for (i++; i < n && t[i] != '"'; i++)
+		if (t[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* Walks the value node was parsed from, at or after *pos in the text (the members of a
+ * cJSON object are in the text's order, so the k-th key read is the k-th child), and
+ * moves *pos past it. A repeat is reported at its key, an inner repeat earlier in the
+ * text first. 0: none; -1: reported (or out of memory); 1: the text does not follow the
+ * tree, which cannot happen for a text cJSON parsed: the scan stops. */
+static int repeat_value(struct repeat_scan *s, const cJSON *node, size_t *pos)
+{
+	const char *t = s->c->text;
+	size_t n = s->c->len, i = skip_blank(t, n, *pos), first_at = 0;
+	int first = -1, second = -1, k = 0, rc;
+
+	if (i >= n)
+		return 1;
+	if (t[i] == '"') {
+		*pos = skip_string(t, n, i);
+		return 0;
+	}
+	if (t[i] != '{' && t[i] != '[') { /* number, true, false, null, Infinity, NaN */
+		while (i < n && (unsigned char)t[i] > ' ' && t[i] != ',' && t[i] != ']' &&
+		       t[i] != '}')
+			i++;
+		*pos = i;
+		return 0;
+	}
+	if (t[i] == '[' ? !cJSON_IsArray(node) : !cJSON_IsObject(node))
+		return 1;
+	if (t[i] == '{' && find_repeat(s, node, &first, &second) != 0) {
+		if (s->c->err)
+			gp_error_set(s->c->err, GP_EIO, s->c->file, 0, 0, "out of memory");
+		return -1;
+	}
+	for (const cJSON *ch = node->child; ch; ch = ch->next, k++) {
+		i = skip_blank(t, n, i + 1); /* past '{', '[' or ',' */
+		if (cJSON_IsObject(node)) {
+			int line, col;
+			if (i >= n || t[i] != '"')
+				return 1;
+			if (k == first)
+				first_at = i;
+			if (k == second) {
+				text_position(t, first_at, &line, &col);
+				return fail_at(s->c, i, ch->string,
+					       "duplicate key '%s' (first given at line %d)",
+					       ch->string, line);
+			}
+			i = skip_blank(t, n, skip_string(t, n, i));
+			if (i >= n || t[i] != ':')
+				return 1;
+			i++;
+		}
+		if ((rc = repeat_value(s, ch, &i)) != 0)
+			return rc;
+		i = skip_blank(t, n, i);
+		if (i >= n || (t[i] != ',' && t[i] != '}' && t[i] != ']'))
+			return 1;
+	}
+	if (!node->child)
+		i = skip_blank(t, n, i + 1);
+	*pos = i < n ? i + 1 : n; /* past '}' or ']' */
+	return 0;
+}
+
+/* Refuses a repeated member name anywhere in the document root was parsed from. */
+static int refuse_repeats(struct hf *c, const cJSON *root)
+{
+	struct repeat_scan s = {.c = c, .cap = REPEAT_STACK};
+	size_t pos = 0;
+	int rc;
+
+	s.names = s.stack;
+	if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
+		pos = 3; /* cJSON skips a UTF-8 byte order mark */
+	rc = repeat_value(&s, root, &pos);
+	if (s.names != s.stack)
+		free(s.names);
+	return rc < 0 ? -1 : 0;
+}
+
 int hf_config_parse(const char *text, size_t len, const char *file, struct model *out,
 		    struct gp_error *err)
 {
@@ -2433,6 +2603,8 @@ int hf_config_parse_info(const char *text, size_t len, const char *file, struct 
 		rc = fail_at(&c, 0, "", "expected a JSON object, not %s", kind_name(root));
 		goto out;
 	}
+	if (refuse_repeats(&c, root) != 0)
+		goto out;
 	c.root = root;
 	c.top = root;
 	memset(&m, 0, sizeof(m));

@@ -501,6 +501,10 @@ run 0 import $D/llama-2-7b-config.json -o "$T/model.yaml" && {
 }
 run_error 1 import $D/no-such-config.json
 run_error 2 import $D/bad-json.json && has "$T/err" "bad-json.json:[0-9][0-9]*:" "import error position"
+# a repeated key: transformers keeps the last value, cJSON the first; refused at the second
+run_error 2 import $D/duplicate-key.json &&
+	has "$T/err" "duplicate-key.json:16:3: duplicate key 'hidden_size' (first given at line 9)" \
+		"import refuses a repeated key, at its second occurrence"
 run_error 2 import
 # import by Hub id from a fake Hugging Face cache: refs/main names the snapshot, else the
 # only snapshot with a config.json; several and no refs/main is an error that lists them,
@@ -528,6 +532,11 @@ HF_HOME=$T/hf run_error 2 check "$T/hub.yaml" && has "$T/err" 'hub.yaml:3:14: .*
 rm "$H/snapshots/aaa/config.json"
 HF_HOME=$T/hf run 0 import org/tiny && has "$T/out" 'layers: 16' "import ORG/NAME: the one snapshot"
 HF_HOME=$T/hf run_error 1 import org/absent && has "$T/err" 'Hugging Face cache' "import ORG/NAME: not cached"
+mkdir -p "$T/hf/hub/models--org--dup/snapshots/ccc"
+cp $D/duplicate-key.json "$T/hf/hub/models--org--dup/snapshots/ccc/config.json"
+HF_HOME=$T/hf run_error 2 import org/dup &&
+	has "$T/err" "ccc/config.json:16:3: duplicate key 'hidden_size' (first given at line 9)" \
+		"import ORG/NAME: a repeated key in the cached config.json"
 # what the import assumed and the weights' quantization go to stderr, stdout stays YAML
 run 0 import catalog/models/gpt-oss-120b.json && {
 	has "$T/err" 'warning: quantization_config: mxfp4' "import names MXFP4"
@@ -555,8 +564,12 @@ run_error 2 catalog nothing
 # a user model file that does not import is skipped with one warning; the rest works
 mkdir -p "$T/xdg/gpuplan/models/dir.json"
 printf '{bad\n' >"$T/xdg/gpuplan/models/oops.json"
+cp $D/duplicate-key.json "$T/xdg/gpuplan/models/twice.json"
 XDG_CONFIG_HOME=$T/xdg run 0 catalog models && {
 	has "$T/err" 'warning: .*oops.json:1:.*(skipped)' "bad user model file named"
+	has "$T/err" "warning: .*twice.json:16:3: duplicate key 'hidden_size'.*(skipped)" \
+		"a user model file with a repeated key is skipped, with its place"
+	lacks "$T/out" 'twice' "the repeated-key model is not listed"
 	has "$T/err" 'dir.json' "a folder named .json named"
 	has "$T/out" 'llama-2-7b' "the catalog still lists the shipped models"
 }

@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <dirent.h>
@@ -1803,6 +1805,129 @@ static void test_error_contradictions(void **state)
 	assert_int_equal(e.column, 58);
 }
 
+/* A valid Llama config's keys, for the repeated-key tests. */
+#define TINY_LLAMA                                                                              \
+	"\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 64,"           \
+	" \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100"
+
+/* Python's json.load (transformers) keeps a repeated key's last value, cJSON its first:
+ * a repeat is refused at its second occurrence, at every level, in the scenario reader's
+ * words for a repeated YAML key (scenario_yaml.c). */
+static void test_duplicate_keys(void **state)
+{
+	struct model_params p;
+	struct model r, m;
+	struct gp_error e;
+	char buf[700];
+	(void)state;
+	/* the same text without the repeat imports */
+	parse_ok("{" TINY_LLAMA "}", &r, &p);
+	assert_int_equal(r.hidden, 64);
+	/* top level: the place of the second, the line of the first */
+	e = parse_fail("{\"model_type\": \"llama\",\n \"hidden_size\": 4096,\n"
+		       " \"num_hidden_layers\": 2, \"num_attention_heads\": 4,\n"
+		       "  \"hidden_size\": 8192, \"intermediate_size\": 128, \"vocab_size\": 10}");
+	assert_string_equal(gp_error_format(&e, buf, sizeof(buf)),
+			    "c.json:4:3: duplicate key 'hidden_size' (first given at line 2)");
+	assert_string_equal(e.field, "hidden_size");
+	/* the same value twice is a repeat too (Python keeps one; the file is wrong) */
+	fail_with("{" TINY_LLAMA ",\n \"vocab_size\": 100}", "vocab_size", 2, 2,
+		  "duplicate key 'vocab_size' (first given at line 1)");
+	/* a multimodal config's text_config; the same name at two levels is no repeat */
+	fail_with("{\"model_type\": \"mistral3\", \"hidden_size\": 1,\n \"text_config\": {"
+		  "\"model_type\": \"mistral\", \"hidden_size\": 64,\n  \"hidden_size\": 128}}",
+		  "hidden_size", 3, 3, "duplicate key 'hidden_size' (first given at line 2)");
+	/* quantization_config and rope_scaling */
+	fail_with("{" TINY_LLAMA ",\n \"quantization_config\": {\"quant_method\": \"fp8\",\n"
+		  "   \"quant_method\": \"gptq\"}}",
+		  "quant_method", 3, 4, "duplicate key 'quant_method' (first given at line 2)");
+	fail_with("{" TINY_LLAMA ",\n \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": "
+		  "\"llama3\", \"factor\": 32.0}}",
+		  "factor", 2, 57, "duplicate key 'factor' (first given at line 2)");
+	/* objects in an array (DeciLM's block_configs), after an array of numbers */
+	fail_with("{" TINY_LLAMA ", \"x\": [1, -2.5e3, true, null, \"}\"],\n"
+		  " \"block_configs\": [{\"ffn\": {\"ffn_mult\": 1}}, {\"ffn\": {\"ffn_mult\": 1,"
+		  "\n \"ffn_mult\": 2}}]}",
+		  "ffn_mult", 3, 2, "duplicate key 'ffn_mult' (first given at line 2)");
+	/* two repeats: the first in the text is named, an inner one before an outer one */
+	fail_with("{\"a\": 1,\n \"b\": 2,\n \"b\": 3,\n \"a\": 4}", "b", 3, 2,
+		  "duplicate key 'b' (first given at line 2)");
+	fail_with("{\"a\": 1, \"x\": {\"k\": 1,\n \"k\": 2},\n \"a\": 2}", "k", 2, 2,
+		  "(first given at line 1)");
+	/* names compare as decoded: "hidden\u005fsize" is hidden_size */
+	fail_with("{" TINY_LLAMA ",\n \"hidden\\u005fsize\": 8}", "hidden_size", 2, 2,
+		  "duplicate key 'hidden_size' (first given at line 1)");
+	/* a key's text inside a string value, or in a nested object, is not the member: no
+	 * false repeat, and the place is the member's */
+	parse_ok("{" TINY_LLAMA ", \"note\": \"\\\"hidden_size\\\": 8, {\\\"vocab_size\\\": 1}\","
+		 " \"rope_scaling\": {\"hidden_size\": 1, \"vocab_size\": [{\"vocab_size\": 2}]}}",
+		 &r, &p);
+	assert_int_equal(r.hidden, 64);
+	fail_with("{\"note\": \"\\\"b\\\": 1\", \"y\": {\"b\": 0}, \"b\": 1,\n \"b\": 2}", "b", 2,
+		  2, "(first given at line 1)");
+	fail_with("{\"y\": {\"b\": 0},\n \"b\": 1,\n\n \"b\": 2}", "b", 4, 2,
+		  "(first given at line 2)");
+	/* case matters, as in Python's dict */
+	parse_ok("{" TINY_LLAMA ", \"Hidden_Size\": 1}", &r, &p);
+	/* after a UTF-8 byte order mark (one column, as cJSON skips it) */
+	fail_with("\xEF\xBB\xBF{\"a\": 1, \"a\": 2}", "a", 1, 11, "duplicate key 'a'");
+	/* 500 objects deep (cJSON refuses past 1000): the innermost repeat is found */
+	{
+		char deep[4096];
+		size_t n = 0;
+		for (int i = 0; i < 500; i++)
+			n += (size_t)snprintf(deep + n, sizeof(deep) - n, "{\"a\": ");
+		n += (size_t)snprintf(deep + n, sizeof(deep) - n, "{\"b\": 1, \"b\": 2}");
+		for (int i = 0; i < 500; i++)
+			n += (size_t)snprintf(deep + n, sizeof(deep) - n, "}");
+		fail_with(deep, "b", 1, 3010, "duplicate key 'b' (first given at line 1)");
+	}
+	/* no error structure: refused all the same */
+	assert_int_equal(hf_config_parse("{\"a\": 1, \"a\": 2}", 16, NULL, &m, NULL), -1);
+}
+
+/* An object of thousands of members (per-layer lists, vocabularies) is read quickly: each
+ * object's names are sorted, not compared pairwise. 50,000 members pairwise would be
+ * 1.25e9 comparisons, seconds; sorted they take milliseconds, also under the sanitizers. */
+static void test_duplicate_keys_large(void **state)
+{
+	static const int sizes[] = {5000, 50000};
+	struct model_params p;
+	struct model r;
+	(void)state;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		int n = sizes[s];
+		size_t cap = (size_t)n * 24 + 256, len = 0;
+		char *text = malloc(cap);
+		struct gp_error e = {0};
+		struct model m;
+		clock_t t0;
+		double cpu;
+
+		assert_non_null(text);
+		len += (size_t)snprintf(text + len, cap - len, "{" TINY_LLAMA ",\n\"extra\": {");
+		for (int i = 0; i < n; i++)
+			len += (size_t)snprintf(text + len, cap - len, "%s\n\"k%d\": %d",
+						i ? "," : "", i, i);
+		len += (size_t)snprintf(text + len, cap - len, "}}");
+		t0 = clock();
+		parse_ok(text, &r, &p);
+		cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+		assert_int_equal(r.hidden, 64);
+		if (cpu > 1.0)
+			fail_msg("%d members took %.2f s of CPU", n, cpu);
+		/* the same object with its last member repeating the first: found, at its
+		 * place (member i on line i + 3) */
+		len -= 2;
+		len += (size_t)snprintf(text + len, cap - len, ",\n\"k0\": 1}}");
+		assert_int_equal(hf_config_parse(text, len, "big.json", &m, &e), -1);
+		assert_int_equal(e.line, n + 3);
+		assert_int_equal(e.column, 1);
+		assert_string_equal(e.message, "duplicate key 'k0' (first given at line 3)");
+		free(text);
+	}
+}
+
 static int setup(void **state)
 {
 	struct gp_error err;
@@ -1863,6 +1988,8 @@ int main(void)
 	    cmocka_unit_test(test_infinity_nan),
 	    cmocka_unit_test(test_unknown_llama_shaped),
 	    cmocka_unit_test(test_error_contradictions),
+	    cmocka_unit_test(test_duplicate_keys),
+	    cmocka_unit_test(test_duplicate_keys_large),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
