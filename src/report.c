@@ -507,7 +507,8 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 
 	for (int i = 0; i < nlist; i++) {
 		const struct figure *f = list[i];
-		char t[48];
+		const char *label = figure_label(f, p);
+		char t[80];
 		double v;
 		int n;
 
@@ -516,8 +517,8 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 			continue;
 		if (!shown++)
 			report_buf_printf(b, "\n%s\n", title);
-		figure_format(f, v, t, sizeof(t));
-		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
+		figure_format_plan(f, p, t, sizeof(t));
+		n = (int)strlen(label) > 22 ? (int)strlen(label) : 22;
 		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
 			while (!b->failed && b->len && b->data[b->len - 1] == ' ')
 				b->data[--b->len] = '\0';
@@ -525,14 +526,14 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 			col = 0;
 		}
 		if (col) {
-			report_buf_printf(b, " %-22s %s\n", f->label, t);
+			report_buf_printf(b, " %-22s %s\n", label, t);
 			col = 0;
 			continue;
 		}
 		/* the first column: pad it so the second lines up, trimmed if none follows; at
 		 * least two spaces before the second label, so "58.7k tokens/s" and "per GPU"
 		 * do not read as one phrase */
-		report_buf_printf(b, "  %-22s %-14s ", f->label, t);
+		report_buf_printf(b, "  %-22s %-14s ", label, t);
 		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14) + 1;
 		col = 1;
 	}
@@ -867,13 +868,13 @@ static void md_figure_rows(struct report_buf *b, const struct scenario *s, const
 	int n = figure_list(FIGURE_LIST_TEXT, s->workload.kind, (int)section, list, 64);
 
 	for (int i = 0; i < n; i++) {
-		char t[48];
+		char t[80];
 		double v = figure_value(list[i], p);
 
 		if (isnan(v))
 			continue;
-		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
-				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
+		report_buf_printf(b, "| %s | %s | `%s` |\n", figure_label(list[i], p),
+				  figure_format_plan(list[i], p, t, sizeof(t)), list[i]->key);
 	}
 }
 
