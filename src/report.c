@@ -1160,15 +1160,25 @@ void report_search_text(struct report_buf *b, const struct scenario *s, const st
 			const struct search_options *opt, const struct search_result *res, int n,
 			const struct search_stats *stats, double seconds, const char *name)
 {
+	struct report_buf h = {0};
 	char dt[32];
 
 	units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
-	report_buf_printf(b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
-			  s->name[0] ? s->name : name, stats->evaluated, dt, stats->fitting, n,
+	/* the name and the count wrapped at 80 columns, as the text report's lines */
+	report_buf_printf(&h, "%s", s->name[0] ? s->name : name);
+	report_wrap(b, 0, "", h.data ? h.data : "");
+	h.len = 0;
+	report_buf_printf(&h, "%ld layouts evaluated in %s, %ld fit; best %d by %s%s",
+			  stats->evaluated, dt, stats->fitting, n,
 			  opt->by == SEARCH_BY_COST ? "cost"
 			  : search_sized_by_load(s) ? "GPUs required (the load's fleet)"
 						    : "time",
 			  opt->hardware ? " over the catalog's GPUs" : "");
+	report_wrap(b, 0, "", h.data ? h.data : "");
+	report_buf_printf(b, "\n");
+	if (h.failed)
+		b->failed = true;
+	report_buf_release(&h);
 	if (n == 0)
 		report_buf_printf(b, "no layout fits%s\n",
 				  opt->hardware ? "" : " (try --hardware for more or other GPUs)");

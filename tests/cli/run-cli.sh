@@ -376,6 +376,13 @@ run 0 search $D/train.yaml --top 3 && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search text wider than 80 columns"; fi
 }
 run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search --by cost"
+# over the catalog's GPUs under a load the count line is the longest (111 columns before
+# it was wrapped): every line at most 80 columns, the count's words all there
+run 0 search scenarios/team-serve-70b-5m-requests.yaml --hardware && {
+	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search --hardware text wider than 80 columns"; fi
+	tr '\n' ' ' <"$T/out" | grep -q "best 10 by GPUs required (the load's *fleet) over the catalog's GPUs" &&
+		ok || bad "search --hardware: the count line wrapped whole"
+}
 run 0 search $D/train.yaml --top 2 --json && {
 	has "$T/out" '"evaluated":' "search --json"
 	if command -v python3 >/dev/null 2>&1; then
