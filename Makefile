@@ -6,6 +6,9 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 MANPREFIX ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/gpuplan
+# the shipped scenarios, as examples, and seed_cases.md, which explain's "seed case N"
+# sources cite
+DOCDIR   ?= $(PREFIX)/share/doc/gpuplan
 PKG_CONFIG ?= pkg-config
 
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -226,7 +229,7 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/models \
 		$(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuplan
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gpuplan
 	cp -f catalog/gpus.yaml $(DESTDIR)$(DATADIR)/gpus.yaml
@@ -237,13 +240,15 @@ install: $(BIN)
 	cp -f contrib/gpuplan.bash $(DESTDIR)$(BASHCOMPDIR)/gpuplan
 	cp -f contrib/gpuplan.zsh $(DESTDIR)$(ZSHCOMPDIR)/_gpuplan
 	cp -f contrib/gpuplan.fish $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
+	cp -f scenarios/*.yaml scenarios/seed_cases.md $(DESTDIR)$(DOCDIR)/examples/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gpuplan $(DESTDIR)$(MANPREFIX)/man1/gpuplan.1 \
 		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-scenario.5 \
 		$(DESTDIR)$(MANPREFIX)/man5/gpuplan-catalog.5 $(DESTDIR)$(BASHCOMPDIR)/gpuplan \
 		$(DESTDIR)$(ZSHCOMPDIR)/_gpuplan $(DESTDIR)$(FISHCOMPDIR)/gpuplan.fish
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/examples
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # A Debian package built with dpkg-deb (debian/mkdeb.sh): the program for PREFIX=/usr, the
 # catalog, man pages, completions and example scenarios; tests/deb/deb-test.sh checks it.

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -751,6 +752,14 @@ static int cmd_solve(struct cli *c)
 	if (c->json) {
 		cli_json_result(c, report_json_solve(f->key, c->solve_max, value, text));
 		return 0;
+	}
+	/* a bisected real ("5087242.126464844 requests a day") to 3 digits as units.c writes
+	 * them ("5.08M"), rounded toward the side that still fits: down for --max, up for
+	 * --min, so --set with it meets what the exact value meets; --json keeps it whole */
+	if (f->type != FIELD_INT && isfinite(value) && value > 0) {
+		double step = pow(10, floor(log10(value)) - 2);
+		double r = (c->solve_max ? floor(value / step) : ceil(value / step)) * step;
+		units_format(f->unit, r, text, sizeof(text));
 	}
 	/* standard output is KEY=VALUE alone, ready for --set "$(gpuplan solve ...)";
 	 * what the value is goes to standard error, for the person reading */

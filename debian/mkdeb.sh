@@ -2,7 +2,8 @@
 # `make deb`: a Debian binary package of gpuplan built with dpkg-deb alone (no debhelper):
 # `make install PREFIX=/usr` into a staging root (so the program looks in /usr/share/gpuplan
 # and the completions go to Debian's vendor folders), the man pages gzipped as Debian
-# policy 12.1 asks, the shipped scenarios as examples under /usr/share/doc/gpuplan, and a
+# policy 12.1 asks, the shipped scenarios and seed_cases.md (which explain's "seed case N"
+# cites) as examples under /usr/share/doc/gpuplan (make install's DOCDIR), and a
 # control file whose Depends are the packages that own the shared libraries the program
 # links (dpkg -S over ldd). The build uses its own folder, so the tree's ./gpuplan stays
 # built for its PREFIX.
@@ -19,8 +20,7 @@ mkdir -p "$root"
 $make --no-print-directory B=$stage/build BIN=$stage/build/gpuplan PREFIX=/usr \
 	DESTDIR="$PWD/$root" install >"$stage/install.log"
 doc=$root/usr/share/doc/gpuplan
-mkdir -p "$doc/examples" "$root/DEBIAN"
-cp scenarios/*.yaml "$doc/examples/"
+mkdir -p "$root/DEBIAN"
 cp README.md "$doc/"
 gzip -9n "$doc/README.md"
 gzip -9n "$root/usr/share/man/man1/gpuplan.1" "$root/usr/share/man/man5/gpuplan-scenario.5" \

@@ -268,6 +268,7 @@ const struct figure figures[] = {
 	{.key = "serving.overloaded", .label = "arrivals beyond capacity", .unit = UNIT_NONE, .get = get_overloaded,
 	 .word = word_overloaded, .section = FIGURE_TIME, .flags = FIGURE_BOOL, .explain = explain_serving_overloaded},
 	{.key = "capacity_plan.max_batch", .label = "max batch", .short_label = "max batch",
+	 .capped_label = "KV pool holds",
 	 .unit = UNIT_COUNT, .suffix = " sequences", .format = FIGURE_FMT_COUNT,
 	 .offset = PO(max_batch), .better = +1, .applies = INFERENCE, .section = FIGURE_TIME,
 	 .text = {0, 14}, .pane = 6,
@@ -403,6 +404,32 @@ char *figure_format(const struct figure *f, double value, char *buf, size_t size
 	return buf;
 }
 
+/* Whether an engine's running cap holds the batch below f's value: serving.max_running is
+ * the framework's cap (vLLM's max_num_seqs, framework.c) already bounded by the KV pool
+ * (plan_serve.c), so it is below capacity_plan.max_batch only where the engine's binds */
+static bool capped(const struct figure *f, const struct plan *p)
+{
+	double cap = p->serving.max_running, v = figure_value(f, p);
+
+	return f->capped_label && isfinite(cap) && isfinite(v) && cap < v;
+}
+
+const char *figure_label(const struct figure *f, const struct plan *p)
+{
+	return capped(f, p) ? f->capped_label : f->label;
+}
+
+char *figure_format_plan(const struct figure *f, const struct plan *p, char *buf, size_t size)
+{
+	size_t n;
+
+	figure_format(f, figure_value(f, p), buf, size);
+	n = strlen(buf);
+	if (capped(f, p) && n < size)
+		snprintf(buf + n, size - n, " (engine runs at most %.0f)", p->serving.max_running);
+	return buf;
+}
+
 char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size)
 {
 	double v = figure_value(f, p);
@@ -411,6 +438,11 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 	buf[0] = '\0';
 	if (f->format == FIGURE_FMT_NONE)
 		return buf;
+	if (capped(f, p)) {
+		units_format_human(UNIT_COUNT, v, 3, n, sizeof(n));
+		snprintf(buf, size, "%.0f (KV %s)", p->serving.max_running, n);
+		return buf;
+	}
 	/* bytes as units.c writes them, inf included; a share with its binding mark */
 	if (f->format == FIGURE_FMT_BYTES) {
 		units_format_human(UNIT_BYTES, v, 3, buf, size);

@@ -76,8 +76,12 @@ struct figure {
 	const char *label;	 /* the reports': "weights" */
 	const char *short_label; /* the results pane's, at most 12 columns; NULL: not there */
 	const char *tiny_label;	 /* the narrowest (the pane's legend, the search view); or NULL */
-	enum unit_kind unit;	 /* of the value, for the reports and `diff` */
-	const char *suffix;	 /* appended to the reports' human form (" tokens/s"), or NULL */
+	/* The reports' label where an engine's running cap (serving.max_running: vLLM's
+	 * max_num_seqs) holds the batch below the figure's value: capacity_plan.max_batch,
+	 * the KV pool's bound, reads "KV pool holds" then (figure_label); NULL elsewhere */
+	const char *capped_label;
+	enum unit_kind unit; /* of the value, for the reports and `diff` */
+	const char *suffix;  /* appended to the reports' human form (" tokens/s"), or NULL */
 	enum figure_format format;
 	size_t offset; /* of the double in struct plan; 0 for a word row */
 	/* A word row (memory.fits, bottleneck.binding): its value (1 or 0, the bottleneck) and
@@ -133,8 +137,17 @@ double figure_value(const struct figure *f, const struct plan *p);
  * number's name (figure.name); an offered load as FIGURE_FMT_LOAD says. Returns buf. */
 char *figure_format(const struct figure *f, double value, char *buf, size_t size);
 
+/* The figure's label in the reports for p: its capped_label where an engine's running cap
+ * holds the batch below its value, its label otherwise. */
+const char *figure_label(const struct figure *f, const struct plan *p);
+
+/* The figure's value in p for the reports: figure_format's, and after a capped_label's
+ * value the cap that holds it ("839 sequences (engine runs at most 256)"). Returns buf. */
+char *figure_format_plan(const struct figure *f, const struct plan *p, char *buf, size_t size);
+
 /* The figure's value in p for the results pane ("58.7k tok/s", "3.2 TWh"); "" when the
- * pane does not show it (FIGURE_FMT_NONE). Returns buf. */
+ * pane does not show it (FIGURE_FMT_NONE). A capped_label's figure under its cap reads the
+ * cap, then the value: "256 (KV 839)". Returns buf. */
 char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size);
 
 /* The rows of a list in its order, for a training or an inference plan: those of section

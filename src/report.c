@@ -493,7 +493,8 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 
 	for (int i = 0; i < nlist; i++) {
 		const struct figure *f = list[i];
-		char t[48];
+		const char *label = figure_label(f, p);
+		char t[80];
 		double v;
 		int n;
 
@@ -502,8 +503,8 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 			continue;
 		if (!shown++)
 			report_buf_printf(b, "\n%s\n", title);
-		figure_format(f, v, t, sizeof(t));
-		n = (int)strlen(f->label) > 22 ? (int)strlen(f->label) : 22;
+		figure_format_plan(f, p, t, sizeof(t));
+		n = (int)strlen(label) > 22 ? (int)strlen(label) : 22;
 		if (col == 1 && width + 1 + n + 1 + (int)strlen(t) > 80) {
 			while (!b->failed && b->len && b->data[b->len - 1] == ' ')
 				b->data[--b->len] = '\0';
@@ -511,14 +512,14 @@ static void figure_rows(struct report_buf *b, const char *title, const struct sc
 			col = 0;
 		}
 		if (col) {
-			report_buf_printf(b, " %-22s %s\n", f->label, t);
+			report_buf_printf(b, " %-22s %s\n", label, t);
 			col = 0;
 			continue;
 		}
 		/* the first column: pad it so the second lines up, trimmed if none follows; at
 		 * least two spaces before the second label, so "58.7k tokens/s" and "per GPU"
 		 * do not read as one phrase */
-		report_buf_printf(b, "  %-22s %-14s ", f->label, t);
+		report_buf_printf(b, "  %-22s %-14s ", label, t);
 		width = 2 + n + 1 + ((int)strlen(t) > 14 ? (int)strlen(t) : 14) + 1;
 		col = 1;
 	}
@@ -853,13 +854,13 @@ static void md_figure_rows(struct report_buf *b, const struct scenario *s, const
 	int n = figure_list(FIGURE_LIST_TEXT, s->workload.kind, (int)section, list, 64);
 
 	for (int i = 0; i < n; i++) {
-		char t[48];
+		char t[80];
 		double v = figure_value(list[i], p);
 
 		if (isnan(v))
 			continue;
-		report_buf_printf(b, "| %s | %s | `%s` |\n", list[i]->label,
-				  figure_format(list[i], v, t, sizeof(t)), list[i]->key);
+		report_buf_printf(b, "| %s | %s | `%s` |\n", figure_label(list[i], p),
+				  figure_format_plan(list[i], p, t, sizeof(t)), list[i]->key);
 	}
 }
 
@@ -1145,15 +1146,25 @@ void report_search_text(struct report_buf *b, const struct scenario *s, const st
 			const struct search_options *opt, const struct search_result *res, int n,
 			const struct search_stats *stats, double seconds, const char *name)
 {
+	struct report_buf h = {0};
 	char dt[32];
 
 	units_format_human(UNIT_SECONDS, seconds, 2, dt, sizeof(dt));
-	report_buf_printf(b, "%s\n%ld layouts evaluated in %s, %ld fit; best %d by %s%s\n\n",
-			  s->name[0] ? s->name : name, stats->evaluated, dt, stats->fitting, n,
+	/* the name and the count wrapped at 80 columns, as the text report's lines */
+	report_buf_printf(&h, "%s", s->name[0] ? s->name : name);
+	report_wrap(b, 0, "", h.data ? h.data : "");
+	h.len = 0;
+	report_buf_printf(&h, "%ld layouts evaluated in %s, %ld fit; best %d by %s%s",
+			  stats->evaluated, dt, stats->fitting, n,
 			  opt->by == SEARCH_BY_COST ? "cost"
 			  : search_sized_by_load(s) ? "GPUs required (the load's fleet)"
 						    : "time",
 			  opt->hardware ? " over the catalog's GPUs" : "");
+	report_wrap(b, 0, "", h.data ? h.data : "");
+	report_buf_printf(b, "\n");
+	if (h.failed)
+		b->failed = true;
+	report_buf_release(&h);
 	if (n == 0)
 		report_buf_printf(b, "no layout fits%s\n",
 				  opt->hardware ? "" : " (try --hardware for more or other GPUs)");

@@ -57,14 +57,62 @@ static int pane_figures(const struct app *a, const struct figure **out)
 /* Under a load (a scheduler other than alone) three lines after the figures: TTFT and TPOT
  * at P50/P90/P99 and the queue (issue 13), each an item for explain: the figure at the
  * SLO's percentile and the wait. None under scheduler alone. */
-#define SERVING_LINES 3
-static const char *const serving_keys[SERVING_LINES] = {"latency.ttft_at_slo_s",
-							"latency.tpot_at_slo_s", "serving.wait_s"};
+/* The serving lines, in order: the TTFT and ITL percentiles, TPOT and TTFT at the SLO's
+ * percentile beside their targets (the figures the SLO is judged by, plan_serve.c: a P99
+ * ITL above the target is no miss when TPOT at the SLO meets it), and the queue. The short
+ * terminal's budget gives them up from the end. */
+enum serving_line_kind { SL_TTFT, SL_ITL, SL_TPOT_SLO, SL_TTFT_SLO, SL_QUEUE };
+#define SERVING_LINES 5
+
+/* The lines a plan shows (out: their kinds, in order). Returns how many. */
+static int serving_kinds(const struct app *a, enum serving_line_kind out[SERVING_LINES])
+{
+	bool inference = a->scn.workload.kind != WL_TRAIN && a->scn.workload.kind != WL_FINETUNE;
+	const struct slo *slo = &a->scn.workload.slo;
+	int n = 0;
+
+	if (!inference || isnan(a->plan.serving.scheduler))
+		return 0;
+	out[n++] = SL_TTFT;
+	out[n++] = SL_ITL;
+	if (slo->tpot_s > 0)
+		out[n++] = SL_TPOT_SLO;
+	if (slo->ttft_s > 0)
+		out[n++] = SL_TTFT_SLO;
+	out[n++] = SL_QUEUE;
+	return n;
+}
 
 static int serving_lines(const struct app *a)
 {
-	bool inference = a->scn.workload.kind != WL_TRAIN && a->scn.workload.kind != WL_FINETUNE;
-	return inference && !isnan(a->plan.serving.scheduler) ? SERVING_LINES : 0;
+	enum serving_line_kind k[SERVING_LINES];
+
+	return serving_kinds(a, k);
+}
+
+/* The item line i stands for: a percentile line explains the figure at the SLO where no
+ * line of its own gives that figure, its P99 where one does. */
+static const char *serving_key(const struct app *a, int i)
+{
+	enum serving_line_kind k[SERVING_LINES];
+	int n = serving_kinds(a, k);
+	const struct slo *slo = &a->scn.workload.slo;
+
+	if (i >= n)
+		return NULL;
+	switch (k[i]) {
+	case SL_TTFT:
+		return slo->ttft_s > 0 ? "latency.ttft_p99_s" : "latency.ttft_at_slo_s";
+	case SL_ITL:
+		return slo->tpot_s > 0 ? "latency.tpot_p99_s" : "latency.tpot_at_slo_s";
+	case SL_TPOT_SLO:
+		return "latency.tpot_at_slo_s";
+	case SL_TTFT_SLO:
+		return "latency.ttft_at_slo_s";
+	case SL_QUEUE:
+		break;
+	}
+	return "serving.wait_s";
 }
 
 /* "118/153/205 ms": the three levels in the unit of the largest (ms below a second);
@@ -91,18 +139,52 @@ static void levels_format(const struct plan *p, const double v[3], char *buf, si
 		snprintf(buf + len, size - len, " %s", scale == 1 ? "s" : "ms");
 }
 
-/* Line i of serving_lines: its label and its value. */
-static void serving_line(const struct app *a, int i, const char **label, char *v, size_t size)
+/* A figure at the SLO's percentile against its target: "47.5 ms ✔ (50 ms)", the mark the
+ * verdicts use; met as plan_serve.c judges it (within 1e-9 of the target). */
+static void slo_format(const struct app *a, double v, double target, char *buf, size_t size)
 {
-	const struct plan_serving *sv = &a->plan.serving;
-	char u[24], wt[24];
+	const struct glyphs *g = a->theme.g;
+	char t[24], n[24];
 
-	if (i < 2) {
-		*label = i == 0 ? "ttft p50/90/99" : "itl p50/90/99";
-		levels_format(&a->plan, i == 0 ? sv->ttft : sv->tpot, v, size);
+	units_format_human(UNIT_SECONDS, target, 3, t, sizeof(t));
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s %s (%s)", a->plan.serving.overloaded ? "unbounded" : "-",
+			 g->bad, t);
 		return;
 	}
-	*label = "queue";
+	units_format_human(UNIT_SECONDS, v, 3, n, sizeof(n));
+	snprintf(buf, size, "%s %s (%s)", n, v <= target * (1 + 1e-9) ? g->ok : g->bad, t);
+}
+
+/* Line i of serving_lines: its label and its value. */
+static void serving_line(const struct app *a, int i, char *label, size_t lsize, char *v,
+			 size_t size)
+{
+	const struct plan_serving *sv = &a->plan.serving;
+	const struct slo *slo = &a->scn.workload.slo;
+	enum serving_line_kind k[SERVING_LINES];
+	char u[24], wt[24];
+
+	serving_kinds(a, k);
+	switch (k[i]) {
+	case SL_TTFT:
+	case SL_ITL:
+		snprintf(label, lsize, "%s", k[i] == SL_TTFT ? "ttft p50/90/99" : "itl p50/90/99");
+		levels_format(&a->plan, k[i] == SL_TTFT ? sv->ttft : sv->tpot, v, size);
+		return;
+	case SL_TPOT_SLO:
+	case SL_TTFT_SLO:
+		snprintf(label, lsize, "%s@p%g", k[i] == SL_TPOT_SLO ? "tpot" : "ttft",
+			 isfinite(sv->slo_percentile) ? sv->slo_percentile : 99);
+		if (k[i] == SL_TPOT_SLO)
+			slo_format(a, sv->tpot_slo_s, slo->tpot_s, v, size);
+		else
+			slo_format(a, sv->ttft_slo_s, slo->ttft_s, v, size);
+		return;
+	case SL_QUEUE:
+		break;
+	}
+	snprintf(label, lsize, "queue");
 	/* the offered load (figure.c, FIGURE_FMT_LOAD): a share up to 1, "load 15.2x" when
 	 * the arrivals outrun the replica */
 	figure_format_short(figure_find("serving.utilisation"), &a->plan, u, sizeof(u));
@@ -163,7 +245,7 @@ static void results_items(struct app *a)
 	for (int i = 0; i < nfig && n < RESULT_MAX_ITEMS; i++)
 		a->result_keys[n++] = figs[i]->key;
 	for (int i = 0; i < serving_lines(a) && n < RESULT_MAX_ITEMS; i++)
-		a->result_keys[n++] = serving_keys[i];
+		a->result_keys[n++] = serving_key(a, i);
 	for (int b = 0; b < BN_COUNT && n < RESULT_MAX_ITEMS; b++)
 		a->result_keys[n++] = figure_bottleneck(bn_order[b])->key;
 	/* the warnings, one item (the report's key): the pane clips them, the status line and
@@ -588,7 +670,7 @@ static void results_budget(const struct app *a, int avail, int inner, struct res
 		b->bottlenecks--;
 	if (NEED > avail)
 		b->legend = 0;
-	/* the queue's line, then the percentiles', before the verdicts */
+	/* the queue's line, then the SLO's and the percentiles', before the verdicts */
 	while (NEED > avail && b->serving > 0)
 		b->serving--;
 	while (NEED > avail && b->verdicts > 0)
@@ -707,7 +789,7 @@ static void results_layout(const struct app *a, int height, int width, struct re
 		if (row_add(l, height, ROW_FIGURE, 1, i, figs[i]->key))
 			l->row[l->n - 1].fig = figs[i];
 	for (int i = 0; i < bud.serving; i++)
-		row_add(l, height, ROW_SERVING, 1, i, serving_keys[i]);
+		row_add(l, height, ROW_SERVING, 1, i, serving_key(a, i));
 	nbn = bottlenecks_listed(a, bud.bottlenecks, bn);
 	for (int i = 0; i < nbn; i++)
 		row_add(l, height, ROW_BOTTLENECK, 1, bn[i], figure_bottleneck(bn[i])->key);
@@ -874,11 +956,10 @@ static void row_figure(struct app *a, WINDOW *w, const struct results_layout *l,
 static void row_serving(struct app *a, WINDOW *w, const struct results_layout *l,
 			const struct results_row *r)
 {
-	const char *label;
-	char v[64];
+	char label[24], v[64];
 
 	(void)l;
-	serving_line(a, r->i, &label, v, sizeof(v));
+	serving_line(a, r->i, label, sizeof(label), v, sizeof(v));
 	serving_line_draw(a, w, r->y, r->key, label, v);
 }
 

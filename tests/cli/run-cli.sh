@@ -390,6 +390,13 @@ run 0 search $D/train.yaml --top 3 && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search text wider than 80 columns"; fi
 }
 run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search --by cost"
+# over the catalog's GPUs under a load the count line is the longest (111 columns before
+# it was wrapped): every line at most 80 columns, the count's words all there
+run 0 search scenarios/team-serve-70b-5m-requests.yaml --hardware && {
+	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search --hardware text wider than 80 columns"; fi
+	tr '\n' ' ' <"$T/out" | grep -q "best 10 by GPUs required (the load's *fleet) over the catalog's GPUs" &&
+		ok || bad "search --hardware: the count line wrapped whole"
+}
 run 0 search $D/train.yaml --top 2 --json && {
 	has "$T/out" '"evaluated":' "search --json"
 	if command -v python3 >/dev/null 2>&1; then
@@ -483,6 +490,19 @@ run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --min hardware.count
 	has "$T/err" "cannot meet the ttft target .*a lone request's ttft is" \
 		"solve --min hardware.count under alone gives the floor"
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
+# a bisected real prints as units.c writes a count, 3 digits ("5.08M", not
+# 5087242.126464844), rounded down under --max so that it still needs no more than the 76
+# GPUs; --json keeps the whole value
+run 0 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.requests_per_day \
+	--set hardware.count=76 && {
+	has "$T/out" '^workload.requests_per_day=[1-9]\.[0-9][0-9]M$' "solve prints a real as units.c does"
+	"$G" report scenarios/team-serve-70b-5m-requests.yaml --json --set hardware.count=76 \
+		--set "$(cat "$T/out")" 2>/dev/null | grep -q '^		"gpus_required":	\([1-6][0-9]\|7[0-6]\),' &&
+		ok || bad "solve's rounded --max still needs at most the 76 GPUs"
+}
+run 0 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.requests_per_day \
+	--set hardware.count=76 --json &&
+	has "$T/out" '"value":[[:space:]]*[0-9]\{7\}\.[0-9]' "solve --json keeps the value whole"
 run_error 2 solve $D/train.yaml
 run_error 2 solve $D/train.yaml --max no.such.key
 run_error 2 solve $D/train.yaml --max name

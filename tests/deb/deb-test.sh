@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Debian package (`make deb`, debian/mkdeb.sh): built, its control file read, its files
 # where Debian puts them (the program in /usr/bin, the catalog in /usr/share/gpuplan, gzipped
-# man pages, bash, zsh and fish completions in their vendor folders, example scenarios),
+# man pages, bash, zsh and fish completions in their vendor folders, example scenarios and
+# seed_cases.md, which explain's "seed case N" sources cite),
 # unpacked into a temporary root and its gpuplan run from another folder on every example
 # scenario. With DEB_INSTALL=1 (CI, as root) it is also installed with apt, the installed
 # gpuplan reports on a shipped scenario, and it is removed again.
@@ -28,10 +29,13 @@ dpkg-deb -x "$deb" "$root" 2>"$T/err" || bad "dpkg-deb -x"
 for f in usr/bin/gpuplan usr/share/gpuplan/gpus.yaml usr/share/man/man1/gpuplan.1.gz \
 	usr/share/man/man5/gpuplan-scenario.5.gz usr/share/man/man5/gpuplan-catalog.5.gz usr/share/bash-completion/completions/gpuplan \
 	usr/share/zsh/vendor-completions/_gpuplan usr/share/fish/vendor_completions.d/gpuplan.fish \
-	usr/share/doc/gpuplan/copyright usr/share/doc/gpuplan/examples/default.yaml; do
+	usr/share/doc/gpuplan/copyright usr/share/doc/gpuplan/examples/default.yaml \
+	usr/share/doc/gpuplan/examples/seed_cases.md; do
 	[ -f "$root/$f" ] && ok || bad "the package lacks /$f"
 done
 ls "$root"/usr/share/gpuplan/models/*.json >/dev/null 2>&1 && ok || bad "no catalog models"
+cmp -s "$root/usr/share/doc/gpuplan/examples/seed_cases.md" scenarios/seed_cases.md && ok ||
+	bad "the package's seed_cases.md is not scenarios/seed_cases.md"
 [ -x "$root/usr/bin/gpuplan" ] && ok || bad "/usr/bin/gpuplan is not executable"
 gzip -t "$root/usr/share/man/man1/gpuplan.1.gz" && ok || bad "the man page is not gzip"
 if dpkg-deb -c "$deb" | awk '{print $2}' | grep -qv '^root/root$'; then

@@ -2,7 +2,8 @@
 # `make && make install PREFIX=/usr DESTDIR=...`, in that order, installs a program that
 # finds its catalog: run from another folder with GPUPLAN_CATALOG unset, the installed
 # gpuplan reports on a shipped scenario; it was rebuilt for /usr (not /usr/local); the man
-# pages and completions are installed; `make uninstall` removes all of it.
+# pages, completions, example scenarios and seed_cases.md are installed; `make uninstall`
+# removes all of it.
 # The tree and its build are copied to a temporary folder first (timestamps kept, so only
 # what the new PREFIX changes is rebuilt), so the build the other tests run is untouched.
 # Run from anywhere: sh tests/install/run-install.sh
@@ -15,7 +16,7 @@ command -v "$MAKE" >/dev/null 2>&1 || { echo "FAIL: no $MAKE"; exit 1; }
 
 # the tree: what `make` and `make install` read, and the build, as they are
 mkdir -p "$T/tree" "$T/dest" "$T/elsewhere" "$T/home" "$T/alone"
-cp -pR Makefile src ui cli catalog man contrib "$T/tree/" || exit 1
+cp -pR Makefile src ui cli catalog man contrib scenarios "$T/tree/" || exit 1
 [ -f config.mk ] && cp -p config.mk "$T/tree/"
 if [ -d build ] && [ -f gpuplan ]; then
 	mkdir -p "$T/tree/build"
@@ -71,9 +72,13 @@ done
 # what else is installed
 for f in usr/share/man/man1/gpuplan.1 usr/share/man/man5/gpuplan-scenario.5 usr/share/man/man5/gpuplan-catalog.5 \
 	usr/share/gpuplan/gpus.yaml usr/share/bash-completion/completions/gpuplan \
-	usr/share/zsh/vendor-completions/_gpuplan usr/share/fish/vendor_completions.d/gpuplan.fish; do
+	usr/share/zsh/vendor-completions/_gpuplan usr/share/fish/vendor_completions.d/gpuplan.fish \
+	usr/share/doc/gpuplan/examples/seed_cases.md usr/share/doc/gpuplan/examples/default.yaml; do
 	[ -f "$T/dest/$f" ] && ok || bad "make install: no /$f"
 done
+# explain's sources cite "seed case N": the cases are installed beside the scenarios
+cmp -s "$T/dest/usr/share/doc/gpuplan/examples/seed_cases.md" scenarios/seed_cases.md && ok ||
+	bad "the installed seed_cases.md is not scenarios/seed_cases.md"
 cmp -s "$T/dest/usr/share/bash-completion/completions/gpuplan" contrib/gpuplan.bash && ok ||
 	bad "the installed bash completion is not contrib/gpuplan.bash"
 

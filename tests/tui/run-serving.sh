@@ -13,11 +13,22 @@ wait_for '│ ttft p50/90/99 +[0-9.]+/[0-9.]+/[0-9.]+ m?s' &&
 	ok "the percentiles and the queue under a load at 80x24" ||
 	bad "the percentiles and the queue under a load at 80x24"
 
+# the SLO's figures beside their targets (tpot 50ms, ttft 1s at P99): ITL P99 is above
+# 50 ms, TPOT at the SLO meets it; and the batch is the engine's cap of 256, the KV pool
+# holds 839
+wait_for '│ tpot@p99 +4[0-9.]+ ms ✔ \(50 ms\)' &&
+	wait_for '│ ttft@p99 +[0-9.]+ ms ✔ \(1 s\)' &&
+	wait_for '│ max batch +256 \(KV 839\)' &&
+	ok "the SLO's figures and the capped batch at 80x24" ||
+	bad "the SLO's figures and the capped batch at 80x24"
+
 # the 4 GPUs of the file are one replica: the peak overloads it
 fresh
 start_ui scenarios/team-serve-70b-5m-requests.yaml
 wait_for '│ ttft p50/90/99 +unbounded' && wait_for '│ queue +load [0-9.]+x, unbounded' &&
 	ok "an overloaded replica reads unbounded" || bad "an overloaded replica reads unbounded"
+wait_for '│ tpot@p99 +[0-9.]+ ms ✘ \(50 ms\)' && wait_for '│ ttft@p99 +unbounded ✘ \(1 s\)' &&
+	ok "a missed SLO is marked" || bad "a missed SLO is marked"
 
 # GPUs required at the file's tp 4, and after it the layout that needs the fewest
 # (capacity_plan.fewest: tp 2 meets the load with 66)
@@ -34,6 +45,6 @@ wait_for '│ gpus needed +66' && screen | lacks '│ gpus needed +66 \(' &&
 # no load modelled: no serving lines
 fresh
 start_ui scenarios/seed-11b-7b-decode-a100.yaml
-wait_for '│ tpot ' && screen | lacks 'p50/90/99|│ queue ' &&
+wait_for '│ tpot ' && screen | lacks 'p50/90/99|│ queue |@p99' &&
 	ok "no serving lines without a load" || bad "no serving lines without a load"
 finish

@@ -288,13 +288,52 @@ static void test_policy_names(void **state)
 	assert_true(isnan(figure_value(f, &p)));
 }
 
+/* capacity_plan.max_batch is the KV pool's bound (839 for team-serve at tp 4); where the
+ * engine's running cap (max_running 256, vLLM's max_num_seqs) is below it the reports and
+ * the pane say the batch is the cap, and the value stays the pool's; where the cap is above
+ * the pool the label is the plain one. */
+static void test_max_batch_under_cap(void **state)
+{
+	const struct figure *f = figure_find("capacity_plan.max_batch");
+	struct scenario s;
+	struct plan p;
+	char t[96];
+
+	(void)state;
+	assert_non_null(f);
+	load("scenarios/team-serve-70b-5m-requests.yaml", &s, &p);
+	assert_true(p.serving.max_running < p.max_batch);
+	assert_int_equal((int)figure_value(f, &p), (int)p.max_batch);
+	assert_string_equal(figure_label(f, &p), "KV pool holds");
+	snprintf(t, sizeof(t), "%.0f sequences (engine runs at most %.0f)", p.max_batch,
+		 p.serving.max_running);
+	assert_string_equal(figure_format_plan(f, &p, t + 48, 48) ? t + 48 : "", t);
+	snprintf(t, sizeof(t), "%.0f (KV %.0f)", p.serving.max_running, p.max_batch);
+	{
+		char sh[48];
+		assert_string_equal(figure_format_short(f, &p, sh, sizeof(sh)), t);
+	}
+	/* a cap above the pool (and a token budget that does not bound the batch, which
+	 * plan_serve.c also caps at): the pool is the batch */
+	s.workload.max_running = 4096;
+	s.workload.max_batched_tokens = 1 << 20;
+	plan_compute(&s, &p);
+	assert_false(p.serving.max_running < p.max_batch);
+	assert_string_equal(figure_label(f, &p), "max batch");
+	assert_string_equal(figure_format_plan(f, &p, t, sizeof(t)),
+			    figure_format(f, p.max_batch, t + 48, 48));
+	/* other rows keep their label */
+	assert_string_equal(figure_label(figure_find("latency.tpot_s"), &p),
+			    "time per output token");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rows_complete),     cmocka_unit_test(test_json_follows_table),
 	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
 	    cmocka_unit_test(test_bottleneck_names),  cmocka_unit_test(test_policy_names),
-	    cmocka_unit_test(test_details),
+	    cmocka_unit_test(test_details),	      cmocka_unit_test(test_max_batch_under_cap),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
