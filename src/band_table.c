@@ -14,7 +14,7 @@ const struct band_regime band_table[] = {
 	 "llama.cpp", "rtx-3090"},
 	{BAND_SPEED, "online", "llama.cpp", "alone", "ada", 3, -0.045781, 0.078940, 0.042182,
 	 "llama.cpp", "rtx-4090"},
-	{BAND_MEMORY, "train", "fsdp", "", "hopper", 6, -0.222079, 0.074643, 0.064352,
+	{BAND_MEMORY, "train", "fsdp", "", "hopper", 6, -0.068882, 0.074643, 0.038819,
 	 "torchtitan", "h100-sxm-80gb"},
 	{BAND_MEMORY, "finetune", "torchtune", "", "ada", 3, -0.029156, 0.057069, 0.036661,
 	 "torchtune", "rtx-4090"},

@@ -713,6 +713,19 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		       "\n  offloaded to host memory (workload.activation_offload): all but the\n"
 		       "  layer in the backward and the one fetched back (torchtune\n"
 		       "  training/_activation_offloading.py)\n");
+	{
+		/* torchtitan's loss parallelism (plan_memory.c loss_bytes_token) */
+		const struct framework_info *fw = framework_get(s->workload.framework);
+		int loss = s->workload.loss != LOSS_AUTO ? s->workload.loss : fw->loss;
+		if (m->activations_head > 0 && fw->loss_parallel && p->tp > 1 && loss == LOSS_FP32)
+			ex_put(e,
+			       "\n  output layer and loss under loss_parallel (tp > 1): the head "
+			       "keeps its\n  all-gathered input, e s b h, and DTensor's "
+			       "cross-entropy backward four fp32\n  copies of the "
+			       "vocabulary-sharded logits, 16 s b V / t (torchtitan\n  "
+			       "parallelize_llama.py apply_tp; torch/distributed/tensor/"
+			       "parallel/loss.py)\n");
+	}
 	if (m->rebuilt_layer > 0)
 		ex_put(e,
 		       "\n  stored activations; the layer recomputation rebuilds for its "

@@ -138,6 +138,11 @@ static const struct framework_info table[FW_COUNT] = {
 		 .states = STATES_FP32,
 		 .loss = LOSS_FP32,
 		 .loss_apart = true,
+		 /* with tp > 1: parallel_dims.py loss_parallel_enabled (tp > 1 and not
+		  * training.disable_loss_parallel, default False); apply_tp makes the
+		  * output ColwiseParallel(input_layouts=Shard(1), output_layouts=Shard(-1),
+		  * use_local_output=False), train.py runs the loss under loss_parallel() */
+		 .loss_parallel = true,
 		 .reserved_slack = TORCH_TRAIN_SLACK,
 		 .non_torch_bytes = TORCH_CONTEXT,
 		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py",

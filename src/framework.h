@@ -148,6 +148,9 @@ struct framework_info {
 	enum loss loss;
 	bool loss_apart;	/* the loss's buffers are freed before the first layer's backward
 				 * rebuilds it (true of every framework; the paper default sums them) */
+	bool loss_parallel;	/* under tp the head is a DTensor ColwiseParallel with
+				 * vocabulary-sharded logits and loss_parallel cross-entropy
+				 * (torchtitan; plan_memory.c loss_bytes_token) */
 	double reserved_slack;	/* caching allocator: reserved / allocated - 1 at the peak */
 	double non_torch_bytes; /* CUDA context, NCCL, libraries: outside the allocator */
 	enum kv_rule kv_rule;

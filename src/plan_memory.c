@@ -799,13 +799,22 @@ static void kv_window(struct mctx *x, const struct model *m)
  * - chunked: the 16-bit logits stay (the model returns them, e V) and one chunk at a time
  *   is upcast and reduced, fused by torch.compile into the chunk's 16-bit gradient:
  *   e V (1 + 1 / chunks) (torchtune CEWithChunkedOutputLoss, 8 chunks); llm.c's
- *   fused_classifier overwrites the logits with their gradient in place: e V. */
+ *   fused_classifier overwrites the logits with their gradient in place: e V.
+ * - fp32 under torchtitan's loss parallelism (tp > 1, framework loss_parallel): the logits
+ *   stay a vocabulary-sharded DTensor and cross_entropy runs DTensor's decomposed ops
+ *   (torch/distributed/tensor/parallel/loss.py), not the fused kernels: the forward's
+ *   _log_softmax holds the 16-bit logits (train.py deletes pred only after the loss),
+ *   their fp32 copy, shifted = x - x_max and torch.exp(shifted), 14 V; the backward's
+ *   _nll_loss_and_log_softmax_backward holds the saved fp32 log-probabilities x,
+ *   grad_input = zeros_like(x), torch.exp(x) and their sum before "* grad_output", four
+ *   fp32 tensors of the sharded logits, 16 V (the same return line in every version of
+ *   the file read, 2024 on). */
 static double loss_bytes_token(const struct mctx *x)
 {
 	double V = x->m->vocab;
 	switch (x->loss) {
 	case LOSS_FP32:
-		return 12.0 * V;
+		return (x->fw->loss_parallel && x->tp > 1 ? 16.0 : 12.0) * V;
 	case LOSS_CHUNKED:
 		return x->act.e * V * (1 + (x->fw->loss_chunks > 0 ? 1.0 / x->fw->loss_chunks : 0));
 	default:
@@ -1100,7 +1109,17 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 				double eager_norm = !x->act.eager ? 0
 						    : x->lora	  ? 4.0 - x->act.e
 								  : 4.0;
-				head_act = s_len * b * ((x->lora ? 1 : 2) * x->act.e + eager_norm) *
+				/* the head's input: a frozen head keeps none; torchtitan's
+				 * ColwiseParallel head (framework loss_parallel, tp > 1)
+				 * all-gathers the sequence-parallel norm output to Replicate
+				 * before F.linear (parallelize_llama.py apply_tp, "output":
+				 * input_layouts=Shard(1)), so the linear saves the whole
+				 * sequence's, e h, where Megatron's saves its s / t shard and
+				 * gathers again in the backward (Korthikanti Section 4.2.2) */
+				double head_in = x->lora			     ? 0
+						 : x->fw->loss_parallel && x->tp > 1 ? x->act.rt
+										     : 1;
+				head_act = s_len * b * ((1 + head_in) * x->act.e + eager_norm) *
 					       m->hidden * x->act.inv_rt +
 					   loss_act;
 			}

@@ -728,6 +728,41 @@ static void test_default_and_overrides(void **state)
 	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_OP), "op");
 }
 
+/* torchtitan's loss parallelism (framework fsdp, tp > 1; torchtitan/parallelisms/
+ * parallelize_llama.py apply_tp, torch/distributed/tensor/parallel/loss.py): Llama 3.1 8B,
+ * 8 GPUs, tp 8 with sequence parallelism, full recomputation, micro-batch 2 x 8192, bf16.
+ * The output layer and loss hold the final norm's sequence shard (e h / t), the head's
+ * all-gathered input (e h, the whole sequence) and DTensor's decomposed cross-entropy
+ * backward, four fp32 tensors of the vocabulary-sharded logits (16 V / t); without tp, or
+ * in transformers (hf, no loss_parallel), the fused kernels' 12 V / t and a head input of
+ * e h / t. */
+static void test_fsdp_loss_parallel(void **state)
+{
+	(void)state;
+	struct scenario s;
+	const double e = 2, h = 4096, V = 128256, sb = 2.0 * 8192, t = 8;
+	train_8b(&s, 8, 8192, 16);
+	s.workload.micro_batch = 2;
+	s.workload.precision = DTYPE_BF16;
+	s.workload.recompute = RECOMPUTE_FULL;
+	s.workload.compile = COMPILE_ON;
+	s.workload.framework = FW_FSDP;
+	s.parallel.zero = 3;
+	s.parallel.tp = 8;
+	s.parallel.sequence_parallel = true;
+	const double tt = compute(&s)->mem.activations_head;
+	assert_true(fabs(tt - sb * (e * h * (1 / t + 1) + 16 * V / t)) <= 1e-9 * tt);
+	s.workload.framework = FW_HF;
+	const double hf = compute(&s)->mem.activations_head;
+	assert_true(fabs(hf - sb * (e * h * 2 / t + 12 * V / t)) <= 1e-9 * hf);
+	/* without tp the logits are a plain tensor: the fused kernels, as before */
+	s.workload.framework = FW_FSDP;
+	s.parallel.tp = 1;
+	s.parallel.sequence_parallel = false;
+	const double one = compute(&s)->mem.activations_head;
+	assert_true(fabs(one - sb * (e * h * 2 + 12 * V)) <= 1e-9 * one);
+}
+
 /* Attention-only checkpointing (workload.recompute attention: OLMo-core's selected_modules
  * over the blocks' attention, PyTorch's checkpoint_wrapper): Llama 3.1 8B in bf16 with
  * FlashAttention (head_dim 128), the papers' framework, one GPU, micro-batch 1 x 2048. A
@@ -1247,6 +1282,7 @@ int main(void)
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
 	    cmocka_unit_test(test_default_and_overrides),
+	    cmocka_unit_test(test_fsdp_loss_parallel),
 	    cmocka_unit_test(test_serving_monotone),
 	    cmocka_unit_test(test_explain_names_framework),
 	    cmocka_unit_test(test_graph_cap),
