@@ -345,6 +345,12 @@ struct plan {
 	double flops_per_token;	   /* model FLOPs per token (6N + attention for training) */
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
+	/* inference: model FLOPs per computed prompt token, the prefill's causal attention
+	 * over half the prompt's keys (flops_per_token is a decode token's) */
+	double prefill_flops_per_token;
+	/* inference: one request's model FLOPs, its computed prompt tokens' prefill and its
+	 * output tokens' decode */
+	double flops_per_request;
 	/* training: the state-space layers' scans (Mamba, Mamba-2, Gated DeltaNet), forward and
 	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores.
 	 * Inference: the scans of one prompt's prefill (its computed tokens), part of TTFT */
