@@ -606,6 +606,25 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 			   extra ? " + " : "", extra ? sec(e, p->parts.offload_s) : "",
 			   extra ? " + " : "", extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
+		if (s->workload.optimizer_states == STATES_PAGED && p->mem.optimizer_evicted > 0) {
+			/* plan_train.c: the paged states on the host, up and down a step */
+			double bw = s->hardware.gpu.pcie_bytes_per_s > 0
+					? s->hardware.gpu.pcie_bytes_per_s
+					: 16e9;
+			ex_put(e, "\n");
+			formula(e, "paged", "2 x paged states on the host / PCIe");
+			ex_numbers(e, "paged", "2 x %s / %s", byt(e, p->mem.optimizer_evicted),
+				   h(e, UNIT_BYTES_PER_S, bw));
+			result(e, "paged", sec(e, 2 * p->mem.optimizer_evicted / bw));
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ",
+				   "part of offload: bitsandbytes' paged optimizer prefetches "
+				   "each state to the GPU before its update (prefetch_state), "
+				   "one fused kernel reads and writes it once, and the driver "
+				   "evicts it to the host again when the forward needs the "
+				   "room; the step waits for the copies (bitsandbytes "
+				   "optim/optimizer.py, Optimizer8bit.step)");
+		}
 		if (p->ssm_scan_s > 0) {
 			/* the state-space scans inside the attention part (plan_train.c
 			 * pt_ssm_scan_s) */
