@@ -124,6 +124,14 @@ void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, doubl
 	tot = pf + dec;
 	if (!(pf > 0) || !(tot > 0))
 		return;
+	p->share_weigh.prefill_s = pf;
+	p->share_weigh.decode_s = dec;
+	p->share_weigh.part_s[0] = comp;
+	p->share_weigh.part_s[1] = hbm;
+	p->share_weigh.part_s[2] = net;
+	p->share_weigh.decode[0] = p->shares[BN_COMPUTE];
+	p->share_weigh.decode[1] = p->shares[BN_HBM];
+	p->share_weigh.decode[2] = p->shares[BN_INTERCONNECT];
 	p->shares[BN_COMPUTE] = (p->shares[BN_COMPUTE] * dec + comp) / tot;
 	p->shares[BN_HBM] = (p->shares[BN_HBM] * dec + hbm) / tot;
 	p->shares[BN_INTERCONNECT] = (p->shares[BN_INTERCONNECT] * dec + net) / tot;
