@@ -670,7 +670,10 @@ void pt_time_infer(struct tctx *c)
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
 	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
-	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT)
+	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT) {
 		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
+		/* as a loaded engine's: the shares of a request's prefill and decode */
+		pt_weigh_prefill_shares(c, &in, B, p->tpot_s);
+	}
 	pt_serve(c, &in, B, maxb, deployed, tps_plan);
 }

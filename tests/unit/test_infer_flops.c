@@ -180,9 +180,9 @@ static void test_mfu_at_most_one(void **state)
 	assert_int_equal(n, 90);
 }
 
-/* The loaded engine's bottleneck shares weigh each request's prefill and decode by their
- * time: a 100k prompt's prefill (seconds, compute-bound) outweighs its 256 decode tokens,
- * a 100-token prompt's does not. */
+/* The bottleneck shares weigh each request's prefill and decode by their time, loaded or
+ * alone: a 100k prompt's prefill (seconds, compute-bound) outweighs its 256 decode
+ * tokens, a 100-token prompt's does not. */
 static void test_shares_weigh_prefill(void **state)
 {
 	struct scenario s;
@@ -198,6 +198,15 @@ static void test_shares_weigh_prefill(void **state)
 	set(&s, "workload.prompt_tokens=100");
 	plan_compute(&s, &p);
 	assert_true(p.shares[BN_HBM] > p.shares[BN_COMPUTE]);
+	/* the lone step's plan weighs them the same way */
+	set(&s, "workload.scheduler=alone");
+	plan_compute(&s, &p);
+	assert_true(p.shares[BN_HBM] > p.shares[BN_COMPUTE]);
+	set(&s, "workload.prompt_tokens=100000");
+	plan_compute(&s, &p);
+	assert_true(p.share_weigh.prefill_s > p.share_weigh.decode_s);
+	assert_true(p.shares[BN_COMPUTE] > p.shares[BN_HBM]);
+	assert_int_equal(p.binding, BN_COMPUTE);
 }
 
 static const char *const paged[] = {"model.preset=llama-3.1-8b",
