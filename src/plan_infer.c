@@ -505,9 +505,10 @@ void pt_time_infer(struct tctx *c)
 		p->host_kv_load_s = in.host_load;
 	}
 
-	/* FLOPs of a decode token: 2N plus attention over the average context P + O / 2
-	 * (Kaplan et al. 2020, Table 1: 2N + 2 n_layer n_ctx d_attn forward, the QK^T and
-	 * AV products of 2 x 2 d_attn a key, 4 here; window_keys caps a windowed layer) */
+	/* FLOPs of a decode token: 2N (Kaplan et al. 2020, Table 1) plus attention over the
+	 * average context P + O / 2: the QK^T and AV products, 2 d_attn each a key, 4 L
+	 * d_attn a key as FlashAttention's flops() counts them; window_keys caps a windowed
+	 * layer */
 	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
 	/* state-space layers add their scans' recurrent step (model_ssm_flops_per_token) */
 	p->flops_per_token =
