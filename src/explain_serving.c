@@ -1347,6 +1347,30 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 {
 	const struct plan_time_parts *t = &p->parts;
 	const struct plan_decode *d = &p->decode;
+	const struct plan_share_weigh *wg = &p->share_weigh;
+	/* a loaded engine's shares weigh the prefill in (plan_infer.c
+	 * pt_weigh_prefill_shares): the decode step's share first, under its own name */
+	bool weigh = !training(s) && wg->prefill_s > 0 && b >= BN_COMPUTE && b <= BN_INTERCONNECT;
+	const char *dn = weigh ? "decode share" : NULL;
+	if (weigh) {
+		const char *nm = bottleneck_name(b);
+		int k = b - BN_COMPUTE;
+		char f[96];
+		snprintf(f, sizeof(f),
+			 "(decode share x decode + prefill's %s) / (decode + prefill)",
+			 b == BN_COMPUTE ? "FLOP time"
+			 : b == BN_HBM	 ? "traffic"
+					 : "comm");
+		formula(e, nm, f);
+		ex_numbers(e, nm, "(%s x %s + %s) / (%s + %s)", pct(e, wg->decode[k]),
+			   sec(e, wg->decode_s), sec(e, wg->part_s[k]), sec(e, wg->decode_s),
+			   sec(e, wg->prefill_s));
+		result(e, nm, pct(e, p->shares[b]));
+		ex_put(
+		    e,
+		    "\n  per request: its prompt's prefill pass and its share 1 / batch of\n"
+		    "  the decode steps of its output tokens, as the loaded engine runs them\n\n");
+	}
 	switch (b) {
 	case BN_CAPACITY:
 		formula(e, "capacity", "memory used / memory of the GPU");
@@ -1360,9 +1384,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		} else {
 			/* the FLOP time of a decode step: attention counts by its FLOPs here,
 			 * by its KV read under hbm_bandwidth */
-			formula(e, "compute",
+			formula(e, dn ? dn : "compute",
 				"(GEMM FLOP time + attention FLOP time) / decode step");
-			ex_numbers(e, "compute", "(%s + %s) / %s", sec(e, d->gemm_s),
+			ex_numbers(e, dn ? dn : "compute", "(%s + %s) / %s", sec(e, d->gemm_s),
 				   sec(e, d->attention_flops_s), sec(e, d->step_s));
 		}
 		break;
@@ -1372,9 +1396,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 			ex_numbers(e, "hbm_bandwidth", "(%s + %s) / %s", sec(e, t->memory_bound_s),
 				   sec(e, t->optimizer_s), sec(e, p->step_s));
 		} else {
-			formula(e, "hbm_bandwidth",
+			formula(e, dn ? dn : "hbm_bandwidth",
 				"(weight read + KV cache read + elementwise) / decode step");
-			ex_numbers(e, "hbm_bandwidth", "(%s + %s + %s) / %s",
+			ex_numbers(e, dn ? dn : "hbm_bandwidth", "(%s + %s + %s) / %s",
 				   sec(e, d->weight_read_s), sec(e, d->kv_read_s),
 				   sec(e, d->elementwise_s), sec(e, d->step_s));
 		}
@@ -1389,10 +1413,11 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 				   sec(e, p->step_s));
 		} else {
 			formula(
-			    e, "interconnect",
+			    e, dn ? dn : "interconnect",
 			    "(TP all-reduces + EP all-to-alls + pipeline hand-offs) / decode step");
-			ex_numbers(e, "interconnect", "(%s + %s + %s) / %s", sec(e, t->tp_comm_s),
-				   sec(e, t->ep_comm_s), sec(e, t->pp_comm_s), sec(e, d->step_s));
+			ex_numbers(e, dn ? dn : "interconnect", "(%s + %s + %s) / %s",
+				   sec(e, t->tp_comm_s), sec(e, t->ep_comm_s), sec(e, t->pp_comm_s),
+				   sec(e, d->step_s));
 		}
 		break;
 	default:
@@ -1418,7 +1443,10 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		    sec(e, p->step_s - p->parts.data_s));
 		break;
 	}
-	result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
+	if (weigh)
+		result(e, dn, pct(e, wg->decode[b - BN_COMPUTE]));
+	else
+		result(e, bottleneck_name((enum bottleneck)b), pct(e, p->shares[b]));
 	if (b == BN_CAPACITY) {
 		ex_put(
 		    e,
@@ -1435,7 +1463,9 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	       "\n  binding: %s\n  (capacity when it does not fit, else the largest share of the "
 	       "time)\n",
 	       bottleneck_name(p->binding));
-	source(e, "shares of the step time (training) or of a decode step (inference)");
+	source(e, weigh ? "shares of a request's time, its prefill and its decode steps "
+			  "(loaded inference)"
+			: "shares of the step time (training) or of a decode step (inference)");
 }
 
 void explain_share_capacity(struct ex *e, const struct scenario *s, const struct plan *p)

@@ -171,12 +171,38 @@ void explain_flops_per_token(struct ex *e, const struct scenario *s, const struc
 		}
 		if (scans)
 			scan_flops(e, p, 1);
+		/* pt_time_infer's prefill_flops_per_token */
+		ex_put(e,
+		       "\n  that is a decode token's; a prompt token of the prefill attends\n"
+		       "  causally, to half its prompt's keys on average (P / 2, after the\n"
+		       "  cached prefix), windows capping them: %s per prompt token\n",
+		       cnt(e, p->prefill_flops_per_token));
 		source(e, scans ? "Kaplan et al. 2020, Table 1 (forward pass = 2N per token); "
 				  "scans: one recurrent step a token (mamba_ssm's "
 				  "selective_state_update; fla's fused_recurrent.py), as "
 				  "model_ssm_flops_per_token (src/model.c) counts it"
 				: "Kaplan et al. 2020, Table 1 (forward pass = 2N per token)");
 	}
+}
+
+/* An inference request's FLOPs (pt_time_infer's flops_per_request): its computed prompt
+ * tokens at the prefill's causal count, its output tokens at the decode's. */
+static void request_flops(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	double P = prompt_tokens(s), O = output_tokens(s);
+	double Pc =
+	    p->prefill_flops_per_token > 0
+		? (p->flops_per_request - O * p->flops_per_token) / p->prefill_flops_per_token
+		: 0;
+	ex_put(e, "\n");
+	formula(e, "per request", "prompt tokens x prefill flops/token + output x flops/token");
+	ex_numbers(e, "per request", "%s x %s + %s x %s", plain(e, Pc),
+		   cnt(e, p->prefill_flops_per_token), plain(e, O), cnt(e, p->flops_per_token));
+	result(e, "per request", cnt(e, p->flops_per_request));
+	if (Pc < P * (1 - 1e-9))
+		ex_put(e, "  (the prompt's computed tokens: the cached prefix is not run)\n");
+	ex_put(e, "  a prompt token attends causally to P / 2 keys on average, a decode\n"
+		  "  token to prompt + output / 2 (compute.flops_per_token)\n");
 }
 
 void explain_flops_total(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -190,13 +216,13 @@ void explain_flops_total(struct ex *e, const struct scenario *s, const struct pl
 		ex_numbers(e, "flops", "%s x %s", cnt(e, p->flops_per_token),
 			   cnt(e, s->workload.tokens));
 	} else {
-		formula(e, "flops", "flops per token x tokens x (prompt + output) / output");
-		ex_numbers(e, "flops", "%s x %s x %d / %d", cnt(e, p->flops_per_token),
-			   cnt(e, s->workload.tokens),
-			   s->workload.prompt_tokens + s->workload.output_tokens,
-			   s->workload.output_tokens);
+		formula(e, "flops", "flops per request x tokens / output");
+		ex_numbers(e, "flops", "%s x %s / %s", cnt(e, p->flops_per_request),
+			   cnt(e, s->workload.tokens), plain(e, output_tokens(s)));
 	}
 	result(e, "flops", h(e, UNIT_NONE, p->flops_total));
+	if (!training(s))
+		request_flops(e, s, p);
 	source(e, "the work of the whole run, in model FLOPs");
 }
 
@@ -208,18 +234,16 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 			   plain(e, p->tokens_per_s), s->hardware.count,
 			   h(e, UNIT_FLOPS, p->peak_flops));
 	} else {
-		/* tokens/s counts generated tokens; each also carries its share of the
-		 * prompt's prefill, (prompt + output) / output tokens' worth of FLOPs */
-		formula(e, "mfu",
-			"flops per token x tokens/s x (prompt + output) / output / (GPUs x "
-			"peak)");
-		ex_numbers(e, "mfu", "%s x %s tok/s x (%s + %s) / %s / (%d x %s)",
-			   cnt(e, p->flops_per_token), plain(e, p->tokens_per_s),
-			   plain(e, prompt_tokens(s)), plain(e, output_tokens(s)),
-			   plain(e, output_tokens(s)), s->hardware.count,
+		/* tokens/s counts generated tokens; each carries 1 / output of its request's
+		 * FLOPs, the causal prefill and the decode (pt_infer_mfu) */
+		formula(e, "mfu", "flops per request x tokens/s / output / (GPUs x peak)");
+		ex_numbers(e, "mfu", "%s x %s tok/s / %s / (%d x %s)", cnt(e, p->flops_per_request),
+			   plain(e, p->tokens_per_s), plain(e, output_tokens(s)), s->hardware.count,
 			   h(e, UNIT_FLOPS, p->peak_flops));
 	}
 	result(e, "mfu", pct(e, p->mfu));
+	if (!training(s))
+		request_flops(e, s, p);
 	if (s->workload.measured_tokens_per_s > 0)
 		ex_put(
 		    e,
@@ -582,6 +606,25 @@ void explain_step(struct ex *e, const struct scenario *s, const struct plan *p)
 			   extra ? " + " : "", extra ? sec(e, p->parts.offload_s) : "",
 			   extra ? " + " : "", extra ? sec(e, p->parts.data_s) : "");
 		result(e, "step", sec(e, p->step_s));
+		if (s->workload.optimizer_states == STATES_PAGED && p->mem.optimizer_evicted > 0) {
+			/* plan_train.c: the paged states on the host, up and down a step */
+			double bw = s->hardware.gpu.pcie_bytes_per_s > 0
+					? s->hardware.gpu.pcie_bytes_per_s
+					: 16e9;
+			ex_put(e, "\n");
+			formula(e, "paged", "2 x paged states on the host / PCIe");
+			ex_numbers(e, "paged", "2 x %s / %s", byt(e, p->mem.optimizer_evicted),
+				   h(e, UNIT_BYTES_PER_S, bw));
+			result(e, "paged", sec(e, 2 * p->mem.optimizer_evicted / bw));
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ",
+				   "part of offload: bitsandbytes' paged optimizer prefetches "
+				   "each state to the GPU before its update (prefetch_state), "
+				   "one fused kernel reads and writes it once, and the driver "
+				   "evicts it to the host again when the forward needs the "
+				   "room; the step waits for the copies (bitsandbytes "
+				   "optim/optimizer.py, Optimizer8bit.step)");
+		}
 		if (p->ssm_scan_s > 0) {
 			/* the state-space scans inside the attention part (plan_train.c
 			 * pt_ssm_scan_s) */

@@ -348,6 +348,21 @@ struct plan {
 	double flops_per_token;	   /* model FLOPs per token (6N + attention for training) */
 	double hw_flops_per_token; /* including recomputation */
 	double attention_flops_per_token;
+	/* inference: model FLOPs per computed prompt token, the prefill's causal attention
+	 * over half the prompt's keys (flops_per_token is a decode token's) */
+	double prefill_flops_per_token;
+	/* inference: one request's model FLOPs, its computed prompt tokens' prefill and its
+	 * output tokens' decode */
+	double flops_per_request;
+	/* inference under a loaded scheduler: the bottleneck shares weigh a request's
+	 * prefill and its decode by their time (plan_infer.c pt_weigh_prefill_shares);
+	 * prefill_s 0 where they are the decode step's alone */
+	struct plan_share_weigh {
+		double prefill_s; /* a request's prompt pass */
+		double decode_s;  /* its share of the decode steps: O x step / batch */
+		double part_s[3]; /* of prefill_s: compute, hbm_bandwidth, interconnect */
+		double decode[3]; /* the decode step's own shares, in that order */
+	} share_weigh;
 	/* training: the state-space layers' scans (Mamba, Mamba-2, Gated DeltaNet), forward and
 	 * backward, per step, seconds; part of parts.attention_s, the sequence mixers' cores.
 	 * Inference: the scans of one prompt's prefill (its computed tokens), part of TTFT */

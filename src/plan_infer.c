@@ -96,6 +96,47 @@ double pt_prefill_s(const struct infer *in, double M, double P)
 				    M * (in->tp_per_tok + in->elt_per_tok));
 }
 
+/* The bottleneck shares of a loaded engine's time (plan_serve.c pt_serve, after
+ * pt_decode_terms set the decode step's): each request's GPU time is its prompt's prefill,
+ * pt_prefill_s of its computed tokens, compute-bound at a long prompt, and its O decode
+ * tokens, a share 1 / batch of each decode step of the running batch, bandwidth-bound at
+ * a small batch; the shares are the decode step's and the prefill pass's, each weighted by
+ * its time per request. */
+void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, double batch,
+			     double decode_step)
+{
+	struct plan *p = c->p;
+	double O = c->s->workload.output_tokens > 0 ? c->s->workload.output_tokens : 1;
+	double Pc = (1 - in->hit) * in->prefill_P;
+	double pf, dec, mm, comp, hbm, net, tot;
+	if (!(Pc > 0) || !(decode_step > 0))
+		return;
+	pf = pt_prefill_s(in, Pc, Pc); /* as time_infer times a prompt's */
+	dec = O * decode_step / (batch > 1 ? batch : 1);
+	/* pt_prefill_s's terms: the GEMMs or the weight read, the attention (and scans, the
+	 * draft's prefill), the elementwise traffic, the collectives, the launches */
+	mm = (Pc + GEMM_DIM_HALF) * in->tc_row;
+	comp =
+	    (mm >= in->w_read ? mm : 0) + Pc * (window_keys(in, Pc * in->key_half) * in->att_key +
+						in->scan_tok + (in->sk > 0 ? in->d_pf_tok : 0));
+	hbm = (mm < in->w_read ? in->w_read : 0) + Pc * in->elt_per_tok;
+	net = in->tp_fixed + in->pp_fixed + in->ep_fixed + Pc * in->tp_per_tok;
+	tot = pf + dec;
+	if (!(pf > 0) || !(tot > 0))
+		return;
+	p->share_weigh.prefill_s = pf;
+	p->share_weigh.decode_s = dec;
+	p->share_weigh.part_s[0] = comp;
+	p->share_weigh.part_s[1] = hbm;
+	p->share_weigh.part_s[2] = net;
+	p->share_weigh.decode[0] = p->shares[BN_COMPUTE];
+	p->share_weigh.decode[1] = p->shares[BN_HBM];
+	p->share_weigh.decode[2] = p->shares[BN_INTERCONNECT];
+	p->shares[BN_COMPUTE] = (p->shares[BN_COMPUTE] * dec + comp) / tot;
+	p->shares[BN_HBM] = (p->shares[BN_HBM] * dec + hbm) / tot;
+	p->shares[BN_INTERCONNECT] = (p->shares[BN_INTERCONNECT] * dec + net) / tot;
+}
+
 /* step: the decode step of micro(B) sequences at the average context (the caller's
  * tpot, worked out once) */
 static double replica_tps(const struct infer *in, double B, double P, double O, double step)
@@ -464,13 +505,26 @@ void pt_time_infer(struct tctx *c)
 		p->host_kv_load_s = in.host_load;
 	}
 
-	/* FLOPs: 2N per token plus attention over the average context (Kaplan et al. 2020) */
+	/* FLOPs of a decode token: 2N (Kaplan et al. 2020, Table 1) plus attention over the
+	 * average context P + O / 2: the QK^T and AV products, 2 d_attn each a key, 4 L
+	 * d_attn a key as FlashAttention's flops() counts them; window_keys caps a windowed
+	 * layer */
 	p->attention_flops_per_token = 4 * sh.layers * window_keys(&in, ctx) * sh.qd;
 	/* state-space layers add their scans' recurrent step (model_ssm_flops_per_token) */
 	p->flops_per_token =
 	    2 * N + p->attention_flops_per_token + model_ssm_flops_per_token(&p->model, true);
 	p->hw_flops_per_token = p->flops_per_token;
-	p->flops_total = w->tokens > 0 ? p->flops_per_token * w->tokens * (P + O) / O : NAN;
+	/* a computed prompt token: causal, it attends to the cached prefix and on average
+	 * half the prompt's own keys, Pc key_half = P (h + (1 - h) / 2), as pt_prefill_s
+	 * times it, and runs the chunked scans. FlashAttention counts a causal pass's
+	 * FLOPs as 4 seqlen^2 heads headdim / 2 (benchmarks/benchmark_flash_attention.py,
+	 * flops(..., causal)); PaLM's MFU (Chowdhery et al. 2022, Appendix B) counts the
+	 * full T for training, a convention the training path keeps (plan_train.c) */
+	p->prefill_flops_per_token = 2 * N +
+				     4 * sh.layers * window_keys(&in, Pc * in.key_half) * sh.qd +
+				     model_ssm_flops_per_token(&p->model, false);
+	p->flops_per_request = Pc * p->prefill_flops_per_token + O * p->flops_per_token;
+	p->flops_total = w->tokens > 0 ? p->flops_per_request * w->tokens / O : NAN;
 
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
@@ -617,7 +671,10 @@ void pt_time_infer(struct tctx *c)
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
 	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
-	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT)
+	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT) {
 		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
+		/* as a loaded engine's: the shares of a request's prefill and decode */
+		pt_weigh_prefill_shares(c, &in, B, p->tpot_s);
+	}
 	pt_serve(c, &in, B, maxb, deployed, tps_plan);
 }

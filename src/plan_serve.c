@@ -729,7 +729,7 @@ static void serve_levels(const struct tctx *c, const struct infer *in, const str
 		/* no steady state: the wait has no bound (serving.wait_s null) */
 		if (v->overloaded)
 			v->wait_s = v->wait_queue_s = NAN;
-		v->requests_per_s = v->overloaded ? v->capacity_rate
+		v->requests_per_s = v->overloaded ? overloaded_rate(v)
 				    : rate > 0	  ? rate
 						  : v->capacity_rate;
 		if (rate > 0)
@@ -1119,16 +1119,15 @@ void pt_decode_terms(const struct tctx *c, const struct infer *in, double Bm, do
 	p->shares[BN_INTERCONNECT] = (d->tp_comm_s + d->ep_comm_s + d->pp_comm_s) * inv_tpot;
 }
 
-/* MFU of an inference plan: tokens/s counts generated tokens, each carrying its share of
- * the prompt's prefill, (prompt + output) / output tokens' worth of FLOPs (PaLM,
- * Chowdhery et al. 2022, Appendix B) */
+/* MFU of an inference plan: tokens/s counts generated tokens, each carrying 1 / output of
+ * its request's FLOPs, the causal prefill and the decode (flops_per_request, time_infer;
+ * PaLM, Chowdhery et al. 2022, Appendix B) */
 void pt_infer_mfu(const struct tctx *c)
 {
 	const struct workload *w = &c->s->workload;
 	struct plan *p = c->p;
-	double P = w->prompt_tokens > 0 ? w->prompt_tokens : 1;
 	double O = w->output_tokens > 0 ? w->output_tokens : 1;
-	p->mfu = p->flops_per_token * p->tokens_per_s_per_gpu * (P + O) / (O * c->peak);
+	p->mfu = p->flops_per_request * p->tokens_per_s_per_gpu / (O * c->peak);
 	p->hfu = p->mfu;
 }
 
@@ -1635,6 +1634,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	/* the decode step's terms and the shares: of the running batch's decode step; the
 	 * mean tpot's rest is the prompts' share of the loaded steps */
 	pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+	pt_weigh_prefill_shares(c, in, v->batch, v->step_decode_s);
 	p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 	if (w->measured_tokens_per_s > 0) {
 		if (w->requests > 0)

@@ -184,6 +184,8 @@ static const struct plan_overlap no_overlap = {OVERLAP_OFF, OVERLAP_OFF, OVERLAP
 static void set_nan(struct plan *p)
 {
 	p->flops_per_token = p->hw_flops_per_token = p->attention_flops_per_token = NAN;
+	p->prefill_flops_per_token = p->flops_per_request = NAN;
+	memset(&p->share_weigh, 0, sizeof(p->share_weigh));
 	p->ssm_scan_s = 0;
 	p->flops_per_step = p->flops_total = NAN;
 	p->mfu = p->hfu = p->matmul_efficiency = NAN;

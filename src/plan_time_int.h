@@ -555,5 +555,16 @@ void pt_serving_nan(struct plan_serving *v);
 void pt_serve_memo_init(struct serve_memo *m);
 void pt_decode_terms(const struct tctx *c, const struct infer *in, double Bm, double step);
 void pt_infer_mfu(const struct tctx *c);
+void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, double batch,
+			     double decode_step);
+
+/* What an overloaded engine completes, requests/s: its cap's rate, or fewer when the
+ * prompt budget's passes are what cannot keep up, 1 / a prompt's service there (the
+ * bound PW_OVERLOADED reports; plan_serve.c serve_levels) */
+static inline double overloaded_rate(const struct plan_serving *v)
+{
+	return v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
+				   : v->capacity_rate;
+}
 
 #endif

@@ -682,6 +682,24 @@ void pt_time_train(struct tctx *c)
 		} else {
 			opt = local * bpp * c->inv_hbm;
 		}
+		/* Paged states the driver evicted to the host (workload.optimizer_states paged,
+		 * plan_memory.c optimizer_evicted) come back for the update: bitsandbytes'
+		 * Optimizer8bit.step (bitsandbytes/optim/optimizer.py) runs, per parameter,
+		 * prefetch_state (F.prefetch_tensor, cudaMemPrefetchAsync of state1 and
+		 * state2 to the GPU), then update_step, one fused kernel
+		 * (optimizer_update_32bit, optimizer_update_8bit_blockwise) that reads and
+		 * writes each state once, one pass, then sync_gpu: the pages cross PCIe up
+		 * once, and are evicted down again once the forward's activations need the
+		 * room (unified memory: cudaMallocManaged, F.get_paged). 2 x the spilled bytes
+		 * a step, not overlapped: the step waits for them, and a page not yet there
+		 * faults and stalls the kernel (CUDA C Programming Guide, Unified Memory,
+		 * page migration on demand). */
+		if (w->optimizer_states == STATES_PAGED && p->mem.optimizer_evicted > 0) {
+			double pcie = s->hardware.gpu.pcie_bytes_per_s > 0
+					  ? s->hardware.gpu.pcie_bytes_per_s
+					  : 16e9;
+			off += 2 * p->mem.optimizer_evicted / pcie;
+		}
 	}
 
 	/* activation offloading (workload.activation_offload): the offloaded activations go

@@ -163,7 +163,8 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 	case PW_PAGED_EVICTED:
 		snprintf(buf, size,
 			 "paged optimizer states: %s do not fit beside the rest and are evicted "
-			 "to host memory; the paging over pcie each step is not in the step time",
+			 "to host memory; they cross pcie up and back each step "
+			 "(time.parts.offload_s)",
 			 a);
 		break;
 	case PW_REQUESTS_IGNORED:
