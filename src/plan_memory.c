@@ -1709,11 +1709,22 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	} else {
 		x.w_b = weight_bytes(wl->weights, m->hidden, wl->weight_group);
 		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden, wl->weight_group);
-		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did */
-		x.emb_b = wl->embedding_weights == EMB_BF16 ||
-				  (wl->embedding_weights == EMB_AUTO && m->quant.embed_16)
-			      ? 2
-			      : x.w_b;
+		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did, and
+		 * as a CUDA-graph engine's online fp8 quantization of a 16-bit checkpoint
+		 * does (no quantization_config): vLLM's Fp8Config.get_quant_method returns a
+		 * method for LinearBase, FusedMoE and Attention only, and
+		 * VocabParallelEmbedding / ParallelLMHead take UnquantizedEmbeddingMethod
+		 * when it returns none (vllm/model_executor/layers/quantization/fp8.py,
+		 * vocab_parallel_embedding.py); SGLang's fp8.py is vLLM's; ModelOpt, which
+		 * makes TensorRT-LLM's fp8 engines, quantizes linear layers and disables
+		 * "*lm_head*" (modelopt/torch/quantization/config.py) */
+		x.emb_b =
+		    wl->embedding_weights == EMB_BF16 ||
+			    (wl->embedding_weights == EMB_AUTO &&
+			     (m->quant.embed_16 || (!m->quant.set && wl->weights == DTYPE_FP8 &&
+						    plan_engine(s) == ENGINE_CUDA_GRAPHS)))
+			? 2
+			: x.w_b;
 		/* Norm weights stay 16-bit in a quantized checkpoint: every quantizer replaces
 		 * linear layers only (hf_quant.c), and vLLM builds RMSNorm/LayerNorm with no
 		 * quant_config (vllm/model_executor/layers/layernorm.py RMSNorm), so they load
