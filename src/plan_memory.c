@@ -1715,9 +1715,12 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * method for LinearBase, FusedMoE and Attention only, and
 		 * VocabParallelEmbedding / ParallelLMHead take UnquantizedEmbeddingMethod
 		 * when it returns none (vllm/model_executor/layers/quantization/fp8.py,
-		 * vocab_parallel_embedding.py); SGLang's fp8.py is vLLM's; ModelOpt, which
-		 * makes TensorRT-LLM's fp8 engines, quantizes linear layers and disables
-		 * "*lm_head*" (modelopt/torch/quantization/config.py) */
+		 * vocab_parallel_embedding.py); SGLang's Fp8Config returns one for
+		 * LinearBase and FusedMoE only (python/sglang/srt/layers/quantization/
+		 * __init__.py fp8_get_quant_method, v0.4); ModelOpt, which makes
+		 * TensorRT-LLM's fp8 engines, quantizes linear layers and disables
+		 * "*lm_head*" (modelopt/torch/quantization/config.py
+		 * _default_disabled_quantizer_cfg) */
 		x.emb_b =
 		    wl->embedding_weights == EMB_BF16 ||
 			    (wl->embedding_weights == EMB_AUTO &&
