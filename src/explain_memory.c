@@ -1158,7 +1158,9 @@ void ex_framework_note(struct ex *e, const struct scenario *s, const struct plan
 	int loss = s->workload.loss != LOSS_AUTO ? s->workload.loss : fw->loss;
 
 	ex_put(e, "\n");
-	ex_wrapped(e, "  framework: ", fw->title);
+	ex_wrapped(
+	    e, "  framework: ",
+	    framework_title(s->workload.framework, !training(s), p->engine == ENGINE_CUDA_GRAPHS));
 	if (training(s)) {
 		ex_put(e, "  rules: optimizer %s B/param, loss %s, allocator slack %s\n",
 		       plain(e, p->mem.optimizer_bytes_per_param),

@@ -696,7 +696,8 @@ static void max_batch_kv_rule(struct ex *e, const struct scenario *s, const stru
 	if (!isnan(p->slo_batch))
 		ex_put(e, "\n  the SLO allows at most %s\n", plain(e, p->slo_batch));
 	ex_put(e, "\n");
-	ex_wrapped(e, "  framework: ", fw->title);
+	ex_wrapped(e, "  framework: ",
+		   framework_title(s->workload.framework, true, p->engine == ENGINE_CUDA_GRAPHS));
 	source(e, fw->kv_rule == KV_RULE_STATIC
 		      ? "SGLang python/sglang/srt/model_executor/model_runner.py "
 			"profile_max_num_token (rest = free after load - total x (1 - "

@@ -57,9 +57,98 @@ const char *const framework_names[FW_COUNT + 1] = {
     [FW_COUNT] = NULL,
 };
 
+/* The field values each framework has no way to run (struct value_gap), each with the file
+ * of the framework's repository that lists its choices. A value not listed is taken as one
+ * the framework runs; only what its code shows it lacks is here. */
+
+/* NVIDIA/Megatron-LM (read at d98e8a64dd):
+ * - megatron/training/arguments.py --optimizer: choices adam, sgd (and muon, lion, soap in
+ *   later versions), no bitsandbytes 8-bit AdamW; optimizer states in lower precision only
+ *   through --use-precision-aware-optimizer (--exp-avg-dtype / --exp-avg-sq-dtype fp32,
+ *   fp16, bf16, fp8) and no paged (CUDA managed memory) states: --optimizer-cpu-offload
+ *   offloads them (parallel.offload); the main params are fp32 or fp16
+ *   (--main-params-dtype), never dropped;
+ * - megatron/core/transformer/transformer_config.py recompute_granularity: full |
+ *   selective (recompute_modules, default core_attn): no PyTorch per-op policy;
+ * - megatron/core/models/common/language_module/language_module.py
+ *   compute_language_model_loss: vocab_parallel_cross_entropy, or the fused native / TE
+ *   kernel, over the whole logits: no chunked loss.
+ * Its --torch-fsdp2-no-reshard-after-forward (arguments.py) runs
+ * parallel.reshard_after_forward never, so that is no gap. */
+static const struct value_gap megatron_gaps[] = {
+    {"workload.optimizer", "adam8bit", "has no 8-bit AdamW",
+     "megatron/training/arguments.py --optimizer: adam, sgd"},
+    {"workload.optimizer_states", "paged", "has no paged optimizer states",
+     "megatron/training/arguments.py: --use-precision-aware-optimizer --exp-avg-dtype "
+     "fp32|fp16|bf16|fp8, --optimizer-cpu-offload"},
+    {"workload.master_weights", "none", "always keeps main params",
+     "megatron/training/arguments.py --main-params-dtype: fp32, fp16"},
+    {"workload.recompute", "op", "has no per-op selective checkpointing",
+     "megatron/core/transformer/transformer_config.py recompute_granularity: full, "
+     "selective"},
+    {"workload.loss", "chunked", "has no chunked cross-entropy",
+     "megatron/core/models/common/language_module/language_module.py "
+     "compute_language_model_loss: vocab_parallel_cross_entropy over the whole logits"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* DeepSpeed's ZeRO-3 releases each gathered parameter after its module's forward and
+ * regathers it for the backward (deepspeed/runtime/zero/partitioned_param_coordinator.py
+ * release_sub_module); its config (deepspeed/runtime/zero/config.py DeepSpeedZeroConfig)
+ * has no reshard_after_forward: only parameters under stage3_param_persistence_threshold
+ * elements stay gathered. */
+static const struct value_gap deepspeed_gaps[] = {
+    {"parallel.reshard_after_forward", "never", "has no reshard_after_forward",
+     "deepspeed/runtime/zero/config.py: ZeRO-3 releases gathered parameters after use; "
+     "only those under stage3_param_persistence_threshold stay"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* karpathy/llm.c: train_gpt2.cu's flags (its usage text): -r recompute 0|1|2 = none,
+ * gelu, gelu+ln (gpuplan's selective), -w keeps the fp32 master copy or not; gpt2_update
+ * runs AdamW only (llmc/adamw.cuh adamw_update) with m and v as float buffers
+ * (GPT2.m_memory, v_memory), cudaMalloc'd on the GPU. */
+static const struct value_gap llmc_gaps[] = {
+    {"workload.optimizer", "adam8bit", "has no 8-bit AdamW",
+     "train_gpt2.cu gpt2_update: AdamW, llmc/adamw.cuh"},
+    {"workload.optimizer", "sgd", "has no SGD", "train_gpt2.cu gpt2_update: AdamW, llmc/adamw.cuh"},
+    {"workload.optimizer_states", "bf16", "has no bf16 optimizer states",
+     "train_gpt2.cu: AdamW m_memory, v_memory are float"},
+    {"workload.optimizer_states", "paged", "has no paged optimizer states",
+     "train_gpt2.cu: AdamW m_memory, v_memory cudaMalloc'd on the GPU"},
+    {"workload.recompute", "full", "has no full recomputation",
+     "train_gpt2.cu -r: 0|1|2 = none, gelu, gelu+ln"},
+    {"workload.recompute", "op", "has no per-op selective checkpointing",
+     "train_gpt2.cu -r: 0|1|2 = none, gelu, gelu+ln"},
+    {"workload.recompute", "attention", "has no attention checkpointing",
+     "train_gpt2.cu -r: 0|1|2 = none, gelu, gelu+ln"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* llama.cpp's weights are GGUF tensors of ggml's types (ggml/include/ggml.h enum
+ * ggml_type: F32, F16, BF16, Q4_0 ... Q8_0, the K- and IQ-quants, MXFP4, NVFP4): no FP8
+ * type; Q8_0 (int8 with an fp16 scale a block of 32, 8.5 bits a weight) is the nearest. */
+static const struct value_gap llamacpp_gaps[] = {
+    {"workload.weights", "fp8", "has no fp8 weights",
+     "ggml/include/ggml.h enum ggml_type: no FP8 type, Q8_0 is the nearest"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* The default framework's serving title on a GPU without CUDA graphs (framework_serving:
+ * one llama-server slot). */
+#define DEFAULT_SERVE_LLAMACPP                                                                     \
+	"gpuplan's engine: llama.cpp kernels, one llama-server slot, weights + KV with 5% "        \
+	"slack (scenarios/seed_cases.md case 16)"
+
 static const struct framework_info table[FW_COUNT] = {
     [FW_DEFAULT] = {.title = "the papers' mixed precision (Megatron-LM / DeepSpeed; gpuplan's "
 			     "inference engine)",
+		    /* serving: the engine most users of a CUDA-graph GPU run
+		     * (framework_serving), the KV cache of every sequence that fits with the
+		     * allocator's slack (seed case 16's rule) */
+		    .serve_title = "gpuplan's engine: vLLM V1's scheduler, weights + KV with 5% "
+				   "slack (scenarios/seed_cases.md case 16); workload.framework "
+				   "vllm for vLLM's block rule",
 		    .trains = true,
 		    .serves = true,
 		    .pipeline = true,
@@ -90,6 +179,7 @@ static const struct framework_info table[FW_COUNT] = {
      * vocab_parallel_cross_entropy in fp32 on the tp-split logits,
      * megatron/core/tensor_parallel/cross_entropy.py (Korthikanti's 4 s b V / t). */
     [FW_MEGATRON] = {.title = "Megatron-LM / NeMo / Megatron-Core",
+		     .gaps = megatron_gaps,
 		     .trains = true,
 		     .pipeline = true,
 		     .zero = true,
@@ -163,6 +253,7 @@ static const struct framework_info table[FW_COUNT] = {
      * (deepspeed/runtime/zero/stage_1_and_2.py, single_partition_of_fp32_groups); the
      * model is usually a transformers one, whose loss upcasts the logits. */
     [FW_DEEPSPEED] = {.title = "DeepSpeed",
+		      .gaps = deepspeed_gaps,
 		      .trains = true,
 		      .pipeline = true,
 		      .zero = true,
@@ -251,6 +342,7 @@ static const struct framework_info table[FW_COUNT] = {
      * (train_gpt2.cu); fused_classifier writes the loss gradient over the bf16 logits in
      * place, so the loss is the logits alone; cudaMalloc'd buffers, no caching allocator. */
     [FW_LLMC] = {.title = "llm.c",
+		 .gaps = llmc_gaps,
 		 .trains = true,
 		 .zero = true,
 		 .master = MASTER_FP32,
@@ -372,6 +464,7 @@ static const struct framework_info table[FW_COUNT] = {
     /* llama.cpp: ggml allocates the KV cache for the context up front and the compute
      * buffer once (ggml-alloc), no caching allocator; inference only. */
     [FW_LLAMACPP] = {.title = "llama.cpp",
+		     .gaps = llamacpp_gaps,
 		     .serves = true,
 		     .reserved_slack = 0,
 		     .non_torch_bytes = TORCH_CONTEXT,
@@ -387,6 +480,23 @@ static const struct framework_info table[FW_COUNT] = {
 const struct framework_info *framework_get(int f)
 {
 	return f >= 0 && f < FW_COUNT ? &table[f] : &table[FW_DEFAULT];
+}
+
+const char *framework_title(int f, bool serving, bool graphs)
+{
+	const struct framework_info *fw = framework_get(f);
+	if (!serving || !fw->serve_title)
+		return fw->title;
+	return fw == &table[FW_DEFAULT] && !graphs ? DEFAULT_SERVE_LLAMACPP : fw->serve_title;
+}
+
+const struct value_gap *framework_value_gap(int f, int i)
+{
+	const struct value_gap *g = framework_get(f)->gaps;
+	for (int k = 0; g && g[k].key; k++)
+		if (k == i)
+			return &g[k];
+	return NULL;
 }
 
 const char *framework_source(int f, bool serving)

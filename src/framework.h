@@ -137,12 +137,28 @@ enum blas_workspace {
 	BLAS_WS_LLMC,  /* one 32 MiB cuBLASLt workspace, cudaMalloc'd */
 };
 
+/* A field value a framework has no way to run: its code or docs offer no such choice (issue
+ * 12, Bad input: "a field that contradicts the framework is a warning that names both").
+ * scenario_ignored_fields warns at the field, naming the field, its value and the
+ * framework: "framework NAME LACKS (SOURCE): KEY VALUE is planned as written". Where the
+ * framework cannot run the workload at all it is an error instead (framework_conflicts,
+ * the layout rules). */
+struct value_gap {
+	const char *key;    /* the field, "workload.optimizer"; NULL ends a row's list */
+	const char *value;  /* its value as scenario files write it, "adam8bit" */
+	const char *lacks;  /* what the framework lacks, "has no 8-bit AdamW" */
+	const char *source; /* where its choices are: a file of its repository and the option */
+};
+
 struct framework_info {
-	const char *title; /* for people: "PyTorch FSDP2 (torchtitan)" */
-	bool trains;	   /* runs train and finetune workloads */
-	bool serves;	   /* runs online and offline workloads */
-	bool pipeline;	   /* has pipeline parallelism */
-	bool zero;	   /* shards optimizer states / gradients / parameters (ZeRO, FSDP) */
+	const char *title;	 /* for people: "PyTorch FSDP2 (torchtitan)" */
+	const char *serve_title; /* the same for online and offline workloads; NULL: title */
+	/* the enum-field values it has no way to run, NULL-key terminated; NULL: none */
+	const struct value_gap *gaps;
+	bool trains;   /* runs train and finetune workloads */
+	bool serves;   /* runs online and offline workloads */
+	bool pipeline; /* has pipeline parallelism */
+	bool zero;     /* shards optimizer states / gradients / parameters (ZeRO, FSDP) */
 	enum master_weights master;
 	enum optimizer_states states;
 	enum loss loss;
@@ -193,6 +209,15 @@ struct framework_info {
 
 /* The row of f; the default row for an out-of-range value. */
 const struct framework_info *framework_get(int f);
+
+/* The title of f for the workload, as the report's header and explain give it: its
+ * serve_title when serving is true and it has one. The default framework serves as the
+ * engine most users of the GPU run (framework_serving), so its serving title names that
+ * engine: vLLM V1's scheduler where graphs (a CUDA-graph engine), else one llama.cpp slot. */
+const char *framework_title(int f, bool serving, bool graphs);
+
+/* The i-th value f has no way to run (struct value_gap), NULL past the last. */
+const struct value_gap *framework_value_gap(int f, int i);
 
 /* Where f's defaults for the workload come from (its serve_source when serving is true and
  * it has one, else its source). */

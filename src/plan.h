@@ -80,10 +80,12 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size);
 
 /* Whether w is a framework conflict that scenario_ignored_fields reports too, at the
  * field's place (a training field under a serving framework, a memory fraction under one
- * that reads none): callers that print both print it once. */
+ * that reads none), or PW_RATE_OVERRIDES, which it places at workload.requests_per_s:
+ * callers that print both print it once. */
 bool plan_warning_field_ignored(const struct plan_warning *w);
 
-/* The field a framework conflict warning is about ("parallel.zero"), NULL for any other. */
+/* The field a framework conflict warning (or PW_RATE_OVERRIDES) is about
+ * ("parallel.zero"), NULL for any other. */
 const char *plan_warning_conflict_key(const struct plan_warning *w);
 
 #define PLAN_MAX_WARNINGS 16

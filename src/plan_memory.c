@@ -1735,11 +1735,25 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	} else {
 		x.w_b = weight_bytes(wl->weights, m->hidden, wl->weight_group);
 		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden, wl->weight_group);
-		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did */
-		x.emb_b = wl->embedding_weights == EMB_BF16 ||
-				  (wl->embedding_weights == EMB_AUTO && m->quant.embed_16)
-			      ? 2
-			      : x.w_b;
+		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did, and
+		 * as a CUDA-graph engine's online fp8 quantization of a 16-bit checkpoint
+		 * does (no quantization_config): vLLM's Fp8Config.get_quant_method returns a
+		 * method for LinearBase, FusedMoE and Attention only, and
+		 * VocabParallelEmbedding / ParallelLMHead take UnquantizedEmbeddingMethod
+		 * when it returns none (vllm/model_executor/layers/quantization/fp8.py,
+		 * vocab_parallel_embedding.py); SGLang's Fp8Config returns one for
+		 * LinearBase and FusedMoE only (python/sglang/srt/layers/quantization/
+		 * __init__.py fp8_get_quant_method, v0.4); ModelOpt, which makes
+		 * TensorRT-LLM's fp8 engines, quantizes linear layers and disables
+		 * "*lm_head*" (modelopt/torch/quantization/config.py
+		 * _default_disabled_quantizer_cfg) */
+		x.emb_b =
+		    wl->embedding_weights == EMB_BF16 ||
+			    (wl->embedding_weights == EMB_AUTO &&
+			     (m->quant.embed_16 || (!m->quant.set && wl->weights == DTYPE_FP8 &&
+						    plan_engine(s) == ENGINE_CUDA_GRAPHS)))
+			? 2
+			: x.w_b;
 		/* workload.attention_weights: auto keeps them bf16 where the checkpoint's
 		 * quantization_config lists them unconverted (hf_quant.c); the SSM mixers
 		 * that `attention` averages in are not attention */

@@ -78,6 +78,9 @@ static const char *const conflict_keys[CONFLICT_COUNT] = {"parallel.zero", "para
 const char *plan_warning_conflict_key(const struct plan_warning *w)
 {
 	int c = (int)w->b;
+	/* both rates given: scenario_ignored_fields places it at requests_per_s as well */
+	if (w->code == PW_RATE_OVERRIDES)
+		return "workload.requests_per_s";
 	return w->code == PW_FRAMEWORK_CONFLICT && c >= 0 && c < CONFLICT_COUNT ? conflict_keys[c]
 										: NULL;
 }
@@ -86,8 +89,10 @@ bool plan_warning_field_ignored(const struct plan_warning *w)
 {
 	/* zero and offload apply to training (a serving framework runs inference only), the
 	 * fraction to vllm, sglang and trtllm (scenario.c scenario_fields[] frameworks) */
-	return w->code == PW_FRAMEWORK_CONFLICT &&
-	       (w->b == CONFLICT_ZERO || w->b == CONFLICT_OFFLOAD || w->b == CONFLICT_MEM_FRACTION);
+	return (w->code == PW_FRAMEWORK_CONFLICT &&
+		(w->b == CONFLICT_ZERO || w->b == CONFLICT_OFFLOAD ||
+		 w->b == CONFLICT_MEM_FRACTION)) ||
+	       w->code == PW_RATE_OVERRIDES;
 }
 
 char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)

@@ -305,9 +305,9 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
  * (man/gpuplan-scenario.5, workload.framework): "default: the papers' mixed precision ..." */
 static void describe_framework(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
-	(void)p;
 	report_buf_printf(b, "%s: %s", framework_name(s->workload.framework),
-			  framework_get(s->workload.framework)->title);
+			  framework_title(s->workload.framework, !is_training(s),
+					  p->engine == ENGINE_CUDA_GRAPHS));
 }
 
 static void report_piece(void *b, const char *s, size_t n)

@@ -191,7 +191,10 @@ static int build_into(cJSON *r, const struct scenario *s, const struct plan *p,
 	/* whose behaviour the figures follow (issue 12: the report names the framework) */
 	bad |= put_str(r, "assumptions.framework", framework_name(s->workload.framework));
 	bad |=
-	    put_str(r, "assumptions.framework_title", framework_get(s->workload.framework)->title);
+	    put_str(r, "assumptions.framework_title",
+		    framework_title(s->workload.framework,
+				    s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE,
+				    p->engine == ENGINE_CUDA_GRAPHS));
 	if (s->workload.kind == WL_ONLINE || s->workload.kind == WL_OFFLINE)
 		bad |= put_str(r, "assumptions.engine",
 			       scenario_enum_name("workload.engine", (int)p->engine));

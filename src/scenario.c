@@ -1408,6 +1408,71 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 			k == FW_KERNELS_GRAPHS ? "cuda-graphs" : "llama.cpp");
 }
 
+/* Whether the scenario's file (or an edit) wrote the field at index i of the table. */
+static bool written_at(const struct scenario *s, ptrdiff_t i)
+{
+	return i >= 0 && i < SCENARIO_MAX_FIELDS && (s->written[i / 8] >> (i % 8) & 1);
+}
+
+/* The values written that the framework has no way to run (framework.c struct value_gap,
+ * each with the framework's file that lists its choices): warnings naming the field, its
+ * value and the framework, the plan running the value as written. Under the default
+ * framework an inference workload on llama.cpp's kernels (plan_engine: workload.engine
+ * llama.cpp, or auto on a consumer GPU) has llama.cpp's gaps, named as its engine. */
+static void value_gaps(const struct scenario *s, const struct scenario_source *src,
+		       struct gp_problems *out)
+{
+	const struct workload *w = &s->workload;
+	bool infer = w->kind == WL_ONLINE || w->kind == WL_OFFLINE;
+	int fw = w->framework;
+	const char *who = "framework";
+	const struct value_gap *g;
+
+	if (fw == FW_DEFAULT && infer && plan_engine(s) == ENGINE_LLAMACPP) {
+		fw = FW_LLAMACPP;
+		who = "engine";
+	}
+	for (int i = 0; (g = framework_value_gap(fw, i)) != NULL; i++) {
+		const struct field *f = scenario_field_find(g->key);
+		char v[64];
+		/* a field the workload kind ignores is warned as ignored already */
+		if (!f || !written_at(s, f - scenario_fields) || !scenario_field_applies(s, f) ||
+		    strcmp(scenario_field_format(s, f, v, sizeof(v)), g->value) != 0)
+			continue;
+		problem(out, src, g->key, "%s %s %s (%s): %s %s is planned as written", who,
+			framework_name(fw), g->lacks, g->source, g->key, g->value);
+	}
+}
+
+/* The online load's fields that another one overrides: requests_per_s over
+ * requests_per_day (the plan's PW_RATE_OVERRIDES, its text), and peak_factor, which
+ * scales requests_per_day's daily average to the peak the fleet is sized for: the arrival
+ * rate requests_per_s is that peak as given (man/gpuplan-scenario.5, requests_per_s:
+ * "default requests_per_day x peak_factor / 86,400"), so the factor is not applied to it. */
+static void load_overrides(const struct scenario *s, const struct scenario_source *src,
+			   struct gp_problems *out)
+{
+	const struct workload *w = &s->workload;
+	const struct field *pf = scenario_field_find("workload.peak_factor");
+
+	if (w->kind != WL_ONLINE || !(w->requests_per_s > 0))
+		return;
+	if (w->requests_per_day > 0) {
+		struct plan_warning pw = {.code = PW_RATE_OVERRIDES,
+					  .a = w->requests_per_s,
+					  .b = w->requests_per_day * w->peak_factor / 86400};
+		char msg[320];
+		problem(out, src, "workload.requests_per_s", "%s",
+			plan_warning_format(&pw, msg, sizeof(msg)));
+	} else if (pf && written_at(s, pf - scenario_fields) && w->peak_factor != 1) {
+		problem(out, src, "workload.peak_factor",
+			"workload.peak_factor %.4g is not applied to workload.requests_per_s, "
+			"which is set (ignored: requests_per_s is the arrival rate as given, the "
+			"peak; peak_factor scales requests_per_day's average)",
+			w->peak_factor);
+	}
+}
+
 void scenario_ignored_fields(const struct scenario *s, const struct scenario_source *src,
 			     struct gp_problems *out)
 {
@@ -1437,6 +1502,8 @@ void scenario_ignored_fields(const struct scenario *s, const struct scenario_sou
 			problem(out, src, f->key,
 				"framework %s does not use %s, which is set (ignored)", fw, f->key);
 	}
+	value_gaps(s, src, out);
+	load_overrides(s, src, out);
 	/* an NVFP4 KV cache stores E2M1 values with a scale per 16 (TensorRT-LLM's NVFP4 KV
 	 * cache; vLLM's kv_cache_dtype "nvfp4", vllm/config/cache.py CacheDType; SGLang's
 	 * --kv-cache-dtype fp4_e2m1) and reads them through Blackwell's FP4 path: a GPU with

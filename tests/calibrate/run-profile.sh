@@ -122,7 +122,11 @@ awk -v o="$model" -v w="$m" 'BEGIN { exit !((o / w - 1) ^ 2 < 0.15 ^ 2) }' && ok
 # charges to the batch-50 decode's GEMMs and to its prompt queue as well. MAPE over the
 # three: 16.7% through the profile, 6.4% for the model alone (27.9% and 21.6% before the
 # closed loop's wait at the prompt budget, src/plan_serve.c closed_wait); pinned as it came
-# out, not claimed better.
+# out, not claimed better. Since branch conflicts (2026-12-02) keeps the embedding and head
+# of an fp8 deployment without a quantization_config bf16 (ModelOpt disables *lm_head*,
+# vLLM's Fp8Config quantizes linear layers only): TTFT +14.0%, TPOT +19.7%, throughput
+# -16.2%, MAPE 16.6% through the profile, 6.9% for the model alone (TTFT -0.9%, TPOT
+# +10.7%, throughput -9.2%).
 N=tests/data/serving/nim-70b-2xh100-fp8.yaml
 "$G" calibrate "$N" --set workload.concurrency=5 --measured tpot=21.83ms --measured ttft=546.7ms --profile nim-h100x2 >"$T/out" 2>&1 &&
 	ok || bad "calibrate on NIM at concurrency 5: $(head -3 "$T/out")"
@@ -139,8 +143,8 @@ for f in ttft_s:0.8345 tpot_s:0.05973 tokens_per_s:814.4; do
 	sum=$(adds "$sum" "$cal" "$m")
 	sumo=$(adds "$sumo" "$model" "$m")
 done
-echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 16.7%), model alone $(mape "$sumo" 3)%"
-[ "$(mape "$sum" 3)" = 16.7 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 16.7%"
+echo "profile nim-h100x2 (concurrency 5) -> concurrency 50:$line MAPE $(mape "$sum" 3)% (pinned 16.6%), model alone $(mape "$sumo" 3)%"
+[ "$(mape "$sum" 3)" = 16.6 ] && ok || bad "NIM at concurrency 50 through the profile: MAPE $(mape "$sum" 3)%, pinned 16.6%"
 
 # held out (tests/validation/decode-cuda-graphs.yaml, not a calibration row): torchao's batch-1 decode on one A100 80GB,
 # the Llama 2 7B bf16 run (time per output token on efficiency.hbm) predicting the other

@@ -1223,7 +1223,9 @@ static void test_explain_names_framework(void **state)
 				if (explain_key_wrapped(&s, p, g->key, 1000, buf, sizeof(buf),
 							&err) != 0)
 					fail_msg("%s: %s", g->key, err.message);
-				if (!strstr(buf, fw->title) || !strstr(buf, "  rules: ") ||
+				if (!strstr(buf, framework_title(f, !train,
+								 p->engine == ENGINE_CUDA_GRAPHS)) ||
+				    !strstr(buf, "  rules: ") ||
 				    !strstr(buf, framework_source(f, !train)) ||
 				    !strstr(buf, "source: "))
 					fail_msg(

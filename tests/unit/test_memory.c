@@ -622,9 +622,13 @@ static void test_quantized_weights(void **state)
 	model_count_params(&p->model, &c);
 	norms = p->model.layers * c.norms + c.final_norm;
 	assert_true(norms > 0 && norms < 1e-4 * 8e9);
+	/* fp8 throughout (embedding_weights same): a CUDA-graph engine's online fp8 keeps
+	 * the embedding and head bf16 under auto (test_framework_conflicts.c) */
 	s.workload.weights = DTYPE_FP8;
+	s.workload.embedding_weights = EMB_SAME;
 	p = compute(&s);
 	assert_true(rel_err(p->mem.weights, (8e9 - norms) + 2 * norms) < 1e-9);
+	s.workload.embedding_weights = EMB_AUTO;
 	/* int4: 4 bits + an fp16 scale and a 4-bit zero point per group of 128 = 4.156 bits */
 	s.workload.weights = DTYPE_INT4;
 	p = compute(&s);
