@@ -40,7 +40,7 @@ enum plan_warning_code {
 	PW_OFFLOAD_PCIE_BOUND,
 	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
-	PW_OVERLOADED,	       /* cannot meet: a = requests/s per replica, b = the most it serves */
+	PW_OVERLOADED,	       /* cannot meet: a arrive, b the most served, per c (0 replica, 1, 2 pool) */
 	PW_SLO_PERCENTILE,     /* a = the TTFT at the SLO percentile (c), b = its target */
 	/* cannot meet at any replica count: a = a lone request's TTFT (TPOT) at the SLO
 	 * percentile (c, 0 under scheduler alone: its mean), the floor no count goes below,
@@ -269,6 +269,17 @@ struct plan_serving {
 	 * prefill pool's utilisation, a prompt's prefill and its KV's transfer, s */
 	double prefill_engines, decode_engines, prefill_util, prefill_s, kv_transfer_s;
 	double fleet_prefill, fleet_decode; /* the capacity plan's pools, engines */
+	/* the fewest GPUs at the file's own split (workload.prefill_engines and
+	 * decode_engines: both set, their ratio in whole multiples; one set, that pool
+	 * pinned), NaN where the file sets none or no count meets with it */
+	double fleet_split_gpus;
+	/* an overload's figures, from one server (overloaded): the requests/s arriving at
+	 * it and the most it completes, per engine of over_pool (0 a replica, 1 a prefill
+	 * engine, 2 a decode engine); the warning and the text report quote them */
+	double over_rate, over_most, over_pool;
+	/* measured_tokens_per_s: the time scale the queue's service times were multiplied
+	 * by, for the measured capacity (1: none, NaN: no measurement under a rate) */
+	double measured_scale;
 };
 
 /* How the loaded engine sized the fleet (plan_serving.fleet_rule). */

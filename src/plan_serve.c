@@ -269,6 +269,8 @@ void pt_serving_nan(struct plan_serving *v)
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
 	v->prefill_engines = v->decode_engines = v->prefill_util = v->prefill_s = NAN;
 	v->kv_transfer_s = v->fleet_prefill = v->fleet_decode = NAN;
+	v->fleet_split_gpus = v->over_rate = v->over_most = v->over_pool = NAN;
+	v->measured_scale = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -1283,6 +1285,20 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 			p->replicas = fp + fd;
 			p->gpus_required = p->replicas * span;
 		}
+		/* the file's own split: the pools are independent and each meets from its
+		 * fewest engines up (fp, fd), so a ratio a:b meets from k = max(ceil(fp / a),
+		 * ceil(fd / b)) whole multiples, and a pinned pool only where it has its
+		 * fewest; the other pool then the plan's */
+		if (isfinite(fp) && isfinite(fd) && (w->prefill_engines > 0 || w->decode_engines > 0)) {
+			double a = w->prefill_engines, b = w->decode_engines, e = NAN;
+			if (a > 0 && b > 0)
+				e = max_num(ceil(fp / a - 1e-9), ceil(fd / b - 1e-9)) * (a + b);
+			else if (a > 0)
+				e = a >= fp ? a + fd : NAN;
+			else
+				e = b >= fd ? fp + b : NAN;
+			v->fleet_split_gpus = e <= top ? e * span : NAN;
+		}
 	}
 	/* the split of the scenario's engines: as given, else the capacity plan's ratio */
 	np = w->prefill_engines, nd = w->decode_engines;
@@ -1328,7 +1344,18 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->rate = rate > 0 ? r : NAN;
 	v->batch = B;
 	v->prefill_per_step = 0;
-	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
+	/* the busier pool's: the prefill engines' rho, or the decode engines' arrivals over
+	 * the most one completes at the cap; a closed loop's, its running batch over the cap
+	 * (explain_serving_utilisation) */
+	v->utilisation = rate > 0 ? max_num(rho, r / v->capacity_rate) : B / cap;
+	if (v->overloaded) {
+		/* the arrivals and the most one engine completes, of the pool that overruns
+		 * (the busier when both do): never one pool's arrivals against the other's */
+		bool pre = rho >= 1 - 1e-9 && !(r / v->capacity_rate > rho);
+		v->over_pool = pre ? 1 : 2;
+		v->over_rate = pre ? rate / np : r;
+		v->over_most = pre ? 1 / S : v->capacity_rate;
+	}
 	/* completed per decode engine: the arrivals, or what the slower pool completes
 	 * when they outrun it */
 	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / S, nd * v->capacity_rate)) / nd
@@ -1578,7 +1605,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 			     deployed, span);
 		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
-			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
+			plan_warn_at(p, PW_OVERLOADED, v->over_rate, v->over_most, v->over_pool);
 		p->ttft_s = v->ttft_mean_s;
 		p->tpot_s = p->step_s = v->tpot_mean_s;
 		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
@@ -1618,10 +1645,13 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 				v->ttft[i] = v->e2e[i] = NAN;
 		}
 	}
-	if (v->overloaded) /* the most it completes: at its cap, or what the budget takes */
-		plan_warn(p, PW_OVERLOADED, v->rate,
-			  v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
-					      : v->capacity_rate);
+	if (v->overloaded) { /* the most it completes: at its cap, or what the budget takes */
+		v->over_pool = 0;
+		v->over_rate = v->rate;
+		v->over_most = v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
+						   : v->capacity_rate;
+		plan_warn(p, PW_OVERLOADED, v->over_rate, v->over_most);
+	}
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn_at(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s, v->slo_percentile);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
