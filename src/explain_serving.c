@@ -357,19 +357,25 @@ void explain_serving_utilisation(struct ex *e, const struct scenario *s, const s
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
-	if (open_loop(p) && v->prompt_svc_s > 0 &&
-	    v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
+	if (sched_of(v->scheduler) == SCHED_DISAGG && open_loop(p))
+		/* the busier pool's (src/plan_serve.c, serve_disagg) */
+		snprintf(nums, sizeof(nums), "!the busier pool's: prefill %s, decode %s / %s",
+			 pct(e, v->prefill_util), plain(e, v->rate), plain(e, v->capacity_rate));
+	else if (open_loop(p) && v->prompt_svc_s > 0 &&
+		 v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
 		/* the prompt budget binds first (src/plan_serve.c, serve_levels) */
 		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->prompt_svc_s));
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
 			 plain(e, v->capacity_rate));
-	else
-		snprintf(nums, sizeof(nums), "!a closed loop keeps the engine full");
+	else /* a closed loop: the running slots its clients hold (plan_serve.c serve_load) */
+		snprintf(nums, sizeof(nums), "%s / %s (a closed loop: running over the cap)",
+			 plain(e, v->batch), plain(e, v->max_running));
 	serving_plain(e, s, p, "utilisation",
 		      "rate per replica / the most it completes at the cap, or rate x s "
 		      "(s a prompt's hold on the token budget) when that is more; 1 or more: "
-		      "it cannot meet the load",
+		      "it cannot meet the load; a closed loop (no rate): running batch / "
+		      "running cap",
 		      nums, pct(e, v->utilisation));
 }
 
@@ -1187,6 +1193,17 @@ static void disagg_pool(struct ex *e, const struct scenario *s, const struct pla
 		ex_put(e, "\n  each engine is tp x pp = %d GPUs; see capacity_plan.gpus_required\n",
 		       p->tp * p->pp);
 	}
+	/* the split is the plan's; this count runs the file's (or the plan's ratio) */
+	ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
+	       plain(e, v->decode_engines),
+	       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
+		   ? "the file's split"
+		   : "the plan's ratio");
+	if (isfinite(v->fleet_split_gpus))
+		ex_put(e, "  the file's split meets from %s GPUs (whole multiples of it)\n",
+		       plain(e, v->fleet_split_gpus));
+	else if (s->workload.prefill_engines > 0 || s->workload.decode_engines > 0)
+		ex_put(e, "  the file's split meets at no count (a pinned pool below its fewest)\n");
 	source(e, "DistServe (Zhong et al. 2024, Section 3): each pool sized for its own "
 		  "latency target");
 }

@@ -676,7 +676,11 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			wq += (C - run) * (pt.e2e + wq) / run;
 		v->capacity_rate = run / (pt.e2e + v->closed_wait_s);
 		v->e2e_cap_s = pt.e2e;
-		v->utilisation = 1;
+		/* a closed loop offers no rate to set against a capacity: its clients hold
+		 * the running slots, so the share in use is the running batch over the cap
+		 * (1: full, as an offline batch auto runs; one client of a cap of 256:
+		 * 0.4%), documented as serving.utilisation in gpuplan(1) */
+		v->utilisation = run / cap;
 	}
 	serve_levels(c, in, g, &pt, run, rate, wq, all, v);
 }
