@@ -40,7 +40,7 @@ enum plan_warning_code {
 	PW_OFFLOAD_PCIE_BOUND,
 	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
-	PW_OVERLOADED,	       /* cannot meet: a arrive, b the most served, per c (0 replica, 1, 2 pool) */
+	PW_OVERLOADED,	       /* a arrive, b the most served, per c: 0 replica, 1 or 2 pool */
 	PW_SLO_PERCENTILE,     /* a = the TTFT at the SLO percentile (c), b = its target */
 	/* cannot meet at any replica count: a = a lone request's TTFT (TPOT) at the SLO
 	 * percentile (c, 0 under scheduler alone: its mean), the floor no count goes below,
@@ -477,6 +477,10 @@ double plan_deadline_gpus(const struct scenario *s, bool fit);
  * search's ranking, goal seek and serve_fleet's walk share (src/plan_serve.c). True for a
  * training plan and for a target that is not set. */
 bool plan_serving_meets(const struct scenario *s, const struct plan *p);
+
+/* The squared coefficient of variation of a length law of mean mean (0 fixed). */
+struct length_law;
+double plan_length_cv2(const struct length_law *d, double mean);
 
 /* Inference: the batch the plan of s runs (what workload.batch auto resolves to):
  * workload.batch, or under auto the most sequences that fit (at least 1), or under an SLO

@@ -623,8 +623,7 @@ static bool disagg_split_text(const struct scenario *s, const struct plan *p, ch
 	const struct workload *w = &s->workload;
 	int a = w->prefill_engines, b = w->decode_engines;
 	char file[96];
-	if (isnan(v->scheduler) || (int)v->scheduler != SCHED_DISAGG ||
-	    !isfinite(p->gpus_required))
+	if (isnan(v->scheduler) || (int)v->scheduler != SCHED_DISAGG || !isfinite(p->gpus_required))
 		return false;
 	if (a <= 0 && b <= 0) {
 		snprintf(text, size,
