@@ -375,8 +375,8 @@ void explain_serving_utilisation(struct ex *e, const struct scenario *s, const s
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
 			 plain(e, v->capacity_rate));
 	else /* a closed loop: the running slots its clients hold (plan_serve.c serve_load) */
-		snprintf(nums, sizeof(nums), "%s / %s (a closed loop: running over the cap)",
-			 plain(e, v->batch), plain(e, v->max_running));
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch),
+			 plain(e, v->max_running));
 	serving_plain(e, s, p, "utilisation",
 		      "rate per replica / the most it completes at the cap, or rate x s "
 		      "(s a prompt's hold on the token budget) when that is more; 1 or more: "
