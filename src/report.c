@@ -628,7 +628,7 @@ static bool disagg_split_text(const struct scenario *s, const struct plan *p, ch
 	if (a <= 0 && b <= 0) {
 		snprintf(text, size,
 			 "GPUs required runs the plan's %.0f prefill + %.0f decode engines; this "
-			 "count splits %.0f + %.0f in that ratio",
+			 "count runs %.0f + %.0f, split in that ratio",
 			 v->fleet_prefill, v->fleet_decode, v->prefill_engines, v->decode_engines);
 		return true;
 	}
