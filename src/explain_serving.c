@@ -102,17 +102,23 @@ static void explain_latency_level(struct ex *e, const struct scenario *s, const 
 		ex_numbers(e, lhs, "%s + %s", sec(e, v->lv_own_s[lv]), sec(e, v->lv_wait_s[lv]));
 		result(e, lhs, sec(e, lv < 3 ? v->ttft[lv] : v->ttft_slo_s));
 		ex_put(e, "\n");
-		ex_wrapped(e, "  ",
-			   !isnan(v->rate) /* an open loop */
-			       ? "the wait at level q: q of the step in flight (uniform), and past "
-				 "the queue's empty share 1 - rho the exponential tail of the wait "
-				 "at the prompt budget (Kleinrock, Queueing Systems I, 5.7);"
-			       : "the wait at level q, a closed loop's: the step in flight (and "
-				 "any wait for a slot) as its mean, and past the budget's empty "
-				 "share 1 - rho the exponential tail of the M/D/1 part's mean rho "
-				 "s / (2 (1 - rho)) (Kleinrock, Queueing Systems I, 5.7), at most "
-				 "the N - 1 other clients' prompts all ahead, (N - 1) s (a finite "
-				 "source, 3.10);");
+		ex_wrapped(
+		    e, "  ",
+		    isfinite(v->measured_scale) /* serve_measured */
+			? "measured_tokens_per_s: the prompt's passes are the model's "
+			  "scaled to the measured rate, and the wait at level q past the "
+			  "empty share 1 - rho the exponential tail of the M/G/1 wait at the "
+			  "measured capacity (Kleinrock, Queueing Systems I, 5.7);"
+			: !isnan(v->rate) /* an open loop */
+			      ? "the wait at level q: q of the step in flight (uniform), and past "
+				"the queue's empty share 1 - rho the exponential tail of the wait "
+				"at the prompt budget (Kleinrock, Queueing Systems I, 5.7);"
+			      : "the wait at level q, a closed loop's: the step in flight (and "
+				"any wait for a slot) as its mean, and past the budget's empty "
+				"share 1 - rho the exponential tail of the M/D/1 part's mean rho "
+				"s / (2 (1 - rho)) (Kleinrock, Queueing Systems I, 5.7), at most "
+				"the N - 1 other clients' prompts all ahead, (N - 1) s (a finite "
+				"source, 3.10);");
 	} else if (strcmp(what, "tpot") == 0 && lv == 3 && !isnan(v->slo_share)) {
 		formula(e, lhs,
 			"a request's tpot, the mean of its gaps: (1 - f) x decode step + f x "
@@ -357,19 +363,25 @@ void explain_serving_utilisation(struct ex *e, const struct scenario *s, const s
 {
 	const struct plan_serving *v = &p->serving;
 	char nums[160];
-	if (open_loop(p) && v->prompt_svc_s > 0 &&
-	    v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
+	if (sched_of(v->scheduler) == SCHED_DISAGG && open_loop(p))
+		/* the busier pool's (src/plan_serve.c, serve_disagg) */
+		snprintf(nums, sizeof(nums), "!the busier pool's: prefill %s, decode %s / %s",
+			 pct(e, v->prefill_util), plain(e, v->rate), plain(e, v->capacity_rate));
+	else if (open_loop(p) && v->prompt_svc_s > 0 &&
+		 v->utilisation > v->rate / v->capacity_rate * (1 + 1e-9))
 		/* the prompt budget binds first (src/plan_serve.c, serve_levels) */
 		snprintf(nums, sizeof(nums), "%s x %s", plain(e, v->rate), sec(e, v->prompt_svc_s));
 	else if (open_loop(p))
 		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->rate),
 			 plain(e, v->capacity_rate));
-	else
-		snprintf(nums, sizeof(nums), "!a closed loop keeps the engine full");
+	else /* a closed loop: the running slots its clients hold (plan_serve.c serve_load) */
+		snprintf(nums, sizeof(nums), "%s / %s", plain(e, v->batch),
+			 plain(e, v->max_running));
 	serving_plain(e, s, p, "utilisation",
 		      "rate per replica / the most it completes at the cap, or rate x s "
 		      "(s a prompt's hold on the token budget) when that is more; 1 or more: "
-		      "it cannot meet the load",
+		      "it cannot meet the load; a closed loop (no rate): running batch / "
+		      "running cap",
 		      nums, pct(e, v->utilisation));
 }
 
@@ -410,6 +422,29 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 			      "!the arrivals outrun the replica or its prompt budget, so the queue "
 			      "grows without bound (Kleinrock, Queueing Systems I, 1975, 5.5)",
 			      "unbounded");
+		return;
+	}
+	if (isfinite(v->measured_scale)) {
+		/* src/plan_serve.c serve_measured: the queue at the measured capacity */
+		snprintf(nums, sizeof(nums), "%s x (1 + %s) / (2 x %s x (1 - %s))",
+			 plain(e, v->utilisation),
+			 plain(e, plan_length_cv2(&s->workload.output_length,
+						  s->workload.output_tokens)),
+			 plain(e, v->capacity_rate), plain(e, v->utilisation));
+		serving_plain(e, s, p, "wait",
+			      "measured_tokens_per_s: the M/G/1 wait at the measured capacity mu "
+			      "(GPUs x measured / output requests/s a replica), rho (1 + cv^2) / "
+			      "(2 mu (1 - rho)) (Pollaczek-Khinchine; rho = rate / mu, cv^2 the "
+			      "output length law's, 0 fixed); the model's service times scaled to "
+			      "the measured rate",
+			      nums, sec(e, v->wait_s));
+		snprintf(nums, sizeof(nums),
+			 "service times x %s: the model's engine at the batch completes %s "
+			 "requests/s, the measurement %s;",
+			 plain(e, v->measured_scale),
+			 plain(e, v->capacity_rate * v->measured_scale),
+			 plain(e, v->capacity_rate));
+		ex_wrapped(e, "  ", nums);
 		return;
 	}
 	if (!open_loop(p) && v->closed_wait_s > 0) {
@@ -1188,6 +1223,18 @@ static void disagg_pool(struct ex *e, const struct scenario *s, const struct pla
 		ex_put(e, "\n  each engine is tp x pp = %d GPUs; see capacity_plan.gpus_required\n",
 		       p->tp * p->pp);
 	}
+	/* the split is the plan's; this count runs the file's (or the plan's ratio) */
+	ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
+	       plain(e, v->decode_engines),
+	       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
+		   ? "the file's split"
+		   : "the plan's ratio");
+	if (isfinite(v->fleet_split_gpus))
+		ex_put(e, "  the file's split meets from %s GPUs (whole multiples of it)\n",
+		       plain(e, v->fleet_split_gpus));
+	else if (s->workload.prefill_engines > 0 || s->workload.decode_engines > 0)
+		ex_put(e,
+		       "  the file's split meets at no count (a pinned pool below its fewest)\n");
 	source(e, "DistServe (Zhong et al. 2024, Section 3): each pool sized for its own "
 		  "latency target");
 }

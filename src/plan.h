@@ -40,7 +40,7 @@ enum plan_warning_code {
 	PW_OFFLOAD_PCIE_BOUND,
 	PW_IDLE_GPUS,	       /* a = GPUs the layout uses (a dp given), b = the count */
 	PW_FRAMEWORK_CONFLICT, /* a = enum framework, b = enum plan_conflict: a field it ignores */
-	PW_OVERLOADED,	       /* cannot meet: a = requests/s per replica, b = the most it serves */
+	PW_OVERLOADED,	       /* a arrive, b the most served, per c: 0 replica, 1 or 2 pool */
 	PW_SLO_PERCENTILE,     /* a = the TTFT at the SLO percentile (c), b = its target */
 	/* cannot meet at any replica count: a = a lone request's TTFT (TPOT) at the SLO
 	 * percentile (c, 0 under scheduler alone: its mean), the floor no count goes below,
@@ -271,6 +271,17 @@ struct plan_serving {
 	 * prefill pool's utilisation, a prompt's prefill and its KV's transfer, s */
 	double prefill_engines, decode_engines, prefill_util, prefill_s, kv_transfer_s;
 	double fleet_prefill, fleet_decode; /* the capacity plan's pools, engines */
+	/* the fewest GPUs at the file's own split (workload.prefill_engines and
+	 * decode_engines: both set, their ratio in whole multiples; one set, that pool
+	 * pinned), NaN where the file sets none or no count meets with it */
+	double fleet_split_gpus;
+	/* an overload's figures, from one server (overloaded): the requests/s arriving at
+	 * it and the most it completes, per engine of over_pool (0 a replica, 1 a prefill
+	 * engine, 2 a decode engine); the warning and the text report quote them */
+	double over_rate, over_most, over_pool;
+	/* measured_tokens_per_s: the time scale the queue's service times were multiplied
+	 * by, for the measured capacity (1: none, NaN: no measurement under a rate) */
+	double measured_scale;
 };
 
 /* How the loaded engine sized the fleet (plan_serving.fleet_rule). */
@@ -483,6 +494,10 @@ double plan_deadline_gpus(const struct scenario *s, bool fit);
  * search's ranking, goal seek and serve_fleet's walk share (src/plan_serve.c). True for a
  * training plan and for a target that is not set. */
 bool plan_serving_meets(const struct scenario *s, const struct plan *p);
+
+/* The squared coefficient of variation of a length law of mean mean (0 fixed). */
+struct length_law;
+double plan_length_cv2(const struct length_law *d, double mean);
 
 /* Inference: the batch the plan of s runs (what workload.batch auto resolves to):
  * workload.batch, or under auto the most sequences that fit (at least 1), or under an SLO

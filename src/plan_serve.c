@@ -108,6 +108,11 @@ static double law_cv2(const struct length_law *d, double mean)
 	}
 }
 
+double plan_length_cv2(const struct length_law *d, double mean)
+{
+	return law_cv2(d, mean);
+}
+
 /* The length at level q of a law of mean mean (the mean itself when fixed). */
 static double law_quantile(const struct length_law *d, double mean, double q)
 {
@@ -269,6 +274,8 @@ void pt_serving_nan(struct plan_serving *v)
 	v->slo_gaps = v->slo_share = v->slo_gap_s = NAN;
 	v->prefill_engines = v->decode_engines = v->prefill_util = v->prefill_s = NAN;
 	v->kv_transfer_s = v->fleet_prefill = v->fleet_decode = NAN;
+	v->fleet_split_gpus = v->over_rate = v->over_most = v->over_pool = NAN;
+	v->measured_scale = NAN;
 }
 
 /* The gap between tokens at a level's count k of prompts joining a step. */
@@ -674,7 +681,11 @@ static void serve_load(const struct tctx *c, const struct infer *in, const struc
 			wq += (C - run) * (pt.e2e + wq) / run;
 		v->capacity_rate = run / (pt.e2e + v->closed_wait_s);
 		v->e2e_cap_s = pt.e2e;
-		v->utilisation = 1;
+		/* a closed loop offers no rate to set against a capacity: its clients hold
+		 * the running slots, so the share in use is the running batch over the cap
+		 * (1: full, as an offline batch auto runs; one client of a cap of 256:
+		 * 0.4%), documented as serving.utilisation in gpuplan(1) */
+		v->utilisation = run / cap;
 	}
 	serve_levels(c, in, g, &pt, run, rate, wq, all, v);
 }
@@ -1282,6 +1293,21 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 			p->replicas = fp + fd;
 			p->gpus_required = p->replicas * span;
 		}
+		/* the file's own split: the pools are independent and each meets from its
+		 * fewest engines up (fp, fd), so a ratio a:b meets from k = max(ceil(fp / a),
+		 * ceil(fd / b)) whole multiples, and a pinned pool only where it has its
+		 * fewest; the other pool then the plan's */
+		if (isfinite(fp) && isfinite(fd) &&
+		    (w->prefill_engines > 0 || w->decode_engines > 0)) {
+			double a = w->prefill_engines, b = w->decode_engines, e = NAN;
+			if (a > 0 && b > 0)
+				e = max_num(ceil(fp / a - 1e-9), ceil(fd / b - 1e-9)) * (a + b);
+			else if (a > 0)
+				e = a >= fp ? a + fd : NAN;
+			else
+				e = b >= fd ? fp + b : NAN;
+			v->fleet_split_gpus = e <= top ? e * span : NAN;
+		}
 	}
 	/* the split of the scenario's engines: as given, else the capacity plan's ratio */
 	np = w->prefill_engines, nd = w->decode_engines;
@@ -1327,7 +1353,18 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->rate = rate > 0 ? r : NAN;
 	v->batch = B;
 	v->prefill_per_step = 0;
-	v->utilisation = rate > 0 ? r / v->capacity_rate : 1;
+	/* the busier pool's: the prefill engines' rho, or the decode engines' arrivals over
+	 * the most one completes at the cap; a closed loop's, its running batch over the cap
+	 * (explain_serving_utilisation) */
+	v->utilisation = rate > 0 ? max_num(rho, r / v->capacity_rate) : B / cap;
+	if (v->overloaded) {
+		/* the arrivals and the most one engine completes, of the pool that overruns
+		 * (the busier when both do): never one pool's arrivals against the other's */
+		bool pre = rho >= 1 - 1e-9 && !(r / v->capacity_rate > rho);
+		v->over_pool = pre ? 1 : 2;
+		v->over_rate = pre ? rate / np : r;
+		v->over_most = pre ? 1 / S : v->capacity_rate;
+	}
 	/* completed per decode engine: the arrivals, or what the slower pool completes
 	 * when they outrun it */
 	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / S, nd * v->capacity_rate)) / nd
@@ -1525,6 +1562,71 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 	return lo;
 }
 
+/* ---- a measured throughput under an arrival rate (workload.measured_tokens_per_s) ----
+ * The measurement is what a replica completes at the planned batch B: mu requests/s, so
+ * a request holds the replica 1 / mu, and B of them run at once for B / mu each. The
+ * model's engine at that batch (the closed loop of B, serve_load) completes mu_m; every
+ * service time of it (a prompt's passes, the steps, the gaps) is scaled by f = mu_m / mu,
+ * the one factor that makes its completions the measured ones (a uniformly slower or
+ * faster engine: the same steps, each f times as long). The arrivals then queue at the
+ * measured capacity: an M/D/1 queue of service 1 / mu at rho = rate / mu (M/G/1 with the
+ * output length law's cv^2, the request's hold growing with its output), mean wait
+ * rho (1 + cv^2) / (2 mu (1 - rho)) (Pollaczek-Khinchine, Kleinrock, Queueing Systems I,
+ * 1975, 5.6), its levels the exponential tail past the empty share 1 - rho (5.7), as
+ * serve_levels takes the prompt budget's. Without this, utilisation was the measured
+ * capacity's and the queue the model's: 96.5% busy with a 10 ms wait. */
+static void serve_measured(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
+			   double rate, double mu, struct plan_serving *v)
+{
+	const struct workload *w = &c->s->workload;
+	double f, rho, wq, O = g->O, cv2 = law_cv2(&w->output_length, O);
+	double q[4] = {serve_q[0], serve_q[1], serve_q[2], v->slo_percentile / 100};
+	/* the model's engine at the batch the measurement is at: a closed loop of B */
+	serve_load(c, in, g, 0, true, v);
+	f = v->capacity_rate / mu;
+	v->measured_scale = f;
+	v->rate = rate;
+	v->capacity_rate = mu;
+	v->utilisation = rho = rate / mu;
+	v->overloaded = !(rho < 1 - 1e-9);
+	wq = v->overloaded ? NAN : rho * (1 + cv2) / (2 * mu * (1 - rho));
+	/* the service figures, f times the model's */
+	v->ttft_service_s *= f;
+	v->ttft_ahead_s *= f;
+	v->step_decode_s *= f;
+	v->step_joined_s *= f;
+	v->e2e_run_s *= f;
+	v->e2e_cap_s *= f;
+	v->prompt_svc_s *= f;
+	v->slo_gap_s *= f;
+	v->tpot_mean_s *= f;
+	v->tpot_slo_s *= f;
+	/* no closed loop's wait: the queue at the measured capacity replaces it */
+	v->closed_rho = v->closed_wait_s = 0;
+	v->wait_res_s = 0;
+	v->wait_queue_s = v->wait_s = wq;
+	v->ttft_mean_s = v->ttft_service_s + wq;
+	v->e2e_mean_s = v->ttft_mean_s + (O > 1 ? O - 1 : 0) * v->tpot_mean_s;
+	/* overloaded: the most it completes, no steady state (null) */
+	v->requests_per_s = v->overloaded ? mu : rate;
+	v->concurrency = v->overloaded ? NAN : rate * (v->e2e_run_s + wq);
+	for (int lv = 0; lv < 4; lv++) {
+		double wl = wq > 0 && q[lv] > 1 - rho ? wq / rho * log(rho / (1 - q[lv])) : 0;
+		double own = v->lv_own_s[lv] * f, out = v->lv_out[lv], ttft;
+		v->lv_own_s[lv] = own;
+		v->lv_wait_s[lv] = v->overloaded ? NAN : wl;
+		v->lv_add_s[lv] *= f;
+		ttft = v->overloaded ? NAN : own + wl;
+		if (lv < 3) {
+			v->tpot[lv] *= f;
+			v->ttft[lv] = ttft;
+			v->e2e[lv] = ttft + (out > 1 ? out - 1 : 0) * v->tpot_mean_s;
+		} else {
+			v->ttft_slo_s = ttft;
+		}
+	}
+}
+
 /* The fleet's lone-request warnings (serve_fleet, serve_disagg) quote latencies at the
  * SLO percentile: it goes with them, for the message to name it. */
 static void lone_warnings_at(struct plan *p, double percentile)
@@ -1577,7 +1679,7 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 			     deployed, span);
 		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
-			plan_warn(p, PW_OVERLOADED, peak / deployed, v->capacity_rate);
+			plan_warn_at(p, PW_OVERLOADED, v->over_rate, v->over_most, v->over_pool);
 		p->ttft_s = v->ttft_mean_s;
 		p->tpot_s = p->step_s = v->tpot_mean_s;
 		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
@@ -1600,11 +1702,14 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	/* the load: an arrival rate (split over the replicas), a closed loop, or the batch */
 	if (w->kind == WL_ONLINE && w->concurrency <= 0)
 		rate = peak;
-	serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, true, v);
+	if (w->measured_tokens_per_s > 0 && rate > 0)
+		serve_measured(c, in, &g, rate / deployed, tps_plan / g.O, v);
+	else
+		serve_load(c, in, &g, rate > 0 ? rate / deployed : 0, true, v);
 	if (w->measured_tokens_per_s > 0 && rate > 0) {
 		/* a measured throughput is the most a replica completes: it, not the model's
-		 * cap, says whether the arrivals outrun the replica (the queue's figures stay
-		 * the model's while they do not) */
+		 * cap, says whether the arrivals outrun the replica (serve_measured runs the
+		 * queue at it) */
 		double cap = tps_plan / g.O;
 		v->capacity_rate = cap;
 		v->utilisation = rate / deployed / cap;
@@ -1617,10 +1722,13 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 				v->ttft[i] = v->e2e[i] = NAN;
 		}
 	}
-	if (v->overloaded) /* the most it completes: at its cap, or what the budget takes */
-		plan_warn(p, PW_OVERLOADED, v->rate,
-			  v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
-					      : v->capacity_rate);
+	if (v->overloaded) { /* the most it completes: at its cap, or what the budget takes */
+		v->over_pool = 0;
+		v->over_rate = v->rate;
+		v->over_most = v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
+						   : v->capacity_rate;
+		plan_warn(p, PW_OVERLOADED, v->over_rate, v->over_most);
+	}
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn_at(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s, v->slo_percentile);
 	if (w->slo.tpot_s > 0 && !(v->tpot_slo_s <= w->slo.tpot_s * (1 + 1e-9)))
@@ -1633,8 +1741,25 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	p->step_s = p->tpot_s;
 	/* the decode step's terms and the shares: of the running batch's decode step; the
 	 * mean tpot's rest is the prompts' share of the loaded steps */
-	pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
-	pt_weigh_prefill_shares(c, in, v->batch, v->step_decode_s);
+	if (isfinite(v->measured_scale) && v->measured_scale > 0) {
+		/* serve_measured: the model's terms and shares at its own step, each part then
+		 * f times as long, so that they add up to the measured engine's step */
+		double f = v->measured_scale;
+		struct plan_time_parts *t = &p->parts;
+		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1,
+				v->step_decode_s / f);
+		t->matmul_s *= f, t->attention_s *= f, t->memory_bound_s *= f;
+		t->tp_comm_s *= f, t->ep_comm_s *= f, t->pp_comm_s *= f;
+		t->weight_read_s *= f, t->fixed_s *= f;
+	} else {
+		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+	}
+	/* the shares weigh the prompts' time against the decode steps' at the model's own
+	 * step (serve_measured scales both alike) */
+	pt_weigh_prefill_shares(c, in, v->batch,
+				isfinite(v->measured_scale) && v->measured_scale > 0
+				    ? v->step_decode_s / v->measured_scale
+				    : v->step_decode_s);
 	p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 	if (w->measured_tokens_per_s > 0) {
 		if (w->requests > 0)

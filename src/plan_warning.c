@@ -54,9 +54,7 @@ static const struct {
 			   "layout needs %.0f gpus (tp x pp x ep x dp) but the hardware has %.0f"},
     [PW_OFFLOAD_PCIE_BOUND] = {UNIT_SECONDS, "offload traffic over pcie takes %s per step, "
 					     "more than the %s of compute it hides behind"},
-    [PW_OVERLOADED] = {UNIT_NONE,
-		       "cannot meet the load: %.4g requests/s per replica arrive, it completes "
-		       "at most %.4g (the queue grows without bound; add replicas)"},
+    [PW_OVERLOADED] = {UNIT_NONE, NULL},
     [PW_SLO_PERCENTILE] = {UNIT_SECONDS, NULL},
     [PW_SLO_PERCENTILE_TPOT] = {UNIT_SECONDS, NULL},
     [PW_FLEET_OVER_MAX] = {UNIT_NONE, "cannot meet the load (and its slo) with %.4g replicas "
@@ -192,6 +190,19 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "framework %s runs parallel.zero %.0f as stage 0 (it has zero stage 1 "
 			 "only: llmc/zero.cuh set_zero_configs; expected zero 0 or 1)",
 			 framework_name((int)w->a), w->b);
+		break;
+	case PW_OVERLOADED: /* c: 0 a replica, 1 a prefill engine, 2 a decode engine */
+		snprintf(buf, size,
+			 "cannot meet the load: %.4g requests/s per %s arrive, it completes "
+			 "at most %.4g (the queue grows without bound; add %s)",
+			 w->a,
+			 w->c == 1   ? "prefill engine"
+			 : w->c == 2 ? "decode engine"
+				     : "replica",
+			 w->b,
+			 w->c == 1   ? "prefill engines"
+			 : w->c == 2 ? "decode engines"
+				     : "replicas");
 		break;
 	case PW_SLO_PERCENTILE:
 	case PW_SLO_PERCENTILE_TPOT:

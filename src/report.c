@@ -598,7 +598,46 @@ struct note {
 	const char *label, *key;
 	char text[340];
 };
-#define MAX_NOTES 6
+#define MAX_NOTES 7
+
+/* Under disaggregated pools with a capacity plan: the split gpus_required names (the
+ * plan's, src/plan_serve.c serve_disagg) against the one this count runs (the file's, or
+ * the plan's ratio), and what the file's own split needs. */
+static bool disagg_split_text(const struct scenario *s, const struct plan *p, char *text,
+			      size_t size)
+{
+	const struct plan_serving *v = &p->serving;
+	const struct workload *w = &s->workload;
+	int a = w->prefill_engines, b = w->decode_engines;
+	char file[96];
+	if (isnan(v->scheduler) || (int)v->scheduler != SCHED_DISAGG || !isfinite(p->gpus_required))
+		return false;
+	if (a <= 0 && b <= 0) {
+		snprintf(text, size,
+			 "GPUs required runs the plan's %.0f prefill + %.0f decode engines; this "
+			 "count runs %.0f + %.0f, split in that ratio",
+			 v->fleet_prefill, v->fleet_decode, v->prefill_engines, v->decode_engines);
+		return true;
+	}
+	if (a > 0 && b > 0)
+		snprintf(file, sizeof(file), "the file's %d prefill + %d decode engines (%d:%d)", a,
+			 b, a, b);
+	else if (a > 0)
+		snprintf(file, sizeof(file), "the file's %d prefill engines", a);
+	else
+		snprintf(file, sizeof(file), "the file's %d decode engines", b);
+	if (isfinite(v->fleet_split_gpus))
+		snprintf(text, size,
+			 "GPUs required meets with the plan's %.0f prefill + %.0f decode engines; "
+			 "%s need %.0f GPUs",
+			 v->fleet_prefill, v->fleet_decode, file, v->fleet_split_gpus);
+	else
+		snprintf(text, size,
+			 "GPUs required meets with the plan's %.0f prefill + %.0f decode engines; "
+			 "%s cannot meet at any count",
+			 v->fleet_prefill, v->fleet_decode, file);
+	return true;
+}
 
 /* The rows of an inference plan after its figures, in order. Returns how many. */
 static int time_notes(const struct scenario *s, const struct plan *p, struct note *out)
@@ -615,15 +654,22 @@ static int time_notes(const struct scenario *s, const struct plan *p, struct not
 		out[n].label = "fewest GPUs";
 		out[n++].key = "capacity_plan.gpus_required";
 	}
+	if (disagg_split_text(s, p, out[n].text, sizeof(out[n].text))) {
+		out[n].label = "pools";
+		out[n++].key = "capacity_plan.prefill_engines";
+	}
 	if (p->serving.overloaded && isnan(p->ttft_s)) {
-		/* no steady state: the row says why instead of vanishing */
-		double svc = p->serving.prompt_svc_s, most = p->serving.capacity_rate;
-		if (svc > 0 && 1 / svc < most) /* the prompt budget's passes bind */
-			most = 1 / svc;
+		/* no steady state: the row says why instead of vanishing, with the figures of
+		 * the one server that overruns (the warning's: src/plan_serve.c) */
+		double pool = p->serving.over_pool;
 		snprintf(out[n].text, sizeof(out[n].text),
-			 "unbounded: %.4g requests/s per replica arrive, it completes at most %.4g "
+			 "unbounded: %.4g requests/s per %s arrive, it completes at most %.4g "
 			 "(see capacity_plan.gpus_required)",
-			 p->serving.rate, most);
+			 p->serving.over_rate,
+			 pool == 1   ? "prefill engine"
+			 : pool == 2 ? "decode engine"
+				     : "replica",
+			 p->serving.over_most);
 		out[n].label = "time to first token";
 		out[n++].key = "latency.ttft_s";
 		snprintf(out[n].text, sizeof(out[n].text),

@@ -189,6 +189,41 @@ static void test_nim_rows(void **state)
 	assert_true(fabs(p.ttft_s / 0.5467 - 1) <= 0.25);
 }
 
+/* A closed loop's utilisation is its running batch over the running cap (serve_load;
+ * gpuplan(1) serving.utilisation): one client on an engine that runs 95 at once is 1/95, not
+ * 100%; it grows with the clients and is 1 once they fill the cap, the rest waiting for
+ * a slot; the same for a fixed batch without a rate. */
+static void test_closed_utilisation(void **state)
+{
+	static const double conc[] = {1, 8, 64};
+	double last = 0;
+	struct plan p;
+	struct scenario s;
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		nim_at(conc[i], &p);
+		printf("concurrency %g: utilisation %.4g (running %g of %g)\n", conc[i],
+		       p.serving.utilisation, p.serving.batch, p.serving.max_running);
+		assert_true(p.serving.max_running > conc[i]);
+		near(p.serving.utilisation, conc[i] / p.serving.max_running, 1e-12);
+		assert_true(p.serving.utilisation > last && p.serving.utilisation < 1);
+		last = p.serving.utilisation;
+	}
+	nim_at(4 * p.serving.max_running, &p);
+	near(p.serving.utilisation, 1, 1e-12);
+	/* a batch of 32 without a rate: a closed loop of 32 */
+	load(SGLANG, &s);
+	setf(&s, "workload.batch=32");
+	setf(&s, "workload.concurrency=0");
+	setf(&s, "workload.requests_per_s=0");
+	setf(&s, "workload.requests_per_day=0");
+	plan_compute(&s, &p);
+	if (isnan(p.serving.rate) && p.serving.max_running > 32)
+		near(p.serving.utilisation, 32 / p.serving.max_running, 1e-12);
+	else
+		fail_msg("batch 32: rate %g, cap %g", p.serving.rate, p.serving.max_running);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_none_alone_or_static),
 	    cmocka_unit_test(test_closed_percentiles),
 	    cmocka_unit_test(test_nim_rows),
+	    cmocka_unit_test(test_closed_utilisation),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -137,6 +137,98 @@ static void test_fleet(void **state)
 	assert_true(isnan(q.gpus_required));
 }
 
+/* The audit of issue 13: a file's split of 1 prefill + 3 decode engines at 88 GPUs. The
+ * capacity plan names its own split (17 + 5 engines at 88 GPUs), which at that count
+ * meets; the file's split overloads there, and the warning quotes the arrivals and the
+ * capacity of one pool (the one that overruns), so its arrivals exceed what it completes;
+ * the file's 1:3 needs its own count (fleet_split_gpus), which meets at 1:3 and one
+ * multiple fewer does not. */
+static const struct plan_warning *warning_of(const struct plan *p, enum plan_warning_code code)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == code)
+			return &p->warnings[i];
+	return NULL;
+}
+
+static void test_file_split(void **state)
+{
+	static const char *const file[] = {"workload.prefill_engines=1",
+					   "workload.decode_engines=3", "hardware.count=88", NULL};
+	struct scenario s, z;
+	struct plan p, q;
+	const struct plan_warning *ow;
+	char kv[3][64];
+	const char *set[4] = {kv[0], kv[1], kv[2], NULL};
+	double fp, fd, k;
+	(void)state;
+	pd(&s, file);
+	plan_compute(&s, &p);
+	fp = p.serving.fleet_prefill, fd = p.serving.fleet_decode;
+	printf("file 1:3 at 88: plan %g GPUs = %g + %g engines; the file's split needs %g GPUs; "
+	       "utilisation %.3g\n",
+	       p.gpus_required, fp, fd, p.serving.fleet_split_gpus, p.serving.utilisation);
+	assert_true(p.gpus_required == (fp + fd) * 4);
+	/* the file's split at this count overloads: the warning's pool arrives faster than
+	 * it completes, and the utilisation is that pool's (over 1) */
+	assert_true(p.serving.overloaded);
+	ow = warning_of(&p, PW_OVERLOADED);
+	assert_non_null(ow);
+	assert_true(ow->a > ow->b);
+	assert_true(ow->c == 1 || ow->c == 2);
+	assert_true(p.serving.utilisation >= 1);
+	assert_true(fabs(p.serving.utilisation * ow->b - ow->a) < 1e-9 * ow->a);
+	/* at gpus_required with the split it names: not overloaded, meets */
+	snprintf(kv[0], sizeof(kv[0]), "hardware.count=%g", p.gpus_required);
+	snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", fp);
+	snprintf(kv[2], sizeof(kv[2]), "workload.decode_engines=%g", fd);
+	pd(&z, set);
+	plan_compute(&z, &q);
+	assert_false(q.serving.overloaded);
+	assert_null(warning_of(&q, PW_OVERLOADED));
+	assert_true(plan_serving_meets(&z, &q));
+	assert_true(q.gpus_required == p.gpus_required);
+	/* the file's 1:3 in whole multiples k: meets at its count, not at k - 1 */
+	k = p.serving.fleet_split_gpus / (4 * 4);
+	assert_true(k == fmax(ceil(fp / 1), ceil(fd / 3)));
+	snprintf(kv[0], sizeof(kv[0]), "hardware.count=%g", p.serving.fleet_split_gpus);
+	snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", k);
+	snprintf(kv[2], sizeof(kv[2]), "workload.decode_engines=%g", 3 * k);
+	pd(&z, set);
+	plan_compute(&z, &q);
+	assert_false(q.serving.overloaded);
+	assert_true(q.serving.ttft_slo_s <= 1 && q.serving.tpot_slo_s <= 0.05);
+	snprintf(kv[1], sizeof(kv[1]), "workload.prefill_engines=%g", k - 1);
+	snprintf(kv[2], sizeof(kv[2]), "workload.decode_engines=%g", 3 * (k - 1));
+	pd(&z, set);
+	plan_compute(&z, &q);
+	assert_true(q.serving.overloaded || q.serving.ttft_slo_s > 1 ||
+		    q.serving.tpot_slo_s > 0.05);
+	/* the auto split at gpus_required is the plan's */
+	{
+		static const char *const at[] = {"hardware.count=88", NULL};
+		pd(&z, at);
+		plan_compute(&z, &q);
+		assert_true(q.serving.prefill_engines == q.serving.fleet_prefill &&
+			    q.serving.decode_engines == q.serving.fleet_decode);
+		assert_false(q.serving.overloaded);
+		assert_true(isnan(q.serving.fleet_split_gpus));
+	}
+	/* a decode pool that overruns: its own arrivals and capacity */
+	{
+		static const char *const dec[] = {"workload.prefill_engines=20",
+						  "workload.decode_engines=2", "hardware.count=88",
+						  NULL};
+		pd(&z, dec);
+		plan_compute(&z, &q);
+		ow = warning_of(&q, PW_OVERLOADED);
+		assert_non_null(ow);
+		assert_true(ow->c == 2 && ow->a > ow->b);
+		assert_true(fabs(ow->a - q.serving.rate) < 1e-9 * ow->a &&
+			    fabs(ow->b - q.serving.capacity_rate) < 1e-9 * ow->b);
+	}
+}
+
 /* the split applies to a disaggregated deployment, and must fit the count */
 /* A prefill engine batches waiting prompts into passes of up to the token budget: short
  * prompts share a pass's weight read and fixed costs, so each loads the pool far less than
@@ -246,6 +338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_pools),
 	    cmocka_unit_test(test_fleet),
+	    cmocka_unit_test(test_file_split),
 	    cmocka_unit_test(test_batched_prefill),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_slo_batch_from_decode_pool),
