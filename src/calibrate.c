@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "text.h"
 #include "units.h"
 
 /* The figures a run can be measured by, with their short aliases. */
@@ -356,15 +357,14 @@ static void explain_limit(struct scenario *s, struct calibrate_measure *m, const
 	char meas[48], lim[48], names[96] = "", peak[48], fl[48], given[48];
 	double lo, hi, at_best, at_worst, floor_s = NAN;
 	bool faster, mfu = false, gemm = false;
-	size_t used = 0;
+	struct text_acc used = text_acc_on(names, sizeof(names));
 
 	for (int i = 0; i < nc; i++) {
 		knob_range(cand[i], &lo, &hi);
 		*knob_ptr(s, cand[i]) = hi;
 		mfu |= cand[i] == CAL_KNOB_MFU;
 		gemm |= cand[i] == CAL_KNOB_GEMM;
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-					 i ? " and " : "", knob_keys[cand[i]]);
+		text_add(&used, "%s%s", i ? " and " : "", knob_keys[cand[i]]);
 	}
 	plan_compute(s, p);
 	at_best = figure_value(m->fig, p);

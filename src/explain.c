@@ -84,25 +84,22 @@ static void ex_params(struct ex *e, const struct scenario *s, const struct plan 
 			/* an MoE layer's MLP is its experts, router and shared experts; the
 			 * model's first layers may keep a dense MLP (DeepSeek-V3: 3) */
 			char sym[240], num[240];
-			int k;
+			struct text_acc k = text_acc_on(num, sizeof(num));
 			snprintf(sym, sizeof(sym),
 				 "embedding + head + final norm + layers x (attention + "
 				 "norms)%s + MoE layers x (experts x expert + router%s)",
 				 dense > 0 ? " + dense layers x MLP" : "",
 				 c->shared > 0 ? " + shared" : "");
-			k = snprintf(num, sizeof(num), "%s + %s + %s + %s x (%s + %s)",
-				     cnt(e, c->embedding), cnt(e, c->head), cnt(e, c->final_norm),
-				     plain(e, L), cnt(e, c->attention), cnt(e, c->norms));
+			text_add(&k, "%s + %s + %s + %s x (%s + %s)", cnt(e, c->embedding),
+				 cnt(e, c->head), cnt(e, c->final_norm), plain(e, L),
+				 cnt(e, c->attention), cnt(e, c->norms));
 			if (dense > 0)
-				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x %s",
-					      plain(e, dense), cnt(e, c->mlp));
-			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s x (%d x %s + %s",
-				      plain(e, moe), p->model.moe.experts, cnt(e, c->expert),
-				      cnt(e, c->router));
+				text_add(&k, " + %s x %s", plain(e, dense), cnt(e, c->mlp));
+			text_add(&k, " + %s x (%d x %s + %s", plain(e, moe), p->model.moe.experts,
+				 cnt(e, c->expert), cnt(e, c->router));
 			if (c->shared > 0)
-				k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
-					      cnt(e, c->shared));
-			snprintf(num + k, sizeof(num) - (size_t)k, ")");
+				text_add(&k, " + %s", cnt(e, c->shared));
+			text_add(&k, ")");
 			formula(e, "params", sym);
 			ex_numbers(e, "params", "%s", num);
 		} else {

@@ -216,20 +216,18 @@ void explain_weights(struct ex *e, const struct scenario *s, const struct plan *
 		/* serving loads the vision tower 16-bit over tp and the draft model beside
 		 * the language model (plan_memory.c) */
 		char sym[200], num[200];
-		size_t a, b;
-		a = (size_t)snprintf(sym, sizeof(sym), "parameters x bytes per parameter / shards");
-		b = (size_t)snprintf(num, sizeof(num), "%s x %s B / %s", cnt(e, p->params),
-				     plain(e, m->weight_bytes_per_param),
-				     plain(e, m->weight_shard));
+		struct text_acc a = text_acc_on(sym, sizeof(sym)),
+				b = text_acc_on(num, sizeof(num));
+		text_add(&a, "parameters x bytes per parameter / shards");
+		text_add(&b, "%s x %s B / %s", cnt(e, p->params),
+			 plain(e, m->weight_bytes_per_param), plain(e, m->weight_shard));
 		if (p->model.vision_params > 0) {
-			a += (size_t)snprintf(sym + a, sizeof(sym) - a,
-					      " + vision tower x 2 B / tp");
-			b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s x 2 B / %d",
-					      cnt(e, p->model.vision_params), p->tp);
+			text_add(&a, " + vision tower x 2 B / tp");
+			text_add(&b, " + %s x 2 B / %d", cnt(e, p->model.vision_params), p->tp);
 		}
-		if (m->draft_weights > 0 && a < sizeof(sym) && b < sizeof(num)) {
-			snprintf(sym + a, sizeof(sym) - a, " + draft model");
-			snprintf(num + b, sizeof(num) - b, " + %s", byt(e, m->draft_weights));
+		if (m->draft_weights > 0) {
+			text_add(&a, " + draft model");
+			text_add(&b, " + %s", byt(e, m->draft_weights));
 		}
 		formula(e, "weights", sym);
 		ex_numbers(e, "weights", "%s", num);
@@ -621,22 +619,20 @@ static void hybrid_blocks(struct ex *e, const struct plan *p, double per_token)
 	    {nmoe, PLAN_BLOCK_MOE, "MoE"},
 	};
 	char sym[320], num[240];
-	int n = 0, k = 0;
+	struct text_acc n = text_acc_on(sym, sizeof(sym)), k = text_acc_on(num, sizeof(num));
 	double sum = 0, L = m->layers > 0 ? m->layers : 1;
 
 	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		if (t[i].n <= 0)
 			continue;
-		n += snprintf(sym + n, sizeof(sym) - (size_t)n, "%s%s blocks x bytes of one",
-			      n ? " + " : "(", t[i].name);
-		k += snprintf(num + k, sizeof(num) - (size_t)k, "%s%d x %s", k ? " + " : "(",
-			      t[i].n, byt(e, blk[t[i].block]));
+		text_add(&n, "%s%s blocks x bytes of one", n.len ? " + " : "(", t[i].name);
+		text_add(&k, "%s%d x %s", k.len ? " + " : "(", t[i].n, byt(e, blk[t[i].block]));
 		sum += t[i].n * blk[t[i].block];
 	}
-	if (!n)
+	if (!n.len)
 		return;
-	snprintf(sym + n, sizeof(sym) - (size_t)n, ") / layers");
-	snprintf(num + k, sizeof(num) - (size_t)k, ") / %d", m->layers);
+	text_add(&n, ") / layers");
+	text_add(&k, ") / %d", m->layers);
 	ex_put(e, "\n");
 	formula(e, "bytes per token", sym);
 	ex_numbers(e, "bytes per token", "%s", num);
@@ -675,7 +671,7 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 	const struct plan_memory *m = &p->mem;
 	/* the formula names only the terms this plan has, so the numbers add up */
 	char sym[240], num[160];
-	int n, k;
+	struct text_acc n = text_acc_on(sym, sizeof(sym)), k = text_acc_on(num, sizeof(num));
 	const struct {
 		double v;
 		const char *name;
@@ -686,19 +682,17 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 		inference_activations(e, p);
 		return;
 	}
-	n = snprintf(sym, sizeof(sym), "bytes per layer per micro-batch x layers in flight");
-	k = snprintf(num, sizeof(num), "%s x %s", byt(e, m->activations_per_layer),
-		     plain(e, m->layers_in_flight));
+	text_add(&n, "bytes per layer per micro-batch x layers in flight");
+	text_add(&k, "%s x %s", byt(e, m->activations_per_layer), plain(e, m->layers_in_flight));
 	for (unsigned i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 		if (!(extra[i].v > 0))
 			continue;
-		n += snprintf(sym + n, sizeof(sym) - (size_t)n, " + %s", extra[i].name);
-		k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s", byt(e, extra[i].v));
+		text_add(&n, " + %s", extra[i].name);
+		text_add(&k, " + %s", byt(e, extra[i].v));
 	}
 	if (m->activations_offloaded > 0) {
-		snprintf(sym + n, sizeof(sym) - (size_t)n, " - offloaded to host");
-		snprintf(num + k, sizeof(num) - (size_t)k, " - %s",
-			 byt(e, m->activations_offloaded));
+		text_add(&n, " - offloaded to host");
+		text_add(&k, " - %s", byt(e, m->activations_offloaded));
 	}
 	formula(e, "activations", sym);
 	ex_numbers(e, "activations", "%s", num);
@@ -935,26 +929,22 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	{
 		/* the terms this plan has, so that the numbers add up */
 		char sym[240], num[160];
-		int n = snprintf(sym, sizeof(sym),
-				 "CUDA context + allocator fragmentation + comm buffers");
-		int k = snprintf(num, sizeof(num), "%s + %s + %s", byt(e, m->cuda_context),
-				 byt(e, m->fragmentation), byt(e, m->comm_buffers));
+		struct text_acc n = text_acc_on(sym, sizeof(sym)),
+				k = text_acc_on(num, sizeof(num));
+		text_add(&n, "CUDA context + allocator fragmentation + comm buffers");
+		text_add(&k, "%s + %s + %s", byt(e, m->cuda_context), byt(e, m->fragmentation),
+			 byt(e, m->comm_buffers));
 		if (m->rebuilt_layer > 0) {
-			n += snprintf(sym + n, sizeof(sym) - (size_t)n,
-				      " + the layer recomputation rebuilds for its backward");
-			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
-				      byt(e, m->rebuilt_layer));
+			text_add(&n, " + the layer recomputation rebuilds for its backward");
+			text_add(&k, " + %s", byt(e, m->rebuilt_layer));
 		}
 		if (m->fp8_weights > 0) {
-			n += snprintf(sym + n, sizeof(sym) - (size_t)n,
-				      " + fp8 weight copies (Transformer Engine)");
-			k += snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
-				      byt(e, m->fp8_weights));
+			text_add(&n, " + fp8 weight copies (Transformer Engine)");
+			text_add(&k, " + %s", byt(e, m->fp8_weights));
 		}
 		if (m->blas_workspace > 0) {
-			snprintf(sym + n, sizeof(sym) - (size_t)n, " + cuBLAS workspaces");
-			snprintf(num + k, sizeof(num) - (size_t)k, " + %s",
-				 byt(e, m->blas_workspace));
+			text_add(&n, " + cuBLAS workspaces");
+			text_add(&k, " + %s", byt(e, m->blas_workspace));
 		}
 		formula(e, "overhead", sym);
 		ex_numbers(e, "overhead", "%s", num);

@@ -251,12 +251,12 @@ void explain_serving_max_running(struct ex *e, const struct scenario *s, const s
 	double set = engine_cap(s, p) > 0 ? engine_cap(s, p) : maxb;
 	double r = computed_prompt(s, p) / output_tokens(s);
 	char nums[160];
-	int n = snprintf(nums, sizeof(nums), "min(%s, %s", plain(e, set), plain(e, maxb));
+	struct text_acc n = text_acc_on(nums, sizeof(nums));
+	text_add(&n, "min(%s, %s", plain(e, set), plain(e, maxb));
 	if (sched_of(v->scheduler) == SCHED_CHUNKED && !isnan(v->budget) &&
 	    floor((v->budget + r) / (1 + r)) >= 1)
-		n += snprintf(nums + n, sizeof(nums) - (size_t)n, ", %s",
-			      plain(e, floor((v->budget + r) / (1 + r))));
-	snprintf(nums + n, sizeof(nums) - (size_t)n, ")");
+		text_add(&n, ", %s", plain(e, floor((v->budget + r) / (1 + r))));
+	text_add(&n, ")");
 	serving_plain(e, s, p, "cap",
 		      "min(workload.max_running or the framework's (vLLM max_num_seqs 256, 1024 "
 		      "on GPUs of 70 GiB or more but the A100; SGLang 4096, TensorRT-LLM "

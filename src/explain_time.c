@@ -77,23 +77,22 @@ static void scan_flops(struct ex *e, const struct plan *p, int k)
 static void flops_sum(struct ex *e, const struct plan *p, int n, bool attn, int k, const char *note)
 {
 	char sym[160], num[160];
-	size_t a, b;
+	struct text_acc a = text_acc_on(sym, sizeof(sym)), b = text_acc_on(num, sizeof(num));
 	bool scans = p->model.ssm.layers > 0;
 
-	a = (size_t)snprintf(sym, sizeof(sym), "%d N", n);
-	b = (size_t)snprintf(num, sizeof(num), "%d x %s", n, cnt(e, p->active_params));
+	text_add(&a, "%d N", n);
+	text_add(&b, "%d x %s", n, cnt(e, p->active_params));
 	if (attn && model_attention_layers(&p->model) > 0) {
-		a += (size_t)snprintf(sym + a, sizeof(sym) - a, " + attention");
-		b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s",
-				      cnt(e, p->attention_flops_per_token));
+		text_add(&a, " + attention");
+		text_add(&b, " + %s", cnt(e, p->attention_flops_per_token));
 	}
-	if (scans && a < sizeof(sym) && b < sizeof(num)) {
+	if (scans) {
 		double v = k * model_ssm_flops_per_token(&p->model, k == 1);
-		a += (size_t)snprintf(sym + a, sizeof(sym) - a, " + scans");
-		b += (size_t)snprintf(num + b, sizeof(num) - b, " + %s", cnt(e, v));
+		text_add(&a, " + scans");
+		text_add(&b, " + %s", cnt(e, v));
 	}
-	if (note && a < sizeof(sym))
-		snprintf(sym + a, sizeof(sym) - a, " %s", note);
+	if (note)
+		text_add(&a, " %s", note);
 	formula(e, "flops/token", sym);
 	ex_numbers(e, "flops/token", "%s", num);
 	result(e, "flops/token", cnt(e, p->flops_per_token));

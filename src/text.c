@@ -1,10 +1,42 @@
-/* text.c - edit distance, UTF-8 validity and the escaping of file text for terminals and
- * Markdown (text.h). */
+/* text.c - appending to a fixed buffer, edit distance, UTF-8 validity and the escaping of
+ * file text for terminals and Markdown (text.h). */
 #include "text.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+struct text_acc text_acc_on(char *buf, size_t size)
+{
+	struct text_acc t = {buf, size, 0, size == 0};
+	if (size > 0)
+		buf[0] = '\0';
+	return t;
+}
+
+void text_add(struct text_acc *t, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (t->size == 0) {
+		t->cut = true;
+		return;
+	}
+	va_start(ap, fmt);
+	w = vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+	if (w < 0) { /* an encoding error: keep what was there */
+		t->buf[t->len] = '\0';
+		t->cut = true;
+	} else if ((size_t)w >= t->size - t->len) {
+		t->len = t->size - 1;
+		t->cut = true;
+	} else {
+		t->len += (size_t)w;
+	}
+}
 
 int text_edit_distance(const char *a, const char *b)
 {

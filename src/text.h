@@ -7,6 +7,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Text built piece by piece into a fixed buffer. snprintf returns the length it would have
+ * written, so "n += snprintf(buf + n, size - n, ...)" runs n past the buffer when a piece is
+ * cut short and the next size - n wraps round (an out-of-bounds write); text_add clamps len
+ * at the last byte instead and remembers that something was cut. */
+struct text_acc {
+	char *buf;
+	size_t size, len; /* len < size while size > 0; buf[len] is the '\0' */
+	bool cut;	  /* a piece did not fit (buf holds what did, terminated) */
+};
+
+/* An empty text in buf[size] (buf[0] set to '\0' when size > 0). */
+struct text_acc text_acc_on(char *buf, size_t size);
+
+/* Appends printf(fmt, ...) as far as it fits; never writes past buf[size - 1]. */
+void text_add(struct text_acc *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Levenshtein distance between a and b (insertions, deletions, substitutions), for "did
  * you mean"; strings of 128 bytes or more count as 1000 (never a suggestion). */
 int text_edit_distance(const char *a, const char *b);

@@ -8,6 +8,7 @@
 #include "app_file.h"
 #include "complete.h"
 #include "scenario_sets.h"
+#include "text.h"
 
 const char *command_skip_blanks(const char *s)
 {
@@ -45,13 +46,13 @@ static unsigned cmd_search(struct app *a, const char *arg)
 				sw = &search_words[i];
 		if (!sw) {
 			char list[64];
-			size_t len = 0;
+			struct text_acc len = text_acc_on(list, sizeof(list));
 			for (size_t i = 0; i < NSEARCH_WORDS; i++)
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-							i == 0			 ? ""
-							: i + 1 == NSEARCH_WORDS ? " or "
-										 : ", ",
-							search_words[i].word);
+				text_add(&len, "%s%s",
+					 i == 0			  ? ""
+					 : i + 1 == NSEARCH_WORDS ? " or "
+								  : ", ",
+					 search_words[i].word);
 			app_status(a, true, ":search takes %s, not '%s'", list, w);
 			return DIRTY_DRAW;
 		}

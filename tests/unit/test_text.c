@@ -1,4 +1,4 @@
-/* test_text.c - src/text.c: the one UTF-8 check (RFC 3629 cases), the escaping of control
+/* test_text.c - src/text.c: appending to a fixed buffer (text_add), the one UTF-8 check (RFC 3629 cases), the escaping of control
  * characters for a terminal, and of Markdown and HTML markup for a review page. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,9 +125,57 @@ static void test_markdown_escape(void **state)
 	assert_string_equal(out, "a");
 }
 
+/* A piece cut short leaves len on the last byte: the next pieces write nothing past the
+ * buffer (the old "n += snprintf(buf + n, size - n, ...)" ran n past it and the next size - n
+ * wrapped round to a huge size_t, writing over the guard; ASan reports it). */
+static void test_add(void **state)
+{
+	struct {
+		char b[8];
+		char guard[24];
+	} m;
+	struct text_acc t;
+	(void)state;
+
+	memset(&m, 'G', sizeof(m));
+	t = text_acc_on(m.b, sizeof(m.b));
+	assert_string_equal(m.b, "");
+	text_add(&t, "%s", "ab");
+	text_add(&t, " + %d", 7);
+	assert_string_equal(m.b, "ab + 7");
+	assert_int_equal(t.len, 6);
+	assert_false(t.cut);
+	text_add(&t, " + %s", "a term too long for it"); /* cut: "ab + 7 " */
+	assert_true(t.cut);
+	assert_int_equal(t.len, 7);
+	assert_string_equal(m.b, "ab + 7 ");
+	for (int i = 0; i < 4; i++) /* full: more pieces neither move len nor write */
+		text_add(&t, " + %s", "another");
+	assert_int_equal(t.len, 7);
+	assert_string_equal(m.b, "ab + 7 ");
+	for (size_t i = 0; i < sizeof(m.guard); i++)
+		assert_int_equal(m.guard[i], 'G');
+
+	/* an empty piece into a full buffer is no cut; a buffer of one byte holds only '\0' */
+	t = text_acc_on(m.b, 1);
+	text_add(&t, "%s", "");
+	assert_false(t.cut);
+	text_add(&t, "x");
+	assert_true(t.cut);
+	assert_int_equal(t.len, 0);
+	assert_string_equal(m.b, "");
+	/* no buffer at all: nothing written, cut from the start */
+	t = text_acc_on(NULL, 0);
+	assert_true(t.cut);
+	text_add(&t, "x");
+	assert_int_equal(t.len, 0);
+	assert_int_equal(m.b[1], 'b'); /* untouched since the first text */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_add),
 	    cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_has_control),
