@@ -147,7 +147,7 @@ void explain_active_params(struct ex *e, const struct scenario *s, const struct 
 }
 
 /* model.vision_params: the vision tower and projector, counted from the config's
- * vision_config (hf_config.c, vision_params) or given; held in memory, not computed. */
+ * vision_config (hf_family.c, hf_vision_params) or given; held in memory, not computed. */
 void explain_vision_params(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	double v = p->model.vision_params;

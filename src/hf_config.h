@@ -7,8 +7,9 @@
  * MoE), Cohere (Command R, R7B), InternLM2, Baichuan, ChatGLM/GLM-4, EXAONE 4, MiniCPM,
  * DeepSeekMoE, DeepSeek-V2/V3, DBRX and gpt-oss; an unknown model_type with Llama's keys
  * reads as Llama, with a warning.
- * The one reader of JSON, and with report_json.c (the writer) the only file that
- * includes cJSON.h: hf_quant.c plans a quantization_config from the keys it copies out.
+ * The one reader of JSON (hf_config.c, hf_json.c, hf_family.c, hf_hybrid.c), whose private
+ * hf_int.h is, with report_json.c (the writer), the only file that includes cJSON.h:
+ * hf_quant.c plans a quantization_config from the keys it copies out.
  */
 #ifndef GPUPLAN_HF_CONFIG_H
 #define GPUPLAN_HF_CONFIG_H

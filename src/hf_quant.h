@@ -1,8 +1,8 @@
 /* hf_quant.h - a Hugging Face config's quantization_config read into a struct model_quant.
  *
- * hf_config.c, the one reader that includes cJSON.h, copies the keys below out of the
- * quantization_config object into a struct hf_quant_keys; hf_quant.c decides from them
- * what the checkpoint stores and never sees a JSON tree.
+ * hf_config.c, of the one reader (its hf_int.h includes cJSON.h), copies the keys below
+ * out of the quantization_config object into a struct hf_quant_keys; hf_quant.c decides
+ * from them what the checkpoint stores and never sees a JSON tree.
  */
 #ifndef GPUPLAN_HF_QUANT_H
 #define GPUPLAN_HF_QUANT_H

@@ -159,7 +159,7 @@ struct model {
 	 * the heads, which the layers' shapes use; the parameter count and the plan's KV
 	 * cache (plan_memory.c) take the sum. */
 	int kv_sum;
-	/* A multimodal checkpoint's vision tower and projector (hf_config.c counts them from
+	/* A multimodal checkpoint's vision tower and projector (hf_family.c counts them from
 	 * vision_config): outside every count above and outside params, but loaded beside the
 	 * language model by a serving engine, so a serving plan holds them (plan_memory.c).
 	 * 0 = none. */

@@ -1,6 +1,6 @@
 /* report_json.h - the JSON report (gpuplan(1), JSON REPORT), built with cJSON.
  *
- * The writer's one file that includes cJSON.h (the reader's is hf_config.c); callers
+ * The writer's one file that includes cJSON.h (the reader's is hf_int.h); callers
  * see cJSON trees only as struct cJSON pointers they build with the
  * report_json_object/array/number/string/bool/null values, pass back here, or free with
  * report_json_free(): the front ends' sweep and calibrate documents are built so.

@@ -5,8 +5,9 @@
 # Over the sources of SRCDIR (default src):
 #   curses     no curses, ncurses, panel, form, menu or term header, and no WINDOW
 #   yaml.h     included only by yaml_doc.c
-#   cJSON.h    included only by the one reader, hf_config.c (hf_quant.c plans a
-#              quantization_config from the keys it copies out), and the one writer,
+#   cJSON.h    included only by the one reader's private header, hf_int.h (hf_config.c,
+#              hf_json.c, hf_family.c, hf_hybrid.c; hf_quant.c plans a
+#              quantization_config from the keys they copy out), and the one writer,
 #              report_json.c: a second file of either side fails
 # Over the front ends' sources (FRONTS, default SRCDIR/../ui and SRCDIR/../cli):
 #   fronts     no yaml.h and no cJSON.h: they build and read documents through the core's
@@ -91,8 +92,8 @@ for f in "$dir"/*.c "$dir"/*.h; do
 			;;
 		cJSON.h | cjson/cJSON.h)
 			case $base in
-			hf_config.c | report_json.c) ;;
-			*) problem "$at (rule cJSON.h: only src/hf_config.c, the reader, and" \
+			hf_int.h | report_json.c) ;;
+			*) problem "$at (rule cJSON.h: only src/hf_int.h, the reader's, and" \
 				"src/report_json.c, the writer, include cJSON.h; pass values, not trees)" ;;
 			esac
 			continue

@@ -50,8 +50,10 @@ expect_fail model.c curses 'static WINDOW *win;'
 expect_fail catalog.c yaml.h '#include <yaml.h>'
 expect_fail scenario_yaml.c yaml.h '#include <yaml.h>'
 expect_fail scenario.c cJSON.h '#include <cJSON.h>'
-# a second reader beside hf_config.c (hf_quant.c was one), in a .c or a header
+# a second reader beside the one behind hf_int.h (hf_quant.c was one), in a .c or a
+# header, and a file of that reader that includes cJSON.h itself, not through hf_int.h
 expect_fail hf_quant.c cJSON.h '#include <cJSON.h>'
+expect_fail hf_family.c cJSON.h '#include <cJSON.h>'
 expect_fail hf_quant.h cJSON.h '#include <cjson/cJSON.h>'
 expect_fail validate.c cJSON.h '#include <cJSON.h>'
 expect_fail text.c layers '#include "app.h"'
