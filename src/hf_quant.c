@@ -78,11 +78,13 @@ static void read_gptq(const struct hf_quant_keys *k, const char *method, struct 
 	if (!bits)
 		bits = 4;
 	t = int_format(bits);
-	if (t == DTYPE_COUNT) {
+	/* AWQ's 2/3-bit are left out: AutoAWQ's GEMM layout was read for 4 bits only */
+	if (t == DTYPE_COUNT || (is(method, "awq") && bits != 4 && bits != 8)) {
 		snprintf(note, nsize,
 			 "quantization_config: %s %d-bit weights have no workload.weights format "
-			 "(GPTQ has 2, 3, 4 and 8): the config's dtype is assumed",
-			 method, bits);
+			 "(%s): the config's dtype is assumed",
+			 method, bits,
+			 is(method, "awq") ? "AWQ: 4 and 8" : "GPTQ has 2, 3, 4 and 8");
 		return;
 	}
 	linear(out, t, group ? group : 128);

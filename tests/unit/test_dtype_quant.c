@@ -311,6 +311,11 @@ static void test_hqq_plan(void **state)
 		hf_quant_plan(&g, false, &q, method, sizeof(method), note, sizeof(note));
 		assert_false(q.set);
 		assert_non_null(strstr(note, "2, 3, 4 and 8"));
+		g.quant_method = "awq";
+		g.bits = 3;
+		hf_quant_plan(&g, false, &q, method, sizeof(method), note, sizeof(note));
+		assert_false(q.set);
+		assert_non_null(strstr(note, "AWQ: 4 and 8"));
 	}
 }
 
