@@ -11,7 +11,8 @@
  * GPTQ/AWQ quantize the linear layers inside the decoder blocks; compressed-tensors'
  * "ignore" and ModelOpt's "exclude_modules" name lm_head), so the embedding and the head
  * stay 16-bit: embed_16. What they store beside the weights (scales, zeros) is in the
- * bytes a weight costs, dtype_weight_bytes (dtype.c). */
+ * bytes a weight costs, dtype_weight_bytes (dtype.c); a layout other than GPTQ's (HQQ's)
+ * in model_quant's elem_bits and group_bits. */
 
 static bool is(const char *s, const char *name)
 {
@@ -38,16 +39,37 @@ static void linear(struct model_quant *out, enum dtype t, int group)
 	out->group = group;
 }
 
-/* GPTQ (AutoGPTQ qlinear_cuda.py QuantLinear: qweight int32 [in/32*bits, out], qzeros
- * int32 [in/group, out/32*bits], scales fp16 [in/group, out]) and AWQ (AutoAWQ
- * awq/modules/linear/gemm.py WQLinear_GEMM: the same per group, packed along out): bits a
- * weight plus an fp16 scale and a bits-wide zero per group of group_size inputs;
- * group_size -1 is one group per row (desc_act reorders rows, not the storage). */
+/* The grouped integer format of `bits` (GPTQ's 2, 3, 4, 8), or DTYPE_COUNT for none. */
+static enum dtype int_format(int bits)
+{
+	switch (bits) {
+	case 2:
+		return DTYPE_INT2;
+	case 3:
+		return DTYPE_INT3;
+	case 4:
+		return DTYPE_INT4;
+	case 8:
+		return DTYPE_INT8;
+	default:
+		return DTYPE_COUNT;
+	}
+}
+
+/* GPTQ (AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_cuda.py QuantLinear.__init__, bits
+ * 2/3/4/8 only: qweight int32 [in / 32 x bits, out], qzeros int32 [in / group, out / 32 x
+ * bits], scales fp16 [in / group, out], g_idx int32 [in]; GPTQModel's v1 checkpoints the
+ * same) and AWQ (AutoAWQ awq/modules/linear/gemm.py WQLinear_GEMM: the same per group,
+ * packed along out): bits a weight plus an fp16 scale and a bits-wide zero per group of
+ * group_size inputs; group_size -1 is one group per row. desc_act reorders the rows through
+ * g_idx, which AutoGPTQ stores with or without it, and sym stores qzeros all the same
+ * (pack()): neither changes the bytes. dtype_weight_bytes has the sum. */
 static void read_gptq(const struct hf_quant_keys *k, const char *method, struct model_quant *out,
 		      char *note, size_t nsize)
 {
 	int bits = k->bits;
 	int group = k->group_size;
+	enum dtype t;
 
 	if (!bits)
 		bits = k->w_bit; /* AutoAWQ's own quant_config.json keys */
@@ -55,19 +77,69 @@ static void read_gptq(const struct hf_quant_keys *k, const char *method, struct 
 		group = k->q_group_size;
 	if (!bits)
 		bits = 4;
-	if (bits != 4 && bits != 8) {
+	t = int_format(bits);
+	/* AWQ's 2/3-bit are left out: AutoAWQ's GEMM layout was read for 4 bits only */
+	if (t == DTYPE_COUNT || (is(method, "awq") && bits != 4 && bits != 8)) {
 		snprintf(note, nsize,
-			 "quantization_config: %s %d-bit weights have no workload.weights format: "
-			 "the config's dtype is assumed",
-			 method, bits);
+			 "quantization_config: %s %d-bit weights have no workload.weights format "
+			 "(%s): the config's dtype is assumed",
+			 method, bits,
+			 is(method, "awq") ? "AWQ: 4 and 8" : "GPTQ has 2, 3, 4 and 8");
 		return;
 	}
-	linear(out, bits == 4 ? DTYPE_INT4 : DTYPE_INT8, group ? group : 128);
+	linear(out, t, group ? group : 128);
 	snprintf(note, nsize,
 		 "quantization_config: %s int%d weights, %s, with an fp16 scale and an int%d zero "
 		 "a group: workload.weights int%d, weight_group %d; embedding and head bf16%s",
 		 method, bits, out->group > 0 ? "grouped" : "one group per row", bits, bits,
 		 out->group, k->lm_head ? " (lm_head: true quantizes the head: not modelled)" : "");
+}
+
+/* HQQ (transformers HqqConfig: nbits 8/4/3/2/1, group_size 64, axis 1 by default; its
+ * quant_config is hqq's BaseQuantizeConfig, weight_quant_params {nbits, group_size, axis},
+ * older ones with scale/zero_quant_params and offload_meta). hqq/core/quantize.py
+ * Quantizer.quantize keeps a scale and a zero a group (fp16 once on the GPU, to_inplace);
+ * bitpack.py packs 8, 4 and 2 bits in uint8 and 3 bits ten to an int32 (pack_3bit_32: 3.2
+ * bits, 2 of every 32 unused). quant_zero / quant_scale (old hqq: quantize the zero or
+ * scale to 8 bits, meta_zero/meta_scale) make that part of a group 8 bits, their own
+ * per-tensor meta left out; offload_meta keeps scale and zero in host memory (not modelled: counted
+ * on the GPU). */
+static void read_hqq(const struct hf_quant_keys *k, struct model_quant *out, char *note,
+		     size_t nsize)
+{
+	int bits = k->hqq_nbits, group = k->hqq_group;
+	bool assumed = !bits;
+	enum dtype t;
+
+	if (!bits) /* the keys were not read: HqqConfig's defaults */
+		bits = 4;
+	if (!group)
+		group = 64;
+	t = bits == 1 ? DTYPE_COUNT : int_format(bits);
+	if (t == DTYPE_COUNT || k->hqq_dynamic) {
+		snprintf(note, nsize,
+			 "quantization_config: hqq %s have no workload.weights format: the "
+			 "config's dtype is assumed",
+			 k->hqq_dynamic ? "per-layer configs (dynamic_config)" : "1-bit weights");
+		return;
+	}
+	linear(out, t, group);
+	/* 3-bit: axis 1 groups rows of group_size (W.reshape([-1, group_size])), packed ten
+	 * rows to an int32 row, the row count padded to ten: 3.2 bits; axis 0 packs the
+	 * group_size values of each column, padded to ceil(group_size / 10) int32s */
+	if (bits == 3)
+		out->elem_bits = k->hqq_axis0 ? 32.0 * ((group + 9) / 10) / group : 3.2;
+	out->group_bits = (k->hqq_quant_scale ? 8 : 16) + (k->hqq_quant_zero ? 8 : 16);
+	snprintf(note, nsize,
+		 "quantization_config: hqq int%d weights%s, groups of %d with a %g-bit scale "
+		 "and zero: workload.weights int%d, weight_group %d; embedding and head bf16%s",
+		 bits, bits == 3 ? " ten to an int32" : "", group, out->group_bits, bits, group,
+		 k->hqq_offload_meta ? " (offload_meta's host copy not modelled: on the GPU)" : "");
+	if (assumed) {
+		size_t n = strlen(note);
+		snprintf(note + n, nsize - n,
+			 " (nbits and group_size not read: HqqConfig's 4 and 64 assumed)");
+	}
 }
 
 /* compressed-tensors (llm-compressor; vLLM compressed_tensors.py): config_groups.*.weights
@@ -192,6 +264,8 @@ int hf_quant_plan(const struct hf_quant_keys *k, bool moe, struct model_quant *o
 			 moe ? "attention, router, embedding and head" : "embedding and head");
 	} else if (is(m, "gptq") || is(m, "awq")) {
 		read_gptq(k, m, out, note, nsize);
+	} else if (is(m, "hqq")) {
+		read_hqq(k, out, note, nsize);
 	} else if (is(m, "compressed-tensors")) {
 		read_compressed(k, out, note, nsize);
 	} else if (is(m, "modelopt")) {

@@ -41,6 +41,14 @@ struct hf_quant_keys {
 	const char *quant_algo;		 /* modelopt: quant_algo, or quantization's */
 	int modelopt_group;		 /* modelopt: group_size of quantization (when an
 					    object) or of the config, [1, 2^20] */
+	/* hqq: quant_config.weight_quant_params' nbits [1, 8] and group_size [1, 2^20]
+	 * (transformers HqqConfig.to_dict writes quant_config, hqq's BaseQuantizeConfig),
+	 * hqq_axis0 its axis is 0 (1, the default, when absent);
+	 * quant_config.scale_quant_params / zero_quant_params non-null (old hqq's
+	 * quant_scale / quant_zero) and offload_meta true; hqq_dynamic: quant_config has no
+	 * weight_quant_params but one config a layer name (dynamic_config) */
+	int hqq_nbits, hqq_group;
+	bool hqq_axis0, hqq_quant_scale, hqq_quant_zero, hqq_offload_meta, hqq_dynamic;
 	/* The config's own list of modules left unquantized, the first HF_QUANT_SKIP_MAX of
 	 * its strings (skip_more counts the rest): compressed-tensors "ignore", ModelOpt
 	 * "exclude_modules" (or "ignore"), transformers' "modules_to_not_convert",

@@ -47,6 +47,10 @@ struct model_quant {
 			     * unconverted modules names self_attn: hf_quant.c) */
 	int group;	    /* GPTQ/AWQ/compressed-tensors group_size; -1 per output channel;
 			     * 0 = none given */
+	/* A layout other than GPTQ's (dtype_weight_bytes), applied to the checkpoint's own
+	 * format: bits a weight is stored in (HQQ 3-bit: 3.2) and bits a group stores beside
+	 * its weights (HQQ: an fp16 scale and an fp16 zero, 32); 0 = GPTQ's */
+	double elem_bits, group_bits;
 };
 
 /* State-space mixers (Mamba, Gu and Dao 2023, arXiv 2312.00752; Mamba-2, Dao and Gu 2024,

@@ -363,6 +363,11 @@ void pt_time_infer(struct tctx *c)
 	/* dequantising or converting each weight on the CUDA cores, once per step; a
 	 * CUDA-graph engine has no such pass (its fused kernels cost GRAPH_DEQUANT_S) */
 	switch (p->engine == ENGINE_CUDA_GRAPHS ? DTYPE_COUNT : w->weights) {
+	/* 3- and 2-bit GPTQ run vLLM's gptq_gemm kernel (quantization/gptq.py GPTQConfig:
+	 * weight_bits 2/3/4/8; gptq_marlin takes 4 and 8 only), which dequantises as the
+	 * 4-bit path does: int4's cost, not measured for 3 or 2 bits */
+	case DTYPE_INT2:
+	case DTYPE_INT3:
 	case DTYPE_INT4:
 	case DTYPE_NF4:
 		dq = DEQUANT_OPS_4BIT;
@@ -404,7 +409,8 @@ void pt_time_infer(struct tctx *c)
 		/* weights stored narrower than the GEMM's inputs: int4/int8, and fp8 under
 		 * 16-bit activations or on a GPU without FP8 tensor cores */
 		if (w->weights == DTYPE_INT4 || w->weights == DTYPE_NF4 ||
-		    w->weights == DTYPE_INT8 ||
+		    w->weights == DTYPE_INT8 || w->weights == DTYPE_INT3 ||
+		    w->weights == DTYPE_INT2 ||
 		    ((w->weights == DTYPE_FP8 || dtype_is_microscaled(w->weights)) &&
 		     (p->precision != w->weights || !(g->peak_flops[w->weights] > 0))))
 			in.fixed += nonemb * c->it * GRAPH_DEQUANT_S;

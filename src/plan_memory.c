@@ -74,21 +74,7 @@
  * the backward's hook brings the next layer's tensors back on a side stream). */
 #define ACT_OFFLOAD_LAYERS 2.0
 
-/* Quantized formats, bits per weight including their scales:
- * - int4: 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero
- *   point (the AutoGPTQ/AutoAWQ checkpoint layout vLLM loads: qweight, scales and packed
- *   qzeros per group): 4 + (16 + 4)/128 = 4.156 bits. The embedding and head are taken in
- *   the same format, as llama.cpp's 4-bit files store them (GPTQ/AWQ keep them 16-bit: about
- *   1 GB more for a 70B model with a 32k vocabulary).
- * - nf4: QLoRA (Dettmers et al. 2023, Section 3, "Double Quantization"): blocks of 64 with
- *   an 8-bit absmax, whose fp32 scales are themselves grouped by 256: 4 + 8/64 +
- *   32/(64 x 256) = 4.127 bits.
- * - int8: one fp16 scale per output channel (LLM.int8(), SmoothQuant W8A8): 16 bits per row
- *   of `hidden` inputs, taken as 16/hidden bits per weight.
- * - fp8: per-tensor scales, negligible. */
-#define INT4_GROUP	128.0
-#define INT4_GROUP_BITS (16.0 + 4.0) /* fp16 scale + 4-bit zero point */
-#define NF4_BITS	(4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
+/* Quantized formats' bytes a weight, with their scales: dtype_weight_bytes (dtype.c). */
 
 static double dmin(double a, double b)
 {
@@ -113,24 +99,15 @@ static double act_bytes(enum dtype t)
 	return (t == DTYPE_FP32 || t == DTYPE_TF32) ? 4 : 2;
 }
 
-/* Bytes per weight of a stored format, with its scales (see the table above). */
-static double weight_bytes(enum dtype t, double hidden, int group)
+/* Bytes per weight of a stored format, with its scales (dtype_weight_bytes); the
+ * checkpoint's own layout (HQQ's, hf_quant.c) where t is the checkpoint's format. */
+static double weight_bytes(enum dtype t, const struct model *m, int group)
 {
-	/* workload.weight_group (a checkpoint's group_size, hf_quant.c): an fp16 scale and a
-	 * zero as wide as the weight per group; -1 one group per row of hidden inputs */
-	double g = group > 0 ? group : group < 0 ? hidden : 0;
-	switch (t) {
-	case DTYPE_INT4:
-		return (4.0 + INT4_GROUP_BITS / (g > 0 ? g : INT4_GROUP)) / 8.0;
-	case DTYPE_NF4:
-		return NF4_BITS / 8.0;
-	case DTYPE_INT8:
-		if (g > 0)
-			return 1.0 + (16.0 + 8.0) / 8.0 / g;
-		return 1.0 + (hidden > 0 ? 2.0 / hidden : 0);
-	default:
-		return dtype_bytes(t);
-	}
+	const struct model_quant *q = &m->quant;
+	bool own = q->set && (t == q->weights || t == q->experts);
+
+	return dtype_weight_bytes(t, m->hidden, group, own ? q->elem_bits : 0,
+				  own ? q->group_bits : 0);
 }
 
 /* KV-cache bytes per element: int8/int4 caches carry an fp16 scale and zero point per
@@ -1671,7 +1648,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			if (wl->finetune.method == FT_QLORA &&
 			    (base == DTYPE_BF16 || base == DTYPE_FP16 || base == DTYPE_FP32))
 				base = DTYPE_NF4; /* QLoRA is defined by its 4-bit base */
-			x.base_b = weight_bytes(base, m->hidden, 0);
+			x.base_b = weight_bytes(base, m, 0);
 			x.embed_b = x.base_b < 2 ? 2 : x.base_b;
 			/* adapters train in their own dtype with no master copy: fp32 (PEFT's
 			 * autocast_adapter_dtype default) or 16-bit (qlora.py casts LoRA layers
@@ -1733,8 +1710,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {
-		x.w_b = weight_bytes(wl->weights, m->hidden, wl->weight_group);
-		x.we_b = weight_bytes(workload_expert_weights(wl), m->hidden, wl->weight_group);
+		x.w_b = weight_bytes(wl->weights, m, wl->weight_group);
+		x.we_b = weight_bytes(workload_expert_weights(wl), m, wl->weight_group);
 		/* workload.embedding_weights: auto keeps them bf16 as the checkpoint did, and
 		 * as a CUDA-graph engine's online fp8 quantization of a 16-bit checkpoint
 		 * does (no quantization_config): vLLM's Fp8Config.get_quant_method returns a

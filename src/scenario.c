@@ -23,16 +23,17 @@ static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
 static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8",
 					 "nvfp4", "mxfp4", "fp6",  "auto", NULL};
 static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
-static const char *const weight_dtypes[] = {"fp32",  "bf16",  "fp16", "fp8", "int8", "int4",
-					    "nvfp4", "mxfp4", "fp6",  "nf4", NULL};
+static const char *const weight_dtypes[] = {"fp32", "bf16",  "fp16",  "fp8", "int8",
+					    "int4", "nvfp4", "mxfp4", "fp6", "nf4",
+					    "int3", "int2",  NULL};
 /* workload.embedding_weights and attention_weights: EMB_AUTO, EMB_BF16, EMB_SAME */
 static const char *const embedding_weight_names[] = {"auto", "bf16", "same", NULL};
 /* workload.expert_weights: auto, then the formats of expert_dtypes[] in this order */
-static const char *const expert_weight_names[] = {"auto", "bf16",  "fp16",  "fp8", "int8",
-						  "int4", "nvfp4", "mxfp4", "fp6", NULL};
-static const enum dtype expert_dtypes[] = {DTYPE_BF16,	DTYPE_BF16,  DTYPE_FP16,
-					   DTYPE_FP8,	DTYPE_INT8,  DTYPE_INT4,
-					   DTYPE_NVFP4, DTYPE_MXFP4, DTYPE_FP6};
+static const char *const expert_weight_names[] = {"auto",  "bf16",  "fp16", "fp8",  "int8", "int4",
+						  "nvfp4", "mxfp4", "fp6",  "int3", "int2", NULL};
+static const enum dtype expert_dtypes[] = {DTYPE_BF16, DTYPE_BF16, DTYPE_FP16,	DTYPE_FP8,
+					   DTYPE_INT8, DTYPE_INT4, DTYPE_NVFP4, DTYPE_MXFP4,
+					   DTYPE_FP6,  DTYPE_INT3, DTYPE_INT2};
 static const char *const base_dtypes[] = {"bf16", "fp16", "fp8", "int8", "int4", "nf4", NULL};
 static const char *const adapter_dtypes[] = {"fp32", "bf16", "fp16", NULL};
 /* nvfp4: TensorRT-LLM's NVFP4 KV cache on Blackwell (NVIDIA blog, "Optimizing Inference for
@@ -351,12 +352,13 @@ const struct field scenario_fields[] = {
 	     RESOLVED_DOUBLE(max_batch)),
     DTYPE_FIELD(
 	"workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-	"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6 | nf4",
+	"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6 | nf4 | "
+	"int3 | int2",
 	PW("weights")),
     ENUM_FIELD("workload.expert_weights", workload.expert_weights, expert_weight_names,
 	       APPLIES_INFERENCE,
 	       "routed experts' weight format: auto (as workload.weights) | bf16 | fp16 | fp8 | "
-	       "int8 | int4 | nvfp4 | mxfp4 | fp6",
+	       "int8 | int4 | nvfp4 | mxfp4 | fp6 | int3 | int2",
 	       UI_HIDDEN("expert weights")),
     DTYPE_FIELD("workload.kv_cache", workload.kv_cache, kv_dtypes, APPLIES_INFERENCE,
 		"KV cache format", PW("kv cache")),
@@ -580,8 +582,8 @@ const struct field scenario_fields[] = {
 	       "else as weights) | bf16 | same (as workload.weights)",
 	       UI_HIDDEN("attention weights")),
     INT_FIELD("workload.weight_group", workload.weight_group, -1, 1048576, APPLIES_INFERENCE,
-	      "int4/int8 weights' group size (GPTQ/AWQ group_size); 0 = 128 for int4, a scale "
-	      "per row for int8; -1 = one group per row",
+	      "int2/3/4/8 weights' group size (GPTQ/AWQ group_size); 0 = 128 for int2/3/4, a "
+	      "scale per row for int8; -1 = one group per row",
 	      UI_HIDDEN("weight group")),
     {.key = NULL},
 };

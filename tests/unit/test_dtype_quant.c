@@ -1,6 +1,7 @@
 /* test_dtype_quant.c - quantization_config: the checkpoint's format becomes the scenario's,
  * and the weights' bytes match published checkpoint sizes (DeepSeek-V3 fp8, gpt-oss-120b
- * mxfp4, Llama 2 13B GPTQ at three group sizes, a Llama 3.3 70B NVFP4), the norms 16-bit. */
+ * mxfp4, Llama 2 13B GPTQ at three group sizes, StableBeluga2 70B 3-bit GPTQ at three, a Llama
+ * 3.3 70B NVFP4, HQQ's layout), the norms 16-bit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include "dtype.h"
 #include "hf_config.h"
+#include "hf_quant.h"
 #include "plan.h"
 #include "scenario.h"
 #include "scenario_sets.h"
@@ -160,6 +162,214 @@ static void test_llama2_13b_gptq(void **state)
 	expect_row("llama-2-13b-gptq-32g", &s, &p);
 }
 
+/* TheBloke/StableBeluga2-70B-GPTQ's README, "Provided files" (AutoGPTQ, 3 bits, act order):
+ * gptq-3bit-128g-actorder_True 28.03 GB, gptq-3bit-64g-actorder_True 29.30 GB,
+ * gptq-3bit--1g-actorder_True 26.78 GB (Llama 2 70B's shape). And a tensor-by-tensor count
+ * of AutoGPTQ's QuantLinear buffers (auto_gptq/nn_modules/qlinear/qlinear_cuda.py
+ * __init__): per linear of `in` inputs and `out` outputs, qweight int32 [in / 32 x 3, out],
+ * qzeros int32 [in / group, out / 32 x 3], scales fp16 [in / group, out], g_idx int32 [in];
+ * the embedding, lm_head and RMSNorms fp16. The plan leaves out g_idx (80 layers x (6 x
+ * 8192 + 28672) inputs x 4 bytes = 24.9 MB, 0.09%): held to the rest to 1e-9. With group
+ * -1, AutoGPTQ's one group is a row of `in` inputs (28672 for down_proj) where the plan
+ * takes hidden (8192): its scales and zeros for down_proj 3.5 times over, pinned below. */
+static double gptq_linear(double in, double out, double bits, double group, bool g_idx)
+{
+	double groups = ceil(in / group);
+	return in / 32 * bits * out * 4 + groups * out / 32 * bits * 4 + groups * out * 2 +
+	       (g_idx ? in * 4 : 0);
+}
+
+static double beluga_count(double group, bool g_idx)
+{
+	const double h = 8192, kv = 1024, ffn = 28672, vocab = 32000, layers = 80;
+	double g = group > 0 ? group : 0, per;
+
+	per = gptq_linear(h, h, 3, g ? g : h, g_idx) * 2 +	  /* q, o */
+	      gptq_linear(h, kv, 3, g ? g : h, g_idx) * 2 +	  /* k, v */
+	      gptq_linear(h, ffn, 3, g ? g : h, g_idx) * 2 +	  /* gate, up */
+	      gptq_linear(ffn, h, 3, g ? g : ffn, g_idx);	  /* down */
+	return layers * per + 2 * vocab * h * 2 + (2 * layers + 1) * h * 2;
+}
+
+static void test_stablebeluga2_gptq_3bit(void **state)
+{
+	static const char *const g64[] = {"workload.weight_group=64", NULL};
+	static const char *const row[] = {"workload.weight_group=-1", NULL};
+	static const char *const bf16[] = {"workload.weights=bf16", NULL};
+	struct scenario s;
+	struct plan p, pb;
+	(void)state;
+
+	plan_with("model.hf_config=" DATA "stablebeluga2-70b-gptq-3bit.json", NULL, &s, &p);
+	assert_int_equal(s.workload.weights, DTYPE_INT3);
+	assert_int_equal(s.workload.weight_group, 128);
+	expect_row("stablebeluga2-70b-gptq-3bit-128g", &s, &p);
+	expect_near("StableBeluga2 3-bit 128g tensors less g_idx", p.mem.weights,
+		    beluga_count(128, false), 1e-9);
+	expect_near("StableBeluga2 3-bit 128g tensors with g_idx", p.mem.weights,
+		    beluga_count(128, true), 1e-3);
+	/* before: the warning, and the weights planned at the config's fp16, 5x over */
+	plan_with("model.hf_config=" DATA "stablebeluga2-70b-gptq-3bit.json", bf16, &s, &pb);
+	printf("bf16 as before: %.2f GB, %.2fx the 3-bit plan\n", pb.mem.weights / 1e9,
+	       pb.mem.weights / p.mem.weights);
+	assert_true(pb.mem.weights > 4.5 * p.mem.weights);
+
+	plan_with("model.hf_config=" DATA "stablebeluga2-70b-gptq-3bit.json", g64, &s, &p);
+	expect_row("stablebeluga2-70b-gptq-3bit-64g", &s, &p);
+	expect_near("StableBeluga2 3-bit 64g tensors less g_idx", p.mem.weights,
+		    beluga_count(64, false), 1e-9);
+	plan_with("model.hf_config=" DATA "stablebeluga2-70b-gptq-3bit.json", row, &s, &p);
+	expect_row("stablebeluga2-70b-gptq-3bit-1g", &s, &p);
+	/* down_proj's one group a row of 28672 taken as 8192: 80 x 8192 x (3.5 - 1) x 19 / 8
+	 * bytes = 3.9 MB over the count less g_idx (0.015%) */
+	expect_near("StableBeluga2 3-bit per-row tensors less g_idx", p.mem.weights,
+		    beluga_count(-1, false), 2e-4);
+	assert_true(p.mem.weights > beluga_count(-1, false));
+}
+
+/* The bytes a weight, by format and layout (dtype_weight_bytes): GPTQ's bits + (16 +
+ * bits) / group; HQQ's fp16 scale and zero (32 bits a group) and its 3-bit packing, ten
+ * to an int32 along axis 1 (3.2 bits), ceil(group / 10) int32s a column of a group along
+ * axis 0 (hqq/core/bitpack.py pack_3bit_32 pads the packed dimension to ten). */
+static void test_weight_bytes(void **state)
+{
+	enum dtype t;
+	(void)state;
+
+	assert_int_equal(dtype_parse("int3", &t), 0);
+	assert_int_equal(t, DTYPE_INT3);
+	assert_int_equal(dtype_parse("int2", &t), 0);
+	assert_int_equal(t, DTYPE_INT2);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT3, 4096, 128, 0, 0) - (3 + 19.0 / 128) / 8) <
+		    1e-15);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT2, 4096, 0, 0, 0) - (2 + 18.0 / 128) / 8) <
+		    1e-15);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT4, 4096, -1, 0, 0) - (4 + 20.0 / 4096) / 8) <
+		    1e-15);
+	/* int8 without a group: an fp16 scale a row, as before */
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT8, 4096, 0, 0, 0) - (1 + 2.0 / 4096)) < 1e-15);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT4, 4096, 64, 0, 32) - 4.5 / 8) < 1e-15);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_INT3, 4096, 64, 3.2, 32) - 3.7 / 8) < 1e-15);
+	assert_true(fabs(dtype_weight_bytes(DTYPE_BF16, 4096, 64, 3.2, 32) - 2) < 1e-15);
+}
+
+/* HQQ configs (quantization_config.quant_config.weight_quant_params, transformers
+ * HqqConfig): the format and layout from nbits, group_size, axis and the old quant_zero /
+ * quant_scale; 1-bit and per-layer configs have none. */
+static void test_hqq_plan(void **state)
+{
+	struct hf_quant_keys k = {.present = true, .quant_method = "hqq"};
+	struct model_quant q;
+	char method[32], note[400];
+	(void)state;
+
+	k.hqq_nbits = 3;
+	k.hqq_group = 64;
+	assert_int_equal(hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note)),
+			 1);
+	assert_string_equal(method, "hqq");
+	assert_true(q.set && q.weights == DTYPE_INT3 && q.group == 64 && q.embed_16);
+	assert_true(q.elem_bits == 3.2 && q.group_bits == 32);
+	assert_non_null(strstr(note, "ten to an int32"));
+	assert_null(strstr(note, "assumed"));
+	k.hqq_axis0 = true; /* 64 values a column in 7 int32s */
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_true(fabs(q.elem_bits - 3.5) < 1e-12);
+	k.hqq_axis0 = false;
+	k.hqq_nbits = 4;
+	k.hqq_quant_zero = true;
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_true(q.weights == DTYPE_INT4 && q.elem_bits == 0 && q.group_bits == 24);
+	k.hqq_quant_zero = false;
+	k.hqq_nbits = 8;
+	k.hqq_group = 128;
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_true(q.weights == DTYPE_INT8 && q.group == 128 && q.group_bits == 32);
+	/* none read: HqqConfig's 4 bits in groups of 64, said so */
+	k.hqq_nbits = 0;
+	k.hqq_group = 0;
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_true(q.set && q.weights == DTYPE_INT4 && q.group == 64);
+	assert_non_null(strstr(note, "assumed"));
+	k.hqq_nbits = 1;
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_false(q.set);
+	assert_non_null(strstr(note, "1-bit"));
+	k.hqq_nbits = 4;
+	k.hqq_dynamic = true;
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_false(q.set);
+	assert_non_null(strstr(note, "dynamic_config"));
+	/* GPTQ 2-bit, 5-bit */
+	{
+		struct hf_quant_keys g = {.present = true, .quant_method = "gptq", .bits = 2,
+					  .group_size = 32};
+		hf_quant_plan(&g, false, &q, method, sizeof(method), note, sizeof(note));
+		assert_true(q.set && q.weights == DTYPE_INT2 && q.group == 32 &&
+			    q.group_bits == 0);
+		g.bits = 5;
+		hf_quant_plan(&g, false, &q, method, sizeof(method), note, sizeof(note));
+		assert_false(q.set);
+		assert_non_null(strstr(note, "2, 3, 4 and 8"));
+		g.quant_method = "awq";
+		g.bits = 3;
+		hf_quant_plan(&g, false, &q, method, sizeof(method), note, sizeof(note));
+		assert_false(q.set);
+		assert_non_null(strstr(note, "AWQ: 4 and 8"));
+	}
+}
+
+/* An HQQ checkpoint's plan: Llama 2 7B with 3-bit weights in groups of 64 along axis 1,
+ * counted tensor by tensor: W_q int32 [ceil(in x out / 64 / 10), 64] a linear (the rows of
+ * the [-1, 64] view packed ten to an int32 row), an fp16 scale and zero a group; the
+ * embedding, lm_head and norms fp16. The plan takes 3.2 bits a weight, leaving out the
+ * padding of the row count to ten (under 10 rows of 64 int32s a linear: 40 KB, 1.1e-5 of
+ * the count, here): held to the count without it to 1e-9. An override of the format drops
+ * HQQ's layout. */
+static void test_hqq_bytes(void **state)
+{
+	struct hf_quant_keys k = {.present = true, .quant_method = "hqq", .hqq_nbits = 3,
+				  .hqq_group = 64};
+	const double h = 4096, ffn = 11008, layers = 32, vocab = 32000;
+	const double dims[7][2] = {{h, h}, {h, h}, {h, h}, {h, h}, {h, ffn}, {h, ffn}, {ffn, h}};
+	double count = 2 * vocab * h * 2 + (2 * layers + 1) * h * 2, lin = 0, unpadded;
+	struct model_quant q;
+	struct scenario s;
+	struct plan p;
+	char method[32], note[400];
+	(void)state;
+
+	for (int i = 0; i < 7; i++) {
+		double n = dims[i][0] * dims[i][1], groups = n / 64;
+		count += layers * (ceil(groups / 10) * 64 * 4 + groups * 4);
+		lin += layers * n;
+	}
+	unpadded = count;
+	for (int i = 0; i < 7; i++) {
+		double groups = dims[i][0] * dims[i][1] / 64;
+		unpadded -= layers * (ceil(groups / 10) - groups / 10) * 64 * 4;
+	}
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	plan_with("model.preset=llama-2-7b", NULL, &s, &p);
+	s.model.quant = q;
+	scenario_apply_checkpoint(&s, NULL);
+	assert_int_equal(s.workload.weights, DTYPE_INT3);
+	assert_int_equal(s.workload.weight_group, 64);
+	plan_compute(&s, &p);
+	expect_near("Llama 2 7B hqq 3-bit g64 tensors", p.mem.weights, count, 2e-5);
+	expect_near("Llama 2 7B hqq 3-bit g64 tensors unpadded", p.mem.weights, unpadded, 1e-9);
+	assert_true(count - p.mem.weights > 0 && count - p.mem.weights < 7 * 32 * 10 * 64 * 4);
+	/* int4 over it: the checkpoint's layout no longer applies, GPTQ's 4 + 20/64 bits */
+	{
+		struct gp_error err = {0};
+		assert_int_equal(scenario_load_assignment(&s, cat, "workload.weights=int4", &err),
+				 0);
+		plan_compute(&s, &p);
+		expect_near("int4 over it: GPTQ's layout", p.mem.weights,
+			    unpadded - lin * (3.7 - (4 + 20.0 / 64)) / 8, 1e-9);
+	}
+}
+
 /* A Llama 3.3 70B NVFP4 (ModelOpt: an E4M3 scale per 16, lm_head excluded, the embedding
  * never quantized). The plan is held to a tensor-by-tensor count of the checkpoint ModelOpt
  * writes, as vLLM's ModelOptNvFp4LinearMethod.create_weights reads it
@@ -259,7 +469,7 @@ static void test_checkpoint_replaced(void **state)
 static void test_every_row(void **state)
 {
 	(void)state;
-	assert_int_equal(sizes.nrows, 4);
+	assert_int_equal(sizes.nrows, 7);
 }
 
 static int setup(void **state)
@@ -279,6 +489,10 @@ int main(void)
 	    cmocka_unit_test(test_deepseek_v3_fp8),
 	    cmocka_unit_test(test_gpt_oss_120b_from_config),
 	    cmocka_unit_test(test_llama2_13b_gptq),
+	    cmocka_unit_test(test_stablebeluga2_gptq_3bit),
+	    cmocka_unit_test(test_weight_bytes),
+	    cmocka_unit_test(test_hqq_plan),
+	    cmocka_unit_test(test_hqq_bytes),
 	    cmocka_unit_test(test_llama_70b_nvfp4),
 	    cmocka_unit_test(test_norms_not_quantized),
 	    cmocka_unit_test(test_checkpoint_replaced),

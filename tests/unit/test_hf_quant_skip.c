@@ -210,6 +210,49 @@ static void test_modelopt_some_layers(void **state)
 	unlink(path);
 }
 
+/* NVIDIA ModelOpt's NVFP4 export of a DeepSeek-V3-architecture model keeps everything but
+ * the routed experts 16-bit: exclude_modules "lm_head", "model.layers.0*",
+ * "model.layers.1.*", "model.layers.2.*" (the dense layers whole) and, for every MoE layer
+ * N, "model.layers.N.self_attn*" and "model.layers.N.mlp.shared_experts*" (the "NVIDIA
+ * reference format" a ModelOpt-compatible merge script rebuilds, build_hf_quant_config;
+ * the GLM-5.2-NVFP4 checkpoint's hf_quant_config.json has the same list, its byte census
+ * finding only mlp.experts packed e2m1). Dense MLPs and shared experts 16-bit together
+ * with attention are workload.weights bf16 and expert_weights nvfp4, gpt-oss's shape: no
+ * field of their own is needed, and nothing is warned as miscounted. */
+static void test_modelopt_experts_only(void **state)
+{
+	static char qc[8192];
+	char path[64];
+	size_t n = 0;
+	struct model m;
+	static struct hf_config_info info;
+	(void)state;
+
+	n += (size_t)snprintf(qc + n, sizeof(qc) - n,
+			      "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
+			      "\"group_size\": 16, \"exclude_modules\": [\"lm_head\", "
+			      "\"model.layers.0*\", \"model.layers.1.*\", \"model.layers.2.*\"");
+	for (int i = 3; i < 61; i++)
+		n += (size_t)snprintf(qc + n, sizeof(qc) - n,
+				      ", \"model.layers.%d.self_attn*\", "
+				      "\"model.layers.%d.mlp.shared_experts*\"",
+				      i, i);
+	snprintf(qc + n, sizeof(qc) - n, "]}");
+	with_quant(DATA "DeepSeek-V3.json", qc, path, sizeof(path));
+	import(path, &m, &info);
+	assert_true(m.quant.set && m.quant.experts == DTYPE_NVFP4);
+	assert_int_equal(m.quant.weights, DTYPE_BF16);
+	assert_false(any_miscount(&info));
+	{
+		struct scenario s;
+		struct plan p;
+		plan_path(path, NULL, &s, &p);
+		assert_int_equal(s.workload.weights, DTYPE_BF16);
+		assert_int_equal(workload_expert_weights(&s.workload), DTYPE_NVFP4);
+	}
+	unlink(path);
+}
+
 /* compressed-tensors (llm-compressor): "ignore": ["lm_head", "re:.*mlp.gate$"], the list
  * llm-compressor's examples give Qwen MoE and DeepSeek models (QeRL's notes, "MoE-Specific
  * Exclusions"; an FP8_BLOCK recipe's recipe_spec), matched as vLLM's compressed_tensors
@@ -306,6 +349,7 @@ int main(void)
 	    cmocka_unit_test(test_gpt_oss_list),
 	    cmocka_unit_test(test_modelopt_attention_bf16),
 	    cmocka_unit_test(test_modelopt_some_layers),
+	    cmocka_unit_test(test_modelopt_experts_only),
 	    cmocka_unit_test(test_compressed_tensors),
 	    cmocka_unit_test(test_one_layer_by_name),
 	    cmocka_unit_test(test_awq_router),

@@ -270,14 +270,15 @@ static void test_quantization_config(void **state)
 	    {"{\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": 128}", "gptq", 1,
 	     DTYPE_INT4},
 	    {"{\"quant_method\": \"gptq\", \"bits\": 8}", "gptq", 1, DTYPE_INT8},
-	    {"{\"quant_method\": \"gptq\", \"bits\": 3}", "gptq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"gptq\", \"bits\": 3}", "gptq", 1, DTYPE_INT3},
+	    {"{\"quant_method\": \"gptq\", \"bits\": 5}", "gptq", 0, DTYPE_BF16},
 	    {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"gemm\"}", "awq", 1,
 	     DTYPE_INT4},
 	    {"{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true, "
 	     "\"bnb_4bit_quant_type\": \"nf4\"}",
 	     "bitsandbytes", 1, DTYPE_NF4},
 	    {"{\"load_in_8bit\": true}", "bitsandbytes", 1, DTYPE_INT8},
-	    {"{\"quant_method\": \"hqq\"}", "hqq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"hqq\"}", "hqq", 1, DTYPE_INT4}, /* HqqConfig's defaults */
 	};
 	(void)state;
 	/* DeepSeek-R1: fp8 e4m3 in 128 x 128 blocks */
