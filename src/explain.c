@@ -154,7 +154,7 @@ void explain_vision_params(struct ex *e, const struct scenario *s, const struct 
 
 	if (!(v > 0)) {
 		not_applicable(e, "a text-only model: no vision tower (model.vision_params 0)");
-		source(e, "hf_config.c vision_params: a config's vision_config");
+		source(e, "hf_family.c hf_vision_params: a config's vision_config");
 		return;
 	}
 	formula(e, "vision", "the vision tower's and projector's matrices, counted one by one");
@@ -171,7 +171,7 @@ void explain_vision_params(struct ex *e, const struct scenario *s, const struct 
 		ex_put(e, "\n");
 		ex_wrapped(e, "  ", text);
 	}
-	source(e, "hf_config.c vision_params (SigLIP, Llama 4 and Pixtral towers module by "
+	source(e, "hf_family.c hf_vision_params (SigLIP, Llama 4 and Pixtral towers module by "
 		  "module); held as vLLM holds it (models/siglip.py, every rank), 16-bit");
 }
 

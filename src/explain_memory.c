@@ -118,7 +118,7 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 		ex_wrapped(
 		    e, "  ",
 		    "kv_sum: the attention layers' own K/V heads summed (DeciLM's per-block "
-		    "n_heads_in_group, src/hf_config.c), not kv_heads, their average rounded "
+		    "n_heads_in_group, src/hf_hybrid.c), not kv_heads, their average rounded "
 		    "up to a divisor of the heads; vLLM sizes each layer's cache by its own "
 		    "(vllm/model_executor/models/nemotron_nas.py DeciLMDecoderLayer)");
 		if (avg < p->tp)

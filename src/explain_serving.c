@@ -809,9 +809,10 @@ static void deadline_gpus(struct ex *e, const struct scenario *s, const struct p
 	    "at this plan's MFU, on its GPU count; the MFU changes with the count, and a "
 	    "step runs whole micro-batches, so the count that meets the deadline can differ");
 	ex_peak_note(e, s, p);
-	source(e, "seed case 6: FLOPs / (GPU FLOP/s x efficiency x seconds), tried at whole "
-		  "replicas with the time model; the article's printed 4.25 A100s for "
-		  "LLaMA-33B does not follow from its own formula");
+	source(e,
+	       "seed_cases.md, case 6: FLOPs / (GPU FLOP/s x efficiency x seconds), tried at whole "
+	       "replicas with the time model; the article's printed 4.25 A100s for "
+	       "LLaMA-33B does not follow from its own formula");
 }
 
 /* One planned count of the loaded fleet, as serve_fleet quotes it (i = 0: the answer,
@@ -1038,7 +1039,8 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			ex_put(e, "  (on the tighter of the first and the last pipeline stage;\n"
 				  "  the numbers are the last's)\n");
 		slo_batch_line(e, p);
-		source(e, "seed case 16: KV cache = context x sequences x bytes per token");
+		source(e,
+		       "seed_cases.md, case 16: KV cache = context x sequences x bytes per token");
 		return;
 	}
 	if (training(s) && what == CP_REPLICAS) {
@@ -1148,7 +1150,7 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		ex_put(e, "  throughput is the measured %s tokens/s per GPU\n",
 		       plain(e, w->measured_tokens_per_s));
 	fewest_layout(e, s, p);
-	source(e, "seed cases 7 and 8, rounded up");
+	source(e, "seed_cases.md, cases 7 and 8, rounded up");
 }
 
 void explain_max_batch(struct ex *e, const struct scenario *s, const struct plan *p)
@@ -1298,7 +1300,7 @@ void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p
 		   plain(e, s->hardware.pue > 0 ? s->hardware.pue : 1));
 	result(e, "kwh", h_unit(e, UNIT_NONE, p->kwh, " kWh"));
 	ex_put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
-	source(e, "seed case 17; PUE from hardware.pue (The Green Grid)");
+	source(e, "seed_cases.md, case 17; PUE from hardware.pue (The Green Grid)");
 }
 
 /* The two terms of the checkpoint interval (src/plan_train.c): a checkpoint holds the
@@ -1501,7 +1503,8 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 		    "\n  binding: %s\n  (capacity when it does not fit, else the largest share of "
 		    "the time)\n",
 		    bottleneck_name(p->binding));
-		source(e, "memory used over the GPU's memory: the first verdict (seed case 15)");
+		source(e, "memory used over the GPU's memory: the first verdict (seed_cases.md, "
+			  "case 15)");
 		return;
 	}
 	if (b == BN_DATA_IO && p->shares[b] > 1)
@@ -1552,5 +1555,6 @@ void explain_binding(struct ex *e, const struct scenario *s, const struct plan *
 		       pct(e, p->shares[i]));
 	ex_put(e, "  capacity (of memory, binding only when it does not fit): %s\n",
 	       pct(e, p->shares[BN_CAPACITY]));
-	source(e, "seed case 15: capacity, then bandwidth and interconnect, then compute");
+	source(e,
+	       "seed_cases.md, case 15: capacity, then bandwidth and interconnect, then compute");
 }
