@@ -45,7 +45,7 @@ wait_for '\$/M tokens +\$0\.00189' && ok "a cost below a cent keeps three signif
 # batch auto with an SLO: the batch decode runs at and the batch the cache is sized for
 fresh
 start_ui scenarios/team-serve-70b-5m-requests.yaml
-wait_for '^ batch +auto \(101; fits 839\)' && select_field 2 workload.batch && T send-keys e &&
+wait_for '^ batch +auto \(101; fits 832\)' && select_field 2 workload.batch && T send-keys e &&
 	wait_for 'decode runs at 101, the largest batch that meets the SLO' &&
 	ok "batch auto with an SLO shows both batches" || bad "batch auto with an SLO shows both batches"
 
