@@ -489,8 +489,13 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 			 "the loss (workload.loss %s, %s) moves %s bytes a logit through HBM "
 			 "after the output GEMM, forward and backward: %s",
 			 l == LOSS_FP32 ? "fp32" : "chunked", framework_name(w->framework),
-			 plain(e, plan_loss_traffic(w, act)),
-			 l == LOSS_FP32		? "the upcast and cross_entropy's kernels"
+			 plain(e, plan_loss_traffic(w, p->tp, act)),
+			 l == LOSS_FP32 && fw->loss_parallel && p->tp > 1
+			     ? "loss_parallel's unfused fp32 ops on the tp-sharded logits "
+			       "(torch/distributed/tensor/parallel/loss.py: upcast, max, sub, "
+			       "exp, sum, sub; zeros, exp, add, mul, downcast), in the step's "
+			       "memory-bound phase at HBM bandwidth"
+			 : l == LOSS_FP32	? "the upcast and cross_entropy's kernels"
 			 : fw->loss_chunks <= 0 ? "one fused pass (llm.c's fused_classifier)"
 						: "each chunk upcast and reduced");
 		ex_put(e, "\n");
