@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "explain.h"
 #include "time_rows.h"
@@ -369,8 +370,21 @@ static void test_loss_parallel_time(void **state)
 	struct workload *w = &s.workload;
 	(void)state;
 
+	static char buf[32768];
+	struct plan p;
+
 	loss_step_delta(8, 72 + 2 * 2);
 	loss_step_delta(1, 20 + 2 * 2); /* tp 1: compiled cross-entropy, unchanged */
+	/* explain names the ops and their seconds under loss_parallel only */
+	loss_base(&s, 8);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_non_null(strstr(buf, "loss_parallel's unfused fp32 ops"));
+	assert_non_null(strstr(buf, "loss_parallel's loss:"));
+	loss_base(&s, 1);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_null(strstr(buf, "loss_parallel"));
 	/* the same loss under transformers (no loss_parallel) at tp 8: no change */
 	scenario_init(&s);
 	w->framework = FW_FSDP;
