@@ -20,7 +20,7 @@ const struct band_regime band_table[] = {
 	 "torchtune", "rtx-4090"},
 	{BAND_MEMORY, "finetune", "torchtune", "", "ampere", 7, -0.136316, 0.016353, 0.053370,
 	 "torchtune", "a100-80gb-sxm"},
-	{BAND_SPEED, "train", "fsdp", "", "hopper", 6, -0.055834, 0.092460, 0.049296,
+	{BAND_SPEED, "train", "fsdp", "", "hopper", 6, -0.055834, 0.092460, 0.049718,
 	 "torchtitan", "h100-sxm-80gb"},
 	{BAND_SPEED, "finetune", "torchtune", "", "ada", 2, -0.087504, 0.122530, 0.105017,
 	 "torchtune", "rtx-4090"},

@@ -488,12 +488,37 @@ static void ex_loss_dequant(struct ex *e, const struct scenario *s, const struct
 			 "the loss (workload.loss %s, %s) moves %s bytes a logit through HBM "
 			 "after the output GEMM, forward and backward: %s",
 			 l == LOSS_FP32 ? "fp32" : "chunked", framework_name(w->framework),
-			 plain(e, plan_loss_traffic(w, act)),
-			 l == LOSS_FP32		? "the upcast and cross_entropy's kernels"
+			 plain(e, plan_loss_traffic(w, p->tp, act)),
+			 l == LOSS_FP32 && fw->loss_parallel && p->tp > 1
+			     ? "loss_parallel's unfused fp32 ops on the tp-sharded logits "
+			       "(torch/distributed/tensor/parallel/loss.py: upcast, max, sub, "
+			       "exp, sum, sub; zeros, exp, add, mul, downcast), in the step's "
+			       "memory-bound phase at HBM bandwidth"
+			 : l == LOSS_FP32	? "the upcast and cross_entropy's kernels"
 			 : fw->loss_chunks <= 0 ? "one fused pass (llm.c's fused_classifier)"
 						: "each chunk upcast and reduced");
 		ex_put(e, "\n");
 		ex_wrapped(e, "  ", text);
+		/* its seconds as plan_train.c charges them: the last stage's tokens a step
+		 * (micro-batches x micro_batch x seq_len / cp) x vocab / tp logits */
+		if (l == LOSS_FP32 && fw->loss_parallel && p->tp > 1) {
+			double hbm = s->hardware.gpu.hbm_bytes_per_s > 0
+					 ? s->hardware.gpu.hbm_bytes_per_s
+					 : 1e12;
+			double tok = (double)p->micro_batches *
+				     (w->micro_batch > 0 ? w->micro_batch : 1) *
+				     (w->seq_len > 0 ? w->seq_len : 1) / (p->cp > 0 ? p->cp : 1);
+			snprintf(
+			    text, sizeof(text),
+			    "loss_parallel's loss: %s a step (%s logits a GPU x %s bytes at "
+			    "%s of HBM bandwidth); the three all-reduces over tp (max, sum of "
+			    "exponentials, target logit) carry 4 bytes a token, not charged",
+			    sec(e, tok * p->model.vocab / p->tp * plan_loss_traffic(w, p->tp, act) /
+				       (hbm * p->hbm_efficiency)),
+			    cnt(e, tok * p->model.vocab / p->tp),
+			    plain(e, plan_loss_traffic(w, p->tp, act)), pct(e, p->hbm_efficiency));
+			ex_wrapped(e, "  ", text);
+		}
 	}
 	if (fw->elt_h_fwd > 0) {
 		snprintf(

@@ -505,8 +505,9 @@ double plan_length_cv2(const struct length_law *d, double mean);
 double plan_batch(const struct scenario *s, const struct plan *p);
 
 /* Training: the HBM bytes the loss moves per logit after the output GEMM (workload.loss,
- * else the framework's; e = bytes of a 16-bit logit), as the step time counts them. */
-double plan_loss_traffic(const struct workload *w, double e);
+ * else the framework's; tp = the tensor-parallel degree, which turns on a framework's
+ * loss_parallel ops; e = bytes of a 16-bit logit), as the step time counts them. */
+double plan_loss_traffic(const struct workload *w, double tp, double e);
 
 /* Adds a warning (drops it when the list is full). */
 void plan_warn(struct plan *p, enum plan_warning_code code, double a, double b);

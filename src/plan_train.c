@@ -171,8 +171,21 @@ static double gemm_again(const struct workload *w, const struct shape *sh, doubl
  * - chunked without chunks (llm.c fused_classifier, llmc/fused_classifier.cuh
  *   fused_classifier_kernel5): one kernel reads each bf16 row for its softmax
  *   statistics, reads it again ("hopefully still in cache", taken as from L2) and
- *   writes the gradient over it in place: 2 e. */
-double plan_loss_traffic(const struct workload *w, double e)
+ *   writes the gradient over it in place: 2 e.
+ * - fp32 under torchtitan's loss parallelism (framework loss_parallel, tp > 1; the
+ *   vocabulary-sharded logits, per local logit): DTensor's handlers in
+ *   torch/distributed/tensor/parallel/loss.py run the decomposed ops one kernel each,
+ *   whether or not the layers are compiled (torchtitan compiles the blocks, the loss
+ *   runs at DTensor dispatch outside them): forward `.float()` (e read, 4 written),
+ *   _log_softmax's amax (4), x - x_max (4, 4), exp (4, 4), sum (4), shifted - logsumexp
+ *   (4, 4): 36 + e; nll's gather reads one logit a token; backward
+ *   _nll_loss_and_log_softmax_backward's zeros_like (4 written), the scatter of -1 (one
+ *   a token), exp(x) (4, 4), grad_input + exp (8, 4), * grad_output (4, 4), the
+ *   log_softmax backward handler's .to(fp32) a no-op, then the upcast's backward (4, e):
+ *   36 + e; 72 + 2 e in all. The three all-reduces over tp (max and sum of
+ *   exponentials in _log_softmax, _MaskPartial's of the target logit) carry 4 bytes a
+ *   token, 1 / vocab of this traffic, and are not charged. */
+double plan_loss_traffic(const struct workload *w, double tp, double e)
 {
 	const struct framework_info *fw = framework_get(w->framework);
 	enum loss l = w->loss != LOSS_AUTO ? w->loss : fw->loss;
@@ -180,6 +193,8 @@ double plan_loss_traffic(const struct workload *w, double e)
 
 	switch (l) {
 	case LOSS_FP32:
+		if (fw->loss_parallel && tp > 1)
+			return 72 + 2 * e;
 		return eager ? 32 + 2 * e : 20 + 2 * e;
 	case LOSS_CHUNKED:
 		if (fw->loss_chunks <= 0)
@@ -415,7 +430,8 @@ static void train_microbatch(struct tctx *c, const struct shape *sh, struct trai
 	if (sh->vocab > 0) {
 		mb->matmul +=
 		    pt_gemm_s(c, T, sh->vocab * c->it, sh->h, 1, c->act) * (1 + bwd) * c->bf16_k;
-		mb->membound += T * sh->vocab * c->it * plan_loss_traffic(w, c->act) * c->inv_hbm;
+		mb->membound +=
+		    T * sh->vocab * c->it * plan_loss_traffic(w, t, c->act) * c->inv_hbm;
 	}
 	/* pipeline point-to-point: activations forward, their gradients backward, once per
 	 * virtual stage; Megatron's scatter/gather sends 1/t of it per GPU */

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "explain.h"
 #include "time_rows.h"
@@ -326,6 +327,74 @@ static void base_train(struct scenario *s)
 	s->parallel.zero = 1;
 }
 
+/* ---- torchtitan's loss_parallel: the unfused fp32 ops' bytes (src/plan_train.c,
+ * plan_loss_traffic: 72 + 2 e a local logit under framework fsdp at tp > 1, from
+ * torch/distributed/tensor/parallel/loss.py) charged at HBM bandwidth in the step's
+ * memory-bound phase; at tp 1 the framework's fused or eager cross-entropy stays ---- */
+static void loss_base(struct scenario *s, int tp)
+{
+	base_train(s);
+	s->workload.framework = FW_FSDP;
+	s->workload.compile = COMPILE_ON;
+	s->workload.global_batch = 64;
+	s->parallel.tp = tp;
+	s->parallel.pp = 1;
+	s->parallel.zero = 0;
+	s->hardware.count = tp; /* dp 1: no gradient reduction to overlap */
+	s->efficiency.hbm = 0.8;
+}
+
+static void loss_step_delta(int tp, double bytes)
+{
+	struct scenario s;
+	struct plan a, b;
+	double V, T, want;
+
+	loss_base(&s, tp);
+	plan_compute(&s, &a);
+	s.workload.loss = LOSS_PAPER; /* 12 bytes a logit, the reference */
+	plan_compute(&s, &b);
+	assert_int_equal(a.dp, 1);
+	V = s.model.vocab / (double)tp;
+	T = (double)s.workload.global_batch * s.workload.seq_len;
+	want = T * V * (bytes - 12) / (s.hardware.gpu.hbm_bytes_per_s * 0.8);
+	printf("  loss_parallel tp %d: step %.4f s vs %.4f s, +%.4f s (formula %.4f s)\n", tp,
+	       a.step_s, b.step_s, a.step_s - b.step_s, want);
+	assert_true(fabs((a.parts.memory_bound_s - b.parts.memory_bound_s) - want) <= 1e-9 * want);
+	assert_true(fabs((a.step_s - b.step_s) - want) <= 1e-9 * want);
+}
+
+static void test_loss_parallel_time(void **state)
+{
+	struct scenario s;
+	struct workload *w = &s.workload;
+	(void)state;
+
+	static char buf[32768];
+	struct plan p;
+
+	loss_step_delta(8, 72 + 2 * 2);
+	loss_step_delta(1, 20 + 2 * 2); /* tp 1: compiled cross-entropy, unchanged */
+	/* explain names the ops and their seconds under loss_parallel only */
+	loss_base(&s, 8);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_non_null(strstr(buf, "loss_parallel's unfused fp32 ops"));
+	assert_non_null(strstr(buf, "loss_parallel's loss:"));
+	loss_base(&s, 1);
+	plan_compute(&s, &p);
+	assert_int_equal(explain_key(&s, &p, "time.step_s", buf, sizeof(buf), NULL), 0);
+	assert_null(strstr(buf, "loss_parallel"));
+	/* the same loss under transformers (no loss_parallel) at tp 8: no change */
+	scenario_init(&s);
+	w->framework = FW_FSDP;
+	w->compile = COMPILE_ON;
+	assert_true(plan_loss_traffic(w, 8, 2) == 76);
+	assert_true(plan_loss_traffic(w, 1, 2) == 24);
+	w->framework = FW_HF;
+	assert_true(plan_loss_traffic(w, 8, 2) == plan_loss_traffic(w, 1, 2));
+}
+
 static void test_parts_respond(void **state)
 {
 	struct scenario s;
@@ -606,6 +675,7 @@ int main(void)
 	    cmocka_unit_test(test_llamacpp_decode),
 	    cmocka_unit_test(test_trtllm_h100),
 	    cmocka_unit_test(test_parts_respond),
+	    cmocka_unit_test(test_loss_parallel_time),
 	    cmocka_unit_test(test_random_scenarios_finite),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
