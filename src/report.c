@@ -1231,21 +1231,12 @@ static const char *const search_csv_inputs[] = {
     "workload.weights",	  "workload.kv_cache",
 };
 
-/* ... and its figures: the JSON report's keys */
-static const char *const search_csv_figures[] = {
-    "memory.per_gpu.total",
-    "time.step_s",
-    "time.total_s",
-    "latency.ttft_s",
-    "latency.tpot_s",
-    "throughput.tokens_per_s",
-    "throughput.tokens_per_s_per_gpu",
-    "cost.usd_per_hour",
-    "cost.usd_total",
-    "cost.usd_per_million_tokens",
-    "capacity_plan.replicas",
-    "capacity_plan.gpus_required",
-};
+/* ... and its figures: the figure table's rows with a place in the CSV (figure.csv), at
+ * their JSON keys. Returns how many it wrote to out. */
+static int search_csv_figures(const struct figure **out, int max)
+{
+	return figure_list(FIGURE_LIST_CSV, WL_TRAIN, -1, out, max);
+}
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1269,20 +1260,24 @@ static void search_csv_layout(struct report_csv *w, const struct scenario *s,
 /* A result's figures (search_csv_figures). */
 static void search_csv_figures_of(struct report_csv *w, const struct plan *p)
 {
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++) {
-		const struct figure *f = figure_find(search_csv_figures[k]);
-		report_csv_num(w, f ? figure_value(f, p) : NAN, f && f->integer);
-	}
+	const struct figure *list[FIGURE_MAX];
+	int n = search_csv_figures(list, FIGURE_MAX);
+
+	for (int k = 0; k < n; k++)
+		report_csv_num(w, figure_value(list[k], p), list[k]->integer);
 }
 
 /* The headings of the layout columns, memory.fits and the figures. */
 static void search_csv_heading(struct report_csv *w)
 {
+	const struct figure *list[FIGURE_MAX];
+	int n = search_csv_figures(list, FIGURE_MAX);
+
 	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
 		report_csv_str(w, search_csv_inputs[k]);
 	report_csv_str(w, "memory.fits");
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
-		report_csv_str(w, search_csv_figures[k]);
+	for (int k = 0; k < n; k++)
+		report_csv_str(w, list[k]->key);
 }
 
 /* One result's layout (s with r applied), its fit and its figures: the columns search --csv
@@ -1324,6 +1319,8 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 			const int *counts, const struct search_result *res, int n)
 {
 	struct report_csv w = {b, 0};
+	const struct figure *list[FIGURE_MAX];
+	int nfig = search_csv_figures(list, FIGURE_MAX);
 	double base = NAN;
 
 	/* search --csv's columns (the scenario file's keys, the JSON report's), then MFU and
@@ -1345,7 +1342,7 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 				else
 					report_csv_str(&w, NULL);
 			report_csv_bool(&w, false);
-			for (size_t k = 0; k < NELEMS(search_csv_figures) + 3; k++)
+			for (int k = 0; k < nfig + 3; k++)
 				report_csv_str(&w, NULL);
 			report_csv_end(&w);
 			continue;
