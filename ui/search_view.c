@@ -118,7 +118,8 @@ static unsigned apply_selected(struct app *a)
 		app_status(a, false, "layout %d is the one in use", sv->sel + 1);
 		return DIRTY_DRAW;
 	}
-	parallel_format(&r->parallel, PARALLEL_BRIEF, !is_inference(&a->scn), lay, sizeof(lay));
+	units_format_layout(&r->parallel, UNITS_LAYOUT_BRIEF, !is_inference(&a->scn), lay,
+			    sizeof(lay));
 	app_status(a, false, "applied layout %d: %d x %s, %s (u undoes)", sv->sel + 1, r->count,
 		   r->gpu, lay);
 	return app_commit(a, &before);
