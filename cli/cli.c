@@ -1138,6 +1138,7 @@ static int cmd_calibrate(struct cli *c)
 }
 
 static int cmd_commands(struct cli *c);
+static int check_commands(struct cli *c);
 static int cmd_figures(struct cli *c);
 
 /* clang-format off */
@@ -1242,8 +1243,9 @@ static const struct command commands[] = {
 	 "The terminal UI's keys and : commands as TSV (mode, key, action, help).\n"},
 	{"figures", cmd_figures, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan figures",
 	 "The figure table as TSV (key, number or word, unit, label), for completion of --y.\n"},
-	{"commands", cmd_commands, NULL, 0, CMD_HIDDEN, 0, 0, "gpuplan commands",
-	 "The command table as TSV (name, operands, options, summary), for completion.\n"},
+	{"commands", cmd_commands, check_commands, 0, CMD_HIDDEN, 0, 1, "gpuplan commands [hidden]",
+	 "The command table as TSV (name, operands, options, summary), for completion;\n"
+	 "with hidden, the hidden commands instead (the man page check).\n"},
 	{NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL},
 };
 /* clang-format on */
@@ -1737,15 +1739,26 @@ static int cmd_figures(struct cli *c)
 
 /* gpuplan commands (hidden): one line per command as TSV: name, operands, options and the
  * first phrase of its help; first a line "-" for the terminal UI (with --version). The
- * bash, zsh and fish completions read it, as git's --git-completion-helper. */
+ * bash, zsh and fish completions read it, as git's --git-completion-helper. With the
+ * operand hidden, the hidden rows instead, for the man page's check of its entries. */
+
+static int check_commands(struct cli *c)
+{
+	if (c->nargs && strcmp(c->args[0], "hidden") != 0)
+		return cli_usage_error(c, "unknown operand '%s' (expected hidden)", c->args[0]);
+	return 0;
+}
 
 static int cmd_commands(struct cli *c)
 {
 	struct report_buf *b = &c->out;
+	bool hidden = c->nargs > 0;
 
-	report_buf_printf(b, "-\tFILE\t");
-	usage_options(b, OPT_UI);
-	report_buf_printf(b, "\tthe terminal UI\n");
+	if (!hidden) {
+		report_buf_printf(b, "-\tFILE\t");
+		usage_options(b, OPT_UI);
+		report_buf_printf(b, "\tthe terminal UI\n");
+	}
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
 		size_t n = 0;
 
@@ -1754,7 +1767,7 @@ static int cmd_commands(struct cli *c)
 		       !(strchr(":.", cmd->help[n]) && strchr(" \n", cmd->help[n + 1])))
 			n++;
 
-		if (cmd->flags & CMD_HIDDEN)
+		if (!(cmd->flags & CMD_HIDDEN) != !hidden)
 			continue;
 		report_buf_printf(b, "%s\t", cmd->name);
 		usage_operands(b, cmd->usage);

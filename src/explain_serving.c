@@ -856,10 +856,14 @@ static void slo_batch_line(struct ex *e, const struct plan *p)
 static void fewest_layout(struct ex *e, const struct scenario *s, const struct plan *p)
 {
 	struct capacity_fewest f;
-	char text[400], at[160] = "";
+	struct parallel lay, file = {.tp = p->tp, .pp = p->pp, .ep = 1}; /* ep 1: not written */
+	char text[400], at[160] = "", lays[48], files[48];
 
 	if (!capacity_fewest(s, p, &f))
 		return;
+	lay = (struct parallel){.tp = f.tp, .pp = f.pp, .ep = f.ep};
+	units_format_layout(&lay, UNITS_LAYOUT_TIMES_EP, false, lays, sizeof(lays));
+	units_format_layout(&file, UNITS_LAYOUT_TIMES, false, files, sizeof(files));
 	if (!isnan(f.ttft_slo_s) || !isnan(f.tpot_slo_s))
 		snprintf(at, sizeof(at), "; there TTFT %s and TPOT %s at P%s, %s",
 			 isnan(f.ttft_slo_s) ? "-" : sec(e, f.ttft_slo_s),
@@ -867,16 +871,14 @@ static void fewest_layout(struct ex *e, const struct scenario *s, const struct p
 			 plain(e, p->serving.slo_percentile),
 			 f.meets ? "meeting the target" : "missing the target");
 	snprintf(text, sizeof(text),
-		 "fewer GPUs (capacity_plan.fewest): tp %d x pp %d x ep %d meets the load with "
-		 "%s GPUs (%s replicas) at batch %s under %s, against %s at the file's tp %d x "
-		 "pp %d%s",
-		 f.tp, f.pp, f.ep, plain(e, f.gpus_required), plain(e, f.replicas),
-		 plain(e, round(f.batch)),
+		 "fewer GPUs (capacity_plan.fewest): %s meets the load with "
+		 "%s GPUs (%s replicas) at batch %s under %s, against %s at the file's %s%s",
+		 lays, plain(e, f.gpus_required), plain(e, f.replicas), plain(e, round(f.batch)),
 		 isnan(f.scheduler) ? "the decode step alone" : scheduler_name((int)f.scheduler),
 		 isfinite(f.file_gpus) ? plain(e, f.file_gpus)
 		 : p->mem.fits	       ? "none"
 				       : "none (it does not fit)",
-		 p->tp, p->pp, at);
+		 files, at);
 	ex_put(e, "\n");
 	ex_wrapped(e, "  ", text);
 	snprintf(text, sizeof(text),

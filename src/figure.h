@@ -100,7 +100,10 @@ struct figure {
 	 * document's table of them: one list for both */
 	struct figure_place text;
 	unsigned char pane; /* in the results pane's figures; 0: not there */
-	unsigned flags;	    /* FIGURE_* */
+	/* in `search --csv`'s (and --scaling's) figure columns, for every workload: they
+	 * compare layouts, so one set of columns; 0: not there */
+	unsigned char csv;
+	unsigned flags; /* FIGURE_* */
 	/* Writes how the figure is derived, after the headline explain.c writes. */
 	void (*explain)(struct ex *e, const struct scenario *s, const struct plan *p);
 };
@@ -150,10 +153,10 @@ char *figure_format_plan(const struct figure *f, const struct plan *p, char *buf
  * cap, then the value: "256 (KV 839)". Returns buf. */
 char *figure_format_short(const struct figure *f, const struct plan *p, char *buf, size_t size);
 
-/* The rows of a list in its order, for a training or an inference plan: those of section
- * (or of every section when section is negative) whose place in the list is not 0.
- * Returns how many it wrote to out, at most max. */
-enum figure_list { FIGURE_LIST_TEXT, FIGURE_LIST_PANE };
+/* The rows of a list in its order, for a training or an inference plan (the CSV's list is
+ * the same for both): those of section (or of every section when section is negative)
+ * whose place in the list is not 0. Returns how many it wrote to out, at most max. */
+enum figure_list { FIGURE_LIST_TEXT, FIGURE_LIST_PANE, FIGURE_LIST_CSV };
 int figure_list(enum figure_list list, enum workload_kind kind, int section,
 		const struct figure **out, int max);
 

@@ -112,57 +112,6 @@ const char *report_workload_name(enum workload_kind k)
 	return scenario_enum_name("workload.kind", (int)k);
 }
 
-int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
-		    size_t size)
-{
-	const char *sep = style == PARALLEL_PANE ? "  " : ", ";
-	int n;
-
-	n = snprintf(buf, size, "tp %d%spp %d%sdp %d", par->tp, sep, par->pp, sep, par->dp);
-#define MORE(...)                                                                                  \
-	do {                                                                                       \
-		if (n >= 0 && (size_t)n < size)                                                    \
-			n += snprintf(buf + n, size - (size_t)n, __VA_ARGS__);                     \
-	} while (0)
-	switch (style) {
-	case PARALLEL_BRIEF:
-		/* context parallelism multiplies the GPUs: shown wherever it is on */
-		if (training && par->cp > 1)
-			MORE(", cp %d", par->cp);
-		break;
-	case PARALLEL_PANE:
-		MORE("%sep %d", sep, par->ep);
-		if (training && par->cp > 1)
-			MORE("%scp %d", sep, par->cp);
-		break;
-	case PARALLEL_SEARCH:
-		if (par->ep > 1)
-			MORE(", ep %d", par->ep);
-		if (training && par->cp > 1)
-			MORE(", cp %d", par->cp);
-		if (training && par->virtual_stages > 1)
-			MORE(", v %d", par->virtual_stages);
-		break;
-	case PARALLEL_REPORT:
-		MORE(", ep %d", par->ep);
-		if (training && par->cp > 1)
-			MORE(", cp %d", par->cp);
-		if (par->virtual_stages > 1)
-			MORE(", %d virtual stages", par->virtual_stages);
-		if (!training)
-			break;
-		MORE(", ZeRO %d", par->zero);
-		if (par->sequence_parallel)
-			MORE(", sequence parallel");
-		if (par->offload != OFFLOAD_NONE)
-			MORE(", offload %s",
-			     scenario_enum_name("parallel.offload", (int)par->offload));
-		break;
-	}
-#undef MORE
-	return n;
-}
-
 static char *human(enum unit_kind u, double v, char *buf, size_t size)
 {
 	units_format_human(u, v, 3, buf, size);
@@ -297,7 +246,7 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
 	par.cp = p->cp;
 	par.virtual_stages = p->virtual_stages;
 	par.zero = p->zero;
-	parallel_format(&par, PARALLEL_REPORT, is_training(s), t, sizeof(t));
+	units_format_layout(&par, UNITS_LAYOUT_REPORT, is_training(s), t, sizeof(t));
 	report_buf_printf(b, "%s", t);
 }
 
@@ -571,23 +520,26 @@ bool report_fleet_reason(const struct plan *p, char *buf, size_t size)
 bool report_fewest_text(const struct scenario *s, const struct plan *p, char *text, size_t size)
 {
 	struct capacity_fewest f;
-	char against[96], ep[24] = "";
+	struct parallel file = {.tp = p->tp, .pp = p->pp, .ep = 1}; /* ep 1: not written */
+	struct parallel fewest;
+	char against[96], at[48], lay[48];
 
 	if (!capacity_fewest(s, p, &f))
 		return false;
+	fewest = (struct parallel){.tp = f.tp, .pp = f.pp, .ep = f.ep};
+	units_format_layout(&file, UNITS_LAYOUT_TIMES, false, at, sizeof(at));
+	units_format_layout(&fewest, UNITS_LAYOUT_TIMES, false, lay, sizeof(lay));
 	if (isfinite(f.file_gpus))
-		snprintf(against, sizeof(against), "against %.0f at the file's tp %d x pp %d",
-			 f.file_gpus, p->tp, p->pp);
+		snprintf(against, sizeof(against), "against %.0f at the file's %s", f.file_gpus,
+			 at);
 	else
-		snprintf(against, sizeof(against), "the file's tp %d x pp %d %s", p->tp, p->pp,
+		snprintf(against, sizeof(against), "the file's %s %s", at,
 			 p->mem.fits ? "cannot meet it" : "does not fit");
-	if (f.ep > 1)
-		snprintf(ep, sizeof(ep), " x ep %d", f.ep);
-	snprintf(
-	    text, size, "tp %d x pp %d%s: %.0f GPUs (%.0f replicas) at batch %.0f under %s, %s",
-	    f.tp, f.pp, ep, f.gpus_required, f.replicas, f.batch,
-	    isnan(f.scheduler) ? "the decode step alone" : scheduler_policy(sched_of(f.scheduler)),
-	    against);
+	snprintf(text, size, "%s: %.0f GPUs (%.0f replicas) at batch %.0f under %s, %s", lay,
+		 f.gpus_required, f.replicas, f.batch,
+		 isnan(f.scheduler) ? "the decode step alone"
+				    : scheduler_policy(sched_of(f.scheduler)),
+		 against);
 	return true;
 }
 
@@ -1136,7 +1088,7 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 	search_apply(&s, cat, r);
 	snprintf(t1, sizeof(t1), "%3d.", rank);
 	par.dp = p->dp; /* the resolved data parallelism */
-	parallel_format(&par, PARALLEL_SEARCH, !infer, t2, sizeof(t2));
+	units_format_layout(&par, UNITS_LAYOUT_SEARCH, !infer, t2, sizeof(t2));
 	report_buf_printf(&l, "%d x %s: %s", r->count, r->gpu, t2);
 	if (infer) {
 		report_buf_printf(&l, ", batch ");
@@ -1277,21 +1229,12 @@ static const char *const search_csv_inputs[] = {
     "workload.weights",	  "workload.kv_cache",
 };
 
-/* ... and its figures: the JSON report's keys */
-static const char *const search_csv_figures[] = {
-    "memory.per_gpu.total",
-    "time.step_s",
-    "time.total_s",
-    "latency.ttft_s",
-    "latency.tpot_s",
-    "throughput.tokens_per_s",
-    "throughput.tokens_per_s_per_gpu",
-    "cost.usd_per_hour",
-    "cost.usd_total",
-    "cost.usd_per_million_tokens",
-    "capacity_plan.replicas",
-    "capacity_plan.gpus_required",
-};
+/* ... and its figures: the figure table's rows with a place in the CSV (figure.csv), at
+ * their JSON keys. Returns how many it wrote to out. */
+static int search_csv_figures(const struct figure **out, int max)
+{
+	return figure_list(FIGURE_LIST_CSV, WL_TRAIN, -1, out, max);
+}
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1315,20 +1258,24 @@ static void search_csv_layout(struct report_csv *w, const struct scenario *s,
 /* A result's figures (search_csv_figures). */
 static void search_csv_figures_of(struct report_csv *w, const struct plan *p)
 {
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++) {
-		const struct figure *f = figure_find(search_csv_figures[k]);
-		report_csv_num(w, f ? figure_value(f, p) : NAN, f && f->integer);
-	}
+	const struct figure *list[FIGURE_MAX];
+	int n = search_csv_figures(list, FIGURE_MAX);
+
+	for (int k = 0; k < n; k++)
+		report_csv_num(w, figure_value(list[k], p), list[k]->integer);
 }
 
 /* The headings of the layout columns, memory.fits and the figures. */
 static void search_csv_heading(struct report_csv *w)
 {
+	const struct figure *list[FIGURE_MAX];
+	int n = search_csv_figures(list, FIGURE_MAX);
+
 	for (size_t k = 0; k < NELEMS(search_csv_inputs); k++)
 		report_csv_str(w, search_csv_inputs[k]);
 	report_csv_str(w, "memory.fits");
-	for (size_t k = 0; k < NELEMS(search_csv_figures); k++)
-		report_csv_str(w, search_csv_figures[k]);
+	for (int k = 0; k < n; k++)
+		report_csv_str(w, list[k]->key);
 }
 
 /* One result's layout (s with r applied), its fit and its figures: the columns search --csv
@@ -1370,6 +1317,8 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 			const int *counts, const struct search_result *res, int n)
 {
 	struct report_csv w = {b, 0};
+	const struct figure *list[FIGURE_MAX];
+	int nfig = search_csv_figures(list, FIGURE_MAX);
 	double base = NAN;
 
 	/* search --csv's columns (the scenario file's keys, the JSON report's), then MFU and
@@ -1391,7 +1340,7 @@ void report_scaling_csv(struct report_buf *b, const struct scenario *s0, const s
 				else
 					report_csv_str(&w, NULL);
 			report_csv_bool(&w, false);
-			for (size_t k = 0; k < NELEMS(search_csv_figures) + 3; k++)
+			for (int k = 0; k < nfig + 3; k++)
 				report_csv_str(&w, NULL);
 			report_csv_end(&w);
 			continue;

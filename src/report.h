@@ -1,6 +1,6 @@
 /* report.h - a plan as text for people: the 80-column text report and the Markdown review
- * document, the layout string (parallel_format) and the command line's search, scaling and
- * catalog listings. The figures they list come from the figure table (figure.h).
+ * document, and the command line's search, scaling and catalog listings. The figures they
+ * list come from the figure table (figure.h).
  *
  * Nothing here prints: each function appends to a struct report_buf, which the front end
  * writes out. Numbers are formatted by units.c.
@@ -63,25 +63,6 @@ const char *report_source_network(const struct scenario *s);
 
 /* The workload kind's name ("train"), from the field table. */
 const char *report_workload_name(enum workload_kind k);
-
-/* How parallel_format writes a layout: the front ends' separators and details differ. */
-enum parallel_style {
-	PARALLEL_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", cp 2" in training
-			    when more than 1, ", 2 virtual stages" when more than 1, then for
-			    training ", ZeRO 3", ", sequence parallel", ", offload optimizer" when
-			    on */
-	PARALLEL_SEARCH, /* `gpuplan search`: "tp 2, pp 1, dp 4", ", ep 8" when more than 1,
-			    ", cp 2" and ", v 2" for training when more than 1 */
-	PARALLEL_PANE,	 /* the results pane: "tp 2  pp 1  dp 4  ep 1", "  cp 2" as above */
-	PARALLEL_BRIEF,	 /* a status line: "tp 2, pp 1, dp 4", ", cp 2" as above */
-};
-
-/* Writes the layout par (the values as given: a caller with a plan passes the resolved
- * ones) in style; training says whether ZeRO, sequence parallelism, offload and virtual
- * stages apply where the style leaves them out for inference. Returns the length written
- * (snprintf-style); buf is always terminated. */
-int parallel_format(const struct parallel *par, enum parallel_style style, bool training, char *buf,
-		    size_t size);
 
 /* The text report, readable at 80 columns: header, itemized memory with a bar per part
  * against the capacity, time, throughput, latency, cost, energy, reliability, the verdicts

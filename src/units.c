@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenario.h"
+
 struct suffix {
 	const char *text;
 	double scale;
@@ -549,4 +551,72 @@ int units_format_energy(double kwh, enum units_energy form, char *buf, size_t si
 	}
 	units_format_num3(kwh / div, n, sizeof(n));
 	return snprintf(buf, size, "%s %s", n, unit);
+}
+
+int units_format_layout(const struct parallel *par, enum units_layout style, bool training,
+			char *buf, size_t size)
+{
+	const char *sep = style == UNITS_LAYOUT_PANE ? "  " : ", ";
+	int n;
+
+#define MORE(...)                                                                                  \
+	do {                                                                                       \
+		if (n >= 0 && (size_t)n < size)                                                    \
+			n += snprintf(buf + n, size - (size_t)n, __VA_ARGS__);                     \
+	} while (0)
+	/* the replica's shape alone: tp x pp (x ep), without the replicas (dp) */
+	switch (style) {
+	case UNITS_LAYOUT_TIMES:
+	case UNITS_LAYOUT_TIMES_EP:
+		n = snprintf(buf, size, "tp %d x pp %d", par->tp, par->pp);
+		if (style == UNITS_LAYOUT_TIMES_EP || par->ep > 1)
+			MORE(" x ep %d", par->ep);
+		return n;
+	case UNITS_LAYOUT_TERSE:
+		return snprintf(buf, size, "tp %d pp %d", par->tp, par->pp);
+	default:
+		break;
+	}
+	n = snprintf(buf, size, "tp %d%spp %d%sdp %d", par->tp, sep, par->pp, sep, par->dp);
+	switch (style) {
+	case UNITS_LAYOUT_BRIEF:
+		/* context parallelism multiplies the GPUs: shown wherever it is on */
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
+		break;
+	case UNITS_LAYOUT_PANE:
+		MORE("%sep %d", sep, par->ep);
+		if (training && par->cp > 1)
+			MORE("%scp %d", sep, par->cp);
+		break;
+	case UNITS_LAYOUT_SEARCH:
+		if (par->ep > 1)
+			MORE(", ep %d", par->ep);
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
+		if (training && par->virtual_stages > 1)
+			MORE(", v %d", par->virtual_stages);
+		break;
+	case UNITS_LAYOUT_REPORT:
+		MORE(", ep %d", par->ep);
+		if (training && par->cp > 1)
+			MORE(", cp %d", par->cp);
+		if (par->virtual_stages > 1)
+			MORE(", %d virtual stages", par->virtual_stages);
+		if (!training)
+			break;
+		MORE(", ZeRO %d", par->zero);
+		if (par->sequence_parallel)
+			MORE(", sequence parallel");
+		if (par->offload != OFFLOAD_NONE)
+			MORE(", offload %s",
+			     scenario_enum_name("parallel.offload", (int)par->offload));
+		break;
+	case UNITS_LAYOUT_TIMES:
+	case UNITS_LAYOUT_TIMES_EP:
+	case UNITS_LAYOUT_TERSE:
+		break;
+	}
+#undef MORE
+	return n;
 }

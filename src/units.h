@@ -1,4 +1,5 @@
-/* units.h - numbers with units, to and from text. The only place text meets quantities.
+/* units.h - numbers with units, to and from text. The only place text meets quantities,
+ * and the one writer of the parallel layout string (units_format_layout).
  *
  * Values are SI base units as double: bytes, bytes/s, seconds, FLOP/s, watts, USD.
  * Forms read (gpuplan-scenario(5), NUMBERS):
@@ -15,6 +16,7 @@
 #ifndef GPUPLAN_UNITS_H
 #define GPUPLAN_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum unit_kind {
@@ -96,6 +98,32 @@ enum units_energy {
 				"636 kWh", "1.20 MWh", "151 TWh"; NaN or an infinity as "-" */
 };
 int units_format_energy(double kwh, enum units_energy form, char *buf, size_t size);
+
+/* How units_format_layout writes a parallel layout: the front ends' separators and details
+ * differ, each kept as it reads. */
+enum units_layout {
+	UNITS_LAYOUT_REPORT, /* the text report: "tp 2, pp 1, dp 4, ep 1", ", cp 2" in training
+				when more than 1, ", 2 virtual stages" when more than 1, then for
+				training ", ZeRO 3", ", sequence parallel", ", offload optimizer"
+				when on */
+	UNITS_LAYOUT_SEARCH, /* `gpuplan search`: "tp 2, pp 1, dp 4", ", ep 8" when more than
+				1, ", cp 2" and ", v 2" for training when more than 1 */
+	UNITS_LAYOUT_PANE,   /* the results pane: "tp 2  pp 1  dp 4  ep 1", "  cp 2" as above */
+	UNITS_LAYOUT_BRIEF,  /* a status line: "tp 2, pp 1, dp 4", ", cp 2" as above */
+	/* one replica's shape, without dp (capacity_plan.fewest's layouts): */
+	UNITS_LAYOUT_TIMES,    /* the reports: "tp 2 x pp 1", " x ep 8" when more than 1 */
+	UNITS_LAYOUT_TIMES_EP, /* explain: "tp 2 x pp 1 x ep 1", ep always */
+	UNITS_LAYOUT_TERSE,    /* the results pane's narrow suffix: "tp 2 pp 1" */
+};
+
+/* Writes the layout par (the values as given: a caller with a plan passes the resolved
+ * ones) in style; training says whether ZeRO, sequence parallelism, offload and virtual
+ * stages apply where the style leaves them out for inference. The one writer of the
+ * `tp pp dp ep` string. Returns the length written (snprintf-style); buf is always
+ * terminated. */
+struct parallel;
+int units_format_layout(const struct parallel *par, enum units_layout style, bool training,
+			char *buf, size_t size);
 
 /* What a kind expects, for error messages: "a size like 80GB or 80GiB". */
 const char *units_expected(enum unit_kind kind);

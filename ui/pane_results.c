@@ -603,7 +603,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			struct parallel par = {
 			    .tp = p->tp, .pp = p->pp, .dp = p->dp, .ep = p->ep, .cp = p->cp};
 			char lay[96];
-			parallel_format(&par, PARALLEL_PANE, training, lay, sizeof(lay));
+			units_format_layout(&par, UNITS_LAYOUT_PANE, training, lay, sizeof(lay));
 			detail_line(a, w, y++, "layout       %s", lay);
 		}
 		if (y < height) { /* the error band of the step or tpot (band.h) */
@@ -924,12 +924,15 @@ static bool fewest_of(const struct app *a, struct capacity_fewest *out)
 static void fewest_suffix(const struct app *a, char *v, size_t size, int room)
 {
 	struct capacity_fewest f;
-	char t[48];
+	struct parallel par;
+	char t[48], lay[32];
 	size_t n = strlen(v);
 
 	if (!fewest_of(a, &f))
 		return;
-	snprintf(t, sizeof(t), " (%.0f at tp %d pp %d)", f.gpus_required, f.tp, f.pp);
+	par = (struct parallel){.tp = f.tp, .pp = f.pp};
+	units_format_layout(&par, UNITS_LAYOUT_TERSE, false, lay, sizeof(lay));
+	snprintf(t, sizeof(t), " (%.0f at %s)", f.gpus_required, lay);
 	if (text_width(v) + text_width(t) <= room && n + strlen(t) < size)
 		memcpy(v + n, t, strlen(t) + 1);
 }

@@ -118,7 +118,8 @@ static unsigned apply_selected(struct app *a)
 		app_status(a, false, "layout %d is the one in use", sv->sel + 1);
 		return DIRTY_DRAW;
 	}
-	parallel_format(&r->parallel, PARALLEL_BRIEF, !is_inference(&a->scn), lay, sizeof(lay));
+	units_format_layout(&r->parallel, UNITS_LAYOUT_BRIEF, !is_inference(&a->scn), lay,
+			    sizeof(lay));
 	app_status(a, false, "applied layout %d: %d x %s, %s (u undoes)", sv->sel + 1, r->count,
 		   r->gpu, lay);
 	return app_commit(a, &before);
@@ -423,9 +424,16 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 			snprintf(t, sizeof(t), " %-3s", offs[(unsigned)r->parallel.offload % 3]);
 			break;
 		case C_BATCH: {
+			/* batch auto: the batch the engine runs, the KV pool's bound or, where
+			 * the engine's running cap holds it below that (figure_label names the
+			 * pool's bound then), the cap, as the results pane's "256 (KV 839)" */
+			const struct figure *f = figure_find("capacity_plan.max_batch");
+			double v = r->batch > 0 ? r->batch : figure_value(f, p);
 			char b[24];
-			units_format_compact(UNIT_COUNT, r->batch > 0 ? r->batch : p->max_batch, b,
-					     sizeof(b));
+
+			if (r->batch <= 0 && figure_label(f, p) == f->capped_label)
+				v = p->serving.max_running;
+			units_format_compact(UNIT_COUNT, v, b, sizeof(b));
 			snprintf(t, sizeof(t), " %5s", b);
 			break;
 		}

@@ -73,6 +73,16 @@ for cmd in fields keys figures commands; do
 	"$G" $cmd --help | sed -n '/^options:$/,$p' | grep -E '^  (-[a-z], |    )--' |
 		grep -qv -- '--help' && bad "$cmd --help lists options other than --help" || ok
 done
+# gpuplan commands hidden: the hidden rows alone, in the same form (the man page check's);
+# another operand is a usage error
+"$G" commands hidden | cut -f1 >"$T/hidden"
+printf 'fields\nkeys\nfigures\ncommands\n' | cmp -s - "$T/hidden" && ok ||
+	bad "gpuplan commands hidden: $(tr '\n' ' ' <"$T/hidden")"
+"$G" commands | cut -f1 | grep -qxF fields && bad "gpuplan commands lists the hidden fields" ||
+	ok
+"$G" commands bogus >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "expected hidden" "$T/err" && ok ||
+	bad "gpuplan commands bogus: not a usage error naming hidden"
 # operands: an option's argument is none (calibrate --measured KEY=VALUE...), an optional
 # operand keeps its brackets (explain FILE [KEY])
 "$G" commands | awk -F'\t' '$1 == "calibrate" || $1 == "explain" { print $1 " " $2 }' \

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Man pages and completion: groff reports no warnings on either page, nor at 80 columns;
 # every key of the field table (as `$GPUPLAN fields` lists it) has an entry in
-# gpuplan-scenario(5); every
-# command (cli/cli.c's table), option (`gpuplan commands`) and environment variable the
-# program reads is in gpuplan(1), and every key of the terminal UI; contrib/gpuplan.bash holds no copy of a table and completes commands, keys
-# and values by asking the program.
+# gpuplan-scenario(5); every command and option (as `gpuplan commands` and `gpuplan
+# commands hidden` list them) and environment variable the program reads is in
+# gpuplan(1), and every key of the terminal UI; contrib/gpuplan.bash holds no copy of a
+# table and completes commands, keys and values by asking the program.
 # Run from anywhere: sh tests/man/run-man.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -47,51 +47,50 @@ for k in $(awk '/^\.SH KEYS/ { on = 1; next } /^\.SH / { on = 0 }
 	echo "$keys" | grep -qxF "$k" || bad "$man5: entry for '$k', which is not a key of the field table"
 done
 
-# 3. gpuplan(1): every command of cli/cli.c's command table (in the
-# synopsis and with its own entry), and in the completion; not the hidden ones (CMD_HIDDEN),
-# helpers for scripts such as `gpuplan fields`
-commands="report explain diff search import catalog check fmt"
-if [ -f cli/cli.c ]; then
-	commands="$commands $(grep -v CMD_HIDDEN cli/cli.c |
-		sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p')"
-	commands=$(echo $commands | tr ' ' '\n' | sort -u)
-fi
-# the completions read the command table the program prints (gpuplan commands)
-cmd_names=$("${GPUPLAN:-./gpuplan}" commands 2>/dev/null | cut -f1)
-for c in $commands; do
-	echo "$cmd_names" | grep -qxF "$c" ||
+# 3. gpuplan(1): every command of the command table, as the program prints it (the hidden
+# `gpuplan commands`, which the completions read too; `gpuplan commands hidden` the hidden
+# rows, helpers for scripts such as `gpuplan fields`): each visible one in the synopsis and
+# with its own entry
+bin=${GPUPLAN:-./gpuplan}
+commands=$("$bin" commands | cut -f1 | grep -vxF -- - | sort -u)
+hidden_rows=$("$bin" commands hidden | cut -f1 | sort -u)
+[ -n "$commands" ] || bad "$bin commands: no command listed (is $bin built?)"
+[ -n "$hidden_rows" ] || bad "$bin commands hidden: no hidden command listed"
+for c in report explain diff search import catalog check fmt; do
+	echo "$commands" | grep -qxF "$c" ||
 		bad "gpuplan commands: command '$c' missing (the completions would not offer it)"
+done
+for c in $commands; do
 	grep -qxF ".B $c" $man1 || bad "$man1: command '$c' missing from the synopsis"
 	grep -qE "^\.B[IR]? \"?$c( |\"|$)" $man1 || bad "$man1: command '$c' has no entry"
 done
-# ... and both ways between COMMANDS and the whole table, hidden rows too: each row of
-# cli/cli.c's commands[] has an entry (the tag line after a .TP), a hidden one under "Hidden
-# commands" (what it prints, for whom), and each entry names a row, so a command removed
-# from the table cannot stay on the page
-if [ -f cli/cli.c ]; then
-	all_rows=$(sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' cli/cli.c | sort -u)
-	hidden_rows=$(grep CMD_HIDDEN cli/cli.c |
-		sed -n 's/^[[:space:]]*{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' | sort -u)
-	[ -n "$hidden_rows" ] || bad "cli/cli.c: no hidden command found in commands[]"
-	entries=$(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
-		on && prev ~ /^\.T[PQ]$/ && /^\.B[IR]? / { w = $2; gsub(/"/, "", w); print w }
-		{ prev = $0 }' $man1 | sort -u)
-	hidden_entries=$(awk '/^\.SS Hidden commands/ { on = 1; next } /^\.S[HS] / { on = 0 }
-		on && prev ~ /^\.T[PQ]$/ && /^\.B / { print $2 } { prev = $0 }' $man1 | sort -u)
-	for c in $all_rows; do
-		echo "$entries" | grep -qxF "$c" ||
-			bad "$man1: command '$c' of cli/cli.c's commands[] has no entry under COMMANDS"
-	done
-	for c in $hidden_rows; do
-		echo "$hidden_entries" | grep -qxF "$c" ||
-			bad "$man1: hidden command '$c' has no entry under Hidden commands"
-	done
-	for c in $entries; do
-		echo "$all_rows" | grep -qxF "$c" ||
-			bad "$man1: COMMANDS has an entry for '$c', which is not a row of commands[]"
-	done
-	echo "commands checked against commands[]: $(echo "$all_rows" | wc -l)"
-fi
+# ... and both ways between COMMANDS and the whole table, hidden rows too: each row has an
+# entry (the tag line after a .TP), a hidden one under "Hidden commands" (what it prints,
+# for whom), and each entry names a row, so a command removed from the table cannot stay
+# on the page
+all_rows=$(printf '%s\n%s\n' "$commands" "$hidden_rows" | sort -u)
+entries=$(awk '/^\.SH COMMANDS/ { on = 1; next } /^\.SH / { on = 0 }
+	on && prev ~ /^\.T[PQ]$/ && /^\.B[IR]? / { w = $2; gsub(/"/, "", w); print w }
+	{ prev = $0 }' $man1 | sort -u)
+hidden_entries=$(awk '/^\.SS Hidden commands/ { on = 1; next } /^\.S[HS] / { on = 0 }
+	on && prev ~ /^\.T[PQ]$/ && /^\.B / { print $2 } { prev = $0 }' $man1 | sort -u)
+for c in $all_rows; do
+	echo "$entries" | grep -qxF "$c" ||
+		bad "$man1: command '$c' of gpuplan commands has no entry under COMMANDS"
+done
+for c in $hidden_rows; do
+	echo "$hidden_entries" | grep -qxF "$c" ||
+		bad "$man1: hidden command '$c' has no entry under Hidden commands"
+done
+for c in $hidden_entries; do
+	echo "$hidden_rows" | grep -qxF "$c" ||
+		bad "$man1: '$c' under Hidden commands is not a hidden command (gpuplan commands hidden)"
+done
+for c in $entries; do
+	echo "$all_rows" | grep -qxF "$c" ||
+		bad "$man1: COMMANDS has an entry for '$c', which is not a command (gpuplan commands)"
+done
+echo "commands checked against gpuplan commands: $(echo "$all_rows" | wc -l)"
 # options (as groff source: \- for each dash)
 for o in '\-\-set' '\-\-json' '\-\-markdown' '\-\-top' '\-\-by' '\-\-hardware' '\-o' \
 	'\-\-ascii' '\-\-help' '\-\-version'; do

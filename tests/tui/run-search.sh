@@ -80,6 +80,21 @@ T send-keys s
 wait_for 'Search: best' && wait_for '! misses the SLO or the daily load +│' &&
 	ok "the search view's ! names the daily load for online serving" ||
 	bad "the search view's ! names the daily load for online serving"
+# batch auto: the batch column shows the batch the engine runs, its running cap
+# (serving.max_running: vLLM's max_num_seqs, 256) where that holds the KV pool's bound
+# (capacity_plan.max_batch, 839 for the file's layout) below, as the results pane does
+F=scenarios/team-serve-70b-5m-requests.yaml
+wait_for '^[│|] *1[ !] ' || bad "the search view of $F has result rows"
+cap=$("$BIN" report $F --json 2>/dev/null | sed -n 's/^[[:space:]]*"max_running":[[:space:]]*\([0-9]*\),*$/\1/p')
+pool=$("$BIN" report $F --json 2>/dev/null | sed -n 's/^[[:space:]]*"max_batch":[[:space:]]*\([0-9]*\),*$/\1/p')
+batches=$(screen | grep -E '^[│|] *[0-9]+[ !] ' | tr -d '│|' | awk '{ print $6 }')
+over=$(echo "$batches" | awk -v c="$cap" '$1 + 0 > c + 0')
+if [ -n "$cap" ] && [ "$pool" -gt "$cap" ] && [ "$(echo "$batches" | head -1)" = "$cap" ] &&
+	[ -z "$over" ]; then
+	ok "the search view's batch auto is the engine's running cap ($cap, KV pool $pool)"
+else
+	bad "the search view's batch auto: $(echo $batches) against the cap $cap (KV pool $pool)"
+fi
 
 # The value search ranks by, after the rank, under a heading that names it, and the same
 # number as `gpuplan search --json`'s first score: tokens/s (1/score) and $/M tokens for

@@ -181,18 +181,18 @@ static void test_layout_string(void **state)
 	char buf[160];
 	(void)state;
 
-	parallel_format(&par, PARALLEL_REPORT, true, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_REPORT, true, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "tp 8, pp 2, dp 4, ep 1, cp 2"));
-	parallel_format(&par, PARALLEL_SEARCH, true, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_SEARCH, true, buf, sizeof(buf));
 	assert_string_equal(buf, "tp 8, pp 2, dp 4, cp 2");
-	parallel_format(&par, PARALLEL_BRIEF, true, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_BRIEF, true, buf, sizeof(buf));
 	assert_string_equal(buf, "tp 8, pp 2, dp 4, cp 2");
-	parallel_format(&par, PARALLEL_PANE, true, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_PANE, true, buf, sizeof(buf));
 	assert_string_equal(buf, "tp 8  pp 2  dp 4  ep 1  cp 2");
-	parallel_format(&par, PARALLEL_SEARCH, false, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_SEARCH, false, buf, sizeof(buf));
 	assert_string_equal(buf, "tp 8, pp 2, dp 4");
 	par.cp = 1;
-	parallel_format(&par, PARALLEL_BRIEF, true, buf, sizeof(buf));
+	units_format_layout(&par, UNITS_LAYOUT_BRIEF, true, buf, sizeof(buf));
 	assert_string_equal(buf, "tp 8, pp 2, dp 4");
 }
 

@@ -218,7 +218,8 @@ static void test_details(void **state)
 
 static void test_places_unambiguous(void **state)
 {
-	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_PANE};
+	static const enum figure_list lists[] = {FIGURE_LIST_TEXT, FIGURE_LIST_PANE,
+						 FIGURE_LIST_CSV};
 
 	(void)state;
 	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
@@ -230,6 +231,8 @@ static void test_places_unambiguous(void **state)
 				for (int j = i + 1; j < n; j++)
 					if (lists[l] == FIGURE_LIST_PANE)
 						assert_true(out[i]->pane != out[j]->pane);
+					else if (lists[l] == FIGURE_LIST_CSV)
+						assert_true(out[i]->csv != out[j]->csv);
 					else
 						assert_true(
 						    kind <= WL_FINETUNE

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "scenario.h"
 #include "units.h"
 
 static double parse_ok(enum unit_kind k, const char *text)
@@ -307,6 +308,35 @@ static void test_kind_names(void **state)
 	assert_string_equal(units_kind_name((enum unit_kind)99), "?");
 }
 
+/* The one layout writer: each front end's form, as it reads (the report's, the search's,
+ * the pane's and a status line's in test_context_parallel.c). */
+static void test_format_layout(void **state)
+{
+	struct parallel par = {.tp = 2, .pp = 1, .dp = 4, .ep = 1, .cp = 1, .virtual_stages = 1};
+	char buf[96];
+	(void)state;
+
+	assert_int_equal(units_format_layout(&par, UNITS_LAYOUT_TIMES, false, buf, sizeof(buf)),
+			 11);
+	assert_string_equal(buf, "tp 2 x pp 1");
+	units_format_layout(&par, UNITS_LAYOUT_TIMES_EP, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2 x pp 1 x ep 1");
+	units_format_layout(&par, UNITS_LAYOUT_TERSE, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2 pp 1");
+	units_format_layout(&par, UNITS_LAYOUT_BRIEF, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2, pp 1, dp 4");
+	units_format_layout(&par, UNITS_LAYOUT_REPORT, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2, pp 1, dp 4, ep 1");
+	par.ep = 8;
+	units_format_layout(&par, UNITS_LAYOUT_TIMES, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2 x pp 1 x ep 8");
+	units_format_layout(&par, UNITS_LAYOUT_SEARCH, false, buf, sizeof(buf));
+	assert_string_equal(buf, "tp 2, pp 1, dp 4, ep 8");
+	/* a short buffer is cut and terminated, and the length says it was cut */
+	assert_true(units_format_layout(&par, UNITS_LAYOUT_PANE, false, buf, 8) >= 8);
+	assert_string_equal(buf, "tp 2  p");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,7 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_other_kinds),	    cmocka_unit_test(test_format_canonical),
 	    cmocka_unit_test(test_format_human),    cmocka_unit_test(test_format_short),
 	    cmocka_unit_test(test_format_gpu_line), cmocka_unit_test(test_format_energy),
-	    cmocka_unit_test(test_kind_names),
+	    cmocka_unit_test(test_kind_names),	    cmocka_unit_test(test_format_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
