@@ -127,8 +127,13 @@ static bool quant_true(const cJSON *obj, const char *key)
  * HF_QUANT_SKIP_MAX strings (pointers into the parsed config), the rest counted. */
 static void read_skip_list(const cJSON *q, const cJSON *inner, struct hf_quant_keys *k)
 {
-	static const char *const keys[] = {"ignore", "exclude_modules", "modules_to_not_convert",
-					   "llm_int8_skip_modules", NULL};
+	/* skip_modules: transformers HqqConfig (to_dict writes it beside quant_config) */
+	static const char *const keys[] = {"ignore",
+					   "exclude_modules",
+					   "modules_to_not_convert",
+					   "llm_int8_skip_modules",
+					   "skip_modules",
+					   NULL};
 	const cJSON *list = NULL, *it;
 
 	for (int pass = 0; pass < 2 && !list; pass++) {
@@ -154,6 +159,46 @@ static void read_skip_list(const cJSON *q, const cJSON *inner, struct hf_quant_k
 		else
 			k->skip_more++;
 	}
+}
+
+/* HQQ's quant_config (hf_quant.h): transformers' HqqConfig.to_dict
+ * (src/transformers/utils/quantization_config.py) writes {"quant_config", "quant_method",
+ * "skip_modules"}, quant_config being hqq's BaseQuantizeConfig (hqq/core/quantize.py):
+ * weight_quant_params {nbits, channel_wise, group_size, optimize, round_zero, axis,
+ * view_as_float}, scale_quant_params / zero_quant_params (null unless quant_scale /
+ * quant_zero, old hqq) and offload_meta; with dynamic_config, one such config a layer
+ * name and no weight_quant_params. A key present with a value HqqConfig refuses (nbits
+ * not 8/4/3/2/1 is left to hf_quant.c) is named in hqq_bad. */
+static void read_hqq_keys(const cJSON *q, struct hf_quant_keys *k)
+{
+	const cJSON *qc = cJSON_GetObjectItemCaseSensitive(q, "quant_config");
+	const cJSON *wq = cJSON_GetObjectItemCaseSensitive(qc, "weight_quant_params");
+	const cJSON *it;
+
+	if (!cJSON_IsObject(qc))
+		return;
+	if (!cJSON_IsObject(wq)) {
+		k->hqq_dynamic = qc->child && cJSON_IsObject(qc->child);
+		return;
+	}
+	it = cJSON_GetObjectItemCaseSensitive(wq, "nbits");
+	if (it && !(k->hqq_nbits = quant_int(wq, "nbits", 1, 8)))
+		k->hqq_bad = "nbits";
+	/* group_size null: one group the whole axis (hqq Quantizer.quantize), not modelled */
+	it = cJSON_GetObjectItemCaseSensitive(wq, "group_size");
+	if (it && !(k->hqq_group = quant_int(wq, "group_size", 1, 1 << 20)) && !k->hqq_bad)
+		k->hqq_bad = "group_size";
+	it = cJSON_GetObjectItemCaseSensitive(wq, "axis");
+	if (it && !cJSON_IsNull(it)) { /* HqqConfig: None is 1; 0 and 1 allowed */
+		k->hqq_axis0 = cJSON_IsNumber(it) && it->valuedouble == 0;
+		if (!k->hqq_axis0 && !(cJSON_IsNumber(it) && it->valuedouble == 1) && !k->hqq_bad)
+			k->hqq_bad = "axis";
+	}
+	it = cJSON_GetObjectItemCaseSensitive(qc, "scale_quant_params");
+	k->hqq_quant_scale = it && !cJSON_IsNull(it);
+	it = cJSON_GetObjectItemCaseSensitive(qc, "zero_quant_params");
+	k->hqq_quant_zero = it && !cJSON_IsNull(it);
+	k->hqq_offload_meta = quant_true(qc, "offload_meta");
 }
 
 /* The keys of the quantization_config object q that hf_quant.c plans with (hf_quant.h
@@ -199,6 +244,7 @@ static void read_quant_keys(const cJSON *q, struct hf_quant_keys *k)
 	if (!k->quant_algo && cJSON_IsObject(inner))
 		k->quant_algo = quant_str(inner, "quant_algo");
 	k->modelopt_group = quant_int(cJSON_IsObject(inner) ? inner : q, "group_size", 1, 1 << 20);
+	read_hqq_keys(q, k);
 	read_skip_list(q, inner, k);
 }
 

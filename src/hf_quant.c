@@ -116,11 +116,25 @@ static void read_hqq(const struct hf_quant_keys *k, struct model_quant *out, cha
 	if (!group)
 		group = 64;
 	t = bits == 1 ? DTYPE_COUNT : int_format(bits);
-	if (t == DTYPE_COUNT || k->hqq_dynamic) {
+	if (k->hqq_dynamic) {
 		snprintf(note, nsize,
-			 "quantization_config: hqq %s have no workload.weights format: the "
-			 "config's dtype is assumed",
-			 k->hqq_dynamic ? "per-layer configs (dynamic_config)" : "1-bit weights");
+			 "quantization_config: hqq per-layer configs (dynamic_config) have no "
+			 "workload.weights format: the config's dtype is assumed");
+		return;
+	}
+	if (k->hqq_bad) { /* HqqConfig / BaseQuantizeConfig would refuse it */
+		snprintf(note, nsize,
+			 "quantization_config: hqq weight_quant_params.%s is not one HqqConfig "
+			 "takes (nbits 8/4/3/2/1, group_size > 0, axis 0 or 1): the config's "
+			 "dtype is assumed",
+			 k->hqq_bad);
+		return;
+	}
+	if (t == DTYPE_COUNT) {
+		snprintf(note, nsize,
+			 "quantization_config: hqq %d-bit weights have no workload.weights format "
+			 "(%s): the config's dtype is assumed",
+			 bits, bits == 1 ? "1-bit is not modelled" : "HqqConfig has 8, 4, 3, 2, 1");
 		return;
 	}
 	linear(out, t, group);

@@ -48,11 +48,13 @@ struct hf_quant_keys {
 	 * quant_scale / quant_zero) and offload_meta true; hqq_dynamic: quant_config has no
 	 * weight_quant_params but one config a layer name (dynamic_config) */
 	int hqq_nbits, hqq_group;
+	const char *hqq_bad; /* the weight_quant_params key whose value HqqConfig refuses */
 	bool hqq_axis0, hqq_quant_scale, hqq_quant_zero, hqq_offload_meta, hqq_dynamic;
 	/* The config's own list of modules left unquantized, the first HF_QUANT_SKIP_MAX of
 	 * its strings (skip_more counts the rest): compressed-tensors "ignore", ModelOpt
 	 * "exclude_modules" (or "ignore"), transformers' "modules_to_not_convert",
-	 * bitsandbytes "llm_int8_skip_modules"; skip_key names the key read. */
+	 * bitsandbytes "llm_int8_skip_modules", HQQ "skip_modules"; skip_key names the key
+	 * read. */
 	const char *skip_key;
 	const char *skip[HF_QUANT_SKIP_MAX];
 	int nskip, skip_more;

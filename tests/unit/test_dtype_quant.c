@@ -295,7 +295,16 @@ static void test_hqq_plan(void **state)
 	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
 	assert_false(q.set);
 	assert_non_null(strstr(note, "1-bit"));
+	k.hqq_nbits = 5; /* HqqConfig has 8, 4, 3, 2, 1 */
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_false(q.set);
+	assert_non_null(strstr(note, "5-bit weights have no workload.weights format"));
 	k.hqq_nbits = 4;
+	k.hqq_bad = "group_size"; /* the reader's: a value HqqConfig refuses */
+	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
+	assert_false(q.set);
+	assert_non_null(strstr(note, "weight_quant_params.group_size is not one"));
+	k.hqq_bad = NULL;
 	k.hqq_dynamic = true;
 	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
 	assert_false(q.set);
@@ -326,29 +335,31 @@ static void test_hqq_plan(void **state)
  * padding of the row count to ten (under 10 rows of 64 int32s a linear: 40 KB, 1.1e-5 of
  * the count, here): held to the count without it to 1e-9. An override of the format drops
  * HQQ's layout. */
+static double hqq_llama2_7b_count(bool padded)
+{
+	const double h = 4096, ffn = 11008, layers = 32, vocab = 32000;
+	const double dims[7][2] = {{h, h}, {h, h}, {h, h}, {h, h}, {h, ffn}, {h, ffn}, {ffn, h}};
+	double count = 2 * vocab * h * 2 + (2 * layers + 1) * h * 2;
+
+	for (int i = 0; i < 7; i++) {
+		double groups = dims[i][0] * dims[i][1] / 64;
+		count += layers * ((padded ? ceil(groups / 10) : groups / 10) * 64 * 4 + groups * 4);
+	}
+	return count;
+}
+
 static void test_hqq_bytes(void **state)
 {
 	struct hf_quant_keys k = {.present = true, .quant_method = "hqq", .hqq_nbits = 3,
 				  .hqq_group = 64};
-	const double h = 4096, ffn = 11008, layers = 32, vocab = 32000;
-	const double dims[7][2] = {{h, h}, {h, h}, {h, h}, {h, h}, {h, ffn}, {h, ffn}, {ffn, h}};
-	double count = 2 * vocab * h * 2 + (2 * layers + 1) * h * 2, lin = 0, unpadded;
+	double count = hqq_llama2_7b_count(true), unpadded = hqq_llama2_7b_count(false);
+	const double lin = 32.0 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008); /* linear weights */
 	struct model_quant q;
 	struct scenario s;
 	struct plan p;
 	char method[32], note[400];
 	(void)state;
 
-	for (int i = 0; i < 7; i++) {
-		double n = dims[i][0] * dims[i][1], groups = n / 64;
-		count += layers * (ceil(groups / 10) * 64 * 4 + groups * 4);
-		lin += layers * n;
-	}
-	unpadded = count;
-	for (int i = 0; i < 7; i++) {
-		double groups = dims[i][0] * dims[i][1] / 64;
-		unpadded -= layers * (ceil(groups / 10) - groups / 10) * 64 * 4;
-	}
 	hf_quant_plan(&k, false, &q, method, sizeof(method), note, sizeof(note));
 	plan_with("model.preset=llama-2-7b", NULL, &s, &p);
 	s.model.quant = q;
@@ -482,6 +493,40 @@ static int teardown(void **state)
 	return measured_teardown(state, &sizes);
 }
 
+/* The same checkpoint imported from its config.json (llama-2-7b-hqq-3bit.json:
+ * quantization_config as transformers' HqqConfig.to_dict writes it, README.md): nbits 3
+ * and group_size 64 read from quant_config.weight_quant_params, skip_modules read as the
+ * list of unconverted modules (lm_head, 16-bit already), and the bytes those of the
+ * tensor-by-tensor count above. */
+static void test_hqq_import(void **state)
+{
+	struct model m;
+	struct hf_config_info info;
+	struct gp_error err = {0};
+	struct scenario s;
+	struct plan p;
+	const char *last;
+	(void)state;
+
+	if (hf_config_load_file_info(DATA "llama-2-7b-hqq-3bit.json", &m, &info, &err) != 0)
+		fail_msg("%s", err.message);
+	assert_string_equal(info.quant_method, "hqq");
+	assert_true(m.quant.set && m.quant.weights == DTYPE_INT3 && m.quant.group == 64);
+	assert_true(m.quant.elem_bits == 3.2 && m.quant.group_bits == 32 && m.quant.embed_16);
+	assert_false(m.quant.attn_16);
+	assert_int_equal(info.nwarnings, 1); /* lm_head is 16-bit already: no skip warning */
+	last = info.warnings[info.nwarnings - 1];
+	assert_non_null(strstr(last, "hqq int3 weights ten to an int32, groups of 64"));
+	assert_null(strstr(last, "assumed"));
+	plan_with("model.hf_config=" DATA "llama-2-7b-hqq-3bit.json", NULL, &s, &p);
+	assert_int_equal(s.workload.weights, DTYPE_INT3);
+	assert_int_equal(s.workload.weight_group, 64);
+	expect_near("Llama 2 7B hqq 3-bit g64 import", p.mem.weights, hqq_llama2_7b_count(false),
+		    1e-9);
+	expect_near("Llama 2 7B hqq 3-bit g64 import padded", p.mem.weights,
+		    hqq_llama2_7b_count(true), 2e-5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +538,7 @@ int main(void)
 	    cmocka_unit_test(test_weight_bytes),
 	    cmocka_unit_test(test_hqq_plan),
 	    cmocka_unit_test(test_hqq_bytes),
+	    cmocka_unit_test(test_hqq_import),
 	    cmocka_unit_test(test_llama_70b_nvfp4),
 	    cmocka_unit_test(test_norms_not_quantized),
 	    cmocka_unit_test(test_checkpoint_replaced),

@@ -279,6 +279,30 @@ static void test_quantization_config(void **state)
 	     "bitsandbytes", 1, DTYPE_NF4},
 	    {"{\"load_in_8bit\": true}", "bitsandbytes", 1, DTYPE_INT8},
 	    {"{\"quant_method\": \"hqq\"}", "hqq", 1, DTYPE_INT4}, /* HqqConfig's defaults */
+	    /* HqqConfig.to_dict's quant_config (hqq's BaseQuantizeConfig) read */
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": 2, \"group_size\": 16, \"axis\": 1}}}",
+	     "hqq", 1, DTYPE_INT2},
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": 8, \"group_size\": 128}}}",
+	     "hqq", 1, DTYPE_INT8},
+	    /* values HqqConfig refuses: not modelled, as GPTQ's 5 bits */
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": 5, \"group_size\": 64}}}",
+	     "hqq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": 4, \"group_size\": 0}}}",
+	     "hqq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": 4, \"group_size\": 64, \"axis\": 2}}}",
+	     "hqq", 0, DTYPE_BF16},
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"weight_quant_params\": "
+	     "{\"nbits\": \"4\", \"group_size\": 64}}}",
+	     "hqq", 0, DTYPE_BF16},
+	    /* dynamic_config: one config a layer name, no weight_quant_params */
+	    {"{\"quant_method\": \"hqq\", \"quant_config\": {\"self_attn.q_proj\": "
+	     "{\"weight_quant_params\": {\"nbits\": 4, \"group_size\": 64}}}}",
+	     "hqq", 0, DTYPE_BF16},
 	};
 	(void)state;
 	/* DeepSeek-R1: fp8 e4m3 in 128 x 128 blocks */
@@ -305,6 +329,22 @@ static void test_quantization_config(void **state)
 			assert_int_equal(info.weights, cases[i].weights);
 		assert_int_equal(info.nwarnings, 1);
 		assert_non_null(strstr(info.warnings[0], "quantization_config"));
+	}
+	/* HQQ's skip_modules (linear tags, transformers integrations/hqq.py
+	 * name_to_linear_tag) naming every attention projection: attention 16-bit */
+	{
+		char text[800];
+		snprintf(text, sizeof(text),
+			 "%s\"quantization_config\": {\"quant_method\": \"hqq\", "
+			 "\"quant_config\": {\"weight_quant_params\": {\"nbits\": 4, "
+			 "\"group_size\": 64}}, \"skip_modules\": [\"lm_head\", "
+			 "\"self_attn.q_proj\", \"self_attn.k_proj\", \"self_attn.v_proj\", "
+			 "\"self_attn.o_proj\"]}}",
+			 head);
+		if (hf_config_parse_info(text, strlen(text), "q.json", &m, &info, &err) != 0)
+			fail_msg("%s", err.message);
+		assert_true(m.quant.set && m.quant.weights == DTYPE_INT4 && m.quant.attn_16);
+		assert_int_equal(m.quant.group, 64);
 	}
 	/* none: nothing said */
 	{
