@@ -20,7 +20,7 @@
 #define EXIT_USAGE 2
 #define EXIT_IO	   1
 
-/* Writes text to stream with every control character but newlines escaped, as cli.c's
+/* Writes text to stream with every control character but newlines escaped, as cli_io.c's
  * messages: a scenario's name cannot retitle the terminal. 0, or EXIT_IO. */
 static int put(FILE *stream, const struct report_buf *b)
 {
@@ -233,7 +233,7 @@ static struct cJSON *summary_json(const struct calibrate_request *r,
 }
 
 /* cJSON escapes C0 controls; a C1 one (U+0080 to U+009F, which a terminal may read as
- * CSI) is written \u00XX here, as cli.c's cli_write_json does (RFC 8259 section 7). */
+ * CSI) is written \u00XX here, as cli_io.c's cli_write_json does (RFC 8259 section 7). */
 static int write_json(struct cJSON *j)
 {
 	char *text = j ? report_json_print(j) : NULL;

@@ -1,5 +1,5 @@
 /* serving_text.h - a scenario written to a temporary file and loaded as the command line
- * loads it: the file, then the checks across fields (cli.c); the first problem in *err.
+ * loads it: the file, then the checks across fields (cli_io.c); the first problem in *err.
  * For the serving tests' bad-input cases (refused_at); needs cmocka and shipped_catalog.h
  * first. */
 #ifndef GPUPLAN_TEST_SERVING_TEXT_H
@@ -19,7 +19,7 @@ static int load_text(const char *text, struct gp_error *err)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	/* as the CLI does: the file, then the checks across fields (cli.c) */
+	/* as the CLI does: the file, then the checks across fields (cli_io.c) */
 	rc = scenario_load_file(path, cat, &s, &src, NULL, err);
 	if (rc == 0) {
 		gp_problems_init(&probs);

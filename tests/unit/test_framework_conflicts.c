@@ -35,7 +35,7 @@ static void train(struct scenario *s, const char *f)
 }
 
 /* Sets key as a file writing it would: the value, and the field marked written (as
- * cli.c's cli_ignored_fields marks a --set). */
+ * cli_io.c's cli_ignored_fields marks a --set). */
 static void set(struct scenario *s, const char *key, const char *value)
 {
 	struct gp_error err;
