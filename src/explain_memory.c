@@ -347,17 +347,36 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 			    "so the peak holds the larger of the two; what is counted is the "
 			    "part beyond the activations");
 	}
-	/* Megatron-LM under bf16 accumulates in an fp32 main_grad unless told otherwise
-	 * (megatron/training/arguments.py: --main-grads-dtype fp32 by default turns on
-	 * accumulate_allreduce_grads_in_fp32); Megatron-FSDP's follow the parameters
-	 * (param_and_grad_buffer.py _resolve_group_grad_dtype). workload.grad_dtype sets
-	 * which is counted. */
-	source(e, s->workload.framework == FW_MEGATRON && p->zero < 2
-		      ? "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron-LM under bf16 keeps "
-			"an fp32 main_grad (megatron/training/arguments.py, "
-			"accumulate_allreduce_grads_in_fp32): workload.grad_dtype fp32 counts it"
-		      : "ZeRO (Rajbhandari et al. 2020), Section 5; Megatron keeps fp32 "
-			"main_grad (4 B)");
+	/* workload.grad_dtype auto is the framework's (framework.c grad_dtype, each row's
+	 * comment naming its code); an explicit value is the user's. */
+	{
+		const struct framework_info *fw = framework_get(s->workload.framework);
+		bool autod = s->workload.grad_dtype == GRAD_DTYPE_AUTO;
+		enum dtype gd = autod ? fw->grad_dtype : s->workload.grad_dtype;
+		char buf[320];
+		if (p->precision == DTYPE_FP32 || p->precision == DTYPE_TF32)
+			snprintf(buf, sizeof(buf),
+				 "ZeRO (Rajbhandari et al. 2020), Section 5; fp32 training keeps "
+				 "4-byte gradients whatever grad_dtype says");
+		else if (s->workload.framework == FW_MEGATRON && autod)
+			snprintf(
+			    buf, sizeof(buf),
+			    "ZeRO (Rajbhandari et al. 2020), Section 5; grad_dtype auto: "
+			    "Megatron-LM's fp32 main_grad (megatron/training/arguments.py "
+			    "validate_args forces accumulate_allreduce_grads_in_fp32 under bf16; "
+			    "core/distributed/distributed_data_parallel.py grad_dtype)");
+		else if (autod)
+			snprintf(buf, sizeof(buf),
+				 "ZeRO (Rajbhandari et al. 2020), Section 5; grad_dtype auto: %s "
+				 "for %s (src/framework.c)",
+				 dtype_name(gd), fw->title);
+		else
+			snprintf(buf, sizeof(buf),
+				 "ZeRO (Rajbhandari et al. 2020), Section 5; grad_dtype %s as set "
+				 "(auto: %s for %s)",
+				 dtype_name(gd), dtype_name(fw->grad_dtype), fw->title);
+		source(e, buf);
+	}
 }
 
 void explain_optimizer(struct ex *e, const struct scenario *s, const struct plan *p)

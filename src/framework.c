@@ -8,9 +8,11 @@
  * recomputation and sharding; 0.15 is taken from inside that range. The one training row
  * that reports reserved bytes (torchtitan Llama 3.1 8B FSDP2, 82.4 GiB max_reserved:
  * pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md, row torchtitan-8b-fsdp2
- * of tests/validation/framework-memory.yaml; tests/unit/test_framework.c) implies 0.148
- * with this memory model; refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated)
- * - 1 for such measured rows. */
+ * of tests/validation/framework-memory.yaml; tests/unit/test_framework.c) implied 0.148
+ * with bf16 gradients and implies 0.119 now that FSDP2's sharded gradients are counted in
+ * their fp32 parameters' dtype: both inside GMLake's range, so 0.15 stays, not refitted;
+ * refit by setting this to reserved / (gpuplan's memory.per_gpu.allocated) - 1 for such
+ * measured rows. */
 #define TORCH_TRAIN_SLACK 0.15
 
 /* CUDA context and kernel images outside the allocator: plan_memory.c's CUDA_CONTEXT_BYTES
@@ -155,6 +157,8 @@ static const struct framework_info table[FW_COUNT] = {
 		    .zero = true,
 		    .master = MASTER_FP32,
 		    .states = STATES_FP32,
+		    /* ZeRO Section 5's 16-bit gradients, 2 bytes a parameter */
+		    .grad_dtype = DTYPE_BF16,
 		    .loss = LOSS_PAPER,
 		    .reserved_slack = 0.05, /* PLAN_FRAGMENTATION */
 		    .non_torch_bytes = TORCH_CONTEXT,
@@ -185,6 +189,15 @@ static const struct framework_info table[FW_COUNT] = {
 		     .zero = true,
 		     .master = MASTER_FP32,
 		     .states = STATES_FP32,
+		     /* fp32 main_grad: validate_args forces accumulate_allreduce_grads_in_fp32
+		      * under bf16 (megatron/training/arguments.py), and DDP's buffer has
+		      * grad_dtype = torch.float if grad_reduce_in_fp32 (megatron/core/
+		      * distributed/distributed_data_parallel.py; param_and_grad_buffer.py holds
+		      * it for every local parameter, reduce-scattered in place under the
+		      * distributed optimizer); Megatron-FSDP takes main_grads_dtype fp32 when
+		      * grad_reduce_in_fp32 (megatron/core/distributed/fsdp,
+		      * build_fully_shard_mixed_precision_policy) */
+		     .grad_dtype = DTYPE_FP32,
 		     .loss = LOSS_PAPER,
 		     .loss_apart = true,
 		     .reserved_slack = TORCH_TRAIN_SLACK,
@@ -226,6 +239,10 @@ static const struct framework_info table[FW_COUNT] = {
 		 .zero = true,
 		 .master = MASTER_FP32,
 		 .states = STATES_FP32,
+		 /* FSDP2 reduces in reduce_dtype fp32 and keeps the sharded gradient in the
+		  * sharded parameter's dtype, fp32 (torch/distributed/fsdp/_fully_shard/
+		  * _fsdp_collectives.py foreach_reduce) */
+		 .grad_dtype = DTYPE_FP32,
 		 .loss = LOSS_FP32,
 		 .loss_apart = true,
 		 /* with tp > 1: parallel_dims.py loss_parallel_enabled (tp > 1 and not
@@ -259,6 +276,11 @@ static const struct framework_info table[FW_COUNT] = {
 		      .zero = true,
 		      .master = MASTER_FP32,
 		      .states = STATES_FP32,
+		      /* ZeRO-1/2/3 under bf16 keep their gradient partitions in the model's
+		       * 16-bit dtype (stage_1_and_2.py averaged_gradients; data_types.
+		       * grad_accum_dtype unset), as the ZeRO paper counts them; BF16_Optimizer's
+		       * fp32 partitions (bf16_optimizer.py) are the field's fp32 */
+		      .grad_dtype = DTYPE_BF16,
 		      .loss = LOSS_FP32,
 		      .loss_apart = true,
 		      .reserved_slack = TORCH_TRAIN_SLACK,
@@ -283,6 +305,9 @@ static const struct framework_info table[FW_COUNT] = {
 	       .zero = true,
 	       .master = MASTER_FP32,
 	       .states = STATES_FP32,
+	       /* autocast over fp32 parameters: param.grad in the parameters' dtype,
+		* fp32 (transformers Trainer, accelerate mixed_precision bf16) */
+	       .grad_dtype = DTYPE_FP32,
 	       .loss = LOSS_FP32,
 	       .loss_apart = true,
 	       .reserved_slack = TORCH_TRAIN_SLACK,
@@ -316,6 +341,8 @@ static const struct framework_info table[FW_COUNT] = {
 		      .zero = true,
 		      .master = MASTER_NONE,
 		      .states = STATES_BF16,
+		      /* pure bf16: the gradients in the bf16 parameters' dtype */
+		      .grad_dtype = DTYPE_BF16,
 		      .loss = LOSS_CHUNKED,
 		      .loss_apart = true,
 		      .reserved_slack = TORCH_TRAIN_SLACK,
@@ -347,6 +374,8 @@ static const struct framework_info table[FW_COUNT] = {
 		 .zero = true,
 		 .master = MASTER_FP32,
 		 .states = STATES_FP32,
+		 /* grads_memory in floatX, bf16 (train_gpt2.cu gpt2_allocate_state) */
+		 .grad_dtype = DTYPE_BF16,
 		 .loss = LOSS_CHUNKED,
 		 .loss_apart = true,
 		 .reserved_slack = 0,

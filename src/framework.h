@@ -15,6 +15,8 @@
 
 #include <stdbool.h>
 
+#include "dtype.h"
+
 /* In the order of scenario.c's names for workload.framework. */
 enum framework {
 	FW_DEFAULT,
@@ -161,6 +163,9 @@ struct framework_info {
 	bool zero;     /* shards optimizer states / gradients / parameters (ZeRO, FSDP) */
 	enum master_weights master;
 	enum optimizer_states states;
+	/* workload.grad_dtype auto: the dtype its gradients are accumulated, reduced and
+	 * held in under bf16 training (the scenario's explicit value overrides it) */
+	enum dtype grad_dtype;
 	enum loss loss;
 	bool loss_apart;	/* the loss's buffers are freed before the first layer's backward
 				 * rebuilds it (true of every framework; the paper default sums them) */

@@ -1623,11 +1623,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	fp32 = p->precision == DTYPE_FP32 || p->precision == DTYPE_TF32;
 	if (x.training) {
 		/* mixed precision (Micikevicius et al. 2018; ZeRO paper Section 5): 16-bit
-		 * weights and gradients, or a gradient buffer in grad_dtype (Megatron's fp32
-		 * main_grad: 18 B/param with Adam); pure fp32 keeps 4-byte gradients. fp8
-		 * training keeps bf16 weights (Transformer Engine casts per GEMM). */
+		 * weights and gradients, or a gradient buffer in grad_dtype, auto the
+		 * framework's (framework.c grad_dtype: Megatron's fp32 main_grad, 18 B/param
+		 * with Adam); pure fp32 keeps 4-byte gradients. fp8 training keeps bf16
+		 * weights (Transformer Engine casts per GEMM). */
 		x.w_b = fp32 ? 4 : 2;
-		x.g_b = fp32 ? 4 : dtype_bytes(wl->grad_dtype);
+		x.g_b = fp32 ? 4
+			     : dtype_bytes(wl->grad_dtype != GRAD_DTYPE_AUTO ? wl->grad_dtype
+									     : x.fw->grad_dtype);
 		{
 			enum master_weights mw =
 			    wl->master_weights != MASTER_AUTO ? wl->master_weights : x.fw->master;

@@ -22,7 +22,8 @@ static const char *const norms[] = {"rmsnorm", "layernorm", NULL};
 /* auto: PRECISION_AUTO, resolved by the plan (scenario.h) */
 static const char *const precisions[] = {"fp32",  "tf32",  "bf16", "fp16", "fp8",
 					 "nvfp4", "mxfp4", "fp6",  "auto", NULL};
-static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", NULL};
+/* auto: GRAD_DTYPE_AUTO, the framework's (scenario.h) */
+static const char *const grad_dtypes[] = {"bf16", "fp16", "fp32", "auto", NULL};
 static const char *const weight_dtypes[] = {"fp32", "bf16",  "fp16",  "fp8", "int8",
 					    "int4", "nvfp4", "mxfp4", "fp6", "nf4",
 					    "int3", "int2",  NULL};
@@ -300,7 +301,8 @@ const struct field scenario_fields[] = {
     ENUM_FIELD("workload.optimizer", workload.optimizer, optimizers, APPLIES_TRAINING,
 	       "adamw | adam8bit | sgd | none", PW("optimizer")),
     DTYPE_FIELD("workload.grad_dtype", workload.grad_dtype, grad_dtypes, APPLIES_TRAINING,
-		"gradient buffer: bf16 (16 B/param with Adam) | fp32 (Megatron, 18 B/param)",
+		"gradient buffer: auto (the framework's) | bf16 (16 B/param with Adam) | fp16 | "
+		"fp32 (Megatron's main_grad, 18 B/param)",
 		PW("grad dtype")),
     ENUM_FIELD("workload.recompute", workload.recompute, recomputes, APPLIES_TRAINING,
 	       "activation recomputation: none | selective | full | op (PyTorch per-op) | "
@@ -1204,7 +1206,7 @@ void scenario_init(struct scenario *s)
 	s->workload.micro_batch = 1;
 	s->workload.global_batch = 0;
 	s->workload.optimizer = OPT_ADAMW;
-	s->workload.grad_dtype = DTYPE_BF16;
+	s->workload.grad_dtype = GRAD_DTYPE_AUTO;
 	s->workload.recompute = RECOMPUTE_NONE;
 	s->workload.flash_attention = true;
 	s->workload.finetune.method = FT_LORA;

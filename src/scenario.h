@@ -58,6 +58,10 @@ enum engine { ENGINE_LLAMACPP, ENGINE_CUDA_GRAPHS, ENGINE_AUTO, ENGINE_COUNT };
  * has fp8 tensor cores and the engine is a CUDA-graph serving engine. */
 #define PRECISION_AUTO DTYPE_COUNT
 
+/* workload.grad_dtype auto (the default): the framework's (framework.h grad_dtype), bf16
+ * under the default framework (the ZeRO paper's 2 bytes a parameter). */
+#define GRAD_DTYPE_AUTO DTYPE_COUNT
+
 /* LoRA target matrices, as a bit set. */
 enum lora_target {
 	LORA_Q = 1 << 0,
@@ -114,7 +118,7 @@ struct workload {
 	int global_batch; /* sequences per optimizer step; 0 = micro_batch x dp */
 	double tokens;	  /* tokens to process (train, finetune, offline); 0 = not given */
 	enum optimizer optimizer;
-	enum dtype grad_dtype; /* bf16 (ZeRO paper, 16 B/param) | fp32 (Megatron main_grad) */
+	enum dtype grad_dtype; /* GRAD_DTYPE_AUTO (the framework's) | bf16 | fp16 | fp32 */
 	enum recompute recompute;
 	int recompute_layers; /* layers of each stage that recompute; 0 (auto) = all of them;
 			       * under recompute_method uniform, the layers of a chunk */

@@ -39,7 +39,7 @@ wait_for '^ mfu +50% +│' && wait_for 'EnterApply|Enter Apply' &&
 fresh
 start_ui
 select_field 2 workload.grad_dtype && T send-keys Enter
-wait_for 'EnterApply|Enter Apply' && wait_line 23 'gradient buffer: bf16' &&
+wait_for 'EnterApply|Enter Apply' && wait_line 23 'gradient buffer: auto' &&
 	wait_line 24 'Enter ?Apply +Esc ?Cancel' &&
 	ok "editing a long-described field keeps the edit legend" ||
 	bad "editing a long-described field keeps the edit legend"

@@ -287,7 +287,10 @@ static void test_max_batch_kv_rule(void **state)
 
 /* framework megatron names its data-parallel path by ZeRO stage: Megatron-FSDP at 2 and 3
  * (megatron/core/distributed/fsdp; --data-parallel-sharding-strategy optim_grads_params),
- * whose ZeRO-3 rule is the one counted: 2 + 2 + 12 B a parameter over dp */
+ * whose ZeRO-3 rule is the one counted: 2 + 4 + 12 B a parameter over dp, the gradients
+ * fp32 (grad_dtype auto: bf16 forces grad_reduce_in_fp32, and Megatron-FSDP's
+ * build_fully_shard_mixed_precision_policy then takes main_grads_dtype fp32), 2 + 2 + 12
+ * with grad_dtype bf16 */
 static void test_megatron_fsdp(void **state)
 {
 	static const char *const path[] = {"DDP", "distributed optimizer", "optim_grads",
@@ -314,8 +317,11 @@ static void test_megatron_fsdp(void **state)
 		if (z == 3) {
 			double per = p.trainable_params / (p.tp * p.pp * p.dp);
 			assert_true(fabs(p.mem.weights - 2 * per) < 1e-6 * p.mem.weights);
-			assert_true(fabs(p.mem.gradients - 2 * per) < 1e-6 * p.mem.gradients);
+			assert_true(fabs(p.mem.gradients - 4 * per) < 1e-6 * p.mem.gradients);
 			assert_true(fabs(p.mem.optimizer - 12 * per) < 1e-6 * p.mem.optimizer);
+			s.workload.grad_dtype = DTYPE_BF16;
+			plan_compute(&s, &p);
+			assert_true(fabs(p.mem.gradients - 2 * per) < 1e-6 * p.mem.gradients);
 		}
 	}
 	/* another framework's ZeRO-3 is not Megatron-FSDP */

@@ -728,6 +728,73 @@ static void test_default_and_overrides(void **state)
 	assert_string_equal(scenario_enum_name("workload.recompute", RECOMPUTE_OP), "op");
 }
 
+/* workload.grad_dtype auto is the framework's (src/framework.c grad_dtype): Megatron-LM
+ * under bf16 keeps an fp32 main_grad for every local parameter (megatron/training/
+ * arguments.py validate_args; core/distributed/distributed_data_parallel.py), the full
+ * buffer under the distributed optimizer (zero 1) too; an explicit bf16 keeps 2 bytes; the
+ * default framework's bf16 leaves the ZeRO paper's 16 bytes a parameter. Llama 3.1 8B on
+ * 8 H100s, AdamW, bf16. */
+static void test_grad_dtype_auto(void **state)
+{
+	(void)state;
+	static const struct {
+		enum framework fw;
+		enum dtype want;
+	} rows_fw[] = {{FW_DEFAULT, DTYPE_BF16},   {FW_MEGATRON, DTYPE_FP32}, {FW_FSDP, DTYPE_FP32},
+		       {FW_DEEPSPEED, DTYPE_BF16}, {FW_HF, DTYPE_FP32},	      {FW_TORCHTUNE, DTYPE_BF16},
+		       {FW_LLMC, DTYPE_BF16}};
+	struct scenario s;
+	struct plan a;
+	int ntrain = 0;
+	for (int f = 0; f < FW_COUNT; f++)
+		ntrain += framework_get(f)->trains;
+	assert_int_equal(ntrain, (int)(sizeof(rows_fw) / sizeof(rows_fw[0])));
+	scenario_init(&s);
+	assert_int_equal(s.workload.grad_dtype, GRAD_DTYPE_AUTO);
+	llama31_8b(&s.model);
+	s.workload.kind = WL_TRAIN;
+	s.workload.precision = DTYPE_BF16;
+	gpu_set(&s, "h100", 80 * GIB, 8);
+	for (size_t i = 0; i < sizeof(rows_fw) / sizeof(rows_fw[0]); i++) {
+		assert_true(framework_get(rows_fw[i].fw)->trains);
+		assert_int_equal(framework_get(rows_fw[i].fw)->grad_dtype, rows_fw[i].want);
+		s.workload.framework = rows_fw[i].fw;
+		s.workload.grad_dtype = GRAD_DTYPE_AUTO;
+		plan_compute_memory(&s, &a);
+		assert_true(a.mem.grad_bytes_per_param == dtype_bytes(rows_fw[i].want));
+		/* an explicit value is the user's under every framework */
+		s.workload.grad_dtype = DTYPE_BF16;
+		plan_compute_memory(&s, &a);
+		assert_true(a.mem.grad_bytes_per_param == 2);
+		s.workload.grad_dtype = DTYPE_FP32;
+		plan_compute_memory(&s, &a);
+		assert_true(a.mem.grad_bytes_per_param == 4);
+	}
+	/* megatron's distributed optimizer: the fp32 buffer is whole, 4 bytes for every local
+	 * parameter, while the optimizer's 12 are sharded over the 8 ranks */
+	s.workload.framework = FW_MEGATRON;
+	s.workload.grad_dtype = GRAD_DTYPE_AUTO;
+	s.parallel.zero = 1;
+	plan_compute_memory(&s, &a);
+	assert_true(fabs(rel_err(a.mem.gradients, 4 * a.params)) < 1e-9);
+	assert_true(fabs(rel_err(a.mem.optimizer, 12 * a.params / 8)) < 1e-9);
+	s.workload.grad_dtype = DTYPE_BF16;
+	plan_compute_memory(&s, &a);
+	assert_true(fabs(rel_err(a.mem.gradients, 2 * a.params)) < 1e-9);
+	/* the default framework: 2 + 2 + 12 bytes a parameter, auto as bf16 */
+	s.workload.framework = FW_DEFAULT;
+	s.workload.grad_dtype = GRAD_DTYPE_AUTO;
+	s.parallel.zero = 0;
+	plan_compute_memory(&s, &a);
+	assert_true(fabs(rel_err(a.mem.weights + a.mem.gradients + a.mem.optimizer,
+				 16 * a.params)) < 1e-9);
+	/* the scenario text: auto reads back, explicit values keep their meaning */
+	assert_int_equal(scenario_set(&s, NULL, "workload.grad_dtype", "fp32", NULL), 0);
+	assert_int_equal(s.workload.grad_dtype, DTYPE_FP32);
+	assert_int_equal(scenario_set(&s, NULL, "workload.grad_dtype", "auto", NULL), 0);
+	assert_int_equal(s.workload.grad_dtype, GRAD_DTYPE_AUTO);
+}
+
 /* torchtitan's loss parallelism (framework fsdp, tp > 1; torchtitan/parallelisms/
  * parallelize_llama.py apply_tp, torch/distributed/tensor/parallel/loss.py): Llama 3.1 8B,
  * 8 GPUs, tp 8 with sequence parallelism, full recomputation, micro-batch 2 x 8192, bf16.
@@ -1284,6 +1351,7 @@ int main(void)
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
 	    cmocka_unit_test(test_default_and_overrides),
+	    cmocka_unit_test(test_grad_dtype_auto),
 	    cmocka_unit_test(test_fsdp_loss_parallel),
 	    cmocka_unit_test(test_serving_monotone),
 	    cmocka_unit_test(test_explain_names_framework),

@@ -231,6 +231,11 @@ static void test_every_framework_documented(void **state)
 				 ".TP)",
 				 MAN, name, name);
 		need_text(name, entry, "title", fw->title);
+		/* workload.grad_dtype auto: "gradients fp32" */
+		if (fw->trains) {
+			snprintf(part, sizeof(part), "gradients %s", dtype_name(fw->grad_dtype));
+			need_text(name, entry, "gradient dtype", part);
+		}
 		/* each part of the source, as the table gives it */
 		for (const char *s = fw->source; *s;) {
 			const char *semi = strstr(s, "; ");

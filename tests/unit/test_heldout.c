@@ -28,11 +28,13 @@ static const char *const files[] = {
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
 /* The rows that miss their tolerance, each pinned at its error in its file, the list ended
- * by NULL: none now. tt-70b-2d-mem (Llama 3.1 70B on 256 H100s, FSDP 32 x TP 8, sequence
+ * by NULL. tt-8b-float8-mem: +10.3% (84.7 GiB of 76.8) once FSDP2's sharded gradients
+ * are counted in the fp32 sharded parameters' dtype (src/framework.c grad_dtype); it was
+ * +7.5% with bf16 gradients. tt-70b-2d-mem (Llama 3.1 70B on 256 H100s, FSDP 32 x TP 8, sequence
  * parallelism, full recomputation, 71.9 GiB measured) was pinned at -22.2% (55.9 GiB)
  * until torchtitan's loss-parallel cross-entropy and the head's all-gathered input were
  * counted (src/plan_memory.c loss_bytes_token): 66.9 GiB, -6.9%. */
-static const char *const pinned_ids[] = {NULL};
+static const char *const pinned_ids[] = {"tt-8b-float8-mem", NULL};
 
 static struct validation rows;
 
@@ -110,8 +112,9 @@ static void test_group_bounds(void **state)
 
 /* What the files' comments say gpuplan does not model, held so the comment is updated
  * when it starts to: torch.compile under workload.framework fsdp plans as the eager row
- * (the calibration row torchtitan-8b-fsdp2-speed of framework-speed.yaml, 6102.7 tokens/s
- * under the same hardware settings), and Float8 moves the planned memory under 0.1%. */
+ * (the calibration row torchtitan-8b-fsdp2-speed of framework-speed.yaml, 6088.4 tokens/s
+ * under the same hardware settings; 6102.7 before FSDP2's fp32 gradient reduce-scatter),
+ * and Float8 moves the planned memory under 0.1%. */
 static void test_unmodelled_as_stated(void **state)
 {
 	(void)state;
@@ -119,7 +122,7 @@ static void test_unmodelled_as_stated(void **state)
 	double c_mem = predict(row("tt-8b-compile-mem"));
 	double f8_mem = predict(row("tt-8b-float8-mem"));
 	double f8_tps = predict(row("tt-8b-float8-tps"));
-	assert_true(fabs(compiled - 6102.7) < 1.0);
+	assert_true(fabs(compiled - 6088.4) < 1.0);
 	assert_true(fabs(f8_mem - c_mem) / c_mem < 0.001);
 	/* Float8 itself is modelled in speed: fp8 GEMMs make the step faster */
 	assert_true(f8_tps > 1.2 * compiled);
