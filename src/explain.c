@@ -370,7 +370,12 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 	out[2].key = "compute.mfu";
 	out[2].state = !(p->mfu > 0.2) ? VERDICT_WARN : VERDICT_OK;
 	units_format_human(UNIT_FLOPS, p->peak_flops, 4, a, sizeof(a));
-	snprintf(out[2].text, sizeof(out[2].text),
-		 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
-		 100 * p->shares[BN_COMPUTE]);
+	if (isnan(p->mfu)) /* no throughput (disaggregated pools that do not fit): no MFU */
+		snprintf(out[2].text, sizeof(out[2].text),
+			 "MFU null (no throughput) of %s dense, compute %.0f%% of the time", a,
+			 100 * p->shares[BN_COMPUTE]);
+	else
+		snprintf(out[2].text, sizeof(out[2].text),
+			 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
+			 100 * p->shares[BN_COMPUTE]);
 }

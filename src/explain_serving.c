@@ -1224,11 +1224,15 @@ static void disagg_pool(struct ex *e, const struct scenario *s, const struct pla
 		       p->tp * p->pp);
 	}
 	/* the split is the plan's; this count runs the file's (or the plan's ratio) */
-	ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
-	       plain(e, v->decode_engines),
-	       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
-		   ? "the file's split"
-		   : "the plan's ratio");
+	if (isnan(v->prefill_engines)) /* serve_disagg: fewer engines than the two pools */
+		ex_put(e, "  this count's engines cannot hold one prefill and one decode\n"
+			  "  engine: disaggregation does not run here (no throughput)\n");
+	else
+		ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
+		       plain(e, v->decode_engines),
+		       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
+			   ? "the file's split"
+			   : "the plan's ratio");
 	if (isfinite(v->fleet_split_gpus))
 		ex_put(e, "  the file's split meets from %s GPUs (whole multiples of it)\n",
 		       plain(e, v->fleet_split_gpus));

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "report.h"
+#include "report_json.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
@@ -333,6 +336,115 @@ static void test_slo_batch_from_decode_pool(void **state)
 	assert_true(p.slo_batch == 0);
 }
 
+/* The text report's pools row (report.c disagg_split_text), its wrapped lines joined:
+ * from its label to the next row's. Free it. */
+static char *pools_row(const struct scenario *s, const struct plan *p)
+{
+	struct report_buf b = {0};
+	char *at, *row = NULL, *o;
+	assert_int_equal(report_text(&b, s, p), 0);
+	assert_null(strstr(b.data, "nan"));
+	at = strstr(b.data, "\n  pools ");
+	if (at) {
+		row = o = calloc(1, strlen(at) + 1);
+		assert_non_null(row);
+		for (at += 1; *at && !(at[0] == '\n' && at[1] == ' ' && at[2] == ' ' &&
+				      at[3] != ' '); at++)
+			if (!(isspace((unsigned char)*at) && o > row && o[-1] == ' '))
+				*o++ = isspace((unsigned char)*at) ? ' ' : *at;
+	}
+	report_buf_release(&b);
+	return row;
+}
+
+/* A deployment of N engines splits into pools within N: one engine cannot hold a pool of
+ * each (a warning, no throughput, never a second engine's GPUs); 2 run 1 + 1; 3 run a
+ * split of 3, one of each at the least. */
+static void test_engines_within_count(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	const struct plan_warning *w;
+	char *row;
+	(void)state;
+	/* team-serve's 4 GPUs at tp 4: one engine */
+	pd(&s, NULL);
+	assert_int_equal(s.hardware.count, 4);
+	plan_compute(&s, &p);
+	w = warning_of(&p, PW_DISAGG_FEW_ENGINES);
+	assert_non_null(w);
+	assert_true(w->a == 2 && w->b == 1);
+	assert_true(isnan(p.serving.prefill_engines) && isnan(p.serving.decode_engines));
+	assert_true(isnan(p.tokens_per_s) && isnan(p.serving.requests_per_s));
+	/* the capacity plan still sizes the pools */
+	assert_true(p.gpus_required == (p.serving.fleet_prefill + p.serving.fleet_decode) * 4);
+	row = pools_row(&s, &p);
+	assert_non_null(row);
+	assert_non_null(strstr(row, "cannot hold one of each pool (no throughput)"));
+	free(row);
+	for (int n = 2; n <= 3; n++) {
+		char kv[32];
+		const char *set[] = {kv, NULL};
+		snprintf(kv, sizeof(kv), "hardware.count=%d", 4 * n);
+		pd(&s, set);
+		plan_compute(&s, &p);
+		assert_null(warning_of(&p, PW_DISAGG_FEW_ENGINES));
+		assert_true(p.serving.prefill_engines >= 1 && p.serving.decode_engines >= 1);
+		assert_true(p.serving.prefill_engines + p.serving.decode_engines == n);
+		assert_true(isfinite(p.tokens_per_s));
+		row = pools_row(&s, &p);
+		assert_non_null(row);
+		{
+			char want[64];
+			snprintf(want, sizeof(want), "this count runs %.0f + %.0f",
+				 p.serving.prefill_engines, p.serving.decode_engines);
+			assert_non_null(strstr(row, want));
+		}
+		free(row);
+		printf("%d engines: %g prefill + %g decode; plan %g + %g\n", n,
+		       p.serving.prefill_engines, p.serving.decode_engines,
+		       p.serving.fleet_prefill, p.serving.fleet_decode);
+	}
+	/* the file's one pool takes every engine: none left for the other */
+	{
+		static const char *const one[] = {"hardware.count=8", "workload.prefill_engines=2",
+						  NULL};
+		pd(&s, one);
+		plan_compute(&s, &p);
+		w = warning_of(&p, PW_DISAGG_FEW_ENGINES);
+		assert_non_null(w);
+		assert_true(w->a == 3 && w->b == 2);
+		assert_true(isnan(p.tokens_per_s));
+	}
+}
+
+/* capacity_plan.file_split_gpus: the file's split's GPUs in JSON, null without one */
+static void test_file_split_json(void **state)
+{
+	static const char *const file[] = {"workload.prefill_engines=1",
+					   "workload.decode_engines=3", "hardware.count=88", NULL};
+	static const char *const none[] = {"hardware.count=88", NULL};
+	struct scenario s;
+	struct plan p;
+	struct cJSON *j;
+	double x = -1;
+	(void)state;
+	pd(&s, file);
+	plan_compute(&s, &p);
+	assert_true(isfinite(p.serving.fleet_split_gpus));
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.file_split_gpus", &x, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_true(x == p.serving.fleet_split_gpus && x != p.gpus_required);
+	report_json_free(j);
+	pd(&s, none);
+	plan_compute(&s, &p);
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.file_split_gpus", NULL, NULL),
+			 REPORT_JSON_NULL);
+	report_json_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +454,8 @@ int main(void)
 	    cmocka_unit_test(test_batched_prefill),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_slo_batch_from_decode_pool),
+	    cmocka_unit_test(test_engines_within_count),
+	    cmocka_unit_test(test_file_split_json),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
