@@ -1689,12 +1689,24 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
 		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
 			     deployed, span);
+		/* no pools on these engines and no capacity plan of the pools (no arrival
+		 * rate): an offline deadline's count (plan_infer.c, a replica's throughput)
+		 * would name a single engine, which cannot disaggregate */
+		if (isnan(v->prefill_engines) && isnan(v->fleet_rate))
+			p->replicas = p->gpus_required = NAN;
 		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
 			plan_warn_at(p, PW_OVERLOADED, v->over_rate, v->over_most, v->over_pool);
 		p->ttft_s = v->ttft_mean_s;
 		p->tpot_s = p->step_s = v->tpot_mean_s;
 		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+		/* the fleet's shares, not the decode pool's alone: the pools' engines are alike
+		 * (tp x pp GPUs each), so a request's time on each, its prompt's share of a
+		 * batched prefill pass and its O - 1 decode steps' share 1 / batch, weighs each
+		 * pool by its GPUs x busy time (explain bottleneck.binding) */
+		pt_weigh_prefill_shares(c, in, v->batch,
+					v->step_decode_s * (g.O > 1 ? g.O - 1 : 1) / g.O,
+					isfinite(g.T) ? g.T : 0);
 		p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 		if (w->measured_tokens_per_s > 0)
 			return;
@@ -1771,7 +1783,8 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	pt_weigh_prefill_shares(c, in, v->batch,
 				isfinite(v->measured_scale) && v->measured_scale > 0
 				    ? v->step_decode_s / v->measured_scale
-				    : v->step_decode_s);
+				    : v->step_decode_s,
+				0);
 	p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 	if (w->measured_tokens_per_s > 0) {
 		if (w->requests > 0)

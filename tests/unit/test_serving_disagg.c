@@ -445,6 +445,48 @@ static void test_file_split_json(void **state)
 	report_json_free(j);
 }
 
+/* The fleet's bottleneck shares under disaggregated pools weigh both pools (plan_serve.c
+ * pt_serve, plan_infer.c pt_weigh_prefill_shares): a request's decode time is its O - 1
+ * steps' share 1 / batch of a decode engine's step, its prefill time its share of a
+ * batched pass (no more than the pool's service S), and each share is the two weighted by
+ * those times; a longer prompt moves the fleet toward compute. */
+static void test_fleet_shares(void **state)
+{
+	static const char *const at[] = {"hardware.count=88", NULL};
+	static const char *const longp[] = {"hardware.count=88", "workload.prompt_tokens=6000",
+					    NULL};
+	struct scenario s;
+	struct plan p, q;
+	const struct plan_share_weigh *wg = &p.share_weigh;
+	double O = 300, dec, pf, sum = 0;
+	(void)state;
+	pd(&s, at);
+	plan_compute(&s, &p);
+	dec = (O - 1) * p.serving.step_decode_s / p.serving.batch;
+	assert_true(fabs(wg->decode_s - dec) < 1e-9 * dec);
+	pf = wg->prefill_s;
+	assert_true(pf > 0 && pf <= p.serving.prompt_svc_s * (1 + 1e-9));
+	assert_true(pf >= 0.8 * p.serving.prompt_svc_s); /* S less the host's load */
+	assert_true(fabs(p.shares[BN_COMPUTE] - (wg->decode[0] * dec + wg->part_s[0]) /
+						    (dec + pf)) < 1e-12);
+	assert_true(fabs(p.shares[BN_HBM] - (wg->decode[1] * dec + wg->part_s[1]) / (dec + pf)) <
+		    1e-12);
+	/* the prefill pool's terms add up to no more than its time */
+	for (int k = 0; k < 3; k++)
+		sum += wg->part_s[k];
+	assert_true(sum <= pf * (1 + 1e-9));
+	/* the prefill pool busy for longer per request than the decode pool here (17 prefill
+	 * engines to 5): the fleet's compute share is above the decode pool's */
+	assert_true(pf > dec && p.shares[BN_COMPUTE] > wg->decode[0]);
+	printf("fleet shares: compute %.3g (decode pool %.3g), hbm %.3g (%.3g); prefill %.3g "
+	       "ms, decode %.3g ms a request\n",
+	       p.shares[BN_COMPUTE], wg->decode[0], p.shares[BN_HBM], wg->decode[1], 1e3 * pf,
+	       1e3 * dec);
+	pd(&s, longp);
+	plan_compute(&s, &q);
+	assert_true(q.shares[BN_COMPUTE] > p.shares[BN_COMPUTE]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +498,7 @@ int main(void)
 	    cmocka_unit_test(test_slo_batch_from_decode_pool),
 	    cmocka_unit_test(test_engines_within_count),
 	    cmocka_unit_test(test_file_split_json),
+	    cmocka_unit_test(test_fleet_shares),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
