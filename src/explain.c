@@ -304,6 +304,16 @@ int explain_key_wrapped(const struct scenario *s, const struct plan *p, const ch
 	return explain_key_parts(s, p, key, width, buf, size, NULL, err);
 }
 
+/* Disaggregated pools that the deployment's engines cannot hold (PW_DISAGG_FEW_ENGINES):
+ * their figures are null. */
+static bool disagg_few(const struct plan *p)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == PW_DISAGG_FEW_ENGINES)
+			return true;
+	return false;
+}
+
 int explain_key_parts(const struct scenario *s, const struct plan *p, const char *key, int width,
 		      char *buf, size_t size, struct explain_parts *parts, struct gp_error *err)
 {
@@ -332,6 +342,15 @@ int explain_key_parts(const struct scenario *s, const struct plan *p, const char
 	if (size)
 		buf[0] = '\0';
 	headline(&e, f, p);
+	if (disagg_few(p) && figure_is_number(f) && isnan(figure_value(f, p))) {
+		/* plan_serve.c serve_disagg: no pools on these GPUs, so nothing to explain */
+		ex_put(&e, "\n  not applicable: disaggregated pools need one prefill and one\n"
+			   "  decode engine at the least, and this deployment's engines hold\n"
+			   "  fewer (see the warning); capacity_plan.gpus_required sizes the\n"
+			   "  pools\n\n  source: DistServe (Zhong et al. 2024): the pools run on\n"
+			   "          separate GPUs\n");
+		return 0;
+	}
 	if (f->flags & FIGURE_DETAIL)
 		detail(&e, f, s, p);
 	else
@@ -370,7 +389,12 @@ void explain_verdicts(const struct plan *p, struct explain_verdict out[EXPLAIN_V
 	out[2].key = "compute.mfu";
 	out[2].state = !(p->mfu > 0.2) ? VERDICT_WARN : VERDICT_OK;
 	units_format_human(UNIT_FLOPS, p->peak_flops, 4, a, sizeof(a));
-	snprintf(out[2].text, sizeof(out[2].text),
-		 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
-		 100 * p->shares[BN_COMPUTE]);
+	if (isnan(p->mfu)) /* no throughput (disaggregated pools that do not fit): no MFU */
+		snprintf(out[2].text, sizeof(out[2].text),
+			 "MFU null (no throughput) of %s dense, compute %.0f%% of the time", a,
+			 100 * p->shares[BN_COMPUTE]);
+	else
+		snprintf(out[2].text, sizeof(out[2].text),
+			 "MFU %.1f%% of %s dense, compute %.0f%% of the time", 100 * p->mfu, a,
+			 100 * p->shares[BN_COMPUTE]);
 }

@@ -44,6 +44,14 @@ static void serving_rule(struct ex *e, const struct plan *p)
 			 isnan(v->budget) ? "unlimited" : plain(e, v->budget), plain(e, v->batch));
 		break;
 	case SCHED_DISAGG:
+		if (isnan(v->prefill_engines)) { /* serve_disagg: fewer engines than pools */
+			snprintf(text, sizeof(text),
+				 "disaggregated: this deployment's engines cannot hold one prefill "
+				 "and one decode engine (a prompt's prefill %s, its KV sent in %s; "
+				 "DistServe, Splitwise, Dynamo, SGLang PD);",
+				 sec(e, v->prefill_s), sec(e, v->kv_transfer_s));
+			break;
+		}
 		snprintf(text, sizeof(text),
 			 "disaggregated: %s prefill engines (utilisation %s; a prompt's prefill "
 			 "%s, its KV sent in %s) and %s decode engines that only decode "
@@ -282,7 +290,10 @@ void explain_serving_batch(struct ex *e, const struct scenario *s, const struct 
 	const struct plan_serving *v = &p->serving;
 	const struct workload *w = &s->workload;
 	char nums[160];
-	if (open_loop(p) && v->overloaded)
+	if (sched_of(v->scheduler) == SCHED_DISAGG && isnan(v->prefill_engines))
+		snprintf(nums, sizeof(nums), "!no pools on these engines (the warning): %s",
+			 plain(e, v->batch));
+	else if (open_loop(p) && v->overloaded)
 		snprintf(nums, sizeof(nums), "!the arrivals outrun the replica: its cap, %s",
 			 plain(e, v->max_running));
 	else if (open_loop(p))
@@ -1228,11 +1239,15 @@ static void disagg_pool(struct ex *e, const struct scenario *s, const struct pla
 		       p->tp * p->pp);
 	}
 	/* the split is the plan's; this count runs the file's (or the plan's ratio) */
-	ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
-	       plain(e, v->decode_engines),
-	       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
-		   ? "the file's split"
-		   : "the plan's ratio");
+	if (isnan(v->prefill_engines)) /* serve_disagg: fewer engines than the two pools */
+		ex_put(e, "  this count's engines cannot hold one prefill and one decode\n"
+			  "  engine: disaggregation does not run here (no throughput)\n");
+	else
+		ex_put(e, "  this count runs %s + %s engines (%s)\n", plain(e, v->prefill_engines),
+		       plain(e, v->decode_engines),
+		       s->workload.prefill_engines > 0 || s->workload.decode_engines > 0
+			   ? "the file's split"
+			   : "the plan's ratio");
 	if (isfinite(v->fleet_split_gpus))
 		ex_put(e, "  the file's split meets from %s GPUs (whole multiples of it)\n",
 		       plain(e, v->fleet_split_gpus));
@@ -1418,10 +1433,19 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 			   sec(e, wg->decode_s), sec(e, wg->part_s[k]), sec(e, wg->decode_s),
 			   sec(e, wg->prefill_s));
 		result(e, nm, pct(e, p->shares[b]));
-		ex_put(
-		    e,
-		    "\n  per request: its prompt's prefill pass and its share 1 / batch of\n"
-		    "  the decode steps of its output tokens, as the loaded engine runs them\n\n");
+		if (isfinite(p->serving.scheduler) && (int)p->serving.scheduler == SCHED_DISAGG)
+			/* plan_serve.c pt_serve: the fleet's shares, both pools */
+			ex_put(e,
+			       "\n  per request: its prompt's share of a prefill engine's batched\n"
+			       "  pass and its share 1 / batch of a decode engine's steps; the\n"
+			       "  pools' engines are alike (tp x pp GPUs), so each pool weighs in\n"
+			       "  by its GPUs x busy time: the fleet's shares, not one pool's\n\n");
+		else
+			ex_put(e,
+			       "\n  per request: its prompt's prefill pass and its share 1 / batch "
+			       "of\n"
+			       "  the decode steps of its output tokens, as the loaded engine runs "
+			       "them\n\n");
 	}
 	switch (b) {
 	case BN_CAPACITY:

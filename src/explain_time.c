@@ -232,6 +232,9 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 		ex_numbers(e, "mfu", "%s x %s tok/s / (%d x %s)", cnt(e, p->flops_per_token),
 			   plain(e, p->tokens_per_s), s->hardware.count,
 			   h(e, UNIT_FLOPS, p->peak_flops));
+	} else if (isnan(p->tokens_per_s)) {
+		/* no throughput (disaggregated pools the engines cannot hold: the warning) */
+		ex_put(e, "  mfu: null, no throughput on this deployment (see the warning)\n");
 	} else {
 		/* tokens/s counts generated tokens; each carries 1 / output of its request's
 		 * FLOPs, the causal prefill and the decode (pt_infer_mfu) */
@@ -240,7 +243,8 @@ void explain_mfu(struct ex *e, const struct scenario *s, const struct plan *p)
 			   plain(e, p->tokens_per_s), plain(e, output_tokens(s)), s->hardware.count,
 			   h(e, UNIT_FLOPS, p->peak_flops));
 	}
-	result(e, "mfu", pct(e, p->mfu));
+	if (training(s) || !isnan(p->tokens_per_s))
+		result(e, "mfu", pct(e, p->mfu));
 	if (!training(s))
 		request_flops(e, s, p);
 	if (s->workload.measured_tokens_per_s > 0)

@@ -291,6 +291,9 @@ const struct figure figures[] = {
 	{.key = "capacity_plan.decode_engines", .label = "decode engines", .unit = UNIT_NONE,
 	 .offset = PO(serving.fleet_decode), .integer = true, .section = FIGURE_TIME, .text = {0, 18},
 	 .explain = explain_decode_engines},
+	{.key = "capacity_plan.file_split_gpus", .label = "GPUs of the file's split", .unit = UNIT_NONE,
+	 .offset = PO(serving.fleet_split_gpus), .integer = true, .section = FIGURE_TIME,
+	 .explain = explain_prefill_engines},
 	DETAIL("capacity_plan.slo_batch", "largest batch meeting the SLO", UNIT_NONE, slo_batch,
 	       false, FIGURE_TIME, explain_max_batch),
 

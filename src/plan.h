@@ -57,6 +57,9 @@ enum plan_warning_code {
 	 * 86,400 s (b) would have: every figure follows a */
 	PW_RATE_OVERRIDES,
 	PW_SLO_PERCENTILE_TPOT, /* a = the TPOT at the SLO percentile (c), b = its target */
+	/* disaggregated pools need a = engines (one prefill, one decode at the least) but the
+	 * deployment runs b */
+	PW_DISAGG_FEW_ENGINES,
 	PW_COUNT
 };
 

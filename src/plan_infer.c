@@ -101,26 +101,31 @@ double pt_prefill_s(const struct infer *in, double M, double P)
  * pt_prefill_s of its computed tokens, compute-bound at a long prompt, and its O decode
  * tokens, a share 1 / batch of each decode step of the running batch, bandwidth-bound at
  * a small batch; the shares are the decode step's and the prefill pass's, each weighted by
- * its time per request. */
+ * its time per request. pass: the tokens of the pass a prompt rides in (<= 0 or below the
+ * prompt: its own pass), the prompt taking its share prompt / pass of that pass's time and
+ * terms (a disaggregated prefill engine batches the waiting prompts into one pass of up
+ * to the budget: plan_serve.c serve_disagg's S). */
 void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, double batch,
-			     double decode_step)
+			     double decode_step, double pass)
 {
 	struct plan *p = c->p;
 	double O = c->s->workload.output_tokens > 0 ? c->s->workload.output_tokens : 1;
 	double Pc = (1 - in->hit) * in->prefill_P;
-	double pf, dec, mm, comp, hbm, net, tot;
+	double M, f, pf, dec, mm, comp, hbm, net, tot;
 	if (!(Pc > 0) || !(decode_step > 0))
 		return;
-	pf = pt_prefill_s(in, Pc, Pc); /* as time_infer times a prompt's */
+	M = pass > Pc ? pass : Pc;
+	f = Pc / M;			  /* the prompt's share of its pass */
+	pf = f * pt_prefill_s(in, M, Pc); /* as time_infer times a prompt's */
 	dec = O * decode_step / (batch > 1 ? batch : 1);
 	/* pt_prefill_s's terms: the GEMMs or the weight read, the attention (and scans, the
 	 * draft's prefill), the elementwise traffic, the collectives, the launches */
-	mm = (Pc + GEMM_DIM_HALF) * in->tc_row;
-	comp =
-	    (mm >= in->w_read ? mm : 0) + Pc * (window_keys(in, Pc * in->key_half) * in->att_key +
-						in->scan_tok + (in->sk > 0 ? in->d_pf_tok : 0));
-	hbm = (mm < in->w_read ? in->w_read : 0) + Pc * in->elt_per_tok;
-	net = in->tp_fixed + in->pp_fixed + in->ep_fixed + Pc * in->tp_per_tok;
+	mm = (M + GEMM_DIM_HALF) * in->tc_row;
+	comp = f * ((mm >= in->w_read ? mm : 0) +
+		    M * (window_keys(in, Pc * in->key_half) * in->att_key + in->scan_tok +
+			 (in->sk > 0 ? in->d_pf_tok : 0)));
+	hbm = f * ((mm < in->w_read ? in->w_read : 0) + M * in->elt_per_tok);
+	net = f * (in->tp_fixed + in->pp_fixed + in->ep_fixed + M * in->tp_per_tok);
 	tot = pf + dec;
 	if (!(pf > 0) || !(tot > 0))
 		return;
@@ -680,7 +685,7 @@ void pt_time_infer(struct tctx *c)
 	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT) {
 		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
 		/* as a loaded engine's: the shares of a request's prefill and decode */
-		pt_weigh_prefill_shares(c, &in, B, p->tpot_s);
+		pt_weigh_prefill_shares(c, &in, B, p->tpot_s, 0);
 	}
 	pt_serve(c, &in, B, maxb, deployed, tps_plan);
 }

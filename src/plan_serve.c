@@ -1238,7 +1238,7 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	double X = w->prompt_tokens * p->mem.kv_bytes_per_token / fabric_bw(c, 2 * span);
 	double own = D + X, q = v->slo_percentile / 100, top = fleet_max(span);
 	double np, nd, rho, r, B, st, lvq[4] = {serve_q[0], serve_q[1], serve_q[2], q};
-	bool slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
+	bool few, slo = w->slo.ttft_s > 0 || w->slo.tpot_s > 0;
 
 	v->prefill_s = D;
 	v->prompt_svc_s = S;
@@ -1312,19 +1312,26 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	/* the split of the scenario's engines: as given, else the capacity plan's ratio */
 	np = w->prefill_engines, nd = w->decode_engines;
 	if (np <= 0 && nd <= 0) {
+		/* N engines split in the plan's ratio, at least one of each within N */
 		double f = isfinite(v->fleet_prefill) && isfinite(v->fleet_decode)
 			       ? v->fleet_prefill / (v->fleet_prefill + v->fleet_decode)
 			       : 0.5;
-		np = max_num(1, floor(engines_deployed * f + 0.5));
+		np = min_num(max_num(1, floor(engines_deployed * f + 0.5)), engines_deployed - 1);
 		nd = engines_deployed - np;
 	} else if (np <= 0) {
 		np = engines_deployed - nd;
 	} else if (nd <= 0) {
 		nd = engines_deployed - np;
 	}
+	/* fewer than one engine of each pool within the deployment (one engine, or the
+	 * file's one pool takes them all): the pools cannot run on these GPUs, so the
+	 * figures below are one prefill + one decode engine's and the throughput is null */
+	few = np < 1 || nd < 1;
 	np = max_num(np, 1), nd = max_num(nd, 1);
-	v->prefill_engines = np;
-	v->decode_engines = nd;
+	if (few)
+		plan_warn(p, PW_DISAGG_FEW_ENGINES, max_num(np + nd, 2), engines_deployed);
+	v->prefill_engines = few ? NAN : np;
+	v->decode_engines = few ? NAN : nd;
 	/* the pools at that split: an arrival rate, or a closed loop of decodes */
 	rho = rate > 0 ? rate * S / np : 0;
 	r = rate > 0 ? rate / nd : 0;
@@ -1369,6 +1376,11 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	 * when they outrun it */
 	v->requests_per_s = rate > 0 ? min_num(rate, min_num(np / S, nd * v->capacity_rate)) / nd
 				     : B / (steps * st);
+	if (few) { /* no pools on these GPUs: nothing completes, no queue to overrun */
+		v->requests_per_s = v->prefill_util = v->utilisation = NAN;
+		v->overloaded = false;
+		v->over_rate = v->over_most = v->over_pool = NAN;
+	}
 	v->step_decode_s = st;
 	v->step_frac = 0;
 	v->e2e_run_s = steps * st;
@@ -1376,16 +1388,16 @@ static void serve_disagg(const struct tctx *c, const struct infer *in, const str
 	v->wait_queue_s = rho > 0 && rho < 1 ? disagg_wait(D, rho, -1) : 0;
 	v->wait_s = v->wait_queue_s;
 	v->room = NAN;
-	if (v->overloaded) /* no steady state: no wait, no concurrency (null) */
+	if (v->overloaded || few) /* no steady state: no wait, no concurrency (null) */
 		v->wait_queue_s = v->wait_s = NAN;
 	if (rate > 0)
 		v->concurrency = v->requests_per_s * (v->e2e_run_s + v->wait_s);
-	v->ttft_mean_s = v->overloaded ? NAN : own + v->wait_s;
+	v->ttft_mean_s = v->overloaded || few ? NAN : own + v->wait_s;
 	v->tpot_mean_s = st;
 	v->e2e_mean_s = v->ttft_mean_s + steps * st;
 	for (int lv = 0; lv < 4; lv++) {
 		double wait = rho > 0 && rho < 1 ? disagg_wait(D, rho, lvq[lv]) : 0;
-		double ttft = v->overloaded ? NAN : own + wait;
+		double ttft = v->overloaded || few ? NAN : own + wait;
 		v->lv_own_s[lv] = own;
 		v->lv_wait_s[lv] = wait;
 		v->lv_k[lv] = 0;
@@ -1677,12 +1689,24 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		v->slo_percentile = w->slo.percentile > 0 ? w->slo.percentile : 99;
 		serve_disagg(c, in, &g, w->kind == WL_ONLINE && w->concurrency <= 0 ? peak : 0,
 			     deployed, span);
+		/* no pools on these engines and no capacity plan of the pools (no arrival
+		 * rate): an offline deadline's count (plan_infer.c, a replica's throughput)
+		 * would name a single engine, which cannot disaggregate */
+		if (isnan(v->prefill_engines) && isnan(v->fleet_rate))
+			p->replicas = p->gpus_required = NAN;
 		lone_warnings_at(p, v->slo_percentile);
 		if (v->overloaded)
 			plan_warn_at(p, PW_OVERLOADED, v->over_rate, v->over_most, v->over_pool);
 		p->ttft_s = v->ttft_mean_s;
 		p->tpot_s = p->step_s = v->tpot_mean_s;
 		pt_decode_terms(c, in, v->batch > 1 ? micro(in, v->batch) : 1, v->step_decode_s);
+		/* the fleet's shares, not the decode pool's alone: the pools' engines are alike
+		 * (tp x pp GPUs each), so a request's time on each, its prompt's share of a
+		 * batched prefill pass and its O - 1 decode steps' share 1 / batch, weighs each
+		 * pool by its GPUs x busy time (explain bottleneck.binding) */
+		pt_weigh_prefill_shares(c, in, v->batch,
+					v->step_decode_s * (g.O > 1 ? g.O - 1 : 1) / g.O,
+					isfinite(g.T) ? g.T : 0);
 		p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 		if (w->measured_tokens_per_s > 0)
 			return;
@@ -1759,7 +1783,8 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	pt_weigh_prefill_shares(c, in, v->batch,
 				isfinite(v->measured_scale) && v->measured_scale > 0
 				    ? v->step_decode_s / v->measured_scale
-				    : v->step_decode_s);
+				    : v->step_decode_s,
+				0);
 	p->parts.prefill_s = max_num(p->step_s - v->step_decode_s, 0);
 	if (w->measured_tokens_per_s > 0) {
 		if (w->requests > 0)

@@ -556,7 +556,7 @@ void pt_serve_memo_init(struct serve_memo *m);
 void pt_decode_terms(const struct tctx *c, const struct infer *in, double Bm, double step);
 void pt_infer_mfu(const struct tctx *c);
 void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, double batch,
-			     double decode_step);
+			     double decode_step, double pass);
 
 /* What an overloaded engine completes, requests/s: its cap's rate, or fewer when the
  * prompt budget's passes are what cannot keep up, 1 / a prompt's service there (the

@@ -63,6 +63,10 @@ static const struct {
 			   "workload.requests_per_s %.4g overrides workload.requests_per_day "
 			   "(%.4g requests/s at its peak_factor): every figure follows "
 			   "requests_per_s (set it to 0 for the daily load)"},
+    [PW_DISAGG_FEW_ENGINES] = {UNIT_NONE,
+			       "disaggregated pools need %.0f engines (one prefill and one "
+			       "decode at the least) but the gpus run %.0f: no throughput at "
+			       "this count (capacity_plan.gpus_required sizes the pools)"},
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
     [PW_PAGED_EVICTED] = {UNIT_BYTES, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},

@@ -564,6 +564,13 @@ static bool disagg_split_text(const struct scenario *s, const struct plan *p, ch
 	char file[96];
 	if (isnan(v->scheduler) || (int)v->scheduler != SCHED_DISAGG || !isfinite(p->gpus_required))
 		return false;
+	if (isnan(v->prefill_engines)) { /* the pools do not fit in the deployment's engines */
+		snprintf(text, size,
+			 "GPUs required runs the plan's %.0f prefill + %.0f decode engines; this "
+			 "count's engines cannot hold one of each pool (no throughput)",
+			 v->fleet_prefill, v->fleet_decode);
+		return true;
+	}
 	if (a <= 0 && b <= 0) {
 		snprintf(text, size,
 			 "GPUs required runs the plan's %.0f prefill + %.0f decode engines; this "

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "report.h"
+#include "report_json.h"
 #include "scenario.h"
 #include "scenario_yaml.h"
 #include "shipped_catalog.h"
@@ -333,6 +336,157 @@ static void test_slo_batch_from_decode_pool(void **state)
 	assert_true(p.slo_batch == 0);
 }
 
+/* The text report's pools row (report.c disagg_split_text), its wrapped lines joined:
+ * from its label to the next row's. Free it. */
+static char *pools_row(const struct scenario *s, const struct plan *p)
+{
+	struct report_buf b = {0};
+	char *at, *row = NULL, *o;
+	assert_int_equal(report_text(&b, s, p), 0);
+	assert_null(strstr(b.data, "nan"));
+	at = strstr(b.data, "\n  pools ");
+	if (at) {
+		row = o = calloc(1, strlen(at) + 1);
+		assert_non_null(row);
+		for (at += 1; *at && !(at[0] == '\n' && at[1] == ' ' && at[2] == ' ' &&
+				      at[3] != ' '); at++)
+			if (!(isspace((unsigned char)*at) && o > row && o[-1] == ' '))
+				*o++ = isspace((unsigned char)*at) ? ' ' : *at;
+	}
+	report_buf_release(&b);
+	return row;
+}
+
+/* A deployment of N engines splits into pools within N: one engine cannot hold a pool of
+ * each (a warning, no throughput, never a second engine's GPUs); 2 run 1 + 1; 3 run a
+ * split of 3, one of each at the least. */
+static void test_engines_within_count(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	const struct plan_warning *w;
+	char *row;
+	(void)state;
+	/* team-serve's 4 GPUs at tp 4: one engine */
+	pd(&s, NULL);
+	assert_int_equal(s.hardware.count, 4);
+	plan_compute(&s, &p);
+	w = warning_of(&p, PW_DISAGG_FEW_ENGINES);
+	assert_non_null(w);
+	assert_true(w->a == 2 && w->b == 1);
+	assert_true(isnan(p.serving.prefill_engines) && isnan(p.serving.decode_engines));
+	assert_true(isnan(p.tokens_per_s) && isnan(p.serving.requests_per_s));
+	/* the capacity plan still sizes the pools */
+	assert_true(p.gpus_required == (p.serving.fleet_prefill + p.serving.fleet_decode) * 4);
+	row = pools_row(&s, &p);
+	assert_non_null(row);
+	assert_non_null(strstr(row, "cannot hold one of each pool (no throughput)"));
+	free(row);
+	for (int n = 2; n <= 3; n++) {
+		char kv[32];
+		const char *set[] = {kv, NULL};
+		snprintf(kv, sizeof(kv), "hardware.count=%d", 4 * n);
+		pd(&s, set);
+		plan_compute(&s, &p);
+		assert_null(warning_of(&p, PW_DISAGG_FEW_ENGINES));
+		assert_true(p.serving.prefill_engines >= 1 && p.serving.decode_engines >= 1);
+		assert_true(p.serving.prefill_engines + p.serving.decode_engines == n);
+		assert_true(isfinite(p.tokens_per_s));
+		row = pools_row(&s, &p);
+		assert_non_null(row);
+		{
+			char want[64];
+			snprintf(want, sizeof(want), "this count runs %.0f + %.0f",
+				 p.serving.prefill_engines, p.serving.decode_engines);
+			assert_non_null(strstr(row, want));
+		}
+		free(row);
+		printf("%d engines: %g prefill + %g decode; plan %g + %g\n", n,
+		       p.serving.prefill_engines, p.serving.decode_engines,
+		       p.serving.fleet_prefill, p.serving.fleet_decode);
+	}
+	/* the file's one pool takes every engine: none left for the other */
+	{
+		static const char *const one[] = {"hardware.count=8", "workload.prefill_engines=2",
+						  NULL};
+		pd(&s, one);
+		plan_compute(&s, &p);
+		w = warning_of(&p, PW_DISAGG_FEW_ENGINES);
+		assert_non_null(w);
+		assert_true(w->a == 3 && w->b == 2);
+		assert_true(isnan(p.tokens_per_s));
+	}
+}
+
+/* capacity_plan.file_split_gpus: the file's split's GPUs in JSON, null without one */
+static void test_file_split_json(void **state)
+{
+	static const char *const file[] = {"workload.prefill_engines=1",
+					   "workload.decode_engines=3", "hardware.count=88", NULL};
+	static const char *const none[] = {"hardware.count=88", NULL};
+	struct scenario s;
+	struct plan p;
+	struct cJSON *j;
+	double x = -1;
+	(void)state;
+	pd(&s, file);
+	plan_compute(&s, &p);
+	assert_true(isfinite(p.serving.fleet_split_gpus));
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.file_split_gpus", &x, NULL),
+			 REPORT_JSON_NUMBER);
+	assert_true(x == p.serving.fleet_split_gpus && x != p.gpus_required);
+	report_json_free(j);
+	pd(&s, none);
+	plan_compute(&s, &p);
+	j = report_json_build(&s, &p);
+	assert_int_equal(report_json_get(j, "capacity_plan.file_split_gpus", NULL, NULL),
+			 REPORT_JSON_NULL);
+	report_json_free(j);
+}
+
+/* The fleet's bottleneck shares under disaggregated pools weigh both pools (plan_serve.c
+ * pt_serve, plan_infer.c pt_weigh_prefill_shares): a request's decode time is its O - 1
+ * steps' share 1 / batch of a decode engine's step, its prefill time its share of a
+ * batched pass (no more than the pool's service S), and each share is the two weighted by
+ * those times; a longer prompt moves the fleet toward compute. */
+static void test_fleet_shares(void **state)
+{
+	static const char *const at[] = {"hardware.count=88", NULL};
+	static const char *const longp[] = {"hardware.count=88", "workload.prompt_tokens=6000",
+					    NULL};
+	struct scenario s;
+	struct plan p, q;
+	const struct plan_share_weigh *wg = &p.share_weigh;
+	double O = 300, dec, pf, sum = 0;
+	(void)state;
+	pd(&s, at);
+	plan_compute(&s, &p);
+	dec = (O - 1) * p.serving.step_decode_s / p.serving.batch;
+	assert_true(fabs(wg->decode_s - dec) < 1e-9 * dec);
+	pf = wg->prefill_s;
+	assert_true(pf > 0 && pf <= p.serving.prompt_svc_s * (1 + 1e-9));
+	assert_true(pf >= 0.8 * p.serving.prompt_svc_s); /* S less the host's load */
+	assert_true(fabs(p.shares[BN_COMPUTE] - (wg->decode[0] * dec + wg->part_s[0]) /
+						    (dec + pf)) < 1e-12);
+	assert_true(fabs(p.shares[BN_HBM] - (wg->decode[1] * dec + wg->part_s[1]) / (dec + pf)) <
+		    1e-12);
+	/* the prefill pool's terms add up to no more than its time */
+	for (int k = 0; k < 3; k++)
+		sum += wg->part_s[k];
+	assert_true(sum <= pf * (1 + 1e-9));
+	/* the prefill pool busy for longer per request than the decode pool here (17 prefill
+	 * engines to 5): the fleet's compute share is above the decode pool's */
+	assert_true(pf > dec && p.shares[BN_COMPUTE] > wg->decode[0]);
+	printf("fleet shares: compute %.3g (decode pool %.3g), hbm %.3g (%.3g); prefill %.3g "
+	       "ms, decode %.3g ms a request\n",
+	       p.shares[BN_COMPUTE], wg->decode[0], p.shares[BN_HBM], wg->decode[1], 1e3 * pf,
+	       1e3 * dec);
+	pd(&s, longp);
+	plan_compute(&s, &q);
+	assert_true(q.shares[BN_COMPUTE] > p.shares[BN_COMPUTE]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +496,9 @@ int main(void)
 	    cmocka_unit_test(test_batched_prefill),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_slo_batch_from_decode_pool),
+	    cmocka_unit_test(test_engines_within_count),
+	    cmocka_unit_test(test_file_split_json),
+	    cmocka_unit_test(test_fleet_shares),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

@@ -61,10 +61,13 @@ static void test_rate_no_fleet_serves(void **state)
 	assert_non_null(strstr(b.data, "wait before 1st pass   unbounded"));
 	assert_non_null(strstr(b.data, "none: cannot meet the load"));
 	report_buf_release(&b);
-	/* every loaded scheduler, disaggregated pools too */
+	/* every loaded scheduler, disaggregated pools too (on two engines: one engine holds
+	 * no pool of each, PW_DISAGG_FEW_ENGINES, test_serving_disagg.c) */
 	for (int i = 0; i < 3; i++) {
 		static const char *const sched[] = {"prefill-first", "static", "disaggregated"};
 		setf(&s, "workload.scheduler=%s", sched[i]);
+		if (i == 2)
+			set(&s, "hardware.count=8");
 		plan_compute(&s, &p);
 		assert_true(p.serving.overloaded);
 		assert_true(isnan(p.ttft_s) && isnan(p.serving.wait_s));
