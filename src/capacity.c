@@ -50,7 +50,9 @@ bool capacity_fewest(const struct scenario *s, const struct plan *p, struct capa
 			t.hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
 			plan_compute(&t, &q);
 			out->tried++;
-			if (!q.mem.fits || !isfinite(q.gpus_required) || !(q.gpus_required < best))
+			/* a count past PLAN_MAX_GPUS is no fleet (and no int hardware.count) */
+			if (!q.mem.fits || !isfinite(q.gpus_required) ||
+			    !(q.gpus_required < best) || q.gpus_required > PLAN_MAX_GPUS)
 				continue;
 			best = q.gpus_required;
 			found = true;

@@ -1069,6 +1069,18 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 		for (int i = 0; i < p->nwarnings; i++) {
 			const struct plan_warning *pw = &p->warnings[i];
 			bool ttft = pw->code == PW_SLO_UNREACHABLE_TTFT;
+			if (pw->code == PW_FLEET_OVER_MAX) {
+				/* plan_infer.c: the count past PLAN_MAX_GPUS is no fleet */
+				formula(e, "replicas",
+					"ceil(peak tokens/s / a replica's tokens/s), at most "
+					"PLAN_MAX_GPUS GPUs");
+				ex_numbers(e, "replicas", "none: more than %s replicas of %s GPUs",
+					   plain(e, pw->a), plain(e, pw->b));
+				result(e, "replicas", "none (cannot meet)");
+				source(e, "the decode step alone (workload.scheduler alone); "
+					  "gpuplan's ceiling of 1e8 GPUs (src/plan.h)");
+				return;
+			}
 			if (!ttft && pw->code != PW_SLO_UNREACHABLE_TPOT)
 				continue;
 			formula(e, "replicas",

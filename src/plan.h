@@ -60,6 +60,8 @@ enum plan_warning_code {
 	/* disaggregated pools need a = engines (one prefill, one decode at the least) but the
 	 * deployment runs b */
 	PW_DISAGG_FEW_ENGINES,
+	/* a = workload.measured_tokens_per_s, b = the MFU it implies, in percent (over 100) */
+	PW_MEASURED_OVER_PEAK,
 	PW_COUNT
 };
 

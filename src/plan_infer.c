@@ -667,6 +667,12 @@ void pt_time_infer(struct tctx *c)
 		} else if (need > 0) {
 			p->replicas = ceil(need / tps_plan - 1e-9);
 			p->gpus_required = p->replicas * per_replica;
+			if (p->gpus_required > PLAN_MAX_GPUS) {
+				/* as the loaded schedulers' fleet walk stops (plan_serve.c) */
+				plan_warn(p, PW_FLEET_OVER_MAX, floor(PLAN_MAX_GPUS / per_replica),
+					  per_replica);
+				p->replicas = p->gpus_required = NAN;
+			}
 		}
 	} else {
 		if (w->tokens > 0) {

@@ -67,6 +67,10 @@ static const struct {
 			       "disaggregated pools need %.0f engines (one prefill and one "
 			       "decode at the least) but the gpus run %.0f: no throughput at "
 			       "this count (capacity_plan.gpus_required sizes the pools)"},
+    [PW_MEASURED_OVER_PEAK] = {UNIT_NONE,
+			       "workload.measured_tokens_per_s %.4g implies %.0f%% of the gpus' "
+			       "peak flop/s: more than they can compute (a run of more gpus, or "
+			       "of another model or format?)"},
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
     [PW_PAGED_EVICTED] = {UNIT_BYTES, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
@@ -79,12 +83,14 @@ static const char *const conflict_keys[CONFLICT_COUNT] = {"parallel.zero", "para
 
 const char *plan_warning_conflict_key(const struct plan_warning *w)
 {
-	int c = (int)w->b;
 	/* both rates given: scenario_ignored_fields places it at requests_per_s as well */
 	if (w->code == PW_RATE_OVERRIDES)
 		return "workload.requests_per_s";
-	return w->code == PW_FRAMEWORK_CONFLICT && c >= 0 && c < CONFLICT_COUNT ? conflict_keys[c]
-										: NULL;
+	/* b is a conflict's index only for PW_FRAMEWORK_CONFLICT: cast it there alone (other
+	 * codes' b can be far outside int) */
+	if (w->code != PW_FRAMEWORK_CONFLICT || !(w->b >= 0 && w->b < CONFLICT_COUNT))
+		return NULL;
+	return conflict_keys[(int)w->b];
 }
 
 bool plan_warning_field_ignored(const struct plan_warning *w)

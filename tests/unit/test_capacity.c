@@ -143,6 +143,36 @@ static void test_file_cannot_meet(void **state)
 	assert_true(f.tpot_slo_s <= 0.020);
 }
 
+/* A load no count up to PLAN_MAX_GPUS carries, under the lone-decode scheduler: the plan
+ * names no fleet (the loaded schedulers' walk stops there too) and warns, and the fewest
+ * layout names none past the ceiling either (its count must fit an int hardware.count). */
+static void test_past_the_ceiling(void **state)
+{
+	struct scenario s;
+	struct plan p;
+	struct capacity_fewest f;
+	bool warned = false;
+	(void)state;
+
+	load("scenarios/seed-08-online-customer-service.yaml", &s);
+	s.workload.requests_per_s = 1e9;
+	s.workload.output_tokens = 4000;
+	s.workload.measured_tokens_per_s = 0;
+	s.workload.scheduler = SCHED_ALONE;
+	s.parallel.tp = 2;
+	s.hardware.count = 2;
+	plan_compute(&s, &p);
+	for (int i = 0; i < p.nwarnings; i++)
+		warned |= p.warnings[i].code == PW_FLEET_OVER_MAX;
+	printf("1e9 requests/s alone: gpus_required %g, over-max warning %d\n", p.gpus_required,
+	       warned);
+	assert_true(isnan(p.gpus_required));
+	assert_true(isnan(p.replicas));
+	assert_true(warned);
+	if (capacity_fewest(&s, &p, &f))
+		assert_true(f.gpus_required <= PLAN_MAX_GPUS);
+}
+
 /* search and capacity_fewest plan with the same model: among search's layouts at the
  * file's weights and KV format (search also tries others), the fewest GPUs required is
  * capacity_fewest's, at its tp and pp (team-serve's 4 GPUs hold the tp 2 x pp 1 layout) */
@@ -184,9 +214,8 @@ static void test_search_agrees(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_team_serve_fewest),
-	    cmocka_unit_test(test_no_load),
-	    cmocka_unit_test(test_file_cannot_meet),
+	    cmocka_unit_test(test_team_serve_fewest), cmocka_unit_test(test_no_load),
+	    cmocka_unit_test(test_file_cannot_meet),  cmocka_unit_test(test_past_the_ceiling),
 	    cmocka_unit_test(test_search_agrees),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
