@@ -652,20 +652,23 @@ static int cmd_commands(struct cli *c)
 		report_buf_printf(b, "\tthe terminal UI\n");
 	}
 	for (const struct command *cmd = commands; cmd->name; cmd++) {
-		size_t n = 0;
-
-		/* up to the end of its first phrase: ": ", ". " or the line's end */
-		while (cmd->help[n] && cmd->help[n] != '\n' &&
-		       !(strchr(":.", cmd->help[n]) && strchr(" \n", cmd->help[n + 1])))
-			n++;
-
 		if (!(cmd->flags & CMD_HIDDEN) != !hidden)
 			continue;
 		report_buf_printf(b, "%s\t", cmd->name);
 		usage_operands(b, cmd->usage);
 		report_buf_printf(b, "\t");
 		usage_options(b, cmd->opts);
-		report_buf_printf(b, "\t%.*s\n", (int)n, cmd->help);
+		report_buf_printf(b, "\t");
+		/* its first phrase, up to a word's ": " or ". " or the text's end (a ':' alone,
+		 * as in "and : commands", is a word); a phrase may run over the help's line
+		 * breaks, which read as spaces */
+		for (const char *h = cmd->help; *h; h++) {
+			if (strchr(":.", *h) && h > cmd->help && h[-1] != ' ' &&
+			    (!h[1] || strchr(" \n", h[1])))
+				break;
+			report_buf_printf(b, "%c", *h == '\n' ? ' ' : *h);
+		}
+		report_buf_printf(b, "\n");
 	}
 	return 0;
 }

@@ -80,6 +80,13 @@ printf 'fields\nkeys\nfigures\ncommands\n' | cmp -s - "$T/hidden" && ok ||
 	bad "gpuplan commands hidden: $(tr '\n' ' ' <"$T/hidden")"
 "$G" commands | cut -f1 | grep -qxF fields && bad "gpuplan commands lists the hidden fields" ||
 	ok
+# a summary is the help's first phrase whole, across its line breaks: it ends at a word's
+# ": " or ". ", never mid-sentence at a line's end (fmt's once stopped at "to standard")
+"$G" commands | awk -F'\t' '$1 == "fmt" || $1 == "keys" { print $1 ": " $4 }' >"$T/summary"
+"$G" commands hidden | awk -F'\t' '$1 == "keys" { print $1 ": " $4 }' >>"$T/summary"
+printf '%s\n' "fmt: Reads a scenario and writes it back in canonical form (key order, units), to standard output or atomically to OUT" \
+	"keys: The terminal UI's keys and : commands as TSV (mode, key, action, help)" |
+	cmp -s - "$T/summary" && ok || bad "gpuplan commands: summaries cut: $(cat "$T/summary")"
 "$G" commands bogus >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "expected hidden" "$T/err" && ok ||
 	bad "gpuplan commands bogus: not a usage error naming hidden"
