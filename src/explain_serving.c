@@ -1421,6 +1421,40 @@ void explain_goodput(struct ex *e, const struct scenario *s, const struct plan *
 
 /* ---- bottlenecks ---- */
 
+/* A measured rate (workload.measured_tokens_per_s) or MFU (efficiency.mfu) pins the time,
+ * not how it divides: say whose step the shares are of. Training scales every part by the
+ * measured step over the model's (src/plan_train.c), so the shares are the model's; an
+ * inference plan keeps the model's own step and scales only the throughput and the time. */
+static void share_measured(struct ex *e, const struct scenario *s, const struct plan *p)
+{
+	const struct workload *w = &s->workload;
+	struct scenario m = *s;
+	struct plan q;
+	char text[400];
+
+	if (!(w->measured_tokens_per_s > 0) && !(training(s) && s->efficiency.mfu > 0))
+		return;
+	m.workload.measured_tokens_per_s = 0;
+	m.efficiency.mfu = 0;
+	plan_compute(&m, &q);
+	if (training(s))
+		snprintf(text, sizeof(text),
+			 "%s pins the step at %s; the model alone gives %s, and its parts are "
+			 "scaled by %s to add up to the measured step, so these are the model's "
+			 "shares, not measured ones",
+			 w->measured_tokens_per_s > 0 ? "workload.measured_tokens_per_s"
+						      : "efficiency.mfu",
+			 sec(e, p->step_s), sec(e, q.step_s), plain(e, p->step_s / q.step_s));
+	else
+		snprintf(text, sizeof(text),
+			 "workload.measured_tokens_per_s pins the throughput (%s tokens/s per GPU "
+			 "measured, %s modelled) and the time, not the step: these are shares of "
+			 "the model's own step, not measured ones",
+			 plain(e, w->measured_tokens_per_s), plain(e, q.tokens_per_s_per_gpu));
+	ex_put(e, "\n");
+	ex_wrapped(e, "  ", text);
+}
+
 static void ex_share(struct ex *e, const struct scenario *s, const struct plan *p,
 		     enum bottleneck b)
 {
@@ -1548,6 +1582,7 @@ static void ex_share(struct ex *e, const struct scenario *s, const struct plan *
 	if (b == BN_DATA_IO && p->shares[b] > 1)
 		ex_put(e, "\n  above 100%%: the GPUs wait for data (the step is %s)\n",
 		       sec(e, p->step_s));
+	share_measured(e, s, p);
 	ex_put(e,
 	       "\n  binding: %s\n  (capacity when it does not fit, else the largest share of the "
 	       "time)\n",

@@ -596,6 +596,12 @@ static void check_cites(const char *what, const char *key, const char *buf,
 	     (train && strcmp(key, "time.step_s") == 0)) &&
 	    !strstr(buf, "measured_tokens_per_s"))
 		complain(what, key, "a measured throughput not named", buf);
+	/* the shares under a measured rate are the model's, and say so (explain_serving.c
+	 * share_measured) */
+	if (s->workload.measured_tokens_per_s > 0 && strncmp(key, "bottleneck.shares.", 18) == 0 &&
+	    strcmp(key, "bottleneck.shares.capacity") != 0 && !strstr(buf, "not modelled:") &&
+	    !strstr(buf, "not measured ones"))
+		complain(what, key, "shares under a measured rate not said to be the model's", buf);
 	if (strcmp(key, "cost.usd_per_million_tokens") == 0 && !strstr(buf, "3600"))
 		complain(what, key, "per hour over per second without the 3600 s", buf);
 	if (train && strcmp(key, "memory.per_gpu.activations") == 0) {
