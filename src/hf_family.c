@@ -267,6 +267,27 @@ int hf_read_bloom(struct hf *c, struct model *m)
 	return 0;
 }
 
+/* The routed experts' keys of DeepSeek's configs, V2/V3 and DeepSeekMoE alike
+ * (modeling_deepseek.py DeepseekDecoderLayer): layer i is MoE when i >=
+ * first_k_dense_replace and i % moe_layer_freq == 0; n_shared_experts shared experts of
+ * moe_intermediate_size each. */
+static int deepseek_experts(struct hf *c, struct model *m, int first_dense, int freq)
+{
+	int dense = 0;
+
+	if (hf_need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
+	    hf_need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
+	    hf_opt_int(c, "n_shared_experts", 0, 0, &m->moe.shared))
+		return -1;
+	for (int i = 0; i < m->layers; i++)
+		if (!(i >= first_dense && i % freq == 0))
+			dense++;
+	m->moe.dense_layers = dense;
+	if (m->moe.shared)
+		m->moe.shared_ffn = m->moe.expert_ffn;
+	return 0;
+}
+
 /* DeepSeek-V2/V3 (configuration_deepseek.py, modeling_deepseek.py): MLA ranks and head
  * sizes; layer i is MoE when n_routed_experts is set, i >= first_k_dense_replace and
  * i % moe_layer_freq == 0; n_shared_experts shared experts of moe_intermediate_size. The
@@ -275,7 +296,7 @@ int hf_read_bloom(struct hf *c, struct model *m)
  * Hugging Face: 671B main + 14B MTP). */
 int hf_read_deepseek(struct hf *c, struct model *m)
 {
-	int routed = 0, first_dense, freq, dense = 0;
+	int routed = 0, first_dense, freq;
 
 	if (hf_read_llama_like(c, m, true, false, 4096) ||
 	    hf_opt_int(c, "q_lora_rank", 1, 0, &m->mla.q_rank) ||
@@ -292,17 +313,7 @@ int hf_read_deepseek(struct hf *c, struct model *m)
 	if (!routed)
 		return 0;
 	m->moe.experts = routed;
-	if (hf_need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
-	    hf_need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
-	    hf_opt_int(c, "n_shared_experts", 0, 0, &m->moe.shared))
-		return -1;
-	for (int i = 0; i < m->layers; i++)
-		if (!(i >= first_dense && i % freq == 0))
-			dense++;
-	m->moe.dense_layers = dense;
-	if (m->moe.shared)
-		m->moe.shared_ffn = m->moe.expert_ffn;
-	return 0;
+	return deepseek_experts(c, m, first_dense, freq);
 }
 
 /* layer_types, one string per layer: 0 when absent, else 1 with *matched the number of
@@ -875,21 +886,12 @@ double hf_vision_params(struct hf *c, int text_hidden)
  * Section 3); Llama's attention. */
 int hf_read_deepseek_moe(struct hf *c, struct model *m)
 {
-	int first_dense, freq, dense = 0;
+	int first_dense, freq;
 
 	if (hf_read_llama_like(c, m, true, false, 4096) ||
 	    hf_need_int(c, "n_routed_experts", NULL, 1, &m->moe.experts) ||
-	    hf_need_int(c, "num_experts_per_tok", NULL, 1, &m->moe.active) ||
-	    hf_need_int(c, "moe_intermediate_size", NULL, 1, &m->moe.expert_ffn) ||
-	    hf_opt_int(c, "n_shared_experts", 0, 0, &m->moe.shared) ||
 	    hf_opt_int(c, "first_k_dense_replace", 0, 0, &first_dense) ||
 	    hf_opt_int(c, "moe_layer_freq", 1, 1, &freq))
 		return -1;
-	for (int i = 0; i < m->layers; i++)
-		if (!(i >= first_dense && i % freq == 0))
-			dense++;
-	m->moe.dense_layers = dense;
-	if (m->moe.shared)
-		m->moe.shared_ffn = m->moe.expert_ffn;
-	return 0;
+	return deepseek_experts(c, m, first_dense, freq);
 }
