@@ -40,8 +40,8 @@ static const struct want wants[] = {
     {"rtx-3090", 24 * GIB, 23.58 * GIB, "vllm issue #10517"},
     /* PyTorch's "23.68 GiB total capacity" (zai-org/CogVideo issue #36) */
     {"rtx-4090", 24 * GIB, 23.68 * GIB, "CogVideo issue #36"},
-    /* ECC on: nvidia-smi 46068MiB = 48 GiB x 15/16 less 12 MiB (modal PR #2797) */
-    {"l40s", 48 * GIB, 46068 * MIB, "modal-client PR #2797"},
+    /* ECC on: PyTorch's "total capacity of 44.42 GiB" (Step-Video-T2V issue #8) */
+    {"l40s", 48 * GIB, 44.42 * GIB, "Step-Video-T2V issue #8"},
     /* torch.cuda.mem_get_info: 178.4 GiB on a B200, 267.7 GiB on a B300
      * (sgl-project/sglang issue #25225) */
     {"b200", 180 * GIB, 178.4 * GIB, "sglang issue #25225"},
@@ -65,6 +65,10 @@ static const struct want wants[] = {
     {"a100-40gb-pcie", 40 * GIB, 40326 * MIB, "A100-PCIE-40GB device properties"},
     {"v100-pcie-32gb", 32 * GIB, 32510 * MIB, "V100-PCIE-32GB device properties"},
     {"h20", 96 * GIB, 97285 * MIB, "PainlessInferenceAcceleration seg_la.py"},
+    /* the same total_memory as Ultralytics' device banner prints it ("CUDA:0 (NAME, N MiB)") */
+    {"a100-80gb-pcie", 80 * GIB, 81154 * MIB, "A100 80GB PCIe Ultralytics banner"},
+    {"l4", 24 * GIB, 22563 * MIB, "L4 Ultralytics banner, torch 2.11"},
+    {"rtx-4090d", 24 * GIB, 24111 * MIB, "RTX 4090 D Ultralytics banner"},
     /* nvidia-smi -q FB total less reserved on real GB200 / GB300 nodes
      * (NVIDIA/k8s-test-infra testdata/hardware/qx-gb200.xml, qx-gb300.xml) */
     {"gb200", 186 * GIB, (189471 - 742) * MIB, "k8s-test-infra qx-gb200.xml"},
@@ -72,12 +76,10 @@ static const struct want wants[] = {
     /* only nvidia-smi's total seen: an upper bound */
     {"h200-nvl", 141 * GIB, 143771 * MIB, "nvidia-smi on H200 NVL"},
     {"h800", 80 * GIB, 81559 * MIB, "nvidia-smi on H800"},
-    {"rtx-4090d", 24 * GIB, 24564 * MIB, "nvidia-smi on RTX 4090 D"},
     /* the GPU pool as ROCm / OpenCL report it */
     {"mi325x", 256 * GIB, 268419072 * 1024.0, "ROCm/ROCm issue #6023"},
     {"mi355x", 288 * GIB, 301973504 * 1024.0, "OpenCL-Benchmark on MI355X"},
     /* no figure found: the memory itself */
-    {"a100-80gb-pcie", 80 * GIB, 0, "A100 datasheet"},
     {"mi350x", 288 * GIB, 0, "ROCm GPU specifications"},
     {"gaudi3", 128 * GIB, 0, "Gaudi 3 slides"},
 };
@@ -157,7 +159,7 @@ static void test_plan_capacity_follows_cuda_total_and_override(void **state)
 
 /* explain memory.capacity says which figure the fit compares against: CUDA's total where
  * the catalog has it, the scenario's hardware.memory, or the whole memory marked
- * unverified where no reading of CUDA's total was found (a100-80gb-pcie). */
+ * unverified where no reading of CUDA's total was found (mi350x). */
 static void test_explain_names_the_capacity_figure(void **state)
 {
 	static const struct {
@@ -165,8 +167,8 @@ static void test_explain_names_the_capacity_figure(void **state)
 	} cases[] = {
 	    {"h100-sxm-80gb", NULL, "what CUDA reports as total (cuda_total)"},
 	    {"l20", NULL, "what CUDA reports as total (cuda_total)"},
-	    {"a100-80gb-pcie", NULL, "unverified: no reading of what CUDA reports"},
-	    {"a100-80gb-pcie", "78GiB", "hardware.memory, taken as what CUDA reports"},
+	    {"mi350x", NULL, "unverified: no reading of what CUDA reports"},
+	    {"mi350x", "78GiB", "hardware.memory, taken as what CUDA reports"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -160,9 +160,10 @@ static void test_dense_2025(void **state)
 	assert_count(q.p.total, published("qwen3-32b-params"));
 	assert_published(q.p.total, 32.8e9, 0.1e9);
 	assert_published(q.p.total - q.p.embedding - q.p.head, 31.2e9, 0.1e9);
-	/* mistralai/Mistral-Small-24B-Base-2501: 23,572,403,200 (safetensors, "24B";
-	 * Mistral Small 3.1/3.2 add a 438,958,080-parameter vision encoder to the same
-	 * text model) */
+	/* mistralai/Mistral-Small-24B-Instruct-2501 (the preset's published config.json):
+	 * 23,572,403,200 (safetensors, "24B"; its model.safetensors.index.json total_size
+	 * 47,144,806,400 bytes is 2 bytes each in bf16; Base-2501 has the same shape, and
+	 * Mistral Small 3.1/3.2 add a 438,958,080-parameter vision encoder to it) */
 	load("mistral-small-3", &ms);
 	assert_count(ms.p.total, published("mistral-small-3-params"));
 	/* microsoft/phi-4: 14,659,507,200 (safetensors, "14.7B") */
@@ -197,7 +198,8 @@ static void test_deepseek_r1(void **state)
 {
 	struct preset r;
 	(void)state;
-	/* deepseek-ai/DeepSeek-R1 (DeepSeek-V3's architecture): 671B total, 37B active
+	/* deepseek-ai/DeepSeek-R1's config.json (DeepSeek-V3's keys and dimensions,
+	 * transformers_version 4.46.3): 671B total, 37B active
 	 * (model card; the 685B on the model page adds the 14B multi-token-prediction
 	 * module, which num_nextn_predict_layers names and inference does not load). Active
 	 * counted as gpt-oss's card counts it, without the embedding table: 36.6B, "37B";
@@ -212,6 +214,13 @@ static void test_deepseek_r1(void **state)
 	 * model, the MTP module apart), 37,552,282,624 active with the embedding. */
 	assert_count(r.p.total, 671026404352LL);
 	assert_count(r.p.active, 37552282624LL);
+	/* One dense layer as torchinfo counts transformers' DeepseekV3DecoderLayer built
+	 * from this config.json with intermediate_size cut to 1843: 226,753,536, of which
+	 * the gate, up and down projections are 3 x 7168 x 1843; the rest is one layer's
+	 * MLA attention (q_a, q_a_layernorm, q_b, kv_a_proj_with_mqa, kv_a_layernorm,
+	 * kv_b, o_proj) and its two RMSNorms (catalog/models/README.md names the note) */
+	assert_count(r.p.attention + r.p.norms, 226753536LL - 3LL * 7168 * 1843);
+	assert_count(r.p.mlp_one, 3LL * 7168 * 18432);
 }
 
 /* quantization_config: the format named, and the workload.weights that can hold it. */
