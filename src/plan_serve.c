@@ -61,27 +61,42 @@ static double normal_quantile_of(double q)
 	return q < 0.5 ? -z : z;
 }
 
-/* normal_quantile_of, remembered for the last few levels on this thread: a plan asks for
- * the same few (P50, P90, P99, the SLO's) at every one-point evaluation of the engine,
+/* normal_quantile_of and ln(1 - q) (the exponential law's quantile over its mean),
+ * remembered for the last few levels on this thread: a plan asks for the same few (P50,
+ * P90, P99, the SLO's) at every one-point evaluation of the engine, and plan after plan,
  * and a logarithm and a square root cost more than the look-up */
+enum { LEVEL_MEMO = 4 };
+static _Thread_local struct {
+	int n, next;
+	double q[LEVEL_MEMO], z[LEVEL_MEMO], log_1m[LEVEL_MEMO];
+} level_memo;
+
+static int level_find(double q)
+{
+	int i;
+	for (i = 0; i < level_memo.n; i++)
+		if (level_memo.q[i] == q)
+			return i;
+	i = level_memo.next;
+	level_memo.q[i] = q;
+	level_memo.z[i] = normal_quantile_of(q);
+	level_memo.log_1m[i] = log(1 - q);
+	level_memo.next = (i + 1) % LEVEL_MEMO;
+	if (level_memo.n < LEVEL_MEMO)
+		level_memo.n++;
+	return i;
+}
+
 static double normal_quantile(double q)
 {
-	enum { NQ = 4 };
-	static _Thread_local struct {
-		int n, next;
-		double q[NQ], z[NQ];
-	} memo;
-	double z;
-	for (int i = 0; i < memo.n; i++)
-		if (memo.q[i] == q)
-			return memo.z[i];
-	z = normal_quantile_of(q);
-	memo.q[memo.next] = q;
-	memo.z[memo.next] = z;
-	memo.next = (memo.next + 1) % NQ;
-	if (memo.n < NQ)
-		memo.n++;
-	return z;
+	int i = level_find(q);
+	return level_memo.z[i];
+}
+
+static double log_1m(double q)
+{
+	int i = level_find(q);
+	return level_memo.log_1m[i];
 }
 
 /* ---- request lengths (workload.prompt_length, output_length) ----
@@ -118,7 +133,7 @@ static double law_quantile(const struct length_law *d, double mean, double q)
 {
 	switch (d->dist) {
 	case DIST_EXPONENTIAL:
-		return -mean * log(1 - q);
+		return -mean * log_1m(q);
 	case DIST_UNIFORM:
 		return d->min + q * (d->max - d->min);
 	case DIST_LOGNORMAL:
@@ -142,26 +157,35 @@ static void poisson_quantiles(double n, const double *q, int nq, double *k)
 	}
 	{
 		/* each level's k is the first where the sum reaches its threshold (a NaN one,
-		 * never: the cap of 400). The ratios n / k are worked out RATIOS at a time
-		 * ahead of the sum, independent divisions the compiler may pair, so that the
-		 * sum's chain does not wait for the divider (the same quotients: k is whole) */
+		 * never: the cap of 400, which the later levels then share). The ratios n / k
+		 * are worked out RATIOS at a time ahead of the sum, independent divisions the
+		 * compiler may pair, so that the sum's chain does not wait for the divider (the
+		 * same quotients: k is whole); the sum is tested against the level it has not
+		 * yet reached alone, and 400 is a whole number of blocks */
 		enum { RATIOS = 4 };
-		double pmf = exp(-n), cdf = pmf, kk = 0, r[RATIOS];
-		int used = RATIOS;
-		for (int i = 0; i < nq; i++) {
-			double at = q[i] - 1e-12;
-			while (!(cdf >= at) && kk < 400) {
-				if (used == RATIOS) {
-					for (int j = 0; j < RATIOS; j++)
-						r[j] = n / (kk + (j + 1));
-					used = 0;
-				}
+		double pmf = exp(-n), cdf = pmf, at = 0;
+		int i = 0, kk = 0;
+		while (i < nq && cdf >= (at = q[i] - 1e-12))
+			k[i++] = 0;
+		while (i < nq && kk < 400) {
+			double r[RATIOS];
+			for (int j = 0; j < RATIOS; j++)
+				r[j] = n / (kk + (j + 1));
+			for (int j = 0; j < RATIOS; j++) {
 				kk += 1;
-				pmf *= r[used++];
+				pmf *= r[j];
 				cdf += pmf;
+				if (cdf >= at) {
+					do
+						k[i++] = kk;
+					while (i < nq && cdf >= (at = q[i] - 1e-12));
+					if (i == nq)
+						return;
+				}
 			}
-			k[i] = kk;
 		}
+		for (; i < nq; i++)
+			k[i] = kk;
 	}
 }
 

@@ -118,18 +118,17 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int main(void)
-{
-	enum { NCASES = 5 };
-	struct scenario sc[NCASES];
-	const char *names[NCASES] = {"train 8B, 64 GPUs, ZeRO-1", "train 70B, tp8 pp4 vpp2",
-				     "online 8B, SLO", "offline 8B fp8, batch auto",
-				     "train 8B, fsdp (torchtitan)"};
-	const int iters = 20000, rounds = 15;
-	double worst = 0;
-	int failed = 0;
-	double sink = 0;
+enum { NCASES = 5, NQUEUE = 2 };
 
+static const char *const names[NCASES] = {"train 8B, 64 GPUs, ZeRO-1", "train 70B, tp8 pp4 vpp2",
+					  "online 8B, SLO", "offline 8B fp8, batch auto",
+					  "train 8B, fsdp (torchtitan)"};
+static const char *const qn[NQUEUE] = {"online 8B chunked, 40 req/s",
+				       "+ eagle, exponential lengths"};
+
+/* The scenarios: sc the plain cases, q the serving-with-queueing ones (issue 13). */
+static void bench_setup(struct scenario sc[NCASES], struct scenario q[NQUEUE])
+{
 	for (int i = 0; i < NCASES; i++) {
 		struct scenario *s = &sc[i];
 		scenario_init(s);
@@ -165,6 +164,55 @@ int main(void)
 	sc[4].workload.framework = FW_FSDP;
 	sc[4].parallel.zero = 3;
 
+	for (int i = 0; i < NQUEUE; i++) {
+		q[i] = sc[2];
+		q[i].workload.scheduler = SCHED_CHUNKED;
+		q[i].workload.requests_per_day = 0;
+		q[i].workload.requests_per_s = 40;
+		q[i].workload.slo.percentile = 99;
+	}
+	q[1].workload.speculative.method = SPEC_EAGLE;
+	q[1].workload.speculative.tokens = 3;
+	q[1].workload.speculative.acceptance = 0.7;
+	q[1].workload.prompt_length.dist = DIST_EXPONENTIAL;
+	q[1].workload.output_length.dist = DIST_EXPONENTIAL;
+}
+
+/* `bench_plan CASE PLANS`: only PLANS plans of case CASE (0-4 the plain cases, 5-6 the
+ * queueing ones), untimed, for an instruction count that a noisy machine cannot move:
+ * valgrind --tool=callgrind --toggle-collect=plan_compute build/bench/bench_plan 5 1000 */
+static int bench_count(int c, long plans)
+{
+	struct scenario sc[NCASES], q[NQUEUE], *s;
+	struct plan p;
+	double sink = 0;
+
+	bench_setup(sc, q);
+	if (c < 0 || c >= NCASES + NQUEUE || plans < 1) {
+		fprintf(stderr, "usage: bench_plan [CASE(0-%d) PLANS]\n", NCASES + NQUEUE - 1);
+		return 2;
+	}
+	s = c < NCASES ? &sc[c] : &q[c - NCASES];
+	printf("%s: %ld plans\n", c < NCASES ? names[c] : qn[c - NCASES], plans);
+	for (long k = 0; k < plans; k++) {
+		edit_one(s, (int)k);
+		plan_compute(s, &p);
+		sink += p.step_s;
+	}
+	return !isfinite(sink);
+}
+
+int main(int argc, char **argv)
+{
+	struct scenario sc[NCASES], q[NQUEUE];
+	const int iters = 20000, rounds = 15;
+	double worst = 0;
+	int failed = 0;
+	double sink = 0;
+
+	if (argc == 3)
+		return bench_count(atoi(argv[1]), atol(argv[2]));
+	bench_setup(sc, q);
 	printf("plan_compute: the best of %d rounds of %d plans per scenario (other processes only "
 	       "add time)\n",
 	       rounds, iters);
@@ -224,22 +272,8 @@ int main(void)
 	 * running batch, the percentiles, and the capacity walk over the fleet; the goal is
 	 * < 2 us a plan (a gross regression, 5x, fails) */
 	{
-		struct scenario q[2];
-		const char *qn[2] = {"online 8B chunked, 40 req/s", "+ eagle, exponential lengths"};
 		double qworst = 0;
-		for (int i = 0; i < 2; i++) {
-			q[i] = sc[2];
-			q[i].workload.scheduler = SCHED_CHUNKED;
-			q[i].workload.requests_per_day = 0;
-			q[i].workload.requests_per_s = 40;
-			q[i].workload.slo.percentile = 99;
-		}
-		q[1].workload.speculative.method = SPEC_EAGLE;
-		q[1].workload.speculative.tokens = 3;
-		q[1].workload.speculative.acceptance = 0.7;
-		q[1].workload.prompt_length.dist = DIST_EXPONENTIAL;
-		q[1].workload.output_length.dist = DIST_EXPONENTIAL;
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < NQUEUE; i++) {
 			struct plan p;
 			long before;
 			double best = INFINITY;
