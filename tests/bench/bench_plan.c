@@ -12,6 +12,8 @@
  * keystroke (edit_one below): consecutive plans alternate that field between two values,
  * so a memo of the part of the scenario an edit leaves alone (the model, the GPU) counts,
  * and none of the whole scenario could.
+ *
+ * `bench_plan CASE PLANS` runs one case untimed, for an instruction count (bench_count).
  */
 #include <math.h>
 #include <stdio.h>
