@@ -538,7 +538,7 @@ static double prompt_svc(const struct tctx *c, const struct infer *in, const str
 		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
 		return P / F *
 		       (pass_s(c, in, others, F, P) +
-			(in->steps - 1) * pass_s(c, in, others, 0, P));
+			(in->steps > 1 ? (in->steps - 1) * pass_s(c, in, others, 0, P) : 0));
 	}
 	F = isfinite(g->T) ? g->T : P;
 	return P / F * pt_prefill_s(in, F, P);
