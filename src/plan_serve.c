@@ -547,14 +547,22 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 
 /* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
  * (closed_wait's comment): the prompt server's service time, in the open loop's queue
- * (serve_levels) too, whose utilisation rate x s must stay below 1. */
+ * (serve_levels) too, whose utilisation rate x s must stay below 1. Under multi-step
+ * chunked scheduling (workload.scheduler_steps n > 1) the budget is offered once a block:
+ * vLLM v0 schedules once every n steps and does not chunk a prompt there, one that does
+ * not fit what the budget has left is postponed to a later scheduling
+ * (vllm/core/scheduler.py _chunk_new_tokens_to_schedule, is_multi_step), so the prompts
+ * that spill past a block's first step wait a whole block, and a prompt holds P / F of a
+ * block: the fused first step and the n - 1 decode steps after it. */
 static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			 double run)
 {
 	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
 	if (g->sched == SCHED_CHUNKED) {
 		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
-		return P / F * pass_s(c, in, others, F, P);
+		return P / F *
+		       (pass_s(c, in, others, F, P) +
+			(in->steps > 1 ? (in->steps - 1) * pass_s(c, in, others, 0, P) : 0));
 	}
 	F = isfinite(g->T) ? g->T : P;
 	return P / F * pt_prefill_s(in, F, P);

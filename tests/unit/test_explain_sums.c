@@ -892,8 +892,10 @@ static void test_every_scheduler(void **state)
 	    {"scenarios/team-serve-70b-5m-requests.yaml",
 	     {"hardware.count=80", "workload.prefix_cache_hit=0.6",
 	      "workload.prefix_cache_tokens=2M", "workload.host_kv_cache=100GB"}},
+	    /* an open loop without an SLO (the lesson's own SLO cleared) */
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
-	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential", NULL}},
+	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential",
+	      "workload.slo.ttft=0", "workload.slo.tpot=0"}},
 	    /* finite runs (workload.requests): overloaded, open, closed loop, offline */
 	    {"scenarios/team-serve-70b-5m-requests.yaml", {"workload.requests=5000", NULL}},
 	    {"scenarios/team-serve-70b-5m-requests.yaml",

@@ -116,8 +116,9 @@ static void test_shipped_slo(void **state)
 	(void)state;
 	with_slo = 0;
 	each_shipped_scenario(check_slo);
-	/* team-serve states one; seed 8 and workshop 4 say in their notes why not */
-	assert_true(with_slo >= 1);
+	/* team-serve and workshop 4 state one (lesson 4 at its 8 requests in flight, with no
+	 * load to size for); seed 8 says in its notes why not */
+	assert_true(with_slo >= 2);
 }
 
 static void test_shipped_serving(void **state)
