@@ -893,6 +893,7 @@ static void fewest_layout(struct ex *e, const struct scenario *s, const struct p
 		 files, at);
 	ex_put(e, "\n");
 	ex_wrapped(e, "  ", text);
+	ex_put(e, "\n");
 	snprintf(text, sizeof(text),
 		 "planned over the %d other tp x pp layouts of one node the framework runs (tp "
 		 "dividing the heads and kv heads), each sized for the same load and SLO; "
@@ -952,16 +953,16 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 	}
 	if (rule == FLEET_CANNOT) {
 		result(e, "replicas", "none (cannot meet)");
-		if (!isnan(v->fleet_lone_ttft_s))
-			ex_put(
-			    e,
-			    "\n  a lone request, the floor no count goes below: TTFT %s, TPOT %s "
-			    "at "
-			    "P%s\n",
-			    sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
-			    plain(e, v->slo_percentile));
-		ex_put(e, "  stable from %s replicas; the most planned is %s GPUs\n",
-		       plain(e, v->fleet_stable), cnt(e, PLAN_MAX_GPUS));
+		if (!isnan(v->fleet_lone_ttft_s)) {
+			snprintf(text, sizeof(text),
+				 "a lone request, the floor no count goes below: TTFT %s, TPOT %s "
+				 "at P%s",
+				 sec(e, v->fleet_lone_ttft_s), sec(e, v->fleet_lone_tpot_s),
+				 plain(e, v->slo_percentile));
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ", text);
+		}
+		ex_put(e, "  the most planned is %s GPUs\n", cnt(e, PLAN_MAX_GPUS));
 	} else {
 		result(e, "replicas", plain(e, p->replicas));
 		ex_put(e, "\n");
@@ -991,9 +992,10 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 			   plain(e, v->fleet_decode));
 		result(e, "engines", plain(e, p->replicas));
 	}
-	if (rule != FLEET_CANNOT) {
+	if (rule != FLEET_CANNOT || (isfinite(v->fleet_stable) && isfinite(v->capacity_rate))) {
 		/* the stable count, serve_fleet's lower bound: each engine at its cap
-		 * completes capacity_rate requests/s */
+		 * completes capacity_rate requests/s (where no count meets the SLO, the count
+		 * the search started from) */
 		ex_put(e, "\n");
 		formula(e, "stable",
 			"ceil(peak rate / (ep x capacity_rate)): the fewest replicas whose engines "
@@ -1008,8 +1010,8 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 	snprintf(text, sizeof(text),
 		 "the %s scheduler's loaded step and its M/D/1 queue (see latency.ttft_at_slo_s), "
 		 "planned at whole replicas as plan_compute plans hardware.count = replicas x tp "
-		 "x pp x ep; %s model evaluations",
-		 sched_name(p), plain(e, v->fleet_evals));
+		 "x pp x ep; %s model evaluation%s",
+		 sched_name(p), plain(e, v->fleet_evals), v->fleet_evals == 1 ? "" : "s");
 	fewest_layout(e, s, p);
 	source(e, text);
 }
