@@ -90,6 +90,22 @@ static size_t child_name(const char *key, size_t plen, char *buf, size_t size)
 
 /* Message for an unknown key at section prefix: the closest name at this level, else the
  * closest field anywhere, else the names this level takes. */
+/* Whether a field before f under prefix has the child name (the unknown-key message lists
+ * each child once). */
+static bool child_before(const struct field *f, const char *prefix, size_t plen, const char *name)
+{
+	char other[KEY_MAX];
+
+	for (const struct field *g = scenario_fields; g < f; g++) {
+		if (strncmp(g->key, prefix, plen) != 0)
+			continue;
+		child_name(g->key, plen, other, sizeof(other));
+		if (strcmp(other, name) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void unknown_key(struct walker *w, const struct ynode *k, const char *prefix,
 			const char *full)
 {
@@ -119,8 +135,10 @@ static void unknown_key(struct walker *w, const struct ynode *k, const char *pre
 		if (strncmp(f->key, prefix, plen) != 0)
 			continue;
 		child_name(f->key, plen, name, sizeof(name));
-		/* each child once: the fields of a subsection are contiguous */
-		if (strcmp(name, last) == 0)
+		/* each child once: a subsection's fields are mostly contiguous, but a field
+		 * added later may stand apart from its section (workload.attention_weights
+		 * after efficiency.*), so an earlier field's child counts too */
+		if (strcmp(name, last) == 0 || child_before(f, prefix, plen, name))
 			continue;
 		snprintf(last, sizeof(last), "%s", name);
 		nchildren++;

@@ -394,6 +394,30 @@ static void test_suggestions(void **state)
 	}
 }
 
+/* An unknown key at the top lists each section once, although a field may stand apart from
+ * its section in the table (workload.attention_weights after efficiency.*). */
+static void test_unknown_top_key(void **state)
+{
+	struct scenario s;
+	struct gp_error err;
+	const char *m, *w;
+
+	(void)state;
+	assert_int_equal(parse_text("xyzzy: 1\n", &s, NULL, &err), -1);
+	m = strstr(err.message, "(expected one of ");
+	assert_non_null(m);
+	w = strstr(m, "workload");
+	assert_non_null(w);
+	if (strstr(w + 1, "workload"))
+		fail_msg("a section listed twice: '%s'", err.message);
+	for (const struct field *f = scenario_fields; f->key; f++) {
+		char section[64];
+		snprintf(section, sizeof(section), "%.*s", (int)strcspn(f->key, "."), f->key);
+		if (!strstr(m, section))
+			fail_msg("section '%s' not listed: '%s'", section, err.message);
+	}
+}
+
 /* The message for an unknown key in each section of the field table: "expected one of"
  * the section's keys, each once in the table's order, when there are at most SCENARIO_KEYS_LISTED
  * and they fit the message; else "expected a key of" the section. The lists come from
@@ -1226,6 +1250,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_folder_is_covered),
 	    cmocka_unit_test(test_suggestions),
 	    cmocka_unit_test(test_unknown_key_lists),
+	    cmocka_unit_test(test_unknown_top_key),
 	    cmocka_unit_test(test_collects_every_problem),
 	    cmocka_unit_test(test_impossible_layouts_point_at_their_keys),
 	    cmocka_unit_test(test_deep_nesting_is_refused),
