@@ -265,7 +265,7 @@ const struct figure figures[] = {
 	 .offset = PO(serving.utilisation), .better = 0, .section = FIGURE_TIME, .text = {0, 10}, .explain = explain_serving_utilisation},
 	{.key = "serving.capacity_rate", .label = "most requests/s a replica completes", .unit = UNIT_NONE, .suffix = " requests/s",
 	 .offset = PO(serving.capacity_rate), .better = 1, .section = FIGURE_TIME, .explain = explain_serving_capacity_rate},
-	{.key = "serving.wait_s", .label = "wait before the first pass", .unit = UNIT_SECONDS,
+	{.key = "serving.wait_s", .label = "wait before first pass", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.wait_s), .better = -1, .section = FIGURE_TIME, .text = {0, 11}, .explain = explain_serving_wait},
 	{.key = "serving.run_s", .label = "a finite run's duration", .unit = UNIT_SECONDS,
 	 .offset = PO(serving.run_s), .better = -1, .section = FIGURE_TIME, .explain = explain_serving_run},

@@ -633,7 +633,7 @@ static int time_notes(const struct scenario *s, const struct plan *p, struct not
 		out[n++].key = "latency.ttft_s";
 		snprintf(out[n].text, sizeof(out[n].text),
 			 "unbounded (overloaded: the queue grows without bound)");
-		out[n].label = "wait before 1st pass";
+		out[n].label = "wait before first pass";
 		out[n++].key = "serving.wait_s";
 	}
 	if (isnan(p->gpus_required)) {

@@ -243,6 +243,23 @@ static void test_places_unambiguous(void **state)
 	}
 }
 
+/* The text report's two-column sections pad a label to 22 columns (report.c): a longer one
+ * pushes its row's second column out of line ("wait before the first pass" did). */
+static void test_text_labels_fit(void **state)
+{
+	(void)state;
+	for (int kind = 0; kind < WL_COUNT; kind++) {
+		const struct figure *out[64];
+		int n = figure_list(FIGURE_LIST_TEXT, (enum workload_kind)kind, -1, out, 64);
+		for (int i = 0; i < n; i++) {
+			if (strlen(out[i]->label) > 22 ||
+			    (out[i]->capped_label && strlen(out[i]->capped_label) > 22))
+				fail_msg("%s: label '%s' is wider than the report's 22 columns",
+					 out[i]->key, out[i]->label);
+		}
+	}
+}
+
 static void test_bottleneck_names(void **state)
 {
 	(void)state;
@@ -337,6 +354,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_every_row), cmocka_unit_test(test_places_unambiguous),
 	    cmocka_unit_test(test_bottleneck_names),  cmocka_unit_test(test_policy_names),
 	    cmocka_unit_test(test_details),	      cmocka_unit_test(test_max_batch_under_cap),
+	    cmocka_unit_test(test_text_labels_fit),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

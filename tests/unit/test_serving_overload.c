@@ -58,7 +58,7 @@ static void test_rate_no_fleet_serves(void **state)
 			 REPORT_JSON_NULL);
 	report_json_free(j);
 	assert_int_equal(report_text(&b, &s, &p), 0);
-	assert_non_null(strstr(b.data, "wait before 1st pass   unbounded"));
+	assert_non_null(strstr(b.data, "wait before first pass unbounded"));
 	assert_non_null(strstr(b.data, "none: cannot meet the load"));
 	report_buf_release(&b);
 	/* every loaded scheduler, disaggregated pools too (on two engines: one engine holds
