@@ -289,9 +289,11 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	if (!held_states(e, s, p, m->gradients, HELD_GRADIENTS, &held))
 		return;
 	/* a lifetime shorter than the step (workload.grad_lifetime backward or fused) leaves
-	 * less than the step's gradients at the peak: that is the figure, and the first
-	 * paragraph's result, so that the headline and the sum agree (issue 14) */
-	bool shorter = m->gradients < m->gradients_full && held == m->gradients;
+	 * less than the step's gradients at the peak, a chunked loss's head backward can leave
+	 * more (plan_memory.c head_grads): that is the figure, and the first paragraph's
+	 * result, so that the headline and the sum agree (issue 14) */
+	bool shorter =
+	    (m->gradients < m->gradients_full || m->head_grads > 0) && held == m->gradients;
 	enum grad_lifetime g = framework_grads(s->workload.framework, s->workload.grad_lifetime);
 	if (shorter) {
 		if (m->head_grads > 0) {

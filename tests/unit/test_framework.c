@@ -429,7 +429,16 @@ static void test_chunked_head_backward(void **state)
 
 	row_scenario("torchtune-3b-opt-in-bwd", &s);
 	p = compute(&s);
-	assert_true(p->mem.gradients == head2);
+	assert_true(p->mem.gradients == head2 && p->mem.head_grads == head2);
+	{
+		static char buf[8192];
+		struct gp_error err;
+		assert_int_equal(explain_key_wrapped(&s, p, "memory.per_gpu.gradients", 1000, buf,
+						     sizeof(buf), &err),
+				 0);
+		assert_non_null(strstr(buf, "2 x the head's gradient"));
+		assert_non_null(strstr(buf, "input_buffer.cpp"));
+	}
 	row_scenario("torchtune-3b-chunked-ce", &s);
 	p = compute(&s);
 	assert_true(p->mem.gradients == head2);
@@ -437,7 +446,7 @@ static void test_chunked_head_backward(void **state)
 	row_scenario("torchtune-3b-opt-in-bwd", &s);
 	s.workload.loss = LOSS_FP32;
 	p = compute(&s);
-	assert_true(p->mem.gradients == 2 * V * 3072);
+	assert_true(p->mem.gradients == 2 * V * 3072 && p->mem.head_grads == 0);
 	/* four times the tokens: the chunks' logit gradients outweigh the second gradient */
 	row_scenario("torchtune-3b-opt-in-bwd", &s);
 	s.workload.seq_len = 16384;
