@@ -289,12 +289,19 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 	if (!held_states(e, s, p, m->gradients, HELD_GRADIENTS, &held))
 		return;
 	/* a lifetime shorter than the step (workload.grad_lifetime backward or fused) leaves
-	 * less than the step's gradients at the peak: that is the figure, and the first
-	 * paragraph's result, so that the headline and the sum agree (issue 14) */
-	bool shorter = m->gradients < m->gradients_full && held == m->gradients;
+	 * less than the step's gradients at the peak, a chunked loss's head backward can leave
+	 * more (plan_memory.c head_grads): that is the figure, and the first paragraph's
+	 * result, so that the headline and the sum agree (issue 14) */
+	bool shorter =
+	    (m->gradients < m->gradients_full || m->head_grads > 0) && held == m->gradients;
 	enum grad_lifetime g = framework_grads(s->workload.framework, s->workload.grad_lifetime);
 	if (shorter) {
-		if (g == GRADS_FUSED) {
+		if (m->head_grads > 0) {
+			formula(
+			    e, "gradients",
+			    "2 x the head's gradient - 2 x the loss's logit gradients / chunks");
+			result(e, "gradients", byt(e, m->gradients));
+		} else if (g == GRADS_FUSED) {
 			formula(e, "gradients", "the largest one tensor's gradient");
 			result(e, "gradients", byt(e, m->gradients));
 		} else {
@@ -331,6 +338,14 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		    "the fp32 reduce dtype (torch/distributed/pipelining/stage.py "
 		    "backward_maybe_with_nosync; fsdp/_fully_shard/_fsdp_param.py "
 		    "to_accumulated_grad_if_needed)");
+	if (m->head_grads > 0)
+		ex_wrapped(e, "  ",
+			   "the head's backward under the chunked loss: autograd runs every "
+			   "chunk's loss backward first (the highest sequence_nr first), then "
+			   "each chunk's mm backward adds a whole head weight gradient into the "
+			   "chunks' sum (torch/csrc/autograd/input_buffer.cpp accumulate): two "
+			   "of them beside (chunks - 1) / chunks of the 16-bit logit gradients, "
+			   "the part beyond the loss's activations counted here");
 	if (m->gradients < m->gradients_full) {
 		if (g == GRADS_FUSED)
 			ex_wrapped(

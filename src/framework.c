@@ -519,6 +519,23 @@ const char *framework_title(int f, bool serving, bool graphs)
 	return fw == &table[FW_DEFAULT] && !graphs ? DEFAULT_SERVE_LLAMACPP : fw->serve_title;
 }
 
+/* Megatron-LM names a different data-parallel implementation for each ZeRO stage
+ * (megatron/training/arguments.py --use-distributed-optimizer, --use-megatron-fsdp,
+ * --data-parallel-sharding-strategy no_shard | optim | optim_grads | optim_grads_params;
+ * megatron/core/distributed/distributed_data_parallel_config.py): stage 0 is DDP, 1 the
+ * distributed optimizer (megatron/core/optimizer/distrib_optimizer.py), 2 and 3 Megatron-FSDP
+ * (megatron/core/distributed/fsdp) sharding gradients, then parameters too. */
+const char *framework_dp_title(int f, int zero)
+{
+	static const char *const megatron[] = {
+	    "DDP", "distributed optimizer (--use-distributed-optimizer)",
+	    "Megatron-FSDP (--use-megatron-fsdp, sharding strategy optim_grads)",
+	    "Megatron-FSDP (--use-megatron-fsdp, sharding strategy optim_grads_params)"};
+	if (f != FW_MEGATRON || zero < 0)
+		return NULL;
+	return megatron[zero > 3 ? 3 : zero];
+}
+
 const struct value_gap *framework_value_gap(int f, int i)
 {
 	const struct value_gap *g = framework_get(f)->gaps;

@@ -221,6 +221,11 @@ const struct framework_info *framework_get(int f);
  * engine: vLLM V1's scheduler where graphs (a CUDA-graph engine), else one llama.cpp slot. */
 const char *framework_title(int f, bool serving, bool graphs);
 
+/* The data-parallel implementation f runs at ZeRO stage zero (0 to 3, above 3 as 3), where
+ * the stage names one (Megatron-LM's: DDP, the distributed optimizer, Megatron-FSDP); NULL
+ * for the other frameworks and for zero < 0. A static string. */
+const char *framework_dp_title(int f, int zero);
+
 /* The i-th value f has no way to run (struct value_gap), NULL past the last. */
 const struct value_gap *framework_value_gap(int f, int i);
 

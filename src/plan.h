@@ -147,6 +147,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	double profile_tokens;
 	double profile_logits;
 	bool fits;
+	/* the part of `gradients` that is the head's backward under a chunked loss (its two
+	 * gradients less the logit gradients freed), when that is the peak's; else 0 */
+	double head_grads;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;
 	double grad_bytes_per_param;

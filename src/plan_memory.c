@@ -878,7 +878,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	mem->optimizer_paged = mem->optimizer_evicted = 0;
 	mem->nccl_buffers = 0;
-	mem->fp8_weights = 0;
+	mem->fp8_weights = mem->head_grads = 0;
 	stage_params(x, st, &nonexp, &expert, &embed, &norms);
 
 	if (x->training) {
@@ -1140,8 +1140,24 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		 * post-accumulate-grad hook steps it and drops its gradient) one tensor's
 		 * gradient lives at a time, the largest: the embedding or head. */
 		mem->gradients_full = mem->gradients;
+		double hid = m->embed_dim > 0 ? m->embed_dim : m->hidden;
+		/* The head's backward under a chunked loss (torchtune CEWithChunkedOutputLoss
+		 * on TransformerDecoder.chunked_output: one F.linear a chunk, one weight):
+		 * autograd's ready queue takes the highest sequence_nr first and the loss's
+		 * nodes were made after the head's, so every chunk's loss backward runs
+		 * first, leaving the chunks' 16-bit logit gradients; then each chunk's mm
+		 * backward makes a whole V x h weight gradient, which the AccumulateGrad
+		 * node's input buffer adds in place into the chunks' sum so far
+		 * (torch/csrc/autograd/input_buffer.cpp, accumulate). From the second chunk
+		 * on: two of the head's gradients beside (chunks - 1) / chunks of the logit
+		 * gradients, which is, beyond the loss's e V (1 + 1 / chunks) a token
+		 * (loss_bytes_token), 2 g V h - 2 e V s b / chunks. */
+		double head2 = 0;
+		if (st->last && x->loss == LOSS_CHUNKED && x->fw->loss_chunks > 1 && !x->lora &&
+		    m->vocab > 0 && x->micro_batches <= 1)
+			head2 = 2 * m->vocab * x->inv_tp *
+				(x->g_b * hid - x->act.e * x->act.s * x->b / x->fw->loss_chunks);
 		if (x->grads == GRADS_FUSED && x->micro_batches <= 1) {
-			double hid = m->embed_dim > 0 ? m->embed_dim : m->hidden;
 			double one = m->vocab > 0 ? (double)m->vocab * hid * x->inv_tp
 						  : x->c->largest_layer * x->inv_tp;
 			mem->gradients = dmin(mem->gradients, x->g_b * one);
@@ -1149,6 +1165,9 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			mem->gradients =
 			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
 		}
+		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) &&
+		    head2 > mem->gradients)
+			mem->gradients = mem->head_grads = head2;
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
 		mem->draft_weights = mem->draft_kv_bytes_per_token = NAN;
@@ -1279,7 +1298,7 @@ static void stage_finish(const struct mctx *x, const struct stage *st, double ba
 		 * larger batch never shrinks it */
 		double g = mem->gradients;
 		if (x->training && x->grads == GRADS_BACKWARD && x->micro_batches <= 1)
-			g = dmax(0, mem->gradients_full - mem->activations);
+			g = dmax(dmax(0, mem->gradients_full - mem->activations), mem->head_grads);
 		mem->fragmentation =
 		    x->slack * (mem->weights + g + mem->optimizer - mem->optimizer_paged +
 				mem->activations + mem->kv_cache);

@@ -254,9 +254,15 @@ static void describe_layout(struct report_buf *b, const struct scenario *s, cons
  * (man/gpuplan-scenario.5, workload.framework): "default: the papers' mixed precision ..." */
 static void describe_framework(struct report_buf *b, const struct scenario *s, const struct plan *p)
 {
+	const char *dp = is_training(s) ? framework_dp_title(s->workload.framework, p->zero) : NULL;
+
 	report_buf_printf(b, "%s: %s", framework_name(s->workload.framework),
 			  framework_title(s->workload.framework, !is_training(s),
 					  p->engine == ENGINE_CUDA_GRAPHS));
+	/* the stage's implementation where the framework has one per stage (Megatron's
+	 * ZeRO-3 is Megatron-FSDP), at the stage the plan runs */
+	if (dp)
+		report_buf_printf(b, "; data parallel: %s", dp);
 }
 
 static void report_piece(void *b, const char *s, size_t n)

@@ -12,12 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "framework.h"
+#include "explain.h"
 #include "plan.h"
+#include "report.h"
 #include "scenario.h"
 #include "shipped_catalog.h"
 
@@ -411,6 +414,77 @@ static void test_default_titles(void **state)
 			    framework_get(FW_MEGATRON)->title);
 }
 
+/* text with each run of white space (the report's wrapping) as one space, in place */
+static void squeeze(char *text)
+{
+	char *o = text;
+	for (const char *c = text; *c; c++)
+		if (!(*c == ' ' || *c == '\n') || o == text || o[-1] != ' ')
+			*o++ = *c == '\n' ? ' ' : *c;
+	*o = 0;
+}
+
+/* parallel.zero under framework megatron names Megatron-LM's implementation of the stage
+ * (megatron/training/arguments.py --data-parallel-sharding-strategy): ZeRO-3 is Megatron-FSDP
+ * with optim_grads_params, in the report's header (text and Markdown) and in explain's
+ * framework note; the plan's stage, not the field's, and nothing for another framework. */
+static void test_megatron_fsdp_named(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *fw, *zero, *want;
+	} rows[] = {
+	    {"megatron", "3",
+	     "; data parallel: Megatron-FSDP (--use-megatron-fsdp, sharding "
+	     "strategy optim_grads_params)"},
+	    {"megatron", "2",
+	     "; data parallel: Megatron-FSDP (--use-megatron-fsdp, sharding "
+	     "strategy optim_grads)"},
+	    {"megatron", "1", "; data parallel: distributed optimizer"},
+	    {"megatron", "0", "Megatron-Core; data parallel: DDP"},
+	    {"fsdp", "3", NULL},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct scenario s;
+		struct plan *p = malloc(sizeof(*p));
+		struct report_buf t = {0}, m = {0};
+		struct gp_error err;
+		static char buf[16384];
+
+		assert_non_null(p);
+		train(&s, rows[i].fw);
+		assert_int_equal(scenario_set(&s, cat, "parallel.zero", rows[i].zero, &err), 0);
+		plan_compute(&s, p);
+		assert_int_equal(report_text(&t, &s, p), 0);
+		assert_int_equal(report_markdown(&m, &s, p), 0);
+		assert_non_null(strstr(t.data, "\nframework  megatron: ") ||
+				strcmp(rows[i].fw, "megatron"));
+		squeeze(t.data);
+		if (rows[i].want) {
+			if (!strstr(t.data, rows[i].want))
+				fail_msg("zero %s: no '%s' in\n%s", rows[i].zero, rows[i].want,
+					 t.data);
+			assert_non_null(strstr(m.data, "- **Framework:** megatron: "));
+			assert_non_null(strstr(m.data, "data parallel: "));
+		} else {
+			assert_null(strstr(t.data, "data parallel: "));
+		}
+		if (strcmp(rows[i].zero, "3") == 0) {
+			assert_int_equal(explain_key_wrapped(&s, p, "memory.per_gpu.weights", 1000,
+							     buf, sizeof(buf), &err),
+					 0);
+			assert_true(!rows[i].want || strstr(buf, "Megatron-FSDP"));
+			assert_true(!rows[i].want || strstr(buf, "optim_grads_params"));
+		}
+		report_buf_release(&t);
+		report_buf_release(&m);
+		free(p);
+	}
+	/* llm.c's ZeRO-2 runs as stage 0 (PW_ZERO_FALLBACK): the header follows the plan */
+	assert_null(framework_dp_title(FW_LLMC, 2));
+	assert_string_equal(framework_dp_title(FW_MEGATRON, 7), framework_dp_title(FW_MEGATRON, 3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +498,7 @@ int main(void)
 	    cmocka_unit_test(test_load_overrides),
 	    cmocka_unit_test(test_fp8_embedding),
 	    cmocka_unit_test(test_default_titles),
+	    cmocka_unit_test(test_megatron_fsdp_named),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
