@@ -567,12 +567,28 @@ static const char *cell_md(char buf[32], double x)
 	return buf;
 }
 
+/* The rows outside the tolerance the tests hold them to (marked '!'): a group within its
+ * bound can still hold some, and the headline says how many. */
+static int rows_outside(const struct validation *v)
+{
+	int n = 0;
+	for (int i = 0; i < v->nrows; i++)
+		n += row_mark(&v->rows[i]) == '!';
+	return n;
+}
+
 void validation_text(struct report_buf *b, const struct validation *v)
 {
+	int out = rows_outside(v);
+
 	report_buf_printf(b, "%d measured figures in %d group%s: MAPE %.1f%%, worst %+.1f%%: %s\n",
 			  v->all.n, v->ngroups, v->ngroups == 1 ? "" : "s", 100 * v->all.mape,
 			  100 * v->all.worst,
-			  v->pass ? "all within bounds" : "a group past its bound");
+			  v->pass ? "groups within bounds" : "a group past its bound");
+	if (out)
+		report_buf_printf(
+		    b, "(%d row%s outside the tolerance the tests hold %s to, marked !)\n", out,
+		    out == 1 ? "" : "s", out == 1 ? "it" : "them");
 	if (v->nrows > v->all.n)
 		report_buf_printf(b, "(and %d exact counts, held to 0, not in that MAPE)\n",
 				  v->nrows - v->all.n);
@@ -690,6 +706,13 @@ void validation_markdown(struct report_buf *b, const struct validation *v)
 			  v->all.n, v->ngroups, v->ngroups == 1 ? "" : "s", 100 * v->all.mape,
 			  100 * v->all.worst,
 			  v->pass ? "every group within its bound" : "a group past its bound");
+	if (rows_outside(v))
+		report_buf_printf(
+		    b,
+		    "%d row%s %s outside the tolerance the tests hold %s to (\"missed\" in "
+		    "the tables below).\n",
+		    rows_outside(v), rows_outside(v) == 1 ? "" : "s",
+		    rows_outside(v) == 1 ? "is" : "are", rows_outside(v) == 1 ? "it" : "them");
 	if (v->nrows > v->all.n)
 		report_buf_printf(b,
 				  "The %d exact counts of the groups bound at 0 are not in that "

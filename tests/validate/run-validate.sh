@@ -16,6 +16,13 @@ rc=$?
 awk 'length($0) > 80 { print; n++ } END { exit n > 0 }' "$T/text" >"$T/long" ||
 	bad "validate: lines over 80 columns: $(head -2 "$T/long")"
 
+# the headline counts the rows outside their tolerance (a group within its bound can hold
+# some): as many as the rows marked !
+marked=$(grep -c '%!' "$T/text")
+said=$(sed -n 's/^(\([0-9]*\) rows\{0,1\} outside the tolerance.*/\1/p' "$T/text")
+[ "$said" = "$(if [ "$marked" -gt 0 ]; then echo "$marked"; fi)" ] ||
+	bad "validate: the headline says '$said' rows outside their tolerance, $marked are marked !"
+
 # the JSON report
 "$G" validate --json tests/validation >"$T/json" 2>"$T/err" || bad "validate --json: exit $?"
 grep -q '"schema":	"gpuplan.validate/1"' "$T/json" || bad "validate --json: no schema"
