@@ -552,8 +552,11 @@ static int cli_parse(struct cli *c, int argc, char **argv, int first, unsigned o
 	if (c->top) {
 		char *end;
 		long n = strtol(c->top, &end, 10);
-		if (*end || n < 1 || n > 100000)
-			return cli_usage_error(c, "--top '%s' is not a count (expected 1 or more)",
+		if (end == c->top || *end)
+			return cli_usage_error(
+			    c, "--top '%s' is not a count (expected 1 to 100000)", c->top);
+		if (n < 1 || n > 100000)
+			return cli_usage_error(c, "--top %s is out of range (expected 1 to 100000)",
 					       c->top);
 	}
 	if (c->by && strcmp(c->by, "time") && strcmp(c->by, "cost"))

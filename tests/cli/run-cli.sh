@@ -438,6 +438,11 @@ run 0 search $D/train.yaml --top 3 && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search text wider than 80 columns"; fi
 }
 run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search --by cost"
+# a --top past the range says so and gives it; a word is not a count
+run 2 search $D/train.yaml --top 99999999999 &&
+	has "$T/err" "top 99999999999 is out of range (expected 1 to 100000)" "search --top too large"
+run 2 search $D/train.yaml --top many &&
+	has "$T/err" "top 'many' is not a count (expected 1 to 100000)" "search --top a word"
 # over the catalog's GPUs under a load the count line is the longest (111 columns before
 # it was wrapped): every line at most 80 columns, the count's words all there
 run 0 search scenarios/team-serve-70b-5m-requests.yaml --hardware && {
