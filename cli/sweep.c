@@ -262,6 +262,12 @@ static int range_parse(struct range *g, const char *arg, const struct catalog *c
 		return usage(arg, "FROM must be above 0 to multiply by a FACTOR");
 	if (factor > 0 && from > last)
 		return usage(arg, "FROM is above TO (a FACTOR counts up)");
+	/* FROM and TO themselves first, so that a range past the field's says so with the
+	 * value given, not a point of the walk that the user never typed */
+	if ((rc = range_put(g, cat, s, scratch, from)) ||
+	    (rc = range_put(g, cat, s, scratch, last)))
+		return rc;
+	g->n = 0;
 	/* how many points, before any is made: a tolerance of 1e-9 keeps TO itself when
 	 * rounding leaves it a hair past */
 	if (factor > 0)

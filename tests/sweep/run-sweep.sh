@@ -188,6 +188,8 @@ refuse "1000 points (at most 256" $TRAIN hardware.count=1..1000:1
 refuse "9 curves (at most 8" $TRAIN workload.seq_len=1k..8k hardware.count=1..9:1
 refuse "the point 1.5 is not a whole number" $TRAIN workload.micro_batch=1..8*1.5
 refuse "hardware.count: 0 is out of range" $TRAIN hardware.count=0..8
+# TO past the field's range names TO, not a point of the doubling walk (134217728)
+refuse "hardware.count: 1000000000 is out of range" $TRAIN hardware.count=1..1000000000
 refuse "no '..'" $TRAIN workload.seq_len=1k:8k
 refuse "cannot read TO 'x'" $TRAIN workload.seq_len=1k..x
 refuse "workload.seq_len is swept twice" $TRAIN workload.seq_len=1k..2k workload.seq_len=1k..2k
