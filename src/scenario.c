@@ -1032,8 +1032,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		if (f->type == FIELD_INT && v != floor(v)) {
 			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 				     "%s: '%s' is not a whole number (expected a count from %.0f "
-				     "to %.0f)",
-				     f->key, text, f->min, f->max);
+				     "to %.0f%s)",
+				     f->key, text, f->min, f->max, f->auto_ok ? " or auto" : "");
 			break;
 		}
 		if (v < f->min || v > f->max || ((f->flags & FIELD_MAX_OPEN) && v >= f->max)) {
