@@ -1373,7 +1373,7 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 	const struct workload *w = &s->workload;
 	const char *name = framework_name(w->framework);
 	enum fw_kernels k = framework_get(w->framework)->kernels;
-	int zero = framework_zero(w->framework, par->zero);
+	int zero = framework_zero(w->framework, par->zero, par->dp);
 
 	/* the layouts the framework cannot run: src/framework.c's rule table, which search
 	 * keeps to as well (framework_runs_layout) */

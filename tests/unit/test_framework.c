@@ -819,7 +819,7 @@ static void test_zero_auto(void **state)
 	for (size_t i = 0; i < sizeof(rows_fw) / sizeof(rows_fw[0]); i++) {
 		s.workload.framework = rows_fw[i].fw;
 		s.parallel.zero = ZERO_AUTO;
-		assert_int_equal(framework_zero(rows_fw[i].fw, ZERO_AUTO), rows_fw[i].want);
+		assert_int_equal(framework_zero(rows_fw[i].fw, ZERO_AUTO, 8), rows_fw[i].want);
 		plan_compute_memory(&s, &a);
 		assert_int_equal(a.zero, rows_fw[i].want);
 		for (int z = 0; z <= 1; z++) { /* llm.c runs 2 and 3 as 0 */
@@ -828,10 +828,21 @@ static void test_zero_auto(void **state)
 			assert_int_equal(a.zero, z);
 		}
 	}
+	/* over one data-parallel rank nothing shards: torchtitan's fsdp_enabled needs
+	 * dp_shard > 1, torchtune's single-device recipes wrap nothing */
+	for (int f = 0; f < FW_COUNT; f++)
+		assert_int_equal(framework_zero(f, ZERO_AUTO, 1), 0);
+	assert_int_equal(framework_zero(FW_FSDP, 2, 1), 2);
+	s.workload.framework = FW_TORCHTUNE;
+	s.parallel.zero = ZERO_AUTO;
+	s.hardware.count = 1;
+	plan_compute_memory(&s, &a);
+	assert_int_equal(a.zero, 0);
+	s.hardware.count = 8;
 	/* serving: no stage, auto or not */
 	for (int f = 0; f < FW_COUNT; f++)
 		if (!framework_get(f)->trains)
-			assert_int_equal(framework_zero(f, ZERO_AUTO), 0);
+			assert_int_equal(framework_zero(f, ZERO_AUTO, 8), 0);
 	s.workload.framework = FW_FSDP;
 	s.parallel.zero = ZERO_AUTO;
 	plan_compute_memory(&s, &a);

@@ -238,7 +238,7 @@ static void test_every_framework_documented(void **state)
 			need_text(name, entry, "gradient dtype", part);
 			/* parallel.zero auto: "ZeRO stage 3 by default" */
 			snprintf(part, sizeof(part), "ZeRO stage %d by default",
-				 framework_zero(f, ZERO_AUTO));
+				 framework_zero(f, ZERO_AUTO, 8));
 			need_text(name, entry, "ZeRO stage", part);
 		}
 		/* each part of the source, as the table gives it */
