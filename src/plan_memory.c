@@ -1560,14 +1560,6 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.ep = m->moe.experts > 0 ? imax(1, par->ep) : 1;
 	x.cp = x.training ? imax(1, par->cp) : 1; /* training only (gpuplan-scenario(5)) */
 	x.vs = x.training ? imax(1, par->virtual_stages) : 1;
-	x.zero = x.training ? (par->zero < 0 ? 0 : par->zero > 3 ? 3 : par->zero) : 0;
-	/* llm.c runs ZeRO-2 and -3 as stage 0: set_zero_configs prints "Disabling Zero
-	 * Optimization, Zero Stage2 and Stage3 are not yet supported" and sets zero_stage 0
-	 * (karpathy/llm.c llmc/zero.cuh) */
-	if (wl->framework == FW_LLMC && x.zero >= 2) {
-		plan_warn(p, PW_ZERO_FALLBACK, wl->framework, x.zero);
-		x.zero = 0;
-	}
 	x.sp = x.training && par->sequence_parallel && x.tp > 1;
 	cells = (double)x.tp * x.pp * x.ep * x.cp; /* up to 65536^4: kept in double */
 	{
@@ -1579,6 +1571,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 			plan_warn(p, PW_LAYOUT_INVALID, cells * x.dp, count);
 		else if (cells * x.dp < count)
 			plan_warn(p, PW_IDLE_GPUS, cells * x.dp, count);
+	}
+	x.zero = x.training ? framework_zero(wl->framework, par->zero, x.dp) : 0;
+	/* llm.c runs ZeRO-2 and -3 as stage 0: set_zero_configs prints "Disabling Zero
+	 * Optimization, Zero Stage2 and Stage3 are not yet supported" and sets zero_stage 0
+	 * (karpathy/llm.c llmc/zero.cuh) */
+	if (wl->framework == FW_LLMC && x.zero >= 2) {
+		plan_warn(p, PW_ZERO_FALLBACK, wl->framework, x.zero);
+		x.zero = 0;
 	}
 	x.replicas = (double)x.dp * x.ep;
 	x.inv_tp = 1.0 / x.tp;
@@ -1595,7 +1595,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* fields the framework ignores: ZeRO and offload belong to training frameworks, a
 	 * memory fraction to the serving engines that size their KV cache from one */
 	if (x.fw_set) {
-		if (!x.fw->trains && par->zero > 0)
+		if (!x.fw->trains && framework_zero(wl->framework, par->zero, x.dp) > 0)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_ZERO);
 		if (!x.fw->trains && par->offload != OFFLOAD_NONE)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_OFFLOAD);

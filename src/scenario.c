@@ -531,8 +531,9 @@ const struct field scenario_fields[] = {
 	       PW("ep overlap")),
     INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
 	      "interleaved pipeline chunks per stage", PW("virtual stages"), DOUBLES),
-    INT_FIELD("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING, "ZeRO stage 0..3",
-	      PW("zero")),
+    INT_AUTO("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING,
+	     "ZeRO stage 0..3; auto = the framework's (fsdp, torchtune 3; else 0)", PW("zero"),
+	     .auto_stored = ZERO_AUTO, RESOLVED_INT(zero)),
     BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
 	       "Megatron sequence parallelism", PW("seq parallel")),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
@@ -750,6 +751,11 @@ double scenario_field_resolved(const struct field *f, const struct plan *p)
 		break;
 	}
 	return 0;
+}
+
+bool scenario_field_is_auto(const struct field *f, double v)
+{
+	return f->auto_ok && v == f->auto_stored;
 }
 
 static void *field_ptr(struct scenario *s, const struct field *f)
@@ -1011,9 +1017,9 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 	case FIELD_NUM:
 		if (f->auto_ok && is_auto(text)) {
 			if (f->type == FIELD_INT)
-				*(int *)field_ptr(s, f) = 0;
+				*(int *)field_ptr(s, f) = f->auto_stored;
 			else
-				*(double *)field_ptr(s, f) = 0;
+				*(double *)field_ptr(s, f) = f->auto_stored;
 			rc = 0;
 			break;
 		}
@@ -1026,8 +1032,8 @@ int scenario_field_set(struct scenario *s, const struct catalog *cat, const stru
 		if (f->type == FIELD_INT && v != floor(v)) {
 			gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 				     "%s: '%s' is not a whole number (expected a count from %.0f "
-				     "to %.0f)",
-				     f->key, text, f->min, f->max);
+				     "to %.0f%s)",
+				     f->key, text, f->min, f->max, f->auto_ok ? " or auto" : "");
 			break;
 		}
 		if (v < f->min || v > f->max || ((f->flags & FIELD_MAX_OPEN) && v >= f->max)) {
@@ -1153,7 +1159,7 @@ char *scenario_field_format(const struct scenario *s, const struct field *f, cha
 	}
 	case FIELD_INT: {
 		int v = *(const int *)p;
-		if (f->auto_ok && v == 0)
+		if (scenario_field_is_auto(f, v))
 			snprintf(buf, size, "auto");
 		else
 			snprintf(buf, size, "%d", v);
@@ -1242,7 +1248,7 @@ void scenario_init(struct scenario *s)
 	s->parallel.cp_comm = CP_COMM_P2P; /* Transformer Engine's and Megatron's default */
 	s->parallel.ep_overlap = false;	   /* standard Megatron-LM / DeepSpeed-MoE: exposed */
 	s->parallel.virtual_stages = 1;
-	s->parallel.zero = 0;
+	s->parallel.zero = ZERO_AUTO; /* the framework's: 0 for default (framework_zero) */
 	s->parallel.offload = OFFLOAD_NONE;
 }
 
@@ -1367,13 +1373,14 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 	const struct workload *w = &s->workload;
 	const char *name = framework_name(w->framework);
 	enum fw_kernels k = framework_get(w->framework)->kernels;
+	int zero = framework_zero(w->framework, par->zero, par->dp);
 
 	/* the layouts the framework cannot run: src/framework.c's rule table, which search
 	 * keeps to as well (framework_runs_layout) */
 	for (int i = 0; train && framework_get(w->framework)->trains; i++) {
 		const struct layout_rule *r;
 		char set[96], list[160], msg[400];
-		i = framework_layout_rule(i, w->framework, par->tp, par->pp, par->zero,
+		i = framework_layout_rule(i, w->framework, par->tp, par->pp, zero,
 					  par->offload != OFFLOAD_NONE);
 		if (i < 0)
 			break;
@@ -1386,8 +1393,8 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 			snprintf(set, sizeof(set), "parallel.offload %s",
 				 scenario_enum_name("parallel.offload", (int)par->offload));
 		else
-			snprintf(set, sizeof(set), "parallel.zero %d with parallel.pp %d",
-				 par->zero, par->pp);
+			snprintf(set, sizeof(set), "parallel.zero %d with parallel.pp %d", zero,
+				 par->pp);
 		if (!r->expected)
 			snprintf(list, sizeof(list), "pp 1, or %s",
 				 framework_list(FW_PIPELINES, msg, sizeof(msg)));

@@ -61,6 +61,8 @@ enum engine { ENGINE_LLAMACPP, ENGINE_CUDA_GRAPHS, ENGINE_AUTO, ENGINE_COUNT };
 /* workload.grad_dtype auto (the default): the framework's (framework.h grad_dtype), bf16
  * under the default framework (the ZeRO paper's 2 bytes a parameter). */
 #define GRAD_DTYPE_AUTO DTYPE_COUNT
+/* parallel.zero: auto, the framework's stage (framework_zero) */
+#define ZERO_AUTO (-1)
 
 /* LoRA target matrices, as a bit set. */
 enum lora_target {
@@ -196,7 +198,7 @@ struct parallel {
 	enum cp_comm cp_comm; /* how attention gets the other ranks' keys and values */
 	bool ep_overlap;      /* expert all-to-alls hidden behind another micro-batch's compute */
 	int virtual_stages;
-	int zero; /* 0..3 */
+	int zero; /* 0..3, or ZERO_AUTO (the framework's: framework_zero) */
 	bool sequence_parallel;
 	enum offload offload;
 	enum reshard reshard_after_forward; /* RESHARD_AUTO = the framework's */
@@ -299,7 +301,8 @@ struct field {
 	enum field_type type;
 	enum unit_kind unit;
 	double min, max;	  /* inclusive range of the value (SI units) */
-	bool auto_ok;		  /* "auto" is accepted and stored as 0 */
+	bool auto_ok;		  /* "auto" is accepted and stored as auto_stored */
+	int auto_stored;	  /* auto_ok: the value meaning auto (0; parallel.zero ZERO_AUTO) */
 	size_t offset;		  /* into struct scenario */
 	size_t size;		  /* FIELD_STR: the array's size */
 	const char *const *names; /* FIELD_ENUM / FIELD_DTYPE / FIELD_TARGETS: accepted names,
@@ -361,6 +364,9 @@ struct plan;
 /* What f's auto resolved to in p (the dp, batch or efficiency the plan used); 0 when f has
  * no resolved figure. NaN and negative figures are returned as they are. */
 double scenario_field_resolved(const struct field *f, const struct plan *p);
+
+/* Whether the stored value v of f means auto (f->auto_ok and v is f->auto_stored). */
+bool scenario_field_is_auto(const struct field *f, double v);
 
 /* The known key closest to a misspelt one, for "did you mean"; NULL when none is close.
  * prefix restricts candidates to one section ("workload."), may be NULL. */

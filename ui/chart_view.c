@@ -66,7 +66,7 @@ static double field_value_now(const struct app *a, const struct field *f)
 	const void *p = (const char *)&a->scn + f->offset;
 	double v = f->type == FIELD_INT ? *(const int *)p : *(const double *)p;
 
-	if (v == 0 && f->auto_ok)
+	if (scenario_field_is_auto(f, v))
 		v = app_auto_value(a, f);
 	return v;
 }

@@ -282,7 +282,7 @@ int field_step(struct scenario *s, const struct catalog *cat, const struct field
 		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 				    "%s cannot be stepped (press Enter to type it)", f->key);
 	v = f->type == FIELD_INT ? *(const int *)p : *(const double *)p;
-	if (v == 0 && f->auto_ok) {
+	if (scenario_field_is_auto(f, v)) {
 		if (dir < 0)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "%s is already auto",
 					    f->key);
@@ -302,7 +302,7 @@ int field_step(struct scenario *s, const struct catalog *cat, const struct field
 	if (f->type == FIELD_INT)
 		nv = dir > 0 ? ceil(nv) : floor(nv);
 	if (nv < f->min)
-		nv = f->auto_ok && dir < 0 ? 0 : f->min;
+		nv = f->auto_ok && dir < 0 ? f->auto_stored : f->min;
 	if (nv > f->max)
 		nv = f->max;
 	if (set_number(s, f, nv) != 0)

@@ -171,6 +171,18 @@ run 0 fmt $D/train.yaml --set hardware.count=16 --set workload.seq_len=8192 && {
 run 0 report $D/train.yaml --json --set parallel.zero=3 && {
 	if cmp -s "$T/out" "$T/train.json"; then bad "--set parallel.zero=3 changed nothing"; else ok; fi
 }
+# parallel.zero auto (issue 12): fsdp shards fully, the default framework not at all; the
+# field table says auto, a bad stage lists it, the report and JSON give the stage resolved
+run 0 report $D/train.yaml --set parallel.zero=auto --set workload.framework=fsdp &&
+	has "$T/out" "^layout .*, ZeRO 3" "zero auto under fsdp: ZeRO 3"
+run 0 report $D/train.yaml --set parallel.zero=auto --json &&
+	has "$T/out" '"zero":[[:space:]]*0[,}]' "zero auto, default framework: layout.zero 0"
+run 0 fmt $D/train.yaml --set parallel.zero=auto && has "$T/out" '^  zero: auto$' "fmt writes zero auto"
+run 0 fields && has "$T/out" "^parallel.zero	int	count	0,1,2,3	auto$" "fields: parallel.zero takes auto"
+run_error 2 report $D/train.yaml --set parallel.zero=4 &&
+	has "$T/err" "parallel.zero: 4 is out of range (expected 0 to 3 or auto)" "zero 4: auto expected too"
+run 0 check $D/serve.yaml --set workload.framework=vllm &&
+	lacks "$T/err" "parallel.zero" "serving: the auto default of parallel.zero is not a set field"
 run_error 2 report $D/train.yaml --set hardware.count=abc && {
 	has "$T/err" '--set' "--set error names --set"
 	has "$T/err" 'hardware.count' "--set error names the key"

@@ -26,6 +26,7 @@ cases='gpuplan rep|report
 gpuplan report x.yaml --se|--set
 gpuplan report x.yaml --set workload.se|workload.seq_len=
 gpuplan report x.yaml --set workload.kind=o|workload.kind=offline workload.kind=online
+gpuplan report x.yaml --set parallel.zero=|parallel.zero=0 parallel.zero=1 parallel.zero=2 parallel.zero=3 parallel.zero=auto
 gpuplan report x.yaml -js hardware.gpu=h20|hardware.gpu=h20 hardware.gpu=h200 hardware.gpu=h200-nvl
 gpuplan catalog m|models
 gpuplan search x.yaml --by c|cost

@@ -796,8 +796,9 @@ static void test_grad_dtype_auto(void **state)
 	static const struct {
 		enum framework fw;
 		enum dtype want;
-	} rows_fw[] = {{FW_DEFAULT, DTYPE_BF16},   {FW_MEGATRON, DTYPE_FP32}, {FW_FSDP, DTYPE_FP32},
-		       {FW_DEEPSPEED, DTYPE_BF16}, {FW_HF, DTYPE_FP32},	      {FW_TORCHTUNE, DTYPE_BF16},
+	} rows_fw[] = {{FW_DEFAULT, DTYPE_BF16}, {FW_MEGATRON, DTYPE_FP32},
+		       {FW_FSDP, DTYPE_FP32},	 {FW_DEEPSPEED, DTYPE_BF16},
+		       {FW_HF, DTYPE_FP32},	 {FW_TORCHTUNE, DTYPE_BF16},
 		       {FW_LLMC, DTYPE_BF16}};
 	struct scenario s;
 	struct plan a;
@@ -842,13 +843,84 @@ static void test_grad_dtype_auto(void **state)
 	s.workload.grad_dtype = GRAD_DTYPE_AUTO;
 	s.parallel.zero = 0;
 	plan_compute_memory(&s, &a);
-	assert_true(fabs(rel_err(a.mem.weights + a.mem.gradients + a.mem.optimizer,
-				 16 * a.params)) < 1e-9);
+	assert_true(
+	    fabs(rel_err(a.mem.weights + a.mem.gradients + a.mem.optimizer, 16 * a.params)) < 1e-9);
 	/* the scenario text: auto reads back, explicit values keep their meaning */
 	assert_int_equal(scenario_set(&s, NULL, "workload.grad_dtype", "fp32", NULL), 0);
 	assert_int_equal(s.workload.grad_dtype, DTYPE_FP32);
 	assert_int_equal(scenario_set(&s, NULL, "workload.grad_dtype", "auto", NULL), 0);
 	assert_int_equal(s.workload.grad_dtype, GRAD_DTYPE_AUTO);
+}
+
+/* parallel.zero auto (issue 12): fsdp (torchtitan's data_parallel_shard_degree -1,
+ * apply_fsdp) and torchtune's distributed recipes shard fully, ZeRO-3; the others run
+ * stage 0; an explicit stage wins under every framework. On 8 GPUs fsdp's weights,
+ * gradients and optimizer states per GPU are an eighth of the unsharded ones. */
+static void test_zero_auto(void **state)
+{
+	(void)state;
+	static const struct {
+		enum framework fw;
+		int want;
+	} rows_fw[] = {{FW_DEFAULT, 0}, {FW_MEGATRON, 0},  {FW_FSDP, 3}, {FW_DEEPSPEED, 0},
+		       {FW_HF, 0},	{FW_TORCHTUNE, 3}, {FW_LLMC, 0}};
+	struct scenario s;
+	struct plan a, b;
+	int ntrain = 0;
+	for (int f = 0; f < FW_COUNT; f++)
+		ntrain += framework_get(f)->trains;
+	assert_int_equal(ntrain, (int)(sizeof(rows_fw) / sizeof(rows_fw[0])));
+	train_8b(&s, 8, 4096, 64);
+	assert_int_equal(s.parallel.zero, ZERO_AUTO);
+	for (size_t i = 0; i < sizeof(rows_fw) / sizeof(rows_fw[0]); i++) {
+		s.workload.framework = rows_fw[i].fw;
+		s.parallel.zero = ZERO_AUTO;
+		assert_int_equal(framework_zero(rows_fw[i].fw, ZERO_AUTO, 8), rows_fw[i].want);
+		plan_compute_memory(&s, &a);
+		assert_int_equal(a.zero, rows_fw[i].want);
+		for (int z = 0; z <= 1; z++) { /* llm.c runs 2 and 3 as 0 */
+			s.parallel.zero = z;
+			plan_compute_memory(&s, &a);
+			assert_int_equal(a.zero, z);
+		}
+	}
+	/* over one data-parallel rank nothing shards: torchtitan's fsdp_enabled needs
+	 * dp_shard > 1, torchtune's single-device recipes wrap nothing */
+	for (int f = 0; f < FW_COUNT; f++)
+		assert_int_equal(framework_zero(f, ZERO_AUTO, 1), 0);
+	assert_int_equal(framework_zero(FW_FSDP, 2, 1), 2);
+	s.workload.framework = FW_TORCHTUNE;
+	s.parallel.zero = ZERO_AUTO;
+	s.hardware.count = 1;
+	plan_compute_memory(&s, &a);
+	assert_int_equal(a.zero, 0);
+	s.hardware.count = 8;
+	/* serving: no stage, auto or not */
+	for (int f = 0; f < FW_COUNT; f++)
+		if (!framework_get(f)->trains)
+			assert_int_equal(framework_zero(f, ZERO_AUTO, 8), 0);
+	s.workload.framework = FW_FSDP;
+	s.parallel.zero = ZERO_AUTO;
+	plan_compute_memory(&s, &a);
+	s.parallel.zero = 0;
+	plan_compute_memory(&s, &b);
+	assert_true(fabs(rel_err(a.mem.weights, b.mem.weights / 8)) < 1e-9);
+	assert_true(fabs(rel_err(a.mem.gradients, b.mem.gradients / 8)) < 1e-9);
+	assert_true(fabs(rel_err(a.mem.optimizer, b.mem.optimizer / 8)) < 1e-9);
+	/* the scenario text: auto reads back and is written as auto */
+	{
+		char buf[32];
+		const struct field *f = scenario_field_find("parallel.zero");
+		assert_int_equal(scenario_set(&s, NULL, "parallel.zero", "2", NULL), 0);
+		assert_int_equal(s.parallel.zero, 2);
+		assert_string_equal(scenario_field_format(&s, f, buf, sizeof(buf)), "2");
+		assert_int_equal(scenario_set(&s, NULL, "parallel.zero", "0", NULL), 0);
+		assert_string_equal(scenario_field_format(&s, f, buf, sizeof(buf)), "0");
+		assert_int_equal(scenario_set(&s, NULL, "parallel.zero", "auto", NULL), 0);
+		assert_int_equal(s.parallel.zero, ZERO_AUTO);
+		assert_string_equal(scenario_field_format(&s, f, buf, sizeof(buf)), "auto");
+		assert_int_not_equal(scenario_set(&s, NULL, "parallel.zero", "4", NULL), 0);
+	}
 }
 
 /* torchtitan's loss parallelism (framework fsdp, tp > 1; torchtitan/parallelisms/
@@ -1346,8 +1418,8 @@ static void test_explain_names_framework(void **state)
 				if (explain_key_wrapped(&s, p, g->key, 1000, buf, sizeof(buf),
 							&err) != 0)
 					fail_msg("%s: %s", g->key, err.message);
-				if (!strstr(buf, framework_title(f, !train,
-								 p->engine == ENGINE_CUDA_GRAPHS)) ||
+				if (!strstr(buf, framework_title(
+						     f, !train, p->engine == ENGINE_CUDA_GRAPHS)) ||
 				    !strstr(buf, "  rules: ") ||
 				    !strstr(buf, framework_source(f, !train)) ||
 				    !strstr(buf, "source: "))
@@ -1390,6 +1462,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_torchtitan_8b_fsdp2),
+	    cmocka_unit_test(test_zero_auto),
 	    cmocka_unit_test(test_torchtune_lora_4090),
 	    cmocka_unit_test(test_torchtune_qlora_4090),
 	    cmocka_unit_test(test_torchtune_3b_full_pure_bf16),

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "framework.h"
+#include "scenario.h"
 
 #define MAN "man/gpuplan-scenario.5"
 
@@ -235,6 +236,10 @@ static void test_every_framework_documented(void **state)
 		if (fw->trains) {
 			snprintf(part, sizeof(part), "gradients %s", dtype_name(fw->grad_dtype));
 			need_text(name, entry, "gradient dtype", part);
+			/* parallel.zero auto: "ZeRO stage 3 by default" */
+			snprintf(part, sizeof(part), "ZeRO stage %d by default",
+				 framework_zero(f, ZERO_AUTO, 8));
+			need_text(name, entry, "ZeRO stage", part);
 		}
 		/* each part of the source, as the table gives it */
 		for (const char *s = fw->source; *s;) {

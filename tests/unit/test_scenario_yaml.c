@@ -279,8 +279,8 @@ static void test_set_assignment(void **state)
 	assert_non_null(strstr(err.message, "did you mean 'workload.batch'"));
 	assert_int_equal(gp_error_exit_status(&err), 2);
 	assert_int_equal(scenario_set_assignment(&s, cat, "parallel.zero=7", &err), -1);
-	assert_non_null(strstr(err.message, "0 to 3"));
-	assert_int_equal(s.parallel.zero, 0); /* unchanged */
+	assert_non_null(strstr(err.message, "0 to 3 or auto"));
+	assert_int_equal(s.parallel.zero, ZERO_AUTO); /* unchanged: the default */
 	assert_int_equal(scenario_set_assignment(&s, cat, "hardware.count", &err), -1);
 }
 
@@ -329,7 +329,7 @@ static const struct bad_case bad_cases[] = {
     {"wrong-kind-mapping.yaml", 6, 12, "expected a single value, found a mapping"},
     {"wrong-kind-section.yaml", 5, 11, "workload: expected a mapping of keys"},
     {"zero-count.yaml", 5, 10, "hardware.count: 0 is out of range (expected 1 to"},
-    {"zero-stage-7.yaml", 6, 9, "parallel.zero: 7 is out of range (expected 0 to 3)"},
+    {"zero-stage-7.yaml", 6, 9, "parallel.zero: 7 is out of range (expected 0 to 3 or auto)"},
 };
 
 static void check_bad(const struct bad_case *c)

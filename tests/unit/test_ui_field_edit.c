@@ -149,6 +149,25 @@ static void test_step_auto(void **state)
 	s.workload.global_batch = 1;
 	assert_int_equal(field_step(&s, NULL, gb, -1, 0, &err), 0);
 	assert_int_equal(s.workload.global_batch, 0);
+	/* parallel.zero, whose auto is ZERO_AUTO (0 is a stage): 0 - is auto, auto - stays,
+	 * auto + leaves auto for a stage, 3 + is at the maximum */
+	{
+		const struct field *z = scenario_field_find("parallel.zero");
+		char buf[16];
+		assert_int_equal(s.parallel.zero, ZERO_AUTO);
+		assert_int_equal(field_step(&s, NULL, z, -1, 0, &err), -1);
+		assert_int_equal(field_step(&s, NULL, z, +1, 0, &err), 0);
+		assert_int_equal(s.parallel.zero, 1);
+		assert_int_equal(field_step(&s, NULL, z, -1, 0, &err), 0);
+		assert_int_equal(s.parallel.zero, 0);
+		assert_string_equal(scenario_field_format(&s, z, buf, sizeof(buf)), "0");
+		assert_int_equal(field_step(&s, NULL, z, -1, 0, &err), 0);
+		assert_int_equal(s.parallel.zero, ZERO_AUTO);
+		assert_string_equal(scenario_field_format(&s, z, buf, sizeof(buf)), "auto");
+		assert_int_equal(field_step(&s, NULL, z, +1, 3, &err), 0);
+		assert_int_equal(s.parallel.zero, 3);
+		assert_int_equal(field_step(&s, NULL, z, +1, 3, &err), -1);
+	}
 }
 
 static void test_step_num(void **state)
@@ -220,14 +239,10 @@ static void test_cycle(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_line_edit),
-		cmocka_unit_test(test_line_edit_utf8),
-		cmocka_unit_test(test_line_edit_full),
-		cmocka_unit_test(test_apply),
-		cmocka_unit_test(test_step_doubles),
-		cmocka_unit_test(test_step_auto),
-		cmocka_unit_test(test_step_num),
-		cmocka_unit_test(test_cycle),
+	    cmocka_unit_test(test_line_edit),	   cmocka_unit_test(test_line_edit_utf8),
+	    cmocka_unit_test(test_line_edit_full), cmocka_unit_test(test_apply),
+	    cmocka_unit_test(test_step_doubles),   cmocka_unit_test(test_step_auto),
+	    cmocka_unit_test(test_step_num),	   cmocka_unit_test(test_cycle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
