@@ -587,7 +587,7 @@ enum grad_lifetime framework_grads(int f, enum grad_lifetime g)
 	return r != GRADS_AUTO ? r : GRADS_STEP;
 }
 
-int framework_zero(int f, int zero, int dp)
+int framework_zero(int f, int zero, int ranks)
 {
 	if (zero >= 0)
 		return zero > 3 ? 3 : zero;
@@ -597,16 +597,19 @@ int framework_zero(int f, int zero, int dp)
 	 * and the root, parameters, gradients and optimizer states: ZeRO-3).
 	 * torchtune: its distributed recipes shard the same way (recipes/
 	 * full_finetune_distributed.py and lora_finetune_distributed.py, training.
-	 * shard_model: fully_shard). Over one data-parallel rank neither shards: torchtitan
-	 * applies fully_shard only when fsdp_enabled (torchtitan/distributed/parallel_dims.py,
-	 * dp_shard > 1) and torchtune's single-device recipes (full_finetune_single_device.py,
-	 * lora_finetune_single_device.py) wrap nothing, so auto is stage 0 there.
+	 * shard_model: fully_shard). ranks: the GPUs a stage-3 shard spreads over, dp x ep x cp
+	 * (the data-parallel, expert and context ranks, as plan_memory.c shards), 0 when not
+	 * known yet. Over one such rank neither shards: torchtitan applies fully_shard when
+	 * fsdp_enabled, dp_shard > 1 or cp > 1 (torchtitan/distributed/parallel_dims.py; its
+	 * parallelize files apply it under ep too), and torchtune's single-device recipes
+	 * (full_finetune_single_device.py, lora_finetune_single_device.py) wrap nothing, so
+	 * auto is stage 0 there.
 	 * The others keep stage 0: default (the papers' Megatron-LM / DeepSpeed baseline),
 	 * megatron (DDP unless --use-distributed-optimizer, megatron/training/arguments.py),
 	 * deepspeed (deepspeed/runtime/zero/config.py DeepSpeedZeroConfig.stage = 0), hf
 	 * (transformers Trainer wraps the model in DDP, trainer.py _wrap_model), llm.c
 	 * (train_gpt2.cu zero_stage = 0) and the serving engines (no training). */
-	return (f == FW_FSDP || f == FW_TORCHTUNE) && dp != 1 ? 3 : 0;
+	return (f == FW_FSDP || f == FW_TORCHTUNE) && ranks != 1 ? 3 : 0;
 }
 
 enum fp8_scope framework_fp8_scope(int f, enum fp8_scope g)

@@ -253,7 +253,7 @@ enum grad_lifetime framework_grads(int f, enum grad_lifetime g);
 /* The ZeRO stage f trains at under parallel.zero zero (ZERO_AUTO: the framework's; an
  * explicit 0..3 wins) over dp data-parallel ranks (0: not known yet, as above 1). Every
  * reader of parallel.zero goes through it. */
-int framework_zero(int f, int zero, int dp);
+int framework_zero(int f, int zero, int ranks);
 
 /* What fp8 training converts under f with workload.fp8_scope g (FP8_AUTO: the linear
  * layers for a named framework, everything for FW_DEFAULT, as before frameworks). */

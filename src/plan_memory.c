@@ -1572,7 +1572,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		else if (cells * x.dp < count)
 			plan_warn(p, PW_IDLE_GPUS, cells * x.dp, count);
 	}
-	x.zero = x.training ? framework_zero(wl->framework, par->zero, x.dp) : 0;
+	x.zero = x.training ? framework_zero(wl->framework, par->zero, x.dp * x.ep * x.cp) : 0;
 	/* llm.c runs ZeRO-2 and -3 as stage 0: set_zero_configs prints "Disabling Zero
 	 * Optimization, Zero Stage2 and Stage3 are not yet supported" and sets zero_stage 0
 	 * (karpathy/llm.c llmc/zero.cuh) */
@@ -1595,7 +1595,8 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	/* fields the framework ignores: ZeRO and offload belong to training frameworks, a
 	 * memory fraction to the serving engines that size their KV cache from one */
 	if (x.fw_set) {
-		if (!x.fw->trains && framework_zero(wl->framework, par->zero, x.dp) > 0)
+		if (!x.fw->trains &&
+		    framework_zero(wl->framework, par->zero, x.dp * x.ep * x.cp) > 0)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_ZERO);
 		if (!x.fw->trains && par->offload != OFFLOAD_NONE)
 			plan_warn(p, PW_FRAMEWORK_CONFLICT, wl->framework, CONFLICT_OFFLOAD);

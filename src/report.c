@@ -1110,9 +1110,8 @@ static void search_text_result(struct report_buf *b, int rank, const struct scen
 				  dtype_name(r->kv_cache));
 	} else {
 		report_buf_printf(
-		    &l, ", ZeRO %d, mb %d, recompute %s%s%s",
-		    framework_zero(s.workload.framework, r->parallel.zero, r->plan.dp),
-		    r->micro_batch, scenario_enum_name("workload.recompute", (int)r->recompute),
+		    &l, ", ZeRO %d, mb %d, recompute %s%s%s", r->plan.zero, r->micro_batch,
+		    scenario_enum_name("workload.recompute", (int)r->recompute),
 		    r->parallel.sequence_parallel ? ", sp" : "", offl[r->parallel.offload % 3]);
 	}
 	report_wrap(b, 5, t1, l.data ? l.data : "");

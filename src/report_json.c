@@ -379,8 +379,7 @@ static cJSON *search_result(const struct scenario *s0, const struct catalog *cat
 	bad |= put_num(o, "parallel.dp", r->plan.dp, true);
 	bad |= put_num(o, "parallel.ep", r->parallel.ep, true);
 	bad |= put_num(o, "parallel.cp", r->parallel.cp, true);
-	bad |= put_num(o, "parallel.zero",
-		       framework_zero(s.workload.framework, r->parallel.zero, r->plan.dp), true);
+	bad |= put_num(o, "parallel.zero", r->plan.zero, true); /* the stage the plan ran */
 	bad |= put_num(o, "parallel.micro_batch", r->micro_batch, true);
 	bad |= put_str(o, "parallel.recompute",
 		       scenario_enum_name("workload.recompute", (int)r->recompute));

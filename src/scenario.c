@@ -532,8 +532,8 @@ const struct field scenario_fields[] = {
     INT_FIELD("parallel.virtual_stages", parallel.virtual_stages, 1, 1024, APPLIES_TRAINING,
 	      "interleaved pipeline chunks per stage", PW("virtual stages"), DOUBLES),
     INT_AUTO("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING,
-	     "ZeRO stage 0..3; auto = the framework's (fsdp, torchtune 3; else 0)", PW("zero"),
-	     .auto_stored = ZERO_AUTO, RESOLVED_INT(zero)),
+	     "ZeRO stage 0..3; auto = the framework's (fsdp, torchtune 3 over 2+ ranks; else 0)",
+	     PW("zero"), .auto_stored = ZERO_AUTO, RESOLVED_INT(zero)),
     BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
 	       "Megatron sequence parallelism", PW("seq parallel")),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
@@ -1373,7 +1373,10 @@ static void framework_conflicts(const struct scenario *s, const struct scenario_
 	const struct workload *w = &s->workload;
 	const char *name = framework_name(w->framework);
 	enum fw_kernels k = framework_get(w->framework)->kernels;
-	int zero = framework_zero(w->framework, par->zero, par->dp);
+	/* dp 0 is worked out by the plan: the ranks are not known yet (framework_zero) */
+	int zero = framework_zero(
+	    w->framework, par->zero,
+	    par->dp > 0 ? par->dp * (par->ep > 1 ? par->ep : 1) * (par->cp > 1 ? par->cp : 1) : 0);
 
 	/* the layouts the framework cannot run: src/framework.c's rule table, which search
 	 * keeps to as well (framework_runs_layout) */

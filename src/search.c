@@ -110,8 +110,7 @@ static bool better(const struct search_result *a, const struct search_result *b)
  * parallelism. Between layouts that run equally fast, the simpler one is shown. */
 static int complexity(const struct search_result *a)
 {
-	return framework_zero(FW_DEFAULT, a->parallel.zero, a->plan.dp) +
-	       2 * (int)a->parallel.offload + (a->parallel.virtual_stages > 1) +
+	return a->plan.zero + 2 * (int)a->parallel.offload + (a->parallel.virtual_stages > 1) +
 	       a->parallel.sequence_parallel + (a->parallel.cp > 1);
 }
 

@@ -409,9 +409,7 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 								: 1);
 			break;
 		case C_ZERO:
-			snprintf(t, sizeof(t), " %d",
-				 framework_zero(a->scn.workload.framework, r->parallel.zero,
-						r->plan.dp));
+			snprintf(t, sizeof(t), " %d", r->plan.zero);
 			break;
 		case C_MB:
 			snprintf(t, sizeof(t), " %3d", r->micro_batch);
@@ -650,9 +648,7 @@ static void scaling_row_fit(const struct app *a, int i, int width, char *buf, si
 	} else {
 		/* the offload too: a layout that fits only by parking state in host memory
 		 * says so */
-		snprintf(c[4], sizeof(c[4]), "%c",
-			 (char)('0' + framework_zero(a->scn.workload.framework, r->parallel.zero,
-						     r->plan.dp)));
+		snprintf(c[4], sizeof(c[4]), "%c", (char)('0' + r->plan.zero));
 		snprintf(c[5], sizeof(c[5]), "%s", offs[(unsigned)r->parallel.offload % 3]);
 	}
 	units_format_compact(UNIT_SECONDS, infer ? p->tpot_s : p->step_s, c[6], sizeof(c[6]));

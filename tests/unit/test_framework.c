@@ -895,6 +895,15 @@ static void test_zero_auto(void **state)
 	plan_compute_memory(&s, &a);
 	assert_int_equal(a.zero, 0);
 	s.hardware.count = 8;
+	/* one data-parallel rank but 8 context ranks: torchtitan's fsdp_enabled is dp_shard > 1
+	 * or cp > 1, and a stage-3 shard spreads over dp x ep x cp (plan_memory.c) */
+	s.workload.framework = FW_FSDP;
+	s.parallel.cp = 8;
+	plan_compute_memory(&s, &a);
+	assert_int_equal(a.dp, 1);
+	assert_int_equal(a.zero, 3);
+	assert_int_equal(framework_zero(FW_FSDP, ZERO_AUTO, 1 * 1 * 8), 3);
+	s.parallel.cp = 1;
 	/* serving: no stage, auto or not */
 	for (int f = 0; f < FW_COUNT; f++)
 		if (!framework_get(f)->trains)
