@@ -1080,8 +1080,15 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 				ex_numbers(e, "replicas", "none: more than %s replicas of %s GPUs",
 					   plain(e, pw->a), plain(e, pw->b));
 				result(e, "replicas", "none (cannot meet)");
-				source(e, "the decode step alone (workload.scheduler alone); "
-					  "gpuplan's ceiling of 1e8 GPUs (src/plan.h)");
+				/* what gave a replica's tokens/s: a measurement, or the lone step
+				 */
+				source(e, s->workload.measured_tokens_per_s > 0
+					      ? "a replica's tokens/s from "
+						"workload.measured_tokens_per_s "
+						"(a measurement); gpuplan's ceiling of 1e8 GPUs "
+						"(src/plan.h)"
+					      : "the decode step alone (workload.scheduler alone); "
+						"gpuplan's ceiling of 1e8 GPUs (src/plan.h)");
 				return;
 			}
 			if (!ttft && pw->code != PW_SLO_UNREACHABLE_TPOT)

@@ -450,6 +450,10 @@ run 0 search $D/train.yaml --top 3 && {
 	if awk 'length > 80 { exit 1 }' "$T/out"; then ok; else bad "search text wider than 80 columns"; fi
 }
 run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search --by cost"
+# a fleet past gpuplan's ceiling under a measured rate names the measurement as its source
+run 0 explain scenarios/seed-08-online-customer-service.yaml capacity_plan.replicas \
+	--set workload.requests_per_s=1e9 &&
+	has "$T/out" "from workload.measured_tokens_per_s" "explain: the ceiling's source"
 # a --top past the range says so and gives it; a word is not a count
 run 2 search $D/train.yaml --top 99999999999 &&
 	has "$T/err" "top 99999999999 is out of range (expected 1 to 100000)" "search --top too large"
