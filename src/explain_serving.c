@@ -913,7 +913,10 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 	int rule = (int)v->fleet_rule;
 	char text[400];
 
-	if (what == CP_GPUS_REQUIRED && rule != FLEET_CANNOT) {
+	/* the fixed rate's fleet past gpuplan's ceiling is none (plan_serve.c pt_serve) */
+	bool over = rule == FLEET_THROUGHPUT && isnan(p->replicas);
+
+	if (what == CP_GPUS_REQUIRED && rule != FLEET_CANNOT && !over) {
 		formula(e, "gpus", "replicas x tp x pp x ep");
 		ex_numbers(e, "gpus", "%s x %d x %d x %s", plain(e, p->replicas), p->tp, p->pp,
 			   plain(e, ep));
@@ -921,10 +924,23 @@ static void fleet_capacity(struct ex *e, const struct scenario *s, const struct 
 		ex_put(e, "\n");
 	}
 	if (rule == FLEET_THROUGHPUT) {
-		formula(e, "replicas", "ceil(requests/s needed / (requests/s per engine x ep))");
-		ex_numbers(e, "replicas", "ceil(%s / (%s x %s))", plain(e, v->fleet_rate),
+		const char *r = over ? "needed" : "replicas";
+		formula(e, r, "ceil(requests/s needed / (requests/s per engine x ep))");
+		ex_numbers(e, r, "ceil(%s / (%s x %s))", plain(e, v->fleet_rate),
 			   plain(e, v->requests_per_s), plain(e, ep));
-		result(e, "replicas", plain(e, p->replicas));
+		if (over) {
+			result(e, r,
+			       plain(e, ceil(v->fleet_rate / (v->requests_per_s * ep) - 1e-9)));
+			snprintf(
+			    text, sizeof(text),
+			    "replicas: none (cannot meet), past the most gpuplan plans, %s GPUs "
+			    "(src/plan.h)",
+			    cnt(e, PLAN_MAX_GPUS));
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ", text);
+		} else {
+			result(e, r, plain(e, p->replicas));
+		}
 		ex_put(e, "\n");
 		ex_wrapped(
 		    e, "  ",
@@ -1073,13 +1089,17 @@ static void ex_capacity_plan(struct ex *e, const struct scenario *s, const struc
 			const struct plan_warning *pw = &p->warnings[i];
 			bool ttft = pw->code == PW_SLO_UNREACHABLE_TTFT;
 			if (pw->code == PW_FLEET_OVER_MAX) {
-				/* plan_infer.c: the count past PLAN_MAX_GPUS is no fleet */
-				formula(e, "replicas",
-					"ceil(peak tokens/s / a replica's tokens/s), at most "
-					"PLAN_MAX_GPUS GPUs");
-				ex_numbers(e, "replicas", "none: more than %s replicas of %s GPUs",
-					   plain(e, pw->a), plain(e, pw->b));
-				result(e, "replicas", "none (cannot meet)");
+				/* plan_infer.c: the count past PLAN_MAX_GPUS is no fleet; the most
+				 * replicas planned, and that the load needs more */
+				formula(e, "most", "floor(PLAN_MAX_GPUS / GPUs a replica)");
+				ex_numbers(e, "most", "floor(%s / %s)", cnt(e, PLAN_MAX_GPUS),
+					   plain(e, pw->b));
+				result(e, "most", plain(e, pw->a));
+				ex_put(e, "\n");
+				ex_wrapped(
+				    e, "  ",
+				    "replicas: none (cannot meet): the load needs more than the "
+				    "most replicas gpuplan plans");
 				/* what gave a replica's tokens/s: a measurement, or the lone step
 				 */
 				source(e, s->workload.measured_tokens_per_s > 0

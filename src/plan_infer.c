@@ -682,6 +682,12 @@ void pt_time_infer(struct tctx *c)
 				p->gpus_required = p->replicas * per_replica;
 				if (p->total_s > w->deadline_s)
 					plan_warn(p, PW_DEADLINE_MISSED, p->total_s, w->deadline_s);
+				/* past the ceiling no count is planned, as online above */
+				if (p->gpus_required > PLAN_MAX_GPUS) {
+					plan_warn(p, PW_FLEET_OVER_MAX,
+						  floor(PLAN_MAX_GPUS / per_replica), per_replica);
+					p->replicas = p->gpus_required = NAN;
+				}
 			}
 		}
 	}

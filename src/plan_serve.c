@@ -1862,5 +1862,10 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		v->fleet_engines = engines;
 		p->replicas = ceil(need / per - 1e-9);
 		p->gpus_required = p->replicas * span;
+		/* past the ceiling no count is planned, as the walk (serve_fleet) stops */
+		if (p->gpus_required > PLAN_MAX_GPUS) {
+			plan_warn(p, PW_FLEET_OVER_MAX, floor(PLAN_MAX_GPUS / span), span);
+			p->replicas = p->gpus_required = NAN;
+		}
 	}
 }

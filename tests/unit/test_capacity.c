@@ -171,6 +171,21 @@ static void test_past_the_ceiling(void **state)
 	assert_true(warned);
 	/* nor does any other layout of the node: none is named past the ceiling */
 	assert_false(capacity_fewest(&s, &p, &f));
+	/* an offline deadline no count below the ceiling meets, at the loaded engine's fixed
+	 * rate and at the lone step's: none, with the warning */
+	for (int alone = 0; alone <= 1; alone++) {
+		load("scenarios/team-offline-scoring.yaml", &s);
+		s.workload.deadline_s = 1e-3;
+		if (alone)
+			s.workload.scheduler = SCHED_ALONE;
+		plan_compute(&s, &p);
+		warned = false;
+		for (int i = 0; i < p.nwarnings; i++)
+			warned |= p.warnings[i].code == PW_FLEET_OVER_MAX;
+		assert_true(isnan(p.gpus_required));
+		assert_true(isnan(p.replicas));
+		assert_true(warned);
+	}
 }
 
 /* search and capacity_fewest plan with the same model: among search's layouts at the

@@ -900,6 +900,8 @@ static void test_every_scheduler(void **state)
 	     * is over 2 s), another layout does (capacity_plan.fewest) */
 	    {"scenarios/workshop/04-kv-cache-and-batch.yaml",
 	     {"workload.requests_per_s=2", "workload.prompt_length.dist=exponential", NULL}},
+	    /* an offline deadline past gpuplan's ceiling of GPUs: no fleet, its need shown */
+	    {"scenarios/team-offline-scoring.yaml", {"workload.deadline=1ms", NULL}},
 	    /* finite runs (workload.requests): overloaded, open, closed loop, offline */
 	    {"scenarios/team-serve-70b-5m-requests.yaml", {"workload.requests=5000", NULL}},
 	    {"scenarios/team-serve-70b-5m-requests.yaml",
