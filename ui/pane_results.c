@@ -583,7 +583,8 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 		if (isfinite(t) && t > 0)
 			sum += t;
 	}
-	if (sum > 0 && y < height) {
+	/* a heading only with room for a line under it: none left alone on the pane's last */
+	if (sum > 0 && y + 1 < height) {
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
 			  training ? "step time by part" : "decode step (tpot) by part");
 		for (unsigned i = 0; i < PLAN_PARTS && y < height; i++) {
@@ -597,7 +598,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %4s", v, v2);
 		}
 	}
-	if (y + 1 < height) {
+	if (y + 2 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
 		{
