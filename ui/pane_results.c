@@ -1043,8 +1043,12 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
+	/* the capacity verdict's mark: a plan that fits with little headroom is "fits !",
+	 * as the verdict line under it and the report's capacity (WARNING) have it */
 	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
-		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
+		 !p->mem.fits || pane_results_invalid(a) ? g->bad
+		 : l.vd[0].state == VERDICT_WARN	 ? "!"
+							 : g->ok);
 	results_header(a, w, ops->title, right);
 	for (int r = 0; r < l.n; r++)
 		row_draw[l.row[r].kind](a, w, &l, &l.row[r]);
