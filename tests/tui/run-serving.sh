@@ -2,8 +2,8 @@
 # Serving under a load (issue 13): at 80x24 the Results pane gives TTFT and TPOT at
 # P50/P90/P99 and the queue (utilisation and wait) after the figures; an overloaded replica
 # reads unbounded, with its offered load ("overloaded, load 15.2x") and the ttft figure
-# unbounded as the report has it (not "-"); a plan without a load (scheduler
-# alone) has none of these lines.
+# unbounded as the report has it (not "-"), and unbound in the search and scaling views;
+# a plan without a load (scheduler alone) has none of these lines.
 NAME=serving
 . "$(dirname "$0")/lib.sh"
 fresh
@@ -38,6 +38,18 @@ wait_for '│ tpot@p99 +[0-9.]+ ms ✘ \(50 ms\)' && wait_for '│ ttft@p99 +unb
 wait_for '│ gpus needed +76 \(68 at tp 2 pp 1\)' &&
 	ok "the fewest-GPU layout beside GPUs required at 80x24" ||
 	bad "the fewest-GPU layout beside GPUs required at 80x24"
+
+# the search and scaling views say the overloaded replica's ttft as `gpuplan search`
+# does ("TTFT unbounded"), in their column: unbound, not "-"
+T send-keys s
+wait_for '│ 1! +68 +2 +1 +2 +256 fp8 +fp8 +unbound +[0-9.]+ms' &&
+	ok "the search view's ttft of an overloaded layout reads unbound" ||
+	bad "the search view's ttft of an overloaded layout reads unbound"
+T send-keys q S
+wait_for '│ +8 +2 +1 +4 +fp8 +fp8 +[0-9.]+ms +unbound ' &&
+	ok "the scaling view's ttft of an overloaded count reads unbound" ||
+	bad "the scaling view's ttft of an overloaded count reads unbound"
+T send-keys q
 
 # at tp 2 the file's layout is already the fewest: no layout follows the count
 fresh
