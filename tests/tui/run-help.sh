@@ -21,7 +21,7 @@ wait_gone 'Tab, Shift-Tab' && wait_for 'Results' && ok "any key closes the help"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui
 T send-keys '?'
-wait_for ':set KEY=VALUE'
+wait_for 'Tab, Shift-Tab'
 i=0
 while [ $i -lt 40 ]; do T send-keys j; i=$((i + 1)); done
 wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&
