@@ -150,8 +150,34 @@ unsigned app_commit(struct app *a, const struct scenario *before)
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
+/* "undone: hardware.count = 4; 2 more to undo": what the step changed back (the first field
+ * it changed, and how many others), as the edit's own message named it, then what is
+ * left; from is the scenario before the step. */
+static void undo_status(struct app *a, const char *what, const struct scenario *from, int left,
+			const char *verb)
+{
+	const struct field *first = NULL;
+	char v[160], others[32] = "";
+	int n = 0;
+
+	for (const struct field *f = scenario_fields; f->key; f++)
+		if (!scenario_field_equal(from, &a->scn, f) && (n++ == 0))
+			first = f;
+	if (n > 1)
+		snprintf(others, sizeof(others), " and %d more field%s", n - 1, n > 2 ? "s" : "");
+	if (!first) {
+		app_status(a, false, "%s; %d more to %s", what, left, verb);
+		return;
+	}
+	scenario_field_format(&a->scn, first, v, sizeof(v));
+	app_status(a, false, "%s: %s = %s%s; %d more to %s", what, first->key, v, others, left,
+		   verb);
+}
+
 static unsigned undo(struct app *a)
 {
+	struct scenario from = a->scn; /* on the stack, as cycle_preset's */
+
 	if (!a->nundo) {
 		app_status(a, false, "nothing to undo");
 		return DIRTY_DRAW;
@@ -161,12 +187,14 @@ static unsigned undo(struct app *a)
 	a->undo_head = (a->undo_head + UNDO_MAX - 1) % UNDO_MAX;
 	a->nundo--;
 	a->scn = a->undo[a->undo_head];
-	app_status(a, false, "undone (%d more)", a->nundo);
+	undo_status(a, "undone", &from, a->nundo, "undo");
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 
 static unsigned redo(struct app *a)
 {
+	struct scenario from = a->scn;
+
 	if (!a->nredo) {
 		app_status(a, false, "nothing to redo");
 		return DIRTY_DRAW;
@@ -176,7 +204,7 @@ static unsigned redo(struct app *a)
 	if (a->nundo < UNDO_MAX)
 		a->nundo++;
 	a->scn = a->redo[--a->nredo];
-	app_status(a, false, "redone (%d more)", a->nredo);
+	undo_status(a, "redone", &from, a->nredo, "redo");
 	return DIRTY_CALC | DIRTY_DRAW;
 }
 

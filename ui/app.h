@@ -313,6 +313,10 @@ int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_sour
 /* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
  * below the auto value (the most that fit, which the KV cache is sized for); else 0. */
 double app_slo_batch(const struct app *a, const struct field *f);
+/* batch auto without that: the engine's running cap (serving.max_running, vLLM's
+ * max_num_seqs) when it holds the batch below the auto value (the KV pool's bound), as the
+ * Results pane's "max batch 161 (KV 658)"; else 0. */
+double app_engine_batch(const struct app *a, const struct field *f);
 
 /* The UI's other modules, for the callers (tui.c, the tests, the bench) that drive it all. */
 #include "app_file.h"

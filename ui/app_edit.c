@@ -29,6 +29,18 @@ double app_slo_batch(const struct app *a, const struct field *f)
 	return b;
 }
 
+double app_engine_batch(const struct app *a, const struct field *f)
+{
+	/* serving.max_running: the engine's cap, already bounded by the KV pool (plan_serve.c),
+	 * so below the auto value only where the engine's own cap binds */
+	double cap = a->plan.serving.max_running;
+
+	if (strcmp(f->key, "workload.batch") != 0 || app_slo_batch(a, f) > 0 || !isfinite(cap) ||
+	    cap <= 0 || cap >= app_auto_value(a, f))
+		return 0;
+	return cap;
+}
+
 void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src)
 {
 	/* on the stack: the picker's preview and Left/Right call this at each key, and a key

@@ -287,7 +287,7 @@ const struct command command_table[] = {
     {"set", NULL, CMD_ARG_ASSIGN, NULL, cmd_set, CMD_LISTED, HELP_COMMANDS, ":set KEY=VALUE",
      "set fields by their paths: :set hardware.count=16;\n"
      "several pairs (a lesson's line) go together, or none\n"
-     "(Tab completes keys and values, Up/Down recall)", "K=V"},
+     "(Tab completes commands, keys, values; Up/Down recall)", "K=V"},
     {"w", "write", CMD_ARG_FILE, NULL, cmd_write, CMD_LISTED, HELP_COMMANDS, ":w [FILE]",
      "save (to FILE, which the session then goes on with);\n"
      "asks for a name when there is none (F2, ^S), and\n"

@@ -239,6 +239,36 @@ static void complete_key(struct app *a, const char *lead, const char *word, bool
 	comp_offer(a, full, !eq && assign ? "=" : "");
 }
 
+/* Tab on the first word (or on the word after a command's own words, "solve m"): the
+ * words that start with the typed word, completed to their longest common prefix; one
+ * alone gets the space its argument follows with. names NULL: the commands' names. */
+static void complete_word(struct app *a, const char *lead, const char *word, size_t len,
+			  const char *const *names)
+{
+	struct completion *c = &a->comp;
+	const char *only = NULL;
+	char suffix[2] = "";
+
+	c->n = c->total = 0;
+	c->line[0] = '\0';
+	for (int i = 0; names ? names[i] != NULL : command_table[i].name != NULL; i++) {
+		const char *w = names ? names[i] : command_table[i].name;
+		if (strncmp(w, word, len) != 0)
+			continue;
+		c->total++;
+		if (c->n < COMPLETE_MAX)
+			c->cand[c->n++] = w;
+		only = names || command_table[i].arg != CMD_ARG_NONE ? " " : "";
+	}
+	if (c->total == 0) {
+		app_status(a, true, "no command starts with '%.*s'", (int)len, word);
+		return;
+	}
+	if (c->total == 1)
+		snprintf(suffix, sizeof(suffix), "%s", only);
+	comp_offer(a, lead, suffix);
+}
+
 void app_complete(struct app *a)
 {
 	const char *p = a->line.buf, *rest;
@@ -251,7 +281,11 @@ void app_complete(struct app *a)
 	while (*p == ' ')
 		p++;
 	cl = strcspn(p, " ");
-	if (p[cl] != ' ' || (c = command_find(p, cl)) == NULL)
+	if (p[cl] != ' ') {
+		complete_word(a, "", p, cl, NULL);
+		return;
+	}
+	if ((c = command_find(p, cl)) == NULL)
 		return;
 	rest = p + cl + 1;
 	switch (c->arg) {
@@ -274,6 +308,12 @@ void app_complete(struct app *a)
 				complete_key(a, lead, rest + wl + 1, false);
 				return;
 			}
+		}
+		/* the word itself: "solve m" */
+		rest = command_skip_blanks(rest);
+		if (c->words && !strchr(rest, ' ')) {
+			snprintf(lead, sizeof(lead), "%s ", c->name);
+			complete_word(a, lead, rest, strlen(rest), c->words);
 		}
 		return;
 	case CMD_ARG_NONE:

@@ -4,9 +4,10 @@
 
 #include "app.h"
 
-/* Tab on the : line: completes a field key after "set " (to "set KEY=" when one matches,
- * else to the longest common prefix, listing the candidates on the status line), or after
- * "set KEY=" one of its values (choices, true/false, catalog ids); after "solve max " or
+/* Tab on the : line: completes the command's name (the first word), a field key after
+ * "set " (to "set KEY=" when one matches, else to the longest common prefix, listing the
+ * candidates on the status line), or after "set KEY=" one of its values (choices,
+ * true/false, catalog ids); "max" or "min" after "solve ", and after "solve max " or
  * "solve min " a numeric field's key. */
 void app_complete(struct app *a);
 

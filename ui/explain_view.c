@@ -48,6 +48,14 @@ static void explain_field(struct app *a, const struct field *f)
 							"cache is sized for the %s that fit (as "
 							"vLLM preallocates it)\n",
 							hi, lo);
+			} else if (app_engine_batch(a, f) > 0 && len < size) {
+				units_format_human(UNIT_COUNT, app_engine_batch(a, f), 4, hi,
+						   sizeof(hi));
+				len += (size_t)snprintf(t + len, size - len,
+							"the engine runs at most %s at once (its "
+							"running cap, as vLLM's max_num_seqs); the "
+							"KV cache holds the %s that fit\n",
+							hi, lo);
 			}
 		}
 		if (len < size)

@@ -186,10 +186,11 @@ static void serving_line(const struct app *a, int i, char *label, size_t lsize, 
 	}
 	snprintf(label, lsize, "queue");
 	/* the offered load (figure.c, FIGURE_FMT_LOAD): a share up to 1, "load 15.2x" when
-	 * the arrivals outrun the replica */
+	 * the arrivals outrun the replica: then the report's word first, which a narrow pane
+	 * keeps ("overloaded, load 15.2x", the report's "overloaded (offered load 15.2x)") */
 	figure_format_short(figure_find("serving.utilisation"), &a->plan, u, sizeof(u));
 	if (sv->utilisation > 1 + 1e-9)
-		snprintf(v, size, "%s, unbounded", u);
+		snprintf(v, size, "overloaded, %s", u);
 	else if (sv->overloaded)
 		snprintf(v, size, "util %s, unbounded", u);
 	else {
@@ -582,7 +583,8 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 		if (isfinite(t) && t > 0)
 			sum += t;
 	}
-	if (sum > 0 && y < height) {
+	/* a heading only with room for a line under it: none left alone on the pane's last */
+	if (sum > 0 && y + 1 < height) {
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER,
 			  training ? "step time by part" : "decode step (tpot) by part");
 		for (unsigned i = 0; i < PLAN_PARTS && y < height; i++) {
@@ -596,7 +598,7 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			draw_textf(a, w, y++, 15, width - 16, ROLE_VALUE, "%-10s %4s", v, v2);
 		}
 	}
-	if (y + 1 < height) {
+	if (y + 2 < height) {
 		y++;
 		draw_text(a, w, y++, 2, width - 3, ROLE_HEADER, "plan");
 		{
@@ -633,12 +635,18 @@ static void draw_details(struct app *a, WINDOW *w, int y, int height)
 			detail_line(a, w, y++, "host memory  %s per GPU", v);
 		}
 		if (y < height && training && isfinite(p->goodput) && p->goodput > 0) {
+			/* the report's figures as it writes them (figure_format): 1.46, 99.6%;
+			 * the checkpoint interval last, which a narrow pane cuts first */
+			char n[64];
+			figure_format(figure_find("reliability.expected_interruptions"),
+				      p->expected_interruptions, n, sizeof(n));
 			units_format_human(UNIT_SECONDS, p->checkpoint_interval_s, 3, v, sizeof(v));
-			units_format_percent(p->goodput, 0, v2, sizeof(v2));
+			figure_format(figure_find("reliability.goodput"), p->goodput, v2,
+				      sizeof(v2));
 			detail_line(
 			    a, w, y++,
-			    "reliability  %.0f interruptions, checkpoint every %s, goodput %s",
-			    p->expected_interruptions, v, v2);
+			    "reliability  %s interruptions, goodput %s, checkpoint every %s", n, v2,
+			    v);
 		}
 	}
 }
@@ -945,6 +953,11 @@ static void row_figure(struct app *a, WINDOW *w, const struct results_layout *l,
 	char v[64];
 
 	figure_format_short(f, p, v, sizeof(v));
+	/* a latency with no steady state (an overloaded queue: null in the JSON report) reads
+	 * as the report's "unbounded", as the serving lines below it do, not as "-" */
+	if (f->format == FIGURE_FMT_SECONDS && !isfinite(figure_value(f, p)) &&
+	    p->serving.overloaded && a->scn.workload.kind == WL_ONLINE)
+		snprintf(v, sizeof(v), "unbounded");
 	if (f->format == FIGURE_FMT_TOKENS && isfinite(p->tokens_per_s_per_gpu) && l->inner > 36) {
 		char per[32];
 		units_format_human(UNIT_COUNT, p->tokens_per_s_per_gpu, 3, per, sizeof(per));
@@ -1030,8 +1043,12 @@ static void results_draw(struct app *a, const struct view_ops *ops, WINDOW *w)
 	/* the column separator down the left edge */
 	for (int r = 1; r < height; r++)
 		draw_text(a, w, r, 0, 1, ROLE_DIM, g->sep);
+	/* the capacity verdict's mark: a plan that fits with little headroom is "fits !",
+	 * as the verdict line under it and the report's capacity (WARNING) have it */
 	snprintf(right, sizeof(right), "%s %s", pane_results_fit(a),
-		 p->mem.fits && !pane_results_invalid(a) ? g->ok : g->bad);
+		 !p->mem.fits || pane_results_invalid(a) ? g->bad
+		 : l.vd[0].state == VERDICT_WARN	 ? "!"
+							 : g->ok);
 	results_header(a, w, ops->title, right);
 	for (int r = 0; r < l.n; r++)
 		row_draw[l.row[r].kind](a, w, &l, &l.row[r]);

@@ -453,6 +453,10 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 				   : c[i] == C_TPOT ? p->tpot_s
 						    : p->total_s;
 			units_format_compact(UNIT_SECONDS, s, v, sizeof(v));
+			/* an overloaded replica's ttft has no steady state: `gpuplan search`'s
+			 * "TTFT unbounded", in the column's seven, not "-" */
+			if (c[i] == C_TTFT && !isfinite(s) && p->serving.overloaded)
+				snprintf(v, sizeof(v), "unbound");
 			snprintf(t, sizeof(t), " %7s", v);
 			break;
 		}
@@ -653,6 +657,8 @@ static void scaling_row_fit(const struct app *a, int i, int width, char *buf, si
 	}
 	units_format_compact(UNIT_SECONDS, infer ? p->tpot_s : p->step_s, c[6], sizeof(c[6]));
 	units_format_compact(UNIT_SECONDS, infer ? p->ttft_s : p->total_s, c[7], sizeof(c[7]));
+	if (infer && !isfinite(p->ttft_s) && p->serving.overloaded)
+		snprintf(c[7], sizeof(c[7]), "unbound"); /* as the search table's ttft */
 	units_format_compact(UNIT_USD, infer ? p->usd_per_million_tokens : p->usd_total, c[8],
 			     sizeof(c[8]));
 	units_format_compact(UNIT_COUNT, p->tokens_per_s_per_gpu, c[9], sizeof(c[9]));

@@ -12,7 +12,7 @@ start_ui
 wait_for 'memory/gpu'
 screen >"$TMP/ascii.txt"
 T send-keys '?'
-wait_for ':set KEY=VALUE'
+wait_for 'Tab, Shift-Tab'
 screen >>"$TMP/ascii.txt"
 T send-keys Escape 3 g Enter
 wait_for 'Choose a GPU'

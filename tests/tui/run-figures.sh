@@ -2,7 +2,8 @@
 # Figures as a demanding reviewer reads them (each check failed before its fix): a GPU
 # without bf16 shows its fp16 peak, a share far over 100% keeps its unit, energy goes to
 # TWh, one micro-batch is singular, a cost below a cent keeps its digits, batch auto with
-# an SLO shows both batches, and inference's parts include the decode step's fixed part.
+# an SLO (or under the engine's cap) shows both batches, the GPU's line gives the plan's
+# peak, and inference's parts include the decode step's fixed part.
 NAME=figures
 . "$(dirname "$0")/lib.sh"
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -48,6 +49,26 @@ start_ui scenarios/team-serve-70b-5m-requests.yaml
 wait_for '^ batch +auto \(101; fits 832\)' && select_field 2 workload.batch && T send-keys e &&
 	wait_for 'decode runs at 101, the largest batch that meets the SLO' &&
 	ok "batch auto with an SLO shows both batches" || bad "batch auto with an SLO shows both batches"
+
+# batch auto without an SLO where the engine's running cap binds (offline scoring: the
+# engine runs 161 of the 658 the KV pool holds): both, as the Results pane's max batch
+fresh
+start_ui scenarios/team-offline-scoring.yaml
+wait_for '│ max batch +161 \(KV 658\)' && wait_for '^ batch +auto \(161; fits 658\)' &&
+	select_field 2 workload.batch && T send-keys e &&
+	wait_for 'the engine runs at most 161 at once' &&
+	ok "batch auto under the engine's cap shows both batches" ||
+	bad "batch auto under the engine's cap shows both batches"
+
+# the GPU's line gives the peak the plan runs at, as the report and the MFU verdict do:
+# an L40S under fp8 733 TF fp8, not its bf16 366
+fresh
+start_ui scenarios/team-offline-scoring.yaml
+pk=$("$BIN" report scenarios/team-offline-scoring.yaml | sed -n 's/^hardware .*, \([0-9.]*\) TFLOP\/s fp8).*$/\1/p')
+[ -n "$pk" ] && wait_for "^ 48 GiB +864 GB/s +$pk TF fp8 +\\\$0.79/h" &&
+	wait_for "MFU [0-9.]+% of $pk TFLOP/s" &&
+	ok "the GPU's line gives the plan's fp8 peak, as the report" ||
+	bad "the GPU's line gives the plan's fp8 peak, as the report ($pk)"
 
 # inference's parts are the decode step's terms: with the fixed part they add up to tpot
 fresh

@@ -1,20 +1,27 @@
 #!/bin/sh
-# The help: ? opens it, a key closes it, it scrolls no further than its last line, and in
-# a narrow window it wraps its lines and still scrolls to the last.
+# The help: ? opens it, it says what each moving key does, a key closes it, it scrolls no
+# further than its last line, and in a narrow window it wraps its lines and still scrolls
+# to the last.
 NAME=help
 . "$(dirname "$0")/lib.sh"
 fresh
 start_ui
 T send-keys '?'
-wait_for 'Help' && wait_for ':set KEY=VALUE' && ok "? opens the help" || bad "? opens the help"
+wait_for 'Help' && wait_for 'Tab, Shift-Tab' && ok "? opens the help" || bad "? opens the help"
+# the moving keys as the man page lists them, each with what it does (not a bare
+# "PgUp/PgDn, g/G" after the field keys)
+wait_for '│   PgUp/PgDn +a page up, down +│' &&
+	wait_for '│   Home/End, g/G +the first, the last field +│' &&
+	ok "the help says what PgUp/PgDn, Home/End and g/G do" ||
+	bad "the help says what PgUp/PgDn, Home/End and g/G do"
 T send-keys Escape
-wait_gone ':set KEY=VALUE' && wait_for 'Results' && ok "any key closes the help" ||
+wait_gone 'Tab, Shift-Tab' && wait_for 'Results' && ok "any key closes the help" ||
 	bad "any key closes the help"
 
 fresh LANG=C.UTF-8 LC_ALL=C.UTF-8
 start_ui
 T send-keys '?'
-wait_for ':set KEY=VALUE'
+wait_for 'Tab, Shift-Tab'
 i=0
 while [ $i -lt 40 ]; do T send-keys j; i=$((i + 1)); done
 wait_for 'that the next start offers to restore' && wait_line 22 '^└' &&

@@ -10,7 +10,7 @@ for v in s S '?' n; do
 	case $v in
 	s) marker='Search: best' ;;
 	S) marker='Scaling' ;;
-	'?') marker=':set KEY=VALUE' ;;
+	'?') marker='Tab, Shift-Tab' ;; # the help's first page
 	n) marker='Notes Llama' ;; # the view's title (the legend says "n Notes")
 	esac
 	T send-keys "$v"
