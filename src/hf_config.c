@@ -656,7 +656,7 @@ static int find_family(struct hf *c, enum family *fam)
 				    c, hf_koff(c, "model_type"), "model_type",
 				    "unknown model_type '%.60s', and not Llama-shaped: it lacks "
 				    "'%s' (give model.params and the shape fields instead; the "
-				    "model_types gpuplan reads are in gpuplan(1), import)",
+				    "families gpuplan reads are in gpuplan(1), import)",
 				    type->valuestring, llama_keys[i]);
 		*fam = FAM_LLAMA;
 		c->type = type->valuestring;

@@ -88,8 +88,6 @@ static size_t child_name(const char *key, size_t plen, char *buf, size_t size)
 	return n;
 }
 
-/* Message for an unknown key at section prefix: the closest name at this level, else the
- * closest field anywhere, else the names this level takes. */
 /* Whether a field before f under prefix has the child name (the unknown-key message lists
  * each child once). */
 static bool child_before(const struct field *f, const char *prefix, size_t plen, const char *name)
@@ -106,6 +104,8 @@ static bool child_before(const struct field *f, const char *prefix, size_t plen,
 	return false;
 }
 
+/* Message for an unknown key at section prefix: the closest name at this level, else the
+ * closest field anywhere, else the names this level takes. */
 static void unknown_key(struct walker *w, const struct ynode *k, const char *prefix,
 			const char *full)
 {
