@@ -1165,8 +1165,11 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 			mem->gradients =
 			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
 		}
+		/* not past the step-long buffer: under ZeRO 2 or 3 that buffer is a shard, and
+		 * the whole gradients FSDP2 makes before its reduce-scatter are counted under
+		 * no lifetime (left for the model: the step-long one would need it too) */
 		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) &&
-		    head2 > mem->gradients)
+		    head2 > mem->gradients && head2 <= mem->gradients_full)
 			mem->gradients = mem->head_grads = head2;
 		mem->kv_bytes_per_token = NAN;
 		mem->kv_tokens = mem->kv_tokens_per_seq = mem->decode_bytes_per_seq = NAN;
