@@ -220,6 +220,11 @@ static void headline(struct ex *e, const struct figure *f, const struct plan *p)
 
 	if (f->word)
 		value = f->word(p);
+	else if (isnan(v) && p->serving.overloaded &&
+		 (strncmp(f->key, "latency.ttft", 12) == 0 ||
+		  strncmp(f->key, "latency.e2e", 11) == 0 || strcmp(f->key, "serving.wait_s") == 0))
+		/* the queue grows without bound (plan_serve.c): the word the reports write */
+		value = "unbounded";
 	else if (f->flags & (FIGURE_HEAD_BARE | FIGURE_HEAD_COUNT | FIGURE_HEAD_PLAIN))
 		value = h(e, u, v);
 	else

@@ -354,8 +354,8 @@ const struct field scenario_fields[] = {
 	     RESOLVED_DOUBLE(max_batch)),
     DTYPE_FIELD(
 	"workload.weights", workload.weights, weight_dtypes, APPLIES_INFERENCE,
-	"inference weight format: bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6 | nf4 | "
-	"int3 | int2",
+	"inference weight format: fp32 | bf16 | fp16 | fp8 | int8 | int4 | nvfp4 | mxfp4 | fp6 | "
+	"nf4 | int3 | int2",
 	PW("weights")),
     ENUM_FIELD("workload.expert_weights", workload.expert_weights, expert_weight_names,
 	       APPLIES_INFERENCE,

@@ -454,6 +454,9 @@ run 0 search $D/serve.yaml --by cost --top 2 && has "$T/out" 'by cost' "search -
 run 0 explain scenarios/seed-08-online-customer-service.yaml capacity_plan.replicas \
 	--set workload.requests_per_s=1e9 &&
 	has "$T/out" "from workload.measured_tokens_per_s" "explain: the ceiling's source"
+# an overloaded TTFT is headed 'unbounded', as the reports write it, not '-'
+run 0 explain scenarios/team-serve-70b-5m-requests.yaml latency.ttft_p99_s &&
+	has "$T/out" "^latency.ttft_p99_s = unbounded$" "explain: an unbounded TTFT's headline"
 # a --top past the range says so and gives it; a word is not a count
 run 2 search $D/train.yaml --top 99999999999 &&
 	has "$T/err" "top 99999999999 is out of range (expected 1 to 100000)" "search --top too large"
