@@ -73,15 +73,24 @@ static const struct want wants[] = {
      * (NVIDIA/k8s-test-infra testdata/hardware/qx-gb200.xml, qx-gb300.xml) */
     {"gb200", 186 * GIB, (189471 - 742) * MIB, "k8s-test-infra qx-gb200.xml"},
     {"gb300", 279 * GIB, (284208 - 947) * MIB, "k8s-test-infra qx-gb300.xml"},
+    /* PyTorch's total on an H200 NVL, "Total: 139.80 GB" (GiB) in an executed notebook
+     * (reference notes on jamesnelmore/role-confusion-extension's run) */
+    {"h200-nvl", 141 * GIB, 139.80 * GIB, "H200 NVL notebook print"},
+    /* "NVIDIA A10, 22.07 GiB total, 21.84 GiB free at start" (a run's run_meta.json) */
+    {"a10", 24 * GIB, 22.07 * GIB, "A10 run metadata"},
+    /* torch.hpu's dramSize: Gaudi 2 (bytedance/ByteMLPerf backend_hpu.py), Gaudi 3
+     * (instructlab/instructlab docs/habana-gaudi.md) */
+    {"gaudi2", 96 * GIB, 102106132480.0, "ByteMLPerf backend_hpu.py"},
+    {"gaudi3", 128 * GIB, 136465870848.0, "InstructLab habana-gaudi.md"},
+    /* torch_npu's "60.96 GiB total capacity" (vllm-project/vllm-ascend issue #1670) */
+    {"ascend-910b", 64 * GIB, 60.96 * GIB, "vllm-ascend issue #1670"},
     /* only nvidia-smi's total seen: an upper bound */
-    {"h200-nvl", 141 * GIB, 143771 * MIB, "nvidia-smi on H200 NVL"},
     {"h800", 80 * GIB, 81559 * MIB, "nvidia-smi on H800"},
     /* the GPU pool as ROCm / OpenCL report it */
     {"mi325x", 256 * GIB, 268419072 * 1024.0, "ROCm/ROCm issue #6023"},
     {"mi355x", 288 * GIB, 301973504 * 1024.0, "OpenCL-Benchmark on MI355X"},
     /* no figure found: the memory itself */
     {"mi350x", 288 * GIB, 0, "ROCm GPU specifications"},
-    {"gaudi3", 128 * GIB, 0, "Gaudi 3 slides"},
 };
 
 static const struct gpu *find(const char *id)
