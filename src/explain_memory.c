@@ -973,7 +973,9 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			text_add(&k, " + %s", byt(e, m->rebuilt_layer));
 		}
 		if (m->fp8_weights > 0) {
-			text_add(&n, " + fp8 weight copies (Transformer Engine)");
+			text_add(&n, framework_get(s->workload.framework)->fp8_ao
+					 ? " + fp8 casts (torchao Float8Linear)"
+					 : " + fp8 weight copies (Transformer Engine)");
 			text_add(&k, " + %s", byt(e, m->fp8_weights));
 		}
 		if (m->blas_workspace > 0) {
@@ -986,7 +988,16 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	result(e, "overhead", byt(e, m->overhead));
 	if (m->fp8_weights > 0 || m->blas_workspace > 0)
 		ex_put(e, "\n"); /* the notes are not part of the result */
-	if (m->fp8_weights > 0)
+	if (m->fp8_weights > 0 && framework_get(s->workload.framework)->fp8_ao)
+		ex_wrapped(e, "  ",
+			   "fp8 casts (torchao Float8Linear, tensorwise): the weight's 1-byte "
+			   "cast that manual_float8_matmul_with_args_in_float8 saves for the "
+			   "backward, of every layer that stores its activations (of the rebuilt "
+			   "one under recomputation), and the largest linear's backward casts, "
+			   "grad_output's and the input's with the layout copies torch._scaled_mm "
+			   "takes and the weight's, 2 T (h + ffn / tp) + h x ffn / tp bytes "
+			   "(torchao/float8/float8_linear.py, float8_ops.py preprocess_addmm)");
+	else if (m->fp8_weights > 0)
 		ex_wrapped(
 		    e, "  ",
 		    p->zero >= 3

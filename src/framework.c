@@ -252,6 +252,10 @@ static const struct framework_info table[FW_COUNT] = {
 		 .loss_parallel = true,
 		 .reserved_slack = TORCH_TRAIN_SLACK,
 		 .non_torch_bytes = TORCH_CONTEXT,
+		 /* fp8: torchtitan's float8 converter swaps nn.Linear for torchao's
+		  * Float8Linear, tensorwise dynamic scaling (torchtitan/float8.py
+		  * Float8Handler; torchao/float8/float8_linear.py) */
+		 .fp8_ao = true,
 		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py",
 		 .blas = BLAS_WS_TORCH,
 		 /* FSDP2 all-gathers on its own stream "overlapping next all-gather with
@@ -357,6 +361,9 @@ static const struct framework_info table[FW_COUNT] = {
 		      .eager_layers = true,
 		      .compile = COMPILE_OFF,
 		      .grad_lifetime = GRADS_BACKWARD,
+		      /* fp8: torchao's Float8Linear too (recipes' enable_fp8_training,
+		       * torchtune/training/quantization.py convert_to_float8_training) */
+		      .fp8_ao = true,
 		      .source = "recipes/full_finetune_single_device.py; "
 				"torchtune/modules/loss/ce_chunked_output_loss.py",
 		      .blas = BLAS_WS_TORCH,

@@ -184,6 +184,8 @@ struct framework_info {
 	enum grad_lifetime grad_lifetime; /* GRADS_AUTO is GRADS_STEP */
 	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
 		      * linear inputs saved in fp8 (plan_memory.c) */
+	bool fp8_ao; /* fp8 training through torchao's Float8Linear, tensorwise: each linear's
+		      * input and weight casts saved, the casts of one backward (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
 	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve (the
 				   * default framework's: framework_serving) */

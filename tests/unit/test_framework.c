@@ -1012,7 +1012,8 @@ static void test_recompute_attention(void **state)
  * at the bf16 peak, twice the time of the papers' all-fp8. Megatron's Transformer Engine
  * keeps each linear weight's fp8 cast and transpose (2 B a parameter) and saves the QKV,
  * fc1 and fc2 inputs in fp8 (one byte less each), the output projection's fp8 cast beside
- * the attention output; torchao (fsdp) keeps neither. The default stays as it was. */
+ * the attention output, and with fp8_scope all its attention core's Q, K, V and output in
+ * fp8; torchao (fsdp) saves its own casts (below). The default stays as it was. */
 static void test_fp8_linear_only(void **state)
 {
 	(void)state;
@@ -1061,13 +1062,42 @@ static void test_fp8_linear_only(void **state)
 	plan_compute(&s, all);
 	assert_true(fabs(all->mem.fp8_weights - 2 * linear) < 1);
 	s.parallel.zero = 0;
-	s.workload.fp8_scope = FP8_ALL;
-	/* torchao under FSDP2: bf16 saved inputs and no cached copies */
-	s.workload.precision = DTYPE_FP8;
-	s.workload.framework = FW_FSDP;
+	/* fp8_scope all under TE: the attention core saves Q, K, V and its output in fp8
+	 * too (FusedAttnFunc's fp8_tensors): 128 x (32 + 2 x 8 + 32) = 10240 B less a token
+	 * and layer than linear */
 	s.workload.fp8_scope = FP8_AUTO;
 	plan_compute(&s, lin);
-	assert_true(lin->mem.fp8_weights == 0);
+	s.workload.fp8_scope = FP8_ALL;
+	plan_compute(&s, all);
+	assert_true(fabs(lin->mem.activations - all->mem.activations - 8192.0 * 32 * 10240) < 1);
+	assert_true(lin->mem.fp8_weights == all->mem.fp8_weights);
+	/* torchao under FSDP2 (tensorwise Float8Linear): with the `op` policy the stored
+	 * activations are bf16's; the rebuilt layer's weight casts (1 B a linear parameter of
+	 * one layer) and the largest linear's backward casts, 2 T (h + ffn) + h x ffn, are
+	 * counted */
+	s.workload.framework = FW_FSDP;
+	s.workload.fp8_scope = FP8_AUTO;
+	s.workload.recompute = RECOMPUTE_OP;
+	s.workload.precision = DTYPE_BF16;
+	plan_compute(&s, b16);
+	s.workload.precision = DTYPE_FP8;
+	plan_compute(&s, lin);
+	double work = 2 * 8192.0 * (4096 + 14336) + 4096.0 * 14336;
+	assert_true(b16->mem.fp8_weights == 0);
+	assert_true(fabs(lin->mem.fp8_weights - (linear / 32 + work)) < 1);
+	assert_true(lin->mem.activations == b16->mem.activations);
+	/* without recomputation every layer's casts are saved, and each layer's saved inputs
+	 * change by + h (three casts of the attention norm's output for its two bytes) - ffn
+	 * (the down projection's) + q (the output projection's beside the kernel's) =
+	 * -6144 B a token */
+	s.workload.recompute = RECOMPUTE_NONE;
+	s.workload.precision = DTYPE_BF16;
+	plan_compute(&s, b16);
+	s.workload.precision = DTYPE_FP8;
+	plan_compute(&s, lin);
+	assert_true(fabs(lin->mem.fp8_weights - (linear + work)) < 1);
+	assert_true(fabs(b16->mem.activations - lin->mem.activations - 8192.0 * 32 * 6144) < 1);
+	s.workload.recompute = RECOMPUTE_SELECTIVE;
 	/* the papers' default: all fp8, nothing else, as before frameworks */
 	s.workload.framework = FW_DEFAULT;
 	plan_compute(&s, lin);
