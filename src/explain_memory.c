@@ -1057,6 +1057,22 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	ex_put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
 	       p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
 					   : "");
+	if (m->grads_transient > 0) {
+		char line[480];
+		snprintf(line, sizeof(line),
+			 framework_get(s->workload.framework)->grad_reduce == GRAD_REDUCE_BUCKET
+			     ? "and %s of whole gradients before their reduction: DeepSpeed's "
+			       "flat bucket of reduce_bucket_size (5e8) 16-bit elements that each "
+			       "gradient is copied into (stage_1_and_2.py ipg_buffer, stage3.py "
+			       "__ipg_bucket_flat_buffer)"
+			     : "and %s of whole gradients before their reduce-scatter, at the "
+			       "backward's start: the head's (the root unit's, reduced last; under "
+			       "the chunked loss its pair) and one block's, in the parameters' "
+			       "dtype (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py "
+			       "foreach_reduce, _fsdp_param_group.py post_backward)",
+			 byt(e, m->grads_transient));
+		ex_wrapped(e, "  ", line);
+	}
 	if (p->cp > 1)
 		ex_wrapped(
 		    e, "  ",

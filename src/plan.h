@@ -150,6 +150,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* the part of `gradients` that is the head's backward under a chunked loss (its two
 	 * gradients less the logit gradients freed), when that is the peak's; else 0 */
 	double head_grads;
+	/* the part of `comm_buffers` that is whole gradients before their reduce-scatter under
+	 * ZeRO 2/3 (FSDP2's unit and head, DeepSpeed's bucket: plan_memory.c); else 0 */
+	double grads_transient;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;
 	double grad_bytes_per_param;

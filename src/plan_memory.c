@@ -65,6 +65,10 @@
  * parameters, i.e. two layers' worth of 16-bit weights live at once. */
 #define ZERO3_LIVE_LAYERS 2.0
 
+/* DeepSpeed's reduce_bucket_size default, elements (deepspeed/runtime/zero/config.py
+ * DeepSpeedZeroConfig.reduce_bucket_size = 5e8). */
+#define DS_REDUCE_BUCKET 5e8
+
 /* vLLM's profile run batches max_num_seqs = 256 dummy sequences (vllm/config.py
  * SchedulerConfig); the sampler keeps fp32 logits for the last token of each. */
 #define PROFILE_SEQS 256.0
@@ -907,7 +911,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	mem->optimizer_paged = mem->optimizer_evicted = 0;
 	mem->nccl_buffers = 0;
-	mem->fp8_weights = mem->head_grads = 0;
+	mem->fp8_weights = mem->head_grads = mem->grads_transient = 0;
 	stage_params(x, st, &nonexp, &expert, &embed, &norms);
 
 	if (x->training) {
@@ -1224,18 +1228,77 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		    m->vocab > 0 && x->micro_batches <= 1)
 			head2 = 2 * m->vocab * x->inv_tp *
 				(x->g_b * hid - x->act.e * x->act.s * x->b / x->fw->loss_chunks);
+		/* Under ZeRO 2 or 3 the step's buffer is a shard, but each gradient is made
+		 * whole first and lives until its reduce-scatter: transient, whatever the
+		 * lifetime (so beside the buffer, in comm_buffers), at the backward's peak:
+		 * - FSDP2 (GRAD_REDUCE_UNIT): autograd writes a fully_shard unit's gradients
+		 *   whole into its unsharded parameters, in the parameters' dtype (bf16
+		 *   under torchtitan's param_dtype), and the unit's post_backward
+		 *   (_fsdp_param_group.py) hands them to foreach_reduce
+		 *   (_fsdp_collectives.py), which copies them into a reduce_scatter_input
+		 *   in the reduce dtype (fp32 in torchtitan's mixed_precision_reduce: the
+		 *   sharded gradient's), frees them and allocates the reduce_scatter_output,
+		 *   a shard; the input is kept until the next unit's post_backward waits on
+		 *   it (comm_ctx.reduce_scatter_state). The root unit (the embedding, final
+		 *   norm and head) reduces last, in the final callback, so the head's whole
+		 *   gradient lives through the backward; under the chunked loss its pair
+		 *   (head2, in the parameters' dtype). The peak is the backward's start:
+		 *   the head's gradient(s) and the first block's gradients forming beside
+		 *   every layer's activations and the rebuilt layer. The block's
+		 *   reduce-scatter input and output come in its post_backward, once its
+		 *   stored and rebuilt tensors are freed, which hold more (Llama 3.1 8B
+		 *   at 2 x 8192 tokens, op policy: 1.6 GiB a layer stored against 0.8 GiB
+		 *   of fp32 input), so they are not at the peak; counting them there
+		 *   would also let a larger batch lower the peak.
+		 * - DeepSpeed (GRAD_REDUCE_BUCKET): the flat bucket of DS_REDUCE_BUCKET
+		 *   16-bit elements that every gradient is copied into, allocated whole
+		 *   (stage_1_and_2.py ipg_buffer, two with overlap_comm; stage3.py
+		 *   __ipg_bucket_flat_buffer, one).
+		 * Not under FSDP2 with a pipeline's no-sync backwards, whose gradients are
+		 * whole already (above), nor under the papers' default. */
+		bool whole_first = x->zero >= 2 && x->fw->grad_reduce != GRAD_REDUCE_PAPER &&
+				   x->trainable > 0 &&
+				   !(framework_nosync_pipeline(s->workload.framework, x->pp) &&
+				     x->micro_batches > 1);
+		mem->grads_transient = 0;
+		if (whole_first && x->fw->grad_reduce == GRAD_REDUCE_BUCKET) {
+			bool two =
+			    x->zero == 2 && framework_overlap(s->workload.framework, OVERLAP_GRAD,
+							      s->parallel.overlap_grad_reduce,
+							      x->zero) == OVERLAP_ON;
+			mem->grads_transient = (two ? 2 : 1) * DS_REDUCE_BUCKET * 2;
+		} else if (whole_first) {
+			double p_b = x->lora ? x->ad_b : x->w_b; /* the unsharded dtype */
+			double unit =
+			    x->lora ? dmax(x->ad_layer_dense,
+					   x->ad_layer_moe_ne + x->ad_layer_expert / x->ep) *
+					  x->inv_tp
+				    : dmax(st->dense > 0 ? (x->c->attention + x->c->mlp) * x->inv_tp
+							 : 0,
+					   st->moe > 0
+					       ? (x->c->attention + x->shared_layer) * x->inv_tp +
+						     expert / st->moe
+					       : 0);
+			double head = st->last && !x->lora && m->vocab > 0
+					  ? p_b * m->vocab * hid * x->inv_tp
+					  : 0;
+			if (head2 > 0)
+				head = dmax(head, head2 * p_b / x->g_b);
+			mem->grads_transient = head + p_b * unit;
+		}
 		if (x->grads == GRADS_FUSED && x->micro_batches <= 1) {
 			double one = m->vocab > 0 ? (double)m->vocab * hid * x->inv_tp
 						  : x->c->largest_layer * x->inv_tp;
 			mem->gradients = dmin(mem->gradients, x->g_b * one);
 		} else if (x->grads == GRADS_BACKWARD && x->micro_batches <= 1) {
-			mem->gradients =
-			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
+			/* the transient is the backward's start's, not its end's */
+			mem->gradients = dmax(0, mem->gradients - mem->activations -
+						     mem->rebuilt_layer - mem->grads_transient);
 		}
+		mem->comm_buffers += mem->grads_transient;
 		/* not past the step-long buffer: under ZeRO 2 or 3 that buffer is a shard, and
-		 * the whole gradients FSDP2 makes before its reduce-scatter are counted under
-		 * no lifetime (left for the model: the step-long one would need it too) */
-		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) &&
+		 * the head's whole gradients are the transient's, above */
+		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) && !whole_first &&
 		    head2 > mem->gradients && head2 <= mem->gradients_full)
 			mem->gradients = mem->head_grads = head2;
 		mem->kv_bytes_per_token = NAN;
