@@ -134,6 +134,16 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 	}
 	ex_numbers(e, "bytes per token", "%s", text);
 	result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == PW_TRTLLM_KV_16BIT) {
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ",
+				   "16-bit elements under fp8 weights: TensorRT-LLM keeps the KV "
+				   "cache in the model's dtype unless the checkpoint is quantized "
+				   "with --kv_cache_dtype fp8 (examples/quantization/quantize.py, "
+				   "kv_cache_quant_algo); workload.kv_cache fp8 plans that cache, "
+				   "half the bytes per token");
+		}
 }
 
 /* Layer-micro-batches whose activations the first pipeline stage keeps at once (the

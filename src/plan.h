@@ -62,6 +62,10 @@ enum plan_warning_code {
 	PW_DISAGG_FEW_ENGINES,
 	/* a = workload.measured_tokens_per_s, b = the MFU it implies, in percent (over 100) */
 	PW_MEASURED_OVER_PEAK,
+	/* framework trt-llm, fp8 weights, a 16-bit workload.kv_cache (a = its enum dtype):
+	 * TensorRT-LLM keeps the KV cache in the model dtype unless quantized with
+	 * --kv_cache_dtype fp8 */
+	PW_TRTLLM_KV_16BIT,
 	PW_COUNT
 };
 

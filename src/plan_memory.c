@@ -1915,6 +1915,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * DeepseekV2MoE). fp32 weights keep fp32 norms. */
 		x.norm_b = x.w_b < 2 ? 2 : x.w_b;
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
+		/* TensorRT-LLM's fp8 checkpoints (examples/quantization/quantize.py --qformat
+		 * fp8) keep the KV cache in the model's dtype: kv_cache_quant_algo is set only
+		 * by --kv_cache_dtype fp8 (or int8); the plan keeps the 16-bit cache it was
+		 * given and says so */
+		if (wl->framework == FW_TRTLLM && wl->weights == DTYPE_FP8 &&
+		    (wl->kv_cache == DTYPE_BF16 || wl->kv_cache == DTYPE_FP16 ||
+		     wl->kv_cache == DTYPE_FP32))
+			plan_warn(p, PW_TRTLLM_KV_16BIT, wl->kv_cache, 0);
 		p->micro_batches = 1;
 		if (m->max_context > 0 &&
 		    (double)wl->prompt_tokens + wl->output_tokens > m->max_context)
