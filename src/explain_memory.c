@@ -314,6 +314,16 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 		} else if (g == GRADS_FUSED) {
 			formula(e, "gradients", "the largest one tensor's gradient");
 			result(e, "gradients", byt(e, m->gradients));
+		} else if (m->grads_transient > 0) {
+			/* the whole gradients before their reduce-scatter are the backward's
+			 * start's (plan_memory.c grads_transient, in the comm buffers) */
+			formula(e, "gradients",
+				"max(0, the step's gradients - activations - rebuilt layer - whole "
+				"gradients before their reduce-scatter)");
+			ex_numbers(e, "gradients", "max(0, %s - %s - %s - %s)",
+				   byt(e, m->gradients_full), byt(e, m->activations),
+				   byt(e, m->rebuilt_layer), byt(e, m->grads_transient));
+			result(e, "gradients", byt(e, m->gradients));
 		} else {
 			formula(e, "gradients",
 				"max(0, the step's gradients - activations - rebuilt layer)");
