@@ -1172,15 +1172,11 @@ void pt_infer_mfu(const struct tctx *c)
 	double O = w->output_tokens > 0 ? w->output_tokens : 1;
 	p->mfu = p->flops_per_request * p->tokens_per_s_per_gpu / (O * c->peak);
 	p->hfu = p->mfu;
-	/* a measured rate the GPUs' peak cannot compute is a measurement of another setup */
-	if (w->measured_tokens_per_s > 0 && p->mfu > 1) {
-		for (int i = 0; i < p->nwarnings; i++) /* pt_serve calls this again */
-			if (p->warnings[i].code == PW_MEASURED_OVER_PEAK) {
-				p->warnings[i].b = 100 * p->mfu;
-				return;
-			}
+	/* a measured rate the GPUs' peak cannot compute is a measurement of another setup.
+	 * It warns once a plan: time_infer's call is the one with a measured rate, as
+	 * pt_serve returns before its own calls (the loaded throughput) when there is one. */
+	if (w->measured_tokens_per_s > 0 && p->mfu > 1)
 		plan_warn(p, PW_MEASURED_OVER_PEAK, w->measured_tokens_per_s, 100 * p->mfu);
-	}
 }
 
 /* ---- disaggregated prefill and decode (workload.scheduler disaggregated) ----
