@@ -333,13 +333,19 @@ struct serve_cfg {
 	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
 
+/* serve_at through the plan's memo. An engine of at most one request with no prompt
+ * joining (B <= 1, n = 0: the empty engine, the lone request the SLO batch search and the
+ * capacity walk's floor ask for) is one point whatever its B: serve_at reads B there only
+ * through B > 1, and keeps it in o->B. */
 static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double B, double n, struct serve_point *o)
 {
 	struct serve_memo *m = g->memo;
+	bool lone = B <= 1 && n == 0;
 	for (int i = 0; i < m->n; i++) {
-		if (m->B[i] == B && m->k[i] == n) {
+		if (m->k[i] == n && (m->B[i] == B || (lone && m->B[i] <= 1))) {
 			*o = m->pt[i];
+			o->B = B;
 			return;
 		}
 	}
@@ -380,9 +386,9 @@ static double held_at(const struct tctx *c, const struct infer *in, const struct
 			return m->h_rate[i];
 		}
 	}
-	/* the running cap is a point serve_load asks for at every rate; others are asked
-	 * for once */
-	if (B == g->cap)
+	/* the running cap is a point serve_load asks for at every rate, and a lone request
+	 * the empty engine's (serve_at_memo); others are asked for once */
+	if (B == g->cap || B <= 1)
 		serve_at_memo(c, in, g, B, max_num(B - 1, 0) / g->O, &pt);
 	else
 		serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
@@ -1578,12 +1584,15 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 	double lo = 1, hi, flo, fhi;
 	int side = 0;
 
+	/* serve_config's scheduler is the engine's: no configuration without a loaded one */
+	if (in->eng.sched != SCHED_DISAGG &&
+	    ((in->eng.sched != SCHED_CHUNKED && in->eng.sched != SCHED_PREFILL_FIRST) ||
+	     !(lone >= 1)))
+		return lone;
 	serve_config(c, in, B, maxb, &g);
 	g.memo = in->memo; /* shared with pt_serve, which fixes the same configuration */
 	if (g.sched == SCHED_DISAGG)
 		return disagg_slo_batch(c, in, &g);
-	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
-		return lone;
 	hi = floor(min_num(g.cap, lone));
 	pt_serving_nan(&t);
 	t.slo_percentile = c->s->workload.slo.percentile > 0 ? c->s->workload.slo.percentile : 99;

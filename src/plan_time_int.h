@@ -400,12 +400,12 @@ struct serve_point {
 };
 
 /* What a plan works out once about its loaded engine and reuses: serve_at's points (the
- * running cap, an empty engine, either side of the CUDA-graph cap), the engine held at a
- * batch by its own rate (the SLO batch search's first two, its ends: the capacity walk
- * asks for it at the running cap too) and the lengths at each level. serve_at is a
+ * running cap, an empty engine or a lone request, either side of the CUDA-graph cap), the
+ * engine held at a batch by its own rate (the SLO batch search's first two, its ends: the
+ * capacity walk asks for it at the running cap too) and the lengths at each level. serve_at is a
  * function of its B and n alone once the serve configuration is fixed, and the SLO batch
  * search (pt_loaded_slo_batch) and the serving figures (pt_serve) fix the same one. */
-#define SERVE_MEMO 4
+#define SERVE_MEMO 5
 #define SERVE_HELD 2
 struct serve_memo {
 	int n;
