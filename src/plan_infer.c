@@ -301,6 +301,7 @@ void pt_time_infer(struct tctx *c)
 	double ep = sh_ep(p);
 	double B, Bplan, maxb, dq, tps, tps_plan;
 	double nonemb;
+	bool loaded; /* a scheduler under load: pt_serve's figures replace the step's */
 
 	pt_shape_get(p, &sh);
 	if (deployed < 1)
@@ -407,6 +408,7 @@ void pt_time_infer(struct tctx *c)
 	in.steps = framework_scheduler_steps(w->framework, w->scheduler_steps);
 	framework_serving(w->framework, w->scheduler, p->engine == ENGINE_CUDA_GRAPHS,
 			  w->kind == WL_OFFLINE, g->memory_bytes, g->id, &in.eng);
+	loaded = in.eng.sched != SCHED_ALONE && (unsigned)in.eng.sched < SCHED_COUNT;
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
 		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
 		in.host_step = GRAPH_TOKEN_S;
@@ -613,7 +615,8 @@ void pt_time_infer(struct tctx *c)
 		B = p->slo_batch;
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
-	p->ttft_s = ttft_s(&in, B, Pc, p->tpot_s);
+	/* a loaded scheduler's TTFT is its engine's (pt_serve sets it, whatever the load) */
+	p->ttft_s = loaded ? NAN : ttft_s(&in, B, Pc, p->tpot_s);
 	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
@@ -642,7 +645,10 @@ void pt_time_infer(struct tctx *c)
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	pt_infer_mfu(c);
+	/* and so is its MFU, of the loaded throughput, but under a measured rate (which it
+	 * keeps, as its tokens/s) */
+	if (!loaded || w->measured_tokens_per_s > 0)
+		pt_infer_mfu(c);
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
@@ -694,7 +700,7 @@ void pt_time_infer(struct tctx *c)
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
 	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
-	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT) {
+	if (!loaded) {
 		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
 		/* as a loaded engine's: the shares of a request's prefill and decode */
 		pt_weigh_prefill_shares(c, &in, B, p->tpot_s, 0);
