@@ -55,8 +55,7 @@ double pt_spec_step_s(const struct tctx *c, const struct infer *in, const struct
 {
 	double k1 = in->sk + 1, rows = B * k1 + M;
 	double gemm = M > 0 ? (rows + GEMM_DIM_HALF) * in->tc_row : gemm_compute_s(l, rows);
-	double verify = dmax(gemm, l->m0) + B * dmax(l->c_att1 * k1, l->kv1) + M * att_m +
-			in->fixed + rows * (in->tp_per_tok + in->elt_per_tok);
+	double verify = dmax(gemm, l->m0) + B * l->a_spec + M * att_m + in->fixed + rows * in->tpe;
 	(void)c;
 	return (verify + in->sk * pt_draft_step_s(in, B)) / in->sE;
 }
@@ -74,13 +73,13 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 	const struct lines *l = in->l;
 	if (!l || ctx != in->ctx) {
 		decode_lines(c, in, ctx, &tmp);
+		tmp.a_spec = dmax(tmp.c_att1 * (in->sk + 1), tmp.kv1);
 		l = &tmp;
 	}
 	if (in->sk > 0)
 		return pt_spec_step_s(c, in, l, B, 0, 0);
 	return eager_wait(in, B,
-			  dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
-			      B * (in->tp_per_tok + in->elt_per_tok));
+			  dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed + B * in->tpe);
 }
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
@@ -92,8 +91,7 @@ double pt_prefill_s(const struct infer *in, double M, double P)
 	double att = M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok);
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
-	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed +
-				    M * (in->tp_per_tok + in->elt_per_tok));
+	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed + M * in->tpe);
 }
 
 /* The bottleneck shares of a loaded engine's time (plan_serve.c pt_serve, after
@@ -453,6 +451,7 @@ void pt_time_infer(struct tctx *c)
 	    sh.layers * c->act *
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
 	    c->inv_hbm;
+	in.tpe = in.tp_per_tok + in.elt_per_tok;
 	in.prefill_P = P;
 	in.key_half = hit > 0 ? (1 + hit) / (2 * (1 - hit)) : 0.5;
 	in.ctx = ctx;
@@ -512,6 +511,9 @@ void pt_time_infer(struct tctx *c)
 		}
 	}
 
+	/* a verify pass's attention per sequence, K + 1 queries of each cached key */
+	lines_ctx.a_spec = dmax(lines_ctx.c_att1 * (in.sk + 1), lines_ctx.kv1);
+
 	/* a host-held prefix loaded under the prefill's layers (prefix_tiers) */
 	if (in.host_load > 0 && framework_get(w->framework)->kv_load_layerwise) {
 		in.host_load = host_exposed(in.host_load, pt_prefill_s(&in, Pc, Pc), sh.layers);
@@ -542,7 +544,7 @@ void pt_time_infer(struct tctx *c)
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
 		const struct lines l = lines_ctx;
-		double f0 = in.fixed, f1 = in.tp_per_tok + in.elt_per_tok;
+		double f0 = in.fixed, f1 = in.tpe;
 		double bt, bc;
 		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
 		bt = (l.m0 - l.tc0) / l.tc1;

@@ -45,7 +45,7 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	return eager_extend(
 	    in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
 		    M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok) +
-		    in->fixed + (D + M) * (in->tp_per_tok + in->elt_per_tok));
+		    in->fixed + (D + M) * in->tpe);
 }
 
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:

@@ -429,6 +429,7 @@ struct lines {
 	double a1;	 /* attention per sequence: max(FLOPs, KV read) */
 	double c_att1;	 /* its FLOP part alone */
 	double kv1;	 /* its KV read alone */
+	double a_spec;	 /* a verify pass's: max(c_att1 (K + 1), kv1), K + 1 queries a key */
 };
 
 struct infer {
@@ -446,6 +447,7 @@ struct infer {
 	double ep_per_tok, tp_only_per_tok;  /* tp_per_tok's EP and TP parts */
 	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
 	double elt_per_tok;		     /* per token: elementwise traffic time */
+	double tpe;			     /* a row's traffic: tp_per_tok + elt_per_tok */
 	double prefill_P;		     /* prompt tokens */
 	double hit;			     /* the prefix cache's hit rate (prefix_tiers) */
 	double host_load;		     /* a prompt's host-held prefix loaded, s */
