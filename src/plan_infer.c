@@ -88,7 +88,7 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 double pt_prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
-	double att = M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok);
+	double att = M * prompt_key_s(in, P);
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
 	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed + M * in->tpe);
@@ -466,6 +466,9 @@ void pt_time_infer(struct tctx *c)
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
 	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
 	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	in.key_P = NAN;
+	in.key_s = prompt_key_s(&in, Pc);
+	in.key_P = Pc;
 	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
 	pt_serve_memo_init(&memo);

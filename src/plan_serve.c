@@ -38,14 +38,10 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	if (D <= 0)
 		return pt_prefill_s(in, M, P);
 	if (in->sk > 0) /* the prompt rows ride in the verify pass; the draft prefills them */
-		return pt_spec_step_s(c, in, l, D, M * in->sE,
-				      window_keys(in, P * in->key_half) * in->att_key +
-					  in->scan_tok + in->d_pf_tok);
+		return pt_spec_step_s(c, in, l, D, M * in->sE, prompt_key_s(in, P) + in->d_pf_tok);
 	/* the prompt rows run attention and the state-space scans as pt_prefill_s does */
-	return eager_extend(
-	    in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
-		    M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok) +
-		    in->fixed + (D + M) * in->tpe);
+	return eager_extend(in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
+				    M * prompt_key_s(in, P) + in->fixed + (D + M) * in->tpe);
 }
 
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:

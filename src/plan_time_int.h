@@ -464,6 +464,8 @@ struct infer {
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
 	double att_key;	 /* attention per token per key: attn_tok / (peak emax FLASH_EFF) */
 	double w_read;	 /* the weight read: W / hbm */
+	double key_P;	 /* the computed prompt's tokens, */
+	double key_s;	 /* and prompt_key_s there */
 	struct lines *l; /* the decode lines at ctx, computed once */
 	/* speculative decoding (workload.speculative; sk = 0: none) */
 	double sk;	 /* K, tokens drafted a step */
@@ -498,6 +500,15 @@ struct infer {
 static inline double window_keys(const struct infer *in, double ctx)
 {
 	return keys_mixed(in->window, in->global, ctx) * in->attn;
+}
+
+/* A computed token of a prompt of P computed tokens: its attention over the cached prefix
+ * and half its own keys (key_half), and its state-space scans, s; the plan's own prompt
+ * is the one every pass asks for (the same value, worked out once). */
+static inline double prompt_key_s(const struct infer *in, double P)
+{
+	return P == in->key_P ? in->key_s
+			      : window_keys(in, P * in->key_half) * in->att_key + in->scan_tok;
 }
 
 /* Cached tokens a decode step reads a sequence at a context of ctx: window_keys, but with
