@@ -120,8 +120,7 @@ void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, doubl
 	 * draft's prefill), the elementwise traffic, the collectives, the launches */
 	mm = (M + GEMM_DIM_HALF) * in->tc_row;
 	comp = f * ((mm >= in->w_read ? mm : 0) +
-		    M * (window_keys(in, Pc * in->key_half) * in->att_key + in->scan_tok +
-			 (in->sk > 0 ? in->d_pf_tok : 0)));
+		    M * (prompt_key_s(in, Pc) + (in->sk > 0 ? in->d_pf_tok : 0)));
 	hbm = f * ((mm < in->w_read ? in->w_read : 0) + M * in->elt_per_tok);
 	net = f * (in->tp_fixed + in->pp_fixed + in->ep_fixed + M * in->tp_per_tok);
 	tot = pf + dec;
