@@ -18,6 +18,8 @@ static void decode_lines(const struct tctx *c, const struct infer *in, double ct
 	l->c_att1 = keys * in->attn * in->att_key + in->state_up;
 	l->kv1 = (read * in->kvb + 2 * in->state_b) * c->inv_hbm;
 	l->a1 = dmax(l->c_att1, l->kv1);
+	/* a verify pass's attention per sequence, K + 1 queries of each cached key */
+	l->a_spec = dmax(l->c_att1 * (in->sk + 1), l->kv1);
 }
 
 /* ---- speculative decoding (workload.speculative) ----
@@ -73,7 +75,6 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 	const struct lines *l = in->l;
 	if (!l || ctx != in->ctx) {
 		decode_lines(c, in, ctx, &tmp);
-		tmp.a_spec = dmax(tmp.c_att1 * (in->sk + 1), tmp.kv1);
 		l = &tmp;
 	}
 	if (in->sk > 0)
@@ -472,8 +473,6 @@ void pt_time_infer(struct tctx *c)
 	in.l = NULL;
 	pt_serve_memo_init(&memo);
 	in.memo = &memo;
-	decode_lines(c, &in, ctx, &lines_ctx);
-	in.l = &lines_ctx;
 	in.sk = in.sE = in.d_row = in.d_w = in.d_kv = in.d_fixed = in.d_pf_tok = 0;
 	{
 		/* the engine's CUDA-graph cap: a larger decode batch runs eagerly */
@@ -513,8 +512,9 @@ void pt_time_infer(struct tctx *c)
 		}
 	}
 
-	/* a verify pass's attention per sequence, K + 1 queries of each cached key */
-	lines_ctx.a_spec = dmax(lines_ctx.c_att1 * (in.sk + 1), lines_ctx.kv1);
+	/* the decode lines at ctx, once the draft (in.sk) is known */
+	decode_lines(c, &in, ctx, &lines_ctx);
+	in.l = &lines_ctx;
 
 	/* a host-held prefix loaded under the prefill's layers (prefix_tiers) */
 	if (in.host_load > 0 && framework_get(w->framework)->kv_load_layerwise) {

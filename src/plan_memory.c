@@ -515,14 +515,32 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 		split += act_eager_token(m, a, moe);
 	if (a->lora_drop)
 		split += act_lora_dropout_token(m, a, moe);
-	/* Transformer Engine under fp8 (megatron/core/extensions/transformer_engine.py):
-	 * LayerNormLinear and LayerNormMLP save their GEMM inputs as fp8 for the backward
-	 * (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
-	 * the activation's output): the QKV and fc1 inputs and fc2's input take 1 byte
-	 * instead of e; the output projection saves its own fp8 cast beside the attention
-	 * kernel's bf16 output. Dense layers; MoE experts (grouped GEMMs) as counted. */
-	if (a->fp8_te && !moe && m->mla.kv_rank <= 0) {
-		repl -= (e - 1) * h * (in_qkv + (!shared_in && in_up));
+	/* fp8 linears save their GEMM inputs' 1-byte casts for the backward, not the 16-bit
+	 * inputs. Dense layers, what a layer stores without recomputation (and what a rebuilt
+	 * one holds); MoE experts (grouped GEMMs) as counted.
+	 * - Transformer Engine (megatron/core/extensions/transformer_engine.py):
+	 *   LayerNormLinear and LayerNormMLP save their inputs as fp8
+	 *   (transformer_engine/pytorch/module/layernorm_linear.py ln_out, layernorm_mlp.py
+	 *   the activation's output): the fused QKV's and fc1's inputs take 1 byte instead
+	 *   of e.
+	 * - torchao's Float8Linear under the tensorwise recipe
+	 *   (torchao/float8/float8_linear.py Float8Linear.forward): each linear casts its own
+	 *   input and manual_float8_matmul_with_args_in_float8 saves that cast (and the
+	 *   weight's, stage_memory). torchtitan's and torchtune's q, k and v are three
+	 *   linears (wq, wk, wv; q_proj, k_proj, v_proj), so the attention norm's 16-bit
+	 *   output gives way to three 1-byte casts; the MLP norm's to the gate's and up's
+	 *   two (fc1's one).
+	 * Under both the down projection's input, saved by nothing else, takes 1 byte, and
+	 * the output projection saves its own cast beside the attention kernel's 16-bit
+	 * output, which the kernel saves itself. */
+	if ((a->fp8_te || a->fp8_ao) && !moe && m->mla.kv_rank <= 0) {
+		if (a->fp8_te) {
+			repl -= (e - 1) * h * (in_qkv + (!shared_in && in_up));
+		} else {
+			double n_up = m->mlp == MLP_GATED ? 2 : 1;
+			repl += ((3 - e) * in_qkv * (m->heads > 0) + (n_up - e) * in_up) * h *
+				!shared_in;
+		}
 		split -= (e - 1) * m->ffn * a->it * in_down;
 		split += m->head_dim * heads_l * in_o;
 	}
@@ -536,22 +554,6 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	if (a->fp8_te && a->fp8_attn && a->flash && m->heads > 0 && m->mla.kv_rank <= 0) {
 		double kv_l = local_heads_r(m->kv_heads, t, a->it);
 		split -= (e - 1) * m->head_dim * (heads_l + 2 * kv_l + heads_l * in_o);
-	}
-	/* torchao's Float8Linear under the tensorwise recipe (torchao/float8/float8_linear.py
-	 * Float8Linear.forward): each linear casts its own input to fp8 and
-	 * manual_float8_matmul_with_args_in_float8 saves that cast (and the weight's,
-	 * stage_memory) for the backward, not the 16-bit input. torchtitan's and torchtune's
-	 * q, k and v are three linears (wq, wk, wv; q_proj, k_proj, v_proj), so the
-	 * attention norm's 16-bit output gives way to three 1-byte casts; the MLP norm's to
-	 * the gate's and up's two (fc1's one); the down projection's input, saved by nothing
-	 * else, to its cast; the output projection saves its cast beside the attention
-	 * kernel's 16-bit output, which the kernel saves itself. Dense layers, what a layer
-	 * stores without recomputation (and what a rebuilt one holds). */
-	if (a->fp8_ao && !moe && m->mla.kv_rank <= 0) {
-		double n_up = m->mlp == MLP_GATED ? 2 : 1;
-		repl += ((3 - e) * in_qkv * (m->heads > 0) + (n_up - e) * in_up) * h * !shared_in;
-		split -= (e - 1) * m->ffn * a->it * in_down;
-		split += m->head_dim * heads_l * in_o;
 	}
 	return repl * a->inv_rt + split;
 }
@@ -1861,10 +1863,9 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
 		x.act.lora_drop = x.lora && wl->finetune.dropout > 0;
-		x.act.fp8_te = x.fw->fp8_te && p->precision == DTYPE_FP8 &&
-			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
-		x.act.fp8_ao = x.fw->fp8_ao && p->precision == DTYPE_FP8 &&
-			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
+		bool fp8 = p->precision == DTYPE_FP8 && s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
+		x.act.fp8_te = x.fw->fp8_te && fp8;
+		x.act.fp8_ao = x.fw->fp8_ao && fp8;
 		x.act.fp8_attn =
 		    x.act.fp8_te && framework_fp8_scope(wl->framework, wl->fp8_scope) == FP8_ALL;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)

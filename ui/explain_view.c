@@ -9,6 +9,21 @@
 
 #include "explain.h"
 
+/* batch auto's running batch below the fit, by why: its count, the fit, then the SLO's
+ * batch where that is not what runs ("" under BATCH_RUN_SLO) */
+static const char *const why_text[] = {
+    [BATCH_RUN_SLO] = "decode runs at %s, the largest batch that meets the SLO; the KV cache "
+		      "is sized for the %s that fit (as vLLM preallocates it)%s\n",
+    [BATCH_RUN_CAP] = "the engine runs at most %s at once (its running cap, as vLLM's "
+		      "max_num_seqs); the KV cache holds the %s that fit%s\n",
+    [BATCH_RUN_OVERLOAD] = "the arrivals outrun the replica: the engine runs its running cap, "
+			   "%s at once (serving.batch); the KV cache holds the %s that fit%s\n",
+    [BATCH_RUN_LOAD] = "under the load the engine runs %s at once on average (serving.batch, "
+		       "by Little's law); the KV cache holds the %s that fit%s\n",
+    [BATCH_RUN_CONCURRENCY] = "the closed loop keeps %s in the engine (serving.batch); the KV "
+			      "cache holds the %s that fit%s\n",
+};
+
 /* batch auto: which batch decode runs and why, where it is not the fit (the auto value,
  * written fit); the length written (snprintf-style), 0 for none. */
 static size_t batch_run_text(const struct app *a, const struct field *f, const char *fit, char *buf,
@@ -25,41 +40,8 @@ static size_t batch_run_text(const struct app *a, const struct field *f, const c
 	/* under a load, the SLO's batch is what would meet it, not what runs */
 	if (why != BATCH_RUN_SLO && isfinite(slo) && slo > 0)
 		snprintf(m, sizeof(m), "; the largest batch meeting the SLO is %.0f", slo);
-	switch (why) {
-	case BATCH_RUN_SLO:
-		n = snprintf(
-		    buf, size,
-		    "decode runs at %s, the largest batch that meets the SLO; the KV cache "
-		    "is sized for the %s that fit (as vLLM preallocates it)\n",
-		    r, fit);
-		break;
-	case BATCH_RUN_CAP:
-		n = snprintf(buf, size,
-			     "the engine runs at most %s at once (its running cap, as vLLM's "
-			     "max_num_seqs); the KV cache holds the %s that fit%s\n",
-			     r, fit, m);
-		break;
-	case BATCH_RUN_OVERLOAD:
-		n = snprintf(buf, size,
-			     "the arrivals outrun the replica: the engine runs its running cap, %s "
-			     "at once (serving.batch); the KV cache holds the %s that fit%s\n",
-			     r, fit, m);
-		break;
-	case BATCH_RUN_LOAD:
-		n = snprintf(buf, size,
-			     "under the load the engine runs %s at once on average (serving.batch, "
-			     "by Little's law); the KV cache holds the %s that fit%s\n",
-			     r, fit, m);
-		break;
-	case BATCH_RUN_CONCURRENCY:
-		n = snprintf(buf, size,
-			     "the closed loop keeps %s in the engine (serving.batch); the KV cache "
-			     "holds the %s that fit%s\n",
-			     r, fit, m);
-		break;
-	case BATCH_RUN_FIT:
-		break;
-	}
+	if (why != BATCH_RUN_FIT)
+		n = snprintf(buf, size, why_text[why], r, fit, m);
 	return n > 0 ? (size_t)n : 0;
 }
 
