@@ -814,6 +814,28 @@ static void test_new_dense_families(void **state)
 	layer = 4.0 * 4096 * 4096 + 2 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
 	assert_count(p.total, 2.0 * 100352 * 4096 + 4096 + 32 * layer);
 	assert_count(p.total, 7298617344LL);
+	/* GLM-4-0414 (modeling_glm4.py), the 9B shape of transformers' Glm4Config defaults
+	 * ("glm4-4-9b-chat style", configuration_glm4.py); no whole published GLM-4-9B-0414
+	 * config.json was found (tests/data/configs/README.md). A layer: q 4096 x 4096, k and
+	 * v 4096 x 2 x 128, each with a bias; o_proj without; gate_up_proj 4096 x 2 x 13696,
+	 * down_proj; four RMSNorms. A final norm, untied embeddings and lm_head of 151552 x
+	 * 4096: 9,400,279,040, the n-params llama.cpp reads from the tensors of the same 9B
+	 * GLM-4 language model (GLM-4.6V-Flash's BF16 GGUF, n-vocab 151552, n-embd 4096, in
+	 * a public model-list fixture). */
+	parse_ok("{\"architectures\": [\"Glm4ForCausalLM\"], \"model_type\": \"glm4\", "
+		 "\"vocab_size\": 151552, \"hidden_size\": 4096, \"intermediate_size\": 13696, "
+		 "\"num_hidden_layers\": 40, \"num_attention_heads\": 32, "
+		 "\"num_key_value_heads\": 2, \"head_dim\": 128, \"partial_rotary_factor\": 0.5, "
+		 "\"attention_bias\": true, \"tie_word_embeddings\": false, "
+		 "\"max_position_embeddings\": 32768}",
+		 &r, &p);
+	assert_true(r.qkv_bias && !r.attention_bias && !r.tied_embeddings);
+	assert_int_equal(r.kv_heads, 2);
+	assert_int_equal(r.norms_per_layer, 4);
+	layer = 4096.0 * 4096 + 4096 + 2 * (4096.0 * 256 + 256) + 4096.0 * 4096 +
+		4096.0 * 2 * 13696 + 13696.0 * 4096 + 4 * 4096;
+	assert_count(p.total, 2.0 * 151552 * 4096 + 4096 + 40 * layer);
+	assert_count(p.total, 9400279040LL);
 }
 
 /* Real configs of the families that used to be tested only with made-up shapes, each
@@ -885,6 +907,21 @@ static void test_real_family_configs(void **state)
 	layer = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336 + 4096;
 	assert_count(p.total, 256000.0 * 4096 + 32 * layer + 4096);
 	assert_count(p.total, 8028033024LL);
+	/* CohereForAI/c4ai-command-r7b-12-2024 (modeling_cohere2.py): the same modules as Aya
+	 * 23 8B, as transformers prints them for a 4-bit re-upload (Svngoku/c4ai-command-r7b-
+	 * 12-2024-4bit's card: Embedding(256000, 4096), 32 x Cohere2DecoderLayer, k and v
+	 * 4096 -> 1024, MLP 14336, one Cohere2LayerNorm a layer); its sliding windows add no
+	 * parameter: 8,028,033,024, Aya 23 8B's count. No whole published config.json was
+	 * found (tests/data/configs/README.md): the printout's shape written as keys. */
+	parse_ok("{\"architectures\": [\"Cohere2ForCausalLM\"], \"model_type\": \"cohere2\", "
+		 "\"vocab_size\": 256000, \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+		 "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+		 "\"num_key_value_heads\": 8, \"sliding_window\": 4096, "
+		 "\"sliding_window_pattern\": 4}",
+		 &r, &p);
+	assert_true(r.parallel_block && r.tied_embeddings);
+	assert_int_equal(r.global_layers, 8);
+	assert_count(p.total, 256000.0 * 4096 + 32 * layer + 4096);
 	/* internlm/internlm2-chat-1_8b (InternLM's modeling_internlm2.py): a packed,
 	 * bias-free wqkv of (16 + 2 x 8) x 128 rows, wo, SwiGLU 8192, two RMSNorms; untied
 	 * output: 1,889,110,016 (the Hub's "1.89B"). */
