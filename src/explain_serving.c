@@ -483,7 +483,9 @@ void explain_serving_wait(struct ex *e, const struct scenario *s, const struct p
 		    "rides it, (1 - rho) x decode + the M/D/1 wait behind the others' "
 		    "prompts at the budget, rho s / (2 (1 - rho)) (Pollaczek-Khinchine; "
 		    "s = P / F x a pass of F = the room tokens, under multi-step chunked "
-		    "x a block, the pass and steps - 1 decode steps; rho = s x the N - 1 "
+		    "a block over the k = floor(F / P) whole prompts it takes (vLLM does "
+		    "not chunk them: _chunk_new_tokens_to_schedule), the pass and steps "
+		    "- 1 decode steps; rho = s x the N - 1 "
 		    "others' requests/s, the arrival theorem), + under multi-step the "
 		    "wait for a block's first step, (steps - 1) / 2 steps, + the requests "
 		    "beyond the cap, (C - B) (e2e + W) / B",

@@ -548,18 +548,32 @@ static double graph_root(const struct tctx *c, const struct infer *in, const str
 /* A prompt's hold on the budget, s = P / F x a pass of F tokens, at running batch run
  * (closed_wait's comment): the prompt server's service time, in the open loop's queue
  * (serve_levels) too, whose utilisation rate x s must stay below 1. Under multi-step
- * chunked scheduling (workload.scheduler_steps n > 1) the budget is offered once a block:
- * vLLM v0 schedules once every n steps and does not chunk a prompt there, one that does
- * not fit what the budget has left is postponed to a later scheduling
- * (vllm/core/scheduler.py _chunk_new_tokens_to_schedule, is_multi_step), so the prompts
- * that spill past a block's first step wait a whole block, and a prompt holds P / F of a
- * block: the fused first step and the n - 1 decode steps after it. */
+ * chunked scheduling (workload.scheduler_steps n > 1) the budget is offered once a block,
+ * and vLLM v0 does not chunk a prompt there (vllm/core/scheduler.py,
+ * _chunk_new_tokens_to_schedule under is_multi_step: a prompt over the budget's remaining
+ * tokens gets 0 and _schedule_prefills stops at it, postponed to a later scheduling; one
+ * over the whole budget passes _get_prompt_limit, min(max_model_len,
+ * max_num_batched_tokens) under multi-step, and is ignored, "Input prompt ... is too
+ * long"), so a block's first step takes k = floor(F / P) whole prompts beside the decodes
+ * and a prompt holds 1 / k of a block: that step with k P prompt rows and the n - 1 decode
+ * steps after it. At k = 0 the budget takes none: no bound on the service, an overload. */
 static double prompt_svc(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			 double run)
 {
 	double others = run > 1 ? micro(in, run - 1) : 0, P = g->P, F;
 	if (g->sched == SCHED_CHUNKED) {
 		F = isfinite(g->T) ? max_num(g->T - others, 1) : P;
+		if (in->steps > 1 && isfinite(g->T)) {
+			/* whole prompts, k = floor(F / P) of them a block (at the mean length);
+			 * none while the decodes leave less than a prompt, and never one longer
+			 * than the budget (vLLM ignores it: _get_prompt_limit) */
+			double k = floor(F / P + 1e-9);
+			if (!(k >= 1))
+				return INFINITY;
+			return (pass_s(c, in, others, k * P, P) +
+				(in->steps - 1) * pass_s(c, in, others, 0, P)) /
+			       k;
+		}
 		return P / F *
 		       (pass_s(c, in, others, F, P) +
 			(in->steps > 1 ? (in->steps - 1) * pass_s(c, in, others, 0, P) : 0));
@@ -611,6 +625,13 @@ static double closed_wait(const struct tctx *c, const struct infer *in, const st
 	if (!(n > 0) || g->sched == SCHED_STATIC)
 		return 0;
 	s = prompt_svc(c, in, g, run);
+	if (!isfinite(s)) { /* the budget takes no prompt (prompt_svc): the loop stalls */
+		v->overloaded = true;
+		v->prompt_svc_s = s;
+		v->closed_rho = 1;
+		v->closed_wait_s = INFINITY;
+		return INFINITY;
+	}
 	m = n * s;
 	rho = 2 * m / (e + m + sqrt((e - m) * (e - m) + 2 * m * s));
 	W = rho * s / (2 * (1 - rho)) + (1 - rho) * pt->decode + (in->steps - 1) / 2 * pt->step;
@@ -1526,6 +1547,11 @@ static void serve_config(const struct tctx *c, const struct infer *in, double B,
 		double bt = floor((g.T + g.P / g.O) / (1 + g.P / g.O));
 		if (bt >= 1)
 			g.cap = min_num(g.cap, bt);
+		/* multi-step: a prompt joins whole only while the decodes leave it room,
+		 * micro(B - 1) <= T - P (prompt_svc; vllm/core/scheduler.py
+		 * _chunk_new_tokens_to_schedule), so the batch grows to no more */
+		if (in->steps > 1 && g.T >= g.P)
+			g.cap = min_num(g.cap, floor((g.T - g.P) * (in->pp > 1 ? in->pp : 1)) + 1);
 	}
 	*o = g;
 }
@@ -1539,6 +1565,8 @@ static double slo_excess(const struct tctx *c, const struct infer *in, const str
 	const struct slo *slo = &c->s->workload.slo;
 	double x = -1;
 	held_at(c, in, g, B, t);
+	if (t->overloaded) /* the budget cannot take B's prompts: B is not held */
+		return INFINITY;
 	if (slo->ttft_s > 0)
 		x = max_num(x, t->ttft_slo_s / (slo->ttft_s * (1 + 1e-9)) - 1);
 	if (slo->tpot_s > 0)
@@ -1789,7 +1817,8 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 	}
 	if (v->overloaded) { /* the most it completes: at its cap, or what the budget takes */
 		v->over_pool = 0;
-		v->over_rate = v->rate;
+		/* a closed loop's N clients, cycling at the running e2e, offer N / e2e */
+		v->over_rate = v->rate > 0 ? v->rate : v->concurrency / v->e2e_cap_s;
 		v->over_most = v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
 						   : v->capacity_rate;
 		plan_warn(p, PW_OVERLOADED, v->over_rate, v->over_most);
