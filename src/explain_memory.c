@@ -134,6 +134,16 @@ static void kv_per_token(struct ex *e, const struct scenario *s, const struct pl
 	}
 	ex_numbers(e, "bytes per token", "%s", text);
 	result(e, "bytes per token", byt(e, p->mem.kv_bytes_per_token));
+	for (int i = 0; i < p->nwarnings; i++)
+		if (p->warnings[i].code == PW_TRTLLM_KV_16BIT) {
+			ex_put(e, "\n");
+			ex_wrapped(e, "  ",
+				   "16-bit elements under fp8 weights: TensorRT-LLM keeps the KV "
+				   "cache in the model's dtype unless the checkpoint is quantized "
+				   "with --kv_cache_dtype fp8 (examples/quantization/quantize.py, "
+				   "kv_cache_quant_algo); workload.kv_cache fp8 plans that cache, "
+				   "half the bytes per token");
+		}
 }
 
 /* Layer-micro-batches whose activations the first pipeline stage keeps at once (the
@@ -303,6 +313,16 @@ void explain_gradients(struct ex *e, const struct scenario *s, const struct plan
 			result(e, "gradients", byt(e, m->gradients));
 		} else if (g == GRADS_FUSED) {
 			formula(e, "gradients", "the largest one tensor's gradient");
+			result(e, "gradients", byt(e, m->gradients));
+		} else if (m->grads_transient > 0) {
+			/* the whole gradients before their reduce-scatter are the backward's
+			 * start's (plan_memory.c grads_transient, in the comm buffers) */
+			formula(e, "gradients",
+				"max(0, the step's gradients - activations - rebuilt layer - whole "
+				"gradients before their reduce-scatter)");
+			ex_numbers(e, "gradients", "max(0, %s - %s - %s - %s)",
+				   byt(e, m->gradients_full), byt(e, m->activations),
+				   byt(e, m->rebuilt_layer), byt(e, m->grads_transient));
 			result(e, "gradients", byt(e, m->gradients));
 		} else {
 			formula(e, "gradients",
@@ -973,7 +993,9 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 			text_add(&k, " + %s", byt(e, m->rebuilt_layer));
 		}
 		if (m->fp8_weights > 0) {
-			text_add(&n, " + fp8 weight copies (Transformer Engine)");
+			text_add(&n, framework_get(s->workload.framework)->fp8_ao
+					 ? " + fp8 casts (torchao Float8Linear)"
+					 : " + fp8 weight copies (Transformer Engine)");
 			text_add(&k, " + %s", byt(e, m->fp8_weights));
 		}
 		if (m->blas_workspace > 0) {
@@ -986,7 +1008,16 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	result(e, "overhead", byt(e, m->overhead));
 	if (m->fp8_weights > 0 || m->blas_workspace > 0)
 		ex_put(e, "\n"); /* the notes are not part of the result */
-	if (m->fp8_weights > 0)
+	if (m->fp8_weights > 0 && framework_get(s->workload.framework)->fp8_ao)
+		ex_wrapped(e, "  ",
+			   "fp8 casts (torchao Float8Linear, tensorwise): the weight's 1-byte "
+			   "cast that manual_float8_matmul_with_args_in_float8 saves for the "
+			   "backward, of every layer that stores its activations (of the rebuilt "
+			   "one under recomputation), and the largest linear's backward casts, "
+			   "grad_output's and the input's with the layout copies torch._scaled_mm "
+			   "takes and the weight's, 2 T (h + ffn / tp) + h x ffn / tp bytes "
+			   "(torchao/float8/float8_linear.py, float8_ops.py preprocess_addmm)");
+	else if (m->fp8_weights > 0)
 		ex_wrapped(
 		    e, "  ",
 		    p->zero >= 3
@@ -1046,6 +1077,22 @@ void explain_overhead(struct ex *e, const struct scenario *s, const struct plan 
 	ex_put(e, "\n  comm buffers: NCCL's per-channel buffers for each process group%s\n",
 	       p->zero >= 3 && training(s) ? ",\n  and two layers of ZeRO-3's gathered parameters"
 					   : "");
+	if (m->grads_transient > 0) {
+		char line[480];
+		snprintf(line, sizeof(line),
+			 framework_get(s->workload.framework)->grad_reduce == GRAD_REDUCE_BUCKET
+			     ? "and %s of whole gradients before their reduction: DeepSpeed's "
+			       "flat bucket of reduce_bucket_size (5e8) 16-bit elements that each "
+			       "gradient is copied into (stage_1_and_2.py ipg_buffer, stage3.py "
+			       "__ipg_bucket_flat_buffer)"
+			     : "and %s of whole gradients before their reduce-scatter, at the "
+			       "backward's start: the head's (the root unit's, reduced last; under "
+			       "the chunked loss its pair) and one block's, in the parameters' "
+			       "dtype (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py "
+			       "foreach_reduce, _fsdp_param_group.py post_backward)",
+			 byt(e, m->grads_transient));
+		ex_wrapped(e, "  ", line);
+	}
 	if (p->cp > 1)
 		ex_wrapped(
 		    e, "  ",

@@ -252,6 +252,15 @@ static const struct framework_info table[FW_COUNT] = {
 		 .loss_parallel = true,
 		 .reserved_slack = TORCH_TRAIN_SLACK,
 		 .non_torch_bytes = TORCH_CONTEXT,
+		 /* fp8: torchtitan's float8 converter swaps nn.Linear for torchao's
+		  * Float8Linear, tensorwise dynamic scaling (torchtitan/float8.py
+		  * Float8Handler; torchao/float8/float8_linear.py) */
+		 .fp8_ao = true,
+		 /* each fully_shard unit (a transformer block; the root holds the
+		  * embedding, final norm and head) reduce-scatters its own gradients in its
+		  * post-backward (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py
+		  * post_backward, _fsdp_collectives.py foreach_reduce) */
+		 .grad_reduce = GRAD_REDUCE_UNIT,
 		 .source = "torchtitan/parallelisms/parallelize_llama.py; torchtitan/train.py",
 		 .blas = BLAS_WS_TORCH,
 		 /* FSDP2 all-gathers on its own stream "overlapping next all-gather with
@@ -285,6 +294,11 @@ static const struct framework_info table[FW_COUNT] = {
 		      .loss_apart = true,
 		      .reserved_slack = TORCH_TRAIN_SLACK,
 		      .non_torch_bytes = TORCH_CONTEXT,
+		      /* ZeRO-2/3 copy each gradient into a flat bucket of reduce_bucket_size
+		       * (5e8) elements under contiguous_gradients (default True): stage 2's
+		       * ipg_buffer, a second one with overlap_comm (stage_1_and_2.py), stage
+		       * 3's __ipg_bucket_flat_buffer (stage3.py) */
+		      .grad_reduce = GRAD_REDUCE_BUCKET,
 		      .source = "deepspeed/runtime/zero/stage_1_and_2.py",
 		      .blas = BLAS_WS_TORCH,
 		      /* overlap_comm: None, resolved to stage == 3 (deepspeed/runtime/zero/
@@ -357,6 +371,12 @@ static const struct framework_info table[FW_COUNT] = {
 		      .eager_layers = true,
 		      .compile = COMPILE_OFF,
 		      .grad_lifetime = GRADS_BACKWARD,
+		      /* fp8: torchao's Float8Linear too (recipes' enable_fp8_training,
+		       * torchtune/training/quantization.py convert_to_float8_training) */
+		      .fp8_ao = true,
+		      /* the distributed recipes' FSDP2 (training.shard_model: fully_shard per
+		       * decoder layer, then the root) */
+		      .grad_reduce = GRAD_REDUCE_UNIT,
 		      .source = "recipes/full_finetune_single_device.py; "
 				"torchtune/modules/loss/ce_chunked_output_loss.py",
 		      .blas = BLAS_WS_TORCH,

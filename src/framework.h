@@ -131,6 +131,14 @@ enum fw_kernels {
 	FW_KERNELS_GRAPHS,   /* a captured CUDA graph per decode step, fused dequantising GEMMs */
 };
 
+/* How a framework reduces gradients under ZeRO 2 or 3, and so which whole (unsharded)
+ * gradients exist before their reduce-scatter (plan_memory.c). */
+enum grad_reduce {
+	GRAD_REDUCE_PAPER,  /* none counted (the ZeRO paper's partitioned gradients) */
+	GRAD_REDUCE_UNIT,   /* per fully_shard unit (FSDP2's foreach_reduce): a block's */
+	GRAD_REDUCE_BUCKET, /* into a flat bucket of reduce_bucket_size (DeepSpeed) */
+};
+
 /* Whose BLAS workspaces a framework keeps on the GPU (framework_blas_workspace). */
 enum blas_workspace {
 	BLAS_WS_NONE,  /* none counted (the papers' default: in its CUDA context figure) */
@@ -184,6 +192,9 @@ struct framework_info {
 	enum grad_lifetime grad_lifetime; /* GRADS_AUTO is GRADS_STEP */
 	bool fp8_te; /* fp8 training through Transformer Engine: cached fp8 weight copies and
 		      * linear inputs saved in fp8 (plan_memory.c) */
+	enum grad_reduce grad_reduce; /* under ZeRO 2/3 (plan_memory.c) */
+	bool fp8_ao; /* fp8 training through torchao's Float8Linear, tensorwise: each linear's
+		      * input and weight casts saved, the casts of one backward (plan_memory.c) */
 	/* serving under load (workload.scheduler auto, max_batched_tokens, max_running) */
 	enum scheduler scheduler; /* SCHED_ALONE where the framework does not serve (the
 				   * default framework's: framework_serving) */

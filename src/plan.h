@@ -62,6 +62,10 @@ enum plan_warning_code {
 	PW_DISAGG_FEW_ENGINES,
 	/* a = workload.measured_tokens_per_s, b = the MFU it implies, in percent (over 100) */
 	PW_MEASURED_OVER_PEAK,
+	/* framework trt-llm, fp8 weights, a 16-bit workload.kv_cache (a = its enum dtype):
+	 * TensorRT-LLM keeps the KV cache in the model dtype unless quantized with
+	 * --kv_cache_dtype fp8 */
+	PW_TRTLLM_KV_16BIT,
 	PW_COUNT
 };
 
@@ -150,6 +154,9 @@ struct plan_memory { /* bytes on the most loaded GPU */
 	/* the part of `gradients` that is the head's backward under a chunked loss (its two
 	 * gradients less the logit gradients freed), when that is the peak's; else 0 */
 	double head_grads;
+	/* the part of `comm_buffers` that is whole gradients before their reduce-scatter under
+	 * ZeRO 2/3 (FSDP2's unit and head, DeepSpeed's bucket: plan_memory.c); else 0 */
+	double grads_transient;
 	/* terms the explanation quotes */
 	double weight_bytes_per_param;
 	double grad_bytes_per_param;

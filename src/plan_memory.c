@@ -65,6 +65,10 @@
  * parameters, i.e. two layers' worth of 16-bit weights live at once. */
 #define ZERO3_LIVE_LAYERS 2.0
 
+/* DeepSpeed's reduce_bucket_size default, elements (deepspeed/runtime/zero/config.py
+ * DeepSpeedZeroConfig.reduce_bucket_size = 5e8). */
+#define DS_REDUCE_BUCKET 5e8
+
 /* vLLM's profile run batches max_num_seqs = 256 dummy sequences (vllm/config.py
  * SchedulerConfig); the sampler keeps fp32 logits for the last token of each. */
 #define PROFILE_SEQS 256.0
@@ -207,6 +211,8 @@ struct act_in {
 	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
 	bool lora_drop;	  /* LoRA dropout before lora_a (act_lora_dropout_token) */
 	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
+	bool fp8_attn;	  /* and its attention core too (workload.fp8_scope all) */
+	bool fp8_ao;	  /* fp8 through torchao's Float8Linear (tensorwise) */
 };
 
 /* Whether a linear layer's input is kept for backward: only to compute its weight's
@@ -517,6 +523,33 @@ static double act_layer_token(const struct model *m, const struct act_in *a, enu
 	 * kernel's bf16 output. Dense layers; MoE experts (grouped GEMMs) as counted. */
 	if (a->fp8_te && !moe && m->mla.kv_rank <= 0) {
 		repl -= (e - 1) * h * (in_qkv + (!shared_in && in_up));
+		split -= (e - 1) * m->ffn * a->it * in_down;
+		split += m->head_dim * heads_l * in_o;
+	}
+	/* The attention core in fp8 too (workload.fp8_scope all: Megatron's
+	 * --fp8-dot-product-attention, the recipe's fp8_dpa): Transformer Engine's FusedAttnFunc
+	 * (transformer_engine/pytorch/attention/dot_product_attention/backends.py, forward)
+	 * saves fp8_tensors = (q_fp8, k_fp8, v_fp8, out_fp8) for the backward when it runs
+	 * in fp8 and no 16-bit q, k, v, out: Q, K, V and the kernel's output take 1 byte,
+	 * in every layer with attention (cuDNN's fused kernel: no scores, as flash). So
+	 * `all` stores less than `linear` under Megatron; the linears are as above. */
+	if (a->fp8_te && a->fp8_attn && a->flash && m->heads > 0 && m->mla.kv_rank <= 0) {
+		double kv_l = local_heads_r(m->kv_heads, t, a->it);
+		split -= (e - 1) * m->head_dim * (heads_l + 2 * kv_l + heads_l * in_o);
+	}
+	/* torchao's Float8Linear under the tensorwise recipe (torchao/float8/float8_linear.py
+	 * Float8Linear.forward): each linear casts its own input to fp8 and
+	 * manual_float8_matmul_with_args_in_float8 saves that cast (and the weight's,
+	 * stage_memory) for the backward, not the 16-bit input. torchtitan's and torchtune's
+	 * q, k and v are three linears (wq, wk, wv; q_proj, k_proj, v_proj), so the
+	 * attention norm's 16-bit output gives way to three 1-byte casts; the MLP norm's to
+	 * the gate's and up's two (fc1's one); the down projection's input, saved by nothing
+	 * else, to its cast; the output projection saves its cast beside the attention
+	 * kernel's 16-bit output, which the kernel saves itself. Dense layers, what a layer
+	 * stores without recomputation (and what a rebuilt one holds). */
+	if (a->fp8_ao && !moe && m->mla.kv_rank <= 0) {
+		double n_up = m->mlp == MLP_GATED ? 2 : 1;
+		repl += ((3 - e) * in_qkv * (m->heads > 0) + (n_up - e) * in_up) * h * !shared_in;
 		split -= (e - 1) * m->ffn * a->it * in_down;
 		split += m->head_dim * heads_l * in_o;
 	}
@@ -878,7 +911,7 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 	mem->gradients = mem->optimizer = mem->kv_cache = mem->host = mem->comm_buffers = 0;
 	mem->optimizer_paged = mem->optimizer_evicted = 0;
 	mem->nccl_buffers = 0;
-	mem->fp8_weights = mem->head_grads = 0;
+	mem->fp8_weights = mem->head_grads = mem->grads_transient = 0;
 	stage_params(x, st, &nonexp, &expert, &embed, &norms);
 
 	if (x->training) {
@@ -981,6 +1014,44 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 							    s->parallel.reshard_after_forward))
 				mem->fp8_weights =
 				    dmin(mem->fp8_weights, 2 * ZERO3_LIVE_LAYERS * layer);
+		}
+		/* torchao's Float8Linear, tensorwise (torchao/float8/float8_linear.py): the
+		 * forward casts the weight, cast_weight_to_float8_t, and
+		 * manual_float8_matmul_with_args_in_float8 saves that cast, a new 1-byte
+		 * tensor of the gathered weight that FSDP2's reshard does not free
+		 * (force_recompute_fp8_weight_in_bwd defaults to False; torchtitan's
+		 * enable_fsdp_float8_all_gather to off, so FSDP gathers bf16 as counted): 1 B
+		 * a linear parameter of every layer that stores its activations, of the one
+		 * rebuilt layer where the layers recompute (the cast is redone inside the
+		 * checkpoint: torchtitan's op policy saves mm's outputs, not the casts). The
+		 * backward of one linear then holds, beside the 16-bit tensors it has
+		 * without fp8, the casts backward makes (.backward: grad_output's e5m2 cast
+		 * from NoopFwToFloat8E5M2BwDynamic, the saved input and weight casts) and the
+		 * layout copies torch._scaled_mm needs (torchao/float8/float8_ops.py
+		 * preprocess_addmm: a row-major, b column-major), largest at grad_weight =
+		 * grad_output.t() @ input: grad_output's cast and its row-major copy, the
+		 * input's cast and its column-major copy, the weight's cast: 2 T (in + out) +
+		 * in x out bytes for the largest linear, the MLP's (h in, ffn / tp out, or
+		 * its transpose, the down projection). Dense layers (torchao's MoE path is a
+		 * prototype). */
+		if (x->act.fp8_ao && !x->lora) {
+			double lin_l =
+			    (x->c->attention + (st->dense > 0 ? x->c->mlp : x->shared_layer)) *
+			    x->inv_tp;
+			double stage_lin = (st->layers * x->c->attention + st->dense * x->c->mlp +
+					    st->moe * x->shared_layer) *
+					   x->inv_tp;
+			int rl = s->workload.recompute_layers;
+			double saving = 1; /* layers whose casts are saved */
+			if (x->act.rc == RECOMPUTE_NONE)
+				saving = st->layers;
+			else if (rl > 0 && rl < st->layers &&
+				 s->workload.recompute_method != RECOMPUTE_UNIFORM)
+				saving = st->layers - rl + 1;
+			double T = x->act.s * x->b, in = m->hidden;
+			double out = (m->ffn > 0 ? m->ffn : m->moe.expert_ffn) * x->inv_tp;
+			mem->fp8_weights = dmin(stage_lin, saving * lin_l) +
+					   (st->layers > 0 ? 2 * T * (in + out) + in * out : 0);
 		}
 
 		/* Offload (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity): the optimizer states
@@ -1157,18 +1228,77 @@ static void stage_memory(const struct mctx *x, const struct stage *st, struct pl
 		    m->vocab > 0 && x->micro_batches <= 1)
 			head2 = 2 * m->vocab * x->inv_tp *
 				(x->g_b * hid - x->act.e * x->act.s * x->b / x->fw->loss_chunks);
+		/* Under ZeRO 2 or 3 the step's buffer is a shard, but each gradient is made
+		 * whole first and lives until its reduce-scatter: transient, whatever the
+		 * lifetime (so beside the buffer, in comm_buffers), at the backward's peak:
+		 * - FSDP2 (GRAD_REDUCE_UNIT): autograd writes a fully_shard unit's gradients
+		 *   whole into its unsharded parameters, in the parameters' dtype (bf16
+		 *   under torchtitan's param_dtype), and the unit's post_backward
+		 *   (_fsdp_param_group.py) hands them to foreach_reduce
+		 *   (_fsdp_collectives.py), which copies them into a reduce_scatter_input
+		 *   in the reduce dtype (fp32 in torchtitan's mixed_precision_reduce: the
+		 *   sharded gradient's), frees them and allocates the reduce_scatter_output,
+		 *   a shard; the input is kept until the next unit's post_backward waits on
+		 *   it (comm_ctx.reduce_scatter_state). The root unit (the embedding, final
+		 *   norm and head) reduces last, in the final callback, so the head's whole
+		 *   gradient lives through the backward; under the chunked loss its pair
+		 *   (head2, in the parameters' dtype). The peak is the backward's start:
+		 *   the head's gradient(s) and the first block's gradients forming beside
+		 *   every layer's activations and the rebuilt layer. The block's
+		 *   reduce-scatter input and output come in its post_backward, once its
+		 *   stored and rebuilt tensors are freed, which hold more (Llama 3.1 8B
+		 *   at 2 x 8192 tokens, op policy: 1.6 GiB a layer stored against 0.8 GiB
+		 *   of fp32 input), so they are not at the peak; counting them there
+		 *   would also let a larger batch lower the peak.
+		 * - DeepSpeed (GRAD_REDUCE_BUCKET): the flat bucket of DS_REDUCE_BUCKET
+		 *   16-bit elements that every gradient is copied into, allocated whole
+		 *   (stage_1_and_2.py ipg_buffer, two with overlap_comm; stage3.py
+		 *   __ipg_bucket_flat_buffer, one).
+		 * Not under FSDP2 with a pipeline's no-sync backwards, whose gradients are
+		 * whole already (above), nor under the papers' default. */
+		bool whole_first = x->zero >= 2 && x->fw->grad_reduce != GRAD_REDUCE_PAPER &&
+				   x->trainable > 0 &&
+				   !(framework_nosync_pipeline(s->workload.framework, x->pp) &&
+				     x->micro_batches > 1);
+		mem->grads_transient = 0;
+		if (whole_first && x->fw->grad_reduce == GRAD_REDUCE_BUCKET) {
+			bool two =
+			    x->zero == 2 && framework_overlap(s->workload.framework, OVERLAP_GRAD,
+							      s->parallel.overlap_grad_reduce,
+							      x->zero) == OVERLAP_ON;
+			mem->grads_transient = (two ? 2 : 1) * DS_REDUCE_BUCKET * 2;
+		} else if (whole_first) {
+			double p_b = x->lora ? x->ad_b : x->w_b; /* the unsharded dtype */
+			double unit =
+			    x->lora ? dmax(x->ad_layer_dense,
+					   x->ad_layer_moe_ne + x->ad_layer_expert / x->ep) *
+					  x->inv_tp
+				    : dmax(st->dense > 0 ? (x->c->attention + x->c->mlp) * x->inv_tp
+							 : 0,
+					   st->moe > 0
+					       ? (x->c->attention + x->shared_layer) * x->inv_tp +
+						     expert / st->moe
+					       : 0);
+			double head = st->last && !x->lora && m->vocab > 0
+					  ? p_b * m->vocab * hid * x->inv_tp
+					  : 0;
+			if (head2 > 0)
+				head = dmax(head, head2 * p_b / x->g_b);
+			mem->grads_transient = head + p_b * unit;
+		}
 		if (x->grads == GRADS_FUSED && x->micro_batches <= 1) {
 			double one = m->vocab > 0 ? (double)m->vocab * hid * x->inv_tp
 						  : x->c->largest_layer * x->inv_tp;
 			mem->gradients = dmin(mem->gradients, x->g_b * one);
 		} else if (x->grads == GRADS_BACKWARD && x->micro_batches <= 1) {
-			mem->gradients =
-			    dmax(0, mem->gradients - mem->activations - mem->rebuilt_layer);
+			/* the transient is the backward's start's, not its end's */
+			mem->gradients = dmax(0, mem->gradients - mem->activations -
+						     mem->rebuilt_layer - mem->grads_transient);
 		}
+		mem->comm_buffers += mem->grads_transient;
 		/* not past the step-long buffer: under ZeRO 2 or 3 that buffer is a shard, and
-		 * the whole gradients FSDP2 makes before its reduce-scatter are counted under
-		 * no lifetime (left for the model: the step-long one would need it too) */
-		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) &&
+		 * the head's whole gradients are the transient's, above */
+		if ((x->grads == GRADS_FUSED || x->grads == GRADS_BACKWARD) && !whole_first &&
 		    head2 > mem->gradients && head2 <= mem->gradients_full)
 			mem->gradients = mem->head_grads = head2;
 		mem->kv_bytes_per_token = NAN;
@@ -1527,7 +1657,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 	x.fw_set = wl->framework != FW_DEFAULT;
 	x.loss = wl->loss != LOSS_AUTO ? wl->loss : x.fw->loss;
 	x.grads = framework_grads(wl->framework, wl->grad_lifetime);
-	x.act.eager = x.act.fp8_te = x.act.lora_drop = false;
+	x.act.eager = x.act.fp8_te = x.act.fp8_ao = x.act.fp8_attn = x.act.lora_drop = false;
 	x.slack = x.fw_set ? x.fw->reserved_slack : FRAGMENTATION;
 	/* efficiency.memory_overhead: the slack measured on the run (max_memory_reserved over
 	 * max_memory_allocated, less 1: torch.cuda memory statistics) replaces it */
@@ -1733,6 +1863,10 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.lora_drop = x.lora && wl->finetune.dropout > 0;
 		x.act.fp8_te = x.fw->fp8_te && p->precision == DTYPE_FP8 &&
 			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
+		x.act.fp8_ao = x.fw->fp8_ao && p->precision == DTYPE_FP8 &&
+			       s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
+		x.act.fp8_attn =
+		    x.act.fp8_te && framework_fp8_scope(wl->framework, wl->fp8_scope) == FP8_ALL;
 		if (m->max_context > 0 && wl->seq_len > m->max_context)
 			plan_warn(p, PW_SEQ_OVER_CONTEXT, wl->seq_len, m->max_context);
 	} else {
@@ -1781,6 +1915,14 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		 * DeepseekV2MoE). fp32 weights keep fp32 norms. */
 		x.norm_b = x.w_b < 2 ? 2 : x.w_b;
 		x.kv_elem_b = kv_elem_bytes(wl->kv_cache, m->head_dim);
+		/* TensorRT-LLM's fp8 checkpoints (examples/quantization/quantize.py --qformat
+		 * fp8) keep the KV cache in the model's dtype: kv_cache_quant_algo is set only
+		 * by --kv_cache_dtype fp8 (or int8); the plan keeps the 16-bit cache it was
+		 * given and says so */
+		if (wl->framework == FW_TRTLLM && wl->weights == DTYPE_FP8 &&
+		    (wl->kv_cache == DTYPE_BF16 || wl->kv_cache == DTYPE_FP16 ||
+		     wl->kv_cache == DTYPE_FP32))
+			plan_warn(p, PW_TRTLLM_KV_16BIT, wl->kv_cache, 0);
 		p->micro_batches = 1;
 		if (m->max_context > 0 &&
 		    (double)wl->prompt_tokens + wl->output_tokens > m->max_context)

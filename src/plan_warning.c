@@ -195,6 +195,14 @@ char *plan_warning_format(const struct plan_warning *w, char *buf, size_t size)
 			 "cache and compute are not counted",
 			 a);
 		break;
+	case PW_TRTLLM_KV_16BIT:
+		snprintf(buf, size,
+			 "framework trt-llm keeps a %s kv cache under fp8 weights: tensorrt-llm "
+			 "quantizes the kv cache only when the checkpoint is made with "
+			 "--kv_cache_dtype fp8 (examples/quantization/quantize.py); set "
+			 "workload.kv_cache fp8 to plan that",
+			 dtype_name_d(w->a));
+		break;
 	case PW_ZERO_FALLBACK:
 		snprintf(buf, size,
 			 "framework %s runs parallel.zero %.0f as stage 0 (it has zero stage 1 "

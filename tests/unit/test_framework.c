@@ -118,10 +118,11 @@ static void train_8b(struct scenario *s, int gpus, int seq, int global)
 /* torchtitan, Llama 3.1 8B, FSDP2 over 8 x H100 96 GB (pytorch/torchtitan
  * benchmarks/llama3_h100_202412_torchtitan.md; setup from train_configs/llama3_8b.toml):
  * bf16 mixed precision, local batch 2 x 8192, selective AC with the `op` policy. The
- * figure is torch.cuda max_reserved: 82.4 GiB. gpuplan: 82.53 GiB (+0.2%; +0.1% before the
- * cuBLAS workspaces); allocated 71.77 GiB, with the workspaces' 64 MiB (NCCL's 128 MiB of
- * buffers are outside both). The allocator slack (0.15, src/framework.c) is from GMLake's
- * 10-30%; this row alone would imply 0.148. */
+ * figure is torch.cuda max_reserved: 82.4 GiB. gpuplan: 86.27 GiB (+4.7%; 84.68 GiB, +2.8%,
+ * before the whole head and block gradients that wait for their reduce-scatter, 1.38 GiB);
+ * allocated 75.03 GiB, with the workspaces' 64 MiB (NCCL's 128 MiB of buffers are outside
+ * both). The allocator slack (0.15, src/framework.c) is from GMLake's 10-30%; this row
+ * alone would now imply 0.098. */
 static void test_torchtitan_8b_fsdp2(void **state)
 {
 	(void)state;
@@ -1012,7 +1013,8 @@ static void test_recompute_attention(void **state)
  * at the bf16 peak, twice the time of the papers' all-fp8. Megatron's Transformer Engine
  * keeps each linear weight's fp8 cast and transpose (2 B a parameter) and saves the QKV,
  * fc1 and fc2 inputs in fp8 (one byte less each), the output projection's fp8 cast beside
- * the attention output; torchao (fsdp) keeps neither. The default stays as it was. */
+ * the attention output, and with fp8_scope all its attention core's Q, K, V and output in
+ * fp8; torchao (fsdp) saves its own casts (below). The default stays as it was. */
 static void test_fp8_linear_only(void **state)
 {
 	(void)state;
@@ -1061,13 +1063,42 @@ static void test_fp8_linear_only(void **state)
 	plan_compute(&s, all);
 	assert_true(fabs(all->mem.fp8_weights - 2 * linear) < 1);
 	s.parallel.zero = 0;
-	s.workload.fp8_scope = FP8_ALL;
-	/* torchao under FSDP2: bf16 saved inputs and no cached copies */
-	s.workload.precision = DTYPE_FP8;
-	s.workload.framework = FW_FSDP;
+	/* fp8_scope all under TE: the attention core saves Q, K, V and its output in fp8
+	 * too (FusedAttnFunc's fp8_tensors): 128 x (32 + 2 x 8 + 32) = 10240 B less a token
+	 * and layer than linear */
 	s.workload.fp8_scope = FP8_AUTO;
 	plan_compute(&s, lin);
-	assert_true(lin->mem.fp8_weights == 0);
+	s.workload.fp8_scope = FP8_ALL;
+	plan_compute(&s, all);
+	assert_true(fabs(lin->mem.activations - all->mem.activations - 8192.0 * 32 * 10240) < 1);
+	assert_true(lin->mem.fp8_weights == all->mem.fp8_weights);
+	/* torchao under FSDP2 (tensorwise Float8Linear): with the `op` policy the stored
+	 * activations are bf16's; the rebuilt layer's weight casts (1 B a linear parameter of
+	 * one layer) and the largest linear's backward casts, 2 T (h + ffn) + h x ffn, are
+	 * counted */
+	s.workload.framework = FW_FSDP;
+	s.workload.fp8_scope = FP8_AUTO;
+	s.workload.recompute = RECOMPUTE_OP;
+	s.workload.precision = DTYPE_BF16;
+	plan_compute(&s, b16);
+	s.workload.precision = DTYPE_FP8;
+	plan_compute(&s, lin);
+	double work = 2 * 8192.0 * (4096 + 14336) + 4096.0 * 14336;
+	assert_true(b16->mem.fp8_weights == 0);
+	assert_true(fabs(lin->mem.fp8_weights - (linear / 32 + work)) < 1);
+	assert_true(lin->mem.activations == b16->mem.activations);
+	/* without recomputation every layer's casts are saved, and each layer's saved inputs
+	 * change by + h (three casts of the attention norm's output for its two bytes) - ffn
+	 * (the down projection's) + q (the output projection's beside the kernel's) =
+	 * -6144 B a token */
+	s.workload.recompute = RECOMPUTE_NONE;
+	s.workload.precision = DTYPE_BF16;
+	plan_compute(&s, b16);
+	s.workload.precision = DTYPE_FP8;
+	plan_compute(&s, lin);
+	assert_true(fabs(lin->mem.fp8_weights - (linear + work)) < 1);
+	assert_true(fabs(b16->mem.activations - lin->mem.activations - 8192.0 * 32 * 6144) < 1);
+	s.workload.recompute = RECOMPUTE_SELECTIVE;
 	/* the papers' default: all fp8, nothing else, as before frameworks */
 	s.workload.framework = FW_DEFAULT;
 	plan_compute(&s, lin);
@@ -1079,6 +1110,61 @@ static void test_fp8_linear_only(void **state)
 	free(lin);
 	free(all);
 	free(b16);
+}
+
+/* ZeRO 2/3's whole gradients before their reduce-scatter, at the backward's peak. FSDP2
+ * (fsdp, torchtune): the root unit's head gradient lives whole through the backward, 2 B x
+ * 128256 x 4096 in bf16 (param_dtype), and the first block's, 2 B x (41.9 M + 176.2 M),
+ * forms beside it (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py
+ * foreach_reduce; _fsdp_param_group.py post_backward). DeepSpeed copies each gradient into
+ * its flat bucket of reduce_bucket_size = 5e8 16-bit elements (stage3.py
+ * __ipg_bucket_flat_buffer; stage_1_and_2.py ipg_buffer). ZeRO-1 and the papers' default
+ * count none. The transient is in the comm buffers and the total, whatever the gradients'
+ * lifetime. */
+static void test_zero_whole_grads(void **state)
+{
+	(void)state;
+	struct scenario s;
+	struct plan *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
+	double layer = 4096.0 * (4096 + 2 * 1024 + 4096) + 3 * 4096.0 * 14336;
+	assert_non_null(p);
+	assert_non_null(q);
+	train_8b(&s, 8, 8192, 64);
+	s.workload.framework = FW_FSDP;
+	s.workload.recompute = RECOMPUTE_OP;
+	s.parallel.zero = 3;
+	plan_compute_memory(&s, p);
+	assert_true(fabs(p->mem.grads_transient - 2 * (128256.0 * 4096 + layer)) < 1);
+	assert_true(p->mem.comm_buffers > p->mem.grads_transient);
+	s.parallel.zero = 1;
+	plan_compute_memory(&s, q);
+	assert_true(q->mem.grads_transient == 0);
+	/* torchtune's chunked head under ZeRO-3: the pair of whole head gradients, less the
+	 * logits' gradient chunk freed, 2 x 128256 x (2 x 4096 - 2 x 8192 / 8), one
+	 * micro-batch a step */
+	s.workload.framework = FW_TORCHTUNE;
+	s.workload.global_batch = 8;
+	s.parallel.zero = 3;
+	plan_compute_memory(&s, p);
+	assert_true(fabs(p->mem.grads_transient -
+			 (2 * 128256.0 * (2 * 4096 - 2 * 8192.0 / 8) + 2 * layer)) < 1);
+	/* DeepSpeed: the bucket, 1e9 B, at stage 3 and 2 */
+	s.workload.framework = FW_DEEPSPEED;
+	plan_compute_memory(&s, p);
+	assert_true(fabs(p->mem.grads_transient - 1e9) < 1);
+	s.parallel.zero = 2;
+	plan_compute_memory(&s, p);
+	assert_true(fabs(p->mem.grads_transient - 1e9) < 1);
+	s.parallel.zero = 1;
+	plan_compute_memory(&s, p);
+	assert_true(p->mem.grads_transient == 0);
+	/* the papers' default: the ZeRO paper's partitions, nothing more */
+	s.workload.framework = FW_DEFAULT;
+	s.parallel.zero = 3;
+	plan_compute_memory(&s, p);
+	assert_true(p->mem.grads_transient == 0);
+	free(p);
+	free(q);
 }
 
 /* FSDP2 under a pipeline (torchtitan): the stage's parameters stay gathered through the
@@ -1487,6 +1573,7 @@ int main(void)
 	    cmocka_unit_test(test_recompute_attention),
 	    cmocka_unit_test(test_layout_rules_one_table),
 	    cmocka_unit_test(test_fp8_linear_only),
+	    cmocka_unit_test(test_zero_whole_grads),
 	    cmocka_unit_test(test_fsdp_under_pp),
 	    cmocka_unit_test(test_sglang_fraction_by_tp),
 	    cmocka_unit_test(test_default_and_overrides),

@@ -330,9 +330,8 @@ static void test_load_overrides(void **state)
 	set(&s, "workload.requests_per_s", "5");
 	assert_int_equal(warnings(&s, "", "", ""), 0);
 	set(&s, "workload.requests_per_day", "1M");
-	assert_int_equal(warnings(&s, "workload.requests_per_s", "overrides",
-				  "workload.requests_per_day"),
-			 1);
+	assert_int_equal(
+	    warnings(&s, "workload.requests_per_s", "overrides", "workload.requests_per_day"), 1);
 	plan_compute(&s, &p);
 	assert_non_null(warning(&p, PW_RATE_OVERRIDES));
 	assert_true(plan_warning_field_ignored(warning(&p, PW_RATE_OVERRIDES)));
@@ -340,9 +339,8 @@ static void test_load_overrides(void **state)
 			    "workload.requests_per_s");
 	set(&s, "workload.requests_per_day", "0");
 	set(&s, "workload.peak_factor", "3");
-	assert_int_equal(warnings(&s, "workload.peak_factor", "not applied",
-				  "workload.requests_per_s"),
-			 1);
+	assert_int_equal(
+	    warnings(&s, "workload.peak_factor", "not applied", "workload.requests_per_s"), 1);
 	/* the fleet follows the rate as given, whatever the factor */
 	plan_compute(&s, &p);
 	rate = p.serving.fleet_rate;
@@ -485,6 +483,49 @@ static void test_megatron_fsdp_named(void **state)
 	assert_string_equal(framework_dp_title(FW_MEGATRON, 7), framework_dp_title(FW_MEGATRON, 3));
 }
 
+/* TensorRT-LLM quantizes the KV cache only with --kv_cache_dtype fp8
+ * (examples/quantization/quantize.py; --qformat fp8 alone leaves kv_cache_quant_algo
+ * unset): fp8 weights with the 16-bit default cache warn naming the option, and explain
+ * of the KV figure says so; a cache set to fp8, bf16 weights or another engine do not. */
+static void test_trtllm_fp8_kv(void **state)
+{
+	struct scenario s;
+	struct plan *p = malloc(sizeof(*p));
+	struct gp_error err;
+	char buf[4000], text[400];
+	const struct plan_warning *w;
+	(void)state;
+	assert_non_null(p);
+	train(&s, "trt-llm");
+	set(&s, "workload.kind", "offline");
+	set(&s, "hardware.count", "1");
+	set(&s, "workload.weights", "fp8");
+	plan_compute(&s, p);
+	w = warning(p, PW_TRTLLM_KV_16BIT);
+	assert_non_null(w);
+	plan_warning_format(w, text, sizeof(text));
+	assert_non_null(strstr(text, "--kv_cache_dtype fp8"));
+	assert_non_null(strstr(text, "bf16 kv cache"));
+	assert_int_equal(
+	    explain_key_wrapped(&s, p, "memory.per_gpu.kv_cache", 1000, buf, sizeof(buf), &err), 0);
+	assert_non_null(strstr(buf, "--kv_cache_dtype fp8"));
+	set(&s, "workload.kv_cache", "fp8");
+	plan_compute(&s, p);
+	assert_null(warning(p, PW_TRTLLM_KV_16BIT));
+	assert_int_equal(
+	    explain_key_wrapped(&s, p, "memory.per_gpu.kv_cache", 1000, buf, sizeof(buf), &err), 0);
+	assert_null(strstr(buf, "--kv_cache_dtype fp8"));
+	set(&s, "workload.kv_cache", "bf16");
+	set(&s, "workload.weights", "bf16");
+	plan_compute(&s, p);
+	assert_null(warning(p, PW_TRTLLM_KV_16BIT));
+	set(&s, "workload.weights", "fp8");
+	set(&s, "workload.framework", "vllm");
+	plan_compute(&s, p);
+	assert_null(warning(p, PW_TRTLLM_KV_16BIT));
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +540,7 @@ int main(void)
 	    cmocka_unit_test(test_fp8_embedding),
 	    cmocka_unit_test(test_default_titles),
 	    cmocka_unit_test(test_megatron_fsdp_named),
+	    cmocka_unit_test(test_trtllm_fp8_kv),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }

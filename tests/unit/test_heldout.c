@@ -28,13 +28,16 @@ static const char *const files[] = {
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
 /* The rows that miss their tolerance, each pinned at its error in its file, the list ended
- * by NULL. tt-8b-float8-mem: +10.3% (84.7 GiB of 76.8) once FSDP2's sharded gradients
- * are counted in the fp32 sharded parameters' dtype (src/framework.c grad_dtype); it was
- * +7.5% with bf16 gradients. tt-70b-2d-mem (Llama 3.1 70B on 256 H100s, FSDP 32 x TP 8, sequence
+ * by NULL. tt-8b-float8-mem: +13.6% (87.2 GiB of 76.8) and tt-8b-compile-mem: +12.0% (86.3
+ * GiB of 77.0) once the whole gradients that wait for their reduce-scatter are counted
+ * (src/plan_memory.c grads_transient; +11.5% and +10.0% before). tt-8b-float8-mem: +11.5%
+ * once torchao's fp8 casts are counted (src/plan_memory.c fp8_ao); +10.3% before them, with FSDP2's sharded gradients
+ * in the fp32 sharded parameters' dtype (src/framework.c grad_dtype), +7.5% with bf16
+ * gradients. tt-70b-2d-mem (Llama 3.1 70B on 256 H100s, FSDP 32 x TP 8, sequence
  * parallelism, full recomputation, 71.9 GiB measured) was pinned at -22.2% (55.9 GiB)
  * until torchtitan's loss-parallel cross-entropy and the head's all-gathered input were
  * counted (src/plan_memory.c loss_bytes_token): 66.9 GiB, -6.9%. */
-static const char *const pinned_ids[] = {"tt-8b-float8-mem", NULL};
+static const char *const pinned_ids[] = {"tt-8b-float8-mem", "tt-8b-compile-mem", NULL};
 
 static struct validation rows;
 
@@ -114,7 +117,10 @@ static void test_group_bounds(void **state)
  * when it starts to: torch.compile under workload.framework fsdp plans as the eager row
  * (the calibration row torchtitan-8b-fsdp2-speed of framework-speed.yaml, 6088.4 tokens/s
  * under the same hardware settings; 6102.7 before FSDP2's fp32 gradient reduce-scatter),
- * and Float8 moves the planned memory under 0.1%. */
+ * and Float8 adds to the planned memory torchao's casts alone, about 0.9 GiB (the rebuilt
+ * layer's weight casts, 218 M x 1 B, and one MLP linear's backward casts, 2 x 16384 x
+ * (4096 + 14336) + 4096 x 14336 B, with the allocator's slack of 0.15 and cuBLASLt's
+ * 1 MiB: 0.94 GiB), where the measured run is 0.2 GiB under the compile row. */
 static void test_unmodelled_as_stated(void **state)
 {
 	(void)state;
@@ -123,7 +129,9 @@ static void test_unmodelled_as_stated(void **state)
 	double f8_mem = predict(row("tt-8b-float8-mem"));
 	double f8_tps = predict(row("tt-8b-float8-tps"));
 	assert_true(fabs(compiled - 6088.4) < 1.0);
-	assert_true(fabs(f8_mem - c_mem) / c_mem < 0.001);
+	double casts = 32 * (4096.0 * (4096 + 2 * 1024 + 4096) + 3 * 4096.0 * 14336) / 32 +
+		       2 * 16384.0 * (4096 + 14336) + 4096.0 * 14336;
+	assert_true(fabs((f8_mem - c_mem) * 1073741824.0 - (1.15 * casts + 1048576)) < 2e6);
 	/* Float8 itself is modelled in speed: fp8 GEMMs make the step faster */
 	assert_true(f8_tps > 1.2 * compiled);
 }
