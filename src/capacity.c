@@ -50,9 +50,11 @@ bool capacity_fewest(const struct scenario *s, const struct plan *p, struct capa
 			t.hardware.count = tp * pp * ep; /* one replica: the fleet is its own */
 			plan_compute(&t, &q);
 			out->tried++;
-			/* a count past PLAN_MAX_GPUS is no fleet (and no int hardware.count) */
-			if (!q.mem.fits || !isfinite(q.gpus_required) ||
-			    !(q.gpus_required < best) || q.gpus_required > PLAN_MAX_GPUS)
+			/* a plan past PLAN_MAX_GPUS names no count (gpus_required NaN with
+			 * PW_FLEET_OVER_MAX: plan_infer.c, plan_serve.c's fleet_max), so a
+			 * finite one is within it and fits the int hardware.count below
+			 * (test_capacity.c, test_past_the_ceiling) */
+			if (!q.mem.fits || !isfinite(q.gpus_required) || !(q.gpus_required < best))
 				continue;
 			best = q.gpus_required;
 			found = true;

@@ -1359,7 +1359,8 @@ void explain_energy(struct ex *e, const struct scenario *s, const struct plan *p
 	ex_numbers(e, "kwh", "%s x %d x %s x %s", h(e, UNIT_WATTS, s->hardware.gpu.power_w),
 		   s->hardware.count, sec(e, p->total_s),
 		   plain(e, s->hardware.pue > 0 ? s->hardware.pue : 1));
-	result(e, "kwh", h_unit(e, UNIT_NONE, p->kwh, " kWh"));
+	units_format_energy(p->kwh, e->num[e->nn % 16], sizeof(e->num[0]));
+	result(e, "kwh", e->num[e->nn++ % 16]);
 	ex_put(e, "\n  board power at load, unscaled: busy GPUs run near it\n");
 	source(e, "seed_cases.md, case 17; PUE from hardware.pue (The Green Grid)");
 }

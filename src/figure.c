@@ -309,7 +309,7 @@ const struct figure figures[] = {
 	 .section = FIGURE_COST, .text = {12, 23}, .pane = 10,
 	 .csv = 10, .explain = explain_usd_per_million_tokens},
 	{.key = "energy.kwh", .label = "energy", .short_label = "energy", .unit = UNIT_NONE,
-	 .suffix = " kWh", .format = FIGURE_FMT_KWH, .offset = PO(kwh), .better = -1,
+	 .format = FIGURE_FMT_KWH, .offset = PO(kwh), .better = -1,
 	 .applies = TRAINING | APPLIES_OFFLINE, .section = FIGURE_COST, .text = {13, 24}, .pane = 11, .explain = explain_energy},
 
 	{.key = "reliability.expected_interruptions", .label = "expected interruptions",
@@ -402,7 +402,7 @@ char *figure_format(const struct figure *f, double value, char *buf, size_t size
 		return buf;
 	}
 	if (f->format == FIGURE_FMT_KWH) {
-		units_format_energy(value, UNITS_ENERGY_KWH, buf, size);
+		units_format_energy(value, buf, size);
 		return buf;
 	}
 	n = units_format_human(f->unit, value, 3, buf, size);
@@ -481,7 +481,7 @@ char *figure_format_short(const struct figure *f, const struct plan *p, char *bu
 		units_format_usd(v, buf, size);
 		break;
 	case FIGURE_FMT_KWH:
-		units_format_energy(v, UNITS_ENERGY_SCALED, buf, size);
+		units_format_energy(v, buf, size);
 		break;
 	case FIGURE_FMT_COUNT:
 		units_format_human(UNIT_COUNT, v, 3, buf, size);

@@ -758,6 +758,13 @@ bool scenario_field_is_auto(const struct field *f, double v)
 	return f->auto_ok && v == f->auto_stored;
 }
 
+double scenario_field_least(const struct field *f)
+{
+	if (f->type == FIELD_INT)
+		return scenario_field_is_auto(f, f->min) ? f->min + 1 : f->min;
+	return f->min > 0 ? f->min : 1e-9;
+}
+
 static void *field_ptr(struct scenario *s, const struct field *f)
 {
 	return (char *)s + f->offset;

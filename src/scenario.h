@@ -368,6 +368,12 @@ double scenario_field_resolved(const struct field *f, const struct plan *p);
 /* Whether the stored value v of f means auto (f->auto_ok and v is f->auto_stored). */
 bool scenario_field_is_auto(const struct field *f, double v);
 
+/* The least value of numeric field f that is a value (goal seek starts there): its range's
+ * minimum, 0 included for an integer (ZeRO stage 0, no speculative tokens), unless that is
+ * the value auto is stored as; for a real a minimum of 0 is "not given" (no deadline, no
+ * SLO), so the least is 1e-9. */
+double scenario_field_least(const struct field *f);
+
 /* The known key closest to a misspelt one, for "did you mean"; NULL when none is close.
  * prefix restricts candidates to one section ("workload."), may be NULL. */
 const char *scenario_field_suggest(const char *key, const char *prefix);

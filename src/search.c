@@ -504,7 +504,7 @@ bool search_works(const struct scenario *s, const char *key, double v)
 static int bracket_up(const struct scenario *s, const struct field *f, double start, double hi,
 		      bool answer, double *last, double *first)
 {
-	double v = start * 2;
+	double v = start > 0 ? start * 2 : 1; /* from 0 (ZeRO stage 0), 1 is the next */
 
 	*last = start;
 	while (v <= hi && works(s, f, v) == answer) {
@@ -552,14 +552,14 @@ int search_solve(const struct scenario *s, const char *key, bool maximize, doubl
 		return 0;
 	}
 	integral = f->type == FIELD_INT;
-	lo = f->min > 0 ? f->min : (integral ? 1 : 1e-9);
+	lo = scenario_field_least(f);
 	hi = f->max;
 	/* the current value is the natural start; walk outward by doubling */
 	{
 		char buf[64];
 		double cur;
 		scenario_field_format(s, f, buf, sizeof(buf));
-		if (units_parse(f->unit, buf, &cur, NULL) != 0 || cur <= 0)
+		if (units_parse(f->unit, buf, &cur, NULL) != 0 || cur < lo)
 			cur = lo;
 		if (maximize) {
 			if (!works(s, f, cur) && works(s, f, lo)) {

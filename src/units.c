@@ -399,10 +399,8 @@ int units_format_human(enum unit_kind kind, double value, int sig, char *buf, si
 		human_num(value * 100, sig, num, sizeof(num));
 		return snprintf(buf, size, "%s%%", num);
 	case UNIT_USD:
-		if (fabs(value) >= 1e4)
-			return snprintf(buf, size, "$%.0f", value);
-		human_num(value, sig, num, sizeof(num));
-		return snprintf(buf, size, "$%s", num);
+		/* money is written one way, in the reports as in the results pane */
+		return units_format_usd(value, buf, size);
 	case UNIT_NONE:
 		break;
 	}
@@ -522,9 +520,9 @@ int units_format_compact(enum unit_kind kind, double value, char *buf, size_t si
 	return snprintf(buf, size, "%s", t);
 }
 
-int units_format_energy(double kwh, enum units_energy form, char *buf, size_t size)
+int units_format_energy(double kwh, char *buf, size_t size)
 {
-	/* the pane has no room for "151000000 kWh": up to TWh */
+	/* from kWh up to TWh, so "151 TWh" is not "151000000 kWh" nor "1.51e+08 kWh" */
 	static const struct {
 		double at, div;
 		const char *unit;
@@ -532,14 +530,7 @@ int units_format_energy(double kwh, enum units_energy form, char *buf, size_t si
 	char n[48];
 	double div = 1;
 	const char *unit = "kWh";
-	int len;
 
-	if (form == UNITS_ENERGY_KWH) {
-		len = units_format_human(UNIT_NONE, kwh, 3, buf, size);
-		if (!isnan(kwh) && len >= 0 && (size_t)len < size)
-			len += snprintf(buf + len, size - (size_t)len, " kWh");
-		return len;
-	}
 	if (!isfinite(kwh))
 		return snprintf(buf, size, "-");
 	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++) {

@@ -44,9 +44,10 @@ int units_parse(enum unit_kind kind, const char *text, double *out, const char *
 int units_format(enum unit_kind kind, double value, char *buf, size_t size);
 
 /* Writes value for people to read, to sig significant digits with a space before the
- * unit: "80 GiB", "3.35 TB/s", "1.76e17", "34.2 d", "$1,234". NaN prints as "-". Sizes
- * are binary (B, KiB, MiB, GiB, TiB: what nvidia-smi and torch.cuda's bytes / 2**30 say);
- * bandwidths and FLOP/s decimal, as datasheets give them. */
+ * unit: "80 GiB", "3.35 TB/s", "1.76e17", "34.2 d"; USD as units_format_usd writes it
+ * whatever sig ("$1.20", "$197k"), so every front end writes money alike. NaN prints as
+ * "-". Sizes are binary (B, KiB, MiB, GiB, TiB: what nvidia-smi and torch.cuda's
+ * bytes / 2**30 say); bandwidths and FLOP/s decimal, as datasheets give them. */
 int units_format_human(enum unit_kind kind, double value, int sig, char *buf, size_t size);
 
 /* The name of a kind in `gpuplan fields` and the docs: "none", "count", "bytes",
@@ -60,9 +61,9 @@ const char *units_kind_name(enum unit_kind kind);
  * "1.20", "12.3", "123", "1234", and below 1 still three digits: "0.0762". */
 int units_format_num3(double value, char *buf, size_t size);
 
-/* USD for the results pane: three significant digits ("$1.20", "$12.3", "$0.0762",
- * "$0.00189": a cost below a cent keeps its digits), from $10,000 with a count suffix
- * ("$1.23M"). NaN or an infinity prints as "-". */
+/* USD for every front end (units_format_human's UNIT_USD is this): three significant
+ * digits ("$1.20", "$12.3", "$0.0762", "$0.00189": a cost below a cent keeps its digits),
+ * from $10,000 with a count suffix ("$197k", "$1.23M"). NaN or an infinity prints as "-". */
 int units_format_usd(double usd, char *buf, size_t size);
 
 /* USD to the cent, as a price list writes it: "$2.69", "$0.35", "$12.30" (the hardware
@@ -90,14 +91,10 @@ int units_format_share(double share, char *buf, size_t size);
  * bytes print as units_format_human's ("-", "inf"). */
 int units_format_compact(enum unit_kind kind, double value, char *buf, size_t size);
 
-/* Energy given in kWh, in one of two forms. */
-enum units_energy {
-	UNITS_ENERGY_KWH,    /* the reports: always kWh, units_format_human's digits: "636 kWh",
-				"1.51e+08 kWh"; NaN prints as "-" */
-	UNITS_ENERGY_SCALED, /* the results pane: up to TWh, three digits (units_format_num3):
-				"636 kWh", "1.20 MWh", "151 TWh"; NaN or an infinity as "-" */
-};
-int units_format_energy(double kwh, enum units_energy form, char *buf, size_t size);
+/* Energy given in kWh, for every front end (the reports, diff, explain, the results pane):
+ * three digits (units_format_num3) from kWh up to TWh: "636 kWh", "61.4 MWh", "1.20 GWh",
+ * "151 TWh". NaN or an infinity prints as "-". */
+int units_format_energy(double kwh, char *buf, size_t size);
 
 /* How units_format_layout writes a parallel layout: the front ends' separators and details
  * differ, each kept as it reads. */

@@ -310,13 +310,21 @@ void app_file_keys(const struct app *a, const struct scenario *s, struct scenari
 int app_apply_sets(struct app *a, struct scenario *s, const struct scenario_source *keys,
 		   const char *const *sets, int n, int *failed, struct gp_error *err);
 
-/* batch auto with an SLO: the batch decode runs at (the largest meeting the SLO) when it is
- * below the auto value (the most that fit, which the KV cache is sized for); else 0. */
-double app_slo_batch(const struct app *a, const struct field *f);
-/* batch auto without that: the engine's running cap (serving.max_running, vLLM's
- * max_num_seqs) when it holds the batch below the auto value (the KV pool's bound), as the
- * Results pane's "max batch 161 (KV 658)"; else 0. */
-double app_engine_batch(const struct app *a, const struct field *f);
+/* Why batch auto's running batch is below the auto value (the most that fit, which the
+ * KV cache is sized for). */
+enum batch_run {
+	BATCH_RUN_FIT,	       /* it is not: decode runs the most that fit */
+	BATCH_RUN_SLO,	       /* the largest batch meeting the SLO (capacity_plan.slo_batch) */
+	BATCH_RUN_CAP,	       /* the engine's running cap (serving.max_running, max_num_seqs) */
+	BATCH_RUN_LOAD,	       /* the arrivals' steady state (serving.batch, Little's law) */
+	BATCH_RUN_OVERLOAD,    /* the arrivals outrun the replica: it runs its cap */
+	BATCH_RUN_CONCURRENCY, /* a closed loop's concurrency */
+};
+/* batch auto: the batch decode runs (serving.batch under a scheduler, as the report's
+ * "engine runs at most 256"; plan_batch under scheduler alone) when it is below the auto
+ * value, with *why; else 0 and BATCH_RUN_FIT. The SLO's batch only where it is what
+ * runs: an overloaded engine runs its cap, not the 101 that would meet the SLO. */
+double app_running_batch(const struct app *a, const struct field *f, enum batch_run *why);
 
 /* The UI's other modules, for the callers (tui.c, the tests, the bench) that drive it all. */
 #include "app_file.h"

@@ -20,25 +20,31 @@ double app_auto_value(const struct app *a, const struct field *f)
 	return v;
 }
 
-double app_slo_batch(const struct app *a, const struct field *f)
+double app_running_batch(const struct app *a, const struct field *f, enum batch_run *why)
 {
-	double b = a->plan.slo_batch;
-	if (strcmp(f->key, "workload.batch") != 0 || !isfinite(b) || b <= 0 ||
-	    b >= app_auto_value(a, f))
-		return 0;
-	return b;
-}
+	const struct plan *p = &a->plan;
+	double fit = app_auto_value(a, f), slo = p->slo_batch;
+	/* under a scheduler the engine's steady state (plan_serve.c: the load's batch by
+	 * Little's law, its running cap when overloaded or offline, a closed loop's
+	 * concurrency); under scheduler alone plan_batch's: the SLO's batch, else the fit */
+	double run = isfinite(p->serving.batch) ? p->serving.batch
+		     : isfinite(slo) && slo > 0 ? slo
+						: fit;
 
-double app_engine_batch(const struct app *a, const struct field *f)
-{
-	/* serving.max_running: the engine's cap, already bounded by the KV pool (plan_serve.c),
-	 * so below the auto value only where the engine's own cap binds */
-	double cap = a->plan.serving.max_running;
-
-	if (strcmp(f->key, "workload.batch") != 0 || app_slo_batch(a, f) > 0 || !isfinite(cap) ||
-	    cap <= 0 || cap >= app_auto_value(a, f))
+	*why = BATCH_RUN_FIT;
+	if (strcmp(f->key, "workload.batch") != 0 || !(run > 0) || run >= fit)
 		return 0;
-	return cap;
+	if (isfinite(slo) && fabs(run - slo) < 0.5)
+		*why = BATCH_RUN_SLO;
+	else if (p->serving.overloaded)
+		*why = BATCH_RUN_OVERLOAD;
+	else if (isfinite(p->serving.rate))
+		*why = BATCH_RUN_LOAD;
+	else if (run == p->serving.max_running)
+		*why = BATCH_RUN_CAP;
+	else
+		*why = BATCH_RUN_CONCURRENCY;
+	return run;
 }
 
 void app_file_keys(const struct app *a, const struct scenario *s, struct scenario_source *src)

@@ -3,10 +3,65 @@
  * the field means. */
 #include "app.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "explain.h"
+
+/* batch auto: which batch decode runs and why, where it is not the fit (the auto value,
+ * written fit); the length written (snprintf-style), 0 for none. */
+static size_t batch_run_text(const struct app *a, const struct field *f, const char *fit, char *buf,
+			     size_t size)
+{
+	enum batch_run why;
+	double run = app_running_batch(a, f, &why), slo = a->plan.slo_batch;
+	char r[48], m[96] = "";
+	int n = 0;
+
+	if (!(run > 0))
+		return 0;
+	units_format_human(UNIT_COUNT, run, 3, r, sizeof(r));
+	/* under a load, the SLO's batch is what would meet it, not what runs */
+	if (why != BATCH_RUN_SLO && isfinite(slo) && slo > 0)
+		snprintf(m, sizeof(m), "; the largest batch meeting the SLO is %.0f", slo);
+	switch (why) {
+	case BATCH_RUN_SLO:
+		n = snprintf(
+		    buf, size,
+		    "decode runs at %s, the largest batch that meets the SLO; the KV cache "
+		    "is sized for the %s that fit (as vLLM preallocates it)\n",
+		    r, fit);
+		break;
+	case BATCH_RUN_CAP:
+		n = snprintf(buf, size,
+			     "the engine runs at most %s at once (its running cap, as vLLM's "
+			     "max_num_seqs); the KV cache holds the %s that fit%s\n",
+			     r, fit, m);
+		break;
+	case BATCH_RUN_OVERLOAD:
+		n = snprintf(buf, size,
+			     "the arrivals outrun the replica: the engine runs its running cap, %s "
+			     "at once (serving.batch); the KV cache holds the %s that fit%s\n",
+			     r, fit, m);
+		break;
+	case BATCH_RUN_LOAD:
+		n = snprintf(buf, size,
+			     "under the load the engine runs %s at once on average (serving.batch, "
+			     "by Little's law); the KV cache holds the %s that fit%s\n",
+			     r, fit, m);
+		break;
+	case BATCH_RUN_CONCURRENCY:
+		n = snprintf(buf, size,
+			     "the closed loop keeps %s in the engine (serving.batch); the KV cache "
+			     "holds the %s that fit%s\n",
+			     r, fit, m);
+		break;
+	case BATCH_RUN_FIT:
+		break;
+	}
+	return n > 0 ? (size_t)n : 0;
+}
 
 /* An input: its value, what it means, and what it takes (its range and unit, or its
  * choices), what auto stands for now, and what + and - do to it. */
@@ -39,24 +94,8 @@ static void explain_field(struct app *a, const struct field *f)
 			else
 				units_format_human(UNIT_COUNT, v, 4, lo, sizeof(lo));
 			len += (size_t)snprintf(t + len, size - len, "auto: %s in this plan\n", lo);
-			if (app_slo_batch(a, f) > 0 && len < size) {
-				units_format_human(UNIT_COUNT, app_slo_batch(a, f), 4, hi,
-						   sizeof(hi));
-				len += (size_t)snprintf(t + len, size - len,
-							"decode runs at %s, the largest batch that "
-							"meets the SLO; the KV "
-							"cache is sized for the %s that fit (as "
-							"vLLM preallocates it)\n",
-							hi, lo);
-			} else if (app_engine_batch(a, f) > 0 && len < size) {
-				units_format_human(UNIT_COUNT, app_engine_batch(a, f), 4, hi,
-						   sizeof(hi));
-				len += (size_t)snprintf(t + len, size - len,
-							"the engine runs at most %s at once (its "
-							"running cap, as vLLM's max_num_seqs); the "
-							"KV cache holds the %s that fit\n",
-							hi, lo);
-			}
+			if (len < size)
+				len += batch_run_text(a, f, lo, t + len, size - len);
 		}
 		if (len < size)
 			len += (size_t)snprintf(t + len, size - len, "+ and -: %s\n",

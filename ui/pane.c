@@ -19,14 +19,13 @@ static void value_text(const struct app *a, const struct field *f, char *buf, si
 			else
 				units_format_human(UNIT_COUNT, v, 4, n, sizeof(n));
 			snprintf(buf, size, "auto (%s)", n);
-			/* batch auto with an SLO: decode runs at the largest batch meeting it,
-			 * the KV cache is sized for the most that fit (as vLLM preallocates);
-			 * without one, at the engine's running cap where that is lower */
-			if (app_slo_batch(a, f) > 0 || app_engine_batch(a, f) > 0) {
+			/* batch auto: the batch decode runs, then the most that fit, which the
+			 * KV cache is sized for (as vLLM preallocates) */
+			enum batch_run why;
+			double run = app_running_batch(a, f, &why);
+			if (run > 0) {
 				char m[48];
-				double run = app_slo_batch(a, f) > 0 ? app_slo_batch(a, f)
-								     : app_engine_batch(a, f);
-				units_format_human(UNIT_COUNT, run, 4, m, sizeof(m));
+				units_format_human(UNIT_COUNT, run, 3, m, sizeof(m));
 				snprintf(buf, size, "auto (%s; fits %s)", m, n);
 			}
 		}

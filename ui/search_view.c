@@ -276,7 +276,7 @@ enum { GPU_ID_MIN = 8, GPU_ID_MAX = 16 };
  * which must read whole (truncated, a100-80gb-sxm and a100-80gb-pcie were both
  * "a100-80gb-"). */
 static const struct column cols[C_NCOLS] = {
-    [C_RANK] = {" # ", 3, 0},	   [C_SCORE] = {"", 7, 0},	  [C_GPU] = {" gpus", 6, 0},
+    [C_RANK] = {"  # ", 4, 0},	   [C_SCORE] = {"", 7, 0},	  [C_GPU] = {" gpus", 6, 0},
     [C_TP] = {" tp", 3, 0},	   [C_PP] = {" pp", 3, 0},	  [C_DP] = {"   dp", 5, 0},
     [C_EP] = {" ep", 3, 0},	   [C_V] = {" v", 2, 5},	  [C_ZERO] = {" z", 2, 0},
     [C_MB] = {"  mb", 4, 0},	   [C_RC] = {" rc  ", 5, 0},	  [C_SP] = {" sp", 3, 2},
@@ -380,7 +380,9 @@ void search_view_row(const struct app *a, const struct search_result *r, int ran
 		t[0] = '\0';
 		switch (c[i]) {
 		case C_RANK:
-			snprintf(t, sizeof(t), "%2d%s", rank, r->meets_target ? " " : "!");
+			/* a space before the rank's two digits (SEARCH_VIEW_MAX is 60), so
+			 * "10" does not touch the border */
+			snprintf(t, sizeof(t), " %2d%s", rank, r->meets_target ? " " : "!");
 			break;
 		case C_SCORE: {
 			char v[24];

@@ -561,6 +561,17 @@ run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --min hardware.count
 	--set workload.slo.ttft=20ms --set workload.scheduler=alone &&
 	has "$T/err" "cannot meet the ttft target .*a lone request's ttft is" \
 		"solve --min hardware.count under alone gives the floor"
+# an integer field whose range starts at 0: stage 0 is tried (it read 1: a minimum of 0 was
+# taken for "not given"); the 1B model fits without ZeRO, the 7B needs stage 1
+run 0 solve $D/train.yaml --min parallel.zero --set model.preset=llama-3.2-1b &&
+	has "$T/out" '^parallel.zero=0$' "solve --min parallel.zero tries stage 0"
+run 0 report $D/train.yaml --set model.preset=llama-3.2-1b --set parallel.zero=0 --json &&
+	has "$T/out" '"fits":[[:space:]]*true' "solve --min parallel.zero: stage 0 fits"
+run 0 solve $D/train.yaml --min parallel.zero && has "$T/out" '^parallel.zero=1$' \
+	"solve --min parallel.zero: the 7B needs stage 1"
+# --max from stage 0 (doubling from 0 goes to 1)
+run 0 solve $D/train.yaml --max parallel.zero --set model.preset=llama-3.2-1b \
+	--set parallel.zero=0 && has "$T/out" '^parallel.zero=3$' "solve --max parallel.zero from 0"
 run 0 solve $D/train.yaml --min hardware.count --json && has "$T/out" '"goal":[[:space:]]*"min"' "solve --json"
 # a bisected real prints as units.c writes a count, 3 digits ("5.08M", not
 # 5087242.126464844), rounded down under --max so that it still needs no more than the 76

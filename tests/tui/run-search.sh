@@ -110,7 +110,7 @@ rank_check() { # FILE KEYS HEADING TITLE WANT: the score column for KEYS
 	fresh
 	start_ui "$1"
 	T send-keys s $2
-	if wait_for "Search: best layouts by $4" && wait_for "^[│|] #  +$3 " &&
+	if wait_for "Search: best layouts by $4" && wait_for "^[│|]  #  +$3 " &&
 		wait_for '^[│|] *1[ !] ' && [ "$(first_cell)" = "$5" ]; then
 		ok "search by $(echo "$4" | tr -d '\\') shows its value after the rank ($5)"
 	else

@@ -42,7 +42,7 @@ wait_for '│ gpus needed +76 \(68 at tp 2 pp 1\)' &&
 # the search and scaling views say the overloaded replica's ttft as `gpuplan search`
 # does ("TTFT unbounded"), in their column: unbound, not "-"
 T send-keys s
-wait_for '│ 1! +68 +2 +1 +2 +256 fp8 +fp8 +unbound +[0-9.]+ms' &&
+wait_for '│ +1! +68 +2 +1 +2 +256 fp8 +fp8 +unbound +[0-9.]+ms' &&
 	ok "the search view's ttft of an overloaded layout reads unbound" ||
 	bad "the search view's ttft of an overloaded layout reads unbound"
 T send-keys q S

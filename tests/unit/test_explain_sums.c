@@ -129,6 +129,9 @@ static const struct {
 	const char *text;
 	double scale;
 } units[] = {
+    {"TWh", 3.6e15},
+    {"GWh", 3.6e12},
+    {"MWh", 3.6e9},
     {"kWh", 3.6e6},
     {"tok/s", 1},
     {"PFLOP/s", 1e15},
@@ -179,6 +182,10 @@ static struct iv parse_number(struct parser *ps)
 		if (!isalpha((unsigned char)q[1])) {
 			scale = *q == 'k' ? 1e3 : *q == 'M' ? 1e6 : *q == 'B' ? 1e9 : 1e12;
 			q++;
+		}
+		if (q[0] == '/' && q[1] == 'h' && !isalnum((unsigned char)q[2])) {
+			scale /= 3600.0; /* "$44.1k/h" */
+			q += 2;
 		}
 	} else if (*q == '%') {
 		scale = 0.01;

@@ -261,7 +261,7 @@ static void test_rows_fit(void **state)
 		assert_true((strstr(head, "binds") != NULL) == (hw == 0));
 		assert_true((strstr(head, "gpus") != NULL) == (hw == 1));
 		/* the value the ranking compares, after the rank (tokens/s by time) */
-		assert_int_equal(strncmp(head, " #   tok/s ", 11), 0);
+		assert_int_equal(strncmp(head, "  #   tok/s ", 12), 0);
 		for (int i = 0; i < app.sv.n; i++) {
 			search_view_row(&app, &app.sv.res[i], i + 1, 78, row, sizeof(row));
 			assert_true(text_width(row) <= 78);
@@ -291,10 +291,13 @@ static void test_rows_fit(void **state)
 	{
 		char tp[16];
 		snprintf(tp, sizeof(tp), " %2d ", app.sv.res[0].parallel.tp);
-		assert_int_equal(strncmp(row, " 1", 2), 0);
+		assert_int_equal(strncmp(row, "  1", 3), 0);
 		assert_non_null(strstr(row, tp));
 		assert_non_null(strchr(row, '$'));
 		assert_non_null(strstr(row, "G ")); /* memory per GPU, in GiB ("63.4G") */
+		/* a two-digit rank keeps a blank before it: "10" touched the border */
+		search_view_row(&app, &app.sv.res[0], 10, 78, row, sizeof(row));
+		assert_int_equal(strncmp(row, " 10", 3), 0);
 	}
 }
 
@@ -399,7 +402,7 @@ static void test_rank_value_shown(void **state)
 				/* right after the rank, at every width */
 				{
 					char lead[32];
-					snprintf(lead, sizeof(lead), " # %7s ", cases[k].label);
+					snprintf(lead, sizeof(lead), "  # %7s ", cases[k].label);
 					assert_int_equal(strncmp(head, lead, strlen(lead)), 0);
 				}
 				/* once: inference's tok/s or $/Mtok column is that column */

@@ -281,21 +281,39 @@ static void test_format_short(void **state)
 	FORMATS(units_format_compact(UNIT_USD, NAN, b_, sizeof(b_)), "-");
 }
 
-/* Energy: the reports keep kWh, the results pane goes up to TWh (it read 75706 GWh). */
+/* Energy: one form for the reports and the results pane, up to TWh (the pane read 75706
+ * GWh, the report "61423 kWh" where the pane read "61.4 MWh", and "1.51e+08 kWh"). */
 static void test_format_energy(void **state)
 {
 	(void)state;
-	FORMATS(units_format_energy(636, UNITS_ENERGY_KWH, b_, sizeof(b_)), "636 kWh");
-	FORMATS(units_format_energy(1.51e8, UNITS_ENERGY_KWH, b_, sizeof(b_)), "1.51e+08 kWh");
-	FORMATS(units_format_energy(NAN, UNITS_ENERGY_KWH, b_, sizeof(b_)), "-");
-	FORMATS(units_format_energy(636, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "636 kWh");
-	FORMATS(units_format_energy(1200, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1.20 MWh");
-	FORMATS(units_format_energy(1.2e6, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1.20 GWh");
+	FORMATS(units_format_energy(636, b_, sizeof(b_)), "636 kWh");
+	FORMATS(units_format_energy(0.131, b_, sizeof(b_)), "0.131 kWh");
+	FORMATS(units_format_energy(1200, b_, sizeof(b_)), "1.20 MWh");
+	FORMATS(units_format_energy(61423, b_, sizeof(b_)), "61.4 MWh");
+	FORMATS(units_format_energy(1.2e6, b_, sizeof(b_)), "1.20 GWh");
 	/* just under a GWh rounds up into GWh, where %.3g writes 0.9996 as "1" */
-	FORMATS(units_format_energy(999.6e3, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "1 GWh");
-	FORMATS(units_format_energy(75.706e9, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "75.7 TWh");
-	FORMATS(units_format_energy(151e9, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "151 TWh");
-	FORMATS(units_format_energy(NAN, UNITS_ENERGY_SCALED, b_, sizeof(b_)), "-");
+	FORMATS(units_format_energy(999.6e3, b_, sizeof(b_)), "1 GWh");
+	FORMATS(units_format_energy(75.706e9, b_, sizeof(b_)), "75.7 TWh");
+	FORMATS(units_format_energy(1.51e8, b_, sizeof(b_)), "151 GWh");
+	FORMATS(units_format_energy(151e9, b_, sizeof(b_)), "151 TWh");
+	FORMATS(units_format_energy(NAN, b_, sizeof(b_)), "-");
+	FORMATS(units_format_energy(INFINITY, b_, sizeof(b_)), "-");
+}
+
+/* Money in the reports (units_format_human) as in the results pane (units_format_usd):
+ * the report wrote "$196701" where the pane wrote "$197k", and "$1.2" for "$1.20". */
+static void test_format_usd_human(void **state)
+{
+	static const double v[] = {0.001894, 0.0762, 1.2, 12.3, 1377, 9999, 196701, 1.234e6};
+	char a[48];
+
+	(void)state;
+	FORMATS(units_format_human(UNIT_USD, 196701, 3, b_, sizeof(b_)), "$197k");
+	FORMATS(units_format_human(UNIT_USD, 1.2, 3, b_, sizeof(b_)), "$1.20");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		units_format_usd(v[i], a, sizeof(a));
+		FORMATS(units_format_human(UNIT_USD, v[i], 3, b_, sizeof(b_)), a);
+	}
 }
 
 static void test_kind_names(void **state)
@@ -340,12 +358,13 @@ static void test_format_layout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_counts),	    cmocka_unit_test(test_bytes),
-	    cmocka_unit_test(test_bandwidth),	    cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_other_kinds),	    cmocka_unit_test(test_format_canonical),
-	    cmocka_unit_test(test_format_human),    cmocka_unit_test(test_format_short),
-	    cmocka_unit_test(test_format_gpu_line), cmocka_unit_test(test_format_energy),
-	    cmocka_unit_test(test_kind_names),	    cmocka_unit_test(test_format_layout),
+	    cmocka_unit_test(test_counts),	     cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_bandwidth),	     cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_other_kinds),	     cmocka_unit_test(test_format_canonical),
+	    cmocka_unit_test(test_format_human),     cmocka_unit_test(test_format_short),
+	    cmocka_unit_test(test_format_gpu_line),  cmocka_unit_test(test_format_energy),
+	    cmocka_unit_test(test_format_usd_human), cmocka_unit_test(test_kind_names),
+	    cmocka_unit_test(test_format_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
