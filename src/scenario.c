@@ -440,7 +440,8 @@ const struct field scenario_fields[] = {
 	       "speculative decoding: none | draft (a small model) | mtp | eagle | ngram",
 	       UI_HIDDEN("spec method")),
     INT_FIELD("workload.speculative.tokens", workload.speculative.tokens, 0, 64, APPLIES_INFERENCE,
-	      "tokens drafted per step (K; 0 = none)", UI_HIDDEN("spec tokens")),
+	      "tokens drafted per step (K; 0 = none)", UI_HIDDEN("spec tokens"),
+	      .flags = FIELD_LEAST_ZERO),
     NUM_FIELD("workload.speculative.acceptance", workload.speculative.acceptance, UNIT_NONE, 0, 1,
 	      APPLIES_INFERENCE, "chance a drafted token is accepted, [0, 1)",
 	      UI_HIDDEN("spec accept"), .flags = FIELD_MAX_OPEN),
@@ -533,7 +534,7 @@ const struct field scenario_fields[] = {
 	      "interleaved pipeline chunks per stage", PW("virtual stages"), DOUBLES),
     INT_AUTO("parallel.zero", parallel.zero, 0, 3, APPLIES_TRAINING,
 	     "ZeRO stage 0..3; auto = the framework's (fsdp, torchtune 3 over 2+ ranks; else 0)",
-	     PW("zero"), .auto_stored = ZERO_AUTO, RESOLVED_INT(zero)),
+	     PW("zero"), .auto_stored = ZERO_AUTO, RESOLVED_INT(zero), .flags = FIELD_LEAST_ZERO),
     BOOL_FIELD("parallel.sequence_parallel", parallel.sequence_parallel, APPLIES_TRAINING,
 	       "Megatron sequence parallelism", PW("seq parallel")),
     ENUM_FIELD("parallel.offload", parallel.offload, offloads, APPLIES_TRAINING,
@@ -760,9 +761,12 @@ bool scenario_field_is_auto(const struct field *f, double v)
 
 double scenario_field_least(const struct field *f)
 {
+	if (f->min > 0)
+		return f->min;
 	if (f->type == FIELD_INT)
-		return scenario_field_is_auto(f, f->min) ? f->min + 1 : f->min;
-	return f->min > 0 ? f->min : 1e-9;
+		return (f->flags & FIELD_LEAST_ZERO) && !scenario_field_is_auto(f, f->min) ? f->min
+											   : 1;
+	return 1e-9;
 }
 
 static void *field_ptr(struct scenario *s, const struct field *f)

@@ -278,6 +278,10 @@ enum field_type {
 /* Its pane shows it after the fields without the flag: a whole model's other sources
  * (model.hf_config, model.params), blank under a preset, below the shape a user edits. */
 #define FIELD_PANE_LAST (1u << 4)
+/* 0 is the field's least value of the same kind (ZeRO stage 0), not a mode or a default
+ * in its place (concurrency 0 = open arrivals, sliding_window 0 = all): goal seek starts
+ * there. Without it an integer's search starts at 1. */
+#define FIELD_LEAST_ZERO (1u << 5)
 
 /* Where a FIELD_STR value is an id: the catalog the terminal UI picks it from. */
 enum field_catalog { FIELD_CATALOG_NONE, FIELD_CATALOG_MODELS, FIELD_CATALOG_GPUS };
@@ -369,9 +373,10 @@ double scenario_field_resolved(const struct field *f, const struct plan *p);
 bool scenario_field_is_auto(const struct field *f, double v);
 
 /* The least value of numeric field f that is a value (goal seek starts there): its range's
- * minimum, 0 included for an integer (ZeRO stage 0, no speculative tokens), unless that is
- * the value auto is stored as; for a real a minimum of 0 is "not given" (no deadline, no
- * SLO), so the least is 1e-9. */
+ * minimum where that is above 0; 0 for an integer flagged FIELD_LEAST_ZERO (ZeRO stage 0),
+ * else 1, since most fields' 0 is a mode or a default (concurrency 0 = open arrivals,
+ * norms_per_layer 0 = 2); for a real a minimum of 0 is "not given" (no deadline, no SLO),
+ * so the least is 1e-9. */
 double scenario_field_least(const struct field *f);
 
 /* The known key closest to a misspelt one, for "did you mean"; NULL when none is close.

@@ -569,6 +569,10 @@ run 0 report $D/train.yaml --set model.preset=llama-3.2-1b --set parallel.zero=0
 	has "$T/out" '"fits":[[:space:]]*true' "solve --min parallel.zero: stage 0 fits"
 run 0 solve $D/train.yaml --min parallel.zero && has "$T/out" '^parallel.zero=1$' \
 	"solve --min parallel.zero: the 7B needs stage 1"
+# a 0 that is a mode, not a value, is not an answer: concurrency 0 is open arrivals
+run_error 2 solve scenarios/team-serve-70b-5m-requests.yaml --max workload.concurrency \
+	--set hardware.count=76 && has "$T/err" 'from 1 up' \
+	"solve --max concurrency starts at 1, not at 0 (open arrivals)"
 # --max from stage 0 (doubling from 0 goes to 1)
 run 0 solve $D/train.yaml --max parallel.zero --set model.preset=llama-3.2-1b \
 	--set parallel.zero=0 && has "$T/out" '^parallel.zero=3$' "solve --max parallel.zero from 0"
