@@ -55,8 +55,7 @@ double pt_spec_step_s(const struct tctx *c, const struct infer *in, const struct
 {
 	double k1 = in->sk + 1, rows = B * k1 + M;
 	double gemm = M > 0 ? (rows + GEMM_DIM_HALF) * in->tc_row : gemm_compute_s(l, rows);
-	double verify = dmax(gemm, l->m0) + B * dmax(l->c_att1 * k1, l->kv1) + M * att_m +
-			in->fixed + rows * (in->tp_per_tok + in->elt_per_tok);
+	double verify = dmax(gemm, l->m0) + B * l->a_spec + M * att_m + in->fixed + rows * in->tpe;
 	(void)c;
 	return (verify + in->sk * pt_draft_step_s(in, B)) / in->sE;
 }
@@ -74,13 +73,13 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 	const struct lines *l = in->l;
 	if (!l || ctx != in->ctx) {
 		decode_lines(c, in, ctx, &tmp);
+		tmp.a_spec = dmax(tmp.c_att1 * (in->sk + 1), tmp.kv1);
 		l = &tmp;
 	}
 	if (in->sk > 0)
 		return pt_spec_step_s(c, in, l, B, 0, 0);
 	return eager_wait(in, B,
-			  dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed +
-			      B * (in->tp_per_tok + in->elt_per_tok));
+			  dmax(gemm_compute_s(l, B), l->m0) + l->a1 * B + in->fixed + B * in->tpe);
 }
 
 /* Prefill of M prompt tokens (one chunk): compute-bound GEMMs, causal attention over the
@@ -89,11 +88,10 @@ double pt_decode_step_s(const struct tctx *c, const struct infer *in, double B, 
 double pt_prefill_s(const struct infer *in, double M, double P)
 {
 	double mm = (M + GEMM_DIM_HALF) * in->tc_row;
-	double att = M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok);
+	double att = M * prompt_key_s(in, P);
 	if (in->sk > 0) /* the draft prefills the prompt too */
 		att += M * in->d_pf_tok;
-	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed +
-				    M * (in->tp_per_tok + in->elt_per_tok));
+	return eager_extend(in, dmax(mm, in->w_read) + att + in->fixed + M * in->tpe);
 }
 
 /* The bottleneck shares of a loaded engine's time (plan_serve.c pt_serve, after
@@ -122,8 +120,7 @@ void pt_weigh_prefill_shares(const struct tctx *c, const struct infer *in, doubl
 	 * draft's prefill), the elementwise traffic, the collectives, the launches */
 	mm = (M + GEMM_DIM_HALF) * in->tc_row;
 	comp = f * ((mm >= in->w_read ? mm : 0) +
-		    M * (window_keys(in, Pc * in->key_half) * in->att_key + in->scan_tok +
-			 (in->sk > 0 ? in->d_pf_tok : 0)));
+		    M * (prompt_key_s(in, Pc) + (in->sk > 0 ? in->d_pf_tok : 0)));
 	hbm = f * ((mm < in->w_read ? in->w_read : 0) + M * in->elt_per_tok);
 	net = f * (in->tp_fixed + in->pp_fixed + in->ep_fixed + M * in->tp_per_tok);
 	tot = pf + dec;
@@ -301,6 +298,7 @@ void pt_time_infer(struct tctx *c)
 	double ep = sh_ep(p);
 	double B, Bplan, maxb, dq, tps, tps_plan;
 	double nonemb;
+	bool loaded; /* a scheduler under load: pt_serve's figures replace the step's */
 
 	pt_shape_get(p, &sh);
 	if (deployed < 1)
@@ -407,6 +405,7 @@ void pt_time_infer(struct tctx *c)
 	in.steps = framework_scheduler_steps(w->framework, w->scheduler_steps);
 	framework_serving(w->framework, w->scheduler, p->engine == ENGINE_CUDA_GRAPHS,
 			  w->kind == WL_OFFLINE, g->memory_bytes, g->id, &in.eng);
+	loaded = in.eng.sched != SCHED_ALONE && (unsigned)in.eng.sched < SCHED_COUNT;
 	if (p->engine == ENGINE_CUDA_GRAPHS) {
 		in.fixed = GRAPH_TOKEN_S / in.steps + sh.layers * GRAPH_LAYER_S;
 		in.host_step = GRAPH_TOKEN_S;
@@ -451,6 +450,7 @@ void pt_time_infer(struct tctx *c)
 	    sh.layers * c->act *
 	    (ELT_H * sh.h + (sh.mats == 3 ? ELT_FFN_GATED : ELT_FFN_PLAIN) * sh.ffn * c->it) *
 	    c->inv_hbm;
+	in.tpe = in.tp_per_tok + in.elt_per_tok;
 	in.prefill_P = P;
 	in.key_half = hit > 0 ? (1 + hit) / (2 * (1 - hit)) : 0.5;
 	in.ctx = ctx;
@@ -465,6 +465,9 @@ void pt_time_infer(struct tctx *c)
 	in.tc_row = in.F * c->inv_peak_emax / in.sNK;
 	in.cc_row = c->fp32 > 0 ? in.F / (c->fp32 * GEMM_EFF_MAX) : INFINITY;
 	in.att_key = in.attn_tok * c->inv_peak_emax * (1 / FLASH_EFF);
+	in.key_P = NAN;
+	in.key_s = prompt_key_s(&in, Pc);
+	in.key_P = Pc;
 	in.w_read = in.W * c->inv_hbm;
 	in.l = NULL;
 	pt_serve_memo_init(&memo);
@@ -510,6 +513,9 @@ void pt_time_infer(struct tctx *c)
 		}
 	}
 
+	/* a verify pass's attention per sequence, K + 1 queries of each cached key */
+	lines_ctx.a_spec = dmax(lines_ctx.c_att1 * (in.sk + 1), lines_ctx.kv1);
+
 	/* a host-held prefix loaded under the prefill's layers (prefix_tiers) */
 	if (in.host_load > 0 && framework_get(w->framework)->kv_load_layerwise) {
 		in.host_load = host_exposed(in.host_load, pt_prefill_s(&in, Pc, Pc), sh.layers);
@@ -540,7 +546,7 @@ void pt_time_infer(struct tctx *c)
 	/* batch where decode turns compute-bound: compute(B) = memory(B) */
 	{
 		const struct lines l = lines_ctx;
-		double f0 = in.fixed, f1 = in.tp_per_tok + in.elt_per_tok;
+		double f0 = in.fixed, f1 = in.tpe;
 		double bt, bc;
 		/* the batch where the GEMMs turn compute-bound: both paths above the weight read */
 		bt = (l.m0 - l.tc0) / l.tc1;
@@ -613,7 +619,8 @@ void pt_time_infer(struct tctx *c)
 		B = p->slo_batch;
 	p->flops_per_step = p->flops_per_token * B;
 	p->tpot_s = pt_decode_step_s(c, &in, micro(&in, B), ctx);
-	p->ttft_s = ttft_s(&in, B, Pc, p->tpot_s);
+	/* a loaded scheduler's TTFT is its engine's (pt_serve sets it, whatever the load) */
+	p->ttft_s = loaded ? NAN : ttft_s(&in, B, Pc, p->tpot_s);
 	p->ssm_scan_s = Pc * in.scan_tok; /* the scans in that prompt's prefill */
 	p->step_s = p->tpot_s;
 	/* the latency achieved against the target it misses (under a scheduler, at the
@@ -642,7 +649,10 @@ void pt_time_infer(struct tctx *c)
 	}
 	p->tokens_per_s = tps * deployed;
 	p->tokens_per_s_per_gpu = p->tokens_per_s / n;
-	pt_infer_mfu(c);
+	/* and so is its MFU, of the loaded throughput, but under a measured rate (which it
+	 * keeps, as its tokens/s) */
+	if (!loaded || w->measured_tokens_per_s > 0)
+		pt_infer_mfu(c);
 	p->matmul_efficiency = c->emax * sat(B) * in.sNK;
 
 	if (w->kind == WL_ONLINE) {
@@ -694,7 +704,7 @@ void pt_time_infer(struct tctx *c)
 
 	/* the decode step's terms at the batch a step runs (tpot's), which add up to tpot; a
 	 * loaded scheduler's (pt_serve) replace every one of them by its running batch's */
-	if (in.eng.sched == SCHED_ALONE || (unsigned)in.eng.sched >= SCHED_COUNT) {
+	if (!loaded) {
 		pt_decode_terms(c, &in, micro(&in, B), p->tpot_s);
 		/* as a loaded engine's: the shares of a request's prefill and decode */
 		pt_weigh_prefill_shares(c, &in, B, p->tpot_s, 0);

@@ -38,14 +38,10 @@ static double pass_s(const struct tctx *c, const struct infer *in, double D, dou
 	if (D <= 0)
 		return pt_prefill_s(in, M, P);
 	if (in->sk > 0) /* the prompt rows ride in the verify pass; the draft prefills them */
-		return pt_spec_step_s(c, in, l, D, M * in->sE,
-				      window_keys(in, P * in->key_half) * in->att_key +
-					  in->scan_tok + in->d_pf_tok);
+		return pt_spec_step_s(c, in, l, D, M * in->sE, prompt_key_s(in, P) + in->d_pf_tok);
 	/* the prompt rows run attention and the state-space scans as pt_prefill_s does */
-	return eager_extend(
-	    in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
-		    M * (window_keys(in, P * in->key_half) * in->att_key + in->scan_tok) +
-		    in->fixed + (D + M) * (in->tp_per_tok + in->elt_per_tok));
+	return eager_extend(in, dmax((D + M + GEMM_DIM_HALF) * in->tc_row, l->m0) + l->a1 * D +
+				    M * prompt_key_s(in, P) + in->fixed + (D + M) * in->tpe);
 }
 
 /* The smallest k with P(Poisson(n) <= k) >= q, for each of the nq ascending levels in q:
@@ -333,13 +329,19 @@ struct serve_cfg {
 	struct serve_memo *memo; /* serve_at's points that no rate changes (serve_at_memo) */
 };
 
+/* serve_at through the plan's memo. An engine of at most one request with no prompt
+ * joining (B <= 1, n = 0: the empty engine, the lone request the SLO batch search and the
+ * capacity walk's floor ask for) is one point whatever its B: serve_at reads B there only
+ * through B > 1, and keeps it in o->B. */
 static void serve_at_memo(const struct tctx *c, const struct infer *in, const struct serve_cfg *g,
 			  double B, double n, struct serve_point *o)
 {
 	struct serve_memo *m = g->memo;
+	bool lone = B <= 1 && n == 0;
 	for (int i = 0; i < m->n; i++) {
-		if (m->B[i] == B && m->k[i] == n) {
+		if (m->k[i] == n && (m->B[i] == B || (lone && m->B[i] <= 1))) {
 			*o = m->pt[i];
+			o->B = B;
 			return;
 		}
 	}
@@ -380,9 +382,9 @@ static double held_at(const struct tctx *c, const struct infer *in, const struct
 			return m->h_rate[i];
 		}
 	}
-	/* the running cap is a point serve_load asks for at every rate; others are asked
-	 * for once */
-	if (B == g->cap)
+	/* the running cap is a point serve_load asks for at every rate, and a lone request
+	 * the empty engine's (serve_at_memo); others are asked for once */
+	if (B == g->cap || B <= 1)
 		serve_at_memo(c, in, g, B, max_num(B - 1, 0) / g->O, &pt);
 	else
 		serve_at(c, in, g->sched, g->T, g->P, g->O, B, max_num(B - 1, 0) / g->O, &pt);
@@ -1193,15 +1195,11 @@ void pt_infer_mfu(const struct tctx *c)
 	double O = w->output_tokens > 0 ? w->output_tokens : 1;
 	p->mfu = p->flops_per_request * p->tokens_per_s_per_gpu / (O * c->peak);
 	p->hfu = p->mfu;
-	/* a measured rate the GPUs' peak cannot compute is a measurement of another setup */
-	if (w->measured_tokens_per_s > 0 && p->mfu > 1) {
-		for (int i = 0; i < p->nwarnings; i++) /* pt_serve calls this again */
-			if (p->warnings[i].code == PW_MEASURED_OVER_PEAK) {
-				p->warnings[i].b = 100 * p->mfu;
-				return;
-			}
+	/* a measured rate the GPUs' peak cannot compute is a measurement of another setup.
+	 * It warns once a plan: time_infer's call is the one with a measured rate, as
+	 * pt_serve returns before its own calls (the loaded throughput) when there is one. */
+	if (w->measured_tokens_per_s > 0 && p->mfu > 1)
 		plan_warn(p, PW_MEASURED_OVER_PEAK, w->measured_tokens_per_s, 100 * p->mfu);
-	}
 }
 
 /* ---- disaggregated prefill and decode (workload.scheduler disaggregated) ----
@@ -1610,12 +1608,15 @@ double pt_loaded_slo_batch(const struct tctx *c, const struct infer *in, double 
 	double lo = 1, hi, flo, fhi;
 	int side = 0;
 
+	/* serve_config's scheduler is the engine's: no configuration without a loaded one */
+	if (in->eng.sched != SCHED_DISAGG &&
+	    ((in->eng.sched != SCHED_CHUNKED && in->eng.sched != SCHED_PREFILL_FIRST) ||
+	     !(lone >= 1)))
+		return lone;
 	serve_config(c, in, B, maxb, &g);
 	g.memo = in->memo; /* shared with pt_serve, which fixes the same configuration */
 	if (g.sched == SCHED_DISAGG)
 		return disagg_slo_batch(c, in, &g);
-	if ((g.sched != SCHED_CHUNKED && g.sched != SCHED_PREFILL_FIRST) || !(lone >= 1))
-		return lone;
 	hi = floor(min_num(g.cap, lone));
 	pt_serving_nan(&t);
 	t.slo_percentile = c->s->workload.slo.percentile > 0 ? c->s->workload.slo.percentile : 99;

@@ -400,12 +400,12 @@ struct serve_point {
 };
 
 /* What a plan works out once about its loaded engine and reuses: serve_at's points (the
- * running cap, an empty engine, either side of the CUDA-graph cap), the engine held at a
- * batch by its own rate (the SLO batch search's first two, its ends: the capacity walk
- * asks for it at the running cap too) and the lengths at each level. serve_at is a
+ * running cap, an empty engine or a lone request, either side of the CUDA-graph cap), the
+ * engine held at a batch by its own rate (the SLO batch search's first two, its ends: the
+ * capacity walk asks for it at the running cap too) and the lengths at each level. serve_at is a
  * function of its B and n alone once the serve configuration is fixed, and the SLO batch
  * search (pt_loaded_slo_batch) and the serving figures (pt_serve) fix the same one. */
-#define SERVE_MEMO 4
+#define SERVE_MEMO 5
 #define SERVE_HELD 2
 struct serve_memo {
 	int n;
@@ -429,6 +429,7 @@ struct lines {
 	double a1;	 /* attention per sequence: max(FLOPs, KV read) */
 	double c_att1;	 /* its FLOP part alone */
 	double kv1;	 /* its KV read alone */
+	double a_spec;	 /* a verify pass's: max(c_att1 (K + 1), kv1), K + 1 queries a key */
 };
 
 struct infer {
@@ -446,6 +447,7 @@ struct infer {
 	double ep_per_tok, tp_only_per_tok;  /* tp_per_tok's EP and TP parts */
 	double base_fixed;		     /* fixed less the latencies: launches, host, dequant */
 	double elt_per_tok;		     /* per token: elementwise traffic time */
+	double tpe;			     /* a row's traffic: tp_per_tok + elt_per_tok */
 	double prefill_P;		     /* prompt tokens */
 	double hit;			     /* the prefix cache's hit rate (prefix_tiers) */
 	double host_load;		     /* a prompt's host-held prefix loaded, s */
@@ -462,6 +464,8 @@ struct infer {
 	double cc_row;	 /* CUDA-core GEMMs per row: F / (FP32 rate x GEMM_EFF_MAX) */
 	double att_key;	 /* attention per token per key: attn_tok / (peak emax FLASH_EFF) */
 	double w_read;	 /* the weight read: W / hbm */
+	double key_P;	 /* the computed prompt's tokens, */
+	double key_s;	 /* and prompt_key_s there */
 	struct lines *l; /* the decode lines at ctx, computed once */
 	/* speculative decoding (workload.speculative; sk = 0: none) */
 	double sk;	 /* K, tokens drafted a step */
@@ -496,6 +500,15 @@ struct infer {
 static inline double window_keys(const struct infer *in, double ctx)
 {
 	return keys_mixed(in->window, in->global, ctx) * in->attn;
+}
+
+/* A computed token of a prompt of P computed tokens: its attention over the cached prefix
+ * and half its own keys (key_half), and its state-space scans, s; the plan's own prompt
+ * is the one every pass asks for (the same value, worked out once). */
+static inline double prompt_key_s(const struct infer *in, double P)
+{
+	return P == in->key_P ? in->key_s
+			      : window_keys(in, P * in->key_half) * in->att_key + in->scan_tok;
 }
 
 /* Cached tokens a decode step reads a sequence at a context of ctx: window_keys, but with

@@ -422,6 +422,36 @@ static void test_pool_split(void **state)
 	}
 }
 
+/* A measured rate above what the GPUs' peak computes warns once, with the MFU it implies:
+ * time_infer's MFU under a loaded engine (pt_serve keeps it when the rate is measured),
+ * alone, and under a closed loop and a disaggregated pair, whose loaded figures are
+ * skipped the same way. */
+static void test_measured_over_peak(void **state)
+{
+	static const char *const sched[] = {"auto", "alone", "disaggregated"};
+	struct scenario s;
+	struct plan p;
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		load(SGLANG, &s);
+		setf(&s, "workload.scheduler=%s", sched[i]);
+		set(&s, "workload.requests_per_s=5");
+		set(&s, "workload.measured_tokens_per_s=1e7");
+		plan_compute(&s, &p);
+		assert_true(p.mfu > 1);
+		assert_int_equal(warnings_of(&p, PW_MEASURED_OVER_PEAK), 1);
+		for (int k = 0; k < p.nwarnings; k++)
+			if (p.warnings[k].code == PW_MEASURED_OVER_PEAK)
+				assert_true(p.warnings[k].a == 1e7 &&
+					    p.warnings[k].b == 100 * p.mfu);
+		/* a rate the peak computes: none */
+		set(&s, "workload.measured_tokens_per_s=100");
+		plan_compute(&s, &p);
+		assert_true(p.mfu < 1);
+		assert_int_equal(warnings_of(&p, PW_MEASURED_OVER_PEAK), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +460,7 @@ int main(void)
 	    cmocka_unit_test(test_prefix_cache),	 cmocka_unit_test(test_prefix_cache_bad),
 	    cmocka_unit_test(test_closed_loop_and_rate), cmocka_unit_test(test_rate_precedence),
 	    cmocka_unit_test(test_pool_split),	 cmocka_unit_test(test_measured_queue),
+	    cmocka_unit_test(test_measured_over_peak),
 	};
 	return cmocka_run_group_tests(tests, shipped_catalog_setup, shipped_catalog_teardown);
 }
