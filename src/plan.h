@@ -66,6 +66,9 @@ enum plan_warning_code {
 	 * TensorRT-LLM keeps the KV cache in the model dtype unless quantized with
 	 * --kv_cache_dtype fp8 */
 	PW_TRTLLM_KV_16BIT,
+	/* multi-step chunked scheduling (scheduler_steps > 1): a = the prompt's tokens, b = the
+	 * step budget it exceeds; vLLM V0 ignores such a prompt (_get_prompt_limit) */
+	PW_PROMPT_OVER_BUDGET,
 	PW_COUNT
 };
 

@@ -1822,7 +1822,12 @@ void pt_serve(const struct tctx *c, const struct infer *in, double B, double max
 		v->over_rate = v->rate > 0 ? v->rate : v->concurrency / v->e2e_cap_s;
 		v->over_most = v->prompt_svc_s > 0 ? min_num(v->capacity_rate, 1 / v->prompt_svc_s)
 						   : v->capacity_rate;
-		plan_warn(p, PW_OVERLOADED, v->over_rate, v->over_most);
+		/* a prompt over the whole multi-step budget is never served (prompt_svc): more
+		 * replicas would not help, so the warning says what would */
+		if (g.sched == SCHED_CHUNKED && in->steps > 1 && isfinite(g.T) && g.P > g.T)
+			plan_warn(p, PW_PROMPT_OVER_BUDGET, g.P, g.T);
+		else
+			plan_warn(p, PW_OVERLOADED, v->over_rate, v->over_most);
 	}
 	if (w->slo.ttft_s > 0 && !(v->ttft_slo_s <= w->slo.ttft_s * (1 + 1e-9)))
 		plan_warn_at(p, PW_SLO_PERCENTILE, v->ttft_slo_s, w->slo.ttft_s, v->slo_percentile);

@@ -74,6 +74,11 @@ static const struct {
     [PW_SLO_UNREACHABLE_TTFT] = {UNIT_SECONDS, NULL},
     [PW_PAGED_EVICTED] = {UNIT_BYTES, NULL},
     [PW_SLO_UNREACHABLE_TPOT] = {UNIT_SECONDS, NULL},
+    [PW_PROMPT_OVER_BUDGET] = {UNIT_NONE,
+			       "a prompt of %.0f tokens exceeds the step budget of %.0f under "
+			       "multi-step scheduling: vllm v0 ignores it (\"input prompt is too "
+			       "long\", scheduler.py _get_prompt_limit) at any number of replicas; "
+			       "raise workload.max_batched_tokens or set scheduler_steps 1"},
 };
 
 /* the field each framework conflict (plan.h CONFLICT_*) is about */

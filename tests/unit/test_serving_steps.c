@@ -208,6 +208,14 @@ static void test_spill_waits_a_block(void **state)
  * _get_prompt_limit: min(max_model_len, max_num_batched_tokens) under multi-step,
  * _schedule_prefills ignores it), an overload that serves nothing, never a chunked
  * prompt. One step chunks both and serves them. */
+static int count_code(const struct plan *p, enum plan_warning_code code)
+{
+	int n = 0;
+	for (int i = 0; i < p->nwarnings; i++)
+		n += p->warnings[i].code == code;
+	return n;
+}
+
 static void test_whole_prompts(void **state)
 {
 	struct scenario s;
@@ -240,8 +248,18 @@ static void test_whole_prompts(void **state)
 			if (n == 1) { /* chunked: the budget takes every prompt in pieces */
 				assert_true(isfinite(p.serving.prompt_svc_s));
 				assert_true(p.tokens_per_s > 0);
+				assert_int_equal(count_code(&p, PW_PROMPT_OVER_BUDGET), 0);
 				continue;
 			}
+			/* the prompt is refused, not queued: the warning says so, not "add
+			 * replicas" */
+			assert_int_equal(count_code(&p, PW_PROMPT_OVER_BUDGET), 1);
+			assert_int_equal(count_code(&p, PW_OVERLOADED), 0);
+			for (int i = 0; i < p.nwarnings; i++)
+				if (p.warnings[i].code == PW_PROMPT_OVER_BUDGET) {
+					assert_true(p.warnings[i].a == 1500);
+					assert_true(p.warnings[i].b == 1024);
+				}
 			assert_true(p.serving.overloaded);
 			assert_true(isinf(p.serving.prompt_svc_s));
 			assert_true(isnan(p.ttft_s));
