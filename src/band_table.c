@@ -14,7 +14,7 @@ const struct band_regime band_table[] = {
 	 "llama.cpp", "rtx-3090"},
 	{BAND_SPEED, "online", "llama.cpp", "alone", "ada", 3, -0.045781, 0.078940, 0.042182,
 	 "llama.cpp", "rtx-4090"},
-	{BAND_MEMORY, "train", "fsdp", "", "hopper", 6, -0.005557, 0.135659, 0.063669,
+	{BAND_MEMORY, "train", "fsdp", "", "hopper", 6, -0.005557, 0.075763, 0.043730,
 	 "torchtitan", "h100-sxm-80gb"},
 	{BAND_MEMORY, "finetune", "torchtune", "", "ada", 3, 0.009674, 0.057069, 0.030167,
 	 "torchtune", "rtx-4090"},

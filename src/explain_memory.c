@@ -607,6 +607,20 @@ static void per_layer_activations(struct ex *e, const struct scenario *s, const 
 			   "log-sum-exp or the scores, and the attention's LoRA adapters; the norm "
 			   "inputs and the MLP's intermediates stay, / tp inside the "
 			   "tensor-parallel region)");
+	else if (w->recompute == RECOMPUTE_OP)
+		ex_wrapped(e, "  ",
+			   framework_compiled(w->framework, w->compile)
+			       ? "bytes per token: workload.recompute op under torch.compile: "
+				 "AOTAutograd's partitioner saves the policy's outputs that the "
+				 "backward reads, the block's input, q, v, the attention output "
+				 "and log-sum-exp, the gate; a gated MLP's down projection output, "
+				 "which eager SAC caches, feeds only the residual add and is not "
+				 "saved (e h less a layer)"
+			       : "bytes per token: workload.recompute op, eager: SAC caches the "
+				 "output of every saved op, q, v, the attention output and "
+				 "log-sum-exp, the gate and a gated MLP's down projection, beside "
+				 "the block's input (torch.compile drops the down projection's, e "
+				 "h)");
 	else if (w->recompute != RECOMPUTE_FULL)
 		ex_wrapped(
 		    e, "  ",
@@ -800,6 +814,18 @@ void explain_activations(struct ex *e, const struct scenario *s, const struct pl
 			  "checkpoint_wrapper: the module's inputs kept, its forward run again); "
 			  "the layer's tensors as Korthikanti et al. 2023 count them "
 			  "(src/plan_memory.c act_attention_ckpt_token)");
+	else if (s->workload.recompute == RECOMPUTE_OP)
+		source(e,
+		       framework_compiled(s->workload.framework, s->workload.compile)
+			   ? "torchtitan parallelize_llama.py _apply_ac_to_transformer_block "
+			     "(_save_list, every second mm recomputed) and apply_compile; "
+			     "torch/_functorch/partitioners.py solve_min_cut (MUST_SAVE banned "
+			     "from recompute, saved only where the backward reads it) "
+			     "(src/plan_memory.c act_op_unread_token)"
+			   : "torchtitan parallelize_llama.py _apply_ac_to_transformer_block "
+			     "(_save_list, every second mm recomputed); torch/utils/checkpoint.py "
+			     "_CachingTorchDispatchMode (each MUST_SAVE output stored) "
+			     "(src/plan_memory.c act_layer_op_token)");
 	else if (s->workload.recompute == RECOMPUTE_FULL)
 		source(e, "Korthikanti et al. 2023, Table 2: full recomputation stores 2 s b h per "
 			  "layer; FlashAttention drops the 5 a s / h scores of the s b h (34 + 5 a "

@@ -601,6 +601,11 @@ bool framework_eager(int f, enum compile_mode c)
 	return fw->eager_layers && (c != COMPILE_AUTO ? c : fw->compile) == COMPILE_OFF;
 }
 
+bool framework_compiled(int f, enum compile_mode c)
+{
+	return (c != COMPILE_AUTO ? c : framework_get(f)->compile) == COMPILE_ON;
+}
+
 enum grad_lifetime framework_grads(int f, enum grad_lifetime g)
 {
 	enum grad_lifetime r = g != GRADS_AUTO ? g : framework_get(f)->grad_lifetime;

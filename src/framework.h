@@ -257,6 +257,13 @@ int framework_graph_max_bs(int f, double hbm_bytes);
  * the framework's configs). */
 bool framework_eager(int f, enum compile_mode c);
 
+/* Whether f's layers are torch.compile'd under workload.compile c: on, or auto where f's
+ * configs turn it on (torchtitan's training.compile is false by default, so auto is off
+ * for every framework that sets no default). Under compile AOTAutograd's partitioner,
+ * not eager PyTorch, decides what a checkpointed layer saves (plan_memory.c
+ * act_op_unread_token). */
+bool framework_compiled(int f, enum compile_mode c);
+
 /* When the gradients exist under f with workload.grad_lifetime g (GRADS_AUTO: the
  * framework's; GRADS_STEP where it has none). */
 enum grad_lifetime framework_grads(int f, enum grad_lifetime g);

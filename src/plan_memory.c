@@ -209,6 +209,7 @@ struct act_in {
 	bool frozen;	  /* LoRA/QLoRA: base weights take no gradient */
 	unsigned targets; /* LoRA target bits (enum lora_target) */
 	bool eager;	  /* eager PyTorch layer code (act_eager_token) */
+	bool compiled;	  /* torch.compile'd layers (act_op_unread_token) */
 	bool lora_drop;	  /* LoRA dropout before lora_a (act_lora_dropout_token) */
 	bool fp8_te;	  /* fp8 through Transformer Engine: linear inputs saved in fp8 */
 	bool fp8_attn;	  /* and its attention core too (workload.fp8_scope all) */
@@ -270,6 +271,34 @@ static double act_scores_token(double heads_l, const struct act_in *a)
  * down; plus the block's input, the attention kernel's output and its fp32 log-sum-exp.
  * Bytes per token; MLA takes its per-head q and v widths, a MoE layer its k routed and
  * shared experts' gate and down outputs. */
+/* What the `op` policy keeps eagerly and a compiled layer does not, bytes per token of one
+ * layer (subtracted from act_layer_op_token's count when a->compiled). Eager, SAC's
+ * _CachingTorchDispatchMode stores the output of every op its policy calls MUST_SAVE,
+ * whether or not the backward reads it ("if policy in (MUST_SAVE, PREFER_SAVE) or
+ * is_compiling: self.storage[func].append(...)", torch/utils/checkpoint.py), until the
+ * layer's recomputation pops it. Under torch.compile (torchtitan's apply_compile compiles
+ * each checkpoint-wrapped TransformerBlock, parallelize_llama.py) the same policy only
+ * tags the traced nodes (fx_traceback.current_meta["recompute"]), and AOTAutograd's
+ * partitioner saves the nodes its min cut crosses between the forward and the nodes the
+ * backward needs (torch/_functorch/partitioners.py solve_min_cut: MUST_SAVE bans a
+ * node's recomputation, should_ban_recomputation; PREFER_RECOMPUTE forces it,
+ * must_recompute): a MUST_SAVE output that no backward node reads is on no path to the
+ * sink and is not saved. Of the saved matmuls (q, v, gate, down) only the last one's
+ * output, the MLP's down projection, feeds nothing but the residual add, whose backward
+ * reads no input: e h (sequence-parallel, / rt). A MoE layer's shared experts' down
+ * outputs are likewise summed unweighted; the routed ones stay, read by the gradient of
+ * the scores that weight them. A plain MLP's fc2 is the 6th matmul, not saved at all.
+ * What is left is what the backward reads (the block's input, q, v, the attention
+ * kernel's output and log-sum-exp, the gate): the pointwise ops between (the norms, the
+ * rotary embedding, SiLU, the product) are recomputed in fused kernels either way. */
+static double act_op_unread_token(const struct model *m, const struct act_in *a, bool moe)
+{
+	double h = m->hidden;
+	if (moe && m->moe.experts > 0)
+		return a->e * m->moe.shared * h * a->inv_rt;
+	return m->mlp == MLP_GATED ? a->e * h * a->inv_rt : 0;
+}
+
 static double act_layer_op_token(const struct model *m, const struct act_in *a, bool moe)
 {
 	double e = a->e, h = m->hidden;
@@ -295,7 +324,8 @@ static double act_layer_op_token(const struct model *m, const struct act_in *a, 
 	return e * h * a->inv_rt		      /* the block's input */
 	       + e * (q + v + q) + 4 * heads_l	      /* q, v, the attention output, its lse */
 	       + e * ffn_saved + e * down * a->inv_rt /* gate (fc1) and down outputs */
-	       + e * (a->lora_attn * a->inv_rt + a->lora_mlp);
+	       + e * (a->lora_attn * a->inv_rt + a->lora_mlp) -
+	       (a->compiled ? act_op_unread_token(m, a, moe) : 0);
 }
 
 /* What eager PyTorch layer code keeps beyond the fused-kernel count of act_layer_token,
@@ -1862,6 +1892,7 @@ void plan_compute_memory(const struct scenario *s, struct plan *p)
 		x.act.frozen = x.lora;
 		x.act.targets = wl->finetune.targets;
 		x.act.eager = framework_eager(wl->framework, wl->compile);
+		x.act.compiled = framework_compiled(wl->framework, wl->compile);
 		x.act.lora_drop = x.lora && wl->finetune.dropout > 0;
 		bool fp8 = p->precision == DTYPE_FP8 && s->hardware.gpu.peak_flops[DTYPE_FP8] > 0;
 		x.act.fp8_te = x.fw->fp8_te && fp8;

@@ -79,7 +79,8 @@ static void test_table_matches_validate(void **state)
 		for (int j = 0; j < v.nrows; j++) {
 			const struct validate_row *r = &v.rows[j];
 			if (r->band_class != (int)t->cls || strcmp(r->band_kind, t->kind) ||
-			    strcmp(r->band_framework, t->framework) || strcmp(r->band_load, t->load) ||
+			    strcmp(r->band_framework, t->framework) ||
+			    strcmp(r->band_load, t->load) ||
 			    strcmp(r->band_generation, t->generation))
 				continue;
 			n++;
@@ -192,9 +193,10 @@ static void test_rows_inside_their_band(void **state)
 			lo = rate ? value * (1 - f) : value / (1 + f);
 			hi = rate ? value * (1 + f) : value / (1 - f);
 			if (!(b.lo <= lo * (1 + 1e-9) && b.hi >= hi * (1 - 1e-9)))
-				fail_msg("%s: indicative band %g to %g does not hold the class spread "
-					 "%g to %g",
-					 r->id, b.lo, b.hi, lo, hi);
+				fail_msg(
+				    "%s: indicative band %g to %g does not hold the class spread "
+				    "%g to %g",
+				    r->id, b.lo, b.hi, lo, hi);
 			worst = fmax(worst, rate ? f : 1 / (1 - f) - 1);
 		}
 		if (!(b.pct <= worst + 1e-5)) /* the table keeps 6 decimals */
@@ -312,8 +314,8 @@ static void test_reports_carry_bands(void **state)
 	report_buf_release(&b);
 
 	/* one row's regime: the text says indicative, the JSON's uncertainty too */
-	assert_int_equal(
-	    validate_row_scenario(validation_find(&v, "vllm-3090-kv"), cat, &s, &err), 0);
+	assert_int_equal(validate_row_scenario(validation_find(&v, "vllm-3090-kv"), cat, &s, &err),
+			 0);
 	plan_compute(&s, p);
 	b = (struct report_buf){0};
 	assert_int_equal(report_text(&b, &s, p), 0);
@@ -331,7 +333,8 @@ static void test_reports_carry_bands(void **state)
 		assert_non_null(strstr(b.data, want));
 		snprintf(want, sizeof(want), "+-%.0f%%: 1 measured vllm", 100 * bd.pct);
 		assert_non_null(strstr(strstr(b.data, "memory per GPU"), want));
-		assert_non_null(strstr(b.data, "run on rtx-3090"));
+		/* "run on rtx-3090" after it, wherever the line breaks */
+		assert_non_null(strstr(strstr(strstr(b.data, want), "run"), "on rtx-3090"));
 	}
 	assert_non_null(strstr(b.data, "(indicative: too few rows for a"));
 	report_buf_release(&b);
